@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+/**
+ * Where the database is. With DATABASE_URL set, that PostgreSQL. Without it, an embedded
+ * PostgreSQL (PGlite, PostgreSQL compiled to WebAssembly) whose data lives in .yardstick/pgdata
+ * and which is served on 127.0.0.1:YARDSTICK_PGLITE_PORT (default 54329) by the process that
+ * opened it, so that the Next.js server, the CLI and migrations all speak ordinary PostgreSQL.
+ */
+export const DATA_DIR = path.resolve(process.env.YARDSTICK_DATA_DIR ?? path.join(process.cwd(), ".yardstick"));
+export const PGLITE_PORT = Number(process.env.YARDSTICK_PGLITE_PORT ?? 54329);
+
+export function embeddedDatabaseUrl(port = PGLITE_PORT): string {
+  return `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+}
+
+export interface OpenDatabase {
+  url: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * Opens the configured database. For the embedded one, reuses a server that another Yardstick
+ * process already serves on the port (never two PGlite instances on one data folder).
+ */
+export async function openDatabase(): Promise<OpenDatabase> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, close: async () => {} };
+  const url = embeddedDatabaseUrl();
+  if (await portAnswers(PGLITE_PORT)) return { url, embedded: true, close: async () => {} };
+
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const dataDir = path.join(DATA_DIR, "pgdata");
+  mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(dataDir);
+  // maxConnections > 1: with one connection, pg's pool loses it after any query error (STACK-NOTES)
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: PGLITE_PORT, maxConnections: 10 });
+  await server.start();
+  return {
+    url,
+    embedded: true,
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
