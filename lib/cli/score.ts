@@ -1,0 +1,176 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { convertEnactReleaseLine, isEnactReleaseLine } from "@/lib/import/enact-release";
+import { getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
+import { formatIssues } from "@/lib/tasks/format-issues";
+import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
+
+/**
+ * `yardstick score --items <items.jsonl> --answers <answers.jsonl>`: scores answers offline with
+ * the same task modules as the server (through the registry, so every registered kind works).
+ *
+ * - items: native item lines (`{id, kind, public, key, tags, practice, gold}`) or ENACT release
+ *   lines (converted first, line by line);
+ * - answers: one `{"id": "...", "answer": ...}` a line; each answer goes through the kind's
+ *   `parseModelAnswer`, so both Yardstick answers (`{"order": [...]}`, 0-based) and raw model
+ *   outputs (text with a `[d, d, ...]` list, 1-based labels) are accepted. Every answered item is
+ *   scored (practice and gold items too: the answers file decides what is scored); items without
+ *   an answer are left out.
+ *
+ * Output, one JSON object: `{"items": [{"id", ...the kind's score fields}], "aggregate": {...}}`
+ * in answers-file order. When all scored items are of one kind, `aggregate` is that kind's
+ * aggregate (ENACT: `{"TA", "PA"}`); when kinds are mixed, items also carry `kind` and
+ * `aggregate` is keyed by kind (`{"enact-forward": {"TA", "PA"}, "enact-inverse": {...}}`),
+ * since the kinds' metrics need not be comparable.
+ */
+
+export interface ScoreFileNames {
+  /** shown in errors; default "items.jsonl" */
+  items?: string;
+  /** shown in errors; default "answers.jsonl" */
+  answers?: string;
+}
+
+interface LoadedItem extends TaskItem {
+  kind: TaskKind;
+  module: AnyTaskModule;
+  line: number;
+}
+
+const nativeLineSchema = z.object({
+  id: z.string().min(1, "expected a non-empty item id"),
+  kind: z.string(),
+  public: z.unknown(),
+  key: z.unknown(),
+  tags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  practice: z.boolean().optional(),
+  gold: z.boolean().optional(),
+});
+
+const answerLineSchema = z.object({
+  id: z.string().min(1, "expected a non-empty item id"),
+  answer: z.unknown().refine((answer) => answer !== undefined, "expected an answer"),
+});
+
+function invalid(where: string, message: string): never {
+  throw new AppError("INVALID", `${where}: ${message}`);
+}
+
+/** Non-blank lines with their 1-based numbers, each parsed as JSON. */
+function* jsonLines(text: string, file: string): Generator<{ line: number; value: unknown }> {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() === "") continue;
+    const where = `${file} line ${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i]);
+    } catch (error) {
+      invalid(where, `invalid JSON (${(error as Error).message})`);
+    }
+    yield { line: i + 1, value };
+  }
+}
+
+function loadItems(text: string, file: string): Map<string, LoadedItem> {
+  const items = new Map<string, LoadedItem>();
+  for (const { line, value } of jsonLines(text, file)) {
+    const where = `${file} line ${line}`;
+    const raw = isEnactReleaseLine(value) ? convertEnactReleaseLine(value, { file, line }) : value;
+    const parsed = nativeLineSchema.safeParse(raw);
+    if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
+    const { id, kind } = parsed.data;
+    if (!isTaskKind(kind)) invalid(where, `unknown task kind ${JSON.stringify(kind)}; known kinds: ${taskKinds.join(", ")}`);
+    const taskModule = getTaskModule(kind);
+    const itemSchema = taskModule.itemSchema ?? z.object({ public: taskModule.publicSchema, key: taskModule.keySchema });
+    const checked = itemSchema.safeParse({ public: parsed.data.public, key: parsed.data.key });
+    if (!checked.success) throw new AppError("INVALID", formatIssues(checked.error, `${where}: item ${JSON.stringify(id)}: `));
+    const previous = items.get(id);
+    if (previous) invalid(where, `duplicate item id ${JSON.stringify(id)} (first on line ${previous.line})`);
+    items.set(id, {
+      id,
+      kind,
+      module: taskModule,
+      line,
+      public: checked.data.public,
+      key: checked.data.key,
+      tags: parsed.data.tags ?? {},
+    });
+  }
+  if (items.size === 0) throw new AppError("INVALID", `${file}: no items`);
+  return items;
+}
+
+/**
+ * Scores the answers in `answersJsonl` against the items in `itemsJsonl` and returns the JSON
+ * text to print. Throws AppError("INVALID") naming the file and line of the first problem, e.g.
+ * `answers.jsonl line 3: unknown item id "x"`.
+ */
+export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names: ScoreFileNames = {}): string {
+  const itemsFile = names.items ?? "items.jsonl";
+  const answersFile = names.answers ?? "answers.jsonl";
+  const items = loadItems(itemsJsonl, itemsFile);
+
+  const scored: Array<{ item: LoadedItem; score: unknown }> = [];
+  const answeredOn = new Map<string, number>();
+  for (const { line, value } of jsonLines(answersJsonl, answersFile)) {
+    const where = `${answersFile} line ${line}`;
+    const parsed = answerLineSchema.safeParse(value);
+    if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
+    const { id, answer } = parsed.data;
+    const item = items.get(id);
+    if (!item) invalid(where, `unknown item id ${JSON.stringify(id)}`);
+    const firstLine = answeredOn.get(id);
+    if (firstLine !== undefined) invalid(where, `second answer for item ${JSON.stringify(id)} (first on line ${firstLine})`);
+    answeredOn.set(id, line);
+    const readable = item.module.parseModelAnswer(answer);
+    if (readable === null) invalid(where, `answer for item ${JSON.stringify(id)} is not a readable ${item.kind} answer`);
+    scored.push({ item, score: item.module.score(readable, item.key, item) });
+  }
+
+  const kindsScored = [...new Set(scored.map(({ item }) => item.kind))];
+  const kinds = kindsScored.length > 0 ? kindsScored : [...new Set([...items.values()].map((item) => item.kind))];
+  const mixed = kinds.length > 1;
+  const aggregateOf = (kind: TaskKind) =>
+    getTaskModule(kind).aggregate(scored.filter(({ item }) => item.kind === kind).map(({ score }) => score));
+
+  const output = {
+    items: scored.map(({ item, score }) => ({
+      id: item.id,
+      ...(mixed ? { kind: item.kind } : {}),
+      ...(score as Record<string, unknown>),
+    })),
+    aggregate: mixed ? Object.fromEntries(kinds.map((kind) => [kind, aggregateOf(kind)])) : aggregateOf(kinds[0]),
+  };
+  return JSON.stringify(output, null, 2);
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new AppError("INVALID", `${path}: cannot read the file (${(error as Error).message})`);
+  }
+}
+
+/** The file-reading wrapper: errors name the paths as given. */
+export function scoreFiles(itemsPath: string, answersPath: string): string {
+  return runScoreCommand(readText(itemsPath), readText(answersPath), { items: itemsPath, answers: answersPath });
+}
+
+export const scoreUsage = "usage: yardstick score --items <items.jsonl> --answers <answers.jsonl>";
+
+/** `yardstick score` arguments (after "score"): `--items <path> --answers <path>`, or `--items=<path>`. */
+export function runScoreCli(argv: readonly string[]): string {
+  const options: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^--(items|answers)(?:=(.*))?$/.exec(argv[i]);
+    if (!match) throw new AppError("INVALID", `unknown argument ${JSON.stringify(argv[i])}\n${scoreUsage}`);
+    const value = match[2] ?? argv[++i];
+    if (value === undefined || value === "") throw new AppError("INVALID", `--${match[1]} needs a path\n${scoreUsage}`);
+    options[match[1]] = value;
+  }
+  if (!options.items || !options.answers) throw new AppError("INVALID", scoreUsage);
+  return scoreFiles(options.items, options.answers);
+}

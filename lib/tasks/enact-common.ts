@@ -1,0 +1,367 @@
+import { z } from "zod";
+import { kendallTauDistance } from "@/lib/stats/kendall-tau-distance";
+import type { AgreementEncoding, MetricSpec } from "@/lib/tasks/types";
+
+/**
+ * What enact-forward and enact-inverse share: answers are orders (permutations of candidate
+ * indices), scored by the ENACT online verifier (Wang et al. 2025, "ENACT: Evaluating Embodied
+ * Cognition with World Modeling of Egocentric Interaction", arXiv:2511.20937; the authors'
+ * `enact/core/evaluators.py` in mll-lab-nu/ENACT). Pure functions only.
+ */
+
+/** An answer to either ENACT kind: 0-based indices into the item's shuffled candidates. */
+export interface EnactOrderAnswer {
+  order: number[];
+}
+
+/** Per-item score, also what `yardstick score` prints per item (after the id). */
+export interface EnactScore {
+  /** exact, or semantically equivalent (equal length, a permutation, every step's local check passes) */
+  accepted: boolean;
+  /** the order equals the key's order */
+  exact: boolean;
+  /**
+   * Steps whose local check passes; L when accepted. For answers of another length: the pairs
+   * of the best monotone alignment, scaled by L / max(L, n) so that correctPairs / L is the
+   * authors' dp[m][n] / max(m, n) (fractional when the answer is longer than L).
+   */
+  correctPairs: number;
+  /** length of the reference order (number of actions) */
+  L: number;
+  /** false when the key has no symbolic states (forward) or change sets (inverse): exact index match only */
+  semanticAvailable: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+/** True when `order` holds each of 0..order.length-1 exactly once. */
+export function isPermutation(order: readonly number[]): boolean {
+  const seen = new Set<number>();
+  for (const index of order) {
+    if (!Number.isInteger(index) || index < 0 || index >= order.length || seen.has(index)) return false;
+    seen.add(index);
+  }
+  return true;
+}
+
+function sameOrder(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+/** A valid candidate index for an item with `count` candidates, else null. */
+export function candidateIndex(value: number, count: number): number | null {
+  return Number.isInteger(value) && value >= 0 && value < count ? value : null;
+}
+
+/** Key order: a permutation of 0..L-1 (L >= 1). */
+export const keyOrderSchema = z
+  .array(z.number().int().nonnegative())
+  .min(1, "order needs at least one index")
+  .superRefine((order, ctx) => {
+    if (!isPermutation(order)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `order must be a permutation of 0..${order.length - 1} (each index once); got [${order.join(", ")}]`,
+      });
+    }
+  });
+
+/**
+ * What annotators submit: a permutation of 0..n-1. The item's length is checked by
+ * `answerSchemaFor(item)`, which every kind builds from this schema.
+ */
+export const enactOrderAnswerSchema = z.strictObject({ order: keyOrderSchema });
+
+/** The strict per-item answer schema: a permutation with exactly `length` entries. */
+export function enactOrderAnswerSchemaFor(length: number): z.ZodType<EnactOrderAnswer> {
+  return enactOrderAnswerSchema.superRefine((answer, ctx) => {
+    if (answer.order.length !== length) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["order"],
+        message: `order must place all ${length} candidates; got ${answer.order.length} entries`,
+      });
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facts and change sets
+
+/** A symbolic fact true in a state, e.g. "Open(fridge)". */
+export const factSchema = z.string().min(1, "a fact cannot be empty");
+
+/** A change: "+f" (f became true) or "-f" (f stopped being true). */
+export const changeSchema = z
+  .string()
+  .regex(/^[+-]\S/, 'a change is "+" or "-" followed by a fact, e.g. "+Open(fridge)"');
+
+/** A change set; it cannot hold both "+f" and "-f" (no diff of two states can). */
+export const changeSetSchema = z.array(changeSchema).superRefine((changes, ctx) => {
+  const set = new Set(changes);
+  for (const change of set) {
+    if (change.startsWith("+") && set.has(negateChange(change))) {
+      ctx.addIssue({
+        code: "custom",
+        message: `a change set cannot hold both "${change}" and "${negateChange(change)}"`,
+      });
+    }
+  }
+});
+
+export function negateChange(change: string): string {
+  return (change.startsWith("+") ? "-" : "+") + change.slice(1);
+}
+
+export function factOfChange(change: string): string {
+  return change.slice(1);
+}
+
+/** The diff of states s and t: {"+f" : f in t \ s} U {"-f" : f in s \ t}. */
+export function stateDiff(s: readonly string[], t: readonly string[]): Set<string> {
+  const before = new Set(s);
+  const after = new Set(t);
+  const changes = new Set<string>();
+  for (const fact of after) if (!before.has(fact)) changes.add(`+${fact}`);
+  for (const fact of before) if (!after.has(fact)) changes.add(`-${fact}`);
+  return changes;
+}
+
+/** The changes whose fact is not hidden (the visible subset C_i of a full change set F_i). */
+export function visibleChanges(changes: Iterable<string>, hidden: ReadonlySet<string>): Set<string> {
+  const visible = new Set<string>();
+  for (const change of changes) if (!hidden.has(factOfChange(change))) visible.add(change);
+  return visible;
+}
+
+export function isSubset(subset: Iterable<string>, superset: ReadonlySet<string>): boolean {
+  for (const element of subset) if (!superset.has(element)) return false;
+  return true;
+}
+
+/**
+ * A predicted change set contradicts a reference one when it asserts the opposite of a reference
+ * change: "+f" predicted where the reference step has "-f", or the reverse. ENACT's verifier
+ * rejects such steps. Under the subset checks below this is already a failure for well-formed
+ * change sets (a diff never holds both "+f" and "-f", and the schemas refuse keys that do), so
+ * the explicit check is a guard that keeps the rule true if a local check is ever relaxed (the
+ * authors' inverse alignment, for one, also accepts "reference subset of predicted").
+ */
+export function contradicts(predicted: Iterable<string>, reference: ReadonlySet<string>): boolean {
+  for (const change of predicted) if (reference.has(negateChange(change))) return true;
+  return false;
+}
+
+export function sortedChanges(changes: Iterable<string>): string[] {
+  return [...changes].sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+/**
+ * Maximum number of satisfied pairs in a monotone alignment of `referenceLength` reference steps
+ * with `predictedLength` predicted steps (the authors' `_calculate_pairwise_accuracy_with_alignment`:
+ * dp[i][j] = max(dp[i-1][j], dp[i][j-1], dp[i-1][j-1] + 1 if pair (i, j) is satisfied)).
+ * O(m * n) time, O(n) memory.
+ */
+export function alignedPairs(
+  referenceLength: number,
+  predictedLength: number,
+  satisfied: (referenceStep: number, predictedStep: number) => boolean,
+): number {
+  let previous = new Array<number>(predictedLength + 1).fill(0);
+  for (let i = 1; i <= referenceLength; i++) {
+    const current = new Array<number>(predictedLength + 1).fill(0);
+    for (let j = 1; j <= predictedLength; j++) {
+      current[j] = Math.max(previous[j], current[j - 1]);
+      if (satisfied(i - 1, j - 1)) current[j] = Math.max(current[j], previous[j - 1] + 1);
+    }
+    previous = current;
+  }
+  return previous[predictedLength];
+}
+
+/**
+ * The verifier's per-item decision, shared by both kinds. `predictedSteps[k]` is what the answer
+ * puts at step k (a change set, or a candidate index for index-only items; null when the answer
+ * makes that step undefined, e.g. an out-of-range index), and `passes(i, step)` is the local
+ * check of a predicted step against reference step i.
+ *
+ * - equal length: per-step checks; accepted = exact, or a permutation whose every step passes;
+ * - another length: never accepted; pairs from the best monotone alignment (dp / max(m, n)).
+ */
+export function scoreOrder<Step>(args: {
+  referenceOrder: readonly number[];
+  answerOrder: readonly number[];
+  predictedSteps: ReadonlyArray<Step | null>;
+  passes: (referenceStep: number, predicted: Step | null) => boolean;
+  semanticAvailable: boolean;
+}): EnactScore {
+  const { referenceOrder, answerOrder, predictedSteps, passes, semanticAvailable } = args;
+  const L = referenceOrder.length;
+  const n = answerOrder.length;
+  const exact = sameOrder(answerOrder, referenceOrder);
+  if (n === L) {
+    let passed = 0;
+    for (let i = 0; i < L; i++) if (passes(i, predictedSteps[i])) passed++;
+    const accepted = exact || (isPermutation(answerOrder) && passed === L);
+    return { accepted, exact, correctPairs: accepted ? L : passed, L, semanticAvailable };
+  }
+  const pairs = alignedPairs(L, n, (i, k) => passes(i, predictedSteps[k]));
+  const correctPairs = n > L ? (pairs * L) / n : pairs;
+  return { accepted: false, exact: false, correctPairs, L, semanticAvailable };
+}
+
+/** Index-only fallback (no states / change sets): a step passes when it holds the key's index. */
+export function scoreByIndex(referenceOrder: readonly number[], answerOrder: readonly number[]): EnactScore {
+  return scoreOrder<number>({
+    referenceOrder,
+    answerOrder,
+    predictedSteps: answerOrder.map((index) => candidateIndex(index, referenceOrder.length)),
+    passes: (i, index) => index !== null && index === referenceOrder[i],
+    semanticAvailable: false,
+  });
+}
+
+/** TA = mean of accepted; PA = sum of correct pairs / sum of L (micro-average). */
+export function aggregateEnact(scores: readonly EnactScore[]): Record<string, number | null> {
+  if (scores.length === 0) return { TA: null, PA: null };
+  const accepted = scores.filter((score) => score.accepted).length;
+  const correctPairs = scores.reduce((sum, score) => sum + score.correctPairs, 0);
+  const steps = scores.reduce((sum, score) => sum + score.L, 0);
+  return { TA: accepted / scores.length, PA: steps > 0 ? correctPairs / steps : null };
+}
+
+export const enactMetrics: MetricSpec[] = [
+  {
+    id: "TA",
+    label: "Task accuracy",
+    type: "proportion",
+    description:
+      "Share of items whose order is accepted by ENACT's online verifier: exact, or of equal length with every step's reference change reproduced (semantic match).",
+  },
+  {
+    id: "PA",
+    label: "Pairwise accuracy",
+    type: "ratio",
+    description:
+      "Steps whose local check passes over all steps (micro-average: sum of correct pairs / sum of L); accepted answers count all L; answers of another length by the best monotone alignment.",
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Model answers
+
+/** The last "[d, d, ...]" list in a text (ENACT's evaluator takes the last match). */
+const listPattern = /\[\s*\d+(?:\s*,\s*\d+)*\s*,?\s*\]/g;
+/** A text that is only integers separated by commas / spaces, e.g. "3, 1, 2" or "`3 1 2`". */
+const bareListPattern = /^[\s`([]*\d+(?:\s*[,\s]\s*\d+)*[\s`)\]]*$/;
+
+/**
+ * Model labels to 0-based indices, as ENACT's `_parse_answer_string` normalises them: a list
+ * containing 0 is taken as 0-based already; a list whose smallest label is above 1 is shifted
+ * down so that it starts at 1; then labels are 1-based. (The authors also drop leading entries
+ * of a list longer than the reference; that needs the item, so here the longer list is kept and
+ * scored by alignment instead.)
+ */
+function labelsToOrder(labels: number[]): EnactOrderAnswer {
+  if (labels.length === 0) return { order: [] };
+  // 0-based lists subtract 0, 1-based lists 1, lists starting at k > 1 are shifted by k: in
+  // every case the smallest label becomes index 0
+  const smallest = Math.min(...labels);
+  return { order: labels.map((label) => label - smallest) };
+}
+
+/**
+ * Lenient parsing of a model's prediction (imported model runs):
+ * - `{ "order": [...] }`: 0-based indices, taken as they are (Yardstick's own answer shape);
+ * - a string: the last `[d, d, ...]` list in the text, or a text that is only a list of
+ *   integers ("3, 1, 2"); 1-based labels as in ENACT's prompts, normalised as ENACT's evaluator;
+ * - an array of integers: 1-based labels (ENACT's result files may hold the parsed list).
+ * Lists of another length or with repeats are kept: the scorer handles them. Returns null when
+ * nothing can be read.
+ */
+export function parseEnactModelAnswer(raw: unknown): EnactOrderAnswer | null {
+  if (typeof raw === "string") {
+    const matches = raw.match(listPattern);
+    const text = matches ? matches[matches.length - 1] : bareListPattern.test(raw) ? raw : null;
+    if (text === null) return null;
+    const labels = (text.match(/\d+/g) ?? []).map(Number);
+    return labels.every(Number.isSafeInteger) ? labelsToOrder(labels) : null;
+  }
+  if (Array.isArray(raw)) {
+    return raw.every((value) => Number.isSafeInteger(value) && value >= 0) ? labelsToOrder(raw as number[]) : null;
+  }
+  if (raw !== null && typeof raw === "object" && "order" in raw) {
+    const order = (raw as { order: unknown }).order;
+    if (Array.isArray(order) && order.every((value) => Number.isSafeInteger(value) && value >= 0)) {
+      return { order: [...(order as number[])] };
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agreement
+
+/**
+ * Distance between two orders for the item-kendall encoding, used by alpha as delta^2: the square
+ * of the normalised Kendall tau distance (discordant candidate pairs over n(n-1)/2, on rank
+ * vectors), as lib/stats/kendall-tau-distance.ts's `kendallTauDeltaSquared`, so that alpha from
+ * this encoding equals alpha from `kendallTauAlphaMetric`. Squared because Krippendorff's metric
+ * differences are squared distances (Krippendorff 2011, section E). Values that are not
+ * permutations of the same length (model answers) are at the maximal distance 1.
+ */
+export function kendallDeltaSquared(a: string | number, b: string | number): number {
+  if (a === b) return 0;
+  try {
+    const distance = kendallTauDistance(String(a), String(b));
+    return distance * distance;
+  } catch {
+    return 1;
+  }
+}
+
+/** positions(order)[c] = the slot at which candidate c was placed (first placement). */
+function positions(order: readonly number[]): number[] {
+  const rank: number[] = [];
+  order.forEach((candidate, slot) => {
+    if (rank[candidate] === undefined) rank[candidate] = slot;
+  });
+  return rank;
+}
+
+/**
+ * Three encodings of an order for Krippendorff's alpha (DESIGN.md, "Agreement"); the server
+ * prefixes each unit suffix with the item id.
+ */
+export const enactAgreementEncodings: AgreementEncoding<EnactOrderAnswer>[] = [
+  {
+    id: "slot-nominal",
+    label: "Each slot a unit, nominal on the chosen candidate",
+    level: "nominal",
+    units: (answer) => answer.order.map((candidate, slot) => ({ unit: `slot-${slot}`, value: candidate })),
+  },
+  {
+    id: "slot-ordinal",
+    label: "Each candidate a unit, ordinal on the slot it was placed in",
+    level: "ordinal",
+    units: (answer) => {
+      const rank = positions(answer.order);
+      const units: Array<{ unit: string; value: number }> = [];
+      rank.forEach((slot, candidate) => {
+        if (slot !== undefined) units.push({ unit: `candidate-${candidate}`, value: slot });
+      });
+      return units;
+    },
+  },
+  {
+    id: "item-kendall",
+    label: "Each item a unit, (normalised Kendall tau distance)^2 between orders",
+    level: "custom",
+    distance: kendallDeltaSquared,
+    units: (answer) => [{ unit: "", value: answer.order.join(",") }],
+  },
+];

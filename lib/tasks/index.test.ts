@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
+
+describe("task registry", () => {
+  it("registers the ENACT kinds under their own kind names", () => {
+    expect(taskKinds).toEqual(["enact-forward", "enact-inverse"]);
+    for (const kind of taskKinds) expect(taskModules[kind].kind).toBe(kind);
+  });
+
+  it("getTaskModule returns the module and names the known kinds for an unknown one", () => {
+    expect(getTaskModule("enact-inverse").title).toBe("ENACT inverse world modeling");
+    expect(() => getTaskModule("gridwm-judge")).toThrow(AppError);
+    expect(() => getTaskModule("gridwm-judge")).toThrow('unknown task kind "gridwm-judge"; known kinds: enact-forward, enact-inverse');
+  });
+
+  it("isTaskKind does not take inherited object keys", () => {
+    expect(isTaskKind("enact-forward")).toBe(true);
+    expect(isTaskKind("constructor")).toBe(false);
+    expect(isTaskKind("toString")).toBe(false);
+    expect(isTaskKind(3)).toBe(false);
+  });
+
+  it("every module offers the metrics its aggregate returns", () => {
+    for (const kind of taskKinds) {
+      const taskModule = taskModules[kind];
+      expect(Object.keys(taskModule.aggregate([])).sort()).toEqual(taskModule.metrics.map((metric) => metric.id).sort());
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import { AppError } from "@/lib/errors";
+import { enactForwardModule } from "@/lib/tasks/enact-forward";
+import { enactInverseModule } from "@/lib/tasks/enact-inverse";
+import type { AnyTaskModule } from "@/lib/tasks/types";
+
+/**
+ * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
+ * writing one module in lib/tasks/<kind>.ts and adding one line here; the key must equal the
+ * module's `kind` (a unit test checks it).
+ */
+const registered = {
+  "enact-forward": enactForwardModule,
+  "enact-inverse": enactInverseModule,
+} as const satisfies Record<string, AnyTaskModule>;
+
+export type TaskKind = keyof typeof registered;
+
+export const taskModules: Record<TaskKind, AnyTaskModule> = registered;
+
+export const taskKinds = Object.keys(registered) as TaskKind[];
+
+export function isTaskKind(kind: unknown): kind is TaskKind {
+  return typeof kind === "string" && Object.hasOwn(registered, kind);
+}
+
+/** The module of a kind; throws AppError("INVALID") naming the known kinds for anything else. */
+export function getTaskModule(kind: string): AnyTaskModule {
+  if (!isTaskKind(kind)) {
+    throw new AppError("INVALID", `unknown task kind ${JSON.stringify(kind)}; known kinds: ${taskKinds.join(", ")}`);
+  }
+  return taskModules[kind];
+}
+
+export type { AnyTaskModule, TaskModule, TaskItem } from "@/lib/tasks/types";
