@@ -307,18 +307,18 @@ export function parseEnactModelAnswer(raw: unknown): EnactOrderAnswer | null {
 // Agreement
 
 /**
- * Distance between two orders for the item-kendall encoding, used by alpha as delta^2: the square
- * of the normalised Kendall tau distance (discordant candidate pairs over n(n-1)/2, on rank
- * vectors), as lib/stats/kendall-tau-distance.ts's `kendallTauDeltaSquared`, so that alpha from
- * this encoding equals alpha from `kendallTauAlphaMetric`. Squared because Krippendorff's metric
- * differences are squared distances (Krippendorff 2011, section E). Values that are not
- * permutations of the same length (model answers) are at the maximal distance 1.
+ * Distance between two orders for the item-kendall encoding, used by alpha as delta^2: the
+ * normalised Kendall tau distance (discordant candidate pairs over n(n-1)/2, on rank vectors).
+ * Not squared again: Kendall's distance already is a squared Euclidean distance (between the 0/1
+ * "which comes first" vectors of the two orders), the counterpart of the interval metric's
+ * (a-b)^2 (Krippendorff 2011, section E), and lib/stats/kendall-tau-distance.ts's
+ * `kendallTauAlphaMetric()` uses the same convention. Values that are not permutations of the
+ * same length (model answers) are at the maximal distance 1.
  */
-export function kendallDeltaSquared(a: string | number, b: string | number): number {
+export function kendallDelta(a: string | number, b: string | number): number {
   if (a === b) return 0;
   try {
-    const distance = kendallTauDistance(String(a), String(b));
-    return distance * distance;
+    return kendallTauDistance(String(a), String(b));
   } catch {
     return 1;
   }
@@ -359,9 +359,9 @@ export const enactAgreementEncodings: AgreementEncoding<EnactOrderAnswer>[] = [
   },
   {
     id: "item-kendall",
-    label: "Each item a unit, (normalised Kendall tau distance)^2 between orders",
+    label: "Each item a unit, normalised Kendall tau distance between orders",
     level: "custom",
-    distance: kendallDeltaSquared,
+    distance: kendallDelta,
     units: (answer) => [{ unit: "", value: answer.order.join(",") }],
   },
 ];
