@@ -1,0 +1,34 @@
+import "server-only";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { findAsset, findAssetInUserStudies, type StoredAsset } from "@/lib/repos/assets";
+
+/**
+ * Images are stored once by content hash (Asset) and served at /api/assets/<sha256>; the URL
+ * never changes for the same bytes, so the route can cache it forever (immutable).
+ */
+
+const hashPattern = /^[0-9a-f]{64}$/;
+
+export function isAssetHash(value: string): boolean {
+  return hashPattern.test(value);
+}
+
+/** The served URL of an image: "/api/assets/<sha256 hex>". */
+export function assetUrl(hash: string): string {
+  if (!hashPattern.test(hash)) throw new TypeError(`assetUrl needs a sha256 hex hash, got ${JSON.stringify(hash)}`);
+  return `/api/assets/${hash}`;
+}
+
+export type { StoredAsset };
+
+/**
+ * The asset if the user may see it, else null (also for malformed hashes and unknown assets, so a
+ * caller cannot tell "forbidden" from "absent"). ADMIN and RESEARCHER see every asset; an
+ * ANNOTATOR only assets of a study they are a member of or have an assignment in.
+ */
+export async function getAssetForUser(hash: string, userId: string, role: Role): Promise<StoredAsset | null> {
+  if (!hashPattern.test(hash)) return null;
+  if (role === "ADMIN" || role === "RESEARCHER") return findAsset(hash);
+  if (role === "ANNOTATOR") return findAssetInUserStudies(hash, userId);
+  return null;
+}

@@ -1,0 +1,267 @@
+import "server-only";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { sha256Hex } from "@/lib/import/canonical";
+import { readBatchSource, throwInvalid } from "@/lib/import/source";
+import type { BatchSource, ImportIssue, ImportResult } from "@/lib/import/types";
+import { DEFAULT_MAX_ERRORS, DEFAULT_MAX_IMAGE_BYTES, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
+import {
+  createBatch,
+  findBatchByChecksum,
+  findExistingAssetHashes,
+  findItemsByExternalIds,
+  findStudy,
+  insertAssets,
+  insertItems,
+  isUniqueViolation,
+  linkAssetsToStudy,
+  writeAuditEntry,
+  type BatchRef,
+  type NewAsset,
+  type StudyRef,
+} from "@/lib/repos/imports";
+
+export const IMPORT_AUDIT_ACTION = "batch.import";
+/** bytes of images per INSERT: bounds memory and statement size while a batch is written */
+const ASSET_CHUNK_BYTES = 16 * 1024 * 1024;
+/** a large batch (thousands of images) is written in one transaction: give it time */
+const DEFAULT_TRANSACTION_TIMEOUT_MS = 10 * 60 * 1000;
+
+export type StudySelector = { studySlug: string; studyId?: undefined } | { studyId: string; studySlug?: undefined };
+
+export type ImportBatchOptions = StudySelector & {
+  source: BatchSource;
+  /** the admin importing (Batch.importedById, AuditLog.actorId) */
+  importedById?: string | null;
+  /** largest image accepted, in bytes (default 10 MiB) */
+  maxImageBytes?: number;
+  /** errors collected before giving up (default 50) */
+  maxErrors?: number;
+  transactionTimeoutMs?: number;
+};
+
+async function resolveStudy(selector: StudySelector): Promise<StudyRef> {
+  const study = selector.studyId !== undefined ? await findStudy({ id: selector.studyId }) : await findStudy({ slug: selector.studySlug });
+  if (!study) {
+    const name = selector.studyId !== undefined ? `id ${JSON.stringify(selector.studyId)}` : JSON.stringify(selector.studySlug);
+    throw new AppError("NOT_FOUND", `study ${name} not found`);
+  }
+  return study;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * Items of the batch whose id exists in the study: the same content is skipped ("already
+ * present"), other content is an error naming both places.
+ */
+async function checkAgainstStudy(study: StudyRef, validation: BatchValidation) {
+  const existing = await findItemsByExternalIds(study.id, validation.items.map((item) => item.externalId));
+  const byId = new Map(existing.map((row) => [row.externalId, row]));
+  const conflicts: ImportIssue[] = [];
+  const fresh = [];
+  let skipped = 0;
+  for (const item of validation.items) {
+    const found = byId.get(item.externalId);
+    if (!found) fresh.push(item);
+    else if (found.contentHash === item.contentHash) skipped += 1;
+    else {
+      conflicts.push({
+        file: item.file,
+        line: item.line,
+        field: "id",
+        message: `item ${JSON.stringify(item.externalId)} already exists in study "${study.slug}" (batch ${JSON.stringify(found.batchFileName)}) with different content`,
+      });
+    }
+  }
+  return { conflicts, fresh, skipped };
+}
+
+function unchangedResult(study: StudyRef, source: BatchSource, batch: BatchRef): ImportResult {
+  return {
+    status: "unchanged",
+    batchId: batch.id,
+    itemCount: batch.itemCount,
+    newItems: 0,
+    skippedExisting: batch.itemCount,
+    assetsStored: 0,
+    message: `Batch ${JSON.stringify(source.name)} is already imported into study "${study.slug}" (as ${JSON.stringify(batch.fileName)}, batch ${batch.id}, ${batch.createdAt.toISOString()}): nothing changed`,
+  };
+}
+
+async function auditUnchanged(study: StudyRef, source: BatchSource, checksum: string, result: ImportResult, actorId: string | null) {
+  await writeAuditEntry(db, {
+    actorId,
+    action: IMPORT_AUDIT_ACTION,
+    target: `batch:${result.batchId}`,
+    detail: { status: "unchanged", studyId: study.id, studySlug: study.slug, fileName: source.name, checksum },
+  });
+}
+
+/** Reads an image again for storing and checks it is still the validated content. */
+async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes: number): Promise<NewAsset> {
+  const bytes = await source.readFile(image.path, { maxBytes });
+  if (bytes.length !== image.size || sha256Hex(bytes) !== image.hash) {
+    throw new AppError("CONFLICT", `image ${JSON.stringify(image.path)} changed while the batch was being imported; nothing was imported, import it again`);
+  }
+  return { hash: image.hash, mime: image.mime, size: image.size, bytes };
+}
+
+/**
+ * Imports one batch into a study, all or nothing. First every line and every referenced image is
+ * validated without writing (validateBatch); then the batch is compared with the study in one
+ * query per table (batch checksum, existing item ids, stored asset hashes); then one transaction
+ * writes the Batch, the new Assets, the StudyAsset links, the new Items and an AuditLog row.
+ *
+ * The same content imported again (from a folder, a zip of it or its .jsonl) is "unchanged";
+ * so is the loser of two concurrent imports of one batch (the unique (studyId, checksum) fires).
+ *
+ * @throws AppError INVALID with details { errors: [{ file, line, field, message }], truncated };
+ *   NOT_FOUND for an unknown study; CONFLICT when an image changed during the import
+ */
+export async function importBatch(options: ImportBatchOptions): Promise<ImportResult> {
+  const { source } = options;
+  const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
+  const actorId = options.importedById ?? null;
+  const study = await resolveStudy(options);
+
+  const validation = await validateBatch(source, { maxImageBytes, maxErrors });
+  const summary = (count: number, truncated: boolean) =>
+    `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
+
+  if (validation.checksum !== null) {
+    const previous = await findBatchByChecksum(study.id, validation.checksum);
+    if (previous) {
+      const result = unchangedResult(study, source, previous);
+      await auditUnchanged(study, source, validation.checksum, result, actorId);
+      return result;
+    }
+  }
+
+  for (let attempt = 0; ; attempt++) {
+    // with the error cap reached there is no room for more: spare the database the query
+    const { conflicts, fresh, skipped } = validation.truncated
+      ? { conflicts: [], fresh: [], skipped: 0 }
+      : await checkAgainstStudy(study, validation);
+    const issues = [...validation.issues, ...conflicts].slice(0, maxErrors);
+    const truncated = validation.truncated || validation.issues.length + conflicts.length >= maxErrors;
+    if (issues.length > 0 || validation.checksum === null) {
+      issues.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0));
+      throwInvalid(summary(issues.length, truncated), issues, truncated);
+    }
+    const checksum = validation.checksum;
+    const hashes = [...validation.assets.keys()];
+    const stored = await findExistingAssetHashes(hashes);
+    const toStore = [...validation.assets.values()].filter((image) => !stored.has(image.hash));
+
+    try {
+      return await db.$transaction(
+        async (tx) => {
+          // first: a concurrent import of the same batch waits here on the unique index, then fails
+          const batch = await createBatch(tx, {
+            studyId: study.id,
+            fileName: source.name,
+            checksum,
+            itemCount: validation.items.length,
+            importedById: actorId,
+          });
+          let assetsStored = 0;
+          let chunk: NewAsset[] = [];
+          let chunkBytes = 0;
+          for (const image of toStore) {
+            chunk.push(await readVerified(source, image, maxImageBytes));
+            chunkBytes += image.size;
+            if (chunkBytes >= ASSET_CHUNK_BYTES) {
+              assetsStored += await insertAssets(tx, chunk);
+              chunk = [];
+              chunkBytes = 0;
+            }
+          }
+          assetsStored += await insertAssets(tx, chunk);
+          await linkAssetsToStudy(tx, study.id, hashes);
+          const newItems = await insertItems(
+            tx,
+            study.id,
+            batch.id,
+            fresh.map((item) => ({
+              externalId: item.externalId,
+              kind: item.kind,
+              public: item.public as object,
+              key: item.key as object,
+              tags: item.tags,
+              practice: item.practice,
+              gold: item.gold,
+              contentHash: item.contentHash,
+            })),
+          );
+          const result: ImportResult = {
+            status: "imported",
+            batchId: batch.id,
+            itemCount: validation.items.length,
+            newItems,
+            skippedExisting: skipped,
+            assetsStored,
+            message:
+              `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
+              `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
+          };
+          await writeAuditEntry(tx, {
+            actorId,
+            action: IMPORT_AUDIT_ACTION,
+            target: `batch:${batch.id}`,
+            detail: {
+              status: "imported",
+              studyId: study.id,
+              studySlug: study.slug,
+              fileName: source.name,
+              origin: source.origin,
+              checksum,
+              itemCount: result.itemCount,
+              newItems,
+              skippedExisting: skipped,
+              assetsStored,
+            },
+          });
+          return result;
+        },
+        { maxWait: 30_000, timeout: options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS },
+      );
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another import committed first. The same batch: report the no-op. Otherwise it stored some
+      // of the same item ids: check the items again (now "already present" or a conflict).
+      const winner = await findBatchByChecksum(study.id, checksum);
+      if (winner) {
+        const result = unchangedResult(study, source, winner);
+        await auditUnchanged(study, source, checksum, result, actorId);
+        return result;
+      }
+      if (attempt >= 2) {
+        throw new AppError("CONFLICT", `Batch ${JSON.stringify(source.name)} collided with concurrent imports into study "${study.slug}"; nothing was written, import it again`);
+      }
+    }
+  }
+}
+
+/**
+ * The CLI's entry: a folder, a .zip or a .jsonl file (`yardstick import <path> --study <slug>`).
+ */
+export async function importBatchFromPath(
+  inputPath: string,
+  options: StudySelector & Omit<ImportBatchOptions, "source" | "studySlug" | "studyId">,
+): Promise<ImportResult> {
+  const resolved = path.resolve(inputPath);
+  const stat = await fs.stat(resolved).catch(() => null);
+  if (!stat) throw new AppError("NOT_FOUND", `${JSON.stringify(resolved)} not found`);
+  let source: BatchSource;
+  if (stat.isDirectory()) source = await readBatchSource({ folder: resolved });
+  else if (resolved.toLowerCase().endsWith(".zip")) {
+    source = await readBatchSource({ zip: await fs.readFile(resolved), fileName: path.basename(resolved) });
+  } else source = await readBatchSource({ file: resolved });
+  return importBatch({ ...options, source } as ImportBatchOptions);
+}

@@ -1,0 +1,353 @@
+import { promises as fs, constants as fsConstants } from "node:fs";
+import path from "node:path";
+import JSZip from "jszip";
+import { AppError, type AppErrorCode } from "@/lib/errors";
+import { isEnactReleaseLine } from "@/lib/import/enact-release";
+import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
+import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
+import { readZipEntryNames } from "@/lib/import/zip-names";
+
+/** Largest items file read (a full ENACT release is about 30 MB). */
+export const DEFAULT_MAX_ITEMS_FILE_BYTES = 256 * 1024 * 1024;
+
+export const NATIVE_ITEMS_FILE = "items.jsonl";
+
+export type BatchInput = { folder: string } | { file: string } | { zip: Buffer; fileName: string };
+
+export type BatchFileProblem = "missing" | "too-large" | "unsafe-path" | "outside" | "not-a-file";
+
+const codeByProblem: Record<BatchFileProblem, AppErrorCode> = {
+  missing: "NOT_FOUND",
+  "too-large": "TOO_LARGE",
+  "unsafe-path": "INVALID",
+  outside: "INVALID",
+  "not-a-file": "INVALID",
+};
+
+/** A file of a batch that cannot be read; `predicate` completes a sentence about the path: `"img/a.png" <predicate>`. */
+export class BatchFileError extends AppError {
+  constructor(
+    readonly problem: BatchFileProblem,
+    readonly relPath: string,
+    readonly predicate: string,
+  ) {
+    super(codeByProblem[problem], `${JSON.stringify(relPath)} ${predicate}`);
+    this.name = "BatchFileError";
+  }
+}
+
+/** 10485760 -> "10 MiB", 1536 -> "1.5 KiB" */
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+function tooLarge(relPath: string, maxBytes: number, size?: number): BatchFileError {
+  let actual = size === undefined ? "is" : `is ${formatBytes(size)},`;
+  let limit = formatBytes(maxBytes);
+  if (size !== undefined && formatBytes(size) === limit) {
+    // rounding hides the difference: give bytes
+    actual = `is ${size} bytes,`;
+    limit = `${limit} (${maxBytes} bytes)`;
+  }
+  return new BatchFileError("too-large", relPath, `${actual} over the ${limit} limit`);
+}
+
+/** Throws one AppError("INVALID") listing every issue (the same shape as importBatch's). */
+export function throwInvalid(summary: string, errors: ImportIssue[], truncated = false): never {
+  const details: ImportErrorDetails = { errors, truncated };
+  const listed = errors.map((issue) => `  ${formatIssue(issue)}`).join("\n");
+  throw new AppError("INVALID", `${summary}\n${listed}${truncated ? "\n  ... (checking stopped at this many errors)" : ""}`, details);
+}
+
+function firstNonEmptyLine(bytes: Buffer): string | null {
+  // only the start is needed; a line longer than this is not an ENACT release line anyway
+  const text = bytes.subarray(0, 4 * 1024 * 1024).toString("utf8").replace(/^\uFEFF/, "");
+  for (const line of text.split("\n")) {
+    if (line.trim() !== "") return line;
+  }
+  return null;
+}
+
+/** True when the file's first non-empty line parses as an ENACT release line. */
+export function looksLikeEnactRelease(bytes: Buffer): boolean {
+  const line = firstNonEmptyLine(bytes);
+  if (line === null) return false;
+  try {
+    return isEnactReleaseLine(JSON.parse(line));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The items files among a batch's files: items.jsonl at the root, or else every .jsonl at the
+ * root or in QA/ whose first line is an ENACT release line (the release keeps its QA file in QA/
+ * and its image paths start with "QA/", relative to the folder containing QA/).
+ */
+async function findItemsFiles(
+  files: string[],
+  read: (relPath: string) => Promise<Buffer>,
+  describe: string,
+): Promise<ItemsFile[]> {
+  if (files.includes(NATIVE_ITEMS_FILE)) return [{ path: NATIVE_ITEMS_FILE, format: "native" }];
+  const candidates = files
+    .filter((file) => file.toLowerCase().endsWith(".jsonl"))
+    .filter((file) => !file.includes("/") || /^QA\/[^/]+$/.test(file))
+    .sort();
+  const found: ItemsFile[] = [];
+  for (const candidate of candidates) {
+    if (looksLikeEnactRelease(await read(candidate))) found.push({ path: candidate, format: "enact-release" });
+  }
+  if (found.length > 0) return found;
+  const seen = candidates.length > 0 ? ` (found ${candidates.join(", ")}, but not in ENACT's release format)` : "";
+  throwInvalid(`No items in ${describe}`, [
+    { file: describe, message: `no ${NATIVE_ITEMS_FILE} at the top level and no ENACT release .jsonl${seen}` },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Folders (and single .jsonl files, read through their folder)
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function folderReader(realRoot: string, cache: Map<string, Buffer>) {
+  return async function readFile(relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> {
+    const checked = checkBatchPath(relPath);
+    if (!checked.ok) throw new BatchFileError("unsafe-path", relPath, checked.reason);
+    const cached = cache.get(checked.path);
+    if (cached && (options.maxBytes === undefined || cached.length <= options.maxBytes)) return cached;
+    let real: string;
+    try {
+      real = await fs.realpath(path.join(realRoot, ...checked.path.split("/")));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") throw new BatchFileError("missing", relPath, "not found in the batch");
+      if (code === "ELOOP") throw new BatchFileError("not-a-file", relPath, "is a symbolic link loop");
+      throw error;
+    }
+    if (!isInside(realRoot, real)) {
+      throw new BatchFileError("outside", relPath, "is a symbolic link to a file outside the batch folder");
+    }
+    const handle = await fs.open(real, fsConstants.O_RDONLY);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) {
+        throw new BatchFileError("not-a-file", relPath, stat.isDirectory() ? "is a folder, not a file" : "is not a regular file");
+      }
+      if (options.maxBytes !== undefined && stat.size > options.maxBytes) throw tooLarge(relPath, options.maxBytes, stat.size);
+      const bytes = await handle.readFile();
+      if (options.maxBytes !== undefined && bytes.length > options.maxBytes) throw tooLarge(relPath, options.maxBytes, bytes.length);
+      return bytes;
+    } finally {
+      await handle.close();
+    }
+  };
+}
+
+async function listFolder(realRoot: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await fs.readdir(realRoot, { withFileTypes: true })) {
+    if (entry.isFile() || entry.isSymbolicLink()) files.push(entry.name);
+  }
+  const qa = path.join(realRoot, "QA");
+  const qaStat = await fs.stat(qa).catch(() => null);
+  if (qaStat?.isDirectory()) {
+    for (const entry of await fs.readdir(qa, { withFileTypes: true })) {
+      if (entry.isFile() || entry.isSymbolicLink()) files.push(`QA/${entry.name}`);
+    }
+  }
+  return files;
+}
+
+async function statOrNull(target: string) {
+  return fs.stat(target).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    throw error;
+  });
+}
+
+async function openFolder(folder: string, maxItemsFileBytes: number): Promise<BatchSource> {
+  const location = path.resolve(folder);
+  const stat = await statOrNull(location);
+  if (!stat) throw new AppError("NOT_FOUND", `batch folder ${JSON.stringify(location)} not found`);
+  if (!stat.isDirectory()) throw new AppError("INVALID", `${JSON.stringify(location)} is not a folder`);
+  const realRoot = await fs.realpath(location);
+  const cache = new Map<string, Buffer>();
+  const readFile = folderReader(realRoot, cache);
+  const readItems = async (relPath: string) => {
+    const bytes = await readFile(relPath, { maxBytes: maxItemsFileBytes });
+    cache.set(relPath, bytes);
+    return bytes;
+  };
+  const name = path.basename(location);
+  const itemsFiles = await findItemsFiles(await listFolder(realRoot), readItems, name);
+  return { origin: "folder", name, location, itemsFiles, readFile };
+}
+
+async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchSource> {
+  const location = path.resolve(file);
+  const stat = await statOrNull(location);
+  if (!stat) throw new AppError("NOT_FOUND", `items file ${JSON.stringify(location)} not found`);
+  if (!stat.isFile()) throw new AppError("INVALID", `${JSON.stringify(location)} is not a file`);
+  if (stat.size > maxItemsFileBytes) {
+    throw new AppError("TOO_LARGE", `${JSON.stringify(location)} is ${formatBytes(stat.size)}, over the ${formatBytes(maxItemsFileBytes)} limit`);
+  }
+  const real = await fs.realpath(location);
+  const bytes = await fs.readFile(real);
+  const format = looksLikeEnactRelease(bytes) ? "enact-release" : "native";
+  const folder = path.dirname(real);
+  // ENACT's image paths start with "QA/": they are relative to the folder that contains QA/
+  const root = format === "enact-release" && path.basename(folder) === "QA" ? path.dirname(folder) : folder;
+  const relPath = path.relative(root, real).split(path.sep).join("/");
+  const cache = new Map([[relPath, bytes]]);
+  return {
+    origin: "file",
+    name: path.basename(location),
+    location,
+    itemsFiles: [{ path: relPath, format }],
+    readFile: folderReader(root, cache),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zips
+
+function isUnixSymlink(file: JSZip.JSZipObject): boolean {
+  return typeof file.unixPermissions === "number" && (file.unixPermissions & 0o170000) === 0o120000;
+}
+
+function readEntry(file: JSZip.JSZipObject, relPath: string, maxBytes: number | undefined): Promise<Buffer> {
+  if (maxBytes === undefined) return file.async("nodebuffer");
+  // streamed so that a zip bomb stops at the limit instead of filling memory
+  return new Promise((resolve, reject) => {
+    const stream = file.nodeStream("nodebuffer") as NodeJS.ReadableStream & { destroy?: () => void };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    stream.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        done = true;
+        stream.destroy?.();
+        reject(tooLarge(relPath, maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on("end", () => {
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks));
+    });
+    stream.on("error", (error) => {
+      if (done) return;
+      done = true;
+      reject(error);
+    });
+  });
+}
+
+/** Entries that macOS and Windows add to archives and that are never part of a batch. */
+function isSystemEntry(name: string): boolean {
+  return name.startsWith("__MACOSX/") || name.split("/").pop() === ".DS_Store";
+}
+
+async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number): Promise<BatchSource> {
+  let archive: JSZip;
+  try {
+    archive = await JSZip.loadAsync(zip, { checkCRC32: true });
+  } catch (error) {
+    throwInvalid(`Cannot read ${fileName}`, [
+      { file: fileName, message: `not a readable zip archive (${error instanceof Error ? error.message : String(error)})` },
+    ]);
+  }
+
+  // Every raw name, from the central directory and from JSZip (which may take a name from a
+  // Unicode-path extra field): any unsafe one rejects the archive.
+  const issues: ImportIssue[] = [];
+  const reported = new Set<string>();
+  const report = (rawName: string, message: string) => {
+    const text = `entry ${JSON.stringify(rawName)} ${message}`;
+    if (reported.has(text)) return;
+    reported.add(text);
+    issues.push({ file: fileName, message: text });
+  };
+  const rawEntries = readZipEntryNames(zip) ?? [];
+  const jszipFiles = Object.values(archive.files);
+  const rawNames = [
+    ...rawEntries.map((entry) => ({ name: entry.name, symlink: entry.symlink })),
+    ...jszipFiles.map((file) => ({ name: file.unsafeOriginalName ?? file.name, symlink: isUnixSymlink(file) })),
+  ];
+  const seenFiles = new Set<string>();
+  for (const entry of rawNames) {
+    const checked = checkZipEntryName(entry.name);
+    if (!checked.ok) report(entry.name, checked.reason);
+    else if (entry.symlink) report(entry.name, "is a symbolic link; a zip batch must hold plain files");
+  }
+  for (const entry of rawEntries) {
+    if (entry.name.endsWith("/")) continue;
+    const checked = checkZipEntryName(entry.name);
+    if (!checked.ok) continue;
+    if (seenFiles.has(checked.path)) report(entry.name, "appears more than once in the archive");
+    seenFiles.add(checked.path);
+  }
+  if (issues.length > 0) throwInvalid(`Unsafe zip ${fileName}: nothing was imported`, issues);
+
+  const files = new Map<string, JSZip.JSZipObject>();
+  for (const file of jszipFiles) {
+    if (!file.dir) files.set(file.name, file);
+  }
+  const readFrom = (prefix: string) =>
+    async function readFile(relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> {
+      const checked = checkBatchPath(relPath);
+      if (!checked.ok) throw new BatchFileError("unsafe-path", relPath, checked.reason);
+      const file = files.get(prefix + checked.path);
+      if (!file) {
+        const isFolder = [...files.keys()].some((name) => name.startsWith(`${prefix}${checked.path}/`));
+        if (isFolder) throw new BatchFileError("not-a-file", relPath, "is a folder, not a file");
+        throw new BatchFileError("missing", relPath, "not found in the batch");
+      }
+      return readEntry(file, relPath, options.maxBytes);
+    };
+
+  // A zip of a folder often holds the folder itself ("batch/items.jsonl"): then that folder is the root.
+  const names = [...files.keys()].filter((name) => !isSystemEntry(name));
+  let prefix = "";
+  const hasItemsAtRoot = names.some((name) => name === NATIVE_ITEMS_FILE || /^(QA\/)?[^/]+\.jsonl$/i.test(name));
+  const tops = new Set(names.map((name) => (name.includes("/") ? name.slice(0, name.indexOf("/") + 1) : "")));
+  if (!hasItemsAtRoot && tops.size === 1 && !tops.has("")) prefix = [...tops][0];
+
+  const readFile = readFrom(prefix);
+  const relative = names.filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
+  const itemsFiles = await findItemsFiles(relative, (relPath) => readFile(relPath, { maxBytes: maxItemsFileBytes }), fileName);
+  return { origin: "zip", name: fileName, location: fileName, itemsFiles, readFile };
+}
+
+/**
+ * Opens a batch: a folder, a single .jsonl file (its folder is the root; for an ENACT release file
+ * inside QA/, the folder containing QA/), or a zip held in memory (the admin upload). Finds the
+ * items files (items.jsonl, else ENACT release .jsonl files) and rejects unsafe zips (entries
+ * named with "..", absolute paths, backslashes, NUL, symbolic links) with every offending entry.
+ *
+ * @throws AppError INVALID (unsafe zip, no items file), NOT_FOUND (no such folder or file), TOO_LARGE
+ */
+export async function readBatchSource(
+  input: BatchInput,
+  options: { maxItemsFileBytes?: number } = {},
+): Promise<BatchSource> {
+  const maxItemsFileBytes = options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES;
+  if ("folder" in input) return openFolder(input.folder, maxItemsFileBytes);
+  if ("file" in input) return openFile(input.file, maxItemsFileBytes);
+  return openZip(input.zip, input.fileName, maxItemsFileBytes);
+}

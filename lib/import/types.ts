@@ -1,0 +1,81 @@
+/**
+ * Shapes shared by the batch import pipeline (lib/import), the CLI and the admin upload handler.
+ */
+
+/** One problem found in a batch: which file, which line (1-based) and which field, and what is wrong. */
+export interface ImportIssue {
+  /** path of the file inside the batch ("items.jsonl", "QA/enact.jsonl"), or the zip's name */
+  file: string;
+  line?: number;
+  /** dotted path inside the line, arrays in brackets: "public.candidates[2]" */
+  field?: string;
+  message: string;
+}
+
+/** What `AppError("INVALID")` from an import carries in `details`. */
+export interface ImportErrorDetails {
+  errors: ImportIssue[];
+  /** true when more errors exist than were collected (the cap) */
+  truncated: boolean;
+}
+
+/** "items.jsonl line 7, field public.candidates[2]: image "img/c9.png" not found in the batch" */
+export function formatIssue(issue: ImportIssue): string {
+  let where = issue.file;
+  if (issue.line !== undefined) where += ` line ${issue.line}`;
+  if (issue.field !== undefined && issue.field !== "") where += `${issue.line !== undefined ? "," : ""} field ${issue.field}`;
+  return `${where}: ${issue.message}`;
+}
+
+/** A native line of items.jsonl, as written by people and by converters (ENACT's release). */
+export interface ItemLine {
+  id: string;
+  kind: string;
+  public: unknown;
+  key: unknown;
+  tags?: Record<string, string | number | boolean>;
+  practice?: boolean;
+  gold?: boolean;
+}
+
+export type ItemsFileFormat = "native" | "enact-release";
+
+export interface ItemsFile {
+  /** path relative to the batch root, "/"-separated */
+  path: string;
+  format: ItemsFileFormat;
+}
+
+/**
+ * A batch opened for reading: a folder, a zip, or a single .jsonl file with its folder. Paths are
+ * relative to the batch root, the folder image references are relative to.
+ */
+export interface BatchSource {
+  origin: "folder" | "zip" | "file";
+  /** stored as Batch.fileName: the folder's name, the zip's file name or the .jsonl's file name */
+  name: string;
+  /** where it came from, for messages (an absolute path, or the zip's file name) */
+  location: string;
+  /** the items files, sorted by path: items.jsonl, or ENACT release .jsonl files */
+  itemsFiles: ItemsFile[];
+  /**
+   * The bytes of a file in the batch. Throws BatchFileError: "missing" (NOT_FOUND),
+   * "too-large" (TOO_LARGE, over `maxBytes`), "unsafe-path", "outside" (a symlink leaving the
+   * folder), "not-a-file" (INVALID).
+   */
+  readFile(relPath: string, options?: { maxBytes?: number }): Promise<Buffer>;
+}
+
+export interface ImportResult {
+  status: "imported" | "unchanged";
+  batchId: string;
+  /** items in the batch's files */
+  itemCount: number;
+  /** items created by this import (0 when unchanged) */
+  newItems: number;
+  /** items whose id already existed in the study with the same content ("already present") */
+  skippedExisting: number;
+  /** images newly stored as assets (images already stored by hash are linked, not stored again) */
+  assetsStored: number;
+  message: string;
+}

@@ -1,0 +1,456 @@
+import { z } from "zod";
+import { assetUrl } from "@/lib/assets";
+import { isAppError } from "@/lib/errors";
+import { convertEnactReleaseLine } from "@/lib/import/enact-release";
+import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
+import { checkBatchPath } from "@/lib/import/paths";
+import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
+import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES } from "@/lib/import/source";
+import type { BatchSource, ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
+import { getTaskModule } from "@/lib/tasks";
+import type { AnyTaskModule, Json } from "@/lib/tasks/types";
+
+export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_ERRORS = 50;
+/** images read at once: enough to hide disk latency, few enough to bound memory (10 MiB each) */
+const IMAGE_READ_CONCURRENCY = 8;
+
+export interface ValidateOptions {
+  /** largest image accepted, in bytes (default 10 MiB) */
+  maxImageBytes?: number;
+  /** errors collected before giving up (default 50) */
+  maxErrors?: number;
+  maxItemsFileBytes?: number;
+}
+
+export type TagValue = string | number | boolean;
+
+/** The envelope of a native line; `public` and `key` are checked by the kind's schemas. */
+export const itemLineSchema = z.strictObject({
+  id: z
+    .string({ error: "an item id must be a string" })
+    .min(1, "an item id cannot be empty")
+    .max(256, "an item id has at most 256 characters")
+    .refine((id) => !/[\u0000-\u001f\u007f]/.test(id), "an item id cannot contain control characters"),
+  kind: z.string({ error: "kind must be a task kind name" }).min(1, "kind cannot be empty"),
+  public: z.unknown(),
+  key: z.unknown(),
+  tags: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()], { error: "a tag value must be a string, number or boolean" }))
+    .default({}),
+  practice: z.boolean().default(false),
+  gold: z.boolean().default(false),
+});
+
+export interface ValidatedImage {
+  /** the normalised path inside the batch */
+  path: string;
+  hash: string;
+  mime: ImageMime;
+  size: number;
+}
+
+/** An item ready to store: image references replaced by /api/assets/<sha256> URLs. */
+export interface ValidatedItem {
+  externalId: string;
+  kind: string;
+  public: Json;
+  key: Json;
+  tags: Record<string, TagValue>;
+  practice: boolean;
+  gold: boolean;
+  contentHash: string;
+  file: string;
+  line: number;
+}
+
+export interface BatchValidation {
+  /** every problem found, sorted by file and line (at most maxErrors) */
+  issues: ImportIssue[];
+  /** the cap was reached: checking stopped there, so more problems may exist */
+  truncated: boolean;
+  /** the items that passed every check (all of them when issues is empty) */
+  items: ValidatedItem[];
+  /** the referenced images by hash */
+  assets: Map<string, ValidatedImage>;
+  /** sha256 over the items files' bytes and the referenced images' hashes; null with issues */
+  checksum: string | null;
+}
+
+/** Collects issues up to a cap; `full` tells the pipeline to stop early. */
+export class IssueCollector {
+  readonly issues: ImportIssue[] = [];
+  truncated = false;
+  constructor(readonly cap: number) {}
+  add(issue: ImportIssue): void {
+    if (this.issues.length >= this.cap) {
+      this.truncated = true;
+      return;
+    }
+    this.issues.push(issue);
+  }
+  get full(): boolean {
+    return this.issues.length >= this.cap;
+  }
+  sorted(): ImportIssue[] {
+    return [...this.issues].sort(
+      (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0),
+    );
+  }
+}
+
+/** ["public", "candidates", 2] -> "public.candidates[2]" */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let text = "";
+  for (const part of path) {
+    if (typeof part === "number") text += `[${part}]`;
+    else text += text === "" ? String(part) : `.${String(part)}`;
+  }
+  return text;
+}
+
+interface ImageUse {
+  ref: string;
+  field: string | undefined;
+}
+
+interface ParsedItem {
+  file: string;
+  line: number;
+  id: string;
+  kind: string;
+  module: AnyTaskModule;
+  public: unknown;
+  key: unknown;
+  tags: Record<string, TagValue>;
+  practice: boolean;
+  gold: boolean;
+  images: ImageUse[];
+}
+
+const sentinel = /^\u0000image:(\d+)\u0000$/;
+
+/** Calls `visit` on every string in a JSON-like value with its field path. */
+function walkStrings(value: unknown, path: string, visit: (text: string, path: string) => void): void {
+  if (typeof value === "string") visit(value, path);
+  else if (Array.isArray(value)) value.forEach((entry, i) => walkStrings(entry, `${path}[${i}]`, visit));
+  else if (value !== null && typeof value === "object") {
+    for (const [key, entry] of Object.entries(value)) walkStrings(entry, `${path}.${key}`, visit);
+  }
+}
+
+/**
+ * The image references of an item and the field each sits in. The kind's mapImages only hands
+ * over the strings, so each is replaced by a numbered marker and the markers are found again in
+ * the result: that gives the exact field ("public.candidates[2]").
+ */
+function imageUses(module: AnyTaskModule, item: { public: unknown; key: unknown }): ImageUse[] {
+  const refs: string[] = [];
+  const marked = module.mapImages(item, (ref: string) => {
+    refs.push(ref);
+    return `\u0000image:${refs.length - 1}\u0000`;
+  });
+  const fields: Array<string | undefined> = refs.map(() => undefined);
+  const record = (text: string, path: string) => {
+    const match = sentinel.exec(text);
+    if (match) fields[Number(match[1])] ??= path;
+  };
+  walkStrings(marked.public, "public", record);
+  walkStrings(marked.key, "key", record);
+  return refs.map((ref, i) => {
+    if (fields[i] !== undefined) return { ref, field: fields[i] };
+    // the kind embedded the reference in a larger value: find where the raw string is
+    let found: string | undefined;
+    const look = (text: string, path: string) => {
+      if (text === ref) found ??= path;
+    };
+    walkStrings(item.public, "public", look);
+    walkStrings(item.key, "key", look);
+    return { ref, field: found };
+  });
+}
+
+/** JSON round trip: drops undefined members so that what is stored is what is hashed. */
+function plainJson(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value ?? null)) as Json;
+}
+
+/** The message of an error thrown by convertEnactReleaseLine, without its "file line n: field: " prefix. */
+function converterIssue(error: unknown, file: string, line: number): ImportIssue {
+  if (isAppError(error)) {
+    const details = (error.details ?? {}) as { field?: unknown };
+    const field = typeof details.field === "string" && details.field !== "(line)" ? details.field : undefined;
+    const prefix = `${file} line ${line}: ${typeof details.field === "string" ? `${details.field}: ` : ""}`;
+    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    return { file, line, field, message };
+  }
+  return { file, line, message: error instanceof Error ? error.message : String(error) };
+}
+
+function decodeUtf8(bytes: Buffer): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
+  } catch {
+    return null;
+  }
+}
+
+/** One line of an items file to a parsed, schema-checked item; issues go to `collector`. */
+function parseLine(text: string, file: ItemsFile, line: number, collector: IssueCollector): ParsedItem | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    collector.add({ file: file.path, line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+    return null;
+  }
+  let candidate: unknown = json;
+  if (file.format === "enact-release") {
+    try {
+      candidate = convertEnactReleaseLine(json, { file: file.path, line }) satisfies ItemLine;
+    } catch (error) {
+      collector.add(converterIssue(error, file.path, line));
+      return null;
+    }
+  } else if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    collector.add({ file: file.path, line, message: "expected a JSON object (one item per line)" });
+    return null;
+  }
+
+  const envelope = itemLineSchema.safeParse(candidate);
+  if (!envelope.success) {
+    for (const issue of envelope.error.issues) {
+      collector.add({ file: file.path, line, field: fieldPath(issue.path) || undefined, message: issue.message });
+    }
+    return null;
+  }
+  const item = envelope.data;
+  let taskModule: AnyTaskModule;
+  try {
+    taskModule = getTaskModule(item.kind);
+  } catch (error) {
+    collector.add({ file: file.path, line, field: "kind", message: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+
+  let parsed: { public: unknown; key: unknown };
+  if (taskModule.itemSchema) {
+    const result = taskModule.itemSchema.safeParse({ public: item.public, key: item.key });
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        collector.add({ file: file.path, line, field: fieldPath(issue.path) || undefined, message: issue.message });
+      }
+      return null;
+    }
+    parsed = result.data;
+  } else {
+    const publicResult = taskModule.publicSchema.safeParse(item.public);
+    const keyResult = taskModule.keySchema.safeParse(item.key);
+    for (const [prefix, result] of [["public", publicResult], ["key", keyResult]] as const) {
+      if (result.success) continue;
+      for (const issue of result.error.issues) {
+        collector.add({ file: file.path, line, field: fieldPath([prefix, ...issue.path]), message: issue.message });
+      }
+    }
+    if (!publicResult.success || !keyResult.success) return null;
+    parsed = { public: publicResult.data, key: keyResult.data };
+  }
+
+  let images: ImageUse[];
+  try {
+    images = imageUses(taskModule, parsed);
+  } catch (error) {
+    collector.add({ file: file.path, line, message: `cannot list the item's images (${error instanceof Error ? error.message : String(error)})` });
+    return null;
+  }
+  return {
+    file: file.path,
+    line,
+    id: item.id,
+    kind: item.kind,
+    module: taskModule,
+    public: parsed.public,
+    key: parsed.key,
+    tags: item.tags,
+    practice: item.practice,
+    gold: item.gold,
+    images,
+  };
+}
+
+/** " (also used on line 9, line 12 and 3 more)" for an image referenced by several items. */
+function alsoUsed(uses: Array<{ file: string; line: number }>): string {
+  if (uses.length <= 1) return "";
+  const first = uses[0];
+  const others = uses.slice(1).map((use) => (use.file === first.file ? `line ${use.line}` : `${use.file} line ${use.line}`));
+  const shown = others.slice(0, 3).join(", ");
+  return ` (also used on ${shown}${others.length > 3 ? ` and ${others.length - 3} more` : ""})`;
+}
+
+async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Promise<void>, stop: () => boolean): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < values.length && !stop()) {
+      const value = values[next++];
+      await work(value);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
+}
+
+/**
+ * Checks a whole batch without touching the database: every line (JSON, envelope, the kind's zod
+ * schemas through the registry), every referenced image (safe path, present, PNG/JPEG/WebP by its
+ * magic bytes, under the size limit), duplicate ids. Returns the items ready to store, with image
+ * references rewritten to asset URLs and content hashes computed, and every issue found (up to
+ * maxErrors), each naming file, line and field.
+ */
+export async function validateBatch(source: BatchSource, options: ValidateOptions = {}): Promise<BatchValidation> {
+  const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  const collector = new IssueCollector(options.maxErrors ?? DEFAULT_MAX_ERRORS);
+  const parsed: ParsedItem[] = [];
+  const itemsFileHashes: Array<{ path: string; hash: string }> = [];
+  let lineCount = 0;
+
+  for (const file of [...source.itemsFiles].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (collector.full) break;
+    let bytes: Buffer;
+    try {
+      bytes = await source.readFile(file.path, { maxBytes: options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES });
+    } catch (error) {
+      if (!(error instanceof BatchFileError)) throw error;
+      collector.add({ file: file.path, message: `items file ${error.predicate}` });
+      continue;
+    }
+    itemsFileHashes.push({ path: file.path, hash: sha256Hex(bytes) });
+    const text = decodeUtf8(bytes);
+    if (text === null) {
+      collector.add({ file: file.path, message: "is not valid UTF-8 text" });
+      continue;
+    }
+    const lines = text.split("\n");
+    for (let index = 0; index < lines.length && !collector.full; index++) {
+      const content = lines[index].replace(/\r$/, "");
+      if (content.trim() === "") continue;
+      lineCount += 1;
+      const item = parseLine(content, file, index + 1, collector);
+      if (item) parsed.push(item);
+    }
+  }
+  if (lineCount === 0 && collector.issues.length === 0) {
+    collector.add({ file: source.itemsFiles[0]?.path ?? source.name, message: "holds no items" });
+  }
+
+  // Images: each distinct path read once (hashed, then its bytes dropped: the write re-reads them)
+  const uses = new Map<string, Array<{ file: string; line: number; field: string | undefined }>>();
+  for (const item of parsed) {
+    for (const use of item.images) {
+      const list = uses.get(use.ref) ?? [];
+      list.push({ file: item.file, line: item.line, field: use.field });
+      uses.set(use.ref, list);
+    }
+  }
+  const pathByRef = new Map<string, string>();
+  const refsByPath = new Map<string, string[]>();
+  for (const [ref, list] of uses) {
+    const checked = checkBatchPath(ref);
+    if (!checked.ok) {
+      const first = list[0];
+      collector.add({ ...first, message: `image path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(list)}` });
+      continue;
+    }
+    pathByRef.set(ref, checked.path);
+    refsByPath.set(checked.path, [...(refsByPath.get(checked.path) ?? []), ref]);
+  }
+  // read in parallel, reported in path order so that the report is the same on every run
+  const imageByPath = new Map<string, ValidatedImage>();
+  const imagePaths = [...refsByPath.keys()];
+  const imageIssues: Array<ImportIssue | undefined> = [];
+  let imageIssueCount = 0;
+  await mapLimited(
+    imagePaths.map((imagePath, index) => ({ imagePath, index })),
+    IMAGE_READ_CONCURRENCY,
+    async ({ imagePath, index }) => {
+      const refs = refsByPath.get(imagePath) ?? [];
+      const list = refs.flatMap((ref) => uses.get(ref) ?? []);
+      const where = { file: list[0].file, line: list[0].line, field: list[0].field };
+      const name = JSON.stringify(refs[0]);
+      const fail = (message: string) => {
+        imageIssues[index] = { ...where, message: `${message}${alsoUsed(list)}` };
+        imageIssueCount += 1;
+      };
+      let bytes: Buffer;
+      try {
+        bytes = await source.readFile(imagePath, { maxBytes: maxImageBytes });
+      } catch (error) {
+        if (!(error instanceof BatchFileError)) throw error;
+        fail(`image ${name} ${error.predicate}${error.problem === "too-large" ? " per image" : ""}`);
+        return;
+      }
+      const mime = sniffImageMime(bytes);
+      if (!mime) {
+        fail(`image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`);
+        return;
+      }
+      imageByPath.set(imagePath, { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length });
+    },
+    () => collector.issues.length + imageIssueCount >= collector.cap,
+  );
+  for (const issue of imageIssues) if (issue) collector.add(issue);
+  const imageOf = (ref: string): ValidatedImage | undefined => {
+    const imagePath = pathByRef.get(ref);
+    return imagePath === undefined ? undefined : imageByPath.get(imagePath);
+  };
+
+  // Content hashes and stored payloads; ids unique within the batch
+  const items: ValidatedItem[] = [];
+  const firstById = new Map<string, { file: string; line: number; contentHash: string | null }>();
+  for (const item of parsed) {
+    const complete = item.images.every((use) => imageOf(use.ref) !== undefined);
+    let contentHash: string | null = null;
+    let stored: { public: unknown; key: unknown } | null = null;
+    if (complete) {
+      const hashed = item.module.mapImages({ public: item.public, key: item.key }, (ref: string) => imageOf(ref)!.hash);
+      contentHash = sha256Hex(
+        canonicalJson({ kind: item.kind, public: hashed.public, key: hashed.key, tags: item.tags, practice: item.practice, gold: item.gold }),
+      );
+      stored = item.module.mapImages({ public: item.public, key: item.key }, (ref: string) => assetUrl(imageOf(ref)!.hash));
+    }
+    const first = firstById.get(item.id);
+    if (first) {
+      const where = first.file === item.file ? `line ${first.line}` : `${first.file} line ${first.line}`;
+      const same = first.contentHash !== null && contentHash !== null ? (first.contentHash === contentHash ? " with the same content" : " with other content") : "";
+      collector.add({ file: item.file, line: item.line, field: "id", message: `duplicate id ${JSON.stringify(item.id)}: already on ${where}${same}; ids must be unique in a batch` });
+      continue;
+    }
+    firstById.set(item.id, { file: item.file, line: item.line, contentHash });
+    if (contentHash === null || stored === null) continue;
+    items.push({
+      externalId: item.id,
+      kind: item.kind,
+      public: plainJson(stored.public),
+      key: plainJson(stored.key),
+      tags: item.tags,
+      practice: item.practice,
+      gold: item.gold,
+      contentHash,
+      file: item.file,
+      line: item.line,
+    });
+  }
+
+  const assets = new Map<string, ValidatedImage>();
+  for (const image of imageByPath.values()) assets.set(image.hash, image);
+
+  let checksum: string | null = null;
+  if (collector.issues.length === 0) {
+    // paths of items files are left out: the same content from a folder or a zip (or a .jsonl path) is the same batch
+    const lines = ["yardstick-batch/1", ...itemsFileHashes.map((file) => `items ${file.hash}`)];
+    for (const [ref, imagePath] of [...pathByRef].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      lines.push(`image ${JSON.stringify(ref)} ${imageByPath.get(imagePath)!.hash}`);
+    }
+    checksum = sha256Hex(lines.join("\n"));
+  }
+  // reaching the cap stops the checks early: there may be more errors than those reported
+  return { issues: collector.sorted(), truncated: collector.truncated || collector.full, items, assets, checksum };
+}

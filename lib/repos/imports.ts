@@ -1,0 +1,124 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
+
+/**
+ * Data access for batch imports: reads that validation needs (one query each) and the writes of
+ * one import, which the caller runs inside a single transaction. Rules live in lib/import.
+ */
+
+export type DbClient = PrismaClient | Prisma.TransactionClient;
+
+export interface StudyRef {
+  id: string;
+  slug: string;
+}
+
+export async function findStudy(where: { slug: string } | { id: string }, client: DbClient = db): Promise<StudyRef | null> {
+  return client.study.findUnique({ where, select: { id: true, slug: true } });
+}
+
+export interface BatchRef {
+  id: string;
+  fileName: string;
+  itemCount: number;
+  createdAt: Date;
+}
+
+export async function findBatchByChecksum(studyId: string, checksum: string, client: DbClient = db): Promise<BatchRef | null> {
+  return client.batch.findUnique({
+    where: { studyId_checksum: { studyId, checksum } },
+    select: { id: true, fileName: true, itemCount: true, createdAt: true },
+  });
+}
+
+export interface ExistingItem {
+  externalId: string;
+  contentHash: string;
+  batchFileName: string;
+}
+
+/** The study's items with these external ids, in one query (an array parameter, whatever the count). */
+export async function findItemsByExternalIds(studyId: string, externalIds: string[], client: DbClient = db): Promise<ExistingItem[]> {
+  if (externalIds.length === 0) return [];
+  return client.$queryRaw<ExistingItem[]>`
+    SELECT i."externalId", i."contentHash", b."fileName" AS "batchFileName"
+    FROM "Item" i JOIN "Batch" b ON b."id" = i."batchId"
+    WHERE i."studyId" = ${studyId} AND i."externalId" = ANY(${externalIds}::text[])`;
+}
+
+/** Which of these hashes are stored already, in one query. */
+export async function findExistingAssetHashes(hashes: string[], client: DbClient = db): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await client.$queryRaw<Array<{ hash: string }>>`
+    SELECT "hash" FROM "Asset" WHERE "hash" = ANY(${hashes}::text[])`;
+  return new Set(rows.map((row) => row.hash));
+}
+
+export async function createBatch(
+  client: DbClient,
+  data: { studyId: string; fileName: string; checksum: string; itemCount: number; importedById: string | null },
+): Promise<{ id: string }> {
+  return client.batch.create({ data, select: { id: true } });
+}
+
+export interface NewAsset {
+  hash: string;
+  mime: string;
+  size: number;
+  bytes: Uint8Array;
+}
+
+/** Inserts assets, skipping hashes stored meanwhile by another import; returns how many rows were new. */
+export async function insertAssets(client: DbClient, assets: NewAsset[]): Promise<number> {
+  if (assets.length === 0) return 0;
+  const result = await client.asset.createMany({
+    data: assets.map((asset) => ({ hash: asset.hash, mime: asset.mime, size: asset.size, bytes: new Uint8Array(asset.bytes) })),
+    skipDuplicates: true,
+  });
+  return result.count;
+}
+
+export async function linkAssetsToStudy(client: DbClient, studyId: string, hashes: string[]): Promise<void> {
+  const chunkSize = 5000;
+  for (let start = 0; start < hashes.length; start += chunkSize) {
+    await client.studyAsset.createMany({
+      data: hashes.slice(start, start + chunkSize).map((assetHash) => ({ studyId, assetHash })),
+      skipDuplicates: true,
+    });
+  }
+}
+
+export interface NewItem {
+  externalId: string;
+  kind: string;
+  public: Prisma.InputJsonValue;
+  key: Prisma.InputJsonValue;
+  tags: Prisma.InputJsonValue;
+  practice: boolean;
+  gold: boolean;
+  contentHash: string;
+}
+
+export async function insertItems(client: DbClient, studyId: string, batchId: string, items: NewItem[]): Promise<number> {
+  const chunkSize = 1000;
+  let count = 0;
+  for (let start = 0; start < items.length; start += chunkSize) {
+    const result = await client.item.createMany({
+      data: items.slice(start, start + chunkSize).map((item) => ({ ...item, studyId, batchId })),
+    });
+    count += result.count;
+  }
+  return count;
+}
+
+export async function writeAuditEntry(
+  client: DbClient,
+  entry: { actorId: string | null; action: string; target: string; detail: Prisma.InputJsonValue },
+): Promise<void> {
+  await client.auditLog.create({ data: entry, select: { id: true } });
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
