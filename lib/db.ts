@@ -1,7 +1,7 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { embeddedDatabaseUrl } from "@/lib/db/database-url";
+import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
 
 export function createPrismaClient(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });

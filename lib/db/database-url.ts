@@ -9,11 +9,8 @@ import path from "node:path";
  * opened it, so that the Next.js server, the CLI and migrations all speak ordinary PostgreSQL.
  */
 export const DATA_DIR = path.resolve(process.env.YARDSTICK_DATA_DIR ?? path.join(process.cwd(), ".yardstick"));
-export const PGLITE_PORT = Number(process.env.YARDSTICK_PGLITE_PORT ?? 54329);
-
-export function embeddedDatabaseUrl(port = PGLITE_PORT): string {
-  return `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
-}
+export { PGLITE_PORT, embeddedDatabaseUrl } from "@/lib/db/embedded-url";
+import { PGLITE_PORT, embeddedDatabaseUrl } from "@/lib/db/embedded-url";
 
 export interface OpenDatabase {
   url: string;

@@ -1,0 +1,14 @@
+import { redirect } from "next/navigation";
+import { getCurrentUser } from "@/lib/session";
+import { SiteHeader } from "@/components/layout/site-header";
+
+export default async function AnnotateLayout({ children }: { children: React.ReactNode }) {
+  const user = await getCurrentUser();
+  if (!user) redirect("/signin");
+  return (
+    <div className="min-h-screen">
+      <SiteHeader user={user} />
+      <main className="mx-auto max-w-[1400px] px-4 py-3 sm:px-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { db } from "@/lib/db";
+import { StudyTabs } from "@/components/research/study-tabs";
+import { Badge } from "@/components/ui/badge";
+
+const studyTabs = [
+  { title: "Overview", path: "" },
+  { title: "Dashboard", path: "/dashboard" },
+  { title: "Annotators", path: "/annotators" },
+  { title: "Exports", path: "/exports" },
+];
+
+export default async function StudyLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const study = await db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true } });
+  if (!study) notFound();
+  return (
+    <div>
+      <div className="mb-4">
+        <Link href="/research" className="text-sm text-slate-500 hover:text-slate-800">
+          ← Studies
+        </Link>
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight">{study.title}</h1>
+          <Badge tone={study.status === "OPEN" ? "green" : "slate"}>{study.status.toLowerCase()}</Badge>
+          <span className="font-mono text-xs text-slate-500">{study.slug}</span>
+        </div>
+      </div>
+      <StudyTabs slug={slug} tabs={studyTabs} />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { requireRole } from "@/lib/session";
+import { toResponse } from "@/lib/errors";
+import { idParamSchema, userUpdateSchema } from "@/lib/validations/user";
+import { updateUserAccount } from "@/lib/users";
+
+export async function PATCH(request: Request, context: { params: Promise<{ id: string }> }) {
+  try {
+    const { id } = idParamSchema.parse(await context.params);
+    const admin = await requireRole("ADMIN");
+    const input = userUpdateSchema.parse(await request.json());
+    return Response.json(await updateUserAccount(id, input, admin.id));
+  } catch (error) {
+    return toResponse(error);
+  }
+}

@@ -1,0 +1,8 @@
+import { redirect } from "next/navigation";
+import { getCurrentUser } from "@/lib/session";
+import { homePathFor } from "@/config/nav";
+
+export default async function HomePage() {
+  const user = await getCurrentUser();
+  redirect(user ? homePathFor(user.role) : "/signin");
+}

@@ -1,0 +1,128 @@
+/**
+ * The command line: `npx yardstick <command>`. Each command parses its arguments, calls one lib/
+ * function (the same code the app runs) and prints the result.
+ */
+import path from "node:path";
+import { readFileSync } from "node:fs";
+
+const usage = `usage: yardstick <command>
+
+  import <folder|zip|items.jsonl> --study <slug>     import a batch (all or nothing)
+  import-run <answers.jsonl> --study <slug> --name <model name>
+                                                    import and score a model's answers
+  score --items <items.jsonl> --answers <answers.jsonl>
+                                                    score answers offline, print JSON
+  alpha --level <nominal|ordinal|interval|ratio> [--bootstrap N] [--seed S]
+                                                    Krippendorff's alpha of {"data": [[...], ...]} on stdin
+
+Without DATABASE_URL, commands that need a database use the embedded one under .yardstick/.`;
+
+/** Paths on the command line are relative to where the user ran the command. */
+export function userPath(p: string): string {
+  return path.resolve(process.env.YARDSTICK_CWD ?? process.cwd(), p);
+}
+
+export function parseFlags(args: string[]): { positional: string[]; flags: Record<string, string> } {
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg.startsWith("--")) {
+      const [name, inline] = arg.slice(2).split("=", 2);
+      if (inline !== undefined) flags[name] = inline;
+      else if (i + 1 < args.length && !args[i + 1].startsWith("--")) flags[name] = args[++i];
+      else flags[name] = "true";
+    } else positional.push(arg);
+  }
+  return { positional, flags };
+}
+
+function need(flags: Record<string, string>, name: string): string {
+  const value = flags[name];
+  if (!value || value === "true") throw new Error(`--${name} is required\n\n${usage}`);
+  return value;
+}
+
+async function withDatabase<T>(run: () => Promise<T>): Promise<T> {
+  const { openDatabase } = await import("@/lib/db/database-url");
+  const { applyMigrations } = await import("@/lib/db/schema-engine");
+  const database = await openDatabase();
+  process.env.DATABASE_URL = database.url;
+  try {
+    if (database.embedded) await applyMigrations(database.url);
+    return await run();
+  } finally {
+    const { disconnectDb } = await import("@/lib/db");
+    await disconnectDb();
+    await database.close();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { positional, flags } = parseFlags(rest);
+  switch (command) {
+    case "import": {
+      const source = positional[0];
+      if (!source) throw new Error(`import needs a folder, .zip or .jsonl\n\n${usage}`);
+      const studySlug = need(flags, "study");
+      const result = await withDatabase(async () => {
+        const { importBatchFromPath } = await import("@/lib/import");
+        return importBatchFromPath(userPath(source), { studySlug });
+      });
+      console.log(result.message);
+      return 0;
+    }
+    case "import-run": {
+      const file = positional[0];
+      if (!file) throw new Error(`import-run needs an answers.jsonl\n\n${usage}`);
+      const studySlug = need(flags, "study");
+      const name = need(flags, "name");
+      const result = await withDatabase(async () => {
+        const { importModelRun } = await import("@/lib/model-runs");
+        return importModelRun({ studySlug, name, answersJsonl: readFileSync(userPath(file), "utf8"), fileName: path.basename(file) });
+      });
+      console.log(result.message);
+      return 0;
+    }
+    case "score": {
+      const { runScoreCommand } = await import("@/lib/cli/score");
+      const itemsPath = userPath(need(flags, "items"));
+      const answersPath = userPath(need(flags, "answers"));
+      console.log(runScoreCommand(readFileSync(itemsPath, "utf8"), readFileSync(answersPath, "utf8"), { items: path.basename(itemsPath), answers: path.basename(answersPath) }));
+      return 0;
+    }
+    case "alpha": {
+      const { runAlphaCommand } = await import("@/lib/cli/alpha");
+      console.log(runAlphaCommand(rest, await readStdin()));
+      return 0;
+    }
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      console.log(usage);
+      return command ? 0 : 2;
+    default:
+      throw new Error(`unknown command "${command}"\n\n${usage}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const details = (error as { details?: { errors?: Array<{ file?: string; line?: number; field?: string; message: string }> } }).details;
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`yardstick: ${message}`);
+    // import errors list every problem in their message already
+    const listed = details?.errors?.every((e) => message.includes(e.message)) ?? true;
+    if (!listed) for (const e of details?.errors ?? []) console.error(`  ${[e.file, e.line !== undefined ? `line ${e.line}` : undefined, e.field].filter(Boolean).join(", ")}: ${e.message}`);
+    process.exit(1);
+  },
+);

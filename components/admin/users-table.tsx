@@ -1,0 +1,133 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Badge } from "@/components/ui/badge";
+
+type Role = "ADMIN" | "RESEARCHER" | "ANNOTATOR";
+interface UserRow {
+  id: string;
+  name: string;
+  email: string | null;
+  role: Role;
+  disabled: boolean;
+  externalId: string | null;
+  createdAt: string;
+}
+
+const inputClass = "h-9 w-full rounded-md border border-slate-300 px-3 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100";
+
+export function UsersTable({ initialUsers, currentUserId }: { initialUsers: UserRow[]; currentUserId: string }) {
+  const [users, setUsers] = useState(initialUsers);
+  const [error, setError] = useState<string>();
+  const [formErrors, setFormErrors] = useState<Record<string, string>>({});
+  const [pending, setPending] = useState(false);
+
+  async function update(id: string, change: Partial<Pick<UserRow, "role" | "disabled">>) {
+    setError(undefined);
+    const response = await fetch(`/api/admin/users/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(change) });
+    const body = await response.json();
+    if (!response.ok) return setError(body.error ?? "Could not change the user");
+    setUsers((list) => list.map((u) => (u.id === id ? { ...u, ...body } : u)));
+  }
+
+  async function create(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setPending(true);
+    setFormErrors({});
+    const response = await fetch("/api/admin/users", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(Object.fromEntries(form.entries())),
+    });
+    const body = await response.json();
+    setPending(false);
+    if (!response.ok) {
+      const next: Record<string, string> = {};
+      for (const issue of body.issues ?? []) next[issue.path] = issue.message;
+      if (!body.issues) next.form = body.error;
+      return setFormErrors(next);
+    }
+    setUsers((list) => [...list, body]);
+    formElement.reset();
+  }
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+      <Card>
+        <CardHeader title={`${users.length} users`} />
+        {error ? (
+          <p role="alert" className="mx-5 mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+        <Table>
+          <thead>
+            <tr>
+              <Th>Name</Th>
+              <Th>Email or participant id</Th>
+              <Th>Role</Th>
+              <Th>Status</Th>
+              <Th />
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {users.map((user) => (
+              <tr key={user.id} className={user.disabled ? "bg-slate-50 text-slate-400" : ""}>
+                <Td className="font-medium">{user.name}</Td>
+                <Td>{user.email ?? <span className="font-mono text-xs">{user.externalId}</span>}</Td>
+                <Td>
+                  <select aria-label={`Role of ${user.name}`} value={user.role} disabled={user.id === currentUserId} onChange={(e) => update(user.id, { role: e.target.value as Role })} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm">
+                    <option value="ADMIN">Admin</option>
+                    <option value="RESEARCHER">Researcher</option>
+                    <option value="ANNOTATOR">Annotator</option>
+                  </select>
+                </Td>
+                <Td>{user.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</Td>
+                <Td align="right">
+                  {user.id === currentUserId ? (
+                    <span className="text-xs text-slate-400">you</span>
+                  ) : (
+                    <Button size="sm" variant={user.disabled ? "secondary" : "ghost"} onClick={() => update(user.id, { disabled: !user.disabled })}>
+                      {user.disabled ? "Enable" : "Disable"}
+                    </Button>
+                  )}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Card>
+      <Card className="h-fit">
+        <CardHeader title="New user" />
+        <CardBody>
+          <form onSubmit={create} className="space-y-3 text-sm">
+            {(["name", "email", "password"] as const).map((field) => (
+              <label key={field} className="block">
+                <span className="mb-1 block font-medium capitalize text-slate-700">{field}</span>
+                <input name={field} type={field === "password" ? "password" : field === "email" ? "email" : "text"} required className={inputClass} autoComplete="off" />
+                {formErrors[field] ? <span className="mt-1 block text-xs text-red-600">{formErrors[field]}</span> : null}
+              </label>
+            ))}
+            <label className="block">
+              <span className="mb-1 block font-medium text-slate-700">Role</span>
+              <select name="role" defaultValue="ANNOTATOR" className={inputClass}>
+                <option value="ANNOTATOR">Annotator</option>
+                <option value="RESEARCHER">Researcher</option>
+                <option value="ADMIN">Admin</option>
+              </select>
+            </label>
+            {formErrors.form ? <p className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">{formErrors.form}</p> : null}
+            <Button type="submit" className="w-full" disabled={pending}>
+              {pending ? "Creating…" : "Create user"}
+            </Button>
+          </form>
+        </CardBody>
+      </Card>
+    </div>
+  );
+}

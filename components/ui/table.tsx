@@ -1,0 +1,18 @@
+// whole class names, so that Tailwind finds them in the source
+const alignClass = { left: "text-left", right: "text-right", center: "text-center" } as const;
+
+export function Table({ children, className = "" }: { children: React.ReactNode; className?: string }) {
+  return (
+    <div className={`overflow-x-auto ${className}`}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">{children}</table>
+    </div>
+  );
+}
+
+export function Th({ children, className = "", align = "left" }: { children?: React.ReactNode; className?: string; align?: "left" | "right" | "center" }) {
+  return <th scope="col" className={`whitespace-nowrap bg-slate-50 px-3 py-2 ${alignClass[align]} text-xs font-semibold uppercase tracking-wide text-slate-500 ${className}`}>{children}</th>;
+}
+
+export function Td({ children, className = "", align = "left" }: { children?: React.ReactNode; className?: string; align?: "left" | "right" | "center" }) {
+  return <td className={`whitespace-nowrap px-3 py-2 ${alignClass[align]} text-slate-700 ${className}`}>{children}</td>;
+}

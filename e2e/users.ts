@@ -1,0 +1,13 @@
+/** The accounts every end-to-end run seeds (e2e/global-setup.ts) and signs in as (e2e/auth.setup.ts). */
+export const e2eUsers = {
+  admin: { email: "admin@e2e.test", password: "e2e-admin-password", name: "Ada Admin", role: "ADMIN" },
+  researcher: { email: "researcher@e2e.test", password: "e2e-researcher-password", name: "Rita Researcher", role: "RESEARCHER" },
+  annotator: { email: "annotator@e2e.test", password: "e2e-annotator-password", name: "Ann Annotator", role: "ANNOTATOR" },
+  annotator2: { email: "annotator2@e2e.test", password: "e2e-annotator-password", name: "Bo Annotator", role: "ANNOTATOR" },
+} as const;
+
+export type E2eUserName = keyof typeof e2eUsers;
+
+export function storageStatePath(user: E2eUserName): string {
+  return `e2e/.auth/${user}.json`;
+}

@@ -1,0 +1,226 @@
+/**
+ * The demo data of `npm run demo`, loaded once (a second run finds the demo study and stops):
+ * - accounts: one admin, one researcher, three annotators (passwords below: demo only);
+ * - "ENACT demo": the 16 real ENACT items (data/enact-sample) and generated kitchen items with
+ *   symbolic states, for the three annotators to work on (k = 3), and a SYNTHETIC model run;
+ * - "ENACT demo, simulated responses": the generated items answered by three SIMULATED
+ *   annotators (not people: a seeded model of a careful, a quick and a hasty annotator), with
+ *   trajectories, so that the dashboards, the replay and the exports have something to show.
+ */
+import path from "node:path";
+import { DATA_DIR } from "@/lib/db/database-url";
+import { db } from "@/lib/db";
+import { hashPassword } from "@/lib/passwords";
+import { importBatchFromPath } from "@/lib/import";
+import { importModelRun } from "@/lib/model-runs";
+import { getTaskModule } from "@/lib/tasks";
+import { mulberry32, type Rng } from "@/lib/stats/rng";
+import { seedFromString } from "@/lib/stats/seed-from-string";
+import { activeTimeMs } from "@/lib/timing/active-time";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { generateEnactDemoBatch, generateSyntheticModelRun } from "./generate-enact-batch";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+
+export const demoLogins = [
+  { role: "admin", email: "admin@yardstick.local", password: "admin-demo", name: "Ada Admin", dbRole: "ADMIN" },
+  { role: "researcher", email: "researcher@yardstick.local", password: "researcher-demo", name: "Rosa Researcher", dbRole: "RESEARCHER" },
+  { role: "annotator", email: "annotator1@yardstick.local", password: "annotator-demo", name: "Ana Annotator", dbRole: "ANNOTATOR" },
+  { role: "annotator", email: "annotator2@yardstick.local", password: "annotator-demo", name: "Ben Annotator", dbRole: "ANNOTATOR" },
+  { role: "annotator", email: "annotator3@yardstick.local", password: "annotator-demo", name: "Chen Annotator", dbRole: "ANNOTATOR" },
+] as const;
+
+export const DEMO_STUDY = "enact-demo";
+export const SIMULATED_STUDY = "enact-demo-simulated";
+
+const instructions = `# ENACT: ordering what happens
+
+You will see short household scenes from a robot's point of view.
+
+- **Forward items**: you see the current state and the robot's actions, in order. Fill each
+  *Next state* slot with the picture that results from that action (each action starts from the
+  result of the previous one).
+- **Inverse items**: you see the pictures in order. For each step (*current → next*), pick the
+  action that explains the change.
+
+Drag a candidate into a slot, or focus a candidate and press the slot's number. Click a picture to
+see it large. Then say how confident you are and submit.
+
+The first items are **practice**: after each, you see the right answer. Take your time; there is
+no time limit, but please stay on the page while you work.`;
+
+async function upsertUsers() {
+  const users: Record<string, string> = {};
+  for (const login of demoLogins) {
+    const user = await db.user.upsert({
+      where: { email: login.email },
+      update: {},
+      create: { email: login.email, name: login.name, role: login.dbRole, passwordHash: await hashPassword(login.password) },
+      select: { id: true },
+    });
+    users[login.email] = user.id;
+  }
+  return users;
+}
+
+interface SimulatedAnnotator {
+  name: string;
+  /** probability of a fully right answer at the shortest length, and its drop per extra step */
+  accuracy: number;
+  dropPerStep: number;
+  /** median seconds per step */
+  secondsPerStep: number;
+  /** how far confidence follows correctness */
+  calibration: number;
+}
+
+const simulatedAnnotators: SimulatedAnnotator[] = [
+  { name: "Simulated annotator 1 (careful)", accuracy: 0.96, dropPerStep: 0.012, secondsPerStep: 9, calibration: 0.8 },
+  { name: "Simulated annotator 2 (quick)", accuracy: 0.93, dropPerStep: 0.02, secondsPerStep: 6, calibration: 0.5 },
+  { name: "Simulated annotator 3 (hasty)", accuracy: 0.8, dropPerStep: 0.05, secondsPerStep: 1.2, calibration: 0.2 },
+];
+
+function logNormal(rng: Rng, median: number, spread: number): number {
+  // Box-Muller
+  const u = Math.max(rng(), 1e-9);
+  const v = rng();
+  return median * Math.exp(spread * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
+}
+
+function simulatedOrder(rng: Rng, reference: readonly number[], pRight: number): number[] {
+  const order = [...reference];
+  if (rng() < pRight || order.length < 2) return order;
+  const swaps = 1 + (rng() < 0.3 ? 1 : 0);
+  for (let s = 0; s < swaps; s++) {
+    const i = Math.floor(rng() * (order.length - 1));
+    [order[i], order[i + 1]] = [order[i + 1], order[i]];
+  }
+  return order;
+}
+
+/** Three simulated annotators answer every non-practice item of the study, with trajectories. */
+async function simulateResponses(studyId: string, idleCapSeconds: number) {
+  const annotators = [];
+  for (const [index, simulated] of simulatedAnnotators.entries()) {
+    annotators.push(
+      await db.user.create({
+        data: { name: simulated.name, role: "ANNOTATOR", disabled: true, externalId: `simulated-${index + 1}`, externalSource: "yardstick-demo" },
+        select: { id: true },
+      }),
+    );
+  }
+  await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId, userId: a.id })) });
+  const items = await db.item.findMany({ where: { studyId, practice: false }, select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } });
+  const start = Date.UTC(2026, 10, 16, 9, 0, 0);
+
+  for (const [a, simulated] of simulatedAnnotators.entries()) {
+    const rng = mulberry32(seedFromString(`demo-sim-${a}`));
+    let clock = start + a * 3_600_000;
+    const shuffled = [...items].sort((x, y) => seedFromString(`${a}:${x.id}`) - seedFromString(`${a}:${y.id}`));
+    for (const [position, item] of shuffled.entries()) {
+      const module = getTaskModule(item.kind);
+      const key = item.key as { order: number[] };
+      const L = key.order.length;
+      const order = simulatedOrder(rng, key.order, Math.max(0.3, simulated.accuracy - simulated.dropPerStep * (L - 2)));
+      const score = module.score({ order }, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags as Record<string, string | number> });
+      const correct = module.correct(score);
+      const baseConfidence = correct ? 4.2 : 3.2;
+      const confidenceRaw = Math.min(5, Math.max(1, Math.round(baseConfidence * simulated.calibration + (1 - simulated.calibration) * 4 + (rng() - 0.5) * 1.6)));
+
+      // a trajectory: shown, one drop per slot, a confidence, the submission; sometimes a break
+      const events: Array<{ seq: number; type: string; payload: Prisma.InputJsonValue; clientTime: Date }> = [];
+      let t = clock;
+      const push = (type: string, payload: Prisma.InputJsonValue, gapMs: number) => {
+        t += Math.round(gapMs);
+        events.push({ seq: events.length, type, payload, clientTime: new Date(t) });
+      };
+      push("item_shown", { kind: item.kind, resumed: false }, 0);
+      const secondsPerDrop = logNormal(rng, simulated.secondsPerStep, 0.35) * 1000;
+      order.forEach((candidate, slot) => push("slot_filled", { slot, candidate, fromSlot: null, replaced: null, via: rng() < 0.2 ? "keyboard" : "drag" }, secondsPerDrop * (0.6 + rng() * 0.8)));
+      if (rng() < 0.08) {
+        push("page_hidden", {}, 2000);
+        push("page_visible", {}, 90_000 + rng() * 300_000);
+      }
+      push("confidence_changed", { value: confidenceRaw, previous: null }, 1500 + rng() * 2500);
+      const clientId = crypto.randomUUID();
+      push("submitted", { order, confidence: confidenceRaw, clientId }, 800 + rng() * 1200);
+      const wallMs = t - clock;
+      const activeMs = activeTimeMs(
+        events.map((e) => ({ type: e.type, clientTime: e.clientTime.getTime() })),
+        idleCapSeconds * 1000,
+      );
+
+      await db.assignment.create({
+        data: {
+          studyId,
+          itemId: item.id,
+          userId: annotators[a].id,
+          status: "SUBMITTED",
+          purpose: "MAIN",
+          position,
+          createdAt: new Date(clock),
+          startedAt: new Date(clock),
+          submittedAt: new Date(t),
+          events: { createMany: { data: events } },
+          response: {
+            create: {
+              clientId,
+              answer: { order },
+              confidenceRaw,
+              confidence: (confidenceRaw - 1) / 4,
+              wallMs,
+              activeMs,
+              score: score as Prisma.InputJsonValue,
+              correct,
+              createdAt: new Date(t),
+            },
+          },
+        },
+      });
+      clock = t + 5_000 + rng() * 20_000;
+      // a working day of about three hours, then the next day
+      if (clock - start > 3 * 3_600_000 && position % 40 === 39) clock += 20 * 3_600_000;
+    }
+  }
+  return { annotators: annotators.length, responses: items.length * annotators.length };
+}
+
+export async function seedDemo(): Promise<string> {
+  const existing = await db.study.findUnique({ where: { slug: DEMO_STUDY }, select: { id: true } });
+  if (existing) return "Demo data is loaded already.";
+  const users = await upsertUsers();
+  const admin = users["admin@yardstick.local"];
+
+  const batchDir = path.join(DATA_DIR, "demo", "kitchen-batch");
+  const generated = await generateEnactDemoBatch({ outDir: batchDir, seed: 7 });
+
+  const study = await db.study.create({
+    data: { slug: DEMO_STUDY, title: "ENACT demo: forward and inverse world modeling", instructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    select: { id: true },
+  });
+  await importBatchFromPath(path.join(root, "data", "enact-sample"), { studySlug: DEMO_STUDY, importedById: admin });
+  await importBatchFromPath(batchDir, { studySlug: DEMO_STUDY, importedById: admin });
+  await db.studyMember.createMany({
+    data: demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => ({ studyId: study.id, userId: users[l.email] })),
+  });
+  const nonPractice = generated.items.filter((item) => !item.practice);
+  const modelRun = generateSyntheticModelRun(nonPractice, { seed: 11, name: "synthetic noisy oracle (not a real model)" });
+  await importModelRun({ studySlug: DEMO_STUDY, name: modelRun.name, answersJsonl: modelRun.jsonl, fileName: "synthetic-model-run.jsonl", importedById: admin });
+
+  const simulated = await db.study.create({
+    data: {
+      slug: SIMULATED_STUDY,
+      title: "ENACT demo, simulated responses",
+      instructions: "Every response in this study comes from **simulated** annotators (a seeded model, not people), so that the dashboards have data to show. Use the *ENACT demo* study for real work.",
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
+    select: { id: true, idleCapSeconds: true },
+  });
+  await importBatchFromPath(batchDir, { studySlug: SIMULATED_STUDY, importedById: admin });
+  const simulation = await simulateResponses(simulated.id, simulated.idleCapSeconds);
+  await importModelRun({ studySlug: SIMULATED_STUDY, name: modelRun.name, answersJsonl: modelRun.jsonl, fileName: "synthetic-model-run.jsonl", importedById: admin });
+
+  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses.`;
+}
