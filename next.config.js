@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // a separate build folder lets two builds of one checkout coexist (NEXT_DIST_DIR=.next-x)
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   poweredByHeader: false,
   // the standalone output is what the Dockerfile ships
   output: process.env.YARDSTICK_STANDALONE === "1" ? "standalone" : undefined,

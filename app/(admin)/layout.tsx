@@ -1,11 +1,15 @@
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/session";
 import { SiteHeader } from "@/components/layout/site-header";
 
-// Pages check roles themselves (requirePageRole); this layout only draws the shell.
+// Checked here too (pages check again, requirePageRole), so that the refusal is sent as a real
+// 403 before the page streams.
+const allowed = ["ADMIN"] as const;
+
 export default async function StaffLayout({ children }: { children: React.ReactNode }) {
   const user = await getCurrentUser();
   if (!user) redirect("/signin");
+  if (!(allowed as readonly string[]).includes(user.role)) forbidden();
   return (
     <div className="min-h-screen">
       <SiteHeader user={user} />

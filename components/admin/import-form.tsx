@@ -112,7 +112,7 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
       </Card>
 
       {outcome?.ok ? (
-        <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
+        <div role="status" data-testid="import-result" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
           <p className="font-medium">{outcome.message}</p>
           <Link href={`/research/studies/${study}`} className="mt-1 inline-block font-medium text-emerald-900 underline">
             See the study&apos;s items
@@ -120,7 +120,7 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
         </div>
       ) : null}
       {outcome && !outcome.ok ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+        <div role="alert" data-testid="import-errors" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
           <p className="font-medium">{outcome.message}</p>
           {outcome.errors.length > 0 ? (
             <ul className="mt-2 max-h-72 space-y-1 overflow-auto font-mono text-xs">

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import JSZip from "jszip";
+import { test, expect } from "@playwright/test";
+import { generateEnactDemoBatch } from "../scripts/demo-data/generate-enact-batch";
+import { e2eDb } from "./db";
+import { storageStatePath } from "./users";
+
+async function zipFolder(folder: string, files: string[]): Promise<Buffer> {
+  const zip = new JSZip();
+  for (const file of files) zip.file(file, await readFile(path.join(folder, file)));
+  return zip.generateAsync({ type: "nodebuffer" });
+}
+
+test.describe("admin imports a batch", () => {
+  test.use({ storageState: storageStatePath("admin") });
+  let workDir: string;
+
+  test.beforeAll(() => {
+    workDir = mkdtempSync(path.join(os.tmpdir(), "yardstick-e2e-batch-"));
+  });
+  test.afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+  test("creates a study, uploads a zip, sees its items; a broken batch is refused and changes nothing", async ({ page }, testInfo) => {
+    const slug = `import-e2e-${Date.now().toString(36)}`;
+    const batch = await generateEnactDemoBatch({ outDir: path.join(workDir, "batch"), seed: 3, perKindPerSteps: 1, minSteps: 3, maxSteps: 4, practicePerKind: 0 });
+
+    await page.goto("/research/studies/new");
+    await page.getByLabel("Title").fill("Import end-to-end");
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByRole("button", { name: "Create study" }).click();
+    await expect(page).toHaveURL(new RegExp(`/research/studies/${slug}$`));
+    await expect(page.getByText("No batches yet")).toBeVisible();
+
+    // a broken batch first: one line points at a missing image
+    const items = (await readFile(path.join(batch.outDir, "items.jsonl"), "utf8")).trim().split("\n");
+    const brokenLine = items.findIndex((line) => JSON.parse(line).kind === "enact-forward");
+    const broken = JSON.parse(items[brokenLine]);
+    broken.public.initialImage = "img/missing.png";
+    items[brokenLine] = JSON.stringify(broken);
+    const brokenZip = new JSZip();
+    brokenZip.file("items.jsonl", items.join("\n"));
+    const imageFiles = batch.items.flatMap((item) => ("initialImage" in item.public ? [item.public.initialImage, ...item.public.candidates] : item.public.observations));
+    for (const file of new Set(imageFiles)) brokenZip.file(file, await readFile(path.join(batch.outDir, file)));
+
+    await page.goto(`/admin/import?study=${slug}`);
+    await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    const alert = page.getByTestId("import-errors");
+    await expect(alert).toContainText(`items.jsonl line ${brokenLine + 1}, field public.initialImage`);
+    await expect(alert).toContainText('image "img/missing.png" not found');
+    await expect(alert).toContainText("Nothing was imported");
+    const { rows: before } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Item" i JOIN "Study" s ON s.id = i."studyId" WHERE s.slug = $1`, [slug]);
+    expect(before[0].n).toBe(0);
+
+    // the good batch
+    await page.getByTestId("zip-input").setInputFiles({ name: "kitchen.zip", mimeType: "application/zip", buffer: await zipFolder(batch.outDir, ["items.jsonl", ...new Set(imageFiles)]) });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByTestId("import-result")).toContainText(`(${batch.items.length} new, 0 already present)`);
+    await page.screenshot({ path: testInfo.outputPath("import-done.png") });
+
+    // importing it again is a no-op that says so
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByTestId("import-result")).toContainText("nothing changed");
+
+    await page.getByRole("link", { name: "See the study's items" }).click();
+    await expect(page.getByRole("heading", { name: "Items" })).toBeVisible();
+    await expect(page.getByText(`${batch.items.length} items`)).toBeVisible();
+    await expect(page.getByRole("link", { name: batch.items[0].id })).toBeVisible();
+    // filter by kind and by tag
+    await page.getByRole("link", { name: /^enact-inverse/ }).click();
+    await expect(page.getByText(/items match the filter/)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("study-items.png"), fullPage: true });
+
+    const { rows } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Item" i JOIN "Study" s ON s.id = i."studyId" WHERE s.slug = $1`, [slug]);
+    expect(rows[0].n).toBe(batch.items.length);
+    const { rows: batches } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Batch" b JOIN "Study" s ON s.id = b."studyId" WHERE s.slug = $1`, [slug]);
+    expect(batches[0].n).toBe(1);
+  });
+});
+
+test.describe("an annotator", () => {
+  test.use({ storageState: storageStatePath("annotator") });
+
+  test("is refused the admin page", async ({ page }, testInfo) => {
+    const response = await page.goto("/admin/users");
+    expect(response?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("annotator-refused.png") });
+  });
+});
