@@ -156,3 +156,95 @@ describe("scoreFiles and runScoreCli", () => {
     expect(() => runScoreCli(["--bogus"])).toThrow('unknown argument "--bogus"');
   });
 });
+
+describe("runScoreCommand with GridWM-Judge items", () => {
+  const nextObs = {
+    id: "a-1",
+    kind: "gridwm-next-obs",
+    public: { observation: "o.png", action: "forward", candidates: ["a.png", "b.png", "c.png", "d.png"] },
+    key: { answer: "B" },
+    tags: { env: "doorkey", transition: "move" },
+  };
+  const gold = {
+    agent: { pos: [2, 3], dir: 1, carrying: null },
+    front_cell: { pos: [3, 3], type: "empty", state: 0 },
+    objects: [{ type: "key", pos: [1, 1], color: "yellow", state: 0 }],
+  };
+  const scene = { id: "b-1", kind: "gridwm-scene-json", public: { image: "f.png" }, key: { answer_json: gold }, tags: { env: "doorkey" } };
+  const judge = (temporal: string, visual = "clean") => ({
+    id: `c-${temporal}-${visual}`,
+    kind: "gridwm-judge",
+    public: { storyboard: `s-${temporal}-${visual}.png` },
+    key: { answer: "Success" },
+    tags: { env: "memory", group: "g1", variant: "full", temporal, visual },
+  });
+  const items = jsonl(nextObs, scene, judge("orig"), judge("rev"), forwardItem);
+
+  it("prints one row per answer line in order, echoing annotators, and keys the aggregate by kind", () => {
+    const output = JSON.parse(
+      runScoreCommand(
+        items,
+        jsonl(
+          { id: "a-1", annotator: "p1", answer: { choice: "B" } },
+          { id: "a-1", annotator: "p2", answer: "I think it is A." },
+          { id: "b-1", annotator: "p1", answer: { ...gold, agent: { ...gold.agent, dir: 2 } } },
+          { id: "c-orig-clean", annotator: "p1", answer: { verdict: "Success" } },
+          { id: "c-rev-clean", annotator: "p1", answer: "Fail" },
+          { id: "c-orig-clean", annotator: 7, answer: "success" },
+          { id: "c-rev-clean", annotator: 7, answer: "The agent succeeded: Success." },
+          { id: "fw-1", answer: { order: [1, 2, 0] } },
+        ),
+      ),
+    );
+    expect(output.items).toEqual([
+      { id: "a-1", annotator: "p1", kind: "gridwm-next-obs", correct: true },
+      { id: "a-1", annotator: "p2", kind: "gridwm-next-obs", correct: false },
+      { id: "b-1", annotator: "p1", kind: "gridwm-scene-json", exact: false, componentScore: 0.9, correct: true },
+      { id: "c-orig-clean", annotator: "p1", kind: "gridwm-judge", correct: true },
+      { id: "c-rev-clean", annotator: "p1", kind: "gridwm-judge", correct: false },
+      { id: "c-orig-clean", annotator: 7, kind: "gridwm-judge", correct: true },
+      { id: "c-rev-clean", annotator: 7, kind: "gridwm-judge", correct: true },
+      { id: "fw-1", kind: "enact-forward", accepted: true, exact: true, correctPairs: 3, L: 3, semanticAvailable: true },
+    ]);
+    expect(output.aggregate).toEqual({
+      "gridwm-next-obs": { Acc_A: 0.5 },
+      "gridwm-scene-json": { Acc_B: 0, Acc_B_component: 1, meanComponentScore: 0.9 },
+      // p1 flips between orig and rev, annotator 7 does not: 1 of 2 temporal families consistent
+      "gridwm-judge": { Acc_C: 0.75, JAcc_neu: 1, JCR_temp: 0.5, JCR_vis: null, JCR_frame: null },
+      "enact-forward": { TA: 1, PA: 1 },
+    });
+  });
+
+  it("gives one kind's metrics directly when only that kind is answered, without annotators as one judge", () => {
+    const output = JSON.parse(runScoreCommand(items, jsonl({ id: "c-orig-clean", answer: "Success" }, { id: "c-rev-clean", answer: "Success" })));
+    expect(output).toEqual({
+      items: [
+        { id: "c-orig-clean", correct: true },
+        { id: "c-rev-clean", correct: true },
+      ],
+      aggregate: { Acc_C: 1, JAcc_neu: 1, JCR_temp: 1, JCR_vis: null, JCR_frame: null },
+    });
+  });
+
+  it("refuses a second answer by the same annotator (1 and \"1\" are one annotator), and unreadable model text", () => {
+    expect(() => runScoreCommand(items, jsonl({ id: "a-1", annotator: "1", answer: "A" }, { id: "a-1", annotator: 1, answer: "B" }))).toThrow(
+      'answers.jsonl line 2: second answer for item "a-1" by annotator 1 (first on line 1)',
+    );
+    expect(() => runScoreCommand(items, jsonl({ id: "a-1", answer: "no letter here" }))).toThrow('answers.jsonl line 1: answer for item "a-1" is not a readable gridwm-next-obs answer');
+    expect(() => runScoreCommand(items, jsonl({ id: "a-1", annotator: "", answer: "A" }))).toThrow("answers.jsonl line 1: annotator: expected a non-empty annotator");
+  });
+
+  it("scores the authors' exam files as they are (converted first)", () => {
+    const exam = jsonl(
+      { exam_id: "C.lavagap.g7.full.orig.clean", task: "C", variant: "full", visual: "clean", image: "x.png", prompt: "Evaluate agent success based on storyboard.", answer: "Success", label: 1 },
+      { exam_id: "C.lavagap.g7.full.rev.clean", task: "C", variant: "full", visual: "clean", image: "y.png", prompt: "Evaluate agent success based on storyboard.", answer: "Success", label: 1 },
+      { exam_id: "B.lavagap.g7.t3", task: "B", image: "z.png", answer_json: gold, answer: JSON.stringify(gold) },
+    );
+    const output = JSON.parse(
+      runScoreCommand(exam, jsonl({ id: "C.lavagap.g7.full.orig.clean", answer: "Success" }, { id: "C.lavagap.g7.full.rev.clean", answer: "Fail" }, { id: "B.lavagap.g7.t3", answer: "```json\n" + JSON.stringify(gold) + "\n```" })),
+    );
+    expect(output.aggregate["gridwm-judge"]).toEqual({ Acc_C: 0.5, JAcc_neu: 1, JCR_temp: 0, JCR_vis: null, JCR_frame: null });
+    expect(output.items[2]).toEqual({ id: "B.lavagap.g7.t3", kind: "gridwm-scene-json", exact: true, componentScore: 1, correct: true });
+    expect(() => runScoreCommand(jsonl({ exam_id: "C.lavagap.g7" }), "", { items: "task_c_exam.jsonl" })).toThrow("task_c_exam.jsonl line 1: exam_id: expected");
+  });
+});

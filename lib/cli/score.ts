@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { convertEnactReleaseLine, isEnactReleaseLine } from "@/lib/import/enact-release";
-import { getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
+import { convertGridwmExamLine, isGridwmExamLine } from "@/lib/import/gridwm-exam";
+import { aggregateScoredAnswers, getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
 import { formatIssues } from "@/lib/tasks/format-issues";
 import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
 
@@ -10,19 +11,24 @@ import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
  * `yardstick score --items <items.jsonl> --answers <answers.jsonl>`: scores answers offline with
  * the same task modules as the server (through the registry, so every registered kind works).
  *
- * - items: native item lines (`{id, kind, public, key, tags, practice, gold}`) or ENACT release
- *   lines (converted first, line by line);
- * - answers: one `{"id": "...", "answer": ...}` a line; each answer goes through the kind's
- *   `parseModelAnswer`, so both Yardstick answers (`{"order": [...]}`, 0-based) and raw model
- *   outputs (text with a `[d, d, ...]` list, 1-based labels) are accepted. Every answered item is
- *   scored (practice and gold items too: the answers file decides what is scored); items without
- *   an answer are left out.
+ * - items: native item lines (`{id, kind, public, key, tags, practice, gold}`), ENACT release
+ *   lines or GridWM-Judge exam lines (converted first, line by line);
+ * - answers: one `{"id": "...", "annotator": "...", "answer": ...}` a line (`annotator` optional:
+ *   a string or a number); each answer goes through the kind's `parseModelAnswer`, so both
+ *   Yardstick answers (`{"order": [...]}`, `{"choice": "C"}`, ...) and raw model outputs (ENACT:
+ *   text with a `[d, d, ...]` list, 1-based labels; GridWM: as the authors parse them) are
+ *   accepted. Several annotators may answer one item; one annotator (or the anonymous one) answers
+ *   an item at most once. Every answered item is scored (practice and gold items too: the answers
+ *   file decides what is scored); items without an answer are left out.
  *
- * Output, one JSON object: `{"items": [{"id", ...the kind's score fields}], "aggregate": {...}}`
- * in answers-file order. When all scored items are of one kind, `aggregate` is that kind's
- * aggregate (ENACT: `{"TA", "PA"}`); when kinds are mixed, items also carry `kind` and
- * `aggregate` is keyed by kind (`{"enact-forward": {"TA", "PA"}, "enact-inverse": {...}}`),
- * since the kinds' metrics need not be comparable.
+ * Output, one JSON object: `{"items": [{"id", "annotator"?, ...the kind's score fields}],
+ * "aggregate": {...}}`, one row per answer line in answers-file order, `annotator` echoed when the
+ * line has one. When all scored items are of one kind, `aggregate` is that kind's aggregate (ENACT:
+ * `{"TA", "PA"}`); when kinds are mixed, rows also carry `kind` and `aggregate` is keyed by kind
+ * (`{"enact-forward": {"TA", "PA"}, "gridwm-judge": {...}}`), since the kinds' metrics need not be
+ * comparable. Aggregates see each answer's item tags and annotator (`aggregateScoredAnswers`), so
+ * GridWM-Judge's probe-family metrics are computed per annotator (lines without one are one
+ * anonymous judge).
  */
 
 export interface ScoreFileNames {
@@ -50,6 +56,7 @@ const nativeLineSchema = z.object({
 
 const answerLineSchema = z.object({
   id: z.string().min(1, "expected a non-empty item id"),
+  annotator: z.union([z.string().min(1, "expected a non-empty annotator"), z.number()], { error: "an annotator is a string or a number" }).optional(),
   answer: z.unknown().refine((answer) => answer !== undefined, "expected an answer"),
 });
 
@@ -77,7 +84,11 @@ function loadItems(text: string, file: string): Map<string, LoadedItem> {
   const items = new Map<string, LoadedItem>();
   for (const { line, value } of jsonLines(text, file)) {
     const where = `${file} line ${line}`;
-    const raw = isEnactReleaseLine(value) ? convertEnactReleaseLine(value, { file, line }) : value;
+    const raw = isEnactReleaseLine(value)
+      ? convertEnactReleaseLine(value, { file, line })
+      : isGridwmExamLine(value)
+        ? convertGridwmExamLine(value, { file, line })
+        : value;
     const parsed = nativeLineSchema.safeParse(raw);
     if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
     const { id, kind } = parsed.data;
@@ -112,32 +123,49 @@ export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names:
   const answersFile = names.answers ?? "answers.jsonl";
   const items = loadItems(itemsJsonl, itemsFile);
 
-  const scored: Array<{ item: LoadedItem; score: unknown }> = [];
+  const scored: Array<{ item: LoadedItem; annotator: string | number | undefined; answer: unknown; score: unknown }> = [];
   const answeredOn = new Map<string, number>();
   for (const { line, value } of jsonLines(answersJsonl, answersFile)) {
     const where = `${answersFile} line ${line}`;
     const parsed = answerLineSchema.safeParse(value);
     if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
-    const { id, answer } = parsed.data;
+    const { id, annotator, answer } = parsed.data;
     const item = items.get(id);
     if (!item) invalid(where, `unknown item id ${JSON.stringify(id)}`);
-    const firstLine = answeredOn.get(id);
-    if (firstLine !== undefined) invalid(where, `second answer for item ${JSON.stringify(id)} (first on line ${firstLine})`);
-    answeredOn.set(id, line);
+    // 1 and "1" are the same annotator (the aggregate groups by the text)
+    const answerKey = JSON.stringify([id, annotator === undefined ? null : String(annotator)]);
+    const firstLine = answeredOn.get(answerKey);
+    if (firstLine !== undefined) {
+      const by = annotator === undefined ? "" : ` by annotator ${JSON.stringify(annotator)}`;
+      invalid(where, `second answer for item ${JSON.stringify(id)}${by} (first on line ${firstLine})`);
+    }
+    answeredOn.set(answerKey, line);
     const readable = item.module.parseModelAnswer(answer);
     if (readable === null) invalid(where, `answer for item ${JSON.stringify(id)} is not a readable ${item.kind} answer`);
-    scored.push({ item, score: item.module.score(readable, item.key, item) });
+    scored.push({ item, annotator, answer: readable, score: item.module.score(readable, item.key, item) });
   }
 
   const kindsScored = [...new Set(scored.map(({ item }) => item.kind))];
   const kinds = kindsScored.length > 0 ? kindsScored : [...new Set([...items.values()].map((item) => item.kind))];
   const mixed = kinds.length > 1;
   const aggregateOf = (kind: TaskKind) =>
-    getTaskModule(kind).aggregate(scored.filter(({ item }) => item.kind === kind).map(({ score }) => score));
+    aggregateScoredAnswers(
+      getTaskModule(kind),
+      scored
+        .filter(({ item }) => item.kind === kind)
+        .map(({ item, annotator, answer, score }) => ({
+          itemId: item.id,
+          tags: item.tags,
+          answer,
+          score,
+          annotator: annotator === undefined ? null : String(annotator),
+        })),
+    );
 
   const output = {
-    items: scored.map(({ item, score }) => ({
+    items: scored.map(({ item, annotator, score }) => ({
       id: item.id,
+      ...(annotator !== undefined ? { annotator } : {}),
       ...(mixed ? { kind: item.kind } : {}),
       ...(score as Record<string, unknown>),
     })),

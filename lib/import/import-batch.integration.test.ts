@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { importBatch, importBatchFromPath, readBatchSource } from "@/lib/import";
 import type { ImportErrorDetails, ImportIssue } from "@/lib/import/types";
+import { taskKinds } from "@/lib/tasks";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { batchFiles, forwardItem, image, jsonl, writeFolder, zipOf, type BatchFiles, removeTempFolders } from "@/tests/fixtures/import-batches";
 
@@ -187,7 +188,7 @@ describe("importBatch: failures name file, line and field and change nothing", (
   it("unknown kind", async () => {
     const files = await batchFiles([forwardItem("a", { kind: "enact-sideways" })]);
     const { issues } = await expectRejected(() => importFolder(files, studySlug));
-    expect(issues).toEqual([{ file: "items.jsonl", line: 1, field: "kind", message: 'unknown task kind "enact-sideways"; known kinds: enact-forward, enact-inverse' }]);
+    expect(issues).toEqual([{ file: "items.jsonl", line: 1, field: "kind", message: `unknown task kind "enact-sideways"; known kinds: ${taskKinds.join(", ")}` }]);
   });
 
   it("missing image", async () => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import JSZip from "jszip";
 import { AppError, type AppErrorCode } from "@/lib/errors";
 import { isEnactReleaseLine } from "@/lib/import/enact-release";
+import { isGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
 import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
 import { readZipEntryNames } from "@/lib/import/zip-names";
@@ -86,10 +87,29 @@ export function looksLikeEnactRelease(bytes: Buffer): boolean {
   }
 }
 
+/** True when the file's first non-empty line parses as a GridWM-Judge exam line (`exam_id`, no `kind`). */
+export function looksLikeGridwmExam(bytes: Buffer): boolean {
+  const line = firstNonEmptyLine(bytes);
+  if (line === null) return false;
+  try {
+    return isGridwmExamLine(JSON.parse(line));
+  } catch {
+    return false;
+  }
+}
+
+/** The converted format of a non-native items file, or null when it is in neither release format. */
+function releaseFormat(bytes: Buffer): "enact-release" | "gridwm-exam" | null {
+  if (looksLikeEnactRelease(bytes)) return "enact-release";
+  if (looksLikeGridwmExam(bytes)) return "gridwm-exam";
+  return null;
+}
+
 /**
  * The items files among a batch's files: items.jsonl at the root, or else every .jsonl at the
  * root or in QA/ whose first line is an ENACT release line (the release keeps its QA file in QA/
- * and its image paths start with "QA/", relative to the folder containing QA/).
+ * and its image paths start with "QA/", relative to the folder containing QA/) or a GridWM-Judge
+ * exam line (task_a/b/c_exam.jsonl beside images/, the paths they use).
  */
 async function findItemsFiles(
   files: string[],
@@ -103,7 +123,8 @@ async function findItemsFiles(
     .sort();
   const found: ItemsFile[] = [];
   for (const candidate of candidates) {
-    if (looksLikeEnactRelease(await read(candidate))) found.push({ path: candidate, format: "enact-release" });
+    const format = releaseFormat(await read(candidate));
+    if (format !== null) found.push({ path: candidate, format });
   }
   if (found.length > 0) return found;
   const seen = candidates.length > 0 ? ` (found ${candidates.join(", ")}, but not in ENACT's release format)` : "";
@@ -204,7 +225,7 @@ async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchS
   }
   const real = await fs.realpath(location);
   const bytes = await fs.readFile(real);
-  const format = looksLikeEnactRelease(bytes) ? "enact-release" : "native";
+  const format = releaseFormat(bytes) ?? "native";
   const folder = path.dirname(real);
   // ENACT's image paths start with "QA/": they are relative to the folder that contains QA/
   const root = format === "enact-release" && path.basename(folder) === "QA" ? path.dirname(folder) : folder;

@@ -38,7 +38,7 @@ export interface ItemLine {
   gold?: boolean;
 }
 
-export type ItemsFileFormat = "native" | "enact-release";
+export type ItemsFileFormat = "native" | "enact-release" | "gridwm-exam";
 
 export interface ItemsFile {
   /** path relative to the batch root, "/"-separated */

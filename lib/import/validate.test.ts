@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readBatchSource } from "@/lib/import/source";
 import { formatIssue } from "@/lib/import/types";
 import { fieldPath, validateBatch } from "@/lib/import/validate";
+import { taskKinds } from "@/lib/tasks";
 import { batchFiles, forwardItem, image, jsonl, writeFolder, type BatchFiles, removeTempFolders } from "@/tests/fixtures/import-batches";
 
 afterAll(removeTempFolders);
@@ -60,7 +61,7 @@ describe("validateBatch", () => {
     const formatted = result.issues.map(formatIssue);
     expect(formatted).toEqual([
       expect.stringMatching(/^items\.jsonl line 2: not valid JSON \(.+\)$/),
-      'items.jsonl line 3, field kind: unknown task kind "no-such-kind"; known kinds: enact-forward, enact-inverse',
+      `items.jsonl line 3, field kind: unknown task kind "no-such-kind"; known kinds: ${taskKinds.join(", ")}`,
       'items.jsonl line 4, field public.candidates[1]: image "img/c9.png" not found in the batch',
       'items.jsonl line 5, field public.candidates[0]: image path "../secret.png" contains ".." and would leave the batch folder',
       'items.jsonl line 6, field public.candidates[1]: image path "/etc/passwd" is an absolute path; paths must be relative to the batch folder',

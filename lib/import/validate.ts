@@ -2,6 +2,7 @@ import { z } from "zod";
 import { assetUrl } from "@/lib/assets";
 import { isAppError } from "@/lib/errors";
 import { convertEnactReleaseLine } from "@/lib/import/enact-release";
+import { convertGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
@@ -175,7 +176,7 @@ function plainJson(value: unknown): Json {
   return JSON.parse(JSON.stringify(value ?? null)) as Json;
 }
 
-/** The message of an error thrown by convertEnactReleaseLine, without its "file line n: field: " prefix. */
+/** The message of an error thrown by a release converter (ENACT, GridWM exams), without its "file line n: field: " prefix. */
 function converterIssue(error: unknown, file: string, line: number): ImportIssue {
   if (isAppError(error)) {
     const details = (error.details ?? {}) as { field?: unknown };
@@ -205,9 +206,10 @@ function parseLine(text: string, file: ItemsFile, line: number, collector: Issue
     return null;
   }
   let candidate: unknown = json;
-  if (file.format === "enact-release") {
+  if (file.format === "enact-release" || file.format === "gridwm-exam") {
+    const convert = file.format === "enact-release" ? convertEnactReleaseLine : convertGridwmExamLine;
     try {
-      candidate = convertEnactReleaseLine(json, { file: file.path, line }) satisfies ItemLine;
+      candidate = convert(json, { file: file.path, line }) satisfies ItemLine;
     } catch (error) {
       collector.add(converterIssue(error, file.path, line));
       return null;

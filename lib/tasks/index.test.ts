@@ -3,15 +3,15 @@ import { AppError } from "@/lib/errors";
 import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
 describe("task registry", () => {
-  it("registers the ENACT kinds under their own kind names", () => {
-    expect(taskKinds).toEqual(["enact-forward", "enact-inverse"]);
+  it("registers every kind under its own kind name", () => {
+    expect(taskKinds).toEqual(["enact-forward", "enact-inverse", "gridwm-next-obs", "gridwm-scene-json", "gridwm-judge"]);
     for (const kind of taskKinds) expect(taskModules[kind].kind).toBe(kind);
   });
 
   it("getTaskModule returns the module and names the known kinds for an unknown one", () => {
     expect(getTaskModule("enact-inverse").title).toBe("ENACT inverse world modeling");
-    expect(() => getTaskModule("gridwm-judge")).toThrow(AppError);
-    expect(() => getTaskModule("gridwm-judge")).toThrow('unknown task kind "gridwm-judge"; known kinds: enact-forward, enact-inverse');
+    expect(() => getTaskModule("no-such-kind")).toThrow(AppError);
+    expect(() => getTaskModule("no-such-kind")).toThrow(`unknown task kind "no-such-kind"; known kinds: ${taskKinds.join(", ")}`);
   });
 
   it("isTaskKind does not take inherited object keys", () => {

@@ -1,7 +1,10 @@
 import { AppError } from "@/lib/errors";
 import { enactForwardModule } from "@/lib/tasks/enact-forward";
 import { enactInverseModule } from "@/lib/tasks/enact-inverse";
-import type { AnyTaskModule } from "@/lib/tasks/types";
+import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
+import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
+import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
+import type { AnyTaskModule, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
@@ -11,6 +14,9 @@ import type { AnyTaskModule } from "@/lib/tasks/types";
 const registered = {
   "enact-forward": enactForwardModule,
   "enact-inverse": enactInverseModule,
+  "gridwm-next-obs": gridwmNextObsModule,
+  "gridwm-scene-json": gridwmSceneJsonModule,
+  "gridwm-judge": gridwmJudgeModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;
@@ -31,4 +37,12 @@ export function getTaskModule(kind: string): AnyTaskModule {
   return taskModules[kind];
 }
 
-export type { AnyTaskModule, TaskModule, TaskItem } from "@/lib/tasks/types";
+/**
+ * A kind's dataset metrics from answers with their context (item tags, who answered): the kind's
+ * aggregateAnswers when it has one (GridWM-Judge Task C), else aggregate() of the scores.
+ */
+export function aggregateScoredAnswers(taskModule: AnyTaskModule, rows: ReadonlyArray<ScoredAnswer>): Record<string, number | null> {
+  return taskModule.aggregateAnswers ? taskModule.aggregateAnswers(rows) : taskModule.aggregate(rows.map((row) => row.score));
+}
+
+export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext } from "@/lib/tasks/types";

@@ -40,8 +40,49 @@ export interface AgreementEncoding<Answer = unknown> {
   /** a standard level, or a custom squared-distance-like function between two values */
   level: AgreementLevel | "custom";
   distance?: (a: string | number, b: string | number) => number;
-  /** unit suffix ("" for item-level units, "slot-2" for slot units) -> value */
-  units(answer: Answer): Array<{ unit: string; value: string | number }>;
+  /**
+   * unit suffix ("" for item-level units, "slot-2" for slot units) -> value. `context` (added for
+   * GridWM-Judge) carries the item's key and the answer's score for encodings that code the score
+   * rather than the answer (Task B's interval encoding of componentScore); such encodings set
+   * `needsContext` and return no units when it is missing.
+   */
+  units(answer: Answer, context?: AgreementContext): Array<{ unit: string; value: string | number }>;
+  /** Optional (added for GridWM-Judge): true when units() needs its `context` argument. */
+  needsContext?: boolean;
+}
+
+/** What an encoding with `needsContext` is given besides the answer (the caller scores it first). */
+export interface AgreementContext<Key = unknown, Score = unknown> {
+  key: Key;
+  score: Score;
+}
+
+/**
+ * One scored answer with what dataset metrics beyond a mean of per-item scores need (added for
+ * GridWM-Judge: JAcc_neu needs the item's tags, JCR's probe families the tags and who answered).
+ */
+export interface ScoredAnswer<Answer = unknown, Score = unknown> {
+  itemId: string;
+  tags: Record<string, string | number | boolean>;
+  answer: Answer;
+  score: Score;
+  /**
+   * Who answered: an annotator id, or a model run's name. Rows without one are taken as one
+   * anonymous judge (one answers file, one model run).
+   */
+  annotator?: string | null;
+}
+
+/**
+ * A model output parsed as the benchmark's authors parse it (added for GridWM-Judge, after
+ * GridWM_Judge's `scripts/score_exam.py`): `strict` when the text is exactly an answer,
+ * `recoverable` when an answer had to be found inside it, `fail` when none could be read.
+ */
+export interface ModelAnswerParse<Answer = unknown> {
+  answer: Answer | null;
+  mode: "strict" | "recoverable" | "fail";
+  /** why parsing failed, e.g. "no A-D letter", "not JSON", "JSON but not an object" */
+  reason?: string;
 }
 
 export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, Score = unknown> {
@@ -76,6 +117,14 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   correct(score: Score): boolean;
   /** Dataset-level metrics, e.g. { TA, PA }; null where undefined (no items). */
   aggregate(scores: Score[]): Record<string, number | null>;
+  /**
+   * Optional (added for GridWM-Judge): the same metrics computed from answers with their item's
+   * tags and who answered, for kinds whose metrics need them (Task C's JAcc_neu and JCR). Returns
+   * the same keys as aggregate(). Callers with that context use `aggregateScoredAnswers` from
+   * lib/tasks, which falls back to aggregate(scores) for kinds without it; aggregate() alone gives
+   * null for metrics that need the context.
+   */
+  aggregateAnswers?(rows: ReadonlyArray<ScoredAnswer<Answer, Score>>): Record<string, number | null>;
   metrics: MetricSpec[];
   agreementEncodings: AgreementEncoding<Answer>[];
   /** The answer key rendered for item reviewers (never for annotators). */
@@ -86,6 +135,11 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * handles them.
    */
   parseModelAnswer(raw: unknown): Answer | null;
+  /**
+   * Optional (added for GridWM-Judge): parseModelAnswer with the parse mode, so that model-run
+   * imports can report strict and recoverable counts. `answer` equals parseModelAnswer(raw).
+   */
+  parseModelAnswerWithMode?(raw: unknown): ModelAnswerParse<Answer>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types
