@@ -119,10 +119,11 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const details = (error as { details?: { errors?: Array<{ file?: string; line?: number; field?: string; message: string }> } }).details;
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`yardstick: ${message}`);
+    const lines = [`yardstick: ${message}`];
     // import errors list every problem in their message already
     const listed = details?.errors?.every((e) => message.includes(e.message)) ?? true;
-    if (!listed) for (const e of details?.errors ?? []) console.error(`  ${[e.file, e.line !== undefined ? `line ${e.line}` : undefined, e.field].filter(Boolean).join(", ")}: ${e.message}`);
-    process.exit(1);
+    if (!listed) for (const e of details?.errors ?? []) lines.push(`  ${[e.file, e.line !== undefined ? `line ${e.line}` : undefined, e.field].filter(Boolean).join(", ")}: ${e.message}`);
+    // exit only once stderr is flushed: a pipe would otherwise lose the end of the list
+    process.stderr.write(lines.join("\n") + "\n", () => process.exit(1));
   },
 );

@@ -1,0 +1,122 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requirePageRole } from "@/lib/session";
+import { getStudyBySlug, studyFacets } from "@/lib/studies";
+import { exportTableCounts } from "@/lib/exports/counts";
+import { exportQuerySchema, type ExportWhat } from "@/lib/exports/filter";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Table, Td, Th } from "@/components/ui/table";
+import { buttonClass } from "@/components/ui/button";
+import { count } from "@/components/dashboard/format";
+
+export const metadata: Metadata = { title: "Exports" };
+
+const tables: Array<{ what: ExportWhat; title: string; description: string }> = [
+  { what: "items", title: "Items", description: "Every item with its tags, public part and answer key (researchers only)." },
+  { what: "responses", title: "Responses", description: "Every answer with its scores, confidence (raw and 0-1), active and wall time; practice answers marked." },
+  { what: "events", title: "Events", description: "Trajectories: every interaction event in order (seq) per assignment, with client and server time." },
+  { what: "annotators", title: "Annotators", description: "Pseudonymous id, name and counts per annotator (no emails)." },
+  { what: "predictions", title: "Model predictions", description: "Imported model runs: each prediction with its scores." },
+];
+
+export default async function ExportsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+  const { slug } = await params;
+  await requirePageRole(`/research/studies/${slug}/exports`, "ADMIN", "RESEARCHER");
+  const study = await getStudyBySlug(slug);
+  const parsed = exportQuerySchema.safeParse(await searchParams);
+  const filter = parsed.success ? { kind: parsed.data.kind, tag: parsed.data.tag } : {};
+  const [facets, counts] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter)]);
+  const link = (what: ExportWhat, format: "csv" | "jsonl") => {
+    const query = new URLSearchParams({ format });
+    if (filter.kind) query.set("kind", filter.kind);
+    if (filter.tag) query.set("tag", filter.tag);
+    return `/api/studies/${slug}/export/${what}?${query.toString()}`;
+  };
+  const filtered = Boolean(filter.kind || filter.tag);
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader title="Filter" description="Exports hold the whole study, or only the items of one task and/or one tag value (and their answers, events and counts)." />
+        <CardBody>
+          <form method="get" className="flex flex-wrap items-end gap-3">
+            <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+              Task
+              <select name="kind" defaultValue={filter.kind ?? ""} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
+                <option value="">All tasks</option>
+                {facets.kinds.map((k) => (
+                  <option key={k.kind} value={k.kind}>
+                    {k.kind} ({count(k.count)})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+              Tag
+              <select name="tag" defaultValue={filter.tag ?? ""} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
+                <option value="">Any tag</option>
+                {facets.tags.map((t) => (
+                  <optgroup key={t.key} label={t.key}>
+                    {t.values.map((v) => (
+                      <option key={v.value} value={`${t.key}=${v.value}`}>
+                        {t.key} = {v.value} ({count(v.count)})
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className={buttonClass("secondary", "md")}>
+              Apply
+            </button>
+            {filtered ? (
+              <Link href={`/research/studies/${slug}/exports`} className="pb-2 text-sm text-brand-700 hover:underline">
+                Clear
+              </Link>
+            ) : null}
+          </form>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title={filtered ? `Downloads for ${[filter.kind, filter.tag].filter(Boolean).join(", ")}` : "Downloads"}
+          description={
+            <>
+              Streamed as they are read (any size). Columns are documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study).
+            </>
+          }
+        />
+        <Table>
+          <thead>
+            <tr>
+              <Th>Table</Th>
+              <Th>What it holds</Th>
+              <Th align="right">Rows</Th>
+              <Th align="right">Download</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100" data-testid="exports">
+            {tables.map((t) => (
+              <tr key={t.what}>
+                <Td className="font-medium">{t.title}</Td>
+                <Td className="whitespace-normal text-slate-600">{t.description}</Td>
+                <Td align="right" className="tabular-nums">{count(counts[t.what])}</Td>
+                <Td align="right">
+                  <div className="flex justify-end gap-2">
+                    <a href={link(t.what, "csv")} className={buttonClass("secondary", "sm")} download>
+                      CSV
+                    </a>
+                    <a href={link(t.what, "jsonl")} className={buttonClass("secondary", "sm")} download>
+                      JSONL
+                    </a>
+                  </div>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Card>
+    </div>
+  );
+}

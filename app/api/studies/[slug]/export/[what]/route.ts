@@ -1,0 +1,33 @@
+import { requireRole } from "@/lib/session";
+import { toResponse } from "@/lib/errors";
+import { studySlugSchema } from "@/lib/validations/study";
+import { exportParamsSchema, exportQuerySchema } from "@/lib/exports/filter";
+import { createStudyExport } from "@/lib/exports/study-export";
+
+const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
+
+/**
+ * GET /api/studies/<slug>/export/<items|responses|events|annotators|predictions>?format=csv|jsonl&kind=&tag=key=value
+ * Streams the table (batched queries, never the whole table in memory) as an attachment.
+ * Columns: docs/exports.md. Researchers and admins only: the items export holds the answer keys.
+ */
+export async function GET(request: Request, context: { params: Promise<{ slug: string; what: string }> }) {
+  try {
+    const { slug, what } = paramsSchema.parse(await context.params);
+    await requireRole("ADMIN", "RESEARCHER");
+    const url = new URL(request.url);
+    const query = exportQuerySchema.parse(Object.fromEntries(url.searchParams));
+    const { stream, fileName, contentType } = await createStudyExport(slug, what, query.format, { kind: query.kind, tag: query.tag });
+    return new Response(stream, {
+      headers: {
+        "content-type": contentType,
+        "content-disposition": `attachment; filename="${fileName}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  } catch (error) {
+    return toResponse(error);
+  }
+}
+

@@ -1,0 +1,198 @@
+/**
+ * Dashboard benchmark: seeds 10,000 ENACT items x 5 annotators (50,000 scored answers, 500,000
+ * trajectory events) into a throwaway database on 127.0.0.1:5432, times the dashboard's
+ * computations against a plain `SELECT count(*)` over the responses, and drops the database.
+ *
+ *   node --conditions=react-server --import tsx bench/dashboard.ts [--items 10000] [--annotators 5] [--events 10]
+ *
+ * (--conditions=react-server resolves "server-only" as the Next.js server does; BENCH_PG_URL
+ * overrides the server, default postgresql://postgres@127.0.0.1:5432/postgres.)
+ */
+import pg from "pg";
+import { randomUUID } from "node:crypto";
+import { applyMigrations } from "@/lib/db/schema-engine";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ITEMS = flag("items", 10_000);
+const ANNOTATORS = flag("annotators", 5);
+const EVENTS_PER_ANSWER = flag("events", 10);
+/** --keep: leave the database in place (its name is printed) for profiling; drop it by hand */
+const KEEP = args.includes("--keep");
+
+const serverUrl = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const dbName = `yardstick_bench_${process.pid}_${Date.now().toString(36)}`;
+const url = new URL(serverUrl);
+url.pathname = `/${dbName}`;
+
+function rng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function time<T>(label: string, run: () => Promise<T> | T, rows: Array<[string, string]>): Promise<T> {
+  const start = performance.now();
+  const value = await run();
+  const ms = performance.now() - start;
+  rows.push([label, `${ms.toFixed(0)} ms`]);
+  return value;
+}
+
+async function insertRows(client: pg.Client, table: string, columns: string[], types: string[], rows: unknown[][]) {
+  const CHUNK = 5000;
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const chunk = rows.slice(start, start + CHUNK);
+    const arrays = columns.map((_, c) => chunk.map((row) => row[c]));
+    const select = types.map((t, i) => `$${i + 1}::${t}[]`).join(", ");
+    await client.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${select})`, arrays);
+  }
+}
+
+async function main() {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+  const figures: Array<[string, string]> = [];
+  try {
+    await applyMigrations(url.toString());
+    process.env.DATABASE_URL = url.toString();
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const { getTaskModule } = await import("@/lib/tasks");
+
+    // --- seed ----------------------------------------------------------------------------------
+    const seedStart = performance.now();
+    const random = rng(42);
+    const studyId = randomUUID();
+    const batchId = randomUUID();
+    const users = Array.from({ length: ANNOTATORS }, (_, a) => ({ id: randomUUID(), name: `Annotator ${String.fromCharCode(65 + a)}`, skill: 0.97 - 0.04 * a, speed: a === ANNOTATORS - 1 ? 0.15 : 1 + 0.1 * a }));
+    await client.query(`INSERT INTO "User" (id, email, name, role, "updatedAt") SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::"Role"[], $5::timestamp[])`, [
+      users.map((u) => u.id), users.map((u, i) => `bench${i}@bench.local`), users.map((u) => u.name), users.map(() => "ANNOTATOR"), users.map(() => new Date()),
+    ]);
+    await client.query(`INSERT INTO "Study" (id, slug, title, overlap, "confidenceScale", "updatedAt") VALUES ($1, 'bench', 'Bench study', $2, 'LIKERT_5', now())`, [studyId, ANNOTATORS]);
+    await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, unnest($2::text[])`, [studyId, users.map((u) => u.id)]);
+    await client.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'bench.jsonl', 'bench', $3)`, [batchId, studyId, ITEMS]);
+    const items: Array<{ id: string; kind: string; order: number[]; L: number; externalId: string }> = [];
+    const itemRows: unknown[][] = [];
+    for (let n = 0; n < ITEMS; n++) {
+      const kind = n % 2 === 0 ? "enact-forward" : "enact-inverse";
+      const L = 3 + (Math.floor(n / 2) % 8);
+      const order = Array.from({ length: L }, (_, i) => i);
+      for (let i = L - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      const id = randomUUID();
+      const externalId = `bench-${n}`;
+      items.push({ id, kind, order, L, externalId });
+      const pub = kind === "enact-forward"
+        ? { initialImage: "i.png", actions: order.map((_, i) => `Action ${i}`), candidates: order.map((_, i) => `c${i}.png`) }
+        : { observations: [...order, L].map((_, i) => `o${i}.png`), candidates: order.map((_, i) => `Action ${i}`) };
+      itemRows.push([id, studyId, batchId, externalId, kind, JSON.stringify(pub), JSON.stringify({ order }), JSON.stringify({ steps: L, hand: n % 3 === 0 ? "left" : "right" }), `h${n}`]);
+    }
+    await insertRows(client, "Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "text"], itemRows);
+
+    const assignmentRows: unknown[][] = [];
+    const responseRows: unknown[][] = [];
+    const eventRows: unknown[][] = [];
+    const day0 = Date.UTC(2026, 0, 5);
+    let position = 0;
+    for (const item of items) {
+      for (const user of users) {
+        const assignmentId = randomUUID();
+        const pCorrect = user.skill - 0.015 * (item.L - 3);
+        let answer = item.order.slice();
+        if (random() > pCorrect) {
+          const i = Math.floor(random() * item.L);
+          const j = (i + 1 + Math.floor(random() * (item.L - 1))) % item.L;
+          [answer[i], answer[j]] = [answer[j], answer[i]];
+          if (random() < 0.3) answer = answer.reverse();
+        }
+        const taskModule = getTaskModule(item.kind);
+        const score = taskModule.score({ order: answer }, { order: item.order }, { id: item.externalId, kind: item.kind, public: {}, key: { order: item.order }, tags: {} });
+        const correct = taskModule.correct(score);
+        const confidence = Math.min(4, Math.max(0, Math.round((correct ? 3.2 : 2.2) + (random() - 0.5) * 2))) / 4;
+        const active = Math.round((4000 + 2500 * item.L) * user.speed * (0.6 + random() * 0.8));
+        const createdAt = new Date(day0 + Math.floor(random() * 14) * 86_400_000 + Math.floor(random() * 36_000_000));
+        assignmentRows.push([assignmentId, studyId, item.id, user.id, "SUBMITTED", "MAIN", position++, createdAt, createdAt]);
+        responseRows.push([randomUUID(), assignmentId, randomUUID(), JSON.stringify({ order: answer }), confidence * 4 + 1, confidence, active + 3000, active, JSON.stringify(score), correct, createdAt]);
+        for (let seq = 0; seq < EVENTS_PER_ANSWER; seq++) {
+          const type = seq === 0 ? "item_shown" : seq === EVENTS_PER_ANSWER - 1 ? "submitted" : random() < 0.03 ? "page_hidden" : "slot_filled";
+          eventRows.push([assignmentId, seq, type, "{}", createdAt, createdAt]);
+        }
+      }
+    }
+    await insertRows(client, "Assignment", ["id", "studyId", "itemId", "userId", "status", "purpose", "position", "startedAt", "submittedAt"], ["text", "text", "text", "text", '"AssignmentStatus"', '"AssignmentPurpose"', "int", "timestamp", "timestamp"], assignmentRows);
+    await insertRows(client, "Response", ["id", "assignmentId", "clientId", "answer", "confidenceRaw", "confidence", "wallMs", "activeMs", "score", "correct", "createdAt"], ["text", "text", "text", "jsonb", "float8", "float8", "int", "int", "jsonb", "bool", "timestamp"], responseRows);
+    await insertRows(client, "Event", ["assignmentId", "seq", "type", "payload", "clientTime", "serverTime"], ["text", "int", "text", "jsonb", "timestamp", "timestamp"], eventRows);
+    await client.query("ANALYZE");
+    const seedMs = performance.now() - seedStart;
+
+    // --- timings ---------------------------------------------------------------------------------
+    const { clearDashboardCaches, loadSnapshot } = await import("@/lib/dashboard/snapshot");
+    const { getStudyDashboard } = await import("@/lib/dashboard/study-dashboard");
+    const { getAnnotatorsOverview } = await import("@/lib/dashboard/annotators");
+    const { getStudyProgress, focusLossesByUser } = await import("@/lib/dashboard/progress");
+    const { createStudyExport } = await import("@/lib/exports/study-export");
+    const { db, disconnectDb } = await import("@/lib/db");
+
+    await db.$queryRaw`SELECT 1`; // connect first: not part of any figure
+    const count = await time(`SELECT count(*) FROM "Response" (reference, pg client)`, async () => (await client.query(`SELECT count(*) FROM "Response"`)).rows[0].count, figures);
+    await time(`SELECT count(*) FROM "Response" (reference, Prisma)`, () => db.$queryRaw`SELECT count(*) FROM "Response"`, figures);
+    await time("progress (SQL aggregates)", () => getStudyProgress(studyId, ANNOTATORS), figures);
+    await time("focus losses per annotator (SQL GROUP BY over events)", () => focusLossesByUser(studyId), figures);
+    const snapshot = await time("snapshot: one streaming pass over the responses", () => loadSnapshot(studyId), figures);
+    clearDashboardCaches();
+    const d = await time("dashboard, default view, cold (snapshot + every section)", () => getStudyDashboard("bench", {}), figures);
+    await time("dashboard, default view, warm (memoised)", () => getStudyDashboard("bench", {}), figures);
+    await time("dashboard, one annotator (accuracy + calibration recomputed)", () => getStudyDashboard("bench", { annotator: users[0].id }), figures);
+    await time("dashboard, agreement slot-nominal", () => getStudyDashboard("bench", { encoding: "slot-nominal" }), figures);
+    await time("dashboard, agreement item-kendall (dedicated algorithm)", () => getStudyDashboard("bench", { encoding: "item-kendall" }), figures);
+    await time("dashboard, agreement slot-ordinal with KALPHA", () => getStudyDashboard("bench", { ci: "kalpha" }), figures);
+    await time("dashboard, tag 'hand'", () => getStudyDashboard("bench", { tag: "hand" }), figures);
+    await time("annotators tab (warm snapshot)", () => getAnnotatorsOverview("bench", {}), figures);
+    const exportBytes = async (what: "responses" | "events") => {
+      const { stream } = await createStudyExport("bench", what, "csv");
+      const reader = stream.getReader();
+      let bytes = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+      }
+      return bytes;
+    };
+    const responseBytes = await time("export responses.csv (streamed, batched)", () => exportBytes("responses"), figures);
+    const eventBytes = await time("export events.csv (streamed, batched)", () => exportBytes("events"), figures);
+
+    console.log(`\nYardstick dashboard bench: ${ITEMS.toLocaleString("en-US")} items x ${ANNOTATORS} annotators = ${Number(count).toLocaleString("en-US")} responses, ${eventRows.length.toLocaleString("en-US")} events`);
+    console.log(`(seeded in ${(seedMs / 1000).toFixed(1)} s; snapshot holds ${snapshot.responses.count.toLocaleString("en-US")} answers; node ${process.version})\n`);
+    const width = Math.max(...figures.map(([label]) => label.length));
+    for (const [label, value] of figures) console.log(`  ${label.padEnd(width)}  ${value.padStart(9)}`);
+    console.log(`\n  responses.csv ${(responseBytes / 1e6).toFixed(1)} MB, events.csv ${(eventBytes / 1e6).toFixed(1)} MB`);
+    console.log(`  headline: alpha (${d.agreement?.level}, ${d.agreement?.encoding.id}) = ${d.agreement?.overall.alpha?.toFixed(4)} ${d.agreement?.overall.ci ? `[${d.agreement.overall.ci.map((x) => x.toFixed(4)).join(", ")}]` : ""}; heap used ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
+    await client.end();
+    await disconnectDb();
+  } finally {
+    if (KEEP) console.log(`\n  kept database ${url.toString()}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,152 @@
+import { MetricLineChart, type LineSeries } from "@/components/charts/line-chart";
+import { seriesColor } from "@/components/charts/palette";
+import { CsvDownload } from "@/components/charts/csv-download";
+import { count, pct, pctInterval } from "@/components/dashboard/format";
+import type { AccuracyRow, KindInfo } from "@/lib/dashboard/accuracy";
+
+const ALL = "__all__";
+
+/** "ENACT forward world modeling" -> "forward world modeling" */
+export function kindShort(kind: KindInfo): string {
+  return kind.title.startsWith(`${kind.benchmark} `) ? kind.title.slice(kind.benchmark.length + 1) : kind.title;
+}
+
+/** For chart legends: "enact-forward" -> "forward" (the kind id without its benchmark prefix). */
+function kindTiny(kind: KindInfo): string {
+  const rest = kind.kind.split("-").slice(1).join("-");
+  return rest || kind.kind;
+}
+
+/**
+ * Accuracy in the shape of the ENACT paper's human table: one row per series (humans, each model)
+ * x kind x metric, one column per tag value (step length) plus all, each cell the metric in
+ * percent with its 95% interval and N.
+ */
+export function AccuracySection({
+  rows,
+  modelRows,
+  kinds,
+  tagKey,
+  tagValues,
+  slug,
+}: {
+  rows: AccuracyRow[];
+  modelRows: AccuracyRow[];
+  kinds: KindInfo[];
+  tagKey: string | null;
+  tagValues: string[];
+  slug: string;
+}) {
+  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
+  const columns = [...tagValues, ALL];
+  const allRows = [...rows, ...modelRows];
+  const metricIds = [...new Set(kinds.flatMap((k) => k.metrics.map((m) => m.id)))];
+  const tagTitle = tagKey ?? "tag";
+
+  const csvRows: unknown[][] = [];
+  for (const row of allRows) {
+    const kind = kindOf.get(row.kind);
+    for (const metric of kind?.metrics ?? []) {
+      for (const column of columns) {
+        const cell = row.cells[column];
+        if (!cell) continue;
+        const m = cell.metrics[metric.id];
+        csvRows.push([row.label, row.kind, metric.id, column === ALL ? "all" : column, cell.n, m?.value ?? null, m?.ci?.[0] ?? null, m?.ci?.[1] ?? null, m?.interval ?? null]);
+      }
+    }
+  }
+
+  // one chart per metric: the metric (percent) against the tag value, one line per series x kind
+  const charts = metricIds.map((metricId) => {
+    const series: LineSeries[] = [];
+    allRows.forEach((row, i) => {
+      const kind = kindOf.get(row.kind);
+      if (!kind?.metrics.some((m) => m.id === metricId)) return;
+      series.push({ key: `s${i}`, label: `${row.label}, ${kindTiny(kind)}`, color: seriesColor(i), dashed: row.series !== "humans" });
+    });
+    const data = tagValues.map((value) => {
+      const point: Record<string, string | number | null> = { x: value };
+      allRows.forEach((row, i) => {
+        const v = row.cells[value]?.metrics[metricId]?.value;
+        point[`s${i}`] = v === null || v === undefined ? null : Math.round(v * 10000) / 100;
+      });
+      return point;
+    });
+    const label = kinds.flatMap((k) => k.metrics).find((m) => m.id === metricId)?.label ?? metricId;
+    return { metricId, label, series, data };
+  });
+
+  return (
+    <div className="space-y-5">
+      <div className="flex items-center justify-between gap-3">
+        <p className="text-xs text-slate-500">
+          Cells: the metric in % · 95% interval (Wilson for proportions such as TA; a seeded percentile bootstrap over items, 1,000 resamples, for micro-averages such as PA; the all column resamples
+          within each {tagTitle} value) · N answers. Model rows are dashed in the charts.
+        </p>
+        <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
+      </div>
+      <div className="overflow-x-auto rounded-md border border-slate-200">
+        <table className="min-w-full text-sm" data-testid="accuracy-table">
+          <thead className="bg-slate-50">
+            <tr>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Who</th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Task</th>
+              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Metric</th>
+              {tagValues.map((value) => (
+                <th key={value} scope="col" className="px-2 py-2 text-right text-xs font-semibold text-slate-500">
+                  <span className="font-normal normal-case text-slate-400">{tagTitle} </span>
+                  {value}
+                </th>
+              ))}
+              <th scope="col" className="border-l border-slate-200 px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+            </tr>
+          </thead>
+          <tbody>
+            {allRows.map((row, r) => {
+              const kind = kindOf.get(row.kind);
+              const metrics = kind?.metrics ?? [];
+              const firstOfSeries = r === 0 || allRows[r - 1].series !== row.series;
+              return metrics.map((metric, m) => (
+                <tr key={`${row.series}-${row.kind}-${metric.id}`} className={`${m === 0 ? "border-t border-slate-200" : ""} ${row.series === "humans" ? "" : "bg-amber-50/40"}`}>
+                  <td className="whitespace-nowrap px-3 py-1.5 align-top text-slate-800">
+                    {m === 0 && firstOfSeries ? <span className={row.series === "humans" ? "font-medium" : "font-medium italic"}>{row.label}</span> : null}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-1.5 align-top text-slate-600">{m === 0 && kind ? kindShort(kind) : null}</td>
+                  <td className="whitespace-nowrap px-2 py-1.5 align-top text-slate-600" title={metric.description}>
+                    {metric.id}
+                  </td>
+                  {columns.map((column) => {
+                    const cell = row.cells[column];
+                    const value = cell?.metrics[metric.id];
+                    return (
+                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50/60" : ""}`}>
+                        {cell && value ? (
+                          <>
+                            <div className="font-medium text-slate-900">{pct(value.value)}</div>
+                            <div className="text-[11px] leading-tight text-slate-500" title={value.reason ?? (value.interval === "wilson" ? "95% Wilson interval" : "95% percentile bootstrap interval")}>
+                              {value.ci ? pctInterval(value.ci) : (value.reason ?? "")}
+                            </div>
+                            <div className="text-[11px] leading-tight text-slate-400">N={count(cell.n)}</div>
+                          </>
+                        ) : (
+                          <span className="text-slate-300">–</span>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ));
+            })}
+          </tbody>
+        </table>
+      </div>
+      {tagValues.length > 0 ? (
+        <div className="grid gap-6 lg:grid-cols-2">
+          {charts.map((chart) => (
+            <MetricLineChart key={chart.metricId} title={`${chart.label} (${chart.metricId}) by ${tagTitle}`} data={chart.data} series={chart.series} xLabel={tagTitle} yLabel={`${chart.metricId} (%)`} fileName={`${slug}-${chart.metricId}-by-${tagTitle}`} />
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { AgreementPlanButton } from "@/components/dashboard/agreement-plan-button";
+import { levelName } from "@/components/dashboard/agreement-section";
+import { count, fixed, interval, share } from "@/components/dashboard/format";
+import type { PlanView } from "@/lib/dashboard/study-dashboard";
+
+/**
+ * The agreement plan: the one action, how far it is, and its alpha in the shape of the ENACT
+ * paper's paragraph.
+ */
+export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number }) {
+  const a = plan.agreement;
+  const names = a ? a.coders.map((c) => annotatorNames[c] ?? `#${c}`) : [];
+  const pairs: string[] = [];
+  if (a) {
+    for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push(`${fixed(a.pairwise.matrix[i][j])} (${names[i]}–${names[j]})`);
+  }
+  return (
+    <div className="space-y-4">
+      <p className="max-w-3xl text-sm text-slate-600">
+        ENACT&apos;s design: for each task and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every sampled item
+        gets every annotator. Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work.
+      </p>
+      <AgreementPlanButton slug={slug} defaultPerCell={perCell} tagKey={tagKey} />
+      {plan.planned > 0 ? (
+        <dl className="grid max-w-2xl grid-cols-3 gap-3 text-sm" data-testid="plan-status">
+          <div className="rounded-md border border-slate-200 px-3 py-2">
+            <dt className="text-xs text-slate-500">Items in the plan</dt>
+            <dd className="text-lg font-semibold tabular-nums">{count(plan.planned)}</dd>
+          </div>
+          <div className="rounded-md border border-slate-200 px-3 py-2">
+            <dt className="text-xs text-slate-500">Agreement assignments done</dt>
+            <dd className="text-lg font-semibold tabular-nums">
+              {count(plan.assignmentsDone)} <span className="text-sm font-normal text-slate-500">of {count(plan.assignments)}</span>
+            </dd>
+          </div>
+          <div className="rounded-md border border-slate-200 px-3 py-2">
+            <dt className="text-xs text-slate-500">Items with every annotator&apos;s answer</dt>
+            <dd className="text-lg font-semibold tabular-nums">{count(plan.complete)}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {a ? (
+        <blockquote className="max-w-4xl border-l-4 border-brand-500 bg-brand-50/50 px-4 py-3 text-sm leading-relaxed text-slate-800" data-testid="plan-paragraph">
+          On the {count(a.overall.items)} items with all {names.length} annotators&apos; answers, Krippendorff&apos;s alpha ({levelName(a.level)}; {a.encoding.label.toLowerCase()}){" "}
+          {a.overall.alpha === null ? (
+            <>is undefined: {a.overall.reason}</>
+          ) : (
+            <>
+              = <strong>{fixed(a.overall.alpha)}</strong>
+              {a.overall.ci ? (
+                <>
+                  , {interval(a.overall.ci)} by {a.overall.ciDescription}
+                </>
+              ) : (
+                <> (no interval: {a.overall.ciReason})</>
+              )}
+            </>
+          )}
+          ; pairwise alphas {pairs.join(", ") || "n/a"}; perfect agreement on {share(a.overall.perfectItems.agreeing, a.overall.perfectItems.total, "item")}.
+        </blockquote>
+      ) : plan.planned > 0 ? (
+        <p className="text-sm text-slate-500">The plan&apos;s alpha appears once items have every annotator&apos;s answer.</p>
+      ) : null}
+    </div>
+  );
+}

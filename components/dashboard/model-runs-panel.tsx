@@ -1,0 +1,139 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+
+interface RunRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  predictions: number;
+  importedBy: string | null;
+}
+
+interface ImportError {
+  file?: string;
+  line?: number;
+  field?: string;
+  message: string;
+}
+
+/**
+ * Model runs of a study: the list (with delete) and the import form (name + answers.jsonl). An
+ * import is all or nothing; its errors name the line. Importing a name again replaces that run.
+ */
+export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<{ text: string; lines: ImportError[] } | null>(null);
+  const [, startTransition] = useTransition();
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setBusy(true);
+    setMessage(null);
+    setError(null);
+    try {
+      const response = await fetch(`/api/studies/${slug}/model-runs`, { method: "POST", body: new FormData(form) });
+      const body = await response.json();
+      if (!response.ok) {
+        const lines: ImportError[] = body.details?.errors ?? body.issues?.map((i: { path: string; message: string }) => ({ field: i.path, message: i.message })) ?? [];
+        setError({ text: body.error ?? "The import failed", lines });
+      } else {
+        setMessage(body.message);
+        form.reset();
+        startTransition(() => router.refresh());
+      }
+    } catch {
+      setError({ text: "The server did not answer; try again.", lines: [] });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove(run: RunRow) {
+    if (!window.confirm(`Delete the model run "${run.name}" and its ${run.predictions} predictions?`)) return;
+    const response = await fetch(`/api/studies/${slug}/model-runs/${run.id}`, { method: "DELETE" });
+    if (response.ok) startTransition(() => router.refresh());
+    else setError({ text: (await response.json()).error ?? "Could not delete the run", lines: [] });
+  }
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="min-w-0">
+        {runs.length === 0 ? (
+          <p className="text-sm text-slate-500">No model runs yet. Import a model&apos;s answers to see it beside the humans in the accuracy table and charts.</p>
+        ) : (
+          <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="model-runs">
+            <thead>
+              <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <th className="px-2 py-1.5">Model</th>
+                <th className="px-2 py-1.5 text-right">Predictions</th>
+                <th className="px-2 py-1.5">Imported</th>
+                <th className="px-2 py-1.5" />
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {runs.map((run) => (
+                <tr key={run.id}>
+                  <td className="px-2 py-1.5 font-medium text-slate-800">{run.name}</td>
+                  <td className="px-2 py-1.5 text-right tabular-nums">{run.predictions.toLocaleString("en-US")}</td>
+                  <td className="px-2 py-1.5 text-slate-500">
+                    {run.createdAt.slice(0, 16).replace("T", " ")}
+                    {run.importedBy ? ` by ${run.importedBy}` : " (command line)"}
+                  </td>
+                  <td className="px-2 py-1.5 text-right">
+                    <button type="button" onClick={() => remove(run)} className="text-xs text-red-700 hover:underline">
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <form onSubmit={submit} className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4" aria-label="Import a model run">
+        <h3 className="text-sm font-semibold text-slate-800">Import a model run</h3>
+        <label className="block text-xs font-medium text-slate-600">
+          Model name
+          <input name="name" required maxLength={120} placeholder="GPT-5" className="mt-1 h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm" />
+        </label>
+        <label className="block text-xs font-medium text-slate-600">
+          answers.jsonl
+          <input name="file" type="file" accept=".jsonl,.json,.txt,application/x-ndjson" required className="mt-1 block w-full text-sm" />
+        </label>
+        <p className="text-xs text-slate-500">
+          One <code>{'{"id": "<item id>", "answer": ...}'}</code> a line: the model&apos;s raw text (the last [d, d, ...] list, 1-based) or an answer object. Same name again replaces the run. Command line:{" "}
+          <code>npx yardstick import-run answers.jsonl --study {slug} --name &quot;GPT-5&quot;</code>
+        </p>
+        <Button type="submit" size="sm" disabled={busy}>
+          {busy ? "Importing…" : "Import and score"}
+        </Button>
+        {message ? (
+          <pre role="status" className="whitespace-pre-wrap rounded-md bg-emerald-50 px-3 py-2 text-xs text-emerald-900">
+            {message}
+          </pre>
+        ) : null}
+        {error ? (
+          <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800">
+            <p className="whitespace-pre-wrap font-medium">{error.text.split("\n")[0]}</p>
+            {error.lines.length > 0 ? (
+              <ul className="mt-1 max-h-40 list-disc overflow-y-auto pl-4">
+                {error.lines.map((e, i) => (
+                  <li key={i}>
+                    {e.line !== undefined ? `line ${e.line}` : ""}
+                    {e.field ? ` (${e.field})` : ""}: {e.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,248 @@
+import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
+import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
+import { additiveStratifiedBootstrap, stratifiedClusterBootstrap, type BlockInterval } from "@/lib/stats/stratified-bootstrap";
+import { mulberry32 } from "@/lib/stats/rng";
+import { seedFromString } from "@/lib/stats/seed-from-string";
+import { wilsonInterval } from "@/lib/stats/wilson-interval";
+import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
+import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
+
+/**
+ * Accuracy with each kind's own metrics (ENACT: TA, a proportion, and PA, a micro-averaged
+ * ratio) by kind x tag value, with 95% intervals: Wilson for proportions that are a mean of a 0/1
+ * per answer, a seeded percentile bootstrap over items for everything else. Pure: the caller
+ * passes scored answers.
+ *
+ * The metrics come from the kind (aggregateScoredAnswers: aggregate(), or aggregateAnswers() for
+ * kinds whose metrics need tags and who answered). What an interval may assume about a metric is
+ * checked on the data, not taken on trust: a "proportion" gets a Wilson interval only when it
+ * equals the mean of a 0/1 field of the scores (ENACT's TA = mean of `accepted`), and the
+ * bootstrap uses sums of two fields when the metric equals their ratio (ENACT's PA = sum of
+ * correctPairs / sum of L); otherwise the bootstrap recomputes the kind's own metric on every
+ * resample, which assumes nothing but costs more.
+ */
+
+/** The column of a row that pools every tag value. */
+export const ALL = "__all__";
+
+export interface MetricCell {
+  value: number | null;
+  /** 95% interval, or null with a reason */
+  ci: [number, number] | null;
+  interval: "wilson" | "bootstrap";
+  reason?: string;
+}
+
+export interface AccuracyCell {
+  /** scored answers in the cell */
+  n: number;
+  metrics: Record<string, MetricCell>;
+}
+
+export interface AccuracyRow {
+  /** "humans" or a model run id */
+  series: string;
+  /** "Humans" or the model's name */
+  label: string;
+  kind: string;
+  /** tag value (or ALL) -> cell; absent when the cell has no answers */
+  cells: Record<string, AccuracyCell>;
+}
+
+export interface ScoredEntry {
+  kind: string;
+  tag: string | null;
+  /** the item answered (answers to one item are resampled together); absent = each answer on its own */
+  item?: number | string;
+  /** the answer with what metrics may need (item tags, who answered) */
+  row: ScoredAnswer;
+}
+
+export interface KindInfo {
+  kind: string;
+  title: string;
+  benchmark: string;
+  metrics: MetricSpec[];
+}
+
+export function kindInfo(kind: string): KindInfo {
+  const taskModule = getTaskModule(kind);
+  return { kind, title: taskModule.title, benchmark: taskModule.benchmark, metrics: taskModule.metrics };
+}
+
+/** The tag value of an entry as shown in a column ("—" for items without the tag). */
+export const UNTAGGED = "—";
+
+/** The same score field as a number: booleans count 1/0, other values are not numeric. */
+function fieldValue(score: unknown, field: string): number | null {
+  if (field === COUNT) return 1;
+  const value = score && typeof score === "object" ? (score as Record<string, unknown>)[field] : undefined;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return null;
+}
+
+/** The denominator "one per answer". */
+const COUNT = "(count)";
+
+export type MetricShape = { kind: "ratio"; numerator: string; denominator: string } | null;
+
+/**
+ * The metric as a ratio of sums of score fields, sum(numerator) / sum(denominator), where the
+ * denominator may be the answer count (then it is a mean); checked on every group given and on
+ * 16 seeded random subsets (relative tolerance 1e-9), null when no pair of fields reproduces it.
+ * ENACT: TA = mean of `accepted`, PA = sum of `correctPairs` / sum of `L`.
+ */
+export function metricShape(kind: string, metricId: string, groups: ScoredAnswer[][]): MetricShape {
+  const taskModule = getTaskModule(kind);
+  const all = groups.flat();
+  if (all.length === 0) return null;
+  const first = all[0].score;
+  if (!first || typeof first !== "object") return null;
+  const fields = Object.keys(first).filter((field) => all.every((row) => fieldValue(row.score, field) !== null));
+  if (fields.length === 0) return null;
+  const rng = mulberry32(seedFromString(`${kind}|${metricId}|shape check`));
+  const subsets = [all, ...groups.filter((g) => g.length > 0)];
+  for (let t = 0; t < 16 && all.length > 1; t++) {
+    const subset = all.filter(() => rng() < 0.3);
+    if (subset.length > 0) subsets.push(subset);
+  }
+  const expected = subsets.map((subset) => aggregateScoredAnswers(taskModule, subset)[metricId] ?? null);
+  // columns of values, once
+  const column = new Map<string, Map<ScoredAnswer, number>>();
+  for (const field of [...fields, COUNT]) column.set(field, new Map(all.map((row) => [row, fieldValue(row.score, field)!])));
+  for (const denominator of [COUNT, ...fields]) {
+    for (const numerator of fields) {
+      if (numerator === denominator) continue;
+      const num = column.get(numerator)!;
+      const den = column.get(denominator)!;
+      const fits = subsets.every((subset, i) => {
+        let a = 0;
+        let b = 0;
+        for (const row of subset) {
+          a += num.get(row)!;
+          b += den.get(row)!;
+        }
+        const want = expected[i];
+        if (want === null || !Number.isFinite(want)) return !(b > 0);
+        return b > 0 && Math.abs(a / b - want) <= 1e-9 * Math.max(1, Math.abs(want));
+      });
+      if (fits) return { kind: "ratio", numerator, denominator };
+    }
+  }
+  return null;
+}
+
+function isZeroOne(rows: ScoredAnswer[], field: string): boolean {
+  return rows.every((row) => {
+    const v = fieldValue(row.score, field);
+    return v === 0 || v === 1;
+  });
+}
+
+/**
+ * Metric cells of a kind's scored answers, one cell per stratum (tag value) plus the pooled ALL
+ * cell. Values: the kind's own metrics. Intervals (95%): Wilson for a proportion that is the mean
+ * of a 0/1 field over answers; otherwise a percentile bootstrap over items (an item's answers stay
+ * together: they are not independent), resampled within each stratum, one pass giving every cell
+ * and the ALL cell (a stratified bootstrap) its interval, seeded by `seedKey`.
+ */
+export function kindCells(kind: string, strata: Array<{ tag: string; items: ScoredAnswer[][] }>, seedKey: string, resamples = BOOTSTRAP_RESAMPLES): Record<string, AccuracyCell> {
+  const taskModule = getTaskModule(kind);
+  const cellRows = strata.map((s) => s.items.flat());
+  const allRows = cellRows.flat();
+  const values = cellRows.map((rows) => aggregateScoredAnswers(taskModule, rows));
+  const allValues = aggregateScoredAnswers(taskModule, allRows);
+  const out: Record<string, AccuracyCell> = {};
+  strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, metrics: {} }));
+  const all: AccuracyCell = { n: allRows.length, metrics: {} };
+  const clusters = strata.flatMap((s) => s.items);
+  const stratumOf = strata.flatMap((s, i) => s.items.map(() => i));
+  const undefinedCell = (interval: MetricCell["interval"]): MetricCell => ({ value: null, ci: null, interval, reason: "undefined for these answers" });
+
+  for (const spec of taskModule.metrics) {
+    const shape = metricShape(kind, spec.id, cellRows);
+    if (spec.type === "proportion" && shape && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator)) {
+      const wilson = (rows: ScoredAnswer[], value: number | null | undefined): MetricCell => {
+        if (value === null || value === undefined || !Number.isFinite(value) || rows.length === 0) return undefinedCell("wilson");
+        let successes = 0;
+        for (const row of rows) successes += fieldValue(row.score, shape.numerator)!;
+        const w = wilsonInterval(successes, rows.length);
+        return { value, ci: [w.lower, w.upper], interval: "wilson" };
+      };
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = wilson(cellRows[i], values[i][spec.id])));
+      all.metrics[spec.id] = wilson(allRows, allValues[spec.id]);
+      continue;
+    }
+    const rng = mulberry32(seedFromString(`${seedKey}|${spec.id}`));
+    const groups = [strata.map((_, i) => i)];
+    let boot;
+    if (shape) {
+      // sums of numerator and denominator per item: the same resampling, without rebuilding lists
+      const start = new Int32Array(clusters.length + 1);
+      const index = new Int32Array(clusters.length * 2);
+      const value = new Float64Array(clusters.length * 2);
+      clusters.forEach((rows, c) => {
+        let a = 0;
+        let b = 0;
+        for (const row of rows) {
+          a += fieldValue(row.score, shape.numerator)!;
+          b += fieldValue(row.score, shape.denominator)!;
+        }
+        index[2 * c + 1] = 1;
+        value[2 * c] = a;
+        value[2 * c + 1] = b;
+        start[c + 1] = 2 * (c + 1);
+      });
+      boot = additiveStratifiedBootstrap({ dims: 2, start, index, value }, stratumOf, strata.length, groups, (sum) => (sum[1] > 0 ? sum[0] / sum[1] : null), rng, { resamples });
+    } else {
+      boot = stratifiedClusterBootstrap(clusters, stratumOf, strata.length, groups, (sample) => aggregateScoredAnswers(taskModule, sample)[spec.id] ?? null, rng, { resamples });
+    }
+    const cell = (value: number | null | undefined, interval: BlockInterval): MetricCell =>
+      value === null || value === undefined || !Number.isFinite(value) ? undefinedCell("bootstrap") : { value, ci: interval.ci, interval: "bootstrap", ...(interval.ci ? {} : { reason: interval.reason }) };
+    strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = cell(values[i][spec.id], boot.strata[i])));
+    all.metrics[spec.id] = cell(allValues[spec.id], boot.groups[0]);
+  }
+  out[ALL] = all;
+  return out;
+}
+
+/** Metric cells of one group of answers (items as clusters), e.g. for a single table cell. */
+export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: string, resamples = BOOTSTRAP_RESAMPLES): AccuracyCell {
+  return kindCells(kind, [{ tag: ALL, items }], seedKey, resamples)[ALL];
+}
+
+/** Rows (one per kind) of scored answers grouped by tag value, plus the pooled ALL column. */
+export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string): AccuracyRow[] {
+  // kind -> tag -> item -> answers
+  const byKind = new Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>();
+  let anonymous = 0;
+  for (const entry of entries) {
+    let groups = byKind.get(entry.kind);
+    if (!groups) byKind.set(entry.kind, (groups = new Map()));
+    const key = entry.tag ?? UNTAGGED;
+    let items = groups.get(key);
+    if (!items) groups.set(key, (items = new Map()));
+    const itemKey = entry.item ?? `answer-${anonymous++}`;
+    const list = items.get(itemKey);
+    if (list) list.push(entry.row);
+    else items.set(itemKey, [entry.row]);
+  }
+  const rows: AccuracyRow[] = [];
+  for (const kind of [...byKind.keys()].sort()) {
+    const groups = byKind.get(kind)!;
+    const tags = [...groups.keys()].sort(compareTagValues);
+    const strata = tags.map((tag) => ({ tag, items: [...groups.get(tag)!.values()] }));
+    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`);
+    if (tags.length === 1) cells[ALL] = cells[tags[0]];
+    rows.push({ series, label, kind, cells });
+  }
+  return rows;
+}
+
+/** Every tag value that has a cell in any row, in display order (numbers first, numerically). */
+export function tagColumns(rows: AccuracyRow[]): string[] {
+  const values = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row.cells)) if (key !== ALL) values.add(key);
+  return [...values].sort(compareTagValues);
+}

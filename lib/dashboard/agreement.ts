@@ -1,0 +1,412 @@
+import { ALL, UNTAGGED } from "@/lib/dashboard/accuracy";
+import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
+import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
+import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
+import { pairwiseAlpha, perfectAgreementShare } from "@/lib/stats/agreement-summary";
+import type { AlphaMetric, AlphaValue } from "@/lib/stats/alpha-coincidences";
+import {
+  kendallPermutationAlpha,
+  kendallPermutationAlphaBootstrap,
+  kendallPermutationAlphaStratifiedBootstrap,
+  kendallPermutationPairwiseAlpha,
+  KENDALL_PERMUTATION_METRIC,
+} from "@/lib/stats/kendall-permutation-alpha";
+import { krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
+import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
+import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
+import { mulberry32 } from "@/lib/stats/rng";
+import { seedFromString } from "@/lib/stats/seed-from-string";
+import { getTaskModule } from "@/lib/tasks";
+import type { AgreementEncoding, AgreementLevel } from "@/lib/tasks/types";
+
+/**
+ * Inter-annotator agreement with each kind's agreement encodings (lib/tasks): Krippendorff's
+ * alpha at the chosen level, a seeded 95% percentile bootstrap CI (over items by default, over
+ * units, or Krippendorff's KALPHA algorithm), pairwise alphas, leave-one-annotator-out alphas and
+ * the perfect-agreement share (in the encoding's units and in whole items), overall, per kind and
+ * per kind x tag value. Pure: the caller passes each item's answers by annotator index.
+ */
+
+export interface AgreementItem {
+  kind: string;
+  tag: string | null;
+  /** the item's answer key, for encodings that code the score (needsContext) */
+  key?: unknown;
+  ratings: Array<{ coder: number; answer: unknown; score?: unknown }>;
+}
+
+export interface AgreementOptions {
+  encodingId: string;
+  level: AlphaLevelChoice;
+  ci: CiMethod;
+  /** mixed into every bootstrap seed: the same page shows the same numbers on reload */
+  seedKey: string;
+  resamples?: number;
+  /** compute per kind x tag cells (the dashboard) or only the overall block (the plan) */
+  breakdown?: boolean;
+  /** the tag that defines the cells, for descriptions ("steps") */
+  tagLabel?: string;
+}
+
+export interface Share {
+  agreeing: number;
+  total: number;
+  share: number | null;
+}
+
+export interface AlphaBlock {
+  alpha: number | null;
+  /** why alpha is null */
+  reason?: string;
+  ci: [number, number] | null;
+  ciReason?: string;
+  ciDescription: string;
+  /** pairable units (units with at least 2 answers) */
+  units: number;
+  /** items with at least 2 answers */
+  items: number;
+  /** pairable values */
+  values: number;
+  /** units on which all answers are identical */
+  perfectUnits: Share;
+  /** items on which all answers are identical */
+  perfectItems: Share;
+}
+
+export interface EncodingInfo {
+  id: string;
+  label: string;
+  level: AgreementLevel | "custom";
+}
+
+export interface AgreementResult {
+  encoding: EncodingInfo;
+  level: AlphaLevelChoice;
+  /** names the metric (level, or the custom distance) */
+  metricName: string;
+  ci: CiMethod;
+  /** annotator indices that have answers in the agreement set, in order */
+  coders: number[];
+  overall: AlphaBlock;
+  /** pairwise[i][j] for coders[i], coders[j]; shared = pairable units both answered */
+  pairwise: { matrix: (number | null)[][]; shared: number[][] };
+  /** alpha without each coder (same encoding and level), for the Annotators page */
+  leaveOneOut: Array<{ coder: number; alpha: number | null; reason?: string }>;
+  byKind: Array<{ kind: string; cells: Record<string, AlphaBlock> }>;
+  tagValues: string[];
+  notes: string[];
+}
+
+/** Levels that make sense for an encoding's values. */
+export function allowedLevels(encoding: Pick<AgreementEncoding, "level">): AlphaLevelChoice[] {
+  switch (encoding.level) {
+    case "custom":
+      return ["custom", "nominal"];
+    case "nominal":
+      return ["nominal"];
+    case "ordinal":
+      return ["ordinal", "nominal", "interval"];
+    case "interval":
+      return ["interval", "ordinal", "nominal"];
+    case "ratio":
+      return ["ratio", "interval", "ordinal", "nominal"];
+  }
+}
+
+/**
+ * The encodings offered for a set of kinds: every encoding of any kind, by id, in the kinds'
+ * order (kinds without the chosen one are left out of its alpha and named in the notes).
+ */
+export function encodingsForKinds(kinds: string[]): EncodingInfo[] {
+  const seen = new Map<string, EncodingInfo>();
+  for (const kind of kinds) for (const { id, label, level } of getTaskModule(kind).agreementEncodings) if (!seen.has(id)) seen.set(id, { id, label, level });
+  return [...seen.values()];
+}
+
+/** Kinds that have an encoding which codes the score and needs the item's key (needsContext). */
+export function kindsNeedingKeys(kinds: string[]): string[] {
+  return kinds.filter((kind) => getTaskModule(kind).agreementEncodings.some((e) => e.needsContext));
+}
+
+/**
+ * Encodings computed by a dedicated algorithm instead of the general O(V^2) one: "item-kendall"
+ * (ENACT) writes an order as "2,0,1" and its distance is the normalised Kendall tau distance
+ * with other lengths at 1, which kendall-permutation-alpha.ts computes in O(U L^2); a unit test
+ * (agreement.test.ts) checks that the encoding's distance still equals that metric.
+ */
+const PERMUTATION_ENCODINGS = new Set(["item-kendall"]);
+
+function parsePermutationValue(value: AlphaValue): number[] | null {
+  const text = String(value);
+  if (text === "") return [];
+  const parts = text.split(",").map(Number);
+  const seen = new Set<number>();
+  for (const x of parts) {
+    if (!Number.isInteger(x) || x < 0 || x >= parts.length || seen.has(x)) return null;
+    seen.add(x);
+  }
+  return parts;
+}
+
+/** Most distinct values KALPHA may face with a custom metric (it needs every pair's distance). */
+const KALPHA_CUSTOM_MAX_VALUES = 2000;
+
+function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function share(agreeing: number, total: number): Share {
+  return { agreeing, total, share: total > 0 ? agreeing / total : null };
+}
+
+interface UnitTable {
+  /** units form (values in coder order) */
+  units: AlphaValue[][];
+  /** coder of each value, parallel to units */
+  unitCoders: number[][];
+  /** index into the item list of each unit */
+  unitItem: number[];
+}
+
+function canonical(answer: unknown): string {
+  return JSON.stringify(answer);
+}
+
+interface BlockEstimate {
+  alpha: number | null;
+  reason?: string;
+  units: number;
+  items: number;
+  values: number;
+  perfectUnits: Share;
+  perfectItems: Share;
+}
+
+/** Alpha (no interval) and the perfect-agreement shares of a set of units and items. */
+function blockEstimate(table: UnitTable, unitIds: number[], itemIds: number[], itemAgrees: boolean[], metric: AlphaMetric, fast: boolean): BlockEstimate {
+  const units = unitIds.map((u) => table.units[u]);
+  const perfectUnits = perfectAgreementShare(units);
+  let agreeingItems = 0;
+  for (const i of itemIds) if (itemAgrees[i]) agreeingItems++;
+  const estimate = fast ? kendallPermutationAlpha(units.map((unit) => unit.map((v) => parsePermutationValue(v)!))) : krippendorffAlphaFromUnits(units, metric);
+  return {
+    alpha: estimate.alpha,
+    ...(estimate.reason ? { reason: estimate.reason } : {}),
+    units: perfectUnits.units,
+    items: itemIds.length,
+    values: estimate.n,
+    perfectUnits: share(perfectUnits.agreeing, perfectUnits.units),
+    perfectItems: share(agreeingItems, itemIds.length),
+  };
+}
+
+/**
+ * The interval of one block by unit resampling or KALPHA (the optional methods; the default,
+ * over items, runs once for every block in computeAgreement).
+ */
+function blockInterval(table: UnitTable, unitIds: number[], metric: AlphaMetric, fast: boolean, options: AgreementOptions, blockKey: string): Pick<AlphaBlock, "ci" | "ciReason" | "ciDescription"> {
+  const units = unitIds.map((u) => table.units[u]);
+  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  const rng = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${options.level}|${options.ci}|${blockKey}`));
+  if (options.ci === "units") {
+    const boot = fast
+      ? kendallPermutationAlphaBootstrap(units.map((unit) => unit.map((v) => parsePermutationValue(v)!)), rng, { resamples })
+      : krippendorffAlphaBootstrap(units, metric, rng, { resamples, method: "units" });
+    return {
+      ci: boot.ci,
+      ...(boot.ci ? {} : { ciReason: boot.reason }),
+      ciDescription: `95% percentile bootstrap over units (${formatCount(resamples)} resamples of ${formatCount(boot.estimate.units)} units with replacement, each unit on its own)`,
+    };
+  }
+  const kalphaDescription = `95% bootstrap by Krippendorff's KALPHA algorithm (${formatCount(resamples)} replicates drawing pairs from the coincidence matrix; metric and expected disagreement held fixed)`;
+  if (typeof metric !== "string") {
+    const distinct = new Set<AlphaValue>();
+    for (const unit of units) if (unit.length >= 2) for (const v of unit) distinct.add(v);
+    if (distinct.size > KALPHA_CUSTOM_MAX_VALUES) {
+      return {
+        ci: null,
+        ciReason: `KALPHA needs the distance of every pair of distinct answers, and there are ${formatCount(distinct.size)}: choose the bootstrap over items`,
+        ciDescription: kalphaDescription,
+      };
+    }
+  }
+  const boot = krippendorffAlphaBootstrap(units, metric, rng, { resamples, method: "kalpha" });
+  return { ci: boot.ci, ...(boot.ci ? {} : { ciReason: boot.reason }), ciDescription: kalphaDescription };
+}
+
+/**
+ * Agreement of the items' answers under one encoding and level. Items with fewer than two
+ * answers are left out (they carry no agreement information). Kinds without the encoding are
+ * left out and named in notes.
+ */
+export function computeAgreement(items: AgreementItem[], coderCount: number, options: AgreementOptions): AgreementResult | null {
+  const kinds = [...new Set(items.map((item) => item.kind))].sort();
+  const encodings = new Map<string, AgreementEncoding>();
+  const notes: string[] = [];
+  for (const kind of kinds) {
+    const encoding = getTaskModule(kind).agreementEncodings.find((e) => e.id === options.encodingId);
+    if (encoding) encodings.set(kind, encoding);
+    else notes.push(`${kind} has no encoding "${options.encodingId}" and is left out`);
+  }
+  const first = encodings.values().next().value as AgreementEncoding | undefined;
+  if (!first) return null;
+  const level = allowedLevels(first).includes(options.level) ? options.level : allowedLevels(first)[0];
+  if (level !== options.level) notes.push(`level ${options.level} does not suit this encoding; ${level} is used`);
+  const metric: AlphaMetric =
+    level === "custom" ? { name: `${first.id} distance`, deltaSquared: (a, b) => first.distance!(a, b) } : level;
+  const resolved = { ...options, level };
+
+  // units, one table for everything; items with >= 2 answers only
+  const table: UnitTable = { units: [], unitCoders: [], unitItem: [] };
+  const keptItems: AgreementItem[] = [];
+  const itemUnits: number[][] = [];
+  const itemAgrees: boolean[] = [];
+  const codersSeen = new Set<number>();
+  for (const item of items) {
+    const encoding = encodings.get(item.kind);
+    if (!encoding) continue;
+    const byCoder = new Map<number, { answer: unknown; score?: unknown }>();
+    for (const rating of item.ratings) byCoder.set(rating.coder, rating);
+    if (byCoder.size < 2) continue;
+    const itemIndex = keptItems.length;
+    keptItems.push(item);
+    const unitIndex = new Map<string, number>();
+    const mine: number[] = [];
+    let firstAnswer: string | null = null;
+    let agrees = true;
+    for (const [coder, { answer, score }] of [...byCoder.entries()].sort((a, b) => a[0] - b[0])) {
+      codersSeen.add(coder);
+      const text = canonical(answer);
+      if (firstAnswer === null) firstAnswer = text;
+      else if (text !== firstAnswer) agrees = false;
+      for (const { unit, value } of encoding.units(answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
+        let u = unitIndex.get(unit);
+        if (u === undefined) {
+          u = table.units.length;
+          unitIndex.set(unit, u);
+          table.units.push([]);
+          table.unitCoders.push([]);
+          table.unitItem.push(itemIndex);
+          mine.push(u);
+        }
+        table.units[u].push(value);
+        table.unitCoders[u].push(coder);
+      }
+    }
+    itemUnits.push(mine);
+    itemAgrees.push(agrees);
+  }
+
+  let fast = PERMUTATION_ENCODINGS.has(first.id) && level === "custom";
+  if (fast) fast = table.units.every((unit) => unit.every((v) => parsePermutationValue(v) !== null));
+
+  // strata: kind x tag value cells; groups: each kind, then everything
+  const cellIndex = new Map<string, number>();
+  const cellOfItem = keptItems.map((item) => {
+    const key = `${item.kind}\u0000${item.tag ?? UNTAGGED}`;
+    let c = cellIndex.get(key);
+    if (c === undefined) {
+      c = cellIndex.size;
+      cellIndex.set(key, c);
+    }
+    return c;
+  });
+  const cells = [...cellIndex.entries()].map(([key, index]) => ({ kind: key.split("\u0000")[0], tag: key.split("\u0000")[1], index }));
+  const kindGroups = kinds.filter((kind) => cells.some((c) => c.kind === kind)).map((kind) => ({ kind, strata: cells.filter((c) => c.kind === kind).map((c) => c.index) }));
+  const allStrata = cells.map((c) => c.index);
+  const itemsOfCell = cells.map(() => [] as number[]);
+  cellOfItem.forEach((c, i) => itemsOfCell[c].push(i));
+  const unitsOf = (itemIds: number[]) => itemIds.flatMap((i) => itemUnits[i]);
+
+  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  let intervals: { strata: Array<{ ci: [number, number] | null; reason?: string }>; groups: Array<{ ci: [number, number] | null; reason?: string }> } | null = null;
+  let itemsDescription = "";
+  if (options.ci === "items" && keptItems.length > 0) {
+    const groups = [...kindGroups.map((g) => g.strata), allStrata];
+    const rng = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${level}|items`));
+    const unitIds = unitsOf(keptItems.map((_, i) => i));
+    const clusterOf = unitIds.map((u) => table.unitItem[u]);
+    intervals = fast
+      ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u].map((v) => parsePermutationValue(v)!)), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
+      : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
+    const perItem = table.units.length > keptItems.length;
+    itemsDescription = `95% percentile bootstrap over items${perItem ? " (each with all its units)" : ""}, resampled within each kind x ${options.tagLabel ?? "tag"} cell`;
+  }
+  const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
+  const block = (itemIds: number[], key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
+    const estimate = blockEstimate(table, unitsOf(itemIds), itemIds, itemAgrees, metric, fast);
+    if (interval) {
+      return { ...estimate, ci: estimate.alpha === null ? null : interval.ci, ...(interval.ci && estimate.alpha !== null ? {} : { ciReason: estimate.alpha === null ? `alpha is undefined (${estimate.reason})` : interval.reason }), ciDescription: describeItems(itemIds.length) };
+    }
+    if (estimate.alpha === null) return { ...estimate, ci: null, ciReason: `alpha is undefined (${estimate.reason})`, ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units" };
+    return { ...estimate, ...blockInterval(table, unitsOf(itemIds), metric, fast, resolved, key) };
+  };
+  const allItems = keptItems.map((_, i) => i);
+  const overall = block(allItems, "overall", intervals ? intervals.groups[kindGroups.length] : null);
+
+  // matrix form for pairwise and leave-one-out
+  const coders = [...codersSeen].sort((a, b) => a - b);
+  const row = new Map(coders.map((c, i) => [c, i]));
+  const U = table.units.length;
+  const matrix: (AlphaValue | null)[][] = coders.map(() => new Array<AlphaValue | null>(U).fill(null));
+  for (let u = 0; u < U; u++) table.units[u].forEach((v, j) => (matrix[row.get(table.unitCoders[u][j])!][u] = v));
+  let pairwise: AgreementResult["pairwise"] = { matrix: [], shared: [] };
+  const leaveOneOut: AgreementResult["leaveOneOut"] = [];
+  if (coders.length >= 2) {
+    const asOrders = () => matrix.map((r) => r.map((v) => (v === null ? null : parsePermutationValue(v)!)));
+    const result = fast ? kendallPermutationPairwiseAlpha(asOrders()) : pairwiseAlpha(matrix, metric);
+    const shared = coders.map(() => new Array<number>(coders.length).fill(0));
+    for (const pair of result.pairs) {
+      shared[pair.a][pair.b] = pair.result.units;
+      shared[pair.b][pair.a] = pair.result.units;
+    }
+    pairwise = { matrix: result.matrix, shared };
+    const orders = fast ? asOrders() : null;
+    for (let i = 0; i < coders.length; i++) {
+      if (coders.length < 3) {
+        leaveOneOut.push({ coder: coders[i], alpha: null, reason: "needs at least 3 annotators" });
+        continue;
+      }
+      let r;
+      if (orders) {
+        const rest = orders.filter((_, j) => j !== i);
+        const units: Array<Array<number[] | null>> = [];
+        for (let u = 0; u < U; u++) units.push(rest.map((x) => x[u]));
+        r = kendallPermutationAlpha(units);
+      } else {
+        r = krippendorffAlpha(matrix.filter((_, j) => j !== i), metric);
+      }
+      leaveOneOut.push({ coder: coders[i], alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) });
+    }
+  }
+
+  const byKind: AgreementResult["byKind"] = [];
+  const tagValues = new Set<string>();
+  if (options.breakdown !== false) {
+    kindGroups.forEach(({ kind, strata }, g) => {
+      const cellsOfKind: Record<string, AlphaBlock> = {};
+      for (const s of strata) {
+        const cell = cells[s];
+        tagValues.add(cell.tag);
+        cellsOfKind[cell.tag] = block(itemsOfCell[s], `${kind}|${cell.tag}`, intervals ? intervals.strata[s] : null);
+      }
+      cellsOfKind[ALL] =
+        strata.length === 1 ? cellsOfKind[cells[strata[0]].tag] : block(strata.flatMap((s) => itemsOfCell[s]), `${kind}|${ALL}`, intervals ? intervals.groups[g] : null);
+      byKind.push({ kind, cells: cellsOfKind });
+    });
+  }
+
+  return {
+    encoding: { id: first.id, label: first.label, level: first.level },
+    level,
+    metricName: fast ? KENDALL_PERMUTATION_METRIC : typeof metric === "string" ? metric : metric.name,
+    ci: options.ci,
+    coders,
+    overall,
+    pairwise,
+    leaveOneOut,
+    byKind,
+    tagValues: [...tagValues].sort(compareTagValues),
+    notes,
+  };
+}

@@ -1,0 +1,157 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
+
+/**
+ * Progress figures, all SQL aggregates (nothing row by row): responses done against items x k,
+ * per annotator, per day, annotators active now (a trajectory event in the last few minutes), and
+ * focus losses per annotator (a GROUP BY over events, never the events themselves).
+ */
+
+export interface AnnotatorProgress {
+  userId: string;
+  name: string;
+  member: boolean;
+  mainAssigned: number;
+  mainDone: number;
+  agreementAssigned: number;
+  agreementDone: number;
+  practiceDone: number;
+  /** epoch ms of the last non-practice response */
+  lastResponseAt: number | null;
+  activeNow: boolean;
+}
+
+export interface StudyProgress {
+  overlap: number;
+  /** non-practice items */
+  items: number;
+  /** items x k */
+  expected: number;
+  /** responses to MAIN assignments of non-practice items */
+  done: number;
+  /** items with at least k MAIN responses */
+  itemsComplete: number;
+  agreementAssigned: number;
+  agreementDone: number;
+  perAnnotator: AnnotatorProgress[];
+  /** UTC days */
+  perDay: Array<{ day: string; responses: number }>;
+  activeNow: number;
+  activeWindowMinutes: number;
+}
+
+const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
+
+export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  const [[itemsRow], byUser, [complete], perDay, active, members] = await Promise.all([
+    db.$queryRaw<Array<{ items: bigint }>>`
+    SELECT count(*) AS items FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice`,
+    db.$queryRaw<Array<{ userId: string; purpose: string; assigned: bigint; done: bigint; last: Date | null }>>`
+    SELECT a."userId", a.purpose::text AS purpose, count(*) AS assigned, count(r.id) AS done, max(r."createdAt") AS last
+    FROM "Assignment" a
+    JOIN "Item" i ON i.id = a."itemId"
+    LEFT JOIN "Response" r ON r."assignmentId" = a.id
+    WHERE a."studyId" = ${studyId} AND (NOT i.practice OR a.purpose = 'PRACTICE')
+    GROUP BY 1, 2`,
+    db.$queryRaw<Array<{ items: bigint }>>`
+    SELECT count(*) AS items FROM (
+      SELECT a."itemId" FROM "Assignment" a
+      JOIN "Response" r ON r."assignmentId" = a.id
+      JOIN "Item" i ON i.id = a."itemId"
+      WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice
+      GROUP BY 1 HAVING count(*) >= ${overlap}
+    ) t`,
+    db.$queryRaw<Array<{ day: string; responses: bigint }>>`
+    SELECT to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS responses
+    FROM "Response" r
+    JOIN "Assignment" a ON a.id = r."assignmentId"
+    JOIN "Item" i ON i.id = a."itemId"
+    WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE' AND NOT i.practice
+    GROUP BY 1 ORDER BY 1`,
+    activeAnnotators(studyId),
+    db.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR" } }, select: { userId: true } }),
+  ]);
+  const memberIds = new Set(members.map((m) => m.userId));
+  const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
+  const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
+  const rows = new Map<string, AnnotatorProgress>();
+  for (const user of users) {
+    rows.set(user.id, {
+      userId: user.id,
+      name: user.name,
+      member: memberIds.has(user.id),
+      mainAssigned: 0,
+      mainDone: 0,
+      agreementAssigned: 0,
+      agreementDone: 0,
+      practiceDone: 0,
+      lastResponseAt: null,
+      activeNow: active.has(user.id),
+    });
+  }
+  let done = 0;
+  let agreementAssigned = 0;
+  let agreementDone = 0;
+  for (const r of byUser) {
+    const row = rows.get(r.userId);
+    if (!row) continue;
+    if (r.purpose === "MAIN") {
+      row.mainAssigned += n(r.assigned);
+      row.mainDone += n(r.done);
+      done += n(r.done);
+    } else if (r.purpose === "AGREEMENT") {
+      row.agreementAssigned += n(r.assigned);
+      row.agreementDone += n(r.done);
+      agreementAssigned += n(r.assigned);
+      agreementDone += n(r.done);
+    } else {
+      row.practiceDone += n(r.done);
+      continue;
+    }
+    if (r.last) row.lastResponseAt = Math.max(row.lastResponseAt ?? 0, r.last.getTime());
+  }
+  const items = n(itemsRow.items);
+  return {
+    overlap,
+    items,
+    expected: items * overlap,
+    done,
+    itemsComplete: n(complete.items),
+    agreementAssigned,
+    agreementDone,
+    perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    perDay: perDay.map((d) => ({ day: d.day, responses: n(d.responses) })),
+    activeNow: active.size,
+    activeWindowMinutes: ACTIVE_WINDOW_MINUTES,
+  };
+}
+
+/**
+ * Users with a trajectory event in the last ACTIVE_WINDOW_MINUTES. Only assignments that can
+ * still receive events are probed (not submitted, or submitted within the window), each through
+ * the (assignmentId, seq) index, so the cost does not grow with the study's finished work.
+ */
+export async function activeAnnotators(studyId: string): Promise<Set<string>> {
+  const rows = await db.$queryRaw<Array<{ userId: string }>>`
+    SELECT DISTINCT a."userId"
+    FROM "Assignment" a
+    WHERE a."studyId" = ${studyId}
+      AND (a.status <> 'SUBMITTED' OR a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES})
+      AND EXISTS (
+        SELECT 1 FROM "Event" e
+        WHERE e."assignmentId" = a.id AND e."serverTime" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}
+      )`;
+  return new Set(rows.map((r) => r.userId));
+}
+
+/** Focus losses (events of FOCUS_LOSS_EVENT_TYPES) per user in the study: one GROUP BY. */
+export async function focusLossesByUser(studyId: string): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<Array<{ userId: string; losses: bigint }>>`
+    SELECT a."userId", count(*) AS losses
+    FROM "Event" e
+    JOIN "Assignment" a ON a.id = e."assignmentId"
+    WHERE a."studyId" = ${studyId} AND e.type = ANY(${FOCUS_LOSS_EVENT_TYPES as string[]})
+    GROUP BY 1`;
+  return new Map(rows.map((r) => [r.userId, n(r.losses)]));
+}

@@ -1,0 +1,104 @@
+import { UNTAGGED } from "@/lib/dashboard/accuracy";
+import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
+import { flagFarFaster, quantileSorted } from "@/lib/stats/descriptive";
+
+/**
+ * Time per item: active and wall time by kind x tag value (median and interquartile range), the
+ * distribution per annotator, and a flag on annotators far faster than the rest. Pure.
+ */
+
+export interface Spread {
+  n: number;
+  median: number;
+  q1: number;
+  q3: number;
+  min: number;
+  max: number;
+}
+
+export function spread(values: ArrayLike<number>): Spread | null {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values as ArrayLike<number>).sort();
+  return {
+    n: sorted.length,
+    median: quantileSorted(sorted, 0.5),
+    q1: quantileSorted(sorted, 0.25),
+    q3: quantileSorted(sorted, 0.75),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+  };
+}
+
+export interface TimeEntry {
+  kind: string;
+  tag: string | null;
+  annotator: number;
+  activeMs: number;
+  wallMs: number;
+}
+
+export interface TimeResult {
+  cells: Array<{ kind: string; tag: string; active: Spread; wall: Spread }>;
+  perAnnotator: Array<{
+    annotator: number;
+    active: Spread;
+    wall: Spread;
+    /** median over the annotator's answers of active time / the median active time of the answer's kind x tag cell */
+    relativeSpeed: number;
+    farFaster: boolean;
+  }>;
+  /** why nobody can be flagged, when so */
+  flagNote?: string;
+}
+
+/**
+ * Annotators are compared on relative time, not raw time: each answer's active time is divided by
+ * the median of its kind x tag cell (longer orderings take longer), and an annotator's figure is
+ * the median of those ratios. The far-faster flag is lib/stats' modified z-score on the log of
+ * these figures (Iglewicz & Hoaglin), which needs at least 3 annotators.
+ */
+export function computeTime(entries: TimeEntry[]): TimeResult {
+  const byCell = new Map<string, { kind: string; tag: string; active: number[]; wall: number[] }>();
+  const byAnnotator = new Map<number, { active: number[]; wall: number[] }>();
+  for (const e of entries) {
+    const tag = e.tag ?? UNTAGGED;
+    const key = `${e.kind}\u0000${tag}`;
+    let cell = byCell.get(key);
+    if (!cell) byCell.set(key, (cell = { kind: e.kind, tag, active: [], wall: [] }));
+    cell.active.push(e.activeMs);
+    cell.wall.push(e.wallMs);
+    let a = byAnnotator.get(e.annotator);
+    if (!a) byAnnotator.set(e.annotator, (a = { active: [], wall: [] }));
+    a.active.push(e.activeMs);
+    a.wall.push(e.wallMs);
+  }
+  const cells = [...byCell.values()]
+    .sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag))
+    .map((c) => ({ kind: c.kind, tag: c.tag, active: spread(c.active)!, wall: spread(c.wall)! }));
+  const cellMedian = new Map(cells.map((c) => [`${c.kind}\u0000${c.tag}`, c.active.median]));
+  const ratios = new Map<number, number[]>();
+  for (const e of entries) {
+    const median = cellMedian.get(`${e.kind}\u0000${e.tag ?? UNTAGGED}`)!;
+    const list = ratios.get(e.annotator) ?? [];
+    // a zero active time (or median) would break the log scale: floor both at 1 ms
+    list.push(Math.max(e.activeMs, 1) / Math.max(median, 1));
+    ratios.set(e.annotator, list);
+  }
+  const annotators = [...byAnnotator.keys()].sort((a, b) => a - b);
+  const relative = annotators.map((a) => spread(ratios.get(a)!)!.median);
+  let flags = annotators.map(() => false);
+  let flagNote: string | undefined;
+  if (annotators.length >= 3) flags = flagFarFaster(relative).flags;
+  else flagNote = "Flagging needs at least 3 annotators.";
+  return {
+    cells,
+    perAnnotator: annotators.map((annotator, i) => ({
+      annotator,
+      active: spread(byAnnotator.get(annotator)!.active)!,
+      wall: spread(byAnnotator.get(annotator)!.wall)!,
+      relativeSpeed: relative[i],
+      farFaster: flags[i],
+    })),
+    ...(flagNote ? { flagNote } : {}),
+  };
+}

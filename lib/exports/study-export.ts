@@ -1,0 +1,361 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { FOCUS_LOSS_EVENT_TYPES, STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
+import { csvRow } from "@/lib/exports/csv";
+import { EXPORT_CONTENT_TYPES, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";
+
+/**
+ * Study exports as streams: items, responses, events (trajectories), annotators and model
+ * predictions, as CSV or JSONL, for a whole study or a kind / tag filter. Each table is read in
+ * keyset-paginated batches (STREAM_BATCH_SIZE rows a query, in index order) and written as it
+ * arrives: nothing holds a whole table in memory. Columns: docs/exports.md.
+ *
+ * Annotators appear under a pseudonymous id (a hash of study and user, stable within the study,
+ * different across studies); the annotators table adds names, never emails. The items table
+ * includes the answer key: exports are for researchers and admins only (the route checks).
+ */
+
+/** "ann_" + 12 hex digits of sha256(studyId:userId): the same annotator gets the same id in every export of a study. */
+export function pseudonymousId(studyId: string, userId: string): string {
+  return `ann_${createHash("sha256").update(`${studyId}:${userId}`).digest("hex").slice(0, 12)}`;
+}
+
+interface Source {
+  columns: string[];
+  /** next batch of records (column -> value), or [] when done */
+  next(): Promise<Array<Record<string, unknown>>>;
+}
+
+function itemFilterSql(filter: ExportFilter): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (filter.kind) parts.push(Prisma.sql`AND i.kind = ${filter.kind}`);
+  if (filter.tag) {
+    const [key, ...rest] = filter.tag.split("=");
+    parts.push(Prisma.sql`AND i.tags ->> ${key} = ${rest.join("=")}`);
+  }
+  return parts.length > 0 ? Prisma.join(parts, " ") : Prisma.empty;
+}
+
+async function tagKeys(studyId: string, filter: ExportFilter): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ key: string }>>`
+    SELECT DISTINCT jsonb_object_keys(i.tags) AS key FROM "Item" i
+    WHERE i."studyId" = ${studyId} AND jsonb_typeof(i.tags) = 'object' ${itemFilterSql(filter)}`;
+  return rows.map((r) => r.key).sort();
+}
+
+function flattenTags(tags: unknown, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const record = tags && typeof tags === "object" ? (tags as Record<string, unknown>) : {};
+  for (const key of keys) out[`tag_${key}`] = record[key] ?? null;
+  return out;
+}
+
+function flattenScore(score: unknown, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const record = score && typeof score === "object" && !Array.isArray(score) ? (score as Record<string, unknown>) : {};
+  for (const key of keys) out[`score_${key}`] = record[key] ?? null;
+  return out;
+}
+
+function itemsSource(studyId: string, filter: ExportFilter, tags: string[]): Source {
+  let after = "";
+  let done = false;
+  return {
+    columns: ["item_id", "kind", "practice", "gold", "batch_file", "created_at", ...tags.map((k) => `tag_${k}`), "tags", "public", "key"],
+    async next() {
+      if (done) return [];
+      const rows = await db.$queryRaw<Array<{ id: string; externalId: string; kind: string; practice: boolean; gold: boolean; fileName: string; createdAt: Date; tags: unknown; public: unknown; key: unknown }>>`
+        SELECT i.id, i."externalId", i.kind, i.practice, i.gold, b."fileName", i."createdAt", i.tags, i.public, i.key
+        FROM "Item" i JOIN "Batch" b ON b.id = i."batchId"
+        WHERE i."studyId" = ${studyId} AND i.id > ${after} ${itemFilterSql(filter)}
+        ORDER BY i.id LIMIT ${STREAM_BATCH_SIZE}`;
+      if (rows.length < STREAM_BATCH_SIZE) done = true;
+      if (rows.length > 0) after = rows[rows.length - 1].id;
+      return rows.map((r) => ({
+        item_id: r.externalId,
+        kind: r.kind,
+        practice: r.practice,
+        gold: r.gold,
+        batch_file: r.fileName,
+        created_at: r.createdAt,
+        ...flattenTags(r.tags, tags),
+        tags: r.tags,
+        public: r.public,
+        key: r.key,
+      }));
+    },
+  };
+}
+
+async function scoreKeys(studyId: string, filter: ExportFilter, table: "responses" | "predictions"): Promise<string[]> {
+  const rows =
+    table === "responses"
+      ? await db.$queryRaw<Array<{ key: string }>>`
+          SELECT DISTINCT jsonb_object_keys(r.score) AS key
+          FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+          WHERE a."studyId" = ${studyId} AND jsonb_typeof(r.score) = 'object' ${itemFilterSql(filter)}`
+      : await db.$queryRaw<Array<{ key: string }>>`
+          SELECT DISTINCT jsonb_object_keys(p.score) AS key
+          FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId"
+          WHERE m."studyId" = ${studyId} AND jsonb_typeof(p.score) = 'object' ${itemFilterSql(filter)}`;
+  return rows.map((r) => r.key).sort();
+}
+
+function responsesSource(studyId: string, filter: ExportFilter, tags: string[], scores: string[]): Source {
+  let afterItem = "";
+  let afterUser = "";
+  let done = false;
+  return {
+    columns: [
+      "response_id", "item_id", "kind", "annotator", "purpose", "practice", "answer", "confidence_raw", "confidence", "correct",
+      ...scores.map((k) => `score_${k}`), "score", "wall_ms", "active_ms", "started_at", "submitted_at", "created_at", ...tags.map((k) => `tag_${k}`),
+    ],
+    async next() {
+      if (done) return [];
+      const rows = await db.$queryRaw<Array<{
+        id: string; itemId: string; userId: string; externalId: string; kind: string; purpose: string; practice: boolean; answer: unknown;
+        confidenceRaw: number; confidence: number; correct: boolean; score: unknown; wallMs: number; activeMs: number;
+        startedAt: Date | null; submittedAt: Date | null; createdAt: Date; tags: unknown;
+      }>>`
+        SELECT r.id, a."itemId", a."userId", i."externalId", i.kind, a.purpose::text AS purpose, (i.practice OR a.purpose = 'PRACTICE') AS practice,
+               r.answer, r."confidenceRaw", r.confidence, r.correct, r.score, r."wallMs", r."activeMs", a."startedAt", a."submittedAt", r."createdAt", i.tags
+        FROM "Assignment" a
+        JOIN "Response" r ON r."assignmentId" = a.id
+        JOIN "Item" i ON i.id = a."itemId"
+        WHERE a."studyId" = ${studyId} AND (a."itemId", a."userId") > (${afterItem}, ${afterUser}) ${itemFilterSql(filter)}
+        ORDER BY a."itemId", a."userId" LIMIT ${STREAM_BATCH_SIZE}`;
+      if (rows.length < STREAM_BATCH_SIZE) done = true;
+      if (rows.length > 0) {
+        afterItem = rows[rows.length - 1].itemId;
+        afterUser = rows[rows.length - 1].userId;
+      }
+      return rows.map((r) => ({
+        response_id: r.id,
+        item_id: r.externalId,
+        kind: r.kind,
+        annotator: pseudonymousId(studyId, r.userId),
+        purpose: r.purpose,
+        practice: r.practice,
+        answer: r.answer,
+        confidence_raw: r.confidenceRaw,
+        confidence: r.confidence,
+        correct: r.correct,
+        ...flattenScore(r.score, scores),
+        score: r.score,
+        wall_ms: r.wallMs,
+        active_ms: r.activeMs,
+        started_at: r.startedAt,
+        submitted_at: r.submittedAt,
+        created_at: r.createdAt,
+        ...flattenTags(r.tags, tags),
+      }));
+    },
+  };
+}
+
+function eventsSource(studyId: string, filter: ExportFilter): Source {
+  let afterAssignment = "";
+  let afterSeq = -1;
+  let done = false;
+  return {
+    columns: ["event_id", "item_id", "kind", "annotator", "purpose", "assignment_id", "seq", "type", "payload", "client_time", "server_time"],
+    async next() {
+      if (done) return [];
+      const rows = await db.$queryRaw<Array<{ id: bigint; assignmentId: string; seq: number; type: string; payload: unknown; clientTime: Date; serverTime: Date; userId: string; purpose: string; externalId: string; kind: string }>>`
+        SELECT e.id, e."assignmentId", e.seq, e.type, e.payload, e."clientTime", e."serverTime", a."userId", a.purpose::text AS purpose, i."externalId", i.kind
+        FROM "Event" e
+        JOIN "Assignment" a ON a.id = e."assignmentId"
+        JOIN "Item" i ON i.id = a."itemId"
+        WHERE a."studyId" = ${studyId} AND (e."assignmentId", e.seq) > (${afterAssignment}, ${afterSeq}) ${itemFilterSql(filter)}
+        ORDER BY e."assignmentId", e.seq LIMIT ${STREAM_BATCH_SIZE}`;
+      if (rows.length < STREAM_BATCH_SIZE) done = true;
+      if (rows.length > 0) {
+        afterAssignment = rows[rows.length - 1].assignmentId;
+        afterSeq = rows[rows.length - 1].seq;
+      }
+      return rows.map((r) => ({
+        event_id: r.id.toString(),
+        item_id: r.externalId,
+        kind: r.kind,
+        annotator: pseudonymousId(studyId, r.userId),
+        purpose: r.purpose,
+        assignment_id: r.assignmentId,
+        seq: r.seq,
+        type: r.type,
+        payload: r.payload,
+        client_time: r.clientTime,
+        server_time: r.serverTime,
+      }));
+    },
+  };
+}
+
+function annotatorsSource(studyId: string, filter: ExportFilter): Source {
+  let done = false;
+  return {
+    columns: [
+      "annotator", "name", "member", "main_assigned", "main_submitted", "agreement_assigned", "agreement_submitted", "practice_submitted",
+      "responses", "correct", "mean_confidence", "median_active_ms", "median_wall_ms", "events", "focus_losses", "first_response_at", "last_response_at",
+    ],
+    async next() {
+      if (done) return [];
+      done = true;
+      const counts = await db.$queryRaw<Array<{
+        userId: string; mainAssigned: bigint; mainSubmitted: bigint; agreementAssigned: bigint; agreementSubmitted: bigint; practiceSubmitted: bigint;
+        responses: bigint; correct: bigint; meanConfidence: number | null; medianActive: number | null; medianWall: number | null; first: Date | null; last: Date | null;
+      }>>`
+        SELECT a."userId",
+          count(*) FILTER (WHERE a.purpose = 'MAIN' AND NOT i.practice) AS "mainAssigned",
+          count(r.id) FILTER (WHERE a.purpose = 'MAIN' AND NOT i.practice) AS "mainSubmitted",
+          count(*) FILTER (WHERE a.purpose = 'AGREEMENT' AND NOT i.practice) AS "agreementAssigned",
+          count(r.id) FILTER (WHERE a.purpose = 'AGREEMENT' AND NOT i.practice) AS "agreementSubmitted",
+          count(r.id) FILTER (WHERE a.purpose = 'PRACTICE' OR i.practice) AS "practiceSubmitted",
+          count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice) AS responses,
+          count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice AND r.correct) AS correct,
+          avg(r.confidence) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice) AS "meanConfidence",
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY r."activeMs") FILTER (WHERE r.id IS NOT NULL AND a.purpose <> 'PRACTICE' AND NOT i.practice) AS "medianActive",
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY r."wallMs") FILTER (WHERE r.id IS NOT NULL AND a.purpose <> 'PRACTICE' AND NOT i.practice) AS "medianWall",
+          min(r."createdAt") AS first, max(r."createdAt") AS last
+        FROM "Assignment" a
+        JOIN "Item" i ON i.id = a."itemId"
+        LEFT JOIN "Response" r ON r."assignmentId" = a.id
+        WHERE a."studyId" = ${studyId} ${itemFilterSql(filter)}
+        GROUP BY 1`;
+      const events = await db.$queryRaw<Array<{ userId: string; events: bigint; losses: bigint }>>`
+        SELECT a."userId", count(*) AS events, count(*) FILTER (WHERE e.type = ANY(${FOCUS_LOSS_EVENT_TYPES as string[]})) AS losses
+        FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+        WHERE a."studyId" = ${studyId} ${itemFilterSql(filter)}
+        GROUP BY 1`;
+      const members = await db.studyMember.findMany({ where: { studyId }, select: { userId: true } });
+      const memberIds = new Set(members.map((m) => m.userId));
+      const byUser = new Map(counts.map((c) => [c.userId, c]));
+      const eventsByUser = new Map(events.map((e) => [e.userId, e]));
+      const userIds = new Set([...byUser.keys(), ...(filter.kind || filter.tag ? [] : memberIds)]);
+      const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+      const num = (v: bigint | undefined) => Number(v ?? 0);
+      return users.map((u) => {
+        const c = byUser.get(u.id);
+        const e = eventsByUser.get(u.id);
+        return {
+          annotator: pseudonymousId(studyId, u.id),
+          name: u.name,
+          member: memberIds.has(u.id),
+          main_assigned: num(c?.mainAssigned),
+          main_submitted: num(c?.mainSubmitted),
+          agreement_assigned: num(c?.agreementAssigned),
+          agreement_submitted: num(c?.agreementSubmitted),
+          practice_submitted: num(c?.practiceSubmitted),
+          responses: num(c?.responses),
+          correct: num(c?.correct),
+          mean_confidence: c?.meanConfidence ?? null,
+          median_active_ms: c?.medianActive ?? null,
+          median_wall_ms: c?.medianWall ?? null,
+          events: num(e?.events),
+          focus_losses: num(e?.losses),
+          first_response_at: c?.first ?? null,
+          last_response_at: c?.last ?? null,
+        };
+      });
+    },
+  };
+}
+
+function predictionsSource(studyId: string, filter: ExportFilter, tags: string[], scores: string[]): Source {
+  let afterRun = "";
+  let afterItem = "";
+  let done = false;
+  return {
+    columns: ["model", "run_id", "item_id", "kind", "practice", "answer", "correct", ...scores.map((k) => `score_${k}`), "score", "imported_at", ...tags.map((k) => `tag_${k}`)],
+    async next() {
+      if (done) return [];
+      const rows = await db.$queryRaw<Array<{ runId: string; itemId: string; name: string; createdAt: Date; externalId: string; kind: string; practice: boolean; answer: unknown; correct: boolean; score: unknown; tags: unknown }>>`
+        SELECT p."runId", p."itemId", m.name, m."createdAt", i."externalId", i.kind, i.practice, p.answer, p.correct, p.score, i.tags
+        FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId"
+        WHERE m."studyId" = ${studyId} AND (p."runId", p."itemId") > (${afterRun}, ${afterItem}) ${itemFilterSql(filter)}
+        ORDER BY p."runId", p."itemId" LIMIT ${STREAM_BATCH_SIZE}`;
+      if (rows.length < STREAM_BATCH_SIZE) done = true;
+      if (rows.length > 0) {
+        afterRun = rows[rows.length - 1].runId;
+        afterItem = rows[rows.length - 1].itemId;
+      }
+      return rows.map((r) => ({
+        model: r.name,
+        run_id: r.runId,
+        item_id: r.externalId,
+        kind: r.kind,
+        practice: r.practice,
+        answer: r.answer,
+        correct: r.correct,
+        ...flattenScore(r.score, scores),
+        score: r.score,
+        imported_at: r.createdAt,
+        ...flattenTags(r.tags, tags),
+      }));
+    },
+  };
+}
+
+async function sourceFor(studyId: string, what: ExportWhat, filter: ExportFilter): Promise<Source> {
+  switch (what) {
+    case "items":
+      return itemsSource(studyId, filter, await tagKeys(studyId, filter));
+    case "responses":
+      return responsesSource(studyId, filter, await tagKeys(studyId, filter), await scoreKeys(studyId, filter, "responses"));
+    case "events":
+      return eventsSource(studyId, filter);
+    case "annotators":
+      return annotatorsSource(studyId, filter);
+    case "predictions":
+      return predictionsSource(studyId, filter, await tagKeys(studyId, filter), await scoreKeys(studyId, filter, "predictions"));
+  }
+}
+
+/** JSONL wants nested values as they are; BigInt is not JSON: write it as a string. */
+function jsonLine(record: Record<string, unknown>, columns: string[]): string {
+  const ordered: Record<string, unknown> = {};
+  for (const column of columns) {
+    if (column.startsWith("tag_") || column.startsWith("score_")) continue; // nested in tags/score already
+    const value = record[column];
+    ordered[column] = typeof value === "bigint" ? value.toString() : value;
+  }
+  return `${JSON.stringify(ordered)}\n`;
+}
+
+export interface StudyExport {
+  stream: ReadableStream<Uint8Array>;
+  fileName: string;
+  contentType: string;
+}
+
+/** The export of one table of a study as a byte stream, with its file name and content type. */
+export async function createStudyExport(studySlug: string, what: ExportWhat, format: ExportFormat, filter: ExportFilter = {}): Promise<StudyExport> {
+  const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true, slug: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
+  const source = await sourceFor(study.id, what, filter);
+  const encoder = new TextEncoder();
+  let headerSent = format !== "csv";
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(csvRow(source.columns)));
+          return;
+        }
+        const records = await source.next();
+        if (records.length === 0) {
+          controller.close();
+          return;
+        }
+        const text = records.map((record) => (format === "csv" ? csvRow(source.columns.map((c) => record[c])) : jsonLine(record, source.columns))).join("");
+        controller.enqueue(encoder.encode(text));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+  return { stream, fileName: exportFileName(study.slug, what, format, filter), contentType: EXPORT_CONTENT_TYPES[format] };
+}

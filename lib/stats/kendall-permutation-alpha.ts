@@ -1,0 +1,458 @@
+import type { PairwiseAlphaResult } from "@/lib/stats/agreement-summary";
+import { bootstrapOptions, percentileInterval } from "@/lib/stats/bootstrap-ci";
+import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
+import type { AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
+import { randomInt, type Rng } from "@/lib/stats/rng";
+import {
+  additiveStratifiedBootstrap,
+  type AdditiveClusters,
+  type AdditiveStatistic,
+  type StratifiedBootstrapResult,
+} from "@/lib/stats/stratified-bootstrap";
+
+/**
+ * Krippendorff's alpha for orderings (permutations of 0..L-1) with the metric difference
+ * delta^2(a, b) = normalised Kendall tau distance (discordant candidate pairs / (L(L-1)/2)) for
+ * two permutations of the same length, and 1 for permutations of different lengths. This is the
+ * "each item a unit" encoding of ENACT answers (lib/tasks/enact-common.ts, "item-kendall").
+ *
+ * Why a file of its own: the general algorithm needs every pair of distinct values for the
+ * expected disagreement, O(V^2) per replicate, and orderings of 8-10 steps are nearly all
+ * distinct (V approaches the number of answers). Kendall's distance between rank vectors is the
+ * Hamming distance between pair-order indicator vectors x(a) in {0,1}^P, P = L(L-1)/2
+ * (x_ij(a) = 1 when a places candidate i before candidate j), and Hamming distance between 0/1
+ * vectors equals their squared Euclidean distance. So delta^2 = ||x(a) - x(b)||^2 / P is an
+ * interval-type metric in P dimensions, and both disagreements follow from sums:
+ *   sum over ordered pairs of a group's values of delta^2 = 2 (m sum ||x||^2 - ||sum x||^2) / P,
+ * plus 1 for every ordered pair of values of different lengths. That is O(R P) for R ratings,
+ * and O(U P) per bootstrap replicate, with no V^2 term.
+ * Unsquared on purpose: Kendall's distance already is a squared (Euclidean) distance in that
+ * embedding, exactly as Krippendorff's interval delta^2 is the squared difference.
+ */
+
+export const KENDALL_PERMUTATION_METRIC = "kendall-tau (normalised; different lengths at distance 1)";
+
+/** A unit's orderings: one permutation (0-based indices) per coder who answered, null = none. */
+export type PermutationUnits = ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>>;
+
+function isPermutation(order: readonly number[]): boolean {
+  if (!Array.isArray(order)) return false;
+  const seen = new Uint8Array(order.length);
+  for (const x of order) {
+    if (!Number.isInteger(x) || x < 0 || x >= order.length || seen[x]) return false;
+    seen[x] = 1;
+  }
+  return true;
+}
+
+/**
+ * Kendall permutation delta squared: the metric difference used here, for reference and tests:
+ * normalised Kendall tau distance for equal lengths, 1 for different lengths.
+ * Source: Kendall 1938, "A new measure of rank correlation", Biometrika 30.
+ * O(L^2).
+ * @throws {Error} "kendallPermutationDeltaSquared requires permutations of 0..n-1"
+ * @example
+ * kendallPermutationDeltaSquared([0, 1, 2], [1, 0, 2]); // 1/3
+ */
+export function kendallPermutationDeltaSquared(a: readonly number[], b: readonly number[]): number {
+  if (!isPermutation(a) || !isPermutation(b)) throw new Error("kendallPermutationDeltaSquared requires permutations of 0..n-1");
+  if (a.length !== b.length) return 1;
+  const L = a.length;
+  if (L < 2) return 0;
+  const ra = new Int32Array(L);
+  const rb = new Int32Array(L);
+  for (let i = 0; i < L; i++) {
+    ra[a[i]] = i;
+    rb[b[i]] = i;
+  }
+  let discordant = 0;
+  for (let i = 0; i < L; i++) for (let j = i + 1; j < L; j++) if ((ra[i] - ra[j]) * (rb[i] - rb[j]) < 0) discordant++;
+  return discordant / ((L * (L - 1)) / 2);
+}
+
+/** Per pairable unit: groups of equal-length values with their pair-indicator sums. */
+interface Prepared {
+  units: number;
+  /** lengths[g] = L of dense length group g; pairs[g] = L(L-1)/2; offset[g] into a P-sum buffer */
+  lengths: number[];
+  pairs: Int32Array;
+  offset: Int32Array;
+  dims: number;
+  /** per unit: m_u and the unit's observed sum O_u (over ordered pairs, divided by m_u - 1) */
+  size: Float64Array;
+  observed: Float64Array;
+  /** per unit CSR over its length groups: group id, count, sum of ||x||^2, then P sums in sumX */
+  groupStart: Int32Array;
+  groupId: Int32Array;
+  groupCount: Float64Array;
+  groupSq: Float64Array;
+  sumStart: Int32Array;
+  sumX: Float64Array;
+}
+
+function prepare(units: PermutationUnits, fnName: string): Prepared {
+  if (!Array.isArray(units)) throw new Error(`${fnName} requires an array of units`);
+  const lengthIndex = new Map<number, number>();
+  const lengths: number[] = [];
+  const size: number[] = [];
+  const observed: number[] = [];
+  const groupStart: number[] = [0];
+  const groupId: number[] = [];
+  const groupCount: number[] = [];
+  const groupSq: number[] = [];
+  const sumStart: number[] = [0];
+  const sumX: number[] = [];
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u];
+    if (!Array.isArray(unit)) throw new Error(`${fnName} requires every unit to be an array (unit ${u} is not)`);
+    const present: Array<readonly number[]> = [];
+    for (const v of unit) {
+      if (v === null || v === undefined) continue;
+      if (!isPermutation(v)) throw new Error(`${fnName} requires permutations of 0..n-1 (unit ${u} has [${String(v)}])`);
+      present.push(v);
+    }
+    const m = present.length;
+    if (m < 2) continue;
+    // group the unit's values by length
+    const byLength = new Map<number, Array<readonly number[]>>();
+    for (const v of present) {
+      const list = byLength.get(v.length);
+      if (list) list.push(v);
+      else byLength.set(v.length, [v]);
+    }
+    let within = 0;
+    let sameLengthPairs = 0;
+    for (const [L, list] of byLength) {
+      let g = lengthIndex.get(L);
+      if (g === undefined) {
+        g = lengths.length;
+        lengthIndex.set(L, g);
+        lengths.push(L);
+      }
+      const P = (L * (L - 1)) / 2;
+      const sums = new Float64Array(P);
+      let sq = 0;
+      const rank = new Int32Array(L);
+      for (const v of list) {
+        for (let i = 0; i < L; i++) rank[v[i]] = i;
+        let p = 0;
+        for (let i = 0; i < L; i++) {
+          for (let j = i + 1; j < L; j++) {
+            if (rank[i] < rank[j]) {
+              sums[p] += 1;
+              sq += 1;
+            }
+            p++;
+          }
+        }
+      }
+      const c = list.length;
+      sameLengthPairs += c * c;
+      if (P > 0) {
+        let norm = 0;
+        for (let p = 0; p < P; p++) norm += sums[p] * sums[p];
+        within += (2 * (c * sq - norm)) / P;
+      }
+      groupId.push(g);
+      groupCount.push(c);
+      groupSq.push(sq);
+      for (let p = 0; p < P; p++) sumX.push(sums[p]);
+      sumStart.push(sumX.length);
+    }
+    within += m * m - sameLengthPairs; // ordered pairs of different lengths, at distance 1
+    size.push(m);
+    observed.push(within / (m - 1));
+    groupStart.push(groupId.length);
+  }
+  const pairs = Int32Array.from(lengths, (L) => (L * (L - 1)) / 2);
+  const offset = new Int32Array(lengths.length);
+  let dims = 0;
+  for (let g = 0; g < lengths.length; g++) {
+    offset[g] = dims;
+    dims += pairs[g];
+  }
+  return {
+    units: size.length,
+    lengths,
+    pairs,
+    offset,
+    dims,
+    size: Float64Array.from(size),
+    observed: Float64Array.from(observed),
+    groupStart: Int32Array.from(groupStart),
+    groupId: Int32Array.from(groupId),
+    groupCount: Float64Array.from(groupCount),
+    groupSq: Float64Array.from(groupSq),
+    sumStart: Int32Array.from(sumStart),
+    sumX: Float64Array.from(sumX),
+  };
+}
+
+/** Weighted totals -> { n, observed sum O, expected sum E } (E over ordered pairs). */
+function disagreementSums(pr: Prepared, weight: ((u: number) => number) | null, S: Float64Array, N: Float64Array, Q: Float64Array) {
+  S.fill(0);
+  N.fill(0);
+  Q.fill(0);
+  let n = 0;
+  let observed = 0;
+  for (let u = 0; u < pr.units; u++) {
+    const w = weight ? weight(u) : 1;
+    if (w === 0) continue;
+    n += w * pr.size[u];
+    observed += w * pr.observed[u];
+    for (let k = pr.groupStart[u]; k < pr.groupStart[u + 1]; k++) {
+      const g = pr.groupId[k];
+      N[g] += w * pr.groupCount[k];
+      Q[g] += w * pr.groupSq[k];
+      const base = pr.offset[g];
+      const from = pr.sumStart[k];
+      const P = pr.pairs[g];
+      for (let p = 0; p < P; p++) S[base + p] += w * pr.sumX[from + p];
+    }
+  }
+  let expected = n * n;
+  for (let g = 0; g < pr.lengths.length; g++) {
+    expected -= N[g] * N[g];
+    const P = pr.pairs[g];
+    if (P === 0 || N[g] === 0) continue;
+    let norm = 0;
+    const base = pr.offset[g];
+    for (let p = 0; p < P; p++) norm += S[base + p] * S[base + p];
+    expected += (2 * (N[g] * Q[g] - norm)) / P;
+  }
+  return { n, observed, expected };
+}
+
+function buffers(pr: Prepared) {
+  return { S: new Float64Array(pr.dims), N: new Float64Array(pr.lengths.length), Q: new Float64Array(pr.lengths.length) };
+}
+
+function resultFrom(pr: Prepared, sums: { n: number; observed: number; expected: number }): AlphaResult {
+  const base = { metric: KENDALL_PERMUTATION_METRIC, n: sums.n, units: pr.units };
+  if (sums.n === 0) {
+    return { alpha: null, reason: "no pairable values: no unit has at least 2 values", ...base, observedDisagreement: null, expectedDisagreement: null };
+  }
+  const observedDisagreement = sums.observed / sums.n;
+  // sums of integers and of integer/P fractions: an all-equal data set gives exactly 0, but guard rounding
+  if (!(sums.expected > 1e-9 * sums.n * sums.n)) {
+    return { alpha: null, reason: "expected disagreement is 0: every pairable value is the same", ...base, observedDisagreement, expectedDisagreement: 0 };
+  }
+  return {
+    alpha: 1 - ((sums.n - 1) * sums.observed) / sums.expected,
+    ...base,
+    observedDisagreement,
+    expectedDisagreement: sums.expected / (sums.n * (sums.n - 1)),
+  };
+}
+
+/**
+ * Kendall permutation alpha: Krippendorff's alpha for units of orderings with the normalised
+ * Kendall tau distance as delta^2 (different lengths at 1), equal to krippendorffAlphaFromUnits
+ * with that custom metric, computed without the O(V^2) pass over distinct values. Returns alpha
+ * null with a reason when alpha is undefined, never a silent 0 or 1.
+ * Source: Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability", sections B-E; Kendall
+ * 1938; the embedding argument in this file's header.
+ * O(R L^2) for R ratings of length L.
+ * @throws {Error} "kendallPermutationAlpha requires permutations of 0..n-1" with the unit
+ * @example
+ * kendallPermutationAlpha([[[0, 1, 2], [0, 1, 2]], [[2, 1, 0], [2, 0, 1]]]).alpha;
+ */
+export function kendallPermutationAlpha(units: PermutationUnits): AlphaResult {
+  const pr = prepare(units, "kendallPermutationAlpha");
+  const b = buffers(pr);
+  return resultFrom(pr, disagreementSums(pr, null, b.S, b.N, b.Q));
+}
+
+/**
+ * Kendall permutation alpha bootstrap: the unit-resampling percentile bootstrap of
+ * kendallPermutationAlpha, draw for draw the same as krippendorffAlphaBootstrap(units, metric,
+ * rng, { method: "units" }) with the equivalent custom metric (randomInt(rng, U) U times per
+ * resample over the pairable units; undefined replicates counted and left out; type-7 percentile
+ * interval), at O(U P) per replicate instead of O(U + V^2).
+ * Source: Efron & Tibshirani 1993, section 13.3; Krippendorff 2011.
+ * O(resamples x U x P).
+ * @throws {Error} as kendallPermutationAlpha, and on bad resamples/confidence
+ * @example
+ * kendallPermutationAlphaBootstrap(units, mulberry32(1)).ci;
+ */
+export function kendallPermutationAlphaBootstrap(
+  units: PermutationUnits,
+  rng: Rng,
+  options: { resamples?: number; confidence?: number } = {},
+): AlphaBootstrapResult {
+  const fnName = "kendallPermutationAlphaBootstrap";
+  const { resamples, confidence } = bootstrapOptions(options, fnName);
+  const pr = prepare(units, fnName);
+  const b = buffers(pr);
+  const estimate = resultFrom(pr, disagreementSums(pr, null, b.S, b.N, b.Q));
+  const pct = Math.round(confidence * 1000) / 10;
+  const description = `${pct}% percentile bootstrap over units (${resamples} resamples of ${pr.units} pairable units with replacement)`;
+  const common = { method: "unit-bootstrap" as const, description, estimate, confidence, resamples, draws: null };
+  if (estimate.alpha === null) {
+    return { ...common, ci: null, reason: `alpha is undefined on the full data (${estimate.reason})`, undefinedResamples: 0, replicates: new Float64Array(0) };
+  }
+  const U = pr.units;
+  const weight = new Int32Array(U);
+  const weightOf = (u: number) => weight[u];
+  const reps = new Float64Array(resamples);
+  let defined = 0;
+  for (let r = 0; r < resamples; r++) {
+    weight.fill(0);
+    for (let i = 0; i < U; i++) weight[randomInt(rng, U)]++;
+    const sums = disagreementSums(pr, weightOf, b.S, b.N, b.Q);
+    if (sums.expected > 1e-9 * sums.n * sums.n) reps[defined++] = 1 - ((sums.n - 1) * sums.observed) / sums.expected;
+  }
+  const replicates = reps.slice(0, defined).sort();
+  if (defined === 0) return { ...common, ci: null, reason: "alpha was undefined on every resample", undefinedResamples: resamples, replicates };
+  return { ...common, ci: percentileInterval(replicates, confidence), undefinedResamples: resamples - defined, replicates };
+}
+
+/**
+ * Kendall permutation pairwise alpha: kendallPermutationAlpha for every pair of coders of a
+ * coders x units matrix of orderings (null = missing), as a symmetric matrix and a pair list,
+ * in the shape of pairwiseAlpha (agreement-summary.ts).
+ * Source: Krippendorff 2011 (alpha on each pair's two-row reliability matrix).
+ * O(C^2 U L^2).
+ * @throws {Error} "kendallPermutationPairwiseAlpha requires at least 2 coders", or rows of unequal length
+ * @example
+ * kendallPermutationPairwiseAlpha([[[0, 1]], [[1, 0]]]).matrix[0][1];
+ */
+export function kendallPermutationPairwiseAlpha(matrix: ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>>): PairwiseAlphaResult {
+  const fnName = "kendallPermutationPairwiseAlpha";
+  if (!Array.isArray(matrix) || matrix.length < 2) throw new Error(`${fnName} requires at least 2 coders`);
+  const U = matrix[0].length;
+  for (const row of matrix) if (row.length !== U) throw new Error(`${fnName} requires every coder row to have the same number of units`);
+  const C = matrix.length;
+  const out: (number | null)[][] = Array.from({ length: C }, () => new Array<number | null>(C).fill(null));
+  const pairs: PairwiseAlphaResult["pairs"] = [];
+  for (let a = 0; a < C; a++) {
+    for (let b = a + 1; b < C; b++) {
+      const units: Array<Array<readonly number[] | null | undefined>> = [];
+      for (let u = 0; u < U; u++) if (matrix[a][u] && matrix[b][u]) units.push([matrix[a][u], matrix[b][u]]);
+      const result = kendallPermutationAlpha(units);
+      out[a][b] = result.alpha;
+      out[b][a] = result.alpha;
+      pairs.push({ a, b, result });
+    }
+  }
+  return { matrix: out, pairs };
+}
+
+/**
+ * Kendall permutation cluster totals: the additive totals of kendallPermutationAlpha per cluster
+ * of units (n, the observed sum, and per answer length the count, the sum of ||x||^2 and the
+ * pair-indicator sums), with the statistic that turns summed totals into alpha, for the
+ * stratified cluster bootstrap. Dense cluster indices follow each cluster's first pairable unit.
+ * Source: Krippendorff 2011; the embedding argument in this file's header.
+ * O(R L^2) to build; the statistic costs O(sum over lengths of L^2).
+ * @throws {Error} as kendallPermutationAlpha, or "kendallPermutationClusterTotals requires one cluster id per unit"
+ * @example
+ * const { data, statistic } = kendallPermutationClusterTotals(units, itemOfUnit);
+ */
+export function kendallPermutationClusterTotals(
+  units: PermutationUnits,
+  clusterOf: ArrayLike<number>,
+): { data: AdditiveClusters; statistic: AdditiveStatistic; clusterIds: number[] } {
+  const fnName = "kendallPermutationClusterTotals";
+  if (!Array.isArray(units) || clusterOf.length !== units.length) throw new Error(`${fnName} requires one cluster id per unit`);
+  const pr = prepare(units, fnName);
+  // pairable unit p -> the caller's cluster id
+  const pairableCluster: number[] = [];
+  for (let u = 0; u < units.length; u++) {
+    let m = 0;
+    for (const v of units[u]) if (v !== null && v !== undefined) m++;
+    if (m >= 2) pairableCluster.push(clusterOf[u]);
+  }
+  // layout: [0] n, [1] observed, then per length group g at base[g]: N, Q, S_1..S_P
+  const G = pr.lengths.length;
+  const base = new Int32Array(G);
+  let dims = 2;
+  for (let g = 0; g < G; g++) {
+    base[g] = dims;
+    dims += 2 + pr.pairs[g];
+  }
+  const dense = new Map<number, number>();
+  const clusterIds: number[] = [];
+  const unitsOfCluster: number[][] = [];
+  pairableCluster.forEach((id, p) => {
+    let c = dense.get(id);
+    if (c === undefined) {
+      c = clusterIds.length;
+      dense.set(id, c);
+      clusterIds.push(id);
+      unitsOfCluster.push([]);
+    }
+    unitsOfCluster[c].push(p);
+  });
+  const start = new Int32Array(clusterIds.length + 1);
+  const index: number[] = [];
+  const value: number[] = [];
+  const scratch = new Float64Array(dims);
+  const touched: number[] = [];
+  const add = (d: number, x: number) => {
+    if (x === 0) return;
+    if (scratch[d] === 0) touched.push(d);
+    scratch[d] += x;
+  };
+  for (let c = 0; c < clusterIds.length; c++) {
+    for (const u of unitsOfCluster[c]) {
+      add(0, pr.size[u]);
+      add(1, pr.observed[u]);
+      for (let k = pr.groupStart[u]; k < pr.groupStart[u + 1]; k++) {
+        const g = pr.groupId[k];
+        add(base[g], pr.groupCount[k]);
+        add(base[g] + 1, pr.groupSq[k]);
+        const from = pr.sumStart[k];
+        for (let q = 0; q < pr.pairs[g]; q++) add(base[g] + 2 + q, pr.sumX[from + q]);
+      }
+    }
+    for (const d of touched) {
+      index.push(d);
+      value.push(scratch[d]);
+      scratch[d] = 0;
+    }
+    touched.length = 0;
+    start[c + 1] = index.length;
+  }
+  const statistic: AdditiveStatistic = (sum) => {
+    const n = sum[0];
+    if (!(n > 0)) return null;
+    let expected = n * n;
+    for (let g = 0; g < G; g++) {
+      const N = sum[base[g]];
+      expected -= N * N;
+      const P = pr.pairs[g];
+      if (P === 0 || N === 0) continue;
+      let norm = 0;
+      for (let q = 0; q < P; q++) {
+        const x = sum[base[g] + 2 + q];
+        norm += x * x;
+      }
+      expected += (2 * (N * sum[base[g] + 1] - norm)) / P;
+    }
+    return expected > 1e-9 * n * n ? 1 - ((n - 1) * sum[1]) / expected : null;
+  };
+  return { data: { dims, start, index: Int32Array.from(index), value: Float64Array.from(value) }, statistic, clusterIds };
+}
+
+/**
+ * Kendall permutation alpha stratified bootstrap: kendallPermutationAlpha's intervals for every
+ * stratum and group of strata from one stratified cluster bootstrap (stratified-bootstrap.ts).
+ * Source: as kendallPermutationClusterTotals; Davison & Hinkley 1997, sections 3.7-3.8.
+ * O(R (C + cluster entries + blocks x sum of L^2)).
+ * @throws {Error} as kendallPermutationClusterTotals and additiveStratifiedBootstrap
+ * @example
+ * kendallPermutationAlphaStratifiedBootstrap(units, itemOfUnit, (item) => cellOf[item], 16, [[0, 1]], mulberry32(1));
+ */
+export function kendallPermutationAlphaStratifiedBootstrap(
+  units: PermutationUnits,
+  clusterOf: ArrayLike<number>,
+  stratumOf: (clusterId: number) => number,
+  strataCount: number,
+  groups: ReadonlyArray<ReadonlyArray<number>>,
+  rng: Rng,
+  options: { resamples?: number; confidence?: number } = {},
+): StratifiedBootstrapResult {
+  const totals = kendallPermutationClusterTotals(units, clusterOf);
+  return additiveStratifiedBootstrap(totals.data, totals.clusterIds.map(stratumOf), strataCount, groups, totals.statistic, rng, options);
+}
