@@ -9,12 +9,25 @@ export interface NavItem {
 export const navByRole: Record<Role, NavItem[]> = {
   ADMIN: [
     { title: "Studies", href: "/research" },
+    { title: "Review", href: "/review" },
     { title: "Import", href: "/admin/import" },
     { title: "Users", href: "/admin/users" },
   ],
-  RESEARCHER: [{ title: "Studies", href: "/research" }],
+  RESEARCHER: [
+    { title: "Studies", href: "/research" },
+    { title: "Review", href: "/review" },
+  ],
   ANNOTATOR: [{ title: "My studies", href: "/studies" }],
 };
+
+/**
+ * The entries for one user: a reviewer who is not staff (membership of a review study grants
+ * reviewing, lib/review/studies.ts isReviewer) also gets "Review".
+ */
+export function navFor(role: Role, options: { reviewer?: boolean } = {}): NavItem[] {
+  const items = navByRole[role];
+  return options.reviewer && !items.some((item) => item.href === "/review") ? [...items, { title: "Review", href: "/review" }] : items;
+}
 
 export function homePathFor(role: Role): string {
   return role === "ANNOTATOR" ? "/studies" : "/research";

@@ -32,6 +32,13 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/model-runs`, file: "studies/[slug]/model-runs/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/model-runs`, file: "studies/[slug]/model-runs/route.ts", allowed: staff },
   { method: "DELETE", path: `/api/studies/${slug}/model-runs/some-run`, file: "studies/[slug]/model-runs/[runId]/route.ts", allowed: staff },
+  // item verification (docs/review.md): managing review studies and reading their results is staff work
+  { method: "GET", path: "/api/review/studies", file: "review/studies/route.ts", allowed: staff },
+  { method: "POST", path: "/api/review/studies", file: "review/studies/route.ts", body: { title: "Sneaky", slug: "sneaky-review", batchIds: ["x"], reviewerIds: ["x", "y", "z"] }, allowed: staff },
+  { method: "PATCH", path: `/api/review/studies/${slug}`, file: "review/studies/[slug]/route.ts", body: { status: "CLOSED" }, allowed: staff },
+  { method: "GET", path: `/api/review/studies/${slug}/results`, file: "review/studies/[slug]/results/route.ts", allowed: staff },
+  { method: "POST", path: `/api/review/studies/${slug}/decisions`, file: "review/studies/[slug]/decisions/route.ts", body: { reviewItemId: "x", decision: "EXCLUDE", note: "sneaky" }, allowed: staff },
+  { method: "GET", path: `/api/review/studies/${slug}/export?format=csv`, file: "review/studies/[slug]/export/route.ts", allowed: staff },
 ];
 
 /** Route handler files an annotator may use (their own flow), and next-auth's own. */
@@ -43,6 +50,10 @@ export const annotatorApiFiles = [
   "annotate/studies/route.ts",
   "assets/[hash]/route.ts",
   "auth/[...nextauth]/route.ts",
+  // a reviewer's own flow: membership of the review study grants it, whatever the role (lib/review/work.ts checks)
+  "review/studies/[slug]/next/route.ts",
+  "review/assignments/[id]/verdicts/route.ts",
+  "review/assets/[hash]/route.ts",
 ];
 
-export const staffPages = ["/admin/users", "/admin/import", "/research", "/research/studies/new"];
+export const staffPages = ["/admin/users", "/admin/import", "/research", "/research/studies/new", "/review/new"];

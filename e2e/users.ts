@@ -4,6 +4,10 @@ export const e2eUsers = {
   researcher: { email: "researcher@e2e.test", password: "e2e-researcher-password", name: "Rita Researcher", role: "RESEARCHER" },
   annotator: { email: "annotator@e2e.test", password: "e2e-annotator-password", name: "Ann Annotator", role: "ANNOTATOR" },
   annotator2: { email: "annotator2@e2e.test", password: "e2e-annotator-password", name: "Bo Annotator", role: "ANNOTATOR" },
+  // item verification (e2e/review.e2e.ts): membership of a review study makes any user a reviewer
+  reviewer1: { email: "reviewer1@e2e.test", password: "e2e-reviewer-password", name: "Rae Reviewer", role: "ANNOTATOR" },
+  reviewer2: { email: "reviewer2@e2e.test", password: "e2e-reviewer-password", name: "Rui Reviewer", role: "ANNOTATOR" },
+  reviewer3: { email: "reviewer3@e2e.test", password: "e2e-reviewer-password", name: "Remy Reviewer", role: "RESEARCHER" },
 } as const;
 
 export type E2eUserName = keyof typeof e2eUsers;

@@ -1,0 +1,25 @@
+import { requireRole } from "@/lib/session";
+import { toResponse } from "@/lib/errors";
+import { assetParamSchema } from "@/lib/validations/annotate";
+import { getReviewAssetForUser } from "@/lib/review/assets";
+
+/**
+ * GET /api/review/assets/<hash>: an image of an item under review, for its reviewers (of any
+ * role) and staff. Cached like /api/assets (the bytes of a hash never change); 404 for users who
+ * may not see it, as for unknown hashes.
+ */
+export async function GET(request: Request, context: { params: Promise<{ hash: string }> }) {
+  try {
+    const { hash } = assetParamSchema.parse(await context.params);
+    const user = await requireRole();
+    const asset = await getReviewAssetForUser(hash, user.id, user.role);
+    if (!asset) return Response.json({ error: "Not found" }, { status: 404 });
+    const etag = `"${asset.hash}"`;
+    const headers = { "cache-control": "private, max-age=31536000, immutable", etag, "content-type": asset.mime, "x-content-type-options": "nosniff" };
+    const match = request.headers.get("if-none-match");
+    if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+    return new Response(Buffer.from(asset.bytes), { headers: { ...headers, "content-length": String(asset.bytes.byteLength) } });
+  } catch (error) {
+    return toResponse(error);
+  }
+}

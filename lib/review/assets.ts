@@ -1,0 +1,25 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { findAsset, type StoredAsset } from "@/lib/repos/assets";
+import type { Role } from "@/lib/generated/prisma/enums";
+
+const hashPattern = /^[0-9a-f]{64}$/;
+
+/**
+ * An image for a reviewer (GET /api/review/assets/<hash>), or null: staff see every asset (as on
+ * /api/assets); any other user only the assets of the studies whose batches a review study they
+ * review covers. Null also for malformed and unknown hashes, so that a caller cannot tell
+ * "forbidden" from "absent".
+ */
+export async function getReviewAssetForUser(hash: string, userId: string, role: Role): Promise<StoredAsset | null> {
+  if (!hashPattern.test(hash)) return null;
+  if (role === "ADMIN" || role === "RESEARCHER") return findAsset(hash);
+  const rows = await db.$queryRaw<Array<{ ok: number }>>`
+    SELECT 1 AS ok FROM "ReviewStudyReviewer" m
+    JOIN "ReviewStudyBatch" rb ON rb."reviewStudyId" = m."reviewStudyId"
+    JOIN "Batch" b ON b.id = rb."batchId"
+    JOIN "StudyAsset" sa ON sa."studyId" = b."studyId"
+    WHERE m."userId" = ${userId} AND sa."assetHash" = ${hash}
+    LIMIT 1`;
+  return rows.length > 0 ? findAsset(hash) : null;
+}
