@@ -34,6 +34,8 @@ export const dashboardParamsSchema = z.object({
   encoding: optionalText(60),
   level: z.enum(ALPHA_LEVELS).optional().catch(undefined),
   ci: z.enum(CI_METHODS).optional().catch(undefined),
+  /** answers to items that failed review (lib/review): left out by default */
+  reviewed: z.enum(["without", "with"]).optional().catch(undefined),
 });
 export type DashboardParamsInput = z.input<typeof dashboardParamsSchema>;
 

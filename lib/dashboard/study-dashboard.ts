@@ -7,6 +7,8 @@ import { DEFAULT_TAG } from "@/lib/dashboard/constants";
 import { parseDashboardParams, type AlphaLevelChoice, type CiMethod } from "@/lib/dashboard/params";
 import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { getSnapshotView, memoize, type StudySnapshot } from "@/lib/dashboard/snapshot";
+import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
+import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTime, type TimeResult } from "@/lib/dashboard/time";
 import { listModelRuns, loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
@@ -30,6 +32,9 @@ export interface DashboardChoices {
   level: AlphaLevelChoice;
   levels: AlphaLevelChoice[];
   ci: CiMethod;
+  /** items of this study that failed review, and whether their answers are in the figures */
+  excludedItems: number;
+  includeExcluded: boolean;
 }
 
 export interface PlanView extends Omit<AgreementPlanStatus, "completeItemIds"> {
@@ -66,7 +71,7 @@ function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string
   return [...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => ({ key, values: [...set].sort(compareTagValues) }));
 }
 
-function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): DashboardChoices {
+function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded"> {
   const params = parseDashboardParams(raw);
   const tagKeys = tagFacets(snapshot);
   const keys = tagKeys.map((t) => t.key);
@@ -125,8 +130,10 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     listModelRuns(study.id),
     getAgreementPlanStatus(study.id),
   ]);
-  const { snapshot } = view;
-  const choices = resolveChoices(snapshot, searchParams);
+  const excludedIds = new Set(await excludedItemIdsForStudy(study.id));
+  const includeExcluded = parseDashboardParams(searchParams).reviewed === "with";
+  const snapshot = includeExcluded ? view.snapshot : snapshotWithoutItems(view.snapshot, excludedIds);
+  const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded };
   const v = `${study.id}@${snapshot.version}`;
   const { tagKey, annotator, encoding, level, ci } = choices;
   const scope = annotator === null ? "all" : snapshot.annotators[annotator].id;

@@ -59,6 +59,9 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           { name: "ci", label: "Alpha interval", value: choices.ci, options: CI_METHODS.map((m) => ({ value: m, label: CI_METHOD_LABELS[m] })) },
         ]
       : []),
+    ...(choices.excludedItems > 0
+      ? [{ name: "reviewed", label: "Items that failed review", value: choices.includeExcluded ? "with" : "without", options: [{ value: "without", label: `Left out (${choices.excludedItems})` }, { value: "with", label: "Included" }] }]
+      : []),
   ];
 
   if (d.accuracy.responses === 0 && progress.items === 0) {
@@ -71,7 +74,8 @@ export default async function DashboardPage({ params, searchParams }: { params: 
       <div className="space-y-3">
         <DashboardControls controls={controls} />
         <p className="text-xs text-slate-500">
-          Practice items are excluded from every figure. Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
+          Practice items are excluded from every figure
+          {choices.excludedItems > 0 ? (choices.includeExcluded ? `; answers to the ${choices.excludedItems} items that failed review are included` : `; so are answers to the ${choices.excludedItems} items that failed review`) : ""}. Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
           {d.asOf.stale ? "; newer answers arrived since (large studies refresh at most once a minute)" : ""}.
         </p>
       </div>
