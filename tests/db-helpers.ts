@@ -36,3 +36,51 @@ export async function createStudy(overrides: { slug?: string; overlap?: number; 
     },
   });
 }
+
+// --- annotator flow (lib/assignment, lib/responses, lib/events) ------------------------------
+
+export async function addMember(studyId: string, userId: string) {
+  return db.studyMember.create({ data: { studyId, userId } });
+}
+
+/**
+ * A batch of ENACT items in a study. Forward items carry symbolic states whose facts are
+ * distinctive strings ("SecretFact_<item>_<n>"), so tests can look for key content in what an
+ * annotator receives. The key order is a fixed derangement per item (never the identity).
+ */
+export async function createEnactItems(
+  studyId: string,
+  options: { count: number; kind?: "enact-forward" | "enact-inverse"; length?: number; practice?: boolean; prefix?: string } = { count: 1 },
+) {
+  counter += 1;
+  const kind = options.kind ?? "enact-forward";
+  const length = options.length ?? 3;
+  const prefix = options.prefix ?? `it${counter}`;
+  const batch = await db.batch.create({ data: { studyId, fileName: `${prefix}.jsonl`, checksum: `${prefix}-${Date.now()}-${Math.random()}`, itemCount: options.count } });
+  const items = [];
+  for (let n = 0; n < options.count; n++) {
+    const externalId = `${prefix}-${kind}-${n}`;
+    // order[i] = candidate shown after action i: rotate by one (never the identity for length > 1)
+    const order = Array.from({ length }, (_, i) => (i + 1) % length);
+    const fact = (step: number) => `SecretFact_${prefix}_${n}_${step}`;
+    const publicPart =
+      kind === "enact-forward"
+        ? { initialImage: `/img/${externalId}/0.png`, actions: Array.from({ length }, (_, i) => `Action ${i + 1} of ${externalId}`), candidates: Array.from({ length }, (_, c) => `/img/${externalId}/c${c}.png`) }
+        : { observations: Array.from({ length: length + 1 }, (_, i) => `/img/${externalId}/o${i}.png`), candidates: Array.from({ length }, (_, c) => `Candidate action ${c} of ${externalId}`) };
+    // forward states: after step i the facts 0..i hold (each step adds one distinctive fact)
+    const candidateStates: string[][] = Array.from({ length }, () => []);
+    order.forEach((candidate, step) => {
+      candidateStates[candidate] = Array.from({ length: step + 1 }, (_, k) => fact(k));
+    });
+    const key =
+      kind === "enact-forward"
+        ? { order, states: { initial: [], candidates: candidateStates } }
+        : { order, changes: Array.from({ length }, (_, c) => [`+${fact(order.indexOf(c))}`]), stepChanges: Array.from({ length }, (_, i) => [`+${fact(i)}`]) };
+    items.push(
+      await db.item.create({
+        data: { studyId, batchId: batch.id, externalId, kind, public: publicPart, key, tags: { steps: length + 1 }, practice: options.practice ?? false, contentHash: `${externalId}-hash` },
+      }),
+    );
+  }
+  return items;
+}

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/session";
 import { SiteHeader } from "@/components/layout/site-header";
+import { TrajectoryQueueProvider } from "@/components/annotate/queue-provider";
 
 export default async function AnnotateLayout({ children }: { children: React.ReactNode }) {
   const user = await getCurrentUser();
@@ -8,7 +9,9 @@ export default async function AnnotateLayout({ children }: { children: React.Rea
   return (
     <div className="min-h-screen">
       <SiteHeader user={user} />
-      <main className="mx-auto max-w-[1400px] px-4 py-3 sm:px-6">{children}</main>
+      <main className="mx-auto max-w-[1400px] px-4 py-3 sm:px-6">
+        <TrajectoryQueueProvider userId={user.id}>{children}</TrajectoryQueueProvider>
+      </main>
     </div>
   );
 }

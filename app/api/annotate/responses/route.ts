@@ -1,0 +1,20 @@
+import { requireRole } from "@/lib/session";
+import { toResponse } from "@/lib/errors";
+import { submitResponse } from "@/lib/responses";
+import { responseCreateSchema } from "@/lib/validations/annotate";
+
+/**
+ * POST /api/annotate/responses { assignmentId, clientId, answer, confidence, wallMs, activeMs, submitSeq }
+ * -> 200 { responseId, assignmentId, clientId, duplicate, purpose, feedback? } (feedback: practice
+ * items only). A retry with the same clientId returns the stored result; another clientId for an
+ * answered assignment is 409; 422 for an answer or confidence that does not fit the item or scale.
+ */
+export async function POST(request: Request) {
+  try {
+    const user = await requireRole();
+    const input = responseCreateSchema.parse(await request.json());
+    return Response.json(await submitResponse(user.id, input));
+  } catch (error) {
+    return toResponse(error);
+  }
+}

@@ -1,0 +1,332 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { AssignmentView } from "@/lib/annotate/assignment-view";
+import type { NextView } from "@/lib/annotate/next";
+import type { Progress } from "@/lib/assignment";
+import type { HistoryEvent } from "@/lib/client/annotation-store";
+import type { TrajectoryQueue } from "@/lib/client/trajectory-queue";
+import { idleCapMs } from "@/lib/timing/active-time";
+import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
+import { AnnotationStoreProvider, useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
+import { ConfidenceInput } from "@/components/annotate/confidence-input";
+import { IdleOverlay } from "@/components/annotate/idle-overlay";
+import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/annotate/queue-provider";
+import { getTaskUi, TaskView, taskUis } from "@/components/tasks/registry";
+import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import { buttonClass } from "@/components/ui/button";
+
+/**
+ * The annotator's work loop: one item at a time, the next one prefetched while this one is on
+ * screen, so submitting shows the next item at once.
+ *
+ * Offline: a submission is written to the browser's outbox before anything is sent, so it is
+ * never lost. A main item's submission does not hold the annotator up: the next item (already
+ * prefetched) appears at once and the outbox syncs in the background ("saved on this device, will
+ * sync"). Without a prefetched item, or after a practice item (whose feedback comes from the
+ * server), the page waits for the acknowledgement, saying so.
+ */
+
+export interface SessionStudy {
+  slug: string;
+  title: string;
+  confidenceScale: "LIKERT_5" | "PERCENT";
+  idleCapSeconds: number;
+}
+
+type Phase =
+  | { name: "working" }
+  | { name: "checking" }
+  | { name: "feedback"; ack: ResponseAck; answer: number[] }
+  | { name: "advancing" }
+  | { name: "closed" };
+
+/** Needs the TrajectoryQueueProvider of the (annotate) layout. */
+export default function AnnotateSession(props: { study: SessionStudy; initial: NextView }) {
+  return <SessionLoop {...props} />;
+}
+
+async function fetchNext(slug: string, exclude: string[]): Promise<NextView | null> {
+  try {
+    const query = exclude.length > 0 ? `?exclude=${encodeURIComponent(exclude.join(","))}` : "";
+    const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/next${query}`, { cache: "no-store", credentials: "same-origin" });
+    if (!response.ok) return null;
+    return (await response.json()) as NextView;
+  } catch {
+    return null;
+  }
+}
+
+function preloadImages(view: AssignmentView) {
+  const ui = getTaskUi(view.kind);
+  for (const src of ui?.images(view.view) ?? []) {
+    const image = new Image();
+    image.src = src;
+  }
+}
+
+/** Server history plus this browser's unsent events, one per seq. */
+function mergedHistory(view: AssignmentView, queue: TrajectoryQueue): HistoryEvent[] {
+  const bySeq = new Map<number, HistoryEvent>();
+  for (const event of view.history) bySeq.set(event.seq, event);
+  for (const event of queue.pendingEventsOf(view.assignmentId)) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+}
+
+function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextView }) {
+  const router = useRouter();
+  const queue = useTrajectoryQueue();
+  const queueStatus = useQueueStatus();
+  const initialItem = initial.status === "item" ? initial.assignment : null;
+  const alreadySent = initialItem !== null && (queue.hasPendingSubmission(initialItem.assignmentId) || queue.isDone(initialItem.assignmentId));
+  const [current, setCurrent] = useState<AssignmentView | null>(alreadySent ? null : initialItem);
+  const [phase, setPhase] = useState<Phase>(alreadySent ? { name: "advancing" } : initial.status === "closed" ? { name: "closed" } : { name: "working" });
+  const [progress, setProgress] = useState<Progress>(initial.progress);
+  const [done, setDone] = useState({ practice: initial.progress.practice.done, main: initial.progress.main.done });
+  const prefetch = useRef<{ forId: string; promise: Promise<NextView | null> } | null>(null);
+
+  // every task UI's code now, while online: a prefetched item of another kind may show offline
+  useEffect(() => {
+    for (const ui of Object.values(taskUis)) void ui.preload().catch(() => undefined);
+  }, []);
+
+  const goDone = useCallback(() => router.push(`/s/${study.slug}/done`), [router, study.slug]);
+
+  // prefetch the item after the one on screen
+  useEffect(() => {
+    if (!current) return;
+    const exclude = [current.assignmentId, ...queue.status().pendingSubmissionIds.filter((id) => id !== current.assignmentId)];
+    const promise = fetchNext(study.slug, exclude).then((next) => {
+      if (next?.status === "item") preloadImages(next.assignment);
+      if (next) setProgress(next.progress);
+      return next;
+    });
+    prefetch.current = { forId: current.assignmentId, promise };
+  }, [current, queue, study.slug]);
+
+  /** Show the next item: the prefetched one when there is one, else ask once the outbox is empty. */
+  const advance = useCallback(
+    async (from: string | null) => {
+      const prefetched = prefetch.current && prefetch.current.forId === from ? await prefetch.current.promise : null;
+      if (prefetched?.status === "item" && !queue.isDone(prefetched.assignment.assignmentId) && !queue.hasPendingSubmission(prefetched.assignment.assignmentId)) {
+        setCurrent(prefetched.assignment);
+        setPhase({ name: "working" });
+        return;
+      }
+      setCurrent(null);
+      setPhase({ name: "advancing" });
+      for (let attempt = 0; ; attempt++) {
+        // the server must know every submission before it can say what is next
+        for (const id of queue.status().pendingSubmissionIds) await queue.waitFor(id).catch(() => undefined);
+        const next = await fetchNext(study.slug, []);
+        if (next) setProgress(next.progress);
+        if (next?.status === "item" && !queue.isDone(next.assignment.assignmentId) && !queue.hasPendingSubmission(next.assignment.assignmentId)) {
+          setCurrent(next.assignment);
+          setPhase({ name: "working" });
+          return;
+        }
+        if (next?.status === "done") return goDone();
+        if (next?.status === "closed") return setPhase({ name: "closed" });
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5))));
+      }
+    },
+    [goDone, queue, study.slug],
+  );
+
+  // an item submitted before a reload: wait for it, then go on
+  useEffect(() => {
+    if (alreadySent) void advance(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount
+  }, []);
+
+  const onSubmit = useCallback(
+    (input: ResponseCreateInput) => {
+      const view = current;
+      if (!view) return;
+      const acked = queue.submit(input);
+      const answer = (input.answer as { order: number[] }).order;
+      if (view.purpose === "PRACTICE") {
+        setDone((d) => ({ ...d, practice: d.practice + 1 }));
+        setPhase({ name: "checking" });
+        acked.then(
+          (ack) => setPhase({ name: "feedback", ack, answer }),
+          () => void advance(view.assignmentId),
+        );
+        return;
+      }
+      acked.catch((error: unknown) => console.error("submission refused", error));
+      setDone((d) => ({ ...d, main: d.main + 1 }));
+      void advance(view.assignmentId);
+    },
+    [advance, current, queue],
+  );
+
+  const practiceTotal = Math.max(progress.practice.total, done.practice);
+  const mainTotal = Math.max(progress.main.total, done.main + (current && current.purpose !== "PRACTICE" ? 1 : 0));
+  const counter =
+    current?.purpose === "PRACTICE" || (phase.name !== "working" && done.practice < practiceTotal)
+      ? `Practice ${Math.min(done.practice + (phase.name === "working" ? 1 : 0), practiceTotal)} of ${practiceTotal}`
+      : `Item ${Math.min(done.main + (current ? 1 : 0), Math.max(mainTotal, 1))} of ${mainTotal}`;
+
+  const status = (
+    <div className="flex items-center gap-2">
+      <span className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${current?.purpose === "PRACTICE" ? "bg-blue-50 text-blue-700" : "bg-slate-100 text-slate-700"}`} data-testid="progress" title={study.title}>
+        {counter}
+      </span>
+      <SyncStatus />
+      <Link href={`/s/${study.slug}`} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900" title="Your work is saved: continue later, on any device">
+        Pause
+      </Link>
+    </div>
+  );
+
+  return (
+    <div className="flex h-[calc(100dvh-3.5rem-1px-1.5rem)] min-h-[500px] flex-col gap-2" aria-label={study.title}>
+      {phase.name === "working" && current ? (
+        <ItemWork key={current.assignmentId} view={current} study={study} onSubmit={onSubmit} status={status} />
+      ) : phase.name === "feedback" && current ? (
+        <PracticeFeedback key={`feedback-${current.assignmentId}`} view={current} study={study} ack={phase.ack} answer={phase.answer} onContinue={() => void advance(current.assignmentId)} status={status} />
+      ) : phase.name === "closed" ? (
+        <Notice title="This study is closed" body="It does not take answers any more. Thank you for your work." action={<Link className={buttonClass("secondary")} href="/studies">Back to my studies</Link>} />
+      ) : (
+        <>
+          <Notice
+            title={phase.name === "checking" ? "Checking your answer…" : "Loading the next item…"}
+            body={queueStatus.offline ? "You are offline. Your answer is saved on this device and will be sent as soon as the connection is back; this page continues by itself." : "One moment."}
+            busy
+          />
+          <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function Notice({ title, body, action, busy }: { title: string; body: string; action?: React.ReactNode; busy?: boolean }) {
+  return (
+    <div className="grid flex-1 place-items-center rounded-lg border border-slate-200 bg-white" role="status" aria-busy={busy ? "true" : undefined}>
+      <div className="max-w-md px-6 text-center">
+        {busy ? <div aria-hidden className="mx-auto mb-3 h-6 w-6 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" /> : null}
+        <h2 className="text-lg font-semibold">{title}</h2>
+        <p className="mt-1 text-sm text-slate-600">{body}</p>
+        {action ? <div className="mt-4">{action}</div> : null}
+      </div>
+    </div>
+  );
+}
+
+/** One item: its store (resumed from the stored and queued events), the task UI and the submit bar. */
+function ItemWork({ view, study, onSubmit, status }: { view: AssignmentView; study: SessionStudy; onSubmit: (input: ResponseCreateInput) => void; status: React.ReactNode }) {
+  const queue = useTrajectoryQueue();
+  const ui = getTaskUi(view.kind);
+  const [init] = useState(() => {
+    const cursor = queue.cursor(view.assignmentId);
+    return {
+      assignmentId: view.assignmentId,
+      kind: view.kind,
+      length: ui?.slotCount(view.view) ?? 0,
+      confidenceScale: study.confidenceScale,
+      idleCapMs: idleCapMs(study.idleCapSeconds),
+      history: mergedHistory(view, queue),
+      nextSeq: cursor?.nextSeq,
+      tally: cursor?.tally,
+      sink: queue.enqueue.bind(queue),
+      onSubmit,
+    };
+  });
+  if (!ui) return <Notice title="This kind of task cannot be shown" body={`No interface is registered for "${view.kind}". Please tell the research team.`} />;
+  return (
+    <AnnotationStoreProvider init={init}>
+      <ItemEffects />
+      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId}>
+        <TaskView ui={ui} view={view.view} />
+      </div>
+      <SubmitBar status={status} />
+      <IdleOverlay />
+    </AnnotationStoreProvider>
+  );
+}
+
+/** item_shown on mount, focus loss, and the idle check; all recorded by store actions. */
+function ItemEffects() {
+  const api = useAnnotationStoreApi();
+  useEffect(() => {
+    const store = api.getState();
+    store.show({ width: window.innerWidth, height: window.innerHeight });
+    if (api.getState().hidden) api.getState().pageVisible();
+    const onVisibility = () => (document.visibilityState === "hidden" ? api.getState().pageHidden() : api.getState().pageVisible());
+    document.addEventListener("visibilitychange", onVisibility);
+    const timer = window.setInterval(() => {
+      const state = api.getState();
+      if (state.hidden || state.idle || state.submitted || document.visibilityState === "hidden") return;
+      const since = state.sinceLastEvent();
+      if (since !== null && since >= state.idleCapMs) state.idleShown(since);
+    }, 1000);
+    return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      window.clearInterval(timer);
+      // leaving the item (Pause, another page): the time away is not working time
+      api.getState().pageHidden();
+    };
+  }, [api]);
+  return null;
+}
+
+function SubmitBar({ status }: { status: React.ReactNode }) {
+  const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
+  const length = useAnnotationStore((s) => s.length);
+  const hasConfidence = useAnnotationStore((s) => s.confidence !== null);
+  const submitted = useAnnotationStore((s) => s.submitted);
+  const submit = useAnnotationStore((s) => s.submit);
+  const ready = filled === length && hasConfidence && !submitted;
+  const missing = filled < length ? `${length - filled} step${length - filled === 1 ? "" : "s"} to fill` : !hasConfidence ? "Choose your confidence" : "";
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-1.5 shadow-sm">
+      {status}
+      <span className="ml-auto hidden text-sm font-medium text-slate-700 xl:inline">Your confidence:</span>
+      <span className="ml-auto xl:ml-0">
+        <ConfidenceInput />
+      </span>
+      <span className="w-32 text-right text-xs leading-tight text-slate-500" aria-live="polite">
+        {missing}
+      </span>
+      <button type="button" onClick={() => submit()} disabled={!ready} className={buttonClass("primary", "md", "min-w-28")}>
+        Submit
+      </button>
+    </div>
+  );
+}
+
+/** After a practice item: the right answer, laid out in the task itself (read-only). */
+function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: number[]; onContinue: () => void; status: React.ReactNode }) {
+  const ui = getTaskUi(view.kind);
+  const correct = ack.feedback?.correct ?? false;
+  const key = ack.feedback?.order ?? [];
+  // accepted answers may differ from the key's order (ENACT's semantic match): show theirs then
+  const shown = correct ? answer : key;
+  const notes: Array<SlotNote | null> = shown.map((candidate, step) =>
+    correct || answer[step] === candidate ? { tone: "good", text: "✓ your answer" } : { tone: "bad", text: `✗ you had ${letterOf(answer[step])}` },
+  );
+  const continueButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => continueButton.current?.focus(), []);
+  if (!ui) return null;
+  return (
+    <AnnotationStoreProvider
+      init={{ assignmentId: view.assignmentId, kind: view.kind, length: ui.slotCount(view.view), confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true, state: { slots: shown } }}
+    >
+      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex items-center gap-3 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
+        <span>{correct ? "Your order is right." : "The right order is shown below; the steps marked in red were different in your answer."}</span>
+        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
+          Continue
+        </button>
+      </div>
+      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
+        <TaskView ui={ui} view={view.view} slotNotes={notes} />
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+    </AnnotationStoreProvider>
+  );
+}

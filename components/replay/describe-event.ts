@@ -1,0 +1,75 @@
+import { letterOf } from "@/components/tasks/shared/types";
+
+/**
+ * One trajectory event in words, for the replay timeline ("image C → step 2 (drag)"). Pure.
+ * `name` names a candidate the way the task shows it ("image C", "action B").
+ */
+export function describeEvent(event: { type: string; payload: unknown }, name: (candidate: number) => string = (c) => letterOf(c), percent = false): string {
+  const p = (event.payload ?? {}) as Record<string, unknown>;
+  const num = (key: string) => (typeof p[key] === "number" ? (p[key] as number) : null);
+  const step = (key: string) => {
+    const value = num(key);
+    return value === null ? "?" : String(value + 1);
+  };
+  const cand = (key: string) => {
+    const value = num(key);
+    return value === null ? "?" : name(value);
+  };
+  const via = typeof p.via === "string" ? ` (${p.via})` : "";
+  switch (event.type) {
+    case "item_shown":
+      return p.resumed ? "Item shown again (resumed)" : "Item shown";
+    case "image_zoomed": {
+      const role = String(p.role ?? "image");
+      const index = num("index");
+      const what = role === "initial" ? "the current state" : role === "candidate" ? (index === null ? "a candidate" : name(index)) : role === "slot" ? `the image in step ${step("index")}` : `observation ${index === null ? "?" : index + 1}`;
+      return `Opened ${what} large`;
+    }
+    case "image_closed":
+      return `Closed the large image${typeof p.via === "string" ? ` (${p.via})` : ""}`;
+    case "candidate_picked":
+      return `Picked up ${cand("candidate")}${num("fromSlot") !== null ? ` from step ${step("fromSlot")}` : ""}${via}`;
+    case "pick_cancelled":
+      return `Let go of ${cand("candidate")} outside the steps`;
+    case "slot_filled": {
+      const from = num("fromSlot") !== null ? ` (moved from step ${step("fromSlot")})` : "";
+      const replaced = num("replaced") !== null ? `, replacing ${cand("replaced")}` : "";
+      return `${cand("candidate")} → step ${step("slot")}${from}${replaced}${via}`;
+    }
+    case "slots_swapped":
+      return `Swapped steps ${step("from")} and ${step("to")}${via}`;
+    case "slot_cleared":
+      return `Cleared step ${step("slot")} (${cand("candidate")})${via}`;
+    case "confidence_changed":
+      return `Confidence ${p.value}${percent ? "%" : ""}${p.previous !== null && p.previous !== undefined ? ` (was ${p.previous}${percent ? "%" : ""})` : ""}`;
+    case "submitted":
+      return "Submitted";
+    case "page_hidden":
+      return "Left the page (hidden)";
+    case "page_visible":
+      return "Back on the page";
+    case "idle_shown":
+      return `“Still working?” shown after ${Math.round((num("idleMs") ?? 0) / 1000)} s`;
+    case "idle_dismissed":
+      return "“Still working?” dismissed";
+    default:
+      return event.type;
+  }
+}
+
+/** "1:05.3" from milliseconds */
+export function formatClock(ms: number): string {
+  const negative = ms < 0;
+  const total = Math.abs(ms) / 1000;
+  const minutes = Math.floor(total / 60);
+  const seconds = total - minutes * 60;
+  return `${negative ? "-" : ""}${minutes}:${seconds.toFixed(1).padStart(4, "0")}`;
+}
+
+/** "4.2 s", "3 min 5 s" */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms - minutes * 60_000) / 1000);
+  return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min ${seconds} s`;
+}

@@ -1,0 +1,21 @@
+"use client";
+
+import { idleCapMs } from "@/lib/timing/active-time";
+import { AnnotationStoreProvider } from "@/components/annotate/annotation-store-provider";
+import { getTaskUi, TaskView } from "@/components/tasks/registry";
+import type { SlotNote } from "@/components/tasks/shared/types";
+
+/** For researchers: the item as annotators see it, with the key's order laid out in the steps. */
+export function ItemKeyView({ kind, view, keyOrder, notes }: { kind: string; view: unknown; keyOrder: number[] | null; notes?: Array<SlotNote | null> }) {
+  const ui = getTaskUi(kind);
+  if (!ui) return <p className="text-sm text-red-700">No interface is registered for the kind “{kind}”.</p>;
+  return (
+    <AnnotationStoreProvider
+      init={{ assignmentId: "review", kind, length: ui.slotCount(view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true, state: keyOrder ? { slots: keyOrder } : undefined }}
+    >
+      <div className="h-[540px] min-h-0">
+        <TaskView ui={ui} view={view} slotNotes={notes} />
+      </div>
+    </AnnotationStoreProvider>
+  );
+}

@@ -1,0 +1,288 @@
+"use client";
+
+import { useDrag, useDragLayer, useDrop } from "react-dnd";
+import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
+import { usePointerKind } from "@/components/tasks/shared/dnd";
+import { letterOf, slotKeysText, slotOfKey, type SlotNote } from "@/components/tasks/shared/types";
+
+/**
+ * The slot-filling interaction shared by the ordering kinds (ENACT forward and inverse): a library
+ * of lettered candidates, numbered slots, drag and drop (react-dnd), a keyboard path (focus a
+ * candidate and press a slot's number; in a slot, a number moves it and Delete clears it) and
+ * click-to-clear. Every action goes through the annotation store, which records the event.
+ */
+
+export const CANDIDATE = "candidate";
+
+interface DragItem {
+  candidate: number;
+  fromSlot: number | null;
+}
+
+/** A library candidate: draggable, focusable; digits place it; click runs `onActivate` (e.g. zoom). */
+export function CandidateTile({
+  candidate,
+  label,
+  onActivate,
+  className = "",
+  letterAt = "top",
+  children,
+}: {
+  candidate: number;
+  /** accessible name, e.g. "Candidate image C" */
+  label: string;
+  onActivate?: () => void;
+  className?: string;
+  /** where the letter badge sits (bottom: images whose top carries a label of their own) */
+  letterAt?: "top" | "bottom";
+  children: React.ReactNode;
+}) {
+  const api = useAnnotationStoreApi();
+  const pointer = usePointerKind();
+  const readOnly = useAnnotationStore((s) => s.readOnly || s.submitted);
+  const length = useAnnotationStore((s) => s.length);
+  const slot = useAnnotationStore((s) => s.slots.indexOf(candidate));
+  const picked = useAnnotationStore((s) => s.picked?.candidate === candidate);
+  const [{ dragging }, drag] = useDrag<DragItem, unknown, { dragging: boolean }>(
+    () => ({
+      type: CANDIDATE,
+      item: () => {
+        const fromSlot = api.getState().slots.indexOf(candidate);
+        api.getState().pick(candidate, fromSlot >= 0 ? fromSlot : null, pointer);
+        return { candidate, fromSlot: fromSlot >= 0 ? fromSlot : null };
+      },
+      canDrag: () => !api.getState().readOnly && !api.getState().submitted,
+      end: (_item, monitor) => {
+        if (!monitor.didDrop()) api.getState().cancelPick();
+      },
+      collect: (monitor) => ({ dragging: monitor.isDragging() }),
+    }),
+    [candidate, pointer],
+  );
+  const placed = slot >= 0;
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (readOnly) return;
+    const target = slotOfKey(event.key, length);
+    if (target !== null) {
+      event.preventDefault();
+      api.getState().place(candidate, target, "keyboard");
+    } else if ((event.key === "Enter" || event.key === " ") && onActivate) {
+      event.preventDefault();
+      onActivate();
+    }
+  };
+  return (
+    <div
+      ref={(node) => {
+        drag(node);
+      }}
+      role="button"
+      tabIndex={0}
+      aria-label={`${label}${placed ? `, placed in step ${slot + 1}` : ""}`}
+      aria-keyshortcuts={readOnly ? undefined : slotKeysText(length).replace("–", "-")}
+      data-candidate={candidate}
+      data-placed={placed ? slot + 1 : undefined}
+      onKeyDown={onKeyDown}
+      onClick={onActivate}
+      className={`group relative cursor-grab select-none rounded-md border bg-white outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 active:cursor-grabbing ${
+        picked || dragging ? "border-brand-500 ring-2 ring-brand-300" : "border-slate-200 hover:border-slate-400"
+      } ${placed ? "opacity-45" : ""} ${className}`}
+    >
+      {children}
+      <span className={`pointer-events-none absolute left-1 grid h-5 min-w-5 place-items-center rounded bg-slate-900/80 px-1 text-xs font-semibold text-white ${letterAt === "top" ? "top-1" : "bottom-1"}`}>{letterOf(candidate)}</span>
+      {placed ? (
+        <span className="pointer-events-none absolute right-1 top-1 rounded bg-brand-600 px-1.5 text-xs font-semibold text-white">→ {slot + 1}</span>
+      ) : null}
+      {!readOnly ? (
+        <span className="pointer-events-none absolute left-1/2 top-1/2 hidden -translate-x-1/2 -translate-y-1/2 whitespace-nowrap rounded bg-brand-600 px-1.5 py-0.5 text-center text-[11px] font-medium text-white shadow group-focus-visible:block">
+          press {slotKeysText(length)} to place
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A numbered slot: a drop target; when filled, its candidate can be dragged to another slot
+ * (swap) and a click (or Enter/Delete) clears it; digits move it to that slot.
+ */
+export function SlotBox({
+  slot,
+  label,
+  note,
+  className = "",
+  renderFilled,
+  emptyText,
+  letterAt = "top",
+  style,
+}: {
+  slot: number;
+  letterAt?: "top" | "bottom";
+  style?: React.CSSProperties;
+  /** accessible name, e.g. "Next state after action 2" */
+  label: string;
+  note?: SlotNote | null;
+  className?: string;
+  renderFilled: (candidate: number) => React.ReactNode;
+  emptyText: string;
+}) {
+  const api = useAnnotationStoreApi();
+  const pointer = usePointerKind();
+  const candidate = useAnnotationStore((s) => s.slots[slot] ?? null);
+  const readOnly = useAnnotationStore((s) => s.readOnly || s.submitted);
+  const length = useAnnotationStore((s) => s.length);
+  const [{ over }, drop] = useDrop<DragItem, unknown, { over: boolean }>(
+    () => ({
+      accept: CANDIDATE,
+      canDrop: () => !api.getState().readOnly && !api.getState().submitted,
+      drop: (item) => {
+        const state = api.getState();
+        if (item.fromSlot === slot) state.cancelPick();
+        else if (item.fromSlot !== null && state.slots[item.fromSlot] === item.candidate) state.moveSlot(item.fromSlot, slot, pointer);
+        else state.place(item.candidate, slot, pointer);
+      },
+      collect: (monitor) => ({ over: monitor.isOver() && monitor.canDrop() }),
+    }),
+    [slot, pointer],
+  );
+  const [{ dragging }, drag] = useDrag<DragItem, unknown, { dragging: boolean }>(
+    () => ({
+      type: CANDIDATE,
+      item: () => {
+        // canDrag lets only filled slots start a drag
+        const current = api.getState().slots[slot] ?? -1;
+        api.getState().pick(current, slot, pointer);
+        return { candidate: current, fromSlot: slot };
+      },
+      canDrag: () => !api.getState().readOnly && !api.getState().submitted && api.getState().slots[slot] !== null,
+      end: (_item, monitor) => {
+        if (!monitor.didDrop()) api.getState().cancelPick();
+      },
+      collect: (monitor) => ({ dragging: monitor.isDragging() }),
+    }),
+    [slot, pointer],
+  );
+  const filled = candidate !== null;
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (readOnly || !filled) return;
+    const target = slotOfKey(event.key, length);
+    if (target !== null) {
+      event.preventDefault();
+      api.getState().moveSlot(slot, target, "keyboard");
+    } else if (event.key === "Delete" || event.key === "Backspace" || event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      api.getState().clearSlot(slot, "keyboard");
+    }
+  };
+  const noteTone = note ? { good: "border-emerald-500 ring-2 ring-emerald-200", bad: "border-red-500 ring-2 ring-red-200", neutral: "border-slate-300" }[note.tone] : "";
+  return (
+    <div className={`flex min-h-0 min-w-0 flex-col ${className}`} style={style}>
+      <div
+        ref={(node) => {
+          drag(drop(node));
+        }}
+        role="button"
+        tabIndex={readOnly && !filled ? -1 : 0}
+        aria-label={`${label}: ${filled ? `${letterOf(candidate)}${readOnly ? "" : " (click to clear)"}` : "empty"}`}
+        data-slot={slot + 1}
+        data-filled={filled ? letterOf(candidate) : undefined}
+        onClick={(event) => {
+          if (!readOnly && filled) api.getState().clearSlot(slot, event.detail === 0 ? "keyboard" : "click");
+        }}
+        onKeyDown={onKeyDown}
+        title={filled && !readOnly ? "Click to clear, drag to another step to swap" : undefined}
+        className={`group relative h-full min-h-0 w-full overflow-hidden rounded-md border-2 outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 ${
+          filled ? `border-solid bg-white ${readOnly ? "" : "cursor-pointer"} ${noteTone || "border-slate-300"}` : `border-dashed ${over ? "border-brand-500 bg-brand-50" : noteTone || "border-slate-300 bg-slate-50"}`
+        } ${over && filled ? "ring-2 ring-brand-400" : ""} ${dragging ? "opacity-40" : ""}`}
+      >
+        {filled ? (
+          <>
+            {renderFilled(candidate)}
+            <span className={`pointer-events-none absolute left-1 ${letterAt === "top" ? "top-1" : "bottom-1"} grid h-5 min-w-5 place-items-center rounded bg-slate-900/80 px-1 text-xs font-semibold text-white`}>{letterOf(candidate)}</span>
+            {!readOnly ? (
+              <span aria-hidden className="pointer-events-none absolute right-1 top-1 hidden h-5 w-5 place-items-center rounded-full bg-red-600 text-xs font-bold text-white group-hover:grid">
+                ×
+              </span>
+            ) : null}
+          </>
+        ) : (
+          <span className="pointer-events-none flex h-full w-full flex-col items-center justify-center p-1 text-center text-slate-400">
+            <span className="text-lg font-semibold leading-none">{slot + 1}</span>
+            <span className="mt-0.5 text-[11px] leading-tight">{emptyText}</span>
+          </span>
+        )}
+      </div>
+      {note ? (
+        <div className={`mt-0.5 truncate text-[11px] font-medium ${note.tone === "good" ? "text-emerald-700" : note.tone === "bad" ? "text-red-700" : "text-slate-600"}`} title={note.text}>
+          {note.text}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The library as a drop target: a candidate dragged out of a step and dropped here leaves the step. */
+export function LibraryDropZone({ className = "", children }: { className?: string; children: React.ReactNode }) {
+  const api = useAnnotationStoreApi();
+  const pointer = usePointerKind();
+  const [{ over }, drop] = useDrop<DragItem, unknown, { over: boolean }>(
+    () => ({
+      accept: CANDIDATE,
+      canDrop: (item) => item.fromSlot !== null && !api.getState().readOnly && !api.getState().submitted,
+      drop: (item) => {
+        if (item.fromSlot !== null) api.getState().clearSlot(item.fromSlot, pointer);
+      },
+      collect: (monitor) => ({ over: monitor.isOver() && monitor.canDrop() }),
+    }),
+    [pointer],
+  );
+  return (
+    <div
+      ref={(node) => {
+        drop(node);
+      }}
+      className={`${className} ${over ? "rounded-md bg-brand-50 ring-2 ring-brand-300" : ""}`}>
+      {children}
+    </div>
+  );
+}
+
+/** The touch backend draws no drag image: this layer follows the finger with the candidate. */
+export function DragPreviewLayer({ render, className = "w-28" }: { render: (candidate: number) => React.ReactNode; className?: string }) {
+  const pointer = usePointerKind();
+  const { item, offset, dragging } = useDragLayer((monitor) => ({
+    item: monitor.getItem() as DragItem | null,
+    offset: monitor.getSourceClientOffset(),
+    dragging: monitor.isDragging(),
+  }));
+  if (pointer !== "touch" || !dragging || !item || !offset) return null;
+  return (
+    <div className="pointer-events-none fixed left-0 top-0 z-50" style={{ transform: `translate(${offset.x}px, ${offset.y}px)` }}>
+      <div className={`rotate-2 rounded-md border border-brand-500 bg-white opacity-90 shadow-xl ${className}`}>{render(item.candidate)}</div>
+    </div>
+  );
+}
+
+/** The how-to line over the library, so the keyboard path is discoverable. */
+export function OrderingHint({ what }: { what: string }) {
+  const length = useAnnotationStore((s) => s.length);
+  const readOnly = useAnnotationStore((s) => s.readOnly);
+  if (readOnly) return null;
+  return (
+    <p className="text-xs leading-snug text-slate-500">
+      Drag {what} into a numbered step, or press <kbd className="rounded border border-slate-300 bg-white px-1">Tab</kbd> to reach a candidate and type its step number{" "}
+      <kbd className="rounded border border-slate-300 bg-white px-1">{slotKeysText(length)}</kbd>. Click a filled step to clear it; drag between steps to swap.
+    </p>
+  );
+}
+
+/** "3 of 6 steps filled" */
+export function FilledCount() {
+  const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
+  const length = useAnnotationStore((s) => s.length);
+  return (
+    <span className="tabular-nums">
+      {filled} of {length} steps filled
+    </span>
+  );
+}

@@ -1,0 +1,188 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { getTaskModule } from "@/lib/tasks";
+import type { Json } from "@/lib/tasks/types";
+import { taskItemOf } from "@/lib/annotate/assignment-view";
+import { keyOrderOf } from "@/lib/responses";
+import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
+
+/**
+ * Researchers' views of items, responses and trajectories. Annotators appear as a pseudonym
+ * ("A3": their rank among the study's members by joining time) with their name; never an email.
+ */
+
+export interface AnnotatorLabel {
+  pseudonym: string;
+  name: string;
+}
+
+/** userId -> label for everyone who is a member of the study or has an assignment in it. */
+export async function annotatorLabels(studyId: string): Promise<Map<string, AnnotatorLabel>> {
+  const [members, assigned] = await Promise.all([
+    db.studyMember.findMany({ where: { studyId }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], select: { userId: true, user: { select: { name: true } } } }),
+    db.assignment.findMany({ where: { studyId }, distinct: ["userId"], orderBy: { userId: "asc" }, select: { userId: true, user: { select: { name: true } } } }),
+  ]);
+  const labels = new Map<string, AnnotatorLabel>();
+  for (const row of [...members, ...assigned]) {
+    if (!labels.has(row.userId)) labels.set(row.userId, { pseudonym: `A${labels.size + 1}`, name: row.user.name });
+  }
+  return labels;
+}
+
+async function studyBySlug(slug: string) {
+  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  return study;
+}
+
+export interface ResponseRow {
+  assignmentId: string;
+  annotator: AnnotatorLabel;
+  purpose: AssignmentPurpose;
+  status: AssignmentStatus;
+  events: number;
+  response: {
+    order: number[] | null;
+    confidenceRaw: number;
+    correct: boolean;
+    score: Json;
+    wallMs: number;
+    activeMs: number;
+    createdAt: string;
+  } | null;
+}
+
+export interface ItemReview {
+  study: { slug: string; title: string; confidenceScale: ConfidenceScale; idleCapSeconds: number };
+  item: { id: string; externalId: string; kind: string; tags: Json; practice: boolean; gold: boolean; batch: string; view: Json; review: Json; keyOrder: number[] | null };
+  responses: ResponseRow[];
+}
+
+function orderOf(answer: unknown): number[] | null {
+  const order = answer && typeof answer === "object" ? (answer as { order?: unknown }).order : undefined;
+  return Array.isArray(order) && order.every((v) => typeof v === "number") ? (order as number[]) : null;
+}
+
+/** One item with its key (for researchers) and every assignment of it. */
+export async function getItemReview(slug: string, itemId: string): Promise<ItemReview> {
+  const study = await studyBySlug(slug);
+  const item = await db.item.findFirst({
+    where: { id: itemId, studyId: study.id },
+    select: {
+      id: true,
+      externalId: true,
+      kind: true,
+      public: true,
+      key: true,
+      tags: true,
+      practice: true,
+      gold: true,
+      batch: { select: { fileName: true } },
+      assignments: {
+        orderBy: { createdAt: "asc" },
+        select: {
+          id: true,
+          userId: true,
+          purpose: true,
+          status: true,
+          _count: { select: { events: true } },
+          response: { select: { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } },
+        },
+      },
+    },
+  });
+  if (!item) throw new AppError("NOT_FOUND", `No item ${itemId} in the study "${slug}"`);
+  const kindModule = getTaskModule(item.kind);
+  const taskItem = taskItemOf(item);
+  const labels = await annotatorLabels(study.id);
+  return {
+    study: { slug: study.slug, title: study.title, confidenceScale: study.confidenceScale, idleCapSeconds: study.idleCapSeconds },
+    item: {
+      id: item.id,
+      externalId: item.externalId,
+      kind: item.kind,
+      tags: item.tags as Json,
+      practice: item.practice,
+      gold: item.gold,
+      batch: item.batch.fileName,
+      view: kindModule.publicView(taskItem),
+      review: kindModule.reviewView(taskItem),
+      keyOrder: keyOrderOf(item.key),
+    },
+    responses: item.assignments.map((a) => ({
+      assignmentId: a.id,
+      annotator: labels.get(a.userId) ?? { pseudonym: "A?", name: "unknown" },
+      purpose: a.purpose,
+      status: a.status,
+      events: a._count.events,
+      response: a.response
+        ? {
+            order: orderOf(a.response.answer),
+            confidenceRaw: a.response.confidenceRaw,
+            correct: a.response.correct,
+            score: a.response.score as Json,
+            wallMs: a.response.wallMs,
+            activeMs: a.response.activeMs,
+            createdAt: a.response.createdAt.toISOString(),
+          }
+        : null,
+    })),
+  };
+}
+
+export interface ReplayData {
+  study: { slug: string; title: string; confidenceScale: ConfidenceScale; idleCapSeconds: number };
+  item: { id: string; externalId: string; kind: string; view: Json; keyOrder: number[] | null };
+  annotator: AnnotatorLabel;
+  assignment: { id: string; purpose: AssignmentPurpose; status: AssignmentStatus; startedAt: string | null; submittedAt: string | null };
+  events: Array<{ seq: number; type: string; payload: Json; clientTime: number; serverTime: number }>;
+  response: ResponseRow["response"];
+}
+
+/** One annotator's trajectory on one item, for the replay page. */
+export async function getReplay(slug: string, assignmentId: string): Promise<ReplayData> {
+  const study = await studyBySlug(slug);
+  const assignment = await db.assignment.findFirst({
+    where: { id: assignmentId, studyId: study.id },
+    select: {
+      id: true,
+      userId: true,
+      purpose: true,
+      status: true,
+      startedAt: true,
+      submittedAt: true,
+      item: { select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } },
+      events: { orderBy: { seq: "asc" }, select: { seq: true, type: true, payload: true, clientTime: true, serverTime: true } },
+      response: { select: { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } },
+    },
+  });
+  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
+  const kindModule = getTaskModule(assignment.item.kind);
+  const labels = await annotatorLabels(study.id);
+  const response = assignment.response;
+  return {
+    study: { slug: study.slug, title: study.title, confidenceScale: study.confidenceScale, idleCapSeconds: study.idleCapSeconds },
+    item: { id: assignment.item.id, externalId: assignment.item.externalId, kind: assignment.item.kind, view: kindModule.publicView(taskItemOf(assignment.item)), keyOrder: keyOrderOf(assignment.item.key) },
+    annotator: labels.get(assignment.userId) ?? { pseudonym: "A?", name: "unknown" },
+    assignment: {
+      id: assignment.id,
+      purpose: assignment.purpose,
+      status: assignment.status,
+      startedAt: assignment.startedAt?.toISOString() ?? null,
+      submittedAt: assignment.submittedAt?.toISOString() ?? null,
+    },
+    events: assignment.events.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload as Json, clientTime: e.clientTime.getTime(), serverTime: e.serverTime.getTime() })),
+    response: response
+      ? {
+          order: orderOf(response.answer),
+          confidenceRaw: response.confidenceRaw,
+          correct: response.correct,
+          score: response.score as Json,
+          wallMs: response.wallMs,
+          activeMs: response.activeMs,
+          createdAt: response.createdAt.toISOString(),
+        }
+      : null,
+  };
+}

@@ -1,0 +1,55 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { progressFor, type Progress } from "@/lib/assignment";
+import type { ConfidenceScale, StudyStatus } from "@/lib/generated/prisma/enums";
+
+/**
+ * The annotator's side of studies: which studies they are a member of, and a study as they may
+ * see it (never the answer keys, never other annotators).
+ */
+
+export interface MemberStudy {
+  id: string;
+  slug: string;
+  title: string;
+  instructions: string;
+  status: StudyStatus;
+  confidenceScale: ConfidenceScale;
+  idleCapSeconds: number;
+  completionCode: string | null;
+}
+
+const memberStudySelect = { id: true, slug: true, title: true, instructions: true, status: true, confidenceScale: true, idleCapSeconds: true, completionCode: true } as const;
+
+/** The study if the user is a member of it: NOT_FOUND when there is no such study, FORBIDDEN when not a member. */
+export async function getMemberStudy(slug: string, userId: string): Promise<MemberStudy> {
+  const study = await db.study.findUnique({ where: { slug }, select: { ...memberStudySelect, members: { where: { userId }, select: { userId: true } } } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  if (study.members.length === 0) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
+  const { members: _members, ...rest } = study;
+  return rest;
+}
+
+export interface MemberStudySummary {
+  slug: string;
+  title: string;
+  status: StudyStatus;
+  progress: Progress;
+  completionCode: string | null;
+}
+
+/** Studies the user is a member of (drafts left out), with their progress; the completion code only once finished. */
+export async function listMemberStudies(userId: string): Promise<MemberStudySummary[]> {
+  const memberships = await db.studyMember.findMany({
+    where: { userId, study: { status: { not: "DRAFT" } } },
+    orderBy: { createdAt: "desc" },
+    select: { study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
+  });
+  return Promise.all(
+    memberships.map(async ({ study }) => {
+      const progress = await progressFor(study.id, userId);
+      return { slug: study.slug, title: study.title, status: study.status, progress, completionCode: progress.finished ? study.completionCode : null };
+    }),
+  );
+}

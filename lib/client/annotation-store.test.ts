@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { createAnnotationStore, type AnnotationInit } from "@/lib/client/annotation-store";
+import { replayOrderingEvents } from "@/lib/annotate/ordering-state";
+import { trajectoryEventSchema, type ResponseCreateInput, type TrajectoryEvent } from "@/lib/validations/annotate";
+
+function setup(overrides: Partial<AnnotationInit> = {}) {
+  let clock = 1_700_000_000_000;
+  const sent: TrajectoryEvent[] = [];
+  const submissions: ResponseCreateInput[] = [];
+  const store = createAnnotationStore({
+    assignmentId: "asg1",
+    kind: "enact-forward",
+    length: 3,
+    confidenceScale: "LIKERT_5",
+    idleCapMs: 60_000,
+    sink: (event) => sent.push(event),
+    onSubmit: (input) => submissions.push(input),
+    now: () => clock,
+    randomId: () => "6f1c1a52-3c1e-4d5e-9a43-2b0f7f0a9c11",
+    ...overrides,
+  });
+  const tick = (ms: number) => {
+    clock += ms;
+  };
+  /** runs an action and returns the events it recorded */
+  const act = (fn: () => void) => {
+    const before = sent.length;
+    fn();
+    return sent.slice(before);
+  };
+  return { store, sent, submissions, tick, act };
+}
+
+describe("createAnnotationStore: each action records exactly one event", () => {
+  it("records one valid event per interaction, with gapless seqs from 0", () => {
+    const { store, sent, act, tick } = setup();
+    const s = () => store.getState();
+    const cases: Array<[string, () => void]> = [
+      ["item_shown", () => s().show({ width: 1280, height: 720 })],
+      ["image_zoomed", () => s().zoom("/api/assets/a", "initial", 0)],
+      ["image_closed", () => s().closeZoom("escape")],
+      ["candidate_picked", () => s().pick(2, null, "drag")],
+      ["slot_filled", () => s().place(2, 0, "drag")],
+      ["slot_filled", () => s().place(0, 1, "keyboard")],
+      ["slots_swapped", () => s().moveSlot(0, 1, "drag")],
+      ["slot_filled", () => s().moveSlot(1, 2, "drag")], // a move into an empty slot
+      ["slot_cleared", () => s().clearSlot(2, "click")],
+      ["candidate_picked", () => s().pick(1, null, "touch")],
+      ["pick_cancelled", () => s().cancelPick()],
+      ["page_hidden", () => s().pageHidden()],
+      ["page_visible", () => s().pageVisible()],
+      ["idle_shown", () => s().idleShown(61_000)],
+      ["idle_dismissed", () => s().idleDismissed()],
+      ["confidence_changed", () => s().setConfidence(4)],
+    ];
+    for (const [type, fn] of cases) {
+      tick(1000);
+      const events = act(fn);
+      expect(events.map((e) => e.type), type).toEqual([type]);
+    }
+    expect(sent.map((e) => e.seq)).toEqual(sent.map((_, i) => i));
+    for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
+  });
+
+  it("records nothing for actions that change nothing", () => {
+    const { store, act } = setup();
+    const s = () => store.getState();
+    s().show();
+    expect(act(() => s().show())).toEqual([]); // React runs effects twice in development
+    expect(act(() => s().clearSlot(0, "click"))).toEqual([]); // empty slot
+    expect(act(() => s().cancelPick())).toEqual([]); // nothing picked
+    expect(act(() => s().closeZoom("escape"))).toEqual([]); // nothing zoomed
+    expect(act(() => s().pageVisible())).toEqual([]); // already visible
+    expect(act(() => s().idleDismissed())).toEqual([]);
+    expect(act(() => s().moveSlot(0, 1, "drag"))).toEqual([]); // empty source slot
+    expect(act(() => s().setConfidence(7))).toEqual([]); // off the 1-5 scale
+    expect(act(() => s().place(5, 0, "drag"))).toEqual([]); // no such candidate
+    s().place(1, 0, "keyboard");
+    expect(act(() => s().place(1, 0, "keyboard"))).toEqual([]); // already there
+    s().setConfidence(3);
+    expect(act(() => s().setConfidence(3))).toEqual([]);
+    expect(act(() => s().submit())).toEqual([]); // incomplete
+  });
+
+  it("puts a replaced candidate back in the library and a moved one out of its old slot", () => {
+    const { store } = setup();
+    const s = () => store.getState();
+    s().place(0, 0, "drag");
+    s().place(1, 0, "drag");
+    expect(s().slots).toEqual([1, null, null]);
+    s().place(1, 2, "drag");
+    expect(s().slots).toEqual([null, null, 1]);
+  });
+
+  it("submits once with the order, the confidence, the times and the seq of the submitted event", () => {
+    const { store, sent, submissions, tick, act } = setup({ confidenceScale: "PERCENT" });
+    const s = () => store.getState();
+    s().show();
+    tick(5_000);
+    s().place(2, 0, "drag");
+    tick(5_000);
+    s().place(0, 1, "drag");
+    tick(120_000); // a break: capped at 60 s
+    s().place(1, 2, "drag");
+    expect(s().canSubmit()).toBe(false); // no confidence yet: none is pre-selected
+    s().setConfidence(80);
+    tick(1_000);
+    const events = act(() => s().submit());
+    expect(events.map((e) => e.type)).toEqual(["submitted"]);
+    expect(submissions).toHaveLength(1);
+    expect(submissions[0]).toEqual({
+      assignmentId: "asg1",
+      clientId: "6f1c1a52-3c1e-4d5e-9a43-2b0f7f0a9c11",
+      answer: { order: [2, 0, 1] },
+      confidence: 80,
+      wallMs: 131_000,
+      activeMs: 5_000 + 5_000 + 60_000 + 1_000,
+      submitSeq: sent[sent.length - 1].seq,
+    });
+    expect(act(() => s().submit())).toEqual([]);
+    expect(act(() => s().place(0, 0, "drag"))).toEqual([]); // frozen after submitting
+    expect(submissions).toHaveLength(1);
+  });
+
+  it("resumes from earlier events: the same slots, the next seq, a resumed item_shown", () => {
+    const first = setup();
+    const s1 = () => first.store.getState();
+    s1().show();
+    s1().place(2, 0, "drag");
+    s1().setConfidence(2);
+    const history = first.sent.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, clientTime: e.clientTime }));
+    const second = setup({ history: [...history].reverse() });
+    const s2 = () => second.store.getState();
+    expect(s2().slots).toEqual([2, null, null]);
+    expect(s2().confidence).toBe(2);
+    s2().show();
+    expect(second.sent[0]).toMatchObject({ seq: 3, type: "item_shown", payload: { resumed: true } });
+    // a saved cursor ahead of the history (events lost elsewhere) still wins
+    const third = setup({ history, nextSeq: 10 });
+    third.store.getState().show();
+    expect(third.sent[0].seq).toBe(10);
+  });
+
+  it("read-only stores record nothing but show given states", () => {
+    const { store, sent } = setup({ readOnly: true });
+    const s = () => store.getState();
+    s().show();
+    s().place(0, 0, "drag");
+    s().setConfidence(3);
+    expect(sent).toEqual([]);
+    s().showState(replayOrderingEvents(3, [{ type: "slot_filled", payload: { slot: 1, candidate: 2 } }]));
+    expect(s().slots).toEqual([null, 2, null]);
+  });
+
+  it("replaying the recorded events gives the live state", () => {
+    const { store, sent } = setup();
+    const s = () => store.getState();
+    s().show();
+    s().place(2, 0, "drag");
+    s().place(1, 1, "keyboard");
+    s().moveSlot(0, 1, "drag");
+    s().place(0, 2, "drag");
+    s().clearSlot(0, "click");
+    s().setConfidence(5);
+    const replayed = replayOrderingEvents(3, sent);
+    expect(replayed.slots).toEqual(s().slots);
+    expect(replayed.confidence).toBe(s().confidence);
+  });
+});

@@ -1,0 +1,314 @@
+import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
+import { applyOrderingEvent, allSlotsFilled, initialOrderingState, replayOrderingEvents, type OrderingState } from "@/lib/annotate/ordering-state";
+import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
+import type { ResponseCreateInput, TrajectoryEvent, TrajectoryEventType, TrajectoryPayload } from "@/lib/validations/annotate";
+import type { AssignmentCursor } from "@/lib/client/trajectory-queue";
+
+/**
+ * One item's annotation state (zustand vanilla store, STYLE.md section 4): created once per item
+ * by AnnotationStoreProvider, never global. Three slices:
+ * - trajectory: the per-assignment sequence number and `record`, the one place events are made;
+ * - response: the slots (an ordering task's answer), confidence, the lightbox, submitting;
+ * - timer: visibility, the idle overlay and the running active-time tally.
+ *
+ * Every user-facing action records exactly one event (or none when it changes nothing), and the
+ * state changes only through `applyOrderingEvent` of that event, so a replay of the recorded
+ * trajectory gives the same states the person saw.
+ */
+
+export type ConfidenceScaleName = "LIKERT_5" | "PERCENT";
+export type InputVia = "drag" | "keyboard" | "click" | "touch";
+export type ImageRole = "initial" | "candidate" | "observation" | "slot";
+
+/** A stored or queued event as the store needs it for resuming. */
+export interface HistoryEvent {
+  seq: number;
+  type: string;
+  payload: unknown;
+  clientTime: number;
+}
+
+export interface AnnotationInit {
+  assignmentId: string;
+  kind: string;
+  /** number of slots (= candidates) */
+  length: number;
+  confidenceScale: ConfidenceScaleName;
+  idleCapMs: number;
+  /** replay and review: nothing is recorded, actions do nothing */
+  readOnly?: boolean;
+  /** events recorded before (on the server and not yet acknowledged here), any order: the state resumes from them */
+  history?: HistoryEvent[];
+  /** the next seq at least (e.g. from this browser's saved cursor) */
+  nextSeq?: number;
+  /** the saved time tally, when it is at least as recent as the history */
+  tally?: ActiveTimeTally | null;
+  /** where recorded events go (the trajectory queue); called synchronously, in seq order */
+  sink?: (event: TrajectoryEvent, cursor: AssignmentCursor) => void;
+  /** where the submission goes (the trajectory queue), right after its `submitted` event */
+  onSubmit?: (input: ResponseCreateInput) => void;
+  /** a fixed state for read-only stores (review of the answer key) */
+  state?: Partial<OrderingState>;
+  now?: () => number;
+  randomId?: () => string;
+}
+
+export interface TrajectorySlice {
+  assignmentId: string;
+  kind: string;
+  readOnly: boolean;
+  nextSeq: number;
+  /** events recorded by this store (this page view), in order */
+  recorded: TrajectoryEvent[];
+  shown: boolean;
+  /** records one event and applies it; returns false in read-only stores */
+  record: <T extends TrajectoryEventType>(type: T, payload: TrajectoryPayload<T>) => boolean;
+  /** logs item_shown once per store (React may run effects twice in development) */
+  show: (viewport?: { width: number; height: number }) => void;
+}
+
+export interface ResponseSlice {
+  length: number;
+  confidenceScale: ConfidenceScaleName;
+  slots: Array<number | null>;
+  picked: OrderingState["picked"];
+  confidence: number | null;
+  zoomed: string | null;
+  submitted: boolean;
+  submission: ResponseCreateInput | null;
+  pick: (candidate: number, fromSlot: number | null, via: InputVia) => void;
+  cancelPick: () => void;
+  /** put a candidate into a slot (from the library, or moved from another slot) */
+  place: (candidate: number, slot: number, via: InputVia) => void;
+  /** move a slot's candidate to another slot: a swap when that one is filled */
+  moveSlot: (from: number, to: number, via: InputVia) => void;
+  clearSlot: (slot: number, via: InputVia) => void;
+  setConfidence: (value: number) => void;
+  zoom: (image: string, role: ImageRole, index: number) => void;
+  closeZoom: (via: "escape" | "backdrop" | "button") => void;
+  canSubmit: () => boolean;
+  /** records `submitted`, hands the submission to onSubmit and returns it; null when incomplete */
+  submit: () => ResponseCreateInput | null;
+  /** read-only stores: show a given state (replay steps, the answer key) */
+  showState: (state: OrderingState) => void;
+}
+
+export interface TimerSlice {
+  idleCapMs: number;
+  hidden: boolean;
+  idle: boolean;
+  tally: ActiveTimeTally | null;
+  pageHidden: () => void;
+  pageVisible: () => void;
+  idleShown: (idleMs: number) => void;
+  idleDismissed: () => void;
+  /** ms since the last recorded event (null before the first) */
+  sinceLastEvent: (now?: number) => number | null;
+}
+
+export type AnnotationState = TrajectorySlice & ResponseSlice & TimerSlice;
+export type AnnotationStore = StoreApi<AnnotationState>;
+
+type Slice<T> = StateCreator<AnnotationState, [], [], T>;
+
+function orderingOf(state: AnnotationState): OrderingState {
+  return { slots: state.slots, confidence: state.confidence, picked: state.picked, zoomed: state.zoomed, hidden: state.hidden, idle: state.idle, submitted: state.submitted };
+}
+
+function defaultRandomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<TrajectorySlice> {
+  const now = init.now ?? Date.now;
+  return (set, get) => ({
+    assignmentId: init.assignmentId,
+    kind: init.kind,
+    readOnly: init.readOnly ?? false,
+    nextSeq: startSeq,
+    recorded: [],
+    shown: false,
+    record(type, payload) {
+      const state = get();
+      if (state.readOnly) return false;
+      const event = { assignmentId: state.assignmentId, seq: state.nextSeq, clientTime: Math.round(now()), type, payload } as TrajectoryEvent;
+      const tally = addToActiveTime(state.tally, event, state.idleCapMs);
+      const next = applyOrderingEvent(orderingOf(state), event);
+      set({ ...next, nextSeq: state.nextSeq + 1, tally, recorded: [...state.recorded, event] });
+      init.sink?.(event, { nextSeq: state.nextSeq + 1, tally });
+      return true;
+    },
+    show(viewport) {
+      const state = get();
+      if (state.shown || state.readOnly) return;
+      set({ shown: true });
+      state.record("item_shown", { kind: state.kind, resumed: state.nextSeq > 0, ...(viewport ? { viewport } : {}) });
+    },
+  });
+}
+
+function createResponseSlice(init: AnnotationInit, resumed: OrderingState, randomId: () => string): Slice<ResponseSlice> {
+  return (set, get) => ({
+    length: init.length,
+    confidenceScale: init.confidenceScale,
+    slots: resumed.slots,
+    picked: resumed.picked,
+    confidence: resumed.confidence,
+    zoomed: resumed.zoomed,
+    submitted: resumed.submitted,
+    submission: null,
+    pick(candidate, fromSlot, via) {
+      const state = get();
+      if (state.submitted) return;
+      state.record("candidate_picked", { candidate, fromSlot, via });
+    },
+    cancelPick() {
+      const state = get();
+      if (!state.picked) return;
+      state.record("pick_cancelled", { candidate: state.picked.candidate });
+    },
+    place(candidate, slot, via) {
+      const state = get();
+      if (state.submitted || slot < 0 || slot >= state.length || candidate < 0 || candidate >= state.length) return;
+      const fromSlot = state.slots.indexOf(candidate);
+      if (fromSlot === slot) {
+        // dropped where it already was: the drag ends, nothing changes
+        if (state.picked) state.record("pick_cancelled", { candidate });
+        return;
+      }
+      if (fromSlot >= 0) {
+        state.moveSlot(fromSlot, slot, via);
+        return;
+      }
+      state.record("slot_filled", { slot, candidate, fromSlot: null, replaced: state.slots[slot], via });
+    },
+    moveSlot(from, to, via) {
+      const state = get();
+      if (state.submitted || from === to) return;
+      const candidate = state.slots[from];
+      if (candidate === null || candidate === undefined || to < 0 || to >= state.length) return;
+      const target = state.slots[to];
+      if (target === null) state.record("slot_filled", { slot: to, candidate, fromSlot: from, replaced: null, via });
+      else state.record("slots_swapped", { from, to, fromCandidate: candidate, toCandidate: target, via });
+    },
+    clearSlot(slot, via) {
+      const state = get();
+      const candidate = state.slots[slot];
+      if (state.submitted || candidate === null || candidate === undefined) return;
+      state.record("slot_cleared", { slot, candidate, via });
+    },
+    setConfidence(value) {
+      const state = get();
+      const valid = state.confidenceScale === "LIKERT_5" ? Number.isInteger(value) && value >= 1 && value <= 5 : Number.isFinite(value) && value >= 0 && value <= 100;
+      if (state.submitted || !valid || value === state.confidence) return;
+      state.record("confidence_changed", { value, previous: state.confidence });
+    },
+    zoom(image, role, index) {
+      const state = get();
+      if (state.zoomed === image) return;
+      if (state.readOnly) {
+        set({ zoomed: image });
+        return;
+      }
+      state.record("image_zoomed", { image, role, index });
+    },
+    closeZoom(via) {
+      const state = get();
+      if (state.zoomed === null) return;
+      if (state.readOnly) {
+        set({ zoomed: null });
+        return;
+      }
+      state.record("image_closed", { image: state.zoomed, via });
+    },
+    canSubmit() {
+      const state = get();
+      return !state.submitted && !state.readOnly && allSlotsFilled(state.slots) && state.confidence !== null;
+    },
+    submit() {
+      const state = get();
+      if (!state.canSubmit() || state.confidence === null || !allSlotsFilled(state.slots)) return null;
+      const clientId = randomId();
+      const order = [...state.slots];
+      const confidence = state.confidence;
+      const submitSeq = state.nextSeq;
+      state.record("submitted", { order, confidence, clientId });
+      const tally = get().tally;
+      const submission: ResponseCreateInput = {
+        assignmentId: state.assignmentId,
+        clientId,
+        answer: { order },
+        confidence,
+        wallMs: tallyWallMs(tally),
+        activeMs: tally?.activeMs ?? 0,
+        submitSeq,
+      };
+      set({ submission });
+      init.onSubmit?.(submission);
+      return submission;
+    },
+    showState(next) {
+      if (!get().readOnly) return;
+      set({ ...next });
+    },
+  });
+}
+
+function createTimerSlice(init: AnnotationInit, resumed: OrderingState, tally: ActiveTimeTally | null, now: () => number): Slice<TimerSlice> {
+  return (_set, get) => ({
+    idleCapMs: init.idleCapMs,
+    hidden: resumed.hidden,
+    idle: resumed.idle,
+    tally,
+    pageHidden() {
+      const state = get();
+      if (state.hidden || state.submitted) return;
+      state.record("page_hidden", {});
+    },
+    pageVisible() {
+      const state = get();
+      if (!state.hidden || state.submitted) return;
+      state.record("page_visible", {});
+    },
+    idleShown(idleMs) {
+      const state = get();
+      if (state.idle || state.submitted) return;
+      state.record("idle_shown", { idleMs: Math.max(0, Math.round(idleMs)) });
+    },
+    idleDismissed() {
+      const state = get();
+      if (!state.idle) return;
+      state.record("idle_dismissed", {});
+    },
+    sinceLastEvent(at) {
+      const last = get().tally?.last.clientTime;
+      return last === undefined ? null : Math.max(0, (at ?? now()) - last);
+    },
+  });
+}
+
+/**
+ * The store of one item. Resumes from `history` (events recorded before, possibly on another
+ * device): the slots and confidence are replayed, and the next seq continues after the highest
+ * one seen, so a reload never reuses a sequence number.
+ */
+export function createAnnotationStore(init: AnnotationInit): AnnotationStore {
+  const now = init.now ?? Date.now;
+  const history = [...(init.history ?? [])].sort((a, b) => a.seq - b.seq);
+  let resumed = replayOrderingEvents(init.length, history);
+  if (init.state) resumed = { ...resumed, ...init.state };
+  const historySeq = history.length > 0 ? history[history.length - 1].seq + 1 : 0;
+  const startSeq = Math.max(historySeq, init.nextSeq ?? 0);
+  let tally: ActiveTimeTally | null = null;
+  for (const event of history) tally = addToActiveTime(tally, event, init.idleCapMs);
+  // a saved tally is newer when it counted past the history (events queued but not yet sent are in the history too)
+  if (init.tally && (!tally || init.tally.last.clientTime >= tally.last.clientTime)) tally = init.tally;
+  const randomId = init.randomId ?? defaultRandomId;
+  return createStore<AnnotationState>()((...args) => ({
+    ...createTrajectorySlice(init, startSeq)(...args),
+    ...createResponseSlice(init, resumed, randomId)(...args),
+    ...createTimerSlice(init, resumed, tally, now)(...args),
+  }));
+}
+
+export { initialOrderingState };

@@ -1,0 +1,420 @@
+import type { ResponseAck, ResponseCreateInput, TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate";
+import type { ActiveTimeTally } from "@/lib/timing/active-time";
+
+/**
+ * The browser's outbox for trajectory events and submissions (DESIGN.md, "Flows that must never
+ * lose data"). Everything is written to storage (localStorage) before it is sent, sent in batches,
+ * and removed only when the server acknowledges it; failures are retried with exponential backoff
+ * (and at once when the browser comes back online). The server stores each (assignment, seq) and
+ * each submission clientId once, so sending twice is harmless.
+ *
+ * Ordering rule: a submission is sent only after every event of its assignment up to its
+ * `submitted` event was acknowledged, so the server always has the whole trajectory when it
+ * computes the times of a response.
+ *
+ * Framework-free: storage, fetch, timers and randomness are injected (tests use fakes).
+ */
+
+export interface QueueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** Per-assignment cursor: the next seq and the running time tally, kept across reloads. */
+export interface AssignmentCursor {
+  nextSeq: number;
+  tally: ActiveTimeTally | null;
+}
+
+export interface PendingSubmission {
+  input: ResponseCreateInput;
+  /** when it was queued (ms since the epoch) */
+  queuedAt: number;
+}
+
+interface Outbox {
+  version: 1;
+  events: TrajectoryEvent[];
+  submissions: PendingSubmission[];
+  cursors: Record<string, AssignmentCursor>;
+  /** assignments whose submission was acknowledged (kept for a while so a stale page does not re-show them) */
+  done: string[];
+  /** requests the server refused for good (4xx other than 401/408/429): kept, never sent again */
+  rejected: Array<{ at: number; status: number; what: "events" | "submission"; body: unknown }>;
+}
+
+export interface QueueStatus {
+  pendingEvents: number;
+  pendingSubmissions: number;
+  /** assignment ids with a submission waiting for the server */
+  pendingSubmissionIds: string[];
+  /** the last send failed with a network error or a retryable status */
+  offline: boolean;
+  /** ms until the next retry, when one is scheduled */
+  retryInMs: number | null;
+  rejected: number;
+}
+
+export interface TrajectoryQueueOptions {
+  storage: QueueStorage;
+  /** storage key; one outbox per signed-in user */
+  key: string;
+  fetch: typeof fetch;
+  eventsUrl?: string;
+  responsesUrl?: string;
+  /** events per request */
+  batchSize?: number;
+  /** wait this long after an event before sending, to batch events (ms) */
+  batchDelayMs?: number;
+  /** first retry delay (ms); doubles after each failure up to maxRetryMs */
+  baseRetryMs?: number;
+  maxRetryMs?: number;
+  /** [0, 1); jitter multiplies each delay by 0.5 + random() / 2 */
+  random?: () => number;
+  now?: () => number;
+}
+
+type Listener = (status: QueueStatus) => void;
+type AckListener = (ack: ResponseAck) => void;
+
+const emptyOutbox = (): Outbox => ({ version: 1, events: [], submissions: [], cursors: {}, done: [], rejected: [] });
+
+/** Statuses worth retrying; other 4xx are the request's fault and would fail again. */
+function retryable(status: number): boolean {
+  return status >= 500 || status === 401 || status === 408 || status === 429;
+}
+
+const MAX_DONE = 200;
+
+export class TrajectoryQueue {
+  private readonly options: Required<Omit<TrajectoryQueueOptions, "storage" | "key" | "fetch">> & Pick<TrajectoryQueueOptions, "storage" | "key" | "fetch">;
+  private outbox: Outbox;
+  private flushing: Promise<void> | null = null;
+  private again = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerDue: number | null = null;
+  private failures = 0;
+  private offline = false;
+  private listeners = new Set<Listener>();
+  private ackListeners = new Set<AckListener>();
+  private waiters = new Map<string, Array<{ resolve: (ack: ResponseAck) => void; reject: (error: Error) => void }>>();
+  private acks = new Map<string, ResponseAck>();
+
+  constructor(options: TrajectoryQueueOptions) {
+    this.options = {
+      eventsUrl: "/api/annotate/events",
+      responsesUrl: "/api/annotate/responses",
+      batchSize: 200,
+      batchDelayMs: 400,
+      baseRetryMs: 1000,
+      maxRetryMs: 60_000,
+      random: Math.random,
+      now: Date.now,
+      ...options,
+    };
+    this.outbox = this.load();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // state
+
+  private load(): Outbox {
+    try {
+      const text = this.options.storage.getItem(this.options.key);
+      if (!text) return emptyOutbox();
+      const parsed = JSON.parse(text) as Partial<Outbox>;
+      if (parsed.version !== 1) return emptyOutbox();
+      return { ...emptyOutbox(), ...parsed };
+    } catch {
+      return emptyOutbox();
+    }
+  }
+
+  private save(): void {
+    // a full storage must not lose what is in memory: the page keeps trying to send it
+    try {
+      this.options.storage.setItem(this.options.key, JSON.stringify(this.outbox));
+    } catch (error) {
+      console.error("trajectory queue: could not persist the outbox", error);
+    }
+    this.emit();
+  }
+
+  status(): QueueStatus {
+    return {
+      pendingEvents: this.outbox.events.length,
+      pendingSubmissions: this.outbox.submissions.length,
+      pendingSubmissionIds: this.outbox.submissions.map((s) => s.input.assignmentId),
+      offline: this.offline,
+      retryInMs: this.timer !== null && this.timerDue !== null ? Math.max(0, this.timerDue - this.options.now()) : null,
+      rejected: this.outbox.rejected.length,
+    };
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called for every acknowledged submission, including ones queued before a reload. */
+  onAck(listener: AckListener): () => void {
+    this.ackListeners.add(listener);
+    return () => this.ackListeners.delete(listener);
+  }
+
+  private emit(): void {
+    const status = this.status();
+    for (const listener of this.listeners) listener(status);
+  }
+
+  /** The saved cursor of an assignment (next seq, time tally), if this browser has one. */
+  cursor(assignmentId: string): AssignmentCursor | null {
+    return this.outbox.cursors[assignmentId] ?? null;
+  }
+
+  /** Events of an assignment not yet acknowledged, in seq order. */
+  pendingEventsOf(assignmentId: string): TrajectoryEvent[] {
+    return this.outbox.events.filter((event) => event.assignmentId === assignmentId).sort((a, b) => a.seq - b.seq);
+  }
+
+  hasPendingSubmission(assignmentId: string): boolean {
+    return this.outbox.submissions.some((s) => s.input.assignmentId === assignmentId);
+  }
+
+  /** True when the server acknowledged this assignment's submission (in this browser). */
+  isDone(assignmentId: string): boolean {
+    return this.outbox.done.includes(assignmentId);
+  }
+
+  /** The acknowledgement of an assignment's submission, if it arrived while this page was open. */
+  ackOf(assignmentId: string): ResponseAck | null {
+    return this.acks.get(assignmentId) ?? null;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // writing
+
+  /** Queue one event and remember the assignment's cursor; persisted before this returns. */
+  enqueue(event: TrajectoryEvent, cursor: AssignmentCursor): void {
+    this.outbox.events.push(event);
+    this.outbox.cursors[event.assignmentId] = cursor;
+    this.save();
+    this.schedule(this.options.batchDelayMs);
+  }
+
+  /**
+   * Queue a submission (persisted before this returns) and send it as soon as its events are
+   * acknowledged. Resolves with the server's acknowledgement, however many retries it takes;
+   * rejects only when the server refuses it for good (e.g. 422).
+   */
+  submit(input: ResponseCreateInput): Promise<ResponseAck> {
+    const existing = this.outbox.submissions.find((s) => s.input.clientId === input.clientId);
+    if (!existing) this.outbox.submissions.push({ input, queuedAt: this.options.now() });
+    this.save();
+    const promise = this.waitFor(input.assignmentId);
+    void this.flush();
+    return promise;
+  }
+
+  /** Resolves when the submission of this assignment is acknowledged (queued in this page or before a reload). */
+  waitFor(assignmentId: string): Promise<ResponseAck> {
+    const ack = this.acks.get(assignmentId);
+    if (ack) return Promise.resolve(ack);
+    return new Promise((resolve, reject) => {
+      const list = this.waiters.get(assignmentId) ?? [];
+      list.push({ resolve, reject });
+      this.waiters.set(assignmentId, list);
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // sending
+
+  private schedule(delayMs: number): void {
+    const due = this.options.now() + delayMs;
+    if (this.timer !== null && this.timerDue !== null && this.timerDue <= due) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerDue = null;
+      void this.flush();
+    }, delayMs);
+  }
+
+  /** The browser is online again: retry now, from the first delay. */
+  online(): void {
+    this.failures = 0;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerDue = null;
+    void this.flush();
+  }
+
+  /** Send everything pending (one flush at a time; a call during a flush runs another after it). */
+  flush(): Promise<void> {
+    if (this.flushing) {
+      this.again = true;
+      return this.flushing;
+    }
+    this.flushing = (async () => {
+      try {
+        do {
+          this.again = false;
+          const ok = await this.sendAll();
+          if (!ok) break;
+        } while (this.again);
+      } finally {
+        this.flushing = null;
+      }
+    })();
+    return this.flushing;
+  }
+
+  /** One pass; false when a retryable failure stopped it (a retry is scheduled). */
+  private async sendAll(): Promise<boolean> {
+    while (this.outbox.events.length > 0) {
+      const batch = this.outbox.events.slice(0, this.options.batchSize);
+      const result = await this.post(this.options.eventsUrl, { events: batch });
+      if (result.kind === "retry") return this.failed();
+      if (result.kind === "rejected") {
+        this.outbox.rejected.push({ at: this.options.now(), status: result.status, what: "events", body: batch });
+        this.removeEvents(batch.map((event) => [event.assignmentId, event.seq]));
+        continue;
+      }
+      const ack = result.body as TrajectoryAck;
+      const acked: Array<[string, number]> = [];
+      for (const [assignmentId, seqs] of Object.entries(ack.acked ?? {})) for (const seq of seqs) acked.push([assignmentId, seq]);
+      // events the server refused one by one: put aside (kept), never sent again
+      const refused = (ack.rejected ?? []).map((r) => batch[r.index]).filter((event): event is TrajectoryEvent => event !== undefined);
+      if (refused.length > 0) {
+        this.outbox.rejected.push({ at: this.options.now(), status: 200, what: "events", body: { events: refused, rejected: ack.rejected } });
+        acked.push(...refused.map((event): [string, number] => [event.assignmentId, event.seq]));
+      }
+      const before = this.outbox.events.length;
+      this.removeEvents(acked);
+      // a reply that acknowledged nothing we sent would loop forever: treat it as a failure
+      if (this.outbox.events.length === before) return this.failed();
+    }
+    for (const submission of [...this.outbox.submissions]) {
+      const { assignmentId, submitSeq } = submission.input;
+      if (this.outbox.events.some((event) => event.assignmentId === assignmentId && event.seq <= submitSeq)) continue;
+      const result = await this.post(this.options.responsesUrl, submission.input);
+      if (result.kind === "retry") return this.failed();
+      this.outbox.submissions = this.outbox.submissions.filter((s) => s.input.clientId !== submission.input.clientId);
+      if (result.kind === "rejected" && result.status !== 409) {
+        this.outbox.rejected.push({ at: this.options.now(), status: result.status, what: "submission", body: submission.input });
+        this.save();
+        this.settle(assignmentId, null, new Error(`the server refused the submission (${result.status}): ${JSON.stringify(result.body)}`));
+        continue;
+      }
+      // 409: this assignment has a stored response already (from another device): it is done
+      const ack: ResponseAck =
+        result.kind === "ok"
+          ? (result.body as ResponseAck)
+          : { responseId: "", assignmentId, clientId: submission.input.clientId, duplicate: true, purpose: "MAIN" };
+      this.markDone(assignmentId);
+      this.save();
+      this.settle(assignmentId, ack, null);
+    }
+    this.failures = 0;
+    this.offline = false;
+    this.emit();
+    return true;
+  }
+
+  private failed(): false {
+    this.failures += 1;
+    this.offline = true;
+    const delay = Math.min(this.options.maxRetryMs, this.options.baseRetryMs * 2 ** (this.failures - 1));
+    this.schedule(Math.round(delay * (0.5 + this.options.random() / 2)));
+    this.emit();
+    return false;
+  }
+
+  private removeEvents(keys: Array<[string, number]>): void {
+    const set = new Set(keys.map(([assignmentId, seq]) => `${assignmentId}#${seq}`));
+    this.outbox.events = this.outbox.events.filter((event) => !set.has(`${event.assignmentId}#${event.seq}`));
+    this.save();
+  }
+
+  private markDone(assignmentId: string): void {
+    this.outbox.done = [...this.outbox.done.filter((id) => id !== assignmentId), assignmentId].slice(-MAX_DONE);
+    delete this.outbox.cursors[assignmentId];
+  }
+
+  private settle(assignmentId: string, ack: ResponseAck | null, error: Error | null): void {
+    if (ack) {
+      this.acks.set(assignmentId, ack);
+      for (const listener of this.ackListeners) listener(ack);
+    }
+    const list = this.waiters.get(assignmentId) ?? [];
+    this.waiters.delete(assignmentId);
+    for (const waiter of list) {
+      if (ack) waiter.resolve(ack);
+      else waiter.reject(error ?? new Error("submission failed"));
+    }
+  }
+
+  private async post(url: string, body: unknown): Promise<{ kind: "ok"; body: unknown } | { kind: "retry" } | { kind: "rejected"; status: number; body: unknown }> {
+    let response: Response;
+    try {
+      response = await this.options.fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+      });
+    } catch {
+      return { kind: "retry" };
+    }
+    let parsed: unknown = null;
+    try {
+      parsed = await response.json();
+    } catch {
+      parsed = null;
+    }
+    if (response.ok) return parsed === null ? { kind: "retry" } : { kind: "ok", body: parsed };
+    if (retryable(response.status)) return { kind: "retry" };
+    return { kind: "rejected", status: response.status, body: parsed };
+  }
+
+  /**
+   * On `pagehide`: hand the pending events to the browser with navigator.sendBeacon, which
+   * delivers them even as the page goes away. Nothing is removed (a beacon has no reply): the next
+   * page load sends them again and the server keeps the first copy. Returns the number of
+   * events handed over.
+   */
+  flushBeacon(sendBeacon: (url: string, data: string) => boolean, maxBytes = 60_000): number {
+    let handed = 0;
+    let batch: TrajectoryEvent[] = [];
+    let size = 12;
+    const send = () => {
+      if (batch.length === 0) return true;
+      const ok = sendBeacon(this.options.eventsUrl, JSON.stringify({ events: batch }));
+      if (ok) handed += batch.length;
+      batch = [];
+      size = 12;
+      return ok;
+    };
+    for (const event of this.outbox.events) {
+      const length = JSON.stringify(event).length + 1;
+      if (batch.length > 0 && (size + length > maxBytes || batch.length >= this.options.batchSize)) {
+        if (!send()) return handed;
+      }
+      batch.push(event);
+      size += length;
+    }
+    send();
+    return handed;
+  }
+
+  /** Stop timers (tests, page teardown). Pending data stays in storage. */
+  dispose(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerDue = null;
+    this.listeners.clear();
+    this.ackListeners.clear();
+  }
+}

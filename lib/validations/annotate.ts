@@ -1,0 +1,181 @@
+import { z } from "zod";
+
+/**
+ * What the annotator's browser sends: trajectory events and responses. Shared by the route
+ * handlers (server) and the browser code that builds the requests (lib/client), so both sides
+ * agree on every event type and its payload.
+ */
+
+const index = z.number().int().min(0).max(999);
+const slotIndex = index;
+const candidateIndex = index;
+const inputVia = z.enum(["drag", "keyboard", "click", "touch"]);
+/** an image URL as shown ("/api/assets/<sha256>") */
+const imageRef = z.string().min(1).max(2048);
+
+/** Every trajectory event type and its payload. */
+export const trajectoryPayloadSchemas = {
+  /** the item was rendered (again, when `resumed`: after a reload or on another device) */
+  item_shown: z.strictObject({
+    kind: z.string().max(60),
+    resumed: z.boolean(),
+    viewport: z.strictObject({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }).optional(),
+  }),
+  /** an image opened large (lightbox) */
+  image_zoomed: z.strictObject({
+    image: imageRef,
+    role: z.enum(["initial", "candidate", "observation", "slot"]),
+    index: index,
+  }),
+  image_closed: z.strictObject({ image: imageRef, via: z.enum(["escape", "backdrop", "button"]) }),
+  /** a drag started: from the library (`fromSlot` null) or from a filled slot */
+  candidate_picked: z.strictObject({ candidate: candidateIndex, fromSlot: slotIndex.nullable(), via: inputVia }),
+  /** a drag ended without a drop on a slot */
+  pick_cancelled: z.strictObject({ candidate: candidateIndex }),
+  /**
+   * a candidate put into a slot: from the library (`fromSlot` null) or moved from another slot
+   * (which is left empty); `replaced` is the candidate that was in the slot (back to the library)
+   */
+  slot_filled: z.strictObject({ slot: slotIndex, candidate: candidateIndex, fromSlot: slotIndex.nullable(), replaced: candidateIndex.nullable(), via: inputVia }),
+  /** the candidates of two filled slots swapped */
+  slots_swapped: z.strictObject({ from: slotIndex, to: slotIndex, fromCandidate: candidateIndex, toCandidate: candidateIndex, via: inputVia }),
+  /** a slot emptied; its candidate goes back to the library */
+  slot_cleared: z.strictObject({ slot: slotIndex, candidate: candidateIndex, via: inputVia }),
+  confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
+  /** the answer as submitted (also in Response.answer) */
+  submitted: z.strictObject({ order: z.array(candidateIndex).max(1000), confidence: z.number().min(0).max(100), clientId: z.uuid() }),
+  /** the page was hidden (tab switched, window minimised, page left): focus loss */
+  page_hidden: z.strictObject({}),
+  page_visible: z.strictObject({}),
+  /** the "are you still working?" overlay appeared after `idleMs` without an interaction */
+  idle_shown: z.strictObject({ idleMs: z.number().int().min(0) }),
+  idle_dismissed: z.strictObject({}),
+} as const;
+
+export type TrajectoryEventType = keyof typeof trajectoryPayloadSchemas;
+export type TrajectoryPayload<T extends TrajectoryEventType> = z.infer<(typeof trajectoryPayloadSchemas)[T]>;
+export const trajectoryEventTypes = Object.keys(trajectoryPayloadSchemas) as TrajectoryEventType[];
+
+const assignmentId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an assignment id");
+
+const envelope = {
+  assignmentId,
+  /** per-assignment sequence number: 0, 1, 2, ... without gaps */
+  seq: z.number().int().min(0).max(1_000_000),
+  /** milliseconds since the epoch, by the browser's clock */
+  clientTime: z.number().int().min(0).max(8_640_000_000_000),
+};
+
+function eventOf<T extends TrajectoryEventType>(type: T) {
+  return z.strictObject({ ...envelope, type: z.literal(type), payload: trajectoryPayloadSchemas[type] });
+}
+
+/** One trajectory event as the browser sends it. */
+export const trajectoryEventSchema = z.discriminatedUnion("type", [
+  eventOf("item_shown"),
+  eventOf("image_zoomed"),
+  eventOf("image_closed"),
+  eventOf("candidate_picked"),
+  eventOf("pick_cancelled"),
+  eventOf("slot_filled"),
+  eventOf("slots_swapped"),
+  eventOf("slot_cleared"),
+  eventOf("confidence_changed"),
+  eventOf("submitted"),
+  eventOf("page_hidden"),
+  eventOf("page_visible"),
+  eventOf("idle_shown"),
+  eventOf("idle_dismissed"),
+]);
+
+/** A typed trajectory event (the union of every type with its payload). */
+export type TrajectoryEvent = z.infer<typeof trajectoryEventSchema>;
+
+export const MAX_EVENTS_PER_BATCH = 500;
+
+/** POST /api/annotate/events (JSON or a sendBeacon text/plain body). */
+export const trajectoryCreateSchema = z.strictObject({
+  events: z.array(trajectoryEventSchema).min(1).max(MAX_EVENTS_PER_BATCH),
+});
+export type TrajectoryCreateInput = z.infer<typeof trajectoryCreateSchema>;
+
+/**
+ * The envelope only: each event is then checked on its own, so that one malformed event (a
+ * browser running older code after a deploy, say) does not hold back the valid ones of its batch.
+ */
+export const trajectoryBatchSchema = z.strictObject({
+  events: z.array(z.unknown()).min(1).max(MAX_EVENTS_PER_BATCH),
+});
+
+/** Reply of POST /api/annotate/events: the stored (or already stored) seqs by assignment, and the refused events. */
+export interface TrajectoryAck {
+  acked: Record<string, number[]>;
+  /** events that failed validation (not stored); `assignmentId`/`seq` when they could be read */
+  rejected?: Array<{ index: number; assignmentId: string | null; seq: number | null; issues: string[] }>;
+}
+
+/** Splits a batch into valid events and rejections. */
+export function parseTrajectoryBatch(events: readonly unknown[]): { valid: TrajectoryEvent[]; rejected: NonNullable<TrajectoryAck["rejected"]> } {
+  const valid: TrajectoryEvent[] = [];
+  const rejected: NonNullable<TrajectoryAck["rejected"]> = [];
+  events.forEach((raw, index) => {
+    const parsed = trajectoryEventSchema.safeParse(raw);
+    if (parsed.success) {
+      valid.push(parsed.data);
+      return;
+    }
+    const record = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+    rejected.push({
+      index,
+      assignmentId: typeof record.assignmentId === "string" ? record.assignmentId.slice(0, 64) : null,
+      seq: typeof record.seq === "number" && Number.isInteger(record.seq) ? record.seq : null,
+      issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`),
+    });
+  });
+  return { valid, rejected };
+}
+
+/** POST /api/annotate/responses. `answer` is checked by the item's kind (answerSchemaFor). */
+export const responseCreateSchema = z.strictObject({
+  assignmentId,
+  /** crypto.randomUUID() in the browser, persisted before the first send */
+  clientId: z.uuid(),
+  answer: z.unknown(),
+  /** on the study's scale: 1..5 (LIKERT_5) or 0..100 (PERCENT) */
+  confidence: z.number().min(0).max(100),
+  wallMs: z.number().int().min(0).max(2_147_483_647),
+  activeMs: z.number().int().min(0).max(2_147_483_647),
+  /** seq of the `submitted` event: the server recomputes the times from events 0..submitSeq */
+  submitSeq: z.number().int().min(0).max(1_000_000),
+});
+export type ResponseCreateInput = z.infer<typeof responseCreateSchema>;
+
+/** Reply of POST /api/annotate/responses (the same for a retried submission). */
+export interface ResponseAck {
+  responseId: string;
+  assignmentId: string;
+  clientId: string;
+  /** true when this clientId was stored before (a retry) */
+  duplicate: boolean;
+  purpose: "MAIN" | "PRACTICE" | "AGREEMENT";
+  /** practice items only: whether the answer was right, and the right order */
+  feedback?: { correct: boolean; order: number[] };
+}
+
+/** GET /api/annotate/studies/[slug]/next?exclude=a,b */
+export const nextAssignmentQuerySchema = z.object({
+  exclude: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((value) => (value ? value.split(",").filter(Boolean) : []))
+    .pipe(z.array(assignmentId).max(20)),
+});
+
+/** Route params. */
+export const assignmentParamSchema = z.object({ id: assignmentId });
+export const studySlugParamSchema = z.object({ slug: z.string().min(1).max(60) });
+export const assetParamSchema = z.object({ hash: z.string().min(1).max(128) });
+
+/** Largest accepted body of the events endpoint (a beacon is at most 64 KiB; fetch batches of 500 events stay well below). */
+export const MAX_EVENTS_BODY_BYTES = 1024 * 1024;
