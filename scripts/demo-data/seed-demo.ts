@@ -118,12 +118,12 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
     let clock = start + a * 3_600_000;
     const shuffled = [...items].sort((x, y) => seedFromString(`${a}:${x.id}`) - seedFromString(`${a}:${y.id}`));
     for (const [position, item] of shuffled.entries()) {
-      const module = getTaskModule(item.kind);
+      const taskModule = getTaskModule(item.kind);
       const key = item.key as { order: number[] };
       const L = key.order.length;
       const order = simulatedOrder(rng, key.order, Math.max(0.3, simulated.accuracy - simulated.dropPerStep * (L - 2)));
-      const score = module.score({ order }, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags as Record<string, string | number> });
-      const correct = module.correct(score);
+      const score = taskModule.score({ order }, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags as Record<string, string | number> });
+      const correct = taskModule.correct(score);
       const baseConfidence = correct ? 4.2 : 3.2;
       const confidenceRaw = Math.min(5, Math.max(1, Math.round(baseConfidence * simulated.calibration + (1 - simulated.calibration) * 4 + (rng() - 0.5) * 1.6)));
 
