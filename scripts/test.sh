@@ -32,34 +32,20 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # --- PostgreSQL ---------------------------------------------------------------------------
-CLUSTER_DIR=""
+# the machine's server on 127.0.0.1:5432 when it answers; otherwise (or with
+# YARDSTICK_TEST_THROWAWAY=1) a throwaway cluster: see scripts/test-postgres.sh
+E2E_DB=""
+source scripts/test-postgres.sh
 cleanup() {
   local status=$?
-  if [ -n "${E2E_DB:-}" ]; then
+  if [ -n "$E2E_DB" ]; then
     psql "$YARDSTICK_TEST_PG_URL" -qAtc "DROP DATABASE IF EXISTS \"$E2E_DB\" WITH (FORCE)" >/dev/null 2>&1 || true
   fi
-  if [ -n "$CLUSTER_DIR" ]; then
-    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -m immediate stop >/dev/null 2>&1 || "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$CLUSTER_DIR"
-  fi
+  stop_test_postgres
   exit $status
 }
 trap cleanup EXIT
-
-if [ -z "${YARDSTICK_TEST_PG_URL:-}" ]; then
-  if "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p 5432 -U postgres 2>/dev/null && psql "postgresql://postgres@127.0.0.1:5432/postgres" -qAtc "select 1" >/dev/null 2>&1; then
-    export YARDSTICK_TEST_PG_URL="postgresql://postgres@127.0.0.1:5432/postgres"
-  else
-    log "starting a throwaway PostgreSQL cluster"
-    CLUSTER_DIR=$(mktemp -d /tmp/yardstick-pg.XXXXXX)
-    PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-    as_pg=()
-    if [ "$(id -u)" = 0 ]; then chown -R postgres:postgres "$CLUSTER_DIR"; as_pg=(runuser -u postgres --); fi
-    "${as_pg[@]}" "$PG_BIN/initdb" -D "$CLUSTER_DIR/data" -U postgres --auth=trust -E UTF8 >/dev/null
-    "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -o "-p $PORT -k $CLUSTER_DIR -c listen_addresses=127.0.0.1" -l "$CLUSTER_DIR/log" -w start >/dev/null
-    export YARDSTICK_TEST_PG_URL="postgresql://postgres@127.0.0.1:$PORT/postgres"
-  fi
-fi
+start_test_postgres
 echo "PostgreSQL for tests: $YARDSTICK_TEST_PG_URL"
 
 # --- the tests ----------------------------------------------------------------------------
