@@ -64,11 +64,18 @@ function databaseUrlWith(url: string, database: string): string {
 /** A migration-aware adapter factory for a PostgreSQL server, with shadow databases of our own. */
 export function migrationAdapterFactory(connectionString: string, options: { shadow: "server" | "none" } = { shadow: "server" }) {
   const base = new PrismaPg({ connectionString });
+  const opened: Adapter[] = [];
   return {
     provider: "postgres" as const,
     adapterName: base.adapterName,
     async connect() {
-      return patchAdapter(await base.connect());
+      const adapter = patchAdapter(await base.connect());
+      opened.push(adapter);
+      return adapter;
+    },
+    /** closes the connections the engine opened: it keeps them (and PostgreSQL's advisory lock) otherwise */
+    async disposeAll() {
+      await Promise.allSettled(opened.splice(0).map((adapter) => adapter.dispose()));
     },
     async connectToShadowDb() {
       if (options.shadow === "none") throw new Error("this database cannot host a shadow database");
@@ -155,12 +162,14 @@ export function readMigrationsList(dir = MIGRATIONS_DIR) {
 
 /** Applies every migration in prisma/migrations that the database has not had yet. */
 export async function applyMigrations(connectionString: string): Promise<string[]> {
-  const engine = await openSchemaEngine(migrationAdapterFactory(connectionString, { shadow: "none" }));
+  const factory = migrationAdapterFactory(connectionString, { shadow: "none" });
+  const engine = await openSchemaEngine(factory);
   try {
     const result = await engine.applyMigrations({ migrationsList: readMigrationsList(), filters: noFilters });
     return result.appliedMigrationNames;
   } finally {
     engine.free();
+    await factory.disposeAll();
   }
 }
 
@@ -169,7 +178,8 @@ export async function applyMigrations(connectionString: string): Promise<string[
  * they agree. Needs a PostgreSQL server on which it may create a throwaway shadow database.
  */
 export async function diffMigrationsToSchema(serverUrl: string, schema = readFileSync(SCHEMA_PATH, "utf8")): Promise<{ inSync: boolean; sql: string }> {
-  const engine = await openSchemaEngine(migrationAdapterFactory(serverUrl), schema);
+  const factory = migrationAdapterFactory(serverUrl);
+  const engine = await openSchemaEngine(factory, schema);
   try {
     const result = await engine.diff({
       from: { tag: "migrations", ...readMigrationsList() },
@@ -181,5 +191,6 @@ export async function diffMigrationsToSchema(serverUrl: string, schema = readFil
     return { inSync: result.exitCode === 0, sql: result.stdout };
   } finally {
     engine.free();
+    await factory.disposeAll();
   }
 }
