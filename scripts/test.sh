@@ -9,9 +9,11 @@ ROOT=$(pwd)
 log() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 # --- npm packages -------------------------------------------------------------------------
+# `npm install`, not `npm ci`: npm 11 here rejects its own lock files in `npm ci` (it reports the
+# other platforms' optional packages as missing); install still follows package-lock.json.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "npm ci"
-  npm ci --no-audit --no-fund
+  log "npm install"
+  npm install --no-audit --no-fund
 fi
 
 # --- Debian packages ----------------------------------------------------------------------
