@@ -41,13 +41,17 @@ interface StoredResponse {
   id: string;
   clientId: string;
   correct: boolean;
-  assignment: { id: string; userId: string; purpose: "MAIN" | "PRACTICE" | "AGREEMENT"; item: { key: unknown } };
+  assignment: { id: string; userId: string; purpose: "MAIN" | "PRACTICE" | "AGREEMENT"; item: { kind: string; key: unknown } };
 }
 
 function ackOf(response: StoredResponse, duplicate: boolean): ResponseAck {
   const ack: ResponseAck = { responseId: response.id, assignmentId: response.assignment.id, clientId: response.clientId, duplicate, purpose: response.assignment.purpose };
   if (response.assignment.purpose === "PRACTICE") {
-    ack.feedback = { correct: response.correct, order: keyOrderOf(response.assignment.item.key) ?? [] };
+    const { kind, key } = response.assignment.item;
+    ack.feedback = { correct: response.correct, order: keyOrderOf(key) ?? [] };
+    // non-ordering kinds: the key as an answer of the kind (GridWM: the right letter, verdict or scene)
+    const keyAnswer = getTaskModule(kind).keyAnswer;
+    if (keyAnswer) ack.feedback.answer = keyAnswer(key);
   }
   return ack;
 }
@@ -56,7 +60,7 @@ const storedSelect = {
   id: true,
   clientId: true,
   correct: true,
-  assignment: { select: { id: true, userId: true, purpose: true, item: { select: { key: true } } } },
+  assignment: { select: { id: true, userId: true, purpose: true, item: { select: { kind: true, key: true } } } },
 } as const;
 
 async function findByClientId(clientId: string, userId: string): Promise<ResponseAck | null> {

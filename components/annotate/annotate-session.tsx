@@ -14,7 +14,7 @@ import { AnnotationStoreProvider, useAnnotationStore, useAnnotationStoreApi } fr
 import { ConfidenceInput } from "@/components/annotate/confidence-input";
 import { IdleOverlay } from "@/components/annotate/idle-overlay";
 import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/annotate/queue-provider";
-import { getTaskUi, TaskView, taskUis } from "@/components/tasks/registry";
+import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
 
@@ -39,7 +39,7 @@ export interface SessionStudy {
 type Phase =
   | { name: "working" }
   | { name: "checking" }
-  | { name: "feedback"; ack: ResponseAck; answer: number[] }
+  | { name: "feedback"; ack: ResponseAck; answer: unknown }
   | { name: "advancing" }
   | { name: "closed" };
 
@@ -146,7 +146,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
       const view = current;
       if (!view) return;
       const acked = queue.submit(input);
-      const answer = (input.answer as { order: number[] }).order;
+      const answer = input.answer;
       if (view.purpose === "PRACTICE") {
         setDone((d) => ({ ...d, practice: d.practice + 1 }));
         setPhase({ name: "checking" });
@@ -226,7 +226,7 @@ function ItemWork({ view, study, onSubmit, status }: { view: AssignmentView; stu
     return {
       assignmentId: view.assignmentId,
       kind: view.kind,
-      length: ui?.slotCount(view.view) ?? 0,
+      ...(ui ? storeInitOf(ui, view.view) : { length: 0 }),
       confidenceScale: study.confidenceScale,
       idleCapMs: idleCapMs(study.idleCapSeconds),
       history: mergedHistory(view, queue),
@@ -243,7 +243,7 @@ function ItemWork({ view, study, onSubmit, status }: { view: AssignmentView; stu
       <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId}>
         <TaskView ui={ui} view={view.view} />
       </div>
-      <SubmitBar status={status} />
+      <SubmitBar status={status} ui={ui} view={view.view} />
       <IdleOverlay />
     </AnnotationStoreProvider>
   );
@@ -274,14 +274,16 @@ function ItemEffects() {
   return null;
 }
 
-function SubmitBar({ status }: { status: React.ReactNode }) {
+function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; view: unknown }) {
   const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
   const length = useAnnotationStore((s) => s.length);
   const hasConfidence = useAnnotationStore((s) => s.confidence !== null);
   const submitted = useAnnotationStore((s) => s.submitted);
   const submit = useAnnotationStore((s) => s.submit);
-  const ready = filled === length && hasConfidence && !submitted;
-  const missing = filled < length ? `${length - filled} step${length - filled === 1 ? "" : "s"} to fill` : !hasConfidence ? "Choose your confidence" : "";
+  const answerMissing = useAnnotationStore((s) => (ui.answerOf ? (s.currentAnswer() === null ? ui.missing?.(s.answer, view) || "Answer first" : "") : ""));
+  const complete = ui.answerOf ? answerMissing === "" : filled === length;
+  const ready = complete && hasConfidence && !submitted;
+  const missing = ui.answerOf ? answerMissing || (!hasConfidence ? "Choose your confidence" : "") : filled < length ? `${length - filled} step${length - filled === 1 ? "" : "s"} to fill` : !hasConfidence ? "Choose your confidence" : "";
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-1.5 shadow-sm">
       {status}
@@ -300,7 +302,62 @@ function SubmitBar({ status }: { status: React.ReactNode }) {
 }
 
 /** After a practice item: the right answer, laid out in the task itself (read-only). */
-function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: number[]; onContinue: () => void; status: React.ReactNode }) {
+function PracticeFeedback(props: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode }) {
+  const ui = getTaskUi(props.view.kind);
+  if (ui?.answerOf) return <AnswerFeedback {...props} ui={ui} />;
+  return <OrderFeedback {...props} answer={(props.answer as { order?: number[] } | null)?.order ?? []} />;
+}
+
+/** Where a choice kind's answer sits in its slotNotes (Task A: the letter; Task C: 0 Success, 1 Fail). */
+function noteIndexOf(answer: unknown): number | null {
+  const a = (answer ?? {}) as { choice?: string; verdict?: string };
+  if (typeof a.choice === "string") return a.choice.charCodeAt(0) - 65;
+  if (a.verdict === "Success") return 0;
+  if (a.verdict === "Fail") return 1;
+  return null;
+}
+
+/** Non-ordering kinds: the key's answer shown in the task, the annotator's own marked beside it. */
+function AnswerFeedback({ view, study, ack, answer, onContinue, status, ui }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode; ui: TaskUi }) {
+  const correct = ack.feedback?.correct ?? false;
+  const keyAnswer = ack.feedback?.answer ?? null;
+  const shown = correct || keyAnswer === null ? answer : keyAnswer;
+  const notes: Array<SlotNote | null> = [];
+  const keyIndex = noteIndexOf(keyAnswer ?? answer);
+  const ownIndex = noteIndexOf(answer);
+  if (ownIndex !== null && ownIndex !== keyIndex) notes[ownIndex] = { tone: "bad", text: "✗ your answer" };
+  if (keyIndex !== null) notes[keyIndex] = { tone: "good", text: correct ? "✓ your answer" : "✓ right answer" };
+  const describe = ui.describeAnswer ?? ((a: unknown) => JSON.stringify(a));
+  const continueButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => continueButton.current?.focus(), []);
+  return (
+    <AnnotationStoreProvider
+      init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(shown, view.view) : shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
+    >
+      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex items-center gap-3 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
+        <span className="min-w-0 truncate">
+          {correct
+            ? noteIndexOf(answer) !== null
+              ? `Your answer (${describe(answer)}) is right.`
+              : "Your answer is right (close enough to count)."
+            : noteIndexOf(answer) !== null
+              ? `The right answer is ${describe(keyAnswer)}; you had ${describe(answer)}.`
+              : "The right answer is shown below."}
+        </span>
+        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
+          Continue
+        </button>
+      </div>
+      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
+        <TaskView ui={ui} view={view.view} slotNotes={notes} />
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+    </AnnotationStoreProvider>
+  );
+}
+
+function OrderFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: number[]; onContinue: () => void; status: React.ReactNode }) {
   const ui = getTaskUi(view.kind);
   const correct = ack.feedback?.correct ?? false;
   const key = ack.feedback?.order ?? [];
@@ -314,7 +371,7 @@ function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { vi
   if (!ui) return null;
   return (
     <AnnotationStoreProvider
-      init={{ assignmentId: view.assignmentId, kind: view.kind, length: ui.slotCount(view.view), confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true, state: { slots: shown } }}
+      init={{ assignmentId: view.assignmentId, kind: view.kind, length: ui.slotCount?.(view.view) ?? 0, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true, state: { slots: shown } }}
     >
       <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex items-center gap-3 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
         <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>

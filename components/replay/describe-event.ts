@@ -22,8 +22,20 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
     case "image_zoomed": {
       const role = String(p.role ?? "image");
       const index = num("index");
-      const what = role === "initial" ? "the current state" : role === "candidate" ? (index === null ? "a candidate" : name(index)) : role === "slot" ? `the image in step ${step("index")}` : `observation ${index === null ? "?" : index + 1}`;
+      const what = role === "storyboard" ? "the whole storyboard" : role === "composite" ? "the item image" : role === "initial" ? "the current state" : role === "candidate" ? (index === null ? "a candidate" : name(index)) : role === "slot" ? `the image in step ${step("index")}` : `observation ${index === null ? "?" : index + 1}`;
       return `Opened ${what} large`;
+    }
+    case "frame_zoomed":
+      return `Opened frame ${step("frame")} of the storyboard large${via}`;
+    case "choice_made":
+      return `Chose ${String(p.choice ?? "?")}${typeof p.previous === "string" ? ` (was ${p.previous})` : ""}${via}`;
+    case "verdict_made":
+      return `Verdict ${String(p.verdict ?? "?")}${typeof p.previous === "string" ? ` (was ${p.previous})` : ""}${via}`;
+    case "scene_edited": {
+      const path = String(p.path ?? "?");
+      if (p.op === "add") return `Added ${describeSceneObject(p.value)}${via}`;
+      if (p.op === "remove") return `Removed ${path.replace("objects.", "object #").replace(/#(\d+)/, (_, i: string) => `#${Number(i) + 1}`)}${via}`;
+      return `Set ${path} = ${JSON.stringify(p.value)}${via}`;
     }
     case "image_closed":
       return `Closed the large image${typeof p.via === "string" ? ` (${p.via})` : ""}`;
@@ -55,6 +67,12 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
     default:
       return event.type;
   }
+}
+
+function describeSceneObject(value: unknown): string {
+  const o = (value ?? {}) as { type?: unknown; color?: unknown; pos?: unknown; state?: unknown };
+  const pos = Array.isArray(o.pos) ? ` at [${o.pos.join(", ")}]` : "";
+  return `a ${String(o.color ?? "")} ${String(o.type ?? "object")}${pos}${o.type === "door" ? ` (state ${String(o.state)})` : ""}`.replace("a  ", "a ");
 }
 
 /** "1:05.3" from milliseconds */

@@ -2,7 +2,7 @@
 
 import { idleCapMs } from "@/lib/timing/active-time";
 import { AnnotationStoreProvider } from "@/components/annotate/annotation-store-provider";
-import { getTaskUi, TaskView } from "@/components/tasks/registry";
+import { getTaskUi, storeInitOf, TaskView } from "@/components/tasks/registry";
 import type { SlotNote } from "@/components/tasks/shared/types";
 
 /** For researchers: the item as annotators see it, with the key's order laid out in the steps. */
@@ -11,7 +11,7 @@ export function ItemKeyView({ kind, view, keyOrder, notes }: { kind: string; vie
   if (!ui) return <p className="text-sm text-red-700">No interface is registered for the kind “{kind}”.</p>;
   return (
     <AnnotationStoreProvider
-      init={{ assignmentId: "review", kind, length: ui.slotCount(view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true, state: keyOrder ? { slots: keyOrder } : undefined }}
+      init={{ assignmentId: "review", kind, ...storeInitOf(ui, view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true, state: keyOrder ? { slots: keyOrder } : undefined }}
     >
       <div className="h-[540px] min-h-0">
         <TaskView ui={ui} view={view} slotNotes={notes} />

@@ -1,10 +1,10 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { replayOrderingEvents } from "@/lib/annotate/ordering-state";
+import { replayItemEvents } from "@/lib/annotate/item-state";
 import { activeGapMs, AWAY_EVENT_TYPES, idleCapMs } from "@/lib/timing/active-time";
 import { AnnotationStoreProvider, useAnnotationStoreApi, useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { getTaskUi, TaskView } from "@/components/tasks/registry";
+import { getTaskUi, storeInitOf, TaskView } from "@/components/tasks/registry";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 import { describeEvent, formatClock, formatDuration } from "@/components/replay/describe-event";
 import { buttonClass } from "@/components/ui/button";
@@ -24,6 +24,8 @@ export interface ReplayEvent {
 
 export interface ReplayResponse {
   order: number[] | null;
+  /** the stored answer (shown as it is for non-ordering kinds) */
+  answer?: unknown;
   confidenceRaw: number;
   correct: boolean;
   score: unknown;
@@ -54,7 +56,7 @@ export function ReplayPlayer(props: {
   if (!ui) return <p className="text-sm text-red-700">No interface is registered for the kind “{props.kind}”.</p>;
   return (
     <AnnotationStoreProvider
-      init={{ assignmentId: "replay", kind: props.kind, length: ui.slotCount(props.view), confidenceScale: props.confidenceScale, idleCapMs: idleCapMs(props.idleCapSeconds), readOnly: true }}
+      init={{ assignmentId: "replay", kind: props.kind, ...storeInitOf(ui, props.view), confidenceScale: props.confidenceScale, idleCapMs: idleCapMs(props.idleCapSeconds), readOnly: true }}
     >
       <Player {...props} />
     </AnnotationStoreProvider>
@@ -73,10 +75,11 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
   const start = events[0]?.clientTime ?? 0;
   const name = (candidate: number) => ui.candidateName(view, candidate);
 
-  const state = useMemo(() => replayOrderingEvents(length, events.slice(0, position)), [events, length, position]);
+  const [initialAnswer] = useState(() => ui.initialAnswer?.(view) ?? null);
+  const state = useMemo(() => replayItemEvents(length, events.slice(0, position), initialAnswer), [events, length, position, initialAnswer]);
   useEffect(() => {
     // the annotator's lightbox is not re-opened over the player; the panel says what was large
-    api.getState().showState({ ...state, zoomed: null });
+    api.getState().showState({ ...state, zoomed: null, frame: null });
   }, [api, state]);
 
   useEffect(() => {
@@ -184,8 +187,19 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
                   {confidenceScale === "PERCENT" ? "%" : " of 5"}
                 </span>
               </div>
-              <OrderLine label="Answer" order={response.order} />
-              <OrderLine label="Key" order={keyOrder} />
+              {ui.answerOf ? (
+                <div className="flex items-start gap-2">
+                  <span className="w-14 shrink-0 text-xs text-slate-500">Answer</span>
+                  <code className="min-w-0 break-all rounded bg-slate-100 px-1.5 py-0.5 text-xs" data-testid="replay-answer">
+                    {ui.describeAnswer ? ui.describeAnswer(response.answer) : JSON.stringify(response.answer)}
+                  </code>
+                </div>
+              ) : (
+                <>
+                  <OrderLine label="Answer" order={response.order} />
+                  <OrderLine label="Key" order={keyOrder} />
+                </>
+              )}
               <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
                 <dt className="text-slate-500">Wall time</dt>
                 <dd className="tabular-nums">{formatDuration(response.wallMs)}</dd>

@@ -3,7 +3,7 @@
 import type { Json } from "@/lib/tasks/types";
 import { idleCapMs } from "@/lib/timing/active-time";
 import { AnnotationStoreProvider } from "@/components/annotate/annotation-store-provider";
-import { getTaskUi } from "@/components/tasks/registry";
+import { getTaskUi, storeInitOf } from "@/components/tasks/registry";
 import { JsonView } from "@/components/review/json-view";
 
 /**
@@ -23,7 +23,7 @@ export function AnnotatorView({ kind, view }: { kind: string; view: Json }) {
   }
   const Task = ui.Component;
   return (
-    <AnnotationStoreProvider init={{ assignmentId: "review", kind, length: ui.slotCount(view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true }}>
+    <AnnotationStoreProvider init={{ assignmentId: "review", kind, ...storeInitOf(ui, view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true }}>
       <div className="h-full min-h-0" data-testid="annotator-view" data-kind={kind}>
         <Task view={view} />
       </div>

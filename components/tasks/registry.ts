@@ -3,7 +3,9 @@
 import { createElement, lazy, Suspense, type ComponentType } from "react";
 import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
+import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/annotate/scene-form";
 import { letterOf, type TaskUiProps } from "@/components/tasks/shared/types";
+import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
 
 /**
  * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads
@@ -18,16 +20,39 @@ export interface TaskUi {
   Component: ComponentType<TaskUiProps>;
   /** loads the component's code ahead of time */
   preload(): Promise<unknown>;
-  /** slots to fill (the answer's length) */
-  slotCount(view: unknown): number;
+  /** ordering kinds: slots to fill (the answer's length) */
+  slotCount?(view: unknown): number;
   /** every image of the view (to preload the next item) */
   images(view: unknown): string[];
   /** how a candidate is named in the replay timeline, e.g. "image C" */
   candidateName(view: unknown, candidate: number): string;
+  /**
+   * Non-ordering kinds (GridWM): the answer (or draft) before any answer event, the answer to
+   * submit from it (null while incomplete), and what is still missing, for the submit bar.
+   */
+  initialAnswer?(view: unknown): unknown;
+  answerOf?(answer: unknown, view: unknown): unknown;
+  missing?(answer: unknown, view: unknown): string;
+  /** the store answer that shows a given answer (the key after a practice item, a replayed answer) */
+  displayAnswer?(answer: unknown, view: unknown): unknown;
+  /** an answer in a few words (practice feedback, replay) */
+  describeAnswer?(answer: unknown): string;
 }
+
+/** What AnnotationInit needs from the kind's UI (ordering kinds: the slot count; others: the answer functions). */
+export function storeInitOf(ui: TaskUi, view: unknown): { length: number; initialAnswer?: unknown; answerOf?: (answer: unknown) => unknown } {
+  if (!ui.answerOf) return { length: ui.slotCount?.(view) ?? 0 };
+  const answerOf = ui.answerOf;
+  return { length: 0, initialAnswer: ui.initialAnswer?.(view) ?? null, answerOf: (answer) => answerOf(answer, view) };
+}
+
+const field = (answer: unknown, name: string): unknown => (answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined);
 
 const loadEnactForward = () => import("@/components/tasks/enact-forward/enact-forward-task");
 const loadEnactInverse = () => import("@/components/tasks/enact-inverse/enact-inverse-task");
+const loadNextObs = () => import("@/components/tasks/gridwm-next-obs/gridwm-next-obs-task");
+const loadSceneJson = () => import("@/components/tasks/gridwm-scene-json/gridwm-scene-json-task");
+const loadJudge = () => import("@/components/tasks/gridwm-judge/gridwm-judge-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
@@ -43,6 +68,42 @@ export const taskUis: Record<string, TaskUi> = {
     slotCount: (view) => (view as EnactInversePublic).candidates.length,
     images: (view) => [...(view as EnactInversePublic).observations],
     candidateName: (_view, candidate) => `action ${letterOf(candidate)}`,
+  },
+  "gridwm-next-obs": {
+    Component: lazy(loadNextObs),
+    preload: loadNextObs,
+    images: (view) => {
+      const v = view as NextObsView;
+      return v.image ? [v.image] : [v.observation ?? "", ...(v.candidates ?? [])].filter(Boolean);
+    },
+    candidateName: (_view, candidate) => `candidate ${letterOf(candidate)}`,
+    initialAnswer: () => null,
+    answerOf: (answer) => (typeof field(answer, "choice") === "string" ? { choice: field(answer, "choice") } : null),
+    missing: (answer) => (field(answer, "choice") ? "" : "Choose A–D"),
+    displayAnswer: (answer) => answer,
+    describeAnswer: (answer) => `candidate ${String(field(answer, "choice") ?? "?")}`,
+  },
+  "gridwm-scene-json": {
+    Component: lazy(loadSceneJson),
+    preload: loadSceneJson,
+    images: (view) => [(view as SceneView).image],
+    candidateName: (_view, candidate) => `object ${candidate + 1}`,
+    initialAnswer: (view) => initialSceneDraft(view as SceneView),
+    answerOf: (answer) => (isSceneDraft(answer) ? sceneAnswerOf(answer) : null),
+    missing: (answer) => (isSceneDraft(answer) ? (sceneDraftProblem(answer) ?? "") : "Click the agent's cell"),
+    displayAnswer: (answer, view) => sceneDraftFromAnswer(answer, view as SceneView),
+    describeAnswer: (answer) => JSON.stringify(answer),
+  },
+  "gridwm-judge": {
+    Component: lazy(loadJudge),
+    preload: loadJudge,
+    images: (view) => [(view as JudgeView).storyboard],
+    candidateName: (_view, candidate) => `frame ${candidate + 1}`,
+    initialAnswer: () => null,
+    answerOf: (answer) => (typeof field(answer, "verdict") === "string" ? { verdict: field(answer, "verdict") } : null),
+    missing: (answer) => (field(answer, "verdict") ? "" : "Success or Fail?"),
+    displayAnswer: (answer) => answer,
+    describeAnswer: (answer) => String(field(answer, "verdict") ?? "?"),
   },
 };
 

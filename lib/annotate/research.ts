@@ -44,6 +44,8 @@ export interface ResponseRow {
   events: number;
   response: {
     order: number[] | null;
+    /** the stored answer as submitted (non-ordering kinds show it as it is) */
+    answer: Json;
     confidenceRaw: number;
     correct: boolean;
     score: Json;
@@ -119,6 +121,7 @@ export async function getItemReview(slug: string, itemId: string): Promise<ItemR
       response: a.response
         ? {
             order: orderOf(a.response.answer),
+            answer: a.response.answer as Json,
             confidenceRaw: a.response.confidenceRaw,
             correct: a.response.correct,
             score: a.response.score as Json,
@@ -176,6 +179,7 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
     response: response
       ? {
           order: orderOf(response.answer),
+          answer: response.answer as Json,
           confidenceRaw: response.confidenceRaw,
           correct: response.correct,
           score: response.score as Json,

@@ -167,3 +167,53 @@ describe("createAnnotationStore: each action records exactly one event", () => {
     expect(replayed.confidence).toBe(s().confidence);
   });
 });
+
+describe("createAnnotationStore: answer kinds (GridWM)", () => {
+  const letterAnswerOf = (answer: unknown) => ((answer as { choice?: string } | null)?.choice ? answer : null);
+
+  it("records choice_made once per change and submits { choice } with `answer` in the submitted event", () => {
+    const { store, sent, submissions, act } = setup({ kind: "gridwm-next-obs", length: undefined, initialAnswer: null, answerOf: letterAnswerOf });
+    const s = () => store.getState();
+    s().show();
+    expect(s().canSubmit()).toBe(false);
+    expect(act(() => s().choose("B", "click")).map((e) => e.type)).toEqual(["choice_made"]);
+    expect(act(() => s().choose("B", "keyboard"))).toEqual([]); // no change
+    expect(act(() => s().choose("D", "keyboard"))[0].payload).toEqual({ choice: "D", previous: "B", via: "keyboard" });
+    s().setConfidence(4);
+    const submission = s().submit();
+    expect(submission?.answer).toEqual({ choice: "D" });
+    expect(submissions).toHaveLength(1);
+    expect(sent.at(-1)).toMatchObject({ type: "submitted", payload: { answer: { choice: "D" }, confidence: 4 } });
+    for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
+    expect(act(() => s().choose("A", "click"))).toEqual([]); // submitted
+  });
+
+  it("records verdicts and frame zooms, and resumes them from history", () => {
+    const { store, sent } = setup({ kind: "gridwm-judge", initialAnswer: null, answerOf: (a) => a });
+    const s = () => store.getState();
+    s().show();
+    s().zoomFrame("/api/assets/s", 2, "click");
+    s().zoomFrame("/api/assets/s", 3, "keyboard");
+    s().closeZoom("escape");
+    s().judge("Fail", "keyboard");
+    s().judge("Success", "click");
+    expect(sent.map((e) => e.type)).toEqual(["item_shown", "frame_zoomed", "frame_zoomed", "image_closed", "verdict_made", "verdict_made"]);
+    for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
+    const resumed = createAnnotationStore({ assignmentId: "asg1", kind: "gridwm-judge", confidenceScale: "LIKERT_5", idleCapMs: 60_000, history: sent, initialAnswer: null, answerOf: (a) => a });
+    expect(resumed.getState().answer).toEqual({ verdict: "Success" });
+    expect(resumed.getState().nextSeq).toBe(sent.length);
+  });
+
+  it("records scene edits only when they change the draft", async () => {
+    const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/annotate/scene-form");
+    const { store, sent, act } = setup({ kind: "gridwm-scene-json", initialAnswer: initialSceneDraft(), answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null) });
+    const s = () => store.getState();
+    expect(act(() => s().editScene("set", "agent.pos", [3, 3], "click")).map((e) => e.type)).toEqual(["scene_edited"]);
+    expect(act(() => s().editScene("set", "agent.pos", [3, 3], "click"))).toEqual([]);
+    expect(act(() => s().editScene("set", "agent.dir", 9, "keyboard"))).toEqual([]);
+    expect(act(() => s().editScene("add", "objects", { type: "ball", pos: [3, 2], color: "red", state: 0 }, "click"))).toHaveLength(1);
+    s().setConfidence(2);
+    expect(s().submit()?.answer).toEqual({ agent: { pos: [3, 3], dir: 0, carrying: null }, front_cell: { pos: [3, 2], type: "empty", state: 0 }, objects: [{ type: "ball", pos: [3, 2], color: "red", state: 0 }] });
+    for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
+  });
+});

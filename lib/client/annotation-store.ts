@@ -1,5 +1,8 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
-import { applyOrderingEvent, allSlotsFilled, initialOrderingState, replayOrderingEvents, type OrderingState } from "@/lib/annotate/ordering-state";
+import { allSlotsFilled, initialOrderingState } from "@/lib/annotate/ordering-state";
+import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/annotate/item-state";
+import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/annotate/scene-form";
+import type { Letter, Verdict } from "@/lib/tasks/gridwm-common";
 import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
 import type { ResponseCreateInput, TrajectoryEvent, TrajectoryEventType, TrajectoryPayload } from "@/lib/validations/annotate";
 import type { AssignmentCursor } from "@/lib/client/trajectory-queue";
@@ -8,17 +11,19 @@ import type { AssignmentCursor } from "@/lib/client/trajectory-queue";
  * One item's annotation state (zustand vanilla store, STYLE.md section 4): created once per item
  * by AnnotationStoreProvider, never global. Three slices:
  * - trajectory: the per-assignment sequence number and `record`, the one place events are made;
- * - response: the slots (an ordering task's answer), confidence, the lightbox, submitting;
+ * - response: the answer (the slots of an ordering task, or the `answer` object of any other
+ *   kind), confidence, the lightbox, submitting;
  * - timer: visibility, the idle overlay and the running active-time tally.
  *
  * Every user-facing action records exactly one event (or none when it changes nothing), and the
- * state changes only through `applyOrderingEvent` of that event, so a replay of the recorded
+ * state changes only through `applyItemEvent` of that event, so a replay of the recorded
  * trajectory gives the same states the person saw.
  */
 
 export type ConfidenceScaleName = "LIKERT_5" | "PERCENT";
 export type InputVia = "drag" | "keyboard" | "click" | "touch";
-export type ImageRole = "initial" | "candidate" | "observation" | "slot";
+export type ImageRole = "initial" | "candidate" | "observation" | "slot" | "storyboard" | "composite";
+export type ChoiceVia = "click" | "keyboard" | "touch";
 
 /** A stored or queued event as the store needs it for resuming. */
 export interface HistoryEvent {
@@ -31,8 +36,15 @@ export interface HistoryEvent {
 export interface AnnotationInit {
   assignmentId: string;
   kind: string;
-  /** number of slots (= candidates) */
-  length: number;
+  /** number of slots (= candidates) of an ordering kind; 0 (the default) for other kinds */
+  length?: number;
+  /**
+   * Non-ordering kinds: the answer (or draft) before any answer event (e.g. the empty scene form),
+   * and `answerOf`, the answer to submit from it, null while incomplete. Without `answerOf` the
+   * kind is an ordering kind: its answer is `{ order }` once every slot is filled.
+   */
+  initialAnswer?: unknown;
+  answerOf?: (answer: unknown) => unknown;
   confidenceScale: ConfidenceScaleName;
   idleCapMs: number;
   /** replay and review: nothing is recorded, actions do nothing */
@@ -48,7 +60,7 @@ export interface AnnotationInit {
   /** where the submission goes (the trajectory queue), right after its `submitted` event */
   onSubmit?: (input: ResponseCreateInput) => void;
   /** a fixed state for read-only stores (review of the answer key) */
-  state?: Partial<OrderingState>;
+  state?: Partial<ItemState>;
   now?: () => number;
   randomId?: () => string;
 }
@@ -71,9 +83,13 @@ export interface ResponseSlice {
   length: number;
   confidenceScale: ConfidenceScaleName;
   slots: Array<number | null>;
-  picked: OrderingState["picked"];
+  picked: ItemState["picked"];
+  /** the answer (or draft) of a non-ordering kind: { choice }, { verdict }, a scene draft; null before the first */
+  answer: unknown;
   confidence: number | null;
   zoomed: string | null;
+  /** the storyboard frame shown large (with `zoomed` = the storyboard), or null */
+  frame: number | null;
   submitted: boolean;
   submission: ResponseCreateInput | null;
   pick: (candidate: number, fromSlot: number | null, via: InputVia) => void;
@@ -86,11 +102,21 @@ export interface ResponseSlice {
   setConfidence: (value: number) => void;
   zoom: (image: string, role: ImageRole, index: number) => void;
   closeZoom: (via: "escape" | "backdrop" | "button") => void;
+  /** one frame of a storyboard (a composite image) large */
+  zoomFrame: (image: string, frame: number, via: "click" | "keyboard") => void;
+  /** GridWM Task A: choose a candidate letter */
+  choose: (choice: Letter, via: ChoiceVia) => void;
+  /** GridWM Task C: give a verdict */
+  judge: (verdict: Verdict, via: ChoiceVia) => void;
+  /** GridWM Task B: one edit of the scene draft; records nothing when it changes nothing */
+  editScene: (op: SceneEditOp, path: string, value: unknown, via: ChoiceVia) => void;
+  /** the answer that would be submitted now, or null while incomplete */
+  currentAnswer: () => unknown;
   canSubmit: () => boolean;
   /** records `submitted`, hands the submission to onSubmit and returns it; null when incomplete */
   submit: () => ResponseCreateInput | null;
   /** read-only stores: show a given state (replay steps, the answer key) */
-  showState: (state: OrderingState) => void;
+  showState: (state: Partial<ItemState>) => void;
 }
 
 export interface TimerSlice {
@@ -111,8 +137,8 @@ export type AnnotationStore = StoreApi<AnnotationState>;
 
 type Slice<T> = StateCreator<AnnotationState, [], [], T>;
 
-function orderingOf(state: AnnotationState): OrderingState {
-  return { slots: state.slots, confidence: state.confidence, picked: state.picked, zoomed: state.zoomed, hidden: state.hidden, idle: state.idle, submitted: state.submitted };
+function itemStateOf(state: AnnotationState): ItemState {
+  return { slots: state.slots, confidence: state.confidence, picked: state.picked, zoomed: state.zoomed, hidden: state.hidden, idle: state.idle, submitted: state.submitted, answer: state.answer, frame: state.frame };
 }
 
 function defaultRandomId(): string {
@@ -133,7 +159,7 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
       if (state.readOnly) return false;
       const event = { assignmentId: state.assignmentId, seq: state.nextSeq, clientTime: Math.round(now()), type, payload } as TrajectoryEvent;
       const tally = addToActiveTime(state.tally, event, state.idleCapMs);
-      const next = applyOrderingEvent(orderingOf(state), event);
+      const next = applyItemEvent(itemStateOf(state), event);
       set({ ...next, nextSeq: state.nextSeq + 1, tally, recorded: [...state.recorded, event] });
       init.sink?.(event, { nextSeq: state.nextSeq + 1, tally });
       return true;
@@ -147,14 +173,16 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
   });
 }
 
-function createResponseSlice(init: AnnotationInit, resumed: OrderingState, randomId: () => string): Slice<ResponseSlice> {
+function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId: () => string): Slice<ResponseSlice> {
   return (set, get) => ({
-    length: init.length,
+    length: init.length ?? 0,
     confidenceScale: init.confidenceScale,
     slots: resumed.slots,
     picked: resumed.picked,
+    answer: resumed.answer,
     confidence: resumed.confidence,
     zoomed: resumed.zoomed,
+    frame: resumed.frame,
     submitted: resumed.submitted,
     submission: null,
     pick(candidate, fromSlot, via) {
@@ -221,23 +249,58 @@ function createResponseSlice(init: AnnotationInit, resumed: OrderingState, rando
       }
       state.record("image_closed", { image: state.zoomed, via });
     },
+    zoomFrame(image, frame, via) {
+      const state = get();
+      if (state.zoomed === image && state.frame === frame) return;
+      if (state.readOnly) {
+        set({ zoomed: image, frame });
+        return;
+      }
+      state.record("frame_zoomed", { image, frame, via });
+    },
+    choose(choice, via) {
+      const state = get();
+      const previous = (state.answer as { choice?: Letter } | null)?.choice ?? null;
+      if (state.submitted || state.readOnly || previous === choice) return;
+      state.record("choice_made", { choice, previous, via });
+    },
+    judge(verdict, via) {
+      const state = get();
+      const previous = (state.answer as { verdict?: Verdict } | null)?.verdict ?? null;
+      if (state.submitted || state.readOnly || previous === verdict) return;
+      state.record("verdict_made", { verdict, previous, via });
+    },
+    editScene(op, path, value, via) {
+      const state = get();
+      if (state.submitted || state.readOnly || !isSceneDraft(state.answer)) return;
+      // an edit the draft refuses, or one that changes nothing, is not recorded
+      const next = applySceneEdit(state.answer, { op, path, value });
+      if (next === state.answer || JSON.stringify(next) === JSON.stringify(state.answer)) return;
+      state.record("scene_edited", { op, path, value: (value ?? null) as TrajectoryPayload<"scene_edited">["value"], via });
+    },
+    currentAnswer() {
+      const state = get();
+      if (init.answerOf) return state.answer === null ? null : (init.answerOf(state.answer) ?? null);
+      return allSlotsFilled(state.slots) && state.slots.length > 0 ? { order: [...state.slots] } : null;
+    },
     canSubmit() {
       const state = get();
-      return !state.submitted && !state.readOnly && allSlotsFilled(state.slots) && state.confidence !== null;
+      return !state.submitted && !state.readOnly && state.currentAnswer() !== null && state.confidence !== null;
     },
     submit() {
       const state = get();
-      if (!state.canSubmit() || state.confidence === null || !allSlotsFilled(state.slots)) return null;
+      const answer = state.currentAnswer();
+      if (!state.canSubmit() || state.confidence === null || answer === null) return null;
       const clientId = randomId();
-      const order = [...state.slots];
       const confidence = state.confidence;
       const submitSeq = state.nextSeq;
-      state.record("submitted", { order, confidence, clientId });
+      if (init.answerOf) state.record("submitted", { answer: answer as Record<string, TrajectoryPayload<"scene_edited">["value"]>, confidence, clientId });
+      else state.record("submitted", { order: (answer as { order: number[] }).order, confidence, clientId });
       const tally = get().tally;
       const submission: ResponseCreateInput = {
         assignmentId: state.assignmentId,
         clientId,
-        answer: { order },
+        answer,
         confidence,
         wallMs: tallyWallMs(tally),
         activeMs: tally?.activeMs ?? 0,
@@ -254,7 +317,7 @@ function createResponseSlice(init: AnnotationInit, resumed: OrderingState, rando
   });
 }
 
-function createTimerSlice(init: AnnotationInit, resumed: OrderingState, tally: ActiveTimeTally | null, now: () => number): Slice<TimerSlice> {
+function createTimerSlice(init: AnnotationInit, resumed: ItemState, tally: ActiveTimeTally | null, now: () => number): Slice<TimerSlice> {
   return (_set, get) => ({
     idleCapMs: init.idleCapMs,
     hidden: resumed.hidden,
@@ -295,7 +358,7 @@ function createTimerSlice(init: AnnotationInit, resumed: OrderingState, tally: A
 export function createAnnotationStore(init: AnnotationInit): AnnotationStore {
   const now = init.now ?? Date.now;
   const history = [...(init.history ?? [])].sort((a, b) => a.seq - b.seq);
-  let resumed = replayOrderingEvents(init.length, history);
+  let resumed = replayItemEvents(init.length ?? 0, history, init.initialAnswer ?? null);
   if (init.state) resumed = { ...resumed, ...init.state };
   const historySeq = history.length > 0 ? history[history.length - 1].seq + 1 : 0;
   const startSeq = Math.max(historySeq, init.nextSeq ?? 0);

@@ -1,4 +1,5 @@
 import "server-only";
+import { gridwmSection, type GridwmSection } from "@/lib/dashboard/gridwm";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem, type AgreementResult, type EncodingInfo } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
@@ -56,6 +57,8 @@ export interface StudyDashboard {
   calibration: CalibrationResult | null;
   time: TimeResult;
   models: ModelRunSummary[];
+  /** GridWM-Judge figures (per annotator, pooled, WMC); null for studies without GridWM kinds */
+  gridwm: GridwmSection | null;
 }
 
 function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string[] }> {
@@ -203,6 +206,15 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     return computeTime(entries);
   });
 
+  const hasGridwm = snapshot.items.kinds.some((kind) => kind.startsWith("gridwm-"));
+  const gridwm = hasGridwm
+    ? memoize(`${v}|gridwm`, () =>
+        gridwmSection(
+          humanEntries(snapshot, null, null).filter((e) => e.kind.startsWith("gridwm-")).map((e) => ({ kind: e.kind, row: e.row })),
+          snapshot.annotators,
+        ),
+      )
+    : null;
   const { completeItemIds: _ids, ...planRest } = planStatus;
   return {
     asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses },
@@ -217,6 +229,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     calibration,
     time,
     models,
+    gridwm,
   };
 }
 

@@ -262,6 +262,7 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
     };
   },
 
+  keyAnswer: (key) => ({ verdict: key.answer }),
   score: (answer, key) => scoreJudge(answer, key),
   correct: (score) => score.correct,
   /**

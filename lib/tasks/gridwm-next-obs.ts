@@ -142,6 +142,7 @@ export const gridwmNextObsModule: TaskModule<GridwmNextObsPublic, GridwmNextObsK
     return { observation: pub.observation, candidates: [...pub.candidates], ...shared };
   },
 
+  keyAnswer: (key) => ({ choice: key.answer }),
   score: (answer, key) => scoreNextObs(answer, key),
   correct: (score) => score.correct,
   aggregate: (scores) => ({ Acc_A: share(scores.map((score) => score.correct)) }),

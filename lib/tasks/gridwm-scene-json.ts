@@ -522,6 +522,7 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
     };
   },
 
+  keyAnswer: (key) => JSON.parse(JSON.stringify(key.answer_json)) as GridwmSceneJsonAnswer,
   score: (answer, key) => scoreSceneJson(answer, key),
   correct: (score) => score.correct,
   aggregate: (scores) => ({

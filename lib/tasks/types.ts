@@ -127,6 +127,12 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   aggregateAnswers?(rows: ReadonlyArray<ScoredAnswer<Answer, Score>>): Record<string, number | null>;
   metrics: MetricSpec[];
   agreementEncodings: AgreementEncoding<Answer>[];
+  /**
+   * Optional (added for GridWM-Judge): the key as an answer of this kind (e.g. { choice: "C" }),
+   * shown to annotators after a practice item. Kinds without it (ordering kinds) give their
+   * key's `order` instead.
+   */
+  keyAnswer?(key: Key): Answer;
   /** The answer key rendered for item reviewers (never for annotators). */
   reviewView(item: TaskItem<Public, Key>): Json;
   /**

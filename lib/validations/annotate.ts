@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCENE_EDIT_PATH } from "@/lib/annotate/scene-form";
 
 /**
  * What the annotator's browser sends: trajectory events and responses. Shared by the route
@@ -24,7 +25,7 @@ export const trajectoryPayloadSchemas = {
   /** an image opened large (lightbox) */
   image_zoomed: z.strictObject({
     image: imageRef,
-    role: z.enum(["initial", "candidate", "observation", "slot"]),
+    role: z.enum(["initial", "candidate", "observation", "slot", "storyboard", "composite"]),
     index: index,
   }),
   image_closed: z.strictObject({ image: imageRef, via: z.enum(["escape", "backdrop", "button"]) }),
@@ -41,9 +42,31 @@ export const trajectoryPayloadSchemas = {
   slots_swapped: z.strictObject({ from: slotIndex, to: slotIndex, fromCandidate: candidateIndex, toCandidate: candidateIndex, via: inputVia }),
   /** a slot emptied; its candidate goes back to the library */
   slot_cleared: z.strictObject({ slot: slotIndex, candidate: candidateIndex, via: inputVia }),
+  /** a storyboard frame (0-based, left to right, top to bottom) shown large, cut from `image` */
+  frame_zoomed: z.strictObject({ image: imageRef, frame: z.number().int().min(0).max(63), via: z.enum(["click", "keyboard"]) }),
+  /** GridWM Task A: a candidate letter chosen (again: a change of mind; `previous` the one before) */
+  choice_made: z.strictObject({ choice: z.enum(["A", "B", "C", "D"]), previous: z.enum(["A", "B", "C", "D"]).nullable(), via: z.enum(["click", "keyboard", "touch"]) }),
+  /** GridWM Task C: the verdict chosen */
+  verdict_made: z.strictObject({ verdict: z.enum(["Success", "Fail"]), previous: z.enum(["Success", "Fail"]).nullable(), via: z.enum(["click", "keyboard", "touch"]) }),
+  /**
+   * GridWM Task B: one edit of the scene form (lib/annotate/scene-form.ts): `set` a field
+   * ("agent.pos" [x, y], "agent.dir", "agent.carrying", "front_cell.type", "front_cell.state",
+   * "objects.<i>.type|color|state"), `add` an object ("objects"), `remove` one ("objects.<i>").
+   */
+  scene_edited: z.strictObject({
+    op: z.enum(["set", "add", "remove"]),
+    path: z.string().max(40).regex(SCENE_EDIT_PATH, "a scene form path"),
+    value: z.json(),
+    via: z.enum(["click", "keyboard", "touch"]),
+  }),
   confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
-  /** the answer as submitted (also in Response.answer) */
-  submitted: z.strictObject({ order: z.array(candidateIndex).max(1000), confidence: z.number().min(0).max(100), clientId: z.uuid() }),
+  /**
+   * the answer as submitted (also in Response.answer): ordering kinds send `order` (as before),
+   * every other kind its answer object in `answer` (checked by the kind on the server)
+   */
+  submitted: z
+    .strictObject({ order: z.array(candidateIndex).max(1000).optional(), answer: z.record(z.string(), z.json()).optional(), confidence: z.number().min(0).max(100), clientId: z.uuid() })
+    .refine((payload) => (payload.order === undefined) !== (payload.answer === undefined), "submitted carries either order or answer"),
   /** the page was hidden (tab switched, window minimised, page left): focus loss */
   page_hidden: z.strictObject({}),
   page_visible: z.strictObject({}),
@@ -80,6 +103,10 @@ export const trajectoryEventSchema = z.discriminatedUnion("type", [
   eventOf("slot_filled"),
   eventOf("slots_swapped"),
   eventOf("slot_cleared"),
+  eventOf("frame_zoomed"),
+  eventOf("choice_made"),
+  eventOf("verdict_made"),
+  eventOf("scene_edited"),
   eventOf("confidence_changed"),
   eventOf("submitted"),
   eventOf("page_hidden"),
@@ -158,8 +185,8 @@ export interface ResponseAck {
   /** true when this clientId was stored before (a retry) */
   duplicate: boolean;
   purpose: "MAIN" | "PRACTICE" | "AGREEMENT";
-  /** practice items only: whether the answer was right, and the right order */
-  feedback?: { correct: boolean; order: number[] };
+  /** practice items only: whether the answer was right, and the right order (ordering kinds) or answer (the key as an answer; other kinds) */
+  feedback?: { correct: boolean; order: number[]; answer?: unknown };
 }
 
 /** GET /api/annotate/studies/[slug]/next?exclude=a,b */

@@ -5,7 +5,10 @@
  *   symbolic states, for the three annotators to work on (k = 3), and a SYNTHETIC model run;
  * - "ENACT demo, simulated responses": the generated items answered by three SIMULATED
  *   annotators (not people: a seeded model of a careful, a quick and a hasty annotator), with
- *   trajectories, so that the dashboards, the replay and the exports have something to show.
+ *   trajectories, so that the dashboards, the replay and the exports have something to show;
+ * - "GridWM-Judge demo": the three GridWM kinds (next observation, scene JSON, storyboard judge)
+ *   from the MiniGrid-compatible generator (scripts/demo-data/gridwm), for the three annotators
+ *   (k = 1: probe families stay within one person's queue), and a SYNTHETIC model run.
  */
 import path from "node:path";
 import { DATA_DIR } from "@/lib/db/database-url";
@@ -19,6 +22,7 @@ import { seedFromString } from "@/lib/stats/seed-from-string";
 import { activeTimeMs } from "@/lib/timing/active-time";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { generateEnactDemoBatch, generateSyntheticModelRun } from "./generate-enact-batch";
+import { generateGridwmDemoBatch, type GridwmDemoItem } from "./gridwm/generate-gridwm-batch";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -32,6 +36,61 @@ export const demoLogins = [
 
 export const DEMO_STUDY = "enact-demo";
 export const SIMULATED_STUDY = "enact-demo-simulated";
+export const GRIDWM_STUDY = "gridwm-demo";
+
+const gridwmInstructions = `# GridWM-Judge: a small grid world
+
+Each item shows what an agent (the red triangle) sees in a MiniGrid world: the 7x7 cells in front
+of it. There are three kinds of item:
+
+- **Next observation**: given what the agent sees now and its action, pick what it sees next
+  (click, or press 1-4 / A-D).
+- **Scene JSON**: describe one view as a scene: click the agent's cell, set its direction (arrow
+  buttons or arrow keys), what it carries, the cell in front of it, and every object you see.
+- **Judge**: eight key frames of an attempt, the mission and the actions: did the agent succeed?
+  (Success / Fail, or press S / F). Click a frame to see it large.
+
+Some storyboards are shown with a sentence about the agent first; judge from the frames alone.`;
+
+/**
+ * A SYNTHETIC model's answers to the GridWM demo items (not a real model): Task A right 40% of the
+ * time, Task B the key with the direction wrong 30% of the time, Task C "Success" unless the last
+ * frame is the counterfactual's (a judge that mostly believes what it is told).
+ */
+function gridwmSyntheticRun(items: readonly GridwmDemoItem[], seed: number): string {
+  const rng = mulberry32(seed);
+  const lines = items.map((item) => {
+    if (item.kind === "gridwm-next-obs") {
+      const key = (item.key as { answer: string }).answer;
+      return { id: item.id, answer: rng() < 0.4 ? key : "ABCD"[Math.floor(rng() * 4)] };
+    }
+    if (item.kind === "gridwm-scene-json") {
+      const scene = JSON.parse(JSON.stringify((item.key as { answer_json: { agent: { dir: number } } }).answer_json)) as { agent: { dir: number } };
+      if (rng() < 0.3) scene.agent.dir = (scene.agent.dir + 1) % 4;
+      return { id: item.id, answer: "```json\n" + JSON.stringify(scene) + "\n```" };
+    }
+    const key = (item.key as { answer: string }).answer;
+    return { id: item.id, answer: item.tags.variant === "cf" && item.tags.temporal === "orig" && rng() < 0.5 ? key : rng() < 0.85 ? "Success" : "Fail" };
+  });
+  return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+}
+
+async function seedGridwmStudy(users: Record<string, string>, admin: string): Promise<number> {
+  const batchDir = path.join(DATA_DIR, "demo", "gridwm-batch");
+  // one base case per environment keeps the seed quick (about 100 items, 100 images)
+  const generated = await generateGridwmDemoBatch({ outDir: batchDir, seed: 1, groupsPerEnv: 1 });
+  const study = await db.study.create({
+    data: { slug: GRIDWM_STUDY, title: "GridWM-Judge demo: next observation, scene JSON, storyboard judge", instructions: gridwmInstructions, overlap: 1, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    select: { id: true },
+  });
+  await importBatchFromPath(batchDir, { studySlug: GRIDWM_STUDY, importedById: admin });
+  await db.studyMember.createMany({
+    data: demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => ({ studyId: study.id, userId: users[l.email] })),
+  });
+  const scored = generated.items.filter((item) => !item.practice);
+  await importModelRun({ studySlug: GRIDWM_STUDY, name: "synthetic credulous judge (not a real model)", answersJsonl: gridwmSyntheticRun(scored, 13), fileName: "synthetic-gridwm-run.jsonl", importedById: admin });
+  return generated.items.length;
+}
 
 const instructions = `# ENACT: ordering what happens
 
@@ -77,7 +136,7 @@ interface SimulatedAnnotator {
 const simulatedAnnotators: SimulatedAnnotator[] = [
   { name: "Simulated annotator 1 (careful)", accuracy: 0.96, dropPerStep: 0.012, secondsPerStep: 9, calibration: 0.8 },
   { name: "Simulated annotator 2 (quick)", accuracy: 0.93, dropPerStep: 0.02, secondsPerStep: 6, calibration: 0.5 },
-  { name: "Simulated annotator 3 (hasty)", accuracy: 0.8, dropPerStep: 0.05, secondsPerStep: 1.2, calibration: 0.2 },
+  { name: "Simulated annotator 3 (hasty)", accuracy: 0.8, dropPerStep: 0.05, secondsPerStep: 0.7, calibration: 0.2 },
 ];
 
 function logNormal(rng: Rng, median: number, spread: number): number {
@@ -178,8 +237,11 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
         },
       });
       clock = t + 5_000 + rng() * 20_000;
-      // a working day of about three hours, then the next day
-      if (clock - start > 3 * 3_600_000 && position % 40 === 39) clock += 20 * 3_600_000;
+      // sixteen items a day, then the next morning
+      if (position % 16 === 15) {
+        const day = new Date(clock);
+        clock = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1, 9 + a, Math.floor(rng() * 60));
+      }
     }
   }
   return { annotators: annotators.length, responses: items.length * annotators.length };
@@ -221,6 +283,7 @@ export async function seedDemo(): Promise<string> {
   await importBatchFromPath(batchDir, { studySlug: SIMULATED_STUDY, importedById: admin });
   const simulation = await simulateResponses(simulated.id, simulated.idleCapSeconds);
   await importModelRun({ studySlug: SIMULATED_STUDY, name: modelRun.name, answersJsonl: modelRun.jsonl, fileName: "synthetic-model-run.jsonl", importedById: admin });
+  const gridwmItems = await seedGridwmStudy(users, admin);
 
-  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses.`;
+  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items.`;
 }

@@ -13,6 +13,7 @@ import { RangeChart } from "@/components/charts/range-chart";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { AccuracySection, kindShort } from "@/components/dashboard/accuracy-section";
 import { AgreementSection } from "@/components/dashboard/agreement-section";
+import { GridwmDashboardSection } from "@/components/dashboard/gridwm-section";
 import { AgreementPlanSection } from "@/components/dashboard/agreement-plan-section";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
@@ -148,6 +149,17 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           </CardBody>
         </Card>
       </section>
+
+      {d.gridwm ? (
+        <section id="gridwm" className="scroll-mt-28">
+          <Card>
+            <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals sized from answers or complete probe families; flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
+            <CardBody>
+              <GridwmDashboardSection section={d.gridwm} />
+            </CardBody>
+          </Card>
+        </section>
+      ) : null}
 
       <section id="agreement" className="scroll-mt-28">
         <Card>
