@@ -91,7 +91,12 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
   }, [playing, position, events, speed]);
 
   useEffect(() => {
-    timeline.current?.querySelector(`[data-index="${position - 1}"]`)?.scrollIntoView({ block: "nearest" });
+    // scroll the timeline list only (scrollIntoView would scroll the whole page too)
+    const list = timeline.current;
+    const row = list?.querySelector<HTMLElement>(`[data-index="${position - 1}"]`);
+    if (!list || !row) return;
+    if (row.offsetTop < list.scrollTop) list.scrollTop = row.offsetTop;
+    else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
   }, [position]);
 
   const rows = useMemo(() => {
@@ -218,7 +223,7 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
           <h2 className="border-b border-slate-100 px-3 py-2 text-sm font-semibold">
             Timeline <span className="font-normal text-slate-500">({events.length} events; gaps over {Math.round(capMs / 1000)} s count as {Math.round(capMs / 1000)} s)</span>
           </h2>
-          <ol ref={timeline} className="max-h-[460px] overflow-y-auto text-xs" aria-label="Events">
+          <ol ref={timeline} className="relative max-h-[460px] overflow-y-auto text-xs" aria-label="Events">
             {rows.map(({ event, gap, counted, away, active }, i) => (
               <li key={event.seq} data-index={i}>
                 <button
