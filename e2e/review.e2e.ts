@@ -144,6 +144,9 @@ test.describe("item verification", () => {
     expect(audit[4].detail).toMatchObject({ decision: "EXCLUDE", note: "Confirmed: step 3 is wrong in the key" });
     await researcher.goto("/review");
     await shot(researcher, "6-review-home", testInfo);
+    // the study's item browser flags it
+    await researcher.goto(`/research/studies/${study.slug}`);
+    await expect(researcher.getByRole("row", { name: new RegExp(vetted.externalId) })).toContainText("failed review");
     await researcher.context().close();
 
     // --- the item drops out of the study: the annotator never gets it --------------------------

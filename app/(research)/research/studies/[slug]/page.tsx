@@ -8,6 +8,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";
+import { reviewFlagsForStudy } from "@/lib/review/exclusion";
 
 export const metadata: Metadata = { title: "Study" };
 
@@ -22,7 +23,7 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
   const study = await getStudyBySlug(slug);
   const parsed = itemFilterSchema.safeParse(await searchParams);
   const filter = parsed.success ? parsed.data : { page: 1 };
-  const [batches, facets, { items, total, pageSize }] = await Promise.all([listStudyBatches(study.id), studyFacets(study.id), listStudyItems(study.id, filter)]);
+  const [batches, facets, { items, total, pageSize }, reviewFlags] = await Promise.all([listStudyBatches(study.id), studyFacets(study.id), listStudyItems(study.id, filter), reviewFlagsForStudy(study.id)]);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const base = `/research/studies/${slug}`;
   const link = (next: Partial<{ kind: string; tag: string; page: number }>) => {
@@ -150,6 +151,7 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
                       <div className="flex gap-1">
                         {item.practice ? <Badge tone="blue">practice</Badge> : null}
                         {item.gold ? <Badge tone="amber">gold</Badge> : null}
+                        <ReviewBadge outcome={reviewFlags.get(item.id)?.outcome} />
                       </div>
                     </Td>
                     <Td align="right" className="tabular-nums">{item._count.assignments}</Td>
@@ -174,6 +176,20 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
       </Card>
     </div>
   );
+}
+
+const reviewBadges = {
+  EXCLUDED: { tone: "red", text: "failed review" },
+  KEPT: { tone: "green", text: "reviewed" },
+  CONTESTED: { tone: "violet", text: "review contested" },
+  PENDING: { tone: "slate", text: "in review" },
+} as const;
+
+/** Review state: items that failed review get no new assignments; their past answers stay. */
+function ReviewBadge({ outcome }: { outcome?: keyof typeof reviewBadges }) {
+  if (!outcome) return null;
+  const badge = reviewBadges[outcome];
+  return <Badge tone={badge.tone}>{badge.text}</Badge>;
 }
 
 function FilterChip({ href, active, children }: { href: string; active: boolean; children: React.ReactNode }) {
