@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { AssignmentPurpose } from "@/lib/generated/prisma/enums";
 import { excludedItemIdsForStudy, reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
@@ -19,6 +19,36 @@ import { excludedItemIdsForStudy, reviewExcludedItemFilter } from "@/lib/review/
  *   not seen yet). Creation runs in a transaction holding `pg_advisory_xact_lock` on the study,
  *   so two annotators asking at the same moment are served one after the other and never push
  *   an item past k; (itemId, userId) is unique, so nobody gets an item twice.
+ *
+ * Probe families (GridWM-Judge, issue 9 "Assignment for probes"). Consistency is measured within
+ * a person, so the items of one base case (kind gridwm-judge, same `env` and `group` tags; items
+ * without a `group` are ordinary items) go to the same annotator(s). The rule, for MAIN work only:
+ * - Ownership: an annotator holds a base case once they have a MAIN assignment to any of its
+ *   items. A base case has at most k holders; an annotator who does not hold it may take one of
+ *   its items only while it has fewer than k holders (and then holds it). So with k = 1 a family
+ *   is never split, and with k > 1 each of k annotators takes the whole family. The per-item
+ *   count < k check stays as well, so no item passes k whatever the ownership says.
+ * - Spacing: a further item of a held base case is due when at least g other items (any
+ *   purpose) were assigned to the annotator since the last member of that base case (measured
+ *   with Assignment.position), g = Study.probeMinGap, lowered to what the annotator's work
+ *   allows so that members are spread evenly when there is too little else: (other items since
+ *   the last member + other items they could still get) / items of the base case left, rounded
+ *   down; never below 1 (never adjacent while anything else can separate them).
+ *   Order of service: due family items; then new base cases (started early, so that the rest of
+ *   the queue is there to space their members); then ordinary items; all in the annotator's md5
+ *   order. A held item that is not due is served only when nothing else is left for the
+ *   annotator, the one that waited longest first: spacing is best effort, and an annotator whose
+ *   only remaining work is one family gets its members back to back rather than stalling
+ *   (nobody else may take them).
+ * - Balance: an annotator may start a new base case only while they hold fewer than
+ *   ceil(base cases x k / people) of them, people being the study's members (plus the asking
+ *   annotator). This is a hard share, not a preference: if a member never works, their share of
+ *   base cases waits for them (removing the member frees it); started families are always
+ *   finished by their holders. Pre-assigned (AGREEMENT) items neither take nor need ownership;
+ *   MAIN pre-assignments (assignItemsTo) are the researcher's explicit choice and are not checked
+ *   against ownership.
+ * Everything runs under the same study lock, so concurrent requests cannot break k or ownership.
+ * Items of every other kind are assigned exactly as before.
  */
 
 /** Open (created, not submitted) on-demand assignments an annotator may hold: on screen, prefetched, one submitted offline. */
@@ -73,15 +103,91 @@ async function nextPracticeItem(tx: Tx | typeof db, studyId: string, userId: str
   return rows[0]?.id ?? null;
 }
 
-/** The annotator's next main item: not had yet, fewer than k MAIN assignments, lowest md5(userId:itemId). */
-async function nextMainItem(tx: Tx, studyId: string, userId: string, overlap: number): Promise<string | null> {
+/** The kind whose items form probe families (base cases). */
+const PROBE_KIND = "gridwm-judge";
+
+/**
+ * SQL for an item's base case key, NULL for items outside probe families: the `env` and `group`
+ * tags as a JSON array (an absent env is null), like baseCase() in lib/tasks/gridwm-judge.ts.
+ */
+function baseCaseSql(alias: string): Prisma.Sql {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`baseCaseSql: "${alias}" is not a plain SQL alias`);
+  const i = Prisma.raw(`"${alias}"`);
+  return Prisma.sql`(CASE WHEN ${i}."kind" = ${PROBE_KIND} AND ${i}."tags"->>'group' IS NOT NULL
+    THEN json_build_array(${i}."tags"->>'env', ${i}."tags"->>'group')::text END)`;
+}
+
+/** Base cases and their holders: annotators with a MAIN assignment to one of the base case's items. */
+function holdersSql(studyId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${baseCaseSql("hi")} AS base, ha."userId" AS "userId"
+    FROM "Assignment" ha JOIN "Item" hi ON hi."id" = ha."itemId"
+    WHERE ha."studyId" = ${studyId} AND ha."purpose" = 'MAIN' AND hi."kind" = ${PROBE_KIND} AND hi."tags"->>'group' IS NOT NULL
+    GROUP BY 1, 2`;
+}
+
+/** May the annotator start a new base case: fewer held than their share, ceil(base cases x k / people). */
+async function mayStartBaseCase(tx: Tx, studyId: string, userId: string, overlap: number): Promise<boolean> {
+  const [row] = await tx.$queryRaw<Array<{ bases: bigint; held: bigint; people: bigint }>>`
+    SELECT
+      (SELECT count(DISTINCT ${baseCaseSql("i")}) FROM "Item" i
+        WHERE i."studyId" = ${studyId} AND i."practice" = false AND i."kind" = ${PROBE_KIND} AND i."tags"->>'group' IS NOT NULL
+          AND ${reviewExcludedItemFilter("i")}) AS bases,
+      (SELECT count(*) FROM (${holdersSql(studyId)}) h WHERE h."userId" = ${userId}) AS held,
+      (SELECT count(*) FROM (SELECT m."userId" FROM "StudyMember" m WHERE m."studyId" = ${studyId} UNION SELECT ${userId}) p) AS people`;
+  const bases = Number(row?.bases ?? 0);
+  if (bases === 0) return false;
+  const people = Math.max(1, Number(row?.people ?? 1));
+  return Number(row?.held ?? 0) < Math.ceil((bases * overlap) / people);
+}
+
+/**
+ * The annotator's next main item: not had yet, fewer than k MAIN assignments, allowed by the
+ * probe-family rules (see the top of this file); among those, due family items first, then
+ * new base cases, then ordinary items, then family items that are not due yet; lowest
+ * md5(userId:itemId) within each tier.
+ */
+async function nextMainItem(tx: Tx, studyId: string, userId: string, overlap: number, minGap: number): Promise<string | null> {
+  const position = await nextPosition(tx, studyId, userId);
+  const mayStart = await mayStartBaseCase(tx, studyId, userId, overlap);
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT i."id" FROM "Item" i
-    WHERE i."studyId" = ${studyId} AND i."practice" = false
-      AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i."id" AND a."userId" = ${userId})
-      AND (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i."id" AND a."purpose" = 'MAIN') < ${overlap}
-      AND ${reviewExcludedItemFilter("i")}
-    ORDER BY md5(${userId} || ':' || i."id"), i."id"
+    WITH cand AS (
+      SELECT i."id", ${baseCaseSql("i")} AS base FROM "Item" i
+      WHERE i."studyId" = ${studyId} AND i."practice" = false
+        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i."id" AND a."userId" = ${userId})
+        AND (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i."id" AND a."purpose" = 'MAIN') < ${overlap}
+        AND ${reviewExcludedItemFilter("i")}
+    ),
+    holders AS (
+      SELECT h.base, count(*) AS n, bool_or(h."userId" = ${userId}) AS mine FROM (${holdersSql(studyId)}) h GROUP BY h.base
+    ),
+    lastpos AS (
+      SELECT ${baseCaseSql("li")} AS base, max(la."position") AS p
+      FROM "Assignment" la JOIN "Item" li ON li."id" = la."itemId"
+      WHERE la."studyId" = ${studyId} AND la."userId" = ${userId} AND li."kind" = ${PROBE_KIND} AND li."tags"->>'group' IS NOT NULL
+      GROUP BY 1
+    ),
+    eligible AS (
+      SELECT c."id", c.base, coalesce(h.mine, false) AS mine, l.p AS lastp
+      FROM cand c LEFT JOIN holders h ON h.base = c.base LEFT JOIN lastpos l ON l.base = c.base
+      WHERE c.base IS NULL OR coalesce(h.mine, false) OR (coalesce(h.n, 0) < ${overlap} AND ${mayStart})
+    ),
+    counted AS (
+      SELECT e.*, count(*) OVER () AS total, count(*) OVER (PARTITION BY e.base) AS mates FROM eligible e
+    ),
+    ranked AS (
+      SELECT k."id", k.lastp,
+        CASE
+          WHEN k.mine AND (k.lastp IS NULL
+            OR ${position} - k.lastp - 1 >= GREATEST(1, LEAST(${minGap}, floor((k.total - k.mates + ${position} - k.lastp - 1)::numeric / k.mates)))) THEN 0
+          WHEN k.base IS NOT NULL AND NOT k.mine THEN 1
+          WHEN k.base IS NULL THEN 2
+          ELSE 3
+        END AS tier
+      FROM counted k
+    )
+    SELECT r."id" FROM ranked r
+    ORDER BY r.tier, CASE WHEN r.tier = 3 THEN r.lastp END NULLS FIRST, md5(${userId} || ':' || r."id"), r."id"
     LIMIT 1`;
   return rows[0]?.id ?? null;
 }
@@ -94,7 +200,7 @@ async function nextMainItem(tx: Tx, studyId: string, userId: string, overlap: nu
  */
 export async function nextAssignment(studyId: string, userId: string, options: { exclude?: readonly string[] } = {}): Promise<NextAssignment> {
   const exclude = new Set(options.exclude ?? []);
-  const study = await db.study.findUnique({ where: { id: studyId }, select: { status: true, overlap: true } });
+  const study = await db.study.findUnique({ where: { id: studyId }, select: { status: true, overlap: true, probeMinGap: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with id ${studyId}`);
   if (study.status !== "OPEN") return { status: "closed" };
 
@@ -125,7 +231,7 @@ export async function nextAssignment(studyId: string, userId: string, options: {
       }
       if (candidates.length > 0) return { status: "assigned", assignmentId: candidates[0].id, purpose: candidates[0].purpose, created: false } as const;
 
-      const mainItem = await nextMainItem(tx, studyId, userId, study.overlap);
+      const mainItem = await nextMainItem(tx, studyId, userId, study.overlap, study.probeMinGap);
       if (!mainItem) return exclude.size > 0 && allOpen.some((a) => exclude.has(a.id)) ? ({ status: "wait" } as const) : ({ status: "done" } as const);
       if (tooMany) return { status: "wait" } as const;
       const created = await tx.assignment.create({
@@ -195,7 +301,8 @@ export interface Progress {
 /**
  * The annotator's progress ("12 of 40"). The total is what this annotator can still reach: their
  * submitted and open items plus the items they could be given now (fewer than k annotators and
- * not theirs yet); it shrinks as other annotators take the last places of items.
+ * not theirs yet, and for probe families not held by k others); it shrinks as other annotators
+ * take the last places of items. The base-case share (balance rule) is not counted here.
  */
 export async function progressFor(studyId: string, userId: string): Promise<Progress> {
   const study = await db.study.findUnique({ where: { id: studyId }, select: { overlap: true } });
@@ -208,7 +315,10 @@ export async function progressFor(studyId: string, userId: string): Promise<Prog
       WHERE i."studyId" = ${studyId} AND i."practice" = false
         AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = i."id" AND a."userId" = ${userId})
         AND (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i."id" AND a."purpose" = 'MAIN') < ${study.overlap}
-        AND ${reviewExcludedItemFilter("i")}`,
+        AND ${reviewExcludedItemFilter("i")}
+        AND (${baseCaseSql("i")} IS NULL OR (
+          SELECT count(*) FILTER (WHERE h."userId" <> ${userId}) < ${study.overlap} OR bool_or(h."userId" = ${userId}) IS TRUE
+          FROM (${holdersSql(studyId)}) h WHERE h.base = ${baseCaseSql("i")}))`,
   ]);
   let practiceDone = 0;
   let practiceAssigned = 0;

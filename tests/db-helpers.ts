@@ -84,3 +84,57 @@ export async function createEnactItems(
   }
   return items;
 }
+
+/**
+ * GridWM-Judge (Task C) probe families: `families` base cases (tags env + group) of `members`
+ * items each, varying the framing/temporal/visual probe tags. Returns the items in creation order.
+ */
+export async function createGridwmJudgeFamilies(
+  studyId: string,
+  options: { families: number; members: number; env?: string; prefix?: string; practice?: boolean },
+) {
+  counter += 1;
+  const prefix = options.prefix ?? `gj${counter}`;
+  const env = options.env ?? "MiniGrid-DoorKey-5x5-v0";
+  const total = options.families * options.members;
+  const batch = await db.batch.create({ data: { studyId, fileName: `${prefix}.jsonl`, checksum: `${prefix}-${Date.now()}-${Math.random()}`, itemCount: total } });
+  const probes = [
+    {},
+    { framing: "positive" },
+    { framing: "negative" },
+    { temporal: "rev" },
+    { visual: "noisy" },
+    { visual: "style" },
+    { variant: "nocue" },
+    { variant: "cf" },
+  ];
+  const items = [];
+  for (let f = 0; f < options.families; f++) {
+    for (let m = 0; m < options.members; m++) {
+      const externalId = `${prefix}-g${f}-m${m}`;
+      items.push(
+        await db.item.create({
+          data: {
+            studyId,
+            batchId: batch.id,
+            externalId,
+            kind: "gridwm-judge",
+            public: { storyboard: `/img/${externalId}/storyboard.png` },
+            key: { answer: "Success" },
+            tags: { env, group: `${prefix}-g${f}`, ...probes[m % probes.length] },
+            practice: options.practice ?? false,
+            contentHash: `${externalId}-hash`,
+          },
+        }),
+      );
+    }
+  }
+  return items;
+}
+
+/** An item's base case as the assignment rule sees it: `${env}|${group}` (null outside probe families). */
+export function probeBaseCase(item: { kind: string; tags: unknown }): string | null {
+  const tags = (item.tags ?? {}) as Record<string, unknown>;
+  if (item.kind !== "gridwm-judge" || tags.group === undefined || tags.group === null) return null;
+  return `${String(tags.env ?? "")}|${String(tags.group)}`;
+}

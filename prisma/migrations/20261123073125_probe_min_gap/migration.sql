@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Study" ADD COLUMN     "probeMinGap" INTEGER NOT NULL DEFAULT 5;
