@@ -36,6 +36,7 @@ export function StudyCreateForm() {
         instructions: form.get("instructions"),
         overlap: form.get("overlap"),
         confidenceScale: form.get("confidenceScale"),
+        probeMinGap: form.get("probeMinGap"),
       }),
     });
     const body = await response.json().catch(() => ({}));
@@ -92,6 +93,9 @@ export function StudyCreateForm() {
           </select>
         </Field>
       </div>
+      <Field label="Probe spacing (GridWM-Judge)" hint="Members of one probe family go to the same person, at least this many other items apart." error={errors.probeMinGap}>
+        <input name="probeMinGap" type="number" min={0} max={100} defaultValue={5} className={`${inputClass} sm:w-40`} />
+      </Field>
       {errors.form ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
           {errors.form}
