@@ -46,7 +46,9 @@ test.describe("admin imports a batch", () => {
     for (const file of new Set(imageFiles)) brokenZip.file(file, await readFile(path.join(batch.outDir, file)));
 
     await page.goto(`/admin/import?study=${slug}`);
+    await expect(page.locator('form[data-ready="true"]')).toBeVisible();
     await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
+    await expect(page.getByTestId("chosen-batch")).toContainText("broken.zip");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const alert = page.getByTestId("import-errors");
     await expect(alert).toContainText(`items.jsonl line ${brokenLine + 1}, field public.initialImage`);
@@ -57,6 +59,7 @@ test.describe("admin imports a batch", () => {
 
     // the good batch
     await page.getByTestId("zip-input").setInputFiles({ name: "kitchen.zip", mimeType: "application/zip", buffer: await zipFolder(batch.outDir, ["items.jsonl", ...new Set(imageFiles)]) });
+    await expect(page.getByTestId("chosen-batch")).toContainText("kitchen.zip");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await expect(page.getByTestId("import-result")).toContainText(`(${batch.items.length} new, 0 already present)`);
     await page.screenshot({ path: testInfo.outputPath("import-done.png") });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useRef, useState, useSyncExternalStore } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
@@ -24,6 +24,12 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
   const [outcome, setOutcome] = useState<Outcome>();
   const zipInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  // files chosen before hydration would be lost: say when the inputs listen (tests wait for it)
+  const ready = useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
 
   function chooseZip(list: FileList | null) {
     if (!list?.length) return;
@@ -65,7 +71,7 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
     <div className="space-y-6">
       <Card>
         <CardBody>
-          <form onSubmit={submit} className="space-y-5">
+          <form onSubmit={submit} className="space-y-5" data-ready={ready ? "true" : "false"}>
             <label className="block text-sm">
               <span className="mb-1 block font-medium text-slate-700">Study</span>
               <select value={study} onChange={(e) => setStudy(e.target.value)} className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm">
