@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { enactForwardModule } from "@/lib/tasks/enact-forward";
 import { enactInverseModule } from "@/lib/tasks/enact-inverse";
+import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
@@ -17,6 +18,7 @@ const registered = {
   "gridwm-next-obs": gridwmNextObsModule,
   "gridwm-scene-json": gridwmSceneJsonModule,
   "gridwm-judge": gridwmJudgeModule,
+  "explore-scene": exploreSceneModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;

@@ -1,0 +1,86 @@
+import { AppError } from "@/lib/errors";
+import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
+
+/**
+ * EXPLORE-Bench's own layout converted to explore-scene item lines: per instance an image and its
+ * final-scene annotation JSON with the same file name (`0001.jpg` + `0001.json`). explore.md does
+ * not say where a folder keeps the actions, so Yardstick's layout (documented in
+ * docs/task-kinds.md) is: the JSON is either the paper's object list, with the actions in
+ * `0001.actions.txt` beside it (one action a line, or one `|`-separated line as the release's
+ * `atomic_actions`), or an object `{"atomic_actions": "a|b|..." or [...], "end_frame_info": [...],
+ * "key_state"?: "..." or [...]}`. Tags: `subset` by action count (Short 11-99, Medium 100-199,
+ * Long 200+, the paper's ranges; "Other" below 11), `actions`, `source: "explore-layout"`.
+ */
+
+export interface ExploreLayoutInstance {
+  /** the image's path in the batch, e.g. "0001.jpg" */
+  image: string;
+  /** the annotation file's path, e.g. "0001.json", and its parsed JSON */
+  annotationFile: string;
+  annotation: unknown;
+  /** the actions file's path and text, when there is one */
+  actionsFile?: string;
+  actionsText?: string;
+}
+
+export function subsetOf(actionCount: number): "Short" | "Medium" | "Long" | "Other" {
+  if (actionCount >= 200) return "Long";
+  if (actionCount >= 100) return "Medium";
+  if (actionCount >= 11) return "Short";
+  return "Other";
+}
+
+function fail(file: string, field: string, message: string): never {
+  throw new AppError("INVALID", `${file}: ${field}: ${message}`, { file, field });
+}
+
+export function splitActions(text: string): string[] {
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  const parts = lines.length === 1 ? lines[0].split("|") : lines;
+  return parts.map((part) => part.trim()).filter((part) => part !== "");
+}
+
+export function convertExploreInstance(instance: ExploreLayoutInstance) {
+  const { annotation, annotationFile } = instance;
+  let objects: unknown;
+  let actions: string[] | null = null;
+  let keyStates: string[] | undefined;
+  if (Array.isArray(annotation)) {
+    objects = annotation;
+  } else if (typeof annotation === "object" && annotation !== null) {
+    const record = annotation as Record<string, unknown>;
+    objects = record.end_frame_info;
+    if (objects === undefined) fail(annotationFile, "end_frame_info", "expected the final-scene object list");
+    const atomic = record.atomic_actions;
+    if (typeof atomic === "string") actions = splitActions(atomic);
+    else if (Array.isArray(atomic) && atomic.every((action) => typeof action === "string")) actions = atomic.map((action) => action.trim()).filter(Boolean);
+    else if (atomic !== undefined) fail(annotationFile, "atomic_actions", "expected a |-separated string or a list of strings");
+    const key = record.key_state;
+    if (typeof key === "string") keyStates = [key];
+    else if (Array.isArray(key) && key.every((state) => typeof state === "string")) keyStates = key;
+    else if (key !== undefined) fail(annotationFile, "key_state", "expected a string or a list of strings");
+  } else {
+    fail(annotationFile, "(file)", "expected the paper's object list or an object with end_frame_info");
+  }
+  if (actions === null) {
+    if (instance.actionsText === undefined) fail(annotationFile, "atomic_actions", `no actions: add ${instance.annotationFile.replace(/\.json$/i, ".actions.txt")} or atomic_actions`);
+    actions = splitActions(instance.actionsText);
+  }
+  if (actions.length === 0) fail(instance.actionsFile ?? annotationFile, "atomic_actions", "holds no actions");
+  const key = exploreSceneKeySchema.safeParse({ objects, ...(keyStates ? { keyStates } : {}) });
+  if (!key.success) {
+    const issue = key.error.issues[0];
+    const path = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
+    fail(annotationFile, `end_frame_info${path.replace(/^\.objects/, "")}`, issue.message);
+  }
+  const id = instance.image.replace(/\.[^./]+$/, "");
+  return {
+    id,
+    kind: "explore-scene" as const,
+    public: { initialImage: instance.image, actions },
+    key: key.data,
+    tags: { subset: subsetOf(actions.length), actions: actions.length, source: "explore-layout" },
+    practice: false,
+    gold: false,
+  };
+}
