@@ -1,0 +1,583 @@
+/**
+ * Load benchmark (issue 7, "Load (bench/load)"): the production build against a real PostgreSQL,
+ * N concurrent annotators on loopback, then an integrity check of the database.
+ *
+ *   node --conditions=react-server --import tsx bench/load/run.ts [--annotators 50,200,500] [--seconds 30]
+ *        [--batch 12] [--interval 1000] [--batches 3] [--retry 0.1] [--rebuild] [--port 0]
+ *
+ * What it does:
+ * - builds the app into its own folder (NEXT_DIST_DIR=.next-load, `next build`) when
+ *   .next-load/BUILD_ID is missing (or with --rebuild);
+ * - creates a throwaway database on YARDSTICK_TEST_PG_URL (default
+ *   postgresql://postgres@127.0.0.1:5432/postgres), applies prisma/migrations;
+ * - starts `next start` on a free loopback port with that database;
+ * - for each N: seeds a fresh study (2,000 enact-forward items with small public payloads,
+ *   overlap k = 3, LIKERT_5) and N annotator accounts (members, bcrypt hash of one password),
+ *   then runs N simulated annotators for --seconds: each GETs its next item, POSTs event batches
+ *   (--batch events every --interval ms +-20 %, --batches per item, the last one ending with the
+ *   `submitted` event), then POSTs the response with a client-generated id. A fraction (--retry)
+ *   of event batches is sent again after the ack (same seqs), a fraction of submissions is sent
+ *   again after the ack and another fraction as two concurrent copies (same clientId);
+ * - prints throughput and p50/p95/p99 per endpoint and the ingestion rate, checks the database
+ *   (every acked event and response stored exactly once, no item past k, nobody given an item
+ *   twice), prints PASS/MISS against the targets, and exits 1 when an integrity check fails;
+ * - stops the server and drops the database on the way out, also after a failure or Ctrl-C.
+ *
+ * Sessions: signing in N times through next-auth would measure bcrypt, not the annotation API,
+ * so the session cookies are minted directly with `encode` from next-auth/jwt and the server's
+ * NEXTAUTH_SECRET (the same JWE that next-auth sets after a credentials sign-in: `sub` = user
+ * id). Every request still goes through requireRole(), i.e. JWT decryption + a User lookup.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import bcrypt from "bcryptjs";
+import { encode } from "next-auth/jwt";
+import { applyMigrations } from "@/lib/db/schema-engine";
+
+// --- options --------------------------------------------------------------------------------
+const args = process.argv.slice(2);
+function flag(name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+const ANNOTATOR_COUNTS = flag("annotators", "50,200").split(",").map(Number).filter((n) => n > 0);
+const SECONDS = Number(flag("seconds", "30"));
+const BATCH = Number(flag("batch", "12"));
+const INTERVAL_MS = Number(flag("interval", "1000"));
+const BATCHES_PER_ITEM = Number(flag("batches", "3"));
+const RETRY = Number(flag("retry", "0.1"));
+const ITEMS = Number(flag("items", "2000"));
+const OVERLAP = 3;
+const STEPS = 4; // actions/candidates per item
+const REQUEST_TIMEOUT_MS = 30_000;
+const REBUILD = args.includes("--rebuild");
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const DIST = ".next-load";
+const SECRET = "load-bench-secret-not-for-production-0123456789";
+const PASSWORD = "load-bench-password";
+
+const serverUrl = process.env.YARDSTICK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const dbName = `yardstick_load_${process.pid}_${Date.now().toString(36)}`;
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${dbName}`;
+
+// --- helpers --------------------------------------------------------------------------------
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const jitter = (ms: number) => ms * (0.8 + Math.random() * 0.4);
+const pick = <T>(values: readonly T[]) => values[Math.floor(Math.random() * values.length)];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+/** CPU seconds (user + system) of a process, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function insertRows(client: pg.Client, table: string, columns: string[], types: string[], rows: unknown[][]) {
+  for (let start = 0; start < rows.length; start += 5000) {
+    const chunk = rows.slice(start, start + 5000);
+    const select = types.map((t, i) => `$${i + 1}::${t}[]`).join(", ");
+    await client.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${select})`, columns.map((_, c) => chunk.map((row) => row[c])));
+  }
+}
+
+// --- build, database, server ----------------------------------------------------------------
+function buildIfNeeded() {
+  if (!REBUILD && existsSync(path.join(ROOT, DIST, "BUILD_ID"))) {
+    console.log(`using the build in ${DIST}/ (--rebuild to rebuild)`);
+    return;
+  }
+  console.log(`building into ${DIST}/ (next build) ...`);
+  // `next build` rewrites tsconfig.json (adds .next-load/types to "include") and next-env.d.ts
+  // (imports .next-load/types): put both back, so the checkout's typecheck is left as it was
+  const kept = ["tsconfig.json", "next-env.d.ts"].map((file) => path.join(ROOT, file)).filter((file) => existsSync(file)).map((file) => [file, readFileSync(file, "utf8")] as const);
+  let result;
+  try {
+    result = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST } });
+  } finally {
+    for (const [file, text] of kept) if (readFileSync(file, "utf8") !== text) writeFileSync(file, text);
+  }
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+}
+
+let server: ChildProcess | null = null;
+let serverLog = "";
+/** server log lines that mention an error (the 500s' stack traces), per run */
+let serverErrors: string[] = [];
+
+async function startServer(port: number): Promise<string> {
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    detached: true, // its own process group, stopped as a whole in stopServer()
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, DATABASE_URL: dbUrl.toString(), NEXTAUTH_SECRET: SECRET, NEXTAUTH_URL: base, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const keep = (chunk: Buffer) => {
+    serverLog = (serverLog + chunk.toString()).slice(-20_000);
+    for (const text of chunk.toString().split("\n")) if (/error/i.test(text) && serverErrors.length < 50) serverErrors.push(text.slice(0, 300));
+  };
+  server.stdout?.on("data", keep);
+  server.stderr?.on("data", keep);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`next start exited (${server.exitCode}):\n${serverLog}`);
+    try {
+      const response = await fetch(`${base}/signin`);
+      if (response.ok) return base;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`next start did not answer within 60 s:\n${serverLog}`);
+}
+
+async function stopServer() {
+  const child = server;
+  server = null;
+  if (!child?.pid || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  if ((await Promise.race([exited, sleep(5000).then(() => "timeout")])) === "timeout") {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+// --- seeding --------------------------------------------------------------------------------
+interface Seeded {
+  studyId: string;
+  slug: string;
+  users: Array<{ id: string; cookie: string }>;
+}
+
+async function seedStudy(client: pg.Client, n: number, passwordHash: string): Promise<Seeded> {
+  const studyId = randomUUID();
+  const slug = `load-${n}-${Date.now().toString(36)}`;
+  const batchId = randomUUID();
+  await client.query(`INSERT INTO "Study" (id, slug, title, overlap, "confidenceScale", "updatedAt") VALUES ($1, $2, $3, $4, 'LIKERT_5', now())`, [studyId, slug, `Load ${n}`, OVERLAP]);
+  await client.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'load.jsonl', $3, $4)`, [batchId, studyId, `load-${studyId}`, ITEMS]);
+  const itemRows: unknown[][] = [];
+  for (let i = 0; i < ITEMS; i++) {
+    const order = Array.from({ length: STEPS }, (_, j) => j).sort(() => Math.random() - 0.5);
+    const pub = { initialImage: `i${i}.png`, actions: order.map((_, j) => `action ${j}`), candidates: order.map((_, j) => `c${i}-${j}.png`) };
+    itemRows.push([randomUUID(), studyId, batchId, `load-${i}`, "enact-forward", JSON.stringify(pub), JSON.stringify({ order }), "{}", `h${studyId}${i}`]);
+  }
+  await insertRows(client, "Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "text"], itemRows);
+  const ids = Array.from({ length: n }, () => randomUUID());
+  await insertRows(client, "User", ["id", "email", "name", "passwordHash", "role", "updatedAt"], ["text", "text", "text", "text", '"Role"', "timestamp"], ids.map((id, i) => [id, `load-${slug}-${i}@bench.local`, `Load annotator ${i}`, passwordHash, "ANNOTATOR", new Date()]));
+  await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, unnest($2::text[])`, [studyId, ids]);
+  await client.query("ANALYZE");
+  const users = await Promise.all(ids.map(async (id, i) => ({ id, cookie: `next-auth.session-token=${await encode({ token: { sub: id, name: `Load annotator ${i}`, email: `load-${slug}-${i}@bench.local` }, secret: SECRET })}` })));
+  return { studyId, slug, users };
+}
+
+// --- the simulated annotators ---------------------------------------------------------------
+type Endpoint = "next" | "events" | "submit";
+
+class Stats {
+  latency: Record<Endpoint, number[]> = { next: [], events: [], submit: [] };
+  errors: Record<Endpoint, Map<string, number>> = { next: new Map(), events: new Map(), submit: new Map() };
+  ackedEvents = new Set<string>(); // `${assignmentId}:${seq}`
+  eventsSent = 0;
+  ackedResponses = new Map<string, string>(); // clientId -> assignmentId
+  duplicateAcks = 0; // retried submissions answered `duplicate: true`
+  retriedBatches = 0;
+  retriedSubmits = 0;
+  concurrentSubmits = 0;
+  servedAgain = 0; // an assignment served after its submission was acknowledged
+  items = 0;
+  done = 0;
+  error(endpoint: Endpoint, what: string) {
+    this.errors[endpoint].set(what, (this.errors[endpoint].get(what) ?? 0) + 1);
+  }
+}
+
+async function call(stats: Stats, endpoint: Endpoint, url: string, cookie: string, body?: unknown): Promise<{ status: number; json: unknown } | null> {
+  const start = performance.now();
+  try {
+    const response = await fetch(url, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? { cookie } : { cookie, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    stats.latency[endpoint].push(performance.now() - start);
+    if (!response.ok) stats.error(endpoint, `HTTP ${response.status}: ${text.slice(0, 120)}`);
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, json };
+  } catch (error) {
+    stats.error(endpoint, (error as Error).name === "TimeoutError" ? "timeout" : `network: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+function eventPayload(type: string, i: number): unknown {
+  switch (type) {
+    case "candidate_picked":
+      return { candidate: i % STEPS, fromSlot: null, via: "drag" };
+    case "slot_filled":
+      return { slot: i % STEPS, candidate: (i + 1) % STEPS, fromSlot: null, replaced: null, via: "drag" };
+    case "slot_cleared":
+      return { slot: i % STEPS, candidate: i % STEPS, via: "click" };
+    case "confidence_changed":
+      return { value: 1 + (i % 5), previous: null };
+    case "image_zoomed":
+      return { image: `/api/assets/${"0".repeat(64)}`, role: "candidate", index: i % STEPS };
+    default:
+      return {};
+  }
+}
+const FILLER = ["candidate_picked", "slot_filled", "slot_filled", "slot_cleared", "confidence_changed", "image_zoomed", "page_hidden", "page_visible"];
+
+async function annotator(base: string, slug: string, cookie: string, stats: Stats, deadline: number) {
+  const submitted = new Set<string>();
+  await sleep(Math.random() * INTERVAL_MS); // spread the start
+  while (Date.now() < deadline) {
+    const next = await call(stats, "next", `${base}/api/annotate/studies/${slug}/next`, cookie);
+    const view = next?.json as { status?: string; assignment?: { assignmentId: string; history: Array<{ seq: number }> } } | undefined;
+    if (!view || view.status !== "item" || !view.assignment) {
+      if (view?.status === "done") {
+        stats.done++;
+        return;
+      }
+      await sleep(jitter(INTERVAL_MS));
+      continue;
+    }
+    const assignmentId = view.assignment.assignmentId;
+    if (submitted.has(assignmentId)) stats.servedAgain++;
+    stats.items++;
+    let seq = view.assignment.history.length; // resume after the stored events
+    const clientId = randomUUID();
+    const order = Array.from({ length: STEPS }, (_, j) => j).sort(() => Math.random() - 0.5);
+    const confidence = 1 + Math.floor(Math.random() * 5);
+    const started = Date.now();
+
+    // event batches, the last one ending with `submitted`
+    let lastSeq = -1;
+    let ok = true;
+    for (let b = 0; b < BATCHES_PER_ITEM && ok; b++) {
+      if (b > 0) await sleep(jitter(INTERVAL_MS));
+      const events = Array.from({ length: BATCH }, (_, i) => {
+        const s = seq++;
+        const last = b === BATCHES_PER_ITEM - 1 && i === BATCH - 1;
+        const type = s === 0 ? "item_shown" : last ? "submitted" : pick(FILLER);
+        const payload = type === "item_shown" ? { kind: "enact-forward", resumed: false } : last ? { order, confidence, clientId } : eventPayload(type, s);
+        return { assignmentId, seq: s, type, payload, clientTime: Date.now() };
+      });
+      lastSeq = seq - 1;
+      stats.eventsSent += events.length;
+      // send until acknowledged (at most 3 tries, like the browser's queue), then maybe once more (a lost ack)
+      let acked = false;
+      for (let attempt = 0; attempt < 3 && !acked; attempt++) {
+        if (attempt > 0) await sleep(200 * attempt);
+        const reply = await call(stats, "events", `${base}/api/annotate/events`, cookie, { events });
+        const ack = reply?.status === 200 ? (reply.json as { acked?: Record<string, number[]>; rejected?: unknown[] }) : null;
+        if (ack?.acked) {
+          for (const s of ack.acked[assignmentId] ?? []) stats.ackedEvents.add(`${assignmentId}:${s}`);
+          acked = (ack.acked[assignmentId] ?? []).length === events.length;
+        }
+      }
+      ok = acked;
+      if (acked && Math.random() < RETRY) {
+        stats.retriedBatches++;
+        await call(stats, "events", `${base}/api/annotate/events`, cookie, { events });
+      }
+    }
+    if (!ok) continue; // events not acknowledged: the browser would not submit yet; ask again
+
+    const input = { assignmentId, clientId, answer: { order }, confidence, wallMs: Date.now() - started, activeMs: Date.now() - started, submitSeq: lastSeq };
+    const url = `${base}/api/annotate/responses`;
+    const concurrent = Math.random() < RETRY / 2;
+    if (concurrent) stats.concurrentSubmits++;
+    const replies = await Promise.all(concurrent ? [call(stats, "submit", url, cookie, input), call(stats, "submit", url, cookie, input)] : [call(stats, "submit", url, cookie, input)]);
+    let reply = replies.find((r) => r?.status === 200) ?? null;
+    for (let attempt = 1; attempt < 3 && !reply; attempt++) {
+      await sleep(200 * attempt);
+      const again = await call(stats, "submit", url, cookie, input);
+      if (again?.status === 200) reply = again;
+    }
+    if (!reply) continue;
+    const ack = reply.json as { clientId: string; assignmentId: string; duplicate: boolean };
+    stats.ackedResponses.set(ack.clientId, ack.assignmentId);
+    submitted.add(assignmentId);
+    if (Math.random() < RETRY) {
+      stats.retriedSubmits++;
+      const again = await call(stats, "submit", url, cookie, input);
+      if ((again?.json as { duplicate?: boolean } | null)?.duplicate === true) stats.duplicateAcks++;
+      else if (again) stats.error("submit", `retry not answered duplicate: ${JSON.stringify(again.json).slice(0, 120)}`);
+    }
+  }
+}
+
+// --- one run --------------------------------------------------------------------------------
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+interface RunResult {
+  n: number;
+  elapsed: number;
+  stats: Stats;
+  checks: Check[];
+  storedEvents: number;
+  serverCpu: number;
+  load: number[];
+}
+
+async function runOnce(client: pg.Client, base: string, n: number, passwordHash: string): Promise<RunResult> {
+  const seeded = await seedStudy(client, n, passwordHash);
+  const probe = await fetch(`${base}/api/annotate/studies/${seeded.slug}/next`, { headers: { cookie: seeded.users[0].cookie } });
+  if (!probe.ok) throw new Error(`the minted session cookie is refused: HTTP ${probe.status} ${await probe.text()}`);
+  // the probe created an assignment for user 0; that is fine (it is served again as the open one)
+
+  const stats = new Stats();
+  serverErrors = [];
+  const load = os.loadavg();
+  const cpu0 = cpuSeconds(server?.pid);
+  const start = performance.now();
+  const deadline = Date.now() + SECONDS * 1000;
+  await Promise.all(seeded.users.map((user) => annotator(base, seeded.slug, user.cookie, stats, deadline)));
+  const elapsed = (performance.now() - start) / 1000;
+  const serverCpu = cpuSeconds(server?.pid) - cpu0;
+
+  // --- integrity ---
+  const checks: Check[] = [];
+  const events = await client.query<{ assignmentId: string; seq: number; n: string }>(
+    `SELECT e."assignmentId", e.seq, count(*) AS n FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = $1 GROUP BY 1, 2`,
+    [seeded.studyId],
+  );
+  const stored = new Map(events.rows.map((row) => [`${row.assignmentId}:${row.seq}`, Number(row.n)]));
+  let lost = 0;
+  let duplicated = 0;
+  for (const key of stats.ackedEvents) {
+    const count = stored.get(key) ?? 0;
+    if (count === 0) lost++;
+    else if (count > 1) duplicated++;
+  }
+  const extra = [...stored.keys()].filter((key) => !stats.ackedEvents.has(key)).length;
+  checks.push({ name: "acked events stored exactly once", ok: lost === 0 && duplicated === 0, detail: `${stats.ackedEvents.size} acked, ${lost} lost, ${duplicated} duplicated (${extra} stored but never acked: timeouts)` });
+
+  const responses = await client.query<{ clientId: string; assignmentId: string; status: string; n: string }>(
+    `SELECT r."clientId", r."assignmentId", a.status, count(*) OVER (PARTITION BY r."clientId") AS n FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = $1`,
+    [seeded.studyId],
+  );
+  const byClient = new Map(responses.rows.map((row) => [row.clientId, row]));
+  let rLost = 0;
+  let rDup = 0;
+  let rWrong = 0;
+  for (const [clientId, assignmentId] of stats.ackedResponses) {
+    const row = byClient.get(clientId);
+    if (!row) rLost++;
+    else if (Number(row.n) > 1) rDup++;
+    else if (row.assignmentId !== assignmentId || row.status !== "SUBMITTED") rWrong++;
+  }
+  const perAssignment = await client.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (SELECT r."assignmentId" FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = $1 GROUP BY 1 HAVING count(*) > 1) d`,
+    [seeded.studyId],
+  );
+  rDup += Number(perAssignment.rows[0].n);
+  checks.push({ name: "acked responses stored exactly once", ok: rLost === 0 && rDup === 0 && rWrong === 0, detail: `${stats.ackedResponses.size} acked, ${rLost} lost, ${rDup} duplicated, ${rWrong} on the wrong assignment or not SUBMITTED` });
+
+  const pastK = await client.query<{ n: string; worst: string | null }>(
+    `SELECT count(*) AS n, max(c) AS worst FROM (SELECT "itemId", count(*) AS c FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' GROUP BY 1 HAVING count(*) > $2) d`,
+    [seeded.studyId, OVERLAP],
+  );
+  const atK = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId" FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' GROUP BY 1 HAVING count(*) = $2) d`, [seeded.studyId, OVERLAP]);
+  checks.push({ name: `no item past k = ${OVERLAP}`, ok: Number(pastK.rows[0].n) === 0, detail: `${pastK.rows[0].n} items past k${pastK.rows[0].worst ? ` (worst ${pastK.rows[0].worst})` : ""}; ${atK.rows[0].n} items at k` });
+
+  const twice = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [seeded.studyId]);
+  checks.push({ name: "no annotator given an item twice", ok: Number(twice.rows[0].n) === 0 && stats.servedAgain === 0, detail: `${twice.rows[0].n} (item, annotator) pairs twice in the database; ${stats.servedAgain} submitted assignments served again` });
+
+  return { n, elapsed, stats, checks, storedEvents: stored.size, serverCpu, load };
+}
+
+function report(result: RunResult): boolean {
+  const { n, elapsed, stats, checks } = result;
+  const line = (s: string) => console.log(s);
+  line(`\n=== ${n} annotators, ${elapsed.toFixed(1)} s (load average before: ${result.load.map((x) => x.toFixed(2)).join(" ")}; server CPU ${result.serverCpu.toFixed(1)} s = ${((100 * result.serverCpu) / elapsed).toFixed(0)} % of one core) ===`);
+  line(`  ${"endpoint".padEnd(10)} ${"requests".padStart(9)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  errors`);
+  for (const endpoint of ["next", "events", "submit"] as const) {
+    const sorted = [...stats.latency[endpoint]].sort((a, b) => a - b);
+    const errors = [...stats.errors[endpoint].values()].reduce((a, b) => a + b, 0);
+    line(
+      `  ${endpoint.padEnd(10)} ${String(sorted.length).padStart(9)} ${(sorted.length / elapsed).toFixed(1).padStart(8)} ${quantile(sorted, 0.5).toFixed(1).padStart(8)} ${quantile(sorted, 0.95).toFixed(1).padStart(8)} ${quantile(sorted, 0.99).toFixed(1).padStart(8)} ${(sorted.at(-1) ?? NaN).toFixed(1).padStart(8)}  ${errors}`,
+    );
+    for (const [what, count] of stats.errors[endpoint]) line(`      ${count} x ${what}`);
+  }
+  const ingested = stats.ackedEvents.size / elapsed;
+  line(`  items started ${stats.items}, responses acked ${stats.ackedResponses.size}, annotators done ${stats.done}`);
+  line(`  events: ${stats.eventsSent} sent (first copies), ${stats.ackedEvents.size} acked distinct = ${ingested.toFixed(0)} events/s ingested; ${result.storedEvents} rows stored`);
+  line(`  dedup exercised: ${stats.retriedBatches} event batches re-sent, ${stats.retriedSubmits} submissions re-sent (${stats.duplicateAcks} answered duplicate), ${stats.concurrentSubmits} sent as two concurrent copies`);
+  line(`  integrity:`);
+  for (const check of checks) line(`    ${check.ok ? "OK  " : "FAIL"} ${check.name}: ${check.detail}`);
+  if (serverErrors.length > 0) {
+    line(`  server log: ${serverErrors.length} line(s) mentioning an error, first ones:`);
+    for (const text of serverErrors.slice(0, 6)) line(`    | ${text}`);
+  }
+  const integrityOk = checks.every((check) => check.ok);
+  if (n === 200) {
+    const p99 = quantile([...stats.latency.submit].sort((a, b) => a - b), 0.99);
+    line(`  targets at 200 annotators:`);
+    line(`    ${p99 < 100 ? "PASS" : "MISS"} p99 submit ${p99.toFixed(1)} ms (target < 100 ms${p99 < 100 ? "" : `; ${(p99 / 100).toFixed(1)}x over`})`);
+    line(`    ${ingested > 2000 ? "PASS" : "MISS"} event ingestion ${ingested.toFixed(0)} events/s (target > 2,000${ingested > 2000 ? "" : `; ${((100 * ingested) / 2000).toFixed(0)} % of it`})`);
+    line(`    ${integrityOk ? "PASS" : "MISS"} zero lost or duplicated rows`);
+  }
+  return integrityOk;
+}
+
+// --- where the time goes: the library calls behind the routes, in this process, one at a time --
+/**
+ * Times nextAssignment (the part under the study's advisory lock), progressFor (run by every
+ * next-item request after it) and getAssignmentView, one fresh annotator of the study seeded
+ * last (so with the assignments the load left), no concurrency: the service time of each step.
+ */
+async function profile(client: pg.Client, passwordHash: string) {
+  process.env.DATABASE_URL = dbUrl.toString();
+  const { nextAssignment, progressFor } = await import("@/lib/assignment");
+  const { getAssignmentView } = await import("@/lib/annotate/assignment-view");
+  const { disconnectDb } = await import("@/lib/db");
+  const study = await client.query<{ id: string; n: string }>(`SELECT s.id, (SELECT count(*) FROM "Assignment" a WHERE a."studyId" = s.id) AS n FROM "Study" s ORDER BY s."createdAt" DESC LIMIT 1`);
+  const studyId = study.rows[0].id;
+  const userId = randomUUID();
+  await client.query(`INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, 'Profile annotator', $3, 'ANNOTATOR', now())`, [userId, `profile-${userId}@bench.local`, passwordHash]);
+  await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [studyId, userId]);
+  const times: Record<string, number[]> = { "nextAssignment (creates one; under the study lock)": [], "progressFor (after it, no lock)": [], "getAssignmentView": [] };
+  const [a, b, c] = Object.values(times);
+  for (let i = 0; i < 15; i++) {
+    let t = performance.now();
+    const next = await nextAssignment(studyId, userId);
+    a.push(performance.now() - t);
+    t = performance.now();
+    await progressFor(studyId, userId);
+    b.push(performance.now() - t);
+    if (next.status !== "assigned") break;
+    t = performance.now();
+    await getAssignmentView(next.assignmentId, userId);
+    c.push(performance.now() - t);
+    await client.query(`UPDATE "Assignment" SET status = 'SUBMITTED' WHERE id = $1`, [next.assignmentId]);
+  }
+  await disconnectDb();
+  console.log(`\nservice times, one request at a time, in-process (study with ${study.rows[0].n} assignments; median / max of ${a.length}):`);
+  for (const [label, values] of Object.entries(times)) {
+    const sorted = [...values].sort((x, y) => x - y);
+    console.log(`  ${label.padEnd(52)} ${quantile(sorted, 0.5).toFixed(1).padStart(7)} ms ${(sorted.at(-1) ?? NaN).toFixed(1).padStart(7)} ms`);
+  }
+}
+
+// --- main -----------------------------------------------------------------------------------
+let admin: pg.Client | null = null;
+let dbCreated = false;
+
+async function cleanup() {
+  await stopServer();
+  if (admin && dbCreated) {
+    dbCreated = false;
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${dbName}: ${(error as Error).message}`));
+  }
+  await admin?.end().catch(() => undefined);
+  admin = null;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main(): Promise<boolean> {
+  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} enact-forward items per study, k = ${OVERLAP}; ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; retry fraction ${RETRY}`);
+  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  buildIfNeeded();
+  admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+  dbCreated = true;
+  await applyMigrations(dbUrl.toString());
+  const client = new pg.Client({ connectionString: dbUrl.toString() });
+  await client.connect();
+  try {
+    const passwordHash = await bcrypt.hash(PASSWORD, 8);
+    const base = await startServer(await freePort());
+    console.log(`server ${base} (${DIST}), database ${dbName}`);
+    let allOk = true;
+    const results: RunResult[] = [];
+    for (const n of ANNOTATOR_COUNTS) {
+      const result = await runOnce(client, base, n, passwordHash);
+      results.push(result);
+      allOk = report(result) && allOk;
+    }
+    if (results.length > 0) await profile(client, passwordHash);
+    console.log(`\nsummary`);
+    console.log(`  ${"N".padStart(4)} ${"next p50/p95/p99 ms".padStart(22)} ${"events p50/p95/p99 ms".padStart(22)} ${"submit p50/p95/p99 ms".padStart(22)} ${"req/s".padStart(7)} ${"events/s".padStart(9)} ${"errors".padStart(7)}  integrity`);
+    for (const r of results) {
+      const q = (e: Endpoint) => {
+        const s = [...r.stats.latency[e]].sort((a, b) => a - b);
+        return [0.5, 0.95, 0.99].map((p) => quantile(s, p).toFixed(0)).join("/");
+      };
+      const requests = r.stats.latency.next.length + r.stats.latency.events.length + r.stats.latency.submit.length;
+      const errors = (["next", "events", "submit"] as const).reduce((sum, e) => sum + [...r.stats.errors[e].values()].reduce((a, b) => a + b, 0), 0);
+      console.log(
+        `  ${String(r.n).padStart(4)} ${q("next").padStart(22)} ${q("events").padStart(22)} ${q("submit").padStart(22)} ${(requests / r.elapsed).toFixed(0).padStart(7)} ${(r.stats.ackedEvents.size / r.elapsed).toFixed(0).padStart(9)} ${String(errors).padStart(7)}  ${r.checks.every((c) => c.ok) ? "OK" : "FAIL"}`,
+      );
+    }
+    return allOk;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+main()
+  .then(async (ok) => {
+    await cleanup();
+    if (!ok) console.error("\nintegrity check FAILED");
+    process.exit(ok ? 0 : 1);
+  })
+  .catch(async (error) => {
+    console.error(error);
+    if (serverLog) console.error(`--- server log (tail) ---\n${serverLog.slice(-4000)}`);
+    await cleanup();
+    process.exit(1);
+  });
