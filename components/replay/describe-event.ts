@@ -37,6 +37,20 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
       if (p.op === "remove") return `Removed ${path.replace("objects.", "object #").replace(/#(\d+)/, (_, i: string) => `#${Number(i) + 1}`)}${via}`;
       return `Set ${path} = ${JSON.stringify(p.value)}${via}`;
     }
+    case "scene_object_added":
+      return `Added object #${num("object") ?? "?"} ${JSON.stringify(String(p.category ?? ""))}${p.description ? ` (${String(p.description)})` : ""}${via}`;
+    case "scene_object_removed":
+      return `Removed object #${num("object") ?? "?"}${via}`;
+    case "scene_object_edited":
+      return `Set ${String(p.field ?? "?")} of object #${num("object") ?? "?"} = ${JSON.stringify(String(p.value ?? ""))}${via}`;
+    case "relation_added":
+      return `Related object #${num("subject") ?? "?"} ${JSON.stringify(String(p.relation ?? ""))} object #${num("object") ?? "?"}${via}`;
+    case "relation_removed":
+      return `Removed relation ${step("index")} of object #${num("subject") ?? "?"}${via}`;
+    case "actions_scrolled":
+      return `Reading actions ${step("first")}–${step("last")}`;
+    case "actions_searched":
+      return p.query ? `Filtered the actions for ${JSON.stringify(String(p.query))}` : "Cleared the action filter";
     case "image_closed":
       return `Closed the large image${typeof p.via === "string" ? ` (${p.via})` : ""}`;
     case "candidate_picked":

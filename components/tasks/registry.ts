@@ -6,6 +6,8 @@ import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/annotate/scene-form";
 import { letterOf, type TaskUiProps } from "@/components/tasks/shared/types";
 import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
+import { emptyExploreDraft, isExploreDraft } from "@/lib/annotate/item-state";
+import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 
 /**
  * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads
@@ -53,6 +55,7 @@ const loadEnactInverse = () => import("@/components/tasks/enact-inverse/enact-in
 const loadNextObs = () => import("@/components/tasks/gridwm-next-obs/gridwm-next-obs-task");
 const loadSceneJson = () => import("@/components/tasks/gridwm-scene-json/gridwm-scene-json-task");
 const loadJudge = () => import("@/components/tasks/gridwm-judge/gridwm-judge-task");
+const loadExplore = () => import("@/components/tasks/explore-scene/explore-scene-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
@@ -104,6 +107,17 @@ export const taskUis: Record<string, TaskUi> = {
     missing: (answer) => (field(answer, "verdict") ? "" : "Success or Fail?"),
     displayAnswer: (answer) => answer,
     describeAnswer: (answer) => String(field(answer, "verdict") ?? "?"),
+  },
+  "explore-scene": {
+    Component: lazy(loadExplore),
+    preload: loadExplore,
+    images: (view) => [(view as ExploreView).initialImage],
+    candidateName: (_view, candidate) => `object ${candidate + 1}`,
+    initialAnswer: () => emptyExploreDraft(),
+    answerOf: (answer) => (isExploreDraft(answer) ? exploreAnswerOf(answer) : null),
+    missing: (answer) => exploreMissing(answer),
+    displayAnswer: (answer) => exploreDraftFromAnswer(answer),
+    describeAnswer: (answer) => describeExploreAnswer(answer),
   },
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/annotate/item-state";
+import { applyItemEvent, emptyExploreDraft, initialItemState, replayItemEvents, type ExploreDraft } from "@/lib/annotate/item-state";
 import { initialSceneDraft } from "@/lib/annotate/scene-form";
 
 describe("item state", () => {
@@ -30,5 +30,50 @@ describe("item state", () => {
       initialSceneDraft(),
     );
     expect(state.answer).toMatchObject({ agent: { pos: [2, 5] }, objects: [{ type: "goal", pos: [5, 5] }] });
+  });
+});
+
+describe("explore-scene draft events", () => {
+  const add = (object: number, category: string, description = "") => ({ type: "scene_object_added", payload: { object, category, description, via: "keyboard" } });
+  it("adds, edits, relates and removes objects; removal drops the relations pointing at it", () => {
+    let state = replayItemEvents(0, [add(0, "bowl", "white"), add(1, "kitchen counter"), add(2, "bowl"), { type: "relation_added", payload: { subject: 0, relation: "on", object: 1 } }, { type: "relation_added", payload: { subject: 2, relation: "next to", object: 0 } }], emptyExploreDraft());
+    const draft = state.answer as ExploreDraft;
+    expect(draft.objects.map((o) => [o.id, o.category, o.relations])).toEqual([
+      [0, "bowl", [{ relation: "on", target: 1 }]],
+      [1, "kitchen counter", []],
+      [2, "bowl", [{ relation: "next to", target: 0 }]],
+    ]);
+    expect(draft.nextId).toBe(3);
+    state = applyItemEvent(state, { type: "scene_object_edited", payload: { object: 1, field: "description", value: "grey stone" } });
+    expect((state.answer as ExploreDraft).objects[1].description).toBe("grey stone");
+    state = applyItemEvent(state, { type: "scene_object_removed", payload: { object: 0 } });
+    expect((state.answer as ExploreDraft).objects.map((o) => [o.id, o.relations.length])).toEqual([
+      [1, 0],
+      [2, 0],
+    ]);
+    state = applyItemEvent(state, { type: "relation_added", payload: { subject: 2, relation: "on", object: 1 } });
+    state = applyItemEvent(state, { type: "relation_removed", payload: { subject: 2, index: 0 } });
+    expect((state.answer as ExploreDraft).objects[1].relations).toEqual([]);
+  });
+  it("refuses malformed, dangling, self and duplicate changes (the same state)", () => {
+    const state = replayItemEvents(0, [add(0, "bowl"), add(1, "sink"), { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } }], emptyExploreDraft());
+    for (const event of [
+      add(1, "cup"),
+      { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } },
+      { type: "relation_added", payload: { subject: 0, relation: "on", object: 0 } },
+      { type: "relation_added", payload: { subject: 0, relation: "on", object: 7 } },
+      { type: "relation_added", payload: { subject: 0, relation: " ", object: 1 } },
+      { type: "relation_removed", payload: { subject: 1, index: 0 } },
+      { type: "scene_object_removed", payload: { object: 9 } },
+      { type: "scene_object_edited", payload: { object: 0, field: "relation", value: "x" } },
+      { type: "actions_scrolled", payload: { first: 5, last: 2 } },
+    ]) {
+      expect(applyItemEvent(state, event)).toBe(state);
+    }
+    expect(applyItemEvent(initialItemState(0), add(0, "bowl")).answer).toBeNull();
+  });
+  it("keeps the reading position and the filter", () => {
+    const state = replayItemEvents(0, [{ type: "actions_scrolled", payload: { first: 40, last: 62 } }, { type: "actions_searched", payload: { query: "bowl" } }], emptyExploreDraft());
+    expect(state.answer).toMatchObject({ reading: { first: 40, last: 62 }, query: "bowl", objects: [] });
   });
 });

@@ -9,6 +9,8 @@ import { LETTERS, VERDICTS } from "@/lib/tasks/gridwm-common";
  * - `choice_made` (GridWM Task A): answer = { choice };
  * - `verdict_made` (GridWM Task C): answer = { verdict };
  * - `scene_edited` (GridWM Task B): answer = the scene draft after the edit (lib/annotate/scene-form.ts);
+ * - `scene_object_added|removed|edited`, `relation_added|removed`, `actions_scrolled`,
+ *   `actions_searched` (EXPLORE-Bench): answer = the explore draft after the change (`applyExploreEvent`);
  * and `frame`, the storyboard frame shown large (`frame_zoomed`).
  *
  * The browser's store applies each event it logs through `applyItemEvent`, resume and replay run
@@ -50,6 +52,17 @@ export function applyItemEvent(state: ItemState, event: OrderingEventLike): Item
       const answer = applySceneEdit(state.answer, { op: op as SceneEditOp, path, value: field(p, "value") });
       return answer === state.answer ? state : { ...state, answer };
     }
+    case "scene_object_added":
+    case "scene_object_removed":
+    case "scene_object_edited":
+    case "relation_added":
+    case "relation_removed":
+    case "actions_scrolled":
+    case "actions_searched": {
+      if (!isExploreDraft(state.answer)) return state;
+      const answer = applyExploreEvent(state.answer, event.type, p);
+      return answer === state.answer ? state : { ...state, answer };
+    }
     case "frame_zoomed": {
       const image = field(p, "image");
       const frame = field(p, "frame");
@@ -66,4 +79,104 @@ export function applyItemEvent(state: ItemState, event: OrderingEventLike): Item
 
 export function replayItemEvents(length: number, events: readonly OrderingEventLike[], initialAnswer: unknown = null, from: ItemState = initialItemState(length, initialAnswer)): ItemState {
   return events.reduce(applyItemEvent, from);
+}
+
+// ---------------------------------------------------------------------------------------------
+// EXPLORE-Bench (`explore-scene`): the scene editor's draft
+
+/** A relation of a draft object: `<subject> <relation> <target>`, the target by object id. */
+export interface ExploreDraftRelation {
+  relation: string;
+  target: number;
+}
+
+/** One object of the draft; `id` is stable (relations point at it), the answer's ref is computed from the list order. */
+export interface ExploreDraftObject {
+  id: number;
+  category: string;
+  description: string;
+  relations: ExploreDraftRelation[];
+}
+
+/**
+ * The scene editor's state: the objects, the next free id, and the reading position in the action
+ * list (the first and last action visible, the filter typed), kept so that a resumed item opens
+ * where the person was reading. Only `objects` goes into the answer.
+ */
+export interface ExploreDraft {
+  draft: "explore";
+  objects: ExploreDraftObject[];
+  nextId: number;
+  reading: { first: number; last: number } | null;
+  query: string;
+}
+
+export function emptyExploreDraft(): ExploreDraft {
+  return { draft: "explore", objects: [], nextId: 0, reading: null, query: "" };
+}
+
+export function isExploreDraft(value: unknown): value is ExploreDraft {
+  return value !== null && typeof value === "object" && (value as { draft?: unknown }).draft === "explore" && Array.isArray((value as { objects?: unknown }).objects);
+}
+
+const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+/**
+ * The draft after one EXPLORE event; the same draft (===) when the event is malformed or changes
+ * nothing. Removing an object removes the relations pointing at it; relations need an existing
+ * subject and another existing object, and a non-empty relation word.
+ */
+export function applyExploreEvent(draft: ExploreDraft, type: string, payload: unknown): ExploreDraft {
+  const objectId = field(payload, "object");
+  switch (type) {
+    case "scene_object_added": {
+      const category = text(field(payload, "category"));
+      const description = text(field(payload, "description")) ?? "";
+      if (!isId(objectId) || category === null || draft.objects.some((o) => o.id === objectId)) return draft;
+      return { ...draft, objects: [...draft.objects, { id: objectId, category, description, relations: [] }], nextId: Math.max(draft.nextId, objectId + 1) };
+    }
+    case "scene_object_removed": {
+      if (!draft.objects.some((o) => o.id === objectId)) return draft;
+      const objects = draft.objects
+        .filter((o) => o.id !== objectId)
+        .map((o) => (o.relations.some((r) => r.target === objectId) ? { ...o, relations: o.relations.filter((r) => r.target !== objectId) } : o));
+      return { ...draft, objects };
+    }
+    case "scene_object_edited": {
+      const name = field(payload, "field");
+      const value = text(field(payload, "value"));
+      const target = draft.objects.find((o) => o.id === objectId);
+      if (!target || value === null || (name !== "category" && name !== "description") || target[name] === value) return draft;
+      return { ...draft, objects: draft.objects.map((o) => (o === target ? { ...o, [name]: value } : o)) };
+    }
+    case "relation_added": {
+      const subject = field(payload, "subject");
+      const relation = text(field(payload, "relation"))?.trim() ?? "";
+      const owner = draft.objects.find((o) => o.id === subject);
+      if (!owner || relation === "" || objectId === subject || !draft.objects.some((o) => o.id === objectId)) return draft;
+      if (owner.relations.some((r) => r.relation === relation && r.target === objectId)) return draft;
+      return { ...draft, objects: draft.objects.map((o) => (o === owner ? { ...o, relations: [...o.relations, { relation, target: objectId as number }] } : o)) };
+    }
+    case "relation_removed": {
+      const subject = field(payload, "subject");
+      const index = field(payload, "index");
+      const owner = draft.objects.find((o) => o.id === subject);
+      if (!owner || !isId(index) || index >= owner.relations.length) return draft;
+      return { ...draft, objects: draft.objects.map((o) => (o === owner ? { ...o, relations: o.relations.filter((_, i) => i !== index) } : o)) };
+    }
+    case "actions_scrolled": {
+      const first = field(payload, "first");
+      const last = field(payload, "last");
+      if (!isId(first) || !isId(last) || last < first) return draft;
+      if (draft.reading?.first === first && draft.reading.last === last) return draft;
+      return { ...draft, reading: { first, last } };
+    }
+    case "actions_searched": {
+      const query = text(field(payload, "query"));
+      return query === null || query === draft.query ? draft : { ...draft, query };
+    }
+    default:
+      return draft;
+  }
 }

@@ -105,11 +105,34 @@ function releaseFormat(bytes: Buffer): "enact-release" | "gridwm-exam" | null {
   return null;
 }
 
+const EXPLORE_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"];
+
+/**
+ * EXPLORE-Bench's own layout (lib/import/explore-layout.ts): at the top level, each `<stem>.json`
+ * with an image of the same stem (`<stem>.jpg`/.jpeg/.png/.webp, any case) is one item; its
+ * actions are in `<stem>.actions.txt` when that exists (else in the JSON's `atomic_actions`).
+ */
+export function exploreLayoutFiles(files: string[]): ItemsFile[] {
+  const topLevel = files.filter((file) => !file.includes("/"));
+  const byLower = new Map(topLevel.map((file) => [file.toLowerCase(), file]));
+  const found: ItemsFile[] = [];
+  for (const file of topLevel.sort()) {
+    if (!/\.json$/i.test(file) || /\.actions\.json$/i.test(file)) continue;
+    const stem = file.slice(0, -".json".length);
+    const image = EXPLORE_IMAGE_EXTENSIONS.map((ext) => byLower.get(`${stem}${ext}`.toLowerCase())).find((name) => name !== undefined);
+    if (image === undefined) continue;
+    const actionsFile = byLower.get(`${stem}.actions.txt`.toLowerCase());
+    found.push({ path: file, format: "explore-layout", image, ...(actionsFile !== undefined ? { actionsFile } : {}) });
+  }
+  return found;
+}
+
 /**
  * The items files among a batch's files: items.jsonl at the root, or else every .jsonl at the
  * root or in QA/ whose first line is an ENACT release line (the release keeps its QA file in QA/
  * and its image paths start with "QA/", relative to the folder containing QA/) or a GridWM-Judge
- * exam line (task_a/b/c_exam.jsonl beside images/, the paths they use).
+ * exam line (task_a/b/c_exam.jsonl beside images/, the paths they use); else EXPLORE-Bench's image +
+ * annotation JSON pairs (exploreLayoutFiles), one items file per pair.
  */
 async function findItemsFiles(
   files: string[],
@@ -127,6 +150,8 @@ async function findItemsFiles(
     if (format !== null) found.push({ path: candidate, format });
   }
   if (found.length > 0) return found;
+  const explore = exploreLayoutFiles(files);
+  if (explore.length > 0) return explore;
   const seen = candidates.length > 0 ? ` (found ${candidates.join(", ")}, but not in ENACT's release format)` : "";
   throwInvalid(`No items in ${describe}`, [
     { file: describe, message: `no ${NATIVE_ITEMS_FILE} at the top level and no ENACT release .jsonl${seen}` },

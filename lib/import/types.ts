@@ -38,12 +38,16 @@ export interface ItemLine {
   gold?: boolean;
 }
 
-export type ItemsFileFormat = "native" | "enact-release" | "gridwm-exam";
+export type ItemsFileFormat = "native" | "enact-release" | "gridwm-exam" | "explore-layout";
 
 export interface ItemsFile {
   /** path relative to the batch root, "/"-separated */
   path: string;
   format: ItemsFileFormat;
+  /** explore-layout only: the same-named image ("0001.jpg") of the annotation JSON in `path` */
+  image?: string;
+  /** explore-layout only: the actions file beside it ("0001.actions.txt"), when there is one */
+  actionsFile?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { assetUrl } from "@/lib/assets";
 import { isAppError } from "@/lib/errors";
 import { convertEnactReleaseLine } from "@/lib/import/enact-release";
+import { convertExploreInstance } from "@/lib/import/explore-layout";
 import { convertGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
@@ -218,7 +219,11 @@ function parseLine(text: string, file: ItemsFile, line: number, collector: Issue
     collector.add({ file: file.path, line, message: "expected a JSON object (one item per line)" });
     return null;
   }
+  return checkItem(candidate, file, line, collector);
+}
 
+/** A native item line (as written, or converted from a foreign format) to a parsed, schema-checked item. */
+function checkItem(candidate: unknown, file: ItemsFile, line: number, collector: IssueCollector): ParsedItem | null {
   const envelope = itemLineSchema.safeParse(candidate);
   if (!envelope.success) {
     for (const issue of envelope.error.issues) {
@@ -280,6 +285,69 @@ function parseLine(text: string, file: ItemsFile, line: number, collector: Issue
   };
 }
 
+/**
+ * One EXPLORE-Bench instance (annotation JSON + same-named image + optional actions file) to a
+ * parsed item; its issues name the file and field and carry no line (the item's `line` is 1).
+ * The actions file's hash joins the batch checksum.
+ */
+async function parseExploreInstance(
+  source: BatchSource,
+  file: ItemsFile,
+  bytes: Buffer,
+  collector: IssueCollector,
+  maxBytes: number,
+  hashes: Array<{ path: string; hash: string }>,
+): Promise<ParsedItem | null> {
+  const text = decodeUtf8(bytes);
+  if (text === null) {
+    collector.add({ file: file.path, message: "is not valid UTF-8 text" });
+    return null;
+  }
+  let annotation: unknown;
+  try {
+    annotation = JSON.parse(text);
+  } catch (error) {
+    collector.add({ file: file.path, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+    return null;
+  }
+  let actionsText: string | undefined;
+  if (file.actionsFile !== undefined) {
+    let actionBytes: Buffer;
+    try {
+      actionBytes = await source.readFile(file.actionsFile, { maxBytes });
+    } catch (error) {
+      if (!(error instanceof BatchFileError)) throw error;
+      collector.add({ file: file.actionsFile, message: `actions file ${error.predicate}` });
+      return null;
+    }
+    hashes.push({ path: file.actionsFile, hash: sha256Hex(actionBytes) });
+    const decoded = decodeUtf8(actionBytes);
+    if (decoded === null) {
+      collector.add({ file: file.actionsFile, message: "is not valid UTF-8 text" });
+      return null;
+    }
+    actionsText = decoded;
+  }
+  let candidate: ItemLine;
+  try {
+    candidate = convertExploreInstance({
+      image: file.image ?? file.path.replace(/\.json$/i, ".jpg"),
+      annotationFile: file.path,
+      annotation,
+      ...(file.actionsFile !== undefined ? { actionsFile: file.actionsFile, actionsText } : {}),
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const details = (error.details ?? {}) as { file?: unknown; field?: unknown };
+    const where = typeof details.file === "string" ? details.file : file.path;
+    const field = typeof details.field === "string" && details.field !== "(file)" ? details.field : undefined;
+    const prefix = `${where}: ${typeof details.field === "string" ? `${details.field}: ` : ""}`;
+    collector.add({ file: where, field, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message });
+    return null;
+  }
+  return checkItem(candidate, file, 1, collector);
+}
+
 /** " (also used on line 9, line 12 and 3 more)" for an image referenced by several items. */
 function alsoUsed(uses: Array<{ file: string; line: number }>): string {
   if (uses.length <= 1) return "";
@@ -325,6 +393,12 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       continue;
     }
     itemsFileHashes.push({ path: file.path, hash: sha256Hex(bytes) });
+    if (file.format === "explore-layout") {
+      lineCount += 1;
+      const item = await parseExploreInstance(source, file, bytes, collector, options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES, itemsFileHashes);
+      if (item) parsed.push(item);
+      continue;
+    }
     const text = decodeUtf8(bytes);
     if (text === null) {
       collector.add({ file: file.path, message: "is not valid UTF-8 text" });

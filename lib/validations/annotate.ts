@@ -59,6 +59,22 @@ export const trajectoryPayloadSchemas = {
     value: z.json(),
     via: z.enum(["click", "keyboard", "touch"]),
   }),
+  /**
+   * EXPLORE-Bench (`explore-scene`, lib/annotate/item-state.ts applyExploreEvent): an object added
+   * to the scene draft with a new stable id (`object`), removed (with the relations pointing at
+   * it), or one of its fields edited; attributes are the free-text `description`.
+   */
+  scene_object_added: z.strictObject({ object: z.number().int().min(0).max(100_000), category: z.string().max(200), description: z.string().max(2000), via: z.enum(["click", "keyboard", "touch"]) }),
+  scene_object_removed: z.strictObject({ object: z.number().int().min(0).max(100_000), via: z.enum(["click", "keyboard", "touch"]) }),
+  scene_object_edited: z.strictObject({ object: z.number().int().min(0).max(100_000), field: z.enum(["category", "description"]), value: z.string().max(2000), via: z.enum(["click", "keyboard", "touch"]) }),
+  /** EXPLORE: "<subject> <relation> <object>" added to the subject's relations (objects by id) */
+  relation_added: z.strictObject({ subject: z.number().int().min(0).max(100_000), relation: z.string().trim().min(1).max(100), object: z.number().int().min(0).max(100_000), via: z.enum(["click", "keyboard", "touch"]) }),
+  /** EXPLORE: the subject's relation at `index` removed */
+  relation_removed: z.strictObject({ subject: z.number().int().min(0).max(100_000), index: z.number().int().min(0).max(999), via: z.enum(["click", "keyboard", "touch"]) }),
+  /** EXPLORE: the reading position in the action list (0-based first and last visible action; at most one a second while scrolling) */
+  actions_scrolled: z.strictObject({ first: z.number().int().min(0).max(100_000), last: z.number().int().min(0).max(100_000) }),
+  /** EXPLORE: the action list's filter text (debounced) */
+  actions_searched: z.strictObject({ query: z.string().max(200) }),
   confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
   /**
    * the answer as submitted (also in Response.answer): ordering kinds send `order` (as before),
@@ -107,6 +123,13 @@ export const trajectoryEventSchema = z.discriminatedUnion("type", [
   eventOf("choice_made"),
   eventOf("verdict_made"),
   eventOf("scene_edited"),
+  eventOf("scene_object_added"),
+  eventOf("scene_object_removed"),
+  eventOf("scene_object_edited"),
+  eventOf("relation_added"),
+  eventOf("relation_removed"),
+  eventOf("actions_scrolled"),
+  eventOf("actions_searched"),
   eventOf("confidence_changed"),
   eventOf("submitted"),
   eventOf("page_hidden"),
