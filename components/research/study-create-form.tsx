@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
+import { Field, inputClass } from "@/components/ui/field";
 
-const inputClass = "h-10 w-full rounded-md border border-slate-300 px-3 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100";
 
 function slugify(title: string): string {
   return title
@@ -107,16 +107,5 @@ export function StudyCreateForm() {
         </Button>
       </div>
     </form>
-  );
-}
-
-function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string; children: React.ReactNode }) {
-  return (
-    <label className="block text-sm">
-      <span className="mb-1 block font-medium text-slate-700">{label}</span>
-      {children}
-      {hint && !error ? <span className="mt-1 block text-xs text-slate-500">{hint}</span> : null}
-      {error ? <span className="mt-1 block text-xs text-red-600">{error}</span> : null}
-    </label>
   );
 }

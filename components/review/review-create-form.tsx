@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { DEFAULT_REVIEW_AXES, DEFAULT_REVIEWERS_PER_ITEM } from "@/lib/validations/review";
 import { keepRuleLabels, tieRuleLabels, type KeepRule, type TieRule } from "@/lib/review/rules";
+import { Field, inputClass } from "@/components/ui/field";
 
 export interface BatchOption {
   id: string;
@@ -23,7 +24,6 @@ export interface ReviewerOption {
   studies: string[];
 }
 
-const inputClass = "h-9 w-full rounded-md border border-slate-300 px-3 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100";
 
 function slugify(title: string): string {
   return title
@@ -223,15 +223,5 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         <span className="text-xs text-slate-500">Reviewers can start at once.</span>
       </div>
     </form>
-  );
-}
-
-function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string; children: React.ReactNode }) {
-  return (
-    <label className="block space-y-1">
-      <span className="text-sm font-medium text-slate-800">{label}</span>
-      {children}
-      {error ? <span className="block text-xs text-red-700">{error}</span> : hint ? <span className="block text-xs text-slate-500">{hint}</span> : null}
-    </label>
   );
 }
