@@ -35,7 +35,8 @@ import { excludedItemIdsForStudy, reviewExcludedItemFilter } from "@/lib/review/
  *   the last member + other items they could still get) / items of the base case left, rounded
  *   down; never below 1 (never adjacent while anything else can separate them).
  *   Order of service: due family items; then new base cases (started early, so that the rest of
- *   the queue is there to space their members); then ordinary items; all in the annotator's md5
+ *   the queue is there to space their members), those with the fewest holders first, so that
+ *   with k > 1 every family reaches k holders; then ordinary items; all in the annotator's md5
  *   order. A held item that is not due is served only when nothing else is left for the
  *   annotator, the one that waited longest first: spacing is best effort, and an annotator whose
  *   only remaining work is one family gets its members back to back rather than stalling
@@ -168,7 +169,7 @@ async function nextMainItem(tx: Tx, studyId: string, userId: string, overlap: nu
       GROUP BY 1
     ),
     eligible AS (
-      SELECT c."id", c.base, coalesce(h.mine, false) AS mine, l.p AS lastp
+      SELECT c."id", c.base, coalesce(h.mine, false) AS mine, coalesce(h.n, 0) AS holders, l.p AS lastp
       FROM cand c LEFT JOIN holders h ON h.base = c.base LEFT JOIN lastpos l ON l.base = c.base
       WHERE c.base IS NULL OR coalesce(h.mine, false) OR (coalesce(h.n, 0) < ${overlap} AND ${mayStart})
     ),
@@ -176,7 +177,7 @@ async function nextMainItem(tx: Tx, studyId: string, userId: string, overlap: nu
       SELECT e.*, count(*) OVER () AS total, count(*) OVER (PARTITION BY e.base) AS mates FROM eligible e
     ),
     ranked AS (
-      SELECT k."id", k.lastp,
+      SELECT k."id", k.lastp, k.holders,
         CASE
           WHEN k.mine AND (k.lastp IS NULL
             OR ${position} - k.lastp - 1 >= GREATEST(1, LEAST(${minGap}, floor((k.total - k.mates + ${position} - k.lastp - 1)::numeric / k.mates)))) THEN 0
@@ -187,7 +188,7 @@ async function nextMainItem(tx: Tx, studyId: string, userId: string, overlap: nu
       FROM counted k
     )
     SELECT r."id" FROM ranked r
-    ORDER BY r.tier, CASE WHEN r.tier = 3 THEN r.lastp END NULLS FIRST, md5(${userId} || ':' || r."id"), r."id"
+    ORDER BY r.tier, CASE WHEN r.tier = 1 THEN r.holders END, CASE WHEN r.tier = 3 THEN r.lastp END NULLS FIRST, md5(${userId} || ':' || r."id"), r."id"
     LIMIT 1`;
   return rows[0]?.id ?? null;
 }
