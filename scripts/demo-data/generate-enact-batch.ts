@@ -22,8 +22,7 @@
  * - tags { steps (observations, 3..10), hand (left | right | both | none: the gripper predicates the
  *   changes use), source "demo-kitchen", activity }; practice / gold flags.
  */
-import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -42,6 +41,7 @@ import {
   type Trajectory,
 } from "@/scripts/demo-data/kitchen-world";
 import { renderStateSvg, svgToPng } from "@/scripts/demo-data/render-scene";
+import { clearPreviousImages, mapLimit } from "@/scripts/demo-data/batch-files";
 
 export const DEMO_SOURCE = "demo-kitchen";
 export const MIN_STEPS = 3;
@@ -314,29 +314,6 @@ export interface GenerateEnactDemoBatchResult {
 
 const MARKER = ".demo-kitchen-batch";
 
-async function clearPreviousImages(outDir: string): Promise<void> {
-  const img = path.join(outDir, "img");
-  if (!existsSync(img)) return;
-  if (!existsSync(path.join(outDir, MARKER))) {
-    throw new Error(`${img} exists and was not written by this generator (no ${MARKER}); refusing to replace it`);
-  }
-  await rm(img, { recursive: true, force: true });
-}
-
-/** Runs `fn` over `values` with at most `limit` at a time, keeping order. */
-async function mapLimit<T, R>(values: readonly T[], limit: number, fn: (value: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(values.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, values.length) }, async () => {
-    while (next < values.length) {
-      const i = next++;
-      out[i] = await fn(values[i]);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
-
 /**
  * Generates the batch into outDir (items.jsonl and img/**). Deterministic: the same seed and
  * options write the same bytes. A previous batch's img/ folder in outDir is replaced.
@@ -346,7 +323,7 @@ export async function generateEnactDemoBatch(options: GenerateEnactDemoBatchOpti
   const { outDir, seed = 1, ...planOptions } = options;
   const built = buildEnactDemoItems(seed, planOptions);
   await mkdir(outDir, { recursive: true });
-  await clearPreviousImages(outDir);
+  await clearPreviousImages(outDir, MARKER);
   await writeFile(path.join(outDir, MARKER), "written by scripts/demo-data/generate-enact-batch.ts\n");
 
   // render each distinct picture once

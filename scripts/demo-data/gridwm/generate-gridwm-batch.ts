@@ -26,8 +26,7 @@
  *   framing, source.
  * - The first Task A and Task B items of DoorKey are practice items.
  */
-import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { mulberry32, type Rng } from "@/lib/stats/rng";
@@ -36,6 +35,7 @@ import type { SceneKeyJson } from "@/lib/tasks/gridwm-scene-json";
 import { deriveSeed, shuffled } from "@/scripts/demo-data/kitchen-world";
 import { buildBaseCases, type BaseCase, type Variant } from "@/scripts/demo-data/gridwm/cases";
 import { addGaussianNoise, applyStyle, rawToPng, storyboardSvg, svgToPng, svgToRaw, viewFrameSvg } from "@/scripts/demo-data/gridwm/render";
+import { clearPreviousImages, mapLimit } from "@/scripts/demo-data/batch-files";
 import {
   DIR_TO_VEC,
   VIEW_AGENT,
@@ -302,29 +302,6 @@ export function buildGridwmDemoBatch(seed: number, options: GridwmDemoOptions = 
 
 const MARKER = ".demo-gridwm-batch";
 
-async function clearPreviousImages(outDir: string): Promise<void> {
-  const img = path.join(outDir, "img");
-  if (!existsSync(img)) return;
-  if (!existsSync(path.join(outDir, MARKER))) {
-    throw new Error(`${img} exists and was not written by this generator (no ${MARKER}); refusing to replace it`);
-  }
-  await rm(img, { recursive: true, force: true });
-}
-
-async function mapLimit<T, R>(values: readonly T[], limit: number, fn: (value: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(values.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, values.length) }, async () => {
-      while (next < values.length) {
-        const i = next++;
-        out[i] = await fn(values[i]);
-      }
-    }),
-  );
-  return out;
-}
-
 async function renderImage(plan: ImagePlan): Promise<Buffer> {
   if (plan.visual === undefined) return svgToPng(plan.svg);
   const raw = await svgToRaw(plan.svg);
@@ -355,7 +332,7 @@ export async function generateGridwmDemoBatch(options: GenerateGridwmDemoBatchOp
   const { outDir, seed = 1, ...rest } = options;
   const built = buildGridwmDemoBatch(seed, rest);
   await mkdir(outDir, { recursive: true });
-  await clearPreviousImages(outDir);
+  await clearPreviousImages(outDir, MARKER);
   await writeFile(path.join(outDir, MARKER), "written by scripts/demo-data/gridwm/generate-gridwm-batch.ts\n");
   for (const dir of new Set(built.images.map((image) => path.dirname(image.path)))) await mkdir(path.join(outDir, dir), { recursive: true });
   const sizes = await mapLimit(built.images, 8, async (plan) => {
