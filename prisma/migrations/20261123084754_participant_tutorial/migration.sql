@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "StudyMember" ADD COLUMN     "tutorialDoneAt" TIMESTAMP(3);

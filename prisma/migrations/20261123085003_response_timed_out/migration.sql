@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Response" ADD COLUMN     "timedOut" BOOLEAN NOT NULL DEFAULT false;
