@@ -1,5 +1,25 @@
+/**
+ * Headers of every response; pages get their Content-Security-Policy (with a nonce) from proxy.ts
+ * (lib/security/headers.ts). API responses are never pages: nothing in them may run or be framed.
+ * SECURITY.md; checked by tests/faults/security.faults.test.ts.
+ */
+const securityHeaders = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "same-origin" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+];
+const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  async headers() {
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
+    ];
+  },
   reactStrictMode: true,
   // a separate build folder lets two builds of one checkout coexist (NEXT_DIST_DIR=.next-x)
   distDir: process.env.NEXT_DIST_DIR ?? ".next",

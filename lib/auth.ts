@@ -3,31 +3,66 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { verifyPassword } from "@/lib/passwords";
+import { checkPassword, hashPassword } from "@/lib/passwords";
+import { clearLoginFailures, clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure } from "@/lib/login-throttle";
+import { enterByCredentials } from "@/lib/study-entry";
 
-const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1) });
+/** an argon2id hash of a random password, checked when the email is unknown */
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$W3Ctkku9dUulG3KXD37myg$mICYyjTw6xEdA7ChSb4xx88lYKpy6IlWTk2mxq7mCd8";
+
+const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email(), password: z.string().min(1).max(4096) });
 
 /**
- * Staff sign in with email and password. Sessions are signed JWT cookies (NEXTAUTH_SECRET), so
- * they survive a server restart; the role and the disabled flag are read from the database on
- * every request (lib/session.ts), so a change takes effect at once.
+ * Staff sign in with email and password; participants of a study by its link (provider
+ * "study-link", lib/study-entry.ts): the link's token and query string are the credentials, and
+ * signing in creates or resumes the participant's passwordless account. Refusals throw, so that
+ * next-auth hands the reason ("the study is full", "PROLIFIC_PID: missing") to the page.
+ * Sessions are signed JWT cookies (NEXTAUTH_SECRET), so they survive a server restart; the role
+ * and the disabled flag are read from the database on every request (lib/session.ts), so a change
+ * takes effect at once.
  */
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+  // next-auth's own default, spelled out: cookies are httpOnly and SameSite=Lax, and over https
+  // (NEXTAUTH_URL https://...) Secure with the __Secure-/__Host- prefixes (tests/faults/security.faults.test.ts)
+  useSecureCookies: (process.env.NEXTAUTH_URL ?? "").startsWith("https://"),
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) return null;
+        const { email, password } = parsed.data;
+        // rate limiting (lib/login-throttle.ts): a locked email or address is refused before any check
+        const address = clientAddress(request?.headers);
+        const lockout = await currentLockout(email, address);
+        if (lockout) throw new Error(lockoutErrorCode(lockout));
         const user = await db.user.findUnique({
-          where: { email: parsed.data.email },
+          where: { email },
           select: { id: true, email: true, name: true, passwordHash: true, disabled: true },
         });
-        if (!user?.passwordHash || user.disabled) return null;
-        if (!(await verifyPassword(parsed.data.password, user.passwordHash))) return null;
+        // unknown accounts cost the same hash as known ones, so timing does not tell them apart
+        const check = await checkPassword(password, user?.passwordHash ?? DUMMY_HASH);
+        if (!user?.passwordHash || user.disabled || !check.ok) {
+          const started = await recordLoginFailure(email, address);
+          if (started) throw new Error(lockoutErrorCode(started));
+          return null;
+        }
+        await clearLoginFailures(email);
+        // bcrypt (or weaker argon2id) hashes from before become argon2id at the first sign-in
+        if (check.needsRehash) await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) }, select: { id: true } });
+        return { id: user.id, email: user.email, name: user.name };
+      },
+    }),
+    CredentialsProvider({
+      id: "study-link",
+      name: "Study link",
+      credentials: { entryToken: { type: "text" }, query: { type: "text" }, invite: { type: "text" } },
+      async authorize(raw) {
+        const { entryToken, query, invite } = raw ?? {};
+        const user = await enterByCredentials(invite ? { invite } : { entryToken, query: query ?? "" });
         return { id: user.id, email: user.email, name: user.name };
       },
     }),

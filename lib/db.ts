@@ -3,8 +3,24 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
 
+/**
+ * The pg pool behind Prisma: DATABASE_POOL_SIZE connections (default 10, pg's default; raise it
+ * only with the database's cores and max_connections in mind), and a request that finds no free
+ * connection within DATABASE_POOL_TIMEOUT_MS (default 10 s) fails with a saturation error that
+ * the routes answer 503 + Retry-After (lib/db/transient.ts) instead of hanging.
+ */
+export function databasePoolSize(): number {
+  const size = Number(process.env.DATABASE_POOL_SIZE ?? "");
+  return Number.isInteger(size) && size > 0 ? size : 10;
+}
+
+function poolOptions(): { max: number; connectionTimeoutMillis: number } {
+  const timeout = Number(process.env.DATABASE_POOL_TIMEOUT_MS ?? "");
+  return { max: databasePoolSize(), connectionTimeoutMillis: Number.isInteger(timeout) && timeout > 0 ? timeout : 10_000 };
+}
+
 export function createPrismaClient(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, ...poolOptions() }) });
 }
 
 const globalForPrisma = globalThis as unknown as { yardstickPrisma?: PrismaClient };

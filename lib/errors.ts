@@ -1,6 +1,8 @@
 import { ZodError } from "zod";
+import { isDbSaturation, SATURATION_RETRY_AFTER_SECONDS } from "@/lib/db/transient";
+import { databaseFailureOf, type DatabaseFailure } from "@/lib/db/errors";
 
-export type AppErrorCode = "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INVALID" | "CONFLICT" | "TOO_LARGE";
+export type AppErrorCode = "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INVALID" | "CONFLICT" | "TOO_LARGE" | "UNAVAILABLE";
 
 const statusByCode: Record<AppErrorCode, number> = {
   UNAUTHORIZED: 401,
@@ -9,6 +11,8 @@ const statusByCode: Record<AppErrorCode, number> = {
   INVALID: 422,
   CONFLICT: 409,
   TOO_LARGE: 413,
+  /** a service the request needs is down for now (a remote simulator, the database): retry later */
+  UNAVAILABLE: 503,
 };
 
 /** An error that lib/ code throws for the route layer to map to an HTTP status. */
@@ -38,6 +42,28 @@ export function toResponse(error: unknown): Response {
   if (error instanceof AppError) {
     return Response.json({ error: error.message, code: error.code, details: error.details ?? undefined }, { status: statusByCode[error.code] });
   }
+  const failure = databaseFailureOf(error);
+  if (failure) {
+    console.error(`database failure (${failure}):`, error instanceof Error ? error.message.split("\n").filter(Boolean).pop() : error);
+    const { status, message, retryAfterSeconds } = databaseFailureResponses[failure];
+    return Response.json({ error: message, code: failure === "disk-full" ? "STORAGE_FULL" : "UNAVAILABLE" }, { status, headers: retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {} });
+  }
+  if (isDbSaturation(error)) {
+    // no connection or transaction slot in time (lib/db/transient.ts): the client retries
+    console.error(`database saturated (503): ${error instanceof Error ? error.message.split("\n").filter(Boolean).pop() : String(error)}`);
+    return Response.json(
+      { error: "The server is busy; nothing was written. Try again in a moment (retrying is safe).", code: "UNAVAILABLE" },
+      { status: 503, headers: { "retry-after": String(SATURATION_RETRY_AFTER_SECONDS) } },
+    );
+  }
   console.error(error);
   return Response.json({ error: "Internal server error" }, { status: 500 });
 }
+
+/** What a request that met a database failure (lib/db/errors.ts) gets: never a stack trace, a retry hint where waiting helps. */
+const databaseFailureResponses: Record<DatabaseFailure, { status: number; message: string; retryAfterSeconds?: number }> = {
+  unavailable: { status: 503, message: "The database cannot be reached right now; try again in a few seconds (retrying is safe).", retryAfterSeconds: 5 },
+  "read-only": { status: 503, message: "The database takes no changes right now (read-only); nothing was written. Try again later.", retryAfterSeconds: 30 },
+  conflict: { status: 503, message: "The request collided with another one and was rolled back; try again (retrying is safe).", retryAfterSeconds: 1 },
+  "disk-full": { status: 507, message: "The database server is out of disk space; nothing was written. Ask an administrator to free space, then try again." },
+};

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { getCurrentUser } from "@/lib/session";
 import { homePathFor } from "@/config/nav";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { signInErrorMessage } from "@/lib/sign-in-errors";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -23,7 +24,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
           <h1 className="mb-4 text-lg font-semibold">Sign in</h1>
-          <SignInForm callbackUrl={safeCallback} initialError={error ? "Wrong email or password, or the account is disabled." : undefined} />
+          <SignInForm callbackUrl={safeCallback} initialError={signInErrorMessage(error)} />
         </div>
         <p className="mt-4 text-center text-xs text-slate-500">Participants of a study: use the link you were given.</p>
       </div>

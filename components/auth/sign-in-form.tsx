@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { Button } from "@/components/ui/button";
+import { signInErrorMessage } from "@/lib/sign-in-errors";
 
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string; initialError?: string }) {
   const [error, setError] = useState(initialError);
@@ -20,7 +21,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string
     });
     if (!result || result.error) {
       setPending(false);
-      setError("Wrong email or password, or the account is disabled.");
+      setError(signInErrorMessage(result?.error ?? "CredentialsSignin"));
       return;
     }
     // a full navigation, so that server components read the new session cookie

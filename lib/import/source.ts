@@ -3,6 +3,7 @@ import path from "node:path";
 import JSZip from "jszip";
 import { AppError, type AppErrorCode } from "@/lib/errors";
 import { isEnactReleaseLine } from "@/lib/import/enact-release";
+import { isEsiReleaseQuestion } from "@/lib/import/esi-release";
 import { isGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
 import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
@@ -98,6 +99,15 @@ export function looksLikeGridwmExam(bytes: Buffer): boolean {
   }
 }
 
+/** True when the bytes are one ESI-Bench release question file (JSON, not JSON lines). */
+export function looksLikeEsiRelease(bytes: Buffer): boolean {
+  try {
+    return isEsiReleaseQuestion(JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, "")));
+  } catch {
+    return false;
+  }
+}
+
 /** The converted format of a non-native items file, or null when it is in neither release format. */
 function releaseFormat(bytes: Buffer): "enact-release" | "gridwm-exam" | null {
   if (looksLikeEnactRelease(bytes)) return "enact-release";
@@ -128,6 +138,28 @@ export function exploreLayoutFiles(files: string[]): ItemsFile[] {
 }
 
 /**
+ * ESI-Bench's release (lib/import/esi-release.ts): every `.json` file, at any depth, that holds a
+ * release question (or a list of them). Each gets the batch's files under its folder, where its
+ * images are looked for.
+ */
+export async function esiReleaseFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {
+  const found: ItemsFile[] = [];
+  for (const file of [...files].sort()) {
+    if (!/\.json$/i.test(file) || /\.actions\.json$/i.test(file)) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse((await read(file)).toString("utf8").replace(/^\uFEFF/, ""));
+    } catch {
+      continue;
+    }
+    if (!isEsiReleaseQuestion(parsed)) continue;
+    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
+    found.push({ path: file, format: "esi-release", files: files.filter((other) => other.startsWith(dir)) });
+  }
+  return found;
+}
+
+/**
  * The items files among a batch's files: items.jsonl at the root, or else every .jsonl at the
  * root or in QA/ whose first line is an ENACT release line (the release keeps its QA file in QA/
  * and its image paths start with "QA/", relative to the folder containing QA/) or a GridWM-Judge
@@ -150,6 +182,8 @@ async function findItemsFiles(
     if (format !== null) found.push({ path: candidate, format });
   }
   if (found.length > 0) return found;
+  const esi = await esiReleaseFiles(files, read);
+  if (esi.length > 0) return esi;
   const explore = exploreLayoutFiles(files);
   if (explore.length > 0) return explore;
   const seen = candidates.length > 0 ? ` (found ${candidates.join(", ")}, but not in ENACT's release format)` : "";
@@ -200,18 +234,25 @@ function folderReader(realRoot: string, cache: Map<string, Buffer>) {
   };
 }
 
+/** Folders below the top level that are listed too (ESI-Bench's release nests its question files). */
+const MAX_LIST_DEPTH = 8;
+const MAX_LISTED_FILES = 500_000;
+
 async function listFolder(realRoot: string): Promise<string[]> {
   const files: string[] = [];
-  for (const entry of await fs.readdir(realRoot, { withFileTypes: true })) {
-    if (entry.isFile() || entry.isSymbolicLink()) files.push(entry.name);
-  }
-  const qa = path.join(realRoot, "QA");
-  const qaStat = await fs.stat(qa).catch(() => null);
-  if (qaStat?.isDirectory()) {
-    for (const entry of await fs.readdir(qa, { withFileTypes: true })) {
-      if (entry.isFile() || entry.isSymbolicLink()) files.push(`QA/${entry.name}`);
+  const walk = async (dir: string, prefix: string, depth: number): Promise<void> => {
+    // an unreadable subfolder is left out (the top level must be readable)
+    const entries = depth === 0 ? await fs.readdir(dir, { withFileTypes: true }) : await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (files.length >= MAX_LISTED_FILES) return;
+      if (entry.isFile() || entry.isSymbolicLink()) files.push(`${prefix}${entry.name}`);
+      else if (entry.isDirectory() && depth < MAX_LIST_DEPTH && !entry.name.startsWith(".") && entry.name !== "__MACOSX" && entry.name !== "node_modules") {
+        await walk(path.join(dir, entry.name), `${prefix}${entry.name}/`, depth + 1);
+      }
     }
-  }
+  };
+  await walk(realRoot, "", 0);
   return files;
 }
 
@@ -250,8 +291,13 @@ async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchS
   }
   const real = await fs.realpath(location);
   const bytes = await fs.readFile(real);
-  const format = releaseFormat(bytes) ?? "native";
   const folder = path.dirname(real);
+  if (/\.json$/i.test(real) && looksLikeEsiRelease(bytes)) {
+    // one ESI-Bench question file: its folder is the root, its images are beside it
+    const name = path.basename(real);
+    return { origin: "file", name: path.basename(location), location, itemsFiles: [{ path: name, format: "esi-release", files: await listFolder(folder) }], readFile: folderReader(folder, new Map([[name, bytes]])) };
+  }
+  const format = releaseFormat(bytes) ?? "native";
   // ENACT's image paths start with "QA/": they are relative to the folder that contains QA/
   const root = format === "enact-release" && path.basename(folder) === "QA" ? path.dirname(folder) : folder;
   const relPath = path.relative(root, real).split(path.sep).join("/");

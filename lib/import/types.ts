@@ -38,7 +38,7 @@ export interface ItemLine {
   gold?: boolean;
 }
 
-export type ItemsFileFormat = "native" | "enact-release" | "gridwm-exam" | "explore-layout";
+export type ItemsFileFormat = "native" | "enact-release" | "gridwm-exam" | "explore-layout" | "esi-release";
 
 export interface ItemsFile {
   /** path relative to the batch root, "/"-separated */
@@ -48,6 +48,8 @@ export interface ItemsFile {
   image?: string;
   /** explore-layout only: the actions file beside it ("0001.actions.txt"), when there is one */
   actionsFile?: string;
+  /** esi-release only: the batch's files in the question file's folder and below (where its images are looked for) */
+  files?: string[];
 }
 
 /**

@@ -1,12 +1,15 @@
+import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
 import { z } from "zod";
 import { assetUrl } from "@/lib/assets";
 import { isAppError } from "@/lib/errors";
 import { convertEnactReleaseLine } from "@/lib/import/enact-release";
+import { convertEsiReleaseFile } from "@/lib/import/esi-release";
 import { convertExploreInstance } from "@/lib/import/explore-layout";
 import { convertGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
+import { imageContentProblem } from "@/lib/import/image-check";
 import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import { getTaskModule } from "@/lib/tasks";
@@ -101,15 +104,7 @@ export class IssueCollector {
   }
 }
 
-/** ["public", "candidates", 2] -> "public.candidates[2]" */
-export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
-  let text = "";
-  for (const part of path) {
-    if (typeof part === "number") text += `[${part}]`;
-    else text += text === "" ? String(part) : `.${String(part)}`;
-  }
-  return text;
-}
+export { fieldPath };
 
 interface ImageUse {
   ref: string;
@@ -224,6 +219,11 @@ function parseLine(text: string, file: ItemsFile, line: number, collector: Issue
 
 /** A native item line (as written, or converted from a foreign format) to a parsed, schema-checked item. */
 function checkItem(candidate: unknown, file: ItemsFile, line: number, collector: IssueCollector): ParsedItem | null {
+  const unstorable = findUnstorableText(candidate);
+  if (unstorable) {
+    collector.add({ file: file.path, line, field: fieldPath(unstorable.path) || undefined, message: unstorable.reason });
+    return null;
+  }
   const envelope = itemLineSchema.safeParse(candidate);
   if (!envelope.success) {
     for (const issue of envelope.error.issues) {
@@ -404,6 +404,17 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       collector.add({ file: file.path, message: "is not valid UTF-8 text" });
       continue;
     }
+    if (file.format === "esi-release") {
+      // ESI-Bench's release: one question (or a list) per JSON file; `line` is the question's place in the file
+      const converted = convertEsiReleaseFile(text, file.path, new Set(file.files ?? []));
+      for (const issue of converted.issues) collector.add(issue);
+      for (const { line, item: candidate } of converted.items) {
+        lineCount += 1;
+        const item = checkItem(candidate, file, line, collector);
+        if (item) parsed.push(item);
+      }
+      continue;
+    }
     const lines = text.split("\n");
     for (let index = 0; index < lines.length && !collector.full; index++) {
       const content = lines[index].replace(/\r$/, "");
@@ -466,6 +477,11 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       const mime = sniffImageMime(bytes);
       if (!mime) {
         fail(`image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`);
+        return;
+      }
+      const problem = await imageContentProblem(bytes, mime);
+      if (problem) {
+        fail(`image ${name} is not a usable ${mime.slice(6).toUpperCase()} image: ${problem}`);
         return;
       }
       imageByPath.set(imagePath, { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length });

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { databaseFailureOf } from "@/lib/db/errors";
+import { toResponse } from "@/lib/errors";
+
+/** Errors as Prisma 7 + @prisma/adapter-pg threw them here against a stopped or full PostgreSQL (shapes copied from the real objects). */
+function prismaError(code: string, cause?: Record<string, unknown>) {
+  return Object.assign(new Error(`Invalid \`db.user.count()\` invocation in\n/work/main/lib/x.ts:11:34\n\n→ 11 ...\nDatabase error`), {
+    name: "PrismaClientKnownRequestError",
+    code,
+    clientVersion: "7.10.0",
+    meta: cause ? { modelName: "User", driverAdapterError: { name: "DriverAdapterError", cause } } : {},
+  });
+}
+
+const stopped = prismaError("P1001", { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 43599 });
+const shutDown = prismaError("P2039", { originalCode: "57P01", originalMessage: "terminating connection due to administrator command", kind: "postgres", code: "57P01", severity: "FATAL" });
+const diskFull = prismaError("P2039", { originalCode: "53100", originalMessage: "could not extend file: No space left on device", kind: "postgres", code: "53100", severity: "ERROR" });
+const readOnly = prismaError("P2039", { originalCode: "25006", originalMessage: "cannot execute INSERT in a read-only transaction", kind: "postgres", code: "25006", severity: "ERROR" });
+
+describe("databaseFailureOf", () => {
+  it("recognises a stopped, restarting, full or read-only database", () => {
+    expect(databaseFailureOf(stopped)).toBe("unavailable");
+    expect(databaseFailureOf(shutDown)).toBe("unavailable");
+    expect(databaseFailureOf(prismaError("P2039", { kind: "ConnectionClosed" }))).toBe("unavailable");
+    expect(databaseFailureOf(Object.assign(new Error("Connection terminated unexpectedly"), { name: "PrismaClientUnknownRequestError" }))).toBe("unavailable");
+    expect(databaseFailureOf(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe("unavailable");
+    expect(databaseFailureOf(diskFull)).toBe("disk-full");
+    expect(databaseFailureOf(readOnly)).toBe("read-only");
+    expect(databaseFailureOf(prismaError("P2034", { kind: "TransactionWriteConflict" }))).toBe("conflict");
+    expect(databaseFailureOf(new Error("wrapped", { cause: diskFull }))).toBe("disk-full");
+  });
+
+  it("leaves everything else alone", () => {
+    expect(databaseFailureOf(prismaError("P2002", { kind: "UniqueConstraintViolation", constraint: { fields: ["email"] } }))).toBeNull();
+    expect(databaseFailureOf(prismaError("P2010", { originalCode: "22P02", kind: "InvalidInputValue" }))).toBeNull();
+    expect(databaseFailureOf(new TypeError("x is undefined"))).toBeNull();
+    expect(databaseFailureOf("P1001")).toBeNull();
+    expect(databaseFailureOf(null)).toBeNull();
+  });
+});
+
+describe("toResponse for database failures", () => {
+  it("answers 503 with a Retry-After hint and no stack trace", async () => {
+    for (const error of [stopped, shutDown]) {
+      const response = toResponse(error);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("5");
+      const body = await response.json();
+      expect(body).toEqual({ error: expect.stringContaining("try again"), code: "UNAVAILABLE" });
+      expect(JSON.stringify(body)).not.toMatch(/Invalid `|\/work\/|at .*\(|prisma/i);
+    }
+    expect(toResponse(readOnly).status).toBe(503);
+  });
+
+  it("answers 507 for a full disk, saying nothing was written", async () => {
+    const response = toResponse(diskFull);
+    expect(response.status).toBe(507);
+    expect(await response.json()).toEqual({ error: expect.stringContaining("out of disk space; nothing was written"), code: "STORAGE_FULL" });
+  });
+});
