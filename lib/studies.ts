@@ -1,15 +1,18 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ItemFilter, StudyCreateInput } from "@/lib/validations/study";
 
 export async function createStudy(input: StudyCreateInput, createdById: string) {
   try {
-    return await db.study.create({
+    const study = await db.study.create({
       data: { ...input, createdById },
       select: { id: true, slug: true },
     });
+    await recordAudit(createdById, "study.create", `study:${study.id}`, { slug: study.slug, title: input.title });
+    return study;
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       throw new AppError("CONFLICT", `A study with the slug "${input.slug}" exists already`);
@@ -21,7 +24,7 @@ export async function createStudy(input: StudyCreateInput, createdById: string) 
 export async function getStudyBySlug(slug: string) {
   const study = await db.study.findUnique({
     where: { slug },
-    select: { id: true, slug: true, title: true, instructions: true, overlap: true, confidenceScale: true, status: true, idleCapSeconds: true, completionCode: true, createdAt: true },
+    select: { id: true, slug: true, title: true, instructions: true, overlap: true, confidenceScale: true, status: true, idleCapSeconds: true, completionCode: true, version: true, createdAt: true },
   });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
@@ -36,6 +39,7 @@ export async function listStudiesWithCounts() {
       title: true,
       status: true,
       overlap: true,
+      version: true,
       createdAt: true,
       _count: { select: { items: true, batches: true, members: true } },
     },

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AssignmentView } from "@/lib/annotate/assignment-view";
-import type { NextView } from "@/lib/annotate/next";
+import type { NextView, PracticeStanding } from "@/lib/annotate/next";
 import type { Progress } from "@/lib/assignment";
 import type { HistoryEvent } from "@/lib/client/annotation-store";
 import type { TrajectoryQueue } from "@/lib/client/trajectory-queue";
@@ -13,6 +13,8 @@ import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotat
 import { AnnotationStoreProvider, useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
 import { ConfidenceInput } from "@/components/annotate/confidence-input";
 import { IdleOverlay } from "@/components/annotate/idle-overlay";
+import { ProgressBar } from "@/components/annotate/progress-bar";
+import { ItemTimer, SessionTimer, ShortcutsButton } from "@/components/annotate/session-extras";
 import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/annotate/queue-provider";
 import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
@@ -34,6 +36,10 @@ export interface SessionStudy {
   title: string;
   confidenceScale: "LIKERT_5" | "PERCENT";
   idleCapSeconds: number;
+  /** the visible per-item timer (null: no limit) */
+  itemTimeLimitSeconds?: number | null;
+  /** when the participant's session time runs out (ms since the epoch; null: no limit) */
+  sessionEndsAt?: number | null;
 }
 
 type Phase =
@@ -41,7 +47,11 @@ type Phase =
   | { name: "checking" }
   | { name: "feedback"; ack: ResponseAck; answer: unknown }
   | { name: "advancing" }
-  | { name: "closed" };
+  | { name: "closed" }
+  /** the study is paused: the page asks again now and then, and goes on when it reopens */
+  | { name: "paused" }
+  /** every place is taken before this participant did anything */
+  | { name: "full" };
 
 /** Needs the TrajectoryQueueProvider of the (annotate) layout. */
 export default function AnnotateSession(props: { study: SessionStudy; initial: NextView }) {
@@ -67,11 +77,11 @@ function preloadImages(view: AssignmentView) {
   }
 }
 
-/** Server history plus this browser's unsent events, one per seq. */
+/** Server history plus the events this browser holds (unsent, or sent since the page loaded), one per seq. */
 function mergedHistory(view: AssignmentView, queue: TrajectoryQueue): HistoryEvent[] {
   const bySeq = new Map<number, HistoryEvent>();
   for (const event of view.history) bySeq.set(event.seq, event);
-  for (const event of queue.pendingEventsOf(view.assignmentId)) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
+  for (const event of queue.eventsOf(view.assignmentId)) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
 
@@ -82,7 +92,8 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   const initialItem = initial.status === "item" ? initial.assignment : null;
   const alreadySent = initialItem !== null && (queue.hasPendingSubmission(initialItem.assignmentId) || queue.isDone(initialItem.assignmentId));
   const [current, setCurrent] = useState<AssignmentView | null>(alreadySent ? null : initialItem);
-  const [phase, setPhase] = useState<Phase>(alreadySent ? { name: "advancing" } : initial.status === "closed" ? { name: "closed" } : { name: "working" });
+  const [phase, setPhase] = useState<Phase>(alreadySent ? { name: "advancing" } : initial.status === "closed" ? { name: "closed" } : initial.status === "paused" ? { name: "paused" } : initial.status === "full" ? { name: "full" } : { name: "working" });
+  const [practice, setPractice] = useState<PracticeStanding | null>(initial.status === "item" ? initial.practice : null);
   const [progress, setProgress] = useState<Progress>(initial.progress);
   const [done, setDone] = useState({ practice: initial.progress.practice.done, main: initial.progress.main.done });
   const prefetch = useRef<{ forId: string; promise: Promise<NextView | null> } | null>(null);
@@ -100,6 +111,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
     const exclude = [current.assignmentId, ...queue.status().pendingSubmissionIds.filter((id) => id !== current.assignmentId)];
     const promise = fetchNext(study.slug, exclude).then((next) => {
       if (next?.status === "item") preloadImages(next.assignment);
+      if (next?.status === "item") setPractice(next.practice);
       if (next) setProgress(next.progress);
       return next;
     });
@@ -127,17 +139,23 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
           setPhase({ name: "working" });
           return;
         }
-        if (next?.status === "done") return goDone();
+        if (next?.status === "item") setPractice(next.practice);
+        if (next?.status === "done" || next?.status === "quota") return goDone();
         if (next?.status === "closed") return setPhase({ name: "closed" });
+        if (next?.status === "full") return setPhase({ name: "full" });
+        if (next?.status === "excluded" || next?.status === "timed_out" || next?.status === "returned") return router.push(`/s/${study.slug}/ended`);
+        if (next?.status === "consent" || next?.status === "tutorial") return router.push(next.path);
+        // paused: ask again at the backoff's pace (at most every 30 s) until the study reopens
+        if (next?.status === "paused") setPhase({ name: "paused" });
         await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5))));
       }
     },
-    [goDone, queue, study.slug],
+    [goDone, queue, router, study.slug],
   );
 
-  // an item submitted before a reload: wait for it, then go on
+  // an item submitted before a reload: wait for it, then go on; a paused study: wait for it to reopen
   useEffect(() => {
-    if (alreadySent) void advance(null);
+    if (alreadySent || initial.status === "paused") void advance(null);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount
   }, []);
 
@@ -151,7 +169,10 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
         setDone((d) => ({ ...d, practice: d.practice + 1 }));
         setPhase({ name: "checking" });
         acked.then(
-          (ack) => setPhase({ name: "feedback", ack, answer }),
+          (ack) => {
+            if (!ack.duplicate) setPractice((p) => (p ? { ...p, answered: p.answered + 1, correct: p.correct + (ack.feedback?.correct ? 1 : 0) } : p));
+            setPhase({ name: "feedback", ack, answer });
+          },
           () => void advance(view.assignmentId),
         );
         return;
@@ -163,6 +184,14 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
     [advance, current, queue],
   );
 
+  /** the session time ran out: the server says so (timed out), and the ended page explains */
+  const recheckStanding = useCallback(() => {
+    const exclude = [...(current ? [current.assignmentId] : []), ...queue.status().pendingSubmissionIds];
+    void fetchNext(study.slug, [...new Set(exclude)]).then((next) => {
+      if (next?.status === "excluded" || next?.status === "timed_out" || next?.status === "returned") router.push(`/s/${study.slug}/ended`);
+    });
+  }, [current, queue, router, study.slug]);
+
   const practiceTotal = Math.max(progress.practice.total, done.practice);
   const mainTotal = Math.max(progress.main.total, done.main + (current && current.purpose !== "PRACTICE" ? 1 : 0));
   const counter =
@@ -170,12 +199,19 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
       ? `Practice ${Math.min(done.practice + (phase.name === "working" ? 1 : 0), practiceTotal)} of ${practiceTotal}`
       : `Item ${Math.min(done.main + (current ? 1 : 0), Math.max(mainTotal, 1))} of ${mainTotal}`;
 
+  const inPractice = current?.purpose === "PRACTICE" || (phase.name !== "working" && done.practice < practiceTotal);
   const status = (
-    <div className="flex items-center gap-2">
-      <span className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${current?.purpose === "PRACTICE" ? "bg-blue-50 text-blue-700" : "bg-slate-100 text-slate-700"}`} data-testid="progress" title={study.title}>
-        {counter}
+    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span className="inline-flex flex-col gap-0.5">
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${current?.purpose === "PRACTICE" ? "bg-blue-50 text-blue-700" : "bg-slate-100 text-slate-700"}`} data-testid="progress" title={study.title}>
+          {counter}
+        </span>
+        <ProgressBar done={inPractice ? done.practice : done.main} total={inPractice ? practiceTotal : mainTotal} className="mx-1 h-1 w-auto" />
       </span>
+      {phase.name === "working" && current && study.itemTimeLimitSeconds ? <ItemTimer key={current.assignmentId} startedAt={current.startedAt} limitSeconds={study.itemTimeLimitSeconds} /> : null}
+      {study.sessionEndsAt ? <SessionTimer endsAt={study.sessionEndsAt} onExpired={recheckStanding} /> : null}
       <SyncStatus />
+      {current ? <ShortcutsButton kind={current.kind} /> : null}
       <Link href={`/s/${study.slug}`} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900" title="Your work is saved: continue later, on any device">
         Pause
       </Link>
@@ -187,9 +223,17 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
       {phase.name === "working" && current ? (
         <ItemWork key={current.assignmentId} view={current} study={study} onSubmit={onSubmit} status={status} />
       ) : phase.name === "feedback" && current ? (
-        <PracticeFeedback key={`feedback-${current.assignmentId}`} view={current} study={study} ack={phase.ack} answer={phase.answer} onContinue={() => void advance(current.assignmentId)} status={status} />
+        <PracticeFeedback key={`feedback-${current.assignmentId}`} view={current} study={study} ack={phase.ack} answer={phase.answer} onContinue={() => void advance(current.assignmentId)} status={<>{status}{practice ? <PracticeStandingNote practice={practice} /> : null}</>} />
       ) : phase.name === "closed" ? (
         <Notice title="This study is closed" body="It does not take answers any more. Thank you for your work." action={<Link className={buttonClass("secondary")} href="/studies">Back to my studies</Link>} />
+      ) : phase.name === "paused" ? (
+        <Notice
+          title="The study is paused"
+          body="The research team has paused the study for a moment. Your work is saved; this page goes on by itself when the study reopens, or come back later."
+          action={<Link className={buttonClass("secondary")} href={`/s/${study.slug}`}>Back to the study page</Link>}
+        />
+      ) : phase.name === "full" ? (
+        <Notice title="This study is full" body="Every place in this study is taken, so there is no item left for you. Thank you for your interest; if you came from a recruitment platform, please return there." action={<Link className={buttonClass("secondary")} href="/studies">Back to my studies</Link>} />
       ) : (
         <>
           <Notice
@@ -201,6 +245,29 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
         </>
       )}
     </div>
+  );
+}
+
+/** After a practice answer: right so far, and the pass mark that unlocks the real items. */
+function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {
+  const { answered, correct, total, passMark } = practice;
+  const share = answered > 0 ? correct / answered : 0;
+  const needed = passMark === null ? null : Math.ceil(passMark * total - 1e-9);
+  const passed = needed !== null && correct >= needed;
+  return (
+    <span className="text-xs text-slate-600" data-testid="practice-standing" data-passed={passed ? "true" : "false"}>
+      Practice: {correct} of {answered} right{answered < total ? ` (${total - answered} to go)` : ""}
+      {needed !== null ? (
+        passed ? (
+          <span className="text-emerald-700"> · pass mark reached ({Math.round((passMark ?? 0) * 100)}%)</span>
+        ) : (
+          <span className="text-amber-700">
+            {" "}
+            · the real items need {needed} of {total} right ({Math.round((passMark ?? 0) * 100)}%){answered === total && share < (passMark ?? 0) ? ": not reached" : ""}
+          </span>
+        )
+      ) : null}
+    </span>
   );
 }
 
@@ -287,10 +354,17 @@ function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; 
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-1.5 shadow-sm">
       {status}
-      <span className="ml-auto hidden text-sm font-medium text-slate-700 xl:inline">Your confidence:</span>
-      <span className="ml-auto xl:ml-0">
-        <ConfidenceInput />
-      </span>
+      {ui.confidenceInTask ? (
+        // the task shows the confidence itself (ESI's belief panel)
+        <span className="ml-auto" />
+      ) : (
+        <>
+          <span className="ml-auto hidden text-sm font-medium text-slate-700 xl:inline">Your confidence:</span>
+          <span className="ml-auto xl:ml-0">
+            <ConfidenceInput />
+          </span>
+        </>
+      )}
       <span className="w-32 text-right text-xs leading-tight text-slate-500" aria-live="polite">
         {missing}
       </span>

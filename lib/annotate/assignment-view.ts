@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getTaskModule } from "@/lib/tasks";
+import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { Json, TaskItem } from "@/lib/tasks/types";
 import type { AssignmentPurpose, AssignmentStatus } from "@/lib/generated/prisma/enums";
 
@@ -16,6 +16,12 @@ export interface AssignmentView {
   kind: string;
   /** the kind's publicView(item) */
   view: Json;
+  /** when the item was first shown (ms since the epoch; null until its first event is stored): the per-item timer counts from here */
+  startedAt: number | null;
+  /** Study.itemTimeLimitSeconds (null: no limit): a submission later than startedAt + this (+ a grace) is stored flagged timed out (lib/responses.ts) */
+  timeLimitSeconds: number | null;
+  /** the study condition this item is done under (Study.conditions; lib/assignment.ts), null when the study has none */
+  condition: string | null;
   /** stored events in seq order, for resuming */
   history: Array<{ seq: number; type: string; payload: Json; clientTime: number }>;
 }
@@ -42,7 +48,10 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
       userId: true,
       purpose: true,
       status: true,
+      startedAt: true,
+      condition: true,
       item: { select: { externalId: true, kind: true, public: true, key: true, tags: true } },
+      study: { select: { taskSettings: true, itemTimeLimitSeconds: true } },
       events: { orderBy: { seq: "asc" }, select: { seq: true, type: true, payload: true, clientTime: true } },
     },
   });
@@ -54,7 +63,10 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
     purpose: assignment.purpose,
     status: assignment.status,
     kind: assignment.item.kind,
-    view: kindModule.publicView(taskItemOf(assignment.item)),
+    view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.study.taskSettings, assignment.item.kind)),
+    startedAt: assignment.startedAt?.getTime() ?? null,
+    timeLimitSeconds: assignment.study.itemTimeLimitSeconds,
+    condition: assignment.condition,
     history: assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload as Json, clientTime: event.clientTime.getTime() })),
   };
 }

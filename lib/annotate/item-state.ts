@@ -1,6 +1,8 @@
 import { applyOrderingEvent, initialOrderingState, type OrderingEventLike, type OrderingState } from "@/lib/annotate/ordering-state";
 import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/annotate/scene-form";
 import { LETTERS, VERDICTS } from "@/lib/tasks/gridwm-common";
+import { applyEsiEvent, isEsiDraft } from "@/lib/esi/belief";
+import { applyEgoEvent, isEgoDraft } from "@/lib/ego2world/notes";
 
 /**
  * The state of any item as a pure function of its trajectory: the ordering state of slot-filling
@@ -10,7 +12,8 @@ import { LETTERS, VERDICTS } from "@/lib/tasks/gridwm-common";
  * - `verdict_made` (GridWM Task C): answer = { verdict };
  * - `scene_edited` (GridWM Task B): answer = the scene draft after the edit (lib/annotate/scene-form.ts);
  * - `scene_object_added|removed|edited`, `relation_added|removed`, `actions_scrolled`,
- *   `actions_searched` (EXPLORE-Bench): answer = the explore draft after the change (`applyExploreEvent`);
+ *   `actions_searched`, `scene_text_edited` (EXPLORE-Bench): answer = the explore draft after the change (`applyExploreEvent`);
+ * - `note_added|edited|removed`, `episode_finished` (Ego2World): answer = the notes draft after the change (`applyEgoEvent`);
  * and `frame`, the storyboard frame shown large (`frame_zoomed`).
  *
  * The browser's store applies each event it logs through `applyItemEvent`, resume and replay run
@@ -35,6 +38,11 @@ function field(payload: unknown, name: string): unknown {
 /** The state after one event; unknown or malformed events leave it unchanged. */
 export function applyItemEvent(state: ItemState, event: OrderingEventLike): ItemState {
   const p = event.payload;
+  // ESI-Bench: belief_changed sets "my current answer" and confidence, play_step its step (lib/esi/belief.ts)
+  if (isEsiDraft(state.answer)) {
+    const esi = applyEsiEvent(state.answer, state.confidence, event);
+    if (esi) return esi.answer === state.answer && esi.confidence === state.confidence ? state : { ...state, ...esi };
+  }
   switch (event.type) {
     case "choice_made": {
       const choice = field(p, "choice");
@@ -58,9 +66,19 @@ export function applyItemEvent(state: ItemState, event: OrderingEventLike): Item
     case "relation_added":
     case "relation_removed":
     case "actions_scrolled":
-    case "actions_searched": {
+    case "actions_searched":
+    case "scene_text_edited": {
       if (!isExploreDraft(state.answer)) return state;
       const answer = applyExploreEvent(state.answer, event.type, p);
+      return answer === state.answer ? state : { ...state, answer };
+    }
+    case "note_added":
+    case "note_edited":
+    case "note_removed":
+    case "episode_finished": {
+      // Ego2World notes (lib/ego2world/notes.ts)
+      if (!isEgoDraft(state.answer)) return state;
+      const answer = applyEgoEvent(state.answer, event.type, p);
       return answer === state.answer ? state : { ...state, answer };
     }
     case "frame_zoomed": {
@@ -109,6 +127,8 @@ export interface ExploreDraft {
   nextId: number;
   reading: { first: number; last: number } | null;
   query: string;
+  /** free-text mode (a study setting): the description as typed; unused by the scene editor */
+  text?: string;
 }
 
 export function emptyExploreDraft(): ExploreDraft {
@@ -175,6 +195,10 @@ export function applyExploreEvent(draft: ExploreDraft, type: string, payload: un
     case "actions_searched": {
       const query = text(field(payload, "query"));
       return query === null || query === draft.query ? draft : { ...draft, query };
+    }
+    case "scene_text_edited": {
+      const value = text(field(payload, "value"));
+      return value === null || value === (draft.text ?? "") ? draft : { ...draft, text: value };
     }
     default:
       return draft;

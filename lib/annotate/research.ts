@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getTaskModule } from "@/lib/tasks";
+import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { Json } from "@/lib/tasks/types";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import { keyOrderOf } from "@/lib/responses";
@@ -31,7 +31,7 @@ export async function annotatorLabels(studyId: string): Promise<Map<string, Anno
 }
 
 async function studyBySlug(slug: string) {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true } });
+  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true, taskSettings: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
@@ -108,7 +108,7 @@ export async function getItemReview(slug: string, itemId: string): Promise<ItemR
       practice: item.practice,
       gold: item.gold,
       batch: item.batch.fileName,
-      view: kindModule.publicView(taskItem),
+      view: kindModule.publicView(taskItem, kindSettings(study.taskSettings, item.kind)),
       review: kindModule.reviewView(taskItem),
       keyOrder: keyOrderOf(item.key),
     },
@@ -166,7 +166,7 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
   const response = assignment.response;
   return {
     study: { slug: study.slug, title: study.title, confidenceScale: study.confidenceScale, idleCapSeconds: study.idleCapSeconds },
-    item: { id: assignment.item.id, externalId: assignment.item.externalId, kind: assignment.item.kind, view: kindModule.publicView(taskItemOf(assignment.item)), keyOrder: keyOrderOf(assignment.item.key) },
+    item: { id: assignment.item.id, externalId: assignment.item.externalId, kind: assignment.item.kind, view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(study.taskSettings, assignment.item.kind)), keyOrder: keyOrderOf(assignment.item.key) },
     annotator: labels.get(assignment.userId) ?? { pseudonym: "A?", name: "unknown" },
     assignment: {
       id: assignment.id,

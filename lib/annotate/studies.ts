@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { progressFor, type Progress } from "@/lib/assignment";
-import type { ConfidenceScale, StudyStatus } from "@/lib/generated/prisma/enums";
+import type { ConfidenceScale, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
 
 /**
  * The annotator's side of studies: which studies they are a member of, and a study as they may
@@ -18,9 +18,31 @@ export interface MemberStudy {
   confidenceScale: ConfidenceScale;
   idleCapSeconds: number;
   completionCode: string | null;
+  /** shown at the end, `{code}` replaced (lib/validations/study-settings.ts completionRedirectFor) */
+  completionRedirectUrl: string | null;
+  /** the visible per-item timer (null: none) */
+  itemTimeLimitSeconds: number | null;
+  sessionTimeLimitSeconds: number | null;
+  /** share of practice items to get right before the real items (null: no gate) */
+  practicePassMark: number | null;
+  itemsPerParticipant: number | null;
 }
 
-const memberStudySelect = { id: true, slug: true, title: true, instructions: true, status: true, confidenceScale: true, idleCapSeconds: true, completionCode: true } as const;
+const memberStudySelect = {
+  id: true,
+  slug: true,
+  title: true,
+  instructions: true,
+  status: true,
+  confidenceScale: true,
+  idleCapSeconds: true,
+  completionCode: true,
+  completionRedirectUrl: true,
+  itemTimeLimitSeconds: true,
+  sessionTimeLimitSeconds: true,
+  practicePassMark: true,
+  itemsPerParticipant: true,
+} as const;
 
 /** The study if the user is a member of it: NOT_FOUND when there is no such study, FORBIDDEN when not a member. */
 export async function getMemberStudy(slug: string, userId: string): Promise<MemberStudy> {
@@ -35,6 +57,8 @@ export interface MemberStudySummary {
   slug: string;
   title: string;
   status: StudyStatus;
+  /** the participant's standing: ACTIVE, COMPLETE, EXCLUDED, RETURNED, TIMED_OUT */
+  participantStatus: ParticipantStatus;
   progress: Progress;
   completionCode: string | null;
 }
@@ -44,12 +68,12 @@ export async function listMemberStudies(userId: string): Promise<MemberStudySumm
   const memberships = await db.studyMember.findMany({
     where: { userId, study: { status: { not: "DRAFT" } } },
     orderBy: { createdAt: "desc" },
-    select: { study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
+    select: { status: true, study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
   });
   return Promise.all(
-    memberships.map(async ({ study }) => {
+    memberships.map(async ({ study, status }) => {
       const progress = await progressFor(study.id, userId);
-      return { slug: study.slug, title: study.title, status: study.status, progress, completionCode: progress.finished ? study.completionCode : null };
+      return { slug: study.slug, title: study.title, status: study.status, participantStatus: status, progress, completionCode: progress.finished ? study.completionCode : null };
     }),
   );
 }

@@ -75,6 +75,23 @@ describe("TrajectoryQueue", () => {
     vi.useRealTimers();
   });
 
+  it("still hands a reopened page the events it sent before the item was shown (eventsOf), from memory only", async () => {
+    const closed = make();
+    server.down = true;
+    for (const seq of [2, 3, 4]) closed.enqueue(event(seq), cursor(seq + 1));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(closed.pendingEventsOf("a1")).toHaveLength(3);
+    // the tab is opened again, online: its queue sends the outbox at once
+    server.down = false;
+    const reopened = make();
+    await reopened.flush();
+    expect(reopened.pendingEventsOf("a1")).toEqual([]);
+    expect(reopened.eventsOf("a1").map((e) => e.seq)).toEqual([2, 3, 4]);
+    expect(reopened.eventsOf("a2")).toEqual([]);
+    expect(JSON.parse(storage.getItem("outbox:u1")!).events).toHaveLength(0);
+    expect(make().eventsOf("a1")).toEqual([]); // not persisted: the server has them now
+  });
+
   it("persists events before sending, batches them, and forgets them once acknowledged", async () => {
     const queue = make();
     queue.enqueue(event(0), cursor(1));

@@ -85,10 +85,14 @@ function retryable(status: number): boolean {
 }
 
 const MAX_DONE = 200;
+/** events kept in memory after their acknowledgement (eventsOf): far more than one item records */
+const MAX_ACKED_KEPT = 5_000;
 
 export class TrajectoryQueue {
   private readonly options: Required<Omit<TrajectoryQueueOptions, "storage" | "key" | "fetch">> & Pick<TrajectoryQueueOptions, "storage" | "key" | "fetch">;
   private outbox: Outbox;
+  /** events acknowledged since this page loaded (memory only), for eventsOf */
+  private readonly ackedThisPage: TrajectoryEvent[] = [];
   private flushing: Promise<void> | null = null;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -175,6 +179,19 @@ export class TrajectoryQueue {
   /** Events of an assignment not yet acknowledged, in seq order. */
   pendingEventsOf(assignmentId: string): TrajectoryEvent[] {
     return this.outbox.events.filter((event) => event.assignmentId === assignmentId).sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * Events of an assignment this browser holds: not yet acknowledged, or acknowledged since this
+   * page loaded, in seq order. A reopened page sends the outbox at once, and the server's answer
+   * can come before the item is shown, whose history was read before the events arrived; the
+   * item resumes from these.
+   */
+  eventsOf(assignmentId: string): TrajectoryEvent[] {
+    const bySeq = new Map<number, TrajectoryEvent>();
+    for (const event of this.ackedThisPage) if (event.assignmentId === assignmentId) bySeq.set(event.seq, event);
+    for (const event of this.pendingEventsOf(assignmentId)) bySeq.set(event.seq, event);
+    return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   }
 
   hasPendingSubmission(assignmentId: string): boolean {
@@ -291,6 +308,9 @@ export class TrajectoryQueue {
         this.outbox.rejected.push({ at: this.options.now(), status: 200, what: "events", body: { events: refused, rejected: ack.rejected } });
         acked.push(...refused.map((event): [string, number] => [event.assignmentId, event.seq]));
       }
+      const ackedKeys = new Set(acked.map(([assignmentId, seq]) => `${assignmentId}#${seq}`));
+      this.ackedThisPage.push(...batch.filter((event) => ackedKeys.has(`${event.assignmentId}#${event.seq}`)));
+      if (this.ackedThisPage.length > MAX_ACKED_KEPT) this.ackedThisPage.splice(0, this.ackedThisPage.length - MAX_ACKED_KEPT);
       const before = this.outbox.events.length;
       this.removeEvents(acked);
       // a reply that acknowledged nothing we sent would loop forever: treat it as a failure

@@ -36,6 +36,8 @@ export const dashboardParamsSchema = z.object({
   ci: z.enum(CI_METHODS).optional().catch(undefined),
   /** answers to items that failed review (lib/review): left out by default */
   reviewed: z.enum(["without", "with"]).optional().catch(undefined),
+  /** answers of the study's EXCLUDED participants (failed the gold rule): left out by default */
+  participants: z.enum(["without", "with"]).optional().catch(undefined),
 });
 export type DashboardParamsInput = z.input<typeof dashboardParamsSchema>;
 

@@ -12,26 +12,31 @@ export function snapshotWithoutItems(snapshot: StudySnapshot, excludedItemIds: R
   const keep: number[] = [];
   for (let r = 0; r < responses.count; r++) if (!excludedItemIds.has(items.ids[responses.item[r]])) keep.push(r);
   if (keep.length === responses.count) return snapshot;
+  return {
+    ...snapshot,
+    version: `${snapshot.version}|without-${seedFromString([...excludedItemIds].sort().join(","))}`,
+    responses: responsesAt(responses, keep),
+  };
+}
+
+/** The response rows at the indices `keep`, in that order (every column). */
+export function responsesAt(responses: StudySnapshot["responses"], keep: readonly number[]): StudySnapshot["responses"] {
   const pick = <T extends Int32Array | Uint8Array | Float64Array>(column: T): T => {
     const out = new (column.constructor as new (length: number) => T)(keep.length);
     keep.forEach((r, i) => (out[i] = column[r]));
     return out;
   };
   return {
-    ...snapshot,
-    version: `${snapshot.version}|without-${seedFromString([...excludedItemIds].sort().join(","))}`,
-    responses: {
-      count: keep.length,
-      item: pick(responses.item),
-      annotator: pick(responses.annotator),
-      agreement: pick(responses.agreement),
-      correct: pick(responses.correct),
-      confidence: pick(responses.confidence),
-      wallMs: pick(responses.wallMs),
-      activeMs: pick(responses.activeMs),
-      createdAt: pick(responses.createdAt),
-      score: keep.map((r) => responses.score[r]),
-      answer: keep.map((r) => responses.answer[r]),
-    },
+    count: keep.length,
+    item: pick(responses.item),
+    annotator: pick(responses.annotator),
+    agreement: pick(responses.agreement),
+    correct: pick(responses.correct),
+    confidence: pick(responses.confidence),
+    wallMs: pick(responses.wallMs),
+    activeMs: pick(responses.activeMs),
+    createdAt: pick(responses.createdAt),
+    score: keep.map((r) => responses.score[r]),
+    answer: keep.map((r) => responses.answer[r]),
   };
 }

@@ -25,6 +25,8 @@ export const exportQuerySchema = z.object({
     .regex(/^[^=]{1,60}=.{0,120}$/, "tag filter is key=value, e.g. steps=3")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  /** recruitment-platform ids in the annotators table: as stored (absent), or as per-study salted hashes */
+  externalIds: z.enum(["raw", "pseudonymised"]).optional(),
 });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 

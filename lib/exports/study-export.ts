@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { FOCUS_LOSS_EVENT_TYPES, STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
@@ -17,6 +18,23 @@ import { EXPORT_CONTENT_TYPES, exportFileName, type ExportFilter, type ExportFor
  * different across studies); the annotators table adds names, never emails. The items table
  * includes the answer key: exports are for researchers and admins only (the route checks).
  */
+
+/**
+ * An external (recruitment-platform) id as exported on request: the first 16 hex digits of
+ * sha256(pseudonymSalt + externalId), with the study's own salt (Study.pseudonymSalt), so that the
+ * same participant has the same pseudonym in every export of the study and of its versions, and
+ * the id cannot be looked up without the salt.
+ */
+export function pseudonymisedExternalId(salt: string, externalId: string): string {
+  return createHash("sha256").update(`${salt}${externalId}`).digest("hex").slice(0, 16);
+}
+
+export interface ExportOptions {
+  /** "pseudonymised": external ids as pseudonymisedExternalId; default as stored */
+  externalIds?: "raw" | "pseudonymised";
+  /** who asked (the audit entry); omitted by scripts and the bench */
+  actorId?: string | null;
+}
 
 /** "ann_" + 12 hex digits of sha256(studyId:userId): the same annotator gets the same id in every export of a study. */
 export function pseudonymousId(studyId: string, userId: string): string {
@@ -193,12 +211,15 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
   };
 }
 
-function annotatorsSource(studyId: string, filter: ExportFilter): Source {
+function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (externalId: string | null) => string | null): Source {
+  // link participants are named after their external id ("Prolific <id>"): the name follows the id
+  const nameOf = (name: string, externalId: string | null) => (externalId && name.includes(externalId) ? name.replaceAll(externalId, externalIdOf(externalId) ?? "") : name);
   let done = false;
   return {
     columns: [
       "annotator", "name", "member", "main_assigned", "main_submitted", "agreement_assigned", "agreement_submitted", "practice_submitted",
       "responses", "correct", "mean_confidence", "median_active_ms", "median_wall_ms", "events", "focus_losses", "first_response_at", "last_response_at",
+      "external_source", "external_id", "participant_status", "status_reason", "consented_at", "consent_version",
     ],
     async next() {
       if (done) return [];
@@ -229,19 +250,20 @@ function annotatorsSource(studyId: string, filter: ExportFilter): Source {
         FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" JOIN "Item" i ON i.id = a."itemId"
         WHERE a."studyId" = ${studyId} ${itemFilterSql(filter)}
         GROUP BY 1`;
-      const members = await db.studyMember.findMany({ where: { studyId }, select: { userId: true } });
+      const members = await db.studyMember.findMany({ where: { studyId }, select: { userId: true, status: true, statusReason: true, consentedAt: true, consentVersion: true } });
       const memberIds = new Set(members.map((m) => m.userId));
+      const memberOf = new Map(members.map((m) => [m.userId, m]));
       const byUser = new Map(counts.map((c) => [c.userId, c]));
       const eventsByUser = new Map(events.map((e) => [e.userId, e]));
       const userIds = new Set([...byUser.keys(), ...(filter.kind || filter.tag ? [] : memberIds)]);
-      const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+      const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true, externalSource: true, externalId: true }, orderBy: { name: "asc" } });
       const num = (v: bigint | undefined) => Number(v ?? 0);
       return users.map((u) => {
         const c = byUser.get(u.id);
         const e = eventsByUser.get(u.id);
         return {
           annotator: pseudonymousId(studyId, u.id),
-          name: u.name,
+          name: nameOf(u.name, u.externalId),
           member: memberIds.has(u.id),
           main_assigned: num(c?.mainAssigned),
           main_submitted: num(c?.mainSubmitted),
@@ -257,6 +279,12 @@ function annotatorsSource(studyId: string, filter: ExportFilter): Source {
           focus_losses: num(e?.losses),
           first_response_at: c?.first ?? null,
           last_response_at: c?.last ?? null,
+          external_source: u.externalSource,
+          external_id: externalIdOf(u.externalId),
+          participant_status: memberOf.get(u.id)?.status ?? null,
+          status_reason: memberOf.get(u.id)?.statusReason ?? null,
+          consented_at: memberOf.get(u.id)?.consentedAt ?? null,
+          consent_version: memberOf.get(u.id)?.consentVersion ?? null,
         };
       });
     },
@@ -298,7 +326,7 @@ function predictionsSource(studyId: string, filter: ExportFilter, tags: string[]
   };
 }
 
-async function sourceFor(studyId: string, what: ExportWhat, filter: ExportFilter): Promise<Source> {
+async function sourceFor(studyId: string, what: ExportWhat, filter: ExportFilter, externalIdOf: (externalId: string | null) => string | null): Promise<Source> {
   switch (what) {
     case "items":
       return itemsSource(studyId, filter, await tagKeys(studyId, filter));
@@ -307,7 +335,7 @@ async function sourceFor(studyId: string, what: ExportWhat, filter: ExportFilter
     case "events":
       return eventsSource(studyId, filter);
     case "annotators":
-      return annotatorsSource(studyId, filter);
+      return annotatorsSource(studyId, filter, externalIdOf);
     case "predictions":
       return predictionsSource(studyId, filter, await tagKeys(studyId, filter), await scoreKeys(studyId, filter, "predictions"));
   }
@@ -331,10 +359,15 @@ export interface StudyExport {
 }
 
 /** The export of one table of a study as a byte stream, with its file name and content type. */
-export async function createStudyExport(studySlug: string, what: ExportWhat, format: ExportFormat, filter: ExportFilter = {}): Promise<StudyExport> {
-  const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true, slug: true } });
+export async function createStudyExport(studySlug: string, what: ExportWhat, format: ExportFormat, filter: ExportFilter = {}, options: ExportOptions = {}): Promise<StudyExport> {
+  const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true, slug: true, pseudonymSalt: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
-  const source = await sourceFor(study.id, what, filter);
+  const pseudonymise = options.externalIds === "pseudonymised";
+  const externalIdOf = (externalId: string | null) => (externalId === null ? null : pseudonymise ? pseudonymisedExternalId(study.pseudonymSalt, externalId) : externalId);
+  const source = await sourceFor(study.id, what, filter, externalIdOf);
+  if (options.actorId !== undefined) {
+    await recordAudit(options.actorId, "study.export", `study:${study.id}`, { slug: study.slug, what, format, kind: filter.kind ?? null, tag: filter.tag ?? null, externalIds: pseudonymise ? "pseudonymised" : "raw" });
+  }
   const encoder = new TextEncoder();
   let headerSent = format !== "csv";
   const stream = new ReadableStream<Uint8Array>({

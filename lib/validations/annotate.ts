@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SCENE_EDIT_PATH } from "@/lib/annotate/scene-form";
+import { NOTE_CONFIDENCES, NOTE_FIELDS, NOTE_SOURCES } from "@/lib/ego2world/notes";
 
 /**
  * What the annotator's browser sends: trajectory events and responses. Shared by the route
@@ -75,6 +76,37 @@ export const trajectoryPayloadSchemas = {
   actions_scrolled: z.strictObject({ first: z.number().int().min(0).max(100_000), last: z.number().int().min(0).max(100_000) }),
   /** EXPLORE: the action list's filter text (debounced) */
   actions_searched: z.strictObject({ query: z.string().max(200) }),
+  /** EXPLORE free-text mode: the description as typed so far (debounced, and when the box loses focus) */
+  scene_text_edited: z.strictObject({ value: z.string().max(20_000) }),
+  /** an interactive item (lib/play.ts): the server acknowledged step `seq` (the action as sent; `valid` false when refused) */
+  play_step: z.strictObject({ seq: z.number().int().min(1).max(100_000), action: z.json(), valid: z.boolean() }),
+  /**
+   * Ego2World (`ego2world-play`, lib/ego2world/notes.ts): one row of the person's notes (their
+   * belief graph) added, one field edited, a row removed; `via` "auto" for rows pre-filled from
+   * what the person saw. `episode_finished`: the server said every task is done.
+   */
+  note_added: z.strictObject({
+    object: z.string().trim().min(1).max(100),
+    area: z.string().max(100).nullable(),
+    state: z.string().max(500),
+    confidence: z.enum(NOTE_CONFIDENCES),
+    source: z.enum(NOTE_SOURCES),
+    via: z.enum(["auto", "click", "keyboard", "touch"]),
+  }),
+  note_edited: z.strictObject({ object: z.string().min(1).max(100), field: z.enum(NOTE_FIELDS), value: z.string().max(500).nullable(), via: z.enum(["click", "keyboard", "touch"]) }),
+  note_removed: z.strictObject({ object: z.string().min(1).max(100), via: z.enum(["click", "keyboard", "touch"]) }),
+  episode_finished: z.strictObject({ tasks: z.number().int().min(0).max(1000) }),
+  /**
+   * ESI-Bench (lib/esi/belief.ts): "my current answer" or its confidence changed while exploring;
+   * the whole belief (the answer so far: an option, a map of the parts answered so far, or null;
+   * the confidence on the study's scale or null) and the play step it was made at
+   */
+  belief_changed: z.strictObject({
+    choice: z.union([z.string().max(200), z.record(z.string().max(20), z.string().max(200)).refine((parts) => Object.keys(parts).length <= 10, "at most 10 parts")]).nullable(),
+    confidence: z.number().min(0).max(100).nullable(),
+    step: z.number().int().min(0).max(100_000),
+    via: z.enum(["click", "keyboard", "touch", "slider"]),
+  }),
   confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
   /**
    * the answer as submitted (also in Response.answer): ordering kinds send `order` (as before),
@@ -130,6 +162,13 @@ export const trajectoryEventSchema = z.discriminatedUnion("type", [
   eventOf("relation_removed"),
   eventOf("actions_scrolled"),
   eventOf("actions_searched"),
+  eventOf("scene_text_edited"),
+  eventOf("play_step"),
+  eventOf("note_added"),
+  eventOf("note_edited"),
+  eventOf("note_removed"),
+  eventOf("episode_finished"),
+  eventOf("belief_changed"),
   eventOf("confidence_changed"),
   eventOf("submitted"),
   eventOf("page_hidden"),
@@ -224,6 +263,14 @@ export const nextAssignmentQuerySchema = z.object({
 
 /** Route params. */
 export const assignmentParamSchema = z.object({ id: assignmentId });
+
+/** POST /api/annotate/assignments/[id]/play: one action of an interactive item (the kind's actionSchema checks `action`). */
+export const playStepSchema = z.strictObject({
+  /** the step's number: the last acknowledged seq + 1 (a retry sends the same seq) */
+  seq: z.number().int().min(1).max(100_000),
+  action: z.json(),
+});
+export type PlayStepInput = z.infer<typeof playStepSchema>;
 export const studySlugParamSchema = z.object({ slug: z.string().min(1).max(60) });
 export const assetParamSchema = z.object({ hash: z.string().min(1).max(128) });
 

@@ -31,7 +31,19 @@ export default async function MyStudiesPage() {
                       <Link href={`/s/${study.slug}`} className="truncate text-base font-semibold text-slate-900 hover:text-brand-700">
                         {study.title}
                       </Link>
-                      {study.status === "CLOSED" ? <Badge>closed</Badge> : finished ? <Badge tone="green">finished</Badge> : started ? <Badge tone="blue">in progress</Badge> : <Badge tone="violet">new</Badge>}
+                      {study.participantStatus === "EXCLUDED" || study.participantStatus === "TIMED_OUT" || study.participantStatus === "RETURNED" ? (
+                        <Badge>ended</Badge>
+                      ) : study.status === "CLOSED" ? (
+                        <Badge>closed</Badge>
+                      ) : finished ? (
+                        <Badge tone="green">finished</Badge>
+                      ) : study.status === "PAUSED" ? (
+                        <Badge tone="amber">paused</Badge>
+                      ) : started ? (
+                        <Badge tone="blue">in progress</Badge>
+                      ) : (
+                        <Badge tone="violet">new</Badge>
+                      )}
                     </div>
                     <div className="mt-2 flex items-center gap-3 text-sm text-slate-600">
                       <ProgressBar done={main.done} total={main.total} />

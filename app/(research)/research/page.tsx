@@ -9,7 +9,7 @@ import { Badge } from "@/components/ui/badge";
 
 export const metadata: Metadata = { title: "Studies" };
 
-const statusTone = { DRAFT: "slate", OPEN: "green", CLOSED: "amber" } as const;
+const statusTone = { DRAFT: "slate", OPEN: "green", PAUSED: "amber", CLOSED: "amber" } as const;
 
 export default async function StudiesPage() {
   await requirePageRole("/research", "ADMIN", "RESEARCHER");

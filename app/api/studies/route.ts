@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { studyCreateSchema } from "@/lib/validations/study";
 import { createStudy, listStudiesWithCounts } from "@/lib/studies";
 
@@ -15,7 +16,7 @@ export async function GET() {
 export async function POST(request: Request) {
   try {
     const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = studyCreateSchema.parse(await request.json());
+    const input = studyCreateSchema.parse(await readJsonBody(request));
     const study = await createStudy(input, user.id);
     return Response.json(study, { status: 201 });
   } catch (error) {

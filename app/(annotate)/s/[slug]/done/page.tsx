@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { requirePageRole } from "@/lib/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { orPageError } from "@/lib/annotate/page-access";
-import { progressFor } from "@/lib/assignment";
+import { nextForMember } from "@/lib/annotate/next";
 import { Card } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
+import { Completion } from "@/components/annotate/completion";
 
 export const metadata: Metadata = { title: "Done" };
 
@@ -13,11 +15,14 @@ export default async function DonePage({ params }: { params: Promise<{ slug: str
   const { slug } = await params;
   const user = await requirePageRole(`/s/${slug}/done`);
   const study = await orPageError(getMemberStudy(slug, user.id));
-  const progress = await progressFor(study.id, user.id);
+  const next = await nextForMember(slug, user.id);
+  if (next.status === "excluded" || next.status === "timed_out" || next.status === "returned") redirect(`/s/${slug}/ended`);
+  if (next.status === "consent" || next.status === "tutorial") redirect(next.path);
+  const { progress } = next;
   return (
     <div className="mx-auto max-w-xl py-10">
       <Card className="px-8 py-8 text-center">
-        {progress.finished ? (
+        {next.status === "done" || next.status === "quota" ? (
           <>
             <div aria-hidden className="mx-auto mb-3 grid h-12 w-12 place-items-center rounded-full bg-emerald-100 text-2xl text-emerald-700">
               ✓
@@ -26,15 +31,19 @@ export default async function DonePage({ params }: { params: Promise<{ slug: str
             <p className="mt-2 text-sm text-slate-600">
               You answered {progress.main.done} item{progress.main.done === 1 ? "" : "s"} of “{study.title}”.
             </p>
-            {study.completionCode ? (
-              <div className="mt-6">
-                <p className="text-sm text-slate-600">Your completion code:</p>
-                <p className="mt-1 select-all rounded-md border border-slate-300 bg-slate-50 px-4 py-3 font-mono text-xl font-semibold tracking-wider" data-testid="completion-code">
-                  {study.completionCode}
-                </p>
-                <p className="mt-1 text-xs text-slate-500">Copy it into the recruitment platform to confirm that you finished.</p>
-              </div>
-            ) : null}
+            <Completion code={next.completion.code} redirectUrl={next.completion.redirectUrl} />
+          </>
+        ) : next.status === "full" ? (
+          <>
+            <h1 className="text-2xl font-semibold tracking-tight">This study is full</h1>
+            <p className="mt-2 text-sm text-slate-600">Every place is taken, so there is nothing left for you. Thank you for your interest; if you came from a recruitment platform, please return there.</p>
+          </>
+        ) : next.status === "paused" || next.status === "closed" ? (
+          <>
+            <h1 className="text-2xl font-semibold tracking-tight">{next.status === "paused" ? "The study is paused" : "The study is closed"}</h1>
+            <p className="mt-2 text-sm text-slate-600">
+              You have done {progress.main.done} of {progress.main.total} items. {next.status === "paused" ? "Your work is saved: please come back later." : "It takes no more answers."}
+            </p>
           </>
         ) : (
           <>

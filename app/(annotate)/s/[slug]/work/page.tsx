@@ -4,6 +4,7 @@ import { requirePageRole } from "@/lib/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { nextForMember } from "@/lib/annotate/next";
 import { orPageError } from "@/lib/annotate/page-access";
+import { gatePath, getParticipation } from "@/lib/participants";
 import { AnnotateSessionClient } from "@/components/annotate/annotate-session-client";
 
 export const metadata: Metadata = { title: "Annotate" };
@@ -12,11 +13,26 @@ export default async function WorkPage({ params }: { params: Promise<{ slug: str
   const { slug } = await params;
   const user = await requirePageRole(`/s/${slug}/work`);
   const study = await orPageError(getMemberStudy(slug, user.id));
+  // consent, tutorial, or a participation that has ended come first
+  const participation = await getParticipation(slug, user.id);
+  const gate = gatePath(participation);
+  if (gate) redirect(gate);
   const initial = await nextForMember(slug, user.id);
-  if (initial.status === "done") redirect(`/s/${slug}/done`);
+  if (initial.status === "done" || initial.status === "quota") redirect(`/s/${slug}/done`);
+  if (initial.status === "consent" || initial.status === "tutorial") redirect(initial.path);
+  if (initial.status === "excluded" || initial.status === "timed_out" || initial.status === "returned") redirect(`/s/${slug}/ended`);
+  // read again: the queue may have started the session clock just now
+  const startedAt = initial.status === "item" ? ((await getParticipation(slug, user.id)).startedAt ?? null) : participation.startedAt;
   return (
     <AnnotateSessionClient
-      study={{ slug: study.slug, title: study.title, confidenceScale: study.confidenceScale, idleCapSeconds: study.idleCapSeconds }}
+      study={{
+        slug: study.slug,
+        title: study.title,
+        confidenceScale: study.confidenceScale,
+        idleCapSeconds: study.idleCapSeconds,
+        itemTimeLimitSeconds: study.itemTimeLimitSeconds,
+        sessionEndsAt: study.sessionTimeLimitSeconds && startedAt ? startedAt.getTime() + study.sessionTimeLimitSeconds * 1000 : null,
+      }}
       initial={initial}
     />
   );

@@ -8,12 +8,17 @@ const studyTabs = [
   { title: "Overview", path: "" },
   { title: "Dashboard", path: "/dashboard" },
   { title: "Annotators", path: "/annotators" },
+  { title: "Participants", path: "/participants" },
   { title: "Exports", path: "/exports" },
+  { title: "Settings", path: "/settings" },
+  { title: "Audit log", path: "/audit" },
 ];
+
+const statusTone = { DRAFT: "violet", OPEN: "green", PAUSED: "amber", CLOSED: "slate" } as const;
 
 export default async function StudyLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const study = await db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true } });
+  const study = await db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true, version: true } });
   if (!study) notFound();
   return (
     <div>
@@ -23,7 +28,8 @@ export default async function StudyLayout({ children, params }: { children: Reac
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight">{study.title}</h1>
-          <Badge tone={study.status === "OPEN" ? "green" : "slate"}>{study.status.toLowerCase()}</Badge>
+          <Badge tone={statusTone[study.status]}>{study.status.toLowerCase()}</Badge>
+          {study.version > 1 ? <Badge tone="blue">version {study.version}</Badge> : null}
           <span className="font-mono text-xs text-slate-500">{study.slug}</span>
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { studySlugSchema } from "@/lib/validations/study";
 import { addStudyMembers, listMemberCandidates, listStudyMembers, removeStudyMember, studyMemberRemoveSchema, studyMembersAddSchema } from "@/lib/members";
 
@@ -24,7 +25,7 @@ export async function POST(request: Request, context: { params: Promise<{ slug: 
   try {
     const { slug } = paramsSchema.parse(await context.params);
     const admin = await requireRole("ADMIN");
-    const { userIds } = studyMembersAddSchema.parse(await request.json());
+    const { userIds } = studyMembersAddSchema.parse(await readJsonBody(request));
     return Response.json(await addStudyMembers(slug, userIds, admin.id));
   } catch (error) {
     return toResponse(error);
@@ -36,7 +37,7 @@ export async function DELETE(request: Request, context: { params: Promise<{ slug
   try {
     const { slug } = paramsSchema.parse(await context.params);
     const admin = await requireRole("ADMIN");
-    const { userId } = studyMemberRemoveSchema.parse(await request.json());
+    const { userId } = studyMemberRemoveSchema.parse(await readJsonBody(request));
     await removeStudyMember(slug, userId, admin.id);
     return new Response(null, { status: 204 });
   } catch (error) {

@@ -15,7 +15,7 @@ const tables: Array<{ what: ExportWhat; title: string; description: string }> = 
   { what: "items", title: "Items", description: "Every item with its tags, public part and answer key (researchers only)." },
   { what: "responses", title: "Responses", description: "Every answer with its scores, confidence (raw and 0-1), active and wall time; practice answers marked." },
   { what: "events", title: "Events", description: "Trajectories: every interaction event in order (seq) per assignment, with client and server time." },
-  { what: "annotators", title: "Annotators", description: "Pseudonymous id, name and counts per annotator (no emails)." },
+  { what: "annotators", title: "Annotators", description: "Pseudonymous id, name, counts, participant status and consent per annotator, with the recruitment platform's id (as stored, or pseudonymised); no emails." },
   { what: "predictions", title: "Model predictions", description: "Imported model runs: each prediction with its scores." },
 ];
 
@@ -25,11 +25,13 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
   const study = await getStudyBySlug(slug);
   const parsed = exportQuerySchema.safeParse(await searchParams);
   const filter = parsed.success ? { kind: parsed.data.kind, tag: parsed.data.tag } : {};
+  const pseudonymise = parsed.success && parsed.data.externalIds === "pseudonymised";
   const [facets, counts] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter)]);
   const link = (what: ExportWhat, format: "csv" | "jsonl") => {
     const query = new URLSearchParams({ format });
     if (filter.kind) query.set("kind", filter.kind);
     if (filter.tag) query.set("tag", filter.tag);
+    if (pseudonymise) query.set("externalIds", "pseudonymised");
     return `/api/studies/${slug}/export/${what}?${query.toString()}`;
   };
   const filtered = Boolean(filter.kind || filter.tag);
@@ -66,10 +68,14 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
                 ))}
               </select>
             </label>
+            <label className="flex h-9 items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" name="externalIds" value="pseudonymised" defaultChecked={pseudonymise} />
+              Pseudonymise external ids (Prolific ids and the like)
+            </label>
             <button type="submit" className={buttonClass("secondary", "md")}>
               Apply
             </button>
-            {filtered ? (
+            {filtered || pseudonymise ? (
               <Link href={`/research/studies/${slug}/exports`} className="pb-2 text-sm text-brand-700 hover:underline">
                 Clear
               </Link>
@@ -83,7 +89,8 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           title={filtered ? `Downloads for ${[filter.kind, filter.tag].filter(Boolean).join(", ")}` : "Downloads"}
           description={
             <>
-              Streamed as they are read (any size). Columns are documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study).
+              Streamed as they are read (any size). Columns are documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study)
+              {pseudonymise ? "; external ids as sha256(study salt + id), first 16 hex digits" : "; external ids as stored (tick the box above to pseudonymise them)"}. Every download is recorded in the audit log.
             </>
           }
         />

@@ -7,17 +7,18 @@ import { createStudyExport } from "@/lib/exports/study-export";
 const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
 
 /**
- * GET /api/studies/<slug>/export/<items|responses|events|annotators|predictions>?format=csv|jsonl&kind=&tag=key=value
+ * GET /api/studies/<slug>/export/<items|responses|events|annotators|predictions>?format=csv|jsonl&kind=&tag=key=value&externalIds=pseudonymised
  * Streams the table (batched queries, never the whole table in memory) as an attachment.
  * Columns: docs/exports.md. Researchers and admins only: the items export holds the answer keys.
+ * Every export writes an audit entry.
  */
 export async function GET(request: Request, context: { params: Promise<{ slug: string; what: string }> }) {
   try {
     const { slug, what } = paramsSchema.parse(await context.params);
-    await requireRole("ADMIN", "RESEARCHER");
+    const user = await requireRole("ADMIN", "RESEARCHER");
     const url = new URL(request.url);
     const query = exportQuerySchema.parse(Object.fromEntries(url.searchParams));
-    const { stream, fileName, contentType } = await createStudyExport(slug, what, query.format, { kind: query.kind, tag: query.tag });
+    const { stream, fileName, contentType } = await createStudyExport(slug, what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id });
     return new Response(stream, {
       headers: {
         "content-type": contentType,

@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import { requirePageRole } from "@/lib/session";
+import { orPageError } from "@/lib/annotate/page-access";
+import { listParticipants } from "@/lib/participants";
+import { listInviteCandidates, listInvites } from "@/lib/study-entry";
+import { getStudyBySlug } from "@/lib/studies";
+import { db } from "@/lib/db";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { EntryLinkCard } from "@/components/research/entry-link-card";
+import { InvitesManager } from "@/components/research/invites-manager";
+import { ParticipantsTable } from "@/components/research/participants-table";
+
+export const metadata: Metadata = { title: "Participants" };
+
+export default async function ParticipantsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  await requirePageRole(`/research/studies/${slug}/participants`, "ADMIN", "RESEARCHER");
+  const study = await orPageError(getStudyBySlug(slug));
+  const [participants, invites, candidates, link] = await Promise.all([
+    listParticipants(slug),
+    listInvites(slug),
+    listInviteCandidates(),
+    db.study.findUniqueOrThrow({ where: { id: study.id }, select: { entryToken: true } }),
+  ]);
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-6 xl:grid-cols-2">
+        <Card>
+          <CardHeader title="Public link" description="For recruited participants (Prolific or any other source): their id comes in the link." />
+          <CardBody>
+            <EntryLinkCard slug={slug} entryToken={link.entryToken} status={study.status} />
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title="Invite links" description="Personal links for named annotators: each signs one person in without a password." />
+          <CardBody>
+            <InvitesManager slug={slug} invites={invites} candidates={candidates} />
+          </CardBody>
+        </Card>
+      </div>
+      <Card>
+        <CardHeader
+          title="Participants"
+          description="Active: working; complete: finished; excluded: failed the gold rule (answers kept, left out of dashboards by default); returned: gave up or withdrew (open items go back to the pool); timed out: hit the session time limit. Times in UTC."
+        />
+        <ParticipantsTable slug={slug} rows={participants.rows} counts={participants.counts} consentVersion={participants.consentVersion} />
+      </Card>
+    </div>
+  );
+}

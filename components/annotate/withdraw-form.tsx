@@ -1,0 +1,54 @@
+"use client";
+
+import { useState } from "react";
+import { signOut } from "next-auth/react";
+import { Button } from "@/components/ui/button";
+import { outboxKey } from "@/components/annotate/queue-provider";
+
+/**
+ * Withdrawal after an explicit confirmation (POST /api/annotate/studies/<slug>/withdraw): the
+ * server deletes the responses and events; this browser forgets what it still held for the
+ * study's participant (the outbox), and the participant is signed out.
+ */
+export function WithdrawForm({ slug, userId }: { slug: string; userId: string }) {
+  const [checked, setChecked] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function withdraw(event: React.FormEvent) {
+    event.preventDefault();
+    if (!checked) return;
+    setPending(true);
+    setError(null);
+    const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/withdraw`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ confirm: "withdraw" }) }).catch(() => null);
+    if (!response?.ok) {
+      setPending(false);
+      const body = (await response?.json().catch(() => ({}))) as { error?: string } | undefined;
+      setError(body?.error ?? "The withdrawal did not go through. Please try again.");
+      return;
+    }
+    try {
+      window.localStorage.removeItem(outboxKey(userId));
+    } catch {
+      // storage unavailable: nothing was kept there either
+    }
+    await signOut({ callbackUrl: "/withdrawn" });
+  }
+
+  return (
+    <form onSubmit={withdraw} className="space-y-4" aria-label="Withdraw">
+      <label className="flex items-start gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-900">
+        <input type="checkbox" className="mt-0.5 h-4 w-4" checked={checked} onChange={(e) => setChecked(e.target.checked)} />
+        <span>Yes, I want to withdraw. Delete my answers in this study; I understand this cannot be undone and that I cannot take part again.</span>
+      </label>
+      {error ? (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" variant="danger" disabled={!checked || pending}>
+        {pending ? "Withdrawing…" : "Withdraw and delete my answers"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Field, inputClass } from "@/components/ui/field";
+import { CopyButton, useOrigin } from "@/components/research/entry-link-card";
+
+interface InviteRow {
+  id: string;
+  token: string;
+  userId: string;
+  name: string;
+  createdAt: string;
+  usedAt: string | null;
+}
+
+/**
+ * Invite links for named annotators (POST/DELETE /api/studies/<slug>/invites): pick an existing
+ * annotator or name a new one; the link signs them in without a password until it is revoked.
+ */
+export function InvitesManager({ slug, invites, candidates }: { slug: string; invites: InviteRow[]; candidates: Array<{ id: string; name: string }> }) {
+  const router = useRouter();
+  const [mode, setMode] = useState<"new" | "existing">(candidates.length > 0 ? "existing" : "new");
+  const [userId, setUserId] = useState("");
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const origin = useOrigin();
+  const [, startTransition] = useTransition();
+  const linkOf = (token: string) => `${origin}/join/invite/${token}`;
+
+  async function create(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setCreated(null);
+    const body = mode === "existing" ? { userId } : { name, email };
+    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/invites`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => null);
+    setBusy(false);
+    const reply = (await response?.json().catch(() => ({}))) as { token?: string; error?: string; issues?: Array<{ path: string; message: string }> } | undefined;
+    if (!response?.ok || !reply?.token) {
+      const next: Record<string, string> = {};
+      for (const issue of reply?.issues ?? []) next[issue.path || "form"] ??= issue.message;
+      if (!reply?.issues?.length) next.form = reply?.error ?? "The invite could not be created.";
+      if (mode === "existing" && !userId) next.form = "Pick an annotator first.";
+      setErrors(next);
+      return;
+    }
+    setCreated(reply.token);
+    setName("");
+    setEmail("");
+    setUserId("");
+    startTransition(() => router.refresh());
+  }
+
+  async function revoke(invite: InviteRow) {
+    if (!window.confirm(`Revoke the invite of ${invite.name}? The link stops working; their answers stay.`)) return;
+    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/invites`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ inviteId: invite.id }) }).catch(() => null);
+    if (!response?.ok) setErrors({ form: "The invite could not be revoked." });
+    startTransition(() => router.refresh());
+  }
+
+  return (
+    <div className="flex flex-col-reverse gap-4">
+      <div className="min-w-0">
+        {invites.length === 0 ? (
+          <p className="text-sm text-slate-500">No invites yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" data-testid="invites">
+            {invites.map((invite) => (
+              <li key={invite.id} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+                <span className="font-medium text-slate-900">{invite.name}</span>
+                <span className="text-xs text-slate-500">{invite.usedAt ? `first used ${invite.usedAt.slice(0, 16).replace("T", " ")}` : "not used yet"}</span>
+                <span className="ml-auto flex gap-2">
+                  <CopyButton text={linkOf(invite.token)} label="Copy link" />
+                  <Button type="button" size="sm" variant="ghost" onClick={() => void revoke(invite)}>
+                    Revoke
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <form onSubmit={create} className="space-y-3 rounded-md border border-slate-200 bg-slate-50/50 p-3" aria-label="New invite">
+        <div className="flex gap-1 text-xs" role="radiogroup" aria-label="Who">
+          {(["existing", "new"] as const).map((m) => (
+            <button key={m} type="button" role="radio" aria-checked={mode === m} onClick={() => setMode(m)} className={`rounded-full px-2.5 py-1 font-medium ${mode === m ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-600"}`}>
+              {m === "existing" ? "Existing annotator" : "New annotator"}
+            </button>
+          ))}
+        </div>
+        <div className="grid items-end gap-3 sm:grid-cols-[minmax(0,1fr)_auto]">
+          {mode === "existing" ? (
+            <Field label="Annotator" error={errors.userId}>
+              <select value={userId} onChange={(e) => setUserId(e.target.value)} className={inputClass}>
+                <option value="">Choose…</option>
+                {candidates.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ) : (
+            <div className="grid gap-3 sm:grid-cols-2">
+              <Field label="Name" error={errors.name}>
+                <input value={name} onChange={(e) => setName(e.target.value)} className={inputClass} />
+              </Field>
+              <Field label="Email (optional)" hint="Only to find the same person again; not shown here." error={errors.email}>
+                <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} className={inputClass} />
+              </Field>
+            </div>
+          )}
+          <Button type="submit" disabled={busy}>
+            {busy ? "Creating…" : "Create invite link"}
+          </Button>
+        </div>
+        {errors.form ? (
+          <p role="alert" className="text-xs text-red-700">
+            {errors.form}
+          </p>
+        ) : null}
+        {created ? (
+          <div role="status" className="space-y-1 text-xs text-emerald-800">
+            <p>Invite created. Send this link to the annotator:</p>
+            <div className="flex items-center gap-2">
+              <code className="min-w-0 flex-1 truncate rounded bg-emerald-50 px-2 py-1" data-testid="new-invite-link">
+                {linkOf(created)}
+              </code>
+              <CopyButton text={linkOf(created)} />
+            </div>
+          </div>
+        ) : null}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { z } from "zod";
+
+/**
+ * A study's settings as the researcher edits them (the Settings tab, PATCH
+ * /api/studies/<slug>/settings). Pure: the browser form imports it too. Shares are sent as
+ * fractions (0..1), times in seconds; an empty optional setting is null ("no limit", "no gate").
+ * Per-kind task settings are checked against each kind's settingsSchema on the server
+ * (lib/studies.ts), which knows the study's kinds.
+ */
+
+/** null, or "" from an emptied input, means "not set". */
+const nothing = z.union([z.null(), z.literal("")]).transform(() => null);
+
+function optionalInt(min: number, max: number, what: string) {
+  return z.union([nothing, z.coerce.number({ message: `${what} must be a number` }).int(`${what} must be a whole number`).min(min, `${what}: at least ${min}`).max(max, `${what}: at most ${max}`)]);
+}
+
+function share(what: string) {
+  return z.coerce.number({ message: `${what} must be a number` }).min(0, `${what}: at least 0%`).max(1, `${what}: at most 100%`);
+}
+
+export const tutorialPageSchema = z.object({
+  title: z.string().trim().min(1, "a tutorial page needs a title").max(120, "at most 120 characters"),
+  body: z.string().trim().min(1, "a tutorial page needs some text").max(20_000, "at most 20,000 characters"),
+});
+export type TutorialPage = z.infer<typeof tutorialPageSchema>;
+
+/** A condition name: short, as it appears in exports (Assignment.condition). */
+export const conditionNameSchema = z
+  .string()
+  .trim()
+  .min(1, "a condition needs a name")
+  .max(40, "at most 40 characters")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, "letters, digits, - and _, e.g. passive-single");
+
+const httpsUrl = z
+  .string()
+  .trim()
+  .max(2000, "at most 2000 characters")
+  .url("not a web address")
+  .refine((value) => /^https?:\/\//.test(value), "must start with https:// (or http:// for a local test)");
+
+export const studySettingsSchema = z
+  .object({
+    title: z.string().trim().min(2, "at least 2 characters").max(120, "at most 120 characters"),
+    instructions: z.string().max(50_000, "at most 50,000 characters"),
+    overlap: z.coerce.number().int("a whole number").min(1, "at least 1 annotator per item").max(50, "at most 50"),
+    confidenceScale: z.enum(["LIKERT_5", "PERCENT"]),
+    idleCapSeconds: z.coerce.number().int("a whole number").min(5, "at least 5 seconds").max(3600, "at most an hour"),
+    probeMinGap: z.coerce.number().int("a whole number").min(0).max(100, "at most 100"),
+    consentMarkdown: z.string().max(50_000, "at most 50,000 characters"),
+    tutorialPages: z.array(tutorialPageSchema).max(30, "at most 30 tutorial pages"),
+    practicePassMark: z.union([nothing, share("The pass mark")]),
+    goldRate: share("The gold rate"),
+    goldFailLimit: optionalInt(1, 1000, "Failed gold items"),
+    goldFailWindow: optionalInt(1, 1000, "The gold window"),
+    itemsPerParticipant: optionalInt(1, 100_000, "Items per participant"),
+    itemTimeLimitSeconds: optionalInt(5, 86_400, "The item time limit"),
+    sessionTimeLimitSeconds: optionalInt(60, 7 * 86_400, "The session time limit"),
+    leaseSeconds: z.coerce.number().int("a whole number").min(30, "at least 30 seconds").max(7 * 86_400, "at most 7 days"),
+    completionCode: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters").regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")]),
+    completionRedirectUrl: z.union([nothing, httpsUrl]),
+    balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),
+    conditions: z.array(conditionNameSchema).max(12, "at most 12 conditions"),
+    /** kind -> that kind's settings */
+    taskSettings: z.record(z.string().max(60), z.record(z.string(), z.unknown())),
+  })
+  .superRefine((input, ctx) => {
+    const seen = new Set<string>();
+    input.conditions.forEach((name, i) => {
+      if (seen.has(name)) ctx.addIssue({ code: "custom", path: ["conditions", i], message: `the condition "${name}" is listed twice` });
+      seen.add(name);
+    });
+    if (input.goldFailWindow !== null && input.goldFailLimit === null) {
+      ctx.addIssue({ code: "custom", path: ["goldFailLimit"], message: "a window needs a number of failures (e.g. 2 of 5)" });
+    }
+    if (input.goldFailWindow !== null && input.goldFailLimit !== null && input.goldFailLimit > input.goldFailWindow) {
+      ctx.addIssue({ code: "custom", path: ["goldFailWindow"], message: `the window (${input.goldFailWindow}) is smaller than the failures that exclude (${input.goldFailLimit})` });
+    }
+    if (input.goldFailLimit !== null && input.goldRate === 0) {
+      ctx.addIssue({ code: "custom", path: ["goldRate"], message: "an exclusion rule needs gold items: set a gold rate above 0%" });
+    }
+    if (input.completionRedirectUrl !== null && input.completionRedirectUrl.includes("{code}") && input.completionCode === null) {
+      ctx.addIssue({ code: "custom", path: ["completionCode"], message: "the redirect uses {code}: set a completion code" });
+    }
+    if (input.itemTimeLimitSeconds !== null && input.sessionTimeLimitSeconds !== null && input.itemTimeLimitSeconds > input.sessionTimeLimitSeconds) {
+      ctx.addIssue({ code: "custom", path: ["itemTimeLimitSeconds"], message: "longer than the whole session's limit" });
+    }
+  });
+export type StudySettingsInput = z.input<typeof studySettingsSchema>;
+export type StudySettings = z.output<typeof studySettingsSchema>;
+
+/** Prolific's completion URL for a code. */
+export function prolificCompletionUrl(code: string): string {
+  return `https://app.prolific.com/submissions/complete?cc=${encodeURIComponent(code)}`;
+}
+
+/** The redirect shown at the end, with `{code}` replaced by the study's completion code. */
+export function completionRedirectFor(url: string | null, code: string | null): string | null {
+  if (!url) return null;
+  return url.includes("{code}") ? url.replaceAll("{code}", encodeURIComponent(code ?? "")) : url;
+}
+
+export const STUDY_STATUSES = ["DRAFT", "OPEN", "PAUSED", "CLOSED"] as const;
+export type StudyStatusValue = (typeof STUDY_STATUSES)[number];
+
+/** The lifecycle: DRAFT -> OPEN -> PAUSED -> CLOSED, and PAUSED -> OPEN. */
+export const STATUS_TRANSITIONS: Record<StudyStatusValue, readonly StudyStatusValue[]> = {
+  DRAFT: ["OPEN"],
+  OPEN: ["PAUSED", "CLOSED"],
+  PAUSED: ["OPEN", "CLOSED"],
+  CLOSED: [],
+};
+
+export const studyStatusChangeSchema = z.object({ status: z.enum(STUDY_STATUSES) });
+
+/** The public entry link: create (or replace) its token, or switch it off. */
+export const entryLinkChangeSchema = z.object({ action: z.enum(["create", "disable"]) });
