@@ -1,0 +1,142 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { choiceKey } from "@/lib/esi/belief";
+import { effectiveCondition, isEsiCondition } from "@/lib/esi/conditions";
+import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
+import type { BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
+import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
+import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
+
+/**
+ * Loads a study's ESI-Bench answers for the dashboard (lib/esi/figures.ts computes the figures):
+ * non-practice `esi-explore` items, their non-practice responses with the assignment's condition
+ * (none: active), the hidden episode trace (viewpoints and contrastive states visited), the
+ * recorded steps, the belief events and the researchers' step labels; and imported model runs,
+ * whose condition is the answer's `condition`, else a condition named in the run's name.
+ */
+
+export const ESI_KIND = "esi-explore";
+const CONDITION_IN_NAME = /\b(passive-single|passive-multi|passive-gt|active)\b/;
+
+
+function normalisedConfidence(value: unknown, scale: "LIKERT_5" | "PERCENT"): number | null {
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  const normalised = scale === "LIKERT_5" ? (value - 1) / 4 : value / 100;
+  return normalised >= 0 && normalised <= 1 ? normalised : null;
+}
+
+function traceOf(playState: unknown): TracePoint[] | null {
+  if (!playState || typeof playState !== "object") return null;
+  const trace = (playState as { trace?: unknown }).trace;
+  if (!Array.isArray(trace)) return null;
+  return trace
+    .filter((point): point is Record<string, unknown> => point !== null && typeof point === "object")
+    .map((point) => ({ seq: Number(point.seq) || 0, valid: point.valid !== false, viewpoint: typeof point.viewpoint === "string" ? point.viewpoint : null, contrastive: point.contrastive === true }));
+}
+
+function tagText(tags: unknown, name: string, fallback: string): string {
+  const value = tags && typeof tags === "object" ? (tags as Record<string, unknown>)[name] : undefined;
+  return typeof value === "string" || typeof value === "number" ? String(value) : fallback;
+}
+
+function byAssignment<T extends { assignmentId: string }>(rows: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(row.assignmentId);
+    if (list) list.push(row);
+    else out.set(row.assignmentId, [row]);
+  }
+  return out;
+}
+
+/** null for studies without ESI items. */
+export async function loadEsiSection(
+  studyId: string,
+  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string> },
+): Promise<EsiSection | null> {
+  const items = await db.$queryRaw<Array<{ id: string; answer: unknown; tags: unknown }>>(
+    Prisma.sql`SELECT id, key->'answer' AS answer, tags FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${ESI_KIND} AND NOT practice`,
+  );
+  const kept = items.filter((item) => !options.excludedItemIds?.has(item.id));
+  if (kept.length === 0) return null;
+  const itemById = new Map(kept.map((item) => [item.id, item]));
+  const itemIds = [...itemById.keys()];
+
+  const assignments = await db.assignment.findMany({
+    where: { studyId, itemId: { in: itemIds }, purpose: { not: "PRACTICE" }, response: { isNot: null } },
+    select: { id: true, itemId: true, userId: true, condition: true, playState: true, response: { select: { answer: true, correct: true, confidence: true } } },
+  });
+  const assignmentIds = assignments.map((a) => a.id);
+  const [steps, beliefs, labels, predictions, stepLabels] = await Promise.all([
+    db.playStep.findMany({ where: { assignmentId: { in: assignmentIds }, seq: { gt: 0 } }, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { assignmentId: true, seq: true, valid: true } }),
+    db.event.findMany({ where: { assignmentId: { in: assignmentIds }, type: "belief_changed" }, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { assignmentId: true, payload: true } }),
+    db.stepLabel.findMany({ where: { assignmentId: { in: assignmentIds } }, select: { assignmentId: true, seq: true, label: true } }),
+    db.modelPrediction.findMany({ where: { itemId: { in: itemIds }, run: { studyId } }, select: { itemId: true, answer: true, correct: true, run: { select: { id: true, name: true } } } }),
+    stepLabelAgreement(studyId, assignmentIds),
+  ]);
+  const stepsBy = byAssignment(steps);
+  const beliefsBy = byAssignment(beliefs);
+  const contrastiveLabels = contrastiveByMajority(labels.map((label) => ({ assignmentId: label.assignmentId, seq: label.seq, label: stepLabelFromDb(label.label) })));
+
+  // the dashboard's annotators (excluded participants are left out unless the researcher includes them)
+  const counted = new Set(options.annotators.map((annotator) => annotator.id));
+  const humans: HumanAnswer[] = [];
+  for (const assignment of assignments) {
+    if (!counted.has(assignment.userId)) continue;
+    const item = itemById.get(assignment.itemId)!;
+    const response = assignment.response!;
+    const condition = effectiveCondition(assignment.condition) ?? assignment.condition ?? "active";
+    const key = { answer: item.answer } as EsiKey;
+    const trace = traceOf(assignment.playState);
+    let trajectory: Trajectory | null = null;
+    if (condition === "active" && trace) {
+      const finalChoice = (response.answer as { choice?: unknown } | null)?.choice;
+      trajectory = {
+        steps: (stepsBy.get(assignment.id) ?? []).map((step) => ({ seq: step.seq, valid: step.valid })),
+        trace,
+        labelledContrastive: contrastiveLabels.get(assignment.id) ?? new Set(),
+        beliefs: (beliefsBy.get(assignment.id) ?? []).map((event): BeliefPoint => {
+          const payload = (event.payload ?? {}) as { choice?: unknown; confidence?: unknown; step?: unknown };
+          const choice = choiceKey(payload.choice ?? null);
+          return {
+            step: Number.isInteger(payload.step) ? (payload.step as number) : 0,
+            choice,
+            confidence: normalisedConfidence(payload.confidence, options.confidenceScale),
+            correct: choice === null ? null : scoreEsi({ choice: payload.choice as string | Record<string, string> }, key).correct,
+          };
+        }),
+        final: { choice: choiceKey(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
+      };
+    }
+    humans.push({
+      annotatorId: assignment.userId,
+      condition,
+      category: tagText(item.tags, "category", "(no category)"),
+      subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
+      correct: response.correct,
+      confidence: response.confidence,
+      trajectory,
+    });
+  }
+
+  const models: ModelAnswer[] = predictions.map((prediction) => {
+    const item = itemById.get(prediction.itemId)!;
+    const answer = (prediction.answer ?? {}) as { condition?: unknown; steps?: unknown };
+    const named = CONDITION_IN_NAME.exec(prediction.run.name)?.[1];
+    const condition = typeof answer.condition === "string" && isEsiCondition(answer.condition) ? answer.condition : (named ?? "unspecified");
+    // runs of one model in several conditions ("GPT-5 [active]", "GPT-5 [passive-gt]") share its row group
+    const model = modelName(prediction.run.name);
+    return {
+      runId: `model:${model}`,
+      runName: model,
+      condition,
+      category: tagText(item.tags, "category", "(no category)"),
+      subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
+      correct: prediction.correct,
+      steps: Number.isInteger(answer.steps) ? (answer.steps as number) : null,
+    };
+  });
+
+  return esiSection({ humans, models, annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels });
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { esiSection, modelName, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
+import { summariseStepLabels } from "@/lib/esi/step-labels";
+
+const human = (annotatorId: string, condition: string, subcategory: string, correct: boolean, confidence = 0.7): HumanAnswer => ({ annotatorId, condition, category: "C1", subcategory, correct, confidence, trajectory: null });
+const model = (condition: string, subcategory: string, correct: boolean, steps: number | null = null): ModelAnswer => ({ runId: "model:GPT", runName: "GPT", condition, category: "C1", subcategory, correct, steps });
+
+describe("ESI dashboard figures", () => {
+  const labels = summariseStepLabels([]);
+  const section = esiSection({
+    humans: [human("a", "active", "s1", true), human("a", "passive-single", "s2", false), human("b", "active", "s1", false), human("b", "passive-single", "s2", true), human("b", "active", "s2", true)],
+    models: [model("active", "s1", true, 12), model("active", "s2", false, 8), model("passive-gt", "s1", true)],
+    annotators: [
+      { id: "a", name: "A1" },
+      { id: "b", name: "A2" },
+    ],
+    annotatorId: null,
+    calibrationBins: 10,
+    stepLabels: labels,
+  });
+
+  it("orders conditions the paper's way and puts people beside each model", () => {
+    expect(section.conditions).toEqual(["passive-single", "active", "passive-gt"]);
+    expect(section.groups).toEqual([
+      { id: "humans", name: "Humans (pooled)", kind: "humans" },
+      { id: "model:GPT", name: "GPT", kind: "model" },
+    ]);
+  });
+
+  it("gives subcategory rows, a category total, the mean over subcategories and all answers", () => {
+    expect(section.table.map((row) => row.subcategory)).toEqual(["s1", "s2", null]);
+    expect(section.table[0].cells.humans.active).toMatchObject({ successes: 1, trials: 2, value: 0.5 });
+    expect(section.table[1].cells.humans.active).toMatchObject({ successes: 1, trials: 1 });
+    expect(section.table[2].cells.humans.active).toMatchObject({ successes: 2, trials: 3 });
+    // mean over subcategories: (0.5 + 1) / 2, not the pooled 2/3
+    expect(section.subcategoryMean.humans.active).toBeCloseTo(0.75, 10);
+    expect(section.overall.humans.active.value).toBeCloseTo(2 / 3, 10);
+    expect(section.subcategoryMean["model:GPT"]).toEqual({ "passive-single": null, active: 0.5, "passive-gt": 1 });
+    expect(section.modelSteps["model:GPT"]).toEqual({ "passive-single": null, active: 10, "passive-gt": null });
+  });
+
+  it("lists every person by condition, and narrows the people's column to one person on request", () => {
+    expect(section.perPerson.map((p) => [p.name, p.byCondition.active.accuracy.trials, p.byCondition["passive-single"].accuracy.trials])).toEqual([
+      ["A1", 1, 1],
+      ["A2", 2, 1],
+    ]);
+    const one = esiSection({ humans: [human("a", "active", "s1", true), human("b", "active", "s1", false)], models: [], annotators: [{ id: "a", name: "A1" }, { id: "b", name: "A2" }], annotatorId: "b", calibrationBins: 10, stepLabels: labels });
+    expect(one.groups[0].name).toBe("A2");
+    expect(one.overall.humans.active).toMatchObject({ successes: 0, trials: 1 });
+    expect(one.perPerson).toHaveLength(2);
+  });
+
+  it("calibrates final confidence per condition", () => {
+    expect(section.calibration.active.final).toMatchObject({ n: 3, right: 2, wrong: 1 });
+    expect(section.calibration.active.intermediate).toBeNull();
+  });
+
+  it("names a model without the condition its run names", () => {
+    expect(modelName("GPT-5 [active]")).toBe("GPT-5");
+    expect(modelName("Gemini 3.1 (passive-gt)")).toBe("Gemini 3.1");
+    expect(modelName("GPT-5 passive-single")).toBe("GPT-5");
+    expect(modelName("interactive agent")).toBe("interactive agent");
+    expect(modelName("active")).toBe("active");
+  });
+
+  it("counts step labels and computes alpha only where two labellers labelled a step", () => {
+    expect(labels).toMatchObject({ alpha: null, units: 0, reason: "no step has labels from two labellers yet" });
+    const agreed = summariseStepLabels([
+      { unit: "a#1", labeller: "r1", label: "contrastive" },
+      { unit: "a#1", labeller: "r2", label: "contrastive" },
+      { unit: "a#2", labeller: "r1", label: "redundant" },
+      { unit: "a#2", labeller: "r2", label: "redundant" },
+    ]);
+    expect(agreed).toMatchObject({ alpha: 1, units: 2, labellers: 2, counts: { redundant: 2, confirmatory: 0, contrastive: 2 } });
+  });
+});

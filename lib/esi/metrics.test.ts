@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { beliefsByStep, confidenceAgainstStep, countMetric, finalCalibration, intermediateCalibration, measureTrajectory, revisesBelief, seesContrastiveView, summariseTrajectories, visitsDistinctViewpoints, type BeliefPoint, type TracePoint, type Trajectory } from "@/lib/esi/metrics";
+import { applyEsiEvent, choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing } from "@/lib/esi/belief";
+
+const at = (seq: number, viewpoint: string | null, contrastive = false, valid = true): TracePoint => ({ seq, viewpoint, contrastive, valid });
+const belief = (step: number, choice: string | null, confidence: number | null = null, correct: boolean | null = null): BeliefPoint => ({ step, choice, confidence, correct });
+
+/**
+ * Hand-made trajectories, each built to land on one side of a definition:
+ * - A turns in place (one viewpoint), answers "3" at step 0, keeps it: not diverse, no revision;
+ * - B walks to a second viewpoint and a contrastive state, answers "3" then "5" after looking: both;
+ * - C changes its mind twice at step 0 without looking again, then keeps it: no revision;
+ * - D never reaches a contrastive state, but a researcher labelled its step 2 contrastive.
+ */
+const A: Trajectory = {
+  steps: [
+    { seq: 1, valid: true },
+    { seq: 2, valid: false },
+  ],
+  trace: [at(0, "v0"), at(1, "v0"), at(2, "v0", false, false)],
+  beliefs: [belief(0, "3", 0.6, false)],
+  final: { choice: "3", confidence: 0.6, correct: false },
+};
+const B: Trajectory = {
+  steps: [1, 2, 3, 4].map((seq) => ({ seq, valid: true })),
+  trace: [at(0, "v0"), at(1, "v1"), at(2, "v1", true), at(3, "v1"), at(4, "v1")],
+  beliefs: [belief(0, "3", 0.4, false), belief(2, "3", 0.3, false), belief(3, "5", 0.8, true)],
+  final: { choice: "5", confidence: 0.9, correct: true },
+};
+const C: Trajectory = {
+  steps: [{ seq: 1, valid: true }],
+  trace: [at(0, "v0"), at(1, "v2")],
+  beliefs: [belief(0, "3", 0.5, false), belief(0, "4", 0.5, false), belief(0, "5", 0.5, true)],
+  final: { choice: "5", confidence: 0.5, correct: true },
+};
+const D: Trajectory = {
+  steps: [1, 2].map((seq) => ({ seq, valid: true })),
+  trace: [at(0, null), at(1, null), at(2, null)],
+  labelledContrastive: [2],
+  beliefs: [],
+  final: { choice: "4", confidence: 0.7, correct: false },
+};
+
+describe("ESI trajectory measures", () => {
+  it("view diversity: at least two distinct viewpoints; unknown when no viewpoint is known", () => {
+    expect(visitsDistinctViewpoints(A.trace)).toBe(false);
+    expect(visitsDistinctViewpoints(B.trace)).toBe(true);
+    expect(visitsDistinctViewpoints(D.trace)).toBeNull();
+  });
+
+  it("contrastive view: a marked state or a step labelled contrastive", () => {
+    expect(seesContrastiveView(A.trace)).toBe(false);
+    expect(seesContrastiveView(B.trace)).toBe(true);
+    expect(seesContrastiveView(D.trace)).toBe(false);
+    expect(seesContrastiveView(D.trace, D.labelledContrastive)).toBe(true);
+  });
+
+  it("belief revision: the answer changes after at least one further observation", () => {
+    expect(revisesBelief([belief(0, "3"), belief(4, "5")])).toBe(true);
+    expect(revisesBelief([belief(0, "3"), belief(0, "4"), belief(0, "5"), belief(3, "5")])).toBe(false);
+    // a change at the same step replaces the held answer; a later change counts
+    expect(revisesBelief([belief(2, "3"), belief(2, "4"), belief(5, "3")])).toBe(true);
+    // re-stating the same answer later keeps the time it was first given
+    expect(revisesBelief([belief(1, "3"), belief(4, "3"), belief(4, "5")])).toBe(true);
+    // clearing the answer is not a revision by itself
+    expect(revisesBelief([belief(1, "3"), belief(3, null), belief(4, "3")])).toBe(false);
+    expect(revisesBelief([])).toBe(false);
+  });
+
+  it("measures and pools trajectories: steps, invalid-action rate, the three shares with Wilson intervals", () => {
+    const measures = [A, B, C, D].map((t) => measureTrajectory(t));
+    expect(measures).toEqual([
+      { steps: 2, invalid: 1, viewDiversity: false, contrastiveView: false, beliefRevision: false },
+      { steps: 4, invalid: 0, viewDiversity: true, contrastiveView: true, beliefRevision: true },
+      { steps: 1, invalid: 0, viewDiversity: true, contrastiveView: false, beliefRevision: false },
+      { steps: 2, invalid: 0, viewDiversity: null, contrastiveView: true, beliefRevision: false },
+    ]);
+    const summary = summariseTrajectories(measures);
+    expect(summary).toMatchObject({ trajectories: 4, stepsMean: 2.25, stepsMedian: 2, invalid: 1, actions: 9, invalidRate: 1 / 9 });
+    expect(summary.viewDiversity).toMatchObject({ value: 2 / 3, successes: 2, trials: 3 });
+    expect(summary.contrastiveView).toMatchObject({ value: 0.5, successes: 2, trials: 4 });
+    expect(summary.beliefRevision).toMatchObject({ value: 0.25, successes: 1, trials: 4 });
+    // Wilson 95% for 1 of 4 (R: prop.test(1, 4, correct = FALSE)$conf.int -> 0.04558726 0.69935...)
+    expect(summary.beliefRevision.ci![0]).toBeCloseTo(0.0456, 3);
+    expect(summary.beliefRevision.ci![1]).toBeCloseTo(0.6994, 3);
+    expect(countMetric(0, 0)).toEqual({ value: null, successes: 0, trials: 0, ci: null });
+  });
+
+  it("the belief held at each step, the final answer at the last", () => {
+    const held = beliefsByStep(B.beliefs, 4, B.final);
+    expect(held.map((b) => b?.choice ?? null)).toEqual(["3", "3", "3", "5", "5"]);
+    expect(held[4]).toEqual({ step: 4, choice: "5", confidence: 0.9, correct: true });
+    expect(beliefsByStep([], 2).every((b) => b === null)).toBe(true);
+  });
+
+  it("confidence and accuracy against step, over the trajectories still exploring", () => {
+    const points = confidenceAgainstStep([A, B, C]);
+    // step 0: A "3" (wrong), B "3" (wrong), C's last belief of step 0 "5" (right)
+    expect(points[0]).toEqual({ step: 0, n: 3, meanConfidence: (0.6 + 0.4 + 0.5) / 3, accuracy: 1 / 3 });
+    // step 1: A holds 0.6 (wrong), B 0.4 (wrong), C submitted 5 at 0.5 (right)
+    expect(points[1]).toEqual({ step: 1, n: 3, meanConfidence: 0.5, accuracy: 1 / 3 });
+    expect(points[4]).toEqual({ step: 4, n: 1, meanConfidence: 0.9, accuracy: 1 });
+    expect(points.map((p) => p.step)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("calibration of intermediate beliefs and of final answers", () => {
+    const intermediate = intermediateCalibration([A, B, C, D], 10)!;
+    expect(intermediate.n).toBe(7);
+    expect(intermediate.meanConfidenceRight).toBeCloseTo((0.8 + 0.5) / 2, 10);
+    const final = finalCalibration([A, B, C, D].map((t) => t.final), 10)!;
+    expect(final.n).toBe(4);
+    // Brier: mean of (0.6-0)^2, (0.9-1)^2, (0.5-1)^2, (0.7-0)^2
+    expect(final.brier).toBeCloseTo((0.36 + 0.01 + 0.25 + 0.49) / 4, 10);
+    expect(finalCalibration([{ confidence: null, correct: true }], 10)).toBeNull();
+  });
+});
+
+describe("ESI belief drafts", () => {
+  it("belief_changed sets the answer and confidence, play_step the step; other events are not ESI's", () => {
+    const draft = emptyEsiDraft();
+    const first = applyEsiEvent(draft, null, { type: "belief_changed", payload: { choice: "Yes", confidence: 40, step: 0, via: "click" } })!;
+    expect(first).toEqual({ answer: { draft: "esi", choice: "Yes", step: 0 }, confidence: 40 });
+    const moved = applyEsiEvent(first.answer, first.confidence, { type: "play_step", payload: { seq: 3, action: {}, valid: true } })!;
+    expect(moved).toEqual({ answer: { draft: "esi", choice: "Yes", step: 3 }, confidence: 40 });
+    expect(applyEsiEvent(draft, null, { type: "choice_made", payload: {} })).toBeNull();
+    expect(applyEsiEvent(draft, 10, { type: "belief_changed", payload: { choice: 5 } })).toEqual({ answer: draft, confidence: 10 });
+  });
+
+  it("an answer needs every part; what is missing is named", () => {
+    const options = { A: ["left", "right"], C: ["left", "right"] };
+    expect(esiAnswerOf({ draft: "esi", choice: { A: "left" }, step: 0 }, options)).toBeNull();
+    expect(esiMissing({ draft: "esi", choice: { A: "left" }, step: 0 }, options)).toBe("Answer part C");
+    expect(esiAnswerOf({ draft: "esi", choice: { C: "right", A: "left", Z: "x" }, step: 0 }, options)).toEqual({ choice: { A: "left", C: "right" } });
+    expect(esiAnswerOf({ draft: "esi", choice: "Yes", step: 0 }, ["Yes", "No"])).toEqual({ choice: "Yes" });
+    expect(esiMissing(emptyEsiDraft(), ["Yes", "No"])).toBe("Choose your answer");
+    expect(choiceKey({ C: "left", A: "right" })).toBe("A=right; C=left");
+    expect(choiceKey(null)).toBeNull();
+  });
+});
