@@ -1,7 +1,8 @@
+import { createServer, type Server } from "node:http";
 import { test, expect } from "@playwright/test";
 import { assignmentsOf, deleteStudy, responsesOf, storedEvents } from "./annotate-fixtures";
-import { closeE2eDb } from "./db";
-import { createExploreStudy, type ExploreFixtureStudy } from "./explore-fixtures";
+import { closeE2eDb, e2eDb } from "./db";
+import { createExploreDashboardStudy, createExploreStudy, type ExploreFixtureStudy } from "./explore-fixtures";
 import { GridwmPage } from "./pages/gridwm-page";
 import { storageStatePath } from "./users";
 
@@ -9,7 +10,10 @@ import { storageStatePath } from "./users";
  * The EXPLORE-Bench scene editor (`explore-scene`) in Chromium against the built app: read and
  * filter the actions, open the image, build a scene of three objects and two relations by
  * keyboard and mouse (a fourth object added and deleted with the Delete key), submit, and read the
- * stored response and trajectory back from the database.
+ * stored response and trajectory back from the database. In a study's free-text mode, type the
+ * description instead. As a researcher, read the EXPLORE dashboard section and score the answers
+ * with the LLM scorer against an OpenAI-compatible stand-in served by this spec (port E2E_PORT +
+ * 1000, where playwright.config.ts points SCORER_LLM_URL).
  */
 
 let studies: ExploreFixtureStudy[] = [];
@@ -139,5 +143,116 @@ test.describe("explore-scene", () => {
     expect(response.answer).toEqual(answer);
     expect(response.confidenceRaw).toBe(4);
     await page.waitForURL(/\/done$/, { timeout: 15_000 });
+  });
+});
+
+test.describe("explore-scene free-text mode", () => {
+  test.use({ storageState: storageStatePath("annotator") });
+
+  test("types the description instead of building the scene, and stores it as free text", async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    const study = await createExploreStudy({ members: ["annotator"], freeText: true, actionCount: 30 });
+    studies.push(study);
+    const ui = new GridwmPage(page);
+    await page.goto(`/s/${study.slug}/work`);
+    await expect(ui.task).toHaveAttribute("data-kind", "explore-scene", { timeout: 20_000 });
+    const box = ui.task.getByRole("textbox", { name: "Description of the final scene" });
+    await expect(box).toBeVisible();
+    await expect(ui.task.getByRole("combobox", { name: "New object's category" })).toHaveCount(0);
+    await expect(page.getByText("Describe the final scene in the text box").first()).toBeVisible();
+    await expect(ui.submitButton).toBeDisabled();
+
+    const text = "A white ceramic bowl is on the kitchen counter next to the metal sink.";
+    await box.click();
+    await page.keyboard.type(text, { delay: 5 });
+    await ui.confidence(3, "keyboard");
+    await expect(ui.submitButton).toBeEnabled();
+    await page.screenshot({ path: testInfo.outputPath("explore-free-text.png") });
+    const [assignment] = await assignmentsOf(study.id, "annotator");
+    await ui.submit("keyboard");
+
+    await expect.poll(async () => (await responsesOf(assignment.id)).length, { timeout: 15_000 }).toBe(1);
+    const [response] = await responsesOf(assignment.id);
+    expect(response.answer).toEqual({ objects: [], text });
+    const { rows } = await e2eDb().query<{ score: { scorer: string; source: string; S_obj: number } }>(`SELECT score FROM "Response" r WHERE r."assignmentId" = $1`, [assignment.id]);
+    expect(rows[0].score).toMatchObject({ scorer: "structured", source: "text" });
+    // bowl and kitchen counter match exactly; "metal sink" against the key's "sink" counts 0.9 (a modifier on one side)
+    expect(rows[0].score.S_obj).toBeCloseTo((100 * (1 + 1 + 0.9)) / 3);
+    const events = await storedEvents(assignment.id);
+    const typed = events.filter((e) => e.type === "scene_text_edited").map((e) => e.payload.value);
+    expect(typed.length).toBeGreaterThanOrEqual(1);
+    expect(typed.at(-1)).toBe(text);
+    expect(events.filter((e) => e.type === "scene_object_added")).toEqual([]);
+  });
+});
+
+test.describe("EXPLORE dashboard", () => {
+  test.use({ storageState: storageStatePath("researcher") });
+
+  const stand = { server: null as Server | null, requests: [] as Array<{ model: string; temperature: number; content: string }> };
+  test.beforeAll(async () => {
+    const port = Number(process.env.E2E_PORT ?? 3310) + 1000;
+    stand.server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        const parsed = JSON.parse(body) as { model: string; temperature: number; messages: Array<{ content: string }> };
+        const content = parsed.messages[0].content;
+        stand.requests.push({ model: parsed.model, temperature: parsed.temperature, content });
+        // 3 for attributes, 2 for relations: a fixed, recognisable reply
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: content.includes("describe the attributes") ? "3" : "2" }, finish_reason: "stop" }] }));
+      });
+    });
+    await new Promise<void>((resolve) => stand.server!.listen(port, "127.0.0.1", resolve));
+  });
+  test.afterAll(async () => {
+    await new Promise<void>((resolve) => (stand.server ? stand.server.close(() => resolve()) : resolve()));
+  });
+
+  test("shows the paper's table per scorer and scores the answers with the LLM in the background", async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const study = await createExploreDashboardStudy();
+    studies.push(study);
+    await page.goto(`/research/studies/${study.slug}/dashboard`);
+    const section = page.getByTestId("explore-section");
+    await expect(section).toBeVisible({ timeout: 30_000 });
+    const structured = section.getByTestId("explore-table-structured");
+    await expect(structured).toHaveAttribute("data-scorer", "structured scorer");
+    for (const text of ["Humans (pooled)", "Ann Annotator", "Bo Annotator", "Model X (e2e)", "Short", "Medium", "Long", "Full", "S_uni"]) await expect(structured).toContainText(text);
+    await expect(structured.getByTestId("explore-paper-row")).toContainText("59.08");
+    await expect(section.getByTestId("explore-alpha-structured")).toContainText("over 3 units");
+    await expect(section.getByTestId("explore-abnormal-structured")).toContainText("S_abn");
+    await expect(section.getByTestId("explore-abnormal-structured")).toContainText("91.64");
+    await expect(section.getByTestId("explore-llm-unscored")).toHaveText("6 answers and 2 model predictions not scored yet");
+    await expect(section.getByTestId("explore-table-llm")).toHaveCount(0);
+
+    const panel = section.getByTestId("explore-llm-panel");
+    await panel.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await page.evaluate(() => window.scrollBy(0, -130));
+    await page.screenshot({ path: testInfo.outputPath("explore-dashboard-before.png") });
+
+    await section.getByRole("button", { name: "Score with LLM" }).click();
+    await expect(section.getByTestId("explore-llm-job")).toHaveAttribute("data-status", "DONE", { timeout: 60_000 });
+    await expect(section.getByTestId("explore-llm-progress")).toHaveText("100%");
+    const llm = section.getByTestId("explore-table-llm");
+    await expect(llm).toHaveAttribute("data-scorer", "LLM scorer (e2e-stand-in)", { timeout: 15_000 });
+    await expect(llm).toContainText("8 of 8 answers scored");
+    await expect(section.getByTestId("explore-abnormal-llm")).toContainText("S_key");
+    await expect(section.getByTestId("explore-llm-unscored")).toHaveText("every answer is scored");
+    expect(stand.requests.length).toBeGreaterThan(0);
+    for (const request of stand.requests) {
+      expect(request.temperature).toBe(0);
+      expect(request.model).toBe("e2e-stand-in");
+      expect(request.content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations) referenced/s);
+    }
+    // what the researcher sees at 1280 x 720: the panel and the structured table, then the LLM table
+    for (const [target, name] of [[panel, "explore-dashboard-top.png"], [llm, "explore-dashboard-llm.png"], [section.getByTestId("explore-abnormal-llm"), "explore-dashboard-abnormal.png"]] as const) {
+      await target.evaluate((el) => el.scrollIntoView({ block: "start" }));
+      await page.evaluate(() => window.scrollBy(0, -130));
+      await page.screenshot({ path: testInfo.outputPath(name) });
+    }
+    const { rows } = await e2eDb().query<{ n: string }>(`SELECT count(*) AS n FROM "ScorerResult" WHERE "studyId" = $1`, [study.id]);
+    expect(Number(rows[0].n)).toBe(8);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runScoreCommand } from "@/lib/cli/score";
+import { kindSettings } from "@/lib/tasks";
 import { categorySimilarity, wordSimilarity } from "@/lib/tasks/explore-nlp";
 import { exploreSceneAnswerSchema, exploreSceneKeySchema, exploreSceneModule, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
 import { matchByMutualMaxima, scoreStructured } from "@/lib/tasks/explore-scorer";
@@ -122,5 +123,48 @@ describe("explore-scene answers and views", () => {
     expect(out.items[1].S_obj).toBeCloseTo(25);
     expect(out.aggregate.S_obj).toBeCloseTo((100 + 25) / 2);
     expect(Object.keys(out.aggregate).sort()).toEqual(["S_abn", "S_att", "S_key", "S_obj", "S_rel", "S_uni", "correctShare"]);
+  });
+});
+
+describe("explore-scene free-text mode (study setting)", () => {
+  const item = { id: "e1", kind: "explore-scene", public: { initialImage: "0001.jpg", actions: ["C picks up the bowl"] }, key, tags: {} };
+  const freeText = { objects: [], text: "A white ceramic bowl is on the kitchen counter next to the sink." };
+
+  it("validates the settings and fills the default", () => {
+    const schema = exploreSceneModule.settingsSchema!;
+    expect(schema.parse({})).toEqual({ freeText: false });
+    expect(schema.parse({ freeText: true })).toEqual({ freeText: true });
+    expect(schema.safeParse({ freeText: "yes" }).success).toBe(false);
+    expect(schema.safeParse({ freetext: true }).success).toBe(false);
+    expect(kindSettings({ "explore-scene": { freeText: true }, other: { x: 1 } }, "explore-scene")).toEqual({ freeText: true });
+    expect(kindSettings({}, "explore-scene")).toEqual({ freeText: false });
+    expect(kindSettings({ "explore-scene": { freeText: "yes" } }, "explore-scene")).toEqual({ freeText: false });
+  });
+
+  it("tells the page, and accepts only text in free-text mode and only objects otherwise", () => {
+    expect(exploreSceneModule.publicView(item, { freeText: true })).toMatchObject({ freeText: true });
+    expect(exploreSceneModule.publicView(item)).not.toHaveProperty("freeText");
+    const free = exploreSceneModule.answerSchemaFor!(item, { freeText: true });
+    const structured = exploreSceneModule.answerSchemaFor!(item, { freeText: false });
+    expect(free.safeParse(freeText).success).toBe(true);
+    expect(free.safeParse({ objects: [], text: "  " }).error!.issues[0].message).toBe("describe the final scene");
+    expect(free.safeParse(exact).success).toBe(false);
+    expect(structured.safeParse(freeText).success).toBe(false);
+    expect(structured.safeParse({ objects: [{ category: "bowl", description: "white", relation: [] }], text: "The bowl is white." }).success).toBe(true);
+  });
+
+  it("scores the typed text as a model's free text: noun phrases as candidate objects", () => {
+    const typed = exploreSceneModule.answerSchemaFor!(item, { freeText: true }).parse(freeText);
+    const score = exploreSceneModule.score(typed, key, item);
+    expect(score.source).toBe("text");
+    expect(score.matched.map((pair) => pair.annotatedCategory).sort()).toEqual(["bowl", "sink"]);
+    expect(score.S_obj).toBeCloseTo(50);
+    expect(score.S_rel!).toBeGreaterThan(0);
+  });
+
+  it("shows the key after a practice item with its description as text", () => {
+    const answer = exploreSceneModule.keyAnswer!(key);
+    expect(answer.objects).toHaveLength(4);
+    expect(answer.text).toContain("The bowl is white ceramic bowl with a smooth surface, on the kitchen counter and next to the sink.");
   });
 });

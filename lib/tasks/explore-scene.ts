@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgreementEncoding, Json, MetricSpec, TaskItem, TaskModule } from "@/lib/tasks/types";
 import { categoryLemmas } from "@/lib/tasks/explore-nlp";
+import { objectSentences } from "@/lib/tasks/explore-llm-scorer";
 import {
   objectNames,
   objectRefs,
@@ -14,8 +15,10 @@ import {
  * EXPLORE-Bench final-scene prediction (`explore-scene`; ../shared/benchmarks/explore.md): from
  * the initial image and the ordered atomic actions, describe the final scene as objects with
  * attributes and relations. Scored by Yardstick's deterministic structured scorer
- * (lib/tasks/explore-scorer.ts), labelled "structured scorer"; the paper's LLM scorer is pluggable
- * (lib/tasks/explore-llm.ts).
+ * (lib/tasks/explore-scorer.ts), labelled "structured scorer"; the paper's LLM scorer is pluggable:
+ * with SCORER_LLM_URL set, background jobs (lib/scoring/) score answers with the paper's prompts
+ * (lib/tasks/explore-llm.ts, explore-llm-scorer.ts), labelled "LLM scorer (<model>)". A study may
+ * ask for free text instead of the structured scene (settingsSchema: { freeText }).
  *
  * Relation naming (answers): a relation is "<subject> <relation> <object>" where subject and
  * object are refs `category.k` (k = 0-based index among the answer's objects of that category, in
@@ -94,11 +97,26 @@ export const exploreSceneAnswerSchema = z
   .superRefine((answer, ctx) => checkRelations(answer.objects, ctx));
 export type ExploreSceneAnswer = { objects: SceneObject[]; text: string };
 
-/** Free-text mode (set per study; phase 2 picks the schema): no objects, non-empty text. */
+/** Free-text mode (Study.taskSettings["explore-scene"].freeText): no objects, a non-empty description. */
 export const exploreSceneFreeTextAnswerSchema = z.strictObject({
-  objects: z.array(z.never()).max(0),
-  text: z.string().trim().min(1, "describe the final scene"),
+  objects: z.array(z.never()).max(0, "free-text mode: the answer is the text, without objects"),
+  text: z.string().trim().min(1, "describe the final scene").max(20_000, "at most 20,000 characters"),
 });
+
+/**
+ * The kind's settings in a study (Study.taskSettings["explore-scene"]): `freeText` true makes the
+ * annotator type the description instead of building the structured scene; the text is then
+ * scored as a model's free text is (noun phrases as candidate objects; or the LLM scorer).
+ */
+export const exploreSceneSettingsSchema = z.strictObject({
+  freeText: z.boolean().default(false),
+});
+export type ExploreSceneSettings = z.infer<typeof exploreSceneSettingsSchema>;
+
+export function exploreSettingsOf(settings: unknown): ExploreSceneSettings {
+  const parsed = exploreSceneSettingsSchema.safeParse(settings ?? {});
+  return parsed.success ? parsed.data : { freeText: false };
+}
 
 export type ExploreSceneScore = ExploreStructuredScore;
 
@@ -202,15 +220,21 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
 
   mapImages: (item, replace) => ({ public: { ...item.public, initialImage: replace(item.public.initialImage) }, key: item.key }),
 
-  publicView(item: ExploreItem): Json {
+  settingsSchema: exploreSceneSettingsSchema,
+
+  /** `freeText: true` tells the page to show the text box instead of the scene editor (study setting) */
+  publicView(item: ExploreItem, settings?: Record<string, unknown>): Json {
     return {
       initialImage: item.public.initialImage,
       actions: [...item.public.actions],
       ...(item.public.vocabulary ? { vocabulary: [...item.public.vocabulary] } : {}),
+      ...(exploreSettingsOf(settings).freeText ? { freeText: true } : {}),
     };
   },
 
-  keyAnswer: (key) => ({ objects: key.objects.map((object) => ({ ...object, relation: [...object.relation] })), text: "" }),
+  answerSchemaFor: (_item, settings) => (exploreSettingsOf(settings).freeText ? exploreSceneFreeTextAnswerSchema : exploreSceneAnswerSchema) as z.ZodType<ExploreSceneAnswer>,
+
+  keyAnswer: (key) => ({ objects: key.objects.map((object) => ({ ...object, relation: [...object.relation] })), text: objectSentences(key.objects).sentences.join(" ") }),
   score: (answer, key) => scoreStructured(answer, key),
   correct: (score) => score.correct,
   aggregate: (scores) => ({

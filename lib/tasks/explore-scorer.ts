@@ -145,11 +145,13 @@ interface PreparedRelation {
   objectIndex: number | null;
 }
 
-interface PreparedObject {
+export interface PreparedObject {
   category: string;
   lemmas: string[];
   attributes: Set<string>;
   relations: PreparedRelation[];
+  /** free text: indices of the sentences that mention the candidate (sentences(text)); [] for structured objects */
+  sentences: number[];
 }
 
 function withoutCategory(words: Set<string>, lemmas: readonly string[]): Set<string> {
@@ -165,6 +167,7 @@ export function prepareObjects(objects: readonly SceneObject[]): PreparedObject[
       category: object.category,
       lemmas,
       attributes: withoutCategory(contentLemmas(object.description), lemmas),
+      sentences: [],
       relations: object.relation.flatMap((text) => {
         const parsed = parseRelation(text, names);
         if (!parsed) return [];
@@ -186,12 +189,14 @@ export function prepareText(text: string): PreparedObject[] {
     const tokens = tokenize(sentence);
     return { tokens, phrases: nounPhrases(tokens, index) };
   });
-  for (const { phrases } of parsed) {
+  parsed.forEach(({ phrases }, sentence) => {
     for (const phrase of phrases) {
       const key = phrase.lemmas.join(" ");
-      if (!byKey.has(key)) byKey.set(key, { category: key, lemmas: phrase.lemmas, attributes: new Set(), relations: [] });
+      const candidate = byKey.get(key) ?? { category: key, lemmas: phrase.lemmas, attributes: new Set<string>(), relations: [], sentences: [] };
+      byKey.set(key, candidate);
+      if (!candidate.sentences.includes(sentence)) candidate.sentences.push(sentence);
     }
-  }
+  });
   const keys = [...byKey.keys()];
   const content = (tokens: Token[]) => new Set(tokens.filter((token) => ["NOUN", "PROPN", "ADJ", "VERB", "NUM", "ADV"].includes(token.pos) && !token.stop).map((token) => token.lemma));
   for (const { tokens, phrases } of parsed) {
@@ -303,16 +308,43 @@ export interface StructuredAnswer {
   text: string;
 }
 
-/** The structured scorer: an answer (objects, or free text when it has none) against the key's objects. */
-export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: string[] }): ExploreStructuredScore {
+/** The object level shared by every EXPLORE scorer: the prepared scenes, the matched pairs and S_obj. */
+export interface ObjectMatching {
+  source: "objects" | "text";
+  annotated: PreparedObject[];
+  predicted: PreparedObject[];
+  pairs: Array<{ annotated: number; predicted: number; similarity: number }>;
+  /** annotated object index -> matched predicted object index */
+  predictedFor: Map<number, number>;
+  sObj: number;
+  matched: MatchedPair[];
+}
+
+/**
+ * Objects of an answer (its structured objects, or the candidates of its free text when it has
+ * none) matched to the key's: category similarity matrix, mutual maxima, S_obj = 100 x soft coverage.
+ */
+export function matchObjects(answer: StructuredAnswer, key: { objects: SceneObject[] }): ObjectMatching {
   const source = answer.objects.length > 0 ? "objects" : "text";
   const annotated = prepareObjects(key.objects);
   const predicted = source === "objects" ? prepareObjects(answer.objects) : prepareText(answer.text);
   const matrix = annotated.map((a) => predicted.map((p) => categorySimilarity(a.lemmas, p.lemmas)));
   const pairs = matchByMutualMaxima(matrix);
-  const predictedFor = new Map(pairs.map((pair) => [pair.annotated, pair.predicted]));
-
   const sObj = annotated.length === 0 ? 0 : (100 * pairs.reduce((sum, pair) => sum + pair.similarity, 0)) / annotated.length;
+  return {
+    source,
+    annotated,
+    predicted,
+    pairs,
+    predictedFor: new Map(pairs.map((pair) => [pair.annotated, pair.predicted])),
+    sObj,
+    matched: pairs.map((pair) => ({ ...pair, annotatedCategory: key.objects[pair.annotated].category, predictedCategory: predicted[pair.predicted].category })),
+  };
+}
+
+/** The structured scorer: an answer (objects, or free text when it has none) against the key's objects. */
+export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: string[] }): ExploreStructuredScore {
+  const { source, annotated, predicted, pairs, predictedFor, sObj, matched } = matchObjects(answer, key);
   const attScores: number[] = [];
   const relScores: number[] = [];
   for (const pair of pairs) {
@@ -347,11 +379,7 @@ export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneO
     S_uni: sUni,
     annotatedObjects: annotated.length,
     predictedObjects: predicted.length,
-    matched: pairs.map((pair) => ({
-      ...pair,
-      annotatedCategory: key.objects[pair.annotated].category,
-      predictedCategory: predicted[pair.predicted].category,
-    })),
+    matched,
     correct: sUni >= EXPLORE_CORRECT_THRESHOLD,
   };
   if (key.keyStates && key.keyStates.length > 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyExploreDraft, replayItemEvents, type ExploreDraft } from "@/lib/annotate/item-state";
-import { exploreSceneAnswerSchema } from "@/lib/tasks/explore-scene";
-import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreDraftProblem, exploreMissing, objectLabels, sceneText } from "@/components/tasks/explore-scene/explore-draft";
+import { exploreSceneAnswerSchema, exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
+import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreDraftProblem, exploreMissing, isFreeTextView, objectLabels, sceneText } from "@/components/tasks/explore-scene/explore-draft";
 import { describeEvent } from "@/components/replay/describe-event";
 import { trajectoryPayloadSchemas } from "@/lib/validations/annotate";
 
@@ -57,5 +57,24 @@ describe("explore scene draft", () => {
     expect(trajectoryPayloadSchemas.actions_scrolled.safeParse({ first: 3, last: 20 }).success).toBe(true);
     expect(describeEvent({ type: "relation_added", payload: { subject: 0, relation: "on", object: 1, via: "click" } })).toBe('Related object #0 "on" object #1 (click)');
     expect(describeEvent({ type: "actions_scrolled", payload: { first: 3, last: 20 } })).toBe("Reading actions 4–21");
+  });
+
+  it("free-text mode: the typed text is the answer, recorded as scene_text_edited", () => {
+    const typed = draftOf([{ type: "scene_text_edited", payload: { value: "A bowl" } }, { type: "scene_text_edited", payload: { value: " A white bowl on the counter. " } }]);
+    expect(typed.text).toBe(" A white bowl on the counter. ");
+    expect(exploreAnswerOf(typed, true)).toEqual({ objects: [], text: "A white bowl on the counter." });
+    expect(exploreSceneFreeTextAnswerSchema.safeParse(exploreAnswerOf(typed, true)).success).toBe(true);
+    expect(exploreAnswerOf(emptyExploreDraft(), true)).toBeNull();
+    expect(exploreMissing(emptyExploreDraft(), true)).toBe("Describe the final scene in the text box");
+    expect(exploreMissing(typed, true)).toBe("");
+    // the same draft in structured mode still needs objects
+    expect(exploreAnswerOf(typed)).toBeNull();
+    expect(isFreeTextView({ initialImage: "a.jpg", actions: ["x"], freeText: true })).toBe(true);
+    expect(isFreeTextView({ initialImage: "a.jpg", actions: ["x"] })).toBe(false);
+    // practice feedback and replay: a free-text answer shows its text again
+    expect(exploreDraftFromAnswer({ objects: [], text: "A bowl." }).text).toBe("A bowl.");
+    expect(describeExploreAnswer({ objects: [], text: "A bowl." })).toBe('free text: "A bowl."');
+    expect(trajectoryPayloadSchemas.scene_text_edited.safeParse({ value: "x".repeat(20_001) }).success).toBe(false);
+    expect(describeEvent({ type: "scene_text_edited", payload: { value: "A bowl." } })).toBe('Description typed (7 characters): "A bowl."');
   });
 });

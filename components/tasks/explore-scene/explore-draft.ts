@@ -20,6 +20,15 @@ export interface ExploreView {
   initialImage: string;
   actions: string[];
   vocabulary?: string[];
+  /** the study's free-text mode: the annotator types the description instead of building the scene */
+  freeText?: boolean;
+}
+
+export const isFreeTextView = (view: unknown): boolean => view !== null && typeof view === "object" && (view as ExploreView).freeText === true;
+
+/** Free-text mode: what keeps the typed description from being submitted; "" when it can be. */
+export function exploreTextProblem(draft: ExploreDraft): string {
+  return (draft.text ?? "").trim() === "" ? "Describe the final scene in the text box" : "";
 }
 
 export interface ExploreAnswerShape {
@@ -81,8 +90,12 @@ export function exploreDraftProblem(draft: ExploreDraft): string {
   return "";
 }
 
-/** The answer to submit (`{objects: [{category, description, relation}], text}`), or null while incomplete. */
-export function exploreAnswerOf(draft: ExploreDraft): ExploreAnswerShape | null {
+/**
+ * The answer to submit (`{objects: [{category, description, relation}], text}`), or null while
+ * incomplete; in free-text mode `{objects: [], text}` with the typed text.
+ */
+export function exploreAnswerOf(draft: ExploreDraft, freeText = false): ExploreAnswerShape | null {
+  if (freeText) return exploreTextProblem(draft) === "" ? { objects: [], text: (draft.text ?? "").trim() } : null;
   if (exploreDraftProblem(draft) !== "") return null;
   const labels = objectLabels(draft.objects);
   const refById = new Map(draft.objects.map((object, i) => [object.id, labels[i].ref]));
@@ -100,6 +113,8 @@ export function exploreAnswerOf(draft: ExploreDraft): ExploreAnswerShape | null 
 export function exploreDraftFromAnswer(answer: unknown): ExploreDraft {
   if (isExploreDraft(answer)) return answer;
   const draft = emptyExploreDraft();
+  const text = answer !== null && typeof answer === "object" ? (answer as { text?: unknown }).text : undefined;
+  if (typeof text === "string" && text !== "") draft.text = text;
   const raw = answer !== null && typeof answer === "object" ? (answer as { objects?: unknown }).objects : undefined;
   if (!Array.isArray(raw)) return draft;
   const objects: ExploreDraftObject[] = raw.map((entry, id) => {
@@ -129,13 +144,16 @@ export function exploreDraftFromAnswer(answer: unknown): ExploreDraft {
   return { ...draft, objects, nextId: objects.length };
 }
 
-export function exploreMissing(answer: unknown): string {
-  return isExploreDraft(answer) ? exploreDraftProblem(answer) : "Add at least one object of the final scene";
+export function exploreMissing(answer: unknown, freeText = false): string {
+  if (!isExploreDraft(answer)) return freeText ? "Describe the final scene in the text box" : "Add at least one object of the final scene";
+  return freeText ? exploreTextProblem(answer) : exploreDraftProblem(answer);
 }
 
 /** "3 objects: bowl (white), counter, sink; 2 relations" */
 export function describeExploreAnswer(answer: unknown): string {
   const objects = (answer as { objects?: Array<{ category?: unknown; description?: unknown; relation?: unknown }> } | null)?.objects;
+  const text = (answer as { text?: unknown } | null)?.text;
+  if (Array.isArray(objects) && objects.length === 0 && typeof text === "string") return `free text: ${JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}…` : text)}`;
   if (!Array.isArray(objects)) return "?";
   const relations = objects.reduce((sum, o) => sum + (Array.isArray(o.relation) ? o.relation.length : 0), 0);
   const names = objects.map((o) => `${String(o.category ?? "?")}${o.description ? ` (${String(o.description)})` : ""}`);

@@ -8,7 +8,7 @@ import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { viaOf } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
-import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, normalizeCategory, objectLabels, sceneText, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
+import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProblem, normalizeCategory, objectLabels, sceneText, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 
 /**
  * EXPLORE-Bench final-scene prediction (`explore-scene`): the initial image (opens large), the
@@ -19,11 +19,13 @@ import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, normalizeCatego
  * relation word and object among the scene's objects. Every change is one event
  * (lib/annotate/item-state.ts applyExploreEvent); the answer and its text follow from the draft.
  * Keyboard: Enter adds (in the new-object and new-relation fields), Delete removes the focused
- * object or relation row.
+ * object or relation row. In a study's free-text mode (view.freeText) a text box replaces the
+ * scene editor: the description is recorded as `scene_text_edited` once typing pauses and when
+ * the box loses focus, and submitted as `{objects: [], text}`.
  */
 
 type Via = "click" | "keyboard" | "touch";
-type ExploreEventType = "scene_object_added" | "scene_object_removed" | "scene_object_edited" | "relation_added" | "relation_removed" | "actions_scrolled" | "actions_searched";
+type ExploreEventType = "scene_object_added" | "scene_object_removed" | "scene_object_edited" | "relation_added" | "relation_removed" | "actions_scrolled" | "actions_searched" | "scene_text_edited";
 
 const inputClass = "h-7 min-w-0 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
 const buttonClass = "h-7 shrink-0 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
@@ -53,13 +55,19 @@ export default function ExploreSceneTask({ view }: TaskUiProps) {
     <div className="grid h-full min-h-0 grid-cols-[minmax(220px,300px)_minmax(260px,1fr)_minmax(380px,1.3fr)] gap-2 xl:gap-3" data-testid="explore-task">
       <TaskPanel title="Initial scene" label="Initial scene" bodyClassName="flex flex-col gap-2">
         <ZoomableImage src={item.initialImage} alt="The initial scene" onZoom={() => zoom(item.initialImage, "initial", 0)} className="aspect-[4/3] w-full shrink-0" />
-        <p className="text-[11px] leading-snug text-slate-500">
-          Read the actions in order and describe the scene <strong>after the last one</strong>: its objects, their attributes (colour, material, state...) and how they relate. Objects are named{" "}
-          <code>bowl.0</code>, <code>bowl.1</code> when there are several of a category.
-        </p>
+        {item.freeText ? (
+          <p className="text-[11px] leading-snug text-slate-500">
+            Read the actions in order and describe the scene <strong>after the last one</strong> in the text box: its objects, their attributes and how they relate.
+          </p>
+        ) : (
+          <p className="text-[11px] leading-snug text-slate-500">
+            Read the actions in order and describe the scene <strong>after the last one</strong>: its objects, their attributes (colour, material, state...) and how they relate. Objects are
+            named <code>bowl.0</code>, <code>bowl.1</code> when there are several of a category.
+          </p>
+        )}
       </TaskPanel>
       <ActionList actions={item.actions} draft={draft} act={act} locked={locked} />
-      <SceneEditor item={item} draft={draft} act={act} locked={locked} />
+      {item.freeText ? <FreeTextEditor draft={draft} act={act} locked={locked} /> : <SceneEditor item={item} draft={draft} act={act} locked={locked} />}
       <Lightbox describe={() => "The initial scene"} />
     </div>
   );
@@ -148,6 +156,51 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
           </li>
         ))}
       </ol>
+    </TaskPanel>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Free-text mode
+
+const TEXT_AFTER_MS = 500;
+const TEXT_MAX = 20_000;
+
+function FreeTextEditor({ draft, act, locked }: { draft: ExploreDraft; act: Act; locked: boolean }) {
+  const stored = draft.text ?? "";
+  const [text, setText] = useState(stored);
+  const shown = locked ? stored : text;
+  const problem = exploreTextProblem(draft);
+  const words = shown.trim() === "" ? 0 : shown.trim().split(/\s+/).length;
+
+  // what is typed is recorded once typing pauses (and on blur, below)
+  useEffect(() => {
+    if (locked || text === stored) return;
+    const timer = setTimeout(() => act("scene_text_edited", { value: text }), TEXT_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [text, stored, locked, act]);
+
+  return (
+    <TaskPanel title="Final scene" label="Final scene" aside={`${words} word${words === 1 ? "" : "s"}`} bodyClassName="flex flex-col gap-2">
+      <label htmlFor="explore-free-text" className="text-xs text-slate-600">
+        Describe the scene <strong>after the last action</strong> in your own words: which objects are there, their attributes (colour, material, shape, size, state) and how they
+        relate (on, in, under, next to, holding…).
+      </label>
+      <textarea
+        id="explore-free-text"
+        data-testid="explore-free-text"
+        aria-label="Description of the final scene"
+        placeholder="e.g. A white ceramic bowl sits on the kitchen counter next to the sink. Shredded green cabbage is in a metal colander inside the sink."
+        className="min-h-0 flex-1 resize-none rounded border border-slate-300 bg-white p-2 text-sm leading-relaxed focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50"
+        value={shown}
+        maxLength={TEXT_MAX}
+        disabled={locked}
+        onChange={(event) => setText(event.target.value)}
+        onBlur={() => {
+          if (text !== stored) act("scene_text_edited", { value: text });
+        }}
+      />
+      {problem && !locked ? <p className="text-xs text-amber-700">{problem}</p> : null}
     </TaskPanel>
   );
 }

@@ -1,0 +1,365 @@
+import "server-only";
+import pLimit from "p-limit";
+import pRetry from "p-retry";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
+import { EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
+import { finishExploreLlmScore, planExploreLlmScore, type LlmPhraseRequest } from "@/lib/tasks/explore-llm-scorer";
+import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
+import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
+
+/**
+ * Background LLM scoring of a study's EXPLORE answers (ScoringJob): every submitted answer to a
+ * non-practice `explore-scene` item and every model prediction for one, not yet scored by the
+ * job's (model, prompt version), is planned (lib/tasks/explore-llm-scorer.ts), its prompts answered
+ * from ScorerCache or asked of the scorer LLM (bounded concurrency, retries with exponential
+ * backoff), and its score stored in ScorerResult. Nothing runs inside an annotator's request.
+ *
+ * All state is in the database, so a job survives a restart: the process running it renews its
+ * heartbeat; a RUNNING job whose heartbeat is older than `staleMs` is claimed again (by this or
+ * another app instance, FOR UPDATE SKIP LOCKED) and continues with what is still unscored, the
+ * replies asked before the restart coming from the cache. An answer whose prompts still fail after
+ * the retries is counted as failed with its error, and stays unscored for the next job.
+ */
+
+export const LLM_SCORER = "llm";
+export const LLM_SCORED_KIND = "explore-scene";
+/** a RUNNING job whose heartbeat is older than this is taken over */
+export const HEARTBEAT_STALE_MS = 60_000;
+const FLUSH_EVERY_MS = 1_000;
+const TARGETS_PER_CHUNK = 50;
+const MAX_KEPT_ERRORS = 20;
+
+export interface ScoringJobError {
+  at: string;
+  target: string;
+  message: string;
+}
+
+export interface ScoringJobView {
+  id: string;
+  status: ScoringJobStatus;
+  kind: string;
+  scorer: string;
+  model: string;
+  promptVersion: string;
+  total: number;
+  done: number;
+  failed: number;
+  requests: number;
+  cacheHits: number;
+  /** share of the job's answers handled (scored or failed), 0-1; null before it started counting */
+  progress: number | null;
+  errors: ScoringJobError[];
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface ScoringRunOptions {
+  /** the scorer LLM (default: from SCORER_LLM_* in the environment) */
+  config?: LlmScorerConfig | null;
+  /** p-retry's retries (after the first attempt), first and largest backoff in ms */
+  retry?: { retries?: number; minTimeout?: number; maxTimeout?: number };
+  staleMs?: number;
+}
+
+const jobSelect = {
+  id: true,
+  studyId: true,
+  status: true,
+  kind: true,
+  scorer: true,
+  model: true,
+  promptVersion: true,
+  total: true,
+  done: true,
+  failed: true,
+  requests: true,
+  cacheHits: true,
+  errors: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+} as const satisfies Prisma.ScoringJobSelect;
+
+type JobRow = Prisma.ScoringJobGetPayload<{ select: typeof jobSelect }>;
+
+function errorsOf(value: unknown): ScoringJobError[] {
+  return Array.isArray(value) ? (value as ScoringJobError[]) : [];
+}
+
+function viewOf(job: JobRow): ScoringJobView {
+  const handled = job.done + job.failed;
+  return {
+    id: job.id,
+    status: job.status,
+    kind: job.kind,
+    scorer: job.scorer,
+    model: job.model,
+    promptVersion: job.promptVersion,
+    total: job.total,
+    done: job.done,
+    failed: job.failed,
+    requests: job.requests,
+    cacheHits: job.cacheHits,
+    progress: job.status === "DONE" ? 1 : job.total > 0 ? Math.min(1, handled / job.total) : null,
+    errors: errorsOf(job.errors),
+    createdAt: job.createdAt.toISOString(),
+    startedAt: job.startedAt?.toISOString() ?? null,
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is still unscored
+
+function unscoredResponses(studyId: string, model: string, promptVersion: string) {
+  return {
+    assignment: { studyId, item: { kind: LLM_SCORED_KIND, practice: false } },
+    scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
+  } satisfies Prisma.ResponseWhereInput;
+}
+
+function unscoredPredictions(studyId: string, model: string, promptVersion: string) {
+  return {
+    run: { studyId },
+    item: { kind: LLM_SCORED_KIND, practice: false },
+    scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
+  } satisfies Prisma.ModelPredictionWhereInput;
+}
+
+/** Answers and model predictions of the study that (model, prompt version) has not scored. */
+export async function countUnscored(studyId: string, model: string, promptVersion = EXPLORE_LLM_PROMPT_VERSION): Promise<{ responses: number; predictions: number }> {
+  const [responses, predictions] = await Promise.all([
+    db.response.count({ where: unscoredResponses(studyId, model, promptVersion) }),
+    db.modelPrediction.count({ where: unscoredPredictions(studyId, model, promptVersion) }),
+  ]);
+  return { responses, predictions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs
+
+/**
+ * A new LLM scoring job for the study (PENDING; the runner picks it up), or the study's unfinished
+ * job for the same model and prompt version when there is one (`created` false).
+ */
+export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv()): Promise<{ job: ScoringJobView; created: boolean }> {
+  if (!config) throw new AppError("CONFLICT", "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it");
+  const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
+  const items = await db.item.count({ where: { studyId: study.id, kind: LLM_SCORED_KIND } });
+  if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${LLM_SCORED_KIND} items: the LLM scorer only scores EXPLORE-Bench answers`);
+  return db.$transaction(async (tx) => {
+    // one unfinished job per study, model and prompt version (the lock serialises two clicks)
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
+    const open = await tx.scoringJob.findFirst({
+      where: { studyId: study.id, scorer: LLM_SCORER, model: config.model, promptVersion: EXPLORE_LLM_PROMPT_VERSION, status: { in: ["PENDING", "RUNNING"] } },
+      select: jobSelect,
+    });
+    if (open) return { job: viewOf(open), created: false };
+    const job = await tx.scoringJob.create({
+      data: { studyId: study.id, kind: LLM_SCORED_KIND, scorer: LLM_SCORER, model: config.model, promptVersion: EXPLORE_LLM_PROMPT_VERSION, createdById: userId },
+      select: jobSelect,
+    });
+    return { job: viewOf(job), created: true };
+  });
+}
+
+/** The study's most recent scoring jobs, newest first. */
+export async function listScoringJobs(studyId: string, take = 5): Promise<ScoringJobView[]> {
+  const jobs = await db.scoringJob.findMany({ where: { studyId }, orderBy: { createdAt: "desc" }, take, select: jobSelect });
+  return jobs.map(viewOf);
+}
+
+export async function getScoringJob(jobId: string): Promise<ScoringJobView | null> {
+  const job = await db.scoringJob.findUnique({ where: { id: jobId }, select: jobSelect });
+  return job ? viewOf(job) : null;
+}
+
+/** Claims the oldest PENDING job, or a RUNNING one whose runner stopped renewing its heartbeat. */
+export async function claimScoringJob(runnerId: string, staleMs = HEARTBEAT_STALE_MS): Promise<string | null> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    UPDATE "ScoringJob" SET status = 'RUNNING', runner = ${runnerId}, "heartbeatAt" = now(), "startedAt" = COALESCE("startedAt", now()), failed = 0
+    WHERE id = (
+      SELECT id FROM "ScoringJob"
+      WHERE status = 'PENDING' OR (status = 'RUNNING' AND ("heartbeatAt" IS NULL OR "heartbeatAt" < now() - make_interval(secs => ${staleMs / 1000})))
+      ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id`;
+  return rows[0]?.id ?? null;
+}
+
+/** True while some job is PENDING or RUNNING (the runner looks again later). */
+export async function hasUnfinishedScoringJobs(): Promise<boolean> {
+  return (await db.scoringJob.count({ where: { status: { in: ["PENDING", "RUNNING"] } } })) > 0;
+}
+
+interface Target {
+  type: "response" | "prediction";
+  id: string;
+  itemId: string;
+  answer: unknown;
+  label: string;
+}
+
+async function nextTargets(type: Target["type"], studyId: string, model: string, promptVersion: string, after: string): Promise<Target[]> {
+  if (type === "response") {
+    const rows = await db.response.findMany({
+      where: { ...unscoredResponses(studyId, model, promptVersion), id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: TARGETS_PER_CHUNK,
+      select: { id: true, answer: true, assignment: { select: { itemId: true, item: { select: { externalId: true } } } } },
+    });
+    return rows.map((row) => ({ type, id: row.id, itemId: row.assignment.itemId, answer: row.answer, label: `response ${row.id} (item ${row.assignment.item.externalId})` }));
+  }
+  const rows = await db.modelPrediction.findMany({
+    where: { ...unscoredPredictions(studyId, model, promptVersion), id: { gt: after } },
+    orderBy: { id: "asc" },
+    take: TARGETS_PER_CHUNK,
+    select: { id: true, answer: true, itemId: true, item: { select: { externalId: true } }, run: { select: { name: true } } },
+  });
+  return rows.map((row) => ({ type, id: row.id, itemId: row.itemId, answer: row.answer, label: `model run "${row.run.name}", item ${row.item.externalId}` }));
+}
+
+/**
+ * Runs one claimed job to its end (or until another runner takes it over). `runnerId` must be the
+ * one that claimed it.
+ */
+export async function runScoringJob(jobId: string, runnerId: string, options: ScoringRunOptions = {}): Promise<void> {
+  const job = await db.scoringJob.findUnique({ where: { id: jobId }, select: { ...jobSelect, runner: true } });
+  if (!job || job.runner !== runnerId || job.status !== "RUNNING") return;
+  const state = { done: job.done, failed: 0, requests: job.requests, cacheHits: job.cacheHits, total: job.done, errors: errorsOf(job.errors) };
+  let lost = false;
+  const flush = async () => {
+    if (lost) return;
+    const updated = await db.$executeRaw`
+      UPDATE "ScoringJob" SET done = ${state.done}, failed = ${state.failed}, requests = ${state.requests}, "cacheHits" = ${state.cacheHits}, total = ${state.total},
+        errors = ${JSON.stringify(state.errors)}::jsonb, "heartbeatAt" = now()
+      WHERE id = ${jobId} AND runner = ${runnerId} AND status = 'RUNNING'`;
+    if (updated === 0) lost = true;
+  };
+  const fail = (target: string, error: unknown) => {
+    state.failed += 1;
+    state.errors = [...state.errors, { at: new Date().toISOString(), target, message: error instanceof Error ? error.message : String(error) }].slice(-MAX_KEPT_ERRORS);
+  };
+
+  const config = options.config === undefined ? llmScorerFromEnv() : options.config;
+  if (!config) {
+    fail("job", new Error("SCORER_LLM_URL is not set on the server that ran the job"));
+    await flush();
+    await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
+    return;
+  }
+  const model = job.model;
+  const { promptVersion } = job;
+  const pending = await countUnscored(job.studyId, model, promptVersion);
+  state.total = job.done + pending.responses + pending.predictions;
+  await flush();
+
+  const limit = pLimit(config.concurrency);
+  const inFlight = new Map<string, Promise<number>>();
+  const keys = new Map<string, unknown>();
+  const retry = { retries: options.retry?.retries ?? 4, minTimeout: options.retry?.minTimeout ?? 1_000, maxTimeout: options.retry?.maxTimeout ?? 30_000 };
+
+  const ask = (cacheKey: string, request: LlmPhraseRequest): Promise<number> => {
+    let pendingScore = inFlight.get(cacheKey);
+    if (!pendingScore) {
+      pendingScore = limit(() =>
+        pRetry(
+          () => {
+            state.requests += 1;
+            return llmPhraseScore({ ...config, model }, request.sentence, request.phrase, request.aspect);
+          },
+          { ...retry, factor: 2, randomize: true, shouldRetry: ({ error }) => !(error instanceof LlmScorerError) || error.retryable },
+        ),
+      ).then(async (result) => {
+        await writeScorerCache({ key: cacheKey, model, promptVersion, request, score: result.score, reply: result.reply });
+        return result.score;
+      });
+      inFlight.set(cacheKey, pendingScore);
+      const forget = () => inFlight.delete(cacheKey);
+      pendingScore.then(forget, forget);
+    }
+    return pendingScore;
+  };
+
+  const keyOf = async (itemIds: string[]) => {
+    const missing = [...new Set(itemIds)].filter((id) => !keys.has(id));
+    if (missing.length === 0) return;
+    const rows = await db.item.findMany({ where: { id: { in: missing } }, select: { id: true, key: true } });
+    for (const row of rows) keys.set(row.id, row.key);
+  };
+
+  const scoreTarget = async (target: Target) => {
+    try {
+      const key = exploreSceneKeySchema.parse(keys.get(target.itemId));
+      const answer = parseExploreModelAnswer(target.answer);
+      if (!answer) throw new Error("the stored answer holds neither objects nor text");
+      const plan = planExploreLlmScore(answer, key);
+      const cacheKeys = plan.requests.map((request) => scorerCacheKey(model, promptVersion, request));
+      const cached = await readScorerCache(cacheKeys);
+      const scores = await Promise.all(
+        plan.requests.map((request, i) => {
+          const hit = cached.get(cacheKeys[i]);
+          if (hit !== undefined) {
+            state.cacheHits += 1;
+            return hit;
+          }
+          return ask(cacheKeys[i], request);
+        }),
+      );
+      const score = finishExploreLlmScore(plan, scores, { model, promptVersion });
+      await db.scorerResult.createMany({
+        data: [{ studyId: job.studyId, scorer: LLM_SCORER, model, promptVersion, ...(target.type === "response" ? { responseId: target.id } : { predictionId: target.id }), score: score as unknown as Prisma.InputJsonValue }],
+        skipDuplicates: true,
+      });
+      state.done += 1;
+    } catch (error) {
+      fail(target.label, error);
+    }
+  };
+
+  const heartbeat = setInterval(() => void flush().catch(() => undefined), FLUSH_EVERY_MS);
+  try {
+    for (const type of ["response", "prediction"] as const) {
+      let after = "";
+      while (!lost) {
+        const targets = await nextTargets(type, job.studyId, model, promptVersion, after);
+        if (targets.length === 0) break;
+        after = targets[targets.length - 1].id;
+        await keyOf(targets.map((target) => target.itemId));
+        await Promise.all(targets.map(scoreTarget));
+      }
+    }
+  } catch (error) {
+    fail("job", error);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  await flush();
+  if (lost) return;
+  const status: ScoringJobStatus = state.done === job.done && state.failed > 0 ? "FAILED" : "DONE";
+  await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId, status: "RUNNING" }, data: { status, finishedAt: new Date() } });
+}
+
+export interface LlmScoringStatus {
+  /** a scorer LLM is configured on this server (SCORER_LLM_URL) */
+  configured: boolean;
+  /** the configured model (SCORER_LLM_MODEL), null when none is configured */
+  model: string | null;
+  promptVersion: string;
+  /** the study's latest jobs, newest first */
+  jobs: ScoringJobView[];
+  /** answers and predictions the configured model has not scored yet; null without a configured model */
+  unscored: { responses: number; predictions: number } | null;
+}
+
+/** What the dashboard's LLM scorer panel shows (GET /api/studies/[slug]/scoring-jobs). */
+export async function getLlmScoringStatus(studyId: string, config: LlmScorerConfig | null = llmScorerFromEnv()): Promise<LlmScoringStatus> {
+  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId), config ? countUnscored(studyId, config.model) : Promise.resolve(null)]);
+  return { configured: config !== null, model: config?.model ?? null, promptVersion: EXPLORE_LLM_PROMPT_VERSION, jobs, unscored };
+}
