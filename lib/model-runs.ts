@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { AnyTaskModule } from "@/lib/tasks/types";
+import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
 
 /**
  * Model runs: a model's answers to a study's items, imported from answers.jsonl and scored by the
@@ -90,6 +91,11 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
       value = JSON.parse(text);
     } catch (error) {
       errors.push({ file, line, message: `invalid JSON (${(error as Error).message})` });
+      continue;
+    }
+    const unstorable = findUnstorableText(value);
+    if (unstorable) {
+      errors.push({ file, line, field: fieldPath(unstorable.path) || undefined, message: unstorable.reason });
       continue;
     }
     const checked = lineSchema.safeParse(value);

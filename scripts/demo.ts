@@ -60,10 +60,20 @@ await disconnectDb();
 
 buildIfNeeded();
 
-const server = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
+const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", String(port)], {
   cwd: root,
   stdio: ["ignore", "pipe", "inherit"],
-  env: { ...process.env, DATABASE_URL: database.url, NEXTAUTH_SECRET: sessionSecret(), NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
+  env: {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NEXTAUTH_SECRET: sessionSecret(),
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    NEXT_TELEMETRY_DISABLED: "1",
+    // the embedded database runs in this process, one session for every connection: more app workers
+    // would only queue on it, and two connections' queries would interleave in that one session
+    ...(database.embedded && !process.env.YARDSTICK_WORKERS ? { YARDSTICK_WORKERS: "1" } : {}),
+    ...(database.embedded && !process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: "1" } : {}),
+  },
 });
 let announced = false;
 server.stdout.on("data", (chunk: Buffer) => {

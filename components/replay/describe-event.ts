@@ -16,6 +16,12 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
     return value === null ? "?" : name(value);
   };
   const via = typeof p.via === "string" ? ` (${p.via})` : "";
+  if (event.type === "play_step") {
+    // interactive kinds (lib/play.ts): the action as sent, and whether the scene took it
+    const action = p.action && typeof p.action === "object" ? (p.action as { name?: unknown; args?: unknown }) : null;
+    const args = Array.isArray(action?.args) && action.args.length > 0 ? `(${action.args.join(", ")})` : "";
+    return `Step ${num("seq") ?? "?"}: ${action && typeof action.name === "string" ? `${action.name.replace(/_/g, " ")}${args}` : "an action"}${p.valid === false ? " — cannot do that here" : ""}`;
+  }
   switch (event.type) {
     case "item_shown":
       return p.resumed ? "Item shown again (resumed)" : "Item shown";
@@ -51,6 +57,10 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
       return `Reading actions ${step("first")}–${step("last")}`;
     case "actions_searched":
       return p.query ? `Filtered the actions for ${JSON.stringify(String(p.query))}` : "Cleared the action filter";
+    case "scene_text_edited": {
+      const value = String(p.value ?? "");
+      return `Description typed (${value.length} characters): ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
+    }
     case "image_closed":
       return `Closed the large image${typeof p.via === "string" ? ` (${p.via})` : ""}`;
     case "candidate_picked":
@@ -66,6 +76,21 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
       return `Swapped steps ${step("from")} and ${step("to")}${via}`;
     case "slot_cleared":
       return `Cleared step ${step("slot")} (${cand("candidate")})${via}`;
+    case "note_added":
+      return `Noted ${String(p.object ?? "?")}${typeof p.area === "string" ? ` in ${p.area}` : ""}${p.via === "auto" ? " (seen, filled in)" : ` (${String(p.source ?? "guess")})${via}`}`;
+    case "note_edited":
+      return `Note on ${String(p.object ?? "?")}: ${String(p.field ?? "?")} = ${JSON.stringify(p.value ?? null)}${via}`;
+    case "note_removed":
+      return `Removed the note on ${String(p.object ?? "?")}${via}`;
+    case "episode_finished":
+      return `Every task done (${num("tasks") ?? "?"} tasks)`;
+    case "belief_changed": {
+      // ESI-Bench's "my current answer" (lib/esi/belief.ts)
+      const choice = p.choice;
+      const answer = typeof choice === "string" ? choice : choice && typeof choice === "object" ? Object.entries(choice as Record<string, unknown>).map(([part, value]) => `${part}=${String(value)}`).join(", ") : "none";
+      const sure = typeof p.confidence === "number" ? `, ${p.confidence}${percent ? "%" : " of 5"} sure` : "";
+      return `Current answer: ${answer}${sure} (at step ${num("step") ?? "?"})${via}`;
+    }
     case "confidence_changed":
       return `Confidence ${p.value}${percent ? "%" : ""}${p.previous !== null && p.previous !== undefined ? ` (was ${p.previous}${percent ? "%" : ""})` : ""}`;
     case "submitted":

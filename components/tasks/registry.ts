@@ -7,7 +7,10 @@ import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProbl
 import { letterOf, type TaskUiProps } from "@/components/tasks/shared/types";
 import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
 import { emptyExploreDraft, isExploreDraft } from "@/lib/annotate/item-state";
-import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
+import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
+import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
+import { emptyEgoDraft } from "@/lib/ego2world/notes";
+import { describeEgo2worldAnswer, ego2worldAnswerOf, ego2worldMissing, type EpisodeView } from "@/components/tasks/ego2world-play/player-view";
 
 /**
  * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads
@@ -39,6 +42,10 @@ export interface TaskUi {
   displayAnswer?(answer: unknown, view: unknown): unknown;
   /** an answer in a few words (practice feedback, replay) */
   describeAnswer?(answer: unknown): string;
+  /** true when the task shows and records the confidence itself (ESI's belief panel): the submit bar then shows none */
+  confidenceInTask?: boolean;
+  /** the kind's keyboard shortcuts, listed on the item page (components/annotate/task-shortcuts.ts has those of the first kinds) */
+  shortcuts?: Array<{ keys: string; action: string }>;
 }
 
 /** What AnnotationInit needs from the kind's UI (ordering kinds: the slot count; others: the answer functions). */
@@ -56,6 +63,8 @@ const loadNextObs = () => import("@/components/tasks/gridwm-next-obs/gridwm-next
 const loadSceneJson = () => import("@/components/tasks/gridwm-scene-json/gridwm-scene-json-task");
 const loadJudge = () => import("@/components/tasks/gridwm-judge/gridwm-judge-task");
 const loadExplore = () => import("@/components/tasks/explore-scene/explore-scene-task");
+const loadEgo2world = () => import("@/components/tasks/ego2world-play/ego2world-play-task");
+const loadEsi = () => import("@/components/tasks/esi-explore/esi-explore-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
@@ -114,10 +123,33 @@ export const taskUis: Record<string, TaskUi> = {
     images: (view) => [(view as ExploreView).initialImage],
     candidateName: (_view, candidate) => `object ${candidate + 1}`,
     initialAnswer: () => emptyExploreDraft(),
-    answerOf: (answer) => (isExploreDraft(answer) ? exploreAnswerOf(answer) : null),
-    missing: (answer) => exploreMissing(answer),
+    answerOf: (answer, view) => (isExploreDraft(answer) ? exploreAnswerOf(answer, isFreeTextView(view)) : null),
+    missing: (answer, view) => exploreMissing(answer, isFreeTextView(view)),
     displayAnswer: (answer) => exploreDraftFromAnswer(answer),
     describeAnswer: (answer) => describeExploreAnswer(answer),
+  },
+  "ego2world-play": {
+    Component: lazy(loadEgo2world),
+    preload: loadEgo2world,
+    images: (view) => Object.values((view as EpisodeView).areas).map((area) => area.image),
+    candidateName: (_view, candidate) => `task ${candidate + 1}`,
+    initialAnswer: () => emptyEgoDraft(),
+    answerOf: (answer) => ego2worldAnswerOf(answer),
+    missing: (answer) => ego2worldMissing(answer),
+    displayAnswer: (answer) => answer,
+    describeAnswer: (answer) => describeEgo2worldAnswer(answer),
+  },
+  "esi-explore": {
+    Component: lazy(loadEsi),
+    preload: loadEsi,
+    images: (view) => [(view as EsiItemView).initialImage],
+    candidateName: (_view, candidate) => `option ${candidate + 1}`,
+    initialAnswer: () => esiInitialAnswer(),
+    answerOf: (answer, view) => esiAnswerFor(answer, view),
+    missing: (answer, view) => esiMissingFor(answer, view),
+    displayAnswer: (answer) => esiDisplayAnswer(answer),
+    describeAnswer: (answer) => describeEsiAnswer(answer),
+    confidenceInTask: true,
   },
 };
 

@@ -1,5 +1,10 @@
 import "server-only";
 import { gridwmSection, type GridwmSection } from "@/lib/dashboard/gridwm";
+import { loadEsiSection, ESI_KIND } from "@/lib/dashboard/esi";
+import type { EsiSection } from "@/lib/esi/figures";
+import { exploreDashboardSection, type ExploreSection } from "@/lib/dashboard/explore";
+import { ego2worldDashboardSection, EGO2WORLD_KIND, type Ego2worldSection } from "@/lib/dashboard/ego2world";
+import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem, type AgreementResult, type EncodingInfo } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
@@ -9,6 +14,8 @@ import { parseDashboardParams, type AlphaLevelChoice, type CiMethod } from "@/li
 import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { getSnapshotView, memoize, type StudySnapshot } from "@/lib/dashboard/snapshot";
 import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
+import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
+import { excludedParticipantIds } from "@/lib/participants";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTime, type TimeResult } from "@/lib/dashboard/time";
@@ -36,6 +43,9 @@ export interface DashboardChoices {
   /** items of this study that failed review, and whether their answers are in the figures */
   excludedItems: number;
   includeExcluded: boolean;
+  /** EXCLUDED participants of this study (gold rule), and whether their answers are in the figures */
+  excludedParticipants: number;
+  includeExcludedParticipants: boolean;
 }
 
 export interface PlanView extends Omit<AgreementPlanStatus, "completeItemIds"> {
@@ -59,6 +69,12 @@ export interface StudyDashboard {
   models: ModelRunSummary[];
   /** GridWM-Judge figures (per annotator, pooled, WMC); null for studies without GridWM kinds */
   gridwm: GridwmSection | null;
+  /** ESI-Bench: accuracy by condition in the paper's table shape, trajectory measures, calibration, step labels; null without esi-explore items */
+  esi: EsiSection | null;
+  /** EXPLORE-Bench: the paper's table per scorer (structured, LLM), agreement, LLM scoring jobs; null without explore-scene items */
+  explore: ExploreSection | null;
+  /** Ego2World: TSR, TCR, F1, WSR, validity, replan, steps, time, belief per person, pooled and per agent run, paired differences; null without ego2world-play items */
+  ego2world: Ego2worldSection | null;
 }
 
 function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string[] }> {
@@ -74,7 +90,7 @@ function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string
   return [...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => ({ key, values: [...set].sort(compareTagValues) }));
 }
 
-function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded"> {
+function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded" | "excludedParticipants" | "includeExcludedParticipants"> {
   const params = parseDashboardParams(raw);
   const tagKeys = tagFacets(snapshot);
   const keys = tagKeys.map((t) => t.key);
@@ -135,8 +151,11 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   ]);
   const excludedIds = new Set(await excludedItemIdsForStudy(study.id));
   const includeExcluded = parseDashboardParams(searchParams).reviewed === "with";
-  const snapshot = includeExcluded ? view.snapshot : snapshotWithoutItems(view.snapshot, excludedIds);
-  const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded };
+  const itemFiltered = includeExcluded ? view.snapshot : snapshotWithoutItems(view.snapshot, excludedIds);
+  const excludedPeople = new Set(await excludedParticipantIds(study.id));
+  const includeExcludedParticipants = parseDashboardParams(searchParams).participants === "with";
+  const snapshot = includeExcludedParticipants ? itemFiltered : snapshotWithoutAnnotators(itemFiltered, excludedPeople);
+  const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded, excludedParticipants: excludedPeople.size, includeExcludedParticipants };
   const v = `${study.id}@${snapshot.version}`;
   const { tagKey, annotator, encoding, level, ci } = choices;
   const scope = annotator === null ? "all" : snapshot.annotators[annotator].id;
@@ -215,6 +234,20 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
         ),
       )
     : null;
+  const explore = snapshot.items.kinds.includes("explore-scene") ? await exploreDashboardSection(study.id, snapshot, models) : null;
+  const ego2world = snapshot.items.kinds.includes(EGO2WORLD_KIND)
+    ? await memoizeAsync(`${v}|ego2world|${modelVersion}`, () => ego2worldDashboardSection(study.id, snapshot, models, idleCapMs(study.idleCapSeconds)))
+    : null;
+  // not memoised: researchers' step labels change it without a new response
+  const esi = snapshot.items.kinds.includes(ESI_KIND)
+    ? await loadEsiSection(study.id, {
+        annotators: snapshot.annotators,
+        annotatorId: annotator === null ? null : snapshot.annotators[annotator].id,
+        confidenceScale: study.confidenceScale,
+        calibrationBins: binsForScale(study.confidenceScale),
+        excludedItemIds: includeExcluded ? undefined : excludedIds,
+      })
+    : null;
   const { completeItemIds: _ids, ...planRest } = planStatus;
   return {
     asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses },
@@ -230,6 +263,9 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     time,
     models,
     gridwm,
+    esi,
+    explore,
+    ego2world,
   };
 }
 

@@ -1,6 +1,8 @@
 import { AppError } from "@/lib/errors";
+import { ego2worldPlayModule } from "@/lib/tasks/ego2world-play";
 import { enactForwardModule } from "@/lib/tasks/enact-forward";
 import { enactInverseModule } from "@/lib/tasks/enact-inverse";
+import { esiExploreModule } from "@/lib/tasks/esi-explore";
 import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
@@ -19,6 +21,8 @@ const registered = {
   "gridwm-scene-json": gridwmSceneJsonModule,
   "gridwm-judge": gridwmJudgeModule,
   "explore-scene": exploreSceneModule,
+  "esi-explore": esiExploreModule,
+  "ego2world-play": ego2worldPlayModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;
@@ -37,6 +41,22 @@ export function getTaskModule(kind: string): AnyTaskModule {
     throw new AppError("INVALID", `unknown task kind ${JSON.stringify(kind)}; known kinds: ${taskKinds.join(", ")}`);
   }
   return taskModules[kind];
+}
+
+/**
+ * A kind's settings in a study: Study.taskSettings[kind] parsed with the kind's settingsSchema
+ * (defaults filled in); {} for kinds without settings, and the schema's defaults when the stored
+ * value does not parse (the study settings form validates what it stores).
+ */
+export function kindSettings(taskSettings: unknown, kind: string): Record<string, unknown> {
+  const all = taskSettings && typeof taskSettings === "object" && !Array.isArray(taskSettings) ? (taskSettings as Record<string, unknown>) : {};
+  const own = all[kind] && typeof all[kind] === "object" ? all[kind] : {};
+  const schema = isTaskKind(kind) ? taskModules[kind].settingsSchema : undefined;
+  if (!schema) return own as Record<string, unknown>;
+  const parsed = schema.safeParse(own);
+  if (parsed.success) return parsed.data;
+  const defaults = schema.safeParse({});
+  return defaults.success ? defaults.data : {};
 }
 
 /**

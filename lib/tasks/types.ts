@@ -85,6 +85,47 @@ export interface ModelAnswerParse<Answer = unknown> {
   reason?: string;
 }
 
+/** What an interactive kind's start and step are told besides the item (lib/play.ts). */
+export interface PlayContext {
+  assignmentId: string;
+  /** the study condition of this assignment (Study.conditions), null when the study has none */
+  condition: string | null;
+  /** the study's settings for this kind: Study.taskSettings[kind] ({} when unset) */
+  settings: Record<string, unknown>;
+}
+
+/** The outcome of starting an episode or of one action in it. */
+export interface PlayResult<State = unknown, View = unknown> {
+  /** hidden episode state: stored in Assignment.playState on the server, never sent to the browser */
+  state: State;
+  /** what the annotator sees now (JSON); never any part of the key beyond the current observation */
+  view: View;
+  /** false: the action was refused ("cannot do that here"); it still counts as a step */
+  valid: boolean;
+  /** the feedback line */
+  message?: string;
+}
+
+/**
+ * Optional part of a task module (added for ESI-Bench and Ego2World): an item that is played step
+ * by step on the server. lib/play.ts starts the episode on first view (seq 0), applies each action
+ * once (a retried step with the same seq gets the stored result) and keeps the state server-side;
+ * GET/POST /api/annotate/assignments/[id]/play expose it to the annotator. May be async (a remote
+ * simulator).
+ */
+export interface InteractiveTask<Public = unknown, Key = unknown, State = unknown, Action = unknown, View = unknown> {
+  actionSchema: z.ZodType<Action>;
+  start(item: TaskItem<Public, Key>, context: PlayContext): PlayResult<State, View> | Promise<PlayResult<State, View>>;
+  step(item: TaskItem<Public, Key>, state: State, action: Action, context: PlayContext & { seq: number }): PlayResult<State, View> | Promise<PlayResult<State, View>>;
+}
+
+/** One stored step of an episode as the kind's playAnswer sees it. */
+export interface PlayedStep {
+  seq: number;
+  action: unknown;
+  valid: boolean;
+}
+
 export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, Score = unknown> {
   kind: string;
   /** human-readable name, e.g. "ENACT forward world modeling" */
@@ -103,14 +144,18 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * Optional (added for ENACT): the strict answer schema for one item (e.g. a permutation of the
    * item's length), for what annotators submit; answerSchema alone cannot see the item.
    */
-  answerSchemaFor?(item: TaskItem<Public, Key>): z.ZodType<Answer>;
+  answerSchemaFor?(item: TaskItem<Public, Key>, settings?: Record<string, unknown>): z.ZodType<Answer>;
   /**
    * Every image reference in the item (public and key), so the importer can validate and store
    * them, and rewrite them to served URLs. Returns the item with each reference replaced.
    */
   mapImages(item: { public: Public; key: Key }, replace: (ref: string) => string): { public: Public; key: Key };
-  /** Exactly what the annotator's browser may receive. Never any part of the key. */
-  publicView(item: TaskItem<Public, Key>): Json;
+  /**
+   * Exactly what the annotator's browser may receive. Never any part of the key. `settings` (added
+   * for EXPLORE's free-text mode) is the study's Study.taskSettings[kind] (lib/tasks kindSettings),
+   * also given to answerSchemaFor, so a kind can show and accept another answer form per study.
+   */
+  publicView(item: TaskItem<Public, Key>, settings?: Record<string, unknown>): Json;
   /** The benchmark's own per-item scores; also what `yardstick score` prints per item (plus id). */
   score(answer: Answer, key: Key, item: TaskItem<Public, Key>): Score;
   /** Binary correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy). */
@@ -146,6 +191,21 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * imports can report strict and recoverable counts. `answer` equals parseModelAnswer(raw).
    */
   parseModelAnswerWithMode?(raw: unknown): ModelAnswerParse<Answer>;
+  /**
+   * Optional (added for study settings): the schema of this kind's settings in a study,
+   * Study.taskSettings[kind] (e.g. EXPLORE's { freeText }, ESI's { simulatorUrl }); the study
+   * settings form validates against it. Kinds without it take no settings.
+   */
+  settingsSchema?: z.ZodType<Record<string, unknown>>;
+  /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own state, action and view types
+  interactive?: InteractiveTask<Public, Key, any, any, any>;
+  /**
+   * Optional (interactive kinds): the answer as stored, given the submitted answer and the steps
+   * the server recorded (seq >= 1, in order), e.g. the actions actually played rather than those
+   * the browser claims. Runs before answer validation and scoring.
+   */
+  playAnswer?(answer: unknown, steps: PlayedStep[], item: TaskItem<Public, Key>): unknown;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types

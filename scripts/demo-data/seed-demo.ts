@@ -9,6 +9,12 @@
  * - "GridWM-Judge demo": the three GridWM kinds (next observation, scene JSON, storyboard judge)
  *   from the MiniGrid-compatible generator (scripts/demo-data/gridwm), for the three annotators
  *   (k = 1: probe families stay within one person's queue), and a SYNTHETIC model run.
+ * - "Ego2World demo": three symbolic kitchen episodes (scripts/demo-data/ego2world) for the three
+ *   annotators (k = 3), and two SYNTHETIC agent runs (seeded perturbations of the reference).
+ * - "ESI-Bench demo": six questions about small rooms drawn in first person (scripts/demo-data/esi),
+ *   all four conditions (passive single, passive multi, passive reference views, active), for the
+ *   three annotators (k = 3), with SYNTHETIC model runs; and "ESI-Bench demo, simulated responses"
+ *   answered by eight SIMULATED explorers with trajectories and step labels.
  */
 import path from "node:path";
 import { DATA_DIR } from "@/lib/db/database-url";
@@ -23,6 +29,8 @@ import { activeTimeMs } from "@/lib/timing/active-time";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { generateEnactDemoBatch, generateSyntheticModelRun } from "./generate-enact-batch";
 import { generateGridwmDemoBatch, type GridwmDemoItem } from "./gridwm/generate-gridwm-batch";
+import { ESI_SIMULATED_STUDY, ESI_STUDY, seedEsiStudies } from "./esi/seed-esi";
+import { EGO2WORLD_STUDY, seedEgo2worldStudy } from "./ego2world/seed-ego2world";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -284,6 +292,9 @@ export async function seedDemo(): Promise<string> {
   const simulation = await simulateResponses(simulated.id, simulated.idleCapSeconds);
   await importModelRun({ studySlug: SIMULATED_STUDY, name: modelRun.name, answersJsonl: modelRun.jsonl, fileName: "synthetic-model-run.jsonl", importedById: admin });
   const gridwmItems = await seedGridwmStudy(users, admin);
+  const egoItems = await seedEgo2worldStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
 
-  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items.`;
+  const esi = await seedEsiStudies(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
+
+  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations).`;
 }

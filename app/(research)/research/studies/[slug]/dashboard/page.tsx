@@ -14,6 +14,9 @@ import { CsvDownload } from "@/components/charts/csv-download";
 import { AccuracySection, kindShort } from "@/components/dashboard/accuracy-section";
 import { AgreementSection } from "@/components/dashboard/agreement-section";
 import { GridwmDashboardSection } from "@/components/dashboard/gridwm-section";
+import { EsiDashboardSection } from "@/components/dashboard/esi-section";
+import { ExploreDashboardSection } from "@/components/dashboard/explore-section";
+import { Ego2worldDashboardSection } from "@/components/dashboard/ego2world-section";
 import { AgreementPlanSection } from "@/components/dashboard/agreement-plan-section";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
@@ -63,6 +66,15 @@ export default async function DashboardPage({ params, searchParams }: { params: 
     ...(choices.excludedItems > 0
       ? [{ name: "reviewed", label: "Items that failed review", value: choices.includeExcluded ? "with" : "without", options: [{ value: "without", label: `Left out (${choices.excludedItems})` }, { value: "with", label: "Included" }] }]
       : []),
+    {
+      name: "participants",
+      label: "Excluded participants",
+      value: choices.includeExcludedParticipants ? "with" : "without",
+      options: [
+        { value: "without", label: `Left out (${choices.excludedParticipants})` },
+        { value: "with", label: "Included" },
+      ],
+    },
   ];
 
   if (d.accuracy.responses === 0 && progress.items === 0) {
@@ -76,7 +88,13 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         <DashboardControls controls={controls} />
         <p className="text-xs text-slate-500">
           Practice items are excluded from every figure
-          {choices.excludedItems > 0 ? (choices.includeExcluded ? `; answers to the ${choices.excludedItems} items that failed review are included` : `; so are answers to the ${choices.excludedItems} items that failed review`) : ""}. Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
+          {choices.excludedItems > 0 ? (choices.includeExcluded ? `; answers to the ${choices.excludedItems} items that failed review are included` : `; so are answers to the ${choices.excludedItems} items that failed review`) : ""}
+          {choices.excludedParticipants > 0
+            ? choices.includeExcludedParticipants
+              ? `; answers of the ${choices.excludedParticipants} excluded participant${choices.excludedParticipants === 1 ? "" : "s"} are included`
+              : `; so are answers of the ${choices.excludedParticipants} excluded participant${choices.excludedParticipants === 1 ? "" : "s"} (failed the gold rule)`
+            : ""}
+          . Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
           {d.asOf.stale ? "; newer answers arrived since (large studies refresh at most once a minute)" : ""}.
         </p>
       </div>
@@ -156,6 +174,48 @@ export default async function DashboardPage({ params, searchParams }: { params: 
             <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals sized from answers or complete probe families; flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
             <CardBody>
               <GridwmDashboardSection section={d.gridwm} />
+            </CardBody>
+          </Card>
+        </section>
+      ) : null}
+
+      {d.explore ? (
+        <section id="explore" className="scroll-mt-28">
+          <Card>
+            <CardHeader
+              title="EXPLORE-Bench: the paper's table, per scorer"
+              description="S_obj, S_att, S_rel and S_uni by subset for humans (pooled and per annotator) and imported model runs, scored by Yardstick's structured scorer and, once run, by the LLM scorer with the paper's prompts; never the paper's own numbers but for its human row, marked."
+            />
+            <CardBody>
+              <ExploreDashboardSection section={d.explore} slug={slug} />
+            </CardBody>
+          </Card>
+        </section>
+      ) : null}
+
+      {d.ego2world ? (
+        <section id="ego2world" className="scroll-mt-28">
+          <Card>
+            <CardHeader
+              title="Ego2World: people beside agents (the paper's Table 14)"
+              description="TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals on the tasks both played."
+            />
+            <CardBody>
+              <Ego2worldDashboardSection section={d.ego2world} />
+            </CardBody>
+          </Card>
+        </section>
+      ) : null}
+
+      {d.esi ? (
+        <section id="esi" className="scroll-mt-28">
+          <Card>
+            <CardHeader
+              title={`ESI-Bench: by condition, for ${d.esi.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`}
+              description="Accuracy in the shape of the paper's table (Wilson 95% intervals; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition."
+            />
+            <CardBody>
+              <EsiDashboardSection section={d.esi} slug={slug} />
             </CardBody>
           </Card>
         </section>
