@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3310);
 const baseURL = `http://127.0.0.1:${port}`;
+// scripts/e2e-scoped.sh: parallel runs in one checkout keep their results apart
+const runSuffix = process.env.E2E_RUN_NAME ? `-${process.env.E2E_RUN_NAME}` : "";
 
 /**
  * End-to-end tests drive Debian's Chromium (its own browser download does not work here) against
@@ -11,13 +13,13 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
-  outputDir: "test-results",
+  outputDir: `test-results${runSuffix}`,
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  reporter: [["list"], ["html", { open: "never", outputFolder: `playwright-report${runSuffix}` }]],
   globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL,
@@ -34,7 +36,7 @@ export default defineConfig({
     { name: "chromium", dependencies: ["setup"] },
   ],
   webServer: {
-    command: `npx next start -p ${port} -H 127.0.0.1`,
+    command: `node scripts/serve.mjs -p ${port} -H 127.0.0.1`,
     url: `${baseURL}/signin`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -42,6 +44,9 @@ export default defineConfig({
       DATABASE_URL: process.env.DATABASE_URL ?? "",
       NEXTAUTH_SECRET: "e2e-secret-not-for-production-0123456789",
       NEXTAUTH_URL: baseURL,
+      // the EXPLORE scorer LLM: e2e/explore.e2e.ts serves an OpenAI-compatible stand-in on this port while it runs
+      SCORER_LLM_URL: `http://127.0.0.1:${port + 1000}/v1/chat/completions`,
+      SCORER_LLM_MODEL: "e2e-stand-in",
     },
   },
 });

@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts", "cli/**/*.test.ts"],
-          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          exclude: ["**/*.integration.test.ts", "**/*.faults.test.ts", "node_modules/**"],
           environment: "node",
         },
       },
@@ -32,6 +32,21 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // fault injection and bad input against the production build (issue 7; SECURITY.md):
+          // each file starts `next start` on a port of its own, with a database or a throwaway
+          // PostgreSQL cluster of its own, so it runs after `next build` (scripts/test.sh)
+          name: "faults",
+          include: ["tests/faults/**/*.faults.test.ts"],
+          exclude: ["node_modules/**"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,4 +1,7 @@
-import { test, expect, type Response as PlaywrightResponse } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { test, expect, type Page, type Response as PlaywrightResponse } from "@playwright/test";
+import { taskKinds } from "../lib/tasks";
+import { createKindStudy } from "./kind-fixtures";
 import { assignmentsOf, createEnactStudy, deleteStudy, type FixtureStudy } from "./annotate-fixtures";
 import { closeE2eDb } from "./db";
 import { AnnotatePage } from "./pages/annotate-page";
@@ -96,6 +99,81 @@ test.describe("the answer key never reaches an annotator's browser", () => {
     // and no main item's order, before or after it was answered (practice orders are shown after submitting)
     for (const item of mainItems) for (const pattern of orderPatterns(item.order)) expect(all, `order of ${item.externalId}`).not.toContain(pattern);
   });
+});
+
+/** Every body of the kinds the check reads (JSON, HTML, text, React's flight payload) the page receives, from now on. */
+function recordBodies(page: Page): { bodies: Array<{ url: string; body: string }>; settle: () => Promise<void> } {
+  const bodies: Array<{ url: string; body: string }> = [];
+  const pending: Array<Promise<void>> = [];
+  page.on("response", (response: PlaywrightResponse) => {
+    const type = response.headers()["content-type"] ?? "";
+    if (!/json|html|text|x-component/.test(type)) return;
+    pending.push(
+      response
+        .text()
+        .then((body) => void bodies.push({ url: response.url(), body }))
+        .catch(() => undefined),
+    );
+  });
+  return { bodies, settle: async () => void (await Promise.all(pending)) };
+}
+
+test.describe("the answer key of every registered task kind never reaches an annotator's browser", () => {
+  test.use({ storageState: storageStatePath("annotator") });
+
+  // the registry (lib/tasks/index.ts), so a new kind is covered at once; its fixture lives in e2e/kind-fixtures.ts
+  for (const kind of taskKinds) {
+    test(`${kind}: the work page, its flight data and every annotator API response`, async ({ page }) => {
+      const tag = `KeyLeak${kind.replace(/[^a-z]/g, "")}${randomUUID().slice(0, 6)}`;
+      const created = await createKindStudy(kind, tag, ["annotator"]);
+      studies.push({ id: created.id, slug: created.slug, title: "", items: [] });
+      const { fixture } = created;
+      const { bodies, settle } = recordBodies(page);
+
+      await page.goto(`/s/${created.slug}/work`);
+      await expect(page.getByText(fixture.shown).first()).toBeVisible({ timeout: 20_000 });
+      const api = page.request;
+      const next = await api.get(`/api/annotate/studies/${created.slug}/next`);
+      expect(next.status()).toBe(200);
+      const nextBody = await next.text();
+      bodies.push({ url: next.url(), body: nextBody });
+      const assignmentId = (JSON.parse(nextBody) as { assignment: { assignmentId: string } }).assignment.assignmentId;
+      const view = await api.get(`/api/annotate/assignments/${assignmentId}`);
+      bodies.push({ url: view.url(), body: await view.text() });
+      let seq = 0;
+      if (fixture.play) {
+        const start = await api.get(`/api/annotate/assignments/${assignmentId}/play`);
+        expect(start.status()).toBe(200);
+        bodies.push({ url: start.url(), body: await start.text() });
+        for (const action of fixture.play) {
+          const step = await api.post(`/api/annotate/assignments/${assignmentId}/play`, { data: { seq: ++seq, action } });
+          expect(step.status(), await step.text()).toBe(200);
+          bodies.push({ url: step.url(), body: await step.text() });
+        }
+      }
+      const submitted = await api.post("/api/annotate/responses", {
+        data: { assignmentId, clientId: randomUUID(), answer: fixture.answer, confidence: 3, wallMs: 5000, activeMs: 4000, submitSeq: 0 },
+      });
+      bodies.push({ url: submitted.url(), body: await submitted.text() });
+      expect(submitted.status(), await submitted.text()).toBe(200);
+      // after answering: the done page and the study list
+      await page.goto(`/s/${created.slug}`);
+      await page.goto("/studies");
+      await settle();
+
+      const all = bodies.map((b) => b.body).join("\n");
+      expect(bodies.some((b) => b.url.includes("/work")), "the work page was read").toBe(true);
+      expect(all, "the item reached the browser").toContain(fixture.shown);
+      for (const secret of fixture.secrets) {
+        const found = bodies.find((b) => b.body.includes(secret));
+        expect(found, `key content ${JSON.stringify(secret)} of ${kind} reached the browser in ${found?.url}`).toBeUndefined();
+      }
+      for (const pattern of fixture.forbidden ?? []) {
+        const found = bodies.find((b) => b.body.includes(pattern));
+        expect(found, `${JSON.stringify(pattern)} (the key of ${kind}) reached the browser in ${found?.url}`).toBeUndefined();
+      }
+    });
+  }
 });
 
 test.describe("annotators only see their own work", () => {

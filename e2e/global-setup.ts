@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import bcrypt from "bcryptjs";
 import { e2eDb, closeE2eDb } from "./db";
 import { e2eUsers } from "./users";
+import { hashPassword } from "../lib/passwords";
 
 /** Seeds the accounts of e2e/users.ts into the run's fresh database. */
 export default async function globalSetup() {
@@ -10,7 +10,7 @@ export default async function globalSetup() {
     await db.query(
       `INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, $3, $4, $5, now())
        ON CONFLICT (email) DO UPDATE SET "passwordHash" = EXCLUDED."passwordHash", role = EXCLUDED.role, disabled = false`,
-      [randomUUID(), user.email, user.name, await bcrypt.hash(user.password, 8), user.role],
+      [randomUUID(), user.email, user.name, await hashPassword(user.password), user.role],
     );
   }
   await closeE2eDb();

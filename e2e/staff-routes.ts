@@ -32,6 +32,22 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/model-runs`, file: "studies/[slug]/model-runs/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/model-runs`, file: "studies/[slug]/model-runs/route.ts", allowed: staff },
   { method: "DELETE", path: `/api/studies/${slug}/model-runs/some-run`, file: "studies/[slug]/model-runs/[runId]/route.ts", allowed: staff },
+  // EXPLORE-Bench LLM scoring jobs (lib/scoring)
+  { method: "GET", path: `/api/studies/${slug}/scoring-jobs`, file: "studies/[slug]/scoring-jobs/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/scoring-jobs`, file: "studies/[slug]/scoring-jobs/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/step-labels`, file: "studies/[slug]/step-labels/route.ts", body: { assignmentId: "x", seq: 1, label: "contrastive" }, allowed: staff },
+  // running a study with recruited participants (issue 6): settings, lifecycle, versions, entry link, invites, participant status, audit log
+  { method: "GET", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", allowed: staff },
+  { method: "PATCH", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", body: { title: "Sneaky" }, allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/status`, file: "studies/[slug]/status/route.ts", body: { status: "CLOSED" }, allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/versions`, file: "studies/[slug]/versions/route.ts", body: {}, allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/entry-link`, file: "studies/[slug]/entry-link/route.ts", body: { action: "create" }, allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/participants`, file: "studies/[slug]/participants/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/participants`, file: "studies/[slug]/participants/route.ts", body: { action: "return", userId: "x" }, allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/invites`, file: "studies/[slug]/invites/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/invites`, file: "studies/[slug]/invites/route.ts", body: { name: "Sneaky" }, allowed: staff },
+  { method: "DELETE", path: `/api/studies/${slug}/invites`, file: "studies/[slug]/invites/route.ts", body: { inviteId: "x" }, allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/audit`, file: "studies/[slug]/audit/route.ts", allowed: staff },
   // item verification (docs/review.md): managing review studies and reading their results is staff work
   { method: "GET", path: "/api/review/studies", file: "review/studies/route.ts", allowed: staff },
   { method: "POST", path: "/api/review/studies", file: "review/studies/route.ts", body: { title: "Sneaky", slug: "sneaky-review", batchIds: ["x"], reviewerIds: ["x", "y", "z"] }, allowed: staff },
@@ -44,10 +60,15 @@ export const staffApiRoutes: RouteCase[] = [
 /** Route handler files an annotator may use (their own flow), and next-auth's own. */
 export const annotatorApiFiles = [
   "annotate/assignments/[id]/route.ts",
+  "annotate/assignments/[id]/play/route.ts",
   "annotate/events/route.ts",
   "annotate/responses/route.ts",
   "annotate/studies/[slug]/next/route.ts",
   "annotate/studies/route.ts",
+  // a participant's own steps in a study they are a member of (lib/participants.ts checks membership)
+  "annotate/studies/[slug]/consent/route.ts",
+  "annotate/studies/[slug]/tutorial/route.ts",
+  "annotate/studies/[slug]/withdraw/route.ts",
   "assets/[hash]/route.ts",
   "auth/[...nextauth]/route.ts",
   // a reviewer's own flow: membership of the review study grants it, whatever the role (lib/review/work.ts checks)
@@ -57,3 +78,110 @@ export const annotatorApiFiles = [
 ];
 
 export const staffPages = ["/admin/users", "/admin/import", "/research", "/research/studies/new", "/review/new"];
+
+// --- the authorization matrix (issue 7; SECURITY.md) ---------------------------------------------
+// Every API route by every kind of caller: signed out, the annotator (or reviewer) whose data it is,
+// another annotator using the first one's ids (IDOR), a researcher, an admin. e2e/roles.e2e.ts runs
+// it against real rows; tests/faults/fuzz.faults.test.ts fuzzes the JSON bodies of the same routes;
+// tests/staff-routes.test.ts fails when a route handler (or a server action) is missing here.
+
+export type MatrixActor = "anonymous" | "owner" | "intruder" | "researcher" | "admin";
+/** "allowed": neither 401 nor 403 (nor a 5xx): the caller may do it, though the input may be refused (404, 409, 422) */
+export type MatrixOutcome = "allowed" | 401 | 403 | 404;
+
+/** Real rows the routes point at: a study the owner annotates in (the intruder is no member, the researcher did not create it), and a review study the owner reviews in. */
+export interface MatrixFixture {
+  studySlug: string;
+  assignmentId: string;
+  assetHash: string;
+  reviewSlug: string;
+  reviewAssignmentId: string;
+  reviewAssetHash: string;
+}
+
+export interface MatrixRoute {
+  method: RouteCase["method"];
+  file: string;
+  path(fixture: MatrixFixture): string;
+  /** the body each caller sends (a valid one where the ownership check comes after the body's) */
+  body?(fixture: MatrixFixture, actor: MatrixActor): unknown;
+  /** a JSON body (fuzzed by tests/faults), a multipart upload, or none */
+  bodyKind: "json" | "multipart" | "none";
+  /** whose own data it is: the e2e account acting as "owner" */
+  owner: "annotator" | "reviewer1";
+  expect: Record<Exclude<MatrixActor, "anonymous">, MatrixOutcome>;
+}
+
+const ownOnly = { owner: "allowed", intruder: 403, researcher: 403, admin: 403 } as const;
+const uuid = "8d2b7c1e-6a55-4b2b-8d0f-8a8f5e5b2c99";
+
+/** The annotator's and reviewer's own routes (annotatorApiFiles, except next-auth's). */
+export const ownDataApiRoutes: MatrixRoute[] = [
+  { method: "GET", file: "annotate/studies/route.ts", path: () => "/api/annotate/studies", bodyKind: "none", owner: "annotator", expect: { owner: "allowed", intruder: "allowed", researcher: "allowed", admin: "allowed" } },
+  { method: "GET", file: "annotate/studies/[slug]/next/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/next`, bodyKind: "none", owner: "annotator", expect: ownOnly },
+  { method: "GET", file: "annotate/assignments/[id]/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}`, bodyKind: "none", owner: "annotator", expect: ownOnly },
+  { method: "GET", file: "annotate/assignments/[id]/play/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`, bodyKind: "none", owner: "annotator", expect: ownOnly },
+  { method: "POST", file: "annotate/assignments/[id]/play/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`, body: () => ({ seq: 1, action: { type: "look" } }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  {
+    method: "POST",
+    file: "annotate/events/route.ts",
+    path: () => "/api/annotate/events",
+    body: (f) => ({ events: [{ assignmentId: f.assignmentId, seq: 900, type: "page_hidden", payload: {}, clientTime: 1_760_000_000_000 }] }),
+    bodyKind: "json",
+    owner: "annotator",
+    expect: ownOnly,
+  },
+  {
+    method: "POST",
+    file: "annotate/responses/route.ts",
+    path: () => "/api/annotate/responses",
+    // an answer of the wrong length: the owner gets 422 and the assignment stays open; the others are stopped before the answer is read
+    body: (f) => ({ assignmentId: f.assignmentId, clientId: uuid, answer: { order: [0] }, confidence: 3, wallMs: 1, activeMs: 1, submitSeq: 0 }),
+    bodyKind: "json",
+    owner: "annotator",
+    expect: ownOnly,
+  },
+  { method: "POST", file: "annotate/studies/[slug]/consent/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/consent`, body: () => ({ version: 1, accept: true }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  { method: "POST", file: "annotate/studies/[slug]/tutorial/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/tutorial`, bodyKind: "none", owner: "annotator", expect: ownOnly },
+  // the owner sends no confirmation (422: nothing deleted); the others a valid one, refused for not being members
+  { method: "POST", file: "annotate/studies/[slug]/withdraw/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/withdraw`, body: (_f, actor) => ({ confirm: actor === "owner" ? "no" : "withdraw" }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  // images of one's studies; researchers and admins see every image; others cannot tell it exists
+  { method: "GET", file: "assets/[hash]/route.ts", path: (f) => `/api/assets/${f.assetHash}`, bodyKind: "none", owner: "annotator", expect: { owner: "allowed", intruder: 404, researcher: "allowed", admin: "allowed" } },
+  // a reviewer's own flow (any role; membership of the review study grants it)
+  { method: "GET", file: "review/studies/[slug]/next/route.ts", path: (f) => `/api/review/studies/${f.reviewSlug}/next`, bodyKind: "none", owner: "reviewer1", expect: ownOnly },
+  {
+    method: "POST",
+    file: "review/assignments/[id]/verdicts/route.ts",
+    path: (f) => `/api/review/assignments/${f.reviewAssignmentId}/verdicts`,
+    body: () => ({ verdicts: [{ axis: "correctness", pass: true }] }),
+    bodyKind: "json",
+    owner: "reviewer1",
+    expect: ownOnly,
+  },
+  { method: "GET", file: "review/assets/[hash]/route.ts", path: (f) => `/api/review/assets/${f.reviewAssetHash}`, bodyKind: "none", owner: "reviewer1", expect: { owner: "allowed", intruder: 404, researcher: "allowed", admin: "allowed" } },
+];
+
+const multipartFiles = new Set(["admin/import/route.ts", "studies/[slug]/model-runs/route.ts"]);
+
+/**
+ * The staff routes as matrix rows. Researchers may use every study's staff routes (they are the
+ * lab's staff; SECURITY.md), so reads go to the fixture's real study, which the researcher did not
+ * create; writes go to a study that does not exist (404), so the matrix changes nothing real.
+ */
+export const staffMatrixRoutes: MatrixRoute[] = staffApiRoutes.map((route) => ({
+  method: route.method,
+  file: route.file,
+  path: (f) => (route.method === "GET" ? route.path.replace(`/${slug}`, `/${f.studySlug}`) : route.path),
+  body: route.body === undefined ? undefined : () => route.body,
+  bodyKind: multipartFiles.has(route.file) && route.method === "POST" ? "multipart" : route.body === undefined ? "none" : "json",
+  owner: "annotator",
+  expect: { owner: 403, intruder: 403, researcher: route.allowed.includes("RESEARCHER") ? "allowed" : 403, admin: "allowed" },
+}));
+
+export const apiRouteMatrix: MatrixRoute[] = [...staffMatrixRoutes, ...ownDataApiRoutes];
+
+/** The catch-all that answers unknown /api paths with a JSON 404 (no data, no session): outside the matrix. */
+export const unmatchedApiRouteFile = "[[...path]]/route.ts";
+
+/** Files with "use server" (server actions) and how the matrix covers them; none so far. */
+export const serverActionFiles: string[] = [];

@@ -13,5 +13,6 @@ export const e2eUsers = {
 export type E2eUserName = keyof typeof e2eUsers;
 
 export function storageStatePath(user: E2eUserName): string {
-  return `e2e/.auth/${user}.json`;
+  // E2E_RUN_NAME keeps the saved logins of parallel runs in one checkout apart
+  return `e2e/.auth${process.env.E2E_RUN_NAME ? `-${process.env.E2E_RUN_NAME}` : ""}/${user}.json`;
 }

@@ -63,8 +63,15 @@ npx vitest run --project unit
 log "integration tests (PostgreSQL)"
 npx vitest run --project integration
 
-log "end-to-end tests (Chromium)"
+log "production build"
 npx next build
+
+# fault injection, fuzzing, headers and sessions against the build: own servers, own databases,
+# throwaway PostgreSQL clusters (SIGKILL, restarts, a full disk); tests/faults/, SECURITY.md
+log "fault and security tests (production build)"
+npx vitest run --project faults
+
+log "end-to-end tests (Chromium)"
 E2E_DB="yardstick_e2e_$$_$(date +%s)"
 psql "$YARDSTICK_TEST_PG_URL" -qAtc "CREATE DATABASE \"$E2E_DB\"" >/dev/null
 export DATABASE_URL="${YARDSTICK_TEST_PG_URL%/*}/$E2E_DB"

@@ -12,6 +12,12 @@ export async function resetDatabase(): Promise<void> {
 }
 
 let counter = 0;
+/** one argon2id hash per password (about 0.1 s each): tests create many users with the same one */
+const hashes = new Map<string, Promise<string>>();
+function hashOnce(password: string): Promise<string> {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+}
 
 export async function createUser(role: Role, overrides: { email?: string; name?: string; password?: string } = {}) {
   counter += 1;
@@ -20,7 +26,7 @@ export async function createUser(role: Role, overrides: { email?: string; name?:
       role,
       email: overrides.email ?? `${role.toLowerCase()}${counter}-${Date.now()}@test.local`,
       name: overrides.name ?? `${role.toLowerCase()} ${counter}`,
-      passwordHash: await hashPassword(overrides.password ?? "password"),
+      passwordHash: await hashOnce(overrides.password ?? "password"),
     },
   });
 }

@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { userCreateSchema } from "@/lib/validations/user";
 import { createUserAccount, listUsers } from "@/lib/users";
 
@@ -15,7 +16,7 @@ export async function GET() {
 export async function POST(request: Request) {
   try {
     const admin = await requireRole("ADMIN");
-    const input = userCreateSchema.parse(await request.json());
+    const input = userCreateSchema.parse(await readJsonBody(request));
     return Response.json(await createUserAccount(input, admin.id), { status: 201 });
   } catch (error) {
     return toResponse(error);

@@ -20,6 +20,8 @@ export async function GET(request: Request, context: { params: Promise<{ hash: s
       etag,
       "content-type": asset.mime,
       "x-content-type-options": "nosniff",
+      // an image, never a page: opened on its own it shows as the picture it is (CSP sandbox: next.config.js)
+      "content-disposition": `inline; filename="${asset.hash}.${asset.mime.slice(6)}"`,
     };
     const match = request.headers.get("if-none-match");
     if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });

@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { reviewStudyCreateSchema } from "@/lib/validations/review";
 import { createReviewStudy, listReviewStudies } from "@/lib/review/studies";
 
@@ -20,7 +21,7 @@ export async function GET() {
 export async function POST(request: Request) {
   try {
     const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = reviewStudyCreateSchema.parse(await request.json());
+    const input = reviewStudyCreateSchema.parse(await readJsonBody(request));
     return Response.json(await createReviewStudy(input, user.id), { status: 201 });
   } catch (error) {
     return toResponse(error);

@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { idParamSchema, userUpdateSchema } from "@/lib/validations/user";
 import { updateUserAccount } from "@/lib/users";
 
@@ -7,7 +8,7 @@ export async function PATCH(request: Request, context: { params: Promise<{ id: s
   try {
     const { id } = idParamSchema.parse(await context.params);
     const admin = await requireRole("ADMIN");
-    const input = userUpdateSchema.parse(await request.json());
+    const input = userUpdateSchema.parse(await readJsonBody(request));
     return Response.json(await updateUserAccount(id, input, admin.id));
   } catch (error) {
     return toResponse(error);

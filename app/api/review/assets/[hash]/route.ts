@@ -15,7 +15,7 @@ export async function GET(request: Request, context: { params: Promise<{ hash: s
     const asset = await getReviewAssetForUser(hash, user.id, user.role);
     if (!asset) return Response.json({ error: "Not found" }, { status: 404 });
     const etag = `"${asset.hash}"`;
-    const headers = { "cache-control": "private, max-age=31536000, immutable", etag, "content-type": asset.mime, "x-content-type-options": "nosniff" };
+    const headers = { "cache-control": "private, max-age=31536000, immutable", etag, "content-type": asset.mime, "x-content-type-options": "nosniff", "content-disposition": `inline; filename="${asset.hash}.${asset.mime.slice(6)}"` };
     const match = request.headers.get("if-none-match");
     if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
     return new Response(Buffer.from(asset.bytes), { headers: { ...headers, "content-length": String(asset.bytes.byteLength) } });

@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { reviewSlugParamSchema, reviewStudyUpdateSchema } from "@/lib/validations/review";
 import { updateReviewStudy } from "@/lib/review/studies";
 
@@ -8,7 +9,7 @@ export async function PATCH(request: Request, context: { params: Promise<{ slug:
   try {
     const { slug } = reviewSlugParamSchema.parse(await context.params);
     const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = reviewStudyUpdateSchema.parse(await request.json());
+    const input = reviewStudyUpdateSchema.parse(await readJsonBody(request));
     return Response.json(await updateReviewStudy(slug, input, user.id));
   } catch (error) {
     return toResponse(error);

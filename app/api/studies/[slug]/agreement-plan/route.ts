@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireRole } from "@/lib/session";
-import { AppError, toResponse } from "@/lib/errors";
+import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { studySlugSchema } from "@/lib/validations/study";
 import { getStudyBySlug } from "@/lib/studies";
 import { agreementPlanBuildSchema, buildAgreementPlan } from "@/lib/dashboard/agreement-plan";
@@ -12,14 +13,7 @@ export async function POST(request: Request, context: { params: Promise<{ slug: 
   try {
     const { slug } = paramsSchema.parse(await context.params);
     const user = await requireRole("ADMIN", "RESEARCHER");
-    const text = await request.text();
-    let json: unknown = {};
-    try {
-      if (text.trim() !== "") json = JSON.parse(text);
-    } catch {
-      throw new AppError("INVALID", "The body is not JSON");
-    }
-    const body = agreementPlanBuildSchema.parse(json);
+    const body = agreementPlanBuildSchema.parse(await readJsonBody(request, { whenEmpty: {} }));
     const study = await getStudyBySlug(slug);
     return Response.json(await buildAgreementPlan(study.id, { perCell: body.perCell, tagKey: body.tag }, user.id));
   } catch (error) {

@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { reviewAssignmentParamSchema, reviewSubmitSchema } from "@/lib/validations/review";
 import { submitReview } from "@/lib/review/work";
 
@@ -14,7 +15,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   try {
     const { id } = reviewAssignmentParamSchema.parse(await context.params);
     const user = await requireRole();
-    const input = reviewSubmitSchema.parse(await request.json());
+    const input = reviewSubmitSchema.parse(await readJsonBody(request));
     return Response.json(await submitReview(id, user.id, input), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     return toResponse(error);

@@ -1,5 +1,6 @@
 import { requireRole } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { reviewDecisionSchema, reviewSlugParamSchema } from "@/lib/validations/review";
 import { decideReviewItem } from "@/lib/review/decisions";
 
@@ -12,7 +13,7 @@ export async function POST(request: Request, context: { params: Promise<{ slug: 
   try {
     const { slug } = reviewSlugParamSchema.parse(await context.params);
     const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = reviewDecisionSchema.parse(await request.json());
+    const input = reviewDecisionSchema.parse(await readJsonBody(request));
     return Response.json(await decideReviewItem(slug, input, user.id));
   } catch (error) {
     return toResponse(error);

@@ -1,0 +1,109 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "./ports";
+
+/**
+ * A throwaway PostgreSQL cluster for fault tests (as scripts/test-postgres.sh makes one): initdb in
+ * a temporary folder, a free port, trust auth. The tests stop, restart and fill it; the machine's
+ * own server on 5432 is never touched.
+ */
+export interface ThrowawayCluster {
+  port: number;
+  dir: string;
+  /** postgresql://postgres@127.0.0.1:<port>/postgres */
+  serverUrl: string;
+  urlOf(database: string): string;
+  pgCtl(...args: string[]): void;
+  start(): void;
+  /** fast shutdown: open transactions are rolled back, clients are disconnected */
+  stop(): void;
+  /** runs a command as the server's user (root runs PostgreSQL as `postgres`) */
+  asServerUser(command: string, args: string[]): void;
+  destroy(): void;
+}
+
+export function postgresBin(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb"))) : [];
+  versions.sort((a, b) => Number(a) - Number(b));
+  const version = versions.pop();
+  if (!version) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install -y postgresql)");
+  return path.join(root, version, "bin");
+}
+
+const isRoot = process.getuid?.() === 0;
+
+function pgUserIds(): { uid: number; gid: number } {
+  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+  return { uid, gid };
+}
+
+/** chown a path to the server's user when running as root (PostgreSQL refuses to run as root). */
+export function giveToServerUser(target: string): void {
+  if (!isRoot) return;
+  const { uid, gid } = pgUserIds();
+  chownSync(target, uid, gid);
+}
+
+export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+  const bin = postgresBin();
+  const dir = mkdtempSync(path.join(tmpdir(), "yardstick-fault-pg-"));
+  chmodSync(dir, 0o755);
+  giveToServerUser(dir);
+  const port = await freePort();
+  const data = path.join(dir, "data");
+  const run = (command: string, args: string[]) => {
+    const [file, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+    const result = spawnSync(file, argv, { stdio: ["ignore", "pipe", "pipe"] });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${result.stderr.toString()}${result.stdout.toString()}`);
+  };
+  run(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const cluster: ThrowawayCluster = {
+    port,
+    dir,
+    serverUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    urlOf: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    pgCtl: (...args) => run(path.join(bin, "pg_ctl"), ["-D", data, ...args]),
+    start: () =>
+      cluster.pgCtl("-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"),
+    stop: () => cluster.pgCtl("-m", "fast", "-w", "stop"),
+    asServerUser: run,
+    destroy: () => {
+      try {
+        cluster.pgCtl("-m", "immediate", "-w", "stop");
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  cluster.start();
+  return cluster;
+}
+
+export async function createDatabase(serverUrl: string, name: string, options: { tablespace?: string } = {}): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"${options.tablespace ? ` TABLESPACE "${options.tablespace}"` : ""}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
