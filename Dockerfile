@@ -18,4 +18,4 @@ ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000
 COPY --from=build /app /app
 EXPOSE 3000
 # apply pending migrations, then serve
-CMD ["sh", "-c", "npx tsx scripts/db-migrate.ts && npx next start -p ${PORT} -H 0.0.0.0"]
+CMD ["sh", "-c", "npx tsx scripts/db-migrate.ts && node scripts/serve.mjs -p ${PORT} -H 0.0.0.0"]

@@ -3,24 +3,27 @@
  * N concurrent annotators on loopback, then an integrity check of the database.
  *
  *   node --conditions=react-server --import tsx bench/load/run.ts [--annotators 50,200,500] [--seconds 30]
- *        [--batch 12] [--interval 1000] [--batches 3] [--retry 0.1] [--rebuild] [--port 0]
+ *        [--batch 12] [--interval 1000] [--batches 15] [--ramp 10] [--retry 0.1] [--rebuild] [--port 0] [--workers N] [--pool 10] [--cpu-prof <dir>]
  *
  * What it does:
  * - builds the app into its own folder (NEXT_DIST_DIR=.next-load, `next build`) when
  *   .next-load/BUILD_ID is missing (or with --rebuild);
  * - creates a throwaway database on YARDSTICK_TEST_PG_URL (default
  *   postgresql://postgres@127.0.0.1:5432/postgres), applies prisma/migrations;
- * - starts `next start` on a free loopback port with that database;
+ * - starts the production server (scripts/serve.mjs: `next start` in --workers processes, by
+ *   default one per core) on a free loopback port with that database;
  * - for each N: seeds a fresh study (2,000 enact-forward items with small public payloads,
  *   overlap k = 3, LIKERT_5) and N annotator accounts (members, bcrypt hash of one password),
- *   then runs N simulated annotators for --seconds: each GETs its next item, POSTs event batches
+ *   then runs N simulated annotators for --seconds (each starts at a random moment of the first
+ *   --ramp seconds, as people arrive at a study): each GETs its next item, POSTs event batches
  *   (--batch events every --interval ms +-20 %, --batches per item, the last one ending with the
  *   `submitted` event), then POSTs the response with a client-generated id. A fraction (--retry)
  *   of event batches is sent again after the ack (same seqs), a fraction of submissions is sent
  *   again after the ack and another fraction as two concurrent copies (same clientId);
  * - prints throughput and p50/p95/p99 per endpoint and the ingestion rate, checks the database
- *   (every acked event and response stored exactly once, no item past k, nobody given an item
- *   twice), prints PASS/MISS against the targets, and exits 1 when an integrity check fails;
+ *   (every acked event and response stored exactly once, no item past k places (MAIN assignments
+ *   that are not RELEASED), nobody given an item twice), prints PASS/MISS against the targets,
+ *   and exits 1 when an integrity check fails;
  * - stops the server and drops the database on the way out, also after a failure or Ctrl-C.
  *
  * Sessions: signing in N times through next-auth would measure bcrypt, not the annotation API,
@@ -31,6 +34,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -49,13 +53,22 @@ const ANNOTATOR_COUNTS = flag("annotators", "50,200").split(",").map(Number).fil
 const SECONDS = Number(flag("seconds", "30"));
 const BATCH = Number(flag("batch", "12"));
 const INTERVAL_MS = Number(flag("interval", "1000"));
-const BATCHES_PER_ITEM = Number(flag("batches", "3"));
+// 15 batches of 12 events, one a second: 15 s and 180 events per item. Busier than people (an
+// ENACT item takes a person tens of seconds), and 200 annotators offer 2,400 events/s.
+const BATCHES_PER_ITEM = Number(flag("batches", "15"));
+const RAMP_SECONDS = Number(flag("ramp", "10"));
 const RETRY = Number(flag("retry", "0.1"));
 const ITEMS = Number(flag("items", "2000"));
 const OVERLAP = 3;
 const STEPS = 4; // actions/candidates per item
 const REQUEST_TIMEOUT_MS = 30_000;
 const REBUILD = args.includes("--rebuild");
+/** the server's worker processes (YARDSTICK_WORKERS, scripts/serve.mjs); empty: the default, one per core (at most 4) */
+const WORKERS = flag("workers", "");
+/** the app's pg pool size per worker (DATABASE_POOL_SIZE, lib/db.ts); empty: the app's default */
+const POOL = flag("pool", "");
+/** a folder: the server runs with node --cpu-prof and writes its profile there when stopped */
+const CPU_PROF = flag("cpu-prof", "");
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DIST = ".next-load";
 const SECRET = "load-bench-secret-not-for-production-0123456789";
@@ -88,11 +101,15 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /** CPU seconds (user + system) of a process, from /proc (Linux). */
+/** CPU seconds of a process and its children (the server's workers); workers that died and were replaced are not counted. */
 function cpuSeconds(pid: number | undefined): number {
   if (!pid) return NaN;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    let total = (Number(fields[11]) + Number(fields[12])) / 100;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ") : []) total += cpuSeconds(Number(child)) || 0;
+    return total;
   } catch {
     return NaN;
   }
@@ -132,11 +149,22 @@ let serverErrors: string[] = [];
 
 async function startServer(port: number): Promise<string> {
   const base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const profile = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
+  server = spawn(process.execPath, [...profile, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true, // its own process group, stopped as a whole in stopServer()
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, DATABASE_URL: dbUrl.toString(), NEXTAUTH_SECRET: SECRET, NEXTAUTH_URL: base, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: DIST,
+      DATABASE_URL: dbUrl.toString(),
+      NEXTAUTH_SECRET: SECRET,
+      NEXTAUTH_URL: base,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...(POOL ? { DATABASE_POOL_SIZE: POOL } : {}),
+      ...(WORKERS ? { YARDSTICK_WORKERS: WORKERS } : {}),
+    },
   });
   const keep = (chunk: Buffer) => {
     serverLog = (serverLog + chunk.toString()).slice(-20_000);
@@ -146,7 +174,7 @@ async function startServer(port: number): Promise<string> {
   server.stderr?.on("data", keep);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited (${server.exitCode}):\n${serverLog}`);
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}):\n${serverLog}`);
     try {
       const response = await fetch(`${base}/signin`);
       if (response.ok) return base;
@@ -155,7 +183,7 @@ async function startServer(port: number): Promise<string> {
     }
     await sleep(250);
   }
-  throw new Error(`next start did not answer within 60 s:\n${serverLog}`);
+  throw new Error(`the server did not answer within 60 s:\n${serverLog}`);
 }
 
 async function stopServer() {
@@ -212,6 +240,7 @@ class Stats {
   latency: Record<Endpoint, number[]> = { next: [], events: [], submit: [] };
   errors: Record<Endpoint, Map<string, number>> = { next: new Map(), events: new Map(), submit: new Map() };
   ackedEvents = new Set<string>(); // `${assignmentId}:${seq}`
+  ackTimes: number[] = []; // Date.now() of each first ack of an event
   eventsSent = 0;
   ackedResponses = new Map<string, string>(); // clientId -> assignmentId
   duplicateAcks = 0; // retried submissions answered `duplicate: true`
@@ -226,21 +255,35 @@ class Stats {
   }
 }
 
+/**
+ * The simulated browsers' connections: node:http with keep-alive. Lighter than fetch (undici's
+ * WHATWG streams and Headers), and the client shares the cores with the server it measures.
+ */
+const agent = new http.Agent({ keepAlive: true });
+
+function send(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, agent, headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(Object.assign(new Error("timeout"), { name: "TimeoutError" })));
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 async function call(stats: Stats, endpoint: Endpoint, url: string, cookie: string, body?: unknown): Promise<{ status: number; json: unknown } | null> {
   const start = performance.now();
   try {
-    const response = await fetch(url, {
-      method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? { cookie } : { cookie, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const text = await response.text();
+    const response = await send(url, body === undefined ? "GET" : "POST", body === undefined ? { cookie } : { cookie, "content-type": "application/json" }, body === undefined ? undefined : JSON.stringify(body));
     stats.latency[endpoint].push(performance.now() - start);
-    if (!response.ok) stats.error(endpoint, `HTTP ${response.status}: ${text.slice(0, 120)}`);
+    if (response.status < 200 || response.status >= 300) stats.error(endpoint, `HTTP ${response.status}: ${response.text.slice(0, 120)}`);
     let json: unknown = null;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(response.text);
     } catch {
       // not JSON
     }
@@ -270,6 +313,7 @@ function eventPayload(type: string, i: number): unknown {
 const FILLER = ["candidate_picked", "slot_filled", "slot_filled", "slot_cleared", "confidence_changed", "image_zoomed", "page_hidden", "page_visible"];
 
 async function annotator(base: string, slug: string, cookie: string, stats: Stats, deadline: number) {
+  await sleep(Math.random() * RAMP_SECONDS * 1000);
   const submitted = new Set<string>();
   await sleep(Math.random() * INTERVAL_MS); // spread the start
   while (Date.now() < deadline) {
@@ -313,7 +357,12 @@ async function annotator(base: string, slug: string, cookie: string, stats: Stat
         const reply = await call(stats, "events", `${base}/api/annotate/events`, cookie, { events });
         const ack = reply?.status === 200 ? (reply.json as { acked?: Record<string, number[]>; rejected?: unknown[] }) : null;
         if (ack?.acked) {
-          for (const s of ack.acked[assignmentId] ?? []) stats.ackedEvents.add(`${assignmentId}:${s}`);
+          for (const s of ack.acked[assignmentId] ?? []) {
+            const key = `${assignmentId}:${s}`;
+            if (stats.ackedEvents.has(key)) continue;
+            stats.ackedEvents.add(key);
+            stats.ackTimes.push(Date.now());
+          }
           acked = (ack.acked[assignmentId] ?? []).length === events.length;
         }
       }
@@ -364,6 +413,8 @@ interface RunResult {
   storedEvents: number;
   serverCpu: number;
   load: number[];
+  /** events acked per second between the last arrival and the deadline */
+  steadyRate: number;
 }
 
 async function runOnce(client: pg.Client, base: string, n: number, passwordHash: string): Promise<RunResult> {
@@ -377,6 +428,7 @@ async function runOnce(client: pg.Client, base: string, n: number, passwordHash:
   const load = os.loadavg();
   const cpu0 = cpuSeconds(server?.pid);
   const start = performance.now();
+  const startedAt = Date.now();
   const deadline = Date.now() + SECONDS * 1000;
   await Promise.all(seeded.users.map((user) => annotator(base, seeded.slug, user.cookie, stats, deadline)));
   const elapsed = (performance.now() - start) / 1000;
@@ -420,23 +472,36 @@ async function runOnce(client: pg.Client, base: string, n: number, passwordHash:
   rDup += Number(perAssignment.rows[0].n);
   checks.push({ name: "acked responses stored exactly once", ok: rLost === 0 && rDup === 0 && rWrong === 0, detail: `${stats.ackedResponses.size} acked, ${rLost} lost, ${rDup} duplicated, ${rWrong} on the wrong assignment or not SUBMITTED` });
 
+  // a place is a MAIN assignment that is not RELEASED (lib/assignment.ts); released ones never count toward k
   const pastK = await client.query<{ n: string; worst: string | null }>(
-    `SELECT count(*) AS n, max(c) AS worst FROM (SELECT "itemId", count(*) AS c FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' GROUP BY 1 HAVING count(*) > $2) d`,
+    `SELECT count(*) AS n, max(c) AS worst FROM (SELECT "itemId", count(*) AS c FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' AND status <> 'RELEASED' GROUP BY 1 HAVING count(*) > $2) d`,
     [seeded.studyId, OVERLAP],
   );
-  const atK = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId" FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' GROUP BY 1 HAVING count(*) = $2) d`, [seeded.studyId, OVERLAP]);
-  checks.push({ name: `no item past k = ${OVERLAP}`, ok: Number(pastK.rows[0].n) === 0, detail: `${pastK.rows[0].n} items past k${pastK.rows[0].worst ? ` (worst ${pastK.rows[0].worst})` : ""}; ${atK.rows[0].n} items at k` });
+  const atK = await client.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (SELECT "itemId" FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' AND status <> 'RELEASED' GROUP BY 1 HAVING count(*) = $2) d`,
+    [seeded.studyId, OVERLAP],
+  );
+  const released = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'RELEASED'`, [seeded.studyId]);
+  checks.push({
+    name: `no item past k = ${OVERLAP}`,
+    ok: Number(pastK.rows[0].n) === 0,
+    detail: `${pastK.rows[0].n} items past k${pastK.rows[0].worst ? ` (worst ${pastK.rows[0].worst})` : ""}; ${atK.rows[0].n} items at k; ${released.rows[0].n} assignments released`,
+  });
 
   const twice = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [seeded.studyId]);
   checks.push({ name: "no annotator given an item twice", ok: Number(twice.rows[0].n) === 0 && stats.servedAgain === 0, detail: `${twice.rows[0].n} (item, annotator) pairs twice in the database; ${stats.servedAgain} submitted assignments served again` });
 
-  return { n, elapsed, stats, checks, storedEvents: stored.size, serverCpu, load };
+  // the rate while everyone is at work: from the last arrival to the deadline
+  const steadyFrom = startedAt + Math.min(RAMP_SECONDS, SECONDS / 2) * 1000;
+  const steadyEvents = stats.ackTimes.filter((time) => time >= steadyFrom && time < deadline).length;
+  const steadyRate = steadyEvents / ((deadline - steadyFrom) / 1000);
+  return { n, elapsed, stats, checks, storedEvents: stored.size, serverCpu, load, steadyRate };
 }
 
 function report(result: RunResult): boolean {
   const { n, elapsed, stats, checks } = result;
   const line = (s: string) => console.log(s);
-  line(`\n=== ${n} annotators, ${elapsed.toFixed(1)} s (load average before: ${result.load.map((x) => x.toFixed(2)).join(" ")}; server CPU ${result.serverCpu.toFixed(1)} s = ${((100 * result.serverCpu) / elapsed).toFixed(0)} % of one core) ===`);
+  line(`\n=== ${n} annotators, ${elapsed.toFixed(1)} s (load average before: ${result.load.map((x) => x.toFixed(2)).join(" ")}; server CPU (all workers) ${result.serverCpu.toFixed(1)} s = ${((100 * result.serverCpu) / elapsed).toFixed(0)} % of one core) ===`);
   line(`  ${"endpoint".padEnd(10)} ${"requests".padStart(9)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  errors`);
   for (const endpoint of ["next", "events", "submit"] as const) {
     const sorted = [...stats.latency[endpoint]].sort((a, b) => a - b);
@@ -446,9 +511,10 @@ function report(result: RunResult): boolean {
     );
     for (const [what, count] of stats.errors[endpoint]) line(`      ${count} x ${what}`);
   }
-  const ingested = stats.ackedEvents.size / elapsed;
+  // all arrived (after the ramp, before the deadline): the rate the server sustains
+  const ingested = result.steadyRate;
   line(`  items started ${stats.items}, responses acked ${stats.ackedResponses.size}, annotators done ${stats.done}`);
-  line(`  events: ${stats.eventsSent} sent (first copies), ${stats.ackedEvents.size} acked distinct = ${ingested.toFixed(0)} events/s ingested; ${result.storedEvents} rows stored`);
+  line(`  events: ${stats.eventsSent} sent (first copies), ${stats.ackedEvents.size} acked distinct (${(stats.ackedEvents.size / elapsed).toFixed(0)} events/s over the whole run, ${ingested.toFixed(0)} events/s once everyone had arrived); ${result.storedEvents} rows stored`);
   line(`  dedup exercised: ${stats.retriedBatches} event batches re-sent, ${stats.retriedSubmits} submissions re-sent (${stats.duplicateAcks} answered duplicate), ${stats.concurrentSubmits} sent as two concurrent copies`);
   line(`  integrity:`);
   for (const check of checks) line(`    ${check.ok ? "OK  " : "FAIL"} ${check.name}: ${check.detail}`);
@@ -469,9 +535,9 @@ function report(result: RunResult): boolean {
 
 // --- where the time goes: the library calls behind the routes, in this process, one at a time --
 /**
- * Times nextAssignment (the part under the study's advisory lock), progressFor (run by every
- * next-item request after it) and getAssignmentView, one fresh annotator of the study seeded
- * last (so with the assignments the load left), no concurrency: the service time of each step.
+ * Times nextAssignment (one short transaction under the participant's own lock), progressFor (run
+ * by every next-item request after it) and getAssignmentView, one fresh annotator of the study
+ * seeded last (so with the assignments the load left), no concurrency: the service time of each step.
  */
 async function profile(client: pg.Client, passwordHash: string) {
   process.env.DATABASE_URL = dbUrl.toString();
@@ -483,7 +549,7 @@ async function profile(client: pg.Client, passwordHash: string) {
   const userId = randomUUID();
   await client.query(`INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, 'Profile annotator', $3, 'ANNOTATOR', now())`, [userId, `profile-${userId}@bench.local`, passwordHash]);
   await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [studyId, userId]);
-  const times: Record<string, number[]> = { "nextAssignment (creates one; under the study lock)": [], "progressFor (after it, no lock)": [], "getAssignmentView": [] };
+  const times: Record<string, number[]> = { "nextAssignment (creates one)": [], "progressFor (after it)": [], "getAssignmentView": [] };
   const [a, b, c] = Object.values(times);
   for (let i = 0; i < 15; i++) {
     let t = performance.now();
@@ -528,7 +594,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 async function main(): Promise<boolean> {
-  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} enact-forward items per study, k = ${OVERLAP}; ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; retry fraction ${RETRY}`);
+  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} enact-forward items per study, k = ${OVERLAP}; ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   buildIfNeeded();
   admin = new pg.Client({ connectionString: serverUrl });
@@ -560,7 +626,7 @@ async function main(): Promise<boolean> {
       const requests = r.stats.latency.next.length + r.stats.latency.events.length + r.stats.latency.submit.length;
       const errors = (["next", "events", "submit"] as const).reduce((sum, e) => sum + [...r.stats.errors[e].values()].reduce((a, b) => a + b, 0), 0);
       console.log(
-        `  ${String(r.n).padStart(4)} ${q("next").padStart(22)} ${q("events").padStart(22)} ${q("submit").padStart(22)} ${(requests / r.elapsed).toFixed(0).padStart(7)} ${(r.stats.ackedEvents.size / r.elapsed).toFixed(0).padStart(9)} ${String(errors).padStart(7)}  ${r.checks.every((c) => c.ok) ? "OK" : "FAIL"}`,
+        `  ${String(r.n).padStart(4)} ${q("next").padStart(22)} ${q("events").padStart(22)} ${q("submit").padStart(22)} ${(requests / r.elapsed).toFixed(0).padStart(7)} ${r.steadyRate.toFixed(0).padStart(9)} ${String(errors).padStart(7)}  ${r.checks.every((c) => c.ok) ? "OK" : "FAIL"}`,
       );
     }
     return allOk;
