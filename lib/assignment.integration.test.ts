@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { assignItemsTo, nextAssignment, progressFor } from "@/lib/assignment";
+import { APPROXIMATE_AVAILABLE_ABOVE, assignItemsTo, forgetFreeItemsForTest, nextAssignment, progressFor } from "@/lib/assignment";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 async function submit(assignmentId: string) {
@@ -26,6 +26,31 @@ describe("assignment", () => {
   });
   afterAll(async () => {
     await disconnectDb();
+  });
+
+  it("progress in a large study: the per-process free-item set gives the exact total when fresh, and lags by at most the places taken since", async () => {
+    const study = await createStudy({ overlap: 1 });
+    const count = APPROXIMATE_AVAILABLE_ABOVE + 40;
+    await createEnactItems(study.id, { count });
+    const [reader, taker] = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
+    await addMember(study.id, reader.id);
+    await addMember(study.id, taker.id);
+    forgetFreeItemsForTest();
+    expect((await progressFor(study.id, reader.id)).main).toEqual({ done: 0, total: count });
+    // the reader's own item leaves the free set at once in their count (it is theirs: assigned, not available)
+    const mine = await nextAssignment(study.id, reader.id);
+    expect(mine.status).toBe("assigned");
+    expect((await progressFor(study.id, reader.id)).main.total).toBe(count);
+    // another annotator takes 3 places: within the set's second the total may lag by those 3, never more
+    for (let i = 0; i < 3; i++) await submit(((await nextAssignment(study.id, taker.id)) as { assignmentId: string }).assignmentId);
+    const lagging = (await progressFor(study.id, reader.id)).main.total;
+    expect(lagging).toBeGreaterThanOrEqual(count - 3);
+    expect(lagging).toBeLessThanOrEqual(count);
+    forgetFreeItemsForTest();
+    expect((await progressFor(study.id, reader.id)).main.total).toBe(count - 3);
+    // the same figure as counting in the database: the reader's item plus the items nobody holds
+    const unheld = await db.item.count({ where: { studyId: study.id, assignments: { none: {} } } });
+    expect((await progressFor(study.id, reader.id)).main.total).toBe(unheld + 1);
   });
 
   it("never pushes an item past k when 8 annotators ask in parallel, and uses all capacity", async () => {

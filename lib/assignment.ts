@@ -225,7 +225,7 @@ async function readStudyState(client: Client, studyId: string, userId: string): 
       (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice AND ${reviewExcludedItemFilter("i")})::int AS "practiceTotal",
       (SELECT count(*) FROM "StudyMember" o WHERE o."studyId" = s.id
         AND (o."createdAt" < m."createdAt" OR (o."createdAt" = m."createdAt" AND o."userId" < m."userId")))::int AS "participantIndex",
-      (SELECT count(*) || ':' || coalesce(sum(b."itemCount"), 0) || ':' || coalesce(max(b."createdAt")::text, '') FROM "Batch" b WHERE b."studyId" = s.id) AS "itemsVersion",
+      ${itemsVersionSql("s")} AS "itemsVersion",
       coalesce((
         SELECT json_agg(json_build_object('id', a.id, 'itemId', a."itemId", 'purpose', a.purpose, 'status', a.status, 'position', a.position,
           'condition', a.condition, 'gold', i.gold, 'balance', coalesce(i.tags ->> s."balanceTag", ''), 'correct', r.correct,
@@ -308,6 +308,12 @@ function holdersSql(studyId: string): Prisma.Sql {
     WHERE ha."studyId" = ${studyId} AND ha."purpose" = 'MAIN' AND ha.status <> 'RELEASED'
       AND hi."kind" = ${PROBE_KIND} AND hi."tags"->>'group' IS NOT NULL AND NOT hi.gold AND NOT hi.practice
     GROUP BY 1, 2`;
+}
+
+/** The identity of a study's item list (batches: count, items, latest), for per-process caches of it. */
+function itemsVersionSql(studyAlias: string): Prisma.Sql {
+  const study = Prisma.raw(`"${studyAlias}"`);
+  return Prisma.sql`(SELECT count(*) || ':' || coalesce(sum(b."itemCount"), 0) || ':' || coalesce(max(b."createdAt")::text, '') FROM "Batch" b WHERE b."studyId" = ${study}.id)`;
 }
 
 /**
@@ -1139,6 +1145,66 @@ async function availableCount(studyId: string, userId: string, study: { overlap:
 }
 
 /**
+ * Items of a study with a free place (any condition), not excluded by review: the study-wide part
+ * of availableCount, kept per process for FREE_ITEMS_TTL_MS. next-item asks for the progress on
+ * every call, and the exact count is a pass over every item of the study per request (about a third
+ * of next-item's time in bench/load); this set is computed once a second per process instead.
+ */
+interface FreeItems {
+  key: string;
+  loadedAt: number;
+  ids: Set<string>;
+}
+const FREE_ITEMS_TTL_MS = 1_000;
+/** below this many, the exact count is made (the end of a study, small studies): `finished` and the last items stay exact */
+export const APPROXIMATE_AVAILABLE_ABOVE = 200;
+const freeItemsCache = ((globalThis as unknown as { yardstickFreeItems?: Map<string, FreeItems> }).yardstickFreeItems ??= new Map());
+
+async function freeItems(studyId: string, study: { overlap: number; conditions: string[]; itemsVersion: string }): Promise<Set<string>> {
+  const key = `${study.overlap}|${study.conditions.join("\u0000")}|${study.itemsVersion}`;
+  const cached = freeItemsCache.get(studyId);
+  if (cached && cached.key === key && Date.now() - cached.loadedAt < FREE_ITEMS_TTL_MS) return cached.ids;
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    WITH taken AS (${takenSql(studyId)})
+    SELECT DISTINCT i.id FROM "Item" i
+    CROSS JOIN ${conditionsSql(study.conditions)} AS c
+    LEFT JOIN taken t ON t."itemId" = i.id AND t.condition IS NOT DISTINCT FROM c.cond
+    WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
+      AND coalesce(t.n, 0) < ${study.overlap}
+      AND ${reviewExcludedItemFilter("i")}`;
+  const ids = new Set(rows.map((row) => row.id));
+  remember(freeItemsCache, studyId, { key, loadedAt: Date.now(), ids }, MAX_CACHED_STUDIES);
+  return ids;
+}
+
+/** Forget the per-process free-item sets (tests that look at the approximate path). */
+export function forgetFreeItemsForTest(): void {
+  freeItemsCache.clear();
+}
+
+/**
+ * availableCount, from the per-process free-item set when that leaves more than
+ * APPROXIMATE_AVAILABLE_ABOVE items (then it may lag the truth by the places taken in the last
+ * second, which a progress bar's total can bear); the exact count otherwise, and always for
+ * studies with probe families (their rule depends on the participant).
+ */
+async function availableForProgress(
+  studyId: string,
+  userId: string,
+  study: { overlap: number; conditions: string[]; hasProbes: boolean; itemsVersion: string; had: string[] },
+  cap: number,
+): Promise<number> {
+  if (cap <= 0) return 0;
+  if (!study.hasProbes) {
+    const free = await freeItems(studyId, study);
+    let available = free.size;
+    for (const itemId of study.had) if (free.has(itemId)) available--;
+    if (available > APPROXIMATE_AVAILABLE_ABOVE) return Math.min(cap, available);
+  }
+  return availableCount(studyId, userId, study, cap);
+}
+
+/**
  * The annotator's progress ("12 of 40"). The total is what this annotator can still reach: their
  * submitted and open items plus the items they could be given now (within the quota); it shrinks
  * as other annotators take the last places of items. Gold items count once given; the base-case
@@ -1159,9 +1225,13 @@ export async function progressFor(studyId: string, userId: string): Promise<Prog
       queue: number;
       open: number;
       hasProbes: boolean;
+      itemsVersion: string;
+      had: string[];
     }>
   >`
     SELECT s.overlap, s.conditions, s."itemsPerParticipant", m.status::text AS "participantStatus",
+      ${itemsVersionSql("s")} AS "itemsVersion",
+      coalesce(array_agg(DISTINCT a."itemId") FILTER (WHERE a.id IS NOT NULL), '{}') AS had,
       EXISTS (SELECT 1 FROM "Item" pi WHERE pi."studyId" = s.id AND pi.kind = ${PROBE_KIND} AND pi.tags->>'group' IS NOT NULL
         AND NOT pi.practice AND NOT pi.gold) AS "hasProbes",
       (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice)::int AS "practiceTotal",
@@ -1179,7 +1249,7 @@ export async function progressFor(studyId: string, userId: string): Promise<Prog
   if (!row) throw new AppError("NOT_FOUND", `No study with id ${studyId}`);
   const quotaLeft = row.itemsPerParticipant === null ? Number.POSITIVE_INFINITY : Math.max(0, row.itemsPerParticipant - row.queue);
   const stopped = row.participantStatus === "EXCLUDED" || row.participantStatus === "TIMED_OUT" || row.participantStatus === "RETURNED";
-  const available = stopped ? 0 : await availableCount(studyId, userId, row, Number.isFinite(quotaLeft) ? quotaLeft : 2_147_483_647);
+  const available = stopped ? 0 : await availableForProgress(studyId, userId, row, Number.isFinite(quotaLeft) ? quotaLeft : 2_147_483_647);
   const practiceLeft = stopped ? 0 : Math.max(0, row.practiceTotal - row.practiceAssigned);
   return {
     practice: { done: row.practiceDone, total: Math.max(row.practiceTotal, row.practiceAssigned) },

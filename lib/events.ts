@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
 import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate";
 
 /**
@@ -9,8 +10,10 @@ import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate"
  * NOTHING on the unique index), and the first copy of a seq wins.
  *
  * Every event must belong to an assignment of `userId` (FORBIDDEN otherwise, NOT_FOUND for an
- * unknown assignment, and nothing of the batch is stored); events after the submission are
- * still stored (a late beacon), they do not change the stored response.
+ * unknown assignment, and nothing of the batch is stored), and `userId` must be an enabled
+ * account (UNAUTHORIZED otherwise: the route takes the id from the session token and leaves this
+ * check to this statement); events after the submission are still stored (a late beacon), they
+ * do not change the stored response.
  *
  * One SQL statement per batch (one round trip, atomic): the ownership check, a multi-row insert
  * of the whole batch, and the assignments' bookkeeping: the first stored event marks an
@@ -19,17 +22,24 @@ import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate"
  * minute per assignment so that a busy annotator does not rewrite the row on every batch.
  */
 export async function recordEvents(userId: string, events: readonly TrajectoryEvent[]): Promise<TrajectoryAck> {
-  if (events.length === 0) return { acked: {} };
+  if (events.length === 0) {
+    const [account] = await db.$queryRaw<Array<{ enabled: boolean }>>`SELECT ${enabledUserSql(userId)} AS enabled`;
+    if (!account?.enabled) throw signedOutError();
+    return { acked: {} };
+  }
   const ids = [...new Set(events.map((event) => event.assignmentId))];
   const batch = JSON.stringify(
     events.map((event) => ({ a: event.assignmentId, s: event.seq, t: event.type, p: event.payload ?? {}, c: new Date(event.clientTime).toISOString() })),
   );
-  const owners = await db.$queryRaw<Array<{ id: string; userId: string }>>`
+  const rows = await db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null }>>`
     WITH owners AS (
       SELECT a.id, a."userId" FROM "Assignment" a WHERE a.id = ANY(${ids}::text[])
     ),
+    account AS (
+      SELECT ${enabledUserSql(userId)} AS enabled
+    ),
     allowed AS (
-      SELECT count(*) = ${ids.length} AND coalesce(bool_and(o."userId" = ${userId}), false) AS ok FROM owners o
+      SELECT count(*) = ${ids.length} AND coalesce(bool_and(o."userId" = ${userId}), false) AND (SELECT enabled FROM account) AS ok FROM owners o
     ),
     stored AS (
       INSERT INTO "Event" ("assignmentId", seq, type, payload, "clientTime", "serverTime")
@@ -51,8 +61,10 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
           OR a."leaseExpiresAt" < (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds" - least(60, s."leaseSeconds" / 2)))
       RETURNING 1
     )
-    SELECT o.id, o."userId", (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched FROM owners o`;
-  const found = new Map(owners.map((row) => [row.id, row.userId]));
+    SELECT account.enabled, o.id, o."userId", (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
+    FROM account LEFT JOIN owners o ON true`;
+  if (!rows[0]?.enabled) throw signedOutError();
+  const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row.userId]));
   for (const id of ids) {
     const owner = found.get(id);
     if (owner === undefined) throw new AppError("NOT_FOUND", `No assignment ${id}`);

@@ -5,6 +5,7 @@ import { nextAssignment } from "@/lib/assignment";
 import { recordEvents } from "@/lib/events";
 import { submitResponse } from "@/lib/responses";
 import { nextForMember } from "@/lib/annotate/next";
+import { getMemberStanding, getMemberStudy } from "@/lib/annotate/studies";
 import { acceptConsent, actOnParticipant, completeTutorial, gatePath, getParticipation, listParticipants, withdrawFromStudy } from "@/lib/participants";
 import { updateStudySettings, getStudySettings } from "@/lib/study-settings";
 import { ALL, getStudyDashboard } from "@/lib/dashboard/study-dashboard";
@@ -68,6 +69,12 @@ describe("consent and tutorial", () => {
     p = await getParticipation(study.slug, annotator.id);
     expect(gatePath(p)).toBeNull();
     expect(await nextForMember(study.slug, annotator.id)).toMatchObject({ status: "item" });
+    // next-item's one-query read says the same as the two functions it stands for (dates included)
+    expect(await getMemberStanding(study.slug, annotator.id)).toEqual({ study: await getMemberStudy(study.slug, annotator.id), participation: await getParticipation(study.slug, annotator.id) });
+    expect((await getMemberStanding(study.slug, annotator.id)).participation.startedAt).toBeInstanceOf(Date);
+    const outsider = await createUser("ANNOTATOR");
+    await expect(getMemberStanding(study.slug, outsider.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(getMemberStanding("no-such-study", annotator.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     // a new consent text (same settings otherwise): version 3, asked again
     const now = (await getStudySettings(study.slug)).settings;

@@ -61,6 +61,17 @@ export async function getParticipation(slug: string, userId: string): Promise<Pa
     select: { status: true, statusReason: true, statusAt: true, consentVersion: true, consentedAt: true, tutorialDoneAt: true, startedAt: true },
   });
   if (!member) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
+  return participationOf(study, member);
+}
+
+/** The study's and the member row's columns that make a Participation. */
+export interface ParticipationSource {
+  study: { id: string; slug: string; title: string; status: StudyStatus; consentMarkdown: string; consentVersion: number; tutorialPages: unknown };
+  member: { status: ParticipantStatus; statusReason: string | null; statusAt: Date | null; consentVersion: number | null; consentedAt: Date | null; tutorialDoneAt: Date | null; startedAt: Date | null };
+}
+
+/** A Participation from rows already read (next-item reads them with the study in one query: lib/annotate/next.ts). */
+export function participationOf(study: ParticipationSource["study"], member: ParticipationSource["member"]): Participation {
   const tutorialPages = tutorialPagesOf(study.tutorialPages);
   const consentMarkdown = study.consentMarkdown.trim();
   return {

@@ -73,6 +73,30 @@ describe("events", () => {
   });
 });
 
+describe("a disabled or deleted account (the token still valid)", () => {
+  beforeEach(resetDatabase);
+  afterAll(disconnectDb);
+
+  it("gets 401 for events and submissions, also for unknown assignments, and nothing is stored", async () => {
+    const { annotator, assignmentId } = await setup();
+    await db.user.update({ where: { id: annotator.id }, data: { disabled: true } });
+    const status = (work: Promise<unknown>) => work.then(() => 200, (error: unknown) => toResponse(error).status);
+    expect(await status(recordEvents(annotator.id, events(assignmentId, [["page_hidden", 0]])))).toBe(401);
+    expect(await status(recordEvents(annotator.id, []))).toBe(401);
+    expect(await status(recordEvents(annotator.id, events("no-such-assignment", [["page_hidden", 0]])))).toBe(401);
+    expect(await status(submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])))).toBe(401);
+    expect(await status(submitResponse(annotator.id, submission("no-such-assignment", [0, 1, 2])))).toBe(401);
+    expect(await status(submitResponse("no-such-user", submission(assignmentId, [0, 1, 2])))).toBe(401);
+    expect(await db.event.count()).toBe(0);
+    expect(await db.response.count()).toBe(0);
+    expect((await db.assignment.findUniqueOrThrow({ where: { id: assignmentId } })).status).toBe("ASSIGNED");
+    // enabled again: the same requests go through
+    await db.user.update({ where: { id: annotator.id }, data: { disabled: false } });
+    expect(await status(recordEvents(annotator.id, events(assignmentId, [["page_hidden", 0]])))).toBe(200);
+    expect(await status(submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])))).toBe(200);
+  });
+});
+
 describe("responses", () => {
   beforeEach(resetDatabase);
   afterAll(disconnectDb);

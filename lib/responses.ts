@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { PlayedStep } from "@/lib/tasks/types";
@@ -116,23 +117,31 @@ async function playedSteps(assignmentId: string): Promise<PlayedStep[]> {
 /** Grace on top of Study.itemTimeLimitSeconds before a submission is flagged timed out (the page submits when its timer ends; the request takes a moment). */
 export const ITEM_TIME_GRACE_SECONDS = 10;
 
+/** `userId`: the session's user; this function checks that the account is enabled (UNAUTHORIZED otherwise). */
 export async function submitResponse(userId: string, input: ResponseCreateInput): Promise<ResponseAck> {
-  // one read (one round trip): the assignment, its stored response (a retry), the study's settings, the item and the trajectory up to the submission
-  const [assignment] = await db.$queryRaw<SubmitTarget[]>`
-    SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status,
-      r.id AS "responseId", r."clientId" AS "responseClientId", r.correct AS "responseCorrect",
-      s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds", s."taskSettings", s."goldFailLimit", s."goldFailWindow",
-      json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags, 'gold', i.gold) AS item,
-      coalesce((
-        SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
-        FROM (SELECT seq, type, "clientTime" FROM "Event" WHERE "assignmentId" = a.id AND seq <= ${input.submitSeq} ORDER BY seq LIMIT ${input.submitSeq + 1}) e
-      ), '[]'::json) AS events
-    FROM "Assignment" a
-    JOIN "Study" s ON s.id = a."studyId"
-    JOIN "Item" i ON i.id = a."itemId"
-    LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE a.id = ${input.assignmentId}`;
-  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
+  // one read (one round trip): the account, the assignment, its stored response (a retry), the study's settings, the item and the trajectory up to the submission
+  // `userId` comes from the session token; the account check (enabled) rides on this read
+  const [target] = await db.$queryRaw<Array<{ userEnabled: boolean } & (SubmitTarget | { [K in keyof SubmitTarget]: null })>>`
+    SELECT ${enabledUserSql(userId)} AS "userEnabled", t.*
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status,
+        r.id AS "responseId", r."clientId" AS "responseClientId", r.correct AS "responseCorrect",
+        s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds", s."taskSettings", s."goldFailLimit", s."goldFailWindow",
+        json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags, 'gold', i.gold) AS item,
+        coalesce((
+          SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
+          FROM (SELECT seq, type, "clientTime" FROM "Event" WHERE "assignmentId" = a.id AND seq <= ${input.submitSeq} ORDER BY seq LIMIT ${input.submitSeq + 1}) e
+        ), '[]'::json) AS events
+      FROM "Assignment" a
+      JOIN "Study" s ON s.id = a."studyId"
+      JOIN "Item" i ON i.id = a."itemId"
+      LEFT JOIN "Response" r ON r."assignmentId" = a.id
+      WHERE a.id = ${input.assignmentId}
+    ) t ON true`;
+  if (!target?.userEnabled) throw signedOutError();
+  if (target.id === null) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
+  const assignment: SubmitTarget = target;
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${input.assignmentId} belongs to another annotator`);
   const ack = (responseId: string, correct: boolean, duplicate: boolean) =>
     ackOf({ id: responseId, clientId: input.clientId, correct, assignment: { id: assignment.id, userId, purpose: assignment.purpose, item: assignment.item } }, duplicate);

@@ -41,20 +41,32 @@ export function taskItemOf(item: { externalId: string; kind: string; public: unk
  * assignments through the research replay, which is another function), NOT_FOUND when absent.
  */
 export async function getAssignmentView(assignmentId: string, userId: string): Promise<AssignmentView> {
-  const assignment = await db.assignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      id: true,
-      userId: true,
-      purpose: true,
-      status: true,
-      startedAt: true,
-      condition: true,
-      item: { select: { externalId: true, kind: true, public: true, key: true, tags: true } },
-      study: { select: { taskSettings: true, itemTimeLimitSeconds: true } },
-      events: { orderBy: { seq: "asc" }, select: { seq: true, type: true, payload: true, clientTime: true } },
-    },
-  });
+  // one round trip (a Prisma relation read was four queries: the assignment, its item, its study, its events); this runs on every next-item
+  const [assignment] = await db.$queryRaw<
+    Array<{
+      id: string;
+      userId: string;
+      purpose: AssignmentPurpose;
+      status: AssignmentStatus;
+      startedAt: Date | null;
+      condition: string | null;
+      item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
+      taskSettings: unknown;
+      itemTimeLimitSeconds: number | null;
+      events: Array<{ seq: number; type: string; payload: Json; clientTime: number }>;
+    }>
+  >`
+    SELECT a.id, a."userId", a.purpose::text AS purpose, a.status::text AS status, a."startedAt", a.condition,
+      json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags) AS item,
+      s."taskSettings", s."itemTimeLimitSeconds",
+      coalesce((
+        SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'payload', e.payload, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
+        FROM "Event" e WHERE e."assignmentId" = a.id
+      ), '[]'::json) AS events
+    FROM "Assignment" a
+    JOIN "Item" i ON i.id = a."itemId"
+    JOIN "Study" s ON s.id = a."studyId"
+    WHERE a.id = ${assignmentId}`;
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
   const kindModule = getTaskModule(assignment.item.kind);
@@ -63,10 +75,10 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
     purpose: assignment.purpose,
     status: assignment.status,
     kind: assignment.item.kind,
-    view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.study.taskSettings, assignment.item.kind)),
+    view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.taskSettings, assignment.item.kind)),
     startedAt: assignment.startedAt?.getTime() ?? null,
-    timeLimitSeconds: assignment.study.itemTimeLimitSeconds,
+    timeLimitSeconds: assignment.itemTimeLimitSeconds,
     condition: assignment.condition,
-    history: assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload as Json, clientTime: event.clientTime.getTime() })),
+    history: assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload, clientTime: Number(event.clientTime) })),
   };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { nextAssignment, progressFor, type Progress } from "@/lib/assignment";
 import { getAssignmentView, type AssignmentView } from "@/lib/annotate/assignment-view";
-import { getMemberStudy } from "@/lib/annotate/studies";
+import { getMemberStanding } from "@/lib/annotate/studies";
 import { getParticipation, markParticipantComplete } from "@/lib/participants";
 import { completionRedirectFor } from "@/lib/validations/study-settings";
 
@@ -49,8 +49,7 @@ export async function practiceStanding(studyId: string, userId: string, passMark
 }
 
 export async function nextForMember(slug: string, userId: string, exclude: readonly string[] = []): Promise<NextView> {
-  const study = await getMemberStudy(slug, userId);
-  const participation = await getParticipation(slug, userId);
+  const { study, participation } = await getMemberStanding(slug, userId);
   const progressNow = () => progressFor(study.id, userId);
   const completion: Completion = { code: study.completionCode, redirectUrl: completionRedirectFor(study.completionRedirectUrl, study.completionCode) };
 

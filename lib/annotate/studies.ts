@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { progressFor, type Progress } from "@/lib/assignment";
 import type { ConfidenceScale, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
+import { participationOf, type Participation, type ParticipationSource } from "@/lib/participants";
 
 /**
  * The annotator's side of studies: which studies they are a member of, and a study as they may
@@ -51,6 +52,40 @@ export async function getMemberStudy(slug: string, userId: string): Promise<Memb
   if (study.members.length === 0) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
   const { members: _members, ...rest } = study;
   return rest;
+}
+
+/**
+ * getMemberStudy and getParticipation in one round trip, for next-item (the busiest call of the
+ * annotation API: bench/load). Same errors: NOT_FOUND without the study, FORBIDDEN for a non-member.
+ */
+export async function getMemberStanding(slug: string, userId: string): Promise<{ study: MemberStudy; participation: Participation }> {
+  const [row] = await db.$queryRaw<
+    Array<
+      MemberStudy &
+        Pick<ParticipationSource["study"], "consentMarkdown" | "consentVersion" | "tutorialPages"> & {
+          member: (Omit<ParticipationSource["member"], "statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt"> & Record<"statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt", string | null>) | null;
+        }
+    >
+  >`
+    SELECT s.id, s.slug, s.title, s.instructions, s.status::text AS status, s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds",
+      s."completionCode", s."completionRedirectUrl", s."itemTimeLimitSeconds", s."sessionTimeLimitSeconds", s."practicePassMark", s."itemsPerParticipant",
+      s."consentMarkdown", s."consentVersion", s."tutorialPages",
+      CASE WHEN m."userId" IS NULL THEN NULL ELSE json_build_object(
+        'status', m.status, 'statusReason', m."statusReason", 'statusAt', m."statusAt", 'consentVersion', m."consentVersion",
+        'consentedAt', m."consentedAt", 'tutorialDoneAt', m."tutorialDoneAt", 'startedAt', m."startedAt") END AS member
+    FROM "Study" s
+    LEFT JOIN "StudyMember" m ON m."studyId" = s.id AND m."userId" = ${userId}
+    WHERE s.slug = ${slug}`;
+  if (!row) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  const { member, consentMarkdown, consentVersion, tutorialPages, ...study } = row;
+  if (!member) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
+  // json_build_object writes timestamp(3) columns as ISO text without a zone; they hold UTC (as Prisma writes them)
+  const utc = (text: string | null) => (text === null ? null : new Date(`${text}Z`));
+  const participation = participationOf(
+    { id: study.id, slug: study.slug, title: study.title, status: study.status, consentMarkdown, consentVersion, tutorialPages },
+    { ...member, statusAt: utc(member.statusAt), consentedAt: utc(member.consentedAt), tutorialDoneAt: utc(member.tutorialDoneAt), startedAt: utc(member.startedAt) },
+  );
+  return { study, participation };
 }
 
 export interface MemberStudySummary {

@@ -1,4 +1,4 @@
-import { requireRole } from "@/lib/session";
+import { requireSessionUserId } from "@/lib/session";
 import { toResponse } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/body";
 import { recordEvents } from "@/lib/events";
@@ -18,10 +18,10 @@ import { assertSameSite } from "@/lib/security/csrf";
 export async function POST(request: Request) {
   try {
     assertSameSite(request); // proxy.ts leaves the annotation API to its handlers (one function call less per request)
-    const user = await requireRole();
+    const userId = await requireSessionUserId(); // the account is checked in the write's own statement
     const { events } = trajectoryBatchSchema.parse(await readJsonBody(request, { maxBytes: MAX_EVENTS_BODY_BYTES }));
     const { valid, rejected } = parseTrajectoryBatch(events);
-    const ack = await recordEvents(user.id, valid);
+    const ack = await recordEvents(userId, valid);
     return jsonResponse(rejected.length > 0 ? { ...ack, rejected } : ack);
   } catch (error) {
     return toResponse(error);
