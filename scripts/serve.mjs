@@ -39,7 +39,6 @@ function runNextStart() {
 }
 
 const workers = workerCount();
-const SEMI_SPACE_MIB = Number(process.env.YARDSTICK_SEMI_SPACE_MIB ?? 64);
 
 if (cluster.isWorker) {
   // the primary is gone (killed without a chance to stop us): stop too, as a single process would
@@ -50,13 +49,6 @@ if (cluster.isWorker) {
 } else {
   let stopping = false;
   const restarts = [];
-  // A larger young generation: a request allocates a lot of short-lived objects (Next.js's request
-  // objects, web streams, Prisma's query plumbing), and with V8's default 16 MiB semi-spaces the
-  // workers spent ~7 % of their CPU in scavenges under load (bench/load/RESULTS.md). Flags already
-  // given (node --max-semi-space-size=..., NODE_OPTIONS) win.
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  const heapFlags = given.some((flag) => flag.startsWith("--max-semi-space-size")) ? [] : [`--max-semi-space-size=${SEMI_SPACE_MIB}`];
-  cluster.setupPrimary({ execArgv: [...process.execArgv, ...heapFlags] });
   const fork = () => cluster.fork();
   for (let i = 0; i < workers; i++) fork();
   console.log(`Yardstick: ${workers} workers (YARDSTICK_WORKERS), one port`);

@@ -238,6 +238,8 @@ type Endpoint = "next" | "events" | "submit";
 
 class Stats {
   latency: Record<Endpoint, number[]> = { next: [], events: [], submit: [] };
+  /** Date.now() when each request of `latency` was sent (same order) */
+  sentAt: Record<Endpoint, number[]> = { next: [], events: [], submit: [] };
   errors: Record<Endpoint, Map<string, number>> = { next: new Map(), events: new Map(), submit: new Map() };
   ackedEvents = new Set<string>(); // `${assignmentId}:${seq}`
   ackTimes: number[] = []; // Date.now() of each first ack of an event
@@ -277,9 +279,11 @@ function send(url: string, method: string, headers: Record<string, string>, body
 
 async function call(stats: Stats, endpoint: Endpoint, url: string, cookie: string, body?: unknown): Promise<{ status: number; json: unknown } | null> {
   const start = performance.now();
+  const sentAt = Date.now();
   try {
     const response = await send(url, body === undefined ? "GET" : "POST", body === undefined ? { cookie } : { cookie, "content-type": "application/json" }, body === undefined ? undefined : JSON.stringify(body));
     stats.latency[endpoint].push(performance.now() - start);
+    stats.sentAt[endpoint].push(sentAt);
     if (response.status < 200 || response.status >= 300) stats.error(endpoint, `HTTP ${response.status}: ${response.text.slice(0, 120)}`);
     let json: unknown = null;
     try {
@@ -415,6 +419,9 @@ interface RunResult {
   load: number[];
   /** events acked per second between the last arrival and the deadline */
   steadyRate: number;
+  /** Date.now() at the start, and the end of the ramp (the last arrival) */
+  startedAt: number;
+  steadyFrom: number;
 }
 
 async function runOnce(client: pg.Client, base: string, n: number, passwordHash: string): Promise<RunResult> {
@@ -495,7 +502,7 @@ async function runOnce(client: pg.Client, base: string, n: number, passwordHash:
   const steadyFrom = startedAt + Math.min(RAMP_SECONDS, SECONDS / 2) * 1000;
   const steadyEvents = stats.ackTimes.filter((time) => time >= steadyFrom && time < deadline).length;
   const steadyRate = steadyEvents / ((deadline - steadyFrom) / 1000);
-  return { n, elapsed, stats, checks, storedEvents: stored.size, serverCpu, load, steadyRate };
+  return { n, elapsed, stats, checks, storedEvents: stored.size, serverCpu, load, steadyRate, startedAt, steadyFrom };
 }
 
 function report(result: RunResult): boolean {
@@ -510,6 +517,16 @@ function report(result: RunResult): boolean {
       `  ${endpoint.padEnd(10)} ${String(sorted.length).padStart(9)} ${(sorted.length / elapsed).toFixed(1).padStart(8)} ${quantile(sorted, 0.5).toFixed(1).padStart(8)} ${quantile(sorted, 0.95).toFixed(1).padStart(8)} ${quantile(sorted, 0.99).toFixed(1).padStart(8)} ${(sorted.at(-1) ?? NaN).toFixed(1).padStart(8)}  ${errors}`,
     );
     for (const [what, count] of stats.errors[endpoint]) line(`      ${count} x ${what}`);
+  }
+  // where the tail is: p99 per 10-s window of sending time (arrivals fill the first --ramp seconds)
+  for (const endpoint of ["events", "submit"] as const) {
+    const windows = new Map<number, number[]>();
+    stats.sentAt[endpoint].forEach((at, i) => {
+      const w = Math.floor((at - result.startedAt) / 10_000);
+      (windows.get(w) ?? windows.set(w, []).get(w)!).push(stats.latency[endpoint][i]);
+    });
+    const parts = [...windows.entries()].sort((a, b) => a[0] - b[0]).map(([w, list]) => `${w * 10}-${w * 10 + 10} s ${quantile(list.sort((a, b) => a - b), 0.99).toFixed(0)} (${list.length})`);
+    line(`  ${endpoint} p99 ms by sending time: ${parts.join(", ")}`);
   }
   // all arrived (after the ramp, before the deadline): the rate the server sustains
   const ingested = result.steadyRate;
