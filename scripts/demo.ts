@@ -82,7 +82,7 @@ server.stdout.on("data", (chunk: Buffer) => {
     announced = true;
     console.log(`\nYardstick is running on http://localhost:${port}\n\nDemo logins (password for each):`);
     for (const login of demoLogins) console.log(`  ${login.role.padEnd(10)} ${login.email.padEnd(32)} ${login.password}`);
-    console.log("\nPress Ctrl+C to stop. Data stays in .yardstick/ (or your DATABASE_URL).");
+    console.log(`\nPress Ctrl+C to stop. The data stays ${database.embedded ? `in ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR}/` : "in the DATABASE_URL database"}.`);
   }
 });
 
