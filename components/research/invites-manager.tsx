@@ -5,15 +5,7 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { CopyButton, useOrigin } from "@/components/research/entry-link-card";
-
-interface InviteRow {
-  id: string;
-  token: string;
-  userId: string;
-  name: string;
-  createdAt: string;
-  usedAt: string | null;
-}
+import type { InviteRow } from "@/lib/study-entry";
 
 /**
  * Invite links for named annotators (POST/DELETE /api/studies/<slug>/invites): pick an existing

@@ -1,4 +1,5 @@
 import { krippendorffAlphaFromUnits, type AlphaResult } from "@/lib/stats/krippendorff-alpha";
+import type { ExploreScoreFigures } from "@/lib/tasks/explore-scorer";
 
 /**
  * EXPLORE-Bench's results table in the paper's shape (pure): per participant (humans pooled, each
@@ -15,14 +16,7 @@ export const EXPLORE_TABLE_METRICS = ["S_obj", "S_att", "S_rel", "S_uni"] as con
 export const EXPLORE_ABNORMAL_METRICS = ["S_obj", "S_att", "S_rel", "S_uni", "S_key", "S_abn"] as const;
 
 /** What every EXPLORE scorer's per-answer score carries (structured and LLM alike). */
-export interface ExploreScoreLike {
-  S_obj: number;
-  S_att: number | null;
-  S_rel: number | null;
-  S_uni: number;
-  S_key?: number;
-  S_abn?: number;
-}
+export type ExploreScoreLike = Pick<ExploreScoreFigures, "S_obj" | "S_att" | "S_rel" | "S_uni" | "S_key" | "S_abn">;
 
 export function isExploreScoreLike(value: unknown): value is ExploreScoreLike {
   if (value === null || typeof value !== "object") return false;

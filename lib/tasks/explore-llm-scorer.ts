@@ -1,5 +1,5 @@
 import { sentences as splitSentences } from "@/lib/tasks/explore-nlp";
-import { EXPLORE_CORRECT_THRESHOLD, matchObjects, objectNames, objectRefs, parseRelation, S_ABN_LAMBDA, unifiedScore, type MatchedPair, type SceneObject, type StructuredAnswer } from "@/lib/tasks/explore-scorer";
+import { EXPLORE_CORRECT_THRESHOLD, matchObjects, objectNames, objectRefs, parseRelation, S_ABN_LAMBDA, unifiedScore, type ExploreScoreFigures, type MatchedPair, type SceneObject, type StructuredAnswer } from "@/lib/tasks/explore-scorer";
 import type { LlmAspect } from "@/lib/tasks/explore-llm";
 
 /**
@@ -48,24 +48,13 @@ export interface ExploreLlmPlan {
   keyStates: Array<{ state: string; request: number | null }>;
 }
 
-export interface ExploreLlmScore {
+export interface ExploreLlmScore extends ExploreScoreFigures {
   scorer: "llm";
   model: string;
   promptVersion: string;
-  source: "objects" | "text";
-  S_obj: number;
-  S_att: number | null;
-  S_rel: number | null;
-  S_uni: number;
-  S_key?: number;
-  S_abn?: number;
-  annotatedObjects: number;
-  predictedObjects: number;
-  matched: MatchedPair[];
   attributes: Array<{ object: string; score: number }>;
   relations: Array<{ relation: string; score: number }>;
   keyStates?: Array<{ state: string; score: number }>;
-  correct: boolean;
 }
 
 const displayName = (ref: string) => ref.replace(/\.\d+$/, "");

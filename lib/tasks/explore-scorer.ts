@@ -258,8 +258,8 @@ export function matchByMutualMaxima(matrix: number[][]): Array<{ annotated: numb
   return pairs.sort((a, b) => a.annotated - b.annotated);
 }
 
-export interface ExploreStructuredScore {
-  scorer: "structured";
+/** The paper's figures and the object matching: what both scorers report (explore-llm-scorer.ts adds its phrase scores). */
+export interface ExploreScoreFigures {
   /** what was scored: the structured objects, or the free text when the answer has no objects */
   source: "objects" | "text";
   S_obj: number;
@@ -272,6 +272,10 @@ export interface ExploreStructuredScore {
   predictedObjects: number;
   matched: MatchedPair[];
   correct: boolean;
+}
+
+export interface ExploreStructuredScore extends ExploreScoreFigures {
+  scorer: "structured";
 }
 
 export const S_UNI_WEIGHTS = { obj: 0.25, att: 0.35, rel: 0.4 } as const;

@@ -57,8 +57,6 @@ export function newClientLog(): ClientLog {
   return { events: [], responses: [], lastSeq: new Map(), failures: [] };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function acknowledged(options: RunOptions, log: ClientLog, method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
   const deadline = Date.now() + (options.patienceMs ?? 120_000);
   for (let attempt = 0; ; attempt++) {
@@ -139,4 +137,19 @@ async function work(options: RunOptions): Promise<ClientLog> {
     log.responses.push({ assignmentId, clientId, responseId: reply.responseId, duplicate: reply.duplicate, at: Date.now() });
   }
   return log;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `check` until it holds; fails at `timeoutMs`, or at once when a simulated annotator has
+ * failed meanwhile (`runErrors`, filled by runAnnotator's onError).
+ */
+export async function until(what: string, check: () => Promise<boolean> | boolean, runErrors: readonly string[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (runErrors.length > 0) throw new Error(`an annotator failed while waiting for ${what}: ${runErrors.join("; ")}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
 }

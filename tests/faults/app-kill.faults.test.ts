@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newClientLog, runAnnotator, type ClientLog } from "./annotator-client";
+import { newClientLog, runAnnotator, sleep, until, type ClientLog } from "./annotator-client";
 import { sessionCookie, startAppServer, type AppServer } from "./app-server";
 import { createDatabase, dropDatabase } from "./pg-cluster";
 import { createJudgeStudy, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
@@ -26,19 +26,9 @@ let server: AppServer;
 let users: SeededUser[];
 let study: SeededStudy;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** errors of the simulated annotators so far (a run that fails ends the wait at once) */
 const runErrors: string[] = [];
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (runErrors.length > 0) throw new Error(`an annotator failed while waiting for ${what}: ${runErrors.join("; ")}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const untilOrFail = (what: string, check: () => Promise<boolean> | boolean, timeoutMs?: number) => until(what, check, runErrors, timeoutMs);
 
 beforeAll(async () => {
   databaseUrl = await createDatabase(serverUrl, dbName);
@@ -81,17 +71,17 @@ describe("the app server is killed (SIGKILL) mid-burst and restarted", () => {
     const settled = Promise.allSettled(runs);
 
     // a burst under way: some submissions acknowledged
-    await until("the first submissions", () => logs.reduce((n, log) => n + log.responses.length, 0) >= ANNOTATORS);
+    await untilOrFail("the first submissions", () => logs.reduce((n, log) => n + log.responses.length, 0) >= ANNOTATORS);
     const locker = new pg.Client({ connectionString: databaseUrl });
     await locker.connect();
     await locker.query("BEGIN");
     await locker.query(`LOCK TABLE "Response" IN EXCLUSIVE MODE`);
-    await until("a submission waiting inside its transaction", async () => {
+    await untilOrFail("a submission waiting inside its transaction", async () => {
       const waiting = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%Response%'`, [dbName]);
       return waiting.rows[0].n >= 1;
     });
     const eventsBefore = logs.reduce((n, log) => n + log.events.length, 0);
-    await until("more event batches after the lock", () => logs.reduce((n, log) => n + log.events.length, 0) > eventsBefore + 5, 10_000).catch(() => undefined);
+    await untilOrFail("more event batches after the lock", () => logs.reduce((n, log) => n + log.events.length, 0) > eventsBefore + 5, 10_000).catch(() => undefined);
 
     const killedAt = Date.now();
     const inFlightAtKill = inFlight.count;

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchFiles, forwardItem, zipOf } from "../fixtures/import-batches";
-import { newClientLog, runAnnotator } from "./annotator-client";
+import { newClientLog, runAnnotator, sleep, until } from "./annotator-client";
 import { sessionCookie, startAppServer, type AppServer } from "./app-server";
 import { createDatabase, startThrowawayCluster, type ThrowawayCluster } from "./pg-cluster";
 import { createJudgeStudy, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
@@ -25,19 +25,9 @@ let users: SeededUser[];
 let admin: SeededUser;
 let study: SeededStudy;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** errors of the simulated annotators so far (a run that fails ends the wait at once) */
 const runErrors: string[] = [];
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (runErrors.length > 0) throw new Error(`an annotator failed while waiting for ${what}: ${runErrors.join("; ")}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const untilOrFail = (what: string, check: () => Promise<boolean> | boolean, timeoutMs?: number) => until(what, check, runErrors, timeoutMs);
 
 /** A pool that survives the restarts: idle clients the server drops are discarded. */
 function newPool(): pg.Pool {
@@ -79,7 +69,7 @@ describe("PostgreSQL restarts while annotators work", () => {
     const cookies = await Promise.all(users.map((user) => sessionCookie(user.id)));
     const logs = users.map(() => newClientLog());
     const settled = Promise.allSettled(users.map((_, i) => runAnnotator({ onError: (error) => runErrors.push(String(error)), baseUrl: server.baseUrl, slug: study.slug, cookie: cookies[i], log: logs[i], batches: 2, eventsPerBatch: 3 })));
-    await until("some submissions", () => logs.reduce((n, log) => n + log.responses.length, 0) >= ANNOTATORS);
+    await untilOrFail("some submissions", () => logs.reduce((n, log) => n + log.responses.length, 0) >= ANNOTATORS);
 
     await pool.end();
     cluster.stop();
@@ -138,7 +128,7 @@ describe("PostgreSQL restarts while annotators work", () => {
     await locker.query("BEGIN");
     await locker.query(`LOCK TABLE "Item" IN EXCLUSIVE MODE`);
     const importing = upload();
-    await until("the import waiting inside its transaction", async () => {
+    await untilOrFail("the import waiting inside its transaction", async () => {
       const waiting = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%Item%'`);
       return waiting.rows[0].n >= 1;
     });
