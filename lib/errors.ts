@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import { isDbSaturation, SATURATION_RETRY_AFTER_SECONDS } from "@/lib/db/transient";
-import { databaseFailureOf, type DatabaseFailure } from "@/lib/db/errors";
+import { databaseFailureOf, isUnstorableTextError, type DatabaseFailure } from "@/lib/db/errors";
 
 export type AppErrorCode = "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INVALID" | "CONFLICT" | "TOO_LARGE" | "UNAVAILABLE";
 
@@ -47,6 +47,9 @@ export function toResponse(error: unknown): Response {
     console.error(`database failure (${failure}):`, error instanceof Error ? error.message.split("\n").filter(Boolean).pop() : error);
     const { status, message, retryAfterSeconds } = databaseFailureResponses[failure];
     return Response.json({ error: message, code: failure === "disk-full" ? "STORAGE_FULL" : "UNAVAILABLE" }, { status, headers: retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {} });
+  }
+  if (isUnstorableTextError(error)) {
+    return Response.json({ error: "The request holds text that cannot be stored (a NUL character or an unpaired surrogate); nothing was written.", code: "INVALID" }, { status: 422 });
   }
   if (isDbSaturation(error)) {
     // no connection or transaction slot in time (lib/db/transient.ts): the client retries

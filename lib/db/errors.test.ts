@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseFailureOf } from "@/lib/db/errors";
+import { databaseFailureOf, isUnstorableTextError } from "@/lib/db/errors";
 import { toResponse } from "@/lib/errors";
 
 /** Errors as Prisma 7 + @prisma/adapter-pg threw them here against a stopped or full PostgreSQL (shapes copied from the real objects). */
@@ -56,5 +56,24 @@ describe("toResponse for database failures", () => {
     const response = toResponse(diskFull);
     expect(response.status).toBe(507);
     expect(await response.json()).toEqual({ error: expect.stringContaining("out of disk space; nothing was written"), code: "STORAGE_FULL" });
+  });
+});
+
+describe("isUnstorableTextError", () => {
+  // as Prisma 7 threw it here for a NUL in a findUnique's where (a fuzzed path parameter)
+  const nul = prismaError("P2039", { originalCode: "22021", originalMessage: 'invalid byte sequence for encoding "UTF8": 0x00', kind: "postgres", code: "22021", severity: "ERROR" });
+
+  it("recognises text PostgreSQL cannot store, and toResponse answers 422 without internals", async () => {
+    expect(isUnstorableTextError(nul)).toBe(true);
+    expect(isUnstorableTextError(new Error("wrapped", { cause: nul }))).toBe(true);
+    expect(isUnstorableTextError(prismaError("P2010", { originalCode: "22P05", kind: "postgres", code: "22P05" }))).toBe(true);
+    expect(isUnstorableTextError(diskFull)).toBe(false);
+    expect(isUnstorableTextError(prismaError("P2010", { originalCode: "22P02", kind: "InvalidInputValue" }))).toBe(false);
+    expect(isUnstorableTextError(null)).toBe(false);
+    const response = toResponse(nul);
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { error: string };
+    expect(body.error).toMatch(/cannot be stored/);
+    expect(JSON.stringify(body)).not.toMatch(/Invalid `db|\/work\/|22021/);
   });
 });

@@ -44,7 +44,7 @@ export function databaseFailureOf(error: unknown, depth = 0): DatabaseFailure | 
     const byState = sqlStateFailure(code);
     if (byState) return byState;
   }
-  const cause = record(record(record(err.meta)?.driverAdapterError)?.cause) ?? (err.name === "DriverAdapterError" ? record(err.cause) : null);
+  const cause = adapterCause(err);
   if (cause) {
     if (typeof cause.kind === "string" && adapterUnavailable.has(cause.kind)) return "unavailable";
     if (cause.kind === "TransactionWriteConflict") return "conflict";
@@ -58,4 +58,24 @@ export function databaseFailureOf(error: unknown, depth = 0): DatabaseFailure | 
     return "unavailable";
   }
   return databaseFailureOf(err.cause, depth + 1);
+}
+
+/** The driver adapter's own error under a Prisma error (or the adapter error itself): kind, code, originalCode. */
+function adapterCause(err: Record<string, unknown>): Record<string, unknown> | null {
+  return record(record(record(err.meta)?.driverAdapterError)?.cause) ?? (err.name === "DriverAdapterError" ? record(err.cause) : null);
+}
+
+/**
+ * PostgreSQL refused text it cannot store: 22021 character_not_in_repertoire (a NUL byte, "invalid
+ * byte sequence for encoding UTF8: 0x00") or 22P05 untranslatable_character. The request's fault,
+ * wherever the text came from (a path parameter, say): JSON bodies and batches are checked before
+ * this (lib/validations/storable-text.ts), this catches what reaches a query another way.
+ */
+export function isUnstorableTextError(error: unknown, depth = 0): boolean {
+  const err = record(error);
+  if (!err || depth > 4) return false;
+  const cause = adapterCause(err);
+  const states = [err.code, cause?.originalCode, cause?.code];
+  if (states.some((state) => state === "22021" || state === "22P05")) return true;
+  return isUnstorableTextError(err.cause, depth + 1);
 }

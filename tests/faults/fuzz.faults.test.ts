@@ -149,6 +149,22 @@ describe("fuzzed requests to every JSON endpoint", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a NUL in a path parameter (which PostgreSQL cannot store): a 4xx with a message, found by a fuzz seed", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["POST", "/api/annotate/studies/%00/tutorial", cookies.annotator],
+      ["POST", "/api/annotate/studies/a%00b/consent", cookies.annotator],
+      ["GET", "/api/annotate/studies/%00/next", cookies.annotator],
+      ["GET", "/api/annotate/assignments/%00", cookies.annotator],
+      ["PATCH", "/api/admin/users/%00", cookies.admin],
+      ["DELETE", `/api/studies/${fixture.studySlug}/model-runs/%00`, cookies.admin],
+    ];
+    for (const [method, url, cookie] of cases) {
+      const status = await probe(`${method} ${url}`, url, { method, headers: { cookie, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+      if (status < 400 || status >= 500) problems.push(`${method} ${url}: ${status}, not a 4xx`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("the uploads take forms of anything: a 4xx with a message", async () => {
     const uploads = apiRouteMatrix.filter((route) => route.bodyKind === "multipart");
     expect(uploads.length).toBe(2);
