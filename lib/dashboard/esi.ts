@@ -1,10 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { choiceKey } from "@/lib/esi/belief";
 import { effectiveCondition, isEsiCondition } from "@/lib/esi/conditions";
 import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
-import type { BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
+import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
 import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 
@@ -32,7 +31,22 @@ function traceOf(playState: unknown): TracePoint[] | null {
   if (!Array.isArray(trace)) return null;
   return trace
     .filter((point): point is Record<string, unknown> => point !== null && typeof point === "object")
-    .map((point) => ({ seq: Number(point.seq) || 0, valid: point.valid !== false, viewpoint: typeof point.viewpoint === "string" ? point.viewpoint : null, contrastive: point.contrastive === true }));
+    .map((point) => ({
+      seq: Number(point.seq) || 0,
+      valid: point.valid !== false,
+      // earlier versions stored a state's id ("state:<id>") for a state without a viewpoint: not a camera position
+      viewpoint: typeof point.viewpoint === "string" && !point.viewpoint.startsWith("state:") ? point.viewpoint : null,
+      contrastive: point.contrastive === true,
+      state: typeof point.node === "string" ? point.node : null,
+    }));
+}
+
+/** A belief's answer as stored: an option or a map of parts to options (anything else: none). */
+function beliefChoice(value: unknown): BeliefChoice {
+  if (typeof value === "string") return value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const parts = Object.entries(value as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  return parts.length ? Object.fromEntries(parts) : null;
 }
 
 function tagText(tags: unknown, name: string, fallback: string): string {
@@ -98,15 +112,15 @@ export async function loadEsiSection(
         labelledContrastive: contrastiveLabels.get(assignment.id) ?? new Set(),
         beliefs: (beliefsBy.get(assignment.id) ?? []).map((event): BeliefPoint => {
           const payload = (event.payload ?? {}) as { choice?: unknown; confidence?: unknown; step?: unknown };
-          const choice = choiceKey(payload.choice ?? null);
+          const choice = beliefChoice(payload.choice ?? null);
           return {
             step: Number.isInteger(payload.step) ? (payload.step as number) : 0,
             choice,
             confidence: normalisedConfidence(payload.confidence, options.confidenceScale),
-            correct: choice === null ? null : scoreEsi({ choice: payload.choice as string | Record<string, string> }, key).correct,
+            correct: choice === null ? null : scoreEsi({ choice: choice as string | Record<string, string> }, key).correct,
           };
         }),
-        final: { choice: choiceKey(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
+        final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
       };
     }
     humans.push({

@@ -37,6 +37,8 @@ describe("ESI dashboard figures", () => {
     expect(section.overall.humans.active.value).toBeCloseTo(2 / 3, 10);
     expect(section.subcategoryMean["model:GPT"]).toEqual({ "passive-single": null, active: 0.5, "passive-gt": 1 });
     expect(section.modelSteps["model:GPT"]).toEqual({ "passive-single": null, active: 10, "passive-gt": null });
+    // Fig. 5: steps to reach a correct answer (the right answer took 12, the wrong one 8)
+    expect(section.modelStepsCorrect["model:GPT"]).toEqual({ "passive-single": null, active: 12, "passive-gt": null });
   });
 
   it("lists every person by condition, and narrows the people's column to one person on request", () => {

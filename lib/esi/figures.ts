@@ -18,7 +18,7 @@ import {
  * loads them): always split by condition. Accuracy with Wilson intervals in the shape of the
  * paper's table (category and subcategory rows, condition columns, people beside each imported
  * model run, and the mean over subcategories the paper reports), per person and pooled; steps to
- * answer, invalid-action rate, view diversity, contrastive view rate and belief revision rate
+ * answer and steps to a correct answer (Fig. 5), invalid-action rate, view diversity, contrastive view rate and belief revision rate
  * from the active trajectories, by category and subcategory too; calibration of final and
  * intermediate confidence and confidence against step, per condition.
  */
@@ -96,6 +96,8 @@ export interface EsiSection {
   overall: Record<string, Record<string, CountMetric>>;
   /** mean steps a model run reports, by condition */
   modelSteps: Record<string, Record<string, number | null>>;
+  /** the same over its correct answers only (Fig. 5: steps to reach a correct answer) */
+  modelStepsCorrect: Record<string, Record<string, number | null>>;
   /** pooled human trajectories by condition (only conditions with trajectories) */
   trajectories: Record<string, TrajectorySummary>;
   /** active trajectories by category and subcategory */
@@ -194,13 +196,14 @@ export function esiSection(input: {
   }
 
   const modelSteps: EsiSection["modelSteps"] = {};
+  const modelStepsCorrect: EsiSection["modelStepsCorrect"] = {};
+  const meanSteps = (rows: readonly ModelAnswer[]) => {
+    const steps = rows.filter((row) => row.steps !== null).map((row) => row.steps as number);
+    return steps.length ? steps.reduce((sum, v) => sum + v, 0) / steps.length : null;
+  };
   for (const run of runs) {
-    modelSteps[run.id] = Object.fromEntries(
-      conditions.map((condition) => {
-        const steps = run.rows.filter((row) => row.condition === condition && row.steps !== null).map((row) => row.steps as number);
-        return [condition, steps.length ? steps.reduce((sum, v) => sum + v, 0) / steps.length : null];
-      }),
-    );
+    modelSteps[run.id] = Object.fromEntries(conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition))]));
+    modelStepsCorrect[run.id] = Object.fromEntries(conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition && row.correct))]));
   }
 
   const trajectories: EsiSection["trajectories"] = {};
@@ -242,5 +245,5 @@ export function esiSection(input: {
       ),
     }));
 
-  return { conditions, groups, table, subcategoryMean, overall, modelSteps, trajectories, trajectoryTable, calibration, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length };
+  return { conditions, groups, table, subcategoryMean, overall, modelSteps, modelStepsCorrect, trajectories, trajectoryTable, calibration, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length };
 }

@@ -22,7 +22,7 @@ export const esiGraphStateSchema = z.strictObject({
   objects: z.array(esiObjectNameSchema).max(500).default([]),
   /** what the agent holds here (shown to the person; pickers offer these too) */
   holding: z.array(esiObjectNameSchema).max(20).optional(),
-  /** the camera position this state is seen from; states without one count as their own viewpoint (view diversity) */
+  /** the camera position this state is seen from (view diversity); a state without one has an unknown viewpoint */
   viewpoint: z.string().min(1).max(120).optional(),
   /** a view that tells the question's competing hypotheses apart (contrastive view rate) */
   contrastive: z.boolean().default(false),
@@ -100,9 +100,9 @@ export function stateOf(graph: EsiGraph, node: string): EsiGraphState {
   return state;
 }
 
-/** The viewpoint of a state for view diversity: its `viewpoint`, else its own id. */
-export function viewpointOf(graph: EsiGraph, node: string): string {
-  return graph.states[node]?.viewpoint ?? `state:${node}`;
+/** The viewpoint of a state for view diversity: the camera position it names, else null (unknown; never its id). */
+export function viewpointOf(graph: EsiGraph, node: string): string | null {
+  return graph.states[node]?.viewpoint ?? null;
 }
 
 /**

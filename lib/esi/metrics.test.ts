@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { beliefsByStep, confidenceAgainstStep, countMetric, finalCalibration, intermediateCalibration, measureTrajectory, revisesBelief, seesContrastiveView, summariseTrajectories, visitsDistinctViewpoints, type BeliefPoint, type TracePoint, type Trajectory } from "@/lib/esi/metrics";
+import { beliefsByStep, confidenceAgainstStep, countMetric, finalCalibration, intermediateCalibration, measureTrajectory, observationSeqs, revisesBelief, seesContrastiveView, summariseTrajectories, visitsDistinctViewpoints, type BeliefPoint, type TracePoint, type Trajectory } from "@/lib/esi/metrics";
 import { applyEsiEvent, choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing } from "@/lib/esi/belief";
 
-const at = (seq: number, viewpoint: string | null, contrastive = false, valid = true): TracePoint => ({ seq, viewpoint, contrastive, valid });
-const belief = (step: number, choice: string | null, confidence: number | null = null, correct: boolean | null = null): BeliefPoint => ({ step, choice, confidence, correct });
+const at = (seq: number, viewpoint: string | null, contrastive = false, valid = true, state: string | null = `s${seq}`): TracePoint => ({ seq, viewpoint, contrastive, valid, state });
+const belief = (step: number, choice: BeliefPoint["choice"], confidence: number | null = null, correct: boolean | null = null): BeliefPoint => ({ step, choice, confidence, correct });
+/** every step an accepted action to a new state */
+const looked = (...seqs: number[]) => seqs;
 
 /**
  * Hand-made trajectories, each built to land on one side of a definition:
@@ -17,7 +19,7 @@ const A: Trajectory = {
     { seq: 1, valid: true },
     { seq: 2, valid: false },
   ],
-  trace: [at(0, "v0"), at(1, "v0"), at(2, "v0", false, false)],
+  trace: [at(0, "v0"), at(1, "v0"), at(2, "v0", false, false, "s1")],
   beliefs: [belief(0, "3", 0.6, false)],
   final: { choice: "3", confidence: 0.6, correct: false },
 };
@@ -48,6 +50,27 @@ describe("ESI trajectory measures", () => {
     expect(visitsDistinctViewpoints(D.trace)).toBeNull();
   });
 
+  it("view diversity has one definition for every item: a state without a viewpoint is unknown, never its own viewpoint", () => {
+    // one known camera position and a state that names none: not settled either way
+    expect(visitsDistinctViewpoints([at(0, "p1"), at(1, null)])).toBeNull();
+    expect(visitsDistinctViewpoints([at(0, "p1"), at(1, null), at(2, "p2")])).toBe(true);
+    expect(visitsDistinctViewpoints([at(0, "p1"), at(1, "p1")])).toBe(false);
+  });
+
+  it("contrastive view: a state reached by acting, never the initial state", () => {
+    // the initial view is marked contrastive: seeing it is not seeking it
+    expect(seesContrastiveView([at(0, "v0", true), at(1, "v1")])).toBe(false);
+    // a refused action that stays in the contrastive initial state
+    expect(seesContrastiveView([at(0, "v0", true), at(1, "v0", true, false, "s0")])).toBe(false);
+    // turning away and back to the initial state
+    expect(seesContrastiveView([at(0, "v0", true), at(1, "v0"), at(2, "v0", true, true, "s0")])).toBe(false);
+    // a contrastive state reached by an accepted action
+    expect(seesContrastiveView([at(0, "v0", true), at(1, "v1", true)])).toBe(true);
+    // a simulator (no state ids): the initial reply does not count, a later one does
+    expect(seesContrastiveView([at(0, null, true, true, null)])).toBe(false);
+    expect(seesContrastiveView([at(0, null, true, true, null), at(1, null, true, true, null)])).toBe(true);
+  });
+
   it("contrastive view: a marked state or a step labelled contrastive", () => {
     expect(seesContrastiveView(A.trace)).toBe(false);
     expect(seesContrastiveView(B.trace)).toBe(true);
@@ -56,27 +79,57 @@ describe("ESI trajectory measures", () => {
   });
 
   it("belief revision: the answer changes after at least one further observation", () => {
-    expect(revisesBelief([belief(0, "3"), belief(4, "5")])).toBe(true);
-    expect(revisesBelief([belief(0, "3"), belief(0, "4"), belief(0, "5"), belief(3, "5")])).toBe(false);
+    const all = looked(1, 2, 3, 4, 5);
+    expect(revisesBelief([belief(0, "3"), belief(4, "5")], all)).toBe(true);
+    expect(revisesBelief([belief(0, "3"), belief(0, "4"), belief(0, "5"), belief(3, "5")], all)).toBe(false);
     // a change at the same step replaces the held answer; a later change counts
-    expect(revisesBelief([belief(2, "3"), belief(2, "4"), belief(5, "3")])).toBe(true);
+    expect(revisesBelief([belief(2, "3"), belief(2, "4"), belief(5, "3")], all)).toBe(true);
     // re-stating the same answer later keeps the time it was first given
-    expect(revisesBelief([belief(1, "3"), belief(4, "3"), belief(4, "5")])).toBe(true);
+    expect(revisesBelief([belief(1, "3"), belief(4, "3"), belief(4, "5")], all)).toBe(true);
     // clearing the answer is not a revision by itself
-    expect(revisesBelief([belief(1, "3"), belief(3, null), belief(4, "3")])).toBe(false);
-    expect(revisesBelief([])).toBe(false);
+    expect(revisesBelief([belief(1, "3"), belief(3, null), belief(4, "3")], all)).toBe(false);
+    expect(revisesBelief([], all)).toBe(false);
+  });
+
+  it("belief revision: filling in a second part is not a revision; changing a part already answered is", () => {
+    const all = looked(1, 2, 3);
+    expect(revisesBelief([belief(0, { A: "left" }), belief(2, { A: "left", C: "right" })], all)).toBe(false);
+    expect(revisesBelief([belief(0, { A: "left" }), belief(2, { A: "left", C: "right" }), belief(3, { A: "left", C: "left" })], all)).toBe(true);
+    expect(revisesBelief([belief(0, { A: "left" }), belief(2, { A: "right", C: "right" })], all)).toBe(true);
+    // C given at step 2 and changed at step 2: no observation between
+    expect(revisesBelief([belief(0, { A: "left" }), belief(2, { A: "left", C: "right" }), belief(2, { A: "left", C: "left" })], all)).toBe(false);
+  });
+
+  it("belief revision needs a new observation: an accepted action that changed the state", () => {
+    // step 1 refused, step 2 accepted but the state stayed (e.g. a wall): nothing new was seen
+    const trace = [at(0, "v0"), at(1, "v0", false, false, "s0"), at(2, "v0", false, true, "s0"), at(3, "v1", false, true, "s3")];
+    expect(observationSeqs(trace)).toEqual([3]);
+    expect(revisesBelief([belief(0, "3"), belief(2, "5")], observationSeqs(trace))).toBe(false);
+    expect(revisesBelief([belief(0, "3"), belief(3, "5")], observationSeqs(trace))).toBe(true);
+    // a simulator names no states: every accepted action is an observation
+    expect(observationSeqs([at(0, null, false, true, null), at(1, null, false, false, null), at(2, null, false, true, null)])).toEqual([2]);
+    const refusedOnly: Trajectory = {
+      steps: [{ seq: 1, valid: false }],
+      trace: [at(0, "v0"), at(1, "v0", false, false, "s0")],
+      beliefs: [belief(0, "3", 0.5, false)],
+      final: { choice: "5", confidence: 0.5, correct: true },
+    };
+    expect(measureTrajectory(refusedOnly).beliefRevision).toBe(false);
   });
 
   it("measures and pools trajectories: steps, invalid-action rate, the three shares with Wilson intervals", () => {
     const measures = [A, B, C, D].map((t) => measureTrajectory(t));
     expect(measures).toEqual([
-      { steps: 2, invalid: 1, viewDiversity: false, contrastiveView: false, beliefRevision: false },
-      { steps: 4, invalid: 0, viewDiversity: true, contrastiveView: true, beliefRevision: true },
-      { steps: 1, invalid: 0, viewDiversity: true, contrastiveView: false, beliefRevision: false },
-      { steps: 2, invalid: 0, viewDiversity: null, contrastiveView: true, beliefRevision: false },
+      { steps: 2, invalid: 1, correct: false, viewDiversity: false, contrastiveView: false, beliefRevision: false },
+      { steps: 4, invalid: 0, correct: true, viewDiversity: true, contrastiveView: true, beliefRevision: true },
+      { steps: 1, invalid: 0, correct: true, viewDiversity: true, contrastiveView: false, beliefRevision: false },
+      { steps: 2, invalid: 0, correct: false, viewDiversity: null, contrastiveView: true, beliefRevision: false },
     ]);
     const summary = summariseTrajectories(measures);
     expect(summary).toMatchObject({ trajectories: 4, stepsMean: 2.25, stepsMedian: 2, invalid: 1, actions: 9, invalidRate: 1 / 9 });
+    // Fig. 5: steps to reach a correct answer (B 4 and C 1), beside steps overall
+    expect(summary).toMatchObject({ correct: 2, stepsCorrectMean: 2.5, stepsCorrectMedian: 2.5 });
+    expect(summariseTrajectories([measures[0]])).toMatchObject({ correct: 0, stepsCorrectMean: null, stepsCorrectMedian: null });
     expect(summary.viewDiversity).toMatchObject({ value: 2 / 3, successes: 2, trials: 3 });
     expect(summary.contrastiveView).toMatchObject({ value: 0.5, successes: 2, trials: 4 });
     expect(summary.beliefRevision).toMatchObject({ value: 0.25, successes: 1, trials: 4 });

@@ -3,18 +3,26 @@ import { mean, median } from "@/lib/stats/descriptive";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
 
 /**
- * ESI-Bench's trajectory and metacognition measures (../shared/benchmarks/esi.md, "Metrics"),
- * defined on one trajectory at a time and then pooled. Pure: trajectories in, numbers out.
+ * ESI-Bench's trajectory and metacognition measures (esi-bench.txt, Fig. 5 and App. K), defined
+ * on one trajectory at a time and then pooled. Pure: trajectories in, numbers out.
  *
- * - view diversity: the trajectory visits at least two distinct viewpoints (a state's
- *   `viewpoint`, else its id), the initial view included;
- * - contrastive view: it visits a state marked `contrastive`, or takes a step that researchers
+ * - a new observation: an accepted action that changed the state (a graph state other than the
+ *   one the person stood in; with a simulator, which names no states, every accepted action). A
+ *   refused action ("cannot do that here") shows nothing new;
+ * - view diversity: the trajectory visits at least two distinct viewpoints. One definition for
+ *   every item: a viewpoint is the camera position a graph state or a simulator reply names in
+ *   `viewpoint` (turning in place keeps it; a state's id is never used in its place). Unknown
+ *   (left out of the share) when the visited states' viewpoints cannot settle it;
+ * - contrastive view: it reaches, by an accepted action, a state marked `contrastive` other than
+ *   the initial state (the initial view is given, not sought), or takes a step that researchers
  *   labelled contrastive (at least half of that step's labels);
- * - belief revision: its current answer changes after at least one further observation, i.e. an
- *   answer differs from the one held, and it is given at a later step than the held one was
- *   first given (changing one's mind without looking again is not a revision);
- * - steps to answer: actions taken before answering; invalid-action rate: refused actions over
- *   all actions, pooled over trajectories;
+ * - belief revision: a part of the answer already given changes after at least one new
+ *   observation since that part's value was first given. Filling in another part of a
+ *   multi-part answer is not a revision; nor is a change after refused actions only, or a change
+ *   of mind at the same step;
+ * - steps: actions taken before answering (refused ones included), over all answers and, as in
+ *   Fig. 5, over the answers that are correct; invalid-action rate: refused actions over all
+ *   actions, pooled over trajectories;
  * - calibration of the final and of the intermediate confidence, and confidence against step:
  *   at each step s, the belief then held (the last belief event at or before s).
  */
@@ -37,15 +45,20 @@ export function countMetric(successes: number, trials: number): CountMetric {
 export interface TracePoint {
   seq: number;
   valid: boolean;
-  /** null when unknown (a simulator that does not say) */
+  /** the camera position; null when unknown (a graph state or a simulator that does not say) */
   viewpoint: string | null;
   contrastive: boolean;
+  /** the graph state's id; null or absent with a simulator */
+  state?: string | null;
 }
+
+/** An answer as held: one option, a map of parts answered so far, or null (none / cleared). */
+export type BeliefChoice = string | Readonly<Record<string, string>> | null;
 
 /** A belief as the person held it from `step` on: the answer (null: cleared) and confidence in [0, 1]. */
 export interface BeliefPoint {
   step: number;
-  choice: string | null;
+  choice: BeliefChoice;
   confidence: number | null;
   /** whether `choice` equals the key (null without a choice) */
   correct: boolean | null;
@@ -60,41 +73,83 @@ export interface Trajectory {
   /** belief events in the order made */
   beliefs: readonly BeliefPoint[];
   /** the submitted answer, held from the last step on */
-  final: { choice: string; confidence: number | null; correct: boolean };
+  final: { choice: Exclude<BeliefChoice, null>; confidence: number | null; correct: boolean };
 }
 
 export interface TrajectoryMeasures {
   steps: number;
   invalid: number;
+  /** whether the final answer is correct (steps to a correct answer, Fig. 5) */
+  correct: boolean;
   /** null when no visited state's viewpoint is known */
   viewDiversity: boolean | null;
   contrastiveView: boolean;
   beliefRevision: boolean;
 }
 
+/**
+ * At least two distinct viewpoints among the visited states: true as soon as two known ones
+ * differ; false when every visited state's viewpoint is known and they are all one; null when
+ * states of unknown viewpoint leave it open.
+ */
 export function visitsDistinctViewpoints(trace: readonly TracePoint[]): boolean | null {
   const known = trace.map((point) => point.viewpoint).filter((v): v is string => v !== null);
-  if (known.length === 0) return null;
-  return new Set(known).size >= 2;
+  if (new Set(known).size >= 2) return true;
+  if (known.length === 0 || known.length < trace.length) return null;
+  return false;
 }
 
-export function seesContrastiveView(trace: readonly TracePoint[], labelled: ReadonlySet<number> | readonly number[] = []): boolean {
-  const labelledSeqs = labelled instanceof Set ? labelled : new Set(labelled as readonly number[]);
-  return trace.some((point) => point.contrastive) || trace.some((point) => labelledSeqs.has(point.seq));
+function bySeq(trace: readonly TracePoint[]): TracePoint[] {
+  return [...trace].sort((a, b) => a.seq - b.seq);
 }
 
-/** True when the answer held changes after at least one further observation (see the file comment). */
-export function revisesBelief(beliefs: ReadonlyArray<Pick<BeliefPoint, "step" | "choice">>): boolean {
-  let held: { choice: string; since: number } | null = null;
-  for (const belief of beliefs) {
-    if (belief.choice === null) continue;
-    if (held === null) {
-      held = { choice: belief.choice, since: belief.step };
+/** The seqs of new observations: accepted actions that changed the state (see the file comment). */
+export function observationSeqs(trace: readonly TracePoint[]): number[] {
+  const out: number[] = [];
+  let current: TracePoint | null = null;
+  for (const point of bySeq(trace)) {
+    if (point.seq === 0) {
+      current = point;
       continue;
     }
-    if (belief.choice === held.choice) continue;
-    if (belief.step > held.since) return true;
-    held = { choice: belief.choice, since: belief.step };
+    if (!point.valid) continue;
+    const known = current !== null && typeof current.state === "string" && typeof point.state === "string";
+    if (!known || point.state !== current!.state) out.push(point.seq);
+    current = point;
+  }
+  return out;
+}
+
+/** A contrastive state reached by an accepted action (not the initial state), or a step labelled contrastive. */
+export function seesContrastiveView(trace: readonly TracePoint[], labelled: ReadonlySet<number> | readonly number[] = []): boolean {
+  const labelledSeqs = labelled instanceof Set ? labelled : new Set(labelled as readonly number[]);
+  const initial = trace.find((point) => point.seq === 0);
+  const initialState = typeof initial?.state === "string" ? initial.state : null;
+  const reached = trace.some((point) => point.seq > 0 && point.valid && point.contrastive && (initialState === null || point.state !== initialState));
+  return reached || trace.some((point) => point.seq > 0 && labelledSeqs.has(point.seq));
+}
+
+function partsOf(choice: BeliefChoice): Array<[string, string]> {
+  if (choice === null) return [];
+  if (typeof choice === "string") return [["", choice]];
+  return Object.entries(choice).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+}
+
+/**
+ * True when a part of the answer already given changes after at least one new observation since
+ * that part's value was first given (`observations`: observationSeqs of the trace). A change
+ * without a new observation replaces the held value; clearing a part keeps it.
+ */
+export function revisesBelief(beliefs: ReadonlyArray<Pick<BeliefPoint, "step" | "choice">>, observations: readonly number[]): boolean {
+  const held = new Map<string, { value: string; since: number }>();
+  const observedBetween = (from: number, to: number) => observations.some((seq) => seq > from && seq <= to);
+  for (const belief of beliefs) {
+    for (const [part, value] of partsOf(belief.choice)) {
+      const before = held.get(part);
+      if (before && before.value === value) continue;
+      if (before && observedBetween(before.since, belief.step)) return true;
+      held.set(part, { value, since: belief.step });
+    }
   }
   return false;
 }
@@ -105,9 +160,10 @@ export function measureTrajectory(trajectory: Trajectory): TrajectoryMeasures {
   return {
     steps,
     invalid: trajectory.steps.filter((step) => !step.valid).length,
+    correct: trajectory.final.correct,
     viewDiversity: visitsDistinctViewpoints(trajectory.trace),
     contrastiveView: seesContrastiveView(trajectory.trace, trajectory.labelledContrastive),
-    beliefRevision: revisesBelief([...trajectory.beliefs, { step: lastStep, choice: trajectory.final.choice }]),
+    beliefRevision: revisesBelief([...trajectory.beliefs, { step: lastStep, choice: trajectory.final.choice }], observationSeqs(trajectory.trace)),
   };
 }
 
@@ -115,6 +171,10 @@ export interface TrajectorySummary {
   trajectories: number;
   stepsMean: number | null;
   stepsMedian: number | null;
+  /** trajectories whose final answer is correct, and their steps (Fig. 5: steps to reach a correct answer) */
+  correct: number;
+  stepsCorrectMean: number | null;
+  stepsCorrectMedian: number | null;
   /** refused actions over all actions */
   invalidRate: number | null;
   invalid: number;
@@ -129,10 +189,14 @@ export function summariseTrajectories(measures: readonly TrajectoryMeasures[]): 
   const actions = steps.reduce((sum, n) => sum + n, 0);
   const invalid = measures.reduce((sum, m) => sum + m.invalid, 0);
   const diversityKnown = measures.filter((m) => m.viewDiversity !== null);
+  const stepsCorrect = measures.filter((m) => m.correct).map((m) => m.steps);
   return {
     trajectories: measures.length,
     stepsMean: steps.length ? mean(steps) : null,
     stepsMedian: steps.length ? median(steps) : null,
+    correct: stepsCorrect.length,
+    stepsCorrectMean: stepsCorrect.length ? mean(stepsCorrect) : null,
+    stepsCorrectMedian: stepsCorrect.length ? median(stepsCorrect) : null,
     invalidRate: actions === 0 ? null : invalid / actions,
     invalid,
     actions,

@@ -231,6 +231,7 @@ export interface EsiTraceEntry {
   valid: boolean;
   /** graph mode: the state id */
   node?: string;
+  /** the camera position the state or the simulator names; null when it names none (never the state id) */
   viewpoint: string | null;
   contrastive: boolean;
 }
@@ -417,7 +418,8 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
         ? {
             states: states.length,
             actions: Object.values(graph.edges).reduce((sum, edges) => sum + Object.keys(edges).length, 0),
-            viewpoints: new Set(states.map(([id]) => viewpointOf(graph, id))).size,
+            viewpoints: new Set(states.map(([id]) => viewpointOf(graph, id)).filter((v) => v !== null)).size,
+            statesWithoutViewpoint: states.filter(([id]) => viewpointOf(graph, id) === null).length,
             initial: graph.initial,
             contrastiveStates: states.filter(([, s]) => s.contrastive).map(([id, s]) => ({ id, image: s.image, note: s.note ?? null })),
           }
