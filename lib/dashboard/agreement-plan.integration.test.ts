@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { buildAgreementPlan } from "@/lib/dashboard/agreement-plan";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
-import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { ALL, getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
@@ -132,6 +132,56 @@ describe("agreement plan", () => {
     expect(plan.overall.ci).not.toBeNull();
     expect(plan.pairwise.matrix).toHaveLength(3);
     expect(plan.byKind).toEqual([]);
+
+    // TA / PA come from the main annotation only (ENACT App. B.1.2): 80 main answers, all right;
+    // the 40 plan answers (2 of them wrong) feed the agreement figures above, not accuracy
+    const main = d.accuracy.rows.find((row) => row.series === "humans" && row.kind === "enact-forward")!.cells[ALL];
+    const mainInverse = d.accuracy.rows.find((row) => row.series === "humans" && row.kind === "enact-inverse")!.cells[ALL];
+    expect(main.n + mainInverse.n).toBe(80);
+    expect(main.metrics.TA.value).toBe(1);
+    expect(mainInverse.metrics.TA.value).toBe(1);
+    expect(d.choices.includePlanAnswers).toBe(false);
+    expect(d.accuracy.planAnswers).toBe(40);
+    // the named toggle puts them in
+    const withPlan = await getStudyDashboard(study.slug, { plan: "with" });
+    expect(withPlan.choices.includePlanAnswers).toBe(true);
+    const all = ["enact-forward", "enact-inverse"].map((kind) => withPlan.accuracy.rows.find((row) => row.series === "humans" && row.kind === kind)!.cells[ALL]);
+    expect(all[0].n + all[1].n).toBe(120);
+    expect(Math.min(all[0].metrics.TA.value!, all[1].metrics.TA.value!)).toBeLessThan(1);
+  });
+});
+
+describe("agreement plan with overlap", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    clearDashboardCaches();
+  });
+
+  it("gives every sampled person n items of their own per cell, even where their work overlaps another's", async () => {
+    // k = 2 of 3: 12 items of one cell, 4 each done by Ann+Bob, Bob+Cy, Cy+Ann (8 per person)
+    const annotators = await Promise.all(["Ann", "Bob", "Cy"].map((name) => createUser("ANNOTATOR", { name })));
+    const study = await createStudy({ overlap: 2 });
+    const batch = await createBatch(study.id);
+    for (const [p, q] of [[0, 1], [1, 2], [2, 0]]) {
+      for (let n = 0; n < 4; n++) {
+        const item = await createOrderItem(study.id, batch.id, { externalId: `pair-${p}${q}-${n}`, order: [0, 1, 2] });
+        await answer(item, annotators[p].id, [0, 1, 2]);
+        await answer(item, annotators[q].id, [0, 1, 2]);
+      }
+    }
+    const first = await buildAgreementPlan(study.id, { perCell: 3 });
+    // 3 people x 3 items of their own, none counted for two people
+    expect(first).toMatchObject({ annotators: 3, cells: 1, sampled: 9, planned: 9, created: 9 });
+    for (const annotator of annotators) {
+      const own = await db.assignment.findMany({ where: { studyId: study.id, userId: annotator.id, purpose: "MAIN", agreementSample: true }, select: { itemId: true } });
+      expect(own).toHaveLength(3);
+    }
+    // every planned item now has all three people
+    const planned = await db.assignment.groupBy({ by: ["itemId"], where: { studyId: study.id, item: { assignments: { some: { purpose: "AGREEMENT" } } } }, _count: { userId: true } });
+    expect(planned).toHaveLength(9);
+    expect(planned.every((row) => row._count.userId === 3)).toBe(true);
+    // idempotent: a second run samples nothing new
+    expect(await buildAgreementPlan(study.id, { perCell: 3 })).toMatchObject({ sampled: 0, created: 0, planned: 9 });
   });
 });
 

@@ -17,9 +17,15 @@ import { seedFromString } from "@/lib/stats/seed-from-string";
  * annotator, so that every sampled item gets every annotator. The annotator flow serves AGREEMENT
  * assignments first.
  *
- * Idempotent: items already in the plan count toward each annotator's n, so a second run samples
- * nothing new; assignments that exist (any purpose) are skipped, and the unique (item, user) key
- * makes concurrent runs safe. The sampling is seeded (study id + a fixed seed), so the same data
+ * Each annotator keeps n items of their own per cell: the items sampled from their work are marked
+ * on their MAIN assignment (`agreementSample`), and only those count toward their n. With overlap
+ * (an item in two people's main work), an item sampled for one person is not counted for the
+ * other, and is not sampled again for them: the paper's balanced set (n x annotators per cell)
+ * needs every person's own n.
+ *
+ * Idempotent: each annotator's marked items still in the plan count toward their n, so a second
+ * run samples nothing new; assignments that exist (any purpose) are skipped, and the unique
+ * (item, user) key makes concurrent runs safe. The sampling is seeded (study id + a fixed seed), so the same data
  * gives the same plan.
  */
 
@@ -47,6 +53,12 @@ export interface AgreementPlanResult {
   message: string;
 }
 
+function groupByUser(rows: ReadonlyArray<{ userId: string; itemId: string }>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const row of rows) out.set(row.userId, [...(out.get(row.userId) ?? []), row.itemId]);
+  return out;
+}
+
 function plural(count: number, word: string): string {
   return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
 }
@@ -58,8 +70,8 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
   const seed = options.seed ?? AGREEMENT_PLAN_SEED;
 
   // finished MAIN work: who did which item, with the item's stratum
-  const finished = await db.$queryRaw<Array<{ userId: string; itemId: string; kind: string; tag: string | null }>>`
-    SELECT a."userId", a."itemId", i.kind, i.tags ->> ${tagKey} AS tag
+  const finished = await db.$queryRaw<Array<{ userId: string; itemId: string; kind: string; tag: string | null; own: boolean }>>`
+    SELECT a."userId", a."itemId", i.kind, i.tags ->> ${tagKey} AS tag, a."agreementSample" AS own
     FROM "Assignment" a
     JOIN "Response" r ON r."assignmentId" = a.id
     JOIN "Item" i ON i.id = a."itemId"
@@ -78,6 +90,10 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
     WHERE a."studyId" = ${studyId} AND a."userId" = ANY(${annotators})
     GROUP BY 1 HAVING count(DISTINCT a."userId") >= ${annotators.length}`;
   const covered = new Set(coveredRows.map((row) => row.itemId));
+
+  // items sampled for each annotator that are still in the plan: their own n
+  const ownSamples = new Set(finished.filter((row) => row.own && planned.has(row.itemId)).map((row) => `${row.userId}\u0000${row.itemId}`));
+  const newSamples: Array<{ userId: string; itemId: string }> = [];
 
   // annotator -> stratum -> finished items
   const work = new Map<string, Map<string, string[]>>();
@@ -102,15 +118,21 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
     for (const stratum of orderedStrata) {
       const items = byStratum.get(stratum);
       if (!items) continue;
-      const already = items.filter((id) => planned.has(id)).length;
+      const already = items.filter((id) => ownSamples.has(`${userId}\u0000${id}`)).length;
       const need = perCell - already;
       if (need <= 0) continue;
       const rng = mulberry32(seedFromString(`${studyId}|${seed}|${userId}|${stratum}`));
       for (const itemId of sampleWithoutReplacement(items.filter((id) => !planned.has(id) && !covered.has(id)), need, rng)) {
         planned.add(itemId);
+        newSamples.push({ userId, itemId });
         sampled++;
       }
     }
+  }
+  // mark whose sample each new item is; marks left on items no longer in the plan are cleared
+  await db.assignment.updateMany({ where: { studyId, agreementSample: true, itemId: { notIn: [...planned] } }, data: { agreementSample: false } });
+  for (const [userId, itemIds] of groupByUser(newSamples)) {
+    await db.assignment.updateMany({ where: { studyId, userId, purpose: "MAIN", itemId: { in: itemIds } }, data: { agreementSample: true } });
   }
 
   // every planned item to every annotator who has no assignment of it yet

@@ -38,6 +38,8 @@ export const dashboardParamsSchema = z.object({
   reviewed: z.enum(["without", "with"]).optional().catch(undefined),
   /** answers of the study's EXCLUDED participants (failed the gold rule): left out by default */
   participants: z.enum(["without", "with"]).optional().catch(undefined),
+  /** answers given for the agreement plan (AGREEMENT assignments) in accuracy and calibration: left out by default (ENACT App. B.1.2) */
+  plan: z.enum(["without", "with"]).optional().catch(undefined),
 });
 export type DashboardParamsInput = z.input<typeof dashboardParamsSchema>;
 

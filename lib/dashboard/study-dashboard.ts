@@ -46,6 +46,8 @@ export interface DashboardChoices {
   /** EXCLUDED participants of this study (gold rule), and whether their answers are in the figures */
   excludedParticipants: number;
   includeExcludedParticipants: boolean;
+  /** whether answers given for the agreement plan count in accuracy and calibration (they always feed agreement) */
+  includePlanAnswers: boolean;
 }
 
 export interface PlanView extends Omit<AgreementPlanStatus, "completeItemIds"> {
@@ -61,7 +63,8 @@ export interface StudyDashboard {
   annotators: Array<{ id: string; name: string }>;
   kinds: KindInfo[];
   progress: StudyProgress;
-  accuracy: { rows: AccuracyRow[]; modelRows: AccuracyRow[]; tagValues: string[]; responses: number };
+  /** `planAnswers`: answers given for the agreement plan, in the rows only when choices.includePlanAnswers */
+  accuracy: { rows: AccuracyRow[]; modelRows: AccuracyRow[]; tagValues: string[]; responses: number; planAnswers: number };
   agreement: AgreementResult | null;
   plan: PlanView;
   calibration: CalibrationResult | null;
@@ -90,7 +93,7 @@ function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string
   return [...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => ({ key, values: [...set].sort(compareTagValues) }));
 }
 
-function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded" | "excludedParticipants" | "includeExcludedParticipants"> {
+function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded" | "excludedParticipants" | "includeExcludedParticipants" | "includePlanAnswers"> {
   const params = parseDashboardParams(raw);
   const tagKeys = tagFacets(snapshot);
   const keys = tagKeys.map((t) => t.key);
@@ -124,11 +127,16 @@ export function agreementItems(snapshot: StudySnapshot, tagKey: string | null, k
   return out;
 }
 
-function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator: number | null): ScoredEntry[] {
+/**
+ * Scored human answers. `mainOnly`: leave out answers given for the agreement plan (ENACT reports
+ * human TA / PA from the main annotation; the plan's answers feed agreement).
+ */
+function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator: number | null, mainOnly = false): ScoredEntry[] {
   const { responses, items } = snapshot;
   const entries: ScoredEntry[] = [];
   for (let r = 0; r < responses.count; r++) {
     if (annotator !== null && responses.annotator[r] !== annotator) continue;
+    if (mainOnly && responses.agreement[r] === 1) continue;
     const item = responses.item[r];
     if (!isTaskKind(items.kinds[item])) continue;
     entries.push({
@@ -155,13 +163,15 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   const excludedPeople = new Set(await excludedParticipantIds(study.id));
   const includeExcludedParticipants = parseDashboardParams(searchParams).participants === "with";
   const snapshot = includeExcludedParticipants ? itemFiltered : snapshotWithoutAnnotators(itemFiltered, excludedPeople);
-  const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded, excludedParticipants: excludedPeople.size, includeExcludedParticipants };
+  const includePlanAnswers = parseDashboardParams(searchParams).plan === "with";
+  const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded, excludedParticipants: excludedPeople.size, includeExcludedParticipants, includePlanAnswers };
   const v = `${study.id}@${snapshot.version}`;
   const { tagKey, annotator, encoding, level, ci } = choices;
-  const scope = annotator === null ? "all" : snapshot.annotators[annotator].id;
+  const scope = `${annotator === null ? "all" : snapshot.annotators[annotator].id}|plan:${includePlanAnswers ? "with" : "without"}`;
+  const planAnswers = snapshot.responses.agreement.reduce((sum, flag) => sum + flag, 0);
 
   const rows = memoize(`${v}|accuracy|${tagKey}|${scope}`, () =>
-    accuracyRows(humanEntries(snapshot, tagKey, annotator), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`),
+    accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`),
   );
 
   const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
@@ -207,6 +217,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     const right: number[] = [];
     for (let r = 0; r < responses.count; r++) {
       if (annotator !== null && responses.annotator[r] !== annotator) continue;
+      if (!includePlanAnswers && responses.agreement[r] === 1) continue;
       const c = responses.confidence[r];
       if (!(c >= 0 && c <= 1)) continue;
       conf.push(c);
@@ -256,7 +267,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     annotators: snapshot.annotators,
     kinds: [...new Set(snapshot.items.kinds)].filter(isTaskKind).sort().map(kindInfo),
     progress,
-    accuracy: { rows, modelRows, tagValues: tagColumns([...rows, ...modelRows]), responses: snapshot.responses.count },
+    accuracy: { rows, modelRows, tagValues: tagColumns([...rows, ...modelRows]), responses: snapshot.responses.count, planAnswers },
     agreement,
     plan: { ...planRest, complete: complete.size, agreement: planAgreement },
     calibration,

@@ -66,6 +66,19 @@ export default async function DashboardPage({ params, searchParams }: { params: 
     ...(choices.excludedItems > 0
       ? [{ name: "reviewed", label: "Items that failed review", value: choices.includeExcluded ? "with" : "without", options: [{ value: "without", label: `Left out (${choices.excludedItems})` }, { value: "with", label: "Included" }] }]
       : []),
+    ...(d.accuracy.planAnswers > 0
+      ? [
+          {
+            name: "plan",
+            label: "Agreement-plan answers in accuracy",
+            value: choices.includePlanAnswers ? "with" : "without",
+            options: [
+              { value: "without", label: `Left out (${count(d.accuracy.planAnswers)}): main annotation only` },
+              { value: "with", label: "Included" },
+            ],
+          },
+        ]
+      : []),
     {
       name: "participants",
       label: "Excluded participants",
@@ -93,6 +106,11 @@ export default async function DashboardPage({ params, searchParams }: { params: 
             ? choices.includeExcludedParticipants
               ? `; answers of the ${choices.excludedParticipants} excluded participant${choices.excludedParticipants === 1 ? "" : "s"} are included`
               : `; so are answers of the ${choices.excludedParticipants} excluded participant${choices.excludedParticipants === 1 ? "" : "s"} (failed the gold rule)`
+            : ""}
+          {d.accuracy.planAnswers > 0
+            ? choices.includePlanAnswers
+              ? `; accuracy and calibration include the ${count(d.accuracy.planAnswers)} answers given for the agreement plan (the paper reports human TA / PA from the main annotation only)`
+              : `; accuracy and calibration come from the main annotation only, as in ENACT's table: the ${count(d.accuracy.planAnswers)} answers given for the agreement plan feed the agreement figures`
             : ""}
           . Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
           {d.asOf.stale ? "; newer answers arrived since (large studies refresh at most once a minute)" : ""}.
