@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { confidenceToProbability } from "@/lib/esi/confidence";
 import { effectiveCondition, isEsiCondition } from "@/lib/esi/conditions";
 import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
 import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
@@ -19,11 +20,6 @@ export const ESI_KIND = "esi-explore";
 const CONDITION_IN_NAME = /\b(passive-single|passive-multi|passive-gt|active)\b/;
 
 
-function normalisedConfidence(value: unknown, scale: "LIKERT_5" | "PERCENT"): number | null {
-  if (typeof value !== "number" || !Number.isFinite(value)) return null;
-  const normalised = scale === "LIKERT_5" ? (value - 1) / 4 : value / 100;
-  return normalised >= 0 && normalised <= 1 ? normalised : null;
-}
 
 function traceOf(playState: unknown): TracePoint[] | null {
   if (!playState || typeof playState !== "object") return null;
@@ -116,7 +112,7 @@ export async function loadEsiSection(
           return {
             step: Number.isInteger(payload.step) ? (payload.step as number) : 0,
             choice,
-            confidence: normalisedConfidence(payload.confidence, options.confidenceScale),
+            confidence: confidenceToProbability(payload.confidence, options.confidenceScale),
             correct: choice === null ? null : scoreEsi({ choice: choice as string | Record<string, string> }, key).correct,
           };
         }),
@@ -152,5 +148,5 @@ export async function loadEsiSection(
     };
   });
 
-  return esiSection({ humans, models, annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels });
+  return esiSection({ humans, models, annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale });
 }

@@ -308,6 +308,8 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     expect(section.table).toEqual([{ category: "Enumerative Perception", subcategory: "Occluded Counting", cells: { humans: { "passive-single": expect.objectContaining({ trials: 1 }), active: expect.objectContaining({ value: 0.5 }) } } }]);
     const active = section.trajectories.active;
     expect(active).toMatchObject({ trajectories: 2, actions: 6, invalid: 1, stepsMean: 3 });
+    // Fig. 5: steps to reach a correct answer (the explorer's 5), beside steps overall
+    expect(active).toMatchObject({ correct: 1, stepsCorrectMean: 5, stepsCorrectMedian: 5 });
     expect(active.viewDiversity).toMatchObject({ successes: 1, trials: 2 });
     expect(active.contrastiveView).toMatchObject({ successes: 1, trials: 2 });
     expect(active.beliefRevision).toMatchObject({ successes: 1, trials: 2 });
@@ -324,6 +326,11 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     // two units: one agreed (contrastive, contrastive), one not (redundant, confirmatory); the third has one label.
     // Nominal alpha by hand (Krippendorff 2011): D_o = 2/4, D_e = (16 - 4 - 1 - 1) / (4 * 3) = 10/12, alpha = 1 - 0.5 / (10/12) = 0.4
     expect(section.stepLabels.alpha).toBeCloseTo(0.4, 10);
+    // confidence is c in [0, 1] (App. E): the percent scale needs no mapping; the 1-5 scale is read through a stated one
+    expect(section.confidence).toMatchObject({ scale: "PERCENT", points: null });
+    const likert = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "LIKERT_5", calibrationBins: 5 }))!;
+    expect(likert.confidence.points).toEqual([1, 2, 3, 4, 5].map((value) => ({ value, c: (value - 1) / 4 })));
+    expect(likert.confidence.statement).toMatch(/1 → 0, 2 → 0.25, 3 → 0.5, 4 → 0.75, 5 → 1/);
 
     // a researcher's contrastive label counts for the trajectory that saw no marked state
     await setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });

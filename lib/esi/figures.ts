@@ -1,5 +1,6 @@
 import type { CalibrationResult } from "@/lib/dashboard/calibration";
 import { compareConditions } from "@/lib/esi/conditions";
+import { esiConfidenceMapping, type ConfidenceScaleName, type EsiConfidenceMapping } from "@/lib/esi/confidence";
 import {
   confidenceAgainstStep,
   countMetric,
@@ -107,6 +108,8 @@ export interface EsiSection {
   stepLabels: EsiStepLabelSummary;
   /** answers behind the humans' figures (after the annotator filter) */
   humanAnswers: number;
+  /** how stated confidence is read as ESI-Bench's c in [0, 1]: the study's scale and the mapping shown with every confidence figure */
+  confidence: EsiConfidenceMapping;
 }
 
 const HUMANS = "humans";
@@ -148,6 +151,8 @@ export function esiSection(input: {
   annotatorId: string | null;
   calibrationBins: number;
   stepLabels: EsiStepLabelSummary;
+  /** the study's confidence scale (default: percent, ESI-Bench's c in [0, 1]) */
+  confidenceScale?: ConfidenceScaleName;
 }): EsiSection {
   const humans = input.annotatorId === null ? input.humans : input.humans.filter((row) => row.annotatorId === input.annotatorId);
   const conditions = [...new Set([...input.humans.map((row) => row.condition), ...input.models.map((row) => row.condition)])].sort(compareConditions);
@@ -245,5 +250,5 @@ export function esiSection(input: {
       ),
     }));
 
-  return { conditions, groups, table, subcategoryMean, overall, modelSteps, modelStepsCorrect, trajectories, trajectoryTable, calibration, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length };
+  return { conditions, groups, table, subcategoryMean, overall, modelSteps, modelStepsCorrect, trajectories, trajectoryTable, calibration, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length, confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT") };
 }

@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { importBatchFromPath } from "@/lib/import";
+import { createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 // The three real release questions (data/esi-sample, copied from ../shared/data/esi-bench); their
@@ -75,7 +76,26 @@ describe("yardstick import of ESI-Bench's release", () => {
     expect(gt).toHaveLength(2);
     for (const url of gt) expect(url).toMatch(/^\/api\/assets\/[0-9a-f]{64}$/);
 
+    // ESI-Bench's confidence is c in [0, 1] (App. E): the study's first import sets the percent scale
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).confidenceScale).toBe("PERCENT");
+    expect(result.message).toMatch(/confidence scale is now 0–100%/);
+
     // importing the same release again changes nothing
     expect((await importBatchFromPath(folder, { studySlug: study.slug, importedById: admin.id })).status).toBe("unchanged");
+  });
+
+  it("leaves the confidence scale of a study that had items before as it was", async () => {
+    await placeholder(path.join(folder, dirs.action, "stage0_initial_orb0.png"), "#dc2626");
+    await placeholder(path.join(folder, dirs.connectivity, "pair_connectivity__corridor_0__private_office_0__initial.png"), "#2563eb");
+    await placeholder(path.join(folder, dirs.connectivity, "path_views", "path_view_000.png"), "#16a34a");
+    await placeholder(path.join(folder, dirs.connectivity, "q_001", "path_view_001.png"), "#ca8a04");
+    await placeholder(path.join(folder, dirs.counting, "images", "q_000.png"), "#7c3aed");
+    const admin = await createUser("ADMIN");
+    const study = await createStudy();
+    await createOrderItem(study.id, (await createBatch(study.id)).id, { externalId: "enact-1", order: [0, 1, 2] });
+    const result = await importBatchFromPath(folder, { studySlug: study.slug, importedById: admin.id });
+    expect(result).toMatchObject({ status: "imported", newItems: 3 });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).confidenceScale).toBe("LIKERT_5");
+    expect(result.message).not.toMatch(/confidence scale/);
   });
 });

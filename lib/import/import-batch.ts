@@ -3,6 +3,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { defaultEsiConfidenceScale } from "@/lib/esi/confidence";
 import { sha256Hex } from "@/lib/import/canonical";
 import { readBatchSource, throwInvalid } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportResult } from "@/lib/import/types";
@@ -184,6 +185,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
           }
           assetsStored += await insertAssets(tx, chunk);
           await linkAssetsToStudy(tx, study.id, hashes);
+          const hadItems = (await tx.item.findFirst({ where: { studyId: study.id }, select: { id: true } })) !== null;
           const newItems = await insertItems(
             tx,
             study.id,
@@ -210,6 +212,8 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
               `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
           };
+          const scaleNote = await defaultEsiConfidenceScale(tx, study.id, [...new Set(fresh.map((item) => item.kind))], hadItems);
+          if (scaleNote) result.message += `. ${scaleNote}`;
           await writeAuditEntry(tx, {
             actorId,
             action: IMPORT_AUDIT_ACTION,
@@ -225,6 +229,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               newItems,
               skippedExisting: skipped,
               assetsStored,
+              ...(scaleNote ? { confidenceScale: "PERCENT" } : {}),
             },
           });
           return result;
