@@ -113,19 +113,25 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
 }
 
 const TRAJECTORY_COLUMNS: Array<{ id: string; label: string; title: string; get: (s: TrajectorySummary) => CountMetric }> = [
-  { id: "diversity", label: "View diversity", title: "trajectories visiting at least two distinct viewpoints", get: (s) => s.viewDiversity },
-  { id: "contrastive", label: "Contrastive view", title: "trajectories visiting a state marked contrastive, or a step researchers labelled contrastive", get: (s) => s.contrastiveView },
-  { id: "revision", label: "Belief revision", title: "trajectories whose current answer changed after at least one further observation", get: (s) => s.beliefRevision },
+  { id: "diversity", label: "View diversity", title: "trajectories visiting at least two distinct camera positions (the viewpoint a state or the simulator names); trajectories whose viewpoints are unknown are left out", get: (s) => s.viewDiversity },
+  { id: "contrastive", label: "Contrastive view", title: "trajectories reaching, by an accepted action, a state marked contrastive other than the initial one, or taking a step researchers labelled contrastive", get: (s) => s.contrastiveView },
+  { id: "revision", label: "Belief revision", title: "trajectories changing a part of the answer already given after at least one new observation (an accepted action that changed the state)", get: (s) => s.beliefRevision },
 ];
 
 function TrajectoryCells({ summary }: { summary: TrajectorySummary | null | undefined }) {
-  if (!summary) return <td colSpan={TRAJECTORY_COLUMNS.length + 3} className="px-2 py-1.5 text-center text-xs text-slate-400">no active trajectories</td>;
+  if (!summary) return <td colSpan={TRAJECTORY_COLUMNS.length + 4} className="px-2 py-1.5 text-center text-xs text-slate-400">no active trajectories</td>;
   return (
     <>
       <td className="px-2 py-1.5 text-right">{count(summary.trajectories)}</td>
       <td className="px-2 py-1.5 text-right" title={`median ${fixed(summary.stepsMedian, 1)}`}>
         <span className="font-semibold">{fixed(summary.stepsMean, 1)}</span>
         <span className="block text-[10px] text-slate-500">median {fixed(summary.stepsMedian, 1)}</span>
+      </td>
+      <td className="px-2 py-1.5 text-right" title={`${summary.correct} correct answers; median ${fixed(summary.stepsCorrectMedian, 1)}`} data-testid="esi-steps-correct">
+        <span className="font-semibold">{fixed(summary.stepsCorrectMean, 1)}</span>
+        <span className="block text-[10px] text-slate-500">
+          median {fixed(summary.stepsCorrectMedian, 1)}, n={summary.correct}
+        </span>
       </td>
       <td className="px-2 py-1.5 text-right" title={`${summary.invalid} of ${summary.actions} actions refused`}>
         <span className="font-semibold">{pct(summary.invalidRate, 1)}</span>
@@ -145,8 +151,11 @@ function TrajectoryCells({ summary }: { summary: TrajectorySummary | null | unde
 const trajectoryHeader = (
   <>
     <th className="px-2 py-1.5 text-right font-medium">Trajectories</th>
-    <th className="px-2 py-1.5 text-right font-medium" title="actions taken before answering">
+    <th className="px-2 py-1.5 text-right font-medium" title="actions taken before answering, refused ones included, over all answers">
       Steps to answer
+    </th>
+    <th className="px-2 py-1.5 text-right font-medium" title="the same over correct answers only: the paper's Fig. 5 (steps to reach a correct answer)">
+      Steps to a correct answer
     </th>
     <th className="px-2 py-1.5 text-right font-medium" title="actions the scene refused (cannot do that here), of all actions">
       Invalid actions
@@ -196,6 +205,51 @@ function TrajectoryTables({ section }: { section: EsiSection }) {
           </table>
         </div>
       )}
+      <p className="text-xs text-slate-500" data-testid="esi-trajectory-definitions">
+        Definitions (esi-bench App. K, made exact here): a <em>new observation</em> is an accepted action that changed the state (refused actions show nothing new; with a simulator, which names no
+        states, every accepted action counts). <em>View diversity</em>: at least two distinct viewpoints, one definition for every item: the camera position a graph state or the simulator names
+        (turning in place keeps it; a state without one is unknown, never its own viewpoint). <em>Contrastive view</em>: a state marked contrastive reached by acting, not the initial state, or a step
+        at least half of its labellers labelled contrastive. <em>Belief revision</em>: a part already answered changes after a new observation (filling in another part, or a change after refused
+        actions only, is not one). <em>Steps</em>: all actions, refused ones included; Fig. 5 reports them for correct answers. Differences from the paper: contrastive states are marked by the
+        item&apos;s author or by researchers&apos; labels, where the paper&apos;s annotators judged each view; the paper does not say how it counted viewpoints.
+      </p>
+      <ModelSteps section={section} />
+    </div>
+  );
+}
+
+function ModelSteps({ section }: { section: EsiSection }) {
+  const runs = section.groups.filter((group) => group.kind === "model" && section.conditions.some((c) => section.modelSteps[group.id]?.[c] != null));
+  if (runs.length === 0) return null;
+  const conditions = section.conditions.filter((c) => runs.some((run) => section.modelSteps[run.id]?.[c] != null));
+  return (
+    <div className="overflow-x-auto rounded-md border border-slate-200">
+      <table className="min-w-full text-sm tabular-nums" data-testid="esi-model-steps">
+        <thead className="bg-slate-50 text-xs text-slate-600">
+          <tr>
+            <th className="px-2 py-1.5 text-left font-medium">Model run: steps as reported</th>
+            {conditions.map((condition) => (
+              <th key={condition} className="px-2 py-1.5 text-right font-medium" title="mean steps over all answers / over correct answers (Fig. 5)">
+                {conditionLabel(condition)}: all / correct
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id} className="border-t border-slate-100">
+              <th scope="row" className="whitespace-nowrap px-2 py-1.5 text-left font-medium">
+                {run.name}
+              </th>
+              {conditions.map((condition) => (
+                <td key={condition} className="px-2 py-1.5 text-right">
+                  {fixed(section.modelSteps[run.id]?.[condition] ?? null, 1)} / {fixed(section.modelStepsCorrect[run.id]?.[condition] ?? null, 1)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -225,7 +279,9 @@ function PerPerson({ section }: { section: EsiSection }) {
                   {shortCondition(condition)}
                 </th>
               ))}
-              <th className="border-l border-slate-200 px-2 py-1 text-right font-medium">Steps</th>
+              <th className="border-l border-slate-200 px-2 py-1 text-right font-medium" title="mean steps over all answers / over correct answers (Fig. 5)">
+                Steps (all / correct)
+              </th>
               {TRAJECTORY_COLUMNS.map((column) => (
                 <th key={column.id} className="px-2 py-1 text-right font-medium" title={column.title}>
                   {column.label}
@@ -246,7 +302,9 @@ function PerPerson({ section }: { section: EsiSection }) {
                       <Metric metric={person.byCondition[condition]?.accuracy} />
                     </td>
                   ))}
-                  <td className="border-l border-slate-100 px-2 py-1.5 text-right">{active ? fixed(active.stepsMean, 1) : <span className="text-slate-300">–</span>}</td>
+                  <td className="border-l border-slate-100 px-2 py-1.5 text-right">
+                    {active ? `${fixed(active.stepsMean, 1)} / ${fixed(active.stepsCorrectMean, 1)}` : <span className="text-slate-300">–</span>}
+                  </td>
                   {TRAJECTORY_COLUMNS.map((column) => (
                     <td key={column.id} className="px-2 py-1.5 text-right">
                       <Metric metric={active ? column.get(active) : undefined} digits={0} />
@@ -298,6 +356,35 @@ function Metacognition({ section, slug }: { section: EsiSection; slug: string })
   return (
     <div className="space-y-3">
       <h3 className="text-sm font-semibold text-slate-800">Confidence</h3>
+      <div className="text-xs text-slate-600" data-testid="esi-confidence-mapping">
+        <p>{section.confidence.statement}</p>
+        {section.confidence.points ? (
+          <table className="mt-1 text-xs tabular-nums">
+            <tbody>
+              <tr>
+                <th scope="row" className="pr-2 text-left font-medium text-slate-500">
+                  1–5
+                </th>
+                {section.confidence.points.map((point) => (
+                  <td key={point.value} className="px-2 text-right">
+                    {point.value}
+                  </td>
+                ))}
+              </tr>
+              <tr>
+                <th scope="row" className="pr-2 text-left font-medium text-slate-500">
+                  c
+                </th>
+                {section.confidence.points.map((point) => (
+                  <td key={point.value} className="px-2 text-right">
+                    {point.c}
+                  </td>
+                ))}
+              </tr>
+            </tbody>
+          </table>
+        ) : null}
+      </div>
       <div className="grid gap-4 xl:grid-cols-2">
         {section.conditions.map((condition, i) => {
           const calibration = section.calibration[condition];
