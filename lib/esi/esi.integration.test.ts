@@ -340,4 +340,34 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     expect(one.groups[0]).toEqual({ id: "humans", name: "A2", kind: "humans" });
     expect(one.overall.humans.active).toMatchObject({ successes: 0, trials: 1 });
   });
+
+  it("counts a belief revision only for a part already answered, changed after a new observation", async () => {
+    const { study, batch } = await esiStudy(["active"]);
+    const twoParts = demo.items.find((candidate) => candidate.id === "esi-demo-living-left-right")!;
+    const item = await esiItem(study.id, batch.id, twoParts);
+    const run = async (first: Record<string, string>, action: string, then: Record<string, string>) => {
+      const person = await annotatorWith(study.id, item.id, "active");
+      await getPlay(person.annotator.id, person.assignment.id);
+      await recordEvents(person.annotator.id, [event(person.assignment.id, 0, "belief_changed", { choice: first, confidence: 50, step: 0, via: "click" }, 0)]);
+      await playStep(person.annotator.id, person.assignment.id, { seq: 1, action: move(action) });
+      await recordEvents(person.annotator.id, [event(person.assignment.id, 1, "belief_changed", { choice: then, confidence: 80, step: 1, via: "click" }, 10)]);
+      await submitResponse(person.annotator.id, { assignmentId: person.assignment.id, clientId: randomUUID(), answer: { choice: then }, confidence: 80, wallMs: 1, activeMs: 1, submitSeq: 0 });
+      return person;
+    };
+    // fills in part C after turning: not a revision
+    const filler = await run({ A: "left" }, "turn_left", { A: "left", C: "right" });
+    // changes part A after a refused action only (no move_up here): not a revision
+    const refused = await run({ A: "right", C: "right" }, "move_up", { A: "left", C: "right" });
+    // changes part A after turning: a revision
+    const reviser = await run({ A: "right", C: "right" }, "turn_left", { A: "left", C: "right" });
+    const annotators = [filler, refused, reviser].map(({ annotator }, i) => ({ id: annotator.id, name: `P${i + 1}` }));
+    const section = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
+    expect(section.trajectories.active).toMatchObject({ trajectories: 3, invalid: 1 });
+    expect(section.trajectories.active.beliefRevision).toMatchObject({ successes: 1, trials: 3 });
+    expect(section.perPerson.map((person) => [person.name, person.byCondition.active.trajectories?.beliefRevision.successes])).toEqual([
+      ["P1", 0],
+      ["P2", 0],
+      ["P3", 1],
+    ]);
+  });
 });
