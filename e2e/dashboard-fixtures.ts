@@ -77,14 +77,14 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     [out[i], out[j]] = [out[j], out[i]];
     return out;
   };
-  const addAnswer = (itemId: string, key: number[], L: number, a: (typeof annotators)[number], purpose: "MAIN" | "AGREEMENT" | "PRACTICE", day: number, given?: number[]) => {
+  const addAnswer = (itemId: string, key: number[], L: number, a: (typeof annotators)[number], purpose: "MAIN" | "AGREEMENT" | "PRACTICE", day: number, given?: number[], sampled = false) => {
     const assignmentId = randomUUID();
     const answer = given ?? answerFor(key, a.skill - 0.03 * (L - 3));
     const s = score(key, answer);
     const confidence = Math.max(1, Math.min(5, Math.round((s.accepted ? 4.2 : 3.1) + (random() - 0.5) * 2)));
     const active = Math.round((5000 + 3500 * L) * a.speed * (0.6 + random() * 0.8));
     const at = new Date(start + day * 86_400_000 + Math.floor(random() * 8 * 3_600_000));
-    assignmentRows.push([assignmentId, studyId, itemId, a.id, "SUBMITTED", purpose, position++, at, at]);
+    assignmentRows.push([assignmentId, studyId, itemId, a.id, "SUBMITTED", purpose, position++, at, at, sampled]);
     responseRows.push([randomUUID(), assignmentId, randomUUID(), JSON.stringify({ order: answer }), confidence, (confidence - 1) / 4, active + 4000, active, JSON.stringify(s), s.accepted, at]);
     const types = ["item_shown", "slot_filled", ...(random() < 0.15 ? ["page_hidden", "page_visible"] : []), "submitted"];
     types.forEach((type, seq) => eventRows.push([assignmentId, seq, type, "{}", at, at]));
@@ -109,7 +109,8 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
           itemRows.push([id, studyId, batchId, externalId, kind, JSON.stringify(pub), JSON.stringify({ order: key }), JSON.stringify({ steps: L, hand: n % 2 ? "left" : "right" }), false, externalId]);
           items++;
           const day = Math.floor(random() * 6);
-          addAnswer(id, key, L, owner, "MAIN", day);
+          // the plan's sample is marked on its owner's main assignment, as buildAgreementPlan does
+          addAnswer(id, key, L, owner, "MAIN", day, undefined, n < agreementPerCell);
           if (n < agreementPerCell) {
             // ENACT's design: this item of `owner` goes to the two others; they mostly agree
             annotators.forEach((other) => {
@@ -136,7 +137,7 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     );
   };
   await insert("Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "practice", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "bool", "text"], itemRows);
-  await insert("Assignment", ["id", "studyId", "itemId", "userId", "status", "purpose", "position", "startedAt", "submittedAt"], ["text", "text", "text", "text", '"AssignmentStatus"', '"AssignmentPurpose"', "int", "timestamp", "timestamp"], assignmentRows);
+  await insert("Assignment", ["id", "studyId", "itemId", "userId", "status", "purpose", "position", "startedAt", "submittedAt", "agreementSample"], ["text", "text", "text", "text", '"AssignmentStatus"', '"AssignmentPurpose"', "int", "timestamp", "timestamp", "bool"], assignmentRows);
   await insert("Response", ["id", "assignmentId", "clientId", "answer", "confidenceRaw", "confidence", "wallMs", "activeMs", "score", "correct", "createdAt"], ["text", "text", "text", "jsonb", "float8", "float8", "int", "int", "jsonb", "bool", "timestamp"], responseRows);
   await insert("Event", ["assignmentId", "seq", "type", "payload", "clientTime", "serverTime"], ["text", "int", "text", "jsonb", "timestamp", "timestamp"], eventRows);
   await db.query(`INSERT INTO "ModelRun" (id, "studyId", name) VALUES ($1, $2, 'GPT-5 (synthetic)')`, [runId, studyId]);

@@ -59,6 +59,10 @@ test.describe("research dashboards as a researcher", () => {
     await expect(page.getByTestId("pairwise-matrix")).toContainText("Ada Lovelace");
     await expect(page.getByTestId("plan-paragraph")).toContainText(/perfect agreement on \d+ of 96 items/);
 
+    // human TA / PA from the main annotation only (ENACT App. B.1.2); a named toggle adds the plan's answers
+    await expect(page.getByLabel("Agreement-plan answers in accuracy")).toHaveValue("without");
+    await expect(page.getByText(/come from the main annotation only, as in ENACT's table: the 192 answers given for the agreement plan/)).toBeVisible();
+
     await page.screenshot({ path: `${shots}/dashboard-top.png` });
     await page.screenshot({ path: `${shots}/dashboard-full.png`, fullPage: true });
     await page.locator("#accuracy").screenshot({ path: `${shots}/dashboard-accuracy.png` });

@@ -218,6 +218,9 @@ test("explores by keyboard, changes its answer twice, submits, then answers in e
   await expect(section.getByTestId("esi-accuracy-table")).toContainText("Occluded Counting");
   await expect(staff.getByTestId("esi-mean-humans-active")).toHaveText("100.0");
   await expect(section.getByTestId("esi-trajectory-table")).toContainText("Active exploration (pooled)");
+  // Fig. 5: steps to a correct answer beside steps overall (the kitchen's 4); confidence read as c in [0, 1]
+  await expect(section.getByTestId("esi-steps-correct").first()).toContainText("4.0");
+  await expect(section.getByTestId("esi-confidence-mapping")).toContainText("0–100%");
   await staff.screenshot({ path: path.join(shots, "esi-dashboard.png"), fullPage: true });
   await staffContext.close();
 });
