@@ -25,8 +25,8 @@ import { seedFromString } from "@/lib/stats/seed-from-string";
  *
  * Idempotent: each annotator's marked items still in the plan count toward their n, so a second
  * run samples nothing new; assignments that exist (any purpose) are skipped, and the unique
- * (item, user) key makes concurrent runs safe. The sampling is seeded (study id + a fixed seed), so the same data
- * gives the same plan.
+ * (item, user) key makes concurrent runs safe. The sampling is seeded (study id + a fixed seed),
+ * so the same data gives the same plan.
  */
 
 export interface AgreementPlanOptions {
