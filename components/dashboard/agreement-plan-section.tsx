@@ -18,7 +18,10 @@ export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCe
     <div className="space-y-4">
       <p className="max-w-3xl text-sm text-slate-600">
         ENACT&apos;s design: for each task and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every sampled item
-        gets every annotator. Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work.
+        gets every annotator. Each person keeps their own n items per cell: with overlap, an item sampled for one person neither counts toward another&apos;s n nor is drawn again for them.
+        Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work. The answers given for the plan feed agreement, not accuracy (the paper&apos;s
+        human TA / PA come from the main annotation). Differences from the paper: it had three annotators on disjoint work, so each plan item got exactly three labels; here every plan item goes to
+        every annotator of the study, however many, and with overlap an item may already hold more than one main answer.
       </p>
       <AgreementPlanButton slug={slug} defaultPerCell={perCell} tagKey={tagKey} />
       {plan.planned > 0 ? (
