@@ -171,7 +171,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
       {d.gridwm ? (
         <section id="gridwm" className="scroll-mt-28">
           <Card>
-            <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals sized from answers or complete probe families; flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
+            <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals that count items, not answers (a design effect where several people answer one item; one unit per complete probe family for JCR; n/a from one item); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
             <CardBody>
               <GridwmDashboardSection section={d.gridwm} />
             </CardBody>
@@ -198,7 +198,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           <Card>
             <CardHeader
               title="Ego2World: people beside agents (the paper's Table 14)"
-              description="TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals on the tasks both played."
+              description="TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals over episodes on the tasks both played."
             />
             <CardBody>
               <Ego2worldDashboardSection section={d.ego2world} />
