@@ -111,6 +111,7 @@ export async function loadEsiSection(
     }
     humans.push({
       annotatorId: assignment.userId,
+      itemId: assignment.itemId,
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
@@ -130,6 +131,7 @@ export async function loadEsiSection(
     return {
       runId: `model:${model}`,
       runName: model,
+      itemId: prediction.itemId,
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),

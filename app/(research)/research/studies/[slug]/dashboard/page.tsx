@@ -212,7 +212,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           <Card>
             <CardHeader
               title={`ESI-Bench: by condition, for ${d.esi.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`}
-              description="Accuracy in the shape of the paper's table (Wilson 95% intervals; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition."
+              description="Accuracy in the shape of the paper's table (Wilson 95% intervals over questions, with a design effect where several people answer one; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition."
             />
             <CardBody>
               <EsiDashboardSection section={d.esi} slug={slug} />
