@@ -102,8 +102,8 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           {fullGrid ? (
             <p>
               The picture is the whole {width}x{height} grid seen from above, its axes labelled: x across the top (0 at the left), y down the left side (0 at the top). A cell&apos;s position is [x, y],
-              read off the axes, the same numbers as the grid beside it. The red triangle is the agent, pointing where it faces (north is up). The lighter cells are what the agent sees: list the objects in
-              them. What it carries is written under the grid.
+              read off the axes, the same numbers as the grid beside it. The red triangle is the agent, pointing where it faces (north is up). The lighter cells are what the agent sees (the others are darkened): list the objects
+              in them. What it carries is written under the grid.
             </p>
           ) : (
             <p>
@@ -112,7 +112,8 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
             </p>
           )}
           <p>
-            Directions here: {draft.grid.directions.map((d, i) => `${i} ${d}`).join(", ")}. Walls and floor are not objects.
+            Directions here: {draft.grid.directions.map((d, i) => `${i} ${d}`).join(", ")}. Walls and floor are not objects. Doors: open (only a thin edge drawn), closed (an outline with a handle), locked
+            (filled, with a keyhole bar).
           </p>
         </div>
       </TaskPanel>
@@ -282,7 +283,7 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           </pre>
         </div>
       </TaskPanel>
-      <Lightbox describe={() => "The agent's view"} />
+      <Lightbox describe={() => frameName} />
     </div>
   );
 }

@@ -153,7 +153,8 @@ const label = (x: number, y: number, text: string, anchor: "middle" | "end" | "s
 
 /**
  * Task B's frame: the whole world top-down, as MiniGrid's full render (`env.get_frame(highlight=True)`:
- * every cell drawn, the cells the agent sees lightened), with its axes labelled (x along the top,
+ * every cell drawn, the cells the agent sees lightened; here the others also darkened, so that
+ * lit goals, lava and walls stand out from unlit ones), with its axes labelled (x along the top,
  * y down the left, [0, 0] top left: the coordinates the key uses), the agent drawn in its cell
  * facing its direction, and what it carries written below (MiniGrid's full render does not show
  * it). `tile` pixels a cell.
@@ -177,7 +178,7 @@ export function fullGridFrameSvg(world: World, view: View, tile = 32): string {
         rect(0, 1, 0, 0.031, "rgb(100,100,100)"),
         objectSvg(getCell(world, x, y)),
         isAgent ? `<g transform="rotate(${world.agentDir * 90} 0.5 0.5)">${AGENT_EAST}</g>` : "",
-        lit.has(`${x},${y}`) ? `<rect width="1" height="1" fill="white" fill-opacity="0.3"/>` : "",
+        lit.has(`${x},${y}`) ? `<rect width="1" height="1" fill="white" fill-opacity="0.3"/>` : `<rect width="1" height="1" fill="black" fill-opacity="0.35"/>`,
       ].join("");
       parts.push(`<g data-cell="${x},${y}"${isAgent ? ` data-agent="${world.agentDir}"` : ""} transform="translate(${x} ${y})">${tileSvg}</g>`);
     }
