@@ -52,7 +52,7 @@ function signed(value: number | null, rate: boolean): string {
 
 function interval(ci: [number, number] | null, rate: boolean, reason?: string): string {
   if (ci && ci[0] !== ci[1]) return `[${signed(ci[0], rate)}, ${signed(ci[1], rate)}]`;
-  return ci || reason ? `n/a (${reason ?? "one item"})` : "";
+  return ci || reason ? `n/a (${reason ?? "no spread"})` : "";
 }
 
 

@@ -13,8 +13,9 @@ describe("research number formats", () => {
   });
 
   it("never writes a zero-width interval, and says why there is none", () => {
-    expect(interval([0.4343, 0.4343])).toBe("n/a (one item)");
-    expect(pctInterval([0.5, 0.5])).toBe("n/a (one item)");
+    expect(interval([0.4343, 0.4343])).toBe("n/a (no spread)");
+    expect(interval([0.4343, 0.4343], 4, "one item")).toBe("n/a (one item)");
+    expect(pctInterval([0.5, 0.5])).toBe("n/a (no spread)");
     expect(pctInterval(null, 1, "one item")).toBe("n/a (one item)");
     expect(pctInterval(null, 1, "no spread: every item the same")).toBe("n/a (no spread: every item the same)");
     expect(interval(null, 4, "one item")).toBe("n/a (one item)");

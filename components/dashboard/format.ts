@@ -7,12 +7,12 @@ export function pct(value: number | null | undefined, digits = 2): string {
 
 /**
  * What stands for a missing interval: "n/a (<reason>)", or "" without a reason. A zero-width
- * interval is never written as one ([0.4343, 0.4343] says nothing): it comes from one item, whose
- * answers cannot tell how items vary.
+ * interval is never written as one ([0.4343, 0.4343] says nothing): the figures name why (one
+ * item: "n/a (one item)"); without a reason it is "n/a (no spread)".
  */
 function missingInterval(ci: [number, number] | null | undefined, reason: string | undefined): string | null {
   if (ci && ci[0] !== ci[1]) return null;
-  if (ci) return `n/a (${reason ?? "one item"})`;
+  if (ci) return `n/a (${reason ?? "no spread"})`;
   return reason ? `n/a (${reason})` : "";
 }
 
