@@ -53,6 +53,10 @@ export interface GridwmPick {
   practice?: boolean;
   /** Task C: the framing (preamble) of the storyboard; clean visual, orig, full */
   framing?: "neutral" | "positive" | "negative";
+  /** Task B: an item on a grid of this size ("8x8"), with or without objects */
+  grid?: string;
+  /** the demo batch's own practice item of the kind (as the demo study shows it) */
+  demoPractice?: boolean;
 }
 
 export async function createGridwmStudy(options: { picks: GridwmPick[]; members?: E2eUserName[]; confidenceScale?: "LIKERT_5" | "PERCENT"; title?: string }): Promise<GridwmFixtureStudy> {
@@ -81,9 +85,10 @@ export async function createGridwmStudy(options: { picks: GridwmPick[]; members?
         item.kind === pick.kind &&
         !used.has(item.id) &&
         (pick.kind !== "gridwm-judge" || (item.tags.visual === "clean" && item.tags.temporal === "orig" && item.tags.framing === (pick.framing ?? "neutral") && item.tags.variant === "full")) &&
-        (pick.kind === "gridwm-judge" || !item.practice) &&
+        (pick.kind === "gridwm-judge" || item.practice === (pick.demoPractice ?? false)) &&
+        (pick.grid === undefined || item.tags.grid === pick.grid) &&
         // scenes with objects, so that the specs add objects too
-        (pick.kind !== "gridwm-scene-json" || ((item.key as { answer_json: { objects: unknown[] } }).answer_json.objects.length > 0)),
+        (pick.kind !== "gridwm-scene-json" || pick.grid !== undefined || pick.demoPractice || ((item.key as { answer_json: { objects: unknown[] } }).answer_json.objects.length > 0)),
     );
     if (!found) throw new Error(`the GridWM demo batch has no further ${pick.kind} item for ${JSON.stringify(pick)}`);
     used.add(found.id);

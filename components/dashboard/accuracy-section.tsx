@@ -2,7 +2,7 @@ import { MetricLineChart, type LineSeries } from "@/components/charts/line-chart
 import { seriesColor } from "@/components/charts/palette";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { count, pct, pctInterval } from "@/components/dashboard/format";
-import type { AccuracyRow, KindInfo } from "@/lib/dashboard/accuracy";
+import type { AccuracyRow, KindInfo, MetricCell } from "@/lib/dashboard/accuracy";
 
 const ALL = "__all__";
 
@@ -80,8 +80,9 @@ export function AccuracySection({
     <div className="space-y-5">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
-          Cells: the metric in % · 95% interval (Wilson for proportions such as TA; a seeded percentile bootstrap over items, 1,000 resamples, for micro-averages such as PA; the all column resamples
-          within each {tagTitle} value) · N answers. Model rows are dashed in the charts.
+          Cells: the metric in % · 95% interval with the item as the unit, since people answering the same item are not independent (Wilson with a design effect, n / deff, for proportions such as TA; a
+          seeded percentile bootstrap over items, 1,000 resamples, for micro-averages such as PA; the all column resamples within each {tagTitle} value; &quot;n/a (one item)&quot; where a cell holds
+          one item) · N answers. Model rows are dashed in the charts.
         </p>
         <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
       </div>
@@ -123,8 +124,8 @@ export function AccuracySection({
                         {cell && value ? (
                           <>
                             <div className="font-medium text-slate-900">{pct(value.value)}</div>
-                            <div className="text-[11px] leading-tight text-slate-500" title={value.reason ?? (value.interval === "wilson" ? "95% Wilson interval" : "95% percentile bootstrap interval")}>
-                              {value.ci ? pctInterval(value.ci) : (value.reason ?? "")}
+                            <div className="text-[11px] leading-tight text-slate-500" title={intervalTitle(value)}>
+                              {pctInterval(value.ci, 1, value.reason)}
                             </div>
                             <div className="text-[11px] leading-tight text-slate-400">N={count(cell.n)}</div>
                           </>
@@ -149,4 +150,12 @@ export function AccuracySection({
       ) : null}
     </div>
   );
+}
+
+/** The method behind a cell's interval, for its tooltip. */
+function intervalTitle(value: MetricCell): string {
+  const items = value.items === undefined ? "" : `, ${value.items} item${value.items === 1 ? "" : "s"}`;
+  if (value.reason) return `no interval: ${value.reason}${items}`;
+  if (value.interval === "wilson") return `95% Wilson interval with a design effect over items (deff ${(value.deff ?? 1).toFixed(2)}${items})`;
+  return `95% percentile bootstrap interval over items${items}`;
 }

@@ -1,6 +1,6 @@
 import type { Ego2worldSection } from "@/lib/dashboard/ego2world";
 import type { EgoMetric, EgoRow } from "@/lib/dashboard/ego2world-figures";
-import { duration, fixed, pct } from "@/components/dashboard/format";
+import { duration, fixed, pct, pValueText } from "@/components/dashboard/format";
 
 /**
  * Ego2World figures (lib/dashboard/ego2world.ts) as the paper's Table 14: per person, pooled and
@@ -50,9 +50,11 @@ function signed(value: number | null, rate: boolean): string {
   return value > 0 ? `+${text}` : text;
 }
 
-function interval(ci: [number, number] | null, rate: boolean): string {
-  return ci ? `[${signed(ci[0], rate)}, ${signed(ci[1], rate)}]` : "";
+function interval(ci: [number, number] | null, rate: boolean, reason?: string): string {
+  if (ci && ci[0] !== ci[1]) return `[${signed(ci[0], rate)}, ${signed(ci[1], rate)}]`;
+  return ci || reason ? `n/a (${reason ?? "no spread"})` : "";
 }
+
 
 export function Ego2worldDashboardSection({ section }: { section: Ego2worldSection }) {
   return (
@@ -100,7 +102,8 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
         <div className="space-y-2">
           <h3 className="text-sm font-semibold">Humans − agent, on the tasks both played</h3>
           <p className="text-xs text-slate-500">
-            Paired bootstrap over task units (1,000 resamples, seeded): a unit&apos;s human value is the mean over the people who played it. Rates in percentage points; 95% percentile interval; two-sided bootstrap p.
+            Paired bootstrap over episodes (1,000 resamples, seeded): an episode&apos;s task units are resampled together, and a unit&apos;s human value is the mean over the people who played it. Rates in
+            percentage points; 95% percentile interval (n/a from one episode); two-sided bootstrap p, written p&lt;0.001 when no resample lies beyond zero (never p = 0).
           </p>
           <div className="overflow-x-auto rounded-md border border-slate-200">
             <table className="min-w-full text-sm" aria-label="Humans minus agent">
@@ -124,11 +127,11 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
                       const rate = rateMetric(metric.metric);
                       const significant = metric.ci !== null && (metric.ci[0] > 0 || metric.ci[1] < 0);
                       return (
-                        <td key={metric.metric} className="px-2 py-1.5 text-right tabular-nums" title={`humans ${rate ? pct(metric.meanA, 1) : fixed(metric.meanA, 2)} vs agent ${rate ? pct(metric.meanB, 1) : fixed(metric.meanB, 2)} on ${metric.n} units`}>
+                        <td key={metric.metric} className="px-2 py-1.5 text-right tabular-nums" title={`humans ${rate ? pct(metric.meanA, 1) : fixed(metric.meanA, 2)} vs agent ${rate ? pct(metric.meanB, 1) : fixed(metric.meanB, 2)} on ${metric.n} units of ${metric.clusters} episode${metric.clusters === 1 ? "" : "s"}`}>
                           <span className={significant ? "font-semibold" : ""}>{signed(metric.difference, rate)}</span>
                           <span className="block text-[10px] text-slate-500">
-                            {interval(metric.ci, rate)} n={metric.n}
-                            {metric.pValue !== null ? (metric.pValue < 0.001 ? " p<0.001" : ` p=${metric.pValue.toFixed(3)}`) : ""}
+                            {interval(metric.ci, rate, metric.reason)} n={metric.n}
+                            {metric.pValue !== null ? ` ${pValueText(metric.pValue, metric.pBelow)}` : ""}
                           </span>
                         </td>
                       );

@@ -20,10 +20,10 @@ const shortCondition = (condition: string) => SHORT[condition] ?? condition;
 function Metric({ metric, digits = 1 }: { metric: CountMetric | undefined; digits?: number }) {
   if (!metric || metric.value === null) return <span className="text-slate-300">–</span>;
   return (
-    <span title={`${metric.successes} of ${metric.trials}; Wilson 95% ${pctInterval(metric.ci)}`}>
+    <span title={`${metric.successes} of ${metric.trials}${metric.items !== undefined ? ` from ${metric.items} question${metric.items === 1 ? "" : "s"}` : ""}; Wilson 95%${metric.items !== undefined ? " with a design effect over questions" : ""} ${pctInterval(metric.ci, 1, metric.reason)}`}>
       <span className="font-semibold text-slate-900">{pct(metric.value, digits)}</span>
       <span className="block text-[10px] leading-tight text-slate-500">
-        {pctInterval(metric.ci, 0)} n={metric.trials}
+        {pctInterval(metric.ci, 0, metric.reason)} n={metric.trials}
       </span>
     </span>
   );
@@ -106,7 +106,7 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
         </table>
       </div>
       <p className="mt-1 text-xs text-slate-500">
-        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval and the number of answers. Model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name.
+        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval, the question as the unit (a design effect where several people answer one question; n/a from one question), and the number of answers. Model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name.
       </p>
     </div>
   );

@@ -5,9 +5,20 @@ export function pct(value: number | null | undefined, digits = 2): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "–" : (value * 100).toFixed(digits);
 }
 
-/** [0.85, 0.94] -> "[85.1, 94.0]" */
-export function pctInterval(ci: [number, number] | null | undefined, digits = 1): string {
-  return ci ? `[${pct(ci[0], digits)}, ${pct(ci[1], digits)}]` : "";
+/**
+ * What stands for a missing interval: "n/a (<reason>)", or "" without a reason. A zero-width
+ * interval is never written as one ([0.4343, 0.4343] says nothing): the figures name why (one
+ * item: "n/a (one item)"); without a reason it is "n/a (no spread)".
+ */
+function missingInterval(ci: [number, number] | null | undefined, reason: string | undefined): string | null {
+  if (ci && ci[0] !== ci[1]) return null;
+  if (ci) return `n/a (${reason ?? "no spread"})`;
+  return reason ? `n/a (${reason})` : "";
+}
+
+/** [0.85, 0.94] -> "[85.1, 94.0]"; none (with its reason) -> "n/a (one item)" */
+export function pctInterval(ci: [number, number] | null | undefined, digits = 1, reason?: string): string {
+  return missingInterval(ci, reason) ?? `[${pct(ci![0], digits)}, ${pct(ci![1], digits)}]`;
 }
 
 /** alpha -> "0.8320"; null -> "–" */
@@ -15,8 +26,15 @@ export function fixed(value: number | null | undefined, digits = 4): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits);
 }
 
-export function interval(ci: [number, number] | null | undefined, digits = 4): string {
-  return ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : "";
+/** [0.78791, 0.86824] -> "[0.7879, 0.8682]"; none (with its reason) -> "n/a (one item)" */
+export function interval(ci: [number, number] | null | undefined, digits = 4, reason?: string): string {
+  return missingInterval(ci, reason) ?? `[${ci![0].toFixed(digits)}, ${ci![1].toFixed(digits)}]`;
+}
+
+/** A bootstrap p-value: "p=0.042"; "p<0.001" when it is only known to lie below 1/B (never "p=0"). */
+export function pValueText(pValue: number, below: boolean): string {
+  if (below) return `p<${Number(pValue.toPrecision(3))}`;
+  return pValue < 0.001 ? "p<0.001" : `p=${pValue.toFixed(3)}`;
 }
 
 /** 12345 ms -> "12.3 s"; 95000 -> "1 min 35 s" */

@@ -3,7 +3,8 @@ import { fixed, pct, pctInterval } from "@/components/dashboard/format";
 
 /**
  * GridWM-Judge figures (lib/dashboard/gridwm.ts): per annotator and pooled, with Wilson 95%
- * intervals sized from answers (accuracies) or complete probe families (JCR), flip rates, the
+ * intervals over items (a design effect for answers to the same item) or complete probe families
+ * (JCR), "n/a (one item)" from one item, flip rates, the
  * near-random flag, and WMC across annotators. Shown only for studies with GridWM kinds.
  */
 const columns: Array<{ id: string; label: string; title: string; get: (f: GridwmFigures) => CountMetric }> = [
@@ -19,10 +20,13 @@ const columns: Array<{ id: string; label: string; title: string; get: (f: Gridwm
 function Cell({ metric }: { metric: CountMetric }) {
   if (metric.value === null) return <td className="px-2 py-1.5 text-right text-slate-400">–</td>;
   return (
-    <td className="px-2 py-1.5 text-right tabular-nums" title={`${metric.successes} of ${metric.trials}; Wilson 95% ${pctInterval(metric.ci)}`}>
+    <td
+      className="px-2 py-1.5 text-right tabular-nums"
+      title={`${metric.successes} of ${metric.trials} from ${metric.items} item${metric.items === 1 ? "" : "s"}; ${metric.ci ? `Wilson 95% with a design effect over items (deff ${(metric.deff ?? 1).toFixed(2)})` : "no interval"} ${pctInterval(metric.ci, 1, metric.reason)}`}
+    >
       {pct(metric.value, 1)}
       <span className="block text-[10px] text-slate-500">
-        {pctInterval(metric.ci)} n={metric.trials}
+        {pctInterval(metric.ci, 1, metric.reason)} n={metric.trials}
       </span>
     </td>
   );

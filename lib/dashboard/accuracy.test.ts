@@ -39,6 +39,34 @@ describe("metricCells", () => {
   });
 });
 
+describe("intervals that account for answers to the same item", () => {
+  it("TA: 25 of 50 answers from 10 items x 5 agreeing people gets the interval of 10 items ([0.2366, 0.7634]), not Wilson(25, 50) = [0.366, 0.634]", () => {
+    const items = Array.from({ length: 10 }, (_, i) => Array.from({ length: 5 }, () => row(s(i < 5, i < 5 ? 3 : 0, 3))));
+    const cell = metricCells("enact-forward", items, "seed", 300);
+    expect(cell.metrics.TA.value).toBe(0.5);
+    expect(cell.metrics.TA.ci![0]).toBeCloseTo(0.2365896, 6);
+    expect(cell.metrics.TA.ci![1]).toBeCloseTo(0.7634104, 6);
+    expect(cell.metrics.TA.deff).toBeCloseTo(5, 10);
+    expect(cell.metrics.TA.items).toBe(10);
+  });
+
+  it("one item answered by several people: no interval, 'one item' (Wilson and bootstrap alike), never a zero-width one", () => {
+    const items = [[row(s(true, 3, 3)), row(s(false, 1, 3)), row(s(true, 3, 3))]];
+    const cell = metricCells("enact-forward", items, "seed", 300);
+    expect(cell.metrics.TA).toMatchObject({ value: 2 / 3, ci: null, reason: "one item" });
+    expect(cell.metrics.PA).toMatchObject({ ci: null, reason: "one item" });
+    expect(cell.metrics.PA.value).toBeCloseTo(7 / 9, 12);
+  });
+
+  it("a bootstrap that cannot vary (every item the same ratio) gives no zero-width interval", () => {
+    const items = Array.from({ length: 4 }, () => [row(s(true, 3, 3))]);
+    const cell = metricCells("enact-forward", items, "seed", 300);
+    expect(cell.metrics.PA.value).toBe(1);
+    expect(cell.metrics.PA.ci).toBeNull();
+    expect(cell.metrics.PA.reason).toBe("no spread: every item the same");
+  });
+});
+
 describe("accuracyRows", () => {
   it("groups by kind and tag value, pools an ALL column, and orders tag columns numerically", () => {
     const rows = accuracyRows(

@@ -3,15 +3,17 @@ import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { additiveStratifiedBootstrap, stratifiedClusterBootstrap, type BlockInterval } from "@/lib/stats/stratified-bootstrap";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
-import { wilsonInterval } from "@/lib/stats/wilson-interval";
+import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * Accuracy with each kind's own metrics (ENACT: TA, a proportion, and PA, a micro-averaged
- * ratio) by kind x tag value, with 95% intervals: Wilson for proportions that are a mean of a 0/1
- * per answer, a seeded percentile bootstrap over items for everything else. Pure: the caller
- * passes scored answers.
+ * ratio) by kind x tag value, with 95% intervals that treat the item as the unit (several people
+ * answering one item are not independent draws): Wilson with a design effect for proportions that
+ * are a mean of a 0/1 per answer (lib/stats/clustered-wilson-interval.ts), a seeded percentile
+ * bootstrap over items for everything else. A cell of one item has no interval ("one item"), nor
+ * has a bootstrap whose every resample is the same value. Pure: the caller passes scored answers.
  *
  * The metrics come from the kind (aggregateScoredAnswers: aggregate(), or aggregateAnswers() for
  * kinds whose metrics need tags and who answered). What an interval may assume about a metric is
@@ -27,11 +29,21 @@ export const ALL = "__all__";
 
 export interface MetricCell {
   value: number | null;
-  /** 95% interval, or null with a reason */
+  /** 95% interval, or null with a reason ("one item": one item's answers say nothing of the spread between items) */
   ci: [number, number] | null;
+  /** "wilson": Wilson with a design effect for answers to the same item; "bootstrap": percentile bootstrap over items */
   interval: "wilson" | "bootstrap";
   reason?: string;
+  /** items (clusters) behind the cell */
+  items?: number;
+  /** Wilson: the design effect used (1 = every item answered once, or no between-item spread) */
+  deff?: number;
 }
+
+/** The reason a cell of one item has no interval. */
+export const ONE_ITEM = "one item";
+/** The reason a bootstrap over several items has no interval: every resample gives the same value. */
+export const NO_SPREAD = "no spread: every item the same";
 
 export interface AccuracyCell {
   /** scored answers in the cell */
@@ -142,8 +154,8 @@ function isZeroOne(rows: ScoredAnswer[], field: string): boolean {
 
 /**
  * Metric cells of a kind's scored answers, one cell per stratum (tag value) plus the pooled ALL
- * cell. Values: the kind's own metrics. Intervals (95%): Wilson for a proportion that is the mean
- * of a 0/1 field over answers; otherwise a percentile bootstrap over items (an item's answers stay
+ * cell. Values: the kind's own metrics. Intervals (95%): Wilson with a design effect over items
+ * for a proportion that is the mean of a 0/1 field over answers; otherwise a percentile bootstrap over items (an item's answers stay
  * together: they are not independent), resampled within each stratum, one pass giving every cell
  * and the ALL cell (a stratified bootstrap) its interval, seeded by `seedKey`.
  */
@@ -163,15 +175,19 @@ export function kindCells(kind: string, strata: Array<{ tag: string; items: Scor
   for (const spec of taskModule.metrics) {
     const shape = metricShape(kind, spec.id, cellRows);
     if (spec.type === "proportion" && shape && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator)) {
-      const wilson = (rows: ScoredAnswer[], value: number | null | undefined): MetricCell => {
-        if (value === null || value === undefined || !Number.isFinite(value) || rows.length === 0) return undefinedCell("wilson");
-        let successes = 0;
-        for (const row of rows) successes += fieldValue(row.score, shape.numerator)!;
-        const w = wilsonInterval(successes, rows.length);
-        return { value, ci: [w.lower, w.upper], interval: "wilson" };
+      const wilson = (items: ScoredAnswer[][], value: number | null | undefined): MetricCell => {
+        if (value === null || value === undefined || !Number.isFinite(value) || items.every((answers) => answers.length === 0)) return undefinedCell("wilson");
+        const counts = items.map((answers) => {
+          let successes = 0;
+          for (const row of answers) successes += fieldValue(row.score, shape.numerator)!;
+          return { successes, trials: answers.length };
+        });
+        const w = clusteredWilsonInterval(counts);
+        if (!w.ci) return { value, ci: null, interval: "wilson", reason: ONE_ITEM, items: w.clusters };
+        return { value, ci: w.ci, interval: "wilson", items: w.clusters, deff: w.deff ?? 1 };
       };
-      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = wilson(cellRows[i], values[i][spec.id])));
-      all.metrics[spec.id] = wilson(allRows, allValues[spec.id]);
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = wilson(s.items, values[i][spec.id])));
+      all.metrics[spec.id] = wilson(clusters, allValues[spec.id]);
       continue;
     }
     const rng = mulberry32(seedFromString(`${seedKey}|${spec.id}`));
@@ -198,8 +214,13 @@ export function kindCells(kind: string, strata: Array<{ tag: string; items: Scor
     } else {
       boot = stratifiedClusterBootstrap(clusters, stratumOf, strata.length, groups, (sample) => aggregateScoredAnswers(taskModule, sample)[spec.id] ?? null, rng, { resamples });
     }
-    const cell = (value: number | null | undefined, interval: BlockInterval): MetricCell =>
-      value === null || value === undefined || !Number.isFinite(value) ? undefinedCell("bootstrap") : { value, ci: interval.ci, interval: "bootstrap", ...(interval.ci ? {} : { reason: interval.reason }) };
+    const cell = (value: number | null | undefined, interval: BlockInterval): MetricCell => {
+      if (value === null || value === undefined || !Number.isFinite(value)) return undefinedCell("bootstrap");
+      const items = interval.clusters;
+      if (items < 2) return { value, ci: null, interval: "bootstrap", reason: ONE_ITEM, items };
+      if (interval.ci && interval.ci[0] === interval.ci[1]) return { value, ci: null, interval: "bootstrap", reason: NO_SPREAD, items };
+      return { value, ci: interval.ci, interval: "bootstrap", items, ...(interval.ci ? {} : { reason: interval.reason }) };
+    };
     strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = cell(values[i][spec.id], boot.strata[i])));
     all.metrics[spec.id] = cell(allValues[spec.id], boot.groups[0]);
   }

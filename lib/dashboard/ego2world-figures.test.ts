@@ -38,7 +38,20 @@ describe("Ego2World dashboard figures", () => {
       ["Agent", "agent", 0.5],
     ]);
     expect(figures.differences).toHaveLength(1);
+    // both task units are of one episode: the paired bootstrap resamples episodes, so none
+    expect(byMetric.TSR).toMatchObject({ clusters: 1, ci: null, reason: "one item" });
     expect(figures.tasks[1]).toEqual({ item: "ep", task: "t2", instruction: "Slice.", humans: { plays: 2, TSR: 0.5, steps: 1.5, timeMs: null }, agents: [{ id: "r1", success: false, steps: 2 }] });
+  });
+
+  it("the paired bootstrap resamples episodes: units of one episode stay together", () => {
+    const humans: EgoPlay[] = [];
+    const agent: EgoPlay[] = [];
+    for (let e = 0; e < 5; e++) {
+      humans.push(play("a", e % 2 === 0 ? perfect : stuck, { item: `ep${e}` }));
+      agent.push(play("model:r1", e < 2 ? perfect : stuck, { item: `ep${e}` }));
+    }
+    const TSR = agentDifferences(humans, agent, "seed", 500).find((m) => m.metric === "TSR")!;
+    expect(TSR).toMatchObject({ n: 10, clusters: 5, method: "paired bootstrap over episodes (percentile interval)" });
   });
 
   it("active time per task: step gaps capped, a done step closes its task", () => {

@@ -140,7 +140,8 @@ function unitValue(unit: TaskUnit, metric: EgoMetric): number | null {
 /**
  * Humans - agent per metric on the task units both played: a unit's human value is the mean over
  * the people who played it (nulls left out), paired with the agent's value; seeded paired
- * bootstrap over units.
+ * bootstrap over episodes (an episode's tasks share one world and one play, so they are resampled
+ * together; the difference is pooled over the resampled units).
  */
 export function agentDifferences(humanPlays: readonly EgoPlay[], agentPlays: readonly EgoPlay[], seedKey: string, resamples = 1000): Array<{ metric: EgoMetric } & PairedDifference> {
   const humanUnits = new Map<string, TaskUnit[]>();
@@ -151,12 +152,14 @@ export function agentDifferences(humanPlays: readonly EgoPlay[], agentPlays: rea
   const agentUnits = agentPlays.flatMap(unitsOf);
   return EGO_METRICS.map((metric) => {
     const pairs: Array<[number | null, number | null]> = [];
+    const episodes: string[] = [];
     for (const unit of agentUnits) {
       const people = humanUnits.get(JSON.stringify([unit.item, unit.task]));
       if (!people) continue;
       pairs.push([meanOf(people.map((person) => unitValue(person, metric))), unitValue(unit, metric)]);
+      episodes.push(unit.item);
     }
-    return { metric, ...pairedBootstrapDifference(pairs, mulberry32(seedFromString(`${seedKey}|${metric}`)), { resamples }) };
+    return { metric, ...pairedBootstrapDifference(pairs, mulberry32(seedFromString(`${seedKey}|${metric}`)), { resamples, clusters: episodes }) };
   });
 }
 

@@ -121,6 +121,7 @@ export async function loadEsiSection(
     }
     humans.push({
       annotatorId: assignment.userId,
+      itemId: assignment.itemId,
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
@@ -140,6 +141,7 @@ export async function loadEsiSection(
     return {
       runId: `model:${model}`,
       runName: model,
+      itemId: prediction.itemId,
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),

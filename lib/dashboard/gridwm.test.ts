@@ -20,6 +20,24 @@ describe("gridwmFigures", () => {
     expect(f.nearRandom).toBe(false);
     expect(f.Acc_B.value).toBeNull();
   });
+  it("pooled over people: 25 of 50 Task A answers from 10 items x 5 agreeing people gets the interval of 10 items, not Wilson(25, 50)", () => {
+    const rows: GridwmRow[] = [];
+    for (let i = 0; i < 10; i++) for (const who of ["p", "q", "r", "s", "t"]) rows.push(a(who, i < 5, i));
+    const f = gridwmFigures(rows);
+    expect(f.Acc_A).toMatchObject({ value: 0.5, successes: 25, trials: 50, items: 10 });
+    expect(f.Acc_A.ci![0]).toBeCloseTo(0.2365896, 6);
+    expect(f.Acc_A.ci![1]).toBeCloseTo(0.7634104, 6);
+    // Task C answers cluster by item too
+    const judged = gridwmFigures(["p", "q", "r"].flatMap((who) => [c(who, "g1", "orig", "Success"), c(who, "g2", "orig", "Fail", false)]));
+    expect(judged.Acc_C).toMatchObject({ value: 0.5, items: 2 });
+    expect(judged.Acc_C.ci![0]).toBeLessThan(0.1);
+  });
+  it("one item (or one probe family) gives no interval: 'one item', and the flip rate none either", () => {
+    const f = gridwmFigures([a("p", true, 1), a("q", false, 1), a("r", true, 1), c("x", "g1", "orig", "Success"), c("x", "g1", "rev", "Success")]);
+    expect(f.Acc_A).toMatchObject({ value: 2 / 3, ci: null, reason: "one item" });
+    expect(f.JCR.temporal).toMatchObject({ value: 1, ci: null, reason: "one item" });
+    expect(f.flip.temporal).toMatchObject({ value: 0, ci: null, reason: "one item" });
+  });
   it("flags near-random Task A accuracy", () => {
     expect(gridwmFigures([a("x", true, 1), a("x", false, 2), a("x", false, 3), a("x", false, 4)]).nearRandom).toBe(true); // 0.25 <= 0.28
     expect(gridwmFigures([]).nearRandom).toBeNull();

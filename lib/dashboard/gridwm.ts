@@ -1,14 +1,16 @@
 import { pearsonCorrelation } from "@/lib/stats/pearson-correlation";
 import { spearmanCorrelation } from "@/lib/stats/spearman-correlation";
-import { wilsonInterval } from "@/lib/stats/wilson-interval";
-import { CONSISTENCY_DIMENSIONS, summarizeJudgeAnswers, type ConsistencyDimension, type GridwmJudgeAnswer, type GridwmJudgeScore } from "@/lib/tasks/gridwm-judge";
+import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
+import { CONSISTENCY_DIMENSIONS, isNeutralProbe, summarizeJudgeAnswers, type ConsistencyDimension, type GridwmJudgeAnswer, type GridwmJudgeScore } from "@/lib/tasks/gridwm-judge";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The GridWM-Judge section of a study's dashboard (../shared/benchmarks/gridwm-judge.md, "Metrics"):
  * per annotator and pooled Acc_A, Acc_B (exact and component), JAcc_neu and JCR_temp / vis / frame
- * with Wilson 95% intervals sized from the counts behind each (answers for accuracies, complete
- * probe families for JCR; summarizeJudgeAnswers), flip rates (1 - JCR, the interval mirrored), the
+ * with Wilson 95% intervals that take the item as the unit (lib/stats/clustered-wilson-interval.ts:
+ * answers to the same item by several people count with a design effect; complete probe families
+ * for JCR, one family one unit; summarizeJudgeAnswers); one item (or family) gives no interval
+ * ("one item"); flip rates (1 - JCR, the interval mirrored), the
  * near-random flag, and WMC: Pearson and Spearman correlation of Acc_A against each JCR across
  * annotators who did both Task A and Task C. Pure: rows in, numbers out.
  */
@@ -23,6 +25,12 @@ export interface CountMetric {
   successes: number;
   trials: number;
   ci: [number, number] | null;
+  /** why there is no interval ("one item") */
+  reason?: string;
+  /** items (or probe families) behind the count */
+  items: number;
+  /** design effect of the interval (1: one answer per item, or no spread between items) */
+  deff?: number;
 }
 
 export interface GridwmFigures {
@@ -58,14 +66,33 @@ export interface GridwmRow {
   row: ScoredAnswer;
 }
 
-function countMetric(successes: number, trials: number): CountMetric {
-  if (trials === 0) return { value: null, successes, trials, ci: null };
-  const w = wilsonInterval(successes, trials);
-  return { value: successes / trials, successes, trials, ci: [w.lower, w.upper] };
+/** A share over answers clustered by item: one entry per answer, with its item. */
+function itemMetric(answers: ReadonlyArray<{ item: string; ok: boolean }>): CountMetric {
+  const byItem = new Map<string, { successes: number; trials: number }>();
+  for (const { item, ok } of answers) {
+    let cluster = byItem.get(item);
+    if (!cluster) byItem.set(item, (cluster = { successes: 0, trials: 0 }));
+    cluster.trials++;
+    if (ok) cluster.successes++;
+  }
+  return fromClusters([...byItem.values()]);
+}
+
+function fromClusters(clusters: Array<{ successes: number; trials: number }>): CountMetric {
+  const successes = clusters.reduce((sum, c) => sum + c.successes, 0);
+  const trials = clusters.reduce((sum, c) => sum + c.trials, 0);
+  if (trials === 0) return { value: null, successes, trials, ci: null, items: 0 };
+  const w = clusteredWilsonInterval(clusters);
+  return { value: successes / trials, successes, trials, ci: w.ci, items: w.clusters, ...(w.reason ? { reason: w.reason } : { deff: w.deff ?? 1 }) };
+}
+
+/** Families counted once each: `successes` of `trials` families, each its own unit. */
+function familyMetric(successes: number, trials: number): CountMetric {
+  return fromClusters(Array.from({ length: trials }, (_, i) => ({ successes: i < successes ? 1 : 0, trials: 1 })));
 }
 
 function flipOf(metric: CountMetric): CountMetric {
-  return { value: metric.value === null ? null : 1 - metric.value, successes: metric.trials - metric.successes, trials: metric.trials, ci: metric.ci ? [1 - metric.ci[1], 1 - metric.ci[0]] : null };
+  return { ...metric, value: metric.value === null ? null : 1 - metric.value, successes: metric.trials - metric.successes, ci: metric.ci ? [1 - metric.ci[1], 1 - metric.ci[0]] : null };
 }
 
 const flag = (score: unknown, field: string): boolean => score !== null && typeof score === "object" && (score as Record<string, unknown>)[field] === true;
@@ -75,17 +102,17 @@ export function gridwmFigures(rows: readonly GridwmRow[]): GridwmFigures {
   const a = rows.filter((r) => r.kind === "gridwm-next-obs");
   const b = rows.filter((r) => r.kind === "gridwm-scene-json");
   const c = rows.filter((r) => r.kind === "gridwm-judge").map((r) => r.row as ScoredAnswer<GridwmJudgeAnswer, GridwmJudgeScore>);
-  const Acc_A = countMetric(a.filter((r) => flag(r.row.score, "correct")).length, a.length);
+  const Acc_A = itemMetric(a.map((r) => ({ item: r.row.itemId, ok: flag(r.row.score, "correct") })));
   const componentScores = b.map((r) => (r.row.score as { componentScore?: number }).componentScore).filter((v): v is number => typeof v === "number");
   const judge = summarizeJudgeAnswers(c);
-  const JCR = Object.fromEntries(CONSISTENCY_DIMENSIONS.map((d) => [d, countMetric(judge.families[d].consistent, judge.families[d].complete)])) as Record<ConsistencyDimension, CountMetric>;
+  const JCR = Object.fromEntries(CONSISTENCY_DIMENSIONS.map((d) => [d, familyMetric(judge.families[d].consistent, judge.families[d].complete)])) as Record<ConsistencyDimension, CountMetric>;
   return {
     Acc_A,
-    Acc_B: countMetric(b.filter((r) => flag(r.row.score, "exact")).length, b.length),
-    Acc_B_component: countMetric(b.filter((r) => flag(r.row.score, "correct")).length, b.length),
+    Acc_B: itemMetric(b.map((r) => ({ item: r.row.itemId, ok: flag(r.row.score, "exact") }))),
+    Acc_B_component: itemMetric(b.map((r) => ({ item: r.row.itemId, ok: flag(r.row.score, "correct") }))),
     meanComponentScore: componentScores.length > 0 ? componentScores.reduce((s, v) => s + v, 0) / componentScores.length : null,
-    Acc_C: countMetric(judge.correct, judge.answers),
-    JAcc_neu: countMetric(judge.neutralCorrect, judge.neutralAnswers),
+    Acc_C: itemMetric(c.map((r) => ({ item: r.itemId, ok: r.score.correct }))),
+    JAcc_neu: itemMetric(c.filter((r) => isNeutralProbe(r.tags)).map((r) => ({ item: r.itemId, ok: r.score.correct }))),
     JCR,
     flip: Object.fromEntries(CONSISTENCY_DIMENSIONS.map((d) => [d, flipOf(JCR[d])])) as Record<ConsistencyDimension, CountMetric>,
     nearRandom: Acc_A.value === null ? null : Acc_A.value <= NEAR_RANDOM_ACC_A || (Acc_A.ci !== null && Acc_A.ci[1] <= NEAR_RANDOM_UPPER),

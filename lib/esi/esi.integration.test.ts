@@ -303,7 +303,8 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     const annotators = [explorer, still, passive].map(({ annotator }, i) => ({ id: annotator.id, name: `A${i + 1}` }));
     const section = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
     expect(section.conditions).toEqual(["passive-single", "active"]);
-    expect(section.overall.humans.active).toMatchObject({ successes: 1, trials: 2 });
+    // two people answered the one question: one item behind the accuracy, so no interval
+    expect(section.overall.humans.active).toMatchObject({ successes: 1, trials: 2, items: 1, ci: null, reason: "one item" });
     expect(section.overall.humans["passive-single"]).toMatchObject({ successes: 0, trials: 1 });
     expect(section.table).toEqual([{ category: "Enumerative Perception", subcategory: "Occluded Counting", cells: { humans: { "passive-single": expect.objectContaining({ trials: 1 }), active: expect.objectContaining({ value: 0.5 }) } } }]);
     const active = section.trajectories.active;

@@ -57,6 +57,18 @@ describe("ESI dashboard figures", () => {
     expect(section.calibration.active.intermediate).toBeNull();
   });
 
+  it("accuracy intervals take the item as the unit: 10 items x 5 agreeing people are 10 items' worth, one item none", () => {
+    const humans: HumanAnswer[] = [];
+    for (let i = 0; i < 10; i++) for (const who of ["a", "b", "c", "d", "e"]) humans.push({ ...human(who, "active", "s1", i < 5), itemId: `q${i}` });
+    humans.push({ ...human("a", "passive-single", "s2", true), itemId: "q10" }, { ...human("b", "passive-single", "s2", false), itemId: "q10" });
+    const clustered = esiSection({ humans, models: [], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels });
+    const active = clustered.overall.humans.active;
+    expect(active).toMatchObject({ successes: 25, trials: 50, items: 10 });
+    expect(active.ci![0]).toBeCloseTo(0.2365896, 6);
+    expect(active.ci![1]).toBeCloseTo(0.7634104, 6);
+    expect(clustered.overall.humans["passive-single"]).toMatchObject({ value: 0.5, ci: null, reason: "one item" });
+  });
+
   it("names a model without the condition its run names", () => {
     expect(modelName("GPT-5 [active]")).toBe("GPT-5");
     expect(modelName("Gemini 3.1 (passive-gt)")).toBe("Gemini 3.1");

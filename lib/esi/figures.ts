@@ -1,4 +1,5 @@
 import type { CalibrationResult } from "@/lib/dashboard/calibration";
+import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
 import { compareConditions } from "@/lib/esi/conditions";
 import { esiConfidenceMapping, type ConfidenceScaleName, type EsiConfidenceMapping } from "@/lib/esi/confidence";
 import {
@@ -26,6 +27,8 @@ import {
 
 export interface HumanAnswer {
   annotatorId: string;
+  /** the question answered: answers to one question are one unit of the accuracy's interval */
+  itemId?: string;
   condition: string;
   category: string;
   subcategory: string;
@@ -38,6 +41,7 @@ export interface HumanAnswer {
 
 export interface ModelAnswer {
   runId: string;
+  itemId?: string;
   runName: string;
   condition: string;
   category: string;
@@ -125,8 +129,24 @@ export function modelName(runName: string): string {
 }
 
 
-function accuracyOf(rows: ReadonlyArray<{ correct: boolean }>): CountMetric {
-  return countMetric(rows.filter((row) => row.correct).length, rows.length);
+/**
+ * Accuracy with a Wilson 95% interval that takes the item as the unit: several people's answers to
+ * one question count with a design effect (lib/stats/clustered-wilson-interval.ts); rows without
+ * an item id are each their own item; one item gives no interval ("one item").
+ */
+function accuracyOf(rows: ReadonlyArray<{ correct: boolean; itemId?: string }>): CountMetric {
+  const successes = rows.filter((row) => row.correct).length;
+  if (rows.length === 0) return countMetric(successes, 0);
+  const byItem = new Map<string | number, { successes: number; trials: number }>();
+  rows.forEach((row, i) => {
+    const key = row.itemId ?? i;
+    let cluster = byItem.get(key);
+    if (!cluster) byItem.set(key, (cluster = { successes: 0, trials: 0 }));
+    cluster.trials++;
+    if (row.correct) cluster.successes++;
+  });
+  const w = clusteredWilsonInterval([...byItem.values()]);
+  return { value: successes / rows.length, successes, trials: rows.length, ci: w.ci, items: w.clusters, ...(w.reason ? { reason: w.reason } : {}) };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {

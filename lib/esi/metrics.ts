@@ -31,8 +31,12 @@ export interface CountMetric {
   value: number | null;
   successes: number;
   trials: number;
-  /** Wilson 95% interval */
+  /** Wilson 95% interval (accuracy: with a design effect over items, lib/esi/figures.ts) */
   ci: [number, number] | null;
+  /** why there is no interval ("one item") */
+  reason?: string;
+  /** items behind an accuracy */
+  items?: number;
 }
 
 export function countMetric(successes: number, trials: number): CountMetric {

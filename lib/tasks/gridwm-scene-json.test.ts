@@ -222,7 +222,8 @@ describe("gridwm-scene-json module", () => {
 
   it("shows annotators the frame, mission, grid size and direction names, never the key", () => {
     const view = gridwmSceneJsonModule.publicView(item);
-    expect(view).toEqual({ image: "img/f.png", mission: pub.mission, gridSize: [7, 7], dirEncoding: "spec", directions: ["north", "east", "south", "west"] });
+    expect(view).toEqual({ image: "img/f.png", mission: pub.mission, gridSize: [7, 7], frame: "egocentric", dirEncoding: "spec", directions: ["north", "east", "south", "west"] });
+    expect(gridwmSceneJsonModule.publicView({ ...item, public: { ...pub, gridSize: [16, 16], frame: "full-grid" } })).toMatchObject({ gridSize: [16, 16], frame: "full-grid" });
     expect(JSON.stringify(view)).not.toContain("purple");
     expect(JSON.stringify(view)).not.toContain("SECRET");
   });
@@ -233,6 +234,14 @@ describe("gridwm-scene-json module", () => {
 
   it("renders the gold scene and its canonical text for reviewers", () => {
     expect(gridwmSceneJsonModule.reviewView(item)).toMatchObject({ answer_json: gold, canonical: canonicalSceneString(gold), modelPrompt: "SECRET PROMPT" });
+  });
+
+  it("takes grids of MiniGrid's sizes (3 to 64 a side), and says so for others", () => {
+    expect(gridwmSceneJsonItemSchema.safeParse({ public: { ...pub, gridSize: [16, 16], frame: "full-grid" }, key }).success).toBe(true);
+    const tiny = gridwmSceneJsonItemSchema.safeParse({ public: { ...pub, gridSize: [2, 9] }, key });
+    expect(formatIssues(tiny.error!)).toContain("public.gridSize.0: a grid side is 3 to 64 cells");
+    expect(gridwmSceneJsonItemSchema.safeParse({ public: { ...pub, gridSize: [65, 8] }, key }).success).toBe(false);
+    expect(gridwmSceneJsonItemSchema.safeParse({ public: { ...pub, frame: "map" }, key }).success).toBe(false);
   });
 
   it("rejects a key position outside public.gridSize, naming the field", () => {

@@ -52,12 +52,21 @@ export const sceneKeyJsonSchema = z.strictObject({
 });
 export type SceneKeyJson = z.infer<typeof sceneKeyJsonSchema>;
 
+/** MiniGrid worlds run from 3 x 3 (walls around one cell) to 25 x 25 (MultiRoom); the form draws width x height cells. */
+const gridSide = z.number().int().min(3, "a grid side is 3 to 64 cells").max(64, "a grid side is 3 to 64 cells");
+
 export const gridwmSceneJsonPublicSchema = z.strictObject({
-  /** one egocentric frame (MiniGrid's 7x7 agent view) */
+  /** one frame: the whole grid with its axes (`frame: "full-grid"`), or MiniGrid's 7x7 agent view */
   image: imagePathSchema,
   mission: missionSchema.optional(),
-  /** the world's size in cells, [width, height], when known: the annotator form's grid */
-  gridSize: z.tuple([z.number().int().min(1), z.number().int().min(1)]).optional(),
+  /** the world's size in cells, [width, height], when known: the annotator form's grid (7 x 7 when absent) */
+  gridSize: z.tuple([gridSide, gridSide]).optional(),
+  /**
+   * what the image shows: "full-grid" (the whole world top-down with its axes labelled, so that
+   * world coordinates can be read off it) or "egocentric" (the agent's own 7x7 view, facing up;
+   * the released exams' frames), the default
+   */
+  frame: z.enum(["full-grid", "egocentric"]).optional(),
   /** what dir 0..3 mean in the key (default "spec": 0 north); see DIRECTION_ENCODINGS */
   dirEncoding: z.enum(["spec", "minigrid"]).optional(),
 });
@@ -517,6 +526,7 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
       image: pub.image,
       ...(pub.mission !== undefined ? { mission: pub.mission } : {}),
       ...(pub.gridSize !== undefined ? { gridSize: [...pub.gridSize] } : {}),
+      frame: pub.frame ?? "egocentric",
       dirEncoding,
       directions: [...DIRECTION_ENCODINGS[dirEncoding]],
     };

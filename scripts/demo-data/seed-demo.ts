@@ -48,13 +48,15 @@ export const GRIDWM_STUDY = "gridwm-demo";
 
 const gridwmInstructions = `# GridWM-Judge: a small grid world
 
-Each item shows what an agent (the red triangle) sees in a MiniGrid world: the 7x7 cells in front
-of it. There are three kinds of item:
+An agent (the red triangle) acts in a MiniGrid world. There are three kinds of item:
 
-- **Next observation**: given what the agent sees now and its action, pick what it sees next
-  (click, or press 1-4 / A-D).
-- **Scene JSON**: describe one view as a scene: click the agent's cell, set its direction (arrow
-  buttons or arrow keys), what it carries, the cell in front of it, and every object you see.
+- **Next observation**: given what the agent sees now (the 7x7 cells in front of it, the agent at
+  the bottom facing up) and its action, pick what it sees next (click, or press 1-4 / A-D).
+- **Scene JSON**: one picture of the whole grid from above, its axes labelled. Positions are
+  [x, y] grid cells: [0, 0] top left, x to the right, y down, read off the axes (grids run from
+  7x7 to 16x16). Describe the scene: click the agent's cell, set its direction (north is up; arrow
+  buttons or arrow keys), what it carries (written under the picture), the cell in front of it,
+  and every object in the lighter cells (what the agent sees).
 - **Judge**: eight key frames of an attempt, the mission and the actions: did the agent succeed?
   (Success / Fail, or press S / F). Click a frame to see it large.
 

@@ -26,7 +26,9 @@ import type { TaskUiProps } from "@/components/tasks/shared/types";
 
 /**
  * GridWM-Judge Task B (`gridwm-scene-json`): a form that can only produce the canonical scene.
- * The frame beside a clickable grid: click the agent's cell, turn it with the arrow buttons or
+ * The frame (the whole grid with its axes, or the agent's own view; the instructions say which
+ * and how positions are counted) beside a clickable grid of the item's size (`gridSize`; cells
+ * shrink for large grids): click the agent's cell, turn it with the arrow buttons or
  * the arrow keys, pick what it carries; the front cell follows from position and direction (its
  * type and state are picked); objects are added by clicking cells with the chosen type, colour and
  * state, and edited or removed in the list. Every edit is one `scene_edited` event; the JSON is
@@ -71,6 +73,10 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
   const front = frontCellPos(draft);
   const [width, height] = draft.grid.size;
   const compassOfDir = draft.grid.directions[draft.agent.dir] ?? "north";
+  const fullGrid = item.frame === "full-grid";
+  const frameName = fullGrid ? "The grid" : "The agent's view";
+  /** cell side in rem: 2.4 up to 7 cells across, smaller for larger grids, never under 1.25 */
+  const cell = Math.max(1.25, Math.min(2.4, 19 / width));
 
   const clickCell = (pos: Pos, via: "click" | "keyboard") => {
     if (tool === "agent") {
@@ -84,18 +90,32 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
 
   return (
     <div className="grid h-full min-h-0 grid-cols-[minmax(200px,260px)_auto_minmax(280px,1fr)] gap-2 xl:grid-cols-[minmax(240px,300px)_auto_minmax(320px,1fr)] xl:gap-3">
-      <TaskPanel title="The agent's view" label="The agent's view" bodyClassName="flex flex-col gap-2">
-        <ZoomableImage src={item.image} alt="The agent's view" onZoom={() => zoom(item.image, "observation", 0)} className="aspect-square w-full shrink-0 [image-rendering:pixelated]" />
+      <TaskPanel title={frameName} label={frameName} bodyClassName="flex flex-col gap-2">
+        <ZoomableImage src={item.image} alt={frameName} onZoom={() => zoom(item.image, "observation", 0)} className={`${fullGrid ? "" : "aspect-square"} w-full shrink-0 [image-rendering:pixelated]`} />
         {item.mission ? (
           <p className="text-xs leading-snug text-slate-600">
             <span className="font-semibold text-slate-700">Mission: </span>
             {item.mission}
           </p>
         ) : null}
-        <p className="text-[11px] leading-snug text-slate-500">
-          Describe the world this frame shows. Positions are cells of the {width}x{height} grid: [0, 0] top left, x to the right, y down. Directions here:{" "}
-          {draft.grid.directions.map((d, i) => `${i} ${d}`).join(", ")}. Walls and floor are not objects.
-        </p>
+        <div className="space-y-1 text-[11px] leading-snug text-slate-500" data-testid="scene-frame-help">
+          {fullGrid ? (
+            <p>
+              The picture is the whole {width}x{height} grid seen from above, its axes labelled: x across the top (0 at the left), y down the left side (0 at the top). A cell&apos;s position is [x, y],
+              read off the axes, the same numbers as the grid beside it. The red triangle is the agent, pointing where it faces (north is up). The lighter cells are what the agent sees (the others are darkened): list the objects
+              in them. What it carries is written under the grid.
+            </p>
+          ) : (
+            <p>
+              The picture is the agent&apos;s own view: the agent is at the bottom centre, facing up, whatever its direction in the world. Positions are world cells of the {width}x{height} grid ([0, 0] top
+              left, x to the right, y down), which this view does not show directly: work them out from the walls and objects in sight.
+            </p>
+          )}
+          <p>
+            Directions here: {draft.grid.directions.map((d, i) => `${i} ${d}`).join(", ")}. Walls and floor are not objects. Doors: open (only a thin edge drawn), closed (an outline with a handle), locked
+            (filled, with a keyhole bar).
+          </p>
+        </div>
       </TaskPanel>
 
       <TaskPanel title="The scene" label="Scene grid" bodyClassName="flex flex-col gap-2">
@@ -130,16 +150,20 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
         ) : (
           <p className="text-[11px] text-slate-500">Click the agent&apos;s cell.</p>
         )}
-        <div className="grid gap-px self-start rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1rem repeat(${width}, 2.4rem)` }} data-testid="scene-grid">
-          <span />
-          {Array.from({ length: width }, (_, x) => (
-            <span key={x} className="bg-white text-center text-[10px] text-slate-400">
-              {x}
+        <div className="max-w-full self-start overflow-auto">
+          <div className="grid gap-px rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }} data-testid="scene-grid" data-grid={`${width}x${height}`}>
+            <span className="bg-white text-center text-[9px] leading-tight text-slate-400" title="x across, y down">
+              y\x
             </span>
-          ))}
-          {Array.from({ length: height }, (_, y) => (
-            <Row key={y} y={y} width={width} draft={draft} front={front} compass={compassOfDir} locked={locked} onCell={clickCell} />
-          ))}
+            {Array.from({ length: width }, (_, x) => (
+              <span key={x} className="bg-white text-center text-[10px] text-slate-400">
+                {x}
+              </span>
+            ))}
+            {Array.from({ length: height }, (_, y) => (
+              <Row key={y} y={y} width={width} cell={cell} draft={draft} front={front} compass={compassOfDir} locked={locked} onCell={clickCell} />
+            ))}
+          </div>
         </div>
         <div className="flex items-center gap-2 text-xs">
           <span className="w-16 font-medium text-slate-700">Direction</span>
@@ -259,7 +283,7 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           </pre>
         </div>
       </TaskPanel>
-      <Lightbox describe={() => "The agent's view"} />
+      <Lightbox describe={() => frameName} />
     </div>
   );
 }
@@ -278,7 +302,7 @@ function ToolButton({ active, onClick, children }: { active: boolean; onClick: (
   );
 }
 
-function Row({ y, width, draft, front, compass, locked, onCell }: { y: number; width: number; draft: SceneDraft; front: Pos | null; compass: string; locked: boolean; onCell: (pos: Pos, via: "click" | "keyboard") => void }) {
+function Row({ y, width, cell, draft, front, compass, locked, onCell }: { y: number; width: number; cell: number; draft: SceneDraft; front: Pos | null; compass: string; locked: boolean; onCell: (pos: Pos, via: "click" | "keyboard") => void }) {
   return (
     <>
       <span className="grid place-items-center bg-white text-[10px] text-slate-400">{y}</span>
@@ -296,12 +320,13 @@ function Row({ y, width, draft, front, compass, locked, onCell }: { y: number; w
             data-cell={`${x},${y}`}
             disabled={locked}
             onClick={(event) => onCell([x, y], event.detail === 0 ? "keyboard" : "click")}
-            className={`relative grid h-[2.4rem] w-[2.4rem] place-items-center bg-white text-sm font-bold outline-none hover:bg-brand-50 focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-brand-500 disabled:cursor-default ${
+            style={{ width: `${cell}rem`, height: `${cell}rem` }}
+            className={`relative grid place-items-center bg-white text-sm font-bold outline-none hover:bg-brand-50 focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-brand-500 disabled:cursor-default ${
               isFront ? "ring-2 ring-inset ring-amber-400" : ""
             }`}
           >
             {object ? (
-              <span className="grid h-7 w-7 place-items-center rounded-sm text-xs text-white" style={{ background: object.type === "lava" ? "#ff8000" : SWATCH[object.color] }}>
+              <span className="grid place-items-center rounded-sm text-xs text-white" style={{ width: `${cell * 0.72}rem`, height: `${cell * 0.72}rem`, background: object.type === "lava" ? "#ff8000" : SWATCH[object.color] }}>
                 {TYPE_MARK[object.type]}
                 {object.type === "door" ? <span className="text-[8px]">{["o", "c", "l"][object.state]}</span> : null}
               </span>

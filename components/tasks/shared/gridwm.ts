@@ -15,6 +15,8 @@ export interface SceneView {
   image: string;
   mission?: string;
   gridSize?: [number, number];
+  /** what the image shows: the whole grid with its axes, or the agent's own view (default) */
+  frame?: "full-grid" | "egocentric";
   dirEncoding: "spec" | "minigrid";
   directions: string[];
 }

@@ -101,7 +101,7 @@ describe("generateGridwmDemoBatch", () => {
 
   it("writes Task B keys in the spec's encoding: the front cell lies one step along dir (0 north)", () => {
     const taskB = written.filter((item) => item.kind === "gridwm-scene-json");
-    expect(taskB.length).toBe(7);
+    expect(taskB.length).toBe(9);
     const step = [
       [0, -1],
       [1, 0],
@@ -112,11 +112,39 @@ describe("generateGridwmDemoBatch", () => {
       const gold = (item.key as { answer_json: { agent: { pos: number[]; dir: number }; front_cell: { pos: number[] } } }).answer_json;
       const [dx, dy] = step[gold.agent.dir];
       expect(gold.front_cell.pos).toEqual([gold.agent.pos[0] + dx, gold.agent.pos[1] + dy]);
-      expect(item.public).toMatchObject({ gridSize: [7, 7] });
+      expect((item.public.gridSize as number[])[0]).toBeGreaterThanOrEqual(7);
       expect(getTaskModule("gridwm-scene-json").score(gold, item.key, item as never)).toEqual({ exact: true, componentScore: 1, correct: true });
       // a perfect annotator can submit the gold through the form's schema
       expect(getTaskModule("gridwm-scene-json").answerSchemaFor!(item as never).safeParse(gold).success).toBe(true);
     }
+  });
+
+  it("Task B frames show the whole grid with its axes, so that the key's coordinates can be read off the picture (practice item included)", () => {
+    const built = buildGridwmDemoBatch(SEED, SMALL);
+    const svgOf = new Map(built.images.map((plan) => [plan.path, plan.svg]));
+    const taskB = built.items.filter((item) => item.kind === "gridwm-scene-json");
+    expect(taskB.some((item) => item.practice)).toBe(true);
+    const toMinigrid = (specDirValue: number) => (specDirValue + 3) % 4;
+    for (const item of taskB) {
+      const svg = svgOf.get(item.public.image as string)!;
+      const [width, height] = item.public.gridSize as [number, number];
+      const gold = (item.key as { answer_json: { agent: { pos: [number, number]; dir: number }; objects: Array<{ pos: [number, number] }> } }).answer_json;
+      // the frame is the world's grid, labelled 0..width-1 across and 0..height-1 down
+      expect(svg).toContain(`data-grid="${width}x${height}"`);
+      expect(svg).toContain(`>${width - 1}</text>`);
+      expect(svg).toContain(`>${height - 1}</text>`);
+      // the agent is drawn in the key's cell, facing the key's direction
+      expect(svg).toContain(`data-cell="${gold.agent.pos[0]},${gold.agent.pos[1]}" data-agent="${toMinigrid(gold.agent.dir)}"`);
+      expect(svg.match(/data-agent=/g)).toHaveLength(1);
+      // every listed object lies in a cell the frame lights (what the agent sees)
+      for (const object of gold.objects) expect(svg).toMatch(new RegExp(`data-cell="${object.pos[0]},${object.pos[1]}"[^>]*>(?:(?!</g>).)*fill-opacity="0.3"`));
+      expect(item.public.frame).toBe("full-grid");
+    }
+    // grids other than 7 x 7, as MiniGrid's (5 to 16 and more): positions of 7 and beyond
+    const sizes = new Set(taskB.map((item) => (item.public.gridSize as number[]).join("x")));
+    expect([...sizes].sort()).toEqual(["16x16", "7x7", "8x8"]);
+    const beyond = taskB.filter((item) => (item.key as { answer_json: { agent: { pos: number[] } } }).answer_json.agent.pos.some((v) => v >= 7));
+    expect(beyond.length).toBeGreaterThan(0);
   });
 
   it("writes the visible objects with MiniGrid's states, and the carried object apart", () => {
@@ -157,11 +185,14 @@ describe("generateGridwmDemoBatch", () => {
     expect(JSON.parse(runScoreCommand(items, answers)).aggregate).toEqual({ Acc_C: 1, JAcc_neu: 1, JCR_temp: 1, JCR_vis: 1, JCR_frame: 1 });
   });
 
-  it("draws 8-frame storyboards (4 x 2) and Task A / B frames of 224 x 224", async () => {
+  it("draws 8-frame storyboards (4 x 2), Task A frames of 224 x 224 and Task B frames of the whole grid with axes and a carrying band", async () => {
     const storyboard = written.find((item) => item.kind === "gridwm-judge")!.public.storyboard as string;
     expect(await sharp(path.join(dirA, storyboard)).metadata()).toMatchObject({ width: 448, height: 224, format: "png" });
-    const frame = written.find((item) => item.kind === "gridwm-scene-json")!.public.image as string;
-    expect(await sharp(path.join(dirA, frame)).metadata()).toMatchObject({ width: 224, height: 224 });
+    const taskA = written.find((item) => item.kind === "gridwm-next-obs")!.public.observation as string;
+    expect(await sharp(path.join(dirA, taskA)).metadata()).toMatchObject({ width: 224, height: 224 });
+    const frame = written.find((item) => item.kind === "gridwm-scene-json" && (item.public.gridSize as number[])[0] === 7)!.public.image as string;
+    // (0.9 + 7) x 32 wide, (0.9 + 7 + 1.1) x 32 high
+    expect(await sharp(path.join(dirA, frame)).metadata()).toMatchObject({ width: 253, height: 288 });
   });
 
   it("keeps to a few hundred images at most", async () => {

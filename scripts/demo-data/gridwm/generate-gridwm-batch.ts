@@ -6,8 +6,7 @@
  *
  * Writes <outDir>/items.jsonl (kinds gridwm-next-obs, gridwm-scene-json, gridwm-judge; image paths
  * relative to <outDir>) and <outDir>/img/**. Same seed and options, same bytes. Environments
- * DoorKey, LavaGap and Memory, 7x7 worlds (walls included) so that positions fit the annotator's
- * 7x7 grid.
+ * DoorKey, LavaGap and Memory, 7x7 worlds (walls included); Task B also on larger DoorKey worlds.
  *
  * - Task A (`gridwm-next-obs`): o_t and action a_t from a full trajectory; candidates = the true
  *   o_{t+1} and three negatives: next observations after the same action in the same environment,
@@ -34,7 +33,7 @@ import { LETTERS, transitionOf, type GridwmAction } from "@/lib/tasks/gridwm-com
 import type { SceneKeyJson } from "@/lib/tasks/gridwm-scene-json";
 import { deriveSeed, shuffled } from "@/scripts/demo-data/kitchen-world";
 import { buildBaseCases, type BaseCase, type Variant } from "@/scripts/demo-data/gridwm/cases";
-import { addGaussianNoise, applyStyle, rawToPng, storyboardSvg, svgToPng, svgToRaw, viewFrameSvg } from "@/scripts/demo-data/gridwm/render";
+import { addGaussianNoise, applyStyle, fullGridFrameSvg, rawToPng, storyboardSvg, svgToPng, svgToRaw, viewFrameSvg } from "@/scripts/demo-data/gridwm/render";
 import { clearPreviousImages, mapLimit } from "@/scripts/demo-data/batch-files";
 import {
   DIR_TO_VEC,
@@ -42,7 +41,10 @@ import {
   VIEW_SIZE,
   egocentricView,
   getCell,
+  makeDoorKey,
   objectState,
+  planShortest,
+  rollout,
   viewSignature,
   viewToWorld,
   type EnvName,
@@ -75,6 +77,8 @@ export interface GridwmDemoOptions {
   taskAPerEnv?: number;
   /** Task B items per environment; default 4 */
   taskBPerEnv?: number;
+  /** sizes of extra DoorKey worlds, one Task B item each (MiniGrid's DoorKey-8x8, -16x16); default [8, 16] */
+  taskBLargeGrids?: readonly number[];
   /** pixels per cell of Task A / B frames (MiniGrid's default 32); default 32 */
   frameTile?: number;
   /** pixels per cell of storyboard frames; default 16 */
@@ -251,18 +255,7 @@ export function buildGridwmDemoBatch(seed: number, options: GridwmDemoOptions = 
     for (const [index, { baseCase, world, t }] of frames.slice(0, taskBPerEnv + practiceHere).entries()) {
       const practice = index < practiceHere;
       const id = `gw-b-${baseCase.group}-f${t}${practice ? "-practice" : ""}`;
-      const view = baseCase.trajectories.full.views[t];
-      const image = `img/b/${id}.png`;
-      images.push({ path: image, svg: frame(view) });
-      itemsB.push({
-        id,
-        kind: "gridwm-scene-json",
-        public: { image, mission: baseCase.mission, gridSize: [world.width, world.height] },
-        key: { answer_json: sceneGold(world, view) },
-        tags: { env, group: baseCase.group, frame: t, source: GRIDWM_DEMO_SOURCE },
-        practice,
-        gold: false,
-      });
+      itemsB.push(taskBItem(id, world, baseCase.trajectories.full.views[t], { env, group: baseCase.group, frame: t }, practice));
     }
 
     // Task C: storyboards of every base case
@@ -294,7 +287,35 @@ export function buildGridwmDemoBatch(seed: number, options: GridwmDemoOptions = 
       }
     }
   }
+  // Task B on larger grids: a DoorKey world of each size, a frame of its shortest successful run
+  for (const size of options.taskBLargeGrids ?? [8, 16]) {
+    const rngL = mulberry32(deriveSeed(seed, "gridwm-b-large", size));
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const start = makeDoorKey(deriveSeed(seed, "gridwm-b-large-world", size, attempt), size);
+      const plan = planShortest(start);
+      if (plan === null) continue;
+      const run = rollout(start, plan);
+      const t = Math.floor(rngL() * (run.worlds.length - 1));
+      const world = run.worlds[t];
+      itemsB.push(taskBItem(`gw-b-doorkey${size}-${attempt}-f${t}`, world, egocentricView(world), { env: "doorkey", group: `doorkey-${size}x${size}`, frame: t }, false));
+      break;
+    }
+  }
   return { items: [...itemsA, ...itemsB, ...itemsC], images, cases: allCases };
+
+  function taskBItem(id: string, world: World, view: View, tags: { env: string; group: string; frame: number }, practice: boolean): GridwmDemoItem {
+    const image = `img/b/${id}.png`;
+    images.push({ path: image, svg: fullGridFrameSvg(world, view, frameTile) });
+    return {
+      id,
+      kind: "gridwm-scene-json",
+      public: { image, mission: world.mission, gridSize: [world.width, world.height], frame: "full-grid" },
+      key: { answer_json: sceneGold(world, view) },
+      tags: { ...tags, grid: `${world.width}x${world.height}`, source: GRIDWM_DEMO_SOURCE },
+      practice,
+      gold: false,
+    };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

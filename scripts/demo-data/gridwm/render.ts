@@ -12,7 +12,7 @@
 import sharp from "sharp";
 import { mulberry32 } from "@/lib/stats/rng";
 import type { GridwmColor } from "@/lib/tasks/gridwm-common";
-import { VIEW_AGENT, VIEW_SIZE, type Cell, type View } from "@/scripts/demo-data/gridwm/world";
+import { VIEW_AGENT, VIEW_SIZE, getCell, inBounds, viewToWorld, type Cell, type View, type World } from "@/scripts/demo-data/gridwm/world";
 
 /** MiniGrid's COLORS. */
 export const MINIGRID_COLORS: Record<GridwmColor, [number, number, number]> = {
@@ -126,6 +126,73 @@ export function storyboardSvg(frames: Array<{ view: View; options?: FrameOptions
       `<g transform="translate(${(i % columns) * VIEW_SIZE} ${Math.floor(i / columns) * VIEW_SIZE})">${viewFrameElements(view, options)}</g>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${columns * VIEW_SIZE} ${rows * VIEW_SIZE}" shape-rendering="crispEdges"><rect width="100%" height="100%" fill="black"/>${groups.join("")}</svg>`;
+}
+
+/** MiniGrid's agent triangle facing east (agent_dir 0); turned 90 degrees clockwise per agent_dir. */
+const AGENT_EAST = `<polygon points="0.12,0.19 0.87,0.5 0.12,0.81" fill="rgb(255,0,0)"/>`;
+/** Margin (tiles) left of and above the grid, for the axis labels. */
+export const AXIS_MARGIN = 0.9;
+/** Band (tiles) below the grid that says what the agent carries. */
+export const CARRY_BAND = 1.1;
+
+/** The world cells the agent's view shows (`"x,y"`), from the view's visibility mask. */
+export function visibleWorldCells(world: World, view: View): Set<string> {
+  const out = new Set<string>();
+  for (let y = 0; y < VIEW_SIZE; y++) {
+    for (let x = 0; x < VIEW_SIZE; x++) {
+      if (!view.visible[y * VIEW_SIZE + x]) continue;
+      const [wx, wy] = viewToWorld(world, x, y);
+      if (inBounds(world, wx, wy)) out.add(`${wx},${wy}`);
+    }
+  }
+  return out;
+}
+
+const label = (x: number, y: number, text: string, anchor: "middle" | "end" | "start" = "middle") =>
+  `<text x="${+x.toFixed(4)}" y="${+y.toFixed(4)}" font-family="DejaVu Sans, sans-serif" font-size="0.42" fill="rgb(40,40,40)" text-anchor="${anchor}" dominant-baseline="central">${text}</text>`;
+
+/**
+ * Task B's frame: the whole world top-down, as MiniGrid's full render (`env.get_frame(highlight=True)`:
+ * every cell drawn, the cells the agent sees lightened; here the others also darkened, so that
+ * lit goals, lava and walls stand out from unlit ones), with its axes labelled (x along the top,
+ * y down the left, [0, 0] top left: the coordinates the key uses), the agent drawn in its cell
+ * facing its direction, and what it carries written below (MiniGrid's full render does not show
+ * it). `tile` pixels a cell.
+ */
+export function fullGridFrameSvg(world: World, view: View, tile = 32): string {
+  const lit = visibleWorldCells(world, view);
+  const parts: string[] = [];
+  const w = world.width;
+  const h = world.height;
+  const totalW = AXIS_MARGIN + w;
+  const totalH = AXIS_MARGIN + h + CARRY_BAND;
+  parts.push(`<rect width="${totalW}" height="${totalH}" fill="white"/>`);
+  for (let x = 0; x < w; x++) parts.push(label(AXIS_MARGIN + x + 0.5, AXIS_MARGIN / 2, String(x)));
+  for (let y = 0; y < h; y++) parts.push(label(AXIS_MARGIN / 2, AXIS_MARGIN + y + 0.5, String(y)));
+  parts.push(`<g transform="translate(${AXIS_MARGIN} ${AXIS_MARGIN})"><rect width="${w}" height="${h}" fill="black"/>`);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const isAgent = x === world.agentPos[0] && y === world.agentPos[1];
+      const tileSvg = [
+        rect(0, 0.031, 0, 1, "rgb(100,100,100)"),
+        rect(0, 1, 0, 0.031, "rgb(100,100,100)"),
+        objectSvg(getCell(world, x, y)),
+        isAgent ? `<g transform="rotate(${world.agentDir * 90} 0.5 0.5)">${AGENT_EAST}</g>` : "",
+        lit.has(`${x},${y}`) ? `<rect width="1" height="1" fill="white" fill-opacity="0.3"/>` : `<rect width="1" height="1" fill="black" fill-opacity="0.35"/>`,
+      ].join("");
+      parts.push(`<g data-cell="${x},${y}"${isAgent ? ` data-agent="${world.agentDir}"` : ""} transform="translate(${x} ${y})">${tileSvg}</g>`);
+    }
+  }
+  parts.push(`</g>`);
+  const bandY = AXIS_MARGIN + h;
+  const carried = world.carrying;
+  if (carried) {
+    parts.push(`<g transform="translate(${AXIS_MARGIN} ${bandY + 0.05})"><rect width="1" height="1" fill="black"/>${objectSvg(carried)}</g>`);
+    parts.push(label(AXIS_MARGIN + 1.2, bandY + 0.55, `carrying: ${carried.color} ${carried.type}`, "start"));
+  } else {
+    parts.push(label(AXIS_MARGIN, bandY + 0.55, "carrying: nothing", "start"));
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.round(totalW * tile)}" height="${Math.round(totalH * tile)}" viewBox="0 0 ${totalW} ${totalH}" shape-rendering="crispEdges" data-grid="${w}x${h}">${parts.join("")}</svg>`;
 }
 
 /** A clean frame: few colours, so a small palette PNG. */

@@ -189,7 +189,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
       {d.gridwm ? (
         <section id="gridwm" className="scroll-mt-28">
           <Card>
-            <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals sized from answers or complete probe families; flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
+            <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals that count items, not answers (a design effect where several people answer one item; one unit per complete probe family for JCR; n/a from one item); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
             <CardBody>
               <GridwmDashboardSection section={d.gridwm} />
             </CardBody>
@@ -216,7 +216,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           <Card>
             <CardHeader
               title="Ego2World: people beside agents (the paper's Table 14)"
-              description="TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals on the tasks both played."
+              description="TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals over episodes on the tasks both played."
             />
             <CardBody>
               <Ego2worldDashboardSection section={d.ego2world} />
@@ -230,7 +230,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           <Card>
             <CardHeader
               title={`ESI-Bench: by condition, for ${d.esi.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`}
-              description="Accuracy in the shape of the paper's table (Wilson 95% intervals; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition."
+              description="Accuracy in the shape of the paper's table (Wilson 95% intervals over questions, with a design effect where several people answer one; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition."
             />
             <CardBody>
               <EsiDashboardSection section={d.esi} slug={slug} />
