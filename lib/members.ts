@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
+import { assertNoReviewersOf } from "@/lib/review/conflicts";
 
 /**
  * Study membership: which annotators belong to a study. Reading is for researchers and admins;
@@ -83,6 +84,8 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
     else if (user.disabled) problems.push(`${user.name} is disabled`);
   }
   if (problems.length > 0) throw new AppError("INVALID", `Cannot add: ${problems.join("; ")}`);
+  // reviewers saw the keys of the items they reviewed (lib/review/conflicts.ts)
+  await assertNoReviewersOf(studyId, unique);
   const result = await db.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId })), skipDuplicates: true });
   await recordAudit(actorId, "study.members.add", `study:${studyId}`, { userIds: unique, added: result.count });
   return { added: result.count, already: unique.length - result.count };
