@@ -133,7 +133,7 @@ async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
 export async function openPlaces(studyId: string, overlap: number): Promise<number> {
   const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
     SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'
-      AND NOT (a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow})))) AS n
+      AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
     FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
   return Number(row?.n ?? 0);
 }
