@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { addStudyMembers } from "@/lib/members";
+import { addStudyMembers, listMemberCandidates } from "@/lib/members";
 import { assignItemsTo, nextAssignment } from "@/lib/assignment";
 import { newEntryToken } from "@/lib/study-settings";
 import { createInvite, enterByCredentials, enterByInvite, enterByLink, LINK_THROTTLE, openPlaces, previewEntry } from "@/lib/study-entry";
@@ -83,6 +83,10 @@ describe("public links (Medium: takeover by PROLIFIC_PID alone)", () => {
     expect(await db.user.findUniqueOrThrow({ where: { id: inA.id } })).toMatchObject({ externalStudyId: a.id });
     expect(await db.user.findUniqueOrThrow({ where: { id: inB.id } })).toMatchObject({ externalStudyId: b.id });
     expect(await db.studyMember.findMany({ where: { userId: inB.id }, select: { studyId: true } })).toEqual([{ studyId: b.id }]);
+    // nor does an admin move a link account into another study
+    const admin = await createUser("ADMIN");
+    await expect(addStudyMembers(b.slug, [inA.id], admin.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("participant account of another study") });
+    expect((await listMemberCandidates(b.slug)).map((u) => u.id)).not.toContain(inA.id);
     // the generic pid likewise
     const genericA = await enterByLink(a.entryToken, { pid: "lab-007" }, anywhere());
     const genericB = await enterByLink(b.entryToken, { pid: "lab-007" }, anywhere());
