@@ -45,6 +45,10 @@ describe("invites (High: a researcher could sign in as any annotator)", () => {
     expect(await db.studyInvite.count()).toBe(0);
     expect(await db.studyMember.count({ where: { studyId: study.id } })).toBe(0);
     expect(await db.user.count()).toBe(2);
+    // an invite made before the fix for the existing account no longer signs anyone in
+    await db.studyInvite.create({ data: { token: "an-old-invite-token-0001", studyId: study.id, userId: annotator.id } });
+    await expect(enterByInvite("an-old-invite-token-0001")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(enterByCredentials({ invite: "an-old-invite-token-0001" }, anywhere())).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("makes a new passwordless participant account that belongs to the study, and signs in only that one", async () => {
