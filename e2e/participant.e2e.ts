@@ -239,9 +239,10 @@ test.describe("a recruited participant", () => {
     test.setTimeout(120_000);
     const study = await recruitingStudy();
     const pid = hex24();
+    const prolificQuery = `PROLIFIC_PID=${pid}&STUDY_ID=${hex24()}&SESSION_ID=${hex24()}`;
     const context = await browser.newContext();
     const page = await context.newPage();
-    await joinThroughTutorial(page, study, `PROLIFIC_PID=${pid}`);
+    await joinThroughTutorial(page, study, prolificQuery);
     const annotate = new AnnotatePage(page);
     await annotate.waitForItem();
     await annotate.fillOrder(await itemOrder(await annotate.assignmentId()), "keyboard");
@@ -273,7 +274,7 @@ test.describe("a recruited participant", () => {
     // signed out: the study page sends to sign in; the link refuses them
     await page.goto(`/s/${study.slug}`);
     await expect(page).toHaveURL(/\/signin/);
-    await page.goto(`/join/${study.entryToken}?PROLIFIC_PID=${pid}`);
+    await page.goto(`/join/${study.entryToken}?${prolificQuery}`);
     await expect(page.getByTestId("join-problem")).toContainText("You withdrew");
     await context.close();
   });
@@ -338,7 +339,6 @@ test.describe("the researcher running the study", () => {
 
     // an invite for a named annotator: the link signs them in, straight to the consent form
     await staff.goto(`/research/studies/${study.slug}/participants`);
-    await staff.getByRole("radio", { name: "New annotator" }).click();
     await staff.getByLabel("Name").fill("Nadia Named");
     await staff.getByRole("button", { name: "Create invite link" }).click();
     const inviteLink = await staff.getByTestId("new-invite-link").textContent();

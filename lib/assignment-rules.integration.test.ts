@@ -120,9 +120,10 @@ describe("queue rules", () => {
 
     const mine = assigned(await nextAssignment(study.id, a.id));
     await db.assignment.update({ where: { id: mine }, data: { leaseExpiresAt: new Date(Date.now() - 5000) } });
-    // nobody claimed it: a gets it back, with a fresh lease
+    // nobody claimed it: a gets it back, with a fresh lease (never started: the first-item lease, 2 minutes)
     expect(await nextAssignment(study.id, a.id)).toMatchObject({ status: "assigned", assignmentId: mine, created: false });
-    expect((await leaseOf(mine)).leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 590_000);
+    expect((await leaseOf(mine)).leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 110_000);
+    expect((await leaseOf(mine)).leaseExpiresAt!.getTime()).toBeLessThan(Date.now() + 130_000);
 
     // events extend a lease that is running out, at most about once a minute
     await db.assignment.update({ where: { id: mine }, data: { leaseExpiresAt: new Date(Date.now() + 30_000) } });

@@ -5,6 +5,7 @@ import { DbSaturatedError } from "@/lib/db/transient";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { AssignmentPurpose, AssignmentStatus, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
+import { assertNoReviewersOf } from "@/lib/review/conflicts";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
 /**
@@ -16,8 +17,11 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
  * MAIN assignment that is not RELEASED. An item (x condition) with k places is not offered again.
  * Practice (PRACTICE), pre-assigned (AGREEMENT) and gold items hold no place.
  *
- * Leases. A new MAIN assignment of an ordinary item gets leaseExpiresAt = now + Study.leaseSeconds;
- * every stored event batch extends it (lib/events.ts, at most about once a minute per assignment),
+ * Leases. A new MAIN assignment of an ordinary item gets leaseExpiresAt = now +
+ * Study.firstItemLeaseSeconds (the first-item lease, 2 minutes by default: a place handed out but
+ * never started, e.g. to a bot or to someone who closed the tab at once, returns to the pool
+ * quickly); its first event batch makes it STARTED with now + Study.leaseSeconds, and every stored
+ * event batch extends it (lib/events.ts, at most about once a minute per assignment),
  * and so does serving it again. An open (ASSIGNED/STARTED) assignment whose lease has passed is
  * releasable: the candidate search treats its place as free, and whoever claims the item first
  * sets it RELEASED (`sweepStudy` does the same for a whole study). Until then its owner keeps
@@ -195,6 +199,7 @@ interface StudyState {
   itemsPerParticipant: number | null;
   sessionTimeLimitSeconds: number | null;
   leaseSeconds: number;
+  firstItemLeaseSeconds: number;
   balanceTag: string | null;
   conditions: string[];
   isMember: boolean;
@@ -215,7 +220,7 @@ interface StudyState {
 async function readStudyState(client: Client, studyId: string, userId: string): Promise<StudyState | null> {
   const rows = await client.$queryRaw<StudyState[]>`
     SELECT s.status::text AS status, s.overlap, s."probeMinGap", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
-      s."sessionTimeLimitSeconds", s."leaseSeconds", s."balanceTag", s.conditions,
+      s."sessionTimeLimitSeconds", s."leaseSeconds", s."firstItemLeaseSeconds", s."balanceTag", s.conditions,
       (m."userId" IS NOT NULL) AS "isMember", m.status::text AS "memberStatus", m."statusReason",
       (m."startedAt" IS NOT NULL) AS "memberStarted",
       coalesce(m."startedAt" IS NOT NULL AND s."sessionTimeLimitSeconds" IS NOT NULL
@@ -229,7 +234,8 @@ async function readStudyState(client: Client, studyId: string, userId: string): 
       coalesce((
         SELECT json_agg(json_build_object('id', a.id, 'itemId', a."itemId", 'purpose', a.purpose, 'status', a.status, 'position', a.position,
           'condition', a.condition, 'gold', i.gold, 'balance', coalesce(i.tags ->> s."balanceTag", ''), 'correct', r.correct,
-          'renewDue', coalesce(a."leaseExpiresAt" < ${NOW} + make_interval(secs => s."leaseSeconds" / 2.0), false)))
+          'renewDue', coalesce(a."leaseExpiresAt" < ${NOW} + make_interval(secs =>
+            (CASE WHEN a.status = 'ASSIGNED' THEN least(s."leaseSeconds", s."firstItemLeaseSeconds") ELSE s."leaseSeconds" END) / 2.0), false)))
         FROM "Assignment" a JOIN "Item" i ON i.id = a."itemId" LEFT JOIN "Response" r ON r."assignmentId" = a.id
         WHERE a."studyId" = s.id AND a."userId" = ${userId}
       ), '[]'::json) AS mine
@@ -767,10 +773,15 @@ async function claimPractice(tx: Tx, studyId: string, userId: string, position: 
   return rows[0]?.id ?? null;
 }
 
-/** Serving an open assignment again renews its lease; false when a claimer released it meanwhile. */
-async function renewLease(tx: Tx, assignmentId: string, leaseSeconds: number): Promise<boolean> {
+/**
+ * Serving an open assignment again renews its lease (a never-started one only by the first-item
+ * lease, never shortening one it has); false when a claimer released it meanwhile.
+ */
+async function renewLease(tx: Tx, assignmentId: string, leaseSeconds: number, firstItemLeaseSeconds: number): Promise<boolean> {
   const renewed = await tx.$executeRaw`
-    UPDATE "Assignment" SET "leaseExpiresAt" = ${NOW} + make_interval(secs => ${leaseSeconds})
+    UPDATE "Assignment" SET "leaseExpiresAt" = CASE WHEN status = 'ASSIGNED'
+        THEN greatest("leaseExpiresAt", ${NOW} + make_interval(secs => ${Math.min(leaseSeconds, firstItemLeaseSeconds)}))
+        ELSE ${NOW} + make_interval(secs => ${leaseSeconds}) END
     WHERE id = ${assignmentId} AND status IN ('ASSIGNED', 'STARTED')`;
   return renewed > 0;
 }
@@ -884,7 +895,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
   /** Serves the first open assignment that is still open (a claimer may have released an expired one). */
   const serveOpen = async (rows: MineRow[]): Promise<NextAssignment | null> => {
     for (const row of rows) {
-      if (row.renewDue && !(await renewLease(tx, row.id, study.leaseSeconds))) {
+      if (row.renewDue && !(await renewLease(tx, row.id, study.leaseSeconds, study.firstItemLeaseSeconds))) {
         open = open.filter((other) => other.id !== row.id);
         continue;
       }
@@ -959,7 +970,8 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
         position,
         overlap: study.overlap,
         holdersPerBase,
-        leaseSeconds: study.leaseSeconds,
+        // the first-item lease: the first event batch gives it the full lease (lib/events.ts)
+        leaseSeconds: Math.min(study.leaseSeconds, study.firstItemLeaseSeconds),
       });
       if ("id" in claim) return created(claim.id, "MAIN");
     }
@@ -1055,6 +1067,7 @@ export async function assignItemsTo(userId: string, itemIds: readonly string[], 
   const [studyId] = studyIds;
   const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!user) throw new AppError("NOT_FOUND", `assignItemsTo: no user with id ${userId}`);
+  await assertNoReviewersOf(studyId, [userId]);
 
   return db.$transaction(
     async (tx) => {

@@ -4,7 +4,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { checkPassword, hashPassword } from "@/lib/passwords";
-import { clearLoginFailures, clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure } from "@/lib/login-throttle";
+import { clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure, recordLoginSuccess } from "@/lib/login-throttle";
+import { currentSessionVersion, endAllSessions, tokenSessionVersion } from "@/lib/session-version";
 import { enterByCredentials } from "@/lib/study-entry";
 
 /** an argon2id hash of a random password, checked when the email is unknown */
@@ -17,9 +18,10 @@ const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().emai
  * "study-link", lib/study-entry.ts): the link's token and query string are the credentials, and
  * signing in creates or resumes the participant's passwordless account. Refusals throw, so that
  * next-auth hands the reason ("the study is full", "PROLIFIC_PID: missing") to the page.
- * Sessions are signed JWT cookies (NEXTAUTH_SECRET), so they survive a server restart; the role
- * and the disabled flag are read from the database on every request (lib/session.ts), so a change
- * takes effect at once.
+ * Sessions are signed JWT cookies (NEXTAUTH_SECRET), so they survive a server restart; the role,
+ * the disabled flag and the session version (lib/session-version.ts: signing out and disabling end
+ * every session of the user) are read from the database on every request (lib/session.ts), so a
+ * change takes effect at once.
  */
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
@@ -50,7 +52,7 @@ export const authOptions: NextAuthOptions = {
           if (started) throw new Error(lockoutErrorCode(started));
           return null;
         }
-        await clearLoginFailures(email);
+        await recordLoginSuccess(email, address);
         // bcrypt (or weaker argon2id) hashes from before become argon2id at the first sign-in
         if (check.needsRehash) await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) }, select: { id: true } });
         return { id: user.id, email: user.email, name: user.name };
@@ -60,21 +62,35 @@ export const authOptions: NextAuthOptions = {
       id: "study-link",
       name: "Study link",
       credentials: { entryToken: { type: "text" }, query: { type: "text" }, invite: { type: "text" } },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const { entryToken, query, invite } = raw ?? {};
-        const user = await enterByCredentials(invite ? { invite } : { entryToken, query: query ?? "" });
+        const user = await enterByCredentials(invite ? { invite } : { entryToken, query: query ?? "" }, clientAddress(request?.headers));
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
-      if (user) token.sub = user.id;
+    async jwt({ token, user }) {
+      if (user) {
+        // a new session carries the user's current session version
+        token.sub = user.id;
+        token.sv = (await currentSessionVersion(user.id)) ?? 0;
+        return token;
+      }
+      // next-auth's own session endpoint (/api/auth/session): a revoked session answers nothing and loses its cookie
+      const current = token.sub ? await currentSessionVersion(token.sub) : null;
+      if (current === null || current !== tokenSessionVersion(token)) throw new Error("session ended");
       return token;
     },
     session({ session, token }) {
       if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
       return session;
+    },
+  },
+  events: {
+    // signing out ends every session of the user, not only this cookie
+    async signOut({ token }) {
+      if (typeof token?.sub === "string" && token.sub) await endAllSessions(token.sub);
     },
   },
 };

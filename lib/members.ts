@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
+import { assertNoReviewersOf } from "@/lib/review/conflicts";
 
 /**
  * Study membership: which annotators belong to a study. Reading is for researchers and admins;
@@ -58,11 +59,12 @@ export async function listStudyMembers(slug: string): Promise<StudyMemberRow[]> 
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Enabled ANNOTATOR users who are not members of the study yet (for the admin's picker). */
+/** Enabled ANNOTATOR users who are not members of the study yet and belong to no other study (for the admin's picker). */
 export async function listMemberCandidates(slug: string): Promise<Array<{ id: string; name: string; externalId: string | null }>> {
   const studyId = await studyIdOf(slug);
   return db.user.findMany({
-    where: { role: "ANNOTATOR", disabled: false, memberships: { none: { studyId } } },
+    // participant accounts made by another study's link or invite belong to that study
+    where: { role: "ANNOTATOR", disabled: false, memberships: { none: { studyId } }, OR: [{ externalStudyId: null }, { externalStudyId: studyId }] },
     orderBy: { name: "asc" },
     select: { id: true, name: true, externalId: true },
   });
@@ -73,7 +75,7 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
   const studyId = await studyIdOf(slug);
   const unique = [...new Set(userIds)];
   if (unique.length === 0) throw new AppError("INVALID", "Pick at least one annotator");
-  const users = await db.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, role: true, disabled: true } });
+  const users = await db.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, role: true, disabled: true, externalStudyId: true } });
   const found = new Map(users.map((u) => [u.id, u]));
   const problems: string[] = [];
   for (const id of unique) {
@@ -81,8 +83,11 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
     if (!user) problems.push(`no user with id ${id}`);
     else if (user.role !== "ANNOTATOR") problems.push(`${user.name} is a ${user.role.toLowerCase()}, not an annotator`);
     else if (user.disabled) problems.push(`${user.name} is disabled`);
+    else if (user.externalStudyId !== null && user.externalStudyId !== studyId) problems.push(`${user.name} is a participant account of another study (made by its link or invite)`);
   }
   if (problems.length > 0) throw new AppError("INVALID", `Cannot add: ${problems.join("; ")}`);
+  // reviewers saw the keys of the items they reviewed (lib/review/conflicts.ts)
+  await assertNoReviewersOf(studyId, unique);
   const result = await db.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId })), skipDuplicates: true });
   await recordAudit(actorId, "study.members.add", `study:${studyId}`, { userIds: unique, added: result.count });
   return { added: result.count, already: unique.length - result.count };

@@ -5,6 +5,7 @@ import { forbidden, redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { signedOutError } from "@/lib/db/enabled-user";
+import { sessionVersionIsCurrentCached, tokenSessionVersion } from "@/lib/session-version";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 
@@ -44,7 +45,7 @@ async function decodeCached(params: JWTDecodeParams): Promise<JWT | null> {
  * getToken (cookie name, chunks, decryption, expiry), without the session endpoint's callbacks and
  * re-encryption that getServerSession runs on every call.
  */
-async function sessionUserId(): Promise<string | null> {
+async function sessionToken(): Promise<{ id: string; version: number } | null> {
   const jar = await cookies();
   const token = await getToken({
     req: { cookies: Object.fromEntries(jar.getAll().map((cookie) => [cookie.name, cookie.value])), headers: {} } as unknown as Parameters<typeof getToken>[0]["req"],
@@ -52,30 +53,31 @@ async function sessionUserId(): Promise<string | null> {
     secret: authOptions.secret ?? process.env.NEXTAUTH_SECRET,
     decode: decodeCached,
   });
-  return typeof token?.sub === "string" && token.sub !== "" ? token.sub : null;
+  return typeof token?.sub === "string" && token.sub !== "" ? { id: token.sub, version: tokenSessionVersion(token) } : null;
 }
 
-/** The signed-in, enabled user, read fresh from the database; null when signed out or disabled. */
+/** The signed-in, enabled user, read fresh from the database; null when signed out, disabled or the session was ended. */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
-  const id = await sessionUserId();
-  if (!id) return null;
+  const session = await sessionToken();
+  if (!session) return null;
   // raw SQL: this runs on every request, and costs half the CPU of the equivalent findUnique (bench/load)
-  const [user] = await db.$queryRaw<Array<CurrentUser & { disabled: boolean }>>`
-    SELECT id, name, email, role::text AS role, disabled FROM "User" WHERE id = ${id}`;
-  if (!user || user.disabled) return null;
+  const [user] = await db.$queryRaw<Array<CurrentUser & { disabled: boolean; sessionVersion: number }>>`
+    SELECT id, name, email, role::text AS role, disabled, "sessionVersion" FROM "User" WHERE id = ${session.id}`;
+  if (!user || user.disabled || user.sessionVersion !== session.version) return null;
   return { id: user.id, name: user.name, email: user.email, role: user.role };
 }
 
 /**
  * For the annotation API's two busiest handlers (event batches, submissions), whose single SQL
  * statement checks the user itself (`enabledUserSql`): the user id of a valid session token, 401
- * without one. Spares a query per request (bench/load); the account is still checked on every
- * request, in the same round trip as the write.
+ * without one or when the session was ended. Spares a query per request (bench/load): the account
+ * is checked on every request in the same round trip as the write, and the session version
+ * through a cache of a few seconds (lib/session-version.ts).
  */
 export async function requireSessionUserId(): Promise<string> {
-  const id = await sessionUserId();
-  if (!id) throw signedOutError();
-  return id;
+  const session = await sessionToken();
+  if (!session || !(await sessionVersionIsCurrentCached(session.id, session.version))) throw signedOutError();
+  return session.id;
 }
 
 /** For route handlers and server actions: 401 when signed out, 403 when the role is not allowed. */

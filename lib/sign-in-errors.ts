@@ -7,11 +7,16 @@ export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password, or the accoun
 
 export function signInErrorMessage(error: string | null | undefined): string | undefined {
   if (!error) return undefined;
-  const locked = /^locked:(email|address):(\d{1,4})$/.exec(error);
+  const wait = /^wait:email:(\d{1,4})$/.exec(error);
+  if (wait) {
+    const seconds = Number(wait[1]);
+    return `Too many failed sign-ins for this account: wait ${seconds} second${seconds === 1 ? "" : "s"} and try again.`;
+  }
+  const locked = /^locked:(pair|address):(\d{1,4})$/.exec(error);
   if (!locked) return WRONG_CREDENTIALS_MESSAGE;
   const minutes = Number(locked[2]);
-  const wait = `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-  return locked[1] === "email"
-    ? `Too many failed sign-ins for this account: it is locked for now. ${wait}`
-    : `Too many failed sign-ins from your network: signing in from it is paused. ${wait}`;
+  const later = `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return locked[1] === "pair"
+    ? `Too many failed sign-ins for this account from your network: it is locked here for now. ${later}`
+    : `Too many failed sign-ins from your network: signing in from it is paused. ${later}`;
 }

@@ -3,23 +3,34 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit";
+import { sqlNow } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { StudyStatus } from "@/lib/generated/prisma/enums";
 import { WITHDRAWN_REASON } from "@/lib/participants";
+import { countAttempt } from "@/lib/login-throttle";
+import { refuseReviewerEntry } from "@/lib/review/conflicts";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
 /**
  * How participants get into a study without a password.
  *
- * Public link /join/<entryToken>?PROLIFIC_PID=..&STUDY_ID=..&SESSION_ID=.. (Prolific) or ?pid=..
- * (any other source): the external id names one annotator account, User(externalSource,
- * externalId), which is unique in the database; so the same id twice (also at the same moment,
- * the loser of the race reads the winner's row) is one account, resumed on any device. Prolific's
- * session fields go to StudyMember.entrySession.
+ * Public link /join/<entryToken>?PROLIFIC_PID=..&STUDY_ID=..&SESSION_ID=.. (Prolific: all three
+ * required) or ?pid=.. (any other source): the external id names one annotator account of this
+ * study, User(externalSource, externalStudyId, externalId), which is unique in the database; so
+ * the same id twice (also at the same moment, the loser of the race reads the winner's row) is one
+ * account, resumed on any device, and the same id at another study's link is another account that
+ * reaches nothing of this one. Prolific's session fields go to StudyMember.entrySession.
  *
- * Invite link /join/invite/<token>: a personal link for one named annotator (StudyInvite), made
- * by a researcher; it signs that annotator in, as often as they open it, until it is revoked.
+ * Link sign-ins are rate limited per client address and new participants per study (LINK_THROTTLE,
+ * counted in PostgreSQL); a refused sign-in (link, fields, status, full, rate) writes no account.
+ *
+ * Invite link /join/invite/<token>: a personal link made by a researcher, which creates a new
+ * passwordless participant account of the study (externalSource "invite") and signs it in, as
+ * often as it is opened, until it is revoked. Invites never attach to an existing account: adding
+ * existing users to a study is an admin action (lib/members.ts).
+ *
+ * Reviewers of a study's items (lib/review/conflicts.ts) are refused at both links.
  *
  * The page under each link only checks (parseEntryParams, previewEntry: nothing is written, so a
  * link preview or a crawler creates nothing); the account is created or resumed when the
@@ -89,12 +100,13 @@ export function parseEntryParams(query: Query): EntryParams {
     problems.push({ field: "pid", message: "differs from PROLIFIC_PID: a link names one participant" });
   }
   if (prolificFields.length === 0 && query.pid === undefined) problems.push({ field: "PROLIFIC_PID", message: "missing: the link needs a participant id (PROLIFIC_PID from Prolific, or pid)" });
+  if (query.PROLIFIC_PID !== undefined) {
+    // Prolific's study link always carries all three: a link without one was edited by hand
+    for (const field of ["STUDY_ID", "SESSION_ID"]) if (query[field] === undefined) problems.push({ field, message: "missing: Prolific's study link carries it (…&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}})" });
+  }
   if (problems.length > 0) throw invalid(problems);
   if (pid !== undefined) {
-    const session: Record<string, string> = {};
-    if (studyId) session.STUDY_ID = studyId;
-    if (sessionId) session.SESSION_ID = sessionId;
-    return { source: "prolific", externalId: pid.toLowerCase(), session };
+    return { source: "prolific", externalId: pid.toLowerCase(), session: { STUDY_ID: studyId!, SESSION_ID: sessionId! } };
   }
   return { source: "link", externalId: generic!, session: {} };
 }
@@ -113,10 +125,15 @@ async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
   return study;
 }
 
-/** Places left for new participants: per non-practice item, k minus its MAIN assignments that hold a place. */
+/**
+ * Places left for new participants: per non-practice item, k minus its MAIN assignments that hold a
+ * place (not released, and not open past their lease: the next claimer releases those, so they
+ * are free places, e.g. one handed out and never started past its first-item lease).
+ */
 export async function openPlaces(studyId: string, overlap: number): Promise<number> {
   const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
-    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'))) AS n
+    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'
+      AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
     FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
   return Number(row?.n ?? 0);
 }
@@ -144,7 +161,7 @@ export interface EntryPreview {
 export async function previewEntry(entryToken: string, query: Query): Promise<EntryPreview> {
   const study = await studyByEntryToken(entryToken);
   const params = parseEntryParams(query);
-  const user = await db.user.findUnique({ where: { externalSource_externalId: { externalSource: params.source, externalId: params.externalId } }, select: { id: true } });
+  const user = await db.user.findFirst({ where: accountWhere(study.id, params), select: { id: true } });
   const member = user ? await db.studyMember.findUnique({ where: { studyId_userId: { studyId: study.id, userId: user.id } }, select: { status: true, statusReason: true, entrySession: true } }) : null;
   if (member) {
     refuseMember(member, study.title);
@@ -156,7 +173,7 @@ export async function previewEntry(entryToken: string, query: Query): Promise<En
   return { study: { slug: study.slug, title: study.title, status: study.status }, params, returning: member !== null };
 }
 
-/** A returning Prolific participant must come from the same Prolific study as the first time. */
+/** A returning Prolific participant must come from the same Prolific study as the first time (STUDY_ID is required, so a missing one never gets here). */
 function checkSameStudy(stored: unknown, params: EntryParams): void {
   const before = stored && typeof stored === "object" && !Array.isArray(stored) ? (stored as Record<string, unknown>).STUDY_ID : undefined;
   if (typeof before === "string" && params.session.STUDY_ID && before !== params.session.STUDY_ID) {
@@ -191,53 +208,95 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
-/** The account of an external id, created when new; concurrent calls for one id get one account. */
-async function externalAccount(params: EntryParams): Promise<{ id: string; name: string; email: string | null; role: string; disabled: boolean; created: boolean }> {
-  const where = { externalSource_externalId: { externalSource: params.source, externalId: params.externalId } };
-  const select = { id: true, name: true, email: true, role: true, disabled: true } as const;
-  const existing = await db.user.findUnique({ where, select });
-  if (existing) return { ...existing, created: false };
-  try {
-    const user = await db.user.create({ data: { name: displayName(params), role: "ANNOTATOR", externalSource: params.source, externalId: params.externalId }, select });
-    return { ...user, created: true };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return { ...(await db.user.findUniqueOrThrow({ where, select })), created: false };
-  }
+/** The participant account of an external id at this study's link (identity is source + study + id). */
+function accountWhere(studyId: string, params: EntryParams) {
+  return { externalSource: params.source, externalStudyId: studyId, externalId: params.externalId };
 }
 
 /**
- * Creates or resumes the participant of a study link and makes them a member with their session
- * fields. Refusals: NOT_FOUND (no such link), INVALID (fields), CONFLICT (not open, full, other
- * Prolific study), FORBIDDEN (withdrew; a disabled or staff account).
+ * Rate limits of study-link sign-ins (SECURITY.md): every sign-in attempt counts against its client
+ * address (a generic pid can be guessed; a bot can make accounts), and every new participant
+ * against the study, in fixed windows kept in PostgreSQL (LoginThrottle rows "link-ip:<address>"
+ * and "link-study:<study id>"), so that every app process and restart agrees. Generous enough for
+ * a lab behind one address and for a Prolific launch (their platform paces starts).
  */
-export async function enterByLink(entryToken: string, query: Query): Promise<EnteredUser> {
+export const LINK_THROTTLE = {
+  windowMs: 10 * 60 * 1000,
+  maxPerAddress: 30,
+  maxNewPerStudy: 200,
+} as const;
+
+function rateLimited(message: string): AppError {
+  return new AppError("CONFLICT", message, { reason: "rate-limited" });
+}
+
+async function checkAddressRate(address: string): Promise<void> {
+  const count = await countAttempt(`link-ip:${address}`, LINK_THROTTLE.windowMs);
+  if (count > LINK_THROTTLE.maxPerAddress) throw rateLimited("Too many sign-ins by study links from your network. Please wait a few minutes and open the link again.");
+}
+
+async function checkStudyRate(studyId: string, title: string): Promise<void> {
+  const count = await countAttempt(`link-study:${studyId}`, LINK_THROTTLE.windowMs);
+  if (count > LINK_THROTTLE.maxNewPerStudy) throw rateLimited(`Too many new participants are joining “${title}” at once. Please wait a few minutes and open the link again.`);
+}
+
+const accountSelect = { id: true, name: true, email: true, role: true, disabled: true } as const;
+
+/**
+ * Creates or resumes the participant of a study link and makes them a member with their session
+ * fields. Refusals write no account: NOT_FOUND (no such link), INVALID (fields), CONFLICT (not
+ * open, full, other Prolific study, rate limited), FORBIDDEN (withdrew; reviewed the items; a
+ * disabled or staff account). `address` is the client address (lib/login-throttle.ts clientAddress).
+ */
+export async function enterByLink(entryToken: string, query: Query, address: string): Promise<EnteredUser> {
   const study = await studyByEntryToken(entryToken);
   const params = parseEntryParams(query);
-  const account = await externalAccount(params);
+  await checkAddressRate(address);
+  for (let attempt = 0; ; attempt++) {
+    const existing = await db.user.findFirst({ where: accountWhere(study.id, params), select: accountSelect });
+    if (existing) return resumeByLink(study, params, existing);
+    refuseNewcomer(study);
+    if ((await openPlaces(study.id, study.overlap)) === 0) throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
+    await checkStudyRate(study.id, study.title);
+    try {
+      // the account and its membership together: a refusal above or a failure here leaves neither
+      const user = await db.$transaction(async (tx) => {
+        const created = await tx.user.create({ data: { name: displayName(params), role: "ANNOTATOR", ...accountWhere(study.id, params) }, select: accountSelect });
+        await tx.studyMember.create({ data: { studyId: study.id, userId: created.id, entrySession: mergedSession(null, params) }, select: { userId: true } });
+        return created;
+      });
+      return { id: user.id, name: user.name, email: user.email, slug: study.slug, created: true };
+    } catch (error) {
+      // the same participant in two tabs at once: the loser resumes the winner's account
+      if (!isUniqueViolation(error) || attempt > 0) throw error;
+    }
+  }
+}
+
+async function resumeByLink(study: EntryStudy, params: EntryParams, account: { id: string; name: string; email: string | null; role: string; disabled: boolean }): Promise<EnteredUser> {
   if (account.disabled) throw new AppError("FORBIDDEN", "This participant account is disabled. Please contact the research team.");
   if (account.role !== "ANNOTATOR") throw new AppError("FORBIDDEN", "This account cannot sign in by a study link.");
-  const member = await db.studyMember.findUnique({ where: { studyId_userId: { studyId: study.id, userId: account.id } }, select: { status: true, statusReason: true, entrySession: true } });
+  const key = { studyId_userId: { studyId: study.id, userId: account.id } };
+  const member = await db.studyMember.findUnique({ where: key, select: { status: true, statusReason: true, entrySession: true } });
   if (member) {
     refuseMember(member, study.title);
     checkSameStudy(member.entrySession, params);
-    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: account.id } }, data: { entrySession: mergedSession(member.entrySession, params) }, select: { userId: true } });
   } else {
+    // an admin removed them: they come back as a newcomer would
     refuseNewcomer(study);
     if ((await openPlaces(study.id, study.overlap)) === 0) throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
-    // the same participant in two tabs at once: one row, the other insert is skipped
-    await db.studyMember.createMany({ data: [{ studyId: study.id, userId: account.id, entrySession: mergedSession(null, params) }], skipDuplicates: true });
   }
-  return { id: account.id, name: account.name, email: account.email, slug: study.slug, created: account.created };
+  await refuseReviewerEntry(study.id, account.id, study.title);
+  if (member) await db.studyMember.update({ where: key, data: { entrySession: mergedSession(member.entrySession, params) }, select: { userId: true } });
+  else await db.studyMember.createMany({ data: [{ studyId: study.id, userId: account.id, entrySession: mergedSession(null, params) }], skipDuplicates: true });
+  return { id: account.id, name: account.name, email: account.email, slug: study.slug, created: false };
 }
 
 // ------------------------------------------------------------------------------------------------
 // invites
 
-export const inviteCreateSchema = z.union([
-  z.object({ userId: z.string().min(1).max(64) }),
-  z.object({ name: z.string().trim().min(1, "a name is needed").max(120, "at most 120 characters"), email: z.union([z.literal(""), z.string().trim().toLowerCase().email("not an email address")]).optional() }),
-]);
+/** An invite names a new participant; it never names an existing account (no user id, no email). */
+export const inviteCreateSchema = z.strictObject({ name: z.string().trim().min(1, "a name is needed").max(120, "at most 120 characters") });
 export type InviteCreateInput = z.infer<typeof inviteCreateSchema>;
 
 export const inviteRevokeSchema = z.object({ inviteId: z.string().min(1).max(64) });
@@ -265,33 +324,27 @@ export async function listInvites(slug: string): Promise<InviteRow[]> {
 }
 
 /**
- * An invite link for a named annotator: an existing ANNOTATOR (userId) or a new one made from a
- * name (and an email, optional; an existing annotator with that email is reused). The annotator
- * becomes a member of the study at once.
+ * An invite link for a named participant: a new passwordless ANNOTATOR account that belongs to the
+ * study (externalSource "invite", externalStudyId the study) and becomes its member at once.
+ * Never an existing account: a researcher could otherwise sign in as anyone (issue #17).
  */
-export async function createInvite(slug: string, input: InviteCreateInput, actorId: string): Promise<InviteRow> {
-  const study = await studyIdOf(slug);
-  let user: { id: string; name: string; email: string | null; role: string; disabled: boolean } | null;
-  if ("userId" in input) {
-    user = await db.user.findUnique({ where: { id: input.userId }, select: { id: true, name: true, email: true, role: true, disabled: true } });
-    if (!user) throw new AppError("NOT_FOUND", `No user with id ${input.userId}`);
-  } else {
-    const email = input.email ? input.email : null;
-    user = email ? await db.user.findUnique({ where: { email }, select: { id: true, name: true, email: true, role: true, disabled: true } }) : null;
-    if (!user) {
-      try {
-        user = await db.user.create({ data: { name: input.name, email, role: "ANNOTATOR" }, select: { id: true, name: true, email: true, role: true, disabled: true } });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError("CONFLICT", `A user with the email ${email} exists already`);
-        throw error;
-      }
-    }
+export async function createInvite(slug: string, raw: InviteCreateInput, actorId: string): Promise<InviteRow> {
+  const parsed = inviteCreateSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join(".") || (issue.code === "unrecognized_keys" ? issue.keys.join(", ") : ""), message: issue.message }));
+    throw new AppError("INVALID", `An invite makes a new participant account from a name (existing users are added by an admin on the Members tab): ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues });
   }
-  if (user.role !== "ANNOTATOR") throw new AppError("INVALID", `${user.name} is a ${user.role.toLowerCase()}: invite links are for annotators (staff sign in with their password)`);
-  if (user.disabled) throw new AppError("INVALID", `${user.name} is disabled`);
+  const study = await studyIdOf(slug);
   const token = randomBytes(24).toString("base64url");
-  const invite = await db.studyInvite.create({ data: { token, studyId: study.id, userId: user.id }, select: { id: true, createdAt: true } });
-  await db.studyMember.createMany({ data: [{ studyId: study.id, userId: user.id }], skipDuplicates: true });
+  const { user, invite } = await db.$transaction(async (tx) => {
+    const user = await tx.user.create({
+      data: { name: parsed.data.name, role: "ANNOTATOR", externalSource: "invite", externalStudyId: study.id, externalId: randomBytes(12).toString("base64url") },
+      select: { id: true, name: true },
+    });
+    const invite = await tx.studyInvite.create({ data: { token, studyId: study.id, userId: user.id }, select: { id: true, createdAt: true } });
+    await tx.studyMember.create({ data: { studyId: study.id, userId: user.id }, select: { userId: true } });
+    return { user, invite };
+  });
   await recordAudit(actorId, "study.invite.create", `study:${study.id}`, { slug, inviteId: invite.id, userId: user.id, name: user.name });
   return { id: invite.id, token, userId: user.id, name: user.name, createdAt: invite.createdAt.toISOString(), usedAt: null };
 }
@@ -308,9 +361,12 @@ async function inviteByToken(token: string) {
     token.length >= 8 && token.length <= 100
       ? await db.studyInvite.findUnique({
           where: { token },
-          select: { id: true, usedAt: true, studyId: true, study: { select: { slug: true, title: true, status: true } }, user: { select: { id: true, name: true, email: true, role: true, disabled: true } } },
+          select: { id: true, usedAt: true, studyId: true, study: { select: { slug: true, title: true, status: true } }, user: { select: { id: true, name: true, email: true, role: true, disabled: true, externalSource: true, externalStudyId: true } } },
         })
       : null;
+  // only the participant account the invite made for its study (an invite from before issue #17
+  // for an existing account is not a way into that account)
+  if (invite && (invite.user.externalSource !== "invite" || invite.user.externalStudyId !== invite.studyId)) throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
   if (!invite) throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
   return invite;
 }
@@ -331,6 +387,7 @@ export async function enterByInvite(token: string): Promise<EnteredUser> {
   if (study.status === "DRAFT") throw new AppError("CONFLICT", `“${study.title}” has not started yet. Please try again later.`, { reason: "draft" });
   const member = await db.studyMember.findUnique({ where: { studyId_userId: { studyId: invite.studyId, userId: user.id } }, select: { status: true, statusReason: true } });
   if (member) refuseMember(member, study.title);
+  await refuseReviewerEntry(invite.studyId, user.id, study.title);
   await db.studyMember.createMany({ data: [{ studyId: invite.studyId, userId: user.id }], skipDuplicates: true });
   await db.studyInvite.updateMany({ where: { id: invite.id, usedAt: null }, data: { usedAt: new Date() } });
   return { id: user.id, name: user.name, email: user.email, slug: study.slug, created: false };
@@ -344,8 +401,8 @@ export const studyLinkCredentialsSchema = z.union([
   z.object({ entryToken: z.string().min(1).max(100), query: z.string().max(4000) }),
 ]);
 
-/** The credentials the browser posts: the link's token and its query string, as the page received them. */
-export async function enterByCredentials(raw: unknown): Promise<EnteredUser> {
+/** The credentials the browser posts: the link's token and its query string, as the page received them; `address` is the client's. */
+export async function enterByCredentials(raw: unknown, address: string): Promise<EnteredUser> {
   const parsed = studyLinkCredentialsSchema.safeParse(raw);
   if (!parsed.success) throw new AppError("INVALID", "This study link is not valid: it lacks its token");
   if ("invite" in parsed.data) return enterByInvite(parsed.data.invite);
@@ -355,10 +412,5 @@ export async function enterByCredentials(raw: unknown): Promise<EnteredUser> {
     const values = search.getAll(key);
     query[key] = values.length === 1 ? values[0] : values;
   }
-  return enterByLink(parsed.data.entryToken, query);
-}
-
-/** Named annotators who could get an invite (not link participants), for the researcher's picker. */
-export async function listInviteCandidates(): Promise<Array<{ id: string; name: string }>> {
-  return db.user.findMany({ where: { role: "ANNOTATOR", disabled: false, externalSource: null }, orderBy: { name: "asc" }, take: 1000, select: { id: true, name: true } });
+  return enterByLink(parsed.data.entryToken, query, address);
 }

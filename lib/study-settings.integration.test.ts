@@ -158,7 +158,7 @@ describe("exports with external ids", () => {
     await setEntryLink(study.slug, "create", researcher.id);
     const { entryToken, pseudonymSalt } = await db.study.findUniqueOrThrow({ where: { id: study.id } });
     const pid = "5f4c1e8a9b2d3c4e5f6a7b8c";
-    const entered = await enterByLink(entryToken!, { PROLIFIC_PID: pid });
+    const entered = await enterByLink(entryToken!, { PROLIFIC_PID: pid, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "61ab12bc23cd34de45ef5600" }, "192.0.2.1");
     await respond(study.id, items[0].id, entered.id);
 
     const raw = await text((await createStudyExport(study.slug, "annotators", "jsonl", {}, { actorId: researcher.id })).stream);

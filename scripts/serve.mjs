@@ -33,7 +33,31 @@ function workerCount() {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
+/**
+ * The TCP peer of every request, as a header Next.js passes on to the app (lib/login-throttle.ts
+ * PEER_HEADER: the client address of the sign-in limits). A value a client sent is overwritten;
+ * X-Forwarded-For is left as it came, and believed only as far as TRUST_PROXY says.
+ */
+const PEER_HEADER = "x-yardstick-peer-address";
+
+function tagPeerAddress() {
+  const http = require("node:http");
+  const createServer = http.createServer;
+  http.createServer = function (...args) {
+    const index = args.findIndex((arg) => typeof arg === "function");
+    if (index >= 0) {
+      const listener = args[index];
+      args[index] = function (request, response) {
+        request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
+        return listener.call(this, request, response);
+      };
+    }
+    return createServer.apply(this, args);
+  };
+}
+
 function runNextStart() {
+  tagPeerAddress();
   process.argv = [process.argv[0], nextBin, "start", ...process.argv.slice(2)];
   require(nextBin);
 }

@@ -4,13 +4,15 @@ import { getCurrentUser } from "@/lib/session";
 import { homePathFor } from "@/config/nav";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { signInErrorMessage } from "@/lib/sign-in-errors";
+import { safeCallbackPath } from "@/lib/security/callback-url";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
   const { callbackUrl, error } = await searchParams;
   const user = await getCurrentUser();
-  const safeCallback = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : undefined;
+  // only a place on this origin, as the browser resolves it (lib/security/callback-url.ts)
+  const safeCallback = safeCallbackPath(callbackUrl, process.env.NEXTAUTH_URL);
   if (user) redirect(safeCallback ?? homePathFor(user.role));
   return (
     <main className="flex min-h-screen items-center justify-center px-4">

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 import { signInErrorMessage } from "@/lib/sign-in-errors";
+import { safeCallbackPath } from "@/lib/security/callback-url";
 
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string; initialError?: string }) {
   const [error, setError] = useState(initialError);
@@ -24,8 +25,9 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string
       setError(signInErrorMessage(result?.error ?? "CredentialsSignin"));
       return;
     }
-    // a full navigation, so that server components read the new session cookie
-    window.location.assign(callbackUrl ?? "/");
+    // a full navigation, so that server components read the new session cookie; the callback was
+    // checked on the server, and is checked again here against this page's own origin
+    window.location.assign(safeCallbackPath(callbackUrl, window.location.origin) ?? "/");
   }
 
   return (

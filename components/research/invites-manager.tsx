@@ -8,15 +8,13 @@ import { CopyButton, useOrigin } from "@/components/research/entry-link-card";
 import type { InviteRow } from "@/lib/study-entry";
 
 /**
- * Invite links for named annotators (POST/DELETE /api/studies/<slug>/invites): pick an existing
- * annotator or name a new one; the link signs them in without a password until it is revoked.
+ * Invite links for named participants (POST/DELETE /api/studies/<slug>/invites): each invite makes
+ * a new passwordless participant account of this study, which the link signs in until it is
+ * revoked. Existing users are never invited (an admin adds them on the Members tab).
  */
-export function InvitesManager({ slug, invites, candidates }: { slug: string; invites: InviteRow[]; candidates: Array<{ id: string; name: string }> }) {
+export function InvitesManager({ slug, invites }: { slug: string; invites: InviteRow[] }) {
   const router = useRouter();
-  const [mode, setMode] = useState<"new" | "existing">(candidates.length > 0 ? "existing" : "new");
-  const [userId, setUserId] = useState("");
   const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [created, setCreated] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -29,7 +27,7 @@ export function InvitesManager({ slug, invites, candidates }: { slug: string; in
     setBusy(true);
     setErrors({});
     setCreated(null);
-    const body = mode === "existing" ? { userId } : { name, email };
+    const body = { name };
     const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/invites`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => null);
     setBusy(false);
     const reply = (await response?.json().catch(() => ({}))) as { token?: string; error?: string; issues?: Array<{ path: string; message: string }> } | undefined;
@@ -37,14 +35,11 @@ export function InvitesManager({ slug, invites, candidates }: { slug: string; in
       const next: Record<string, string> = {};
       for (const issue of reply?.issues ?? []) next[issue.path || "form"] ??= issue.message;
       if (!reply?.issues?.length) next.form = reply?.error ?? "The invite could not be created.";
-      if (mode === "existing" && !userId) next.form = "Pick an annotator first.";
       setErrors(next);
       return;
     }
     setCreated(reply.token);
     setName("");
-    setEmail("");
-    setUserId("");
     startTransition(() => router.refresh());
   }
 
@@ -78,35 +73,10 @@ export function InvitesManager({ slug, invites, candidates }: { slug: string; in
         )}
       </div>
       <form onSubmit={create} className="space-y-3 rounded-md border border-slate-200 bg-slate-50/50 p-3" aria-label="New invite">
-        <div className="flex gap-1 text-xs" role="radiogroup" aria-label="Who">
-          {(["existing", "new"] as const).map((m) => (
-            <button key={m} type="button" role="radio" aria-checked={mode === m} onClick={() => setMode(m)} className={`rounded-full px-2.5 py-1 font-medium ${mode === m ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-600"}`}>
-              {m === "existing" ? "Existing annotator" : "New annotator"}
-            </button>
-          ))}
-        </div>
         <div className="grid items-end gap-3 sm:grid-cols-[minmax(0,1fr)_auto]">
-          {mode === "existing" ? (
-            <Field label="Annotator" error={errors.userId}>
-              <select value={userId} onChange={(e) => setUserId(e.target.value)} className={inputClass}>
-                <option value="">Choose…</option>
-                {candidates.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          ) : (
-            <div className="grid gap-3 sm:grid-cols-2">
-              <Field label="Name" error={errors.name}>
-                <input value={name} onChange={(e) => setName(e.target.value)} className={inputClass} />
-              </Field>
-              <Field label="Email (optional)" hint="Only to find the same person again; not shown here." error={errors.email}>
-                <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} className={inputClass} />
-              </Field>
-            </div>
-          )}
+          <Field label="Name" hint="A new participant account of this study, without a password." error={errors.name}>
+            <input value={name} onChange={(e) => setName(e.target.value)} className={inputClass} />
+          </Field>
           <Button type="submit" disabled={busy}>
             {busy ? "Creating…" : "Create invite link"}
           </Button>

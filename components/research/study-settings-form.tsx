@@ -218,6 +218,9 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
             <Field label="Lease (seconds)" hint={`${humanSeconds(s.leaseSeconds)}: an abandoned item returns to the pool after this.`} error={err("leaseSeconds")}>
               <input name="leaseSeconds" type="number" min={30} value={s.leaseSeconds} onChange={(e) => set("leaseSeconds", Number(e.target.value))} className={numberClass} />
             </Field>
+            <Field label="First-item lease (seconds)" hint={`${humanSeconds(s.firstItemLeaseSeconds)}: an item handed out but never started returns to the pool after this.`} error={err("firstItemLeaseSeconds")}>
+              <input name="firstItemLeaseSeconds" type="number" min={15} max={3600} value={s.firstItemLeaseSeconds} onChange={(e) => set("firstItemLeaseSeconds", Number(e.target.value))} className={numberClass} />
+            </Field>
           </CardBody>
         </Card>
 

@@ -58,6 +58,8 @@ export const studySettingsSchema = z
     itemTimeLimitSeconds: optionalInt(5, 86_400, "The item time limit"),
     sessionTimeLimitSeconds: optionalInt(60, 7 * 86_400, "The session time limit"),
     leaseSeconds: z.coerce.number().int("a whole number").min(30, "at least 30 seconds").max(7 * 86_400, "at most 7 days"),
+    /** a handed-out item never started (no event) returns to the pool after this (seconds to minutes) */
+    firstItemLeaseSeconds: z.coerce.number().int("a whole number").min(15, "at least 15 seconds").max(3_600, "at most 1 hour"),
     completionCode: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters").regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")]),
     completionRedirectUrl: z.union([nothing, httpsUrl]),
     balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),

@@ -148,19 +148,92 @@ describe("the session cookie", () => {
 });
 
 describe("sign-in rate limiting over HTTP", () => {
-  it("locks an account after 5 wrong passwords and says for how long, even for the right one", async () => {
+  it("locks one network out of an account after 5 wrong passwords and says for how long, even for the right one", async () => {
     const [target] = await createUsers(pool, 1, "ANNOTATOR", "locked");
     const outcomes: Array<string | null> = [];
     for (let i = 0; i < 5; i++) outcomes.push((await signInWithPassword(server.baseUrl, target.email, `wrong-${i}`)).error);
-    expect(outcomes).toEqual(["CredentialsSignin", "CredentialsSignin", "CredentialsSignin", "CredentialsSignin", "locked:email:15"]);
+    expect(outcomes).toEqual(["CredentialsSignin", "CredentialsSignin", "CredentialsSignin", "CredentialsSignin", "locked:pair:15"]);
     const right = await signInWithPassword(server.baseUrl, target.email, target.password);
-    expect(right.error).toBe("locked:email:15");
+    expect(right.error).toBe("locked:pair:15");
     expect(right.sessionCookie).toBeNull();
     // the sign-in page words it (and only this shape of error)
-    const page = await (await fetch(`${server.baseUrl}/signin?error=locked:email:15`)).text();
-    expect(page).toContain("Too many failed sign-ins for this account: it is locked for now. Try again in 15 minutes.");
+    const page = await (await fetch(`${server.baseUrl}/signin?error=locked:pair:15`)).text();
+    expect(page).toContain("Too many failed sign-ins for this account from your network: it is locked here for now. Try again in 15 minutes.");
     const stored = await pool.query(`SELECT "passwordHash" FROM "User" WHERE id = $1`, [target.id]);
     expect(stored.rows[0].passwordHash).toMatch(/^\$argon2id\$/);
+  });
+
+  it("takes the address from the connection, not from a client's X-Forwarded-For (no TRUST_PROXY)", async () => {
+    const [target] = await createUsers(pool, 1, "ANNOTATOR", "spoof");
+    const outcomes: Array<string | null> = [];
+    for (let i = 0; i < 5; i++) outcomes.push((await signInWithPassword(server.baseUrl, target.email, `wrong-${i}`, { "x-forwarded-for": `10.66.0.${i}`, "x-yardstick-peer-address": `10.77.0.${i}` })).error);
+    expect(outcomes.at(-1)).toBe("locked:pair:15");
+    const rows = await pool.query(`SELECT key FROM "LoginThrottle" WHERE key LIKE '%10.66.%' OR key LIKE '%10.77.%'`);
+    expect(rows.rows).toEqual([]);
+    // and a client cannot lock someone else's address by naming it
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "LoginThrottle" WHERE key = $1`, [`pair:${target.email}|127.0.0.1`])).rows[0].n).toBe(1);
+  });
+});
+
+describe("redirects after sign-in", () => {
+  it("never sends the browser to another origin, however the callbackUrl is spelled", async () => {
+    const cookie = await sessionCookie(admin.id);
+    for (const callback of ["/%5Cexample.org", "/%5C/example.org", "//example.org", "https://example.org/", "/%09/example.org", "/.//example.org"]) {
+      const response = await fetch(`${server.baseUrl}/signin?callbackUrl=${callback}`, { headers: { cookie }, redirect: "manual" });
+      expect([303, 307, 308], callback).toContain(response.status);
+      const target = new URL(response.headers.get("location") ?? "", server.baseUrl);
+      expect(target.origin, `${callback} -> ${response.headers.get("location")}`).toBe(server.baseUrl);
+    }
+    const own = await fetch(`${server.baseUrl}/signin?callbackUrl=${encodeURIComponent("/research?x=1")}`, { headers: { cookie }, redirect: "manual" });
+    expect(new URL(own.headers.get("location") ?? "", server.baseUrl).pathname).toBe("/research");
+  });
+});
+
+describe("revocable sessions", () => {
+  async function signOutWith(sessionCookieValue: string): Promise<void> {
+    const csrf = await fetch(`${server.baseUrl}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const cookies = [sessionCookieValue, ...csrf.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
+    const response = await fetch(`${server.baseUrl}/api/auth/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies, origin: server.baseUrl },
+      body: new URLSearchParams({ csrfToken, callbackUrl: `${server.baseUrl}/signin`, json: "true" }),
+    });
+    expect(response.status).toBeLessThan(400);
+  }
+
+  it("signing out ends the session everywhere: a copy of the cookie no longer works", async () => {
+    const [user] = await createUsers(pool, 1, "ANNOTATOR", "signout");
+    const laptop = (await signInWithPassword(server.baseUrl, user.email, user.password)).sessionCookie!;
+    const phone = (await signInWithPassword(server.baseUrl, user.email, user.password)).sessionCookie!;
+    expect((await fetch(`${server.baseUrl}/api/annotate/studies`, { headers: { cookie: phone } })).status).toBe(200);
+    await signOutWith(laptop);
+    for (const cookie of [laptop, phone]) {
+      expect((await fetch(`${server.baseUrl}/api/annotate/studies`, { headers: { cookie } })).status).toBe(401);
+      expect(await (await fetch(`${server.baseUrl}/api/auth/session`, { headers: { cookie } })).json()).toEqual({});
+    }
+    // the two busiest endpoints check through a cache of at most 5 s (SECURITY.md)
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    const events = await fetch(`${server.baseUrl}/api/annotate/events`, { method: "POST", body: JSON.stringify({ events: [] }), headers: { cookie: phone, "content-type": "application/json", origin: server.baseUrl } });
+    expect(events.status).toBe(401);
+  });
+
+  it("disabling a user ends their sessions: /api/auth/session no longer names them", async () => {
+    const [user] = await createUsers(pool, 1, "ANNOTATOR", "disabled");
+    const cookie = (await signInWithPassword(server.baseUrl, user.email, user.password)).sessionCookie!;
+    expect(await (await fetch(`${server.baseUrl}/api/auth/session`, { headers: { cookie } })).json()).toMatchObject({ user: { email: user.email } });
+    const patched = await fetch(`${server.baseUrl}/api/admin/users/${user.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ disabled: true }),
+      headers: { cookie: await sessionCookie(admin.id), "content-type": "application/json", origin: server.baseUrl },
+    });
+    expect(patched.status).toBe(200);
+    const session = await (await fetch(`${server.baseUrl}/api/auth/session`, { headers: { cookie } })).json();
+    expect(session).toEqual({});
+    expect(JSON.stringify(session)).not.toContain(user.email);
+    await pool.query(`UPDATE "User" SET disabled = false WHERE id = $1`, [user.id]);
+    expect((await fetch(`${server.baseUrl}/api/annotate/studies`, { headers: { cookie } })).status).toBe(401);
   });
 });
 

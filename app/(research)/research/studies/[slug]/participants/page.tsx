@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/session";
 import { orPageError } from "@/lib/annotate/page-access";
 import { listParticipants } from "@/lib/participants";
-import { listInviteCandidates, listInvites } from "@/lib/study-entry";
+import { listInvites } from "@/lib/study-entry";
 import { getStudyBySlug } from "@/lib/studies";
 import { db } from "@/lib/db";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -16,10 +16,9 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/participants`, "ADMIN", "RESEARCHER");
   const study = await orPageError(getStudyBySlug(slug));
-  const [participants, invites, candidates, link] = await Promise.all([
+  const [participants, invites, link] = await Promise.all([
     listParticipants(slug),
     listInvites(slug),
-    listInviteCandidates(),
     db.study.findUniqueOrThrow({ where: { id: study.id }, select: { entryToken: true } }),
   ]);
   return (
@@ -32,9 +31,9 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Invite links" description="Personal links for named annotators: each signs one person in without a password." />
+          <CardHeader title="Invite links" description="Personal links for named participants: each makes a new participant account of this study and signs that person in without a password." />
           <CardBody>
-            <InvitesManager slug={slug} invites={invites} candidates={candidates} />
+            <InvitesManager slug={slug} invites={invites} />
           </CardBody>
         </Card>
       </div>
