@@ -71,7 +71,8 @@ for (const width of [1280, 1920]) {
       // the time chart: one label per annotator, none running into the next
       const chart = page.locator('[data-chart$="-active-time-by-annotator"]');
       await chart.scrollIntoViewIfNeeded();
-      const ticks = chart.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value");
+      // recharts 3 draws tick values in a layer of their own per axis
+      const ticks = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
       await expect(ticks).toHaveCount(9);
       const boxes = [];
       for (const tick of await ticks.all()) boxes.push((await tick.boundingBox())!);
@@ -81,8 +82,8 @@ for (const width of [1280, 1920]) {
         expect(boxes[i].x, "a label starts inside the chart").toBeGreaterThanOrEqual(chartBox.x - 0.5);
         if (i > 0) expect(boxes[i].y, `label ${i + 1} clears label ${i}`).toBeGreaterThanOrEqual(boxes[i - 1].y + boxes[i - 1].height - 0.5);
       }
-      const xTicks = chart.locator(".recharts-xAxis .recharts-cartesian-axis-tick-value");
-      const xLabel = chart.locator(".recharts-xAxis .recharts-label");
+      const xTicks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+      const xLabel = chart.locator(".recharts-label").filter({ hasText: "seconds" });
       const label = (await xLabel.boundingBox())!;
       for (const tick of await xTicks.all()) {
         const t = (await tick.boundingBox())!;

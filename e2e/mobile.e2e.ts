@@ -141,6 +141,13 @@ for (const mode of ["touch", "mouse"] as const) {
           await candidate(order[1]).tap();
           await expect(candidate(order[1])).toHaveAttribute("aria-pressed", "true");
           await expect(page.getByTestId("ordering-hint")).toContainText("is selected");
+          if (kind === "enact-forward") {
+            // the selected picture, large
+            await page.getByRole("button", { name: `⤢ Show ${String.fromCharCode(65 + order[1])} large` }).tap();
+            await expect(page.getByRole("dialog")).toBeVisible();
+            await page.getByRole("dialog").getByRole("button", { name: /^Close/ }).tap();
+            await expect(page.getByRole("dialog")).toHaveCount(0);
+          }
           await candidate(order[1]).tap();
           await expect(candidate(order[1])).toHaveAttribute("aria-pressed", "false");
           for (const [step, index] of order.entries()) {
@@ -196,7 +203,13 @@ for (const mode of ["touch", "mouse"] as const) {
       await checkLayout(page, mode, []);
       await shot(page, testInfo, `enact-forward-9-${mode}`);
       // large, the picture keeps its cover
-      await press(task.locator(`[data-candidate="${first}"]`).getByRole("button", { name: /open large/ }).or(task.locator('[data-slot="1"]').getByRole("button", { name: "Open large" })).first(), mode);
+      if (mode === "touch") {
+        // a placed candidate: tap it in the library (it is selected again), then "Show large"
+        await task.locator(`[data-candidate="${first}"]`).tap();
+        await page.getByRole("button", { name: `⤢ Show ${String.fromCharCode(65 + first)} large` }).tap();
+      } else {
+        await task.locator('[data-slot="1"]').getByRole("button", { name: "Open large" }).click();
+      }
       await expect(page.getByRole("dialog").getByTestId("label-cover")).toHaveText(`Candidate ${String.fromCharCode(65 + first)}`);
       await shot(page, testInfo, `enact-forward-9-${mode}-large`);
     });

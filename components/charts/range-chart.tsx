@@ -20,9 +20,10 @@ export interface RangeRow {
 export function RangeChart({ title, rows, unit = "s", fileName, xLabel }: { title: string; rows: RangeRow[]; unit?: string; fileName: string; xLabel: string }) {
   const data = rows.map((r) => ({ label: r.flagged ? `${r.label} ⚑` : r.label, box: [r.q1, r.q3], median: r.median }));
   const height = 48 + rows.length * 34;
-  // one line per label (a wrapped name would run into the next row): as wide as the longest, at most 180 px, then cut
-  const labelWidth = Math.min(180, Math.max(60, ...data.map((d) => 12 + d.label.length * 6.6)));
-  const maxChars = Math.floor((labelWidth - 12) / 6.6);
+  // one line per label (a wrapped name would run into the next row): as wide as the longest, at most
+  // 190 px, then cut by the formatter; the tick's own text box is left wide so that recharts never wraps it
+  const labelWidth = Math.min(190, Math.max(60, ...data.map((d) => 14 + d.label.length * 7.2)));
+  const maxChars = Math.floor((labelWidth - 14) / 7.2);
   return (
     <figure className="min-w-0">
       <figcaption className="mb-1 flex items-center justify-between gap-2">
@@ -34,7 +35,7 @@ export function RangeChart({ title, rows, unit = "s", fileName, xLabel }: { titl
           <ComposedChart layout="vertical" data={data} margin={{ top: 4, right: 16, bottom: 4, left: 8 }} barCategoryGap={6}>
             <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" tick={{ fontSize: 12 }} unit={` ${unit}`} height={40} label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }} />
-            <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={{ fontSize: 12, width: labelWidth - 8 }} tickFormatter={(label: string) => (label.length > maxChars ? `${label.slice(0, Math.max(1, maxChars - 1))}…` : label)} />
+            <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={{ fontSize: 12, width: 1000 }} tickFormatter={(label: string) => (label.length > maxChars ? `${label.slice(0, Math.max(1, maxChars - 1))}…` : label)} />
             <Tooltip formatter={(value) => (Array.isArray(value) ? `${(value[0] as number).toFixed(1)} – ${(value[1] as number).toFixed(1)} ${unit}` : `${(value as number).toFixed(1)} ${unit}`)} />
             <Bar dataKey="box" name="IQR" fill="#93c5fd" barSize={14} isAnimationActive={false} />
             <Scatter dataKey="median" name="median" fill="#1c469d" isAnimationActive={false} />

@@ -147,7 +147,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                     {v}
                   </th>
                 ))}
-                <th scope="col" className="sticky right-0 border-l border-slate-200 bg-slate-50 px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+                <th scope="col" className="sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -157,7 +157,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                   {columns.map((column) => {
                     const b = row.cells[column];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50" : ""}`}>
+                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
                         {b ? (
                           <>
                             <div className="font-medium text-slate-900" title={b.reason}>

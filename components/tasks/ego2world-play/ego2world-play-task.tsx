@@ -160,7 +160,7 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
         ) : (
           <div className="grid h-full place-items-center text-sm text-slate-500">No picture of {areaName(view.area)}</div>
         )}
-        <figcaption className="absolute bottom-2 right-2 max-w-[calc(100%-1rem)] rounded bg-slate-900/75 px-2 py-0.5 text-[11px] text-white">Picture from the start of the episode; changes are listed on the right</figcaption>
+        <figcaption className="absolute bottom-2 right-2 max-w-[calc(100%-1rem)] rounded bg-slate-900/75 px-2 py-0.5 text-[11px] text-white">Picture from the start of the episode; what changed since is listed under “Here”</figcaption>
       </figure>
 
       <nav aria-label="Go to an area" className="flex shrink-0 flex-wrap items-center gap-1.5 rounded-lg border border-slate-200 bg-white px-2 py-1.5 shadow-sm">
@@ -297,7 +297,7 @@ function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: E
         </div>
       </TaskPanel>
 
-      <TaskPanel title="Actions" aside={<span>keys 1–{Math.min(9, palette.length)}</span>} label="Actions" className="min-h-0 flex-1" bodyClassName="flex flex-col gap-2">
+      <TaskPanel title="Actions" aside={<span className="pointer-coarse:hidden">keys 1–{Math.min(9, palette.length)}</span>} label="Actions" className="min-h-0 flex-1" bodyClassName="flex flex-col gap-2">
         <div className="flex flex-wrap gap-1" role="group" aria-label="Choose an action">
           {palette.map((action, index) => (
             <button

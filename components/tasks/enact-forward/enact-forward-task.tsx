@@ -2,7 +2,7 @@
 
 import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { TaskDndProvider } from "@/components/tasks/shared/dnd";
+import { TaskDndProvider, usePointerKind } from "@/components/tasks/shared/dnd";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { CandidateTile, DragPreviewLayer, FilledCount, LibraryDropZone, OrderingHint, SlotBox } from "@/components/tasks/shared/ordering";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
@@ -95,7 +95,7 @@ function ForwardBoard({ item, slotNotes }: { item: EnactForwardPublic; slotNotes
           </p>
         </TaskPanel>
         <TaskPanel title="Candidate images (shuffled)" label="Candidate images" className="min-h-0 flex-1 max-lg:sticky max-lg:top-[57px] max-lg:z-20 max-lg:order-2 max-lg:shadow-md" bodyClassName="flex flex-col gap-2">
-          <OrderingHint what="an image" />
+          <OrderingHint what="an image" onZoom={(candidate) => zoom(item.candidates[candidate], "candidate", candidate)} />
           <LibraryDropZone className={`grid content-start gap-2 ${item.candidates.length <= 3 ? "grid-cols-3" : item.candidates.length <= 8 ? "grid-cols-4" : "grid-cols-5 lg:grid-cols-4"}`}>
             {item.candidates.map((src, candidate) => (
               <CandidateTile key={candidate} candidate={candidate} label={`Candidate image ${letterOf(candidate)}`} onActivate={() => zoom(src, "candidate", candidate)} letterAt="bottom" className="aspect-square overflow-hidden">
@@ -112,7 +112,14 @@ function ForwardBoard({ item, slotNotes }: { item: EnactForwardPublic; slotNotes
   );
 }
 
+/**
+ * The "open large" corner of a filled step (mouse and keyboard). Not on touch screens: there the
+ * browser would move a tap on the step to this button; a tap on the candidate in the library and
+ * "Show large" in the hint line do it instead.
+ */
 function ZoomButton({ onZoom }: { onZoom: () => void }) {
+  const pointer = usePointerKind();
+  if (pointer === "touch") return null;
   return (
     <button
       type="button"

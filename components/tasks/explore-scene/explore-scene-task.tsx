@@ -27,8 +27,8 @@ import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProb
 type Via = "click" | "keyboard" | "touch";
 type ExploreEventType = "scene_object_added" | "scene_object_removed" | "scene_object_edited" | "relation_added" | "relation_removed" | "actions_scrolled" | "actions_searched" | "scene_text_edited";
 
-const inputClass = "h-9 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
-const buttonClass = "h-9 shrink-0 lg:h-7 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
+const inputClass = "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+const buttonClass = "h-10 shrink-0 lg:h-7 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
 const SCROLL_EVERY_MS = 1000;
 const SEARCH_AFTER_MS = 600;
 
@@ -394,7 +394,7 @@ function ObjectRow({
           onBlur={(e) => edit("description", e.target.value, "click")}
           onKeyDown={commitOnEnter("description")}
         />
-        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-9 w-9 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600" onClick={(e) => act("scene_object_removed", { object: object.id, via: viaOf(e) })}>
+        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-10 w-10 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600" onClick={(e) => act("scene_object_removed", { object: object.id, via: viaOf(e) })}>
           ✕
         </button>
       </div>

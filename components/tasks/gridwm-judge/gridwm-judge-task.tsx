@@ -107,7 +107,7 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
         </TaskPanel>
         <section aria-label="Verdict" className="shrink-0 rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
           <h2 className="mb-1.5 text-sm font-semibold text-slate-800">
-            Did the agent succeed? <span className="font-normal text-slate-500">(click, or press S / F)</span>
+            Did the agent succeed? <span className="font-normal text-slate-500 pointer-coarse:hidden">(click, or press S / F)</span>
           </h2>
           <div role="radiogroup" aria-label="Verdict" className="grid grid-cols-2 gap-2">
             {VERDICT_OPTIONS.map((option, index) => {

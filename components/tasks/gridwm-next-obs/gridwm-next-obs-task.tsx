@@ -59,7 +59,7 @@ export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
       <TaskPanel
         title="Which is the next observation?"
         aside={
-          <span>
+          <span className="pointer-coarse:hidden">
             click, or press <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">1</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">4</kbd> or{" "}
             <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">A</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">D</kbd>
           </span>

@@ -102,19 +102,7 @@ export function CandidateTile({
       {placed ? (
         <span className="pointer-events-none absolute right-1 top-1 rounded bg-brand-600 px-1.5 text-xs font-semibold text-white">→ {slot + 1}</span>
       ) : null}
-      {touch && onActivate ? (
-        <button
-          type="button"
-          aria-label={`${label}: open large`}
-          onClick={(event) => {
-            event.stopPropagation();
-            onActivate();
-          }}
-          className="absolute bottom-0.5 right-0.5 grid h-7 w-7 place-items-center rounded bg-slate-900/70 text-sm text-white"
-        >
-          ⤢
-        </button>
-      ) : null}
+
       {!readOnly ? (
         <span className="pointer-events-none absolute left-1/2 top-1/2 hidden -translate-x-1/2 -translate-y-1/2 whitespace-nowrap rounded bg-brand-600 px-1.5 py-0.5 text-center text-[11px] font-medium text-white shadow group-focus-visible:block">
           press {slotKeysText(length)} to place
@@ -291,8 +279,13 @@ export function DragPreviewLayer({ render, className = "w-28" }: { render: (cand
   );
 }
 
-/** The how-to line over the library, so the keyboard path is discoverable. */
-export function OrderingHint({ what }: { what: string }) {
+/**
+ * The how-to line over the library, so the keyboard path is discoverable. On touch it follows the
+ * selection, and `onZoom` adds a button that shows the selected candidate large: a zoom button
+ * inside each tile would catch taps meant for the tile (the browser moves a tap to the nearest
+ * real button).
+ */
+export function OrderingHint({ what, onZoom }: { what: string; onZoom?: (candidate: number) => void }) {
   const length = useAnnotationStore((s) => s.length);
   const readOnly = useAnnotationStore((s) => s.readOnly);
   const picked = useAnnotationStore((s) => s.picked?.candidate ?? null);
@@ -302,9 +295,16 @@ export function OrderingHint({ what }: { what: string }) {
     return (
       <p className="text-xs leading-snug text-slate-500" aria-live="polite" data-testid="ordering-hint">
         {picked !== null ? (
-          <span className="font-medium text-brand-700">{letterOf(picked)} is selected: tap a numbered step to put it there (tap {letterOf(picked)} again to let go).</span>
+          <>
+            <span className="font-medium text-brand-700">{letterOf(picked)} is selected: tap a numbered step to put it there (tap {letterOf(picked)} again to let go).</span>
+            {onZoom ? (
+              <button type="button" onClick={() => onZoom(picked)} className="ml-2 inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-2 font-medium text-slate-700">
+                ⤢ Show {letterOf(picked)} large
+              </button>
+            ) : null}
+          </>
         ) : (
-          <>Tap {what}, then tap the numbered step it belongs to. Tap a filled step to clear it; ⤢ opens a picture large.</>
+          <>Tap {what} to select it, then tap the numbered step it belongs to. Tap a filled step to clear it.</>
         )}
       </p>
     );
