@@ -16,12 +16,13 @@ async function detect(file: string | Buffer): Promise<boolean> {
 }
 
 describe("hasBakedLabel", () => {
-  it("finds ENACT's red caption on every released image of the sample", async () => {
+  // about 60 PNG decodes: generous time on a busy machine
+  it("finds ENACT's red caption on every released image of the sample", { timeout: 60_000 }, async () => {
     expect(images.length).toBeGreaterThan(50);
     for (const file of images) expect(await detect(file), path.basename(file)).toBe(true);
   });
 
-  it("finds none once the caption is painted over, nor on plain, red or non-square pictures", async () => {
+  it("finds none once the caption is painted over, nor on plain, red or non-square pictures", { timeout: 30_000 }, async () => {
     const sample = images[0];
     const covered = await sharp(sample)
       .composite([{ input: { create: { width: 360, height: 60, channels: 3, background: { r: 40, g: 40, b: 40 } } }, left: 8, top: 16 }])
