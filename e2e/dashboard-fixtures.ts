@@ -37,7 +37,21 @@ function score(key: number[], answer: number[]) {
   return { accepted: exact, exact, correctPairs, L: key.length, semanticAvailable: false };
 }
 
-export async function createDashboardStudy(options: { perCell?: number; agreementPerCell?: number } = {}): Promise<DashboardFixture> {
+/** Eight more people for the wide-data layout checks (e2e/dashboard-layout.e2e.ts), with long names. */
+const moreAnnotators = [
+  { name: "Dmitri Volkov-Alexandrov", skill: 0.85, speed: 0.9 },
+  { name: "Esperanza Gutiérrez de la Fuente", skill: 0.7, speed: 1.1 },
+  { name: "Farid Haddad", skill: 0.92, speed: 0.8 },
+  { name: "Grace O'Connor-Whitfield", skill: 0.88, speed: 1.4 },
+  { name: "Hiroshi Yamamoto", skill: 0.75, speed: 0.95 },
+  { name: "Ingrid Johansson", skill: 0.9, speed: 1.05 },
+];
+
+/**
+ * `annotators` (3 to 9) people share the work; step lengths run from 3 to `maxSteps` (10 by
+ * default), one tag value each.
+ */
+export async function createDashboardStudy(options: { perCell?: number; agreementPerCell?: number; annotators?: number; maxSteps?: number } = {}): Promise<DashboardFixture> {
   const db = e2eDb();
   const random = rng(7);
   const perCell = options.perCell ?? 4;
@@ -53,7 +67,9 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     { id: randomUUID(), name: "Ada Lovelace", skill: 0.95, speed: 1.0 },
     { id: randomUUID(), name: "Ben Okafor", skill: 0.9, speed: 1.25 },
     { id: randomUUID(), name: "Cleo Tanaka", skill: 0.8, speed: 0.12 },
+    ...moreAnnotators.slice(0, Math.max(0, (options.annotators ?? 3) - 3)).map((a) => ({ id: randomUUID(), ...a })),
   ];
+  const maxSteps = options.maxSteps ?? 10;
   for (const a of annotators) {
     await db.query(`INSERT INTO "User" (id, email, name, role, "updatedAt") VALUES ($1, $2, $3, 'ANNOTATOR', now())`, [a.id, `dash-${a.id}@e2e.test`, a.name]);
     await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [studyId, a.id]);
@@ -92,7 +108,7 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
 
   let items = 0;
   for (const kind of ["enact-forward", "enact-inverse"]) {
-    for (let L = 3; L <= 10; L++) {
+    for (let L = 3; L <= maxSteps; L++) {
       annotators.forEach((owner, o) => {
         for (let n = 0; n < perCell; n++) {
           const id = randomUUID();

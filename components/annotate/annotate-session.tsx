@@ -219,7 +219,9 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   );
 
   return (
-    <div className="flex h-[calc(100dvh-3.5rem-1px-1.5rem)] min-h-[500px] flex-col gap-2" aria-label={study.title}>
+    // from lg up the item fills the window and its panels scroll; below (phones, narrow windows) the
+    // task is as tall as its content and the page scrolls
+    <div className="flex min-h-[calc(100dvh-3.5rem-1px-1.5rem)] flex-col gap-2 lg:h-[calc(100dvh-3.5rem-1px-1.5rem)] lg:min-h-[500px]" aria-label={study.title}>
       {phase.name === "working" && current ? (
         <ItemWork key={current.assignmentId} view={current} study={study} onSubmit={onSubmit} status={status} />
       ) : phase.name === "feedback" && current ? (
@@ -365,10 +367,10 @@ function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; 
           </span>
         </>
       )}
-      <span className="w-32 text-right text-xs leading-tight text-slate-500" aria-live="polite">
+      <span className="w-32 text-right text-xs leading-tight text-slate-500 max-lg:ml-auto" aria-live="polite">
         {missing}
       </span>
-      <button type="button" onClick={() => submit()} disabled={!ready} className={buttonClass("primary", "md", "min-w-28")}>
+      <button type="button" onClick={() => submit()} disabled={!ready} className={buttonClass("primary", "md", "min-w-28 max-lg:h-11")}>
         Submit
       </button>
     </div>
@@ -408,9 +410,9 @@ function AnswerFeedback({ view, study, ack, answer, onContinue, status, ui }: { 
     <AnnotationStoreProvider
       init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(shown, view.view) : shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
     >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex items-center gap-3 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
         <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
-        <span className="min-w-0 truncate">
+        <span className="min-w-0 lg:truncate">
           {correct
             ? noteIndexOf(answer) !== null
               ? `Your answer (${describe(answer)}) is right.`
@@ -447,7 +449,7 @@ function OrderFeedback({ view, study, ack, answer, onContinue, status }: { view:
     <AnnotationStoreProvider
       init={{ assignmentId: view.assignmentId, kind: view.kind, length: ui.slotCount?.(view.view) ?? 0, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true, state: { slots: shown } }}
     >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex items-center gap-3 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
         <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
         <span>{correct ? "Your order is right." : "The right order is shown below; the steps marked in red were different in your answer."}</span>
         <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>

@@ -34,7 +34,7 @@ function LikertConfidence() {
             title={label}
             disabled={disabled}
             onClick={() => setConfidence(n)}
-            className={`flex h-9 min-w-9 flex-col items-center justify-center rounded-md border px-2 text-sm font-semibold leading-none transition focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500 ${
+            className={`flex h-11 min-w-9 flex-col lg:h-9 items-center justify-center rounded-md border px-2 text-sm font-semibold leading-none transition focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-500 ${
               checked ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-brand-400 hover:bg-brand-50"
             }`}
           >
@@ -63,7 +63,7 @@ function PercentConfidence() {
   return (
     <div className="flex items-center gap-2">
       <span className="text-xs text-slate-500">0%</span>
-      <span className="relative flex h-6 w-36 items-center rounded focus-within:ring-2 focus-within:ring-brand-400">
+      <span className="relative flex h-10 w-36 items-center lg:h-6 rounded focus-within:ring-2 focus-within:ring-brand-400">
         {/* no value yet: a bare track without a thumb; the invisible slider on top takes the first touch */}
         {shown === null ? <span aria-hidden className="absolute inset-x-0 h-1.5 rounded-full bg-slate-300" /> : null}
         <input

@@ -83,7 +83,8 @@ export function ShortcutsButton({ kind }: { kind: string }) {
     return () => document.removeEventListener("keydown", onKey);
   }, []);
   return (
-    <span className="relative">
+    // no keyboard on a phone or tablet: the list would only confuse there
+    <span className="relative pointer-coarse:hidden">
       <button type="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900" title="Keyboard shortcuts (?)">
         ⌨ Keys
       </button>

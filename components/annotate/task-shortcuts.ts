@@ -1,4 +1,5 @@
 import type { TaskUi } from "@/components/tasks/registry";
+import { ACTION_KEYS, ACTION_WORDS, type ActionName } from "@/lib/esi/actions";
 
 /**
  * The keyboard shortcuts listed on every item page: the kind's own (TaskUi.shortcuts, or the
@@ -17,6 +18,12 @@ const ordering: Shortcut[] = [
   { keys: "Delete", action: "clear the focused step" },
 ];
 
+/** ESI-Bench's movement keys, from the table its key handler reads (lib/esi/actions.ts). */
+const esiMoves: Shortcut[] = (Object.entries(ACTION_KEYS) as Array<[ActionName, { key: string; label: string }]>).map(([name, shortcut]) => ({
+  keys: shortcut.label,
+  action: ACTION_WORDS[name].toLowerCase(),
+}));
+
 const byKind: Record<string, Shortcut[]> = {
   "enact-forward": ordering,
   "enact-inverse": ordering,
@@ -30,6 +37,12 @@ const byKind: Record<string, Shortcut[]> = {
     { keys: "Enter", action: "add the object or relation typed" },
     { keys: "Delete", action: "remove the focused object or relation" },
   ],
+  "esi-explore": [
+    { keys: "1–9", action: "choose that option as your current answer (multiple-choice questions)" },
+    ...esiMoves.map((shortcut) => ({ ...shortcut, action: `${shortcut.action} (while exploring)` })),
+    { keys: "← →", action: "previous / next view (when the item shows several views)" },
+  ],
+  "ego2world-play": [{ keys: "1–9", action: "pick that action of the palette (then choose its objects and press Do it)" }],
 };
 
 export const commonShortcuts: Shortcut[] = [

@@ -19,7 +19,11 @@ export interface RangeRow {
  */
 export function RangeChart({ title, rows, unit = "s", fileName, xLabel }: { title: string; rows: RangeRow[]; unit?: string; fileName: string; xLabel: string }) {
   const data = rows.map((r) => ({ label: r.flagged ? `${r.label} ⚑` : r.label, box: [r.q1, r.q3], median: r.median }));
-  const height = 40 + rows.length * 34;
+  const height = 48 + rows.length * 34;
+  // one line per label (a wrapped name would run into the next row): as wide as the longest, at most
+  // 190 px, then cut by the formatter; the tick's own text box is left wide so that recharts never wraps it
+  const labelWidth = Math.min(190, Math.max(60, ...data.map((d) => 14 + d.label.length * 7.2)));
+  const maxChars = Math.floor((labelWidth - 14) / 7.2);
   return (
     <figure className="min-w-0">
       <figcaption className="mb-1 flex items-center justify-between gap-2">
@@ -28,10 +32,10 @@ export function RangeChart({ title, rows, unit = "s", fileName, xLabel }: { titl
       </figcaption>
       <div style={{ height }} data-chart={fileName}>
         <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart layout="vertical" data={data} margin={{ top: 4, right: 16, bottom: 18, left: 8 }} barCategoryGap={6}>
+          <ComposedChart layout="vertical" data={data} margin={{ top: 4, right: 16, bottom: 4, left: 8 }} barCategoryGap={6}>
             <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" tick={{ fontSize: 12 }} unit={` ${unit}`} label={{ value: xLabel, position: "insideBottom", offset: -10, fontSize: 12, fill: "#64748b" }} />
-            <YAxis type="category" dataKey="label" width={120} tick={{ fontSize: 12 }} />
+            <XAxis type="number" tick={{ fontSize: 12 }} unit={` ${unit}`} height={40} label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }} />
+            <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={{ fontSize: 12, width: 1000 }} tickFormatter={(label: string) => (label.length > maxChars ? `${label.slice(0, Math.max(1, maxChars - 1))}…` : label)} />
             <Tooltip formatter={(value) => (Array.isArray(value) ? `${(value[0] as number).toFixed(1)} – ${(value[1] as number).toFixed(1)} ${unit}` : `${(value as number).toFixed(1)} ${unit}`)} />
             <Bar dataKey="box" name="IQR" fill="#93c5fd" barSize={14} isAnimationActive={false} />
             <Scatter dataKey="median" name="median" fill="#1c469d" isAnimationActive={false} />

@@ -99,7 +99,8 @@ export function AccuracySection({
                   {value}
                 </th>
               ))}
-              <th scope="col" className="border-l border-slate-200 px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+              {/* with many tag values the table scrolls sideways: the all column stays in view */}
+              <th scope="col" className="sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
             </tr>
           </thead>
           <tbody>
@@ -120,7 +121,7 @@ export function AccuracySection({
                     const cell = row.cells[column];
                     const value = cell?.metrics[metric.id];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50/60" : ""}`}>
+                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
                         {cell && value ? (
                           <>
                             <div className="font-medium text-slate-900">{pct(value.value)}</div>

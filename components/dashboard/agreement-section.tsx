@@ -32,10 +32,14 @@ export function AlphaValue({ block, size = "md" }: { block: Pick<AlphaBlock, "al
   );
 }
 
-/** Pairwise alphas as a matrix (annotator names, never emails). */
+/**
+ * Pairwise alphas as a matrix (annotator names, never emails). Columns are numbered (the rows say
+ * who each number is), so that eight or more annotators fit beside the headline; the matrix
+ * scrolls sideways in its own box when even that is too wide.
+ */
 export function PairwiseMatrix({ names, matrix, shared, fileName }: { names: string[]; matrix: (number | null)[][]; shared: number[][]; fileName: string }) {
   return (
-    <div>
+    <div className="min-w-0">
       <div className="mb-1 flex items-center justify-between gap-2">
         <span className="text-sm font-medium text-slate-700">Pairwise alpha</span>
         <CsvDownload fileName={fileName} header={["annotator", ...names]} rows={names.map((name, i) => [name, ...matrix[i].map((v) => v)])} />
@@ -45,9 +49,10 @@ export function PairwiseMatrix({ names, matrix, shared, fileName }: { names: str
           <thead>
             <tr>
               <th />
-              {names.map((name) => (
-                <th key={name} scope="col" className="max-w-[8rem] truncate whitespace-nowrap px-2 py-1 text-right text-xs font-medium text-slate-500" title={name}>
-                  {name}
+              {names.map((name, j) => (
+                <th key={name} scope="col" className="whitespace-nowrap px-2 py-1 text-right text-xs font-medium text-slate-500" title={name}>
+                  <span aria-hidden>{j + 1}</span>
+                  <span className="sr-only">{name}</span>
                 </th>
               ))}
             </tr>
@@ -55,8 +60,9 @@ export function PairwiseMatrix({ names, matrix, shared, fileName }: { names: str
           <tbody>
             {names.map((name, i) => (
               <tr key={name}>
-                <th scope="row" className="max-w-[9rem] truncate whitespace-nowrap px-2 py-1 text-left text-xs font-medium text-slate-600" title={name}>
-                  {name}
+                <th scope="row" className="whitespace-nowrap px-2 py-1 text-left text-xs font-medium text-slate-600" title={name}>
+                  <span className="mr-1 inline-block w-4 text-right tabular-nums text-slate-400">{i + 1}</span>
+                  <span className="inline-block max-w-[11rem] truncate align-bottom">{name}</span>
                 </th>
                 {matrix[i].map((value, j) => (
                   <td
@@ -93,7 +99,8 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
   }
   return (
     <div className="space-y-5">
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_auto]">
+      {/* the headline keeps at least 20rem beside the matrix; a wider matrix scrolls in its box */}
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(20rem,1fr)_minmax(0,max-content)]">
         <div className="rounded-md bg-slate-50 px-4 py-3" data-testid="alpha-headline">
           <div className="text-xs font-medium uppercase tracking-wide text-slate-500">
             Krippendorff&apos;s alpha · {levelName(agreement.level)}
@@ -140,7 +147,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                     {v}
                   </th>
                 ))}
-                <th scope="col" className="border-l border-slate-200 px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+                <th scope="col" className="sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -150,7 +157,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                   {columns.map((column) => {
                     const b = row.cells[column];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50/60" : ""}`}>
+                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
                         {b ? (
                           <>
                             <div className="font-medium text-slate-900" title={b.reason}>

@@ -34,8 +34,8 @@ import {
  */
 
 type Via = "click" | "keyboard" | "touch";
-const selectClass = "h-7 min-w-0 rounded border border-slate-300 bg-white px-1 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
-const smallButton = "h-7 shrink-0 rounded px-2 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-brand-500 disabled:cursor-not-allowed";
+const selectClass = "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+const smallButton = "h-10 shrink-0 lg:h-7 rounded px-2 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-brand-500 disabled:cursor-not-allowed";
 
 export default function Ego2worldPlayTask({ view }: TaskUiProps) {
   const episode = view as EpisodeView;
@@ -91,7 +91,8 @@ function LivePlayer({ episode }: { episode: EpisodeView }) {
   }
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(0,1fr)_minmax(250px,290px)_minmax(300px,340px)] gap-2" data-testid="ego2world-player">
+    // below lg (phones): the scene, the actions, the notes, one under the other; the page scrolls
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(250px,290px)_minmax(300px,340px)]" data-testid="ego2world-player">
       <SceneColumn episode={episode} view={current} areas={areas} act={act} locked={locked} error={play.error} pending={play.pending} />
       <ActionColumn episode={episode} view={current} areas={areas} act={act} locked={locked} steps={play.steps} />
       <NotesPanel notes={draft.notes} areas={areas} locked={submitted} labels={labelsOf(current)} />
@@ -120,15 +121,15 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
   const last = view.task >= view.taskCount - 1;
   return (
     <div className="flex min-h-0 min-w-0 flex-col gap-2">
-      <section aria-label="Task" className="flex shrink-0 items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 shadow-sm">
+      <section aria-label="Task" className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-2 shadow-sm">
         <span className="shrink-0 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 tabular-nums" data-testid="task-counter">
           {view.finished ? `All ${view.taskCount} tasks done` : `Task ${view.task + 1} of ${view.taskCount}`}
         </span>
-        <p className="min-w-0 flex-1 text-sm font-semibold leading-snug text-slate-900" data-testid="task-instruction">
+        <p className="min-w-0 flex-1 basis-48 text-sm font-semibold leading-snug text-slate-900" data-testid="task-instruction">
           {view.finished ? "Every task is done. Check your notes, give your confidence and submit." : view.instruction}
         </p>
         {view.finished ? null : confirming ? (
-          <span className="flex shrink-0 items-center gap-1.5 text-xs text-slate-700">
+          <span className="flex shrink-0 flex-wrap items-center gap-1.5 text-xs text-slate-700">
             {last ? "Finish the last task?" : `Move on to task ${view.task + 2}?`}
             <button
               ref={yesButton}
@@ -146,20 +147,20 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
             </button>
           </span>
         ) : (
-          <button type="button" disabled={locked} onClick={() => setConfirming(true)} className={`${smallButton} h-8 border border-brand-600 bg-white px-3 text-sm text-brand-700 hover:bg-brand-50`}>
+          <button type="button" disabled={locked} onClick={() => setConfirming(true)} className={`${smallButton} border border-brand-600 bg-white px-3 text-sm text-brand-700 hover:bg-brand-50 lg:h-8`}>
             Done with this task
           </button>
         )}
       </section>
 
-      <figure className="relative min-h-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-slate-100 shadow-sm [container-type:size]">
+      <figure className="relative min-h-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-slate-100 shadow-sm max-lg:aspect-[4/3] lg:[container-type:size]">
         {view.image ? (
           // eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching
           <img src={view.image} alt={`${areaName(view.area)} at the start of the episode`} className="h-full w-full object-contain" draggable={false} data-testid="area-image" data-area={view.area} />
         ) : (
           <div className="grid h-full place-items-center text-sm text-slate-500">No picture of {areaName(view.area)}</div>
         )}
-        <figcaption className="absolute bottom-2 right-2 rounded bg-slate-900/75 px-2 py-0.5 text-[11px] text-white">Picture from the start of the episode; changes are listed on the right</figcaption>
+        <figcaption className="absolute bottom-2 right-2 max-w-[calc(100%-1rem)] rounded bg-slate-900/75 px-2 py-0.5 text-[11px] text-white">Picture from the start of the episode; what changed since is listed under “Here”</figcaption>
       </figure>
 
       <nav aria-label="Go to an area" className="flex shrink-0 flex-wrap items-center gap-1.5 rounded-lg border border-slate-200 bg-white px-2 py-1.5 shadow-sm">
@@ -296,7 +297,7 @@ function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: E
         </div>
       </TaskPanel>
 
-      <TaskPanel title="Actions" aside={<span>keys 1–{Math.min(9, palette.length)}</span>} label="Actions" className="min-h-0 flex-1" bodyClassName="flex flex-col gap-2">
+      <TaskPanel title="Actions" aside={<span className="pointer-coarse:hidden">keys 1–{Math.min(9, palette.length)}</span>} label="Actions" className="min-h-0 flex-1" bodyClassName="flex flex-col gap-2">
         <div className="flex flex-wrap gap-1" role="group" aria-label="Choose an action">
           {palette.map((action, index) => (
             <button
@@ -545,7 +546,7 @@ function ReadOnlyEpisode({ episode }: { episode: EpisodeView }) {
   const tasks = (answer as { tasks?: Array<{ id: string; actions: string[] }> } | null)?.tasks;
   const notes = draftOf(answer).notes;
   return (
-    <div className="grid h-full min-h-0 grid-cols-2 gap-2">
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-2">
       <TaskPanel title={episode.title} label="Episode" bodyClassName="flex flex-col gap-2 text-sm">
         <p className="text-xs text-slate-500">This episode was played on the server, step by step; its steps are in the timeline.</p>
         <ol className="flex flex-col gap-2">

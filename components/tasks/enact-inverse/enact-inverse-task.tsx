@@ -25,7 +25,8 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
   const zoom = useAnnotationStore((s) => s.zoom);
   // from 7 steps on, rows keep their height and the list scrolls inside its panel
   const dense = item.candidates.length >= 7;
-  const square = stepSquareCss(item.candidates.length);
+  // on a phone the two pictures share a row and the step's slot goes under them
+  const square = stepSquareCss(item.candidates.length, 34);
   const describe = (image: string) => {
     const index = item.observations.indexOf(image);
     return index === 0 ? "Observation 1 (start)" : index > 0 ? `Observation ${index + 1}` : "Image";
@@ -36,11 +37,13 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
     </p>
   );
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(0,1fr)_minmax(260px,380px)] gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(300px,440px)] xl:gap-3">
-      <TaskPanel title="Which action explains each change?" aside={<FilledCount />} label="Transitions and steps">
+    // phones and narrow windows (below lg): one column, the candidate actions first and kept on
+    // screen while the transitions scroll under them; the page scrolls instead of the panels
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(260px,380px)] xl:grid-cols-[minmax(0,1fr)_minmax(300px,440px)] xl:gap-3">
+      <TaskPanel title="Which action explains each change?" aside={<FilledCount />} label="Transitions and steps" className="max-lg:order-2">
         <ol className={`flex min-h-0 flex-col gap-1 ${dense ? "" : "h-full"}`}>
           {item.candidates.map((_, step) => (
-            <li key={step} className={`relative flex items-stretch gap-2 rounded-md border border-slate-200 bg-slate-50/60 p-1 ${dense ? "shrink-0" : "flex-auto"}`}>
+            <li key={step} className={`relative flex flex-wrap items-stretch gap-2 rounded-md border border-slate-200 bg-slate-50/60 p-1 lg:flex-nowrap ${dense ? "shrink-0" : "flex-auto"}`}>
               <span className="grid h-6 w-6 shrink-0 self-start place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white" aria-hidden>
                 {step + 1}
               </span>
@@ -54,8 +57,8 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
                 label={`Action from observation ${step + 1} to ${step + 2}`}
                 note={slotNotes?.[step]}
                 emptyText="drop the action that leads from the left image to the right one"
-                className="min-w-0 flex-1"
-                style={{ minHeight: square }}
+                className="min-w-0 flex-1 max-lg:min-h-16 max-lg:basis-full"
+                style={{ minHeight: `min(${square}, 96px)` }}
                 renderFilled={(candidate) => actionCard(candidate, true)}
               />
             </li>
@@ -63,11 +66,11 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
         </ol>
       </TaskPanel>
 
-      <TaskPanel title="Candidate actions (shuffled)" label="Candidate actions" bodyClassName="flex flex-col gap-2">
+      <TaskPanel title="Candidate actions (shuffled)" label="Candidate actions" className="max-lg:sticky max-lg:top-[57px] max-lg:z-20 max-lg:order-1 max-lg:max-h-[45dvh] max-lg:shadow-md" bodyClassName="flex flex-col gap-2">
         <OrderingHint what="an action" />
         <LibraryDropZone className="flex flex-col gap-1.5">
           {item.candidates.map((_, candidate) => (
-            <CandidateTile key={candidate} candidate={candidate} label={`Candidate action ${letterOf(candidate)}`} className="min-h-9">
+            <CandidateTile key={candidate} candidate={candidate} label={`Candidate action ${letterOf(candidate)}`} className="min-h-11 lg:min-h-9">
               {actionCard(candidate, false)}
             </CandidateTile>
           ))}

@@ -129,7 +129,8 @@ function Layout(props: LayoutProps) {
   });
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(0,1fr)_minmax(300px,340px)] gap-2 xl:gap-3" data-testid="esi-player" data-mode={playView.mode}>
+    // below lg (phones): the view and its action buttons, then the question and answer; the page scrolls
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,340px)] xl:gap-3" data-testid="esi-player" data-mode={playView.mode}>
       {active ? (
         <ExplorePanel {...props} playView={playView} budgetUsed={budgetUsed} locked={locked} />
       ) : (
@@ -199,7 +200,7 @@ function OptionButton({ label, hint, selected, disabled, onChoose }: { label: st
       disabled={disabled && !selected}
       data-option={label}
       onClick={(event) => onChoose(event.detail === 0 ? "keyboard" : "click")}
-      className={`flex min-h-9 items-center justify-between gap-2 rounded-md border-2 px-2.5 py-1 text-left text-sm font-semibold transition ${
+      className={`flex min-h-11 items-center justify-between gap-2 rounded-md border-2 lg:min-h-9 px-2.5 py-1 text-left text-sm font-semibold transition ${
         selected ? "border-brand-600 bg-brand-600 text-white" : "border-slate-200 bg-white text-slate-800 hover:border-brand-500 hover:bg-brand-50"
       } disabled:cursor-default`}
     >
@@ -344,7 +345,7 @@ function ActionButton({ name, disabled, onAct }: { name: ActionName; disabled: b
       onClick={onAct}
       aria-label={`${ACTION_WORDS[name]}${shortcut ? ` (key ${shortcut.label})` : ""}`}
       aria-keyshortcuts={shortcut ? (shortcut.key.length === 1 ? shortcut.key.toUpperCase() : shortcut.key) : undefined}
-      className="flex h-8 min-w-0 items-center justify-center gap-1.5 rounded-md border border-slate-300 bg-white px-1.5 text-[13px] font-medium text-slate-800 shadow-sm transition hover:border-brand-500 hover:bg-brand-50 active:bg-brand-100 disabled:cursor-not-allowed disabled:opacity-40"
+      className="flex h-10 min-w-0 items-center justify-center gap-1.5 rounded-md border lg:h-8 border-slate-300 bg-white px-1.5 text-[13px] font-medium text-slate-800 shadow-sm transition hover:border-brand-500 hover:bg-brand-50 active:bg-brand-100 disabled:cursor-not-allowed disabled:opacity-40"
     >
       {shortcut ? <Key>{shortcut.label}</Key> : null}
       <span className="truncate">{ACTION_WORDS[name]}</span>
@@ -357,7 +358,7 @@ function ExplorePanel({ playView, seq, pending, error, message, lastValid, act, 
   const usedShare = Math.min(1, playView.step / Math.max(1, playView.maxSteps));
   return (
     <section aria-label="The scene" className="flex min-h-0 min-w-0 flex-col rounded-lg border border-slate-200 bg-white shadow-sm">
-      <header className="flex items-center gap-3 border-b border-slate-100 px-3 py-1.5">
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-100 px-3 py-1.5">
         <h2 className="text-sm font-semibold text-slate-800">{CONDITION_TITLES.active}</h2>
         <div className="flex items-center gap-2" aria-label="Steps used">
           <span className="text-xs font-semibold tabular-nums text-slate-700" data-testid="esi-step-counter">
@@ -371,7 +372,7 @@ function ExplorePanel({ playView, seq, pending, error, message, lastValid, act, 
           {pending ? "Moving…" : error ? <span className="text-amber-700">{error}</span> : seq === 0 ? "You are at the start." : null}
         </span>
       </header>
-      <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5">
+      <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5 max-lg:aspect-[4/3]">
         {/* eslint-disable-next-line @next/next/no-img-element -- each view is served by hash */}
         <img src={playView.image} alt={`The current view, step ${playView.step}`} draggable={false} className={`h-full w-full rounded object-contain transition-opacity ${pending ? "opacity-70" : ""}`} data-testid="esi-view" />
         {message ? (
@@ -387,18 +388,18 @@ function ExplorePanel({ playView, seq, pending, error, message, lastValid, act, 
         {playView.note ? <p className="absolute inset-x-3 bottom-3 rounded bg-white/90 px-2 py-1 text-xs text-slate-700">{playView.note}</p> : null}
       </div>
       <div className="flex flex-col gap-1.5 border-t border-slate-100 px-2 py-2" role="toolbar" aria-label="Actions">
-        <div className="grid grid-cols-[3.2rem_repeat(6,minmax(0,1fr))] items-center gap-1">
-          <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">Move</span>
+        <div className="grid grid-cols-3 items-center gap-1 lg:grid-cols-[3.2rem_repeat(6,minmax(0,1fr))]">
+          <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-500 max-lg:col-span-full">Move</span>
           {MOVE_ACTIONS.map((name) => (
             <ActionButton key={name} name={name} disabled={disabled} onAct={() => act({ name, args: [] })} />
           ))}
         </div>
-        <div className="grid grid-cols-[3.2rem_repeat(4,minmax(0,1fr))_minmax(0,2fr)] items-center gap-1">
-          <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">Look</span>
+        <div className="grid grid-cols-2 items-center gap-1 lg:grid-cols-[3.2rem_repeat(4,minmax(0,1fr))_minmax(0,2fr)]">
+          <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-500 max-lg:col-span-full">Look</span>
           {TURN_ACTIONS.map((name) => (
             <ActionButton key={name} name={name} disabled={disabled} onAct={() => act({ name, args: [] })} />
           ))}
-          <span className="truncate pl-1 text-[11px] text-slate-400" title="An action the scene does not allow answers “cannot do that here” and still costs a step.">Refused actions cost a step too.</span>
+          <span className="truncate pl-1 text-[11px] text-slate-400 max-lg:col-span-full" title="An action the scene does not allow answers “cannot do that here” and still costs a step.">Refused actions cost a step too.</span>
         </div>
         <ObjectActions objects={playView.objects} holding={playView.holding} disabled={disabled} act={act} />
       </div>
@@ -415,7 +416,7 @@ function ObjectActions({ objects, holding, disabled, act }: { objects: string[];
   const ready = filled.every((value) => value !== "");
   return (
     <form
-      className="grid grid-cols-[3.2rem_minmax(0,1fr)] items-center gap-1"
+      className="grid grid-cols-1 items-center gap-1 lg:grid-cols-[3.2rem_minmax(0,1fr)]"
       onSubmit={(event) => {
         event.preventDefault();
         if (ready && !disabled) act({ name, args: filled });
@@ -431,7 +432,7 @@ function ObjectActions({ objects, holding, disabled, act }: { objects: string[];
             setArgs([]);
           }}
           disabled={disabled}
-          className="h-8 rounded-md border border-slate-300 bg-white px-1.5 text-[13px]"
+          className="h-10 rounded-md border border-slate-300 bg-white px-1.5 text-[13px] lg:h-8"
         >
           {OBJECT_ACTION_NAMES.map((option) => (
             <option key={option} value={option}>
@@ -446,7 +447,7 @@ function ObjectActions({ objects, holding, disabled, act }: { objects: string[];
             value={filled[i]}
             disabled={disabled || choices.length === 0}
             onChange={(event) => setArgs((previous) => slots.map((_, j) => (j === i ? event.target.value : (previous[j] ?? ""))))}
-            className="h-8 max-w-40 rounded-md border border-slate-300 bg-white px-1.5 text-[13px]"
+            className="h-10 max-w-40 rounded-md border border-slate-300 bg-white px-1.5 text-[13px] lg:h-8"
           >
             <option value="">{slot}…</option>
             {choices.map((object) => (
@@ -457,7 +458,7 @@ function ObjectActions({ objects, holding, disabled, act }: { objects: string[];
             ))}
           </select>
         ))}
-        <button type="submit" disabled={disabled || !ready} className="h-8 rounded-md bg-brand-600 px-3 text-[13px] font-semibold text-white hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-500">
+        <button type="submit" disabled={disabled || !ready} className="h-10 rounded-md bg-brand-600 lg:h-8 px-3 text-[13px] font-semibold text-white hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-500">
           Do it
         </button>
         {choices.length === 0 ? <span className="text-[11px] text-slate-400">No object in view.</span> : null}
@@ -534,7 +535,7 @@ function GalleryPanel({ playView, index, onIndex }: { playView: Exclude<EsiPlayV
           </span>
         ) : null}
       </header>
-      <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5">
+      <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5 max-lg:aspect-[4/3]">
         {/* eslint-disable-next-line @next/next/no-img-element -- each view is served by hash */}
         <img src={images[index]} alt={`View ${index + 1} of ${images.length}`} draggable={false} className="h-full w-full rounded object-contain" data-testid="esi-view" />
         {playView.note ? <p className="absolute inset-x-3 bottom-3 rounded bg-white/90 px-2 py-1 text-xs text-slate-700">{playView.note}</p> : null}

@@ -27,8 +27,8 @@ import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProb
 type Via = "click" | "keyboard" | "touch";
 type ExploreEventType = "scene_object_added" | "scene_object_removed" | "scene_object_edited" | "relation_added" | "relation_removed" | "actions_scrolled" | "actions_searched" | "scene_text_edited";
 
-const inputClass = "h-7 min-w-0 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
-const buttonClass = "h-7 shrink-0 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
+const inputClass = "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+const buttonClass = "h-10 shrink-0 lg:h-7 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
 const SCROLL_EVERY_MS = 1000;
 const SEARCH_AFTER_MS = 600;
 
@@ -52,9 +52,10 @@ export default function ExploreSceneTask({ view }: TaskUiProps) {
   );
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(220px,300px)_minmax(260px,1fr)_minmax(380px,1.3fr)] gap-2 xl:gap-3" data-testid="explore-task">
+    // below lg (phones): one column, the page scrolls; the action list keeps a scroll of its own
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(220px,300px)_minmax(260px,1fr)_minmax(380px,1.3fr)] xl:gap-3" data-testid="explore-task">
       <TaskPanel title="Initial scene" label="Initial scene" bodyClassName="flex flex-col gap-2">
-        <ZoomableImage src={item.initialImage} alt="The initial scene" onZoom={() => zoom(item.initialImage, "initial", 0)} className="aspect-[4/3] w-full shrink-0" />
+        <ZoomableImage src={item.initialImage} alt="The initial scene" onZoom={() => zoom(item.initialImage, "initial", 0)} className="mx-auto aspect-[4/3] w-full max-w-md shrink-0 lg:max-w-none" />
         {item.freeText ? (
           <p className="text-[11px] leading-snug text-slate-500">
             Read the actions in order and describe the scene <strong>after the last one</strong> in the text box: its objects, their attributes and how they relate.
@@ -148,7 +149,7 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
         onChange={(event) => setQuery(event.target.value)}
       />
       {needle !== "" ? <p className="text-[11px] text-slate-500">{shown.length} of {actions.length} actions match</p> : null}
-      <ol ref={listRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto rounded border border-slate-100 text-xs" data-testid="explore-actions" tabIndex={0} aria-label="Atomic actions in order">
+      <ol ref={listRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto rounded border border-slate-100 text-xs max-lg:max-h-[50dvh]" data-testid="explore-actions" tabIndex={0} aria-label="Atomic actions in order">
         {shown.map(({ text, index }) => (
           <li key={index} data-action={index} className="flex gap-2 border-b border-slate-50 px-1.5 py-0.5 leading-snug odd:bg-slate-50/60">
             <span className="w-8 shrink-0 text-right tabular-nums text-slate-400">{index + 1}</span>
@@ -191,7 +192,7 @@ function FreeTextEditor({ draft, act, locked }: { draft: ExploreDraft; act: Act;
         data-testid="explore-free-text"
         aria-label="Description of the final scene"
         placeholder="e.g. A white ceramic bowl sits on the kitchen counter next to the sink. Shredded green cabbage is in a metal colander inside the sink."
-        className="min-h-0 flex-1 resize-none rounded border border-slate-300 bg-white p-2 text-sm leading-relaxed focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50"
+        className="min-h-0 flex-1 resize-none rounded border max-lg:min-h-[40dvh] border-slate-300 bg-white p-2 text-sm leading-relaxed focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50"
         value={shown}
         maxLength={TEXT_MAX}
         disabled={locked}
@@ -264,7 +265,7 @@ function SceneEditor({ item, draft, act, locked }: { item: ExploreView; draft: E
           addObject("keyboard");
         }}
       >
-        <input ref={categoryInput} aria-label="New object's category" placeholder="category, e.g. bowl" list="explore-categories" className={`${inputClass} w-36`} value={category} disabled={locked} onChange={(e) => setCategory(e.target.value)} />
+        <input ref={categoryInput} aria-label="New object's category" placeholder="category, e.g. bowl" list="explore-categories" className={`${inputClass} w-28 lg:w-36`} value={category} disabled={locked} onChange={(e) => setCategory(e.target.value)} />
         <input aria-label="New object's attributes" placeholder="attributes, e.g. white ceramic" className={`${inputClass} flex-1`} value={description} disabled={locked} onChange={(e) => setDescription(e.target.value)} />
         <button
           type="submit"
@@ -393,7 +394,7 @@ function ObjectRow({
           onBlur={(e) => edit("description", e.target.value, "click")}
           onKeyDown={commitOnEnter("description")}
         />
-        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-7 w-7 shrink-0 rounded text-slate-400 hover:bg-red-50 hover:text-red-600" onClick={(e) => act("scene_object_removed", { object: object.id, via: viaOf(e) })}>
+        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-10 w-10 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600" onClick={(e) => act("scene_object_removed", { object: object.id, via: viaOf(e) })}>
           ✕
         </button>
       </div>

@@ -39,7 +39,8 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
   const actions = item.actions ?? [];
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(0,1fr)_minmax(270px,320px)] gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(300px,380px)] xl:gap-3">
+    // below lg (phones): one column, the page scrolls; the storyboard is as wide as the screen
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(270px,320px)] xl:grid-cols-[minmax(0,1fr)_minmax(300px,380px)] xl:gap-3">
       <div className="flex min-h-0 min-w-0 flex-col gap-2">
         {item.preamble ? (
           <p className="shrink-0 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] leading-snug text-amber-950" data-testid="gridwm-preamble">
@@ -55,9 +56,9 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
           }
           label="Storyboard"
           className="min-h-0 flex-1"
-          bodyClassName="[container-type:size]"
+          bodyClassName="lg:[container-type:size]"
         >
-          <div className="relative mx-auto" style={{ width: "min(100cqw, 200cqh)", height: "min(50cqw, 100cqh)" }}>
+          <div className="relative mx-auto aspect-[2/1] w-full lg:aspect-auto lg:h-[min(50cqw,100cqh)] lg:w-[min(100cqw,200cqh)]">
             {/* eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching */}
             <img src={item.storyboard} alt={`Storyboard of ${STORYBOARD_FRAMES} key frames`} draggable={false} className="h-full w-full rounded-md bg-black [image-rendering:pixelated]" />
             <div className="absolute inset-0 grid grid-cols-4 grid-rows-2">
@@ -106,7 +107,7 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
         </TaskPanel>
         <section aria-label="Verdict" className="shrink-0 rounded-lg border border-slate-200 bg-white p-2 shadow-sm">
           <h2 className="mb-1.5 text-sm font-semibold text-slate-800">
-            Did the agent succeed? <span className="font-normal text-slate-500">(click, or press S / F)</span>
+            Did the agent succeed? <span className="font-normal text-slate-500 pointer-coarse:hidden">(click, or press S / F)</span>
           </h2>
           <div role="radiogroup" aria-label="Verdict" className="grid grid-cols-2 gap-2">
             {VERDICT_OPTIONS.map((option, index) => {
@@ -124,7 +125,7 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
                   data-selected={selected ? "true" : "false"}
                   disabled={locked && !selected}
                   onClick={(event) => judge(option.verdict, viaOf(event))}
-                  className={`flex flex-col items-center rounded-md border-2 px-2 py-1.5 outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 ${
+                  className={`flex min-h-12 flex-col items-center rounded-md border-2 px-2 py-1.5 outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 ${
                     selected ? (good ? "border-emerald-600 bg-emerald-600 text-white" : "border-red-600 bg-red-600 text-white") : "border-slate-300 bg-white text-slate-800 hover:border-brand-400"
                   }`}
                 >

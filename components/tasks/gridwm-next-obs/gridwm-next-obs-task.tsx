@@ -42,9 +42,10 @@ export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
   );
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(250px,320px)_minmax(0,1fr)] gap-2 xl:grid-cols-[minmax(280px,380px)_minmax(0,1fr)] xl:gap-3">
+    // below lg (phones): one column, the page scrolls; the candidates are as wide as the screen
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(250px,320px)_minmax(0,1fr)] xl:grid-cols-[minmax(280px,380px)_minmax(0,1fr)] xl:gap-3">
       <TaskPanel title={item.image ? "The transition" : "Now (o_t) and the action"} label="Observation and action" bodyClassName="flex flex-col gap-2">
-        {item.observation ? <ZoomableImage src={item.observation} alt="Observation now (o_t)" onZoom={() => zoom(item.observation!, "observation", 0)} className="aspect-square w-full shrink-0 [image-rendering:pixelated]" /> : null}
+        {item.observation ? <ZoomableImage src={item.observation} alt="Observation now (o_t)" onZoom={() => zoom(item.observation!, "observation", 0)} className="mx-auto aspect-square w-full max-w-[60vw] shrink-0 [image-rendering:pixelated] lg:max-w-none" /> : null}
         {actionPanel}
         {item.mission ? (
           <p className="text-xs leading-snug text-slate-600">
@@ -58,18 +59,19 @@ export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
       <TaskPanel
         title="Which is the next observation?"
         aside={
-          <span>
+          <span className="pointer-coarse:hidden">
             click, or press <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">1</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">4</kbd> or{" "}
             <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">A</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">D</kbd>
           </span>
         }
         label="Candidates"
-        bodyClassName="flex flex-col gap-2 [container-type:size]"
+        bodyClassName="flex flex-col gap-2 lg:[container-type:size]"
       >
         {item.image ? (
           <CompositeChoice item={item} choice={choice} notes={slotNotes} />
         ) : (
-          <div role="radiogroup" aria-label="Candidate next observations" className="mx-auto grid shrink-0 grid-cols-2 grid-rows-2 gap-2" style={{ width: "min(100cqw, 100cqh)", height: "min(100cqw, 100cqh)" }}>
+          // the square of candidates: as large as the panel allows (lg up), the screen's width below
+          <div role="radiogroup" aria-label="Candidate next observations" className="mx-auto grid aspect-square w-full shrink-0 grid-cols-2 grid-rows-2 gap-2 lg:aspect-auto lg:h-[min(100cqw,100cqh)] lg:w-[min(100cqw,100cqh)]">
             {CHOICE_LETTERS.map((letter, index) => (
               <CandidateChoice key={letter} letter={letter} index={index} src={item.candidates?.[index] ?? ""} selected={choice === letter} note={slotNotes?.[index] ?? null} />
             ))}
@@ -119,7 +121,7 @@ function CandidateChoice({ letter, index, src, selected, note }: { letter: Lette
         aria-label={`Candidate ${letter}: open large`}
         title="Open large"
         onClick={() => zoom(src, "candidate", index)}
-        className="absolute bottom-1.5 right-1.5 grid h-6 w-6 place-items-center rounded bg-slate-900/70 text-xs text-white hover:bg-slate-900"
+        className="absolute bottom-1.5 right-1.5 grid h-8 w-8 place-items-center rounded bg-slate-900/70 text-xs text-white hover:bg-slate-900 lg:h-6 lg:w-6"
       >
         ⤢
       </button>
@@ -134,7 +136,7 @@ function CompositeChoice({ item, choice, notes }: { item: NextObsView; choice: L
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   return (
     <>
-      <ZoomableImage src={item.image!} alt="Observation and candidates A–D" onZoom={() => zoom(item.image!, "composite", 0)} className="min-h-0 flex-1" />
+      <ZoomableImage src={item.image!} alt="Observation and candidates A–D" onZoom={() => zoom(item.image!, "composite", 0)} className="min-h-0 max-lg:aspect-[4/3] lg:flex-1" />
       <div role="radiogroup" aria-label="Candidate next observations" className="grid shrink-0 grid-cols-4 gap-2">
         {CHOICE_LETTERS.map((letter, index) => {
           const selected = choice === letter;

@@ -89,9 +89,10 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
   };
 
   return (
-    <div className="grid h-full min-h-0 grid-cols-[minmax(200px,260px)_auto_minmax(280px,1fr)] gap-2 xl:grid-cols-[minmax(240px,300px)_auto_minmax(320px,1fr)] xl:gap-3">
+    // below lg (phones): one column, the page scrolls; a grid wider than the screen scrolls in its panel
+    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(200px,260px)_auto_minmax(280px,1fr)] xl:grid-cols-[minmax(240px,300px)_auto_minmax(320px,1fr)] xl:gap-3">
       <TaskPanel title={frameName} label={frameName} bodyClassName="flex flex-col gap-2">
-        <ZoomableImage src={item.image} alt={frameName} onZoom={() => zoom(item.image, "observation", 0)} className={`${fullGrid ? "" : "aspect-square"} w-full shrink-0 [image-rendering:pixelated]`} />
+        <ZoomableImage src={item.image} alt={frameName} onZoom={() => zoom(item.image, "observation", 0)} className={`${fullGrid ? "" : "aspect-square max-w-[60vw] lg:max-w-none"} mx-auto w-full shrink-0 [image-rendering:pixelated]`} />
         {item.mission ? (
           <p className="text-xs leading-snug text-slate-600">
             <span className="font-semibold text-slate-700">Mission: </span>
@@ -181,7 +182,7 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
                   title={`${c.name}: dir ${dir}`}
                   disabled={locked}
                   onClick={(event) => editScene("set", "agent.dir", dir, viaOf(event))}
-                  className={`h-6 w-8 rounded border text-sm leading-none ${active ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white hover:border-brand-400"} ${
+                  className={`h-10 w-11 rounded border text-sm leading-none lg:h-6 lg:w-8 ${active ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white hover:border-brand-400"} ${
                     c.name === "north" ? "col-start-2" : c.name === "west" ? "col-start-1 row-start-2" : c.name === "east" ? "col-start-3 row-start-2" : "col-start-2 row-start-2"
                   }`}
                 >
@@ -296,7 +297,7 @@ function formatScene(answer: NonNullable<ReturnType<typeof sceneAnswerOf>>): str
 
 function ToolButton({ active, onClick, children }: { active: boolean; onClick: () => void; children: React.ReactNode }) {
   return (
-    <button type="button" role="radio" aria-checked={active} onClick={onClick} className={`rounded-md border px-2 py-1 font-medium ${active ? "border-brand-600 bg-brand-50 text-brand-800" : "border-slate-300 bg-white text-slate-700 hover:border-brand-400"}`}>
+    <button type="button" role="radio" aria-checked={active} onClick={onClick} className={`rounded-md border px-2 py-1 font-medium max-lg:min-h-10 ${active ? "border-brand-600 bg-brand-50 text-brand-800" : "border-slate-300 bg-white text-slate-700 hover:border-brand-400"}`}>
       {children}
     </button>
   );

@@ -60,6 +60,14 @@ export function CandidateTile({
     [candidate, pointer],
   );
   const placed = slot >= 0;
+  const touch = pointer === "touch";
+  // touch: a tap selects (or deselects) the candidate, a tap on a step then places it; no drag needed
+  const onTap = () => {
+    const state = api.getState();
+    if (state.readOnly || state.submitted) return onActivate?.();
+    if (state.picked?.candidate === candidate) state.cancelPick();
+    else state.pick(candidate, slot >= 0 ? slot : null, "touch");
+  };
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (readOnly) return;
     const target = slotOfKey(event.key, length);
@@ -79,11 +87,12 @@ export function CandidateTile({
       role="button"
       tabIndex={0}
       aria-label={`${label}${placed ? `, placed in step ${slot + 1}` : ""}`}
+      aria-pressed={touch && !readOnly ? picked : undefined}
       aria-keyshortcuts={readOnly ? undefined : slotKeysText(length).replace("–", "-")}
       data-candidate={candidate}
       data-placed={placed ? slot + 1 : undefined}
       onKeyDown={onKeyDown}
-      onClick={onActivate}
+      onClick={touch ? onTap : onActivate}
       className={`group relative cursor-grab select-none rounded-md border bg-white outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 active:cursor-grabbing ${
         picked || dragging ? "border-brand-500 ring-2 ring-brand-300" : "border-slate-200 hover:border-slate-400"
       } ${placed ? "opacity-45" : ""} ${className}`}
@@ -93,6 +102,7 @@ export function CandidateTile({
       {placed ? (
         <span className="pointer-events-none absolute right-1 top-1 rounded bg-brand-600 px-1.5 text-xs font-semibold text-white">→ {slot + 1}</span>
       ) : null}
+
       {!readOnly ? (
         <span className="pointer-events-none absolute left-1/2 top-1/2 hidden -translate-x-1/2 -translate-y-1/2 whitespace-nowrap rounded bg-brand-600 px-1.5 py-0.5 text-center text-[11px] font-medium text-white shadow group-focus-visible:block">
           press {slotKeysText(length)} to place
@@ -163,6 +173,9 @@ export function SlotBox({
     [slot, pointer],
   );
   const filled = candidate !== null;
+  // a candidate selected by a tap (touch) waits for a step: this one takes it
+  const waiting = useAnnotationStore((s) => (s.picked !== null && !s.readOnly && !s.submitted ? s.picked.candidate : null));
+  const target = pointer === "touch" && waiting !== null && waiting !== candidate;
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (readOnly || !filled) return;
     const target = slotOfKey(event.key, length);
@@ -183,17 +196,20 @@ export function SlotBox({
         }}
         role="button"
         tabIndex={readOnly && !filled ? -1 : 0}
-        aria-label={`${label}: ${filled ? `${letterOf(candidate)}${readOnly ? "" : " (click to clear)"}` : "empty"}`}
+        aria-label={`${label}: ${filled ? `${letterOf(candidate)}${readOnly ? "" : target ? ` (tap to put ${letterOf(waiting)} here)` : pointer === "touch" ? " (tap to clear)" : " (click to clear)"}` : target ? `empty (tap to put ${letterOf(waiting)} here)` : "empty"}`}
         data-slot={slot + 1}
         data-filled={filled ? letterOf(candidate) : undefined}
         onClick={(event) => {
-          if (!readOnly && filled) api.getState().clearSlot(slot, event.detail === 0 ? "keyboard" : "click");
+          if (readOnly) return;
+          const picked = api.getState().picked;
+          if (pointer === "touch" && picked !== null) api.getState().place(picked.candidate, slot, "touch");
+          else if (filled) api.getState().clearSlot(slot, event.detail === 0 ? "keyboard" : "click");
         }}
         onKeyDown={onKeyDown}
         title={filled && !readOnly ? "Click to clear, drag to another step to swap" : undefined}
         className={`group relative h-full min-h-0 w-full overflow-hidden rounded-md border-2 outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 ${
           filled ? `border-solid bg-white ${readOnly ? "" : "cursor-pointer"} ${noteTone || "border-slate-300"}` : `border-dashed ${over ? "border-brand-500 bg-brand-50" : noteTone || "border-slate-300 bg-slate-50"}`
-        } ${over && filled ? "ring-2 ring-brand-400" : ""} ${dragging ? "opacity-40" : ""}`}
+        } ${(over || target) && filled ? "ring-2 ring-brand-400" : ""} ${target && !filled ? "border-brand-500 bg-brand-50" : ""} ${dragging ? "opacity-40" : ""}`}
       >
         {filled ? (
           <>
@@ -208,7 +224,7 @@ export function SlotBox({
         ) : (
           <span className="pointer-events-none flex h-full w-full flex-col items-center justify-center p-1 text-center text-slate-400">
             <span className="text-lg font-semibold leading-none">{slot + 1}</span>
-            <span className="mt-0.5 text-[11px] leading-tight">{emptyText}</span>
+            <span className="mt-0.5 text-[11px] leading-tight">{target ? `tap to put ${letterOf(waiting)} here` : pointer === "touch" ? emptyText.replace(/^drop\b/, "tap") : emptyText}</span>
           </span>
         )}
       </div>
@@ -263,11 +279,36 @@ export function DragPreviewLayer({ render, className = "w-28" }: { render: (cand
   );
 }
 
-/** The how-to line over the library, so the keyboard path is discoverable. */
-export function OrderingHint({ what }: { what: string }) {
+/**
+ * The how-to line over the library, so the keyboard path is discoverable. On touch it follows the
+ * selection, and `onZoom` adds a button that shows the selected candidate large: a zoom button
+ * inside each tile would catch taps meant for the tile (the browser moves a tap to the nearest
+ * real button).
+ */
+export function OrderingHint({ what, onZoom }: { what: string; onZoom?: (candidate: number) => void }) {
   const length = useAnnotationStore((s) => s.length);
   const readOnly = useAnnotationStore((s) => s.readOnly);
+  const picked = useAnnotationStore((s) => s.picked?.candidate ?? null);
+  const pointer = usePointerKind();
   if (readOnly) return null;
+  if (pointer === "touch") {
+    return (
+      <p className="text-xs leading-snug text-slate-500" aria-live="polite" data-testid="ordering-hint">
+        {picked !== null ? (
+          <>
+            <span className="font-medium text-brand-700">{letterOf(picked)} is selected: tap a numbered step to put it there (tap {letterOf(picked)} again to let go).</span>
+            {onZoom ? (
+              <button type="button" onClick={() => onZoom(picked)} className="ml-2 inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-2 font-medium text-slate-700">
+                ⤢ Show {letterOf(picked)} large
+              </button>
+            ) : null}
+          </>
+        ) : (
+          <>Tap {what} to select it, then tap the numbered step it belongs to. Tap a filled step to clear it.</>
+        )}
+      </p>
+    );
+  }
   return (
     <p className="text-xs leading-snug text-slate-500">
       Drag {what} into a numbered step, or press <kbd className="rounded border border-slate-300 bg-white px-1">Tab</kbd> to reach a candidate and type its step number{" "}

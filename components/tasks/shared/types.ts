@@ -32,10 +32,11 @@ export function slotKeysText(length: number): string {
 /**
  * Side of a step's square (slot image, observation thumbnails) for an item with `length` steps:
  * as large as lets every step fit in the viewport's height next to the site header and the submit
- * bar (192 px of chrome), between 64 and 160 px; from 7 steps on a fixed 72 px and the list
- * scrolls inside its panel.
+ * bar (192 px of chrome), between 64 and 160 px; from 7 steps on a fixed 104 px (a smaller
+ * picture is hard to read) and the list scrolls inside its panel. Never wider than `maxVw` of the
+ * viewport's width, so that a row of squares fits on a phone.
  */
-export function stepSquareCss(length: number): string {
-  if (length >= 7) return "72px";
-  return `clamp(64px, calc((100dvh - 192px - ${4 * (length - 1)}px) / ${length} - 10px), 160px)`;
+export function stepSquareCss(length: number, maxVw = 30): string {
+  if (length >= 7) return `min(104px, ${maxVw}vw)`;
+  return `min(clamp(64px, calc((100dvh - 192px - ${4 * (length - 1)}px) / ${length} - 10px), 160px), ${maxVw}vw)`;
 }
