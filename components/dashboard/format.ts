@@ -5,6 +5,17 @@ export function pct(value: number | null | undefined, digits = 2): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "–" : (value * 100).toFixed(digits);
 }
 
+/** A metric's value as its kind shows it: a fraction in percent ("90.38"), points as they are (S_att 3.75 -> "3.75"). */
+export function metricValue(value: number | null | undefined, scale: "fraction" | "points" = "fraction", digits = 2): string {
+  if (scale === "fraction") return pct(value, digits);
+  return value === null || value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits);
+}
+
+/** A metric's interval as its kind shows it (see metricValue). */
+export function metricInterval(ci: [number, number] | null | undefined, scale: "fraction" | "points" = "fraction", digits = 1): string {
+  return ci ? `[${metricValue(ci[0], scale, digits)}, ${metricValue(ci[1], scale, digits)}]` : "";
+}
+
 /** [0.85, 0.94] -> "[85.1, 94.0]" */
 export function pctInterval(ci: [number, number] | null | undefined, digits = 1): string {
   return ci ? `[${pct(ci[0], digits)}, ${pct(ci[1], digits)}]` : "";

@@ -16,7 +16,11 @@ export const EXPLORE_TABLE_METRICS = ["S_obj", "S_att", "S_rel", "S_uni"] as con
 export const EXPLORE_ABNORMAL_METRICS = ["S_obj", "S_att", "S_rel", "S_uni", "S_key", "S_abn"] as const;
 
 /** What every EXPLORE scorer's per-answer score carries (structured and LLM alike). */
-export type ExploreScoreLike = Pick<ExploreScoreFigures, "S_obj" | "S_att" | "S_rel" | "S_uni" | "S_key" | "S_abn">;
+export type ExploreScoreLike = Pick<ExploreScoreFigures, "S_obj" | "S_uni" | "S_key" | "S_abn"> & {
+  /** null only in scores stored before parts were never null (LLM scores of older prompt versions) */
+  S_att: number | null;
+  S_rel: number | null;
+};
 
 export function isExploreScoreLike(value: unknown): value is ExploreScoreLike {
   if (value === null || typeof value !== "object") return false;
@@ -45,6 +49,8 @@ export interface ExploreEntry {
   /** the item's `subset` tag (Short, Medium, Long), null when untagged */
   subset: string | null;
   score: ExploreScoreLike;
+  /** the item has key states (an abnormal case): reported apart, never in Full; when absent, read from the score (S_key) */
+  abnormal?: boolean;
 }
 
 export interface ExploreTableRow {
@@ -72,12 +78,12 @@ export function exploreMeans(scores: readonly ExploreScoreLike[]): ExploreMeans 
   };
 }
 
-const isAbnormal = (score: ExploreScoreLike) => typeof score.S_key === "number";
+const isAbnormal = (entry: ExploreEntry) => entry.abnormal ?? typeof entry.score.S_key === "number";
 
 /** One row: normal items by subset (Full = all normal items, tagged or not), abnormal items apart. */
 export function exploreTableRow(participant: ExploreParticipant, entries: readonly ExploreEntry[]): ExploreTableRow {
-  const normal = entries.filter((entry) => !isAbnormal(entry.score));
-  const abnormal = entries.filter((entry) => isAbnormal(entry.score));
+  const normal = entries.filter((entry) => !isAbnormal(entry));
+  const abnormal = entries.filter((entry) => isAbnormal(entry));
   const of = (subset: string) => normal.filter((entry) => entry.subset === subset).map((entry) => entry.score);
   return {
     participant,
