@@ -11,7 +11,7 @@ import { importModelRun } from "@/lib/model-runs";
 import { submitResponse } from "@/lib/responses";
 import { createLlmScoringJob, getLlmScoringStatus, getScoringJob } from "@/lib/scoring/llm-jobs";
 import { runScoringJobsUntilIdle } from "@/lib/scoring/runner";
-import { EXPLORE_LLM_PROMPT_VERSION, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
+import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
 import { planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
 import { exploreSceneKeySchema, type ExploreSceneAnswer } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/explore-scorer";
@@ -29,6 +29,7 @@ interface ChatRequest {
   model: string;
   temperature: number;
   messages: Array<{ role: string; content: string }>;
+  chat_template_kwargs?: unknown;
 }
 
 const received: ChatRequest[] = [];
@@ -57,7 +58,7 @@ beforeAll(async () => {
     req.on("end", () => {
       const parsed = JSON.parse(body) as ChatRequest;
       received.push(parsed);
-      const answer = reply(parsed.messages[0]?.content ?? "");
+      const answer = reply(parsed.messages.at(-1)?.content ?? "");
       if (answer.status !== 200) {
         res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "stand-in failure" } }));
         return;
@@ -158,7 +159,7 @@ describe("LLM scorer jobs", () => {
     expect(done).toMatchObject({ status: "DONE", total: 5, done: 5, failed: 0, progress: 1, errors: [] });
     expect(done.requests).toBe(received.length);
 
-    // every request: the paper's prompt verbatim, as the only user message, temperature 0, the model's name
+    // every request: the paper's system prompt (Listing 8) and user prompt verbatim, temperature 0, thinking off, the model's name
     const planned = new Set<string>();
     const answers = await db.response.findMany({ select: { answer: true, assignment: { select: { item: { select: { key: true } } } } } });
     const predictions = await db.modelPrediction.findMany({ select: { answer: true, item: { select: { key: true } } } });
@@ -168,13 +169,15 @@ describe("LLM scorer jobs", () => {
     for (const request of received) {
       expect(request.temperature).toBe(0);
       expect(request.model).toBe("test-llm");
-      expect(request.messages).toHaveLength(1);
-      expect(request.messages[0].role).toBe("user");
-      expect(planned.has(request.messages[0].content)).toBe(true);
-      expect(request.messages[0].content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations) referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation\.$/s);
+      expect(request.messages).toHaveLength(2);
+      expect(request.messages[0]).toEqual({ role: "system", content: LLM_SYSTEM_PROMPT });
+      expect(request.messages[1].role).toBe("user");
+      expect(request.chat_template_kwargs).toEqual({ enable_thinking: false });
+      expect(planned.has(request.messages[1].content)).toBe(true);
+      expect(request.messages[1].content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation\.$/s);
     }
     // each distinct prompt asked once, but for the one that failed once and was retried
-    const contents = received.map((r) => r.messages[0].content);
+    const contents = received.map((r) => r.messages[1].content);
     expect(new Set(contents).size).toBe(planned.size);
     expect(contents.length).toBe(planned.size + 1);
     expect(contents.filter((c) => c.includes("Phrase: 'white ceramic bowl'")).length).toBeGreaterThanOrEqual(2);

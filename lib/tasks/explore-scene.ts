@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgreementEncoding, Json, MetricSpec, TaskItem, TaskModule } from "@/lib/tasks/types";
 import { categoryLemmas } from "@/lib/tasks/explore-nlp";
+import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/explore-limits";
 import { objectSentences } from "@/lib/tasks/explore-llm-scorer";
 import {
   objectNames,
@@ -28,23 +29,7 @@ import {
  * may point at things outside the object list ("bowl on kitchen counter"); they are not checked.
  */
 
-/**
- * Size caps of an answer (issue #17): a scene of the benchmark has about 10 objects (Sec. 6: 9 on
- * average in the abnormal cases); the caps leave ample room and keep validating and scoring one
- * answer well under 50 ms (bench/explore-answer-caps.ts). Counted before anything else is parsed.
- */
-export const EXPLORE_ANSWER_LIMITS = {
-  objects: 100,
-  relationsPerObject: 10,
-  relations: 300,
-  categoryChars: 60,
-  descriptionChars: 300,
-  relationChars: 150,
-  /** the text the scene editor writes from the objects (not scored when there are objects) */
-  textChars: 30_000,
-  /** free-text mode: the description is scored (tagged sentence by sentence) */
-  freeTextChars: 5_000,
-} as const;
+export { EXPLORE_ANSWER_LIMITS };
 const L = EXPLORE_ANSWER_LIMITS;
 
 const objectFields = {

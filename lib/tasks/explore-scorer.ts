@@ -522,7 +522,8 @@ export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneO
         const at = predictedFor.get(object);
         return at === undefined ? 0 : recall(wanted, saidOf(predicted[at]));
       }
-      sceneSaid ??= [...sentences(answer.text), ...answer.objects.flatMap((o) => [`${o.category} ${o.description}`, ...o.relation])].map(contentLemmas);
+      // structured answers: the objects (their text is generated from them); free text: its sentences
+      sceneSaid ??= (source === "objects" ? answer.objects.flatMap((o) => [`${o.category} ${o.description}`, ...o.relation]) : sentences(answer.text)).map(contentLemmas);
       return Math.max(0, ...sceneSaid.map((words) => recall(wanted, words)));
     });
     score.S_key = (5 * perState.reduce((x, y) => x + y, 0)) / perState.length;
