@@ -117,6 +117,17 @@ export function presenceAlpha(units: ReadonlyArray<ReadonlyArray<string>>): Alph
   return pairable.length === 0 ? null : krippendorffAlphaFromUnits(pairable, "nominal");
 }
 
+/** Every remaining difference from the paper's protocol (Sec. 3.3, Sec. 6), shown on the dashboard; docs/task-kinds.md lists the same. */
+export const EXPLORE_PAPER_DIFFERENCES = [
+  "Structured scorer: objects are matched by lemmas and WordNet (most frequent sense), not Sentence-BERT embeddings; attributes, relations and key states are scored by content-word recall, not by an LLM's 0-5 judgement.",
+  "LLM scorer: the paper's prompts (Listings 8-11) and Qwen3-8B-style 0-5 scores; objects are matched by lemmas and WordNet unless SCORER_EMBED_URL serves all-MiniLM-L6-v2 (then the table says so).",
+  "Candidate objects of free text are wink-nlp's noun phrases, not spaCy's nouns.",
+  "S_att, S_rel and S_key average over every annotated object with something to compare, an unmatched one counting 0 (the paper: over matched objects), so adding a correct object never lowers a score.",
+  "A part with nothing to compare (a key without descriptions, or without relations) counts S_obj / 20; the paper does not say.",
+  "Mutual maxima: ties keep the first candidate, and annotated categories tied for one candidate's maximum both keep it (the paper publishes no code for this step).",
+  "The share with S_uni >= 60 is Yardstick's calibration threshold, not the paper's.",
+] as const;
+
 /** The paper's human baseline (explore.md, "Human baseline"), scored with the paper's own scorer. */
 export const EXPLORE_PAPER_HUMANS = {
   label: "Paper: humans (tiny subset)",
