@@ -12,6 +12,7 @@ import { submitResponse } from "@/lib/responses";
 import { createLlmScoringJob, getLlmScoringStatus, getScoringJob } from "@/lib/scoring/llm-jobs";
 import { runScoringJobsUntilIdle } from "@/lib/scoring/runner";
 import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
+import type { EmbedderConfig } from "@/lib/tasks/explore-embed";
 import { planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
 import { exploreSceneKeySchema, type ExploreSceneAnswer } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/explore-scorer";
@@ -56,6 +57,14 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
+      if (req.url === "/v1/embeddings") {
+        // a stand-in embedder: letter counts, so one word's embedding is its own and related spellings are close
+        const { input } = JSON.parse(body) as { input: string[] };
+        embedded.push(...input);
+        const vector = (text: string) => Array.from({ length: 26 }, (_, i) => [...text].filter((c) => c.charCodeAt(0) - 97 === i).length);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) })) }));
+        return;
+      }
       const parsed = JSON.parse(body) as ChatRequest;
       received.push(parsed);
       const answer = reply(parsed.messages.at(-1)?.content ?? "");
@@ -76,6 +85,8 @@ afterAll(async () => {
 });
 
 const config = (): LlmScorerConfig => ({ url, model: "test-llm", concurrency: 3 });
+const embedded: string[] = [];
+const embedder = (): EmbedderConfig => ({ url: url.replace("/v1/chat/completions", "/v1/embeddings"), model: "test-embed" });
 const fastRetry = { retries: 2, minTimeout: 5, maxTimeout: 20 };
 
 const KEYS = {
@@ -250,6 +261,33 @@ describe("LLM scorer jobs", () => {
     expect(explore.presenceAlpha?.units).toBe(2);
     expect(explore.paper.cells.Full.S_uni).toBe(59.08);
     expect(explore.llm).toMatchObject({ configured: false, jobs: [expect.objectContaining({ status: "DONE" })] });
+  });
+});
+
+describe("object matching by embeddings (SCORER_EMBED_URL)", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    clearDashboardCaches();
+    received.length = 0;
+    embedded.length = 0;
+    failOnceLeft = new Set();
+  });
+
+  it("a job with an embedder matches objects by the embeddings' cosine and its table says so; without the embedder it fails cleanly", async () => {
+    const { researcher, study } = await seed();
+    const { job } = await createLlmScoringJob(study.slug, researcher.id, config(), embedder());
+    expect(job.promptVersion).toBe(`${EXPLORE_LLM_PROMPT_VERSION}+test-embed`);
+    await runScoringJobsUntilIdle({ config: config(), embedder: embedder(), retry: fastRetry, runnerId: "runner-e" });
+    expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 5, failed: 0 });
+    expect(embedded).toEqual(expect.arrayContaining(["bowl", "sink", "cabbage", "colander"]));
+    const d = await getStudyDashboard(study.slug, {});
+    expect(d.explore!.tables.map((t) => t.title)).toEqual(["structured scorer", "LLM scorer (test-llm), objects matched by test-embed embeddings"]);
+
+    const other = await createLlmScoringJob(study.slug, researcher.id, { ...config(), model: "other-llm" }, embedder());
+    await runScoringJobsUntilIdle({ config: { ...config(), model: "other-llm" }, embedder: null, retry: fastRetry, runnerId: "runner-f" });
+    const failed = await getScoringJob(other.job.id);
+    expect(failed).toMatchObject({ status: "FAILED" });
+    expect(JSON.stringify(failed)).toContain("SCORER_EMBED_URL is not set");
   });
 });
 
