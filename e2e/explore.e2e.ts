@@ -189,16 +189,17 @@ test.describe("explore-scene free-text mode", () => {
 test.describe("EXPLORE dashboard", () => {
   test.use({ storageState: storageStatePath("researcher") });
 
-  const stand = { server: null as Server | null, requests: [] as Array<{ model: string; temperature: number; content: string }> };
+  const stand = { server: null as Server | null, requests: [] as Array<{ model: string; temperature: number; system: string; content: string; thinking: unknown }> };
   test.beforeAll(async () => {
     const port = Number(process.env.E2E_PORT ?? 3310) + 1000;
     stand.server = createServer((req, res) => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
       req.on("end", () => {
-        const parsed = JSON.parse(body) as { model: string; temperature: number; messages: Array<{ content: string }> };
-        const content = parsed.messages[0].content;
-        stand.requests.push({ model: parsed.model, temperature: parsed.temperature, content });
+        const parsed = JSON.parse(body) as { model: string; temperature: number; messages: Array<{ role: string; content: string }>; chat_template_kwargs?: unknown };
+        // Listing 8 as the system message, then the user prompt
+        const content = parsed.messages.at(-1)!.content;
+        stand.requests.push({ model: parsed.model, temperature: parsed.temperature, system: parsed.messages[0].role === "system" ? parsed.messages[0].content : "", content, thinking: parsed.chat_template_kwargs });
         // 3 for attributes, 2 for relations: a fixed, recognisable reply
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: content.includes("describe the attributes") ? "3" : "2" }, finish_reason: "stop" }] }));
@@ -244,7 +245,9 @@ test.describe("EXPLORE dashboard", () => {
     for (const request of stand.requests) {
       expect(request.temperature).toBe(0);
       expect(request.model).toBe("e2e-stand-in");
-      expect(request.content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations) referenced/s);
+      expect(request.system).toMatch(/^You are a Natural Language Processing \(NLP\) expert\./);
+      expect(request.thinking).toEqual({ enable_thinking: false });
+      expect(request.content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced/s);
     }
     // what the researcher sees at 1280 x 720: the panel and the structured table, then the LLM table
     for (const [target, name] of [[panel, "explore-dashboard-top.png"], [llm, "explore-dashboard-llm.png"], [section.getByTestId("explore-abnormal-llm"), "explore-dashboard-abnormal.png"]] as const) {

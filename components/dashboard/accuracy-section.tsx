@@ -1,7 +1,7 @@
 import { MetricLineChart, type LineSeries } from "@/components/charts/line-chart";
 import { seriesColor } from "@/components/charts/palette";
 import { CsvDownload } from "@/components/charts/csv-download";
-import { count, pct, pctInterval } from "@/components/dashboard/format";
+import { count, metricInterval, metricValue } from "@/components/dashboard/format";
 import type { AccuracyRow, KindInfo, MetricCell } from "@/lib/dashboard/accuracy";
 
 const ALL = "__all__";
@@ -64,11 +64,12 @@ export function AccuracySection({
       if (!kind?.metrics.some((m) => m.id === metricId)) return;
       series.push({ key: `s${i}`, label: `${row.label}, ${kindTiny(kind)}`, color: seriesColor(i), dashed: row.series !== "humans" });
     });
+    const scale = kinds.flatMap((k) => k.metrics).find((m) => m.id === metricId)?.scale ?? "fraction";
     const data = tagValues.map((value) => {
       const point: Record<string, string | number | null> = { x: value };
       allRows.forEach((row, i) => {
         const v = row.cells[value]?.metrics[metricId]?.value;
-        point[`s${i}`] = v === null || v === undefined ? null : Math.round(v * 10000) / 100;
+        point[`s${i}`] = v === null || v === undefined ? null : scale === "points" ? Math.round(v * 100) / 100 : Math.round(v * 10000) / 100;
       });
       return point;
     });
@@ -80,9 +81,9 @@ export function AccuracySection({
     <div className="space-y-5">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
-          Cells: the metric in % · 95% interval with the item as the unit, since people answering the same item are not independent (Wilson with a design effect, n / deff, for proportions such as TA; a
-          seeded percentile bootstrap over items, 1,000 resamples, for micro-averages such as PA; the all column resamples within each {tagTitle} value; &quot;n/a (one item)&quot; where a cell holds
-          one item) · N answers. Model rows are dashed in the charts.
+          Cells: the metric in % (EXPLORE-Bench&apos;s S_* on their own scales, S_obj and S_uni 0-100, S_att, S_rel and S_key 0-5) · 95% interval with the item as the unit, since people answering the
+          same item are not independent (Wilson with a design effect, n / deff, for proportions such as TA; a seeded percentile bootstrap over items, 1,000 resamples, for micro-averages such as PA; the all
+          column resamples within each {tagTitle} value; &quot;n/a (one item)&quot; where a cell holds one item) · N answers. Model rows are dashed in the charts.
         </p>
         <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
       </div>
@@ -124,9 +125,9 @@ export function AccuracySection({
                       <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
                         {cell && value ? (
                           <>
-                            <div className="font-medium text-slate-900">{pct(value.value)}</div>
+                            <div className="font-medium text-slate-900">{metricValue(value.value, metric.scale)}</div>
                             <div className="text-[11px] leading-tight text-slate-500" title={intervalTitle(value)}>
-                              {pctInterval(value.ci, 1, value.reason)}
+                              {metricInterval(value.ci, metric.scale, 1, value.reason)}
                             </div>
                             <div className="text-[11px] leading-tight text-slate-400">N={count(cell.n)}</div>
                           </>

@@ -1,5 +1,5 @@
 import type { ExploreScorerTable, ExploreSection } from "@/lib/dashboard/explore";
-import { EXPLORE_ABNORMAL_METRICS, EXPLORE_SUBSET_COLUMNS, EXPLORE_TABLE_METRICS, type ExploreMeans, type ExploreTableRow } from "@/lib/dashboard/explore-tables";
+import { EXPLORE_ABNORMAL_METRICS, EXPLORE_PAPER_DIFFERENCES, EXPLORE_SUBSET_COLUMNS, EXPLORE_TABLE_METRICS, type ExploreMeans, type ExploreTableRow } from "@/lib/dashboard/explore-tables";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { ExploreLlmPanel } from "@/components/dashboard/explore-llm-panel";
@@ -14,7 +14,7 @@ import { count, fixed } from "@/components/dashboard/format";
 
 type Metric = (typeof EXPLORE_ABNORMAL_METRICS)[number];
 const METRIC_TITLES: Record<Metric, string> = {
-  S_obj: "Object level, 0-100: soft coverage of the annotated objects",
+  S_obj: "Object level, 0-100: soft coverage of the annotated categories (one pass of mutual maxima)",
   S_att: "Attribute level, 0-5",
   S_rel: "Relation level, 0-5",
   S_uni: "0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100",
@@ -188,15 +188,24 @@ export function ExploreDashboardSection({ section, slug }: { section: ExploreSec
       ))}
       <div className="space-y-1 text-xs text-slate-500">
         <p data-testid="explore-presence-alpha">
-          Per-object presence: Krippendorff&apos;s {alphaText(section.presenceAlpha, "α (nominal; each item × annotated category a unit, present or absent)")}. The LLM scorer keeps the
-          structured scorer&apos;s object matching (no sentence embedder runs here), so presence and S_obj are the same under both.
+          Per-object presence: Krippendorff&apos;s {alphaText(section.presenceAlpha, "α (nominal; each item × annotated category a unit, present or absent)")}, from the structured
+          scorer&apos;s object matching.
         </p>
         <p>
           Means over answers; Full is every item that is not an abnormal-outcome item ({count(section.items - section.abnormalItems)} items
-          {section.otherSubsetItems > 0 ? `, ${count(section.otherSubsetItems)} of them without a Short / Medium / Long subset tag` : ""}). S_att and S_rel are 0-5; a part with nothing to compare
-          is left out of its mean and of that answer&apos;s S_uni. † The paper&apos;s human baseline (100-item tiny subset; 20 abnormal videos), scored with the paper&apos;s own scorer
-          (Sentence-BERT and Qwen3-8B): a reference, not a figure of this study. The paper&apos;s best model reached S_uni {section.paper.bestModelFullSUni.toFixed(2)} (Full).
+          {section.otherSubsetItems > 0 ? `, ${count(section.otherSubsetItems)} of them without a Short / Medium / Long subset tag` : ""}). S_att and S_rel are 0-5. Every answer&apos;s S_uni is
+          Eq. 1 on its own parts, so every row&apos;s S_uni is Eq. 1 on the row&apos;s S_obj, S_att and S_rel. † The paper&apos;s human baseline (100-item tiny subset; 20 abnormal
+          videos), scored with the paper&apos;s own scorer (Sentence-BERT and Qwen3-8B): a reference, not a figure of this study. The paper&apos;s best model reached S_uni{" "}
+          {section.paper.bestModelFullSUni.toFixed(2)} (Full).
         </p>
+        <div data-testid="explore-differences">
+          <p className="font-medium text-slate-600">Where these numbers differ from the paper&apos;s protocol</p>
+          <ul className="ml-4 list-disc">
+            {EXPLORE_PAPER_DIFFERENCES.map((difference) => (
+              <li key={difference}>{difference}</li>
+            ))}
+          </ul>
+        </div>
       </div>
     </div>
   );

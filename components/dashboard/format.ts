@@ -16,9 +16,20 @@ function missingInterval(ci: [number, number] | null | undefined, reason: string
   return reason ? `n/a (${reason})` : "";
 }
 
+/** A metric's value as its kind shows it: a fraction in percent ("90.38"), points as they are (S_att 3.75 -> "3.75"). */
+export function metricValue(value: number | null | undefined, scale: "fraction" | "points" = "fraction", digits = 2): string {
+  if (scale === "fraction") return pct(value, digits);
+  return value === null || value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits);
+}
+
+/** A metric's interval as its kind shows it (see metricValue); none (with its reason) -> "n/a (one item)" */
+export function metricInterval(ci: [number, number] | null | undefined, scale: "fraction" | "points" = "fraction", digits = 1, reason?: string): string {
+  return missingInterval(ci, reason) ?? `[${metricValue(ci![0], scale, digits)}, ${metricValue(ci![1], scale, digits)}]`;
+}
+
 /** [0.85, 0.94] -> "[85.1, 94.0]"; none (with its reason) -> "n/a (one item)" */
 export function pctInterval(ci: [number, number] | null | undefined, digits = 1, reason?: string): string {
-  return missingInterval(ci, reason) ?? `[${pct(ci![0], digits)}, ${pct(ci![1], digits)}]`;
+  return metricInterval(ci, "fraction", digits, reason);
 }
 
 /** alpha -> "0.8320"; null -> "–" */

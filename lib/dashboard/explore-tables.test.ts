@@ -26,6 +26,15 @@ describe("EXPLORE table (paper's shape)", () => {
     expect(exploreTableRow(annotator, [{ subset: "Short", score: score(1, 1, 1, 1) }]).abnormal).toBeNull();
   });
 
+  it("an item with key states stays out of Full even when its score has no S_key (the item says so)", () => {
+    const row = exploreTableRow(annotator, [
+      { subset: "Short", score: score(100, 5, 5, 100) },
+      { subset: "Short", score: score(20, 1, 1, 35), abnormal: true },
+    ]);
+    expect(row.cells.Full).toMatchObject({ n: 1, S_obj: 100 });
+    expect(row.abnormal).toMatchObject({ n: 1, S_obj: 20 });
+  });
+
   it("alpha on S_uni (interval) and on per-object presence (nominal), checked against hand-computed values", () => {
     // two coders, S_uni: identical on every item -> alpha 1
     expect(sUniAlpha([[50, 50], [80, 80], [20, 20]])!.alpha).toBeCloseTo(1);

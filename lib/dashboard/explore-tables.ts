@@ -16,7 +16,11 @@ export const EXPLORE_TABLE_METRICS = ["S_obj", "S_att", "S_rel", "S_uni"] as con
 export const EXPLORE_ABNORMAL_METRICS = ["S_obj", "S_att", "S_rel", "S_uni", "S_key", "S_abn"] as const;
 
 /** What every EXPLORE scorer's per-answer score carries (structured and LLM alike). */
-export type ExploreScoreLike = Pick<ExploreScoreFigures, "S_obj" | "S_att" | "S_rel" | "S_uni" | "S_key" | "S_abn">;
+export type ExploreScoreLike = Pick<ExploreScoreFigures, "S_obj" | "S_uni" | "S_key" | "S_abn"> & {
+  /** null only in scores stored before parts were never null (LLM scores of older prompt versions) */
+  S_att: number | null;
+  S_rel: number | null;
+};
 
 export function isExploreScoreLike(value: unknown): value is ExploreScoreLike {
   if (value === null || typeof value !== "object") return false;
@@ -45,6 +49,8 @@ export interface ExploreEntry {
   /** the item's `subset` tag (Short, Medium, Long), null when untagged */
   subset: string | null;
   score: ExploreScoreLike;
+  /** the item has key states (an abnormal case): reported apart, never in Full; when absent, read from the score (S_key) */
+  abnormal?: boolean;
 }
 
 export interface ExploreTableRow {
@@ -72,12 +78,12 @@ export function exploreMeans(scores: readonly ExploreScoreLike[]): ExploreMeans 
   };
 }
 
-const isAbnormal = (score: ExploreScoreLike) => typeof score.S_key === "number";
+const isAbnormal = (entry: ExploreEntry) => entry.abnormal ?? typeof entry.score.S_key === "number";
 
 /** One row: normal items by subset (Full = all normal items, tagged or not), abnormal items apart. */
 export function exploreTableRow(participant: ExploreParticipant, entries: readonly ExploreEntry[]): ExploreTableRow {
-  const normal = entries.filter((entry) => !isAbnormal(entry.score));
-  const abnormal = entries.filter((entry) => isAbnormal(entry.score));
+  const normal = entries.filter((entry) => !isAbnormal(entry));
+  const abnormal = entries.filter((entry) => isAbnormal(entry));
   const of = (subset: string) => normal.filter((entry) => entry.subset === subset).map((entry) => entry.score);
   return {
     participant,
@@ -110,6 +116,17 @@ export function presenceAlpha(units: ReadonlyArray<ReadonlyArray<string>>): Alph
   const pairable = units.filter((values) => values.length >= 2);
   return pairable.length === 0 ? null : krippendorffAlphaFromUnits(pairable, "nominal");
 }
+
+/** Every remaining difference from the paper's protocol (Sec. 3.3, Sec. 6), shown on the dashboard; docs/task-kinds.md lists the same. */
+export const EXPLORE_PAPER_DIFFERENCES = [
+  "Structured scorer: objects are matched by lemmas and WordNet (most frequent sense), not Sentence-BERT embeddings; attributes, relations and key states are scored by content-word recall, not by an LLM's 0-5 judgement.",
+  "LLM scorer: the paper's prompts (Listings 8-11) and Qwen3-8B-style 0-5 scores; objects are matched by lemmas and WordNet unless SCORER_EMBED_URL serves all-MiniLM-L6-v2 (then the table says so).",
+  "Candidate objects of free text are wink-nlp's noun phrases, not spaCy's nouns.",
+  "S_att, S_rel and S_key average over every annotated object with something to compare, an unmatched one counting 0 (the paper: over matched objects), so adding a correct object never lowers a score.",
+  "A part with nothing to compare (a key without descriptions, or without relations) counts S_obj / 20; the paper does not say.",
+  "Mutual maxima: ties keep the first candidate, and annotated categories tied for one candidate's maximum both keep it (the paper publishes no code for this step).",
+  "The share with S_uni >= 60 is Yardstick's calibration threshold, not the paper's.",
+] as const;
 
 /** The paper's human baseline (explore.md, "Human baseline"), scored with the paper's own scorer. */
 export const EXPLORE_PAPER_HUMANS = {

@@ -15,7 +15,20 @@ import {
 import { loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
 import { getLlmScoringStatus, LLM_SCORED_KIND, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
-import { exploreAgreementEncodings, type ExploreSceneKey } from "@/lib/tasks/explore-scene";
+import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/explore-llm";
+import { exploreAgreementEncodings, parseExploreModelAnswer, type ExploreSceneKey } from "@/lib/tasks/explore-scene";
+import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/explore-scorer";
+
+/**
+ * The structured score of an answer as the scorer computes it now: the stored one when it is of
+ * the current version, else the answer rescored (scores stored before a change of the scorer's
+ * numbers would break Eq. 1 on the table's means); null when the answer is unreadable.
+ */
+function currentStructured(stored: unknown, answer: unknown, key: ExploreSceneKey | undefined): ExploreScoreLike | null {
+  if (isExploreScoreLike(stored) && (stored as { version?: unknown }).version === EXPLORE_STRUCTURED_VERSION) return stored;
+  const parsed = parseExploreModelAnswer(answer);
+  return parsed && key ? scoreStructured(parsed, key) : null;
+}
 
 /**
  * The EXPLORE-Bench section of a study's dashboard: the paper's table (S_obj, S_att, S_rel, S_uni
@@ -60,6 +73,8 @@ interface Answer {
   participant: string;
   itemIndex: number;
   subset: string | null;
+  /** the item has key states */
+  abnormal: boolean;
   answer: unknown;
   structured: ExploreScoreLike | null;
   /** "<model>|<promptVersion>" -> LLM score */
@@ -82,7 +97,8 @@ async function llmResults(studyId: string) {
   const byTarget = new Map<string, Map<string, ExploreScoreLike>>();
   const combos = new Map<string, { model: string; promptVersion: string }>();
   for (const row of rows) {
-    if (!isExploreScoreLike(row.score)) continue;
+    // replies to older prompts (another prompt version) are not shown: the prompts and the figures changed
+    if (!isExploreScoreLike(row.score) || !isCurrentPromptVersion(row.promptVersion)) continue;
     const target = row.response ? `${row.response.assignment.itemId}|${row.response.assignment.userId}` : row.prediction ? `${row.prediction.itemId}|model:${row.prediction.runId}` : null;
     if (!target) continue;
     const combo = comboOf(row.model, row.promptVersion);
@@ -97,6 +113,7 @@ async function llmResults(studyId: string) {
 export async function exploreDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[]): Promise<ExploreSection> {
   const { items, responses } = snapshot;
   const [llm, predictions, status] = await Promise.all([llmResults(studyId), models.length > 0 ? loadModelPredictions(studyId) : Promise.resolve([]), getLlmScoringStatus(studyId)]);
+  const abnormalOf = (item: number): boolean => ((items.keys[item] as ExploreSceneKey | undefined)?.keyStates?.length ?? 0) > 0;
   const subsetOf = (item: number): string | null => {
     const value = items.tags[item]?.subset;
     return typeof value === "string" ? value : null;
@@ -112,8 +129,9 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
       participant: userId,
       itemIndex: item,
       subset: subsetOf(item),
+      abnormal: abnormalOf(item),
       answer: responses.answer[r],
-      structured: isExploreScoreLike(score) ? score : null,
+      structured: currentStructured(score, responses.answer[r], items.keys[item] as ExploreSceneKey | undefined),
       llm: llm.byTarget.get(`${items.ids[item]}|${userId}`) ?? new Map(),
     });
   }
@@ -125,8 +143,9 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
       participant,
       itemIndex: item,
       subset: subsetOf(item),
+      abnormal: abnormalOf(item),
       answer: prediction.answer,
-      structured: isExploreScoreLike(prediction.score) ? prediction.score : null,
+      structured: currentStructured(prediction.score, prediction.answer, items.keys[item] as ExploreSceneKey | undefined),
       llm: llm.byTarget.get(`${prediction.itemId}|${participant}`) ?? new Map(),
     });
   }
@@ -144,7 +163,7 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
         .filter((a) => (participant.group === "pooled" ? !a.participant.startsWith("model:") : a.participant === participant.id))
         .flatMap((a) => {
           const score = pick(a);
-          return score ? [{ subset: a.subset, score }] : [];
+          return score ? [{ subset: a.subset, score, abnormal: a.abnormal }] : [];
         });
     const rows = participants.map((participant) => exploreTableRow(participant, entriesOf(participant))).filter((row) => row.participant.group === "pooled" || row.cells.Full.n > 0 || row.abnormal !== null);
     // agreement over annotators: S_uni of each item's human answers
@@ -160,7 +179,7 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
 
   const tables = [
     tableOf("structured", "structured", "structured scorer", null, null, (a) => a.structured),
-    ...llm.combos.map(([combo, { model, promptVersion }]) => tableOf(`llm:${combo}`, "llm", `LLM scorer (${model})`, model, promptVersion, (a) => a.llm.get(combo) ?? null)),
+    ...llm.combos.map(([combo, { model, promptVersion }]) => tableOf(`llm:${combo}`, "llm", `LLM scorer (${model})${embedModelOf(promptVersion) ? `, objects matched by ${embedModelOf(promptVersion)} embeddings` : ""}`, model, promptVersion, (a) => a.llm.get(combo) ?? null)),
   ];
 
   // per-object presence: the structured matching (the LLM path keeps it), one unit per item x annotated category
@@ -177,10 +196,7 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
   }
 
   const exploreItems = items.kinds.map((kind, i) => (kind === LLM_SCORED_KIND ? i : -1)).filter((i) => i >= 0);
-  const abnormalItems = exploreItems.filter((i) => {
-    const key = items.keys[i] as ExploreSceneKey | undefined;
-    return (key?.keyStates?.length ?? 0) > 0;
-  }).length;
+  const abnormalItems = exploreItems.filter(abnormalOf).length;
   return {
     tables,
     presenceAlpha: presenceAlpha([...presenceUnits.values()]),

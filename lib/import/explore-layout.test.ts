@@ -17,4 +17,26 @@ describe("EXPLORE layout", () => {
     expect(() => convertExploreInstance({ image: "a.png", annotationFile: "a.json", annotation: [{ description: "x" }], actionsText: "x" })).toThrow(/^a\.json: end_frame_info\[0\]\.category: /);
     expect([subsetOf(11), subsetOf(150), subsetOf(694)]).toEqual(["Short", "Medium", "Long"]);
   });
+
+  it("reads key states inside each object (Listings 13-14), keeps which object each belongs to, and tags the item abnormal", () => {
+    const annotation = {
+      atomic_actions: "C turns on the tap|C walks away",
+      end_frame_info: [
+        { category: "faucet", description: "silver faucet", relation: ["faucet on countertop"], key_state: "The water is flowing from the spout of the faucet." },
+        { category: "bottle", description: "green bottle", relation: ["bottle next to bottle"] },
+        { category: "bottle", description: "clear bottle", relation: ["bottle next to bottle"], key_state: ["The bottle lies horizontally on the tablecloth."] },
+      ],
+      key_state: "The kitchen is flooding.",
+    };
+    const line = convertExploreInstance({ image: "c1.jpg", annotationFile: "c1.json", annotation });
+    expect(line.key.keyStates).toEqual([
+      "The kitchen is flooding.",
+      { state: "The water is flowing from the spout of the faucet.", object: 0 },
+      { state: "The bottle lies horizontally on the tablecloth.", object: 2 },
+    ]);
+    expect(line.key.objects[0]).not.toHaveProperty("key_state");
+    expect(line.tags).toMatchObject({ abnormal: true });
+    expect(convertExploreInstance({ image: "a.png", annotationFile: "a.json", annotation: { atomic_actions: ["x"], end_frame_info: objects } }).tags).not.toHaveProperty("abnormal");
+    expect(() => convertExploreInstance({ image: "a.png", annotationFile: "a.json", annotation: { atomic_actions: ["x"], end_frame_info: [{ category: "faucet", key_state: 3 }] } })).toThrow("a.json: end_frame_info[0].key_state: expected a string or a list of strings");
+  });
 });

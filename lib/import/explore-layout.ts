@@ -8,8 +8,12 @@ import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
  * docs/task-kinds.md) is: the JSON is either the paper's object list, with the actions in
  * `0001.actions.txt` beside it (one action a line, or one `|`-separated line as the release's
  * `atomic_actions`), or an object `{"atomic_actions": "a|b|..." or [...], "end_frame_info": [...],
- * "key_state"?: "..." or [...]}`. Tags: `subset` by action count (Short 11-99, Medium 100-199,
- * Long 200+, the paper's ranges; "Other" below 11), `actions`, `source: "explore-layout"`.
+ * "key_state"?: "..." or [...]}`. Key states are read where the paper puts them, inside each object
+ * (`end_frame_info[i].key_state`, Listings 13-14: kept as `{state, object: i}`), and at the top
+ * level (the scene's, kept as strings). An item with key states is an abnormal case: tagged
+ * `abnormal: true` and reported apart from Full. Tags: `subset` by action count (Short 11-99,
+ * Medium 100-199, Long 200+, the paper's ranges; "Other" below 11), `actions`,
+ * `source: "explore-layout"`.
  */
 
 export interface ExploreLayoutInstance {
@@ -40,11 +44,19 @@ export function splitActions(text: string): string[] {
   return parts.map((part) => part.trim()).filter((part) => part !== "");
 }
 
+/** A key_state value: a string or a list of strings (empty strings dropped). */
+function statesOf(value: unknown, file: string, field: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === "string") return value.trim() === "" ? [] : [value.trim()];
+  if (Array.isArray(value) && value.every((state) => typeof state === "string")) return value.map((state: string) => state.trim()).filter(Boolean);
+  fail(file, field, "expected a string or a list of strings");
+}
+
 export function convertExploreInstance(instance: ExploreLayoutInstance) {
   const { annotation, annotationFile } = instance;
   let objects: unknown;
   let actions: string[] | null = null;
-  let keyStates: string[] | undefined;
+  let keyStates: Array<string | { state: string; object: number }> = [];
   if (Array.isArray(annotation)) {
     objects = annotation;
   } else if (typeof annotation === "object" && annotation !== null) {
@@ -55,19 +67,25 @@ export function convertExploreInstance(instance: ExploreLayoutInstance) {
     if (typeof atomic === "string") actions = splitActions(atomic);
     else if (Array.isArray(atomic) && atomic.every((action) => typeof action === "string")) actions = atomic.map((action) => action.trim()).filter(Boolean);
     else if (atomic !== undefined) fail(annotationFile, "atomic_actions", "expected a |-separated string or a list of strings");
-    const key = record.key_state;
-    if (typeof key === "string") keyStates = [key];
-    else if (Array.isArray(key) && key.every((state) => typeof state === "string")) keyStates = key;
-    else if (key !== undefined) fail(annotationFile, "key_state", "expected a string or a list of strings");
+    keyStates = statesOf(record.key_state, annotationFile, "key_state");
   } else {
     fail(annotationFile, "(file)", "expected the paper's object list or an object with end_frame_info");
+  }
+  // per-object key states (the paper's place): read, then dropped from the object before the schema sees it
+  if (Array.isArray(objects)) {
+    objects = objects.map((object: unknown, i) => {
+      if (typeof object !== "object" || object === null || !("key_state" in object)) return object;
+      const { key_state: state, ...rest } = object as Record<string, unknown>;
+      for (const text of statesOf(state, annotationFile, `end_frame_info[${i}].key_state`)) keyStates.push({ state: text, object: i });
+      return rest;
+    });
   }
   if (actions === null) {
     if (instance.actionsText === undefined) fail(annotationFile, "atomic_actions", `no actions: add ${instance.annotationFile.replace(/\.json$/i, ".actions.txt")} or atomic_actions`);
     actions = splitActions(instance.actionsText);
   }
   if (actions.length === 0) fail(instance.actionsFile ?? annotationFile, "atomic_actions", "holds no actions");
-  const key = exploreSceneKeySchema.safeParse({ objects, ...(keyStates ? { keyStates } : {}) });
+  const key = exploreSceneKeySchema.safeParse({ objects, ...(keyStates.length > 0 ? { keyStates } : {}) });
   if (!key.success) {
     const issue = key.error.issues[0];
     const path = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
@@ -79,7 +97,7 @@ export function convertExploreInstance(instance: ExploreLayoutInstance) {
     kind: "explore-scene" as const,
     public: { initialImage: instance.image, actions },
     key: key.data,
-    tags: { subset: subsetOf(actions.length), actions: actions.length, source: "explore-layout" },
+    tags: { subset: subsetOf(actions.length), actions: actions.length, source: "explore-layout", ...(keyStates.length > 0 ? { abnormal: true } : {}) },
     practice: false,
     gold: false,
   };

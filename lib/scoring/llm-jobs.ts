@@ -5,7 +5,8 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
-import { EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
+import { embedderFromEnv, embeddingMatrixFor, type EmbedderConfig } from "@/lib/tasks/explore-embed";
+import { embedModelOf, EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmPromptVersion, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
 import { finishExploreLlmScore, planExploreLlmScore, type LlmPhraseRequest } from "@/lib/tasks/explore-llm-scorer";
 import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
 import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
@@ -61,6 +62,8 @@ export interface ScoringJobView {
 export interface ScoringRunOptions {
   /** the scorer LLM (default: from SCORER_LLM_* in the environment) */
   config?: LlmScorerConfig | null;
+  /** the embedder for jobs recorded with one (default: from SCORER_EMBED_* in the environment) */
+  embedder?: EmbedderConfig | null;
   /** p-retry's retries (after the first attempt), first and largest backoff in ms */
   retry?: { retries?: number; minTimeout?: number; maxTimeout?: number };
   staleMs?: number;
@@ -147,7 +150,9 @@ export async function countUnscored(studyId: string, model: string, promptVersio
  * A new LLM scoring job for the study (PENDING; the runner picks it up), or the study's unfinished
  * job for the same model and prompt version when there is one (`created` false).
  */
-export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv()): Promise<{ job: ScoringJobView; created: boolean }> {
+export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv(), embedder: EmbedderConfig | null = embedderFromEnv()): Promise<{ job: ScoringJobView; created: boolean }> {
+  // objects matched by embeddings when an embedder is configured: recorded in the version
+  const promptVersion = llmPromptVersion(embedder?.model);
   if (!config) throw new AppError("CONFLICT", "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it");
   const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
@@ -157,12 +162,12 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
     // one unfinished job per study, model and prompt version (the lock serialises two clicks)
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
     const open = await tx.scoringJob.findFirst({
-      where: { studyId: study.id, scorer: LLM_SCORER, model: config.model, promptVersion: EXPLORE_LLM_PROMPT_VERSION, status: { in: ["PENDING", "RUNNING"] } },
+      where: { studyId: study.id, scorer: LLM_SCORER, model: config.model, promptVersion, status: { in: ["PENDING", "RUNNING"] } },
       select: jobSelect,
     });
     if (open) return { job: viewOf(open), created: false };
     const job = await tx.scoringJob.create({
-      data: { studyId: study.id, kind: LLM_SCORED_KIND, scorer: LLM_SCORER, model: config.model, promptVersion: EXPLORE_LLM_PROMPT_VERSION, createdById: userId },
+      data: { studyId: study.id, kind: LLM_SCORED_KIND, scorer: LLM_SCORER, model: config.model, promptVersion, createdById: userId },
       select: jobSelect,
     });
     return { job: viewOf(job), created: true };
@@ -256,6 +261,16 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   }
   const model = job.model;
   const { promptVersion } = job;
+  // a job recorded with an embedder matches objects by its embeddings, so it needs that embedder here
+  const embedModel = embedModelOf(promptVersion);
+  const embedder = embedModel === null ? null : options.embedder === undefined ? embedderFromEnv() : options.embedder;
+  if (embedModel !== null && (!embedder || embedder.model !== embedModel)) {
+    fail("job", new Error(`the job matches objects by ${embedModel} embeddings, but SCORER_EMBED_URL${embedder ? ` serves ${embedder.model}` : " is not set"} on the server that ran it`));
+    await flush();
+    await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
+    return;
+  }
+  const vectors = new Map<string, number[]>();
   const pending = await countUnscored(job.studyId, model, promptVersion);
   state.total = job.done + pending.responses + pending.predictions;
   await flush();
@@ -299,7 +314,8 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
       const key = exploreSceneKeySchema.parse(keys.get(target.itemId));
       const answer = parseExploreModelAnswer(target.answer);
       if (!answer) throw new Error("the stored answer holds neither objects nor text");
-      const plan = planExploreLlmScore(answer, key);
+      const similarity = embedder ? await embeddingMatrixFor(embedder, vectors, answer, key) : undefined;
+      const plan = planExploreLlmScore(answer, key, similarity);
       const cacheKeys = plan.requests.map((request) => scorerCacheKey(model, promptVersion, request));
       const cached = await readScorerCache(cacheKeys);
       const scores = await Promise.all(
@@ -360,6 +376,7 @@ export interface LlmScoringStatus {
 
 /** What the dashboard's LLM scorer panel shows (GET /api/studies/[slug]/scoring-jobs). */
 export async function getLlmScoringStatus(studyId: string, config: LlmScorerConfig | null = llmScorerFromEnv()): Promise<LlmScoringStatus> {
-  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId), config ? countUnscored(studyId, config.model) : Promise.resolve(null)]);
-  return { configured: config !== null, model: config?.model ?? null, promptVersion: EXPLORE_LLM_PROMPT_VERSION, jobs, unscored };
+  const promptVersion = llmPromptVersion(embedderFromEnv()?.model);
+  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId), config ? countUnscored(studyId, config.model, promptVersion) : Promise.resolve(null)]);
+  return { configured: config !== null, model: config?.model ?? null, promptVersion, jobs, unscored };
 }

@@ -11,7 +11,8 @@ import { importModelRun } from "@/lib/model-runs";
 import { submitResponse } from "@/lib/responses";
 import { createLlmScoringJob, getLlmScoringStatus, getScoringJob } from "@/lib/scoring/llm-jobs";
 import { runScoringJobsUntilIdle } from "@/lib/scoring/runner";
-import { EXPLORE_LLM_PROMPT_VERSION, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
+import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
+import type { EmbedderConfig } from "@/lib/tasks/explore-embed";
 import { planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
 import { exploreSceneKeySchema, type ExploreSceneAnswer } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/explore-scorer";
@@ -29,6 +30,7 @@ interface ChatRequest {
   model: string;
   temperature: number;
   messages: Array<{ role: string; content: string }>;
+  chat_template_kwargs?: unknown;
 }
 
 const received: ChatRequest[] = [];
@@ -55,9 +57,17 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
+      if (req.url === "/v1/embeddings") {
+        // a stand-in embedder: letter counts, so one word's embedding is its own and related spellings are close
+        const { input } = JSON.parse(body) as { input: string[] };
+        embedded.push(...input);
+        const vector = (text: string) => Array.from({ length: 26 }, (_, i) => [...text].filter((c) => c.charCodeAt(0) - 97 === i).length);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) })) }));
+        return;
+      }
       const parsed = JSON.parse(body) as ChatRequest;
       received.push(parsed);
-      const answer = reply(parsed.messages[0]?.content ?? "");
+      const answer = reply(parsed.messages.at(-1)?.content ?? "");
       if (answer.status !== 200) {
         res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "stand-in failure" } }));
         return;
@@ -75,6 +85,8 @@ afterAll(async () => {
 });
 
 const config = (): LlmScorerConfig => ({ url, model: "test-llm", concurrency: 3 });
+const embedded: string[] = [];
+const embedder = (): EmbedderConfig => ({ url: url.replace("/v1/chat/completions", "/v1/embeddings"), model: "test-embed" });
 const fastRetry = { retries: 2, minTimeout: 5, maxTimeout: 20 };
 
 const KEYS = {
@@ -158,7 +170,7 @@ describe("LLM scorer jobs", () => {
     expect(done).toMatchObject({ status: "DONE", total: 5, done: 5, failed: 0, progress: 1, errors: [] });
     expect(done.requests).toBe(received.length);
 
-    // every request: the paper's prompt verbatim, as the only user message, temperature 0, the model's name
+    // every request: the paper's system prompt (Listing 8) and user prompt verbatim, temperature 0, thinking off, the model's name
     const planned = new Set<string>();
     const answers = await db.response.findMany({ select: { answer: true, assignment: { select: { item: { select: { key: true } } } } } });
     const predictions = await db.modelPrediction.findMany({ select: { answer: true, item: { select: { key: true } } } });
@@ -168,13 +180,15 @@ describe("LLM scorer jobs", () => {
     for (const request of received) {
       expect(request.temperature).toBe(0);
       expect(request.model).toBe("test-llm");
-      expect(request.messages).toHaveLength(1);
-      expect(request.messages[0].role).toBe("user");
-      expect(planned.has(request.messages[0].content)).toBe(true);
-      expect(request.messages[0].content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations) referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation\.$/s);
+      expect(request.messages).toHaveLength(2);
+      expect(request.messages[0]).toEqual({ role: "system", content: LLM_SYSTEM_PROMPT });
+      expect(request.messages[1].role).toBe("user");
+      expect(request.chat_template_kwargs).toEqual({ enable_thinking: false });
+      expect(planned.has(request.messages[1].content)).toBe(true);
+      expect(request.messages[1].content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation\.$/s);
     }
     // each distinct prompt asked once, but for the one that failed once and was retried
-    const contents = received.map((r) => r.messages[0].content);
+    const contents = received.map((r) => r.messages[1].content);
     expect(new Set(contents).size).toBe(planned.size);
     expect(contents.length).toBe(planned.size + 1);
     expect(contents.filter((c) => c.includes("Phrase: 'white ceramic bowl'")).length).toBeGreaterThanOrEqual(2);
@@ -247,6 +261,33 @@ describe("LLM scorer jobs", () => {
     expect(explore.presenceAlpha?.units).toBe(2);
     expect(explore.paper.cells.Full.S_uni).toBe(59.08);
     expect(explore.llm).toMatchObject({ configured: false, jobs: [expect.objectContaining({ status: "DONE" })] });
+  });
+});
+
+describe("object matching by embeddings (SCORER_EMBED_URL)", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    clearDashboardCaches();
+    received.length = 0;
+    embedded.length = 0;
+    failOnceLeft = new Set();
+  });
+
+  it("a job with an embedder matches objects by the embeddings' cosine and its table says so; without the embedder it fails cleanly", async () => {
+    const { researcher, study } = await seed();
+    const { job } = await createLlmScoringJob(study.slug, researcher.id, config(), embedder());
+    expect(job.promptVersion).toBe(`${EXPLORE_LLM_PROMPT_VERSION}+test-embed`);
+    await runScoringJobsUntilIdle({ config: config(), embedder: embedder(), retry: fastRetry, runnerId: "runner-e" });
+    expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 5, failed: 0 });
+    expect(embedded).toEqual(expect.arrayContaining(["bowl", "sink", "cabbage", "colander"]));
+    const d = await getStudyDashboard(study.slug, {});
+    expect(d.explore!.tables.map((t) => t.title)).toEqual(["structured scorer", "LLM scorer (test-llm), objects matched by test-embed embeddings"]);
+
+    const other = await createLlmScoringJob(study.slug, researcher.id, { ...config(), model: "other-llm" }, embedder());
+    await runScoringJobsUntilIdle({ config: { ...config(), model: "other-llm" }, embedder: null, retry: fastRetry, runnerId: "runner-f" });
+    const failed = await getScoringJob(other.job.id);
+    expect(failed).toMatchObject({ status: "FAILED" });
+    expect(JSON.stringify(failed)).toContain("SCORER_EMBED_URL is not set");
   });
 });
 

@@ -71,7 +71,15 @@ export const keyOrderSchema = z
  * What annotators submit: a permutation of 0..n-1. The item's length is checked by
  * `answerSchemaFor(item)`, which every kind builds from this schema.
  */
-export const enactOrderAnswerSchema = z.strictObject({ order: keyOrderSchema });
+export const ENACT_MAX_ORDER = 100;
+
+/** The length first (issue #17: an oversized answer costs no parsing), then the permutation. */
+const answerOrderSchema = z
+  .unknown()
+  .refine((value) => !Array.isArray(value) || value.length <= ENACT_MAX_ORDER, { message: `order has at most ${ENACT_MAX_ORDER} indices`, abort: true })
+  .pipe(keyOrderSchema);
+
+export const enactOrderAnswerSchema = z.strictObject({ order: answerOrderSchema });
 
 /** The strict per-item answer schema: a permutation with exactly `length` entries. */
 export function enactOrderAnswerSchemaFor(length: number): z.ZodType<EnactOrderAnswer> {

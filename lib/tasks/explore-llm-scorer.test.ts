@@ -1,7 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tokenize, wordSimilarity } from "@/lib/tasks/explore-nlp";
 import { finishExploreLlmScore, objectSentences, planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { scoreStructured, unifiedScore } from "@/lib/tasks/explore-scorer";
+
+// the tagger model and WordNet load once per process (seconds on a busy machine): not inside a test's 5 s
+beforeAll(() => {
+  tokenize("warm up");
+  wordSimilarity("cup", "bowl");
+}, 120_000);
 
 const key = exploreSceneKeySchema.parse({
   objects: [
@@ -64,12 +71,21 @@ describe("explore LLM scorer plan", () => {
     const nothing = planExploreLlmScore({ objects: [], text: "A dog runs." }, key);
     expect(nothing.requests).toEqual([]);
     expect(finishExploreLlmScore(nothing, [], meta)).toMatchObject({ S_obj: 0, S_att: 0, S_rel: 0, S_uni: 0 });
+    // unmatched annotated objects count 0 in S_att and S_rel, so the parts and S_uni follow Eq. 1
+    const partial = finishExploreLlmScore(plan, plan.requests.map(() => 5), meta);
+    expect(partial.S_att).toBeCloseTo(5);
+    expect(partial.S_uni).toBeCloseTo(0.25 * 75 + 0.35 * 100 + 0.4 * 100);
   });
 
-  it("scores key states against the whole description (abnormal cases)", () => {
+  it("scores a key state of an object with the states prompt against that object's sentences (Sec. 6), one of the scene against the whole description", () => {
+    const perObject = exploreSceneKeySchema.parse({ objects: [{ category: "faucet", description: "silver faucet" }, { category: "sink" }], keyStates: [{ state: "The water is flowing from the spout of the faucet.", object: 0 }] });
+    const byObject = planExploreLlmScore({ objects: [], text: "The faucet is on. Water runs into the sink." }, perObject);
+    expect(byObject.requests).toContainEqual({ aspect: "states", sentence: "The faucet is on.", phrase: "The water is flowing from the spout of the faucet." });
+    const unmatched = planExploreLlmScore({ objects: [], text: "The sink is white." }, perObject);
+    expect(unmatched.keyStates).toEqual([{ state: "The water is flowing from the spout of the faucet.", request: null }]);
     const abnormal = exploreSceneKeySchema.parse({ objects: [{ category: "faucet", description: "running" }], keyStates: ["the faucet is left running"] });
     const plan = planExploreLlmScore({ objects: [], text: "The faucet is on. Water runs into the sink." }, abnormal);
-    expect(plan.requests).toContainEqual({ aspect: "attributes", sentence: "The faucet is on. Water runs into the sink.", phrase: "the faucet is left running" });
+    expect(plan.requests).toContainEqual({ aspect: "states", sentence: "The faucet is on. Water runs into the sink.", phrase: "the faucet is left running" });
     const score = finishExploreLlmScore(plan, plan.requests.map(() => 4), meta);
     expect(score.S_key).toBe(4);
     expect(score.S_abn).toBeCloseTo(0.1 * score.S_uni + 0.9 * 80);

@@ -1,5 +1,5 @@
 import { sentences as splitSentences } from "@/lib/tasks/explore-nlp";
-import { EXPLORE_CORRECT_THRESHOLD, matchObjects, objectNames, objectRefs, parseRelation, S_ABN_LAMBDA, unifiedScore, type ExploreScoreFigures, type MatchedPair, type SceneObject, type StructuredAnswer } from "@/lib/tasks/explore-scorer";
+import { EXPLORE_CORRECT_THRESHOLD, keyStatesOf, matchObjects, objectNames, objectRefs, parseRelation, partScore, relationTarget, S_ABN_LAMBDA, unifiedScore, type ExploreScoreFigures, type MatchedPair, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/explore-scorer";
 import type { LlmAspect } from "@/lib/tasks/explore-llm";
 
 /**
@@ -7,23 +7,29 @@ import type { LlmAspect } from "@/lib/tasks/explore-llm";
  * and how the 0-5 replies become S_att, S_rel, S_uni (and S_key, S_abn). Reported as "LLM scorer
  * (<model>)", never under the paper's name: the prompts are the paper's, the rest is Yardstick's.
  *
- * - Objects: the paper matches candidate nouns to annotated categories with a sentence embedder
- *   (Sentence-BERT all-MiniLM-L6-v2). No embedder runs here, so the LLM path keeps the structured
- *   scorer's object level (explore-scorer.ts matchObjects: lemmas, WordNet, mutual maxima); S_obj
- *   is the same number under both scorers and only S_att, S_rel (and S_key) come from the LLM.
+ * - Objects: the structured scorer's object level (explore-scorer.ts matchObjects: one row per
+ *   annotated category, one pass of mutual maxima), with lemma/WordNet similarity, or with the
+ *   embeddings' cosine when an embedder is configured (SCORER_EMBED_URL, the paper's
+ *   all-MiniLM-L6-v2; explore-embed.ts); S_obj is then the structured scorer's figure with the same similarity.
  * - The predicted sentences: free text is split into sentences (wink-nlp) and a candidate object
  *   is mentioned by the sentences holding its noun phrase (the paper's step 1). Structured objects
  *   become one sentence each ("The bowl is white ceramic, on the kitchen counter and next to the
- *   sink."), and an object is mentioned by its own sentence and by those whose relations point at it.
- * - Attributes: per matched annotated object with a description, the sentences mentioning its
- *   match against the description ("attributes" prompt); S_att = mean over those objects.
- * - Relations: per annotated relation of a matched object, the sentences mentioning its match and
- *   the match of the relation's object (as CompreCap does) against the relation ("relations"
- *   prompt); an object's score is the mean over its relations, S_rel the mean over objects.
- * - With no sentence to show (nothing mentions the match) a phrase scores 0 without a request; with
- *   no match at all S_att and S_rel are 0; null (nothing to compare) parts drop out of S_uni.
- * - Key states (abnormal cases; explore.md quotes no prompt for them): the whole description
- *   against each key state with the "attributes" prompt; S_key = mean, S_abn = 0.1 S_uni + 0.9 (20 S_key).
+ *   sink."), an object is mentioned by its own sentence and by those whose relations point at it,
+ *   and a candidate (the answer's objects of one category) by its objects' sentences.
+ * - Every request carries the paper's system prompt (Listing 8) and one user prompt: attributes
+ *   (Listing 9), relations (Listing 10), key states (Listing 11).
+ * - Attributes: per annotated object with a description, the sentences mentioning the candidate
+ *   its category matched against the description; S_att = mean over those objects (0 unmatched).
+ * - Relations: per annotated relation, the sentences mentioning the subject's candidate and the
+ *   relation object's candidate (as CompreCap does) against the relation; an object's score is
+ *   the mean over its relations, S_rel the mean over annotated objects with relations (0 unmatched).
+ * - With no sentence to show a phrase scores 0 without a request; a part with nothing to compare
+ *   (the key has no descriptions, or no relations) is S_obj / 20, as in the structured scorer, so
+ *   S_uni is Eq. 1 on every answer's own parts.
+ * - Key states (Sec. 6: "in the same way as we evaluate object attributes"): a key state of an
+ *   object, the sentences mentioning the candidate that object's category matched, with the
+ *   "states" prompt (Listing 11); a key state of the scene (no object), the whole description.
+ *   S_key = mean, S_abn = 0.1 S_uni + 0.9 (20 S_key).
  */
 
 export interface LlmPhraseRequest {
@@ -40,9 +46,9 @@ export interface ExploreLlmPlan {
   predictedObjects: number;
   /** distinct requests, in the order first needed */
   requests: LlmPhraseRequest[];
-  /** per matched annotated object with a description: the request scoring it, null = 0 */
+  /** per annotated object with a description: the request scoring it, null = 0 (unmatched, or nothing mentions it) */
   attributes: Array<{ annotated: number; request: number | null }>;
-  /** per annotated relation of a matched object */
+  /** per annotated relation */
   relations: Array<{ annotated: number; relation: string; request: number | null }>;
   /** per key state (abnormal cases), empty otherwise */
   keyStates: Array<{ state: string; request: number | null }>;
@@ -65,7 +71,7 @@ const displayName = (ref: string) => ref.replace(/\.\d+$/, "");
  * indices of the sentences that mention each object (its own, and those relating to it).
  */
 export function objectSentences(objects: readonly SceneObject[]): { sentences: string[]; mentions: number[][] } {
-  const { names } = objectNames(objects);
+  const { names, byCategory } = objectNames(objects);
   const refs = objectRefs(objects);
   const mentions = objects.map((_, i) => [i]);
   const sentences = objects.map((object, i) => {
@@ -74,8 +80,9 @@ export function objectSentences(objects: readonly SceneObject[]): { sentences: s
     const clauses = object.relation.map((text) => {
       const parsed = parseRelation(text, names);
       if (!parsed) return text.trim();
-      if (parsed.objectIndex !== null && parsed.objectIndex !== i && !mentions[parsed.objectIndex].includes(i)) mentions[parsed.objectIndex].push(i);
-      const target = parsed.objectIndex !== null ? displayName(refs[parsed.objectIndex]) : parsed.object;
+      const index = relationTarget(parsed, i, byCategory);
+      if (index !== null && index !== i && !mentions[index].includes(i)) mentions[index].push(i);
+      const target = index !== null ? displayName(refs[index]) : parsed.object;
       return `${parsed.predicate} the ${target}`;
     });
     if (description === "" && clauses.length === 0) return `There is a ${name}.`;
@@ -85,10 +92,12 @@ export function objectSentences(objects: readonly SceneObject[]): { sentences: s
 }
 
 /** What the LLM is asked for one answer against one key (no request is sent here). */
-export function planExploreLlmScore(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: string[] }): ExploreLlmPlan {
-  const matching = matchObjects(answer, key);
-  const { sentences, mentions } =
-    matching.source === "objects" ? objectSentences(answer.objects) : { sentences: splitSentences(answer.text), mentions: matching.predicted.map((p) => p.sentences) };
+export function planExploreLlmScore(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: ReadonlyArray<string | { state: string; object: number }> }, similarity?: SimilarityMatrix): ExploreLlmPlan {
+  const matching = matchObjects(answer, key, similarity);
+  const structured = matching.source === "objects" ? objectSentences(answer.objects) : null;
+  const sentences = structured ? structured.sentences : splitSentences(answer.text);
+  // the sentences mentioning each candidate: its objects' sentences, or its noun phrase's sentences
+  const mentions = matching.predicted.map((candidate) => (structured ? candidate.members.flatMap((member) => structured.mentions[member] ?? []) : candidate.sentences));
 
   const requests: LlmPhraseRequest[] = [];
   const index = new Map<string, number>();
@@ -106,23 +115,32 @@ export function planExploreLlmScore(answer: StructuredAnswer, key: { objects: Sc
     return at;
   };
 
-  const { names } = objectNames(key.objects);
+  const { names, byCategory } = objectNames(key.objects);
   const attributes: ExploreLlmPlan["attributes"] = [];
   const relations: ExploreLlmPlan["relations"] = [];
-  for (const pair of matching.pairs) {
-    const object = key.objects[pair.annotated];
-    const own = mentions[pair.predicted] ?? [];
-    if (object.description.trim() !== "") attributes.push({ annotated: pair.annotated, request: ask("attributes", own, object.description.trim()) });
+  key.objects.forEach((object, i) => {
+    const candidate = matching.predictedFor.get(i);
+    const own = candidate === undefined ? [] : (mentions[candidate] ?? []);
+    if (object.description.trim() !== "") attributes.push({ annotated: i, request: candidate === undefined ? null : ask("attributes", own, object.description.trim()) });
     for (const relation of object.relation) {
       if (relation.trim() === "") continue;
+      if (candidate === undefined) {
+        relations.push({ annotated: i, relation: relation.trim(), request: null });
+        continue;
+      }
       const parsed = parseRelation(relation, names);
-      const target = parsed?.objectIndex !== null && parsed?.objectIndex !== undefined ? matching.predictedFor.get(parsed.objectIndex) : undefined;
+      const targetObject = parsed ? relationTarget(parsed, i, byCategory) : null;
+      const target = targetObject === null ? undefined : matching.predictedFor.get(targetObject);
       const other = target === undefined ? [] : (mentions[target] ?? []);
-      relations.push({ annotated: pair.annotated, relation: relation.trim(), request: ask("relations", [...own, ...other], relation.trim()) });
+      relations.push({ annotated: i, relation: relation.trim(), request: ask("relations", [...own, ...other], relation.trim()) });
     }
-  }
+  });
   const everything = sentences.map((_, i) => i);
-  const keyStates = (key.keyStates ?? []).map((state) => ({ state, request: ask("attributes", everything, state) }));
+  const keyStates = keyStatesOf(key).map(({ state, object }) => {
+    if (object === null) return { state, request: ask("states", everything, state) };
+    const candidate = matching.predictedFor.get(object);
+    return { state, request: candidate === undefined ? null : ask("states", mentions[candidate] ?? [], state) };
+  });
 
   return {
     source: matching.source,
@@ -147,9 +165,8 @@ export function finishExploreLlmScore(plan: ExploreLlmPlan, scores: readonly num
   const perObject = new Map<number, number[]>();
   for (const entry of plan.relations) perObject.set(entry.annotated, [...(perObject.get(entry.annotated) ?? []), value(entry.request)]);
   const relScores = [...perObject.values()].map((list) => mean(list)!);
-  const none = plan.matched.length === 0;
-  const sAtt = none ? 0 : mean(attScores);
-  const sRel = none ? 0 : mean(relScores);
+  const sAtt = partScore(attScores, plan.S_obj);
+  const sRel = partScore(relScores, plan.S_obj);
   const sUni = unifiedScore(plan.S_obj, sAtt, sRel);
   const score: ExploreLlmScore = {
     scorer: "llm",
@@ -163,7 +180,7 @@ export function finishExploreLlmScore(plan: ExploreLlmPlan, scores: readonly num
     annotatedObjects: plan.annotatedObjects,
     predictedObjects: plan.predictedObjects,
     matched: plan.matched,
-    attributes: plan.attributes.map((entry) => ({ object: plan.matched.find((pair) => pair.annotated === entry.annotated)?.annotatedCategory ?? "?", score: value(entry.request) })),
+    attributes: plan.attributes.map((entry) => ({ object: plan.matched.find((pair) => pair.annotated === entry.annotated)?.annotatedCategory ?? "(unmatched)", score: value(entry.request) })),
     relations: plan.relations.map((entry) => ({ relation: entry.relation, score: value(entry.request) })),
     correct: sUni >= EXPLORE_CORRECT_THRESHOLD,
   };

@@ -1,23 +1,59 @@
 /**
- * EXPLORE-Bench's pluggable LLM scorer, the HTTP side (the paper's protocol, steps 3-4;
- * ../shared/benchmarks/explore.md): when SCORER_LLM_URL points at an OpenAI-compatible
- * chat-completions endpoint, a sentence is scored 0-5 against an annotated phrase with the paper's
- * prompt, at temperature 0. What is asked for an answer is planned in explore-llm-scorer.ts; the
- * background job, the cache in the database, retries and progress are in lib/scoring/.
- *
- * The prompt is the one quoted in explore.md (the paper's), verbatim, with "attributes" or
- * "relations" filled in; explore.md gives it as one template with "[relations]" as the variant.
- * It is sent as the only (user) message: explore.md quotes no system prompt.
+ * EXPLORE-Bench's pluggable LLM scorer, the HTTP side (the paper's protocol, Sec. 3.3 and Sec. 6;
+ * prompts in Appendix B.3): when SCORER_LLM_URL points at an OpenAI-compatible chat-completions
+ * endpoint, a sentence is scored 0-5 against an annotated phrase at temperature 0, with the
+ * paper's system prompt (Listing 8) and its user prompt for attributes (Listing 9), relations
+ * (Listing 10) or key states (Listing 11), verbatim. What is asked for an answer is planned in
+ * explore-llm-scorer.ts; the background job, the cache in the database, retries and progress are
+ * in lib/scoring/. Qwen3's thinking is turned off in the request (`chat_template_kwargs:
+ * {"enable_thinking": false}`, which vLLM and SGLang accept; SCORER_LLM_THINKING=on leaves it out),
+ * and a <think> block that still comes back is dropped before the score is read.
  */
 
-export type LlmAspect = "attributes" | "relations";
+export type LlmAspect = "attributes" | "relations" | "states";
 
 /** Bumped whenever the prompts or what is sent for an answer change: cached replies of another version are not reused. */
-export const EXPLORE_LLM_PROMPT_VERSION = "explore-v1";
+export const EXPLORE_LLM_PROMPT_VERSION = "explore-v2";
 
-/** The paper's prompt (explore.md, "Scoring", step 4), verbatim but for the aspect word. */
+/**
+ * The version a job and its scores record: the prompts' version, plus the embedder's model when
+ * objects are matched by embeddings (SCORER_EMBED_URL): "explore-v2+all-MiniLM-L6-v2".
+ */
+export function llmPromptVersion(embedModel?: string | null): string {
+  return embedModel ? `${EXPLORE_LLM_PROMPT_VERSION}+${embedModel}` : EXPLORE_LLM_PROMPT_VERSION;
+}
+
+/** Whether scores of this version come from the current prompts (with or without an embedder). */
+export function isCurrentPromptVersion(version: string): boolean {
+  return version === EXPLORE_LLM_PROMPT_VERSION || version.startsWith(`${EXPLORE_LLM_PROMPT_VERSION}+`);
+}
+
+/** The embedder's model of a version ("explore-v2+all-MiniLM-L6-v2" -> "all-MiniLM-L6-v2"), null for lemma/WordNet matching. */
+export function embedModelOf(version: string): string | null {
+  const at = version.indexOf("+");
+  return at < 0 ? null : version.slice(at + 1);
+}
+
+/** Listing 8: the system prompt sent with every request. */
+export const LLM_SYSTEM_PROMPT =
+  "You are a Natural Language Processing (NLP) expert. A curious human will give you a sentence and a phrase. The human want you to help with analyzing whether the sentence includes similar concept with the given phrase and rate the similarity on a scale from 0 to 5, with 0 being 'completely lacks similar concepts' and 5 being 'extremely has similar concepts'. You need to give helpful and reliable answers to help the human.";
+
+/** Listings 9-11, verbatim but for the aspect word ("attributes", "relations", "states"). */
 export function llmScorerPrompt(sentence: string, phrase: string, aspect: LlmAspect): string {
   return `Sentence: '${sentence}'. Phrase: '${phrase}'. Please check if the sentence contains parts that accurately describe the ${aspect} referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation.`;
+}
+
+/** The request body for one (sentence, phrase): system prompt, user prompt, temperature 0, thinking off unless asked for. */
+export function llmRequestBody(config: Pick<LlmScorerConfig, "model" | "thinking">, sentence: string, phrase: string, aspect: LlmAspect): Record<string, unknown> {
+  return {
+    model: config.model,
+    temperature: 0,
+    messages: [
+      { role: "system", content: LLM_SYSTEM_PROMPT },
+      { role: "user", content: llmScorerPrompt(sentence, phrase, aspect) },
+    ],
+    ...(config.thinking ? {} : { chat_template_kwargs: { enable_thinking: false } }),
+  };
 }
 
 /** The first integer 0-5 in the reply ("4", "Score: 4", "4/5"); null when there is none. */
@@ -34,6 +70,8 @@ export interface LlmScorerConfig {
   apiKey?: string;
   /** requests in flight at once (SCORER_LLM_CONCURRENCY; default 4) */
   concurrency: number;
+  /** leave the model's thinking on (SCORER_LLM_THINKING=on); off by default: `chat_template_kwargs: {"enable_thinking": false}` is sent */
+  thinking?: boolean;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
 }
@@ -50,6 +88,7 @@ export function llmScorerFromEnv(env: Record<string, string | undefined> = proce
     model: env.SCORER_LLM_MODEL?.trim() || DEFAULT_SCORER_MODEL,
     apiKey: env.SCORER_LLM_API_KEY?.trim() || undefined,
     concurrency: Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64 ? concurrency : 4,
+    thinking: /^(on|1|true|yes)$/i.test(env.SCORER_LLM_THINKING?.trim() ?? ""),
   };
 }
 
@@ -76,18 +115,14 @@ export interface LlmPhraseResult {
  * other than 408 and 429 are not worth retrying), network errors and timeouts (retryable), and
  * replies without a 0-5 integer (not retryable: at temperature 0 the model would say the same).
  */
-export async function llmPhraseScore(config: Pick<LlmScorerConfig, "url" | "model" | "apiKey" | "timeoutMs" | "fetchImpl">, sentence: string, phrase: string, aspect: LlmAspect): Promise<LlmPhraseResult> {
+export async function llmPhraseScore(config: Pick<LlmScorerConfig, "url" | "model" | "apiKey" | "timeoutMs" | "fetchImpl" | "thinking">, sentence: string, phrase: string, aspect: LlmAspect): Promise<LlmPhraseResult> {
   const fetchImpl = config.fetchImpl ?? fetch;
   let response: Response;
   try {
     response = await fetchImpl(config.url, {
       method: "POST",
       headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-      body: JSON.stringify({
-        model: config.model,
-        temperature: 0,
-        messages: [{ role: "user", content: llmScorerPrompt(sentence, phrase, aspect) }],
-      }),
+      body: JSON.stringify(llmRequestBody(config, sentence, phrase, aspect)),
       signal: AbortSignal.timeout(config.timeoutMs ?? 120_000),
     });
   } catch (error) {
@@ -106,7 +141,7 @@ export async function llmPhraseScore(config: Pick<LlmScorerConfig, "url" | "mode
   }
   const content = body.choices?.[0]?.message?.content;
   if (typeof content !== "string") throw new LlmScorerError(`scorer LLM at ${config.url} sent no choices[0].message.content`, false);
-  // Qwen3 may think aloud first: drop <think>...</think>
+  // a server that ignores chat_template_kwargs may still think aloud first: drop <think>...</think>
   const score = parseLlmScore(content.replace(/<think>[\s\S]*?<\/think>/g, ""));
   if (score === null) throw new LlmScorerError(`scorer LLM reply ${JSON.stringify(content.slice(0, 80))} holds no 0-5 score`, false);
   return { score, reply: content };

@@ -27,8 +27,24 @@ export interface Token {
   stop: boolean;
 }
 
+/** Tokens of short texts (categories, predicates), cached: keys and answers repeat them. Bounded. */
+const tokenCache = new Map<string, Token[]>();
+const TOKEN_CACHE_TEXT = 120;
+const TOKEN_CACHE_ENTRIES = 5_000;
+
 /** Tokens of a text, punctuation and spaces left out. */
 export function tokenize(text: string): Token[] {
+  if (text.length > TOKEN_CACHE_TEXT) return tokenizeUncached(text);
+  let tokens = tokenCache.get(text);
+  if (!tokens) {
+    tokens = tokenizeUncached(text);
+    if (tokenCache.size >= TOKEN_CACHE_ENTRIES) tokenCache.clear();
+    tokenCache.set(text, tokens);
+  }
+  return tokens;
+}
+
+function tokenizeUncached(text: string): Token[] {
   const its = nlp().its;
   const doc = nlp().readDoc(text);
   const lemmas = doc.tokens().out(its.lemma as never) as unknown as string[];
@@ -129,25 +145,25 @@ export function nounSynsets(lemma: string): string[] {
 /** Similarity of two noun lemmas (or lemma phrases) by WordNet; see SIMILARITY in the scorer docs. */
 export const WORD_SIMILARITY = {
   sameLemma: 1,
-  /** the two share a synset: synonyms (sofa ~ couch, cutting board ~ chopping board) */
+  /** the two have the same most frequent synset: synonyms (sofa ~ couch, cutting board ~ chopping board) */
   sharedSynset: 0.9,
-  /** a synset of one is a direct hypernym of a synset of the other (fridge -> refrigerator) */
+  /** the most frequent synset of one is a direct hypernym of the other's (fridge -> refrigerator) */
   directHypernym: 0.8,
 } as const;
 
+/**
+ * WordNet similarity of two noun lemmas (or lemma phrases), on their most frequent sense only
+ * (index.noun lists a lemma's synsets in WordNet's sense order, most frequent first): rare senses
+ * made unrelated everyday objects match ("pot" and "stool" share the "toilet" sense).
+ */
 export function wordSimilarity(a: string, b: string): number {
   if (a === b) return WORD_SIMILARITY.sameLemma;
-  const left = nounSynsets(a);
-  const right = nounSynsets(b);
-  if (left.length === 0 || right.length === 0) return 0;
-  const rightSet = new Set(right);
-  if (left.some((offset) => rightSet.has(offset))) return WORD_SIMILARITY.sharedSynset;
+  const left = nounSynsets(a)[0];
+  const right = nounSynsets(b)[0];
+  if (left === undefined || right === undefined) return 0;
+  if (left === right) return WORD_SIMILARITY.sharedSynset;
   const { hypernyms } = loadWordNet();
-  const leftSet = new Set(left);
-  const upOf = (offsets: string[]) => offsets.flatMap((offset) => hypernyms.get(offset) ?? []);
-  if (upOf(left).some((offset) => rightSet.has(offset)) || upOf(right).some((offset) => leftSet.has(offset))) {
-    return WORD_SIMILARITY.directHypernym;
-  }
+  if ((hypernyms.get(left) ?? []).includes(right) || (hypernyms.get(right) ?? []).includes(left)) return WORD_SIMILARITY.directHypernym;
   return 0;
 }
 
@@ -195,10 +211,10 @@ export function nounPhrases(sentenceTokens: readonly Token[], sentence: number):
   };
   sentenceTokens.forEach((token, i) => {
     // wink's lite model tags some nouns as verbs ("the kitchen counter", "the sink"): a VERB after a
-    // determiner, adjective or noun that WordNet knows as a noun is taken as a noun
+    // determiner, number ("two bowls"), adjective or noun that WordNet knows as a noun is taken as a noun
     const previous = sentenceTokens[i - 1];
     const nounAfterModifier =
-      token.pos === "VERB" && previous !== undefined && ["DET", "ADJ", "NOUN"].includes(previous.pos) && nounSynsets(token.lemma).length > 0;
+      token.pos === "VERB" && previous !== undefined && ["DET", "ADJ", "NOUN", "NUM"].includes(previous.pos) && nounSynsets(token.lemma).length > 0;
     const noun = (token.pos === "NOUN" || token.pos === "PROPN" || nounAfterModifier) && !token.stop;
     if (noun && start < 0) start = i;
     if (!noun) close(i);

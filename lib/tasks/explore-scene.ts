@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgreementEncoding, Json, MetricSpec, TaskItem, TaskModule } from "@/lib/tasks/types";
 import { categoryLemmas } from "@/lib/tasks/explore-nlp";
+import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/explore-limits";
 import { objectSentences } from "@/lib/tasks/explore-llm-scorer";
 import {
   objectNames,
@@ -28,11 +29,40 @@ import {
  * may point at things outside the object list ("bowl on kitchen counter"); they are not checked.
  */
 
+export { EXPLORE_ANSWER_LIMITS };
+const L = EXPLORE_ANSWER_LIMITS;
+
 const objectFields = {
-  category: z.string().trim().min(1, "a category is a non-empty noun or noun phrase"),
-  description: z.string(),
-  relation: z.array(z.string().trim().min(1, "a relation is non-empty text")),
+  category: z.string().trim().min(1, "a category is a non-empty noun or noun phrase").max(L.categoryChars, `a category has at most ${L.categoryChars} characters`),
+  description: z.string().max(L.descriptionChars, `a description has at most ${L.descriptionChars} characters`),
+  relation: z.array(z.string().trim().min(1, "a relation is non-empty text").max(L.relationChars, `a relation has at most ${L.relationChars} characters`)).max(L.relationsPerObject, `at most ${L.relationsPerObject} relations per object`),
 };
+
+/** The counts, checked first and in linear time: objects, relations per object and in all. Null when within the caps. */
+export function exploreAnswerTooBig(value: unknown): { path: Array<string | number>; message: string } | null {
+  if (typeof value !== "object" || value === null) return null;
+  const objects = (value as { objects?: unknown }).objects;
+  if (!Array.isArray(objects)) return null;
+  if (objects.length > L.objects) return { path: ["objects"], message: `at most ${L.objects} objects (got ${objects.length})` };
+  let relations = 0;
+  for (let i = 0; i < objects.length; i++) {
+    const relation = (objects[i] as { relation?: unknown } | null)?.relation;
+    if (!Array.isArray(relation)) continue;
+    if (relation.length > L.relationsPerObject) return { path: ["objects", i, "relation"], message: `at most ${L.relationsPerObject} relations per object (got ${relation.length})` };
+    relations += relation.length;
+  }
+  if (relations > L.relations) return { path: ["objects"], message: `at most ${L.relations} relations in all (got ${relations})` };
+  return null;
+}
+
+/** Rejects an answer over the counts before its parts are parsed (issue #17: an oversized answer must not cost CPU). */
+function countsFirst<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value, ctx) => {
+    const tooBig = exploreAnswerTooBig(value);
+    if (tooBig) ctx.addIssue({ code: "custom", path: tooBig.path, message: tooBig.message });
+    return value;
+  }, schema);
+}
 
 /** One object of the paper's final-scene annotation. */
 export const exploreKeyObjectSchema = z.object({
@@ -51,56 +81,81 @@ export const exploreScenePublicSchema = z.strictObject({
 });
 export type ExploreScenePublic = z.infer<typeof exploreScenePublicSchema>;
 
-export const exploreSceneKeySchema = z.strictObject({
-  objects: z.array(exploreKeyObjectSchema).min(1, "the final scene needs at least one annotated object"),
-  /** abnormal cases: the key states ("the faucet is left running") scored as S_key */
-  keyStates: z.array(z.string().min(1)).optional(),
-});
+/** A key state: of the scene (a string) or of one annotated object (`object`: its index; Listings 13-14). */
+export const exploreKeyStateSchema = z.union([z.string().min(1), z.strictObject({ state: z.string().trim().min(1), object: z.number().int().min(0) })]);
+
+export const exploreSceneKeySchema = z
+  .strictObject({
+    objects: z.array(exploreKeyObjectSchema).min(1, "the final scene needs at least one annotated object"),
+    /** abnormal cases: the key states ("the faucet is left running") scored as S_key */
+    keyStates: z.array(exploreKeyStateSchema).optional(),
+  })
+  .superRefine((key, ctx) => {
+    key.keyStates?.forEach((entry, i) => {
+      if (typeof entry !== "string" && entry.object >= key.objects.length) {
+        ctx.addIssue({ code: "custom", path: ["keyStates", i, "object"], message: `key state ${JSON.stringify(entry.state)} belongs to object ${entry.object}, but the scene has ${key.objects.length} objects` });
+      }
+    });
+  });
 export type ExploreSceneKey = z.infer<typeof exploreSceneKeySchema>;
 
-/** Checks that every relation names its own object as subject and an existing object as object. */
+/** A list of refs for a message, at most 12 of them. */
+function refList(refs: readonly string[]): string {
+  return refs.length <= 12 ? refs.join(", ") : `${refs.slice(0, 12).join(", ")}, ... (${refs.length} objects)`;
+}
+
+/**
+ * Checks that every relation names its own object as subject and an existing object as object:
+ * linear in the answer's words (name lookups in a map; no tagger); at most 50 issues are reported.
+ */
 function checkRelations(objects: ReadonlyArray<{ category: string; relation: string[] }>, ctx: z.RefinementCtx): void {
-  const { names, ambiguous } = objectNames(objects);
+  const { names, ambiguous, byCategory } = objectNames(objects);
   const refs = objectRefs(objects);
+  const known = refList(refs);
+  let issues = 0;
+  const addIssue = (path: Array<string | number>, message: string) => {
+    if (issues++ < 50) ctx.addIssue({ code: "custom", path, message });
+  };
   objects.forEach((object, i) => {
     object.relation.forEach((text, r) => {
       const path = ["objects", i, "relation", r];
-      const parsed = parseRelation(text, names);
-      const known = refs.join(", ");
+      const parsed = parseRelation(text, names, false);
       if (!parsed) {
-        ctx.addIssue({ code: "custom", path, message: `relation ${JSON.stringify(text)} must read "<subject> <relation> <object>" with the subject one of the scene's objects (${known})` });
+        addIssue(path, `relation ${JSON.stringify(text)} must read "<subject> <relation> <object>" with the subject one of the scene's objects (${known})`);
         return;
       }
       if (names.get(parsed.subject) !== i) {
-        ctx.addIssue({ code: "custom", path, message: `relation ${JSON.stringify(text)} belongs to ${refs[i]} but its subject is ${parsed.subject}` });
+        addIssue(path, `relation ${JSON.stringify(text)} belongs to ${refs[i]} but its subject is ${parsed.subject}`);
       } else if (ambiguous.has(parsed.subject)) {
-        ctx.addIssue({ code: "custom", path, message: `relation ${JSON.stringify(text)}: "${parsed.subject}" names several objects; write ${refs[i]}` });
+        addIssue(path, `relation ${JSON.stringify(text)}: "${parsed.subject}" names several objects; write ${refs[i]}`);
       }
       if (parsed.objectIndex === null) {
-        ctx.addIssue({ code: "custom", path, message: `relation ${JSON.stringify(text)} must end with an existing object of the scene (${known})` });
+        addIssue(path, `relation ${JSON.stringify(text)} must end with an existing object of the scene (${known})`);
       } else if (ambiguous.has(parsed.object)) {
-        ctx.addIssue({ code: "custom", path, message: `relation ${JSON.stringify(text)}: "${parsed.object}" names several objects; write one of ${refs.filter((ref) => ref.startsWith(`${parsed.object}.`)).join(", ")}` });
+        addIssue(path, `relation ${JSON.stringify(text)}: "${parsed.object}" names several objects; write one of ${refList((byCategory.get(parsed.object) ?? []).map((index) => refs[index]))}`);
       } else if (parsed.objectIndex === i) {
-        ctx.addIssue({ code: "custom", path, message: `relation ${JSON.stringify(text)} relates ${refs[i]} to itself` });
+        addIssue(path, `relation ${JSON.stringify(text)} relates ${refs[i]} to itself`);
       }
     });
   });
 }
 
 /** What annotators submit from the scene editor: at least one object; relations point at existing objects. */
-export const exploreSceneAnswerSchema = z
-  .strictObject({
-    objects: z.array(z.strictObject(objectFields)).min(1, "describe at least one object"),
-    /** the free-text description generated from the objects */
-    text: z.string(),
-  })
-  .superRefine((answer, ctx) => checkRelations(answer.objects, ctx));
+export const exploreSceneAnswerSchema = countsFirst(
+  z
+    .strictObject({
+      objects: z.array(z.strictObject(objectFields)).min(1, "describe at least one object").max(L.objects, `at most ${L.objects} objects`),
+      /** the free-text description generated from the objects */
+      text: z.string().max(L.textChars, `at most ${L.textChars.toLocaleString("en-US")} characters`),
+    })
+    .superRefine((answer, ctx) => checkRelations(answer.objects, ctx)),
+);
 export type ExploreSceneAnswer = { objects: SceneObject[]; text: string };
 
 /** Free-text mode (Study.taskSettings["explore-scene"].freeText): no objects, a non-empty description. */
 export const exploreSceneFreeTextAnswerSchema = z.strictObject({
   objects: z.array(z.never()).max(0, "free-text mode: the answer is the text, without objects"),
-  text: z.string().trim().min(1, "describe the final scene").max(20_000, "at most 20,000 characters"),
+  text: z.string().trim().min(1, "describe the final scene").max(L.freeTextChars, `at most ${L.freeTextChars.toLocaleString("en-US")} characters`),
 });
 
 /**
@@ -123,12 +178,12 @@ export type ExploreSceneScore = ExploreStructuredScore;
 type ExploreItem = TaskItem<ExploreScenePublic, ExploreSceneKey>;
 
 export const exploreMetrics: MetricSpec[] = [
-  { id: "S_obj", label: "S_obj (structured scorer)", type: "ratio", description: "Mean object-level score, 0-100: soft coverage of the annotated objects by lemma/WordNet category matching (Yardstick's structured scorer, not the paper's Sentence-BERT)." },
-  { id: "S_att", label: "S_att (structured scorer)", type: "ratio", description: "Mean attribute score, 0-5: content-lemma recall of the annotated descriptions of matched objects (structured scorer, not the paper's LLM judge)." },
-  { id: "S_rel", label: "S_rel (structured scorer)", type: "ratio", description: "Mean relation score, 0-5: relation-word recall times object agreement over the annotated relations of matched objects (structured scorer)." },
-  { id: "S_uni", label: "S_uni (structured scorer)", type: "ratio", description: "Mean of 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100 (structured scorer)." },
-  { id: "S_key", label: "S_key (structured scorer)", type: "ratio", description: "Mean key-state score, 0-5, over abnormal items (items with key states)." },
-  { id: "S_abn", label: "S_abn (structured scorer)", type: "ratio", description: "Mean of 0.1 S_uni + 0.9 (20 S_key) over abnormal items." },
+  { id: "S_obj", scale: "points", label: "S_obj (structured scorer)", type: "ratio", description: "Mean object-level score, 0-100: soft coverage of the annotated categories, one pass of mutual maxima over lemma/WordNet similarities (Yardstick's structured scorer, not the paper's Sentence-BERT)." },
+  { id: "S_att", scale: "points", label: "S_att (structured scorer)", type: "ratio", description: "Mean attribute score, 0-5: content-lemma recall of each annotated description in its matched candidate, 0 when unmatched (structured scorer, not the paper's LLM judge)." },
+  { id: "S_rel", scale: "points", label: "S_rel (structured scorer)", type: "ratio", description: "Mean relation score, 0-5: relation-word recall times object agreement over the annotated relations, 0 when unmatched (structured scorer)." },
+  { id: "S_uni", scale: "points", label: "S_uni (structured scorer)", type: "ratio", description: "Mean of 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100 (Eq. 1; structured scorer)." },
+  { id: "S_key", scale: "points", label: "S_key (structured scorer)", type: "ratio", description: "Mean key-state score, 0-5, over abnormal items (items with key states), each state against what the answer says of its object." },
+  { id: "S_abn", scale: "points", label: "S_abn (structured scorer)", type: "ratio", description: "Mean of 0.1 S_uni + 0.9 (20 S_key) over abnormal items." },
   { id: "correctShare", label: "Share with S_uni >= 60 (Yardstick's threshold)", type: "proportion", description: "Share of answers with S_uni >= 60: Yardstick's calibration threshold, not the paper's." },
 ];
 

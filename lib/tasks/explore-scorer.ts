@@ -5,28 +5,38 @@ import { categoryLemmas, categorySimilarity, contentLemmas, nounPhrases, sentenc
  * with Sentence-BERT and a Qwen3-8B judge; see docs/task-kinds.md, "explore-scene"). Reported as
  * "structured scorer" everywhere, never under the paper's metric names alone.
  *
+ * - Candidates: the answer's objects merged by category (lemmas), as the paper's candidate objects
+ *   are the distinct nouns of the description; a candidate's attributes and relations are those of
+ *   all its objects (the paper concatenates every sub-description of one object). Free text: one
+ *   candidate per distinct noun phrase.
  * - Objects: categories are lemmatised (wink-nlp); the similarity of an annotated and a predicted
  *   category is `categorySimilarity` (1 same lemmas, 0.9 WordNet synonyms, 0.8 direct hypernym,
- *   head noun x modifier factor for phrases, else 0). Matching: mutual maxima of the similarity
- *   matrix (the pair is the largest of its row and of its column, > 0), one to one, repeated on
- *   the unmatched rows and columns until no pair is left, so two annotated bowls can match two
- *   predicted bowls. S_obj = 100 x (sum of matched similarities) / (annotated objects).
- * - Attributes (0-5): for a matched pair, 5 x the share of the annotated description's content
+ *   WordNet's most frequent sense only; head noun x modifier factor for phrases; else 0), or, with
+ *   an embedder, the embeddings' cosine (explore-embed.ts). The matrix has one row per annotated
+ *   *category* (unique) and one column per candidate; one pass of mutual maxima (a cell that is the
+ *   largest of its row and of its column, > 0) refines it, and S_obj = 100 x (sum over categories
+ *   of the refined row's value) / (annotated categories): the paper's soft coverage.
+ * - Attributes (0-5): per annotated object with description words, 5 x the share of its content
  *   lemmas (nouns, adjectives, verbs, numbers, adverbs; no stop words; the category's own lemmas
- *   left out) found among the predicted object's content lemmas. S_att = mean over matched objects
- *   whose annotated description has content words.
- * - Relations (0-5): an annotated relation "subject predicate object" against each predicted
- *   relation of the matched object scores predicate recall (canonical relation words, e.g. "on top
- *   of" = "on", "beside" = "next to") x object agreement (1 when the relation's object is an
- *   annotated object matched to the predicted relation's object; 0 when the annotated object is
- *   matched to another predicted object, i.e. the relation points at the wrong object; else the
+ *   left out) found among the content lemmas of the candidate its category matched; 0 when its
+ *   category is unmatched. S_att = mean over the annotated objects with description words.
+ * - Relations (0-5): an annotated relation "subject predicate object" against each relation of the
+ *   candidate scores predicate recall (canonical relation words, e.g. "on top of" = "on", "beside"
+ *   = "next to") x object agreement (1 when the relation's object is an annotated object whose
+ *   category matched the predicted relation's object; 0 when it matched another candidate; else the
  *   category similarity); the best predicted relation counts, x 5. An object's relation score is
- *   the mean over its annotated relations; S_rel = mean over matched objects with relations.
- * - S_att and S_rel are 0 when nothing matched, and null when matched objects have nothing to
- *   compare (no description words, no relations): S_uni then renormalises the remaining weights.
- * - S_uni = 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel); with key states,
- *   S_key = 5 x mean over key states of the best content-lemma recall in any predicted sentence,
- *   S_abn = 0.1 S_uni + 0.9 (20 S_key).
+ *   the mean over its annotated relations (0 when unmatched); S_rel = mean over annotated objects
+ *   with relations. A key's relation naming its own category ("bottle next to bottle" with two
+ *   bottles) names another object of that category, never the subject.
+ * - Nothing to compare (the key has no description words, or no relations, at all): that part is
+ *   S_obj / 20, so S_uni is then as if its weight went to S_obj; a part is never null, so every
+ *   answer's and every mean's S_uni is Eq. 1 on its own parts, and adding an object whose category
+ *   is annotated never lowers a part (its candidate's words only grow; unmatched objects count 0).
+ * - S_uni = 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel) (Eq. 1, fixed weights). Key states
+ *   (abnormal cases) are scored as attributes are: a key state that belongs to an object
+ *   (`{state, object}`) against the words of the candidate its object's category matched (0 when
+ *   unmatched); one without an object against the best sentence of the whole answer.
+ *   S_key = mean x 5, S_abn = 0.1 S_uni + 0.9 (20 S_key).
  */
 
 export interface SceneObject {
@@ -67,18 +77,48 @@ export function objectRefs(objects: ReadonlyArray<{ category: string }>): string
 
 /**
  * Names that point at an object of the scene: every ref, and the bare category (pointing at the
- * first object of that category; `ambiguous` lists categories with several objects).
+ * first object of that category; `ambiguous` lists categories with several objects; `byCategory`
+ * the objects of each category in list order).
  */
-export function objectNames(objects: ReadonlyArray<{ category: string }>): { names: Map<string, number>; ambiguous: Set<string> } {
+export function objectNames(objects: ReadonlyArray<{ category: string }>): { names: Map<string, number>; ambiguous: Set<string>; byCategory: Map<string, number[]> } {
   const names = new Map<string, number>();
   const ambiguous = new Set<string>();
+  const byCategory = new Map<string, number[]>();
   objectRefs(objects).forEach((ref, i) => {
     names.set(ref, i);
     const category = ref.slice(0, ref.lastIndexOf("."));
+    const list = byCategory.get(category);
+    if (list) list.push(i);
+    else byCategory.set(category, [i]);
     if (names.has(category)) ambiguous.add(category);
     else names.set(category, i);
   });
-  return { names, ambiguous };
+  return { names, ambiguous, byCategory };
+}
+
+/**
+ * The object a relation of object `self` points at: its parsed object, except that a bare category
+ * naming several objects and resolving to the subject itself ("bottle next to bottle" in a
+ * paper-format key with two bottles) names the first other object of that category.
+ */
+export function relationTarget(parsed: ParsedRelation, self: number, byCategory: ReadonlyMap<string, readonly number[]>): number | null {
+  if (parsed.objectIndex !== self) return parsed.objectIndex;
+  const same = byCategory.get(parsed.object);
+  if (!same || same.length < 2) return parsed.objectIndex;
+  return same.find((index) => index !== self) ?? parsed.objectIndex;
+}
+
+const longestName = new WeakMap<ReadonlyMap<string, number>, number>();
+
+/** The most words in any name (cached per names map), so parsing a relation is linear in its words. */
+function maxNameWords(names: ReadonlyMap<string, number>): number {
+  let most = longestName.get(names);
+  if (most === undefined) {
+    most = 0;
+    for (const name of names.keys()) most = Math.max(most, name.split(" ").length);
+    longestName.set(names, most);
+  }
+  return most;
 }
 
 /**
@@ -89,18 +129,34 @@ export function objectNames(objects: ReadonlyArray<{ category: string }>): { nam
  * first determiner, noun or number after the subject. Returns null when there is no subject name
  * or no predicate.
  */
-export function parseRelation(text: string, names: ReadonlyMap<string, number>): ParsedRelation | null {
+export function parseRelation(text: string, names: ReadonlyMap<string, number>, loose = true): ParsedRelation | null {
   const t = normalize(text);
-  const byLength = [...names.keys()].sort((a, b) => b.length - a.length);
-  const subject = byLength.find((name) => t.startsWith(`${name} `));
+  const all = t.split(" ");
+  const most = maxNameWords(names);
+  let subject: string | undefined;
+  let taken = 0;
+  for (let k = Math.min(most, all.length - 1); k >= 1 && subject === undefined; k--) {
+    const candidate = all.slice(0, k).join(" ");
+    if (names.has(candidate)) {
+      subject = candidate;
+      taken = k;
+    }
+  }
   if (subject === undefined) return null;
-  const rest = t.slice(subject.length + 1);
-  const object = byLength.find((name) => rest.endsWith(` ${name}`) && rest.length > name.length + 1);
+  const restWords = all.slice(taken);
+  const rest = restWords.join(" ");
+  let object: string | undefined;
+  for (let k = Math.min(most, restWords.length - 1); k >= 1 && object === undefined; k--) {
+    const candidate = restWords.slice(restWords.length - k).join(" ");
+    if (names.has(candidate)) object = candidate;
+  }
   if (object !== undefined) {
     const predicate = rest.slice(0, rest.length - object.length - 1).trim();
     if (predicate === "") return null;
     return { text, subject, predicate, object, objectIndex: names.get(object) ?? null };
   }
+  // strict (answers' validation): the object must be a name; no tagger runs
+  if (!loose) return rest === "" ? null : { text, subject, predicate: rest, object: "", objectIndex: null };
   const words = rest.split(" ");
   const tokens = tokenize(rest);
   // first token that starts an object; wink's tokens follow the words closely enough for a split
@@ -142,6 +198,7 @@ export function predicateWords(predicate: string): Set<string> {
 interface PreparedRelation {
   predicate: Set<string>;
   object: string[];
+  /** the object it points at: an object index (prepareObjects), a candidate index (candidates, prepareText) */
   objectIndex: number | null;
 }
 
@@ -152,6 +209,8 @@ export interface PreparedObject {
   relations: PreparedRelation[];
   /** free text: indices of the sentences that mention the candidate (sentences(text)); [] for structured objects */
   sentences: number[];
+  /** structured candidates: the answer's objects merged into this one (indices); [] for free text */
+  members: number[];
 }
 
 function withoutCategory(words: Set<string>, lemmas: readonly string[]): Set<string> {
@@ -159,22 +218,58 @@ function withoutCategory(words: Set<string>, lemmas: readonly string[]): Set<str
   return new Set([...words].filter((word) => !own.has(word)));
 }
 
+/** A category's unit: its lemmas joined ("Bowls" -> "bowl"), the raw text when it has none. */
+export const categoryKey = (lemmas: readonly string[], category: string) => lemmas.join(" ") || category.trim().toLowerCase();
+
+/** Each object of a scene (a key's, or an answer's before merging), relations resolved to object indices. */
 export function prepareObjects(objects: readonly SceneObject[]): PreparedObject[] {
-  const { names } = objectNames(objects);
-  return objects.map((object) => {
-    const lemmas = categoryLemmas(object.category);
+  const { names, byCategory } = objectNames(objects);
+  const lemmasOf = objects.map((object) => categoryLemmas(object.category));
+  return objects.map((object, i) => {
+    const lemmas = lemmasOf[i];
     return {
       category: object.category,
       lemmas,
       attributes: withoutCategory(contentLemmas(object.description), lemmas),
       sentences: [],
+      members: [i],
       relations: object.relation.flatMap((text) => {
         const parsed = parseRelation(text, names);
         if (!parsed) return [];
-        return [{ predicate: predicateWords(parsed.predicate), object: categoryLemmas(parsed.object), objectIndex: parsed.objectIndex }];
+        const target = relationTarget(parsed, i, byCategory);
+        // an object of the scene: its lemmas are known (no tagger run per relation)
+        return [{ predicate: predicateWords(parsed.predicate), object: target === null ? categoryLemmas(parsed.object) : lemmasOf[target], objectIndex: target }];
       }),
     };
   });
+}
+
+/** An answer's objects merged by category into candidates; relations point at candidates. */
+export function mergeCandidates(objects: readonly PreparedObject[]): PreparedObject[] {
+  const byKey = new Map<string, number>();
+  const candidateOf = objects.map((object) => {
+    const key = categoryKey(object.lemmas, object.category);
+    let at = byKey.get(key);
+    if (at === undefined) {
+      at = byKey.size;
+      byKey.set(key, at);
+    }
+    return at;
+  });
+  const candidates: PreparedObject[] = [];
+  objects.forEach((object, i) => {
+    const at = candidateOf[i];
+    const relations = object.relations.map((relation) => ({ ...relation, objectIndex: relation.objectIndex === null ? null : candidateOf[relation.objectIndex] }));
+    const candidate = candidates[at];
+    if (!candidate) {
+      candidates[at] = { ...object, attributes: new Set(object.attributes), relations, members: [...object.members] };
+      return;
+    }
+    for (const word of object.attributes) candidate.attributes.add(word);
+    candidate.relations.push(...relations);
+    candidate.members.push(...object.members);
+  });
+  return candidates;
 }
 
 /**
@@ -192,7 +287,7 @@ export function prepareText(text: string): PreparedObject[] {
   parsed.forEach(({ phrases }, sentence) => {
     for (const phrase of phrases) {
       const key = phrase.lemmas.join(" ");
-      const candidate = byKey.get(key) ?? { category: key, lemmas: phrase.lemmas, attributes: new Set<string>(), relations: [], sentences: [] };
+      const candidate = byKey.get(key) ?? { category: key, lemmas: phrase.lemmas, attributes: new Set<string>(), relations: [], sentences: [], members: [] };
       byKey.set(key, candidate);
       if (!candidate.sentences.includes(sentence)) candidate.sentences.push(sentence);
     }
@@ -217,45 +312,38 @@ export function prepareText(text: string): PreparedObject[] {
 // Matching and scores
 
 export interface MatchedPair {
+  /** the annotated object (index in the key's objects) */
   annotated: number;
+  /** the candidate its category matched (index in the answer's candidates) */
   predicted: number;
   annotatedCategory: string;
   predictedCategory: string;
   similarity: number;
 }
 
-/** One-to-one matching by mutual maxima, repeated on what is left (see the module comment). */
+/**
+ * One pass of mutual maxima over a similarity matrix (the paper's refinement): row i keeps the
+ * cell (i, j) whose value is the largest of row i and of column j, > 0 (ties: the first such j).
+ * Rows tied for a column's maximum both keep it; no second pass runs over what is left.
+ */
 export function matchByMutualMaxima(matrix: number[][]): Array<{ annotated: number; predicted: number; similarity: number }> {
   const rows = matrix.length;
   const cols = rows > 0 ? matrix[0].length : 0;
-  const usedRows = new Set<number>();
-  const usedCols = new Set<number>();
+  const colMax = new Array<number>(cols).fill(0);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) colMax[j] = Math.max(colMax[j], matrix[i][j]);
   const pairs: Array<{ annotated: number; predicted: number; similarity: number }> = [];
-  for (;;) {
-    const found: Array<{ annotated: number; predicted: number; similarity: number }> = [];
-    for (let i = 0; i < rows; i++) {
-      if (usedRows.has(i)) continue;
-      for (let j = 0; j < cols; j++) {
-        if (usedCols.has(j)) continue;
-        const value = matrix[i][j];
-        if (value <= 0) continue;
-        let rowMax = true;
-        for (let k = 0; k < cols && rowMax; k++) if (!usedCols.has(k) && matrix[i][k] > value) rowMax = false;
-        let colMax = true;
-        for (let k = 0; k < rows && colMax; k++) if (!usedRows.has(k) && matrix[k][j] > value) colMax = false;
-        if (rowMax && colMax) found.push({ annotated: i, predicted: j, similarity: value });
+  for (let i = 0; i < rows; i++) {
+    let rowMax = 0;
+    for (let j = 0; j < cols; j++) rowMax = Math.max(rowMax, matrix[i][j]);
+    if (rowMax <= 0) continue;
+    for (let j = 0; j < cols; j++) {
+      if (matrix[i][j] === rowMax && rowMax >= colMax[j]) {
+        pairs.push({ annotated: i, predicted: j, similarity: rowMax });
+        break;
       }
     }
-    if (found.length === 0) break;
-    found.sort((a, b) => b.similarity - a.similarity || a.annotated - b.annotated || a.predicted - b.predicted);
-    for (const pair of found) {
-      if (usedRows.has(pair.annotated) || usedCols.has(pair.predicted)) continue;
-      usedRows.add(pair.annotated);
-      usedCols.add(pair.predicted);
-      pairs.push(pair);
-    }
   }
-  return pairs.sort((a, b) => a.annotated - b.annotated);
+  return pairs;
 }
 
 /** The paper's figures and the object matching: what both scorers report (explore-llm-scorer.ts adds its phrase scores). */
@@ -263,8 +351,9 @@ export interface ExploreScoreFigures {
   /** what was scored: the structured objects, or the free text when the answer has no objects */
   source: "objects" | "text";
   S_obj: number;
-  S_att: number | null;
-  S_rel: number | null;
+  /** 0-5; nothing to compare = S_obj / 20 (see the module comment) */
+  S_att: number;
+  S_rel: number;
   S_uni: number;
   S_key?: number;
   S_abn?: number;
@@ -274,16 +363,18 @@ export interface ExploreScoreFigures {
   correct: boolean;
 }
 
+/** Bumped when the structured scorer's numbers change; the dashboard rescores stored scores of another version. */
+export const EXPLORE_STRUCTURED_VERSION = "structured-v2";
+
 export interface ExploreStructuredScore extends ExploreScoreFigures {
   scorer: "structured";
+  version?: string;
 }
 
 export const S_UNI_WEIGHTS = { obj: 0.25, att: 0.35, rel: 0.4 } as const;
 export const S_ABN_LAMBDA = 0.9;
 /** Yardstick's calibration threshold (not the paper's): an answer is "correct" at S_uni >= 60. */
 export const EXPLORE_CORRECT_THRESHOLD = 60;
-
-const meanOrNull = (values: number[]) => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
 function recall(wanted: ReadonlySet<string>, have: ReadonlySet<string>): number {
   if (wanted.size === 0) return 0;
@@ -292,19 +383,14 @@ function recall(wanted: ReadonlySet<string>, have: ReadonlySet<string>): number 
   return found / wanted.size;
 }
 
-/** S_uni from its parts; null parts drop out and the remaining weights are renormalised. */
-export function unifiedScore(sObj: number, sAtt: number | null, sRel: number | null): number {
-  let weighted = S_UNI_WEIGHTS.obj * sObj;
-  let weights = S_UNI_WEIGHTS.obj;
-  if (sAtt !== null) {
-    weighted += S_UNI_WEIGHTS.att * 20 * sAtt;
-    weights += S_UNI_WEIGHTS.att;
-  }
-  if (sRel !== null) {
-    weighted += S_UNI_WEIGHTS.rel * 20 * sRel;
-    weights += S_UNI_WEIGHTS.rel;
-  }
-  return weighted / weights;
+/** S_uni, the paper's Eq. 1 with its fixed weights (CompreCap's): 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel). */
+export function unifiedScore(sObj: number, sAtt: number, sRel: number): number {
+  return S_UNI_WEIGHTS.obj * sObj + S_UNI_WEIGHTS.att * 20 * sAtt + S_UNI_WEIGHTS.rel * 20 * sRel;
+}
+
+/** A part's value (0-5) from per-object scores; nothing to compare (no object has any) is S_obj / 20. */
+export function partScore(perObject: readonly number[], sObj: number): number {
+  return perObject.length === 0 ? sObj / 20 : perObject.reduce((a, b) => a + b, 0) / perObject.length;
 }
 
 export interface StructuredAnswer {
@@ -312,70 +398,102 @@ export interface StructuredAnswer {
   text: string;
 }
 
+/** A key state (abnormal cases): its text and the annotated object it belongs to (null: the scene's). */
+export interface KeyState {
+  state: string;
+  object: number | null;
+}
+
+/** The key states of a key, in either form (a string, or `{state, object}` from the per-object layout). */
+export function keyStatesOf(key: { keyStates?: ReadonlyArray<string | { state: string; object: number }> }): KeyState[] {
+  return (key.keyStates ?? []).map((entry) => (typeof entry === "string" ? { state: entry, object: null } : { state: entry.state, object: entry.object }));
+}
+
+/** Object similarity: annotated categories x candidates -> [0, 1] (lemma/WordNet by default, or embeddings). */
+export type SimilarityMatrix = (annotated: readonly PreparedObject[], candidates: readonly PreparedObject[]) => number[][];
+
+export const lemmaSimilarityMatrix: SimilarityMatrix = (annotated, candidates) => annotated.map((a) => candidates.map((p) => categorySimilarity(a.lemmas, p.lemmas)));
+
 /** The object level shared by every EXPLORE scorer: the prepared scenes, the matched pairs and S_obj. */
 export interface ObjectMatching {
   source: "objects" | "text";
+  /** the key's objects */
   annotated: PreparedObject[];
+  /** the answer's candidates (objects merged by category, or the free text's noun phrases) */
   predicted: PreparedObject[];
-  pairs: Array<{ annotated: number; predicted: number; similarity: number }>;
-  /** annotated object index -> matched predicted object index */
+  /** the annotated categories (unique), each with its objects */
+  categories: Array<{ key: string; objects: number[] }>;
+  /** annotated object index -> matched candidate index */
   predictedFor: Map<number, number>;
   sObj: number;
+  /** one per annotated object whose category matched */
   matched: MatchedPair[];
 }
 
 /**
- * Objects of an answer (its structured objects, or the candidates of its free text when it has
- * none) matched to the key's: category similarity matrix, mutual maxima, S_obj = 100 x soft coverage.
+ * An answer's candidates (its structured objects merged by category, or its free text's noun
+ * phrases) matched to the key's categories: similarity matrix, one pass of mutual maxima,
+ * S_obj = 100 x soft coverage of the annotated categories.
  */
-export function matchObjects(answer: StructuredAnswer, key: { objects: SceneObject[] }): ObjectMatching {
+export function matchObjects(answer: StructuredAnswer, key: { objects: SceneObject[] }, similarity: SimilarityMatrix = lemmaSimilarityMatrix): ObjectMatching {
   const source = answer.objects.length > 0 ? "objects" : "text";
   const annotated = prepareObjects(key.objects);
-  const predicted = source === "objects" ? prepareObjects(answer.objects) : prepareText(answer.text);
-  const matrix = annotated.map((a) => predicted.map((p) => categorySimilarity(a.lemmas, p.lemmas)));
+  const predicted = source === "objects" ? mergeCandidates(prepareObjects(answer.objects)) : prepareText(answer.text);
+  const byKey = new Map<string, number[]>();
+  annotated.forEach((object, i) => {
+    const unit = categoryKey(object.lemmas, object.category);
+    byKey.set(unit, [...(byKey.get(unit) ?? []), i]);
+  });
+  const categories = [...byKey.entries()].map(([unit, objects]) => ({ key: unit, objects }));
+  const matrix = predicted.length === 0 ? categories.map(() => []) : similarity(categories.map((category) => annotated[category.objects[0]]), predicted);
   const pairs = matchByMutualMaxima(matrix);
-  const sObj = annotated.length === 0 ? 0 : (100 * pairs.reduce((sum, pair) => sum + pair.similarity, 0)) / annotated.length;
-  return {
-    source,
-    annotated,
-    predicted,
-    pairs,
-    predictedFor: new Map(pairs.map((pair) => [pair.annotated, pair.predicted])),
-    sObj,
-    matched: pairs.map((pair) => ({ ...pair, annotatedCategory: key.objects[pair.annotated].category, predictedCategory: predicted[pair.predicted].category })),
-  };
+  const sObj = categories.length === 0 ? 0 : (100 * pairs.reduce((sum, pair) => sum + pair.similarity, 0)) / categories.length;
+  const predictedFor = new Map<number, number>();
+  const matched: MatchedPair[] = [];
+  for (const pair of pairs) {
+    for (const object of categories[pair.annotated].objects) {
+      predictedFor.set(object, pair.predicted);
+      matched.push({ annotated: object, predicted: pair.predicted, similarity: pair.similarity, annotatedCategory: key.objects[object].category, predictedCategory: predicted[pair.predicted].category });
+    }
+  }
+  matched.sort((x, y) => x.annotated - y.annotated);
+  return { source, annotated, predicted, categories, predictedFor, sObj, matched };
 }
 
 /** The structured scorer: an answer (objects, or free text when it has none) against the key's objects. */
-export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: string[] }): ExploreStructuredScore {
-  const { source, annotated, predicted, pairs, predictedFor, sObj, matched } = matchObjects(answer, key);
+export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: ReadonlyArray<string | { state: string; object: number }> }, similarity?: SimilarityMatrix): ExploreStructuredScore {
+  const { source, annotated, predicted, predictedFor, sObj, matched } = matchObjects(answer, key, similarity);
   const attScores: number[] = [];
   const relScores: number[] = [];
-  for (const pair of pairs) {
-    const a = annotated[pair.annotated];
-    const p = predicted[pair.predicted];
-    if (a.attributes.size > 0) attScores.push(5 * recall(a.attributes, p.attributes));
-    if (a.relations.length > 0) {
-      const perRelation = a.relations.map((relation) => {
-        const target = relation.objectIndex === null ? undefined : predictedFor.get(relation.objectIndex);
-        let best = 0;
-        for (const candidate of p.relations) {
-          let objectAgreement: number;
-          if (target !== undefined) objectAgreement = candidate.objectIndex === target ? 1 : 0;
-          else objectAgreement = categorySimilarity(relation.object, candidate.object);
-          const predicateShare = relation.predicate.size === 0 ? 1 : recall(relation.predicate, candidate.predicate);
-          best = Math.max(best, predicateShare * objectAgreement);
-        }
-        return 5 * best;
-      });
-      relScores.push(perRelation.reduce((x, y) => x + y, 0) / perRelation.length);
+  annotated.forEach((a, i) => {
+    const at = predictedFor.get(i);
+    const p = at === undefined ? undefined : predicted[at];
+    if (a.attributes.size > 0) attScores.push(p ? 5 * recall(a.attributes, p.attributes) : 0);
+    if (a.relations.length === 0) return;
+    if (!p) {
+      relScores.push(0);
+      return;
     }
-  }
-  const sAtt = pairs.length === 0 ? 0 : meanOrNull(attScores);
-  const sRel = pairs.length === 0 ? 0 : meanOrNull(relScores);
+    const perRelation = a.relations.map((relation) => {
+      const target = relation.objectIndex === null ? undefined : predictedFor.get(relation.objectIndex);
+      let best = 0;
+      for (const candidate of p.relations) {
+        let objectAgreement: number;
+        if (target !== undefined) objectAgreement = candidate.objectIndex === target ? 1 : 0;
+        else objectAgreement = categorySimilarity(relation.object, candidate.object);
+        const predicateShare = relation.predicate.size === 0 ? 1 : recall(relation.predicate, candidate.predicate);
+        best = Math.max(best, predicateShare * objectAgreement);
+      }
+      return 5 * best;
+    });
+    relScores.push(perRelation.reduce((x, y) => x + y, 0) / perRelation.length);
+  });
+  const sAtt = partScore(attScores, sObj);
+  const sRel = partScore(relScores, sObj);
   const sUni = unifiedScore(sObj, sAtt, sRel);
   const score: ExploreStructuredScore = {
     scorer: "structured",
+    version: EXPLORE_STRUCTURED_VERSION,
     source,
     S_obj: sObj,
     S_att: sAtt,
@@ -386,14 +504,27 @@ export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneO
     matched,
     correct: sUni >= EXPLORE_CORRECT_THRESHOLD,
   };
-  if (key.keyStates && key.keyStates.length > 0) {
-    const said = [
-      ...sentences(answer.text),
-      ...answer.objects.flatMap((object) => [`${object.category} ${object.description}`, ...object.relation]),
-    ].map(contentLemmas);
-    const perState = key.keyStates.map((state) => {
+  const states = keyStatesOf(key);
+  if (states.length > 0) {
+    // what the answer says of a candidate, as content lemmas: its objects' category, description and relations, or its sentences
+    let textSentences: string[] | null = null;
+    const saidOf = (candidate: PreparedObject): Set<string> => {
+      const texts =
+        source === "objects"
+          ? candidate.members.flatMap((member) => [`${answer.objects[member].category} ${answer.objects[member].description}`, ...answer.objects[member].relation])
+          : candidate.sentences.map((index) => (textSentences ??= sentences(answer.text))[index]);
+      return new Set(texts.flatMap((text) => [...contentLemmas(text)]));
+    };
+    let sceneSaid: Array<Set<string>> | null = null;
+    const perState = states.map(({ state, object }) => {
       const wanted = contentLemmas(state);
-      return Math.max(0, ...said.map((words) => recall(wanted, words)));
+      if (object !== null) {
+        const at = predictedFor.get(object);
+        return at === undefined ? 0 : recall(wanted, saidOf(predicted[at]));
+      }
+      // structured answers: the objects (their text is generated from them); free text: its sentences
+      sceneSaid ??= (source === "objects" ? answer.objects.flatMap((o) => [`${o.category} ${o.description}`, ...o.relation]) : sentences(answer.text)).map(contentLemmas);
+      return Math.max(0, ...sceneSaid.map((words) => recall(wanted, words)));
     });
     score.S_key = (5 * perState.reduce((x, y) => x + y, 0)) / perState.length;
     score.S_abn = (1 - S_ABN_LAMBDA) * sUni + S_ABN_LAMBDA * 20 * score.S_key;

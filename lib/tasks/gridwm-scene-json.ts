@@ -100,6 +100,9 @@ const answerStateSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.n
 });
 const objectTypes = GRIDWM_OBJECT_TYPES.filter((type) => !["empty", "wall", "floor"].includes(type)) as [string, ...string[]];
 
+/** Objects in a submitted scene (issue #17): far more than a MiniGrid room holds; counted before the objects are parsed. */
+export const GRIDWM_MAX_ANSWER_OBJECTS = 400;
+
 /** What annotators submit: always the complete canonical object (the form cannot produce anything else). */
 export const gridwmSceneJsonAnswerSchema = z.strictObject({
   agent: z.strictObject({
@@ -108,7 +111,10 @@ export const gridwmSceneJsonAnswerSchema = z.strictObject({
     carrying: z.strictObject({ type: z.enum(["key", "ball", "box"]), color: z.enum(GRIDWM_COLORS) }).nullable(),
   }),
   front_cell: z.strictObject({ pos: gridPosSchema, type: z.enum(GRIDWM_OBJECT_TYPES), state: answerStateSchema }),
-  objects: z.array(z.strictObject({ type: z.enum(objectTypes), pos: gridPosSchema, color: z.enum(GRIDWM_COLORS), state: answerStateSchema })),
+  objects: z
+    .unknown()
+    .refine((value) => !Array.isArray(value) || value.length <= GRIDWM_MAX_ANSWER_OBJECTS, { message: `at most ${GRIDWM_MAX_ANSWER_OBJECTS} objects`, abort: true })
+    .pipe(z.array(z.strictObject({ type: z.enum(objectTypes), pos: gridPosSchema, color: z.enum(GRIDWM_COLORS), state: answerStateSchema }))),
 });
 export type GridwmSceneJsonCanonicalAnswer = z.infer<typeof gridwmSceneJsonAnswerSchema>;
 

@@ -24,6 +24,11 @@ export interface MetricSpec {
   /** proportion: a mean of 0/1 per item (Wilson interval); ratio: a micro-average (bootstrap interval) */
   type: "proportion" | "ratio";
   description: string;
+  /**
+   * How the value is shown: "fraction" (the default) is a 0-1 value shown in percent (x 100);
+   * "points" is already on its display scale (EXPLORE's S_obj 0-100, S_att 0-5) and is shown as is.
+   */
+  scale?: "fraction" | "points";
 }
 
 /** Krippendorff levels of measurement plus kind-specific distances. */

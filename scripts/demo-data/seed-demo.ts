@@ -15,6 +15,9 @@
  *   all four conditions (passive single, passive multi, passive reference views, active), for the
  *   three annotators (k = 3), with SYNTHETIC model runs; and "ESI-Bench demo, simulated responses"
  *   answered by eight SIMULATED explorers with trajectories and step labels.
+ * - "EXPLORE-Bench demo": three drawn kitchen scenes (scripts/demo-data/explore): a Short list, a
+ *   Long one (240 actions) and an abnormal case with a key state, for the three annotators (k = 3),
+ *   and a SYNTHETIC model run (fixed free-text descriptions).
  */
 import path from "node:path";
 import { DATA_DIR } from "@/lib/db/database-url";
@@ -31,6 +34,7 @@ import { generateEnactDemoBatch, generateSyntheticModelRun } from "./generate-en
 import { generateGridwmDemoBatch, type GridwmDemoItem } from "./gridwm/generate-gridwm-batch";
 import { ESI_SIMULATED_STUDY, ESI_STUDY, seedEsiStudies } from "./esi/seed-esi";
 import { EGO2WORLD_STUDY, seedEgo2worldStudy } from "./ego2world/seed-ego2world";
+import { EXPLORE_STUDY, seedExploreStudy } from "./explore/seed-explore";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -297,6 +301,7 @@ export async function seedDemo(): Promise<string> {
   const egoItems = await seedEgo2worldStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
 
   const esi = await seedEsiStudies(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
+  const exploreItems = await seedExploreStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
 
-  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations).`;
+  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations); study "${EXPLORE_STUDY}" with ${exploreItems} EXPLORE-Bench scenes.`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyExploreDraft, replayItemEvents, type ExploreDraft } from "@/lib/annotate/item-state";
-import { exploreSceneAnswerSchema, exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
-import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreDraftProblem, exploreMissing, isFreeTextView, objectLabels, sceneText } from "@/components/tasks/explore-scene/explore-draft";
+import { EXPLORE_ANSWER_LIMITS, exploreSceneAnswerSchema, exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
+import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreDraftProblem, exploreMissing, exploreTextProblem, isFreeTextView, objectLabels, sceneText } from "@/components/tasks/explore-scene/explore-draft";
 import { describeEvent } from "@/components/replay/describe-event";
 import { trajectoryPayloadSchemas } from "@/lib/validations/annotate";
 
@@ -76,5 +76,15 @@ describe("explore scene draft", () => {
     expect(describeExploreAnswer({ objects: [], text: "A bowl." })).toBe('free text: "A bowl."');
     expect(trajectoryPayloadSchemas.scene_text_edited.safeParse({ value: "x".repeat(20_001) }).success).toBe(false);
     expect(describeEvent({ type: "scene_text_edited", payload: { value: "A bowl." } })).toBe('Description typed (7 characters): "A bowl."');
+  });
+
+  it("says the answer's caps before the server would refuse the answer (issue #17)", () => {
+    const objects = Array.from({ length: EXPLORE_ANSWER_LIMITS.objects + 1 }, (_, i) => ({ id: i, category: `thing ${i}`, description: "", relations: [] }));
+    const draft = { ...emptyExploreDraft(), objects, nextId: objects.length };
+    expect(exploreDraftProblem(draft)).toBe(`At most ${EXPLORE_ANSWER_LIMITS.objects} objects: remove 1`);
+    expect(exploreAnswerOf(draft)).toBeNull();
+    const wordy = { ...emptyExploreDraft(), objects: [{ id: 0, category: "bowl", description: "x".repeat(EXPLORE_ANSWER_LIMITS.descriptionChars + 1), relations: [] }], nextId: 1 };
+    expect(exploreDraftProblem(wordy)).toContain("Object 1: a category has at most");
+    expect(exploreTextProblem({ ...emptyExploreDraft(), text: "x".repeat(EXPLORE_ANSWER_LIMITS.freeTextChars + 1) })).toContain("Shorten the description");
   });
 });

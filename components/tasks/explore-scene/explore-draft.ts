@@ -1,4 +1,5 @@
 import { emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject } from "@/lib/annotate/item-state";
+import { EXPLORE_ANSWER_LIMITS as L } from "@/lib/tasks/explore-limits";
 
 /**
  * The pure side of the EXPLORE scene editor: names of the draft's objects (the answer's relation
@@ -28,7 +29,9 @@ export const isFreeTextView = (view: unknown): boolean => view !== null && typeo
 
 /** Free-text mode: what keeps the typed description from being submitted; "" when it can be. */
 export function exploreTextProblem(draft: ExploreDraft): string {
-  return (draft.text ?? "").trim() === "" ? "Describe the final scene in the text box" : "";
+  const text = (draft.text ?? "").trim();
+  if (text === "") return "Describe the final scene in the text box";
+  return text.length > L.freeTextChars ? `Shorten the description to at most ${L.freeTextChars.toLocaleString("en-US")} characters` : "";
 }
 
 export interface ExploreAnswerShape {
@@ -79,6 +82,14 @@ export function sceneText(draft: ExploreDraft): string {
 /** What still keeps the draft from being a valid answer, in a few words; "" when it can be submitted. */
 export function exploreDraftProblem(draft: ExploreDraft): string {
   if (draft.objects.length === 0) return "Add at least one object of the final scene";
+  // the answer's caps (lib/tasks/explore-limits.ts), said before the server would refuse the answer
+  if (draft.objects.length > L.objects) return `At most ${L.objects} objects: remove ${draft.objects.length - L.objects}`;
+  const relations = draft.objects.reduce((sum, object) => sum + object.relations.length, 0);
+  if (relations > L.relations) return `At most ${L.relations} relations in all: remove ${relations - L.relations}`;
+  const crowded = draft.objects.findIndex((object) => object.relations.length > L.relationsPerObject);
+  if (crowded >= 0) return `Object ${crowded + 1} has more than ${L.relationsPerObject} relations`;
+  const long = draft.objects.findIndex((object) => object.category.trim().length > L.categoryChars || object.description.length > L.descriptionChars);
+  if (long >= 0) return `Object ${long + 1}: a category has at most ${L.categoryChars} characters, attributes at most ${L.descriptionChars}`;
   const unnamed = draft.objects.findIndex((object) => normalizeCategory(object.category) === "");
   if (unnamed >= 0) return `Object ${unnamed + 1} needs a category`;
   const ids = new Set(draft.objects.map((object) => object.id));

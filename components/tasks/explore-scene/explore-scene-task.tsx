@@ -8,6 +8,7 @@ import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { viaOf } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
+import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/explore-limits";
 import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProblem, normalizeCategory, objectLabels, sceneText, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 
 /**
@@ -165,7 +166,7 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
 // Free-text mode
 
 const TEXT_AFTER_MS = 500;
-const TEXT_MAX = 20_000;
+const TEXT_MAX = EXPLORE_ANSWER_LIMITS.freeTextChars;
 
 function FreeTextEditor({ draft, act, locked }: { draft: ExploreDraft; act: Act; locked: boolean }) {
   const stored = draft.text ?? "";
