@@ -11,7 +11,7 @@ interface ImportError {
   field?: string;
   message: string;
 }
-type Outcome = { ok: true; message: string; status: string; itemCount?: number } | { ok: false; message: string; errors: ImportError[]; truncated?: boolean };
+type Outcome = { ok: true; message: string; status: string; itemCount?: number } | { ok: false; message: string; errors: ImportError[] };
 
 /** GET /api/admin/import/jobs/<id> (lib/import/jobs.ts ImportJobView) */
 interface JobView {
@@ -23,7 +23,7 @@ interface JobView {
   total: number;
   outcome:
     | { ok: true; result: { message: string; status: string; itemCount?: number } }
-    | { ok: false; error: string; details?: { errors?: ImportError[]; truncated?: boolean } }
+    | { ok: false; error: string; details?: { errors?: ImportError[] } }
     | null;
 }
 
@@ -37,7 +37,8 @@ function headlineOf(message: string): string {
 function outcomeOfJob(job: JobView): Outcome | undefined {
   if (job.status === "RUNNING" || !job.outcome) return undefined;
   if (job.outcome.ok) return { ok: true, message: job.outcome.result.message, status: job.outcome.result.status, itemCount: job.outcome.result.itemCount };
-  return { ok: false, message: headlineOf(job.outcome.error), errors: job.outcome.details?.errors ?? [], truncated: job.outcome.details?.truncated };
+  // the headline says when checking stopped at the error cap
+  return { ok: false, message: headlineOf(job.outcome.error), errors: job.outcome.details?.errors ?? [] };
 }
 
 function progressText(job: JobView): string {
@@ -139,7 +140,7 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
         return; // the poll takes it from here
       }
       if (response.ok) setOutcome({ ok: true, message: body.message, status: body.status, itemCount: body.itemCount });
-      else setOutcome({ ok: false, message: headlineOf(body.error ?? "The import failed"), errors: body.details?.errors ?? body.issues ?? [], truncated: body.details?.truncated });
+      else setOutcome({ ok: false, message: headlineOf(body.error ?? "The import failed"), errors: body.details?.errors ?? body.issues ?? [] });
       setPending(false);
     } catch {
       setOutcome({ ok: false, message: "The upload did not reach the server. Nothing was imported; try again.", errors: [] });
@@ -237,7 +238,6 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
               })}
             </ul>
           ) : null}
-          {outcome.truncated ? <p className="mt-2 text-xs">Checking stopped at this many errors; there may be more.</p> : null}
           <p className="mt-2 text-xs">Nothing was imported.</p>
         </div>
       ) : null}
