@@ -1,16 +1,6 @@
-/**
- * Headers of every response; pages get their Content-Security-Policy (with a nonce) from proxy.ts
- * (lib/security/headers.ts). API responses are never pages: nothing in them may run or be framed.
- * SECURITY.md; checked by tests/faults/security.faults.test.ts.
- */
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "same-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
-];
-const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; sandbox";
+// Headers of every response (shared with scripts/request-guard.mjs); pages get their
+// Content-Security-Policy (with a nonce) from proxy.ts (lib/security/headers.ts).
+import { apiContentSecurityPolicy, securityHeaders } from "./lib/security/response-headers.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

@@ -45,15 +45,61 @@ test.describe("admin imports a batch", () => {
     const imageFiles = batch.items.flatMap((item) => ("initialImage" in item.public ? [item.public.initialImage, ...item.public.candidates] : item.public.observations));
     for (const file of new Set(imageFiles)) brokenZip.file(file, await readFile(path.join(batch.outDir, file)));
 
+    // opened from the menu, the page preselects no study (importing into the wrong one is easy to miss)
+    await page.goto("/admin/import");
+    await expect(page.locator('form[data-ready="true"]')).toBeVisible();
+    await expect(page.getByTestId("study-select")).toHaveValue("");
+    await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
+    await expect(page.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
+
+    // opened from the study (its "Import a batch" link): that study is chosen
     await page.goto(`/admin/import?study=${slug}`);
     await expect(page.locator('form[data-ready="true"]')).toBeVisible();
+    await expect(page.getByTestId("study-select")).toHaveValue(slug);
     await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
     await expect(page.getByTestId("chosen-batch")).toContainText("broken.zip");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const alert = page.getByTestId("import-errors");
-    await expect(alert).toContainText(`items.jsonl line ${brokenLine + 1}, field public.initialImage`);
+    await expect(alert).toContainText(`items.jsonl, line ${brokenLine + 1}, field public.initialImage`);
     await expect(alert).toContainText('image "img/missing.png" not found');
     await expect(alert).toContainText("Nothing was imported");
+    // the headline is the summary: the error is said once, in the list
+    await expect(page.getByTestId("import-error-headline")).toContainText('Batch "broken.zip" was not imported');
+    await expect(page.getByTestId("import-error-headline")).not.toContainText("img/missing.png");
+
+    // many errors with long paths: every line wraps inside the box, at desktop and phone widths
+    const manyZip = new JSZip();
+    const longDir = "a-very-long-folder-name-from-a-benchmark-release/".repeat(4);
+    manyZip.file(
+      "items.jsonl",
+      Array.from({ length: 60 }, (_, index) => items[index % items.length])
+        .map((line, index) => {
+          const item = JSON.parse(line);
+          item.id = `many-${index}`;
+          if ("initialImage" in item.public) item.public.initialImage = `${longDir}missing-${index}.png`;
+          else item.public.observations = [`${longDir}missing-${index}-a.png`, `${longDir}missing-${index}-b.png`];
+          return JSON.stringify(item);
+        })
+        .join("\n"),
+    );
+    for (const file of new Set(imageFiles)) manyZip.file(file, await readFile(path.join(batch.outDir, file)));
+    await page.getByTestId("zip-input").setInputFiles({ name: "many-errors.zip", mimeType: "application/zip", buffer: await manyZip.generateAsync({ type: "nodebuffer" }) });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByTestId("import-error-headline")).toContainText('Batch "many-errors.zip" was not imported');
+    await expect(page.getByTestId("import-error-list").locator("li")).toHaveCount(50);
+    await expect(page.getByTestId("import-errors")).toContainText("there may be more");
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      const overflow = await page.getByTestId("import-errors").evaluate((box) =>
+        [box, ...box.querySelectorAll("li, p")].filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.textContent?.slice(0, 60)),
+      );
+      expect(overflow, `text overflowing its box at ${viewport.width}x${viewport.height}`).toEqual([]);
+      await page.screenshot({ path: testInfo.outputPath(`import-errors-${viewport.width}x${viewport.height}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     const { rows: before } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Item" i JOIN "Study" s ON s.id = i."studyId" WHERE s.slug = $1`, [slug]);
     expect(before[0].n).toBe(0);
 

@@ -21,6 +21,7 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "POST", path: "/api/admin/users", file: "admin/users/route.ts", body: { name: "x", email: "x@x.test", password: "password123", role: "ADMIN" }, allowed: admin },
   { method: "PATCH", path: "/api/admin/users/some-user-id", file: "admin/users/[id]/route.ts", body: { role: "ADMIN" }, allowed: admin },
   { method: "POST", path: "/api/admin/import", file: "admin/import/route.ts", allowed: admin },
+  { method: "GET", path: "/api/admin/import/jobs/no-such-job", file: "admin/import/jobs/[id]/route.ts", allowed: admin },
   { method: "GET", path: "/api/studies", file: "studies/route.ts", allowed: staff },
   { method: "POST", path: "/api/studies", file: "studies/route.ts", body: { title: "Sneaky", slug: "sneaky", overlap: 1 }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/dashboard`, file: "studies/[slug]/dashboard/route.ts", allowed: staff },

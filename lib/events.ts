@@ -12,8 +12,13 @@ import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate"
  * Every event must belong to an assignment of `userId` (FORBIDDEN otherwise, NOT_FOUND for an
  * unknown assignment, and nothing of the batch is stored), and `userId` must be an enabled
  * account (UNAUTHORIZED otherwise: the route takes the id from the session token and leaves this
- * check to this statement); events after the submission are still stored (a late beacon), they
- * do not change the stored response.
+ * check to this statement). Events after the submission are stored for a grace window of
+ * EVENT_GRACE_AFTER_SUBMIT_SECONDS (the outbox's late ones: a beacon, a page_hidden queued offline);
+ * they do not change the stored response. Later ones, and any for an assignment of a CLOSED study,
+ * are refused one by one in `rejected` (the browser puts them aside and never resends them), the
+ * rest of the batch is stored. The number of events per assignment is capped by the seq bound
+ * (MAX_EVENTS_PER_ASSIGNMENT, lib/validations/annotate.ts). All of this is in the same statement:
+ * no extra round trip per batch.
  *
  * One SQL statement per batch (one round trip, atomic): the ownership check, a multi-row insert
  * of the whole batch, and the assignments' bookkeeping: the first stored event marks an
@@ -21,6 +26,9 @@ import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate"
  * extends the lease of an assignment that holds a place (lib/assignment.ts), at most about once a
  * minute per assignment so that a busy annotator does not rewrite the row on every batch.
  */
+/** How long after its submission an assignment still takes events (the outbox's late deliveries). */
+export const EVENT_GRACE_AFTER_SUBMIT_SECONDS = 600;
+
 export async function recordEvents(userId: string, events: readonly TrajectoryEvent[]): Promise<TrajectoryAck> {
   if (events.length === 0) {
     const [account] = await db.$queryRaw<Array<{ enabled: boolean }>>`SELECT ${enabledUserSql(userId)} AS enabled`;
@@ -31,9 +39,15 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
   const batch = JSON.stringify(
     events.map((event) => ({ a: event.assignmentId, s: event.seq, t: event.type, p: event.payload ?? {}, c: new Date(event.clientTime).toISOString() })),
   );
-  const rows = await db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null }>>`
+  const rows = await db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null }>>`
     WITH owners AS (
-      SELECT a.id, a."userId" FROM "Assignment" a WHERE a.id = ANY(${ids}::text[])
+      SELECT a.id, a."userId", s.status = 'CLOSED' AS closed,
+        (a.status = 'SUBMITTED' AND a."submittedAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${EVENT_GRACE_AFTER_SUBMIT_SECONDS})) AS late
+      FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId"
+      WHERE a.id = ANY(${ids}::text[])
+    ),
+    writable AS (
+      SELECT o.id FROM owners o WHERE NOT o.closed AND NOT coalesce(o.late, false)
     ),
     account AS (
       SELECT ${enabledUserSql(userId)} AS enabled
@@ -45,7 +59,7 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
       INSERT INTO "Event" ("assignmentId", seq, type, payload, "clientTime", "serverTime")
       SELECT e.a, e.s, e.t, e.p, e.c, (now() AT TIME ZONE 'UTC')
       FROM jsonb_to_recordset(${batch}::jsonb) AS e(a text, s int, t text, p jsonb, c timestamp(3))
-      WHERE (SELECT ok FROM allowed)
+      WHERE (SELECT ok FROM allowed) AND e.a IN (SELECT id FROM writable)
       ON CONFLICT ("assignmentId", seq) DO NOTHING
       RETURNING 1
     ),
@@ -55,25 +69,33 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
         "startedAt" = coalesce(a."startedAt", (now() AT TIME ZONE 'UTC')),
         "leaseExpiresAt" = CASE WHEN a."leaseExpiresAt" IS NULL THEN NULL ELSE (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds") END
       FROM "Study" s
-      WHERE a.id = ANY(${ids}::text[]) AND s.id = a."studyId" AND (SELECT ok FROM allowed)
+      WHERE a.id IN (SELECT id FROM writable) AND s.id = a."studyId" AND (SELECT ok FROM allowed)
         AND a.status IN ('ASSIGNED', 'STARTED')
         AND (a.status = 'ASSIGNED'
           OR a."leaseExpiresAt" < (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds" - least(60, s."leaseSeconds" / 2)))
       RETURNING 1
     )
-    SELECT account.enabled, o.id, o."userId", (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
+    SELECT account.enabled, o.id, o."userId", o.closed, o.late, (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
     FROM account LEFT JOIN owners o ON true`;
   if (!rows[0]?.enabled) throw signedOutError();
-  const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row.userId]));
+  const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row]));
+  const refusal = new Map<string, string>();
   for (const id of ids) {
     const owner = found.get(id);
     if (owner === undefined) throw new AppError("NOT_FOUND", `No assignment ${id}`);
-    if (owner !== userId) throw new AppError("FORBIDDEN", `Assignment ${id} belongs to another annotator`);
+    if (owner.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${id} belongs to another annotator`);
+    if (owner.closed) refusal.set(id, "the study is closed: it takes no more events");
+    else if (owner.late) refusal.set(id, `the item was submitted more than ${EVENT_GRACE_AFTER_SUBMIT_SECONDS / 60} minutes ago: it takes no more events`);
   }
   const acked: Record<string, number[]> = {};
-  for (const event of events) (acked[event.assignmentId] ??= []).push(event.seq);
+  const rejected: NonNullable<TrajectoryAck["rejected"]> = [];
+  events.forEach((event, index) => {
+    const reason = refusal.get(event.assignmentId);
+    if (reason) rejected.push({ index, assignmentId: event.assignmentId, seq: event.seq, issues: [reason] });
+    else (acked[event.assignmentId] ??= []).push(event.seq);
+  });
   for (const [id, seqs] of Object.entries(acked)) acked[id] = [...new Set(seqs)].sort((a, b) => a - b);
-  return { acked };
+  return rejected.length > 0 ? { acked, rejected } : { acked };
 }
 
 /** Stored events of an assignment in seq order (the replay, the time recomputation). */

@@ -8,7 +8,8 @@ import { submitResponse } from "@/lib/responses";
 import { getAssignmentView } from "@/lib/annotate/assignment-view";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { nextForMember } from "@/lib/annotate/next";
-import type { ResponseCreateInput, TrajectoryEvent } from "@/lib/validations/annotate";
+import { MAX_EVENTS_PER_ASSIGNMENT, parseTrajectoryBatch, type ResponseCreateInput, type TrajectoryEvent } from "@/lib/validations/annotate";
+import { EVENT_GRACE_AFTER_SUBMIT_SECONDS } from "@/lib/events";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 const t0 = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -70,6 +71,49 @@ describe("events", () => {
     const error = await recordEvents(other.id, mixed).catch((e: unknown) => e);
     expect(toResponse(error).status).toBe(403);
     expect(await db.event.count()).toBe(0);
+  });
+
+  it("takes events shortly after the submission (the outbox's late ones) and refuses them after the grace window", async () => {
+    const { annotator, assignmentId } = await setup();
+    const [shown, late, later] = events(assignmentId, [["item_shown", 0, { kind: "enact-forward", resumed: false }], ["page_hidden", 5], ["page_visible", 6]]);
+    await recordEvents(annotator.id, [shown]);
+    await db.assignment.update({ where: { id: assignmentId }, data: { status: "SUBMITTED", submittedAt: new Date() } });
+    expect(await recordEvents(annotator.id, [late])).toEqual({ acked: { [assignmentId]: [1] } });
+    // past the grace window: refused one by one (the browser puts them aside), nothing stored
+    await db.assignment.update({ where: { id: assignmentId }, data: { submittedAt: new Date(Date.now() - (EVENT_GRACE_AFTER_SUBMIT_SECONDS + 5) * 1000) } });
+    const refused = await recordEvents(annotator.id, [later]);
+    expect(refused.acked).toEqual({});
+    expect(refused.rejected).toEqual([{ index: 0, assignmentId, seq: 2, issues: [expect.stringContaining("submitted more than")] }]);
+    expect(await db.event.count({ where: { assignmentId } })).toBe(2);
+  });
+
+  it("refuses events for a closed study, keeping the others of the batch", async () => {
+    const closed = await setup();
+    const open = await setup();
+    const otherUserBatch = events(open.assignmentId, [["page_hidden", 0]]);
+    await db.study.update({ where: { id: closed.study.id }, data: { status: "CLOSED" } });
+    const reply = await recordEvents(closed.annotator.id, events(closed.assignmentId, [["page_hidden", 0], ["page_visible", 1]]));
+    expect(reply.acked).toEqual({});
+    expect(reply.rejected?.map((r) => [r.index, r.seq, r.issues[0]])).toEqual([
+      [0, 0, expect.stringContaining("closed")],
+      [1, 1, expect.stringContaining("closed")],
+    ]);
+    expect(await db.event.count({ where: { assignmentId: closed.assignmentId } })).toBe(0);
+    expect(await recordEvents(open.annotator.id, otherUserBatch)).toEqual({ acked: { [open.assignmentId]: [0] } });
+    // nor a submission (422 naming the reason), and nothing is stored
+    const error = await submitResponse(closed.annotator.id, submission(closed.assignmentId, [0, 1, 2])).catch((e: unknown) => e);
+    expect(toResponse(error).status).toBe(422);
+    expect((error as Error).message).toContain("closed");
+    expect(await db.response.count({ where: { assignmentId: closed.assignmentId } })).toBe(0);
+  });
+
+  it("caps the events of one assignment (seq below MAX_EVENTS_PER_ASSIGNMENT, unique per assignment)", async () => {
+    const { assignmentId } = await setup();
+    const [last, beyond] = [MAX_EVENTS_PER_ASSIGNMENT - 1, MAX_EVENTS_PER_ASSIGNMENT].map((seq) => ({ assignmentId, seq, type: "page_hidden", clientTime: t0, payload: {} }));
+    expect(MAX_EVENTS_PER_ASSIGNMENT).toBeLessThanOrEqual(20_000);
+    const parsed = parseTrajectoryBatch([last, beyond]);
+    expect(parsed.valid.map((event) => event.seq)).toEqual([MAX_EVENTS_PER_ASSIGNMENT - 1]);
+    expect(parsed.rejected).toEqual([{ index: 1, assignmentId, seq: MAX_EVENTS_PER_ASSIGNMENT, issues: [expect.stringContaining("seq")] }]);
   });
 });
 

@@ -96,6 +96,7 @@ interface SubmitTarget {
   studyId: string;
   purpose: AssignmentPurpose;
   status: AssignmentStatus;
+  studyClosed: boolean;
   responseId: string | null;
   responseClientId: string | null;
   responseCorrect: boolean | null;
@@ -125,7 +126,7 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
     SELECT ${enabledUserSql(userId)} AS "userEnabled", t.*
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
-      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status,
+      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status, s.status = 'CLOSED' AS "studyClosed",
         r.id AS "responseId", r."clientId" AS "responseClientId", r.correct AS "responseCorrect",
         s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds", s."taskSettings", s."goldFailLimit", s."goldFailWindow",
         json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags, 'gold', i.gold) AS item,
@@ -149,6 +150,8 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
     if (assignment.responseClientId === input.clientId) return ack(assignment.responseId, assignment.responseCorrect === true, true);
     throw new AppError("CONFLICT", `Assignment ${input.assignmentId} has a stored response already (submission ${assignment.responseClientId})`);
   }
+  // a closed study takes no more writes (a retry of a stored submission is still acknowledged above)
+  if (assignment.studyClosed) throw new AppError("INVALID", "This study is closed: it takes no more answers. Nothing was stored.");
 
   const kindModule = getTaskModule(assignment.item.kind);
   const item = taskItemOf(assignment.item);

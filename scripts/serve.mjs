@@ -14,8 +14,11 @@
  * them all; if this process is killed, the workers notice and exit.
  */
 import cluster from "node:cluster";
+import http from "node:http";
+import https from "node:https";
 import { createRequire } from "node:module";
 import os from "node:os";
+import { installRequestGuard } from "./request-guard.mjs";
 
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve("next/dist/bin/next");
@@ -58,6 +61,8 @@ function tagPeerAddress() {
 
 function runNextStart() {
   tagPeerAddress();
+  // malformed percent-encoding in a path: 400 with the security headers, not Next.js's bare 500
+  installRequestGuard(http, https);
   process.argv = [process.argv[0], nextBin, "start", ...process.argv.slice(2)];
   require(nextBin);
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
@@ -13,11 +13,48 @@ interface ImportError {
 }
 type Outcome = { ok: true; message: string; status: string; itemCount?: number } | { ok: false; message: string; errors: ImportError[] };
 
+/** GET /api/admin/import/jobs/<id> (lib/import/jobs.ts ImportJobView) */
+interface JobView {
+  id: string;
+  fileName: string;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  phase: string;
+  done: number;
+  total: number;
+  outcome:
+    | { ok: true; result: { message: string; status: string; itemCount?: number } }
+    | { ok: false; error: string; details?: { errors?: ImportError[] } }
+    | null;
+}
+
+const POLL_MS = 700;
+
+/** The headline of a failed import: the summary line alone (the API's message lists every error after it, and the list shows them). */
+function headlineOf(message: string): string {
+  return message.split("\n")[0].trim() || "The import failed";
+}
+
+function outcomeOfJob(job: JobView): Outcome | undefined {
+  if (job.status === "RUNNING" || !job.outcome) return undefined;
+  if (job.outcome.ok) return { ok: true, message: job.outcome.result.message, status: job.outcome.result.status, itemCount: job.outcome.result.itemCount };
+  // the headline says when checking stopped at the error cap
+  return { ok: false, message: headlineOf(job.outcome.error), errors: job.outcome.details?.errors ?? [] };
+}
+
+function progressText(job: JobView): string {
+  if (job.phase === "reading") return `Reading ${job.fileName}…`;
+  if (job.total > 0) return `${job.phase[0].toUpperCase()}${job.phase.slice(1)}: ${job.done.toLocaleString("en")} of ${job.total.toLocaleString("en")}…`;
+  if (job.done > 0) return `${job.phase[0].toUpperCase()}${job.phase.slice(1)}: ${job.done.toLocaleString("en")}…`;
+  return `${job.phase[0].toUpperCase()}${job.phase.slice(1)}…`;
+}
+
 const itemLine = `{"id": "fwd-001", "kind": "enact-forward", "public": {...}, "key": {...},
  "tags": {"steps": 5, "hand": "right"}, "practice": false, "gold": false}`;
 
-export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string }>; defaultStudy: string }) {
-  const [study, setStudy] = useState(defaultStudy);
+/** `defaultStudy`: the study the page was opened from (`?study=<slug>`), else none: the admin picks one. */
+export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string }>; defaultStudy: string | null }) {
+  const [study, setStudy] = useState(defaultStudy ?? "");
+  const [job, setJob] = useState<JobView>();
   const [files, setFiles] = useState<File[]>([]);
   const [label, setLabel] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -47,22 +84,66 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
     setOutcome(undefined);
   }
 
+  // the running job: polled until it ends (the import runs on the server whether or not this page stays open)
+  const runningJobId = job?.status === "RUNNING" ? job.id : null;
+  useEffect(() => {
+    if (!runningJobId) return;
+    let stopped = false;
+    let failures = 0;
+    const poll = async () => {
+      if (stopped) return;
+      try {
+        const response = await fetch(`/api/admin/import/jobs/${runningJobId}`, { cache: "no-store" });
+        if (!response.ok) throw new Error(String(response.status));
+        const next = ((await response.json()) as { job: JobView }).job;
+        if (stopped) return;
+        failures = 0;
+        setJob(next);
+        const ended = outcomeOfJob(next);
+        if (ended) {
+          setOutcome(ended);
+          setPending(false);
+          return;
+        }
+      } catch {
+        failures += 1;
+        if (failures >= 20) {
+          setOutcome({ ok: false, message: "Lost touch with the server while the import ran. Reload this page later and look at the study's batches: an import is all or nothing.", errors: [] });
+          setPending(false);
+          return;
+        }
+      }
+      timer = setTimeout(poll, POLL_MS);
+    };
+    let timer = setTimeout(poll, POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [runningJobId]);
+
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (files.length === 0) return;
+    if (files.length === 0 || !study) return;
     setPending(true);
     setOutcome(undefined);
+    setJob(undefined);
     const form = new FormData();
     form.set("study", study);
+    form.set("background", "1");
     for (const file of files) form.append("files", file, file.webkitRelativePath || file.name);
     try {
       const response = await fetch("/api/admin/import", { method: "POST", body: form });
       const body = await response.json();
+      if (response.status === 202 && body.job) {
+        setJob(body.job as JobView);
+        return; // the poll takes it from here
+      }
       if (response.ok) setOutcome({ ok: true, message: body.message, status: body.status, itemCount: body.itemCount });
-      else setOutcome({ ok: false, message: body.error ?? "The import failed", errors: body.details?.errors ?? body.issues ?? [] });
+      else setOutcome({ ok: false, message: headlineOf(body.error ?? "The import failed"), errors: body.details?.errors ?? body.issues ?? [] });
+      setPending(false);
     } catch {
       setOutcome({ ok: false, message: "The upload did not reach the server. Nothing was imported; try again.", errors: [] });
-    } finally {
       setPending(false);
     }
   }
@@ -74,7 +155,10 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
           <form onSubmit={submit} className="space-y-5" data-ready={ready ? "true" : "false"}>
             <label className="block text-sm">
               <span className="mb-1 block font-medium text-slate-700">Study</span>
-              <select value={study} onChange={(e) => setStudy(e.target.value)} className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm">
+              <select value={study} required onChange={(e) => setStudy(e.target.value)} className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm" data-testid="study-select">
+                <option value="" disabled>
+                  Choose the study to import into…
+                </option>
                 {studies.map((s) => (
                   <option key={s.slug} value={s.slug}>
                     {s.title} ({s.slug})
@@ -102,14 +186,14 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
                 <Button type="button" variant="secondary" size="sm" onClick={() => folderInput.current?.click()}>
                   Choose a folder
                 </Button>
-                <span className="text-sm text-slate-600" data-testid="chosen-batch">
+                <span className="min-w-0 text-sm break-words text-slate-600 [overflow-wrap:anywhere]" data-testid="chosen-batch">
                   {label ?? "nothing chosen"}
                 </span>
               </div>
             </div>
             <div className="flex items-center justify-between gap-4">
               <p className="text-xs text-slate-500">Everything is checked first; if anything is wrong nothing is imported.</p>
-              <Button type="submit" disabled={pending || files.length === 0}>
+              <Button type="submit" disabled={pending || files.length === 0 || !study}>
                 {pending ? "Importing…" : "Import"}
               </Button>
             </div>
@@ -117,9 +201,19 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
         </CardBody>
       </Card>
 
+      {pending && job?.status === "RUNNING" ? (
+        <div role="status" aria-live="polite" data-testid="import-progress" className="rounded-md border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
+          <p className="font-medium break-words [overflow-wrap:anywhere]">{progressText(job)}</p>
+          <div className="mt-2 h-2 overflow-hidden rounded bg-slate-100" aria-hidden="true">
+            <div className="h-full bg-indigo-500 transition-all" style={{ width: job.total > 0 ? `${Math.min(100, Math.round((job.done / job.total) * 100))}%` : "10%" }} />
+          </div>
+          <p className="mt-1 text-xs text-slate-500">The import runs on the server; annotators are not kept waiting. You may leave this page: the batch appears on the study once it is in.</p>
+        </div>
+      ) : null}
+
       {outcome?.ok ? (
         <div role="status" data-testid="import-result" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
-          <p className="font-medium">{outcome.message}</p>
+          <p className="font-medium break-words [overflow-wrap:anywhere]">{outcome.message}</p>
           <Link href={`/research/studies/${study}`} className="mt-1 inline-block font-medium text-emerald-900 underline">
             See the study&apos;s items
           </Link>
@@ -127,16 +221,21 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
       ) : null}
       {outcome && !outcome.ok ? (
         <div role="alert" data-testid="import-errors" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          <p className="font-medium">{outcome.message}</p>
+          <p className="font-medium break-words [overflow-wrap:anywhere]" data-testid="import-error-headline">
+            {outcome.message}
+          </p>
           {outcome.errors.length > 0 ? (
-            <ul className="mt-2 max-h-72 space-y-1 overflow-auto font-mono text-xs">
-              {outcome.errors.map((e, i) => (
-                <li key={i}>
-                  {[e.file, e.line !== undefined ? `line ${e.line}` : undefined, e.field].filter(Boolean).join(", ")}
-                  {e.file || e.line !== undefined || e.field ? ": " : ""}
-                  {e.message}
-                </li>
-              ))}
+            <ul className="mt-2 max-h-96 space-y-1.5 overflow-y-auto pr-1 font-mono text-xs" data-testid="import-error-list">
+              {outcome.errors.map((e, i) => {
+                // an issue of the zip itself names the zip: the headline already does
+                const where = [e.file && !(e.line === undefined && outcome.message.includes(e.file)) ? e.file : undefined, e.line !== undefined ? `line ${e.line}` : undefined, e.field ? `field ${e.field}` : undefined].filter(Boolean).join(", ");
+                return (
+                  <li key={i} className="break-words whitespace-pre-wrap [overflow-wrap:anywhere]">
+                    {where ? <span className="font-semibold">{where}: </span> : null}
+                    {e.message}
+                  </li>
+                );
+              })}
             </ul>
           ) : null}
           <p className="mt-2 text-xs">Nothing was imported.</p>
@@ -152,7 +251,7 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
           <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">{itemLine}</pre>
           <p className="mt-2">
             <code className="rounded bg-slate-100 px-1">public</code> is what annotators see; <code className="rounded bg-slate-100 px-1">key</code> is the answer key and never reaches their browser. From the command line:{" "}
-            <code className="rounded bg-slate-100 px-1">npx yardstick import &lt;folder|zip&gt; --study {study}</code>
+            <code className="rounded bg-slate-100 px-1 break-words">npx yardstick import &lt;folder|zip&gt; --study {study || "<slug>"}</code>
           </p>
         </CardBody>
       </Card>

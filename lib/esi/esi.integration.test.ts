@@ -244,6 +244,33 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
     expect((await playStep(annotator.id, assignment.id, { seq: 2, action: move("turn_right") })).valid).toBe(true);
   });
 
+  it("calls only simulator hosts on the allow-list (YARDSTICK_SIMULATOR_HOSTS) and never follows a redirect", async () => {
+    // an internal service the server can reach: it must never be called on a researcher's say-so
+    const internal = await startFakeSimulator(kitchen.key.graph);
+    try {
+      expect(process.env.YARDSTICK_SIMULATOR_HOSTS).toBe("127.0.0.1");
+      // a host that is not on the list (localhost reaches the same machine): refused before any request
+      const port = new URL(internal.url).port;
+      const elsewhere = await esiStudy(["active"], { "esi-explore": { simulatorUrl: `http://localhost:${port}`, timeoutMs: 300, retries: 0 } });
+      const item = await esiItem(elsewhere.study.id, elsewhere.batch.id);
+      const { annotator, assignment } = await annotatorWith(elsewhere.study.id, item.id, "active");
+      await expect(getPlay(annotator.id, assignment.id)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("not on the server's list of simulator hosts") });
+      expect(internal.requests).toEqual([]);
+
+      // an allowed simulator that redirects elsewhere: the redirect is not followed
+      simulator.mode = "redirect";
+      simulator.redirectTo = internal.url;
+      const { study, batch } = await esiStudy(["active"], { "esi-explore": { simulatorUrl: simulator.url, timeoutMs: 300, retries: 1 } });
+      const redirected = await esiItem(study.id, batch.id);
+      const second = await annotatorWith(study.id, redirected.id, "active");
+      await expect(getPlay(second.annotator.id, second.assignment.id)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("redirect") });
+      expect(simulator.requests.map((request) => request.path)).toEqual(["/episodes"]);
+      expect(internal.requests).toEqual([]);
+    } finally {
+      await internal.close();
+    }
+  });
+
   it("reports a simulator that is down at the start without starting the episode", async () => {
     // a port that was just free: nothing listens there
     const closed = await startFakeSimulator(kitchen.key.graph);

@@ -17,6 +17,11 @@ import { esiObjectNameSchema } from "@/lib/esi/actions";
  * Each call times out and is retried on network errors, timeouts and 5xx replies (a step carries
  * its seq, so a simulator can answer a repeated one from its record); when every try fails the
  * annotator is told the simulator is down (AppError UNAVAILABLE, HTTP 503) and nothing is stored.
+ *
+ * A researcher sets the URL, so the server calls only hosts on the allow-list of its configuration
+ * (`YARDSTICK_SIMULATOR_HOSTS`: comma-separated `host` or `host:port`; unset, no simulator is
+ * called), and never follows a redirect (a 3xx is a refusal): a study's setting cannot make the
+ * server probe internal addresses.
  */
 
 export const DEFAULT_SIMULATOR_TIMEOUT_MS = 4000;
@@ -64,6 +69,28 @@ const DOWN_MESSAGE = "The simulator is not answering right now. Your steps so fa
 
 class RetryableFailure extends Error {}
 
+/** The entries of `YARDSTICK_SIMULATOR_HOSTS`, lower-cased: `host` (any port) or `host:port`. */
+export function allowedSimulatorHosts(env: string | undefined = process.env.YARDSTICK_SIMULATOR_HOSTS): string[] {
+  return (env ?? "")
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** Whether the server may call this simulator URL (its host, or host:port, is on the allow-list). */
+export function simulatorHostAllowed(baseUrl: string, allowed: readonly string[] = allowedSimulatorHosts()): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return allowed.some((entry) => entry === host || entry === `${host}:${port}`);
+}
+
 /** A failure in a few words that name no address (they reach the annotator). */
 function describeFailure(error: unknown): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "timed out";
@@ -81,6 +108,10 @@ async function postJson<T>(options: SimulatorOptions, path: string, body: unknow
   const backoff = options.backoffMs ?? ((attempt: number) => 250 * 2 ** attempt);
   const fetchImpl = options.fetchImpl ?? fetch;
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
+  if (!simulatorHostAllowed(options.baseUrl)) {
+    console.warn(`ESI simulator ${url}: its host is not in YARDSTICK_SIMULATOR_HOSTS; not called`);
+    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (This study's simulator is not on the server's list of simulator hosts.)`);
+  }
   const failures: string[] = [];
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, backoff(attempt - 1)));
@@ -93,6 +124,8 @@ async function postJson<T>(options: SimulatorOptions, path: string, body: unknow
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
         cache: "no-store",
+        // a redirect is answered as a refusal below, never followed (it could point anywhere)
+        redirect: "manual",
       });
       text = await reply.text();
       if (reply.status >= 500) throw new RetryableFailure(`HTTP ${reply.status}`);
@@ -100,6 +133,10 @@ async function postJson<T>(options: SimulatorOptions, path: string, body: unknow
       failures.push(describeFailure(error));
       console.warn(`ESI simulator ${url}, ${what}, try ${attempt + 1}:`, error instanceof Error ? error.message : error);
       continue;
+    }
+    if (reply.status >= 300 && reply.status < 400) {
+      console.warn(`ESI simulator ${url}: HTTP ${reply.status} redirect to ${reply.headers.get("location") ?? "(no location)"} for the ${what}; not followed`);
+      throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (The simulator answered the ${what} with a redirect, which is not followed.)`);
     }
     if (!reply.ok) {
       console.warn(`ESI simulator ${url}: HTTP ${reply.status} to the ${what}: ${text.slice(0, 500)}`);

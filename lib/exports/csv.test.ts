@@ -11,6 +11,20 @@ describe("csvField", () => {
     expect(csvField("-1")).toBe("-1");
   });
 
+  it("defuses spreadsheet formulas (OWASP CSV injection): a text starting with = + - @ tab or CR gets a leading quote and is quoted", () => {
+    expect(csvField("=HYPERLINK(\"http://x\")")).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvField("+cmd")).toBe("\"'+cmd\"");
+    expect(csvField("-2+3+cmd|' /C calc'!A0")).toBe("\"'-2+3+cmd|' /C calc'!A0\"");
+    expect(csvField("@SUM(A1:A2)")).toBe("\"'@SUM(A1:A2)\"");
+    expect(csvField("\t=1+1")).toBe('"\'\t=1+1"');
+    expect(csvField("\r=1+1")).toBe('"\'\r=1+1"');
+    expect(csvField({ a: "=1" })).toBe('"{""a"":""=1""}"');
+    // plain numbers are data, not formulas: kept as they are
+    expect(csvField("-1")).toBe("-1");
+    expect(csvField("+2.5e3")).toBe("+2.5e3");
+    expect(csvField(-3)).toBe("-3");
+  });
+
   it("writes numbers, booleans, dates, JSON and empties", () => {
     expect(csvField(0.25)).toBe("0.25");
     expect(csvField(Number.NaN)).toBe("");

@@ -1,7 +1,7 @@
-import { crc32 } from "node:zlib";
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { imageContentProblem } from "@/lib/import/image-check";
+import { DEFAULT_MAX_IMAGE_PIXELS, imageContentProblem, maxImagePixels } from "@/lib/import/image-check";
 import { sniffImageMime } from "@/lib/import/sniff";
 
 async function picture(format: "png" | "jpeg" | "webp", width = 4, height = 3): Promise<Buffer> {
@@ -43,4 +43,40 @@ describe("imageContentProblem", () => {
     bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
     expect(await imageContentProblem(bomb, "image/png")).toContain("12000 x 10000 pixels");
   });
+
+  it("refuses a real one-bit PNG of 9999 x 9999 (12 KB on disk): more pixels than the cap a task needs (default 4096 x 4096)", async () => {
+    const bomb = oneBitPng(9999, 9999);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(await imageContentProblem(bomb, "image/png")).toContain("9999 x 9999 pixels, more than 4096 x 4096");
+    expect(DEFAULT_MAX_IMAGE_PIXELS).toBe(4096 * 4096);
+    expect(await imageContentProblem(oneBitPng(4096, 4096), "image/png")).toBeNull();
+    expect(await imageContentProblem(oneBitPng(4097, 4096), "image/png")).toContain("more than");
+  });
+
+  it("reads the pixel cap from YARDSTICK_MAX_IMAGE_PIXELS (a count, or W x H), refusing nonsense", () => {
+    expect(maxImagePixels(undefined)).toBe(4096 * 4096);
+    expect(maxImagePixels("1000000")).toBe(1_000_000);
+    expect(maxImagePixels("2048x1024")).toBe(2048 * 1024);
+    expect(() => maxImagePixels("lots")).toThrow(/YARDSTICK_MAX_IMAGE_PIXELS/);
+    expect(() => maxImagePixels("0")).toThrow(/YARDSTICK_MAX_IMAGE_PIXELS/);
+  });
 });
+
+/** A genuine PNG (grey, 1 bit a pixel, all black): width x height pixels in a few KB of deflate. */
+function oneBitPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 and zero bits, row after row
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+}

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { defaultEsiConfidenceScale } from "@/lib/esi/confidence";
 import { sha256Hex } from "@/lib/import/canonical";
 import { readBatchSource, throwInvalid } from "@/lib/import/source";
-import type { BatchSource, ImportIssue, ImportResult } from "@/lib/import/types";
+import type { BatchSource, ImportIssue, ImportProgressListener, ImportResult } from "@/lib/import/types";
 import { DEFAULT_MAX_ERRORS, DEFAULT_MAX_IMAGE_BYTES, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
 import {
   createBatch,
@@ -41,6 +41,8 @@ export type ImportBatchOptions = StudySelector & {
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
   transactionTimeoutMs?: number;
+  /** told how far the import is (lib/import/jobs.ts shows it on the import page) */
+  onProgress?: ImportProgressListener;
 };
 
 async function resolveStudy(selector: StudySelector): Promise<StudyRef> {
@@ -131,7 +133,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
   const actorId = options.importedById ?? null;
   const study = await resolveStudy(options);
 
-  const validation = await validateBatch(source, { maxImageBytes, maxErrors });
+  const validation = await validateBatch(source, { maxImageBytes, maxErrors, onProgress: options.onProgress });
   const summary = (count: number, truncated: boolean) =>
     `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
 
@@ -174,13 +176,17 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
           let assetsStored = 0;
           let chunk: NewAsset[] = [];
           let chunkBytes = 0;
+          let read = 0;
+          await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length });
           for (const image of toStore) {
             chunk.push(await readVerified(source, image, maxImageBytes));
             chunkBytes += image.size;
+            read += 1;
             if (chunkBytes >= ASSET_CHUNK_BYTES) {
               assetsStored += await insertAssets(tx, chunk);
               chunk = [];
               chunkBytes = 0;
+              await options.onProgress?.({ phase: "writing", done: read, total: toStore.length });
             }
           }
           assetsStored += await insertAssets(tx, chunk);

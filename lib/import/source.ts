@@ -1,5 +1,6 @@
 import { promises as fs, constants as fsConstants } from "node:fs";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import JSZip from "jszip";
 import { AppError, type AppErrorCode } from "@/lib/errors";
 import { isEnactReleaseLine } from "@/lib/import/enact-release";
@@ -7,16 +8,27 @@ import { isEsiReleaseQuestion } from "@/lib/import/esi-release";
 import { isGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
 import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
-import { readZipEntryNames } from "@/lib/import/zip-names";
+import { readZipEntryNames, type RawZipEntry } from "@/lib/import/zip-names";
 
 /** Largest items file read (a full ENACT release is about 30 MB). */
 export const DEFAULT_MAX_ITEMS_FILE_BYTES = 256 * 1024 * 1024;
 
 export const NATIVE_ITEMS_FILE = "items.jsonl";
 
+/**
+ * Bytes inflated from one zip in all (every read counts: an image is read to check it and again to
+ * store it). A batch's images barely compress, so a real batch inflates to about twice the zip;
+ * a zip bomb stops here.
+ */
+export const DEFAULT_MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024;
+/** No real batch file compresses this well (images about 1:1, JSON lines about 5-30:1); zeros reach about 1000:1. */
+export const MAX_COMPRESSION_RATIO = 200;
+/** ... but a small file may (a few KB of repeated text): the ratio is checked past this size */
+const RATIO_CHECKED_FROM_BYTES = 1024 * 1024;
+
 export type BatchInput = { folder: string } | { file: string } | { zip: Buffer; fileName: string };
 
-export type BatchFileProblem = "missing" | "too-large" | "unsafe-path" | "outside" | "not-a-file";
+export type BatchFileProblem = "missing" | "too-large" | "unsafe-path" | "outside" | "not-a-file" | "corrupt" | "zip-bomb";
 
 const codeByProblem: Record<BatchFileProblem, AppErrorCode> = {
   missing: "NOT_FOUND",
@@ -24,6 +36,8 @@ const codeByProblem: Record<BatchFileProblem, AppErrorCode> = {
   "unsafe-path": "INVALID",
   outside: "INVALID",
   "not-a-file": "INVALID",
+  corrupt: "INVALID",
+  "zip-bomb": "INVALID",
 };
 
 /** A file of a batch that cannot be read; `predicate` completes a sentence about the path: `"img/a.png" <predicate>`. */
@@ -318,28 +332,61 @@ function isUnixSymlink(file: JSZip.JSZipObject): boolean {
   return typeof file.unixPermissions === "number" && (file.unixPermissions & 0o170000) === 0o120000;
 }
 
-function readEntry(file: JSZip.JSZipObject, relPath: string, maxBytes: number | undefined): Promise<Buffer> {
-  if (maxBytes === undefined) return file.async("nodebuffer");
-  // streamed so that a zip bomb stops at the limit instead of filling memory
+/** What a zip entry's reads are held to: its declared CRC and compressed size, and the zip's budget of inflated bytes. */
+interface EntryBounds {
+  zipName: string;
+  crc32: number | null;
+  compressedSize: number | null;
+  budget: { used: number; max: number };
+}
+
+function budgetExceeded(bounds: EntryBounds): AppError {
+  return new AppError(
+    "TOO_LARGE",
+    `${bounds.zipName} inflates to more than ${formatBytes(bounds.budget.max)} in all (a zip bomb, or a batch to import in parts): nothing was imported`,
+  );
+}
+
+function readEntry(file: JSZip.JSZipObject, relPath: string, maxBytes: number | undefined, bounds: EntryBounds): Promise<Buffer> {
+  // streamed so that a zip bomb stops at a limit (this file's, the compression ratio, the zip's
+  // total) instead of filling memory, and checked against the entry's CRC as it goes (the zip is
+  // loaded without JSZip's CRC check, which inflates every entry, referenced or not)
   return new Promise((resolve, reject) => {
     const stream = file.nodeStream("nodebuffer") as NodeJS.ReadableStream & { destroy?: () => void };
     const chunks: Buffer[] = [];
     let size = 0;
+    let crc = 0;
     let done = false;
+    const stop = (error: Error) => {
+      done = true;
+      stream.destroy?.();
+      reject(error);
+    };
     stream.on("data", (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > maxBytes) {
-        done = true;
-        stream.destroy?.();
-        reject(tooLarge(relPath, maxBytes));
-        return;
+      bounds.budget.used += chunk.length;
+      if (maxBytes !== undefined && size > maxBytes) return stop(tooLarge(relPath, maxBytes));
+      if (bounds.budget.used > bounds.budget.max) return stop(budgetExceeded(bounds));
+      if (bounds.compressedSize !== null && size > RATIO_CHECKED_FROM_BYTES && size > bounds.compressedSize * MAX_COMPRESSION_RATIO) {
+        return stop(
+          new BatchFileError(
+            "zip-bomb",
+            relPath,
+            `is compressed more than ${MAX_COMPRESSION_RATIO}:1 in ${bounds.zipName} (${formatBytes(bounds.compressedSize)} inflating past ${formatBytes(size)}): no real batch file is; a zip bomb?`,
+          ),
+        );
       }
+      crc = crc32(chunk, crc);
       chunks.push(chunk);
     });
     stream.on("end", () => {
       if (done) return;
       done = true;
+      if (bounds.crc32 !== null && crc >>> 0 !== bounds.crc32 >>> 0) {
+        reject(new BatchFileError("corrupt", relPath, `is damaged in ${bounds.zipName}: its content does not match its CRC-32`));
+        return;
+      }
       resolve(Buffer.concat(chunks));
     });
     stream.on("error", (error) => {
@@ -355,10 +402,32 @@ function isSystemEntry(name: string): boolean {
   return name.startsWith("__MACOSX/") || name.split("/").pop() === ".DS_Store";
 }
 
-async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number): Promise<BatchSource> {
+/** Entries whose compressed data overlap (a zip bomb reusing one stream for many names): each pair once. */
+function overlappingEntries(entries: RawZipEntry[]): Array<[RawZipEntry, RawZipEntry]> {
+  const files = entries.filter((entry) => !entry.name.endsWith("/")).sort((a, b) => a.localOffset - b.localOffset);
+  const pairs: Array<[RawZipEntry, RawZipEntry]> = [];
+  let furthest: RawZipEntry | null = null;
+  for (const entry of files) {
+    if (furthest && entry.localOffset < furthest.dataEnd) pairs.push([furthest, entry]);
+    if (!furthest || entry.dataEnd > furthest.dataEnd) furthest = entry;
+  }
+  return pairs;
+}
+
+/** The CRC and compressed size JSZip read for an entry (from its headers; used when the central directory could not be read by hand, e.g. ZIP64). */
+function jszipDeclared(file: JSZip.JSZipObject): { crc32: number | null; compressedSize: number | null } {
+  const data = (file as unknown as { _data?: { crc32?: unknown; compressedSize?: unknown } })._data;
+  return {
+    crc32: typeof data?.crc32 === "number" ? data.crc32 : null,
+    compressedSize: typeof data?.compressedSize === "number" ? data.compressedSize : null,
+  };
+}
+
+async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number, maxInflatedBytes: number): Promise<BatchSource> {
   let archive: JSZip;
   try {
-    archive = await JSZip.loadAsync(zip, { checkCRC32: true });
+    // no CRC check here: it would inflate every entry, referenced or not (readEntry checks each entry it reads)
+    archive = await JSZip.loadAsync(zip, { checkCRC32: false });
   } catch (error) {
     throwInvalid(`Cannot read ${fileName}`, [
       { file: fileName, message: `not a readable zip archive (${error instanceof Error ? error.message : String(error)})` },
@@ -394,12 +463,23 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number)
     if (seenFiles.has(checked.path)) report(entry.name, "appears more than once in the archive");
     seenFiles.add(checked.path);
   }
+  for (const [first, second] of overlappingEntries(rawEntries)) {
+    report(second.name, `shares its compressed data with entry ${JSON.stringify(first.name)} (overlapping entries: a zip bomb)`);
+  }
   if (issues.length > 0) throwInvalid(`Unsafe zip ${fileName}: nothing was imported`, issues);
 
   const files = new Map<string, JSZip.JSZipObject>();
   for (const file of jszipFiles) {
     if (!file.dir) files.set(file.name, file);
   }
+  const rawByName = new Map(rawEntries.map((entry) => [entry.name, entry]));
+  const budget = { used: 0, max: maxInflatedBytes };
+  const boundsOf = (file: JSZip.JSZipObject): EntryBounds => {
+    const raw = rawByName.get(file.unsafeOriginalName ?? file.name);
+    // 0xffffffff: the size is in a ZIP64 extra field; JSZip read it
+    const declared = raw && raw.compressedSize !== 0xffffffff ? { crc32: raw.crc32, compressedSize: raw.compressedSize } : jszipDeclared(file);
+    return { zipName: fileName, ...declared, budget };
+  };
   const readFrom = (prefix: string) =>
     async function readFile(relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> {
       const checked = checkBatchPath(relPath);
@@ -410,7 +490,7 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number)
         if (isFolder) throw new BatchFileError("not-a-file", relPath, "is a folder, not a file");
         throw new BatchFileError("missing", relPath, "not found in the batch");
       }
-      return readEntry(file, relPath, options.maxBytes);
+      return readEntry(file, relPath, options.maxBytes, boundsOf(file));
     };
 
   // A zip of a folder often holds the folder itself ("batch/items.jsonl"): then that folder is the root.
@@ -430,16 +510,19 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number)
  * Opens a batch: a folder, a single .jsonl file (its folder is the root; for an ENACT release file
  * inside QA/, the folder containing QA/), or a zip held in memory (the admin upload). Finds the
  * items files (items.jsonl, else ENACT release .jsonl files) and rejects unsafe zips (entries
- * named with "..", absolute paths, backslashes, NUL, symbolic links) with every offending entry.
+ * named with "..", absolute paths, backslashes, NUL, symbolic links, entries sharing compressed
+ * data) with every offending entry. A zip's entries are inflated only when read (only entries the
+ * batch references are), each checked against its CRC, within a compression ratio
+ * (MAX_COMPRESSION_RATIO) and a total of inflated bytes for the zip (`maxInflatedBytes`).
  *
  * @throws AppError INVALID (unsafe zip, no items file), NOT_FOUND (no such folder or file), TOO_LARGE
  */
 export async function readBatchSource(
   input: BatchInput,
-  options: { maxItemsFileBytes?: number } = {},
+  options: { maxItemsFileBytes?: number; maxInflatedBytes?: number } = {},
 ): Promise<BatchSource> {
   const maxItemsFileBytes = options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES;
   if ("folder" in input) return openFolder(input.folder, maxItemsFileBytes);
   if ("file" in input) return openFile(input.file, maxItemsFileBytes);
-  return openZip(input.zip, input.fileName, maxItemsFileBytes);
+  return openZip(input.zip, input.fileName, maxItemsFileBytes, options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
 }

@@ -72,6 +72,15 @@ export interface BatchSource {
   readFile(relPath: string, options?: { maxBytes?: number }): Promise<Buffer>;
 }
 
+/** Where an import is: checking lines, checking images, writing images and items (`total` 0 while unknown). */
+export interface ImportProgress {
+  phase: "checking lines" | "checking images" | "writing";
+  done: number;
+  total: number;
+}
+
+export type ImportProgressListener = (progress: ImportProgress) => void | Promise<void>;
+
 export interface ImportResult {
   status: "imported" | "unchanged";
   batchId: string;

@@ -11,7 +11,7 @@ import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
 import { imageContentProblem } from "@/lib/import/image-check";
 import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES } from "@/lib/import/source";
-import type { BatchSource, ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
+import type { BatchSource, ImportIssue, ImportProgressListener, ItemLine, ItemsFile } from "@/lib/import/types";
 import { getTaskModule } from "@/lib/tasks";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";
 
@@ -26,7 +26,13 @@ export interface ValidateOptions {
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
   maxItemsFileBytes?: number;
+  /** told how far the check is (lines, then images) */
+  onProgress?: ImportProgressListener;
 }
+
+/** Lines checked between two yields to the event loop: other requests of the process are served in between. */
+const LINES_PER_YIELD = 200;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type TagValue = string | number | boolean;
 
@@ -420,6 +426,11 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       const content = lines[index].replace(/\r$/, "");
       if (content.trim() === "") continue;
       lineCount += 1;
+      if (lineCount % LINES_PER_YIELD === 0) {
+        // a long items file must not hold the process (annotators' requests wait behind it)
+        await yieldToEventLoop();
+        await options.onProgress?.({ phase: "checking lines", done: lineCount, total: 0 });
+      }
       const item = parseLine(content, file, index + 1, collector);
       if (item) parsed.push(item);
     }
@@ -454,10 +465,14 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   const imagePaths = [...refsByPath.keys()];
   const imageIssues: Array<ImportIssue | undefined> = [];
   let imageIssueCount = 0;
+  let imagesChecked = 0;
+  await options.onProgress?.({ phase: "checking images", done: 0, total: imagePaths.length });
   await mapLimited(
     imagePaths.map((imagePath, index) => ({ imagePath, index })),
     IMAGE_READ_CONCURRENCY,
     async ({ imagePath, index }) => {
+      imagesChecked += 1;
+      if (imagesChecked % 20 === 0) await options.onProgress?.({ phase: "checking images", done: imagesChecked, total: imagePaths.length });
       const refs = refsByPath.get(imagePath) ?? [];
       const list = refs.flatMap((ref) => uses.get(ref) ?? []);
       const where = { file: list[0].file, line: list[0].line, field: list[0].field };
@@ -497,7 +512,9 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   // Content hashes and stored payloads; ids unique within the batch
   const items: ValidatedItem[] = [];
   const firstById = new Map<string, { file: string; line: number; contentHash: string | null }>();
+  let hashed = 0;
   for (const item of parsed) {
+    if (++hashed % LINES_PER_YIELD === 0) await yieldToEventLoop();
     const complete = item.images.every((use) => imageOf(use.ref) !== undefined);
     let contentHash: string | null = null;
     let stored: { public: unknown; key: unknown } | null = null;

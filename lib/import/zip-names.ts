@@ -11,6 +11,13 @@ export interface RawZipEntry {
   name: string;
   /** a Unix symbolic link (made on Unix with file type S_IFLNK in the external attributes) */
   symlink: boolean;
+  /** the CRC-32 of the inflated bytes, and the sizes, as the central directory declares them */
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  /** where the entry's local header starts, and where its compressed data ends */
+  localOffset: number;
+  dataEnd: number;
 }
 
 const endOfCentralDirectory = 0x06054b50;
@@ -40,10 +47,17 @@ export function readZipEntryNames(zip: Buffer): RawZipEntry[] | null {
     const extraLength = zip.readUInt16LE(offset + 30);
     const commentLength = zip.readUInt16LE(offset + 32);
     const external = zip.readUInt32LE(offset + 38);
+    const crc32 = zip.readUInt32LE(offset + 16);
+    const compressedSize = zip.readUInt32LE(offset + 20);
+    const uncompressedSize = zip.readUInt32LE(offset + 24);
+    const localOffset = zip.readUInt32LE(offset + 42);
+    // the local header's own name and extra lengths place the data (they may differ from the central ones)
+    const localLengths = localOffset + 30 <= zip.length ? zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28) : 0;
+    const dataEnd = localOffset + 30 + localLengths + compressedSize;
     const nameBytes = zip.subarray(offset + 46, offset + 46 + nameLength);
     const name = nameBytes.toString(flags & 0x800 ? "utf8" : "latin1");
     const unixMode = (external >>> 16) & 0o170000;
-    entries.push({ name, symlink: madeBy === 3 && unixMode === 0o120000 });
+    entries.push({ name, symlink: madeBy === 3 && unixMode === 0o120000, crc32, compressedSize, uncompressedSize, localOffset, dataEnd });
     offset += 46 + nameLength + extraLength + commentLength;
   }
   return entries;

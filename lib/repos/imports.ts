@@ -1,4 +1,5 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 
@@ -100,14 +101,38 @@ export interface NewItem {
   contentHash: string;
 }
 
+/** An id like Prisma's cuid() default (rows inserted with SQL get no Prisma default). */
+function newItemId(): string {
+  return `c${Date.now().toString(36)}${randomBytes(10).toString("hex")}`;
+}
+
+/**
+ * Items in chunks of 500, each one statement whose rows travel as one JSON parameter
+ * (jsonb_to_recordset): Prisma's createMany spent seconds of CPU on 1,000 rows, holding the
+ * process (and the annotators it serves); between chunks the event loop runs.
+ */
 export async function insertItems(client: DbClient, studyId: string, batchId: string, items: NewItem[]): Promise<number> {
-  const chunkSize = 1000;
+  const chunkSize = 500;
   let count = 0;
   for (let start = 0; start < items.length; start += chunkSize) {
-    const result = await client.item.createMany({
-      data: items.slice(start, start + chunkSize).map((item) => ({ ...item, studyId, batchId })),
-    });
-    count += result.count;
+    const rows = JSON.stringify(
+      items.slice(start, start + chunkSize).map((item) => ({
+        i: newItemId(),
+        e: item.externalId,
+        k: item.kind,
+        p: item.public,
+        y: item.key,
+        t: item.tags,
+        r: item.practice,
+        g: item.gold,
+        h: item.contentHash,
+      })),
+    );
+    count += await client.$executeRaw`
+      INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, "public", "key", tags, practice, gold, "contentHash", "createdAt")
+      SELECT x.i, ${studyId}, ${batchId}, x.e, x.k, x.p, x.y, x.t, x.r, x.g, x.h, (now() AT TIME ZONE 'UTC')
+      FROM jsonb_to_recordset(${rows}::jsonb) AS x(i text, e text, k text, p jsonb, y jsonb, t jsonb, r boolean, g boolean, h text)`;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return count;
 }
@@ -120,5 +145,9 @@ export async function writeAuditEntry(
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  // a raw statement's (insertItems): the driver adapter's error carries the SQLSTATE
+  const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause;
+  return cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505";
 }

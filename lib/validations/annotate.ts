@@ -127,12 +127,19 @@ export type TrajectoryEventType = keyof typeof trajectoryPayloadSchemas;
 export type TrajectoryPayload<T extends TrajectoryEventType> = z.infer<(typeof trajectoryPayloadSchemas)[T]>;
 export const trajectoryEventTypes = Object.keys(trajectoryPayloadSchemas) as TrajectoryEventType[];
 
+/**
+ * Events one assignment may store: seq runs from 0 below this, and (assignment, seq) is stored once,
+ * so no assignment holds more (with payloads of at most about 20 KB each). An item with this many
+ * interactions is far beyond any task's need (the load benchmark sends about 180 per item).
+ */
+export const MAX_EVENTS_PER_ASSIGNMENT = 20_000;
+
 const assignmentId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an assignment id");
 
 const envelope = {
   assignmentId,
-  /** per-assignment sequence number: 0, 1, 2, ... without gaps */
-  seq: z.number().int().min(0).max(1_000_000),
+  /** per-assignment sequence number: 0, 1, 2, ... without gaps; below the cap of events per assignment ((assignment, seq) is unique) */
+  seq: z.number().int().min(0).max(MAX_EVENTS_PER_ASSIGNMENT - 1, `seq must be below ${MAX_EVENTS_PER_ASSIGNMENT}: at most ${MAX_EVENTS_PER_ASSIGNMENT} events per item`),
   /** milliseconds since the epoch, by the browser's clock */
   clientTime: z.number().int().min(0).max(8_640_000_000_000),
 };
@@ -204,13 +211,16 @@ export interface TrajectoryAck {
 }
 
 /** Splits a batch into valid events and rejections. */
-export function parseTrajectoryBatch(events: readonly unknown[]): { valid: TrajectoryEvent[]; rejected: NonNullable<TrajectoryAck["rejected"]> } {
+export function parseTrajectoryBatch(events: readonly unknown[]): { valid: TrajectoryEvent[]; validIndexes: number[]; rejected: NonNullable<TrajectoryAck["rejected"]> } {
   const valid: TrajectoryEvent[] = [];
+  /** each valid event's index in `events` */
+  const validIndexes: number[] = [];
   const rejected: NonNullable<TrajectoryAck["rejected"]> = [];
   events.forEach((raw, index) => {
     const parsed = trajectoryEventSchema.safeParse(raw);
     if (parsed.success) {
       valid.push(parsed.data);
+      validIndexes.push(index);
       return;
     }
     const record = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
@@ -221,7 +231,7 @@ export function parseTrajectoryBatch(events: readonly unknown[]): { valid: Traje
       issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`),
     });
   });
-  return { valid, rejected };
+  return { valid, validIndexes, rejected };
 }
 
 /** POST /api/annotate/responses. `answer` is checked by the item's kind (answerSchemaFor). */

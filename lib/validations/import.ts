@@ -5,4 +5,8 @@ export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 
 export const importUploadSchema = z.object({
   study: studySlugSchema,
+  /** "1": answer 202 with the job at once (the import page polls it); otherwise the answer waits for the import's outcome */
+  background: z.enum(["0", "1"]).nullish(),
 });
+
+export const importJobIdSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an import job id") });

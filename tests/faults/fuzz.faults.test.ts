@@ -1,9 +1,11 @@
 import fc from "fast-check";
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiRouteMatrix, type MatrixFixture, type MatrixRoute } from "../../e2e/staff-routes";
 import { pathsOf, withValueAt, wrongValueText } from "../fixtures/fuzz-values";
-import { sessionCookie, startAppServer, type AppServer } from "./app-server";
+import { ROOT, sessionCookie, startAppServer, type AppServer } from "./app-server";
 import { createDatabase, dropDatabase } from "./pg-cluster";
 import { createJudgeStudy, createUsers, migrate, type SeededUser } from "./seed";
 
@@ -186,9 +188,79 @@ describe("fuzzed requests to every JSON endpoint", () => {
     expect(problems).toEqual([]);
   });
 
+  it(`malformed percent-encoding in every path of every page and route: 400 with a message and the security headers (${everyPath().length} paths)`, async () => {
+    const bad: Array<[string, string]> = [];
+    // the issue's cases, then a fuzzed malformed sequence (with anything around it) in every path
+    const known = ["%FF", "%ED%A0%80", "%E0%80%80", "%C3%28", "%", "%G0", "a%FFb", "%F4%90%80%80", "%C0%AF"];
+    const malformed = fc
+      .tuple(
+        fc.string({ maxLength: 10 }),
+        fc.oneof(
+          fc.constantFrom(...known),
+          fc.integer({ min: 0x80, max: 0xff }).map((byte) => `%${byte.toString(16).toUpperCase()}`),
+          fc.tuple(fc.integer({ min: 0xc2, max: 0xf4 }), fc.constantFrom("", "%41", "%2F")).map(([lead, next]) => `%${lead.toString(16)}${next}`),
+          fc.constantFrom("G", "g", "Z", "%", " ").map((char) => `%${char}`),
+        ),
+        fc.string({ maxLength: 10 }),
+      )
+      .map(([before, sequence, after]) => `${encodeURIComponent(before)}${sequence}${encodeURIComponent(after)}`);
+    const check = async (method: string, url: string) => {
+      const response = await fetch(`${server.baseUrl}${url}`, { method, headers: { cookie: cookies.admin, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}", redirect: "manual", signal: AbortSignal.timeout(30_000) });
+      const text = await response.text();
+      const problems: string[] = [];
+      if (response.status !== 400) problems.push(`${response.status}, not 400`);
+      if (response.headers.get("x-content-type-options") !== "nosniff") problems.push("no X-Content-Type-Options: nosniff");
+      if (response.headers.get("x-frame-options") !== "DENY") problems.push("no X-Frame-Options: DENY");
+      if (!response.headers.get("content-security-policy")) problems.push("no Content-Security-Policy");
+      if (!/percent-encod/i.test(text)) problems.push(`no message naming the encoding: ${text.slice(0, 120)}`);
+      if (/\n\s+at |node_modules|\/work\//.test(text)) problems.push("a stack trace in the answer");
+      if (problems.length > 0) bad.push([`${method} ${url.slice(0, 160)}`, problems.join("; ")]);
+    };
+    for (const [index, pattern] of everyPath().entries()) {
+      const methods = pattern.startsWith("/api") ? ["GET", "POST"] : ["GET"];
+      for (const method of methods) for (const value of known) await check(method, pathWith(pattern, value));
+      await fc.assert(
+        fc.asyncProperty(malformed, async (value) => {
+          await check(methods[index % methods.length], pathWith(pattern, value));
+        }),
+        { numRuns: Math.max(2, Math.round(RUNS / 4)), seed: SEED + 3000 + index },
+      );
+    }
+    expect(bad).toEqual([]);
+  });
+
   it("leaves the server up and answering", async () => {
     expect(server.process.exitCode).toBeNull();
     expect((await fetch(`${server.baseUrl}/signin`)).status).toBe(200);
     expect(server.output()).not.toMatch(/uncaught|unhandled|FATAL/i);
   });
 });
+
+/**
+ * Every page and route handler of app/ as a URL pattern ("/s/[slug]/work", "/api/[[...path]]"),
+ * read from the folder itself so that a new one is covered without a change here.
+ */
+function everyPath(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        // (groups) are not in the URL; private folders (_x) hold no routes
+        if (entry.name.startsWith("_")) continue;
+        walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name]);
+      } else if (/^(page|route)\.tsx?$/.test(entry.name)) {
+        found.push(`/${segments.join("/")}`);
+      }
+    }
+  };
+  walk(path.join(ROOT, "app"), []);
+  return [...new Set(found)].sort();
+}
+
+/** The pattern with `value` (raw, not encoded again) in every dynamic segment, or appended when it has none. */
+function pathWith(pattern: string, value: string): string {
+  const segments = pattern.split("/").filter(Boolean);
+  const dynamic = segments.some((segment) => segment.startsWith("["));
+  const filled = segments.map((segment) => (segment.startsWith("[") ? value : segment));
+  return `/${(dynamic ? filled : [...filled, value]).join("/")}`;
+}

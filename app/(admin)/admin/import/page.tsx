@@ -18,7 +18,8 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
       {studies.length === 0 ? (
         <EmptyState title="No study to import into" description="Create a study first." action={<ButtonLink href="/research/studies/new">New study</ButtonLink>} />
       ) : (
-        <ImportForm studies={studies} defaultStudy={study && studies.some((s) => s.slug === study) ? study : studies[0].slug} />
+        // no study is preselected (importing into the wrong one is easy to miss), unless the page was opened from one
+        <ImportForm studies={studies} defaultStudy={study && studies.some((s) => s.slug === study) ? study : null} />
       )}
     </div>
   );

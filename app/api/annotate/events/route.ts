@@ -9,7 +9,8 @@ import { assertSameSite } from "@/lib/security/csrf";
 /**
  * POST /api/annotate/events { events: [{ assignmentId, seq, type, payload, clientTime }] }
  * -> 200 { acked: { [assignmentId]: seq[] }, rejected?: [{ index, assignmentId, seq, issues }] }
- * (events that fail validation are refused one by one; the valid ones are stored). 403 when an
+ * (events that fail validation, and those of a closed study or of an item submitted more than the
+ * grace window ago, are refused one by one; the others are stored). 403 when an
  * event belongs to another annotator's assignment (nothing stored). Each (assignment, seq) is stored once, so a batch
  * may be sent any number of times. Also the target of navigator.sendBeacon on `pagehide`: the
  * body is read as text whatever its content type (text/plain or application/json), and the
@@ -20,9 +21,11 @@ export async function POST(request: Request) {
     assertSameSite(request); // proxy.ts leaves the annotation API to its handlers (one function call less per request)
     const userId = await requireSessionUserId(); // the account is checked in the write's own statement
     const { events } = trajectoryBatchSchema.parse(await readJsonBody(request, { maxBytes: MAX_EVENTS_BODY_BYTES }));
-    const { valid, rejected } = parseTrajectoryBatch(events);
-    const ack = await recordEvents(userId, valid);
-    return jsonResponse(rejected.length > 0 ? { ...ack, rejected } : ack);
+    const { valid, validIndexes, rejected } = parseTrajectoryBatch(events);
+    const { acked, rejected: refused = [] } = await recordEvents(userId, valid);
+    // recordEvents numbers its refusals (closed study, late after submission) within `valid`
+    const all = [...rejected, ...refused.map((r) => ({ ...r, index: validIndexes[r.index] }))].sort((a, b) => a.index - b.index);
+    return jsonResponse(all.length > 0 ? { acked, rejected: all } : { acked });
   } catch (error) {
     return toResponse(error);
   }
