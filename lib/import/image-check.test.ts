@@ -2,6 +2,7 @@ import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_IMAGE_PIXELS, imageContentProblem, maxImagePixels } from "@/lib/import/image-check";
+import { DEFAULT_MAX_IMAGE_BYTES, maxImageBytes } from "@/lib/import/validate";
 import { sniffImageMime } from "@/lib/import/sniff";
 
 async function picture(format: "png" | "jpeg" | "webp", width = 4, height = 3): Promise<Buffer> {
@@ -80,3 +81,13 @@ function oneBitPng(width: number, height: number): Buffer {
   const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 and zero bits, row after row
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
 }
+
+describe("YARDSTICK_MAX_IMAGE_BYTES", () => {
+  it("is read by the batch checks (README: the largest image accepted in a batch), refusing nonsense", () => {
+    expect(maxImageBytes(undefined)).toBe(DEFAULT_MAX_IMAGE_BYTES);
+    expect(maxImageBytes("")).toBe(DEFAULT_MAX_IMAGE_BYTES);
+    expect(maxImageBytes("2048")).toBe(2048);
+    expect(() => maxImageBytes("ten megabytes")).toThrow(/YARDSTICK_MAX_IMAGE_BYTES/);
+    expect(() => maxImageBytes("0")).toThrow(/YARDSTICK_MAX_IMAGE_BYTES/);
+  });
+});

@@ -7,7 +7,7 @@ import { defaultEsiConfidenceScale } from "@/lib/esi/confidence";
 import { sha256Hex } from "@/lib/import/canonical";
 import { readBatchSource, throwInvalid } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ImportResult } from "@/lib/import/types";
-import { DEFAULT_MAX_ERRORS, DEFAULT_MAX_IMAGE_BYTES, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
+import { DEFAULT_MAX_ERRORS, maxImageBytes as maxImageBytesSetting, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
 import {
   createBatch,
   findBatchByChecksum,
@@ -128,7 +128,7 @@ async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes
  */
 export async function importBatch(options: ImportBatchOptions): Promise<ImportResult> {
   const { source } = options;
-  const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  const maxImageBytes = options.maxImageBytes ?? maxImageBytesSetting();
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const actorId = options.importedById ?? null;
   const study = await resolveStudy(options);

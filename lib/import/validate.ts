@@ -16,6 +16,14 @@ import { getTaskModule } from "@/lib/tasks";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";
 
 export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** The largest image accepted in a batch: `YARDSTICK_MAX_IMAGE_BYTES` (bytes), 10 MiB when unset. */
+export function maxImageBytes(env: string | undefined = process.env.YARDSTICK_MAX_IMAGE_BYTES): number {
+  if (env === undefined || env.trim() === "") return DEFAULT_MAX_IMAGE_BYTES;
+  const bytes = Number(env.trim());
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new Error(`YARDSTICK_MAX_IMAGE_BYTES must be a whole number of bytes of at least 1; got ${JSON.stringify(env)}`);
+  return bytes;
+}
 export const DEFAULT_MAX_ERRORS = 50;
 /** images read at once: enough to hide disk latency, few enough to bound memory (10 MiB each) */
 const IMAGE_READ_CONCURRENCY = 8;
@@ -382,7 +390,7 @@ async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Pro
  * maxErrors), each naming file, line and field.
  */
 export async function validateBatch(source: BatchSource, options: ValidateOptions = {}): Promise<BatchValidation> {
-  const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  const maxBytesPerImage = options.maxImageBytes ?? maxImageBytes();
   const collector = new IssueCollector(options.maxErrors ?? DEFAULT_MAX_ERRORS);
   const parsed: ParsedItem[] = [];
   const itemsFileHashes: Array<{ path: string; hash: string }> = [];
@@ -483,7 +491,7 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       };
       let bytes: Buffer;
       try {
-        bytes = await source.readFile(imagePath, { maxBytes: maxImageBytes });
+        bytes = await source.readFile(imagePath, { maxBytes: maxBytesPerImage });
       } catch (error) {
         if (!(error instanceof BatchFileError)) throw error;
         fail(`image ${name} ${error.predicate}${error.problem === "too-large" ? " per image" : ""}`);
