@@ -16,7 +16,7 @@ type Outcome = { ok: true; message: string; status: string; itemCount?: number }
 const itemLine = `{"id": "fwd-001", "kind": "enact-forward", "public": {...}, "key": {...},
  "tags": {"steps": 5, "hand": "right"}, "practice": false, "gold": false}`;
 
-export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string }>; defaultStudy: string }) {
+export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string; version?: number }>; defaultStudy: string }) {
   const [study, setStudy] = useState(defaultStudy);
   const [files, setFiles] = useState<File[]>([]);
   const [label, setLabel] = useState<string>();
@@ -77,7 +77,8 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
               <select value={study} onChange={(e) => setStudy(e.target.value)} className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm">
                 {studies.map((s) => (
                   <option key={s.slug} value={s.slug}>
-                    {s.title} ({s.slug})
+                    {s.title}
+                    {s.version ? ` · version ${s.version}` : ""} ({s.slug})
                   </option>
                 ))}
               </select>
