@@ -66,15 +66,16 @@ function LivePlayer({ item }: { item: EsiItemView }) {
  */
 function ReadOnlyPlayer({ item }: { item: EsiItemView }) {
   const assignmentId = useAnnotationStore((s) => s.assignmentId);
-  const play = usePlay<EsiPlayView>(assignmentId, { enabled: !item.replay });
+  // only the practice feedback has an episode of its own (the review and replay pages' stores are not assignments)
+  const episode = !item.replay && assignmentId !== "review" && assignmentId !== "replay";
+  const play = usePlay<EsiPlayView>(assignmentId, { enabled: episode });
   const draft = useAnnotationStore((s) => (isEsiDraft(s.answer) ? s.answer : null));
-  if (!item.replay) {
-    if (play.status === "error") return <PlayError message={play.error} onRetry={play.reload} />;
+  if (episode && play.status !== "error") {
     if (!play.view) return <div role="status" aria-label="Loading the scene" className="h-full animate-pulse rounded-lg bg-slate-200" />;
     return <Layout item={item} playView={play.view} seq={play.seq} steps={play.steps} pending={false} error={null} message={null} lastValid act={() => undefined} />;
   }
   const step = draft?.step ?? 0;
-  const recorded = item.replay;
+  const recorded = item.replay ?? [];
   const frame = [...recorded].reverse().find((entry) => entry.seq <= step) ?? recorded[0];
   const playView: EsiPlayView = frame?.view ?? { mode: "active", source: "graph", image: item.initialImage, objects: item.initialObjects, holding: [], step: 0, maxSteps: item.maxSteps };
   const steps = recorded.filter((entry) => entry.seq > 0 && entry.seq <= step).map((entry) => ({ seq: entry.seq, action: entry.action ?? null, valid: entry.valid ?? true, message: entry.message ?? null }));
