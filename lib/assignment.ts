@@ -113,6 +113,9 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
  */
 
 /** Open (created, not submitted) on-demand assignments an annotator may hold: on screen, prefetched, one submitted offline. */
+/** The start of the reason stored when a participant misses the practice pass mark (the "failed screening" ending: lib/participants.ts endingOf). */
+export const PRACTICE_FAIL_REASON = "practice below pass mark";
+
 export const MAX_OPEN_ASSIGNMENTS = 3;
 
 /** Rounds of "read candidates, try to claim" before answering "wait" (every try lost a race). */
@@ -927,7 +930,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
     const correct = practice.filter((row) => row.correct === true).length;
     const reincluded = study.memberStatus === "ACTIVE" && study.statusReason !== null;
     if (correct / practice.length < study.practicePassMark && study.isMember && !reincluded) {
-      const reason = `practice below pass mark (${correct} of ${practice.length} correct; the pass mark is ${Math.round(study.practicePassMark * 100)} %)`;
+      const reason = `${PRACTICE_FAIL_REASON} (${correct} of ${practice.length} correct; the pass mark is ${Math.round(study.practicePassMark * 100)} %)`;
       await endParticipation(tx, studyId, userId, "EXCLUDED", reason);
       return { status: "excluded", reason };
     }

@@ -1,12 +1,12 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { releaseOpenWork } from "@/lib/assignment";
+import { PRACTICE_FAIL_REASON, releaseOpenWork } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
 import { tutorialPagesOf } from "@/lib/study-settings";
-import type { TutorialPage } from "@/lib/validations/study-settings";
+import type { EndingName, TutorialPage } from "@/lib/validations/study-settings";
 
 /**
  * Participants of a study (StudyMember with its status): the participant's own steps (consent,
@@ -92,6 +92,18 @@ export function participationOf(study: ParticipationSource["study"], member: Par
     startedAt: member.startedAt,
     withdrawn: member.status === "RETURNED" && member.statusReason === WITHDRAWN_REASON,
   };
+}
+
+/**
+ * Which ending a participant's part came to (each has its own wording, completion code and
+ * redirect: Study.endings), or null for one that gets none (still active, complete: the study's
+ * own completion code, returned, withdrawn). Missing the practice pass mark is "failed screening",
+ * not an exclusion for failed checks.
+ */
+export function endingOf(p: Pick<Participation, "status" | "statusReason" | "withdrawn">): Exclude<EndingName, "full"> | null {
+  if (p.status === "EXCLUDED") return p.statusReason?.startsWith(PRACTICE_FAIL_REASON) ? "failedScreening" : "excluded";
+  if (p.status === "TIMED_OUT") return "timedOut";
+  return null;
 }
 
 /** Where a participant must go before any work, or null when work may begin. */

@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind, taskModules } from "@/lib/tasks";
-import { STATUS_TRANSITIONS, studySettingsSchema, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
+import { endingsOf, STATUS_TRANSITIONS, studySettingsSchema, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
 
 /**
  * A study's settings (the Settings tab): read, change while the study is not frozen, the
@@ -41,6 +41,8 @@ const settingsSelect = {
   leaseSeconds: true,
   firstItemLeaseSeconds: true,
   completionRedirectUrl: true,
+  endings: true,
+  desktopOnly: true,
   balanceTag: true,
   entryToken: true,
   version: true,
@@ -118,6 +120,8 @@ function settingsOf(study: StudyRow): StudySettings {
     firstItemLeaseSeconds: study.firstItemLeaseSeconds,
     completionCode: study.completionCode,
     completionRedirectUrl: study.completionRedirectUrl,
+    endings: endingsOf(study.endings),
+    desktopOnly: study.desktopOnly,
     balanceTag: study.balanceTag,
     conditions: study.conditions,
     taskSettings: taskSettingsOf(study.taskSettings),
@@ -257,6 +261,7 @@ export async function updateStudySettings(slug: string, raw: unknown, actorId: s
         ...after,
         tutorialPages: after.tutorialPages as Prisma.InputJsonValue,
         taskSettings: after.taskSettings as Prisma.InputJsonValue,
+        endings: after.endings as Prisma.InputJsonValue,
         ...(consentChanged ? { consentVersion: { increment: 1 } } : {}),
       },
       select: { id: true },

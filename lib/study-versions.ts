@@ -46,6 +46,7 @@ export async function createStudyVersion(slug: string, actorId: string): Promise
         updatedAt: _updatedAt,
         tutorialPages,
         taskSettings,
+        endings,
         ...settings
       } = source;
       const copy = await tx.study.create({
@@ -58,6 +59,7 @@ export async function createStudyVersion(slug: string, actorId: string): Promise
           createdById: actorId,
           tutorialPages: tutorialPages as Prisma.InputJsonValue,
           taskSettings: taskSettings as Prisma.InputJsonValue,
+          endings: endings as Prisma.InputJsonValue,
         },
         select: { id: true, slug: true, version: true },
       });

@@ -52,7 +52,7 @@ const itemLine = `{"id": "fwd-001", "kind": "enact-forward", "public": {...}, "k
  "tags": {"steps": 5, "hand": "right"}, "practice": false, "gold": false}`;
 
 /** `defaultStudy`: the study the page was opened from (`?study=<slug>`), else none: the admin picks one. */
-export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string }>; defaultStudy: string | null }) {
+export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string; version?: number }>; defaultStudy: string | null }) {
   const [study, setStudy] = useState(defaultStudy ?? "");
   const [job, setJob] = useState<JobView>();
   const [files, setFiles] = useState<File[]>([]);
@@ -161,7 +161,8 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
                 </option>
                 {studies.map((s) => (
                   <option key={s.slug} value={s.slug}>
-                    {s.title} ({s.slug})
+                    {s.title}
+                    {s.version ? ` · version ${s.version}` : ""} ({s.slug})
                   </option>
                 ))}
               </select>

@@ -19,6 +19,7 @@ import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/ann
 import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
+import { DESKTOP_ONLY_MESSAGE, TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
 
 /**
  * The annotator's work loop: one item at a time, the next one prefetched while this one is on
@@ -40,6 +41,8 @@ export interface SessionStudy {
   itemTimeLimitSeconds?: number | null;
   /** when the participant's session time runs out (ms since the epoch; null: no limit) */
   sessionEndsAt?: number | null;
+  /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+  desktopOnly?: boolean;
 }
 
 type Phase =
@@ -49,24 +52,44 @@ type Phase =
   | { name: "advancing" }
   | { name: "closed" }
   /** the study is paused: the page asks again now and then, and goes on when it reopens */
-  | { name: "paused" }
-  /** every place is taken before this participant did anything */
-  | { name: "full" };
+  | { name: "paused" };
 
 /** Needs the TrajectoryQueueProvider of the (annotate) layout. */
 export default function AnnotateSession(props: { study: SessionStudy; initial: NextView }) {
+  // phones and tablets that pose as desktops (iPadOS Safari) are caught here; the work page checks the user agent first
+  const [phoneOrTablet] = useState(() => props.study.desktopOnly === true && typeof window !== "undefined" && window.matchMedia(TOUCH_ONLY_QUERY).matches);
+  if (phoneOrTablet) return <DesktopOnlyNotice slug={props.study.slug} />;
   return <SessionLoop {...props} />;
 }
 
-async function fetchNext(slug: string, exclude: string[]): Promise<NextView | null> {
+/** Why the last request for the next item failed: an HTTP status (503: the server is overloaded) or no answer at all. */
+interface NextFailure {
+  httpStatus: number | null;
+  /** the server's Retry-After, in ms */
+  retryAfterMs: number | null;
+}
+
+async function fetchNextResult(slug: string, exclude: string[]): Promise<{ next: NextView | null; failure: NextFailure | null }> {
   try {
     const query = exclude.length > 0 ? `?exclude=${encodeURIComponent(exclude.join(","))}` : "";
     const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/next${query}`, { cache: "no-store", credentials: "same-origin" });
-    if (!response.ok) return null;
-    return (await response.json()) as NextView;
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get("retry-after"));
+      return { next: null, failure: { httpStatus: response.status, retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null } };
+    }
+    return { next: (await response.json()) as NextView, failure: null };
   } catch {
-    return null;
+    return { next: null, failure: { httpStatus: null, retryAfterMs: null } };
   }
+}
+
+async function fetchNext(slug: string, exclude: string[]): Promise<NextView | null> {
+  return (await fetchNextResult(slug, exclude)).next;
+}
+
+/** Waits between asks for the next item: 1, 2, 4, 8, 16, then 30 s (or the server's Retry-After, at most 30 s). */
+export function nextRetryDelayMs(attempt: number, retryAfterMs: number | null = null): number {
+  return Math.min(30_000, Math.max(retryAfterMs ?? 0, 1000 * 2 ** Math.min(attempt, 5)));
 }
 
 function preloadImages(view: AssignmentView) {
@@ -92,7 +115,10 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   const initialItem = initial.status === "item" ? initial.assignment : null;
   const alreadySent = initialItem !== null && (queue.hasPendingSubmission(initialItem.assignmentId) || queue.isDone(initialItem.assignmentId));
   const [current, setCurrent] = useState<AssignmentView | null>(alreadySent ? null : initialItem);
-  const [phase, setPhase] = useState<Phase>(alreadySent ? { name: "advancing" } : initial.status === "closed" ? { name: "closed" } : initial.status === "paused" ? { name: "paused" } : initial.status === "full" ? { name: "full" } : { name: "working" });
+  const [phase, setPhase] = useState<Phase>(alreadySent ? { name: "advancing" } : initial.status === "closed" ? { name: "closed" } : initial.status === "paused" ? { name: "paused" } : { name: "working" });
+  /** the server did not answer the last ask for the next item: what happened, and when the page asks again */
+  const [stall, setStall] = useState<{ failure: NextFailure; attempt: number; retryAt: number } | null>(null);
+  const wake = useRef<(() => void) | null>(null);
   const [practice, setPractice] = useState<PracticeStanding | null>(initial.status === "item" ? initial.practice : null);
   const [progress, setProgress] = useState<Progress>(initial.progress);
   const [done, setDone] = useState({ practice: initial.progress.practice.done, main: initial.progress.main.done });
@@ -132,7 +158,9 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
       for (let attempt = 0; ; attempt++) {
         // the server must know every submission before it can say what is next
         for (const id of queue.status().pendingSubmissionIds) await queue.waitFor(id).catch(() => undefined);
-        const next = await fetchNext(study.slug, []);
+        const { next, failure } = await fetchNextResult(study.slug, []);
+        const delay = nextRetryDelayMs(attempt, failure?.retryAfterMs);
+        setStall(failure ? { failure, attempt: attempt + 1, retryAt: Date.now() + delay } : null);
         if (next) setProgress(next.progress);
         if (next?.status === "item" && !queue.isDone(next.assignment.assignmentId) && !queue.hasPendingSubmission(next.assignment.assignmentId)) {
           setCurrent(next.assignment);
@@ -140,14 +168,21 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
           return;
         }
         if (next?.status === "item") setPractice(next.practice);
-        if (next?.status === "done" || next?.status === "quota") return goDone();
+        if (next?.status === "done" || next?.status === "quota" || next?.status === "full") return goDone();
         if (next?.status === "closed") return setPhase({ name: "closed" });
-        if (next?.status === "full") return setPhase({ name: "full" });
         if (next?.status === "excluded" || next?.status === "timed_out" || next?.status === "returned") return router.push(`/s/${study.slug}/ended`);
         if (next?.status === "consent" || next?.status === "tutorial") return router.push(next.path);
         // paused: ask again at the backoff's pace (at most every 30 s) until the study reopens
         if (next?.status === "paused") setPhase({ name: "paused" });
-        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5))));
+        // "Try again now" (a stalled server) cuts the wait short
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          wake.current = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake.current = null;
       }
     },
     [goDone, queue, router, study.slug],
@@ -234,18 +269,85 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
           body="The research team has paused the study for a moment. Your work is saved; this page goes on by itself when the study reopens, or come back later."
           action={<Link className={buttonClass("secondary")} href={`/s/${study.slug}`}>Back to the study page</Link>}
         />
-      ) : phase.name === "full" ? (
-        <Notice title="This study is full" body="Every place in this study is taken, so there is no item left for you. Thank you for your interest; if you came from a recruitment platform, please return there." action={<Link className={buttonClass("secondary")} href="/studies">Back to my studies</Link>} />
       ) : (
         <>
-          <Notice
-            title={phase.name === "checking" ? "Checking your answer…" : "Loading the next item…"}
-            body={queueStatus.offline ? "You are offline. Your answer is saved on this device and will be sent as soon as the connection is back; this page continues by itself." : "One moment."}
-            busy
-          />
+          {stall && phase.name === "advancing" ? (
+            <StallNotice
+              stall={stall}
+              onRetry={() => {
+                void queue.flush();
+                wake.current?.();
+              }}
+            />
+          ) : (
+            <Notice
+              title={phase.name === "checking" ? "Checking your answer…" : "Loading the next item…"}
+              body={
+                queueStatus.offline
+                  ? queueStatus.retryInMs !== null && typeof navigator !== "undefined" && navigator.onLine
+                    ? "The server is not answering at the moment. Your answer is saved on this device and is sent again automatically; this page continues by itself."
+                    : "You are offline. Your answer is saved on this device and will be sent as soon as the connection is back; this page continues by itself."
+                  : "One moment."
+              }
+              busy
+              action={
+                queueStatus.offline ? (
+                  <button type="button" className={buttonClass("secondary")} onClick={() => void queue.flush()}>
+                    Try again now
+                  </button>
+                ) : undefined
+              }
+            />
+          )}
           <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
         </>
       )}
+    </div>
+  );
+}
+
+/** The next item could not be loaded: what happened, the automatic retry's countdown, and a button to try at once. */
+function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; onRetry: () => void }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 500);
+    return () => window.clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.ceil((stall.retryAt - now) / 1000));
+  const { httpStatus } = stall.failure;
+  const what =
+    httpStatus === null
+      ? "The server could not be reached (no connection, or it is restarting)."
+      : httpStatus === 503 || httpStatus === 502 || httpStatus === 504
+        ? `The server is overloaded right now (HTTP ${httpStatus}).`
+        : `The server answered with an error (HTTP ${httpStatus}).`;
+  return (
+    <div className="grid flex-1 place-items-center rounded-lg border border-amber-200 bg-amber-50" role="status" data-testid="next-stalled" data-attempt={stall.attempt} data-http-status={httpStatus ?? "none"}>
+      <div className="max-w-md px-6 text-center">
+        <h2 className="text-lg font-semibold text-amber-950">The next item is taking longer than usual</h2>
+        <p className="mt-1 text-sm text-amber-900">{what} Your answers so far are saved; nothing is lost.</p>
+        <p className="mt-2 text-sm text-amber-900" aria-live="polite">
+          {seconds > 0 ? `Trying again in ${seconds} s (attempt ${stall.attempt + 1}).` : "Trying again…"} The wait grows a little each time, up to 30 s.
+        </p>
+        <button type="button" className={buttonClass("primary", "md", "mt-4")} onClick={onRetry}>
+          Try again now
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A study for desktops only, opened on a phone or tablet: what to do instead of the task. */
+function DesktopOnlyNotice({ slug }: { slug: string }) {
+  return (
+    <div className="mx-auto max-w-md py-10" data-testid="desktop-only">
+      <div className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-6 text-center" role="alert">
+        <h2 className="text-lg font-semibold text-amber-950">Please use a computer for this study</h2>
+        <p className="mt-2 text-sm text-amber-900">{DESKTOP_ONLY_MESSAGE}</p>
+        <Link href={`/s/${slug}`} className={buttonClass("secondary", "md", "mt-4")}>
+          Back to the study page
+        </Link>
+      </div>
     </div>
   );
 }
@@ -301,6 +403,7 @@ function ItemWork({ view, study, onSubmit, status }: { view: AssignmentView; stu
       history: mergedHistory(view, queue),
       nextSeq: cursor?.nextSeq,
       tally: cursor?.tally,
+      reopen: view.reopened,
       sink: queue.enqueue.bind(queue),
       onSubmit,
     };
@@ -309,6 +412,11 @@ function ItemWork({ view, study, onSubmit, status }: { view: AssignmentView; stu
   return (
     <AnnotationStoreProvider init={init}>
       <ItemEffects />
+      {view.reopened ? (
+        <div role="status" data-testid="reopened-notice" className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <span className="font-semibold">Submit again, please.</span> {view.reopened.reason}
+        </div>
+      ) : null}
       <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId}>
         <TaskView ui={ui} view={view.view} />
       </div>

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/ui/button";
-import { useTrajectoryQueue } from "@/components/annotate/queue-provider";
+import { useOptionalTrajectoryQueue } from "@/components/annotate/queue-provider";
 
 function hostOf(url: string): string {
   try {
@@ -19,15 +19,17 @@ const REDIRECT_DELAY_S = 3;
 /**
  * The end of a study: the completion code, and the redirect (Prolific's completion URL) once this
  * browser's outbox is empty, so that the last events and answers reach the server before the
- * participant leaves (lib/client/trajectory-queue.ts).
+ * participant leaves (lib/client/trajectory-queue.ts). The server render (no browser storage,
+ * so no queue) shows "Saving your last answers"; the browser takes over from there.
  */
-export function Completion({ code, redirectUrl }: { code: string | null; redirectUrl: string | null }) {
-  const queue = useTrajectoryQueue();
+export function Completion({ code, redirectUrl, label = "Your completion code:" }: { code: string | null; redirectUrl: string | null; label?: string }) {
+  const queue = useOptionalTrajectoryQueue();
   const [saved, setSaved] = useState<"saving" | "saved" | "timeout">("saving");
   const [countdown, setCountdown] = useState(REDIRECT_DELAY_S);
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
+    if (!queue) return;
     let finished = false;
     const pendingNow = () => {
       const status = queue.status();
@@ -67,7 +69,7 @@ export function Completion({ code, redirectUrl }: { code: string | null; redirec
     <div className="mt-6 space-y-4">
       {code ? (
         <div>
-          <p className="text-sm text-slate-600">Your completion code:</p>
+          <p className="text-sm text-slate-600">{label}</p>
           <div className="mt-1 flex items-center justify-center gap-2">
             <p className="select-all rounded-md border border-slate-300 bg-slate-50 px-4 py-3 font-mono text-xl font-semibold tracking-wider" data-testid="completion-code">
               {code}

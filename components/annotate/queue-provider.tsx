@@ -44,6 +44,11 @@ export function useTrajectoryQueue(): TrajectoryQueue {
   return queue;
 }
 
+/** The queue, or null during the server render (there is no browser storage there): for components that also render on the server. */
+export function useOptionalTrajectoryQueue(): TrajectoryQueue | null {
+  return useContext(QueueContext);
+}
+
 /** The queue's status, re-rendering on every change. */
 export function useQueueStatus(): QueueStatus {
   const queue = useTrajectoryQueue();

@@ -7,7 +7,9 @@ import type { PlanView } from "@/lib/dashboard/study-dashboard";
  * The agreement plan: the one action, how far it is, and its alpha in the shape of the ENACT
  * paper's paragraph.
  */
-export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number }) {
+export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell, kinds = [] }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number; kinds?: string[] }) {
+  // ENACT's own wording only for ENACT studies; other kinds get the same design, named as borrowed
+  const enactOnly = kinds.length > 0 && kinds.every((kind) => kind.startsWith("enact-"));
   const a = plan.agreement;
   const names = a ? a.coders.map((c) => annotatorNames[c] ?? `#${c}`) : [];
   const pairs: string[] = [];
@@ -16,8 +18,8 @@ export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCe
   }
   return (
     <div className="space-y-4">
-      <p className="max-w-3xl text-sm text-slate-600">
-        ENACT&apos;s design: for each task and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every sampled item
+      <p className="max-w-3xl text-sm text-slate-600" data-testid="plan-design">
+        {enactOnly ? "ENACT's design" : `The cross-annotation design of the ENACT paper, applied to ${kinds.length > 0 ? kinds.join(", ") : "this study's kinds"}`}: for each task kind and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every sampled item
         gets every annotator. Each person keeps their own n items per cell: with overlap, an item sampled for one person neither counts toward another&apos;s n nor is drawn again for them.
         Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work. The answers given for the plan feed agreement, not accuracy (the paper&apos;s
         human TA / PA come from the main annotation). Differences from the paper: it had three annotators on disjoint work, so each plan item got exactly three labels; here every plan item goes to

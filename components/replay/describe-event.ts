@@ -95,6 +95,8 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
       return `Confidence ${p.value}${percent ? "%" : ""}${p.previous !== null && p.previous !== undefined ? ` (was ${p.previous}${percent ? "%" : ""})` : ""}`;
     case "submitted":
       return "Submitted";
+    case "submission_reopened":
+      return "Reopened: the submission never reached the server";
     case "page_hidden":
       return "Left the page (hidden)";
     case "page_visible":

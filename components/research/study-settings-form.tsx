@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, inputClass } from "@/components/ui/field";
-import { prolificCompletionUrl, type StudySettings } from "@/lib/validations/study-settings";
+import { ENDING_LABELS, ENDINGS, prolificCompletionUrl, type EndingName, type StudySettings } from "@/lib/validations/study-settings";
+import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
 
 /**
  * Every setting of a study in one form (PATCH /api/studies/<slug>/settings); the server's zod
@@ -242,6 +243,37 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
         </Card>
 
         <Card>
+          <CardHeader title="Other endings" description="Prolific expects one code per outcome. Each ending has its own page; with a code or redirect set, participants get them there. Empty: no code, they are asked to return to the platform." />
+          <CardBody className="grid gap-4">
+            {ENDINGS.map((name) => (
+              <EndingFields key={name} name={name} value={s.endings[name] ?? { code: null, redirectUrl: null }} errors={errors} onChange={(ending) => set("endings", { ...s.endings, [name]: ending })} />
+            ))}
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader title="Devices" />
+          <CardBody className="grid gap-3">
+            <label className="flex items-start gap-2 text-sm text-slate-800">
+              <input type="checkbox" name="desktopOnly" checked={s.desktopOnly} onChange={(e) => set("desktopOnly", e.target.checked)} className="mt-0.5" />
+              <span>
+                <span className="font-medium">Desktop only</span>
+                <span className="block text-xs text-slate-500">Phones and tablets (by their browser, and any device whose only pointer is a finger) get a notice to use a computer instead of the task.</span>
+              </span>
+            </label>
+            {s.desktopOnly ? (
+              <div>
+                <p className="text-xs font-medium text-slate-700">Device requirement for the recruitment platform (copy it into the study description):</p>
+                <textarea readOnly value={DESKTOP_ONLY_PROLIFIC_TEXT} rows={3} className={`${textareaClass} mt-1 text-xs`} data-testid="device-requirement" onFocus={(e) => e.currentTarget.select()} />
+                <button type="button" className="mt-1 text-xs font-medium text-brand-700 hover:underline" onClick={() => void navigator.clipboard?.writeText(DESKTOP_ONLY_PROLIFIC_TEXT).catch(() => undefined)}>
+                  Copy
+                </button>
+              </div>
+            ) : null}
+          </CardBody>
+        </Card>
+
+        <Card>
           <CardHeader title="Allocation" />
           <CardBody className="grid gap-5 sm:grid-cols-2">
             <Field label="Balance on tag" hint="Every participant sees the values of this tag in balanced shares." error={err("balanceTag")}>
@@ -293,6 +325,21 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
         </Button>
       </div>
     </form>
+  );
+}
+
+/** One ending's code and redirect (Study.endings). */
+function EndingFields({ name, value, errors, onChange }: { name: EndingName; value: { code: string | null; redirectUrl: string | null }; errors: Errors; onChange: (value: { code: string | null; redirectUrl: string | null }) => void }) {
+  return (
+    <fieldset className="grid gap-3 sm:grid-cols-[14rem_minmax(0,1fr)]" data-testid={`ending-${name}`}>
+      <legend className="mb-1 text-sm font-medium text-slate-800">{ENDING_LABELS[name]}</legend>
+      <Field label="Code" error={errors[`endings.${name}.code`]}>
+        <input name={`endings.${name}.code`} value={value.code ?? ""} onChange={(e) => onChange({ ...value, code: e.target.value.trim() === "" ? null : e.target.value })} className={`${numberClass} font-mono`} />
+      </Field>
+      <Field label="Redirect (URL; {code} is replaced)" error={errors[`endings.${name}.redirectUrl`]}>
+        <input name={`endings.${name}.redirectUrl`} value={value.redirectUrl ?? ""} onChange={(e) => onChange({ ...value, redirectUrl: e.target.value.trim() === "" ? null : e.target.value })} className={`${numberClass} font-mono`} placeholder="https://app.prolific.com/submissions/complete?cc={code}" />
+      </Field>
+    </fieldset>
   );
 }
 

@@ -24,6 +24,36 @@ export interface AssignmentView {
   condition: string | null;
   /** stored events in seq order, for resuming */
   history: Array<{ seq: number; type: string; payload: Json; clientTime: number }>;
+  /**
+   * The trajectory says submitted (`submittedSeq`) but no response reached the server (a tab
+   * closed right after Submit, a slow server): the page reopens the item for answering, records
+   * `submission_reopened` and shows `reason`; null otherwise. The browser that still holds that
+   * submission in its outbox sends it instead (and does not show the item).
+   */
+  reopened: { submittedSeq: number; submittedAt: number; reason: string } | null;
+}
+
+/**
+ * The last `submitted` event not followed by a `submission_reopened`, when the assignment is still
+ * open and has no response: the item must be answerable again on any device (no way on otherwise).
+ */
+export function pendingSubmissionOf(
+  status: AssignmentStatus,
+  hasResponse: boolean,
+  history: ReadonlyArray<{ seq: number; type: string; clientTime: number }>,
+): { submittedSeq: number; submittedAt: number; reason: string } | null {
+  if (hasResponse || (status !== "ASSIGNED" && status !== "STARTED")) return null;
+  let submitted: { seq: number; clientTime: number } | null = null;
+  for (const event of history) {
+    if (event.type === "submitted") submitted = event;
+    else if (event.type === "submission_reopened") submitted = null;
+  }
+  if (!submitted) return null;
+  return {
+    submittedSeq: submitted.seq,
+    submittedAt: submitted.clientTime,
+    reason: "You submitted this item before, but the answer never reached the server (the page was closed or the connection dropped right after Submit). Your work on it is kept: check it and submit again.",
+  };
 }
 
 export function taskItemOf(item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown }): TaskItem {
@@ -53,12 +83,14 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
       item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
       taskSettings: unknown;
       itemTimeLimitSeconds: number | null;
+      hasResponse: boolean;
       events: Array<{ seq: number; type: string; payload: Json; clientTime: number }>;
     }>
   >`
     SELECT a.id, a."userId", a.purpose::text AS purpose, a.status::text AS status, a."startedAt", a.condition,
       json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags) AS item,
       s."taskSettings", s."itemTimeLimitSeconds",
+      EXISTS (SELECT 1 FROM "Response" r WHERE r."assignmentId" = a.id) AS "hasResponse",
       coalesce((
         SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'payload', e.payload, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
         FROM "Event" e WHERE e."assignmentId" = a.id
@@ -70,6 +102,7 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
   const kindModule = getTaskModule(assignment.item.kind);
+  const history = assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload, clientTime: Number(event.clientTime) }));
   return {
     assignmentId: assignment.id,
     purpose: assignment.purpose,
@@ -79,6 +112,7 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
     startedAt: assignment.startedAt?.getTime() ?? null,
     timeLimitSeconds: assignment.itemTimeLimitSeconds,
     condition: assignment.condition,
-    history: assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload, clientTime: Number(event.clientTime) })),
+    history,
+    reopened: pendingSubmissionOf(assignment.status, assignment.hasResponse, history),
   };
 }

@@ -4,12 +4,18 @@ import { nextAssignment, progressFor, type Progress } from "@/lib/assignment";
 import { getAssignmentView, type AssignmentView } from "@/lib/annotate/assignment-view";
 import { getMemberStanding } from "@/lib/annotate/studies";
 import { getParticipation, markParticipantComplete } from "@/lib/participants";
-import { completionRedirectFor } from "@/lib/validations/study-settings";
+import { completionRedirectFor, endingsOf, type EndingName } from "@/lib/validations/study-settings";
 
 /** The end of a study for a participant: the completion code and where to go (Prolific's completion URL, say). */
 export interface Completion {
   code: string | null;
   redirectUrl: string | null;
+}
+
+/** The completion code and redirect of an ending other than "completed" (Study.endings); both null when the study sets none. */
+export function endingCompletion(endings: unknown, name: EndingName): Completion {
+  const ending = endingsOf(endings)[name];
+  return { code: ending?.code ?? null, redirectUrl: completionRedirectFor(ending?.redirectUrl ?? null, ending?.code ?? null) };
 }
 
 /** Practice so far, and the share needed to unlock the real items (null: no gate). */
@@ -35,7 +41,7 @@ export type NextView =
   | { status: "wait"; progress: Progress }
   | { status: "closed"; progress: Progress }
   | { status: "paused"; progress: Progress }
-  | { status: "full"; progress: Progress }
+  | { status: "full"; progress: Progress; completion: Completion }
   | { status: "excluded" | "timed_out" | "returned"; progress: Progress; reason: string | null }
   | { status: "consent" | "tutorial"; progress: Progress; path: string };
 
@@ -74,7 +80,7 @@ export async function nextForMember(slug: string, userId: string, exclude: reado
   switch (status) {
     case "done":
     case "quota": {
-      if (status === "done" && progress.main.done === 0 && progress.open === 0) return { status: "full", progress };
+      if (status === "done" && progress.main.done === 0 && progress.open === 0) return { status: "full", progress, completion: endingCompletion(study.endings, "full") };
       // a prefetch (exclude non-empty) does not finish anyone: the item on screen is still open
       if (exclude.length === 0) await markParticipantComplete(study.id, userId);
       return { status: status as "done" | "quota", progress, completionCode: study.completionCode, completion };
@@ -88,7 +94,7 @@ export async function nextForMember(slug: string, userId: string, exclude: reado
       return { status: status as "excluded" | "timed_out" | "returned", progress, reason: reason ?? fresh.statusReason };
     }
     case "full":
-      return { status: "full", progress };
+      return { status: "full", progress, completion: endingCompletion(study.endings, "full") };
     case "wait":
       return { status: "wait", progress };
     default:

@@ -96,6 +96,9 @@ export function applyOrderingEvent(state: OrderingState, event: OrderingEventLik
       return { ...state, idle: false };
     case "submitted":
       return { ...state, submitted: true, picked: null };
+    case "submission_reopened":
+      // a submission whose answer never reached the server: answering again (lib/annotate/assignment-view.ts)
+      return { ...state, submitted: false };
     case "item_shown":
       // a fresh render: nothing is being dragged, no lightbox, the page is visible
       return { ...state, picked: null, zoomed: null, hidden: false, idle: false };

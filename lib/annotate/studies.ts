@@ -27,6 +27,10 @@ export interface MemberStudy {
   /** share of practice items to get right before the real items (null: no gate) */
   practicePassMark: number | null;
   itemsPerParticipant: number | null;
+  /** the other endings' codes and redirects (lib/validations/study-settings.ts ENDINGS) */
+  endings: unknown;
+  /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+  desktopOnly: boolean;
 }
 
 const memberStudySelect = {
@@ -43,6 +47,8 @@ const memberStudySelect = {
   sessionTimeLimitSeconds: true,
   practicePassMark: true,
   itemsPerParticipant: true,
+  endings: true,
+  desktopOnly: true,
 } as const;
 
 /** The study if the user is a member of it: NOT_FOUND when there is no such study, FORBIDDEN when not a member. */
@@ -69,6 +75,7 @@ export async function getMemberStanding(slug: string, userId: string): Promise<{
   >`
     SELECT s.id, s.slug, s.title, s.instructions, s.status::text AS status, s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds",
       s."completionCode", s."completionRedirectUrl", s."itemTimeLimitSeconds", s."sessionTimeLimitSeconds", s."practicePassMark", s."itemsPerParticipant",
+      s.endings, s."desktopOnly",
       s."consentMarkdown", s."consentVersion", s."tutorialPages",
       CASE WHEN m."userId" IS NULL THEN NULL ELSE json_build_object(
         'status', m.status, 'statusReason', m."statusReason", 'statusAt', m."statusAt", 'consentVersion', m."consentVersion",

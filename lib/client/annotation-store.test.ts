@@ -217,3 +217,41 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
   });
 });
+
+describe("a submission that never reached the server (issue 18)", () => {
+  const history = [
+    { seq: 0, type: "item_shown", payload: { kind: "enact-forward", resumed: false }, clientTime: 1 },
+    { seq: 1, type: "slot_filled", payload: { slot: 0, candidate: 1, via: "drag" }, clientTime: 2 },
+    { seq: 2, type: "slot_filled", payload: { slot: 1, candidate: 2, via: "drag" }, clientTime: 3 },
+    { seq: 3, type: "slot_filled", payload: { slot: 2, candidate: 0, via: "drag" }, clientTime: 4 },
+    { seq: 4, type: "confidence_changed", payload: { value: 4, previous: null }, clientTime: 5 },
+    { seq: 5, type: "submitted", payload: { order: [1, 2, 0], confidence: 4, clientId: "6f1c1a52-3c1e-4d5e-9a43-2b0f7f0a9c11" }, clientTime: 6 },
+  ];
+
+  it("without the server's word the item stays locked, as before", () => {
+    const { store } = setup({ history });
+    store.getState().show();
+    expect(store.getState().submitted).toBe(true);
+    expect(store.getState().canSubmit()).toBe(false);
+  });
+
+  it("reopened: showing it records submission_reopened, keeps the answer, and Submit works again", () => {
+    const { store, sent, submissions } = setup({ history, reopen: { submittedSeq: 5, reason: "never reached the server" } });
+    store.getState().show();
+    expect(sent.map((e) => [e.seq, e.type])).toEqual([
+      [6, "submission_reopened"],
+      [7, "item_shown"],
+    ]);
+    for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success).toBe(true);
+    expect(store.getState().submitted).toBe(false);
+    expect(store.getState().slots).toEqual([1, 2, 0]);
+    expect(store.getState().canSubmit()).toBe(true);
+    store.getState().submit();
+    expect(submissions).toHaveLength(1);
+    expect(submissions[0]).toMatchObject({ submitSeq: 8, answer: { order: [1, 2, 0] } });
+    // a replay of the whole trajectory ends submitted, and says what happened in between
+    const replayed = replayOrderingEvents(3, [...history, ...sent]);
+    expect(replayed.submitted).toBe(true);
+    expect(replayOrderingEvents(3, [...history, sent[0]]).submitted).toBe(false);
+  });
+});

@@ -59,6 +59,11 @@ export interface AnnotationInit {
   sink?: (event: TrajectoryEvent, cursor: AssignmentCursor) => void;
   /** where the submission goes (the trajectory queue), right after its `submitted` event */
   onSubmit?: (input: ResponseCreateInput) => void;
+  /**
+   * the history ends in a submission whose answer never reached the server (AssignmentView.reopened):
+   * showing the item records `submission_reopened`, and the item can be answered again
+   */
+  reopen?: { submittedSeq: number; reason: string } | null;
   /** a fixed state for read-only stores (review of the answer key) */
   state?: Partial<ItemState>;
   now?: () => number;
@@ -168,7 +173,8 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
       const state = get();
       if (state.shown || state.readOnly) return;
       set({ shown: true });
-      state.record("item_shown", { kind: state.kind, resumed: state.nextSeq > 0, ...(viewport ? { viewport } : {}) });
+      if (state.submitted && init.reopen) state.record("submission_reopened", { submittedSeq: init.reopen.submittedSeq, reason: init.reopen.reason.slice(0, 500) });
+      get().record("item_shown", { kind: state.kind, resumed: state.nextSeq > 0, ...(viewport ? { viewport } : {}) });
     },
   });
 }

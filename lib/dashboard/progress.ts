@@ -12,6 +12,7 @@ export interface AnnotatorProgress {
   userId: string;
   name: string;
   member: boolean;
+  /** MAIN assignments shown (started) or answered; prefetched-unseen and released-unanswered ones left out */
   mainAssigned: number;
   mainDone: number;
   agreementAssigned: number;
@@ -48,7 +49,10 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     db.$queryRaw<Array<{ items: bigint }>>`
     SELECT count(*) AS items FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice`,
     db.$queryRaw<Array<{ userId: string; purpose: string; assigned: bigint; done: bigint; last: Date | null }>>`
-    SELECT a."userId", a.purpose::text AS purpose, count(*) AS assigned, count(r.id) AS done, max(r."createdAt") AS last
+    SELECT a."userId", a.purpose::text AS purpose,
+      -- main work counts once shown (STARTED) or answered: a prefetched item nobody has seen yet, or one released back to the pool unanswered, is not "assigned" work
+      count(*) FILTER (WHERE a.purpose <> 'MAIN' OR a.status IN ('STARTED', 'SUBMITTED') OR r.id IS NOT NULL) AS assigned,
+      count(r.id) AS done, max(r."createdAt") AS last
     FROM "Assignment" a
     JOIN "Item" i ON i.id = a."itemId"
     LEFT JOIN "Response" r ON r."assignmentId" = a.id

@@ -115,6 +115,12 @@ export const trajectoryPayloadSchemas = {
   submitted: z
     .strictObject({ order: z.array(candidateIndex).max(1000).optional(), answer: z.record(z.string(), z.json()).optional(), confidence: z.number().min(0).max(100), clientId: z.uuid() })
     .refine((payload) => (payload.order === undefined) !== (payload.answer === undefined), "submitted carries either order or answer"),
+  /**
+   * the item was submitted (`submittedSeq`) but the answer never reached the server (the tab was
+   * closed, or its browser is gone), so the page that shows it again reopens it for answering:
+   * the events so far are kept, and the person submits again (lib/annotate/assignment-view.ts)
+   */
+  submission_reopened: z.strictObject({ submittedSeq: z.number().int().min(0).max(1_000_000), reason: z.string().max(500) }),
   /** the page was hidden (tab switched, window minimised, page left): focus loss */
   page_hidden: z.strictObject({}),
   page_visible: z.strictObject({}),
@@ -178,6 +184,7 @@ export const trajectoryEventSchema = z.discriminatedUnion("type", [
   eventOf("belief_changed"),
   eventOf("confidence_changed"),
   eventOf("submitted"),
+  eventOf("submission_reopened"),
   eventOf("page_hidden"),
   eventOf("page_visible"),
   eventOf("idle_shown"),

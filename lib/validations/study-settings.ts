@@ -40,6 +40,45 @@ const httpsUrl = z
   .url("not a web address")
   .refine((value) => /^https?:\/\//.test(value), "must start with https:// (or http:// for a local test)");
 
+const completionCodeSchema = z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters").regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")]);
+
+/**
+ * The endings other than "completed" (Study.completionCode and completionRedirectUrl), each with
+ * its own completion code and redirect: Prolific expects one code per status (completed, failed
+ * screening, excluded, timed out, no place left), so that a researcher can approve, return or
+ * reject each kind of submission for what it is. Withdrawal and "returned" get no code.
+ */
+export const ENDINGS = ["failedScreening", "excluded", "timedOut", "full"] as const;
+export type EndingName = (typeof ENDINGS)[number];
+export const ENDING_LABELS: Record<EndingName, string> = {
+  failedScreening: "Failed screening (practice below the pass mark)",
+  excluded: "Excluded (failed attention checks)",
+  timedOut: "Timed out (session time limit)",
+  full: "Study full (no place left)",
+};
+
+export const endingSchema = z
+  .object({ code: completionCodeSchema.default(null), redirectUrl: z.union([nothing, httpsUrl]).default(null) })
+  .superRefine((ending, ctx) => {
+    if (ending.redirectUrl !== null && ending.redirectUrl.includes("{code}") && ending.code === null) ctx.addIssue({ code: "custom", path: ["code"], message: "the redirect uses {code}: set a code" });
+  });
+export type Ending = z.output<typeof endingSchema>;
+
+export const endingsSchema = z.object(Object.fromEntries(ENDINGS.map((name) => [name, endingSchema.optional()])) as Record<EndingName, z.ZodOptional<typeof endingSchema>>).strict();
+export type Endings = Partial<Record<EndingName, Ending>>;
+
+/** The stored endings (Study.endings), read leniently: anything malformed is left out. */
+export function endingsOf(value: unknown): Endings {
+  const parsed = endingsSchema.safeParse(value ?? {});
+  if (!parsed.success) return {};
+  const out: Endings = {};
+  for (const name of ENDINGS) {
+    const ending = parsed.data[name];
+    if (ending && (ending.code !== null || ending.redirectUrl !== null)) out[name] = ending;
+  }
+  return out;
+}
+
 export const studySettingsSchema = z
   .object({
     title: z.string().trim().min(2, "at least 2 characters").max(120, "at most 120 characters"),
@@ -60,8 +99,12 @@ export const studySettingsSchema = z
     leaseSeconds: z.coerce.number().int("a whole number").min(30, "at least 30 seconds").max(7 * 86_400, "at most 7 days"),
     /** a handed-out item never started (no event) returns to the pool after this (seconds to minutes) */
     firstItemLeaseSeconds: z.coerce.number().int("a whole number").min(15, "at least 15 seconds").max(3_600, "at most 1 hour"),
-    completionCode: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters").regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")]),
+    completionCode: completionCodeSchema,
     completionRedirectUrl: z.union([nothing, httpsUrl]),
+    /** the other endings' codes and redirects (ENDINGS) */
+    endings: endingsSchema.default({}).transform((value) => endingsOf(value)),
+    /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+    desktopOnly: z.boolean().default(false),
     balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),
     conditions: z.array(conditionNameSchema).max(12, "at most 12 conditions"),
     /** kind -> that kind's settings */

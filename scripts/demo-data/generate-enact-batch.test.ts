@@ -150,6 +150,19 @@ describe("generateEnactDemoBatch", () => {
     }
   });
 
+  it("uses the identity order in about one main item of eight, as the ENACT release does (2 of 16)", () => {
+    const identity = (order: readonly number[]) => order.every((value, i) => value === i);
+    const main = built.filter(({ item }) => !item.practice && !item.gold);
+    const same = main.filter(({ item }) => identity(item.key.order));
+    expect(same.length).toBeGreaterThanOrEqual(1);
+    expect(same.map(({ item }) => item.kind).sort()).toEqual(["enact-forward", "enact-inverse"]);
+    expect(same.length / main.length).toBeLessThanOrEqual(0.2);
+    // never on practice or gold items (their feedback and checks should not teach "leave it as it is")
+    expect(built.filter(({ item }) => (item.practice || item.gold) && identity(item.key.order))).toEqual([]);
+    const full = buildEnactDemoItems(SEED).filter(({ item }) => !item.practice && !item.gold);
+    expect(full.filter(({ item }) => identity(item.key.order)).length / full.length).toBeCloseTo(1 / 8, 1);
+  });
+
   it("hand tags follow the gripper predicates of the changes", () => {
     for (const { item, trajectory: t } of built) {
       const all = t.steps.flatMap((s) => s.changes).join(" ");

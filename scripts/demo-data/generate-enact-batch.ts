@@ -172,9 +172,25 @@ function itemId(plan: ItemPlan): string {
   return `kitchen-${short}-s${String(plan.steps).padStart(2, "0")}-${String(plan.index + 1).padStart(2, "0")}`;
 }
 
-/** A non-identity shuffle of 0..n-1 when n > 1. */
-function shuffledIndices(rng: () => number, n: number): number[] {
+/**
+ * Main items that keep the candidates in their true order (the identity order): about one in
+ * eight, as in ENACT's release (2 of its 16 sample items), so that "already in order" is a
+ * possible answer. Chosen by the plan (not by the random stream, which stays as it was for every
+ * other item): forward items whose steps + index is 0 mod 8, inverse items 4 mod 8 (with one item
+ * per kind and length: 8 forward and 4 inverse steps). Never practice or gold items.
+ */
+export function usesIdentityOrder(plan: Pick<ItemPlan, "kind" | "steps" | "index" | "practice" | "gold">): boolean {
+  if (plan.practice || plan.gold) return false;
+  return (plan.steps + plan.index + (plan.kind === "enact-forward" ? 0 : 4)) % 8 === 0;
+}
+
+/** A non-identity shuffle of 0..n-1 when n > 1 (the identity for plans that use it: the random draws are made all the same). */
+function shuffledIndices(rng: () => number, n: number, identity = false): number[] {
   const base = Array.from({ length: n }, (_, i) => i);
+  if (identity) {
+    shuffled(rng, base);
+    return base;
+  }
   for (let attempt = 0; attempt < 20; attempt++) {
     const out = shuffled(rng, base);
     if (n < 2 || out.some((v, i) => v !== i)) return out;
@@ -208,7 +224,7 @@ export function buildItem(seed: number, plan: ItemPlan): BuiltItem {
 
   if (plan.kind === "enact-forward") {
     // candidates[j] shows state perm[j] + 1; order[i] = the j showing state i + 1
-    const perm = shuffledIndices(rng, L);
+    const perm = shuffledIndices(rng, L, usesIdentityOrder(plan));
     const order = Array.from({ length: L }, (_, i) => perm.indexOf(i));
     images.push({ path: `${dir}/s0.png`, svg: renderStateSvg(t.states[0]) });
     perm.forEach((stateIndex, j) => images.push({ path: `${dir}/c${j}.png`, svg: renderStateSvg(t.states[stateIndex + 1]) }));
@@ -233,7 +249,7 @@ export function buildItem(seed: number, plan: ItemPlan): BuiltItem {
   }
 
   // inverse: candidates[j] describes step perm[j]; order[i] = the j describing step i
-  const perm = shuffledIndices(rng, L);
+  const perm = shuffledIndices(rng, L, usesIdentityOrder(plan));
   const order = Array.from({ length: L }, (_, i) => perm.indexOf(i));
   t.states.forEach((state, i) => images.push({ path: `${dir}/s${i}.png`, svg: renderStateSvg(state) }));
   const item: DemoInverseItem = {

@@ -28,7 +28,9 @@ export default async function StudiesPage() {
                   <h2 className="font-semibold text-slate-900">{study.title}</h2>
                   <Badge tone={statusTone[study.status]}>{study.status.toLowerCase()}</Badge>
                 </div>
-                <p className="mt-0.5 font-mono text-xs text-slate-500">{study.slug}</p>
+                <p className="mt-0.5 text-xs text-slate-500">
+                  <span className="font-mono">{study.slug}</span> · <span data-testid="study-version">version {study.version}</span>
+                </p>
                 <dl className="mt-4 grid grid-cols-4 gap-2 text-center">
                   {[
                     ["items", study._count.items],

@@ -59,9 +59,21 @@ function LivePlayer({ item }: { item: EsiItemView }) {
   );
 }
 
-/** Replay and practice feedback: the frame of the draft's step when the replay gives the recorded views. */
+/**
+ * Replay and practice feedback: the frame of the draft's step when the replay gives the recorded
+ * views; practice feedback (no replay) shows the episode as it ended, from the server, so that an
+ * item answered from one view shows that view, not an exploration at step 0.
+ */
 function ReadOnlyPlayer({ item }: { item: EsiItemView }) {
+  const assignmentId = useAnnotationStore((s) => s.assignmentId);
+  // only the practice feedback has an episode of its own (the review and replay pages' stores are not assignments)
+  const episode = !item.replay && assignmentId !== "review" && assignmentId !== "replay";
+  const play = usePlay<EsiPlayView>(assignmentId, { enabled: episode });
   const draft = useAnnotationStore((s) => (isEsiDraft(s.answer) ? s.answer : null));
+  if (episode && play.status !== "error") {
+    if (!play.view) return <div role="status" aria-label="Loading the scene" className="h-full animate-pulse rounded-lg bg-slate-200" />;
+    return <Layout item={item} playView={play.view} seq={play.seq} steps={play.steps} pending={false} error={null} message={null} lastValid act={() => undefined} />;
+  }
   const step = draft?.step ?? 0;
   const recorded = item.replay ?? [];
   const frame = [...recorded].reverse().find((entry) => entry.seq <= step) ?? recorded[0];

@@ -64,7 +64,10 @@ export default async function StudyHomePage({ params }: { params: Promise<{ slug
           <div className="mt-4">
             {full ? (
               <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status" data-testid="study-full">
-                This study is full: every place is taken. Thank you for your interest; if you came from a recruitment platform, please return there.
+                This study is full: every place is taken. Thank you for your interest; if you came from a recruitment platform, please return there.{" "}
+                <Link href={`/s/${slug}/done`} className="font-medium underline">
+                  What now
+                </Link>
               </p>
             ) : progress.finished ? (
               <Link href={`/s/${slug}/done`} className={buttonClass("primary", "md", "w-full")}>

@@ -1,5 +1,9 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { DESKTOP_ONLY_MESSAGE, isPhoneOrTabletRequest } from "@/lib/annotate/device";
+import { buttonClass } from "@/components/ui/button";
 import { requirePageRole } from "@/lib/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { nextForMember } from "@/lib/annotate/next";
@@ -17,8 +21,25 @@ export default async function WorkPage({ params }: { params: Promise<{ slug: str
   const participation = await getParticipation(slug, user.id);
   const gate = gatePath(participation);
   if (gate) redirect(gate);
+  if (study.desktopOnly) {
+    const request = await headers();
+    // a phone or tablet by its user agent gets the notice before any item is handed out (the session checks the pointer too)
+    if (isPhoneOrTabletRequest(request.get("user-agent"), request.get("sec-ch-ua-mobile"))) {
+      return (
+        <div className="mx-auto max-w-md py-10" data-testid="desktop-only">
+          <div className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-6 text-center" role="alert">
+            <h1 className="text-lg font-semibold text-amber-950">Please use a computer for this study</h1>
+            <p className="mt-2 text-sm text-amber-900">{DESKTOP_ONLY_MESSAGE}</p>
+            <Link href={`/s/${slug}`} className={buttonClass("secondary", "md", "mt-4")}>
+              Back to the study page
+            </Link>
+          </div>
+        </div>
+      );
+    }
+  }
   const initial = await nextForMember(slug, user.id);
-  if (initial.status === "done" || initial.status === "quota") redirect(`/s/${slug}/done`);
+  if (initial.status === "done" || initial.status === "quota" || initial.status === "full") redirect(`/s/${slug}/done`);
   if (initial.status === "consent" || initial.status === "tutorial") redirect(initial.path);
   if (initial.status === "excluded" || initial.status === "timed_out" || initial.status === "returned") redirect(`/s/${slug}/ended`);
   // read again: the queue may have started the session clock just now
@@ -32,6 +53,7 @@ export default async function WorkPage({ params }: { params: Promise<{ slug: str
         idleCapSeconds: study.idleCapSeconds,
         itemTimeLimitSeconds: study.itemTimeLimitSeconds,
         sessionEndsAt: study.sessionTimeLimitSeconds && startedAt ? startedAt.getTime() + study.sessionTimeLimitSeconds * 1000 : null,
+        desktopOnly: study.desktopOnly,
       }}
       initial={initial}
     />

@@ -19,7 +19,7 @@ export default async function AnnotatorsPage({ params, searchParams }: { params:
   const isAdmin = user.role === "ADMIN";
   const [overview, members, candidates] = await Promise.all([getAnnotatorsOverview(slug, await searchParams), listStudyMembers(slug), isAdmin ? listMemberCandidates(slug) : Promise.resolve([])]);
   const overall = overview.agreement?.overall ?? null;
-  const agreementLabel = overview.agreement ? `${levelName(overview.agreement.level)}; ${overview.agreement.encoding.label.toLowerCase()}` : "";
+  const agreementLabel = overview.agreement ? `${levelName(overview.agreement.level)}; ${overview.agreement.encoding.label.toLowerCase()}` : null;
 
   return (
     <div className="space-y-6">
@@ -28,7 +28,7 @@ export default async function AnnotatorsPage({ params, searchParams }: { params:
           title="Annotator quality"
           description={
             <>
-              Practice excluded. Agreement: Krippendorff&apos;s alpha of the others when the annotator is left out ({agreementLabel}); everyone together:{" "}
+              Practice excluded. Agreement: Krippendorff&apos;s alpha of the others when the annotator is left out{agreementLabel ? ` (${agreementLabel})` : " (no agreement encoding for this study's task kinds)"}; everyone together:{" "}
               <strong>{overall ? (overall.alpha === null ? `undefined (${overall.reason})` : fixed(overall.alpha)) : "n/a"}</strong>. Higher without someone means they disagree with the rest.
             </>
           }

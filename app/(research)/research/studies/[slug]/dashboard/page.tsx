@@ -138,7 +138,9 @@ export default async function DashboardPage({ params, searchParams }: { params: 
               <thead>
                 <tr>
                   <Th>Annotator</Th>
-                  <Th align="right">Main done</Th>
+                  <Th align="right">
+                    <span title="main items answered / items shown to the annotator (an item fetched in advance but not yet shown does not count)">Main done / begun</span>
+                  </Th>
                   <Th align="right">Agreement done</Th>
                   <Th align="right">Practice</Th>
                   <Th>Last answer</Th>
@@ -249,6 +251,11 @@ export default async function DashboardPage({ params, searchParams }: { params: 
               ) : (
                 <AgreementSection agreement={d.agreement} annotatorNames={names} kinds={d.kinds} tagKey={choices.tagKey} slug={slug} />
               )
+            ) : choices.encoding ? (
+              // the kinds have an encoding (e.g. GridWM's choice-nominal), there is just nothing to agree on yet
+              <p className="text-sm text-slate-500" data-testid="agreement-empty">
+                No item has two annotators&apos; answers yet (encoding: {choices.encoding.label}). Build the agreement plan below, or raise the study&apos;s overlap.
+              </p>
             ) : (
               <p className="text-sm text-slate-500">This study&apos;s task kinds define no agreement encoding.</p>
             )}
@@ -260,7 +267,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         <Card>
           <CardHeader title="Agreement plan" description="Cross-annotation of a stratified sample, as in the ENACT human study." />
           <CardBody>
-            <AgreementPlanSection plan={d.plan} annotatorNames={names} slug={slug} tagKey={choices.tagKeys.some((t) => t.key === DEFAULT_TAG) ? DEFAULT_TAG : (choices.tagKey ?? DEFAULT_TAG)} perCell={AGREEMENT_PLAN_PER_CELL} />
+            <AgreementPlanSection plan={d.plan} annotatorNames={names} slug={slug} tagKey={choices.tagKeys.some((t) => t.key === DEFAULT_TAG) ? DEFAULT_TAG : (choices.tagKey ?? DEFAULT_TAG)} perCell={AGREEMENT_PLAN_PER_CELL} kinds={d.kinds.map((k) => k.kind)} />
           </CardBody>
         </Card>
       </section>

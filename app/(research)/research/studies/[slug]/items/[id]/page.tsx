@@ -70,7 +70,7 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
       </Card>
 
       <Card>
-        <CardHeader title="Responses" description={`${responses.filter((r) => r.response).length} submitted of ${responses.length} assigned. Annotators are shown by pseudonym (their order of joining ${study.title}).`} />
+        <CardHeader title="Responses" description={`${responses.filter((r) => r.response).length} submitted of ${responses.length} assigned. Annotators are shown by pseudonym (A1, A2, ...: their order of joining ${study.title}) with their name, as stored in this study.`} />
         {responses.length === 0 ? (
           <div className="p-5">
             <EmptyState title="Nobody has this item yet" />
