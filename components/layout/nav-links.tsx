@@ -7,7 +7,7 @@ import type { NavItem } from "@/config/nav";
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex items-center gap-1 text-sm">
+    <nav aria-label="Main" className="flex min-w-0 items-center gap-1 overflow-x-auto text-sm">
       {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
@@ -15,7 +15,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
             key={item.href}
             href={item.href}
             aria-current={active ? "page" : undefined}
-            className={`rounded-md px-3 py-1.5 font-medium transition-colors ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
+            className={`whitespace-nowrap rounded-md px-2 py-1.5 font-medium sm:px-3 transition-colors ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
           >
             {item.title}
           </Link>

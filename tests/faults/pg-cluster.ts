@@ -102,6 +102,14 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
+    // pg's Pool.end() resolves once its clients are told to end, not once their sockets are closed:
+    // a FORCE drop in that window terminates them (FATAL 57P01) after the pool stopped listening
+    // for their errors, an uncaught exception in the test process. Give them a moment to go first.
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const others = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [name]);
+      if (others.rows[0].n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await admin.end();
