@@ -27,6 +27,8 @@ import {
 export const IMPORT_AUDIT_ACTION = "batch.import";
 /** bytes of images per INSERT: bounds memory and statement size while a batch is written */
 const ASSET_CHUNK_BYTES = 16 * 1024 * 1024;
+/** items per streamed chunk written (read again from the items files, so memory is bounded by this, not the file) */
+const ITEM_CHUNK_SIZE = 1000;
 /** a large batch (thousands of images) is written in one transaction: give it time */
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -177,7 +179,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
           let chunk: NewAsset[] = [];
           let chunkBytes = 0;
           let read = 0;
-          await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length });
+          await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
           for (const image of toStore) {
             chunk.push(await readVerified(source, image, maxImageBytes));
             chunkBytes += image.size;
@@ -186,27 +188,35 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               assetsStored += await insertAssets(tx, chunk);
               chunk = [];
               chunkBytes = 0;
-              await options.onProgress?.({ phase: "writing", done: read, total: toStore.length });
+              await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
             }
           }
           assetsStored += await insertAssets(tx, chunk);
           await linkAssetsToStudy(tx, study.id, hashes);
           const hadItems = (await tx.item.findFirst({ where: { studyId: study.id }, select: { id: true } })) !== null;
-          const newItems = await insertItems(
-            tx,
-            study.id,
-            batch.id,
-            fresh.map((item) => ({
-              externalId: item.externalId,
-              kind: item.kind,
-              public: item.public as object,
-              key: item.key as object,
-              tags: item.tags,
-              practice: item.practice,
-              gold: item.gold,
-              contentHash: item.contentHash,
-            })),
-          );
+          // the items are read again and written a chunk at a time: never all of them in memory
+          const freshIds = new Set(fresh.map((item) => item.externalId));
+          const freshKinds = new Set(fresh.map((item) => item.kind));
+          let newItems = 0;
+          await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
+          for await (const chunk of validation.readItems((item) => freshIds.has(item.externalId), ITEM_CHUNK_SIZE)) {
+            newItems += await insertItems(
+              tx,
+              study.id,
+              batch.id,
+              chunk.map((item) => ({
+                externalId: item.externalId,
+                kind: item.kind,
+                public: item.public as object,
+                key: item.key as object,
+                tags: item.tags,
+                practice: item.practice,
+                gold: item.gold,
+                contentHash: item.contentHash,
+              })),
+            );
+            await options.onProgress?.({ phase: "writing", done: read + newItems, total: toStore.length + fresh.length });
+          }
           const result: ImportResult = {
             status: "imported",
             batchId: batch.id,
@@ -218,7 +228,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
               `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
           };
-          const scaleNote = await defaultEsiConfidenceScale(tx, study.id, [...new Set(fresh.map((item) => item.kind))], hadItems);
+          const scaleNote = await defaultEsiConfidenceScale(tx, study.id, [...freshKinds], hadItems);
           if (scaleNote) result.message += `. ${scaleNote}`;
           await writeAuditEntry(tx, {
             actorId,
