@@ -42,6 +42,8 @@ export type ImportBatchOptions = StudySelector & {
   maxImageBytes?: number;
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
+  /** longest line of an items file, in bytes (default 8 MiB) */
+  maxLineBytes?: number;
   transactionTimeoutMs?: number;
   /** told how far the import is (lib/import/jobs.ts shows it on the import page) */
   onProgress?: ImportProgressListener;
@@ -135,7 +137,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
   const actorId = options.importedById ?? null;
   const study = await resolveStudy(options);
 
-  const validation = await validateBatch(source, { maxImageBytes, maxErrors, onProgress: options.onProgress });
+  const validation = await validateBatch(source, { maxImageBytes, maxErrors, maxLineBytes: options.maxLineBytes, onProgress: options.onProgress });
   const summary = (count: number, truncated: boolean) =>
     `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
 

@@ -159,7 +159,7 @@ interface ItemRef {
   line: number;
   id: string;
   kind: string;
-  images: ImageUse[];
+  hasImages: boolean;
   /** known once its images are hashed (at once for an item without images) */
   contentHash: string | null;
 }
@@ -495,12 +495,12 @@ async function parseExploreInstance(
 }
 
 /** " (also used on line 9, line 12 and 3 more)" for an image referenced by several items. */
-function alsoUsed(uses: Array<{ file: string; line: number }>): string {
-  if (uses.length <= 1) return "";
+function alsoUsed(uses: Array<{ file: string; line: number }>, count: number = uses.length): string {
+  if (count <= 1) return "";
   const first = uses[0];
-  const others = uses.slice(1).map((use) => (use.file === first.file ? `line ${use.line}` : `${use.file} line ${use.line}`));
-  const shown = others.slice(0, 3).join(", ");
-  return ` (also used on ${shown}${others.length > 3 ? ` and ${others.length - 3} more` : ""})`;
+  const others = uses.slice(1, 4).map((use) => (use.file === first.file ? `line ${use.line}` : `${use.file} line ${use.line}`));
+  const shown = others.join(", ");
+  return ` (also used on ${shown}${count - 1 > 3 ? ` and ${count - 1 - 3} more` : ""})`;
 }
 
 async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Promise<void>, stop: () => boolean): Promise<void> {
@@ -540,42 +540,44 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     }
   };
 
+  // where each image is used: the first few places (for messages) and how many (an image shared by 100,000 items is not listed 100,000 times)
+  const uses = new Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number }>();
   // First pass: every line parsed and checked, streamed
   for (const file of itemsFiles) {
     if (collector.full) break;
     await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: itemsFileHashes, onLine }), (item) => {
+      for (const use of item.images) {
+        const entry = uses.get(use.ref) ?? { shown: [], count: 0 };
+        if (entry.shown.length < 4) entry.shown.push({ file: item.file, line: item.line, field: use.field });
+        entry.count += 1;
+        uses.set(use.ref, entry);
+      }
       parsed.push({
         file: item.file,
         line: item.line,
         id: item.id,
         kind: item.kind,
-        images: item.images,
+        hasImages: item.images.length > 0,
         // without images the content hash is known now; with images, once they are read
         contentHash: item.images.length === 0 ? contentHashOf(item, () => "") : null,
       });
       return !collector.full;
     });
   }
+  // the error cap stopped the first pass: later passes stop where it did
+  const stoppedEarly = collector.full;
   if (lineCount === 0 && collector.issues.length === 0) {
     collector.add({ file: source.itemsFiles[0]?.path ?? source.name, message: "holds no items" });
   }
 
   // Images: each distinct path read once (hashed, then its bytes dropped: the write re-reads them)
-  const uses = new Map<string, Array<{ file: string; line: number; field: string | undefined }>>();
-  for (const item of parsed) {
-    for (const use of item.images) {
-      const list = uses.get(use.ref) ?? [];
-      list.push({ file: item.file, line: item.line, field: use.field });
-      uses.set(use.ref, list);
-    }
-  }
   const pathByRef = new Map<string, string>();
   const refsByPath = new Map<string, string[]>();
-  for (const [ref, list] of uses) {
+  for (const [ref, { shown, count }] of uses) {
     const checked = checkBatchPath(ref);
     if (!checked.ok) {
-      const first = list[0];
-      collector.add({ ...first, message: `image path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(list)}` });
+      const first = shown[0];
+      collector.add({ ...first, message: `image path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(shown, count)}` });
       continue;
     }
     pathByRef.set(ref, checked.path);
@@ -595,11 +597,12 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       imagesChecked += 1;
       if (imagesChecked % 20 === 0) await options.onProgress?.({ phase: "checking images", done: imagesChecked, total: imagePaths.length });
       const refs = refsByPath.get(imagePath) ?? [];
-      const list = refs.flatMap((ref) => uses.get(ref) ?? []);
+      const list = refs.flatMap((ref) => uses.get(ref)?.shown ?? []);
+      const count = refs.reduce((sum, ref) => sum + (uses.get(ref)?.count ?? 0), 0);
       const where = { file: list[0].file, line: list[0].line, field: list[0].field };
       const name = JSON.stringify(refs[0]);
       const fail = (message: string) => {
-        imageIssues[index] = { ...where, message: `${message}${alsoUsed(list)}` };
+        imageIssues[index] = { ...where, message: `${message}${alsoUsed(list, count)}` };
         imageIssueCount += 1;
       };
       let bytes: Buffer;
@@ -640,7 +643,8 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     // the lines that failed fail again: their issues are known already
     const again = new IssueCollector(0);
     for (const file of itemsFiles) {
-      if (index >= parsed.length) break;
+      // the first pass stopped at the error cap: so does this one
+      if (stoppedEarly && index >= parsed.length) return;
       const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes });
       let lines = 0;
       for (;;) {
@@ -650,21 +654,22 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
           break;
         }
         const item = next.value;
-        const ref = parsed[index++];
+        const ref = parsed[index];
+        if (ref === undefined && stoppedEarly) {
+          await generator.return(null);
+          return;
+        }
+        index += 1;
         if (!ref || ref.file !== item.file || ref.line !== item.line || ref.id !== item.id) throw changedWhileImported(file.path);
         yield { item, ref };
         if (++lines % LINES_PER_YIELD === 0) await yieldToEventLoop();
-        if (index >= parsed.length) {
-          // the first pass stopped here (the error cap)
-          await generator.return(null);
-          break;
-        }
       }
     }
+    if (index !== parsed.length) throw changedWhileImported(itemsFiles[itemsFiles.length - 1]?.path ?? source.name);
   }
 
   // Second pass, for items with images: their content hashes (over the images' hashes)
-  if (parsed.some((ref) => ref.contentHash === null && ref.images.every((use) => imageOf(use.ref) !== undefined))) {
+  if (parsed.some((ref) => ref.hasImages)) {
     for await (const { item, ref } of readAgain()) {
       if (ref.contentHash === null && item.images.every((use) => imageOf(use.ref) !== undefined)) {
         ref.contentHash = contentHashOf(item, (imageRef) => imageOf(imageRef)!.hash);
