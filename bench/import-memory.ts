@@ -13,6 +13,8 @@
  * - the longest event-loop stall during the import (perf_hooks monitorEventLoopDelay) against the
  *   longest stall of the same process running a setTimeout(0) loop for 2 s;
  * - the wall time.
+ * V8 lets garbage pile up when the heap may grow: add --max-old-space-size=160 to see what an
+ * import needs to hold (the importer that read the items file whole ran out of memory there).
  * (BENCH_PG_URL overrides the server, default postgresql://postgres@127.0.0.1:5432/postgres.)
  */
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
