@@ -122,7 +122,9 @@ async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes
  * Imports one batch into a study, all or nothing. First every line and every referenced image is
  * validated without writing (validateBatch); then the batch is compared with the study in one
  * query per table (batch checksum, existing item ids, stored asset hashes); then one transaction
- * writes the Batch, the new Assets, the StudyAsset links, the new Items and an AuditLog row.
+ * writes the Batch, the new Assets, the StudyAsset links, the new Items (read again from the items
+ * files, streamed, ITEM_CHUNK_SIZE at a time: memory is bounded by the chunk, not the file) and an
+ * AuditLog row.
  *
  * The same content imported again (from a folder, a zip of it or its .jsonl) is "unchanged";
  * so is the loser of two concurrent imports of one batch (the unique (studyId, checksum) fires).
