@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readBatchSource } from "@/lib/import/source";
 import { formatIssue } from "@/lib/import/types";
-import { validateBatch } from "@/lib/import/validate";
+import { collectItems, validateBatch } from "@/lib/import/validate";
 import { image, writeFolder, zipOf, removeTempFolders, type BatchFiles } from "@/tests/fixtures/import-batches";
 
 afterAll(removeTempFolders);
@@ -36,7 +36,7 @@ describe("EXPLORE-Bench layout in the importer", () => {
       ["0001", "explore-scene", "0001.json"],
       ["0002", "explore-scene", "0002.json"],
     ]);
-    const [first, second] = result.items;
+    const [first, second] = await collectItems(result);
     expect(first.public).toMatchObject({ initialImage: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/), actions: ["C picks up the bowl", "C puts the bowl on the counter"] });
     expect(first.tags).toEqual({ subset: "Other", actions: 2, source: "explore-layout" });
     expect(second.key).toMatchObject({ keyStates: ["the tap is closed"] });

@@ -5,7 +5,7 @@ import { convertGridwmExamLine, isGridwmExamLine, parseExamAction, parseExamId }
 import { isEnactReleaseLine } from "@/lib/import/enact-release";
 import { readBatchSource } from "@/lib/import/source";
 import { formatIssue } from "@/lib/import/types";
-import { validateBatch } from "@/lib/import/validate";
+import { collectItems, validateBatch } from "@/lib/import/validate";
 import { getTaskModule } from "@/lib/tasks";
 import { image, jsonl, removeTempFolders, writeFolder, type BatchFiles } from "@/tests/fixtures/import-batches";
 
@@ -186,14 +186,15 @@ describe("importing exam files as they are", () => {
       ["C.memory.memory_s000040.full.rev.clean", "gridwm-judge", "task_c_exam.jsonl", 2],
       ["C.memory.memory_s000040.cf.orig.noisy", "gridwm-judge", "task_c_exam.jsonl", 3],
     ]);
-    const [a, b, c] = result.items;
+    const full = await collectItems(result);
+    const [a, b, c] = full;
     expect(a.public).toEqual({ image: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/), action: "toggle" });
     expect(a.key).toEqual({ answer: "C", modelPrompt: promptA });
     expect(a.tags).toMatchObject({ env: "doorkey", transition: "interact" });
     expect(b.key).toEqual({ answer_json: goldB });
     expect(c.tags).toEqual({ env: "memory", group: "memory_s000040", variant: "full", temporal: "orig", visual: "clean", source: "gridwm-exam" });
     // the public part an annotator receives holds no gold and no prompt
-    for (const item of result.items) {
+    for (const item of full) {
       const view = JSON.stringify(getTaskModule(item.kind).publicView({ id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags }));
       expect(view).not.toMatch(/Evaluate agent|Select the correct|"answer|"Success"|"Fail"/);
     }

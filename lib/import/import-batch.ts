@@ -27,6 +27,8 @@ import {
 export const IMPORT_AUDIT_ACTION = "batch.import";
 /** bytes of images per INSERT: bounds memory and statement size while a batch is written */
 const ASSET_CHUNK_BYTES = 16 * 1024 * 1024;
+/** items per streamed chunk written (read again from the items files, so memory is bounded by this, not the file) */
+const ITEM_CHUNK_SIZE = 1000;
 /** a large batch (thousands of images) is written in one transaction: give it time */
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -40,6 +42,8 @@ export type ImportBatchOptions = StudySelector & {
   maxImageBytes?: number;
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
+  /** longest line of an items file, in bytes (default 8 MiB) */
+  maxLineBytes?: number;
   transactionTimeoutMs?: number;
   /** told how far the import is (lib/import/jobs.ts shows it on the import page) */
   onProgress?: ImportProgressListener;
@@ -118,7 +122,9 @@ async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes
  * Imports one batch into a study, all or nothing. First every line and every referenced image is
  * validated without writing (validateBatch); then the batch is compared with the study in one
  * query per table (batch checksum, existing item ids, stored asset hashes); then one transaction
- * writes the Batch, the new Assets, the StudyAsset links, the new Items and an AuditLog row.
+ * writes the Batch, the new Assets, the StudyAsset links, the new Items (read again from the items
+ * files, streamed, ITEM_CHUNK_SIZE at a time: memory is bounded by the chunk, not the file) and an
+ * AuditLog row.
  *
  * The same content imported again (from a folder, a zip of it or its .jsonl) is "unchanged";
  * so is the loser of two concurrent imports of one batch (the unique (studyId, checksum) fires).
@@ -133,7 +139,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
   const actorId = options.importedById ?? null;
   const study = await resolveStudy(options);
 
-  const validation = await validateBatch(source, { maxImageBytes, maxErrors, onProgress: options.onProgress });
+  const validation = await validateBatch(source, { maxImageBytes, maxErrors, maxLineBytes: options.maxLineBytes, onProgress: options.onProgress });
   const summary = (count: number, truncated: boolean) =>
     `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
 
@@ -177,7 +183,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
           let chunk: NewAsset[] = [];
           let chunkBytes = 0;
           let read = 0;
-          await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length });
+          await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
           for (const image of toStore) {
             chunk.push(await readVerified(source, image, maxImageBytes));
             chunkBytes += image.size;
@@ -186,27 +192,35 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               assetsStored += await insertAssets(tx, chunk);
               chunk = [];
               chunkBytes = 0;
-              await options.onProgress?.({ phase: "writing", done: read, total: toStore.length });
+              await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
             }
           }
           assetsStored += await insertAssets(tx, chunk);
           await linkAssetsToStudy(tx, study.id, hashes);
           const hadItems = (await tx.item.findFirst({ where: { studyId: study.id }, select: { id: true } })) !== null;
-          const newItems = await insertItems(
-            tx,
-            study.id,
-            batch.id,
-            fresh.map((item) => ({
-              externalId: item.externalId,
-              kind: item.kind,
-              public: item.public as object,
-              key: item.key as object,
-              tags: item.tags,
-              practice: item.practice,
-              gold: item.gold,
-              contentHash: item.contentHash,
-            })),
-          );
+          // the items are read again and written a chunk at a time: never all of them in memory
+          const freshIds = new Set(fresh.map((item) => item.externalId));
+          const freshKinds = new Set(fresh.map((item) => item.kind));
+          let newItems = 0;
+          await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
+          for await (const chunk of validation.readItems((item) => freshIds.has(item.externalId), ITEM_CHUNK_SIZE)) {
+            newItems += await insertItems(
+              tx,
+              study.id,
+              batch.id,
+              chunk.map((item) => ({
+                externalId: item.externalId,
+                kind: item.kind,
+                public: item.public as object,
+                key: item.key as object,
+                tags: item.tags,
+                practice: item.practice,
+                gold: item.gold,
+                contentHash: item.contentHash,
+              })),
+            );
+            await options.onProgress?.({ phase: "writing", done: read + newItems, total: toStore.length + fresh.length });
+          }
           const result: ImportResult = {
             status: "imported",
             batchId: batch.id,
@@ -218,7 +232,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
               `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
           };
-          const scaleNote = await defaultEsiConfidenceScale(tx, study.id, [...new Set(fresh.map((item) => item.kind))], hadItems);
+          const scaleNote = await defaultEsiConfidenceScale(tx, study.id, [...freshKinds], hadItems);
           if (scaleNote) result.message += `. ${scaleNote}`;
           await writeAuditEntry(tx, {
             actorId,

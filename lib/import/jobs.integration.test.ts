@@ -22,7 +22,8 @@ describe("import jobs (the admin page's uploads run off the request)", () => {
     expect(job).toMatchObject({ status: "RUNNING", studySlug: study.slug, fileName: "jobs.zip" });
     const ended = await finished;
     expect(ended).toMatchObject({ status: "SUCCEEDED", phase: "done", outcome: { ok: true, httpStatus: 201, result: { status: "imported", itemCount: 2 } } });
-    expect(await getImportJob(job.id)).toMatchObject({ status: "SUCCEEDED", total: 5, outcome: { ok: true } });
+    // the last phase, writing, counts the 5 images and the 2 items
+    expect(await getImportJob(job.id)).toMatchObject({ status: "SUCCEEDED", total: 7, outcome: { ok: true } });
     expect(await db.item.count({ where: { studyId: study.id } })).toBe(2);
   });
 

@@ -1,11 +1,13 @@
 import { promises as fs, constants as fsConstants } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import JSZip from "jszip";
 import { AppError, type AppErrorCode } from "@/lib/errors";
 import { isEnactReleaseLine } from "@/lib/import/enact-release";
 import { isEsiReleaseQuestion } from "@/lib/import/esi-release";
 import { isGridwmExamLine } from "@/lib/import/gridwm-exam";
+import { LineTooLongError, readLines } from "@/lib/import/lines";
 import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
 import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
 import { readZipEntryNames, type RawZipEntry } from "@/lib/import/zip-names";
@@ -82,34 +84,15 @@ export function throwInvalid(summary: string, errors: ImportIssue[], truncated =
   throw new AppError("INVALID", `${summary}\n${listed}${truncated ? "\n  ... (checking stopped at this many errors)" : ""}`, details);
 }
 
-function firstNonEmptyLine(bytes: Buffer): string | null {
-  // only the start is needed; a line longer than this is not an ENACT release line anyway
-  const text = bytes.subarray(0, 4 * 1024 * 1024).toString("utf8").replace(/^\uFEFF/, "");
-  for (const line of text.split("\n")) {
-    if (line.trim() !== "") return line;
-  }
-  return null;
-}
+/** Longest first line read to tell a release file's format (a longer one is in no release format) */
+const FIRST_LINE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** True when the file's first non-empty line parses as an ENACT release line. */
-export function looksLikeEnactRelease(bytes: Buffer): boolean {
-  const line = firstNonEmptyLine(bytes);
-  if (line === null) return false;
+function parsedOrNull(line: string | null): unknown {
+  if (line === null) return null;
   try {
-    return isEnactReleaseLine(JSON.parse(line));
+    return JSON.parse(line);
   } catch {
-    return false;
-  }
-}
-
-/** True when the file's first non-empty line parses as a GridWM-Judge exam line (`exam_id`, no `kind`). */
-export function looksLikeGridwmExam(bytes: Buffer): boolean {
-  const line = firstNonEmptyLine(bytes);
-  if (line === null) return false;
-  try {
-    return isGridwmExamLine(JSON.parse(line));
-  } catch {
-    return false;
+    return null;
   }
 }
 
@@ -122,10 +105,14 @@ export function looksLikeEsiRelease(bytes: Buffer): boolean {
   }
 }
 
-/** The converted format of a non-native items file, or null when it is in neither release format. */
-function releaseFormat(bytes: Buffer): "enact-release" | "gridwm-exam" | null {
-  if (looksLikeEnactRelease(bytes)) return "enact-release";
-  if (looksLikeGridwmExam(bytes)) return "gridwm-exam";
+/**
+ * The converted format of a non-native items file from its first non-empty line (an ENACT release
+ * line, or a GridWM-Judge exam line: `exam_id`, no `kind`), or null when it is in neither.
+ */
+function releaseFormat(firstLine: string | null): "enact-release" | "gridwm-exam" | null {
+  const json = parsedOrNull(firstLine);
+  if (isEnactReleaseLine(json)) return "enact-release";
+  if (isGridwmExamLine(json)) return "gridwm-exam";
   return null;
 }
 
@@ -183,6 +170,7 @@ export async function esiReleaseFiles(files: string[], read: (relPath: string) =
 async function findItemsFiles(
   files: string[],
   read: (relPath: string) => Promise<Buffer>,
+  stream: (relPath: string) => AsyncIterable<Buffer>,
   describe: string,
 ): Promise<ItemsFile[]> {
   if (files.includes(NATIVE_ITEMS_FILE)) return [{ path: NATIVE_ITEMS_FILE, format: "native" }];
@@ -192,7 +180,7 @@ async function findItemsFiles(
     .sort();
   const found: ItemsFile[] = [];
   for (const candidate of candidates) {
-    const format = releaseFormat(await read(candidate));
+    const format = releaseFormat(await firstLineOf(stream(candidate)));
     if (format !== null) found.push({ path: candidate, format });
   }
   if (found.length > 0) return found;
@@ -214,38 +202,86 @@ function isInside(root: string, candidate: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-function folderReader(realRoot: string, cache: Map<string, Buffer>) {
-  return async function readFile(relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> {
-    const checked = checkBatchPath(relPath);
-    if (!checked.ok) throw new BatchFileError("unsafe-path", relPath, checked.reason);
-    const cached = cache.get(checked.path);
-    if (cached && (options.maxBytes === undefined || cached.length <= options.maxBytes)) return cached;
-    let real: string;
-    try {
-      real = await fs.realpath(path.join(realRoot, ...checked.path.split("/")));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") throw new BatchFileError("missing", relPath, "not found in the batch");
-      if (code === "ELOOP") throw new BatchFileError("not-a-file", relPath, "is a symbolic link loop");
-      throw error;
+/** Opens a file of a folder batch after the path checks (safe, inside the folder, a regular file, within `maxBytes`). */
+async function openInFolder(realRoot: string, relPath: string, maxBytes: number | undefined) {
+  const checked = checkBatchPath(relPath);
+  if (!checked.ok) throw new BatchFileError("unsafe-path", relPath, checked.reason);
+  let real: string;
+  try {
+    real = await fs.realpath(path.join(realRoot, ...checked.path.split("/")));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new BatchFileError("missing", relPath, "not found in the batch");
+    if (code === "ELOOP") throw new BatchFileError("not-a-file", relPath, "is a symbolic link loop");
+    throw error;
+  }
+  if (!isInside(realRoot, real)) {
+    throw new BatchFileError("outside", relPath, "is a symbolic link to a file outside the batch folder");
+  }
+  const handle = await fs.open(real, fsConstants.O_RDONLY);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      throw new BatchFileError("not-a-file", relPath, stat.isDirectory() ? "is a folder, not a file" : "is not a regular file");
     }
-    if (!isInside(realRoot, real)) {
-      throw new BatchFileError("outside", relPath, "is a symbolic link to a file outside the batch folder");
-    }
-    const handle = await fs.open(real, fsConstants.O_RDONLY);
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) {
-        throw new BatchFileError("not-a-file", relPath, stat.isDirectory() ? "is a folder, not a file" : "is not a regular file");
+    if (maxBytes !== undefined && stat.size > maxBytes) throw tooLarge(relPath, maxBytes, stat.size);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Chunks of a stream, failing once more than `maxBytes` came (a file that grows while read). */
+async function* capped(chunks: AsyncIterable<Buffer>, relPath: string, maxBytes: number | undefined): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.length;
+    if (maxBytes !== undefined && size > maxBytes) throw tooLarge(relPath, maxBytes, size);
+    yield chunk;
+  }
+}
+
+/** Chunk size of streamed reads (items files) */
+const STREAM_CHUNK_BYTES = 64 * 1024;
+
+function folderReader(realRoot: string) {
+  return {
+    async readFile(relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> {
+      const handle = await openInFolder(realRoot, relPath, options.maxBytes);
+      try {
+        const bytes = await handle.readFile();
+        if (options.maxBytes !== undefined && bytes.length > options.maxBytes) throw tooLarge(relPath, options.maxBytes, bytes.length);
+        return bytes;
+      } finally {
+        await handle.close();
       }
-      if (options.maxBytes !== undefined && stat.size > options.maxBytes) throw tooLarge(relPath, options.maxBytes, stat.size);
-      const bytes = await handle.readFile();
-      if (options.maxBytes !== undefined && bytes.length > options.maxBytes) throw tooLarge(relPath, options.maxBytes, bytes.length);
-      return bytes;
-    } finally {
-      await handle.close();
-    }
+    },
+    async *streamFile(relPath: string, options: { maxBytes?: number } = {}): AsyncGenerator<Buffer> {
+      const handle = await openInFolder(realRoot, relPath, options.maxBytes);
+      // the stream closes the handle when it ends or is destroyed (a consumer stopping early)
+      const stream = handle.createReadStream({ highWaterMark: STREAM_CHUNK_BYTES });
+      try {
+        yield* capped(stream as AsyncIterable<Buffer>, relPath, options.maxBytes);
+      } finally {
+        stream.destroy();
+      }
+    },
   };
+}
+
+/** The first non-empty line of a file, read as a stream (null when none in the first 4 MiB). */
+async function firstLineOf(chunks: AsyncIterable<Buffer>): Promise<string | null> {
+  try {
+    for await (const line of readLines(chunks, { maxLineBytes: FIRST_LINE_MAX_BYTES })) {
+      if (line.text === null) return null;
+      if (line.text.trim() !== "") return line.text;
+    }
+  } catch (error) {
+    if (error instanceof LineTooLongError) return null;
+    throw error;
+  }
+  return null;
 }
 
 /** Folders below the top level that are listed too (ESI-Bench's release nests its question files). */
@@ -283,16 +319,15 @@ async function openFolder(folder: string, maxItemsFileBytes: number): Promise<Ba
   if (!stat) throw new AppError("NOT_FOUND", `batch folder ${JSON.stringify(location)} not found`);
   if (!stat.isDirectory()) throw new AppError("INVALID", `${JSON.stringify(location)} is not a folder`);
   const realRoot = await fs.realpath(location);
-  const cache = new Map<string, Buffer>();
-  const readFile = folderReader(realRoot, cache);
-  const readItems = async (relPath: string) => {
-    const bytes = await readFile(relPath, { maxBytes: maxItemsFileBytes });
-    cache.set(relPath, bytes);
-    return bytes;
-  };
+  const { readFile, streamFile } = folderReader(realRoot);
   const name = path.basename(location);
-  const itemsFiles = await findItemsFiles(await listFolder(realRoot), readItems, name);
-  return { origin: "folder", name, location, itemsFiles, readFile };
+  const itemsFiles = await findItemsFiles(
+    await listFolder(realRoot),
+    (relPath) => readFile(relPath, { maxBytes: maxItemsFileBytes }),
+    (relPath) => streamFile(relPath, { maxBytes: maxItemsFileBytes }),
+    name,
+  );
+  return { origin: "folder", name, location, itemsFiles, readFile, streamFile };
 }
 
 async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchSource> {
@@ -304,24 +339,23 @@ async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchS
     throw new AppError("TOO_LARGE", `${JSON.stringify(location)} is ${formatBytes(stat.size)}, over the ${formatBytes(maxItemsFileBytes)} limit`);
   }
   const real = await fs.realpath(location);
-  const bytes = await fs.readFile(real);
   const folder = path.dirname(real);
-  if (/\.json$/i.test(real) && looksLikeEsiRelease(bytes)) {
-    // one ESI-Bench question file: its folder is the root, its images are beside it
+  if (/\.json$/i.test(real) && looksLikeEsiRelease(await fs.readFile(real))) {
+    // one ESI-Bench question file (JSON, not lines): its folder is the root, its images are beside it
     const name = path.basename(real);
-    return { origin: "file", name: path.basename(location), location, itemsFiles: [{ path: name, format: "esi-release", files: await listFolder(folder) }], readFile: folderReader(folder, new Map([[name, bytes]])) };
+    return { origin: "file", name: path.basename(location), location, itemsFiles: [{ path: name, format: "esi-release", files: await listFolder(folder) }], ...folderReader(folder) };
   }
-  const format = releaseFormat(bytes) ?? "native";
+  const firstLine = await firstLineOf(folderReader(folder).streamFile(path.basename(real), { maxBytes: maxItemsFileBytes }));
+  const format = releaseFormat(firstLine) ?? "native";
   // ENACT's image paths start with "QA/": they are relative to the folder that contains QA/
   const root = format === "enact-release" && path.basename(folder) === "QA" ? path.dirname(folder) : folder;
   const relPath = path.relative(root, real).split(path.sep).join("/");
-  const cache = new Map([[relPath, bytes]]);
   return {
     origin: "file",
     name: path.basename(location),
     location,
     itemsFiles: [{ path: relPath, format }],
-    readFile: folderReader(root, cache),
+    ...folderReader(root),
   };
 }
 
@@ -347,54 +381,47 @@ function budgetExceeded(bounds: EntryBounds): AppError {
   );
 }
 
-function readEntry(file: JSZip.JSZipObject, relPath: string, maxBytes: number | undefined, bounds: EntryBounds): Promise<Buffer> {
-  // streamed so that a zip bomb stops at a limit (this file's, the compression ratio, the zip's
-  // total) instead of filling memory, and checked against the entry's CRC as it goes (the zip is
-  // loaded without JSZip's CRC check, which inflates every entry, referenced or not)
-  return new Promise((resolve, reject) => {
-    const stream = file.nodeStream("nodebuffer") as NodeJS.ReadableStream & { destroy?: () => void };
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let crc = 0;
-    let done = false;
-    const stop = (error: Error) => {
-      done = true;
-      stream.destroy?.();
-      reject(error);
-    };
-    stream.on("data", (chunk: Buffer) => {
-      if (done) return;
+/**
+ * The inflated chunks of a zip entry, streamed so that a zip bomb stops at a limit (this file's,
+ * the compression ratio, the zip's total) instead of filling memory, and checked against the
+ * entry's CRC as it goes (the zip is loaded without JSZip's CRC check, which inflates every entry,
+ * referenced or not). A damaged entry throws after its last chunk.
+ */
+async function* entryChunks(file: JSZip.JSZipObject, relPath: string, maxBytes: number | undefined, bounds: EntryBounds): AsyncGenerator<Buffer> {
+  const inflating = file.nodeStream("nodebuffer") as NodeJS.ReadableStream & { destroy?: () => void };
+  // JSZip's stream predates async iteration: a node Readable wraps it (with backpressure)
+  const stream = new Readable({ highWaterMark: 64 * 1024 }).wrap(inflating);
+  let size = 0;
+  let crc = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
       bounds.budget.used += chunk.length;
-      if (maxBytes !== undefined && size > maxBytes) return stop(tooLarge(relPath, maxBytes));
-      if (bounds.budget.used > bounds.budget.max) return stop(budgetExceeded(bounds));
+      if (maxBytes !== undefined && size > maxBytes) throw tooLarge(relPath, maxBytes);
+      if (bounds.budget.used > bounds.budget.max) throw budgetExceeded(bounds);
       if (bounds.compressedSize !== null && size > RATIO_CHECKED_FROM_BYTES && size > bounds.compressedSize * MAX_COMPRESSION_RATIO) {
-        return stop(
-          new BatchFileError(
-            "zip-bomb",
-            relPath,
-            `is compressed more than ${MAX_COMPRESSION_RATIO}:1 in ${bounds.zipName} (${formatBytes(bounds.compressedSize)} inflating past ${formatBytes(size)}): no real batch file is; a zip bomb?`,
-          ),
+        throw new BatchFileError(
+          "zip-bomb",
+          relPath,
+          `is compressed more than ${MAX_COMPRESSION_RATIO}:1 in ${bounds.zipName} (${formatBytes(bounds.compressedSize)} inflating past ${formatBytes(size)}): no real batch file is; a zip bomb?`,
         );
       }
       crc = crc32(chunk, crc);
-      chunks.push(chunk);
-    });
-    stream.on("end", () => {
-      if (done) return;
-      done = true;
-      if (bounds.crc32 !== null && crc >>> 0 !== bounds.crc32 >>> 0) {
-        reject(new BatchFileError("corrupt", relPath, `is damaged in ${bounds.zipName}: its content does not match its CRC-32`));
-        return;
-      }
-      resolve(Buffer.concat(chunks));
-    });
-    stream.on("error", (error) => {
-      if (done) return;
-      done = true;
-      reject(error);
-    });
-  });
+      yield chunk;
+    }
+  } finally {
+    stream.destroy();
+    inflating.destroy?.();
+  }
+  if (bounds.crc32 !== null && crc >>> 0 !== bounds.crc32 >>> 0) {
+    throw new BatchFileError("corrupt", relPath, `is damaged in ${bounds.zipName}: its content does not match its CRC-32`);
+  }
+}
+
+async function readEntry(file: JSZip.JSZipObject, relPath: string, maxBytes: number | undefined, bounds: EntryBounds): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of entryChunks(file, relPath, maxBytes, bounds)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /** Entries that macOS and Windows add to archives and that are never part of a batch. */
@@ -480,18 +507,17 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number,
     const declared = raw && raw.compressedSize !== 0xffffffff ? { crc32: raw.crc32, compressedSize: raw.compressedSize } : jszipDeclared(file);
     return { zipName: fileName, ...declared, budget };
   };
-  const readFrom = (prefix: string) =>
-    async function readFile(relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> {
-      const checked = checkBatchPath(relPath);
-      if (!checked.ok) throw new BatchFileError("unsafe-path", relPath, checked.reason);
-      const file = files.get(prefix + checked.path);
-      if (!file) {
-        const isFolder = [...files.keys()].some((name) => name.startsWith(`${prefix}${checked.path}/`));
-        if (isFolder) throw new BatchFileError("not-a-file", relPath, "is a folder, not a file");
-        throw new BatchFileError("missing", relPath, "not found in the batch");
-      }
-      return readEntry(file, relPath, options.maxBytes, boundsOf(file));
-    };
+  const entryOf = (prefix: string, relPath: string): JSZip.JSZipObject => {
+    const checked = checkBatchPath(relPath);
+    if (!checked.ok) throw new BatchFileError("unsafe-path", relPath, checked.reason);
+    const file = files.get(prefix + checked.path);
+    if (!file) {
+      const isFolder = [...files.keys()].some((name) => name.startsWith(`${prefix}${checked.path}/`));
+      if (isFolder) throw new BatchFileError("not-a-file", relPath, "is a folder, not a file");
+      throw new BatchFileError("missing", relPath, "not found in the batch");
+    }
+    return file;
+  };
 
   // A zip of a folder often holds the folder itself ("batch/items.jsonl"): then that folder is the root.
   const names = [...files.keys()].filter((name) => !isSystemEntry(name));
@@ -500,10 +526,22 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number,
   const tops = new Set(names.map((name) => (name.includes("/") ? name.slice(0, name.indexOf("/") + 1) : "")));
   if (!hasItemsAtRoot && tops.size === 1 && !tops.has("")) prefix = [...tops][0];
 
-  const readFile = readFrom(prefix);
+  const readFile = async (relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> => {
+    const file = entryOf(prefix, relPath);
+    return readEntry(file, relPath, options.maxBytes, boundsOf(file));
+  };
+  const streamFile = async function* (relPath: string, options: { maxBytes?: number } = {}): AsyncGenerator<Buffer> {
+    const file = entryOf(prefix, relPath);
+    yield* entryChunks(file, relPath, options.maxBytes, boundsOf(file));
+  };
   const relative = names.filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
-  const itemsFiles = await findItemsFiles(relative, (relPath) => readFile(relPath, { maxBytes: maxItemsFileBytes }), fileName);
-  return { origin: "zip", name: fileName, location: fileName, itemsFiles, readFile };
+  const itemsFiles = await findItemsFiles(
+    relative,
+    (relPath) => readFile(relPath, { maxBytes: maxItemsFileBytes }),
+    (relPath) => streamFile(relPath, { maxBytes: maxItemsFileBytes }),
+    fileName,
+  );
+  return { origin: "zip", name: fileName, location: fileName, itemsFiles, readFile, streamFile };
 }
 
 /**

@@ -70,6 +70,11 @@ export interface BatchSource {
    * folder), "not-a-file" (INVALID).
    */
   readFile(relPath: string, options?: { maxBytes?: number }): Promise<Buffer>;
+  /**
+   * The same bytes as readFile, as a stream of chunks (items files: never held whole). Throws the
+   * same errors, when iterated; a zip entry's CRC is checked after its last chunk.
+   */
+  streamFile(relPath: string, options?: { maxBytes?: number }): AsyncIterable<Buffer>;
 }
 
 /** Where an import is: checking lines, checking images, writing images and items (`total` 0 while unknown). */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readBatchSource } from "@/lib/import/source";
 import { formatIssue } from "@/lib/import/types";
-import { fieldPath, validateBatch } from "@/lib/import/validate";
+import { collectItems, fieldPath, validateBatch } from "@/lib/import/validate";
 import { taskKinds } from "@/lib/tasks";
 import { batchFiles, forwardItem, image, jsonl, writeFolder, type BatchFiles, removeTempFolders } from "@/tests/fixtures/import-batches";
 
@@ -24,7 +24,7 @@ describe("validateBatch", () => {
     expect(result.issues).toEqual([]);
     expect(result.checksum).toMatch(/^[0-9a-f]{64}$/);
     expect(result.items).toHaveLength(2);
-    const [first] = result.items;
+    const [first] = await collectItems(result);
     expect(first.public).toMatchObject({ initialImage: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/) });
     expect(first.key).toEqual({ order: [1, 0] });
     // img/start.png is shared: 1 + 2 + 2 images

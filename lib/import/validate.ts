@@ -1,7 +1,8 @@
 import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
 import { z } from "zod";
 import { assetUrl } from "@/lib/assets";
-import { isAppError } from "@/lib/errors";
+import { createHash } from "node:crypto";
+import { AppError, isAppError } from "@/lib/errors";
 import { convertEnactReleaseLine } from "@/lib/import/enact-release";
 import { convertEsiReleaseFile } from "@/lib/import/esi-release";
 import { convertExploreInstance } from "@/lib/import/explore-layout";
@@ -10,7 +11,8 @@ import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
 import { imageContentProblem } from "@/lib/import/image-check";
-import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES } from "@/lib/import/source";
+import { DEFAULT_MAX_LINE_BYTES, LineTooLongError, readLines } from "@/lib/import/lines";
+import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES, formatBytes } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ItemLine, ItemsFile } from "@/lib/import/types";
 import { getTaskModule } from "@/lib/tasks";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";
@@ -34,6 +36,8 @@ export interface ValidateOptions {
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
   maxItemsFileBytes?: number;
+  /** longest line of an items file (default 8 MiB) */
+  maxLineBytes?: number;
   /** told how far the check is (lines, then images) */
   onProgress?: ImportProgressListener;
 }
@@ -83,13 +87,23 @@ export interface ValidatedItem {
   line: number;
 }
 
+/** What is kept of a checked item between the passes (its payload is read again when written). */
+export type ItemSummary = Pick<ValidatedItem, "externalId" | "kind" | "contentHash" | "file" | "line">;
+
 export interface BatchValidation {
   /** every problem found, sorted by file and line (at most maxErrors) */
   issues: ImportIssue[];
   /** the cap was reached: checking stopped there, so more problems may exist */
   truncated: boolean;
-  /** the items that passed every check (all of them when issues is empty) */
-  items: ValidatedItem[];
+  /** the items that passed every check (all of them when issues is empty), without their payloads */
+  items: ItemSummary[];
+  /**
+   * The checked items with their payloads, read again from the batch (streamed: never all of them
+   * in memory), in chunks of at most `chunkSize`, only those `wanted` says.
+   *
+   * @throws AppError CONFLICT when an items file changed since it was checked
+   */
+  readItems(wanted: (item: ItemSummary) => boolean, chunkSize: number): AsyncGenerator<ValidatedItem[]>;
   /** the referenced images by hash */
   assets: Map<string, ValidatedImage>;
   /** sha256 over the items files' bytes and the referenced images' hashes; null with issues */
@@ -137,6 +151,23 @@ interface ParsedItem {
   practice: boolean;
   gold: boolean;
   images: ImageUse[];
+}
+
+/** What the first pass keeps of an item: where it is, its id, its image references (not its payload). */
+interface ItemRef {
+  file: string;
+  line: number;
+  id: string;
+  kind: string;
+  hasImages: boolean;
+  /** known once its images are hashed (at once for an item without images) */
+  contentHash: string | null;
+}
+
+/** The item's content hash: its content with each image reference replaced by the image's sha256. */
+function contentHashOf(item: ParsedItem, imageHash: (ref: string) => string): string {
+  const hashed = item.module.mapImages({ public: item.public, key: item.key }, imageHash);
+  return sha256Hex(canonicalJson({ kind: item.kind, public: hashed.public, key: hashed.key, tags: item.tags, practice: item.practice, gold: item.gold }));
 }
 
 const sentinel = /^\u0000image:(\d+)\u0000$/;
@@ -196,6 +227,107 @@ function converterIssue(error: unknown, file: string, line: number): ImportIssue
     return { file, line, field, message };
   }
   return { file, line, message: error instanceof Error ? error.message : String(error) };
+}
+
+function changedWhileImported(file: string): AppError {
+  return new AppError("CONFLICT", `items file ${JSON.stringify(file)} changed while the batch was being imported; nothing was imported, import it again`);
+}
+
+interface ReadContext {
+  source: BatchSource;
+  collector: IssueCollector;
+  maxItemsFileBytes: number;
+  maxLineBytes: number;
+  /** first pass only: the hashes of the items files (and EXPLORE actions files), in reading order */
+  hashes?: Array<{ path: string; hash: string }>;
+  /** called on every non-empty line (or item of a JSON file) */
+  onLine?: () => Promise<void>;
+}
+
+/**
+ * The items of one items file, parsed and schema-checked, one at a time; problems go to the
+ * collector. A line-based file (native, ENACT, GridWM) is streamed line by line; an EXPLORE
+ * annotation or ESI question file (one JSON document, capped at maxItemsFileBytes) is read whole.
+ * Returns the sha256 of the file's bytes (null when it could not be read to the end).
+ */
+async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<ParsedItem, string | null> {
+  const { source, collector } = context;
+  if (file.format === "explore-layout" || file.format === "esi-release") {
+    let bytes: Buffer;
+    try {
+      bytes = await source.readFile(file.path, { maxBytes: context.maxItemsFileBytes });
+    } catch (error) {
+      if (!(error instanceof BatchFileError)) throw error;
+      collector.add({ file: file.path, message: `items file ${error.predicate}` });
+      return null;
+    }
+    const hash = sha256Hex(bytes);
+    context.hashes?.push({ path: file.path, hash });
+    if (file.format === "explore-layout") {
+      await context.onLine?.();
+      const item = await parseExploreInstance(source, file, bytes, collector, context.maxItemsFileBytes, context.hashes);
+      if (item) yield item;
+      return hash;
+    }
+    const text = decodeUtf8(bytes);
+    if (text === null) {
+      collector.add({ file: file.path, message: "is not valid UTF-8 text" });
+      return hash;
+    }
+    // ESI-Bench's release: one question (or a list) per JSON file; `line` is the question's place in the file
+    const converted = convertEsiReleaseFile(text, file.path, new Set(file.files ?? []));
+    for (const issue of converted.issues) collector.add(issue);
+    for (const { line, item: candidate } of converted.items) {
+      await context.onLine?.();
+      const item = checkItem(candidate, file, line, collector);
+      if (item) yield item;
+    }
+    return hash;
+  }
+  const digest = createHash("sha256");
+  async function* hashed(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of chunks) {
+      digest.update(chunk);
+      yield chunk;
+    }
+  }
+  try {
+    for await (const { number, text } of readLines(hashed(source.streamFile(file.path, { maxBytes: context.maxItemsFileBytes })), { maxLineBytes: context.maxLineBytes })) {
+      if (text === null) {
+        collector.add({ file: file.path, message: "is not valid UTF-8 text" });
+        return null;
+      }
+      if (text.trim() === "") continue;
+      await context.onLine?.();
+      const item = parseLine(text, file, number, collector);
+      if (item) yield item;
+    }
+  } catch (error) {
+    if (error instanceof BatchFileError) {
+      collector.add({ file: file.path, message: `items file ${error.predicate}` });
+      return null;
+    }
+    if (error instanceof LineTooLongError) {
+      collector.add({ file: file.path, line: error.line, message: `is longer than the ${formatBytes(error.maxBytes)} limit for one line` });
+      return null;
+    }
+    throw error;
+  }
+  const hash = digest.digest("hex");
+  context.hashes?.push({ path: file.path, hash });
+  return hash;
+}
+
+/** Runs a generator to its end, handing each value to `each`; returns what it returns. */
+async function drain<T, R>(generator: AsyncGenerator<T, R>, each: (value: T) => boolean | void): Promise<R | undefined> {
+  for (;;) {
+    const next = await generator.next();
+    if (next.done) return next.value;
+    if (each(next.value) === false) {
+      await generator.return(undefined as R);
+      return undefined;
+    }
+  }
 }
 
 function decodeUtf8(bytes: Buffer): string | null {
@@ -310,7 +442,7 @@ async function parseExploreInstance(
   bytes: Buffer,
   collector: IssueCollector,
   maxBytes: number,
-  hashes: Array<{ path: string; hash: string }>,
+  hashes: Array<{ path: string; hash: string }> | undefined,
 ): Promise<ParsedItem | null> {
   const text = decodeUtf8(bytes);
   if (text === null) {
@@ -334,7 +466,7 @@ async function parseExploreInstance(
       collector.add({ file: file.actionsFile, message: `actions file ${error.predicate}` });
       return null;
     }
-    hashes.push({ path: file.actionsFile, hash: sha256Hex(actionBytes) });
+    hashes?.push({ path: file.actionsFile, hash: sha256Hex(actionBytes) });
     const decoded = decodeUtf8(actionBytes);
     if (decoded === null) {
       collector.add({ file: file.actionsFile, message: "is not valid UTF-8 text" });
@@ -363,12 +495,12 @@ async function parseExploreInstance(
 }
 
 /** " (also used on line 9, line 12 and 3 more)" for an image referenced by several items. */
-function alsoUsed(uses: Array<{ file: string; line: number }>): string {
-  if (uses.length <= 1) return "";
+function alsoUsed(uses: Array<{ file: string; line: number }>, count: number = uses.length): string {
+  if (count <= 1) return "";
   const first = uses[0];
-  const others = uses.slice(1).map((use) => (use.file === first.file ? `line ${use.line}` : `${use.file} line ${use.line}`));
-  const shown = others.slice(0, 3).join(", ");
-  return ` (also used on ${shown}${others.length > 3 ? ` and ${others.length - 3} more` : ""})`;
+  const others = uses.slice(1, 4).map((use) => (use.file === first.file ? `line ${use.line}` : `${use.file} line ${use.line}`));
+  const shown = others.join(", ");
+  return ` (also used on ${shown}${count - 1 > 3 ? ` and ${count - 1 - 3} more` : ""})`;
 }
 
 async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Promise<void>, stop: () => boolean): Promise<void> {
@@ -392,77 +524,60 @@ async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Pro
 export async function validateBatch(source: BatchSource, options: ValidateOptions = {}): Promise<BatchValidation> {
   const maxBytesPerImage = options.maxImageBytes ?? maxImageBytes();
   const collector = new IssueCollector(options.maxErrors ?? DEFAULT_MAX_ERRORS);
-  const parsed: ParsedItem[] = [];
+  const itemsFiles = [...source.itemsFiles].sort((a, b) => (a.path < b.path ? -1 : 1));
+  // what is kept of each item between the passes: no payload (a 100,000-line file is read again instead)
+  const parsed: ItemRef[] = [];
   const itemsFileHashes: Array<{ path: string; hash: string }> = [];
+  const maxItemsFileBytes = options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let lineCount = 0;
+  const onLine = async () => {
+    lineCount += 1;
+    if (lineCount % LINES_PER_YIELD === 0) {
+      // a long items file must not hold the process (annotators' requests wait behind it)
+      await yieldToEventLoop();
+      await options.onProgress?.({ phase: "checking lines", done: lineCount, total: 0 });
+    }
+  };
 
-  for (const file of [...source.itemsFiles].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+  // where each image is used: the first few places (for messages) and how many (an image shared by 100,000 items is not listed 100,000 times)
+  const uses = new Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number }>();
+  // First pass: every line parsed and checked, streamed
+  for (const file of itemsFiles) {
     if (collector.full) break;
-    let bytes: Buffer;
-    try {
-      bytes = await source.readFile(file.path, { maxBytes: options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES });
-    } catch (error) {
-      if (!(error instanceof BatchFileError)) throw error;
-      collector.add({ file: file.path, message: `items file ${error.predicate}` });
-      continue;
-    }
-    itemsFileHashes.push({ path: file.path, hash: sha256Hex(bytes) });
-    if (file.format === "explore-layout") {
-      lineCount += 1;
-      const item = await parseExploreInstance(source, file, bytes, collector, options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES, itemsFileHashes);
-      if (item) parsed.push(item);
-      continue;
-    }
-    const text = decodeUtf8(bytes);
-    if (text === null) {
-      collector.add({ file: file.path, message: "is not valid UTF-8 text" });
-      continue;
-    }
-    if (file.format === "esi-release") {
-      // ESI-Bench's release: one question (or a list) per JSON file; `line` is the question's place in the file
-      const converted = convertEsiReleaseFile(text, file.path, new Set(file.files ?? []));
-      for (const issue of converted.issues) collector.add(issue);
-      for (const { line, item: candidate } of converted.items) {
-        lineCount += 1;
-        const item = checkItem(candidate, file, line, collector);
-        if (item) parsed.push(item);
+    await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: itemsFileHashes, onLine }), (item) => {
+      for (const use of item.images) {
+        const entry = uses.get(use.ref) ?? { shown: [], count: 0 };
+        if (entry.shown.length < 4) entry.shown.push({ file: item.file, line: item.line, field: use.field });
+        entry.count += 1;
+        uses.set(use.ref, entry);
       }
-      continue;
-    }
-    const lines = text.split("\n");
-    for (let index = 0; index < lines.length && !collector.full; index++) {
-      const content = lines[index].replace(/\r$/, "");
-      if (content.trim() === "") continue;
-      lineCount += 1;
-      if (lineCount % LINES_PER_YIELD === 0) {
-        // a long items file must not hold the process (annotators' requests wait behind it)
-        await yieldToEventLoop();
-        await options.onProgress?.({ phase: "checking lines", done: lineCount, total: 0 });
-      }
-      const item = parseLine(content, file, index + 1, collector);
-      if (item) parsed.push(item);
-    }
+      parsed.push({
+        file: item.file,
+        line: item.line,
+        id: item.id,
+        kind: item.kind,
+        hasImages: item.images.length > 0,
+        // without images the content hash is known now; with images, once they are read
+        contentHash: item.images.length === 0 ? contentHashOf(item, () => "") : null,
+      });
+      return !collector.full;
+    });
   }
+  // the error cap stopped the first pass: later passes stop where it did
+  const stoppedEarly = collector.full;
   if (lineCount === 0 && collector.issues.length === 0) {
     collector.add({ file: source.itemsFiles[0]?.path ?? source.name, message: "holds no items" });
   }
 
   // Images: each distinct path read once (hashed, then its bytes dropped: the write re-reads them)
-  const uses = new Map<string, Array<{ file: string; line: number; field: string | undefined }>>();
-  for (const item of parsed) {
-    for (const use of item.images) {
-      const list = uses.get(use.ref) ?? [];
-      list.push({ file: item.file, line: item.line, field: use.field });
-      uses.set(use.ref, list);
-    }
-  }
   const pathByRef = new Map<string, string>();
   const refsByPath = new Map<string, string[]>();
-  for (const [ref, list] of uses) {
+  for (const [ref, { shown, count }] of uses) {
     const checked = checkBatchPath(ref);
     if (!checked.ok) {
-      const first = list[0];
-      collector.add({ ...first, message: `image path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(list)}` });
+      const first = shown[0];
+      collector.add({ ...first, message: `image path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(shown, count)}` });
       continue;
     }
     pathByRef.set(ref, checked.path);
@@ -482,11 +597,12 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       imagesChecked += 1;
       if (imagesChecked % 20 === 0) await options.onProgress?.({ phase: "checking images", done: imagesChecked, total: imagePaths.length });
       const refs = refsByPath.get(imagePath) ?? [];
-      const list = refs.flatMap((ref) => uses.get(ref) ?? []);
+      const list = refs.flatMap((ref) => uses.get(ref)?.shown ?? []);
+      const count = refs.reduce((sum, ref) => sum + (uses.get(ref)?.count ?? 0), 0);
       const where = { file: list[0].file, line: list[0].line, field: list[0].field };
       const name = JSON.stringify(refs[0]);
       const fail = (message: string) => {
-        imageIssues[index] = { ...where, message: `${message}${alsoUsed(list)}` };
+        imageIssues[index] = { ...where, message: `${message}${alsoUsed(list, count)}` };
         imageIssueCount += 1;
       };
       let bytes: Buffer;
@@ -517,22 +633,57 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     return imagePath === undefined ? undefined : imageByPath.get(imagePath);
   };
 
-  // Content hashes and stored payloads; ids unique within the batch
-  const items: ValidatedItem[] = [];
-  const firstById = new Map<string, { file: string; line: number; contentHash: string | null }>();
-  let hashed = 0;
-  for (const item of parsed) {
-    if (++hashed % LINES_PER_YIELD === 0) await yieldToEventLoop();
-    const complete = item.images.every((use) => imageOf(use.ref) !== undefined);
-    let contentHash: string | null = null;
-    let stored: { public: unknown; key: unknown } | null = null;
-    if (complete) {
-      const hashed = item.module.mapImages({ public: item.public, key: item.key }, (ref: string) => imageOf(ref)!.hash);
-      contentHash = sha256Hex(
-        canonicalJson({ kind: item.kind, public: hashed.public, key: hashed.key, tags: item.tags, practice: item.practice, gold: item.gold }),
-      );
-      stored = item.module.mapImages({ public: item.public, key: item.key }, (ref: string) => assetUrl(imageOf(ref)!.hash));
+  const fileHashOf = new Map(itemsFileHashes.map((entry) => [entry.path, entry.hash]));
+  /**
+   * The files read again, their items matched with the first pass's (same places, same file
+   * hashes: a file changed in between is a CONFLICT), each handed to `each` with its ref.
+   */
+  async function* readAgain(): AsyncGenerator<{ item: ParsedItem; ref: ItemRef }> {
+    let index = 0;
+    // the lines that failed fail again: their issues are known already
+    const again = new IssueCollector(0);
+    for (const file of itemsFiles) {
+      // the first pass stopped at the error cap: so does this one
+      if (stoppedEarly && index >= parsed.length) return;
+      const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes });
+      let lines = 0;
+      for (;;) {
+        const next = await generator.next();
+        if (next.done) {
+          if (fileHashOf.has(file.path) && next.value !== fileHashOf.get(file.path)) throw changedWhileImported(file.path);
+          break;
+        }
+        const item = next.value;
+        const ref = parsed[index];
+        if (ref === undefined && stoppedEarly) {
+          await generator.return(null);
+          return;
+        }
+        index += 1;
+        if (!ref || ref.file !== item.file || ref.line !== item.line || ref.id !== item.id) throw changedWhileImported(file.path);
+        yield { item, ref };
+        if (++lines % LINES_PER_YIELD === 0) await yieldToEventLoop();
+      }
     }
+    if (index !== parsed.length) throw changedWhileImported(itemsFiles[itemsFiles.length - 1]?.path ?? source.name);
+  }
+
+  // Second pass, for items with images: their content hashes (over the images' hashes)
+  if (parsed.some((ref) => ref.hasImages)) {
+    for await (const { item, ref } of readAgain()) {
+      if (ref.contentHash === null && item.images.every((use) => imageOf(use.ref) !== undefined)) {
+        ref.contentHash = contentHashOf(item, (imageRef) => imageOf(imageRef)!.hash);
+      }
+    }
+  }
+
+  // ids unique within the batch
+  const items: ItemSummary[] = [];
+  const firstById = new Map<string, { file: string; line: number; contentHash: string | null }>();
+  let checked = 0;
+  for (const item of parsed) {
+    if (++checked % (LINES_PER_YIELD * 10) === 0) await yieldToEventLoop();
+    const contentHash = item.contentHash;
     const first = firstById.get(item.id);
     if (first) {
       const where = first.file === item.file ? `line ${first.line}` : `${first.file} line ${first.line}`;
@@ -541,19 +692,36 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       continue;
     }
     firstById.set(item.id, { file: item.file, line: item.line, contentHash });
-    if (contentHash === null || stored === null) continue;
-    items.push({
-      externalId: item.id,
-      kind: item.kind,
-      public: plainJson(stored.public),
-      key: plainJson(stored.key),
-      tags: item.tags,
-      practice: item.practice,
-      gold: item.gold,
-      contentHash,
-      file: item.file,
-      line: item.line,
-    });
+    if (contentHash === null) continue;
+    items.push({ externalId: item.id, kind: item.kind, contentHash, file: item.file, line: item.line });
+  }
+  const summaryAt = new Map(items.map((item) => [`${item.line}\u0000${item.file}`, item]));
+
+  async function* readItems(wanted: (item: ItemSummary) => boolean, chunkSize: number): AsyncGenerator<ValidatedItem[]> {
+    let chunk: ValidatedItem[] = [];
+    for await (const { item } of readAgain()) {
+      const summary = summaryAt.get(`${item.line}\u0000${item.file}`);
+      if (!summary || !wanted(summary)) continue;
+      if (contentHashOf(item, (ref) => imageOf(ref)!.hash) !== summary.contentHash) throw changedWhileImported(item.file);
+      const stored = item.module.mapImages({ public: item.public, key: item.key }, (ref: string) => assetUrl(imageOf(ref)!.hash));
+      chunk.push({
+        externalId: item.id,
+        kind: item.kind,
+        public: plainJson(stored.public),
+        key: plainJson(stored.key),
+        tags: item.tags,
+        practice: item.practice,
+        gold: item.gold,
+        contentHash: summary.contentHash,
+        file: item.file,
+        line: item.line,
+      });
+      if (chunk.length >= chunkSize) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
   }
 
   const assets = new Map<string, ValidatedImage>();
@@ -569,5 +737,12 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     checksum = sha256Hex(lines.join("\n"));
   }
   // reaching the cap stops the checks early: there may be more errors than those reported
-  return { issues: collector.sorted(), truncated: collector.truncated || collector.full, items, assets, checksum };
+  return { issues: collector.sorted(), truncated: collector.truncated || collector.full, items, readItems, assets, checksum };
+}
+
+/** Every checked item with its payload, in one array: for small batches (tests, tools); an import streams them (readItems). */
+export async function collectItems(validation: BatchValidation): Promise<ValidatedItem[]> {
+  const all: ValidatedItem[] = [];
+  for await (const chunk of validation.readItems(() => true, 1000)) all.push(...chunk);
+  return all;
 }
