@@ -19,7 +19,8 @@ import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/ann
 import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
-import { DESKTOP_ONLY_MESSAGE, TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
+import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
+import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
 
 /**
  * The annotator's work loop: one item at a time, the next one prefetched while this one is on
@@ -337,20 +338,6 @@ function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attemp
   );
 }
 
-/** A study for desktops only, opened on a phone or tablet: what to do instead of the task. */
-function DesktopOnlyNotice({ slug }: { slug: string }) {
-  return (
-    <div className="mx-auto max-w-md py-10" data-testid="desktop-only">
-      <div className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-6 text-center" role="alert">
-        <h2 className="text-lg font-semibold text-amber-950">Please use a computer for this study</h2>
-        <p className="mt-2 text-sm text-amber-900">{DESKTOP_ONLY_MESSAGE}</p>
-        <Link href={`/s/${slug}`} className={buttonClass("secondary", "md", "mt-4")}>
-          Back to the study page
-        </Link>
-      </div>
-    </div>
-  );
-}
 
 /** After a practice answer: right so far, and the pass mark that unlocks the real items. */
 function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {

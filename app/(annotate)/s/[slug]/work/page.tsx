@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { DESKTOP_ONLY_MESSAGE, isPhoneOrTabletRequest } from "@/lib/annotate/device";
-import { buttonClass } from "@/components/ui/button";
+import { isPhoneOrTabletRequest } from "@/lib/annotate/device";
+import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
 import { requirePageRole } from "@/lib/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { nextForMember } from "@/lib/annotate/next";
@@ -25,17 +24,7 @@ export default async function WorkPage({ params }: { params: Promise<{ slug: str
     const request = await headers();
     // a phone or tablet by its user agent gets the notice before any item is handed out (the session checks the pointer too)
     if (isPhoneOrTabletRequest(request.get("user-agent"), request.get("sec-ch-ua-mobile"))) {
-      return (
-        <div className="mx-auto max-w-md py-10" data-testid="desktop-only">
-          <div className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-6 text-center" role="alert">
-            <h1 className="text-lg font-semibold text-amber-950">Please use a computer for this study</h1>
-            <p className="mt-2 text-sm text-amber-900">{DESKTOP_ONLY_MESSAGE}</p>
-            <Link href={`/s/${slug}`} className={buttonClass("secondary", "md", "mt-4")}>
-              Back to the study page
-            </Link>
-          </div>
-        </div>
-      );
+      return <DesktopOnlyNotice slug={slug} heading="h1" />;
     }
   }
   const initial = await nextForMember(slug, user.id);
