@@ -57,7 +57,7 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
   }
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <Card>
         <CardHeader title={`${users.length} users`} />
         {error ? (
