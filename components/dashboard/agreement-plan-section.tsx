@@ -2,14 +2,16 @@ import { AgreementPlanButton } from "@/components/dashboard/agreement-plan-butto
 import { levelName } from "@/components/dashboard/agreement-section";
 import { count, fixed, interval, share } from "@/components/dashboard/format";
 import type { PlanView } from "@/lib/dashboard/study-dashboard";
+import type { KindInfo } from "@/lib/dashboard/accuracy";
 
 /**
  * The agreement plan: the one action, how far it is, and its alpha in the shape of the ENACT
  * paper's paragraph.
  */
-export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell, kinds = [] }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number; kinds?: string[] }) {
-  // ENACT's own wording only for ENACT studies; other kinds get the same design, named as borrowed
-  const enactOnly = kinds.length > 0 && kinds.every((kind) => kind.startsWith("enact-"));
+export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell, kinds: kindInfos = [] }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number; kinds?: Array<Pick<KindInfo, "kind" | "benchmark">> }) {
+  // ENACT's own wording only for ENACT studies (by the kinds' registered benchmark); other kinds get the same design, named as borrowed
+  const enactOnly = kindInfos.length > 0 && kindInfos.every((info) => info.benchmark === "ENACT");
+  const kinds = kindInfos.map((info) => info.kind);
   const a = plan.agreement;
   const names = a ? a.coders.map((c) => annotatorNames[c] ?? `#${c}`) : [];
   const pairs: string[] = [];

@@ -267,7 +267,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         <Card>
           <CardHeader title="Agreement plan" description="Cross-annotation of a stratified sample, as in the ENACT human study." />
           <CardBody>
-            <AgreementPlanSection plan={d.plan} annotatorNames={names} slug={slug} tagKey={choices.tagKeys.some((t) => t.key === DEFAULT_TAG) ? DEFAULT_TAG : (choices.tagKey ?? DEFAULT_TAG)} perCell={AGREEMENT_PLAN_PER_CELL} kinds={d.kinds.map((k) => k.kind)} />
+            <AgreementPlanSection plan={d.plan} annotatorNames={names} slug={slug} tagKey={choices.tagKeys.some((t) => t.key === DEFAULT_TAG) ? DEFAULT_TAG : (choices.tagKey ?? DEFAULT_TAG)} perCell={AGREEMENT_PLAN_PER_CELL} kinds={d.kinds} />
           </CardBody>
         </Card>
       </section>
