@@ -402,6 +402,49 @@ describe("queue rules", () => {
     expect(decided).toBeGreaterThan(18); // the fast search decides most of the time
   });
 
+  it("never falls back to an item outside the participant's Latin-square list while a preferred one is only busy: it waits, then takes the preferred one", async () => {
+    const conditions = ["a", "b", "c", "d"];
+    const study = await createStudy({ overlap: 2 });
+    await db.study.update({ where: { id: study.id }, data: { conditions } });
+    await createEnactItems(study.id, { count: 8 });
+    const ordered = await db.item.findMany({ where: { studyId: study.id }, orderBy: [{ createdAt: "asc" }, { externalId: "asc" }], select: { id: true } });
+    const ord = (n: number) => ordered[n]!.id;
+    const user = await createUser("ANNOTATOR"); // participant index 0: item number n is in their list for condition n mod 4
+    await addMember(study.id, user.id);
+    const others = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
+    const row = (userId: string, itemId: string, condition: string, position: number) => ({
+      studyId: study.id, itemId, userId, condition, position, purpose: "MAIN" as const, status: "SUBMITTED" as const, submittedAt: new Date(),
+    });
+    await db.assignment.createMany({
+      data: [
+        // they did their list's items 0, 1, 2 in a, b, c: only d is allowed now (strict balance)
+        row(user.id, ord(0), "a", 0), row(user.id, ord(1), "b", 1), row(user.id, ord(2), "c", 2),
+        // item 7 (theirs in d) is full in d, so their pool for d holds item 3 and items of other lists
+        row(others[0]!.id, ord(7), "d", 0), row(others[1]!.id, ord(7), "d", 0),
+      ],
+    });
+
+    // another request holds item 3's lock (it is claiming it right now)
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:item:${ord(3)}`}, 0))::text AS locked`;
+        locked();
+        await holding;
+      },
+      { timeout: 30_000 },
+    );
+    await isLocked;
+    const whileBusy = await nextAssignment(study.id, user.id);
+    release();
+    await holder;
+    expect(whileBusy).toEqual({ status: "wait" });
+    expect(await itemOf(assigned(await nextAssignment(study.id, user.id)))).toMatchObject({ itemId: ord(3), condition: "d" });
+  });
+
   it("counterbalances conditions as a Latin square under concurrency: every item x condition gets exactly k, nobody gets an item twice, each person's conditions balanced", async () => {
     const conditions = ["passive-single", "passive-multi", "passive-gt", "active"];
     const run = async (people: number, workersEach: number) => {

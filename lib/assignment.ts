@@ -60,7 +60,10 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
  *      in each of the C lists who do every item, every item x condition gets exactly k people and
  *      nobody waits (the classic design); with more people, dropouts or quotas, the rule still
  *      fills every item x condition to k as long as enough participants come (places are claimed
- *      on demand, never reserved for a list);
+ *      on demand, never reserved for a list). An item of another list is taken only when none of
+ *      the participant's own is free in an allowed condition, and never while one of theirs is
+ *      merely busy (being claimed by someone else): then the next round, or "wait". Taking
+ *      another list's place under contention would leave one of that list without an item;
  *    - balance tag (Study.balanceTag): the participant's least-used value of the tag first
  *      (missing tag: its own value); a preference, since the values may have different sizes;
  *    - md5(userId:itemId): every person meets items in a random order of their own, the same on
@@ -357,6 +360,8 @@ export interface Candidate {
   condition: string | null;
   balance: string;
   rank: number;
+  /** in the participant's Latin-square list for its condition (always, without conditions and for probes) */
+  preferred: boolean;
   hash: string;
   expired: boolean;
   base: string | null;
@@ -390,7 +395,7 @@ async function ordinaryCandidates(tx: Tx, studyId: string, userId: string, study
     ranked AS (
       SELECT cand.*, row_number() OVER (PARTITION BY condition, balance ORDER BY preferred DESC, hash, "itemId")::int AS rank FROM cand
     )
-    SELECT r."itemId", r.condition, r.balance, r.rank, r.hash, r.expired, NULL::text AS base,
+    SELECT r."itemId", r.condition, r.balance, r.rank, r.preferred, r.hash, r.expired, NULL::text AS base,
       (SELECT count(DISTINCT "itemId") FROM cand)::int AS available
     FROM ranked r WHERE r.rank <= ${CANDIDATES_PER_GROUP}`;
 }
@@ -554,6 +559,7 @@ async function fastCandidates(tx: Tx, studyId: string, userId: string, study: St
           condition,
           balance,
           rank: rank + 1,
+          preferred: isPreferred(index, c),
           hash: md5Hex(`${userId}:${itemId}`),
           expired: places.get(`${itemId}|${condition ?? ""}`)?.expired ?? false,
           base: null,
@@ -641,6 +647,7 @@ async function probeCandidates(tx: Tx, studyId: string, userId: string, study: S
     conditions: row.conditions,
     balance: row.balance,
     rank: index + 1,
+    preferred: true,
     hash: row.hash,
     expired: row.expired,
     base: row.base,
@@ -670,8 +677,8 @@ function allowedConditions(ordinaryMine: readonly MineRow[], conditions: readonl
  * Claim order. Conditions are balanced strictly: a participant only takes a condition they have
  * used least (so their per-condition counts never differ by more than one); candidates in other
  * conditions are dropped. Then the least-used balance value (a preference: the tag's values may
- * have different sizes), then the candidate's rank in its group (Latin-square preference, md5
- * order). Probe candidates keep their SQL order (tiers) and only choose their condition.
+ * have different sizes), then the participant's own Latin-square list before other lists' items,
+ * then the candidate's rank in its group (md5 order). Probe candidates keep their SQL order (tiers) and only choose their condition.
  */
 function orderCandidates(candidates: Candidate[], ordinaryMine: readonly MineRow[], conditions: readonly string[]): Candidate[] {
   const allowedSet = new Set(allowedConditions(ordinaryMine, conditions));
@@ -689,6 +696,7 @@ function orderCandidates(candidates: Candidate[], ordinaryMine: readonly MineRow
     .sort(
       (a, b) =>
         (byBalance.get(a.balance) ?? 0) - (byBalance.get(b.balance) ?? 0) ||
+        Number(b.preferred) - Number(a.preferred) ||
         a.rank - b.rank ||
         (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0),
     );
@@ -962,7 +970,12 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
       const goldId = await claimGold(tx, studyId, userId, position, condition);
       if (goldId) return created(goldId, "MAIN");
     }
+    // A candidate outside the participant's Latin-square list is taken only when no candidate in
+    // it was busy: a busy one is being claimed right now and is worth another round, and taking
+    // another list's place instead would leave someone of that list without an item at the end.
+    let preferredBusy = false;
     for (const candidate of candidates.slice(0, CLAIM_TRIES)) {
+      if (preferredBusy && !candidate.preferred) continue;
       const claim = await claimPlace(tx, {
         studyId,
         userId,
@@ -977,6 +990,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
         leaseSeconds: Math.min(study.leaseSeconds, study.firstItemLeaseSeconds),
       });
       if ("id" in claim) return created(claim.id, "MAIN");
+      if (claim.lost === "busy" && candidate.preferred) preferredBusy = true;
     }
   }
   return { status: "wait" };
