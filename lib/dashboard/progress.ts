@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
 
 /**
- * Progress figures, all SQL aggregates (nothing row by row): responses done against items x k,
+ * Progress figures, all SQL aggregates (nothing row by row): responses done against items x k
+ * (x conditions: with Study.conditions every item x condition gets k, lib/assignment),
  * per annotator, per day, annotators active now (a trajectory event in the last few minutes), and
  * focus losses per annotator (a GROUP BY over events, never the events themselves).
  */
@@ -25,13 +26,15 @@ export interface AnnotatorProgress {
 
 export interface StudyProgress {
   overlap: number;
-  /** non-practice items */
+  /** ordinary items: neither practice nor gold (gold items hold no place and have no k) */
   items: number;
-  /** items x k */
+  /** the study's conditions, 1 without any */
+  conditions: number;
+  /** items x conditions x k */
   expected: number;
-  /** responses to MAIN assignments of non-practice items */
+  /** responses to MAIN assignments of ordinary items */
   done: number;
-  /** items with at least k MAIN responses */
+  /** ordinary items with at least k MAIN responses in every condition */
   itemsComplete: number;
   agreementAssigned: number;
   agreementDone: number;
@@ -46,8 +49,11 @@ const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
 export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
   const [[itemsRow], byUser, [complete], perDay, active, members] = await Promise.all([
-    db.$queryRaw<Array<{ items: bigint }>>`
-    SELECT count(*) AS items FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice`,
+    db.$queryRaw<Array<{ items: bigint; conditions: number; done: bigint }>>`
+    SELECT (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND NOT gold) AS items,
+      (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}) AS conditions,
+      (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+        WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold) AS done`,
     db.$queryRaw<Array<{ userId: string; purpose: string; assigned: bigint; done: bigint; last: Date | null }>>`
     SELECT a."userId", a.purpose::text AS purpose,
       -- main work counts once shown (STARTED) or answered: a prefetched item nobody has seen yet, or one released back to the pool unanswered, is not "assigned" work
@@ -59,12 +65,24 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     WHERE a."studyId" = ${studyId} AND (NOT i.practice OR a.purpose = 'PRACTICE')
     GROUP BY 1, 2`,
     db.$queryRaw<Array<{ items: bigint }>>`
-    SELECT count(*) AS items FROM (
-      SELECT a."itemId" FROM "Assignment" a
+    WITH conditions AS (
+      SELECT c.cond FROM "Study" s
+      CROSS JOIN LATERAL (SELECT unnest(CASE WHEN cardinality(s.conditions) > 0 THEN s.conditions::text[] ELSE ARRAY[NULL]::text[] END) AS cond) c
+      WHERE s.id = ${studyId}
+    ),
+    answered AS (
+      SELECT a."itemId", a.condition, count(*) AS n FROM "Assignment" a
       JOIN "Response" r ON r."assignmentId" = a.id
       JOIN "Item" i ON i.id = a."itemId"
-      WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice
-      GROUP BY 1 HAVING count(*) >= ${overlap}
+      WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold
+      GROUP BY 1, 2
+    )
+    SELECT count(*) AS items FROM (
+      SELECT i.id FROM "Item" i
+      CROSS JOIN conditions c
+      LEFT JOIN answered x ON x."itemId" = i.id AND coalesce(x.condition, '') = coalesce(c.cond, '')
+      WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
+      GROUP BY i.id HAVING bool_and(coalesce(x.n, 0) >= ${overlap})
     ) t`,
     db.$queryRaw<Array<{ day: string; responses: bigint }>>`
     SELECT to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS responses
@@ -94,7 +112,6 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
       activeNow: active.has(user.id),
     });
   }
-  let done = 0;
   let agreementAssigned = 0;
   let agreementDone = 0;
   for (const r of byUser) {
@@ -103,7 +120,6 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     if (r.purpose === "MAIN") {
       row.mainAssigned += n(r.assigned);
       row.mainDone += n(r.done);
-      done += n(r.done);
     } else if (r.purpose === "AGREEMENT") {
       row.agreementAssigned += n(r.assigned);
       row.agreementDone += n(r.done);
@@ -116,11 +132,13 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     if (r.last) row.lastResponseAt = Math.max(row.lastResponseAt ?? 0, r.last.getTime());
   }
   const items = n(itemsRow.items);
+  const conditions = Number(itemsRow.conditions ?? 1);
   return {
     overlap,
     items,
-    expected: items * overlap,
-    done,
+    conditions,
+    expected: items * conditions * overlap,
+    done: n(itemsRow.done),
     itemsComplete: n(complete.items),
     agreementAssigned,
     agreementDone,
