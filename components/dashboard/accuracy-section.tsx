@@ -127,7 +127,7 @@ export function AccuracySection({
                           <>
                             <div className="font-medium text-slate-900">{metricValue(value.value, metric.scale)}</div>
                             <div className="text-[11px] leading-tight text-slate-500" title={intervalTitle(value)}>
-                              {metricInterval(value.ci, metric.scale, 1, value.reason)}
+                              {metricInterval(value.ci, metric.scale, 1, value.reason?.split(":")[0])}
                             </div>
                             <div className="text-[11px] leading-tight text-slate-400">N={count(cell.n)}</div>
                           </>

@@ -36,13 +36,13 @@ export function DashboardControls({ controls }: { controls: ControlSpec[] }) {
   return (
     <div className="flex flex-wrap items-end gap-3" aria-busy={pending}>
       {controls.map((control) => (
-        <label key={control.name} className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+        <label key={control.name} className="flex min-w-0 max-w-full flex-col gap-1 text-xs font-medium text-slate-600">
           {control.label}
           <select
             name={control.name}
             value={control.value}
             onChange={(event) => change(control.name, event.target.value)}
-            className="h-8 max-w-[24rem] rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-800 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+            className="h-8 w-full max-w-[24rem] rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-800 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
           >
             {control.options.map((option) => (
               <option key={option.value} value={option.value}>
