@@ -93,3 +93,20 @@ for (const width of [1280, 1920]) {
     });
   });
 }
+
+test.describe("at 390 px (a phone)", () => {
+  test.use({ storageState: storageStatePath("researcher"), viewport: { width: 390, height: 844 } });
+
+  test("every control of the dashboard lies on screen", async ({ page }, testInfo) => {
+    await page.goto(`/research/studies/${fixture!.slug}/dashboard`);
+    await expect(page.getByRole("heading", { name: "Accuracy by task and steps" })).toBeVisible({ timeout: 60_000 });
+    const selects = page.locator("main select");
+    expect(await selects.count()).toBeGreaterThan(3);
+    for (const select of await selects.all()) {
+      const found = (await select.boundingBox())!;
+      expect(found.x, `${await select.getAttribute("name")} starts on screen`).toBeGreaterThanOrEqual(0);
+      expect(found.x + found.width, `${await select.getAttribute("name")} ends on screen`).toBeLessThanOrEqual(390 + 0.5);
+    }
+    await page.screenshot({ path: testInfo.outputPath("controls-390.png") });
+  });
+});

@@ -61,6 +61,19 @@ test("the researcher sees the demo dashboard: the accuracy table, its chart and 
   await page.screenshot({ path: testInfo.outputPath("demo-dashboard.png"), fullPage: true });
 });
 
+test("the ESI demo with simulated responses: the progress counts items x conditions x k, and the chart by category names every category", async ({ page }, testInfo) => {
+  await signIn(page, "researcher");
+  await page.goto("/research/studies/esi-demo-simulated/dashboard");
+  // 5 items x 4 conditions x k=2: every one of the 40 simulated answers holds a place
+  await expect(page.getByTestId("progress-responses")).toHaveText("40 of 40", { timeout: 60_000 });
+  const chart = page.locator('[data-chart$="-accuracy-by-category"]').first();
+  await chart.scrollIntoViewIfNeeded();
+  const ticks = chart.locator(".recharts-xAxis .recharts-cartesian-axis-tick");
+  await expect(ticks).toHaveCount(4);
+  await expect(chart.locator(".recharts-xAxis")).toContainText("Enumerative");
+  await page.screenshot({ path: testInfo.outputPath("esi-demo-dashboard.png"), fullPage: true });
+});
+
 test("an annotator of the demo starts with the practice items of the ENACT demo study", async ({ page }, testInfo) => {
   await signIn(page, "annotator");
   await page.goto("/studies");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertExploreInstance } from "@/lib/import/explore-layout";
 import { exploreScenePublicSchema, exploreSceneKeySchema, exploreSceneModule } from "@/lib/tasks/explore-scene";
-import { exploreDemoScenes, generateExploreDemoBatch, type ExploreDemoItem } from "@/scripts/demo-data/explore/generate-explore-batch";
+import { exploreDemoScenes, generateExploreDemoBatch, labelPlacement, type ExploreDemoItem, type Shape } from "@/scripts/demo-data/explore/generate-explore-batch";
 
 let outDir = "";
 let items: ExploreDemoItem[] = [];
@@ -44,4 +44,29 @@ describe("EXPLORE-Bench demo batch", () => {
       expect(exploreSceneModule.score(exploreSceneModule.keyAnswer!(key), key, { ...item, tags: {} }).S_uni).toBeCloseTo(100);
     }
   }, 60_000);
+});
+
+describe("the drawn initial scenes", () => {
+  // 11 px DejaVu Sans Condensed: about 6 px a character, 9 px above the baseline
+  const labelBox = (shape: Shape) => {
+    const { x, y, anchor } = labelPlacement(shape);
+    const width = shape.label.length * 6;
+    return { x: anchor === "middle" ? x - width / 2 : x, y: y - 9, w: width, h: 11 };
+  };
+  const overlap = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }) =>
+    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+  it("every label can be read: none runs into another, none is drawn over by a later shape", () => {
+    for (const scene of exploreDemoScenes()) {
+      const shapes = scene.shapes;
+      shapes.forEach((shape, i) => {
+        const box = labelBox(shape);
+        shapes.forEach((other, j) => {
+          if (j === i) return;
+          if (j > i) expect(overlap(box, labelBox(other)), `${scene.title}: "${shape.label}" and "${other.label}" labels`).toBe(false);
+          if (j > i) expect(overlap(box, { x: other.x, y: other.y, w: other.w, h: other.h }), `${scene.title}: "${other.label}" covers the label "${shape.label}"`).toBe(false);
+        });
+      });
+    }
+  });
 });

@@ -20,7 +20,7 @@ import { clearPreviousImages } from "@/scripts/demo-data/batch-files";
 export const EXPLORE_DEMO_SOURCE = "demo-explore";
 const MARKER = ".explore-demo";
 
-interface Shape {
+export interface Shape {
   label: string;
   x: number;
   y: number;
@@ -28,6 +28,8 @@ interface Shape {
   h: number;
   fill: string;
   round?: boolean;
+  /** the label inside the shape's lower left corner (a wide surface that others stand on, whose label above would be under them) */
+  labelInside?: boolean;
 }
 
 interface KeyObject {
@@ -49,8 +51,8 @@ export interface ExploreDemoScene {
   modelText: string;
 }
 
-const counter: Shape = { label: "counter", x: 20, y: 200, w: 408, h: 60, fill: "#c9b79c" };
-const sink: Shape = { label: "sink", x: 250, y: 205, w: 110, h: 40, fill: "#b8c4cc" };
+const counter: Shape = { label: "counter", x: 20, y: 200, w: 408, h: 60, fill: "#c9b79c", labelInside: true };
+const sink: Shape = { label: "sink", x: 250, y: 205, w: 110, h: 40, fill: "#b8c4cc", labelInside: true };
 const faucet: Shape = { label: "faucet", x: 295, y: 170, w: 18, h: 38, fill: "#8a949b" };
 
 function shortScene(): ExploreDemoScene {
@@ -131,7 +133,7 @@ function abnormalScene(): ExploreDemoScene {
   return {
     id: "explore-running-tap",
     title: "the tap left running",
-    shapes: [counter, sink, faucet, { label: "pot", x: 262, y: 180, w: 60, h: 30, fill: "#6d737a" }, { label: "bottle", x: 110, y: 140, w: 20, h: 60, fill: "#6aa86a" }, { label: "bottle", x: 140, y: 140, w: 20, h: 60, fill: "#e8eef0" }, { label: "table", x: 40, y: 270, w: 180, h: 30, fill: "#a57b52" }],
+    shapes: [counter, sink, faucet, { label: "pot", x: 185, y: 170, w: 60, h: 30, fill: "#6d737a" }, { label: "bottle", x: 110, y: 140, w: 20, h: 60, fill: "#6aa86a" }, { label: "bottle", x: 150, y: 140, w: 20, h: 60, fill: "#e8eef0" }, { label: "table", x: 40, y: 270, w: 180, h: 30, fill: "#a57b52" }],
     actions: [
       "C walks to the counter",
       "C picks up the pot from the sink",
@@ -167,6 +169,11 @@ export const exploreDemoScenes = (): ExploreDemoScene[] => [shortScene(), longSc
 
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
+/** Where a shape's label is drawn (its baseline point and text-anchor). */
+export function labelPlacement(shape: Shape): { x: number; y: number; anchor: "start" | "middle" } {
+  return shape.labelInside ? { x: shape.x + 8, y: shape.y + shape.h - 8, anchor: "start" } : { x: shape.x + shape.w / 2, y: shape.y - 4, anchor: "middle" };
+}
+
 /** The initial scene as an SVG (448x336): a wall, a floor and the labelled shapes. */
 export function sceneSvg(scene: ExploreDemoScene): string {
   const shapes = scene.shapes
@@ -174,7 +181,8 @@ export function sceneSvg(scene: ExploreDemoScene): string {
       const body = shape.round
         ? `<ellipse cx="${shape.x + shape.w / 2}" cy="${shape.y + shape.h / 2}" rx="${shape.w / 2}" ry="${shape.h / 2}" fill="${shape.fill}" stroke="#1f2328" stroke-width="1.5"/>`
         : `<rect x="${shape.x}" y="${shape.y}" width="${shape.w}" height="${shape.h}" rx="3" fill="${shape.fill}" stroke="#1f2328" stroke-width="1.5"/>`;
-      return `<g data-entity="${escapeXml(shape.label)}">${body}<text x="${shape.x + shape.w / 2}" y="${shape.y - 4}" font-family="DejaVu Sans Condensed" font-size="11" text-anchor="middle" fill="#1f2328">${escapeXml(shape.label)}</text></g>`;
+      const { x, y, anchor } = labelPlacement(shape);
+      return `<g data-entity="${escapeXml(shape.label)}">${body}<text x="${x}" y="${y}" font-family="DejaVu Sans Condensed" font-size="11" text-anchor="${anchor}" fill="#1f2328">${escapeXml(shape.label)}</text></g>`;
     })
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="448" height="336" viewBox="0 0 448 336"><rect width="448" height="200" fill="#f1ece2"/><rect y="200" width="448" height="136" fill="#d9d2c5"/>${shapes}<text x="8" y="328" font-family="DejaVu Sans Condensed" font-size="10" fill="#6b7280">${escapeXml(scene.title)} (initial scene)</text></svg>`;
