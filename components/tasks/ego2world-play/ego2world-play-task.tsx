@@ -192,7 +192,7 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
 function Feedback({ view, error, pending }: { view: PlayView; error: string | null; pending: boolean }) {
   const feedback = view.feedback;
   let tone = "border-slate-200 bg-white text-slate-600";
-  let text: React.ReactNode = view.steps === 0 && view.task === 0 ? "Use Go to and the actions on the right; what happens shows here." : "No action yet in this task.";
+  let text: React.ReactNode = view.steps === 0 && view.task === 0 ? "Use Go to and the Actions; what happens shows here." : "No action yet in this task.";
   if (pending) text = "…";
   else if (error) {
     tone = "border-amber-300 bg-amber-50 text-amber-900";
@@ -216,7 +216,7 @@ function Feedback({ view, error, pending }: { view: PlayView; error: string | nu
           Previous task: {view.lastTask.success ? "goal reached ✓" : "goal not reached ✗"}
         </p>
       ) : null}
-      <p role="status" aria-live="polite" className={`min-h-8 truncate rounded-md border px-2 py-1.5 text-sm ${tone}`} data-testid="feedback" data-accepted={feedback ? String(feedback.accepted) : undefined}>
+      <p role="status" aria-live="polite" className={`min-h-8 break-words rounded-md sm:truncate border px-2 py-1.5 text-sm ${tone}`} data-testid="feedback" data-accepted={feedback ? String(feedback.accepted) : undefined}>
         {text}
       </p>
     </div>
