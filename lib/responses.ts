@@ -22,7 +22,7 @@ import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotat
  * values are the fallback (e.g. events lost with a cleared browser storage). The server's copy is
  * preferred because it is computed from the very record that researchers replay and export.
  *
- * Queue rules on submission (lib/assignment.ts, docs/assignment.md):
+ * Queue rules on submission (lib/assignment, docs/assignment.md):
  * - item time limit: a response submitted more than Study.itemTimeLimitSeconds +
  *   ITEM_TIME_GRACE_SECONDS after the item was first shown (Assignment.startedAt, else its
  *   creation) is stored like any other, with Response.timedOut = true; researchers decide what to
