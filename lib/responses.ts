@@ -6,7 +6,8 @@ import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { PlayedStep } from "@/lib/tasks/types";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
-import { endParticipation, newRowId, reclaimReleasedPlace, sqlNow } from "@/lib/assignment";
+import { endParticipation, reclaimReleasedPlace } from "@/lib/assignment";
+import { newRowId, sqlNow } from "@/lib/db/sql";
 import { activeTimeMs, idleCapMs, wallTimeMs } from "@/lib/timing/active-time";
 import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
 

@@ -110,7 +110,6 @@ export { MAX_OPEN_ASSIGNMENTS, PRACTICE_FAIL_REASON } from "@/lib/assignment/lim
 export { assignItemsTo } from "@/lib/assignment/pre-assign";
 export { candidateSearchesForTest, goldDue, nextAssignment, type NextAssignment } from "@/lib/assignment/next";
 export { endParticipation, releaseOpenWork } from "@/lib/assignment/participant-status";
-export { newRowId, sqlNow } from "@/lib/db/sql";
 export { reclaimReleasedPlace } from "@/lib/assignment/claims";
 export { sweepStudy } from "@/lib/assignment/sweep";
 export type { Candidate } from "@/lib/assignment/types";
