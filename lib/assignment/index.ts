@@ -73,8 +73,9 @@
  * another is held, so there are no deadlocks.
  *
  * Probe families (GridWM-Judge, issue 9 "Assignment for probes"). Consistency is measured within
- * a person, so the items of one base case (kind gridwm-judge, same `env` and `group` tags; items
- * without a `group` are ordinary items) go to the same annotator(s). The rule, for MAIN work only:
+ * a person, so the items of one base case go to the same annotator(s). A kind declares its
+ * families in lib/tasks (`assignment.family`: GridWM-Judge's probes of one case share the `env`
+ * and `group` tags; its items without a `group` are ordinary items). The rule, for MAIN work only:
  * - Ownership: an annotator holds a base case once they have a MAIN assignment (not RELEASED) to
  *   any of its items. A base case has at most k holders (k x conditions with conditions); an
  *   annotator who does not hold it may take one of its items only while it has fewer holders

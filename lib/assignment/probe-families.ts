@@ -4,20 +4,44 @@ import { CLAIM_TRIES } from "@/lib/assignment/limits";
 import type { Candidate, StudyState, Tx } from "@/lib/assignment/types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
+import { familyKinds, type FamilyKind } from "@/lib/tasks";
 
-/** The kind whose items form probe families (base cases). */
-export const PROBE_KIND = "gridwm-judge";
+function plainAlias(alias: string, caller: string): Prisma.Sql {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`${caller}: "${alias}" is not a plain SQL alias`);
+  return Prisma.raw(`"${alias}"`);
+}
+
+/** SQL: the item is a member of a family of `family`'s kind (has the required tag; gold and practice items never are). */
+function memberOfSql(i: Prisma.Sql, family: FamilyKind): Prisma.Sql {
+  return Prisma.sql`${i}."kind" = ${family.kind} AND ${i}."tags"->>${family.required}::text IS NOT NULL AND NOT ${i}.gold AND NOT ${i}.practice`;
+}
+
+/** SQL: the item belongs to a probe family (of any kind that declares `assignment.family` in lib/tasks). */
+function familyMemberSql(i: Prisma.Sql): Prisma.Sql {
+  const families = familyKinds();
+  return families.length === 0 ? Prisma.sql`false` : Prisma.sql`(${Prisma.join(families.map((family) => Prisma.sql`(${memberOfSql(i, family)})`), " OR ")})`;
+}
 
 /**
- * SQL for an item's base case key, NULL for items outside probe families: the `env` and `group`
- * tags as a JSON array (an absent env is null), like baseCase() in lib/tasks/gridwm-judge.ts.
- * Gold and practice items are never family members.
+ * SQL for an item's base case key, NULL for items outside probe families: the kind and its family
+ * tags as a JSON array (an absent tag is null), e.g. GridWM-Judge's `env` and `group` like
+ * baseCase() in lib/tasks/gridwm-judge.ts. Gold and practice items are never family members.
  */
 export function baseCaseSql(alias: string): Prisma.Sql {
-  if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`baseCaseSql: "${alias}" is not a plain SQL alias`);
-  const i = Prisma.raw(`"${alias}"`);
-  return Prisma.sql`(CASE WHEN ${i}."kind" = ${PROBE_KIND} AND ${i}."tags"->>'group' IS NOT NULL AND NOT ${i}.gold AND NOT ${i}.practice
-    THEN json_build_array(${i}."tags"->>'env', ${i}."tags"->>'group')::text END)`;
+  const i = plainAlias(alias, "baseCaseSql");
+  const families = familyKinds();
+  if (families.length === 0) return Prisma.sql`(NULL::text)`;
+  const branches = families.map(
+    (family) => Prisma.sql`WHEN ${memberOfSql(i, family)}
+    THEN json_build_array(${family.kind}::text, ${Prisma.join(family.tags.map((tag) => Prisma.sql`${i}."tags"->>${tag}::text`))})::text`,
+  );
+  return Prisma.sql`(CASE ${Prisma.join(branches, " ")} END)`;
+}
+
+/** SQL: whether the study (alias of a "Study" row) has items in probe families. */
+export function hasProbeFamiliesSql(studyAlias: string): Prisma.Sql {
+  const study = plainAlias(studyAlias, "hasProbeFamiliesSql");
+  return Prisma.sql`EXISTS (SELECT 1 FROM "Item" pi WHERE pi."studyId" = ${study}.id AND ${familyMemberSql(Prisma.raw(`"pi"`))})`;
 }
 
 /** Base cases and their holders: annotators with a MAIN assignment (not RELEASED) to one of the base case's items. */
@@ -26,10 +50,9 @@ export function holdersSql(studyId: string): Prisma.Sql {
     SELECT ${baseCaseSql("hi")} AS base, ha."userId" AS "userId"
     FROM "Assignment" ha JOIN "Item" hi ON hi."id" = ha."itemId"
     WHERE ha."studyId" = ${studyId} AND ha."purpose" = 'MAIN' AND ha.status <> 'RELEASED'
-      AND hi."kind" = ${PROBE_KIND} AND hi."tags"->>'group' IS NOT NULL AND NOT hi.gold AND NOT hi.practice
+      AND ${familyMemberSql(Prisma.raw(`"hi"`))}
     GROUP BY 1, 2`;
 }
-
 
 /** May the annotator start a new base case: fewer held than their share, ceil(base cases x holders per base / people). */
 async function mayStartBaseCase(tx: Tx, studyId: string, userId: string, holdersPerBase: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import "server-only";
 import { MAX_CACHED_STUDIES, remember } from "@/lib/assignment/candidate-pool";
 import { conditionsSql, itemsVersionSql, takenSql } from "@/lib/assignment/candidate-sql";
-import { baseCaseSql, holdersSql, PROBE_KIND } from "@/lib/assignment/probe-families";
+import { baseCaseSql, hasProbeFamiliesSql, holdersSql } from "@/lib/assignment/probe-families";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -137,8 +137,7 @@ export async function progressFor(studyId: string, userId: string): Promise<Prog
     SELECT s.overlap, s.conditions, s."itemsPerParticipant", m.status::text AS "participantStatus",
       ${itemsVersionSql("s")} AS "itemsVersion",
       coalesce(array_agg(DISTINCT a."itemId") FILTER (WHERE a.id IS NOT NULL), '{}') AS had,
-      EXISTS (SELECT 1 FROM "Item" pi WHERE pi."studyId" = s.id AND pi.kind = ${PROBE_KIND} AND pi.tags->>'group' IS NOT NULL
-        AND NOT pi.practice AND NOT pi.gold) AS "hasProbes",
+      ${hasProbeFamiliesSql("s")} AS "hasProbes",
       (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice)::int AS "practiceTotal",
       count(a.id) FILTER (WHERE a.purpose = 'PRACTICE' AND a.status <> 'RELEASED')::int AS "practiceAssigned",
       count(a.id) FILTER (WHERE a.purpose = 'PRACTICE' AND a.status = 'SUBMITTED')::int AS "practiceDone",

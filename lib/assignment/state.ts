@@ -1,6 +1,6 @@
 import "server-only";
 import { itemsVersionSql } from "@/lib/assignment/candidate-sql";
-import { PROBE_KIND } from "@/lib/assignment/probe-families";
+import { hasProbeFamiliesSql } from "@/lib/assignment/probe-families";
 import type { Client, StudyState, Tx } from "@/lib/assignment/types";
 import { sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -32,8 +32,7 @@ export async function readStudyState(client: Client, studyId: string, userId: st
       (m."startedAt" IS NOT NULL) AS "memberStarted",
       coalesce(m."startedAt" IS NOT NULL AND s."sessionTimeLimitSeconds" IS NOT NULL
         AND ${sqlNow} >= m."startedAt" + make_interval(secs => s."sessionTimeLimitSeconds"), false) AS "sessionOver",
-      EXISTS (SELECT 1 FROM "Item" pi WHERE pi."studyId" = s.id AND pi.kind = ${PROBE_KIND} AND pi.tags->>'group' IS NOT NULL
-        AND NOT pi.practice AND NOT pi.gold) AS "hasProbes",
+      ${hasProbeFamiliesSql("s")} AS "hasProbes",
       (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice AND ${reviewExcludedItemFilter("i")})::int AS "practiceTotal",
       (SELECT count(*) FROM "StudyMember" o WHERE o."studyId" = s.id
         AND (o."createdAt" < m."createdAt" OR (o."createdAt" = m."createdAt" AND o."userId" < m."userId")))::int AS "participantIndex",
