@@ -6,10 +6,10 @@ import { claimGold, claimPlace, claimPractice, renewLease } from "@/lib/assignme
 import { CLAIM_ROUNDS, CLAIM_TRIES, MAX_OPEN_ASSIGNMENTS, PRACTICE_FAIL_REASON } from "@/lib/assignment/limits";
 import { endParticipation, releaseOpenWork, stoppedStatus } from "@/lib/assignment/participant-status";
 import { probeCandidates } from "@/lib/assignment/probe-families";
+import { createSlotLimiter } from "@/lib/assignment/slots";
 import { lockParticipant, readStudyState } from "@/lib/assignment/state";
 import type { Candidate, MineRow, Tx } from "@/lib/assignment/types";
 import { databasePoolSize, db } from "@/lib/db";
-import { DbSaturatedError } from "@/lib/db/transient";
 import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import type { AssignmentPurpose, AssignmentStatus } from "@/lib/generated/prisma/enums";
@@ -117,12 +117,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function nextAssignment(studyId: string, userId: string, options: { exclude?: readonly string[] } = {}): Promise<NextAssignment> {
   const exclude = new Set(options.exclude ?? []);
-  const release = await nextSlots.acquire();
-  try {
-    return await db.$transaction((tx) => nextInTransaction(tx, studyId, userId, exclude), { maxWait: 5_000, timeout: 15_000 });
-  } finally {
-    release();
-  }
+  return inNextSlot(() => db.$transaction((tx) => nextInTransaction(tx, studyId, userId, exclude), { maxWait: 5_000, timeout: 15_000 }));
 }
 
 /**
@@ -134,40 +129,7 @@ export async function nextAssignment(studyId: string, userId: string, options: {
  */
 const SLOT_WAIT_MS = 10_000;
 
-class Slots {
-  private free: number;
-  private readonly waiting: Array<() => void> = [];
-  constructor(size: number) {
-    this.free = size;
-  }
-  async acquire(): Promise<() => void> {
-    if (this.free > 0) {
-      this.free--;
-    } else {
-      await new Promise<void>((resolve, reject) => {
-        const wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(wake), 1);
-          reject(new DbSaturatedError(`No next-item slot within ${SLOT_WAIT_MS / 1000} s`));
-        }, SLOT_WAIT_MS);
-        this.waiting.push(wake);
-      });
-    }
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    };
-  }
-}
-
-const nextSlots = new Slots(Math.max(1, Math.floor(databasePoolSize() / 2)));
+const inNextSlot = createSlotLimiter(Math.max(1, Math.floor(databasePoolSize() / 2)), SLOT_WAIT_MS, "next-item");
 
 async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclude: ReadonlySet<string>): Promise<NextAssignment> {
   await lockParticipant(tx, studyId, userId);
