@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { Candidate, StudyState, Tx } from "@/lib/assignment/types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
+import { processCache } from "@/lib/assignment/process-cache";
 import { sqlNow } from "@/lib/db/sql";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
@@ -21,46 +22,36 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 const ITEMS_TTL_MS = 30_000;
 /** Items per group and kind (any / preferred in a condition) in the pool. */
 const POOL_PER_GROUP = 6;
-export const MAX_CACHED_STUDIES = 64;
+const MAX_CACHED_STUDIES = 64;
 const MAX_CACHED_ORDERS = 20_000;
 
 interface StudyItems {
   version: string;
   /** the item list's identity (the md5 orders depend on the ids only, not on flags or tags) */
   fingerprint: string;
-  loadedAt: number;
   ids: string[];
   tags: Array<Record<string, unknown>>;
 }
 
-const cache = globalThis as unknown as { yardstickStudyItems?: Map<string, StudyItems>; yardstickItemOrders?: Map<string, Uint32Array> };
-const studyItemsCache = (cache.yardstickStudyItems ??= new Map());
-const itemOrderCache = (cache.yardstickItemOrders ??= new Map());
-
-/** Bounded map insert: the oldest entry goes first (Map keeps insertion order). */
-export function remember<V>(map: Map<string, V>, key: string, value: V, max: number): V {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > max) map.delete(map.keys().next().value as string);
-  return value;
-}
+const studyItemsCache = processCache<StudyItems>("study-items", { max: MAX_CACHED_STUDIES, ttl: ITEMS_TTL_MS });
+const itemOrderCache = processCache<Uint32Array>("item-orders", { max: MAX_CACHED_ORDERS });
 
 // Read inside the caller's transaction: the embedded database (PGlite) is one session for every
 // connection, so a query on another connection while a transaction is open breaks both.
 async function studyItems(tx: Tx, studyId: string, version: string): Promise<StudyItems> {
   const cached = studyItemsCache.get(studyId);
-  if (cached && cached.version === version && Date.now() - cached.loadedAt < ITEMS_TTL_MS) return cached;
+  if (cached && cached.version === version) return cached;
   const rows = await tx.$queryRaw<Array<{ id: string; tags: unknown }>>`
     SELECT i.id, i.tags FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold ORDER BY i."createdAt", i."externalId"`;
   const ids = rows.map((row) => row.id);
   const items: StudyItems = {
     version,
     fingerprint: `${version}|${ids.length}|${ids[0] ?? ""}|${ids.at(-1) ?? ""}|${md5Hex(ids.join(","))}`,
-    loadedAt: Date.now(),
     ids,
     tags: rows.map((row) => (row.tags && typeof row.tags === "object" && !Array.isArray(row.tags) ? (row.tags as Record<string, unknown>) : {})),
   };
-  return remember(studyItemsCache, studyId, items, MAX_CACHED_STUDIES);
+  studyItemsCache.set(studyId, items);
+  return items;
 }
 
 const md5Hex = (text: string) => createHash("md5").update(text).digest("hex");
@@ -72,7 +63,8 @@ function itemOrder(studyId: string, items: StudyItems, userId: string): Uint32Ar
   if (cached) return cached;
   const hashes = items.ids.map((id) => md5Hex(`${userId}:${id}`));
   const order = Uint32Array.from(items.ids.keys()).sort((a, b) => (hashes[a] < hashes[b] ? -1 : hashes[a] > hashes[b] ? 1 : items.ids[a] < items.ids[b] ? -1 : items.ids[a] > items.ids[b] ? 1 : 0));
-  return remember(itemOrderCache, key, order, MAX_CACHED_ORDERS);
+  itemOrderCache.set(key, order);
+  return order;
 }
 
 /** The balance value of an item as SQL's coalesce(tags ->> tag, '') gives it. */

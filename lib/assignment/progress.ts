@@ -1,7 +1,7 @@
 import "server-only";
-import { MAX_CACHED_STUDIES, remember } from "@/lib/assignment/candidate-pool";
 import { conditionsSql, itemsVersionSql, takenSql } from "@/lib/assignment/candidate-sql";
 import { baseCaseSql, hasProbeFamiliesSql, holdersSql } from "@/lib/assignment/probe-families";
+import { processCache } from "@/lib/assignment/process-cache";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -57,18 +57,18 @@ async function availableCount(studyId: string, userId: string, study: { overlap:
  */
 interface FreeItems {
   key: string;
-  loadedAt: number;
   ids: Set<string>;
 }
 const FREE_ITEMS_TTL_MS = 1_000;
 /** below this many, the exact count is made (the end of a study, small studies): `finished` and the last items stay exact */
 export const APPROXIMATE_AVAILABLE_ABOVE = 200;
-const freeItemsCache = ((globalThis as unknown as { yardstickFreeItems?: Map<string, FreeItems> }).yardstickFreeItems ??= new Map());
+const MAX_CACHED_STUDIES = 64;
+const freeItemsCache = processCache<FreeItems>("free-items", { max: MAX_CACHED_STUDIES, ttl: FREE_ITEMS_TTL_MS });
 
 async function freeItems(studyId: string, study: { overlap: number; conditions: string[]; itemsVersion: string }): Promise<Set<string>> {
   const key = `${study.overlap}|${study.conditions.join("\u0000")}|${study.itemsVersion}`;
   const cached = freeItemsCache.get(studyId);
-  if (cached && cached.key === key && Date.now() - cached.loadedAt < FREE_ITEMS_TTL_MS) return cached.ids;
+  if (cached && cached.key === key) return cached.ids;
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     WITH taken AS (${takenSql(studyId)})
     SELECT DISTINCT i.id FROM "Item" i
@@ -78,7 +78,7 @@ async function freeItems(studyId: string, study: { overlap: number; conditions: 
       AND coalesce(t.n, 0) < ${study.overlap}
       AND ${reviewExcludedItemFilter("i")}`;
   const ids = new Set(rows.map((row) => row.id));
-  remember(freeItemsCache, studyId, { key, loadedAt: Date.now(), ids }, MAX_CACHED_STUDIES);
+  freeItemsCache.set(studyId, { key, ids });
   return ids;
 }
 
