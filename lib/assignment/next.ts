@@ -260,7 +260,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
 
 /**
  * Both candidate searches for one participant, as nextAssignment would run them now (the fast
- * one is null when it cannot decide). For lib/assignment-rules.integration.test.ts, which checks
+ * one is null when it cannot decide). For lib/assignment/rules.integration.test.ts, which checks
  * that they agree on random study states.
  */
 export async function candidateSearchesForTest(studyId: string, userId: string): Promise<{ fast: Candidate[] | null; full: Candidate[] }> {
