@@ -23,7 +23,7 @@ import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate"
  * One SQL statement per batch (one round trip, atomic): the ownership check, a multi-row insert
  * of the whole batch, and the assignments' bookkeeping: the first stored event marks an
  * assignment STARTED (a prefetched item is not started until shown) with startedAt, and activity
- * extends the lease of an assignment that holds a place (lib/assignment.ts), at most about once a
+ * extends the lease of an assignment that holds a place (lib/assignment), at most about once a
  * minute per assignment so that a busy annotator does not rewrite the row on every batch.
  */
 /** How long after its submission an assignment still takes events (the outbox's late deliveries). */

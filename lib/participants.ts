@@ -11,7 +11,7 @@ import type { EndingName, TutorialPage } from "@/lib/validations/study-settings"
 /**
  * Participants of a study (StudyMember with its status): the participant's own steps (consent,
  * tutorial, withdrawal) and what researchers see and do (the status table, marking someone
- * returned, re-including an excluded participant). The queue side (lib/assignment.ts) sets
+ * returned, re-including an excluded participant). The queue side (lib/assignment) sets
  * EXCLUDED and TIMED_OUT and hands no new work to anyone who is not ACTIVE.
  */
 
@@ -162,7 +162,7 @@ export async function markParticipantComplete(studyId: string, userId: string): 
 // ------------------------------------------------------------------------------------------------
 // researchers' side
 
-/** Sets the participant's open (not submitted) assignments RELEASED: their places go back to the pool (the queue's own rule, lib/assignment.ts). */
+/** Sets the participant's open (not submitted) assignments RELEASED: their places go back to the pool (the queue's own rule, lib/assignment). */
 export async function releaseOpenAssignments(client: Tx | typeof db, studyId: string, userId: string): Promise<number> {
   return releaseOpenWork(client, studyId, userId);
 }

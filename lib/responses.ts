@@ -6,7 +6,8 @@ import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { PlayedStep } from "@/lib/tasks/types";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
-import { endParticipation, newRowId, reclaimReleasedPlace, sqlNow } from "@/lib/assignment";
+import { endParticipation, reclaimReleasedPlace } from "@/lib/assignment";
+import { newRowId, sqlNow } from "@/lib/db/sql";
 import { activeTimeMs, idleCapMs, wallTimeMs } from "@/lib/timing/active-time";
 import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
 
@@ -22,7 +23,7 @@ import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotat
  * values are the fallback (e.g. events lost with a cleared browser storage). The server's copy is
  * preferred because it is computed from the very record that researchers replay and export.
  *
- * Queue rules on submission (lib/assignment.ts, docs/assignment.md):
+ * Queue rules on submission (lib/assignment, docs/assignment.md):
  * - item time limit: a response submitted more than Study.itemTimeLimitSeconds +
  *   ITEM_TIME_GRACE_SECONDS after the item was first shown (Assignment.startedAt, else its
  *   creation) is stored like any other, with Response.timedOut = true; researchers decide what to

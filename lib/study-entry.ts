@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit";
-import { sqlNow } from "@/lib/assignment";
+import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { StudyStatus } from "@/lib/generated/prisma/enums";

@@ -479,7 +479,7 @@ async function runOnce(client: pg.Client, base: string, n: number, passwordHash:
   rDup += Number(perAssignment.rows[0].n);
   checks.push({ name: "acked responses stored exactly once", ok: rLost === 0 && rDup === 0 && rWrong === 0, detail: `${stats.ackedResponses.size} acked, ${rLost} lost, ${rDup} duplicated, ${rWrong} on the wrong assignment or not SUBMITTED` });
 
-  // a place is a MAIN assignment that is not RELEASED (lib/assignment.ts); released ones never count toward k
+  // a place is a MAIN assignment that is not RELEASED (lib/assignment); released ones never count toward k
   const pastK = await client.query<{ n: string; worst: string | null }>(
     `SELECT count(*) AS n, max(c) AS worst FROM (SELECT "itemId", count(*) AS c FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'MAIN' AND status <> 'RELEASED' GROUP BY 1 HAVING count(*) > $2) d`,
     [seeded.studyId, OVERLAP],

@@ -20,7 +20,7 @@ export interface AssignmentView {
   startedAt: number | null;
   /** Study.itemTimeLimitSeconds (null: no limit): a submission later than startedAt + this (+ a grace) is stored flagged timed out (lib/responses.ts) */
   timeLimitSeconds: number | null;
-  /** the study condition this item is done under (Study.conditions; lib/assignment.ts), null when the study has none */
+  /** the study condition this item is done under (Study.conditions; lib/assignment), null when the study has none */
   condition: string | null;
   /** stored events in seq order, for resuming */
   history: Array<{ seq: number; type: string; payload: Json; clientTime: number }>;

@@ -74,7 +74,7 @@ export async function nextForMember(slug: string, userId: string, exclude: reado
     const practice = progress.practice.total === 0 ? { answered: 0, correct: 0, total: 0, passMark: study.practicePassMark } : await practiceStanding(study.id, userId, study.practicePassMark);
     return { status: "item", assignment: await getAssignmentView(next.assignmentId, userId), progress, practice };
   }
-  // the queue's statuses as strings, so that this stays in step while lib/assignment.ts gains some
+  // the queue's statuses as strings, so that this stays in step while lib/assignment gains some
   const status: string = next.status;
   const reason = "reason" in next && typeof next.reason === "string" ? next.reason : null;
   switch (status) {

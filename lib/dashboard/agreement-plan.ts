@@ -155,7 +155,7 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
       else toCreate.set(userId, [itemId]);
     }
   }
-  // lib/assignment.ts's assignItemsTo takes the study's assignment lock, skips what exists and
+  // lib/assignment's assignItemsTo takes the study's assignment lock, skips what exists and
   // gives positions after the annotator's last; the order within the plan is shuffled (seeded)
   let created = 0;
   for (const [userId, itemIds] of [...toCreate.entries()].sort(([a], [b]) => a.localeCompare(b))) {

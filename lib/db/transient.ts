@@ -13,7 +13,7 @@
  */
 const SATURATION_CODES = new Set(["P2024", "P2028", "P2034", "P2037", "SATURATED"]);
 
-/** Thrown by the app itself when it refuses work it has no room for (lib/assignment.ts next-item slots). */
+/** Thrown by the app itself when it refuses work it has no room for (lib/assignment next-item slots). */
 export class DbSaturatedError extends Error {
   readonly code = "SATURATED";
   constructor(message: string) {

@@ -35,7 +35,7 @@ export function reviewExcludedItemCondition(alias = "i"): Prisma.Sql {
 
 /**
  * SQL condition for assignment queries, true for items that may still be assigned: `NOT EXISTS
- * (...)` an EXCLUDED review of the same content. For lib/assignment.ts:
+ * (...)` an EXCLUDED review of the same content. For lib/assignment:
  * @example
  * db.$queryRaw`SELECT i.id FROM "Item" i WHERE i."studyId" = ${studyId} AND ${reviewExcludedItemFilter("i")}`
  */

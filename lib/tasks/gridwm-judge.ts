@@ -292,4 +292,5 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
 
   parseModelAnswer: (raw) => parseJudgeModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseJudgeModelAnswer,
+  assignment: { family: { tags: ["env", "group"], required: "group" } },
 };

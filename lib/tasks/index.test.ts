@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
+import { familyKinds, getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
 describe("task registry", () => {
   it("registers every kind under its own kind name", () => {
@@ -12,6 +12,10 @@ describe("task registry", () => {
     expect(getTaskModule("enact-inverse").title).toBe("ENACT inverse world modeling");
     expect(() => getTaskModule("no-such-kind")).toThrow(AppError);
     expect(() => getTaskModule("no-such-kind")).toThrow(`unknown task kind "no-such-kind"; known kinds: ${taskKinds.join(", ")}`);
+  });
+
+  it("familyKinds lists the kinds whose items form probe families in the assignment queue", () => {
+    expect(familyKinds()).toEqual([{ kind: "gridwm-judge", tags: ["env", "group"], required: "group" }]);
   });
 
   it("isTaskKind does not take inherited object keys", () => {

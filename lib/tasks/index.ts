@@ -59,6 +59,21 @@ export function kindSettings(taskSettings: unknown, kind: string): Record<string
   return defaults.success ? defaults.data : {};
 }
 
+/** A kind whose items form families in the assignment queue (TaskAssignmentRules). */
+export interface FamilyKind {
+  kind: TaskKind;
+  tags: readonly string[];
+  required: string;
+}
+
+/** The registered kinds that declare `assignment.family`, in registry order. */
+export function familyKinds(): FamilyKind[] {
+  return taskKinds.flatMap((kind) => {
+    const family = taskModules[kind].assignment?.family;
+    return family ? [{ kind, tags: family.tags, required: family.required }] : [];
+  });
+}
+
 /**
  * A kind's dataset metrics from answers with their context (item tags, who answered): the kind's
  * aggregateAnswers when it has one (GridWM-Judge Task C), else aggregate() of the scores.
@@ -67,4 +82,4 @@ export function aggregateScoredAnswers(taskModule: AnyTaskModule, rows: Readonly
   return taskModule.aggregateAnswers ? taskModule.aggregateAnswers(rows) : taskModule.aggregate(rows.map((row) => row.score));
 }
 
-export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext } from "@/lib/tasks/types";
+export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, TaskAssignmentRules } from "@/lib/tasks/types";

@@ -131,6 +131,16 @@ export interface PlayedStep {
   valid: boolean;
 }
 
+/**
+ * How the assignment queue (lib/assignment) treats a kind's items. `family`: items that share the
+ * values of `tags` form a family (a base case) that goes to the same annotator(s), e.g.
+ * GridWM-Judge's probes of one storyboard; items without the `required` tag, gold and practice
+ * items are ordinary items.
+ */
+export interface TaskAssignmentRules {
+  family?: { tags: readonly string[]; required: string };
+}
+
 export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, Score = unknown> {
   kind: string;
   /** human-readable name, e.g. "ENACT forward world modeling" */
@@ -202,6 +212,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * settings form validates against it. Kinds without it take no settings.
    */
   settingsSchema?: z.ZodType<Record<string, unknown>>;
+  /** Optional (added for GridWM-Judge's probe families): the kind's rules in the assignment queue. */
+  assignment?: TaskAssignmentRules;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own state, action and view types
   interactive?: InteractiveTask<Public, Key, any, any, any>;

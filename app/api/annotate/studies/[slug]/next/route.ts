@@ -11,7 +11,7 @@ import { jsonResponse } from "@/lib/http/json";
  * 200 { status, progress, ... }: "item" (with the assignment), "done" / "quota" (with the
  *   completion), "wait" (ask again shortly), "closed" / "paused" / "full", "excluded" /
  *   "timed_out" / "returned" (with the reason), "consent" / "tutorial" (with the path): see
- *   NextView in lib/annotate/next.ts and the queue rules in lib/assignment.ts (docs/assignment.md).
+ *   NextView in lib/annotate/next.ts and the queue rules in lib/assignment (docs/assignment.md).
  * 403 when not a member; 503 with Retry-After when the database is busy or restarting (retry).
  */
 export async function GET(request: Request, context: { params: Promise<{ slug: string }> }) {

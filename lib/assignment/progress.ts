@@ -1,0 +1,165 @@
+import "server-only";
+import { conditionsSql, itemsVersionSql, takenSql } from "@/lib/assignment/candidate-sql";
+import { baseCaseSql, hasProbeFamiliesSql, holdersSql } from "@/lib/assignment/probe-families";
+import { processCache } from "@/lib/assignment/process-cache";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { ParticipantStatus } from "@/lib/generated/prisma/enums";
+import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
+
+export interface Progress {
+  practice: { done: number; total: number };
+  /** non-practice work: done, and the most this annotator can still reach (done + open + available now, within the quota) */
+  main: { done: number; total: number };
+  /** assignments created and not submitted (nor released) */
+  open: number;
+  /** nothing open and nothing left to hand out (quota reached, or no item available) */
+  finished: boolean;
+  /** the participant's standing (null: not a member) */
+  participantStatus: ParticipantStatus | null;
+}
+
+/**
+ * Ordinary items the participant could be given now: a free place in some condition (lease-expired
+ * places count as free), not theirs yet, not excluded by review, and for probe families not held
+ * by as many others as a base case may have. At most `cap` are counted.
+ */
+async function availableCount(studyId: string, userId: string, study: { overlap: number; conditions: string[]; hasProbes: boolean }, cap: number): Promise<number> {
+  if (cap <= 0) return 0;
+  const holdersPerBase = study.overlap * Math.max(1, study.conditions.length);
+  const familyRule = study.hasProbes
+    ? Prisma.sql`AND (${baseCaseSql("i")} IS NULL OR (
+          SELECT count(*) FILTER (WHERE h."userId" <> ${userId}) < ${holdersPerBase} OR bool_or(h."userId" = ${userId}) IS TRUE
+          FROM (${holdersSql(studyId)}) h WHERE h.base = ${baseCaseSql("i")}))`
+    : Prisma.empty;
+  const [row] = await db.$queryRaw<Array<{ n: number }>>`
+    WITH taken AS (${takenSql(studyId)})
+    SELECT count(*)::int AS n FROM (
+      SELECT DISTINCT i.id FROM "Item" i
+      CROSS JOIN ${conditionsSql(study.conditions)} AS c
+      LEFT JOIN taken t ON t."itemId" = i.id AND t.condition IS NOT DISTINCT FROM c.cond
+      WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
+        AND coalesce(t.n, 0) < ${study.overlap}
+        AND NOT EXISTS (SELECT 1 FROM "Assignment" m WHERE m."itemId" = i.id AND m."userId" = ${userId})
+        AND ${reviewExcludedItemFilter("i")}
+        ${familyRule}
+      LIMIT ${Math.min(cap, 2_147_483_647)}
+    ) x`;
+  return row?.n ?? 0;
+}
+
+/**
+ * Items of a study with a free place (any condition), not excluded by review: the study-wide part
+ * of availableCount, kept per process for FREE_ITEMS_TTL_MS. next-item asks for the progress on
+ * every call, and the exact count is a pass over every item of the study per request (about a third
+ * of next-item's time in bench/load); this set is computed once a second per process instead.
+ */
+interface FreeItems {
+  key: string;
+  ids: Set<string>;
+}
+const FREE_ITEMS_TTL_MS = 1_000;
+/** below this many, the exact count is made (the end of a study, small studies): `finished` and the last items stay exact */
+export const APPROXIMATE_AVAILABLE_ABOVE = 200;
+const MAX_CACHED_STUDIES = 64;
+const freeItemsCache = processCache<FreeItems>("free-items", { max: MAX_CACHED_STUDIES, ttl: FREE_ITEMS_TTL_MS });
+
+async function freeItems(studyId: string, study: { overlap: number; conditions: string[]; itemsVersion: string }): Promise<Set<string>> {
+  const key = `${study.overlap}|${study.conditions.join("\u0000")}|${study.itemsVersion}`;
+  const cached = freeItemsCache.get(studyId);
+  if (cached && cached.key === key) return cached.ids;
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    WITH taken AS (${takenSql(studyId)})
+    SELECT DISTINCT i.id FROM "Item" i
+    CROSS JOIN ${conditionsSql(study.conditions)} AS c
+    LEFT JOIN taken t ON t."itemId" = i.id AND t.condition IS NOT DISTINCT FROM c.cond
+    WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
+      AND coalesce(t.n, 0) < ${study.overlap}
+      AND ${reviewExcludedItemFilter("i")}`;
+  const ids = new Set(rows.map((row) => row.id));
+  freeItemsCache.set(studyId, { key, ids });
+  return ids;
+}
+
+/** Forget the per-process free-item sets (tests that look at the approximate path). */
+export function forgetFreeItemsForTest(): void {
+  freeItemsCache.clear();
+}
+
+/**
+ * availableCount, from the per-process free-item set when that leaves more than
+ * APPROXIMATE_AVAILABLE_ABOVE items (then it may lag the truth by the places taken in the last
+ * second, which a progress bar's total can bear); the exact count otherwise, and always for
+ * studies with probe families (their rule depends on the participant).
+ */
+async function availableForProgress(
+  studyId: string,
+  userId: string,
+  study: { overlap: number; conditions: string[]; hasProbes: boolean; itemsVersion: string; had: string[] },
+  cap: number,
+): Promise<number> {
+  if (cap <= 0) return 0;
+  if (!study.hasProbes) {
+    const free = await freeItems(studyId, study);
+    let available = free.size;
+    for (const itemId of study.had) if (free.has(itemId)) available--;
+    if (available > APPROXIMATE_AVAILABLE_ABOVE) return Math.min(cap, available);
+  }
+  return availableCount(studyId, userId, study, cap);
+}
+
+/**
+ * The annotator's progress ("12 of 40"). The total is what this annotator can still reach: their
+ * submitted and open items plus the items they could be given now (within the quota); it shrinks
+ * as other annotators take the last places of items. Gold items count once given; the base-case
+ * share (balance rule) is not counted here.
+ */
+export async function progressFor(studyId: string, userId: string): Promise<Progress> {
+  const [row] = await db.$queryRaw<
+    Array<{
+      overlap: number;
+      conditions: string[];
+      itemsPerParticipant: number | null;
+      participantStatus: ParticipantStatus | null;
+      practiceTotal: number;
+      practiceAssigned: number;
+      practiceDone: number;
+      mainAssigned: number;
+      mainDone: number;
+      queue: number;
+      open: number;
+      hasProbes: boolean;
+      itemsVersion: string;
+      had: string[];
+    }>
+  >`
+    SELECT s.overlap, s.conditions, s."itemsPerParticipant", m.status::text AS "participantStatus",
+      ${itemsVersionSql("s")} AS "itemsVersion",
+      coalesce(array_agg(DISTINCT a."itemId") FILTER (WHERE a.id IS NOT NULL), '{}') AS had,
+      ${hasProbeFamiliesSql("s")} AS "hasProbes",
+      (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice)::int AS "practiceTotal",
+      count(a.id) FILTER (WHERE a.purpose = 'PRACTICE' AND a.status <> 'RELEASED')::int AS "practiceAssigned",
+      count(a.id) FILTER (WHERE a.purpose = 'PRACTICE' AND a.status = 'SUBMITTED')::int AS "practiceDone",
+      count(a.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND a.status <> 'RELEASED')::int AS "mainAssigned",
+      count(a.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND a.status = 'SUBMITTED')::int AS "mainDone",
+      count(a.id) FILTER (WHERE a.purpose = 'MAIN' AND a.status <> 'RELEASED')::int AS queue,
+      count(a.id) FILTER (WHERE a.status IN ('ASSIGNED', 'STARTED'))::int AS open
+    FROM "Study" s
+    LEFT JOIN "StudyMember" m ON m."studyId" = s.id AND m."userId" = ${userId}
+    LEFT JOIN "Assignment" a ON a."studyId" = s.id AND a."userId" = ${userId}
+    WHERE s.id = ${studyId}
+    GROUP BY s.id, m.status`;
+  if (!row) throw new AppError("NOT_FOUND", `No study with id ${studyId}`);
+  const quotaLeft = row.itemsPerParticipant === null ? Number.POSITIVE_INFINITY : Math.max(0, row.itemsPerParticipant - row.queue);
+  const stopped = row.participantStatus === "EXCLUDED" || row.participantStatus === "TIMED_OUT" || row.participantStatus === "RETURNED";
+  const available = stopped ? 0 : await availableForProgress(studyId, userId, row, Number.isFinite(quotaLeft) ? quotaLeft : 2_147_483_647);
+  const practiceLeft = stopped ? 0 : Math.max(0, row.practiceTotal - row.practiceAssigned);
+  return {
+    practice: { done: row.practiceDone, total: Math.max(row.practiceTotal, row.practiceAssigned) },
+    main: { done: row.mainDone, total: row.mainAssigned + available },
+    open: row.open,
+    finished: !stopped && row.open === 0 && available === 0 && practiceLeft === 0,
+    participantStatus: row.participantStatus,
+  };
+}
