@@ -235,6 +235,28 @@ test.describe("a recruited participant", () => {
     await context.close();
   });
 
+  test("a link sign-in over the study's rate limit answers 429 with Retry-After and its reason, the page says so, and nothing is created", async ({ browser }) => {
+    const study = await recruitingStudy();
+    // the study's window of new participants is full (LINK_THROTTLE.maxNewPerStudy, lib/study-entry.ts)
+    const throttleKey = `link-study:${study.id}`;
+    await e2eDb().query(`INSERT INTO "LoginThrottle" (key, failures, "windowStart", "updatedAt") VALUES ($1, 200, now(), now())`, [throttleKey]);
+    const context = await browser.newContext();
+    const query = `PROLIFIC_PID=${hex24()}&STUDY_ID=${hex24()}&SESSION_ID=${hex24()}`;
+    const csrf = (await (await context.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+    const refused = await context.request.post("/api/auth/callback/study-link", { form: { csrfToken: csrf.csrfToken, entryToken: study.entryToken, query, json: "true" } });
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+    const body = (await refused.json()) as { url: string; reason: string };
+    expect(body.reason).toBe("rate-limited");
+    expect(new URL(body.url).searchParams.get("error")).toContain("Too many new participants");
+    const page = await context.newPage();
+    await page.goto(`/join/${study.entryToken}?${query}`);
+    await expect(page.getByTestId("join-error")).toContainText("Too many new participants");
+    expect((await e2eDb().query(`SELECT count(*)::int AS n FROM "StudyMember" WHERE "studyId" = $1`, [study.id])).rows[0].n).toBe(0);
+    await e2eDb().query(`DELETE FROM "LoginThrottle" WHERE key = $1`, [throttleKey]);
+    await context.close();
+  });
+
   test("withdraws after confirming: responses and events deleted, the audit log says so, signed out, and the link keeps them out", async ({ browser }) => {
     test.setTimeout(120_000);
     const study = await recruitingStudy();

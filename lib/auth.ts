@@ -7,6 +7,7 @@ import { checkPassword, hashPassword } from "@/lib/passwords";
 import { clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure, recordLoginSuccess } from "@/lib/login-throttle";
 import { currentSessionVersion, endAllSessions, tokenSessionVersion } from "@/lib/session-version";
 import { enterByCredentials } from "@/lib/study-entry";
+import { noteSignInRefusal } from "@/lib/sign-in-refusals";
 
 /** an argon2id hash of a random password, checked when the email is unknown */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$W3Ctkku9dUulG3KXD37myg$mICYyjTw6xEdA7ChSb4xx88lYKpy6IlWTk2mxq7mCd8";
@@ -64,8 +65,13 @@ export const authOptions: NextAuthOptions = {
       credentials: { entryToken: { type: "text" }, query: { type: "text" }, invite: { type: "text" } },
       async authorize(raw, request) {
         const { entryToken, query, invite } = raw ?? {};
-        const user = await enterByCredentials(invite ? { invite } : { entryToken, query: query ?? "" }, clientAddress(request?.headers));
-        return { id: user.id, email: user.email, name: user.name };
+        try {
+          const user = await enterByCredentials(invite ? { invite } : { entryToken, query: query ?? "" }, clientAddress(request?.headers));
+          return { id: user.id, email: user.email, name: user.name };
+        } catch (error) {
+          noteSignInRefusal(error);
+          throw error;
+        }
       },
     }),
   ],

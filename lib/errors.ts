@@ -2,7 +2,7 @@ import { ZodError } from "zod";
 import { isDbSaturation, SATURATION_RETRY_AFTER_SECONDS } from "@/lib/db/transient";
 import { databaseFailureOf, isUnstorableTextError, type DatabaseFailure } from "@/lib/db/errors";
 
-export type AppErrorCode = "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INVALID" | "CONFLICT" | "TOO_LARGE" | "UNAVAILABLE";
+export type AppErrorCode = "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "INVALID" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE";
 
 const statusByCode: Record<AppErrorCode, number> = {
   UNAUTHORIZED: 401,
@@ -11,6 +11,8 @@ const statusByCode: Record<AppErrorCode, number> = {
   INVALID: 422,
   CONFLICT: 409,
   TOO_LARGE: 413,
+  /** too many attempts in a window: details.retryAfterSeconds becomes the Retry-After header */
+  RATE_LIMITED: 429,
   /** a service the request needs is down for now (a remote simulator, the database): retry later */
   UNAVAILABLE: 503,
 };
@@ -31,6 +33,12 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
+/** The whole seconds a refused client should wait, when the error says (details.retryAfterSeconds). */
+export function retryAfterOf(error: AppError): number | null {
+  const seconds = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : null;
+}
+
 /** One place that turns thrown errors into JSON responses. */
 export function toResponse(error: unknown): Response {
   if (error instanceof ZodError) {
@@ -40,7 +48,11 @@ export function toResponse(error: unknown): Response {
     );
   }
   if (error instanceof AppError) {
-    return Response.json({ error: error.message, code: error.code, details: error.details ?? undefined }, { status: statusByCode[error.code] });
+    const retryAfterSeconds = retryAfterOf(error);
+    return Response.json(
+      { error: error.message, code: error.code, details: error.details ?? undefined },
+      { status: statusByCode[error.code], headers: retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {} },
+    );
   }
   const failure = databaseFailureOf(error);
   if (failure) {

@@ -155,17 +155,19 @@ export async function recordLoginSuccess(email: string, address: string): Promis
 
 /**
  * One more attempt under `key` in a fixed window of `windowMs`; returns the attempts in the
- * window, this one included (study-link sign-ins: lib/study-entry.ts LINK_THROTTLE).
+ * window, this one included, and the seconds until the window ends (study-link sign-ins:
+ * lib/study-entry.ts LINK_THROTTLE).
  */
-export async function countAttempt(key: string, windowMs: number): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ failures: number }>>`
+export async function countAttempt(key: string, windowMs: number): Promise<{ attempts: number; secondsLeft: number }> {
+  const rows = await db.$queryRaw<Array<{ failures: number; secondsLeft: number }>>`
     INSERT INTO "LoginThrottle" (key, failures, "windowStart", "updatedAt") VALUES (${key}, 1, now(), now())
     ON CONFLICT (key) DO UPDATE SET
       failures = CASE WHEN "LoginThrottle"."windowStart" <= now() - ${windowMs} * interval '1 millisecond' THEN 1 ELSE "LoginThrottle".failures + 1 END,
       "windowStart" = CASE WHEN "LoginThrottle"."windowStart" <= now() - ${windowMs} * interval '1 millisecond' THEN now() ELSE "LoginThrottle"."windowStart" END,
       "updatedAt" = now()
-    RETURNING failures`;
-  return rows[0]?.failures ?? 1;
+    RETURNING failures, EXTRACT(EPOCH FROM ("windowStart" + ${windowMs} * interval '1 millisecond' - now()))::float8 AS "secondsLeft"`;
+  const row = rows[0];
+  return { attempts: row?.failures ?? 1, secondsLeft: Math.max(1, Math.ceil(row?.secondsLeft ?? windowMs / 1000)) };
 }
 
 /**

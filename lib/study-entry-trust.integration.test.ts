@@ -1,5 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
+import { toResponse } from "@/lib/errors";
+import { authOptions } from "@/lib/auth";
+import { answerSignInRefusals } from "@/lib/sign-in-refusals";
 import { addStudyMembers, listMemberCandidates } from "@/lib/members";
 import { assignItemsTo, nextAssignment } from "@/lib/assignment";
 import { newEntryToken } from "@/lib/study-settings";
@@ -24,6 +27,21 @@ async function linkedStudy(options: { items?: number; overlap?: number; prefix?:
   await db.study.update({ where: { id: study.id }, data: { entryToken } });
   if ((options.items ?? 3) > 0) await createEnactItems(study.id, { count: options.items ?? 3, prefix: options.prefix });
   return { ...study, entryToken };
+}
+
+type Authorize = (credentials: Record<string, string>, request: { headers: Record<string, string> }) => Promise<unknown>;
+/** the study-link provider's authorize(), called as next-auth's callback route does: a throw becomes a 401 whose URL carries the message */
+function nextAuthCallback(credentials: Record<string, string>, address: string): () => Promise<Response> {
+  // next-auth keeps a credentials provider's configured id and authorize() under `options`
+  const provider = (authOptions.providers as unknown as Array<{ options: { id?: string; authorize: Authorize } }>).find((candidate) => candidate.options.id === "study-link")!;
+  return async () => {
+    try {
+      await provider.options.authorize(credentials, { headers: { "x-forwarded-for": address } });
+      return Response.json({ url: "http://localhost:3000/s/study" });
+    } catch (error) {
+      return Response.json({ url: `http://localhost:3000/api/auth/error?error=${encodeURIComponent((error as Error).message)}` }, { status: 401 });
+    }
+  };
 }
 
 let addressCounter = 0;
@@ -119,19 +137,52 @@ describe("public links (Medium: filling a study, unlimited accounts)", () => {
     const study = await linkedStudy({ items: 200 });
     const address = "203.0.113.50";
     for (let i = 0; i < LINK_THROTTLE.maxPerAddress; i++) await enterByLink(study.entryToken, { pid: `p${i}` }, address);
-    await expect(enterByLink(study.entryToken, { pid: "one-more" }, address)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("Too many sign-ins") });
+    const refusal = await enterByLink(study.entryToken, { pid: "one-more" }, address).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("Too many sign-ins") });
     expect(await db.user.count({ where: { externalId: "one-more" } })).toBe(0);
+    // as an HTTP reply: 429 Too Many Requests with Retry-After (the rest of the window), not 409
+    const reply = toResponse(refusal);
+    expect(reply.status).toBe(429);
+    const retryAfter = Number(reply.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(LINK_THROTTLE.windowMs / 1000 - 60);
+    expect(retryAfter).toBeLessThanOrEqual(LINK_THROTTLE.windowMs / 1000);
+    expect(await reply.json()).toMatchObject({ details: { reason: "rate-limited" } });
     // through next-auth's credentials too, and other addresses are not affected
     await expect(enterByCredentials({ entryToken: study.entryToken, query: "pid=one-more" }, address)).rejects.toMatchObject({ message: expect.stringContaining("Too many sign-ins") });
     await expect(enterByCredentials({ entryToken: study.entryToken, query: "pid=one-more" }, "203.0.113.51")).resolves.toMatchObject({ created: true });
     expect(await db.loginThrottle.findUnique({ where: { key: `link-ip:${address}` } })).toMatchObject({ failures: LINK_THROTTLE.maxPerAddress + 2 });
   });
 
+  it("answers a rate-limited sign-in through next-auth's study-link callback 429 with Retry-After, other refusals as before", async () => {
+    const study = await linkedStudy({ items: 200 });
+    const address = "203.0.113.60";
+    await db.loginThrottle.create({ data: { key: `link-ip:${address}`, failures: LINK_THROTTLE.maxPerAddress, windowStart: new Date() } });
+    const limited = await answerSignInRefusals(nextAuthCallback({ entryToken: study.entryToken, query: "pid=one-more" }, address));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await limited.json()) as { url: string; reason: string };
+    expect(body.reason).toBe("rate-limited");
+    // next-auth's client reads the refusal's words from the URL, as for any other refusal
+    expect(new URL(body.url).searchParams.get("error")).toContain("Too many sign-ins");
+    // another refusal keeps next-auth's 401, and a sign-in that works its own answer
+    await db.study.update({ where: { id: study.id }, data: { status: "PAUSED" } });
+    expect((await answerSignInRefusals(nextAuthCallback({ entryToken: study.entryToken, query: "pid=newcomer" }, anywhere()))).status).toBe(401);
+    await db.study.update({ where: { id: study.id }, data: { status: "OPEN" } });
+    const signedIn = await answerSignInRefusals(nextAuthCallback({ entryToken: study.entryToken, query: "pid=newcomer" }, anywhere()));
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get("retry-after")).toBeNull();
+  });
+
   it("limits new participants per study and window", async () => {
     const study = await linkedStudy({ items: 300 });
     await db.loginThrottle.create({ data: { key: `link-study:${study.id}`, failures: LINK_THROTTLE.maxNewPerStudy - 1, windowStart: new Date() } });
     await enterByLink(study.entryToken, { pid: "last-one" }, anywhere());
-    await expect(enterByLink(study.entryToken, { pid: "flood" }, anywhere())).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("Too many new participants") });
+    const refusal = await enterByLink(study.entryToken, { pid: "flood" }, anywhere()).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("Too many new participants") });
+    const reply = toResponse(refusal);
+    expect(reply.status).toBe(429);
+    expect(Number(reply.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await reply.json()).toMatchObject({ details: { reason: "rate-limited" } });
     expect(await db.user.count({ where: { externalId: "flood" } })).toBe(0);
     // a participant who is inside already is not a newcomer: they resume
     await expect(enterByLink(study.entryToken, { pid: "last-one" }, anywhere())).resolves.toMatchObject({ created: false });

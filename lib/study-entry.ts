@@ -226,18 +226,19 @@ export const LINK_THROTTLE = {
   maxNewPerStudy: 200,
 } as const;
 
-function rateLimited(message: string): AppError {
-  return new AppError("CONFLICT", message, { reason: "rate-limited" });
+/** 429 with Retry-After (lib/errors.ts): the client may come back when the window ends */
+function rateLimited(message: string, retryAfterSeconds: number): AppError {
+  return new AppError("RATE_LIMITED", message, { reason: "rate-limited", retryAfterSeconds });
 }
 
 async function checkAddressRate(address: string): Promise<void> {
-  const count = await countAttempt(`link-ip:${address}`, LINK_THROTTLE.windowMs);
-  if (count > LINK_THROTTLE.maxPerAddress) throw rateLimited("Too many sign-ins by study links from your network. Please wait a few minutes and open the link again.");
+  const { attempts, secondsLeft } = await countAttempt(`link-ip:${address}`, LINK_THROTTLE.windowMs);
+  if (attempts > LINK_THROTTLE.maxPerAddress) throw rateLimited("Too many sign-ins by study links from your network. Please wait a few minutes and open the link again.", secondsLeft);
 }
 
 async function checkStudyRate(studyId: string, title: string): Promise<void> {
-  const count = await countAttempt(`link-study:${studyId}`, LINK_THROTTLE.windowMs);
-  if (count > LINK_THROTTLE.maxNewPerStudy) throw rateLimited(`Too many new participants are joining “${title}” at once. Please wait a few minutes and open the link again.`);
+  const { attempts, secondsLeft } = await countAttempt(`link-study:${studyId}`, LINK_THROTTLE.windowMs);
+  if (attempts > LINK_THROTTLE.maxNewPerStudy) throw rateLimited(`Too many new participants are joining “${title}” at once. Please wait a few minutes and open the link again.`, secondsLeft);
 }
 
 const accountSelect = { id: true, name: true, email: true, role: true, disabled: true } as const;
@@ -245,7 +246,7 @@ const accountSelect = { id: true, name: true, email: true, role: true, disabled:
 /**
  * Creates or resumes the participant of a study link and makes them a member with their session
  * fields. Refusals write no account: NOT_FOUND (no such link), INVALID (fields), CONFLICT (not
- * open, full, other Prolific study, rate limited), FORBIDDEN (withdrew; reviewed the items; a
+ * open, full, other Prolific study), RATE_LIMITED (429 with Retry-After), FORBIDDEN (withdrew; reviewed the items; a
  * disabled or staff account). `address` is the client address (lib/login-throttle.ts clientAddress).
  */
 export async function enterByLink(entryToken: string, query: Query, address: string): Promise<EnteredUser> {

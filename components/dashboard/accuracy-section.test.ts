@@ -26,4 +26,12 @@ describe("accuracy table, rendered", () => {
     expect(html).not.toContain("10000.00");
     expect(html).not.toContain("500.00");
   }, 60_000);
+
+  it("names the interval method on the page: the item as the unit, Wilson with a design effect (issue #16, intervals)", () => {
+    const html = renderToStaticMarkup(createElement(AccuracySection, { rows: [], modelRows: [], kinds: [kindInfo("enact-forward")], tagKey: "steps", tagValues: [], slug: "s" }));
+    const text = html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(text).toContain("interval with the item as the unit");
+    expect(text).toContain("Wilson with a design effect");
+    expect(text).toContain("n/a (one item)");
+  });
 });

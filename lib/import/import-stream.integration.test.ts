@@ -59,6 +59,25 @@ describe("importing a large items file (streamed)", () => {
     expect(again.status).toBe("unchanged");
   });
 
+  it("never reads an items file whole: only as a stream of chunks (folder and zip)", async () => {
+    const study = await createStudy();
+    const files = await largeBatch(items(500));
+    for (const opened of [await readBatchSource({ folder: await writeFolder(files) }), await readBatchSource({ zip: await zipOf(files), fileName: "whole.zip" })]) {
+      const wholeReads: string[] = [];
+      const readWhole = opened.readFile.bind(opened);
+      const source: BatchSource = {
+        ...opened,
+        readFile: (relPath, options) => {
+          if (relPath === "items.jsonl") wholeReads.push(relPath);
+          return readWhole(relPath, options);
+        },
+      };
+      await importBatch({ source, studySlug: study.slug });
+      expect(wholeReads).toEqual([]);
+    }
+    expect(await db.item.count({ where: { studyId: study.id } })).toBe(500);
+  });
+
   it("a bad line near the end of a large file (folder and zip) names its line and leaves the database unchanged", async () => {
     const study = await createStudy();
     const lines: unknown[] = items(LINES);
