@@ -1,6 +1,6 @@
 import { applyOrderingEvent, initialOrderingState, type OrderingEventLike, type OrderingState } from "@/lib/annotate/ordering-state";
 import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/annotate/scene-form";
-import { LETTERS, VERDICTS } from "@/lib/tasks/gridwm-common";
+import { LETTERS, VERDICTS } from "@/lib/tasks/shared/gridwm/common";
 import { applyEsiEvent, isEsiDraft } from "@/lib/esi/belief";
 import { applyEgoEvent, isEgoDraft } from "@/lib/ego2world/notes";
 

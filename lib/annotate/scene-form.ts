@@ -1,4 +1,4 @@
-import { GRIDWM_COLORS, GRIDWM_OBJECT_TYPES, type GridwmColor, type GridwmObjectType } from "@/lib/tasks/gridwm-common";
+import { GRIDWM_COLORS, GRIDWM_OBJECT_TYPES, type GridwmColor, type GridwmObjectType } from "@/lib/tasks/shared/gridwm/common";
 import type { GridwmSceneJsonCanonicalAnswer } from "@/lib/tasks/gridwm-scene-json";
 
 /**

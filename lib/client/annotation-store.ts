@@ -2,7 +2,7 @@ import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import { allSlotsFilled, initialOrderingState } from "@/lib/annotate/ordering-state";
 import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/annotate/item-state";
 import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/annotate/scene-form";
-import type { Letter, Verdict } from "@/lib/tasks/gridwm-common";
+import type { Letter, Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
 import type { ResponseCreateInput, TrajectoryEvent, TrajectoryEventType, TrajectoryPayload } from "@/lib/validations/annotate";
 import type { AssignmentCursor } from "@/lib/client/trajectory-queue";

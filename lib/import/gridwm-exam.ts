@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import type { SourcePosition } from "@/lib/import/enact-release";
-import { GRIDWM_ACTIONS, LETTERS, isPlainObject, pyStrip, transitionOf, type GridwmAction, type Letter, type Verdict } from "@/lib/tasks/gridwm-common";
+import { GRIDWM_ACTIONS, LETTERS, isPlainObject, pyStrip, transitionOf, type GridwmAction, type Letter, type Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { sceneKeyJsonSchema, type SceneKeyJson } from "@/lib/tasks/gridwm-scene-json";
 
 /**

@@ -11,7 +11,7 @@ import type { AnyTaskModule, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
- * writing one module in lib/tasks/<kind>.ts and adding one line here; the key must equal the
+ * writing one module in lib/tasks/<kind>/index.ts and adding one line here; the key must equal the
  * module's `kind` (a unit test checks it).
  */
 const registered = {

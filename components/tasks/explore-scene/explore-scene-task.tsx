@@ -8,7 +8,7 @@ import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { viaOf } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
-import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/explore-limits";
+import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/shared/explore/limits";
 import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProblem, normalizeCategory, objectLabels, sceneText, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 
 /**

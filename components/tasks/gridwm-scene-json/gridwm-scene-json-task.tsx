@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { GRIDWM_COLORS, type GridwmColor } from "@/lib/tasks/gridwm-common";
+import { GRIDWM_COLORS, type GridwmColor } from "@/lib/tasks/shared/gridwm/common";
 import {
   CARRY_TYPES,
   FRONT_TYPES,

@@ -1,6 +1,6 @@
 /** Props every task UI gets (components/tasks/registry.ts); state and actions come from the annotation store. */
 export interface TaskUiProps {
-  /** the kind's public view of the item (lib/tasks/<kind>.ts publicView) */
+  /** the kind's public view of the item (lib/tasks/<kind>/index.ts publicView) */
   view: unknown;
   /** per-slot notes drawn under the slots: practice feedback, the answer key on review pages */
   slotNotes?: Array<SlotNote | null>;

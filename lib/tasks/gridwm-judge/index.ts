@@ -12,7 +12,7 @@ import {
   tagText,
   verdictSchema,
   type Verdict,
-} from "@/lib/tasks/gridwm-common";
+} from "@/lib/tasks/shared/gridwm/common";
 
 /**
  * GridWM-Judge Task C, judge (`gridwm-judge`; ../shared/benchmarks/gridwm-judge.md): a storyboard

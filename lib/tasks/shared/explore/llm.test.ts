@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as llm from "@/lib/tasks/explore-llm";
-import { llmPhraseScore, llmScorerFromEnv, llmScorerPrompt, LlmScorerError, parseLlmScore } from "@/lib/tasks/explore-llm";
+import * as llm from "@/lib/tasks/shared/explore/llm";
+import { llmPhraseScore, llmScorerFromEnv, llmScorerPrompt, LlmScorerError, parseLlmScore } from "@/lib/tasks/shared/explore/llm";
 
 // a tiny stand-in that answers like an OpenAI-compatible chat-completions server
 const requests: Array<Record<string, unknown>> = [];

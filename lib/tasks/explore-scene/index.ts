@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { AgreementEncoding, Json, MetricSpec, TaskItem, TaskModule } from "@/lib/tasks/types";
-import { categoryLemmas } from "@/lib/tasks/explore-nlp";
-import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/explore-limits";
-import { objectSentences } from "@/lib/tasks/explore-llm-scorer";
+import { categoryLemmas } from "@/lib/tasks/shared/explore/nlp";
+import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/shared/explore/limits";
+import { objectSentences } from "@/lib/tasks/shared/explore/llm-scorer";
 import {
   objectNames,
   objectRefs,
@@ -10,15 +10,15 @@ import {
   scoreStructured,
   type ExploreStructuredScore,
   type SceneObject,
-} from "@/lib/tasks/explore-scorer";
+} from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * EXPLORE-Bench final-scene prediction (`explore-scene`; ../shared/benchmarks/explore.md): from
  * the initial image and the ordered atomic actions, describe the final scene as objects with
  * attributes and relations. Scored by Yardstick's deterministic structured scorer
- * (lib/tasks/explore-scorer.ts), labelled "structured scorer"; the paper's LLM scorer is pluggable:
+ * (lib/tasks/shared/explore/scorer.ts), labelled "structured scorer"; the paper's LLM scorer is pluggable:
  * with SCORER_LLM_URL set, background jobs (lib/scoring/) score answers with the paper's prompts
- * (lib/tasks/explore-llm.ts, explore-llm-scorer.ts), labelled "LLM scorer (<model>)". A study may
+ * (lib/tasks/shared/explore/llm.ts, explore-llm-scorer.ts), labelled "LLM scorer (<model>)". A study may
  * ask for free text instead of the structured scene (settingsSchema: { freeText }).
  *
  * Relation naming (answers): a relation is "<subject> <relation> <object>" where subject and

@@ -13,7 +13,7 @@ import {
   modelPromptSchema,
   pyStrip,
   share,
-} from "@/lib/tasks/gridwm-common";
+} from "@/lib/tasks/shared/gridwm/common";
 
 /**
  * GridWM-Judge Task B, structured perception (`gridwm-scene-json`;

@@ -4,7 +4,7 @@ import { actionKey, esiActionSchema, type EsiAction } from "@/lib/esi/actions";
 import { effectiveCondition, ESI_CONDITIONS, isEsiCondition, type EsiCondition } from "@/lib/esi/conditions";
 import { CANNOT_DO_THAT, esiGraphSchema, randomWalkStates, stateOf, stepGraph, viewpointOf, type EsiGraph } from "@/lib/esi/graph";
 import { DEFAULT_SIMULATOR_RETRIES, DEFAULT_SIMULATOR_TIMEOUT_MS, MAX_SIMULATOR_BUDGET_MS, startSimulatorEpisode, stepSimulatorEpisode, type SimulatorOptions } from "@/lib/esi/simulator-client";
-import { isPlainObject, share } from "@/lib/tasks/gridwm-common";
+import { isPlainObject, share } from "@/lib/tasks/shared/gridwm/common";
 import type { AgreementEncoding, InteractiveTask, Json, MetricSpec, PlayContext, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**

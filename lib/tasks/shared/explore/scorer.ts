@@ -1,4 +1,4 @@
-import { categoryLemmas, categorySimilarity, contentLemmas, nounPhrases, sentences, tokenize, type Token } from "@/lib/tasks/explore-nlp";
+import { categoryLemmas, categorySimilarity, contentLemmas, nounPhrases, sentences, tokenize, type Token } from "@/lib/tasks/shared/explore/nlp";
 
 /**
  * EXPLORE-Bench's deterministic STRUCTURED SCORER (Yardstick's, not the paper's: the paper scores

@@ -19,7 +19,7 @@ import {
   visibleChanges,
   type EnactOrderAnswer,
   type EnactScore,
-} from "@/lib/tasks/enact-common";
+} from "@/lib/tasks/shared/enact/common";
 
 /**
  * ENACT forward world modeling (../shared/benchmarks/enact.md): given the first observation and

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { embedderFromEnv, embeddingMatrixFor, embedTexts } from "@/lib/tasks/explore-embed";
-import { planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
+import { embedderFromEnv, embeddingMatrixFor, embedTexts } from "@/lib/tasks/shared/explore/embed";
+import { planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
-import { scoreStructured } from "@/lib/tasks/explore-scorer";
+import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * Object matching with the paper's embedder (issue #16): a local stand-in for an OpenAI-compatible

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { exploreTableRow } from "@/lib/dashboard/explore-tables";
-import { tokenize, wordSimilarity } from "@/lib/tasks/explore-nlp";
+import { tokenize, wordSimilarity } from "@/lib/tasks/shared/explore/nlp";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
-import { matchByMutualMaxima, scoreStructured, unifiedScore, type SceneObject } from "@/lib/tasks/explore-scorer";
+import { matchByMutualMaxima, scoreStructured, unifiedScore, type SceneObject } from "@/lib/tasks/shared/explore/scorer";
 
 // the tagger model and WordNet load once per process (seconds on a busy machine): not inside a test's 5 s
 beforeAll(() => {

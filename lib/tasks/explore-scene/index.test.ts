@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { runScoreCommand } from "@/lib/cli/score";
 import { kindSettings } from "@/lib/tasks";
-import { categorySimilarity, tokenize, wordSimilarity } from "@/lib/tasks/explore-nlp";
+import { categorySimilarity, tokenize, wordSimilarity } from "@/lib/tasks/shared/explore/nlp";
 import { exploreSceneAnswerSchema, exploreSceneKeySchema, exploreSceneModule, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
-import { matchByMutualMaxima, scoreStructured } from "@/lib/tasks/explore-scorer";
+import { matchByMutualMaxima, scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
 // the tagger model and WordNet load once per process (seconds on a busy machine): not inside a test's 5 s
 beforeAll(() => {

@@ -1,4 +1,4 @@
-import { categoryKey, mergeCandidates, prepareObjects, prepareText, type PreparedObject, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/explore-scorer";
+import { categoryKey, mergeCandidates, prepareObjects, prepareText, type PreparedObject, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * EXPLORE-Bench's object matching with the paper's embedder (Sec. 3.3: Sentence-BERT, the

@@ -15,7 +15,7 @@ import {
   pythonWordBounded,
   share,
   type Letter,
-} from "@/lib/tasks/gridwm-common";
+} from "@/lib/tasks/shared/gridwm/common";
 
 /**
  * GridWM-Judge Task A, atomic transition (`gridwm-next-obs`; ../shared/benchmarks/gridwm-judge.md):

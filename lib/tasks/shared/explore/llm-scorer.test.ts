@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { tokenize, wordSimilarity } from "@/lib/tasks/explore-nlp";
-import { finishExploreLlmScore, objectSentences, planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
+import { tokenize, wordSimilarity } from "@/lib/tasks/shared/explore/nlp";
+import { finishExploreLlmScore, objectSentences, planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
-import { scoreStructured, unifiedScore } from "@/lib/tasks/explore-scorer";
+import { scoreStructured, unifiedScore } from "@/lib/tasks/shared/explore/scorer";
 
 // the tagger model and WordNet load once per process (seconds on a busy machine): not inside a test's 5 s
 beforeAll(() => {

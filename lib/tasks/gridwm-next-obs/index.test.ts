@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formatIssues } from "@/lib/tasks/format-issues";
-import { transitionOf } from "@/lib/tasks/gridwm-common";
+import { transitionOf } from "@/lib/tasks/shared/gridwm/common";
 import {
   gridwmNextObsModule,
   parseNextObsModelAnswer,

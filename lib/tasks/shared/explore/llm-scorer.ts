@@ -1,6 +1,6 @@
-import { sentences as splitSentences } from "@/lib/tasks/explore-nlp";
-import { EXPLORE_CORRECT_THRESHOLD, keyStatesOf, matchObjects, objectNames, objectRefs, parseRelation, partScore, relationTarget, S_ABN_LAMBDA, unifiedScore, type ExploreScoreFigures, type MatchedPair, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/explore-scorer";
-import type { LlmAspect } from "@/lib/tasks/explore-llm";
+import { sentences as splitSentences } from "@/lib/tasks/shared/explore/nlp";
+import { EXPLORE_CORRECT_THRESHOLD, keyStatesOf, matchObjects, objectNames, objectRefs, parseRelation, partScore, relationTarget, S_ABN_LAMBDA, unifiedScore, type ExploreScoreFigures, type MatchedPair, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/shared/explore/scorer";
+import type { LlmAspect } from "@/lib/tasks/shared/explore/llm";
 
 /**
  * EXPLORE-Bench's LLM scorer, the pure side: which (sentence, phrase) pairs an answer needs scored
