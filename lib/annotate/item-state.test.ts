@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyItemEvent, emptyExploreDraft, initialItemState, replayItemEvents, type ExploreDraft } from "@/lib/annotate/item-state";
+import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/annotate/item-state";
+import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { initialSceneDraft } from "@/lib/annotate/scene-form";
 
 describe("item state", () => {

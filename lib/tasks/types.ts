@@ -215,3 +215,45 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types
 export type AnyTaskModule = TaskModule<any, any, any, any>;
+
+/**
+ * What a kind's events may change in the item's state (lib/annotate/item-state.ts): the draft
+ * answer, the confidence (ESI's belief panel), the image or storyboard frame shown large.
+ */
+export interface DraftState {
+  answer: unknown;
+  confidence: number | null;
+  zoomed: string | null;
+  frame: number | null;
+}
+
+/** One recorded trajectory event, as the reducer and the replay see it. */
+export interface RecordedEvent {
+  type: string;
+  payload: unknown;
+}
+
+/** What a replay description is told besides the event. */
+export interface EventDescribeContext {
+  /** how the task names a candidate ("image C", "action B") */
+  name(candidate: number): string;
+  /** the study's confidence scale is 0-100 % (else 1-5) */
+  percent: boolean;
+}
+
+/**
+ * The events half of a kind (lib/tasks/<kind>/events.ts; browser-safe: the annotation store uses
+ * it). Shared code loops over the registered kinds (lib/tasks/event-registry.ts) to build the
+ * event map, the reducer and the replay description; it never names an event of a kind.
+ */
+export interface KindEvents<Schemas extends Record<string, z.ZodType> = Record<string, z.ZodType>> {
+  /** the payload schema of each event type this kind records */
+  payloadSchemas: Schemas;
+  /**
+   * The state after one event, or null when the event is not this kind's (or not for this draft):
+   * the next kind is asked. A malformed event of the kind returns `{}` (state unchanged).
+   */
+  reduce?(state: DraftState, event: RecordedEvent): Partial<DraftState> | null;
+  /** One event of this kind in words for the replay timeline; null for events of other kinds. */
+  describe?(event: RecordedEvent, context: EventDescribeContext): string | null;
+}

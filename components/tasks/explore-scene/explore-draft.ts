@@ -1,4 +1,4 @@
-import { emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject } from "@/lib/annotate/item-state";
+import { emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject } from "@/lib/tasks/explore-scene/events";
 import { EXPLORE_ANSWER_LIMITS as L } from "@/lib/tasks/shared/explore/limits";
 
 /**

@@ -40,3 +40,9 @@ export function stepSquareCss(length: number, maxVw = 30): string {
   if (length >= 7) return `min(104px, ${maxVw}vw)`;
   return `min(clamp(64px, calc((100dvh - 192px - ${4 * (length - 1)}px) / ${length} - 10px), 160px), ${maxVw}vw)`;
 }
+
+/** One keyboard shortcut listed on the item page. */
+export interface Shortcut {
+  keys: string;
+  action: string;
+}
