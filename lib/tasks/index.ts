@@ -7,7 +7,9 @@ import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
-import type { AnyTaskModule, ScoredAnswer } from "@/lib/tasks/types";
+import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
+import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
+import type { AnyTaskModule, ReleaseLineFormat, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
@@ -26,6 +28,19 @@ const registered = {
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;
+
+/** The benchmarks' release formats of one item a line, in the order they are tried on a first line. */
+const releaseLineFormats: ReleaseLineFormat[] = [enactReleaseFormat, gridwmExamFormat];
+
+/** The release line format whose `detect` takes this (parsed) line, or null. */
+export function detectReleaseLineFormat(line: unknown): ReleaseLineFormat | null {
+  return releaseLineFormats.find((format) => format.detect(line)) ?? null;
+}
+
+/** A release line format by its id, or null (e.g. "native"). */
+export function releaseLineFormat(id: string): ReleaseLineFormat | null {
+  return releaseLineFormats.find((format) => format.id === id) ?? null;
+}
 
 export const taskModules: Record<TaskKind, AnyTaskModule> = registered;
 
@@ -67,4 +82,4 @@ export function aggregateScoredAnswers(taskModule: AnyTaskModule, rows: Readonly
   return taskModule.aggregateAnswers ? taskModule.aggregateAnswers(rows) : taskModule.aggregate(rows.map((row) => row.score));
 }
 
-export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext } from "@/lib/tasks/types";
+export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, ReleaseLineFormat } from "@/lib/tasks/types";

@@ -257,3 +257,24 @@ export interface KindEvents<Schemas extends Record<string, z.ZodType> = Record<s
   /** One event of this kind in words for the replay timeline; null for events of other kinds. */
   describe?(event: RecordedEvent, context: EventDescribeContext): string | null;
 }
+
+/** Where a converted line came from, for error messages. */
+export interface SourcePosition {
+  file: string;
+  /** 1-based line number in `file` */
+  line: number;
+}
+
+/**
+ * A benchmark's own release format of one item a line (ENACT's QA files, GridWM-Judge's exams),
+ * registered in lib/tasks/index.ts: the importer and `yardstick score` tell it by the first line
+ * (`detect`) and convert each line to a native item line (`convert` throws AppError naming the
+ * file, line and field).
+ */
+export interface ReleaseLineFormat {
+  /** the format's name, also the converted items' `source` tag ("enact-release") */
+  id: string;
+  benchmark: string;
+  detect(line: unknown): boolean;
+  convert(line: unknown, position: SourcePosition): { id: string; kind: string; public: unknown; key: unknown; tags: Record<string, string | number | boolean>; practice?: boolean; gold?: boolean };
+}

@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { convertEnactReleaseLine, isEnactReleaseLine, parseActionList } from "@/lib/import/enact-release";
+import { convertEnactReleaseLine, isEnactReleaseLine, parseActionList } from "@/lib/tasks/shared/enact/release";
 import { getTaskModule } from "@/lib/tasks";
 import { formatIssues } from "@/lib/tasks/format-issues";
 
 // the 16 real items from ENACT's data viewer (data/enact-sample/README.md)
-const samplePath = path.resolve(import.meta.dirname, "../../data/enact-sample/QA/enact_ordering_sample.jsonl");
+const samplePath = path.resolve(import.meta.dirname, "../../../../data/enact-sample/QA/enact_ordering_sample.jsonl");
 const sampleLines = readFileSync(samplePath, "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import type { SourcePosition } from "@/lib/import/enact-release";
+import type { ReleaseLineFormat, SourcePosition } from "@/lib/tasks/types";
 import { GRIDWM_ACTIONS, LETTERS, isPlainObject, pyStrip, transitionOf, type GridwmAction, type Letter, type Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { sceneKeyJsonSchema, type SceneKeyJson } from "@/lib/tasks/gridwm-scene-json";
 
@@ -235,3 +235,6 @@ export function convertGridwmExamLine(obj: unknown, position: SourcePosition): G
   if (id.task === "B") return convertTaskB(obj, id, examId, position);
   return convertTaskC(obj, id, examId, position);
 }
+
+/** GridWM-Judge's exam files, converted to the three GridWM kinds' items. */
+export const gridwmExamFormat: ReleaseLineFormat = { id: GRIDWM_EXAM_SOURCE, benchmark: "GridWM-Judge", detect: isGridwmExamLine, convert: convertGridwmExamLine };

@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import type { ReleaseLineFormat, SourcePosition } from "@/lib/tasks/types";
 
 /**
  * ENACT's released QA format (mll-lab-nu/ENACT; ../shared/data/README.md) converted to
@@ -19,11 +20,7 @@ export interface NativeItemLine {
   gold: false;
 }
 
-export interface SourcePosition {
-  file: string;
-  /** 1-based line number in `file` */
-  line: number;
-}
+export type { SourcePosition };
 
 const typePattern = /^(forward|inverse)_world_modeling_ordering_(\d+)_steps$/;
 
@@ -156,3 +153,6 @@ export function convertEnactReleaseLine(obj: unknown, position: SourcePosition):
     gold: false,
   };
 }
+
+/** ENACT's release (QA/*.jsonl), converted to enact-forward and enact-inverse items. */
+export const enactReleaseFormat: ReleaseLineFormat = { id: "enact-release", benchmark: "ENACT", detect: isEnactReleaseLine, convert: convertEnactReleaseLine };

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { convertGridwmExamLine, isGridwmExamLine, parseExamAction, parseExamId } from "@/lib/import/gridwm-exam";
-import { isEnactReleaseLine } from "@/lib/import/enact-release";
+import { convertGridwmExamLine, isGridwmExamLine, parseExamAction, parseExamId } from "@/lib/tasks/shared/gridwm/exam";
+import { isEnactReleaseLine } from "@/lib/tasks/shared/enact/release";
 import { readBatchSource } from "@/lib/import/source";
 import { formatIssue } from "@/lib/import/types";
 import { collectItems, validateBatch } from "@/lib/import/validate";
