@@ -168,6 +168,11 @@ export const taskUis: Record<string, TaskUi> = {
   },
 };
 
+/** Registers a kind's UI at run time (the client half of registerKind in lib/tasks; tests' fixture kinds). */
+export function registerTaskUi(kind: string, ui: TaskUi): void {
+  taskUis[kind] = ui;
+}
+
 export function getTaskUi(kind: string): TaskUi | null {
   return Object.hasOwn(taskUis, kind) ? taskUis[kind] : null;
 }
