@@ -24,9 +24,6 @@ const exempt = [/^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\
 const pendingMove: Record<string, string> = {
   "lib/assignment.ts": "split by another helper (PROBE_KIND becomes a kind's familyKey)",
   "prisma/schema.prisma": "Study.probeMinGap moves into the kind's settingsSchema",
-  "lib/esi/confidence.ts": "ESI helpers: to lib/tasks/esi-explore/",
-  "lib/esi/step-labels.ts": "ESI helpers: to lib/tasks/esi-explore/",
-  "lib/annotate/scene-form.ts": "GridWM scene form: to lib/tasks/gridwm-scene-json/",
   "lib/scoring/llm-jobs.ts": "EXPLORE LLM scoring: a kind's scoring hook",
   "lib/scoring/explore-rescore.ts": "EXPLORE rescoring: a kind's scoring hook",
   "lib/import/esi-release.ts": "folder release formats: lib/tasks/<kind>/import.ts",
@@ -41,7 +38,6 @@ const pendingMove: Record<string, string> = {
   "components/review/key-views/enact.tsx": "key views: components/tasks/<kind>/",
   "components/dashboard/ego2world-section.tsx": "dashboard sections: components/tasks/<kind>/",
   "components/admin/import-form.tsx": "the example item line: from the registry",
-  "app/(research)/research/studies/[slug]/replay/[assignmentId]/page.tsx": "route file rewritten by another helper: ESI replay steps through a kind hook",
 };
 
 function* files(dir: string): Generator<string> {

@@ -3,7 +3,7 @@
 import { createElement, lazy, Suspense, type ComponentType } from "react";
 import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
-import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/annotate/scene-form";
+import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 import { letterOf, type Shortcut, type TaskUiProps } from "@/components/tasks/shared/types";
 import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
 import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";

@@ -205,7 +205,7 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
   });
 
   it("records scene edits only when they change the draft", async () => {
-    const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/annotate/scene-form");
+    const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/tasks/shared/gridwm/scene-form");
     const { store, sent, act } = setup({ kind: "gridwm-scene-json", initialAnswer: initialSceneDraft(), answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null) });
     const s = () => store.getState();
     expect(act(() => s().editScene("set", "agent.pos", [3, 3], "click")).map((e) => e.type)).toEqual(["scene_edited"]);

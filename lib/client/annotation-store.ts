@@ -1,7 +1,7 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import { allSlotsFilled, initialOrderingState } from "@/lib/annotate/ordering-state";
 import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/annotate/item-state";
-import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/annotate/scene-form";
+import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/tasks/shared/gridwm/scene-form";
 import type { Letter, Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
 import { isValidPayload, type ResponseCreateInput, type TrajectoryEvent, type TrajectoryEventInput, type TrajectoryPayload } from "@/lib/validations/annotate";

@@ -202,6 +202,17 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * settings form validates against it. Kinds without it take no settings.
    */
   settingsSchema?: z.ZodType<Record<string, unknown>>;
+  /**
+   * Optional (added for ESI-Bench, whose confidence is a probability): the confidence scale a
+   * study takes when its first import holds items of this kind (the study has no answers yet),
+   * and why, for the import's message.
+   */
+  defaultConfidenceScale?: { scale: "PERCENT"; reason: string };
+  /**
+   * Optional (added for ESI-Bench): researchers label the steps of this kind's replayed
+   * trajectories (lib/esi/step-labels.ts), and the replay shows every recorded step's frame.
+   */
+  stepLabels?: boolean;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own state, action and view types
   interactive?: InteractiveTask<Public, Key, any, any, any>;

@@ -16,7 +16,7 @@ import {
   type Pos,
   type SceneDraft,
   type SceneObjectType,
-} from "@/lib/annotate/scene-form";
+} from "@/lib/tasks/shared/gridwm/scene-form";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import type { SceneView } from "@/components/tasks/shared/gridwm";
 import { Lightbox } from "@/components/tasks/shared/lightbox";

@@ -362,6 +362,8 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
   kind: "esi-explore",
   title: "ESI-Bench: explore, then answer",
   benchmark: ESI_BENCHMARK,
+  defaultConfidenceScale: { scale: "PERCENT", reason: "ESI-Bench asks for confidence c in [0, 1] (App. E)" },
+  stepLabels: true,
   publicSchema: esiPublicSchema,
   keySchema: esiKeySchema,
   itemSchema: esiItemSchema,

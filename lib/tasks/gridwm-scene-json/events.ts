@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { applySceneEdit, isSceneDraft, SCENE_EDIT_PATH, type SceneEditOp } from "@/lib/annotate/scene-form";
+import { applySceneEdit, isSceneDraft, SCENE_EDIT_PATH, type SceneEditOp } from "@/lib/tasks/shared/gridwm/scene-form";
 import { payloadField, pointerVia, viaSuffix } from "@/lib/tasks/shared/event-fields";
 import type { KindEvents } from "@/lib/tasks/types";
 
 const payloadSchemas = {
   /**
-   * GridWM Task B: one edit of the scene form (lib/annotate/scene-form.ts): `set` a field
+   * GridWM Task B: one edit of the scene form (lib/tasks/shared/gridwm/scene-form.ts): `set` a field
    * ("agent.pos" [x, y], "agent.dir", "agent.carrying", "front_cell.type", "front_cell.state",
    * "objects.<i>.type|color|state"), `add` an object ("objects"), `remove` one ("objects.<i>").
    */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applySceneEdit, frontCellPos, initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, type SceneEdit } from "@/lib/annotate/scene-form";
+import { applySceneEdit, frontCellPos, initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, type SceneEdit } from "@/lib/tasks/shared/gridwm/scene-form";
 import { gridwmSceneJsonAnswerSchema, scoreSceneJson } from "@/lib/tasks/gridwm-scene-json";
 
 const apply = (edits: SceneEdit[], draft = initialSceneDraft()) => edits.reduce(applySceneEdit, draft);
