@@ -9,7 +9,7 @@
  */
 import { EXPLORE_ANSWER_LIMITS as L, exploreSceneAnswerSchema, exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
-import { scoreStructured } from "@/lib/tasks/explore-scorer";
+import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
 const RUNS = 7;
 

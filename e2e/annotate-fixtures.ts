@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type pg from "pg";
-import { convertEnactReleaseLine } from "../lib/import/enact-release";
+import { convertEnactReleaseLine } from "../lib/tasks/shared/enact/release";
 import { e2eDb } from "./db";
 import { e2eUsers, type E2eUserName } from "./users";
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { scoreStructured, type SceneObject } from "../lib/tasks/explore-scorer";
+import { scoreStructured, type SceneObject } from "../lib/tasks/shared/explore/scorer";
 import { e2eDb } from "./db";
 import { e2eUsers, type E2eUserName } from "./users";
 

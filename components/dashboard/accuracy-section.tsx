@@ -11,7 +11,7 @@ export function kindShort(kind: KindInfo): string {
   return kind.title.startsWith(`${kind.benchmark} `) ? kind.title.slice(kind.benchmark.length + 1) : kind.title;
 }
 
-/** For chart legends: "enact-forward" -> "forward" (the kind id without its benchmark prefix). */
+/** For chart legends: "<benchmark>-forward" -> "forward" (the kind id without its benchmark prefix). */
 function kindTiny(kind: KindInfo): string {
   const rest = kind.kind.split("-").slice(1).join("-");
   return rest || kind.kind;

@@ -3,10 +3,17 @@
 import { createElement, lazy, Suspense, type ComponentType } from "react";
 import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
-import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/annotate/scene-form";
-import { letterOf, type TaskUiProps } from "@/components/tasks/shared/types";
+import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
+import { letterOf, type Shortcut, type TaskUiProps } from "@/components/tasks/shared/types";
+import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
+import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";
+import { shortcuts as gridwmSceneJsonShortcuts } from "@/components/tasks/gridwm-scene-json/shortcuts";
+import { shortcuts as gridwmJudgeShortcuts } from "@/components/tasks/gridwm-judge/shortcuts";
+import { shortcuts as exploreSceneShortcuts } from "@/components/tasks/explore-scene/shortcuts";
+import { shortcuts as esiExploreShortcuts } from "@/components/tasks/esi-explore/shortcuts";
+import { shortcuts as ego2worldPlayShortcuts } from "@/components/tasks/ego2world-play/shortcuts";
 import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
-import { emptyExploreDraft, isExploreDraft } from "@/lib/annotate/item-state";
+import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 import { emptyEgoDraft } from "@/lib/ego2world/notes";
@@ -44,8 +51,8 @@ export interface TaskUi {
   describeAnswer?(answer: unknown): string;
   /** true when the task shows and records the confidence itself (ESI's belief panel): the submit bar then shows none */
   confidenceInTask?: boolean;
-  /** the kind's keyboard shortcuts, listed on the item page (components/annotate/task-shortcuts.ts has those of the first kinds) */
-  shortcuts?: Array<{ keys: string; action: string }>;
+  /** the kind's keyboard shortcuts, listed on the item page (components/tasks/<kind>/shortcuts.ts) */
+  shortcuts?: Shortcut[];
 }
 
 /** What AnnotationInit needs from the kind's UI (ordering kinds: the slot count; others: the answer functions). */
@@ -68,6 +75,7 @@ const loadEsi = () => import("@/components/tasks/esi-explore/esi-explore-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
+    shortcuts: orderingShortcuts,
     Component: lazy(loadEnactForward),
     preload: loadEnactForward,
     slotCount: (view) => (view as EnactForwardPublic).candidates.length,
@@ -75,6 +83,7 @@ export const taskUis: Record<string, TaskUi> = {
     candidateName: (_view, candidate) => `image ${letterOf(candidate)}`,
   },
   "enact-inverse": {
+    shortcuts: orderingShortcuts,
     Component: lazy(loadEnactInverse),
     preload: loadEnactInverse,
     slotCount: (view) => (view as EnactInversePublic).candidates.length,
@@ -82,6 +91,7 @@ export const taskUis: Record<string, TaskUi> = {
     candidateName: (_view, candidate) => `action ${letterOf(candidate)}`,
   },
   "gridwm-next-obs": {
+    shortcuts: gridwmNextObsShortcuts,
     Component: lazy(loadNextObs),
     preload: loadNextObs,
     images: (view) => {
@@ -96,6 +106,7 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => `candidate ${String(field(answer, "choice") ?? "?")}`,
   },
   "gridwm-scene-json": {
+    shortcuts: gridwmSceneJsonShortcuts,
     Component: lazy(loadSceneJson),
     preload: loadSceneJson,
     images: (view) => [(view as SceneView).image],
@@ -107,6 +118,7 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => JSON.stringify(answer),
   },
   "gridwm-judge": {
+    shortcuts: gridwmJudgeShortcuts,
     Component: lazy(loadJudge),
     preload: loadJudge,
     images: (view) => [(view as JudgeView).storyboard],
@@ -118,6 +130,7 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => String(field(answer, "verdict") ?? "?"),
   },
   "explore-scene": {
+    shortcuts: exploreSceneShortcuts,
     Component: lazy(loadExplore),
     preload: loadExplore,
     images: (view) => [(view as ExploreView).initialImage],
@@ -129,6 +142,7 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => describeExploreAnswer(answer),
   },
   "ego2world-play": {
+    shortcuts: ego2worldPlayShortcuts,
     Component: lazy(loadEgo2world),
     preload: loadEgo2world,
     images: (view) => Object.values((view as EpisodeView).areas).map((area) => area.image),
@@ -140,6 +154,7 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => describeEgo2worldAnswer(answer),
   },
   "esi-explore": {
+    shortcuts: esiExploreShortcuts,
     Component: lazy(loadEsi),
     preload: loadEsi,
     images: (view) => [(view as EsiItemView).initialImage],
@@ -152,6 +167,11 @@ export const taskUis: Record<string, TaskUi> = {
     confidenceInTask: true,
   },
 };
+
+/** Registers a kind's UI at run time (the client half of registerKind in lib/tasks; tests' fixture kinds). */
+export function registerTaskUi(kind: string, ui: TaskUi): void {
+  taskUis[kind] = ui;
+}
 
 export function getTaskUi(kind: string): TaskUi | null {
   return Object.hasOwn(taskUis, kind) ? taskUis[kind] : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyItemEvent, emptyExploreDraft, initialItemState, replayItemEvents, type ExploreDraft } from "@/lib/annotate/item-state";
-import { initialSceneDraft } from "@/lib/annotate/scene-form";
+import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/annotate/item-state";
+import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/events";
+import { initialSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 
 describe("item state", () => {
   it("keeps the ordering reducer for ENACT events", () => {

@@ -25,7 +25,7 @@ function familyMemberSql(i: Prisma.Sql): Prisma.Sql {
 /**
  * SQL for an item's base case key, NULL for items outside probe families: the kind and its family
  * tags as a JSON array (an absent tag is null), e.g. GridWM-Judge's `env` and `group` like
- * baseCase() in lib/tasks/gridwm-judge.ts. Gold and practice items are never family members.
+ * the baseCase() of the kind that declares the family. Gold and practice items are never family members.
  */
 export function baseCaseSql(alias: string): Prisma.Sql {
   const i = plainAlias(alias, "baseCaseSql");

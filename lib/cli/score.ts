@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { convertEnactReleaseLine, isEnactReleaseLine } from "@/lib/import/enact-release";
-import { convertGridwmExamLine, isGridwmExamLine } from "@/lib/import/gridwm-exam";
-import { aggregateScoredAnswers, getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
+import { aggregateScoredAnswers, detectReleaseLineFormat, getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
 import { formatIssues } from "@/lib/tasks/format-issues";
 import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
 
@@ -11,8 +9,8 @@ import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
  * `yardstick score --items <items.jsonl> --answers <answers.jsonl>`: scores answers offline with
  * the same task modules as the server (through the registry, so every registered kind works).
  *
- * - items: native item lines (`{id, kind, public, key, tags, practice, gold}`), ENACT release
- *   lines or GridWM-Judge exam lines (converted first, line by line);
+ * - items: native item lines (`{id, kind, public, key, tags, practice, gold}`) or lines of a
+ *   registered release format (ENACT's release, GridWM-Judge's exams; converted first, line by line);
  * - answers: one `{"id": "...", "annotator": "...", "answer": ...}` a line (`annotator` optional:
  *   a string or a number); each answer goes through the kind's `parseModelAnswer`, so both
  *   Yardstick answers (`{"order": [...]}`, `{"choice": "C"}`, ...) and raw model outputs (ENACT:
@@ -25,7 +23,7 @@ import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
  * "aggregate": {...}}`, one row per answer line in answers-file order, `annotator` echoed when the
  * line has one. When all scored items are of one kind, `aggregate` is that kind's aggregate (ENACT:
  * `{"TA", "PA"}`); when kinds are mixed, rows also carry `kind` and `aggregate` is keyed by kind
- * (`{"enact-forward": {"TA", "PA"}, "gridwm-judge": {...}}`), since the kinds' metrics need not be
+ * (`{"<kind>": {"TA", "PA"}, "<other kind>": {...}}`), since the kinds' metrics need not be
  * comparable. Aggregates see each answer's item tags and annotator (`aggregateScoredAnswers`), so
  * GridWM-Judge's probe-family metrics are computed per annotator (lines without one are one
  * anonymous judge).
@@ -84,11 +82,7 @@ function loadItems(text: string, file: string): Map<string, LoadedItem> {
   const items = new Map<string, LoadedItem>();
   for (const { line, value } of jsonLines(text, file)) {
     const where = `${file} line ${line}`;
-    const raw = isEnactReleaseLine(value)
-      ? convertEnactReleaseLine(value, { file, line })
-      : isGridwmExamLine(value)
-        ? convertGridwmExamLine(value, { file, line })
-        : value;
+    const raw = detectReleaseLineFormat(value)?.convert(value, { file, line }) ?? value;
     const parsed = nativeLineSchema.safeParse(raw);
     if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
     const { id, kind } = parsed.data;

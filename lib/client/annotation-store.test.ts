@@ -205,7 +205,7 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
   });
 
   it("records scene edits only when they change the draft", async () => {
-    const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/annotate/scene-form");
+    const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/tasks/shared/gridwm/scene-form");
     const { store, sent, act } = setup({ kind: "gridwm-scene-json", initialAnswer: initialSceneDraft(), answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null) });
     const s = () => store.getState();
     expect(act(() => s().editScene("set", "agent.pos", [3, 3], "click")).map((e) => e.type)).toEqual(["scene_edited"]);
@@ -253,5 +253,18 @@ describe("a submission that never reached the server (issue 18)", () => {
     const replayed = replayOrderingEvents(3, [...history, ...sent]);
     expect(replayed.submitted).toBe(true);
     expect(replayOrderingEvents(3, [...history, sent[0]]).submitted).toBe(false);
+  });
+});
+
+describe("createAnnotationStore: dispatch, the one way to record an event", () => {
+  it("records an event its type's schema accepts, and nothing for one it refuses or an unknown type", () => {
+    const { store, sent, act } = setup({ kind: "explore-scene", length: undefined, initialAnswer: { draft: "explore", objects: [], nextId: 0, reading: null, query: "" }, answerOf: () => null });
+    const s = () => store.getState();
+    expect(act(() => s().dispatch({ type: "scene_object_added", payload: { object: 0, category: "bowl", description: "", via: "click" } })).map((e) => e.type)).toEqual(["scene_object_added"]);
+    expect((s().answer as { objects: unknown[] }).objects).toHaveLength(1);
+    expect(act(() => s().dispatch({ type: "relation_added", payload: { subject: 0, relation: " ", object: 0, via: "click" } }))).toEqual([]);
+    expect(act(() => s().dispatch({ type: "scene_object_added", payload: { object: -1, category: "cup", description: "", via: "click" } }))).toEqual([]);
+    expect(s().dispatch({ type: "no_such_event", payload: {} } as never)).toBe(false);
+    for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
   });
 });

@@ -1,16 +1,16 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
 import { allSlotsFilled, initialOrderingState } from "@/lib/annotate/ordering-state";
 import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/annotate/item-state";
-import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/annotate/scene-form";
-import type { Letter, Verdict } from "@/lib/tasks/gridwm-common";
+import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/tasks/shared/gridwm/scene-form";
+import type { Letter, Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
-import type { ResponseCreateInput, TrajectoryEvent, TrajectoryEventType, TrajectoryPayload } from "@/lib/validations/annotate";
+import { isValidPayload, type ResponseCreateInput, type TrajectoryEvent, type TrajectoryEventInput, type TrajectoryPayload } from "@/lib/validations/annotate";
 import type { AssignmentCursor } from "@/lib/client/trajectory-queue";
 
 /**
  * One item's annotation state (zustand vanilla store, STYLE.md section 4): created once per item
  * by AnnotationStoreProvider, never global. Three slices:
- * - trajectory: the per-assignment sequence number and `record`, the one place events are made;
+ * - trajectory: the per-assignment sequence number and `dispatch`, the one place events are made;
  * - response: the answer (the slots of an ordering task, or the `answer` object of any other
  *   kind), confidence, the lightbox, submitting;
  * - timer: visibility, the idle overlay and the running active-time tally.
@@ -78,8 +78,12 @@ export interface TrajectorySlice {
   /** events recorded by this store (this page view), in order */
   recorded: TrajectoryEvent[];
   shown: boolean;
-  /** records one event and applies it; returns false in read-only stores */
-  record: <T extends TrajectoryEventType>(type: T, payload: TrajectoryPayload<T>) => boolean;
+  /**
+   * The one way to record an event: checks its payload against the event type's schema (the
+   * kind's, lib/tasks/<kind>/events.ts, or a common one), records and applies it; returns false
+   * in read-only stores and for a payload its schema refuses (nothing is recorded then).
+   */
+  dispatch: (event: TrajectoryEventInput) => boolean;
   /** logs item_shown once per store (React may run effects twice in development) */
   show: (viewport?: { width: number; height: number }) => void;
 }
@@ -159,9 +163,9 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
     nextSeq: startSeq,
     recorded: [],
     shown: false,
-    record(type, payload) {
+    dispatch({ type, payload }) {
       const state = get();
-      if (state.readOnly) return false;
+      if (state.readOnly || !isValidPayload(type, payload)) return false;
       const event = { assignmentId: state.assignmentId, seq: state.nextSeq, clientTime: Math.round(now()), type, payload } as TrajectoryEvent;
       const tally = addToActiveTime(state.tally, event, state.idleCapMs);
       const next = applyItemEvent(itemStateOf(state), event);
@@ -173,8 +177,8 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
       const state = get();
       if (state.shown || state.readOnly) return;
       set({ shown: true });
-      if (state.submitted && init.reopen) state.record("submission_reopened", { submittedSeq: init.reopen.submittedSeq, reason: init.reopen.reason.slice(0, 500) });
-      get().record("item_shown", { kind: state.kind, resumed: state.nextSeq > 0, ...(viewport ? { viewport } : {}) });
+      if (state.submitted && init.reopen) state.dispatch({ type: "submission_reopened", payload: { submittedSeq: init.reopen.submittedSeq, reason: init.reopen.reason.slice(0, 500) } });
+      get().dispatch({ type: "item_shown", payload: { kind: state.kind, resumed: state.nextSeq > 0, ...(viewport ? { viewport } : {}) } });
     },
   });
 }
@@ -194,12 +198,12 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
     pick(candidate, fromSlot, via) {
       const state = get();
       if (state.submitted) return;
-      state.record("candidate_picked", { candidate, fromSlot, via });
+      state.dispatch({ type: "candidate_picked", payload: { candidate, fromSlot, via } });
     },
     cancelPick() {
       const state = get();
       if (!state.picked) return;
-      state.record("pick_cancelled", { candidate: state.picked.candidate });
+      state.dispatch({ type: "pick_cancelled", payload: { candidate: state.picked.candidate } });
     },
     place(candidate, slot, via) {
       const state = get();
@@ -207,14 +211,14 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
       const fromSlot = state.slots.indexOf(candidate);
       if (fromSlot === slot) {
         // dropped where it already was: the drag ends, nothing changes
-        if (state.picked) state.record("pick_cancelled", { candidate });
+        if (state.picked) state.dispatch({ type: "pick_cancelled", payload: { candidate } });
         return;
       }
       if (fromSlot >= 0) {
         state.moveSlot(fromSlot, slot, via);
         return;
       }
-      state.record("slot_filled", { slot, candidate, fromSlot: null, replaced: state.slots[slot], via });
+      state.dispatch({ type: "slot_filled", payload: { slot, candidate, fromSlot: null, replaced: state.slots[slot], via } });
     },
     moveSlot(from, to, via) {
       const state = get();
@@ -222,20 +226,20 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
       const candidate = state.slots[from];
       if (candidate === null || candidate === undefined || to < 0 || to >= state.length) return;
       const target = state.slots[to];
-      if (target === null) state.record("slot_filled", { slot: to, candidate, fromSlot: from, replaced: null, via });
-      else state.record("slots_swapped", { from, to, fromCandidate: candidate, toCandidate: target, via });
+      if (target === null) state.dispatch({ type: "slot_filled", payload: { slot: to, candidate, fromSlot: from, replaced: null, via } });
+      else state.dispatch({ type: "slots_swapped", payload: { from, to, fromCandidate: candidate, toCandidate: target, via } });
     },
     clearSlot(slot, via) {
       const state = get();
       const candidate = state.slots[slot];
       if (state.submitted || candidate === null || candidate === undefined) return;
-      state.record("slot_cleared", { slot, candidate, via });
+      state.dispatch({ type: "slot_cleared", payload: { slot, candidate, via } });
     },
     setConfidence(value) {
       const state = get();
       const valid = state.confidenceScale === "LIKERT_5" ? Number.isInteger(value) && value >= 1 && value <= 5 : Number.isFinite(value) && value >= 0 && value <= 100;
       if (state.submitted || !valid || value === state.confidence) return;
-      state.record("confidence_changed", { value, previous: state.confidence });
+      state.dispatch({ type: "confidence_changed", payload: { value, previous: state.confidence } });
     },
     zoom(image, role, index) {
       const state = get();
@@ -244,7 +248,7 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
         set({ zoomed: image });
         return;
       }
-      state.record("image_zoomed", { image, role, index });
+      state.dispatch({ type: "image_zoomed", payload: { image, role, index } });
     },
     closeZoom(via) {
       const state = get();
@@ -253,7 +257,7 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
         set({ zoomed: null });
         return;
       }
-      state.record("image_closed", { image: state.zoomed, via });
+      state.dispatch({ type: "image_closed", payload: { image: state.zoomed, via } });
     },
     zoomFrame(image, frame, via) {
       const state = get();
@@ -262,19 +266,19 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
         set({ zoomed: image, frame });
         return;
       }
-      state.record("frame_zoomed", { image, frame, via });
+      state.dispatch({ type: "frame_zoomed", payload: { image, frame, via } });
     },
     choose(choice, via) {
       const state = get();
       const previous = (state.answer as { choice?: Letter } | null)?.choice ?? null;
       if (state.submitted || state.readOnly || previous === choice) return;
-      state.record("choice_made", { choice, previous, via });
+      state.dispatch({ type: "choice_made", payload: { choice, previous, via } });
     },
     judge(verdict, via) {
       const state = get();
       const previous = (state.answer as { verdict?: Verdict } | null)?.verdict ?? null;
       if (state.submitted || state.readOnly || previous === verdict) return;
-      state.record("verdict_made", { verdict, previous, via });
+      state.dispatch({ type: "verdict_made", payload: { verdict, previous, via } });
     },
     editScene(op, path, value, via) {
       const state = get();
@@ -282,7 +286,7 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
       // an edit the draft refuses, or one that changes nothing, is not recorded
       const next = applySceneEdit(state.answer, { op, path, value });
       if (next === state.answer || JSON.stringify(next) === JSON.stringify(state.answer)) return;
-      state.record("scene_edited", { op, path, value: (value ?? null) as TrajectoryPayload<"scene_edited">["value"], via });
+      state.dispatch({ type: "scene_edited", payload: { op, path, value: (value ?? null) as TrajectoryPayload<"scene_edited">["value"], via } });
     },
     currentAnswer() {
       const state = get();
@@ -300,8 +304,8 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
       const clientId = randomId();
       const confidence = state.confidence;
       const submitSeq = state.nextSeq;
-      if (init.answerOf) state.record("submitted", { answer: answer as Record<string, TrajectoryPayload<"scene_edited">["value"]>, confidence, clientId });
-      else state.record("submitted", { order: (answer as { order: number[] }).order, confidence, clientId });
+      if (init.answerOf) state.dispatch({ type: "submitted", payload: { answer: answer as Record<string, TrajectoryPayload<"scene_edited">["value"]>, confidence, clientId } });
+      else state.dispatch({ type: "submitted", payload: { order: (answer as { order: number[] }).order, confidence, clientId } });
       const tally = get().tally;
       const submission: ResponseCreateInput = {
         assignmentId: state.assignmentId,
@@ -332,22 +336,22 @@ function createTimerSlice(init: AnnotationInit, resumed: ItemState, tally: Activ
     pageHidden() {
       const state = get();
       if (state.hidden || state.submitted) return;
-      state.record("page_hidden", {});
+      state.dispatch({ type: "page_hidden", payload: {} });
     },
     pageVisible() {
       const state = get();
       if (!state.hidden || state.submitted) return;
-      state.record("page_visible", {});
+      state.dispatch({ type: "page_visible", payload: {} });
     },
     idleShown(idleMs) {
       const state = get();
       if (state.idle || state.submitted) return;
-      state.record("idle_shown", { idleMs: Math.max(0, Math.round(idleMs)) });
+      state.dispatch({ type: "idle_shown", payload: { idleMs: Math.max(0, Math.round(idleMs)) } });
     },
     idleDismissed() {
       const state = get();
       if (!state.idle) return;
-      state.record("idle_dismissed", {});
+      state.dispatch({ type: "idle_dismissed", payload: {} });
     },
     sinceLastEvent(at) {
       const last = get().tally?.last.clientTime;

@@ -1,5 +1,5 @@
 import { krippendorffAlphaFromUnits, type AlphaResult } from "@/lib/stats/krippendorff-alpha";
-import type { ExploreScoreFigures } from "@/lib/tasks/explore-scorer";
+import type { ExploreScoreFigures } from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * EXPLORE-Bench's results table in the paper's shape (pure): per participant (humans pooled, each

@@ -15,9 +15,9 @@ import {
 import { loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
 import { getLlmScoringStatus, LLM_SCORED_KIND, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
-import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/explore-llm";
+import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/shared/explore/llm";
 import { exploreAgreementEncodings, parseExploreModelAnswer, type ExploreSceneKey } from "@/lib/tasks/explore-scene";
-import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/explore-scorer";
+import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * The structured score of an answer as the scorer computes it now: the stored one when it is of

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { ExplorationStepLabel } from "@/lib/generated/prisma/enums";
 import type { EsiStepLabelSummary } from "@/lib/esi/figures";
 import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
+import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { Json } from "@/lib/tasks/types";
 
 /**
@@ -28,10 +29,15 @@ export const stepLabelInputSchema = z.strictObject({
 });
 export type StepLabelInput = z.infer<typeof stepLabelInputSchema>;
 
+/** Whether a kind's replayed trajectories take step labels (the kind's `stepLabels`). */
+export function kindTakesStepLabels(kind: string): boolean {
+  return isTaskKind(kind) && getTaskModule(kind).stepLabels === true;
+}
+
 async function assignmentInStudy(slug: string, assignmentId: string) {
   const assignment = await db.assignment.findFirst({ where: { id: assignmentId, study: { slug } }, select: { id: true, studyId: true, item: { select: { kind: true } } } });
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
-  if (assignment.item.kind !== "esi-explore") throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
+  if (!kindTakesStepLabels(assignment.item.kind)) throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
   return assignment;
 }
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from "@/lib/tasks/gridwm-common";
+import { isPlainObject } from "@/lib/tasks/shared/gridwm/common";
 import type { ImportIssue, ItemLine } from "@/lib/import/types";
 
 /**

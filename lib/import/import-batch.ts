@@ -3,8 +3,8 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { defaultEsiConfidenceScale } from "@/lib/esi/confidence";
 import { sha256Hex } from "@/lib/import/canonical";
+import { defaultConfidenceScaleForKinds } from "@/lib/import/confidence-default";
 import { readBatchSource, throwInvalid } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ImportResult } from "@/lib/import/types";
 import { DEFAULT_MAX_ERRORS, maxImageBytes as maxImageBytesSetting, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
@@ -232,7 +232,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
               `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
               `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
           };
-          const scaleNote = await defaultEsiConfidenceScale(tx, study.id, [...freshKinds], hadItems);
+          const scaleNote = await defaultConfidenceScaleForKinds(tx, study.id, [...freshKinds], hadItems);
           if (scaleNote) result.message += `. ${scaleNote}`;
           await writeAuditEntry(tx, {
             actorId,

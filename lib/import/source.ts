@@ -4,9 +4,8 @@ import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import JSZip from "jszip";
 import { AppError, type AppErrorCode } from "@/lib/errors";
-import { isEnactReleaseLine } from "@/lib/import/enact-release";
 import { isEsiReleaseQuestion } from "@/lib/import/esi-release";
-import { isGridwmExamLine } from "@/lib/import/gridwm-exam";
+import { detectReleaseLineFormat } from "@/lib/tasks";
 import { LineTooLongError, readLines } from "@/lib/import/lines";
 import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
 import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
@@ -109,11 +108,8 @@ export function looksLikeEsiRelease(bytes: Buffer): boolean {
  * The converted format of a non-native items file from its first non-empty line (an ENACT release
  * line, or a GridWM-Judge exam line: `exam_id`, no `kind`), or null when it is in neither.
  */
-function releaseFormat(firstLine: string | null): "enact-release" | "gridwm-exam" | null {
-  const json = parsedOrNull(firstLine);
-  if (isEnactReleaseLine(json)) return "enact-release";
-  if (isGridwmExamLine(json)) return "gridwm-exam";
-  return null;
+function releaseFormat(firstLine: string | null): string | null {
+  return detectReleaseLineFormat(parsedOrNull(firstLine))?.id ?? null;
 }
 
 const EXPLORE_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"];

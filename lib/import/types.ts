@@ -38,7 +38,8 @@ export interface ItemLine {
   gold?: boolean;
 }
 
-export type ItemsFileFormat = "native" | "enact-release" | "gridwm-exam" | "explore-layout" | "esi-release";
+/** "native", a folder layout below, or the id of a release line format (lib/tasks releaseLineFormat) */
+export type ItemsFileFormat = "native" | "explore-layout" | "esi-release" | (string & {});
 
 export interface ItemsFile {
   /** path relative to the batch root, "/"-separated */

@@ -3,10 +3,8 @@ import { z } from "zod";
 import { assetUrl } from "@/lib/assets";
 import { createHash } from "node:crypto";
 import { AppError, isAppError } from "@/lib/errors";
-import { convertEnactReleaseLine } from "@/lib/import/enact-release";
 import { convertEsiReleaseFile } from "@/lib/import/esi-release";
 import { convertExploreInstance } from "@/lib/import/explore-layout";
-import { convertGridwmExamLine } from "@/lib/import/gridwm-exam";
 import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
@@ -14,7 +12,7 @@ import { imageContentProblem } from "@/lib/import/image-check";
 import { DEFAULT_MAX_LINE_BYTES, LineTooLongError, readLines } from "@/lib/import/lines";
 import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES, formatBytes } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ItemLine, ItemsFile } from "@/lib/import/types";
-import { getTaskModule } from "@/lib/tasks";
+import { getTaskModule, releaseLineFormat } from "@/lib/tasks";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";
 
 export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -348,10 +346,10 @@ function parseLine(text: string, file: ItemsFile, line: number, collector: Issue
     return null;
   }
   let candidate: unknown = json;
-  if (file.format === "enact-release" || file.format === "gridwm-exam") {
-    const convert = file.format === "enact-release" ? convertEnactReleaseLine : convertGridwmExamLine;
+  const lineFormat = releaseLineFormat(file.format);
+  if (lineFormat) {
     try {
-      candidate = convert(json, { file: file.path, line }) satisfies ItemLine;
+      candidate = lineFormat.convert(json, { file: file.path, line }) satisfies ItemLine;
     } catch (error) {
       collector.add(converterIssue(error, file.path, line));
       return null;

@@ -2,7 +2,7 @@ import "server-only";
 import cluster from "node:cluster";
 import { db } from "@/lib/db";
 import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
-import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/explore-scorer";
+import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**

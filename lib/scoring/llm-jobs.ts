@@ -5,16 +5,16 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
-import { embedderFromEnv, embeddingMatrixFor, type EmbedderConfig } from "@/lib/tasks/explore-embed";
-import { embedModelOf, EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmPromptVersion, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
-import { finishExploreLlmScore, planExploreLlmScore, type LlmPhraseRequest } from "@/lib/tasks/explore-llm-scorer";
+import { embedderFromEnv, embeddingMatrixFor, type EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
+import { embedModelOf, EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmPromptVersion, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/shared/explore/llm";
+import { finishExploreLlmScore, planExploreLlmScore, type LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
 import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
 
 /**
  * Background LLM scoring of a study's EXPLORE answers (ScoringJob): every submitted answer to a
  * non-practice `explore-scene` item and every model prediction for one, not yet scored by the
- * job's (model, prompt version), is planned (lib/tasks/explore-llm-scorer.ts), its prompts answered
+ * job's (model, prompt version), is planned (lib/tasks/shared/explore/llm-scorer.ts), its prompts answered
  * from ScorerCache or asked of the scorer LLM (bounded concurrency, retries with exponential
  * backoff), and its score stored in ScorerResult. Nothing runs inside an annotator's request.
  *

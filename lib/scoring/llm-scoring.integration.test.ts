@@ -11,11 +11,11 @@ import { importModelRun } from "@/lib/model-runs";
 import { submitResponse } from "@/lib/responses";
 import { createLlmScoringJob, getLlmScoringStatus, getScoringJob } from "@/lib/scoring/llm-jobs";
 import { runScoringJobsUntilIdle } from "@/lib/scoring/runner";
-import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/explore-llm";
-import type { EmbedderConfig } from "@/lib/tasks/explore-embed";
-import { planExploreLlmScore } from "@/lib/tasks/explore-llm-scorer";
+import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/shared/explore/llm";
+import type { EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
+import { planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema, type ExploreSceneAnswer } from "@/lib/tasks/explore-scene";
-import { scoreStructured } from "@/lib/tasks/explore-scorer";
+import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { llmScorerFromEnv } from "@/lib/tasks/explore-llm";
+import { llmScorerFromEnv } from "@/lib/tasks/shared/explore/llm";
 import { claimScoringJob, createLlmScoringJob, HEARTBEAT_STALE_MS, hasUnfinishedScoringJobs, runScoringJob, type ScoringJobView, type ScoringRunOptions } from "@/lib/scoring/llm-jobs";
 
 /**

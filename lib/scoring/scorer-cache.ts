@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db";
-import type { LlmPhraseRequest } from "@/lib/tasks/explore-llm-scorer";
+import type { LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
 
 /**
  * The scorer-LLM reply cache (ScorerCache): one row per prompt, keyed by a hash of the model, the

@@ -14,7 +14,7 @@ import {
  * Krippendorff's alpha for orderings (permutations of 0..L-1) with the metric difference
  * delta^2(a, b) = normalised Kendall tau distance (discordant candidate pairs / (L(L-1)/2)) for
  * two permutations of the same length, and 1 for permutations of different lengths. This is the
- * "each item a unit" encoding of ENACT answers (lib/tasks/enact-common.ts, "item-kendall").
+ * "each item a unit" encoding of ENACT answers (lib/tasks/shared/enact/common.ts, "item-kendall").
  *
  * Why a file of its own: the general algorithm needs every pair of distinct values for the
  * expected disagreement, O(V^2) per replicate, and orderings of 8-10 steps are nearly all

@@ -1,6 +1,6 @@
 /**
  * Seed from string: a 32-bit seed for `mulberry32` derived from a text such as
- * "<study id>|agreement|slot-ordinal|ordinal|enact-forward|steps=3", so every figure on a page
+ * "<study id>|agreement|slot-ordinal|ordinal|<kind>|steps=3", so every figure on a page
  * gets its own reproducible random stream and shows the same numbers on every reload.
  * Source: Fowler-Noll-Vo hash FNV-1a, 32-bit (offset basis 2166136261, prime 16777619), over the
  * UTF-16 code units of the text.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENACT_MAX_ORDER, enactOrderAnswerSchema } from "@/lib/tasks/enact-common";
+import { ENACT_MAX_ORDER, enactOrderAnswerSchema } from "@/lib/tasks/shared/enact/common";
 import { GRIDWM_MAX_ANSWER_OBJECTS, gridwmSceneJsonAnswerSchema } from "@/lib/tasks/gridwm-scene-json";
 
 /** Issue #17: the other kinds' unbounded answer arrays are capped in their own schemas, counted before their elements are parsed. */

@@ -7,11 +7,14 @@ import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
-import type { AnyTaskModule, ScoredAnswer } from "@/lib/tasks/types";
+import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
+import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
+import { registerKindEvents } from "@/lib/tasks/event-registry";
+import type { AnyTaskModule, KindEvents, ReleaseLineFormat, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
- * writing one module in lib/tasks/<kind>.ts and adding one line here; the key must equal the
+ * writing one module in lib/tasks/<kind>/index.ts and adding one line here; the key must equal the
  * module's `kind` (a unit test checks it).
  */
 const registered = {
@@ -27,12 +30,38 @@ const registered = {
 
 export type TaskKind = keyof typeof registered;
 
-export const taskModules: Record<TaskKind, AnyTaskModule> = registered;
+/** The benchmarks' release formats of one item a line, in the order they are tried on a first line. */
+const releaseLineFormats: ReleaseLineFormat[] = [enactReleaseFormat, gridwmExamFormat];
+
+/** The release line format whose `detect` takes this (parsed) line, or null. */
+export function detectReleaseLineFormat(line: unknown): ReleaseLineFormat | null {
+  return releaseLineFormats.find((format) => format.detect(line)) ?? null;
+}
+
+/** A release line format by its id, or null (e.g. "native"). */
+export function releaseLineFormat(id: string): ReleaseLineFormat | null {
+  return releaseLineFormats.find((format) => format.id === id) ?? null;
+}
+
+const modules: Record<string, AnyTaskModule> = { ...registered };
+
+export const taskModules: Record<TaskKind, AnyTaskModule> = modules;
 
 export const taskKinds = Object.keys(registered) as TaskKind[];
 
 export function isTaskKind(kind: unknown): kind is TaskKind {
-  return typeof kind === "string" && Object.hasOwn(registered, kind);
+  return typeof kind === "string" && Object.hasOwn(modules, kind);
+}
+
+/**
+ * Registers a kind at run time, both parts of its lib half (the module and its events): what a
+ * test does with a fixture kind (tests/toy-kind.integration.test.ts). The kinds above are
+ * registered by their line in `registered`.
+ */
+export function registerKind(taskModule: AnyTaskModule, events?: KindEvents): void {
+  modules[taskModule.kind] = taskModule;
+  if (!taskKinds.includes(taskModule.kind as TaskKind)) taskKinds.push(taskModule.kind as TaskKind);
+  if (events) registerKindEvents(taskModule.kind, events);
 }
 
 /** The module of a kind; throws AppError("INVALID") naming the known kinds for anything else. */
@@ -40,7 +69,7 @@ export function getTaskModule(kind: string): AnyTaskModule {
   if (!isTaskKind(kind)) {
     throw new AppError("INVALID", `unknown task kind ${JSON.stringify(kind)}; known kinds: ${taskKinds.join(", ")}`);
   }
-  return taskModules[kind];
+  return modules[kind];
 }
 
 /**
@@ -51,7 +80,7 @@ export function getTaskModule(kind: string): AnyTaskModule {
 export function kindSettings(taskSettings: unknown, kind: string): Record<string, unknown> {
   const all = taskSettings && typeof taskSettings === "object" && !Array.isArray(taskSettings) ? (taskSettings as Record<string, unknown>) : {};
   const own = all[kind] && typeof all[kind] === "object" ? all[kind] : {};
-  const schema = isTaskKind(kind) ? taskModules[kind].settingsSchema : undefined;
+  const schema = isTaskKind(kind) ? modules[kind].settingsSchema : undefined;
   if (!schema) return own as Record<string, unknown>;
   const parsed = schema.safeParse(own);
   if (parsed.success) return parsed.data;
@@ -82,4 +111,4 @@ export function aggregateScoredAnswers(taskModule: AnyTaskModule, rows: Readonly
   return taskModule.aggregateAnswers ? taskModule.aggregateAnswers(rows) : taskModule.aggregate(rows.map((row) => row.score));
 }
 
-export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, TaskAssignmentRules } from "@/lib/tasks/types";
+export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, ReleaseLineFormat, TaskAssignmentRules } from "@/lib/tasks/types";

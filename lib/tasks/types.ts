@@ -214,6 +214,17 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   settingsSchema?: z.ZodType<Record<string, unknown>>;
   /** Optional (added for GridWM-Judge's probe families): the kind's rules in the assignment queue. */
   assignment?: TaskAssignmentRules;
+  /**
+   * Optional (added for ESI-Bench, whose confidence is a probability): the confidence scale a
+   * study takes when its first import holds items of this kind (the study has no answers yet),
+   * and why, for the import's message.
+   */
+  defaultConfidenceScale?: { scale: "PERCENT"; reason: string };
+  /**
+   * Optional (added for ESI-Bench): researchers label the steps of this kind's replayed
+   * trajectories (lib/esi/step-labels.ts), and the replay shows every recorded step's frame.
+   */
+  stepLabels?: boolean;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own state, action and view types
   interactive?: InteractiveTask<Public, Key, any, any, any>;
@@ -227,3 +238,66 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types
 export type AnyTaskModule = TaskModule<any, any, any, any>;
+
+/**
+ * What a kind's events may change in the item's state (lib/annotate/item-state.ts): the draft
+ * answer, the confidence (ESI's belief panel), the image or storyboard frame shown large.
+ */
+export interface DraftState {
+  answer: unknown;
+  confidence: number | null;
+  zoomed: string | null;
+  frame: number | null;
+}
+
+/** One recorded trajectory event, as the reducer and the replay see it. */
+export interface RecordedEvent {
+  type: string;
+  payload: unknown;
+}
+
+/** What a replay description is told besides the event. */
+export interface EventDescribeContext {
+  /** how the task names a candidate ("image C", "action B") */
+  name(candidate: number): string;
+  /** the study's confidence scale is 0-100 % (else 1-5) */
+  percent: boolean;
+}
+
+/**
+ * The events half of a kind (lib/tasks/<kind>/events.ts; browser-safe: the annotation store uses
+ * it). Shared code loops over the registered kinds (lib/tasks/event-registry.ts) to build the
+ * event map, the reducer and the replay description; it never names an event of a kind.
+ */
+export interface KindEvents<Schemas extends Record<string, z.ZodType> = Record<string, z.ZodType>> {
+  /** the payload schema of each event type this kind records */
+  payloadSchemas: Schemas;
+  /**
+   * The state after one event, or null when the event is not this kind's (or not for this draft):
+   * the next kind is asked. A malformed event of the kind returns `{}` (state unchanged).
+   */
+  reduce?(state: DraftState, event: RecordedEvent): Partial<DraftState> | null;
+  /** One event of this kind in words for the replay timeline; null for events of other kinds. */
+  describe?(event: RecordedEvent, context: EventDescribeContext): string | null;
+}
+
+/** Where a converted line came from, for error messages. */
+export interface SourcePosition {
+  file: string;
+  /** 1-based line number in `file` */
+  line: number;
+}
+
+/**
+ * A benchmark's own release format of one item a line (ENACT's QA files, GridWM-Judge's exams),
+ * registered in lib/tasks/index.ts: the importer and `yardstick score` tell it by the first line
+ * (`detect`) and convert each line to a native item line (`convert` throws AppError naming the
+ * file, line and field).
+ */
+export interface ReleaseLineFormat {
+  /** the format's name, also the converted items' `source` tag ("enact-release") */
+  id: string;
+  benchmark: string;
+  detect(line: unknown): boolean;
+  convert(line: unknown, position: SourcePosition): { id: string; kind: string; public: unknown; key: unknown; tags: Record<string, string | number | boolean>; practice?: boolean; gold?: boolean };
+}

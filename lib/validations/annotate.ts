@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { SCENE_EDIT_PATH } from "@/lib/annotate/scene-form";
-import { NOTE_CONFIDENCES, NOTE_FIELDS, NOTE_SOURCES } from "@/lib/ego2world/notes";
+import { kindEventsVersion, kindPayloadSchemas, staticKindPayloadSchemas } from "@/lib/tasks/event-registry";
 
 /**
  * What the annotator's browser sends: trajectory events and responses. Shared by the route
@@ -9,14 +8,12 @@ import { NOTE_CONFIDENCES, NOTE_FIELDS, NOTE_SOURCES } from "@/lib/ego2world/not
  */
 
 const index = z.number().int().min(0).max(999);
-const slotIndex = index;
 const candidateIndex = index;
-const inputVia = z.enum(["drag", "keyboard", "click", "touch"]);
 /** an image URL as shown ("/api/assets/<sha256>") */
 const imageRef = z.string().min(1).max(2048);
 
-/** Every trajectory event type and its payload. */
-export const trajectoryPayloadSchemas = {
+/** The event types every kind records (each kind's own are in lib/tasks/<kind>/events.ts). */
+const commonPayloadSchemas = {
   /** the item was rendered (again, when `resumed`: after a reload or on another device) */
   item_shown: z.strictObject({
     kind: z.string().max(60),
@@ -30,83 +27,8 @@ export const trajectoryPayloadSchemas = {
     index: index,
   }),
   image_closed: z.strictObject({ image: imageRef, via: z.enum(["escape", "backdrop", "button"]) }),
-  /** a drag started: from the library (`fromSlot` null) or from a filled slot */
-  candidate_picked: z.strictObject({ candidate: candidateIndex, fromSlot: slotIndex.nullable(), via: inputVia }),
-  /** a drag ended without a drop on a slot */
-  pick_cancelled: z.strictObject({ candidate: candidateIndex }),
-  /**
-   * a candidate put into a slot: from the library (`fromSlot` null) or moved from another slot
-   * (which is left empty); `replaced` is the candidate that was in the slot (back to the library)
-   */
-  slot_filled: z.strictObject({ slot: slotIndex, candidate: candidateIndex, fromSlot: slotIndex.nullable(), replaced: candidateIndex.nullable(), via: inputVia }),
-  /** the candidates of two filled slots swapped */
-  slots_swapped: z.strictObject({ from: slotIndex, to: slotIndex, fromCandidate: candidateIndex, toCandidate: candidateIndex, via: inputVia }),
-  /** a slot emptied; its candidate goes back to the library */
-  slot_cleared: z.strictObject({ slot: slotIndex, candidate: candidateIndex, via: inputVia }),
-  /** a storyboard frame (0-based, left to right, top to bottom) shown large, cut from `image` */
-  frame_zoomed: z.strictObject({ image: imageRef, frame: z.number().int().min(0).max(63), via: z.enum(["click", "keyboard"]) }),
-  /** GridWM Task A: a candidate letter chosen (again: a change of mind; `previous` the one before) */
-  choice_made: z.strictObject({ choice: z.enum(["A", "B", "C", "D"]), previous: z.enum(["A", "B", "C", "D"]).nullable(), via: z.enum(["click", "keyboard", "touch"]) }),
-  /** GridWM Task C: the verdict chosen */
-  verdict_made: z.strictObject({ verdict: z.enum(["Success", "Fail"]), previous: z.enum(["Success", "Fail"]).nullable(), via: z.enum(["click", "keyboard", "touch"]) }),
-  /**
-   * GridWM Task B: one edit of the scene form (lib/annotate/scene-form.ts): `set` a field
-   * ("agent.pos" [x, y], "agent.dir", "agent.carrying", "front_cell.type", "front_cell.state",
-   * "objects.<i>.type|color|state"), `add` an object ("objects"), `remove` one ("objects.<i>").
-   */
-  scene_edited: z.strictObject({
-    op: z.enum(["set", "add", "remove"]),
-    path: z.string().max(40).regex(SCENE_EDIT_PATH, "a scene form path"),
-    value: z.json(),
-    via: z.enum(["click", "keyboard", "touch"]),
-  }),
-  /**
-   * EXPLORE-Bench (`explore-scene`, lib/annotate/item-state.ts applyExploreEvent): an object added
-   * to the scene draft with a new stable id (`object`), removed (with the relations pointing at
-   * it), or one of its fields edited; attributes are the free-text `description`.
-   */
-  scene_object_added: z.strictObject({ object: z.number().int().min(0).max(100_000), category: z.string().max(200), description: z.string().max(2000), via: z.enum(["click", "keyboard", "touch"]) }),
-  scene_object_removed: z.strictObject({ object: z.number().int().min(0).max(100_000), via: z.enum(["click", "keyboard", "touch"]) }),
-  scene_object_edited: z.strictObject({ object: z.number().int().min(0).max(100_000), field: z.enum(["category", "description"]), value: z.string().max(2000), via: z.enum(["click", "keyboard", "touch"]) }),
-  /** EXPLORE: "<subject> <relation> <object>" added to the subject's relations (objects by id) */
-  relation_added: z.strictObject({ subject: z.number().int().min(0).max(100_000), relation: z.string().trim().min(1).max(100), object: z.number().int().min(0).max(100_000), via: z.enum(["click", "keyboard", "touch"]) }),
-  /** EXPLORE: the subject's relation at `index` removed */
-  relation_removed: z.strictObject({ subject: z.number().int().min(0).max(100_000), index: z.number().int().min(0).max(999), via: z.enum(["click", "keyboard", "touch"]) }),
-  /** EXPLORE: the reading position in the action list (0-based first and last visible action; at most one a second while scrolling) */
-  actions_scrolled: z.strictObject({ first: z.number().int().min(0).max(100_000), last: z.number().int().min(0).max(100_000) }),
-  /** EXPLORE: the action list's filter text (debounced) */
-  actions_searched: z.strictObject({ query: z.string().max(200) }),
-  /** EXPLORE free-text mode: the description as typed so far (debounced, and when the box loses focus) */
-  scene_text_edited: z.strictObject({ value: z.string().max(20_000) }),
   /** an interactive item (lib/play.ts): the server acknowledged step `seq` (the action as sent; `valid` false when refused) */
   play_step: z.strictObject({ seq: z.number().int().min(1).max(100_000), action: z.json(), valid: z.boolean() }),
-  /**
-   * Ego2World (`ego2world-play`, lib/ego2world/notes.ts): one row of the person's notes (their
-   * belief graph) added, one field edited, a row removed; `via` "auto" for rows pre-filled from
-   * what the person saw. `episode_finished`: the server said every task is done.
-   */
-  note_added: z.strictObject({
-    object: z.string().trim().min(1).max(100),
-    area: z.string().max(100).nullable(),
-    state: z.string().max(500),
-    confidence: z.enum(NOTE_CONFIDENCES),
-    source: z.enum(NOTE_SOURCES),
-    via: z.enum(["auto", "click", "keyboard", "touch"]),
-  }),
-  note_edited: z.strictObject({ object: z.string().min(1).max(100), field: z.enum(NOTE_FIELDS), value: z.string().max(500).nullable(), via: z.enum(["click", "keyboard", "touch"]) }),
-  note_removed: z.strictObject({ object: z.string().min(1).max(100), via: z.enum(["click", "keyboard", "touch"]) }),
-  episode_finished: z.strictObject({ tasks: z.number().int().min(0).max(1000) }),
-  /**
-   * ESI-Bench (lib/esi/belief.ts): "my current answer" or its confidence changed while exploring;
-   * the whole belief (the answer so far: an option, a map of the parts answered so far, or null;
-   * the confidence on the study's scale or null) and the play step it was made at
-   */
-  belief_changed: z.strictObject({
-    choice: z.union([z.string().max(200), z.record(z.string().max(20), z.string().max(200)).refine((parts) => Object.keys(parts).length <= 10, "at most 10 parts")]).nullable(),
-    confidence: z.number().min(0).max(100).nullable(),
-    step: z.number().int().min(0).max(100_000),
-    via: z.enum(["click", "keyboard", "touch", "slider"]),
-  }),
   confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
   /**
    * the answer as submitted (also in Response.answer): ordering kinds send `order` (as before),
@@ -129,9 +51,21 @@ export const trajectoryPayloadSchemas = {
   idle_dismissed: z.strictObject({}),
 } as const;
 
+/** Every trajectory event type and its payload: the common ones and those of the registered kinds. */
+export const trajectoryPayloadSchemas = { ...commonPayloadSchemas, ...staticKindPayloadSchemas };
+
 export type TrajectoryEventType = keyof typeof trajectoryPayloadSchemas;
 export type TrajectoryPayload<T extends TrajectoryEventType> = z.infer<(typeof trajectoryPayloadSchemas)[T]>;
 export const trajectoryEventTypes = Object.keys(trajectoryPayloadSchemas) as TrajectoryEventType[];
+
+/** An event as the annotation store's `dispatch` takes it: a type with its payload. */
+export type TrajectoryEventInput = { [T in TrajectoryEventType]: { type: T; payload: TrajectoryPayload<T> } }[TrajectoryEventType];
+
+/** Whether a payload is one its event type's schema accepts (kinds registered at run time included). */
+export function isValidPayload(type: string, payload: unknown): boolean {
+  const schema = Object.hasOwn(commonPayloadSchemas, type) ? commonPayloadSchemas[type as keyof typeof commonPayloadSchemas] : kindPayloadSchemas()[type];
+  return schema !== undefined && schema.safeParse(payload).success;
+}
 
 /**
  * Events one assignment may store: seq runs from 0 below this, and (assignment, seq) is stored once,
@@ -150,49 +84,29 @@ const envelope = {
   clientTime: z.number().int().min(0).max(8_640_000_000_000),
 };
 
-function eventOf<T extends TrajectoryEventType>(type: T) {
-  return z.strictObject({ ...envelope, type: z.literal(type), payload: trajectoryPayloadSchemas[type] });
+function eventOf(type: string, payload: z.ZodType) {
+  return z.strictObject({ ...envelope, type: z.literal(type), payload });
+}
+
+/** A typed trajectory event (the union of every type with its payload). */
+export type TrajectoryEvent = {
+  [T in TrajectoryEventType]: { assignmentId: string; seq: number; clientTime: number; type: T; payload: TrajectoryPayload<T> };
+}[TrajectoryEventType];
+
+let eventSchemaCache: { version: number; schema: z.ZodType } | null = null;
+
+/** The union over the event types of this moment's registry (a kind registered at run time adds its own). */
+function currentEventSchema(): z.ZodType {
+  const version = kindEventsVersion();
+  if (eventSchemaCache?.version !== version) {
+    const options = Object.entries({ ...kindPayloadSchemas(), ...commonPayloadSchemas }).map(([type, payload]) => eventOf(type, payload));
+    eventSchemaCache = { version, schema: z.discriminatedUnion("type", options as [(typeof options)[number], ...(typeof options)[number][]]) };
+  }
+  return eventSchemaCache.schema;
 }
 
 /** One trajectory event as the browser sends it. */
-export const trajectoryEventSchema = z.discriminatedUnion("type", [
-  eventOf("item_shown"),
-  eventOf("image_zoomed"),
-  eventOf("image_closed"),
-  eventOf("candidate_picked"),
-  eventOf("pick_cancelled"),
-  eventOf("slot_filled"),
-  eventOf("slots_swapped"),
-  eventOf("slot_cleared"),
-  eventOf("frame_zoomed"),
-  eventOf("choice_made"),
-  eventOf("verdict_made"),
-  eventOf("scene_edited"),
-  eventOf("scene_object_added"),
-  eventOf("scene_object_removed"),
-  eventOf("scene_object_edited"),
-  eventOf("relation_added"),
-  eventOf("relation_removed"),
-  eventOf("actions_scrolled"),
-  eventOf("actions_searched"),
-  eventOf("scene_text_edited"),
-  eventOf("play_step"),
-  eventOf("note_added"),
-  eventOf("note_edited"),
-  eventOf("note_removed"),
-  eventOf("episode_finished"),
-  eventOf("belief_changed"),
-  eventOf("confidence_changed"),
-  eventOf("submitted"),
-  eventOf("submission_reopened"),
-  eventOf("page_hidden"),
-  eventOf("page_visible"),
-  eventOf("idle_shown"),
-  eventOf("idle_dismissed"),
-]);
-
-/** A typed trajectory event (the union of every type with its payload). */
-export type TrajectoryEvent = z.infer<typeof trajectoryEventSchema>;
+export const trajectoryEventSchema: z.ZodType<TrajectoryEvent> = z.lazy(() => currentEventSchema() as z.ZodType<TrajectoryEvent>);
 
 export const MAX_EVENTS_PER_BATCH = 500;
 

@@ -3,7 +3,7 @@ import { ZoomImage } from "@/components/review/zoom-image";
 import { ChangeChips, FactChips } from "@/components/review/key-views/changes";
 
 /**
- * ENACT's answer keys for reviewers, from the kinds' reviewView (lib/tasks/enact-forward.ts,
+ * ENACT's answer keys for reviewers, from the kinds' reviewView (lib/tasks/enact-forward/index.ts,
  * enact-inverse.ts): the correct order laid out step by step, as the annotator's slots would hold
  * it, with what each step visibly changes when the key has symbolic states.
  */

@@ -52,7 +52,7 @@ function LivePlayer({ episode }: { episode: EpisodeView }) {
   const areas = useMemo(() => Object.keys(episode.areas), [episode.areas]);
   const onStep = useCallback(
     (ack: { seq: number; valid: boolean }, action: unknown) => {
-      api.getState().record("play_step", { seq: ack.seq, action: action as TrajectoryPayload<"play_step">["action"], valid: ack.valid });
+      api.getState().dispatch({ type: "play_step", payload: { seq: ack.seq, action: action as TrajectoryPayload<"play_step">["action"], valid: ack.valid } });
     },
     [api],
   );
@@ -66,9 +66,9 @@ function LivePlayer({ episode }: { episode: EpisodeView }) {
     const state = api.getState();
     if (state.readOnly || state.submitted) return;
     for (const row of notesToPrefill(current, draftOf(state.answer).notes)) {
-      state.record("note_added", { object: row.object, area: row.area, state: "", confidence: "high", source: "seen", via: "auto" });
+      state.dispatch({ type: "note_added", payload: { object: row.object, area: row.area, state: "", confidence: "high", source: "seen", via: "auto" } });
     }
-    if (current.finished && !draftOf(api.getState().answer).finished) api.getState().record("episode_finished", { tasks: current.taskCount });
+    if (current.finished && !draftOf(api.getState().answer).finished) api.getState().dispatch({ type: "episode_finished", payload: { tasks: current.taskCount } });
   }, [current, api]);
 
   const act = useCallback((action: Ego2worldAction) => (locked ? Promise.resolve(null) : play.act(action)), [locked, play]);
@@ -410,7 +410,7 @@ function NotesPanel({ notes, areas, locked, labels }: { notes: Note[]; areas: st
       if (state.readOnly || state.submitted) return;
       const note = draftOf(state.answer).notes.find((row) => row.object === object);
       if (!note || note[field] === value) return;
-      state.record("note_edited", { object, field, value, via });
+      state.dispatch({ type: "note_edited", payload: { object, field, value, via } });
     },
     [api],
   );
@@ -418,7 +418,7 @@ function NotesPanel({ notes, areas, locked, labels }: { notes: Note[]; areas: st
     const object = newObject.trim();
     const state = api.getState();
     if (!object || state.readOnly || state.submitted || draftOf(state.answer).notes.some((note) => note.object === object)) return;
-    state.record("note_added", { object, area: null, state: "", confidence: "low", source: "guess", via });
+    state.dispatch({ type: "note_added", payload: { object, area: null, state: "", confidence: "low", source: "guess", via } });
     setNewObject("");
   };
   const areaOptions = noteAreaOptions(areas);
@@ -493,7 +493,7 @@ function NoteRow({ note, label, areaOptions, locked, edit }: { note: Note; label
           disabled={locked}
           onClick={(event) => {
             const state = api.getState();
-            if (!state.readOnly && !state.submitted) state.record("note_removed", { object: note.object, via: viaOf(event) });
+            if (!state.readOnly && !state.submitted) state.dispatch({ type: "note_removed", payload: { object: note.object, via: viaOf(event) } });
           }}
           aria-label={`Remove the note on ${note.object}`}
           className={`${smallButton} w-6 px-0 text-slate-400 hover:bg-slate-200 hover:text-slate-700`}

@@ -7,7 +7,7 @@ import type { Ego2worldView } from "@/lib/tasks/ego2world-play";
  * action text, the notes to pre-fill from what is seen, and the registry's answer functions.
  */
 
-/** The public view (lib/tasks/ego2world-play.ts publicView). */
+/** The public view (lib/tasks/ego2world-play/index.ts publicView). */
 export interface EpisodeView {
   title: string;
   areas: Record<string, { image: string }>;

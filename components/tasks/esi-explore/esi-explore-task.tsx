@@ -34,7 +34,7 @@ function LivePlayer({ item }: { item: EsiItemView }) {
   const api = useAnnotationStoreApi();
   const assignmentId = useAnnotationStore((s) => s.assignmentId);
   const onStep = (ack: PlayAck, action: unknown) => {
-    api.getState().record("play_step", { seq: ack.seq, action: action as TrajectoryPayload<"play_step">["action"], valid: ack.valid });
+    api.getState().dispatch({ type: "play_step", payload: { seq: ack.seq, action: action as TrajectoryPayload<"play_step">["action"], valid: ack.valid } });
   };
   const play = usePlay<EsiPlayView>(assignmentId, { onStep });
   const last = play.steps.length > 0 ? play.steps[play.steps.length - 1] : null;
@@ -182,7 +182,7 @@ function useBelief(step: number): Belief {
   const record = (next: EsiDraftChoice, nextConfidence: number | null, via: Via) => {
     const state = api.getState();
     if (state.readOnly || state.submitted) return;
-    state.record("belief_changed", { choice: next, confidence: nextConfidence, step, via });
+    state.dispatch({ type: "belief_changed", payload: { choice: next, confidence: nextConfidence, step, via } });
   };
   return {
     choice,

@@ -1,7 +1,7 @@
 import { choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing, isEsiDraft, type EsiDraft, type EsiOptions } from "@/lib/esi/belief";
 
 /**
- * What the ESI player gets (no server code): the item's public view (lib/tasks/esi-explore.ts
+ * What the ESI player gets (no server code): the item's public view (lib/tasks/esi-explore/index.ts
  * publicView), the play view of the current step (EsiView there), and the registry's answer
  * helpers. On the replay page the view also carries the recorded steps (`replay`), so the
  * read-only player can show the frame of each step.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyExploreDraft, replayItemEvents, type ExploreDraft } from "@/lib/annotate/item-state";
+import { replayItemEvents } from "@/lib/annotate/item-state";
+import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { EXPLORE_ANSWER_LIMITS, exploreSceneAnswerSchema, exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreDraftProblem, exploreMissing, exploreTextProblem, isFreeTextView, objectLabels, sceneText } from "@/components/tasks/explore-scene/explore-draft";
 import { describeEvent } from "@/components/replay/describe-event";

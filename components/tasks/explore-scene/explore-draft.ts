@@ -1,5 +1,5 @@
-import { emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject } from "@/lib/annotate/item-state";
-import { EXPLORE_ANSWER_LIMITS as L } from "@/lib/tasks/explore-limits";
+import { emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject } from "@/lib/tasks/explore-scene/events";
+import { EXPLORE_ANSWER_LIMITS as L } from "@/lib/tasks/shared/explore/limits";
 
 /**
  * The pure side of the EXPLORE scene editor: names of the draft's objects (the answer's relation
@@ -82,7 +82,7 @@ export function sceneText(draft: ExploreDraft): string {
 /** What still keeps the draft from being a valid answer, in a few words; "" when it can be submitted. */
 export function exploreDraftProblem(draft: ExploreDraft): string {
   if (draft.objects.length === 0) return "Add at least one object of the final scene";
-  // the answer's caps (lib/tasks/explore-limits.ts), said before the server would refuse the answer
+  // the answer's caps (lib/tasks/shared/explore/limits.ts), said before the server would refuse the answer
   if (draft.objects.length > L.objects) return `At most ${L.objects} objects: remove ${draft.objects.length - L.objects}`;
   const relations = draft.objects.reduce((sum, object) => sum + object.relations.length, 0);
   if (relations > L.relations) return `At most ${L.relations} relations in all: remove ${relations - L.relations}`;

@@ -1,14 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { applyExploreEvent, emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject } from "@/lib/annotate/item-state";
-import type { TrajectoryEventType, TrajectoryPayload } from "@/lib/validations/annotate";
+import { applyExploreEvent, emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject, type ExploreEventType } from "@/lib/tasks/explore-scene/events";
+import type { TrajectoryEventInput } from "@/lib/validations/annotate";
 import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { viaOf } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
-import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/explore-limits";
+import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/shared/explore/limits";
 import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProblem, normalizeCategory, objectLabels, sceneText, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 
 /**
@@ -26,7 +26,7 @@ import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProb
  */
 
 type Via = "click" | "keyboard" | "touch";
-type ExploreEventType = "scene_object_added" | "scene_object_removed" | "scene_object_edited" | "relation_added" | "relation_removed" | "actions_scrolled" | "actions_searched" | "scene_text_edited";
+type ExploreEvent = Extract<TrajectoryEventInput, { type: ExploreEventType }>;
 
 const inputClass = "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
 const buttonClass = "h-10 shrink-0 lg:h-7 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
@@ -43,11 +43,11 @@ export default function ExploreSceneTask({ view }: TaskUiProps) {
 
   /** records one EXPLORE event when it changes the draft (and nothing otherwise) */
   const act = useCallback(
-    <T extends ExploreEventType>(type: T, payload: TrajectoryPayload<T>) => {
+    (event: ExploreEvent) => {
       const state = api.getState();
       if (state.readOnly || state.submitted || !isExploreDraft(state.answer)) return false;
-      if (applyExploreEvent(state.answer, type, payload) === state.answer) return false;
-      return state.record(type as TrajectoryEventType, payload as never);
+      if (applyExploreEvent(state.answer, event.type, event.payload) === state.answer) return false;
+      return state.dispatch(event);
     },
     [api],
   );
@@ -75,7 +75,7 @@ export default function ExploreSceneTask({ view }: TaskUiProps) {
   );
 }
 
-type Act = <T extends ExploreEventType>(type: T, payload: TrajectoryPayload<T>) => boolean;
+type Act = (event: ExploreEvent) => boolean;
 
 // ---------------------------------------------------------------------------------------------
 // The action list
@@ -102,7 +102,7 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
   // the filter is recorded once typing pauses
   useEffect(() => {
     if (query === draft.query) return;
-    const timer = setTimeout(() => act("actions_searched", { query: query.slice(0, 200) }), SEARCH_AFTER_MS);
+    const timer = setTimeout(() => act({ type: "actions_searched", payload: { query: query.slice(0, 200) } }), SEARCH_AFTER_MS);
     return () => clearTimeout(timer);
   }, [query, draft.query, act]);
 
@@ -129,7 +129,7 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
     }
     if (first === null || last === null) return;
     lastSent.current = Date.now();
-    act("actions_scrolled", { first, last });
+    act({ type: "actions_scrolled", payload: { first, last } });
   }, [act]);
 
   const onScroll = () => {
@@ -178,7 +178,7 @@ function FreeTextEditor({ draft, act, locked }: { draft: ExploreDraft; act: Act;
   // what is typed is recorded once typing pauses (and on blur, below)
   useEffect(() => {
     if (locked || text === stored) return;
-    const timer = setTimeout(() => act("scene_text_edited", { value: text }), TEXT_AFTER_MS);
+    const timer = setTimeout(() => act({ type: "scene_text_edited", payload: { value: text } }), TEXT_AFTER_MS);
     return () => clearTimeout(timer);
   }, [text, stored, locked, act]);
 
@@ -199,7 +199,7 @@ function FreeTextEditor({ draft, act, locked }: { draft: ExploreDraft; act: Act;
         disabled={locked}
         onChange={(event) => setText(event.target.value)}
         onBlur={() => {
-          if (text !== stored) act("scene_text_edited", { value: text });
+          if (text !== stored) act({ type: "scene_text_edited", payload: { value: text } });
         }}
       />
       {problem && !locked ? <p className="text-xs text-amber-700">{problem}</p> : null}
@@ -238,7 +238,7 @@ function SceneEditor({ item, draft, act, locked }: { item: ExploreView; draft: E
   const addObject = (via: Via) => {
     const name = category.trim();
     if (name === "") return;
-    if (act("scene_object_added", { object: draft.nextId, category: name, description: description.trim(), via })) {
+    if (act({ type: "scene_object_added", payload: { object: draft.nextId, category: name, description: description.trim(), via } })) {
       setSelected(draft.nextId);
       setCategory("");
       setDescription("");
@@ -335,7 +335,7 @@ function ObjectRow({
     const index = draft.objects.findIndex((o) => o.id === id);
     return index >= 0 ? labels[index].ref : null;
   };
-  const edit = (field: "category" | "description", value: string, via: Via) => act("scene_object_edited", { object: object.id, field, value, via });
+  const edit = (field: "category" | "description", value: string, via: Via) => act({ type: "scene_object_edited", payload: { object: object.id, field, value, via } });
   const commitOnEnter = (field: "category" | "description") => (event: React.KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "Enter") {
       event.preventDefault();
@@ -364,7 +364,7 @@ function ObjectRow({
         if (event.key === "Delete" || event.key === "Backspace") {
           event.preventDefault();
           const next = (event.currentTarget.nextElementSibling ?? event.currentTarget.previousElementSibling) as HTMLElement | null;
-          act("scene_object_removed", { object: object.id, via: "keyboard" });
+          act({ type: "scene_object_removed", payload: { object: object.id, via: "keyboard" } });
           next?.focus();
         }
       }}
@@ -395,7 +395,7 @@ function ObjectRow({
           onBlur={(e) => edit("description", e.target.value, "click")}
           onKeyDown={commitOnEnter("description")}
         />
-        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-10 w-10 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600" onClick={(e) => act("scene_object_removed", { object: object.id, via: viaOf(e) })}>
+        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-10 w-10 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600" onClick={(e) => act({ type: "scene_object_removed", payload: { object: object.id, via: viaOf(e) } })}>
           ✕
         </button>
       </div>
@@ -430,13 +430,13 @@ function ObjectRow({
                   if (locked || (event.key !== "Delete" && event.key !== "Backspace")) return;
                   event.preventDefault();
                   event.stopPropagation();
-                  act("relation_removed", { subject: object.id, index, via: "keyboard" });
+                  act({ type: "relation_removed", payload: { subject: object.id, index, via: "keyboard" } });
                 }}
               >
                 <span className="flex-1">
                   <span className="text-slate-400">{ref_}</span> <strong>{relation.relation}</strong> {target ?? ""}
                 </span>
-                <button type="button" aria-label={`Remove relation ${text}`} disabled={locked} className="px-1 text-slate-400 hover:text-red-600" onClick={(e) => act("relation_removed", { subject: object.id, index, via: viaOf(e) })}>
+                <button type="button" aria-label={`Remove relation ${text}`} disabled={locked} className="px-1 text-slate-400 hover:text-red-600" onClick={(e) => act({ type: "relation_removed", payload: { subject: object.id, index, via: viaOf(e) } })}>
                   ✕
                 </button>
               </li>
@@ -459,7 +459,7 @@ function RelationForm({ draft, labels, act, locked }: { draft: ExploreDraft; lab
   const ready = !locked && subjectId !== null && targetId !== null && relation.trim() !== "";
   const add = (via: Via) => {
     if (!ready) return;
-    if (act("relation_added", { subject: subjectId!, relation: relation.trim(), object: targetId!, via })) setRelation("");
+    if (act({ type: "relation_added", payload: { subject: subjectId!, relation: relation.trim(), object: targetId!, via } })) setRelation("");
   };
   const refOf = (id: number) => labels[draft.objects.findIndex((o) => o.id === id)]?.ref ?? "?";
   const selectClass = `${inputClass} max-w-[9rem]`;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { GRIDWM_ACTION_WORDS, type GridwmAction, type Verdict } from "@/lib/tasks/gridwm-common";
+import { GRIDWM_ACTION_WORDS, type GridwmAction, type Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import { frameCrop, STORYBOARD_FRAMES, type JudgeView } from "@/components/tasks/shared/gridwm";
 import { Lightbox } from "@/components/tasks/shared/lightbox";

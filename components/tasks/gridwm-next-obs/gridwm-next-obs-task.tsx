@@ -1,6 +1,6 @@
 "use client";
 
-import type { Letter } from "@/lib/tasks/gridwm-common";
+import type { Letter } from "@/lib/tasks/shared/gridwm/common";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import { CHOICE_LETTERS, letterOfKey, type NextObsView } from "@/components/tasks/shared/gridwm";
 import { Lightbox } from "@/components/tasks/shared/lightbox";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { GRIDWM_COLORS, type GridwmColor } from "@/lib/tasks/gridwm-common";
+import { GRIDWM_COLORS, type GridwmColor } from "@/lib/tasks/shared/gridwm/common";
 import {
   CARRY_TYPES,
   FRONT_TYPES,
@@ -16,7 +16,7 @@ import {
   type Pos,
   type SceneDraft,
   type SceneObjectType,
-} from "@/lib/annotate/scene-form";
+} from "@/lib/tasks/shared/gridwm/scene-form";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import type { SceneView } from "@/components/tasks/shared/gridwm";
 import { Lightbox } from "@/components/tasks/shared/lightbox";

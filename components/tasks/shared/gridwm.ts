@@ -1,4 +1,4 @@
-import type { Letter } from "@/lib/tasks/gridwm-common";
+import type { Letter } from "@/lib/tasks/shared/gridwm/common";
 
 /** Views of the GridWM kinds as their modules' publicView() gives them (lib/tasks/gridwm-*.ts). */
 export interface NextObsView {

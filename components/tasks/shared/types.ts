@@ -1,6 +1,6 @@
 /** Props every task UI gets (components/tasks/registry.ts); state and actions come from the annotation store. */
 export interface TaskUiProps {
-  /** the kind's public view of the item (lib/tasks/<kind>.ts publicView) */
+  /** the kind's public view of the item (lib/tasks/<kind>/index.ts publicView) */
   view: unknown;
   /** per-slot notes drawn under the slots: practice feedback, the answer key on review pages */
   slotNotes?: Array<SlotNote | null>;
@@ -39,4 +39,10 @@ export function slotKeysText(length: number): string {
 export function stepSquareCss(length: number, maxVw = 30): string {
   if (length >= 7) return `min(104px, ${maxVw}vw)`;
   return `min(clamp(64px, calc((100dvh - 192px - ${4 * (length - 1)}px) / ${length} - 10px), 160px), ${maxVw}vw)`;
+}
+
+/** One keyboard shortcut listed on the item page. */
+export interface Shortcut {
+  keys: string;
+  action: string;
 }

@@ -15,7 +15,7 @@
  * `sb_memory`, then `sb_dispatch`'s even spread over the candidates).
  */
 import { mulberry32, type Rng } from "@/lib/stats/rng";
-import type { GridwmAction } from "@/lib/tasks/gridwm-common";
+import type { GridwmAction } from "@/lib/tasks/shared/gridwm/common";
 import { deriveSeed } from "@/scripts/demo-data/kitchen-world";
 import {
   DIR_TO_VEC,

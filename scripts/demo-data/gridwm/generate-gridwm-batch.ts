@@ -29,7 +29,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { mulberry32, type Rng } from "@/lib/stats/rng";
-import { LETTERS, transitionOf, type GridwmAction } from "@/lib/tasks/gridwm-common";
+import { LETTERS, transitionOf, type GridwmAction } from "@/lib/tasks/shared/gridwm/common";
 import type { SceneKeyJson } from "@/lib/tasks/gridwm-scene-json";
 import { deriveSeed, shuffled } from "@/scripts/demo-data/kitchen-world";
 import { buildBaseCases, type BaseCase, type Variant } from "@/scripts/demo-data/gridwm/cases";

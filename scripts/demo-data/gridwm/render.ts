@@ -11,7 +11,7 @@
  */
 import sharp from "sharp";
 import { mulberry32 } from "@/lib/stats/rng";
-import type { GridwmColor } from "@/lib/tasks/gridwm-common";
+import type { GridwmColor } from "@/lib/tasks/shared/gridwm/common";
 import { VIEW_AGENT, VIEW_SIZE, getCell, inBounds, viewToWorld, type Cell, type View, type World } from "@/scripts/demo-data/gridwm/world";
 
 /** MiniGrid's COLORS. */

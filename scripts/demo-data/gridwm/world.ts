@@ -17,7 +17,7 @@
  * Worlds are plain values: `step` returns a new world and never changes its argument.
  */
 import { mulberry32, type Rng } from "@/lib/stats/rng";
-import type { GridwmAction, GridwmColor } from "@/lib/tasks/gridwm-common";
+import type { GridwmAction, GridwmColor } from "@/lib/tasks/shared/gridwm/common";
 
 export type Dir = 0 | 1 | 2 | 3;
 export type Vec = [number, number];

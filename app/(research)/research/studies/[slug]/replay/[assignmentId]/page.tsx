@@ -5,7 +5,7 @@ import { getReplay } from "@/lib/annotate/research";
 import { orPageError } from "@/lib/annotate/page-access";
 import { Badge } from "@/components/ui/badge";
 import { ReplayPlayer } from "@/components/replay/replay-player";
-import { getReplaySteps } from "@/lib/esi/step-labels";
+import { getReplaySteps, kindTakesStepLabels } from "@/lib/esi/step-labels";
 import { EsiStepLabels } from "@/components/replay/esi-step-labels";
 
 export const metadata: Metadata = { title: "Replay" };
@@ -15,7 +15,7 @@ export default async function ReplayPage({ params }: { params: Promise<{ slug: s
   const user = await requirePageRole(`/research/studies/${slug}/replay/${assignmentId}`, "ADMIN", "RESEARCHER");
   const data = await orPageError(getReplay(slug, assignmentId));
   // ESI-Bench: the frame of every recorded step (the player shows it) and the step labels
-  const esi = data.item.kind === "esi-explore" ? await orPageError(getReplaySteps(slug, assignmentId, user.id)) : null;
+  const esi = kindTakesStepLabels(data.item.kind) ? await orPageError(getReplaySteps(slug, assignmentId, user.id)) : null;
   const view = esi && data.item.view && typeof data.item.view === "object" ? { ...(data.item.view as object), replay: esi.steps.map((step) => ({ seq: step.seq, view: step.view, action: step.action, valid: step.valid, message: step.message })) } : data.item.view;
   return (
     <div className="space-y-3">

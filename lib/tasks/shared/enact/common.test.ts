@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import {
+  aggregateEnact,
+  alignedPairs,
+  contradicts,
+  enactAgreementEncodings,
+  isPermutation,
+  kendallDelta,
+  parseEnactModelAnswer,
+  stateDiff,
+  visibleChanges,
+  type EnactScore,
+} from "@/lib/tasks/shared/enact/common";
+
+describe("state diffs and change sets", () => {
+  it("diff(s, t) = {+f : f in t \\ s} U {-f : f in s \\ t}", () => {
+    const diff = stateDiff(["Open(fridge)", "RightGrasping(r1,fridge)"], ["Open(fridge)", "Inside(milk,fridge)"]);
+    expect([...diff].sort()).toEqual(["+Inside(milk,fridge)", "-RightGrasping(r1,fridge)"]);
+    expect(stateDiff(["A"], ["A"]).size).toBe(0);
+  });
+
+  it("visibleChanges drops changes of hidden facts", () => {
+    expect([...visibleChanges(["+A", "-B", "+C"], new Set(["B"]))]).toEqual(["+A", "+C"]);
+  });
+
+  it("contradicts: a predicted +f against a reference -f, or the reverse", () => {
+    expect(contradicts(["+Open(fridge)"], new Set(["-Open(fridge)", "+Grasp(milk)"]))).toBe(true);
+    expect(contradicts(["-Grasp(milk)"], new Set(["+Grasp(milk)"]))).toBe(true);
+    expect(contradicts(["+Open(fridge)", "+Extra(x)"], new Set(["+Open(fridge)"]))).toBe(false);
+  });
+
+  it("isPermutation", () => {
+    expect(isPermutation([2, 0, 1])).toBe(true);
+    expect(isPermutation([])).toBe(true);
+    expect(isPermutation([0, 0])).toBe(false);
+    expect(isPermutation([1, 2])).toBe(false);
+    expect(isPermutation([0.5, 1])).toBe(false);
+  });
+});
+
+describe("alignedPairs (the authors' dp[m][n])", () => {
+  it("is the longest monotone chain of satisfied pairs", () => {
+    // reference [a, b, c, d], prediction [a, c, x, d] with equality as the check: a, c, d = 3
+    const reference = ["a", "b", "c", "d"];
+    const predicted = ["a", "c", "x", "d"];
+    expect(alignedPairs(4, 4, (i, k) => reference[i] === predicted[k])).toBe(3);
+    // crossing pairs cannot both count: reference [a, b] vs prediction [b, a] -> 1
+    expect(alignedPairs(2, 2, (i, k) => ["a", "b"][i] === ["b", "a"][k])).toBe(1);
+    expect(alignedPairs(3, 0, () => true)).toBe(0);
+  });
+});
+
+describe("aggregateEnact", () => {
+  it("TA = mean accepted; PA = sum of correct pairs / sum of L (micro, not the mean of ratios)", () => {
+    const score = (accepted: boolean, correctPairs: number, L: number): EnactScore => ({
+      accepted,
+      exact: accepted,
+      correctPairs,
+      L,
+      semanticAvailable: false,
+    });
+    const scores = [score(true, 3, 3), score(false, 1, 4), score(false, 2.25, 3), score(true, 2, 2)];
+    // TA = 2 / 4 = 0.5; PA = (3 + 1 + 2.25 + 2) / (3 + 4 + 3 + 2) = 8.25 / 12 = 0.6875
+    // (the mean of per-item ratios would be (1 + 0.25 + 0.75 + 1) / 4 = 0.75)
+    expect(aggregateEnact(scores)).toEqual({ TA: 0.5, PA: 0.6875 });
+    expect(aggregateEnact([])).toEqual({ TA: null, PA: null });
+  });
+});
+
+describe("parseEnactModelAnswer", () => {
+  it.each([
+    ["the last [d, d, ...] list in a text, 1-based", "First I thought [1, 2, 3].\nFinal answer: [2, 3, 1]", [1, 2, 0]],
+    ["a bare list", "[3, 1, 2]", [2, 0, 1]],
+    ["a list in backticks with a trailing comma", "`[3,1,2,]`", [2, 0, 1]],
+    ["a text that is only numbers", "3, 1, 2", [2, 0, 1]],
+    ["a list containing 0 (already 0-based, as ENACT's evaluator assumes)", "[0, 2, 1]", [0, 2, 1]],
+    ["a list starting above 1 (shifted down, as ENACT's evaluator does)", "[2, 4, 3]", [0, 2, 1]],
+    ["a list of another length, kept for the alignment", "[1, 2, 3, 4]", [0, 1, 2, 3]],
+    ["a list with repeats, kept", "[1, 1, 2]", [0, 0, 1]],
+    ["an array of 1-based labels", [2, 1], [1, 0]],
+    ["Yardstick's own 0-based object, taken as is", { order: [2, 0, 1] }, [2, 0, 1]],
+  ])("reads %s", (_, raw, order) => {
+    expect(parseEnactModelAnswer(raw)).toEqual({ order });
+  });
+
+  it.each([
+    ["prose without a list", "I cannot tell the order."],
+    ["numbers inside prose", "Image 3 comes after image 1"],
+    ["negative indices", { order: [-1, 0] }],
+    ["non-integers", { order: [0.5] }],
+    ["null", null],
+  ])("refuses %s", (_, raw) => {
+    expect(parseEnactModelAnswer(raw)).toBeNull();
+  });
+});
+
+describe("agreement encodings", () => {
+  const byId = Object.fromEntries(enactAgreementEncodings.map((encoding) => [encoding.id, encoding]));
+
+  it("offers slot-nominal, slot-ordinal and item-kendall", () => {
+    expect(Object.keys(byId)).toEqual(["slot-nominal", "slot-ordinal", "item-kendall"]);
+    expect(byId["slot-nominal"].level).toBe("nominal");
+    expect(byId["slot-ordinal"].level).toBe("ordinal");
+    expect(byId["item-kendall"].level).toBe("custom");
+  });
+
+  it("slot-nominal: each slot a unit, valued by the chosen candidate", () => {
+    expect(byId["slot-nominal"].units({ order: [2, 0, 1] })).toEqual([
+      { unit: "slot-0", value: 2 },
+      { unit: "slot-1", value: 0 },
+      { unit: "slot-2", value: 1 },
+    ]);
+  });
+
+  it("slot-ordinal: each candidate a unit, valued by the slot it was placed in", () => {
+    expect(byId["slot-ordinal"].units({ order: [2, 0, 1] })).toEqual([
+      { unit: "candidate-0", value: 1 },
+      { unit: "candidate-1", value: 2 },
+      { unit: "candidate-2", value: 0 },
+    ]);
+  });
+
+  it("item-kendall: one unit per item, delta^2 = the normalised Kendall tau distance (already a squared distance)", () => {
+    const encoding = byId["item-kendall"];
+    expect(encoding.units({ order: [2, 0, 1] })).toEqual([{ unit: "", value: "2,0,1" }]);
+    const distance = encoding.distance!;
+    expect(distance).toBe(kendallDelta);
+    expect(distance("0,1,2", "0,1,2")).toBe(0);
+    expect(distance("0,1,2", "2,1,0")).toBe(1);
+    // one adjacent swap among 3 candidates: 1 of 3 pairs discordant -> 1/3
+    expect(distance("0,1,2", "1,0,2")).toBeCloseTo(1 / 3, 12);
+    // ranks of [1, 2, 0] are (2, 0, 1): pairs (0,1) and (0,2) discordant with the identity -> 2/3
+    expect(distance("1,2,0", "0,1,2")).toBeCloseTo(2 / 3, 12);
+    expect(distance("1,2,0", "0,1,2")).toBe(distance("0,1,2", "1,2,0"));
+    // 4 candidates, one adjacent swap: 1 of 6 pairs
+    expect(distance("0,2,1,3", "0,1,2,3")).toBeCloseTo(1 / 6, 12);
+    // not permutations of the same length (model answers): maximal
+    expect(distance("0,1", "0,1,2")).toBe(1);
+    expect(distance("0,0,1", "0,1,2")).toBe(1);
+  });
+});
