@@ -36,6 +36,29 @@ async function allColumnVisible(page: Page, table: Locator) {
   expect(all.x + all.width, "All is on screen").toBeLessThanOrEqual(page.viewportSize()!.width);
 }
 
+/**
+ * With more columns than its box holds, the table scrolls and "All" stays in view: the window is
+ * narrowed until the table is wider than its box (the fixture's twelve columns fit at 1280 px),
+ * then restored.
+ */
+async function allColumnVisibleWhileScrolling(page: Page, table: Locator) {
+  const frame = table.locator("xpath=..");
+  const size = page.viewportSize()!;
+  const { scroll, client } = await frame.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+  if (scroll <= client) await page.setViewportSize({ width: Math.max(360, size.width - (client - scroll) - 160), height: size.height });
+  await expect.poll(() => frame.evaluate((element) => element.scrollWidth - element.clientWidth), { message: "the table is wider than its box" }).toBeGreaterThan(0);
+  // measured as a person first sees it: scrolled to its start (scrollIntoViewIfNeeded would scroll All into view)
+  await frame.evaluate((element) => {
+    element.scrollIntoView({ block: "center" });
+    element.scrollLeft = 0;
+  });
+  const frameBox = (await frame.boundingBox())!;
+  const all = (await table.locator("thead th").last().boundingBox())!;
+  expect(all.x + all.width, "All ends inside the scrolling table's box").toBeLessThanOrEqual(frameBox.x + frameBox.width + 0.5);
+  expect(all.x + all.width, "All is on screen").toBeLessThanOrEqual(page.viewportSize()!.width);
+  await page.setViewportSize(size);
+}
+
 for (const width of [1280, 1920]) {
   test.describe(`at ${width} px`, () => {
     test.use({ storageState: storageStatePath("researcher"), viewport: { width, height: 900 } });
@@ -52,6 +75,7 @@ for (const width of [1280, 1920]) {
       await expect(accuracy.locator("thead th")).toHaveCount(3 + 12 + 1);
       await allColumnVisible(page, accuracy);
       await page.screenshot({ path: testInfo.outputPath(`accuracy-${width}.png`) });
+      await allColumnVisibleWhileScrolling(page, accuracy);
 
       // agreement: the headline keeps its width beside the 9 x 9 matrix
       const headline = page.getByTestId("alpha-headline");
@@ -66,6 +90,7 @@ for (const width of [1280, 1920]) {
       expect(matrixFrame.x + matrixFrame.width, "the matrix ends on screen").toBeLessThanOrEqual(width);
       for (const name of study.annotators.map((a) => a.name)) await expect(matrix.getByRole("rowheader", { name })).toBeVisible();
       await allColumnVisible(page, page.getByTestId("alpha-by-cell"));
+      await allColumnVisibleWhileScrolling(page, page.getByTestId("alpha-by-cell"));
       await page.screenshot({ path: testInfo.outputPath(`agreement-${width}.png`) });
 
       // the time chart: one label per annotator, none running into the next
@@ -80,6 +105,8 @@ for (const width of [1280, 1920]) {
       const chartBox = (await chart.boundingBox())!;
       for (let i = 0; i < boxes.length; i++) {
         expect(boxes[i].x, "a label starts inside the chart").toBeGreaterThanOrEqual(chartBox.x - 0.5);
+        // one line per name (12 px type): a wrapped name runs into its neighbours once rows are tight
+        expect(boxes[i].height, `label ${i + 1} is one line`).toBeLessThan(20);
         if (i > 0) expect(boxes[i].y, `label ${i + 1} clears label ${i}`).toBeGreaterThanOrEqual(boxes[i - 1].y + boxes[i - 1].height - 0.5);
       }
       const xTicks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");

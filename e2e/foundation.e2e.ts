@@ -49,6 +49,8 @@ test.describe("admin imports a batch", () => {
     await page.goto("/admin/import");
     await expect(page.locator('form[data-ready="true"]')).toBeVisible();
     await expect(page.getByTestId("study-select")).toHaveValue("");
+    // two versions of a study are told apart in the picker
+    await expect(page.getByTestId("study-select").locator(`option[value="${slug}"]`)).toContainText("version 1");
     await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
     await expect(page.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
 
@@ -102,6 +104,13 @@ test.describe("admin imports a batch", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const { rows: before } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Item" i JOIN "Study" s ON s.id = i."studyId" WHERE s.slug = $1`, [slug]);
     expect(before[0].n).toBe(0);
+
+    // not a zip at all: an issue of the file itself, whose name the headline already says (said once)
+    await page.getByTestId("zip-input").setInputFiles({ name: "not-a-zip.zip", mimeType: "application/zip", buffer: Buffer.from("this is not a zip archive") });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByTestId("import-error-headline")).toContainText("not-a-zip.zip");
+    await expect(page.getByTestId("import-error-list")).toContainText("not a readable zip archive");
+    await expect(page.getByTestId("import-error-list")).not.toContainText("not-a-zip.zip");
 
     // the good batch
     await page.getByTestId("zip-input").setInputFiles({ name: "kitchen.zip", mimeType: "application/zip", buffer: await zipFolder(batch.outDir, ["items.jsonl", ...new Set(imageFiles)]) });

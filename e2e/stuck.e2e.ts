@@ -95,9 +95,12 @@ test.describe("nobody stuck", () => {
     const page = await context.newPage();
     let stalled = true;
     let asked = 0;
+    // when the session itself asked again (the prefetch asks with ?exclude= on its own schedule)
+    const retries: number[] = [];
     await page.route("**/api/annotate/studies/*/next*", async (route) => {
       if (!stalled) return route.continue();
       asked += 1;
+      if (!route.request().url().includes("exclude=")) retries.push(Date.now());
       await route.fulfill({ status: 503, headers: { "retry-after": "2", "content-type": "application/json" }, body: JSON.stringify({ error: "The server is busy: try again shortly", code: "UNAVAILABLE" }) });
     });
     const annotate = new AnnotatePage(page);
@@ -114,8 +117,12 @@ test.describe("nobody stuck", () => {
     await expect(stall).toContainText("HTTP 503");
     await expect(stall).toContainText(/Trying again in \d+ s/);
     await expect(stall).toContainText("nothing is lost");
-    // it retries by itself, each wait longer than the last
+    // it retries by itself, never sooner than the server's Retry-After (2 s), and the waits grow (2, 2, 4 s)
     await expect.poll(async () => Number(await stall.getAttribute("data-attempt")), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => retries.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
+    const waits = retries.slice(1, 4).map((at, i) => at - retries[i]);
+    for (const wait of waits) expect(wait, `waits ${waits.join(", ")} ms: Retry-After kept`).toBeGreaterThanOrEqual(1800);
+    expect(waits[2], `waits ${waits.join(", ")} ms: the third is longer`).toBeGreaterThanOrEqual(waits[0] + 1500);
     await shoot(page, "stalled");
     const before = asked;
     stalled = false;
@@ -267,6 +274,46 @@ test("ESI practice answered from one view shows that view on feedback, not an ex
   await expect(page.locator('[data-testid="esi-player"][data-mode="active"]')).toHaveCount(0);
   await shoot(page, "esi-practice-feedback");
   await context.close();
+});
+
+test("ESI's Keys popover lists the keys its instructions use, and they work", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const study = await track(createEsiStudy({ user: "annotator2", work: [{ item: "esi-demo-kitchen-apples", condition: "active" }] }));
+  const context = await contextAs(browser, "annotator2");
+  const page = await context.newPage();
+  await page.goto(`/s/${study.slug}/work`);
+  await expect(page.locator('[data-testid="esi-player"][data-mode="active"]')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole("button", { name: "⌨ Keys" }).click();
+  const keys = page.getByTestId("shortcuts").locator("kbd");
+  const listed = await keys.allTextContents();
+  for (const key of ["W", "A", "S", "D", "R", "F", "←", "→", "↑", "↓", "1–9"]) expect(listed, `the Keys popover lists ${key}`).toContain(key);
+  await shoot(page, "esi-keys");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("shortcuts")).toBeHidden();
+  // the keys do what the list says (W costs a step even where it is refused)
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press("w");
+  await expect(page.getByTestId("esi-step-counter")).toHaveText(/^Step 1 of/);
+  await context.close();
+});
+
+test("the dashboard counts main work as begun once shown, not the item fetched in advance", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const study: FixtureStudy = await track(createEnactStudy({ items: [3, 3, 3].map((steps) => ({ kind: "enact-forward" as const, steps })), members: ["annotator2"] }));
+  const work = await contextAs(browser, "annotator2");
+  const annotate = new AnnotatePage(await work.newPage());
+  await annotate.open(study.slug);
+  // one item on screen (started), the next one prefetched behind it (assigned, unseen)
+  await expect.poll(async () => (await assignmentsOf(study.id, "annotator2")).map((a) => a.status).sort().join(","), { timeout: 15_000 }).toBe("ASSIGNED,STARTED");
+
+  const researcher = await contextAs(browser, "researcher");
+  const page = await researcher.newPage();
+  await page.goto(`/research/studies/${study.slug}/dashboard`);
+  const progress = page.locator("table").filter({ has: page.getByText("Main done / begun") });
+  const row = progress.getByRole("row").filter({ hasText: e2eUsers.annotator2.name });
+  await expect(row.getByRole("cell").nth(1)).toHaveText("0 / 1");
+  await researcher.close();
+  await work.close();
 });
 
 test("rough edges: favicon, versions, pseudonyms, 'left out'", async ({ browser, request }) => {
