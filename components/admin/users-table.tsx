@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
+import { callApi } from "@/lib/client/api";
 
 type Role = "ADMIN" | "RESEARCHER" | "ANNOTATOR";
 interface UserRow {
@@ -27,10 +28,9 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
 
   async function update(id: string, change: Partial<Pick<UserRow, "role" | "disabled">>) {
     setError(undefined);
-    const response = await fetch(`/api/admin/users/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(change) });
-    const body = await response.json();
-    if (!response.ok) return setError(body.error ?? "Could not change the user");
-    setUsers((list) => list.map((u) => (u.id === id ? { ...u, ...body } : u)));
+    const result = await callApi<Partial<UserRow>>(`/api/admin/users/${id}`, { method: "PATCH", json: change });
+    if (!result.ok) return setError(result.error ?? "Could not change the user");
+    setUsers((list) => list.map((u) => (u.id === id ? { ...u, ...result.data } : u)));
   }
 
   async function create(event: React.FormEvent<HTMLFormElement>) {
@@ -39,20 +39,15 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
     const form = new FormData(formElement);
     setPending(true);
     setFormErrors({});
-    const response = await fetch("/api/admin/users", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(Object.fromEntries(form.entries())),
-    });
-    const body = await response.json();
+    const result = await callApi<UserRow>("/api/admin/users", { json: Object.fromEntries(form.entries()) });
     setPending(false);
-    if (!response.ok) {
+    if (!result.ok) {
       const next: Record<string, string> = {};
-      for (const issue of body.issues ?? []) next[issue.path] = issue.message;
-      if (!body.issues) next.form = body.error;
+      for (const issue of result.issues ?? []) next[issue.path] = issue.message;
+      if (!result.issues) next.form = result.error ?? "Could not create the user";
       return setFormErrors(next);
     }
-    setUsers((list) => [...list, body]);
+    setUsers((list) => [...list, result.data]);
     formElement.reset();
   }
 
