@@ -6,7 +6,6 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { callApi } from "@/lib/client/api";
 
-
 function slugify(title: string): string {
   return title
     .toLowerCase()
