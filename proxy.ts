@@ -51,7 +51,7 @@ export const config = {
     // everything but static files, next-auth (its own CSRF token), the multipart uploads, whose
     // bodies may pass the proxy's 10 MB buffer, and the annotation API (/api/annotate/*: about one
     // request a second per annotator, where the proxy's own cost was a fifth of a request's CPU,
-    // bench/load/RESULTS.md). Those handlers call assertSameSite themselves; tests/csrf-coverage.test.ts
+    // bench/load/RESULTS.md). Their route() wrapper (lib/http/route.ts) calls assertSameSite; tests/csrf-coverage.test.ts
     // fails when a state-changing handler the proxy does not see lacks it.
     "/((?!_next/static|_next/image|favicon\\.ico|api/auth/|api/annotate/|api/admin/import$|api/studies/[^/]+/model-runs$).*)",
   ],

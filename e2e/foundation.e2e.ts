@@ -139,6 +139,42 @@ test.describe("admin imports a batch", () => {
   });
 });
 
+test.describe("admin creates a user", () => {
+  test.use({ storageState: storageStatePath("admin") });
+
+  test("the form checks the shared schema before sending, shows the server's refusal, and lists the new user", async ({ page }) => {
+    const email = `form-${Date.now().toString(36)}@e2e.test`;
+    await page.goto("/admin/users");
+    const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Create user" }) });
+    let posted = 0;
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/api/admin/users") posted += 1;
+    });
+    await form.locator('input[name="name"]').fill("Form Person");
+    await form.locator('input[name="email"]').fill(email);
+    await form.locator('input[name="password"]').fill("short");
+    await form.getByRole("button", { name: "Create user" }).click();
+    await expect(form.getByText("at least 8 characters")).toBeVisible();
+    expect(posted).toBe(0);
+
+    await form.locator('input[name="password"]').fill("long enough password");
+    await form.locator('select[name="role"]').selectOption("RESEARCHER");
+    await form.getByRole("button", { name: "Create user" }).click();
+    await expect(page.getByRole("cell", { name: email })).toBeVisible();
+    await expect(form.locator('input[name="email"]')).toHaveValue("");
+    const { rows } = await e2eDb().query(`SELECT role::text AS role FROM "User" WHERE email = $1`, [email]);
+    expect(rows).toEqual([{ role: "RESEARCHER" }]);
+
+    await form.locator('input[name="name"]').fill("Form Person again");
+    await form.locator('input[name="email"]').fill(email);
+    await form.locator('input[name="password"]').fill("long enough password");
+    await form.getByRole("button", { name: "Create user" }).click();
+    await expect(form.getByText(`A user with the email ${email} exists already`)).toBeVisible();
+    expect(posted).toBe(2);
+    await e2eDb().query(`DELETE FROM "User" WHERE email = $1`, [email]);
+  });
+});
+
 test.describe("an annotator", () => {
   test.use({ storageState: storageStatePath("annotator") });
 

@@ -291,3 +291,8 @@ export async function excludedParticipantIds(studyId: string): Promise<string[]>
   const rows = await db.studyMember.findMany({ where: { studyId, status: "EXCLUDED" }, select: { userId: true } });
   return rows.map((row) => row.userId);
 }
+
+/** How many answers the participant has given in the study (what withdrawing would delete). */
+export async function countParticipantResponses(studyId: string, userId: string): Promise<number> {
+  return db.response.count({ where: { assignment: { studyId, userId } } });
+}

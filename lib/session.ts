@@ -95,3 +95,15 @@ export async function requirePageRole(callbackPath: string, ...roles: Role[]): P
   if (roles.length > 0 && !roles.includes(user.role)) forbidden();
   return user;
 }
+
+/**
+ * For route-group layouts: the signed-in user for the shell, redirecting to sign-in when signed
+ * out (pages add the callback) and rendering the 403 page when the role is not allowed, so that a
+ * refusal is a real 403 sent before the page streams. Pages check again with requirePageRole.
+ */
+export async function requireLayoutUser(...roles: Role[]): Promise<CurrentUser> {
+  const user = await getCurrentUser();
+  if (!user) redirect("/signin");
+  if (roles.length > 0 && !roles.includes(user.role)) forbidden();
+  return user;
+}

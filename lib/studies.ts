@@ -102,3 +102,13 @@ export async function listStudyBatches(studyId: string) {
     select: { id: true, fileName: true, itemCount: true, checksum: true, createdAt: true, importedBy: { select: { name: true } } },
   });
 }
+
+/** Every study, newest first, as a choice in a form (the import page's study picker). */
+export async function listStudyChoices() {
+  return db.study.findMany({ orderBy: { createdAt: "desc" }, select: { slug: true, title: true, version: true } });
+}
+
+/** What the study pages' header shows; null for an unknown slug. */
+export async function getStudyHeader(slug: string) {
+  return db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true, version: true } });
+}

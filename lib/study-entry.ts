@@ -415,3 +415,9 @@ export async function enterByCredentials(raw: unknown, address: string): Promise
   }
   return enterByLink(parsed.data.entryToken, query, address);
 }
+
+/** The study's public entry token (null when its link is off). */
+export async function getEntryToken(studyId: string): Promise<string | null> {
+  const { entryToken } = await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { entryToken: true } });
+  return entryToken;
+}

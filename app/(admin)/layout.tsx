@@ -1,5 +1,7 @@
+import { requireLayoutUser } from "@/lib/session";
 import { StaffShell } from "@/components/layout/staff-shell";
 
-export default function AdminLayout({ children }: { children: React.ReactNode }) {
-  return <StaffShell allowed={["ADMIN"]}>{children}</StaffShell>;
+export default async function AdminLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireLayoutUser("ADMIN");
+  return <StaffShell user={user}>{children}</StaffShell>;
 }

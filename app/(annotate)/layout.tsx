@@ -1,11 +1,9 @@
-import { redirect } from "next/navigation";
-import { getCurrentUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/session";
 import { SiteHeader } from "@/components/layout/site-header";
 import { TrajectoryQueueProvider } from "@/components/annotate/queue-provider";
 
 export default async function AnnotateLayout({ children }: { children: React.ReactNode }) {
-  const user = await getCurrentUser();
-  if (!user) redirect("/signin");
+  const user = await requireLayoutUser();
   return (
     <div className="min-h-screen">
       <SiteHeader user={user} />

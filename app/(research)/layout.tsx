@@ -1,5 +1,7 @@
+import { requireLayoutUser } from "@/lib/session";
 import { StaffShell } from "@/components/layout/staff-shell";
 
-export default function ResearchLayout({ children }: { children: React.ReactNode }) {
-  return <StaffShell allowed={["ADMIN", "RESEARCHER"]}>{children}</StaffShell>;
+export default async function ResearchLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireLayoutUser("ADMIN", "RESEARCHER");
+  return <StaffShell user={user}>{children}</StaffShell>;
 }

@@ -1,12 +1,10 @@
-import { redirect } from "next/navigation";
-import { getCurrentUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/session";
 import { SiteHeader } from "@/components/layout/site-header";
 
 // Item verification (docs/review.md): reviewers of any role (membership of a review study grants
 // it, checked by each page), and the researchers' pages under (staff) layouts.
 export default async function ReviewLayout({ children }: { children: React.ReactNode }) {
-  const user = await getCurrentUser();
-  if (!user) redirect("/signin");
+  const user = await requireLayoutUser();
   return (
     <div className="min-h-screen">
       <SiteHeader user={user} />

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
+import { callApi } from "@/lib/client/api";
 
 interface ImportError {
   file?: string;
@@ -93,9 +94,9 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
     const poll = async () => {
       if (stopped) return;
       try {
-        const response = await fetch(`/api/admin/import/jobs/${runningJobId}`, { cache: "no-store" });
-        if (!response.ok) throw new Error(String(response.status));
-        const next = ((await response.json()) as { job: JobView }).job;
+        const result = await callApi<{ job: JobView }>(`/api/admin/import/jobs/${runningJobId}`, { noStore: true });
+        if (!result.ok) throw new Error(String(result.status));
+        const next = result.data.job;
         if (stopped) return;
         failures = 0;
         setJob(next);
@@ -132,20 +133,15 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
     form.set("study", study);
     form.set("background", "1");
     for (const file of files) form.append("files", file, file.webkitRelativePath || file.name);
-    try {
-      const response = await fetch("/api/admin/import", { method: "POST", body: form });
-      const body = await response.json();
-      if (response.status === 202 && body.job) {
-        setJob(body.job as JobView);
-        return; // the poll takes it from here
-      }
-      if (response.ok) setOutcome({ ok: true, message: body.message, status: body.status, itemCount: body.itemCount });
-      else setOutcome({ ok: false, message: headlineOf(body.error ?? "The import failed"), errors: body.details?.errors ?? body.issues ?? [] });
-      setPending(false);
-    } catch {
-      setOutcome({ ok: false, message: "The upload did not reach the server. Nothing was imported; try again.", errors: [] });
-      setPending(false);
+    const result = await callApi<{ job?: JobView; message: string; status: string; itemCount: number }>("/api/admin/import", { form });
+    if (result.ok && result.status === 202 && result.data.job) {
+      setJob(result.data.job);
+      return; // the poll takes it from here
     }
+    if (result.ok) setOutcome({ ok: true, message: result.data.message, status: result.data.status, itemCount: result.data.itemCount });
+    else if (result.unreachable) setOutcome({ ok: false, message: "The upload did not reach the server. Nothing was imported; try again.", errors: [] });
+    else setOutcome({ ok: false, message: headlineOf(result.error ?? "The import failed"), errors: (result.details as { errors?: ImportError[] } | undefined)?.errors ?? result.issues ?? [] });
+    setPending(false);
   }
 
   return (

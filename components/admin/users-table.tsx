@@ -1,10 +1,15 @@
 "use client";
 
 import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
+import { callApi } from "@/lib/client/api";
+import { userCreateSchema, type UserCreateInput } from "@/lib/validations/user";
 
 type Role = "ADMIN" | "RESEARCHER" | "ANNOTATOR";
 interface UserRow {
@@ -22,39 +27,36 @@ const inputClass = "h-9 w-full rounded-md border border-slate-300 px-3 text-sm o
 export function UsersTable({ initialUsers, currentUserId }: { initialUsers: UserRow[]; currentUserId: string }) {
   const [users, setUsers] = useState(initialUsers);
   const [error, setError] = useState<string>();
-  const [formErrors, setFormErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError: setFieldError,
+    formState: { errors: formErrors, isSubmitting: pending },
+  } = useForm<z.input<typeof userCreateSchema>, unknown, UserCreateInput>({
+    resolver: zodResolver(userCreateSchema),
+    defaultValues: { name: "", email: "", password: "", role: "ANNOTATOR" },
+  });
 
   async function update(id: string, change: Partial<Pick<UserRow, "role" | "disabled">>) {
     setError(undefined);
-    const response = await fetch(`/api/admin/users/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(change) });
-    const body = await response.json();
-    if (!response.ok) return setError(body.error ?? "Could not change the user");
-    setUsers((list) => list.map((u) => (u.id === id ? { ...u, ...body } : u)));
+    const result = await callApi<Partial<UserRow>>(`/api/admin/users/${id}`, { method: "PATCH", json: change });
+    if (!result.ok) return setError(result.error ?? "Could not change the user");
+    setUsers((list) => list.map((u) => (u.id === id ? { ...u, ...result.data } : u)));
   }
 
-  async function create(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    setPending(true);
-    setFormErrors({});
-    const response = await fetch("/api/admin/users", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(Object.fromEntries(form.entries())),
-    });
-    const body = await response.json();
-    setPending(false);
-    if (!response.ok) {
-      const next: Record<string, string> = {};
-      for (const issue of body.issues ?? []) next[issue.path] = issue.message;
-      if (!body.issues) next.form = body.error;
-      return setFormErrors(next);
+  // the shared schema checks the form before it is sent; the server's issues (an email in use) land on their fields too
+  async function create(values: UserCreateInput) {
+    const result = await callApi<UserRow>("/api/admin/users", { json: values });
+    if (!result.ok) {
+      for (const issue of result.issues ?? []) setFieldError(issue.path as keyof UserCreateInput, { message: issue.message });
+      if (!result.issues) setFieldError("root", { message: result.error ?? "Could not create the user" });
+      return;
     }
-    setUsers((list) => [...list, body]);
-    formElement.reset();
+    setUsers((list) => [...list, result.data]);
+    reset();
   }
+
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -105,23 +107,23 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
       <Card className="h-fit">
         <CardHeader title="New user" />
         <CardBody>
-          <form onSubmit={create} className="space-y-3 text-sm">
+          <form onSubmit={handleSubmit(create)} className="space-y-3 text-sm">
             {(["name", "email", "password"] as const).map((field) => (
               <label key={field} className="block">
                 <span className="mb-1 block font-medium capitalize text-slate-700">{field}</span>
-                <input name={field} type={field === "password" ? "password" : field === "email" ? "email" : "text"} required className={inputClass} autoComplete="off" />
-                {formErrors[field] ? <span className="mt-1 block text-xs text-red-600">{formErrors[field]}</span> : null}
+                <input {...register(field)} type={field === "password" ? "password" : field === "email" ? "email" : "text"} required className={inputClass} autoComplete="off" />
+                {formErrors[field] ? <span className="mt-1 block text-xs text-red-600">{formErrors[field].message}</span> : null}
               </label>
             ))}
             <label className="block">
               <span className="mb-1 block font-medium text-slate-700">Role</span>
-              <select name="role" defaultValue="ANNOTATOR" className={inputClass}>
+              <select {...register("role")} className={inputClass}>
                 <option value="ANNOTATOR">Annotator</option>
                 <option value="RESEARCHER">Researcher</option>
                 <option value="ADMIN">Admin</option>
               </select>
             </label>
-            {formErrors.form ? <p className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">{formErrors.form}</p> : null}
+            {formErrors.root ? <p className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">{formErrors.root.message}</p> : null}
             <Button type="submit" className="w-full" disabled={pending}>
               {pending ? "Creating…" : "Create user"}
             </Button>

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /** Builds (or tops up) the agreement plan through the API, then refreshes the page. */
 export function AgreementPlanButton({ slug, defaultPerCell, tagKey }: { slug: string; defaultPerCell: number; tagKey: string }) {
@@ -15,23 +16,12 @@ export function AgreementPlanButton({ slug, defaultPerCell, tagKey }: { slug: st
   async function build() {
     setBusy(true);
     setMessage(null);
-    try {
-      const response = await fetch(`/api/studies/${slug}/agreement-plan`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ perCell, tag: tagKey }),
-      });
-      const body = await response.json();
-      if (!response.ok) setMessage({ ok: false, text: body.error ?? "Could not build the plan" });
-      else {
-        setMessage({ ok: true, text: body.message });
-        startTransition(() => router.refresh());
-      }
-    } catch {
-      setMessage({ ok: false, text: "The server did not answer; try again." });
-    } finally {
-      setBusy(false);
-    }
+    const result = await callApi<{ message: string }>(`/api/studies/${slug}/agreement-plan`, { json: { perCell, tag: tagKey } });
+    if (result.ok) {
+      setMessage({ ok: true, text: result.data.message });
+      startTransition(() => router.refresh());
+    } else setMessage({ ok: false, text: result.unreachable ? "The server did not answer; try again." : (result.error ?? "Could not build the plan") });
+    setBusy(false);
   }
 
   return (

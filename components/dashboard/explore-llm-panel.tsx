@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import type { LlmScoringStatus, ScoringJobView } from "@/lib/scoring/llm-jobs";
 import { Button } from "@/components/ui/button";
 import { count } from "@/components/dashboard/format";
+import { callApi } from "@/lib/client/api";
 
 /**
  * The LLM scorer's controls on the EXPLORE dashboard section: what is configured, how many answers
@@ -26,8 +27,8 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
   const active = running(latest);
 
   const poll = useCallback(async () => {
-    const response = await fetch(`/api/studies/${slug}/scoring-jobs`, { cache: "no-store" });
-    if (response.ok) setStatus((await response.json()) as LlmScoringStatus);
+    const result = await callApi<LlmScoringStatus>(`/api/studies/${slug}/scoring-jobs`, { noStore: true });
+    if (result.ok) setStatus(result.data);
   }, [slug]);
 
   useEffect(() => {
@@ -46,21 +47,16 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
   async function start() {
     setBusy(true);
     setMessage(null);
-    try {
-      const response = await fetch(`/api/studies/${slug}/scoring-jobs`, { method: "POST" });
-      const body = (await response.json()) as { job?: ScoringJobView; created?: boolean; error?: string };
-      if (!response.ok || !body.job) setMessage(body.error ?? "Could not start LLM scoring");
-      else {
-        const job = body.job;
-        if (!body.created) setMessage("A job is already scoring this study's answers: its progress is below.");
-        // shown as running at once; the polling follows it to its end
-        setStatus((previous) => ({ ...previous, jobs: [job, ...previous.jobs.filter((j) => j.id !== job.id)] }));
-      }
-    } catch {
-      setMessage("The server did not answer; try again.");
-    } finally {
-      setBusy(false);
+    const result = await callApi<{ job?: ScoringJobView; created?: boolean }>(`/api/studies/${slug}/scoring-jobs`, { method: "POST" });
+    if (!result.ok && result.unreachable) setMessage("The server did not answer; try again.");
+    else if (!result.ok || !result.data.job) setMessage((!result.ok && result.error) || "Could not start LLM scoring");
+    else {
+      const job = result.data.job;
+      if (!result.data.created) setMessage("A job is already scoring this study's answers: its progress is below.");
+      // shown as running at once; the polling follows it to its end
+      setStatus((previous) => ({ ...previous, jobs: [job, ...previous.jobs.filter((j) => j.id !== job.id)] }));
     }
+    setBusy(false);
   }
 
   if (!status.configured) {

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
+import { callApi } from "@/lib/client/api";
 
 interface MemberRow {
   userId: string;
@@ -49,10 +50,10 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
     setBusy(true);
     setError(null);
     setNotice(null);
-    const response = await fetch(`/api/studies/${slug}/members`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userIds: [...picked] }) });
-    const body = await response.json();
+    const result = await callApi<{ added: number; already: number }>(`/api/studies/${slug}/members`, { json: { userIds: [...picked] } });
     setBusy(false);
-    if (!response.ok) return setError(body.error ?? "Could not add the annotators");
+    if (!result.ok) return setError(result.error ?? "Could not add the annotators");
+    const body = result.data;
     setNotice(`Added ${body.added} annotator${body.added === 1 ? "" : "s"}${body.already ? ` (${body.already} already members)` : ""}.`);
     setPicked(new Set());
     startTransition(() => router.refresh());
@@ -62,8 +63,8 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
     if (!window.confirm(`Remove ${member.name} from this study? Their answers stay; they get no new work here.`)) return;
     setError(null);
     setNotice(null);
-    const response = await fetch(`/api/studies/${slug}/members`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: member.userId }) });
-    if (!response.ok) return setError((await response.json()).error ?? "Could not remove the member");
+    const result = await callApi(`/api/studies/${slug}/members`, { method: "DELETE", json: { userId: member.userId } });
+    if (!result.ok) return setError(result.error ?? "Could not remove the member");
     startTransition(() => router.refresh());
   }
 

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 interface RunRow {
   id: string;
@@ -36,29 +37,25 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
     setBusy(true);
     setMessage(null);
     setError(null);
-    try {
-      const response = await fetch(`/api/studies/${slug}/model-runs`, { method: "POST", body: new FormData(form) });
-      const body = await response.json();
-      if (!response.ok) {
-        const lines: ImportError[] = body.details?.errors ?? body.issues?.map((i: { path: string; message: string }) => ({ field: i.path, message: i.message })) ?? [];
-        setError({ text: body.error ?? "The import failed", lines });
-      } else {
-        setMessage(body.message);
-        form.reset();
-        startTransition(() => router.refresh());
-      }
-    } catch {
+    const result = await callApi<{ message: string }>(`/api/studies/${slug}/model-runs`, { form: new FormData(form) });
+    if (result.ok) {
+      setMessage(result.data.message);
+      form.reset();
+      startTransition(() => router.refresh());
+    } else if (result.unreachable) {
       setError({ text: "The server did not answer; try again.", lines: [] });
-    } finally {
-      setBusy(false);
+    } else {
+      const lines: ImportError[] = (result.details as { errors?: ImportError[] } | undefined)?.errors ?? result.issues?.map((i) => ({ field: i.path, message: i.message })) ?? [];
+      setError({ text: result.error ?? "The import failed", lines });
     }
+    setBusy(false);
   }
 
   async function remove(run: RunRow) {
     if (!window.confirm(`Delete the model run "${run.name}" and its ${run.predictions} predictions?`)) return;
-    const response = await fetch(`/api/studies/${slug}/model-runs/${run.id}`, { method: "DELETE" });
-    if (response.ok) startTransition(() => router.refresh());
-    else setError({ text: (await response.json()).error ?? "Could not delete the run", lines: [] });
+    const result = await callApi(`/api/studies/${slug}/model-runs/${run.id}`, { method: "DELETE" });
+    if (result.ok) startTransition(() => router.refresh());
+    else setError({ text: result.error ?? "Could not delete the run", lines: [] });
   }
 
   return (

@@ -1,16 +1,8 @@
-import { forbidden, redirect } from "next/navigation";
-import { getCurrentUser } from "@/lib/session";
 import { SiteHeader } from "@/components/layout/site-header";
-import type { Role } from "@/lib/generated/prisma/enums";
+import type { CurrentUser } from "@/lib/session";
 
-/**
- * The shell of a staff route group. The role is checked here too (pages check again with
- * requirePageRole), so that a refusal is sent as a real 403 before the page streams.
- */
-export async function StaffShell({ allowed, children }: { allowed: readonly Role[]; children: React.ReactNode }) {
-  const user = await getCurrentUser();
-  if (!user) redirect("/signin");
-  if (!allowed.includes(user.role)) forbidden();
+/** The shell of a staff route group; its layout checks the user's role (lib/session.ts requireLayoutUser). */
+export function StaffShell({ user, children }: { user: CurrentUser; children: React.ReactNode }) {
   return (
     <div className="min-h-screen">
       <SiteHeader user={user} />

@@ -3,6 +3,7 @@
 import { useState, useSyncExternalStore } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /** The URL parameters Prolific fills in ("I'll use URL parameters" in Prolific's study setup). */
 export const PROLIFIC_QUERY = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}";
@@ -67,11 +68,11 @@ export function EntryLinkCard({ slug, entryToken, status }: { slug: string; entr
     }
     setPending(true);
     setError(null);
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/entry-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action }) }).catch(() => null);
+    const result = await callApi(`/api/studies/${encodeURIComponent(slug)}/entry-link`, { json: { action } });
     setPending(false);
     setConfirm(null);
-    if (!response?.ok) {
-      setError(((await response?.json().catch(() => ({}))) as { error?: string } | undefined)?.error ?? "The link could not be changed.");
+    if (!result.ok) {
+      setError(result.error ?? "The link could not be changed.");
       return;
     }
     router.refresh();

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { CopyButton, useOrigin } from "@/components/research/entry-link-card";
 import type { InviteRow } from "@/lib/study-entry";
+import { callApi, issuesByField } from "@/lib/client/api";
 
 /**
  * Invite links for named participants (POST/DELETE /api/studies/<slug>/invites): each invite makes
@@ -27,26 +28,24 @@ export function InvitesManager({ slug, invites }: { slug: string; invites: Invit
     setBusy(true);
     setErrors({});
     setCreated(null);
-    const body = { name };
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/invites`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).catch(() => null);
+    const result = await callApi<{ token?: string }>(`/api/studies/${encodeURIComponent(slug)}/invites`, { json: { name } });
     setBusy(false);
-    const reply = (await response?.json().catch(() => ({}))) as { token?: string; error?: string; issues?: Array<{ path: string; message: string }> } | undefined;
-    if (!response?.ok || !reply?.token) {
-      const next: Record<string, string> = {};
-      for (const issue of reply?.issues ?? []) next[issue.path || "form"] ??= issue.message;
-      if (!reply?.issues?.length) next.form = reply?.error ?? "The invite could not be created.";
+    if (!result.ok || !result.data?.token) {
+      const failure = result.ok ? undefined : result;
+      const next = issuesByField(failure?.issues);
+      if (!failure?.issues?.length) next.form = failure?.error ?? "The invite could not be created.";
       setErrors(next);
       return;
     }
-    setCreated(reply.token);
+    setCreated(result.data.token);
     setName("");
     startTransition(() => router.refresh());
   }
 
   async function revoke(invite: InviteRow) {
     if (!window.confirm(`Revoke the invite of ${invite.name}? The link stops working; their answers stay.`)) return;
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/invites`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ inviteId: invite.id }) }).catch(() => null);
-    if (!response?.ok) setErrors({ form: "The invite could not be revoked." });
+    const result = await callApi(`/api/studies/${encodeURIComponent(slug)}/invites`, { method: "DELETE", json: { inviteId: invite.id } });
+    if (!result.ok) setErrors({ form: "The invite could not be revoked." });
     startTransition(() => router.refresh());
   }
 

@@ -8,6 +8,7 @@ import { inputClass } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { ParticipantStatus } from "@/lib/generated/prisma/enums";
 import type { ParticipantRow } from "@/lib/participants";
+import { callApi } from "@/lib/client/api";
 
 type Status = ParticipantStatus;
 
@@ -36,17 +37,15 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
     if (!acting) return;
     setBusy(true);
     setError(null);
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/participants`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: acting.action, userId: acting.userId, reason: reason.trim() || undefined }),
-    }).catch(() => null);
+    const result = await callApi<{ released?: number }>(`/api/studies/${encodeURIComponent(slug)}/participants`, {
+      json: { action: acting.action, userId: acting.userId, reason: reason.trim() || undefined },
+    });
     setBusy(false);
-    const body = (await response?.json().catch(() => ({}))) as { error?: string; released?: number } | undefined;
-    if (!response?.ok) {
-      setError(body?.error ?? "The change could not be saved.");
+    if (!result.ok) {
+      setError(result.error ?? "The change could not be saved.");
       return;
     }
+    const body = result.data;
     const who = rows.find((r) => r.userId === acting.userId)?.name ?? "The participant";
     setNotice(acting.action === "return" ? `${who} is marked returned; ${body?.released ?? 0} open item${body?.released === 1 ? "" : "s"} went back to the pool.` : `${who} is active again.`);
     setActing(null);

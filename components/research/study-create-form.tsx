@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-
+import { callApi } from "@/lib/client/api";
 
 function slugify(title: string): string {
   return title
@@ -27,28 +27,25 @@ export function StudyCreateForm() {
     setPending(true);
     setErrors({});
     const form = new FormData(event.currentTarget);
-    const response = await fetch("/api/studies", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
+    const result = await callApi<{ slug: string }>("/api/studies", {
+      json: {
         title,
         slug,
         instructions: form.get("instructions"),
         overlap: form.get("overlap"),
         confidenceScale: form.get("confidenceScale"),
         probeMinGap: form.get("probeMinGap"),
-      }),
+      },
     });
-    const body = await response.json().catch(() => ({}));
-    if (!response.ok) {
+    if (!result.ok) {
       setPending(false);
       const next: Record<string, string> = {};
-      for (const issue of body.issues ?? []) next[issue.path] = issue.message;
-      if (!body.issues) next.form = body.error ?? "Could not create the study";
+      for (const issue of result.issues ?? []) next[issue.path] = issue.message;
+      if (!result.issues) next.form = result.error ?? "Could not create the study";
       setErrors(next);
       return;
     }
-    router.push(`/research/studies/${body.slug}`);
+    router.push(`/research/studies/${result.data.slug}`);
     router.refresh();
   }
 

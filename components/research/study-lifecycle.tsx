@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { STATUS_TRANSITIONS, type StudyStatusValue } from "@/lib/validations/study-settings";
+import { callApi } from "@/lib/client/api";
 
 const meaning: Record<StudyStatusValue, string> = {
   DRAFT: "Being set up: nobody can join or work.",
@@ -28,12 +29,11 @@ export function StudyLifecycle({ slug, status }: { slug: string; status: StudySt
     }
     setPending(next);
     setError(null);
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/status`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: next }) }).catch(() => null);
+    const result = await callApi(`/api/studies/${encodeURIComponent(slug)}/status`, { json: { status: next } });
     setPending(null);
     setConfirmClose(false);
-    if (!response?.ok) {
-      const body = (await response?.json().catch(() => ({}))) as { error?: string } | undefined;
-      setError(body?.error ?? "The status could not be changed.");
+    if (!result.ok) {
+      setError(result.error ?? "The status could not be changed.");
       return;
     }
     router.refresh();
@@ -84,14 +84,13 @@ export function NewVersionButton({ slug, primary }: { slug: string; primary?: bo
   async function create() {
     setPending(true);
     setError(null);
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/versions`, { method: "POST" }).catch(() => null);
-    const body = (await response?.json().catch(() => ({}))) as { slug?: string; error?: string } | undefined;
-    if (!response?.ok || !body?.slug) {
+    const result = await callApi<{ slug?: string }>(`/api/studies/${encodeURIComponent(slug)}/versions`, { method: "POST" });
+    if (!result.ok || !result.data?.slug) {
       setPending(false);
-      setError(body?.error ?? "The new version could not be created.");
+      setError((!result.ok && result.error) || "The new version could not be created.");
       return;
     }
-    router.push(`/research/studies/${body.slug}/settings`);
+    router.push(`/research/studies/${result.data.slug}/settings`);
   }
   return (
     <span className="inline-flex flex-col items-start gap-1">

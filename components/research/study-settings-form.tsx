@@ -7,6 +7,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, inputClass } from "@/components/ui/field";
 import { ENDING_LABELS, ENDINGS, prolificCompletionUrl, type EndingName, type StudySettings } from "@/lib/validations/study-settings";
 import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
+import { callApi, type ApiIssue } from "@/lib/client/api";
 
 /**
  * Every setting of a study in one form (PATCH /api/studies/<slug>/settings); the server's zod
@@ -77,25 +78,21 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
     const conditions = conditionsText.split(",").map((c) => c.trim()).filter(Boolean);
     setPending(true);
     setErrors({});
-    const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/settings`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ...s, conditions, taskSettings }),
-    }).catch(() => null);
+    const result = await callApi<{ settings?: StudySettings } | undefined>(`/api/studies/${encodeURIComponent(slug)}/settings`, { method: "PATCH", json: { ...s, conditions, taskSettings } });
     setPending(false);
-    if (!response) {
+    if (!result.ok && result.unreachable) {
       setMessage({ tone: "bad", text: "Not saved: the server cannot be reached." });
       return;
     }
-    const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Array<{ path: string; message: string }>; details?: { issues?: Array<{ path: string; message: string }> }; settings?: StudySettings };
-    if (!response.ok) {
-      const issues = body.issues ?? body.details?.issues ?? [];
+    if (!result.ok) {
+      const issues = result.issues ?? (result.details as { issues?: ApiIssue[] } | undefined)?.issues ?? [];
       const next: Errors = {};
       for (const issue of issues) next[issue.path] ??= issue.message;
       setErrors(next);
-      setMessage({ tone: "bad", text: issues.length > 0 ? `Not saved: ${issues.length} problem${issues.length === 1 ? "" : "s"}, shown at ${issues.length === 1 ? "its field" : "their fields"}.` : `Not saved: ${body.error ?? "the server refused the change"}` });
+      setMessage({ tone: "bad", text: issues.length > 0 ? `Not saved: ${issues.length} problem${issues.length === 1 ? "" : "s"}, shown at ${issues.length === 1 ? "its field" : "their fields"}.` : `Not saved: ${result.error ?? "the server refused the change"}` });
       return;
     }
+    const body = result.data ?? {};
     if (body.settings) {
       setS(body.settings);
       setConditionsText(body.settings.conditions.join(", "));

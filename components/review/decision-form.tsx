@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /**
  * A researcher's final decision on an item: keep or exclude, with a note (required). It overrides
@@ -24,15 +25,10 @@ export function DecisionForm({ slug, reviewItemId, current, nextHref }: { slug: 
     }
     setPending(true);
     setError(null);
-    const response = await fetch(`/api/review/studies/${slug}/decisions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ reviewItemId, decision, note }),
-    });
-    const body = await response.json().catch(() => ({}));
+    const result = await callApi(`/api/review/studies/${slug}/decisions`, { json: { reviewItemId, decision, note } });
     setPending(false);
-    if (!response.ok) {
-      setError(body.issues ? body.issues.map((issue: { message: string }) => issue.message).join("; ") : (body.error ?? "Could not save the decision"));
+    if (!result.ok) {
+      setError(result.issues ? result.issues.map((issue) => issue.message).join("; ") : (result.error ?? "Could not save the decision"));
       return;
     }
     setSaved(true);

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { DEFAULT_REVIEW_AXES, DEFAULT_REVIEWERS_PER_ITEM } from "@/lib/validations/review";
 import { keepRuleLabels, tieRuleLabels, type KeepRule, type TieRule } from "@/lib/review/rules";
 import { Field, inputClass } from "@/components/ui/field";
+import { callApi } from "@/lib/client/api";
 
 export interface BatchOption {
   id: string;
@@ -58,21 +59,16 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
     event.preventDefault();
     setPending(true);
     setErrors({});
-    const response = await fetch("/api/review/studies", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title, slug, instructions, batchIds, axes, reviewersPerItem: perItem, keepRule, tieRule, reviewerIds }),
-    });
-    const body = await response.json().catch(() => ({}));
-    if (!response.ok) {
+    const result = await callApi<{ slug: string }>("/api/review/studies", { json: { title, slug, instructions, batchIds, axes, reviewersPerItem: perItem, keepRule, tieRule, reviewerIds } });
+    if (!result.ok) {
       setPending(false);
       const next: Record<string, string> = {};
-      for (const issue of body.issues ?? []) next[issue.path.split(".")[0]] ??= issue.message;
-      if (!body.issues) next[(body.details as { path?: string } | undefined)?.path ?? "form"] = body.error ?? "Could not create the review study";
+      for (const issue of result.issues ?? []) next[issue.path.split(".")[0]] ??= issue.message;
+      if (!result.issues) next[(result.details as { path?: string } | undefined)?.path ?? "form"] = result.error ?? "Could not create the review study";
       setErrors(next);
       return;
     }
-    router.push(`/review/${body.slug}/results`);
+    router.push(`/review/${result.data.slug}/results`);
     router.refresh();
   }
 

@@ -9,6 +9,7 @@ import { KeyView } from "@/components/review/key-view";
 import { ItemMeta } from "@/components/review/item-meta";
 import { ScaledPreview } from "@/components/review/scaled-preview";
 import { buttonClass } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /**
  * The reviewer's page (docs/review.md, "Reviewing"): the item as the annotator sees it, beside it
@@ -119,25 +120,17 @@ function ReviewItemScreen({
     state.current.pending = true;
     setPending(true);
     setError(null);
-    try {
-      const response = await fetch(`/api/review/assignments/${view.assignmentId}/verdicts`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ verdicts: axes.map((axis) => ({ axis: axis.key, pass: v[axis.key] === true, reason: (r[axis.key] ?? "").trim() || undefined })) }),
-      });
-      const body = await response.json().catch(() => ({}));
-      if (!response.ok) {
-        state.current.pending = false;
-        setPending(false);
-        setError(body.issues ? body.issues.map((issue: { message: string }) => issue.message).join("; ") : (body.error ?? `Could not save (HTTP ${response.status}); press Enter to try again.`));
-        return;
-      }
-      onSubmitted(body.next as ReviewNext, `Saved your review of ${view.item.externalId}.`);
-    } catch {
+    const result = await callApi<{ next: ReviewNext }>(`/api/review/assignments/${view.assignmentId}/verdicts`, {
+      json: { verdicts: axes.map((axis) => ({ axis: axis.key, pass: v[axis.key] === true, reason: (r[axis.key] ?? "").trim() || undefined })) },
+    });
+    if (!result.ok) {
       state.current.pending = false;
       setPending(false);
-      setError("No connection: your verdicts are not saved yet. Press Enter to try again.");
+      if (result.unreachable) setError("No connection: your verdicts are not saved yet. Press Enter to try again.");
+      else setError(result.issues ? result.issues.map((issue) => issue.message).join("; ") : (result.error ?? `Could not save (HTTP ${result.status}); press Enter to try again.`));
+      return;
     }
+    onSubmitted(result.data.next, `Saved your review of ${view.item.externalId}.`);
   }, [axes, missingAt, onSubmitted, view.assignmentId, view.item.externalId]);
 
   const decide = useCallback(

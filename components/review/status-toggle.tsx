@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /** Close a review study (no more verdicts) or open it again. */
 export function StatusToggle({ slug, status }: { slug: string; status: "OPEN" | "CLOSED" }) {
@@ -19,9 +20,9 @@ export function StatusToggle({ slug, status }: { slug: string; status: "OPEN" | 
         onClick={async () => {
           setPending(true);
           setError(null);
-          const response = await fetch(`/api/review/studies/${slug}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: status === "OPEN" ? "CLOSED" : "OPEN" }) });
+          const result = await callApi(`/api/review/studies/${slug}`, { method: "PATCH", json: { status: status === "OPEN" ? "CLOSED" : "OPEN" } });
           setPending(false);
-          if (!response.ok) setError("Could not change the status");
+          if (!result.ok) setError("Could not change the status");
           router.refresh();
         }}
       >

@@ -119,3 +119,8 @@ export async function listMemberStudies(userId: string): Promise<MemberStudySumm
     }),
   );
 }
+
+/** How many practice items the study has (the tutorial's last button names them). */
+export async function countPracticeItems(studyId: string): Promise<number> {
+  return db.item.count({ where: { studyId, practice: true } });
+}

@@ -38,7 +38,7 @@ export function refusalMessage(reason: string): string {
   return `Refused ${reason}: changes are accepted only from Yardstick's own pages`;
 }
 
-/** For route handlers the proxy does not see (large uploads, proxy.ts): throws 403 for a cross-site request. */
+/** Throws 403 for a cross-site request; route() (lib/http/route.ts) calls it for every handler, including those the proxy does not see (large uploads, the annotation API). */
 export function assertSameSite(request: Request): void {
   const reason = crossSiteRefusal(request.method, request.headers, requestHost(request.headers));
   if (reason) throw new AppError("FORBIDDEN", refusalMessage(reason));

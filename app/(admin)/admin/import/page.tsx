@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/session";
-import { db } from "@/lib/db";
+import { listStudyChoices } from "@/lib/studies";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Import a batch" };
 export default async function ImportPage({ searchParams }: { searchParams: Promise<{ study?: string }> }) {
   await requirePageRole("/admin/import", "ADMIN");
   const { study } = await searchParams;
-  const studies = await db.study.findMany({ orderBy: { createdAt: "desc" }, select: { slug: true, title: true, version: true } });
+  const studies = await listStudyChoices();
   return (
     <div className="max-w-3xl">
       <PageHeader title="Import a batch" description="A batch is a folder or a .zip holding items.jsonl and the images it references by relative path. ENACT's released QA files are read as they are." />

@@ -1,7 +1,5 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { readFormBody } from "@/lib/http/body";
-import { assertSameSite } from "@/lib/security/csrf";
 import { importUploadSchema, MAX_UPLOAD_BYTES } from "@/lib/validations/import";
 import { uploadToZip } from "@/lib/import/upload";
 import { startImportJob } from "@/lib/import/jobs";
@@ -15,21 +13,15 @@ export const maxDuration = 300;
  * progress and outcome. Otherwise the answer waits for the outcome: 201/200 with the ImportResult,
  * or the error (422 with every issue, 413, 507 ...), as before jobs.
  */
-export async function POST(request: Request) {
-  try {
-    assertSameSite(request); // proxy.ts leaves this upload to the handler (its body may pass the proxy's buffer)
-    const admin = await requireRole("ADMIN");
-    const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
-    const { study, background } = importUploadSchema.parse({ study: form.get("study"), background: form.get("background") });
-    const files = form.getAll("files").filter((value): value is File => typeof value !== "string");
-    const upload = await uploadToZip(files);
-    const { job, finished } = await startImportJob({ ...upload, studySlug: study, actorId: admin.id });
-    if (background === "1") return Response.json({ job }, { status: 202, headers: { location: `/api/admin/import/jobs/${job.id}` } });
-    const { outcome } = await finished;
-    if (!outcome) return Response.json({ error: "The import ended without an outcome; check the study's batches", code: "UNAVAILABLE" }, { status: 503 });
-    if (outcome.ok) return Response.json(outcome.result, { status: outcome.httpStatus });
-    return Response.json({ error: outcome.error, code: outcome.code, details: outcome.details }, { status: outcome.httpStatus, headers: outcome.retryAfter ? { "retry-after": outcome.retryAfter } : {} });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: ["ADMIN"] }, async ({ request, user: admin }) => {
+  const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
+  const { study, background } = importUploadSchema.parse({ study: form.get("study"), background: form.get("background") });
+  const files = form.getAll("files").filter((value): value is File => typeof value !== "string");
+  const upload = await uploadToZip(files);
+  const { job, finished } = await startImportJob({ ...upload, studySlug: study, actorId: admin.id });
+  if (background === "1") return Response.json({ job }, { status: 202, headers: { location: `/api/admin/import/jobs/${job.id}` } });
+  const { outcome } = await finished;
+  if (!outcome) return Response.json({ error: "The import ended without an outcome; check the study's batches", code: "UNAVAILABLE" }, { status: 503 });
+  if (outcome.ok) return Response.json(outcome.result, { status: outcome.httpStatus });
+  return Response.json({ error: outcome.error, code: outcome.code, details: outcome.details }, { status: outcome.httpStatus, headers: outcome.retryAfter ? { "retry-after": outcome.retryAfter } : {} });
+});

@@ -1,10 +1,7 @@
-import { requireSessionUserId } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { recordEvents } from "@/lib/events";
 import { MAX_EVENTS_BODY_BYTES, parseTrajectoryBatch, trajectoryBatchSchema } from "@/lib/validations/annotate";
 import { jsonResponse } from "@/lib/http/json";
-import { assertSameSite } from "@/lib/security/csrf";
 
 /**
  * POST /api/annotate/events { events: [{ assignmentId, seq, type, payload, clientTime }] }
@@ -14,19 +11,12 @@ import { assertSameSite } from "@/lib/security/csrf";
  * event belongs to another annotator's assignment (nothing stored). Each (assignment, seq) is stored once, so a batch
  * may be sent any number of times. Also the target of navigator.sendBeacon on `pagehide`: the
  * body is read as text whatever its content type (text/plain or application/json), and the
- * session cookie comes along (same origin).
+ * session cookie comes along (same origin). The account is checked in the write's own statement.
  */
-export async function POST(request: Request) {
-  try {
-    assertSameSite(request); // proxy.ts leaves the annotation API to its handlers (one function call less per request)
-    const userId = await requireSessionUserId(); // the account is checked in the write's own statement
-    const { events } = trajectoryBatchSchema.parse(await readJsonBody(request, { maxBytes: MAX_EVENTS_BODY_BYTES }));
-    const { valid, validIndexes, rejected } = parseTrajectoryBatch(events);
-    const { acked, rejected: refused = [] } = await recordEvents(userId, valid);
-    // recordEvents numbers its refusals (closed study, late after submission) within `valid`
-    const all = [...rejected, ...refused.map((r) => ({ ...r, index: validIndexes[r.index] }))].sort((a, b) => a.index - b.index);
-    return jsonResponse(all.length > 0 ? { acked, rejected: all } : { acked });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: "session-token", body: trajectoryBatchSchema, json: { maxBytes: MAX_EVENTS_BODY_BYTES } }, async ({ user, body }) => {
+  const { valid, validIndexes, rejected } = parseTrajectoryBatch(body.events);
+  const { acked, rejected: refused = [] } = await recordEvents(user.id, valid);
+  // recordEvents numbers its refusals (closed study, late after submission) within `valid`
+  const all = [...rejected, ...refused.map((r) => ({ ...r, index: validIndexes[r.index] }))].sort((a, b) => a.index - b.index);
+  return jsonResponse(all.length > 0 ? { acked, rejected: all } : { acked });
+});

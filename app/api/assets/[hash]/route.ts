@@ -1,5 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { getAssetForUser } from "@/lib/assets";
 import { assetParamSchema } from "@/lib/validations/annotate";
 
@@ -8,25 +7,19 @@ import { assetParamSchema } from "@/lib/validations/annotate";
  * may keep it for a year without asking again (private: it is behind a login). 404 for users who
  * may not see it, as for unknown hashes.
  */
-export async function GET(request: Request, context: { params: Promise<{ hash: string }> }) {
-  try {
-    const { hash } = assetParamSchema.parse(await context.params);
-    const user = await requireRole();
-    const asset = await getAssetForUser(hash, user.id, user.role);
-    if (!asset) return Response.json({ error: "Not found" }, { status: 404 });
-    const etag = `"${asset.hash}"`;
-    const headers = {
-      "cache-control": "private, max-age=31536000, immutable",
-      etag,
-      "content-type": asset.mime,
-      "x-content-type-options": "nosniff",
-      // an image, never a page: opened on its own it shows as the picture it is (CSP sandbox: next.config.js)
-      "content-disposition": `inline; filename="${asset.hash}.${asset.mime.slice(6)}"`,
-    };
-    const match = request.headers.get("if-none-match");
-    if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
-    return new Response(Buffer.from(asset.bytes), { headers: { ...headers, "content-length": String(asset.bytes.byteLength) } });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const GET = route({ roles: "signed-in", params: assetParamSchema }, async ({ request, params, user }) => {
+  const asset = await getAssetForUser(params.hash, user.id, user.role);
+  if (!asset) return Response.json({ error: "Not found" }, { status: 404 });
+  const etag = `"${asset.hash}"`;
+  const headers = {
+    "cache-control": "private, max-age=31536000, immutable",
+    etag,
+    "content-type": asset.mime,
+    "x-content-type-options": "nosniff",
+    // an image, never a page: opened on its own it shows as the picture it is (CSP sandbox: next.config.js)
+    "content-disposition": `inline; filename="${asset.hash}.${asset.mime.slice(6)}"`,
+  };
+  const match = request.headers.get("if-none-match");
+  if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+  return new Response(Buffer.from(asset.bytes), { headers: { ...headers, "content-length": String(asset.bytes.byteLength) } });
+});

@@ -3,9 +3,8 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requirePageRole } from "@/lib/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { getMemberStudy } from "@/lib/annotate/studies";
+import { countPracticeItems, getMemberStudy } from "@/lib/annotate/studies";
 import { getParticipation } from "@/lib/participants";
-import { db } from "@/lib/db";
 import { Card, CardBody } from "@/components/ui/card";
 import { StudyMarkdown } from "@/components/annotate/markdown";
 import { TutorialPager } from "@/components/annotate/tutorial-pager";
@@ -20,7 +19,7 @@ export default async function TutorialPage({ params }: { params: Promise<{ slug:
   const p = await getParticipation(slug, user.id);
   if (p.status === "EXCLUDED" || p.status === "TIMED_OUT" || p.status === "RETURNED") redirect(`/s/${slug}/ended`);
   if (p.consentNeeded) redirect(`/s/${slug}/consent`);
-  const practiceItems = await db.item.count({ where: { studyId: study.id, practice: true } });
+  const practiceItems = await countPracticeItems(study.id);
   const pages = [
     ...(study.instructions.trim() ? [{ title: "Instructions", content: <StudyMarkdown>{study.instructions}</StudyMarkdown> }] : []),
     ...p.tutorialPages.map((page) => ({ title: page.title, content: <StudyMarkdown>{page.body}</StudyMarkdown> })),

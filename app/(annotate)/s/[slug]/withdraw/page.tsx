@@ -3,8 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { requirePageRole } from "@/lib/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { getParticipation } from "@/lib/participants";
-import { db } from "@/lib/db";
+import { countParticipantResponses, getParticipation } from "@/lib/participants";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WithdrawForm } from "@/components/annotate/withdraw-form";
 
@@ -15,7 +14,7 @@ export default async function WithdrawPage({ params }: { params: Promise<{ slug:
   const user = await requirePageRole(`/s/${slug}/withdraw`);
   const p = await orPageError(getParticipation(slug, user.id));
   if (p.withdrawn) redirect(`/s/${slug}/ended`);
-  const answers = await db.response.count({ where: { assignment: { studyId: p.studyId, userId: user.id } } });
+  const answers = await countParticipantResponses(p.studyId, user.id);
   return (
     <div className="mx-auto max-w-2xl py-6">
       <Link href={`/s/${slug}`} className="text-sm text-slate-500 hover:text-slate-800">

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { db } from "@/lib/db";
+import { getStudyHeader } from "@/lib/studies";
 import { StudyTabs } from "@/components/research/study-tabs";
 import { Badge } from "@/components/ui/badge";
 
@@ -18,7 +18,7 @@ const statusTone = { DRAFT: "violet", OPEN: "green", PAUSED: "amber", CLOSED: "s
 
 export default async function StudyLayout({ children, params }: { children: React.ReactNode; params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const study = await db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true, version: true } });
+  const study = await getStudyHeader(slug);
   if (!study) notFound();
   return (
     <div>

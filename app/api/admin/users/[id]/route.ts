@@ -1,16 +1,7 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { idParamSchema, userUpdateSchema } from "@/lib/validations/user";
 import { updateUserAccount } from "@/lib/users";
 
-export async function PATCH(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = idParamSchema.parse(await context.params);
-    const admin = await requireRole("ADMIN");
-    const input = userUpdateSchema.parse(await readJsonBody(request));
-    return Response.json(await updateUserAccount(id, input, admin.id));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const PATCH = route({ roles: ["ADMIN"], params: idParamSchema, body: userUpdateSchema }, async ({ params, user: admin, body }) =>
+  Response.json(await updateUserAccount(params.id, body, admin.id)),
+);

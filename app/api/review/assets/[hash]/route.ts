@@ -1,5 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { assetParamSchema } from "@/lib/validations/annotate";
 import { getReviewAssetForUser } from "@/lib/review/assets";
 
@@ -8,18 +7,12 @@ import { getReviewAssetForUser } from "@/lib/review/assets";
  * role) and staff. Cached like /api/assets (the bytes of a hash never change); 404 for users who
  * may not see it, as for unknown hashes.
  */
-export async function GET(request: Request, context: { params: Promise<{ hash: string }> }) {
-  try {
-    const { hash } = assetParamSchema.parse(await context.params);
-    const user = await requireRole();
-    const asset = await getReviewAssetForUser(hash, user.id, user.role);
-    if (!asset) return Response.json({ error: "Not found" }, { status: 404 });
-    const etag = `"${asset.hash}"`;
-    const headers = { "cache-control": "private, max-age=31536000, immutable", etag, "content-type": asset.mime, "x-content-type-options": "nosniff", "content-disposition": `inline; filename="${asset.hash}.${asset.mime.slice(6)}"` };
-    const match = request.headers.get("if-none-match");
-    if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
-    return new Response(Buffer.from(asset.bytes), { headers: { ...headers, "content-length": String(asset.bytes.byteLength) } });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const GET = route({ roles: "signed-in", params: assetParamSchema }, async ({ request, params, user }) => {
+  const asset = await getReviewAssetForUser(params.hash, user.id, user.role);
+  if (!asset) return Response.json({ error: "Not found" }, { status: 404 });
+  const etag = `"${asset.hash}"`;
+  const headers = { "cache-control": "private, max-age=31536000, immutable", etag, "content-type": asset.mime, "x-content-type-options": "nosniff", "content-disposition": `inline; filename="${asset.hash}.${asset.mime.slice(6)}"` };
+  const match = request.headers.get("if-none-match");
+  if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+  return new Response(Buffer.from(asset.bytes), { headers: { ...headers, "content-length": String(asset.bytes.byteLength) } });
+});

@@ -1,17 +1,8 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { reviewSlugParamSchema, reviewStudyUpdateSchema } from "@/lib/validations/review";
 import { updateReviewStudy } from "@/lib/review/studies";
 
 /** PATCH /api/review/studies/<slug> { status: "OPEN" | "CLOSED" }: a closed review study takes no more verdicts (staff). */
-export async function PATCH(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = reviewSlugParamSchema.parse(await context.params);
-    const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = reviewStudyUpdateSchema.parse(await readJsonBody(request));
-    return Response.json(await updateReviewStudy(slug, input, user.id));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const PATCH = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, body: reviewStudyUpdateSchema }, async ({ params, user, body }) =>
+  Response.json(await updateReviewStudy(params.slug, body, user.id)),
+);

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { getStudyBySlug } from "@/lib/studies";
 import { agreementPlanBuildSchema, buildAgreementPlan } from "@/lib/dashboard/agreement-plan";
@@ -9,14 +7,7 @@ import { agreementPlanBuildSchema, buildAgreementPlan } from "@/lib/dashboard/ag
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** Builds (or tops up) the ENACT-style agreement plan; idempotent. Body: { perCell?: number, tag?: string }. */
-export async function POST(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = paramsSchema.parse(await context.params);
-    const user = await requireRole("ADMIN", "RESEARCHER");
-    const body = agreementPlanBuildSchema.parse(await readJsonBody(request, { whenEmpty: {} }));
-    const study = await getStudyBySlug(slug);
-    return Response.json(await buildAgreementPlan(study.id, { perCell: body.perCell, tagKey: body.tag }, user.id));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: agreementPlanBuildSchema, json: { whenEmpty: {} } }, async ({ params, user, body }) => {
+  const study = await getStudyBySlug(params.slug);
+  return Response.json(await buildAgreementPlan(study.id, { perCell: body.perCell, tagKey: body.tag }, user.id));
+});

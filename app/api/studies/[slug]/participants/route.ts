@@ -1,34 +1,17 @@
 import { z } from "zod";
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { actOnParticipant, listParticipants, participantActionSchema } from "@/lib/participants";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** GET /api/studies/<slug>/participants: every participant with status, reason, times and counts. */
-export async function GET(_request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = paramsSchema.parse(await context.params);
-    await requireRole("ADMIN", "RESEARCHER");
-    return Response.json(await listParticipants(slug));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params }) => Response.json(await listParticipants(params.slug)));
 
 /**
  * POST /api/studies/<slug>/participants { action: "return" | "reinclude", userId, reason? } -> 200 { status, released }.
  * return: RETURNED, open assignments RELEASED; reinclude: an EXCLUDED participant becomes ACTIVE. Audited.
  */
-export async function POST(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = paramsSchema.parse(await context.params);
-    const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = participantActionSchema.parse(await readJsonBody(request));
-    return Response.json(await actOnParticipant(slug, input, user.id));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: participantActionSchema }, async ({ params, user, body }) =>
+  Response.json(await actOnParticipant(params.slug, body, user.id)),
+);

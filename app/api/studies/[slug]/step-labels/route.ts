@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { setStepLabel, stepLabelInputSchema } from "@/lib/esi/step-labels";
 
@@ -12,13 +10,6 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  * researcher's label of one step of a replayed ESI-Bench trajectory ("redundant", "confirmatory",
  * "contrastive"; null removes it).
  */
-export async function POST(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = paramsSchema.parse(await context.params);
-    const user = await requireRole("ADMIN", "RESEARCHER");
-    const input = stepLabelInputSchema.parse(await readJsonBody(request));
-    return Response.json(await setStepLabel(slug, user.id, input));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: stepLabelInputSchema }, async ({ params, user, body }) =>
+  Response.json(await setStepLabel(params.slug, user.id, body)),
+);

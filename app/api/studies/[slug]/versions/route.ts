@@ -1,18 +1,11 @@
 import { z } from "zod";
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { createStudyVersion } from "@/lib/study-versions";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** POST /api/studies/<slug>/versions -> 201 { id, slug, version }: a DRAFT copy (settings, batches, items, assets) as the next version. */
-export async function POST(_request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = paramsSchema.parse(await context.params);
-    const user = await requireRole("ADMIN", "RESEARCHER");
-    return Response.json(await createStudyVersion(slug, user.id), { status: 201 });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params, user }) =>
+  Response.json(await createStudyVersion(params.slug, user.id), { status: 201 }),
+);

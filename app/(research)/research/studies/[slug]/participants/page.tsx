@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/session";
 import { orPageError } from "@/lib/annotate/page-access";
 import { listParticipants } from "@/lib/participants";
-import { listInvites } from "@/lib/study-entry";
+import { getEntryToken, listInvites } from "@/lib/study-entry";
 import { getStudyBySlug } from "@/lib/studies";
-import { db } from "@/lib/db";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EntryLinkCard } from "@/components/research/entry-link-card";
 import { InvitesManager } from "@/components/research/invites-manager";
@@ -16,10 +15,10 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/participants`, "ADMIN", "RESEARCHER");
   const study = await orPageError(getStudyBySlug(slug));
-  const [participants, invites, link] = await Promise.all([
+  const [participants, invites, entryToken] = await Promise.all([
     listParticipants(slug),
     listInvites(slug),
-    db.study.findUniqueOrThrow({ where: { id: study.id }, select: { entryToken: true } }),
+    getEntryToken(study.id),
   ]);
   return (
     <div className="space-y-6">
@@ -27,7 +26,7 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
         <Card>
           <CardHeader title="Public link" description="For recruited participants (Prolific or any other source): their id comes in the link." />
           <CardBody>
-            <EntryLinkCard slug={slug} entryToken={link.entryToken} status={study.status} />
+            <EntryLinkCard slug={slug} entryToken={entryToken} status={study.status} />
           </CardBody>
         </Card>
         <Card>

@@ -1,5 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { nextForMember } from "@/lib/annotate/next";
 import { nextAssignmentQuerySchema, studySlugParamSchema } from "@/lib/validations/annotate";
 import { jsonResponse } from "@/lib/http/json";
@@ -14,13 +13,6 @@ import { jsonResponse } from "@/lib/http/json";
  *   NextView in lib/annotate/next.ts and the queue rules in lib/assignment (docs/assignment.md).
  * 403 when not a member; 503 with Retry-After when the database is busy or restarting (retry).
  */
-export async function GET(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = studySlugParamSchema.parse(await context.params);
-    const user = await requireRole();
-    const { exclude } = nextAssignmentQuerySchema.parse({ exclude: new URL(request.url).searchParams.get("exclude") ?? undefined });
-    return jsonResponse(await nextForMember(slug, user.id, exclude));
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const GET = route({ roles: "signed-in", params: studySlugParamSchema, query: nextAssignmentQuerySchema }, async ({ params, user, query }) =>
+  jsonResponse(await nextForMember(params.slug, user.id, query.exclude)),
+);

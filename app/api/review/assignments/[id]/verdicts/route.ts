@@ -1,6 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
+import { route } from "@/lib/http/route";
 import { reviewAssignmentParamSchema, reviewSubmitSchema } from "@/lib/validations/review";
 import { submitReview } from "@/lib/review/work";
 
@@ -11,13 +9,6 @@ import { submitReview } from "@/lib/review/work";
  * `next` is the reviewer's next item, so the page shows it at once. 403 for anyone but the
  * review's reviewer.
  */
-export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = reviewAssignmentParamSchema.parse(await context.params);
-    const user = await requireRole();
-    const input = reviewSubmitSchema.parse(await readJsonBody(request));
-    return Response.json(await submitReview(id, user.id, input), { headers: { "cache-control": "no-store" } });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const POST = route({ roles: "signed-in", params: reviewAssignmentParamSchema, body: reviewSubmitSchema }, async ({ params, user, body }) =>
+  Response.json(await submitReview(params.id, user.id, body), { headers: { "cache-control": "no-store" } }),
+);

@@ -1,5 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { reviewNextQuerySchema, reviewSlugParamSchema } from "@/lib/validations/review";
 import { nextReviewFor } from "@/lib/review/work";
 
@@ -9,13 +8,6 @@ import { nextReviewFor } from "@/lib/review/work";
  * reviewer of the review study (membership grants it, whatever the role); 403 for anyone else.
  * 200 { status: "item", view, progress } | { status: "done" | "closed", progress }.
  */
-export async function GET(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = reviewSlugParamSchema.parse(await context.params);
-    const user = await requireRole();
-    const { exclude } = reviewNextQuerySchema.parse({ exclude: new URL(request.url).searchParams.get("exclude") ?? undefined });
-    return Response.json(await nextReviewFor(slug, user.id, exclude), { headers: { "cache-control": "no-store" } });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const GET = route({ roles: "signed-in", params: reviewSlugParamSchema, query: reviewNextQuerySchema }, async ({ params, user, query }) =>
+  Response.json(await nextReviewFor(params.slug, user.id, query.exclude), { headers: { "cache-control": "no-store" } }),
+);

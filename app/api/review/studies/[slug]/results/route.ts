@@ -1,5 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { reviewResultsQuerySchema, reviewSlugParamSchema } from "@/lib/validations/review";
 import { getReviewResults } from "@/lib/review/results";
 
@@ -8,13 +7,6 @@ import { getReviewResults } from "@/lib/review/results";
  * Outcome counts, per-axis pass rates and alpha (overall and by tag), the contested queue, a page
  * of items with their votes and reasons, and the studies the outcomes reach (staff).
  */
-export async function GET(request: Request, context: { params: Promise<{ slug: string }> }) {
-  try {
-    const { slug } = reviewSlugParamSchema.parse(await context.params);
-    await requireRole("ADMIN", "RESEARCHER");
-    const query = reviewResultsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(await getReviewResults(slug, query), { headers: { "cache-control": "no-store" } });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
+export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, query: reviewResultsQuerySchema }, async ({ params, query }) =>
+  Response.json(await getReviewResults(params.slug, query), { headers: { "cache-control": "no-store" } }),
+);

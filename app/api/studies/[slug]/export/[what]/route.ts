@@ -1,5 +1,4 @@
-import { requireRole } from "@/lib/session";
-import { toResponse } from "@/lib/errors";
+import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { exportParamsSchema, exportQuerySchema } from "@/lib/exports/filter";
 import { createStudyExport } from "@/lib/exports/study-export";
@@ -12,23 +11,14 @@ const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
  * Columns: docs/exports.md. Researchers and admins only: the items export holds the answer keys.
  * Every export writes an audit entry.
  */
-export async function GET(request: Request, context: { params: Promise<{ slug: string; what: string }> }) {
-  try {
-    const { slug, what } = paramsSchema.parse(await context.params);
-    const user = await requireRole("ADMIN", "RESEARCHER");
-    const url = new URL(request.url);
-    const query = exportQuerySchema.parse(Object.fromEntries(url.searchParams));
-    const { stream, fileName, contentType } = await createStudyExport(slug, what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id });
-    return new Response(stream, {
-      headers: {
-        "content-type": contentType,
-        "content-disposition": `attachment; filename="${fileName}"`,
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
-    });
-  } catch (error) {
-    return toResponse(error);
-  }
-}
-
+export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: exportQuerySchema }, async ({ params, user, query }) => {
+  const { stream, fileName, contentType } = await createStudyExport(params.slug, params.what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id });
+  return new Response(stream, {
+    headers: {
+      "content-type": contentType,
+      "content-disposition": `attachment; filename="${fileName}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+});
