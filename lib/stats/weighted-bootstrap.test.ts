@@ -7,6 +7,7 @@ import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-boots
 import { krippendorffAlphaClusterBootstrap } from "@/lib/stats/krippendorff-alpha-cluster-bootstrap";
 import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
 import { mulberry32, randomInt, type Rng } from "@/lib/stats/rng";
+import { clusterMultinomialWeights, forEachWeightedResample, multinomialWeights, stratifiedMultinomialWeights, weightedBootstrapReplicates } from "@/lib/stats/weighted-bootstrap";
 
 /** sha256 of the replicates' Float64 bytes: equal only when every replicate is bit for bit equal */
 const fingerprint = (xs: ArrayLike<number>) => createHash("sha256").update(new Uint8Array(Float64Array.from(xs).buffer)).digest("hex").slice(0, 16);
@@ -73,5 +74,55 @@ describe("the bootstrap loops give the numbers they gave before sharing one resa
     const got = kendallPermutationAlphaStratifiedBootstrap(data, clusterOf, (item) => item % 4, 4, [[0, 1, 2, 3]], mulberry32(15), { resamples: 200 });
     const blocks = [...got.strata, ...got.groups];
     expect(fingerprint(blocks.flatMap((b) => [b.estimate ?? NaN, ...(b.ci ?? [NaN, NaN]), b.undefinedResamples, b.clusters]))).toBe(recorded.kendallStratified);
+  });
+});
+
+describe("weight drawers", () => {
+  it("multinomialWeights counts n draws of randomInt(rng, n), in that order", () => {
+    const weights = new Int32Array(5);
+    multinomialWeights(5)(weights, mulberry32(1));
+    const expected = new Int32Array(5);
+    const rng = mulberry32(1);
+    for (let i = 0; i < 5; i++) expected[randomInt(rng, 5)]++;
+    expect(weights).toEqual(expected);
+    expect(weights.reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it("clusterMultinomialWeights gives every element its cluster's draw count", () => {
+    const weights = new Int32Array(5);
+    clusterMultinomialWeights(Int32Array.from([0, 0, 1, 2, 2]), 3)(weights, mulberry32(2));
+    const draws = new Int32Array(3);
+    multinomialWeights(3)(draws, mulberry32(2));
+    expect(Array.from(weights)).toEqual([draws[0], draws[0], draws[1], draws[2], draws[2]]);
+  });
+
+  it("stratifiedMultinomialWeights keeps each stratum's total at its size and draws strata in order", () => {
+    const members = [[0, 3], [1, 2, 4], []];
+    const weights = new Int32Array(5);
+    stratifiedMultinomialWeights(members)(weights, mulberry32(3));
+    expect(weights[0] + weights[3]).toBe(2);
+    expect(weights[1] + weights[2] + weights[4]).toBe(3);
+    const rng = mulberry32(3);
+    const expected = new Int32Array(5);
+    for (const ids of members) for (let i = 0; i < ids.length; i++) expected[ids[randomInt(rng, ids.length)]]++;
+    expect(weights).toEqual(expected);
+  });
+
+  it("forEachWeightedResample hands fresh weights to every resample", () => {
+    const totals: number[] = [];
+    forEachWeightedResample(4, multinomialWeights(4), mulberry32(4), 50, (w) => totals.push(w.reduce((a, b) => a + b, 0)));
+    expect(totals).toEqual(new Array(50).fill(4));
+  });
+
+  it("weightedBootstrapReplicates sorts the defined replicates and counts the undefined ones", () => {
+    const values = [1, 2, 3, 4];
+    const mean = (w: Int32Array) => (w[0] === 4 ? null : w.reduce((s, x, i) => s + x * values[i], 0) / 4);
+    const got = weightedBootstrapReplicates(4, multinomialWeights(4), mean, mulberry32(5), 200);
+    expect(got.replicates.length + got.undefinedResamples).toBe(200);
+    for (let i = 1; i < got.replicates.length; i++) expect(got.replicates[i]).toBeGreaterThanOrEqual(got.replicates[i - 1]);
+  });
+
+  it("multinomialWeights requires a non-negative integer size", () => {
+    expect(() => multinomialWeights(-1)).toThrow("multinomialWeights requires a non-negative integer size");
   });
 });
