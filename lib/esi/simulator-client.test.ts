@@ -18,7 +18,7 @@ function scriptedFetch(script: Array<Response | Error>) {
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-const options = (fetchImpl: typeof fetch, retries = 2) => ({ baseUrl: "http://sim.local:8080/", retries, timeoutMs: 500, backoffMs: () => 0, fetchImpl });
+const options = (fetchImpl: typeof fetch, retries = 2) => ({ baseUrl: "http://sim.local:8080/", retries, timeoutMs: 500, firstBackoffMs: 0, fetchImpl });
 
 describe("the simulator client's tries", () => {
   beforeEach(() => {
@@ -55,7 +55,7 @@ describe("the simulator client's tries", () => {
   it("waits between tries, doubling from the first wait", async () => {
     const fetchImpl = scriptedFetch([json({}, 502), json({}, 502), json(episode)]);
     const started = performance.now();
-    await startSimulatorEpisode({ ...options(fetchImpl.impl), backoffMs: (attempt: number) => 40 * 2 ** attempt }, request);
+    await startSimulatorEpisode({ ...options(fetchImpl.impl), firstBackoffMs: 40 }, request);
     expect(performance.now() - started).toBeGreaterThanOrEqual(40 + 80 - 5);
   });
 });
