@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { gridwmSection, type GridwmSection } from "@/lib/dashboard/gridwm";
 import { loadEsiSection, ESI_KIND } from "@/lib/dashboard/esi";
 import type { EsiSection } from "@/lib/esi/figures";
@@ -284,7 +285,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   };
 }
 
-const asyncCache = new Map<string, Promise<unknown>>();
+const asyncCache = new LRUCache<string, Promise<unknown>>({ max: 32 });
 
 function memoizeAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
   let pending = asyncCache.get(key) as Promise<T> | undefined;
@@ -292,7 +293,6 @@ function memoizeAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
     pending = compute();
     asyncCache.set(key, pending);
     pending.catch(() => asyncCache.delete(key));
-    while (asyncCache.size > 32) asyncCache.delete(asyncCache.keys().next().value!);
   }
   return pending;
 }
