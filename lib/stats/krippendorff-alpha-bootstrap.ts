@@ -113,23 +113,24 @@ export function krippendorffAlphaBootstrap(
       draws: null,
     };
   }
-  if (method === "units") return { ...common, ...alphaWeightedUnitBootstrap(co, multinomialWeights(co.units), rng, resamples, confidence, fnName), draws: null };
+  if (method === "units") return { ...common, ...alphaWeightedUnitBootstrap(co, { count: co.units, slotOfUnit: null, drawWeights: multinomialWeights(co.units) }, rng, resamples, confidence, fnName), draws: null };
   return { ...common, ...kalphaBootstrap(co, rng, resamples, confidence, options, fnName, estimate) };
 }
 
 /**
- * Weighted-unit bootstrap of Krippendorff's alpha: each resample's `drawWeights` gives every
- * pairable unit of `co` (built with perUnit) a weight, its count in the resample, and alpha is
+ * Weighted-unit bootstrap of Krippendorff's alpha: each resample's `drawWeights` fills one weight
+ * slot per resampled element, its draw count, and every pairable unit of `co` (built with
+ * perUnit) takes the weight of its slot (`slotOfUnit[u]`, or slot u when null); alpha is then
  * recomputed exactly as krippendorffAlpha would on the resampled data (marginals, expected
- * disagreement and, for ordinal, the metric itself). Units one by one (multinomialWeights) is
- * krippendorffAlphaBootstrap's unit bootstrap; whole clusters (clusterMultinomialWeights) is
+ * disagreement and, for ordinal, the metric itself). Units one by one (no slots) is
+ * krippendorffAlphaBootstrap's unit bootstrap; a slot per cluster is
  * krippendorffAlphaClusterBootstrap.
  * Source: Krippendorff 2011; Davison & Hinkley 1997, sections 2.3 and 3.8.
  * O(R (U + V^2)) for R resamples (O(R (U + V)) for nominal and interval).
  */
 export function alphaWeightedUnitBootstrap(
   co: AlphaCoincidences,
-  drawWeights: WeightDrawer,
+  slots: { count: number; slotOfUnit: Int32Array | null; drawWeights: WeightDrawer },
   rng: Rng,
   resamples: number,
   confidence: number,
@@ -154,18 +155,20 @@ export function alphaWeightedUnitBootstrap(
   }
   const marg = new Float64Array(V);
   const pairO = ordinal ? new Float64Array(P) : null;
+  const { size, valueStart, valueIndex, valueCount, pairStart, pairId, pairWeight } = pu;
+  const slotOfUnit = slots.slotOfUnit;
   const alphaOfWeights = (weight: Int32Array): number | null => {
     marg.fill(0);
     if (pairO) pairO.fill(0);
     let n = 0;
     let observed = 0;
     for (let u = 0; u < U; u++) {
-      const w = weight[u];
+      const w = slotOfUnit ? weight[slotOfUnit[u]] : weight[u];
       if (w === 0) continue;
-      n += w * pu.size[u];
-      for (let j = pu.valueStart[u]; j < pu.valueStart[u + 1]; j++) marg[pu.valueIndex[j]] += w * pu.valueCount[j];
+      n += w * size[u];
+      for (let j = valueStart[u]; j < valueStart[u + 1]; j++) marg[valueIndex[j]] += w * valueCount[j];
       if (pairO) {
-        for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) pairO[pu.pairId[j]] += w * pu.pairWeight[j];
+        for (let j = pairStart[u]; j < pairStart[u + 1]; j++) pairO[pairId[j]] += w * pairWeight[j];
       } else {
         observed += w * unitObserved[u];
       }
@@ -177,7 +180,7 @@ export function alphaWeightedUnitBootstrap(
     const expected = alphaExpectedSum(co, marg, n, delta);
     return expected > 0 ? 1 - ((n - 1) * observed) / expected : null;
   };
-  const { replicates, undefinedResamples } = weightedBootstrapReplicates(U, drawWeights, alphaOfWeights, rng, resamples);
+  const { replicates, undefinedResamples } = weightedBootstrapReplicates(slots.count, slots.drawWeights, alphaOfWeights, rng, resamples);
   if (replicates.length === 0) {
     return { ci: null, reason: "alpha was undefined on every resample", undefinedResamples, replicates };
   }

@@ -3,7 +3,7 @@ import { bootstrapOptions } from "@/lib/stats/bootstrap-ci";
 import { alphaFromCoincidences } from "@/lib/stats/krippendorff-alpha";
 import { alphaWeightedUnitBootstrap, type AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import type { Rng } from "@/lib/stats/rng";
-import { clusterMultinomialWeights } from "@/lib/stats/weighted-bootstrap";
+import { multinomialWeights } from "@/lib/stats/weighted-bootstrap";
 
 export interface ClusterBootstrapResult extends Omit<AlphaBootstrapResult, "method"> {
   method: "cluster-bootstrap";
@@ -75,6 +75,6 @@ export function krippendorffAlphaClusterBootstrap(
     return { ...common, ci: null, reason: `alpha is undefined on the full data (${estimate.reason})`, undefinedResamples: 0, replicates: new Float64Array(0) };
   }
 
-  const drawWeights = clusterMultinomialWeights(unitCluster, C);
-  return { ...common, ...alphaWeightedUnitBootstrap(co, drawWeights, rng, resamples, confidence, fnName) };
+  const slots = { count: C, slotOfUnit: unitCluster, drawWeights: multinomialWeights(C) };
+  return { ...common, ...alphaWeightedUnitBootstrap(co, slots, rng, resamples, confidence, fnName) };
 }

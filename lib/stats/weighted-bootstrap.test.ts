@@ -7,7 +7,7 @@ import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-boots
 import { krippendorffAlphaClusterBootstrap } from "@/lib/stats/krippendorff-alpha-cluster-bootstrap";
 import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
 import { mulberry32, randomInt, type Rng } from "@/lib/stats/rng";
-import { clusterMultinomialWeights, forEachWeightedResample, multinomialWeights, stratifiedMultinomialWeights, weightedBootstrapReplicates } from "@/lib/stats/weighted-bootstrap";
+import { forEachWeightedResample, multinomialWeights, stratifiedMultinomialWeights, weightedBootstrapReplicates } from "@/lib/stats/weighted-bootstrap";
 
 /** sha256 of the replicates' Float64 bytes: equal only when every replicate is bit for bit equal */
 const fingerprint = (xs: ArrayLike<number>) => createHash("sha256").update(new Uint8Array(Float64Array.from(xs).buffer)).digest("hex").slice(0, 16);
@@ -86,14 +86,6 @@ describe("weight drawers", () => {
     for (let i = 0; i < 5; i++) expected[randomInt(rng, 5)]++;
     expect(weights).toEqual(expected);
     expect(weights.reduce((a, b) => a + b, 0)).toBe(5);
-  });
-
-  it("clusterMultinomialWeights gives every element its cluster's draw count", () => {
-    const weights = new Int32Array(5);
-    clusterMultinomialWeights(Int32Array.from([0, 0, 1, 2, 2]), 3)(weights, mulberry32(2));
-    const draws = new Int32Array(3);
-    multinomialWeights(3)(draws, mulberry32(2));
-    expect(Array.from(weights)).toEqual([draws[0], draws[0], draws[1], draws[2], draws[2]]);
   });
 
   it("stratifiedMultinomialWeights keeps each stratum's total at its size and draws strata in order", () => {

@@ -26,25 +26,6 @@ export function multinomialWeights(n: number): WeightDrawer {
 }
 
 /**
- * Cluster resampling weights: `clusters` draws with replacement from the clusters, each element
- * weighted by its cluster's draw count, so elements that belong together are drawn together.
- * Draw order: randomInt(rng, clusters) clusters times.
- * Source: Davison & Hinkley 1997, "Bootstrap Methods and their Application", section 3.8.
- * O(clusters + elements) per resample.
- * @example
- * clusterMultinomialWeights(Int32Array.from([0, 0, 1]), 2); // elements 0 and 1 share a weight
- */
-export function clusterMultinomialWeights(clusterOf: Int32Array, clusters: number): WeightDrawer {
-  const drawClusters = multinomialWeights(clusters);
-  const clusterDraws = new Int32Array(clusters);
-  return (weights, rng) => {
-    clusterDraws.fill(0);
-    drawClusters(clusterDraws, rng);
-    for (let i = 0; i < clusterOf.length; i++) weights[i] = clusterDraws[clusterOf[i]];
-  };
-}
-
-/**
  * Stratified multinomial resampling weights: within each stratum, as many draws with
  * replacement as it has members (stratum sizes held at their observed values). Draw order:
  * strata in order, then randomInt(rng, n_s) n_s times.
@@ -95,11 +76,15 @@ export function weightedBootstrapReplicates(
   rng: Rng,
   resamples: number,
 ): { replicates: Float64Array; undefinedResamples: number } {
+  if (!Number.isInteger(size) || size < 0) throw new Error("weightedBootstrapReplicates requires a non-negative integer size");
   const reps = new Float64Array(resamples);
+  const weights = new Int32Array(size);
   let defined = 0;
-  forEachWeightedResample(size, drawWeights, rng, resamples, (weights) => {
+  for (let r = 0; r < resamples; r++) {
+    weights.fill(0);
+    drawWeights(weights, rng);
     const value = statistic(weights);
     if (value !== null) reps[defined++] = value;
-  });
+  }
   return { replicates: reps.slice(0, defined).sort(), undefinedResamples: resamples - defined };
 }
