@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFlags } from "@/lib/cli/flags";
+import { FlagError, parseFlags } from "@/lib/cli/flags";
 
 const usage = "usage: test";
 const lenient = (...args: string[]) => parseFlags(args, ["study", "name"], usage, "lenient");
@@ -36,5 +36,19 @@ describe("parseFlags, strict (yardstick alpha)", () => {
     expect(() => strict("--level", "--seed", "1")).toThrow("--level needs a value (usage: test)");
     expect(() => strict("--level=")).toThrow("--level needs a value (usage: test)");
     expect(() => strict("--level", "a", "--level", "b")).toThrow("--level is given twice");
+  });
+
+  it("says what is wrong in a FlagError, for commands that word it their own way", () => {
+    const refusal = (...args: string[]) => {
+      try {
+        strict(...args);
+      } catch (error) {
+        return error instanceof FlagError ? { reason: error.reason, arg: error.arg, flag: error.flag } : error;
+      }
+      return null;
+    };
+    expect(refusal("--bogus=1")).toEqual({ reason: "unknown", arg: "--bogus=1", flag: null });
+    expect(refusal("--seed")).toEqual({ reason: "missing", arg: "--seed", flag: "seed" });
+    expect(refusal("--seed", "1", "--seed=2")).toEqual({ reason: "repeated", arg: "--seed=2", flag: "seed" });
   });
 });

@@ -1,5 +1,17 @@
 import { parseArgs } from "node:util";
 
+/** A strict-mode refusal: what is wrong, the flag's name (without dashes) and the argument as given. */
+export class FlagError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "unknown" | "missing" | "repeated",
+    readonly arg: string,
+    readonly flag: string | null,
+  ) {
+    super(message);
+  }
+}
+
 export interface ParsedFlags {
   positional: string[];
   flags: Record<string, string>;
@@ -13,7 +25,7 @@ const flagName = (arg: string): string | null => (arg.startsWith("--") && arg.le
  * command then says it is required) and refused in "strict" mode, which also refuses flags other
  * than `names`, positional arguments and a flag given twice; lenient mode keeps the last of
  * repeated flags and skips unknown flags with their values.
- * @throws {Error} in strict mode: "unknown argument <arg> (<usage>)", "--name needs a value
+ * @throws {FlagError} in strict mode: "unknown argument <arg> (<usage>)", "--name needs a value
  *   (<usage>)", "--name is given twice"
  * @example
  * parseFlags(["data", "--study", "demo"], ["study"], "usage: ...", "lenient"); // { positional: ["data"], flags: { study: "demo" } }
@@ -30,12 +42,12 @@ export function parseFlags(args: readonly string[], names: readonly string[], us
   for (const token of tokens) {
     if (token.kind === "option-terminator") continue;
     if (token.kind === "positional") {
-      if (mode === "strict") throw new Error(`unknown argument ${token.value} (${usage})`);
+      if (mode === "strict") throw new FlagError(`unknown argument ${token.value} (${usage})`, "unknown", token.value, null);
       positional.push(token.value);
       continue;
     }
     if (!names.includes(token.name) || token.rawName !== `--${token.name}`) {
-      if (mode === "strict") throw new Error(`unknown argument ${args[token.index]} (${usage})`);
+      if (mode === "strict") throw new FlagError(`unknown argument ${args[token.index]} (${usage})`, "unknown", args[token.index], null);
       continue;
     }
     const value = token.value ?? "";
@@ -44,8 +56,8 @@ export function parseFlags(args: readonly string[], names: readonly string[], us
       else flags[token.name] = value;
       continue;
     }
-    if (value === "") throw new Error(`--${token.name} needs a value (${usage})`);
-    if (token.name in flags) throw new Error(`--${token.name} is given twice`);
+    if (value === "") throw new FlagError(`--${token.name} needs a value (${usage})`, "missing", args[token.index], token.name);
+    if (token.name in flags) throw new FlagError(`--${token.name} is given twice`, "repeated", args[token.index], token.name);
     flags[token.name] = value;
   }
   return { positional, flags };
