@@ -10,7 +10,8 @@ RUN npm ci --no-audit --no-fund
 FROM deps AS build
 COPY . .
 ENV NEXT_TELEMETRY_DISABLED=1
-RUN npx next build
+# the command line, built once to dist/cli (npm ci ran before the sources were copied)
+RUN node scripts/build-cli.mjs && npx next build
 
 FROM node:20-bookworm-slim AS run
 WORKDIR /app

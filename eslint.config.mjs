@@ -5,7 +5,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: ["node_modules/**", ".next/**", ".next-*/**", "bench/.results/**", "lib/generated/**", ".yardstick/**", "test-results*/**", "playwright-report*/**", "e2e/.auth*/**", "next-env.d.ts"],
+    ignores: ["node_modules/**", ".next/**", ".next-*/**", "bench/.results/**", "lib/generated/**", "dist/**", ".yardstick/**", "test-results*/**", "playwright-report*/**", "e2e/.auth*/**", "next-env.d.ts"],
   },
   {
     rules: {

@@ -11,6 +11,7 @@
 import pg from "pg";
 import { randomUUID } from "node:crypto";
 import { applyMigrations } from "@/lib/db/schema-engine";
+import { mulberry32 } from "@/lib/stats/rng";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -27,17 +28,6 @@ const serverUrl = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5
 const dbName = `yardstick_bench_${process.pid}_${Date.now().toString(36)}`;
 const url = new URL(serverUrl);
 url.pathname = `/${dbName}`;
-
-function rng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function time<T>(label: string, run: () => Promise<T> | T, rows: Array<[string, string]>): Promise<T> {
   const start = performance.now();
@@ -71,7 +61,7 @@ async function main() {
 
     // --- seed ----------------------------------------------------------------------------------
     const seedStart = performance.now();
-    const random = rng(42);
+    const random = mulberry32(42);
     const studyId = randomUUID();
     const batchId = randomUUID();
     const users = Array.from({ length: ANNOTATORS }, (_, a) => ({ id: randomUUID(), name: `Annotator ${String.fromCharCode(65 + a)}`, skill: 0.97 - 0.04 * a, speed: a === ANNOTATORS - 1 ? 0.15 : 1 + 0.1 * a }));

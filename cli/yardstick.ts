@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { readFileSync } from "node:fs";
+import { parseFlags } from "@/lib/cli/flags";
 
 const usage = `usage: yardstick <command>
 
@@ -22,24 +23,9 @@ export function userPath(p: string): string {
   return path.resolve(process.env.YARDSTICK_CWD ?? process.cwd(), p);
 }
 
-export function parseFlags(args: string[]): { positional: string[]; flags: Record<string, string> } {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg.startsWith("--")) {
-      const [name, inline] = arg.slice(2).split("=", 2);
-      if (inline !== undefined) flags[name] = inline;
-      else if (i + 1 < args.length && !args[i + 1].startsWith("--")) flags[name] = args[++i];
-      else flags[name] = "true";
-    } else positional.push(arg);
-  }
-  return { positional, flags };
-}
-
 function need(flags: Record<string, string>, name: string): string {
   const value = flags[name];
-  if (!value || value === "true") throw new Error(`--${name} is required\n\n${usage}`);
+  if (!value) throw new Error(`--${name} is required\n\n${usage}`);
   return value;
 }
 
@@ -66,7 +52,7 @@ async function readStdin(): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { positional, flags } = parseFlags(rest);
+  const { positional, flags } = parseFlags(rest, ["study", "name", "items", "answers"], usage, "lenient");
   switch (command) {
     case "import": {
       const source = positional[0];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { e2eDb } from "./db";
 import { e2eUsers } from "./users";
+import { mulberry32 } from "../lib/stats/rng";
 
 /**
  * A study for the research dashboards, written straight into the run's database with pg: ENACT
@@ -18,17 +19,6 @@ export interface DashboardFixture {
   annotators: Array<{ id: string; name: string }>;
   items: number;
   responses: number;
-}
-
-function rng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function score(key: number[], answer: number[]) {
@@ -53,7 +43,7 @@ const moreAnnotators = [
  */
 export async function createDashboardStudy(options: { perCell?: number; agreementPerCell?: number; annotators?: number; maxSteps?: number } = {}): Promise<DashboardFixture> {
   const db = e2eDb();
-  const random = rng(7);
+  const random = mulberry32(7);
   const perCell = options.perCell ?? 4;
   const agreementPerCell = options.agreementPerCell ?? 2;
   const studyId = randomUUID();

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 
 /**
@@ -35,8 +36,8 @@ export async function endAllSessions(userId: string): Promise<void> {
   cache.delete(userId);
 }
 
-const cache = new Map<string, { version: number | null; at: number }>();
 const MAX_CACHED = 20_000;
+const cache = new LRUCache<string, { version: number | null; at: number }>({ max: MAX_CACHED });
 
 /** Whether a token's version is the user's current one, read at most every SESSION_VERSION_CACHE_MS per user and process. */
 export async function sessionVersionIsCurrentCached(userId: string, version: number): Promise<boolean> {
@@ -44,7 +45,6 @@ export async function sessionVersionIsCurrentCached(userId: string, version: num
   const hit = cache.get(userId);
   if (hit && now - hit.at < SESSION_VERSION_CACHE_MS) return hit.version === version;
   const current = await currentSessionVersion(userId);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
   cache.set(userId, { version: current, at: now });
   return current === version;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { decode, getToken, type JWT, type JWTDecodeParams } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
@@ -21,8 +22,8 @@ export interface CurrentUser {
  * expiry is checked again; this spares the key derivation and AES-GCM of every request (the
  * annotation API is called about once a second per annotator: bench/load).
  */
-const decodedTokens = new Map<string, { payload: JWT; exp: number }>();
 const MAX_DECODED_TOKENS = 10_000;
+const decodedTokens = new LRUCache<string, { payload: JWT; exp: number }>({ max: MAX_DECODED_TOKENS });
 /** next-auth's decode accepts a token up to 15 s past its expiry; so does the cache */
 const CLOCK_TOLERANCE_SECONDS = 15;
 
@@ -34,7 +35,6 @@ async function decodeCached(params: JWTDecodeParams): Promise<JWT | null> {
   if (hit) decodedTokens.delete(token);
   const payload = await decode(params);
   if (payload && typeof payload.exp === "number") {
-    if (decodedTokens.size >= MAX_DECODED_TOKENS) decodedTokens.delete(decodedTokens.keys().next().value as string);
     decodedTokens.set(token, { payload, exp: payload.exp });
   }
   return payload;

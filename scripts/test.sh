@@ -57,6 +57,9 @@ npx tsc --noEmit
 log "lint"
 npx eslint . --max-warnings=0
 
+log "command line (dist/cli, built once)"
+node scripts/build-cli.mjs --if-stale
+
 log "unit tests"
 npx vitest run --project unit
 

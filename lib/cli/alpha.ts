@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseFlags } from "@/lib/cli/flags";
 import type { AlphaLevel } from "@/lib/stats/alpha-coincidences";
 import { krippendorffAlpha, reliabilityMatrixToUnits } from "@/lib/stats/krippendorff-alpha";
 import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
@@ -51,27 +52,10 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   return `${fieldPath(issue.path)}: ${issue.message}`;
 }
 
-function parseArgs(args: string[]): { level?: string; bootstrap?: number; seed?: number } {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const eq = arg.indexOf("=");
-    const name = eq >= 0 ? arg.slice(0, eq) : arg;
-    if (name !== "--level" && name !== "--bootstrap" && name !== "--seed") {
-      throw new Error(`unknown argument ${arg} (${USAGE})`);
-    }
-    let value: string | undefined;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      value = args[i + 1];
-      i++;
-    }
-    if (value === undefined || value === "" || value.startsWith("--")) throw new Error(`${name} needs a value (${USAGE})`);
-    if (name.slice(2) in out) throw new Error(`${name} is given twice`);
-    out[name.slice(2)] = value;
-  }
+function parseAlphaArgs(args: string[]): { level?: string; bootstrap?: number; seed?: number } {
+  const { flags } = parseFlags(args, ["level", "bootstrap", "seed"], USAGE, "strict");
   const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : /^-?\d+$/.test(s) ? Number(s) : NaN);
-  return { level: out.level, bootstrap: num(out.bootstrap), seed: num(out.seed) };
+  return { level: flags.level, bootstrap: num(flags.bootstrap), seed: num(flags.seed) };
 }
 
 /**
@@ -87,7 +71,7 @@ function parseArgs(args: string[]): { level?: string; bootstrap?: number; seed?:
  * runAlphaCommand(["--level", "nominal"], '{"data": [[1, 2], [1, 2]]}'); // '{"alpha":1,"units":2,"pairable":4}'
  */
 export function runAlphaCommand(args: string[], stdinText: string): string {
-  const parsedArgs = optionsSchema.safeParse(parseArgs(args));
+  const parsedArgs = optionsSchema.safeParse(parseAlphaArgs(args));
   if (!parsedArgs.success) throw new Error(`${parsedArgs.error.issues[0].message} (${USAGE})`);
   const { level, bootstrap, seed } = parsedArgs.data;
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { FlagError, parseFlags } from "@/lib/cli/flags";
 import { aggregateScoredAnswers, detectReleaseLineFormat, getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
 import { formatIssues } from "@/lib/tasks/format-issues";
 import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
@@ -185,13 +186,13 @@ export const scoreUsage = "usage: yardstick score --items <items.jsonl> --answer
 
 /** `yardstick score` arguments (after "score"): `--items <path> --answers <path>`, or `--items=<path>`. */
 export function runScoreCli(argv: readonly string[]): string {
-  const options: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const match = /^--(items|answers)(?:=(.*))?$/.exec(argv[i]);
-    if (!match) throw new AppError("INVALID", `unknown argument ${JSON.stringify(argv[i])}\n${scoreUsage}`);
-    const value = match[2] ?? argv[++i];
-    if (value === undefined || value === "") throw new AppError("INVALID", `--${match[1]} needs a path\n${scoreUsage}`);
-    options[match[1]] = value;
+  let options: Record<string, string>;
+  try {
+    options = parseFlags([...argv], ["items", "answers"], scoreUsage, "strict").flags;
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    const problem = error.reason === "unknown" ? `unknown argument ${JSON.stringify(error.arg)}` : error.reason === "missing" ? `--${error.flag} needs a path` : `--${error.flag} is given twice`;
+    throw new AppError("INVALID", `${problem}\n${scoreUsage}`);
   }
   if (!options.items || !options.answers) throw new AppError("INVALID", scoreUsage);
   return scoreFiles(options.items, options.answers);

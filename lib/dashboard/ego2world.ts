@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { ego2worldFigures, playBelief, taskTimes, type Ego2worldFigures, type EgoPlay } from "@/lib/dashboard/ego2world-figures";
 import type { StudySnapshot } from "@/lib/dashboard/snapshot";
 import type { EpisodeAnswer, EpisodeScore } from "@/lib/ego2world/metrics";
-import { loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
+import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import type { ModelRunSummary } from "@/lib/model-runs";
 import { ego2worldKeySchema, ego2worldPublicSchema, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
 
 /**
@@ -30,7 +31,7 @@ function isEpisodeAnswer(value: unknown): value is EpisodeAnswer {
   return value !== null && typeof value === "object" && Array.isArray((value as { tasks?: unknown }).tasks);
 }
 
-export async function ego2worldDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], idleCapMs: number): Promise<Ego2worldSection> {
+export async function ego2worldDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], idleCapMs: number, modelPredictions: ModelPredictionsLoader): Promise<Ego2worldSection> {
   const itemRows = await db.item.findMany({ where: { studyId, kind: EGO2WORLD_KIND, practice: false }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, public: true, key: true } });
   const items = new Map<string, { externalId: string; public: Ego2worldPublic; key: Ego2worldKey }>();
   for (const row of itemRows) {
@@ -72,7 +73,7 @@ export async function ego2worldDashboardSection(studyId: string, snapshot: Study
       belief: playBelief(item, steps, assignment.events),
     });
   }
-  const predictions = models.length > 0 ? await loadModelPredictions(studyId) : [];
+  const predictions = await modelPredictions();
   for (const prediction of predictions) {
     if (!items.has(prediction.itemId) || !isEpisodeAnswer(prediction.answer) || !isEpisodeScore(prediction.score)) continue;
     plays.push({ participant: `model:${prediction.runId}`, item: prediction.itemId, answer: prediction.answer, score: prediction.score });

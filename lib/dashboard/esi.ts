@@ -7,6 +7,8 @@ import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAns
 import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
 import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
+import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
 
 /**
  * Loads a study's ESI-Bench answers for the dashboard (lib/esi/figures.ts computes the figures):
@@ -63,7 +65,7 @@ function byAssignment<T extends { assignmentId: string }>(rows: readonly T[]): M
 /** null for studies without ESI items. */
 export async function loadEsiSection(
   studyId: string,
-  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string> },
+  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string>; models?: readonly ModelRunSummary[]; modelPredictions?: ModelPredictionsLoader },
 ): Promise<EsiSection | null> {
   const items = await db.$queryRaw<Array<{ id: string; answer: unknown; tags: unknown }>>(
     Prisma.sql`SELECT id, key->'answer' AS answer, tags FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${ESI_KIND} AND NOT practice`,
@@ -78,11 +80,14 @@ export async function loadEsiSection(
     select: { id: true, itemId: true, userId: true, condition: true, playState: true, response: { select: { answer: true, correct: true, confidence: true } } },
   });
   const assignmentIds = assignments.map((a) => a.id);
-  const [steps, beliefs, labels, predictions, stepLabels] = await Promise.all([
+  // the study dashboard passes the runs and predictions it loaded for every section; alone, load them here
+  const runs = options.models ?? (await listModelRuns(studyId));
+  const modelPredictions = options.modelPredictions ?? modelPredictionsLoader(studyId, runs);
+  const [steps, beliefs, labels, studyPredictions, stepLabels] = await Promise.all([
     db.playStep.findMany({ where: { assignmentId: { in: assignmentIds }, seq: { gt: 0 } }, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { assignmentId: true, seq: true, valid: true } }),
     db.event.findMany({ where: { assignmentId: { in: assignmentIds }, type: "belief_changed" }, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { assignmentId: true, payload: true } }),
     db.stepLabel.findMany({ where: { assignmentId: { in: assignmentIds } }, select: { assignmentId: true, seq: true, label: true } }),
-    db.modelPrediction.findMany({ where: { itemId: { in: itemIds }, run: { studyId } }, select: { itemId: true, answer: true, correct: true, run: { select: { id: true, name: true } } } }),
+    modelPredictions(),
     stepLabelAgreement(studyId, assignmentIds),
   ]);
   const stepsBy = byAssignment(steps);
@@ -131,13 +136,16 @@ export async function loadEsiSection(
     });
   }
 
+  const runNames = new Map(runs.map((run) => [run.id, run.name]));
+  const predictions = studyPredictions.filter((prediction) => itemById.has(prediction.itemId) && runNames.has(prediction.runId));
   const models: ModelAnswer[] = predictions.map((prediction) => {
+    const runName = runNames.get(prediction.runId)!;
     const item = itemById.get(prediction.itemId)!;
     const answer = (prediction.answer ?? {}) as { condition?: unknown; steps?: unknown };
-    const named = CONDITION_IN_NAME.exec(prediction.run.name)?.[1];
+    const named = CONDITION_IN_NAME.exec(runName)?.[1];
     const condition = typeof answer.condition === "string" && isEsiCondition(answer.condition) ? answer.condition : (named ?? "unspecified");
     // runs of one model in several conditions ("GPT-5 [active]", "GPT-5 [passive-gt]") share its row group
-    const model = modelName(prediction.run.name);
+    const model = modelName(runName);
     return {
       runId: `model:${model}`,
       runName: model,

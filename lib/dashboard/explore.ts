@@ -12,7 +12,8 @@ import {
   type ExploreScoreLike,
   type ExploreTableRow,
 } from "@/lib/dashboard/explore-tables";
-import { loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
+import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import type { ModelRunSummary } from "@/lib/model-runs";
 import { getLlmScoringStatus, LLM_SCORED_KIND, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/shared/explore/llm";
@@ -110,9 +111,9 @@ async function llmResults(studyId: string) {
   return { byTarget, combos: [...combos.entries()].sort(([a], [b]) => a.localeCompare(b)) };
 }
 
-export async function exploreDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[]): Promise<ExploreSection> {
+export async function exploreDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], modelPredictions: ModelPredictionsLoader): Promise<ExploreSection> {
   const { items, responses } = snapshot;
-  const [llm, predictions, status] = await Promise.all([llmResults(studyId), models.length > 0 ? loadModelPredictions(studyId) : Promise.resolve([]), getLlmScoringStatus(studyId)]);
+  const [llm, predictions, status] = await Promise.all([llmResults(studyId), modelPredictions(), getLlmScoringStatus(studyId)]);
   const abnormalOf = (item: number): boolean => ((items.keys[item] as ExploreSceneKey | undefined)?.keyStates?.length ?? 0) > 0;
   const subsetOf = (item: number): string | null => {
     const value = items.tags[item]?.subset;

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import type { Tags } from "@/lib/dashboard/snapshot-utils";
@@ -201,8 +202,8 @@ export async function loadSnapshot(studyId: string, version?: string): Promise<S
   };
 }
 
-const snapshotCache = new Map<string, Promise<StudySnapshot>>();
 const SNAPSHOT_CACHE_SIZE = 4;
+const snapshotCache = new LRUCache<string, Promise<StudySnapshot>>({ max: SNAPSHOT_CACHE_SIZE });
 
 /**
  * Large studies: from this many answers on, a snapshot may be served for up to
@@ -237,14 +238,13 @@ export async function getSnapshotView(studyId: string): Promise<SnapshotView> {
   }
   let pending = snapshotCache.get(key);
   if (!pending) {
-    for (const existing of snapshotCache.keys()) if (existing.startsWith(`${studyId}@`)) snapshotCache.delete(existing);
+    for (const existing of [...snapshotCache.keys()]) if (existing.startsWith(`${studyId}@`)) snapshotCache.delete(existing);
     pending = loadSnapshot(studyId, version);
     snapshotCache.set(key, pending);
     pending.then(
       (snapshot) => latest.set(studyId, snapshot),
       () => snapshotCache.delete(key),
     );
-    while (snapshotCache.size > SNAPSHOT_CACHE_SIZE) snapshotCache.delete(snapshotCache.keys().next().value!);
   }
   return { snapshot: await pending, stale: false, currentResponses };
 }
@@ -261,25 +261,20 @@ export async function getSnapshot(studyId: string): Promise<StudySnapshot> {
       (snapshot) => latest.set(studyId, snapshot),
       () => snapshotCache.delete(key),
     );
-    while (snapshotCache.size > SNAPSHOT_CACHE_SIZE) snapshotCache.delete(snapshotCache.keys().next().value!);
   }
   return pending;
 }
 
 /** A memo of computed results per snapshot version and parameters (bounded). */
-const resultCache = new Map<string, unknown>();
 const RESULT_CACHE_SIZE = 64;
+/** values boxed: lru-cache keeps no null or undefined, and a result may be either */
+const resultCache = new LRUCache<string, { value: unknown }>({ max: RESULT_CACHE_SIZE });
 
 export function memoize<T>(key: string, compute: () => T): T {
-  if (resultCache.has(key)) {
-    const value = resultCache.get(key) as T;
-    resultCache.delete(key);
-    resultCache.set(key, value);
-    return value;
-  }
+  const hit = resultCache.get(key);
+  if (hit) return hit.value as T;
   const value = compute();
-  resultCache.set(key, value);
-  while (resultCache.size > RESULT_CACHE_SIZE) resultCache.delete(resultCache.keys().next().value!);
+  resultCache.set(key, { value });
   return value;
 }
 

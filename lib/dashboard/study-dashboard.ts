@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { gridwmSection, type GridwmSection } from "@/lib/dashboard/gridwm";
 import { loadEsiSection, ESI_KIND } from "@/lib/dashboard/esi";
 import type { EsiSection } from "@/lib/esi/figures";
@@ -19,7 +20,8 @@ import { excludedParticipantIds } from "@/lib/participants";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTime, type TimeResult } from "@/lib/dashboard/time";
-import { listModelRuns, loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
+import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
 import { getStudyBySlug } from "@/lib/studies";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { isTaskKind } from "@/lib/tasks";
@@ -174,9 +176,10 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`),
   );
 
+  const modelPredictions = modelPredictionsLoader(study.id, models);
   const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
   const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}`, async () => {
-    const predictions = await loadModelPredictions(study.id);
+    const predictions = await modelPredictions();
     const byRun = new Map<string, ScoredEntry[]>();
     for (const p of predictions) {
       const item = snapshot.items.index.get(p.itemId);
@@ -245,9 +248,9 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
         ),
       )
     : null;
-  const explore = snapshot.items.kinds.includes("explore-scene") ? await exploreDashboardSection(study.id, snapshot, models) : null;
+  const explore = snapshot.items.kinds.includes("explore-scene") ? await exploreDashboardSection(study.id, snapshot, models, modelPredictions) : null;
   const ego2world = snapshot.items.kinds.includes(EGO2WORLD_KIND)
-    ? await memoizeAsync(`${v}|ego2world|${modelVersion}`, () => ego2worldDashboardSection(study.id, snapshot, models, idleCapMs(study.idleCapSeconds)))
+    ? await memoizeAsync(`${v}|ego2world|${modelVersion}`, () => ego2worldDashboardSection(study.id, snapshot, models, idleCapMs(study.idleCapSeconds), modelPredictions))
     : null;
   // not memoised: researchers' step labels change it without a new response
   const esi = snapshot.items.kinds.includes(ESI_KIND)
@@ -257,6 +260,8 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
         confidenceScale: study.confidenceScale,
         calibrationBins: binsForScale(study.confidenceScale),
         excludedItemIds: includeExcluded ? undefined : excludedIds,
+        models,
+        modelPredictions,
       })
     : null;
   const { completeItemIds: _ids, ...planRest } = planStatus;
@@ -280,7 +285,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   };
 }
 
-const asyncCache = new Map<string, Promise<unknown>>();
+const asyncCache = new LRUCache<string, Promise<unknown>>({ max: 32 });
 
 function memoizeAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
   let pending = asyncCache.get(key) as Promise<T> | undefined;
@@ -288,7 +293,6 @@ function memoizeAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
     pending = compute();
     asyncCache.set(key, pending);
     pending.catch(() => asyncCache.delete(key));
-    while (asyncCache.size > 32) asyncCache.delete(asyncCache.keys().next().value!);
   }
   return pending;
 }

@@ -1,3 +1,4 @@
+import pRetry from "p-retry";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { esiObjectNameSchema } from "@/lib/esi/actions";
@@ -52,8 +53,8 @@ export interface SimulatorOptions {
   baseUrl: string;
   timeoutMs?: number;
   retries?: number;
-  /** waits between tries (ms); default 250, 500, 1000 ... */
-  backoffMs?: (attempt: number) => number;
+  /** wait before the second try (ms), doubling before each further one; default 250 */
+  firstBackoffMs?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -105,7 +106,6 @@ function describeFailure(error: unknown): string {
 async function postJson<T>(options: SimulatorOptions, path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SIMULATOR_TIMEOUT_MS;
   const retries = options.retries ?? DEFAULT_SIMULATOR_RETRIES;
-  const backoff = options.backoffMs ?? ((attempt: number) => 250 * 2 ** attempt);
   const fetchImpl = options.fetchImpl ?? fetch;
   const url = `${options.baseUrl.replace(/\/+$/, "")}${path}`;
   if (!simulatorHostAllowed(options.baseUrl)) {
@@ -113,12 +113,9 @@ async function postJson<T>(options: SimulatorOptions, path: string, body: unknow
     throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (This study's simulator is not on the server's list of simulator hosts.)`);
   }
   const failures: string[] = [];
-  for (let attempt = 0; attempt <= retries; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, backoff(attempt - 1)));
-    let reply: Response;
-    let text: string;
+  const tryOnce = async (attemptNumber: number): Promise<{ reply: Response; text: string }> => {
     try {
-      reply = await fetchImpl(url, {
+      const reply = await fetchImpl(url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify(body),
@@ -127,38 +124,46 @@ async function postJson<T>(options: SimulatorOptions, path: string, body: unknow
         // a redirect is answered as a refusal below, never followed (it could point anywhere)
         redirect: "manual",
       });
-      text = await reply.text();
+      const text = await reply.text();
       if (reply.status >= 500) throw new RetryableFailure(`HTTP ${reply.status}`);
+      return { reply, text };
     } catch (error) {
       failures.push(describeFailure(error));
-      console.warn(`ESI simulator ${url}, ${what}, try ${attempt + 1}:`, error instanceof Error ? error.message : error);
-      continue;
+      console.warn(`ESI simulator ${url}, ${what}, try ${attemptNumber}:`, error instanceof Error ? error.message : error);
+      // every failure to get an answer is worth another try (p-retry would give up on a TypeError)
+      throw new RetryableFailure(describeFailure(error));
     }
-    if (reply.status >= 300 && reply.status < 400) {
-      console.warn(`ESI simulator ${url}: HTTP ${reply.status} redirect to ${reply.headers.get("location") ?? "(no location)"} for the ${what}; not followed`);
-      throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (The simulator answered the ${what} with a redirect, which is not followed.)`);
-    }
-    if (!reply.ok) {
-      console.warn(`ESI simulator ${url}: HTTP ${reply.status} to the ${what}: ${text.slice(0, 500)}`);
-      throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (The simulator refused the ${what}: HTTP ${reply.status}.)`);
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      console.warn(`ESI simulator ${url}: the reply to the ${what} is not JSON: ${text.slice(0, 500)}`);
-      throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (Its reply to the ${what} is not JSON.)`);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (Its reply to the ${what} is malformed: ${issue ? `${issue.path.join(".") || "(reply)"}: ${issue.message}` : "unreadable"}.)`);
-    }
-    return parsed.data;
+  };
+  let answer: { reply: Response; text: string };
+  try {
+    answer = await pRetry(tryOnce, { retries, minTimeout: options.firstBackoffMs ?? 250, factor: 2, maxTimeout: Infinity, randomize: false });
+  } catch {
+    // the simulator's address stays on the server: an annotator who knew it could ask it directly
+    console.warn(`ESI simulator ${url} is down for the ${what}: ${failures.join("; ")}`);
+    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (${what}: ${failures.join("; ")}; ${retries + 1} tries of ${Math.round(timeoutMs / 100) / 10} s.)`);
   }
-  // the simulator's address stays on the server: an annotator who knew it could ask it directly
-  console.warn(`ESI simulator ${url} is down for the ${what}: ${failures.join("; ")}`);
-  throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (${what}: ${failures.join("; ")}; ${retries + 1} tries of ${Math.round(timeoutMs / 100) / 10} s.)`);
+  const { reply, text } = answer;
+  if (reply.status >= 300 && reply.status < 400) {
+    console.warn(`ESI simulator ${url}: HTTP ${reply.status} redirect to ${reply.headers.get("location") ?? "(no location)"} for the ${what}; not followed`);
+    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (The simulator answered the ${what} with a redirect, which is not followed.)`);
+  }
+  if (!reply.ok) {
+    console.warn(`ESI simulator ${url}: HTTP ${reply.status} to the ${what}: ${text.slice(0, 500)}`);
+    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (The simulator refused the ${what}: HTTP ${reply.status}.)`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    console.warn(`ESI simulator ${url}: the reply to the ${what} is not JSON: ${text.slice(0, 500)}`);
+    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (Its reply to the ${what} is not JSON.)`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (Its reply to the ${what} is malformed: ${issue ? `${issue.path.join(".") || "(reply)"}: ${issue.message}` : "unreadable"}.)`);
+  }
+  return parsed.data;
 }
 
 export function startSimulatorEpisode(options: SimulatorOptions, request: EpisodeRequest): Promise<SimulatorEpisodeReply> {

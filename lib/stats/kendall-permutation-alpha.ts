@@ -2,7 +2,8 @@ import type { PairwiseAlphaResult } from "@/lib/stats/agreement-summary";
 import { bootstrapOptions, percentileInterval } from "@/lib/stats/bootstrap-ci";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import type { AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
-import { randomInt, type Rng } from "@/lib/stats/rng";
+import type { Rng } from "@/lib/stats/rng";
+import { multinomialWeights, weightedBootstrapReplicates } from "@/lib/stats/weighted-bootstrap";
 import {
   additiveStratifiedBootstrap,
   type AdditiveClusters,
@@ -292,19 +293,13 @@ export function kendallPermutationAlphaBootstrap(
     return { ...common, ci: null, reason: `alpha is undefined on the full data (${estimate.reason})`, undefinedResamples: 0, replicates: new Float64Array(0) };
   }
   const U = pr.units;
-  const weight = new Int32Array(U);
-  const weightOf = (u: number) => weight[u];
-  const reps = new Float64Array(resamples);
-  let defined = 0;
-  for (let r = 0; r < resamples; r++) {
-    weight.fill(0);
-    for (let i = 0; i < U; i++) weight[randomInt(rng, U)]++;
-    const sums = disagreementSums(pr, weightOf, b.S, b.N, b.Q);
-    if (sums.expected > 1e-9 * sums.n * sums.n) reps[defined++] = 1 - ((sums.n - 1) * sums.observed) / sums.expected;
-  }
-  const replicates = reps.slice(0, defined).sort();
-  if (defined === 0) return { ...common, ci: null, reason: "alpha was undefined on every resample", undefinedResamples: resamples, replicates };
-  return { ...common, ci: percentileInterval(replicates, confidence), undefinedResamples: resamples - defined, replicates };
+  const alphaOfWeights = (weight: Int32Array): number | null => {
+    const sums = disagreementSums(pr, (u) => weight[u], b.S, b.N, b.Q);
+    return sums.expected > 1e-9 * sums.n * sums.n ? 1 - ((sums.n - 1) * sums.observed) / sums.expected : null;
+  };
+  const { replicates, undefinedResamples } = weightedBootstrapReplicates(U, multinomialWeights(U), alphaOfWeights, rng, resamples);
+  if (replicates.length === 0) return { ...common, ci: null, reason: "alpha was undefined on every resample", undefinedResamples, replicates };
+  return { ...common, ci: percentileInterval(replicates, confidence), undefinedResamples, replicates };
 }
 
 /**

@@ -8,7 +8,8 @@ import {
 } from "@/lib/stats/alpha-coincidences";
 import { bootstrapOptions, percentileInterval } from "@/lib/stats/bootstrap-ci";
 import { alphaFromCoincidences, type AlphaResult } from "@/lib/stats/krippendorff-alpha";
-import { randomInt, type Rng } from "@/lib/stats/rng";
+import type { Rng } from "@/lib/stats/rng";
+import { multinomialWeights, weightedBootstrapReplicates, type WeightDrawer } from "@/lib/stats/weighted-bootstrap";
 
 /** "units": resample whole units (default). "kalpha": Krippendorff's KALPHA algorithm. */
 export type AlphaBootstrapMethod = "units" | "kalpha";
@@ -112,15 +113,28 @@ export function krippendorffAlphaBootstrap(
       draws: null,
     };
   }
-  if (method === "units") return { ...common, ...unitBootstrap(co, rng, resamples, confidence), draws: null };
+  if (method === "units") return { ...common, ...alphaWeightedUnitBootstrap(co, { count: co.units, slotOfUnit: null, drawWeights: multinomialWeights(co.units) }, rng, resamples, confidence, fnName), draws: null };
   return { ...common, ...kalphaBootstrap(co, rng, resamples, confidence, options, fnName, estimate) };
 }
 
-function unitBootstrap(
+/**
+ * Weighted-unit bootstrap of Krippendorff's alpha: each resample's `drawWeights` fills one weight
+ * slot per resampled element, its draw count, and every pairable unit of `co` (built with
+ * perUnit) takes the weight of its slot (`slotOfUnit[u]`, or slot u when null); alpha is then
+ * recomputed exactly as krippendorffAlpha would on the resampled data (marginals, expected
+ * disagreement and, for ordinal, the metric itself). Units one by one (no slots) is
+ * krippendorffAlphaBootstrap's unit bootstrap; a slot per cluster is
+ * krippendorffAlphaClusterBootstrap.
+ * Source: Krippendorff 2011; Davison & Hinkley 1997, sections 2.3 and 3.8.
+ * O(R (U + V^2)) for R resamples (O(R (U + V)) for nominal and interval).
+ */
+export function alphaWeightedUnitBootstrap(
   co: AlphaCoincidences,
+  slots: { count: number; slotOfUnit: Int32Array | null; drawWeights: WeightDrawer },
   rng: Rng,
   resamples: number,
   confidence: number,
+  fnName: string,
 ): Pick<AlphaBootstrapResult, "ci" | "reason" | "undefinedResamples" | "replicates"> {
   const pu = co.perUnit!;
   const U = co.units;
@@ -128,7 +142,7 @@ function unitBootstrap(
   const P = co.pairO.length;
   const ordinal = co.kind === "ordinal";
   // Fixed metrics: each unit's observed-disagreement contribution is a constant.
-  const fixedDelta = ordinal ? null : alphaDeltaSquared(co, co.marginals, { cache: true, fnName: "krippendorffAlphaBootstrap" });
+  const fixedDelta = ordinal ? null : alphaDeltaSquared(co, co.marginals, { cache: true, fnName });
   const unitObserved = new Float64Array(U);
   if (fixedDelta) {
     const pairDelta = new Float64Array(P);
@@ -139,25 +153,22 @@ function unitBootstrap(
       unitObserved[u] = s;
     }
   }
-  const weight = new Int32Array(U);
   const marg = new Float64Array(V);
   const pairO = ordinal ? new Float64Array(P) : null;
-  const reps = new Float64Array(resamples);
-  let defined = 0;
-  for (let r = 0; r < resamples; r++) {
-    weight.fill(0);
-    for (let i = 0; i < U; i++) weight[randomInt(rng, U)]++;
+  const { size, valueStart, valueIndex, valueCount, pairStart, pairId, pairWeight } = pu;
+  const slotOfUnit = slots.slotOfUnit;
+  const alphaOfWeights = (weight: Int32Array): number | null => {
     marg.fill(0);
     if (pairO) pairO.fill(0);
     let n = 0;
     let observed = 0;
     for (let u = 0; u < U; u++) {
-      const w = weight[u];
+      const w = slotOfUnit ? weight[slotOfUnit[u]] : weight[u];
       if (w === 0) continue;
-      n += w * pu.size[u];
-      for (let j = pu.valueStart[u]; j < pu.valueStart[u + 1]; j++) marg[pu.valueIndex[j]] += w * pu.valueCount[j];
+      n += w * size[u];
+      for (let j = valueStart[u]; j < valueStart[u + 1]; j++) marg[valueIndex[j]] += w * valueCount[j];
       if (pairO) {
-        for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) pairO[pu.pairId[j]] += w * pu.pairWeight[j];
+        for (let j = pairStart[u]; j < pairStart[u + 1]; j++) pairO[pairId[j]] += w * pairWeight[j];
       } else {
         observed += w * unitObserved[u];
       }
@@ -167,13 +178,13 @@ function unitBootstrap(
       for (let p = 0; p < P; p++) if (pairO[p] > 0) observed += pairO[p] * delta(co.pairC[p], co.pairK[p]);
     }
     const expected = alphaExpectedSum(co, marg, n, delta);
-    if (expected > 0) reps[defined++] = 1 - ((n - 1) * observed) / expected;
+    return expected > 0 ? 1 - ((n - 1) * observed) / expected : null;
+  };
+  const { replicates, undefinedResamples } = weightedBootstrapReplicates(slots.count, slots.drawWeights, alphaOfWeights, rng, resamples);
+  if (replicates.length === 0) {
+    return { ci: null, reason: "alpha was undefined on every resample", undefinedResamples, replicates };
   }
-  const replicates = reps.slice(0, defined).sort();
-  if (defined === 0) {
-    return { ci: null, reason: "alpha was undefined on every resample", undefinedResamples: resamples, replicates };
-  }
-  return { ci: percentileInterval(replicates, confidence), undefinedResamples: resamples - defined, replicates };
+  return { ci: percentileInterval(replicates, confidence), undefinedResamples, replicates };
 }
 
 function kalphaBootstrap(

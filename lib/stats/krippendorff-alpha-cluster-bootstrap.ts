@@ -1,14 +1,9 @@
-import {
-  alphaCoincidences,
-  alphaDeltaSquared,
-  alphaExpectedSum,
-  type AlphaMetric,
-  type AlphaUnits,
-} from "@/lib/stats/alpha-coincidences";
-import { bootstrapOptions, percentileInterval } from "@/lib/stats/bootstrap-ci";
+import { alphaCoincidences, type AlphaMetric, type AlphaUnits } from "@/lib/stats/alpha-coincidences";
+import { bootstrapOptions } from "@/lib/stats/bootstrap-ci";
 import { alphaFromCoincidences } from "@/lib/stats/krippendorff-alpha";
-import type { AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
-import { randomInt, type Rng } from "@/lib/stats/rng";
+import { alphaWeightedUnitBootstrap, type AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
+import type { Rng } from "@/lib/stats/rng";
+import { multinomialWeights } from "@/lib/stats/weighted-bootstrap";
 
 export interface ClusterBootstrapResult extends Omit<AlphaBootstrapResult, "method"> {
   method: "cluster-bootstrap";
@@ -80,55 +75,6 @@ export function krippendorffAlphaClusterBootstrap(
     return { ...common, ci: null, reason: `alpha is undefined on the full data (${estimate.reason})`, undefinedResamples: 0, replicates: new Float64Array(0) };
   }
 
-  const pu = co.perUnit!;
-  const U = co.units;
-  const V = co.values.length;
-  const P = co.pairO.length;
-  const ordinal = co.kind === "ordinal";
-  const fixedDelta = ordinal ? null : alphaDeltaSquared(co, co.marginals, { cache: true, fnName });
-  const unitObserved = new Float64Array(U);
-  if (fixedDelta) {
-    const pairDelta = new Float64Array(P);
-    for (let q = 0; q < P; q++) pairDelta[q] = fixedDelta(co.pairC[q], co.pairK[q]);
-    for (let u = 0; u < U; u++) {
-      let s = 0;
-      for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) s += pu.pairWeight[j] * pairDelta[pu.pairId[j]];
-      unitObserved[u] = s;
-    }
-  }
-  const clusterDraws = new Int32Array(C);
-  const marg = new Float64Array(V);
-  const pairO = ordinal ? new Float64Array(P) : null;
-  const reps = new Float64Array(resamples);
-  let defined = 0;
-  for (let r = 0; r < resamples; r++) {
-    clusterDraws.fill(0);
-    for (let i = 0; i < C; i++) clusterDraws[randomInt(rng, C)]++;
-    marg.fill(0);
-    if (pairO) pairO.fill(0);
-    let n = 0;
-    let observed = 0;
-    for (let u = 0; u < U; u++) {
-      const w = clusterDraws[unitCluster[u]];
-      if (w === 0) continue;
-      n += w * pu.size[u];
-      for (let j = pu.valueStart[u]; j < pu.valueStart[u + 1]; j++) marg[pu.valueIndex[j]] += w * pu.valueCount[j];
-      if (pairO) {
-        for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) pairO[pu.pairId[j]] += w * pu.pairWeight[j];
-      } else {
-        observed += w * unitObserved[u];
-      }
-    }
-    const delta = fixedDelta ?? alphaDeltaSquared(co, marg);
-    if (pairO) {
-      for (let q = 0; q < P; q++) if (pairO[q] > 0) observed += pairO[q] * delta(co.pairC[q], co.pairK[q]);
-    }
-    const expected = alphaExpectedSum(co, marg, n, delta);
-    if (expected > 0) reps[defined++] = 1 - ((n - 1) * observed) / expected;
-  }
-  const replicates = reps.slice(0, defined).sort();
-  if (defined === 0) {
-    return { ...common, ci: null, reason: "alpha was undefined on every resample", undefinedResamples: resamples, replicates };
-  }
-  return { ...common, ci: percentileInterval(replicates, confidence), undefinedResamples: resamples - defined, replicates };
+  const slots = { count: C, slotOfUnit: unitCluster, drawWeights: multinomialWeights(C) };
+  return { ...common, ...alphaWeightedUnitBootstrap(co, slots, rng, resamples, confidence, fnName) };
 }

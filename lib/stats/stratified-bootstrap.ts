@@ -1,5 +1,6 @@
 import { bootstrapOptions, percentileInterval } from "@/lib/stats/bootstrap-ci";
 import { randomInt, type Rng } from "@/lib/stats/rng";
+import { forEachWeightedResample, stratifiedMultinomialWeights } from "@/lib/stats/weighted-bootstrap";
 
 /**
  * Stratified cluster bootstrap: one resampling pass that gives a percentile interval for every
@@ -259,18 +260,14 @@ export function additiveStratifiedBootstrap(
   const strataDefined = new Array<number>(strataCount).fill(0);
   const groupReps = groups.map(() => new Float64Array(resamples));
   const groupDefined = new Array<number>(groups.length).fill(0);
-  // draw counts per member, then each drawn cluster added once with its count as weight
-  const counts = new Int32Array(Math.max(0, ...members.map((ids) => ids.length)));
-  for (let r = 0; r < resamples; r++) {
+  // each drawn cluster added once, with its draw count as weight
+  forEachWeightedResample(C, stratifiedMultinomialWeights(members), rng, resamples, (weights) => {
     for (let s = 0; s < strataCount; s++) {
       const ids = members[s];
-      const n = ids.length;
       const sum = strataSums[s];
       sum.clear();
-      if (n === 0) continue;
-      counts.fill(0, 0, n);
-      for (let i = 0; i < n; i++) counts[randomInt(rng, n)]++;
-      for (let i = 0; i < n; i++) if (counts[i] > 0) sum.addCluster(data, ids[i], counts[i]);
+      if (ids.length === 0) continue;
+      for (const c of ids) if (weights[c] > 0) sum.addCluster(data, c, weights[c]);
       const value = run(sum);
       if (value !== null) strataReps[s][strataDefined[s]++] = value;
     }
@@ -281,7 +278,7 @@ export function additiveStratifiedBootstrap(
       const value = run(groupSum);
       if (value !== null) groupReps[g][groupDefined[g]++] = value;
     }
-  }
+  });
   return {
     strata: members.map((ids, s) => finishBlock(estimates[s], strataReps[s], strataDefined[s], ids.length, resamples, confidence)),
     groups: groups.map((group, g) => finishBlock(groupEstimates[g], groupReps[g], groupDefined[g], group.reduce((sum, s) => sum + members[s].length, 0), resamples, confidence)),
