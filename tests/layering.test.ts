@@ -23,7 +23,7 @@ describe("pages, layouts and route handlers", () => {
 
 describe("staff components", () => {
   it("call the API through lib/client/api.ts, never fetch directly", () => {
-    for (const folder of ["admin", "research", "review", "dashboard", "auth", "join", "layout"]) {
+    for (const folder of ["admin", "research", "review", "dashboard", "replay", "auth", "join", "layout"]) {
       for (const file of sourceFiles(path.join(root, "components", folder))) {
         expect(readFileSync(file, "utf8"), `${path.relative(root, file)} calls fetch: use callApi (lib/client/api.ts)`).not.toMatch(/\bfetch\(/);
       }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { callApi } from "@/lib/client/api";
 import { describeAction } from "@/lib/esi/actions";
 import type { EsiStepLabelSummary } from "@/lib/esi/figures";
 
@@ -36,16 +37,10 @@ export function EsiStepLabels({ slug, assignmentId, steps: initial, agreement }:
   async function setLabel(seq: number, label: Label | null) {
     setSaving(seq);
     setError(null);
-    try {
-      const response = await fetch(`/api/studies/${encodeURIComponent(slug)}/step-labels`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assignmentId, seq, label }) });
-      const body = (await response.json().catch(() => null)) as { label?: Label | null; error?: string } | null;
-      if (!response.ok) throw new Error(body?.error ?? `HTTP ${response.status}`);
-      setSteps((previous) => previous.map((step) => (step.seq === seq ? { ...step, mine: body?.label ?? null } : step)));
-    } catch (failure) {
-      setError(`Step ${seq}: ${failure instanceof Error ? failure.message : String(failure)}`);
-    } finally {
-      setSaving(null);
-    }
+    const result = await callApi<{ label?: Label | null }>(`/api/studies/${encodeURIComponent(slug)}/step-labels`, { json: { assignmentId, seq, label } });
+    if (result.ok) setSteps((previous) => previous.map((step) => (step.seq === seq ? { ...step, mine: result.data?.label ?? null } : step)));
+    else setError(`Step ${seq}: ${result.error ?? (result.unreachable ? "the server could not be reached" : `HTTP ${result.status}`)}`);
+    setSaving(null);
   }
 
   const labelled = steps.filter((step) => step.mine !== null).length;
