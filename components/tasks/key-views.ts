@@ -1,0 +1,20 @@
+import type { ComponentType } from "react";
+import { EnactForwardKey } from "@/components/tasks/enact-forward/key-view";
+import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
+
+/**
+ * Task kind -> how reviewers see its answer key (the kind's reviewView), for the kinds that have a
+ * renderer of their own (components/tasks/<kind>/key-view.tsx); the others get the generic JSON
+ * view (components/review/key-view.tsx). A registry of its own beside components/tasks/registry.ts
+ * because that one is "use client": a server page (the review item page) could not call a lookup
+ * from it, while this module holds nothing but components that render on either side.
+ */
+export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>> = {
+  "enact-forward": EnactForwardKey,
+  "enact-inverse": EnactInverseKey,
+};
+
+/** The kind's own key renderer, or null for the generic view. */
+export function keyViewOf(kind: string): ComponentType<{ view: unknown }> | null {
+  return Object.hasOwn(keyViews, kind) ? keyViews[kind] : null;
+}
