@@ -34,7 +34,6 @@ const pendingMove: Record<string, string> = {
   "lib/dashboard/ego2world.ts": "dashboard sections: lib/tasks/<kind>/dashboard.ts",
   "lib/dashboard/gridwm.ts": "dashboard sections: lib/tasks/shared/gridwm/dashboard.ts",
   "components/dashboard/ego2world-section.tsx": "dashboard sections: components/tasks/<kind>/",
-  "components/admin/import-form.tsx": "the example item line: from the registry",
 };
 
 function* files(dir: string): Generator<string> {

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
 import { callApi } from "@/lib/client/api";
+import { importExample } from "@/components/tasks/registry";
 
 interface ImportError {
   file?: string;
@@ -49,8 +50,15 @@ function progressText(job: JobView): string {
   return `${job.phase[0].toUpperCase()}${job.phase.slice(1)}…`;
 }
 
-const itemLine = `{"id": "fwd-001", "kind": "enact-forward", "public": {...}, "key": {...},
- "tags": {"steps": 5, "hand": "right"}, "practice": false, "gold": false}`;
+function exampleItemLine(): string {
+  const { kind, id, tags } = importExample();
+  const tagText = Object.entries(tags)
+    .map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`)
+    .join(", ");
+  return `{"id": ${JSON.stringify(id)}, "kind": ${JSON.stringify(kind)}, "public": {...}, "key": {...},\n "tags": {${tagText}}, "practice": false, "gold": false}`;
+}
+
+const itemLine = exampleItemLine();
 
 /** `defaultStudy`: the study the page was opened from (`?study=<slug>`), else none: the admin picks one. */
 export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: string; title: string; version?: number }>; defaultStudy: string | null }) {

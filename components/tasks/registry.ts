@@ -53,6 +53,8 @@ export interface TaskUi {
   confidenceInTask?: boolean;
   /** the kind's keyboard shortcuts, listed on the item page (components/tasks/<kind>/shortcuts.ts) */
   shortcuts?: Shortcut[];
+  /** the item id and tags of the example item line on the import page (the first kind that has one is shown) */
+  importExample?: { id: string; tags: Record<string, string | number> };
 }
 
 /** What AnnotationInit needs from the kind's UI (ordering kinds: the slot count; others: the answer functions). */
@@ -76,6 +78,7 @@ const loadEsi = () => import("@/components/tasks/esi-explore/esi-explore-task");
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
     shortcuts: orderingShortcuts,
+    importExample: { id: "fwd-001", tags: { steps: 5, hand: "right" } },
     Component: lazy(loadEnactForward),
     preload: loadEnactForward,
     slotCount: (view) => (view as EnactForwardPublic).candidates.length,
@@ -171,6 +174,13 @@ export const taskUis: Record<string, TaskUi> = {
 /** Registers a kind's UI at run time (the client half of registerKind in lib/tasks; tests' fixture kinds). */
 export function registerTaskUi(kind: string, ui: TaskUi): void {
   taskUis[kind] = ui;
+}
+
+/** The example item of the import page: the first registered kind that gives one, else the first kind with no tags. */
+export function importExample(): { kind: string; id: string; tags: Record<string, string | number> } {
+  const entries = Object.entries(taskUis);
+  const [kind, ui] = entries.find(([, candidate]) => candidate.importExample) ?? entries[0];
+  return { kind, ...(ui.importExample ?? { id: "item-001", tags: {} }) };
 }
 
 export function getTaskUi(kind: string): TaskUi | null {
