@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config"];
 
 const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
-const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts"];
+const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts"];
 /** demo data, generated code, and test code (tests and their fixtures) may name kinds */
 const exempt = [/^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
 
@@ -33,7 +33,6 @@ const pendingMove: Record<string, string> = {
   "lib/dashboard/study-dashboard.ts": "dashboard sections: loop over the kinds' dashboard.ts",
   "lib/dashboard/ego2world.ts": "dashboard sections: lib/tasks/<kind>/dashboard.ts",
   "lib/dashboard/gridwm.ts": "dashboard sections: lib/tasks/shared/gridwm/dashboard.ts",
-  "components/dashboard/ego2world-section.tsx": "dashboard sections: components/tasks/<kind>/",
 };
 
 function* files(dir: string): Generator<string> {

@@ -13,10 +13,7 @@ import { RangeChart } from "@/components/charts/range-chart";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { AccuracySection, kindShort } from "@/components/dashboard/accuracy-section";
 import { AgreementSection } from "@/components/dashboard/agreement-section";
-import { GridwmDashboardSection } from "@/components/dashboard/gridwm-section";
-import { EsiDashboardSection } from "@/components/dashboard/esi-section";
-import { ExploreDashboardSection } from "@/components/dashboard/explore-section";
-import { Ego2worldDashboardSection } from "@/components/dashboard/ego2world-section";
+import { dashboardSections } from "@/components/tasks/dashboard-sections";
 import { AgreementPlanSection } from "@/components/dashboard/agreement-plan-section";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
@@ -188,58 +185,17 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         </Card>
       </section>
 
-      {d.gridwm ? (
-        <section id="gridwm" className="scroll-mt-28">
-          <Card>
-            <CardHeader title="GridWM-Judge: per annotator, pooled, and WMC" description="Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals that count items, not answers (a design effect where several people answer one item; one unit per complete probe family for JCR; n/a from one item); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30." />
-            <CardBody>
-              <GridwmDashboardSection section={d.gridwm} />
-            </CardBody>
-          </Card>
-        </section>
-      ) : null}
-
-      {d.explore ? (
-        <section id="explore" className="scroll-mt-28">
-          <Card>
-            <CardHeader
-              title="EXPLORE-Bench: the paper's table, per scorer"
-              description="S_obj, S_att, S_rel and S_uni by subset for humans (pooled and per annotator) and imported model runs, scored by Yardstick's structured scorer and, once run, by the LLM scorer with the paper's prompts; never the paper's own numbers but for its human row, marked."
-            />
-            <CardBody>
-              <ExploreDashboardSection section={d.explore} slug={slug} />
-            </CardBody>
-          </Card>
-        </section>
-      ) : null}
-
-      {d.ego2world ? (
-        <section id="ego2world" className="scroll-mt-28">
-          <Card>
-            <CardHeader
-              title="Ego2World: people beside agents (the paper's Table 14)"
-              description="TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals over episodes on the tasks both played."
-            />
-            <CardBody>
-              <Ego2worldDashboardSection section={d.ego2world} />
-            </CardBody>
-          </Card>
-        </section>
-      ) : null}
-
-      {d.esi ? (
-        <section id="esi" className="scroll-mt-28">
-          <Card>
-            <CardHeader
-              title={`ESI-Bench: by condition, for ${d.esi.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`}
-              description="Accuracy in the shape of the paper's table (Wilson 95% intervals over questions, with a design effect where several people answer one; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition."
-            />
-            <CardBody>
-              <EsiDashboardSection section={d.esi} slug={slug} />
-            </CardBody>
-          </Card>
-        </section>
-      ) : null}
+      {dashboardSections.map((entry) => {
+        const view = entry.view(d, slug);
+        return view ? (
+          <section key={entry.id} id={entry.id} className="scroll-mt-28">
+            <Card>
+              <CardHeader title={view.title} description={view.description} />
+              <CardBody>{view.body}</CardBody>
+            </Card>
+          </section>
+        ) : null;
+      })}
 
       <section id="agreement" className="scroll-mt-28">
         <Card>

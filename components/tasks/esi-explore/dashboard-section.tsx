@@ -6,6 +6,7 @@ import { MetricLineChart } from "@/components/charts/line-chart";
 import { ReliabilityDiagram } from "@/components/charts/reliability-diagram";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { count, fixed, pct, pctInterval } from "@/components/dashboard/format";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 
 /**
  * The ESI-Bench section of the study dashboard (lib/esi/figures.ts): always split by condition.
@@ -458,3 +459,10 @@ export function EsiDashboardSection({ section, slug }: { section: EsiSection; sl
     </div>
   );
 }
+
+export const esiDashboardSection: KindDashboardSection<EsiSection> = {
+  id: "esi",
+  title: (section) => `ESI-Bench: by condition, for ${section.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`,
+  description: "Accuracy in the shape of the paper's table (Wilson 95% intervals over questions, with a design effect where several people answer one; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition.",
+  render: (section, slug) => <EsiDashboardSection section={section} slug={slug} />,
+};

@@ -1,5 +1,6 @@
 import type { CountMetric, GridwmFigures, GridwmSection } from "@/lib/dashboard/gridwm";
 import { fixed, pct, pctInterval } from "@/components/dashboard/format";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 
 /**
  * GridWM-Judge figures (lib/dashboard/gridwm.ts): per annotator and pooled, with Wilson 95%
@@ -104,3 +105,10 @@ export function GridwmDashboardSection({ section }: { section: GridwmSection }) 
     </div>
   );
 }
+
+export const gridwmDashboardSection: KindDashboardSection<GridwmSection> = {
+  id: "gridwm",
+  title: () => "GridWM-Judge: per annotator, pooled, and WMC",
+  description: "Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals that count items, not answers (a design effect where several people answer one item; one unit per complete probe family for JCR; n/a from one item); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30.",
+  render: (section) => <GridwmDashboardSection section={section} />,
+};

@@ -4,6 +4,7 @@ import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { ExploreLlmPanel } from "@/components/dashboard/explore-llm-panel";
 import { count, fixed } from "@/components/dashboard/format";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 
 /**
  * EXPLORE-Bench on the dashboard (lib/dashboard/explore.ts): the paper's table (S_obj, S_att,
@@ -210,3 +211,10 @@ export function ExploreDashboardSection({ section, slug }: { section: ExploreSec
     </div>
   );
 }
+
+export const exploreDashboardSection: KindDashboardSection<ExploreSection> = {
+  id: "explore",
+  title: () => "EXPLORE-Bench: the paper's table, per scorer",
+  description: "S_obj, S_att, S_rel and S_uni by subset for humans (pooled and per annotator) and imported model runs, scored by Yardstick's structured scorer and, once run, by the LLM scorer with the paper's prompts; never the paper's own numbers but for its human row, marked.",
+  render: (section, slug) => <ExploreDashboardSection section={section} slug={slug} />,
+};

@@ -1,6 +1,7 @@
 import type { Ego2worldSection } from "@/lib/dashboard/ego2world";
 import type { EgoMetric, EgoRow } from "@/lib/dashboard/ego2world-figures";
 import { duration, fixed, pct, pValueText } from "@/components/dashboard/format";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 
 /**
  * Ego2World figures (lib/dashboard/ego2world.ts) as the paper's Table 14: per person, pooled and
@@ -188,3 +189,10 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
     </div>
   );
 }
+
+export const ego2worldDashboardSection: KindDashboardSection<Ego2worldSection> = {
+  id: "ego2world",
+  title: () => "Ego2World: people beside agents (the paper's Table 14)",
+  description: "TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals over episodes on the tasks both played.",
+  render: (section) => <Ego2worldDashboardSection section={section} />,
+};

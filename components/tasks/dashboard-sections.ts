@@ -1,0 +1,34 @@
+import type { ReactNode } from "react";
+import type { StudyDashboard } from "@/lib/dashboard/study-dashboard";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
+import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm-dashboard-section";
+import { exploreDashboardSection } from "@/components/tasks/explore-scene/dashboard-section";
+import { ego2worldDashboardSection } from "@/components/tasks/ego2world-play/dashboard-section";
+import { esiDashboardSection } from "@/components/tasks/esi-explore/dashboard-section";
+
+/**
+ * The kinds' sections of the study dashboard, in page order, each with where its figures are in
+ * the dashboard (null: the study has none of the kind). A registry of its own beside
+ * components/tasks/registry.ts because the dashboard is a server page and that one is "use client".
+ */
+export interface DashboardSectionEntry {
+  id: string;
+  view(dashboard: StudyDashboard, slug: string): { title: string; description: string; body: ReactNode } | null;
+}
+
+function entry<Section>(section: KindDashboardSection<Section>, figuresOf: (dashboard: StudyDashboard) => Section | null): DashboardSectionEntry {
+  return {
+    id: section.id,
+    view(dashboard, slug) {
+      const figures = figuresOf(dashboard);
+      return figures === null ? null : { title: section.title(figures), description: section.description, body: section.render(figures, slug) };
+    },
+  };
+}
+
+export const dashboardSections: readonly DashboardSectionEntry[] = [
+  entry(gridwmDashboardSection, (dashboard) => dashboard.gridwm),
+  entry(exploreDashboardSection, (dashboard) => dashboard.explore),
+  entry(ego2worldDashboardSection, (dashboard) => dashboard.ego2world),
+  entry(esiDashboardSection, (dashboard) => dashboard.esi),
+];
