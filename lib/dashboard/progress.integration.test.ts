@@ -45,6 +45,6 @@ describe("study progress (dashboard headline)", () => {
     await answer(study.id, gold!.id, b.id, null);
 
     const progress = await getStudyProgress(study.id, 1);
-    expect(progress).toMatchObject({ items: 1, conditions: 1, expected: 1, done: 1, itemsComplete: 1 });
+    expect(progress).toMatchObject({ items: 1, gold: 1, conditions: 1, expected: 1, done: 1, itemsComplete: 1 });
   });
 });

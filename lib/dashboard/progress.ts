@@ -28,6 +28,8 @@ export interface StudyProgress {
   overlap: number;
   /** ordinary items: neither practice nor gold (gold items hold no place and have no k) */
   items: number;
+  /** gold (check) items, answered by any number of people: not in `items`, `expected` or `done` */
+  gold: number;
   /** the study's conditions, 1 without any */
   conditions: number;
   /** items x conditions x k */
@@ -49,8 +51,9 @@ const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
 export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
   const [[itemsRow], byUser, [complete], perDay, active, members] = await Promise.all([
-    db.$queryRaw<Array<{ items: bigint; conditions: number; done: bigint }>>`
+    db.$queryRaw<Array<{ items: bigint; gold: bigint; conditions: number; done: bigint }>>`
     SELECT (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND NOT gold) AS items,
+      (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND gold) AS gold,
       (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}) AS conditions,
       (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
         WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold) AS done`,
@@ -136,6 +139,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
   return {
     overlap,
     items,
+    gold: n(itemsRow.gold),
     conditions,
     expected: items * conditions * overlap,
     done: n(itemsRow.done),

@@ -124,7 +124,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
       <section id="progress" className="scroll-mt-28 space-y-4">
         <h2 className="text-lg font-semibold">Progress</h2>
         <div className="grid gap-4 md:grid-cols-4">
-          <Stat label="Responses" value={<span data-testid="progress-responses">{`${count(progress.done)} of ${count(progress.expected)}`}</span>} note={`${progress.conditions > 1 ? `items x ${progress.conditions} conditions` : "items"} x annotators (k=${progress.overlap}), ${pct(progress.expected ? progress.done / progress.expected : null, 1)}%`} />
+          <Stat label="Responses" value={<span data-testid="progress-responses">{`${count(progress.done)} of ${count(progress.expected)}`}</span>} note={`${progress.conditions > 1 ? `items x ${progress.conditions} conditions` : "items"} x annotators (k=${progress.overlap}), ${pct(progress.expected ? progress.done / progress.expected : null, 1)}%${progress.gold > 0 ? `; answers to the ${progress.gold} gold checks apart` : ""}`} />
           <Stat label="Items complete" value={`${count(progress.itemsComplete)} of ${count(progress.items)}`} note={`with k=${progress.overlap} main answers${progress.conditions > 1 ? " in every condition" : ""}`} />
           <Stat label="Active now" value={count(progress.activeNow)} note={`annotators with events in the last ${progress.activeWindowMinutes} minutes`} />
           <Stat label="Agreement assignments" value={`${count(progress.agreementDone)} of ${count(progress.agreementAssigned)}`} note="from the agreement plan" />
