@@ -119,7 +119,12 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
     }
     if (!result.ok) {
       const issues = result.issues ?? (result.details as { issues?: ApiIssue[] } | undefined)?.issues ?? [];
-      for (const issue of issues) setError(issue.path as Path<StudySettingsInput>, { message: issue.message });
+      const shown = new Set<string>();
+      for (const issue of issues) {
+        if (shown.has(issue.path)) continue; // the first message of a field, as the server ordered them
+        shown.add(issue.path);
+        setError(issue.path as Path<StudySettingsInput>, { message: issue.message });
+      }
       setMessage({ tone: "bad", text: issues.length > 0 ? notSavedText(issues.length) : `Not saved: ${result.error ?? "the server refused the change"}` });
       return;
     }
