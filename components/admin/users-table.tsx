@@ -9,6 +9,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { callApi } from "@/lib/client/api";
+import { showServerIssues } from "@/lib/client/form-issues";
 import { userCreateSchema, type UserCreateInput } from "@/lib/validations/user";
 
 type Role = "ADMIN" | "RESEARCHER" | "ANNOTATOR";
@@ -49,8 +50,7 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
   async function create(values: UserCreateInput) {
     const result = await callApi<UserRow>("/api/admin/users", { json: values });
     if (!result.ok) {
-      for (const issue of result.issues ?? []) setFieldError(issue.path as keyof UserCreateInput, { message: issue.message });
-      if (!result.issues) setFieldError("root", { message: result.error ?? "Could not create the user" });
+      showServerIssues(setFieldError, result, "Could not create the user");
       return;
     }
     setUsers((list) => [...list, result.data]);

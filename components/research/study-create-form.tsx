@@ -2,9 +2,14 @@
 
 import { useState } from "react";
 import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { callApi } from "@/lib/client/api";
+import { showServerIssues } from "@/lib/client/form-issues";
+import { studyCreateSchema, type StudyCreateInput } from "@/lib/validations/study";
 
 function slugify(title: string): string {
   return title
@@ -14,35 +19,27 @@ function slugify(title: string): string {
     .slice(0, 60);
 }
 
+/** POST /api/studies, checked in the browser by the schema the route uses; the server's issues land on their fields. */
 export function StudyCreateForm() {
   const router = useRouter();
-  const [title, setTitle] = useState("");
-  const [slug, setSlug] = useState("");
   const [slugTouched, setSlugTouched] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    formState: { errors, isSubmitting, isSubmitSuccessful },
+  } = useForm<z.input<typeof studyCreateSchema>, unknown, StudyCreateInput>({
+    resolver: zodResolver(studyCreateSchema),
+    defaultValues: { title: "", slug: "", instructions: "", overlap: 3, confidenceScale: "LIKERT_5", probeMinGap: 5 },
+  });
+  // stays "Creating…" while the next page loads, as before
+  const pending = isSubmitting || isSubmitSuccessful;
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setErrors({});
-    const form = new FormData(event.currentTarget);
-    const result = await callApi<{ slug: string }>("/api/studies", {
-      json: {
-        title,
-        slug,
-        instructions: form.get("instructions"),
-        overlap: form.get("overlap"),
-        confidenceScale: form.get("confidenceScale"),
-        probeMinGap: form.get("probeMinGap"),
-      },
-    });
+  async function create(values: StudyCreateInput) {
+    const result = await callApi<{ slug: string }>("/api/studies", { json: values });
     if (!result.ok) {
-      setPending(false);
-      const next: Record<string, string> = {};
-      for (const issue of result.issues ?? []) next[issue.path] = issue.message;
-      if (!result.issues) next.form = result.error ?? "Could not create the study";
-      setErrors(next);
+      showServerIssues(setError, result, "Could not create the study");
       return;
     }
     router.push(`/research/studies/${result.data.slug}`);
@@ -50,52 +47,42 @@ export function StudyCreateForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-5">
-      <Field label="Title" error={errors.title}>
+    <form onSubmit={handleSubmit(create)} className="space-y-5">
+      <Field label="Title" error={errors.title?.message}>
         <input
-          name="title"
+          {...register("title", {
+            onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
+              if (!slugTouched) setValue("slug", slugify(e.target.value));
+            },
+          })}
           required
-          value={title}
-          onChange={(e) => {
-            setTitle(e.target.value);
-            if (!slugTouched) setSlug(slugify(e.target.value));
-          }}
           className={inputClass}
           placeholder="ENACT human baseline, pilot"
         />
       </Field>
-      <Field label="Slug" hint="Used in links: /s/<slug>" error={errors.slug}>
-        <input
-          name="slug"
-          required
-          value={slug}
-          onChange={(e) => {
-            setSlug(e.target.value);
-            setSlugTouched(true);
-          }}
-          className={`${inputClass} font-mono`}
-        />
+      <Field label="Slug" hint="Used in links: /s/<slug>" error={errors.slug?.message}>
+        <input {...register("slug", { onChange: () => setSlugTouched(true) })} required className={`${inputClass} font-mono`} />
       </Field>
-      <Field label="Instructions (Markdown)" hint="Shown to annotators before practice items." error={errors.instructions}>
-        <textarea name="instructions" rows={8} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
+      <Field label="Instructions (Markdown)" hint="Shown to annotators before practice items." error={errors.instructions?.message}>
+        <textarea {...register("instructions")} rows={8} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Annotators per item (overlap k)" error={errors.overlap}>
-          <input name="overlap" type="number" min={1} max={50} defaultValue={3} className={inputClass} />
+        <Field label="Annotators per item (overlap k)" error={errors.overlap?.message}>
+          <input {...register("overlap")} type="number" min={1} max={50} className={inputClass} />
         </Field>
-        <Field label="Confidence scale" error={errors.confidenceScale}>
-          <select name="confidenceScale" defaultValue="LIKERT_5" className={inputClass}>
+        <Field label="Confidence scale" error={errors.confidenceScale?.message}>
+          <select {...register("confidenceScale")} className={inputClass}>
             <option value="LIKERT_5">1 to 5 (buttons)</option>
             <option value="PERCENT">0 to 100% (slider)</option>
           </select>
         </Field>
       </div>
-      <Field label="Probe spacing (GridWM-Judge)" hint="Members of one probe family go to the same person, at least this many other items apart." error={errors.probeMinGap}>
-        <input name="probeMinGap" type="number" min={0} max={100} defaultValue={5} className={`${inputClass} sm:w-40`} />
+      <Field label="Probe spacing (GridWM-Judge)" hint="Members of one probe family go to the same person, at least this many other items apart." error={errors.probeMinGap?.message}>
+        <input {...register("probeMinGap")} type="number" min={0} max={100} className={`${inputClass} sm:w-40`} />
       </Field>
-      {errors.form ? (
+      {errors.root ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {errors.form}
+          {errors.root.message}
         </p>
       ) : null}
       <div className="flex justify-end">

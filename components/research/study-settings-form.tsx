@@ -2,16 +2,19 @@
 
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
+import { useForm, useWatch, type FieldErrors, type Path, type PathValue } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, inputClass } from "@/components/ui/field";
-import { ENDING_LABELS, ENDINGS, prolificCompletionUrl, type EndingName, type StudySettings } from "@/lib/validations/study-settings";
+import { ENDING_LABELS, ENDINGS, prolificCompletionUrl, studySettingsSchema, type EndingName, type StudySettings, type StudySettingsInput } from "@/lib/validations/study-settings";
 import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
 import { callApi, type ApiIssue } from "@/lib/client/api";
 
 /**
- * Every setting of a study in one form (PATCH /api/studies/<slug>/settings); the server's zod
- * issues come back by path ("goldFailWindow", "tutorialPages.1.body", "taskSettings.<kind>.<field>")
+ * Every setting of a study in one form (PATCH /api/studies/<slug>/settings), checked in the
+ * browser by the schema the server uses (react-hook-form with zodResolver); the zod issues, the
+ * browser's and the server's, are named by path ("goldFailWindow", "tutorialPages.1.body", "taskSettings.<kind>.<field>")
  * and show under their field. Read-only once the study is frozen (it has responses).
  */
 
@@ -37,15 +40,42 @@ function humanSeconds(value: number | null): string {
 
 const toNumberOrNull = (text: string): number | null => (text.trim() === "" ? null : Number(text));
 
+/** react-hook-form's nested errors as path -> message ("tutorialPages.1.body"); an array's own error ("x.root") counts as the array's. */
+function errorsByPath(errors: FieldErrors, prefix = ""): Errors {
+  const byPath: Errors = {};
+  for (const [key, value] of Object.entries(errors)) {
+    if (!value || typeof value !== "object" || key === "ref") continue;
+    const path = key === "root" && prefix ? prefix.slice(0, -1) : `${prefix}${key}`;
+    const { message } = value as { message?: unknown };
+    if (typeof message === "string") byPath[path] ??= message;
+    Object.assign(byPath, errorsByPath(value as FieldErrors, `${path}.`));
+  }
+  return byPath;
+}
+
+function notSavedText(problems: number): string {
+  return `Not saved: ${problems} problem${problems === 1 ? "" : "s"}, shown at ${problems === 1 ? "its field" : "their fields"}.`;
+}
+
 export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, consentVersion }: { slug: string; initial: StudySettings; frozen: boolean; kinds: KindSettingsForm[]; tagKeys: string[]; consentVersion: number }) {
   const router = useRouter();
-  const [s, setS] = useState<StudySettings>(initial);
+  const {
+    control,
+    handleSubmit,
+    setValue,
+    setError,
+    clearErrors,
+    reset,
+    formState: { errors: formErrors, isSubmitting: pending, isSubmitted },
+  } = useForm<StudySettingsInput, unknown, StudySettings>({ resolver: zodResolver(studySettingsSchema), defaultValues: initial });
+  // every input below is controlled and writes values of the parsed shape, so the form holds StudySettings throughout
+  const s = useWatch({ control }) as StudySettings;
   const [conditionsText, setConditionsText] = useState(initial.conditions.join(", "));
   const [kindJson, setKindJson] = useState<Record<string, string>>(() => Object.fromEntries(kinds.map((k) => [k.kind, JSON.stringify(initial.taskSettings[k.kind] ?? {}, null, 2)])));
-  const [errors, setErrors] = useState<Errors>({});
+  const errors = errorsByPath(formErrors);
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
-  const [pending, setPending] = useState(false);
-  const set = <K extends keyof StudySettings>(key: K, value: StudySettings[K]) => setS((prev) => ({ ...prev, [key]: value }));
+  // once a save was tried, each change is checked again so that a fixed field loses its error
+  const set = <K extends keyof StudySettings & keyof StudySettingsInput>(key: K, value: StudySettings[K]) => setValue(key, value as PathValue<StudySettingsInput, K>, { shouldDirty: true, shouldValidate: isSubmitted });
   const consentChanged = s.consentMarkdown.trim() !== initial.consentMarkdown.trim();
   const shownKinds = useMemo(() => kinds.filter((k) => k.inStudy || initial.taskSettings[k.kind]), [kinds, initial.taskSettings]);
 
@@ -65,36 +95,42 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
     return { value, problems };
   }
 
-  async function onSubmit(event: React.FormEvent) {
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (frozen) return;
     setMessage(null);
+    clearErrors();
     const { value: taskSettings, problems } = taskSettingsValue();
     if (Object.keys(problems).length > 0) {
-      setErrors(problems);
+      for (const [path, problem] of Object.entries(problems)) setError(path as Path<StudySettingsInput>, { message: problem });
       setMessage({ tone: "bad", text: "Not saved: the task settings are not valid JSON." });
       return;
     }
-    const conditions = conditionsText.split(",").map((c) => c.trim()).filter(Boolean);
-    setPending(true);
-    setErrors({});
-    const result = await callApi<{ settings?: StudySettings } | undefined>(`/api/studies/${encodeURIComponent(slug)}/settings`, { method: "PATCH", json: { ...s, conditions, taskSettings } });
-    setPending(false);
+    setValue("conditions", conditionsText.split(",").map((c) => c.trim()).filter(Boolean));
+    setValue("taskSettings", taskSettings);
+    void handleSubmit(save, (invalid) => setMessage({ tone: "bad", text: notSavedText(Object.keys(errorsByPath(invalid)).length) }))(event);
+  }
+
+  async function save(values: StudySettings) {
+    const result = await callApi<{ settings?: StudySettings } | undefined>(`/api/studies/${encodeURIComponent(slug)}/settings`, { method: "PATCH", json: values });
     if (!result.ok && result.unreachable) {
       setMessage({ tone: "bad", text: "Not saved: the server cannot be reached." });
       return;
     }
     if (!result.ok) {
       const issues = result.issues ?? (result.details as { issues?: ApiIssue[] } | undefined)?.issues ?? [];
-      const next: Errors = {};
-      for (const issue of issues) next[issue.path] ??= issue.message;
-      setErrors(next);
-      setMessage({ tone: "bad", text: issues.length > 0 ? `Not saved: ${issues.length} problem${issues.length === 1 ? "" : "s"}, shown at ${issues.length === 1 ? "its field" : "their fields"}.` : `Not saved: ${result.error ?? "the server refused the change"}` });
+      const shown = new Set<string>();
+      for (const issue of issues) {
+        if (shown.has(issue.path)) continue; // the first message of a field, as the server ordered them
+        shown.add(issue.path);
+        setError(issue.path as Path<StudySettingsInput>, { message: issue.message });
+      }
+      setMessage({ tone: "bad", text: issues.length > 0 ? notSavedText(issues.length) : `Not saved: ${result.error ?? "the server refused the change"}` });
       return;
     }
     const body = result.data ?? {};
     if (body.settings) {
-      setS(body.settings);
+      reset(body.settings);
       setConditionsText(body.settings.conditions.join(", "));
     }
     setMessage({ tone: "good", text: "Saved." });

@@ -2,11 +2,15 @@
 
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
+import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { DEFAULT_REVIEW_AXES, DEFAULT_REVIEWERS_PER_ITEM } from "@/lib/validations/review";
-import { keepRuleLabels, tieRuleLabels, type KeepRule, type TieRule } from "@/lib/review/rules";
+import { DEFAULT_REVIEW_AXES, DEFAULT_REVIEWERS_PER_ITEM, reviewStudyCreateSchema, type ReviewStudyCreateInput } from "@/lib/validations/review";
+import { keepRuleLabels, tieRuleLabels } from "@/lib/review/rules";
 import { Field, inputClass } from "@/components/ui/field";
 import { callApi } from "@/lib/client/api";
+import { showServerIssues } from "@/lib/client/form-issues";
 
 export interface BatchOption {
   id: string;
@@ -26,6 +30,18 @@ export interface ReviewerOption {
 }
 
 
+/** The first message in a field's errors, however deep (an array's own, or one of its entries'). */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== "object") return undefined;
+  const { message } = error as { message?: unknown };
+  if (typeof message === "string") return message;
+  for (const value of Object.values(error)) {
+    const found = firstMessage(value);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function slugify(title: string): string {
   return title
     .toLowerCase()
@@ -37,35 +53,58 @@ function slugify(title: string): string {
 /** Creating a review study (docs/review.md): batches of existing studies, axes, reviewers, the rules. */
 export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[]; reviewers: ReviewerOption[] }) {
   const router = useRouter();
-  const [title, setTitle] = useState("");
-  const [slug, setSlug] = useState("");
   const [slugTouched, setSlugTouched] = useState(false);
-  const [instructions, setInstructions] = useState("");
-  const [batchIds, setBatchIds] = useState<string[]>([]);
-  const [axes, setAxes] = useState<Array<{ key: string; label: string; description: string }>>(DEFAULT_REVIEW_AXES.map((axis) => ({ ...axis })));
-  const [perItem, setPerItem] = useState(String(DEFAULT_REVIEWERS_PER_ITEM));
-  const [keepRule, setKeepRule] = useState<KeepRule>("MAJORITY_ALL_AXES");
-  const [tieRule, setTieRule] = useState<TieRule>("CONTESTED");
-  const [reviewerIds, setReviewerIds] = useState<string[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    setError,
+    formState: { errors: formErrors, isSubmitting, isSubmitSuccessful, isSubmitted },
+  } = useForm<z.input<typeof reviewStudyCreateSchema>, unknown, ReviewStudyCreateInput>({
+    resolver: zodResolver(reviewStudyCreateSchema),
+    defaultValues: {
+      title: "",
+      slug: "",
+      instructions: "",
+      batchIds: [],
+      axes: DEFAULT_REVIEW_AXES.map((axis) => ({ ...axis })),
+      reviewersPerItem: String(DEFAULT_REVIEWERS_PER_ITEM),
+      keepRule: "MAJORITY_ALL_AXES",
+      tieRule: "CONTESTED",
+      reviewerIds: [],
+    },
+  });
+  const { fields: axes, append: appendAxis, remove: removeAxis } = useFieldArray({ control, name: "axes" });
+  const batchIds = useWatch({ control, name: "batchIds" });
+  const reviewerIds = useWatch({ control, name: "reviewerIds" });
+  // stays "Creating…" while the next page loads, as before
+  const pending = isSubmitting || isSubmitSuccessful;
+  const errors = {
+    title: formErrors.title?.message,
+    slug: formErrors.slug?.message,
+    instructions: formErrors.instructions?.message,
+    batchIds: firstMessage(formErrors.batchIds),
+    axes: firstMessage(formErrors.axes),
+    reviewersPerItem: formErrors.reviewersPerItem?.message,
+    keepRule: formErrors.keepRule?.message,
+    tieRule: formErrors.tieRule?.message,
+    reviewerIds: firstMessage(formErrors.reviewerIds),
+    form: formErrors.root?.message,
+  };
 
   // studies of the picked batches: their members would see the keys of items they annotate
   const pickedStudies = useMemo(() => new Set(batches.filter((b) => batchIds.includes(b.id)).map((b) => b.study.slug)), [batches, batchIds]);
   const items = batches.filter((b) => batchIds.includes(b.id)).reduce((sum, b) => sum + b.itemCount, 0);
   const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
+  const pick = (field: "batchIds" | "reviewerIds", id: string) => setValue(field, toggle(field === "batchIds" ? batchIds : reviewerIds, id), { shouldValidate: isSubmitted });
 
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setErrors({});
-    const result = await callApi<{ slug: string }>("/api/review/studies", { json: { title, slug, instructions, batchIds, axes, reviewersPerItem: perItem, keepRule, tieRule, reviewerIds } });
+  async function create(values: ReviewStudyCreateInput) {
+    const result = await callApi<{ slug: string }>("/api/review/studies", { json: values });
     if (!result.ok) {
-      setPending(false);
-      const next: Record<string, string> = {};
-      for (const issue of result.issues ?? []) next[issue.path.split(".")[0]] ??= issue.message;
-      if (!result.issues) next[(result.details as { path?: string } | undefined)?.path ?? "form"] = result.error ?? "Could not create the review study";
-      setErrors(next);
+      // a refusal without issues may still name its field (details.path)
+      const path = (result.details as { path?: string } | undefined)?.path;
+      showServerIssues(setError, result, "Could not create the review study", result.issues ?? (path ? [{ path, message: result.error ?? "Could not create the review study" }] : undefined));
       return;
     }
     router.push(`/review/${result.data.slug}/results`);
@@ -73,36 +112,26 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-6" aria-label="New review study">
+    <form onSubmit={handleSubmit(create)} className="space-y-6" aria-label="New review study">
       <div className="grid gap-4 md:grid-cols-2">
         <Field label="Title" error={errors.title}>
           <input
-            name="title"
+            {...register("title", {
+              onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
+                if (!slugTouched) setValue("slug", slugify(e.target.value));
+              },
+            })}
             required
-            value={title}
-            onChange={(e) => {
-              setTitle(e.target.value);
-              if (!slugTouched) setSlug(slugify(e.target.value));
-            }}
             className={inputClass}
             placeholder="ENACT pilot batch: item check"
           />
         </Field>
         <Field label="Slug" hint="Reviewers work at /review/<slug>" error={errors.slug}>
-          <input
-            name="slug"
-            required
-            value={slug}
-            onChange={(e) => {
-              setSlug(e.target.value);
-              setSlugTouched(true);
-            }}
-            className={`${inputClass} font-mono`}
-          />
+          <input {...register("slug", { onChange: () => setSlugTouched(true) })} required className={`${inputClass} font-mono`} />
         </Field>
       </div>
       <Field label="Instructions for reviewers" hint="Markdown; shown under “Guide” on the reviewer’s page (optional)" error={errors.instructions}>
-        <textarea name="instructions" rows={3} value={instructions} onChange={(e) => setInstructions(e.target.value)} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
+        <textarea {...register("instructions")} rows={3} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
       </Field>
 
       <fieldset className="space-y-2">
@@ -128,7 +157,7 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
                 {batches.map((batch) => (
                   <tr key={batch.id} className={batchIds.includes(batch.id) ? "bg-brand-50/60" : "hover:bg-slate-50"}>
                     <td className="px-3 py-1.5">
-                      <input type="checkbox" aria-label={`Review ${batch.fileName} of ${batch.study.title}`} checked={batchIds.includes(batch.id)} onChange={() => setBatchIds((ids) => toggle(ids, batch.id))} className="h-4 w-4" />
+                      <input type="checkbox" aria-label={`Review ${batch.fileName} of ${batch.study.title}`} checked={batchIds.includes(batch.id)} onChange={() => pick("batchIds", batch.id)} className="h-4 w-4" />
                     </td>
                     <td className="px-3 py-1.5 font-medium text-slate-800">{batch.fileName}</td>
                     <td className="px-3 py-1.5 text-slate-600">{batch.study.title}</td>
@@ -150,28 +179,28 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         {errors.axes ? <p className="text-sm text-red-700">{errors.axes}</p> : null}
         <ol className="space-y-2">
           {axes.map((axis, i) => (
-            <li key={i} className="grid grid-cols-[1.5rem_10rem_12rem_minmax(0,1fr)_auto] items-center gap-2">
+            <li key={axis.id} className="grid grid-cols-[1.5rem_10rem_12rem_minmax(0,1fr)_auto] items-center gap-2">
               <span className="text-sm font-semibold text-slate-500">{i + 1}</span>
-              <input aria-label={`Axis ${i + 1} key`} value={axis.key} onChange={(e) => setAxes((list) => list.map((a, j) => (j === i ? { ...a, key: e.target.value } : a)))} className={`${inputClass} font-mono`} />
-              <input aria-label={`Axis ${i + 1} label`} value={axis.label} onChange={(e) => setAxes((list) => list.map((a, j) => (j === i ? { ...a, label: e.target.value } : a)))} className={inputClass} />
-              <input aria-label={`Axis ${i + 1} description`} value={axis.description} onChange={(e) => setAxes((list) => list.map((a, j) => (j === i ? { ...a, description: e.target.value } : a)))} className={inputClass} />
-              <Button type="button" variant="ghost" size="sm" onClick={() => setAxes((list) => list.filter((_, j) => j !== i))} disabled={axes.length <= 1} aria-label={`Remove axis ${i + 1}`}>
+              <input aria-label={`Axis ${i + 1} key`} {...register(`axes.${i}.key`)} className={`${inputClass} font-mono`} />
+              <input aria-label={`Axis ${i + 1} label`} {...register(`axes.${i}.label`)} className={inputClass} />
+              <input aria-label={`Axis ${i + 1} description`} {...register(`axes.${i}.description`)} className={inputClass} />
+              <Button type="button" variant="ghost" size="sm" onClick={() => removeAxis(i)} disabled={axes.length <= 1} aria-label={`Remove axis ${i + 1}`}>
                 Remove
               </Button>
             </li>
           ))}
         </ol>
-        <Button type="button" variant="secondary" size="sm" disabled={axes.length >= 9} onClick={() => setAxes((list) => [...list, { key: `axis_${list.length + 1}`, label: "", description: "" }])}>
+        <Button type="button" variant="secondary" size="sm" disabled={axes.length >= 9} onClick={() => appendAxis({ key: `axis_${axes.length + 1}`, label: "", description: "" })}>
           Add an axis
         </Button>
       </fieldset>
 
       <div className="grid gap-4 md:grid-cols-3">
         <Field label="Reviewers per item" error={errors.reviewersPerItem}>
-          <input type="number" min={1} max={15} value={perItem} onChange={(e) => setPerItem(e.target.value)} className={inputClass} />
+          <input {...register("reviewersPerItem")} type="number" min={1} max={15} className={inputClass} />
         </Field>
         <Field label="Rule that keeps an item" error={errors.keepRule}>
-          <select value={keepRule} onChange={(e) => setKeepRule(e.target.value as KeepRule)} className={inputClass}>
+          <select {...register("keepRule")} className={inputClass}>
             {Object.entries(keepRuleLabels).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -180,7 +209,7 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
           </select>
         </Field>
         <Field label="Ties (even numbers of reviewers)" error={errors.tieRule}>
-          <select value={tieRule} onChange={(e) => setTieRule(e.target.value as TieRule)} className={inputClass}>
+          <select {...register("tieRule")} className={inputClass}>
             {Object.entries(tieRuleLabels).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -200,7 +229,7 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
             return (
               <li key={user.id}>
                 <label className={`flex items-center gap-2 rounded px-2 py-1 text-sm ${conflict.length > 0 ? "text-slate-400" : "hover:bg-slate-50"}`} title={conflict.length > 0 ? `Annotates ${conflict.join(", ")}` : undefined}>
-                  <input type="checkbox" checked={reviewerIds.includes(user.id)} disabled={conflict.length > 0 && !reviewerIds.includes(user.id)} onChange={() => setReviewerIds((ids) => toggle(ids, user.id))} className="h-4 w-4" />
+                  <input type="checkbox" checked={reviewerIds.includes(user.id)} disabled={conflict.length > 0 && !reviewerIds.includes(user.id)} onChange={() => pick("reviewerIds", user.id)} className="h-4 w-4" />
                   <span className="truncate">{user.name}</span>
                   <span className="ml-auto shrink-0 rounded-full bg-slate-100 px-1.5 text-[11px] text-slate-600">{user.role.toLowerCase()}</span>
                   {conflict.length > 0 ? <span className="shrink-0 text-[11px] text-amber-700">annotates</span> : null}
