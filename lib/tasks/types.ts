@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { KindDashboard } from "@/lib/dashboard/kind-section";
 
 /**
  * The task-kind contract (DESIGN.md). One module per benchmark task kind; every module is pure:
@@ -234,6 +235,12 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * the browser claims. Runs before answer validation and scoring.
    */
   playAnswer?(answer: unknown, steps: PlayedStep[], item: TaskItem<Public, Key>): unknown;
+  /**
+   * Optional server-side hooks, each loaded on first use (a dynamic import of a file of the kind's
+   * folder), so that the module itself stays pure. `dashboard`: the kind's section of the study
+   * dashboard (lib/tasks/<kind>/dashboard.ts).
+   */
+  dashboard?: () => Promise<KindDashboard>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types

@@ -330,4 +330,5 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
   },
 
   parseModelAnswer: parseExploreModelAnswer,
+  dashboard: () => import("@/lib/tasks/shared/explore/dashboard").then((loaded) => loaded.dashboard),
 };
