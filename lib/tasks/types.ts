@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindScoringHooks } from "@/lib/scoring/kind-scoring";
 
 /**
  * The task-kind contract (DESIGN.md). One module per benchmark task kind; every module is pure:
@@ -238,9 +239,12 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   /**
    * Optional server-side hooks, each loaded on first use (a dynamic import of a file of the kind's
    * folder), so that the module itself stays pure. `dashboard`: the kind's section of the study
-   * dashboard (lib/tasks/<kind>/dashboard.ts).
+   * dashboard (lib/tasks/<kind>/dashboard.ts). `scoring`: scoring beyond `score`, in the
+   * background (lib/tasks/<kind>/scoring.ts): by the scorer LLM, and rescoring when the scorer's
+   * version changes.
    */
   dashboard?: () => Promise<KindDashboard>;
+  scoring?: KindScoringHooks;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types

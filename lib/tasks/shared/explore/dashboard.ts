@@ -15,7 +15,7 @@ import {
 } from "@/lib/dashboard/explore-tables";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import type { ModelRunSummary } from "@/lib/model-runs";
-import { getLlmScoringStatus, LLM_SCORED_KIND, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
+import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/shared/explore/llm";
 import { exploreAgreementEncodings, parseExploreModelAnswer, type ExploreSceneKey } from "@/lib/tasks/explore-scene";
@@ -67,6 +67,9 @@ export interface ExploreSection {
   paper: typeof EXPLORE_PAPER_HUMANS;
   llm: LlmScoringStatus;
 }
+
+/** the kind whose answers the section shows (EXPLORE-Bench has one) */
+const EXPLORE_KIND = "explore-scene";
 
 const SUBSETS = new Set(["Short", "Medium", "Long"]);
 
@@ -124,7 +127,7 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
   const answers: Answer[] = [];
   for (let r = 0; r < responses.count; r++) {
     const item = responses.item[r];
-    if (items.kinds[item] !== LLM_SCORED_KIND) continue;
+    if (items.kinds[item] !== EXPLORE_KIND) continue;
     const userId = snapshot.annotators[responses.annotator[r]].id;
     const score = responses.score[r];
     answers.push({
@@ -139,7 +142,7 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
   }
   for (const prediction of predictions) {
     const item = items.index.get(prediction.itemId);
-    if (item === undefined || items.kinds[item] !== LLM_SCORED_KIND) continue;
+    if (item === undefined || items.kinds[item] !== EXPLORE_KIND) continue;
     const participant = `model:${prediction.runId}`;
     answers.push({
       participant,
@@ -197,7 +200,7 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
     }
   }
 
-  const exploreItems = items.kinds.map((kind, i) => (kind === LLM_SCORED_KIND ? i : -1)).filter((i) => i >= 0);
+  const exploreItems = items.kinds.map((kind, i) => (kind === EXPLORE_KIND ? i : -1)).filter((i) => i >= 0);
   const abnormalItems = exploreItems.filter(abnormalOf).length;
   return {
     tables,
