@@ -23,8 +23,6 @@ const exempt = [/^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\
  */
 const pendingMove: Record<string, string> = {
   "prisma/schema.prisma": "Study.probeMinGap moves into the kind's settingsSchema",
-  "lib/import/esi-release.ts": "folder release formats: lib/tasks/<kind>/import.ts",
-  "lib/import/explore-layout.ts": "folder release formats: lib/tasks/<kind>/import.ts",
   "lib/dashboard/ego2world-figures.ts": "type re-export for components/dashboard/ego2world-section.tsx: goes when it moves",
   "lib/dashboard/ego2world.ts": "type re-export for components/dashboard/ego2world-section.tsx: goes when it moves",
   "components/review/key-view.tsx": "key views: components/tasks/<kind>/ through the client registry",
