@@ -1,10 +1,10 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { gridwmSection, type GridwmSection } from "@/lib/dashboard/gridwm";
-import { loadEsiSection, ESI_KIND } from "@/lib/dashboard/esi";
+import type { GridwmSection } from "@/lib/dashboard/gridwm";
 import type { EsiSection } from "@/lib/esi/figures";
-import { exploreDashboardSection, type ExploreSection } from "@/lib/dashboard/explore";
-import { ego2worldDashboardSection, EGO2WORLD_KIND, type Ego2worldSection } from "@/lib/dashboard/ego2world";
+import type { ExploreSection } from "@/lib/dashboard/explore";
+import type { Ego2worldSection } from "@/lib/dashboard/ego2world";
+import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
 import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem, type AgreementResult, type EncodingInfo } from "@/lib/dashboard/agreement";
@@ -24,7 +24,7 @@ import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
 import { getStudyBySlug } from "@/lib/studies";
 import { seedFromString } from "@/lib/stats/seed-from-string";
-import { isTaskKind } from "@/lib/tasks";
+import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
 /**
  * The study dashboard: every figure of the Dashboard tab, computed from one snapshot of the
@@ -74,11 +74,11 @@ export interface StudyDashboard {
   models: ModelRunSummary[];
   /** GridWM-Judge figures (per annotator, pooled, WMC); null for studies without GridWM kinds */
   gridwm: GridwmSection | null;
-  /** ESI-Bench: accuracy by condition in the paper's table shape, trajectory measures, calibration, step labels; null without esi-explore items */
+  /** ESI-Bench: accuracy by condition in the paper's table shape, trajectory measures, calibration, step labels; null without ESI-Bench items */
   esi: EsiSection | null;
-  /** EXPLORE-Bench: the paper's table per scorer (structured, LLM), agreement, LLM scoring jobs; null without explore-scene items */
+  /** EXPLORE-Bench: the paper's table per scorer (structured, LLM), agreement, LLM scoring jobs; null without EXPLORE-Bench items */
   explore: ExploreSection | null;
-  /** Ego2World: TSR, TCR, F1, WSR, validity, replan, steps, time, belief per person, pooled and per agent run, paired differences; null without ego2world-play items */
+  /** Ego2World: TSR, TCR, F1, WSR, validity, replan, steps, time, belief per person, pooled and per agent run, paired differences; null without Ego2World items */
   ego2world: Ego2worldSection | null;
 }
 
@@ -239,31 +239,22 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     return computeTime(entries);
   });
 
-  const hasGridwm = snapshot.items.kinds.some((kind) => kind.startsWith("gridwm-"));
-  const gridwm = hasGridwm
-    ? memoize(`${v}|gridwm`, () =>
-        gridwmSection(
-          humanEntries(snapshot, null, null).filter((e) => e.kind.startsWith("gridwm-")).map((e) => ({ kind: e.kind, row: e.row })),
-          snapshot.annotators,
-        ),
-      )
-    : null;
-  const explore = snapshot.items.kinds.includes("explore-scene") ? await exploreDashboardSection(study.id, snapshot, models, modelPredictions) : null;
-  const ego2world = snapshot.items.kinds.includes(EGO2WORLD_KIND)
-    ? await memoizeAsync(`${v}|ego2world|${modelVersion}`, () => ego2worldDashboardSection(study.id, snapshot, models, idleCapMs(study.idleCapSeconds), modelPredictions))
-    : null;
-  // not memoised: researchers' step labels change it without a new response
-  const esi = snapshot.items.kinds.includes(ESI_KIND)
-    ? await loadEsiSection(study.id, {
-        annotators: snapshot.annotators,
-        annotatorId: annotator === null ? null : snapshot.annotators[annotator].id,
-        confidenceScale: study.confidenceScale,
-        calibrationBins: binsForScale(study.confidenceScale),
-        excludedItemIds: includeExcluded ? undefined : excludedIds,
-        models,
-        modelPredictions,
-      })
-    : null;
+  const sections = await kindSections({
+    studyId: study.id,
+    snapshot,
+    version: v,
+    modelVersion,
+    models,
+    modelPredictions,
+    annotatorId: annotator === null ? null : snapshot.annotators[annotator].id,
+    confidenceScale: study.confidenceScale,
+    calibrationBins: binsForScale(study.confidenceScale),
+    idleCapMs: idleCapMs(study.idleCapSeconds),
+    excludedItemIds: includeExcluded ? undefined : excludedIds,
+    humanAnswers: () => humanEntries(snapshot, null, null).map((entry) => ({ kind: entry.kind, row: entry.row })),
+    memoize,
+    memoizeAsync,
+  });
   const { completeItemIds: _ids, ...planRest } = planStatus;
   return {
     asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses },
@@ -278,11 +269,27 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     calibration,
     time,
     models,
-    gridwm,
-    esi,
-    explore,
-    ego2world,
+    gridwm: (sections.get("gridwm") ?? null) as GridwmSection | null,
+    esi: (sections.get("esi") ?? null) as EsiSection | null,
+    explore: (sections.get("explore") ?? null) as ExploreSection | null,
+    ego2world: (sections.get("ego2world") ?? null) as Ego2worldSection | null,
   };
+}
+
+/**
+ * The sections of the kinds in the snapshot (each kind's `dashboard` hook, lib/tasks/<kind>/dashboard.ts),
+ * by section name; a family's section is computed once.
+ */
+async function kindSections(context: KindDashboardContext): Promise<Map<string, unknown>> {
+  const kinds = new Set(context.snapshot.items.kinds);
+  const hooks = new Set<KindDashboard>();
+  for (const kind of taskKinds) {
+    const load = kinds.has(kind) ? taskModules[kind].dashboard : undefined;
+    if (load) hooks.add(await load());
+  }
+  const sections = new Map<string, unknown>();
+  for (const hook of hooks) sections.set(hook.section, await hook.load(context));
+  return sections;
 }
 
 const asyncCache = new LRUCache<string, Promise<unknown>>({ max: 32 });

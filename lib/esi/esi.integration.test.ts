@@ -6,7 +6,7 @@ import { recordEvents } from "@/lib/events";
 import { getPlay, playStep } from "@/lib/play";
 import { submitResponse } from "@/lib/responses";
 import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
-import { loadEsiSection } from "@/lib/dashboard/esi";
+import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
 import { getReplaySteps, setStepLabel } from "@/lib/esi/step-labels";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 import type { Prisma } from "@/lib/generated/prisma/client";

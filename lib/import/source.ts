@@ -4,8 +4,7 @@ import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import JSZip from "jszip";
 import { AppError, type AppErrorCode } from "@/lib/errors";
-import { isEsiReleaseQuestion } from "@/lib/import/esi-release";
-import { detectReleaseLineFormat } from "@/lib/tasks";
+import { detectReleaseLineFormat, findReleaseFolderFiles, singleFileFolderFormat } from "@/lib/tasks";
 import { LineTooLongError, readLines } from "@/lib/import/lines";
 import { checkBatchPath, checkZipEntryName } from "@/lib/import/paths";
 import { formatIssue, type BatchSource, type ImportErrorDetails, type ImportIssue, type ItemsFile } from "@/lib/import/types";
@@ -95,15 +94,6 @@ function parsedOrNull(line: string | null): unknown {
   }
 }
 
-/** True when the bytes are one ESI-Bench release question file (JSON, not JSON lines). */
-export function looksLikeEsiRelease(bytes: Buffer): boolean {
-  try {
-    return isEsiReleaseQuestion(JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, "")));
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The converted format of a non-native items file from its first non-empty line (an ENACT release
  * line, or a GridWM-Judge exam line: `exam_id`, no `kind`), or null when it is in neither.
@@ -112,56 +102,12 @@ function releaseFormat(firstLine: string | null): string | null {
   return detectReleaseLineFormat(parsedOrNull(firstLine))?.id ?? null;
 }
 
-const EXPLORE_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"];
-
-/**
- * EXPLORE-Bench's own layout (lib/import/explore-layout.ts): at the top level, each `<stem>.json`
- * with an image of the same stem (`<stem>.jpg`/.jpeg/.png/.webp, any case) is one item; its
- * actions are in `<stem>.actions.txt` when that exists (else in the JSON's `atomic_actions`).
- */
-export function exploreLayoutFiles(files: string[]): ItemsFile[] {
-  const topLevel = files.filter((file) => !file.includes("/"));
-  const byLower = new Map(topLevel.map((file) => [file.toLowerCase(), file]));
-  const found: ItemsFile[] = [];
-  for (const file of topLevel.sort()) {
-    if (!/\.json$/i.test(file) || /\.actions\.json$/i.test(file)) continue;
-    const stem = file.slice(0, -".json".length);
-    const image = EXPLORE_IMAGE_EXTENSIONS.map((ext) => byLower.get(`${stem}${ext}`.toLowerCase())).find((name) => name !== undefined);
-    if (image === undefined) continue;
-    const actionsFile = byLower.get(`${stem}.actions.txt`.toLowerCase());
-    found.push({ path: file, format: "explore-layout", image, ...(actionsFile !== undefined ? { actionsFile } : {}) });
-  }
-  return found;
-}
-
-/**
- * ESI-Bench's release (lib/import/esi-release.ts): every `.json` file, at any depth, that holds a
- * release question (or a list of them). Each gets the batch's files under its folder, where its
- * images are looked for.
- */
-export async function esiReleaseFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {
-  const found: ItemsFile[] = [];
-  for (const file of [...files].sort()) {
-    if (!/\.json$/i.test(file) || /\.actions\.json$/i.test(file)) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse((await read(file)).toString("utf8").replace(/^\uFEFF/, ""));
-    } catch {
-      continue;
-    }
-    if (!isEsiReleaseQuestion(parsed)) continue;
-    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
-    found.push({ path: file, format: "esi-release", files: files.filter((other) => other.startsWith(dir)) });
-  }
-  return found;
-}
-
 /**
  * The items files among a batch's files: items.jsonl at the root, or else every .jsonl at the
  * root or in QA/ whose first line is an ENACT release line (the release keeps its QA file in QA/
  * and its image paths start with "QA/", relative to the folder containing QA/) or a GridWM-Judge
- * exam line (task_a/b/c_exam.jsonl beside images/, the paths they use); else EXPLORE-Bench's image +
- * annotation JSON pairs (exploreLayoutFiles), one items file per pair.
+ * exam line (task_a/b/c_exam.jsonl beside images/, the paths they use); else the files of the first folder
+ * release format found (lib/tasks findReleaseFolderFiles: e.g. one per image + annotation JSON pair).
  */
 async function findItemsFiles(
   files: string[],
@@ -180,10 +126,8 @@ async function findItemsFiles(
     if (format !== null) found.push({ path: candidate, format });
   }
   if (found.length > 0) return found;
-  const esi = await esiReleaseFiles(files, read);
-  if (esi.length > 0) return esi;
-  const explore = exploreLayoutFiles(files);
-  if (explore.length > 0) return explore;
+  const folderFormatFiles = await findReleaseFolderFiles(files, read);
+  if (folderFormatFiles.length > 0) return folderFormatFiles;
   const seen = candidates.length > 0 ? ` (found ${candidates.join(", ")}, but not in ENACT's release format)` : "";
   throwInvalid(`No items in ${describe}`, [
     { file: describe, message: `no ${NATIVE_ITEMS_FILE} at the top level and no ENACT release .jsonl${seen}` },
@@ -336,10 +280,11 @@ async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchS
   }
   const real = await fs.realpath(location);
   const folder = path.dirname(real);
-  if (/\.json$/i.test(real) && looksLikeEsiRelease(await fs.readFile(real))) {
-    // one ESI-Bench question file (JSON, not lines): its folder is the root, its images are beside it
+  const folderFormat = /\.json$/i.test(real) ? singleFileFolderFormat(await fs.readFile(real)) : null;
+  if (folderFormat) {
+    // one file of a folder release format (e.g. an ESI-Bench question file): its folder is the root, its images are beside it
     const name = path.basename(real);
-    return { origin: "file", name: path.basename(location), location, itemsFiles: [{ path: name, format: "esi-release", files: await listFolder(folder) }], ...folderReader(folder) };
+    return { origin: "file", name: path.basename(location), location, itemsFiles: [{ path: name, format: folderFormat.id, files: await listFolder(folder) }], ...folderReader(folder) };
   }
   const firstLine = await firstLineOf(folderReader(folder).streamFile(path.basename(real), { maxBytes: maxItemsFileBytes }));
   const format = releaseFormat(firstLine) ?? "native";

@@ -38,8 +38,8 @@ export interface ItemLine {
   gold?: boolean;
 }
 
-/** "native", a folder layout below, or the id of a release line format (lib/tasks releaseLineFormat) */
-export type ItemsFileFormat = "native" | "explore-layout" | "esi-release" | (string & {});
+/** "native", or the id of a release line or folder format (lib/tasks releaseLineFormat, releaseFolderFormat) */
+export type ItemsFileFormat = "native" | (string & {});
 
 export interface ItemsFile {
   /** path relative to the batch root, "/"-separated */

@@ -3,8 +3,6 @@ import { z } from "zod";
 import { assetUrl } from "@/lib/assets";
 import { createHash } from "node:crypto";
 import { AppError, isAppError } from "@/lib/errors";
-import { convertEsiReleaseFile } from "@/lib/import/esi-release";
-import { convertExploreInstance } from "@/lib/import/explore-layout";
 import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
@@ -12,7 +10,7 @@ import { imageContentProblem } from "@/lib/import/image-check";
 import { DEFAULT_MAX_LINE_BYTES, LineTooLongError, readLines } from "@/lib/import/lines";
 import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES, formatBytes } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ItemLine, ItemsFile } from "@/lib/import/types";
-import { getTaskModule, releaseLineFormat } from "@/lib/tasks";
+import { getTaskModule, releaseFolderFormat, releaseLineFormat } from "@/lib/tasks";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";
 
 export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -236,7 +234,7 @@ interface ReadContext {
   collector: IssueCollector;
   maxItemsFileBytes: number;
   maxLineBytes: number;
-  /** first pass only: the hashes of the items files (and EXPLORE actions files), in reading order */
+  /** first pass only: the hashes of the items files (and the companion files a folder format reads), in reading order */
   hashes?: Array<{ path: string; hash: string }>;
   /** called on every non-empty line (or item of a JSON file) */
   onLine?: () => Promise<void>;
@@ -244,13 +242,15 @@ interface ReadContext {
 
 /**
  * The items of one items file, parsed and schema-checked, one at a time; problems go to the
- * collector. A line-based file (native, ENACT, GridWM) is streamed line by line; an EXPLORE
- * annotation or ESI question file (one JSON document, capped at maxItemsFileBytes) is read whole.
+ * collector. A line-based file (native, a release line format) is streamed line by line; a file of
+ * a folder release format (one JSON document, capped at maxItemsFileBytes) is read whole and
+ * converted by its format (lib/tasks/<kind>/import.ts), which may read companion files beside it.
  * Returns the sha256 of the file's bytes (null when it could not be read to the end).
  */
 async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<ParsedItem, string | null> {
   const { source, collector } = context;
-  if (file.format === "explore-layout" || file.format === "esi-release") {
+  const folderFormat = releaseFolderFormat(file.format);
+  if (folderFormat) {
     let bytes: Buffer;
     try {
       bytes = await source.readFile(file.path, { maxBytes: context.maxItemsFileBytes });
@@ -261,19 +261,26 @@ async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<P
     }
     const hash = sha256Hex(bytes);
     context.hashes?.push({ path: file.path, hash });
-    if (file.format === "explore-layout") {
-      await context.onLine?.();
-      const item = await parseExploreInstance(source, file, bytes, collector, context.maxItemsFileBytes, context.hashes);
-      if (item) yield item;
-      return hash;
-    }
     const text = decodeUtf8(bytes);
     if (text === null) {
       collector.add({ file: file.path, message: "is not valid UTF-8 text" });
       return hash;
     }
-    // ESI-Bench's release: one question (or a list) per JSON file; `line` is the question's place in the file
-    const converted = convertEsiReleaseFile(text, file.path, new Set(file.files ?? []));
+    const readText = async (relPath: string, what: string): Promise<string | null> => {
+      let companion: Buffer;
+      try {
+        companion = await source.readFile(relPath, { maxBytes: context.maxItemsFileBytes });
+      } catch (error) {
+        if (!(error instanceof BatchFileError)) throw error;
+        collector.add({ file: relPath, message: `${what} ${error.predicate}` });
+        return null;
+      }
+      context.hashes?.push({ path: relPath, hash: sha256Hex(companion) });
+      const decoded = decodeUtf8(companion);
+      if (decoded === null) collector.add({ file: relPath, message: "is not valid UTF-8 text" });
+      return decoded;
+    };
+    const converted = await folderFormat.convert(text, file, readText);
     for (const issue of converted.issues) collector.add(issue);
     for (const { line, item: candidate } of converted.items) {
       await context.onLine?.();
@@ -427,69 +434,6 @@ function checkItem(candidate: unknown, file: ItemsFile, line: number, collector:
     gold: item.gold,
     images,
   };
-}
-
-/**
- * One EXPLORE-Bench instance (annotation JSON + same-named image + optional actions file) to a
- * parsed item; its issues name the file and field and carry no line (the item's `line` is 1).
- * The actions file's hash joins the batch checksum.
- */
-async function parseExploreInstance(
-  source: BatchSource,
-  file: ItemsFile,
-  bytes: Buffer,
-  collector: IssueCollector,
-  maxBytes: number,
-  hashes: Array<{ path: string; hash: string }> | undefined,
-): Promise<ParsedItem | null> {
-  const text = decodeUtf8(bytes);
-  if (text === null) {
-    collector.add({ file: file.path, message: "is not valid UTF-8 text" });
-    return null;
-  }
-  let annotation: unknown;
-  try {
-    annotation = JSON.parse(text);
-  } catch (error) {
-    collector.add({ file: file.path, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
-    return null;
-  }
-  let actionsText: string | undefined;
-  if (file.actionsFile !== undefined) {
-    let actionBytes: Buffer;
-    try {
-      actionBytes = await source.readFile(file.actionsFile, { maxBytes });
-    } catch (error) {
-      if (!(error instanceof BatchFileError)) throw error;
-      collector.add({ file: file.actionsFile, message: `actions file ${error.predicate}` });
-      return null;
-    }
-    hashes?.push({ path: file.actionsFile, hash: sha256Hex(actionBytes) });
-    const decoded = decodeUtf8(actionBytes);
-    if (decoded === null) {
-      collector.add({ file: file.actionsFile, message: "is not valid UTF-8 text" });
-      return null;
-    }
-    actionsText = decoded;
-  }
-  let candidate: ItemLine;
-  try {
-    candidate = convertExploreInstance({
-      image: file.image ?? file.path.replace(/\.json$/i, ".jpg"),
-      annotationFile: file.path,
-      annotation,
-      ...(file.actionsFile !== undefined ? { actionsFile: file.actionsFile, actionsText } : {}),
-    });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    const details = (error.details ?? {}) as { file?: unknown; field?: unknown };
-    const where = typeof details.file === "string" ? details.file : file.path;
-    const field = typeof details.field === "string" && details.field !== "(file)" ? details.field : undefined;
-    const prefix = `${where}: ${typeof details.field === "string" ? `${details.field}: ` : ""}`;
-    collector.add({ file: where, field, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message });
-    return null;
-  }
-  return checkItem(candidate, file, 1, collector);
 }
 
 /** " (also used on line 9, line 12 and 3 more)" for an image referenced by several items. */

@@ -5,16 +5,18 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
-import { embedderFromEnv, embeddingMatrixFor, type EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
+import { embedderFromEnv, type EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
 import { embedModelOf, EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmPromptVersion, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/shared/explore/llm";
-import { finishExploreLlmScore, planExploreLlmScore, type LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
-import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
+import type { LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
+import { taskKinds, taskModules } from "@/lib/tasks";
+import type { KindLlmScoring } from "@/lib/scoring/kind-scoring";
 import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
 
 /**
  * Background LLM scoring of a study's EXPLORE answers (ScoringJob): every submitted answer to a
- * non-practice `explore-scene` item and every model prediction for one, not yet scored by the
- * job's (model, prompt version), is planned (lib/tasks/shared/explore/llm-scorer.ts), its prompts answered
+ * non-practice item of the LLM-scored kind (the kind with an LLM scoring hook,
+ * lib/tasks/<kind>/scoring.ts) and every model prediction for one, not yet scored by the job's
+ * (model, prompt version), is planned by that hook, its prompts answered
  * from ScorerCache or asked of the scorer LLM (bounded concurrency, retries with exponential
  * backoff), and its score stored in ScorerResult. Nothing runs inside an annotator's request.
  *
@@ -26,7 +28,15 @@ import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring
  */
 
 export const LLM_SCORER = "llm";
-export const LLM_SCORED_KIND = "explore-scene";
+
+/** The kind the scorer LLM scores: the registered kind whose module has an LLM scoring hook. */
+function llmScoredKind(): { kind: string; benchmark: string; load: () => Promise<KindLlmScoring> } {
+  for (const kind of taskKinds) {
+    const load = taskModules[kind].scoring?.llm;
+    if (load) return { kind, benchmark: taskModules[kind].benchmark, load };
+  }
+  throw new AppError("INVALID", "No registered task kind is scored by the scorer LLM");
+}
 /** a RUNNING job whose heartbeat is older than this is taken over */
 export const HEARTBEAT_STALE_MS = 60_000;
 const FLUSH_EVERY_MS = 1_000;
@@ -121,7 +131,7 @@ function viewOf(job: JobRow): ScoringJobView {
 
 function unscoredResponses(studyId: string, model: string, promptVersion: string) {
   return {
-    assignment: { studyId, item: { kind: LLM_SCORED_KIND, practice: false } },
+    assignment: { studyId, item: { kind: llmScoredKind().kind, practice: false } },
     scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
   } satisfies Prisma.ResponseWhereInput;
 }
@@ -129,7 +139,7 @@ function unscoredResponses(studyId: string, model: string, promptVersion: string
 function unscoredPredictions(studyId: string, model: string, promptVersion: string) {
   return {
     run: { studyId },
-    item: { kind: LLM_SCORED_KIND, practice: false },
+    item: { kind: llmScoredKind().kind, practice: false },
     scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
   } satisfies Prisma.ModelPredictionWhereInput;
 }
@@ -156,8 +166,9 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
   if (!config) throw new AppError("CONFLICT", "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it");
   const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
-  const items = await db.item.count({ where: { studyId: study.id, kind: LLM_SCORED_KIND } });
-  if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${LLM_SCORED_KIND} items: the LLM scorer only scores EXPLORE-Bench answers`);
+  const scored = llmScoredKind();
+  const items = await db.item.count({ where: { studyId: study.id, kind: scored.kind } });
+  if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${scored.kind} items: the LLM scorer only scores ${scored.benchmark} answers`);
   return db.$transaction(async (tx) => {
     // one unfinished job per study, model and prompt version (the lock serialises two clicks)
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
@@ -167,7 +178,7 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
     });
     if (open) return { job: viewOf(open), created: false };
     const job = await tx.scoringJob.create({
-      data: { studyId: study.id, kind: LLM_SCORED_KIND, scorer: LLM_SCORER, model: config.model, promptVersion, createdById: userId },
+      data: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, createdById: userId },
       select: jobSelect,
     });
     return { job: viewOf(job), created: true };
@@ -271,6 +282,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
     return;
   }
   const vectors = new Map<string, number[]>();
+  const scoring = await llmScoredKind().load();
   const pending = await countUnscored(job.studyId, model, promptVersion);
   state.total = job.done + pending.responses + pending.predictions;
   await flush();
@@ -311,11 +323,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
 
   const scoreTarget = async (target: Target) => {
     try {
-      const key = exploreSceneKeySchema.parse(keys.get(target.itemId));
-      const answer = parseExploreModelAnswer(target.answer);
-      if (!answer) throw new Error("the stored answer holds neither objects nor text");
-      const similarity = embedder ? await embeddingMatrixFor(embedder, vectors, answer, key) : undefined;
-      const plan = planExploreLlmScore(answer, key, similarity);
+      const plan = await scoring.plan(target.answer, keys.get(target.itemId), embedder ? { embedder, vectors } : null);
       const cacheKeys = plan.requests.map((request) => scorerCacheKey(model, promptVersion, request));
       const cached = await readScorerCache(cacheKeys);
       const scores = await Promise.all(
@@ -328,7 +336,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
           return ask(cacheKeys[i], request);
         }),
       );
-      const score = finishExploreLlmScore(plan, scores, { model, promptVersion });
+      const score = plan.finish(scores, { model, promptVersion });
       await db.scorerResult.createMany({
         data: [{ studyId: job.studyId, scorer: LLM_SCORER, model, promptVersion, ...(target.type === "response" ? { responseId: target.id } : { predictionId: target.id }), score: score as unknown as Prisma.InputJsonValue }],
         skipDuplicates: true,

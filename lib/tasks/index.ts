@@ -9,8 +9,11 @@ import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
 import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
 import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
+import { esiReleaseFormat } from "@/lib/tasks/esi-explore/import";
+import { exploreLayoutFormat } from "@/lib/tasks/explore-scene/import";
 import { registerKindEvents } from "@/lib/tasks/event-registry";
-import type { AnyTaskModule, KindEvents, ReleaseLineFormat, ScoredAnswer } from "@/lib/tasks/types";
+import type { ItemsFile } from "@/lib/import/types";
+import type { AnyTaskModule, KindEvents, ReleaseFolderFormat, ReleaseLineFormat, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
@@ -41,6 +44,28 @@ export function detectReleaseLineFormat(line: unknown): ReleaseLineFormat | null
 /** A release line format by its id, or null (e.g. "native"). */
 export function releaseLineFormat(id: string): ReleaseLineFormat | null {
   return releaseLineFormats.find((format) => format.id === id) ?? null;
+}
+
+/** The benchmarks' folder release formats (lib/tasks/<kind>/import.ts), in the order they are tried on a batch. */
+const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat];
+
+/** The items files of the first folder release format found in a batch's files, or [] when it is in none. */
+export async function findReleaseFolderFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {
+  for (const format of releaseFolderFormats) {
+    const found = await format.find(files, read);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** A folder release format by its id (an items file's `format`), or null. */
+export function releaseFolderFormat(id: string): ReleaseFolderFormat | null {
+  return releaseFolderFormats.find((format) => format.id === id) ?? null;
+}
+
+/** The folder release format one whole file given alone is in (its bytes), or null. */
+export function singleFileFolderFormat(bytes: Buffer): ReleaseFolderFormat | null {
+  return releaseFolderFormats.find((format) => format.isSingleFile?.(bytes)) ?? null;
 }
 
 const modules: Record<string, AnyTaskModule> = { ...registered };
@@ -111,4 +136,4 @@ export function aggregateScoredAnswers(taskModule: AnyTaskModule, rows: Readonly
   return taskModule.aggregateAnswers ? taskModule.aggregateAnswers(rows) : taskModule.aggregate(rows.map((row) => row.score));
 }
 
-export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, ReleaseLineFormat, TaskAssignmentRules } from "@/lib/tasks/types";
+export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, ReleaseLineFormat, ReleaseFolderFormat, TaskAssignmentRules } from "@/lib/tasks/types";

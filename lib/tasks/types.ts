@@ -1,4 +1,7 @@
 import type { z } from "zod";
+import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindScoringHooks } from "@/lib/scoring/kind-scoring";
+import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 
 /**
  * The task-kind contract (DESIGN.md). One module per benchmark task kind; every module is pure:
@@ -234,6 +237,15 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * the browser claims. Runs before answer validation and scoring.
    */
   playAnswer?(answer: unknown, steps: PlayedStep[], item: TaskItem<Public, Key>): unknown;
+  /**
+   * Optional server-side hooks, each loaded on first use (a dynamic import of a file of the kind's
+   * folder), so that the module itself stays pure. `dashboard`: the kind's section of the study
+   * dashboard (lib/tasks/<kind>/dashboard.ts). `scoring`: scoring beyond `score`, in the
+   * background (lib/tasks/<kind>/scoring.ts): by the scorer LLM, and rescoring when the scorer's
+   * version changes.
+   */
+  dashboard?: () => Promise<KindDashboard>;
+  scoring?: KindScoringHooks;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types
@@ -300,4 +312,25 @@ export interface ReleaseLineFormat {
   benchmark: string;
   detect(line: unknown): boolean;
   convert(line: unknown, position: SourcePosition): { id: string; kind: string; public: unknown; key: unknown; tags: Record<string, string | number | boolean>; practice?: boolean; gold?: boolean };
+}
+
+/**
+ * A benchmark's own release layout of JSON files beside their images (EXPLORE-Bench's image +
+ * annotation pairs, ESI-Bench's question files), tried on a batch without items.jsonl or release
+ * lines: `find` its items files among the batch's files, `convert` each to item lines.
+ */
+export interface ReleaseFolderFormat {
+  /** the format's name: its items files' `format`, and the converted items' `source` tag */
+  id: string;
+  benchmark: string;
+  /** its items files among a batch's files (relative paths; `read` gives a file's bytes), [] when the batch is not in it */
+  find(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]>;
+  /** optional: true when these bytes are one whole file of it given alone (`yardstick import question.json`; its folder is the batch) */
+  isSingleFile?(bytes: Buffer): boolean;
+  /**
+   * The item lines of one of its files, from the file's text; `line` is an item's place in the file.
+   * `readText` reads another file of the batch (hashed with the items files; null when it cannot be
+   * read, its problem already reported, named with `what`, e.g. "actions file").
+   */
+  convert(text: string, file: ItemsFile, readText: (relPath: string, what: string) => Promise<string | null>): Promise<{ items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] }>;
 }

@@ -351,6 +351,7 @@ export const ego2worldPlayModule: TaskModule<Ego2worldPublic, Ego2worldKey, Ego2
   settingsSchema: ego2worldSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
   interactive: ego2worldInteractive,
   playAnswer: (answer, steps, item) => ego2worldPlayAnswer(answer, steps, item),
+  dashboard: () => import("@/lib/tasks/ego2world-play/dashboard").then((loaded) => loaded.dashboard),
 };
 
 

@@ -293,4 +293,5 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
   parseModelAnswer: (raw) => parseJudgeModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseJudgeModelAnswer,
   assignment: { family: { tags: ["env", "group"], required: "group" } },
+  dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard),
 };

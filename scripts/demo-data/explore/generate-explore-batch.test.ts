@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { convertExploreInstance } from "@/lib/import/explore-layout";
+import { convertExploreInstance } from "@/lib/tasks/explore-scene/import";
 import { exploreScenePublicSchema, exploreSceneKeySchema, exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { exploreDemoScenes, generateExploreDemoBatch, labelPlacement, type ExploreDemoItem, type Shape } from "@/scripts/demo-data/explore/generate-explore-batch";
 

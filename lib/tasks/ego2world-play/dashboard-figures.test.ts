@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { miniEpisode, miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
 import { scoreEpisode, type EpisodeAnswer } from "@/lib/ego2world/metrics";
-import { agentDifferences, ego2worldFigures, egoRow, playBelief, taskTimes, unitsOf, type EgoPlay } from "@/lib/dashboard/ego2world-figures";
+import { agentDifferences, ego2worldFigures, egoRow, playBelief, taskTimes, unitsOf, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import { ego2worldItemSchema } from "@/lib/tasks/ego2world-play";
 
 const perfect: EpisodeAnswer = { tasks: [{ id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] }, { id: "t2", actions: ["slice(bread_01, knife_01)"] }] };

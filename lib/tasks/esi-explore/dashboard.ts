@@ -8,6 +8,7 @@ import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/es
 import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import type { KindDashboard } from "@/lib/dashboard/kind-section";
 import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
 
 /**
@@ -160,3 +161,18 @@ export async function loadEsiSection(
 
   return esiSection({ humans, models, annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale });
 }
+
+/** The ESI-Bench section of the study dashboard; not memoised: researchers' step labels change it without a new response. */
+export const dashboard: KindDashboard = {
+  section: "esi",
+  load: (context) =>
+    loadEsiSection(context.studyId, {
+      annotators: context.snapshot.annotators,
+      annotatorId: context.annotatorId,
+      confidenceScale: context.confidenceScale,
+      calibrationBins: context.calibrationBins,
+      excludedItemIds: context.excludedItemIds,
+      models: context.models,
+      modelPredictions: context.modelPredictions,
+    }),
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gridwmFigures, gridwmSection, type GridwmRow } from "@/lib/dashboard/gridwm";
+import { gridwmFigures, gridwmSection, type GridwmRow } from "@/lib/tasks/shared/gridwm/dashboard";
 
 const a = (annotator: string, correct: boolean, i: number): GridwmRow => ({ kind: "gridwm-next-obs", row: { itemId: `a${i}`, tags: {}, answer: { choice: "A" }, score: { correct }, annotator } });
 const c = (annotator: string, group: string, temporal: string, verdict: string, correct = true): GridwmRow => ({

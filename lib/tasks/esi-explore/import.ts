@@ -1,5 +1,6 @@
 import { isPlainObject } from "@/lib/tasks/shared/gridwm/common";
-import type { ImportIssue, ItemLine } from "@/lib/import/types";
+import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
+import type { ReleaseFolderFormat } from "@/lib/tasks/types";
 
 /**
  * ESI-Bench's released question files read as they are (../shared/data/esi-bench/dataset/json_clean/
@@ -241,3 +242,42 @@ export function convertEsiReleaseFile(contents: string, file: string, files: Rea
   });
   return out;
 }
+
+/** True when the bytes are one ESI-Bench release question file (JSON, not JSON lines). */
+function looksLikeEsiRelease(bytes: Buffer): boolean {
+  try {
+    return isEsiReleaseQuestion(JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, "")));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * ESI-Bench's release: every `.json` file, at any depth, that holds a release question (or a list
+ * of them). Each gets the batch's files under its folder, where its images are looked for.
+ */
+async function esiReleaseFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {
+  const found: ItemsFile[] = [];
+  for (const file of [...files].sort()) {
+    if (!/\.json$/i.test(file) || /\.actions\.json$/i.test(file)) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse((await read(file)).toString("utf8").replace(/^\uFEFF/, ""));
+    } catch {
+      continue;
+    }
+    if (!isEsiReleaseQuestion(parsed)) continue;
+    const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
+    found.push({ path: file, format: ESI_RELEASE_SOURCE, files: files.filter((other) => other.startsWith(dir)) });
+  }
+  return found;
+}
+
+export const esiReleaseFormat: ReleaseFolderFormat = {
+  id: ESI_RELEASE_SOURCE,
+  benchmark: "ESI-Bench",
+  find: esiReleaseFiles,
+  isSingleFile: looksLikeEsiRelease,
+  // one question (or a list) per JSON file; `line` is the question's place in the file
+  convert: (text, file) => Promise.resolve(convertEsiReleaseFile(text, file.path, new Set(file.files ?? []))),
+};

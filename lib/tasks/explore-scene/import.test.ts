@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { convertExploreInstance, subsetOf } from "@/lib/import/explore-layout";
+import { convertExploreInstance, subsetOf } from "@/lib/tasks/explore-scene/import";
 
 const objects = [{ category: "bowl", description: "white bowl", relation: ["bowl on counter"] }];
 

@@ -1,5 +1,7 @@
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
+import type { ItemsFile } from "@/lib/import/types";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
+import type { ReleaseFolderFormat } from "@/lib/tasks/types";
 
 /**
  * EXPLORE-Bench's own layout converted to explore-scene item lines: per instance an image and its
@@ -102,3 +104,61 @@ export function convertExploreInstance(instance: ExploreLayoutInstance) {
     gold: false,
   };
 }
+
+const EXPLORE_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"];
+
+/**
+ * EXPLORE-Bench's own layout: at the top level, each `<stem>.json` with an image of the same stem
+ * (`<stem>.jpg`/.jpeg/.png/.webp, any case) is one item; its actions are in `<stem>.actions.txt`
+ * when that exists (else in the JSON's `atomic_actions`).
+ */
+export function exploreLayoutFiles(files: string[]): ItemsFile[] {
+  const topLevel = files.filter((file) => !file.includes("/"));
+  const byLower = new Map(topLevel.map((file) => [file.toLowerCase(), file]));
+  const found: ItemsFile[] = [];
+  for (const file of topLevel.sort()) {
+    if (!/\.json$/i.test(file) || /\.actions\.json$/i.test(file)) continue;
+    const stem = file.slice(0, -".json".length);
+    const image = EXPLORE_IMAGE_EXTENSIONS.map((ext) => byLower.get(`${stem}${ext}`.toLowerCase())).find((name) => name !== undefined);
+    if (image === undefined) continue;
+    const actionsFile = byLower.get(`${stem}.actions.txt`.toLowerCase());
+    found.push({ path: file, format: "explore-layout", image, ...(actionsFile !== undefined ? { actionsFile } : {}) });
+  }
+  return found;
+}
+
+export const exploreLayoutFormat: ReleaseFolderFormat = {
+  id: "explore-layout",
+  benchmark: "EXPLORE-Bench",
+  find: (files) => Promise.resolve(exploreLayoutFiles(files)),
+  async convert(text, file, readText) {
+    let annotation: unknown;
+    try {
+      annotation = JSON.parse(text);
+    } catch (error) {
+      return { items: [], issues: [{ file: file.path, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }] };
+    }
+    let actionsText: string | undefined;
+    if (file.actionsFile !== undefined) {
+      const read = await readText(file.actionsFile, "actions file");
+      if (read === null) return { items: [], issues: [] };
+      actionsText = read;
+    }
+    try {
+      const item = convertExploreInstance({
+        image: file.image ?? file.path.replace(/\.json$/i, ".jpg"),
+        annotationFile: file.path,
+        annotation,
+        ...(file.actionsFile !== undefined ? { actionsFile: file.actionsFile, actionsText } : {}),
+      });
+      return { items: [{ line: 1, item }], issues: [] };
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      const details = (error.details ?? {}) as { file?: unknown; field?: unknown };
+      const where = typeof details.file === "string" ? details.file : file.path;
+      const field = typeof details.field === "string" && details.field !== "(file)" ? details.field : undefined;
+      const prefix = `${where}: ${typeof details.field === "string" ? `${details.field}: ` : ""}`;
+      return { items: [], issues: [{ file: where, field, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message }] };
+    }
+  },
+};

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { convertEsiReleaseFile, findBesideQuestion, isEsiReleaseQuestion, poseOfImage } from "@/lib/import/esi-release";
+import { convertEsiReleaseFile, findBesideQuestion, isEsiReleaseQuestion, poseOfImage } from "@/lib/tasks/esi-explore/import";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 
 // the three real questions of the release (../shared/data/esi-bench), copied as they are; their images are not shipped
-const root = path.resolve(import.meta.dirname, "..", "..", "data", "esi-sample");
+const root = path.resolve(import.meta.dirname, "..", "..", "..", "data", "esi-sample");
 const files = {
   action: "dataset/json_clean/Action Sequencing/Action Order Inference/Beechwood_0_garden/bathroom_0/Beechwood_0_garden__bathroom_0.json",
   connectivity: "dataset/json_clean/Cognitive Mapping/Connectivity/Beechwood_0_garden/full_scene/q_001.json",
