@@ -71,7 +71,16 @@ test("the ESI demo with simulated responses: the progress counts items x conditi
   await chart.scrollIntoViewIfNeeded();
   const ticks = chart.locator(".recharts-xAxis .recharts-cartesian-axis-tick");
   await expect(ticks).toHaveCount(4);
-  await expect(chart.locator(".recharts-xAxis")).toContainText("Enumerative");
+  const labels = (await ticks.locator("text").allTextContents()).join(" | ");
+  expect(labels).toContain("Enumerative");
+  expect(labels).toContain("Relations");
+  // the first and the last label lie inside the chart (the padding makes room for their halves)
+  const frame = (await chart.boundingBox())!;
+  for (const tick of [ticks.first(), ticks.last()]) {
+    const found = (await tick.boundingBox())!;
+    expect(found.x).toBeGreaterThanOrEqual(frame.x - 0.5);
+    expect(found.x + found.width).toBeLessThanOrEqual(frame.x + frame.width + 0.5);
+  }
   await page.screenshot({ path: testInfo.outputPath("esi-demo-dashboard.png"), fullPage: true });
 });
 

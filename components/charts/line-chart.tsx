@@ -74,7 +74,7 @@ export function MetricLineChart({
           <LineChart data={data} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
             <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" />
             {wrapTicks ? (
-              <XAxis dataKey="x" tick={<WrappedTick />} interval={0} height={30 + 14 * tickLines} label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }} />
+              <XAxis dataKey="x" tick={<WrappedTick />} interval={0} padding={{ left: 40, right: 40 }} height={30 + 14 * tickLines} label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }} />
             ) : (
               <XAxis dataKey="x" tick={{ fontSize: 12 }} height={36} label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }} />
             )}
