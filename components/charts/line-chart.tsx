@@ -25,7 +25,7 @@ export function wrapLabel(label: string, width = 14): string[] {
 function WrappedTick({ x, y, payload }: { x?: number; y?: number; payload?: { value: string | number } }) {
   const lines = wrapLabel(String(payload?.value ?? ""));
   return (
-    <text x={x} y={y} textAnchor="middle" fontSize={12} fill="#666">
+    <text x={x} y={y} textAnchor="middle" fontSize={12} fill="#666" className="recharts-cartesian-axis-tick-value">
       {lines.map((line, i) => (
         <tspan key={i} x={x} dy={i === 0 ? 12 : 14}>
           {line}
