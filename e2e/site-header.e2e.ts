@@ -1,4 +1,6 @@
 import { test, expect, type Page } from "@playwright/test";
+import { createDashboardStudy, deleteDashboardStudy, type DashboardFixture } from "./dashboard-fixtures";
+import { closeE2eDb } from "./db";
 import { storageStatePath } from "./users";
 
 /** The header keeps one row at every width (the annotator pages' sticky panels sit under its 57 px). */
@@ -37,4 +39,27 @@ test.describe("the staff header on a phone and a laptop", () => {
       await expectOneRowHeader(page, viewport.width);
     });
   }
+});
+
+test.describe("a staff form on a phone", () => {
+  let fixture: DashboardFixture | null = null;
+  test.beforeAll(async () => {
+    fixture = await createDashboardStudy({ annotators: 2, maxSteps: 4, perCell: 1, agreementPerCell: 1 });
+  });
+  test.afterAll(async () => {
+    if (fixture) await deleteDashboardStudy(fixture);
+    await closeE2eDb();
+  });
+  test.use({ storageState: storageStatePath("researcher"), viewport: { width: 390, height: 844 } });
+
+  test("the new review study form keeps every part on screen (the batch table scrolls in its box)", async ({ page }) => {
+    await page.goto("/review/new");
+    const fieldsets = page.locator("main form fieldset");
+    expect(await fieldsets.count()).toBeGreaterThanOrEqual(3);
+    for (const fieldset of await fieldsets.all()) {
+      const found = (await fieldset.boundingBox())!;
+      expect(found.x + found.width, "a part of the form ends on screen").toBeLessThanOrEqual(390);
+    }
+    await expect(page.getByText(fixture!.title).first()).toBeAttached();
+  });
 });

@@ -142,7 +142,7 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Study settings" data-testid="settings-form">
-      <fieldset disabled={frozen || pending} className="space-y-6">
+      <fieldset disabled={frozen || pending} className="min-w-0 space-y-6">
         <Card>
           <CardHeader title="General" />
           <CardBody className="space-y-5">
@@ -364,7 +364,7 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
 /** One ending's code and redirect (Study.endings). */
 function EndingFields({ name, value, errors, onChange }: { name: EndingName; value: { code: string | null; redirectUrl: string | null }; errors: Errors; onChange: (value: { code: string | null; redirectUrl: string | null }) => void }) {
   return (
-    <fieldset className="grid gap-3 sm:grid-cols-[14rem_minmax(0,1fr)]" data-testid={`ending-${name}`}>
+    <fieldset className="grid min-w-0 gap-3 sm:grid-cols-[14rem_minmax(0,1fr)]" data-testid={`ending-${name}`}>
       <legend className="mb-1 text-sm font-medium text-slate-800">{ENDING_LABELS[name]}</legend>
       <Field label="Code" error={errors[`endings.${name}.code`]}>
         <input name={`endings.${name}.code`} value={value.code ?? ""} onChange={(e) => onChange({ ...value, code: e.target.value.trim() === "" ? null : e.target.value })} className={`${numberClass} font-mono`} />

@@ -134,14 +134,14 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         <textarea {...register("instructions")} rows={3} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
       </Field>
 
-      <fieldset className="space-y-2">
+      <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-slate-800">Batches to review</legend>
         <p className="text-xs text-slate-500">Items with the same id and content in several batches or studies are reviewed once; the outcome applies to every study that holds them.</p>
         {errors.batchIds ? <p className="text-sm text-red-700">{errors.batchIds}</p> : null}
         {batches.length === 0 ? (
           <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-500">No batches yet: an admin imports batches into a study first.</p>
         ) : (
-          <div className="max-h-64 overflow-y-auto rounded-md border border-slate-200">
+          <div className="max-h-64 overflow-auto rounded-md border border-slate-200">
             <table className="min-w-full divide-y divide-slate-100 text-sm">
               <thead className="sticky top-0 bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
                 <tr>
@@ -173,7 +173,7 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         {batchIds.length > 0 ? <p className="text-xs text-slate-600">{items} items in {batchIds.length} batch{batchIds.length === 1 ? "" : "es"}.</p> : null}
       </fieldset>
 
-      <fieldset className="space-y-2">
+      <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-slate-800">Axes</legend>
         <p className="text-xs text-slate-500">Reviewers pass or fail each item on every axis (keys 1–{axes.length} on their page); a fail needs a reason. The defaults are ESI-Bench’s.</p>
         {errors.axes ? <p className="text-sm text-red-700">{errors.axes}</p> : null}
@@ -219,7 +219,7 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         </Field>
       </div>
 
-      <fieldset className="space-y-2">
+      <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-slate-800">Reviewers ({reviewerIds.length} picked)</legend>
         <p className="text-xs text-slate-500">Any user can review: being picked here grants it. Reviewers see the answer keys, so members of the studies under review cannot review them.</p>
         {errors.reviewerIds ? <p className="text-sm text-red-700">{errors.reviewerIds}</p> : null}
