@@ -17,16 +17,6 @@ const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "compon
 /** demo data, generated code, and test code (tests and their fixtures) may name kinds */
 const exempt = [/^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
 
-/**
- * NOT an allow-list to keep: files this branch has not moved yet (issue 19, step 3 unfinished).
- * The test fails when one of them stops naming a kind, so the list only shrinks.
- */
-const pendingMove: Record<string, string> = {
-  "prisma/schema.prisma": "Study.probeMinGap moves into the kind's settingsSchema",
-  "lib/dashboard/ego2world-figures.ts": "type re-export for components/dashboard/ego2world-section.tsx: goes when it moves",
-  "lib/dashboard/ego2world.ts": "type re-export for components/dashboard/ego2world-section.tsx: goes when it moves",
-};
-
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const relative = `${dir}/${entry.name}`;
@@ -50,10 +40,7 @@ function filesNamingKinds(kinds: readonly string[]): string[] {
 }
 
 describe("kind names", () => {
-  it("no shared file names a task kind (beyond the files not moved yet)", () => {
-    const naming = filesNamingKinds(taskKinds);
-    expect(naming.filter((file) => !Object.hasOwn(pendingMove, file))).toEqual([]);
-    // a pending file that no longer names a kind leaves the list
-    expect(Object.keys(pendingMove).filter((file) => !naming.includes(file)).sort()).toEqual([]);
+  it("no shared file names a task kind", () => {
+    expect(filesNamingKinds(taskKinds)).toEqual([]);
   });
 });

@@ -5,6 +5,10 @@ import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm-dashboa
 import { exploreDashboardSection } from "@/components/tasks/explore-scene/dashboard-section";
 import { ego2worldDashboardSection } from "@/components/tasks/ego2world-play/dashboard-section";
 import { esiDashboardSection } from "@/components/tasks/esi-explore/dashboard-section";
+import type { GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
+import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
+import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
+import type { EsiSection } from "@/lib/esi/figures";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -16,19 +20,20 @@ export interface DashboardSectionEntry {
   view(dashboard: StudyDashboard, slug: string): { title: string; description: string; body: ReactNode } | null;
 }
 
-function entry<Section>(section: KindDashboardSection<Section>, figuresOf: (dashboard: StudyDashboard) => Section | null): DashboardSectionEntry {
+/** `key`: the section's name in StudyDashboard.sections (its KindDashboard.section, lib/tasks/<kind>/dashboard.ts). */
+function entry<Section>(section: KindDashboardSection<Section>, key: string): DashboardSectionEntry {
   return {
     id: section.id,
     view(dashboard, slug) {
-      const figures = figuresOf(dashboard);
+      const figures = (dashboard.sections[key] ?? null) as Section | null;
       return figures === null ? null : { title: section.title(figures), description: section.description, body: section.render(figures, slug) };
     },
   };
 }
 
 export const dashboardSections: readonly DashboardSectionEntry[] = [
-  entry(gridwmDashboardSection, (dashboard) => dashboard.gridwm),
-  entry(exploreDashboardSection, (dashboard) => dashboard.explore),
-  entry(ego2worldDashboardSection, (dashboard) => dashboard.ego2world),
-  entry(esiDashboardSection, (dashboard) => dashboard.esi),
+  entry<GridwmSection>(gridwmDashboardSection, "gridwm"),
+  entry<ExploreSection>(exploreDashboardSection, "explore"),
+  entry<Ego2worldSection>(ego2worldDashboardSection, "ego2world"),
+  entry<EsiSection>(esiDashboardSection, "esi"),
 ];

@@ -1,3 +1,4 @@
+import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
@@ -46,6 +47,6 @@ describe("the study dashboard and model predictions", () => {
     const predictionLoads = queryRaw.mock.calls.filter(([sql]) => JSON.stringify(sql).includes('FROM \\"ModelPrediction\\"')).length + findMany.mock.calls.length;
     expect(predictionLoads).toBe(1);
     expect(dashboard.accuracy.modelRows.map((row) => row.label)).toContain("Model X");
-    expect(dashboard.explore!.tables[0].rows.map((row) => row.participant.label)).toContain("Model X");
+    expect((dashboard.sections.explore as ExploreSection).tables[0].rows.map((row) => row.participant.label)).toContain("Model X");
   });
 });

@@ -1,9 +1,5 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import type { GridwmSection } from "@/lib/dashboard/gridwm";
-import type { EsiSection } from "@/lib/esi/figures";
-import type { ExploreSection } from "@/lib/dashboard/explore";
-import type { Ego2worldSection } from "@/lib/dashboard/ego2world";
 import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
 import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
@@ -72,14 +68,11 @@ export interface StudyDashboard {
   calibration: CalibrationResult | null;
   time: TimeResult;
   models: ModelRunSummary[];
-  /** GridWM-Judge figures (per annotator, pooled, WMC); null for studies without GridWM kinds */
-  gridwm: GridwmSection | null;
-  /** ESI-Bench: accuracy by condition in the paper's table shape, trajectory measures, calibration, step labels; null without ESI-Bench items */
-  esi: EsiSection | null;
-  /** EXPLORE-Bench: the paper's table per scorer (structured, LLM), agreement, LLM scoring jobs; null without EXPLORE-Bench items */
-  explore: ExploreSection | null;
-  /** Ego2World: TSR, TCR, F1, WSR, validity, replan, steps, time, belief per person, pooled and per agent run, paired differences; null without Ego2World items */
-  ego2world: Ego2worldSection | null;
+  /**
+   * The kinds' own sections, by KindDashboard.section (lib/tasks/<kind>/dashboard.ts); a section is
+   * absent when the study has none of its kinds. components/tasks/dashboard-sections.ts reads them.
+   */
+  sections: Record<string, unknown>;
 }
 
 function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string[] }> {
@@ -269,10 +262,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     calibration,
     time,
     models,
-    gridwm: (sections.get("gridwm") ?? null) as GridwmSection | null,
-    esi: (sections.get("esi") ?? null) as EsiSection | null,
-    explore: (sections.get("explore") ?? null) as ExploreSection | null,
-    ego2world: (sections.get("ego2world") ?? null) as Ego2worldSection | null,
+    sections: Object.fromEntries(sections),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -244,7 +245,7 @@ describe("LLM scorer jobs", () => {
     await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-5" });
 
     const d = await getStudyDashboard(study.slug, {});
-    const explore = d.explore!;
+    const explore = d.sections.explore as ExploreSection;
     expect(explore.tables.map((t) => t.title)).toEqual(["structured scorer", "LLM scorer (test-llm)"]);
     const [structured, llm] = explore.tables;
     expect(structured.rows.map((r) => r.participant.label)).toEqual(["Humans (pooled)", "Ann A", "Bob B", "Model X"]);
@@ -281,7 +282,7 @@ describe("object matching by embeddings (SCORER_EMBED_URL)", () => {
     expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 5, failed: 0 });
     expect(embedded).toEqual(expect.arrayContaining(["bowl", "sink", "cabbage", "colander"]));
     const d = await getStudyDashboard(study.slug, {});
-    expect(d.explore!.tables.map((t) => t.title)).toEqual(["structured scorer", "LLM scorer (test-llm), objects matched by test-embed embeddings"]);
+    expect((d.sections.explore as ExploreSection).tables.map((t) => t.title)).toEqual(["structured scorer", "LLM scorer (test-llm), objects matched by test-embed embeddings"]);
 
     const other = await createLlmScoringJob(study.slug, researcher.id, { ...config(), model: "other-llm" }, embedder());
     await runScoringJobsUntilIdle({ config: { ...config(), model: "other-llm" }, embedder: null, retry: fastRetry, runnerId: "runner-f" });

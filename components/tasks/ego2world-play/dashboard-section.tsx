@@ -1,5 +1,5 @@
-import type { Ego2worldSection } from "@/lib/dashboard/ego2world";
-import type { EgoMetric, EgoRow } from "@/lib/dashboard/ego2world-figures";
+import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
+import type { EgoMetric, EgoRow } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import { duration, fixed, pct, pValueText } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 

@@ -5,7 +5,7 @@ import { EXPLORE_PAPER_DIFFERENCES, EXPLORE_PAPER_HUMANS, exploreTableRow, type 
 import { tokenize } from "@/lib/tasks/shared/explore/nlp";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";
-import type { ExploreSection } from "@/lib/dashboard/explore";
+import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh: () => undefined }) }));
 

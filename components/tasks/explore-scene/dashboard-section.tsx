@@ -1,4 +1,4 @@
-import type { ExploreScorerTable, ExploreSection } from "@/lib/dashboard/explore";
+import type { ExploreScorerTable, ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import { EXPLORE_ABNORMAL_METRICS, EXPLORE_PAPER_DIFFERENCES, EXPLORE_SUBSET_COLUMNS, EXPLORE_TABLE_METRICS, type ExploreMeans, type ExploreTableRow } from "@/lib/dashboard/explore-tables";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { CsvDownload } from "@/components/charts/csv-download";

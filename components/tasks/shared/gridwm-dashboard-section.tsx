@@ -1,4 +1,4 @@
-import type { CountMetric, GridwmFigures, GridwmSection } from "@/lib/dashboard/gridwm";
+import type { CountMetric, GridwmFigures, GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
 import { fixed, pct, pctInterval } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 

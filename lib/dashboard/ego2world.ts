@@ -1,2 +1,0 @@
-// the section's types where components/dashboard/ego2world-section.tsx imports them (issue 19: it moves to components/tasks/)
-export type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
