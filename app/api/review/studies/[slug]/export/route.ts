@@ -1,3 +1,4 @@
+import { attachmentResponse } from "@/lib/http/attachment";
 import { route } from "@/lib/http/route";
 import { reviewExportQuerySchema, reviewSlugParamSchema } from "@/lib/validations/review";
 import { createReviewExport } from "@/lib/review/export";
@@ -8,13 +9,5 @@ import { createReviewExport } from "@/lib/review/export";
  * Columns: docs/review.md. Staff only.
  */
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, query: reviewExportQuerySchema }, async ({ params, query }) => {
-  const { stream, fileName, contentType } = await createReviewExport(params.slug, query.format);
-  return new Response(stream, {
-    headers: {
-      "content-type": contentType,
-      "content-disposition": `attachment; filename="${fileName}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return attachmentResponse(await createReviewExport(params.slug, query.format));
 });

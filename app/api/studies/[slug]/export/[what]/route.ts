@@ -1,3 +1,4 @@
+import { attachmentResponse } from "@/lib/http/attachment";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { exportParamsSchema, exportQuerySchema } from "@/lib/exports/filter";
@@ -12,13 +13,5 @@ const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
  * Every export writes an audit entry.
  */
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: exportQuerySchema }, async ({ params, user, query }) => {
-  const { stream, fileName, contentType } = await createStudyExport(params.slug, params.what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id });
-  return new Response(stream, {
-    headers: {
-      "content-type": contentType,
-      "content-disposition": `attachment; filename="${fileName}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return attachmentResponse(await createStudyExport(params.slug, params.what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id }));
 });
