@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/**
+ * The stimulus of a generic item (choice, numeric, free text, rating, pairwise): text, images, and
+ * a video given as one file (mp4/webm) or as a folder of frames played at `fps`. Media strings are
+ * paths inside the imported batch; the importer replaces them with asset URLs (mapMedia), so the
+ * public view carries "/api/assets/<sha256>" only. `cutAt` (seconds) ends a clip early.
+ */
+export const MEDIA_CAPS = { text: 20_000, images: 16, frames: 2_000 } as const;
+
+const mediaRef = z.string().min(1).max(512);
+
+export const mediaSchema = z
+  .strictObject({
+    text: z.string().max(MEDIA_CAPS.text).optional(),
+    images: z.array(mediaRef).max(MEDIA_CAPS.images).optional(),
+    video: mediaRef.optional(),
+    frames: z.array(mediaRef).min(1).max(MEDIA_CAPS.frames).optional(),
+    fps: z.number().positive().max(120).optional(),
+    cutAt: z.number().positive().max(86_400).optional(),
+  })
+  .refine((media) => !(media.video && media.frames), { message: "give either video or frames, not both", path: ["frames"] })
+  .refine((media) => !media.frames || media.fps !== undefined, { message: "frames need fps", path: ["fps"] });
+
+export type Media = z.infer<typeof mediaSchema>;
+
+/** The media with every asset reference passed through `replace` (the importer's path -> URL). */
+export function mapMedia(media: Media, replace: (ref: string) => string): Media {
+  return {
+    ...media,
+    ...(media.images ? { images: media.images.map(replace) } : {}),
+    ...(media.video ? { video: replace(media.video) } : {}),
+    ...(media.frames ? { frames: media.frames.map(replace) } : {}),
+  };
+}
