@@ -37,9 +37,9 @@ export function parseRange(header: string | null, size: number): RangeRequest {
     return { kind: "range", start: Math.max(0, size - n), end: size - 1 };
   }
   const start = Number(from);
-  const end = to === "" ? size - 1 : Number(to);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return { kind: "whole" };
-  if (end < start) return { kind: "whole" }; // invalid syntax: ignored (section 14.1.1)
+  const last = to === "" ? Number.MAX_SAFE_INTEGER : Number(to);
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(last)) return { kind: "whole" };
+  if (last < start) return { kind: "whole" }; // invalid syntax: ignored (section 14.1.1)
   if (start >= size) return { kind: "unsatisfiable" };
-  return { kind: "range", start, end: Math.min(end, size - 1) };
+  return { kind: "range", start, end: Math.min(last, size - 1) };
 }
