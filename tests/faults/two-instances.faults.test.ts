@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newClientLog, runAnnotator, sleep, until, type ClientLog } from "./annotator-client";
 import { sessionCookie, startAppServer, type AppServer } from "./app-server";
 import { createDatabase, dropDatabase } from "./pg-cluster";
-import { createJudgeStudy, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
+import { createJudgeStudy, createStudyRow, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
+import { batchFiles, forwardItem, zipOf } from "../fixtures/import-batches";
 
 /**
  * Issue 22, "Stateless instances": two app instances (production build, scripts/serve.mjs) on two
@@ -119,6 +120,31 @@ describe("two app instances on one database", () => {
     expect(leftRow.rows[0].status).toBe("RELEASED");
     expect(perItem.rows.find((row) => row.itemId === leftRow.rows[0].itemId)?.n).toBe(K);
     await nobodyTwice(quota.id);
+  });
+
+  it("an import uploaded to one instance is run by a job worker once, and its progress is read from the other", async () => {
+    const [admin] = await createUsers(pool, 1, "ADMIN", "jobs");
+    const slug = `jobs-${Date.now().toString(36)}`;
+    await createStudyRow(pool, slug, "Import across instances");
+    const form = new FormData();
+    form.set("study", slug);
+    form.set("background", "1");
+    form.append("files", new Blob([new Uint8Array(await zipOf(await batchFiles([forwardItem("x1"), forwardItem("x2")])))]), "across.zip");
+    const cookie = await sessionCookie(admin.id);
+    const posted = await fetch(`${a.baseUrl}/api/admin/import`, { method: "POST", body: form, headers: { cookie, origin: a.baseUrl } });
+    expect(posted.status).toBe(202);
+    const { job } = (await posted.json()) as { job: { id: string; status: string } };
+    let seen: { status: string; outcome?: { ok: boolean; result?: { itemCount: number } } } = job;
+    await until("the import to end (read from the other instance)", async () => {
+      const polled = await fetch(`${b.baseUrl}/api/admin/import/jobs/${job.id}`, { headers: { cookie } });
+      expect(polled.status).toBe(200);
+      seen = ((await polled.json()) as { job: typeof seen }).job;
+      return seen.status !== "RUNNING";
+    }, [], 90_000);
+    expect(seen).toMatchObject({ status: "SUCCEEDED", outcome: { ok: true, result: { itemCount: 2 } } });
+    const queued = await pool.query(`SELECT j.state, j.retry_count FROM pgboss.job j JOIN "ImportJob" i ON i."bossJobId" = j.id::text WHERE i.id = $1`, [job.id]);
+    expect(queued.rows).toEqual([{ state: "completed", retry_count: 0 }]);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "Item" i JOIN "Study" s ON s.id = i."studyId" WHERE s.slug = $1`, [slug])).rows[0].n).toBe(2);
   });
 
   it("one instance SIGKILLed mid-load: no acknowledged write is lost, its clients carry on against the other", async () => {
