@@ -159,6 +159,22 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
       shown: key.tasks.length > 0 ? "Bring a clean cup from the cabinet" : "",
     };
   },
+  async rating(tag, image) {
+    return {
+      public: {
+        question: "Rate the generated video",
+        media: { text: "A ball rolls off the table.", frames: await Promise.all(["f0", "f1"].map(image)), fps: 2 },
+        rubric: [
+          { id: "instruction", type: "likert", dimension: "instruction", label: "Instruction following", min: 0, max: 3, anchors: { "0": "ignores it", "3": "follows it fully" } },
+          { id: "gravity", type: "check", dimension: "physics", label: "Does the ball fall as gravity would make it?", pass: "yes" },
+        ],
+      },
+      key: { reference: { instruction: 3, gravity: "yes" }, source: `${tag} reference labels` },
+      secrets: [tag],
+      answer: { ratings: { instruction: 1, gravity: "no" } },
+      shown: "Instruction following",
+    };
+  },
 };
 
 /** The builder of a kind; throws, naming the kind, when there is none. */

@@ -12,6 +12,8 @@ import { shortcuts as gridwmJudgeShortcuts } from "@/components/tasks/gridwm-jud
 import { shortcuts as exploreSceneShortcuts } from "@/components/tasks/explore-scene/shortcuts";
 import { shortcuts as esiExploreShortcuts } from "@/components/tasks/esi-explore/shortcuts";
 import { shortcuts as ego2worldPlayShortcuts } from "@/components/tasks/ego2world-play/shortcuts";
+import { shortcuts as ratingShortcuts } from "@/components/tasks/rating/shortcuts";
+import { ratingUi } from "@/components/tasks/rating/ui";
 import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
 import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
@@ -169,6 +171,7 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => describeEsiAnswer(answer),
     confidenceInTask: true,
   },
+  rating: ratingUi(ratingShortcuts),
 };
 
 /** Registers a kind's UI at run time (the client half of registerKind in lib/tasks; tests' fixture kinds). */

@@ -169,9 +169,3 @@ export function SyncedPair({ a, b, sides, mode = "free", gate, lightbox = true }
     </div>
   );
 }
-
-/** Every image URL of a stimulus (a kind's TaskUi.images, to preload the next item): images and the first frames. */
-export function stimulusImages(media: Media | undefined): string[] {
-  if (!media) return [];
-  return [...(media.images ?? []), ...(media.frames ?? []).slice(0, 8)];
-}
