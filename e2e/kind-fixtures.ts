@@ -175,6 +175,25 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
       shown: "Instruction following",
     };
   },
+  async pairwise(tag, image) {
+    return {
+      public: {
+        question: "Which video is better?",
+        a: { frames: await Promise.all(["pa0", "pa1"].map(image)), fps: 2 },
+        b: { frames: await Promise.all(["pb0", "pb1"].map(image)), fps: 2 },
+        dimensions: [
+          { id: "quality", label: "Visual quality" },
+          { id: "physics", label: "Physical plausibility" },
+        ],
+        models: { a: `${tag}-gen-a`, b: `${tag}-gen-b` },
+        metric: { name: "VBench", a: 0.8, b: 0.6 },
+      },
+      key: { reference: { quality: "a", physics: "tie" }, source: `${tag} arena votes` },
+      secrets: [tag],
+      answer: { prefs: { quality: "b", physics: "tie" } },
+      shown: "Physical plausibility",
+    };
+  },
 };
 
 /** The builder of a kind; throws, naming the kind, when there is none. */
