@@ -34,7 +34,7 @@ async function load(context: KindDashboardContext): Promise<PairwiseSection> {
     FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" JOIN "Item" i ON i.id = a."itemId"
     WHERE a."studyId" = ${studyId} AND i.kind = ${KIND} AND e.type = 'media_sides'
     ORDER BY a.id, e.seq DESC`;
-  const leftOf = new Map(sides.map((row) => [`${row.itemId}|${row.userId}`, row.left === "a" || row.left === "b" ? row.left : null]));
+  const leftOf = new Map<string, "a" | "b" | null>(sides.map((row) => [`${row.itemId}|${row.userId}`, row.left === "a" || row.left === "b" ? row.left : null]));
   const rows: PairwiseRow[] = [];
   for (const { kind, row } of context.humanAnswers()) {
     if (kind !== KIND || !isAnswer(row.answer) || !items.has(row.itemId)) continue;
