@@ -3,6 +3,7 @@ import { assignmentsOf, deleteStudy, responsesOf, storedEvents } from "./annotat
 import { closeE2eDb } from "./db";
 import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy } from "./media-fixtures";
 import { storageStatePath } from "./users";
+import { watchStats } from "../lib/tasks/shared/media/events";
 
 /**
  * The rubric rating kind (`rating`) with the shared video player, in Chromium against the built
@@ -39,15 +40,15 @@ async function ratingStudy(taskSettings?: Record<string, unknown>): Promise<Medi
 async function openItem(page: Page, slug: string) {
   await page.goto(`/s/${slug}/work`);
   const task = page.getByTestId("task");
-  await expect(task).toHaveAttribute("data-kind", "rating", { timeout: 20_000 });
+  await expect(task).toHaveAttribute("data-kind", "rating", { timeout: 90_000 });
   return task;
 }
 
 test.describe("rating", () => {
   test.use({ storageState: storageStatePath("annotator") });
 
-  test("plays the clip and rates the rubric by keyboard; the events and score are stored", async ({ page }, testInfo) => {
-    test.setTimeout(120_000);
+  test("plays the clip and rates the rubric by keyboard; the events and score are stored, and the dashboard shows them", async ({ page, browser }, testInfo) => {
+    test.setTimeout(300_000);
     const study = await ratingStudy();
     const task = await openItem(page, study.slug);
     const player = task.getByTestId("media-player");
@@ -91,9 +92,13 @@ test.describe("rating", () => {
     await expect.poll(async () => (await storedEvents(assignment.id)).some((e) => e.type === "submitted"), { timeout: 10_000 }).toBe(true);
     const events = await storedEvents(assignment.id);
     const media = events.filter((e) => e.type.startsWith("media_"));
-    expect(media.map((e) => e.type)).toEqual(["media_play", "media_pause", "media_seek", "media_play", "media_ended", "media_replay", "media_ended"]);
-    expect(media[2].payload).toMatchObject({ to: 0, via: "keyboard" });
-    expect(media[4].payload).toMatchObject({ time: 1.5, duration: 1.5 });
+    // on a fast machine: play, pause, seek, play, ended, replay, ended; a slow one may reach the end before K
+    expect(media[0]).toMatchObject({ type: "media_play", payload: { time: 0, via: "keyboard" } });
+    expect(media.find((e) => e.type === "media_seek")?.payload).toMatchObject({ to: 0, via: "keyboard" });
+    expect(media.find((e) => e.type === "media_replay")?.payload).toMatchObject({ via: "keyboard" });
+    expect(media.filter((e) => e.type === "media_ended").every((e) => e.payload.time === 1.5 && e.payload.duration === 1.5)).toBe(true);
+    expect(media.at(-1)!.type).toBe("media_ended");
+    expect(watchStats(media).shareWatched).toBe(1);
     const ratings = events.filter((e) => e.type === "rating_set");
     expect(ratings.map((e) => [e.payload.id, e.payload.value, e.payload.via])).toEqual([
       ["instruction", 2, "keyboard"],
@@ -101,10 +106,24 @@ test.describe("rating", () => {
       ["gravity", "no", "keyboard"],
       ["penetration", "no", "keyboard"],
     ]);
+
+    // the researcher's dashboard shows the kind's section, at 1280 and 390 px
+    const researcher = await browser.newContext({ storageState: storageStatePath("researcher") });
+    const staff = await researcher.newPage();
+    await staff.goto(`/research/studies/${study.slug}/dashboard`);
+    const section = staff.getByTestId("rating-section");
+    await expect(section).toBeVisible({ timeout: 60_000 });
+    for (const text of ["People (pooled)", "Generator gen-b", "Krippendorff", "Watching", "clip-1"]) await expect(section).toContainText(text);
+    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await staff.screenshot({ path: testInfo.outputPath("rating-dashboard-1280.png") });
+    await staff.setViewportSize({ width: 390, height: 844 });
+    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await staff.screenshot({ path: testInfo.outputPath("rating-dashboard-390.png") });
+    await researcher.close();
   });
 
   test("on a phone, taps play the clip and rate the rubric", async ({ browser }, testInfo) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     const study = await ratingStudy({ playback: "once" });
     const context = await browser.newContext({ storageState: storageStatePath("annotator"), viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();
