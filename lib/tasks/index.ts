@@ -7,6 +7,8 @@ import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
+import { ratingModule } from "@/lib/tasks/rating";
+import { pairwiseModule } from "@/lib/tasks/pairwise";
 import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
 import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
 import { esiReleaseFormat } from "@/lib/tasks/esi-explore/import";
@@ -29,6 +31,8 @@ const registered = {
   "explore-scene": exploreSceneModule,
   "esi-explore": esiExploreModule,
   "ego2world-play": ego2worldPlayModule,
+  rating: ratingModule,
+  pairwise: pairwiseModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;

@@ -91,10 +91,10 @@ function StimulusImages({ images, label }: { images: string[]; label: string }) 
   );
 }
 
-function HiddenNote() {
+function HiddenNote({ pair = false }: { pair?: boolean }) {
   return (
     <p className="rounded-md border border-dashed border-slate-300 bg-slate-50 px-3 py-6 text-center text-sm text-slate-600" data-testid="media-hidden">
-      The video is hidden now: answer from memory.
+      {pair ? "The videos are hidden now" : "The video is hidden now"}: answer from memory.
     </p>
   );
 }
@@ -150,7 +150,7 @@ export function SyncedPair({ a, b, sides, mode = "free", gate, lightbox = true }
       ) : null}
       {clips.length > 0 ? (
         hidden ? (
-          <HiddenNote />
+          <HiddenNote pair />
         ) : (
           <MediaPlayer clips={clips.map((side) => ({ media: bySide[side], label: `Video ${PAIR_PLACE_NAMES[order.indexOf(side)]}` }))} sides={clips} mode={mode} onReveal={gate?.reveal} pairLayout />
         )
@@ -168,10 +168,4 @@ export function SyncedPair({ a, b, sides, mode = "free", gate, lightbox = true }
       {lightbox ? <Lightbox describe={() => "Image"} /> : null}
     </div>
   );
-}
-
-/** Every image URL of a stimulus (a kind's TaskUi.images, to preload the next item): images and the first frames. */
-export function stimulusImages(media: Media | undefined): string[] {
-  if (!media) return [];
-  return [...(media.images ?? []), ...(media.frames ?? []).slice(0, 8)];
 }
