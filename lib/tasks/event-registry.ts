@@ -1,3 +1,4 @@
+import { events as choiceEvents } from "@/lib/tasks/choice/events";
 import { events as ego2worldPlayEvents } from "@/lib/tasks/ego2world-play/events";
 import { events as enactForwardEvents } from "@/lib/tasks/enact-forward/events";
 import { events as enactInverseEvents } from "@/lib/tasks/enact-inverse/events";
@@ -6,6 +7,7 @@ import { events as exploreSceneEvents } from "@/lib/tasks/explore-scene/events";
 import { events as gridwmJudgeEvents } from "@/lib/tasks/gridwm-judge/events";
 import { events as gridwmNextObsEvents } from "@/lib/tasks/gridwm-next-obs/events";
 import { events as gridwmSceneJsonEvents } from "@/lib/tasks/gridwm-scene-json/events";
+import { events as numericEvents } from "@/lib/tasks/numeric/events";
 import type { DraftState, EventDescribeContext, KindEvents, RecordedEvent } from "@/lib/tasks/types";
 
 /**
@@ -22,6 +24,8 @@ const registered = {
   "explore-scene": exploreSceneEvents,
   "esi-explore": esiExploreEvents,
   "ego2world-play": ego2worldPlayEvents,
+  choice: choiceEvents,
+  numeric: numericEvents,
 } as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

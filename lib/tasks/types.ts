@@ -174,8 +174,14 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * also given to answerSchemaFor, so a kind can show and accept another answer form per study.
    */
   publicView(item: TaskItem<Public, Key>, settings?: Record<string, unknown>): Json;
-  /** The benchmark's own per-item scores; also what `yardstick score` prints per item (plus id). */
+  /** The benchmark's own per-item scores; also what `yardstick score` prints per item (plus id), unless scoreRow says otherwise. */
   score(answer: Answer, key: Key, item: TaskItem<Public, Key>): Score;
+  /**
+   * Optional (added for the generic kinds): the fields `yardstick score` prints for one score, when
+   * the stored score holds more than the benchmark's row (choice keeps its option count, for chance,
+   * and prints {correct, score}). Default: the whole score.
+   */
+  scoreRow?(score: Score): Record<string, unknown>;
   /** Binary correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy). */
   correct(score: Score): boolean;
   /** Dataset-level metrics, e.g. { TA, PA }; null where undefined (no items). */
