@@ -45,7 +45,11 @@ export type ChoicePublic = z.infer<typeof choicePublicSchema>;
 export type ChoiceOption = z.infer<typeof choiceOptionSchema>;
 
 /** `answer` absent: the benchmark withholds it (the item is answered and exported, never scored). */
-export const choiceKeySchema = z.strictObject({ answer: z.string().min(1).max(CHOICE_CAPS.optionId).optional() });
+export const choiceKeySchema = z.strictObject({
+  answer: z.string().min(1).max(CHOICE_CAPS.optionId).optional(),
+  /** for reviewers: why the answer is right, or where it comes from */
+  note: z.string().max(CHOICE_CAPS.optionText).optional(),
+});
 export type ChoiceKey = z.infer<typeof choiceKeySchema>;
 
 export const choiceItemSchema = z
@@ -185,6 +189,7 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
       answerImage: keyed?.image ?? null,
       options: item.public.options.map(optionView),
       withheld: item.key.answer === undefined,
+      note: item.key.note ?? null,
     };
   },
 

@@ -32,6 +32,8 @@ export const numericKeySchema = z
     answer: finite,
     metric: z.enum(NUMERIC_METRICS, { error: `expected a metric: ${NUMERIC_METRICS.join(", ")}` }),
     tolerance: z.number().min(0).max(NUMERIC_ABS_MAX).optional(),
+    /** for reviewers: how the answer was measured */
+    note: z.string().max(2_000).optional(),
   })
   .superRefine((key, ctx) => {
     if (key.metric === "abs" && key.tolerance === undefined) ctx.addIssue({ code: "custom", path: ["tolerance"], message: 'the "abs" metric needs a tolerance' });
@@ -140,6 +142,7 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
     unit: item.public.unit ?? null,
     metric: item.key.metric,
     tolerance: item.key.tolerance ?? null,
+    note: item.key.note ?? null,
   }),
 
   parseModelAnswer: (raw) => parseNumericModelAnswer(raw).answer,
