@@ -188,7 +188,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   const summaries = [...byKind.entries()].sort().map(([kind, scores]) => {
     const taskModule = getTaskModule(kind);
     const aggregate = taskModule.aggregate(scores);
-    return `${kind}: ${taskModule.metrics.map((m) => `${m.id} ${percent(aggregate[m.id])}`).join(", ")} (n=${scores.length})`;
+    return `${kind}: ${taskModule.metrics.map((m) => `${m.id} ${m.scale === "points" ? String(aggregate[m.id] ?? "n/a") : percent(aggregate[m.id])}`).join(", ")} (n=${scores.length})`;
   });
   const [{ total }] = await db.$queryRaw<Array<{ total: bigint }>>`SELECT count(*) AS total FROM "Item" WHERE "studyId" = ${study.id} AND NOT practice`;
   const missing = Math.max(0, Number(total) - predictions.filter((p) => !p.practice).length);

@@ -26,9 +26,20 @@ function* files(dir: string): Generator<string> {
   }
 }
 
+/**
+ * A kind id as shared code would name it. A hyphenated id ("enact-forward") is matched anywhere; a
+ * one-word id that is also an ordinary word ("choice", "numeric": a field, a comment) only where
+ * code names it as a kind: `kind === "choice"`, `kind: "choice"`, `getTaskModule("choice")`.
+ */
+function kindPattern(kind: string): string {
+  const id = kind.replace(/[-]/g, "\\-");
+  if (kind.includes("-")) return id;
+  return `(?:kind["'\`]?\\s*(?:===?|!==?|:|=)\\s*|(?:getTaskModule|getTaskUi|kindSettings|isTaskKind)\\(\\s*)["'\`]${id}["'\`]`;
+}
+
 /** The shared files that name a kind id, from the given kind ids. */
 function filesNamingKinds(kinds: readonly string[]): string[] {
-  const pattern = new RegExp(kinds.map((kind) => kind.replace(/[-]/g, "\\-")).join("|"));
+  const pattern = new RegExp(kinds.map(kindPattern).join("|"));
   const found: string[] = [];
   for (const dir of scanned) {
     for (const file of files(dir)) {
@@ -42,5 +53,14 @@ function filesNamingKinds(kinds: readonly string[]): string[] {
 describe("kind names", () => {
   it("no shared file names a task kind", () => {
     expect(filesNamingKinds(taskKinds)).toEqual([]);
+  });
+
+  it("finds a one-word kind where code names it as a kind, not where it is an ordinary word", () => {
+    const names = (text: string) => new RegExp(kindPattern("choice")).test(text);
+    expect(names('if (item.kind === "choice") return;')).toBe(true);
+    expect(names("{ kind: 'choice', public }")).toBe(true);
+    expect(names('getTaskModule("choice")')).toBe(true);
+    expect(names('const choice = field(answer, "choice"); // {"choice": "C"}')).toBe(false);
+    expect(new RegExp(kindPattern("enact-forward")).test("see enact-forward")).toBe(true);
   });
 });

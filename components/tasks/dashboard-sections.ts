@@ -9,6 +9,10 @@ import type { GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
 import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
 import type { EsiSection } from "@/lib/esi/figures";
+import { choiceDashboardSection } from "@/components/tasks/choice/dashboard-section";
+import { numericDashboardSection } from "@/components/tasks/numeric/dashboard-section";
+import type { ChoiceSection } from "@/lib/tasks/choice/dashboard";
+import type { NumericSection } from "@/lib/tasks/numeric/dashboard";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -36,4 +40,6 @@ export const dashboardSections: readonly DashboardSectionEntry[] = [
   entry<ExploreSection>(exploreDashboardSection, "explore"),
   entry<Ego2worldSection>(ego2worldDashboardSection, "ego2world"),
   entry<EsiSection>(esiDashboardSection, "esi"),
+  entry<ChoiceSection>(choiceDashboardSection, "choice"),
+  entry<NumericSection>(numericDashboardSection, "numeric"),
 ];

@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import { EnactForwardKey } from "@/components/tasks/enact-forward/key-view";
 import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
+import { ChoiceKey } from "@/components/tasks/choice/key-view";
+import { NumericKey } from "@/components/tasks/numeric/key-view";
 
 /**
  * Task kind -> how reviewers see its answer key (the kind's reviewView), for the kinds that have a
@@ -12,6 +14,8 @@ import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
 export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>> = {
   "enact-forward": EnactForwardKey,
   "enact-inverse": EnactInverseKey,
+  choice: ChoiceKey,
+  numeric: NumericKey,
 };
 
 /** The kind's own key renderer, or null for the generic view. */

@@ -83,6 +83,7 @@ type ChoiceItem = TaskItem<ChoicePublic, ChoiceKey>;
 
 export const choiceMetrics: MetricSpec[] = [
   { id: "accuracy", label: "Accuracy", type: "proportion", description: "Share of answers that chose the keyed option (items without a key are not scored)." },
+  { id: "chance", label: "Chance", type: "ratio", description: "What guessing would score on the same answers: the mean of 1/options (shown beside accuracy)." },
 ];
 
 /** The option id an answer names: its own id, or the letter's option in the item's order (null when out of range). */

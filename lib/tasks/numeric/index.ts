@@ -78,6 +78,7 @@ export function aggregateNumeric(scores: ReadonlyArray<NumericScore>): { score: 
 
 export const numericMetrics: MetricSpec[] = [
   { id: "score", label: "Score", type: "ratio", description: "Mean per-answer score: MRA in [0, 1] for mra items, 1 or 0 for exact and abs items." },
+  { id: "invalid", label: "Invalid", type: "ratio", scale: "points", description: "Answers whose value was not a number (each scored 0): a count." },
 ];
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
