@@ -35,6 +35,7 @@ import { generateGridwmDemoBatch, type GridwmDemoItem } from "./gridwm/generate-
 import { ESI_SIMULATED_STUDY, ESI_STUDY, seedEsiStudies } from "./esi/seed-esi";
 import { EGO2WORLD_STUDY, seedEgo2worldStudy } from "./ego2world/seed-ego2world";
 import { EXPLORE_STUDY, seedExploreStudy } from "./explore/seed-explore";
+import { seedChoiceStudy } from "./choice/seed-choice";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -302,6 +303,7 @@ export async function seedDemo(): Promise<string> {
 
   const esi = await seedEsiStudies(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
   const exploreItems = await seedExploreStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
+  await seedChoiceStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
 
   return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations); study "${EXPLORE_STUDY}" with ${exploreItems} EXPLORE-Bench scenes.`;
 }
