@@ -197,4 +197,5 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
   parseModelAnswer: (raw) => parseChoiceModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseChoiceModelAnswer,
   dashboard: () => import("@/lib/tasks/choice/dashboard").then((loaded) => loaded.dashboard),
+  submissions: () => import("@/lib/tasks/choice/submission").then((loaded) => loaded.submissionFormats),
 };
