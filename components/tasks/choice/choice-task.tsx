@@ -2,12 +2,13 @@
 
 import { useEffect, useMemo, useRef } from "react";
 import type { Media } from "@/lib/tasks/shared/media/schema";
+import type { PlaybackMode } from "@/lib/tasks/shared/media/events";
 import { positionOfKey, shownOrder } from "@/lib/tasks/choice/order";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel } from "@/components/tasks/shared/panel";
 import { useTaskKeys } from "@/components/tasks/shared/task-keys";
-import { StimulusPlaceholder } from "@/components/tasks/shared/generic/stimulus-placeholder";
+import { Stimulus, usePlaybackGate } from "@/components/tasks/shared/media/stimulus";
 import type { SlotNote, TaskUiProps } from "@/components/tasks/shared/types";
 
 export interface ChoiceView {
@@ -15,6 +16,7 @@ export interface ChoiceView {
   options: Array<{ id: string; text?: string; image?: string }>;
   media?: Media;
   shuffle: boolean;
+  playback?: PlaybackMode;
 }
 
 type Via = "click" | "keyboard" | "touch";
@@ -33,6 +35,7 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
   const dispatch = useAnnotationStore((s) => s.dispatch);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   const chosen = useAnnotationStore((s) => ((s.answer as { choice?: string } | null)?.choice ?? null));
+  const gate = usePlaybackGate(item.playback ?? "free");
   const order = useMemo(() => shownOrder(item.options, item.shuffle, assignmentId), [item.options, item.shuffle, assignmentId]);
   const logged = useRef(false);
   useEffect(() => {
@@ -43,7 +46,7 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
 
   const choose = (position: number, via: Via) => {
     const option = order[position];
-    if (!option || locked || option.id === chosen) return;
+    if (!option || locked || option.id === chosen || !gate.questionShown) return;
     dispatch({ type: "choice_option_chosen", payload: { option: option.id, position, previous: chosen, via } });
   };
   useTaskKeys((key) => {
@@ -61,7 +64,7 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
     <div className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasStimulus ? "lg:grid-cols-[minmax(0,1.2fr)_minmax(320px,1fr)]" : "lg:grid-cols-1"} xl:gap-3`}>
       {hasStimulus ? (
         <TaskPanel title="Look" label="Stimulus">
-          <StimulusPlaceholder media={item.media} />
+          <Stimulus media={item.media} mode={gate.mode} gate={gate} lightbox={false} />
         </TaskPanel>
       ) : null}
       <TaskPanel
@@ -75,16 +78,24 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
         }
         bodyClassName="flex flex-col gap-2"
       >
-        <p className="whitespace-pre-wrap text-[15px] font-semibold leading-snug text-slate-900" data-testid="choice-question">
-          {item.question}
-        </p>
-        <div role="radiogroup" aria-label="Options" className="flex flex-col gap-1.5">
-          {order.map((option, position) => (
-            <OptionButton key={option.id} option={option} position={position} selected={chosen === option.id} locked={locked} note={noteOf(option.id)} onChoose={choose} />
-          ))}
-        </div>
+        {gate.questionShown ? (
+          <>
+            <p className="whitespace-pre-wrap text-[15px] font-semibold leading-snug text-slate-900" data-testid="choice-question">
+              {item.question}
+            </p>
+            <div role="radiogroup" aria-label="Options" className="flex flex-col gap-1.5">
+              {order.map((option, position) => (
+                <OptionButton key={option.id} option={option} position={position} selected={chosen === option.id} locked={locked} note={noteOf(option.id)} onChoose={choose} />
+              ))}
+            </div>
+          </>
+        ) : (
+          <p className="text-sm text-slate-600" data-testid="question-hidden">
+            Watch the video, then show the question (the video is hidden then).
+          </p>
+        )}
       </TaskPanel>
-      <Lightbox describe={(image) => (order.findIndex((o) => o.image === image) >= 0 ? `Option ${String.fromCharCode(65 + order.findIndex((o) => o.image === image))}` : "Image")} />
+      <Lightbox describe={(image) => (order.findIndex((o) => o.image === image) >= 0 ? `Option ${String.fromCharCode(65 + order.findIndex((o) => o.image === image))}` : "Stimulus image")} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { stimulusImages } from "@/components/tasks/shared/media/stimulus";
 import type { ChoiceView } from "@/components/tasks/choice/choice-task";
 
 /** What the pages need to know about a choice view without loading its component (components/tasks/registry.ts). */
@@ -9,7 +10,7 @@ const choiceOf = (answer: unknown): string | null => {
 
 export function choiceImages(view: unknown): string[] {
   const v = view as ChoiceView;
-  return [...(v.media?.images ?? []), ...(v.media?.frames?.slice(0, 1) ?? []), ...v.options.flatMap((option) => (option.image ? [option.image] : []))];
+  return [...stimulusImages(v.media), ...v.options.flatMap((option) => (option.image ? [option.image] : []))];
 }
 
 export function choiceAnswerOf(answer: unknown): { choice: string } | null {

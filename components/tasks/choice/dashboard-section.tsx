@@ -1,6 +1,7 @@
 import type { ChoiceFigure, ChoiceSection } from "@/lib/tasks/choice/dashboard";
 import { count, pct, pctInterval } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
+import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 
 /** Multiple choice on the dashboard (lib/tasks/choice/dashboard.ts): accuracy with chance beside it, pooled and per question type, people and model runs. */
 
@@ -59,6 +60,7 @@ export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
         </table>
       </div>
       {section.typeTag ? <p className="text-xs text-slate-500">Question types from the tag “{section.typeTag}”.</p> : null}
+      {section.watch.pooled.watchSeconds ? <WatchTable figures={section.watch} /> : null}
     </div>
   ),
 };

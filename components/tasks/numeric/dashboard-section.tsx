@@ -1,6 +1,7 @@
 import type { NumericFigure, NumericSection } from "@/lib/tasks/numeric/dashboard";
 import { count, pct } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
+import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 
 /** Numbers on the dashboard (lib/tasks/numeric/dashboard.ts): mean score (MRA) per question type and VSI-Bench's overall, people and model runs. */
 
@@ -91,6 +92,7 @@ export const numericDashboardSection: KindDashboardSection<NumericSection> = {
             </table>
           </div>
         ) : null}
+        {section.watch.pooled.watchSeconds ? <WatchTable figures={section.watch} /> : null}
       </div>
     );
   },

@@ -2,18 +2,20 @@
 
 import { useEffect, useRef } from "react";
 import type { Media } from "@/lib/tasks/shared/media/schema";
+import type { PlaybackMode } from "@/lib/tasks/shared/media/events";
 import { NUMERIC_TEXT_MAX } from "@/lib/tasks/numeric/events";
 import { readNumberInput } from "@/lib/tasks/numeric/input";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel } from "@/components/tasks/shared/panel";
-import { StimulusPlaceholder } from "@/components/tasks/shared/generic/stimulus-placeholder";
+import { Stimulus, usePlaybackGate } from "@/components/tasks/shared/media/stimulus";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
 
 export interface NumericView {
   question: string;
   unit?: string;
   media?: Media;
+  playback?: PlaybackMode;
 }
 
 /**
@@ -28,10 +30,11 @@ export default function NumericTask({ view }: TaskUiProps) {
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   const text = useAnnotationStore((s) => ((s.answer as { text?: string } | null)?.text ?? ""));
   const input = useRef<HTMLInputElement>(null);
+  const gate = usePlaybackGate(item.playback ?? "free");
   useEffect(() => {
     // a hardware keyboard types straight away; phones open the keypad on a tap only
-    if (!locked && window.matchMedia("(pointer: fine)").matches) input.current?.focus({ preventScroll: true });
-  }, [locked]);
+    if (!locked && gate.questionShown && window.matchMedia("(pointer: fine)").matches) input.current?.focus({ preventScroll: true });
+  }, [locked, gate.questionShown]);
   const read = readNumberInput(text);
   const problem = text.trim() !== "" && "problem" in read ? read.problem : null;
   const hasStimulus = Boolean(item.media && (item.media.text || item.media.video || item.media.images?.length || item.media.frames?.length));
@@ -39,14 +42,19 @@ export default function NumericTask({ view }: TaskUiProps) {
     <div className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasStimulus ? "lg:grid-cols-[minmax(0,1.2fr)_minmax(320px,1fr)]" : "lg:grid-cols-1"} xl:gap-3`}>
       {hasStimulus ? (
         <TaskPanel title="Look" label="Stimulus">
-          <StimulusPlaceholder media={item.media} />
+          <Stimulus media={item.media} mode={gate.mode} gate={gate} lightbox={false} />
         </TaskPanel>
       ) : null}
       <TaskPanel title="Give a number" label="Question and answer" bodyClassName="flex flex-col gap-3">
-        <label htmlFor="numeric-answer" className="whitespace-pre-wrap text-[15px] font-semibold leading-snug text-slate-900" data-testid="numeric-question">
+        {gate.questionShown ? null : (
+          <p className="text-sm text-slate-600" data-testid="question-hidden">
+            Watch the video, then show the question (the video is hidden then).
+          </p>
+        )}
+        <label hidden={!gate.questionShown} htmlFor="numeric-answer" className="whitespace-pre-wrap text-[15px] font-semibold leading-snug text-slate-900" data-testid="numeric-question">
           {item.question}
         </label>
-        <div className="flex items-center gap-2">
+        <div className="flex items-center gap-2" hidden={!gate.questionShown}>
           <input
             ref={input}
             id="numeric-answer"
@@ -68,11 +76,11 @@ export default function NumericTask({ view }: TaskUiProps) {
             </span>
           ) : null}
         </div>
-        <p id="numeric-problem" role="status" className={`min-h-5 text-sm ${problem ? "text-red-700" : "text-slate-500"}`}>
+        <p hidden={!gate.questionShown} id="numeric-problem" role="status" className={`min-h-5 text-sm ${problem ? "text-red-700" : "text-slate-500"}`}>
           {problem ?? "Digits, with a point for decimals (e.g. 2.5)."}
         </p>
       </TaskPanel>
-      <Lightbox />
+      <Lightbox describe={() => "Stimulus image"} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { readNumberInput } from "@/lib/tasks/numeric/input";
+import { stimulusImages } from "@/components/tasks/shared/media/stimulus";
 import type { NumericView } from "@/components/tasks/numeric/numeric-task";
 
 /** What the pages need to know about a numeric view and its draft ({ text }) without loading its component. */
@@ -7,7 +8,7 @@ const field = (answer: unknown, name: string): unknown => (answer !== null && ty
 
 export function numericImages(view: unknown): string[] {
   const v = view as NumericView;
-  return [...(v.media?.images ?? []), ...(v.media?.frames?.slice(0, 1) ?? [])];
+  return [...stimulusImages(v.media)];
 }
 
 export function numericAnswerOf(draft: unknown): { value: number } | null {

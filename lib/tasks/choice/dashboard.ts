@@ -2,6 +2,8 @@ import { db } from "@/lib/db";
 import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
 import type { KindDashboard } from "@/lib/dashboard/kind-section";
 import type { ChoiceScore } from "@/lib/tasks/choice";
+import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
+import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
 
 /**
  * The choice section of a study's dashboard: accuracy with its 95% Wilson interval taking the item
@@ -33,6 +35,8 @@ export interface ChoiceSection {
   types: string[];
   series: ChoiceSeries[];
   withheld: { items: number; answers: number; totalItems: number };
+  /** watch time and share watched per item (the media player's events) */
+  watch: WatchFigures;
 }
 
 export interface ChoiceRow {
@@ -98,6 +102,7 @@ export const dashboard: KindDashboard = {
         types,
         series: [choiceSeries("People", human, types), ...models.filter((run) => modelRows.has(run.id)).map((run) => choiceSeries(run.name, modelRows.get(run.id)!, types))],
         withheld: { items: Number(withheld), answers: human.filter((row) => row.score.score === null).length, totalItems: Number(total) },
+        watch: await loadWatchFigures(studyId, snapshot, [CHOICE_KIND]),
       };
       return section;
     }),

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { payloadField, pointerVia, viaSuffix } from "@/lib/tasks/shared/event-fields";
+import { describeMediaEvent, mediaPayloadSchemas } from "@/lib/tasks/shared/media/events";
 import type { KindEvents } from "@/lib/tasks/types";
 
 const optionId = z.string().min(1).max(64);
 
 const payloadSchemas = {
+  ...mediaPayloadSchemas,
   /** choice: the options in the order shown (option ids, top to bottom), and whether they were shuffled for this person */
   choice_options_shown: z.strictObject({ order: z.array(optionId).min(2).max(9), shuffled: z.boolean() }),
   /** choice: an option chosen (again: a change of mind); `position` is where it was shown (0 = first), `previous` the option before */
@@ -21,6 +23,8 @@ export const events = {
     return typeof option === "string" && option !== "" ? { answer: { choice: option } } : {};
   },
   describe(event) {
+    const media = describeMediaEvent(event);
+    if (media !== null) return media;
     if (event.type === "choice_options_shown") {
       const order = payloadField(event.payload, "order");
       const shown = Array.isArray(order) ? order.map(String).join(", ") : "?";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
+import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
 import { fuzzyMatching } from "@/lib/tasks/shared/vsi/parse";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
@@ -166,11 +167,13 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
     key: item.key,
   }),
 
-  publicView: (item: ChoiceItem): Json => ({
+  settingsSchema: z.strictObject(playbackSettingsFields) as z.ZodType<Record<string, unknown>>,
+  publicView: (item: ChoiceItem, settings): Json => ({
     question: item.public.question,
     options: item.public.options.map(optionView),
     ...(item.public.media ? { media: item.public.media as Json } : {}),
     shuffle: item.public.shuffle ?? true,
+    playback: playbackOf(settings),
   }),
 
   score: (answer, key, item) => scoreChoice(answer, key, item),

@@ -1,6 +1,8 @@
 import type { KindDashboard } from "@/lib/dashboard/kind-section";
 import type { NumericScore } from "@/lib/tasks/numeric";
 import { vsiOverall, type VsiOverall } from "@/lib/tasks/shared/vsi/overall";
+import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
+import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
 
 /**
  * The numeric section of a study's dashboard: the mean score (MRA for mra items) and the invalid
@@ -28,6 +30,8 @@ export interface NumericSeries {
 export interface NumericSection {
   types: string[];
   series: NumericSeries[];
+  /** watch time and share watched per item (the media player's events) */
+  watch: WatchFigures;
 }
 
 interface Row {
@@ -64,7 +68,7 @@ const typeOf = (tags: unknown): string | null => {
 
 export const dashboard: KindDashboard = {
   section: "numeric",
-  load: ({ version, modelVersion, snapshot, models, modelPredictions, humanAnswers, memoizeAsync }) =>
+  load: ({ studyId, version, modelVersion, snapshot, models, modelPredictions, humanAnswers, memoizeAsync }) =>
     memoizeAsync(`${version}|${modelVersion}|numeric`, async () => {
       const human: Row[] = humanAnswers().map((answer) => ({ kind: answer.kind, type: typeOf(answer.row.tags), score: answer.row.score }));
       const byRun = new Map<string, Row[]>();
@@ -79,6 +83,7 @@ export const dashboard: KindDashboard = {
       const section: NumericSection = {
         types,
         series: [numericSeries("People", human, types), ...models.filter((run) => byRun.has(run.id)).map((run) => numericSeries(run.name, byRun.get(run.id)!, types))],
+        watch: await loadWatchFigures(studyId, snapshot, [NUMERIC_KIND]),
       };
       return section;
     }),

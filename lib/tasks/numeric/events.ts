@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { payloadField } from "@/lib/tasks/shared/event-fields";
+import { describeMediaEvent, mediaPayloadSchemas } from "@/lib/tasks/shared/media/events";
 import type { KindEvents } from "@/lib/tasks/types";
 
 export const NUMERIC_TEXT_MAX = 32;
 
 const payloadSchemas = {
+  ...mediaPayloadSchemas,
   /** numeric: the text of the number box after an edit (typed, pasted or cleared) */
   numeric_value_typed: z.strictObject({ text: z.string().max(NUMERIC_TEXT_MAX) }),
 } as const;
@@ -18,6 +20,8 @@ export const events = {
     return typeof text === "string" ? { answer: { text } } : {};
   },
   describe(event) {
+    const media = describeMediaEvent(event);
+    if (media !== null) return media;
     if (event.type !== "numeric_value_typed") return null;
     const text = payloadField(event.payload, "text");
     return typeof text === "string" && text !== "" ? `Typed ${text}` : "Cleared the number";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
+import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
 import { fuzzyMatching, pythonFloat } from "@/lib/tasks/shared/vsi/parse";
 import { meanRelativeAccuracy } from "@/lib/tasks/numeric/mra";
 import { NUMERIC_ABS_MAX } from "@/lib/tasks/numeric/input";
@@ -124,10 +125,12 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
 
   mapImages: (item, replace) => ({ public: { ...item.public, ...(item.public.media ? { media: mapMedia(item.public.media, replace) } : {}) }, key: item.key }),
 
-  publicView: (item: NumericItem): Json => ({
+  settingsSchema: z.strictObject(playbackSettingsFields) as z.ZodType<Record<string, unknown>>,
+  publicView: (item: NumericItem, settings): Json => ({
     question: item.public.question,
     ...(item.public.unit !== undefined ? { unit: item.public.unit } : {}),
     ...(item.public.media ? { media: item.public.media as Json } : {}),
+    playback: playbackOf(settings),
   }),
 
   score: (answer, key) => scoreNumeric(answer, key),
