@@ -194,6 +194,33 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
       shown: "Physical plausibility",
     };
   },
+  async choice(tag, image) {
+    return {
+      public: {
+        question: "Which object is closest to the door?",
+        options: [
+          { id: "chair", text: "the chair" },
+          { id: "lamp-7", text: "the lamp" },
+          { id: "pic", image: await image("option-picture") },
+        ],
+        media: { images: [await image("room")] },
+      },
+      key: { answer: "lamp-7", note: `${tag} measured on the floor plan` },
+      secrets: [tag],
+      forbidden: ['"answer":"lamp-7"'],
+      answer: { choice: "chair" },
+      shown: "Which object is closest to the door?",
+    };
+  },
+  async numeric(tag, image) {
+    return {
+      public: { question: "How long is the table?", unit: "centimeters", media: { images: [await image("table")] } },
+      key: { answer: 187.5, metric: "mra", note: `${tag} tape measure` },
+      secrets: [tag, "187.5"],
+      answer: { value: 150 },
+      shown: "How long is the table?",
+    };
+  },
 };
 
 /** The builder of a kind; throws, naming the kind, when there is none. */

@@ -27,6 +27,7 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/dashboard`, file: "studies/[slug]/dashboard/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/agreement-plan`, file: "studies/[slug]/agreement-plan/route.ts", body: {}, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/export/responses?format=csv`, file: "studies/[slug]/export/[what]/route.ts", allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/submission/egoschema?who=majority`, file: "studies/[slug]/submission/[format]/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userIds: ["x"] }, allowed: admin },
   { method: "DELETE", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userId: "x" }, allowed: admin },

@@ -123,7 +123,8 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     for (const row of rows) items.set(row.externalId, row);
   }
 
-  const modes = { strict: 0, recoverable: 0 };
+  // "fail" with an answer: a kind that scores unreadable outputs as its benchmark does (numeric: 0, counted invalid)
+  const modes = { strict: 0, recoverable: 0, unreadable: 0 };
   const predictions: Array<{ itemId: string; answer: Prisma.InputJsonValue; score: Prisma.InputJsonValue; correct: boolean; kind: string; rawScore: unknown; practice: boolean }> = [];
   for (const p of parsed) {
     const item = items.get(p.externalId);
@@ -139,7 +140,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     // the authors' parse modes where the kind reports them (strict, recoverable, fail)
     const parsed = taskModule.parseModelAnswerWithMode ? taskModule.parseModelAnswerWithMode(p.raw) : null;
     const answer = parsed ? parsed.answer : taskModule.parseModelAnswer(p.raw);
-    if (parsed && answer !== null) modes[parsed.mode === "strict" ? "strict" : "recoverable"]++;
+    if (parsed && answer !== null) modes[parsed.mode === "fail" ? "unreadable" : parsed.mode]++;
     if (answer === null) {
       const shown = typeof p.raw === "string" ? JSON.stringify(p.raw.length > 80 ? `${p.raw.slice(0, 77)}...` : p.raw) : JSON.stringify(p.raw).slice(0, 80);
       errors.push({ file, line: p.line, field: "answer", message: `cannot read an answer for ${item.kind} item "${p.externalId}" from ${shown}${parsed?.reason ? ` (${parsed.reason})` : ""}` });
@@ -187,14 +188,16 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   const summaries = [...byKind.entries()].sort().map(([kind, scores]) => {
     const taskModule = getTaskModule(kind);
     const aggregate = taskModule.aggregate(scores);
-    return `${kind}: ${taskModule.metrics.map((m) => `${m.id} ${percent(aggregate[m.id])}`).join(", ")} (n=${scores.length})`;
+    return `${kind}: ${taskModule.metrics.map((m) => `${m.id} ${m.scale === "points" ? String(aggregate[m.id] ?? "n/a") : percent(aggregate[m.id])}`).join(", ")} (n=${scores.length})`;
   });
   const [{ total }] = await db.$queryRaw<Array<{ total: bigint }>>`SELECT count(*) AS total FROM "Item" WHERE "studyId" = ${study.id} AND NOT practice`;
   const missing = Math.max(0, Number(total) - predictions.filter((p) => !p.practice).length);
   const message = [
     `Imported model run "${name}" into ${study.slug} from ${file}: ${plural(predictions.length, "prediction")} scored.`,
     ...summaries.map((s) => `  ${s}`),
-    modes.strict + modes.recoverable > 0 ? `Parsing: ${modes.strict} strict, ${modes.recoverable} recovered from surrounding text.` : null,
+    modes.strict + modes.recoverable + modes.unreadable > 0
+      ? `Parsing: ${modes.strict} strict, ${modes.recoverable} recovered from surrounding text${modes.unreadable > 0 ? `, ${modes.unreadable} unreadable (scored as the benchmark scores them)` : ""}.`
+      : null,
     replacedCount !== null ? `Replaced the previous run of that name (${plural(replacedCount, "prediction")}).` : null,
     missing > 0 ? `${plural(missing, "item")} of the study ${missing === 1 ? "has" : "have"} no prediction in this run.` : null,
   ]

@@ -39,7 +39,7 @@ function kindPattern(kinds: readonly string[]): RegExp {
   const parts = kinds.map((kind) => {
     const id = escape(kind);
     if (kind.includes("-")) return id;
-    return `tasks/${id}(?:[/"'\`]|$)|[Kk][Ii][Nn][Dd]\\w*["'\`]?\\s*(?:===|!==|==|!=|:|=)\\s*["'\`]${id}["'\`]`;
+    return `tasks/${id}(?:[/"'\`]|$)|[Kk][Ii][Nn][Dd]\\w*["'\`]?\\s*(?:===|!==|==|!=|:|=)\\s*["'\`]${id}["'\`]|(?:getTaskModule|getTaskUi|kindSettings|isTaskKind)\\(\\s*["'\`]${id}["'\`]`;
   });
   return new RegExp(parts.join("|"), "m");
 }
@@ -67,5 +67,14 @@ describe("kind names", () => {
 
   it("no shared file names a task kind", () => {
     expect(filesNamingKinds(taskKinds)).toEqual([]);
+  });
+
+  it("finds a one-word kind where code names it as a kind, not where it is an ordinary word", () => {
+    const names = (text: string) => kindPattern(["choice"]).test(text);
+    expect(names('if (item.kind === "choice") return;')).toBe(true);
+    expect(names("{ kind: 'choice', public }")).toBe(true);
+    expect(names('getTaskModule("choice")')).toBe(true);
+    expect(names('const choice = field(answer, "choice"); // {"choice": "C"}')).toBe(false);
+    expect(kindPattern(["enact-forward"]).test("see enact-forward")).toBe(true);
   });
 });

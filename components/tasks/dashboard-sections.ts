@@ -13,6 +13,10 @@ import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
 import type { EsiSection } from "@/lib/esi/figures";
 import type { RatingSection } from "@/lib/tasks/rating/dashboard";
 import type { PairwiseSection } from "@/lib/tasks/pairwise/dashboard";
+import { choiceDashboardSection } from "@/components/tasks/choice/dashboard-section";
+import { numericDashboardSection } from "@/components/tasks/numeric/dashboard-section";
+import type { ChoiceSection } from "@/lib/tasks/choice/dashboard";
+import type { NumericSection } from "@/lib/tasks/numeric/dashboard";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -42,4 +46,6 @@ export const dashboardSections: readonly DashboardSectionEntry[] = [
   entry<EsiSection>(esiDashboardSection, "esi"),
   entry<RatingSection>(ratingDashboardSection, "rating"),
   entry<PairwiseSection>(pairwiseDashboardSection, "pairwise"),
+  entry<ChoiceSection>(choiceDashboardSection, "choice"),
+  entry<NumericSection>(numericDashboardSection, "numeric"),
 ];

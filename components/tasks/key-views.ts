@@ -3,6 +3,8 @@ import { EnactForwardKey } from "@/components/tasks/enact-forward/key-view";
 import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
 import { RatingKey } from "@/components/tasks/rating/key-view";
 import { PairwiseKey } from "@/components/tasks/pairwise/key-view";
+import { ChoiceKey } from "@/components/tasks/choice/key-view";
+import { NumericKey } from "@/components/tasks/numeric/key-view";
 
 /**
  * Task kind -> how reviewers see its answer key (the kind's reviewView), for the kinds that have a
@@ -16,6 +18,8 @@ export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>
   "enact-inverse": EnactInverseKey,
   rating: RatingKey,
   pairwise: PairwiseKey,
+  choice: ChoiceKey,
+  numeric: NumericKey,
 };
 
 /** The kind's own key renderer, or null for the generic view. */

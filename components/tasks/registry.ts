@@ -22,6 +22,10 @@ import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, es
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 import { emptyEgoDraft } from "@/lib/ego2world/notes";
 import { describeEgo2worldAnswer, ego2worldAnswerOf, ego2worldMissing, type EpisodeView } from "@/components/tasks/ego2world-play/player-view";
+import { shortcuts as choiceShortcuts } from "@/components/tasks/choice/shortcuts";
+import { choiceAnswerOf, choiceImages, describeChoiceAnswer } from "@/components/tasks/choice/choice-view";
+import { shortcuts as numericShortcuts } from "@/components/tasks/numeric/shortcuts";
+import { describeNumericAnswer, numericAnswerOf, numericDisplayAnswer, numericImages, numericMissing } from "@/components/tasks/numeric/numeric-view";
 
 /**
  * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads
@@ -78,6 +82,8 @@ const loadJudge = () => import("@/components/tasks/gridwm-judge/gridwm-judge-tas
 const loadExplore = () => import("@/components/tasks/explore-scene/explore-scene-task");
 const loadEgo2world = () => import("@/components/tasks/ego2world-play/ego2world-play-task");
 const loadEsi = () => import("@/components/tasks/esi-explore/esi-explore-task");
+const loadChoice = () => import("@/components/tasks/choice/choice-task");
+const loadNumeric = () => import("@/components/tasks/numeric/numeric-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
@@ -175,6 +181,30 @@ export const taskUis: Record<string, TaskUi> = {
   },
   rating: ratingUi(ratingShortcuts),
   pairwise: pairwiseUi(pairwiseShortcuts),
+  choice: {
+    shortcuts: choiceShortcuts,
+    Component: lazy(loadChoice),
+    preload: loadChoice,
+    images: (view) => choiceImages(view),
+    candidateName: (_view, candidate) => `option ${letterOf(candidate)}`,
+    initialAnswer: () => null,
+    answerOf: (answer) => choiceAnswerOf(answer),
+    missing: (answer) => (choiceAnswerOf(answer) ? "" : "Choose an option"),
+    displayAnswer: (answer) => answer,
+    describeAnswer: (answer) => describeChoiceAnswer(answer),
+  },
+  numeric: {
+    shortcuts: numericShortcuts,
+    Component: lazy(loadNumeric),
+    preload: loadNumeric,
+    images: (view) => numericImages(view),
+    candidateName: (_view, candidate) => `value ${candidate + 1}`,
+    initialAnswer: () => ({ text: "" }),
+    answerOf: (answer) => numericAnswerOf(answer),
+    missing: (answer) => numericMissing(answer),
+    displayAnswer: (answer) => numericDisplayAnswer(answer),
+    describeAnswer: (answer) => describeNumericAnswer(answer),
+  },
 };
 
 /** Registers a kind's UI at run time (the client half of registerKind in lib/tasks; tests' fixture kinds). */

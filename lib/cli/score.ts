@@ -162,7 +162,7 @@ export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names:
       id: item.id,
       ...(annotator !== undefined ? { annotator } : {}),
       ...(mixed ? { kind: item.kind } : {}),
-      ...(score as Record<string, unknown>),
+      ...(item.module.scoreRow ? item.module.scoreRow(score) : (score as Record<string, unknown>)),
     })),
     aggregate: mixed ? Object.fromEntries(kinds.map((kind) => [kind, aggregateOf(kind)])) : aggregateOf(kinds[0]),
   };

@@ -1,3 +1,4 @@
+import { events as choiceEvents } from "@/lib/tasks/choice/events";
 import { events as ego2worldPlayEvents } from "@/lib/tasks/ego2world-play/events";
 import { events as enactForwardEvents } from "@/lib/tasks/enact-forward/events";
 import { events as enactInverseEvents } from "@/lib/tasks/enact-inverse/events";
@@ -8,6 +9,7 @@ import { events as gridwmNextObsEvents } from "@/lib/tasks/gridwm-next-obs/event
 import { events as gridwmSceneJsonEvents } from "@/lib/tasks/gridwm-scene-json/events";
 import { events as ratingEvents } from "@/lib/tasks/rating/events";
 import { events as pairwiseEvents } from "@/lib/tasks/pairwise/events";
+import { events as numericEvents } from "@/lib/tasks/numeric/events";
 import type { DraftState, EventDescribeContext, KindEvents, RecordedEvent } from "@/lib/tasks/types";
 
 /**
@@ -26,6 +28,8 @@ const registered = {
   "ego2world-play": ego2worldPlayEvents,
   rating: ratingEvents,
   pairwise: pairwiseEvents,
+  choice: choiceEvents,
+  numeric: numericEvents,
 } as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -1,4 +1,6 @@
 import { AppError } from "@/lib/errors";
+import { choiceModule } from "@/lib/tasks/choice";
+import { egoschemaFormat, perceptionTestFormat } from "@/lib/tasks/choice/import";
 import { ego2worldPlayModule } from "@/lib/tasks/ego2world-play";
 import { enactForwardModule } from "@/lib/tasks/enact-forward";
 import { enactInverseModule } from "@/lib/tasks/enact-inverse";
@@ -9,6 +11,8 @@ import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
 import { ratingModule } from "@/lib/tasks/rating";
 import { pairwiseModule } from "@/lib/tasks/pairwise";
+import { numericModule } from "@/lib/tasks/numeric";
+import { vsiReleaseFormat } from "@/lib/tasks/shared/vsi/release";
 import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
 import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
 import { esiReleaseFormat } from "@/lib/tasks/esi-explore/import";
@@ -33,12 +37,14 @@ const registered = {
   "ego2world-play": ego2worldPlayModule,
   rating: ratingModule,
   pairwise: pairwiseModule,
+  choice: choiceModule,
+  numeric: numericModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;
 
 /** The benchmarks' release formats of one item a line, in the order they are tried on a first line. */
-const releaseLineFormats: ReleaseLineFormat[] = [enactReleaseFormat, gridwmExamFormat];
+const releaseLineFormats: ReleaseLineFormat[] = [enactReleaseFormat, gridwmExamFormat, vsiReleaseFormat];
 
 /** The release line format whose `detect` takes this (parsed) line, or null. */
 export function detectReleaseLineFormat(line: unknown): ReleaseLineFormat | null {
@@ -51,7 +57,7 @@ export function releaseLineFormat(id: string): ReleaseLineFormat | null {
 }
 
 /** The benchmarks' folder release formats (lib/tasks/<kind>/import.ts), in the order they are tried on a batch. */
-const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat];
+const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat, egoschemaFormat, perceptionTestFormat];
 
 /** The items files of the first folder release format found in a batch's files, or [] when it is in none. */
 export async function findReleaseFolderFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {

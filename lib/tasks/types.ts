@@ -180,8 +180,14 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * also given to answerSchemaFor, so a kind can show and accept another answer form per study.
    */
   publicView(item: TaskItem<Public, Key>, settings?: Record<string, unknown>): Json;
-  /** The benchmark's own per-item scores; also what `yardstick score` prints per item (plus id). */
+  /** The benchmark's own per-item scores; also what `yardstick score` prints per item (plus id), unless scoreRow says otherwise. */
   score(answer: Answer, key: Key, item: TaskItem<Public, Key>): Score;
+  /**
+   * Optional (added for the generic kinds): the fields `yardstick score` prints for one score, when
+   * the stored score holds more than the benchmark's row (choice keeps its option count, for chance,
+   * and prints {correct, score}). Default: the whole score.
+   */
+  scoreRow?(score: Score): Record<string, unknown>;
   /** Binary correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy). */
   correct(score: Score): boolean;
   /** Dataset-level metrics, e.g. { TA, PA }; null where undefined (no items). */
@@ -252,6 +258,31 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   dashboard?: () => Promise<KindDashboard>;
   scoring?: KindScoringHooks;
+  /**
+   * Optional (added for benchmarks that withhold their test answers): the benchmark submission
+   * files people's answers to this kind's items can be exported as (lib/exports/submission.ts),
+   * loaded on first use (lib/tasks/<kind>/submission.ts).
+   */
+  submissions?: () => Promise<KindSubmissionFormat[]>;
+}
+
+/** One item of a study with its people's answers, for a submission file. */
+export interface SubmissionItem {
+  externalId: string;
+  public: unknown;
+  tags: Record<string, string | number | boolean>;
+  answers: Array<{ annotator: string; answer: unknown }>;
+}
+
+/** A benchmark's submission file (EgoSchema's {q_uid: answer} JSON ...), built from the items whose tag `source` is `source`. */
+export interface KindSubmissionFormat {
+  id: string;
+  benchmark: string;
+  /** the items' `source` tag (set by the benchmark's importer) */
+  source: string;
+  fileName: string;
+  /** the file's text; `who` is an annotator's user id or "majority" */
+  build(items: readonly SubmissionItem[], who: string): string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds modules of different generic types

@@ -1,0 +1,66 @@
+import type { ChoiceFigure, ChoiceSection } from "@/lib/tasks/choice/dashboard";
+import { count, pct, pctInterval } from "@/components/dashboard/format";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
+import { WatchTable } from "@/components/tasks/shared/media/watch-table";
+
+/** Multiple choice on the dashboard (lib/tasks/choice/dashboard.ts): accuracy with chance beside it, pooled and per question type, people and model runs. */
+
+function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
+  if (!figure || figure.accuracy === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
+  return (
+    <td className="px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci)}, item as the unit; ${figure.answers} answers to ${figure.items} items`}>
+      <span className="font-medium">{pct(figure.accuracy, 1)}</span>
+      <span className="ml-1 text-xs text-slate-500">chance {pct(figure.chance, 1)}</span>
+      <div className="text-[11px] text-slate-400">
+        {pctInterval(figure.ci)} · n {count(figure.answers)}
+      </div>
+    </td>
+  );
+}
+
+export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
+  id: "choice",
+  title: () => "Multiple choice",
+  description: "Accuracy with chance beside it (mean of 1/options over the same answers) and a 95% Wilson interval with the item as the unit; by question type.",
+  render: (section) => (
+    <div className="space-y-2" data-testid="choice-section">
+      {section.withheld.items > 0 ? (
+        <p className="rounded border border-amber-200 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="choice-withheld">
+          {count(section.withheld.items)} of {count(section.withheld.totalItems)} items have no key (the benchmark withholds it): their {count(section.withheld.answers)} answers are not scored; export them in the
+          benchmark&apos;s submission format.
+        </p>
+      ) : null}
+      <div className="overflow-x-auto">
+        <table className="min-w-full text-sm">
+          <thead>
+            <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+              <th className="px-2 py-1">Who</th>
+              <th className="px-2 py-1 text-right">All</th>
+              {section.types.map((type) => (
+                <th key={type} className="px-2 py-1 text-right font-mono font-normal">
+                  {type}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {section.series.map((series, index) => (
+              <tr key={`${series.label}-${index}`} className={`border-b border-slate-100 ${index === 0 ? "bg-slate-50" : "italic text-slate-700"}`} data-series={series.label}>
+                <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
+                  {series.label}
+                  {index > 0 ? <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal not-italic text-slate-500">model</span> : null}
+                </th>
+                <Cell figure={series.pooled} />
+                {section.types.map((type) => (
+                  <Cell key={type} figure={series.byType[type]} />
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {section.typeTag ? <p className="text-xs text-slate-500">Question types from the tag “{section.typeTag}”.</p> : null}
+      {section.watch.pooled.watchSeconds ? <WatchTable figures={section.watch} /> : null}
+    </div>
+  ),
+};

@@ -1,0 +1,99 @@
+import type { NumericFigure, NumericSection } from "@/lib/tasks/numeric/dashboard";
+import { count, pct } from "@/components/dashboard/format";
+import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
+import { WatchTable } from "@/components/tasks/shared/media/watch-table";
+
+/** Numbers on the dashboard (lib/tasks/numeric/dashboard.ts): mean score (MRA) per question type and VSI-Bench's overall, people and model runs. */
+
+function Cell({ figure }: { figure: NumericFigure | undefined }) {
+  if (!figure || figure.score === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
+  return (
+    <td className="px-2 py-1 text-right tabular-nums" title={`${figure.answers} answers, ${figure.invalid} not a number (scored 0)`}>
+      <span className="font-medium">{pct(figure.score, 1)}</span>
+      <div className="text-[11px] text-slate-400">
+        n {count(figure.answers)}
+        {figure.invalid > 0 ? ` · ${count(figure.invalid)} invalid` : ""}
+      </div>
+    </td>
+  );
+}
+
+export const numericDashboardSection: KindDashboardSection<NumericSection> = {
+  id: "numeric",
+  title: () => "Numbers",
+  description: "Mean score per answer (MRA for VSI-Bench-style items, 1/0 for exact and tolerance items), by question type; VSI-Bench's overall: the mean of the question types' means, direction types merged, multiple-choice types included.",
+  render: (section) => {
+    const vsiTypes = [...new Set(section.series.flatMap((series) => series.vsi.types.map((t) => t.type)))];
+    return (
+      <div className="space-y-3" data-testid="numeric-section">
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-sm">
+            <thead>
+              <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+                <th className="px-2 py-1">Who</th>
+                <th className="px-2 py-1 text-right">All</th>
+                {section.types.map((type) => (
+                  <th key={type} className="px-2 py-1 text-right font-mono font-normal">
+                    {type}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {section.series.map((series, index) => (
+                <tr key={`${series.label}-${index}`} className={`border-b border-slate-100 ${index === 0 ? "bg-slate-50" : "italic text-slate-700"}`}>
+                  <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
+                    {series.label}
+                  </th>
+                  <Cell figure={series.pooled} />
+                  {section.types.map((type) => (
+                    <Cell key={type} figure={series.byType[type]} />
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {vsiTypes.length > 0 ? (
+          <div className="overflow-x-auto" data-testid="vsi-overall">
+            <h3 className="text-sm font-semibold text-slate-800">VSI-Bench overall</h3>
+            <table className="min-w-full text-sm">
+              <thead>
+                <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+                  <th className="px-2 py-1">Who</th>
+                  <th className="px-2 py-1 text-right">Overall</th>
+                  {vsiTypes.map((type) => (
+                    <th key={type} className="px-2 py-1 text-right font-mono font-normal">
+                      {type}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {section.series.map((series, index) => (
+                  <tr key={`${series.label}-${index}`} className="border-b border-slate-100">
+                    <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
+                      {series.label}
+                    </th>
+                    <td className="px-2 py-1 text-right font-semibold tabular-nums" data-vsi-overall={series.vsi.overall ?? ""}>
+                      {pct(series.vsi.overall, 1)}
+                    </td>
+                    {vsiTypes.map((type) => {
+                      const cell = series.vsi.types.find((t) => t.type === type);
+                      return (
+                        <td key={type} className="px-2 py-1 text-right tabular-nums" title={cell ? `${cell.answers} answers` : undefined}>
+                          {cell ? pct(cell.score, 1) : "–"}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {section.watch.pooled.watchSeconds ? <WatchTable figures={section.watch} /> : null}
+      </div>
+    );
+  },
+};

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "@/lib/db";
+import { recordEvents } from "@/lib/events";
+import { submitResponse } from "@/lib/responses";
+import { nextForMember } from "@/lib/annotate/next";
+import { createSubmission } from "@/lib/exports/submission";
+import { egoschemaFormat, perceptionTestFormat } from "@/lib/tasks/choice/import";
+import type { ItemLine } from "@/lib/import/types";
+import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+
+/**
+ * Withheld answers (issue 20): EgoSchema and Perception Test items (converted from their release
+ * files, some without a key) answered through the functions the routes call, then exported in the
+ * benchmarks' submission formats, one annotator's or the majority's; the unkeyed answers unscored.
+ */
+
+const noFiles = () => Promise.resolve(null);
+
+async function converted(): Promise<ItemLine[]> {
+  const ego = await egoschemaFormat.convert(
+    JSON.stringify([
+      { q_uid: "aaaa-1", google_drive_id: "x", question: "What is C doing overall?", "option 0": "cooking", "option 1": "cleaning", "option 2": "reading", "option 3": "painting", "option 4": "sleeping" },
+      { q_uid: "bbbb-2", question: "Why does C open the drawer?", "option 0": "a", "option 1": "b", "option 2": "c", "option 3": "d", "option 4": "e" },
+    ]),
+    { path: "ego/questions.json", format: "egoschema", files: ["ego/subset_answers.json"] },
+    (file) => Promise.resolve(file === "ego/subset_answers.json" ? JSON.stringify({ "aaaa-1": 0 }) : null),
+  );
+  const pt = await perceptionTestFormat.convert(
+    JSON.stringify({
+      video_10: {
+        metadata: { video_id: "video_10", frame_rate: 30 },
+        mc_question: [{ id: 0, question: "Where is the ball?", options: ["left cup", "middle cup", "right cup"], area: "Memory", reasoning: "Descriptive", tag: ["location"] }],
+      },
+    }),
+    { path: "pt/mc_question_test.json", format: "perception-test-mc" },
+    noFiles,
+  );
+  expect([...ego.issues, ...pt.issues]).toEqual([]);
+  return [...ego.items, ...pt.items].map((entry) => entry.item);
+}
+
+let slug = "";
+const annotators: string[] = [];
+
+beforeAll(async () => {
+  await resetDatabase();
+  const study = await createStudy({ overlap: 3 });
+  slug = study.slug;
+  const lines = await converted();
+  const batch = await db.batch.create({ data: { studyId: study.id, fileName: "release", checksum: randomUUID(), itemCount: lines.length } });
+  for (const line of lines) {
+    await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: line.id, kind: line.kind, public: line.public as object, key: line.key as object, tags: line.tags ?? {}, contentHash: randomUUID() } });
+  }
+  // three people: option ids chosen per item (EgoSchema "aaaa-1" keyed 0; the others withheld)
+  const choices: Array<Record<string, string>> = [
+    { "aaaa-1": "0", "bbbb-2": "3", "video_10/0": "2" },
+    { "aaaa-1": "1", "bbbb-2": "3", "video_10/0": "1" },
+    { "aaaa-1": "0", "bbbb-2": "4", "video_10/0": "1" },
+  ];
+  for (const wanted of choices) {
+    const user = await createUser("ANNOTATOR");
+    annotators.push(user.id);
+    await addMember(study.id, user.id);
+    for (;;) {
+      const next = await nextForMember(slug, user.id);
+      if (next.status !== "item") break;
+      const id = next.assignment.assignmentId;
+      const item = await db.assignment.findUniqueOrThrow({ where: { id }, select: { item: { select: { externalId: true } } } });
+      const answer = { choice: wanted[item.item.externalId] };
+      const clientId = randomUUID();
+      const t = Date.now();
+      await recordEvents(user.id, [
+        { assignmentId: id, seq: 0, type: "item_shown", clientTime: t, payload: { kind: "choice", resumed: false } },
+        { assignmentId: id, seq: 1, type: "submitted", clientTime: t + 1, payload: { answer, confidence: 3, clientId } },
+      ]);
+      await submitResponse(user.id, { assignmentId: id, clientId, answer, confidence: 3, wallMs: 1000, activeMs: 1000, submitSeq: 1 });
+    }
+  }
+}, 120_000);
+afterAll(async () => {
+  await disconnectDb();
+});
+
+const read = async (format: string, who: string) => {
+  const { stream, fileName } = await createSubmission(slug, format, who, annotators[0]);
+  return { fileName, body: JSON.parse(await new Response(stream).text()) as unknown };
+};
+
+describe("submission files of benchmarks that withhold their answers", () => {
+  it("scores only the keyed items", async () => {
+    const responses = await db.response.findMany({ select: { score: true, assignment: { select: { item: { select: { externalId: true } } } } } });
+    const scores = responses.map((r) => [r.assignment.item.externalId, r.score] as const);
+    expect(scores.filter(([id]) => id === "aaaa-1").map(([, s]) => (s as { score: number }).score).sort()).toEqual([0, 1, 1]);
+    for (const [id, score] of scores) if (id !== "aaaa-1") expect(score).toEqual({ correct: null, score: null, options: id === "video_10/0" ? 3 : 5 });
+  });
+
+  it("writes EgoSchema's {q_uid: answer} for the majority and for one person", async () => {
+    expect(await read("egoschema", "majority")).toEqual({ fileName: "egoschema-submission.json", body: { "aaaa-1": 0, "bbbb-2": 3 } });
+    expect((await read("egoschema", annotators[1])).body).toEqual({ "aaaa-1": 1, "bbbb-2": 3 });
+  });
+
+  it("writes Perception Test's {video_id: [{id, answer_id, answer}]}", async () => {
+    expect((await read("perception-test-mc", "majority")).body).toEqual({ video_10: [{ id: 0, answer_id: 1, answer: "middle cup" }] });
+  });
+
+  it("names an unknown format and audits each export", async () => {
+    await expect(createSubmission(slug, "blink", "majority", annotators[0])).rejects.toThrow(/No submission format "blink"; known: egoschema, perception-test-mc/);
+    expect(await db.auditLog.count({ where: { action: "study.submission-export" } })).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -1,0 +1,204 @@
+import { z } from "zod";
+import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
+import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
+import { fuzzyMatching } from "@/lib/tasks/shared/vsi/parse";
+import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
+
+/**
+ * `choice` (issue 20): a question about text, images or a video with 2-9 text or image options.
+ * Options carry ids; the answer is the chosen option's id, so the order shown may be shuffled per
+ * person (where the item allows it: `shuffle`, default true) and logged as an event
+ * (lib/tasks/choice/events.ts). Items may come without a key (benchmarks whose test answers are
+ * private): they are answered and exported in the benchmark's submission format, never scored.
+ * Accuracy is reported with chance beside it: the mean of 1/n over the answers scored.
+ */
+
+export const CHOICE_LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H", "I"] as const;
+export const CHOICE_CAPS = { question: 8_000, optionText: 2_000, optionId: 64 } as const;
+
+const mediaRef = z.string().min(1).max(512);
+
+export const choiceOptionSchema = z
+  .strictObject({
+    id: z.string().min(1, "an option needs an id").max(CHOICE_CAPS.optionId),
+    text: z.string().min(1).max(CHOICE_CAPS.optionText).optional(),
+    image: mediaRef.optional(),
+  })
+  .refine((option) => option.text !== undefined || option.image !== undefined, { message: "an option needs text or an image" });
+
+export const choicePublicSchema = z
+  .strictObject({
+    question: z.string().min(1, "a question is needed").max(CHOICE_CAPS.question),
+    options: z.array(choiceOptionSchema).min(2, "at least 2 options").max(9, "at most 9 options (keys 1-9 / A-I)"),
+    media: mediaSchema.optional(),
+    /** false keeps the options in the given order for everyone (e.g. ordered numbers, "none of the above" last) */
+    shuffle: z.boolean().optional(),
+  })
+  .superRefine((pub, ctx) => {
+    const seen = new Map<string, number>();
+    pub.options.forEach((option, index) => {
+      const first = seen.get(option.id);
+      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["options", index, "id"], message: `option id ${JSON.stringify(option.id)} repeats option ${first + 1}'s` });
+      else seen.set(option.id, index);
+    });
+  });
+export type ChoicePublic = z.infer<typeof choicePublicSchema>;
+export type ChoiceOption = z.infer<typeof choiceOptionSchema>;
+
+/** `answer` absent: the benchmark withholds it (the item is answered and exported, never scored). */
+export const choiceKeySchema = z.strictObject({
+  answer: z.string().min(1).max(CHOICE_CAPS.optionId).optional(),
+  /** for reviewers: why the answer is right, or where it comes from */
+  note: z.string().max(CHOICE_CAPS.optionText).optional(),
+});
+export type ChoiceKey = z.infer<typeof choiceKeySchema>;
+
+export const choiceItemSchema = z
+  .object({ public: choicePublicSchema, key: choiceKeySchema })
+  .superRefine((item, ctx) => {
+    const answer = item.key.answer;
+    if (answer !== undefined && !item.public.options.some((option) => option.id === answer)) {
+      ctx.addIssue({ code: "custom", path: ["key", "answer"], message: `${JSON.stringify(answer)} is not an option id (${item.public.options.map((o) => o.id).join(", ")})` });
+    }
+  });
+
+export const choiceAnswerSchema = z.strictObject({ choice: z.string().min(1).max(CHOICE_CAPS.optionId) });
+export type ChoiceAnswer = z.infer<typeof choiceAnswerSchema>;
+/** A model's letter (A = the first option in the item's own order), read by the benchmark's parser. */
+export interface ChoiceLetterAnswer {
+  letter: string;
+}
+export type ChoiceReadAnswer = ChoiceAnswer | ChoiceLetterAnswer;
+
+/**
+ * Stored per answer: `correct` and `score` (1 or 0; null on an item without a key) and `options`,
+ * the number of options (chance is 1/options). `yardstick score` prints {correct, score} (scoreRow).
+ */
+export interface ChoiceScore {
+  correct: boolean | null;
+  score: 0 | 1 | null;
+  options: number;
+}
+
+type ChoiceItem = TaskItem<ChoicePublic, ChoiceKey>;
+
+export const choiceMetrics: MetricSpec[] = [
+  { id: "accuracy", label: "Accuracy", type: "proportion", description: "Share of answers that chose the keyed option (items without a key are not scored)." },
+  { id: "chance", label: "Chance", type: "ratio", description: "What guessing would score on the same answers: the mean of 1/options (shown beside accuracy)." },
+];
+
+/** The option id an answer names: its own id, or the letter's option in the item's order (null when out of range). */
+export function chosenOptionId(answer: ChoiceReadAnswer, pub: ChoicePublic): string | null {
+  if ("choice" in answer) return answer.choice;
+  const index = (CHOICE_LETTERS as readonly string[]).indexOf(answer.letter.toUpperCase());
+  return index >= 0 && index < pub.options.length ? pub.options[index].id : null;
+}
+
+export function scoreChoice(answer: ChoiceReadAnswer, key: ChoiceKey, item: Pick<ChoiceItem, "public">): ChoiceScore {
+  const options = item.public.options.length;
+  if (key.answer === undefined) return { correct: null, score: null, options };
+  const correct = chosenOptionId(answer, item.public) === key.answer;
+  return { correct, score: correct ? 1 : 0, options };
+}
+
+/** Accuracy over the scored answers and chance beside it (mean of 1/n over the same answers); null without any. */
+export function aggregateChoice(scores: ReadonlyArray<ChoiceScore>): { accuracy: number | null; chance: number | null } {
+  const scored = scores.filter((score) => score.score !== null);
+  if (scored.length === 0) return { accuracy: null, chance: null };
+  const right = scored.reduce((sum, score) => sum + (score.score ?? 0), 0);
+  const chance = scored.reduce((sum, score) => sum + 1 / score.options, 0);
+  return { accuracy: right / scored.length, chance: chance / scored.length };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * Model outputs as VSI-Bench reads them (`fuzzy_matching`: the text before the first space, trailing
+ * dots removed, compared case-insensitively with the letter): exactly one letter A-I is strict, a
+ * letter read that way from longer text ("B. chair", "b") recoverable, anything else a failure.
+ * Yardstick answers ({"choice": "<option id>"}) are strict.
+ */
+export function parseChoiceModelAnswer(raw: unknown): ModelAnswerParse<ChoiceReadAnswer> {
+  if (isPlainObject(raw)) {
+    const parsed = choiceAnswerSchema.safeParse(raw);
+    return parsed.success ? { answer: parsed.data, mode: "strict" } : { answer: null, mode: "fail", reason: "not a {choice} answer" };
+  }
+  if (typeof raw !== "string") return { answer: null, mode: "fail", reason: "not text" };
+  const isLetter = (text: string) => text.length === 1 && (CHOICE_LETTERS as readonly string[]).includes(text.toUpperCase());
+  const whole = raw.trim();
+  if (isLetter(whole)) return { answer: { letter: whole.toUpperCase() }, mode: "strict" };
+  const token = fuzzyMatching(raw);
+  if (isLetter(token)) return { answer: { letter: token.toUpperCase() }, mode: "recoverable" };
+  return { answer: null, mode: "fail", reason: "no option letter A-I before the first space" };
+}
+
+const agreementEncodings: AgreementEncoding<ChoiceReadAnswer>[] = [
+  {
+    id: "choice-nominal",
+    label: "Each item a unit, nominal on the chosen option",
+    level: "nominal",
+    units: (answer) => ("choice" in answer ? [{ unit: "", value: answer.choice }] : []),
+  },
+];
+
+function optionView(option: ChoiceOption): Json {
+  return { id: option.id, ...(option.text !== undefined ? { text: option.text } : {}), ...(option.image !== undefined ? { image: option.image } : {}) };
+}
+
+export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer, ChoiceScore> = {
+  kind: "choice",
+  title: "Multiple choice",
+  benchmark: "Generic (VSI-Bench, EgoSchema, Perception Test, BLINK ...)",
+  publicSchema: choicePublicSchema,
+  keySchema: choiceKeySchema,
+  answerSchema: choiceAnswerSchema as z.ZodType<ChoiceReadAnswer>,
+  itemSchema: choiceItemSchema,
+  answerSchemaFor: (item) =>
+    z.strictObject({
+      choice: z.enum(item.public.options.map((option) => option.id) as [string, ...string[]], { error: "not one of the item's option ids" }),
+    }) as z.ZodType<ChoiceReadAnswer>,
+
+  mapImages: (item, replace) => ({
+    public: {
+      ...item.public,
+      options: item.public.options.map((option) => (option.image !== undefined ? { ...option, image: replace(option.image) } : option)),
+      ...(item.public.media ? { media: mapMedia(item.public.media, replace) } : {}),
+    },
+    key: item.key,
+  }),
+
+  settingsSchema: z.strictObject(playbackSettingsFields) as z.ZodType<Record<string, unknown>>,
+  publicView: (item: ChoiceItem, settings): Json => ({
+    question: item.public.question,
+    options: item.public.options.map(optionView),
+    ...(item.public.media ? { media: item.public.media as Json } : {}),
+    shuffle: item.public.shuffle ?? true,
+    playback: playbackOf(settings),
+  }),
+
+  score: (answer, key, item) => scoreChoice(answer, key, item),
+  scoreRow: (score) => ({ correct: score.correct, score: score.score }),
+  correct: (score) => score.correct === true,
+  aggregate: (scores) => aggregateChoice(scores),
+  metrics: choiceMetrics,
+  agreementEncodings,
+  keyAnswer: (key) => ({ choice: key.answer ?? "" }),
+
+  reviewView: (item: ChoiceItem): Json => {
+    const keyed = item.public.options.find((option) => option.id === item.key.answer);
+    return {
+      question: item.public.question,
+      answer: item.key.answer ?? null,
+      answerText: keyed?.text ?? null,
+      answerImage: keyed?.image ?? null,
+      options: item.public.options.map(optionView),
+      withheld: item.key.answer === undefined,
+      note: item.key.note ?? null,
+    };
+  },
+
+  parseModelAnswer: (raw) => parseChoiceModelAnswer(raw).answer,
+  parseModelAnswerWithMode: parseChoiceModelAnswer,
+  dashboard: () => import("@/lib/tasks/choice/dashboard").then((loaded) => loaded.dashboard),
+  submissions: () => import("@/lib/tasks/choice/submission").then((loaded) => loaded.submissionFormats),
+};

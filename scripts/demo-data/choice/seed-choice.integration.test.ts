@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import { createUser, resetDatabase } from "@/tests/db-helpers";
+
+/** The demo of the generic kinds (issue 20): choice and numeric items through the real importer, a synthetic run scored. */
+let dataDir = "";
+
+beforeAll(async () => {
+  await resetDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), "generic-seed-"));
+  vi.stubEnv("YARDSTICK_DATA_DIR", dataDir);
+  vi.resetModules();
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("demo: choice and numeric study", () => {
+  it("imports the drawn items with their keys and scores the synthetic run as the benchmark's parsers read it", async () => {
+    const { seedChoiceStudy, GENERIC_STUDY } = await import("@/scripts/demo-data/choice/seed-choice");
+    const { genericDemoItems } = await import("@/scripts/demo-data/choice/generate-choice-batch");
+    const researcher = await createUser("RESEARCHER", { email: "researcher@yardstick.local" });
+    const admin = await createUser("ADMIN");
+    const annotator = await createUser("ANNOTATOR");
+    expect(await seedChoiceStudy({ "researcher@yardstick.local": researcher.id }, admin.id, [annotator.id])).toBe(genericDemoItems().length);
+    const study = await db.study.findUniqueOrThrow({ where: { slug: GENERIC_STUDY }, select: { id: true } });
+    const items = await db.item.findMany({ where: { studyId: study.id }, select: { externalId: true, kind: true, key: true, public: true } });
+    const byId = new Map(items.map((item) => [item.externalId, item]));
+    expect(byId.get("nearest-to-chair")?.key).toEqual({ answer: "table", note: "computed from the drawn plan" });
+    expect(byId.get("lamp-side")?.key).toEqual({ answer: "right" });
+    expect(byId.get("count-balls")?.key).toEqual({ answer: 7, metric: "mra" });
+    expect(byId.get("withheld-plant")?.key).toEqual({});
+    // images were stored and referenced by hash
+    expect(JSON.stringify(byId.get("which-is-sofa")?.public)).toMatch(/"image":"\/api\/assets\/[0-9a-f]{64}"/);
+    const predictions = await db.modelPrediction.findMany({ where: { run: { studyId: study.id } }, select: { item: { select: { externalId: true } }, answer: true, score: true } });
+    const scoreOf = (id: string) => predictions.find((p) => p.item.externalId === id)?.score;
+    expect(scoreOf("nearest-to-chair")).toEqual({ correct: true, score: 1, options: 4 }); // "A. table": letter A, the item's first option
+    expect(scoreOf("lamp-side")).toEqual({ correct: false, score: 0, options: 2 });
+    expect(scoreOf("withheld-plant")).toEqual({ correct: null, score: null, options: 3 });
+    expect(scoreOf("count-balls")).toEqual({ score: 0.8, invalid: false }); // 6 against 7: error 0.142857 <= 1 - t up to t = 0.85
+    expect(scoreOf("room-area")).toEqual({ score: 0, invalid: true });
+    expect(scoreOf("door-to-window")).toEqual({ score: 1, invalid: false }); // 6.2 against 6 m, within 0.5: 1
+  }, 120_000);
+});
