@@ -188,5 +188,8 @@ export const apiRouteMatrix: MatrixRoute[] = [...staffMatrixRoutes, ...ownDataAp
 /** The catch-all that answers unknown /api paths with a JSON 404 (no data, no session): outside the matrix. */
 export const unmatchedApiRouteFile = "[[...path]]/route.ts";
 
+/** The OpenAPI document (/api/openapi.json): public, it holds no data (lib/http/openapi.ts); outside the matrix, like the JSON 404. */
+export const openApiRouteFile = "openapi.json/route.ts";
+
 /** Files with "use server" (server actions) and how the matrix covers them; none so far. */
 export const serverActionFiles: string[] = [];
