@@ -56,6 +56,11 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/review/studies/${slug}/results`, file: "review/studies/[slug]/results/route.ts", allowed: staff },
   { method: "POST", path: `/api/review/studies/${slug}/decisions`, file: "review/studies/[slug]/decisions/route.ts", body: { reviewItemId: "x", decision: "EXCLUDE", note: "sneaky" }, allowed: staff },
   { method: "GET", path: `/api/review/studies/${slug}/export?format=csv`, file: "review/studies/[slug]/export/route.ts", allowed: staff },
+  // model agents (docs/api.md)
+  { method: "GET", path: `/api/studies/${slug}/agents`, file: "studies/[slug]/agents/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/agents`, file: "studies/[slug]/agents/route.ts", body: { name: "Sneaky", model: "m" }, allowed: staff },
+  { method: "DELETE", path: `/api/studies/${slug}/agents/no-such-agent`, file: "studies/[slug]/agents/[agentId]/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/agents/no-such-agent/token`, file: "studies/[slug]/agents/[agentId]/token/route.ts", body: {}, allowed: staff },
   // personal API tokens (docs/api.md): one's own, so a refused body (422) or an unknown id (404) changes nothing
   { method: "GET", path: "/api/tokens", file: "tokens/route.ts", allowed: staff },
   { method: "POST", path: "/api/tokens", file: "tokens/route.ts", body: { name: "", scopes: [] }, allowed: staff },

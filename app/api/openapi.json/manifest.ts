@@ -21,6 +21,9 @@ import * as rReviewStudiesSlugNext from "@/app/api/review/studies/[slug]/next/ro
 import * as rReviewStudiesSlugResults from "@/app/api/review/studies/[slug]/results/route";
 import * as rReviewStudiesSlug from "@/app/api/review/studies/[slug]/route";
 import * as rReviewStudies from "@/app/api/review/studies/route";
+import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
+import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
+import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
 import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
@@ -68,6 +71,9 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/review/studies/{slug}/results", module: rReviewStudiesSlugResults },
   { path: "/api/review/studies/{slug}", module: rReviewStudiesSlug },
   { path: "/api/review/studies", module: rReviewStudies },
+  { path: "/api/studies/{slug}/agents", module: rStudiesSlugAgents },
+  { path: "/api/studies/{slug}/agents/{agentId}", module: rStudiesSlugAgentsAgentId },
+  { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
