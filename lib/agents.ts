@@ -133,3 +133,10 @@ export async function assertAgentStepAllowed(userId: string, studyId: string): P
     throw new AppError("RATE_LIMITED", `This study's agents have taken their ${row.cap} steps (the study's cap on agent steps)`, { cap: row.cap });
   }
 }
+
+/** The study's cap on agent steps (null: none). */
+export async function agentStepCapOf(slug: string): Promise<number | null> {
+  const study = await db.study.findUnique({ where: { slug }, select: { agentStepCap: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study ${slug}`);
+  return study.agentStepCap;
+}

@@ -9,7 +9,8 @@ import { buildEsiDemo } from "@/lib/demo/esi-scenes";
 import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
 import { getTaskModule } from "@/lib/tasks";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { getPlay, playStep } from "@/lib/play";
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
@@ -29,7 +30,9 @@ function runAgent(server: ApiTestServer, token: string, slug: string): Promise<{
 async function insertItems(studyId: string, lines: Array<{ id: string; kind: string; public: unknown; key: unknown; tags?: Record<string, string> }>) {
   const batch = await db.batch.create({ data: { studyId, fileName: "items.jsonl", checksum: `b-${Math.random()}`, itemCount: lines.length } });
   for (const line of lines) {
-    const parsed = getTaskModule(line.kind).itemSchema.parse({ public: line.public, key: line.key }) as { public: Prisma.InputJsonValue; key: Prisma.InputJsonValue };
+    const schema = getTaskModule(line.kind).itemSchema;
+    if (!schema) throw new Error(`${line.kind} has no item schema`);
+    const parsed = schema.parse({ public: line.public, key: line.key }) as { public: Prisma.InputJsonValue; key: Prisma.InputJsonValue };
     await db.item.create({ data: { studyId, batchId: batch.id, externalId: line.id, kind: line.kind, public: parsed.public, key: parsed.key, tags: line.tags ?? {}, contentHash: line.id } });
   }
 }
@@ -150,5 +153,12 @@ describe("examples/agent.py plays a study through the people's API (issue 23)", 
     expect(run.stderr).toContain("cap on agent steps");
     const steps = await db.playStep.count({ where: { assignment: { studyId: study.id }, seq: { gt: 0 } } });
     expect(steps).toBe(2);
+    // a person in the same study plays on past the agents' cap
+    const person = await createUser("ANNOTATOR");
+    await addMember(study.id, person.id);
+    const item = await db.item.findFirstOrThrow({ where: { studyId: study.id } });
+    const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: person.id, position: 0 } });
+    await getPlay(person.id, assignment.id);
+    for (let seq = 1; seq <= 3; seq++) expect((await playStep(person.id, assignment.id, { seq, action: { type: "act", action: "go_to(drawer)" } })).seq).toBe(seq);
   });
 });
