@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RouteHandler } from "@/lib/http/route";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
+import * as openApiRoute from "@/app/api/openapi.json/route";
 
 /**
  * A test server for API clients (examples/agent.py): the real route handlers of app/api (through
@@ -15,7 +16,7 @@ export interface ApiTestServer {
   close(): Promise<void>;
 }
 
-const routes = apiRoutes
+const routes = [...apiRoutes, { path: "/api/openapi.json", module: openApiRoute }]
   .map((entry) => {
     const names: string[] = [];
     const pattern = entry.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
