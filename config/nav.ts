@@ -12,10 +12,12 @@ export const navByRole: Record<Role, NavItem[]> = {
     { title: "Review", href: "/review" },
     { title: "Import", href: "/admin/import" },
     { title: "Users", href: "/admin/users" },
+    { title: "API", href: "/research/tokens" },
   ],
   RESEARCHER: [
     { title: "Studies", href: "/research" },
     { title: "Review", href: "/review" },
+    { title: "API", href: "/research/tokens" },
   ],
   ANNOTATOR: [{ title: "My studies", href: "/studies" }],
 };

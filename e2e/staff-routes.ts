@@ -57,6 +57,15 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/review/studies/${slug}/results`, file: "review/studies/[slug]/results/route.ts", allowed: staff },
   { method: "POST", path: `/api/review/studies/${slug}/decisions`, file: "review/studies/[slug]/decisions/route.ts", body: { reviewItemId: "x", decision: "EXCLUDE", note: "sneaky" }, allowed: staff },
   { method: "GET", path: `/api/review/studies/${slug}/export?format=csv`, file: "review/studies/[slug]/export/route.ts", allowed: staff },
+  // model agents (docs/api.md)
+  { method: "GET", path: `/api/studies/${slug}/agents`, file: "studies/[slug]/agents/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/agents`, file: "studies/[slug]/agents/route.ts", body: { name: "Sneaky", model: "m" }, allowed: staff },
+  { method: "DELETE", path: `/api/studies/${slug}/agents/no-such-agent`, file: "studies/[slug]/agents/[agentId]/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/agents/no-such-agent/token`, file: "studies/[slug]/agents/[agentId]/token/route.ts", body: {}, allowed: staff },
+  // personal API tokens (docs/api.md): one's own, so a refused body (422) or an unknown id (404) changes nothing
+  { method: "GET", path: "/api/tokens", file: "tokens/route.ts", allowed: staff },
+  { method: "POST", path: "/api/tokens", file: "tokens/route.ts", body: { name: "", scopes: [] }, allowed: staff },
+  { method: "DELETE", path: "/api/tokens/no-such-token", file: "tokens/[id]/route.ts", allowed: staff },
 ];
 
 /** Route handler files an annotator may use (their own flow), and next-auth's own. */
@@ -184,6 +193,9 @@ export const apiRouteMatrix: MatrixRoute[] = [...staffMatrixRoutes, ...ownDataAp
 
 /** The catch-all that answers unknown /api paths with a JSON 404 (no data, no session): outside the matrix. */
 export const unmatchedApiRouteFile = "[[...path]]/route.ts";
+
+/** The OpenAPI document (/api/openapi.json): public, it holds no data (lib/http/openapi.ts); outside the matrix, like the JSON 404. */
+export const openApiRouteFile = "openapi.json/route.ts";
 
 /** Files with "use server" (server actions) and how the matrix covers them; none so far. */
 export const serverActionFiles: string[] = [];

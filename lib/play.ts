@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule } from "@/lib/tasks";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { InteractiveTask, Json, PlayContext, PlayResult } from "@/lib/tasks/types";
+import { assertAgentStepAllowed } from "@/lib/agents";
 
 /**
  * Interactive items (ESI-Bench exploration, Ego2World episodes): the episode runs on the server,
@@ -138,6 +139,7 @@ export async function playStep(userId: string, assignmentId: string, input: { se
       const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
       if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
       if (input.seq !== last.seq + 1) throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${last.seq + 1}`, { expectedSeq: last.seq + 1 });
+      await assertAgentStepAllowed(userId, assignment.studyId);
       const action = interactive.actionSchema.parse(input.action);
       const item = taskItemOf(assignment.item);
       const result = await interactive.step(item, assignment.playState, action, { ...contextOf(assignment), seq: input.seq });

@@ -18,6 +18,7 @@ import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTime, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import { agentRuns } from "@/lib/dashboard/agents";
 import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
 import { getStudyBySlug } from "@/lib/studies";
 import { seedFromString } from "@/lib/stats/seed-from-string";
@@ -147,19 +148,22 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
 
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<StudyDashboard> {
   const study = await getStudyBySlug(slug);
-  const [view, progress, models, planStatus, replica] = await Promise.all([
+  const [view, progress, importedRuns, planStatus, agents, replica] = await Promise.all([
     getSnapshotView(study.id),
     getStudyProgress(study.id, study.overlap),
     listModelRuns(study.id),
     getAgreementPlanStatus(study.id),
+    agentRuns(study.id),
     readFreshness(),
   ]);
+  // model agents are shown as runs beside the humans, never pooled with them (lib/dashboard/agents.ts)
+  const models = [...importedRuns, ...agents.runs];
   const excludedIds = new Set(await excludedItemIdsForStudy(study.id));
   const includeExcluded = parseDashboardParams(searchParams).reviewed === "with";
   const itemFiltered = includeExcluded ? view.snapshot : snapshotWithoutItems(view.snapshot, excludedIds);
   const excludedPeople = new Set(await excludedParticipantIds(study.id));
   const includeExcludedParticipants = parseDashboardParams(searchParams).participants === "with";
-  const snapshot = includeExcludedParticipants ? itemFiltered : snapshotWithoutAnnotators(itemFiltered, excludedPeople);
+  const snapshot = snapshotWithoutAnnotators(itemFiltered, new Set([...(includeExcludedParticipants ? [] : excludedPeople), ...agents.userIds]));
   const includePlanAnswers = parseDashboardParams(searchParams).plan === "with";
   const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded, excludedParticipants: excludedPeople.size, includeExcludedParticipants, includePlanAnswers };
   const v = `${study.id}@${snapshot.version}`;

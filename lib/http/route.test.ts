@@ -4,6 +4,8 @@ import { AppError } from "@/lib/errors";
 
 const session = vi.hoisted(() => ({ requireRole: vi.fn(), requireSessionUserId: vi.fn() }));
 vi.mock("@/lib/session", () => session);
+const tokens = vi.hoisted(() => ({ authenticateBearer: vi.fn() }));
+vi.mock("@/lib/api-tokens", () => tokens);
 
 const { route } = await import("@/lib/http/route");
 
@@ -64,6 +66,36 @@ describe("route()", () => {
     expect(await (await route({ roles: "signed-in" }, echo)(post("{}"), noParams)).json()).toEqual({ user: admin });
     expect(session.requireRole).toHaveBeenLastCalledWith();
     expect(await (await route({ roles: "public" }, echo)(post("{}"), noParams)).json()).toEqual({ user: null });
+  });
+
+  it("takes an API token instead of the cookie: no same-site check, the route's scope, the user's role", async () => {
+    tokens.authenticateBearer.mockReset().mockResolvedValue({ tokenId: "t1", scopes: ["read"], user: { ...admin, role: "RESEARCHER" } });
+    const echo = ({ user }: { user: unknown }) => Response.json({ user });
+    const crossSite = { origin: "https://evil.example", authorization: "Bearer ys_abc" };
+    const get = (headers: Record<string, string>) => new Request("http://localhost/api/x", { headers: { host: "localhost", ...headers } });
+    // a GET on a staff route needs "read": allowed, and the token's user is the caller
+    const read = await route({ roles: ["ADMIN", "RESEARCHER"] }, echo)(get(crossSite), noParams);
+    expect(read.status).toBe(200);
+    expect(tokens.authenticateBearer).toHaveBeenLastCalledWith("ys_abc");
+    expect(session.requireRole).not.toHaveBeenCalled();
+    // a POST needs "manage", even cross-site it is the scope that refuses, not the same-site check
+    const write = await route({ roles: ["ADMIN", "RESEARCHER"] }, echo)(post("{}", crossSite), noParams);
+    expect(write.status).toBe(403);
+    expect((await write.json()).error).toContain('lacks the scope "manage"');
+    // the role still counts, and participants' routes need "play"
+    expect((await route({ roles: ["ADMIN"] }, echo)(get(crossSite), noParams)).status).toBe(403);
+    expect((await route({ roles: "signed-in" }, echo)(get(crossSite), noParams)).status).toBe(403);
+    // a route that takes no token refuses it before reading it
+    tokens.authenticateBearer.mockClear();
+    expect((await route({ roles: ["ADMIN", "RESEARCHER"], scope: "none" }, echo)(get(crossSite), noParams)).status).toBe(403);
+    expect(tokens.authenticateBearer).not.toHaveBeenCalled();
+    // another scheme (a proxy's Basic authentication) leaves the cookie in charge; a bare "Bearer" is 401
+    expect((await route({ roles: ["ADMIN"] }, echo)(get({ authorization: "Basic eDp5" }), noParams)).status).toBe(200);
+    expect(session.requireRole).toHaveBeenCalled();
+    expect((await route({ roles: ["ADMIN"] }, echo)(get({ authorization: "Bearer" }), noParams)).status).toBe(401);
+    // the handler carries its options, for the OpenAPI document
+    const options = { roles: ["ADMIN"] as const, summary: "x" };
+    expect(route(options, echo).options).toBe(options);
   });
 
   it("maps what the handler throws to the JSON error answer", async () => {

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { readFormBody } from "@/lib/http/body";
-import { importUploadSchema, MAX_UPLOAD_BYTES } from "@/lib/validations/import";
+import { importFormSchema, MAX_UPLOAD_BYTES } from "@/lib/validations/import";
 import { uploadToZip } from "@/lib/import/upload";
 import { startImportJob } from "@/lib/import/jobs";
 
@@ -13,10 +13,13 @@ export const maxDuration = 300;
  * progress and outcome. Otherwise the answer waits for the outcome: 201/200 with the ImportResult,
  * or the error (422 with every issue, 413, 507 ...), as before jobs.
  */
-export const POST = route({ roles: ["ADMIN"] }, async ({ request, user: admin }) => {
+export const POST = route({ roles: ["ADMIN"], form: importFormSchema, summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll" }, async ({ request, user: admin }) => {
   const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
-  const { study, background } = importUploadSchema.parse({ study: form.get("study"), background: form.get("background") });
-  const files = form.getAll("files").filter((value): value is File => typeof value !== "string");
+  const { study, background, files } = importFormSchema.parse({
+    study: form.get("study"),
+    background: form.get("background"),
+    files: form.getAll("files").filter((value): value is File => typeof value !== "string"),
+  });
   const upload = await uploadToZip(files);
   const { job, finished } = await startImportJob({ ...upload, studySlug: study, actorId: admin.id });
   if (background === "1") return Response.json({ job }, { status: 202, headers: { location: `/api/admin/import/jobs/${job.id}` } });

@@ -9,6 +9,7 @@ const studyTabs = [
   { title: "Dashboard", path: "/dashboard" },
   { title: "Annotators", path: "/annotators" },
   { title: "Participants", path: "/participants" },
+  { title: "Agents", path: "/agents" },
   { title: "Exports", path: "/exports" },
   { title: "Settings", path: "/settings" },
   { title: "Audit log", path: "/audit" },

@@ -1,0 +1,97 @@
+import type { ApiRouteEntry } from "@/lib/http/openapi";
+import * as rAdminImportJobsId from "@/app/api/admin/import/jobs/[id]/route";
+import * as rAdminImport from "@/app/api/admin/import/route";
+import * as rAdminUsersId from "@/app/api/admin/users/[id]/route";
+import * as rAdminUsers from "@/app/api/admin/users/route";
+import * as rAnnotateAssignmentsIdPlay from "@/app/api/annotate/assignments/[id]/play/route";
+import * as rAnnotateAssignmentsId from "@/app/api/annotate/assignments/[id]/route";
+import * as rAnnotateEvents from "@/app/api/annotate/events/route";
+import * as rAnnotateResponses from "@/app/api/annotate/responses/route";
+import * as rAnnotateStudiesSlugConsent from "@/app/api/annotate/studies/[slug]/consent/route";
+import * as rAnnotateStudiesSlugNext from "@/app/api/annotate/studies/[slug]/next/route";
+import * as rAnnotateStudiesSlugTutorial from "@/app/api/annotate/studies/[slug]/tutorial/route";
+import * as rAnnotateStudiesSlugWithdraw from "@/app/api/annotate/studies/[slug]/withdraw/route";
+import * as rAnnotateStudies from "@/app/api/annotate/studies/route";
+import * as rAssetsHash from "@/app/api/assets/[hash]/route";
+import * as rReviewAssetsHash from "@/app/api/review/assets/[hash]/route";
+import * as rReviewAssignmentsIdVerdicts from "@/app/api/review/assignments/[id]/verdicts/route";
+import * as rReviewStudiesSlugDecisions from "@/app/api/review/studies/[slug]/decisions/route";
+import * as rReviewStudiesSlugExport from "@/app/api/review/studies/[slug]/export/route";
+import * as rReviewStudiesSlugNext from "@/app/api/review/studies/[slug]/next/route";
+import * as rReviewStudiesSlugResults from "@/app/api/review/studies/[slug]/results/route";
+import * as rReviewStudiesSlug from "@/app/api/review/studies/[slug]/route";
+import * as rReviewStudies from "@/app/api/review/studies/route";
+import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
+import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
+import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
+import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
+import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
+import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
+import * as rStudiesSlugEntryLink from "@/app/api/studies/[slug]/entry-link/route";
+import * as rStudiesSlugExportWhat from "@/app/api/studies/[slug]/export/[what]/route";
+import * as rStudiesSlugInvites from "@/app/api/studies/[slug]/invites/route";
+import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
+import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
+import * as rStudiesSlugModelRuns from "@/app/api/studies/[slug]/model-runs/route";
+import * as rStudiesSlugParticipants from "@/app/api/studies/[slug]/participants/route";
+import * as rStudiesSlugScoringJobs from "@/app/api/studies/[slug]/scoring-jobs/route";
+import * as rStudiesSlugSettings from "@/app/api/studies/[slug]/settings/route";
+import * as rStudiesSlugStatus from "@/app/api/studies/[slug]/status/route";
+import * as rStudiesSlugStepLabels from "@/app/api/studies/[slug]/step-labels/route";
+import * as rStudiesSlugSubmissionFormat from "@/app/api/studies/[slug]/submission/[format]/route";
+import * as rStudiesSlugVersions from "@/app/api/studies/[slug]/versions/route";
+import * as rStudies from "@/app/api/studies/route";
+import * as rTokensId from "@/app/api/tokens/[id]/route";
+import * as rTokens from "@/app/api/tokens/route";
+
+/**
+ * Every route file under app/api, for the OpenAPI document (lib/http/openapi.ts): a new route file
+ * goes here too, or tests/openapi.test.ts fails. Left out: next-auth's own routes, the JSON 404 of
+ * unknown paths ([[...path]]) and the document itself.
+ */
+export const apiRoutes: ApiRouteEntry[] = [
+  { path: "/api/admin/import/jobs/{id}", module: rAdminImportJobsId },
+  { path: "/api/admin/import", module: rAdminImport },
+  { path: "/api/admin/users/{id}", module: rAdminUsersId },
+  { path: "/api/admin/users", module: rAdminUsers },
+  { path: "/api/annotate/assignments/{id}/play", module: rAnnotateAssignmentsIdPlay },
+  { path: "/api/annotate/assignments/{id}", module: rAnnotateAssignmentsId },
+  { path: "/api/annotate/events", module: rAnnotateEvents },
+  { path: "/api/annotate/responses", module: rAnnotateResponses },
+  { path: "/api/annotate/studies/{slug}/consent", module: rAnnotateStudiesSlugConsent },
+  { path: "/api/annotate/studies/{slug}/next", module: rAnnotateStudiesSlugNext },
+  { path: "/api/annotate/studies/{slug}/tutorial", module: rAnnotateStudiesSlugTutorial },
+  { path: "/api/annotate/studies/{slug}/withdraw", module: rAnnotateStudiesSlugWithdraw },
+  { path: "/api/annotate/studies", module: rAnnotateStudies },
+  { path: "/api/assets/{hash}", module: rAssetsHash },
+  { path: "/api/review/assets/{hash}", module: rReviewAssetsHash },
+  { path: "/api/review/assignments/{id}/verdicts", module: rReviewAssignmentsIdVerdicts },
+  { path: "/api/review/studies/{slug}/decisions", module: rReviewStudiesSlugDecisions },
+  { path: "/api/review/studies/{slug}/export", module: rReviewStudiesSlugExport },
+  { path: "/api/review/studies/{slug}/next", module: rReviewStudiesSlugNext },
+  { path: "/api/review/studies/{slug}/results", module: rReviewStudiesSlugResults },
+  { path: "/api/review/studies/{slug}", module: rReviewStudiesSlug },
+  { path: "/api/review/studies", module: rReviewStudies },
+  { path: "/api/studies/{slug}/agents", module: rStudiesSlugAgents },
+  { path: "/api/studies/{slug}/agents/{agentId}", module: rStudiesSlugAgentsAgentId },
+  { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
+  { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
+  { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
+  { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
+  { path: "/api/studies/{slug}/entry-link", module: rStudiesSlugEntryLink },
+  { path: "/api/studies/{slug}/export/{what}", module: rStudiesSlugExportWhat },
+  { path: "/api/studies/{slug}/invites", module: rStudiesSlugInvites },
+  { path: "/api/studies/{slug}/members", module: rStudiesSlugMembers },
+  { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },
+  { path: "/api/studies/{slug}/model-runs", module: rStudiesSlugModelRuns },
+  { path: "/api/studies/{slug}/participants", module: rStudiesSlugParticipants },
+  { path: "/api/studies/{slug}/scoring-jobs", module: rStudiesSlugScoringJobs },
+  { path: "/api/studies/{slug}/settings", module: rStudiesSlugSettings },
+  { path: "/api/studies/{slug}/status", module: rStudiesSlugStatus },
+  { path: "/api/studies/{slug}/step-labels", module: rStudiesSlugStepLabels },
+  { path: "/api/studies/{slug}/submission/{format}", module: rStudiesSlugSubmissionFormat },
+  { path: "/api/studies/{slug}/versions", module: rStudiesSlugVersions },
+  { path: "/api/studies", module: rStudies },
+  { path: "/api/tokens/{id}", module: rTokensId },
+  { path: "/api/tokens", module: rTokens },
+];

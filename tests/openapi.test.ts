@@ -1,0 +1,66 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { exportedHandlers, readRouteFile, routeFiles } from "./api-route-files";
+import { buildOpenApi, httpMethods, inputJsonSchema, pathOfRouteFile } from "@/lib/http/openapi";
+import type { RouteHandler } from "@/lib/http/route";
+import { apiRoutes } from "@/app/api/openapi.json/manifest";
+
+const apiRoot = path.resolve(import.meta.dirname, "..", "app", "api");
+/** route files outside the document, each for a reason given in app/api/openapi.json/manifest.ts */
+const outside = new Set([path.join("auth", "[...nextauth]", "route.ts"), path.join("[[...path]]", "route.ts"), path.join("openapi.json", "route.ts")]);
+
+type Operation = { requestBody?: { content: Record<string, { schema: unknown }> }; parameters: Array<{ name: string; in: string; schema: unknown }>; "x-yardstick-scope": string };
+
+describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => {
+  const doc = buildOpenApi(apiRoutes) as { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+  it("has every route file under app/api, at the path its folder gives", () => {
+    const files = routeFiles(apiRoot).map((file) => path.relative(apiRoot, file)).filter((file) => !outside.has(file));
+    expect(files.length).toBeGreaterThan(35);
+    for (const file of files) {
+      const expected = pathOfRouteFile(file);
+      expect(
+        apiRoutes.some((entry) => entry.path === expected),
+        `app/api/${file} is missing from the OpenAPI document: add { path: "${expected}", module: ... } to app/api/openapi.json/manifest.ts`,
+      ).toBe(true);
+    }
+    expect(apiRoutes.length, "app/api/openapi.json/manifest.ts lists a path twice, or one with no route file").toBe(files.length);
+    expect(doc.openapi).toBe("3.1.0");
+  });
+
+  it("describes each handler with the schemas it validates with: the same objects, read from the route file itself", async () => {
+    for (const file of routeFiles(apiRoot)) {
+      const relative = path.relative(apiRoot, file);
+      if (outside.has(relative)) continue;
+      const urlPath = pathOfRouteFile(relative);
+      const routeModule = (await import(file)) as Record<string, RouteHandler | undefined>;
+      const entry = apiRoutes.find((candidate) => candidate.path === urlPath)!;
+      const methods = exportedHandlers(readRouteFile(file)).map(({ method }) => method);
+      for (const method of methods) {
+        expect((httpMethods as readonly string[]).includes(method), `app/api/${relative}: ${method} is not documented`).toBe(true);
+        const handler = routeModule[method]!;
+        expect(entry.module[method as (typeof httpMethods)[number]], `app/api/openapi.json/manifest.ts: ${urlPath} is not app/api/${relative}`).toBe(handler);
+        const operation = doc.paths[urlPath]?.[method.toLowerCase()];
+        expect(operation, `${method} ${urlPath} (app/api/${relative}) is missing from the document`).toBeDefined();
+        const { body, form, params, query } = handler.options;
+        const content = operation!.requestBody?.content;
+        if (body) expect(content?.["application/json"]?.schema, `${method} ${urlPath}: body schema`).toEqual(inputJsonSchema(body));
+        else if (form) expect(content?.["multipart/form-data"]?.schema, `${method} ${urlPath}: form schema`).toEqual(inputJsonSchema(form));
+        else expect(operation!.requestBody, `${method} ${urlPath} documents a body it does not read`).toBeUndefined();
+        for (const [schema, where] of [
+          [params, "path"],
+          [query, "query"],
+        ] as const) {
+          const documented = operation!.parameters.filter((p) => p.in === where).map((p) => [p.name, p.schema]);
+          const properties = schema ? ((inputJsonSchema(schema).properties ?? {}) as Record<string, unknown>) : {};
+          expect(Object.fromEntries(documented), `${method} ${urlPath}: ${where} parameters`).toEqual(properties);
+        }
+        if (params) {
+          const names = [...urlPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+          expect(Object.keys((inputJsonSchema(params).properties ?? {}) as object).sort(), `${method} ${urlPath}: path parameters`).toEqual(names);
+        }
+      }
+      expect(Object.keys(doc.paths[urlPath] ?? {}).sort(), `${urlPath}: documented methods`).toEqual(methods.map((m) => m.toLowerCase()).sort());
+    }
+  });
+});
