@@ -9,10 +9,10 @@ describe("createStudy", () => {
 
   it("stores the settings from the form, and refuses a slug that exists", async () => {
     const researcher = await createUser("RESEARCHER");
-    const input = studyCreateSchema.parse({ title: "Pilot", slug: "pilot-1", instructions: "# Hi", overlap: "3", confidenceScale: "PERCENT", probeMinGap: "7" });
+    const input = studyCreateSchema.parse({ title: "Pilot", slug: "pilot-1", instructions: "# Hi", overlap: "3", confidenceScale: "PERCENT" });
     const created = await createStudy(input, researcher.id);
     const stored = await db.study.findUniqueOrThrow({ where: { id: created.id } });
-    expect(stored).toMatchObject({ slug: "pilot-1", overlap: 3, confidenceScale: "PERCENT", probeMinGap: 7, createdById: researcher.id });
+    expect(stored).toMatchObject({ slug: "pilot-1", overlap: 3, confidenceScale: "PERCENT", createdById: researcher.id });
     await expect(createStudy(input, researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: 'A study with the slug "pilot-1" exists already' });
   });
 

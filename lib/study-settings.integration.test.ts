@@ -9,7 +9,7 @@ import { createStudyVersion, versionSlug } from "@/lib/study-versions";
 import { createStudyExport, pseudonymisedExternalId } from "@/lib/exports/study-export";
 import { listStudyAudit } from "@/lib/audit";
 import { enterByLink } from "@/lib/study-entry";
-import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { addMember, createEnactItems, createGridwmJudgeFamilies, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -81,6 +81,24 @@ describe("study settings", () => {
     expect(saved.consentVersion).toBe(2);
     const [entry] = await db.auditLog.findMany({ where: { action: "study.settings" } });
     expect(entry).toMatchObject({ actorId: researcher.id, target: `study:${study.id}`, detail: { consentVersionRaised: true, changes: { title: { from: study.title, to: "Pilot with Prolific" }, goldFailLimit: { from: null, to: 2 } } } });
+  });
+
+  it("GridWM-Judge's probe spacing is the kind's setting: offered with the study's kinds, checked by its schema, stored in taskSettings", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const study = await createStudy();
+    await createGridwmJudgeFamilies(study.id, { families: 1, members: 2 });
+    const view = await getStudySettings(study.slug);
+    expect(view.settings).not.toHaveProperty("probeMinGap");
+    const judge = view.kinds.find((kind) => kind.kind === "gridwm-judge");
+    expect(judge).toMatchObject({ inStudy: true, jsonSchema: { type: "object", properties: { probeMinGap: { type: "integer", default: 5, minimum: 0, maximum: 100, title: "Probe spacing" } } } });
+
+    const bad = await updateStudySettings(study.slug, { ...view.settings, taskSettings: { "gridwm-judge": { probeMinGap: 101 } } }, researcher.id).catch((e: unknown) => e);
+    expect(bad).toMatchObject({ code: "INVALID", details: { issues: [{ path: "taskSettings.gridwm-judge.probeMinGap", message: "at most 100" }] } });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({});
+
+    const saved = await updateStudySettings(study.slug, { ...view.settings, taskSettings: { "gridwm-judge": { probeMinGap: 8 } } }, researcher.id);
+    expect(saved.settings.taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 } });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 } });
   });
 
   it("freezes the settings once a response exists, and a new version copies the study (settings, batches, items, assets) as a draft", async () => {

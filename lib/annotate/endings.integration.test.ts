@@ -170,7 +170,7 @@ describe("small decisions", () => {
 
   it("a new study starts OPEN (README: Running a study), its new versions DRAFT", async () => {
     const researcher = await createUser("RESEARCHER");
-    const created = await createStudyAsResearcher({ slug: `fresh-${Date.now()}`, title: "Fresh study", instructions: "", overlap: 1, confidenceScale: "LIKERT_5", probeMinGap: 5 }, researcher.id);
+    const created = await createStudyAsResearcher({ slug: `fresh-${Date.now()}`, title: "Fresh study", instructions: "", overlap: 1, confidenceScale: "LIKERT_5" }, researcher.id);
     expect((await db.study.findUniqueOrThrow({ where: { id: created.id }, select: { status: true } })).status).toBe("OPEN");
   });
 

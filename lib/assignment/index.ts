@@ -83,7 +83,8 @@
  *   annotators takes the whole family. The per-item count < k check stays as well.
  * - Spacing: a further item of a held base case is due when at least g other items (any
  *   purpose) were assigned to the annotator since the last member of that base case (measured
- *   with Assignment.position), g = Study.probeMinGap, lowered to what the annotator's work
+ *   with Assignment.position), g = the family kind's `minGap` of the study's settings of the kind
+ *   (GridWM-Judge's `probeMinGap` in Study.taskSettings, default 5), lowered to what the annotator's work
  *   allows so that members are spread evenly when there is too little else: (other items since
  *   the last member + other items they could still get) / items of the base case left, rounded
  *   down; never below 1 (never adjacent while anything else can separate them).

@@ -26,7 +26,7 @@ export const baseLockKey = (studyId: string, base: string) => `yardstick:base:${
 
 export async function readStudyState(client: Client, studyId: string, userId: string): Promise<StudyState | null> {
   const rows = await client.$queryRaw<StudyState[]>`
-    SELECT s.status::text AS status, s.overlap, s."probeMinGap", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
+    SELECT s.status::text AS status, s.overlap, s."taskSettings", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
       s."sessionTimeLimitSeconds", s."leaseSeconds", s."firstItemLeaseSeconds", s."balanceTag", s.conditions,
       (m."userId" IS NOT NULL) AS "isMember", m.status::text AS "memberStatus", m."statusReason",
       (m."startedAt" IS NOT NULL) AS "memberStarted",

@@ -8,7 +8,8 @@ export type Client = Tx | typeof db;
 export interface StudyState {
   status: StudyStatus;
   overlap: number;
-  probeMinGap: number;
+  /** Study.taskSettings: each kind's settings (probe families read their spacing from it) */
+  taskSettings: unknown;
   practicePassMark: number | null;
   goldRate: number;
   itemsPerParticipant: number | null;

@@ -138,10 +138,12 @@ export interface PlayedStep {
  * How the assignment queue (lib/assignment) treats a kind's items. `family`: items that share the
  * values of `tags` form a family (a base case) that goes to the same annotator(s), e.g.
  * GridWM-Judge's probes of one storyboard; items without the `required` tag, gold and practice
- * items are ordinary items.
+ * items are ordinary items. `minGap(settings)`: at least this many other items between two members
+ * of one family in a person's queue, from the study's settings of the kind (Study.taskSettings[kind]
+ * parsed with its settingsSchema, lib/tasks kindSettings), e.g. GridWM-Judge's `probeMinGap`.
  */
 export interface TaskAssignmentRules {
-  family?: { tags: readonly string[]; required: string };
+  family?: { tags: readonly string[]; required: string; minGap(settings: Record<string, unknown>): number };
 }
 
 export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, Score = unknown> {
