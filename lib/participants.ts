@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { PRACTICE_FAIL_REASON, releaseOpenWork } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { DbClient } from "@/lib/db/client-types";
 import type { ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
 import { tutorialPagesOf } from "@/lib/study-settings";
 import type { EndingName, TutorialPage } from "@/lib/validations/study-settings";
@@ -14,8 +14,6 @@ import type { EndingName, TutorialPage } from "@/lib/validations/study-settings"
  * returned, re-including an excluded participant). The queue side (lib/assignment) sets
  * EXCLUDED and TIMED_OUT and hands no new work to anyone who is not ACTIVE.
  */
-
-type Tx = Prisma.TransactionClient;
 
 async function studyOf(slug: string) {
   const study = await db.study.findUnique({
@@ -163,7 +161,7 @@ export async function markParticipantComplete(studyId: string, userId: string): 
 // researchers' side
 
 /** Sets the participant's open (not submitted) assignments RELEASED: their places go back to the pool (the queue's own rule, lib/assignment). */
-export async function releaseOpenAssignments(client: Tx | typeof db, studyId: string, userId: string): Promise<number> {
+export async function releaseOpenAssignments(client: DbClient, studyId: string, userId: string): Promise<number> {
   return releaseOpenWork(client, studyId, userId);
 }
 

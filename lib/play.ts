@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { DbClient, Tx } from "@/lib/db/client-types";
 import { getTaskModule } from "@/lib/tasks";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { InteractiveTask, Json, PlayContext, PlayResult } from "@/lib/tasks/types";
@@ -58,8 +59,6 @@ interface LockedAssignment {
   item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
 }
 
-type Tx = Prisma.TransactionClient;
-
 async function lockAssignment(tx: Tx, assignmentId: string, userId: string): Promise<LockedAssignment> {
   const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "Assignment" WHERE id = ${assignmentId} FOR UPDATE`;
   if (locked.length === 0) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
@@ -99,7 +98,7 @@ async function storeStep(tx: Tx, assignmentId: string, seq: number, action: unkn
   await tx.assignment.update({ where: { id: assignmentId }, data: { playState: (result.state ?? null) as Prisma.InputJsonValue } });
 }
 
-async function stepsOf(tx: Tx | typeof db, assignmentId: string) {
+async function stepsOf(tx: DbClient, assignmentId: string) {
   return tx.playStep.findMany({ where: { assignmentId }, orderBy: { seq: "asc" }, select: { seq: true, action: true, view: true, valid: true, message: true } });
 }
 

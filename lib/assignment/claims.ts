@@ -1,7 +1,7 @@
 import "server-only";
 import { baseCaseSql, holdersSql } from "@/lib/assignment/probe-families";
 import { baseLockKey, itemLockKey, lockKey, tryLock } from "@/lib/assignment/state";
-import type { Tx } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { db } from "@/lib/db";
 import { newRowId, sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -8,7 +8,8 @@ import { endParticipation, releaseOpenWork, stoppedStatus } from "@/lib/assignme
 import { probeCandidates } from "@/lib/assignment/probe-families";
 import { createSlotLimiter } from "@/lib/assignment/slots";
 import { lockParticipant, readStudyState } from "@/lib/assignment/state";
-import type { Candidate, MineRow, Tx } from "@/lib/assignment/types";
+import type { Candidate, MineRow } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { databasePoolSize, db } from "@/lib/db";
 import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";

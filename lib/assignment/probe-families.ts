@@ -1,7 +1,8 @@
 import "server-only";
 import { conditionsSql, takenSql } from "@/lib/assignment/candidate-sql";
 import { CLAIM_TRIES } from "@/lib/assignment/limits";
-import type { Candidate, StudyState, Tx } from "@/lib/assignment/types";
+import type { Candidate, StudyState } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 import { familyKinds, familyMinGaps, type FamilyKind } from "@/lib/tasks";

@@ -1,9 +1,4 @@
-import type { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AssignmentPurpose, AssignmentStatus, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
-
-export type Tx = Prisma.TransactionClient;
-export type Client = Tx | typeof db;
 
 export interface StudyState {
   status: StudyStatus;
