@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { recordEvents } from "@/lib/events";
-import { submitResponse } from "@/lib/responses";
+import { recordEvents } from "@/lib/responses/events";
+import { submitResponse } from "@/lib/responses/responses";
 import { nextForMember } from "@/lib/annotate/next";
 import { getAssignmentView } from "@/lib/annotate/assignment-view";
-import { endingOf, getParticipation } from "@/lib/participants";
-import { createStudy as createStudyAsResearcher } from "@/lib/studies";
-import { getStudySettings, updateStudySettings } from "@/lib/study-settings";
+import { endingOf, getParticipation } from "@/lib/participants/participants";
+import { createStudy as createStudyAsResearcher } from "@/lib/studies/studies";
+import { getStudySettings, updateStudySettings } from "@/lib/studies/settings";
 import { getStudyProgress } from "@/lib/dashboard/progress";
 import { nextAssignment } from "@/lib/assignment";
 import { trajectoryEventSchema, type TrajectoryEvent } from "@/lib/validations/annotate";

@@ -101,7 +101,7 @@ export async function renewLease(tx: Tx, assignmentId: string, leaseSeconds: num
 }
 
 /**
- * A response arrived for a RELEASED assignment (lib/responses.ts): the assignment becomes
+ * A response arrived for a RELEASED assignment (lib/responses/responses.ts): the assignment becomes
  * SUBMITTED again when that breaks no rule: always for work that holds no place (practice, gold,
  * pre-assigned agreement items), and for a place only while its item (x condition) has fewer than
  * k places, under the item's lock. Probe-family items stay RELEASED (taking a place back could

@@ -249,7 +249,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
         position,
         overlap: study.overlap,
         holdersPerBase,
-        // the first-item lease: the first event batch gives it the full lease (lib/events.ts)
+        // the first-item lease: the first event batch gives it the full lease (lib/responses/events.ts)
         leaseSeconds: Math.min(study.leaseSeconds, study.firstItemLeaseSeconds),
       });
       if ("id" in claim) return created(claim.id, "MAIN");

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 
 const session = vi.hoisted(() => ({ requireRole: vi.fn(), requireSessionUserId: vi.fn() }));
-vi.mock("@/lib/session", () => session);
+vi.mock("@/lib/auth/session", () => session);
 
 const { route } = await import("@/lib/http/route");
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { toResponse } from "@/lib/errors";
 import { readJsonBody, type JsonBodyOptions } from "@/lib/http/body";
 import { assertSameSite } from "@/lib/security/csrf";
-import { requireRole, requireSessionUserId, type CurrentUser } from "@/lib/session";
+import { requireRole, requireSessionUserId, type CurrentUser } from "@/lib/auth/session";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 /**
@@ -10,7 +10,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
  * - a list of roles: a signed-in user with one of them (401 signed out, 403 another role);
  * - "signed-in": any signed-in, enabled user;
  * - "session-token": only the session token's user id, without reading the account (the two
- *   busiest annotation handlers, whose own write statement checks the account: lib/session.ts);
+ *   busiest annotation handlers, whose own write statement checks the account: lib/auth/session.ts);
  * - "public": no session needed.
  */
 export type RouteAccess = readonly [Role, ...Role[]] | "signed-in" | "session-token" | "public";

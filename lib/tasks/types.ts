@@ -93,7 +93,7 @@ export interface ModelAnswerParse<Answer = unknown> {
   reason?: string;
 }
 
-/** What an interactive kind's start and step are told besides the item (lib/play.ts). */
+/** What an interactive kind's start and step are told besides the item (lib/annotate/play.ts). */
 export interface PlayContext {
   assignmentId: string;
   /** the study condition of this assignment (Study.conditions), null when the study has none */
@@ -116,7 +116,7 @@ export interface PlayResult<State = unknown, View = unknown> {
 
 /**
  * Optional part of a task module (added for ESI-Bench and Ego2World): an item that is played step
- * by step on the server. lib/play.ts starts the episode on first view (seq 0), applies each action
+ * by step on the server. lib/annotate/play.ts starts the episode on first view (seq 0), applies each action
  * once (a retried step with the same seq gets the stored result) and keeps the state server-side;
  * GET/POST /api/annotate/assignments/[id]/play expose it to the annotator. May be async (a remote
  * simulator).

@@ -5,7 +5,7 @@ import { z } from "zod";
  * /api/studies/<slug>/settings). Pure: the browser form imports it too. Shares are sent as
  * fractions (0..1), times in seconds; an empty optional setting is null ("no limit", "no gate").
  * Per-kind task settings are checked against each kind's settingsSchema on the server
- * (lib/studies.ts), which knows the study's kinds.
+ * (lib/studies/studies.ts), which knows the study's kinds.
  */
 
 /** null, or "" from an emptied input, means "not set". */

@@ -156,7 +156,7 @@ export async function recordLoginSuccess(email: string, address: string): Promis
 /**
  * One more attempt under `key` in a fixed window of `windowMs`; returns the attempts in the
  * window, this one included, and the seconds until the window ends (study-link sign-ins:
- * lib/study-entry.ts LINK_THROTTLE).
+ * lib/studies/entry.ts LINK_THROTTLE).
  */
 export async function countAttempt(key: string, windowMs: number): Promise<{ attempts: number; secondsLeft: number }> {
   const rows = await db.$queryRaw<Array<{ failures: number; secondsLeft: number }>>`
@@ -172,7 +172,7 @@ export async function countAttempt(key: string, windowMs: number): Promise<{ att
 
 /**
  * The error a refused sign-in throws: next-auth hands its message to the sign-in form as `error`,
- * which turns it into words (lib/sign-in-errors.ts); only these fixed shapes are shown, never text
+ * which turns it into words (lib/auth/sign-in-errors.ts); only these fixed shapes are shown, never text
  * from the URL. Locks in minutes ("locked:pair:15", "locked:address:15"), the account's backoff in
  * seconds ("wait:email:8").
  */

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind, taskModules } from "@/lib/tasks";
@@ -13,7 +13,7 @@ import { endingsOf, STATUS_TRANSITIONS, studySettingsSchema, type StudySettings,
  * lifecycle DRAFT -> OPEN -> PAUSED -> CLOSED (PAUSED -> OPEN), and the public entry link.
  *
  * Frozen: once the first response exists, items and settings no longer change (answers must stay
- * comparable); a change then needs a new version of the study (lib/study-versions.ts). The status
+ * comparable); a change then needs a new version of the study (lib/studies/versions.ts). The status
  * and the entry link stay changeable: they steer who may work, not what the work is.
  */
 

@@ -2,7 +2,7 @@ import bcrypt from "bcryptjs";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { authOptions } from "@/lib/auth";
 import { db, disconnectDb } from "@/lib/db";
-import { clientAddress, currentLockout, LOGIN_THROTTLE, PEER_HEADER, recordLoginFailure, trustedProxyHops } from "@/lib/login-throttle";
+import { clientAddress, currentLockout, LOGIN_THROTTLE, PEER_HEADER, recordLoginFailure, trustedProxyHops } from "@/lib/auth/login-throttle";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 
 type Authorize = (credentials: Record<string, string>, request: { headers: Record<string, string> }) => Promise<{ id: string } | null>;
@@ -19,7 +19,7 @@ async function signIn(email: string, password: string, address = "203.0.113.7"):
   );
 }
 
-describe("sign-in rate limiting and password hashes (lib/auth.ts, lib/login-throttle.ts)", () => {
+describe("sign-in rate limiting and password hashes (lib/auth/index.ts, lib/auth/login-throttle.ts)", () => {
   beforeEach(async () => {
     await resetDatabase();
   });

@@ -2,12 +2,12 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { JWT } from "next-auth/jwt";
 import { authOptions } from "@/lib/auth";
 import { db, disconnectDb } from "@/lib/db";
-import { updateUserAccount } from "@/lib/users";
+import { updateUserAccount } from "@/lib/auth/users";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
  * Issue #17 (Low): sessions could not be revoked. next-auth's own callbacks, as its session
- * endpoint (/api/auth/session) and sign-out call them; lib/session.ts compares the same version on
+ * endpoint (/api/auth/session) and sign-out call them; lib/auth/session.ts compares the same version on
  * every request (tests/faults/security.faults.test.ts over HTTP).
  */
 

@@ -6,7 +6,7 @@ import { forbidden, redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth";
 import { db } from "@/lib/db";
 import { signedOutError } from "@/lib/db/enabled-user";
-import { sessionVersionIsCurrentCached, tokenSessionVersion } from "@/lib/session-version";
+import { sessionVersionIsCurrentCached, tokenSessionVersion } from "@/lib/auth/session-version";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 
@@ -72,7 +72,7 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
  * statement checks the user itself (`enabledUserSql`): the user id of a valid session token, 401
  * without one or when the session was ended. Spares a query per request (bench/load): the account
  * is checked on every request in the same round trip as the write, and the session version
- * through a cache of a few seconds (lib/session-version.ts).
+ * through a cache of a few seconds (lib/auth/session-version.ts).
  */
 export async function requireSessionUserId(): Promise<string> {
   const session = await sessionToken();

@@ -5,7 +5,7 @@ import { ALL } from "@/lib/dashboard/accuracy";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { createStudy, resetDatabase } from "@/tests/db-helpers";
 
 async function seed() {

@@ -1,9 +1,9 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { toResponse } from "@/lib/errors";
-import { newEntryToken } from "@/lib/study-settings";
-import { createInvite, enterByCredentials, enterByInvite, enterByLink, listInvites, parseEntryParams, previewEntry, previewInvite, revokeInvite } from "@/lib/study-entry";
-import { withdrawFromStudy } from "@/lib/participants";
+import { newEntryToken } from "@/lib/studies/settings";
+import { createInvite, enterByCredentials, enterByInvite, enterByLink, listInvites, parseEntryParams, previewEntry, previewInvite, revokeInvite } from "@/lib/studies/entry";
+import { withdrawFromStudy } from "@/lib/participants/participants";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 const PID = "5f4c1e8a9b2d3c4e5f6a7b8c";

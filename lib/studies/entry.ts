@@ -2,13 +2,13 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { StudyStatus } from "@/lib/generated/prisma/enums";
-import { WITHDRAWN_REASON } from "@/lib/participants";
-import { countAttempt } from "@/lib/login-throttle";
+import { WITHDRAWN_REASON } from "@/lib/participants/participants";
+import { countAttempt } from "@/lib/auth/login-throttle";
 import { refuseReviewerEntry } from "@/lib/review/conflicts";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
@@ -28,13 +28,13 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
  * Invite link /join/invite/<token>: a personal link made by a researcher, which creates a new
  * passwordless participant account of the study (externalSource "invite") and signs it in, as
  * often as it is opened, until it is revoked. Invites never attach to an existing account: adding
- * existing users to a study is an admin action (lib/members.ts).
+ * existing users to a study is an admin action (lib/studies/members.ts).
  *
  * Reviewers of a study's items (lib/review/conflicts.ts) are refused at both links.
  *
  * The page under each link only checks (parseEntryParams, previewEntry: nothing is written, so a
  * link preview or a crawler creates nothing); the account is created or resumed when the
- * participant's browser signs in with next-auth's "study-link" credentials (lib/auth.ts).
+ * participant's browser signs in with next-auth's "study-link" credentials (lib/auth/index.ts).
  */
 
 const PLACEHOLDER = /\{\{%?\s*[A-Z_]+\s*%?\}\}|%PROLIFIC_PID%|%STUDY_ID%|%SESSION_ID%/;
@@ -247,7 +247,7 @@ const accountSelect = { id: true, name: true, email: true, role: true, disabled:
  * Creates or resumes the participant of a study link and makes them a member with their session
  * fields. Refusals write no account: NOT_FOUND (no such link), INVALID (fields), CONFLICT (not
  * open, full, other Prolific study), RATE_LIMITED (429 with Retry-After), FORBIDDEN (withdrew; reviewed the items; a
- * disabled or staff account). `address` is the client address (lib/login-throttle.ts clientAddress).
+ * disabled or staff account). `address` is the client address (lib/auth/login-throttle.ts clientAddress).
  */
 export async function enterByLink(entryToken: string, query: Query, address: string): Promise<EnteredUser> {
   const study = await studyByEntryToken(entryToken);
@@ -395,7 +395,7 @@ export async function enterByInvite(token: string): Promise<EnteredUser> {
 }
 
 // ------------------------------------------------------------------------------------------------
-// next-auth's "study-link" credentials (lib/auth.ts)
+// next-auth's "study-link" credentials (lib/auth/index.ts)
 
 export const studyLinkCredentialsSchema = z.union([
   z.object({ invite: z.string().min(1).max(100) }),

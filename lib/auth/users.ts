@@ -2,9 +2,9 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { hashPassword } from "@/lib/passwords";
-import { recordAudit } from "@/lib/audit";
-import { endAllSessions } from "@/lib/session-version";
+import { hashPassword } from "@/lib/auth/passwords";
+import { recordAudit } from "@/lib/audit/log";
+import { endAllSessions } from "@/lib/auth/session-version";
 import type { UserCreateInput, UserUpdateInput } from "@/lib/validations/user";
 
 const userListSelect = { id: true, name: true, email: true, role: true, disabled: true, externalId: true, createdAt: true } as const;
@@ -37,7 +37,7 @@ export async function updateUserAccount(id: string, input: UserUpdateInput, acto
     throw new AppError("INVALID", "You cannot disable yourself or take away your own admin role");
   }
   const user = await db.user.update({ where: { id }, data: input, select: userListSelect });
-  // disabling ends every session at once (lib/session-version.ts)
+  // disabling ends every session at once (lib/auth/session-version.ts)
   if (input.disabled === true) await endAllSessions(id);
   await recordAudit(actorId, "user.update", `user:${id}`, input);
   return user;

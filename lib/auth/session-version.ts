@@ -3,13 +3,13 @@ import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 
 /**
- * Revocable sessions. Session cookies are signed JWTs (lib/auth.ts), which the server cannot take
+ * Revocable sessions. Session cookies are signed JWTs (lib/auth/index.ts), which the server cannot take
  * back by themselves; so each carries the user's session version (`sv`) from sign-in, and
  * User.sessionVersion is compared on every request. Signing out (next-auth's signOut event) and
- * disabling an account (lib/users.ts) raise the version, which ends every session of the user on
+ * disabling an account (lib/auth/users.ts) raise the version, which ends every session of the user on
  * every device. A token from before versions existed carries none and counts as version 0.
  *
- * Cost: pages and most handlers read the user row anyway (lib/session.ts getCurrentUser: the
+ * Cost: pages and most handlers read the user row anyway (lib/auth/session.ts getCurrentUser: the
  * version is one more column of the same indexed read). The two busiest handlers (event batches,
  * submissions) check the account inside their write statement and compare the version through a
  * per-process cache of SESSION_VERSION_CACHE_MS (SECURITY.md: a session ended by signing out may

@@ -1,6 +1,6 @@
 /**
  * What the sign-in form shows for next-auth's `error` (from signIn() or the ?error= of a redirect).
- * Only known shapes become text (lib/login-throttle.ts lockoutErrorCode); anything else is the
+ * Only known shapes become text (lib/auth/login-throttle.ts lockoutErrorCode); anything else is the
  * generic message, so a crafted link cannot put its own words on the page.
  */
 export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password, or the account is disabled.";

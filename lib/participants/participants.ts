@@ -5,7 +5,7 @@ import { PRACTICE_FAIL_REASON, releaseOpenWork } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
 import type { DbClient } from "@/lib/db/client-types";
 import type { ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
-import { tutorialPagesOf } from "@/lib/study-settings";
+import { tutorialPagesOf } from "@/lib/studies/settings";
 import type { EndingName, TutorialPage } from "@/lib/validations/study-settings";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signInErrorMessage, WRONG_CREDENTIALS_MESSAGE } from "@/lib/sign-in-errors";
+import { signInErrorMessage, WRONG_CREDENTIALS_MESSAGE } from "@/lib/auth/sign-in-errors";
 
 describe("signInErrorMessage", () => {
   it("words the lockouts, with the minutes left", () => {

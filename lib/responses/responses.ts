@@ -157,7 +157,7 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
   const kindModule = getTaskModule(assignment.item.kind);
   const item = taskItemOf(assignment.item);
   const answerSchema = kindModule.answerSchemaFor ? kindModule.answerSchemaFor(item, kindSettings(assignment.taskSettings, assignment.item.kind)) : kindModule.answerSchema;
-  // interactive kinds: the answer is rebuilt from the steps the server recorded (lib/play.ts)
+  // interactive kinds: the answer is rebuilt from the steps the server recorded (lib/annotate/play.ts)
   const submitted = kindModule.playAnswer ? kindModule.playAnswer(input.answer, await playedSteps(assignment.id), item) : input.answer;
   const answer = answerSchema.parse(submitted);
   const confidence = normaliseConfidence(input.confidence, assignment.confidenceScale);

@@ -1,12 +1,12 @@
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { getPlay, playStep } from "@/lib/play";
+import { getPlay, playStep } from "@/lib/annotate/play";
 import { AppError } from "@/lib/errors";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { stepCalls } from "@/tests/fixtures/toy-interactive";
 
 // A toy interactive kind (tests/fixtures/toy-interactive.ts): the real kinds (ESI-Bench, Ego2World)
-// have their own tests; this one pins lib/play.ts itself.
+// have their own tests; this one pins lib/annotate/play.ts itself.
 vi.mock("@/lib/tasks", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/lib/tasks")>();
   const { toyCounterModule } = await import("@/tests/fixtures/toy-interactive");
@@ -23,7 +23,7 @@ async function toyAssignment(condition: string | null = null) {
   return { study, annotator, assignment };
 }
 
-describe("interactive play (lib/play.ts)", () => {
+describe("interactive play (lib/annotate/play.ts)", () => {
   beforeEach(async () => {
     await resetDatabase();
     stepCalls.count = 0;

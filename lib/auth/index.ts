@@ -3,11 +3,11 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { checkPassword, hashPassword } from "@/lib/passwords";
-import { clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure, recordLoginSuccess } from "@/lib/login-throttle";
-import { currentSessionVersion, endAllSessions, tokenSessionVersion } from "@/lib/session-version";
-import { enterByCredentials } from "@/lib/study-entry";
-import { noteSignInRefusal } from "@/lib/sign-in-refusals";
+import { checkPassword, hashPassword } from "@/lib/auth/passwords";
+import { clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure, recordLoginSuccess } from "@/lib/auth/login-throttle";
+import { currentSessionVersion, endAllSessions, tokenSessionVersion } from "@/lib/auth/session-version";
+import { enterByCredentials } from "@/lib/studies/entry";
+import { noteSignInRefusal } from "@/lib/auth/sign-in-refusals";
 
 /** an argon2id hash of a random password, checked when the email is unknown */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$W3Ctkku9dUulG3KXD37myg$mICYyjTw6xEdA7ChSb4xx88lYKpy6IlWTk2mxq7mCd8";
@@ -16,12 +16,12 @@ const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().emai
 
 /**
  * Staff sign in with email and password; participants of a study by its link (provider
- * "study-link", lib/study-entry.ts): the link's token and query string are the credentials, and
+ * "study-link", lib/studies/entry.ts): the link's token and query string are the credentials, and
  * signing in creates or resumes the participant's passwordless account. Refusals throw, so that
  * next-auth hands the reason ("the study is full", "PROLIFIC_PID: missing") to the page.
  * Sessions are signed JWT cookies (NEXTAUTH_SECRET), so they survive a server restart; the role,
- * the disabled flag and the session version (lib/session-version.ts: signing out and disabling end
- * every session of the user) are read from the database on every request (lib/session.ts), so a
+ * the disabled flag and the session version (lib/auth/session-version.ts: signing out and disabling end
+ * every session of the user) are read from the database on every request (lib/auth/session.ts), so a
  * change takes effect at once.
  */
 export const authOptions: NextAuthOptions = {
@@ -38,7 +38,7 @@ export const authOptions: NextAuthOptions = {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        // rate limiting (lib/login-throttle.ts): a locked email or address is refused before any check
+        // rate limiting (lib/auth/login-throttle.ts): a locked email or address is refused before any check
         const address = clientAddress(request?.headers);
         const lockout = await currentLockout(email, address);
         if (lockout) throw new Error(lockoutErrorCode(lockout));

@@ -7,7 +7,7 @@ import { argon2id, argon2Verify } from "hash-wasm";
  * parameters: 19 MiB of memory, 2 passes, 1 lane (OWASP Password Storage Cheat Sheet). Hashes are
  * stored in the PHC string format ("$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>"), which carries
  * its parameters, so they can be raised later. bcrypt hashes from before ("$2a$", "$2b$", "$2y$")
- * are still accepted, and replaced by an argon2id hash at the next sign-in (lib/auth.ts).
+ * are still accepted, and replaced by an argon2id hash at the next sign-in (lib/auth/index.ts).
  */
 export const ARGON2_PARAMETERS = { memorySize: 19_456, iterations: 2, parallelism: 1, hashLength: 32 } as const;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { addStudyMembers, listMemberCandidates, listStudyMembers, removeStudyMember } from "@/lib/members";
+import { addStudyMembers, listMemberCandidates, listStudyMembers, removeStudyMember } from "@/lib/studies/members";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 describe("study members", () => {

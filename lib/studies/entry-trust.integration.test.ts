@@ -2,11 +2,11 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { toResponse } from "@/lib/errors";
 import { authOptions } from "@/lib/auth";
-import { answerSignInRefusals } from "@/lib/sign-in-refusals";
-import { addStudyMembers, listMemberCandidates } from "@/lib/members";
+import { answerSignInRefusals } from "@/lib/auth/sign-in-refusals";
+import { addStudyMembers, listMemberCandidates } from "@/lib/studies/members";
 import { assignItemsTo, nextAssignment } from "@/lib/assignment";
-import { newEntryToken } from "@/lib/study-settings";
-import { createInvite, enterByCredentials, enterByInvite, enterByLink, LINK_THROTTLE, openPlaces, previewEntry } from "@/lib/study-entry";
+import { newEntryToken } from "@/lib/studies/settings";
+import { createInvite, enterByCredentials, enterByInvite, enterByLink, LINK_THROTTLE, openPlaces, previewEntry } from "@/lib/studies/entry";
 import { createReviewers, newReviewStudy, twoStudiesSharingABatch } from "@/lib/review/testing/fixtures";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 

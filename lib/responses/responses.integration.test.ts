@@ -3,13 +3,13 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { toResponse } from "@/lib/errors";
 import { nextAssignment } from "@/lib/assignment";
-import { recordEvents } from "@/lib/events";
-import { submitResponse } from "@/lib/responses";
+import { recordEvents } from "@/lib/responses/events";
+import { submitResponse } from "@/lib/responses/responses";
 import { getAssignmentView } from "@/lib/annotate/assignment-view";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { nextForMember } from "@/lib/annotate/next";
 import { MAX_EVENTS_PER_ASSIGNMENT, parseTrajectoryBatch, type ResponseCreateInput, type TrajectoryEvent } from "@/lib/validations/annotate";
-import { EVENT_GRACE_AFTER_SUBMIT_SECONDS } from "@/lib/events";
+import { EVENT_GRACE_AFTER_SUBMIT_SECONDS } from "@/lib/responses/events";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 const t0 = Date.UTC(2026, 10, 23, 9, 0, 0);

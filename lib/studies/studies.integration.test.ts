@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createStudy } from "@/lib/studies";
+import { createStudy } from "@/lib/studies/studies";
 import { studyCreateSchema } from "@/lib/validations/study";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 

@@ -1,7 +1,7 @@
 import bcrypt from "bcryptjs";
 import { argon2id } from "hash-wasm";
 import { describe, expect, it } from "vitest";
-import { ARGON2_PARAMETERS, checkPassword, hashPassword, verifyPassword } from "@/lib/passwords";
+import { ARGON2_PARAMETERS, checkPassword, hashPassword, verifyPassword } from "@/lib/auth/passwords";
 
 describe("passwords", () => {
   it("hashes with argon2id at OWASP's parameters, with a fresh salt each time", async () => {

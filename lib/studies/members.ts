@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { assertNoReviewersOf } from "@/lib/review/conflicts";
 

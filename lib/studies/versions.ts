@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * Study versions. A study with responses is frozen (lib/study-settings.ts); to change its items or
+ * Study versions. A study with responses is frozen (lib/studies/settings.ts); to change its items or
  * settings a researcher copies it into a new version: the same settings, batches, items (same ids,
  * content, tags and flags) and image assets, version + 1, previousVersionId pointing back, status
  * DRAFT, no participants, no entry link yet (the old link keeps leading to the old version until

@@ -4,11 +4,11 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { db, disconnectDb } from "@/lib/db";
 import { toResponse } from "@/lib/errors";
-import { changeStudyStatus, getStudySettings, setEntryLink, updateStudySettings } from "@/lib/study-settings";
-import { createStudyVersion, versionSlug } from "@/lib/study-versions";
+import { changeStudyStatus, getStudySettings, setEntryLink, updateStudySettings } from "@/lib/studies/settings";
+import { createStudyVersion, versionSlug } from "@/lib/studies/versions";
 import { createStudyExport, pseudonymisedExternalId } from "@/lib/exports/study-export";
-import { listStudyAudit } from "@/lib/audit";
-import { enterByLink } from "@/lib/study-entry";
+import { listStudyAudit } from "@/lib/audit/log";
+import { enterByLink } from "@/lib/studies/entry";
 import { addMember, createEnactItems, createGridwmJudgeFamilies, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
