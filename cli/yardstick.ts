@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
       const studySlug = need(flags, "study");
       const name = need(flags, "name");
       const result = await withDatabase(async () => {
-        const { importModelRun } = await import("@/lib/model-runs");
+        const { importModelRun } = await import("@/lib/models/runs");
         return importModelRun({ studySlug, name, answersJsonl: readFileSync(userPath(file), "utf8"), fileName: path.basename(file) });
       });
       console.log(result.message);

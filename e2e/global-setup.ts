@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { e2eDb, closeE2eDb } from "./db";
 import { e2eUsers } from "./users";
-import { hashPassword } from "../lib/passwords";
+import { hashPassword } from "../lib/auth/passwords";
 
 /** Seeds the accounts of e2e/users.ts into the run's fresh database. */
 export default async function globalSetup() {

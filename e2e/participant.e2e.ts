@@ -239,7 +239,7 @@ test.describe("a recruited participant", () => {
 
   test("a link sign-in over the study's rate limit answers 429 with Retry-After and its reason, the page says so, and nothing is created", async ({ browser }) => {
     const study = await recruitingStudy();
-    // the study's window of new participants is full (LINK_THROTTLE.maxNewPerStudy, lib/study-entry.ts)
+    // the study's window of new participants is full (LINK_THROTTLE.maxNewPerStudy, lib/studies/entry.ts)
     const throttleKey = `link-study:${study.id}`;
     await e2eDb().query(`INSERT INTO "LoginThrottle" (key, failures, "windowStart", "updatedAt") VALUES ($1, 200, now(), now())`, [throttleKey]);
     const context = await browser.newContext();

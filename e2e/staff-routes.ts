@@ -76,7 +76,7 @@ export const annotatorApiFiles = [
   "annotate/responses/route.ts",
   "annotate/studies/[slug]/next/route.ts",
   "annotate/studies/route.ts",
-  // a participant's own steps in a study they are a member of (lib/participants.ts checks membership)
+  // a participant's own steps in a study they are a member of (lib/participants/participants.ts checks membership)
   "annotate/studies/[slug]/consent/route.ts",
   "annotate/studies/[slug]/tutorial/route.ts",
   "annotate/studies/[slug]/withdraw/route.ts",

@@ -37,7 +37,7 @@ function workerCount() {
 }
 
 /**
- * The TCP peer of every request, as a header Next.js passes on to the app (lib/login-throttle.ts
+ * The TCP peer of every request, as a header Next.js passes on to the app (lib/auth/login-throttle.ts
  * PEER_HEADER: the client address of the sign-in limits). A value a client sent is overwritten;
  * X-Forwarded-For is left as it came, and believed only as far as TRUST_PROXY says.
  */

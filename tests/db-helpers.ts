@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { hashPassword } from "@/lib/passwords";
+import { hashPassword } from "@/lib/auth/passwords";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 /** Empties every table (integration tests start from a known state). */
@@ -49,7 +49,7 @@ export async function createStudy(overrides: { slug?: string; overlap?: number; 
   });
 }
 
-// --- annotator flow (lib/assignment, lib/responses, lib/events) ------------------------------
+// --- annotator flow (lib/assignment, lib/responses) ------------------------------------------
 
 export async function addMember(studyId: string, userId: string) {
   return db.studyMember.create({ data: { studyId, userId } });

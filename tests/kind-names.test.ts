@@ -14,8 +14,11 @@ const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config
 
 const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
 const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts"];
-/** demo data, generated code, and test code (tests and their fixtures) may name kinds */
-const exempt = [/^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
+/**
+ * demo data, generated code, test code (tests and their fixtures) and migrations (they move stored
+ * data, whose kind ids are data) may name kinds
+ */
+const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {

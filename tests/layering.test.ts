@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -21,12 +21,72 @@ describe("pages, layouts and route handlers", () => {
   });
 });
 
-describe("staff components", () => {
+describe("components", () => {
   it("call the API through lib/client/api.ts, never fetch directly", () => {
-    for (const folder of ["admin", "research", "review", "dashboard", "replay", "auth", "join", "layout"]) {
-      for (const file of sourceFiles(path.join(root, "components", folder))) {
-        expect(readFileSync(file, "utf8"), `${path.relative(root, file)} calls fetch: use callApi (lib/client/api.ts)`).not.toMatch(/\bfetch\(/);
-      }
+    for (const file of sourceFiles(path.join(root, "components"))) {
+      expect(readFileSync(file, "utf8"), `${path.relative(root, file)} calls fetch: use callApi (lib/client/api.ts)`).not.toMatch(/\bfetch\(/);
     }
+  });
+});
+
+/**
+ * The static imports that are evaluated at run time (not `import type`, not dynamic `import()`)
+ * of the source files in lib/, components/, app/ and cli/: file -> the project files it imports.
+ */
+function runtimeImportGraph(): Map<string, string[]> {
+  const resolve = (from: string, spec: string): string | null => {
+    const base = spec.startsWith("@/") ? path.join(root, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(from), spec) : null;
+    if (!base) return null;
+    for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")]) {
+      if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    }
+    return null;
+  };
+  const statement = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+["']([^"']+)["']|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+  const graph = new Map<string, string[]>();
+  const folders = ["lib", "components", "app", "cli"].map((dir) => path.join(root, dir)).filter((dir) => existsSync(dir));
+  for (const file of folders.flatMap(sourceFiles)) {
+    if (file.includes(`${path.sep}generated${path.sep}`)) continue;
+    const deps = new Set<string>();
+    for (const match of readFileSync(file, "utf8").matchAll(statement)) {
+      const names = match[2]?.trim() ?? "";
+      const typeOnly = Boolean(match[1]) || (/^\{[^}]*\}$/.test(names) && names.slice(1, -1).split(",").map((name) => name.trim()).filter(Boolean).every((name) => name.startsWith("type ")));
+      const target = typeOnly ? null : resolve(file, match[3] ?? match[4] ?? "");
+      if (target) deps.add(target);
+    }
+    graph.set(file, [...deps]);
+  }
+  return graph;
+}
+
+describe("the import graph", () => {
+  const graph = runtimeImportGraph();
+  const relative = (file: string) => path.relative(root, file);
+
+  it("reads the tree (the scan finds the imports it checks)", () => {
+    expect(graph.size).toBeGreaterThan(300);
+    expect(graph.get(path.join(root, "lib/tasks/index.ts"))?.map(relative)).toContain("lib/tasks/event-registry.ts");
+  });
+
+  it("has no cycles among the imports evaluated at run time (issue 19)", () => {
+    // depth-first search; a back edge to a file on the current path is a cycle
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      state.set(file, "open");
+      for (const dep of graph.get(file) ?? []) {
+        if (state.get(dep) === "open") cycles.push([...trail.slice(trail.indexOf(dep)), dep].map(relative).join(" -> "));
+        else if (!state.has(dep)) visit(dep, [...trail, dep]);
+      }
+      state.set(file, "done");
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file, [file]);
+    expect(cycles).toEqual([]);
+  });
+
+  it("never imports upward: lib imports neither components nor app, components not app", () => {
+    const layer = (file: string) => (relative(file).startsWith("app/") ? 3 : relative(file).startsWith("components/") ? 2 : relative(file).startsWith("lib/") ? 1 : 0);
+    const upward = [...graph].flatMap(([file, deps]) => deps.filter((dep) => layer(file) > 0 && layer(dep) > layer(file)).map((dep) => `${relative(file)} -> ${relative(dep)}`));
+    expect(upward).toEqual([]);
   });
 });

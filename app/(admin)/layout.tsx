@@ -1,4 +1,4 @@
-import { requireLayoutUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/auth/session";
 import { StaffShell } from "@/components/layout/staff-shell";
 
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {

@@ -1,4 +1,4 @@
-import { requireLayoutUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/auth/session";
 import { SiteHeader } from "@/components/layout/site-header";
 import { TrajectoryQueueProvider } from "@/components/annotate/queue-provider";
 

@@ -1,4 +1,4 @@
-import { requireLayoutUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/auth/session";
 import { SiteHeader } from "@/components/layout/site-header";
 
 // Item verification (docs/review.md): reviewers of any role (membership of a review study grants

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getCurrentUser } from "@/lib/session";
+import { getCurrentUser } from "@/lib/auth/session";
 import { homePathFor } from "@/config/nav";
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { signInErrorMessage } from "@/lib/sign-in-errors";
+import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { safeCallbackPath } from "@/lib/security/callback-url";
 
 export const metadata: Metadata = { title: "Sign in" };

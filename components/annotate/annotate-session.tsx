@@ -10,6 +10,7 @@ import type { HistoryEvent } from "@/lib/client/annotation-store";
 import type { TrajectoryQueue } from "@/lib/client/trajectory-queue";
 import { idleCapMs } from "@/lib/timing/active-time";
 import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
+import { callApi } from "@/lib/client/api";
 import { AnnotationStoreProvider, useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
 import { ConfidenceInput } from "@/components/annotate/confidence-input";
 import { IdleOverlay } from "@/components/annotate/idle-overlay";
@@ -71,17 +72,10 @@ interface NextFailure {
 }
 
 async function fetchNextResult(slug: string, exclude: string[]): Promise<{ next: NextView | null; failure: NextFailure | null }> {
-  try {
-    const query = exclude.length > 0 ? `?exclude=${encodeURIComponent(exclude.join(","))}` : "";
-    const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/next${query}`, { cache: "no-store", credentials: "same-origin" });
-    if (!response.ok) {
-      const retryAfter = Number(response.headers.get("retry-after"));
-      return { next: null, failure: { httpStatus: response.status, retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null } };
-    }
-    return { next: (await response.json()) as NextView, failure: null };
-  } catch {
-    return { next: null, failure: { httpStatus: null, retryAfterMs: null } };
-  }
+  const query = exclude.length > 0 ? `?exclude=${encodeURIComponent(exclude.join(","))}` : "";
+  const result = await callApi<NextView>(`/api/annotate/studies/${encodeURIComponent(slug)}/next${query}`, { noStore: true });
+  if (result.ok) return result.data === undefined ? { next: null, failure: { httpStatus: null, retryAfterMs: null } } : { next: result.data, failure: null };
+  return { next: null, failure: { httpStatus: result.unreachable ? null : result.status, retryAfterMs: result.retryAfterMs ?? null } };
 }
 
 async function fetchNext(slug: string, exclude: string[]): Promise<NextView | null> {

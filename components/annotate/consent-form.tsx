@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /** Accept the consent text of `version` (POST /api/annotate/studies/<slug>/consent), then go on. */
 export function ConsentForm({ slug, version, next }: { slug: string; version: number; next: string }) {
@@ -15,12 +16,11 @@ export function ConsentForm({ slug, version, next }: { slug: string; version: nu
     if (!checked) return;
     setPending(true);
     setError(null);
-    const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/consent`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ version, accept: true }) }).catch(() => null);
-    if (!response?.ok) {
+    const result = await callApi(`/api/annotate/studies/${encodeURIComponent(slug)}/consent`, { json: { version, accept: true } });
+    if (!result.ok) {
       setPending(false);
-      const body = (await response?.json().catch(() => ({}))) as { error?: string } | undefined;
-      setError(response?.status === 409 ? `${body?.error ?? "The consent text changed"}. The page reloads with the new text.` : (body?.error ?? "Your answer could not be saved. Please try again."));
-      if (response?.status === 409) window.setTimeout(() => window.location.reload(), 2500);
+      setError(result.status === 409 ? `${result.error ?? "The consent text changed"}. The page reloads with the new text.` : (result.error ?? "Your answer could not be saved. Please try again."));
+      if (result.status === 409) window.setTimeout(() => window.location.reload(), 2500);
       return;
     }
     window.location.assign(next);

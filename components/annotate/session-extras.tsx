@@ -25,7 +25,7 @@ function useNow(intervalMs = 1000): number {
 /**
  * The per-item timer (the study's item time limit): counts down from when the item was first
  * shown (the server's start, or now for a new item). Amber in the last fifth, red when the time is
- * up; the server marks answers that come later (lib/responses.ts), this only shows it.
+ * up; the server marks answers that come later (lib/responses/responses.ts), this only shows it.
  */
 export function ItemTimer({ startedAt, limitSeconds }: { startedAt: number | null; limitSeconds: number }) {
   const [start] = useState(() => startedAt ?? Date.now());

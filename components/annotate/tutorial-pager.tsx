@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { callApi } from "@/lib/client/api";
 
 /**
  * The tutorial, one page at a time (Back / Next, or the ← → keys); the last page marks it read
@@ -37,11 +38,10 @@ export function TutorialPager({ slug, pages, finishLabel, paused }: { slug: stri
   async function finish() {
     setPending(true);
     setError(null);
-    const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/tutorial`, { method: "POST" }).catch(() => null);
-    if (!response?.ok) {
+    const result = await callApi(`/api/annotate/studies/${encodeURIComponent(slug)}/tutorial`, { method: "POST" });
+    if (!result.ok) {
       setPending(false);
-      const body = (await response?.json().catch(() => ({}))) as { error?: string } | undefined;
-      setError(body?.error ?? "That did not work. Please try again.");
+      setError(result.error ?? "That did not work. Please try again.");
       return;
     }
     window.location.assign(paused ? `/s/${slug}` : `/s/${slug}/work`);

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { signOut } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 import { outboxKey } from "@/components/annotate/queue-provider";
+import { callApi } from "@/lib/client/api";
 
 /**
  * Withdrawal after an explicit confirmation (POST /api/annotate/studies/<slug>/withdraw): the
@@ -20,11 +21,10 @@ export function WithdrawForm({ slug, userId }: { slug: string; userId: string })
     if (!checked) return;
     setPending(true);
     setError(null);
-    const response = await fetch(`/api/annotate/studies/${encodeURIComponent(slug)}/withdraw`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ confirm: "withdraw" }) }).catch(() => null);
-    if (!response?.ok) {
+    const result = await callApi(`/api/annotate/studies/${encodeURIComponent(slug)}/withdraw`, { json: { confirm: "withdraw" } });
+    if (!result.ok) {
       setPending(false);
-      const body = (await response?.json().catch(() => ({}))) as { error?: string } | undefined;
-      setError(body?.error ?? "The withdrawal did not go through. Please try again.");
+      setError(result.error ?? "The withdrawal did not go through. Please try again.");
       return;
     }
     try {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { signIn } from "next-auth/react";
 import { Button } from "@/components/ui/button";
-import { signInErrorMessage } from "@/lib/sign-in-errors";
+import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { safeCallbackPath } from "@/lib/security/callback-url";
 
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string; initialError?: string }) {

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 
 /**
  * Signs the participant in with next-auth's "study-link" credentials (the link's token and query
- * string; lib/study-entry.ts creates or resumes the account), then opens the study. Starts by
+ * string; lib/studies/entry.ts creates or resumes the account), then opens the study. Starts by
  * itself; the button is there when something went wrong.
  */
 export function JoinSignIn({ credentials, next }: { credentials: { entryToken: string; query: string } | { invite: string }; next: string }) {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { CurrentUser } from "@/lib/session";
+import type { CurrentUser } from "@/lib/auth/session";
 import { navByRole, homePathFor } from "@/config/nav";
 import { SignOutButton } from "@/components/layout/sign-out-button";
 import { NavLinks } from "@/components/layout/nav-links";

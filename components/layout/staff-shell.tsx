@@ -1,7 +1,7 @@
 import { SiteHeader } from "@/components/layout/site-header";
-import type { CurrentUser } from "@/lib/session";
+import type { CurrentUser } from "@/lib/auth/session";
 
-/** The shell of a staff route group; its layout checks the user's role (lib/session.ts requireLayoutUser). */
+/** The shell of a staff route group; its layout checks the user's role (lib/auth/session.ts requireLayoutUser). */
 export function StaffShell({ user, children }: { user: CurrentUser; children: React.ReactNode }) {
   return (
     <div className="min-h-screen">

@@ -16,7 +16,7 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
   const own = describeKindEvent(event, { name, percent });
   if (own !== null) return own;
   if (event.type === "play_step") {
-    // interactive kinds (lib/play.ts): the action as sent, and whether the scene took it
+    // interactive kinds (lib/annotate/play.ts): the action as sent, and whether the scene took it
     const action = p.action && typeof p.action === "object" ? (p.action as { name?: unknown; args?: unknown }) : null;
     const args = Array.isArray(action?.args) && action.args.length > 0 ? `(${action.args.join(", ")})` : "";
     return `Step ${num("seq") ?? "?"}: ${action && typeof action.name === "string" ? `${action.name.replace(/_/g, " ")}${args}` : "an action"}${p.valid === false ? " — cannot do that here" : ""}`;

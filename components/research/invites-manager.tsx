@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { CopyButton, useOrigin } from "@/components/research/entry-link-card";
-import type { InviteRow } from "@/lib/study-entry";
+import type { InviteRow } from "@/lib/studies/entry";
 import { callApi, issuesByField } from "@/lib/client/api";
 
 /**

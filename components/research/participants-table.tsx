@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { ParticipantStatus } from "@/lib/generated/prisma/enums";
-import type { ParticipantRow } from "@/lib/participants";
+import type { ParticipantRow } from "@/lib/participants/participants";
 import { callApi } from "@/lib/client/api";
 
 type Status = ParticipantStatus;

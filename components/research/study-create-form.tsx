@@ -31,7 +31,7 @@ export function StudyCreateForm() {
     formState: { errors, isSubmitting, isSubmitSuccessful },
   } = useForm<z.input<typeof studyCreateSchema>, unknown, StudyCreateInput>({
     resolver: zodResolver(studyCreateSchema),
-    defaultValues: { title: "", slug: "", instructions: "", overlap: 3, confidenceScale: "LIKERT_5", probeMinGap: 5 },
+    defaultValues: { title: "", slug: "", instructions: "", overlap: 3, confidenceScale: "LIKERT_5" },
   });
   // stays "Creating…" while the next page loads, as before
   const pending = isSubmitting || isSubmitSuccessful;
@@ -77,9 +77,6 @@ export function StudyCreateForm() {
           </select>
         </Field>
       </div>
-      <Field label="Probe spacing (GridWM-Judge)" hint="Members of one probe family go to the same person, at least this many other items apart." error={errors.probeMinGap?.message}>
-        <input {...register("probeMinGap")} type="number" min={0} max={100} className={`${inputClass} sm:w-40`} />
-      </Field>
       {errors.root ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
           {errors.root.message}

@@ -152,7 +152,7 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
             <Field label="Instructions (Markdown)" hint="Shown to participants on the study's page before they start." error={err("instructions")}>
               <textarea name="instructions" rows={6} value={s.instructions} onChange={(e) => set("instructions", e.target.value)} className={textareaClass} />
             </Field>
-            <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+            <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
               <Field label="Annotators per item (k)" error={err("overlap")}>
                 <input name="overlap" type="number" min={1} max={50} value={s.overlap} onChange={(e) => set("overlap", Number(e.target.value))} className={numberClass} />
               </Field>
@@ -164,9 +164,6 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
               </Field>
               <Field label="Idle cap (seconds)" hint="Gaps between events count at most this much active time." error={err("idleCapSeconds")}>
                 <input name="idleCapSeconds" type="number" min={5} value={s.idleCapSeconds} onChange={(e) => set("idleCapSeconds", Number(e.target.value))} className={numberClass} />
-              </Field>
-              <Field label="Probe spacing (GridWM-Judge)" error={err("probeMinGap")}>
-                <input name="probeMinGap" type="number" min={0} max={100} value={s.probeMinGap} onChange={(e) => set("probeMinGap", Number(e.target.value))} className={numberClass} />
               </Field>
             </div>
           </CardBody>

@@ -18,7 +18,7 @@ export interface AssignmentView {
   view: Json;
   /** when the item was first shown (ms since the epoch; null until its first event is stored): the per-item timer counts from here */
   startedAt: number | null;
-  /** Study.itemTimeLimitSeconds (null: no limit): a submission later than startedAt + this (+ a grace) is stored flagged timed out (lib/responses.ts) */
+  /** Study.itemTimeLimitSeconds (null: no limit): a submission later than startedAt + this (+ a grace) is stored flagged timed out (lib/responses/responses.ts) */
   timeLimitSeconds: number | null;
   /** the study condition this item is done under (Study.conditions; lib/assignment), null when the study has none */
   condition: string | null;

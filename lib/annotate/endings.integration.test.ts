@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { recordEvents } from "@/lib/events";
-import { submitResponse } from "@/lib/responses";
+import { recordEvents } from "@/lib/responses/events";
+import { submitResponse } from "@/lib/responses/responses";
 import { nextForMember } from "@/lib/annotate/next";
 import { getAssignmentView } from "@/lib/annotate/assignment-view";
-import { endingOf, getParticipation } from "@/lib/participants";
-import { createStudy as createStudyAsResearcher } from "@/lib/studies";
-import { getStudySettings, updateStudySettings } from "@/lib/study-settings";
+import { endingOf, getParticipation } from "@/lib/participants/participants";
+import { createStudy as createStudyAsResearcher } from "@/lib/studies/studies";
+import { getStudySettings, updateStudySettings } from "@/lib/studies/settings";
 import { getStudyProgress } from "@/lib/dashboard/progress";
 import { nextAssignment } from "@/lib/assignment";
 import { trajectoryEventSchema, type TrajectoryEvent } from "@/lib/validations/annotate";
@@ -170,7 +170,7 @@ describe("small decisions", () => {
 
   it("a new study starts OPEN (README: Running a study), its new versions DRAFT", async () => {
     const researcher = await createUser("RESEARCHER");
-    const created = await createStudyAsResearcher({ slug: `fresh-${Date.now()}`, title: "Fresh study", instructions: "", overlap: 1, confidenceScale: "LIKERT_5", probeMinGap: 5 }, researcher.id);
+    const created = await createStudyAsResearcher({ slug: `fresh-${Date.now()}`, title: "Fresh study", instructions: "", overlap: 1, confidenceScale: "LIKERT_5" }, researcher.id);
     expect((await db.study.findUniqueOrThrow({ where: { id: created.id }, select: { status: true } })).status).toBe("OPEN");
   });
 

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { nextAssignment, progressFor, type Progress } from "@/lib/assignment";
 import { getAssignmentView, type AssignmentView } from "@/lib/annotate/assignment-view";
 import { getMemberStanding } from "@/lib/annotate/studies";
-import { getParticipation, markParticipantComplete } from "@/lib/participants";
+import { getParticipation, markParticipantComplete } from "@/lib/participants/participants";
 import { completionRedirectFor, endingsOf, type EndingName } from "@/lib/validations/study-settings";
 
 /** The end of a study for a participant: the completion code and where to go (Prolific's completion URL, say). */

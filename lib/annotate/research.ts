@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { Json } from "@/lib/tasks/types";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
-import { keyOrderOf } from "@/lib/responses";
+import { keyOrderOf } from "@/lib/responses/responses";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
 
 /**

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { progressFor, type Progress } from "@/lib/assignment";
 import type { ConfidenceScale, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
-import { participationOf, type Participation, type ParticipationSource } from "@/lib/participants";
+import { participationOf, type Participation, type ParticipationSource } from "@/lib/participants/participants";
 
 /**
  * The annotator's side of studies: which studies they are a member of, and a study as they may

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { Candidate, StudyState, Tx } from "@/lib/assignment/types";
+import type { Candidate, StudyState } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
 import { processCache } from "@/lib/assignment/process-cache";
 import { sqlNow } from "@/lib/db/sql";

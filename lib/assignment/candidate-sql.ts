@@ -1,5 +1,6 @@
 import "server-only";
-import type { Candidate, StudyState, Tx } from "@/lib/assignment/types";
+import type { Candidate, StudyState } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
 import { sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";

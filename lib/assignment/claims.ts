@@ -1,7 +1,7 @@
 import "server-only";
 import { baseCaseSql, holdersSql } from "@/lib/assignment/probe-families";
 import { baseLockKey, itemLockKey, lockKey, tryLock } from "@/lib/assignment/state";
-import type { Tx } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { db } from "@/lib/db";
 import { newRowId, sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -101,7 +101,7 @@ export async function renewLease(tx: Tx, assignmentId: string, leaseSeconds: num
 }
 
 /**
- * A response arrived for a RELEASED assignment (lib/responses.ts): the assignment becomes
+ * A response arrived for a RELEASED assignment (lib/responses/responses.ts): the assignment becomes
  * SUBMITTED again when that breaks no rule: always for work that holds no place (practice, gold,
  * pre-assigned agreement items), and for a place only while its item (x condition) has fewer than
  * k places, under the item's lock. Probe-family items stay RELEASED (taking a place back could

@@ -11,13 +11,13 @@
  * Study.firstItemLeaseSeconds (the first-item lease, 2 minutes by default: a place handed out but
  * never started, e.g. to a bot or to someone who closed the tab at once, returns to the pool
  * quickly); its first event batch makes it STARTED with now + Study.leaseSeconds, and every stored
- * event batch extends it (lib/events.ts, at most about once a minute per assignment),
+ * event batch extends it (lib/responses/events.ts, at most about once a minute per assignment),
  * and so does serving it again. An open (ASSIGNED/STARTED) assignment whose lease has passed is
  * releasable: the candidate search treats its place as free, and whoever claims the item first
  * sets it RELEASED (`sweepStudy` does the same for a whole study). Until then its owner keeps
  * it, and serving it to them renews the lease. A RELEASED assignment never counts toward k and is
  * never handed out again; (itemId, userId) is unique, so nobody gets an item twice, whatever its
- * fate. A late submission to a RELEASED assignment is stored (lib/responses.ts) and takes its place
+ * fate. A late submission to a RELEASED assignment is stored (lib/responses/responses.ts) and takes its place
  * back only when the item still has room.
  *
  * Order of service (one participant):
@@ -38,7 +38,7 @@
  *    1 / goldRate items, at a random place in the block. Gold items hold no place and have no k:
  *    any number of participants get each of them, each participant at most once, in their md5
  *    order. Gold is only mixed in while ordinary work is left. The exclusion rule is evaluated on
- *    each gold submission (lib/responses.ts);
+ *    each gold submission (lib/responses/responses.ts);
  * 7. new ordinary work, chosen in this order:
  *    - conditions (Study.conditions), strictly balanced: a participant only takes a condition
  *      they have used least, so each person's per-condition counts never differ by more than one
@@ -83,7 +83,8 @@
  *   annotators takes the whole family. The per-item count < k check stays as well.
  * - Spacing: a further item of a held base case is due when at least g other items (any
  *   purpose) were assigned to the annotator since the last member of that base case (measured
- *   with Assignment.position), g = Study.probeMinGap, lowered to what the annotator's work
+ *   with Assignment.position), g = the family kind's `minGap` of the study's settings of the kind
+ *   (GridWM-Judge's `probeMinGap` in Study.taskSettings, default 5), lowered to what the annotator's work
  *   allows so that members are spread evenly when there is too little else: (other items since
  *   the last member + other items they could still get) / items of the base case left, rounded
  *   down; never below 1 (never adjacent while anything else can separate them).

@@ -8,7 +8,8 @@ import { endParticipation, releaseOpenWork, stoppedStatus } from "@/lib/assignme
 import { probeCandidates } from "@/lib/assignment/probe-families";
 import { createSlotLimiter } from "@/lib/assignment/slots";
 import { lockParticipant, readStudyState } from "@/lib/assignment/state";
-import type { Candidate, MineRow, Tx } from "@/lib/assignment/types";
+import type { Candidate, MineRow } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { databasePoolSize, db } from "@/lib/db";
 import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
@@ -248,7 +249,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
         position,
         overlap: study.overlap,
         holdersPerBase,
-        // the first-item lease: the first event batch gives it the full lease (lib/events.ts)
+        // the first-item lease: the first event batch gives it the full lease (lib/responses/events.ts)
         leaseSeconds: Math.min(study.leaseSeconds, study.firstItemLeaseSeconds),
       });
       if ("id" in claim) return created(claim.id, "MAIN");

@@ -1,10 +1,10 @@
 import "server-only";
-import type { Client } from "@/lib/assignment/types";
+import type { DbClient } from "@/lib/db/client-types";
 import { sqlNow } from "@/lib/db/sql";
 import type { ParticipantStatus } from "@/lib/generated/prisma/enums";
 
 /** Sets the participant's open assignments RELEASED: their places go back to the pool. */
-export async function releaseOpenWork(client: Client, studyId: string, userId: string): Promise<number> {
+export async function releaseOpenWork(client: DbClient, studyId: string, userId: string): Promise<number> {
   return client.$executeRaw`
     UPDATE "Assignment" SET status = 'RELEASED'
     WHERE "studyId" = ${studyId} AND "userId" = ${userId} AND status IN ('ASSIGNED', 'STARTED')`;
@@ -15,7 +15,7 @@ export async function releaseOpenWork(client: Client, studyId: string, userId: s
  * work and writes an audit entry (actor: none, the rule). Only an ACTIVE or COMPLETE participant
  * changes (the first rule to fire wins); returns whether this call changed them.
  */
-export async function endParticipation(client: Client, studyId: string, userId: string, status: "EXCLUDED" | "TIMED_OUT", reason: string): Promise<boolean> {
+export async function endParticipation(client: DbClient, studyId: string, userId: string, status: "EXCLUDED" | "TIMED_OUT", reason: string): Promise<boolean> {
   const changed = await client.$executeRaw`
     UPDATE "StudyMember" SET status = ${status}::"ParticipantStatus", "statusReason" = ${reason}, "statusAt" = ${sqlNow}
     WHERE "studyId" = ${studyId} AND "userId" = ${userId} AND status IN ('ACTIVE', 'COMPLETE')`;

@@ -99,9 +99,9 @@ describe("assignment of GridWM-Judge probe families", () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(5);
   });
 
-  it("follows the study's probeMinGap", async () => {
+  it("follows the study's probe spacing, the kind's probeMinGap setting (Study.taskSettings)", async () => {
     const study = await createStudy({ overlap: 1 });
-    await db.study.update({ where: { id: study.id }, data: { probeMinGap: 8 } });
+    await db.study.update({ where: { id: study.id }, data: { taskSettings: { "gridwm-judge": { probeMinGap: 8 } } } });
     await createGridwmJudgeFamilies(study.id, { families: 1, members: 3 });
     await createEnactItems(study.id, { count: 20 });
     const a = await createUser("ANNOTATOR");

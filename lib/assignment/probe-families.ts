@@ -1,10 +1,11 @@
 import "server-only";
 import { conditionsSql, takenSql } from "@/lib/assignment/candidate-sql";
 import { CLAIM_TRIES } from "@/lib/assignment/limits";
-import type { Candidate, StudyState, Tx } from "@/lib/assignment/types";
+import type { Candidate, StudyState } from "@/lib/assignment/types";
+import type { Tx } from "@/lib/db/client-types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
-import { familyKinds, type FamilyKind } from "@/lib/tasks";
+import { familyKinds, familyMinGaps, type FamilyKind } from "@/lib/tasks";
 
 function plainAlias(alias: string, caller: string): Prisma.Sql {
   if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`${caller}: "${alias}" is not a plain SQL alias`);
@@ -54,6 +55,16 @@ export function holdersSql(studyId: string): Prisma.Sql {
     GROUP BY 1, 2`;
 }
 
+/**
+ * SQL: the spacing g of a family item of kind `kind` (a column of the candidate rows): each family
+ * kind's `minGap` of the study's settings of it (Study.taskSettings[kind]).
+ */
+function minGapSql(kind: Prisma.Sql, taskSettings: unknown): Prisma.Sql {
+  const gaps = familyMinGaps(taskSettings);
+  if (gaps.length === 0) return Prisma.sql`0`;
+  return Prisma.sql`(CASE ${kind} ${Prisma.join(gaps.map((gap) => Prisma.sql`WHEN ${gap.kind}::text THEN ${gap.minGap}::int`), " ")} ELSE 0 END)`;
+}
+
 /** May the annotator start a new base case: fewer held than their share, ceil(base cases x holders per base / people). */
 async function mayStartBaseCase(tx: Tx, studyId: string, userId: string, holdersPerBase: number): Promise<boolean> {
   const [row] = await tx.$queryRaw<Array<{ bases: bigint; held: bigint; people: bigint }>>`
@@ -80,7 +91,7 @@ export async function probeCandidates(tx: Tx, studyId: string, userId: string, s
   const rows = await tx.$queryRaw<Array<{ itemId: string; base: string | null; conditions: Array<string | null>; balance: string; hash: string; expired: boolean; available: number }>>`
     WITH taken AS (${takenSql(studyId)}),
     slots AS (
-      SELECT i.id, ${baseCaseSql("i")} AS base, c.cond, coalesce(i.tags ->> ${study.balanceTag}::text, '') AS balance, coalesce(t.expired, false) AS expired
+      SELECT i.id, i.kind, ${baseCaseSql("i")} AS base, c.cond, coalesce(i.tags ->> ${study.balanceTag}::text, '') AS balance, coalesce(t.expired, false) AS expired
       FROM "Item" i
       CROSS JOIN ${conditionsSql(study.conditions)} AS c
       LEFT JOIN taken t ON t."itemId" = i.id AND t.condition IS NOT DISTINCT FROM c.cond
@@ -90,7 +101,7 @@ export async function probeCandidates(tx: Tx, studyId: string, userId: string, s
         AND ${reviewExcludedItemFilter("i")}
     ),
     cand AS (
-      SELECT s.id, s.base, s.balance, array_agg(s.cond) AS conditions, bool_or(s.expired) AS expired FROM slots s GROUP BY s.id, s.base, s.balance
+      SELECT s.id, s.kind, s.base, s.balance, array_agg(s.cond) AS conditions, bool_or(s.expired) AS expired FROM slots s GROUP BY s.id, s.kind, s.base, s.balance
     ),
     holders AS (
       SELECT h.base, count(*) AS n, bool_or(h."userId" = ${userId}) AS mine FROM (${holdersSql(studyId)}) h GROUP BY h.base
@@ -113,7 +124,7 @@ export async function probeCandidates(tx: Tx, studyId: string, userId: string, s
       SELECT k.*, md5(${userId} || ':' || k."id") AS hash,
         CASE
           WHEN k.mine AND (k.lastp IS NULL
-            OR ${position} - k.lastp - 1 >= GREATEST(1, LEAST(${study.probeMinGap}, floor((k.total - k.mates + ${position} - k.lastp - 1)::numeric / k.mates)))) THEN 0
+            OR ${position} - k.lastp - 1 >= GREATEST(1, LEAST(${minGapSql(Prisma.raw(`k."kind"`), study.taskSettings)}, floor((k.total - k.mates + ${position} - k.lastp - 1)::numeric / k.mates)))) THEN 0
           WHEN k.base IS NOT NULL AND NOT k.mine THEN 1
           WHEN k.base IS NULL THEN 2
           ELSE 3

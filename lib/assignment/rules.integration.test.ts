@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { candidateSearchesForTest, goldDue, nextAssignment, progressFor, sweepStudy, type NextAssignment } from "@/lib/assignment";
-import { recordEvents } from "@/lib/events";
-import { submitResponse } from "@/lib/responses";
+import { recordEvents } from "@/lib/responses/events";
+import { submitResponse } from "@/lib/responses/responses";
 import type { TrajectoryEvent } from "@/lib/validations/annotate";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 

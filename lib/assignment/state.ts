@@ -1,7 +1,8 @@
 import "server-only";
 import { itemsVersionSql } from "@/lib/assignment/candidate-sql";
 import { hasProbeFamiliesSql } from "@/lib/assignment/probe-families";
-import type { Client, StudyState, Tx } from "@/lib/assignment/types";
+import type { StudyState } from "@/lib/assignment/types";
+import type { DbClient, Tx } from "@/lib/db/client-types";
 import { sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
@@ -24,9 +25,9 @@ export async function tryLock(tx: Tx, key: string): Promise<boolean> {
 export const itemLockKey = (itemId: string) => `yardstick:item:${itemId}`;
 export const baseLockKey = (studyId: string, base: string) => `yardstick:base:${studyId}:${base}`;
 
-export async function readStudyState(client: Client, studyId: string, userId: string): Promise<StudyState | null> {
+export async function readStudyState(client: DbClient, studyId: string, userId: string): Promise<StudyState | null> {
   const rows = await client.$queryRaw<StudyState[]>`
-    SELECT s.status::text AS status, s.overlap, s."probeMinGap", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
+    SELECT s.status::text AS status, s.overlap, s."taskSettings", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
       s."sessionTimeLimitSeconds", s."leaseSeconds", s."firstItemLeaseSeconds", s."balanceTag", s.conditions,
       (m."userId" IS NOT NULL) AS "isMember", m.status::text AS "memberStatus", m."statusReason",
       (m."startedAt" IS NOT NULL) AS "memberStarted",

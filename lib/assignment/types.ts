@@ -1,14 +1,10 @@
-import type { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AssignmentPurpose, AssignmentStatus, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
-
-export type Tx = Prisma.TransactionClient;
-export type Client = Tx | typeof db;
 
 export interface StudyState {
   status: StudyStatus;
   overlap: number;
-  probeMinGap: number;
+  /** Study.taskSettings: each kind's settings (probe families read their spacing from it) */
+  taskSettings: unknown;
   practicePassMark: number | null;
   goldRate: number;
   itemsPerParticipant: number | null;

@@ -32,6 +32,15 @@ describe("callApi", () => {
     expect(await callApi("/api/x")).toMatchObject({ ok: false, status: 502, unreachable: false, error: undefined });
   });
 
+  it("gives an error answer's Retry-After (seconds) in ms, and nothing for a missing or unreadable one", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: "Busy" }), { status: 503, headers: { "retry-after": "3" } })));
+    expect(await callApi("/api/x")).toMatchObject({ ok: false, status: 503, error: "Busy", retryAfterMs: 3000 });
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: "Busy" }), { status: 503, headers: { "retry-after": "soon" } })));
+    expect(await callApi("/api/x")).not.toHaveProperty("retryAfterMs");
+    vi.stubGlobal("fetch", answer(JSON.stringify({ error: "Busy" }), 503));
+    expect(await callApi("/api/x")).not.toHaveProperty("retryAfterMs");
+  });
+
   it("never throws: no answer at all is status 0, unreachable", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
     expect(await callApi("/api/x", { method: "DELETE" })).toEqual({ ok: false, status: 0, unreachable: true });

@@ -22,6 +22,8 @@ export interface ApiFailure {
   code?: string;
   issues?: ApiIssue[];
   details?: unknown;
+  /** the answer's Retry-After in ms (a 503 of an overloaded server, a 429), when it gave one in seconds */
+  retryAfterMs?: number;
 }
 
 export interface ApiSuccess<T> {
@@ -54,8 +56,9 @@ async function parsedBody(response: Response): Promise<unknown> {
   }
 }
 
-function failureOf(status: number, body: unknown): ApiFailure {
+function failureOf(status: number, body: unknown, retryAfter: string | null): ApiFailure {
   const fields = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const retryAfterSeconds = Number(retryAfter);
   return {
     ok: false,
     status,
@@ -64,6 +67,7 @@ function failureOf(status: number, body: unknown): ApiFailure {
     code: typeof fields.code === "string" ? fields.code : undefined,
     issues: Array.isArray(fields.issues) ? (fields.issues as ApiIssue[]) : undefined,
     details: fields.details,
+    ...(retryAfter !== null && Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? { retryAfterMs: retryAfterSeconds * 1000 } : {}),
   };
 }
 
@@ -84,7 +88,7 @@ export async function callApi<T = unknown>(path: string, request: ApiRequest = {
     return { ok: false, status: 0, unreachable: true };
   }
   const body = await parsedBody(response);
-  if (!response.ok) return failureOf(response.status, body);
+  if (!response.ok) return failureOf(response.status, body, response.headers.get("retry-after"));
   return { ok: true, status: response.status, data: body as T };
 }
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /**
- * The browser side of an interactive item (lib/play.ts): loads the episode, sends one action at a
+ * The browser side of an interactive item (lib/annotate/play.ts): loads the episode, sends one action at a
  * time and keeps the last view. A step that fails on the network or with a 5xx is retried with
  * the same seq until the server answers (the server applies a seq once), so a flaky connection
  * never applies an action twice or loses one; a 503 (a remote simulator down) is retried a few

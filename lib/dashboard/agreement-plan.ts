@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { assignItemsTo } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
 import { AGREEMENT_PLAN_PER_CELL, AGREEMENT_PLAN_SEED, DEFAULT_TAG } from "@/lib/dashboard/constants";

@@ -8,7 +8,7 @@ import { tagValue } from "@/lib/dashboard/snapshot-utils";
 import { agreementItems } from "@/lib/dashboard/study-dashboard";
 import { computeTime } from "@/lib/dashboard/time";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
-import { getStudyBySlug } from "@/lib/studies";
+import { getStudyBySlug } from "@/lib/studies/studies";
 import { isTaskKind } from "@/lib/tasks";
 
 /**

@@ -1,6 +1,6 @@
 import type { StudySnapshot } from "@/lib/dashboard/snapshot";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import type { ModelRunSummary } from "@/lib/model-runs";
+import type { ModelRunSummary } from "@/lib/models/runs";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
 /** What a kind's dashboard section is computed from: one request's snapshot and choices. */

@@ -5,7 +5,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { createStudy, resetDatabase } from "@/tests/db-helpers";
 
 /** the Prisma client behind lib/db's proxy (made on first use) */

@@ -1,4 +1,4 @@
-import { loadModelPredictions, type ModelRunSummary } from "@/lib/model-runs";
+import { loadModelPredictions, type ModelRunSummary } from "@/lib/models/runs";
 import { isAgentRun, loadAgentPredictions } from "@/lib/dashboard/agents";
 
 export type ModelPredictionRow = Awaited<ReturnType<typeof loadModelPredictions>>[number];

@@ -13,14 +13,14 @@ import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { getSnapshotView, memoize, type StudySnapshot } from "@/lib/dashboard/snapshot";
 import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
-import { excludedParticipantIds } from "@/lib/participants";
+import { excludedParticipantIds } from "@/lib/participants/participants";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTime, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns } from "@/lib/dashboard/agents";
-import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
-import { getStudyBySlug } from "@/lib/studies";
+import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
+import { getStudyBySlug } from "@/lib/studies/studies";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 

@@ -2,7 +2,7 @@ import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * The account check of lib/session.ts getCurrentUser (the user exists and is not disabled) as SQL,
+ * The account check of lib/auth/session.ts getCurrentUser (the user exists and is not disabled) as SQL,
  * for the statements of the annotation API's busiest handlers (event batches, submissions): they
  * take the user id from the session token (requireSessionUserId) and check the account in the
  * same round trip as their write, one query less per request (bench/load/RESULTS.md).

@@ -2,7 +2,7 @@
  * ESI-Bench's confidence is a probability: the terminal action answer(ŷ, c) takes c in [0, 1]
  * (esi-bench.txt, App. E). A study asking on the percent scale gives c = value / 100 directly;
  * one asking on the 1-5 scale gives c only through a stated mapping, the one the server stores
- * (lib/responses.ts normaliseConfidence): c = (v - 1) / 4, i.e. 1 -> 0, 2 -> 0.25, 3 -> 0.5,
+ * (lib/responses/responses.ts normaliseConfidence): c = (v - 1) / 4, i.e. 1 -> 0, 2 -> 0.25, 3 -> 0.5,
  * 4 -> 0.75, 5 -> 1. The dashboard shows that mapping beside every ESI confidence figure.
  *
  * ESI studies default to the percent scale: a study's first import holding ESI-Bench items (the

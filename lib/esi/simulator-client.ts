@@ -27,7 +27,7 @@ import { esiObjectNameSchema } from "@/lib/esi/actions";
 
 export const DEFAULT_SIMULATOR_TIMEOUT_MS = 4000;
 export const DEFAULT_SIMULATOR_RETRIES = 2;
-/** a try plus its waits must end well inside lib/play.ts's 30 s step transaction */
+/** a try plus its waits must end well inside lib/annotate/play.ts's 30 s step transaction */
 export const MAX_SIMULATOR_BUDGET_MS = 25_000;
 const MAX_IMAGE_URL_CHARS = 12 * 1024 * 1024;
 

@@ -4,7 +4,7 @@ import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import { addEvents, answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { parseCsv } from "@/lib/exports/csv";
 import { createStudyExport, pseudonymousId } from "@/lib/exports/study-export";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<{ text: string; chunks: number }> {

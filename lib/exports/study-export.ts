@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { readDb } from "@/lib/db/read";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { FOCUS_LOSS_EVENT_TYPES, STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { recordEvents } from "@/lib/events";
-import { submitResponse } from "@/lib/responses";
+import { recordEvents } from "@/lib/responses/events";
+import { submitResponse } from "@/lib/responses/responses";
 import { nextForMember } from "@/lib/annotate/next";
 import { createSubmission } from "@/lib/exports/submission";
 import { egoschemaFormat, perceptionTestFormat } from "@/lib/tasks/choice/import";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { taskKinds, taskModules } from "@/lib/tasks";
 import type { KindSubmissionFormat, SubmissionItem } from "@/lib/tasks/types";

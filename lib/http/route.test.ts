@@ -3,9 +3,9 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 
 const session = vi.hoisted(() => ({ requireRole: vi.fn(), requireSessionUserId: vi.fn() }));
-vi.mock("@/lib/session", () => session);
+vi.mock("@/lib/auth/session", () => session);
 const tokens = vi.hoisted(() => ({ authenticateBearer: vi.fn() }));
-vi.mock("@/lib/api-tokens", () => tokens);
+vi.mock("@/lib/auth/api-tokens", () => tokens);
 
 const { route } = await import("@/lib/http/route");
 

@@ -2,9 +2,9 @@ import type { z } from "zod";
 import { AppError, toResponse } from "@/lib/errors";
 import { readJsonBody, type JsonBodyOptions } from "@/lib/http/body";
 import { assertSameSite } from "@/lib/security/csrf";
-import { requireRole, requireSessionUserId, type CurrentUser } from "@/lib/session";
+import { requireRole, requireSessionUserId, type CurrentUser } from "@/lib/auth/session";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { authenticateBearer } from "@/lib/api-tokens";
+import { authenticateBearer } from "@/lib/auth/api-tokens";
 import { defaultScope, takeRateToken, type RouteScope } from "@/lib/http/scopes";
 
 /**
@@ -12,7 +12,7 @@ import { defaultScope, takeRateToken, type RouteScope } from "@/lib/http/scopes"
  * - a list of roles: a signed-in user with one of them (401 signed out, 403 another role);
  * - "signed-in": any signed-in, enabled user;
  * - "session-token": only the session token's user id, without reading the account (the two
- *   busiest annotation handlers, whose own write statement checks the account: lib/session.ts);
+ *   busiest annotation handlers, whose own write statement checks the account: lib/auth/session.ts);
  * - "public": no session needed.
  */
 export type RouteAccess = readonly [Role, ...Role[]] | "signed-in" | "session-token" | "public";
@@ -95,7 +95,7 @@ async function callerFor(access: RouteAccess): Promise<CurrentUser | { id: strin
  * from this site (lib/security/csrf.ts; the proxy does not see every route), the path parameters,
  * the caller's session and role, the JSON body and the query string, then runs the handler; any
  * error it throws becomes the JSON error answer of lib/errors.ts (toResponse). A request with
- * `Authorization: Bearer <token>` is the token's user instead of the cookie's (lib/api-tokens.ts),
+ * `Authorization: Bearer <token>` is the token's user instead of the cookie's (lib/auth/api-tokens.ts),
  * within the token's scopes; it skips the same-site check, which guards cookies: a page of
  * another site cannot send that header without a CORS preflight, which no route answers.
  */

@@ -1,4 +1,4 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Tx } from "@/lib/db/client-types";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 
 /**
@@ -6,7 +6,7 @@ import { getTaskModule, isTaskKind } from "@/lib/tasks";
  * holds items of a kind with a `defaultConfidenceScale` (ESI-Bench), set the study's confidence
  * scale to it. Returns the note for the import's message, or null when nothing changed.
  */
-export async function defaultConfidenceScaleForKinds(tx: Prisma.TransactionClient, studyId: string, kinds: readonly string[], hadItems: boolean): Promise<string | null> {
+export async function defaultConfidenceScaleForKinds(tx: Tx, studyId: string, kinds: readonly string[], hadItems: boolean): Promise<string | null> {
   if (hadItems) return null;
   const wanted = kinds.filter(isTaskKind).map((kind) => getTaskModule(kind).defaultConfidenceScale).find((scale) => scale !== undefined);
   if (!wanted) return null;

@@ -1,14 +1,14 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
-import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { DbClient } from "@/lib/db/client-types";
 
 /**
  * Data access for batch imports: reads that validation needs (one query each) and the writes of
  * one import, which the caller runs inside a single transaction. Rules live in lib/import.
  */
 
-export type DbClient = PrismaClient | Prisma.TransactionClient;
 
 export interface StudyRef {
   id: string;

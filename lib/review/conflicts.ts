@@ -7,8 +7,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
  * Reviewers see the answer keys of the items they review, so they must never annotate the same
  * items (the same external id and content, in any study). createReviewStudy refuses members of
  * such studies as reviewers; this is the other direction, checked at every way into a study:
- * the members route (lib/members.ts), the admin's pre-assignment (lib/assignment
- * assignItemsTo), invite and study links (lib/study-entry.ts).
+ * the members route (lib/studies/members.ts), the admin's pre-assignment (lib/assignment
+ * assignItemsTo), invite and study links (lib/studies/entry.ts).
  */
 export async function reviewersOfStudyItems(studyId: string, userIds: readonly string[]): Promise<Array<{ userId: string; name: string; review: string }>> {
   if (userIds.length === 0) return [];

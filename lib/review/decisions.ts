@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { getReviewStudyBySlug } from "@/lib/review/studies";
 import { lockReviewItem, recomputeReviewItem } from "@/lib/review/outcome";
 import type { ReviewDecisionInput } from "@/lib/validations/review";

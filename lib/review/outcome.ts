@@ -1,8 +1,6 @@
 import "server-only";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Tx } from "@/lib/db/client-types";
 import { effectiveOutcome, itemOutcome, type Outcome } from "@/lib/review/rules";
-
-type Tx = Prisma.TransactionClient;
 
 export interface OutcomeChange {
   reviewItemId: string;

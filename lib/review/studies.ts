@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ReviewStudyCreateInput, ReviewStudyUpdateInput } from "@/lib/validations/review";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/log";
 import { availableCount, getReviewStudyBySlug, requireReviewer } from "@/lib/review/studies";
 import { reviewItemContent } from "@/lib/review/item-content";
 import { lockReviewItem, recomputeReviewItem, type OutcomeChange } from "@/lib/review/outcome";

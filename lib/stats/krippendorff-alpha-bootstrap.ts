@@ -157,27 +157,40 @@ export function alphaWeightedUnitBootstrap(
   const pairO = ordinal ? new Float64Array(P) : null;
   const { size, valueStart, valueIndex, valueCount, pairStart, pairId, pairWeight } = pu;
   const slotOfUnit = slots.slotOfUnit;
-  const alphaOfWeights = (weight: Int32Array): number | null => {
+  // Each unit's weight: its slot's draw count. Units one by one read the drawn counts as they are;
+  // with slots they are gathered into one array per resample (one branch-free loop below).
+  const unitWeight = slotOfUnit ? new Int32Array(U) : null;
+  const alphaOfWeights = (drawn: Int32Array): number | null => {
+    let weight = drawn;
+    if (unitWeight && slotOfUnit) {
+      for (let u = 0; u < U; u++) unitWeight[u] = drawn[slotOfUnit[u]];
+      weight = unitWeight;
+    }
     marg.fill(0);
-    if (pairO) pairO.fill(0);
     let n = 0;
     let observed = 0;
+    if (pairO) {
+      pairO.fill(0);
+      for (let u = 0; u < U; u++) {
+        const w = weight[u];
+        if (w === 0) continue;
+        n += w * size[u];
+        for (let j = valueStart[u]; j < valueStart[u + 1]; j++) marg[valueIndex[j]] += w * valueCount[j];
+        for (let j = pairStart[u]; j < pairStart[u + 1]; j++) pairO[pairId[j]] += w * pairWeight[j];
+      }
+      const delta = alphaDeltaSquared(co, marg);
+      for (let p = 0; p < P; p++) if (pairO[p] > 0) observed += pairO[p] * delta(co.pairC[p], co.pairK[p]);
+      const expected = alphaExpectedSum(co, marg, n, delta);
+      return expected > 0 ? 1 - ((n - 1) * observed) / expected : null;
+    }
     for (let u = 0; u < U; u++) {
-      const w = slotOfUnit ? weight[slotOfUnit[u]] : weight[u];
+      const w = weight[u];
       if (w === 0) continue;
       n += w * size[u];
       for (let j = valueStart[u]; j < valueStart[u + 1]; j++) marg[valueIndex[j]] += w * valueCount[j];
-      if (pairO) {
-        for (let j = pairStart[u]; j < pairStart[u + 1]; j++) pairO[pairId[j]] += w * pairWeight[j];
-      } else {
-        observed += w * unitObserved[u];
-      }
+      observed += w * unitObserved[u];
     }
-    const delta = fixedDelta ?? alphaDeltaSquared(co, marg);
-    if (pairO) {
-      for (let p = 0; p < P; p++) if (pairO[p] > 0) observed += pairO[p] * delta(co.pairC[p], co.pairK[p]);
-    }
-    const expected = alphaExpectedSum(co, marg, n, delta);
+    const expected = alphaExpectedSum(co, marg, n, fixedDelta!);
     return expected > 0 ? 1 - ((n - 1) * observed) / expected : null;
   };
   const { replicates, undefinedResamples } = weightedBootstrapReplicates(slots.count, slots.drawWeights, alphaOfWeights, rng, resamples);

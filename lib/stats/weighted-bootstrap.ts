@@ -20,8 +20,9 @@ export type WeightDrawer = (weights: Int32Array, rng: Rng) => void;
  */
 export function multinomialWeights(n: number): WeightDrawer {
   if (!Number.isInteger(n) || n < 0) throw new Error("multinomialWeights requires a non-negative integer size");
+  const size = n; // a const the optimiser may keep in a register across the rng calls (a parameter is reloaded)
   return (weights, rng) => {
-    for (let i = 0; i < n; i++) weights[randomInt(rng, n)]++;
+    for (let i = 0; i < size; i++) weights[randomInt(rng, size)]++;
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { familyKinds, getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
+import { familyKinds, familyMinGaps, getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
 describe("task registry", () => {
   it("registers every kind under its own kind name", () => {
@@ -15,7 +15,16 @@ describe("task registry", () => {
   });
 
   it("familyKinds lists the kinds whose items form probe families in the assignment queue", () => {
-    expect(familyKinds()).toEqual([{ kind: "gridwm-judge", tags: ["env", "group"], required: "group" }]);
+    expect(familyKinds().map(({ kind, tags, required }) => ({ kind, tags, required }))).toEqual([{ kind: "gridwm-judge", tags: ["env", "group"], required: "group" }]);
+  });
+
+  it("familyMinGaps reads each family kind's spacing from the study's settings of the kind, its default where unset or invalid", () => {
+    expect(familyMinGaps({})).toEqual([{ kind: "gridwm-judge", minGap: 5 }]);
+    expect(familyMinGaps(null)).toEqual([{ kind: "gridwm-judge", minGap: 5 }]);
+    expect(familyMinGaps({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": { freeText: true } })).toEqual([{ kind: "gridwm-judge", minGap: 8 }]);
+    expect(familyMinGaps({ "gridwm-judge": { probeMinGap: 0 } })).toEqual([{ kind: "gridwm-judge", minGap: 0 }]);
+    expect(familyMinGaps({ "gridwm-judge": { probeMinGap: 101 } })).toEqual([{ kind: "gridwm-judge", minGap: 5 }]);
+    expect(familyMinGaps({ "gridwm-judge": { probeMinGap: "8" } })).toEqual([{ kind: "gridwm-judge", minGap: 5 }]);
   });
 
   it("isTaskKind does not take inherited object keys", () => {

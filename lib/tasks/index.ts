@@ -128,14 +128,21 @@ export interface FamilyKind {
   kind: TaskKind;
   tags: readonly string[];
   required: string;
+  /** other items between two members of one family in a person's queue, from the study's settings of the kind */
+  minGap(settings: Record<string, unknown>): number;
 }
 
 /** The registered kinds that declare `assignment.family`, in registry order. */
 export function familyKinds(): FamilyKind[] {
   return taskKinds.flatMap((kind) => {
     const family = taskModules[kind].assignment?.family;
-    return family ? [{ kind, tags: family.tags, required: family.required }] : [];
+    return family ? [{ kind, tags: family.tags, required: family.required, minGap: family.minGap }] : [];
   });
+}
+
+/** Each family kind's spacing in a study (its `minGap` of kindSettings(Study.taskSettings, kind)). */
+export function familyMinGaps(taskSettings: unknown): Array<{ kind: TaskKind; minGap: number }> {
+  return familyKinds().map((family) => ({ kind: family.kind, minGap: family.minGap(kindSettings(taskSettings, family.kind)) }));
 }
 
 /**

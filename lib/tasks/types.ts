@@ -93,7 +93,7 @@ export interface ModelAnswerParse<Answer = unknown> {
   reason?: string;
 }
 
-/** What an interactive kind's start and step are told besides the item (lib/play.ts). */
+/** What an interactive kind's start and step are told besides the item (lib/annotate/play.ts). */
 export interface PlayContext {
   assignmentId: string;
   /** the study condition of this assignment (Study.conditions), null when the study has none */
@@ -116,7 +116,7 @@ export interface PlayResult<State = unknown, View = unknown> {
 
 /**
  * Optional part of a task module (added for ESI-Bench and Ego2World): an item that is played step
- * by step on the server. lib/play.ts starts the episode on first view (seq 0), applies each action
+ * by step on the server. lib/annotate/play.ts starts the episode on first view (seq 0), applies each action
  * once (a retried step with the same seq gets the stored result) and keeps the state server-side;
  * GET/POST /api/annotate/assignments/[id]/play expose it to the annotator. May be async (a remote
  * simulator).
@@ -138,10 +138,12 @@ export interface PlayedStep {
  * How the assignment queue (lib/assignment) treats a kind's items. `family`: items that share the
  * values of `tags` form a family (a base case) that goes to the same annotator(s), e.g.
  * GridWM-Judge's probes of one storyboard; items without the `required` tag, gold and practice
- * items are ordinary items.
+ * items are ordinary items. `minGap(settings)`: at least this many other items between two members
+ * of one family in a person's queue, from the study's settings of the kind (Study.taskSettings[kind]
+ * parsed with its settingsSchema, lib/tasks kindSettings), e.g. GridWM-Judge's `probeMinGap`.
  */
 export interface TaskAssignmentRules {
-  family?: { tags: readonly string[]; required: string };
+  family?: { tags: readonly string[]; required: string; minGap(settings: Record<string, unknown>): number };
 }
 
 /** The importer's path -> URL rewrite given to mapImages: images by the call, videos by `.video` when present. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { studySlugSchema } from "@/lib/validations/study";
 
-/** POST /api/studies/[slug]/agents: a model agent's identity (lib/agents.ts, docs/api.md). */
+/** POST /api/studies/[slug]/agents: a model agent's identity (lib/participants/agents.ts, docs/api.md). */
 export const agentCreateSchema = z.object({
   name: z.string().trim().min(1, "an agent needs a name").max(80, "at most 80 characters"),
   model: z.string().trim().min(1, "name the model, e.g. gpt-4o-2024-08-06").max(120, "at most 120 characters"),

@@ -27,7 +27,7 @@ const commonPayloadSchemas = {
     index: index,
   }),
   image_closed: z.strictObject({ image: imageRef, via: z.enum(["escape", "backdrop", "button"]) }),
-  /** an interactive item (lib/play.ts): the server acknowledged step `seq` (the action as sent; `valid` false when refused) */
+  /** an interactive item (lib/annotate/play.ts): the server acknowledged step `seq` (the action as sent; `valid` false when refused) */
   play_step: z.strictObject({ seq: z.number().int().min(1).max(100_000), action: z.json(), valid: z.boolean() }),
   confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
   /**

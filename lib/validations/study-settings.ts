@@ -5,7 +5,7 @@ import { z } from "zod";
  * /api/studies/<slug>/settings). Pure: the browser form imports it too. Shares are sent as
  * fractions (0..1), times in seconds; an empty optional setting is null ("no limit", "no gate").
  * Per-kind task settings are checked against each kind's settingsSchema on the server
- * (lib/studies.ts), which knows the study's kinds.
+ * (lib/studies/studies.ts), which knows the study's kinds.
  */
 
 /** null, or "" from an emptied input, means "not set". */
@@ -86,7 +86,6 @@ export const studySettingsSchema = z
     overlap: z.coerce.number().int("a whole number").min(1, "at least 1 annotator per item").max(50, "at most 50"),
     confidenceScale: z.enum(["LIKERT_5", "PERCENT"]),
     idleCapSeconds: z.coerce.number().int("a whole number").min(5, "at least 5 seconds").max(3600, "at most an hour"),
-    probeMinGap: z.coerce.number().int("a whole number").min(0).max(100, "at most 100"),
     consentMarkdown: z.string().max(50_000, "at most 50,000 characters"),
     tutorialPages: z.array(tutorialPageSchema).max(30, "at most 30 tutorial pages"),
     practicePassMark: z.union([nothing, share("The pass mark")]),

@@ -13,8 +13,6 @@ export const studyCreateSchema = z.object({
   instructions: z.string().max(50_000).default(""),
   overlap: z.coerce.number().int().min(1, "at least 1 annotator per item").max(50),
   confidenceScale: z.enum(["LIKERT_5", "PERCENT"]).default("LIKERT_5"),
-  /** GridWM-Judge probe families: other items between two members of one family in a person's queue */
-  probeMinGap: z.coerce.number().int().min(0).max(100).default(5),
 });
 export type StudyCreateInput = z.infer<typeof studyCreateSchema>;
 

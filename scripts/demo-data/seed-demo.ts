@@ -22,9 +22,9 @@
 import path from "node:path";
 import { DATA_DIR } from "@/lib/db/database-url";
 import { db } from "@/lib/db";
-import { hashPassword } from "@/lib/passwords";
+import { hashPassword } from "@/lib/auth/passwords";
 import { importBatchFromPath } from "@/lib/import";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { getTaskModule } from "@/lib/tasks";
 import { mulberry32, type Rng } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";

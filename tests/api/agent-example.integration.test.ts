@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { issueToken } from "@/lib/api-tokens";
+import { issueToken } from "@/lib/auth/api-tokens";
 import { runScoreCommand } from "@/lib/cli/score";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { buildEsiDemo } from "@/lib/demo/esi-scenes";
@@ -10,7 +10,7 @@ import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
 import { getTaskModule } from "@/lib/tasks";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
-import { getPlay, playStep } from "@/lib/play";
+import { getPlay, playStep } from "@/lib/annotate/play";
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
 
 const root = path.resolve(import.meta.dirname, "..", "..");

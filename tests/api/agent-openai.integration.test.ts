@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { issueToken } from "@/lib/api-tokens";
+import { issueToken } from "@/lib/auth/api-tokens";
 import { importBatchFromPath } from "@/lib/import";
 import { buildEsiDemo } from "@/lib/demo/esi-scenes";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disconnectDb } from "@/lib/db";
-import { issueToken } from "@/lib/api-tokens";
+import { issueToken } from "@/lib/auth/api-tokens";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 import { batchFiles, forwardItem, zipOf } from "@/tests/fixtures/import-batches";

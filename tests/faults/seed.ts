@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { applyMigrations } from "../../lib/db/schema-engine";
-import { hashPassword } from "../../lib/passwords";
+import { hashPassword } from "../../lib/auth/passwords";
 
 /**
  * Rows for the fault tests, written with pg into a database of the test's own: annotators,

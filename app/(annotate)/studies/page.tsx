@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { listMemberStudies } from "@/lib/annotate/studies";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card } from "@/components/ui/card";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
-import { listStudiesWithCounts } from "@/lib/studies";
+import { requirePageRole } from "@/lib/auth/session";
+import { listStudiesWithCounts } from "@/lib/studies/studies";
 import { PageHeader } from "@/components/ui/page-header";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { studyCreateSchema } from "@/lib/validations/study";
-import { createStudy, listStudiesWithCounts } from "@/lib/studies";
+import { createStudy, listStudiesWithCounts } from "@/lib/studies/studies";
 
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"] }, async () => Response.json({ studies: await listStudiesWithCounts() }));
 

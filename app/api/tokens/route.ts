@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { issueToken, listTokens } from "@/lib/api-tokens";
+import { issueToken, listTokens } from "@/lib/auth/api-tokens";
 import { tokenCreateSchema } from "@/lib/validations/api-token";
 
 /** GET /api/tokens: the caller's own API tokens (never their text). Session only: a token cannot list or make tokens. */

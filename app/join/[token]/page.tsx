@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { isAppError } from "@/lib/errors";
-import { previewEntry } from "@/lib/study-entry";
+import { previewEntry } from "@/lib/studies/entry";
 import { JoinFrame, JoinProblem } from "@/components/join/join-frame";
 import { JoinSignIn } from "@/components/join/join-sign-in";
 

@@ -22,7 +22,7 @@ import {
 } from "@/components/tasks/ego2world-play/player-view";
 
 /**
- * Ego2World play (`ego2world-play`): the hidden kitchen runs on the server (lib/play.ts); this
+ * Ego2World play (`ego2world-play`): the hidden kitchen runs on the server (lib/annotate/play.ts); this
  * page shows what the person observes (the current area's picture from the episode start, the
  * objects there, the hand, a summary of what changed, the feedback line) and sends one action at a
  * time: area buttons play `go_to(area)`, the palette composes `name(arg, ...)` with pickers

@@ -5,7 +5,7 @@ import type { StudySnapshot } from "@/lib/dashboard/snapshot";
 import type { KindDashboard } from "@/lib/dashboard/kind-section";
 import type { EpisodeAnswer, EpisodeScore } from "@/lib/ego2world/metrics";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import type { ModelRunSummary } from "@/lib/model-runs";
+import type { ModelRunSummary } from "@/lib/models/runs";
 import { ego2worldKeySchema, ego2worldPublicSchema, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
 
 /**

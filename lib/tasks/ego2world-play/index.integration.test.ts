@@ -3,15 +3,15 @@ import { db, disconnectDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { importBatch, readBatchSource } from "@/lib/import";
 import type { ImportErrorDetails } from "@/lib/import/types";
-import { getPlay, playStep } from "@/lib/play";
-import { submitResponse } from "@/lib/responses";
+import { getPlay, playStep } from "@/lib/annotate/play";
+import { submitResponse } from "@/lib/responses/responses";
 import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { image, jsonl, removeTempFolders, writeFolder } from "@/tests/fixtures/import-batches";
 
 // The route handlers run as the signed-in annotator: only the session lookup is replaced.
 const session = vi.hoisted(() => ({ user: null as null | { id: string; role: "ANNOTATOR" } }));
-vi.mock("@/lib/session", () => ({
+vi.mock("@/lib/auth/session", () => ({
   requireRole: async () => {
     if (!session.user) throw new (await import("@/lib/errors")).AppError("UNAUTHORIZED", "Sign in first");
     return session.user;

@@ -9,7 +9,7 @@ import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/li
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import type { KindDashboard } from "@/lib/dashboard/kind-section";
-import { listModelRuns, type ModelRunSummary } from "@/lib/model-runs";
+import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 
 /**
  * Loads a study's ESI-Bench answers for the dashboard (lib/esi/figures.ts computes the figures):

@@ -17,7 +17,7 @@ import type { AgreementEncoding, InteractiveTask, Json, MetricSpec, PlayContext,
  *   viewpoint, contrastive flag; edges: action -> state), optional reference views for the
  *   passive conditions (`views.multi`, `views.gt`) and, for a live simulator, the start (scene,
  *   room, pose).
- * - The episode runs on the server (lib/play.ts calls `interactive.start` / `step`): only the
+ * - The episode runs on the server (lib/annotate/play.ts calls `interactive.start` / `step`): only the
  *   current state's image and objects reach the browser, one step at a time.
  * - Answer `{ choice }` (a string, or a map of parts), optional model confidence; the server
  *   adds `steps`, the number of actions it recorded. Correct iff every part equals the key
@@ -204,7 +204,7 @@ export function parseEsiModelAnswer(raw: unknown): EsiAnswer | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The episode (lib/play.ts runs it on the server)
+// The episode (lib/annotate/play.ts runs it on the server)
 
 export const esiSettingsSchema = z
   .strictObject({

@@ -26,6 +26,28 @@ import {
  * summarizeJudgeAnswers).
  */
 
+/**
+ * The kind's settings in a study (Study.taskSettings["gridwm-judge"]): `probeMinGap`, the probe
+ * spacing: members of one probe family (base case) go to the same person, at least this many other
+ * items apart in their queue (lib/assignment, "Probe families"; lowered when too few items are left).
+ */
+export const gridwmJudgeSettingsSchema = z.strictObject({
+  probeMinGap: z
+    .number()
+    .int("a whole number")
+    .min(0, "at least 0")
+    .max(100, "at most 100")
+    .default(5)
+    .meta({ title: "Probe spacing", description: "Members of one probe family go to the same person, at least this many other items apart." }),
+});
+export type GridwmJudgeSettings = z.infer<typeof gridwmJudgeSettingsSchema>;
+
+/** The study's settings of the kind, the defaults where they do not parse. */
+export function gridwmJudgeSettingsOf(settings: unknown): GridwmJudgeSettings {
+  const parsed = gridwmJudgeSettingsSchema.safeParse(settings ?? {});
+  return parsed.success ? parsed.data : gridwmJudgeSettingsSchema.parse({});
+}
+
 export const gridwmJudgePublicSchema = z.strictObject({
   /** one composite image of the K = 8 key frames, 4 columns x 2 rows, in the order shown */
   storyboard: imagePathSchema,
@@ -292,6 +314,7 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
 
   parseModelAnswer: (raw) => parseJudgeModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseJudgeModelAnswer,
-  assignment: { family: { tags: ["env", "group"], required: "group" } },
+  settingsSchema: gridwmJudgeSettingsSchema,
+  assignment: { family: { tags: ["env", "group"], required: "group", minGap: (settings) => gridwmJudgeSettingsOf(settings).probeMinGap } },
   dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard),
 };

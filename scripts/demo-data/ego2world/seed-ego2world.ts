@@ -2,7 +2,7 @@ import path from "node:path";
 import { db } from "@/lib/db";
 import { DATA_DIR } from "@/lib/db/database-url";
 import { importBatchFromPath } from "@/lib/import";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { generateEgo2worldDemoBatch } from "@/scripts/demo-data/ego2world/generate-ego2world-batch";
 
 export const EGO2WORLD_STUDY = "ego2world-demo";

@@ -2,7 +2,7 @@ import path from "node:path";
 import { db } from "@/lib/db";
 import { DATA_DIR } from "@/lib/db/database-url";
 import { importBatchFromPath } from "@/lib/import";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import { planEpisode, type SimulatedPerson } from "@/lib/demo/esi-simulate";
 import type { EsiDemoItem } from "@/lib/demo/esi-scenes";

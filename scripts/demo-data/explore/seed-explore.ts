@@ -2,7 +2,7 @@ import path from "node:path";
 import { db } from "@/lib/db";
 import { DATA_DIR } from "@/lib/db/database-url";
 import { importBatchFromPath } from "@/lib/import";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { generateExploreDemoBatch } from "@/scripts/demo-data/explore/generate-explore-batch";
 
 export const EXPLORE_STUDY = "explore-demo";

@@ -2,7 +2,7 @@ import path from "node:path";
 import { db } from "@/lib/db";
 import { DATA_DIR } from "@/lib/db/database-url";
 import { importBatchFromPath } from "@/lib/import";
-import { importModelRun } from "@/lib/model-runs";
+import { importModelRun } from "@/lib/models/runs";
 import { generateRatingDemoBatch } from "@/scripts/demo-data/rating/generate-rating-batch";
 
 export const RATING_STUDY = "rating-demo";

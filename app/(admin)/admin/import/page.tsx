@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
-import { listStudyChoices } from "@/lib/studies";
+import { requirePageRole } from "@/lib/auth/session";
+import { listStudyChoices } from "@/lib/studies/studies";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";

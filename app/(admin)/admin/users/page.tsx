@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
-import { listUsers } from "@/lib/users";
+import { requirePageRole } from "@/lib/auth/session";
+import { listUsers } from "@/lib/auth/users";
 import { PageHeader } from "@/components/ui/page-header";
 import { UsersTable } from "@/components/admin/users-table";
 

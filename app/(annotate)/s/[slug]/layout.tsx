@@ -1,4 +1,4 @@
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { orPageError } from "@/lib/annotate/page-access";
 

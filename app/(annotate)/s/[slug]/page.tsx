@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import ReactMarkdown from "react-markdown";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { orPageError } from "@/lib/annotate/page-access";
 import { redirect } from "next/navigation";
 import { progressFor } from "@/lib/assignment";
-import { getParticipation } from "@/lib/participants";
+import { getParticipation } from "@/lib/participants/participants";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { ProgressBar } from "@/components/annotate/progress-bar";

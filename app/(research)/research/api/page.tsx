@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { buildOpenApi } from "@/lib/http/openapi";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
 import { PageHeader } from "@/components/ui/page-header";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
-import { listTokens } from "@/lib/api-tokens";
+import { requirePageRole } from "@/lib/auth/session";
+import { listTokens } from "@/lib/auth/api-tokens";
 import { PageHeader } from "@/components/ui/page-header";
 import { ApiTokensPanel } from "@/components/research/api-tokens-panel";
 

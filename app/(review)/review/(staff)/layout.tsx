@@ -1,4 +1,4 @@
-import { requireLayoutUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/auth/session";
 
 // Checked here (pages check again, requirePageRole) so that the refusal is a real 403 sent before
 // the page streams, as in app/(research)/layout.tsx.

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
 import { getReviewStudyBySlug } from "@/lib/review/studies";
 import { nextReviewFor } from "@/lib/review/work";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { userCreateSchema } from "@/lib/validations/user";
-import { createUserAccount, listUsers } from "@/lib/users";
+import { createUserAccount, listUsers } from "@/lib/auth/users";
 
 export const GET = route({ roles: ["ADMIN"] }, async () => Response.json({ users: await listUsers() }));
 

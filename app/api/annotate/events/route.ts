@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { recordEvents } from "@/lib/events";
+import { recordEvents } from "@/lib/responses/events";
 import { MAX_EVENTS_BODY_BYTES, parseTrajectoryBatch, trajectoryBatchSchema } from "@/lib/validations/annotate";
 import { jsonResponse } from "@/lib/http/json";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { submitResponse } from "@/lib/responses";
+import { submitResponse } from "@/lib/responses/responses";
 import { responseCreateSchema } from "@/lib/validations/annotate";
 import { jsonResponse } from "@/lib/http/json";
 

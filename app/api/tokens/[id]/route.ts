@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { revokeToken } from "@/lib/api-tokens";
+import { revokeToken } from "@/lib/auth/api-tokens";
 import { tokenIdParamSchema } from "@/lib/validations/api-token";
 
 /** DELETE /api/tokens/[id]: revokes one of the caller's own tokens (404 for another user's). */

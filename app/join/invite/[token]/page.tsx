@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { isAppError } from "@/lib/errors";
-import { previewInvite } from "@/lib/study-entry";
+import { previewInvite } from "@/lib/studies/entry";
 import { JoinFrame, JoinProblem } from "@/components/join/join-frame";
 import { JoinSignIn } from "@/components/join/join-sign-in";
 

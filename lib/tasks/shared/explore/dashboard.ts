@@ -14,7 +14,7 @@ import {
   type ExploreTableRow,
 } from "@/lib/dashboard/explore-tables";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import type { ModelRunSummary } from "@/lib/model-runs";
+import type { ModelRunSummary } from "@/lib/models/runs";
 import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/shared/explore/llm";

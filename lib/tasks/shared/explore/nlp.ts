@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { LRUCache } from "lru-cache";
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 
@@ -27,10 +28,10 @@ export interface Token {
   stop: boolean;
 }
 
-/** Tokens of short texts (categories, predicates), cached: keys and answers repeat them. Bounded. */
-const tokenCache = new Map<string, Token[]>();
 const TOKEN_CACHE_TEXT = 120;
 const TOKEN_CACHE_ENTRIES = 5_000;
+/** Tokens of short texts (categories, predicates), cached: keys and answers repeat them. Bounded (least recently used go). */
+const tokenCache = new LRUCache<string, Token[]>({ max: TOKEN_CACHE_ENTRIES });
 
 /** Tokens of a text, punctuation and spaces left out. */
 export function tokenize(text: string): Token[] {
@@ -38,7 +39,6 @@ export function tokenize(text: string): Token[] {
   let tokens = tokenCache.get(text);
   if (!tokens) {
     tokens = tokenizeUncached(text);
-    if (tokenCache.size >= TOKEN_CACHE_ENTRIES) tokenCache.clear();
     tokenCache.set(text, tokens);
   }
   return tokens;

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { getParticipation } from "@/lib/participants";
+import { getParticipation } from "@/lib/participants/participants";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { StudyMarkdown } from "@/components/annotate/markdown";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { orPageError } from "@/lib/annotate/page-access";
 import { nextForMember } from "@/lib/annotate/next";

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { endingCompletion } from "@/lib/annotate/next";
-import { endingOf, getParticipation } from "@/lib/participants";
+import { endingOf, getParticipation } from "@/lib/participants/participants";
 import type { EndingName } from "@/lib/validations/study-settings";
 import { Card } from "@/components/ui/card";
 import { Completion } from "@/components/annotate/completion";

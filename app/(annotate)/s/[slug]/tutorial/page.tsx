@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
 import { countPracticeItems, getMemberStudy } from "@/lib/annotate/studies";
-import { getParticipation } from "@/lib/participants";
+import { getParticipation } from "@/lib/participants/participants";
 import { Card, CardBody } from "@/components/ui/card";
 import { StudyMarkdown } from "@/components/annotate/markdown";
 import { TutorialPager } from "@/components/annotate/tutorial-pager";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { countParticipantResponses, getParticipation } from "@/lib/participants";
+import { countParticipantResponses, getParticipation } from "@/lib/participants/participants";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WithdrawForm } from "@/components/annotate/withdraw-form";
 

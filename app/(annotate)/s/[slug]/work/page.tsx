@@ -3,11 +3,11 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { isPhoneOrTabletRequest } from "@/lib/annotate/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getMemberStudy } from "@/lib/annotate/studies";
 import { nextForMember } from "@/lib/annotate/next";
 import { orPageError } from "@/lib/annotate/page-access";
-import { gatePath, getParticipation } from "@/lib/participants";
+import { gatePath, getParticipation } from "@/lib/participants/participants";
 import { AnnotateSessionClient } from "@/components/annotate/annotate-session-client";
 
 export const metadata: Metadata = { title: "Annotate" };

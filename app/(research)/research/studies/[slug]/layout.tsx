@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getStudyHeader } from "@/lib/studies";
+import { getStudyHeader } from "@/lib/studies/studies";
 import { StudyTabs } from "@/components/research/study-tabs";
 import { Badge } from "@/components/ui/badge";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
-import { getStudyBySlug, listStudyBatches, listStudyItems, studyFacets } from "@/lib/studies";
+import { requirePageRole } from "@/lib/auth/session";
+import { getStudyBySlug, listStudyBatches, listStudyItems, studyFacets } from "@/lib/studies/studies";
 import { itemFilterSchema } from "@/lib/validations/study";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardBody } from "@/components/ui/card";
 import { StudyCreateForm } from "@/components/research/study-create-form";

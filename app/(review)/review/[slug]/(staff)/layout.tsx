@@ -1,4 +1,4 @@
-import { requireLayoutUser } from "@/lib/session";
+import { requireLayoutUser } from "@/lib/auth/session";
 
 // Results and decisions are the researchers' (a real 403 before the page streams; pages check again).
 export default async function ReviewStudyStaffLayout({ children }: { children: React.ReactNode }) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { agentCreateSchema } from "@/lib/validations/agent";
-import { createAgent, listAgents } from "@/lib/agents";
+import { createAgent, listAgents } from "@/lib/participants/agents";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

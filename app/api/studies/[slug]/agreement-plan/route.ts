@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { getStudyBySlug } from "@/lib/studies";
+import { getStudyBySlug } from "@/lib/studies/studies";
 import { agreementPlanBuildSchema, buildAgreementPlan } from "@/lib/dashboard/agreement-plan";
 
 const paramsSchema = z.object({ slug: studySlugSchema });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { auditQuerySchema, listStudyAudit } from "@/lib/audit";
+import { auditQuerySchema, listStudyAudit } from "@/lib/audit/log";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

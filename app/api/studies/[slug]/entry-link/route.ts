@@ -2,7 +2,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { entryLinkChangeSchema } from "@/lib/validations/study-settings";
-import { setEntryLink } from "@/lib/study-settings";
+import { setEntryLink } from "@/lib/studies/settings";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { createInvite, inviteCreateSchema, inviteRevokeSchema, listInvites, revokeInvite } from "@/lib/study-entry";
+import { createInvite, inviteCreateSchema, inviteRevokeSchema, listInvites, revokeInvite } from "@/lib/studies/entry";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { addStudyMembers, listMemberCandidates, listStudyMembers, removeStudyMember, studyMemberRemoveSchema, studyMembersAddSchema } from "@/lib/members";
+import { addStudyMembers, listMemberCandidates, listStudyMembers, removeStudyMember, studyMemberRemoveSchema, studyMembersAddSchema } from "@/lib/studies/members";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

@@ -3,8 +3,8 @@ import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { readFormBody } from "@/lib/http/body";
 import { studySlugSchema } from "@/lib/validations/study";
-import { getStudyBySlug } from "@/lib/studies";
-import { importModelRun, listModelRuns, modelRunNameSchema } from "@/lib/model-runs";
+import { getStudyBySlug } from "@/lib/studies/studies";
+import { importModelRun, listModelRuns, modelRunNameSchema } from "@/lib/models/runs";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 /** the multipart form: the run's name and its answers.jsonl (checked below, with its own messages) */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { actOnParticipant, listParticipants, participantActionSchema } from "@/lib/participants";
+import { actOnParticipant, listParticipants, participantActionSchema } from "@/lib/participants/participants";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { getStudyBySlug } from "@/lib/studies";
+import { getStudyBySlug } from "@/lib/studies/studies";
 import { getLlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import { startLlmScoring } from "@/lib/scoring/runner";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { getStudySettings, updateStudySettings } from "@/lib/study-settings";
+import { getStudySettings, updateStudySettings } from "@/lib/studies/settings";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
 import { studyStatusChangeSchema } from "@/lib/validations/study-settings";
-import { changeStudyStatus } from "@/lib/study-settings";
+import { changeStudyStatus } from "@/lib/studies/settings";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

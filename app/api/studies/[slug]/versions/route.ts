@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { createStudyVersion } from "@/lib/study-versions";
+import { createStudyVersion } from "@/lib/studies/versions";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

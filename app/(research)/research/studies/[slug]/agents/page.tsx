@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
-import { listAgents, agentStepCapOf } from "@/lib/agents";
+import { requirePageRole } from "@/lib/auth/session";
+import { listAgents, agentStepCapOf } from "@/lib/participants/agents";
 import { AgentsPanel } from "@/components/research/agents-panel";
 
 export const metadata: Metadata = { title: "Agents" };

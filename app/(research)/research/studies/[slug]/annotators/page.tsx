@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
 import { FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
-import { listMemberCandidates, listStudyMembers } from "@/lib/members";
+import { listMemberCandidates, listStudyMembers } from "@/lib/studies/members";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { auditQuerySchema, listStudyAudit } from "@/lib/audit";
+import { auditQuerySchema, listStudyAudit } from "@/lib/audit/log";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ButtonLink } from "@/components/ui/button";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { AGREEMENT_PLAN_PER_CELL, DEFAULT_TAG } from "@/lib/dashboard/constants";
 import { CI_METHOD_LABELS, CI_METHODS } from "@/lib/dashboard/params";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
-import { getStudyBySlug, studyFacets } from "@/lib/studies";
+import { requirePageRole } from "@/lib/auth/session";
+import { getStudyBySlug, studyFacets } from "@/lib/studies/studies";
 import { exportTableCounts } from "@/lib/exports/counts";
 import { exportQuerySchema, type ExportWhat } from "@/lib/exports/filter";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { listParticipants } from "@/lib/participants";
-import { getEntryToken, listInvites } from "@/lib/study-entry";
-import { getStudyBySlug } from "@/lib/studies";
+import { listParticipants } from "@/lib/participants/participants";
+import { getEntryToken, listInvites } from "@/lib/studies/entry";
+import { getStudyBySlug } from "@/lib/studies/studies";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EntryLinkCard } from "@/components/research/entry-link-card";
 import { InvitesManager } from "@/components/research/invites-manager";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { orPageError } from "@/lib/annotate/page-access";
-import { getStudySettings } from "@/lib/study-settings";
+import { getStudySettings } from "@/lib/studies/settings";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { StudySettingsForm } from "@/components/research/study-settings-form";
 import { NewVersionButton, StudyLifecycle } from "@/components/research/study-lifecycle";

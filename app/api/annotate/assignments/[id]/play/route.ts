@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { getPlay, playStep } from "@/lib/play";
+import { getPlay, playStep } from "@/lib/annotate/play";
 import { assignmentParamSchema, playStepSchema } from "@/lib/validations/annotate";
 import { jsonResponse } from "@/lib/http/json";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { acceptConsent } from "@/lib/participants";
+import { acceptConsent } from "@/lib/participants/participants";
 import { studySlugParamSchema } from "@/lib/validations/annotate";
 
 const consentSchema = z.object({ version: z.number().int().min(1), accept: z.literal(true, { message: "tick the box to accept" }) });

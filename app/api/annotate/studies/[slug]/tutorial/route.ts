@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { completeTutorial } from "@/lib/participants";
+import { completeTutorial } from "@/lib/participants/participants";
 import { studySlugParamSchema } from "@/lib/validations/annotate";
 
 /** POST /api/annotate/studies/[slug]/tutorial -> 204: the participant read the tutorial pages. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { withdrawFromStudy } from "@/lib/participants";
+import { withdrawFromStudy } from "@/lib/participants/participants";
 import { studySlugParamSchema } from "@/lib/validations/annotate";
 
 const withdrawSchema = z.object({ confirm: z.literal("withdraw", { message: 'type "withdraw" to confirm' }) });

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { agentParamsSchema } from "@/lib/validations/agent";
-import { disableAgent } from "@/lib/agents";
+import { disableAgent } from "@/lib/participants/agents";
 
 /** DELETE: stops the agent (its tokens revoked, the account disabled); its answers stay in the study. */
 export const DELETE = route({ roles: ["ADMIN", "RESEARCHER"], params: agentParamsSchema, summary: "Stop a model agent" }, async ({ params, user }) => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { getStudyBySlug } from "@/lib/studies";
-import { deleteModelRun } from "@/lib/model-runs";
+import { getStudyBySlug } from "@/lib/studies/studies";
+import { deleteModelRun } from "@/lib/models/runs";
 
 const paramsSchema = z.object({ slug: studySlugSchema, runId: z.string().min(1).max(64) });
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageRole } from "@/lib/session";
+import { requirePageRole } from "@/lib/auth/session";
 import { getReplay } from "@/lib/annotate/research";
 import { orPageError } from "@/lib/annotate/page-access";
 import { Badge } from "@/components/ui/badge";

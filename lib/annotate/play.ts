@@ -1,0 +1,151 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { DbClient, Tx } from "@/lib/db/client-types";
+import { getTaskModule } from "@/lib/tasks";
+import { taskItemOf } from "@/lib/annotate/assignment-view";
+import type { InteractiveTask, Json, PlayContext, PlayResult } from "@/lib/tasks/types";
+import { assertAgentStepAllowed } from "@/lib/participants/agents";
+
+/**
+ * Interactive items (ESI-Bench exploration, Ego2World episodes): the episode runs on the server,
+ * one action per request, and only the kind's view of the current observation reaches the
+ * browser. The hidden state lives in Assignment.playState; every step is a PlayStep row.
+ *
+ * - The episode starts on the first GET (seq 0 is the start view); later GETs resume it.
+ * - A step names its seq (last + 1). (assignmentId, seq) is unique, so a step retried after a
+ *   network failure is applied once and answered with the stored result; any other seq is a
+ *   409 that tells the browser where the episode is.
+ * - The assignment row is locked (SELECT ... FOR UPDATE) while a step reads and writes the state,
+ *   so two tabs cannot interleave steps. The kind's step may be async (a remote simulator): it
+ *   runs inside that transaction, bounded by the transaction timeout below.
+ */
+
+/** A remote simulator step (ESI) waits at most this long before the kind reports it down. */
+const STEP_TRANSACTION_TIMEOUT_MS = 30_000;
+
+export interface PlayStepView {
+  seq: number;
+  action: Json;
+  valid: boolean;
+  message: string | null;
+}
+
+export interface PlayState {
+  /** the seq of the latest step (0: only the start) */
+  seq: number;
+  view: Json;
+  /** every step after the start, in order (what the annotator did and was told) */
+  steps: PlayStepView[];
+}
+
+export interface PlayStepAck {
+  seq: number;
+  view: Json;
+  valid: boolean;
+  message: string | null;
+  /** true when this seq was stored before: a retry, answered from the record */
+  duplicate: boolean;
+}
+
+interface LockedAssignment {
+  id: string;
+  userId: string;
+  status: string;
+  condition: string | null;
+  playState: unknown;
+  studyId: string;
+  taskSettings: unknown;
+  item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
+}
+
+async function lockAssignment(tx: Tx, assignmentId: string, userId: string): Promise<LockedAssignment> {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "Assignment" WHERE id = ${assignmentId} FOR UPDATE`;
+  if (locked.length === 0) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
+  const assignment = await tx.assignment.findUniqueOrThrow({
+    where: { id: assignmentId },
+    select: {
+      id: true,
+      userId: true,
+      status: true,
+      condition: true,
+      playState: true,
+      studyId: true,
+      study: { select: { taskSettings: true } },
+      item: { select: { externalId: true, kind: true, public: true, key: true, tags: true } },
+    },
+  });
+  if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
+  return { ...assignment, taskSettings: assignment.study.taskSettings };
+}
+
+function interactiveOf(kind: string): InteractiveTask {
+  const interactive = getTaskModule(kind).interactive;
+  if (!interactive) throw new AppError("INVALID", `Items of kind ${kind} are not interactive`);
+  return interactive;
+}
+
+function contextOf(assignment: LockedAssignment): PlayContext {
+  const all = assignment.taskSettings && typeof assignment.taskSettings === "object" ? (assignment.taskSettings as Record<string, unknown>) : {};
+  const own = all[assignment.item.kind];
+  return { assignmentId: assignment.id, condition: assignment.condition, settings: own && typeof own === "object" ? (own as Record<string, unknown>) : {} };
+}
+
+async function storeStep(tx: Tx, assignmentId: string, seq: number, action: unknown, result: PlayResult): Promise<void> {
+  await tx.playStep.create({
+    data: { assignmentId, seq, action: (action ?? {}) as Prisma.InputJsonValue, view: result.view as Prisma.InputJsonValue, valid: result.valid, message: result.message ?? null },
+  });
+  await tx.assignment.update({ where: { id: assignmentId }, data: { playState: (result.state ?? null) as Prisma.InputJsonValue } });
+}
+
+async function stepsOf(tx: DbClient, assignmentId: string) {
+  return tx.playStep.findMany({ where: { assignmentId }, orderBy: { seq: "asc" }, select: { seq: true, action: true, view: true, valid: true, message: true } });
+}
+
+/** The episode as the annotator may see it; starts it (seq 0) on the first call. */
+export async function getPlay(userId: string, assignmentId: string): Promise<PlayState> {
+  const rows = await db.$transaction(
+    async (tx) => {
+      const assignment = await lockAssignment(tx, assignmentId, userId);
+      const interactive = interactiveOf(assignment.item.kind);
+      const existing = await stepsOf(tx, assignmentId);
+      if (existing.length > 0) return existing;
+      if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed`);
+      const result = await interactive.start(taskItemOf(assignment.item), contextOf(assignment));
+      await storeStep(tx, assignmentId, 0, {}, result);
+      return stepsOf(tx, assignmentId);
+    },
+    { timeout: STEP_TRANSACTION_TIMEOUT_MS },
+  );
+  const last = rows[rows.length - 1]!;
+  return {
+    seq: last.seq,
+    view: last.view as Json,
+    steps: rows.filter((row) => row.seq > 0).map((row) => ({ seq: row.seq, action: row.action as Json, valid: row.valid, message: row.message })),
+  };
+}
+
+/** Applies one action (seq = last + 1) once; a retried seq gets the stored result. */
+export async function playStep(userId: string, assignmentId: string, input: { seq: number; action: unknown }): Promise<PlayStepAck> {
+  return db.$transaction(
+    async (tx) => {
+      const assignment = await lockAssignment(tx, assignmentId, userId);
+      const interactive = interactiveOf(assignment.item.kind);
+      const stored = await tx.playStep.findUnique({ where: { assignmentId_seq: { assignmentId, seq: input.seq } }, select: { seq: true, view: true, valid: true, message: true } });
+      if (stored) return { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true };
+      if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed: no more steps`);
+      const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
+      if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
+      if (input.seq !== last.seq + 1) throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${last.seq + 1}`, { expectedSeq: last.seq + 1 });
+      await assertAgentStepAllowed(userId, assignment.studyId);
+      const action = interactive.actionSchema.parse(input.action);
+      const item = taskItemOf(assignment.item);
+      const result = await interactive.step(item, assignment.playState, action, { ...contextOf(assignment), seq: input.seq });
+      await storeStep(tx, assignmentId, input.seq, action, result);
+      if (assignment.status === "ASSIGNED") await tx.assignment.update({ where: { id: assignmentId }, data: { status: "STARTED", startedAt: new Date() } });
+      return { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false };
+    },
+    { timeout: STEP_TRANSACTION_TIMEOUT_MS },
+  );
+}

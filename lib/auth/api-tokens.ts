@@ -1,0 +1,127 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/audit/log";
+import { AppError } from "@/lib/errors";
+import { apiScopes, type ApiScope } from "@/lib/http/scopes";
+import type { CurrentUser } from "@/lib/auth/session";
+import type { TokenCreateInput } from "@/lib/validations/api-token";
+
+/**
+ * Personal API tokens (issue 23, docs/api.md). A token is `ys_` and 32 random bytes (base64url);
+ * only its SHA-256 is stored (a hash of 256 random bits needs no salt or slow hash: nothing can
+ * be guessed from it), with its first characters to tell tokens apart in lists. A request with
+ * `Authorization: Bearer <token>` acts as the token's user, with that user's role and
+ * authorisation, and only on routes its scopes allow (lib/http/route.ts). Revoking, expiry,
+ * disabling the user end it at once: every request reads the token's row.
+ */
+
+export const TOKEN_PREFIX = "ys_";
+/** tokens a user may hold at once (not revoked, not expired) */
+export const MAX_ACTIVE_TOKENS = 50;
+/** lastUsedAt is written at most this often per token */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface ApiTokenSummary {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiScope[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function newTokenText(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+const summarySelect = { id: true, name: true, prefix: true, scopes: true, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true } as const;
+
+function summaryOf(row: { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes.filter((scope): scope is ApiScope => (apiScopes as readonly string[]).includes(scope)),
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Makes a token for `userId` and returns its text, once. `actorId`: who asked (the user, or the
+ * researcher making an agent's token).
+ */
+export async function issueToken(userId: string, input: TokenCreateInput, actorId: string): Promise<{ token: string; summary: ApiTokenSummary }> {
+  const active = await db.apiToken.count({ where: { userId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
+  if (active >= MAX_ACTIVE_TOKENS) throw new AppError("CONFLICT", `At most ${MAX_ACTIVE_TOKENS} tokens may be active at once; revoke one first`);
+  const token = newTokenText();
+  const row = await db.apiToken.create({
+    data: {
+      userId,
+      name: input.name,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+      scopes: [...new Set(input.scopes)],
+      expiresAt: new Date(Date.now() + input.expiresInDays * 24 * 60 * 60 * 1000),
+      createdById: actorId,
+    },
+    select: summarySelect,
+  });
+  await recordAudit(actorId, "api-token.create", `user:${userId}`, { tokenId: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt?.toISOString() ?? null });
+  return { token, summary: summaryOf(row) };
+}
+
+/** The user's own tokens, newest first (revoked ones too, for the record). */
+export async function listTokens(userId: string): Promise<ApiTokenSummary[]> {
+  const rows = await db.apiToken.findMany({ where: { userId }, orderBy: { createdAt: "desc" }, select: summarySelect, take: 200 });
+  return rows.map(summaryOf);
+}
+
+/** Revokes one of the user's own tokens (404 for anyone else's: it is not theirs to see). */
+export async function revokeToken(userId: string, tokenId: string, actorId: string = userId): Promise<ApiTokenSummary> {
+  const row = await db.apiToken.findFirst({ where: { id: tokenId, userId }, select: { id: true, revokedAt: true } });
+  if (!row) throw new AppError("NOT_FOUND", `No token ${tokenId}`);
+  const updated = await db.apiToken.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() }, select: summarySelect });
+  if (!row.revokedAt) await recordAudit(actorId, "api-token.revoke", `user:${userId}`, { tokenId: row.id, name: updated.name, prefix: updated.prefix });
+  return summaryOf(updated);
+}
+
+export interface BearerCaller {
+  tokenId: string;
+  scopes: ApiScope[];
+  user: CurrentUser;
+}
+
+/**
+ * The caller of a bearer token: 401 when it is unknown, revoked, expired, or its user is disabled.
+ * Notes the last use (at most once a minute per token).
+ */
+export async function authenticateBearer(token: string): Promise<BearerCaller> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) throw new AppError("UNAUTHORIZED", "The API token is not a Yardstick token");
+  const [row] = await db.$queryRaw<
+    Array<{ tokenId: string; scopes: string[]; expiresAt: Date | null; revokedAt: Date | null; lastUsedAt: Date | null; id: string; name: string; email: string | null; role: CurrentUser["role"]; disabled: boolean }>
+  >`SELECT t.id AS "tokenId", t.scopes, t."expiresAt", t."revokedAt", t."lastUsedAt", u.id, u.name, u.email, u.role::text AS role, u.disabled
+    FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t."tokenHash" = ${hashToken(token)}`;
+  if (!row) throw new AppError("UNAUTHORIZED", "The API token is unknown");
+  if (row.revokedAt) throw new AppError("UNAUTHORIZED", "The API token was revoked");
+  const now = Date.now();
+  if (row.expiresAt && row.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "The API token has expired");
+  if (row.disabled) throw new AppError("UNAUTHORIZED", "The API token's account is disabled");
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.$executeRaw`UPDATE "ApiToken" SET "lastUsedAt" = now() WHERE id = ${row.tokenId}`;
+  }
+  return {
+    tokenId: row.tokenId,
+    scopes: row.scopes.filter((scope): scope is ApiScope => (apiScopes as readonly string[]).includes(scope)),
+    user: { id: row.id, name: row.name, email: row.email, role: row.role },
+  };
+}

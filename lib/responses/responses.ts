@@ -1,0 +1,231 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
+import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
+import { getTaskModule, kindSettings } from "@/lib/tasks";
+import type { PlayedStep } from "@/lib/tasks/types";
+import { taskItemOf } from "@/lib/annotate/assignment-view";
+import { endParticipation, reclaimReleasedPlace } from "@/lib/assignment";
+import { newRowId, sqlNow } from "@/lib/db/sql";
+import { activeTimeMs, idleCapMs, wallTimeMs } from "@/lib/timing/active-time";
+import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
+
+/**
+ * Stores an annotator's response, scored on the server with the kind's own scorer. A submission
+ * carries a client-generated id: however often it is retried it is stored once, and a retry gets
+ * the same reply (`duplicate: true`).
+ *
+ * Times: the browser sends its wall and active time, but the stored values are recomputed here
+ * from the stored events 0..submitSeq whenever that trajectory is complete (gapless up to the
+ * `submitted` event), with the same pure function (lib/timing/active-time.ts). The browser sends a
+ * submission only after its events are acknowledged, so this is the normal case; the browser's
+ * values are the fallback (e.g. events lost with a cleared browser storage). The server's copy is
+ * preferred because it is computed from the very record that researchers replay and export.
+ *
+ * Queue rules on submission (lib/assignment, docs/assignment.md):
+ * - item time limit: a response submitted more than Study.itemTimeLimitSeconds +
+ *   ITEM_TIME_GRACE_SECONDS after the item was first shown (Assignment.startedAt, else its
+ *   creation) is stored like any other, with Response.timedOut = true; researchers decide what to
+ *   do with it (nothing is thrown away: the participant's time was spent);
+ * - a late submission to a RELEASED assignment (lease expired, participant excluded or timed out)
+ *   is stored too; the assignment takes its place back (SUBMITTED) only if the item still has
+ *   room, else it stays RELEASED and does not count toward k;
+ * - a gold item's answer runs the exclusion rule (applyGoldRule).
+ */
+
+/** Confidence as given, checked against the study's scale, and normalised to [0, 1]. */
+export function normaliseConfidence(value: number, scale: ConfidenceScale): number {
+  if (scale === "LIKERT_5") {
+    if (!Number.isInteger(value) || value < 1 || value > 5) throw new AppError("INVALID", `confidence must be an integer from 1 to 5 on this study's scale; got ${value}`);
+    return (value - 1) / 4;
+  }
+  if (!Number.isFinite(value) || value < 0 || value > 100) throw new AppError("INVALID", `confidence must be from 0 to 100 on this study's scale; got ${value}`);
+  return value / 100;
+}
+
+/** The key's order (shown after a practice item, and to researchers): ENACT-like keys carry `order`. */
+export function keyOrderOf(key: unknown): number[] | null {
+  const order = key && typeof key === "object" ? (key as { order?: unknown }).order : undefined;
+  return Array.isArray(order) && order.every((value) => typeof value === "number") ? (order as number[]) : null;
+}
+
+interface StoredResponse {
+  id: string;
+  clientId: string;
+  correct: boolean;
+  assignment: { id: string; userId: string; purpose: "MAIN" | "PRACTICE" | "AGREEMENT"; item: { kind: string; key: unknown } };
+}
+
+function ackOf(response: StoredResponse, duplicate: boolean): ResponseAck {
+  const ack: ResponseAck = { responseId: response.id, assignmentId: response.assignment.id, clientId: response.clientId, duplicate, purpose: response.assignment.purpose };
+  if (response.assignment.purpose === "PRACTICE") {
+    const { kind, key } = response.assignment.item;
+    ack.feedback = { correct: response.correct, order: keyOrderOf(key) ?? [] };
+    // non-ordering kinds: the key as an answer of the kind (GridWM: the right letter, verdict or scene)
+    const keyAnswer = getTaskModule(kind).keyAnswer;
+    if (keyAnswer) ack.feedback.answer = keyAnswer(key);
+  }
+  return ack;
+}
+
+const storedSelect = {
+  id: true,
+  clientId: true,
+  correct: true,
+  assignment: { select: { id: true, userId: true, purpose: true, item: { select: { kind: true, key: true } } } },
+} as const;
+
+async function findByClientId(clientId: string, userId: string): Promise<ResponseAck | null> {
+  const stored = await db.response.findUnique({ where: { clientId }, select: storedSelect });
+  if (!stored) return null;
+  if (stored.assignment.userId !== userId) throw new AppError("CONFLICT", `Submission ${clientId} belongs to another annotator`);
+  return ackOf(stored, true);
+}
+
+/** Wall and active time from the stored trajectory (events 0..submitSeq in seq order, client times in ms), or null when it is incomplete. */
+function timesFromEvents(events: ReadonlyArray<{ seq: number; type: string; clientTime: number }>, submitSeq: number, capMs: number): { wallMs: number; activeMs: number } | null {
+  const complete = events.length === submitSeq + 1 && events.every((event, i) => event.seq === i) && events[events.length - 1]?.type === "submitted";
+  if (!complete) return null;
+  return { wallMs: wallTimeMs(events), activeMs: activeTimeMs(events, capMs) };
+}
+
+/** What a submission needs to know, read in one query. */
+interface SubmitTarget {
+  id: string;
+  userId: string;
+  studyId: string;
+  purpose: AssignmentPurpose;
+  status: AssignmentStatus;
+  studyClosed: boolean;
+  responseId: string | null;
+  responseClientId: string | null;
+  responseCorrect: boolean | null;
+  confidenceScale: ConfidenceScale;
+  idleCapSeconds: number;
+  taskSettings: unknown;
+  goldFailLimit: number | null;
+  goldFailWindow: number | null;
+  item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown; gold: boolean };
+  events: Array<{ seq: number; type: string; clientTime: number }>;
+}
+
+const INT_MAX = 2_147_483_647;
+
+async function playedSteps(assignmentId: string): Promise<PlayedStep[]> {
+  return db.playStep.findMany({ where: { assignmentId, seq: { gt: 0 } }, orderBy: { seq: "asc" }, select: { seq: true, action: true, valid: true } });
+}
+
+/** Grace on top of Study.itemTimeLimitSeconds before a submission is flagged timed out (the page submits when its timer ends; the request takes a moment). */
+export const ITEM_TIME_GRACE_SECONDS = 10;
+
+/** `userId`: the session's user; this function checks that the account is enabled (UNAUTHORIZED otherwise). */
+export async function submitResponse(userId: string, input: ResponseCreateInput): Promise<ResponseAck> {
+  // one read (one round trip): the account, the assignment, its stored response (a retry), the study's settings, the item and the trajectory up to the submission
+  // `userId` comes from the session token; the account check (enabled) rides on this read
+  const [target] = await db.$queryRaw<Array<{ userEnabled: boolean } & (SubmitTarget | { [K in keyof SubmitTarget]: null })>>`
+    SELECT ${enabledUserSql(userId)} AS "userEnabled", t.*
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status, s.status = 'CLOSED' AS "studyClosed",
+        r.id AS "responseId", r."clientId" AS "responseClientId", r.correct AS "responseCorrect",
+        s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds", s."taskSettings", s."goldFailLimit", s."goldFailWindow",
+        json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags, 'gold', i.gold) AS item,
+        coalesce((
+          SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
+          FROM (SELECT seq, type, "clientTime" FROM "Event" WHERE "assignmentId" = a.id AND seq <= ${input.submitSeq} ORDER BY seq LIMIT ${input.submitSeq + 1}) e
+        ), '[]'::json) AS events
+      FROM "Assignment" a
+      JOIN "Study" s ON s.id = a."studyId"
+      JOIN "Item" i ON i.id = a."itemId"
+      LEFT JOIN "Response" r ON r."assignmentId" = a.id
+      WHERE a.id = ${input.assignmentId}
+    ) t ON true`;
+  if (!target?.userEnabled) throw signedOutError();
+  if (target.id === null) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
+  const assignment: SubmitTarget = target;
+  if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${input.assignmentId} belongs to another annotator`);
+  const ack = (responseId: string, correct: boolean, duplicate: boolean) =>
+    ackOf({ id: responseId, clientId: input.clientId, correct, assignment: { id: assignment.id, userId, purpose: assignment.purpose, item: assignment.item } }, duplicate);
+  if (assignment.responseId !== null) {
+    if (assignment.responseClientId === input.clientId) return ack(assignment.responseId, assignment.responseCorrect === true, true);
+    throw new AppError("CONFLICT", `Assignment ${input.assignmentId} has a stored response already (submission ${assignment.responseClientId})`);
+  }
+  // a closed study takes no more writes (a retry of a stored submission is still acknowledged above)
+  if (assignment.studyClosed) throw new AppError("INVALID", "This study is closed: it takes no more answers. Nothing was stored.");
+
+  const kindModule = getTaskModule(assignment.item.kind);
+  const item = taskItemOf(assignment.item);
+  const answerSchema = kindModule.answerSchemaFor ? kindModule.answerSchemaFor(item, kindSettings(assignment.taskSettings, assignment.item.kind)) : kindModule.answerSchema;
+  // interactive kinds: the answer is rebuilt from the steps the server recorded (lib/annotate/play.ts)
+  const submitted = kindModule.playAnswer ? kindModule.playAnswer(input.answer, await playedSteps(assignment.id), item) : input.answer;
+  const answer = answerSchema.parse(submitted);
+  const confidence = normaliseConfidence(input.confidence, assignment.confidenceScale);
+  const score = kindModule.score(answer, item.key, item);
+  const correct = kindModule.correct(score);
+
+  const recomputed = timesFromEvents(assignment.events, input.submitSeq, idleCapMs(assignment.idleCapSeconds));
+  const wallMs = Math.min(INT_MAX, recomputed?.wallMs ?? input.wallMs);
+  const activeMs = Math.min(wallMs, recomputed?.activeMs ?? input.activeMs);
+
+  // one statement: the response (flagged when past the item time limit) and, only if it was
+  // stored, the assignment SUBMITTED. A copy racing this one (same clientId), another clientId
+  // for the same assignment, or a clientId used elsewhere stores nothing (ON CONFLICT DO NOTHING).
+  const [written] = await db.$queryRaw<Array<{ responseId: string | null; submitted: number }>>`
+    WITH stored AS (
+      INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct, "timedOut", "createdAt")
+      SELECT ${newRowId()}, a.id, ${input.clientId}, ${JSON.stringify(answer ?? null)}::jsonb, ${input.confidence}::float8, ${confidence}::float8,
+        ${wallMs}::int, ${activeMs}::int, ${JSON.stringify(score ?? null)}::jsonb, ${correct},
+        coalesce(s."itemTimeLimitSeconds" IS NOT NULL
+          AND ${sqlNow} > coalesce(a."startedAt", a."createdAt") + make_interval(secs => s."itemTimeLimitSeconds" + ${ITEM_TIME_GRACE_SECONDS}), false),
+        ${sqlNow}
+      FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId"
+      WHERE a.id = ${assignment.id}
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ),
+    submitted AS (
+      UPDATE "Assignment" SET status = 'SUBMITTED', "submittedAt" = ${sqlNow}
+      WHERE id = ${assignment.id} AND status IN ('ASSIGNED', 'STARTED') AND EXISTS (SELECT 1 FROM stored)
+      RETURNING id
+    )
+    SELECT (SELECT id FROM stored) AS "responseId", (SELECT count(*) FROM submitted)::int AS submitted`;
+
+  if (!written?.responseId) {
+    // two copies of the same submission racing: the loser finds the winner's row
+    const winner = await findByClientId(input.clientId, userId);
+    if (winner) {
+      if (winner.assignmentId !== input.assignmentId) throw new AppError("CONFLICT", `Submission ${input.clientId} was stored for another assignment`);
+      return winner;
+    }
+    throw new AppError("CONFLICT", `Assignment ${input.assignmentId} has a stored response already`);
+  }
+  // a late submission to an assignment whose place went back to the pool (lease expired, participant excluded or timed out): kept, and the place taken back if the item still has room
+  if (written.submitted === 0) await reclaimReleasedPlace(assignment.id);
+  if (assignment.item.gold && assignment.goldFailLimit !== null) {
+    await applyGoldRule(assignment.studyId, userId, written.responseId, assignment.goldFailLimit, assignment.goldFailWindow);
+  }
+  return ack(written.responseId, correct, false);
+}
+
+/**
+ * The exclusion rule (Study.goldFailLimit of the first Study.goldFailWindow gold answers, in the
+ * order they were stored), evaluated on each gold submission. It fires once, at the failed answer
+ * that reaches the limit within the window: a participant a researcher re-included is not
+ * excluded again by later answers, and concurrent submissions cannot both miss it.
+ */
+async function applyGoldRule(studyId: string, userId: string, responseId: string, limit: number, window: number | null): Promise<void> {
+  const answers = await db.$queryRaw<Array<{ id: string; correct: boolean }>>`
+    SELECT r.id, r.correct FROM "Response" r
+    JOIN "Assignment" a ON a.id = r."assignmentId"
+    JOIN "Item" i ON i.id = a."itemId"
+    WHERE a."studyId" = ${studyId} AND a."userId" = ${userId} AND i.gold AND a.purpose <> 'PRACTICE'
+    ORDER BY r."createdAt", r.id
+    LIMIT ${window ?? 2_147_483_647}`;
+  const index = answers.findIndex((answer) => answer.id === responseId);
+  if (index < 0 || answers[index].correct) return;
+  const failures = answers.slice(0, index + 1).filter((answer) => !answer.correct).length;
+  if (failures !== limit) return;
+  const rule = window === null ? `${limit} failed gold items` : `${limit} failed among the first ${window} gold items`;
+  await db.$transaction((tx) => endParticipation(tx, studyId, userId, "EXCLUDED", `failed ${failures} of ${index + 1} gold items (rule: ${rule})`));
+}

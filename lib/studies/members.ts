@@ -1,0 +1,113 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { recordAudit } from "@/lib/audit/log";
+import { AppError } from "@/lib/errors";
+import { assertNoReviewersOf } from "@/lib/review/conflicts";
+
+/**
+ * Study membership: which annotators belong to a study. Reading is for researchers and admins;
+ * adding and removing is for admins (the route checks). Names and recruitment ids only: research
+ * views never show annotators' emails.
+ */
+
+export interface StudyMemberRow {
+  userId: string;
+  name: string;
+  role: "ADMIN" | "RESEARCHER" | "ANNOTATOR";
+  externalId: string | null;
+  disabled: boolean;
+  joinedAt: Date;
+  /** non-practice assignments in the study */
+  assignments: number;
+  /** of which submitted */
+  submitted: number;
+}
+
+async function studyIdOf(slug: string): Promise<string> {
+  const study = await db.study.findUnique({ where: { slug }, select: { id: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  return study.id;
+}
+
+export async function listStudyMembers(slug: string): Promise<StudyMemberRow[]> {
+  const studyId = await studyIdOf(slug);
+  const members = await db.studyMember.findMany({
+    where: { studyId },
+    orderBy: { createdAt: "asc" },
+    select: { createdAt: true, user: { select: { id: true, name: true, role: true, externalId: true, disabled: true } } },
+  });
+  const counts = await db.assignment.groupBy({
+    by: ["userId", "status"],
+    where: { studyId, userId: { in: members.map((m) => m.user.id) }, purpose: { not: "PRACTICE" } },
+    _count: { _all: true },
+  });
+  return members
+    .map((m) => {
+      const mine = counts.filter((c) => c.userId === m.user.id);
+      return {
+        userId: m.user.id,
+        name: m.user.name,
+        role: m.user.role,
+        externalId: m.user.externalId,
+        disabled: m.user.disabled,
+        joinedAt: m.createdAt,
+        assignments: mine.reduce((sum, c) => sum + c._count._all, 0),
+        submitted: mine.filter((c) => c.status === "SUBMITTED").reduce((sum, c) => sum + c._count._all, 0),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Enabled ANNOTATOR users who are not members of the study yet and belong to no other study (for the admin's picker). */
+export async function listMemberCandidates(slug: string): Promise<Array<{ id: string; name: string; externalId: string | null }>> {
+  const studyId = await studyIdOf(slug);
+  return db.user.findMany({
+    // participant accounts made by another study's link or invite belong to that study
+    where: { role: "ANNOTATOR", disabled: false, memberships: { none: { studyId } }, OR: [{ externalStudyId: null }, { externalStudyId: studyId }] },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, externalId: true },
+  });
+}
+
+/** Adds annotators to a study; users who are members already are skipped. All or nothing on invalid ids. */
+export async function addStudyMembers(slug: string, userIds: string[], actorId: string): Promise<{ added: number; already: number }> {
+  const studyId = await studyIdOf(slug);
+  const unique = [...new Set(userIds)];
+  if (unique.length === 0) throw new AppError("INVALID", "Pick at least one annotator");
+  const users = await db.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, role: true, disabled: true, externalStudyId: true } });
+  const found = new Map(users.map((u) => [u.id, u]));
+  const problems: string[] = [];
+  for (const id of unique) {
+    const user = found.get(id);
+    if (!user) problems.push(`no user with id ${id}`);
+    else if (user.role !== "ANNOTATOR") problems.push(`${user.name} is a ${user.role.toLowerCase()}, not an annotator`);
+    else if (user.disabled) problems.push(`${user.name} is disabled`);
+    else if (user.externalStudyId !== null && user.externalStudyId !== studyId) problems.push(`${user.name} is a participant account of another study (made by its link or invite)`);
+  }
+  if (problems.length > 0) throw new AppError("INVALID", `Cannot add: ${problems.join("; ")}`);
+  // reviewers saw the keys of the items they reviewed (lib/review/conflicts.ts)
+  await assertNoReviewersOf(studyId, unique);
+  const result = await db.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId })), skipDuplicates: true });
+  await recordAudit(actorId, "study.members.add", `study:${studyId}`, { userIds: unique, added: result.count });
+  return { added: result.count, already: unique.length - result.count };
+}
+
+/**
+ * Removes an annotator from a study. Their assignments and responses stay (the data is the
+ * study's); only membership, and with it access to new work, ends.
+ */
+export async function removeStudyMember(slug: string, userId: string, actorId: string): Promise<void> {
+  const studyId = await studyIdOf(slug);
+  const deleted = await db.studyMember.deleteMany({ where: { studyId, userId } });
+  if (deleted.count === 0) throw new AppError("NOT_FOUND", `That user is not a member of ${slug}`);
+  await recordAudit(actorId, "study.members.remove", `study:${studyId}`, { userId });
+}
+
+// Route schemas (zod), shared by the route handler and the client form.
+
+export const studyMembersAddSchema = z.object({
+  userIds: z.array(z.string().min(1).max(64)).min(1, "pick at least one annotator").max(500, "at most 500 at a time"),
+});
+
+export const studyMemberRemoveSchema = z.object({ userId: z.string().min(1).max(64) });
