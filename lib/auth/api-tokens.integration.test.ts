@@ -148,4 +148,15 @@ describe("API tokens on the routes (lib/auth/api-tokens.ts, lib/http/route.ts)",
       delete process.env.YARDSTICK_API_RATE_PER_MINUTE;
     }
   });
+
+  it("keeps the rate bucket in the database, so every app instance counts the same requests", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const token = await tokenFor(researcher.id, ["read"]);
+    expect((await call(studies.GET, { token })).status).toBe(200);
+    // what another instance's requests leave behind: an empty bucket, just now
+    await db.$executeRaw`UPDATE "ApiToken" SET "rateTokens" = 0, "rateAt" = clock_timestamp() WHERE "userId" = ${researcher.id}`;
+    const limited = await call(studies.GET, { token });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
 });

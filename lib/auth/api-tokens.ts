@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
-import { apiScopes, type ApiScope } from "@/lib/http/scopes";
+import { apiRatePerMinute, apiScopes, type ApiScope } from "@/lib/http/scopes";
 import type { CurrentUser } from "@/lib/auth/session";
 import type { TokenCreateInput } from "@/lib/validations/api-token";
 
@@ -124,4 +124,27 @@ export async function authenticateBearer(token: string): Promise<BearerCaller> {
     scopes: row.scopes.filter((scope): scope is ApiScope => (apiScopes as readonly string[]).includes(scope)),
     user: { id: row.id, name: row.name, email: row.email, role: row.role },
   };
+}
+
+/**
+ * Takes one request from the token's rate bucket, kept on its ApiToken row so that every app
+ * instance counts the same requests (docs/scaling.md): `perMinute` requests a minute on average,
+ * in bursts of up to a tenth of that (at least 10). One statement; the row lock orders concurrent
+ * requests. Throws 429 with Retry-After past it (a refused request takes nothing).
+ */
+export async function takeRateToken(tokenId: string, perMinute = apiRatePerMinute()): Promise<void> {
+  const capacity = Math.max(10, Math.ceil(perMinute / 10));
+  const perSecond = perMinute / 60;
+  const [row] = await db.$queryRaw<Array<{ before: number }>>`
+    WITH bucket AS (
+      SELECT id, LEAST(${capacity}::float8, COALESCE("rateTokens", ${capacity}::float8)
+        + GREATEST(0, EXTRACT(EPOCH FROM (clock_timestamp() - COALESCE("rateAt", clock_timestamp()))))::float8 * ${perSecond}::float8) AS before
+      FROM "ApiToken" WHERE id = ${tokenId} FOR UPDATE
+    )
+    UPDATE "ApiToken" AS t SET "rateTokens" = CASE WHEN bucket.before >= 1 THEN bucket.before - 1 ELSE bucket.before END, "rateAt" = clock_timestamp()
+    FROM bucket WHERE t.id = bucket.id RETURNING bucket.before`;
+  if (!row) throw new AppError("UNAUTHORIZED", "The API token is unknown");
+  if (row.before < 1) {
+    throw new AppError("RATE_LIMITED", `This API token made more than ${perMinute} requests a minute; slow down`, { retryAfterSeconds: (1 - row.before) / perSecond });
+  }
 }

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 
 const session = vi.hoisted(() => ({ requireRole: vi.fn(), requireSessionUserId: vi.fn() }));
 vi.mock("@/lib/auth/session", () => session);
-const tokens = vi.hoisted(() => ({ authenticateBearer: vi.fn() }));
+const tokens = vi.hoisted(() => ({ authenticateBearer: vi.fn(), takeRateToken: vi.fn() }));
 vi.mock("@/lib/auth/api-tokens", () => tokens);
 
 const { route } = await import("@/lib/http/route");

@@ -4,8 +4,8 @@ import { readJsonBody, type JsonBodyOptions } from "@/lib/http/body";
 import { assertSameSite } from "@/lib/security/csrf";
 import { requireRole, requireSessionUserId, type CurrentUser } from "@/lib/auth/session";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { authenticateBearer } from "@/lib/auth/api-tokens";
-import { defaultScope, takeRateToken, type RouteScope } from "@/lib/http/scopes";
+import { authenticateBearer, takeRateToken } from "@/lib/auth/api-tokens";
+import { defaultScope, type RouteScope } from "@/lib/http/scopes";
 
 /**
  * Who may call a handler:
@@ -77,7 +77,7 @@ async function bearerCaller(access: RouteAccess, scope: RouteScope, token: strin
   if (scope === "none") throw new AppError("FORBIDDEN", "This route takes a signed-in session, not an API token");
   const caller = await authenticateBearer(token);
   if (!caller.scopes.includes(scope)) throw new AppError("FORBIDDEN", `This API token lacks the scope "${scope}" (it has ${caller.scopes.join(", ") || "none"})`);
-  takeRateToken(caller.tokenId);
+  await takeRateToken(caller.tokenId);
   if (access === "session-token") return { id: caller.user.id };
   if (access !== "signed-in" && !access.includes(caller.user.role)) throw new AppError("FORBIDDEN", `This needs the role ${access.join(" or ")}`);
   return caller.user;

@@ -1,5 +1,3 @@
-import { LRUCache } from "lru-cache";
-import { AppError } from "@/lib/errors";
 
 /**
  * What an API token may do (issue 23, docs/api.md): "read" results (staff GET routes), "manage"
@@ -28,29 +26,4 @@ export function defaultScope(access: "signed-in" | "session-token" | "public" | 
 export function apiRatePerMinute(): number {
   const value = Number(process.env.YARDSTICK_API_RATE_PER_MINUTE ?? "");
   return Number.isInteger(value) && value > 0 ? value : 600;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
-const buckets = new LRUCache<string, Bucket>({ max: 10_000 });
-
-/**
- * A token bucket per API token, in this server process: `perMinute` requests a minute on
- * average, in bursts of up to a tenth of that (at least 10). Throws 429 with Retry-After past it.
- */
-export function takeRateToken(tokenId: string, perMinute = apiRatePerMinute(), now = Date.now()): void {
-  const capacity = Math.max(10, Math.ceil(perMinute / 10));
-  const perMs = perMinute / 60_000;
-  const bucket = buckets.get(tokenId) ?? { tokens: capacity, at: now };
-  bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs);
-  bucket.at = now;
-  if (bucket.tokens < 1) {
-    buckets.set(tokenId, bucket);
-    throw new AppError("RATE_LIMITED", `This API token made more than ${perMinute} requests a minute; slow down`, { retryAfterSeconds: (1 - bucket.tokens) / perMs / 1000 });
-  }
-  bucket.tokens -= 1;
-  buckets.set(tokenId, bucket);
 }
