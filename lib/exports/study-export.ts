@@ -440,7 +440,10 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
   const pseudonymise = options.externalIds === "pseudonymised";
   const externalIdOf = (externalId: string | null) => (externalId === null ? null : pseudonymise ? pseudonymisedExternalId(study.pseudonymSalt, externalId) : externalId);
-  const source = await sourceFor(study.id, what, filter, externalIdOf);
+  // the columns (tag and score keys) are looked up while the response's headers go out: the
+  // download starts at once, and its first bytes follow when the header row is known
+  const sourceReady = sourceFor(study.id, what, filter, externalIdOf);
+  sourceReady.catch(() => undefined); // awaited (and its error reported) in pull
   if (options.actorId !== undefined) {
     await recordAudit(options.actorId, "study.export", `study:${study.id}`, { slug: study.slug, what, format, kind: filter.kind ?? null, tag: filter.tag ?? null, externalIds: pseudonymise ? "pseudonymised" : "raw" });
   }
@@ -449,6 +452,7 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
+        const source = await sourceReady;
         if (!headerSent) {
           headerSent = true;
           controller.enqueue(encoder.encode(csvRow(source.columns)));
