@@ -63,8 +63,8 @@ async function progressCounts(studyId: string, overlap: number) {
     ),
     special AS (SELECT id, practice, gold FROM "Item" WHERE "studyId" = ${studyId} AND (practice OR gold)),
     g AS (
-      SELECT a."userId", a.purpose, to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, a."itemId", coalesce(a.condition, '') AS condition,
-        GROUPING(a."userId", a.purpose) = 0 AS by_user, GROUPING(to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')) = 0 AS by_day,
+      SELECT a."userId", a.purpose, date_trunc('day', r."createdAt" AT TIME ZONE 'UTC') AS day, a."itemId", coalesce(a.condition, '') AS condition,
+        GROUPING(a."userId", a.purpose) = 0 AS by_user, GROUPING(date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')) = 0 AS by_day,
         -- per annotator (practice items only in practice work): main work counts once shown (STARTED) or answered, not prefetched or released unanswered
         count(*) FILTER (WHERE (sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AND (a.purpose <> 'MAIN' OR a.status IN ('STARTED', 'SUBMITTED') OR r.id IS NOT NULL)) AS assigned,
         count(r.id) FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS done,
@@ -77,12 +77,12 @@ async function progressCounts(studyId: string, overlap: number) {
       LEFT JOIN "Response" r ON r."assignmentId" = a.id
       LEFT JOIN special sp ON sp.id = a."itemId"
       WHERE a."studyId" = ${studyId}
-      GROUP BY GROUPING SETS ((a."userId", a.purpose), (to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')), (a."itemId", coalesce(a.condition, '')))
+      GROUP BY GROUPING SETS ((a."userId", a.purpose), (date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')), (a."itemId", coalesce(a.condition, '')))
     )
     SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned, done, last, NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
     FROM g WHERE by_user AND work > 0
     UNION ALL
-    SELECT 'day', NULL, NULL, day, NULL, answers, NULL, NULL, NULL, NULL, NULL FROM g WHERE by_day AND day IS NOT NULL AND answers > 0
+    SELECT 'day', NULL, NULL, to_char(day, 'YYYY-MM-DD'), NULL, answers, NULL, NULL, NULL, NULL, NULL FROM g WHERE by_day AND day IS NOT NULL AND answers > 0
     UNION ALL
     SELECT 'totals', NULL, NULL, NULL, NULL,
       (SELECT coalesce(sum(main), 0)::bigint FROM g WHERE NOT by_user AND NOT by_day),
