@@ -49,54 +49,66 @@ export interface StudyProgress {
 
 const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
-export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
-  const [[itemsRow], byUser, [complete], perDay, active, members] = await Promise.all([
-    readDb.$queryRaw<Array<{ items: bigint; gold: bigint; conditions: number; done: bigint }>>`
-    SELECT (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND NOT gold) AS items,
-      (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND gold) AS gold,
-      (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}) AS conditions,
-      (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
-        WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold) AS done`,
-    readDb.$queryRaw<Array<{ userId: string; purpose: string; assigned: bigint; done: bigint; last: Date | null }>>`
-    SELECT a."userId", a.purpose::text AS purpose,
-      -- main work counts once shown (STARTED) or answered: a prefetched item nobody has seen yet, or one released back to the pool unanswered, is not "assigned" work
-      count(*) FILTER (WHERE a.purpose <> 'MAIN' OR a.status IN ('STARTED', 'SUBMITTED') OR r.id IS NOT NULL) AS assigned,
-      count(r.id) AS done, max(r."createdAt") AS last
-    FROM "Assignment" a
-    JOIN "Item" i ON i.id = a."itemId"
-    LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE a."studyId" = ${studyId} AND (NOT i.practice OR a.purpose = 'PRACTICE')
-    GROUP BY 1, 2`,
-    readDb.$queryRaw<Array<{ items: bigint }>>`
-    WITH conditions AS (
-      SELECT c.cond FROM "Study" s
-      CROSS JOIN LATERAL (SELECT unnest(CASE WHEN cardinality(s.conditions) > 0 THEN s.conditions::text[] ELSE ARRAY[NULL]::text[] END) AS cond) c
-      WHERE s.id = ${studyId}
+/**
+ * The study's counts in one pass over its assignments (with their responses): one GROUP BY
+ * GROUPING SETS gives the per annotator x purpose, per day and per item x condition counts, and
+ * the few practice and gold items are looked up in a hash instead of joining every item (issue 21).
+ */
+async function progressCounts(studyId: string, overlap: number) {
+  return readDb.$queryRaw<Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>>`
+    WITH study AS (
+      SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) AS conditions,
+        ARRAY(SELECT DISTINCT coalesce(c, '') FROM unnest(CASE WHEN cardinality(conditions) > 0 THEN conditions::text[] ELSE ARRAY[NULL]::text[] END) AS c) AS conds
+      FROM "Study" WHERE id = ${studyId}
     ),
-    answered AS (
-      SELECT a."itemId", a.condition, count(*) AS n FROM "Assignment" a
-      JOIN "Response" r ON r."assignmentId" = a.id
-      JOIN "Item" i ON i.id = a."itemId"
-      WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold
-      GROUP BY 1, 2
+    special AS (SELECT id, practice, gold FROM "Item" WHERE "studyId" = ${studyId} AND (practice OR gold)),
+    g AS (
+      SELECT a."userId", a.purpose, date_trunc('day', r."createdAt" AT TIME ZONE 'UTC') AS day, a."itemId", coalesce(a.condition, '') AS condition,
+        GROUPING(a."userId", a.purpose) = 0 AS by_user, GROUPING(date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')) = 0 AS by_day,
+        -- per annotator (practice items only in practice work): main work counts once shown (STARTED) or answered, not prefetched or released unanswered
+        count(*) FILTER (WHERE (sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AND (a.purpose <> 'MAIN' OR a.status IN ('STARTED', 'SUBMITTED') OR r.id IS NOT NULL)) AS assigned,
+        count(r.id) FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS done,
+        max(r."createdAt") FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS last,
+        count(*) FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS work,
+        -- per day: answers outside practice; per item x condition: MAIN answers to ordinary items
+        count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND sp.practice IS NOT TRUE) AS answers,
+        count(r.id) FILTER (WHERE a.purpose = 'MAIN' AND sp.id IS NULL) AS main
+      FROM "Assignment" a
+      LEFT JOIN "Response" r ON r."assignmentId" = a.id
+      LEFT JOIN special sp ON sp.id = a."itemId"
+      WHERE a."studyId" = ${studyId}
+      GROUP BY GROUPING SETS ((a."userId", a.purpose), (date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')), (a."itemId", coalesce(a.condition, '')))
     )
-    SELECT count(*) AS items FROM (
-      SELECT i.id FROM "Item" i
-      CROSS JOIN conditions c
-      LEFT JOIN answered x ON x."itemId" = i.id AND coalesce(x.condition, '') = coalesce(c.cond, '')
-      WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
-      GROUP BY i.id HAVING bool_and(coalesce(x.n, 0) >= ${overlap})
-    ) t`,
-    readDb.$queryRaw<Array<{ day: string; responses: bigint }>>`
-    SELECT to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS responses
-    FROM "Response" r
-    JOIN "Assignment" a ON a.id = r."assignmentId"
-    JOIN "Item" i ON i.id = a."itemId"
-    WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE' AND NOT i.practice
-    GROUP BY 1 ORDER BY 1`,
+    SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned, done, last, NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
+    FROM g WHERE by_user AND work > 0
+    UNION ALL
+    SELECT 'day', NULL, NULL, to_char(day, 'YYYY-MM-DD'), NULL, answers, NULL, NULL, NULL, NULL, NULL FROM g WHERE by_day AND day IS NOT NULL AND answers > 0
+    UNION ALL
+    SELECT 'totals', NULL, NULL, NULL, NULL,
+      (SELECT coalesce(sum(main), 0)::bigint FROM g WHERE NOT by_user AND NOT by_day),
+      NULL,
+      (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId}) - (SELECT count(*) FROM special WHERE practice OR gold),
+      (SELECT count(*) FROM special WHERE NOT practice AND gold),
+      (SELECT conditions FROM study),
+      (SELECT count(*) FROM (
+        SELECT g."itemId" FROM g, study
+        WHERE NOT g.by_user AND NOT g.by_day AND g.main >= ${overlap} AND g.condition = ANY(study.conds)
+        GROUP BY g."itemId" HAVING count(*) = (SELECT cardinality(conds) FROM study)
+      ) c)`;
+}
+
+export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  const [counts, active, members] = await Promise.all([
+    progressCounts(studyId, overlap),
     activeAnnotators(studyId),
     readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR" } }, select: { userId: true } }),
   ]);
+  const byUser = counts.filter((r) => r.set === "user").map((r) => ({ ...r, userId: r.userId! }));
+  const perDay = counts.filter((r) => r.set === "day").sort((x, y) => (x.day! < y.day! ? -1 : x.day! > y.day! ? 1 : 0));
+  const totals = counts.find((r) => r.set === "totals")!;
+  const itemsRow = { items: totals.items!, gold: totals.gold!, conditions: totals.conditions, done: totals.done! };
+  // an item with no answers is complete only when no answer is needed
+  const complete = { items: overlap <= 0 ? totals.items! : totals.complete! };
   const memberIds = new Set(members.map((m) => m.userId));
   const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
   const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
@@ -147,7 +159,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     agreementAssigned,
     agreementDone,
     perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)),
-    perDay: perDay.map((d) => ({ day: d.day, responses: n(d.responses) })),
+    perDay: perDay.map((d) => ({ day: d.day!, responses: n(d.done) })),
     activeNow: active.size,
     activeWindowMinutes: ACTIVE_WINDOW_MINUTES,
   };

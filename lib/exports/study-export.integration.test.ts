@@ -123,6 +123,45 @@ describe("study exports", () => {
     expect(out.chunks).toBeGreaterThanOrEqual(2);
   });
 
+  it("writes the CSV of responses and events in the database with the same bytes as csvRow over the records, over several pages and with filters", async () => {
+    const { study, users } = await seed();
+    const batch = await createBatch(study.id, "awkward");
+    // awkward values: formula-looking texts, separators, nested JSON with integer-like keys, tiny and huge numbers
+    const odd = await createOrderItem(study.id, batch.id, { externalId: "=cmd|' /C calc'!A0", order: [0, 1], tags: { steps: 2, hand: " left, \"up\"", note: "@SUM(1)", weight: 1e-7 } });
+    const r = await answer(odd, users.a.id, [1, 0], { confidence: 0.1 + 0.2 });
+    await db.response.update({ where: { id: r.id }, data: { answer: { order: [1, 0], note: "x, y: z", 10: { 2: "b", a: 1e21 } }, score: [1, "-2+3"] } });
+    await db.event.createMany({
+      data: [
+        { assignmentId: r.assignmentId, seq: 0, type: "=type", payload: { "a, b": "c: d", 1: [1.5e-7, "+x"], z: { y: null } }, clientTime: new Date("2026-01-01T00:00:00.001Z") },
+        { assignmentId: r.assignmentId, seq: 1, type: "slot_filled", payload: "just text", clientTime: new Date("2026-01-01T00:00:01Z") },
+        { assignmentId: r.assignmentId, seq: 2, type: "slot_filled", payload: 12.5, clientTime: new Date("2026-01-01T00:00:02Z") },
+      ],
+    });
+    // more than the first CSV page (500 rows) and than one batch of events
+    const bulkItems = Array.from({ length: 700 }, (_, n) => ({
+      studyId: study.id, batchId: batch.id, externalId: `bulk-${n}`, kind: n % 2 ? "enact-forward" : "enact-inverse",
+      public: {}, key: { order: [0] }, tags: { steps: 1 + (n % 3) }, contentHash: `bulk-${n}`,
+    }));
+    await db.item.createMany({ data: bulkItems });
+    const items = await db.item.findMany({ where: { studyId: study.id, externalId: { startsWith: "bulk-" } }, select: { id: true } });
+    await db.assignment.createMany({ data: items.map((item, n) => ({ id: `bulk-a-${n}`, studyId: study.id, itemId: item.id, userId: users.b.id, status: "SUBMITTED" as const, position: 1000 + n, startedAt: new Date(1_700_000_000_000 + n), submittedAt: new Date(1_700_000_100_000 + n) })) });
+    await db.response.createMany({ data: items.map((_, n) => ({ assignmentId: `bulk-a-${n}`, clientId: `bulk-c-${n}`, answer: { order: [0] }, confidenceRaw: n % 101, confidence: (n % 101) / 100, wallMs: n, activeMs: n, score: { accepted: n % 2 === 0, L: 1, ratio: n / 7 }, correct: n % 2 === 0 })) });
+    await db.event.createMany({ data: Array.from({ length: STREAM_BATCH_SIZE + 300 }, (_, n) => ({ assignmentId: `bulk-a-${n % 700}`, seq: Math.floor(n / 700), type: "slot_filled", payload: { slot: n, at: n / 3 }, clientTime: new Date(1_700_000_000_000 + n) })) });
+
+    for (const filter of [{}, { kind: "enact-forward" }, { tag: "steps=2" }, { tag: `hand= left, "up"` }]) {
+      for (const what of ["responses", "events"] as const) {
+        const fromDatabase = await text((await createStudyExport(study.slug, what, "csv", filter)).stream);
+        const fromRecords = await text((await createStudyExport(study.slug, what, "csv", filter, { csvFrom: "records" })).stream);
+        expect(fromDatabase.text.length, `${what} ${JSON.stringify(filter)}`).toBeGreaterThan(0);
+        expect(fromDatabase.text === fromRecords.text, `${what} ${JSON.stringify(filter)}`).toBe(true);
+      }
+    }
+    const all = await text((await createStudyExport(study.slug, "events", "csv")).stream);
+    expect(parseCsv(all.text)).toHaveLength(1 + 4 + 3 + STREAM_BATCH_SIZE + 300);
+    expect(all.chunks).toBeGreaterThanOrEqual(3);
+    expect(all.text).toContain(`"'=type"`);
+  });
+
   it("refuses an unknown study", async () => {
     await expect(createStudyExport("no-such-study", "items", "csv")).rejects.toThrow(/No study/);
   });

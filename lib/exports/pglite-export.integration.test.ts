@@ -1,0 +1,58 @@
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
+import { applyMigrations } from "@/lib/db/schema-engine";
+import { freePort } from "@/tests/faults/ports";
+
+/**
+ * `npm run demo` runs on the embedded PGlite (lib/db/database-url.ts): the CSV exports built in
+ * the database (the yardstick_csv_* functions) must work there, with the same bytes as the CSV
+ * written in Node.
+ */
+let pglite: PGlite;
+let server: PGLiteSocketServer;
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  const port = await freePort();
+  server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port, maxConnections: 10 });
+  await server.start();
+  const url = embeddedDatabaseUrl(port);
+  await applyMigrations(url);
+  process.env.DATABASE_URL = url; // before the first use of db in this file's module graph
+}, 300_000);
+
+afterAll(async () => {
+  const { disconnectDb } = await import("@/lib/db");
+  await disconnectDb();
+  await server?.stop();
+  await pglite?.close();
+});
+
+async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+describe("exports on the embedded database (PGlite behind pglite-socket)", () => {
+  it("builds responses.csv and events.csv in the database with the same bytes as in Node", async () => {
+    const { db } = await import("@/lib/db");
+    const { addEvents, answer, createBatch, createOrderItem } = await import("@/lib/dashboard/testing/seed");
+    const { createStudy, createUser } = await import("@/tests/db-helpers");
+    const { createStudyExport } = await import("@/lib/exports/study-export");
+    const [version] = await db.$queryRaw<Array<{ version: string }>>`SELECT version()`;
+    expect(version.version).toMatch(/PGlite/);
+    const user = await createUser("ANNOTATOR", { name: "Ann" });
+    const study = await createStudy();
+    const batch = await createBatch(study.id);
+    const item = await createOrderItem(study.id, batch.id, { externalId: "=x, 1", order: [0, 1, 2], tags: { steps: 3, hand: "@left" } });
+    const r = await answer(item, user.id, [1, 0, 2], { confidence: 0.75 });
+    await addEvents(r.assignmentId, ["item_shown", "page_hidden", "submitted"]);
+    for (const what of ["responses", "events"] as const) {
+      const fromDatabase = await text((await createStudyExport(study.slug, what, "csv")).stream);
+      const fromRecords = await text((await createStudyExport(study.slug, what, "csv", {}, { csvFrom: "records" })).stream);
+      expect(fromDatabase.split("\r\n").length, what).toBeGreaterThan(2);
+      expect(fromDatabase, what).toBe(fromRecords);
+    }
+  }, 300_000);
+});
