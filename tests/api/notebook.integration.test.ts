@@ -7,6 +7,8 @@ import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 import { batchFiles, forwardItem, zipOf } from "@/tests/fixtures/import-batches";
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
+import { QUEUES, stopBoss } from "@/lib/jobs/queue";
+import { startWorker, type RunningWorker } from "@/lib/jobs/worker";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -35,13 +37,18 @@ describe("a study scripted end to end with an API token", () => {
     return { status: response.status, json: json as Record<string, unknown>, text };
   };
 
+  let worker: RunningWorker | undefined;
   beforeAll(async () => {
     await resetDatabase();
     server = await startApiTestServer();
+    // the job worker an app instance runs (lib/jobs/worker.ts): the import is a job on the queue
+    worker = await startWorker({ pollMs: 100, queues: [QUEUES.import.name] });
     const admin = await createUser("ADMIN");
     token = (await issueToken(admin.id, { name: "notebook", scopes: ["read", "manage"], expiresInDays: 1 }, admin.id)).token;
   });
   afterAll(async () => {
+    await worker?.stop();
+    await stopBoss();
     await server.close();
     await disconnectDb();
   });
