@@ -17,7 +17,12 @@ import { callApi } from "@/lib/client/api";
 const POLL_MS = 2_000;
 const running = (job: ScoringJobView | undefined) => job?.status === "PENDING" || job?.status === "RUNNING";
 
-export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmScoringStatus }) {
+/**
+ * `kind`: the LLM-scored kind whose answers the panel counts and scores (default: the first one,
+ * EXPLORE's); `unconfigured`: what the panel says without a scorer LLM.
+ */
+export function ExploreLlmPanel({ slug, initial, kind, unconfigured }: { slug: string; initial: LlmScoringStatus; kind?: string; unconfigured?: React.ReactNode }) {
+  const path = `/api/studies/${slug}/scoring-jobs${kind ? `?kind=${encodeURIComponent(kind)}` : ""}`;
   const router = useRouter();
   const [status, setStatus] = useState(initial);
   const [message, setMessage] = useState<string | null>(null);
@@ -27,9 +32,9 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
   const active = running(latest);
 
   const poll = useCallback(async () => {
-    const result = await callApi<LlmScoringStatus>(`/api/studies/${slug}/scoring-jobs`, { noStore: true });
+    const result = await callApi<LlmScoringStatus>(path, { noStore: true });
     if (result.ok) setStatus(result.data);
-  }, [slug]);
+  }, [path]);
 
   useEffect(() => {
     if (!active) return;
@@ -47,7 +52,7 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
   async function start() {
     setBusy(true);
     setMessage(null);
-    const result = await callApi<{ job?: ScoringJobView; created?: boolean }>(`/api/studies/${slug}/scoring-jobs`, { method: "POST" });
+    const result = await callApi<{ job?: ScoringJobView; created?: boolean }>(path, { method: "POST" });
     if (!result.ok && result.unreachable) setMessage("The server did not answer; try again.");
     else if (!result.ok || !result.data.job) setMessage((!result.ok && result.error) || "Could not start LLM scoring");
     else {
@@ -59,6 +64,13 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
     setBusy(false);
   }
 
+  if (!status.configured && unconfigured) {
+    return (
+      <div className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-600" data-testid="explore-llm-panel">
+        {unconfigured}
+      </div>
+    );
+  }
   if (!status.configured) {
     return (
       <div className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-600" data-testid="explore-llm-panel">

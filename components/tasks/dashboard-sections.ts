@@ -9,6 +9,8 @@ import type { GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
 import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
 import type { EsiSection } from "@/lib/esi/figures";
+import { freeTextDashboardSection } from "@/components/tasks/free-text/dashboard-section";
+import type { FreeTextSection } from "@/lib/tasks/free-text/dashboard";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -36,4 +38,5 @@ export const dashboardSections: readonly DashboardSectionEntry[] = [
   entry<ExploreSection>(exploreDashboardSection, "explore"),
   entry<Ego2worldSection>(ego2worldDashboardSection, "ego2world"),
   entry<EsiSection>(esiDashboardSection, "esi"),
+  entry<FreeTextSection>(freeTextDashboardSection, "freeText"),
 ];

@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import { EnactForwardKey } from "@/components/tasks/enact-forward/key-view";
 import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
+import { FreeTextKey } from "@/components/tasks/free-text/key-view";
 
 /**
  * Task kind -> how reviewers see its answer key (the kind's reviewView), for the kinds that have a
@@ -12,6 +13,7 @@ import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
 export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>> = {
   "enact-forward": EnactForwardKey,
   "enact-inverse": EnactInverseKey,
+  "free-text": FreeTextKey,
 };
 
 /** The kind's own key renderer, or null for the generic view. */

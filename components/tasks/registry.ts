@@ -17,6 +17,10 @@ import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/eve
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 import { emptyEgoDraft } from "@/lib/ego2world/notes";
+import { shortcuts as freeTextShortcuts } from "@/components/tasks/free-text/shortcuts";
+import { shortcuts as freeTextGradeShortcuts } from "@/components/tasks/free-text-grade/shortcuts";
+import type { FreeTextView } from "@/lib/tasks/free-text";
+import { isFreeTextDraft } from "@/lib/tasks/free-text/events";
 import { describeEgo2worldAnswer, ego2worldAnswerOf, ego2worldMissing, type EpisodeView } from "@/components/tasks/ego2world-play/player-view";
 
 /**
@@ -74,6 +78,8 @@ const loadJudge = () => import("@/components/tasks/gridwm-judge/gridwm-judge-tas
 const loadExplore = () => import("@/components/tasks/explore-scene/explore-scene-task");
 const loadEgo2world = () => import("@/components/tasks/ego2world-play/ego2world-play-task");
 const loadEsi = () => import("@/components/tasks/esi-explore/esi-explore-task");
+const loadFreeText = () => import("@/components/tasks/free-text/free-text-task");
+const loadFreeTextGrade = () => import("@/components/tasks/free-text-grade/free-text-grade-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
@@ -168,6 +174,33 @@ export const taskUis: Record<string, TaskUi> = {
     displayAnswer: (answer) => esiDisplayAnswer(answer),
     describeAnswer: (answer) => describeEsiAnswer(answer),
     confidenceInTask: true,
+  },
+  "free-text": {
+    shortcuts: freeTextShortcuts,
+    Component: lazy(loadFreeText),
+    preload: loadFreeText,
+    images: (view) => {
+      const media = (view as FreeTextView).media;
+      return media ? [...(media.images ?? []), ...(media.frames ?? []).slice(0, 1)] : [];
+    },
+    candidateName: (_view, candidate) => `reference ${candidate + 1}`,
+    initialAnswer: () => ({ text: "" }),
+    answerOf: (answer) => (isFreeTextDraft(answer) && answer.text.trim() !== "" ? { text: answer.text.trim() } : null),
+    missing: (answer) => (isFreeTextDraft(answer) && answer.text.trim() !== "" ? "" : "Type your answer"),
+    displayAnswer: (answer) => (isFreeTextDraft(answer) ? { text: answer.text } : { text: "" }),
+    describeAnswer: (answer) => (isFreeTextDraft(answer) ? `“${answer.text}”` : "?"),
+  },
+  "free-text-grade": {
+    shortcuts: freeTextGradeShortcuts,
+    Component: lazy(loadFreeTextGrade),
+    preload: loadFreeTextGrade,
+    images: () => [],
+    candidateName: (_view, candidate) => `grade ${candidate + 1}`,
+    initialAnswer: () => null,
+    answerOf: (answer) => (typeof field(answer, "grade") === "number" ? { grade: field(answer, "grade") } : null),
+    missing: (answer) => (typeof field(answer, "grade") === "number" ? "" : "Grade 1–5"),
+    displayAnswer: (answer) => answer,
+    describeAnswer: (answer) => `grade ${String(field(answer, "grade") ?? "?")}`,
   },
 };
 

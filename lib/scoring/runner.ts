@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { llmScorerFromEnv } from "@/lib/tasks/shared/explore/llm";
+import { llmScorerFromEnv } from "@/lib/scoring/llm-chat";
 import { claimScoringJob, createLlmScoringJob, HEARTBEAT_STALE_MS, hasUnfinishedScoringJobs, runScoringJob, type ScoringJobView, type ScoringRunOptions } from "@/lib/scoring/llm-jobs";
 
 /**
@@ -62,9 +62,9 @@ export function kickScoringRunner(): void {
     });
 }
 
-/** POST /api/studies/[slug]/scoring-jobs: a job for the study's unscored EXPLORE answers, started in the background. */
-export async function startLlmScoring(studySlug: string, userId: string): Promise<{ job: ScoringJobView; created: boolean }> {
-  const result = await createLlmScoringJob(studySlug, userId);
+/** POST /api/studies/[slug]/scoring-jobs: a job for the study's unscored answers of an LLM-scored kind, started in the background. */
+export async function startLlmScoring(studySlug: string, userId: string, kind?: string): Promise<{ job: ScoringJobView; created: boolean }> {
+  const result = await createLlmScoringJob(studySlug, userId, undefined, undefined, kind);
   kickScoringRunner();
   return result;
 }

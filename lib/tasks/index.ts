@@ -7,6 +7,9 @@ import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
+import { freeTextModule } from "@/lib/tasks/free-text";
+import { freeTextGradeModule } from "@/lib/tasks/free-text-grade";
+import { openEqaFormat } from "@/lib/tasks/free-text/import";
 import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
 import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
 import { esiReleaseFormat } from "@/lib/tasks/esi-explore/import";
@@ -29,6 +32,8 @@ const registered = {
   "explore-scene": exploreSceneModule,
   "esi-explore": esiExploreModule,
   "ego2world-play": ego2worldPlayModule,
+  "free-text": freeTextModule,
+  "free-text-grade": freeTextGradeModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;
@@ -47,7 +52,7 @@ export function releaseLineFormat(id: string): ReleaseLineFormat | null {
 }
 
 /** The benchmarks' folder release formats (lib/tasks/<kind>/import.ts), in the order they are tried on a batch. */
-const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat];
+const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat, openEqaFormat];
 
 /** The items files of the first folder release format found in a batch's files, or [] when it is in none. */
 export async function findReleaseFolderFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {
