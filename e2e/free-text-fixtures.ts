@@ -60,3 +60,36 @@ export async function createGradingStudy(members: E2eUserName[] = ["annotator"])
   await item(id, batchId, "grade-0001", "free-text-grade", { question: FREE_TEXT_QUESTION, references: ["Red", "Crimson"], answer: GRADE_ANSWER }, { source: { study: "st_source", response: "resp_source" } });
   return { id, slug };
 }
+
+/**
+ * A free-text study for the dashboard: three questions of two categories, answered by both e2e
+ * annotators (submitted responses written as the app would, ungraded), and no grade yet.
+ */
+export async function createFreeTextDashboardStudy(): Promise<FreeTextFixtureStudy & { answers: Array<{ item: string; text: string; references: string[] }> }> {
+  const { id, slug, batchId } = await study("free-text", ["annotator", "annotator2"], "Free text dashboard (e2e)");
+  const questions = [
+    { ext: "ft-1", question: "What color is the sofa?", answer: "Red", category: "attribute recognition" },
+    { ext: "ft-2", question: "Where is the kettle?", answer: "On the counter", category: "object localization" },
+    { ext: "ft-3", question: "Is the door open?", answer: "No", category: "object localization" },
+  ];
+  for (const q of questions) await item(id, batchId, q.ext, "free-text", { question: q.question }, { answer: q.answer }, { category: q.category });
+  const typed: Record<string, [string, string]> = { "ft-1": ["red", "dark red sofa"], "ft-2": ["on the counter", "in the sink"], "ft-3": ["no", "yes it is"] };
+  const answers: Array<{ item: string; text: string; references: string[] }> = [];
+  let position = 0;
+  for (const q of questions) {
+    const { rows: [itemRow] } = await e2eDb().query<{ id: string }>(`SELECT id FROM "Item" WHERE "studyId" = $1 AND "externalId" = $2`, [id, q.ext]);
+    for (const [i, user] of (["annotator", "annotator2"] as const).entries()) {
+      const assignmentId = `as_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
+      await e2eDb().query(
+        `INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", status, position, "submittedAt", "createdAt") SELECT $1, $2, $3, u.id, 'SUBMITTED', $4, now(), now() FROM "User" u WHERE u.email = $5`,
+        [assignmentId, id, itemRow.id, position++, e2eUsers[user].email],
+      );
+      await e2eDb().query(
+        `INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct, "createdAt") VALUES ($1, $2, $3, $4, 4, 0.75, 5000, 4000, $5, false, now())`,
+        [`re_${randomUUID().replace(/-/g, "").slice(0, 20)}`, assignmentId, randomUUID(), JSON.stringify({ text: typed[q.ext][i] }), JSON.stringify({ grade: null, score: null })],
+      );
+      answers.push({ item: q.ext, text: typed[q.ext][i], references: [q.answer] });
+    }
+  }
+  return { id, slug, answers };
+}

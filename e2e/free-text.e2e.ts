@@ -1,7 +1,8 @@
+import { createServer, type Server } from "node:http";
 import { test, expect, type Page } from "@playwright/test";
 import { deleteStudy, storedEvents } from "./annotate-fixtures";
 import { closeE2eDb, e2eDb } from "./db";
-import { createFreeTextStudy, createGradingStudy, FREE_TEXT_QUESTION, GRADE_ANSWER, type FreeTextFixtureStudy } from "./free-text-fixtures";
+import { createFreeTextDashboardStudy, createFreeTextStudy, createGradingStudy, FREE_TEXT_QUESTION, GRADE_ANSWER, type FreeTextFixtureStudy } from "./free-text-fixtures";
 import { GridwmPage } from "./pages/gridwm-page";
 import { storageStatePath } from "./users";
 
@@ -9,7 +10,9 @@ import { storageStatePath } from "./users";
  * The free-text kind and its grading kind in Chromium against the built app: answer a question in
  * the text box by keyboard (1280 x 800) and by touch (a phone, 390 x 844), and grade an answer 1-5
  * by keyboard and by touch; read the stored responses and events back. The reference answers never
- * reach the page.
+ * reach the page. As a researcher, grade a study's answers with the LLM judge from the dashboard
+ * section against a stand-in chat-completions server served by this spec (port E2E_PORT + 1000,
+ * where playwright.config.ts points SCORER_LLM_URL) and read LLM-Match per category.
  */
 
 let studies: FreeTextFixtureStudy[] = [];
@@ -143,5 +146,63 @@ test.describe("free-text-grade", () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+test.describe("free-text dashboard", () => {
+  test.use({ storageState: storageStatePath("researcher"), viewport: { width: 1280, height: 800 } });
+  const stand = { server: null as Server | null, requests: [] as Array<{ model: string; temperature: number; seed: number; content: string }> };
+  /** the stand-in judge: 5 when the answer holds the reference, else 2 */
+  const gradeOf = (answer: string, reference: string) => (answer.toLowerCase().includes(reference.toLowerCase()) ? 5 : 2);
+  test.beforeAll(async () => {
+    const port = Number(process.env.E2E_PORT ?? 3310) + 1000;
+    stand.server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        const parsed = JSON.parse(body) as { model: string; temperature: number; seed: number; messages: Array<{ content: string }> };
+        const content = parsed.messages.at(-1)!.content;
+        stand.requests.push({ model: parsed.model, temperature: parsed.temperature, seed: parsed.seed, content });
+        const reference = /\nReference answer: (.*)\n/.exec(content)?.[1] ?? "";
+        const answer = /\nAnswer to grade: (.*)\n/.exec(content)?.[1] ?? "";
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: String(gradeOf(answer, reference)) }, finish_reason: "stop" }] }));
+      });
+    });
+    await new Promise<void>((resolve) => stand.server!.listen(port, "127.0.0.1", resolve));
+  });
+  test.afterAll(async () => {
+    await new Promise<void>((resolve) => (stand.server ? stand.server.close(() => resolve()) : resolve()));
+  });
+
+  test("grades the answers with the judge in the background and shows LLM-Match per category, at 1280 and 390 px", async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const study = await createFreeTextDashboardStudy();
+    studies.push(study);
+    await page.goto(`/research/studies/${study.slug}/dashboard`);
+    const section = page.getByTestId("free-text-section");
+    await expect(section).toBeVisible({ timeout: 30_000 });
+    await expect(section.getByTestId("free-text-judge")).toContainText("No answer is graded yet");
+    await expect(section.getByTestId("explore-llm-unscored")).toHaveText("6 answers and 0 model predictions not scored yet");
+    await section.getByRole("button", { name: "Score with LLM" }).click();
+    await expect(section.getByTestId("explore-llm-job")).toHaveAttribute("data-status", "DONE", { timeout: 60_000 });
+    await expect(section.getByTestId("free-text-judge")).toContainText("e2e-stand-in", { timeout: 15_000 });
+    expect(stand.requests).toHaveLength(6);
+    for (const request of stand.requests) expect(request).toMatchObject({ model: "e2e-stand-in", temperature: 0, seed: 0 });
+    const grades = (item: string) => study.answers.filter((a) => a.item === item).map((a) => gradeOf(a.text, a.references[0]));
+    const llmMatch = (gs: number[]) => (gs.reduce((sum, g) => sum + (100 * (g - 1)) / 4, 0) / gs.length).toFixed(1);
+    const table = section.getByTestId("free-text-table");
+    await expect(table.getByRole("row", { name: /attribute recognition/ })).toContainText(llmMatch(grades("ft-1")));
+    await expect(table.getByRole("row", { name: /object localization/ })).toContainText(llmMatch([...grades("ft-2"), ...grades("ft-3")]));
+    await expect(table.getByRole("row", { name: /^All/ })).toContainText(llmMatch(["ft-1", "ft-2", "ft-3"].flatMap(grades)));
+    await expect(section.getByTestId("free-text-grading-batch")).toBeVisible();
+    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await page.evaluate(() => window.scrollBy(0, -130));
+    await page.screenshot({ path: testInfo.outputPath("free-text-dashboard-1280.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: testInfo.outputPath("free-text-dashboard-390.png"), fullPage: false });
   });
 });

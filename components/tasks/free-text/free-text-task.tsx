@@ -12,7 +12,7 @@ import { MediaView } from "@/components/tasks/free-text/media-view";
 /**
  * `free-text`: the stimulus (text, images, a video or frames), the question, and a text box
  * (view.maxChars, at most 2,000 characters). What is typed is recorded as `free_text_edited` once
- * typing pauses and when the box loses focus; Esc leaves the box (so the confidence keys work).
+ * typing pauses and when the box loses focus; Esc leaves the box (Tab goes on to the confidence).
  * After a practice item `slotNotes[0]` holds the reference answer.
  */
 const TEXT_AFTER_MS = 500;

@@ -53,14 +53,13 @@ function Frames({ frames, fps, cutAt }: { frames: string[]; fps: number; cutAt?:
   const last = Math.max(0, Math.min(frames.length, cutAt === undefined ? frames.length : Math.ceil(cutAt * fps)) - 1);
   const [at, setAt] = useState(0);
   const [playing, setPlaying] = useState(false);
+  // playing stops by itself at the last frame
+  const running = playing && at < last;
   useEffect(() => {
-    if (!playing) return;
-    const timer = setInterval(() => setAt((frame) => (frame >= last ? frame : frame + 1)), 1000 / fps);
+    if (!running) return;
+    const timer = setInterval(() => setAt((frame) => Math.min(last, frame + 1)), 1000 / fps);
     return () => clearInterval(timer);
-  }, [playing, fps, last]);
-  useEffect(() => {
-    if (at >= last) setPlaying(false);
-  }, [at, last]);
+  }, [running, fps, last]);
   return (
     <figure className="flex flex-col gap-1">
       {/* eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching */}
@@ -69,12 +68,13 @@ function Frames({ frames, fps, cutAt }: { frames: string[]; fps: number; cutAt?:
         <button
           type="button"
           onClick={() => {
-            if (!playing && at >= last) setAt(0);
-            setPlaying(!playing);
+            if (running) return setPlaying(false);
+            if (at >= last) setAt(0);
+            setPlaying(true);
           }}
           className="h-10 min-w-16 rounded bg-slate-800 px-2 font-medium text-white lg:h-7"
         >
-          {playing ? "Pause" : "Play"}
+          {running ? "Pause" : "Play"}
         </button>
         <input type="range" min={0} max={last} value={at} onChange={(event) => setAt(Number(event.target.value))} aria-label="Frame" className="min-w-0 flex-1" />
         <span className="tabular-nums">
