@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { crossSiteRefusal, refusalMessage, requestHost } from "@/lib/security/csrf";
 import { pageContentSecurityPolicy } from "@/lib/security/headers";
+import { assetRedirectOrigin } from "@/lib/assets/config";
 
 /** Page prefixes whose signed-out visitors go to sign in (and come back afterwards). */
 const signedInPrefixes = ["/admin", "/research", "/studies", "/s/"];
@@ -36,6 +37,7 @@ export async function proxy(request: NextRequest) {
   const policy = pageContentSecurityPolicy(nonce, {
     development: process.env.NODE_ENV === "development",
     https: (process.env.NEXTAUTH_URL ?? "").startsWith("https://"),
+    assetOrigin: assetRedirectOrigin(),
   });
   // Next.js reads the nonce from the request's CSP header and puts it on its scripts
   const headers = new Headers(request.headers);

@@ -15,6 +15,9 @@ const usage = `usage: yardstick <command>
                                                     score answers offline, print JSON
   alpha --level <nominal|ordinal|interval|ratio> [--bootstrap N] [--seed S]
                                                     Krippendorff's alpha of {"data": [[...], ...]} on stdin
+  assets migrate --to s3 [--clear-postgres]         copy every asset to the S3 bucket (S3_* settings),
+                                                    verified by sha256, resumable; --clear-postgres
+                                                    then drops the PostgreSQL copies
 
 Without DATABASE_URL, commands that need a database use the embedded one under .yardstick/.`;
 
@@ -87,6 +90,12 @@ async function main(argv: string[]): Promise<number> {
     case "alpha": {
       const { runAlphaCommand } = await import("@/lib/cli/alpha");
       console.log(runAlphaCommand(rest, await readStdin()));
+      return 0;
+    }
+    case "assets": {
+      const { runAssetsCommand, parseAssetsArgs } = await import("@/lib/cli/assets");
+      parseAssetsArgs(rest); // bad arguments fail before the database is opened
+      console.log(await withDatabase(() => runAssetsCommand(rest, (line) => console.error(line))));
       return 0;
     }
     case undefined:

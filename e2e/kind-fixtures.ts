@@ -177,6 +177,41 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
       shown: key.tasks.length > 0 ? "Bring a clean cup from the cabinet" : "",
     };
   },
+  async rating(tag, image) {
+    return {
+      public: {
+        question: "Rate the generated video",
+        media: { text: "A ball rolls off the table.", frames: await Promise.all(["f0", "f1"].map(image)), fps: 2 },
+        rubric: [
+          { id: "instruction", type: "likert", dimension: "instruction", label: "Instruction following", min: 0, max: 3, anchors: { "0": "ignores it", "3": "follows it fully" } },
+          { id: "gravity", type: "check", dimension: "physics", label: "Does the ball fall as gravity would make it?", pass: "yes" },
+        ],
+      },
+      key: { reference: { instruction: 3, gravity: "yes" }, source: `${tag} reference labels` },
+      secrets: [tag],
+      answer: { ratings: { instruction: 1, gravity: "no" } },
+      shown: "Instruction following",
+    };
+  },
+  async pairwise(tag, image) {
+    return {
+      public: {
+        question: "Which video is better?",
+        a: { frames: await Promise.all(["pa0", "pa1"].map(image)), fps: 2 },
+        b: { frames: await Promise.all(["pb0", "pb1"].map(image)), fps: 2 },
+        dimensions: [
+          { id: "quality", label: "Visual quality" },
+          { id: "physics", label: "Physical plausibility" },
+        ],
+        models: { a: `${tag}-gen-a`, b: `${tag}-gen-b` },
+        metric: { name: "VBench", a: 0.8, b: 0.6 },
+      },
+      key: { reference: { quality: "a", physics: "tie" }, source: `${tag} arena votes` },
+      secrets: [tag],
+      answer: { prefs: { quality: "b", physics: "tie" } },
+      shown: "Physical plausibility",
+    };
+  },
 };
 
 /** The builder of a kind; throws, naming the kind, when there is none. */

@@ -11,6 +11,12 @@ export async function resetDatabase(): Promise<void> {
   await db.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
 }
 
+/** Empties the job queue (pg-boss's schema, when a test has created it): jobs outlive resetDatabase. */
+export async function resetJobQueue(): Promise<void> {
+  const [exists] = await db.$queryRawUnsafe<Array<{ found: boolean }>>(`SELECT to_regclass('pgboss.job') IS NOT NULL AS found`);
+  if (exists?.found) await db.$executeRawUnsafe(`DELETE FROM pgboss.job`);
+}
+
 let counter = 0;
 /** one argon2id hash per password (about 0.1 s each): tests create many users with the same one */
 const hashes = new Map<string, Promise<string>>();

@@ -26,9 +26,27 @@ function* files(dir: string): Generator<string> {
   }
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+
+/**
+ * What names a kind in a file. A kind whose id has a hyphen ("explore-scene") is named by the id
+ * anywhere. A kind whose id is an ordinary word ("rating", "choice": the generic kinds) is named by
+ * a path into its folders (`tasks/rating/`, `tasks/rating"`) or by its id as a quoted kind value
+ * (`kind === "rating"`, `kind: 'rating'`), since the word itself ("ratings", "a choice") is
+ * everywhere in shared code.
+ */
+function kindPattern(kinds: readonly string[]): RegExp {
+  const parts = kinds.map((kind) => {
+    const id = escape(kind);
+    if (kind.includes("-")) return id;
+    return `tasks/${id}(?:[/"'\`]|$)|[Kk][Ii][Nn][Dd]\\w*["'\`]?\\s*(?:===|!==|==|!=|:|=)\\s*["'\`]${id}["'\`]`;
+  });
+  return new RegExp(parts.join("|"), "m");
+}
+
 /** The shared files that name a kind id, from the given kind ids. */
 function filesNamingKinds(kinds: readonly string[]): string[] {
-  const pattern = new RegExp(kinds.map((kind) => kind.replace(/[-]/g, "\\-")).join("|"));
+  const pattern = kindPattern(kinds);
   const found: string[] = [];
   for (const dir of scanned) {
     for (const file of files(dir)) {
@@ -40,6 +58,13 @@ function filesNamingKinds(kinds: readonly string[]): string[] {
 }
 
 describe("kind names", () => {
+  it("finds a word-like kind's id only where it names the kind", () => {
+    const pattern = kindPattern(["rating", "explore-scene"]);
+    for (const text of ['if (item.kind === "rating") {}', "const kind: 'rating'", 'import { x } from "@/lib/tasks/rating";', "components/tasks/rating/view", 'row.kind == "rating"', 'explore-scene'])
+      expect(pattern.test(text), text).toBe(true);
+    for (const text of ["ratings per item", "separating", 'const rating = field(p, "rating")', "a rating scale"]) expect(pattern.test(text), text).toBe(false);
+  });
+
   it("no shared file names a task kind", () => {
     expect(filesNamingKinds(taskKinds)).toEqual([]);
   });

@@ -5,10 +5,14 @@ import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm-dashboa
 import { exploreDashboardSection } from "@/components/tasks/explore-scene/dashboard-section";
 import { ego2worldDashboardSection } from "@/components/tasks/ego2world-play/dashboard-section";
 import { esiDashboardSection } from "@/components/tasks/esi-explore/dashboard-section";
+import { ratingDashboardSection } from "@/components/tasks/rating/dashboard-section";
+import { pairwiseDashboardSection } from "@/components/tasks/pairwise/dashboard-section";
 import type { GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
 import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
 import type { EsiSection } from "@/lib/esi/figures";
+import type { RatingSection } from "@/lib/tasks/rating/dashboard";
+import type { PairwiseSection } from "@/lib/tasks/pairwise/dashboard";
 import { freeTextDashboardSection } from "@/components/tasks/free-text/dashboard-section";
 import type { FreeTextSection } from "@/lib/tasks/free-text/dashboard";
 
@@ -38,5 +42,7 @@ export const dashboardSections: readonly DashboardSectionEntry[] = [
   entry<ExploreSection>(exploreDashboardSection, "explore"),
   entry<Ego2worldSection>(ego2worldDashboardSection, "ego2world"),
   entry<EsiSection>(esiDashboardSection, "esi"),
+  entry<RatingSection>(ratingDashboardSection, "rating"),
+  entry<PairwiseSection>(pairwiseDashboardSection, "pairwise"),
   entry<FreeTextSection>(freeTextDashboardSection, "freeText"),
 ];

@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import { EnactForwardKey } from "@/components/tasks/enact-forward/key-view";
 import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
+import { RatingKey } from "@/components/tasks/rating/key-view";
+import { PairwiseKey } from "@/components/tasks/pairwise/key-view";
 import { FreeTextKey } from "@/components/tasks/free-text/key-view";
 
 /**
@@ -13,6 +15,8 @@ import { FreeTextKey } from "@/components/tasks/free-text/key-view";
 export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>> = {
   "enact-forward": EnactForwardKey,
   "enact-inverse": EnactInverseKey,
+  rating: RatingKey,
+  pairwise: PairwiseKey,
   "free-text": FreeTextKey,
 };
 

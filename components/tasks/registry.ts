@@ -12,6 +12,10 @@ import { shortcuts as gridwmJudgeShortcuts } from "@/components/tasks/gridwm-jud
 import { shortcuts as exploreSceneShortcuts } from "@/components/tasks/explore-scene/shortcuts";
 import { shortcuts as esiExploreShortcuts } from "@/components/tasks/esi-explore/shortcuts";
 import { shortcuts as ego2worldPlayShortcuts } from "@/components/tasks/ego2world-play/shortcuts";
+import { shortcuts as ratingShortcuts } from "@/components/tasks/rating/shortcuts";
+import { ratingUi } from "@/components/tasks/rating/ui";
+import { shortcuts as pairwiseShortcuts } from "@/components/tasks/pairwise/shortcuts";
+import { pairwiseUi } from "@/components/tasks/pairwise/ui";
 import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
 import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
@@ -175,6 +179,8 @@ export const taskUis: Record<string, TaskUi> = {
     describeAnswer: (answer) => describeEsiAnswer(answer),
     confidenceInTask: true,
   },
+  rating: ratingUi(ratingShortcuts),
+  pairwise: pairwiseUi(pairwiseShortcuts),
   "free-text": {
     shortcuts: freeTextShortcuts,
     Component: lazy(loadFreeText),

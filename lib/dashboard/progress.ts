@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { readDb } from "@/lib/db/read";
 import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
 
 /**
@@ -51,13 +51,13 @@ const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
 export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
   const [[itemsRow], byUser, [complete], perDay, active, members] = await Promise.all([
-    db.$queryRaw<Array<{ items: bigint; gold: bigint; conditions: number; done: bigint }>>`
+    readDb.$queryRaw<Array<{ items: bigint; gold: bigint; conditions: number; done: bigint }>>`
     SELECT (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND NOT gold) AS items,
       (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId} AND NOT practice AND gold) AS gold,
       (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}) AS conditions,
       (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
         WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold) AS done`,
-    db.$queryRaw<Array<{ userId: string; purpose: string; assigned: bigint; done: bigint; last: Date | null }>>`
+    readDb.$queryRaw<Array<{ userId: string; purpose: string; assigned: bigint; done: bigint; last: Date | null }>>`
     SELECT a."userId", a.purpose::text AS purpose,
       -- main work counts once shown (STARTED) or answered: a prefetched item nobody has seen yet, or one released back to the pool unanswered, is not "assigned" work
       count(*) FILTER (WHERE a.purpose <> 'MAIN' OR a.status IN ('STARTED', 'SUBMITTED') OR r.id IS NOT NULL) AS assigned,
@@ -67,7 +67,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     LEFT JOIN "Response" r ON r."assignmentId" = a.id
     WHERE a."studyId" = ${studyId} AND (NOT i.practice OR a.purpose = 'PRACTICE')
     GROUP BY 1, 2`,
-    db.$queryRaw<Array<{ items: bigint }>>`
+    readDb.$queryRaw<Array<{ items: bigint }>>`
     WITH conditions AS (
       SELECT c.cond FROM "Study" s
       CROSS JOIN LATERAL (SELECT unnest(CASE WHEN cardinality(s.conditions) > 0 THEN s.conditions::text[] ELSE ARRAY[NULL]::text[] END) AS cond) c
@@ -87,7 +87,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
       WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
       GROUP BY i.id HAVING bool_and(coalesce(x.n, 0) >= ${overlap})
     ) t`,
-    db.$queryRaw<Array<{ day: string; responses: bigint }>>`
+    readDb.$queryRaw<Array<{ day: string; responses: bigint }>>`
     SELECT to_char(r."createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS responses
     FROM "Response" r
     JOIN "Assignment" a ON a.id = r."assignmentId"
@@ -95,11 +95,11 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE' AND NOT i.practice
     GROUP BY 1 ORDER BY 1`,
     activeAnnotators(studyId),
-    db.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR" } }, select: { userId: true } }),
+    readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR" } }, select: { userId: true } }),
   ]);
   const memberIds = new Set(members.map((m) => m.userId));
   const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
-  const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
+  const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
   const rows = new Map<string, AnnotatorProgress>();
   for (const user of users) {
     rows.set(user.id, {
@@ -159,7 +159,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
  * the (assignmentId, seq) index, so the cost does not grow with the study's finished work.
  */
 export async function activeAnnotators(studyId: string): Promise<Set<string>> {
-  const rows = await db.$queryRaw<Array<{ userId: string }>>`
+  const rows = await readDb.$queryRaw<Array<{ userId: string }>>`
     SELECT DISTINCT a."userId"
     FROM "Assignment" a
     WHERE a."studyId" = ${studyId}
@@ -173,7 +173,7 @@ export async function activeAnnotators(studyId: string): Promise<Set<string>> {
 
 /** Focus losses (events of FOCUS_LOSS_EVENT_TYPES) per user in the study: one GROUP BY. */
 export async function focusLossesByUser(studyId: string): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<Array<{ userId: string; losses: bigint }>>`
+  const rows = await readDb.$queryRaw<Array<{ userId: string; losses: bigint }>>`
     SELECT a."userId", count(*) AS losses
     FROM "Event" e
     JOIN "Assignment" a ON a.id = e."assignmentId"

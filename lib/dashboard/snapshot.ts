@@ -1,6 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { db } from "@/lib/db";
+import { readDb } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import type { Tags } from "@/lib/dashboard/snapshot-utils";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
@@ -59,7 +59,7 @@ export interface StudySnapshot {
 
 /** Changes whenever responses or items are added: the cache key of everything computed from a snapshot. */
 export async function snapshotVersion(studyId: string): Promise<string> {
-  const [row] = await db.$queryRaw<Array<{ responses: bigint; last: Date | null; items: bigint; lastItem: Date | null }>>`
+  const [row] = await readDb.$queryRaw<Array<{ responses: bigint; last: Date | null; items: bigint; lastItem: Date | null }>>`
     SELECT r.responses, r.last, i.items, i."lastItem"
     FROM (SELECT count(*) AS responses, max(r."createdAt") AS last FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId}) r,
          (SELECT count(*) AS items, max("createdAt") AS "lastItem" FROM "Item" WHERE "studyId" = ${studyId}) i`;
@@ -68,11 +68,11 @@ export async function snapshotVersion(studyId: string): Promise<string> {
 
 async function loadItems(studyId: string): Promise<SnapshotItems> {
   const items: SnapshotItems = { keys: [], ids: [], externalIds: [], kinds: [], tags: [], index: new Map() };
-  const kindRows = await db.$queryRaw<Array<{ kind: string }>>`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = ${studyId}`;
+  const kindRows = await readDb.$queryRaw<Array<{ kind: string }>>`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = ${studyId}`;
   const keyKinds = kindsNeedingKeys(kindRows.map((r) => r.kind).filter(isTaskKind));
   let after = "";
   for (;;) {
-    const batch = await db.$queryRaw<Array<{ id: string; externalId: string; kind: string; tags: Tags | null; key: unknown }>>`
+    const batch = await readDb.$queryRaw<Array<{ id: string; externalId: string; kind: string; tags: Tags | null; key: unknown }>>`
       SELECT id, "externalId", kind, tags, CASE WHEN kind = ANY(${keyKinds}) THEN key END AS key FROM "Item"
       WHERE "studyId" = ${studyId} AND NOT practice AND id > ${after}
       ORDER BY id LIMIT ${STREAM_BATCH_SIZE}`;
@@ -138,7 +138,7 @@ export async function loadSnapshot(studyId: string, version?: string): Promise<S
   for (;;) {
     // jsonb as text and times as epoch numbers: parsing them here is cheaper than the driver's
     // conversions; practice items are not in `items`, so their answers are skipped below
-    const batch = await db.$queryRaw<ResponseRow[]>`
+    const batch = await readDb.$queryRaw<ResponseRow[]>`
       SELECT a."itemId", a."userId", (a.purpose = 'AGREEMENT') AS agreement, r.correct, r.confidence, r."wallMs", r."activeMs",
              (extract(epoch FROM r."createdAt") * 1000)::float8 AS "createdAt", r.score::text AS score, r.answer::text AS answer
       FROM "Assignment" a
@@ -172,7 +172,7 @@ export async function loadSnapshot(studyId: string, version?: string): Promise<S
     afterUser = batch[batch.length - 1].userId;
   }
   const users = userIds.length
-    ? await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } })
+    ? await readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } })
     : [];
   const nameOf = new Map(users.map((u) => [u.id, u.name]));
   // annotators sorted by name; remap the response column to the sorted order

@@ -1,3 +1,4 @@
+import { readFreshness, type ReadFreshness } from "@/lib/db/read";
 import "server-only";
 import { LRUCache } from "lru-cache";
 import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
@@ -55,7 +56,7 @@ export interface PlanView extends Omit<AgreementPlanStatus, "completeItemIds"> {
 
 export interface StudyDashboard {
   /** when the figures' data was read, and whether newer answers are not in them yet */
-  asOf: { loadedAt: number; stale: boolean; responses: number; currentResponses: number };
+  asOf: { loadedAt: number; stale: boolean; responses: number; currentResponses: number; replica: ReadFreshness };
   study: { id: string; slug: string; title: string; overlap: number; confidenceScale: "LIKERT_5" | "PERCENT" };
   choices: DashboardChoices;
   annotators: Array<{ id: string; name: string }>;
@@ -146,11 +147,12 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
 
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<StudyDashboard> {
   const study = await getStudyBySlug(slug);
-  const [view, progress, models, planStatus] = await Promise.all([
+  const [view, progress, models, planStatus, replica] = await Promise.all([
     getSnapshotView(study.id),
     getStudyProgress(study.id, study.overlap),
     listModelRuns(study.id),
     getAgreementPlanStatus(study.id),
+    readFreshness(),
   ]);
   const excludedIds = new Set(await excludedItemIdsForStudy(study.id));
   const includeExcluded = parseDashboardParams(searchParams).reviewed === "with";
@@ -250,7 +252,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   });
   const { completeItemIds: _ids, ...planRest } = planStatus;
   return {
-    asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses },
+    asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses, replica },
     study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale },
     choices,
     annotators: snapshot.annotators,

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { readDb } from "@/lib/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ExportFilter, ExportWhat } from "@/lib/exports/filter";
 
@@ -16,7 +16,7 @@ function itemFilterSql(filter: ExportFilter): Prisma.Sql {
 /** Rows each export would hold (SQL counts), for the Exports page. */
 export async function exportTableCounts(studyId: string, filter: ExportFilter): Promise<Record<ExportWhat, number>> {
   const f = itemFilterSql(filter);
-  const [row] = await db.$queryRaw<Array<{ items: bigint; responses: bigint; events: bigint; annotators: bigint; predictions: bigint }>>`
+  const [row] = await readDb.$queryRaw<Array<{ items: bigint; responses: bigint; events: bigint; annotators: bigint; predictions: bigint }>>`
     SELECT
       (SELECT count(*) FROM "Item" i WHERE i."studyId" = ${studyId} ${f}) AS items,
       (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId" WHERE a."studyId" = ${studyId} ${f}) AS responses,

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db";
+import { readDb } from "@/lib/db/read";
 import { recordAudit } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -58,7 +58,7 @@ function itemFilterSql(filter: ExportFilter): Prisma.Sql {
 }
 
 async function tagKeys(studyId: string, filter: ExportFilter): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ key: string }>>`
+  const rows = await readDb.$queryRaw<Array<{ key: string }>>`
     SELECT DISTINCT jsonb_object_keys(i.tags) AS key FROM "Item" i
     WHERE i."studyId" = ${studyId} AND jsonb_typeof(i.tags) = 'object' ${itemFilterSql(filter)}`;
   return rows.map((r) => r.key).sort();
@@ -85,7 +85,7 @@ function itemsSource(studyId: string, filter: ExportFilter, tags: string[]): Sou
     columns: ["item_id", "kind", "practice", "gold", "batch_file", "created_at", ...tags.map((k) => `tag_${k}`), "tags", "public", "key"],
     async next() {
       if (done) return [];
-      const rows = await db.$queryRaw<Array<{ id: string; externalId: string; kind: string; practice: boolean; gold: boolean; fileName: string; createdAt: Date; tags: unknown; public: unknown; key: unknown }>>`
+      const rows = await readDb.$queryRaw<Array<{ id: string; externalId: string; kind: string; practice: boolean; gold: boolean; fileName: string; createdAt: Date; tags: unknown; public: unknown; key: unknown }>>`
         SELECT i.id, i."externalId", i.kind, i.practice, i.gold, b."fileName", i."createdAt", i.tags, i.public, i.key
         FROM "Item" i JOIN "Batch" b ON b.id = i."batchId"
         WHERE i."studyId" = ${studyId} AND i.id > ${after} ${itemFilterSql(filter)}
@@ -111,11 +111,11 @@ function itemsSource(studyId: string, filter: ExportFilter, tags: string[]): Sou
 async function scoreKeys(studyId: string, filter: ExportFilter, table: "responses" | "predictions"): Promise<string[]> {
   const rows =
     table === "responses"
-      ? await db.$queryRaw<Array<{ key: string }>>`
+      ? await readDb.$queryRaw<Array<{ key: string }>>`
           SELECT DISTINCT jsonb_object_keys(r.score) AS key
           FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
           WHERE a."studyId" = ${studyId} AND jsonb_typeof(r.score) = 'object' ${itemFilterSql(filter)}`
-      : await db.$queryRaw<Array<{ key: string }>>`
+      : await readDb.$queryRaw<Array<{ key: string }>>`
           SELECT DISTINCT jsonb_object_keys(p.score) AS key
           FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId"
           WHERE m."studyId" = ${studyId} AND jsonb_typeof(p.score) = 'object' ${itemFilterSql(filter)}`;
@@ -133,7 +133,7 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
     ],
     async next() {
       if (done) return [];
-      const rows = await db.$queryRaw<Array<{
+      const rows = await readDb.$queryRaw<Array<{
         id: string; itemId: string; userId: string; externalId: string; kind: string; purpose: string; practice: boolean; answer: unknown;
         confidenceRaw: number; confidence: number; correct: boolean; score: unknown; wallMs: number; activeMs: number;
         startedAt: Date | null; submittedAt: Date | null; createdAt: Date; tags: unknown;
@@ -182,7 +182,7 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
     columns: ["event_id", "item_id", "kind", "annotator", "purpose", "assignment_id", "seq", "type", "payload", "client_time", "server_time"],
     async next() {
       if (done) return [];
-      const rows = await db.$queryRaw<Array<{ id: bigint; assignmentId: string; seq: number; type: string; payload: unknown; clientTime: Date; serverTime: Date; userId: string; purpose: string; externalId: string; kind: string }>>`
+      const rows = await readDb.$queryRaw<Array<{ id: bigint; assignmentId: string; seq: number; type: string; payload: unknown; clientTime: Date; serverTime: Date; userId: string; purpose: string; externalId: string; kind: string }>>`
         SELECT e.id, e."assignmentId", e.seq, e.type, e.payload, e."clientTime", e."serverTime", a."userId", a.purpose::text AS purpose, i."externalId", i.kind
         FROM "Event" e
         JOIN "Assignment" a ON a.id = e."assignmentId"
@@ -224,7 +224,7 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
     async next() {
       if (done) return [];
       done = true;
-      const counts = await db.$queryRaw<Array<{
+      const counts = await readDb.$queryRaw<Array<{
         userId: string; mainAssigned: bigint; mainSubmitted: bigint; agreementAssigned: bigint; agreementSubmitted: bigint; practiceSubmitted: bigint;
         responses: bigint; correct: bigint; meanConfidence: number | null; medianActive: number | null; medianWall: number | null; first: Date | null; last: Date | null;
       }>>`
@@ -245,18 +245,18 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
         LEFT JOIN "Response" r ON r."assignmentId" = a.id
         WHERE a."studyId" = ${studyId} ${itemFilterSql(filter)}
         GROUP BY 1`;
-      const events = await db.$queryRaw<Array<{ userId: string; events: bigint; losses: bigint }>>`
+      const events = await readDb.$queryRaw<Array<{ userId: string; events: bigint; losses: bigint }>>`
         SELECT a."userId", count(*) AS events, count(*) FILTER (WHERE e.type = ANY(${FOCUS_LOSS_EVENT_TYPES as string[]})) AS losses
         FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" JOIN "Item" i ON i.id = a."itemId"
         WHERE a."studyId" = ${studyId} ${itemFilterSql(filter)}
         GROUP BY 1`;
-      const members = await db.studyMember.findMany({ where: { studyId }, select: { userId: true, status: true, statusReason: true, consentedAt: true, consentVersion: true } });
+      const members = await readDb.studyMember.findMany({ where: { studyId }, select: { userId: true, status: true, statusReason: true, consentedAt: true, consentVersion: true } });
       const memberIds = new Set(members.map((m) => m.userId));
       const memberOf = new Map(members.map((m) => [m.userId, m]));
       const byUser = new Map(counts.map((c) => [c.userId, c]));
       const eventsByUser = new Map(events.map((e) => [e.userId, e]));
       const userIds = new Set([...byUser.keys(), ...(filter.kind || filter.tag ? [] : memberIds)]);
-      const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true, externalSource: true, externalId: true }, orderBy: { name: "asc" } });
+      const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true, externalSource: true, externalId: true }, orderBy: { name: "asc" } });
       const num = (v: bigint | undefined) => Number(v ?? 0);
       return users.map((u) => {
         const c = byUser.get(u.id);
@@ -299,7 +299,7 @@ function predictionsSource(studyId: string, filter: ExportFilter, tags: string[]
     columns: ["model", "run_id", "item_id", "kind", "practice", "answer", "correct", ...scores.map((k) => `score_${k}`), "score", "imported_at", ...tags.map((k) => `tag_${k}`)],
     async next() {
       if (done) return [];
-      const rows = await db.$queryRaw<Array<{ runId: string; itemId: string; name: string; createdAt: Date; externalId: string; kind: string; practice: boolean; answer: unknown; correct: boolean; score: unknown; tags: unknown }>>`
+      const rows = await readDb.$queryRaw<Array<{ runId: string; itemId: string; name: string; createdAt: Date; externalId: string; kind: string; practice: boolean; answer: unknown; correct: boolean; score: unknown; tags: unknown }>>`
         SELECT p."runId", p."itemId", m.name, m."createdAt", i."externalId", i.kind, i.practice, p.answer, p.correct, p.score, i.tags
         FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId"
         WHERE m."studyId" = ${studyId} AND (p."runId", p."itemId") > (${afterRun}, ${afterItem}) ${itemFilterSql(filter)}
@@ -360,7 +360,7 @@ export interface StudyExport {
 
 /** The export of one table of a study as a byte stream, with its file name and content type. */
 export async function createStudyExport(studySlug: string, what: ExportWhat, format: ExportFormat, filter: ExportFilter = {}, options: ExportOptions = {}): Promise<StudyExport> {
-  const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true, slug: true, pseudonymSalt: true } });
+  const study = await readDb.study.findUnique({ where: { slug: studySlug }, select: { id: true, slug: true, pseudonymSalt: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
   const pseudonymise = options.externalIds === "pseudonymised";
   const externalIdOf = (externalId: string | null) => (externalId === null ? null : pseudonymise ? pseudonymisedExternalId(study.pseudonymSalt, externalId) : externalId);

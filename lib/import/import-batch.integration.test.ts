@@ -87,7 +87,7 @@ describe("importBatch: a valid batch", () => {
     // the shared image is one Asset with the right bytes and type
     const startHash = publicA.initialImage.split("/").pop()!;
     const asset = await db.asset.findUniqueOrThrow({ where: { hash: startHash } });
-    expect(Buffer.from(asset.bytes)).toEqual(files["img/start.png"]);
+    expect(Buffer.from(asset.bytes!)).toEqual(files["img/start.png"]);
     expect(asset).toMatchObject({ mime: "image/png", size: (files["img/start.png"] as Buffer).length });
     expect(await db.studyAsset.count({ where: { studyId, assetHash: startHash } })).toBe(1);
 

@@ -6,6 +6,8 @@ import { AppError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/import/canonical";
 import { defaultConfidenceScaleForKinds } from "@/lib/import/confidence-default";
 import { readBatchSource, throwInvalid } from "@/lib/import/source";
+import { configuredStore, type AssetStore } from "@/lib/assets/store";
+import { maxVideoBytes as maxVideoBytesSetting } from "@/lib/import/video-check";
 import type { BatchSource, ImportIssue, ImportProgressListener, ImportResult } from "@/lib/import/types";
 import { DEFAULT_MAX_ERRORS, maxImageBytes as maxImageBytesSetting, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
 import {
@@ -40,6 +42,10 @@ export type ImportBatchOptions = StudySelector & {
   importedById?: string | null;
   /** largest image accepted, in bytes (default 10 MiB) */
   maxImageBytes?: number;
+  /** largest video accepted, in bytes (default: YARDSTICK_MAX_VIDEO_BYTES, else 200 MiB with S3, 64 MiB with PostgreSQL) */
+  maxVideoBytes?: number;
+  /** where new asset bytes go (default: ASSET_STORE, lib/assets/store.ts) */
+  store?: AssetStore;
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
   /** longest line of an items file, in bytes (default 8 MiB) */
@@ -109,13 +115,28 @@ async function auditUnchanged(study: StudyRef, source: BatchSource, checksum: st
   });
 }
 
-/** Reads an image again for storing and checks it is still the validated content. */
-async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes: number): Promise<NewAsset> {
+/** Reads an image or video again for storing and checks it is still the validated content. */
+async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes: number): Promise<Buffer> {
   const bytes = await source.readFile(image.path, { maxBytes });
   if (bytes.length !== image.size || sha256Hex(bytes) !== image.hash) {
-    throw new AppError("CONFLICT", `image ${JSON.stringify(image.path)} changed while the batch was being imported; nothing was imported, import it again`);
+    const what = image.mime.startsWith("video/") ? "video" : "image";
+    throw new AppError("CONFLICT", `${what} ${JSON.stringify(image.path)} changed while the batch was being imported; nothing was imported, import it again`);
   }
-  return { hash: image.hash, mime: image.mime, size: image.size, bytes };
+  return bytes;
+}
+
+/** The Asset row of a checked file, its bytes placed by `store` (in the row, or uploaded first). */
+async function assetRow(store: AssetStore, image: ValidatedImage, bytes: Buffer): Promise<NewAsset> {
+  const placement = await store.save({ hash: image.hash, mime: image.mime, size: image.size, bytes });
+  return {
+    hash: image.hash,
+    mime: image.mime,
+    size: image.size,
+    ...placement,
+    durationS: image.durationS ?? null,
+    width: image.width ?? null,
+    height: image.height ?? null,
+  };
 }
 
 /**
@@ -135,11 +156,14 @@ async function readVerified(source: BatchSource, image: ValidatedImage, maxBytes
 export async function importBatch(options: ImportBatchOptions): Promise<ImportResult> {
   const { source } = options;
   const maxImageBytes = options.maxImageBytes ?? maxImageBytesSetting();
+  const maxVideoBytes = options.maxVideoBytes ?? maxVideoBytesSetting();
+  const store = options.store ?? configuredStore();
+  const maxBytesOf = (image: ValidatedImage) => (image.mime.startsWith("video/") ? maxVideoBytes : maxImageBytes);
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const actorId = options.importedById ?? null;
   const study = await resolveStudy(options);
 
-  const validation = await validateBatch(source, { maxImageBytes, maxErrors, maxLineBytes: options.maxLineBytes, onProgress: options.onProgress });
+  const validation = await validateBatch(source, { maxImageBytes, maxVideoBytes, maxErrors, maxLineBytes: options.maxLineBytes, onProgress: options.onProgress });
   const summary = (count: number, truncated: boolean) =>
     `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
 
@@ -167,6 +191,14 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
     const hashes = [...validation.assets.keys()];
     const stored = await findExistingAssetHashes(hashes);
     const toStore = [...validation.assets.values()].filter((image) => !stored.has(image.hash));
+    // an object store is written before the transaction (an upload must not hold it open); rows without bytes are written inside
+    const uploaded = new Map<string, NewAsset>();
+    if (store.kind !== "postgres") {
+      for (const [index, image] of toStore.entries()) {
+        uploaded.set(image.hash, await assetRow(store, image, await readVerified(source, image, maxBytesOf(image))));
+        await options.onProgress?.({ phase: "uploading", done: index + 1, total: toStore.length });
+      }
+    }
 
     try {
       return await db.$transaction(
@@ -185,8 +217,8 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
           let read = 0;
           await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
           for (const image of toStore) {
-            chunk.push(await readVerified(source, image, maxImageBytes));
-            chunkBytes += image.size;
+            chunk.push(uploaded.get(image.hash) ?? (await assetRow(store, image, await readVerified(source, image, maxBytesOf(image)))));
+            chunkBytes += uploaded.has(image.hash) ? 0 : image.size;
             read += 1;
             if (chunkBytes >= ASSET_CHUNK_BYTES) {
               assetsStored += await insertAssets(tx, chunk);

@@ -1,26 +1,30 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { z } from "zod";
 import { AppError, toResponse } from "@/lib/errors";
+import type { JobContext } from "@/lib/jobs/handlers";
+import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
 import { importBatch } from "@/lib/import/import-batch";
 import { readBatchSource } from "@/lib/import/source";
 import type { ImportProgress, ImportResult } from "@/lib/import/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * Imports uploaded from the admin page run as jobs: the upload request creates an ImportJob row
- * and the import goes on in the background of the process that received the zip (it holds the
- * bytes), writing its phase and progress to the row, which the import page polls from any process
+ * Imports uploaded from the admin page run as jobs on the job queue (queue "import",
+ * lib/jobs/queue.ts): the upload request stores the zip (ImportUpload) with an ImportJob row and
+ * sends the job; whichever worker takes it (in any app instance, or `npm run worker`) runs the
+ * import, writing its phase and progress to the row, which the import page polls from any process
  * (GET /api/admin/import/jobs/<id>). The import itself is the same all-or-nothing importBatch; a
  * job ends SUCCEEDED with its ImportResult or FAILED with the error the API would have answered
- * (status and body). A job whose process died stops renewing its heartbeat and is reported FAILED
- * ("nothing was imported": the transaction never committed). The CLI imports inline.
+ * (status and body), and its upload is deleted. A job whose worker died is run again by another
+ * (pg-boss retries it; the import is all or nothing, so a second run is safe); after the queue's
+ * last retry it is reported FAILED ("nothing was imported"). The CLI imports inline.
  */
 
-/** how often a running job renews its heartbeat, and when one without a renewal is taken for dead */
-const HEARTBEAT_MS = 10_000;
-const STALE_AFTER_MS = 60_000;
 /** progress is written at most this often (and at each phase change) */
 const PROGRESS_EVERY_MS = 500;
+/** how often a request waiting for its import's outcome looks at the row */
+const WAIT_POLL_MS = 250;
 
 export type ImportJobOutcome = { ok: true; httpStatus: number; result: ImportResult } | { ok: false; httpStatus: number; error: string; code?: string; details?: unknown; retryAfter?: string };
 
@@ -36,7 +40,7 @@ export interface ImportJobView {
   createdAt: string;
 }
 
-const STOPPED_MESSAGE = "The import stopped when the server restarted. Nothing was imported (an import is all or nothing): import the batch again.";
+const STOPPED_MESSAGE = "The import stopped: the workers that ran it died or lost the database, and it was retried as often as the job queue allows. Nothing was imported (an import is all or nothing): import the batch again.";
 
 type JobRow = Prisma.ImportJobGetPayload<object>;
 
@@ -69,22 +73,54 @@ async function outcomeOfError(error: unknown): Promise<ImportJobOutcome> {
 }
 
 /**
- * Starts importing an uploaded zip into a study. Throws NOT_FOUND at once for an unknown study;
- * everything else is the job's outcome. `finished` settles (never rejects) when the job ends.
+ * Starts importing an uploaded zip into a study: stores the upload and queues the job. Throws
+ * NOT_FOUND at once for an unknown study, UNAVAILABLE when the job queue does not take the job;
+ * everything else is the job's outcome. `finished` settles when the job ends (whichever worker
+ * runs it); it rejects only when the database cannot be read.
  */
 export async function startImportJob(input: { zip: Buffer; fileName: string; studySlug: string; actorId: string | null }): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
   const study = await db.study.findUnique({ where: { slug: input.studySlug }, select: { id: true, slug: true } });
   if (!study) throw new AppError("NOT_FOUND", `study ${JSON.stringify(input.studySlug)} not found`);
-  const row = await db.importJob.create({ data: { studyId: study.id, studySlug: study.slug, fileName: input.fileName, createdById: input.actorId } });
-  const finished = runImportJob(row.id, study.id, input);
-  return { job: viewOf(row), finished };
+  const bossJobId = newJobId();
+  const row = await db.importJob.create({
+    data: { studyId: study.id, studySlug: study.slug, fileName: input.fileName, createdById: input.actorId, phase: "queued", bossJobId, upload: { create: { bytes: new Uint8Array(input.zip) } } },
+  });
+  try {
+    await enqueue(QUEUES.import, bossJobId, { importJobId: row.id });
+  } catch (error) {
+    const outcome: ImportJobOutcome = { ok: false, httpStatus: 503, error: "The job queue did not take the import; nothing was imported. Try again in a minute.", code: "UNAVAILABLE" };
+    await finish(row.id, outcome).catch(() => undefined);
+    throw new AppError("UNAVAILABLE", `${outcome.error} (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return { job: viewOf(row), finished: waitForImportJob(row.id) };
 }
 
-async function runImportJob(id: string, studyId: string, input: { zip: Buffer; fileName: string; actorId: string | null }): Promise<ImportJobView> {
-  const heartbeat = setInterval(() => {
-    db.importJob.updateMany({ where: { id, status: "RUNNING" }, data: { heartbeatAt: new Date() } }).catch(() => undefined);
-  }, HEARTBEAT_MS);
-  heartbeat.unref?.();
+/** Resolves when the job has ended, with its view. */
+export async function waitForImportJob(id: string): Promise<ImportJobView> {
+  for (;;) {
+    const view = await getImportJob(id);
+    if (view.status !== "RUNNING") return view;
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+  }
+}
+
+/** Records a job's outcome once (a second worker's late outcome changes nothing) and drops its upload. */
+async function finish(id: string, outcome: ImportJobOutcome): Promise<void> {
+  const data = { status: outcome.ok ? "SUCCEEDED" : "FAILED", phase: "done", result: outcome as unknown as Prisma.InputJsonValue, finishedAt: new Date(), heartbeatAt: new Date() } as const;
+  await db.$transaction([db.importJob.updateMany({ where: { id, status: "RUNNING" }, data }), db.importUpload.deleteMany({ where: { jobId: id } })]);
+}
+
+const importJobData = z.object({ importJobId: z.string().min(1).max(100) });
+
+/** The queue's handler (lib/jobs/handlers.ts): runs the import of one ImportJob row. */
+export async function handleImportJob(data: unknown, context: JobContext): Promise<{ status: string }> {
+  const { importJobId: id } = importJobData.parse(data);
+  const row = await db.importJob.findUnique({ where: { id }, select: { status: true, studyId: true, fileName: true, createdById: true, upload: { select: { bytes: true } } } });
+  if (!row || row.status !== "RUNNING") return { status: "already ended" };
+  if (!row.upload) {
+    await finish(id, { ok: false, httpStatus: 503, error: STOPPED_MESSAGE, code: "UNAVAILABLE" });
+    return { status: "no upload" };
+  }
   let lastWrite = 0;
   let lastPhase = "";
   const onProgress = async (progress: ImportProgress) => {
@@ -97,36 +133,38 @@ async function runImportJob(id: string, studyId: string, input: { zip: Buffer; f
       .updateMany({ where: { id, status: "RUNNING" }, data: { phase: progress.phase, done: progress.done, total: progress.total, heartbeatAt: new Date() } })
       .catch(() => undefined);
   };
+  await db.importJob.updateMany({ where: { id, status: "RUNNING" }, data: { phase: "reading", heartbeatAt: new Date() } });
   let outcome: ImportJobOutcome;
   try {
-    const source = await readBatchSource({ zip: input.zip, fileName: input.fileName });
-    const result = await importBatch({ source, studyId, importedById: input.actorId, onProgress });
+    const source = await readBatchSource({ zip: Buffer.from(row.upload.bytes), fileName: row.fileName });
+    const result = await importBatch({ source, studyId: row.studyId, importedById: row.createdById, onProgress });
     outcome = { ok: true, httpStatus: result.status === "imported" ? 201 : 200, result };
   } catch (error) {
     outcome = await outcomeOfError(error);
-  } finally {
-    clearInterval(heartbeat);
+    // the database was unavailable: nothing was written, so the queue tries again later (with backoff)
+    if (outcome.httpStatus === 503 && !context.lastAttempt) throw error;
   }
-  const status = outcome.ok ? "SUCCEEDED" : "FAILED";
-  const data = { status, phase: "done", result: outcome as unknown as Prisma.InputJsonValue, finishedAt: new Date(), heartbeatAt: new Date() } as const;
-  try {
-    return viewOf(await db.importJob.update({ where: { id }, data }));
-  } catch (error) {
-    // the database is gone for now: the caller still learns the outcome; the row goes stale and reads as stopped
-    console.error(`import job ${id}: could not store its outcome:`, error instanceof Error ? error.message : error);
-    const fallback: ImportJobView = { id, studySlug: "", fileName: input.fileName, status, phase: "done", done: 0, total: 0, outcome, createdAt: new Date().toISOString() };
-    return fallback;
-  }
+  // when this fails (the database is gone), the job fails and is retried: the import is a no-op then
+  await finish(id, outcome);
+  return { status: outcome.ok ? "succeeded" : "failed" };
 }
 
-/** A job as the import page shows it; a RUNNING job whose process died reads as FAILED (and is marked so). */
+/**
+ * A job as the import page shows it. A RUNNING job whose heartbeat is old is looked up in the
+ * queue: when the queue has given it up (its workers died on every attempt), it reads as FAILED
+ * (and is marked so).
+ */
 export async function getImportJob(id: string): Promise<ImportJobView> {
   const row = await db.importJob.findUnique({ where: { id } });
   if (!row) throw new AppError("NOT_FOUND", `No import job ${id}`);
-  if (row.status === "RUNNING" && Date.now() - row.heartbeatAt.getTime() > STALE_AFTER_MS) {
-    const outcome: ImportJobOutcome = { ok: false, httpStatus: 503, error: STOPPED_MESSAGE, code: "UNAVAILABLE" };
-    await db.importJob.updateMany({ where: { id, status: "RUNNING", heartbeatAt: row.heartbeatAt }, data: { status: "FAILED", phase: "done", result: outcome as unknown as Prisma.InputJsonValue, finishedAt: new Date() } });
-    return { ...viewOf(row), status: "FAILED", phase: "done", outcome };
+  if (row.status === "RUNNING" && Date.now() - row.heartbeatAt.getTime() > EXPIRE_SECONDS * 1000) {
+    const queued = row.bossJobId ? await jobState(QUEUES.import.name, row.bossJobId).catch(() => undefined) : null;
+    // undefined: the queue cannot be asked now; the job may still be running
+    if (queued === null || (queued && (queued.state === "failed" || queued.state === "cancelled" || queued.state === "completed"))) {
+      const outcome: ImportJobOutcome = { ok: false, httpStatus: 503, error: STOPPED_MESSAGE, code: "UNAVAILABLE" };
+      await finish(id, outcome);
+      return { ...viewOf(row), status: "FAILED", phase: "done", outcome };
+    }
   }
   return viewOf(row);
 }

@@ -80,7 +80,7 @@ export interface BatchSource {
 
 /** Where an import is: checking lines, checking images, writing images and items (`total` 0 while unknown). */
 export interface ImportProgress {
-  phase: "checking lines" | "checking images" | "writing";
+  phase: "checking lines" | "checking images" | "uploading" | "writing";
   done: number;
   total: number;
 }

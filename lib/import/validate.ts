@@ -7,6 +7,7 @@ import { canonicalJson, sha256Hex } from "@/lib/import/canonical";
 import { checkBatchPath } from "@/lib/import/paths";
 import { acceptedImageTypes, describeNonImage, sniffImageMime, type ImageMime } from "@/lib/import/sniff";
 import { imageContentProblem } from "@/lib/import/image-check";
+import { acceptedVideoTypes, describeNonVideo, maxVideoBytes, probeVideo, sniffVideoMime, type VideoMime } from "@/lib/import/video-check";
 import { DEFAULT_MAX_LINE_BYTES, LineTooLongError, readLines } from "@/lib/import/lines";
 import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES, formatBytes } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ItemLine, ItemsFile } from "@/lib/import/types";
@@ -29,6 +30,8 @@ const IMAGE_READ_CONCURRENCY = 8;
 export interface ValidateOptions {
   /** largest image accepted, in bytes (default 10 MiB) */
   maxImageBytes?: number;
+  /** largest video accepted, in bytes (default: lib/import/video-check.ts maxVideoBytes) */
+  maxVideoBytes?: number;
   /** errors collected before giving up (default 50) */
   maxErrors?: number;
   maxItemsFileBytes?: number;
@@ -61,12 +64,16 @@ export const itemLineSchema = z.strictObject({
   gold: z.boolean().default(false),
 });
 
+/** A checked image or video of the batch (videos carry what their container says). */
 export interface ValidatedImage {
   /** the normalised path inside the batch */
   path: string;
   hash: string;
-  mime: ImageMime;
+  mime: ImageMime | VideoMime;
   size: number;
+  durationS?: number;
+  width?: number;
+  height?: number;
 }
 
 /** An item ready to store: image references replaced by /api/assets/<sha256> URLs. */
@@ -133,6 +140,8 @@ export { fieldPath };
 interface ImageUse {
   ref: string;
   field: string | undefined;
+  /** what the kind expects there: a video when it went through mapImages' replace.video */
+  as: "image" | "video";
 }
 
 interface ParsedItem {
@@ -184,10 +193,13 @@ function walkStrings(value: unknown, path: string, visit: (text: string, path: s
  */
 function imageUses(module: AnyTaskModule, item: { public: unknown; key: unknown }): ImageUse[] {
   const refs: string[] = [];
-  const marked = module.mapImages(item, (ref: string) => {
+  const expected: Array<"image" | "video"> = [];
+  const mark = (as: "image" | "video") => (ref: string) => {
     refs.push(ref);
+    expected.push(as);
     return `\u0000image:${refs.length - 1}\u0000`;
-  });
+  };
+  const marked = module.mapImages(item, Object.assign(mark("image"), { video: mark("video") }));
   const fields: Array<string | undefined> = refs.map(() => undefined);
   const record = (text: string, path: string) => {
     const match = sentinel.exec(text);
@@ -196,7 +208,7 @@ function imageUses(module: AnyTaskModule, item: { public: unknown; key: unknown 
   walkStrings(marked.public, "public", record);
   walkStrings(marked.key, "key", record);
   return refs.map((ref, i) => {
-    if (fields[i] !== undefined) return { ref, field: fields[i] };
+    if (fields[i] !== undefined) return { ref, field: fields[i], as: expected[i] };
     // the kind embedded the reference in a larger value: find where the raw string is
     let found: string | undefined;
     const look = (text: string, path: string) => {
@@ -204,7 +216,7 @@ function imageUses(module: AnyTaskModule, item: { public: unknown; key: unknown 
     };
     walkStrings(item.public, "public", look);
     walkStrings(item.key, "key", look);
-    return { ref, field: found };
+    return { ref, field: found, as: expected[i] };
   });
 }
 
@@ -465,6 +477,7 @@ async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Pro
  */
 export async function validateBatch(source: BatchSource, options: ValidateOptions = {}): Promise<BatchValidation> {
   const maxBytesPerImage = options.maxImageBytes ?? maxImageBytes();
+  const maxBytesPerVideo = options.maxVideoBytes ?? maxVideoBytes();
   const collector = new IssueCollector(options.maxErrors ?? DEFAULT_MAX_ERRORS);
   const itemsFiles = [...source.itemsFiles].sort((a, b) => (a.path < b.path ? -1 : 1));
   // what is kept of each item between the passes: no payload (a 100,000-line file is read again instead)
@@ -483,13 +496,14 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   };
 
   // where each image is used: the first few places (for messages) and how many (an image shared by 100,000 items is not listed 100,000 times)
-  const uses = new Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number }>();
+  const uses = new Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number; asVideo: boolean }>();
   // First pass: every line parsed and checked, streamed
   for (const file of itemsFiles) {
     if (collector.full) break;
     await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: itemsFileHashes, onLine }), (item) => {
       for (const use of item.images) {
-        const entry = uses.get(use.ref) ?? { shown: [], count: 0 };
+        const entry = uses.get(use.ref) ?? { shown: [], count: 0, asVideo: false };
+        entry.asVideo ||= use.as === "video";
         if (entry.shown.length < 4) entry.shown.push({ file: item.file, line: item.line, field: use.field });
         entry.count += 1;
         uses.set(use.ref, entry);
@@ -519,7 +533,7 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     const checked = checkBatchPath(ref);
     if (!checked.ok) {
       const first = shown[0];
-      collector.add({ ...first, message: `image path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(shown, count)}` });
+      collector.add({ ...first, message: `${uses.get(ref)?.asVideo ? "video" : "image"} path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(shown, count)}` });
       continue;
     }
     pathByRef.set(ref, checked.path);
@@ -532,6 +546,12 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   let imageIssueCount = 0;
   let imagesChecked = 0;
   await options.onProgress?.({ phase: "checking images", done: 0, total: imagePaths.length });
+  let videoQueue: Promise<void> = Promise.resolve();
+  const videoTurn = (work: () => Promise<void>): Promise<void> => {
+    const turn = videoQueue.then(work);
+    videoQueue = turn.catch(() => undefined);
+    return turn;
+  };
   await mapLimited(
     imagePaths.map((imagePath, index) => ({ imagePath, index })),
     IMAGE_READ_CONCURRENCY,
@@ -547,6 +567,34 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
         imageIssues[index] = { ...where, message: `${message}${alsoUsed(list, count)}` };
         imageIssueCount += 1;
       };
+      // a video where the kind uses it as one (mapMedia's replace(ref, "video")); then its bytes must be one
+      const asVideo = refs.some((ref) => uses.get(ref)?.asVideo);
+      if (asVideo) {
+        // one video at a time: each is read whole (up to maxBytesPerVideo) to be hashed and probed
+        await videoTurn(async () => {
+          let bytes: Buffer;
+          try {
+            bytes = await source.readFile(imagePath, { maxBytes: maxBytesPerVideo });
+          } catch (error) {
+            if (!(error instanceof BatchFileError)) throw error;
+            fail(`video ${name} ${error.predicate}${error.problem === "too-large" ? " per video (YARDSTICK_MAX_VIDEO_BYTES)" : ""}`);
+            return;
+          }
+          const mime = sniffVideoMime(bytes);
+          if (!mime) {
+            const image = sniffImageMime(bytes);
+            fail(`video ${name} is not an ${acceptedVideoTypes} video: ${image ? `it is a ${image.slice(6).toUpperCase()} image` : (describeNonVideo(bytes) ?? describeNonImage(bytes))}`);
+            return;
+          }
+          const probe = await probeVideo(bytes, mime);
+          if ("problem" in probe) {
+            fail(`video ${name} is not a usable ${mime === "video/mp4" ? "MP4" : "WebM"} video: ${probe.problem}`);
+            return;
+          }
+          imageByPath.set(imagePath, { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length, ...probe.info });
+        });
+        return;
+      }
       let bytes: Buffer;
       try {
         bytes = await source.readFile(imagePath, { maxBytes: maxBytesPerImage });
@@ -557,7 +605,8 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       }
       const mime = sniffImageMime(bytes);
       if (!mime) {
-        fail(`image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`);
+        const video = sniffVideoMime(bytes);
+        fail(video ? `image ${name} is a video (${video}) where the item expects an image` : `image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`);
         return;
       }
       const problem = await imageContentProblem(bytes, mime);

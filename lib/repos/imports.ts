@@ -67,14 +67,28 @@ export interface NewAsset {
   hash: string;
   mime: string;
   size: number;
-  bytes: Uint8Array;
+  /** null when the bytes are in the object store (lib/assets/store.ts) */
+  bytes: Uint8Array | null;
+  inObjectStore: boolean;
+  durationS: number | null;
+  width: number | null;
+  height: number | null;
 }
 
 /** Inserts assets, skipping hashes stored meanwhile by another import; returns how many rows were new. */
 export async function insertAssets(client: DbClient, assets: NewAsset[]): Promise<number> {
   if (assets.length === 0) return 0;
   const result = await client.asset.createMany({
-    data: assets.map((asset) => ({ hash: asset.hash, mime: asset.mime, size: asset.size, bytes: new Uint8Array(asset.bytes) })),
+    data: assets.map((asset) => ({
+      hash: asset.hash,
+      mime: asset.mime,
+      size: asset.size,
+      bytes: asset.bytes === null ? null : new Uint8Array(asset.bytes),
+      inObjectStore: asset.inObjectStore,
+      durationS: asset.durationS,
+      width: asset.width,
+      height: asset.height,
+    })),
     skipDuplicates: true,
   });
   return result.count;

@@ -1,12 +1,13 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { assetResponse } from "@/lib/assets/serve";
 import { findAsset, type StoredAsset } from "@/lib/repos/assets";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 const hashPattern = /^[0-9a-f]{64}$/;
 
 /**
- * An image for a reviewer (GET /api/review/assets/<hash>), or null: staff see every asset (as on
+ * An image or video for a reviewer (GET /api/review/assets/<hash>), or null: staff see every asset (as on
  * /api/assets); any other user only the assets of the studies whose batches a review study they
  * review covers. Null also for malformed and unknown hashes, so that a caller cannot tell
  * "forbidden" from "absent".
@@ -22,4 +23,9 @@ export async function getReviewAssetForUser(hash: string, userId: string, role: 
     WHERE m."userId" = ${userId} AND sa."assetHash" = ${hash}
     LIMIT 1`;
   return rows.length > 0 ? findAsset(hash) : null;
+}
+
+/** GET /api/review/assets/<hash>: the asset (Range-aware, lib/assets/serve.ts) if the reviewer may see it, else 404. */
+export async function serveReviewAssetForUser(request: Request, hash: string, user: { id: string; role: Role }): Promise<Response> {
+  return assetResponse(request, await getReviewAssetForUser(hash, user.id, user.role));
 }

@@ -1,8 +1,12 @@
 import "server-only";
 import pLimit from "p-limit";
 import pRetry from "p-retry";
+import type PgBoss from "pg-boss";
+import { z } from "zod";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import type { JobContext } from "@/lib/jobs/handlers";
+import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
 import { embedderFromEnv, type EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
@@ -19,11 +23,12 @@ import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring
  * from ScorerCache or asked of the scorer LLM (bounded concurrency, retries with exponential
  * backoff), and its score stored in ScorerResult. Nothing runs inside an annotator's request.
  *
- * All state is in the database, so a job survives a restart: the process running it renews its
- * heartbeat; a RUNNING job whose heartbeat is older than `staleMs` is claimed again (by this or
- * another app instance, FOR UPDATE SKIP LOCKED) and continues with what is still unscored, the
- * replies asked before the restart coming from the cache. An answer whose prompts still fail after
- * the retries is counted as failed with its error, and stays unscored for the next job.
+ * A job runs on the job queue (queue "llm-scoring", lib/jobs/queue.ts): whichever worker takes it
+ * owns the row for that attempt (`runner`), and writes of an older attempt are ignored. All state
+ * is in the database, so a job survives a restart: when its worker dies the queue retries it (with
+ * backoff) in another worker, which continues with what is still unscored, the replies asked before
+ * coming from the cache. An answer whose prompts still fail after the retries is counted as failed
+ * with its error, and stays unscored for the next job.
  */
 
 export const LLM_SCORER = "llm";
@@ -54,8 +59,6 @@ function llmScoredKind(kind?: string): LlmScoredKind {
 export async function currentPromptVersion(kind?: string, embedModel: string | null = embedderFromEnv()?.model ?? null): Promise<string> {
   return (await llmScoredKind(kind).load()).promptVersion(embedModel);
 }
-/** a RUNNING job whose heartbeat is older than this is taken over */
-export const HEARTBEAT_STALE_MS = 60_000;
 const FLUSH_EVERY_MS = 1_000;
 const TARGETS_PER_CHUNK = 50;
 const MAX_KEPT_ERRORS = 20;
@@ -93,7 +96,8 @@ export interface ScoringRunOptions {
   embedder?: EmbedderConfig | null;
   /** p-retry's retries (after the first attempt), first and largest backoff in ms */
   retry?: { retries?: number; minTimeout?: number; maxTimeout?: number };
-  staleMs?: number;
+  /** aborted when the attempt lost the job (the queue expired it): stop writing */
+  signal?: AbortSignal;
 }
 
 const jobSelect = {
@@ -203,7 +207,8 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
   }
   // e.g. objects matched by embeddings when an embedder is configured: recorded in the version
   const promptVersion = (await scored.load()).promptVersion(embedder?.model ?? null);
-  return db.$transaction(async (tx) => {
+  const bossJobId = newJobId();
+  const result = await db.$transaction(async (tx) => {
     // one unfinished job per study, model and prompt version (the lock serialises two clicks)
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
     const open = await tx.scoringJob.findFirst({
@@ -212,17 +217,58 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
     });
     if (open) return { job: viewOf(open), created: false };
     const job = await tx.scoringJob.create({
-      data: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, createdById: userId },
+      data: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, createdById: userId, bossJobId },
       select: jobSelect,
     });
     return { job: viewOf(job), created: true };
   });
+  if (result.created) {
+    try {
+      await enqueue(QUEUES.llmScoring, bossJobId, { scoringJobId: result.job.id });
+    } catch (error) {
+      const message = `the job queue did not take the job: ${error instanceof Error ? error.message : String(error)}`;
+      await db.scoringJob.updateMany({ where: { id: result.job.id }, data: { status: "FAILED", finishedAt: new Date(), errors: [{ at: new Date().toISOString(), target: "job", message }] } }).catch(() => undefined);
+      throw new AppError("UNAVAILABLE", `Scoring could not be started (${message}); try again in a minute`);
+    }
+  }
+  return result;
+}
+
+/**
+ * Queues the unfinished jobs that have no queue job (made before the queue existed, or whose
+ * sending failed half-way): run when a worker starts (lib/jobs/handlers.ts). Two workers starting
+ * at once queue each job once (the row is marked first).
+ */
+export async function queueUnqueuedScoringJobs(boss?: PgBoss): Promise<number> {
+  const rows = await db.scoringJob.findMany({ where: { status: { in: ["PENDING", "RUNNING"] }, bossJobId: null }, select: { id: true } });
+  let queued = 0;
+  for (const row of rows) {
+    const bossJobId = newJobId();
+    const marked = await db.scoringJob.updateMany({ where: { id: row.id, bossJobId: null }, data: { bossJobId } });
+    if (marked.count === 0) continue;
+    await enqueue(QUEUES.llmScoring, bossJobId, { scoringJobId: row.id }, boss);
+    queued += 1;
+  }
+  return queued;
 }
 
 /** The study's most recent scoring jobs, newest first. */
 export async function listScoringJobs(studyId: string, take = 5): Promise<ScoringJobView[]> {
-  const jobs = await db.scoringJob.findMany({ where: { studyId }, orderBy: { createdAt: "desc" }, take, select: jobSelect });
-  return jobs.map(viewOf);
+  const jobs = await db.scoringJob.findMany({ where: { studyId }, orderBy: { createdAt: "desc" }, take, select: { ...jobSelect, heartbeatAt: true, bossJobId: true } });
+  return Promise.all(jobs.map(async (job) => viewOf(await settleAbandoned(job))));
+}
+
+/**
+ * A RUNNING job whose heartbeat is old, and that the queue has given up (its workers died on every
+ * attempt), reads as FAILED and is marked so; any other job is as it is.
+ */
+async function settleAbandoned<T extends JobRow & { heartbeatAt: Date | null; bossJobId: string | null }>(job: T): Promise<T> {
+  if (job.status !== "RUNNING" || !job.bossJobId || (job.heartbeatAt && Date.now() - job.heartbeatAt.getTime() < EXPIRE_SECONDS * 1000)) return job;
+  const queued = await jobState(QUEUES.llmScoring.name, job.bossJobId).catch(() => undefined);
+  if (queued === undefined || (queued && !["failed", "cancelled", "completed"].includes(queued.state))) return job;
+  const errors = [...errorsOf(job.errors), { at: new Date().toISOString(), target: "job", message: "its workers stopped on every attempt the job queue allows" }].slice(-MAX_KEPT_ERRORS);
+  await db.scoringJob.updateMany({ where: { id: job.id, status: "RUNNING", bossJobId: job.bossJobId }, data: { status: "FAILED", finishedAt: new Date(), errors: errors as unknown as Prisma.InputJsonValue } });
+  return { ...job, status: "FAILED", errors: errors as unknown as Prisma.JsonValue };
 }
 
 export async function getScoringJob(jobId: string): Promise<ScoringJobView | null> {
@@ -230,22 +276,28 @@ export async function getScoringJob(jobId: string): Promise<ScoringJobView | nul
   return job ? viewOf(job) : null;
 }
 
-/** Claims the oldest PENDING job, or a RUNNING one whose runner stopped renewing its heartbeat. */
-export async function claimScoringJob(runnerId: string, staleMs = HEARTBEAT_STALE_MS): Promise<string | null> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+/** Makes this attempt the owner of the job; false when the job has ended (nothing to do). */
+export async function claimScoringJob(jobId: string, runnerId: string): Promise<boolean> {
+  const claimed = await db.$executeRaw`
     UPDATE "ScoringJob" SET status = 'RUNNING', runner = ${runnerId}, "heartbeatAt" = now(), "startedAt" = COALESCE("startedAt", now()), failed = 0
-    WHERE id = (
-      SELECT id FROM "ScoringJob"
-      WHERE status = 'PENDING' OR (status = 'RUNNING' AND ("heartbeatAt" IS NULL OR "heartbeatAt" < now() - make_interval(secs => ${staleMs / 1000})))
-      ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`;
-  return rows[0]?.id ?? null;
+    WHERE id = ${jobId} AND status IN ('PENDING', 'RUNNING')`;
+  return claimed === 1;
 }
 
-/** True while some job is PENDING or RUNNING (the runner looks again later). */
-export async function hasUnfinishedScoringJobs(): Promise<boolean> {
-  return (await db.scoringJob.count({ where: { status: { in: ["PENDING", "RUNNING"] } } })) > 0;
+const scoringJobData = z.object({ scoringJobId: z.string().min(1).max(100) });
+
+/** Runs a queued job (the data the queue carries) as one attempt of the given context. */
+export async function runQueuedScoringJob(data: unknown, context: JobContext, options: ScoringRunOptions = {}): Promise<{ status: string }> {
+  const { scoringJobId } = scoringJobData.parse(data);
+  const runnerId = `${context.workerId}:${context.jobId}:${context.attempt}`;
+  if (!(await claimScoringJob(scoringJobId, runnerId))) return { status: "already ended" };
+  await runScoringJob(scoringJobId, runnerId, { ...options, signal: options.signal ?? context.signal });
+  return { status: (await db.scoringJob.findUnique({ where: { id: scoringJobId }, select: { status: true } }))?.status ?? "deleted" };
+}
+
+/** The queue's handler (lib/jobs/handlers.ts), with the scorer of the environment. */
+export function handleScoringJob(data: unknown, context: JobContext): Promise<{ status: string }> {
+  return runQueuedScoringJob(data, context);
 }
 
 interface Target {
@@ -284,6 +336,9 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   if (!job || job.runner !== runnerId || job.status !== "RUNNING") return;
   const state = { done: job.done, failed: 0, requests: job.requests, cacheHits: job.cacheHits, total: job.done, errors: errorsOf(job.errors) };
   let lost = false;
+  options.signal?.addEventListener("abort", () => {
+    lost = true;
+  });
   const flush = async () => {
     if (lost) return;
     const updated = await db.$executeRaw`

@@ -12,12 +12,13 @@ import { importModelRun } from "@/lib/model-runs";
 import { submitResponse } from "@/lib/responses";
 import { createLlmScoringJob, getLlmScoringStatus, getScoringJob } from "@/lib/scoring/llm-jobs";
 import { runScoringJobsUntilIdle } from "@/lib/scoring/runner";
+import { getBoss, jobState, QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/shared/explore/llm";
 import type { EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
 import { planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema, type ExploreSceneAnswer } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";
-import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { addMember, createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
 /**
  * The LLM scorer end to end against real PostgreSQL and a small local HTTP server that answers like
@@ -82,6 +83,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await stopBoss();
   await disconnectDb();
 });
 
@@ -152,6 +154,7 @@ async function seed() {
 describe("LLM scorer jobs", () => {
   beforeEach(async () => {
     await resetDatabase();
+    await resetJobQueue();
     clearDashboardCaches();
     received.length = 0;
     failOnceLeft = new Set();
@@ -212,14 +215,30 @@ describe("LLM scorer jobs", () => {
     expect(await db.scorerResult.count()).toBe(5);
   });
 
-  it("resumes a job whose runner died, and records answers that keep failing", async () => {
+  it("resumes a job whose worker died (the queue retries it after its heartbeat stops), and records answers that keep failing", async () => {
     const { researcher, study, a } = await seed();
-    // a RUNNING job whose runner stopped renewing its heartbeat two minutes ago (a restart)
     const { job } = await createLlmScoringJob(study.slug, researcher.id, config());
-    await db.scoringJob.update({ where: { id: job.id }, data: { status: "RUNNING", runner: "dead-process", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date(Date.now() - 180_000) } });
-    // a live runner's job is not taken over
-    expect(await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-3", staleMs: 300_000 })).toBe(0);
+    const row = await db.scoringJob.findUniqueOrThrow({ where: { id: job.id } });
+    // a worker takes the job, starts it and dies: no completion, no heartbeat
+    const boss = await getBoss();
+    const [taken] = await boss.fetch(QUEUES.llmScoring.name);
+    expect(taken.id).toBe(row.bossJobId);
+    await db.scoringJob.update({ where: { id: job.id }, data: { status: "RUNNING", runner: "dead-worker", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date(Date.now() - 180_000) } });
+    // while its heartbeat is fresh, nobody else takes it
+    expect(await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-3" })).toBe(0);
+    await boss.expire();
+    expect(await jobState(QUEUES.llmScoring.name, taken.id)).toMatchObject({ state: "active" });
+    // two minutes without a heartbeat: pg-boss's maintenance fails it, to be retried after a backoff
+    await db.$executeRawUnsafe(`UPDATE pgboss.job SET started_on = now() - interval '2 minutes' WHERE id = $1::uuid`, taken.id);
+    await boss.expire();
+    expect(await jobState(QUEUES.llmScoring.name, taken.id)).toMatchObject({ state: "retry", retryCount: 0 });
+    const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`, taken.id);
+    expect(wait).toBeGreaterThan(QUEUES.llmScoring.retryDelay / 2);
+    expect(await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-3" })).toBe(0);
+    // past the backoff, another worker takes it over and finishes what is unscored
+    await db.$executeRawUnsafe(`UPDATE pgboss.job SET start_after = now() WHERE id = $1::uuid`, taken.id);
     expect(await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-3" })).toBe(1);
+    expect(await jobState(QUEUES.llmScoring.name, taken.id)).toMatchObject({ state: "completed" });
     expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 5, failed: 0, progress: 1 });
 
     // an item whose prompt the server always refuses: the answer fails after the retries, the job says why
@@ -268,6 +287,7 @@ describe("LLM scorer jobs", () => {
 describe("object matching by embeddings (SCORER_EMBED_URL)", () => {
   beforeEach(async () => {
     await resetDatabase();
+    await resetJobQueue();
     clearDashboardCaches();
     received.length = 0;
     embedded.length = 0;

@@ -24,4 +24,11 @@ describe("pageContentSecurityPolicy", () => {
     expect(directives(pageContentSecurityPolicy("n", { development: true })).get("script-src")).toContain("'unsafe-eval'");
     expect(directives(pageContentSecurityPolicy("n", { https: true })).has("upgrade-insecure-requests")).toBe(true);
   });
+
+  it("allows images and media from the asset bucket only when assets redirect there", () => {
+    expect(directives(pageContentSecurityPolicy("n")).has("media-src")).toBe(false);
+    const policy = directives(pageContentSecurityPolicy("n", { assetOrigin: "https://media.example.org" }));
+    expect(policy.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://media.example.org"]);
+    expect(policy.get("media-src")).toEqual(["'self'", "blob:", "https://media.example.org"]);
+  });
 });

@@ -6,6 +6,8 @@ import { events as exploreSceneEvents } from "@/lib/tasks/explore-scene/events";
 import { events as gridwmJudgeEvents } from "@/lib/tasks/gridwm-judge/events";
 import { events as gridwmNextObsEvents } from "@/lib/tasks/gridwm-next-obs/events";
 import { events as gridwmSceneJsonEvents } from "@/lib/tasks/gridwm-scene-json/events";
+import { events as ratingEvents } from "@/lib/tasks/rating/events";
+import { events as pairwiseEvents } from "@/lib/tasks/pairwise/events";
 import { events as freeTextEvents } from "@/lib/tasks/free-text/events";
 import { events as freeTextGradeEvents } from "@/lib/tasks/free-text-grade/events";
 import type { DraftState, EventDescribeContext, KindEvents, RecordedEvent } from "@/lib/tasks/types";
@@ -24,6 +26,8 @@ const registered = {
   "explore-scene": exploreSceneEvents,
   "esi-explore": esiExploreEvents,
   "ego2world-play": ego2worldPlayEvents,
+  rating: ratingEvents,
+  pairwise: pairwiseEvents,
   "free-text": freeTextEvents,
   "free-text-grade": freeTextGradeEvents,
 } as const;

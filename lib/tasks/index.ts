@@ -7,6 +7,8 @@ import { exploreSceneModule } from "@/lib/tasks/explore-scene";
 import { gridwmJudgeModule } from "@/lib/tasks/gridwm-judge";
 import { gridwmNextObsModule } from "@/lib/tasks/gridwm-next-obs";
 import { gridwmSceneJsonModule } from "@/lib/tasks/gridwm-scene-json";
+import { ratingModule } from "@/lib/tasks/rating";
+import { pairwiseModule } from "@/lib/tasks/pairwise";
 import { freeTextModule } from "@/lib/tasks/free-text";
 import { freeTextGradeModule } from "@/lib/tasks/free-text-grade";
 import { openEqaFormat } from "@/lib/tasks/free-text/import";
@@ -32,6 +34,8 @@ const registered = {
   "explore-scene": exploreSceneModule,
   "esi-explore": esiExploreModule,
   "ego2world-play": ego2worldPlayModule,
+  rating: ratingModule,
+  pairwise: pairwiseModule,
   "free-text": freeTextModule,
   "free-text-grade": freeTextGradeModule,
 } as const satisfies Record<string, AnyTaskModule>;

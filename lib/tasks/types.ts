@@ -144,6 +144,9 @@ export interface TaskAssignmentRules {
   family?: { tags: readonly string[]; required: string };
 }
 
+/** The importer's path -> URL rewrite given to mapImages: images by the call, videos by `.video` when present. */
+export type AssetReplace = ((ref: string) => string) & { video?: (ref: string) => string };
+
 export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, Score = unknown> {
   kind: string;
   /** human-readable name, e.g. "ENACT forward world modeling" */
@@ -164,10 +167,13 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   answerSchemaFor?(item: TaskItem<Public, Key>, settings?: Record<string, unknown>): z.ZodType<Answer>;
   /**
-   * Every image reference in the item (public and key), so the importer can validate and store
-   * them, and rewrite them to served URLs. Returns the item with each reference replaced.
+   * Every image and video reference in the item (public and key), so the importer can validate and
+   * store them, and rewrite them to served URLs. Returns the item with each reference replaced.
+   * A video goes through `replace.video(ref)` when the importer gives it (it then checks an MP4 or
+   * WebM video and probes its container: lib/import/video-check.ts); `replace(ref)` is an image.
+   * lib/tasks/shared/media mapMedia does this for the shared stimulus.
    */
-  mapImages(item: { public: Public; key: Key }, replace: (ref: string) => string): { public: Public; key: Key };
+  mapImages(item: { public: Public; key: Key }, replace: AssetReplace): { public: Public; key: Key };
   /**
    * Exactly what the annotator's browser may receive. Never any part of the key. `settings` (added
    * for EXPLORE's free text mode) is the study's Study.taskSettings[kind] (lib/tasks kindSettings),

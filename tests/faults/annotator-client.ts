@@ -34,7 +34,8 @@ export interface ClientLog {
 }
 
 export interface RunOptions {
-  baseUrl: string;
+  /** the server, or a function that picks one per request (clients spread over instances) */
+  baseUrl: string | (() => string);
   slug: string;
   cookie: string;
   /** event batches per item before the one with `submitted` */
@@ -66,7 +67,8 @@ async function acknowledged(options: RunOptions, log: ClientLog, method: "GET" |
     let retryAfter: string | null = null;
     if (options.inFlight) options.inFlight.count += 1;
     try {
-      const response = await fetch(`${options.baseUrl}${path}`, {
+      const base = typeof options.baseUrl === "function" ? options.baseUrl() : options.baseUrl;
+      const response = await fetch(`${base}${path}`, {
         method,
         headers: body === undefined ? { cookie: options.cookie } : { cookie: options.cookie, "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -105,8 +107,15 @@ async function work(options: RunOptions): Promise<ClientLog> {
   const log = options.log ?? newClientLog();
   const batches = options.batches ?? 2;
   const perBatch = options.eventsPerBatch ?? 4;
+  let waits = 0;
   for (let done = 0; done < (options.maxItems ?? Infinity); done++) {
     const next = (await acknowledged(options, log, "GET", `/api/annotate/studies/${options.slug}/next`)) as { status: string; assignment?: { assignmentId: string; kind: string } };
+    // another request holds the place this client should take next: ask again shortly
+    if (next.status === "wait" && waits++ < 200) {
+      done -= 1;
+      await sleep(50);
+      continue;
+    }
     if (next.status !== "item" || !next.assignment) break;
     const assignmentId = next.assignment.assignmentId;
     const verdict = Math.random() < 0.5 ? "Success" : "Fail";

@@ -115,3 +115,40 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
     await admin.end();
   }
 }
+
+/**
+ * A streaming replica of a throwaway cluster (docs/scaling.md, "Read replica"): pg_basebackup -R
+ * copies the primary (whose default wal_level is replica, and whose initdb pg_hba trusts
+ * replication from 127.0.0.1) and writes the standby settings; it starts as a hot standby on a
+ * port of its own. `destroy` stops it and removes its folder.
+ */
+export async function startStreamingReplica(primary: ThrowawayCluster): Promise<ThrowawayCluster> {
+  const bin = postgresBin();
+  const dir = mkdtempSync(path.join(tmpdir(), "yardstick-fault-pg-replica-"));
+  chmodSync(dir, 0o755);
+  giveToServerUser(dir);
+  const port = await freePort();
+  const data = path.join(dir, "data");
+  primary.asServerUser(path.join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", data, "-R", "-X", "stream", "-c", "fast", "--no-sync"]);
+  const run = primary.asServerUser;
+  const replica: ThrowawayCluster = {
+    port,
+    dir,
+    serverUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    urlOf: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    pgCtl: (...args) => run(path.join(bin, "pg_ctl"), ["-D", data, ...args]),
+    start: () => replica.pgCtl("-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c hot_standby=on`, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"),
+    stop: () => replica.pgCtl("-m", "fast", "-w", "stop"),
+    asServerUser: run,
+    destroy: () => {
+      try {
+        replica.pgCtl("-m", "immediate", "-w", "stop");
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  replica.start();
+  return replica;
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AssetReplace } from "@/lib/tasks/types";
 
 /**
  * The stimulus of a generic item (choice, numeric, free text, rating, pairwise): text, images, and
@@ -24,12 +25,16 @@ export const mediaSchema = z
 
 export type Media = z.infer<typeof mediaSchema>;
 
-/** The media with every asset reference passed through `replace` (the importer's path -> URL). */
-export function mapMedia(media: Media, replace: (ref: string) => string): Media {
+/**
+ * The media with every asset reference passed through `replace` (the importer's path -> URL), the
+ * video through `replace.video` when the importer gives it (it then checks an MP4 or WebM video and
+ * probes its container), images and frames as images.
+ */
+export function mapMedia(media: Media, replace: AssetReplace): Media {
   return {
     ...media,
-    ...(media.images ? { images: media.images.map(replace) } : {}),
-    ...(media.video ? { video: replace(media.video) } : {}),
-    ...(media.frames ? { frames: media.frames.map(replace) } : {}),
+    ...(media.images ? { images: media.images.map((ref) => replace(ref)) } : {}),
+    ...(media.video ? { video: (replace.video ?? replace)(media.video) } : {}),
+    ...(media.frames ? { frames: media.frames.map((ref) => replace(ref)) } : {}),
   };
 }

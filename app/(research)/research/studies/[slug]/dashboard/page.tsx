@@ -91,6 +91,8 @@ export default async function DashboardPage({ params, searchParams }: { params: 
     return <EmptyState title="Nothing to show yet" description="Import items and let annotators work: the dashboard fills in as answers arrive." />;
   }
   const asOf = new Date(d.asOf.loadedAt).toISOString().slice(11, 19);
+  // from a read replica: the figures are as of the older of the read and the replica's replay point
+  const replicaAsOf = d.asOf.replica.replica ? (d.asOf.replica.asOf === null ? null : new Date(Math.min(d.asOf.loadedAt, d.asOf.replica.asOf)).toISOString().replace("T", " ").slice(0, 19)) : undefined;
 
   return (
     <div className="space-y-6">
@@ -110,6 +112,9 @@ export default async function DashboardPage({ params, searchParams }: { params: 
               : `; accuracy and calibration come from the main annotation only, as in ENACT's table: the ${count(d.accuracy.planAnswers)} answers given for the agreement plan feed the agreement figures`
             : ""}
           . Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
+          {replicaAsOf !== undefined ? (
+            <span data-testid="replica-freshness">{replicaAsOf === null ? " from the read replica, which has replayed nothing yet" : ` from the read replica: figures as of ${replicaAsOf} UTC`}</span>
+          ) : null}
           {d.asOf.stale ? "; newer answers arrived since (large studies refresh at most once a minute)" : ""}.
         </p>
       </div>

@@ -1,0 +1,34 @@
+import "server-only";
+import type PgBoss from "pg-boss";
+import { QUEUES, type QueueName } from "@/lib/jobs/queue";
+
+/** What a handler is told about the job it runs. */
+export interface JobContext {
+  /** the pg-boss job id (our rows record it as bossJobId) */
+  jobId: string;
+  workerId: string;
+  /** 0 for the first attempt, then 1, 2 ... */
+  attempt: number;
+  /** no retry follows if this attempt throws: the handler records the failure in its own row */
+  lastAttempt: boolean;
+  /** aborted when the job is no longer this worker's (expired, or the worker is stopping) */
+  signal: AbortSignal;
+}
+
+/** Runs a job; throwing fails the attempt (pg-boss retries it with backoff until the queue's retryLimit). */
+export type JobHandler = (data: unknown, context: JobContext) => Promise<object | void>;
+
+interface HandlerEntry {
+  load: () => Promise<JobHandler>;
+  /** run when a worker starts: queues work recorded before the queue existed (upgrades) */
+  adopt?: (boss: PgBoss) => Promise<unknown>;
+}
+
+/** Each queue's handler, loaded when a worker starts (so that the queue module imports no handler). */
+export const jobHandlers: Record<QueueName, HandlerEntry> = {
+  [QUEUES.import.name]: { load: async () => (await import("@/lib/import/jobs")).handleImportJob },
+  [QUEUES.llmScoring.name]: {
+    load: async () => (await import("@/lib/scoring/llm-jobs")).handleScoringJob,
+    adopt: async (boss) => (await import("@/lib/scoring/llm-jobs")).queueUnqueuedScoringJobs(boss),
+  },
+};

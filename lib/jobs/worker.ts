@@ -1,0 +1,138 @@
+import "server-only";
+import { hostname } from "node:os";
+import type PgBoss from "pg-boss";
+import { jobHandlers, type JobHandler } from "@/lib/jobs/handlers";
+import { getBoss, HEARTBEAT_SECONDS, QUEUES, renewHeartbeat, type QueueName } from "@/lib/jobs/queue";
+
+/**
+ * The job worker: one loop per queue that fetches a job from pg-boss, runs its handler
+ * (lib/jobs/handlers.ts) while renewing the job's heartbeat, and completes it, or fails it so that
+ * pg-boss retries it with backoff. It runs in every app instance (instrumentation.ts, unless
+ * YARDSTICK_JOB_WORKER=off) or apart (`npm run worker`, scripts/worker.ts); pg-boss hands each
+ * job to exactly one of them. A worker handles one job per queue at a time.
+ */
+
+export interface RunningWorker {
+  id: string;
+  /** stops fetching; a job in hand is abandoned (its heartbeat stops, so it is retried elsewhere) */
+  stop(): Promise<void>;
+}
+
+/** what a handler's job looked like to the worker */
+type FetchedJob = PgBoss.JobWithMetadata<object>;
+
+const POLL_MS = 1_000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
+
+/** Runs one fetched job to its end: complete with the handler's output, or fail (pg-boss retries). */
+async function runJob(boss: PgBoss, queue: QueueName, job: FetchedJob, handler: JobHandler, workerId: string, stopping: AbortSignal): Promise<void> {
+  const lost = new AbortController();
+  const abandon = () => lost.abort(new Error("the worker is stopping"));
+  stopping.addEventListener("abort", abandon);
+  const heartbeat = setInterval(() => {
+    renewHeartbeat(boss, queue, job.id)
+      .then((alive) => {
+        if (!alive) lost.abort(new Error(`job ${job.id} is no longer this worker's (it expired)`));
+      })
+      .catch(() => undefined);
+  }, HEARTBEAT_SECONDS * 1000);
+  heartbeat.unref?.();
+  try {
+    const output = await handler(job.data, { jobId: job.id, workerId, attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit, signal: lost.signal });
+    if (!lost.signal.aborted) await boss.complete(queue, job.id, output ?? {});
+  } catch (error) {
+    if (!lost.signal.aborted) await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error), worker: workerId }).catch(() => undefined);
+    console.error(`job ${queue}/${job.id} (attempt ${job.retryCount + 1}) failed:`, error instanceof Error ? error.message : error);
+  } finally {
+    clearInterval(heartbeat);
+    stopping.removeEventListener("abort", abandon);
+  }
+}
+
+async function fetchOne(boss: PgBoss, queue: QueueName): Promise<FetchedJob | null> {
+  const [job] = await boss.fetch<object>(queue, { includeMetadata: true, batchSize: 1 });
+  return job ?? null;
+}
+
+function queueNames(queues?: QueueName[]): QueueName[] {
+  return queues ?? Object.values(QUEUES).map((queue) => queue.name);
+}
+
+/** Starts a worker on this process's pg-boss (or the given one). */
+export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler } = {}): Promise<RunningWorker> {
+  const boss = options.boss ?? (await getBoss());
+  const id = options.id ?? `${hostname()}:${process.pid}`;
+  const stopping = new AbortController();
+  const loops: Array<Promise<void>> = [];
+  for (const queue of queueNames(options.queues)) {
+    const entry = jobHandlers[queue];
+    await entry.adopt?.(boss).catch((error: unknown) => console.error(`job queue ${queue}: adopting old jobs failed:`, error instanceof Error ? error.message : error));
+    loops.push(
+      (async () => {
+        const handler = options.handler ?? (await entry.load());
+        while (!stopping.signal.aborted) {
+          const job = await fetchOne(boss, queue).catch(() => null);
+          if (!job) {
+            await sleep(options.pollMs ?? POLL_MS, stopping.signal);
+            continue;
+          }
+          await runJob(boss, queue, job, handler, id, stopping.signal);
+        }
+      })(),
+    );
+  }
+  return {
+    id,
+    async stop() {
+      stopping.abort();
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Runs the queues' jobs until none is ready (tests, the CLI); returns how many it ran. */
+export async function workUntilIdle(options: { boss?: PgBoss; queues?: QueueName[]; id?: string; handler?: JobHandler } = {}): Promise<number> {
+  const boss = options.boss ?? (await getBoss());
+  const never = new AbortController().signal;
+  let ran = 0;
+  for (;;) {
+    let any = false;
+    for (const queue of queueNames(options.queues)) {
+      const job = await fetchOne(boss, queue);
+      if (!job) continue;
+      any = true;
+      await runJob(boss, queue, job, options.handler ?? (await jobHandlers[queue].load()), options.id ?? `${hostname()}:${process.pid}`, never);
+      ran += 1;
+    }
+    if (!any) return ran;
+  }
+}
+
+const holder = globalThis as unknown as { yardstickWorker?: boolean };
+
+/**
+ * instrumentation.ts: the worker of this app process, unless YARDSTICK_JOB_WORKER=off. When the
+ * database cannot be reached yet, it tries again every 10 s.
+ */
+export function startWorkerOnBoot(): void {
+  if (process.env.YARDSTICK_JOB_WORKER === "off" || holder.yardstickWorker) return;
+  holder.yardstickWorker = true;
+  const attempt = () => {
+    startWorker().catch((error: unknown) => {
+      console.error("job worker: could not start (trying again in 10 s):", error instanceof Error ? error.message : error);
+      setTimeout(attempt, 10_000).unref?.();
+    });
+  };
+  attempt();
+}

@@ -1,0 +1,51 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
+import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
+import { pairwisePublicSchema, type PairwiseAnswer, type PairwisePublic } from "@/lib/tasks/pairwise";
+import { pairwiseFigures, type PairwiseFigures, type PairwiseRow } from "@/lib/tasks/pairwise/figures";
+import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
+import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
+
+/**
+ * The pairwise section of a study's dashboard: lib/tasks/pairwise/figures.ts over the snapshot's
+ * answers (the chosen annotator's, or everyone's), with the side each person saw first (their last
+ * `media_sides` event of the item), and watch time and share watched per pair.
+ */
+
+const KIND = "pairwise";
+
+export interface PairwiseSection extends PairwiseFigures {
+  watch: WatchFigures;
+}
+
+const isAnswer = (value: unknown): value is PairwiseAnswer => value !== null && typeof value === "object" && typeof (value as PairwiseAnswer).prefs === "object";
+
+async function load(context: KindDashboardContext): Promise<PairwiseSection> {
+  const { studyId, snapshot } = context;
+  const itemRows = await db.item.findMany({ where: { studyId, kind: KIND, practice: false }, select: { id: true, public: true } });
+  const items = new Map<string, Pick<PairwisePublic, "dimensions" | "models" | "metric">>();
+  for (const row of itemRows) {
+    const parsed = pairwisePublicSchema.safeParse(row.public);
+    if (parsed.success && !context.excludedItemIds?.has(row.id)) items.set(row.id, parsed.data);
+  }
+  const sides = await db.$queryRaw<Array<{ itemId: string; userId: string; left: string | null }>>`
+    SELECT DISTINCT ON (a.id) a."itemId", a."userId", e.payload->>'left' AS left
+    FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+    WHERE a."studyId" = ${studyId} AND i.kind = ${KIND} AND e.type = 'media_sides'
+    ORDER BY a.id, e.seq DESC`;
+  const leftOf = new Map<string, "a" | "b" | null>(sides.map((row) => [`${row.itemId}|${row.userId}`, row.left === "a" || row.left === "b" ? row.left : null]));
+  const rows: PairwiseRow[] = [];
+  for (const { kind, row } of context.humanAnswers()) {
+    if (kind !== KIND || !isAnswer(row.answer) || !items.has(row.itemId)) continue;
+    if (context.annotatorId !== null && row.annotator !== context.annotatorId) continue;
+    rows.push({ itemId: row.itemId, answer: row.answer, left: leftOf.get(`${row.itemId}|${row.annotator ?? ""}`) ?? null });
+  }
+  const figures = pairwiseFigures(items, rows, `${studyId}|pairwise`, BOOTSTRAP_RESAMPLES);
+  return { ...figures, watch: await loadWatchFigures(studyId, snapshot, [KIND]) };
+}
+
+export const dashboard: KindDashboard = {
+  section: "pairwise",
+  load: (context) => context.memoizeAsync(`${context.version}|pairwise|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}`, () => load(context)),
+};

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { aggregatePairwise, pairwiseAnswerSchemaFor, pairwiseModule, pairwisePublicSchema, scorePairwise } from "@/lib/tasks/pairwise";
+import { pairwiseFigures, type PairwiseRow } from "@/lib/tasks/pairwise/figures";
+import { bradleyTerry } from "@/lib/stats/bradley-terry";
+
+const dims = [
+  { id: "quality", label: "Visual quality" },
+  { id: "physics", label: "Physics" },
+];
+
+describe("pairwise items", () => {
+  it("refuses one model on both sides and duplicate dimensions, naming the place", () => {
+    const bad = pairwisePublicSchema.safeParse({ a: {}, b: {}, dimensions: [dims[0], dims[0]], models: { a: "m", b: "m" } });
+    expect(bad.error!.issues.map((issue) => issue.path.join("."))).toEqual(expect.arrayContaining(["models.b", "dimensions.1.id"]));
+  });
+
+  it("scores A's share per dimension and agreement with a reference; the view hides models and metric", () => {
+    const pub = { a: {}, b: {}, dimensions: dims, models: { a: "gen-a", b: "gen-b" }, metric: { name: "VBench", a: 0.8, b: 0.7 } };
+    const score = scorePairwise({ prefs: { quality: "b", physics: "tie" } }, { reference: { quality: "b", physics: "a" } }, pub);
+    expect(score).toEqual({ a: { quality: 0, physics: 0.5 }, models: { a: "gen-a", b: "gen-b" }, agree: 0.5 });
+    const view = JSON.stringify(pairwiseModule.publicView({ id: "x", kind: "pairwise", public: pub, key: {}, tags: {} }, { playback: "once" }));
+    expect(view).not.toContain("gen-a");
+    expect(view).not.toContain("VBench");
+    expect(view).toContain('"playback":"once"');
+  });
+
+  it("takes a complete answer only", () => {
+    const schema = pairwiseAnswerSchemaFor(dims);
+    expect(schema.safeParse({ prefs: { quality: "a", physics: "tie" } }).success).toBe(true);
+    expect(schema.safeParse({ prefs: { quality: "a" } }).error!.issues[0].path).toEqual(["prefs", "physics"]);
+    expect(schema.safeParse({ prefs: { quality: "left", physics: "a" } }).success).toBe(false);
+  });
+
+  it("aggregates win rates per model with ties half", () => {
+    const models = { a: "x", b: "y" };
+    const scores = [
+      { a: { quality: 1, physics: 0.5 }, models, agree: null },
+      { a: { quality: 0, physics: null }, models, agree: null },
+    ];
+    // x: 1 + 0.5 + 0 over 3 comparisons; y: 0 + 0.5 + 1 over 3
+    expect(aggregatePairwise(scores)).toEqual({ agree: null, win_x: 0.5, win_y: 0.5, bt_x: 0.5, bt_y: 0.5 });
+  });
+});
+
+describe("pairwise figures", () => {
+  it("gives each model's win rate and the Bradley-Terry strengths of the same comparisons, with position bias and metric correlation", () => {
+    const items = new Map([
+      ["i1", { dimensions: [dims[0]], models: { a: "A", b: "B" }, metric: { name: "M", a: 3, b: 2 } }],
+      ["i2", { dimensions: [dims[0]], models: { a: "A", b: "C" }, metric: { name: "M", a: 3, b: 1 } }],
+      ["i3", { dimensions: [dims[0]], models: { a: "B", b: "C" }, metric: { name: "M", a: 2, b: 1 } }],
+    ]);
+    const row = (itemId: string, value: "a" | "b" | "tie", left: "a" | "b"): PairwiseRow => ({ itemId, answer: { prefs: { quality: value } }, left });
+    // the (4, 2, 1) / 7 data of the Bradley-Terry test, as answers
+    const rows = [
+      row("i1", "a", "a"), row("i1", "a", "b"), row("i1", "b", "a"),
+      row("i2", "a", "a"), row("i2", "a", "a"), row("i2", "a", "b"), row("i2", "a", "b"), row("i2", "b", "b"),
+      row("i3", "a", "a"), row("i3", "a", "b"), row("i3", "b", "a"),
+    ];
+    const f = pairwiseFigures(items, rows, "seed", 200);
+    const quality = f.dimensions[0];
+    expect(quality.models.map((m) => m.model)).toEqual(["A", "B", "C"]);
+    expect(quality.models[0].winRate).toBeCloseTo(6 / 8, 12);
+    expect(quality.models[1].winRate).toBeCloseTo(3 / 6, 12);
+    expect(quality.models[2].winRate).toBeCloseTo(2 / 8, 12);
+    const bt = bradleyTerry(3, [
+      ...Array.from({ length: 2 }, () => ({ i: 0, j: 1, outcome: 1 as const })), { i: 0, j: 1, outcome: 0 as const },
+      ...Array.from({ length: 4 }, () => ({ i: 0, j: 2, outcome: 1 as const })), { i: 0, j: 2, outcome: 0 as const },
+      ...Array.from({ length: 2 }, () => ({ i: 1, j: 2, outcome: 1 as const })), { i: 1, j: 2, outcome: 0 as const },
+    ]);
+    quality.models.forEach((m, index) => expect(m.strength).toBeCloseTo(bt.strengths![index], 9));
+    expect(quality.models[0].strength).toBeCloseTo(4 / 7, 8);
+    for (const m of quality.models) {
+      expect(m.winRateCi![0]).toBeLessThanOrEqual(m.winRate!);
+      expect(m.winRateCi![1]).toBeGreaterThanOrEqual(m.winRate!);
+    }
+    // non-tie choices of the side shown first: i1 a/a yes, a/b no, b/a no; i2 a/a yes x2, a/b no x2, b/b yes; i3 a/a yes, a/b no, b/a no
+    expect(quality.firstShown).toEqual({ chosen: 5, of: 11 });
+    expect(quality.models.map((m) => m.metric)).toEqual([3, 2, 1]);
+    expect(quality.correlation).toMatchObject({ n: 3 });
+    expect(quality.correlation!.spearman).toBeCloseTo(1, 12);
+  });
+});
