@@ -5,6 +5,7 @@ import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 import { letterOf, type Shortcut, type TaskUiProps } from "@/components/tasks/shared/types";
+import { stimulusImages } from "@/components/tasks/shared/media/stimulus-images";
 import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
 import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";
 import { shortcuts as gridwmSceneJsonShortcuts } from "@/components/tasks/gridwm-scene-json/shortcuts";
@@ -185,10 +186,7 @@ export const taskUis: Record<string, TaskUi> = {
     shortcuts: freeTextShortcuts,
     Component: lazy(loadFreeText),
     preload: loadFreeText,
-    images: (view) => {
-      const media = (view as FreeTextView).media;
-      return media ? [...(media.images ?? []), ...(media.frames ?? []).slice(0, 1)] : [];
-    },
+    images: (view) => stimulusImages((view as FreeTextView).media ?? undefined),
     candidateName: (_view, candidate) => `reference ${candidate + 1}`,
     initialAnswer: () => ({ text: "" }),
     answerOf: (answer) => (isFreeTextDraft(answer) && answer.text.trim() !== "" ? { text: answer.text.trim() } : null),

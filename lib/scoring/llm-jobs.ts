@@ -184,32 +184,40 @@ export async function countUnscored(studyId: string, model: string, promptVersio
 // Jobs
 
 /**
- * A new LLM scoring job for the study (PENDING; the runner picks it up), or the study's unfinished
- * job for the same kind, model and prompt version when there is one (`created` false). `kind`: the
- * LLM-scored kind whose answers it scores; without one, the first LLM-scored kind (registry order)
- * the study has items of.
+ * New LLM scoring jobs for the study (PENDING, queued), or the study's unfinished job for the same
+ * kind, model and prompt version when there is one (`created` false). `kind`: the LLM-scored kind
+ * whose answers it scores; without one, a job for every LLM-scored kind the study has items of
+ * (registry order; `job` is the first, `jobs` all of them, `created` whether any is new).
  */
-export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv(), embedder: EmbedderConfig | null = embedderFromEnv(), kind?: string): Promise<{ job: ScoringJobView; created: boolean }> {
+export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv(), embedder: EmbedderConfig | null = embedderFromEnv(), kind?: string): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
   if (!config) throw new AppError("CONFLICT", "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it");
   const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
-  let scored: LlmScoredKind;
+  let kinds: LlmScoredKind[];
   if (kind !== undefined) {
-    scored = llmScoredKind(kind);
+    const scored = llmScoredKind(kind);
     const items = await db.item.count({ where: { studyId: study.id, kind: scored.kind } });
     if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${scored.kind} items: this job only scores ${scored.benchmark} answers`);
+    kinds = [scored];
   } else {
-    const kinds = llmScoredKinds();
-    const present = await db.item.groupBy({ by: ["kind"], where: { studyId: study.id, kind: { in: kinds.map((entry) => entry.kind) } } });
-    const found = kinds.find((entry) => present.some((row) => row.kind === entry.kind));
-    if (!found) throw new AppError("INVALID", `The study "${studySlug}" has no items the LLM scorer scores (kinds: ${kinds.map((entry) => entry.kind).join(", ")})`);
-    scored = found;
+    const all = llmScoredKinds();
+    const present = await db.item.groupBy({ by: ["kind"], where: { studyId: study.id, kind: { in: all.map((entry) => entry.kind) } } });
+    kinds = all.filter((entry) => present.some((row) => row.kind === entry.kind));
+    if (kinds.length === 0) throw new AppError("INVALID", `The study "${studySlug}" has no items the LLM scorer scores (kinds: ${all.map((entry) => entry.kind).join(", ")})`);
   }
+  const results: Array<{ job: ScoringJobView; created: boolean }> = [];
+  for (const scored of kinds) results.push(await createKindJob(study.id, scored, userId, config, embedder));
+  return { job: results[0].job, created: results.some((result) => result.created), jobs: results.map((result) => result.job) };
+}
+
+/** One kind's job for the study: the unfinished one for the same (kind, model, version), or a new one, queued. */
+async function createKindJob(studyId: string, scored: LlmScoredKind, userId: string | null, config: LlmScorerConfig, embedder: EmbedderConfig | null): Promise<{ job: ScoringJobView; created: boolean }> {
+  const study = { id: studyId };
   // e.g. objects matched by embeddings when an embedder is configured: recorded in the version
   const promptVersion = (await scored.load()).promptVersion(embedder?.model ?? null);
   const bossJobId = newJobId();
   const result = await db.$transaction(async (tx) => {
-    // one unfinished job per study, model and prompt version (the lock serialises two clicks)
+    // one unfinished job per study, kind, model and prompt version (the lock serialises two clicks)
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
     const open = await tx.scoringJob.findFirst({
       where: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, status: { in: ["PENDING", "RUNNING"] } },
@@ -253,8 +261,8 @@ export async function queueUnqueuedScoringJobs(boss?: PgBoss): Promise<number> {
 }
 
 /** The study's most recent scoring jobs, newest first. */
-export async function listScoringJobs(studyId: string, take = 5): Promise<ScoringJobView[]> {
-  const jobs = await db.scoringJob.findMany({ where: { studyId }, orderBy: { createdAt: "desc" }, take, select: { ...jobSelect, heartbeatAt: true, bossJobId: true } });
+export async function listScoringJobs(studyId: string, take = 5, kind?: string): Promise<ScoringJobView[]> {
+  const jobs = await db.scoringJob.findMany({ where: { studyId, ...(kind === undefined ? {} : { kind }) }, orderBy: { createdAt: "desc" }, take, select: { ...jobSelect, heartbeatAt: true, bossJobId: true } });
   return Promise.all(jobs.map(async (job) => viewOf(await settleAbandoned(job))));
 }
 
@@ -483,11 +491,11 @@ export interface LlmScoringStatus {
 /**
  * What the dashboard's LLM scorer panel shows (GET /api/studies/[slug]/scoring-jobs): for `kind`
  * (default: the first LLM-scored kind), the version a new job records and what it has not scored,
- * and the study's latest jobs.
+ * and the study's latest jobs (of `kind` when one is given, else of every kind).
  */
 export async function getLlmScoringStatus(studyId: string, config: LlmScorerConfig | null = llmScorerFromEnv(), kind?: string): Promise<LlmScoringStatus> {
   const scored = llmScoredKind(kind);
   const promptVersion = await currentPromptVersion(scored.kind);
-  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId), config ? countUnscored(studyId, config.model, promptVersion, scored.kind) : Promise.resolve(null)]);
+  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId, undefined, kind === undefined ? undefined : scored.kind), config ? countUnscored(studyId, config.model, promptVersion, scored.kind) : Promise.resolve(null)]);
   return { configured: config !== null, model: config?.model ?? null, promptVersion, jobs, unscored };
 }

@@ -8,8 +8,8 @@ import { createLlmScoringJob, runQueuedScoringJob, type ScoringJobView, type Sco
  * or another app instance or in `npm run worker` (lib/jobs/worker.ts).
  */
 
-/** POST /api/studies/[slug]/scoring-jobs: a job for the study's unscored answers of an LLM-scored kind, queued. */
-export async function startLlmScoring(studySlug: string, userId: string, kind?: string): Promise<{ job: ScoringJobView; created: boolean }> {
+/** POST /api/studies/[slug]/scoring-jobs: jobs for the study's unscored answers of `kind` (without one: of every LLM-scored kind it has), queued. */
+export async function startLlmScoring(studySlug: string, userId: string, kind?: string): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
   return createLlmScoringJob(studySlug, userId, undefined, undefined, kind);
 }
 

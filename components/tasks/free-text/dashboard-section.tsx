@@ -4,6 +4,7 @@ import { CsvDownload } from "@/components/charts/csv-download";
 import { ExploreLlmPanel } from "@/components/dashboard/explore-llm-panel";
 import { count, fixed, interval } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
+import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 
 /**
  * The free-text section of the study dashboard (lib/tasks/free-text/dashboard.ts): the judge, the
@@ -67,6 +68,7 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
         slug={slug}
         initial={section.llm}
         kind="free-text"
+        title="LLM judge"
         unconfigured={
           <>
             <strong className="font-semibold text-slate-700">LLM judge: not configured.</strong> Set <code>SCORER_LLM_URL</code> (an OpenAI-compatible chat-completions endpoint),{" "}
@@ -153,6 +155,12 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
           </p>
         ) : null}
       </div>
+      {section.watch.items.length > 0 ? (
+        <div>
+          <h3 className="mb-1 text-sm font-semibold text-slate-800">Watching</h3>
+          <WatchTable figures={section.watch} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -7,10 +7,11 @@ import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel } from "@/components/tasks/shared/panel";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
-import { MediaView } from "@/components/tasks/free-text/media-view";
+import { Stimulus, usePlaybackGate } from "@/components/tasks/shared/media/stimulus";
 
 /**
- * `free-text`: the stimulus (text, images, a video or frames), the question, and a text box
+ * `free-text`: the stimulus (the shared player: text, images, a video or frames, its events
+ * recorded, the study's playback rule applied), the question, and a text box
  * (view.maxChars, at most 2,000 characters). What is typed is recorded as `free_text_edited` once
  * typing pauses and when the box loses focus; Esc leaves the box (Tab goes on to the confidence).
  * After a practice item `slotNotes[0]` holds the reference answer.
@@ -19,6 +20,7 @@ const TEXT_AFTER_MS = 500;
 
 export default function FreeTextTask({ view, slotNotes }: TaskUiProps) {
   const item = view as FreeTextView;
+  const gate = usePlaybackGate(item.playback ?? "free");
   const stored = useAnnotationStore((s) => (isFreeTextDraft(s.answer) ? s.answer.text : ""));
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   const api = useAnnotationStoreApi();
@@ -42,50 +44,58 @@ export default function FreeTextTask({ view, slotNotes }: TaskUiProps) {
   }, [text, stored, locked]);
 
   const note = slotNotes?.[0] ?? null;
-  const hasMedia = item.media !== null && Object.keys(item.media).length > 0;
+  const hasMedia = Boolean(item.media && (item.media.text || item.media.video || item.media.images?.length || item.media.frames?.length));
 
   return (
     <div className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasMedia ? "lg:grid-cols-[minmax(0,1.4fr)_minmax(320px,1fr)]" : "lg:grid-cols-[minmax(0,720px)] lg:justify-center"} xl:gap-3`} data-testid="free-text-task">
       {hasMedia && item.media ? (
         <TaskPanel title="What you see" label="Stimulus" bodyClassName="flex flex-col gap-2">
-          <MediaView media={item.media} />
+          <Stimulus media={item.media} mode={gate.mode} gate={gate} lightbox={false} />
         </TaskPanel>
       ) : null}
       <TaskPanel title="Question" label="Question and answer" aside={`${shown.length} / ${item.maxChars}`} bodyClassName="flex flex-col gap-2">
-        <p className="text-base font-medium leading-snug text-slate-900" data-testid="free-text-question">
-          {item.question}
-        </p>
-        <label htmlFor="free-text-answer" className="text-xs text-slate-600">
-          Your answer, in a few words or a sentence <span className="pointer-coarse:hidden">(Esc leaves the box)</span>
-        </label>
-        <textarea
-          id="free-text-answer"
-          data-testid="free-text-answer"
-          aria-label="Your answer"
-          className="min-h-32 flex-1 resize-none rounded border border-slate-300 bg-white p-2 text-base leading-relaxed focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50 lg:text-sm"
-          value={shown}
-          maxLength={item.maxChars}
-          disabled={locked}
-          onPointerDown={(event) => setVia(event.pointerType === "touch" ? "touch" : "keyboard")}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Escape") {
-              event.preventDefault();
-              event.currentTarget.blur();
-            }
-          }}
-          onBlur={() => {
-            if (!locked && text !== stored) record(text);
-          }}
-        />
-        <p className="text-xs text-slate-500">
-          {words} word{words === 1 ? "" : "s"}
-        </p>
-        {note ? (
-          <p className={`rounded px-2 py-1 text-sm ${note.tone === "good" ? "bg-emerald-50 text-emerald-900" : "bg-slate-50 text-slate-800"}`} data-testid="free-text-reference">
-            {note.text}
+        {gate.questionShown ? (
+          <>
+            <p className="text-base font-medium leading-snug text-slate-900" data-testid="free-text-question">
+              {item.question}
+            </p>
+            <label htmlFor="free-text-answer" className="text-xs text-slate-600">
+              Your answer, in a few words or a sentence <span className="pointer-coarse:hidden">(Esc leaves the box)</span>
+            </label>
+            <textarea
+              id="free-text-answer"
+              data-testid="free-text-answer"
+              aria-label="Your answer"
+              className="min-h-32 flex-1 resize-none rounded border border-slate-300 bg-white p-2 text-base leading-relaxed focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50 lg:text-sm"
+              value={shown}
+              maxLength={item.maxChars}
+              disabled={locked}
+              onPointerDown={(event) => setVia(event.pointerType === "touch" ? "touch" : "keyboard")}
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") {
+                  event.preventDefault();
+                  event.currentTarget.blur();
+                }
+              }}
+              onBlur={() => {
+                if (!locked && text !== stored) record(text);
+              }}
+            />
+            <p className="text-xs text-slate-500">
+              {words} word{words === 1 ? "" : "s"}
+            </p>
+            {note ? (
+              <p className={`rounded px-2 py-1 text-sm ${note.tone === "good" ? "bg-emerald-50 text-emerald-900" : "bg-slate-50 text-slate-800"}`} data-testid="free-text-reference">
+                {note.text}
+              </p>
+            ) : null}
+          </>
+        ) : (
+          <p className="text-sm text-slate-600" data-testid="question-hidden">
+            Watch the video, then show the question (the video is hidden then).
           </p>
-        ) : null}
+        )}
       </TaskPanel>
       <Lightbox describe={() => "Image"} />
     </div>

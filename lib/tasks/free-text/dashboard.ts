@@ -10,6 +10,8 @@ import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema, parseFreeTextA
 import { isFreeTextGradeRecord, type FreeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { GRADING_KIND, gradingBatchJsonl, sampleGradable, type GradableAnswer } from "@/lib/tasks/free-text/grading";
 import { JUDGE_PROMPT_VERSION, parseJudgeVersion } from "@/lib/tasks/free-text/judge";
+import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
+import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
 import { GRADES, isGrade, meanLlmMatch, referencesOf } from "@/lib/tasks/shared/llm-match/rubric";
 
 /**
@@ -20,7 +22,7 @@ import { GRADES, isGrade, meanLlmMatch, referencesOf } from "@/lib/tasks/shared/
  * spaced), over the answers that people graded in grading studies (lib/tasks/free-text-grade), the
  * judge counted as one more grader, with a 95% unit-bootstrap interval (1,000 resamples, seeded
  * by the study) as the dashboard's other alphas; beside it the people's alpha among themselves.
- * Items that failed review are left out.
+ * Items that failed review are left out. Beside them, the watch figures of the video items.
  */
 
 export interface FreeTextScoreCell {
@@ -62,6 +64,8 @@ export interface FreeTextSection {
   agreement: { judgeHuman: AlphaFigure | null; humanHuman: AlphaFigure | null; gradingItems: number; humanGrades: number; graders: number };
   gradingBatch: { answers: number; jsonl: string };
   llm: LlmScoringStatus;
+  /** watch time and share watched of the video items (the shared player's events) */
+  watch: WatchFigures;
 }
 
 const ALL = "All";
@@ -215,6 +219,7 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
     },
     gradingBatch: { answers: sample.length, jsonl: gradingBatchJsonl(studyId, sample) },
     llm: await getLlmScoringStatus(studyId, undefined, FREE_TEXT_KIND),
+    watch: await loadWatchFigures(studyId, context.snapshot, [FREE_TEXT_KIND]),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { mapMedia, mediaSchema, type Media } from "@/lib/tasks/shared/media/schema";
 import { isGrade, llmMatchScore, meanLlmMatch, referencesOf, TEXT_CAPS } from "@/lib/tasks/shared/llm-match/rubric";
+import { playbackOf, playbackSettingsFields, type PlaybackMode } from "@/lib/tasks/shared/media/events";
 import type { Json, TaskModule } from "@/lib/tasks/types";
 
 /**
@@ -51,6 +52,8 @@ export interface FreeTextView {
   question: string;
   media: Media | null;
   maxChars: number;
+  /** the study's playback rule for a video (settings "playback"; docs/generic-kinds.md) */
+  playback: PlaybackMode;
 }
 
 /** What `yardstick score` and model-run imports read: OpenEQA's prediction text, or {"text", "grade"?}. */
@@ -89,8 +92,9 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
   answerSchema: freeTextAnswerSchema,
   answerSchemaFor: (item) => z.strictObject({ text: z.string().trim().min(1, "type an answer").max(item.public.maxChars ?? TEXT_CAPS.answer) }),
   mapImages: (item, replace) => ({ public: item.public.media ? { ...item.public, media: mapMedia(item.public.media, replace) } : item.public, key: item.key }),
-  publicView: (item) => {
-    const view: FreeTextView = { question: item.public.question, media: item.public.media ?? null, maxChars: item.public.maxChars ?? TEXT_CAPS.answer };
+  settingsSchema: z.strictObject(playbackSettingsFields) as z.ZodType<Record<string, unknown>>,
+  publicView: (item, settings) => {
+    const view: FreeTextView = { question: item.public.question, media: item.public.media ?? null, maxChars: item.public.maxChars ?? TEXT_CAPS.answer, playback: playbackOf(settings) };
     return view as unknown as Json;
   },
   score: (answer) => freeTextScoreOf(answer.grade),

@@ -255,4 +255,22 @@ describe("free-text LLM judge", () => {
     expect(graded.agreement.humanHuman!.alpha).toBeCloseTo(people.alpha!, 12);
     expect(graded.agreement).toMatchObject({ gradingItems: 7, humanGrades: 14, graders: 2 });
   });
+
+  it("a job started without a kind scores every LLM-scored kind the study has, and each kind's panel shows its own jobs", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const { study } = await seedStudy(PEOPLE, MODEL);
+    const batch = await db.batch.create({ data: { studyId: study.id, fileName: "scenes.jsonl", checksum: randomUUID(), itemCount: 1 } });
+    await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "scene-1", kind: "explore-scene", public: { initialImage: "/img/s1.jpg", actions: ["C opens the drawer"] }, key: {}, contentHash: randomUUID() } });
+    const started = await createLlmScoringJob(study.slug, researcher.id, config(), null);
+    expect(started.created).toBe(true);
+    expect(started.jobs.map((job) => job.kind).sort()).toEqual(["explore-scene", "free-text"]);
+    // a second start finds both unfinished jobs
+    const again = await createLlmScoringJob(study.slug, researcher.id, config(), null);
+    expect(again.created).toBe(false);
+    expect(again.jobs.map((job) => job.id).sort()).toEqual(started.jobs.map((job) => job.id).sort());
+    expect((await getLlmScoringStatus(study.id, config(), "free-text")).jobs.map((job) => job.kind)).toEqual(["free-text"]);
+    expect((await getLlmScoringStatus(study.id, config(), "explore-scene")).jobs.map((job) => job.kind)).toEqual(["explore-scene"]);
+    expect(await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r-both" })).toBe(2);
+    expect((await getLlmScoringStatus(study.id, config(), "free-text")).unscored).toEqual({ responses: 0, predictions: 0 });
+  });
 });

@@ -4,10 +4,11 @@
  *   npx tsx scripts/demo-data/free-text/generate-free-text-batch.ts <outDir>
  *
  * Writes <outDir>/items.jsonl (kind free-text), <outDir>/img/*.png (a living room and a bedroom
- * drawn here, and a kitchen "walk" of 8 frames played at 2 fps) and a SYNTHETIC model run (not a
+ * drawn here, and a kitchen "walk" of 8 frames played at 2 fps), <outDir>/video/demo-ball.webm (the
+ * demo clip, cut before the ball falls) and a SYNTHETIC model run (not a
  * real model: fixed answers) as <outDir>/runs/synthetic-free-text-run.jsonl. Deterministic.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import sharp from "sharp";
@@ -67,7 +68,7 @@ const FPS = 2;
 export interface FreeTextDemoItem {
   id: string;
   kind: "free-text";
-  public: { question: string; media: { images?: string[]; frames?: string[]; fps?: number } };
+  public: { question: string; media: { images?: string[]; frames?: string[]; fps?: number; video?: string; cutAt?: number } };
   key: { answer: string; extraAnswers?: string[] };
   tags: Record<string, string>;
   practice?: boolean;
@@ -91,6 +92,10 @@ export async function generateFreeTextDemoBatch(options: { outDir: string }): Pr
   const living = { images: ["img/living.png"] };
   const bedroom = { images: ["img/bedroom.png"] };
   const kitchen = { frames, fps: FPS };
+  // the generic kinds' demo clip (scripts/demo-data/media/make-demo-video.sh): a ball rolls off a table; cut before it falls
+  await mkdir(path.join(outDir, "video"), { recursive: true });
+  await copyFile(path.join(import.meta.dirname, "..", "media", "demo-ball.webm"), path.join(outDir, "video", "demo-ball.webm"));
+  const ball = { video: "video/demo-ball.webm", cutAt: 2.4 };
   const items: FreeTextDemoItem[] = [
     { id: "ft-practice", kind: "free-text", public: { question: "What is on the wall above the sofa?", media: living }, key: { answer: "A clock", extraAnswers: ["a round white clock"] }, tags: { category: "object recognition" }, practice: true },
     { id: "ft-001", kind: "free-text", public: { question: "What color is the sofa?", media: living }, key: { answer: "Red" }, tags: { category: "attribute recognition" } },
@@ -99,6 +104,7 @@ export async function generateFreeTextDemoBatch(options: { outDir: string }): Pr
     { id: "ft-004", kind: "free-text", public: { question: "Where is the kettle?", media: kitchen }, key: { answer: "On the counter next to the sink", extraAnswers: ["next to the sink", "on the kitchen counter"] }, tags: { category: "object localization" } },
     { id: "ft-005", kind: "free-text", public: { question: "What can I use to boil water?", media: kitchen }, key: { answer: "The blue kettle" }, tags: { category: "functional reasoning" } },
     { id: "ft-006", kind: "free-text", public: { question: "How many chairs are at the table?", media: kitchen }, key: { answer: "Two" }, tags: { category: "spatial understanding" } },
+    { id: "ft-007", kind: "free-text", public: { question: "The video stops early. What happens to the ball next?", media: ball }, key: { answer: "It rolls off the table and falls to the floor", extraAnswers: ["it falls off the edge onto the floor"] }, tags: { category: "world knowledge" } },
   ];
   await writeFile(path.join(outDir, "items.jsonl"), items.map((item) => JSON.stringify(item)).join("\n") + "\n");
   // a SYNTHETIC model run: fixed answers, some right, some not (text after the last period is cut when scored, as OpenEQA does)

@@ -27,13 +27,17 @@ describe("demo: free-text study", () => {
     const researcher = await createUser("RESEARCHER", { email: "researcher@yardstick.local" });
     const admin = await createUser("ADMIN");
     const annotator = await createUser("ANNOTATOR");
-    expect(await seedFreeTextStudy({ "researcher@yardstick.local": researcher.id }, admin.id, [annotator.id])).toBe(7);
+    expect(await seedFreeTextStudy({ "researcher@yardstick.local": researcher.id }, admin.id, [annotator.id])).toBe(8);
     const study = await db.study.findUniqueOrThrow({ where: { slug: FREE_TEXT_STUDY }, select: { id: true } });
     const items = await db.item.findMany({ where: { studyId: study.id }, select: { externalId: true, kind: true, public: true, practice: true }, orderBy: { externalId: "asc" } });
     expect(items.every((item) => item.kind === "free-text")).toBe(true);
     const kitchen = items.find((item) => item.externalId === "ft-004")!.public as { media: { frames: string[]; fps: number } };
     expect(kitchen.media.frames).toHaveLength(8);
     expect(kitchen.media.frames.every((frame) => /^\/api\/assets\/[0-9a-f]{64}$/.test(frame))).toBe(true);
+    // the demo clip, stored as a video asset and cut before the ball falls
+    const ball = items.find((item) => item.externalId === "ft-007")!.public as { media: { video: string; cutAt: number } };
+    expect(ball.media).toMatchObject({ cutAt: 2.4 });
+    expect(ball.media.video).toMatch(/^\/api\/(assets|media)\//);
 
     const section = (await getStudyDashboard(FREE_TEXT_STUDY, {})).sections.freeText as FreeTextSection;
     expect(section.judge).toMatchObject({ model: SYNTHETIC_JUDGE, synthetic: true, graded: 6, temperature: 0, seed: 0 });

@@ -42,7 +42,7 @@ export function syntheticGrade(answer: string, references: readonly string[]): n
 }
 
 /**
- * The free-text demo: study "free-text-demo" (6 questions and a practice one about drawn rooms,
+ * The free-text demo: study "free-text-demo" (6 questions and a practice one about drawn rooms and one about the demo clip,
  * for the demo annotators, k = 3) with a SYNTHETIC model run graded by the SYNTHETIC judge; and
  * study "free-text-demo-grading", the model's answers to grade, graded by two SIMULATED graders
  * (not people: the synthetic grade, one of them a grade lower half the time), so that the judge-human
