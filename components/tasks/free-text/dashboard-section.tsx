@@ -155,7 +155,7 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
           </p>
         ) : null}
       </div>
-      {section.watch.items.length > 0 ? (
+      {section.watch ? (
         <div>
           <h3 className="mb-1 text-sm font-semibold text-slate-800">Watching</h3>
           <WatchTable figures={section.watch} />

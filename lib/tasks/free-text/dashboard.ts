@@ -64,8 +64,8 @@ export interface FreeTextSection {
   agreement: { judgeHuman: AlphaFigure | null; humanHuman: AlphaFigure | null; gradingItems: number; humanGrades: number; graders: number };
   gradingBatch: { answers: number; jsonl: string };
   llm: LlmScoringStatus;
-  /** watch time and share watched of the video items (the shared player's events) */
-  watch: WatchFigures;
+  /** watch time and share watched (the shared player's events); null when no item has a video or frames */
+  watch: WatchFigures | null;
 }
 
 const ALL = "All";
@@ -83,6 +83,12 @@ function alphaFigure(units: AlphaUnits, seedKey: string): AlphaFigure | null {
     values: result.estimate.n,
     level: "interval",
   };
+}
+
+/** whether the item's stimulus plays (a video or frames), so that watch figures mean something */
+function playsMedia(publicPart: unknown): boolean {
+  const parsed = freeTextPublicSchema.safeParse(publicPart);
+  return parsed.success && Boolean(parsed.data.media?.video || parsed.data.media?.frames?.length);
 }
 
 async function loadSection(context: KindDashboardContext): Promise<FreeTextSection> {
@@ -219,7 +225,7 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
     },
     gradingBatch: { answers: sample.length, jsonl: gradingBatchJsonl(studyId, sample) },
     llm: await getLlmScoringStatus(studyId, undefined, FREE_TEXT_KIND),
-    watch: await loadWatchFigures(studyId, context.snapshot, [FREE_TEXT_KIND]),
+    watch: items.some((item) => playsMedia(item.public)) ? await loadWatchFigures(studyId, context.snapshot, [FREE_TEXT_KIND]) : null,
   };
 }
 

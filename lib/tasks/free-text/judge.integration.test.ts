@@ -201,6 +201,8 @@ describe("free-text LLM judge", () => {
     await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" });
 
     const section = (await getStudyDashboard(study.slug, {})).sections.freeText as FreeTextSection;
+    // questions without a video or frames: no watch figures
+    expect(section.watch).toBeNull();
     expect(section.judge).toMatchObject({ model: "judge-llm", temperature: 0.2, seed: 7, synthetic: false, graded: 7 });
     const grade = (item: string, text: string) => standInGrade(text, referencesOf(item));
     const peopleAll = PEOPLE.map((answer) => grade(answer.item, answer.text));

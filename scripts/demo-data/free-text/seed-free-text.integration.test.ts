@@ -40,6 +40,8 @@ describe("demo: free-text study", () => {
     expect(ball.media.video).toMatch(/^\/api\/(assets|media)\//);
 
     const section = (await getStudyDashboard(FREE_TEXT_STUDY, {})).sections.freeText as FreeTextSection;
+    // the kitchen frames and the clip play: watch figures for every question of the kind
+    expect(section.watch?.items.map((row) => row.externalId).sort()).toEqual(["ft-001", "ft-002", "ft-003", "ft-004", "ft-005", "ft-006", "ft-007"]);
     expect(section.judge).toMatchObject({ model: SYNTHETIC_JUDGE, synthetic: true, graded: 6, temperature: 0, seed: 0 });
     const all = section.rows.find((row) => row.category === "All")!;
     const predictions = await db.modelPrediction.findMany({ where: { run: { studyId: study.id } }, select: { answer: true, item: { select: { key: true } } } });
