@@ -104,6 +104,24 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
       shown: "pick up the yellow key",
     };
   },
+  async "free-text"(tag, image) {
+    return {
+      public: { question: "What is on the kitchen counter?", media: { images: [await image("counter")] } },
+      key: { answer: `${tag} a blue kettle`, extraAnswers: [`${tag}Extra the kettle`] },
+      secrets: [tag],
+      answer: { text: "a toaster" },
+      shown: "What is on the kitchen counter?",
+    };
+  },
+  async "free-text-grade"(tag) {
+    return {
+      public: { question: "What colour is the sofa?", references: ["Red"], answer: "It is dark red" },
+      key: { source: { study: `st_${tag}`, response: `resp_${tag}` } },
+      secrets: [tag],
+      answer: { grade: 4 },
+      shown: "It is dark red",
+    };
+  },
   async "explore-scene"(tag, image) {
     return {
       public: { initialImage: await image("scene"), actions: ["pick up the bowl", "put the bowl in the sink", "turn on the faucet"], vocabulary: ["bowl", "sink", "faucet"] },

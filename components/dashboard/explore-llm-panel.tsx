@@ -8,7 +8,7 @@ import { count } from "@/components/dashboard/format";
 import { callApi } from "@/lib/client/api";
 
 /**
- * The LLM scorer's controls on the EXPLORE dashboard section: what is configured, how many answers
+ * The LLM scorer's controls on an LLM-scored kind's dashboard section: what is configured, how many answers
  * it has not scored, a "Score with LLM" button (POST /api/studies/[slug]/scoring-jobs: a background
  * job, annotators are never waiting on it) and the latest job's progress, polled every two seconds
  * while it runs; the page's tables refresh when it ends.
@@ -17,7 +17,14 @@ import { callApi } from "@/lib/client/api";
 const POLL_MS = 2_000;
 const running = (job: ScoringJobView | undefined) => job?.status === "PENDING" || job?.status === "RUNNING";
 
-export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmScoringStatus }) {
+/**
+ * `kind`: the LLM-scored kind whose answers the panel counts and scores, and whose jobs it shows
+ * (without one: the first kind's counts, every kind's jobs, and a start scores every kind the study
+ * has); `title`: the panel's name (default "LLM scorer"); `unconfigured`: what the panel says
+ * without a scorer LLM.
+ */
+export function ExploreLlmPanel({ slug, initial, kind, title = "LLM scorer", unconfigured }: { slug: string; initial: LlmScoringStatus; kind?: string; title?: string; unconfigured?: React.ReactNode }) {
+  const path = `/api/studies/${slug}/scoring-jobs${kind ? `?kind=${encodeURIComponent(kind)}` : ""}`;
   const router = useRouter();
   const [status, setStatus] = useState(initial);
   const [message, setMessage] = useState<string | null>(null);
@@ -27,9 +34,9 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
   const active = running(latest);
 
   const poll = useCallback(async () => {
-    const result = await callApi<LlmScoringStatus>(`/api/studies/${slug}/scoring-jobs`, { noStore: true });
+    const result = await callApi<LlmScoringStatus>(path, { noStore: true });
     if (result.ok) setStatus(result.data);
-  }, [slug]);
+  }, [path]);
 
   useEffect(() => {
     if (!active) return;
@@ -47,7 +54,7 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
   async function start() {
     setBusy(true);
     setMessage(null);
-    const result = await callApi<{ job?: ScoringJobView; created?: boolean }>(`/api/studies/${slug}/scoring-jobs`, { method: "POST" });
+    const result = await callApi<{ job?: ScoringJobView; created?: boolean }>(path, { method: "POST" });
     if (!result.ok && result.unreachable) setMessage("The server did not answer; try again.");
     else if (!result.ok || !result.data.job) setMessage((!result.ok && result.error) || "Could not start LLM scoring");
     else {
@@ -59,6 +66,13 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
     setBusy(false);
   }
 
+  if (!status.configured && unconfigured) {
+    return (
+      <div className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-600" data-testid="explore-llm-panel">
+        {unconfigured}
+      </div>
+    );
+  }
   if (!status.configured) {
     return (
       <div className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-600" data-testid="explore-llm-panel">
@@ -75,7 +89,9 @@ export function ExploreLlmPanel({ slug, initial }: { slug: string; initial: LlmS
     <div className="space-y-2 rounded-md border border-slate-200 px-3 py-2 text-sm" data-testid="explore-llm-panel">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <p className="text-xs text-slate-600">
-          <strong className="font-semibold text-slate-700">LLM scorer ({status.model})</strong>, prompts {status.promptVersion}:{" "}
+          <strong className="font-semibold text-slate-700">
+            {title} ({status.model})
+          </strong>, prompts {status.promptVersion}:{" "}
           <span data-testid="explore-llm-unscored">
             {left === 0 ? "every answer is scored" : `${count(unscored.responses)} answer${unscored.responses === 1 ? "" : "s"} and ${count(unscored.predictions)} model prediction${unscored.predictions === 1 ? "" : "s"} not scored yet`}
           </span>

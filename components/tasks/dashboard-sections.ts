@@ -17,6 +17,8 @@ import { choiceDashboardSection } from "@/components/tasks/choice/dashboard-sect
 import { numericDashboardSection } from "@/components/tasks/numeric/dashboard-section";
 import type { ChoiceSection } from "@/lib/tasks/choice/dashboard";
 import type { NumericSection } from "@/lib/tasks/numeric/dashboard";
+import { freeTextDashboardSection } from "@/components/tasks/free-text/dashboard-section";
+import type { FreeTextSection } from "@/lib/tasks/free-text/dashboard";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -48,4 +50,5 @@ export const dashboardSections: readonly DashboardSectionEntry[] = [
   entry<PairwiseSection>(pairwiseDashboardSection, "pairwise"),
   entry<ChoiceSection>(choiceDashboardSection, "choice"),
   entry<NumericSection>(numericDashboardSection, "numeric"),
+  entry<FreeTextSection>(freeTextDashboardSection, "freeText"),
 ];

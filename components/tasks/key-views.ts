@@ -5,6 +5,7 @@ import { RatingKey } from "@/components/tasks/rating/key-view";
 import { PairwiseKey } from "@/components/tasks/pairwise/key-view";
 import { ChoiceKey } from "@/components/tasks/choice/key-view";
 import { NumericKey } from "@/components/tasks/numeric/key-view";
+import { FreeTextKey } from "@/components/tasks/free-text/key-view";
 
 /**
  * Task kind -> how reviewers see its answer key (the kind's reviewView), for the kinds that have a
@@ -20,6 +21,7 @@ export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>
   pairwise: PairwiseKey,
   choice: ChoiceKey,
   numeric: NumericKey,
+  "free-text": FreeTextKey,
 };
 
 /** The kind's own key renderer, or null for the generic view. */

@@ -5,6 +5,7 @@ import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 import { letterOf, type Shortcut, type TaskUiProps } from "@/components/tasks/shared/types";
+import { stimulusImages } from "@/components/tasks/shared/media/stimulus-images";
 import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
 import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";
 import { shortcuts as gridwmSceneJsonShortcuts } from "@/components/tasks/gridwm-scene-json/shortcuts";
@@ -21,6 +22,10 @@ import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/eve
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
 import { emptyEgoDraft } from "@/lib/ego2world/notes";
+import { shortcuts as freeTextShortcuts } from "@/components/tasks/free-text/shortcuts";
+import { shortcuts as freeTextGradeShortcuts } from "@/components/tasks/free-text-grade/shortcuts";
+import type { FreeTextView } from "@/lib/tasks/free-text";
+import { isFreeTextDraft } from "@/lib/tasks/free-text/events";
 import { describeEgo2worldAnswer, ego2worldAnswerOf, ego2worldMissing, type EpisodeView } from "@/components/tasks/ego2world-play/player-view";
 import { shortcuts as choiceShortcuts } from "@/components/tasks/choice/shortcuts";
 import { choiceAnswerOf, choiceImages, describeChoiceAnswer } from "@/components/tasks/choice/choice-view";
@@ -84,6 +89,8 @@ const loadEgo2world = () => import("@/components/tasks/ego2world-play/ego2world-
 const loadEsi = () => import("@/components/tasks/esi-explore/esi-explore-task");
 const loadChoice = () => import("@/components/tasks/choice/choice-task");
 const loadNumeric = () => import("@/components/tasks/numeric/numeric-task");
+const loadFreeText = () => import("@/components/tasks/free-text/free-text-task");
+const loadFreeTextGrade = () => import("@/components/tasks/free-text-grade/free-text-grade-task");
 
 export const taskUis: Record<string, TaskUi> = {
   "enact-forward": {
@@ -204,6 +211,30 @@ export const taskUis: Record<string, TaskUi> = {
     missing: (answer) => numericMissing(answer),
     displayAnswer: (answer) => numericDisplayAnswer(answer),
     describeAnswer: (answer) => describeNumericAnswer(answer),
+  },
+  "free-text": {
+    shortcuts: freeTextShortcuts,
+    Component: lazy(loadFreeText),
+    preload: loadFreeText,
+    images: (view) => stimulusImages((view as FreeTextView).media ?? undefined),
+    candidateName: (_view, candidate) => `reference ${candidate + 1}`,
+    initialAnswer: () => ({ text: "" }),
+    answerOf: (answer) => (isFreeTextDraft(answer) && answer.text.trim() !== "" ? { text: answer.text.trim() } : null),
+    missing: (answer) => (isFreeTextDraft(answer) && answer.text.trim() !== "" ? "" : "Type your answer"),
+    displayAnswer: (answer) => (isFreeTextDraft(answer) ? { text: answer.text } : { text: "" }),
+    describeAnswer: (answer) => (isFreeTextDraft(answer) ? `“${answer.text}”` : "?"),
+  },
+  "free-text-grade": {
+    shortcuts: freeTextGradeShortcuts,
+    Component: lazy(loadFreeTextGrade),
+    preload: loadFreeTextGrade,
+    images: () => [],
+    candidateName: (_view, candidate) => `grade ${candidate + 1}`,
+    initialAnswer: () => null,
+    answerOf: (answer) => (typeof field(answer, "grade") === "number" ? { grade: field(answer, "grade") } : null),
+    missing: (answer) => (typeof field(answer, "grade") === "number" ? "" : "Grade 1–5"),
+    displayAnswer: (answer) => answer,
+    describeAnswer: (answer) => `grade ${String(field(answer, "grade") ?? "?")}`,
   },
 };
 

@@ -10,15 +10,14 @@ import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
 import { embedderFromEnv, type EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
-import { embedModelOf, EXPLORE_LLM_PROMPT_VERSION, llmPhraseScore, llmPromptVersion, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/tasks/shared/explore/llm";
-import type { LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
+import { llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/scoring/llm-chat";
 import { taskKinds, taskModules } from "@/lib/tasks";
-import type { KindLlmScoring } from "@/lib/scoring/kind-scoring";
+import type { KindLlmScoring, LlmRequest } from "@/lib/scoring/kind-scoring";
 import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
 
 /**
- * Background LLM scoring of a study's EXPLORE answers (ScoringJob): every submitted answer to a
- * non-practice item of the LLM-scored kind (the kind with an LLM scoring hook,
+ * Background LLM scoring of a study's answers (ScoringJob): every submitted answer to a
+ * non-practice item of the job's kind (a kind with an LLM scoring hook,
  * lib/tasks/<kind>/scoring.ts) and every model prediction for one, not yet scored by the job's
  * (model, prompt version), is planned by that hook, its prompts answered
  * from ScorerCache or asked of the scorer LLM (bounded concurrency, retries with exponential
@@ -34,13 +33,31 @@ import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring
 
 export const LLM_SCORER = "llm";
 
-/** The kind the scorer LLM scores: the registered kind whose module has an LLM scoring hook. */
-function llmScoredKind(): { kind: string; benchmark: string; load: () => Promise<KindLlmScoring> } {
-  for (const kind of taskKinds) {
+interface LlmScoredKind {
+  kind: string;
+  benchmark: string;
+  load: () => Promise<KindLlmScoring>;
+}
+
+/** The kinds the scorer LLM scores: the registered kinds whose module has an LLM scoring hook, in registry order. */
+export function llmScoredKinds(): LlmScoredKind[] {
+  return taskKinds.flatMap((kind) => {
     const load = taskModules[kind].scoring?.llm;
-    if (load) return { kind, benchmark: taskModules[kind].benchmark, load };
-  }
-  throw new AppError("INVALID", "No registered task kind is scored by the scorer LLM");
+    return load ? [{ kind, benchmark: taskModules[kind].benchmark, load }] : [];
+  });
+}
+
+/** One LLM-scored kind by name; without one, the first in registry order. */
+function llmScoredKind(kind?: string): LlmScoredKind {
+  const kinds = llmScoredKinds();
+  const found = kind === undefined ? kinds[0] : kinds.find((entry) => entry.kind === kind);
+  if (!found) throw new AppError("INVALID", kind === undefined ? "No registered task kind is scored by the scorer LLM" : `The task kind "${kind}" is not scored by the scorer LLM; LLM-scored kinds: ${kinds.map((entry) => entry.kind).join(", ") || "none"}`);
+  return found;
+}
+
+/** The version a new job of this kind records, with the embedder configured (if the kind uses one). */
+export async function currentPromptVersion(kind?: string, embedModel: string | null = embedderFromEnv()?.model ?? null): Promise<string> {
+  return (await llmScoredKind(kind).load()).promptVersion(embedModel);
 }
 const FLUSH_EVERY_MS = 1_000;
 const TARGETS_PER_CHUNK = 50;
@@ -133,26 +150,32 @@ function viewOf(job: JobRow): ScoringJobView {
 // ---------------------------------------------------------------------------------------------
 // What is still unscored
 
-function unscoredResponses(studyId: string, model: string, promptVersion: string) {
+function unscoredResponses(kind: string, studyId: string, model: string, promptVersion: string) {
   return {
-    assignment: { studyId, item: { kind: llmScoredKind().kind, practice: false } },
+    assignment: { studyId, item: { kind, practice: false } },
     scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
   } satisfies Prisma.ResponseWhereInput;
 }
 
-function unscoredPredictions(studyId: string, model: string, promptVersion: string) {
+function unscoredPredictions(kind: string, studyId: string, model: string, promptVersion: string) {
   return {
     run: { studyId },
-    item: { kind: llmScoredKind().kind, practice: false },
+    item: { kind, practice: false },
     scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
   } satisfies Prisma.ModelPredictionWhereInput;
 }
 
-/** Answers and model predictions of the study that (model, prompt version) has not scored. */
-export async function countUnscored(studyId: string, model: string, promptVersion = EXPLORE_LLM_PROMPT_VERSION): Promise<{ responses: number; predictions: number }> {
+/**
+ * Answers and model predictions of the study's items of `kind` (default: the first LLM-scored
+ * kind) that (model, prompt version) has not scored; the prompt version defaults to the one a new
+ * job of the kind would record.
+ */
+export async function countUnscored(studyId: string, model: string, promptVersion?: string, kind?: string): Promise<{ responses: number; predictions: number }> {
+  const scored = llmScoredKind(kind);
+  const version = promptVersion ?? (await currentPromptVersion(scored.kind));
   const [responses, predictions] = await Promise.all([
-    db.response.count({ where: unscoredResponses(studyId, model, promptVersion) }),
-    db.modelPrediction.count({ where: unscoredPredictions(studyId, model, promptVersion) }),
+    db.response.count({ where: unscoredResponses(scored.kind, studyId, model, version) }),
+    db.modelPrediction.count({ where: unscoredPredictions(scored.kind, studyId, model, version) }),
   ]);
   return { responses, predictions };
 }
@@ -161,24 +184,43 @@ export async function countUnscored(studyId: string, model: string, promptVersio
 // Jobs
 
 /**
- * A new LLM scoring job for the study (PENDING; the runner picks it up), or the study's unfinished
- * job for the same model and prompt version when there is one (`created` false).
+ * New LLM scoring jobs for the study (PENDING, queued), or the study's unfinished job for the same
+ * kind, model and prompt version when there is one (`created` false). `kind`: the LLM-scored kind
+ * whose answers it scores; without one, a job for every LLM-scored kind the study has items of
+ * (registry order; `job` is the first, `jobs` all of them, `created` whether any is new).
  */
-export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv(), embedder: EmbedderConfig | null = embedderFromEnv()): Promise<{ job: ScoringJobView; created: boolean }> {
-  // objects matched by embeddings when an embedder is configured: recorded in the version
-  const promptVersion = llmPromptVersion(embedder?.model);
+export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv(), embedder: EmbedderConfig | null = embedderFromEnv(), kind?: string): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
   if (!config) throw new AppError("CONFLICT", "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it");
   const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
-  const scored = llmScoredKind();
-  const items = await db.item.count({ where: { studyId: study.id, kind: scored.kind } });
-  if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${scored.kind} items: the LLM scorer only scores ${scored.benchmark} answers`);
+  let kinds: LlmScoredKind[];
+  if (kind !== undefined) {
+    const scored = llmScoredKind(kind);
+    const items = await db.item.count({ where: { studyId: study.id, kind: scored.kind } });
+    if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${scored.kind} items: this job only scores ${scored.benchmark} answers`);
+    kinds = [scored];
+  } else {
+    const all = llmScoredKinds();
+    const present = await db.item.groupBy({ by: ["kind"], where: { studyId: study.id, kind: { in: all.map((entry) => entry.kind) } } });
+    kinds = all.filter((entry) => present.some((row) => row.kind === entry.kind));
+    if (kinds.length === 0) throw new AppError("INVALID", `The study "${studySlug}" has no items the LLM scorer scores (kinds: ${all.map((entry) => entry.kind).join(", ")})`);
+  }
+  const results: Array<{ job: ScoringJobView; created: boolean }> = [];
+  for (const scored of kinds) results.push(await createKindJob(study.id, scored, userId, config, embedder));
+  return { job: results[0].job, created: results.some((result) => result.created), jobs: results.map((result) => result.job) };
+}
+
+/** One kind's job for the study: the unfinished one for the same (kind, model, version), or a new one, queued. */
+async function createKindJob(studyId: string, scored: LlmScoredKind, userId: string | null, config: LlmScorerConfig, embedder: EmbedderConfig | null): Promise<{ job: ScoringJobView; created: boolean }> {
+  const study = { id: studyId };
+  // e.g. objects matched by embeddings when an embedder is configured: recorded in the version
+  const promptVersion = (await scored.load()).promptVersion(embedder?.model ?? null);
   const bossJobId = newJobId();
   const result = await db.$transaction(async (tx) => {
-    // one unfinished job per study, model and prompt version (the lock serialises two clicks)
+    // one unfinished job per study, kind, model and prompt version (the lock serialises two clicks)
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
     const open = await tx.scoringJob.findFirst({
-      where: { studyId: study.id, scorer: LLM_SCORER, model: config.model, promptVersion, status: { in: ["PENDING", "RUNNING"] } },
+      where: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, status: { in: ["PENDING", "RUNNING"] } },
       select: jobSelect,
     });
     if (open) return { job: viewOf(open), created: false };
@@ -219,8 +261,8 @@ export async function queueUnqueuedScoringJobs(boss?: PgBoss): Promise<number> {
 }
 
 /** The study's most recent scoring jobs, newest first. */
-export async function listScoringJobs(studyId: string, take = 5): Promise<ScoringJobView[]> {
-  const jobs = await db.scoringJob.findMany({ where: { studyId }, orderBy: { createdAt: "desc" }, take, select: { ...jobSelect, heartbeatAt: true, bossJobId: true } });
+export async function listScoringJobs(studyId: string, take = 5, kind?: string): Promise<ScoringJobView[]> {
+  const jobs = await db.scoringJob.findMany({ where: { studyId, ...(kind === undefined ? {} : { kind }) }, orderBy: { createdAt: "desc" }, take, select: { ...jobSelect, heartbeatAt: true, bossJobId: true } });
   return Promise.all(jobs.map(async (job) => viewOf(await settleAbandoned(job))));
 }
 
@@ -274,10 +316,10 @@ interface Target {
   label: string;
 }
 
-async function nextTargets(type: Target["type"], studyId: string, model: string, promptVersion: string, after: string): Promise<Target[]> {
+async function nextTargets(type: Target["type"], kind: string, studyId: string, model: string, promptVersion: string, after: string): Promise<Target[]> {
   if (type === "response") {
     const rows = await db.response.findMany({
-      where: { ...unscoredResponses(studyId, model, promptVersion), id: { gt: after } },
+      where: { ...unscoredResponses(kind, studyId, model, promptVersion), id: { gt: after } },
       orderBy: { id: "asc" },
       take: TARGETS_PER_CHUNK,
       select: { id: true, answer: true, assignment: { select: { itemId: true, item: { select: { externalId: true } } } } },
@@ -285,7 +327,7 @@ async function nextTargets(type: Target["type"], studyId: string, model: string,
     return rows.map((row) => ({ type, id: row.id, itemId: row.assignment.itemId, answer: row.answer, label: `response ${row.id} (item ${row.assignment.item.externalId})` }));
   }
   const rows = await db.modelPrediction.findMany({
-    where: { ...unscoredPredictions(studyId, model, promptVersion), id: { gt: after } },
+    where: { ...unscoredPredictions(kind, studyId, model, promptVersion), id: { gt: after } },
     orderBy: { id: "asc" },
     take: TARGETS_PER_CHUNK,
     select: { id: true, answer: true, itemId: true, item: { select: { externalId: true } }, run: { select: { name: true } } },
@@ -327,8 +369,17 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   }
   const model = job.model;
   const { promptVersion } = job;
+  let scoring: KindLlmScoring;
+  try {
+    scoring = await llmScoredKind(job.kind).load();
+  } catch (error) {
+    fail("job", error);
+    await flush();
+    await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
+    return;
+  }
   // a job recorded with an embedder matches objects by its embeddings, so it needs that embedder here
-  const embedModel = embedModelOf(promptVersion);
+  const embedModel = scoring.embedModelOf?.(promptVersion) ?? null;
   const embedder = embedModel === null ? null : options.embedder === undefined ? embedderFromEnv() : options.embedder;
   if (embedModel !== null && (!embedder || embedder.model !== embedModel)) {
     fail("job", new Error(`the job matches objects by ${embedModel} embeddings, but SCORER_EMBED_URL${embedder ? ` serves ${embedder.model}` : " is not set"} on the server that ran it`));
@@ -337,24 +388,23 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
     return;
   }
   const vectors = new Map<string, number[]>();
-  const scoring = await llmScoredKind().load();
-  const pending = await countUnscored(job.studyId, model, promptVersion);
+  const pending = await countUnscored(job.studyId, model, promptVersion, job.kind);
   state.total = job.done + pending.responses + pending.predictions;
   await flush();
 
   const limit = pLimit(config.concurrency);
   const inFlight = new Map<string, Promise<number>>();
-  const keys = new Map<string, unknown>();
+  const keys = new Map<string, { key: unknown; public: unknown }>();
   const retry = { retries: options.retry?.retries ?? 4, minTimeout: options.retry?.minTimeout ?? 1_000, maxTimeout: options.retry?.maxTimeout ?? 30_000 };
 
-  const ask = (cacheKey: string, request: LlmPhraseRequest): Promise<number> => {
+  const ask = (cacheKey: string, request: LlmRequest): Promise<number> => {
     let pendingScore = inFlight.get(cacheKey);
     if (!pendingScore) {
       pendingScore = limit(() =>
         pRetry(
           () => {
             state.requests += 1;
-            return llmPhraseScore({ ...config, model }, request.sentence, request.phrase, request.aspect);
+            return scoring.ask({ ...config, model }, request, promptVersion);
           },
           { ...retry, factor: 2, randomize: true, shouldRetry: ({ error }) => !(error instanceof LlmScorerError) || error.retryable },
         ),
@@ -372,13 +422,14 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   const keyOf = async (itemIds: string[]) => {
     const missing = [...new Set(itemIds)].filter((id) => !keys.has(id));
     if (missing.length === 0) return;
-    const rows = await db.item.findMany({ where: { id: { in: missing } }, select: { id: true, key: true } });
-    for (const row of rows) keys.set(row.id, row.key);
+    const rows = await db.item.findMany({ where: { id: { in: missing } }, select: { id: true, key: true, public: true } });
+    for (const row of rows) keys.set(row.id, { key: row.key, public: row.public });
   };
 
   const scoreTarget = async (target: Target) => {
     try {
-      const plan = await scoring.plan(target.answer, keys.get(target.itemId), embedder ? { embedder, vectors } : null);
+      const item = keys.get(target.itemId);
+      const plan = await scoring.plan(target.answer, item?.key, embedder ? { embedder, vectors } : null, item?.public);
       const cacheKeys = plan.requests.map((request) => scorerCacheKey(model, promptVersion, request));
       const cached = await readScorerCache(cacheKeys);
       const scores = await Promise.all(
@@ -407,7 +458,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
     for (const type of ["response", "prediction"] as const) {
       let after = "";
       while (!lost) {
-        const targets = await nextTargets(type, job.studyId, model, promptVersion, after);
+        const targets = await nextTargets(type, job.kind, job.studyId, model, promptVersion, after);
         if (targets.length === 0) break;
         after = targets[targets.length - 1].id;
         await keyOf(targets.map((target) => target.itemId));
@@ -437,9 +488,14 @@ export interface LlmScoringStatus {
   unscored: { responses: number; predictions: number } | null;
 }
 
-/** What the dashboard's LLM scorer panel shows (GET /api/studies/[slug]/scoring-jobs). */
-export async function getLlmScoringStatus(studyId: string, config: LlmScorerConfig | null = llmScorerFromEnv()): Promise<LlmScoringStatus> {
-  const promptVersion = llmPromptVersion(embedderFromEnv()?.model);
-  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId), config ? countUnscored(studyId, config.model, promptVersion) : Promise.resolve(null)]);
+/**
+ * What the dashboard's LLM scorer panel shows (GET /api/studies/[slug]/scoring-jobs): for `kind`
+ * (default: the first LLM-scored kind), the version a new job records and what it has not scored,
+ * and the study's latest jobs (of `kind` when one is given, else of every kind).
+ */
+export async function getLlmScoringStatus(studyId: string, config: LlmScorerConfig | null = llmScorerFromEnv(), kind?: string): Promise<LlmScoringStatus> {
+  const scored = llmScoredKind(kind);
+  const promptVersion = await currentPromptVersion(scored.kind);
+  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId, undefined, kind === undefined ? undefined : scored.kind), config ? countUnscored(studyId, config.model, promptVersion, scored.kind) : Promise.resolve(null)]);
   return { configured: config !== null, model: config?.model ?? null, promptVersion, jobs, unscored };
 }

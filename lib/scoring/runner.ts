@@ -8,9 +8,9 @@ import { createLlmScoringJob, runQueuedScoringJob, type ScoringJobView, type Sco
  * or another app instance or in `npm run worker` (lib/jobs/worker.ts).
  */
 
-/** POST /api/studies/[slug]/scoring-jobs: a job for the study's unscored EXPLORE answers, queued. */
-export async function startLlmScoring(studySlug: string, userId: string): Promise<{ job: ScoringJobView; created: boolean }> {
-  return createLlmScoringJob(studySlug, userId);
+/** POST /api/studies/[slug]/scoring-jobs: jobs for the study's unscored answers of `kind` (without one: of every LLM-scored kind it has), queued. */
+export async function startLlmScoring(studySlug: string, userId: string, kind?: string): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
+  return createLlmScoringJob(studySlug, userId, undefined, undefined, kind);
 }
 
 /** Runs the queued scoring jobs that are ready, here and now, with the given scorer (tests, the CLI); returns how many ran. */

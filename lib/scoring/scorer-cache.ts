@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db";
-import type { LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
+import type { LlmRequest } from "@/lib/scoring/kind-scoring";
 
 /**
  * The scorer-LLM reply cache (ScorerCache): one row per prompt, keyed by a hash of the model, the
@@ -10,7 +10,7 @@ import type { LlmPhraseRequest } from "@/lib/tasks/shared/explore/llm-scorer";
  * a new model or prompt version asks again.
  */
 
-export function scorerCacheKey(model: string, promptVersion: string, request: LlmPhraseRequest): string {
+export function scorerCacheKey(model: string, promptVersion: string, request: LlmRequest): string {
   return createHash("sha256").update(JSON.stringify([model, promptVersion, request.aspect, request.phrase, request.sentence])).digest("hex");
 }
 
@@ -21,7 +21,7 @@ export async function readScorerCache(keys: readonly string[]): Promise<Map<stri
   return new Map(rows.map((row) => [row.key, row.score]));
 }
 
-export async function writeScorerCache(entry: { key: string; model: string; promptVersion: string; request: LlmPhraseRequest; score: number; reply: string }): Promise<void> {
+export async function writeScorerCache(entry: { key: string; model: string; promptVersion: string; request: LlmRequest; score: number; reply: string }): Promise<void> {
   await db.scorerCache.createMany({
     data: [
       {

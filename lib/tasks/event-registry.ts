@@ -10,6 +10,8 @@ import { events as gridwmSceneJsonEvents } from "@/lib/tasks/gridwm-scene-json/e
 import { events as ratingEvents } from "@/lib/tasks/rating/events";
 import { events as pairwiseEvents } from "@/lib/tasks/pairwise/events";
 import { events as numericEvents } from "@/lib/tasks/numeric/events";
+import { events as freeTextEvents } from "@/lib/tasks/free-text/events";
+import { events as freeTextGradeEvents } from "@/lib/tasks/free-text-grade/events";
 import type { DraftState, EventDescribeContext, KindEvents, RecordedEvent } from "@/lib/tasks/types";
 
 /**
@@ -30,6 +32,8 @@ const registered = {
   pairwise: pairwiseEvents,
   choice: choiceEvents,
   numeric: numericEvents,
+  "free-text": freeTextEvents,
+  "free-text-grade": freeTextGradeEvents,
 } as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -4,7 +4,7 @@ import { familyKinds, familyMinGaps, getTaskModule, isTaskKind, taskKinds, taskM
 
 describe("task registry", () => {
   it("registers every kind under its own kind name", () => {
-    expect(taskKinds).toEqual(["enact-forward", "enact-inverse", "gridwm-next-obs", "gridwm-scene-json", "gridwm-judge", "explore-scene", "esi-explore", "ego2world-play", "rating", "pairwise", "choice", "numeric"]);
+    expect(taskKinds).toEqual(["enact-forward", "enact-inverse", "gridwm-next-obs", "gridwm-scene-json", "gridwm-judge", "explore-scene", "esi-explore", "ego2world-play", "rating", "pairwise", "choice", "numeric", "free-text", "free-text-grade"]);
     for (const kind of taskKinds) expect(taskModules[kind].kind).toBe(kind);
   });
 

@@ -13,6 +13,9 @@ import { ratingModule } from "@/lib/tasks/rating";
 import { pairwiseModule } from "@/lib/tasks/pairwise";
 import { numericModule } from "@/lib/tasks/numeric";
 import { vsiReleaseFormat } from "@/lib/tasks/shared/vsi/release";
+import { freeTextModule } from "@/lib/tasks/free-text";
+import { freeTextGradeModule } from "@/lib/tasks/free-text-grade";
+import { openEqaFormat } from "@/lib/tasks/free-text/import";
 import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
 import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
 import { esiReleaseFormat } from "@/lib/tasks/esi-explore/import";
@@ -39,6 +42,8 @@ const registered = {
   pairwise: pairwiseModule,
   choice: choiceModule,
   numeric: numericModule,
+  "free-text": freeTextModule,
+  "free-text-grade": freeTextGradeModule,
 } as const satisfies Record<string, AnyTaskModule>;
 
 export type TaskKind = keyof typeof registered;
@@ -57,7 +62,7 @@ export function releaseLineFormat(id: string): ReleaseLineFormat | null {
 }
 
 /** The benchmarks' folder release formats (lib/tasks/<kind>/import.ts), in the order they are tried on a batch. */
-const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat, egoschemaFormat, perceptionTestFormat];
+const releaseFolderFormats: ReleaseFolderFormat[] = [esiReleaseFormat, exploreLayoutFormat, egoschemaFormat, perceptionTestFormat, openEqaFormat];
 
 /** The items files of the first folder release format found in a batch's files, or [] when it is in none. */
 export async function findReleaseFolderFiles(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]> {

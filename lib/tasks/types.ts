@@ -178,7 +178,7 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   mapImages(item: { public: Public; key: Key }, replace: AssetReplace): { public: Public; key: Key };
   /**
    * Exactly what the annotator's browser may receive. Never any part of the key. `settings` (added
-   * for EXPLORE's free-text mode) is the study's Study.taskSettings[kind] (lib/tasks kindSettings),
+   * for EXPLORE's free text mode) is the study's Study.taskSettings[kind] (lib/tasks kindSettings),
    * also given to answerSchemaFor, so a kind can show and accept another answer form per study.
    */
   publicView(item: TaskItem<Public, Key>, settings?: Record<string, unknown>): Json;

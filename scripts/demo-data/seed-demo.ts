@@ -18,6 +18,9 @@
  * - "EXPLORE-Bench demo": three drawn kitchen scenes (scripts/demo-data/explore): a Short list, a
  *   Long one (240 actions) and an abnormal case with a key state, for the three annotators (k = 3),
  *   and a SYNTHETIC model run (fixed free-text descriptions).
+ * - "Free-text demo": questions about drawn rooms (scripts/demo-data/free-text) for the three
+ *   annotators (k = 3), a SYNTHETIC model run graded by a SYNTHETIC judge (no LLM), and its grading
+ *   study graded by two SIMULATED graders.
  */
 import path from "node:path";
 import { DATA_DIR } from "@/lib/db/database-url";
@@ -38,6 +41,7 @@ import { EXPLORE_STUDY, seedExploreStudy } from "./explore/seed-explore";
 import { seedRatingStudy } from "./rating/seed-rating";
 import { seedPairwiseStudy } from "./pairwise/seed-pairwise";
 import { seedChoiceStudy } from "./choice/seed-choice";
+import { FREE_TEXT_STUDY, seedFreeTextStudy } from "./free-text/seed-free-text";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -308,6 +312,7 @@ export async function seedDemo(): Promise<string> {
   await seedRatingStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
   await seedPairwiseStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
   await seedChoiceStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
+  const freeTextItems = await seedFreeTextStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
 
-  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations); study "${EXPLORE_STUDY}" with ${exploreItems} EXPLORE-Bench scenes.`;
+  return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations); study "${EXPLORE_STUDY}" with ${exploreItems} EXPLORE-Bench scenes; study "${FREE_TEXT_STUDY}" with ${freeTextItems} free-text questions (SYNTHETIC judge grades) and its grading study.`;
 }

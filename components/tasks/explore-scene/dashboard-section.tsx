@@ -183,7 +183,7 @@ function ScorerTable({ table, section, slug }: { table: ExploreScorerTable; sect
 export function ExploreDashboardSection({ section, slug }: { section: ExploreSection; slug: string }) {
   return (
     <div className="space-y-5" data-testid="explore-section">
-      <ExploreLlmPanel slug={slug} initial={section.llm} />
+      <ExploreLlmPanel slug={slug} initial={section.llm} kind="explore-scene" />
       {section.tables.map((table) => (
         <ScorerTable key={table.id} table={table} section={section} slug={slug} />
       ))}

@@ -1,6 +1,7 @@
 import type { KindLlmScoring, KindRescoring } from "@/lib/scoring/kind-scoring";
 import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
 import { embeddingMatrixFor } from "@/lib/tasks/shared/explore/embed";
+import { embedModelOf, isCurrentPromptVersion, llmPhraseScore, llmPromptVersion, type LlmAspect } from "@/lib/tasks/shared/explore/llm";
 import { finishExploreLlmScore, planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
@@ -14,6 +15,10 @@ export const llm: KindLlmScoring = {
     const plan = planExploreLlmScore(answer, key, similarity);
     return { requests: plan.requests, finish: (scores, meta) => finishExploreLlmScore(plan, scores, meta) };
   },
+  promptVersion: (embedModel) => llmPromptVersion(embedModel),
+  embedModelOf,
+  isCurrentVersion: isCurrentPromptVersion,
+  ask: (config, request) => llmPhraseScore(config, request.sentence, request.phrase, request.aspect as LlmAspect),
 };
 
 /** Stored structured scores of an older scorer version, rescored with the current one. */

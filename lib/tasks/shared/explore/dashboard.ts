@@ -117,7 +117,7 @@ async function llmResults(studyId: string) {
 
 export async function exploreDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], modelPredictions: ModelPredictionsLoader): Promise<ExploreSection> {
   const { items, responses } = snapshot;
-  const [llm, predictions, status] = await Promise.all([llmResults(studyId), modelPredictions(), getLlmScoringStatus(studyId)]);
+  const [llm, predictions, status] = await Promise.all([llmResults(studyId), modelPredictions(), getLlmScoringStatus(studyId, undefined, EXPLORE_KIND)]);
   const abnormalOf = (item: number): boolean => ((items.keys[item] as ExploreSceneKey | undefined)?.keyStates?.length ?? 0) > 0;
   const subsetOf = (item: number): string | null => {
     const value = items.tags[item]?.subset;

@@ -10,6 +10,8 @@
  * and a <think> block that still comes back is dropped before the score is read.
  */
 
+import { llmChat, LlmScorerError, type LlmScorerConfig } from "@/lib/scoring/llm-chat";
+
 export type LlmAspect = "attributes" | "relations" | "states";
 
 /** Bumped whenever the prompts or what is sent for an answer change: cached replies of another version are not reused. */
@@ -62,47 +64,7 @@ export function parseLlmScore(reply: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export interface LlmScorerConfig {
-  /** the chat-completions URL, e.g. http://host:8000/v1/chat/completions (SCORER_LLM_URL) */
-  url: string;
-  /** the model name sent in the request (SCORER_LLM_MODEL; default "Qwen3-8B") */
-  model: string;
-  apiKey?: string;
-  /** requests in flight at once (SCORER_LLM_CONCURRENCY; default 4) */
-  concurrency: number;
-  /** leave the model's thinking on (SCORER_LLM_THINKING=on); off by default: `chat_template_kwargs: {"enable_thinking": false}` is sent */
-  thinking?: boolean;
-  timeoutMs?: number;
-  fetchImpl?: typeof fetch;
-}
-
-export const DEFAULT_SCORER_MODEL = "Qwen3-8B";
-
-/** The configuration from the environment, or null when SCORER_LLM_URL is unset (structured scorer only). */
-export function llmScorerFromEnv(env: Record<string, string | undefined> = process.env): LlmScorerConfig | null {
-  const url = env.SCORER_LLM_URL?.trim();
-  if (!url) return null;
-  const concurrency = Number(env.SCORER_LLM_CONCURRENCY);
-  return {
-    url,
-    model: env.SCORER_LLM_MODEL?.trim() || DEFAULT_SCORER_MODEL,
-    apiKey: env.SCORER_LLM_API_KEY?.trim() || undefined,
-    concurrency: Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64 ? concurrency : 4,
-    thinking: /^(on|1|true|yes)$/i.test(env.SCORER_LLM_THINKING?.trim() ?? ""),
-  };
-}
-
-/** A failed scorer request; `retryable` for network errors, timeouts, HTTP 408/429/5xx. */
-export class LlmScorerError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = "LlmScorerError";
-  }
-}
+export { DEFAULT_SCORER_MODEL, llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/scoring/llm-chat";
 
 export interface LlmPhraseResult {
   score: number;
@@ -116,33 +78,8 @@ export interface LlmPhraseResult {
  * replies without a 0-5 integer (not retryable: at temperature 0 the model would say the same).
  */
 export async function llmPhraseScore(config: Pick<LlmScorerConfig, "url" | "model" | "apiKey" | "timeoutMs" | "fetchImpl" | "thinking">, sentence: string, phrase: string, aspect: LlmAspect): Promise<LlmPhraseResult> {
-  const fetchImpl = config.fetchImpl ?? fetch;
-  let response: Response;
-  try {
-    response = await fetchImpl(config.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-      body: JSON.stringify(llmRequestBody(config, sentence, phrase, aspect)),
-      signal: AbortSignal.timeout(config.timeoutMs ?? 120_000),
-    });
-  } catch (error) {
-    throw new LlmScorerError(`scorer LLM at ${config.url} did not answer: ${error instanceof Error ? error.message : String(error)}`, true);
-  }
-  if (!response.ok) {
-    const detail = (await response.text().catch(() => "")).slice(0, 160);
-    const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
-    throw new LlmScorerError(`scorer LLM at ${config.url} answered HTTP ${response.status}${detail ? `: ${detail}` : ""}`, retryable, response.status);
-  }
-  let body: { choices?: Array<{ message?: { content?: unknown } }> };
-  try {
-    body = (await response.json()) as typeof body;
-  } catch {
-    throw new LlmScorerError(`scorer LLM at ${config.url} sent a body that is not JSON`, true);
-  }
-  const content = body.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new LlmScorerError(`scorer LLM at ${config.url} sent no choices[0].message.content`, false);
-  // a server that ignores chat_template_kwargs may still think aloud first: drop <think>...</think>
-  const score = parseLlmScore(content.replace(/<think>[\s\S]*?<\/think>/g, ""));
+  const { content, text } = await llmChat(config, llmRequestBody(config, sentence, phrase, aspect));
+  const score = parseLlmScore(text);
   if (score === null) throw new LlmScorerError(`scorer LLM reply ${JSON.stringify(content.slice(0, 80))} holds no 0-5 score`, false);
   return { score, reply: content };
 }
