@@ -5,6 +5,12 @@ export function pct(value: number | null | undefined, digits = 2): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "–" : (value * 100).toFixed(digits);
 }
 
+/** pct with its unit, "42.0%", for cells whose column does not say "%" ("–" when missing). */
+export function pctWithUnit(value: number | null | undefined, digits = 1): string {
+  const text = pct(value, digits);
+  return text === "–" ? text : `${text}%`;
+}
+
 /**
  * What stands for a missing interval: "n/a (<reason>)", or "" without a reason. A zero-width
  * interval is never written as one ([0.4343, 0.4343] says nothing): the figures name why (one

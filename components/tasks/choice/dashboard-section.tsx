@@ -1,5 +1,5 @@
 import type { ChoiceFigure, ChoiceSection } from "@/lib/tasks/choice/dashboard";
-import { count, pct, pctInterval } from "@/components/dashboard/format";
+import { count, pctInterval, pctWithUnit } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 
@@ -9,8 +9,8 @@ function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
   if (!figure || figure.accuracy === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
   return (
     <td className="px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci)}, item as the unit; ${figure.answers} answers to ${figure.items} items`}>
-      <span className="font-medium">{pct(figure.accuracy, 1)}</span>
-      <span className="ml-1 text-xs text-slate-500">chance {pct(figure.chance, 1)}</span>
+      <span className="font-medium">{pctWithUnit(figure.accuracy)}</span>
+      <span className="ml-1 text-xs text-slate-500">chance {pctWithUnit(figure.chance)}</span>
       <div className="text-[11px] text-slate-400">
         {pctInterval(figure.ci)} · n {count(figure.answers)}
       </div>

@@ -1,5 +1,5 @@
 import type { NumericFigure, NumericSection } from "@/lib/tasks/numeric/dashboard";
-import { count, pct } from "@/components/dashboard/format";
+import { count, pctWithUnit } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 
@@ -9,7 +9,7 @@ function Cell({ figure }: { figure: NumericFigure | undefined }) {
   if (!figure || figure.score === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
   return (
     <td className="px-2 py-1 text-right tabular-nums" title={`${figure.answers} answers, ${figure.invalid} not a number (scored 0)`}>
-      <span className="font-medium">{pct(figure.score, 1)}</span>
+      <span className="font-medium">{pctWithUnit(figure.score)}</span>
       <div className="text-[11px] text-slate-400">
         n {count(figure.answers)}
         {figure.invalid > 0 ? ` · ${count(figure.invalid)} invalid` : ""}
@@ -76,13 +76,13 @@ export const numericDashboardSection: KindDashboardSection<NumericSection> = {
                       {series.label}
                     </th>
                     <td className="px-2 py-1 text-right font-semibold tabular-nums" data-vsi-overall={series.vsi.overall ?? ""}>
-                      {pct(series.vsi.overall, 1)}
+                      {pctWithUnit(series.vsi.overall)}
                     </td>
                     {vsiTypes.map((type) => {
                       const cell = series.vsi.types.find((t) => t.type === type);
                       return (
                         <td key={type} className="px-2 py-1 text-right tabular-nums" title={cell ? `${cell.answers} answers` : undefined}>
-                          {cell ? pct(cell.score, 1) : "–"}
+                          {cell ? pctWithUnit(cell.score) : "–"}
                         </td>
                       );
                     })}
