@@ -40,6 +40,7 @@ test.describe("API tokens and agents in the browser", () => {
       await page.getByRole("button", { name: "Make agent" }).click();
       await expect(page.getByTestId("agent-token")).toContainText("ys_");
       await expect(page.getByRole("cell", { name: /^baseline/ })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "1 agent", exact: true })).toBeVisible();
       if (shots) await page.screenshot({ path: `${shots}/agents-${viewport.width}.png`, fullPage: true });
 
       await page.goto("/research/api");

@@ -74,7 +74,7 @@ export function AgentsPanel({ slug, initialAgents, stepCap }: { slug: string; in
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <Card>
         <CardHeader
-          title={`${agents.length} agents`}
+          title={`${agents.length} ${agents.length === 1 ? "agent" : "agents"}`}
           description={`Model agents play this study through the annotators' API with a play token (examples/agent.py). Their answers are scored as a person's and shown on the dashboard beside the humans, never pooled. Cap on all agents' play steps: ${stepCap ?? "none"}.`}
         />
         {error ? (
