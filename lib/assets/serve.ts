@@ -7,7 +7,7 @@ import type { StoredAsset } from "@/lib/repos/assets";
 
 const extensionOf: Record<string, string> = {
   "image/png": "png",
-  "image/jpeg": "jpg",
+  "image/jpeg": "jpeg",
   "image/webp": "webp",
   "video/mp4": "mp4",
   "video/webm": "webm",
