@@ -109,16 +109,25 @@ describe("two app instances on one database", () => {
     const perPerson = await pool.query(`SELECT "userId", condition, count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1, 2`, [latin.id]);
     for (const row of perPerson.rows) expect(row.n).toBe(6 / CONDITIONS.length);
 
-    // quota: nobody past 3; every item at most k; the leaver's item went back to the pool and reached k
-    const perUser = await pool.query(`SELECT "userId", count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1`, [quota.id]);
+    // quota: nobody past 3; every item at most k; the leaver's place went back to the pool.
+    // Each participant walks the items in an order of their own (md5 of user and item), so 4 x 3
+    // answers need not fill 6 x 2 places: the last open place can sit on an item that everyone
+    // still under quota has done (CI saw 11 once). What must hold is that nobody was sent away
+    // while a place they could take was open: a worker under quota has done every unfilled item.
+    const perUser = await pool.query(`SELECT "userId", count(*)::int AS n, array_agg("itemId") AS items FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1`, [quota.id]);
     for (const row of perUser.rows) expect(row.n).toBeLessThanOrEqual(3);
-    expect(perUser.rows.reduce((sum, row) => sum + row.n, 0)).toBe(4 * 3);
-    const perItem = await pool.query(`SELECT "itemId", count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1`, [quota.id]);
+    const perItem = await pool.query(`SELECT i.id AS "itemId", count(a.id)::int AS n FROM "Item" i LEFT JOIN "Assignment" a ON a."itemId" = i.id AND a.status = 'SUBMITTED' WHERE i."studyId" = $1 GROUP BY 1`, [quota.id]);
+    expect(perItem.rows.length).toBe(6);
     for (const row of perItem.rows) expect(row.n).toBeLessThanOrEqual(K);
-    expect(perItem.rows.reduce((sum, row) => sum + row.n, 0)).toBe(12);
+    const unfilled = perItem.rows.filter((row) => row.n < K).map((row) => row.itemId as string);
+    const doneBy = new Map(perUser.rows.map((row) => [row.userId as string, new Set(row.items as string[])]));
+    for (const worker of workers) {
+      const done = doneBy.get(worker.id) ?? new Set<string>();
+      if (done.size < 3) expect(unfilled.filter((itemId) => !done.has(itemId)), `${worker.id} stopped at ${done.size} with places open`).toEqual([]);
+    }
     const leftRow = await pool.query(`SELECT "itemId", status FROM "Assignment" WHERE id = $1`, [abandoned]);
+    // RELEASED, and its place counted as open above (an unfilled item no worker under quota has done fails)
     expect(leftRow.rows[0].status).toBe("RELEASED");
-    expect(perItem.rows.find((row) => row.itemId === leftRow.rows[0].itemId)?.n).toBe(K);
     await nobodyTwice(quota.id);
   });
 
