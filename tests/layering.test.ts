@@ -30,10 +30,10 @@ describe("components", () => {
 });
 
 /**
- * The static imports that are evaluated at run time (not `import type`, not dynamic `import()`)
- * of the source files in lib/, components/, app/ and cli/: file -> the project files it imports.
+ * The static imports (not dynamic `import()`) of the source files in lib/, components/, app/ and
+ * cli/: file -> the project files it imports; `import type` too when `withTypes`.
  */
-function runtimeImportGraph(): Map<string, string[]> {
+function importGraph({ withTypes }: { withTypes: boolean }): Map<string, string[]> {
   const resolve = (from: string, spec: string): string | null => {
     const base = spec.startsWith("@/") ? path.join(root, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(from), spec) : null;
     if (!base) return null;
@@ -51,7 +51,7 @@ function runtimeImportGraph(): Map<string, string[]> {
     for (const match of readFileSync(file, "utf8").matchAll(statement)) {
       const names = match[2]?.trim() ?? "";
       const typeOnly = Boolean(match[1]) || (/^\{[^}]*\}$/.test(names) && names.slice(1, -1).split(",").map((name) => name.trim()).filter(Boolean).every((name) => name.startsWith("type ")));
-      const target = typeOnly ? null : resolve(file, match[3] ?? match[4] ?? "");
+      const target = typeOnly && !withTypes ? null : resolve(file, match[3] ?? match[4] ?? "");
       if (target) deps.add(target);
     }
     graph.set(file, [...deps]);
@@ -59,34 +59,46 @@ function runtimeImportGraph(): Map<string, string[]> {
   return graph;
 }
 
+/** Cycles of the graph, each as "a -> b -> a" (depth-first search: a back edge to a file on the current path). */
+function cyclesOf(graph: Map<string, string[]>): string[] {
+  const state = new Map<string, "open" | "done">();
+  const cycles: string[] = [];
+  const visit = (file: string, trail: string[]) => {
+    state.set(file, "open");
+    for (const dep of graph.get(file) ?? []) {
+      if (state.get(dep) === "open") cycles.push([...trail.slice(trail.indexOf(dep)), dep].map((f) => path.relative(root, f)).join(" -> "));
+      else if (!state.has(dep)) visit(dep, [...trail, dep]);
+    }
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file, [file]);
+  return cycles;
+}
+
 describe("the import graph", () => {
-  const graph = runtimeImportGraph();
+  const graph = importGraph({ withTypes: false });
+  const withTypes = importGraph({ withTypes: true });
   const relative = (file: string) => path.relative(root, file);
 
   it("reads the tree (the scan finds the imports it checks)", () => {
     expect(graph.size).toBeGreaterThan(300);
     expect(graph.get(path.join(root, "lib/tasks/index.ts"))?.map(relative)).toContain("lib/tasks/event-registry.ts");
+    // a type-only import is an edge of the typed graph only
+    expect(graph.get(path.join(root, "lib/tasks/types.ts"))?.map(relative) ?? []).not.toContain("lib/dashboard/types.ts");
+    expect(withTypes.get(path.join(root, "lib/tasks/types.ts"))?.map(relative)).toContain("lib/dashboard/types.ts");
   });
 
   it("has no cycles among the imports evaluated at run time (issue 19)", () => {
-    // depth-first search; a back edge to a file on the current path is a cycle
-    const state = new Map<string, "open" | "done">();
-    const cycles: string[] = [];
-    const visit = (file: string, trail: string[]) => {
-      state.set(file, "open");
-      for (const dep of graph.get(file) ?? []) {
-        if (state.get(dep) === "open") cycles.push([...trail.slice(trail.indexOf(dep)), dep].map(relative).join(" -> "));
-        else if (!state.has(dep)) visit(dep, [...trail, dep]);
-      }
-      state.set(file, "done");
-    };
-    for (const file of graph.keys()) if (!state.has(file)) visit(file, [file]);
-    expect(cycles).toEqual([]);
+    expect(cyclesOf(graph)).toEqual([]);
   });
 
-  it("never imports upward: lib imports neither components nor app, components not app", () => {
+  it("has no cycles when type-only imports count too: contracts live below the code that implements them", () => {
+    expect(cyclesOf(withTypes)).toEqual([]);
+  });
+
+  it("never imports upward, types included: lib imports neither components nor app, components not app", () => {
     const layer = (file: string) => (relative(file).startsWith("app/") ? 3 : relative(file).startsWith("components/") ? 2 : relative(file).startsWith("lib/") ? 1 : 0);
-    const upward = [...graph].flatMap(([file, deps]) => deps.filter((dep) => layer(file) > 0 && layer(dep) > layer(file)).map((dep) => `${relative(file)} -> ${relative(dep)}`));
+    const upward = [...withTypes].flatMap(([file, deps]) => deps.filter((dep) => layer(file) > 0 && layer(dep) > layer(file)).map((dep) => `${relative(file)} -> ${relative(dep)}`));
     expect(upward).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 "use client";
 
-import { createElement, lazy, Suspense, type ComponentType } from "react";
+import { createElement, lazy, Suspense } from "react";
 import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
-import { letterOf, type Shortcut, type TaskUiProps } from "@/components/tasks/shared/types";
+import { letterOf, type TaskUi, type TaskUiProps } from "@/components/tasks/shared/types";
 import { stimulusImages } from "@/components/tasks/shared/media/stimulus-images";
 import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
 import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";
@@ -32,43 +32,7 @@ import { choiceAnswerOf, choiceImages, describeChoiceAnswer } from "@/components
 import { shortcuts as numericShortcuts } from "@/components/tasks/numeric/shortcuts";
 import { describeNumericAnswer, numericAnswerOf, numericDisplayAnswer, numericImages, numericMissing } from "@/components/tasks/numeric/numeric-view";
 
-/**
- * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads
- * and changes the annotation store, plus what the pages need to know about a public view without
- * loading it. Adding a benchmark task: a module in lib/tasks/, a folder here, one entry below.
- *
- * React.lazy over one loader function per kind, so that `preload()` fetches exactly the chunk the
- * component will use (a prefetched item of another kind may have to render while offline;
- * next/dynamic compiles its import into a chunk of its own that a plain import() does not warm).
- */
-export interface TaskUi {
-  Component: ComponentType<TaskUiProps>;
-  /** loads the component's code ahead of time */
-  preload(): Promise<unknown>;
-  /** ordering kinds: slots to fill (the answer's length) */
-  slotCount?(view: unknown): number;
-  /** every image of the view (to preload the next item) */
-  images(view: unknown): string[];
-  /** how a candidate is named in the replay timeline, e.g. "image C" */
-  candidateName(view: unknown, candidate: number): string;
-  /**
-   * Non-ordering kinds (GridWM): the answer (or draft) before any answer event, the answer to
-   * submit from it (null while incomplete), and what is still missing, for the submit bar.
-   */
-  initialAnswer?(view: unknown): unknown;
-  answerOf?(answer: unknown, view: unknown): unknown;
-  missing?(answer: unknown, view: unknown): string;
-  /** the store answer that shows a given answer (the key after a practice item, a replayed answer) */
-  displayAnswer?(answer: unknown, view: unknown): unknown;
-  /** an answer in a few words (practice feedback, replay) */
-  describeAnswer?(answer: unknown): string;
-  /** true when the task shows and records the confidence itself (ESI's belief panel): the submit bar then shows none */
-  confidenceInTask?: boolean;
-  /** the kind's keyboard shortcuts, listed on the item page (components/tasks/<kind>/shortcuts.ts) */
-  shortcuts?: Shortcut[];
-  /** the item id and tags of the example item line on the import page (the first kind that has one is shown) */
-  importExample?: { id: string; tags: Record<string, string | number> };
-}
+export type { TaskUi };
 
 /** What AnnotationInit needs from the kind's UI (ordering kinds: the slot count; others: the answer functions). */
 export function storeInitOf(ui: TaskUi, view: unknown): { length: number; initialAnswer?: unknown; answerOf?: (answer: unknown) => unknown } {
@@ -79,6 +43,15 @@ export function storeInitOf(ui: TaskUi, view: unknown): { length: number; initia
 
 const field = (answer: unknown, name: string): unknown => (answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined);
 
+/**
+ * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads
+ * and changes the annotation store, plus what the pages need to know about a public view without
+ * loading it. Adding a benchmark task: a module in lib/tasks/, a folder here, one entry below.
+ *
+ * React.lazy over one loader function per kind, so that `preload()` fetches exactly the chunk the
+ * component will use (a prefetched item of another kind may have to render while offline;
+ * next/dynamic compiles its import into a chunk of its own that a plain import() does not warm).
+ */
 const loadEnactForward = () => import("@/components/tasks/enact-forward/enact-forward-task");
 const loadEnactInverse = () => import("@/components/tasks/enact-inverse/enact-inverse-task");
 const loadNextObs = () => import("@/components/tasks/gridwm-next-obs/gridwm-next-obs-task");

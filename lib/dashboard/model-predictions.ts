@@ -1,10 +1,10 @@
-import { loadModelPredictions, type ModelRunSummary } from "@/lib/models/runs";
+import { loadModelPredictions } from "@/lib/models/runs";
+import type { ModelPredictionRow, ModelRunSummary } from "@/lib/models/types";
+import type { ModelPredictionsLoader } from "@/lib/dashboard/types";
 import { isAgentRun, loadAgentPredictions } from "@/lib/dashboard/agents";
 
-export type ModelPredictionRow = Awaited<ReturnType<typeof loadModelPredictions>>[number];
+export type { ModelPredictionRow, ModelPredictionsLoader };
 
-/** The study's model predictions, loaded on first call and then shared by every section that shows them. */
-export type ModelPredictionsLoader = () => Promise<ModelPredictionRow[]>;
 
 /**
  * One loader per dashboard request: memoised sections that need no predictions never load them.

@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import { readDb } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import type { Tags } from "@/lib/dashboard/snapshot-utils";
+import type { SnapshotItems, SnapshotResponses, StudySnapshot } from "@/lib/dashboard/types";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
 import { isTaskKind } from "@/lib/tasks";
 
@@ -14,48 +15,8 @@ import { isTaskKind } from "@/lib/tasks";
  * loaded: event figures are SQL GROUP BYs (progress.ts, annotators.ts).
  */
 
-export type { Tags };
+export type { SnapshotItems, SnapshotResponses, StudySnapshot, Tags };
 export { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
-
-export interface SnapshotItems {
-  /** answer keys, loaded only for kinds whose agreement encodings need them (else undefined) */
-  keys: unknown[];
-  ids: string[];
-  externalIds: string[];
-  kinds: string[];
-  tags: Tags[];
-  index: Map<string, number>;
-}
-
-export interface SnapshotResponses {
-  count: number;
-  /** index into items */
-  item: Int32Array;
-  /** index into annotators */
-  annotator: Int32Array;
-  /** 1 when the assignment's purpose is AGREEMENT (else MAIN) */
-  agreement: Uint8Array;
-  correct: Uint8Array;
-  /** normalised to [0, 1] */
-  confidence: Float64Array;
-  wallMs: Float64Array;
-  activeMs: Float64Array;
-  /** epoch milliseconds */
-  createdAt: Float64Array;
-  score: unknown[];
-  answer: unknown[];
-}
-
-export interface StudySnapshot {
-  studyId: string;
-  version: string;
-  /** epoch ms when the snapshot was read */
-  loadedAt: number;
-  items: SnapshotItems;
-  /** users with at least one non-practice response, by name; names only (never emails) */
-  annotators: Array<{ id: string; name: string }>;
-  responses: SnapshotResponses;
-}
 
 /** Changes whenever responses or items are added: the cache key of everything computed from a snapshot. */
 export async function snapshotVersion(studyId: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { readFreshness, type ReadFreshness } from "@/lib/db/read";
 import "server-only";
 import { LRUCache } from "lru-cache";
-import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
+import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem, type AgreementResult, type EncodingInfo } from "@/lib/dashboard/agreement";

@@ -6,6 +6,9 @@ import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { AnyTaskModule } from "@/lib/tasks/types";
+import type { ModelPredictionRow, ModelRunSummary } from "@/lib/models/types";
+
+export type { ModelPredictionRow, ModelRunSummary };
 import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
 
 /**
@@ -206,14 +209,6 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   return { runId, scored: predictions.length, replaced: replacedCount !== null, message };
 }
 
-export interface ModelRunSummary {
-  id: string;
-  name: string;
-  createdAt: Date;
-  predictions: number;
-  importedBy: string | null;
-}
-
 export async function listModelRuns(studyId: string): Promise<ModelRunSummary[]> {
   const runs = await db.modelRun.findMany({
     where: { studyId },
@@ -231,7 +226,7 @@ export async function deleteModelRun(studyId: string, runId: string, actorId: st
 }
 
 /** Predictions of every run of a study on non-practice items: run id, item id, answer, score (one query, needed columns only). */
-export async function loadModelPredictions(studyId: string): Promise<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean }>> {
+export async function loadModelPredictions(studyId: string): Promise<ModelPredictionRow[]> {
   return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean }>>`
     SELECT p."runId", p."itemId", p.answer, p.score, p.correct
     FROM "ModelPrediction" p

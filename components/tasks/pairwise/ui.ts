@@ -1,6 +1,5 @@
 import { lazy } from "react";
-import type { TaskUi } from "@/components/tasks/registry";
-import type { Shortcut } from "@/components/tasks/shared/types";
+import type { Shortcut, TaskUi } from "@/components/tasks/shared/types";
 import { stimulusImages } from "@/components/tasks/shared/media/stimulus-images";
 import type { PairwisePublic, Preference } from "@/lib/tasks/pairwise";
 

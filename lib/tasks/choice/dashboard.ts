@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
-import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindDashboard } from "@/lib/tasks/types";
 import type { ChoiceScore } from "@/lib/tasks/choice";
 import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";

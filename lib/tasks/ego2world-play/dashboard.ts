@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { ego2worldFigures, playBelief, taskTimes, type Ego2worldFigures, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import type { StudySnapshot } from "@/lib/dashboard/snapshot";
-import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindDashboard } from "@/lib/tasks/types";
 import type { EpisodeAnswer, EpisodeScore } from "@/lib/ego2world/metrics";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import type { ModelRunSummary } from "@/lib/models/runs";

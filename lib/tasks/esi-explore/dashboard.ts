@@ -8,7 +8,7 @@ import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/es
 import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindDashboard } from "@/lib/tasks/types";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 
 /**

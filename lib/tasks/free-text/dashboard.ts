@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
+import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import type { AlphaUnits } from "@/lib/stats/krippendorff-alpha";

@@ -1,4 +1,4 @@
-import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindDashboard } from "@/lib/tasks/types";
 import type { NumericScore } from "@/lib/tasks/numeric";
 import { vsiOverall, type VsiOverall } from "@/lib/tasks/shared/vsi/overall";
 import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";

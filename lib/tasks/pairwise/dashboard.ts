@@ -5,7 +5,7 @@ import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import { pairwisePublicSchema, type PairwiseAnswer, type PairwisePublic } from "@/lib/tasks/pairwise";
 import { pairwiseFigures, type PairwiseFigures, type PairwiseRow } from "@/lib/tasks/pairwise/figures";
 import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
-import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
+import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 
 /**
  * The pairwise section of a study's dashboard: lib/tasks/pairwise/figures.ts over the snapshot's

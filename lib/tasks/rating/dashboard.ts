@@ -5,7 +5,7 @@ import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import { ratingPublicSchema, type RatingAnswer, type RatingScore, type RubricEntry } from "@/lib/tasks/rating";
 import { ratingFigures, type RatingFigures, type RatingRow } from "@/lib/tasks/rating/figures";
 import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
-import type { KindDashboard, KindDashboardContext } from "@/lib/dashboard/kind-section";
+import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 
 /**
  * The rating section of a study's dashboard: the figures of lib/tasks/rating/figures.ts from the

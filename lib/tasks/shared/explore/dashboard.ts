@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { StudySnapshot } from "@/lib/dashboard/snapshot";
-import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindDashboard } from "@/lib/tasks/types";
 import {
   EXPLORE_PAPER_HUMANS,
   exploreTableRow,

@@ -2,7 +2,7 @@ import { pearsonCorrelation } from "@/lib/stats/pearson-correlation";
 import { spearmanCorrelation } from "@/lib/stats/spearman-correlation";
 import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
 import { CONSISTENCY_DIMENSIONS, isNeutralProbe, summarizeJudgeAnswers, type ConsistencyDimension, type GridwmJudgeAnswer, type GridwmJudgeScore } from "@/lib/tasks/gridwm-judge";
-import type { KindDashboard } from "@/lib/dashboard/kind-section";
+import type { KindDashboard } from "@/lib/tasks/types";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
 /**

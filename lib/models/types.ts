@@ -1,0 +1,18 @@
+/** The shapes of imported model runs that the dashboard and the task kinds read (types only: no imports). */
+
+export interface ModelRunSummary {
+  id: string;
+  name: string;
+  createdAt: Date;
+  predictions: number;
+  importedBy: string | null;
+}
+
+/** One scored model prediction of a study's item. */
+export interface ModelPredictionRow {
+  runId: string;
+  itemId: string;
+  answer: unknown;
+  score: unknown;
+  correct: boolean;
+}
