@@ -98,7 +98,7 @@ test.describe("research dashboards as a researcher", () => {
     expect(responses.status()).toBe(200);
     expect(responses.headers()["content-disposition"]).toBe(`attachment; filename="${study.slug}-responses-enact-forward-steps-3.csv"`);
     const lines = (await responses.text()).trim().split("\r\n");
-    expect(lines[0].startsWith("response_id,item_id,kind,annotator,purpose,practice,answer,confidence_raw,confidence,correct,")).toBe(true);
+    expect(lines[0].startsWith("response_id,item_id,kind,annotator,agent,purpose,practice,answer,confidence_raw,confidence,correct,")).toBe(true);
     expect(lines).toHaveLength(1 + 12 + 12 + 3); // 12 main answers at L = 3, 3 x 2 x 2 agreement answers, 3 practice answers (marked)
     const annotators = await page.request.get(`/api/studies/${study.slug}/export/annotators?format=jsonl`);
     const text = await annotators.text();

@@ -128,7 +128,7 @@ export async function fastCandidates(tx: Tx, studyId: string, userId: string, st
         count(*) FILTER (WHERE NOT (a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}))::int AS n,
         bool_or(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}) AS expired
       FROM "Assignment" a
-      WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'
+      WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
       GROUP BY a.condition
     ) t ON true
     WHERE i.id = ANY(${[...pool].map((index) => items.ids[index])}::text[]) AND i."studyId" = ${studyId}`;

@@ -15,7 +15,7 @@ export function itemsVersionSql(studyAlias: string): Prisma.Sql {
 /**
  * Places held per (item, condition) of the study's MAIN work: `n` counts the assignments that are
  * not RELEASED and whose lease has not passed; `expired` says whether some open one's lease has
- * passed (a claim releases those first).
+ * passed (a claim releases those first). Model agents' assignments hold no place (lib/assignment/agents.ts).
  */
 export function takenSql(studyId: string): Prisma.Sql {
   return Prisma.sql`
@@ -23,7 +23,7 @@ export function takenSql(studyId: string): Prisma.Sql {
       count(*) FILTER (WHERE NOT (a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}))::int AS n,
       bool_or(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}) AS expired
     FROM "Assignment" a
-    WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'
+    WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
     GROUP BY 1, 2`;
 }
 

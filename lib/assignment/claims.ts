@@ -32,7 +32,7 @@ export async function claimPlace(tx: Tx, input: ClaimInput): Promise<ClaimResult
   if (input.expired) {
     await tx.$executeRaw`
       UPDATE "Assignment" SET status = 'RELEASED'
-      WHERE "itemId" = ${input.itemId} AND purpose = 'MAIN' AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
+      WHERE "itemId" = ${input.itemId} AND purpose = 'MAIN' AND NOT agent AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
   }
   const familyCheck =
     input.base === null
@@ -44,7 +44,7 @@ export async function claimPlace(tx: Tx, input: ClaimInput): Promise<ClaimResult
     SELECT ${newRowId()}, ${input.studyId}, ${input.itemId}, ${input.userId}, 'ASSIGNED', 'MAIN', ${input.position}, ${sqlNow},
       ${sqlNow} + make_interval(secs => ${input.leaseSeconds}), ${input.condition}::text
     WHERE (SELECT count(*) FROM "Assignment" a
-           WHERE a."itemId" = ${input.itemId} AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND a.condition IS NOT DISTINCT FROM ${input.condition}::text) < ${input.overlap}
+           WHERE a."itemId" = ${input.itemId} AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent AND a.condition IS NOT DISTINCT FROM ${input.condition}::text) < ${input.overlap}
       AND ${familyCheck}
     ON CONFLICT ("itemId", "userId") DO NOTHING
     RETURNING id`;
@@ -116,9 +116,9 @@ export async function reclaimReleasedPlace(assignmentId: string): Promise<boolea
       UPDATE "Assignment" a SET status = 'SUBMITTED', "submittedAt" = ${sqlNow}
       FROM "Item" i, "Study" s
       WHERE a.id = ${assignmentId} AND a.status = 'RELEASED' AND i.id = a."itemId" AND s.id = a."studyId"
-        AND (a.purpose <> 'MAIN' OR i.gold OR (${baseCaseSql("i")} IS NULL AND (
+        AND (a.purpose <> 'MAIN' OR a.agent OR i.gold OR (${baseCaseSql("i")} IS NULL AND (
           SELECT count(*) FROM "Assignment" b
-          WHERE b."itemId" = a."itemId" AND b.purpose = 'MAIN' AND b.status <> 'RELEASED' AND b.condition IS NOT DISTINCT FROM a.condition) < s.overlap))`;
+          WHERE b."itemId" = a."itemId" AND b.purpose = 'MAIN' AND b.status <> 'RELEASED' AND NOT b.agent AND b.condition IS NOT DISTINCT FROM a.condition) < s.overlap))`;
     return changed > 0;
   });
 }

@@ -5,7 +5,8 @@
  * Places and k. Every ordinary item (not practice, not gold) gets exactly k = Study.overlap
  * annotators for MAIN work; with Study.conditions, every item x condition gets k. A *place* is a
  * MAIN assignment that is not RELEASED. An item (x condition) with k places is not offered again.
- * Practice (PRACTICE), pre-assigned (AGREEMENT) and gold items hold no place.
+ * Practice (PRACTICE), pre-assigned (AGREEMENT) and gold items hold no place, nor do model
+ * agents' assignments (Assignment.agent: lib/assignment/agents.ts has their own queue).
  *
  * Leases. A new MAIN assignment of an ordinary item gets leaseExpiresAt = now +
  * Study.firstItemLeaseSeconds (the first-item lease, 2 minutes by default: a place handed out but

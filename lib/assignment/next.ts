@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { nextForAgent } from "@/lib/assignment/agents";
 import { fastCandidates } from "@/lib/assignment/candidate-pool";
 import { ordinaryCandidates } from "@/lib/assignment/candidate-sql";
 import { claimGold, claimPlace, claimPractice, renewLease } from "@/lib/assignment/claims";
@@ -147,6 +148,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
     if (open.length > 0) await releaseOpenWork(tx, studyId, userId);
     return { status: stopped, reason: study.statusReason };
   }
+  if (study.isAgent) return nextForAgent(tx, studyId, userId, study, exclude);
   if (study.sessionOver) {
     const limit = study.sessionTimeLimitSeconds ?? 0;
     const reason = `session time limit of ${limit >= 120 ? `${Math.round(limit / 60)} minutes` : `${limit} seconds`} reached`;

@@ -47,8 +47,8 @@ export async function assignItemsTo(userId: string, itemIds: readonly string[], 
       if (purpose === "MAIN" && fresh.length > 0) {
         await tx.$executeRaw`
           UPDATE "Assignment" SET status = 'RELEASED'
-          WHERE "itemId" IN (${Prisma.join(fresh)}) AND purpose = 'MAIN' AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
-        const held = await tx.assignment.groupBy({ by: ["itemId", "condition"], where: { itemId: { in: fresh }, purpose: "MAIN", status: { not: "RELEASED" } }, _count: { _all: true } });
+          WHERE "itemId" IN (${Prisma.join(fresh)}) AND purpose = 'MAIN' AND NOT agent AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
+        const held = await tx.assignment.groupBy({ by: ["itemId", "condition"], where: { itemId: { in: fresh }, purpose: "MAIN", agent: false, status: { not: "RELEASED" } }, _count: { _all: true } });
         const full: string[] = [];
         for (const itemId of fresh) {
           const places = (condition: string | null) => held.find((row) => row.itemId === itemId && row.condition === condition)?._count._all ?? 0;

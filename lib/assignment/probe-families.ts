@@ -50,7 +50,7 @@ export function holdersSql(studyId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT ${baseCaseSql("hi")} AS base, ha."userId" AS "userId"
     FROM "Assignment" ha JOIN "Item" hi ON hi."id" = ha."itemId"
-    WHERE ha."studyId" = ${studyId} AND ha."purpose" = 'MAIN' AND ha.status <> 'RELEASED'
+    WHERE ha."studyId" = ${studyId} AND ha."purpose" = 'MAIN' AND ha.status <> 'RELEASED' AND NOT ha.agent
       AND ${familyMemberSql(Prisma.raw(`"hi"`))}
     GROUP BY 1, 2`;
 }
@@ -72,7 +72,7 @@ async function mayStartBaseCase(tx: Tx, studyId: string, userId: string, holders
       (SELECT count(DISTINCT ${baseCaseSql("i")}) FROM "Item" i
         WHERE i."studyId" = ${studyId} AND ${baseCaseSql("i")} IS NOT NULL AND ${reviewExcludedItemFilter("i")}) AS bases,
       (SELECT count(*) FROM (${holdersSql(studyId)}) h WHERE h."userId" = ${userId}) AS held,
-      (SELECT count(*) FROM (SELECT m."userId" FROM "StudyMember" m WHERE m."studyId" = ${studyId} AND m.status IN ('ACTIVE', 'COMPLETE') UNION SELECT ${userId}) p) AS people`;
+      (SELECT count(*) FROM (SELECT m."userId" FROM "StudyMember" m JOIN "User" mu ON mu.id = m."userId" WHERE m."studyId" = ${studyId} AND m.status IN ('ACTIVE', 'COMPLETE') AND NOT mu."isAgent" UNION SELECT ${userId}) p) AS people`;
   const bases = Number(row?.bases ?? 0);
   if (bases === 0) return false;
   const people = Math.max(1, Number(row?.people ?? 1));

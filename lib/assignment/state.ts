@@ -29,14 +29,17 @@ export async function readStudyState(client: DbClient, studyId: string, userId: 
   const rows = await client.$queryRaw<StudyState[]>`
     SELECT s.status::text AS status, s.overlap, s."taskSettings", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
       s."sessionTimeLimitSeconds", s."leaseSeconds", s."firstItemLeaseSeconds", s."balanceTag", s.conditions,
+      coalesce((SELECT u."isAgent" FROM "User" u WHERE u.id = ${userId}), false) AS "isAgent",
       (m."userId" IS NOT NULL) AS "isMember", m.status::text AS "memberStatus", m."statusReason",
       (m."startedAt" IS NOT NULL) AS "memberStarted",
       coalesce(m."startedAt" IS NOT NULL AND s."sessionTimeLimitSeconds" IS NOT NULL
         AND ${sqlNow} >= m."startedAt" + make_interval(secs => s."sessionTimeLimitSeconds"), false) AS "sessionOver",
       ${hasProbeFamiliesSql("s")} AS "hasProbes",
       (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice AND ${reviewExcludedItemFilter("i")})::int AS "practiceTotal",
+      -- agents are left out: they take no places, and people's Latin-square lists do not shift when one is made
       (SELECT count(*) FROM "StudyMember" o WHERE o."studyId" = s.id
-        AND (o."createdAt" < m."createdAt" OR (o."createdAt" = m."createdAt" AND o."userId" < m."userId")))::int AS "participantIndex",
+        AND (o."createdAt" < m."createdAt" OR (o."createdAt" = m."createdAt" AND o."userId" < m."userId"))
+        AND NOT EXISTS (SELECT 1 FROM "User" ou WHERE ou.id = o."userId" AND ou."isAgent"))::int AS "participantIndex",
       ${itemsVersionSql("s")} AS "itemsVersion",
       coalesce((
         SELECT json_agg(json_build_object('id', a.id, 'itemId', a."itemId", 'purpose', a.purpose, 'status', a.status, 'position', a.position,

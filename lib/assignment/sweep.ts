@@ -13,7 +13,7 @@ import { sqlNow } from "@/lib/db/sql";
 export async function sweepStudy(studyId: string): Promise<{ released: number; timedOut: number }> {
   const released = await db.$executeRaw`
     UPDATE "Assignment" SET status = 'RELEASED'
-    WHERE "studyId" = ${studyId} AND purpose = 'MAIN' AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
+    WHERE "studyId" = ${studyId} AND purpose = 'MAIN' AND NOT agent AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
   const over = await db.$queryRaw<Array<{ userId: string; limit: number }>>`
     SELECT m."userId", s."sessionTimeLimitSeconds" AS limit FROM "StudyMember" m JOIN "Study" s ON s.id = m."studyId"
     WHERE m."studyId" = ${studyId} AND m.status = 'ACTIVE' AND m."startedAt" IS NOT NULL AND s."sessionTimeLimitSeconds" IS NOT NULL

@@ -13,6 +13,8 @@ export interface StudyState {
   firstItemLeaseSeconds: number;
   balanceTag: string | null;
   conditions: string[];
+  /** the participant is a model agent (User.isAgent): lib/assignment/agents.ts */
+  isAgent: boolean;
   isMember: boolean;
   memberStatus: ParticipantStatus | null;
   statusReason: string | null;

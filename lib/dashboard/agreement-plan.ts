@@ -69,13 +69,13 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
   const tagKey = options.tagKey ?? DEFAULT_TAG;
   const seed = options.seed ?? AGREEMENT_PLAN_SEED;
 
-  // finished MAIN work: who did which item, with the item's stratum
+  // people's finished MAIN work (model agents are not cross-annotated): who did which item, with the item's stratum
   const finished = await db.$queryRaw<Array<{ userId: string; itemId: string; kind: string; tag: string | null; own: boolean }>>`
     SELECT a."userId", a."itemId", i.kind, i.tags ->> ${tagKey} AS tag, a."agreementSample" AS own
     FROM "Assignment" a
     JOIN "Response" r ON r."assignmentId" = a.id
     JOIN "Item" i ON i.id = a."itemId"
-    WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT i.practice
+    WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT a.agent AND NOT i.practice
     ORDER BY a."userId", a."itemId"`;
   const annotators = [...new Set(finished.map((row) => row.userId))].sort();
   if (annotators.length < 2) {

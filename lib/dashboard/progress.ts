@@ -6,7 +6,8 @@ import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/c
  * Progress figures, all SQL aggregates (nothing row by row): responses done against items x k
  * (x conditions: with Study.conditions every item x condition gets k, lib/assignment),
  * per annotator, per day, annotators active now (a trajectory event in the last few minutes), and
- * focus losses per annotator (a GROUP BY over events, never the events themselves).
+ * focus losses per annotator (a GROUP BY over events, never the events themselves). People
+ * only: model agents' work (Assignment.agent) is on the study's Agents tab and the dashboard's model rows.
  */
 
 export interface AnnotatorProgress {
@@ -76,7 +77,7 @@ async function progressCounts(studyId: string, overlap: number) {
       FROM "Assignment" a
       LEFT JOIN "Response" r ON r."assignmentId" = a.id
       LEFT JOIN special sp ON sp.id = a."itemId"
-      WHERE a."studyId" = ${studyId}
+      WHERE a."studyId" = ${studyId} AND NOT a.agent
       GROUP BY GROUPING SETS ((a."userId", a.purpose), (date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')), (a."itemId", coalesce(a.condition, '')))
     )
     SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned, done, last, NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
@@ -101,7 +102,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
   const [counts, active, members] = await Promise.all([
     progressCounts(studyId, overlap),
     activeAnnotators(studyId),
-    readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR" } }, select: { userId: true } }),
+    readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR", isAgent: false } }, select: { userId: true } }),
   ]);
   const byUser = counts.filter((r) => r.set === "user").map((r) => ({ ...r, userId: r.userId! }));
   const perDay = counts.filter((r) => r.set === "day").sort((x, y) => (x.day! < y.day! ? -1 : x.day! > y.day! ? 1 : 0));
@@ -174,7 +175,7 @@ export async function activeAnnotators(studyId: string): Promise<Set<string>> {
   const rows = await readDb.$queryRaw<Array<{ userId: string }>>`
     SELECT DISTINCT a."userId"
     FROM "Assignment" a
-    WHERE a."studyId" = ${studyId}
+    WHERE a."studyId" = ${studyId} AND NOT a.agent
       AND (a.status <> 'SUBMITTED' OR a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES})
       AND EXISTS (
         SELECT 1 FROM "Event" e

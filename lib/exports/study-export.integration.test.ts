@@ -54,7 +54,7 @@ describe("study exports", () => {
     expect(out.contentType).toMatch(/text\/csv/);
     const rows = parseCsv((await text(out.stream)).text);
     expect(rows[0]).toEqual([
-      "response_id", "item_id", "kind", "annotator", "purpose", "practice", "answer", "confidence_raw", "confidence", "correct",
+      "response_id", "item_id", "kind", "annotator", "agent", "purpose", "practice", "answer", "confidence_raw", "confidence", "correct",
       "score_L", "score_accepted", "score_correctPairs", "score_exact", "score_semanticAvailable", "score",
       "wall_ms", "active_ms", "started_at", "submitted_at", "created_at", "tag_hand", "tag_steps",
     ]);
@@ -95,9 +95,9 @@ describe("study exports", () => {
     const annotatorsText = (await text((await createStudyExport(study.slug, "annotators", "csv")).stream)).text;
     expect(annotatorsText).not.toMatch(/secret@example/);
     const annotators = parseCsv(annotatorsText);
-    expect(annotators[0].slice(0, 3)).toEqual(["annotator", "name", "member"]);
-    const ann = Object.fromEntries(annotators[0].map((h, k) => [h, annotators.find((r) => r[1] === "Ann")![k]]));
-    expect(ann).toMatchObject({ member: "true", main_submitted: "2", practice_submitted: "1", responses: "2", correct: "2", events: "4", focus_losses: "1", median_active_ms: "4500" });
+    expect(annotators[0].slice(0, 3)).toEqual(["annotator", "agent", "name"]);
+    const ann = Object.fromEntries(annotators[0].map((h, k) => [h, annotators.find((r) => r[2] === "Ann")![k]]));
+    expect(ann).toMatchObject({ agent: "false", member: "true", main_submitted: "2", practice_submitted: "1", responses: "2", correct: "2", events: "4", focus_losses: "1", median_active_ms: "4500" });
   });
 
   it("exports model predictions", async () => {

@@ -161,17 +161,17 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
   let done = false;
   return {
     columns: [
-      "response_id", "item_id", "kind", "annotator", "purpose", "practice", "answer", "confidence_raw", "confidence", "correct",
+      "response_id", "item_id", "kind", "annotator", "agent", "purpose", "practice", "answer", "confidence_raw", "confidence", "correct",
       ...scores.map((k) => `score_${k}`), "score", "wall_ms", "active_ms", "started_at", "submitted_at", "created_at", ...tags.map((k) => `tag_${k}`),
     ],
     async next() {
       if (done) return [];
       const rows = await readDb.$queryRaw<Array<{
-        id: string; itemId: string; userId: string; externalId: string; kind: string; purpose: string; practice: boolean; answer: unknown;
+        id: string; itemId: string; userId: string; agent: boolean; externalId: string; kind: string; purpose: string; practice: boolean; answer: unknown;
         confidenceRaw: number; confidence: number; correct: boolean; score: unknown; wallMs: number; activeMs: number;
         startedAt: Date | null; submittedAt: Date | null; createdAt: Date; tags: unknown;
       }>>`
-        SELECT r.id, a."itemId", a."userId", i."externalId", i.kind, a.purpose::text AS purpose, (i.practice OR a.purpose = 'PRACTICE') AS practice,
+        SELECT r.id, a."itemId", a."userId", a.agent, i."externalId", i.kind, a.purpose::text AS purpose, (i.practice OR a.purpose = 'PRACTICE') AS practice,
                r.answer, r."confidenceRaw", r.confidence, r.correct, r.score, r."wallMs", r."activeMs", a."startedAt", a."submittedAt", r."createdAt", i.tags
         FROM "Assignment" a
         JOIN "Response" r ON r."assignmentId" = a.id
@@ -188,6 +188,7 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
         item_id: r.externalId,
         kind: r.kind,
         annotator: pseudonymousId(studyId, r.userId),
+        agent: r.agent,
         purpose: r.purpose,
         practice: r.practice,
         answer: r.answer,
@@ -206,7 +207,7 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
     },
     nextCsv: csvPages({ itemId: "", userId: "" }, async (after, limit) => {
       const line = csvLine([
-        csvText(Prisma.sql`r.id`), csvText(Prisma.sql`i."externalId"`), csvText(Prisma.sql`i.kind`), pseudonymousIdSql(studyId, Prisma.sql`a."userId"`),
+        csvText(Prisma.sql`r.id`), csvText(Prisma.sql`i."externalId"`), csvText(Prisma.sql`i.kind`), pseudonymousIdSql(studyId, Prisma.sql`a."userId"`), csvBoolean(Prisma.sql`a.agent`),
         csvText(Prisma.sql`a.purpose`), csvBoolean(Prisma.sql`i.practice OR a.purpose = 'PRACTICE'`), csvJson(Prisma.sql`r.answer`),
         csvNumber(Prisma.sql`r."confidenceRaw"`), csvNumber(Prisma.sql`r.confidence`), csvBoolean(Prisma.sql`r.correct`),
         ...scores.map((k) => csvJsonField(Prisma.sql`r.score`, k)), csvJson(Prisma.sql`r.score`),
@@ -235,11 +236,11 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
   let afterSeq = -1;
   let done = false;
   return {
-    columns: ["event_id", "item_id", "kind", "annotator", "purpose", "assignment_id", "seq", "type", "payload", "client_time", "server_time"],
+    columns: ["event_id", "item_id", "kind", "annotator", "agent", "purpose", "assignment_id", "seq", "type", "payload", "client_time", "server_time"],
     async next() {
       if (done) return [];
-      const rows = await readDb.$queryRaw<Array<{ id: bigint; assignmentId: string; seq: number; type: string; payload: unknown; clientTime: Date; serverTime: Date; userId: string; purpose: string; externalId: string; kind: string }>>`
-        SELECT e.id, e."assignmentId", e.seq, e.type, e.payload, e."clientTime", e."serverTime", a."userId", a.purpose::text AS purpose, i."externalId", i.kind
+      const rows = await readDb.$queryRaw<Array<{ id: bigint; assignmentId: string; seq: number; type: string; payload: unknown; clientTime: Date; serverTime: Date; userId: string; agent: boolean; purpose: string; externalId: string; kind: string }>>`
+        SELECT e.id, e."assignmentId", e.seq, e.type, e.payload, e."clientTime", e."serverTime", a."userId", a.agent, a.purpose::text AS purpose, i."externalId", i.kind
         FROM "Event" e
         JOIN "Assignment" a ON a.id = e."assignmentId"
         JOIN "Item" i ON i.id = a."itemId"
@@ -255,6 +256,7 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
         item_id: r.externalId,
         kind: r.kind,
         annotator: pseudonymousId(studyId, r.userId),
+        agent: r.agent,
         purpose: r.purpose,
         assignment_id: r.assignmentId,
         seq: r.seq,
@@ -266,7 +268,7 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
     },
     nextCsv: csvPages({ assignmentId: "", seq: -1 }, async (after, limit) => {
       const line = csvLine([
-        csvInteger(Prisma.sql`e.id`), csvText(Prisma.sql`i."externalId"`), csvText(Prisma.sql`i.kind`), pseudonymousIdSql(studyId, Prisma.sql`a."userId"`),
+        csvInteger(Prisma.sql`e.id`), csvText(Prisma.sql`i."externalId"`), csvText(Prisma.sql`i.kind`), pseudonymousIdSql(studyId, Prisma.sql`a."userId"`), csvBoolean(Prisma.sql`a.agent`),
         csvText(Prisma.sql`a.purpose`), csvText(Prisma.sql`e."assignmentId"`), csvInteger(Prisma.sql`e.seq`), csvText(Prisma.sql`e.type`), csvJson(Prisma.sql`e.payload`),
         csvTime(Prisma.sql`e."clientTime"`), csvTime(Prisma.sql`e."serverTime"`),
       ]);
@@ -293,7 +295,7 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
   let done = false;
   return {
     columns: [
-      "annotator", "name", "member", "main_assigned", "main_submitted", "agreement_assigned", "agreement_submitted", "practice_submitted",
+      "annotator", "agent", "name", "member", "main_assigned", "main_submitted", "agreement_assigned", "agreement_submitted", "practice_submitted",
       "responses", "correct", "mean_confidence", "median_active_ms", "median_wall_ms", "events", "focus_losses", "first_response_at", "last_response_at",
       "external_source", "external_id", "participant_status", "status_reason", "consented_at", "consent_version",
     ],
@@ -332,13 +334,14 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
       const byUser = new Map(counts.map((c) => [c.userId, c]));
       const eventsByUser = new Map(events.map((e) => [e.userId, e]));
       const userIds = new Set([...byUser.keys(), ...(filter.kind || filter.tag ? [] : memberIds)]);
-      const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true, externalSource: true, externalId: true }, orderBy: { name: "asc" } });
+      const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true, isAgent: true, externalSource: true, externalId: true }, orderBy: { name: "asc" } });
       const num = (v: bigint | undefined) => Number(v ?? 0);
       return users.map((u) => {
         const c = byUser.get(u.id);
         const e = eventsByUser.get(u.id);
         return {
           annotator: pseudonymousId(studyId, u.id),
+          agent: u.isAgent,
           name: nameOf(u.name, u.externalId),
           member: memberIds.has(u.id),
           main_assigned: num(c?.mainAssigned),

@@ -193,8 +193,9 @@ export const PARTICIPANT_STATUSES: ParticipantStatus[] = ["ACTIVE", "COMPLETE", 
 
 export async function listParticipants(slug: string): Promise<{ rows: ParticipantRow[]; counts: StatusCounts; consentVersion: number }> {
   const study = await studyOf(slug);
+  // people only: model agents have the Agents tab (lib/participants/agents.ts)
   const members = await db.studyMember.findMany({
-    where: { studyId: study.id },
+    where: { studyId: study.id, user: { isAgent: false } },
     orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
     select: {
       userId: true,

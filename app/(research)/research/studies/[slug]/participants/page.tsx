@@ -39,7 +39,7 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
       <Card>
         <CardHeader
           title="Participants"
-          description="Active: working; complete: finished; excluded: failed the gold rule (answers kept, left out of dashboards by default); returned: gave up or withdrew (open items go back to the pool); timed out: hit the session time limit. Times in UTC."
+          description="Active: working; complete: finished; excluded: failed the gold rule (answers kept, left out of dashboards by default); returned: gave up or withdrew (open items go back to the pool); timed out: hit the session time limit. Times in UTC. Model agents are on the Agents tab."
         />
         <ParticipantsTable slug={slug} rows={participants.rows} counts={participants.counts} consentVersion={participants.consentVersion} />
       </Card>
