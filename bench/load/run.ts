@@ -4,6 +4,15 @@
  *
  *   node --conditions=react-server --import tsx bench/load/run.ts [--annotators 50,200,500] [--seconds 30]
  *        [--batch 12] [--interval 1000] [--batches 15] [--ramp 10] [--retry 0.1] [--rebuild] [--port 0] [--workers N] [--pool 10] [--cpu-prof <dir>]
+ *        [--items 2000] [--instances 1] [--throwaway-pg] [--capacity 200]
+ *
+ * Issue 22: `--instances 2` starts two app instances (two `scripts/serve.mjs` process groups on two
+ * ports, one database) and spreads every client's requests over them round robin, as a load
+ * balancer would; `--items 100000` seeds that many items. `--throwaway-pg` runs the database in a
+ * cluster of its own (initdb on a free port, as the fault tests do), so that its CPU time can be
+ * read from /proc; `--capacity K` then measures, after the load runs, the CPU time (app and
+ * database) of each request type, K requests of one type at a time from one client, with the idle
+ * CPU of the same interval subtracted, and prints the capacity model of docs/scaling.md from them.
  *
  * What it does:
  * - builds the app into its own folder (NEXT_DIST_DIR=.next-load, `next build`) when
@@ -32,7 +41,7 @@
  * id). Every request still goes through requireRole(), i.e. JWT decryption + a User lookup.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -42,6 +51,7 @@ import pg from "pg";
 import bcrypt from "bcryptjs";
 import { encode } from "next-auth/jwt";
 import { applyMigrations } from "@/lib/db/schema-engine";
+import { startThrowawayCluster, type ThrowawayCluster } from "@/tests/faults/pg-cluster";
 
 // --- options --------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -59,6 +69,9 @@ const BATCHES_PER_ITEM = Number(flag("batches", "15"));
 const RAMP_SECONDS = Number(flag("ramp", "10"));
 const RETRY = Number(flag("retry", "0.1"));
 const ITEMS = Number(flag("items", "2000"));
+const INSTANCES = Math.max(1, Number(flag("instances", "1")));
+const THROWAWAY_PG = args.includes("--throwaway-pg");
+const CAPACITY = Number(flag("capacity", "0"));
 const OVERLAP = 3;
 const STEPS = 4; // actions/candidates per item
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -74,10 +87,12 @@ const DIST = ".next-load";
 const SECRET = "load-bench-secret-not-for-production-0123456789";
 const PASSWORD = "load-bench-password";
 
-const serverUrl = process.env.YARDSTICK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+let serverUrl = process.env.YARDSTICK_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const dbName = `yardstick_load_${process.pid}_${Date.now().toString(36)}`;
-const dbUrl = new URL(serverUrl);
+let dbUrl = new URL(serverUrl);
 dbUrl.pathname = `/${dbName}`;
+/** the throwaway cluster (--throwaway-pg) */
+let cluster: ThrowawayCluster | null = null;
 
 // --- helpers --------------------------------------------------------------------------------
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,13 +117,14 @@ function quantile(sorted: number[], q: number): number {
 
 /** CPU seconds (user + system) of a process, from /proc (Linux). */
 /** CPU seconds of a process and its children (the server's workers); workers that died and were replaced are not counted. */
-function cpuSeconds(pid: number | undefined): number {
+function cpuSeconds(pid: number | undefined, withReaped = false): number {
   if (!pid) return NaN;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    let total = (Number(fields[11]) + Number(fields[12])) / 100;
+    // utime, stime; with `withReaped` also cutime, cstime (children that exited and were waited for)
+    let total = (Number(fields[11]) + Number(fields[12]) + (withReaped ? Number(fields[13]) + Number(fields[14]) : 0)) / 100;
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    for (const child of children ? children.split(" ") : []) total += cpuSeconds(Number(child)) || 0;
+    for (const child of children ? children.split(" ") : []) total += cpuSeconds(Number(child), withReaped) || 0;
     return total;
   } catch {
     return NaN;
@@ -142,7 +158,7 @@ function buildIfNeeded() {
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
 }
 
-let server: ChildProcess | null = null;
+let servers: ChildProcess[] = [];
 let serverLog = "";
 /** server log lines that mention an error (the 500s' stack traces), per run */
 let serverErrors: string[] = [];
@@ -150,7 +166,7 @@ let serverErrors: string[] = [];
 async function startServer(port: number): Promise<string> {
   const base = `http://127.0.0.1:${port}`;
   const profile = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
-  server = spawn(process.execPath, [...profile, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
+  const server = spawn(process.execPath, [...profile, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true, // its own process group, stopped as a whole in stopServer()
     stdio: ["ignore", "pipe", "pipe"],
@@ -166,6 +182,7 @@ async function startServer(port: number): Promise<string> {
       ...(WORKERS ? { YARDSTICK_WORKERS: WORKERS } : {}),
     },
   });
+  servers.push(server);
   const keep = (chunk: Buffer) => {
     serverLog = (serverLog + chunk.toString()).slice(-20_000);
     for (const text of chunk.toString().split("\n")) if (/error/i.test(text) && serverErrors.length < 50) serverErrors.push(text.slice(0, 300));
@@ -186,10 +203,14 @@ async function startServer(port: number): Promise<string> {
   throw new Error(`the server did not answer within 60 s:\n${serverLog}`);
 }
 
-async function stopServer() {
-  const child = server;
-  server = null;
-  if (!child?.pid || child.exitCode !== null) return;
+async function stopServers() {
+  const stopping = servers;
+  servers = [];
+  await Promise.all(stopping.map(stopServer));
+}
+
+async function stopServer(child: ChildProcess) {
+  if (!child.pid || child.exitCode !== null) return;
   try {
     process.kill(-child.pid, "SIGTERM");
   } catch {
@@ -203,6 +224,18 @@ async function stopServer() {
       // gone
     }
   }
+}
+
+/** CPU seconds of every app instance (all their workers). */
+function appCpu(): number {
+  return servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0);
+}
+
+/** CPU seconds of the database (--throwaway-pg: the postmaster and its backends, live and exited); NaN on a shared server. */
+function dbCpu(): number {
+  if (!cluster) return NaN;
+  const pid = Number(readFileSync(path.join(cluster.dir, "data", "postmaster.pid"), "utf8").split("\n")[0]);
+  return cpuSeconds(pid, true);
 }
 
 // --- seeding --------------------------------------------------------------------------------
@@ -316,12 +349,17 @@ function eventPayload(type: string, i: number): unknown {
 }
 const FILLER = ["candidate_picked", "slot_filled", "slot_filled", "slot_cleared", "confidence_changed", "image_zoomed", "page_hidden", "page_visible"];
 
-async function annotator(base: string, slug: string, cookie: string, stats: Stats, deadline: number) {
+/** The instance for the next request: round robin over all, as a load balancer spreads requests. */
+let turn = 0;
+const bases: string[] = [];
+const nextBase = () => bases[turn++ % bases.length];
+
+async function annotator(slug: string, cookie: string, stats: Stats, deadline: number) {
   await sleep(Math.random() * RAMP_SECONDS * 1000);
   const submitted = new Set<string>();
   await sleep(Math.random() * INTERVAL_MS); // spread the start
   while (Date.now() < deadline) {
-    const next = await call(stats, "next", `${base}/api/annotate/studies/${slug}/next`, cookie);
+    const next = await call(stats, "next", `${nextBase()}/api/annotate/studies/${slug}/next`, cookie);
     const view = next?.json as { status?: string; assignment?: { assignmentId: string; history: Array<{ seq: number }> } } | undefined;
     if (!view || view.status !== "item" || !view.assignment) {
       if (view?.status === "done") {
@@ -358,7 +396,7 @@ async function annotator(base: string, slug: string, cookie: string, stats: Stat
       let acked = false;
       for (let attempt = 0; attempt < 3 && !acked; attempt++) {
         if (attempt > 0) await sleep(200 * attempt);
-        const reply = await call(stats, "events", `${base}/api/annotate/events`, cookie, { events });
+        const reply = await call(stats, "events", `${nextBase()}/api/annotate/events`, cookie, { events });
         const ack = reply?.status === 200 ? (reply.json as { acked?: Record<string, number[]>; rejected?: unknown[] }) : null;
         if (ack?.acked) {
           for (const s of ack.acked[assignmentId] ?? []) {
@@ -373,20 +411,20 @@ async function annotator(base: string, slug: string, cookie: string, stats: Stat
       ok = acked;
       if (acked && Math.random() < RETRY) {
         stats.retriedBatches++;
-        await call(stats, "events", `${base}/api/annotate/events`, cookie, { events });
+        await call(stats, "events", `${nextBase()}/api/annotate/events`, cookie, { events });
       }
     }
     if (!ok) continue; // events not acknowledged: the browser would not submit yet; ask again
 
     const input = { assignmentId, clientId, answer: { order }, confidence, wallMs: Date.now() - started, activeMs: Date.now() - started, submitSeq: lastSeq };
-    const url = `${base}/api/annotate/responses`;
+    const url = () => `${nextBase()}/api/annotate/responses`;
     const concurrent = Math.random() < RETRY / 2;
     if (concurrent) stats.concurrentSubmits++;
-    const replies = await Promise.all(concurrent ? [call(stats, "submit", url, cookie, input), call(stats, "submit", url, cookie, input)] : [call(stats, "submit", url, cookie, input)]);
+    const replies = await Promise.all(concurrent ? [call(stats, "submit", url(), cookie, input), call(stats, "submit", url(), cookie, input)] : [call(stats, "submit", url(), cookie, input)]);
     let reply = replies.find((r) => r?.status === 200) ?? null;
     for (let attempt = 1; attempt < 3 && !reply; attempt++) {
       await sleep(200 * attempt);
-      const again = await call(stats, "submit", url, cookie, input);
+      const again = await call(stats, "submit", url(), cookie, input);
       if (again?.status === 200) reply = again;
     }
     if (!reply) continue;
@@ -395,7 +433,7 @@ async function annotator(base: string, slug: string, cookie: string, stats: Stat
     submitted.add(assignmentId);
     if (Math.random() < RETRY) {
       stats.retriedSubmits++;
-      const again = await call(stats, "submit", url, cookie, input);
+      const again = await call(stats, "submit", url(), cookie, input);
       if ((again?.json as { duplicate?: boolean } | null)?.duplicate === true) stats.duplicateAcks++;
       else if (again) stats.error("submit", `retry not answered duplicate: ${JSON.stringify(again.json).slice(0, 120)}`);
     }
@@ -424,22 +462,22 @@ interface RunResult {
   steadyFrom: number;
 }
 
-async function runOnce(client: pg.Client, base: string, n: number, passwordHash: string): Promise<RunResult> {
+async function runOnce(client: pg.Client, n: number, passwordHash: string): Promise<RunResult> {
   const seeded = await seedStudy(client, n, passwordHash);
-  const probe = await fetch(`${base}/api/annotate/studies/${seeded.slug}/next`, { headers: { cookie: seeded.users[0].cookie } });
+  const probe = await fetch(`${bases[0]}/api/annotate/studies/${seeded.slug}/next`, { headers: { cookie: seeded.users[0].cookie } });
   if (!probe.ok) throw new Error(`the minted session cookie is refused: HTTP ${probe.status} ${await probe.text()}`);
   // the probe created an assignment for user 0; that is fine (it is served again as the open one)
 
   const stats = new Stats();
   serverErrors = [];
   const load = os.loadavg();
-  const cpu0 = cpuSeconds(server?.pid);
+  const cpu0 = appCpu();
   const start = performance.now();
   const startedAt = Date.now();
   const deadline = Date.now() + SECONDS * 1000;
-  await Promise.all(seeded.users.map((user) => annotator(base, seeded.slug, user.cookie, stats, deadline)));
+  await Promise.all(seeded.users.map((user) => annotator(seeded.slug, user.cookie, stats, deadline)));
   const elapsed = (performance.now() - start) / 1000;
-  const serverCpu = cpuSeconds(server?.pid) - cpu0;
+  const serverCpu = appCpu() - cpu0;
 
   // --- integrity ---
   const checks: Check[] = [];
@@ -550,6 +588,114 @@ function report(result: RunResult): boolean {
   return integrityOk;
 }
 
+// --- capacity: CPU time per request type (issue 22) ----------------------------------------
+interface RequestCost {
+  type: string;
+  requests: number;
+  appMs: number;
+  dbMs: number;
+  wallMs: number;
+}
+
+/**
+ * K requests of one type, one at a time from one client (no queueing, no contention), against the
+ * first instance; the app's and the database's CPU time over them, minus their idle CPU over the
+ * same time (measured just before), divided by K.
+ */
+async function capacity(client: pg.Client, passwordHash: string, k: number): Promise<RequestCost[]> {
+  const seeded = await seedStudy(client, k, passwordHash);
+  const base = bases[0];
+  // one image of 60 kB as an asset of the study (an ENACT item shows about five)
+  const image = Buffer.alloc(60_000, 7);
+  image.write("\x89PNG\r\n\x1a\n", 0, "latin1");
+  const hash = createHash("sha256").update(image).digest("hex");
+  await client.query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'image/png', $2, $3) ON CONFLICT (hash) DO NOTHING`, [hash, image.length, image]);
+  await client.query(`INSERT INTO "StudyAsset" ("studyId", "assetHash") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [seeded.studyId, hash]);
+  await sleep(3000); // let the load runs' work settle
+  const idleStart = performance.now();
+  const idleApp0 = appCpu();
+  const idleDb0 = dbCpu();
+  await sleep(3000);
+  const idleSeconds = (performance.now() - idleStart) / 1000;
+  const idleApp = (appCpu() - idleApp0) / idleSeconds;
+  const idleDb = (dbCpu() - idleDb0) / idleSeconds;
+
+  const costs: RequestCost[] = [];
+  const measure = async (type: string, one: (user: { id: string; cookie: string }, i: number) => Promise<void>) => {
+    const start = performance.now();
+    const app0 = appCpu();
+    const db0 = dbCpu();
+    for (const [i, user] of seeded.users.entries()) await one(user, i);
+    const seconds = (performance.now() - start) / 1000;
+    const app = appCpu() - app0 - idleApp * seconds;
+    const db = dbCpu() - db0 - idleDb * seconds;
+    costs.push({ type, requests: seeded.users.length, appMs: (1000 * app) / seeded.users.length, dbMs: (1000 * db) / seeded.users.length, wallMs: (1000 * seconds) / seeded.users.length });
+  };
+  const ok = (what: string, response: { status: number; text: string }) => {
+    if (response.status < 200 || response.status >= 300) throw new Error(`capacity: ${what} -> HTTP ${response.status}: ${response.text.slice(0, 200)}`);
+    return response;
+  };
+  const assignment = new Map<string, string>();
+  const jsonHeaders = (cookie: string) => ({ cookie, "content-type": "application/json" });
+  await measure("work page (HTML, once a session)", async (user) => {
+    ok("page", await send(`${base}/s/${seeded.slug}/work`, "GET", { cookie: user.cookie }, undefined));
+  });
+  await measure("next item (creates the assignment)", async (user) => {
+    const reply = ok("next", await send(`${base}/api/annotate/studies/${seeded.slug}/next`, "GET", { cookie: user.cookie }, undefined));
+    const view = JSON.parse(reply.text) as { assignment?: { assignmentId: string } };
+    if (!view.assignment) throw new Error(`capacity: no item for ${user.id}: ${reply.text.slice(0, 200)}`);
+    assignment.set(user.id, view.assignment.assignmentId);
+  });
+  await measure("image (60 kB asset)", async (user) => {
+    ok("image", await send(`${base}/api/assets/${hash}`, "GET", { cookie: user.cookie }, undefined));
+  });
+  await measure("event batch (3 events)", async (user) => {
+    const assignmentId = assignment.get(user.id)!;
+    const events = [0, 1, 2].map((seq) => ({ assignmentId, seq, type: seq === 0 ? "item_shown" : "slot_filled", payload: seq === 0 ? { kind: "enact-forward", resumed: false } : eventPayload("slot_filled", seq), clientTime: Date.now() }));
+    ok("events", await send(`${base}/api/annotate/events`, "POST", jsonHeaders(user.cookie), JSON.stringify({ events })));
+  });
+  await measure("submission (last events + response)", async (user, i) => {
+    const assignmentId = assignment.get(user.id)!;
+    const order = Array.from({ length: STEPS }, (_, j) => (j + i) % STEPS);
+    const clientId = randomUUID();
+    const events = [{ assignmentId, seq: 3, type: "submitted", payload: { order, confidence: 3, clientId }, clientTime: Date.now() }];
+    ok("events", await send(`${base}/api/annotate/events`, "POST", jsonHeaders(user.cookie), JSON.stringify({ events })));
+    const input = { assignmentId, clientId, answer: { order }, confidence: 3, wallMs: 30_000, activeMs: 30_000, submitSeq: 3 };
+    ok("submit", await send(`${base}/api/annotate/responses`, "POST", jsonHeaders(user.cookie), JSON.stringify(input)));
+  });
+  return costs;
+}
+
+/**
+ * The capacity model (docs/scaling.md): CPU per annotator-second from the measured costs and a
+ * working pattern, then the cores for N annotators at a utilisation target, app and database apart.
+ */
+const CAPACITY_PROFILES = [
+  // a person on an ENACT / GridWM item: an item every 30 s, an event batch every 3 s (the browser sends 400 ms after an action), 5 images an item, the page once per 20 items
+  { name: "typical (item 30 s, a batch every 3 s)", itemSeconds: 30, batchSeconds: 3, imagesPerItem: 5, itemsPerSession: 20 },
+  // the load bench's own annotators: an item every 15 s, a batch every second
+  { name: "busy (item 15 s, a batch every 1 s)", itemSeconds: 15, batchSeconds: 1, imagesPerItem: 5, itemsPerSession: 20 },
+] as const;
+const UTILISATION = 0.6;
+
+function reportCapacity(costs: RequestCost[]) {
+  const line = (text: string) => console.log(text);
+  const cost = (prefix: string) => costs.find((c) => c.type.startsWith(prefix))!;
+  line(`\ncapacity: CPU time per request, ${costs[0]?.requests ?? 0} requests of each type one at a time (idle CPU subtracted)`);
+  line(`  ${"request".padEnd(38)} ${"app CPU ms".padStart(11)} ${"db CPU ms".padStart(10)} ${"wall ms".padStart(8)}`);
+  for (const c of costs) line(`  ${c.type.padEnd(38)} ${c.appMs.toFixed(2).padStart(11)} ${Number.isNaN(c.dbMs) ? "n/a".padStart(10) : c.dbMs.toFixed(2).padStart(10)} ${c.wallMs.toFixed(1).padStart(8)}`);
+  for (const profile of CAPACITY_PROFILES) {
+    const perSecond = (pick: (c: RequestCost) => number) =>
+      (pick(cost("next")) + pick(cost("submission")) + profile.imagesPerItem * pick(cost("image")) + pick(cost("work page")) / profile.itemsPerSession) / profile.itemSeconds + pick(cost("event batch")) / profile.batchSeconds;
+    const app = perSecond((c) => c.appMs) / 1000;
+    const db = perSecond((c) => c.dbMs) / 1000;
+    line(`  ${profile.name}: ${(1000 * app).toFixed(2)} ms app CPU and ${Number.isNaN(db) ? "n/a" : (1000 * db).toFixed(2)} ms database CPU per annotator-second`);
+    for (const n of [1000, 10000]) {
+      line(`    ${String(n).padStart(6)} annotators: app ${((n * app) / UTILISATION).toFixed(1)} cores, database ${Number.isNaN(db) ? "n/a" : ((n * db) / UTILISATION).toFixed(1)} cores (at ${UTILISATION * 100} % utilisation)`);
+    }
+  }
+}
+
 // --- where the time goes: the library calls behind the routes, in this process, one at a time --
 /**
  * Times nextAssignment (one short transaction under the participant's own lock), progressFor (run
@@ -594,13 +740,15 @@ let admin: pg.Client | null = null;
 let dbCreated = false;
 
 async function cleanup() {
-  await stopServer();
+  await stopServers();
   if (admin && dbCreated) {
     dbCreated = false;
     await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${dbName}: ${(error as Error).message}`));
   }
   await admin?.end().catch(() => undefined);
   admin = null;
+  cluster?.destroy();
+  cluster = null;
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -611,9 +759,16 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 async function main(): Promise<boolean> {
-  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} enact-forward items per study, k = ${OVERLAP}; ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`);
+  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} enact-forward items per study, k = ${OVERLAP}; ${INSTANCES} app instance(s); ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   buildIfNeeded();
+  if (THROWAWAY_PG) {
+    cluster = await startThrowawayCluster();
+    serverUrl = cluster.serverUrl;
+    dbUrl = new URL(serverUrl);
+    dbUrl.pathname = `/${dbName}`;
+    console.log(`database cluster of its own on port ${cluster.port} (its CPU time is read from /proc)`);
+  }
   admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${dbName}"`);
@@ -623,15 +778,16 @@ async function main(): Promise<boolean> {
   await client.connect();
   try {
     const passwordHash = await bcrypt.hash(PASSWORD, 8);
-    const base = await startServer(await freePort());
-    console.log(`server ${base} (${DIST}), database ${dbName}`);
+    for (let i = 0; i < INSTANCES; i++) bases.push(await startServer(await freePort()));
+    console.log(`${INSTANCES === 1 ? "server" : `${INSTANCES} app instances:`} ${bases.join(", ")} (${DIST}), database ${dbName}`);
     let allOk = true;
     const results: RunResult[] = [];
     for (const n of ANNOTATOR_COUNTS) {
-      const result = await runOnce(client, base, n, passwordHash);
+      const result = await runOnce(client, n, passwordHash);
       results.push(result);
       allOk = report(result) && allOk;
     }
+    if (CAPACITY > 0) reportCapacity(await capacity(client, passwordHash, CAPACITY));
     if (results.length > 0) await profile(client, passwordHash);
     console.log(`\nsummary`);
     console.log(`  ${"N".padStart(4)} ${"next p50/p95/p99 ms".padStart(22)} ${"events p50/p95/p99 ms".padStart(22)} ${"submit p50/p95/p99 ms".padStart(22)} ${"req/s".padStart(7)} ${"events/s".padStart(9)} ${"errors".padStart(7)}  integrity`);
