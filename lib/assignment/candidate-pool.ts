@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Candidate, StudyState } from "@/lib/assignment/types";
 import type { Tx } from "@/lib/db/client-types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
@@ -25,6 +25,10 @@ const ITEMS_TTL_MS = 30_000;
 const POOL_PER_GROUP = 6;
 const MAX_CACHED_STUDIES = 64;
 const MAX_CACHED_ORDERS = 20_000;
+/** An order is 4 bytes an item (400 kB at 100,000 items): the orders of a process share this many bytes. */
+const MAX_ORDER_BYTES = 256 * 1024 * 1024;
+/** md5s computed between two yields to the event loop while a participant's order is made ahead of its transaction */
+const HASHES_PER_SLICE = 4096;
 
 interface StudyItems {
   version: string;
@@ -35,7 +39,7 @@ interface StudyItems {
 }
 
 const studyItemsCache = processCache<StudyItems>("study-items", { max: MAX_CACHED_STUDIES, ttl: ITEMS_TTL_MS });
-const itemOrderCache = processCache<Uint32Array>("item-orders", { max: MAX_CACHED_ORDERS });
+const itemOrderCache = processCache<Uint32Array>("item-orders", { max: MAX_CACHED_ORDERS, maxSize: MAX_ORDER_BYTES, sizeCalculation: (order) => Math.max(1, order.byteLength) });
 
 // Read inside the caller's transaction: the embedded database (PGlite) is one session for every
 // connection, so a query on another connection while a transaction is open breaks both.
@@ -55,17 +59,47 @@ async function studyItems(tx: Tx, studyId: string, version: string): Promise<Stu
   return items;
 }
 
-const md5Hex = (text: string) => createHash("md5").update(text).digest("hex");
+// crypto.hash: one call per text, about a third of createHash().update().digest()'s time (100,000 items: 80 ms against 240 ms)
+const md5Hex = (text: string) => hash("md5", text, "hex");
+
+/** The items sorted by their hashes, then id: md5(userId:itemId) order, as in SQL. */
+function sortedByHash(items: StudyItems, hashes: readonly string[]): Uint32Array {
+  // the first 12 hex digits as a number decide almost every comparison; equal ones fall back to the whole hash, then the id
+  const leading = Float64Array.from(hashes, (text) => parseInt(text.slice(0, 12), 16));
+  return Uint32Array.from(items.ids.keys()).sort(
+    (a, b) => leading[a] - leading[b] || (hashes[a] < hashes[b] ? -1 : hashes[a] > hashes[b] ? 1 : items.ids[a] < items.ids[b] ? -1 : items.ids[a] > items.ids[b] ? 1 : 0),
+  );
+}
+
+const orderKey = (studyId: string, items: StudyItems, userId: string) => `${studyId}|${items.fingerprint}|${userId}`;
 
 /** The participant's order of the items (indexes into `items.ids`): md5(userId:itemId), then id, as in SQL. */
 function itemOrder(studyId: string, items: StudyItems, userId: string): Uint32Array {
-  const key = `${studyId}|${items.fingerprint}|${userId}`;
+  const key = orderKey(studyId, items, userId);
   const cached = itemOrderCache.get(key);
   if (cached) return cached;
-  const hashes = items.ids.map((id) => md5Hex(`${userId}:${id}`));
-  const order = Uint32Array.from(items.ids.keys()).sort((a, b) => (hashes[a] < hashes[b] ? -1 : hashes[a] > hashes[b] ? 1 : items.ids[a] < items.ids[b] ? -1 : items.ids[a] > items.ids[b] ? 1 : 0));
+  const order = sortedByHash(items, items.ids.map((id) => md5Hex(`${userId}:${id}`)));
   itemOrderCache.set(key, order);
   return order;
+}
+
+/**
+ * Makes the participant's order of a study's items ahead of their next-item transaction, from the
+ * item list this process has (nothing when it has none yet), yielding to the event loop between
+ * slices of hashes: a large study's first order (100,000 items: about 100 ms of md5s) then holds
+ * neither a database connection nor the process. The transaction finds it in the cache, or makes
+ * it itself when the item list changed meanwhile.
+ */
+export async function prepareItemOrder(studyId: string, userId: string): Promise<void> {
+  const items = studyItemsCache.get(studyId);
+  if (!items || items.ids.length <= HASHES_PER_SLICE || itemOrderCache.has(orderKey(studyId, items, userId))) return;
+  const hashes: string[] = new Array(items.ids.length);
+  for (let start = 0; start < items.ids.length; start += HASHES_PER_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const end = Math.min(items.ids.length, start + HASHES_PER_SLICE);
+    for (let i = start; i < end; i++) hashes[i] = md5Hex(`${userId}:${items.ids[i]}`);
+  }
+  itemOrderCache.set(orderKey(studyId, items, userId), sortedByHash(items, hashes));
 }
 
 /** The balance value of an item as SQL's coalesce(tags ->> tag, '') gives it. */

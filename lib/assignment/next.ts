@@ -1,7 +1,7 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { nextForAgent } from "@/lib/assignment/agents";
-import { fastCandidates } from "@/lib/assignment/candidate-pool";
+import { fastCandidates, prepareItemOrder } from "@/lib/assignment/candidate-pool";
 import { ordinaryCandidates } from "@/lib/assignment/candidate-sql";
 import { claimGold, claimPlace, claimPractice, renewLease } from "@/lib/assignment/claims";
 import { CLAIM_ROUNDS, CLAIM_TRIES, MAX_OPEN_ASSIGNMENTS, PRACTICE_FAIL_REASON } from "@/lib/assignment/limits";
@@ -49,7 +49,7 @@ const isOpen = (status: AssignmentStatus) => OPEN_STATUSES.includes(status);
 
 /** A number in [0, 1) from md5(text), stable across processes. */
 function unitHash(text: string): number {
-  return createHash("md5").update(text).digest().readUInt32BE(0) / 2 ** 32;
+  return hash("md5", text, "buffer").readUInt32BE(0) / 2 ** 32;
 }
 
 /** Counts of a participant's ordinary MAIN work per key (condition, balance value). */
@@ -119,6 +119,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function nextAssignment(studyId: string, userId: string, options: { exclude?: readonly string[] } = {}): Promise<NextAssignment> {
   const exclude = new Set(options.exclude ?? []);
+  await prepareItemOrder(studyId, userId);
   return inNextSlot(() => db.$transaction((tx) => nextInTransaction(tx, studyId, userId, exclude), { maxWait: 5_000, timeout: 15_000 }));
 }
 

@@ -51,24 +51,29 @@ async function availableCount(studyId: string, userId: string, study: { overlap:
 
 /**
  * Items of a study with a free place (any condition), not excluded by review: the study-wide part
- * of availableCount, kept per process for FREE_ITEMS_TTL_MS. next-item asks for the progress on
- * every call, and the exact count is a pass over every item of the study per request (about a third
- * of next-item's time in bench/load); this set is computed once a second per process instead.
+ * of availableCount, kept per process. next-item asks for the progress on every call, and the
+ * exact count is a pass over every item of the study per request (about a third of next-item's
+ * time in bench/load); this set is computed once a second per process instead, and less often for
+ * large studies (a second per 10,000 items, at most 15 s: at 100,000 items one pass costs about
+ * 200 ms of database time), by one request at a time (the others use the previous set meanwhile).
  */
 interface FreeItems {
   key: string;
   ids: Set<string>;
+  /** Date.now() when it was read */
+  at: number;
 }
-const FREE_ITEMS_TTL_MS = 1_000;
+/** how long a free-item set of `size` items is used: 1 s, plus 1 s per 10,000 items, at most 15 s */
+export function freeItemsTtlMs(size: number): number {
+  return Math.min(15_000, 1_000 * Math.max(1, Math.ceil(size / 10_000)));
+}
 /** below this many, the exact count is made (the end of a study, small studies): `finished` and the last items stay exact */
 export const APPROXIMATE_AVAILABLE_ABOVE = 200;
 const MAX_CACHED_STUDIES = 64;
-const freeItemsCache = processCache<FreeItems>("free-items", { max: MAX_CACHED_STUDIES, ttl: FREE_ITEMS_TTL_MS });
+const freeItemsCache = processCache<FreeItems>("free-items", { max: MAX_CACHED_STUDIES, ttl: 15_000 });
+const freeItemsReads = new Map<string, Promise<FreeItems>>();
 
-async function freeItems(studyId: string, study: { overlap: number; conditions: string[]; itemsVersion: string }): Promise<Set<string>> {
-  const key = `${study.overlap}|${study.conditions.join("\u0000")}|${study.itemsVersion}`;
-  const cached = freeItemsCache.get(studyId);
-  if (cached && cached.key === key) return cached.ids;
+async function readFreeItems(studyId: string, study: { overlap: number; conditions: string[] }, key: string): Promise<FreeItems> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     WITH taken AS (${takenSql(studyId)})
     SELECT DISTINCT i.id FROM "Item" i
@@ -77,9 +82,26 @@ async function freeItems(studyId: string, study: { overlap: number; conditions: 
     WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
       AND coalesce(t.n, 0) < ${study.overlap}
       AND ${reviewExcludedItemFilter("i")}`;
-  const ids = new Set(rows.map((row) => row.id));
-  freeItemsCache.set(studyId, { key, ids });
-  return ids;
+  const entry = { key, ids: new Set(rows.map((row) => row.id)), at: Date.now() };
+  freeItemsCache.set(studyId, entry);
+  return entry;
+}
+
+async function freeItems(studyId: string, study: { overlap: number; conditions: string[]; itemsVersion: string }): Promise<Set<string>> {
+  const key = `${study.overlap}|${study.conditions.join("\u0000")}|${study.itemsVersion}`;
+  const cached = freeItemsCache.get(studyId);
+  const current = cached && cached.key === key ? cached : undefined;
+  if (current && Date.now() - current.at < freeItemsTtlMs(current.ids.size)) return current.ids;
+  let reading = freeItemsReads.get(studyId);
+  if (!reading) {
+    reading = readFreeItems(studyId, study, key).finally(() => freeItemsReads.delete(studyId));
+    reading.catch(() => undefined); // read in the background for the requests that go on with the previous set; an awaiting request gets the error
+    freeItemsReads.set(studyId, reading);
+  }
+  // a set of the same study setup that is due for a refresh is still good for this request
+  if (current) return current.ids;
+  const fresh = await reading;
+  return fresh.key === key ? fresh.ids : (await readFreeItems(studyId, study, key)).ids;
 }
 
 /** Forget the per-process free-item sets (tests that look at the approximate path). */

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Item_studyId_practice_idx" ON "Item"("studyId", "practice");
