@@ -11,8 +11,9 @@ import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-he
 
 /**
  * Withheld answers (issue 20): EgoSchema and Perception Test items (converted from their release
- * files, some without a key) answered through the functions the routes call, then exported in the
- * benchmarks' submission formats, one annotator's or the majority's; the unkeyed answers unscored.
+ * files, some without a key) and a BLINK test item (a native line tagged source "blink") answered
+ * through the functions the routes call, then exported in the benchmarks' submission formats, one
+ * annotator's or the majority's; the unkeyed answers unscored.
  */
 
 const noFiles = () => Promise.resolve(null);
@@ -37,7 +38,15 @@ async function converted(): Promise<ItemLine[]> {
     noFiles,
   );
   expect([...ego.issues, ...pt.issues]).toEqual([]);
-  return [...ego.items, ...pt.items].map((entry) => entry.item);
+  // BLINK: a native choice line, id = BLINK's idx, options in the order of its `choices`, no key (the test split)
+  const blink: ItemLine = {
+    id: "test_Art_Style_1",
+    kind: "choice",
+    public: { question: "Which image shares the style of the reference image?", options: [{ id: "A", text: "the second image" }, { id: "B", text: "the third image" }] },
+    key: {},
+    tags: { source: "blink", sub_task: "Art_Style" },
+  };
+  return [...ego.items.map((entry) => entry.item), ...pt.items.map((entry) => entry.item), blink];
 }
 
 let slug = "";
@@ -54,9 +63,9 @@ beforeAll(async () => {
   }
   // three people: option ids chosen per item (EgoSchema "aaaa-1" keyed 0; the others withheld)
   const choices: Array<Record<string, string>> = [
-    { "aaaa-1": "0", "bbbb-2": "3", "video_10/0": "2" },
-    { "aaaa-1": "1", "bbbb-2": "3", "video_10/0": "1" },
-    { "aaaa-1": "0", "bbbb-2": "4", "video_10/0": "1" },
+    { "aaaa-1": "0", "bbbb-2": "3", "video_10/0": "2", test_Art_Style_1: "B" },
+    { "aaaa-1": "1", "bbbb-2": "3", "video_10/0": "1", test_Art_Style_1: "A" },
+    { "aaaa-1": "0", "bbbb-2": "4", "video_10/0": "1", test_Art_Style_1: "B" },
   ];
   for (const wanted of choices) {
     const user = await createUser("ANNOTATOR");
@@ -92,7 +101,9 @@ describe("submission files of benchmarks that withhold their answers", () => {
     const responses = await db.response.findMany({ select: { score: true, assignment: { select: { item: { select: { externalId: true } } } } } });
     const scores = responses.map((r) => [r.assignment.item.externalId, r.score] as const);
     expect(scores.filter(([id]) => id === "aaaa-1").map(([, s]) => (s as { score: number }).score).sort()).toEqual([0, 1, 1]);
-    for (const [id, score] of scores) if (id !== "aaaa-1") expect(score).toEqual({ correct: null, score: null, options: id === "video_10/0" ? 3 : 5 });
+    const options: Record<string, number> = { "bbbb-2": 5, "video_10/0": 3, test_Art_Style_1: 2 };
+    for (const [id, score] of scores) if (id !== "aaaa-1") expect(score).toEqual({ correct: null, score: null, options: options[id] });
+    expect(scores.filter(([id]) => id === "test_Art_Style_1")).toHaveLength(3);
   });
 
   it("writes EgoSchema's {q_uid: answer} for the majority and for one person", async () => {
@@ -104,8 +115,13 @@ describe("submission files of benchmarks that withhold their answers", () => {
     expect((await read("perception-test-mc", "majority")).body).toEqual({ video_10: [{ id: 0, answer_id: 1, answer: "middle cup" }] });
   });
 
+  it("writes BLINK's final prediction file {idx: \"(letter)\"} for the majority and for one person", async () => {
+    expect(await read("blink", "majority")).toEqual({ fileName: "blink-submission.json", body: { test_Art_Style_1: "(B)" } });
+    expect((await read("blink", annotators[1])).body).toEqual({ test_Art_Style_1: "(A)" });
+  });
+
   it("names an unknown format and audits each export", async () => {
-    await expect(createSubmission(slug, "blink", "majority", annotators[0])).rejects.toThrow(/No submission format "blink"; known: egoschema, perception-test-mc/);
+    await expect(createSubmission(slug, "mmsi-bench", "majority", annotators[0])).rejects.toThrow(/No submission format "mmsi-bench"; known: egoschema, perception-test-mc, blink/);
     expect(await db.auditLog.count({ where: { action: "study.submission-export" } })).toBeGreaterThanOrEqual(3);
   });
 });

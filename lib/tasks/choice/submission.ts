@@ -10,6 +10,11 @@ import type { KindSubmissionFormat, SubmissionItem } from "@/lib/tasks/types";
  *   "answer_id": <option index>, "answer": <option text>}]}, one entry per question answered. (Our
  *   reading of the challenge's format, from the released annotations' fields; check it against the
  *   challenge page before submitting.)
+ * - BLINK (zeyofu/BLINK_Benchmark, eval/README.md, "Evaluation": the "final prediction file" that
+ *   is submitted for the test set on EvalAI; the authors' own test files are in
+ *   eval/saved_test_predictions/): one JSON object {<idx>: "(<letter>)"}, idx the dataset's sample
+ *   id ("test_Art_Style_1"), the letter the chosen option's place among the question's `choices`
+ *   (A the first). Items: external id = BLINK's idx, options in the order of `choices`.
  *
  * Whose answer: one annotator's (`who` their user id), or "majority": the option most people chose,
  * a tie going to the option first in the item's own order. Items nobody answered are left out.
@@ -72,4 +77,24 @@ export const perceptionTestSubmission: KindSubmissionFormat = {
   },
 };
 
-export const submissionFormats: KindSubmissionFormat[] = [egoschemaSubmission, perceptionTestSubmission];
+/** BLINK's letters: "(A)" for the first of the question's choices (BLINK has at most 4; a choice item at most 9). */
+const BLINK_LETTERS = "ABCDEFGHI";
+
+export const blinkSubmission: KindSubmissionFormat = {
+  id: "blink",
+  benchmark: "BLINK",
+  source: "blink",
+  fileName: "blink-submission.json",
+  build(items, who) {
+    const out: Record<string, string> = {};
+    for (const item of items) {
+      const choice = chosen(item, who);
+      if (choice === null) continue;
+      const index = (item.public as { options: Option[] }).options.findIndex((o) => o.id === choice);
+      if (index >= 0 && index < BLINK_LETTERS.length) out[item.externalId] = `(${BLINK_LETTERS[index]})`;
+    }
+    return JSON.stringify(out);
+  },
+};
+
+export const submissionFormats: KindSubmissionFormat[] = [egoschemaSubmission, perceptionTestSubmission, blinkSubmission];

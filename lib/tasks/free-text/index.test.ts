@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runScoreCommand } from "@/lib/cli/score";
-import { freeTextModule, parseFreeTextAnswer } from "@/lib/tasks/free-text";
+import { freeTextModule, parseFreeTextAnswer, parseFreeTextModelAnswer } from "@/lib/tasks/free-text";
 import { convertOpenEqaRelease, episodeFrames, isOpenEqaRelease, openEqaFormat } from "@/lib/tasks/free-text/import";
 import { judgePrompt, judgeRequestBody, judgeSettingsFromEnv, judgeVersion, parseJudgeGrade, parseJudgeVersion } from "@/lib/tasks/free-text/judge";
 import { GRADE_RUBRIC, llmMatchScore, meanLlmMatch } from "@/lib/tasks/shared/llm-match/rubric";
@@ -55,6 +55,17 @@ describe("free-text answers", () => {
     expect(parseFreeTextAnswer({ text: "x", extra: 1 })).toBeNull();
     expect(parseFreeTextAnswer(42)).toBeNull();
     expect(parseFreeTextAnswer("a".repeat(2001))).toBeNull();
+  });
+
+  it("reports the parse mode for the model-run counts: whole text or an answer object strict, text cut after its last period recoverable, the rest a failure", () => {
+    expect(parseFreeTextModelAnswer("Blue.")).toEqual({ answer: { text: "Blue." }, mode: "strict" });
+    expect(parseFreeTextModelAnswer("No period")).toEqual({ answer: { text: "No period" }, mode: "strict" });
+    expect(parseFreeTextModelAnswer("")).toEqual({ answer: { text: "" }, mode: "strict" });
+    expect(parseFreeTextModelAnswer("Blue. I think")).toEqual({ answer: { text: "Blue." }, mode: "recoverable" });
+    expect(parseFreeTextModelAnswer({ text: "Blue. I think", grade: 2 })).toEqual({ answer: { text: "Blue. I think", grade: 2 }, mode: "strict" });
+    expect(parseFreeTextModelAnswer(42)).toMatchObject({ answer: null, mode: "fail" });
+    expect(parseFreeTextModelAnswer("a".repeat(2001))).toMatchObject({ answer: null, mode: "fail", reason: "longer than 2000 characters" });
+    expect(freeTextModule.parseModelAnswerWithMode).toBe(parseFreeTextModelAnswer);
   });
 
   it("an annotator submits text only, within the item's cap; never a grade", () => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { mapMedia, mediaSchema, type Media } from "@/lib/tasks/shared/media/schema";
 import { isGrade, llmMatchScore, meanLlmMatch, referencesOf, TEXT_CAPS } from "@/lib/tasks/shared/llm-match/rubric";
 import { playbackOf, playbackSettingsFields, type PlaybackMode } from "@/lib/tasks/shared/media/events";
-import type { Json, TaskModule } from "@/lib/tasks/types";
+import type { Json, ModelAnswerParse, TaskModule } from "@/lib/tasks/types";
 
 /**
  * `free-text` (issue 20): a question about a stimulus (text, images, a video or frames) answered
@@ -60,19 +60,29 @@ export interface FreeTextView {
 const gradedAnswerSchema = z.strictObject({ text: z.string().max(TEXT_CAPS.answer), grade: z.number().int().min(1).max(5).nullable().optional() });
 
 /**
- * A raw answer: a string is a model's output and is cut as OpenEQA's evaluate-predictions.py cuts
- * predictions (anything after the last period goes, when the period is not the last character);
- * an object {text, grade?} is taken as is (grade 1-5 or null). Anything else: null.
+ * A raw answer with its parse mode (the model-run import counts them). A string is a model's output
+ * and is cut as OpenEQA's evaluate-predictions.py cuts predictions (anything after the last period
+ * goes, when the period is not the last character): taken whole it is "strict", cut it is
+ * "recoverable" (the answer was read out of longer text). An object {text, grade?} is taken as is
+ * (grade 1-5 or null): strict. Anything else, or a text over the cap: "fail" (refused).
  */
-export function parseFreeTextAnswer(raw: unknown): FreeTextAnswer | null {
+export function parseFreeTextModelAnswer(raw: unknown): ModelAnswerParse<FreeTextAnswer> {
   if (typeof raw === "string") {
     const end = raw.lastIndexOf(".");
-    const text = end >= 0 && end + 1 < raw.length ? raw.slice(0, end + 1) : raw;
-    return text.length <= TEXT_CAPS.answer ? { text } : null;
+    const cut = end >= 0 && end + 1 < raw.length;
+    const text = cut ? raw.slice(0, end + 1) : raw;
+    if (text.length > TEXT_CAPS.answer) return { answer: null, mode: "fail", reason: `longer than ${TEXT_CAPS.answer} characters` };
+    return { answer: { text }, mode: cut ? "recoverable" : "strict" };
   }
   const parsed = gradedAnswerSchema.safeParse(raw);
-  if (!parsed.success) return null;
-  return parsed.data.grade === undefined || parsed.data.grade === null ? { text: parsed.data.text } : { text: parsed.data.text, grade: parsed.data.grade };
+  if (!parsed.success) return { answer: null, mode: "fail", reason: "neither text nor a {text, grade?} answer" };
+  const grade = parsed.data.grade;
+  return { answer: grade === undefined || grade === null ? { text: parsed.data.text } : { text: parsed.data.text, grade }, mode: "strict" };
+}
+
+/** A raw answer read as parseFreeTextModelAnswer reads it (null when it cannot be). */
+export function parseFreeTextAnswer(raw: unknown): FreeTextAnswer | null {
+  return parseFreeTextModelAnswer(raw).answer;
 }
 
 /** The score of a grade (or of none). */
@@ -110,6 +120,7 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
   keyAnswer: (key) => ({ text: key.answer }),
   reviewView: (item) => ({ question: item.public.question, references: referencesOf(item.key) }),
   parseModelAnswer: parseFreeTextAnswer,
+  parseModelAnswerWithMode: parseFreeTextModelAnswer,
   dashboard: () => import("./dashboard").then((m) => m.dashboard),
   scoring: { llm: () => import("./scoring").then((m) => m.llm) },
 };

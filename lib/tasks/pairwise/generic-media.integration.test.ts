@@ -20,7 +20,7 @@ import type { PairwiseSection } from "@/lib/tasks/pairwise/dashboard";
 
 /**
  * The rating and pairwise kinds on the server with real PostgreSQL: their demo batches (drawn
- * frames) through the real importer, answered by two people through the functions the routes
+ * frames, and the real demo clip as a video file) through the real importer, answered by two people through the functions the routes
  * call, with player events; then the dashboard's sections: watch time and share watched from the
  * stored events, alpha per dimension, win rates and Bradley-Terry strengths, position bias.
  */
@@ -68,7 +68,7 @@ describe("generic media kinds on the server", () => {
     const folder = path.join(dir, "rating");
     await generateRatingDemoBatch({ outDir: folder });
     const imported = await importBatch({ source: await readBatchSource({ folder }), studySlug: study.slug, importedById: admin.id });
-    expect(imported.itemCount).toBe(4);
+    expect(imported.itemCount).toBe(5);
     const people = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
     for (const person of people) await addMember(study.id, person.id);
 
@@ -79,8 +79,9 @@ describe("generic media kinds on the server", () => {
     for (const [p, person] of people.entries()) {
       const answered = await answerAll(study.slug, person.id, (view, n) => {
         expect(JSON.stringify(view)).not.toContain("model");
-        const frames = (view.media as { frames: string[] }).frames;
-        expect(frames[0]).toMatch(/^\/api\/assets\/[0-9a-f]{64}$/);
+        // four clips of drawn frames, and the demo clip as a video
+        const media = view.media as { frames?: string[]; video?: string };
+        expect(media.frames?.[0] ?? media.video).toMatch(/^\/api\/assets\/[0-9a-f]{64}$/);
         const ratings = { ...given[p], instruction: (given[p].instruction + n) % 4 };
         return {
           events: [
@@ -92,15 +93,17 @@ describe("generic media kinds on the server", () => {
           answer: { ratings },
         };
       });
-      expect(answered).toBe(4);
+      expect(answered).toBe(5);
     }
     const stored = await db.response.findMany({ where: { assignment: { studyId: study.id } }, select: { score: true } });
-    expect(stored).toHaveLength(8);
+    expect(stored).toHaveLength(10);
+    const videos = await db.item.findMany({ where: { studyId: study.id, externalId: "wmb-ball-reference" }, select: { public: true } });
+    expect((videos[0].public as { media: { video: string } }).media.video).toMatch(/^\/api\/assets\/[0-9a-f]{64}$/);
 
     const dashboard = await getStudyDashboard(study.slug, {});
     const section = dashboard.sections.rating as RatingSection;
-    expect(section.answers).toBe(8);
-    expect(section.watch.pooled).toEqual({ people: 8, watchSeconds: 1.5, shareWatched: 0.75 });
+    expect(section.answers).toBe(10);
+    expect(section.watch.pooled).toEqual({ people: 10, watchSeconds: 1.5, shareWatched: 0.75 });
     // the clip cut at 1.75 s: the logged duration (2) is what counts, as the browser logged it
     expect(section.watch.items.every((row) => row.people === 2 && row.ended === 1)).toBe(true);
     const physics = section.alpha.find((a) => a.dimension === "physics")!;
@@ -109,10 +112,10 @@ describe("generic media kinds on the server", () => {
     expect(physics.alpha === null || physics.alpha === 1).toBe(true);
     const instruction = section.alpha.find((a) => a.dimension === "instruction")!;
     expect(instruction.level).toBe("ordinal");
-    expect(instruction.units).toBe(4);
+    expect(instruction.units).toBe(5);
     expect(section.judges).toHaveLength(0);
-    expect(section.byGenerator.map((g) => g.model)).toEqual(["gen-a", "gen-b"]);
-    expect(section.pooled.commonsense).toEqual({ mean: 0.5, n: 8 });
+    expect(section.byGenerator.map((g) => g.model)).toEqual(["gen-a", "gen-b", "reference"]);
+    expect(section.pooled.commonsense).toEqual({ mean: 0.5, n: 10 });
     const events = await db.event.findMany({ where: { assignment: { studyId: study.id }, type: { startsWith: "media_" } }, take: 2, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { type: true, payload: true } });
     expect(events.map((event) => describeEvent(event))).toEqual(["Played from 0:00.0 (click)", expect.stringMatching(/^(Video ended at 0:02.0|Paused at 0:01.0 \(keyboard\))$/)]);
   });
@@ -127,14 +130,18 @@ describe("generic media kinds on the server", () => {
     const person = await createUser("ANNOTATOR");
     await addMember(study.id, person.id);
     const items = await db.item.findMany({ where: { studyId: study.id }, select: { id: true, public: true } });
+    // the real demo clip beside drawn frames: a video asset on side A
+    const reference = items.find((item) => (item.public as { models: { a: string } }).models.a === "reference")!.public as { a: { video: string }; b: { frames: string[] } };
+    expect(reference.a.video).toMatch(/^\/api\/assets\/[0-9a-f]{64}$/);
+    expect(reference.b.frames).toHaveLength(16);
     const modelsOf = new Map(items.map((item) => [JSON.stringify({ a: (item.public as { a: unknown }).a, b: (item.public as { b: unknown }).b }), (item.public as { models: { a: string; b: string } }).models]));
-    const rank: Record<string, number> = { "gen-a": 3, "gen-b": 2, "gen-c": 1 };
-    // the better generator wins quality; physics is a tie when gen-c is in the pair; A is on the left every time
+    const rank: Record<string, number> = { reference: 4, "gen-a": 3, "gen-b": 2, "gen-c": 1 };
+    // the better one wins quality; physics is a tie when gen-c or the reference clip is in the pair; A is on the left every time
     await answerAll(study.slug, person.id, (view) => {
       expect(JSON.stringify(view)).not.toContain("gen-");
       const models = modelsOf.get(JSON.stringify({ a: view.a, b: view.b }))!;
       const better = rank[models.a] > rank[models.b] ? "a" : "b";
-      const physics = models.a === "gen-c" || models.b === "gen-c" ? "tie" : better;
+      const physics = [models.a, models.b].some((model) => model === "gen-c" || model === "reference") ? "tie" : better;
       return {
         events: [
           { type: "media_sides", payload: { left: "a", right: "b" } },
@@ -147,22 +154,23 @@ describe("generic media kinds on the server", () => {
     });
     const dashboard = await getStudyDashboard(study.slug, {});
     const section = dashboard.sections.pairwise as PairwiseSection;
-    expect(section.items).toBe(6);
+    expect(section.items).toBe(7);
     const quality = section.dimensions.find((d) => d.id === "quality")!;
-    // gen-a beats both (4 of 4), gen-b 2 of 4, gen-c 0 of 4: gen-c never wins -> no strengths
+    // gen-a beats both (4 of 4), gen-b 2 of 5 (it loses to the reference clip too), gen-c 0 of 4, the reference 1 of 1: gen-c never wins -> no strengths
     expect(quality.models.map((m) => [m.model, m.winRate])).toEqual([
       ["gen-a", 1],
-      ["gen-b", 0.5],
+      ["gen-b", 0.4],
       ["gen-c", 0],
+      ["reference", 1],
     ]);
     expect(quality.models.every((m) => m.strength === null)).toBe(true);
     expect(quality.strengthReason).toMatch(/never wins or never loses/);
-    expect(quality.firstShown.of).toBe(6);
+    expect(quality.firstShown.of).toBe(7);
     const physics = section.dimensions.find((d) => d.id === "physics")!;
     // gen-c ties everything: every model wins and loses somewhere -> strengths exist
     expect(physics.models.every((m) => m.strength !== null)).toBe(true);
     expect(physics.models[0].strength!).toBeGreaterThan(physics.models[1].strength!);
-    expect(physics.correlation).toMatchObject({ n: 3 });
+    expect(physics.correlation).toMatchObject({ n: 4 });
     expect(section.watch.items.every((row) => row.aLeft === 1 && row.shareWatched === 1)).toBe(true);
   });
 });

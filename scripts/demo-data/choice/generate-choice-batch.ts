@@ -4,17 +4,22 @@
  * question types, so the dashboard shows its overall score): which object is nearest, left or
  * right, which picture shows the sofa (image options), how many balls, how long the table, how
  * large the room, how far door to window (an "abs" item); one question whose answer is withheld
- * (no key); one practice item. Every answer key is computed from the drawn geometry.
+ * (no key); one practice item. Every answer key is computed from the drawn geometry. Three more
+ * items ask about the real demo clip (scripts/demo-data/media/demo-ball.webm, copied into the
+ * batch as media.video, each with a cutAt): which way the ball rolls, when it leaves the table, how
+ * often it bounces; their keys are what the clip shows (scripts/demo-data/media/demo-clip.ts).
  *
  *   npx tsx scripts/demo-data/choice/generate-choice-batch.ts <outDir>
  *
- * Writes <outDir>/items.jsonl, <outDir>/img/*.png and a SYNTHETIC model run (not a real model:
- * fixed raw outputs as a model would write them) in <outDir>/runs/synthetic-generic-run.jsonl.
+ * Writes <outDir>/items.jsonl, <outDir>/img/*.png, <outDir>/video/demo-ball.webm and a SYNTHETIC
+ * model run (not a real model: fixed raw outputs as a model would write them) in
+ * <outDir>/runs/synthetic-generic-run.jsonl.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { clearPreviousImages } from "../batch-files";
+import { copyDemoClip, DEMO_CLIP } from "../media/demo-clip";
 
 const MARKER = ".generic-demo-batch";
 /** pixels per meter of the plan */
@@ -99,9 +104,10 @@ export interface GenericDemoItem {
   practice?: boolean;
 }
 
-/** The items, with their keys from the geometry above. */
+/** The items, with their keys from the geometry above and from what the demo clip shows. */
 export function genericDemoItems(): GenericDemoItem[] {
   const plan = { images: ["img/plan.png"] };
+  const clip = DEMO_CLIP.file;
   const chair = center(thing("red chair"));
   const near = ["table", "lamp", "sofa", "plant"].map((name) => ({ name, d: distance(center(thing(name)), chair) })).sort((a, b) => a.d - b.d)[0].name;
   const lamp = center(thing("lamp"));
@@ -179,6 +185,37 @@ export function genericDemoItems(): GenericDemoItem[] {
       key: { answer: doorWindow, metric: "abs", tolerance: 0.5 },
       tags: { question_type: "object_abs_distance" },
     },
+    // the real demo clip (a video file, not frames): a ball rolls right along a table, falls off at 2.5 s, lands at 3.1 s, rolls on
+    {
+      id: "ball-direction",
+      kind: "choice",
+      public: {
+        question: "Play the video. Which way does the ball roll along the table?",
+        options: [
+          { id: "left", text: "to the left" },
+          { id: "right", text: "to the right" },
+          { id: "towards", text: "towards the camera" },
+          { id: "still", text: "it does not move" },
+        ],
+        media: { video: clip, cutAt: DEMO_CLIP.cutBeforeFall },
+      },
+      key: { answer: DEMO_CLIP.direction, note: "the clip: the ball's x grows at 64 px/s" },
+      tags: { question_type: "video_direction" },
+    },
+    {
+      id: "ball-leaves-table",
+      kind: "numeric",
+      public: { question: "Play the video. At what time on the player's clock does the ball leave the table (within a quarter of a second counts)?", unit: "seconds", media: { video: clip, cutAt: 3.5 } },
+      key: { answer: DEMO_CLIP.leavesTableAt, metric: "abs", tolerance: 0.25, note: "the clip: the ball passes the table's edge at 2.5 s" },
+      tags: { question_type: "video_timing" },
+    },
+    {
+      id: "ball-bounces",
+      kind: "numeric",
+      public: { question: "Play the video. How many times does the ball bounce after it falls?", media: { video: clip } },
+      key: { answer: DEMO_CLIP.bounces, metric: "exact", note: "the clip: the ball lands at 3.1 s and rolls on without bouncing" },
+      tags: { question_type: "video_counting" },
+    },
   ];
 }
 
@@ -193,6 +230,9 @@ export function syntheticGenericRun(): string {
     { id: "table-length", answer: "150 cm" },
     { id: "room-area", answer: "about forty" },
     { id: "door-to-window", answer: "6.2" },
+    { id: "ball-direction", answer: "B" },
+    { id: "ball-leaves-table", answer: "3 seconds" },
+    { id: "ball-bounces", answer: "1" },
   ];
   return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
 }
@@ -209,6 +249,7 @@ export async function generateGenericDemoBatch({ outDir }: { outDir: string }): 
   await png(planSvg({ balls: false, grid: true, labels: true }), "plan-grid.png");
   await png(tableSvg(), "table-side.png");
   for (const name of ["sofa", "table", "plant", "lamp"]) await png(objectSvg(thing(name)), `object-${name}.png`);
+  await copyDemoClip(outDir);
   const items = genericDemoItems();
   await writeFile(path.join(outDir, "items.jsonl"), items.map((item) => JSON.stringify(item)).join("\n") + "\n");
   const jsonl = syntheticGenericRun();

@@ -44,5 +44,22 @@ describe("demo: choice and numeric study", () => {
     expect(scoreOf("count-balls")).toEqual({ score: 0.8, invalid: false }); // 6 against 7: error 0.142857 <= 1 - t up to t = 0.85
     expect(scoreOf("room-area")).toEqual({ score: 0, invalid: true });
     expect(scoreOf("door-to-window")).toEqual({ score: 1, invalid: false }); // 6.2 against 6 m, within 0.5: 1
+
+    // the real demo clip as media.video (stored as a video asset, probed), each item with its cut and the key the clip shows
+    const clip = /^\/api\/assets\/([0-9a-f]{64})$/;
+    const media = (id: string) => (byId.get(id)?.public as { media: { video: string; cutAt?: number } }).media;
+    expect(media("ball-direction")).toEqual({ video: expect.stringMatching(clip), cutAt: 2.4 });
+    expect(media("ball-leaves-table")).toEqual({ video: media("ball-direction").video, cutAt: 3.5 });
+    expect(media("ball-bounces")).toEqual({ video: media("ball-direction").video });
+    const asset = await db.asset.findUniqueOrThrow({ where: { hash: clip.exec(media("ball-direction").video)![1] }, select: { mime: true, durationS: true, width: true, height: true } });
+    expect(asset).toMatchObject({ mime: "video/webm", width: 320, height: 240 });
+    expect(asset.durationS).toBeCloseTo(4, 1);
+    expect(byId.get("ball-direction")?.kind).toBe("choice");
+    expect(byId.get("ball-direction")?.key).toEqual({ answer: "right", note: "the clip: the ball's x grows at 64 px/s" });
+    expect(byId.get("ball-leaves-table")?.key).toMatchObject({ answer: 2.5, metric: "abs", tolerance: 0.25 });
+    expect(byId.get("ball-bounces")?.key).toMatchObject({ answer: 0, metric: "exact" });
+    expect(scoreOf("ball-direction")).toEqual({ correct: true, score: 1, options: 4 }); // "B": the item's second option, right
+    expect(scoreOf("ball-leaves-table")).toEqual({ score: 0, invalid: false }); // "3 seconds": 3, half a second late
+    expect(scoreOf("ball-bounces")).toEqual({ score: 0, invalid: false }); // "1": it does not bounce
   }, 120_000);
 });

@@ -8,11 +8,12 @@
  * demo clip, cut before the ball falls) and a SYNTHETIC model run (not a
  * real model: fixed answers) as <outDir>/runs/synthetic-free-text-run.jsonl. Deterministic.
  */
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import sharp from "sharp";
 import { clearPreviousImages } from "@/scripts/demo-data/batch-files";
+import { copyDemoClip, DEMO_CLIP } from "@/scripts/demo-data/media/demo-clip";
 
 const MARKER = ".free-text-demo";
 const W = 480;
@@ -93,9 +94,7 @@ export async function generateFreeTextDemoBatch(options: { outDir: string }): Pr
   const bedroom = { images: ["img/bedroom.png"] };
   const kitchen = { frames, fps: FPS };
   // the generic kinds' demo clip (scripts/demo-data/media/make-demo-video.sh): a ball rolls off a table; cut before it falls
-  await mkdir(path.join(outDir, "video"), { recursive: true });
-  await copyFile(path.join(import.meta.dirname, "..", "media", "demo-ball.webm"), path.join(outDir, "video", "demo-ball.webm"));
-  const ball = { video: "video/demo-ball.webm", cutAt: 2.4 };
+  const ball = { video: await copyDemoClip(outDir), cutAt: DEMO_CLIP.cutBeforeFall };
   const items: FreeTextDemoItem[] = [
     { id: "ft-practice", kind: "free-text", public: { question: "What is on the wall above the sofa?", media: living }, key: { answer: "A clock", extraAnswers: ["a round white clock"] }, tags: { category: "object recognition" }, practice: true },
     { id: "ft-001", kind: "free-text", public: { question: "What color is the sofa?", media: living }, key: { answer: "Red" }, tags: { category: "attribute recognition" } },

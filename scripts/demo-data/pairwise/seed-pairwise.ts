@@ -8,11 +8,12 @@ export const PAIRWISE_STUDY = "pairwise-demo";
 
 const instructions = `# Which generated video is better?
 
-Each item shows two videos made from the same prompt, played together. For each question say
+Each item shows two videos made from the same prompt (by video generators, or the reference
+video), played together. For each question say
 which is better, or that they are equally good (tie). Keys: ↑ ↓ choose a question, 1 / 2 prefer
 video 1 / 2, T a tie; Space plays and pauses the focused player.`;
 
-/** The pairwise demo study: six pairs of drawn clips for the demo annotators (k = 3). */
+/** The pairwise demo study: six pairs of drawn clips and one of the real demo clip against a drawn one, for the demo annotators (k = 3). */
 export async function seedPairwiseStudy(users: Record<string, string>, admin: string, annotatorIds: readonly string[]): Promise<number> {
   const batchDir = path.join(DATA_DIR, "demo", "pairwise-batch");
   const generated = await generatePairwiseDemoBatch({ outDir: batchDir });

@@ -1,12 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CLIP_FPS, CLIP_PROMPTS, writeClip, type ClipFlaw, type ClipPrompt } from "@/scripts/demo-data/clips";
+import { copyDemoClip } from "@/scripts/demo-data/media/demo-clip";
 
 /**
  * The rating demo batch: four drawn "generated videos" (two prompts x two generators, frames at
- * 8 fps, cutAt on one) rated on a WorldModelBench-style rubric (instruction following 0-3 with
- * anchors; physics checks; a common-sense frame-quality check). Writes <outDir>/items.jsonl, the
- * frames under <outDir>/clips/, and a SYNTHETIC judge run's answers.
+ * 8 fps, cutAt on one) and the real demo clip (a WebM file, scripts/demo-data/media/, as
+ * media.video: the ball prompt done right, tagged model "reference"), rated on a
+ * WorldModelBench-style rubric (instruction following 0-3 with anchors; physics checks; a
+ * common-sense frame-quality check). Writes <outDir>/items.jsonl, the frames under <outDir>/clips/,
+ * the clip as <outDir>/video/demo-ball.webm, and a SYNTHETIC judge run's answers.
  */
 
 export const RATING_RUBRIC = [
@@ -22,6 +25,8 @@ const CLIPS: Array<{ id: string; prompt: ClipPrompt; model: string; flaw: ClipFl
   { id: "wmb-cube-gen-a", prompt: "cube", model: "gen-a", flaw: "noisy", cutAt: 1.75, judge: { instruction: 3, gravity: "yes", penetration: "no", quality: "yes" } },
   { id: "wmb-cube-gen-b", prompt: "cube", model: "gen-b", flaw: "ignore", judge: { instruction: 2, gravity: "yes", penetration: "no", quality: "yes" } },
 ];
+/** the real demo clip: a ball rolls off a table and falls to the floor, as the ball prompt asks */
+const REFERENCE = { id: "wmb-ball-reference", prompt: "ball", model: "reference", judge: { instruction: 3, gravity: "yes", penetration: "no", quality: "yes" } } as const;
 
 export async function generateRatingDemoBatch({ outDir }: { outDir: string }): Promise<{ items: number; run: { name: string; file: string; jsonl: string } }> {
   await mkdir(outDir, { recursive: true });
@@ -38,7 +43,16 @@ export async function generateRatingDemoBatch({ outDir }: { outDir: string }): P
       }),
     );
   }
+  lines.push(
+    JSON.stringify({
+      id: REFERENCE.id,
+      kind: "rating",
+      public: { question: "Rate the video", media: { text: `Prompt: ${CLIP_PROMPTS[REFERENCE.prompt]}`, video: await copyDemoClip(outDir) }, rubric: RATING_RUBRIC },
+      key: {},
+      tags: { model: REFERENCE.model, prompt: REFERENCE.prompt },
+    }),
+  );
   await writeFile(path.join(outDir, "items.jsonl"), lines.join("\n") + "\n");
-  const jsonl = CLIPS.map((clip) => JSON.stringify({ id: clip.id, answer: { ratings: clip.judge } })).join("\n") + "\n";
-  return { items: CLIPS.length, run: { name: "SYNTHETIC VLM judge", file: "synthetic-judge.jsonl", jsonl } };
+  const jsonl = [...CLIPS, REFERENCE].map((clip) => JSON.stringify({ id: clip.id, answer: { ratings: clip.judge } })).join("\n") + "\n";
+  return { items: lines.length, run: { name: "SYNTHETIC VLM judge", file: "synthetic-judge.jsonl", jsonl } };
 }

@@ -9,12 +9,12 @@ export const RATING_STUDY = "rating-demo";
 
 const instructions = `# Rate generated videos
 
-Each item is a short video made by a video generator from the prompt shown above it. Play it (as
-often as you like), then rate it on the rubric: how well it follows the prompt (0-3), and yes / no
+Each item is a short video made from the prompt shown above it (by a video generator, or the
+reference video). Play it (as often as you like), then rate it on the rubric: how well it follows the prompt (0-3), and yes / no
 checks on physics and picture quality. Keys: ↑ ↓ choose a row, digits rate, Y / N answer a check;
 Space plays and pauses the focused player.`;
 
-/** The rating demo study: four drawn clips for the demo annotators (k = 3), and a SYNTHETIC judge run. */
+/** The rating demo study: four drawn clips and the real demo clip for the demo annotators (k = 3), and a SYNTHETIC judge run. */
 export async function seedRatingStudy(users: Record<string, string>, admin: string, annotatorIds: readonly string[]): Promise<number> {
   const batchDir = path.join(DATA_DIR, "demo", "rating-batch");
   const generated = await generateRatingDemoBatch({ outDir: batchDir });

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState, useSyncExternalStore } from "react";
+import type { Media } from "@/lib/tasks/shared/media/schema";
 
 /**
  * The player's clock (browser only): one clock per player or synced pair, in media seconds. It
@@ -11,6 +12,18 @@ import { useEffect, useState, useSyncExternalStore } from "react";
  */
 
 export const DRIFT_SECONDS = 0.3;
+
+/** A clip's own length in seconds after cutAt: frames / fps, or the video's (null until its metadata loads). */
+export function clipDuration(media: Media, videoDuration: number | null): number | null {
+  const length = media.frames && media.fps ? media.frames.length / media.fps : videoDuration;
+  if (length === null || !Number.isFinite(length)) return null;
+  return media.cutAt !== undefined ? Math.min(length, media.cutAt) : length;
+}
+
+/** The frame (0-based) shown at clock time `time` of a clip of frames whose length is `duration` (after cutAt): the frame playing at that instant, never one past the cut. */
+export function frameIndexAt(frameCount: number, fps: number, time: number, duration: number | null): number {
+  return Math.max(0, Math.min(frameCount - 1, Math.floor(Math.min(time, duration ?? Infinity) * fps - 1e-9)));
+}
 
 export interface ClockSource {
   /** a video element to drive (null for frames, or before it is mounted) */
@@ -42,7 +55,7 @@ export interface Clock {
 }
 
 /** The clock itself (plain TypeScript, outside React): useClock holds one per player. */
-class MediaClock implements Clock {
+export class MediaClock implements Clock {
   private sources: ClockSource[];
   private live: ClockState = { time: 0, playing: false, rate: 1, ended: false, duration: null };
   private snapshot: ClockState = { ...this.live };

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
-import { useClock, type Clock, type ClockState } from "@/components/tasks/shared/media/clock";
+import { clipDuration, frameIndexAt, useClock, type Clock, type ClockState } from "@/components/tasks/shared/media/clock";
 import { mediaClock, PLAYBACK_RATES, type MediaEventInput, type PlaybackMode } from "@/lib/tasks/shared/media/events";
 import type { Media } from "@/lib/tasks/shared/media/schema";
 
@@ -27,13 +27,6 @@ type Via = "click" | "keyboard" | "touch" | "auto";
 export const SEEK_STEP_SECONDS = 5;
 const SEEK_COMMIT_MS = 250;
 
-/** A clip's own length in seconds after cutAt: frames / fps, or the video's (null until its metadata loads). */
-export function clipDuration(media: Media, videoDuration: number | null): number | null {
-  const length = media.frames && media.fps ? media.frames.length / media.fps : videoDuration;
-  if (length === null || !Number.isFinite(length)) return null;
-  return media.cutAt !== undefined ? Math.min(length, media.cutAt) : length;
-}
-
 export function hasClip(media: Media | undefined): boolean {
   return Boolean(media && (media.video || media.frames));
 }
@@ -57,7 +50,7 @@ function ClipView({ media, index, clock, time, label }: { media: Media; index: n
 
   const frames = media.frames;
   const fps = media.fps ?? 1;
-  const frameIndex = frames ? Math.max(0, Math.min(frames.length - 1, Math.floor(Math.min(time, duration ?? Infinity) * fps - 1e-9))) : 0;
+  const frameIndex = frames ? frameIndexAt(frames.length, fps, time, duration) : 0;
   // preload the next two seconds of frames
   useEffect(() => {
     if (!frames) return;
