@@ -8,7 +8,7 @@ import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
   if (!figure || figure.accuracy === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
   return (
-    <td className="px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci)}, item as the unit; ${figure.answers} answers to ${figure.items} items`}>
+    <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci)}, item as the unit; ${figure.answers} answers to ${figure.items} items`}>
       <span className="font-medium">{pctWithUnit(figure.accuracy)}</span>
       <span className="ml-1 text-xs text-slate-500">chance {pctWithUnit(figure.chance)}</span>
       <div className="text-[11px] text-slate-400">

@@ -112,7 +112,7 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
                     {row.category}
                   </th>
                   {row.cells.map((cell, i) => (
-                    <td key={section.columns[i].id} className="px-2 py-1 text-right tabular-nums">
+                    <td key={section.columns[i].id} className="whitespace-nowrap px-2 py-1 text-right tabular-nums">
                       {cell.score === null ? <span className="text-slate-300">–</span> : cell.score.toFixed(1)}
                       <span className="block text-[10px] font-normal text-slate-500">n={cell.graded}</span>
                     </td>

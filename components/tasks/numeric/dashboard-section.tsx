@@ -8,7 +8,7 @@ import { WatchTable } from "@/components/tasks/shared/media/watch-table";
 function Cell({ figure }: { figure: NumericFigure | undefined }) {
   if (!figure || figure.score === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
   return (
-    <td className="px-2 py-1 text-right tabular-nums" title={`${figure.answers} answers, ${figure.invalid} not a number (scored 0)`}>
+    <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={`${figure.answers} answers, ${figure.invalid} not a number (scored 0)`}>
       <span className="font-medium">{pctWithUnit(figure.score)}</span>
       <div className="text-[11px] text-slate-400">
         n {count(figure.answers)}
@@ -81,7 +81,7 @@ export const numericDashboardSection: KindDashboardSection<NumericSection> = {
                     {vsiTypes.map((type) => {
                       const cell = series.vsi.types.find((t) => t.type === type);
                       return (
-                        <td key={type} className="px-2 py-1 text-right tabular-nums" title={cell ? `${cell.answers} answers` : undefined}>
+                        <td key={type} className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={cell ? `${cell.answers} answers` : undefined}>
                           {cell ? pctWithUnit(cell.score) : "–"}
                         </td>
                       );

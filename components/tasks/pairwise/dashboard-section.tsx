@@ -38,12 +38,12 @@ function PairwiseDashboardSection({ section }: { section: PairwiseSection }) {
                   <th scope="row" className="px-2 py-1 text-left font-mono text-xs font-normal">
                     {model.model}
                   </th>
-                  <td className="px-2 py-1 text-right tabular-nums">{model.comparisons}</td>
-                  <td className="px-2 py-1 text-right tabular-nums">{pct(model.winRate, 1)}</td>
-                  <td className="px-2 py-1 text-right tabular-nums">{pctInterval(model.winRateCi, 1, model.winRateCi ? undefined : "one item")}</td>
-                  <td className="px-2 py-1 text-right tabular-nums">{fixed(model.strength, 3)}</td>
-                  <td className="px-2 py-1 text-right tabular-nums">{model.strength === null ? (dimension.strengthReason ?? "") : interval(model.strengthCi, 3, model.strengthCi ? undefined : "one item")}</td>
-                  {section.metricName ? <td className="px-2 py-1 text-right tabular-nums">{fixed(model.metric, 3)}</td> : null}
+                  <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{model.comparisons}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{pct(model.winRate, 1)}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{pctInterval(model.winRateCi, 1, model.winRateCi ? undefined : "one item")}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{fixed(model.strength, 3)}</td>
+                  <td className="min-w-40 px-2 py-1 text-right tabular-nums">{model.strength === null ? (dimension.strengthReason ?? "") : interval(model.strengthCi, 3, model.strengthCi ? undefined : "one item")}</td>
+                  {section.metricName ? <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{fixed(model.metric, 3)}</td> : null}
                 </tr>
               ))}
             </tbody>

@@ -12,7 +12,7 @@ import type { MeanCell } from "@/lib/tasks/rating/figures";
 
 function Cell({ cell, digits = 2 }: { cell: MeanCell | undefined; digits?: number }) {
   return (
-    <td className="px-2 py-1 text-right tabular-nums" title={cell ? `n = ${cell.n}` : undefined}>
+    <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={cell ? `n = ${cell.n}` : undefined}>
       {fixed(cell?.mean ?? null, digits)}
     </td>
   );
@@ -89,11 +89,11 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
                   {row.dimension}
                 </th>
                 <td className="px-2 py-1">{row.level}</td>
-                <td className="px-2 py-1 text-right tabular-nums">{fixed(row.alpha, 3)}</td>
-                <td className="px-2 py-1 text-right tabular-nums" title={row.description}>
+                <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{fixed(row.alpha, 3)}</td>
+                <td className="min-w-40 px-2 py-1 text-right tabular-nums" title={row.description}>
                   {interval(row.ci, 3, row.reason)}
                 </td>
-                <td className="px-2 py-1 text-right tabular-nums">
+                <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">
                   {row.units} / {row.items}
                 </td>
               </tr>
@@ -122,7 +122,7 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
                 <td className="px-2 py-1">{entry.dimension}</td>
                 <td className="px-2 py-1">{entry.scale}</td>
                 <Cell cell={entry.people} />
-                <td className="px-2 py-1 text-right tabular-nums">{entry.people.n}</td>
+                <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{entry.people.n}</td>
               </tr>
             ))}
           </tbody>
