@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { DbClient, Tx } from "@/lib/db/client-types";
-import { getTaskModule } from "@/lib/tasks";
+import { getTaskModule, kindSettings } from "@/lib/tasks";
+import { exampleActionOf } from "@/lib/tasks/agent-contract";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { InteractiveTask, Json, PlayContext, PlayResult } from "@/lib/tasks/types";
 import { assertAgentStepAllowed } from "@/lib/participants/agents";
@@ -38,6 +39,14 @@ export interface PlayState {
   view: Json;
   /** every step after the start, in order (what the annotator did and was told) */
   steps: PlayStepView[];
+  /** callers with an API token (`withExampleAction`): the kind's trivial next action from this view (the agent contract); null: stop acting and answer */
+  exampleAction?: Json | null;
+}
+
+/** What a caller of getPlay / playStep asks for besides the episode. */
+export interface PlayOptions {
+  /** add the kind's example action (`exampleAction`): the caller has an API token (an agent, a script) */
+  withExampleAction?: boolean;
 }
 
 export interface PlayStepAck {
@@ -47,6 +56,8 @@ export interface PlayStepAck {
   message: string | null;
   /** true when this seq was stored before: a retry, answered from the record */
   duplicate: boolean;
+  /** as in PlayState: the example next action after this step (callers with an API token only) */
+  exampleAction?: Json | null;
 }
 
 interface LockedAssignment {
@@ -103,18 +114,29 @@ async function stepsOf(tx: DbClient, assignmentId: string) {
   return tx.playStep.findMany({ where: { assignmentId }, orderBy: { seq: "asc" }, select: { seq: true, action: true, view: true, valid: true, message: true } });
 }
 
+/**
+ * The kind's example next action (the agent contract, lib/tasks/agent-contract.ts) after `stepsTaken`
+ * steps, from the item's public view and the current play view: never from the hidden state or the key.
+ */
+function exampleActionAfter(assignment: LockedAssignment, playView: Json, stepsTaken: number): Json | null {
+  const kindModule = getTaskModule(assignment.item.kind);
+  if (!kindModule.agent?.exampleAction) return null;
+  const settings = kindSettings(assignment.taskSettings, assignment.item.kind);
+  return exampleActionOf(kindModule, kindModule.publicView(taskItemOf(assignment.item), settings), playView, stepsTaken);
+}
+
 /** The episode as the annotator may see it; starts it (seq 0) on the first call. */
-export async function getPlay(userId: string, assignmentId: string): Promise<PlayState> {
-  const rows = await db.$transaction(
+export async function getPlay(userId: string, assignmentId: string, options: PlayOptions = {}): Promise<PlayState> {
+  const { rows, assignment } = await db.$transaction(
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
       const existing = await stepsOf(tx, assignmentId);
-      if (existing.length > 0) return existing;
+      if (existing.length > 0) return { rows: existing, assignment };
       if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed`);
       const result = await interactive.start(taskItemOf(assignment.item), contextOf(assignment));
       await storeStep(tx, assignmentId, 0, {}, result);
-      return stepsOf(tx, assignmentId);
+      return { rows: await stepsOf(tx, assignmentId), assignment };
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },
   );
@@ -123,17 +145,18 @@ export async function getPlay(userId: string, assignmentId: string): Promise<Pla
     seq: last.seq,
     view: last.view as Json,
     steps: rows.filter((row) => row.seq > 0).map((row) => ({ seq: row.seq, action: row.action as Json, valid: row.valid, message: row.message })),
+    ...(options.withExampleAction ? { exampleAction: exampleActionAfter(assignment, last.view as Json, last.seq) } : {}),
   };
 }
 
 /** Applies one action (seq = last + 1) once; a retried seq gets the stored result. */
-export async function playStep(userId: string, assignmentId: string, input: { seq: number; action: unknown }): Promise<PlayStepAck> {
-  return db.$transaction(
+export async function playStep(userId: string, assignmentId: string, input: { seq: number; action: unknown }, options: PlayOptions = {}): Promise<PlayStepAck> {
+  const { ack, assignment } = await db.$transaction(
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
       const stored = await tx.playStep.findUnique({ where: { assignmentId_seq: { assignmentId, seq: input.seq } }, select: { seq: true, view: true, valid: true, message: true } });
-      if (stored) return { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true };
+      if (stored) return { ack: { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true }, assignment };
       if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed: no more steps`);
       const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
       if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
@@ -144,8 +167,9 @@ export async function playStep(userId: string, assignmentId: string, input: { se
       const result = await interactive.step(item, assignment.playState, action, { ...contextOf(assignment), seq: input.seq });
       await storeStep(tx, assignmentId, input.seq, action, result);
       if (assignment.status === "ASSIGNED") await tx.assignment.update({ where: { id: assignmentId }, data: { status: "STARTED", startedAt: new Date() } });
-      return { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false };
+      return { ack: { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false }, assignment };
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },
   );
+  return options.withExampleAction ? { ...ack, exampleAction: exampleActionAfter(assignment, ack.view, ack.seq) } : ack;
 }

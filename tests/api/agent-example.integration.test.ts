@@ -7,7 +7,10 @@ import { runScoreCommand } from "@/lib/cli/score";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { buildEsiDemo } from "@/lib/demo/esi-scenes";
 import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
-import { getTaskModule } from "@/lib/tasks";
+import { getTaskModule, kindSettings } from "@/lib/tasks";
+import { agentContractOf, exampleActionOf } from "@/lib/tasks/agent-contract";
+import type { Json } from "@/lib/tasks/types";
+import { nextReplySchema, playStateReplySchema, playStepReplySchema } from "@/lib/validations/annotate-replies";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { getPlay, playStep } from "@/lib/annotate/play";
@@ -47,6 +50,40 @@ async function agentToken(server: ApiTestServer, researcherToken: string, slug: 
   expect(response.status).toBe(201);
   const body = (await response.json()) as { agent: { id: string }; token: string };
   return { id: body.agent.id, token: body.token };
+}
+
+/**
+ * What the agent was told besides the views (issue 23): each item came with the agent contract and
+ * each play answer with the example action, in the shapes the OpenAPI document gives
+ * (lib/validations/annotate-replies.ts), and each is exactly what the kind computes from what the
+ * agent already had, the public view and the play view: nothing of the key can be in it.
+ */
+function checkAgentReplies(server: ApiTestServer, slug: string, taskSettings: unknown): { items: number; plays: number } {
+  const views = new Map<string, { kind: string; view: Json }>();
+  let items = 0;
+  let plays = 0;
+  for (const seen of server.seen) {
+    if (seen.status !== 200) continue;
+    if (seen.path.startsWith(`/api/annotate/studies/${slug}/next`)) {
+      const next = nextReplySchema.parse(JSON.parse(seen.body));
+      if (next.status !== "item") continue;
+      const assignment = next.assignment!;
+      const kindModule = getTaskModule(assignment.kind);
+      expect(assignment.agent, "the agent contract comes with an API token").toBeDefined();
+      expect(assignment.agent).toEqual(agentContractOf(kindModule, assignment.view as Json, kindSettings(taskSettings, assignment.kind)));
+      views.set(assignment.assignmentId, { kind: assignment.kind, view: assignment.view as Json });
+      items++;
+    }
+    const play = /^\/api\/annotate\/assignments\/([^/]+)\/play$/.exec(seen.path);
+    if (play) {
+      const reply = seen.method === "GET" ? playStateReplySchema.parse(JSON.parse(seen.body)) : playStepReplySchema.parse(JSON.parse(seen.body));
+      const shown = views.get(play[1])!;
+      expect(reply.exampleAction, "the example action comes with an API token").not.toBeUndefined();
+      expect(reply.exampleAction).toEqual(exampleActionOf(getTaskModule(shown.kind), shown.view, reply.view as Json, reply.seq));
+      plays++;
+    }
+  }
+  return { items, plays };
 }
 
 /** The agent's recorded answers, scored offline by `yardstick score` (lib/cli/score.ts, the CLI's own function), beside the server's stored scores. */
@@ -104,6 +141,8 @@ describe("examples/agent.py plays a study through the people's API (issue 23)", 
     // what the agent was sent: the public view and the current observation, never the graph or the answer
     const sent = server.seen.filter((s) => s.path.startsWith("/api/annotate")).map((s) => s.body).join("\n");
     for (const word of ['"graph":', '"edges":', '"states":', '"contrastive":', '"trace":', '"playState":', '"key":']) expect(sent).not.toContain(word);
+    // and the agent contract and example actions with them: the kind's, from the public and play views alone
+    expect(checkAgentReplies(server, study.slug, {})).toEqual({ items: 3, plays: 12 });
 
     const { offline, stored } = await offlineAndStored(study.id, agent.id);
     expect(offline).toEqual(stored);
@@ -131,6 +170,7 @@ describe("examples/agent.py plays a study through the people's API (issue 23)", 
 
     const sent = server.seen.filter((s) => s.path.startsWith("/api/annotate")).map((s) => s.body).join("\n");
     for (const word of ['"goal":', '"reference":', '"keyActions":', '"rules":', '"world":']) expect(sent).not.toContain(word);
+    expect(checkAgentReplies(server, study.slug, {})).toEqual({ items: 2, plays: 10 });
 
     const { offline, stored } = await offlineAndStored(study.id, agent.id);
     expect(stored).toHaveLength(2);
