@@ -77,6 +77,7 @@ describe("a toy kind registered at run time", () => {
       answerInstructions: "Count the dots: answer with a JSON object that matches answerSchema.",
       actionInstructions: null,
       exampleAnswer: null,
+      answerFromActions: false,
     });
     expect(answerJsonSchema(toyCountModule.answerSchema)).toMatchObject({ properties: { count: { type: "integer", minimum: 0, maximum: 999 } }, required: ["count"] });
     const sent = [

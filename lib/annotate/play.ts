@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { DbClient, Tx } from "@/lib/db/client-types";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
-import { exampleActionOf } from "@/lib/tasks/agent-contract";
+import { playAdviceOf, type PlayAdvice } from "@/lib/tasks/agent-contract";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { InteractiveTask, Json, PlayContext, PlayResult } from "@/lib/tasks/types";
 import { assertAgentStepAllowed } from "@/lib/participants/agents";
@@ -39,14 +39,16 @@ export interface PlayState {
   view: Json;
   /** every step after the start, in order (what the annotator did and was told) */
   steps: PlayStepView[];
-  /** callers with an API token (`withExampleAction`): the kind's trivial next action from this view (the agent contract); null: stop acting and answer */
+  /** callers with an API token (`withPlayAdvice`): whether the episode takes another action now (the kind says; the agent contract) */
+  canAct?: boolean;
+  /** callers with an API token: the kind's trivial next action from this view; null: stop acting and answer */
   exampleAction?: Json | null;
 }
 
 /** What a caller of getPlay / playStep asks for besides the episode. */
 export interface PlayOptions {
-  /** add the kind's example action (`exampleAction`): the caller has an API token (an agent, a script) */
-  withExampleAction?: boolean;
+  /** add `canAct` and `exampleAction` (PlayAdvice, lib/tasks/agent-contract.ts): the caller has an API token (an agent, a script) */
+  withPlayAdvice?: boolean;
 }
 
 export interface PlayStepAck {
@@ -56,7 +58,8 @@ export interface PlayStepAck {
   message: string | null;
   /** true when this seq was stored before: a retry, answered from the record */
   duplicate: boolean;
-  /** as in PlayState: the example next action after this step (callers with an API token only) */
+  /** as in PlayState, after this step (callers with an API token only) */
+  canAct?: boolean;
   exampleAction?: Json | null;
 }
 
@@ -115,14 +118,14 @@ async function stepsOf(tx: DbClient, assignmentId: string) {
 }
 
 /**
- * The kind's example next action (the agent contract, lib/tasks/agent-contract.ts) after `stepsTaken`
- * steps, from the item's public view and the current play view: never from the hidden state or the key.
+ * What the kind tells an agent after `stepsTaken` steps (the agent contract, lib/tasks/agent-contract.ts),
+ * from the item's public view and the current play view: never from the hidden state or the key.
  */
-function exampleActionAfter(assignment: LockedAssignment, playView: Json, stepsTaken: number): Json | null {
+function adviceAfter(assignment: LockedAssignment, playView: Json, stepsTaken: number): PlayAdvice {
   const kindModule = getTaskModule(assignment.item.kind);
-  if (!kindModule.agent?.exampleAction) return null;
-  const settings = kindSettings(assignment.taskSettings, assignment.item.kind);
-  return exampleActionOf(kindModule, kindModule.publicView(taskItemOf(assignment.item), settings), playView, stepsTaken);
+  // the public view only when the kind's example reads it
+  const view = kindModule.agent?.exampleAction ? kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.taskSettings, assignment.item.kind)) : null;
+  return playAdviceOf(kindModule, view, playView, stepsTaken);
 }
 
 /** The episode as the annotator may see it; starts it (seq 0) on the first call. */
@@ -145,7 +148,7 @@ export async function getPlay(userId: string, assignmentId: string, options: Pla
     seq: last.seq,
     view: last.view as Json,
     steps: rows.filter((row) => row.seq > 0).map((row) => ({ seq: row.seq, action: row.action as Json, valid: row.valid, message: row.message })),
-    ...(options.withExampleAction ? { exampleAction: exampleActionAfter(assignment, last.view as Json, last.seq) } : {}),
+    ...(options.withPlayAdvice ? adviceAfter(assignment, last.view as Json, last.seq) : {}),
   };
 }
 
@@ -171,5 +174,5 @@ export async function playStep(userId: string, assignmentId: string, input: { se
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },
   );
-  return options.withExampleAction ? { ...ack, exampleAction: exampleActionAfter(assignment, ack.view, ack.seq) } : ack;
+  return options.withPlayAdvice ? { ...ack, ...adviceAfter(assignment, ack.view, ack.seq) } : ack;
 }

@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentAnswerSchema, agentContractOf, answerJsonSchema, exampleActionOf } from "@/lib/tasks/agent-contract";
+import { agentAnswerSchema, agentContractOf, answerJsonSchema, playAdviceOf } from "@/lib/tasks/agent-contract";
 import { getTaskModule, kindSettings, taskKinds } from "@/lib/tasks";
 import type { AnyTaskModule, Json, PlayContext, TaskItem } from "@/lib/tasks/types";
 import { jsonSchemaProblems } from "@/tests/json-schema-check";
 import { kindFixtureBuilder, type KindFixture } from "../../e2e/kind-fixtures";
+
+const exampleActionOf = (kindModule: AnyTaskModule, view: Json, playView: Json, steps: number) => playAdviceOf(kindModule, view, playView, steps).exampleAction;
 
 const fakeImage = async (name: string) => `/api/assets/${createHash("sha256").update(name).digest("hex")}`;
 
@@ -68,8 +70,9 @@ describe("the agent contract of every registered kind (issue 23)", () => {
       let result = await interactive.start(item, context);
       const played: unknown[] = [];
       for (let steps = 0; steps < 100; steps++) {
-        const action = exampleActionOf(kindModule, view, result.view as Json, steps);
+        const { canAct, exampleAction: action } = playAdviceOf(kindModule, view, result.view as Json, steps);
         if (action === null) break;
+        expect(canAct).toBe(true);
         expect(interactive.actionSchema.safeParse(action).success, JSON.stringify(action)).toBe(true);
         expect(jsonSchemaProblems(contract.actionSchema!, action)).toEqual([]);
         played.push(action);
@@ -87,7 +90,10 @@ describe("the agent contract of every registered kind (issue 23)", () => {
     const active = { mode: "active", maxSteps: 30 };
     expect([0, 1, 2, 3].map((steps) => exampleActionOf(esi, {}, active, steps))).toEqual([{ name: "turn_left", args: [] }, { name: "turn_left", args: [] }, { name: "move_forward", args: [] }, null]);
     expect([0, 1, 2].map((steps) => exampleActionOf(esi, {}, { mode: "active", maxSteps: 2 }, steps))).toEqual([{ name: "turn_left", args: [] }, { name: "turn_left", args: [] }, null]);
-    expect(exampleActionOf(esi, {}, { mode: "passive-gt", images: [] }, 0)).toBeNull();
+    expect(playAdviceOf(esi, {}, { mode: "passive-gt", images: [] }, 0)).toEqual({ canAct: false, exampleAction: null });
+    // an agent may act on after the example stops, up to the budget
+    expect([3, 29, 30].map((steps) => playAdviceOf(esi, {}, active, steps).canAct)).toEqual([true, true, false]);
+    expect(agentContractOf(esi, {}, {}).answerFromActions).toBe(false);
     const view = { question: "Where?", options: { A: ["left", "right"], B: ["up", "down"] }, initialImage: "x", initialObjects: [], maxSteps: 30 };
     expect(agentContractOf(esi, view, {}).exampleAnswer).toEqual({ choice: { A: "left", B: "up" } });
   });
@@ -97,7 +103,9 @@ describe("the agent contract of every registered kind (issue 23)", () => {
     expect(exampleActionOf(ego, {}, { finished: false, steps: 0, objects: [{ id: "cup_1", label: "cup" }] }, 0)).toEqual({ type: "act", action: "pick_up(cup_1)" });
     expect(exampleActionOf(ego, {}, { finished: false, steps: 1, objects: [{ id: "cup_1", label: "cup" }] }, 1)).toEqual({ type: "done" });
     expect(exampleActionOf(ego, {}, { finished: false, steps: 0, objects: [] }, 2)).toEqual({ type: "done" });
-    expect(exampleActionOf(ego, {}, { finished: true, steps: 0, objects: [] }, 3)).toBeNull();
+    expect(playAdviceOf(ego, {}, { finished: true, steps: 0, objects: [] }, 3)).toEqual({ canAct: false, exampleAction: null });
+    expect(playAdviceOf(ego, {}, { finished: false, steps: 5, objects: [] }, 40).canAct).toBe(true);
+    expect(agentContractOf(ego, {}, {})).toMatchObject({ answerFromActions: true, exampleAnswer: { tasks: [] } });
   });
 
   it("EXPLORE in a free-text study: the free-text answer's schema and a text example", async () => {
@@ -122,8 +130,13 @@ describe("the agent contract of every registered kind (issue 23)", () => {
       answerInstructions: "Bare kind: answer with a JSON object that matches answerSchema.",
       actionInstructions: null,
       exampleAnswer: null,
+      answerFromActions: false,
     });
-    expect(exampleActionOf(bare, {}, {}, 0)).toBeNull();
+    expect(playAdviceOf(bare, {}, {}, 0)).toEqual({ canAct: false, exampleAction: null });
+    // an interactive kind without an agent part: it may act (until the agent answers), with no example
+    const bareInteractive = { ...getTaskModule("esi-explore"), agent: undefined } as AnyTaskModule;
+    expect(playAdviceOf(bareInteractive, {}, { mode: "passive-gt" }, 0)).toEqual({ canAct: true, exampleAction: null });
+    expect(agentContractOf(bareInteractive, {}, {})).toMatchObject({ interactive: true, actionInstructions: null, exampleAnswer: null, answerFromActions: false });
   });
 });
 

@@ -27,6 +27,16 @@ export interface AgentContract {
   actionInstructions: string | null;
   /** a trivial valid answer computed from the public view (the baseline examples/agent.py submits); null when the kind gives none */
   exampleAnswer: Json | null;
+  /** true: the server builds the answer from the recorded actions; submit exampleAnswer as it is */
+  answerFromActions: boolean;
+}
+
+/** What the play endpoints add for a caller with an API token, after each step. */
+export interface PlayAdvice {
+  /** whether the episode takes another action now (false: a passive condition, the budget spent, every task done) */
+  canAct: boolean;
+  /** the kind's trivial next action; null: stop acting and answer (or the kind gives none) */
+  exampleAction: Json | null;
 }
 
 const cache = new WeakMap<z.ZodType, JsonSchema>();
@@ -62,11 +72,16 @@ export function agentContractOf(taskModule: AnyTaskModule, view: Json, settings:
     answerInstructions: agent?.answerInstructions ?? `${taskModule.title}: answer with a JSON object that matches answerSchema.`,
     actionInstructions: taskModule.interactive ? (agent?.actionInstructions ?? null) : null,
     exampleAnswer: (agent?.exampleAnswer?.(view) ?? null) as Json | null,
+    answerFromActions: taskModule.interactive !== undefined && agent?.answerFromActions === true,
   };
 }
 
-/** The kind's trivial next action (the play endpoints' `exampleAction`); null: stop acting, or the kind gives none. */
-export function exampleActionOf(taskModule: AnyTaskModule, view: Json, playView: Json, stepsTaken: number): Json | null {
-  if (!taskModule.interactive) return null;
-  return (taskModule.agent?.exampleAction?.(view, playView, stepsTaken) ?? null) as Json | null;
+/**
+ * What the play endpoints tell an agent after `stepsTaken` steps (PlayAdvice), from the public view
+ * and the current play view. The example action is null whenever the episode takes no action.
+ */
+export function playAdviceOf(taskModule: AnyTaskModule, view: Json, playView: Json, stepsTaken: number): PlayAdvice {
+  if (!taskModule.interactive) return { canAct: false, exampleAction: null };
+  const canAct = taskModule.agent?.canAct?.(playView, stepsTaken) ?? true;
+  return { canAct, exampleAction: canAct ? ((taskModule.agent?.exampleAction?.(view, playView, stepsTaken) ?? null) as Json | null) : null };
 }

@@ -155,6 +155,17 @@ export interface KindAgentContract<Answer = unknown, Action = unknown> {
    * steps taken so far (the last step's seq); null: stop acting and answer.
    */
   exampleAction?(view: Json, playView: Json, stepsTaken: number): Action | null;
+  /**
+   * Interactive kinds: whether the episode takes another action now (false in a passive condition,
+   * once the step budget is spent, once every task is done), from the play view and the steps
+   * taken; an agent that acts anyway is refused. Default: true.
+   */
+  canAct?(playView: Json, stepsTaken: number): boolean;
+  /**
+   * Interactive kinds: the server builds the whole answer from the recorded actions (playAnswer),
+   * so an agent submits `exampleAnswer` as it is, with nothing to decide (Ego2World).
+   */
+  answerFromActions?: boolean;
 }
 
 /** One stored step of an episode as the kind's playAnswer sees it. */

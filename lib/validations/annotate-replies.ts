@@ -21,6 +21,7 @@ export const agentContractReplySchema = z
     answerInstructions: z.string().describe("what an answer means, for a model's prompt"),
     actionInstructions: z.string().nullable().describe("what an action means (interactive kinds that say)"),
     exampleAnswer: z.unknown().describe("a trivial valid answer computed from the public view (a baseline); null when the kind gives none"),
+    answerFromActions: z.boolean().describe("true: the server builds the answer from the recorded actions; submit exampleAnswer as it is"),
   })
   .describe("The agent contract: how to answer this item's kind, without knowing the kind");
 
@@ -53,12 +54,14 @@ export const nextReplySchema = z
   })
   .describe("NextView (lib/annotate/next.ts)");
 
+const canAct = z.boolean().optional().describe("with an API token only: whether the episode takes another action now (false: a passive condition, the step budget spent, every task done): answer then");
 const exampleAction = z.unknown().optional().describe("with an API token only: the kind's trivial next action from this view (the agent contract); null: stop acting and answer");
 
 export const playStateReplySchema = z.strictObject({
   seq: z.number().describe("the latest step's seq (0: the start)"),
   view: z.unknown().describe("what the annotator sees now"),
   steps: z.array(z.strictObject({ seq: z.number(), action: z.unknown(), valid: z.boolean(), message: z.string().nullable() })),
+  canAct,
   exampleAction,
 });
 
@@ -68,5 +71,6 @@ export const playStepReplySchema = z.strictObject({
   valid: z.boolean().describe("false: the action was refused (it still counts as a step)"),
   message: z.string().nullable(),
   duplicate: z.boolean().describe("true: this seq was stored before (a retry), answered from the record"),
+  canAct,
   exampleAction,
 });

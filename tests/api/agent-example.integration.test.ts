@@ -8,7 +8,7 @@ import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { buildEsiDemo } from "@/lib/demo/esi-scenes";
 import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
-import { agentContractOf, exampleActionOf } from "@/lib/tasks/agent-contract";
+import { agentContractOf, playAdviceOf } from "@/lib/tasks/agent-contract";
 import type { Json } from "@/lib/tasks/types";
 import { nextReplySchema, playStateReplySchema, playStepReplySchema } from "@/lib/validations/annotate-replies";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -79,7 +79,7 @@ function checkAgentReplies(server: ApiTestServer, slug: string, taskSettings: un
       const reply = seen.method === "GET" ? playStateReplySchema.parse(JSON.parse(seen.body)) : playStepReplySchema.parse(JSON.parse(seen.body));
       const shown = views.get(play[1])!;
       expect(reply.exampleAction, "the example action comes with an API token").not.toBeUndefined();
-      expect(reply.exampleAction).toEqual(exampleActionOf(getTaskModule(shown.kind), shown.view, reply.view as Json, reply.seq));
+      expect({ canAct: reply.canAct, exampleAction: reply.exampleAction }).toEqual(playAdviceOf(getTaskModule(shown.kind), shown.view, reply.view as Json, reply.seq));
       plays++;
     }
   }

@@ -213,6 +213,8 @@ export const ego2worldAgentContract: KindAgentContract<Ego2worldAnswer, Ego2worl
     'One action: {"type": "act", "action": "name(arg, ...)"} with a name of the palette and its params filled with ids of the play view\'s objects (or area names), e.g. "pick_up(mug_1)"; ' +
     'or {"type": "done"} when the current task (the play view\'s instruction) is done: the next task starts. The play view shows the current area, its objects, the hand, what changed and the feedback on the last action.',
   exampleAnswer: () => ({ tasks: [] }),
+  answerFromActions: true,
+  canAct: (playView) => viewField(playView, "finished") !== true,
   exampleAction: (_view, playView) => {
     if (viewField(playView, "finished") === true) return null;
     const steps = viewField(playView, "steps");

@@ -359,6 +359,12 @@ export const esiInteractive: InteractiveTask<EsiPublic, EsiKey, EsiPlayState, Es
 // ---------------------------------------------------------------------------------------------
 // The agent contract (issue 23)
 
+/** The step budget an active play view shows (0 when it shows none). */
+function stepBudget(playView: Json): number {
+  const maxSteps = viewField(playView, "maxSteps");
+  return typeof maxSteps === "number" ? maxSteps : 0;
+}
+
 /** The trivial policy's moves: two turns and a step, within the item's budget. */
 const EXAMPLE_MOVES = ["turn_left", "turn_left", "move_forward"] as const;
 
@@ -387,10 +393,11 @@ export const esiAgentContract: KindAgentContract<EsiAnswer, EsiAction> = {
   /** two turns and a step in an active episode (within maxSteps), then answer */
   exampleAction: (_view, playView, stepsTaken) => {
     if (viewField(playView, "mode") !== "active") return null;
-    const maxSteps = viewField(playView, "maxSteps");
-    const budget = Math.min(EXAMPLE_MOVES.length, typeof maxSteps === "number" ? maxSteps : 0);
+    const budget = Math.min(EXAMPLE_MOVES.length, stepBudget(playView));
     return stepsTaken < budget ? { name: EXAMPLE_MOVES[stepsTaken], args: [] } : null;
   },
+  /** an active episode within its step budget (a passive condition takes no action) */
+  canAct: (playView, stepsTaken) => viewField(playView, "mode") === "active" && stepsTaken < stepBudget(playView),
 };
 
 // ---------------------------------------------------------------------------------------------
