@@ -4,6 +4,7 @@ import { exportedHandlers, readRouteFile, routeFiles } from "./api-route-files";
 import { buildOpenApi, httpMethods, inputJsonSchema, outputJsonSchema, pathOfRouteFile } from "@/lib/http/openapi";
 import type { RouteHandler } from "@/lib/http/route";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
+import { taskKinds } from "@/lib/tasks";
 
 const apiRoot = path.resolve(import.meta.dirname, "..", "app", "api");
 /** route files outside the document, each for a reason given in app/api/openapi.json/manifest.ts */
@@ -31,6 +32,17 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
     }
     expect(apiRoutes.length, "app/api/openapi.json/manifest.ts lists a path twice, or one with no route file").toBe(files.length);
     expect(doc.openapi).toBe("3.1.0");
+  });
+
+  it("documents the study settings' body with each registered kind's settings (no longer any JSON)", () => {
+    const body = doc.paths["/api/studies/{slug}/settings"].patch.requestBody!.content["application/json"].schema as { properties: Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown }> };
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["title", "overlap", "goldRate", "endings", "conditions", "taskSettings"]));
+    const taskSettings = body.properties.taskSettings;
+    expect(Object.keys(taskSettings.properties!).sort()).toEqual([...taskKinds].sort());
+    expect(taskSettings.additionalProperties).toBe(false);
+    expect(Object.keys(taskSettings.properties!["gridwm-judge"].properties!)).toEqual(["probeMinGap"]);
+    expect(Object.keys(taskSettings.properties!["explore-scene"].properties!)).toEqual(["freeText"]);
+    expect(taskSettings.properties!["enact-forward"]).toMatchObject({ type: "object", additionalProperties: false });
   });
 
   it("describes what agents read: the next item with the agent contract, the play endpoints with the example action (issue 23)", () => {
