@@ -6,10 +6,13 @@ Standard library only. Usage:
     YARDSTICK_URL=http://localhost:3000 YARDSTICK_TOKEN=ys_... python3 examples/agent.py --study <slug>
 
 The token is an agent's "play" token (a study's Agents page, or POST /api/studies/<slug>/agents).
-The loop: GET next -> the item's public view -> for interactive kinds (ESI, Ego2World) GET play and
-one POST play per action -> the trajectory events -> POST responses. The server stores and scores
-the answers as a person's; the answer key never reaches the agent. The policy here is trivial
-(`TrivialPolicy`); examples/agent_openai.py replaces it with a chat model. docs/api.md.
+The loop: GET next -> the item's public view and its agent contract (`assignment.agent`) -> for
+interactive items (the contract says so) GET play and one POST play per action -> the trajectory
+events -> POST responses. The agent knows no task kind: the contract gives the answer's JSON
+Schema, what an answer means, and a trivial example answer; the play endpoints give whether the
+episode takes another action and an example action. The server stores and scores the answers as
+a person's; the answer key never reaches the agent. The policy here is trivial (`TrivialPolicy`:
+the server's examples); examples/agent_openai.py replaces it with a chat model. docs/api.md.
 """
 
 import argparse
@@ -63,69 +66,41 @@ class Client:
         raise RuntimeError("unreachable")
 
     def data_url(self, image_path):
-        """An image of the view (a /api/assets/... path) as a data: URL, for models that take images inline."""
+        """An image of the view (a /api/assets/... path) as a data: URL, for models that take images inline; None for another asset (a video)."""
         import base64
 
         request = urllib.request.Request(self.url + image_path)
         request.add_header("Authorization", "Bearer " + self.token)
         with urllib.request.urlopen(request, timeout=60) as response:
             kind = response.headers.get("Content-Type", "image/png")
+            if not kind.startswith("image/"):
+                return None
             return f"data:{kind};base64,{base64.b64encode(response.read()).decode('ascii')}"
 
 
-def first_choice(options):
-    """The first option: of the list, or of each part for questions with parts."""
-    if isinstance(options, dict):
-        return {part: values[0] for part, values in options.items()}
-    return options[0]
+def contract_of(assignment):
+    """The item's agent contract (`assignment.agent`): how to answer it, whatever its kind."""
+    return assignment.get("agent") or {}
 
 
 class TrivialPolicy:
-    """A baseline that needs no model: fixed moves, the first option, the given order."""
+    """A baseline that needs no model: the example answer and actions of the agent contract, which each kind computes from the public view."""
 
-    esi_moves = ["turn_left", "turn_left", "move_forward"]
+    def next_action(self, assignment, play, steps_taken):
+        """The next action of an interactive item, or None to stop acting and answer. `play`: the last play answer (view, canAct, exampleAction)."""
+        return play.get("exampleAction") if play.get("canAct") else None
 
-    def next_action(self, kind, item_view, play_view, steps_taken):
-        """The next action of an interactive item, or None to stop acting and answer."""
-        if kind == "esi-explore":
-            if play_view.get("mode") != "active" or steps_taken >= min(len(self.esi_moves), play_view.get("maxSteps", 0)):
-                return None
-            return {"name": self.esi_moves[steps_taken], "args": []}
-        if kind == "ego2world-play":
-            if play_view.get("finished"):
-                return None
-            # one try at each task: pick up the first thing in view, then say the task is done
-            if play_view.get("steps", 0) == 0 and play_view.get("objects"):
-                return {"type": "act", "action": f"pick_up({play_view['objects'][0]['id']})"}
-            return {"type": "done"}
-        return None
-
-    def answer(self, kind, item_view, play_view):
-        """The answer to submit, or None for a kind this policy cannot answer."""
-        if kind == "esi-explore":
-            return {"choice": first_choice(item_view["options"])}
-        if kind == "ego2world-play":
-            return {"tasks": []}  # the server rebuilds it from the recorded steps
-        if kind in ("enact-forward", "enact-inverse"):
-            return {"order": list(range(len(item_view["candidates"])))}
-        if kind == "gridwm-judge":
-            return {"verdict": "Success"}
-        if kind == "gridwm-next-obs":
-            return {"choice": "A"}
-        return None
+    def answer(self, assignment, play_view):
+        """The answer to submit, or None when there is none (the item is then skipped)."""
+        return contract_of(assignment).get("exampleAnswer")
 
     def confidence(self, scale):
         return 50 if scale == "PERCENT" else 3
 
 
-INTERACTIVE = {"esi-explore", "ego2world-play"}
-
-
 def play_item(client, policy, assignment, scale, log):
     """One item: its trajectory events, its actions, its answer. Returns False when the policy cannot answer it."""
     aid = assignment["assignmentId"]
-    kind = assignment["kind"]
-    view = assignment["view"]
     started = time.time()
     events = []
     seq = len(assignment.get("history") or [])
@@ -135,25 +110,26 @@ def play_item(client, policy, assignment, scale, log):
         events.append({"assignmentId": aid, "seq": seq, "type": kind_of_event, "payload": payload, "clientTime": int(time.time() * 1000)})
         seq += 1
 
-    event("item_shown", {"kind": kind, "resumed": seq > 0})
+    event("item_shown", {"kind": assignment["kind"], "resumed": seq > 0})
     play_view = None
-    if kind in INTERACTIVE:
-        state = client.call("GET", f"/api/annotate/assignments/{aid}/play")
-        play_view = state["view"]
-        steps = len(state["steps"])
+    if contract_of(assignment).get("interactive"):
+        play = client.call("GET", f"/api/annotate/assignments/{aid}/play")
+        play_view = play["view"]
+        last = play["seq"]
+        steps = len(play["steps"])
         while True:
-            action = policy.next_action(kind, view, play_view, steps)
+            action = policy.next_action(assignment, play, steps)
             if action is None:
                 break
-            ack = client.call("POST", f"/api/annotate/assignments/{aid}/play", {"seq": state["seq"] + 1, "action": action})
-            state["seq"] = ack["seq"]
-            play_view = ack["view"]
+            play = client.call("POST", f"/api/annotate/assignments/{aid}/play", {"seq": last + 1, "action": action})
+            last = play["seq"]
+            play_view = play["view"]
             steps += 1
-            event("play_step", {"seq": ack["seq"], "action": action, "valid": ack["valid"]})
-            log(f"  step {ack['seq']}: {json.dumps(action)} -> {'ok' if ack['valid'] else ack['message']}")
-    answer = policy.answer(kind, view, play_view)
+            event("play_step", {"seq": play["seq"], "action": action, "valid": play["valid"]})
+            log(f"  step {play['seq']}: {json.dumps(action)} -> {'ok' if play['valid'] else play['message']}")
+    answer = policy.answer(assignment, play_view)
     if answer is None:
-        log(f"  no answer for kind {kind}: skipped")
+        log(f"  no answer for this item ({assignment['kind']}): skipped")
         return False
     confidence = policy.confidence(scale)
     client_id = str(uuid.uuid4())
@@ -182,6 +158,10 @@ def run(client, study, policy, max_items=None, log=print):
         nxt = client.call("GET", f"/api/annotate/studies/{study}/next{query}")
         status = nxt["status"]
         if status == "wait":
+            if skipped:
+                # nothing to hand out but the items skipped here (excluded above): the run is over
+                log(f"study {study}: only skipped items are left")
+                return {"status": "done", "answered": answered, "skipped": len(skipped)}
             time.sleep(1)
             continue
         if status != "item":

@@ -7,10 +7,12 @@ Standard library only. Usage:
     YARDSTICK_URL=http://localhost:3000 YARDSTICK_TOKEN=ys_... python3 examples/agent_openai.py --study <slug>
 
 The same loop as examples/agent.py (next -> view -> play -> events -> response); the policy asks
-the model. The prompt holds the item's public view as JSON (what a person sees, never a key) and
-its images as data URLs; the model replies with one JSON object: {"action": ...} to act in an
-interactive item, {"answer": ...} to answer. A reply that cannot be read falls back to the trivial
-policy's move, so a run always ends. docs/api.md.
+the model. The prompt holds the item's public view as JSON (what a person sees, never a key), its
+images as data URLs, and the item's agent contract from the server: what an answer (and an
+action) means and their JSON Schemas. Nothing here knows a task kind. The model replies with one
+JSON object: {"action": ...} to act in an interactive item, {"answer": ...} to answer. A reply
+that cannot be read falls back to the server's example action or answer, so a run always ends.
+docs/api.md.
 """
 
 import argparse
@@ -20,23 +22,9 @@ import re
 import sys
 import urllib.request
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the examples
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from agent import Client, TrivialPolicy, run  # noqa: E402
-
-ANSWER_FORMATS = {
-    "enact-forward": '{"order": [i, ...]}: candidate indices (0-based) in the order they happen',
-    "enact-inverse": '{"order": [i, ...]}: candidate indices (0-based) in the order they happen',
-    "gridwm-judge": '{"verdict": "Success" | "Fail"}',
-    "gridwm-next-obs": '{"choice": "A" | "B" | "C" | "D"}',
-    "esi-explore": '{"choice": "<one option, verbatim>"} (or a map part -> option for questions with parts)',
-    "ego2world-play": '{"tasks": []} (the server rebuilds the answer from your actions)',
-    "explore-scene": '{"objects": [], "text": "<your description>"}',
-}
-
-ACTION_FORMATS = {
-    "esi-explore": '{"action": {"name": "<move_forward|turn_left|pick_up|...>", "args": [...]}} or {"answer": ...} when ready',
-    "ego2world-play": '{"action": {"type": "act", "action": "<skill(args)>"}} or {"action": {"type": "done"}} when the task is done',
-}
+from agent import Client, TrivialPolicy, contract_of, run  # noqa: E402
 
 
 def image_paths(value, found):
@@ -66,6 +54,16 @@ def parse_json_object(text):
     return None
 
 
+def contract_text(contract, acting):
+    """What the server says about answering (and acting in) this item: the meaning and the JSON Schemas."""
+    text = f"What an answer means: {contract.get('answerInstructions', '')}\nThe answer's JSON Schema: {json.dumps(contract.get('answerSchema', {}))}\n"
+    if acting:
+        if contract.get("actionInstructions"):
+            text += f"What an action means: {contract['actionInstructions']}\n"
+        text += f"An action's JSON Schema: {json.dumps(contract.get('actionSchema', {}))}\n"
+    return text
+
+
 class OpenAIPolicy(TrivialPolicy):
     def __init__(self, client, base_url, api_key, model, max_steps=30, max_images=8):
         self.client = client
@@ -76,17 +74,21 @@ class OpenAIPolicy(TrivialPolicy):
         self.max_images = max_images
         self.pending_answer = None
 
-    def chat(self, kind, item_view, play_view, instruction):
+    def chat(self, assignment, play_view, acting, instruction):
+        item_view = assignment["view"]
         content = [
             {
                 "type": "text",
-                "text": f"Task kind: {kind}.\nThe item, as shown to a person (JSON):\n{json.dumps(item_view)}\n"
+                "text": f"Task kind: {assignment['kind']}.\nThe item, as shown to a person (JSON):\n{json.dumps(item_view)}\n"
                 + (f"What you see now (JSON):\n{json.dumps(play_view)}\n" if play_view is not None else "")
+                + contract_text(contract_of(assignment), acting)
                 + instruction,
             }
         ]
         for path in image_paths([item_view, play_view], [])[: self.max_images]:
-            content.append({"type": "image_url", "image_url": {"url": self.client.data_url(path)}})
+            url = self.client.data_url(path)
+            if url:
+                content.append({"type": "image_url", "image_url": {"url": url}})
         body = {
             "model": self.model,
             "temperature": 0,
@@ -103,27 +105,25 @@ class OpenAIPolicy(TrivialPolicy):
             reply = json.loads(response.read().decode("utf-8"))
         return parse_json_object(reply["choices"][0]["message"]["content"] or "") or {}
 
-    def next_action(self, kind, item_view, play_view, steps_taken):
-        if steps_taken >= self.max_steps or (kind == "ego2world-play" and play_view.get("finished")):
+    def next_action(self, assignment, play, steps_taken):
+        if steps_taken >= self.max_steps or not play.get("canAct"):
             return None
-        if kind == "esi-explore" and play_view.get("mode") != "active":
-            return None
-        reply = self.chat(kind, item_view, play_view, f"Reply with {ACTION_FORMATS.get(kind, '{}')}.")
+        reply = self.chat(assignment, play["view"], True, 'Reply with {"action": <one action>} to act, or {"answer": <the answer>} when you are ready to answer.')
         if "answer" in reply:
             self.pending_answer = reply["answer"]
             return None
         action = reply.get("action")
-        return action if isinstance(action, dict) else super().next_action(kind, item_view, play_view, steps_taken)
+        return action if isinstance(action, dict) else super().next_action(assignment, play, steps_taken)
 
-    def answer(self, kind, item_view, play_view):
+    def answer(self, assignment, play_view):
         pending, self.pending_answer = self.pending_answer, None
+        if contract_of(assignment).get("answerFromActions"):
+            return super().answer(assignment, play_view)  # the server builds it from the recorded actions
         if isinstance(pending, dict):
             return pending
-        if kind == "ego2world-play":
-            return {"tasks": []}
-        reply = self.chat(kind, item_view, play_view, f"Answer now. Reply with {{\"answer\": {ANSWER_FORMATS.get(kind, '...')}}}.")
+        reply = self.chat(assignment, play_view, False, 'Answer now. Reply with {"answer": <the answer>}.')
         answer = reply.get("answer")
-        return answer if isinstance(answer, dict) else super().answer(kind, item_view, play_view)
+        return answer if isinstance(answer, dict) else super().answer(assignment, play_view)
 
 
 def main(argv=None):

@@ -10,7 +10,8 @@ import { taskKinds } from "@/lib/tasks";
  */
 
 const root = path.resolve(import.meta.dirname, "..");
-const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config"];
+/** examples/: the example agents answer every kind through the server's agent contract (issue 23), never by its id */
+const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config", "examples"];
 
 const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
 const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts"];
@@ -25,7 +26,7 @@ function* files(dir: string): Generator<string> {
     const relative = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
       if (entry.name !== "node_modules") yield* files(relative);
-    } else if (/\.(ts|tsx|mts|mjs|js|prisma|sql|json)$/.test(entry.name)) yield relative;
+    } else if (/\.(ts|tsx|mts|mjs|js|prisma|sql|json|py)$/.test(entry.name)) yield relative;
   }
 }
 
@@ -70,6 +71,13 @@ describe("kind names", () => {
 
   it("no shared file names a task kind", () => {
     expect(filesNamingKinds(taskKinds)).toEqual([]);
+  });
+
+  it("scans the example agents: Python code that names a kind is found", () => {
+    expect([...files("examples")]).toEqual(expect.arrayContaining(["examples/agent.py", "examples/agent_openai.py"]));
+    expect(kindPattern(["esi-explore"]).test('        if kind == "esi-explore":')).toBe(true);
+    expect(kindPattern(["choice"]).test("    if kind == 'choice':")).toBe(true);
+    expect(kindPattern(["choice"]).test('        return {"choice": options[0]}')).toBe(false);
   });
 
   it("finds a one-word kind where code names it as a kind, not where it is an ordinary word", () => {

@@ -1,15 +1,21 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportedHandlers, readRouteFile, routeFiles } from "./api-route-files";
-import { buildOpenApi, httpMethods, inputJsonSchema, pathOfRouteFile } from "@/lib/http/openapi";
+import { buildOpenApi, httpMethods, inputJsonSchema, outputJsonSchema, pathOfRouteFile } from "@/lib/http/openapi";
 import type { RouteHandler } from "@/lib/http/route";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
+import { taskKinds } from "@/lib/tasks";
 
 const apiRoot = path.resolve(import.meta.dirname, "..", "app", "api");
 /** route files outside the document, each for a reason given in app/api/openapi.json/manifest.ts */
 const outside = new Set([path.join("auth", "[...nextauth]", "route.ts"), path.join("[[...path]]", "route.ts"), path.join("openapi.json", "route.ts")]);
 
-type Operation = { requestBody?: { content: Record<string, { schema: unknown }> }; parameters: Array<{ name: string; in: string; schema: unknown }>; "x-yardstick-scope": string };
+type Operation = {
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  parameters: Array<{ name: string; in: string; schema: unknown }>;
+  "x-yardstick-scope": string;
+};
 
 describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => {
   const doc = buildOpenApi(apiRoutes) as { openapi: string; paths: Record<string, Record<string, Operation>> };
@@ -28,6 +34,25 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
     expect(doc.openapi).toBe("3.1.0");
   });
 
+  it("documents the study settings' body with each registered kind's settings (no longer any JSON)", () => {
+    const body = doc.paths["/api/studies/{slug}/settings"].patch.requestBody!.content["application/json"].schema as { properties: Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown }> };
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["title", "overlap", "goldRate", "endings", "conditions", "taskSettings"]));
+    const taskSettings = body.properties.taskSettings;
+    expect(Object.keys(taskSettings.properties!).sort()).toEqual([...taskKinds].sort());
+    expect(taskSettings.additionalProperties).toBe(false);
+    expect(Object.keys(taskSettings.properties!["gridwm-judge"].properties!)).toEqual(["probeMinGap"]);
+    expect(Object.keys(taskSettings.properties!["explore-scene"].properties!)).toEqual(["freeText"]);
+    expect(taskSettings.properties!["enact-forward"]).toMatchObject({ type: "object", additionalProperties: false });
+  });
+
+  it("describes what agents read: the next item with the agent contract, the play endpoints with the example action (issue 23)", () => {
+    const schemaOf = (urlPath: string, method: string) => doc.paths[urlPath][method].responses["200"].content!["application/json"].schema as { properties: Record<string, { properties?: Record<string, unknown> }> };
+    const next = schemaOf("/api/annotate/studies/{slug}/next", "get");
+    const agent = (next.properties.assignment.properties!.agent as { properties: Record<string, unknown> }).properties;
+    expect(Object.keys(agent).sort()).toEqual(["actionInstructions", "actionSchema", "answerFromActions", "answerInstructions", "answerSchema", "exampleAnswer", "interactive"]);
+    for (const method of ["get", "post"]) expect(Object.keys(schemaOf("/api/annotate/assignments/{id}/play", method).properties)).toEqual(expect.arrayContaining(["canAct", "exampleAction"]));
+  });
+
   it("describes each handler with the schemas it validates with: the same objects, read from the route file itself", async () => {
     for (const file of routeFiles(apiRoot)) {
       const relative = path.relative(apiRoot, file);
@@ -42,11 +67,14 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
         expect(entry.module[method as (typeof httpMethods)[number]], `app/api/openapi.json/manifest.ts: ${urlPath} is not app/api/${relative}`).toBe(handler);
         const operation = doc.paths[urlPath]?.[method.toLowerCase()];
         expect(operation, `${method} ${urlPath} (app/api/${relative}) is missing from the document`).toBeDefined();
-        const { body, form, params, query } = handler.options;
+        const { body, form, params, query, response } = handler.options;
         const content = operation!.requestBody?.content;
         if (body) expect(content?.["application/json"]?.schema, `${method} ${urlPath}: body schema`).toEqual(inputJsonSchema(body));
         else if (form) expect(content?.["multipart/form-data"]?.schema, `${method} ${urlPath}: form schema`).toEqual(inputJsonSchema(form));
         else expect(operation!.requestBody, `${method} ${urlPath} documents a body it does not read`).toBeUndefined();
+        const answer = operation!.responses["200"]?.content?.["application/json"]?.schema;
+        if (response) expect(answer, `${method} ${urlPath}: response schema`).toEqual(outputJsonSchema(response));
+        else expect(answer, `${method} ${urlPath} documents an answer it does not declare`).toBeUndefined();
         for (const [schema, where] of [
           [params, "path"],
           [query, "query"],

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { importBatch, readBatchSource } from "@/lib/import";
 import { nextForMember } from "@/lib/annotate/next";
+import { getAssignmentView } from "@/lib/annotate/assignment-view";
+import { answerJsonSchema } from "@/lib/tasks/agent-contract";
 import { recordEvents } from "@/lib/responses/events";
 import { submitResponse } from "@/lib/responses/responses";
 import { replayItemEvents } from "@/lib/annotate/item-state";
@@ -65,6 +67,19 @@ describe("a toy kind registered at run time", () => {
     expect(next.assignment.kind).toBe(TOY_KIND);
     expect(next.assignment.view).toEqual({ image: (item.public as { image: string }).image }); // the kind's publicView
     const assignmentId = next.assignment.assignmentId;
+    // the browser gets no agent contract; an agent (a caller with an API token) gets the contract of a
+    // kind without an agent part: its answer's JSON Schema, its title as instructions, no example
+    expect(next.assignment.agent).toBeUndefined();
+    expect((await getAssignmentView(assignmentId, annotator.id, { withAgentContract: true })).agent).toEqual({
+      interactive: false,
+      answerSchema: answerJsonSchema(toyCountModule.answerSchema),
+      actionSchema: null,
+      answerInstructions: "Count the dots: answer with a JSON object that matches answerSchema.",
+      actionInstructions: null,
+      exampleAnswer: null,
+      answerFromActions: false,
+    });
+    expect(answerJsonSchema(toyCountModule.answerSchema)).toMatchObject({ properties: { count: { type: "integer", minimum: 0, maximum: 999 } }, required: ["count"] });
     const sent = [
       { type: "item_shown", payload: { kind: TOY_KIND, resumed: false } },
       { type: "count_set", payload: { count: 2, via: "keyboard" } },

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
+import { agentContractOf, type AgentContract } from "@/lib/tasks/agent-contract";
 import type { Json, TaskItem } from "@/lib/tasks/types";
 import type { AssignmentPurpose, AssignmentStatus } from "@/lib/generated/prisma/enums";
 
@@ -31,6 +32,18 @@ export interface AssignmentView {
    * submission in its outbox sends it instead (and does not show the item).
    */
   reopened: { submittedSeq: number; submittedAt: number; reason: string } | null;
+  /**
+   * The agent contract (lib/tasks/agent-contract.ts; docs/api.md): the answer's JSON Schema, the
+   * instructions and an example answer, so that a model agent answers any kind without knowing
+   * it. Only for callers with an API token (`withAgentContract`): the browser does not need it.
+   */
+  agent?: AgentContract;
+}
+
+/** What a caller of getAssignmentView / nextForMember asks for besides the view. */
+export interface AssignmentViewOptions {
+  /** add the agent contract (`agent`): the caller has an API token (an agent, a script) */
+  withAgentContract?: boolean;
 }
 
 /**
@@ -70,7 +83,7 @@ export function taskItemOf(item: { externalId: string; kind: string; public: unk
  * The assignment as its annotator may see it. FORBIDDEN for anyone else (staff look at
  * assignments through the research replay, which is another function), NOT_FOUND when absent.
  */
-export async function getAssignmentView(assignmentId: string, userId: string): Promise<AssignmentView> {
+export async function getAssignmentView(assignmentId: string, userId: string, options: AssignmentViewOptions = {}): Promise<AssignmentView> {
   // one round trip (a Prisma relation read was four queries: the assignment, its item, its study, its events); this runs on every next-item
   const [assignment] = await db.$queryRaw<
     Array<{
@@ -103,16 +116,20 @@ export async function getAssignmentView(assignmentId: string, userId: string): P
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
   const kindModule = getTaskModule(assignment.item.kind);
   const history = assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload, clientTime: Number(event.clientTime) }));
+  const settings = kindSettings(assignment.taskSettings, assignment.item.kind);
+  const view = kindModule.publicView(taskItemOf(assignment.item), settings);
   return {
     assignmentId: assignment.id,
     purpose: assignment.purpose,
     status: assignment.status,
     kind: assignment.item.kind,
-    view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.taskSettings, assignment.item.kind)),
+    view,
     startedAt: assignment.startedAt?.getTime() ?? null,
     timeLimitSeconds: assignment.itemTimeLimitSeconds,
     condition: assignment.condition,
     history,
     reopened: pendingSubmissionOf(assignment.status, assignment.hasResponse, history),
+    // from the kind and the public view only (never the key)
+    ...(options.withAgentContract ? { agent: agentContractOf(kindModule, view, settings) } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { nextAssignment, progressFor, type Progress } from "@/lib/assignment";
-import { getAssignmentView, type AssignmentView } from "@/lib/annotate/assignment-view";
+import { getAssignmentView, type AssignmentView, type AssignmentViewOptions } from "@/lib/annotate/assignment-view";
 import { getMemberStanding } from "@/lib/annotate/studies";
 import { getParticipation, markParticipantComplete } from "@/lib/participants/participants";
 import { completionRedirectFor, endingsOf, type EndingName } from "@/lib/validations/study-settings";
@@ -54,7 +54,8 @@ export async function practiceStanding(studyId: string, userId: string, passMark
   return { answered: Number(row?.answered ?? 0), correct: Number(row?.correct ?? 0), total: Number(row?.total ?? 0), passMark };
 }
 
-export async function nextForMember(slug: string, userId: string, exclude: readonly string[] = []): Promise<NextView> {
+/** `options.withAgentContract`: the assignment carries the agent contract (callers with an API token; AssignmentView.agent). */
+export async function nextForMember(slug: string, userId: string, exclude: readonly string[] = [], options: AssignmentViewOptions = {}): Promise<NextView> {
   const { study, participation } = await getMemberStanding(slug, userId);
   const progressNow = () => progressFor(study.id, userId);
   const completion: Completion = { code: study.completionCode, redirectUrl: completionRedirectFor(study.completionRedirectUrl, study.completionCode) };
@@ -72,7 +73,7 @@ export async function nextForMember(slug: string, userId: string, exclude: reado
   if (next.status === "assigned") {
     // a study without practice items needs no practice query (most studies; next-item is the busiest page call)
     const practice = progress.practice.total === 0 ? { answered: 0, correct: 0, total: 0, passMark: study.practicePassMark } : await practiceStanding(study.id, userId, study.practicePassMark);
-    return { status: "item", assignment: await getAssignmentView(next.assignmentId, userId), progress, practice };
+    return { status: "item", assignment: await getAssignmentView(next.assignmentId, userId, options), progress, practice };
   }
   // the queue's statuses as strings, so that this stays in step while lib/assignment gains some
   const status: string = next.status;

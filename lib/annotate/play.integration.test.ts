@@ -55,6 +55,19 @@ describe("interactive play (lib/annotate/play.ts)", () => {
     expect(JSON.stringify(loaded)).not.toContain("count");
   });
 
+  it("gives the kind's example action (and whether it takes another) after each step to callers that ask (API tokens, issue 23), from the public and play views and the steps taken", async () => {
+    const { annotator, assignment } = await toyAssignment();
+    const agent = { withPlayAdvice: true };
+    expect(await getPlay(annotator.id, assignment.id, agent)).toEqual({ seq: 0, view: { parity: "even", condition: null }, steps: [], canAct: true, exampleAction: { op: "inc" } });
+    expect(Object.keys(await getPlay(annotator.id, assignment.id)).sort()).toEqual(["seq", "steps", "view"]); // the browser's call
+    expect(await playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } }, agent)).toMatchObject({ seq: 1, view: { parity: "odd" }, exampleAction: { op: "nop" } });
+    expect(await playStep(annotator.id, assignment.id, { seq: 2, action: { op: "nop" } }, agent)).toMatchObject({ seq: 2, valid: false, exampleAction: null });
+    // a retried step is answered from the record, with the example of that step
+    expect(await playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } }, agent)).toMatchObject({ seq: 1, duplicate: true, exampleAction: { op: "nop" } });
+    expect(Object.keys(await playStep(annotator.id, assignment.id, { seq: 3, action: { op: "inc" } })).sort()).toEqual(["duplicate", "message", "seq", "valid", "view"]);
+    expect((await getPlay(annotator.id, assignment.id, agent)).exampleAction).toBeNull();
+  });
+
   it("applies a step retried concurrently exactly once and answers both copies alike", async () => {
     const { annotator, assignment } = await toyAssignment();
     await getPlay(annotator.id, assignment.id);

@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { DbClient, Tx } from "@/lib/db/client-types";
-import { getTaskModule } from "@/lib/tasks";
+import { getTaskModule, kindSettings } from "@/lib/tasks";
+import { playAdviceOf, type PlayAdvice } from "@/lib/tasks/agent-contract";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { InteractiveTask, Json, PlayContext, PlayResult } from "@/lib/tasks/types";
 import { assertAgentStepAllowed } from "@/lib/participants/agents";
@@ -38,6 +39,16 @@ export interface PlayState {
   view: Json;
   /** every step after the start, in order (what the annotator did and was told) */
   steps: PlayStepView[];
+  /** callers with an API token (`withPlayAdvice`): whether the episode takes another action now (the kind says; the agent contract) */
+  canAct?: boolean;
+  /** callers with an API token: the kind's trivial next action from this view; null: stop acting and answer */
+  exampleAction?: Json | null;
+}
+
+/** What a caller of getPlay / playStep asks for besides the episode. */
+export interface PlayOptions {
+  /** add `canAct` and `exampleAction` (PlayAdvice, lib/tasks/agent-contract.ts): the caller has an API token (an agent, a script) */
+  withPlayAdvice?: boolean;
 }
 
 export interface PlayStepAck {
@@ -47,6 +58,9 @@ export interface PlayStepAck {
   message: string | null;
   /** true when this seq was stored before: a retry, answered from the record */
   duplicate: boolean;
+  /** as in PlayState, after this step (callers with an API token only) */
+  canAct?: boolean;
+  exampleAction?: Json | null;
 }
 
 interface LockedAssignment {
@@ -103,18 +117,29 @@ async function stepsOf(tx: DbClient, assignmentId: string) {
   return tx.playStep.findMany({ where: { assignmentId }, orderBy: { seq: "asc" }, select: { seq: true, action: true, view: true, valid: true, message: true } });
 }
 
+/**
+ * What the kind tells an agent after `stepsTaken` steps (the agent contract, lib/tasks/agent-contract.ts),
+ * from the item's public view and the current play view: never from the hidden state or the key.
+ */
+function adviceAfter(assignment: LockedAssignment, playView: Json, stepsTaken: number): PlayAdvice {
+  const kindModule = getTaskModule(assignment.item.kind);
+  // the public view only when the kind's example reads it
+  const view = kindModule.agent?.exampleAction ? kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.taskSettings, assignment.item.kind)) : null;
+  return playAdviceOf(kindModule, view, playView, stepsTaken);
+}
+
 /** The episode as the annotator may see it; starts it (seq 0) on the first call. */
-export async function getPlay(userId: string, assignmentId: string): Promise<PlayState> {
-  const rows = await db.$transaction(
+export async function getPlay(userId: string, assignmentId: string, options: PlayOptions = {}): Promise<PlayState> {
+  const { rows, assignment } = await db.$transaction(
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
       const existing = await stepsOf(tx, assignmentId);
-      if (existing.length > 0) return existing;
+      if (existing.length > 0) return { rows: existing, assignment };
       if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed`);
       const result = await interactive.start(taskItemOf(assignment.item), contextOf(assignment));
       await storeStep(tx, assignmentId, 0, {}, result);
-      return stepsOf(tx, assignmentId);
+      return { rows: await stepsOf(tx, assignmentId), assignment };
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },
   );
@@ -123,17 +148,18 @@ export async function getPlay(userId: string, assignmentId: string): Promise<Pla
     seq: last.seq,
     view: last.view as Json,
     steps: rows.filter((row) => row.seq > 0).map((row) => ({ seq: row.seq, action: row.action as Json, valid: row.valid, message: row.message })),
+    ...(options.withPlayAdvice ? adviceAfter(assignment, last.view as Json, last.seq) : {}),
   };
 }
 
 /** Applies one action (seq = last + 1) once; a retried seq gets the stored result. */
-export async function playStep(userId: string, assignmentId: string, input: { seq: number; action: unknown }): Promise<PlayStepAck> {
-  return db.$transaction(
+export async function playStep(userId: string, assignmentId: string, input: { seq: number; action: unknown }, options: PlayOptions = {}): Promise<PlayStepAck> {
+  const { ack, assignment } = await db.$transaction(
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
       const stored = await tx.playStep.findUnique({ where: { assignmentId_seq: { assignmentId, seq: input.seq } }, select: { seq: true, view: true, valid: true, message: true } });
-      if (stored) return { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true };
+      if (stored) return { ack: { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true }, assignment };
       if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed: no more steps`);
       const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
       if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
@@ -144,8 +170,9 @@ export async function playStep(userId: string, assignmentId: string, input: { se
       const result = await interactive.step(item, assignment.playState, action, { ...contextOf(assignment), seq: input.seq });
       await storeStep(tx, assignmentId, input.seq, action, result);
       if (assignment.status === "ASSIGNED") await tx.assignment.update({ where: { id: assignmentId }, data: { status: "STARTED", startedAt: new Date() } });
-      return { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false };
+      return { ack: { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false }, assignment };
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },
   );
+  return options.withPlayAdvice ? { ...ack, ...adviceAfter(assignment, ack.view, ack.seq) } : ack;
 }

@@ -5,9 +5,10 @@ import { defaultScope } from "@/lib/http/scopes";
 /**
  * The OpenAPI 3.1 document of the API (issue 23, docs/api.md), generated from the very options
  * each handler gives route() (lib/http/route.ts): its path, query and body schemas (zod 4's
- * toJSONSchema, as the client sends them: `io: "input"`), its roles and the scope an API token
- * needs. Nothing is written by hand but the one-line summaries; tests/openapi.test.ts fails when a
- * route file is missing or its schemas differ from the handler's.
+ * toJSONSchema, as the client sends them: `io: "input"`), the schema of its answer where it gives
+ * one (`response`, as sent: `io: "output"`), its roles and the scope an API token needs. Nothing
+ * is written by hand but the one-line summaries; tests/openapi.test.ts fails when a route file is
+ * missing or its schemas differ from the handler's.
  */
 
 export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -24,6 +25,12 @@ type JsonSchema = Record<string, unknown>;
 /** The JSON Schema of what a client sends for `schema` (without the $schema line, which OpenAPI 3.1 does not need per schema). */
 export function inputJsonSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+/** The JSON Schema of what a route answers (`route({ response })`): the value as it is sent, `io: "output"`. */
+export function outputJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
   return rest;
 }
 
@@ -61,7 +68,9 @@ export function buildOpenApi(entries: readonly ApiRouteEntry[], serverUrl?: stri
         tags: [entry.path.split("/")[2] ?? "api"],
         parameters: [...parametersOf(options.params, "path"), ...parametersOf(options.query, "query")],
         responses: {
-          "200": { description: "Success (201 for a creation, 202 for a background job, 204 without content)" },
+          "200": options.response
+            ? { description: "Success", content: { "application/json": { schema: outputJsonSchema(options.response) } } }
+            : { description: "Success (201 for a creation, 202 for a background job, 204 without content)" },
           "401": errorResponse,
           "403": errorResponse,
           "422": errorResponse,

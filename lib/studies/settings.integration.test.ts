@@ -10,6 +10,9 @@ import { createStudyExport, pseudonymisedExternalId } from "@/lib/exports/study-
 import { listStudyAudit } from "@/lib/audit/log";
 import { enterByLink } from "@/lib/studies/entry";
 import { addMember, createEnactItems, createGridwmJudgeFamilies, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { issueToken } from "@/lib/auth/api-tokens";
+import { PATCH as patchSettings } from "@/app/api/studies/[slug]/settings/route";
+import { call } from "@/tests/api/http";
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -99,6 +102,27 @@ describe("study settings", () => {
     const saved = await updateStudySettings(study.slug, { ...view.settings, taskSettings: { "gridwm-judge": { probeMinGap: 8 } } }, researcher.id);
     expect(saved.settings.taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 } });
     expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 } });
+  });
+
+  it("PATCH /api/studies/<slug>/settings checks its body with each kind's settings schema, as its OpenAPI document says", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const study = await createStudy();
+    await createGridwmJudgeFamilies(study.id, { families: 1, members: 2 });
+    const token = (await issueToken(researcher.id, { name: "notebook", scopes: ["manage"], expiresInDays: 1 }, researcher.id)).token;
+    const { settings } = await getStudySettings(study.slug);
+    const patch = (taskSettings: unknown) => call(patchSettings, { method: "PATCH", path: `/api/studies/${study.slug}/settings`, token, params: { slug: study.slug }, json: { ...settings, taskSettings } });
+
+    const bad = await patch({ "gridwm-judge": { probeMinGap: 101 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toMatchObject({ issues: [{ path: "taskSettings.gridwm-judge.probeMinGap", message: "at most 100" }] });
+    expect((await patch({ "enact-forward": { speed: 2 } })).status).toBe(422); // a kind without settings
+    expect((await patch({ "no-such-kind": {} })).body).toMatchObject({ issues: [{ path: "taskSettings" }] });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({});
+
+    const saved = await patch({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": {} });
+    expect(saved.status).toBe(200);
+    expect((saved.body as { settings: { taskSettings: unknown } }).settings.taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": { freeText: false } });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": { freeText: false } });
   });
 
   it("freezes the settings once a response exists, and a new version copies the study (settings, batches, items, assets) as a draft", async () => {

@@ -5,8 +5,8 @@ import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { getTaskModule, isTaskKind, taskModules } from "@/lib/tasks";
-import { endingsOf, STATUS_TRANSITIONS, studySettingsSchema, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
+import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
+import { endingsOf, STATUS_TRANSITIONS, studySettingsSchema, studySettingsSchemaWith, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
 
 /**
  * A study's settings (the Settings tab): read, change while the study is not frozen, the
@@ -188,6 +188,18 @@ export async function getStudySettings(slug: string): Promise<StudySettingsView>
     tagKeys,
     items: { total: count(() => true), practice: count((row) => row.practice), gold: count((row) => row.gold) },
   };
+}
+
+/**
+ * The body of PATCH /api/studies/<slug>/settings, for the route and its OpenAPI document: the
+ * study settings with `taskSettings` an object of the registered kinds, each optional and checked
+ * by its kind's settingsSchema (a kind without one takes {} only); other keys are refused. Built by
+ * looping over the registry when the route loads. updateStudySettings checks the kinds again (for
+ * callers other than the route).
+ */
+export function studySettingsBodySchema() {
+  const kinds = Object.fromEntries(taskKinds.map((kind) => [kind, (taskModules[kind].settingsSchema ?? z.strictObject({})).optional()]));
+  return studySettingsSchemaWith(z.strictObject(kinds) as z.ZodType<Record<string, Record<string, unknown>>>);
 }
 
 /** Per-kind settings checked by each kind's settingsSchema; issues name taskSettings.<kind>.<field>. */

@@ -128,6 +128,46 @@ export interface InteractiveTask<Public = unknown, Key = unknown, State = unknow
   step(item: TaskItem<Public, Key>, state: State, action: Action, context: PlayContext & { seq: number }): PlayResult<State, View> | Promise<PlayResult<State, View>>;
 }
 
+/**
+ * Optional part of a task module (issue 23, "fair to models"): what a model agent is told about
+ * answering the kind's items, from the kind's own folder. Shared code (lib/tasks/agent-contract.ts)
+ * publishes it with the JSON Schemas of `answerSchema` and `interactive.actionSchema` to callers
+ * with an API token (GET next, the play endpoints; docs/api.md, "The agent contract"), so that an
+ * agent branches on no kind id. Everything here is computed from what the agent already sees, the
+ * public view (publicView's output) and the play view, never from the key. A kind without it still
+ * works: its agents get the answer's JSON Schema, the title as instructions and no example.
+ */
+export interface KindAgentContract<Answer = unknown, Action = unknown> {
+  /** what an answer means, in plain text for a model's prompt (a few sentences) */
+  answerInstructions: string;
+  /** interactive kinds: what an action means, in plain text */
+  actionInstructions?: string;
+  /**
+   * The answer's schema in a study with these settings (Study.taskSettings[kind] parsed with the
+   * kind's settingsSchema), when it is not `answerSchema` (EXPLORE's free text mode). Never the
+   * item: the schema an agent is shown must not depend on the key.
+   */
+  answerSchemaIn?(settings: Record<string, unknown>): z.ZodType;
+  /** a trivial valid answer from the public view alone (a baseline that needs no model); null when there is none */
+  exampleAnswer?(view: Json): Answer | null;
+  /**
+   * Interactive kinds: a trivial next action from the public view, the current play view and the
+   * steps taken so far (the last step's seq); null: stop acting and answer.
+   */
+  exampleAction?(view: Json, playView: Json, stepsTaken: number): Action | null;
+  /**
+   * Interactive kinds: whether the episode takes another action now (false in a passive condition,
+   * once the step budget is spent, once every task is done), from the play view and the steps
+   * taken; an agent that acts anyway is refused. Default: true.
+   */
+  canAct?(playView: Json, stepsTaken: number): boolean;
+  /**
+   * Interactive kinds: the server builds the whole answer from the recorded actions (playAnswer),
+   * so an agent submits `exampleAnswer` as it is, with nothing to decide (Ego2World).
+   */
+  answerFromActions?: boolean;
+}
+
 /** One stored step of an episode as the kind's playAnswer sees it. */
 export interface PlayedStep {
   seq: number;
@@ -243,6 +283,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * trajectories (lib/esi/step-labels.ts), and the replay shows every recorded step's frame.
    */
   stepLabels?: boolean;
+  /** Optional (issue 23): what a model agent is told about answering the kind (KindAgentContract). */
+  agent?: KindAgentContract<Answer>;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own state, action and view types
   interactive?: InteractiveTask<Public, Key, any, any, any>;

@@ -79,58 +79,69 @@ export function endingsOf(value: unknown): Endings {
   return out;
 }
 
-export const studySettingsSchema = z
-  .object({
-    title: z.string().trim().min(2, "at least 2 characters").max(120, "at most 120 characters"),
-    instructions: z.string().max(50_000, "at most 50,000 characters"),
-    overlap: z.coerce.number().int("a whole number").min(1, "at least 1 annotator per item").max(50, "at most 50"),
-    confidenceScale: z.enum(["LIKERT_5", "PERCENT"]),
-    idleCapSeconds: z.coerce.number().int("a whole number").min(5, "at least 5 seconds").max(3600, "at most an hour"),
-    consentMarkdown: z.string().max(50_000, "at most 50,000 characters"),
-    tutorialPages: z.array(tutorialPageSchema).max(30, "at most 30 tutorial pages"),
-    practicePassMark: z.union([nothing, share("The pass mark")]),
-    goldRate: share("The gold rate"),
-    goldFailLimit: optionalInt(1, 1000, "Failed gold items"),
-    goldFailWindow: optionalInt(1, 1000, "The gold window"),
-    itemsPerParticipant: optionalInt(1, 100_000, "Items per participant"),
-    itemTimeLimitSeconds: optionalInt(5, 86_400, "The item time limit"),
-    sessionTimeLimitSeconds: optionalInt(60, 7 * 86_400, "The session time limit"),
-    leaseSeconds: z.coerce.number().int("a whole number").min(30, "at least 30 seconds").max(7 * 86_400, "at most 7 days"),
-    /** a handed-out item never started (no event) returns to the pool after this (seconds to minutes) */
-    firstItemLeaseSeconds: z.coerce.number().int("a whole number").min(15, "at least 15 seconds").max(3_600, "at most 1 hour"),
-    completionCode: completionCodeSchema,
-    completionRedirectUrl: z.union([nothing, httpsUrl]),
-    /** the other endings' codes and redirects (ENDINGS) */
-    endings: endingsSchema.default({}).transform((value) => endingsOf(value)),
-    /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
-    desktopOnly: z.boolean().default(false),
-    balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),
-    conditions: z.array(conditionNameSchema).max(12, "at most 12 conditions"),
-    /** kind -> that kind's settings */
-    taskSettings: z.record(z.string().max(60), z.record(z.string(), z.unknown())),
-  })
-  .superRefine((input, ctx) => {
-    const seen = new Set<string>();
-    input.conditions.forEach((name, i) => {
-      if (seen.has(name)) ctx.addIssue({ code: "custom", path: ["conditions", i], message: `the condition "${name}" is listed twice` });
-      seen.add(name);
-    });
-    if (input.goldFailWindow !== null && input.goldFailLimit === null) {
-      ctx.addIssue({ code: "custom", path: ["goldFailLimit"], message: "a window needs a number of failures (e.g. 2 of 5)" });
-    }
-    if (input.goldFailWindow !== null && input.goldFailLimit !== null && input.goldFailLimit > input.goldFailWindow) {
-      ctx.addIssue({ code: "custom", path: ["goldFailWindow"], message: `the window (${input.goldFailWindow}) is smaller than the failures that exclude (${input.goldFailLimit})` });
-    }
-    if (input.goldFailLimit !== null && input.goldRate === 0) {
-      ctx.addIssue({ code: "custom", path: ["goldRate"], message: "an exclusion rule needs gold items: set a gold rate above 0%" });
-    }
-    if (input.completionRedirectUrl !== null && input.completionRedirectUrl.includes("{code}") && input.completionCode === null) {
-      ctx.addIssue({ code: "custom", path: ["completionCode"], message: "the redirect uses {code}: set a completion code" });
-    }
-    if (input.itemTimeLimitSeconds !== null && input.sessionTimeLimitSeconds !== null && input.itemTimeLimitSeconds > input.sessionTimeLimitSeconds) {
-      ctx.addIssue({ code: "custom", path: ["itemTimeLimitSeconds"], message: "longer than the whole session's limit" });
-    }
+const studySettingsFields = {
+  title: z.string().trim().min(2, "at least 2 characters").max(120, "at most 120 characters"),
+  instructions: z.string().max(50_000, "at most 50,000 characters"),
+  overlap: z.coerce.number().int("a whole number").min(1, "at least 1 annotator per item").max(50, "at most 50"),
+  confidenceScale: z.enum(["LIKERT_5", "PERCENT"]),
+  idleCapSeconds: z.coerce.number().int("a whole number").min(5, "at least 5 seconds").max(3600, "at most an hour"),
+  consentMarkdown: z.string().max(50_000, "at most 50,000 characters"),
+  tutorialPages: z.array(tutorialPageSchema).max(30, "at most 30 tutorial pages"),
+  practicePassMark: z.union([nothing, share("The pass mark")]),
+  goldRate: share("The gold rate"),
+  goldFailLimit: optionalInt(1, 1000, "Failed gold items"),
+  goldFailWindow: optionalInt(1, 1000, "The gold window"),
+  itemsPerParticipant: optionalInt(1, 100_000, "Items per participant"),
+  itemTimeLimitSeconds: optionalInt(5, 86_400, "The item time limit"),
+  sessionTimeLimitSeconds: optionalInt(60, 7 * 86_400, "The session time limit"),
+  leaseSeconds: z.coerce.number().int("a whole number").min(30, "at least 30 seconds").max(7 * 86_400, "at most 7 days"),
+  /** a handed-out item never started (no event) returns to the pool after this (seconds to minutes) */
+  firstItemLeaseSeconds: z.coerce.number().int("a whole number").min(15, "at least 15 seconds").max(3_600, "at most 1 hour"),
+  completionCode: completionCodeSchema,
+  completionRedirectUrl: z.union([nothing, httpsUrl]),
+  /** the other endings' codes and redirects (ENDINGS) */
+  endings: endingsSchema.default({}).transform((value) => endingsOf(value)),
+  /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+  desktopOnly: z.boolean().default(false),
+  balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),
+  conditions: z.array(conditionNameSchema).max(12, "at most 12 conditions"),
+};
+
+/** The rules between settings (gold windows, redirects and codes, time limits). */
+function checkStudySettings(input: z.output<z.ZodObject<typeof studySettingsFields>>, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  input.conditions.forEach((name, i) => {
+    if (seen.has(name)) ctx.addIssue({ code: "custom", path: ["conditions", i], message: `the condition "${name}" is listed twice` });
+    seen.add(name);
   });
+  if (input.goldFailWindow !== null && input.goldFailLimit === null) {
+    ctx.addIssue({ code: "custom", path: ["goldFailLimit"], message: "a window needs a number of failures (e.g. 2 of 5)" });
+  }
+  if (input.goldFailWindow !== null && input.goldFailLimit !== null && input.goldFailLimit > input.goldFailWindow) {
+    ctx.addIssue({ code: "custom", path: ["goldFailWindow"], message: `the window (${input.goldFailWindow}) is smaller than the failures that exclude (${input.goldFailLimit})` });
+  }
+  if (input.goldFailLimit !== null && input.goldRate === 0) {
+    ctx.addIssue({ code: "custom", path: ["goldRate"], message: "an exclusion rule needs gold items: set a gold rate above 0%" });
+  }
+  if (input.completionRedirectUrl !== null && input.completionRedirectUrl.includes("{code}") && input.completionCode === null) {
+    ctx.addIssue({ code: "custom", path: ["completionCode"], message: "the redirect uses {code}: set a completion code" });
+  }
+  if (input.itemTimeLimitSeconds !== null && input.sessionTimeLimitSeconds !== null && input.itemTimeLimitSeconds > input.sessionTimeLimitSeconds) {
+    ctx.addIssue({ code: "custom", path: ["itemTimeLimitSeconds"], message: "longer than the whole session's limit" });
+  }
+}
+
+/**
+ * The settings with `taskSettings` checked by `taskSettings`: the API's body schema gives each
+ * registered kind's settingsSchema there (lib/studies/settings.ts), which this browser-safe file
+ * cannot import.
+ */
+export function studySettingsSchemaWith<T extends z.ZodType<Record<string, Record<string, unknown>>>>(taskSettings: T) {
+  return z.object({ ...studySettingsFields, taskSettings }).superRefine(checkStudySettings);
+}
+
+/** The settings; `taskSettings`: kind -> that kind's settings, each checked on the server against the kind's settingsSchema (lib/studies/settings.ts). */
+export const studySettingsSchema = studySettingsSchemaWith(z.record(z.string().max(60), z.record(z.string(), z.unknown())));
 export type StudySettingsInput = z.input<typeof studySettingsSchema>;
 export type StudySettings = z.output<typeof studySettingsSchema>;
 

@@ -8,6 +8,8 @@ import { issueToken } from "@/lib/auth/api-tokens";
 import { importBatchFromPath } from "@/lib/import";
 import { buildEsiDemo } from "@/lib/demo/esi-scenes";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
+import { getTaskModule } from "@/lib/tasks";
+import { agentContractOf } from "@/lib/tasks/agent-contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { batchFiles, forwardItem, removeTempFolders, writeFolder } from "@/tests/fixtures/import-batches";
@@ -43,6 +45,13 @@ async function startStandIn(): Promise<{ url: string; requests: ChatRequest[]; c
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The prompt's text, and what it says the server's agent contract is (a line "<label>: <text or JSON>" each). */
+function promptOf(request: ChatRequest): { text: string; line(label: string): string | undefined; json(label: string): unknown } {
+  const text = (request.body.messages[1].content as Array<{ type: string; text?: string }>).find((part) => part.type === "text")!.text!;
+  const line = (label: string) => text.split("\n").find((l) => l.startsWith(`${label}: `))?.slice(label.length + 2);
+  return { text, line, json: (label: string) => JSON.parse(line(label) ?? "null") as unknown };
 }
 
 function runOpenAiAgent(server: ApiTestServer, standIn: string, token: string, slug: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -102,6 +111,12 @@ describe("examples/agent_openai.py against a stand-in chat endpoint", () => {
       expect(images).toHaveLength(3); // the initial image and the two candidates
       for (const image of images) expect(image.image_url!.url).toMatch(/^data:image\/png;base64,iVBOR/);
       expect(JSON.stringify(request.body)).not.toContain('"key"');
+      // the prompt says what the server's agent contract says: what an answer means and its JSON Schema
+      const contract = agentContractOf(getTaskModule("enact-forward"), {}, {});
+      const prompt = promptOf(request);
+      expect(prompt.line("What an answer means")).toBe(contract.answerInstructions);
+      expect(prompt.json("The answer's JSON Schema")).toEqual(contract.answerSchema);
+      expect(prompt.line("An action's JSON Schema")).toBeUndefined();
     }
     // the model's answers (the candidates reversed), stored and scored by the server: fwd-1's key is [1, 0]
     const responses = await db.response.findMany({ where: { assignment: { userId: agent.id } }, select: { answer: true, correct: true, assignment: { select: { item: { select: { externalId: true } } } } } });
@@ -124,6 +139,14 @@ describe("examples/agent_openai.py against a stand-in chat endpoint", () => {
     expect(run.stderr).toBe("");
     expect(JSON.parse(run.stdout.trim().split("\n").pop()!)).toEqual({ status: "done", answered: 1, skipped: 0 });
     expect(standIn.requests).toHaveLength(2); // one action, then the answer
+    const contract = agentContractOf(getTaskModule("esi-explore"), {}, {});
+    for (const request of standIn.requests) {
+      const prompt = promptOf(request);
+      expect(prompt.line("What an answer means")).toBe(contract.answerInstructions);
+      expect(prompt.json("The answer's JSON Schema")).toEqual(contract.answerSchema);
+      expect(prompt.line("What an action means")).toBe(contract.actionInstructions);
+      expect(prompt.json("An action's JSON Schema")).toEqual(contract.actionSchema);
+    }
     const steps = await db.playStep.findMany({ where: { assignment: { userId: agent.id } }, orderBy: { seq: "asc" }, select: { seq: true, action: true } });
     expect(steps).toEqual([
       { seq: 0, action: {} },

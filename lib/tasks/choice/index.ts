@@ -2,6 +2,7 @@ import { z } from "zod";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
 import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
 import { fuzzyMatching } from "@/lib/tasks/shared/vsi/parse";
+import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
@@ -176,6 +177,14 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
     playback: playbackOf(settings),
   }),
 
+  agent: {
+    answerInstructions: 'The view holds a question (question), its options (options: each an id with text and/or an image) and a stimulus (media: text, images, a video, or frames at fps) when given. Answer {"choice": "<the id of one option>"}.',
+    /** the first option */
+    exampleAnswer: (view) => {
+      const id = viewField(viewArray(view, "options")?.[0], "id");
+      return typeof id === "string" ? { choice: id } : null;
+    },
+  },
   score: (answer, key, item) => scoreChoice(answer, key, item),
   scoreRow: (score) => ({ correct: score.correct, score: score.score }),
   correct: (score) => score.correct === true,

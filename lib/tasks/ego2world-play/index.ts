@@ -5,7 +5,8 @@ import { observe, type SeenObject } from "@/lib/ego2world/observe";
 import { normaliseAction } from "@/lib/ego2world/syntax";
 import { validateEpisode } from "@/lib/ego2world/validate";
 import { cloneWorld, type World } from "@/lib/ego2world/world";
-import type { AgreementEncoding, InteractiveTask, Json, MetricSpec, PlayContext, PlayedStep, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
+import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
+import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, MetricSpec, PlayContext, PlayedStep, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
  * Ego2World play (`ego2world-play`; ../shared/benchmarks/ego2world.md, issue #11): one item is one
@@ -201,6 +202,30 @@ export const ego2worldInteractive: InteractiveTask<Ego2worldPublic, Ego2worldKey
 };
 
 /**
+ * The agent contract (issue 23). The trivial policy tries each task once: it picks up the first
+ * thing in view, then says the task is done.
+ */
+export const ego2worldAgentContract: KindAgentContract<Ego2worldAnswer, Ego2worldAction> = {
+  answerInstructions:
+    "The view holds an episode in a kitchen: its title, its areas, the start area, the tasks in order (tasks: id, instruction) and the palette of actions (actions: name, params). " +
+    'Play every task through the play endpoint, one action at a time; the server records the actions of each task and rebuilds the answer from them, so answer {"tasks": []} once the play view says finished.',
+  actionInstructions:
+    'One action: {"type": "act", "action": "name(arg, ...)"} with a name of the palette and its params filled with ids of the play view\'s objects (or area names), e.g. "pick_up(mug_1)"; ' +
+    'or {"type": "done"} when the current task (the play view\'s instruction) is done: the next task starts. The play view shows the current area, its objects, the hand, what changed and the feedback on the last action.',
+  exampleAnswer: () => ({ tasks: [] }),
+  answerFromActions: true,
+  canAct: (playView) => viewField(playView, "finished") !== true,
+  exampleAction: (_view, playView) => {
+    if (viewField(playView, "finished") === true) return null;
+    const steps = viewField(playView, "steps");
+    const first = viewArray(playView, "objects")?.[0];
+    const id = viewField(first, "id");
+    if ((steps === undefined || steps === 0) && typeof id === "string") return { type: "act", action: `pick_up(${id})` };
+    return { type: "done" };
+  },
+};
+
+/**
  * The answer as stored, from the steps the server recorded (the browser's claims are ignored):
  * each `act` step belongs to the task current when it was played; a `done` step moves on. Steps
  * after the last task (refused) belong to no task.
@@ -350,6 +375,7 @@ export const ego2worldPlayModule: TaskModule<Ego2worldPublic, Ego2worldKey, Ego2
   parseModelAnswer: parseEgo2worldAnswer,
   settingsSchema: ego2worldSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
   interactive: ego2worldInteractive,
+  agent: ego2worldAgentContract,
   playAnswer: (answer, steps, item) => ego2worldPlayAnswer(answer, steps, item),
   dashboard: () => import("@/lib/tasks/ego2world-play/dashboard").then((loaded) => loaded.dashboard),
 };

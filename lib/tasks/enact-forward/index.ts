@@ -4,6 +4,7 @@ import {
   aggregateEnact,
   candidateIndex,
   contradicts,
+  enactAgentContract,
   enactAgreementEncodings,
   enactMetrics,
   enactOrderAnswerSchema,
@@ -150,6 +151,10 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
     };
   },
 
+  agent: enactAgentContract(
+    "The view shows the observation before the first action (initialImage), the actions in the order they are done (actions) and the later observations shuffled (candidates). " +
+      'Answer {"order": [...]}: order[i] is the 0-based index in candidates of the observation right after action i, each candidate exactly once (a permutation of 0..n-1).',
+  ),
   score: (answer, key) => scoreEnactForward(answer, key),
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,

@@ -5,6 +5,7 @@ import {
   candidateIndex,
   changeSetSchema,
   contradicts,
+  enactAgentContract,
   enactAgreementEncodings,
   enactMetrics,
   enactOrderAnswerSchema,
@@ -132,6 +133,10 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
     };
   },
 
+  agent: enactAgentContract(
+    "The view shows the observations in the order they happened (observations, n + 1 images) and the n actions between them shuffled (candidates). " +
+      'Answer {"order": [...]}: order[i] is the 0-based index in candidates of the action that turns observation i into observation i + 1, each candidate exactly once (a permutation of 0..n-1).',
+  ),
   score: (answer, key) => scoreEnactInverse(answer, key),
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,

@@ -5,7 +5,8 @@ import { effectiveCondition, ESI_CONDITIONS, isEsiCondition, type EsiCondition }
 import { CANNOT_DO_THAT, esiGraphSchema, randomWalkStates, stateOf, stepGraph, viewpointOf, type EsiGraph } from "@/lib/esi/graph";
 import { DEFAULT_SIMULATOR_RETRIES, DEFAULT_SIMULATOR_TIMEOUT_MS, MAX_SIMULATOR_BUDGET_MS, startSimulatorEpisode, stepSimulatorEpisode, type SimulatorOptions } from "@/lib/esi/simulator-client";
 import { isPlainObject, share } from "@/lib/tasks/shared/gridwm/common";
-import type { AgreementEncoding, InteractiveTask, Json, MetricSpec, PlayContext, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
+import { viewField, viewObject } from "@/lib/tasks/shared/view-fields";
+import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, MetricSpec, PlayContext, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
  * ESI-Bench (`esi-explore`; ../shared/benchmarks/esi.md, docs/esi.md): a question about a scene,
@@ -356,6 +357,50 @@ export const esiInteractive: InteractiveTask<EsiPublic, EsiKey, EsiPlayState, Es
 };
 
 // ---------------------------------------------------------------------------------------------
+// The agent contract (issue 23)
+
+/** The step budget an active play view shows (0 when it shows none). */
+function stepBudget(playView: Json): number {
+  const maxSteps = viewField(playView, "maxSteps");
+  return typeof maxSteps === "number" ? maxSteps : 0;
+}
+
+/** The trivial policy's moves: two turns and a step, within the item's budget. */
+const EXAMPLE_MOVES = ["turn_left", "turn_left", "move_forward"] as const;
+
+export const esiAgentContract: KindAgentContract<EsiAnswer, EsiAction> = {
+  answerInstructions:
+    "The view holds a question about a scene (question), its options (a list, or a map of parts to lists, each part asking what parts[part] says), the first view (initialImage, initialObjects) and the step budget (maxSteps). " +
+    'Explore first through the play endpoint when the study lets you (the play view\'s mode "active"; in the passive modes the play view shows images to look at), then answer {"choice": "<one option, verbatim>"}, ' +
+    'or {"choice": {"<part>": "<one of its options>", ...}} for a question with parts. The server adds the steps it recorded.',
+  actionInstructions:
+    'One action: {"name": ..., "args": [...]}. Movement and turning take no args (move_forward, move_backward, move_left, move_right, move_up, move_down, turn_left, turn_right, turn_up, turn_down); ' +
+    "object actions name objects of the current view (its objects and holding): pick_up(object), put_inside(object, container), put_on(object, surface), fill(container), pour(what, from, to). " +
+    "A refused action leaves the view as it was and still counts as a step. Stop before step maxSteps and answer.",
+  /** the first option (of each part) */
+  exampleAnswer: (view) => {
+    const options = viewField(view, "options");
+    if (Array.isArray(options)) return typeof options[0] === "string" ? { choice: options[0] } : null;
+    const parts = viewObject(view, "options");
+    if (!parts) return null;
+    const choice: Record<string, string> = {};
+    for (const [part, list] of Object.entries(parts)) {
+      if (!Array.isArray(list) || typeof list[0] !== "string") return null;
+      choice[part] = list[0];
+    }
+    return { choice };
+  },
+  /** two turns and a step in an active episode (within maxSteps), then answer */
+  exampleAction: (_view, playView, stepsTaken) => {
+    if (viewField(playView, "mode") !== "active") return null;
+    const budget = Math.min(EXAMPLE_MOVES.length, stepBudget(playView));
+    return stepsTaken < budget ? { name: EXAMPLE_MOVES[stepsTaken], args: [] } : null;
+  },
+  /** an active episode within its step budget (a passive condition takes no action) */
+  canAct: (playView, stepsTaken) => viewField(playView, "mode") === "active" && stepsTaken < stepBudget(playView),
+};
+
+// ---------------------------------------------------------------------------------------------
 // The module
 
 export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore> = {
@@ -435,6 +480,7 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
   parseModelAnswer: parseEsiModelAnswer,
   settingsSchema: esiSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
   interactive: esiInteractive,
+  agent: esiAgentContract,
 
   /** The stored answer counts the actions the server recorded, not what the browser claims. */
   playAnswer(answer, steps) {

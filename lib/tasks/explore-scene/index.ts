@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgreementEncoding, Json, MetricSpec, TaskItem, TaskModule } from "@/lib/tasks/types";
 import { categoryLemmas } from "@/lib/tasks/shared/explore/nlp";
 import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/shared/explore/limits";
+import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import { objectSentences } from "@/lib/tasks/shared/explore/llm-scorer";
 import {
   objectNames,
@@ -289,6 +290,19 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
 
   answerSchemaFor: (_item, settings) => (exploreSettingsOf(settings).freeText ? exploreSceneFreeTextAnswerSchema : exploreSceneAnswerSchema) as z.ZodType<ExploreSceneAnswer>,
 
+  agent: {
+    answerInstructions:
+      "The view shows the scene before (initialImage) and the atomic actions done in it, in order (actions); vocabulary, when given, suggests object categories. Describe the final scene after every action. " +
+      'Answer {"objects": [{"category", "description", "relation"}], "text": ""}: one entry per object, its category (a noun phrase), its attributes in words (description) and its relations, each "<subject> <relation> <object>" ' +
+      'whose subject is this object and whose object is another object of the answer, named category.k (k: 0-based among the answer\'s objects of that category, in list order; "bowl.0 on counter.0") or by the bare category when the answer has one of it. ' +
+      'When the view says freeText: true, the study asks for text instead: answer {"objects": [], "text": "<the final scene in words>"}.',
+    answerSchemaIn: (settings) => (exploreSettingsOf(settings).freeText ? exploreSceneFreeTextAnswerSchema : exploreSceneAnswerSchema),
+    exampleAnswer: (view) => {
+      if (viewField(view, "freeText") === true) return { objects: [], text: "The scene after the actions." };
+      const suggested = viewArray(view, "vocabulary")?.find((entry): entry is string => typeof entry === "string" && entry.trim() !== "" && entry.length <= L.categoryChars);
+      return { objects: [{ category: suggested?.trim() ?? "table", description: "", relation: [] }], text: "" };
+    },
+  },
   keyAnswer: (key) => ({ objects: key.objects.map((object) => ({ ...object, relation: [...object.relation] })), text: objectSentences(key.objects).sentences.join(" ") }),
   score: (answer, key) => scoreStructured(answer, key),
   correct: (score) => score.correct,

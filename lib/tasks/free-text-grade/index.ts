@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isGrade, meanLlmMatch, TEXT_CAPS } from "@/lib/tasks/shared/llm-match/rubric";
+import { GRADE_RUBRIC, GRADES, isGrade, meanLlmMatch, TEXT_CAPS } from "@/lib/tasks/shared/llm-match/rubric";
 import type { Json, TaskModule } from "@/lib/tasks/types";
 
 /**
@@ -52,6 +52,12 @@ export const freeTextGradeModule: TaskModule<GradePublic, GradeKey, GradeAnswer,
   publicView: (item) => {
     const view: GradeView = { question: item.public.question, references: item.public.references, answer: item.public.answer };
     return view as unknown as Json;
+  },
+  agent: {
+    answerInstructions:
+      "The view holds a question (question), its reference answers (references) and an answer to grade (answer). Grade the answer against the references: " +
+      `${GRADES.map((grade) => `${grade} ${GRADE_RUBRIC[grade]}`).reverse().join("; ")}. Answer {"grade": <1-5>}.`,
+    exampleAnswer: () => ({ grade: 1 }),
   },
   score: (answer) => ({ grade: answer.grade }),
   // a grade has no right value: nothing is "correct"

@@ -107,6 +107,11 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
     const view: FreeTextView = { question: item.public.question, media: item.public.media ?? null, maxChars: item.public.maxChars ?? TEXT_CAPS.answer, playback: playbackOf(settings) };
     return view as unknown as Json;
   },
+  agent: {
+    answerInstructions:
+      'The view holds a question (question) about a stimulus (media: text, images, a video, or frames at fps) when given. Answer {"text": "<your answer>"} in words, briefly, at most maxChars characters: an LLM judge grades it 1-5 against reference answers (OpenEQA\'s LLM-Match).',
+    exampleAnswer: () => ({ text: "I do not know." }),
+  },
   score: (answer) => freeTextScoreOf(answer.grade),
   correct: (score) => score.grade !== null && score.grade >= CORRECT_FROM_GRADE,
   aggregate: (scores) => ({ score: meanLlmMatch(scores.flatMap((score) => (score.grade === null ? [] : [score.grade]))) }),

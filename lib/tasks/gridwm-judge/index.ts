@@ -284,6 +284,12 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
     };
   },
 
+  agent: {
+    answerInstructions:
+      "The view shows a storyboard of 8 key frames of an agent in a grid world (one image, 4 columns x 2 rows, read left to right, top to bottom), with the mission, the actions taken and a preamble when given. " +
+      'Did the agent accomplish the mission? Answer {"verdict": "Success"} or {"verdict": "Fail"}.',
+    exampleAnswer: () => ({ verdict: "Success" }),
+  },
   keyAnswer: (key) => ({ verdict: key.answer }),
   score: (answer, key) => scoreJudge(answer, key),
   correct: (score) => score.correct,

@@ -142,6 +142,13 @@ export const gridwmNextObsModule: TaskModule<GridwmNextObsPublic, GridwmNextObsK
     return { observation: pub.observation, candidates: [...pub.candidates], ...shared };
   },
 
+  agent: {
+    answerInstructions:
+      "The view shows an observation of a grid world (observation) and the action taken in it (action, in words actionText), with the mission when given. " +
+      "Which of the four candidate images A-D (candidates, in letter order; or one composite image with the letters drawn in) is the observation right after the action? " +
+      'Answer {"choice": "A"}, "B", "C" or "D".',
+    exampleAnswer: () => ({ choice: "A" }),
+  },
   keyAnswer: (key) => ({ choice: key.answer }),
   score: (answer, key) => scoreNextObs(answer, key),
   correct: (score) => score.correct,

@@ -538,6 +538,13 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
     };
   },
 
+  agent: {
+    answerInstructions:
+      'The view shows one frame of a grid world (image): the whole grid with its axes ("full-grid") or the agent\'s own 7x7 view facing up ("egocentric"), as `frame` says. ' +
+      "Answer the scene as JSON: agent {pos [x, y], dir 0-3 (directions[dir] names the heading), carrying {type, color} or null}, front_cell (the cell the agent faces) {pos, type, state}, " +
+      "and objects [{type, pos, color, state}] (every door, key, ball, box, goal and lava cell). state: 0 open, 1 closed, 2 locked (doors), null otherwise. Positions are cells [x, y], within gridSize when given.",
+    exampleAnswer: () => ({ agent: { pos: [1, 1], dir: 0, carrying: null }, front_cell: { pos: [1, 0], type: "wall", state: null }, objects: [] }),
+  },
   keyAnswer: (key) => JSON.parse(JSON.stringify(key.answer_json)) as GridwmSceneJsonAnswer,
   score: (answer, key) => scoreSceneJson(answer, key),
   correct: (score) => score.correct,

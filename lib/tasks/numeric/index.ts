@@ -133,6 +133,10 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
     playback: playbackOf(settings),
   }),
 
+  agent: {
+    answerInstructions: 'The view holds a question (question) about a stimulus (media: text, images, a video, or frames at fps) when given, and the unit of the answer (unit) when given. Answer {"value": <a number in that unit>}.',
+    exampleAnswer: () => ({ value: 0 }),
+  },
   score: (answer, key) => scoreNumeric(answer, key),
   scoreRow: (score) => ({ score: score.score }),
   correct: (score) => score.score === 1,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { bradleyTerry } from "@/lib/stats/bradley-terry";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
 import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
+import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
@@ -177,6 +178,17 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   publicView(item: PairwiseItem, settings?: Record<string, unknown>): Json {
     const pub = item.public;
     return JSON.parse(JSON.stringify({ ...(pub.question !== undefined ? { question: pub.question } : {}), a: pub.a, b: pub.b, dimensions: pub.dimensions, playback: playbackOf(settings) })) as Json;
+  },
+  agent: {
+    answerInstructions:
+      "The view holds two stimuli, a and b (each media: text, images, a video, or frames at fps), an optional question and the dimensions to compare them on (dimensions: id, label, hint). " +
+      'For every dimension say which is better: answer {"prefs": {"<dimension id>": "a" | "b" | "tie", ...}}.',
+    /** a tie on every dimension */
+    exampleAnswer: (view) => {
+      const ids = (viewArray(view, "dimensions") ?? []).map((dimension) => viewField(dimension, "id"));
+      if (ids.length === 0 || !ids.every((id): id is string => typeof id === "string")) return null;
+      return { prefs: Object.fromEntries(ids.map((id) => [id, "tie" as const])) };
+    },
   },
   score: (answer, key, item) => scorePairwise(answer, key, item.public),
   /** every dimension as the reference; false without a reference (a preference has no right answer) */

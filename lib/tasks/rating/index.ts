@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
 import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
+import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
@@ -227,6 +228,26 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   publicView(item: RatingItem, settings?: Record<string, unknown>): Json {
     const pub = item.public;
     return JSON.parse(JSON.stringify({ ...(pub.question !== undefined ? { question: pub.question } : {}), media: pub.media, rubric: pub.rubric, playback: playbackOf(settings) })) as Json;
+  },
+  agent: {
+    answerInstructions:
+      "The view holds a stimulus (media: text, images, a video, or frames at fps), an optional question and a rubric: Likert entries (type likert: an integer from min to max; anchors say what some values mean) and yes / no checks (type check: label is the question, hint helps). " +
+      'Rate every rubric entry: answer {"ratings": {"<rubric id>": <integer or "yes" / "no">, ...}}.',
+    /** the lowest value of every scale, "no" to every check */
+    exampleAnswer: (view) => {
+      const rubric = viewArray(view, "rubric");
+      if (!rubric || rubric.length === 0) return null;
+      const ratings: Record<string, RatingValue> = {};
+      for (const entry of rubric) {
+        const id = viewField(entry, "id");
+        const min = viewField(entry, "min");
+        if (typeof id !== "string") return null;
+        if (viewField(entry, "type") === "likert" && typeof min === "number") ratings[id] = min;
+        else if (viewField(entry, "type") === "check") ratings[id] = "no";
+        else return null;
+      }
+      return { ratings };
+    },
   },
   score: (answer, key, item) => scoreRating(answer, key, item.public.rubric),
   /** all of the reference matched; false for items without a reference (a rating has no right answer) */

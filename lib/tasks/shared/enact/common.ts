@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { kendallTauDistance } from "@/lib/stats/kendall-tau-distance";
-import type { AgreementEncoding, MetricSpec } from "@/lib/tasks/types";
+import { viewArray } from "@/lib/tasks/shared/view-fields";
+import type { AgreementEncoding, Json, KindAgentContract, MetricSpec } from "@/lib/tasks/types";
 
 /**
  * What enact-forward and enact-inverse share: answers are orders (permutations of candidate
@@ -80,6 +81,20 @@ const answerOrderSchema = z
   .pipe(keyOrderSchema);
 
 export const enactOrderAnswerSchema = z.strictObject({ order: answerOrderSchema });
+
+/**
+ * The ENACT kinds' agent contract (issue 23): `instructions` say what is ordered; the trivial
+ * answer is the candidates in the order given, { order: [0, 1, ..., n - 1] }.
+ */
+export function enactAgentContract(instructions: string): KindAgentContract<EnactOrderAnswer> {
+  return {
+    answerInstructions: instructions,
+    exampleAnswer: (view: Json) => {
+      const candidates = viewArray(view, "candidates");
+      return candidates && candidates.length > 0 ? { order: candidates.map((_, i) => i) } : null;
+    },
+  };
+}
 
 /** The strict per-item answer schema: a permutation with exactly `length` entries. */
 export function enactOrderAnswerSchemaFor(length: number): z.ZodType<EnactOrderAnswer> {
