@@ -31,4 +31,5 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
     load: async () => (await import("@/lib/scoring/llm-jobs")).handleScoringJob,
     adopt: async (boss) => (await import("@/lib/scoring/llm-jobs")).queueUnqueuedScoringJobs(boss),
   },
+  [QUEUES.assetMigration.name]: { load: async () => (await import("@/lib/assets/migrate-jobs")).handleAssetMigrationJob },
 };

@@ -1,4 +1,6 @@
 import type { ApiRouteEntry } from "@/lib/http/openapi";
+import * as rAdminAssetsMigrateJobsId from "@/app/api/admin/assets/migrate/jobs/[id]/route";
+import * as rAdminAssetsMigrate from "@/app/api/admin/assets/migrate/route";
 import * as rAdminImportJobsId from "@/app/api/admin/import/jobs/[id]/route";
 import * as rAdminImport from "@/app/api/admin/import/route";
 import * as rAdminUsersId from "@/app/api/admin/users/[id]/route";
@@ -50,6 +52,8 @@ import * as rTokens from "@/app/api/tokens/route";
  * unknown paths ([[...path]]) and the document itself.
  */
 export const apiRoutes: ApiRouteEntry[] = [
+  { path: "/api/admin/assets/migrate/jobs/{id}", module: rAdminAssetsMigrateJobsId },
+  { path: "/api/admin/assets/migrate", module: rAdminAssetsMigrate },
   { path: "/api/admin/import/jobs/{id}", module: rAdminImportJobsId },
   { path: "/api/admin/import", module: rAdminImport },
   { path: "/api/admin/users/{id}", module: rAdminUsersId },
