@@ -31,6 +31,11 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/dashboard`, file: "studies/[slug]/dashboard/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/agreement-plan`, file: "studies/[slug]/agreement-plan/route.ts", body: {}, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/export/responses?format=csv`, file: "studies/[slug]/export/[what]/route.ts", allowed: staff },
+  // exports prepared in the background (docs/exports.md); writes go to a study that does not exist (404)
+  { method: "GET", path: `/api/studies/${slug}/export-jobs`, file: "studies/[slug]/export-jobs/route.ts", allowed: staff },
+  { method: "POST", path: `/api/studies/${slug}/export-jobs`, file: "studies/[slug]/export-jobs/route.ts", body: { table: "responses", format: "csv" }, allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/export-jobs/no-such-job`, file: "studies/[slug]/export-jobs/[id]/route.ts", allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/export-jobs/no-such-job/download`, file: "studies/[slug]/export-jobs/[id]/download/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/submission/egoschema?who=majority`, file: "studies/[slug]/submission/[format]/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userIds: ["x"] }, allowed: admin },

@@ -30,6 +30,8 @@ export const QUEUES = {
   import: { name: "import", retryLimit: 2, retryDelay: 5 },
   /** an LLM scoring job (lib/scoring/llm-jobs.ts); a retry goes on with what is still unscored */
   llmScoring: { name: "llm-scoring", retryLimit: 5, retryDelay: 10 },
+  /** an export prepared in the background, or the removal of prepared files past their retention (lib/exports/export-jobs.ts); a retry writes the file again */
+  export: { name: "export", retryLimit: 2, retryDelay: 5 },
   /** `assets migrate --to s3` started by an admin (lib/assets/migrate-jobs.ts); a retry skips what is verified in the bucket */
   assetMigration: { name: "asset-migration", retryLimit: 5, retryDelay: 10 },
 } as const satisfies Record<string, QueueDefinition>;
@@ -96,9 +98,9 @@ export function newJobId(): string {
 
 /**
  * Sends a job with the given id to a queue (the queue's retry policy applies); `startAfter` holds
- * it back until then (kept queued for `retentionSeconds`, pg-boss's default 14 days otherwise).
+ * it back until then (pg-boss keeps it queued 14 days past that).
  */
-export async function enqueue(queue: QueueDefinition, id: string, data: object, boss?: PgBoss, options: { startAfter?: Date; retentionSeconds?: number } = {}): Promise<void> {
+export async function enqueue(queue: QueueDefinition, id: string, data: object, boss?: PgBoss, options: { startAfter?: Date } = {}): Promise<void> {
   const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS, ...options });
   if (sent !== id) throw new Error(`the job queue did not take job ${id} (queue ${queue.name})`);
 }

@@ -31,6 +31,9 @@ import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
 import * as rStudiesSlugEntryLink from "@/app/api/studies/[slug]/entry-link/route";
 import * as rStudiesSlugExportWhat from "@/app/api/studies/[slug]/export/[what]/route";
+import * as rStudiesSlugExportJobsIdDownload from "@/app/api/studies/[slug]/export-jobs/[id]/download/route";
+import * as rStudiesSlugExportJobsId from "@/app/api/studies/[slug]/export-jobs/[id]/route";
+import * as rStudiesSlugExportJobs from "@/app/api/studies/[slug]/export-jobs/route";
 import * as rStudiesSlugInvites from "@/app/api/studies/[slug]/invites/route";
 import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
 import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
@@ -84,6 +87,9 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
   { path: "/api/studies/{slug}/entry-link", module: rStudiesSlugEntryLink },
   { path: "/api/studies/{slug}/export/{what}", module: rStudiesSlugExportWhat },
+  { path: "/api/studies/{slug}/export-jobs/{id}/download", module: rStudiesSlugExportJobsIdDownload },
+  { path: "/api/studies/{slug}/export-jobs/{id}", module: rStudiesSlugExportJobsId },
+  { path: "/api/studies/{slug}/export-jobs", module: rStudiesSlugExportJobs },
   { path: "/api/studies/{slug}/invites", module: rStudiesSlugInvites },
   { path: "/api/studies/{slug}/members", module: rStudiesSlugMembers },
   { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },
