@@ -213,19 +213,31 @@ export async function exportJobDownload(request: Request, studySlug: string, id:
 }
 
 /**
- * Removes the files whose retention has ended (they then read as EXPIRED); returns how many. Any
- * worker may run it at any time: each file is removed by whoever marks its row first.
+ * Removes the files whose retention has ended (their jobs then read as EXPIRED); returns how many.
+ * Any worker may run it at any time: removing a file twice is harmless, and a job is counted by
+ * whoever marks it. A file whose removal fails stays marked as there, for the next sweep.
  */
 export async function sweepExpiredExports(now = new Date()): Promise<number> {
   let removed = 0;
+  let after = "";
   for (;;) {
-    const due = await db.exportJob.findMany({ where: { status: "SUCCEEDED", deletedAt: null, expiresAt: { lte: now } }, select: { id: true, storage: true, fileKey: true }, take: 100 });
+    const due = await db.exportJob.findMany({
+      where: { status: "SUCCEEDED", deletedAt: null, expiresAt: { lte: now }, id: { gt: after } },
+      select: { id: true, storage: true, fileKey: true },
+      orderBy: { id: "asc" },
+      take: 100,
+    });
     if (due.length === 0) return removed;
+    after = due[due.length - 1].id;
     for (const row of due) {
+      try {
+        if (row.storage && row.fileKey) await deleteFile({ storage: row.storage, key: row.fileKey });
+      } catch (error) {
+        console.error(`export job ${row.id}: removing its file failed (the next sweep tries again):`, error instanceof Error ? error.message : error);
+        continue;
+      }
       const marked = await db.exportJob.updateMany({ where: { id: row.id, deletedAt: null }, data: { deletedAt: new Date() } });
-      if (marked.count === 0) continue;
-      if (row.storage && row.fileKey) await deleteFile({ storage: row.storage, key: row.fileKey }).catch((error: unknown) => console.error(`export job ${row.id}: removing its file failed:`, error instanceof Error ? error.message : error));
-      removed += 1;
+      removed += marked.count;
     }
   }
 }
