@@ -196,6 +196,16 @@ describe("the asset migration as a job", () => {
     expect(await jobState(QUEUES.assetMigration.name, bossJobId)).toMatchObject({ state: "completed", retryCount: 1 });
   });
 
+  it("starts a new migration when the unfinished one was given up by the queue (its workers died on every attempt)", async () => {
+    const admin = await createUser("ADMIN");
+    // a job whose last worker died long ago, and which the queue no longer has
+    const dead = await db.assetMigrationJob.create({ data: { target: "s3", status: "RUNNING", bossJobId: "00000000-0000-4000-8000-000000000000", heartbeatAt: new Date(Date.now() - 10 * 60_000), attempts: 6 } });
+    const { job, created } = await startAssetMigrationJob({ clearPostgres: false, actorId: admin.id });
+    expect(created).toBe(true);
+    expect(job.id).not.toBe(dead.id);
+    expect(await getAssetMigrationJob(dead.id)).toMatchObject({ status: "FAILED", message: expect.stringContaining("start it again") });
+  });
+
   it("refuses to start without S3 settings on the server (409), and starts nothing", async () => {
     const admin = await createUser("ADMIN");
     const restore = setEnv({ S3_BUCKET: undefined });

@@ -117,6 +117,8 @@ export async function startAssetMigrationJob(input: { clearPostgres: boolean; ac
   } catch (error) {
     throw new AppError("CONFLICT", `${error instanceof Error ? error.message : String(error)}: the workers migrate to the bucket their environment names (docs/media.md)`);
   }
+  // an unfinished job that the queue gave up (its workers died on every attempt) is over: it does not hold the place
+  for (const unfinished of await db.assetMigrationJob.findMany({ where: { status: { in: ["QUEUED", "RUNNING"] } } })) await settleAbandoned(unfinished);
   const bossJobId = newJobId();
   const { row, created } = await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('yardstick:asset-migration', 0))::text AS locked`;
