@@ -14,5 +14,7 @@ declare module "s3rver" {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** S3 event notifications: one per object written or removed (s3rver is a Koa app) */
+    on(event: "event", listener: (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => void): this;
   }
 }

@@ -19,7 +19,27 @@ export interface MigrateToS3Result {
   failed: Array<{ hash: string; reason: string }>;
   /** PostgreSQL copies cleared (only with clearPostgres) */
   cleared: number;
+  /** bytes uploaded (assets copied) */
+  bytesCopied: number;
   message: string;
+}
+
+/** How far a run is, after each asset it looked at. */
+export interface MigrateProgress {
+  /** assets looked at by this run */
+  done: number;
+  copied: number;
+  foundInBucket: number;
+  failed: number;
+  bytesCopied: number;
+}
+
+export interface MigrateOptions {
+  clearPostgres?: boolean;
+  /** called after each asset (awaited: a job writes its progress here; a throw stops the run) */
+  onAsset?: (progress: MigrateProgress) => void | Promise<void>;
+  /** stops the run between two assets (a job whose worker lost it) */
+  signal?: AbortSignal;
 }
 
 const PAGE = 100;
@@ -31,27 +51,33 @@ const PAGE = 100;
  * `inObjectStore`. Resumable: marked rows are skipped; an object already in the bucket (an
  * interrupted run) is verified by hash and marked without uploading again; an object that does not
  * verify is deleted and reported. Nothing is removed from PostgreSQL unless `clearPostgres`, and
- * then only the bytes of rows verified in the bucket.
+ * then only the bytes of rows verified in the bucket. Run by the command line (inline) and by the
+ * admin's job (lib/assets/migrate-jobs.ts), which a retry resumes the same way.
  */
-export async function migrateAssetsToS3(settings: S3Settings, options: { clearPostgres?: boolean; onAsset?: (done: number) => void } = {}): Promise<MigrateToS3Result> {
+export async function migrateAssetsToS3(settings: S3Settings, options: MigrateOptions = {}): Promise<MigrateToS3Result> {
   const before = await countAssets();
-  const result: MigrateToS3Result = { total: before.total, alreadyMigrated: before.inObjectStore, foundInBucket: 0, copied: 0, failed: [], cleared: 0, message: "" };
+  const result: MigrateToS3Result = { total: before.total, alreadyMigrated: before.inObjectStore, foundInBucket: 0, copied: 0, failed: [], cleared: 0, bytesCopied: 0, message: "" };
   let after = "";
   let done = 0;
   for (;;) {
     const page = await listAssetsToMigrate(after, PAGE);
     if (page.length === 0) break;
     for (const asset of page) {
+      if (options.signal?.aborted) throw new Error("the migration was stopped (its job is no longer this worker's)");
       after = asset.hash;
       try {
         const outcome = await migrateOne(settings, asset);
         if (outcome === "found") result.foundInBucket += 1;
-        else result.copied += 1;
+        else {
+          result.copied += 1;
+          result.bytesCopied += asset.size;
+        }
         await markInObjectStore(asset.hash);
       } catch (error) {
         result.failed.push({ hash: asset.hash, reason: error instanceof Error ? error.message : String(error) });
       }
-      options.onAsset?.(++done);
+      done += 1;
+      await options.onAsset?.({ done, copied: result.copied, foundInBucket: result.foundInBucket, failed: result.failed.length, bytesCopied: result.bytesCopied });
     }
   }
   if (options.clearPostgres) result.cleared = await clearPostgresCopies();

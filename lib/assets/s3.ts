@@ -1,7 +1,20 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { S3Settings } from "@/lib/assets/config";
 
@@ -64,14 +77,66 @@ export async function headObject(settings: S3Settings, hash: string): Promise<{ 
 }
 
 export async function deleteObject(settings: S3Settings, hash: string): Promise<void> {
-  await s3Client(settings).send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: objectKey(hash) }));
+  await deleteObjectAt(settings, objectKey(hash));
+}
+
+/** Deletes the object under a key (nothing when there is none). */
+export async function deleteObjectAt(settings: S3Settings, key: string): Promise<void> {
+  await s3Client(settings).send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key }));
 }
 
 /** The object's bytes `start..end` (inclusive; the whole object without a range), streamed; null when absent. */
 export async function readObject(settings: S3Settings, hash: string, range?: { start: number; end: number }): Promise<ReadableStream<Uint8Array> | null> {
+  return readObjectAt(settings, objectKey(hash), range);
+}
+
+/**
+ * Writes an object of unknown length under a key from parts of at least 5 MiB (all but the last,
+ * as S3 requires): one PutObject when the body is a single part, else a multipart upload, aborted
+ * when a part fails. At most two parts are in memory at a time.
+ */
+export async function writeObjectAt(settings: S3Settings, key: string, parts: AsyncIterable<Buffer>, contentType: string): Promise<void> {
+  const iterator = parts[Symbol.asyncIterator]();
+  try {
+    await writeParts(s3Client(settings), settings.bucket, key, iterator, contentType);
+  } finally {
+    // a failed upload stops reading its source
+    await iterator.return?.();
+  }
+}
+
+async function writeParts(client: S3Client, bucket: string, key: string, iterator: AsyncIterator<Buffer>, contentType: string): Promise<void> {
+  const first = await iterator.next();
+  const firstPart = first.done ? Buffer.alloc(0) : first.value;
+  const second = first.done ? first : await iterator.next();
+  if (second.done) {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: firstPart, ContentLength: firstPart.length, ContentType: contentType }));
+    return;
+  }
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType }));
+  if (!UploadId) throw new Error(`the object store started no multipart upload for ${key}`);
+  const uploaded: Array<{ ETag: string | undefined; PartNumber: number }> = [];
+  try {
+    const put = async (body: Buffer) => {
+      const PartNumber = uploaded.length + 1;
+      const answer = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
+      uploaded.push({ ETag: answer.ETag, PartNumber });
+    };
+    await put(firstPart);
+    await put(second.value);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) await put(next.value);
+    await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: uploaded } }));
+  } catch (error) {
+    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId })).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Bytes `start..end` (inclusive; all without a range) of the object under a key, streamed; null when absent. */
+export async function readObjectAt(settings: S3Settings, key: string, range?: { start: number; end: number }): Promise<ReadableStream<Uint8Array> | null> {
   try {
     const answer = await s3Client(settings).send(
-      new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(hash), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      new GetObjectCommand({ Bucket: settings.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
     );
     if (!answer.Body) return null;
     return answer.Body.transformToWebStream() as ReadableStream<Uint8Array>;

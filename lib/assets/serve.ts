@@ -2,7 +2,7 @@ import "server-only";
 import { s3Settings } from "@/lib/assets/config";
 import { parseRange } from "@/lib/assets/range";
 import { presignedObjectUrl } from "@/lib/assets/s3";
-import { storeHolding } from "@/lib/assets/store";
+import { storeHolding, type ByteRange } from "@/lib/assets/store";
 import type { StoredAsset } from "@/lib/repos/assets";
 
 const extensionOf: Record<string, string> = {
@@ -45,7 +45,6 @@ export async function assetResponse(request: Request, asset: StoredAsset | null)
     "content-disposition": disposition(asset),
   };
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-
   const store = storeHolding(asset);
   if (store.kind === "s3") {
     const settings = s3Settings();
@@ -55,18 +54,34 @@ export async function assetResponse(request: Request, asset: StoredAsset | null)
       return new Response(null, { status: 302, headers: { location: url, "cache-control": "private, no-store", "x-content-type-options": "nosniff" } });
     }
   }
+  return rangedResponse(request, { size: asset.size, etag, headers, read: (span) => store.read(asset, span), what: `asset ${asset.hash} in the ${store.kind} store` });
+}
 
+/**
+ * The answer to a GET of `size` bytes with the given validator (a quoted ETag) and headers: 304
+ * for a matching If-None-Match, else HTTP Range as assetResponse describes (206 with
+ * Content-Range, 416 past the end, If-Range with another validator: the whole body), the bytes
+ * streamed by `read`. Assets and prepared export files (lib/exports/export-jobs.ts) are answered
+ * by it.
+ */
+export async function rangedResponse(
+  request: Request,
+  file: { size: number; etag: string; headers: Record<string, string>; read: (span: ByteRange) => Promise<ReadableStream<Uint8Array> | null>; what: string },
+): Promise<Response> {
+  const headers = { ...file.headers, etag: file.etag, "accept-ranges": "bytes" };
+  if (etagMatches(request.headers.get("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
   const ifRange = request.headers.get("if-range");
-  const range = ifRange !== null && ifRange.trim() !== etag ? { kind: "whole" as const } : parseRange(request.headers.get("range"), asset.size);
+  const range = ifRange !== null && ifRange.trim() !== file.etag ? { kind: "whole" as const } : parseRange(request.headers.get("range"), file.size);
   if (range.kind === "unsatisfiable") {
-    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${asset.size}` } });
+    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${file.size}` } });
   }
-  const span = range.kind === "range" ? { start: range.start, end: range.end } : { start: 0, end: asset.size - 1 };
-  const body = await store.read(asset, span);
-  if (!body) throw new Error(`asset ${asset.hash} has no bytes in the ${store.kind} store`);
-  const length = String(span.end - span.start + 1);
+  const span = range.kind === "range" ? { start: range.start, end: range.end } : { start: 0, end: file.size - 1 };
+  // an empty file has no bytes to read
+  const body = file.size === 0 ? null : await file.read(span);
+  if (!body && file.size > 0) throw new Error(`${file.what} has no bytes`);
+  const length = String(file.size === 0 ? 0 : span.end - span.start + 1);
   if (range.kind === "range") {
-    return new Response(body, { status: 206, headers: { ...headers, "content-range": `bytes ${span.start}-${span.end}/${asset.size}`, "content-length": length } });
+    return new Response(body, { status: 206, headers: { ...headers, "content-range": `bytes ${span.start}-${span.end}/${file.size}`, "content-length": length } });
   }
   return new Response(body, { status: 200, headers: { ...headers, "content-length": length } });
 }

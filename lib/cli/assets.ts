@@ -27,7 +27,7 @@ export async function runAssetsCommand(args: readonly string[], log: (line: stri
   const { migrateAssetsToS3 } = await import("@/lib/assets/migrate");
   const result = await migrateAssetsToS3(settings, {
     clearPostgres: options.clearPostgres,
-    onAsset: (done) => {
+    onAsset: ({ done }) => {
       if (done % 100 === 0) log(`${done} assets looked at`);
     },
   });

@@ -30,6 +30,12 @@ export const exportQuerySchema = z.object({
 });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 
+/** POST /api/studies/<slug>/export-jobs: the table and the same options as the direct export's query. */
+export const exportJobBodySchema = exportQuerySchema.extend({
+  table: z.enum(EXPORT_KINDS, { message: `table: one of ${EXPORT_KINDS.join(", ")}` }),
+});
+export type ExportJobBody = z.infer<typeof exportJobBodySchema>;
+
 export interface ExportFilter {
   kind?: string;
   /** key=value */

@@ -39,8 +39,10 @@ export interface ExportOptions {
    * and the bench compare the two byte for byte)
    */
   csvFrom?: "database" | "records";
-  /** who asked (the audit entry); omitted by scripts and the bench */
+  /** who asked (the audit entry); omitted by scripts, the bench and the export jobs (audited when started) */
   actorId?: string | null;
+  /** told the number of records (rows after the header) in each piece of the stream as it is read */
+  onRows?: (rows: number) => void;
 }
 
 /** "ann_" + 12 hex digits of sha256(studyId:userId): the same annotator gets the same id in every export of a study. */
@@ -54,9 +56,9 @@ interface Source {
   next(): Promise<Array<Record<string, unknown>>>;
   /**
    * the large tables: the next page of CSV records built in the database (the same bytes as
-   * csvRow over next()'s records), or "" when done
+   * csvRow over next()'s records) and how many records it holds; "" when done
    */
-  nextCsv?(): Promise<string>;
+  nextCsv?(): Promise<{ text: string; rows: number }>;
 }
 
 /** Rows in the first page of a CSV built in the database: small, so that the download starts at once. */
@@ -66,17 +68,17 @@ const FIRST_CSV_PAGE = 500;
  * Keyset pages of CSV text built in the database: `page(after, limit)` returns the page's text,
  * its row count and the last row's key; the pages grow from FIRST_CSV_PAGE to STREAM_BATCH_SIZE.
  */
-function csvPages<K>(start: K, page: (after: K, limit: number) => Promise<{ csv: string | null; n: number; last: K }>): () => Promise<string> {
+function csvPages<K>(start: K, page: (after: K, limit: number) => Promise<{ csv: string | null; n: number; last: K }>): () => Promise<{ text: string; rows: number }> {
   let after = start;
   let limit = FIRST_CSV_PAGE;
   let done = false;
   return async () => {
-    if (done) return "";
+    if (done) return { text: "", rows: 0 };
     const result = await page(after, limit);
     if (result.n < limit) done = true;
     if (result.n > 0) after = result.last;
     limit = Math.min(STREAM_BATCH_SIZE, limit * 4);
-    return result.csv ?? "";
+    return { text: result.csv ?? "", rows: result.n };
   };
 }
 
@@ -462,9 +464,12 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
           return;
         }
         if (format === "csv" && source.nextCsv && options.csvFrom !== "records") {
-          const text = await source.nextCsv();
+          const { text, rows } = await source.nextCsv();
           if (text === "") controller.close();
-          else controller.enqueue(encoder.encode(text));
+          else {
+            options.onRows?.(rows);
+            controller.enqueue(encoder.encode(text));
+          }
           return;
         }
         const records = await source.next();
@@ -472,6 +477,7 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
           controller.close();
           return;
         }
+        options.onRows?.(records.length);
         const text = records.map((record) => (format === "csv" ? csvRow(source.columns.map((c) => record[c])) : jsonLine(record, source.columns))).join("");
         controller.enqueue(encoder.encode(text));
       } catch (error) {

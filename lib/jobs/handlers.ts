@@ -31,4 +31,10 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
     load: async () => (await import("@/lib/scoring/llm-jobs")).handleScoringJob,
     adopt: async (boss) => (await import("@/lib/scoring/llm-jobs")).queueUnqueuedScoringJobs(boss),
   },
+  [QUEUES.assetMigration.name]: { load: async () => (await import("@/lib/assets/migrate-jobs")).handleAssetMigrationJob },
+  [QUEUES.export.name]: {
+    load: async () => (await import("@/lib/exports/export-jobs")).handleExportJob,
+    // files past their retention go when a worker starts (and at each export job, and at their expiry)
+    adopt: async () => (await import("@/lib/exports/export-jobs")).sweepExpiredExports(),
+  },
 };

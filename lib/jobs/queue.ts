@@ -7,8 +7,8 @@ import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
  * Background work runs on pg-boss (a job queue kept in PostgreSQL, schema "pgboss"), so that every
  * app instance, or a worker apart (`npm run worker`), can take any job, and exactly one worker
  * handles it: pg-boss hands a job out with FOR UPDATE SKIP LOCKED. What a job did and how far it
- * is stays in our own tables (ImportJob, ScoringJob, keyed by the pg-boss job id in `bossJobId`),
- * which the pages poll.
+ * is stays in our own tables (ImportJob, ScoringJob, AssetMigrationJob, ExportJob, keyed by the
+ * pg-boss job id in `bossJobId`), which the pages poll.
  *
  * A worker that dies stops renewing its job's heartbeat: pg-boss 10 has none of its own, so the
  * worker moves the job's `started_on` forward every HEARTBEAT_SECONDS (renewHeartbeat), and the
@@ -30,6 +30,10 @@ export const QUEUES = {
   import: { name: "import", retryLimit: 2, retryDelay: 5 },
   /** an LLM scoring job (lib/scoring/llm-jobs.ts); a retry goes on with what is still unscored */
   llmScoring: { name: "llm-scoring", retryLimit: 5, retryDelay: 10 },
+  /** an export prepared in the background, or the removal of prepared files past their retention (lib/exports/export-jobs.ts); a retry writes the file again */
+  export: { name: "export", retryLimit: 2, retryDelay: 5 },
+  /** `assets migrate --to s3` started by an admin (lib/assets/migrate-jobs.ts); a retry skips what is verified in the bucket */
+  assetMigration: { name: "asset-migration", retryLimit: 5, retryDelay: 10 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]["name"];
@@ -92,9 +96,12 @@ export function newJobId(): string {
   return randomUUID();
 }
 
-/** Sends a job with the given id to a queue (the queue's retry policy applies). */
-export async function enqueue(queue: QueueDefinition, id: string, data: object, boss?: PgBoss): Promise<void> {
-  const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS });
+/**
+ * Sends a job with the given id to a queue (the queue's retry policy applies); `startAfter` holds
+ * it back until then (pg-boss keeps it queued 14 days past that).
+ */
+export async function enqueue(queue: QueueDefinition, id: string, data: object, boss?: PgBoss, options: { startAfter?: Date } = {}): Promise<void> {
+  const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS, ...options });
   if (sent !== id) throw new Error(`the job queue did not take job ${id} (queue ${queue.name})`);
 }
 
@@ -113,4 +120,20 @@ export type JobState = "created" | "retry" | "active" | "completed" | "cancelled
 export async function jobState(queue: string, id: string, boss?: PgBoss): Promise<{ state: JobState; retryCount: number; retryLimit: number } | null> {
   const job = await (boss ?? (await getBoss())).getJobById(queue, id, { includeArchive: true });
   return job ? { state: job.state, retryCount: job.retryCount, retryLimit: job.retryLimit } : null;
+}
+
+/**
+ * Whether the queue has given a job up (failed after its last retry, cancelled, completed, or
+ * dropped after a week): a row still RUNNING then belongs to no worker. undefined when the queue
+ * cannot be asked now.
+ */
+export async function queueGaveUp(queue: string, id: string, boss?: PgBoss): Promise<boolean | undefined> {
+  const state = await jobState(queue, id, boss).catch(() => undefined);
+  if (state === undefined) return undefined;
+  return state === null || state.state === "failed" || state.state === "cancelled" || state.state === "completed";
+}
+
+/** The id of one attempt of a job ("<worker>:<pg-boss job id>:<attempt>"): the owner of its row while it runs. */
+export function attemptId(context: { workerId: string; jobId: string; attempt: number }): string {
+  return `${context.workerId}:${context.jobId}:${context.attempt}`;
 }

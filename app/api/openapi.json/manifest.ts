@@ -1,4 +1,6 @@
 import type { ApiRouteEntry } from "@/lib/http/openapi";
+import * as rAdminAssetsMigrateJobsId from "@/app/api/admin/assets/migrate/jobs/[id]/route";
+import * as rAdminAssetsMigrate from "@/app/api/admin/assets/migrate/route";
 import * as rAdminImportJobsId from "@/app/api/admin/import/jobs/[id]/route";
 import * as rAdminImport from "@/app/api/admin/import/route";
 import * as rAdminUsersId from "@/app/api/admin/users/[id]/route";
@@ -29,6 +31,9 @@ import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
 import * as rStudiesSlugEntryLink from "@/app/api/studies/[slug]/entry-link/route";
 import * as rStudiesSlugExportWhat from "@/app/api/studies/[slug]/export/[what]/route";
+import * as rStudiesSlugExportJobsIdDownload from "@/app/api/studies/[slug]/export-jobs/[id]/download/route";
+import * as rStudiesSlugExportJobsId from "@/app/api/studies/[slug]/export-jobs/[id]/route";
+import * as rStudiesSlugExportJobs from "@/app/api/studies/[slug]/export-jobs/route";
 import * as rStudiesSlugInvites from "@/app/api/studies/[slug]/invites/route";
 import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
 import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
@@ -50,6 +55,8 @@ import * as rTokens from "@/app/api/tokens/route";
  * unknown paths ([[...path]]) and the document itself.
  */
 export const apiRoutes: ApiRouteEntry[] = [
+  { path: "/api/admin/assets/migrate/jobs/{id}", module: rAdminAssetsMigrateJobsId },
+  { path: "/api/admin/assets/migrate", module: rAdminAssetsMigrate },
   { path: "/api/admin/import/jobs/{id}", module: rAdminImportJobsId },
   { path: "/api/admin/import", module: rAdminImport },
   { path: "/api/admin/users/{id}", module: rAdminUsersId },
@@ -80,6 +87,9 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
   { path: "/api/studies/{slug}/entry-link", module: rStudiesSlugEntryLink },
   { path: "/api/studies/{slug}/export/{what}", module: rStudiesSlugExportWhat },
+  { path: "/api/studies/{slug}/export-jobs/{id}/download", module: rStudiesSlugExportJobsIdDownload },
+  { path: "/api/studies/{slug}/export-jobs/{id}", module: rStudiesSlugExportJobsId },
+  { path: "/api/studies/{slug}/export-jobs", module: rStudiesSlugExportJobs },
   { path: "/api/studies/{slug}/invites", module: rStudiesSlugInvites },
   { path: "/api/studies/{slug}/members", module: rStudiesSlugMembers },
   { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },

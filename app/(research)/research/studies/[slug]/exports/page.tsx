@@ -4,10 +4,12 @@ import { requirePageRole } from "@/lib/auth/session";
 import { getStudyBySlug, studyFacets } from "@/lib/studies/studies";
 import { exportTableCounts } from "@/lib/exports/counts";
 import { exportQuerySchema, type ExportWhat } from "@/lib/exports/filter";
+import { exportRetentionDays, listExportJobs } from "@/lib/exports/export-jobs";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { buttonClass } from "@/components/ui/button";
 import { count } from "@/components/dashboard/format";
+import { ExportJobsPanel } from "@/components/research/export-jobs-panel";
 
 export const metadata: Metadata = { title: "Exports" };
 
@@ -26,7 +28,7 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
   const parsed = exportQuerySchema.safeParse(await searchParams);
   const filter = parsed.success ? { kind: parsed.data.kind, tag: parsed.data.tag } : {};
   const pseudonymise = parsed.success && parsed.data.externalIds === "pseudonymised";
-  const [facets, counts] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter)]);
+  const [facets, counts, jobs] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter), listExportJobs(slug)]);
   const link = (what: ExportWhat, format: "csv" | "jsonl") => {
     const query = new URLSearchParams({ format });
     if (filter.kind) query.set("kind", filter.kind);
@@ -89,7 +91,7 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           title={filtered ? `Downloads for ${[filter.kind, filter.tag].filter(Boolean).join(", ")}` : "Downloads"}
           description={
             <>
-              Streamed as they are read (any size). Columns are documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study)
+              Streamed as they are read (any size; for large responses and events tables you may rather prepare the file in the background, below). Columns are documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study)
               {pseudonymise ? "; external ids as sha256(study salt + id), first 16 hex digits" : "; external ids as stored (tick the box above to pseudonymise them)"}. Every download is recorded in the audit log.
             </>
           }
@@ -124,6 +126,8 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           </tbody>
         </Table>
       </Card>
+
+      <ExportJobsPanel slug={slug} filter={filter} pseudonymise={pseudonymise} initialJobs={jobs} retentionDays={exportRetentionDays()} />
     </div>
   );
 }

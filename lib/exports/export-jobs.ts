@@ -1,0 +1,339 @@
+import "server-only";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { z } from "zod";
+import type { AssetStoreKind } from "@/lib/assets/config";
+import { deleteFile, fileStorage, readFile, writeFile } from "@/lib/assets/files";
+import { rangedResponse } from "@/lib/assets/serve";
+import { recordAudit } from "@/lib/audit/log";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { JobContext } from "@/lib/jobs/handlers";
+import { attemptId, enqueue, EXPIRE_SECONDS, newJobId, QUEUES, queueGaveUp } from "@/lib/jobs/queue";
+import { exportTableCounts } from "@/lib/exports/counts";
+import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, EXPORT_KINDS, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";
+import type { ExportJobStatus, ExportJobView } from "@/lib/exports/job-view";
+import { createStudyExport } from "@/lib/exports/study-export";
+
+/**
+ * Exports prepared in the background (docs/exports.md): for a large study, a researcher asks for a
+ * table (POST /api/studies/<slug>/export-jobs) and gets a job at once; exactly one worker (any app
+ * instance, or `npm run worker`; queue "export", lib/jobs/queue.ts) streams the same bytes as the
+ * direct export (lib/exports/study-export.ts) into the file store (lib/assets/files.ts: PostgreSQL
+ * or the S3 bucket, as ASSET_STORE says) under a key of the job and attempt, never holding the file
+ * in memory, and records its size, row count and sha256. The Exports tab lists the study's jobs
+ * with their progress (rows written of the table's rows when it started) and serves a finished
+ * file with HTTP Range (GET .../export-jobs/<id>/download), to the same people as the direct
+ * export. Starting a job and every download are audit-logged.
+ *
+ * A file is kept EXPORT_RETENTION_DAYS (YARDSTICK_EXPORT_RETENTION_DAYS, default 7) after it is
+ * made, then removed: by a job queued for that moment, and by a sweep at every export job and
+ * whenever a worker starts. An attempt that dies is retried by the queue (with backoff) and writes
+ * the file again from the start under its own key; it removes the previous attempt's partial file.
+ * Each attempt owns the row (`runner`): writes of an older one are ignored.
+ */
+
+const PROGRESS_EVERY_MS = 500;
+const STOPPED_MESSAGE = "The export stopped: its workers died or lost the database on every attempt the job queue allows. Prepare it again.";
+
+/** Days a prepared file is kept (YARDSTICK_EXPORT_RETENTION_DAYS, default 7). */
+export function exportRetentionDays(env: Record<string, string | undefined> = process.env): number {
+  const days = Number(env.YARDSTICK_EXPORT_RETENTION_DAYS ?? "");
+  return Number.isFinite(days) && days > 0 ? days : 7;
+}
+
+export type { ExportJobStatus, ExportJobView };
+
+const jobInclude = { study: { select: { slug: true } } } as const;
+type JobRow = Prisma.ExportJobGetPayload<{ include: typeof jobInclude }>;
+
+function isExpired(row: Pick<JobRow, "status" | "deletedAt" | "expiresAt">, now = Date.now()): boolean {
+  return row.status === "SUCCEEDED" && (row.deletedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= now));
+}
+
+function viewOf(row: JobRow, createdBy: string | null = null): ExportJobView {
+  const expired = isExpired(row);
+  const status: ExportJobStatus = expired ? "EXPIRED" : row.status;
+  return {
+    id: row.id,
+    table: row.table as ExportWhat,
+    format: row.format as ExportFormat,
+    kind: row.kind,
+    tag: row.tag,
+    externalIds: row.externalIds === "pseudonymised" ? "pseudonymised" : "raw",
+    status,
+    totalRows: row.totalRows,
+    rows: row.rows,
+    progress: row.status === "SUCCEEDED" ? 1 : row.status === "RUNNING" && row.totalRows > 0 ? Math.min(1, row.rows / row.totalRows) : row.status === "RUNNING" ? 0 : null,
+    bytes: Number(row.bytes),
+    sha256: row.sha256,
+    fileName: row.fileName,
+    error: row.error,
+    attempts: row.attempts,
+    createdBy,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    downloadUrl: status === "SUCCEEDED" ? `/api/studies/${row.study.slug}/export-jobs/${row.id}/download` : null,
+  };
+}
+
+/** An unfinished job with an old heartbeat that the queue has given up reads as FAILED (and is marked so). */
+async function settleAbandoned(row: JobRow): Promise<JobRow> {
+  if ((row.status !== "RUNNING" && row.status !== "QUEUED") || !row.bossJobId) return row;
+  if (Date.now() - (row.heartbeatAt ?? row.createdAt).getTime() < EXPIRE_SECONDS * 1000) return row;
+  if ((await queueGaveUp(QUEUES.export.name, row.bossJobId)) !== true) return row;
+  const data = { status: "FAILED", error: STOPPED_MESSAGE, finishedAt: new Date() } as const;
+  await db.exportJob.updateMany({ where: { id: row.id, status: { in: ["QUEUED", "RUNNING"] } }, data });
+  return { ...row, ...data };
+}
+
+async function studyOf(slug: string): Promise<{ id: string; slug: string }> {
+  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  return study;
+}
+
+async function creatorNames(rows: JobRow[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((row) => row.createdById).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const users = await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+  return new Map(users.map((user) => [user.id, user.name]));
+}
+
+export interface ExportJobRequest {
+  table: ExportWhat;
+  format: ExportFormat;
+  filter: ExportFilter;
+  externalIds?: "raw" | "pseudonymised";
+}
+
+/**
+ * Queues the export of one table of a study (researchers and admins: the route checks) and
+ * writes the audit entry of the export. NOT_FOUND for an unknown study; UNAVAILABLE when the job
+ * queue does not take the job.
+ */
+export async function startExportJob(studySlug: string, request: ExportJobRequest, actorId: string | null): Promise<ExportJobView> {
+  const study = await studyOf(studySlug);
+  const bossJobId = newJobId();
+  const externalIds = request.externalIds === "pseudonymised" ? "pseudonymised" : "raw";
+  const row = await db.exportJob.create({
+    data: {
+      studyId: study.id,
+      table: request.table,
+      format: request.format,
+      kind: request.filter.kind ?? null,
+      tag: request.filter.tag ?? null,
+      externalIds,
+      fileName: exportFileName(study.slug, request.table, request.format, request.filter),
+      contentType: EXPORT_CONTENT_TYPES[request.format],
+      createdById: actorId,
+      bossJobId,
+    },
+    include: jobInclude,
+  });
+  await recordAudit(actorId, "study.export", `study:${study.id}`, {
+    slug: study.slug,
+    what: request.table,
+    format: request.format,
+    kind: request.filter.kind ?? null,
+    tag: request.filter.tag ?? null,
+    externalIds,
+    background: true,
+    jobId: row.id,
+  });
+  try {
+    await enqueue(QUEUES.export, bossJobId, { exportJobId: row.id });
+  } catch (error) {
+    await db.exportJob.updateMany({ where: { id: row.id }, data: { status: "FAILED", error: "The job queue did not take the export.", finishedAt: new Date() } });
+    throw new AppError("UNAVAILABLE", `The job queue did not take the export; try again in a minute, or download it directly. (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return viewOf(row);
+}
+
+/** The study's export jobs, newest first. */
+export async function listExportJobs(studySlug: string, take = 20): Promise<ExportJobView[]> {
+  const study = await studyOf(studySlug);
+  const rows = await db.exportJob.findMany({ where: { studyId: study.id }, orderBy: { createdAt: "desc" }, take, include: jobInclude });
+  const names = await creatorNames(rows);
+  return Promise.all(rows.map(async (row) => viewOf(await settleAbandoned(row), row.createdById ? (names.get(row.createdById) ?? null) : null)));
+}
+
+async function jobRow(studySlug: string, id: string): Promise<JobRow> {
+  const study = await studyOf(studySlug);
+  const row = await db.exportJob.findUnique({ where: { id }, include: jobInclude });
+  // a job of another study is as unknown as none
+  if (!row || row.studyId !== study.id) throw new AppError("NOT_FOUND", `No export job ${id} in the study "${studySlug}"`);
+  return settleAbandoned(row);
+}
+
+/** One export job of the study, with its progress. */
+export async function getExportJob(studySlug: string, id: string): Promise<ExportJobView> {
+  const row = await jobRow(studySlug, id);
+  const names = await creatorNames([row]);
+  return viewOf(row, row.createdById ? (names.get(row.createdById) ?? null) : null);
+}
+
+/**
+ * GET .../export-jobs/<id>/download: the prepared file with HTTP Range (206), its sha256 as ETag;
+ * 409 while it is not ready, 404 once it was removed (or for a job of another study). Every
+ * download is audit-logged.
+ */
+export async function exportJobDownload(request: Request, studySlug: string, id: string, actorId: string | null): Promise<Response> {
+  const row = await jobRow(studySlug, id);
+  if (isExpired(row)) throw new AppError("NOT_FOUND", `The file of export job ${id} was removed after ${exportRetentionDays()} days; prepare it again`);
+  if (row.status !== "SUCCEEDED" || !row.storage || !row.fileKey || !row.sha256) {
+    throw new AppError("CONFLICT", `Export job ${id} is ${row.status.toLowerCase()}: its file is not ready`);
+  }
+  const file = { storage: row.storage as AssetStoreKind, key: row.fileKey, size: Number(row.bytes) };
+  await recordAudit(actorId, "study.export.download", `study:${row.studyId}`, {
+    slug: row.study.slug,
+    jobId: row.id,
+    what: row.table,
+    format: row.format,
+    kind: row.kind,
+    tag: row.tag,
+    externalIds: row.externalIds,
+    range: request.headers.get("range"),
+  });
+  return rangedResponse(request, {
+    size: file.size,
+    etag: `"${row.sha256}"`,
+    headers: {
+      "content-type": row.contentType,
+      "content-disposition": `attachment; filename="${row.fileName}"`,
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    },
+    read: (span) => readFile(file, span),
+    what: `the file of export job ${row.id}`,
+  });
+}
+
+/**
+ * Removes the files whose retention has ended (their jobs then read as EXPIRED); returns how many.
+ * Any worker may run it at any time: removing a file twice is harmless, and a job is counted by
+ * whoever marks it. A file whose removal fails stays marked as there, for the next sweep.
+ */
+export async function sweepExpiredExports(now = new Date()): Promise<number> {
+  let removed = 0;
+  let after = "";
+  for (;;) {
+    const due = await db.exportJob.findMany({
+      where: { status: "SUCCEEDED", deletedAt: null, expiresAt: { lte: now }, id: { gt: after } },
+      select: { id: true, storage: true, fileKey: true },
+      orderBy: { id: "asc" },
+      take: 100,
+    });
+    if (due.length === 0) return removed;
+    after = due[due.length - 1].id;
+    for (const row of due) {
+      try {
+        if (row.storage && row.fileKey) await deleteFile({ storage: row.storage, key: row.fileKey });
+      } catch (error) {
+        console.error(`export job ${row.id}: removing its file failed (the next sweep tries again):`, error instanceof Error ? error.message : error);
+        continue;
+      }
+      const marked = await db.exportJob.updateMany({ where: { id: row.id, deletedAt: null }, data: { deletedAt: new Date() } });
+      removed += marked.count;
+    }
+  }
+}
+
+/** A job's file key for one attempt: each attempt writes its own, so that a stale attempt cannot overwrite a newer one's file. */
+function fileKeyOf(jobId: string, attempt: number, fileName: string): string {
+  return `exports/${jobId}/${attempt}/${fileName}`;
+}
+
+const jobData = z.union([z.object({ exportJobId: z.string().min(1).max(100) }), z.object({ sweep: z.literal(true) })]);
+
+/** What tests may hook into: called with the rows written so far, as each piece of the export is read (a throw fails the attempt). */
+export interface ExportJobHooks {
+  onRows?: (rows: number, context: JobContext) => void | Promise<void>;
+}
+
+/** The queue's handler (lib/jobs/handlers.ts). */
+export function handleExportJob(data: unknown, context: JobContext): Promise<{ status: string }> {
+  return runExportJob(data, context);
+}
+
+/** Runs one attempt of an export job (or the sweep queued for a file's expiry); throws to have the queue retry it. */
+export async function runExportJob(data: unknown, context: JobContext, hooks: ExportJobHooks = {}): Promise<{ status: string }> {
+  const parsed = jobData.parse(data);
+  if ("sweep" in parsed) return { status: `${await sweepExpiredExports()} files removed` };
+  const id = parsed.exportJobId;
+  await sweepExpiredExports().catch((error: unknown) => console.error("export files: the sweep failed:", error instanceof Error ? error.message : error));
+
+  const before = await db.exportJob.findUnique({ where: { id }, select: { status: true, storage: true, fileKey: true, fileName: true } });
+  if (!before || (before.status !== "QUEUED" && before.status !== "RUNNING")) return { status: "already ended" };
+  const runner = attemptId(context);
+  const storage = fileStorage();
+  const key = fileKeyOf(id, context.attempt, before.fileName);
+  const claimed = await db.exportJob.updateMany({
+    where: { id, status: { in: ["QUEUED", "RUNNING"] } },
+    data: { status: "RUNNING", runner, attempts: { increment: 1 }, startedAt: new Date(), heartbeatAt: new Date(), rows: 0, bytes: 0, storage, fileKey: key, error: null },
+  });
+  if (claimed.count !== 1) return { status: "already ended" };
+  // the file a dead attempt left behind
+  if (before.storage && before.fileKey && before.fileKey !== key) await deleteFile({ storage: before.storage, key: before.fileKey }).catch(() => undefined);
+
+  const owned = { id, runner, status: "RUNNING" } as const;
+  const row = await db.exportJob.findUniqueOrThrow({ where: { id }, include: jobInclude });
+  const filter: ExportFilter = { kind: row.kind ?? undefined, tag: row.tag ?? undefined };
+  const table = z.enum(EXPORT_KINDS).parse(row.table);
+  const format = z.enum(EXPORT_FORMATS).parse(row.format);
+  const lost = new AbortController();
+  context.signal.addEventListener("abort", () => lost.abort(new Error("the export job is no longer this worker's")), { once: true });
+  let rows = 0;
+  let bytes = 0;
+  let lastWrite = 0;
+  const progress = async (force = false) => {
+    if (lost.signal.aborted || (!force && Date.now() - lastWrite < PROGRESS_EVERY_MS)) return;
+    lastWrite = Date.now();
+    const written = await db.exportJob.updateMany({ where: owned, data: { rows, bytes, heartbeatAt: new Date() } });
+    if (written.count === 0) lost.abort(new Error("another attempt owns the export job"));
+  };
+
+  try {
+    const totalRows = (await exportTableCounts(row.studyId, filter))[table];
+    await db.exportJob.updateMany({ where: owned, data: { totalRows } });
+    const made = await createStudyExport(row.study.slug, table, format, filter, {
+      externalIds: row.externalIds === "pseudonymised" ? "pseudonymised" : "raw",
+      onRows: (n) => {
+        rows += n;
+      },
+    });
+    const stored = await writeFile(key, Readable.fromWeb(made.stream as NodeReadableStream<Uint8Array>), {
+      contentType: row.contentType,
+      signal: lost.signal,
+      onBytes: async (written) => {
+        bytes = written;
+        await progress();
+        await hooks.onRows?.(rows, context);
+      },
+    });
+    const expiresAt = new Date(Date.now() + exportRetentionDays() * 86_400_000);
+    const done = await db.exportJob.updateMany({
+      where: owned,
+      data: { status: "SUCCEEDED", rows, bytes: stored.size, sha256: stored.sha256, storage: stored.storage, fileKey: stored.key, finishedAt: new Date(), heartbeatAt: new Date(), expiresAt },
+    });
+    if (done.count === 0) {
+      // taken for dead meanwhile: the attempt that owns the job writes its own file
+      await deleteFile(stored).catch(() => undefined);
+      return { status: "superseded" };
+    }
+    // the file's removal, queued for its expiry (the sweeps at each job and worker start are the backstop)
+    await enqueue(QUEUES.export, newJobId(), { sweep: true }, undefined, { startAfter: expiresAt }).catch(
+      (error: unknown) => console.error(`export job ${id}: queueing the removal of its file failed:`, error instanceof Error ? error.message : error),
+    );
+    return { status: "succeeded" };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await progress(true).catch(() => undefined);
+    // the last attempt records the failure; earlier ones leave the job running for the retry
+    if (context.lastAttempt) await db.exportJob.updateMany({ where: owned, data: { status: "FAILED", error: `The export failed: ${message}`, finishedAt: new Date() } }).catch(() => undefined);
+    throw error;
+  }
+}
