@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { deleteStudy } from "./annotate-fixtures";
 import { renderClip, CLIP_FPS, CLIP_PROMPTS, type ClipFlaw, type ClipPrompt } from "../scripts/demo-data/clips";
-import { e2eDb } from "./db";
+import { closeE2eDb, e2eDb } from "./db";
 import { e2eUsers, type E2eUserName } from "./users";
 
 /**
@@ -62,4 +64,24 @@ export async function createMediaStudy(
     );
   }
   return { id, slug, itemIds };
+}
+
+/** Opens the study's work page and waits for its item of `kind`; the task's element. */
+export async function openMediaItem(page: Page, slug: string, kind: string): Promise<Locator> {
+  await page.goto(`/s/${slug}/work`);
+  const task = page.getByTestId("task");
+  await expect(task).toHaveAttribute("data-kind", kind, { timeout: 90_000 });
+  return task;
+}
+
+/** The spec's studies, deleted after each test (push every study made); the database connection closed after the spec. */
+export function mediaStudiesDeletedAfterEach(): MediaFixtureStudy[] {
+  const studies: MediaFixtureStudy[] = [];
+  test.afterEach(async () => {
+    for (const study of studies.splice(0)) await deleteStudy(study.id);
+  });
+  test.afterAll(async () => {
+    await closeE2eDb();
+  });
+  return studies;
 }

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test, expect } from "@playwright/test";
-import { assignmentsOf, deleteStudy, responsesOf, storedEvents } from "./annotate-fixtures";
-import { closeE2eDb, e2eDb } from "./db";
-import { createMediaStudy, type MediaFixtureStudy } from "./media-fixtures";
+import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
+import { e2eDb } from "./db";
+import { createMediaStudy, mediaStudiesDeletedAfterEach, openMediaItem, type MediaFixtureStudy } from "./media-fixtures";
 import { storageStatePath } from "./users";
 import { describeMediaEvent } from "../lib/tasks/shared/media/events";
 
@@ -17,14 +17,7 @@ import { describeMediaEvent } from "../lib/tasks/shared/media/events";
 
 const CLIP = path.join(import.meta.dirname, "..", "scripts", "demo-data", "media", "demo-ball.webm");
 
-let studies: MediaFixtureStudy[] = [];
-test.afterEach(async () => {
-  for (const study of studies) await deleteStudy(study.id);
-  studies = [];
-});
-test.afterAll(async () => {
-  await closeE2eDb();
-});
+const studies = mediaStudiesDeletedAfterEach();
 
 async function videoStudy(): Promise<MediaFixtureStudy> {
   const study = await createMediaStudy(
@@ -48,9 +41,7 @@ test.describe("a real video in a free-text item", () => {
   test("plays, pauses, seeks and ends by keyboard; the events are stored in order and the replay steps through them in that order", async ({ page, browser }, testInfo) => {
     test.setTimeout(300_000);
     const study = await videoStudy();
-    await page.goto(`/s/${study.slug}/work`);
-    const task = page.getByTestId("task");
-    await expect(task).toHaveAttribute("data-kind", "free-text", { timeout: 90_000 });
+    const task = await openMediaItem(page, study.slug, "free-text");
     const player = task.getByTestId("media-player");
     // the container's duration, read by the browser from the served file
     await expect(task.getByTestId("media-clock")).not.toContainText("?", { timeout: 30_000 });

@@ -1,7 +1,6 @@
 import { test, expect, type Page } from "@playwright/test";
-import { assignmentsOf, deleteStudy, responsesOf, storedEvents } from "./annotate-fixtures";
-import { closeE2eDb } from "./db";
-import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy } from "./media-fixtures";
+import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
+import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach } from "./media-fixtures";
 import { storageStatePath } from "./users";
 
 /**
@@ -11,14 +10,7 @@ import { storageStatePath } from "./users";
  * side was on the left; in the "hide" rule the question shows only once the videos are hidden.
  */
 
-let studies: MediaFixtureStudy[] = [];
-test.afterEach(async () => {
-  for (const study of studies) await deleteStudy(study.id);
-  studies = [];
-});
-test.afterAll(async () => {
-  await closeE2eDb();
-});
+const studies = mediaStudiesDeletedAfterEach();
 
 const DIMENSIONS = [
   { id: "quality", label: "Visual quality" },
@@ -41,12 +33,7 @@ async function pairStudy(taskSettings?: Record<string, unknown>): Promise<MediaF
   return study;
 }
 
-async function openItem(page: Page, slug: string) {
-  await page.goto(`/s/${slug}/work`);
-  const task = page.getByTestId("task");
-  await expect(task).toHaveAttribute("data-kind", "pairwise", { timeout: 90_000 });
-  return task;
-}
+const openItem = (page: Page, slug: string) => openMediaItem(page, slug, "pairwise");
 
 test.describe("pairwise", () => {
   test.use({ storageState: storageStatePath("annotator") });

@@ -1,7 +1,6 @@
 import { test, expect, type Page } from "@playwright/test";
-import { assignmentsOf, deleteStudy, responsesOf, storedEvents } from "./annotate-fixtures";
-import { closeE2eDb } from "./db";
-import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy } from "./media-fixtures";
+import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
+import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach } from "./media-fixtures";
 import { storageStatePath } from "./users";
 import { watchStats } from "../lib/tasks/shared/media/events";
 
@@ -12,14 +11,7 @@ import { watchStats } from "../lib/tasks/shared/media/events";
  * player's events read back from the database, and the watch figures derived from them.
  */
 
-let studies: MediaFixtureStudy[] = [];
-test.afterEach(async () => {
-  for (const study of studies) await deleteStudy(study.id);
-  studies = [];
-});
-test.afterAll(async () => {
-  await closeE2eDb();
-});
+const studies = mediaStudiesDeletedAfterEach();
 
 const RUBRIC = [
   { id: "instruction", type: "likert", dimension: "instruction", label: "Instruction following", min: 0, max: 3, anchors: { "0": "not at all", "3": "fully" } },
@@ -37,12 +29,7 @@ async function ratingStudy(taskSettings?: Record<string, unknown>): Promise<Medi
   return study;
 }
 
-async function openItem(page: Page, slug: string) {
-  await page.goto(`/s/${slug}/work`);
-  const task = page.getByTestId("task");
-  await expect(task).toHaveAttribute("data-kind", "rating", { timeout: 90_000 });
-  return task;
-}
+const openItem = (page: Page, slug: string) => openMediaItem(page, slug, "rating");
 
 test.describe("rating", () => {
   test.use({ storageState: storageStatePath("annotator") });

@@ -15,6 +15,7 @@ import { call } from "@/tests/api/http";
 import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 import { batchFiles, forwardItem, removeTempFolders, writeFolder } from "@/tests/fixtures/import-batches";
 import { setEnv, startS3rver, type TestS3 } from "@/tests/s3rver";
+import { eventually } from "@/tests/eventually";
 
 /**
  * `yardstick assets migrate --to s3` as a job (lib/assets/migrate-jobs.ts) against PostgreSQL and
@@ -66,15 +67,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => worker.stop()));
 });
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000) => eventually(what, probe, ms);
 
 const ended = (id: string) => until(`job ${id} to end`, async () => {
   const job = await getAssetMigrationJob(id);

@@ -20,6 +20,7 @@ import { importModelRun } from "@/lib/models/runs";
 import { call } from "@/tests/api/http";
 import { addMember, createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 import { setEnv, startS3rver, type TestS3 } from "@/tests/s3rver";
+import { eventually } from "@/tests/eventually";
 
 /**
  * Exports prepared in the background (lib/exports/export-jobs.ts), with job workers running as in
@@ -37,15 +38,7 @@ async function directExport(slug: string, table: ExportWhat, format: ExportForma
   return Buffer.from(await new Response(made.stream).arrayBuffer());
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 60_000) => eventually(what, probe, ms);
 
 const ended = (slug: string, id: string) =>
   until(`export job ${id} to end`, async () => {
