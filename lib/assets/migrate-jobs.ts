@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { BackgroundJobStatus } from "@/lib/generated/prisma/enums";
-import type { JobContext } from "@/lib/jobs/handlers";
+import type { JobContext } from "@/lib/jobs/types";
 import { attemptId, enqueue, EXPIRE_SECONDS, newJobId, QUEUES, queueGaveUp } from "@/lib/jobs/queue";
 import { countAssets } from "@/lib/repos/assets";
 

@@ -9,7 +9,7 @@ import { recordAudit } from "@/lib/audit/log";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { JobContext } from "@/lib/jobs/handlers";
+import type { JobContext } from "@/lib/jobs/types";
 import { attemptId, enqueue, EXPIRE_SECONDS, newJobId, QUEUES, queueGaveUp } from "@/lib/jobs/queue";
 import { exportTableCounts } from "@/lib/exports/counts";
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, EXPORT_KINDS, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { z } from "zod";
 import { AppError, toResponse } from "@/lib/errors";
-import type { JobContext } from "@/lib/jobs/handlers";
+import type { JobContext } from "@/lib/jobs/types";
 import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
 import { importBatch } from "@/lib/import/import-batch";
 import { readBatchSource } from "@/lib/import/source";

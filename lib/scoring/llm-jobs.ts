@@ -5,7 +5,7 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { JobContext } from "@/lib/jobs/handlers";
+import type { JobContext } from "@/lib/jobs/types";
 import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
