@@ -13,6 +13,8 @@ export function Th({ children, className = "", align = "left" }: { children?: Re
   return <th scope="col" className={`whitespace-nowrap bg-slate-50 px-3 py-2 ${alignClass[align]} text-xs font-semibold uppercase tracking-wide text-slate-500 ${className}`}>{children}</th>;
 }
 
+/** A cell that does not wrap, unless `className` says how it wraps (`whitespace-normal`): both in one class list, CSS order would decide. */
 export function Td({ children, className = "", align = "left" }: { children?: React.ReactNode; className?: string; align?: "left" | "right" | "center" }) {
-  return <td className={`whitespace-nowrap px-3 py-2 ${alignClass[align]} text-slate-700 ${className}`}>{children}</td>;
+  const wrap = /(^|\s)whitespace-/.test(className) ? "" : "whitespace-nowrap ";
+  return <td className={`${wrap}px-3 py-2 ${alignClass[align]} text-slate-700 ${className}`}>{children}</td>;
 }

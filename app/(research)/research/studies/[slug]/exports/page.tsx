@@ -100,7 +100,7 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           <thead>
             <tr>
               <Th>Table</Th>
-              <Th>What it holds</Th>
+              <Th className="hidden sm:table-cell">What it holds</Th>
               <Th align="right">Rows</Th>
               <Th align="right">Download</Th>
             </tr>
@@ -108,8 +108,11 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           <tbody className="divide-y divide-slate-100" data-testid="exports">
             {tables.map((t) => (
               <tr key={t.what}>
-                <Td className="font-medium">{t.title}</Td>
-                <Td className="whitespace-normal text-slate-600">{t.description}</Td>
+                <Td className="font-medium">
+                  {t.title}
+                  <span className="mt-0.5 block max-w-56 whitespace-normal text-xs font-normal text-slate-500 sm:hidden">{t.description}</span>
+                </Td>
+                <Td className="hidden whitespace-normal text-slate-600 sm:table-cell">{t.description}</Td>
                 <Td align="right" className="tabular-nums">{count(counts[t.what])}</Td>
                 <Td align="right">
                   <div className="flex justify-end gap-2">
