@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { ModelRunSummary } from "@/lib/models/runs";
+import type { ModelRunSummary } from "@/lib/models/types";
 
 /**
  * Model agents on the dashboard (lib/participants/agents.ts, issue 23): their answers are stored and scored as

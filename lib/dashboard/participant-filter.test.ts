@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
-import type { StudySnapshot } from "@/lib/dashboard/snapshot";
+import type { StudySnapshot } from "@/lib/dashboard/types";
 
 function snapshot(): StudySnapshot {
   return {

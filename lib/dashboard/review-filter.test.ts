@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
-import type { StudySnapshot } from "@/lib/dashboard/snapshot";
+import type { StudySnapshot } from "@/lib/dashboard/types";
 
 function snapshot(): StudySnapshot {
   return {

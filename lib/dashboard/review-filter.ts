@@ -1,4 +1,4 @@
-import type { StudySnapshot } from "@/lib/dashboard/snapshot";
+import type { StudySnapshot } from "@/lib/dashboard/types";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 
 /**

@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { ego2worldFigures, playBelief, taskTimes, type Ego2worldFigures, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
-import type { StudySnapshot } from "@/lib/dashboard/snapshot";
+import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { KindDashboard } from "@/lib/tasks/types";
 import type { EpisodeAnswer, EpisodeScore } from "@/lib/ego2world/metrics";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import type { ModelRunSummary } from "@/lib/models/runs";
+import type { ModelRunSummary } from "@/lib/models/types";
 import { ego2worldKeySchema, ego2worldPublicSchema, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { StudySnapshot } from "@/lib/dashboard/snapshot";
+import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { KindDashboard } from "@/lib/tasks/types";
 import {
   EXPLORE_PAPER_HUMANS,
@@ -14,7 +14,7 @@ import {
   type ExploreTableRow,
 } from "@/lib/dashboard/explore-tables";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import type { ModelRunSummary } from "@/lib/models/runs";
+import type { ModelRunSummary } from "@/lib/models/types";
 import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/shared/explore/llm";

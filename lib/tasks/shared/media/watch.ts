@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { MEDIA_EVENT_TYPES } from "@/lib/tasks/shared/media/events";
 import { watchFigures, type WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
-import type { StudySnapshot } from "@/lib/dashboard/snapshot";
+import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { RecordedEvent } from "@/lib/tasks/types";
 
 /**
