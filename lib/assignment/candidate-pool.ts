@@ -3,43 +3,43 @@ import { hash } from "node:crypto";
 import type { Candidate, StudyState } from "@/lib/assignment/types";
 import type { Tx } from "@/lib/db/client-types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
+import { participantAffine, primeAtLeast, orderKeyText, rankOrder, walkParticipantOrder } from "@/lib/assignment/participant-order";
 import { processCache } from "@/lib/assignment/process-cache";
 import { sqlNow } from "@/lib/db/sql";
 import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
 // --- the fast candidate search ------------------------------------------------------------------
 //
-// The full search computes md5(userId:itemId) for every item and counts the places of the whole
-// study on every request. The fast search keeps the study's ordinary items (id, import order,
-// tags) and each participant's md5 order in memory, walks that order in JavaScript, and asks the
-// database only about a small pool: the participant's next few items per (condition, balance
-// value) group, one indexed query. It gives exactly the full search's top candidates of every
-// group, or says it cannot tell (a group whose pool has too few free items while more items lie
-// beyond it), and then the full search runs. The database stays the authority: the pool query
-// re-reads the items' flags, review exclusions and places, and claims re-count under the lock.
-// The item list is reloaded when the study's batches change and at least every 30 s (item flags
-// and tags edited in place).
+// The full search ranks every item by the participant's order key (participant-order.ts) and
+// counts the places of the whole study on every request. The fast search keeps the study's
+// ordinary items (id, import order, tags) and their shared rank order in memory, walks the
+// participant's order in JavaScript (no hash per item), and asks the database only about a small
+// pool: the participant's next few items per (condition, balance value) group, one indexed query.
+// It gives exactly the full search's top candidates of every group, or says it cannot tell (a
+// group whose pool has too few free items while more items lie beyond it), and then the full
+// search runs. The database stays the authority: the pool query re-reads the items' flags,
+// review exclusions and places, and claims re-count under the lock. The item list is reloaded
+// when the study's batches change and at least every 30 s (item flags and tags edited in place).
 
 const ITEMS_TTL_MS = 30_000;
 /** Items per group and kind (any / preferred in a condition) in the pool. */
 const POOL_PER_GROUP = 6;
 const MAX_CACHED_STUDIES = 64;
-const MAX_CACHED_ORDERS = 20_000;
-/** An order is 4 bytes an item (400 kB at 100,000 items): the orders of a process share this many bytes. */
-const MAX_ORDER_BYTES = 256 * 1024 * 1024;
-/** md5s computed between two yields to the event loop while a participant's order is made ahead of its transaction */
-const HASHES_PER_SLICE = 4096;
-
 interface StudyItems {
   version: string;
-  /** the item list's identity (the md5 orders depend on the ids only, not on flags or tags) */
+  /** the item list's identity */
   fingerprint: string;
+  /** md5 of the ids in import order: the rank order depends on the ids only, not on flags, tags or the batches' times */
+  idsHash: string;
   ids: string[];
+  /** per balance tag, the number of distinct values among the items (filled on first use) */
+  balanceCounts: Map<string | null, number>;
   tags: Array<Record<string, unknown>>;
 }
 
 const studyItemsCache = processCache<StudyItems>("study-items", { max: MAX_CACHED_STUDIES, ttl: ITEMS_TTL_MS });
-const itemOrderCache = processCache<Uint32Array>("item-orders", { max: MAX_CACHED_ORDERS, maxSize: MAX_ORDER_BYTES, sizeCalculation: (order) => Math.max(1, order.byteLength) });
+/** a study's items by rank (participant-order.ts), per item list: 4 bytes an item */
+const rankOrderCache = processCache<Uint32Array>("item-rank-orders", { max: MAX_CACHED_STUDIES });
 
 // Read inside the caller's transaction: the embedded database (PGlite) is one session for every
 // connection, so a query on another connection while a transaction is open breaks both.
@@ -49,10 +49,13 @@ async function studyItems(tx: Tx, studyId: string, version: string): Promise<Stu
   const rows = await tx.$queryRaw<Array<{ id: string; tags: unknown }>>`
     SELECT i.id, i.tags FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold ORDER BY i."createdAt", i."externalId"`;
   const ids = rows.map((row) => row.id);
+  const idsHash = md5Hex(ids.join(","));
   const items: StudyItems = {
     version,
-    fingerprint: `${version}|${ids.length}|${ids[0] ?? ""}|${ids.at(-1) ?? ""}|${md5Hex(ids.join(","))}`,
+    fingerprint: `${version}|${ids.length}|${ids[0] ?? ""}|${ids.at(-1) ?? ""}|${idsHash}`,
+    idsHash,
     ids,
+    balanceCounts: new Map(),
     tags: rows.map((row) => (row.tags && typeof row.tags === "object" && !Array.isArray(row.tags) ? (row.tags as Record<string, unknown>) : {})),
   };
   studyItemsCache.set(studyId, items);
@@ -62,44 +65,36 @@ async function studyItems(tx: Tx, studyId: string, version: string): Promise<Stu
 // crypto.hash: one call per text, about a third of createHash().update().digest()'s time (100,000 items: 80 ms against 240 ms)
 const md5Hex = (text: string) => hash("md5", text, "hex");
 
-/** The items sorted by their hashes, then id: md5(userId:itemId) order, as in SQL. */
-function sortedByHash(items: StudyItems, hashes: readonly string[]): Uint32Array {
-  // the first 12 hex digits as a number decide almost every comparison; equal ones fall back to the whole hash, then the id
-  const leading = Float64Array.from(hashes, (text) => parseInt(text.slice(0, 12), 16));
-  return Uint32Array.from(items.ids.keys()).sort(
-    (a, b) => leading[a] - leading[b] || (hashes[a] < hashes[b] ? -1 : hashes[a] > hashes[b] ? 1 : items.ids[a] < items.ids[b] ? -1 : items.ids[a] > items.ids[b] ? 1 : 0),
-  );
-}
+const rankKey = (studyId: string, items: StudyItems) => `${studyId}|${items.idsHash}`;
 
-const orderKey = (studyId: string, items: StudyItems, userId: string) => `${studyId}|${items.fingerprint}|${userId}`;
-
-/** The participant's order of the items (indexes into `items.ids`): md5(userId:itemId), then id, as in SQL. */
-function itemOrder(studyId: string, items: StudyItems, userId: string): Uint32Array {
-  const key = orderKey(studyId, items, userId);
-  const cached = itemOrderCache.get(key);
+/**
+ * The study's items in rank order (participant-order.ts), made once per list of item ids and
+ * process (100,000 items: about 100 ms of md5s, on the first request after an import; reloads of
+ * the same ids reuse it).
+ */
+function itemsByRank(studyId: string, items: StudyItems): Uint32Array {
+  const key = rankKey(studyId, items);
+  const cached = rankOrderCache.get(key);
   if (cached) return cached;
-  const order = sortedByHash(items, items.ids.map((id) => md5Hex(`${userId}:${id}`)));
-  itemOrderCache.set(key, order);
+  const order = rankOrder(items.ids);
+  rankOrderCache.set(key, order);
   return order;
 }
 
-/**
- * Makes the participant's order of a study's items ahead of their next-item transaction, from the
- * item list this process has (nothing when it has none yet), yielding to the event loop between
- * slices of hashes: a large study's first order (100,000 items: about 100 ms of md5s) then holds
- * neither a database connection nor the process. The transaction finds it in the cache, or makes
- * it itself when the item list changed meanwhile.
- */
-export async function prepareItemOrder(studyId: string, userId: string): Promise<void> {
-  const items = studyItemsCache.get(studyId);
-  if (!items || items.ids.length <= HASHES_PER_SLICE || itemOrderCache.has(orderKey(studyId, items, userId))) return;
-  const hashes: string[] = new Array(items.ids.length);
-  for (let start = 0; start < items.ids.length; start += HASHES_PER_SLICE) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    const end = Math.min(items.ids.length, start + HASHES_PER_SLICE);
-    for (let i = start; i < end; i++) hashes[i] = md5Hex(`${userId}:${items.ids[i]}`);
-  }
-  itemOrderCache.set(orderKey(studyId, items, userId), sortedByHash(items, hashes));
+/** The prime and the participant's affine map of a study's item list (participant-order.ts). */
+export async function participantOrderOf(tx: Tx, studyId: string, userId: string, itemsVersion: string): Promise<{ prime: number; affine: { a: number; b: number } }> {
+  const items = await studyItems(tx, studyId, itemsVersion);
+  const prime = primeAtLeast(items.ids.length);
+  return { prime, affine: participantAffine(userId, prime) };
+}
+
+/** How many balance values the study's items have for the tag (1 without a tag), counted once per item list and tag. */
+function balanceValueCount(items: StudyItems, tag: string | null): number {
+  const known = items.balanceCounts.get(tag);
+  if (known !== undefined) return known;
+  const count = tag === null ? 1 : new Set(items.tags.map((tags) => balanceValue(tags, tag))).size;
+  items.balanceCounts.set(tag, count);
+  return count;
 }
 
 /** The balance value of an item as SQL's coalesce(tags ->> tag, '') gives it. */
@@ -126,27 +121,40 @@ interface PoolGroup {
  */
 export async function fastCandidates(tx: Tx, studyId: string, userId: string, study: StudyState, had: ReadonlySet<string>, allowed: Array<string | null>): Promise<Candidate[] | null> {
   const items = await studyItems(tx, studyId, study.itemsVersion);
-  const order = itemOrder(studyId, items, userId);
+  const byRank = itemsByRank(studyId, items);
+  const prime = primeAtLeast(items.ids.length);
+  const affine = participantAffine(userId, prime);
+  const keyOf = new Map<number, number>();
   const conditionCount = Math.max(1, study.conditions.length);
   const conditionIndex = (condition: string | null) => (condition === null ? 0 : study.conditions.indexOf(condition));
   const allowedIndexes = allowed.map(conditionIndex);
   const isPreferred = (index: number, conditionIdx: number) => (index + study.participantIndex) % conditionCount === conditionIdx;
 
   const groups = new Map<string, PoolGroup>();
-  for (const index of order) {
-    if (had.has(items.ids[index])) continue;
+  // the walk ends once every balance value's group is full and known to go on past its pool
+  const groupCount = balanceValueCount(items, study.balanceTag);
+  let saturated = 0;
+  const isSaturated = (group: PoolGroup) => group.anyTruncated && group.preferredTruncated.size === allowedIndexes.length;
+  walkParticipantOrder(byRank, affine, prime, (index, key) => {
+    if (had.has(items.ids[index])) return;
     const balance = balanceValue(items.tags[index], study.balanceTag);
     let group = groups.get(balance);
     if (!group) groups.set(balance, (group = { any: [], anyTruncated: false, preferred: new Map(allowedIndexes.map((c) => [c, []])), preferredTruncated: new Set() }));
-    if (group.any.length < POOL_PER_GROUP) group.any.push(index);
-    else group.anyTruncated = true;
+    else if (isSaturated(group)) return;
+    if (group.any.length < POOL_PER_GROUP) {
+      group.any.push(index);
+      keyOf.set(index, key);
+    } else group.anyTruncated = true;
     for (const c of allowedIndexes) {
       if (!isPreferred(index, c)) continue;
       const list = group.preferred.get(c)!;
-      if (list.length < POOL_PER_GROUP) list.push(index);
-      else group.preferredTruncated.add(c);
+      if (list.length < POOL_PER_GROUP) {
+        list.push(index);
+        keyOf.set(index, key);
+      } else group.preferredTruncated.add(c);
     }
-  }
+    if (isSaturated(group) && ++saturated === groupCount) return false;
+  });
   const pool = new Set<number>();
   for (const group of groups.values()) {
     for (const index of group.any) pool.add(index);
@@ -191,7 +199,7 @@ export async function fastCandidates(tx: Tx, studyId: string, userId: string, st
           balance,
           rank: rank + 1,
           preferred: isPreferred(index, c),
-          hash: md5Hex(`${userId}:${itemId}`),
+          hash: orderKeyText(keyOf.get(index)!),
           expired: places.get(`${itemId}|${condition ?? ""}`)?.expired ?? false,
           base: null,
           available: -1,

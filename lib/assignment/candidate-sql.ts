@@ -1,6 +1,7 @@
 import "server-only";
 import type { Candidate, StudyState } from "@/lib/assignment/types";
 import type { Tx } from "@/lib/db/client-types";
+import { participantOrderOf } from "@/lib/assignment/candidate-pool";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
 import { sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -37,18 +38,21 @@ export function conditionsSql(conditions: readonly string[]): Prisma.Sql {
 /** The full search: every ordinary item of the study, in SQL (the fallback of `fastCandidates`). */
 export async function ordinaryCandidates(tx: Tx, studyId: string, userId: string, study: StudyState): Promise<Candidate[]> {
   const conditionCount = Math.max(1, study.conditions.length);
+  // the participant's order key of each item, as the fast search walks it (participant-order.ts)
+  const { prime, affine } = await participantOrderOf(tx, studyId, userId, study.itemsVersion);
   return tx.$queryRaw<Candidate[]>`
     WITH taken AS (${takenSql(studyId)}),
     items AS (
-      SELECT i.id, i.tags, i.ord FROM (
-        SELECT o.id, o.tags, o."externalId", o."contentHash", (row_number() OVER (ORDER BY o."createdAt", o."externalId") - 1)::int AS ord
+      SELECT i.id, i.tags, i.ord, i.rank FROM (
+        SELECT o.id, o.tags, o."externalId", o."contentHash", (row_number() OVER (ORDER BY o."createdAt", o."externalId") - 1)::int AS ord,
+          (row_number() OVER (ORDER BY md5(o.id) COLLATE "C", o.id COLLATE "C") - 1)::bigint AS rank
         FROM "Item" o WHERE o."studyId" = ${studyId} AND NOT o.practice AND NOT o.gold
       ) i
       WHERE ${reviewExcludedItemFilter("i")}
     ),
     cand AS (
       SELECT it.id AS "itemId", c.cond AS condition, coalesce(it.tags ->> ${study.balanceTag}::text, '') AS balance,
-        md5(${userId} || ':' || it.id) AS hash, coalesce(t.expired, false) AS expired,
+        lpad(((${affine.a}::bigint * it.rank + ${affine.b}::bigint) % ${prime}::bigint)::text, 8, '0') AS hash, coalesce(t.expired, false) AS expired,
         (it.ord + ${study.participantIndex}) % ${conditionCount} = c.idx AS preferred
       FROM items it
       CROSS JOIN ${conditionsSql(study.conditions)} AS c

@@ -1,7 +1,7 @@
 import "server-only";
 import { hash } from "node:crypto";
 import { nextForAgent } from "@/lib/assignment/agents";
-import { fastCandidates, prepareItemOrder } from "@/lib/assignment/candidate-pool";
+import { fastCandidates } from "@/lib/assignment/candidate-pool";
 import { ordinaryCandidates } from "@/lib/assignment/candidate-sql";
 import { claimGold, claimPlace, claimPractice, renewLease } from "@/lib/assignment/claims";
 import { CLAIM_ROUNDS, CLAIM_TRIES, MAX_OPEN_ASSIGNMENTS, PRACTICE_FAIL_REASON } from "@/lib/assignment/limits";
@@ -119,7 +119,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function nextAssignment(studyId: string, userId: string, options: { exclude?: readonly string[] } = {}): Promise<NextAssignment> {
   const exclude = new Set(options.exclude ?? []);
-  await prepareItemOrder(studyId, userId);
   return inNextSlot(() => db.$transaction((tx) => nextInTransaction(tx, studyId, userId, exclude), { maxWait: 5_000, timeout: 15_000 }));
 }
 
