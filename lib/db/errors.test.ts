@@ -4,7 +4,7 @@ import { toResponse } from "@/lib/errors";
 
 /** Errors as Prisma 7 + @prisma/adapter-pg threw them here against a stopped or full PostgreSQL (shapes copied from the real objects). */
 function prismaError(code: string, cause?: Record<string, unknown>) {
-  return Object.assign(new Error(`Invalid \`db.user.count()\` invocation in\n/work/main/lib/x.ts:11:34\n\n→ 11 ...\nDatabase error`), {
+  return Object.assign(new Error(`Invalid \`db.user.count()\` invocation in\n/srv/yardstick/lib/x.ts:11:34\n\n→ 11 ...\nDatabase error`), {
     name: "PrismaClientKnownRequestError",
     code,
     clientVersion: "7.10.0",
