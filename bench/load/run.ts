@@ -21,7 +21,7 @@
  *   postgresql://postgres@127.0.0.1:5432/postgres), applies prisma/migrations;
  * - starts the production server (scripts/serve.mjs: `next start` in --workers processes, by
  *   default one per core) on a free loopback port with that database;
- * - for each N: seeds a fresh study (2,000 enact-forward items with small public payloads,
+ * - for each N: seeds a fresh study (2,000 items of scripts/demo-data/load-items.ts, small public payloads,
  *   overlap k = 3, LIKERT_5) and N annotator accounts (members, bcrypt hash of one password),
  *   then runs N simulated annotators for --seconds (each starts at a random moment of the first
  *   --ramp seconds, as people arrive at a study): each GETs its next item, POSTs event batches
@@ -52,6 +52,7 @@ import bcrypt from "bcryptjs";
 import { encode } from "next-auth/jwt";
 import { applyMigrations } from "@/lib/db/schema-engine";
 import { startThrowawayCluster, type ThrowawayCluster } from "@/tests/faults/pg-cluster";
+import { ITEM_SHOWN_PAYLOAD, LOAD_FILLER_EVENTS, LOAD_ITEM_KIND, loadEventPayload, loadItemPublic } from "@/scripts/demo-data/load-items";
 
 // --- options --------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -254,8 +255,7 @@ async function seedStudy(client: pg.Client, n: number, passwordHash: string): Pr
   const itemRows: unknown[][] = [];
   for (let i = 0; i < ITEMS; i++) {
     const order = Array.from({ length: STEPS }, (_, j) => j).sort(() => Math.random() - 0.5);
-    const pub = { initialImage: `i${i}.png`, actions: order.map((_, j) => `action ${j}`), candidates: order.map((_, j) => `c${i}-${j}.png`) };
-    itemRows.push([randomUUID(), studyId, batchId, `load-${i}`, "enact-forward", JSON.stringify(pub), JSON.stringify({ order }), "{}", `h${studyId}${i}`]);
+    itemRows.push([randomUUID(), studyId, batchId, `load-${i}`, LOAD_ITEM_KIND, JSON.stringify(loadItemPublic(i, order)), JSON.stringify({ order }), "{}", `h${studyId}${i}`]);
   }
   await insertRows(client, "Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "text"], itemRows);
   const ids = Array.from({ length: n }, () => randomUUID());
@@ -331,23 +331,7 @@ async function call(stats: Stats, endpoint: Endpoint, url: string, cookie: strin
   }
 }
 
-function eventPayload(type: string, i: number): unknown {
-  switch (type) {
-    case "candidate_picked":
-      return { candidate: i % STEPS, fromSlot: null, via: "drag" };
-    case "slot_filled":
-      return { slot: i % STEPS, candidate: (i + 1) % STEPS, fromSlot: null, replaced: null, via: "drag" };
-    case "slot_cleared":
-      return { slot: i % STEPS, candidate: i % STEPS, via: "click" };
-    case "confidence_changed":
-      return { value: 1 + (i % 5), previous: null };
-    case "image_zoomed":
-      return { image: `/api/assets/${"0".repeat(64)}`, role: "candidate", index: i % STEPS };
-    default:
-      return {};
-  }
-}
-const FILLER = ["candidate_picked", "slot_filled", "slot_filled", "slot_cleared", "confidence_changed", "image_zoomed", "page_hidden", "page_visible"];
+const eventPayload = (type: string, i: number) => loadEventPayload(type, i, STEPS);
 
 /** The instance for the next request: round robin over all, as a load balancer spreads requests. */
 let turn = 0;
@@ -386,8 +370,8 @@ async function annotator(slug: string, cookie: string, stats: Stats, deadline: n
       const events = Array.from({ length: BATCH }, (_, i) => {
         const s = seq++;
         const last = b === BATCHES_PER_ITEM - 1 && i === BATCH - 1;
-        const type = s === 0 ? "item_shown" : last ? "submitted" : pick(FILLER);
-        const payload = type === "item_shown" ? { kind: "enact-forward", resumed: false } : last ? { order, confidence, clientId } : eventPayload(type, s);
+        const type = s === 0 ? "item_shown" : last ? "submitted" : pick(LOAD_FILLER_EVENTS);
+        const payload = type === "item_shown" ? ITEM_SHOWN_PAYLOAD : last ? { order, confidence, clientId } : eventPayload(type, s);
         return { assignmentId, seq: s, type, payload, clientTime: Date.now() };
       });
       lastSeq = seq - 1;
@@ -651,7 +635,7 @@ async function capacity(client: pg.Client, passwordHash: string, k: number): Pro
   });
   await measure("event batch (3 events)", async (user) => {
     const assignmentId = assignment.get(user.id)!;
-    const events = [0, 1, 2].map((seq) => ({ assignmentId, seq, type: seq === 0 ? "item_shown" : "slot_filled", payload: seq === 0 ? { kind: "enact-forward", resumed: false } : eventPayload("slot_filled", seq), clientTime: Date.now() }));
+    const events = [0, 1, 2].map((seq) => ({ assignmentId, seq, type: seq === 0 ? "item_shown" : "slot_filled", payload: seq === 0 ? ITEM_SHOWN_PAYLOAD : eventPayload("slot_filled", seq), clientTime: Date.now() }));
     ok("events", await send(`${base}/api/annotate/events`, "POST", jsonHeaders(user.cookie), JSON.stringify({ events })));
   });
   await measure("submission (last events + response)", async (user, i) => {
@@ -759,7 +743,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 async function main(): Promise<boolean> {
-  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} enact-forward items per study, k = ${OVERLAP}; ${INSTANCES} app instance(s); ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`);
+  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} ${LOAD_ITEM_KIND} items per study, k = ${OVERLAP}; ${INSTANCES} app instance(s); ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   buildIfNeeded();
   if (THROWAWAY_PG) {
