@@ -3,12 +3,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { readDb } from "@/lib/db/read";
 import { ACTIVE_WINDOW_MINUTES } from "@/lib/dashboard/constants";
-import { activeAnnotators, getStudyProgress, type AnnotatorProgress, type StudyProgress } from "@/lib/dashboard/progress";
+import { activeAnnotators, annotatorProgressRows, getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
  * The one-pass progress query (GROUPING SETS, issue 21) against the five queries it replaced,
- * kept here verbatim as the reference, on random studies: practice and gold items, conditions,
+ * kept here verbatim as the reference (the per-annotator rows are assembled from its counts as the page does, by annotatorProgressRows), on random studies: practice and gold items, conditions,
  * every purpose and status, answered or not, any overlap.
  */
 
@@ -65,40 +65,7 @@ async function previousStudyProgress(studyId: string, overlap: number): Promise<
   const memberIds = new Set(members.map((m) => m.userId));
   const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
   const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
-  const rows = new Map<string, AnnotatorProgress>();
-  for (const user of users) {
-    rows.set(user.id, {
-      userId: user.id,
-      name: user.name,
-      member: memberIds.has(user.id),
-      mainAssigned: 0,
-      mainDone: 0,
-      agreementAssigned: 0,
-      agreementDone: 0,
-      practiceDone: 0,
-      lastResponseAt: null,
-      activeNow: active.has(user.id),
-    });
-  }
-  let agreementAssigned = 0;
-  let agreementDone = 0;
-  for (const r of byUser) {
-    const row = rows.get(r.userId);
-    if (!row) continue;
-    if (r.purpose === "MAIN") {
-      row.mainAssigned += n(r.assigned);
-      row.mainDone += n(r.done);
-    } else if (r.purpose === "AGREEMENT") {
-      row.agreementAssigned += n(r.assigned);
-      row.agreementDone += n(r.done);
-      agreementAssigned += n(r.assigned);
-      agreementDone += n(r.done);
-    } else {
-      row.practiceDone += n(r.done);
-      continue;
-    }
-    if (r.last) row.lastResponseAt = Math.max(row.lastResponseAt ?? 0, r.last.getTime());
-  }
+  const { perAnnotator, agreementAssigned, agreementDone } = annotatorProgressRows(users, memberIds, active, byUser);
   const items = n(itemsRow.items);
   const conditions = Number(itemsRow.conditions ?? 1);
   return {
@@ -111,7 +78,7 @@ async function previousStudyProgress(studyId: string, overlap: number): Promise<
     itemsComplete: n(complete.items),
     agreementAssigned,
     agreementDone,
-    perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    perAnnotator,
     perDay: perDay.map((d) => ({ day: d.day, responses: n(d.responses) })),
     activeNow: active.size,
     activeWindowMinutes: ACTIVE_WINDOW_MINUTES,

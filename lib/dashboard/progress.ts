@@ -98,21 +98,16 @@ async function progressCounts(studyId: string, overlap: number) {
       ) c)`;
 }
 
-export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
-  const [counts, active, members] = await Promise.all([
-    progressCounts(studyId, overlap),
-    activeAnnotators(studyId),
-    readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR", isAgent: false } }, select: { userId: true } }),
-  ]);
-  const byUser = counts.filter((r) => r.set === "user").map((r) => ({ ...r, userId: r.userId! }));
-  const perDay = counts.filter((r) => r.set === "day").sort((x, y) => (x.day! < y.day! ? -1 : x.day! > y.day! ? 1 : 0));
-  const totals = counts.find((r) => r.set === "totals")!;
-  const itemsRow = { items: totals.items!, gold: totals.gold!, conditions: totals.conditions, done: totals.done! };
-  // an item with no answers is complete only when no answer is needed
-  const complete = { items: overlap <= 0 ? totals.items! : totals.complete! };
-  const memberIds = new Set(members.map((m) => m.userId));
-  const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
-  const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
+/**
+ * The per-annotator rows from the counts per (annotator, purpose): every user given (members and
+ * annotators with work), sorted by name; and the agreement totals.
+ */
+export function annotatorProgressRows(
+  users: ReadonlyArray<{ id: string; name: string }>,
+  memberIds: ReadonlySet<string>,
+  active: ReadonlySet<string>,
+  byUser: ReadonlyArray<{ userId: string; purpose: string | null; assigned: bigint | number | null; done: bigint | number | null; last: Date | null }>,
+): { perAnnotator: AnnotatorProgress[]; agreementAssigned: number; agreementDone: number } {
   const rows = new Map<string, AnnotatorProgress>();
   for (const user of users) {
     rows.set(user.id, {
@@ -147,6 +142,25 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     }
     if (r.last) row.lastResponseAt = Math.max(row.lastResponseAt ?? 0, r.last.getTime());
   }
+  return { perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)), agreementAssigned, agreementDone };
+}
+
+export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  const [counts, active, members] = await Promise.all([
+    progressCounts(studyId, overlap),
+    activeAnnotators(studyId),
+    readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR", isAgent: false } }, select: { userId: true } }),
+  ]);
+  const byUser = counts.filter((r) => r.set === "user").map((r) => ({ ...r, userId: r.userId! }));
+  const perDay = counts.filter((r) => r.set === "day").sort((x, y) => (x.day! < y.day! ? -1 : x.day! > y.day! ? 1 : 0));
+  const totals = counts.find((r) => r.set === "totals")!;
+  const itemsRow = { items: totals.items!, gold: totals.gold!, conditions: totals.conditions, done: totals.done! };
+  // an item with no answers is complete only when no answer is needed
+  const complete = { items: overlap <= 0 ? totals.items! : totals.complete! };
+  const memberIds = new Set(members.map((m) => m.userId));
+  const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
+  const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
+  const { perAnnotator, agreementAssigned, agreementDone } = annotatorProgressRows(users, memberIds, active, byUser);
   const items = n(itemsRow.items);
   const conditions = Number(itemsRow.conditions ?? 1);
   return {
@@ -159,7 +173,7 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
     itemsComplete: n(complete.items),
     agreementAssigned,
     agreementDone,
-    perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    perAnnotator,
     perDay: perDay.map((d) => ({ day: d.day!, responses: n(d.done) })),
     activeNow: active.size,
     activeWindowMinutes: ACTIVE_WINDOW_MINUTES,
