@@ -1,10 +1,10 @@
-import { createServer, type Server } from "node:http";
 import { test, expect } from "@playwright/test";
 import { assignmentsOf, deleteStudy, responsesOf, storedEvents } from "./annotate-fixtures";
 import { closeE2eDb, e2eDb } from "./db";
 import { createExploreDashboardStudy, createExploreStudy, type ExploreFixtureStudy } from "./explore-fixtures";
 import { GridwmPage } from "./pages/gridwm-page";
 import { storageStatePath } from "./users";
+import { chatStandIn } from "./chat-stand-in";
 
 /**
  * The EXPLORE-Bench scene editor (`explore-scene`) in Chromium against the built app: read and
@@ -189,27 +189,13 @@ test.describe("explore-scene free-text mode", () => {
 test.describe("EXPLORE dashboard", () => {
   test.use({ storageState: storageStatePath("researcher") });
 
-  const stand = { server: null as Server | null, requests: [] as Array<{ model: string; temperature: number; system: string; content: string; thinking: unknown }> };
-  test.beforeAll(async () => {
-    const port = Number(process.env.E2E_PORT ?? 3310) + 1000;
-    stand.server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      req.on("end", () => {
-        const parsed = JSON.parse(body) as { model: string; temperature: number; messages: Array<{ role: string; content: string }>; chat_template_kwargs?: unknown };
-        // Listing 8 as the system message, then the user prompt
-        const content = parsed.messages.at(-1)!.content;
-        stand.requests.push({ model: parsed.model, temperature: parsed.temperature, system: parsed.messages[0].role === "system" ? parsed.messages[0].content : "", content, thinking: parsed.chat_template_kwargs });
-        // 3 for attributes, 2 for relations: a fixed, recognisable reply
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: content.includes("describe the attributes") ? "3" : "2" }, finish_reason: "stop" }] }));
-      });
-    });
-    await new Promise<void>((resolve) => stand.server!.listen(port, "127.0.0.1", resolve));
-  });
-  test.afterAll(async () => {
-    await new Promise<void>((resolve) => (stand.server ? stand.server.close(() => resolve()) : resolve()));
-  });
+  // 3 for attributes, 2 for relations: a fixed, recognisable reply (Listing 8 as the system message, then the user prompt)
+  const requests = chatStandIn((request) => (request.messages.at(-1)!.content.includes("describe the attributes") ? "3" : "2"));
+  const stand = {
+    get requests() {
+      return requests.map((r) => ({ model: r.model, temperature: r.temperature, system: r.messages[0].role === "system" ? r.messages[0].content : "", content: r.messages.at(-1)!.content, thinking: r.chat_template_kwargs }));
+    },
+  };
 
   test("shows the paper's table per scorer and scores the answers with the LLM in the background", async ({ page }, testInfo) => {
     test.setTimeout(120_000);

@@ -1,10 +1,10 @@
-import { createServer, type Server } from "node:http";
 import { test, expect, type Page } from "@playwright/test";
 import { deleteStudy, storedEvents } from "./annotate-fixtures";
 import { closeE2eDb, e2eDb } from "./db";
 import { createFreeTextDashboardStudy, createFreeTextStudy, createGradingStudy, FREE_TEXT_QUESTION, GRADE_ANSWER, type FreeTextFixtureStudy } from "./free-text-fixtures";
 import { GridwmPage } from "./pages/gridwm-page";
 import { storageStatePath } from "./users";
+import { chatStandIn } from "./chat-stand-in";
 
 /**
  * The free-text kind and its grading kind in Chromium against the built app: answer a question in
@@ -151,29 +151,19 @@ test.describe("free-text-grade", () => {
 
 test.describe("free-text dashboard", () => {
   test.use({ storageState: storageStatePath("researcher"), viewport: { width: 1280, height: 800 } });
-  const stand = { server: null as Server | null, requests: [] as Array<{ model: string; temperature: number; seed: number; content: string }> };
   /** the stand-in judge: 5 when the answer holds the reference, else 2 */
   const gradeOf = (answer: string, reference: string) => (answer.toLowerCase().includes(reference.toLowerCase()) ? 5 : 2);
-  test.beforeAll(async () => {
-    const port = Number(process.env.E2E_PORT ?? 3310) + 1000;
-    stand.server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      req.on("end", () => {
-        const parsed = JSON.parse(body) as { model: string; temperature: number; seed: number; messages: Array<{ content: string }> };
-        const content = parsed.messages.at(-1)!.content;
-        stand.requests.push({ model: parsed.model, temperature: parsed.temperature, seed: parsed.seed, content });
-        const reference = /\nReference answer: (.*)\n/.exec(content)?.[1] ?? "";
-        const answer = /\nAnswer to grade: (.*)\n/.exec(content)?.[1] ?? "";
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: String(gradeOf(answer, reference)) }, finish_reason: "stop" }] }));
-      });
-    });
-    await new Promise<void>((resolve) => stand.server!.listen(port, "127.0.0.1", resolve));
+  const requests = chatStandIn((request) => {
+    const content = request.messages.at(-1)!.content;
+    const reference = /\nReference answer: (.*)\n/.exec(content)?.[1] ?? "";
+    const answer = /\nAnswer to grade: (.*)\n/.exec(content)?.[1] ?? "";
+    return String(gradeOf(answer, reference));
   });
-  test.afterAll(async () => {
-    await new Promise<void>((resolve) => (stand.server ? stand.server.close(() => resolve()) : resolve()));
-  });
+  const stand = {
+    get requests() {
+      return requests.map((r) => ({ model: r.model, temperature: r.temperature, seed: r.seed, content: r.messages.at(-1)!.content }));
+    },
+  };
 
   test("grades the answers with the judge in the background and shows LLM-Match per category, at 1280 and 390 px", async ({ page }, testInfo) => {
     test.setTimeout(120_000);

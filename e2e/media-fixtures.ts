@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { deleteStudy } from "./annotate-fixtures";
 import { renderClip, CLIP_FPS, CLIP_PROMPTS, type ClipFlaw, type ClipPrompt } from "../scripts/demo-data/clips";
 import { closeE2eDb, e2eDb } from "./db";
-import { e2eUsers, type E2eUserName } from "./users";
+import { e2eUsers, storageStatePath, type E2eUserName } from "./users";
 
 /**
  * Studies of the generic media kinds (rating, pairwise) for their specs: drawn clips (PNG frames at
@@ -84,4 +84,23 @@ export function mediaStudiesDeletedAfterEach(): MediaFixtureStudy[] {
     await closeE2eDb();
   });
   return studies;
+}
+
+/**
+ * As a researcher, the study's dashboard section `testId` shows each of `texts`; it is
+ * photographed at 1280 and at 390 px wide (`<name>-dashboard-<width>.png` in the test's output).
+ */
+export async function checkDashboardSection(browser: Browser, testInfo: TestInfo, slug: string, testId: string, texts: readonly string[], name: string): Promise<void> {
+  const researcher = await browser.newContext({ storageState: storageStatePath("researcher") });
+  const staff = await researcher.newPage();
+  await staff.goto(`/research/studies/${slug}/dashboard`);
+  const section = staff.getByTestId(testId);
+  await expect(section).toBeVisible({ timeout: 60_000 });
+  for (const text of texts) await expect(section).toContainText(text);
+  await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await staff.screenshot({ path: testInfo.outputPath(`${name}-dashboard-1280.png`) });
+  await staff.setViewportSize({ width: 390, height: 844 });
+  await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await staff.screenshot({ path: testInfo.outputPath(`${name}-dashboard-390.png`) });
+  await researcher.close();
 }

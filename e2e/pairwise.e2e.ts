@@ -1,6 +1,6 @@
 import { test, expect, type Page } from "@playwright/test";
 import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
-import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach } from "./media-fixtures";
+import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach, checkDashboardSection } from "./media-fixtures";
 import { storageStatePath } from "./users";
 
 /**
@@ -83,18 +83,7 @@ test.describe("pairwise", () => {
     ]);
 
     // the researcher's dashboard shows the kind's section, at 1280 and 390 px
-    const researcher = await browser.newContext({ storageState: storageStatePath("researcher") });
-    const staff = await researcher.newPage();
-    await staff.goto(`/research/studies/${study.slug}/dashboard`);
-    const section = staff.getByTestId("pairwise-section");
-    await expect(section).toBeVisible({ timeout: 60_000 });
-    for (const text of ["Visual quality", "gen-a", "gen-b", "Win rate", "Watching", "pair-1"]) await expect(section).toContainText(text);
-    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
-    await staff.screenshot({ path: testInfo.outputPath("pairwise-dashboard-1280.png") });
-    await staff.setViewportSize({ width: 390, height: 844 });
-    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
-    await staff.screenshot({ path: testInfo.outputPath("pairwise-dashboard-390.png") });
-    await researcher.close();
+    await checkDashboardSection(browser, testInfo, study.slug, "pairwise-section", ["Visual quality", "gen-a", "gen-b", "Win rate", "Watching", "pair-1"], "pairwise");
   });
 
   test("on a phone the players stack and taps answer; under the hide rule the question shows once the videos are hidden", async ({ browser }, testInfo) => {

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from "@playwright/test";
 import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
-import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach } from "./media-fixtures";
+import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach, checkDashboardSection } from "./media-fixtures";
 import { storageStatePath } from "./users";
 import { watchStats } from "../lib/tasks/shared/media/events";
 
@@ -95,18 +95,7 @@ test.describe("rating", () => {
     ]);
 
     // the researcher's dashboard shows the kind's section, at 1280 and 390 px
-    const researcher = await browser.newContext({ storageState: storageStatePath("researcher") });
-    const staff = await researcher.newPage();
-    await staff.goto(`/research/studies/${study.slug}/dashboard`);
-    const section = staff.getByTestId("rating-section");
-    await expect(section).toBeVisible({ timeout: 60_000 });
-    for (const text of ["People (pooled)", "Generator gen-b", "Krippendorff", "Watching", "clip-1"]) await expect(section).toContainText(text);
-    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
-    await staff.screenshot({ path: testInfo.outputPath("rating-dashboard-1280.png") });
-    await staff.setViewportSize({ width: 390, height: 844 });
-    await section.evaluate((el) => el.scrollIntoView({ block: "start" }));
-    await staff.screenshot({ path: testInfo.outputPath("rating-dashboard-390.png") });
-    await researcher.close();
+    await checkDashboardSection(browser, testInfo, study.slug, "rating-section", ["People (pooled)", "Generator gen-b", "Krippendorff", "Watching", "clip-1"], "rating");
   });
 
   test("on a phone, taps play the clip and rate the rubric", async ({ browser }, testInfo) => {

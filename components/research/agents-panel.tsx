@@ -7,6 +7,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { callApi, issuesByField } from "@/lib/client/api";
+import { TokenShownOnce } from "@/components/research/token-shown-once";
 
 export interface AgentPanelRow {
   id: string;
@@ -82,14 +83,7 @@ export function AgentsPanel({ slug, initialAgents, stepCap }: { slug: string; in
             {error}
           </p>
         ) : null}
-        {shown ? (
-          <div role="status" className="mx-5 mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            <p className="font-medium">The play token of “{shown.name}”: copy it now, it is not shown again.</p>
-            <code data-testid="agent-token" className="mt-1 block break-all rounded bg-white px-2 py-1 font-mono text-xs">
-              {shown.token}
-            </code>
-          </div>
-        ) : null}
+        {shown ? <TokenShownOnce message={`The play token of “${shown.name}”: copy it now, it is not shown again.`} token={shown.token} testId="agent-token" /> : null}
         <div className="overflow-x-auto">
           <Table>
             <thead>

@@ -7,6 +7,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { callApi, issuesByField } from "@/lib/client/api";
+import { TokenShownOnce } from "@/components/research/token-shown-once";
 
 type Scope = "read" | "manage" | "play";
 export interface TokenRow {
@@ -81,14 +82,7 @@ export function ApiTokensPanel({ initialTokens }: { initialTokens: TokenRow[] })
             {error}
           </p>
         ) : null}
-        {created ? (
-          <div role="status" className="mx-5 mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            <p className="font-medium">Copy the token “{created.name}” now: it is not shown again.</p>
-            <code data-testid="new-token" className="mt-1 block break-all rounded bg-white px-2 py-1 font-mono text-xs">
-              {created.token}
-            </code>
-          </div>
-        ) : null}
+        {created ? <TokenShownOnce message={`Copy the token “${created.name}” now: it is not shown again.`} token={created.token} testId="new-token" /> : null}
         <div className="overflow-x-auto">
           <Table>
             <thead>

@@ -2,6 +2,7 @@ import type { ChoiceFigure, ChoiceSection } from "@/lib/tasks/choice/dashboard";
 import { count, pctInterval, pctWithUnit } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 import { WatchTable } from "@/components/tasks/shared/media/watch-table";
+import { SeriesByTypeTable } from "@/components/tasks/shared/series-by-type-table";
 
 /** Multiple choice on the dashboard (lib/tasks/choice/dashboard.ts): accuracy with chance beside it, pooled and per question type, people and model runs. */
 
@@ -30,35 +31,7 @@ export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
           benchmark&apos;s submission format.
         </p>
       ) : null}
-      <div className="overflow-x-auto">
-        <table className="min-w-full text-sm">
-          <thead>
-            <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
-              <th className="px-2 py-1">Who</th>
-              <th className="px-2 py-1 text-right">All</th>
-              {section.types.map((type) => (
-                <th key={type} className="px-2 py-1 text-right font-mono font-normal">
-                  {type}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {section.series.map((series, index) => (
-              <tr key={`${series.label}-${index}`} className={`border-b border-slate-100 ${index === 0 ? "bg-slate-50" : "italic text-slate-700"}`} data-series={series.label}>
-                <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
-                  {series.label}
-                  {index > 0 ? <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal not-italic text-slate-500">model</span> : null}
-                </th>
-                <Cell figure={series.pooled} />
-                {section.types.map((type) => (
-                  <Cell key={type} figure={series.byType[type]} />
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <SeriesByTypeTable types={section.types} series={section.series} cell={(figure, key) => <Cell key={key} figure={figure} />} modelBadge />
       {section.typeTag ? <p className="text-xs text-slate-500">Question types from the tag “{section.typeTag}”.</p> : null}
       {section.watch.pooled.watchSeconds ? <WatchTable figures={section.watch} /> : null}
     </div>

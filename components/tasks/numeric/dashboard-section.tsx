@@ -2,6 +2,7 @@ import type { NumericFigure, NumericSection } from "@/lib/tasks/numeric/dashboar
 import { count, pctWithUnit } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 import { WatchTable } from "@/components/tasks/shared/media/watch-table";
+import { SeriesByTypeTable } from "@/components/tasks/shared/series-by-type-table";
 
 /** Numbers on the dashboard (lib/tasks/numeric/dashboard.ts): mean score (MRA) per question type and VSI-Bench's overall, people and model runs. */
 
@@ -26,34 +27,7 @@ export const numericDashboardSection: KindDashboardSection<NumericSection> = {
     const vsiTypes = [...new Set(section.series.flatMap((series) => series.vsi.types.map((t) => t.type)))];
     return (
       <div className="space-y-3" data-testid="numeric-section">
-        <div className="overflow-x-auto">
-          <table className="min-w-full text-sm">
-            <thead>
-              <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
-                <th className="px-2 py-1">Who</th>
-                <th className="px-2 py-1 text-right">All</th>
-                {section.types.map((type) => (
-                  <th key={type} className="px-2 py-1 text-right font-mono font-normal">
-                    {type}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {section.series.map((series, index) => (
-                <tr key={`${series.label}-${index}`} className={`border-b border-slate-100 ${index === 0 ? "bg-slate-50" : "italic text-slate-700"}`}>
-                  <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
-                    {series.label}
-                  </th>
-                  <Cell figure={series.pooled} />
-                  {section.types.map((type) => (
-                    <Cell key={type} figure={series.byType[type]} />
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SeriesByTypeTable types={section.types} series={section.series} cell={(figure, key) => <Cell key={key} figure={figure} />} />
         {vsiTypes.length > 0 ? (
           <div className="overflow-x-auto" data-testid="vsi-overall">
             <h3 className="text-sm font-semibold text-slate-800">VSI-Bench overall</h3>
