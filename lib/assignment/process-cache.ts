@@ -4,11 +4,11 @@ const caches = ((globalThis as unknown as { yardstickAssignmentCaches?: Map<stri
 
 /**
  * A bounded per-process cache (least recently used goes first; entries older than `ttl` ms are
- * misses; with `maxSize`, entries also go first once their `sizeCalculation` sum passes it), one per name: kept on globalThis so that every copy of this module in the process
+ * misses), one per name: kept on globalThis so that every copy of this module in the process
  * (Next.js bundles a module into several server chunks, and reloads it in development) shares it.
  */
-export function processCache<V extends object>(name: string, options: { max: number; ttl?: number; maxSize?: number; sizeCalculation?: (value: V) => number }): LRUCache<string, V> {
+export function processCache<V extends object>(name: string, options: { max: number; ttl?: number }): LRUCache<string, V> {
   let cache = caches.get(name);
-  if (!cache) caches.set(name, (cache = new LRUCache<string, object>(options as LRUCache.Options<string, object, unknown>)));
+  if (!cache) caches.set(name, (cache = new LRUCache<string, object>(options)));
   return cache as LRUCache<string, V>;
 }
