@@ -18,13 +18,23 @@ import { isTaskKind } from "@/lib/tasks";
 export type { SnapshotItems, SnapshotResponses, StudySnapshot, Tags };
 export { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 
-/** Changes whenever responses or items are added: the cache key of everything computed from a snapshot. */
+/**
+ * The study's data version: changes with every write that can change a figure (answers added,
+ * re-scored or removed, items added or edited, assignments moved), kept by PostgreSQL triggers in
+ * the same statement (StudyDataVersion, migration 20261127200500_study_data_version); one row read,
+ * whatever the study's size. The time keeps versions apart across a restored or emptied database.
+ */
 export async function snapshotVersion(studyId: string): Promise<string> {
-  const [row] = await readDb.$queryRaw<Array<{ responses: bigint; last: Date | null; items: bigint; lastItem: Date | null }>>`
-    SELECT r.responses, r.last, i.items, i."lastItem"
-    FROM (SELECT count(*) AS responses, max(r."createdAt") AS last FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId}) r,
-         (SELECT count(*) AS items, max("createdAt") AS "lastItem" FROM "Item" WHERE "studyId" = ${studyId}) i`;
-  return `${row.responses}:${row.last?.getTime() ?? 0}:${row.items}:${row.lastItem?.getTime() ?? 0}`;
+  const [row] = await readDb.$queryRaw<Array<{ version: bigint; changedAt: Date }>>`
+    SELECT version, "changedAt" FROM "StudyDataVersion" WHERE "studyId" = ${studyId}`;
+  return row ? `${row.version}:${row.changedAt.getTime()}` : "0";
+}
+
+/** Submitted answers of the study now (outside practice): what a stale snapshot is behind. */
+async function currentResponseCount(studyId: string): Promise<number> {
+  const [row] = await readDb.$queryRaw<Array<{ responses: bigint }>>`
+    SELECT count(*) AS responses FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE'`;
+  return Number(row.responses);
 }
 
 async function loadItems(studyId: string): Promise<SnapshotItems> {
@@ -191,11 +201,10 @@ const latest = new Map<string, StudySnapshot>();
  */
 export async function getSnapshotView(studyId: string): Promise<SnapshotView> {
   const version = await snapshotVersion(studyId);
-  const currentResponses = Number(version.split(":")[0]);
   const key = `${studyId}@${version}`;
   const previous = latest.get(studyId);
   if (previous && previous.version !== version && previous.responses.count >= STALE_OK_RESPONSES && Date.now() - previous.loadedAt < STALE_MAX_MS) {
-    return { snapshot: previous, stale: true, currentResponses };
+    return { snapshot: previous, stale: true, currentResponses: await currentResponseCount(studyId) };
   }
   let pending = snapshotCache.get(key);
   if (!pending) {
@@ -207,7 +216,8 @@ export async function getSnapshotView(studyId: string): Promise<SnapshotView> {
       () => snapshotCache.delete(key),
     );
   }
-  return { snapshot: await pending, stale: false, currentResponses };
+  const snapshot = await pending;
+  return { snapshot, stale: false, currentResponses: snapshot.responses.count };
 }
 
 /** The study's current snapshot (never stale). */
