@@ -3,6 +3,7 @@ import { levelName } from "@/components/dashboard/agreement-section";
 import { count, fixed, interval, share } from "@/components/dashboard/format";
 import type { PlanView } from "@/lib/dashboard/study-dashboard";
 import type { KindInfo } from "@/lib/dashboard/accuracy";
+import { INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 
 /**
  * The agreement plan: the one action, how far it is, and its alpha in the shape of the ENACT
@@ -59,7 +60,7 @@ export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCe
                   , {interval(a.overall.ci)} by {a.overall.ciDescription}
                 </>
               ) : (
-                <> (no interval: {a.overall.ciReason})</>
+                <> ({a.overall.ciReason === INTERVAL_COMPUTING ? "interval computing…" : `no interval: ${a.overall.ciReason}`})</>
               )}
             </>
           )}

@@ -3,6 +3,7 @@ import { kindShort } from "@/components/dashboard/accuracy-section";
 import { count, fixed, interval, pct, share } from "@/components/dashboard/format";
 import type { KindInfo } from "@/lib/dashboard/accuracy";
 import type { AgreementResult, AlphaBlock } from "@/lib/dashboard/agreement";
+import { INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 
 const ALL = "__all__";
 
@@ -26,7 +27,7 @@ export function AlphaValue({ block, size = "md" }: { block: Pick<AlphaBlock, "al
     <span className="tabular-nums">
       <span className={size === "lg" ? "text-2xl font-semibold text-slate-900" : "font-medium text-slate-900"}>{fixed(block.alpha)}</span>{" "}
       <span className={size === "lg" ? "text-sm text-slate-600" : "text-xs text-slate-500"} title={block.ciReason}>
-        {block.ci ? interval(block.ci) : `(no interval: ${block.ciReason ?? "n/a"})`}
+        {block.ci ? interval(block.ci) : block.ciReason === INTERVAL_COMPUTING ? "(interval computing…)" : `(no interval: ${block.ciReason ?? "n/a"})`}
       </span>
     </span>
   );
@@ -164,7 +165,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                               {b.alpha === null ? <span className="text-amber-700">undef.</span> : fixed(b.alpha, 3)}
                             </div>
                             <div className="text-[11px] leading-tight text-slate-500" title={b.ciReason}>
-                              {b.ci ? interval(b.ci, 2) : ""}
+                              {b.ci ? interval(b.ci, 2) : b.ciReason === INTERVAL_COMPUTING ? "computing…" : ""}
                             </div>
                             <div className="text-[11px] leading-tight text-slate-400" title="items on which every answer is the same / items with 2+ answers">
                               {b.perfectItems.agreeing}/{b.items} same

@@ -1,4 +1,5 @@
 /** Number formats of the research views (pure; server and client components use them). */
+import { INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 
 /** 0.90384 -> "90.38" (percent, two decimals like the ENACT paper's tables) */
 export function pct(value: number | null | undefined, digits = 2): string {
@@ -18,6 +19,7 @@ export function pctWithUnit(value: number | null | undefined, digits = 1): strin
  */
 function missingInterval(ci: [number, number] | null | undefined, reason: string | undefined): string | null {
   if (ci && ci[0] !== ci[1]) return null;
+  if (!ci && reason === INTERVAL_COMPUTING) return "computing…";
   if (ci) return `n/a (${reason ?? "no spread"})`;
   return reason ? `n/a (${reason})` : "";
 }

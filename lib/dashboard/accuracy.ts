@@ -1,4 +1,4 @@
-import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
+import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { additiveStratifiedBootstrap, stratifiedClusterBootstrap, type BlockInterval } from "@/lib/stats/stratified-bootstrap";
 import { mulberry32 } from "@/lib/stats/rng";
@@ -12,7 +12,8 @@ import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
  * ratio) by kind x tag value, with 95% intervals that treat the item as the unit (several people
  * answering one item are not independent draws): Wilson with a design effect for proportions that
  * are a mean of a 0/1 per answer (lib/stats/clustered-wilson-interval.ts), a seeded percentile
- * bootstrap over items for everything else. A cell of one item has no interval ("one item"), nor
+ * bootstrap over items for everything else (with resamples = 0 the bootstrap's cells carry the
+ * value and the reason "computing": a background job computes them, INLINE_INTERVALS_MAX_ANSWERS). A cell of one item has no interval ("one item"), nor
  * has a bootstrap whose every resample is the same value. Pure: the caller passes scored answers.
  *
  * The metrics come from the kind (aggregateScoredAnswers: aggregate(), or aggregateAnswers() for
@@ -190,6 +191,16 @@ export function kindCells(kind: string, strata: Array<{ tag: string; items: Scor
       all.metrics[spec.id] = wilson(clusters, allValues[spec.id]);
       continue;
     }
+    if (resamples === 0) {
+      // the bootstrap is left to a background job (INLINE_INTERVALS_MAX_ANSWERS): the values now, the intervals "computing"
+      const pending = (value: number | null | undefined, items: number): MetricCell => {
+        if (value === null || value === undefined || !Number.isFinite(value)) return undefinedCell("bootstrap");
+        return { value, ci: null, interval: "bootstrap", reason: items < 2 ? ONE_ITEM : INTERVAL_COMPUTING, items };
+      };
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = pending(values[i][spec.id], s.items.length)));
+      all.metrics[spec.id] = pending(allValues[spec.id], clusters.length);
+      continue;
+    }
     const rng = mulberry32(seedFromString(`${seedKey}|${spec.id}`));
     const groups = [strata.map((_, i) => i)];
     let boot;
@@ -234,7 +245,7 @@ export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: stri
 }
 
 /** Rows (one per kind) of scored answers grouped by tag value, plus the pooled ALL column. */
-export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string): AccuracyRow[] {
+export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES): AccuracyRow[] {
   // kind -> tag -> item -> answers
   const byKind = new Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>();
   let anonymous = 0;
@@ -254,7 +265,7 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
     const groups = byKind.get(kind)!;
     const tags = [...groups.keys()].sort(compareTagValues);
     const strata = tags.map((tag) => ({ tag, items: [...groups.get(tag)!.values()] }));
-    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`);
+    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`, resamples);
     if (tags.length === 1) cells[ALL] = cells[tags[0]];
     rows.push({ series, label, kind, cells });
   }

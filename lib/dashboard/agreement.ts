@@ -1,5 +1,5 @@
 import { ALL, UNTAGGED } from "@/lib/dashboard/accuracy";
-import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
+import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { pairwiseAlpha, perfectAgreementShare } from "@/lib/stats/agreement-summary";
@@ -46,6 +46,8 @@ export interface AgreementOptions {
   breakdown?: boolean;
   /** the tag that defines the cells, for descriptions ("steps") */
   tagLabel?: string;
+  /** false: no bootstrap now, every interval "computing" (a background job computes them: INLINE_INTERVALS_MAX_ANSWERS) */
+  intervals?: boolean;
 }
 
 export interface Share {
@@ -321,7 +323,17 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   let intervals: { strata: Array<{ ci: [number, number] | null; reason?: string }>; groups: Array<{ ci: [number, number] | null; reason?: string }> } | null = null;
   let itemsDescription = "";
+  const computeIntervals = options.intervals !== false;
   if (options.ci === "items" && keptItems.length > 0) {
+    const groups = [...kindGroups.map((g) => g.strata), allStrata];
+    const perItem = table.units.length > keptItems.length;
+    itemsDescription = `95% percentile bootstrap over items${perItem ? " (each with all its units)" : ""}, resampled within each kind x ${options.tagLabel ?? "tag"} cell`;
+    if (!computeIntervals) {
+      const computing = { ci: null, reason: INTERVAL_COMPUTING };
+      intervals = { strata: cells.map(() => computing), groups: groups.map(() => computing) };
+    }
+  }
+  if (options.ci === "items" && keptItems.length > 0 && computeIntervals) {
     const groups = [...kindGroups.map((g) => g.strata), allStrata];
     const rng = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${level}|items`));
     const unitIds = unitsOf(keptItems.map((_, i) => i));
@@ -329,8 +341,6 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
     intervals = fast
       ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u].map((v) => parsePermutationValue(v)!)), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
       : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
-    const perItem = table.units.length > keptItems.length;
-    itemsDescription = `95% percentile bootstrap over items${perItem ? " (each with all its units)" : ""}, resampled within each kind x ${options.tagLabel ?? "tag"} cell`;
   }
   const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
   const block = (itemIds: number[], key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
@@ -339,6 +349,7 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
       return { ...estimate, ci: estimate.alpha === null ? null : interval.ci, ...(interval.ci && estimate.alpha !== null ? {} : { ciReason: estimate.alpha === null ? `alpha is undefined (${estimate.reason})` : interval.reason }), ciDescription: describeItems(itemIds.length) };
     }
     if (estimate.alpha === null) return { ...estimate, ci: null, ciReason: `alpha is undefined (${estimate.reason})`, ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units" };
+    if (!computeIntervals) return { ...estimate, ci: null, ciReason: INTERVAL_COMPUTING, ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units" };
     return { ...estimate, ...blockInterval(table, unitsOf(itemIds), metric, fast, resolved, key) };
   };
   const allItems = keptItems.map((_, i) => i);

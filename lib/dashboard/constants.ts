@@ -18,6 +18,17 @@ export const DEFAULT_TAG = "steps";
 /** Bootstrap resamples for every interval on the dashboards. */
 export const BOOTSTRAP_RESAMPLES = 1000;
 
+/**
+ * Studies with more answers than this (in the figures' snapshot) get their bootstrap intervals
+ * from a background job (lib/dashboard/interval-jobs.ts): the page shows the point estimates at
+ * once and the intervals as "computing" until the job has stored them. At this size the inline
+ * bootstraps take about a second on a 2-core machine (bench/dashboard.ts).
+ */
+export const INLINE_INTERVALS_MAX_ANSWERS = 20_000;
+
+/** The reason shown in place of an interval that a background job is computing. */
+export const INTERVAL_COMPUTING = "computing";
+
 /** Items sampled per kind x step length x annotator by the agreement plan (ENACT used 5). */
 export const AGREEMENT_PLAN_PER_CELL = 5;
 

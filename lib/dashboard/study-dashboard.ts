@@ -7,7 +7,8 @@ import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInf
 import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem, type AgreementResult, type EncodingInfo } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
-import { DEFAULT_TAG } from "@/lib/dashboard/constants";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS } from "@/lib/dashboard/constants";
+import { readStoredIntervals, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
 import { parseDashboardParams, type AlphaLevelChoice, type CiMethod } from "@/lib/dashboard/params";
 import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { getSnapshotView, memoize, type StudySnapshot } from "@/lib/dashboard/snapshot";
@@ -55,7 +56,37 @@ export interface PlanView extends Omit<AgreementPlanStatus, "completeItemIds"> {
   agreement: AgreementResult | null;
 }
 
+/**
+ * Where the bootstrap intervals come from: "inline" (computed with the page: studies up to
+ * INLINE_INTERVALS_MAX_ANSWERS answers), "ready" (a background job computed them for this data
+ * version), "computing" (the job is on its way: the intervals read "computing" and the page polls).
+ */
+export interface IntervalsState {
+  state: "inline" | "ready" | "computing";
+  /** "ready": when the job finished, epoch ms, and how long it took */
+  computedAt?: number;
+  computeMs?: number;
+}
+
+/** The figures whose intervals a background job computes for large studies. */
+interface IntervalFigures {
+  rows: AccuracyRow[];
+  modelRows: AccuracyRow[];
+  agreement: AgreementResult | null;
+  planAgreement: AgreementResult | null;
+}
+
+export interface DashboardOptions {
+  /** "inline": every interval now, whatever the study's size (the background job); default: by size */
+  intervals?: "auto" | "inline";
+  /** keep the intervals computed for the view (the background job) */
+  store?: boolean;
+  /** answers up to which intervals are inline (default INLINE_INTERVALS_MAX_ANSWERS; tests lower it) */
+  inlineMaxAnswers?: number;
+}
+
 export interface StudyDashboard {
+  intervals: IntervalsState;
   /** when the figures' data was read, and whether newer answers are not in them yet */
   asOf: { loadedAt: number; stale: boolean; responses: number; currentResponses: number; replica: ReadFreshness };
   study: { id: string; slug: string; title: string; overlap: number; confidenceScale: "LIKERT_5" | "PERCENT" };
@@ -146,7 +177,7 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
   return entries;
 }
 
-export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<StudyDashboard> {
+export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
   const study = await getStudyBySlug(slug);
   const [view, progress, importedRuns, planStatus, agents, replica] = await Promise.all([
     getSnapshotView(study.id),
@@ -171,47 +202,75 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   const scope = `${annotator === null ? "all" : snapshot.annotators[annotator].id}|plan:${includePlanAnswers ? "with" : "without"}`;
   const planAnswers = snapshot.responses.agreement.reduce((sum, flag) => sum + flag, 0);
 
-  const rows = memoize(`${v}|accuracy|${tagKey}|${scope}`, () =>
-    accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`),
-  );
-
   const modelPredictions = modelPredictionsLoader(study.id, models);
   const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
-  const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}`, async () => {
-    const predictions = await modelPredictions();
-    const byRun = new Map<string, ScoredEntry[]>();
-    for (const p of predictions) {
-      const item = snapshot.items.index.get(p.itemId);
-      if (item === undefined || !isTaskKind(snapshot.items.kinds[item])) continue;
-      const list = byRun.get(p.runId) ?? [];
-      list.push({
-        kind: snapshot.items.kinds[item],
-        tag: tagValue(snapshot.items.tags[item], tagKey),
-        item,
-        row: { itemId: p.itemId, tags: snapshot.items.tags[item], answer: p.answer, score: p.score, annotator: null },
-      });
-      byRun.set(p.runId, list);
-    }
-    return models.flatMap((m) => accuracyRows(byRun.get(m.id) ?? [], m.id, m.name, `${study.id}|accuracy`));
-  });
-
-  const agreement = encoding
-    ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}`, () =>
-        computeAgreement(agreementItems(snapshot, tagKey), snapshot.annotators.length, { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined }),
-      )
-    : null;
-
   const complete = new Set(planStatus.completeItemIds);
-  const planAgreement =
-    encoding && complete.size > 0
-      ? memoize(`${v}|plan|${seedFromString(planStatus.completeItemIds.join(","))}|${encoding.id}|${level}|${ci}`, () =>
-          computeAgreement(
-            agreementItems(snapshot, tagKey, (item) => complete.has(snapshot.items.ids[item])),
-            snapshot.annotators.length,
-            { encodingId: encoding.id, level, ci, seedKey: `${study.id}|plan`, breakdown: false, tagLabel: tagKey ?? undefined },
-          ),
+  const planKey = seedFromString(planStatus.completeItemIds.join(","));
+
+  // large studies: the bootstraps run in a background job; the page shows the point estimates now
+  const deferred = options.intervals !== "inline" && snapshot.responses.count > (options.inlineMaxAnswers ?? INLINE_INTERVALS_MAX_ANSWERS);
+  const viewKey = JSON.stringify({ tagKey, annotator: annotator === null ? null : snapshot.annotators[annotator].id, encoding: encoding?.id ?? null, level, ci, reviewed: includeExcluded, participants: includeExcludedParticipants, plan: includePlanAnswers });
+  const figuresVersion = `${v}|models:${modelVersion}|plan:${planKey}`;
+  const stored = deferred ? await readStoredIntervals<IntervalFigures>(study.id, viewKey, figuresVersion) : null;
+  const withIntervals = !deferred;
+  const resamples = withIntervals ? BOOTSTRAP_RESAMPLES : 0;
+  const ciKey = withIntervals ? "ci" : "ci-later";
+  const computeStarted = performance.now();
+
+  const computeIntervalFigures = async (): Promise<IntervalFigures> => {
+    const rows = memoize(`${v}|accuracy|${tagKey}|${scope}|${ciKey}`, () =>
+      accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples),
+    );
+
+    const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, async () => {
+      const predictions = await modelPredictions();
+      const byRun = new Map<string, ScoredEntry[]>();
+      for (const p of predictions) {
+        const item = snapshot.items.index.get(p.itemId);
+        if (item === undefined || !isTaskKind(snapshot.items.kinds[item])) continue;
+        const list = byRun.get(p.runId) ?? [];
+        list.push({
+          kind: snapshot.items.kinds[item],
+          tag: tagValue(snapshot.items.tags[item], tagKey),
+          item,
+          row: { itemId: p.itemId, tags: snapshot.items.tags[item], answer: p.answer, score: p.score, annotator: null },
+        });
+        byRun.set(p.runId, list);
+      }
+      return models.flatMap((m) => accuracyRows(byRun.get(m.id) ?? [], m.id, m.name, `${study.id}|accuracy`, resamples));
+    });
+
+    const agreement = encoding
+      ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
+          computeAgreement(agreementItems(snapshot, tagKey), snapshot.annotators.length, { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined, intervals: withIntervals }),
         )
       : null;
+
+    const planAgreement =
+      encoding && complete.size > 0
+        ? memoize(`${v}|plan|${planKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
+            computeAgreement(
+              agreementItems(snapshot, tagKey, (item) => complete.has(snapshot.items.ids[item])),
+              snapshot.annotators.length,
+              { encodingId: encoding.id, level, ci, seedKey: `${study.id}|plan`, breakdown: false, tagLabel: tagKey ?? undefined, intervals: withIntervals },
+            ),
+          )
+        : null;
+    return { rows, modelRows, agreement, planAgreement };
+  };
+
+  const figures = stored ? stored.figures : await computeIntervalFigures();
+  const { rows, modelRows, agreement, planAgreement } = figures;
+  let intervals: IntervalsState = { state: "inline" };
+  if (stored) intervals = { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs };
+  else if (deferred) {
+    intervals = { state: "computing" };
+    // a queue that cannot be reached leaves the intervals "computing"; the figures shown stay right
+    await requestIntervals(study.id, viewKey, figuresVersion, { slug, params: parseDashboardParams(searchParams) }).catch((error: unknown) =>
+      console.error("dashboard intervals: the job queue did not take the job:", error instanceof Error ? error.message : error),
+    );
+  }
+  if (options.store && !deferred) await storeIntervals(study.id, viewKey, figuresVersion, figures, Math.round(performance.now() - computeStarted));
 
   const calibration = memoize(`${v}|calibration|${scope}`, () => {
     const { responses } = snapshot;
@@ -256,6 +315,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   });
   const { completeItemIds: _ids, ...planRest } = planStatus;
   return {
+    intervals,
     asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses, replica },
     study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale },
     choices,

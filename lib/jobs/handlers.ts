@@ -19,6 +19,7 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
     adopt: async (boss) => (await import("@/lib/scoring/llm-jobs")).queueUnqueuedScoringJobs(boss),
   },
   [QUEUES.assetMigration.name]: { load: async () => (await import("@/lib/assets/migrate-jobs")).handleAssetMigrationJob },
+  [QUEUES.dashboardIntervals.name]: { load: async () => (await import("@/lib/dashboard/interval-jobs")).handleDashboardIntervalsJob },
   [QUEUES.export.name]: {
     load: async () => (await import("@/lib/exports/export-jobs")).handleExportJob,
     // files past their retention go when a worker starts (and at each export job, and at their expiry)

@@ -1,5 +1,5 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
 
@@ -34,6 +34,8 @@ export const QUEUES = {
   export: { name: "export", retryLimit: 2, retryDelay: 5 },
   /** `assets migrate --to s3` started by an admin (lib/assets/migrate-jobs.ts); a retry skips what is verified in the bucket */
   assetMigration: { name: "asset-migration", retryLimit: 5, retryDelay: 10 },
+  /** a large study's dashboard intervals for one view and data version (lib/dashboard/interval-jobs.ts); a retry computes them again */
+  dashboardIntervals: { name: "dashboard-intervals", retryLimit: 2, retryDelay: 5 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]["name"];
@@ -103,6 +105,21 @@ export function newJobId(): string {
 export async function enqueue(queue: QueueDefinition, id: string, data: object, boss?: PgBoss, options: { startAfter?: Date } = {}): Promise<void> {
   const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS, ...options });
   if (sent !== id) throw new Error(`the job queue did not take job ${id} (queue ${queue.name})`);
+}
+
+/**
+ * Sends a job whose id names its work (the same work, the same id): false when the queue already
+ * holds that job (waiting, running or done), which is then not sent again.
+ */
+export async function enqueueOnce(queue: QueueDefinition, id: string, data: object, boss?: PgBoss): Promise<boolean> {
+  const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS });
+  return sent === id;
+}
+
+/** A job id (a UUID, as pg-boss requires) made from a text: the same text, the same id. */
+export function jobIdFor(text: string): string {
+  const hex = createHash("sha256").update(text).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { dashboardSections } from "@/components/tasks/dashboard-sections";
 import { AgreementPlanSection } from "@/components/dashboard/agreement-plan-section";
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
+import { IntervalsStatus } from "@/components/dashboard/intervals-status";
 import { count, duration, fixed, pct } from "@/components/dashboard/format";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -117,6 +118,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           ) : null}
           {d.asOf.stale ? "; newer answers arrived since (large studies refresh at most once a minute)" : ""}.
         </p>
+        <IntervalsStatus intervals={d.intervals} answers={count(d.asOf.responses)} />
       </div>
       <nav aria-label="Dashboard sections" className="sticky top-14 z-20 -mx-1 flex flex-wrap gap-x-5 gap-y-1 border-b border-slate-200 bg-slate-50/95 px-1 py-2 text-sm backdrop-blur">
         {sections.map(([id, title]) => (

@@ -1,0 +1,44 @@
+"use client";
+
+import { useEffect } from "react";
+import { useRouter } from "next/navigation";
+import type { IntervalsState } from "@/lib/dashboard/study-dashboard";
+
+/** How often a page whose intervals are computing asks again, and for how long at most. */
+const POLL_MS = 3_000;
+const POLL_FOR_MS = 15 * 60_000;
+
+/**
+ * A large study's bootstrap intervals come from a background job: while it runs, this says so and
+ * refreshes the page (the server component reads the job's result); once they are there, it says
+ * when they were computed.
+ */
+export function IntervalsStatus({ intervals, answers }: { intervals: IntervalsState; answers: string }) {
+  const router = useRouter();
+  const computing = intervals.state === "computing";
+  useEffect(() => {
+    if (!computing) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started > POLL_FOR_MS) clearInterval(timer);
+      else router.refresh();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [computing, router]);
+
+  if (intervals.state === "inline") return null;
+  if (computing) {
+    return (
+      <p role="status" data-testid="intervals-status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        The values are final; their 95% bootstrap intervals over {answers} answers are being computed in the background and appear here when ready (this page refreshes itself).
+      </p>
+    );
+  }
+  const at = intervals.computedAt === undefined ? "" : ` at ${new Date(intervals.computedAt).toISOString().slice(11, 19)} UTC`;
+  const took = intervals.computeMs === undefined ? "" : ` (in ${(intervals.computeMs / 1000).toFixed(1)} s)`;
+  return (
+    <p data-testid="intervals-status" className="text-xs text-slate-500">
+      Bootstrap intervals computed in the background{at}{took}, from the same answers as the values.
+    </p>
+  );
+}

@@ -1,0 +1,43 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { readDb } from "@/lib/db/read";
+import { enqueueOnce, jobIdFor, QUEUES } from "@/lib/jobs/queue";
+import type { DashboardParams } from "@/lib/dashboard/params";
+
+/**
+ * Where the background job's bootstrap intervals of a large study's dashboard are kept
+ * (DashboardIntervals: one row per study and view, for one data version), and how the page asks
+ * for them. The job is lib/dashboard/interval-jobs.ts.
+ */
+
+export interface StoredIntervals<T> {
+  figures: T;
+  computedAt: Date;
+  computeMs: number;
+}
+
+/** The view's stored figures when they were computed from this data version, else null. */
+export async function readStoredIntervals<T>(studyId: string, viewKey: string, version: string): Promise<StoredIntervals<T> | null> {
+  const row = await readDb.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } }, select: { version: true, figures: true, computedAt: true, computeMs: true } });
+  if (!row || row.version !== version) return null;
+  return { figures: JSON.parse(row.figures) as T, computedAt: row.computedAt, computeMs: row.computeMs };
+}
+
+export async function storeIntervals(studyId: string, viewKey: string, version: string, figures: unknown, computeMs: number): Promise<void> {
+  const text = JSON.stringify(figures);
+  await db.dashboardIntervals.upsert({
+    where: { studyId_viewKey: { studyId, viewKey } },
+    create: { studyId, viewKey, version, figures: text, computeMs },
+    update: { version, figures: text, computeMs, computedAt: new Date() },
+  });
+}
+
+export interface DashboardIntervalsJob {
+  slug: string;
+  params: DashboardParams;
+}
+
+/** Asks the job queue for the view's intervals at this data version (once: the same view and version, the same job). */
+export async function requestIntervals(studyId: string, viewKey: string, version: string, job: DashboardIntervalsJob): Promise<void> {
+  await enqueueOnce(QUEUES.dashboardIntervals, jobIdFor(`dashboard-intervals|${studyId}|${viewKey}|${version}`), job);
+}
