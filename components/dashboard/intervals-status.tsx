@@ -11,11 +11,11 @@ const POLL_FOR_MS = 15 * 60_000;
 /**
  * A large study's bootstrap intervals come from a background job: while it runs, this says so and
  * refreshes the page (the server component reads the job's result); once they are there, it says
- * when they were computed.
+ * when they were computed, and whether newer data is being worked in.
  */
 export function IntervalsStatus({ intervals, answers }: { intervals: IntervalsState; answers: string }) {
   const router = useRouter();
-  const computing = intervals.state === "computing";
+  const computing = intervals.state === "computing" || intervals.behind === true;
   useEffect(() => {
     if (!computing) return;
     const started = Date.now();
@@ -27,6 +27,14 @@ export function IntervalsStatus({ intervals, answers }: { intervals: IntervalsSt
   }, [computing, router]);
 
   if (intervals.state === "inline") return null;
+  if (intervals.state === "ready" && intervals.behind) {
+    const at = intervals.computedAt === undefined ? "" : ` at ${new Date(intervals.computedAt).toISOString().slice(11, 19)} UTC`;
+    return (
+      <p role="status" data-testid="intervals-status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        These figures, intervals included, were computed{at} from the {answers} answers then; newer data has arrived and the figures are being recomputed in the background (this page refreshes itself).
+      </p>
+    );
+  }
   if (computing) {
     return (
       <p role="status" data-testid="intervals-status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">

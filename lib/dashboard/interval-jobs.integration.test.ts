@@ -38,7 +38,8 @@ describe("dashboard intervals computed in the background", () => {
     return { study, people };
   }
 
-  const intervalsOf = (d: StudyDashboard) => ({ rows: d.accuracy.rows, modelRows: d.accuracy.modelRows, agreement: d.agreement, plan: d.plan.agreement });
+  /** every figure of the page but the live ones (progress, read times, where the intervals came from) */
+  const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined } });
 
   /** every interval of the figures, with its reason */
   function intervalCells(d: StudyDashboard): Array<{ ci: unknown; reason?: string }> {
@@ -76,7 +77,8 @@ describe("dashboard intervals computed in the background", () => {
       expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
       const ready = await getStudyDashboard(study.slug, params, { inlineMaxAnswers: 5 });
       expect(ready.intervals.state).toBe("ready");
-      expect(intervalsOf(ready)).toEqual(intervalsOf(inline));
+      expect(figuresOf(ready)).toEqual(figuresOf(inline));
+      expect(ready.progress).toEqual(inline.progress);
       expect(intervalCells(ready).some((cell) => cell.reason === INTERVAL_COMPUTING)).toBe(false);
     });
   }
@@ -91,15 +93,23 @@ describe("dashboard intervals computed in the background", () => {
     expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(2);
     expect((await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 })).intervals.state).toBe("ready");
 
-    // a new answer: a new data version, whose intervals are computed anew
+    const before = await getStudyDashboard(study.slug, {}, { intervals: "inline" });
+
+    // a new answer: the stored view is served, marked as behind, while the job computes the new data's
     const batch = await createBatch(study.id, "more");
     const item = await createOrderItem(study.id, batch.id, { externalId: "late", order: [0, 1, 2] });
     await answer(item, people[0].id, [0, 1, 2]);
-    const after = await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
-    expect(after.intervals.state).toBe("computing");
+    const behind = await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
+    expect(behind.intervals).toMatchObject({ state: "ready", behind: true });
+    expect(behind.asOf.stale).toBe(true);
+    expect(behind.asOf.responses).toBe(36);
+    expect(behind.asOf.currentResponses).toBe(37);
+    expect(behind.progress.done).toBe(37); // progress is always live
+    expect(figuresOf(behind)).toEqual({ ...figuresOf(before), asOf: { ...figuresOf(before).asOf, stale: true, currentResponses: 37 } });
     expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
     const ready = await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
-    expect(ready.intervals.state).toBe("ready");
-    expect(intervalsOf(ready)).toEqual(intervalsOf(await getStudyDashboard(study.slug, {}, { intervals: "inline" })));
+    expect(ready.intervals).toMatchObject({ state: "ready", behind: false });
+    expect(ready.asOf.responses).toBe(37);
+    expect(figuresOf(ready)).toEqual(figuresOf(await getStudyDashboard(study.slug, {}, { intervals: "inline" })));
   });
 });

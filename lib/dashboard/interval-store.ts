@@ -12,15 +12,17 @@ import type { DashboardParams } from "@/lib/dashboard/params";
 
 export interface StoredIntervals<T> {
   figures: T;
+  /** the figures' version (see figuresVersionOf in study-dashboard.ts): current or older */
+  version: string;
   computedAt: Date;
   computeMs: number;
 }
 
-/** The view's stored figures when they were computed from this data version, else null. */
-export async function readStoredIntervals<T>(studyId: string, viewKey: string, version: string): Promise<StoredIntervals<T> | null> {
+/** The view's stored figures (of the version they were computed from), or null. */
+export async function readStoredIntervals<T>(studyId: string, viewKey: string): Promise<StoredIntervals<T> | null> {
   const row = await readDb.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } }, select: { version: true, figures: true, computedAt: true, computeMs: true } });
-  if (!row || row.version !== version) return null;
-  return { figures: JSON.parse(row.figures) as T, computedAt: row.computedAt, computeMs: row.computeMs };
+  if (!row) return null;
+  return { figures: JSON.parse(row.figures) as T, version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
 }
 
 export async function storeIntervals(studyId: string, viewKey: string, version: string, figures: unknown, computeMs: number): Promise<void> {

@@ -31,7 +31,7 @@ export async function snapshotVersion(studyId: string): Promise<string> {
 }
 
 /** Submitted answers of the study now (outside practice): what a stale snapshot is behind. */
-async function currentResponseCount(studyId: string): Promise<number> {
+export async function currentResponseCount(studyId: string): Promise<number> {
   const [row] = await readDb.$queryRaw<Array<{ responses: bigint }>>`
     SELECT count(*) AS responses FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE'`;
   return Number(row.responses);

@@ -9,9 +9,9 @@ import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboar
 import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS } from "@/lib/dashboard/constants";
 import { readStoredIntervals, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
-import { parseDashboardParams, type AlphaLevelChoice, type CiMethod } from "@/lib/dashboard/params";
+import { parseDashboardParams, type AlphaLevelChoice, type CiMethod, type DashboardParams } from "@/lib/dashboard/params";
 import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
-import { getSnapshotView, memoize, type StudySnapshot } from "@/lib/dashboard/snapshot";
+import { currentResponseCount, getSnapshot, getSnapshotView, memoize, snapshotVersion, type StudySnapshot } from "@/lib/dashboard/snapshot";
 import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { excludedParticipantIds } from "@/lib/participants/participants";
@@ -66,15 +66,12 @@ export interface IntervalsState {
   /** "ready": when the job finished, epoch ms, and how long it took */
   computedAt?: number;
   computeMs?: number;
+  /** "ready": the job's figures are of older data (newer figures are being computed) */
+  behind?: boolean;
 }
 
-/** The figures whose intervals a background job computes for large studies. */
-interface IntervalFigures {
-  rows: AccuracyRow[];
-  modelRows: AccuracyRow[];
-  agreement: AgreementResult | null;
-  planAgreement: AgreementResult | null;
-}
+/** What a view's background job keeps: every figure of the page but the live ones (progress, replica, intervals). */
+type StoredView = Omit<StudyDashboard, "progress" | "intervals">;
 
 export interface DashboardOptions {
   /** "inline": every interval now, whatever the study's size (the background job); default: by size */
@@ -177,25 +174,63 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
   return entries;
 }
 
+/**
+ * Everything a view's figures are computed from, as one text: the data version the snapshot was
+ * read at, the exclusions, the agents, the model runs and the agreement plan. A stored view is
+ * current when its text is this.
+ */
+function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>; excludedPeople: Set<string>; agentIds: Iterable<string>; modelVersion: string; planKey: number }): string {
+  const digest = (values: Iterable<string>) => seedFromString([...values].sort().join(","));
+  return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}`;
+}
+
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
   const study = await getStudyBySlug(slug);
-  const [view, progress, importedRuns, planStatus, agents, replica] = await Promise.all([
-    getSnapshotView(study.id),
+  const params = parseDashboardParams(searchParams);
+  const [dataVersion, progress, importedRuns, planStatus, agents, replica, excludedItemIds, excludedPeopleIds] = await Promise.all([
+    snapshotVersion(study.id),
     getStudyProgress(study.id, study.overlap),
     listModelRuns(study.id),
     getAgreementPlanStatus(study.id),
     agentRuns(study.id),
     readFreshness(),
+    excludedItemIdsForStudy(study.id),
+    excludedParticipantIds(study.id),
   ]);
   // model agents are shown as runs beside the humans, never pooled with them (lib/dashboard/agents.ts)
   const models = [...importedRuns, ...agents.runs];
-  const excludedIds = new Set(await excludedItemIdsForStudy(study.id));
-  const includeExcluded = parseDashboardParams(searchParams).reviewed === "with";
+  const excludedIds = new Set(excludedItemIds);
+  const excludedPeople = new Set(excludedPeopleIds);
+  const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
+  const planKey = seedFromString(planStatus.completeItemIds.join(","));
+  const versionParts = { excludedIds, excludedPeople, agentIds: agents.userIds, modelVersion, planKey };
+  // a view is named by its parameters as given: the same link, the same stored view
+  const viewKey = JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))));
+
+  // a large study's view computed by the background job: served from its row, refreshed in the background when the data moved on
+  if (options.intervals !== "inline") {
+    const stored = await readStoredIntervals<StoredView>(study.id, viewKey);
+    if (stored) {
+      const current = figuresVersionOf(dataVersion, versionParts);
+      const behind = stored.version !== current;
+      if (behind) await askForView(study.id, viewKey, current, slug, params);
+      const figures = stored.figures;
+      return {
+        ...figures,
+        intervals: { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
+        asOf: { ...figures.asOf, stale: behind || figures.asOf.stale, currentResponses: behind ? await currentResponseCount(study.id) : figures.asOf.currentResponses, replica },
+        progress,
+      };
+    }
+  }
+
+  const view = options.intervals === "inline" ? { snapshot: await getSnapshot(study.id), stale: false, currentResponses: -1 } : await getSnapshotView(study.id);
+  if (view.currentResponses < 0) view.currentResponses = view.snapshot.responses.count;
+  const includeExcluded = params.reviewed === "with";
   const itemFiltered = includeExcluded ? view.snapshot : snapshotWithoutItems(view.snapshot, excludedIds);
-  const excludedPeople = new Set(await excludedParticipantIds(study.id));
-  const includeExcludedParticipants = parseDashboardParams(searchParams).participants === "with";
+  const includeExcludedParticipants = params.participants === "with";
   const snapshot = snapshotWithoutAnnotators(itemFiltered, new Set([...(includeExcludedParticipants ? [] : excludedPeople), ...agents.userIds]));
-  const includePlanAnswers = parseDashboardParams(searchParams).plan === "with";
+  const includePlanAnswers = params.plan === "with";
   const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded, excludedParticipants: excludedPeople.size, includeExcludedParticipants, includePlanAnswers };
   const v = `${study.id}@${snapshot.version}`;
   const { tagKey, annotator, encoding, level, ci } = choices;
@@ -203,21 +238,17 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   const planAnswers = snapshot.responses.agreement.reduce((sum, flag) => sum + flag, 0);
 
   const modelPredictions = modelPredictionsLoader(study.id, models);
-  const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
   const complete = new Set(planStatus.completeItemIds);
-  const planKey = seedFromString(planStatus.completeItemIds.join(","));
 
   // large studies: the bootstraps run in a background job; the page shows the point estimates now
   const deferred = options.intervals !== "inline" && snapshot.responses.count > (options.inlineMaxAnswers ?? INLINE_INTERVALS_MAX_ANSWERS);
-  const viewKey = JSON.stringify({ tagKey, annotator: annotator === null ? null : snapshot.annotators[annotator].id, encoding: encoding?.id ?? null, level, ci, reviewed: includeExcluded, participants: includeExcludedParticipants, plan: includePlanAnswers });
-  const figuresVersion = `${v}|models:${modelVersion}|plan:${planKey}`;
-  const stored = deferred ? await readStoredIntervals<IntervalFigures>(study.id, viewKey, figuresVersion) : null;
+  const figuresVersion = figuresVersionOf(view.snapshot.version, versionParts);
   const withIntervals = !deferred;
   const resamples = withIntervals ? BOOTSTRAP_RESAMPLES : 0;
   const ciKey = withIntervals ? "ci" : "ci-later";
   const computeStarted = performance.now();
 
-  const computeIntervalFigures = async (): Promise<IntervalFigures> => {
+  const computeIntervalFigures = async () => {
     const rows = memoize(`${v}|accuracy|${tagKey}|${scope}|${ciKey}`, () =>
       accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples),
     );
@@ -259,18 +290,9 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     return { rows, modelRows, agreement, planAgreement };
   };
 
-  const figures = stored ? stored.figures : await computeIntervalFigures();
-  const { rows, modelRows, agreement, planAgreement } = figures;
-  let intervals: IntervalsState = { state: "inline" };
-  if (stored) intervals = { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs };
-  else if (deferred) {
-    intervals = { state: "computing" };
-    // a queue that cannot be reached leaves the intervals "computing"; the figures shown stay right
-    await requestIntervals(study.id, viewKey, figuresVersion, { slug, params: parseDashboardParams(searchParams) }).catch((error: unknown) =>
-      console.error("dashboard intervals: the job queue did not take the job:", error instanceof Error ? error.message : error),
-    );
-  }
-  if (options.store && !deferred) await storeIntervals(study.id, viewKey, figuresVersion, figures, Math.round(performance.now() - computeStarted));
+  const { rows, modelRows, agreement, planAgreement } = await computeIntervalFigures();
+  const intervals: IntervalsState = { state: deferred ? "computing" : "inline" };
+  if (deferred) await askForView(study.id, viewKey, figuresVersion, slug, params);
 
   const calibration = memoize(`${v}|calibration|${scope}`, () => {
     const { responses } = snapshot;
@@ -314,7 +336,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     memoizeAsync,
   });
   const { completeItemIds: _ids, ...planRest } = planStatus;
-  return {
+  const dashboard: StudyDashboard = {
     intervals,
     asOf: { loadedAt: snapshot.loadedAt, stale: view.stale, responses: snapshot.responses.count, currentResponses: view.currentResponses, replica },
     study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale },
@@ -330,6 +352,18 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     models,
     sections: Object.fromEntries(sections),
   };
+  if (options.store) {
+    const { progress: _progress, intervals: _intervals, ...kept } = dashboard;
+    await storeIntervals(study.id, viewKey, figuresVersion, kept, Math.round(performance.now() - computeStarted));
+  }
+  return dashboard;
+}
+
+/** Asks the background job for the view at this version; a queue that cannot be reached leaves the page as it is (the figures shown stay right). */
+async function askForView(studyId: string, viewKey: string, version: string, slug: string, params: DashboardParams): Promise<void> {
+  await requestIntervals(studyId, viewKey, version, { slug, params }).catch((error: unknown) =>
+    console.error("dashboard intervals: the job queue did not take the job:", error instanceof Error ? error.message : error),
+  );
 }
 
 /**
