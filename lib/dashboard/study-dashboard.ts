@@ -174,6 +174,12 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
   return entries;
 }
 
+/** Answers up to which a view's intervals are computed with the page (YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS, default INLINE_INTERVALS_MAX_ANSWERS). */
+export function inlineIntervalsMaxAnswers(): number {
+  const value = Number(process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS ?? "");
+  return Number.isInteger(value) && value >= 0 ? value : INLINE_INTERVALS_MAX_ANSWERS;
+}
+
 /**
  * Everything a view's figures are computed from, as one text: the data version the snapshot was
  * read at, the exclusions, the agents, the model runs and the agreement plan. A stored view is
@@ -241,7 +247,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   const complete = new Set(planStatus.completeItemIds);
 
   // large studies: the bootstraps run in a background job; the page shows the point estimates now
-  const deferred = options.intervals !== "inline" && snapshot.responses.count > (options.inlineMaxAnswers ?? INLINE_INTERVALS_MAX_ANSWERS);
+  const deferred = options.intervals !== "inline" && snapshot.responses.count > (options.inlineMaxAnswers ?? inlineIntervalsMaxAnswers());
   const figuresVersion = figuresVersionOf(view.snapshot.version, versionParts);
   const withIntervals = !deferred;
   const resamples = withIntervals ? BOOTSTRAP_RESAMPLES : 0;
