@@ -3,7 +3,8 @@ import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constan
 import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { pairwiseAlpha, perfectAgreementShare } from "@/lib/stats/agreement-summary";
-import type { AlphaMetric, AlphaValue } from "@/lib/stats/alpha-coincidences";
+import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
+import { AlphaCoincidencesBuilder, alphaCoincidencesOfUnits } from "@/lib/stats/alpha-unit-subset";
 import {
   kendallPermutationAlpha,
   kendallPermutationAlphaBootstrap,
@@ -11,7 +12,7 @@ import {
   kendallPermutationPairwiseAlpha,
   KENDALL_PERMUTATION_METRIC,
 } from "@/lib/stats/kendall-permutation-alpha";
-import { krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
+import { alphaFromCoincidences, krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
 import { mulberry32 } from "@/lib/stats/rng";
@@ -184,20 +185,38 @@ interface BlockEstimate {
   perfectItems: Share;
 }
 
-/** Alpha (no interval) and the perfect-agreement shares of a set of units and items. */
-function blockEstimate(table: UnitTable, unitIds: number[], itemIds: number[], itemAgrees: boolean[], metric: AlphaMetric, fast: boolean): BlockEstimate {
-  const units = unitIds.map((u) => table.units[u]);
-  const perfectUnits = perfectAgreementShare(units);
+/**
+ * Alpha (no interval) and the perfect-agreement shares of a set of units and items, from the
+ * prepared table: the built-in levels sum the units' parts of the one coincidence matrix of every
+ * unit (alphaCoincidencesOfUnits), the permutation encoding reads the orders parsed once, and
+ * only other custom metrics re-read the units' values.
+ */
+function blockEstimate(prep: PreparedAgreement, unitIds: number[], itemIds: number[]): BlockEstimate {
+  const { table, itemAgrees, metric, fast, coincidences, pairableIndex, unitSame } = prep;
+  let pairableUnits = 0;
+  let agreeingUnits = 0;
+  const pairableIds: number[] = [];
+  for (const u of unitIds) {
+    const p = pairableIndex[u];
+    if (p < 0) continue;
+    pairableUnits++;
+    agreeingUnits += unitSame[u];
+    pairableIds.push(p);
+  }
   let agreeingItems = 0;
   for (const i of itemIds) if (itemAgrees[i]) agreeingItems++;
-  const estimate = fast ? kendallPermutationAlpha(units.map((unit) => unit.map((v) => parsePermutationValue(v)!))) : krippendorffAlphaFromUnits(units, metric);
+  const estimate = fast
+    ? kendallPermutationAlpha(unitIds.map((u) => prep.orders![u]))
+    : coincidences
+      ? alphaFromCoincidences(alphaCoincidencesOfUnits(coincidences, pairableIds))
+      : krippendorffAlphaFromUnits(unitIds.map((u) => table.units[u]), metric);
   return {
     alpha: estimate.alpha,
     ...(estimate.reason ? { reason: estimate.reason } : {}),
-    units: perfectUnits.units,
+    units: pairableUnits,
     items: itemIds.length,
     values: estimate.n,
-    perfectUnits: share(perfectUnits.agreeing, perfectUnits.units),
+    perfectUnits: share(agreeingUnits, pairableUnits),
     perfectItems: share(agreeingItems, itemIds.length),
   };
 }
@@ -237,11 +256,39 @@ function blockInterval(table: UnitTable, unitIds: number[], metric: AlphaMetric,
 }
 
 /**
- * Agreement of the items' answers under one encoding and level. Items with fewer than two
- * answers are left out (they carry no agreement information). Kinds without the encoding are
- * left out and named in notes.
+ * What agreement needs of the items under one encoding and level, whatever the tag that slices
+ * them: the units table, each unit's parts of the coincidence matrix, the parsed orders of the
+ * permutation encoding, and (computed once, on first use) the pairwise and leave-one-out alphas,
+ * which do not depend on the tag. The dashboard keeps it per snapshot, encoding and level, so that
+ * re-slicing by another tag only sums units into the new cells.
  */
-export function computeAgreement(items: AgreementItem[], coderCount: number, options: AgreementOptions): AgreementResult | null {
+export interface PreparedAgreement {
+  /** the kinds of the items given, sorted, and each item's kind */
+  kinds: string[];
+  itemKinds: string[];
+  first: AgreementEncoding;
+  level: AlphaLevelChoice;
+  metric: AlphaMetric;
+  notes: string[];
+  table: UnitTable;
+  /** indices into the items given, of the items kept (two answers or more under the encoding) */
+  keptItems: number[];
+  itemUnits: number[][];
+  itemAgrees: boolean[];
+  coders: number[];
+  fast: boolean;
+  /** the permutation encoding's orders, parsed once (fast only) */
+  orders: Array<Array<number[] | null>> | null;
+  /** the coincidences of every unit with their per-unit parts (built-in levels), else null */
+  coincidences: AlphaCoincidences | null;
+  /** each unit's index among the pairable units (two values or more), -1 when not pairable */
+  pairableIndex: Int32Array;
+  /** 1 when every value of the (pairable) unit is the same */
+  unitSame: Uint8Array;
+  between: () => Pick<AgreementResult, "pairwise" | "leaveOneOut">;
+}
+
+export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">>, options: Pick<AgreementOptions, "encodingId" | "level">): PreparedAgreement | null {
   const kinds = [...new Set(items.map((item) => item.kind))].sort();
   const encodings = new Map<string, AgreementEncoding>();
   const notes: string[] = [];
@@ -256,22 +303,21 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
   if (level !== options.level) notes.push(`level ${options.level} does not suit this encoding; ${level} is used`);
   const metric: AlphaMetric =
     level === "custom" ? { name: `${first.id} distance`, deltaSquared: (a, b) => first.distance!(a, b) } : level;
-  const resolved = { ...options, level };
 
   // units, one table for everything; items with >= 2 answers only
   const table: UnitTable = { units: [], unitCoders: [], unitItem: [] };
-  const keptItems: AgreementItem[] = [];
+  const keptItems: number[] = [];
   const itemUnits: number[][] = [];
   const itemAgrees: boolean[] = [];
   const codersSeen = new Set<number>();
-  for (const item of items) {
+  items.forEach((item, itemIndexGiven) => {
     const encoding = encodings.get(item.kind);
-    if (!encoding) continue;
+    if (!encoding) return;
     const byCoder = new Map<number, { answer: unknown; score?: unknown }>();
     for (const rating of item.ratings) byCoder.set(rating.coder, rating);
-    if (byCoder.size < 2) continue;
+    if (byCoder.size < 2) return;
     const itemIndex = keptItems.length;
-    keptItems.push(item);
+    keptItems.push(itemIndexGiven);
     const unitIndex = new Map<string, number>();
     const mine: number[] = [];
     let firstAnswer: string | null = null;
@@ -297,10 +343,186 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
     }
     itemUnits.push(mine);
     itemAgrees.push(agrees);
-  }
+  });
 
   let fast = PERMUTATION_ENCODINGS.has(first.id) && level === "custom";
-  if (fast) fast = table.units.every((unit) => unit.every((v) => parsePermutationValue(v) !== null));
+  let orders: Array<Array<number[] | null>> | null = null;
+  if (fast) {
+    orders = table.units.map((unit) => unit.map((v) => parsePermutationValue(v)));
+    fast = orders.every((unit) => unit.every((order) => order !== null));
+    if (!fast) orders = null;
+  }
+  const U = table.units.length;
+  const pairableIndex = new Int32Array(U);
+  const unitSame = new Uint8Array(U);
+  let pairable = 0;
+  for (let u = 0; u < U; u++) {
+    const same = perfectAgreementShare([table.units[u]]);
+    if (same.units === 0) {
+      pairableIndex[u] = -1;
+      continue;
+    }
+    pairableIndex[u] = pairable++;
+    unitSame[u] = same.agreeing;
+  }
+  const coincidences = !fast && typeof metric === "string" ? alphaCoincidences(table.units, metric, { perUnit: true }) : null;
+  const coders = [...codersSeen].sort((a, b) => a - b);
+  let between: Pick<AgreementResult, "pairwise" | "leaveOneOut"> | null = null;
+  const prep: PreparedAgreement = {
+    kinds,
+    itemKinds: items.map((item) => item.kind),
+    first,
+    level,
+    metric,
+    notes,
+    table,
+    keptItems,
+    itemUnits,
+    itemAgrees,
+    coders,
+    fast,
+    orders,
+    coincidences,
+    pairableIndex,
+    unitSame,
+    between: () => (between ??= pairwiseAndLeaveOneOut(prep)),
+  };
+  return prep;
+}
+
+/**
+ * Pairwise alphas and alpha without each coder from the coincidences of the built-in levels, in
+ * one pass over the units: each pair of coders gets the two-value units they share, each coder's
+ * "without" the units less that coder's value (what pairwiseAlpha and krippendorffAlpha compute
+ * from the reliability matrix, without building it C + C(C-1)/2 times).
+ */
+function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincidences): Pick<AgreementResult, "pairwise" | "leaveOneOut"> {
+  const { table, coders } = prep;
+  const C = coders.length;
+  const row = new Map(coders.map((c, i) => [c, i]));
+  const valueIndex = new Map(co.values.map((v, i) => [v, i]));
+  const pairBuilders: AlphaCoincidencesBuilder[][] = coders.map(() => coders.map(() => null as unknown as AlphaCoincidencesBuilder));
+  for (let a = 0; a < C; a++) for (let b = a + 1; b < C; b++) pairBuilders[a][b] = new AlphaCoincidencesBuilder(co);
+  const withoutBuilders = C >= 3 ? coders.map(() => new AlphaCoincidencesBuilder(co)) : [];
+  const values = new Int32Array(Math.max(2, C + 1));
+  const rows = new Int32Array(Math.max(2, C + 1));
+  const rest = new Int32Array(Math.max(2, C + 1));
+  const pair = new Int32Array(2);
+  for (let u = 0; u < table.units.length; u++) {
+    if (prep.pairableIndex[u] < 0) continue;
+    const unit = table.units[u];
+    const unitCoders = table.unitCoders[u];
+    let m = 0;
+    for (let j = 0; j < unit.length; j++) {
+      const v = unit[j];
+      if (v === null || v === undefined) continue;
+      values[m] = valueIndex.get(v)!;
+      rows[m] = row.get(unitCoders[j])!;
+      m++;
+    }
+    for (let i = 0; i < m; i++) {
+      for (let j = i + 1; j < m; j++) {
+        const a = Math.min(rows[i], rows[j]);
+        const b = Math.max(rows[i], rows[j]);
+        pair[0] = values[i];
+        pair[1] = values[j];
+        pairBuilders[a][b].add(pair);
+      }
+    }
+    if (withoutBuilders.length > 0) {
+      const present = new Set<number>();
+      for (let i = 0; i < m; i++) present.add(rows[i]);
+      for (let c = 0; c < C; c++) {
+        if (!present.has(c)) {
+          withoutBuilders[c].add(values, 0, m);
+          continue;
+        }
+        let r = 0;
+        for (let i = 0; i < m; i++) if (rows[i] !== c) rest[r++] = values[i];
+        withoutBuilders[c].add(rest, 0, r);
+      }
+    }
+  }
+  const matrix: (number | null)[][] = coders.map(() => new Array<number | null>(C).fill(null));
+  const shared = coders.map(() => new Array<number>(C).fill(0));
+  for (let a = 0; a < C; a++) {
+    for (let b = a + 1; b < C; b++) {
+      const result = alphaFromCoincidences(pairBuilders[a][b].finish());
+      matrix[a][b] = result.alpha;
+      matrix[b][a] = result.alpha;
+      shared[a][b] = result.units;
+      shared[b][a] = result.units;
+    }
+  }
+  const leaveOneOut: AgreementResult["leaveOneOut"] = coders.map((coder, i) => {
+    if (C < 3) return { coder, alpha: null, reason: "needs at least 3 annotators" };
+    const r = alphaFromCoincidences(withoutBuilders[i].finish());
+    return { coder, alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) };
+  });
+  return { pairwise: C >= 2 ? { matrix, shared } : { matrix: [], shared: [] }, leaveOneOut: C >= 2 ? leaveOneOut : [] };
+}
+
+/** Pairwise alphas and alpha without each coder (the same encoding and level): they do not depend on the tag. */
+function pairwiseAndLeaveOneOut(prep: PreparedAgreement): Pick<AgreementResult, "pairwise" | "leaveOneOut"> {
+  if (prep.coincidences) return pairwiseAndLeaveOneOutBySums(prep, prep.coincidences);
+  const { table, coders, fast, metric } = prep;
+  const row = new Map(coders.map((c, i) => [c, i]));
+  const U = table.units.length;
+  const matrix: (AlphaValue | null)[][] = coders.map(() => new Array<AlphaValue | null>(U).fill(null));
+  for (let u = 0; u < U; u++) table.units[u].forEach((v, j) => (matrix[row.get(table.unitCoders[u][j])!][u] = v));
+  let pairwise: AgreementResult["pairwise"] = { matrix: [], shared: [] };
+  const leaveOneOut: AgreementResult["leaveOneOut"] = [];
+  if (coders.length >= 2) {
+    const asOrders = () => {
+      const out: Array<Array<number[] | null>> = coders.map(() => new Array<number[] | null>(U).fill(null));
+      for (let u = 0; u < U; u++) table.unitCoders[u].forEach((coder, j) => (out[row.get(coder)!][u] = prep.orders![u][j]));
+      return out;
+    };
+    const orders = fast ? asOrders() : null;
+    const result = orders ? kendallPermutationPairwiseAlpha(orders) : pairwiseAlpha(matrix, metric);
+    const shared = coders.map(() => new Array<number>(coders.length).fill(0));
+    for (const pair of result.pairs) {
+      shared[pair.a][pair.b] = pair.result.units;
+      shared[pair.b][pair.a] = pair.result.units;
+    }
+    pairwise = { matrix: result.matrix, shared };
+    for (let i = 0; i < coders.length; i++) {
+      if (coders.length < 3) {
+        leaveOneOut.push({ coder: coders[i], alpha: null, reason: "needs at least 3 annotators" });
+        continue;
+      }
+      let r;
+      if (orders) {
+        const rest = orders.filter((_, j) => j !== i);
+        const units: Array<Array<number[] | null>> = [];
+        for (let u = 0; u < U; u++) units.push(rest.map((x) => x[u]));
+        r = kendallPermutationAlpha(units);
+      } else {
+        r = krippendorffAlpha(matrix.filter((_, j) => j !== i), metric);
+      }
+      leaveOneOut.push({ coder: coders[i], alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) });
+    }
+  }
+  return { pairwise, leaveOneOut };
+}
+
+/**
+ * Agreement of the items' answers under one encoding and level. Items with fewer than two
+ * answers are left out (they carry no agreement information). Kinds without the encoding are
+ * left out and named in notes.
+ */
+export function computeAgreement(items: AgreementItem[], coderCount: number, options: AgreementOptions): AgreementResult | null {
+  const prep = prepareAgreement(items, options);
+  return prep ? agreementOfPrepared(prep, items.map((item) => item.tag), options) : null;
+}
+
+/** Agreement from a prepared table, sliced by `tags` (the tag value of each item given to prepareAgreement). */
+export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray<string | null>, options: AgreementOptions): AgreementResult {
+  const { first, level, metric, notes: prepNotes, table, itemUnits, fast } = prep;
+  const notes = [...prepNotes];
+  const resolved = { ...options, level };
+  const { kinds } = prep;
+  const keptItems = prep.keptItems.map((given) => ({ kind: prep.itemKinds[given], tag: tags[given] }));
 
   // strata: kind x tag value cells; groups: each kind, then everything
   const cellIndex = new Map<string, number>();
@@ -339,12 +561,12 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
     const unitIds = unitsOf(keptItems.map((_, i) => i));
     const clusterOf = unitIds.map((u) => table.unitItem[u]);
     intervals = fast
-      ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u].map((v) => parsePermutationValue(v)!)), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
+      ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => prep.orders![u] as number[][]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
       : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
   }
   const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
   const block = (itemIds: number[], key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
-    const estimate = blockEstimate(table, unitsOf(itemIds), itemIds, itemAgrees, metric, fast);
+    const estimate = blockEstimate(prep, unitsOf(itemIds), itemIds);
     if (interval) {
       return { ...estimate, ci: estimate.alpha === null ? null : interval.ci, ...(interval.ci && estimate.alpha !== null ? {} : { ciReason: estimate.alpha === null ? `alpha is undefined (${estimate.reason})` : interval.reason }), ciDescription: describeItems(itemIds.length) };
     }
@@ -355,41 +577,8 @@ export function computeAgreement(items: AgreementItem[], coderCount: number, opt
   const allItems = keptItems.map((_, i) => i);
   const overall = block(allItems, "overall", intervals ? intervals.groups[kindGroups.length] : null);
 
-  // matrix form for pairwise and leave-one-out
-  const coders = [...codersSeen].sort((a, b) => a - b);
-  const row = new Map(coders.map((c, i) => [c, i]));
-  const U = table.units.length;
-  const matrix: (AlphaValue | null)[][] = coders.map(() => new Array<AlphaValue | null>(U).fill(null));
-  for (let u = 0; u < U; u++) table.units[u].forEach((v, j) => (matrix[row.get(table.unitCoders[u][j])!][u] = v));
-  let pairwise: AgreementResult["pairwise"] = { matrix: [], shared: [] };
-  const leaveOneOut: AgreementResult["leaveOneOut"] = [];
-  if (coders.length >= 2) {
-    const asOrders = () => matrix.map((r) => r.map((v) => (v === null ? null : parsePermutationValue(v)!)));
-    const result = fast ? kendallPermutationPairwiseAlpha(asOrders()) : pairwiseAlpha(matrix, metric);
-    const shared = coders.map(() => new Array<number>(coders.length).fill(0));
-    for (const pair of result.pairs) {
-      shared[pair.a][pair.b] = pair.result.units;
-      shared[pair.b][pair.a] = pair.result.units;
-    }
-    pairwise = { matrix: result.matrix, shared };
-    const orders = fast ? asOrders() : null;
-    for (let i = 0; i < coders.length; i++) {
-      if (coders.length < 3) {
-        leaveOneOut.push({ coder: coders[i], alpha: null, reason: "needs at least 3 annotators" });
-        continue;
-      }
-      let r;
-      if (orders) {
-        const rest = orders.filter((_, j) => j !== i);
-        const units: Array<Array<number[] | null>> = [];
-        for (let u = 0; u < U; u++) units.push(rest.map((x) => x[u]));
-        r = kendallPermutationAlpha(units);
-      } else {
-        r = krippendorffAlpha(matrix.filter((_, j) => j !== i), metric);
-      }
-      leaveOneOut.push({ coder: coders[i], alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) });
-    }
-  }
+  const { coders } = prep;
+  const { pairwise, leaveOneOut } = prep.between();
 
   const byKind: AgreementResult["byKind"] = [];
   const tagValues = new Set<string>();

@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
-import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem, type AgreementResult, type EncodingInfo } from "@/lib/dashboard/agreement";
+import { agreementOfPrepared, allowedLevels, computeAgreement, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS } from "@/lib/dashboard/constants";
@@ -152,6 +152,38 @@ export function agreementItems(snapshot: StudySnapshot, tagKey: string | null, k
   return out;
 }
 
+/** The tag value of each item agreementItems(snapshot, tagKey, keep) gives, in its order, without building the items. */
+function agreementItemTags(snapshot: StudySnapshot, tagKey: string | null): Array<string | null> {
+  const { responses, items } = snapshot;
+  const out: Array<string | null> = [];
+  let start = 0;
+  while (start < responses.count) {
+    const item = responses.item[start];
+    let end = start + 1;
+    while (end < responses.count && responses.item[end] === item) end++;
+    if (end - start >= 2 && isTaskKind(items.kinds[item])) out.push(tagValue(items.tags[item], tagKey));
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * What agreement needs of a snapshot under one encoding and level, whatever the tag (lib/dashboard/agreement.ts,
+ * prepareAgreement): kept for the last few snapshot x encoding x level, so that re-slicing by a tag or
+ * asking for another interval method only sums units. Few: at 100,000 items one holds millions of values.
+ */
+const preparedAgreements = new LRUCache<string, { value: PreparedAgreement | null }>({ max: 3 });
+
+function preparedAgreement(version: string, snapshot: StudySnapshot, encodingId: string, level: AlphaLevelChoice): PreparedAgreement | null {
+  const key = `${version}|${encodingId}|${level}`;
+  let hit = preparedAgreements.get(key);
+  if (!hit) {
+    hit = { value: prepareAgreement(agreementItems(snapshot, null), { encodingId, level }) };
+    preparedAgreements.set(key, hit);
+  }
+  return hit.value;
+}
+
 /**
  * Scored human answers. `mainOnly`: leave out answers given for the agreement plan (ENACT reports
  * human TA / PA from the main annotation; the plan's answers feed agreement).
@@ -176,7 +208,8 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
 
 /** Answers up to which a view's intervals are computed with the page (YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS, default INLINE_INTERVALS_MAX_ANSWERS). */
 export function inlineIntervalsMaxAnswers(): number {
-  const value = Number(process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS ?? "");
+  const text = process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS?.trim();
+  const value = text ? Number(text) : NaN;
   return Number.isInteger(value) && value >= 0 ? value : INLINE_INTERVALS_MAX_ANSWERS;
 }
 
@@ -279,7 +312,10 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
 
     const agreement = encoding
       ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
-          computeAgreement(agreementItems(snapshot, tagKey), snapshot.annotators.length, { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined, intervals: withIntervals }),
+          {
+            const prep = preparedAgreement(v, snapshot, encoding.id, level);
+            return prep ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined, intervals: withIntervals }) : null;
+          },
         )
       : null;
 

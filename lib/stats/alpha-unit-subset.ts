@@ -1,0 +1,210 @@
+import type { AlphaCoincidences } from "@/lib/stats/alpha-coincidences";
+
+/**
+ * Alpha coincidences of a subset of units, summed from the per-unit parts of the coincidences of
+ * all units (alphaCoincidences with perUnit), so that many subsets of one set of units (the
+ * dashboard's kind x tag cells, each kind, everything) cost a pass over their own units instead
+ * of re-reading and re-indexing every value. The result is what alphaCoincidences gives for the
+ * subset's units: only values with a non-zero marginal are kept (in the full matrix's order:
+ * ascending for ordinal, interval and ratio), so alphaFromCoincidences reads it unchanged.
+ * Source: Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability", section C: o_ck and n_c
+ * are sums over units.
+ * O(sum over the subset's units of their distinct values and value pairs, + V + P).
+ * @throws {Error} when `co` was built without perUnit, or a unit id is out of range
+ * @example
+ * const all = alphaCoincidences(units, "ordinal", { perUnit: true });
+ * alphaFromCoincidences(alphaCoincidencesOfUnits(all, [0, 2])).alpha; // alpha of units 0 and 2
+ */
+export function alphaCoincidencesOfUnits(co: AlphaCoincidences, pairableUnitIds: ArrayLike<number>): AlphaCoincidences {
+  const pu = co.perUnit;
+  if (!pu) throw new Error("alphaCoincidencesOfUnits requires coincidences built with perUnit");
+  const V = co.values.length;
+  const P = co.pairO.length;
+  const marginals = new Float64Array(V);
+  const diagonal = new Float64Array(V);
+  const pairSum = new Float64Array(P);
+  let n = 0;
+  let maxValuesPerUnit = 0;
+  for (let i = 0; i < pairableUnitIds.length; i++) {
+    const u = pairableUnitIds[i];
+    if (!(u >= 0 && u < co.units)) throw new Error(`alphaCoincidencesOfUnits: unit ${u} is not one of the ${co.units} pairable units`);
+    const m = pu.size[u];
+    n += m;
+    if (m > maxValuesPerUnit) maxValuesPerUnit = m;
+    const inv = 1 / (m - 1);
+    for (let j = pu.valueStart[u]; j < pu.valueStart[u + 1]; j++) {
+      const c = pu.valueIndex[j];
+      const nc = pu.valueCount[j];
+      marginals[c] += nc;
+      if (nc > 1) diagonal[c] += nc * (nc - 1) * inv;
+    }
+    for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) pairSum[pu.pairId[j]] += pu.pairWeight[j];
+  }
+  // keep the values the subset has, in order
+  const local = new Int32Array(V).fill(-1);
+  const values: AlphaCoincidences["values"] = [];
+  let kept = 0;
+  for (let c = 0; c < V; c++) {
+    if (marginals[c] > 0) {
+      local[c] = kept++;
+      values.push(co.values[c]);
+    }
+  }
+  const numeric = co.numeric ? new Float64Array(kept) : null;
+  const keptMarginals = new Float64Array(kept);
+  const keptDiagonal = new Float64Array(kept);
+  for (let c = 0; c < V; c++) {
+    const l = local[c];
+    if (l < 0) continue;
+    keptMarginals[l] = marginals[c];
+    keptDiagonal[l] = diagonal[c];
+    if (numeric) numeric[l] = co.numeric![c];
+  }
+  let pairs = 0;
+  for (let p = 0; p < P; p++) if (pairSum[p] > 0) pairs++;
+  const pairC = new Int32Array(pairs);
+  const pairK = new Int32Array(pairs);
+  const pairO = new Float64Array(pairs);
+  let q = 0;
+  for (let p = 0; p < P; p++) {
+    if (!(pairSum[p] > 0)) continue;
+    pairC[q] = local[co.pairC[p]];
+    pairK[q] = local[co.pairK[p]];
+    pairO[q] = pairSum[p];
+    q++;
+  }
+  return {
+    metricName: co.metricName,
+    kind: co.kind,
+    values,
+    numeric,
+    marginals: keptMarginals,
+    n,
+    units: pairableUnitIds.length,
+    maxValuesPerUnit,
+    diagonal: keptDiagonal,
+    pairC,
+    pairK,
+    pairO,
+    perUnit: null,
+    deltaSquared: co.deltaSquared,
+  };
+}
+
+/**
+ * Builds the coincidences of units given as indices into the values of a template's coincidences
+ * (alphaCoincidences of a superset of the data, any level): for alphas of variants of one data
+ * set (two coders of it, all coders but one) without re-indexing the values for each. `add`
+ * takes one unit's value indices (units of fewer than two values are skipped, as alphaCoincidences
+ * skips them); `finish` gives what alphaCoincidences gives for those units: only values with a
+ * non-zero marginal, in the template's order.
+ * Source: Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability", section C.
+ * O(d^2) per unit of d distinct values; O(V^2) memory for V <= 1024 values, else a map of pairs.
+ */
+export class AlphaCoincidencesBuilder {
+  private readonly V: number;
+  private readonly marginals: Float64Array;
+  private readonly diagonal: Float64Array;
+  private readonly pairDense: Float64Array | null;
+  private readonly pairSparse: Map<number, number> | null;
+  private readonly scratch: Float64Array;
+  private readonly touched: Int32Array;
+  private n = 0;
+  private units = 0;
+  private maxValuesPerUnit = 0;
+
+  constructor(private readonly template: AlphaCoincidences) {
+    this.V = template.values.length;
+    this.marginals = new Float64Array(this.V);
+    this.diagonal = new Float64Array(this.V);
+    this.pairDense = this.V <= 1024 ? new Float64Array(this.V * this.V) : null;
+    this.pairSparse = this.pairDense ? null : new Map();
+    this.scratch = new Float64Array(this.V);
+    this.touched = new Int32Array(this.V);
+  }
+
+  /** one unit's values, as indices into template.values, from values[start] to values[end - 1] */
+  add(values: ArrayLike<number>, start = 0, end = values.length): void {
+    const m = end - start;
+    if (m < 2) return;
+    const { scratch, touched, marginals, diagonal, V } = this;
+    this.n += m;
+    this.units += 1;
+    if (m > this.maxValuesPerUnit) this.maxValuesPerUnit = m;
+    let d = 0;
+    for (let j = start; j < end; j++) {
+      const c = values[j];
+      if (scratch[c] === 0) touched[d++] = c;
+      scratch[c] += 1;
+    }
+    const inv = 1 / (m - 1);
+    for (let a = 0; a < d; a++) {
+      const c = touched[a];
+      const nc = scratch[c];
+      marginals[c] += nc;
+      if (nc > 1) diagonal[c] += nc * (nc - 1) * inv;
+      for (let b = a + 1; b < d; b++) {
+        const k = touched[b];
+        const w = 2 * nc * scratch[k] * inv;
+        const key = c < k ? c * V + k : k * V + c;
+        if (this.pairDense) this.pairDense[key] += w;
+        else this.pairSparse!.set(key, (this.pairSparse!.get(key) ?? 0) + w);
+      }
+    }
+    for (let a = 0; a < d; a++) scratch[touched[a]] = 0;
+  }
+
+  finish(): AlphaCoincidences {
+    const { V, template } = this;
+    const local = new Int32Array(V).fill(-1);
+    const values: AlphaCoincidences["values"] = [];
+    let kept = 0;
+    for (let c = 0; c < V; c++) {
+      if (this.marginals[c] > 0) {
+        local[c] = kept++;
+        values.push(template.values[c]);
+      }
+    }
+    const numeric = template.numeric ? new Float64Array(kept) : null;
+    const marginals = new Float64Array(kept);
+    const diagonal = new Float64Array(kept);
+    for (let c = 0; c < V; c++) {
+      const l = local[c];
+      if (l < 0) continue;
+      marginals[l] = this.marginals[c];
+      diagonal[l] = this.diagonal[c];
+      if (numeric) numeric[l] = template.numeric![c];
+    }
+    const keys: number[] = [];
+    if (this.pairDense) {
+      for (let key = 0; key < this.pairDense.length; key++) if (this.pairDense[key] > 0) keys.push(key);
+    } else {
+      for (const [key, sum] of this.pairSparse!) if (sum > 0) keys.push(key);
+      keys.sort((a, b) => a - b);
+    }
+    const pairC = new Int32Array(keys.length);
+    const pairK = new Int32Array(keys.length);
+    const pairO = new Float64Array(keys.length);
+    keys.forEach((key, q) => {
+      pairC[q] = local[Math.floor(key / V)];
+      pairK[q] = local[key % V];
+      pairO[q] = this.pairDense ? this.pairDense[key] : this.pairSparse!.get(key)!;
+    });
+    return {
+      metricName: template.metricName,
+      kind: template.kind,
+      values,
+      numeric,
+      marginals,
+      n: this.n,
+      units: this.units,
+      maxValuesPerUnit: this.maxValuesPerUnit,
+      diagonal,
+      pairC,
+      pairK,
+      pairO,
+      perUnit: null,
+      deltaSquared: template.deltaSquared,
+    };
+  }
+}
