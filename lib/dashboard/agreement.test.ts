@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { allowedLevels, computeAgreement, encodingsForKinds, type AgreementItem } from "@/lib/dashboard/agreement";
+import { ALL } from "@/lib/dashboard/accuracy";
+import { agreementOfPrepared, allowedLevels, computeAgreement, encodingsForKinds, prepareAgreement, type AgreementItem } from "@/lib/dashboard/agreement";
+import type { AlphaLevelChoice } from "@/lib/dashboard/params";
+import { pairwiseAlpha } from "@/lib/stats/agreement-summary";
+import type { AlphaValue } from "@/lib/stats/alpha-coincidences";
 import { kendallPermutationDeltaSquared } from "@/lib/stats/kendall-permutation-alpha";
-import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
+import { krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { mulberry32, randomInt } from "@/lib/stats/rng";
 import { shuffle } from "@/lib/stats/sample-without-replacement";
 import { getTaskModule } from "@/lib/tasks";
@@ -87,5 +91,70 @@ describe("computeAgreement", () => {
 
   it("returns null when no kind has the encoding", () => {
     expect(computeAgreement(items(7, 5), 3, { encodingId: "nope", level: "nominal", ci: "items", seedKey: "t" })).toBeNull();
+  });
+});
+
+describe("prepared agreement (issue 21: sliced by tag from sums)", () => {
+  /** the general algorithm on a block's own units: the reference every block's alpha must equal */
+  function reference(data: AgreementItem[], encodingId: string, level: AlphaLevelChoice, keep: (item: AgreementItem) => boolean) {
+    const units: AlphaValue[][] = [];
+    for (const item of data.filter(keep)) {
+      const encoding = getTaskModule(item.kind).agreementEncodings.find((e) => e.id === encodingId)!;
+      if (new Set(item.ratings.map((r) => r.coder)).size < 2) continue;
+      const byUnit = new Map<string, AlphaValue[]>();
+      for (const rating of [...item.ratings].sort((a, b) => a.coder - b.coder)) {
+        for (const { unit, value } of encoding.units(rating.answer)) byUnit.set(unit, [...(byUnit.get(unit) ?? []), value]);
+      }
+      units.push(...byUnit.values());
+    }
+    const metric = level === "custom" ? { name: "d", deltaSquared: (a: AlphaValue, b: AlphaValue) => getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === encodingId)!.distance!(a, b) } : level;
+    return krippendorffAlphaFromUnits(units, metric);
+  }
+
+  for (const [encodingId, level] of [["slot-nominal", "nominal"], ["slot-ordinal", "ordinal"], ["slot-ordinal", "interval"], ["item-kendall", "custom"], ["item-kendall", "nominal"]] as Array<[string, AlphaLevelChoice]>) {
+    it(`every cell, kind and overall alpha equals the general algorithm on its units, under any re-slicing (${encodingId}, ${level})`, () => {
+      const data = items(11, 90);
+      const prep = prepareAgreement(data, { encodingId, level })!;
+      // two slicings of the same prepared table, the second after the first
+      const byLength = data.map((item) => item.tag);
+      const byParity = data.map((_, n) => (n % 3 === 0 ? "a" : "b"));
+      for (const tags of [byLength, byParity]) {
+        const result = agreementOfPrepared(prep, tags, { encodingId, level, ci: "items", seedKey: "t", intervals: false });
+        const direct = computeAgreement(data.map((item, n) => ({ ...item, tag: tags[n] })), 3, { encodingId, level, ci: "items", seedKey: "t", intervals: false });
+        expect(result).toEqual(direct);
+        const close = (got: number | null, want: number | null) => (want === null ? expect(got).toBeNull() : expect(Math.abs(got! - want)).toBeLessThan(1e-12));
+        close(result.overall.alpha, reference(data, encodingId, level, () => true).alpha);
+        for (const { kind, cells } of result.byKind) {
+          for (const [tag, block] of Object.entries(cells)) {
+            const keep = (item: AgreementItem) => item.kind === kind && (tag === ALL || tags[data.indexOf(item)] === tag);
+            close(block.alpha, reference(data, encodingId, level, keep).alpha);
+          }
+        }
+      }
+    });
+  }
+
+  it("pairwise and leave-one-out alphas equal the general algorithm on the coders' rows (built-in levels)", () => {
+    const data = items(12, 70);
+    const encoding = getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === "slot-ordinal")!;
+    const result = computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "items", seedKey: "t", intervals: false })!;
+    // the reliability matrix: a row per coder, a column per unit
+    const columns: Array<Map<number, AlphaValue>> = [];
+    for (const item of data) {
+      if (new Set(item.ratings.map((r) => r.coder)).size < 2) continue;
+      const byUnit = new Map<string, Map<number, AlphaValue>>();
+      for (const rating of item.ratings) for (const { unit, value } of encoding.units(rating.answer)) byUnit.set(unit, (byUnit.get(unit) ?? new Map()).set(rating.coder, value));
+      columns.push(...byUnit.values());
+    }
+    const matrix = result.coders.map((coder) => columns.map((column) => column.get(coder) ?? null));
+    const pairwise = pairwiseAlpha(matrix, "ordinal");
+    for (const pair of pairwise.pairs) {
+      expect(Math.abs(result.pairwise.matrix[pair.a][pair.b]! - pair.result.alpha!)).toBeLessThan(1e-12);
+      expect(result.pairwise.shared[pair.a][pair.b]).toBe(pair.result.units);
+    }
+    result.leaveOneOut.forEach((entry, i) => {
+      const want = krippendorffAlpha(matrix.filter((_, j) => j !== i), "ordinal");
+      expect(Math.abs(entry.alpha! - want.alpha!)).toBeLessThan(1e-12);
+    });
   });
 });
