@@ -134,3 +134,20 @@ describe("metricShape", () => {
     expect(fast[ALL].metrics.PA.ci![1]).toBeCloseTo(generic.groups[0].ci![1], 12);
   });
 });
+
+describe("accuracyRows with shapes kept per scope (issue 21)", () => {
+  it("gives the same rows as shapes checked on each slicing's cells, under two slicings in turn", () => {
+    const random = mulberry32(21);
+    const entries = Array.from({ length: 400 }, (_, i) => {
+      const L = 3 + (i % 6);
+      const correctPairs = Math.floor(random() * (L + 1));
+      return { kind: i % 2 ? "enact-forward" : "enact-inverse", item: Math.floor(i / 3), steps: String(L), hand: i % 5 ? "left" : "right", row: row(s(correctPairs === L, correctPairs, L)) };
+    });
+    for (const tag of ["steps", "hand", "steps"] as const) {
+      const sliced = entries.map((e) => ({ kind: e.kind, tag: e[tag], item: e.item, row: e.row }));
+      const kept = accuracyRows(sliced, "humans", "Humans", "seed", 200, "version-1|all");
+      const checkedOnCells = accuracyRows(sliced, "humans", "Humans", "seed", 200);
+      expect(kept).toEqual(checkedOnCells);
+    }
+  });
+});

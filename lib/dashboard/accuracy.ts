@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { additiveStratifiedBootstrap, stratifiedClusterBootstrap, type BlockInterval } from "@/lib/stats/stratified-bootstrap";
@@ -160,7 +161,13 @@ function isZeroOne(rows: ScoredAnswer[], field: string): boolean {
  * together: they are not independent), resampled within each stratum, one pass giving every cell
  * and the ALL cell (a stratified bootstrap) its interval, seeded by `seedKey`.
  */
-export function kindCells(kind: string, strata: Array<{ tag: string; items: ScoredAnswer[][] }>, seedKey: string, resamples = BOOTSTRAP_RESAMPLES): Record<string, AccuracyCell> {
+export function kindCells(
+  kind: string,
+  strata: Array<{ tag: string; items: ScoredAnswer[][] }>,
+  seedKey: string,
+  resamples = BOOTSTRAP_RESAMPLES,
+  shapeOf: (metricId: string, cellRows: ScoredAnswer[][]) => MetricShape = (metricId, cellRows) => metricShape(kind, metricId, cellRows),
+): Record<string, AccuracyCell> {
   const taskModule = getTaskModule(kind);
   const cellRows = strata.map((s) => s.items.flat());
   const allRows = cellRows.flat();
@@ -174,7 +181,7 @@ export function kindCells(kind: string, strata: Array<{ tag: string; items: Scor
   const undefinedCell = (interval: MetricCell["interval"]): MetricCell => ({ value: null, ci: null, interval, reason: "undefined for these answers" });
 
   for (const spec of taskModule.metrics) {
-    const shape = metricShape(kind, spec.id, cellRows);
+    const shape = shapeOf(spec.id, cellRows);
     if (spec.type === "proportion" && shape && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator)) {
       const wilson = (items: ScoredAnswer[][], value: number | null | undefined): MetricCell => {
         if (value === null || value === undefined || !Number.isFinite(value) || items.every((answers) => answers.length === 0)) return undefinedCell("wilson");
@@ -244,12 +251,29 @@ export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: stri
   return kindCells(kind, [{ tag: ALL, items }], seedKey, resamples)[ALL];
 }
 
-/** Rows (one per kind) of scored answers grouped by tag value, plus the pooled ALL column. */
-export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES): AccuracyRow[] {
+/**
+ * Shapes checked on a kind's answers in one scope (the same answers whatever the tag that slices
+ * them), by the caller's key: a re-slice by another tag does not check them again.
+ */
+const shapeCache = new LRUCache<string, { shape: MetricShape }>({ max: 256 });
+
+/**
+ * Rows (one per kind) of scored answers grouped by tag value, plus the pooled ALL column.
+ * `shapeKey` names the answers (the data version and who answered): with it, each metric's shape
+ * is checked once on all of the kind's answers in the order given, which does not depend on the
+ * tag, and kept; without it, on the cells of this slicing.
+ */
+export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES, shapeKey?: string): AccuracyRow[] {
   // kind -> tag -> item -> answers
   const byKind = new Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>();
+  const rowsOfKind = new Map<string, ScoredAnswer[]>();
   let anonymous = 0;
   for (const entry of entries) {
+    if (shapeKey !== undefined) {
+      const rows = rowsOfKind.get(entry.kind);
+      if (rows) rows.push(entry.row);
+      else rowsOfKind.set(entry.kind, [entry.row]);
+    }
     let groups = byKind.get(entry.kind);
     if (!groups) byKind.set(entry.kind, (groups = new Map()));
     const key = entry.tag ?? UNTAGGED;
@@ -265,7 +289,16 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
     const groups = byKind.get(kind)!;
     const tags = [...groups.keys()].sort(compareTagValues);
     const strata = tags.map((tag) => ({ tag, items: [...groups.get(tag)!.values()] }));
-    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`, resamples);
+    const shapeOf =
+      shapeKey === undefined
+        ? undefined
+        : (metricId: string) => {
+            const key = `${shapeKey}|${series}|${kind}|${metricId}`;
+            let hit = shapeCache.get(key);
+            if (!hit) shapeCache.set(key, (hit = { shape: metricShape(kind, metricId, [rowsOfKind.get(kind)!]) }));
+            return hit.shape;
+          };
+    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`, resamples, shapeOf);
     if (tags.length === 1) cells[ALL] = cells[tags[0]];
     rows.push({ series, label, kind, cells });
   }

@@ -289,7 +289,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
 
   const computeIntervalFigures = async () => {
     const rows = memoize(`${v}|accuracy|${tagKey}|${scope}|${ciKey}`, () =>
-      accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples),
+      accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples, `${v}|${scope}`),
     );
 
     const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, async () => {
