@@ -54,6 +54,7 @@ function unescapeCopy(text: string): string {
 }
 
 const NULL = "\\N";
+const JSON_CACHE_SIZE = 4096;
 
 /** record[key] ?? null of a parsed jsonb, as flattenScore / flattenTags do (null unless a plain object). */
 function fieldOf(value: unknown, key: string): unknown {
@@ -93,6 +94,21 @@ export function copyRowWriter(columns: readonly CopyColumn[]): (line: string) =>
       }
     }
   };
+  // JSON values repeat (a kind's scores take few shapes, most payloads are {}): each json column
+  // keeps the fields of up to JSON_CACHE_SIZE texts, emptied when full (a parse and a stringify
+  // cost about ten times a lookup)
+  const caches = columns.map((c) => (c.type === "json" ? new Map<string, string>() : null));
+  const writeCached = (c: number, raw: string): string => {
+    const cache = caches[c];
+    if (!cache) return write(columns[c], raw);
+    let out = cache.get(raw);
+    if (out === undefined) {
+      out = write(columns[c], raw);
+      if (cache.size >= JSON_CACHE_SIZE) cache.clear();
+      cache.set(raw, out);
+    }
+    return out;
+  };
   return (line: string) => {
     const raw = line.split("\t");
     if (raw.length !== columns.length) throw new Error(`COPY row with ${raw.length} fields where ${columns.length} were expected`);
@@ -102,7 +118,7 @@ export function copyRowWriter(columns: readonly CopyColumn[]): (line: string) =>
       if (!writes[c]) continue;
       if (raw[c] !== lastRaw[c]) {
         lastRaw[c] = raw[c];
-        lastOut[c] = write(columns[c], raw[c]);
+        lastOut[c] = writeCached(c, raw[c]);
       }
       out += first ? lastOut[c] : `,${lastOut[c]}`;
       first = false;
