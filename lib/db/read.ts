@@ -50,6 +50,9 @@ export function readPool(): pg.Pool {
       allowExitOnIdle: true,
     });
     pool.on("error", () => undefined); // an idle connection that the server closed: the pool drops it
+    // doubles as their shortest round-trip digits (the default since PostgreSQL 12, whatever the
+    // server's setting): the exports write them as JavaScript's String(x) of the exact value
+    pool.on("connect", (connection) => void connection.query("SET extra_float_digits = 1").catch(() => undefined));
     holder.yardstickReadPool = { url, pool };
   }
   return holder.yardstickReadPool.pool;
