@@ -13,9 +13,11 @@ import { EXPORT_CONTENT_TYPES, exportFileName, type ExportFilter, type ExportFor
 
 /**
  * Study exports as streams: items, responses, events (trajectories), annotators and model
- * predictions, as CSV or JSONL, for a whole study or a kind / tag filter. Each table is read in
- * keyset-paginated batches (STREAM_BATCH_SIZE rows a query, in index order) and written as it
- * arrives: nothing holds a whole table in memory. Columns: docs/exports.md.
+ * predictions, as CSV or JSONL, for a whole study or a kind / tag filter. The CSV of responses and
+ * events is one COPY of the raw columns written as CSV in Node (lib/exports/copy-csv.ts); the rest
+ * (and, on PGlite, those CSV too) is read in keyset-paginated batches (STREAM_BATCH_SIZE rows a
+ * query, in index order). Either way it is written as it arrives: nothing holds a whole table in
+ * memory. Columns: docs/exports.md.
  *
  * Annotators appear under a pseudonymous id (a hash of study and user, stable within the study,
  * different across studies); the annotators table adds names, never emails. The items table
