@@ -14,7 +14,7 @@ import { csvField } from "@/lib/exports/csv";
  * Why Node and not SQL: measured at 10,000 x 5 (bench/dashboard.ts), the CSV lines built by the
  * plpgsql writers of the migration 20261127144500_csv_functions cost about 18 us a row in the
  * database (1.1 s for 50,000 responses in one COPY), the raw columns 3.7 us (185 ms), and
- * csvField over the parsed columns about 2 us a row in Node, which runs beside the server's work.
+ * csvField over the parsed columns 2-3.5 us a row in Node, which runs beside the server's work.
  */
 
 /** How a column of the COPY's SELECT becomes its CSV field (or fields). */
