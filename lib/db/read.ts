@@ -1,5 +1,7 @@
 import "server-only";
-import { createPrismaClient, db, type PrismaClient } from "@/lib/db";
+import pg from "pg";
+import { createPrismaClient, databasePoolSize, db, type PrismaClient } from "@/lib/db";
+import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
 
 /**
  * Reads that may lag: dashboards and exports. With DATABASE_REPLICA_URL set (a streaming replica
@@ -9,7 +11,7 @@ import { createPrismaClient, db, type PrismaClient } from "@/lib/db";
  * lags, and refuses writes.
  */
 
-const holder = globalThis as unknown as { yardstickReadPrisma?: PrismaClient };
+const holder = globalThis as unknown as { yardstickReadPrisma?: PrismaClient; yardstickReadPool?: { url: string; pool: pg.Pool } };
 
 export function replicaConfigured(): boolean {
   return Boolean(process.env.DATABASE_REPLICA_URL);
@@ -29,6 +31,32 @@ export const readDb: PrismaClient = new Proxy({} as PrismaClient, {
     return typeof value === "function" ? value.bind(real) : value;
   },
 });
+
+/**
+ * A plain pg pool on the database readDb reads (the replica when configured), for what Prisma
+ * cannot do: the streamed exports' `COPY ... TO STDOUT` (lib/exports/copy-csv.ts). Its own
+ * connections (DATABASE_POOL_SIZE at most, idle ones closed after 10 s), created on first use.
+ */
+export function readPool(): pg.Pool {
+  const url = replicaConfigured() ? process.env.DATABASE_REPLICA_URL! : (process.env.DATABASE_URL ?? embeddedDatabaseUrl());
+  if (holder.yardstickReadPool?.url !== url) {
+    void holder.yardstickReadPool?.pool.end().catch(() => undefined);
+    const timeout = Number(process.env.DATABASE_POOL_TIMEOUT_MS ?? "");
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: databasePoolSize(),
+      connectionTimeoutMillis: Number.isInteger(timeout) && timeout > 0 ? timeout : 10_000,
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+    });
+    pool.on("error", () => undefined); // an idle connection that the server closed: the pool drops it
+    // doubles as their shortest round-trip digits (the default since PostgreSQL 12, whatever the
+    // server's setting): the exports write them as JavaScript's String(x) of the exact value
+    pool.on("connect", (connection) => void connection.query("SET extra_float_digits = 1").catch(() => undefined));
+    holder.yardstickReadPool = { url, pool };
+  }
+  return holder.yardstickReadPool.pool;
+}
 
 export interface ReadFreshness {
   /** figures are read from a replica */
@@ -52,6 +80,11 @@ export async function readFreshness(): Promise<ReadFreshness> {
 }
 
 export async function disconnectReadDb(): Promise<void> {
+  if (holder.yardstickReadPool) {
+    const { pool } = holder.yardstickReadPool;
+    holder.yardstickReadPool = undefined;
+    await pool.end();
+  }
   if (holder.yardstickReadPrisma) {
     await holder.yardstickReadPrisma.$disconnect();
     holder.yardstickReadPrisma = undefined;

@@ -1,19 +1,23 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { readDb } from "@/lib/db/read";
+import { escapeLiteral } from "pg";
+import { readDb, readPool } from "@/lib/db/read";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { FOCUS_LOSS_EVENT_TYPES, STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import { csvRow } from "@/lib/exports/csv";
+import { copyCsvReader, copyRowWriter, copySupported, type CopyColumn, type CopyCsvReader } from "@/lib/exports/copy-csv";
 import { csvBoolean, csvInteger, csvJson, csvJsonField, csvLine, csvNumber, csvText, csvTime, pseudonymousIdSql } from "@/lib/exports/sql-csv";
 import { EXPORT_CONTENT_TYPES, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";
 
 /**
  * Study exports as streams: items, responses, events (trajectories), annotators and model
- * predictions, as CSV or JSONL, for a whole study or a kind / tag filter. Each table is read in
- * keyset-paginated batches (STREAM_BATCH_SIZE rows a query, in index order) and written as it
- * arrives: nothing holds a whole table in memory. Columns: docs/exports.md.
+ * predictions, as CSV or JSONL, for a whole study or a kind / tag filter. The CSV of responses and
+ * events is one COPY of the raw columns written as CSV in Node (lib/exports/copy-csv.ts); the rest
+ * (and, on PGlite, those CSV too) is read in keyset-paginated batches (STREAM_BATCH_SIZE rows a
+ * query, in index order). Either way it is written as it arrives: nothing holds a whole table in
+ * memory. Columns: docs/exports.md.
  *
  * Annotators appear under a pseudonymous id (a hash of study and user, stable within the study,
  * different across studies); the annotators table adds names, never emails. The items table
@@ -34,11 +38,12 @@ export interface ExportOptions {
   /** "pseudonymised": external ids as pseudonymisedExternalId; default as stored */
   externalIds?: "raw" | "pseudonymised";
   /**
-   * where the CSV of the large tables (responses, events) is written: "database" (default: whole
-   * lines built in SQL) or "records" (csvRow over the records the JSONL export reads; the tests
-   * and the bench compare the two byte for byte)
+   * how the CSV of the large tables (responses, events) is made: "copy" (default: one COPY of the
+   * raw columns, written as CSV in Node; lib/exports/copy-csv.ts), "database" (keyset pages of
+   * whole lines built in SQL; also where COPY is not available) or "records" (csvRow over the
+   * records the JSONL export reads). The tests and the bench compare them byte for byte.
    */
-  csvFrom?: "database" | "records";
+  csvFrom?: "copy" | "database" | "records";
   /** who asked (the audit entry); omitted by scripts, the bench and the export jobs (audited when started) */
   actorId?: string | null;
   /** told the number of records (rows after the header) in each piece of the stream as it is read */
@@ -59,6 +64,11 @@ interface Source {
    * csvRow over next()'s records) and how many records it holds; "" when done
    */
   nextCsv?(): Promise<{ text: string; rows: number }>;
+  /**
+   * the large tables: one SELECT of raw columns (its values inlined as literals: COPY takes no
+   * parameters) streamed by COPY and written as CSV in Node (lib/exports/copy-csv.ts)
+   */
+  copy?: { select: string; columns: CopyColumn[] };
 }
 
 /** Rows in the first page of a CSV built in the database: small, so that the download starts at once. */
@@ -91,6 +101,33 @@ function itemFilterSql(filter: ExportFilter): Prisma.Sql {
   }
   return parts.length > 0 ? Prisma.join(parts, " ") : Prisma.empty;
 }
+
+/** itemFilterSql as SQL text with literals, for a COPY's SELECT */
+function itemFilterText(filter: ExportFilter): string {
+  const parts: string[] = [];
+  if (filter.kind) parts.push(`AND i.kind = ${escapeLiteral(filter.kind)}`);
+  if (filter.tag) {
+    const [key, ...rest] = filter.tag.split("=");
+    parts.push(`AND i.tags ->> ${escapeLiteral(key)} = ${escapeLiteral(rest.join("="))}`);
+  }
+  return parts.join(" ");
+}
+
+/** pseudonymousId of one study, memoised by user (a table names few annotators, many times each) */
+function pseudonymsOf(studyId: string): (userId: string) => string {
+  const known = new Map<string, string>();
+  return (userId) => {
+    let id = known.get(userId);
+    if (id === undefined) {
+      id = pseudonymousId(studyId, userId);
+      known.set(userId, id);
+    }
+    return id;
+  };
+}
+
+/** a timestamp(3) column as Date.toISOString writes it (the CSV of the records writes the Date so) */
+const isoSql = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 async function tagKeys(studyId: string, filter: ExportFilter): Promise<string[]> {
   const rows = await readDb.$queryRaw<Array<{ key: string }>>`
@@ -143,13 +180,27 @@ function itemsSource(studyId: string, filter: ExportFilter, tags: string[]): Sou
   };
 }
 
+/**
+ * The keys of the score objects of the (filtered) responses or predictions, sorted: the score_<key>
+ * columns. For responses, the candidates are the keys recorded for the study's kinds in
+ * "ResponseScoreKey" (kept by triggers as responses are stored), each kept when some response
+ * of the filter still holds it: a key that occurs is found at its first response, so the header
+ * is known in milliseconds instead of after a pass over every score (issue 21: the download's
+ * first byte). The keys are the same as DISTINCT jsonb_object_keys over all the scores: every key
+ * stored is recorded (the triggers see every insert and update), and a recorded key is kept only
+ * if it occurs.
+ */
 async function scoreKeys(studyId: string, filter: ExportFilter, table: "responses" | "predictions"): Promise<string[]> {
   const rows =
     table === "responses"
       ? await readDb.$queryRaw<Array<{ key: string }>>`
-          SELECT DISTINCT jsonb_object_keys(r.score) AS key
-          FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
-          WHERE a."studyId" = ${studyId} AND jsonb_typeof(r.score) = 'object' ${itemFilterSql(filter)}`
+          SELECT k.key FROM (
+            SELECT DISTINCT s.key FROM "ResponseScoreKey" s WHERE s."studyId" = ${studyId} ${filter.kind ? Prisma.sql`AND s.kind = ${filter.kind}` : Prisma.empty}
+          ) k
+          WHERE EXISTS (
+            SELECT 1 FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+            WHERE a."studyId" = ${studyId} AND jsonb_typeof(r.score) = 'object' AND r.score ? k.key ${itemFilterSql(filter)}
+          )`
       : await readDb.$queryRaw<Array<{ key: string }>>`
           SELECT DISTINCT jsonb_object_keys(p.score) AS key
           FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId"
@@ -206,6 +257,20 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
         created_at: r.createdAt,
         ...flattenTags(r.tags, tags),
       }));
+    },
+    copy: {
+      select: `SELECT r.id, i."externalId", i.kind, a."userId", a.agent, a.purpose, (i.practice OR a.purpose = 'PRACTICE'), r.answer, r."confidenceRaw", r.confidence, r.correct,
+          r.score, r."wallMs", r."activeMs", ${isoSql('a."startedAt"')}, ${isoSql('a."submittedAt"')}, ${isoSql('r."createdAt"')}, i.tags
+        FROM "Assignment" a
+        JOIN "Response" r ON r."assignmentId" = a.id
+        JOIN "Item" i ON i.id = a."itemId"
+        WHERE a."studyId" = ${escapeLiteral(studyId)} ${itemFilterText(filter)}
+        ORDER BY a."itemId", a."userId"`,
+      columns: [
+        { type: "text" }, { type: "text" }, { type: "text" }, { type: "map", map: pseudonymsOf(studyId) }, { type: "boolean" }, { type: "text" }, { type: "boolean" },
+        { type: "json" }, { type: "number" }, { type: "number" }, { type: "boolean" }, { type: "json", fields: scores },
+        { type: "integer" }, { type: "integer" }, { type: "iso" }, { type: "iso" }, { type: "iso" }, { type: "json", fields: tags, own: false },
+      ],
     },
     nextCsv: csvPages({ itemId: "", userId: "" }, async (after, limit) => {
       const line = csvLine([
@@ -267,6 +332,18 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
         client_time: r.clientTime,
         server_time: r.serverTime,
       }));
+    },
+    copy: {
+      select: `SELECT e.id, i."externalId", i.kind, a."userId", a.agent, a.purpose, e."assignmentId", e.seq, e.type, e.payload, ${isoSql('e."clientTime"')}, ${isoSql('e."serverTime"')}
+        FROM "Event" e
+        JOIN "Assignment" a ON a.id = e."assignmentId"
+        JOIN "Item" i ON i.id = a."itemId"
+        WHERE a."studyId" = ${escapeLiteral(studyId)} ${itemFilterText(filter)}
+        ORDER BY e."assignmentId", e.seq`,
+      columns: [
+        { type: "integer" }, { type: "text" }, { type: "text" }, { type: "map", map: pseudonymsOf(studyId) }, { type: "boolean" }, { type: "text" },
+        { type: "text" }, { type: "integer" }, { type: "text" }, { type: "json" }, { type: "iso" }, { type: "iso" },
+      ],
     },
     nextCsv: csvPages({ assignmentId: "", seq: -1 }, async (after, limit) => {
       const line = csvLine([
@@ -454,6 +531,9 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
   }
   const encoder = new TextEncoder();
   let headerSent = format !== "csv";
+  const csvFrom = options.csvFrom ?? "copy";
+  let copy: CopyCsvReader | null = null;
+  let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -463,7 +543,18 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
           controller.enqueue(encoder.encode(csvRow(source.columns)));
           return;
         }
-        if (format === "csv" && source.nextCsv && options.csvFrom !== "records") {
+        if (format === "csv" && source.copy && csvFrom === "copy" && (copy || (await copySupported(readPool())))) {
+          copy ??= copyCsvReader(readPool(), source.copy.select, copyRowWriter(source.copy.columns));
+          if (cancelled) copy.cancel();
+          const { text, rows } = await copy.next();
+          if (text === "") controller.close();
+          else {
+            options.onRows?.(rows);
+            controller.enqueue(encoder.encode(text));
+          }
+          return;
+        }
+        if (format === "csv" && source.nextCsv && csvFrom !== "records") {
           const { text, rows } = await source.nextCsv();
           if (text === "") controller.close();
           else {
@@ -483,6 +574,11 @@ export async function createStudyExport(studySlug: string, what: ExportWhat, for
       } catch (error) {
         controller.error(error);
       }
+    },
+    cancel(reason) {
+      // the download was cancelled (the client went away): a COPY under way stops with its connection
+      cancelled = true;
+      copy?.cancel(reason);
     },
   });
   return { stream, fileName: exportFileName(study.slug, what, format, filter), contentType: EXPORT_CONTENT_TYPES[format] };

@@ -1,0 +1,211 @@
+import "server-only";
+import type pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { csvField } from "@/lib/exports/csv";
+
+/**
+ * The large CSV exports (responses, events) streamed by one `COPY (SELECT ...) TO STDOUT` of the
+ * raw columns (PostgreSQL's text format), turned into CSV in Node by csvField itself, so that the
+ * bytes are the CSV written from the records by construction (issue 21). One query, no paging:
+ * the server sends rows as it reads them and the first bytes leave at once; the socket is read
+ * only as fast as the download takes the text (backpressure), and a download that is cancelled
+ * destroys the connection, which ends the query.
+ *
+ * Why Node and not SQL: measured at 10,000 x 5 (bench/dashboard.ts), the CSV lines built by the
+ * plpgsql writers of the migration 20261127144500_csv_functions cost about 18 us a row in the
+ * database (1.1 s for 50,000 responses in one COPY), the raw columns 3.7 us (185 ms), and
+ * csvField over the parsed columns 2-3.5 us a row in Node, which runs beside the server's work.
+ */
+
+/** How a column of the COPY's SELECT becomes its CSV field (or fields). */
+export type CopyColumn =
+  /** text or enum: csvField of the string */
+  | { type: "text" }
+  /** integer (int2/4/8): its digits, as csvField writes the number (or, for int8, the string of it) */
+  | { type: "integer" }
+  /** double precision: csvField(Number(text)) (the server writes the shortest round-trip digits) */
+  | { type: "number" }
+  /** boolean: true / false */
+  | { type: "boolean" }
+  /** a timestamp written by the SELECT as Date.toISOString does (to_char): as it is */
+  | { type: "iso" }
+  /**
+   * jsonb: csvField of each `record[key] ?? null` of the parsed value for the keys in `fields`
+   * (the flattened score_* / tag_* columns), then csvField of the value itself unless `own` is false
+   */
+  | { type: "json"; fields?: readonly string[]; own?: boolean }
+  /** any text turned into the field by a function (e.g. a user id into its pseudonymous id), memoised by value */
+  | { type: "map"; map: (text: string) => string };
+
+/** PostgreSQL's COPY text format: a field's escapes (CopyAttributeOutText writes \b \f \n \r \t \v \\). */
+function unescapeCopy(text: string): string {
+  if (text.indexOf("\\") < 0) return text;
+  return text.replace(/\\(.)/g, (_, ch: string) => {
+    switch (ch) {
+      case "b": return "\b";
+      case "f": return "\f";
+      case "n": return "\n";
+      case "r": return "\r";
+      case "t": return "\t";
+      case "v": return "\v";
+      default: return ch;
+    }
+  });
+}
+
+const NULL = "\\N";
+const JSON_CACHE_SIZE = 4096;
+
+/** record[key] ?? null of a parsed jsonb, as flattenScore / flattenTags do (null unless a plain object). */
+function fieldOf(value: unknown, key: string): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  return (value as Record<string, unknown>)[key] ?? null;
+}
+
+/**
+ * The function that writes one CSV record (with its CRLF) from the tab-separated text of one COPY
+ * row. Each column keeps its last raw text and the fields it gave: the rows come in item order, so
+ * an item's columns (id, kind, tags) repeat from row to row and are written once.
+ */
+export function copyRowWriter(columns: readonly CopyColumn[]): (line: string) => string {
+  const lastRaw: Array<string | undefined> = columns.map(() => undefined);
+  const lastOut: string[] = columns.map(() => "");
+  // a json column with no fields and own: false writes nothing (not even its comma)
+  const writes = columns.map((c) => !(c.type === "json" && c.own === false && (c.fields ?? []).length === 0));
+  const write = (column: CopyColumn, raw: string): string => {
+    const isNull = raw === NULL;
+    switch (column.type) {
+      case "text":
+        return isNull ? "" : csvField(unescapeCopy(raw));
+      case "integer":
+      case "iso":
+        return isNull ? "" : raw;
+      case "number":
+        return isNull ? "" : csvField(Number(raw));
+      case "boolean":
+        return isNull ? "" : raw === "t" ? "true" : "false";
+      case "map":
+        return isNull ? "" : csvField(column.map(unescapeCopy(raw)));
+      case "json": {
+        const value: unknown = isNull ? null : JSON.parse(unescapeCopy(raw));
+        const fields = (column.fields ?? []).map((key) => csvField(fieldOf(value, key)));
+        if (column.own !== false) fields.push(csvField(value));
+        return fields.join(",");
+      }
+    }
+  };
+  // JSON values repeat (a kind's scores take few shapes, most payloads are {}): each json column
+  // keeps the fields of up to JSON_CACHE_SIZE texts, emptied when full (a parse and a stringify
+  // cost about ten times a lookup)
+  const caches = columns.map((c) => (c.type === "json" ? new Map<string, string>() : null));
+  const writeCached = (c: number, raw: string): string => {
+    const cache = caches[c];
+    if (!cache) return write(columns[c], raw);
+    let out = cache.get(raw);
+    if (out === undefined) {
+      out = write(columns[c], raw);
+      if (cache.size >= JSON_CACHE_SIZE) cache.clear();
+      cache.set(raw, out);
+    }
+    return out;
+  };
+  return (line: string) => {
+    const raw = line.split("\t");
+    if (raw.length !== columns.length) throw new Error(`COPY row with ${raw.length} fields where ${columns.length} were expected`);
+    let out = "";
+    let first = true;
+    for (let c = 0; c < columns.length; c++) {
+      if (!writes[c]) continue;
+      if (raw[c] !== lastRaw[c]) {
+        lastRaw[c] = raw[c];
+        lastOut[c] = writeCached(c, raw[c]);
+      }
+      out += first ? lastOut[c] : `,${lastOut[c]}`;
+      first = false;
+    }
+    return `${out}\r\n`;
+  };
+}
+
+export interface CopyCsvReader {
+  /** the next piece of CSV text and the number of records in it; "" when the COPY is done */
+  next(): Promise<{ text: string; rows: number }>;
+  /** ends the COPY early (the download was cancelled): the connection is destroyed, which stops the query */
+  cancel(reason?: unknown): void;
+}
+
+/**
+ * Runs `COPY (select) TO STDOUT` on a connection of `pool` and reads it as CSV records written by
+ * `writeRow`. The connection is taken at the first next() and given back when the COPY ends (or
+ * destroyed when it is cancelled or fails).
+ */
+export function copyCsvReader(pool: pg.Pool, select: string, writeRow: (line: string) => string): CopyCsvReader {
+  let client: pg.PoolClient | null = null;
+  let iterator: AsyncIterator<Buffer> | null = null;
+  let stream: ReturnType<typeof copyTo> | null = null;
+  let rest: Buffer = Buffer.alloc(0);
+  let done = false;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const finish = (error?: unknown) => {
+    if (done) return;
+    done = true;
+    stream?.destroy();
+    // a COPY left half read leaves the connection mid-protocol: it cannot go back to the pool
+    client?.release(error === undefined ? undefined : error instanceof Error ? error : new Error(String(error)));
+    client = null;
+  };
+  return {
+    async next() {
+      if (done) return { text: "", rows: 0 };
+      try {
+        if (!iterator) {
+          client = await pool.connect();
+          stream = client.query(copyTo(`COPY (${select}) TO STDOUT`));
+          iterator = stream[Symbol.asyncIterator]();
+        }
+        for (;;) {
+          const { value, done: ended } = await iterator.next();
+          if (ended) {
+            if (rest.length > 0) throw new Error("COPY ended inside a row");
+            finish();
+            return { text: "", rows: 0 };
+          }
+          const chunk = rest.length > 0 ? Buffer.concat([rest, value]) : value;
+          const end = chunk.lastIndexOf(10); // "\n" never occurs inside a multi-byte UTF-8 character
+          if (end < 0) {
+            rest = chunk;
+            continue;
+          }
+          rest = chunk.subarray(end + 1);
+          const lines = decoder.decode(chunk.subarray(0, end)).split("\n");
+          let text = "";
+          for (const line of lines) text += writeRow(line);
+          return { text, rows: lines.length };
+        }
+      } catch (error) {
+        finish(error);
+        throw error;
+      }
+    },
+    cancel(reason?: unknown) {
+      finish(reason ?? new Error("export cancelled"));
+    },
+  };
+}
+
+const copyChecked = new WeakMap<pg.Pool, Promise<boolean>>();
+
+/**
+ * Whether the pool's server streams COPY: PostgreSQL does; the embedded PGlite behind
+ * pglite-socket (`npm run demo`) is asked once and told apart by its version string, and its
+ * exports take the keyset pages built in SQL instead.
+ */
+export function copySupported(pool: pg.Pool): Promise<boolean> {
+  let known = copyChecked.get(pool);
+  if (!known) {
+    known = pool.query<{ version: string }>("SELECT version()").then((r) => !/PGlite/i.test(r.rows[0]?.version ?? ""));
+    known.catch(() => copyChecked.delete(pool));
+    copyChecked.set(pool, known);
+  }
+  return known;
+}
