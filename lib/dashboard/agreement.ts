@@ -6,10 +6,12 @@ import { pairwiseAlpha, perfectAgreementShare } from "@/lib/stats/agreement-summ
 import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
 import { AlphaCoincidencesBuilder, alphaCoincidencesOfUnits } from "@/lib/stats/alpha-unit-subset";
 import {
-  kendallPermutationAlpha,
+  kendallPermutationAlphaOfUnits,
+  kendallPermutationUnits,
+  type KendallPermutationUnits,
   kendallPermutationAlphaBootstrap,
   kendallPermutationAlphaStratifiedBootstrap,
-  kendallPermutationPairwiseAlpha,
+  kendallPermutationBetweenCoders,
   KENDALL_PERMUTATION_METRIC,
 } from "@/lib/stats/kendall-permutation-alpha";
 import { alphaFromCoincidences, krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
@@ -206,7 +208,7 @@ function blockEstimate(prep: PreparedAgreement, unitIds: number[], itemIds: numb
   let agreeingItems = 0;
   for (const i of itemIds) if (itemAgrees[i]) agreeingItems++;
   const estimate = fast
-    ? kendallPermutationAlpha(unitIds.map((u) => prep.orders![u]))
+    ? kendallPermutationAlphaOfUnits(prep.kendallUnits!, pairableIds)
     : coincidences
       ? alphaFromCoincidences(alphaCoincidencesOfUnits(coincidences, pairableIds))
       : krippendorffAlphaFromUnits(unitIds.map((u) => table.units[u]), metric);
@@ -277,8 +279,9 @@ export interface PreparedAgreement {
   itemAgrees: boolean[];
   coders: number[];
   fast: boolean;
-  /** the permutation encoding's orders, parsed once (fast only) */
+  /** the permutation encoding's orders, parsed once, and their per-unit sums (fast only) */
   orders: Array<Array<number[] | null>> | null;
+  kendallUnits: KendallPermutationUnits | null;
   /** the coincidences of every unit with their per-unit parts (built-in levels), else null */
   coincidences: AlphaCoincidences | null;
   /** each unit's index among the pairable units (two values or more), -1 when not pairable */
@@ -382,6 +385,7 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
     coders,
     fast,
     orders,
+    kendallUnits: orders ? kendallPermutationUnits(orders) : null,
     coincidences,
     pairableIndex,
     unitSame,
@@ -479,7 +483,8 @@ function pairwiseAndLeaveOneOut(prep: PreparedAgreement): Pick<AgreementResult, 
       return out;
     };
     const orders = fast ? asOrders() : null;
-    const result = orders ? kendallPermutationPairwiseAlpha(orders) : pairwiseAlpha(matrix, metric);
+    const between = orders ? kendallPermutationBetweenCoders(orders) : null;
+    const result = between ? between.pairwise : pairwiseAlpha(matrix, metric);
     const shared = coders.map(() => new Array<number>(coders.length).fill(0));
     for (const pair of result.pairs) {
       shared[pair.a][pair.b] = pair.result.units;
@@ -491,15 +496,7 @@ function pairwiseAndLeaveOneOut(prep: PreparedAgreement): Pick<AgreementResult, 
         leaveOneOut.push({ coder: coders[i], alpha: null, reason: "needs at least 3 annotators" });
         continue;
       }
-      let r;
-      if (orders) {
-        const rest = orders.filter((_, j) => j !== i);
-        const units: Array<Array<number[] | null>> = [];
-        for (let u = 0; u < U; u++) units.push(rest.map((x) => x[u]));
-        r = kendallPermutationAlpha(units);
-      } else {
-        r = krippendorffAlpha(matrix.filter((_, j) => j !== i), metric);
-      }
+      const r = between ? between.leaveOneOut![i] : krippendorffAlpha(matrix.filter((_, j) => j !== i), metric);
       leaveOneOut.push({ coder: coders[i], alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) });
     }
   }

@@ -6,6 +6,9 @@ import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import {
   kendallPermutationAlpha,
+  kendallPermutationAlphaOfUnits,
+  kendallPermutationBetweenCoders,
+  kendallPermutationUnits,
   kendallPermutationAlphaBootstrap,
   kendallPermutationDeltaSquared,
   kendallPermutationPairwiseAlpha,
@@ -130,5 +133,61 @@ describe("kendallPermutationPairwiseAlpha", () => {
       else expect(fast.matrix[a][b]).toBeCloseTo(reference.matrix[a][b]!, 12);
     }
     expect(fast.pairs.map((p) => [p.a, p.b])).toEqual([[0, 1], [0, 2], [1, 2]]);
+  });
+});
+
+describe("kendallPermutationAlphaOfUnits", () => {
+  it("gives the alpha of any subset of prepared units as kendallPermutationAlpha of the subset does", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rng = mulberry32(500 + seed);
+      const units = Array.from({ length: 4 + Math.floor(rng() * 40) }, () => {
+        const L = 1 + Math.floor(rng() * 5);
+        const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
+        return Array.from({ length: 1 + Math.floor(rng() * 4) }, () => (rng() < 0.1 ? null : rng() < 0.5 ? truth : rng() < 0.1 ? shuffle(Array.from({ length: L + 1 }, (_, i) => i), rng) : shuffle(truth, rng)));
+      });
+      const prepared = kendallPermutationUnits(units);
+      const pairable: number[] = [];
+      let p = 0;
+      for (const unit of units) pairable.push(unit.filter((v) => v !== null).length >= 2 ? p++ : -1);
+      for (let trial = 0; trial < 5; trial++) {
+        const chosen = units.map((_, u) => u).filter(() => rng() < 0.5);
+        const want = kendallPermutationAlpha(chosen.map((u) => units[u]));
+        const got = kendallPermutationAlphaOfUnits(prepared, chosen.map((u) => pairable[u]).filter((x) => x >= 0));
+        expect(got.n).toBe(want.n);
+        expect(got.units).toBe(want.units);
+        expect(got.reason).toBe(want.reason);
+        if (want.alpha === null) expect(got.alpha).toBeNull();
+        else expect(Math.abs(got.alpha! - want.alpha)).toBeLessThan(1e-12);
+      }
+    }
+  });
+});
+
+describe("kendallPermutationBetweenCoders", () => {
+  it("gives exactly the pairwise alphas and the alphas without each coder of the per-pair and per-coder computations", () => {
+    for (let seed = 1; seed <= 25; seed++) {
+      const rng = mulberry32(900 + seed);
+      const C = 2 + Math.floor(rng() * 4);
+      const U = 3 + Math.floor(rng() * 40);
+      const matrix = Array.from({ length: C }, () => new Array<number[] | null>(U).fill(null));
+      for (let u = 0; u < U; u++) {
+        const L = 1 + Math.floor(rng() * 6);
+        const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
+        for (let c = 0; c < C; c++) {
+          if (rng() < 0.15) continue;
+          matrix[c][u] = rng() < 0.05 ? shuffle(Array.from({ length: L + 1 }, (_, i) => i), rng) : rng() < 0.5 ? truth : shuffle(truth, rng);
+        }
+      }
+      const between = kendallPermutationBetweenCoders(matrix);
+      const pairwise = kendallPermutationPairwiseAlpha(matrix);
+      expect(between.pairwise).toEqual(pairwise);
+      if (C < 3) expect(between.leaveOneOut).toBeNull();
+      else {
+        between.leaveOneOut!.forEach((result, left) => {
+          const rest = matrix.filter((_, c) => c !== left);
+          expect(result).toEqual(kendallPermutationAlpha(Array.from({ length: U }, (_, u) => rest.map((row) => row[u]))));
+        });
+      }
+    }
   });
 });

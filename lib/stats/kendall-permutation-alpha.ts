@@ -228,7 +228,7 @@ function buffers(pr: Prepared) {
   return { S: new Float64Array(pr.dims), N: new Float64Array(pr.lengths.length), Q: new Float64Array(pr.lengths.length) };
 }
 
-function resultFrom(pr: Prepared, sums: { n: number; observed: number; expected: number }): AlphaResult {
+function resultFrom(pr: Pick<Prepared, "units">, sums: { n: number; observed: number; expected: number }): AlphaResult {
   const base = { metric: KENDALL_PERMUTATION_METRIC, n: sums.n, units: pr.units };
   if (sums.n === 0) {
     return { alpha: null, reason: "no pairable values: no unit has at least 2 values", ...base, observedDisagreement: null, expectedDisagreement: null };
@@ -244,6 +244,43 @@ function resultFrom(pr: Prepared, sums: { n: number; observed: number; expected:
     observedDisagreement,
     expectedDisagreement: sums.expected / (sums.n * (sums.n - 1)),
   };
+}
+
+/** Units of orderings prepared once (their per-unit sums), for the alpha of many subsets of them. */
+export interface KendallPermutationUnits {
+  readonly prepared: Prepared;
+}
+
+/**
+ * Kendall permutation units: prepares units of orderings once for kendallPermutationAlphaOfUnits
+ * (the pair-indicator sums of each pairable unit, as kendallPermutationAlpha computes them).
+ * Source: this file's header. O(R L^2).
+ * @throws {Error} "kendallPermutationUnits requires permutations of 0..n-1" with the unit
+ */
+export function kendallPermutationUnits(units: PermutationUnits): KendallPermutationUnits {
+  return { prepared: prepare(units, "kendallPermutationUnits") };
+}
+
+/**
+ * Kendall permutation alpha of a subset of prepared units, given by their index among the
+ * pairable units (units with two values or more, in order): the same sums, in the same order, as
+ * kendallPermutationAlpha of those units alone, without preparing them again.
+ * Source: this file's header. O(U + sum of the chosen units' L^2).
+ * @throws {Error} on a unit index out of range
+ */
+export function kendallPermutationAlphaOfUnits(units: KendallPermutationUnits, pairableUnitIds: ArrayLike<number>): AlphaResult {
+  const pr = units.prepared;
+  const chosen = new Uint8Array(pr.units);
+  let count = 0;
+  for (let i = 0; i < pairableUnitIds.length; i++) {
+    const u = pairableUnitIds[i];
+    if (!(u >= 0 && u < pr.units)) throw new Error(`kendallPermutationAlphaOfUnits: unit ${u} is not one of the ${pr.units} pairable units`);
+    if (chosen[u] === 0) count++;
+    chosen[u] = 1;
+  }
+  const { S, N, Q } = buffers(pr);
+  const sums = disagreementSums(pr, (u) => chosen[u], S, N, Q);
+  return { ...resultFrom(pr, sums), units: count };
 }
 
 /**
@@ -331,6 +368,158 @@ export function kendallPermutationPairwiseAlpha(matrix: ReadonlyArray<ReadonlyAr
     }
   }
   return { matrix: out, pairs };
+}
+
+/**
+ * The sums of kendallPermutationAlpha (prepare, then disagreementSums) for units given one at a
+ * time as ratings whose pair-indicator vectors are already computed: the same additions in the
+ * same order, so the same alpha to the last bit.
+ */
+class KendallSums {
+  private readonly lengthIndex = new Map<number, number>();
+  private readonly lengths: number[] = [];
+  private readonly N: number[] = [];
+  private readonly Q: number[] = [];
+  private readonly S: Float64Array[] = [];
+  private n = 0;
+  private observed = 0;
+  private units = 0;
+
+  constructor(private readonly bits: Uint8Array, private readonly bitStart: Int32Array, private readonly lengthOf: Int32Array) {}
+
+  /** one unit: the rating ids of its values, in the unit's order */
+  add(ratings: ArrayLike<number>, m: number): void {
+    if (m < 2) return;
+    const groups: Array<{ L: number; c: number; sq: number; sums: Float64Array }> = [];
+    for (let i = 0; i < m; i++) {
+      const r = ratings[i];
+      const L = this.lengthOf[r];
+      let group = groups.find((x) => x.L === L);
+      if (!group) groups.push((group = { L, c: 0, sq: 0, sums: new Float64Array((L * (L - 1)) / 2) }));
+      group.c += 1;
+      const from = this.bitStart[r];
+      const { sums } = group;
+      for (let p = 0; p < sums.length; p++) {
+        const bit = this.bits[from + p];
+        sums[p] += bit;
+        group.sq += bit;
+      }
+    }
+    let within = 0;
+    let sameLengthPairs = 0;
+    for (const { L, c, sq, sums } of groups) {
+      let g = this.lengthIndex.get(L);
+      if (g === undefined) {
+        g = this.lengths.length;
+        this.lengthIndex.set(L, g);
+        this.lengths.push(L);
+        this.N.push(0);
+        this.Q.push(0);
+        this.S.push(new Float64Array(sums.length));
+      }
+      const P = sums.length;
+      sameLengthPairs += c * c;
+      if (P > 0) {
+        let norm = 0;
+        for (let p = 0; p < P; p++) norm += sums[p] * sums[p];
+        within += (2 * (c * sq - norm)) / P;
+      }
+      this.N[g] += c;
+      this.Q[g] += sq;
+      const S = this.S[g];
+      for (let p = 0; p < P; p++) S[p] += sums[p];
+    }
+    within += m * m - sameLengthPairs;
+    this.n += m;
+    this.observed += within / (m - 1);
+    this.units += 1;
+  }
+
+  result(): AlphaResult {
+    let expected = this.n * this.n;
+    for (let g = 0; g < this.lengths.length; g++) {
+      expected -= this.N[g] * this.N[g];
+      const P = this.S[g].length;
+      if (P === 0 || this.N[g] === 0) continue;
+      let norm = 0;
+      for (let p = 0; p < P; p++) norm += this.S[g][p] * this.S[g][p];
+      expected += (2 * (this.N[g] * this.Q[g] - norm)) / P;
+    }
+    return resultFrom({ units: this.units }, { n: this.n, observed: this.observed, expected });
+  }
+}
+
+/**
+ * Kendall permutation alphas between coders: the pairwise alphas (kendallPermutationPairwiseAlpha)
+ * and, with three coders or more, alpha without each coder (kendallPermutationAlpha of the other
+ * rows), with every rating's pair-indicator vector computed once instead of once per pair and per
+ * coder left out. Same sums in the same order: the same numbers.
+ * Source: Krippendorff 2011; the embedding argument in this file's header.
+ * O(C^2 U L^2) for C coders, U units of orderings of length L, O(R L^2) memory.
+ * @throws {Error} as kendallPermutationPairwiseAlpha
+ */
+export function kendallPermutationBetweenCoders(matrix: ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>>): { pairwise: PairwiseAlphaResult; leaveOneOut: AlphaResult[] | null } {
+  const fnName = "kendallPermutationBetweenCoders";
+  if (!Array.isArray(matrix) || matrix.length < 2) throw new Error(`${fnName} requires at least 2 coders`);
+  const C = matrix.length;
+  const U = matrix[0].length;
+  for (const row of matrix) if (row.length !== U) throw new Error(`${fnName} requires every coder row to have the same number of units`);
+  // rating id = coder * U + unit; its pair-indicator vector at bitStart
+  const bitStart = new Int32Array(C * U).fill(-1);
+  const lengthOf = new Int32Array(C * U);
+  let total = 0;
+  for (let c = 0; c < C; c++) {
+    for (let u = 0; u < U; u++) {
+      const v = matrix[c][u];
+      if (v === null || v === undefined) continue;
+      if (!isPermutation(v)) throw new Error(`${fnName} requires permutations of 0..n-1 (unit ${u} has [${String(v)}])`);
+      bitStart[c * U + u] = total;
+      lengthOf[c * U + u] = v.length;
+      total += (v.length * (v.length - 1)) / 2;
+    }
+  }
+  const bits = new Uint8Array(total);
+  for (let r = 0; r < C * U; r++) {
+    if (bitStart[r] < 0) continue;
+    const v = matrix[Math.floor(r / U)][r % U]!;
+    const L = v.length;
+    const rank = new Int32Array(L);
+    for (let i = 0; i < L; i++) rank[v[i]] = i;
+    let p = bitStart[r];
+    for (let i = 0; i < L; i++) for (let j = i + 1; j < L; j++) bits[p++] = rank[i] < rank[j] ? 1 : 0;
+  }
+  const ratings = new Int32Array(C);
+  const out: (number | null)[][] = Array.from({ length: C }, () => new Array<number | null>(C).fill(null));
+  const pairs: PairwiseAlphaResult["pairs"] = [];
+  for (let a = 0; a < C; a++) {
+    for (let b = a + 1; b < C; b++) {
+      const sums = new KendallSums(bits, bitStart, lengthOf);
+      for (let u = 0; u < U; u++) {
+        if (bitStart[a * U + u] < 0 || bitStart[b * U + u] < 0) continue;
+        ratings[0] = a * U + u;
+        ratings[1] = b * U + u;
+        sums.add(ratings, 2);
+      }
+      const result = sums.result();
+      out[a][b] = result.alpha;
+      out[b][a] = result.alpha;
+      pairs.push({ a, b, result });
+    }
+  }
+  let leaveOneOut: AlphaResult[] | null = null;
+  if (C >= 3) {
+    leaveOneOut = [];
+    for (let left = 0; left < C; left++) {
+      const sums = new KendallSums(bits, bitStart, lengthOf);
+      for (let u = 0; u < U; u++) {
+        let m = 0;
+        for (let c = 0; c < C; c++) if (c !== left && bitStart[c * U + u] >= 0) ratings[m++] = c * U + u;
+        sums.add(ratings, m);
+      }
+      leaveOneOut.push(sums.result());
+    }
+  }
+  return { pairwise: { matrix: out, pairs }, leaveOneOut };
 }
 
 /**
