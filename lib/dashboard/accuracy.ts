@@ -102,10 +102,17 @@ const COUNT = "(count)";
 export type MetricShape = { kind: "ratio"; numerator: string; denominator: string } | null;
 
 /**
+ * Rows from which metricShape's random subsets are drawn at most: a ratio of sums holds on every
+ * subset, so a few thousand rows test it as well as half a million, at a fixed cost (issue 21).
+ */
+const SHAPE_SUBSET_POOL = 4000;
+
+/**
  * The metric as a ratio of sums of score fields, sum(numerator) / sum(denominator), where the
  * denominator may be the answer count (then it is a mean); checked on every group given and on
  * 16 seeded random subsets (relative tolerance 1e-9), null when no pair of fields reproduces it.
- * ENACT: TA = mean of `accepted`, PA = sum of `correctPairs` / sum of `L`.
+ * With more than SHAPE_SUBSET_POOL answers the subsets are drawn from a seeded sample of that
+ * many. ENACT: TA = mean of `accepted`, PA = sum of `correctPairs` / sum of `L`.
  */
 export function metricShape(kind: string, metricId: string, groups: ScoredAnswer[][]): MetricShape {
   const taskModule = getTaskModule(kind);
@@ -116,26 +123,38 @@ export function metricShape(kind: string, metricId: string, groups: ScoredAnswer
   const fields = Object.keys(first).filter((field) => all.every((row) => fieldValue(row.score, field) !== null));
   if (fields.length === 0) return null;
   const rng = mulberry32(seedFromString(`${kind}|${metricId}|shape check`));
-  const subsets = [all, ...groups.filter((g) => g.length > 0)];
-  for (let t = 0; t < 16 && all.length > 1; t++) {
-    const subset = all.filter(() => rng() < 0.3);
-    if (subset.length > 0) subsets.push(subset);
+  // subsets as positions in `all`
+  const positions: Int32Array[] = [Int32Array.from(all, (_, i) => i)];
+  let offset = 0;
+  for (const group of groups) {
+    if (group.length > 0) positions.push(Int32Array.from(group, (_, i) => offset + i));
+    offset += group.length;
   }
-  const expected = subsets.map((subset) => aggregateScoredAnswers(taskModule, subset)[metricId] ?? null);
+  let pool: Int32Array = positions[0];
+  if (all.length > SHAPE_SUBSET_POOL) {
+    pool = new Int32Array(SHAPE_SUBSET_POOL);
+    for (let i = 0; i < SHAPE_SUBSET_POOL; i++) pool[i] = Math.floor(rng() * all.length);
+  }
+  for (let t = 0; t < 16 && all.length > 1; t++) {
+    const subset: number[] = [];
+    for (let i = 0; i < pool.length; i++) if (rng() < 0.3) subset.push(pool[i]);
+    if (subset.length > 0) positions.push(Int32Array.from(subset));
+  }
+  const expected = positions.map((subset, i) => aggregateScoredAnswers(taskModule, i === 0 ? all : Array.from(subset, (p) => all[p]))[metricId] ?? null);
   // columns of values, once
-  const column = new Map<string, Map<ScoredAnswer, number>>();
-  for (const field of [...fields, COUNT]) column.set(field, new Map(all.map((row) => [row, fieldValue(row.score, field)!])));
+  const column = new Map<string, Float64Array>();
+  for (const field of [...fields, COUNT]) column.set(field, Float64Array.from(all, (row) => fieldValue(row.score, field)!));
   for (const denominator of [COUNT, ...fields]) {
     for (const numerator of fields) {
       if (numerator === denominator) continue;
       const num = column.get(numerator)!;
       const den = column.get(denominator)!;
-      const fits = subsets.every((subset, i) => {
+      const fits = positions.every((subset, i) => {
         let a = 0;
         let b = 0;
-        for (const row of subset) {
-          a += num.get(row)!;
-          b += den.get(row)!;
+        for (let k = 0; k < subset.length; k++) {
+          a += num[subset[k]];
+          b += den[subset[k]];
         }
         const want = expected[i];
         if (want === null || !Number.isFinite(want)) return !(b > 0);
