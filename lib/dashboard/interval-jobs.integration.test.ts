@@ -5,6 +5,7 @@ import { getStudyDashboard, type StudyDashboard } from "@/lib/dashboard/study-da
 import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { workUntilIdle } from "@/lib/jobs/worker";
+import { importModelRun } from "@/lib/models/runs";
 import { mulberry32 } from "@/lib/stats/rng";
 import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
@@ -35,6 +36,9 @@ describe("dashboard intervals computed in the background", () => {
         await answer(item, person.id, given, { confidence: Math.round(random() * 4) / 4 });
       }
     }
+    // a model run beside the humans: its rows, and its summary (with a date) in the page's figures
+    const modelAnswers = Array.from({ length: 12 }, (_, n) => JSON.stringify({ id: `i${n}`, answer: Array.from({ length: 3 + (n % 3) }, (_, i) => i).reverse().join(",") }));
+    await importModelRun({ studySlug: study.slug, name: "A model", fileName: "model.jsonl", answersJsonl: modelAnswers.join("\n") });
     return { study, people };
   }
 

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { readDb } from "@/lib/db/read";
 import { enqueueOnce, jobIdFor, QUEUES } from "@/lib/jobs/queue";
 import type { DashboardParams } from "@/lib/dashboard/params";
+import { decodeStoredView, encodeStoredView } from "@/lib/dashboard/stored-json";
 
 /**
  * Where the background job's bootstrap intervals of a large study's dashboard are kept
@@ -22,11 +23,11 @@ export interface StoredIntervals<T> {
 export async function readStoredIntervals<T>(studyId: string, viewKey: string): Promise<StoredIntervals<T> | null> {
   const row = await readDb.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } }, select: { version: true, figures: true, computedAt: true, computeMs: true } });
   if (!row) return null;
-  return { figures: JSON.parse(row.figures) as T, version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
+  return { figures: decodeStoredView<T>(row.figures), version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
 }
 
 export async function storeIntervals(studyId: string, viewKey: string, version: string, figures: unknown, computeMs: number): Promise<void> {
-  const text = JSON.stringify(figures);
+  const text = encodeStoredView(figures);
   await db.dashboardIntervals.upsert({
     where: { studyId_viewKey: { studyId, viewKey } },
     create: { studyId, viewKey, version, figures: text, computeMs },

@@ -35,4 +35,15 @@ describe("demo seed", () => {
     expect(await seedDemo()).toBe("Demo data is loaded already.");
     expect(await db.item.count()).toBe(items);
   }, 600_000);
+
+  it("keeps every demo study's dashboard exactly as the page computed it when stored for later views (issue 21)", async () => {
+    const { getStudyDashboard } = await import("@/lib/dashboard/study-dashboard");
+    const { decodeStoredView, encodeStoredView } = await import("@/lib/dashboard/stored-json");
+    const studies = await db.study.findMany({ select: { slug: true } });
+    expect(studies.length).toBeGreaterThan(5);
+    for (const { slug } of studies) {
+      const dashboard = await getStudyDashboard(slug, {}, { intervals: "inline" });
+      expect(decodeStoredView(encodeStoredView(dashboard)), slug).toEqual(dashboard);
+    }
+  }, 600_000);
 });

@@ -1,0 +1,44 @@
+/**
+ * The text a stored dashboard view is kept as (DashboardIntervals.figures): JSON that gives back
+ * what the page computed, value for value, where plain JSON would not: dates (a Date, not its
+ * ISO string), numbers JSON cannot write (NaN, +-Infinity, -0), maps and sets. Object keys whose
+ * value is undefined are left out, as JSON leaves them. Pure.
+ */
+
+const TAG = "$yardstick";
+
+type Tagged = { [TAG]: "date"; at: number } | { [TAG]: "number"; text: string } | { [TAG]: "map"; entries: unknown[] } | { [TAG]: "set"; values: unknown[] };
+
+function encodeValue(raw: unknown): unknown {
+  if (raw instanceof Date) return { [TAG]: "date", at: raw.getTime() } satisfies Tagged;
+  if (typeof raw === "number" && (!Number.isFinite(raw) || Object.is(raw, -0))) return { [TAG]: "number", text: Object.is(raw, -0) ? "-0" : String(raw) } satisfies Tagged;
+  if (raw instanceof Map) return { [TAG]: "map", entries: [...raw.entries()] } satisfies Tagged;
+  if (raw instanceof Set) return { [TAG]: "set", values: [...raw.values()] } satisfies Tagged;
+  return undefined;
+}
+
+export function encodeStoredView(value: unknown): string {
+  return JSON.stringify(value, function replacer(this: Record<string, unknown>, key: string, converted: unknown) {
+    // `this[key]` is the value before toJSON (a Date's converted form is already its string)
+    return encodeValue(key === "" ? value : this[key]) ?? converted;
+  });
+}
+
+export function decodeStoredView<T>(text: string): T {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (!value || typeof value !== "object" || Array.isArray(value) || !(TAG in value)) return value;
+    const tagged = value as Tagged;
+    switch (tagged[TAG]) {
+      case "date":
+        return new Date(tagged.at);
+      case "number":
+        return tagged.text === "-0" ? -0 : Number(tagged.text);
+      case "map":
+        return new Map(tagged.entries as Array<[unknown, unknown]>);
+      case "set":
+        return new Set(tagged.values);
+      default:
+        return value;
+    }
+  }) as T;
+}
