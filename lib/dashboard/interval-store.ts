@@ -22,8 +22,9 @@ export interface StoredIntervals<T> {
 /** The view's stored figures (of the version they were computed from), or null. */
 export async function readStoredIntervals<T>(studyId: string, viewKey: string): Promise<StoredIntervals<T> | null> {
   const row = await readDb.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } }, select: { version: true, figures: true, computedAt: true, computeMs: true } });
-  if (!row) return null;
-  return { figures: decodeStoredView<T>(row.figures), version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
+  const figures = row ? decodeStoredView<T>(row.figures) : null;
+  if (!row || figures === null) return null;
+  return { figures, version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
 }
 
 export async function storeIntervals(studyId: string, viewKey: string, version: string, figures: unknown, computeMs: number): Promise<void> {

@@ -11,7 +11,7 @@ describe("stored dashboard views' JSON", () => {
       tags: new Set(["left", "right"]),
       list: [new Date(5), NaN, { deep: new Map([[1, new Set([Infinity])]]) }],
     };
-    const back = decodeStoredView<typeof value>(encodeStoredView(value));
+    const back = decodeStoredView<typeof value>(encodeStoredView(value))!;
     expect(isDeepStrictEqual(back, value)).toBe(true);
     expect(back.models[0].createdAt).toBeInstanceOf(Date);
     expect(Object.is(back.figures.zero, -0)).toBe(true);
@@ -19,7 +19,12 @@ describe("stored dashboard views' JSON", () => {
 
   it("leaves ordinary JSON as JSON, undefined keys left out as JSON leaves them", () => {
     const value = { a: 1, b: "x", c: [true, null], d: undefined };
-    expect(encodeStoredView(value)).toBe(JSON.stringify(value));
+    expect(JSON.parse(encodeStoredView(value)).view).toEqual(JSON.parse(JSON.stringify(value)));
     expect(decodeStoredView(encodeStoredView(value))).toEqual({ a: 1, b: "x", c: [true, null] });
+  });
+
+  it("reads no text of another format (a view stored by an older version is computed again)", () => {
+    expect(decodeStoredView(JSON.stringify({ models: [{ createdAt: "2026-11-27T10:00:00.000Z" }] }))).toBeNull();
+    expect(decodeStoredView(JSON.stringify({ format: 1, view: {} }))).toBeNull();
   });
 });

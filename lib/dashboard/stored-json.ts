@@ -17,15 +17,19 @@ function encodeValue(raw: unknown): unknown {
   return undefined;
 }
 
+/** Changes when what encodeStoredView writes changes: a row of another format is not read (its view is computed again). */
+export const STORED_VIEW_FORMAT = 2;
+
 export function encodeStoredView(value: unknown): string {
-  return JSON.stringify(value, function replacer(this: Record<string, unknown>, key: string, converted: unknown) {
+  return JSON.stringify({ format: STORED_VIEW_FORMAT, view: value }, function replacer(this: Record<string, unknown>, key: string, converted: unknown) {
     // `this[key]` is the value before toJSON (a Date's converted form is already its string)
-    return encodeValue(key === "" ? value : this[key]) ?? converted;
+    return key === "" ? converted : (encodeValue(this[key]) ?? converted);
   });
 }
 
-export function decodeStoredView<T>(text: string): T {
-  return JSON.parse(text, (_key, value: unknown) => {
+/** The stored value, or null when the text is of another format. */
+export function decodeStoredView<T>(text: string): T | null {
+  const stored = JSON.parse(text, (_key, value: unknown) => {
     if (!value || typeof value !== "object" || Array.isArray(value) || !(TAG in value)) return value;
     const tagged = value as Tagged;
     switch (tagged[TAG]) {
@@ -40,5 +44,6 @@ export function decodeStoredView<T>(text: string): T {
       default:
         return value;
     }
-  }) as T;
+  }) as { format?: unknown; view?: unknown } | null;
+  return stored && typeof stored === "object" && stored.format === STORED_VIEW_FORMAT ? (stored.view as T) : null;
 }
