@@ -87,6 +87,17 @@ describe("dashboard intervals computed in the background", () => {
     });
   }
 
+  it("asks again when the view's job has run but its row is gone (removed, or written in another format)", async () => {
+    const { study } = await seedStudy();
+    await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
+    expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
+    expect((await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 })).intervals.state).toBe("ready");
+    await db.dashboardIntervals.deleteMany({ where: { studyId: study.id } });
+    expect((await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 })).intervals.state).toBe("computing");
+    expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
+    expect((await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 })).intervals.state).toBe("ready");
+  });
+
   it("asks once per view and data version, and again after new data", async () => {
     const { study, people } = await seedStudy();
     await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });

@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { readDb } from "@/lib/db/read";
-import { enqueueOnce, jobIdFor, QUEUES } from "@/lib/jobs/queue";
+import { enqueueOnce, jobIdFor, jobState, QUEUES } from "@/lib/jobs/queue";
 import type { DashboardParams } from "@/lib/dashboard/params";
-import { decodeStoredView, encodeStoredView } from "@/lib/dashboard/stored-json";
+import { decodeStoredView, encodeStoredView, STORED_VIEW_FORMAT } from "@/lib/dashboard/stored-json";
 
 /**
  * Where the background job's bootstrap intervals of a large study's dashboard are kept
@@ -41,7 +41,16 @@ export interface DashboardIntervalsJob {
   params: DashboardParams;
 }
 
-/** Asks the job queue for the view's intervals at this data version (once: the same view and version, the same job). */
+/**
+ * Asks the job queue for the view at this version: once (the same view and version, the same
+ * job); when that job is done and yet the page found no row for it (the row was removed, or
+ * written in another format), again, at most once a minute.
+ */
 export async function requestIntervals(studyId: string, viewKey: string, version: string, job: DashboardIntervalsJob): Promise<void> {
-  await enqueueOnce(QUEUES.dashboardIntervals, jobIdFor(`dashboard-intervals|${studyId}|${viewKey}|${version}`), job);
+  const queue = QUEUES.dashboardIntervals;
+  const work = `dashboard-intervals|${STORED_VIEW_FORMAT}|${studyId}|${viewKey}|${version}`;
+  if (await enqueueOnce(queue, jobIdFor(work), job)) return;
+  const state = await jobState(queue.name, jobIdFor(work));
+  if (state && (state.state === "created" || state.state === "retry" || state.state === "active")) return;
+  await enqueueOnce(queue, jobIdFor(`${work}|again|${Math.floor(Date.now() / 60_000)}`), job);
 }
