@@ -50,13 +50,40 @@ export interface StudyProgress {
 
 const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
+type ProgressCounts = Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>;
+
 /**
- * The study's counts in one pass over its assignments (with their responses): one GROUP BY
- * GROUPING SETS gives the per annotator x purpose, per day and per item x condition counts, and
- * the few practice and gold items are looked up in a hash instead of joining every item (issue 21).
+ * The study's counts from the progress tallies (issue 21): rows kept up to date by PostgreSQL
+ * triggers in the same transaction as every write (prisma/migrations/20261127201822_progress_tallies),
+ * per annotator x purpose, annotator x day, item x condition, writer x item level and batch. Reading
+ * them costs the study's annotators and days, not its items or responses.
  */
-async function progressCounts(studyId: string, overlap: number) {
-  return readDb.$queryRaw<Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>>`
+async function progressTallies(studyId: string, overlap: number) {
+  return readDb.$queryRaw<ProgressCounts>`
+    SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned::bigint AS assigned, done::bigint AS done, last,
+      NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
+    FROM "ProgressUserTally" WHERE "studyId" = ${studyId} AND work > 0
+    UNION ALL
+    SELECT 'day', NULL, NULL, to_char(day, 'YYYY-MM-DD'), NULL, sum(responses)::bigint, NULL, NULL, NULL, NULL, NULL
+    FROM "ProgressDayTally" WHERE "studyId" = ${studyId} GROUP BY day HAVING sum(responses) > 0
+    UNION ALL
+    SELECT 'totals', NULL, NULL, NULL, NULL,
+      (SELECT coalesce(sum("mainDone"), 0)::bigint FROM "ProgressUserTally" WHERE "studyId" = ${studyId}),
+      NULL,
+      (SELECT coalesce(sum(items), 0)::bigint FROM "ProgressItemCount" WHERE "studyId" = ${studyId}),
+      (SELECT coalesce(sum(gold), 0)::bigint FROM "ProgressItemCount" WHERE "studyId" = ${studyId}),
+      (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}),
+      (SELECT coalesce(sum(items), 0)::bigint FROM "ProgressLevelTally" WHERE "studyId" = ${studyId} AND level >= ${overlap})`;
+}
+
+/**
+ * The full recomputation of the study's counts from its assignments and responses, the reference
+ * the tallies are tested against (progress-tallies.integration.test.ts). One pass: one GROUP BY
+ * GROUPING SETS gives the per annotator x purpose, per day and per item x condition counts, and
+ * the few practice and gold items are looked up in a hash instead of joining every item.
+ */
+export async function progressFullRecomputation(studyId: string, overlap: number) {
+  return readDb.$queryRaw<ProgressCounts>`
     WITH study AS (
       SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) AS conditions,
         ARRAY(SELECT DISTINCT coalesce(c, '') FROM unnest(CASE WHEN cardinality(conditions) > 0 THEN conditions::text[] ELSE ARRAY[NULL]::text[] END) AS c) AS conds
@@ -145,9 +172,19 @@ export function annotatorProgressRows(
   return { perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)), agreementAssigned, agreementDone };
 }
 
-export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+/** The dashboard's progress figures, from the tallies. */
+export function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  return studyProgressFrom(progressTallies, studyId, overlap);
+}
+
+/** The same figures from the full recomputation (tests and checks: its cost grows with the study). */
+export function recomputeStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  return studyProgressFrom(progressFullRecomputation, studyId, overlap);
+}
+
+async function studyProgressFrom(counting: (studyId: string, overlap: number) => Promise<ProgressCounts>, studyId: string, overlap: number): Promise<StudyProgress> {
   const [counts, active, members] = await Promise.all([
-    progressCounts(studyId, overlap),
+    counting(studyId, overlap),
     activeAnnotators(studyId),
     readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR", isAgent: false } }, select: { userId: true } }),
   ]);
