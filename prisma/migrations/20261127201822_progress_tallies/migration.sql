@@ -317,17 +317,28 @@ BEGIN
 END
 $$;
 
--- started, submitted, released, moved to another purpose or condition
+-- started, submitted, released, moved to another purpose or condition. The change is counted
+-- with the answer as it was before the statement: an answer inserted by the same statement (the
+-- submission inserts the answer and sets its assignment SUBMITTED in one statement,
+-- lib/responses/responses.ts) is progress_responses' to count, with the assignment as it is now.
+-- Such an answer is told by its row version: the same transaction and command as the assignment's.
+-- (A statement that deletes an answer and changes its assignment at once is not told apart: no
+-- write path does that.)
 CREATE FUNCTION progress_assignment_updated() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  answered timestamp(3);
 BEGIN
   PERFORM progress_lock(ARRAY[OLD."studyId", NEW."studyId"], ARRAY[OLD."itemId", NEW."itemId"]);
+  SELECT r."createdAt" INTO answered
+  FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId"
+  WHERE r."assignmentId" = NEW.id AND NOT (r.xmin::text = a.xmin::text AND r.cmin::text = a.cmin::text);
   PERFORM progress_apply(ARRAY(
-    SELECT ROW(-1, OLD."studyId", OLD."userId", OLD."itemId", OLD.purpose::text, OLD.status::text, OLD.condition, OLD.agent, i.practice, i.gold, r."createdAt")::progress_contribution
-    FROM "Item" i LEFT JOIN "Response" r ON r."assignmentId" = NEW.id WHERE i.id = OLD."itemId"
+    SELECT ROW(-1, OLD."studyId", OLD."userId", OLD."itemId", OLD.purpose::text, OLD.status::text, OLD.condition, OLD.agent, i.practice, i.gold, answered)::progress_contribution
+    FROM "Item" i JOIN "Study" s ON s.id = OLD."studyId" WHERE i.id = OLD."itemId"
     UNION ALL
-    SELECT ROW(1, NEW."studyId", NEW."userId", NEW."itemId", NEW.purpose::text, NEW.status::text, NEW.condition, NEW.agent, i.practice, i.gold, r."createdAt")::progress_contribution
-    FROM "Item" i LEFT JOIN "Response" r ON r."assignmentId" = NEW.id WHERE i.id = NEW."itemId"));
+    SELECT ROW(1, NEW."studyId", NEW."userId", NEW."itemId", NEW.purpose::text, NEW.status::text, NEW.condition, NEW.agent, i.practice, i.gold, answered)::progress_contribution
+    FROM "Item" i JOIN "Study" s ON s.id = NEW."studyId" WHERE i.id = NEW."itemId"));
   RETURN NULL;
 END
 $$;
