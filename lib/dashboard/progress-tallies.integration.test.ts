@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { assignItemsTo, endParticipation, nextAssignment, releaseOpenWork } from "@/lib/assignment";
 import { getStudyProgress, recomputeStudyProgress } from "@/lib/dashboard/progress";
+import { MIGRATIONS_DIR } from "@/lib/db/schema-engine";
 import { actOnParticipant, withdrawFromStudy } from "@/lib/participants/participants";
 import { recordEvents } from "@/lib/responses/events";
 import { submitResponse } from "@/lib/responses/responses";
@@ -50,7 +53,7 @@ async function randomWrites(seed: number, steps: number, check: (studyId: string
   const study = await createStudy({ overlap: 2 });
   await db.study.update({ where: { id: study.id }, data: { conditions: pick(CONDITIONS) } });
   await createEnactItems(study.id, { count: 6 });
-  const users = [];
+  const users: Array<{ id: string }> = [];
   for (let u = 0; u < 4; u++) {
     const user = await createUser("ANNOTATOR");
     await addMember(study.id, user.id);
@@ -166,6 +169,24 @@ describe("progress tallies (kept by triggers)", () => {
       await randomWrites(seed, 90, (studyId, log) => expectTalliesRight(studyId, () => `seed ${seed}, after\n${log.slice(-6).join("\n")}`));
     }, 300_000);
   }
+
+  it("the migration's backfill of existing data gives the figures the triggers kept", async () => {
+    const dir = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_progress_tallies"))!;
+    const sql = readFileSync(path.join(MIGRATIONS_DIR, dir, "migration.sql"), "utf8");
+    const backfill = sql.slice(sql.indexOf("-- the tallies of the existing data"));
+    for (const seed of [7, 8, 9]) {
+      await resetDatabase();
+      const { studyId } = await randomWrites(seed, 90, async () => {});
+      const kept = await Promise.all([1, 2, 3].map((overlap) => getStudyProgress(studyId, overlap)));
+      await db.$executeRawUnsafe(`TRUNCATE "ProgressUserTally", "ProgressDayTally", "ProgressItemTally", "ProgressLevelTally", "ProgressItemCount"`);
+      expect((await getStudyProgress(studyId, 1)).done).toBe(0);
+      for (const statement of backfill.split(/;\s*\n/).filter((s) => s.replace(/--.*$/gm, "").trim() !== "")) await db.$executeRawUnsafe(statement);
+      for (const overlap of [1, 2, 3]) {
+        expect(await getStudyProgress(studyId, overlap), `seed ${seed}`).toEqual(kept[overlap - 1]);
+        expect(await getStudyProgress(studyId, overlap), `seed ${seed}`).toEqual(await recomputeStudyProgress(studyId, overlap));
+      }
+    }
+  }, 300_000);
 
   // the test above can fail: without any one of the triggers, some figure parts from the recomputation
   for (const [table, trigger] of TRIGGERS) {
