@@ -3,7 +3,8 @@ import { readDb } from "@/lib/db/read";
 import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
 
 /**
- * Progress figures, all SQL aggregates (nothing row by row): responses done against items x k
+ * Progress figures, read from tallies kept up to date on write by PostgreSQL triggers (issue 21;
+ * docs/scaling.md, "Dashboard progress"): responses done against items x k
  * (x conditions: with Study.conditions every item x condition gets k, lib/assignment),
  * per annotator, per day, annotators active now (a trajectory event in the last few minutes), and
  * focus losses per annotator (a GROUP BY over events, never the events themselves). People
@@ -219,15 +220,16 @@ async function studyProgressFrom(counting: (studyId: string, overlap: number) =>
 
 /**
  * Users with a trajectory event in the last ACTIVE_WINDOW_MINUTES. Only assignments that can
- * still receive events are probed (not submitted, or submitted within the window), each through
- * the (assignmentId, seq) index, so the cost does not grow with the study's finished work.
+ * still receive events are probed (not submitted, or submitted within the window), found through
+ * the (studyId, status, submittedAt) index and each probed through the (assignmentId, seq) index,
+ * so the cost does not grow with the study's finished work.
  */
 export async function activeAnnotators(studyId: string): Promise<Set<string>> {
   const rows = await readDb.$queryRaw<Array<{ userId: string }>>`
     SELECT DISTINCT a."userId"
     FROM "Assignment" a
     WHERE a."studyId" = ${studyId} AND NOT a.agent
-      AND (a.status <> 'SUBMITTED' OR a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES})
+      AND (a.status IN ('ASSIGNED', 'STARTED', 'RELEASED') OR (a.status = 'SUBMITTED' AND a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}))
       AND EXISTS (
         SELECT 1 FROM "Event" e
         WHERE e."assignmentId" = a.id AND e."serverTime" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}

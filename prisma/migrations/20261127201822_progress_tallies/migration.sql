@@ -55,6 +55,9 @@ CREATE TABLE "ProgressItemCount" (
 -- CreateIndex
 CREATE INDEX "ProgressItemTally_studyId_idx" ON "ProgressItemTally"("studyId");
 
+-- CreateIndex
+CREATE INDEX "Assignment_studyId_status_submittedAt_idx" ON "Assignment"("studyId", "status", "submittedAt");
+
 -- AddForeignKey
 ALTER TABLE "ProgressUserTally" ADD CONSTRAINT "ProgressUserTally_studyId_fkey" FOREIGN KEY ("studyId") REFERENCES "Study"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
