@@ -170,6 +170,20 @@ describe("progress tallies (kept by triggers)", () => {
     }, 300_000);
   }
 
+  it("a deleted annotator's work leaves the figures, and a deleted study's tally rows go with it", async () => {
+    await resetDatabase();
+    const { studyId } = await randomWrites(10, 60, async () => {});
+    const worker = await db.assignment.findFirst({ where: { studyId, agent: false, response: { isNot: null } }, select: { userId: true } });
+    expect(worker).not.toBeNull();
+    await db.user.delete({ where: { id: worker!.userId } });
+    await expectTalliesRight(studyId, () => "after a user was deleted");
+    await db.study.delete({ where: { id: studyId } });
+    const left = await db.$queryRaw<Array<{ n: bigint }>>`
+      SELECT (SELECT count(*) FROM "ProgressUserTally") + (SELECT count(*) FROM "ProgressDayTally") + (SELECT count(*) FROM "ProgressItemTally")
+        + (SELECT count(*) FROM "ProgressLevelTally") + (SELECT count(*) FROM "ProgressItemCount") AS n`;
+    expect(Number(left[0]!.n)).toBe(0);
+  }, 300_000);
+
   it("the migration's backfill of existing data gives the figures the triggers kept", async () => {
     const dir = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_progress_tallies"))!;
     const sql = readFileSync(path.join(MIGRATIONS_DIR, dir, "migration.sql"), "utf8");
