@@ -174,6 +174,8 @@ BEGIN
   up AS (
     INSERT INTO "ProgressUserTally" AS t ("studyId", "userId", purpose, work, assigned, done, "mainDone", last)
     SELECT "studyId", "userId", purpose::"AssignmentPurpose", work, assigned, done, "mainDone", added FROM d
+    -- a change that moves no figure (a submission's status change, its answer counted by the answer's trigger) writes nothing
+    WHERE work <> 0 OR assigned <> 0 OR done <> 0 OR "mainDone" <> 0 OR added IS NOT NULL OR removed IS NOT NULL
     ORDER BY "studyId", "userId", purpose
     ON CONFLICT ("studyId", "userId", purpose) DO UPDATE SET
       work = t.work + excluded.work, assigned = t.assigned + excluded.assigned, done = t.done + excluded.done,
