@@ -128,14 +128,14 @@ $$;
 -- the level of each given item: the fewest MAIN answers over the study's conditions ('' without any)
 CREATE FUNCTION progress_levels(items text[]) RETURNS TABLE ("studyId" text, "itemId" text, level int)
 LANGUAGE sql STABLE AS $$
-  SELECT i."studyId", i.id, min(coalesce(t.main, 0))::int
+  -- one primary-key probe per item x condition (a join would let the planner scan the whole tally)
+  SELECT i."studyId", i.id, min(coalesce((SELECT t.main FROM "ProgressItemTally" t WHERE t."itemId" = i.id AND t.condition = c.cond), 0))::int
   FROM "Item" i
   JOIN "Study" s ON s.id = i."studyId"
   CROSS JOIN LATERAL (
     SELECT DISTINCT coalesce(c, '') AS cond
     FROM unnest(CASE WHEN cardinality(s.conditions) > 0 THEN s.conditions::text[] ELSE ARRAY[NULL]::text[] END) c
   ) c
-  LEFT JOIN "ProgressItemTally" t ON t."itemId" = i.id AND t.condition = c.cond
   WHERE i.id = ANY(items)
   GROUP BY i."studyId", i.id
 $$;
