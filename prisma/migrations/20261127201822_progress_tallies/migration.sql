@@ -494,4 +494,9 @@ JOIN "Item" i ON i.id = a."itemId"
 WHERE NOT a.agent AND a.purpose = 'MAIN' AND NOT i.practice AND NOT i.gold
 GROUP BY 1, 2, 3;
 
-SELECT progress_study_levels(id) FROM "Study";
+-- (without the per-study advisory locks of progress_study_levels: a lock per study could exhaust the lock table)
+INSERT INTO "ProgressLevelTally" ("studyId", "userId", level, items)
+SELECT l."studyId", '', l.level, count(*)
+FROM progress_levels(ARRAY(SELECT DISTINCT "itemId" FROM "ProgressItemTally" WHERE main > 0)) l
+WHERE l.level > 0
+GROUP BY l."studyId", l.level;
