@@ -140,6 +140,18 @@ LANGUAGE sql STABLE AS $$
   GROUP BY i."studyId", i.id
 $$;
 
+-- the last answer of each given annotator x purpose ("studyId" \x1f "userId" \x1f purpose), looked up again
+CREATE FUNCTION progress_last_again(stale text[]) RETURNS void
+LANGUAGE sql AS $$
+  UPDATE "ProgressUserTally" t SET last = (
+    SELECT max(r."createdAt") FROM "Assignment" a
+    JOIN "Response" r ON r."assignmentId" = a.id
+    JOIN "Item" i ON i.id = a."itemId"
+    WHERE a."studyId" = t."studyId" AND a."userId" = t."userId" AND a.purpose = t.purpose AND NOT a.agent
+      AND (NOT i.practice OR a.purpose = 'PRACTICE'))
+  WHERE (t."studyId", t."userId", t.purpose::text) IN (SELECT split_part(x, E'\x1f', 1), split_part(x, E'\x1f', 2), split_part(x, E'\x1f', 3) FROM unnest(stale) x)
+$$;
+
 CREATE FUNCTION progress_apply(c progress_contribution[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -185,15 +197,13 @@ BEGIN
   SELECT array_agg(up."studyId" || E'\x1f' || up."userId" || E'\x1f' || up.purpose) INTO stale
   FROM up JOIN d USING ("studyId", "userId", purpose)
   WHERE d.removed IS NOT NULL AND (up.last IS NULL OR d.removed >= up.last);
-  -- an answer removed was the last one: the last is looked up again (this row is locked by the upsert above)
-  IF stale IS NOT NULL THEN
-    UPDATE "ProgressUserTally" t SET last = (
-      SELECT max(r."createdAt") FROM "Assignment" a
-      JOIN "Response" r ON r."assignmentId" = a.id
-      JOIN "Item" i ON i.id = a."itemId"
-      WHERE a."studyId" = t."studyId" AND a."userId" = t."userId" AND a.purpose = t.purpose AND NOT a.agent
-        AND (NOT i.practice OR a.purpose = 'PRACTICE'))
-    WHERE t."studyId" || E'\x1f' || t."userId" || E'\x1f' || t.purpose::text = ANY(stale);
+  -- an answer removed was the last one: the last is looked up again (this row is locked by the upsert
+  -- above), at once, or once at the end of a statement deleting assignments (progress_assignments)
+  IF stale IS NOT NULL AND current_setting('yardstick.progress_defer_last', true) = 'on' THEN
+    PERFORM set_config('yardstick.progress_stale_last',
+      array_to_string(ARRAY(SELECT DISTINCT x FROM unnest(stale || string_to_array(nullif(current_setting('yardstick.progress_stale_last', true), ''), E'\x1e')) x), E'\x1e'), true);
+  ELSIF stale IS NOT NULL THEN
+    PERFORM progress_last_again(stale);
   END IF;
 
   -- answers outside practice per annotator x UTC day
@@ -306,6 +316,10 @@ BEGIN
     JOIN "Item" i ON i.id = a."itemId"
     JOIN "Study" s ON s.id = a."studyId"
     WHERE NOT a.agent));
+  IF TG_OP = 'DELETE' AND coalesce(current_setting('yardstick.progress_stale_last', true), '') <> '' THEN
+    PERFORM progress_last_again(string_to_array(current_setting('yardstick.progress_stale_last', true), E'\x1e'));
+    PERFORM set_config('yardstick.progress_stale_last', '', true);
+  END IF;
   RETURN NULL;
 END
 $$;
@@ -316,7 +330,10 @@ CREATE FUNCTION progress_assignment_deleting() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT OLD.agent AND EXISTS (SELECT 1 FROM "Study" WHERE id = OLD."studyId") AND EXISTS (SELECT 1 FROM "Item" WHERE id = OLD."itemId") THEN
+    -- the last answers are looked up again once, after the whole statement (a withdrawal deletes all of a person's work)
+    PERFORM set_config('yardstick.progress_defer_last', 'on', true);
     DELETE FROM "Response" WHERE "assignmentId" = OLD.id;
+    PERFORM set_config('yardstick.progress_defer_last', 'off', true);
   END IF;
   RETURN OLD;
 END
