@@ -3,7 +3,8 @@ import { readDb } from "@/lib/db/read";
 import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
 
 /**
- * Progress figures, all SQL aggregates (nothing row by row): responses done against items x k
+ * Progress figures, read from tallies kept up to date on write by PostgreSQL triggers (issue 21;
+ * docs/scaling.md, "Dashboard progress"): responses done against items x k
  * (x conditions: with Study.conditions every item x condition gets k, lib/assignment),
  * per annotator, per day, annotators active now (a trajectory event in the last few minutes), and
  * focus losses per annotator (a GROUP BY over events, never the events themselves). People
@@ -50,13 +51,40 @@ export interface StudyProgress {
 
 const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
+type ProgressCounts = Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>;
+
 /**
- * The study's counts in one pass over its assignments (with their responses): one GROUP BY
- * GROUPING SETS gives the per annotator x purpose, per day and per item x condition counts, and
- * the few practice and gold items are looked up in a hash instead of joining every item (issue 21).
+ * The study's counts from the progress tallies (issue 21): rows kept up to date by PostgreSQL
+ * triggers in the same transaction as every write (prisma/migrations/20261127201822_progress_tallies),
+ * per annotator x purpose, annotator x day, item x condition, writer x item level and batch. Reading
+ * them costs the study's annotators and days, not its items or responses.
  */
-async function progressCounts(studyId: string, overlap: number) {
-  return readDb.$queryRaw<Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>>`
+async function progressTallies(studyId: string, overlap: number) {
+  return readDb.$queryRaw<ProgressCounts>`
+    SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned::bigint AS assigned, done::bigint AS done, last,
+      NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
+    FROM "ProgressUserTally" WHERE "studyId" = ${studyId} AND work > 0
+    UNION ALL
+    SELECT 'day', NULL, NULL, to_char(day, 'YYYY-MM-DD'), NULL, sum(responses)::bigint, NULL, NULL, NULL, NULL, NULL
+    FROM "ProgressDayTally" WHERE "studyId" = ${studyId} GROUP BY day HAVING sum(responses) > 0
+    UNION ALL
+    SELECT 'totals', NULL, NULL, NULL, NULL,
+      (SELECT coalesce(sum("mainDone"), 0)::bigint FROM "ProgressUserTally" WHERE "studyId" = ${studyId}),
+      NULL,
+      (SELECT coalesce(sum(items), 0)::bigint FROM "ProgressItemCount" WHERE "studyId" = ${studyId}),
+      (SELECT coalesce(sum(gold), 0)::bigint FROM "ProgressItemCount" WHERE "studyId" = ${studyId}),
+      (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}),
+      (SELECT coalesce(sum(items), 0)::bigint FROM "ProgressLevelTally" WHERE "studyId" = ${studyId} AND level >= ${overlap})`;
+}
+
+/**
+ * The full recomputation of the study's counts from its assignments and responses, the reference
+ * the tallies are tested against (progress-tallies.integration.test.ts). One pass: one GROUP BY
+ * GROUPING SETS gives the per annotator x purpose, per day and per item x condition counts, and
+ * the few practice and gold items are looked up in a hash instead of joining every item.
+ */
+export async function progressFullRecomputation(studyId: string, overlap: number) {
+  return readDb.$queryRaw<ProgressCounts>`
     WITH study AS (
       SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) AS conditions,
         ARRAY(SELECT DISTINCT coalesce(c, '') FROM unnest(CASE WHEN cardinality(conditions) > 0 THEN conditions::text[] ELSE ARRAY[NULL]::text[] END) AS c) AS conds
@@ -145,9 +173,19 @@ export function annotatorProgressRows(
   return { perAnnotator: [...rows.values()].sort((a, b) => a.name.localeCompare(b.name)), agreementAssigned, agreementDone };
 }
 
-export async function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+/** The dashboard's progress figures, from the tallies. */
+export function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  return studyProgressFrom(progressTallies, studyId, overlap);
+}
+
+/** The same figures from the full recomputation (tests and checks: its cost grows with the study). */
+export function recomputeStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
+  return studyProgressFrom(progressFullRecomputation, studyId, overlap);
+}
+
+async function studyProgressFrom(counting: (studyId: string, overlap: number) => Promise<ProgressCounts>, studyId: string, overlap: number): Promise<StudyProgress> {
   const [counts, active, members] = await Promise.all([
-    progressCounts(studyId, overlap),
+    counting(studyId, overlap),
     activeAnnotators(studyId),
     readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR", isAgent: false } }, select: { userId: true } }),
   ]);
@@ -182,15 +220,16 @@ export async function getStudyProgress(studyId: string, overlap: number): Promis
 
 /**
  * Users with a trajectory event in the last ACTIVE_WINDOW_MINUTES. Only assignments that can
- * still receive events are probed (not submitted, or submitted within the window), each through
- * the (assignmentId, seq) index, so the cost does not grow with the study's finished work.
+ * still receive events are probed (not submitted, or submitted within the window), found through
+ * the (studyId, status, submittedAt) index and each probed through the (assignmentId, seq) index,
+ * so the cost does not grow with the study's finished work.
  */
 export async function activeAnnotators(studyId: string): Promise<Set<string>> {
   const rows = await readDb.$queryRaw<Array<{ userId: string }>>`
     SELECT DISTINCT a."userId"
     FROM "Assignment" a
     WHERE a."studyId" = ${studyId} AND NOT a.agent
-      AND (a.status <> 'SUBMITTED' OR a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES})
+      AND (a.status IN ('ASSIGNED', 'STARTED', 'RELEASED') OR (a.status = 'SUBMITTED' AND a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}))
       AND EXISTS (
         SELECT 1 FROM "Event" e
         WHERE e."assignmentId" = a.id AND e."serverTime" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}

@@ -27,7 +27,7 @@ import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
 /**
  * The study dashboard: every figure of the Dashboard tab, computed from one snapshot of the
- * study's responses (snapshot.ts) plus SQL aggregates (progress.ts), and memoised per data
+ * study's responses (snapshot.ts) plus the progress tallies (progress.ts), and memoised per data
  * version and choice, so a reload is cheap and shows the same (seeded) numbers.
  */
 
