@@ -1,34 +1,12 @@
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
-import { applyMigrations } from "@/lib/db/schema-engine";
-import { freePort } from "@/tests/faults/ports";
+import { describe, expect, it } from "vitest";
+import { runOnMigratedPglite } from "@/tests/pglite";
 
 /**
  * `npm run demo` runs on the embedded PGlite: the progress tallies' migration (plpgsql triggers
  * with transition tables, advisory locks) applies there, and the triggers keep the figures equal
  * to the full recomputation through answers, a conditions change, an item made gold and a deletion.
  */
-let pglite: PGlite;
-let server: PGLiteSocketServer;
-
-beforeAll(async () => {
-  pglite = await PGlite.create();
-  const port = await freePort();
-  server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port, maxConnections: 10 });
-  await server.start();
-  const url = embeddedDatabaseUrl(port);
-  await applyMigrations(url);
-  process.env.DATABASE_URL = url; // before the first use of db in this file's module graph
-}, 300_000);
-
-afterAll(async () => {
-  const { disconnectDb } = await import("@/lib/db");
-  await disconnectDb();
-  await server?.stop();
-  await pglite?.close();
-});
+runOnMigratedPglite();
 
 describe("progress tallies on the embedded database (PGlite behind pglite-socket)", () => {
   it("are kept by the triggers there too", async () => {

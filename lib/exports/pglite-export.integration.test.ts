@@ -1,9 +1,5 @@
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { embeddedDatabaseUrl } from "@/lib/db/embedded-url";
-import { applyMigrations } from "@/lib/db/schema-engine";
-import { freePort } from "@/tests/faults/ports";
+import { describe, expect, it } from "vitest";
+import { runOnMigratedPglite } from "@/tests/pglite";
 
 /**
  * `npm run demo` runs on the embedded PGlite (lib/db/database-url.ts): the CSV exports built in
@@ -11,27 +7,7 @@ import { freePort } from "@/tests/faults/ports";
  * written in Node. PGlite answers a statement whole, so the default COPY path (copySupported)
  * takes the keyset pages there instead, bounded in memory.
  */
-let pglite: PGlite;
-let server: PGLiteSocketServer;
-
-beforeAll(async () => {
-  pglite = await PGlite.create();
-  const port = await freePort();
-  server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port, maxConnections: 10 });
-  await server.start();
-  const url = embeddedDatabaseUrl(port);
-  await applyMigrations(url);
-  process.env.DATABASE_URL = url; // before the first use of db in this file's module graph
-}, 300_000);
-
-afterAll(async () => {
-  const { disconnectDb } = await import("@/lib/db");
-  const { disconnectReadDb } = await import("@/lib/db/read");
-  await disconnectDb();
-  await disconnectReadDb();
-  await server?.stop();
-  await pglite?.close();
-});
+runOnMigratedPglite();
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();

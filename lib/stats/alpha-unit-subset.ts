@@ -40,54 +40,64 @@ export function alphaCoincidencesOfUnits(co: AlphaCoincidences, pairableUnitIds:
     }
     for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) pairSum[pu.pairId[j]] += pu.pairWeight[j];
   }
-  // keep the values the subset has, in order
+  const pairIds: number[] = [];
+  for (let p = 0; p < P; p++) if (pairSum[p] > 0) pairIds.push(p);
+  return compacted(co, { marginals, diagonal, n, units: pairableUnitIds.length, maxValuesPerUnit }, pairIds.map((p) => [co.pairC[p], co.pairK[p], pairSum[p]]));
+}
+
+/**
+ * Coincidences over the template's values from sums over some units: only the values with a
+ * non-zero marginal are kept, in the template's order (what alphaCoincidences gives for those
+ * units), and each pair (c < k, in template indices, o_ck + o_kc) is renumbered to them.
+ */
+function compacted(
+  template: AlphaCoincidences,
+  sums: { marginals: Float64Array; diagonal: Float64Array; n: number; units: number; maxValuesPerUnit: number },
+  pairs: Array<[number, number, number]>,
+): AlphaCoincidences {
+  const V = template.values.length;
   const local = new Int32Array(V).fill(-1);
   const values: AlphaCoincidences["values"] = [];
   let kept = 0;
   for (let c = 0; c < V; c++) {
-    if (marginals[c] > 0) {
+    if (sums.marginals[c] > 0) {
       local[c] = kept++;
-      values.push(co.values[c]);
+      values.push(template.values[c]);
     }
   }
-  const numeric = co.numeric ? new Float64Array(kept) : null;
-  const keptMarginals = new Float64Array(kept);
-  const keptDiagonal = new Float64Array(kept);
+  const numeric = template.numeric ? new Float64Array(kept) : null;
+  const marginals = new Float64Array(kept);
+  const diagonal = new Float64Array(kept);
   for (let c = 0; c < V; c++) {
     const l = local[c];
     if (l < 0) continue;
-    keptMarginals[l] = marginals[c];
-    keptDiagonal[l] = diagonal[c];
-    if (numeric) numeric[l] = co.numeric![c];
+    marginals[l] = sums.marginals[c];
+    diagonal[l] = sums.diagonal[c];
+    if (numeric) numeric[l] = template.numeric![c];
   }
-  let pairs = 0;
-  for (let p = 0; p < P; p++) if (pairSum[p] > 0) pairs++;
-  const pairC = new Int32Array(pairs);
-  const pairK = new Int32Array(pairs);
-  const pairO = new Float64Array(pairs);
-  let q = 0;
-  for (let p = 0; p < P; p++) {
-    if (!(pairSum[p] > 0)) continue;
-    pairC[q] = local[co.pairC[p]];
-    pairK[q] = local[co.pairK[p]];
-    pairO[q] = pairSum[p];
-    q++;
-  }
+  const pairC = new Int32Array(pairs.length);
+  const pairK = new Int32Array(pairs.length);
+  const pairO = new Float64Array(pairs.length);
+  pairs.forEach(([c, k, o], q) => {
+    pairC[q] = local[c];
+    pairK[q] = local[k];
+    pairO[q] = o;
+  });
   return {
-    metricName: co.metricName,
-    kind: co.kind,
+    metricName: template.metricName,
+    kind: template.kind,
     values,
     numeric,
-    marginals: keptMarginals,
-    n,
-    units: pairableUnitIds.length,
-    maxValuesPerUnit,
-    diagonal: keptDiagonal,
+    marginals,
+    n: sums.n,
+    units: sums.units,
+    maxValuesPerUnit: sums.maxValuesPerUnit,
+    diagonal,
     pairC,
     pairK,
     pairO,
     perUnit: null,
-    deltaSquared: co.deltaSquared,
+    deltaSquared: template.deltaSquared,
   };
 }
 
@@ -155,56 +165,16 @@ export class AlphaCoincidencesBuilder {
   }
 
   finish(): AlphaCoincidences {
-    const { V, template } = this;
-    const local = new Int32Array(V).fill(-1);
-    const values: AlphaCoincidences["values"] = [];
-    let kept = 0;
-    for (let c = 0; c < V; c++) {
-      if (this.marginals[c] > 0) {
-        local[c] = kept++;
-        values.push(template.values[c]);
+    const { V } = this;
+    const pairs: Array<[number, number, number]> = [];
+    if (this.pairDense) {
+      for (let key = 0; key < this.pairDense.length; key++) if (this.pairDense[key] > 0) pairs.push([Math.floor(key / V), key % V, this.pairDense[key]]);
+    } else {
+      for (const key of [...this.pairSparse!.keys()].sort((a, b) => a - b)) {
+        const sum = this.pairSparse!.get(key)!;
+        if (sum > 0) pairs.push([Math.floor(key / V), key % V, sum]);
       }
     }
-    const numeric = template.numeric ? new Float64Array(kept) : null;
-    const marginals = new Float64Array(kept);
-    const diagonal = new Float64Array(kept);
-    for (let c = 0; c < V; c++) {
-      const l = local[c];
-      if (l < 0) continue;
-      marginals[l] = this.marginals[c];
-      diagonal[l] = this.diagonal[c];
-      if (numeric) numeric[l] = template.numeric![c];
-    }
-    const keys: number[] = [];
-    if (this.pairDense) {
-      for (let key = 0; key < this.pairDense.length; key++) if (this.pairDense[key] > 0) keys.push(key);
-    } else {
-      for (const [key, sum] of this.pairSparse!) if (sum > 0) keys.push(key);
-      keys.sort((a, b) => a - b);
-    }
-    const pairC = new Int32Array(keys.length);
-    const pairK = new Int32Array(keys.length);
-    const pairO = new Float64Array(keys.length);
-    keys.forEach((key, q) => {
-      pairC[q] = local[Math.floor(key / V)];
-      pairK[q] = local[key % V];
-      pairO[q] = this.pairDense ? this.pairDense[key] : this.pairSparse!.get(key)!;
-    });
-    return {
-      metricName: template.metricName,
-      kind: template.kind,
-      values,
-      numeric,
-      marginals,
-      n: this.n,
-      units: this.units,
-      maxValuesPerUnit: this.maxValuesPerUnit,
-      diagonal,
-      pairC,
-      pairK,
-      pairO,
-      perUnit: null,
-      deltaSquared: template.deltaSquared,
-    };
+    return compacted(this.template, { marginals: this.marginals, diagonal: this.diagonal, n: this.n, units: this.units, maxValuesPerUnit: this.maxValuesPerUnit }, pairs);
   }
 }
