@@ -223,6 +223,51 @@ function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>
   return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}`;
 }
 
+/** Accuracy rows of each model run (imported runs and agents), on the snapshot's items. */
+function modelAccuracyRows(snapshot: StudySnapshot, models: ModelRunSummary[], predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>, tagKey: string | null, seedBase: string, resamples: number): AccuracyRow[] {
+  const byRun = new Map<string, ScoredEntry[]>();
+  for (const p of predictions) {
+    const item = snapshot.items.index.get(p.itemId);
+    if (item === undefined || !isTaskKind(snapshot.items.kinds[item])) continue;
+    const list = byRun.get(p.runId) ?? [];
+    list.push({
+      kind: snapshot.items.kinds[item],
+      tag: tagValue(snapshot.items.tags[item], tagKey),
+      item,
+      row: { itemId: p.itemId, tags: snapshot.items.tags[item], answer: p.answer, score: p.score, annotator: null },
+    });
+    byRun.set(p.runId, list);
+  }
+  return models.flatMap((m) => accuracyRows(byRun.get(m.id) ?? [], m.id, m.name, seedBase, resamples));
+}
+
+/** Calibration of the confidences given (one annotator's, or everyone's), plan answers in or out. */
+function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includePlanAnswers: boolean, scale: "LIKERT_5" | "PERCENT"): CalibrationResult | null {
+  const { responses } = snapshot;
+  const conf: number[] = [];
+  const right: number[] = [];
+  for (let r = 0; r < responses.count; r++) {
+    if (annotator !== null && responses.annotator[r] !== annotator) continue;
+    if (!includePlanAnswers && responses.agreement[r] === 1) continue;
+    const c = responses.confidence[r];
+    if (!(c >= 0 && c <= 1)) continue;
+    conf.push(c);
+    right.push(responses.correct[r]);
+  }
+  return computeCalibration(conf, right, binsForScale(scale));
+}
+
+/** Time figures of every answer, by kind and tag value. */
+function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResult {
+  const { responses, items } = snapshot;
+  const entries = [];
+  for (let r = 0; r < responses.count; r++) {
+    const item = responses.item[r];
+    entries.push({ kind: items.kinds[item], tag: tagValue(items.tags[item], tagKey), annotator: responses.annotator[r], activeMs: responses.activeMs[r], wallMs: responses.wallMs[r] });
+  }
+  return computeTime(entries);
+}
+
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
   const study = await getStudyBySlug(slug);
   const params = parseDashboardParams(searchParams);
@@ -248,19 +293,8 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
 
   // a large study's view computed by the background job: served from its row, refreshed in the background when the data moved on
   if (options.intervals !== "inline") {
-    const stored = await readStoredIntervals<StoredView>(study.id, viewKey);
-    if (stored) {
-      const current = figuresVersionOf(dataVersion, versionParts);
-      const behind = stored.version !== current;
-      if (behind) await askForView(study.id, viewKey, current, slug, params);
-      const figures = stored.figures;
-      return {
-        ...figures,
-        intervals: { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
-        asOf: { ...figures.asOf, stale: behind || figures.asOf.stale, currentResponses: behind ? await currentResponseCount(study.id) : figures.asOf.currentResponses, replica },
-        progress,
-      };
-    }
+    const served = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: figuresVersionOf(dataVersion, versionParts), progress, replica });
+    if (served) return served;
   }
 
   const view = options.intervals === "inline" ? { snapshot: await getSnapshot(study.id), stale: false, currentResponses: -1 } : await getSnapshotView(study.id);
@@ -292,23 +326,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
       accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples, `${v}|${scope}`),
     );
 
-    const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, async () => {
-      const predictions = await modelPredictions();
-      const byRun = new Map<string, ScoredEntry[]>();
-      for (const p of predictions) {
-        const item = snapshot.items.index.get(p.itemId);
-        if (item === undefined || !isTaskKind(snapshot.items.kinds[item])) continue;
-        const list = byRun.get(p.runId) ?? [];
-        list.push({
-          kind: snapshot.items.kinds[item],
-          tag: tagValue(snapshot.items.tags[item], tagKey),
-          item,
-          row: { itemId: p.itemId, tags: snapshot.items.tags[item], answer: p.answer, score: p.score, annotator: null },
-        });
-        byRun.set(p.runId, list);
-      }
-      return models.flatMap((m) => accuracyRows(byRun.get(m.id) ?? [], m.id, m.name, `${study.id}|accuracy`, resamples));
-    });
+    const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, async () => modelAccuracyRows(snapshot, models, await modelPredictions(), tagKey, `${study.id}|accuracy`, resamples));
 
     const agreement = encoding
       ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
@@ -336,30 +354,8 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   const intervals: IntervalsState = { state: deferred ? "computing" : "inline" };
   if (deferred) await askForView(study.id, viewKey, figuresVersion, slug, params);
 
-  const calibration = memoize(`${v}|calibration|${scope}`, () => {
-    const { responses } = snapshot;
-    const conf: number[] = [];
-    const right: number[] = [];
-    for (let r = 0; r < responses.count; r++) {
-      if (annotator !== null && responses.annotator[r] !== annotator) continue;
-      if (!includePlanAnswers && responses.agreement[r] === 1) continue;
-      const c = responses.confidence[r];
-      if (!(c >= 0 && c <= 1)) continue;
-      conf.push(c);
-      right.push(responses.correct[r]);
-    }
-    return computeCalibration(conf, right, binsForScale(study.confidenceScale));
-  });
-
-  const time = memoize(`${v}|time|${tagKey}`, () => {
-    const { responses, items } = snapshot;
-    const entries = [];
-    for (let r = 0; r < responses.count; r++) {
-      const item = responses.item[r];
-      entries.push({ kind: items.kinds[item], tag: tagValue(items.tags[item], tagKey), annotator: responses.annotator[r], activeMs: responses.activeMs[r], wallMs: responses.wallMs[r] });
-    }
-    return computeTime(entries);
-  });
+  const calibration = memoize(`${v}|calibration|${scope}`, () => calibrationOf(snapshot, annotator, includePlanAnswers, study.confidenceScale));
+  const time = memoize(`${v}|time|${tagKey}`, () => timeOf(snapshot, tagKey));
 
   const sections = await kindSections({
     studyId: study.id,
@@ -399,6 +395,21 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
     await storeIntervals(study.id, viewKey, figuresVersion, kept, Math.round(performance.now() - computeStarted));
   }
   return dashboard;
+}
+
+/** The view's stored figures with the live ones (progress, replica), asking for newer ones when the data has moved on; null without a row. */
+async function storedView(view: { studyId: string; slug: string; params: DashboardParams; viewKey: string; currentVersion: string; progress: StudyProgress; replica: ReadFreshness }): Promise<StudyDashboard | null> {
+  const stored = await readStoredIntervals<StoredView>(view.studyId, view.viewKey);
+  if (!stored) return null;
+  const behind = stored.version !== view.currentVersion;
+  if (behind) await askForView(view.studyId, view.viewKey, view.currentVersion, view.slug, view.params);
+  const figures = stored.figures;
+  return {
+    ...figures,
+    intervals: { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
+    asOf: { ...figures.asOf, stale: behind || figures.asOf.stale, currentResponses: behind ? await currentResponseCount(view.studyId) : figures.asOf.currentResponses, replica: view.replica },
+    progress: view.progress,
+  };
 }
 
 /** Asks the background job for the view at this version; a queue that cannot be reached leaves the page as it is (the figures shown stay right). */
