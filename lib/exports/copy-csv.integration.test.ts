@@ -97,7 +97,8 @@ async function allThree(slug: string, what: "responses" | "events", filter = {})
 }
 
 describe("CSV exports by COPY", () => {
-  it("write random awkward values byte for byte as csvRow over the records, and as the lines built in SQL", async () => {
+  // seeded, so that CI is the same run every time: 1383464854 is the seed of CI's run that found array tags indexed by the records path
+  it.each([1383464854, 20261127])("write random awkward values byte for byte as csvRow over the records, and as the lines built in SQL (seed %i)", async (seed) => {
     await fc.assert(
       fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 6 }), async (rows) => {
         const study = await seedRows(rows);
@@ -108,7 +109,7 @@ describe("CSV exports by COPY", () => {
           expect(database, what).toBe(records);
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 12, seed },
     );
   }, 240_000);
 
@@ -120,6 +121,8 @@ describe("CSV exports by COPY", () => {
       },
       { externalId: "-1", kind: "rating", tags: ["steps"], answer: "=1+1", score: ["accepted", 1], confidence: -0, started: null, type: "\\N", payload: null },
       { externalId: "plain", kind: "rating", tags: "x", answer: 12.5, score: "=HYPERLINK(\"x\")", confidence: 0.1 + 0.2, started: new Date(0), type: "tab\there", payload: 1e-7 },
+      // a tag named "0" beside the array tags above: an array has no named tags (CI's random run found the records path indexing it)
+      { externalId: "zero", kind: "rating", tags: { 0: "zero" }, answer: 0, score: { 0: "first" }, confidence: 0.5, started: null, type: "t", payload: [0] },
     ]);
     await db.$executeRaw`UPDATE "Response" r SET confidence = 'NaN', "confidenceRaw" = '-Infinity' FROM "Assignment" a WHERE a.id = r."assignmentId" AND a.position = 5`;
     for (const filter of [{}, { kind: "rating" }, { tag: "steps=3" }]) {

@@ -138,7 +138,8 @@ async function tagKeys(studyId: string, filter: ExportFilter): Promise<string[]>
 
 function flattenTags(tags: unknown, keys: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const record = tags && typeof tags === "object" ? (tags as Record<string, unknown>) : {};
+  // only an object has named tags (an array's indices are no tag names), as the header's keys and the other paths read them
+  const record = tags && typeof tags === "object" && !Array.isArray(tags) ? (tags as Record<string, unknown>) : {};
   for (const key of keys) out[`tag_${key}`] = record[key] ?? null;
   return out;
 }
