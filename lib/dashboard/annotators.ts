@@ -4,9 +4,7 @@ import { parseDashboardParams, type AlphaLevelChoice, type CiMethod } from "@/li
 import { focusLossesByUser, getStudyProgress, type AnnotatorProgress } from "@/lib/dashboard/progress";
 import { getSnapshotView, memoize } from "@/lib/dashboard/snapshot";
 import { DEFAULT_TAG } from "@/lib/dashboard/constants";
-import { tagValue } from "@/lib/dashboard/snapshot-utils";
-import { agreementItems } from "@/lib/dashboard/study-dashboard";
-import { computeTime } from "@/lib/dashboard/time";
+import { agreementItems, timeOf } from "@/lib/dashboard/study-dashboard";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
 import { getStudyBySlug } from "@/lib/studies/studies";
 import { isTaskKind } from "@/lib/tasks";
@@ -63,15 +61,7 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
         computeAgreement(agreementItems(snapshot, tagKey), snapshot.annotators.length, { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined }),
       )
     : null;
-  const time = memoize(`${v}|time|${tagKey}`, () => {
-    const { responses, items } = snapshot;
-    const entries = [];
-    for (let r = 0; r < responses.count; r++) {
-      const item = responses.item[r];
-      entries.push({ kind: items.kinds[item], tag: tagValue(items.tags[item], tagKey), annotator: responses.annotator[r], activeMs: responses.activeMs[r], wallMs: responses.wallMs[r] });
-    }
-    return computeTime(entries);
-  });
+  const time = memoize(`${v}|time|${tagKey}`, () => timeOf(snapshot, tagKey));
 
   const { responses } = snapshot;
   const count = new Array<number>(snapshot.annotators.length).fill(0);

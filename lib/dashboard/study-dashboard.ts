@@ -257,8 +257,8 @@ function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includ
   return computeCalibration(conf, right, binsForScale(scale));
 }
 
-/** Time figures of every answer, by kind and tag value. */
-function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResult {
+/** Time figures of every answer, by kind and tag value (the dashboard's and the Annotators tab's). */
+export function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResult {
   const { responses, items } = snapshot;
   const entries = [];
   for (let r = 0; r < responses.count; r++) {
