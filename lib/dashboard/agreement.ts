@@ -134,12 +134,11 @@ export function kindsNeedingKeys(kinds: string[]): string[] {
 }
 
 /**
- * Encodings computed by a dedicated algorithm instead of the general O(V^2) one: "item-kendall"
- * (ENACT) writes an order as "2,0,1" and its distance is the normalised Kendall tau distance
- * with other lengths at 1, which kendall-permutation-alpha.ts computes in O(U L^2); a unit test
- * (agreement.test.ts) checks that the encoding's distance still equals that metric.
+ * Encodings that declare `kendallPermutations` (a kind's orderings written "2,0,1", distance the
+ * normalised Kendall tau distance, other lengths at 1) are computed by kendall-permutation-alpha.ts
+ * in O(U L^2) instead of the general O(V^2) algorithm; a unit test (agreement.test.ts) checks that
+ * the declaring encoding's distance still equals that metric.
  */
-const PERMUTATION_ENCODINGS = new Set(["item-kendall"]);
 
 function parsePermutationValue(value: AlphaValue): number[] | null {
   const text = String(value);
@@ -348,7 +347,7 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
     itemAgrees.push(agrees);
   });
 
-  let fast = PERMUTATION_ENCODINGS.has(first.id) && level === "custom";
+  let fast = first.kendallPermutations === true && level === "custom";
   let orders: Array<Array<number[] | null>> | null = null;
   if (fast) {
     orders = table.units.map((unit) => unit.map((v) => parsePermutationValue(v)));

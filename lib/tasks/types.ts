@@ -58,6 +58,12 @@ export interface AgreementEncoding<Answer = unknown> {
   units(answer: Answer, context?: AgreementContext): Array<{ unit: string; value: string | number }>;
   /** Optional (added for GridWM-Judge): true when units() needs its `context` argument. */
   needsContext?: boolean;
+  /**
+   * Optional: the values are orderings written "2,0,1" and `distance` is the normalised Kendall
+   * tau distance (other lengths at 1), so the dashboard computes the custom level with
+   * lib/stats/kendall-permutation-alpha.ts instead of the general O(V^2) algorithm.
+   */
+  kendallPermutations?: boolean;
 }
 
 /** What an encoding with `needsContext` is given besides the answer (the caller scores it first). */

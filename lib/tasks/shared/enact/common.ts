@@ -385,6 +385,7 @@ export const enactAgreementEncodings: AgreementEncoding<EnactOrderAnswer>[] = [
     label: "Each item a unit, normalised Kendall tau distance between orders",
     level: "custom",
     distance: kendallDelta,
+    kendallPermutations: true,
     units: (answer) => [{ unit: "", value: answer.order.join(",") }],
   },
 ];
