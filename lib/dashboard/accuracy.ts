@@ -116,46 +116,68 @@ const SHAPE_SUBSET_POOL = 4000;
  */
 export function metricShape(kind: string, metricId: string, groups: ScoredAnswer[][]): MetricShape {
   const taskModule = getTaskModule(kind);
-  const all = groups.flat();
+  const all = groups.length === 1 ? groups[0] : groups.flat();
   if (all.length === 0) return null;
   const first = all[0].score;
   if (!first || typeof first !== "object") return null;
-  const fields = Object.keys(first).filter((field) => all.every((row) => fieldValue(row.score, field) !== null));
+  // columns of the fields that are numeric in every answer, read once
+  const column = new Map<string, Float64Array>();
+  for (const field of Object.keys(first)) {
+    const values = new Float64Array(all.length);
+    let numeric = true;
+    for (let i = 0; i < all.length && numeric; i++) {
+      const value = fieldValue(all[i].score, field);
+      if (value === null) numeric = false;
+      else values[i] = value;
+    }
+    if (numeric) column.set(field, values);
+  }
+  const fields = [...column.keys()];
   if (fields.length === 0) return null;
+  column.set(COUNT, new Float64Array(all.length).fill(1));
   const rng = mulberry32(seedFromString(`${kind}|${metricId}|shape check`));
-  // subsets as positions in `all`
-  const positions: Int32Array[] = [Int32Array.from(all, (_, i) => i)];
+  // subsets as positions in `all` (null: all of it); a group that is all of it is the same check
+  const positions: Array<Int32Array | null> = [null];
   let offset = 0;
   for (const group of groups) {
-    if (group.length > 0) positions.push(Int32Array.from(group, (_, i) => offset + i));
+    if (group.length > 0 && group.length < all.length) positions.push(Int32Array.from(group, (_, i) => offset + i));
     offset += group.length;
   }
-  let pool: Int32Array = positions[0];
+  let pool: Int32Array | null = null;
   if (all.length > SHAPE_SUBSET_POOL) {
     pool = new Int32Array(SHAPE_SUBSET_POOL);
     for (let i = 0; i < SHAPE_SUBSET_POOL; i++) pool[i] = Math.floor(rng() * all.length);
   }
   for (let t = 0; t < 16 && all.length > 1; t++) {
     const subset: number[] = [];
-    for (let i = 0; i < pool.length; i++) if (rng() < 0.3) subset.push(pool[i]);
+    if (pool) {
+      for (let i = 0; i < pool.length; i++) if (rng() < 0.3) subset.push(pool[i]);
+    } else {
+      for (let i = 0; i < all.length; i++) if (rng() < 0.3) subset.push(i);
+    }
     if (subset.length > 0) positions.push(Int32Array.from(subset));
   }
-  const expected = positions.map((subset, i) => aggregateScoredAnswers(taskModule, i === 0 ? all : Array.from(subset, (p) => all[p]))[metricId] ?? null);
-  // columns of values, once
-  const column = new Map<string, Float64Array>();
-  for (const field of [...fields, COUNT]) column.set(field, Float64Array.from(all, (row) => fieldValue(row.score, field)!));
+  const expected = positions.map((subset) => aggregateScoredAnswers(taskModule, subset === null ? all : Array.from(subset, (p) => all[p]))[metricId] ?? null);
+  // each field's sum over each subset, added in the subset's order
+  const sums = new Map<string, Float64Array>();
+  for (const [field, values] of column) {
+    const out = new Float64Array(positions.length);
+    positions.forEach((subset, i) => {
+      let sum = 0;
+      if (subset === null) for (let k = 0; k < values.length; k++) sum += values[k];
+      else for (let k = 0; k < subset.length; k++) sum += values[subset[k]];
+      out[i] = sum;
+    });
+    sums.set(field, out);
+  }
   for (const denominator of [COUNT, ...fields]) {
     for (const numerator of fields) {
       if (numerator === denominator) continue;
-      const num = column.get(numerator)!;
-      const den = column.get(denominator)!;
-      const fits = positions.every((subset, i) => {
-        let a = 0;
-        let b = 0;
-        for (let k = 0; k < subset.length; k++) {
-          a += num[subset[k]];
-          b += den[subset[k]];
-        }
+      const num = sums.get(numerator)!;
+      const den = sums.get(denominator)!;
+      const fits = positions.every((_, i) => {
+        const a = num[i];
+        const b = den[i];
         const want = expected[i];
         if (want === null || !Number.isFinite(want)) return !(b > 0);
         return b > 0 && Math.abs(a / b - want) <= 1e-9 * Math.max(1, Math.abs(want));

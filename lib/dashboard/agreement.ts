@@ -20,7 +20,7 @@ import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-a
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { getTaskModule } from "@/lib/tasks";
-import type { AgreementEncoding, AgreementLevel } from "@/lib/tasks/types";
+import type { AgreementContext, AgreementEncoding, AgreementLevel } from "@/lib/tasks/types";
 
 /**
  * Inter-annotator agreement with each kind's agreement encodings (lib/tasks): Krippendorff's
@@ -172,8 +172,26 @@ interface UnitTable {
   unitItem: number[];
 }
 
+/** an encoding's units of answer objects that need no context: equal answers share one object in the snapshot */
+const encodedUnits = new WeakMap<AgreementEncoding, WeakMap<object, ReturnType<AgreementEncoding["units"]>>>();
+
+function unitsOf(encoding: AgreementEncoding, answer: unknown, context: AgreementContext | undefined): ReturnType<AgreementEncoding["units"]> {
+  if (encoding.needsContext || answer === null || typeof answer !== "object") return encoding.units(answer, context);
+  let cache = encodedUnits.get(encoding);
+  if (!cache) encodedUnits.set(encoding, (cache = new WeakMap()));
+  let units = cache.get(answer);
+  if (!units) cache.set(answer, (units = encoding.units(answer, context)));
+  return units;
+}
+
+/** canonical texts of answer objects: the snapshot shares one parsed object between equal answers */
+const canonicalTexts = new WeakMap<object, string>();
+
 function canonical(answer: unknown): string {
-  return JSON.stringify(answer);
+  if (answer === null || typeof answer !== "object") return JSON.stringify(answer);
+  let text = canonicalTexts.get(answer);
+  if (text === undefined) canonicalTexts.set(answer, (text = JSON.stringify(answer)));
+  return text;
 }
 
 interface BlockEstimate {
@@ -315,21 +333,27 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
   items.forEach((item, itemIndexGiven) => {
     const encoding = encodings.get(item.kind);
     if (!encoding) return;
-    const byCoder = new Map<number, { answer: unknown; score?: unknown }>();
-    for (const rating of item.ratings) byCoder.set(rating.coder, rating);
-    if (byCoder.size < 2) return;
+    // each coder's last rating, in coder order
+    const chosen: Array<AgreementItem["ratings"][number]> = [];
+    for (const rating of item.ratings) {
+      const at = chosen.findIndex((r) => r.coder === rating.coder);
+      if (at >= 0) chosen[at] = rating;
+      else chosen.push(rating);
+    }
+    if (chosen.length < 2) return;
+    chosen.sort((a, b) => a.coder - b.coder);
     const itemIndex = keptItems.length;
     keptItems.push(itemIndexGiven);
     const unitIndex = new Map<string, number>();
     const mine: number[] = [];
     let firstAnswer: string | null = null;
     let agrees = true;
-    for (const [coder, { answer, score }] of [...byCoder.entries()].sort((a, b) => a[0] - b[0])) {
+    for (const { coder, answer, score } of chosen) {
       codersSeen.add(coder);
       const text = canonical(answer);
       if (firstAnswer === null) firstAnswer = text;
       else if (text !== firstAnswer) agrees = false;
-      for (const { unit, value } of encoding.units(answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
+      for (const { unit, value } of unitsOf(encoding, answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
         let u = unitIndex.get(unit);
         if (u === undefined) {
           u = table.units.length;
@@ -350,7 +374,14 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
   let fast = first.kendallPermutations === true && level === "custom";
   let orders: Array<Array<number[] | null>> | null = null;
   if (fast) {
-    orders = table.units.map((unit) => unit.map((v) => parsePermutationValue(v)));
+    // orders repeat (answers to one item, and across items): each text parsed once, the arrays shared (read only)
+    const parsed = new Map<AlphaValue, number[] | null>();
+    const parse = (v: AlphaValue) => {
+      let order = parsed.get(v);
+      if (order === undefined) parsed.set(v, (order = parsePermutationValue(v)));
+      return order;
+    };
+    orders = table.units.map((unit) => unit.map(parse));
     fast = orders.every((unit) => unit.every((order) => order !== null));
     if (!fast) orders = null;
   }

@@ -58,32 +58,39 @@ export interface TimeResult {
  * these figures (Iglewicz & Hoaglin), which needs at least 3 annotators.
  */
 export function computeTime(entries: TimeEntry[]): TimeResult {
-  const byCell = new Map<string, { kind: string; tag: string; active: number[]; wall: number[] }>();
+  type Cell = { kind: string; tag: string; active: number[]; wall: number[]; median: number };
+  const byKind = new Map<string, Map<string, Cell>>();
   const byAnnotator = new Map<number, { active: number[]; wall: number[] }>();
-  for (const e of entries) {
+  // each entry's cell, for the second pass
+  const cellOf: Cell[] = new Array(entries.length);
+  entries.forEach((e, i) => {
     const tag = e.tag ?? UNTAGGED;
-    const key = `${e.kind}\u0000${tag}`;
-    let cell = byCell.get(key);
-    if (!cell) byCell.set(key, (cell = { kind: e.kind, tag, active: [], wall: [] }));
+    let tags = byKind.get(e.kind);
+    if (!tags) byKind.set(e.kind, (tags = new Map()));
+    let cell = tags.get(tag);
+    if (!cell) tags.set(tag, (cell = { kind: e.kind, tag, active: [], wall: [], median: 0 }));
+    cellOf[i] = cell;
     cell.active.push(e.activeMs);
     cell.wall.push(e.wallMs);
     let a = byAnnotator.get(e.annotator);
     if (!a) byAnnotator.set(e.annotator, (a = { active: [], wall: [] }));
     a.active.push(e.activeMs);
     a.wall.push(e.wallMs);
-  }
-  const cells = [...byCell.values()]
-    .sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag))
-    .map((c) => ({ kind: c.kind, tag: c.tag, active: spread(c.active)!, wall: spread(c.wall)! }));
-  const cellMedian = new Map(cells.map((c) => [`${c.kind}\u0000${c.tag}`, c.active.median]));
+  });
+  const sortedCells = [...byKind.values()].flatMap((tags) => [...tags.values()]).sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag));
+  const cells = sortedCells.map((c) => {
+    const active = spread(c.active)!;
+    c.median = active.median;
+    return { kind: c.kind, tag: c.tag, active, wall: spread(c.wall)! };
+  });
   const ratios = new Map<number, number[]>();
-  for (const e of entries) {
-    const median = cellMedian.get(`${e.kind}\u0000${e.tag ?? UNTAGGED}`)!;
-    const list = ratios.get(e.annotator) ?? [];
+  entries.forEach((e, i) => {
+    const median = cellOf[i].median;
+    let list = ratios.get(e.annotator);
+    if (!list) ratios.set(e.annotator, (list = []));
     // a zero active time (or median) would break the log scale: floor both at 1 ms
     list.push(Math.max(e.activeMs, 1) / Math.max(median, 1));
-    ratios.set(e.annotator, list);
-  }
+  });
   const annotators = [...byAnnotator.keys()].sort((a, b) => a - b);
   const relative = annotators.map((a) => spread(ratios.get(a)!)!.median);
   let flags = annotators.map(() => false);

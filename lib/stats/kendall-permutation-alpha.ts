@@ -385,11 +385,72 @@ class KendallSums {
   private observed = 0;
   private units = 0;
 
-  constructor(private readonly bits: Uint8Array, private readonly bitStart: Int32Array, private readonly lengthOf: Int32Array) {}
+  /** the bit offsets of the unit's ratings (scratch) */
+  private readonly starts: Int32Array;
+
+  constructor(private readonly bits: Uint8Array, private readonly bitStart: Int32Array, private readonly lengthOf: Int32Array, coders: number) {
+    this.starts = new Int32Array(coders);
+  }
+
+  /** the dense group of length L, created on first use */
+  private group(L: number, P: number): number {
+    let g = this.lengthIndex.get(L);
+    if (g === undefined) {
+      g = this.lengths.length;
+      this.lengthIndex.set(L, g);
+      this.lengths.push(L);
+      this.N.push(0);
+      this.Q.push(0);
+      this.S.push(new Float64Array(P));
+    }
+    return g;
+  }
 
   /** one unit: the rating ids of its values, in the unit's order */
   add(ratings: ArrayLike<number>, m: number): void {
     if (m < 2) return;
+    const L0 = this.lengthOf[ratings[0]];
+    let sameLength = true;
+    for (let i = 1; i < m && sameLength; i++) sameLength = this.lengthOf[ratings[i]] === L0;
+    if (sameLength) {
+      // one length group (the usual unit): the general path's integers summed in place, with no
+      // allocation; c * sq - norm is exact, so `within` gets the same floating operations
+      const P = (L0 * (L0 - 1)) / 2;
+      const g = this.group(L0, P);
+      const S = this.S[g];
+      let sq = 0;
+      let norm = 0;
+      const bits = this.bits;
+      if (m === 2) {
+        const a = this.bitStart[ratings[0]];
+        const b = this.bitStart[ratings[1]];
+        for (let p = 0; p < P; p++) {
+          const sum = bits[a + p] + bits[b + p];
+          sq += sum;
+          norm += sum * sum;
+          S[p] += sum;
+        }
+      } else {
+        const starts = this.starts;
+        for (let i = 0; i < m; i++) starts[i] = this.bitStart[ratings[i]];
+        for (let p = 0; p < P; p++) {
+          let sum = 0;
+          for (let i = 0; i < m; i++) sum += bits[starts[i] + p];
+          sq += sum;
+          norm += sum * sum;
+          S[p] += sum;
+        }
+      }
+      let within = 0;
+      if (P > 0) within += (2 * (m * sq - norm)) / P;
+      within += m * m - m * m;
+      this.N[g] += m;
+      this.Q[g] += sq;
+      this.n += m;
+      this.observed += within / (m - 1);
+      this.units += 1;
+      return;
+    }
     const groups: Array<{ L: number; c: number; sq: number; sums: Float64Array }> = [];
     for (let i = 0; i < m; i++) {
       const r = ratings[i];
@@ -408,16 +469,8 @@ class KendallSums {
     let within = 0;
     let sameLengthPairs = 0;
     for (const { L, c, sq, sums } of groups) {
-      let g = this.lengthIndex.get(L);
-      if (g === undefined) {
-        g = this.lengths.length;
-        this.lengthIndex.set(L, g);
-        this.lengths.push(L);
-        this.N.push(0);
-        this.Q.push(0);
-        this.S.push(new Float64Array(sums.length));
-      }
       const P = sums.length;
+      const g = this.group(L, P);
       sameLengthPairs += c * c;
       if (P > 0) {
         let norm = 0;
@@ -479,11 +532,12 @@ export function kendallPermutationBetweenCoders(matrix: ReadonlyArray<ReadonlyAr
     }
   }
   const bits = new Uint8Array(total);
+  let rank = new Int32Array(16);
   for (let r = 0; r < C * U; r++) {
     if (bitStart[r] < 0) continue;
     const v = matrix[Math.floor(r / U)][r % U]!;
     const L = v.length;
-    const rank = new Int32Array(L);
+    if (rank.length < L) rank = new Int32Array(L);
     for (let i = 0; i < L; i++) rank[v[i]] = i;
     let p = bitStart[r];
     for (let i = 0; i < L; i++) for (let j = i + 1; j < L; j++) bits[p++] = rank[i] < rank[j] ? 1 : 0;
@@ -493,7 +547,7 @@ export function kendallPermutationBetweenCoders(matrix: ReadonlyArray<ReadonlyAr
   const pairs: PairwiseAlphaResult["pairs"] = [];
   for (let a = 0; a < C; a++) {
     for (let b = a + 1; b < C; b++) {
-      const sums = new KendallSums(bits, bitStart, lengthOf);
+      const sums = new KendallSums(bits, bitStart, lengthOf, C);
       for (let u = 0; u < U; u++) {
         if (bitStart[a * U + u] < 0 || bitStart[b * U + u] < 0) continue;
         ratings[0] = a * U + u;
@@ -510,7 +564,7 @@ export function kendallPermutationBetweenCoders(matrix: ReadonlyArray<ReadonlyAr
   if (C >= 3) {
     leaveOneOut = [];
     for (let left = 0; left < C; left++) {
-      const sums = new KendallSums(bits, bitStart, lengthOf);
+      const sums = new KendallSums(bits, bitStart, lengthOf, C);
       for (let u = 0; u < U; u++) {
         let m = 0;
         for (let c = 0; c < C; c++) if (c !== left && bitStart[c * U + u] >= 0) ratings[m++] = c * U + u;
