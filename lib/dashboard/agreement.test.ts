@@ -10,16 +10,21 @@ import { mulberry32, randomInt } from "@/lib/stats/rng";
 import { shuffle } from "@/lib/stats/sample-without-replacement";
 import { getTaskModule } from "@/lib/tasks";
 
-function items(seed: number, count: number): AgreementItem[] {
+/**
+ * Items of orders of 3..2+lengths candidates answered by three coders. `shared`: equal answers are
+ * one object, as the dashboard's snapshot gives them (its caches key on the object).
+ */
+function items(seed: number, count: number, lengths = 5, shared = false): AgreementItem[] {
   const rng = mulberry32(seed);
   const out: AgreementItem[] = [];
   for (let n = 0; n < count; n++) {
-    const L = 3 + randomInt(rng, 5);
+    const L = 3 + randomInt(rng, lengths);
     const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
+    const truthAnswer = { order: truth };
     const ratings = [0, 1, 2].flatMap((coder) => {
       if (rng() < 0.15) return [];
       const order = rng() < 0.6 ? truth : shuffle(truth, rng);
-      return [{ coder, answer: { order } }];
+      return [{ coder, answer: shared && order === truth ? truthAnswer : { order } }];
     });
     out.push({ kind: n % 2 ? "enact-forward" : "enact-inverse", tag: String(L), ratings });
   }
@@ -129,6 +134,20 @@ describe("prepared agreement (issue 21: sliced by tag from sums)", () => {
             const keep = (item: AgreementItem) => item.kind === kind && (tag === ALL || tags[data.indexOf(item)] === tag);
             close(block.alpha, reference(data, encodingId, level, keep).alpha);
           }
+        }
+      }
+    });
+  }
+
+  for (const [encodingId, level] of [["slot-nominal", "nominal"], ["slot-ordinal", "ordinal"], ["item-kendall", "custom"]] as Array<[string, AlphaLevelChoice]>) {
+    it(`items of up to 60 units and answers shared between coders give the general algorithm's alphas (${encodingId}, ${level})`, () => {
+      // past 32 units an item's unit names are looked up in a Map; equal answer objects reuse their units
+      const data = items(13, 40, 58, true);
+      for (let round = 0; round < 2; round++) {
+        const result = computeAgreement(data, 3, { encodingId, level, ci: "items", seedKey: "t", intervals: false })!;
+        expect(Math.abs(result.overall.alpha! - reference(data, encodingId, level, () => true).alpha!)).toBeLessThan(1e-12);
+        for (const { kind } of result.byKind) {
+          expect(Math.abs(result.byKind.find((k) => k.kind === kind)!.cells[ALL].alpha! - reference(data, encodingId, level, (item) => item.kind === kind).alpha!)).toBeLessThan(1e-12);
         }
       }
     });

@@ -344,7 +344,9 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
     chosen.sort((a, b) => a.coder - b.coder);
     const itemIndex = keptItems.length;
     keptItems.push(itemIndexGiven);
-    const unitIndex = new Map<string, number>();
+    // the item's unit names and their ids: a short list searched in place (a Map past a few dozen)
+    const unitNames: string[] = [];
+    let unitIndex: Map<string, number> | null = null;
     const mine: number[] = [];
     let firstAnswer: string | null = null;
     let agrees = true;
@@ -354,14 +356,20 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
       if (firstAnswer === null) firstAnswer = text;
       else if (text !== firstAnswer) agrees = false;
       for (const { unit, value } of unitsOf(encoding, answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
-        let u = unitIndex.get(unit);
+        let u: number | undefined;
+        if (unitIndex) u = unitIndex.get(unit);
+        else {
+          const at = unitNames.indexOf(unit);
+          if (at >= 0) u = mine[at];
+        }
         if (u === undefined) {
           u = table.units.length;
-          unitIndex.set(unit, u);
           table.units.push([]);
           table.unitCoders.push([]);
           table.unitItem.push(itemIndex);
           mine.push(u);
+          if (unitIndex) unitIndex.set(unit, u);
+          else if (unitNames.push(unit) > 32) unitIndex = new Map(unitNames.map((name, i) => [name, mine[i]]));
         }
         table.units[u].push(value);
         table.unitCoders[u].push(coder);
@@ -433,7 +441,9 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
 function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincidences): Pick<AgreementResult, "pairwise" | "leaveOneOut"> {
   const { table, coders } = prep;
   const C = coders.length;
-  const row = new Map(coders.map((c, i) => [c, i]));
+  // coder -> row (coders are annotator indices: small non-negative integers)
+  const row = new Int32Array(coders.length > 0 ? coders[coders.length - 1] + 1 : 0).fill(-1);
+  coders.forEach((c, i) => (row[c] = i));
   const valueIndex = new Map(co.values.map((v, i) => [v, i]));
   const pairBuilders: AlphaCoincidencesBuilder[][] = coders.map(() => coders.map(() => null as unknown as AlphaCoincidencesBuilder));
   for (let a = 0; a < C; a++) for (let b = a + 1; b < C; b++) pairBuilders[a][b] = new AlphaCoincidencesBuilder(co);
@@ -442,6 +452,7 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
   const rows = new Int32Array(Math.max(2, C + 1));
   const rest = new Int32Array(Math.max(2, C + 1));
   const pair = new Int32Array(2);
+  const present = new Uint8Array(C);
   for (let u = 0; u < table.units.length; u++) {
     if (prep.pairableIndex[u] < 0) continue;
     const unit = table.units[u];
@@ -451,7 +462,7 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
       const v = unit[j];
       if (v === null || v === undefined) continue;
       values[m] = valueIndex.get(v)!;
-      rows[m] = row.get(unitCoders[j])!;
+      rows[m] = row[unitCoders[j]];
       m++;
     }
     for (let i = 0; i < m; i++) {
@@ -464,10 +475,9 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
       }
     }
     if (withoutBuilders.length > 0) {
-      const present = new Set<number>();
-      for (let i = 0; i < m; i++) present.add(rows[i]);
+      for (let i = 0; i < m; i++) present[rows[i]] = 1;
       for (let c = 0; c < C; c++) {
-        if (!present.has(c)) {
+        if (present[c] === 0) {
           withoutBuilders[c].add(values, 0, m);
           continue;
         }
@@ -475,6 +485,7 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
         for (let i = 0; i < m; i++) if (rows[i] !== c) rest[r++] = values[i];
         withoutBuilders[c].add(rest, 0, r);
       }
+      for (let i = 0; i < m; i++) present[rows[i]] = 0;
     }
   }
   const matrix: (number | null)[][] = coders.map(() => new Array<number | null>(C).fill(null));
