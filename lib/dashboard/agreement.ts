@@ -175,7 +175,7 @@ interface UnitTable {
 /** an encoding's units of answer objects that need no context: equal answers share one object in the snapshot */
 const encodedUnits = new WeakMap<AgreementEncoding, WeakMap<object, ReturnType<AgreementEncoding["units"]>>>();
 
-function unitsOf(encoding: AgreementEncoding, answer: unknown, context: AgreementContext | undefined): ReturnType<AgreementEncoding["units"]> {
+function unitsOfAnswer(encoding: AgreementEncoding, answer: unknown, context: AgreementContext | undefined): ReturnType<AgreementEncoding["units"]> {
   if (encoding.needsContext || answer === null || typeof answer !== "object") return encoding.units(answer, context);
   let cache = encodedUnits.get(encoding);
   if (!cache) encodedUnits.set(encoding, (cache = new WeakMap()));
@@ -355,7 +355,7 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
       const text = canonical(answer);
       if (firstAnswer === null) firstAnswer = text;
       else if (text !== firstAnswer) agrees = false;
-      for (const { unit, value } of unitsOf(encoding, answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
+      for (const { unit, value } of unitsOfAnswer(encoding, answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
         let u: number | undefined;
         if (unitIndex) u = unitIndex.get(unit);
         else {
@@ -578,7 +578,14 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
   const allStrata = cells.map((c) => c.index);
   const itemsOfCell = cells.map(() => [] as number[]);
   cellOfItem.forEach((c, i) => itemsOfCell[c].push(i));
-  const unitsOf = (itemIds: number[]) => itemIds.flatMap((i) => itemUnits[i]);
+  const unitsOf = (itemIds: number[]): number[] => {
+    let count = 0;
+    for (const i of itemIds) count += itemUnits[i].length;
+    const out = new Array<number>(count);
+    let at = 0;
+    for (const i of itemIds) for (const u of itemUnits[i]) out[at++] = u;
+    return out;
+  };
 
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   let intervals: { strata: Array<{ ci: [number, number] | null; reason?: string }>; groups: Array<{ ci: [number, number] | null; reason?: string }> } | null = null;
