@@ -210,33 +210,38 @@ export function kindCells(
   shapeOf: (metricId: string, cellRows: ScoredAnswer[][]) => MetricShape = (metricId, cellRows) => metricShape(kind, metricId, cellRows),
 ): Record<string, AccuracyCell> {
   const taskModule = getTaskModule(kind);
-  const cellRows = strata.map((s) => s.items.flat());
-  const allRows = cellRows.flat();
+  const cellRows = strata.map((s) => concat(s.items));
+  const allRows = strata.length === 1 ? cellRows[0] : concat(cellRows);
   const values = cellRows.map((rows) => aggregateScoredAnswers(taskModule, rows));
   const allValues = aggregateScoredAnswers(taskModule, allRows);
   const out: Record<string, AccuracyCell> = {};
   strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, metrics: {} }));
   const all: AccuracyCell = { n: allRows.length, metrics: {} };
-  const clusters = strata.flatMap((s) => s.items);
-  const stratumOf = strata.flatMap((s, i) => s.items.map(() => i));
+  const clusters = concat(strata.map((s) => s.items));
+  // clusters lie stratum after stratum: stratum i holds clusters clusterStart[i] .. clusterStart[i + 1] - 1
+  const clusterStart = new Int32Array(strata.length + 1);
+  strata.forEach((s, i) => (clusterStart[i + 1] = clusterStart[i] + s.items.length));
+  const stratumOf = new Array<number>(clusters.length);
+  strata.forEach((_, i) => stratumOf.fill(i, clusterStart[i], clusterStart[i + 1]));
   const undefinedCell = (interval: MetricCell["interval"]): MetricCell => ({ value: null, ci: null, interval, reason: "undefined for these answers" });
 
   for (const spec of taskModule.metrics) {
     const shape = shapeOf(spec.id, cellRows);
     if (spec.type === "proportion" && shape && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator)) {
-      const wilson = (items: ScoredAnswer[][], value: number | null | undefined): MetricCell => {
-        if (value === null || value === undefined || !Number.isFinite(value) || items.every((answers) => answers.length === 0)) return undefinedCell("wilson");
-        const counts = items.map((answers) => {
-          let successes = 0;
-          for (const row of answers) successes += fieldValue(row.score, shape.numerator)!;
-          return { successes, trials: answers.length };
-        });
+      // each item's successes and trials, once: a stratum's are a run of them
+      const clusterCounts = clusters.map((answers) => {
+        let successes = 0;
+        for (const row of answers) successes += fieldValue(row.score, shape.numerator)!;
+        return { successes, trials: answers.length };
+      });
+      const wilson = (counts: Array<{ successes: number; trials: number }>, value: number | null | undefined): MetricCell => {
+        if (value === null || value === undefined || !Number.isFinite(value) || counts.every((c) => c.trials === 0)) return undefinedCell("wilson");
         const w = clusteredWilsonInterval(counts);
         if (!w.ci) return { value, ci: null, interval: "wilson", reason: ONE_ITEM, items: w.clusters };
         return { value, ci: w.ci, interval: "wilson", items: w.clusters, deff: w.deff ?? 1 };
       };
-      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = wilson(s.items, values[i][spec.id])));
-      all.metrics[spec.id] = wilson(clusters, allValues[spec.id]);
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = wilson(clusterCounts.slice(clusterStart[i], clusterStart[i + 1]), values[i][spec.id])));
+      all.metrics[spec.id] = wilson(clusterCounts, allValues[spec.id]);
       continue;
     }
     if (resamples === 0) {
@@ -287,6 +292,16 @@ export function kindCells(
   return out;
 }
 
+/** The lists one after another, in one array. */
+function concat<T>(lists: ReadonlyArray<ReadonlyArray<T>>): T[] {
+  let length = 0;
+  for (const list of lists) length += list.length;
+  const out = new Array<T>(length);
+  let at = 0;
+  for (const list of lists) for (let i = 0; i < list.length; i++) out[at++] = list[i];
+  return out;
+}
+
 /** Metric cells of one group of answers (items as clusters), e.g. for a single table cell. */
 export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: string, resamples = BOOTSTRAP_RESAMPLES): AccuracyCell {
   return kindCells(kind, [{ tag: ALL, items }], seedKey, resamples)[ALL];
@@ -309,11 +324,20 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
   const byKind = new Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>();
   const rowsOfKind = new Map<string, ScoredAnswer[]>();
   let anonymous = 0;
+  let lastItem: number | string | undefined;
+  let lastKind: string | undefined;
+  let lastTag: string | null | undefined;
+  let lastList: ScoredAnswer[] | undefined;
   for (const entry of entries) {
     if (shapeKey !== undefined) {
       const rows = rowsOfKind.get(entry.kind);
       if (rows) rows.push(entry.row);
       else rowsOfKind.set(entry.kind, [entry.row]);
+    }
+    // answers to one item usually come one after another (the snapshot's order): the last list, at once
+    if (entry.item !== undefined && entry.item === lastItem && entry.kind === lastKind && entry.tag === lastTag) {
+      lastList!.push(entry.row);
+      continue;
     }
     let groups = byKind.get(entry.kind);
     if (!groups) byKind.set(entry.kind, (groups = new Map()));
@@ -321,9 +345,13 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
     let items = groups.get(key);
     if (!items) groups.set(key, (items = new Map()));
     const itemKey = entry.item ?? `answer-${anonymous++}`;
-    const list = items.get(itemKey);
+    let list = items.get(itemKey);
     if (list) list.push(entry.row);
-    else items.set(itemKey, [entry.row]);
+    else items.set(itemKey, (list = [entry.row]));
+    lastItem = entry.item;
+    lastKind = entry.kind;
+    lastTag = entry.tag;
+    lastList = list;
   }
   const rows: AccuracyRow[] = [];
   for (const kind of [...byKind.keys()].sort()) {
