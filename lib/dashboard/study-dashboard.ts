@@ -185,6 +185,15 @@ function preparedAgreement(version: string, snapshot: StudySnapshot, encodingId:
 }
 
 /**
+ * Alpha without intervals (overall, per cell, pairwise and without each coder) from the prepared
+ * agreement the dashboard keeps: what the Annotators tab shows, at the cost of sums once prepared.
+ */
+export function agreementValues(snapshot: StudySnapshot, version: string, tagKey: string | null, encodingId: string, level: AlphaLevelChoice, seedKey: string): AgreementResult | null {
+  const prep = preparedAgreement(version, snapshot, encodingId, level);
+  return prep ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), { encodingId, level, ci: "items", seedKey, tagLabel: tagKey ?? undefined, intervals: false }) : null;
+}
+
+/**
  * Scored human answers. `mainOnly`: leave out answers given for the agreement plan (ENACT reports
  * human TA / PA from the main annotation; the plan's answers feed agreement).
  */
