@@ -34,3 +34,18 @@ describe("computeTime", () => {
     expect(t.flagNote).toMatch(/at least 3 annotators/);
   });
 });
+
+describe("spread by selection", () => {
+  it("equals the quartiles of the fully sorted values, on sizes where the positions fall on and between values", async () => {
+    const { quantileSorted } = await import("@/lib/stats/descriptive");
+    const { mulberry32, randomInt } = await import("@/lib/stats/rng");
+    const rng = mulberry32(7);
+    for (let n = 1; n <= 400; n += 1 + randomInt(rng, 7)) {
+      for (const values of [Array.from({ length: n }, () => randomInt(rng, 50_000)), Array.from({ length: n }, () => randomInt(rng, 4))]) {
+        const sorted = Float64Array.from(values).sort();
+        const want = { n, median: quantileSorted(sorted, 0.5), q1: quantileSorted(sorted, 0.25), q3: quantileSorted(sorted, 0.75), min: sorted[0], max: sorted[n - 1] };
+        expect(spread(values)).toEqual(want);
+      }
+    }
+  });
+});
