@@ -153,6 +153,19 @@ describe("prepared agreement (issue 21: sliced by tag from sums)", () => {
     });
   }
 
+  it("counts an item as in perfect agreement when its answers are equal, whether or not they are one object", () => {
+    const shared = { order: [1, 0, 2] };
+    const data: AgreementItem[] = [
+      { kind: "enact-forward", tag: null, ratings: [0, 1, 2].map((coder) => ({ coder, answer: shared })) },
+      { kind: "enact-forward", tag: null, ratings: [0, 1, 2].map((coder) => ({ coder, answer: { order: [2, 0, 1] } })) },
+      { kind: "enact-forward", tag: null, ratings: [{ coder: 0, answer: shared }, { coder: 1, answer: { order: [1, 0, 2] } }, { coder: 2, answer: shared }] },
+      { kind: "enact-forward", tag: null, ratings: [{ coder: 0, answer: shared }, { coder: 1, answer: shared }, { coder: 2, answer: { order: [0, 1, 2] } }] },
+      { kind: "enact-forward", tag: null, ratings: [{ coder: 0, answer: { order: [0, 2, 1] } }, { coder: 1, answer: shared }, { coder: 2, answer: shared }] },
+    ];
+    const result = computeAgreement(data, 3, { encodingId: "slot-nominal", level: "nominal", ci: "items", seedKey: "t", intervals: false })!;
+    expect(result.overall.perfectItems).toEqual({ agreeing: 3, total: 5, share: 0.6 });
+  });
+
   it("pairwise and leave-one-out alphas equal the general algorithm on the coders' rows (built-in levels)", () => {
     const data = items(12, 70);
     const encoding = getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === "slot-ordinal")!;

@@ -184,16 +184,6 @@ function unitsOfAnswer(encoding: AgreementEncoding, answer: unknown, context: Ag
   return units;
 }
 
-/** canonical texts of answer objects: the snapshot shares one parsed object between equal answers */
-const canonicalTexts = new WeakMap<object, string>();
-
-function canonical(answer: unknown): string {
-  if (answer === null || typeof answer !== "object") return JSON.stringify(answer);
-  let text = canonicalTexts.get(answer);
-  if (text === undefined) canonicalTexts.set(answer, (text = JSON.stringify(answer)));
-  return text;
-}
-
 interface BlockEstimate {
   alpha: number | null;
   reason?: string;
@@ -348,13 +338,16 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
     const unitNames: string[] = [];
     let unitIndex: Map<string, number> | null = null;
     const mine: number[] = [];
-    let firstAnswer: string | null = null;
+    // the item agrees when every answer is the same (as JSON): the same object is, at once
+    const firstAnswer = chosen[0].answer;
+    let firstText: string | null = null;
     let agrees = true;
     for (const { coder, answer, score } of chosen) {
       codersSeen.add(coder);
-      const text = canonical(answer);
-      if (firstAnswer === null) firstAnswer = text;
-      else if (text !== firstAnswer) agrees = false;
+      if (agrees && answer !== firstAnswer) {
+        firstText ??= JSON.stringify(firstAnswer);
+        agrees = JSON.stringify(answer) === firstText;
+      }
       for (const { unit, value } of unitsOfAnswer(encoding, answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
         let u: number | undefined;
         if (unitIndex) u = unitIndex.get(unit);
