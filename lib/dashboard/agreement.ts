@@ -4,9 +4,12 @@ import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { pairwiseAlpha, perfectAgreementShare } from "@/lib/stats/agreement-summary";
 import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
-import { AlphaCoincidencesBuilder, alphaCoincidencesOfUnits } from "@/lib/stats/alpha-unit-subset";
+import { addAlphaCoincidenceSums, AlphaCoincidencesBuilder, alphaCoincidenceSumsOfUnits, alphaCoincidencesOfSums, type AlphaCoincidenceSums } from "@/lib/stats/alpha-unit-subset";
 import {
-  kendallPermutationAlphaOfUnits,
+  addKendallPermutationSums,
+  kendallPermutationAlphaOfSums,
+  kendallPermutationSumsOfUnits,
+  type KendallPermutationSums,
   kendallPermutationUnits,
   type KendallPermutationUnits,
   kendallPermutationAlphaBootstrap,
@@ -195,38 +198,87 @@ interface BlockEstimate {
 }
 
 /**
- * Alpha (no interval) and the perfect-agreement shares of a set of units and items, from the
- * prepared table: the built-in levels sum the units' parts of the one coincidence matrix of every
- * unit (alphaCoincidencesOfUnits), the permutation encoding reads the orders parsed once, and
- * only other custom metrics re-read the units' values.
+ * What a block's alpha is summed from: counts, and the sums of its units (the built-in levels:
+ * the units' parts of the one coincidence matrix of every unit; the permutation encoding: its
+ * pair-indicator totals), which add over disjoint blocks, so a kind's and the overall block are the
+ * sums of their cells; other custom metrics keep the units, to be re-read.
  */
-function blockEstimate(prep: PreparedAgreement, unitIds: number[], itemIds: number[]): BlockEstimate {
-  const { table, itemAgrees, metric, fast, coincidences, pairableIndex, unitSame } = prep;
+interface BlockParts {
+  pairableUnits: number;
+  agreeingUnits: number;
+  agreeingItems: number;
+  items: number;
+  coincidences: AlphaCoincidenceSums | null;
+  kendall: KendallPermutationSums | null;
+  unitIds: number[] | null;
+}
+
+function blockParts(prep: PreparedAgreement, itemIds: readonly number[]): BlockParts {
+  const { itemUnits, itemAgrees, fast, coincidences, pairableIndex, unitSame } = prep;
   let pairableUnits = 0;
   let agreeingUnits = 0;
   const pairableIds: number[] = [];
-  for (const u of unitIds) {
-    const p = pairableIndex[u];
-    if (p < 0) continue;
-    pairableUnits++;
-    agreeingUnits += unitSame[u];
-    pairableIds.push(p);
+  const general = !fast && !coincidences;
+  const unitIds: number[] = [];
+  for (const i of itemIds) {
+    for (const u of itemUnits[i]) {
+      if (general) unitIds.push(u);
+      const p = pairableIndex[u];
+      if (p < 0) continue;
+      pairableUnits++;
+      agreeingUnits += unitSame[u];
+      pairableIds.push(p);
+    }
   }
   let agreeingItems = 0;
   for (const i of itemIds) if (itemAgrees[i]) agreeingItems++;
-  const estimate = fast
-    ? kendallPermutationAlphaOfUnits(prep.kendallUnits!, pairableIds)
-    : coincidences
-      ? alphaFromCoincidences(alphaCoincidencesOfUnits(coincidences, pairableIds))
-      : krippendorffAlphaFromUnits(unitIds.map((u) => table.units[u]), metric);
+  return {
+    pairableUnits,
+    agreeingUnits,
+    agreeingItems,
+    items: itemIds.length,
+    coincidences: coincidences && !fast ? alphaCoincidenceSumsOfUnits(coincidences, pairableIds) : null,
+    kendall: fast ? kendallPermutationSumsOfUnits(prep.kendallUnits!, pairableIds) : null,
+    unitIds: general ? unitIds : null,
+  };
+}
+
+/** The parts of the union of disjoint blocks. */
+function unionOfParts(parts: readonly BlockParts[]): BlockParts {
+  const [first, ...rest] = parts;
+  const out: BlockParts = {
+    ...first,
+    coincidences: first.coincidences ? { ...first.coincidences, marginals: first.coincidences.marginals.slice(), diagonal: first.coincidences.diagonal.slice(), pairSum: first.coincidences.pairSum.slice() } : null,
+    kendall: first.kendall ? { ...first.kendall, N: first.kendall.N.slice(), Q: first.kendall.Q.slice(), S: first.kendall.S.slice() } : null,
+    unitIds: first.unitIds ? first.unitIds.slice() : null,
+  };
+  for (const part of rest) {
+    out.pairableUnits += part.pairableUnits;
+    out.agreeingUnits += part.agreeingUnits;
+    out.agreeingItems += part.agreeingItems;
+    out.items += part.items;
+    if (out.coincidences) addAlphaCoincidenceSums(out.coincidences, part.coincidences!);
+    if (out.kendall) addKendallPermutationSums(out.kendall, part.kendall!);
+    if (out.unitIds) for (const u of part.unitIds!) out.unitIds.push(u);
+  }
+  return out;
+}
+
+/** Alpha (no interval) and the perfect-agreement shares of a block, from its parts. */
+function blockEstimate(prep: PreparedAgreement, parts: BlockParts): BlockEstimate {
+  const estimate = parts.kendall
+    ? kendallPermutationAlphaOfSums(prep.kendallUnits!, parts.kendall)
+    : parts.coincidences
+      ? alphaFromCoincidences(alphaCoincidencesOfSums(prep.coincidences!, parts.coincidences))
+      : krippendorffAlphaFromUnits(parts.unitIds!.map((u) => prep.table.units[u]), prep.metric);
   return {
     alpha: estimate.alpha,
     ...(estimate.reason ? { reason: estimate.reason } : {}),
-    units: pairableUnits,
-    items: itemIds.length,
+    units: parts.pairableUnits,
+    items: parts.items,
     values: estimate.n,
-    perfectUnits: share(agreeingUnits, pairableUnits),
-    perfectItems: share(agreeingItems, itemIds.length),
+    perfectUnits: share(parts.agreeingUnits, parts.pairableUnits),
+    perfectItems: share(parts.agreeingItems, parts.items),
   };
 }
 
@@ -603,8 +655,8 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
       : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
   }
   const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
-  const block = (itemIds: number[], key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
-    const estimate = blockEstimate(prep, unitsOf(itemIds), itemIds);
+  const block = (itemIds: number[], parts: BlockParts, key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
+    const estimate = blockEstimate(prep, parts);
     if (interval) {
       return { ...estimate, ci: estimate.alpha === null ? null : interval.ci, ...(interval.ci && estimate.alpha !== null ? {} : { ciReason: estimate.alpha === null ? `alpha is undefined (${estimate.reason})` : interval.reason }), ciDescription: describeItems(itemIds.length) };
     }
@@ -612,8 +664,10 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
     if (!computeIntervals) return { ...estimate, ci: null, ciReason: INTERVAL_COMPUTING, ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units" };
     return { ...estimate, ...blockInterval(table, unitsOf(itemIds), metric, fast, resolved, key) };
   };
+  // each cell's parts once; a kind's and the overall block add them up
+  const cellParts = itemsOfCell.map((itemIds) => blockParts(prep, itemIds));
   const allItems = keptItems.map((_, i) => i);
-  const overall = block(allItems, "overall", intervals ? intervals.groups[kindGroups.length] : null);
+  const overall = block(allItems, unionOfParts(cellParts.length > 0 ? cellParts : [blockParts(prep, [])]), "overall", intervals ? intervals.groups[kindGroups.length] : null);
 
   const { coders } = prep;
   const { pairwise, leaveOneOut } = prep.between();
@@ -626,10 +680,12 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
       for (const s of strata) {
         const cell = cells[s];
         tagValues.add(cell.tag);
-        cellsOfKind[cell.tag] = block(itemsOfCell[s], `${kind}|${cell.tag}`, intervals ? intervals.strata[s] : null);
+        cellsOfKind[cell.tag] = block(itemsOfCell[s], cellParts[s], `${kind}|${cell.tag}`, intervals ? intervals.strata[s] : null);
       }
       cellsOfKind[ALL] =
-        strata.length === 1 ? cellsOfKind[cells[strata[0]].tag] : block(strata.flatMap((s) => itemsOfCell[s]), `${kind}|${ALL}`, intervals ? intervals.groups[g] : null);
+        strata.length === 1
+          ? cellsOfKind[cells[strata[0]].tag]
+          : block(strata.flatMap((s) => itemsOfCell[s]), unionOfParts(strata.map((s) => cellParts[s])), `${kind}|${ALL}`, intervals ? intervals.groups[g] : null);
       byKind.push({ kind, cells: cellsOfKind });
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alphaCoincidences, type AlphaLevel, type AlphaValue } from "@/lib/stats/alpha-coincidences";
-import { AlphaCoincidencesBuilder, alphaCoincidencesOfUnits } from "@/lib/stats/alpha-unit-subset";
+import { addAlphaCoincidenceSums, AlphaCoincidencesBuilder, alphaCoincidenceSumsOfUnits, alphaCoincidencesOfSums, alphaCoincidencesOfUnits } from "@/lib/stats/alpha-unit-subset";
 import { alphaFromCoincidences, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { mulberry32 } from "@/lib/stats/rng";
 
@@ -22,12 +22,18 @@ describe("alphaCoincidencesOfUnits", () => {
         for (let trial = 0; trial < 5; trial++) {
           const chosen = units.map((_, u) => u).filter(() => random() < 0.5);
           const want = krippendorffAlphaFromUnits(chosen.map((u) => units[u]), level);
-          const got = alphaFromCoincidences(alphaCoincidencesOfUnits(all, chosen.map((u) => pairableIndex[u]).filter((x) => x >= 0)));
-          expect(got.n).toBe(want.n);
-          expect(got.units).toBe(want.units);
-          expect(got.reason).toBe(want.reason);
-          if (want.alpha === null) expect(got.alpha).toBeNull();
-          else expect(Math.abs(got.alpha! - want.alpha)).toBeLessThan(1e-12);
+          const ids = chosen.map((u) => pairableIndex[u]).filter((x) => x >= 0);
+          // the whole, and the sums of two disjoint parts of it added up
+          const half = ids.filter(() => random() < 0.5);
+          const sums = alphaCoincidenceSumsOfUnits(all, half);
+          addAlphaCoincidenceSums(sums, alphaCoincidenceSumsOfUnits(all, ids.filter((id) => !half.includes(id))));
+          for (const got of [alphaFromCoincidences(alphaCoincidencesOfUnits(all, ids)), alphaFromCoincidences(alphaCoincidencesOfSums(all, sums))]) {
+            expect(got.n).toBe(want.n);
+            expect(got.units).toBe(want.units);
+            expect(got.reason).toBe(want.reason);
+            if (want.alpha === null) expect(got.alpha).toBeNull();
+            else expect(Math.abs(got.alpha! - want.alpha)).toBeLessThan(1e-12);
+          }
         }
       }
     });

@@ -16,13 +16,34 @@ import type { AlphaCoincidences } from "@/lib/stats/alpha-coincidences";
  * alphaFromCoincidences(alphaCoincidencesOfUnits(all, [0, 2])).alpha; // alpha of units 0 and 2
  */
 export function alphaCoincidencesOfUnits(co: AlphaCoincidences, pairableUnitIds: ArrayLike<number>): AlphaCoincidences {
+  return alphaCoincidencesOfSums(co, alphaCoincidenceSumsOfUnits(co, pairableUnitIds));
+}
+
+/** The additive parts of the coincidences of some units: what alphaCoincidencesOfUnits sums, before it keeps the values that occur. */
+export interface AlphaCoincidenceSums {
+  marginals: Float64Array;
+  diagonal: Float64Array;
+  /** per pair of the full matrix (co.pairC, co.pairK) */
+  pairSum: Float64Array;
+  n: number;
+  units: number;
+  maxValuesPerUnit: number;
+}
+
+/**
+ * Alpha coincidence sums of units: the per-unit parts of `co` summed over the units given, to be
+ * added to other sums of other units (addAlphaCoincidenceSums) and read by alphaCoincidencesOfSums:
+ * the coincidences of a union of disjoint sets of units are the sums of theirs.
+ * Source: Krippendorff 2011, section C (o_ck and n_c are sums over units).
+ * O(sum over the units of their distinct values and value pairs, + V + P).
+ * @throws {Error} when `co` was built without perUnit, or a unit id is out of range
+ */
+export function alphaCoincidenceSumsOfUnits(co: AlphaCoincidences, pairableUnitIds: ArrayLike<number>): AlphaCoincidenceSums {
   const pu = co.perUnit;
   if (!pu) throw new Error("alphaCoincidencesOfUnits requires coincidences built with perUnit");
-  const V = co.values.length;
-  const P = co.pairO.length;
-  const marginals = new Float64Array(V);
-  const diagonal = new Float64Array(V);
-  const pairSum = new Float64Array(P);
+  const marginals = new Float64Array(co.values.length);
+  const diagonal = new Float64Array(co.values.length);
+  const pairSum = new Float64Array(co.pairO.length);
   let n = 0;
   let maxValuesPerUnit = 0;
   for (let i = 0; i < pairableUnitIds.length; i++) {
@@ -40,9 +61,26 @@ export function alphaCoincidencesOfUnits(co: AlphaCoincidences, pairableUnitIds:
     }
     for (let j = pu.pairStart[u]; j < pu.pairStart[u + 1]; j++) pairSum[pu.pairId[j]] += pu.pairWeight[j];
   }
+  return { marginals, diagonal, pairSum, n, units: pairableUnitIds.length, maxValuesPerUnit };
+}
+
+/** Adds `from` into `into` (sums of disjoint sets of units of the same coincidences). */
+export function addAlphaCoincidenceSums(into: AlphaCoincidenceSums, from: AlphaCoincidenceSums): void {
+  for (let c = 0; c < into.marginals.length; c++) {
+    into.marginals[c] += from.marginals[c];
+    into.diagonal[c] += from.diagonal[c];
+  }
+  for (let p = 0; p < into.pairSum.length; p++) into.pairSum[p] += from.pairSum[p];
+  into.n += from.n;
+  into.units += from.units;
+  if (from.maxValuesPerUnit > into.maxValuesPerUnit) into.maxValuesPerUnit = from.maxValuesPerUnit;
+}
+
+/** The coincidences of summed units (alphaCoincidenceSumsOfUnits, addAlphaCoincidenceSums), as alphaCoincidences gives them for those units. */
+export function alphaCoincidencesOfSums(co: AlphaCoincidences, sums: AlphaCoincidenceSums): AlphaCoincidences {
   const pairIds: number[] = [];
-  for (let p = 0; p < P; p++) if (pairSum[p] > 0) pairIds.push(p);
-  return compacted(co, { marginals, diagonal, n, units: pairableUnitIds.length, maxValuesPerUnit }, pairIds.map((p) => [co.pairC[p], co.pairK[p], pairSum[p]]));
+  for (let p = 0; p < sums.pairSum.length; p++) if (sums.pairSum[p] > 0) pairIds.push(p);
+  return compacted(co, sums, pairIds.map((p) => [co.pairC[p], co.pairK[p], sums.pairSum[p]]));
 }
 
 /**

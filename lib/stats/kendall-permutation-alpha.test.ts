@@ -6,7 +6,10 @@ import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import {
   kendallPermutationAlpha,
+  addKendallPermutationSums,
+  kendallPermutationAlphaOfSums,
   kendallPermutationAlphaOfUnits,
+  kendallPermutationSumsOfUnits,
   kendallPermutationBetweenCoders,
   kendallPermutationUnits,
   kendallPermutationAlphaBootstrap,
@@ -152,12 +155,18 @@ describe("kendallPermutationAlphaOfUnits", () => {
       for (let trial = 0; trial < 5; trial++) {
         const chosen = units.map((_, u) => u).filter(() => rng() < 0.5);
         const want = kendallPermutationAlpha(chosen.map((u) => units[u]));
-        const got = kendallPermutationAlphaOfUnits(prepared, chosen.map((u) => pairable[u]).filter((x) => x >= 0));
-        expect(got.n).toBe(want.n);
-        expect(got.units).toBe(want.units);
-        expect(got.reason).toBe(want.reason);
-        if (want.alpha === null) expect(got.alpha).toBeNull();
-        else expect(Math.abs(got.alpha! - want.alpha)).toBeLessThan(1e-12);
+        const ids = chosen.map((u) => pairable[u]).filter((x) => x >= 0);
+        // the whole, and the sums of two disjoint parts of it added up
+        const half = ids.filter(() => rng() < 0.5);
+        const sums = kendallPermutationSumsOfUnits(prepared, half);
+        addKendallPermutationSums(sums, kendallPermutationSumsOfUnits(prepared, ids.filter((id) => !half.includes(id))));
+        for (const got of [kendallPermutationAlphaOfUnits(prepared, ids), kendallPermutationAlphaOfSums(prepared, sums)]) {
+          expect(got.n).toBe(want.n);
+          expect(got.units).toBe(want.units);
+          expect(got.reason).toBe(want.reason);
+          if (want.alpha === null) expect(got.alpha).toBeNull();
+          else expect(Math.abs(got.alpha! - want.alpha)).toBeLessThan(1e-12);
+        }
       }
     }
   });
