@@ -1,18 +1,22 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { readDb } from "@/lib/db/read";
+import { escapeLiteral } from "pg";
+import type pg from "pg";
+import { readDb, readPool } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import type { Tags } from "@/lib/dashboard/snapshot-utils";
 import type { SnapshotItems, SnapshotResponses, StudySnapshot } from "@/lib/dashboard/types";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
 import { isTaskKind } from "@/lib/tasks";
+import { COPY_NULL, copyLineReader, copySupported, unescapeCopy } from "@/lib/db/copy";
 
 /**
  * What every dashboard computation reads, loaded in one streaming pass: the study's non-practice
  * items (kind, tags) and their submitted responses, as compact columns. Only the columns the
- * computations use are selected; responses arrive in batches ordered by (item, annotator) through
- * the (studyId, itemId) index, so the responses of one item are contiguous. Events are never
- * loaded: event figures are SQL GROUP BYs (progress.ts, annotators.ts).
+ * computations use are selected; responses arrive ordered by (item, annotator), so the responses
+ * of one item are contiguous. JSON values (tags, keys, scores, answers) are frozen and shared
+ * between rows that stored the same text: never mutate them. Events are never loaded: event
+ * figures are SQL GROUP BYs (progress.ts, annotators.ts).
  */
 
 export type { SnapshotItems, SnapshotResponses, StudySnapshot, Tags };
@@ -37,29 +41,37 @@ export async function currentResponseCount(studyId: string): Promise<number> {
   return Number(row.responses);
 }
 
-async function loadItems(studyId: string): Promise<SnapshotItems> {
-  const items: SnapshotItems = { keys: [], ids: [], externalIds: [], kinds: [], tags: [], index: new Map() };
-  const kindRows = await readDb.$queryRaw<Array<{ kind: string }>>`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = ${studyId}`;
-  const keyKinds = kindsNeedingKeys(kindRows.map((r) => r.kind).filter(isTaskKind));
-  let after = "";
-  for (;;) {
-    const batch = await readDb.$queryRaw<Array<{ id: string; externalId: string; kind: string; tags: Tags | null; key: unknown }>>`
-      SELECT id, "externalId", kind, tags, CASE WHEN kind = ANY(${keyKinds}) THEN key END AS key FROM "Item"
-      WHERE "studyId" = ${studyId} AND NOT practice AND id > ${after}
-      ORDER BY id LIMIT ${STREAM_BATCH_SIZE}`;
-    for (const row of batch) {
-      items.keys.push(row.key ?? undefined);
-      items.index.set(row.id, items.ids.length);
-      items.ids.push(row.id);
-      items.externalIds.push(row.externalId);
-      items.kinds.push(row.kind);
-      items.tags.push(row.tags && typeof row.tags === "object" ? row.tags : {});
-    }
-    if (batch.length < STREAM_BATCH_SIZE) break;
-    after = batch[batch.length - 1].id;
+/** Deep-freezes a parsed JSON value: the snapshot shares one value between the rows that stored the same text. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
   }
-  return items;
+  return value;
 }
+
+/** Distinct JSON texts a column keeps parsed during one load (emptied when full). */
+const JSON_MEMO_SIZE = 8192;
+
+/**
+ * JSON.parse of a column's texts, each distinct text parsed once per load and its (frozen) value
+ * shared by every row that holds it: a kind's scores take few shapes, and many answers and tags are
+ * equal. Keyed by the text as it arrives (`decode` turns it into the JSON text, e.g. unescapeCopy).
+ */
+function jsonMemo(decode: (raw: string) => string = (raw) => raw): (raw: string) => unknown {
+  const parsed = new Map<string, unknown>();
+  return (raw) => {
+    let value = parsed.get(raw);
+    if (value === undefined) {
+      value = deepFreeze(JSON.parse(decode(raw)) as unknown);
+      if (parsed.size >= JSON_MEMO_SIZE) parsed.clear();
+      parsed.set(raw, value);
+    }
+    return value;
+  };
+}
+
+const NO_TAGS: Tags = Object.freeze({});
 
 class Growable {
   size = 0;
@@ -79,6 +91,82 @@ class Growable {
   }
 }
 
+/** The columns of a snapshot, filled item by item and then answer by answer, whichever way they are read. */
+class SnapshotBuilder {
+  readonly items: SnapshotItems = { keys: [], ids: [], externalIds: [], kinds: [], tags: [], index: new Map() };
+  private readonly userIndex = new Map<string, number>();
+  readonly userIds: string[] = [];
+  private readonly columns = { item: new Growable(), annotator: new Growable(), agreement: new Growable(), correct: new Growable(), confidence: new Growable(), wallMs: new Growable(), activeMs: new Growable(), createdAt: new Growable() };
+  private readonly score: unknown[] = [];
+  private readonly answer: unknown[] = [];
+
+  addItem(id: string, externalId: string, kind: string, tags: unknown, key: unknown) {
+    const items = this.items;
+    items.keys.push(key ?? undefined);
+    items.index.set(id, items.ids.length);
+    items.ids.push(id);
+    items.externalIds.push(externalId);
+    items.kinds.push(kind);
+    items.tags.push(tags && typeof tags === "object" ? (tags as Tags) : NO_TAGS);
+  }
+
+  /** `item`: the index of the answer's item in `items` */
+  addResponse(item: number, userId: string, agreement: boolean, correct: boolean, confidence: number, wallMs: number, activeMs: number, createdAt: number, score: unknown, answer: unknown) {
+    let user = this.userIndex.get(userId);
+    if (user === undefined) {
+      user = this.userIds.length;
+      this.userIndex.set(userId, user);
+      this.userIds.push(userId);
+    }
+    const columns = this.columns;
+    columns.item.push(item);
+    columns.annotator.push(user);
+    columns.agreement.push(agreement ? 1 : 0);
+    columns.correct.push(correct ? 1 : 0);
+    columns.confidence.push(confidence);
+    columns.wallMs.push(wallMs);
+    columns.activeMs.push(activeMs);
+    columns.createdAt.push(createdAt);
+    this.score.push(score);
+    this.answer.push(answer);
+  }
+
+  /** `nameOf`: the annotators' names (a user missing from it was deleted meanwhile) */
+  done(studyId: string, version: string, nameOf: Map<string, string>): StudySnapshot {
+    const { columns, userIds } = this;
+    // annotators sorted by name; remap the response column to the sorted order
+    const order = userIds.map((id, i) => ({ id, i, name: nameOf.get(id) ?? "(deleted user)" })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const remap = new Int32Array(userIds.length);
+    order.forEach((entry, sorted) => (remap[entry.i] = sorted));
+    const annotatorColumn = Int32Array.from(columns.annotator.done(), (i) => remap[i]);
+    return {
+      studyId,
+      version,
+      loadedAt: Date.now(),
+      items: this.items,
+      annotators: order.map(({ id, name }) => ({ id, name })),
+      responses: {
+        count: this.score.length,
+        item: Int32Array.from(columns.item.done()),
+        annotator: annotatorColumn,
+        agreement: Uint8Array.from(columns.agreement.done()),
+        correct: Uint8Array.from(columns.correct.done()),
+        confidence: columns.confidence.done(),
+        wallMs: columns.wallMs.done(),
+        activeMs: columns.activeMs.done(),
+        createdAt: columns.createdAt.done(),
+        score: this.score,
+        answer: this.answer,
+      },
+    };
+  }
+}
+
+/** The kinds whose answer keys the snapshot loads (their agreement encodings need them). */
+function keyKindsOf(kinds: string[]): string[] {
+  return kindsNeedingKeys(kinds.filter(isTaskKind));
+}
+
 interface ResponseRow {
   itemId: string;
   userId: string;
@@ -92,18 +180,32 @@ interface ResponseRow {
   answer: string;
 }
 
-/** Responses per query of the snapshot pass (larger than exports' batches: few columns, one reader). */
+/** Responses per query of the keyset pass (larger than exports' batches: few columns, one reader). */
 const SNAPSHOT_BATCH_SIZE = 10_000;
 
-/** Loads a snapshot (use getSnapshot for the cached one). */
-export async function loadSnapshot(studyId: string, version?: string): Promise<StudySnapshot> {
-  const resolvedVersion = version ?? (await snapshotVersion(studyId));
-  const items = await loadItems(studyId);
-  const userIndex = new Map<string, number>();
-  const userIds: string[] = [];
-  const columns = { item: new Growable(), annotator: new Growable(), agreement: new Growable(), correct: new Growable(), confidence: new Growable(), wallMs: new Growable(), activeMs: new Growable(), createdAt: new Growable() };
-  const score: unknown[] = [];
-  const answer: unknown[] = [];
+/**
+ * The snapshot read in keyset-paged queries through Prisma: PGlite's path (it answers a statement
+ * whole, so one COPY would be held in memory), and the reference the COPY pass is tested against.
+ */
+async function loadByKeyset(studyId: string, version: string): Promise<StudySnapshot> {
+  const snapshot = new SnapshotBuilder();
+  const tagsOf = jsonMemo();
+  const keyOf = jsonMemo();
+  const scoreOf = jsonMemo();
+  const answerOf = jsonMemo();
+  const kindRows = await readDb.$queryRaw<Array<{ kind: string }>>`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = ${studyId}`;
+  const keyKinds = keyKindsOf(kindRows.map((r) => r.kind));
+  let after = "";
+  for (;;) {
+    const batch = await readDb.$queryRaw<Array<{ id: string; externalId: string; kind: string; tags: string; key: string | null }>>`
+      SELECT id, "externalId", kind, tags::text AS tags, CASE WHEN kind = ANY(${keyKinds}) THEN key::text END AS key FROM "Item"
+      WHERE "studyId" = ${studyId} AND NOT practice AND id > ${after}
+      ORDER BY id LIMIT ${STREAM_BATCH_SIZE}`;
+    for (const row of batch) snapshot.addItem(row.id, row.externalId, row.kind, tagsOf(row.tags), row.key === null ? undefined : keyOf(row.key));
+    if (batch.length < STREAM_BATCH_SIZE) break;
+    after = batch[batch.length - 1].id;
+  }
+  const itemIndex = snapshot.items.index;
   let afterItem = "";
   let afterUser = "";
   for (;;) {
@@ -119,58 +221,124 @@ export async function loadSnapshot(studyId: string, version?: string): Promise<S
       ORDER BY a."itemId", a."userId"
       LIMIT ${SNAPSHOT_BATCH_SIZE}`;
     for (const row of batch) {
-      const itemIndex = items.index.get(row.itemId);
-      if (itemIndex === undefined) continue; // a practice item, or one added after the item pass
-      let user = userIndex.get(row.userId);
-      if (user === undefined) {
-        user = userIds.length;
-        userIndex.set(row.userId, user);
-        userIds.push(row.userId);
-      }
-      columns.item.push(itemIndex);
-      columns.annotator.push(user);
-      columns.agreement.push(row.agreement ? 1 : 0);
-      columns.correct.push(row.correct ? 1 : 0);
-      columns.confidence.push(row.confidence);
-      columns.wallMs.push(row.wallMs);
-      columns.activeMs.push(row.activeMs);
-      columns.createdAt.push(row.createdAt);
-      score.push(JSON.parse(row.score));
-      answer.push(JSON.parse(row.answer));
+      const item = itemIndex.get(row.itemId);
+      if (item === undefined) continue; // a practice item, or one added after the item pass
+      snapshot.addResponse(item, row.userId, row.agreement, row.correct, row.confidence, row.wallMs, row.activeMs, row.createdAt, scoreOf(row.score), answerOf(row.answer));
     }
     if (batch.length < SNAPSHOT_BATCH_SIZE) break;
     afterItem = batch[batch.length - 1].itemId;
     afterUser = batch[batch.length - 1].userId;
   }
-  const users = userIds.length
-    ? await readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } })
-    : [];
-  const nameOf = new Map(users.map((u) => [u.id, u.name]));
-  // annotators sorted by name; remap the response column to the sorted order
-  const order = userIds.map((id, i) => ({ id, i, name: nameOf.get(id) ?? "(deleted user)" })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-  const remap = new Int32Array(userIds.length);
-  order.forEach((entry, sorted) => (remap[entry.i] = sorted));
-  const annotatorColumn = Int32Array.from(columns.annotator.done(), (i) => remap[i]);
-  return {
-    studyId,
-    version: resolvedVersion,
-    loadedAt: Date.now(),
-    items,
-    annotators: order.map(({ id, name }) => ({ id, name })),
-    responses: {
-      count: score.length,
-      item: Int32Array.from(columns.item.done()),
-      annotator: annotatorColumn,
-      agreement: Uint8Array.from(columns.agreement.done()),
-      correct: Uint8Array.from(columns.correct.done()),
-      confidence: columns.confidence.done(),
-      wallMs: columns.wallMs.done(),
-      activeMs: columns.activeMs.done(),
-      createdAt: columns.createdAt.done(),
-      score,
-      answer,
-    },
-  };
+  const userIds = snapshot.userIds;
+  const users = userIds.length ? await readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
+  return snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name])));
+}
+
+/** The fields of a line of COPY's text format, read left to right (cheaper than splitting 500,000 lines). */
+class CopyFields {
+  private line = "";
+  private at = 0;
+  constructor(private readonly count: number) {}
+  of(line: string): this {
+    this.line = line;
+    this.at = 0;
+    return this;
+  }
+  next(): string {
+    const end = this.line.indexOf("\t", this.at);
+    if (end < 0) throw new Error(`COPY row with fewer than ${this.count} fields`);
+    const field = this.line.slice(this.at, end);
+    this.at = end + 1;
+    return field;
+  }
+  last(): string {
+    if (this.line.indexOf("\t", this.at) >= 0) throw new Error(`COPY row with more than ${this.count} fields`);
+    return this.line.slice(this.at);
+  }
+}
+
+/** Reads every line of `COPY (select) TO STDOUT` on `client` into `row`. */
+async function copyEach(client: pg.ClientBase, select: string, row: (line: string) => void): Promise<void> {
+  const reader = copyLineReader(client, select);
+  try {
+    for (let lines = await reader.next(); lines; lines = await reader.next()) for (const line of lines) row(line);
+  } catch (error) {
+    reader.destroy();
+    throw error;
+  }
+}
+
+/**
+ * The snapshot read by two `COPY (SELECT ...) TO STDOUT` (items, then answers in (item, annotator)
+ * order) parsed here from PostgreSQL's text format, in one read-only REPEATABLE READ transaction, so
+ * that items, answers and names are of one moment. One query per table, where keyset pages left
+ * this process idle while the server joined, sorted and limited each page: the server sorts once
+ * and streams the rows while they are parsed here. Numbers arrive as the shortest round-trip
+ * digits (readPool's extra_float_digits).
+ */
+async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Promise<StudySnapshot> {
+  const snapshot = new SnapshotBuilder();
+  const tagsOf = jsonMemo(unescapeCopy);
+  const keyOf = jsonMemo(unescapeCopy);
+  const scoreOf = jsonMemo(unescapeCopy);
+  const answerOf = jsonMemo(unescapeCopy);
+  const study = escapeLiteral(studyId);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const kindRows = await client.query<{ kind: string }>(`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = $1`, [studyId]);
+    const keyKinds = keyKindsOf(kindRows.rows.map((r) => r.kind));
+    const key = keyKinds.length ? `CASE WHEN kind IN (${keyKinds.map(escapeLiteral).join(", ")}) THEN key END` : "NULL";
+    const item = new CopyFields(5);
+    await copyEach(client, `SELECT id, "externalId", kind, tags, ${key} FROM "Item" WHERE "studyId" = ${study} AND NOT practice ORDER BY id`, (line) => {
+      const fields = item.of(line);
+      const [id, externalId, kind, tags, keyText] = [fields.next(), fields.next(), fields.next(), fields.next(), fields.last()];
+      snapshot.addItem(unescapeCopy(id), unescapeCopy(externalId), unescapeCopy(kind), tagsOf(tags), keyText === COPY_NULL ? undefined : keyOf(keyText));
+    });
+    const itemIndex = snapshot.items.index;
+    // an item's answers are contiguous: its id is looked up once
+    const response = new CopyFields(10);
+    let lastItemRaw: string | null = null;
+    let lastItem: number | undefined;
+    await copyEach(
+      client,
+      `SELECT a."itemId", a."userId", a.purpose = 'AGREEMENT', r.correct, r.confidence, r."wallMs", r."activeMs", (extract(epoch FROM r."createdAt") * 1000)::float8, r.score, r.answer
+       FROM "Assignment" a JOIN "Response" r ON r."assignmentId" = a.id
+       WHERE a."studyId" = ${study} AND a.purpose <> 'PRACTICE'
+       ORDER BY a."itemId", a."userId"`,
+      (line) => {
+        const fields = response.of(line);
+        const itemId = fields.next();
+        if (itemId !== lastItemRaw) {
+          lastItemRaw = itemId;
+          lastItem = itemIndex.get(unescapeCopy(itemId));
+        }
+        if (lastItem === undefined) return; // a practice item
+        // (arguments are evaluated left to right: the fields in their order)
+        snapshot.addResponse(lastItem, unescapeCopy(fields.next()), fields.next() === "t", fields.next() === "t", Number(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), scoreOf(fields.next()), answerOf(fields.last()));
+      },
+    );
+    const userIds = snapshot.userIds;
+    const users = userIds.length ? (await client.query<{ id: string; name: string }>(`SELECT id, name FROM "User" WHERE id = ANY($1)`, [userIds])).rows : [];
+    await client.query("COMMIT");
+    client.release();
+    return snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name])));
+  } catch (error) {
+    // a COPY left half read leaves the connection mid-protocol: it cannot go back to the pool
+    client.release(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+}
+
+/**
+ * Loads a snapshot (use getSnapshot for the cached one): by COPY where the database streams it
+ * (PostgreSQL), else in keyset pages (PGlite); `via` chooses (tests).
+ */
+export async function loadSnapshot(studyId: string, version?: string, via?: "copy" | "keyset"): Promise<StudySnapshot> {
+  const resolvedVersion = version ?? (await snapshotVersion(studyId));
+  const pool = readPool();
+  const copy = via ? via === "copy" : await copySupported(pool);
+  return copy ? loadByCopy(pool, studyId, resolvedVersion) : loadByKeyset(studyId, resolvedVersion);
 }
 
 const SNAPSHOT_CACHE_SIZE = 4;

@@ -34,8 +34,9 @@ export const readDb: PrismaClient = new Proxy({} as PrismaClient, {
 
 /**
  * A plain pg pool on the database readDb reads (the replica when configured), for what Prisma
- * cannot do: the streamed exports' `COPY ... TO STDOUT` (lib/exports/copy-csv.ts). Its own
- * connections (DATABASE_POOL_SIZE at most, idle ones closed after 10 s), created on first use.
+ * cannot do: the `COPY ... TO STDOUT` of the streamed exports and the dashboard's snapshot
+ * (lib/db/copy.ts). Its own connections (DATABASE_POOL_SIZE at most, idle ones closed after 10 s),
+ * created on first use.
  */
 export function readPool(): pg.Pool {
   const url = replicaConfigured() ? process.env.DATABASE_REPLICA_URL! : (process.env.DATABASE_URL ?? embeddedDatabaseUrl());

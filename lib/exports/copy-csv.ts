@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { to as copyTo } from "pg-copy-streams";
+import { COPY_NULL, copyLineReader, unescapeCopy, type CopyLineReader } from "@/lib/db/copy";
 import { csvField } from "@/lib/exports/csv";
 
 /**
@@ -37,23 +37,6 @@ export type CopyColumn =
   /** any text turned into the field by a function (e.g. a user id into its pseudonymous id), memoised by value */
   | { type: "map"; map: (text: string) => string };
 
-/** PostgreSQL's COPY text format: a field's escapes (CopyAttributeOutText writes \b \f \n \r \t \v \\). */
-function unescapeCopy(text: string): string {
-  if (text.indexOf("\\") < 0) return text;
-  return text.replace(/\\(.)/g, (_, ch: string) => {
-    switch (ch) {
-      case "b": return "\b";
-      case "f": return "\f";
-      case "n": return "\n";
-      case "r": return "\r";
-      case "t": return "\t";
-      case "v": return "\v";
-      default: return ch;
-    }
-  });
-}
-
-const NULL = "\\N";
 const JSON_CACHE_SIZE = 4096;
 
 /** record[key] ?? null of a parsed jsonb, as flattenScore / flattenTags do (null unless a plain object). */
@@ -73,7 +56,7 @@ export function copyRowWriter(columns: readonly CopyColumn[]): (line: string) =>
   // a json column with no fields and own: false writes nothing (not even its comma)
   const writes = columns.map((c) => !(c.type === "json" && c.own === false && (c.fields ?? []).length === 0));
   const write = (column: CopyColumn, raw: string): string => {
-    const isNull = raw === NULL;
+    const isNull = raw === COPY_NULL;
     switch (column.type) {
       case "text":
         return isNull ? "" : csvField(unescapeCopy(raw));
@@ -141,16 +124,12 @@ export interface CopyCsvReader {
  */
 export function copyCsvReader(pool: pg.Pool, select: string, writeRow: (line: string) => string): CopyCsvReader {
   let client: pg.PoolClient | null = null;
-  let iterator: AsyncIterator<Buffer> | null = null;
-  let stream: ReturnType<typeof copyTo> | null = null;
-  let rest: Buffer = Buffer.alloc(0);
+  let lines: CopyLineReader | null = null;
   let done = false;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   const finish = (error?: unknown) => {
     if (done) return;
     done = true;
-    stream?.destroy();
-    // a COPY left half read leaves the connection mid-protocol: it cannot go back to the pool
+    lines?.destroy();
     client?.release(error === undefined ? undefined : error instanceof Error ? error : new Error(String(error)));
     client = null;
   };
@@ -158,30 +137,18 @@ export function copyCsvReader(pool: pg.Pool, select: string, writeRow: (line: st
     async next() {
       if (done) return { text: "", rows: 0 };
       try {
-        if (!iterator) {
+        if (!lines) {
           client = await pool.connect();
-          stream = client.query(copyTo(`COPY (${select}) TO STDOUT`));
-          iterator = stream[Symbol.asyncIterator]();
+          lines = copyLineReader(client, select);
         }
-        for (;;) {
-          const { value, done: ended } = await iterator.next();
-          if (ended) {
-            if (rest.length > 0) throw new Error("COPY ended inside a row");
-            finish();
-            return { text: "", rows: 0 };
-          }
-          const chunk = rest.length > 0 ? Buffer.concat([rest, value]) : value;
-          const end = chunk.lastIndexOf(10); // "\n" never occurs inside a multi-byte UTF-8 character
-          if (end < 0) {
-            rest = chunk;
-            continue;
-          }
-          rest = chunk.subarray(end + 1);
-          const lines = decoder.decode(chunk.subarray(0, end)).split("\n");
-          let text = "";
-          for (const line of lines) text += writeRow(line);
-          return { text, rows: lines.length };
+        const batch = await lines.next();
+        if (!batch) {
+          finish();
+          return { text: "", rows: 0 };
         }
+        let text = "";
+        for (const line of batch) text += writeRow(line);
+        return { text, rows: batch.length };
       } catch (error) {
         finish(error);
         throw error;
@@ -191,21 +158,4 @@ export function copyCsvReader(pool: pg.Pool, select: string, writeRow: (line: st
       finish(reason ?? new Error("export cancelled"));
     },
   };
-}
-
-const copyChecked = new WeakMap<pg.Pool, Promise<boolean>>();
-
-/**
- * Whether the pool's server streams COPY: PostgreSQL does; the embedded PGlite behind
- * pglite-socket (`npm run demo`) is asked once and told apart by its version string, and its
- * exports take the keyset pages built in SQL instead.
- */
-export function copySupported(pool: pg.Pool): Promise<boolean> {
-  let known = copyChecked.get(pool);
-  if (!known) {
-    known = pool.query<{ version: string }>("SELECT version()").then((r) => !/PGlite/i.test(r.rows[0]?.version ?? ""));
-    known.catch(() => copyChecked.delete(pool));
-    copyChecked.set(pool, known);
-  }
-  return known;
 }

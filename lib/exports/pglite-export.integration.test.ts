@@ -19,7 +19,7 @@ describe("exports on the embedded database (PGlite behind pglite-socket)", () =>
     const { addEvents, answer, createBatch, createOrderItem } = await import("@/lib/dashboard/testing/seed");
     const { createStudy, createUser } = await import("@/tests/db-helpers");
     const { createStudyExport } = await import("@/lib/exports/study-export");
-    const { copySupported } = await import("@/lib/exports/copy-csv");
+    const { copySupported } = await import("@/lib/db/copy");
     const { readPool } = await import("@/lib/db/read");
     const [version] = await db.$queryRaw<Array<{ version: string }>>`SELECT version()`;
     expect(version.version).toMatch(/PGlite/);

@@ -7,7 +7,8 @@ import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { FOCUS_LOSS_EVENT_TYPES, STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import { csvRow } from "@/lib/exports/csv";
-import { copyCsvReader, copyRowWriter, copySupported, type CopyColumn, type CopyCsvReader } from "@/lib/exports/copy-csv";
+import { copySupported } from "@/lib/db/copy";
+import { copyCsvReader, copyRowWriter, type CopyColumn, type CopyCsvReader } from "@/lib/exports/copy-csv";
 import { csvBoolean, csvInteger, csvJson, csvJsonField, csvLine, csvNumber, csvText, csvTime, pseudonymousIdSql } from "@/lib/exports/sql-csv";
 import { EXPORT_CONTENT_TYPES, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";
 
