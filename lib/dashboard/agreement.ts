@@ -496,7 +496,6 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
   const values = new Int32Array(Math.max(2, C + 1));
   const rows = new Int32Array(Math.max(2, C + 1));
   const rest = new Int32Array(Math.max(2, C + 1));
-  const pair = new Int32Array(2);
   const present = new Uint8Array(C);
   for (let u = 0; u < table.units.length; u++) {
     if (prep.pairableIndex[u] < 0) continue;
@@ -512,11 +511,8 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
     }
     for (let i = 0; i < m; i++) {
       for (let j = i + 1; j < m; j++) {
-        const a = Math.min(rows[i], rows[j]);
-        const b = Math.max(rows[i], rows[j]);
-        pair[0] = values[i];
-        pair[1] = values[j];
-        pairBuilders[a][b].add(pair);
+        if (rows[i] < rows[j]) pairBuilders[rows[i]][rows[j]].addPair(values[i], values[j]);
+        else pairBuilders[rows[j]][rows[i]].addPair(values[i], values[j]);
       }
     }
     if (withoutBuilders.length > 0) {

@@ -58,10 +58,15 @@ describe("AlphaCoincidencesBuilder", () => {
         // a random part of every unit (the same values as a subset of coders would leave)
         const parts = units.map((unit) => unit.filter(() => random() < 0.7));
         const builder = new AlphaCoincidencesBuilder(template);
+        // two-value units through addPair (the pairwise alphas' path), the others through add
+        const pairBuilder = new AlphaCoincidencesBuilder(template);
         for (const part of parts) {
-          const known = part.filter((v) => index.has(v));
-          builder.add(known.map((v) => index.get(v)!));
+          const known = part.filter((v) => index.has(v)).map((v) => index.get(v)!);
+          builder.add(known);
+          if (known.length === 2) pairBuilder.addPair(known[0], known[1]);
+          else pairBuilder.add(known);
         }
+        expect(pairBuilder.finish()).toEqual(builder.finish());
         const want = krippendorffAlphaFromUnits(parts.map((part) => part.filter((v) => index.has(v))), level);
         const got = alphaFromCoincidences(builder.finish());
         expect(got.n).toBe(want.n);

@@ -202,6 +202,24 @@ export class AlphaCoincidencesBuilder {
     for (let a = 0; a < d; a++) scratch[touched[a]] = 0;
   }
 
+  /** one unit of exactly two values (template indices): add([c, k]) without the general bookkeeping, the same sums */
+  addPair(c: number, k: number): void {
+    this.n += 2;
+    this.units += 1;
+    if (this.maxValuesPerUnit < 2) this.maxValuesPerUnit = 2;
+    if (c === k) {
+      // nc = 2, 1 / (m - 1) = 1: marginal 2, diagonal 2 * 1 * 1
+      this.marginals[c] += 2;
+      this.diagonal[c] += 2;
+      return;
+    }
+    this.marginals[c] += 1;
+    this.marginals[k] += 1;
+    const key = c < k ? c * this.V + k : k * this.V + c;
+    if (this.pairDense) this.pairDense[key] += 2;
+    else this.pairSparse!.set(key, (this.pairSparse!.get(key) ?? 0) + 2);
+  }
+
   finish(): AlphaCoincidences {
     const { V } = this;
     const pairs: Array<[number, number, number]> = [];
