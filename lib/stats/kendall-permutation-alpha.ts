@@ -36,12 +36,20 @@ export const KENDALL_PERMUTATION_METRIC = "kendall-tau (normalised; different le
 /** A unit's orderings: one permutation (0-based indices) per coder who answered, null = none. */
 export type PermutationUnits = ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>>;
 
+/** isPermutation's marks: seenAt[x] === stamp when x was seen in the current call (no buffer per call) */
+let seenAt = new Int32Array(64);
+let stamp = 0;
+
 function isPermutation(order: readonly number[]): boolean {
   if (!Array.isArray(order)) return false;
-  const seen = new Uint8Array(order.length);
+  if (seenAt.length < order.length) seenAt = new Int32Array(order.length * 2);
+  if (++stamp === 0x7fffffff) {
+    seenAt.fill(0);
+    stamp = 1;
+  }
   for (const x of order) {
-    if (!Number.isInteger(x) || x < 0 || x >= order.length || seen[x]) return false;
-    seen[x] = 1;
+    if (!Number.isInteger(x) || x < 0 || x >= order.length || seenAt[x] === stamp) return false;
+    seenAt[x] = stamp;
   }
   return true;
 }
@@ -103,6 +111,8 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
   const groupSq: number[] = [];
   const sumStart: number[] = [0];
   const sumX: number[] = [];
+  let scratchSums = new Float64Array(64);
+  let scratchRank = new Int32Array(16);
   for (let u = 0; u < units.length; u++) {
     const unit = units[u];
     if (!Array.isArray(unit)) throw new Error(`${fnName} requires every unit to be an array (unit ${u} is not)`);
@@ -114,6 +124,54 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
     }
     const m = present.length;
     if (m < 2) continue;
+    const L0 = present[0].length;
+    let sameLength = true;
+    for (let i = 1; i < m && sameLength; i++) sameLength = present[i].length === L0;
+    if (sameLength) {
+      // one length group (the usual unit): the general path below with no Map and no buffers of its own
+      let g = lengthIndex.get(L0);
+      if (g === undefined) {
+        g = lengths.length;
+        lengthIndex.set(L0, g);
+        lengths.push(L0);
+      }
+      const P = (L0 * (L0 - 1)) / 2;
+      if (scratchSums.length < P) scratchSums = new Float64Array(P);
+      if (scratchRank.length < L0) scratchRank = new Int32Array(L0);
+      const sums = scratchSums;
+      const rank = scratchRank;
+      sums.fill(0, 0, P);
+      let sq = 0;
+      for (const v of present) {
+        for (let i = 0; i < L0; i++) rank[v[i]] = i;
+        let p = 0;
+        for (let i = 0; i < L0; i++) {
+          for (let j = i + 1; j < L0; j++) {
+            if (rank[i] < rank[j]) {
+              sums[p] += 1;
+              sq += 1;
+            }
+            p++;
+          }
+        }
+      }
+      let within = 0;
+      if (P > 0) {
+        let norm = 0;
+        for (let p = 0; p < P; p++) norm += sums[p] * sums[p];
+        within += (2 * (m * sq - norm)) / P;
+      }
+      within += m * m - m * m;
+      groupId.push(g);
+      groupCount.push(m);
+      groupSq.push(sq);
+      for (let p = 0; p < P; p++) sumX.push(sums[p]);
+      sumStart.push(sumX.length);
+      size.push(m);
+      observed.push(within / (m - 1));
+      groupStart.push(groupId.length);
+      continue;
+    }
     // group the unit's values by length
     const byLength = new Map<number, Array<readonly number[]>>();
     for (const v of present) {
