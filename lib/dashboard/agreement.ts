@@ -2,7 +2,7 @@ import { ALL, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
-import { pairwiseAlpha, perfectAgreementShare } from "@/lib/stats/agreement-summary";
+import { pairwiseAlpha } from "@/lib/stats/agreement-summary";
 import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
 import { addAlphaCoincidenceSums, AlphaCoincidencesBuilder, alphaCoincidenceSumsOfUnits, alphaCoincidencesOfSums, type AlphaCoincidenceSums } from "@/lib/stats/alpha-unit-subset";
 import {
@@ -443,13 +443,22 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
   const unitSame = new Uint8Array(U);
   let pairable = 0;
   for (let u = 0; u < U; u++) {
-    const same = perfectAgreementShare([table.units[u]]);
-    if (same.units === 0) {
+    // pairable: two values or more (as perfectAgreementShare counts them); same: all of them equal
+    let m = 0;
+    let first: AlphaValue | null = null;
+    let same = true;
+    for (const v of table.units[u]) {
+      if (v === null || v === undefined) continue;
+      if (m === 0) first = v;
+      else if (v !== first) same = false;
+      m++;
+    }
+    if (m < 2) {
       pairableIndex[u] = -1;
       continue;
     }
     pairableIndex[u] = pairable++;
-    unitSame[u] = same.agreeing;
+    unitSame[u] = same ? 1 : 0;
   }
   const coincidences = !fast && typeof metric === "string" ? alphaCoincidences(table.units, metric, { perUnit: true }) : null;
   const coders = [...codersSeen].sort((a, b) => a - b);
