@@ -372,6 +372,8 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
   const itemUnits: number[][] = [];
   const itemAgrees: boolean[] = [];
   const codersSeen = new Set<number>();
+  const pendingValues: AlphaValue[][] = [];
+  const pendingCoders: number[][] = [];
   items.forEach((item, itemIndexGiven) => {
     const encoding = encodings.get(item.kind);
     if (!encoding) return;
@@ -389,7 +391,6 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
     // the item's unit names and their ids: a short list searched in place (a Map past a few dozen)
     const unitNames: string[] = [];
     let unitIndex: Map<string, number> | null = null;
-    const mine: number[] = [];
     // the item agrees when every answer is the same (as JSON): the same object is, at once
     const firstAnswer = chosen[0].answer;
     let firstText: string | null = null;
@@ -401,24 +402,35 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
         agrees = JSON.stringify(answer) === firstText;
       }
       for (const { unit, value } of unitsOfAnswer(encoding, answer, encoding.needsContext ? { key: item.key, score } : undefined)) {
-        let u: number | undefined;
-        if (unitIndex) u = unitIndex.get(unit);
+        // k: the unit's place among the item's units; its values wait in reused lists until the item is done
+        let k: number | undefined;
+        if (unitIndex) k = unitIndex.get(unit);
         else {
           const at = unitNames.indexOf(unit);
-          if (at >= 0) u = mine[at];
+          if (at >= 0) k = at;
         }
-        if (u === undefined) {
-          u = table.units.length;
-          table.units.push([]);
-          table.unitCoders.push([]);
-          table.unitItem.push(itemIndex);
-          mine.push(u);
-          if (unitIndex) unitIndex.set(unit, u);
-          else if (unitNames.push(unit) > 32) unitIndex = new Map(unitNames.map((name, i) => [name, mine[i]]));
+        if (k === undefined) {
+          k = unitNames.length;
+          if (unitIndex) unitIndex.set(unit, k);
+          if (unitNames.push(unit) > 32 && !unitIndex) unitIndex = new Map(unitNames.map((name, i) => [name, i]));
+          if (pendingValues.length <= k) {
+            pendingValues.push([]);
+            pendingCoders.push([]);
+          }
         }
-        table.units[u].push(value);
-        table.unitCoders[u].push(coder);
+        pendingValues[k].push(value);
+        pendingCoders[k].push(coder);
       }
+    }
+    // each unit's arrays at their exact size (a pushed-to empty array reserves 16 places)
+    const mine: number[] = [];
+    for (let k = 0; k < unitNames.length; k++) {
+      mine.push(table.units.length);
+      table.units.push(pendingValues[k].slice());
+      table.unitCoders.push(pendingCoders[k].slice());
+      table.unitItem.push(itemIndex);
+      pendingValues[k].length = 0;
+      pendingCoders[k].length = 0;
     }
     itemUnits.push(mine);
     itemAgrees.push(agrees);
