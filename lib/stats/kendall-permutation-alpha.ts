@@ -79,6 +79,27 @@ export function kendallPermutationDeltaSquared(a: readonly number[], b: readonly
   return discordant / ((L * (L - 1)) / 2);
 }
 
+/**
+ * Adds an order's pair-indicator vector x (x_ij = 1 when candidate i comes before j, i < j, in
+ * pair order) to `sums`; returns ||x||^2, its number of ones. `rank` is scratch of length >= L.
+ */
+function addPairIndicators(order: readonly number[], rank: Int32Array, sums: Float64Array): number {
+  const L = order.length;
+  for (let i = 0; i < L; i++) rank[order[i]] = i;
+  let ones = 0;
+  let p = 0;
+  for (let i = 0; i < L; i++) {
+    for (let j = i + 1; j < L; j++) {
+      if (rank[i] < rank[j]) {
+        sums[p] += 1;
+        ones += 1;
+      }
+      p++;
+    }
+  }
+  return ones;
+}
+
 /** Per pairable unit: groups of equal-length values with their pair-indicator sums. */
 interface Prepared {
   units: number;
@@ -142,19 +163,7 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
       const rank = scratchRank;
       sums.fill(0, 0, P);
       let sq = 0;
-      for (const v of present) {
-        for (let i = 0; i < L0; i++) rank[v[i]] = i;
-        let p = 0;
-        for (let i = 0; i < L0; i++) {
-          for (let j = i + 1; j < L0; j++) {
-            if (rank[i] < rank[j]) {
-              sums[p] += 1;
-              sq += 1;
-            }
-            p++;
-          }
-        }
-      }
+      for (const v of present) sq += addPairIndicators(v, rank, sums);
       let within = 0;
       if (P > 0) {
         let norm = 0;
@@ -192,19 +201,7 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
       const sums = new Float64Array(P);
       let sq = 0;
       const rank = new Int32Array(L);
-      for (const v of list) {
-        for (let i = 0; i < L; i++) rank[v[i]] = i;
-        let p = 0;
-        for (let i = 0; i < L; i++) {
-          for (let j = i + 1; j < L; j++) {
-            if (rank[i] < rank[j]) {
-              sums[p] += 1;
-              sq += 1;
-            }
-            p++;
-          }
-        }
-      }
+      for (const v of list) sq += addPairIndicators(v, rank, sums);
       const c = list.length;
       sameLengthPairs += c * c;
       if (P > 0) {
