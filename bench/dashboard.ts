@@ -97,10 +97,15 @@ async function main() {
     await client.query(`INSERT INTO "Study" (id, slug, title, overlap, "confidenceScale", "updatedAt") VALUES ($1, 'bench', 'Bench study', $2, 'LIKERT_5', now())`, [studyId, ANNOTATORS]);
     await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, unnest($2::text[])`, [studyId, users.map((u) => u.id)]);
     await client.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'bench.jsonl', 'bench', $3)`, [batchId, studyId, ITEMS]);
+    // the seed's kinds: those whose answers are orders of candidates (their agreement has a Kendall
+    // permutation encoding), found in the registry rather than named (a kind keeps its id to its folders)
+    const { taskKinds } = await import("@/lib/tasks");
+    const orderKinds = taskKinds.filter((kind) => getTaskModule(kind).agreementEncodings.some((e) => e.kendallPermutations));
+    if (orderKinds.length !== 2) throw new Error(`the bench seeds two kinds whose answers are orders; the registry has ${orderKinds.length}`);
     const items: Array<{ id: string; kind: string; order: number[]; L: number; externalId: string }> = [];
     const itemRows: unknown[][] = [];
     for (let n = 0; n < ITEMS; n++) {
-      const kind = n % 2 === 0 ? "enact-forward" : "enact-inverse";
+      const kind = orderKinds[n % 2];
       const L = 3 + (Math.floor(n / 2) % 8);
       const order = Array.from({ length: L }, (_, i) => i);
       for (let i = L - 1; i > 0; i--) {
@@ -110,9 +115,10 @@ async function main() {
       const id = randomUUID();
       const externalId = `bench-${n}`;
       items.push({ id, kind, order, L, externalId });
-      const pub = kind === "enact-forward"
-        ? { initialImage: "i.png", actions: order.map((_, i) => `Action ${i}`), candidates: order.map((_, i) => `c${i}.png`) }
-        : { observations: [...order, L].map((_, i) => `o${i}.png`), candidates: order.map((_, i) => `Action ${i}`) };
+      // the public side in whichever of the two shapes the kind's schema takes (images to order, or actions)
+      const imagesToOrder = { initialImage: "i.png", actions: order.map((_, i) => `Action ${i}`), candidates: order.map((_, i) => `c${i}.png`) };
+      const actionsToOrder = { observations: [...order, L].map((_, i) => `o${i}.png`), candidates: order.map((_, i) => `Action ${i}`) };
+      const pub = getTaskModule(kind).publicSchema.safeParse(imagesToOrder).success ? imagesToOrder : actionsToOrder;
       itemRows.push([id, studyId, batchId, externalId, kind, JSON.stringify(pub), JSON.stringify({ order }), JSON.stringify({ steps: L, hand: n % 3 === 0 ? "left" : "right" }), `h${n}`]);
     }
     await insertRows(client, "Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "text"], itemRows);
