@@ -134,6 +134,16 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
   const sumX: number[] = [];
   let scratchSums = new Float64Array(64);
   let scratchRank = new Int32Array(16);
+  /** the dense group of orders of length L, created on first use */
+  const groupOf = (L: number): number => {
+    let g = lengthIndex.get(L);
+    if (g === undefined) {
+      g = lengths.length;
+      lengthIndex.set(L, g);
+      lengths.push(L);
+    }
+    return g;
+  };
   for (let u = 0; u < units.length; u++) {
     const unit = units[u];
     if (!Array.isArray(unit)) throw new Error(`${fnName} requires every unit to be an array (unit ${u} is not)`);
@@ -150,12 +160,7 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
     for (let i = 1; i < m && sameLength; i++) sameLength = present[i].length === L0;
     if (sameLength) {
       // one length group (the usual unit): the general path below with no Map and no buffers of its own
-      let g = lengthIndex.get(L0);
-      if (g === undefined) {
-        g = lengths.length;
-        lengthIndex.set(L0, g);
-        lengths.push(L0);
-      }
+      const g = groupOf(L0);
       const P = (L0 * (L0 - 1)) / 2;
       if (scratchSums.length < P) scratchSums = new Float64Array(P);
       if (scratchRank.length < L0) scratchRank = new Int32Array(L0);
@@ -191,12 +196,7 @@ function prepare(units: PermutationUnits, fnName: string): Prepared {
     let within = 0;
     let sameLengthPairs = 0;
     for (const [L, list] of byLength) {
-      let g = lengthIndex.get(L);
-      if (g === undefined) {
-        g = lengths.length;
-        lengthIndex.set(L, g);
-        lengths.push(L);
-      }
+      const g = groupOf(L);
       const P = (L * (L - 1)) / 2;
       const sums = new Float64Array(P);
       let sq = 0;
