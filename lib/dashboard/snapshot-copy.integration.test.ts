@@ -119,9 +119,10 @@ describe("the dashboard snapshot by COPY", () => {
     let position = 0;
     let responses = 0;
     const createdAts = [new Date("2026-01-01T10:00:00.123Z"), new Date("1960-06-30T23:59:59.999Z"), new Date("2100-01-01T00:00:00.001Z"), new Date(0), new Date(-1)];
-    for (const [n, item] of items.entries()) {
+    // answers stored out of (item, annotator) order: items from the last, annotators from the last made (ids grow with time)
+    for (const [n, item] of [...items.entries()].reverse()) {
       if (n % 13 === 12) continue; // items without answers
-      for (const user of users) {
+      for (const user of [...users].reverse()) {
         if (next() < 0.3) continue;
         const purpose = purposes[Math.floor(next() * purposes.length)];
         const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: user.id, purpose, status: "SUBMITTED", position: position++ } });
@@ -160,6 +161,13 @@ describe("the dashboard snapshot by COPY", () => {
     expectSameSnapshot(copy, keyset);
     expectSameSnapshot(await loadSnapshot(study.id, "v"), keyset);
 
+    // answers in (item, annotator id) order, whatever order the server's join gave them in
+    for (let r = 1; r < copy.responses.count; r++) {
+      const [item, before] = [copy.responses.item[r], copy.responses.item[r - 1]];
+      expect(item >= before, `answer ${r}'s item`).toBe(true);
+      if (item === before) expect(copy.annotators[copy.responses.annotator[r]].id > copy.annotators[copy.responses.annotator[r - 1]].id, `answer ${r}'s annotator`).toBe(true);
+    }
+
     // what the study holds, so that equal snapshots are not equally empty
     expect(copy.responses.count).toBe(responses);
     expect(copy.items.ids).toHaveLength(items.filter((i) => !i.practice).length);
@@ -192,6 +200,33 @@ describe("the dashboard snapshot by COPY", () => {
     }).toThrow(TypeError);
     const nested = copy.responses.answer.find((a) => Array.isArray((a as { order?: unknown })?.order)) as { order: number[] };
     expect(() => nested.order.push(3)).toThrow(TypeError);
+  });
+
+  it("orders many answers to one item by annotator id", async () => {
+    const study = await createStudy({ overlap: 3 });
+    const batch = await createBatch(study.id);
+    const users = [];
+    for (let n = 0; n < 24; n++) users.push(await createUser("ANNOTATOR", { name: `A${n % 3}` }));
+    const items = [];
+    for (let n = 0; n < 3; n++) items.push(await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: `i${n}`, kind: "enact-forward", public: {}, key: {}, contentHash: `h${n}` } }));
+    let position = 0;
+    // 24 answers to the middle item, 2 to each other one, stored in an order none of them has
+    for (const [n, user] of [...users.entries()].reverse()) {
+      for (const [i, item] of items.entries()) {
+        if (i !== 1 && n % 12 !== 0) continue;
+        const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: user.id, status: "SUBMITTED", position: position++ } });
+        await db.response.create({ data: { assignmentId: assignment.id, clientId: `c${position}`, answer: { n }, confidenceRaw: 0, confidence: n / 24, wallMs: n, activeMs: n, score: {}, correct: n % 2 === 0 } });
+      }
+    }
+    const copy = await loadSnapshot(study.id, "v", "copy");
+    expectSameSnapshot(copy, await loadSnapshot(study.id, "v", "keyset"));
+    expect(copy.responses.count).toBe(28);
+    const ids = Array.from(copy.responses.annotator, (a) => copy.annotators[a].id);
+    const itemIds = Array.from(copy.responses.item, (i) => copy.items.ids[i]);
+    const expected = itemIds.map((item, r) => `${item} ${ids[r]}`);
+    expect(expected).toEqual([...expected].sort());
+    // each answer kept its own values through the reordering
+    for (let r = 0; r < copy.responses.count; r++) expect(copy.responses.wallMs[r]).toBe((copy.responses.answer[r] as { n: number }).n);
   });
 
   it("reads an empty study", async () => {
