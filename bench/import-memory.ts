@@ -1,8 +1,11 @@
 /**
  * Import benchmark (issue #17: "a 100,000-line items file took 25 s and 1.6 GB of server memory
- * while other users waited 11 s"): writes a 100,000-line items.jsonl (enact-forward items sharing
- * three images) as a folder and as a zip (what the admin page uploads), imports each into its own
- * study of a throwaway database on 127.0.0.1:5432, and drops the database.
+ * while other users waited 11 s"): writes a 100,000-line items.jsonl (ENACT items sharing three
+ * images: an initial image, two actions, two candidate images to order) as a folder and as a zip
+ * (what the admin page uploads), imports each into its own study of a throwaway database on
+ * 127.0.0.1:5432, and drops the database. The items' kind is found in the registry, not named (a
+ * kind keeps its id to its folders, tests/kind-names.test.ts): the first kind whose item schema
+ * takes that item and whose mapImages finds its three images; the run prints which.
  *
  *   node --expose-gc --conditions=react-server --import tsx bench/import-memory.ts [--lines 100000] [--only zip|folder]
  *
@@ -24,7 +27,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import JSZip from "jszip";
 import pg from "pg";
 import { applyMigrations } from "@/lib/db/schema-engine";
-import { forwardItem, image } from "@/tests/fixtures/import-batches";
+import { image } from "@/tests/fixtures/import-batches";
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -41,6 +44,45 @@ url.pathname = `/${dbName}`;
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
+
+const IMAGES = { initialImage: "img/start.png", candidates: ["img/a.png", "img/b.png"] };
+
+/** Item n of the batch, of the given kind: an initial image, two actions, two candidate images to order (the three images shared by every item). */
+function itemLine(kind: string, n: number) {
+  return {
+    id: `bench-${n}`,
+    kind,
+    public: { initialImage: IMAGES.initialImage, actions: ["The fridge changes to be open.", "The apple is now inside the fridge."], candidates: IMAGES.candidates },
+    key: { order: [1, 0] },
+    tags: { steps: 3 + (n % 8), hand: n % 2 ? "left" : "right", n },
+    practice: false,
+    gold: false,
+  };
+}
+
+/**
+ * The batch's kind: the first registered kind whose item schema (or public and key schemas) takes
+ * the bench's item and whose mapImages finds its three images, so that the import validates,
+ * hashes and stores them as it would a real batch of that kind.
+ */
+async function batchKind(): Promise<string> {
+  const { taskKinds, getTaskModule } = await import("@/lib/tasks");
+  const { public: pub, key } = itemLine("", 0);
+  const wanted = [IMAGES.initialImage, ...IMAGES.candidates];
+  const kind = taskKinds.find((candidate) => {
+    const taskModule = getTaskModule(candidate);
+    const takes = taskModule.itemSchema ? taskModule.itemSchema.safeParse({ public: pub, key }).success : taskModule.publicSchema.safeParse(pub).success && taskModule.keySchema.safeParse(key).success;
+    if (!takes) return false;
+    const refs = new Set<string>();
+    taskModule.mapImages({ public: pub, key }, (ref) => {
+      refs.add(ref);
+      return ref;
+    });
+    return wanted.every((ref) => refs.has(ref));
+  });
+  if (!kind) throw new Error(`no registered kind takes an item of an initial image, actions and candidate images to order (kinds: ${taskKinds.join(", ")})`);
+  return kind;
+}
 
 /** The longest event-loop stall (ms) while `run` runs. */
 async function withStall<T>(run: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
@@ -92,15 +134,14 @@ async function main() {
     const { db, disconnectDb } = await import("@/lib/db");
     const { importBatch, readBatchSource } = await import("@/lib/import");
 
-    // the batch: LINES items sharing three images
+    // the batch: LINES items of one kind sharing three images
+    const itemKind = await batchKind();
     const folder = path.join(work, "batch");
     await mkdir(path.join(folder, "img"), { recursive: true });
-    const images = { "img/start.png": await image("s"), "img/a.png": await image("a"), "img/b.png": await image("b") };
+    const images = { [IMAGES.initialImage]: await image("s"), [IMAGES.candidates[0]]: await image("a"), [IMAGES.candidates[1]]: await image("b") };
     for (const [name, bytes] of Object.entries(images)) await writeFile(path.join(folder, name), bytes);
     const parts: string[] = [];
-    for (let n = 0; n < LINES; n++) {
-      parts.push(JSON.stringify(forwardItem(`bench-${n}`, { candidates: ["img/a.png", "img/b.png"], tags: { steps: 3 + (n % 8), hand: n % 2 ? "left" : "right", n } })));
-    }
+    for (let n = 0; n < LINES; n++) parts.push(JSON.stringify(itemLine(itemKind, n)));
     const text = `${parts.join("\n")}\n`;
     parts.length = 0;
     await writeFile(path.join(folder, "items.jsonl"), text);
@@ -109,7 +150,7 @@ async function main() {
     zip.file("items.jsonl", text);
     for (const [name, bytes] of Object.entries(images)) zip.file(name, bytes);
     await writeFile(zipFile, await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" }));
-    console.log(`items.jsonl: ${LINES.toLocaleString("en")} lines, ${mib(Buffer.byteLength(text))}`);
+    console.log(`items.jsonl: ${LINES.toLocaleString("en")} lines of kind ${itemKind}, ${mib(Buffer.byteLength(text))}`);
 
     const runs = (["zip", "folder"] as const).filter((kind) => ONLY === undefined || ONLY === kind);
     for (const [index, kind] of runs.entries()) {

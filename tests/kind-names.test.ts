@@ -10,16 +10,22 @@ import { taskKinds } from "@/lib/tasks";
  */
 
 const root = path.resolve(import.meta.dirname, "..");
-/** examples/: the example agents answer every kind through the server's agent contract (issue 23), never by its id */
-const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config", "examples"];
+/**
+ * examples/: the example agents answer every kind through the server's agent contract (issue 23),
+ * never by its id. bench/: the benchmarks find their kinds through the registry (bench/dashboard.ts,
+ * bench/import-memory.ts); a benchmark of one kind alone names it, so it lives in the kind's folder,
+ * lib/tasks/<kind>/bench/ (lib/tasks/explore-scene/bench/answer-caps.ts), kind-owned below.
+ */
+const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config", "examples", "bench"];
 
 const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
 const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts"];
 /**
- * demo data, generated code, test code (tests and their fixtures) and migrations (they move stored
- * data, whose kind ids are data) may name kinds
+ * demo data, generated code, benchmark output (bench/.results/, as eslint ignores it), test code
+ * (tests and their fixtures) and migrations (they move stored data, whose kind ids are data) may
+ * name kinds
  */
-const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
+const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /^bench\/\.results\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
@@ -78,6 +84,11 @@ describe("kind names", () => {
     expect(kindPattern(["esi-explore"]).test('        if kind == "esi-explore":')).toBe(true);
     expect(kindPattern(["choice"]).test("    if kind == 'choice':")).toBe(true);
     expect(kindPattern(["choice"]).test('        return {"choice": options[0]}')).toBe(false);
+  });
+
+  it("scans the benchmarks; a kind's own benchmark is in its folder, kind-owned", () => {
+    expect([...files("bench")]).toEqual(expect.arrayContaining(["bench/dashboard.ts", "bench/import-memory.ts", "bench/load/run.ts"]));
+    expect(kindOwned.some((re) => re.test("lib/tasks/explore-scene/bench/answer-caps.ts"))).toBe(true);
   });
 
   it("finds a one-word kind where code names it as a kind, not where it is an ordinary word", () => {

@@ -18,6 +18,12 @@ import { withValueAt, wrongValueText } from "@/tests/fixtures/fuzz-values";
  * line, or in a clean import; never another exception, and a refused batch changes nothing.
  */
 
+/**
+ * seeded, so that CI is the same run every time: 160668373 is the seed of the run that found text
+ * PostgreSQL cannot store (the test below); FUZZ_SEED runs another
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 160668373);
+
 const weird = wrongValueText;
 
 /** A path into a valid item, where the fuzz puts its value (or deletes the key). */
@@ -106,7 +112,7 @@ describe("the importer under fuzzed input", () => {
           if (text.trim() !== "") expect(details.errors.some((issue) => issue.line !== undefined)).toBe(true);
         }
       }),
-      { numRuns: 120, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31) },
+      { numRuns: 120, seed: SEED },
     );
     expect(refused).toBeGreaterThan(60);
   });
@@ -126,7 +132,7 @@ describe("the importer under fuzzed input", () => {
     const cases: Buffer[] = [
       Buffer.alloc(0),
       Buffer.from("PK\u0003\u0004 not really a zip"),
-      Buffer.from(await fc.sample(fc.uint8Array({ minLength: 1, maxLength: 2000 }), 1)[0]),
+      Buffer.from(await fc.sample(fc.uint8Array({ minLength: 1, maxLength: 2000 }), { numRuns: 1, seed: SEED })[0]),
       await zipOf({ "readme.txt": "no items here" }),
       await zipOf({ ...images, "items.jsonl": "" }),
       await zipOf({ ...images, "../items.jsonl": jsonl([forwardItem("fz")]) }),

@@ -4,7 +4,7 @@ import { EXPLORE_ANSWER_LIMITS, exploreSceneAnswerSchema } from "@/lib/tasks/exp
 /**
  * Issue #17: an explore-scene answer is capped in its schema (objects, relations, text), the counts
  * are checked before anything else is parsed, and the relation checks are linear. Timing is in
- * bench/explore-answer-caps.ts (no timed assertion here).
+ * lib/tasks/explore-scene/bench/answer-caps.ts (no timed assertion here).
  */
 
 const L = EXPLORE_ANSWER_LIMITS;

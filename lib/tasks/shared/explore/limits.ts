@@ -3,7 +3,8 @@
 /**
  * Size caps of an answer (issue #17): a scene of the benchmark has about 10 objects (Sec. 6: 9 on
  * average in the abnormal cases); the caps leave ample room and keep validating and scoring one
- * answer well under 50 ms (bench/explore-answer-caps.ts). Counted before anything else is parsed.
+ * answer well under 50 ms (lib/tasks/explore-scene/bench/answer-caps.ts). Counted before anything
+ * else is parsed.
  */
 export const EXPLORE_ANSWER_LIMITS = {
   objects: 100,

@@ -1,5 +1,7 @@
 /**
- * Benchmark for the explore-scene answer caps (issue #17): run with `npx tsx bench/explore-answer-caps.ts`.
+ * Benchmark for the explore-scene answer caps (issue #17): run with
+ * `npx tsx lib/tasks/explore-scene/bench/answer-caps.ts` (a kind's own benchmark lives in its folder,
+ * lib/tasks/<kind>/bench/, since it names the kind: tests/kind-names.test.ts).
  * Times, for one answer at the caps (EXPLORE_ANSWER_LIMITS: objects, relations, text lengths):
  * validating it (the kind's answer schema, relation checks included) and scoring it with the
  * structured scorer against a 10-object key (what a submission costs the server), and the rejection
