@@ -3,7 +3,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { copySupported } from "@/lib/db/copy";
 import { disconnectReadDb, readPool } from "@/lib/db/read";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { clearDashboardCaches, loadSnapshot, type StudySnapshot } from "@/lib/dashboard/snapshot";
+import { clearDashboardCaches, loadSnapshot, storeLoadedSnapshot, type StudySnapshot } from "@/lib/dashboard/snapshot";
 import { createBatch } from "@/lib/dashboard/testing/seed";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
@@ -160,6 +160,9 @@ describe("the dashboard snapshot by COPY", () => {
     const copy = await loadSnapshot(study.id, "v", "copy");
     expectSameSnapshot(copy, keyset);
     expectSameSnapshot(await loadSnapshot(study.id, "v"), keyset);
+    // and in its stored form (snapshot-store.ts)
+    expect(await storeLoadedSnapshot(copy)).toBe(true);
+    expectSameSnapshot(await loadSnapshot(study.id, "v", "stored"), keyset);
 
     // answers in (item, annotator id) order, whatever order the server's join gave them in
     for (let r = 1; r < copy.responses.count; r++) {

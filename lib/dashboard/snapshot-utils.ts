@@ -20,3 +20,26 @@ export function compareTagValues(a: string, b: string): number {
   if (yn) return 1;
   return a.localeCompare(b);
 }
+
+/** Deep-freezes a parsed JSON value: the snapshot shares one value between the rows that stored the same text. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * The snapshot's annotators sorted by name (then id), and each answer's annotator as an index into
+ * that order. `annotatorOf`: each answer's index into `userIds`; `nameOf`: the names (a user missing
+ * from it was deleted meanwhile).
+ */
+export function annotatorsByName(userIds: readonly string[], annotatorOf: ArrayLike<number>, nameOf: Map<string, string>): { annotators: Array<{ id: string; name: string }>; annotator: Int32Array } {
+  const order = userIds.map((id, i) => ({ id, i, name: nameOf.get(id) ?? "(deleted user)" })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  const remap = new Int32Array(userIds.length);
+  order.forEach((entry, sorted) => (remap[entry.i] = sorted));
+  const annotator = new Int32Array(annotatorOf.length);
+  for (let r = 0; r < annotator.length; r++) annotator[r] = remap[annotatorOf[r]];
+  return { annotators: order.map(({ id, name }) => ({ id, name })), annotator };
+}

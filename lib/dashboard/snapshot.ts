@@ -4,11 +4,12 @@ import { escapeLiteral } from "pg";
 import type pg from "pg";
 import { readDb, readPool } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
-import type { Tags } from "@/lib/dashboard/snapshot-utils";
+import { annotatorsByName, deepFreeze, type Tags } from "@/lib/dashboard/snapshot-utils";
 import type { SnapshotItems, SnapshotResponses, StudySnapshot } from "@/lib/dashboard/types";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
 import { isTaskKind } from "@/lib/tasks";
 import { COPY_NULL, copyLineReader, copySupported, unescapeCopy } from "@/lib/db/copy";
+import { readStoredSnapshot, snapshotStoreMinAnswers, storeSnapshot } from "@/lib/dashboard/snapshot-store";
 
 /**
  * What every dashboard computation reads, loaded in one streaming pass: the study's non-practice
@@ -39,15 +40,6 @@ export async function currentResponseCount(studyId: string): Promise<number> {
   const [row] = await readDb.$queryRaw<Array<{ responses: bigint }>>`
     SELECT count(*) AS responses FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE'`;
   return Number(row.responses);
-}
-
-/** Deep-freezes a parsed JSON value: the snapshot shares one value between the rows that stored the same text. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** Distinct JSON texts a column keeps parsed during one load (emptied when full). */
@@ -134,17 +126,13 @@ class SnapshotBuilder {
   /** `nameOf`: the annotators' names (a user missing from it was deleted meanwhile) */
   done(studyId: string, version: string, nameOf: Map<string, string>): StudySnapshot {
     const { columns, userIds } = this;
-    // annotators sorted by name; remap the response column to the sorted order
-    const order = userIds.map((id, i) => ({ id, i, name: nameOf.get(id) ?? "(deleted user)" })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    const remap = new Int32Array(userIds.length);
-    order.forEach((entry, sorted) => (remap[entry.i] = sorted));
-    const annotatorColumn = Int32Array.from(columns.annotator.done(), (i) => remap[i]);
+    const { annotators, annotator: annotatorColumn } = annotatorsByName(userIds, columns.annotator.done(), nameOf);
     return {
       studyId,
       version,
       loadedAt: Date.now(),
       items: this.items,
-      annotators: order.map(({ id, name }) => ({ id, name })),
+      annotators,
       responses: {
         count: this.score.length,
         item: Int32Array.from(columns.item.done()),
@@ -276,7 +264,7 @@ async function copyEach(client: pg.ClientBase, select: string, row: (line: strin
  * and streams the rows while they are parsed here. Numbers arrive as the shortest round-trip
  * digits (readPool's extra_float_digits).
  */
-async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Promise<StudySnapshot> {
+async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Promise<{ snapshot: StudySnapshot; ofVersion: boolean }> {
   const snapshot = new SnapshotBuilder();
   const tagsOf = jsonMemo(unescapeCopy);
   const keyOf = jsonMemo(unescapeCopy);
@@ -286,6 +274,9 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
   const client = await pool.connect();
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    // the data read is of `version` only when the version read in this transaction is it (a write may have come between)
+    const versionRows = await client.query<{ version: string }>(`SELECT version::text || ':' || (extract(epoch FROM "changedAt") * 1000)::bigint AS version FROM "StudyDataVersion" WHERE "studyId" = $1`, [studyId]);
+    const ofVersion = (versionRows.rows[0]?.version ?? "0") === version;
     const kindRows = await client.query<{ kind: string }>(`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = $1`, [studyId]);
     const keyKinds = keyKindsOf(kindRows.rows.map((r) => r.kind));
     const key = keyKinds.length ? `CASE WHEN kind IN (${keyKinds.map(escapeLiteral).join(", ")}) THEN key END` : "NULL";
@@ -322,7 +313,7 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
     const users = userIds.length ? (await client.query<{ id: string; name: string }>(`SELECT id, name FROM "User" WHERE id = ANY($1)`, [userIds])).rows : [];
     await client.query("COMMIT");
     client.release();
-    return snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name])));
+    return { snapshot: snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name]))), ofVersion };
   } catch (error) {
     // a COPY left half read leaves the connection mid-protocol: it cannot go back to the pool
     client.release(error instanceof Error ? error : new Error(String(error)));
@@ -330,15 +321,77 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
   }
 }
 
+/** The kinds, of those of the snapshot's items, whose keys a snapshot holds: a stored one whose differ (other code) is read anew. */
+function storedKeyKinds(itemKinds: string[]): string[] {
+  return [...new Set(keyKindsOf([...new Set(itemKinds)]))].sort();
+}
+
+/** Annotators' names now, for a stored snapshot (names are never stored: a renamed annotator shows the new name). */
+async function namesOf(client: pg.ClientBase, userIds: string[]): Promise<Map<string, string>> {
+  const users = userIds.length ? (await client.query<{ id: string; name: string }>(`SELECT id, name FROM "User" WHERE id = ANY($1)`, [userIds])).rows : [];
+  return new Map(users.map((u) => [u.id, u.name]));
+}
+
+/** The study's snapshot as stored for this version (snapshot-store.ts), or null. */
+async function loadStored(pool: pg.Pool, studyId: string, version: string): Promise<StudySnapshot | null> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const snapshot = await readStoredSnapshot(client, studyId, version, storedKeyKinds, (userIds) => namesOf(client, userIds));
+    await client.query("COMMIT");
+    return snapshot;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    console.error(`dashboard snapshot of study ${studyId}: the stored snapshot could not be read, reading the answers:`, error instanceof Error ? error.message : error);
+    return null;
+  } finally {
+    client.release();
+  }
+}
+
+/** Stores made in the background and not finished yet (the bench and tests wait for them). */
+const pendingStores = new Set<Promise<unknown>>();
+
+/** Waits for the snapshots being stored in the background. */
+export async function snapshotStoresSettled(): Promise<void> {
+  while (pendingStores.size) await Promise.allSettled([...pendingStores]);
+}
+
+/** Stores a snapshot for its version (false when a value would not come back the same). */
+export function storeLoadedSnapshot(snapshot: StudySnapshot): Promise<boolean> {
+  return storeSnapshot(snapshot, storedKeyKinds(snapshot.items.kinds));
+}
+
+/** Stores a large study's snapshot read from its answers, after the request that read it (its figures do not wait). */
+function storeInBackground(snapshot: StudySnapshot): void {
+  if (snapshot.responses.count < snapshotStoreMinAnswers() || snapshot.version === "0") return;
+  const pending = new Promise((resolve) => setImmediate(resolve))
+    .then(() => storeLoadedSnapshot(snapshot))
+    .catch((error: unknown) => console.error(`dashboard snapshot of study ${snapshot.studyId}: not stored:`, error instanceof Error ? error.message : error))
+    .finally(() => pendingStores.delete(pending));
+  pendingStores.add(pending);
+}
+
 /**
- * Loads a snapshot (use getSnapshot for the cached one): by COPY where the database streams it
- * (PostgreSQL), else in keyset pages (PGlite); `via` chooses (tests).
+ * Loads a snapshot (use getSnapshot for the cached one). On PostgreSQL: the one stored for this
+ * version when there is one (snapshot-store.ts), else by COPY, storing a large study's in the
+ * background; on PGlite (which answers a statement whole) in keyset pages. `via` chooses (tests).
  */
-export async function loadSnapshot(studyId: string, version?: string, via?: "copy" | "keyset"): Promise<StudySnapshot> {
+export async function loadSnapshot(studyId: string, version?: string, via?: "copy" | "keyset" | "stored"): Promise<StudySnapshot> {
   const resolvedVersion = version ?? (await snapshotVersion(studyId));
   const pool = readPool();
-  const copy = via ? via === "copy" : await copySupported(pool);
-  return copy ? loadByCopy(pool, studyId, resolvedVersion) : loadByKeyset(studyId, resolvedVersion);
+  const copy = via ? via !== "keyset" : await copySupported(pool);
+  if (!copy) return loadByKeyset(studyId, resolvedVersion);
+  if (via !== "copy") {
+    const stored = await loadStored(pool, studyId, resolvedVersion);
+    if (stored || via === "stored") {
+      if (!stored) throw new Error(`no snapshot of study ${studyId} is stored for version ${resolvedVersion}`);
+      return stored;
+    }
+  }
+  const { snapshot, ofVersion } = await loadByCopy(pool, studyId, resolvedVersion);
+  if (via === undefined && ofVersion) storeInBackground(snapshot);
+  return snapshot;
 }
 
 const SNAPSHOT_CACHE_SIZE = 4;
