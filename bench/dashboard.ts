@@ -30,7 +30,9 @@ const ITEMS = flag("items", 10_000);
 const ANNOTATORS = flag("annotators", 5);
 const EVENTS_PER_ANSWER = flag("events", 10);
 /** --keep: leave the database in place (its name is printed) for profiling; drop it by hand */
-const KEEP = args.includes("--keep");
+/** --seed-only: seed the database, keep it (its name is printed) and stop, for profiling */
+const SEED_ONLY = args.includes("--seed-only");
+const KEEP = SEED_ONLY || args.includes("--keep");
 /** --exports-only: progress and the exports, not the dashboard's views (for 100,000 items on a loaded machine) */
 const EXPORTS_ONLY = args.includes("--exports-only");
 
@@ -163,6 +165,10 @@ async function main() {
     for (const rows of [itemRows, assignmentRows, responseRows, eventRows]) rows.length = 0;
     await client.query("ANALYZE");
     const seedMs = performance.now() - seedStart;
+    if (SEED_ONLY) {
+      console.log(`seeded in ${(seedMs / 1000).toFixed(1)} s`);
+      return;
+    }
 
     // --- timings ---------------------------------------------------------------------------------
     const { clearDashboardCaches, getSnapshot, loadSnapshot, snapshotStoresSettled } = await import("@/lib/dashboard/snapshot");

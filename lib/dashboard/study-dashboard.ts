@@ -17,7 +17,7 @@ import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { excludedParticipantIds } from "@/lib/participants/participants";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
-import { computeTime, type TimeResult } from "@/lib/dashboard/time";
+import { computeTimeColumns, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns } from "@/lib/dashboard/agents";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
@@ -269,12 +269,24 @@ function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includ
 /** Time figures of every answer, by kind and tag value (the dashboard's and the Annotators tab's). */
 export function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResult {
   const { responses, items } = snapshot;
-  const entries = [];
-  for (let r = 0; r < responses.count; r++) {
-    const item = responses.item[r];
-    entries.push({ kind: items.kinds[item], tag: tagValue(items.tags[item], tagKey), annotator: responses.annotator[r], activeMs: responses.activeMs[r], wallMs: responses.wallMs[r] });
+  // each item's cell once, then each answer's from its item's
+  const cellIndex = new Map<string, number>();
+  const cells: Array<{ kind: string; tag: string | null }> = [];
+  const itemCell = new Int32Array(items.ids.length);
+  for (let i = 0; i < itemCell.length; i++) {
+    const kind = items.kinds[i];
+    const tag = tagValue(items.tags[i], tagKey);
+    const key = tag === null ? kind : `${kind}\u0000${tag}`;
+    let at = cellIndex.get(key);
+    if (at === undefined) {
+      cellIndex.set(key, (at = cells.length));
+      cells.push({ kind, tag });
+    }
+    itemCell[i] = at;
   }
-  return computeTime(entries);
+  const cell = new Int32Array(responses.count);
+  for (let r = 0; r < responses.count; r++) cell[r] = itemCell[responses.item[r]];
+  return computeTimeColumns({ count: responses.count, cell, cells, annotator: responses.annotator, activeMs: responses.activeMs, wallMs: responses.wallMs });
 }
 
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {

@@ -1,5 +1,67 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { computeTime, spread } from "@/lib/dashboard/time";
+import { UNTAGGED } from "@/lib/dashboard/accuracy";
+import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
+import { computeTime, computeTimeColumns, spread, type TimeEntry, type TimeResult } from "@/lib/dashboard/time";
+import { flagFarFaster } from "@/lib/stats/descriptive";
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
+
+/** computeTime as it was before it took columns (session 10): one object per answer, arrays pushed to */
+function computeTimeBefore(entries: TimeEntry[]): TimeResult {
+  type Cell = { kind: string; tag: string; active: number[]; wall: number[]; median: number };
+  const byKind = new Map<string, Map<string, Cell>>();
+  const byAnnotator = new Map<number, { active: number[]; wall: number[] }>();
+  // each entry's cell, for the second pass
+  const cellOf: Cell[] = new Array(entries.length);
+  entries.forEach((e, i) => {
+    const tag = e.tag ?? UNTAGGED;
+    let tags = byKind.get(e.kind);
+    if (!tags) byKind.set(e.kind, (tags = new Map()));
+    let cell = tags.get(tag);
+    if (!cell) tags.set(tag, (cell = { kind: e.kind, tag, active: [], wall: [], median: 0 }));
+    cellOf[i] = cell;
+    cell.active.push(e.activeMs);
+    cell.wall.push(e.wallMs);
+    let a = byAnnotator.get(e.annotator);
+    if (!a) byAnnotator.set(e.annotator, (a = { active: [], wall: [] }));
+    a.active.push(e.activeMs);
+    a.wall.push(e.wallMs);
+  });
+  const sortedCells = [...byKind.values()].flatMap((tags) => [...tags.values()]).sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag));
+  const cells = sortedCells.map((c) => {
+    const active = spread(c.active)!;
+    c.median = active.median;
+    return { kind: c.kind, tag: c.tag, active, wall: spread(c.wall)! };
+  });
+  const ratios = new Map<number, number[]>();
+  entries.forEach((e, i) => {
+    const median = cellOf[i].median;
+    let list = ratios.get(e.annotator);
+    if (!list) ratios.set(e.annotator, (list = []));
+    // a zero active time (or median) would break the log scale: floor both at 1 ms
+    list.push(Math.max(e.activeMs, 1) / Math.max(median, 1));
+  });
+  const annotators = [...byAnnotator.keys()].sort((a, b) => a - b);
+  const relative = annotators.map((a) => spread(ratios.get(a)!)!.median);
+  let flags = annotators.map(() => false);
+  let flagNote: string | undefined;
+  if (annotators.length >= 3) flags = flagFarFaster(relative).flags;
+  else flagNote = "Flagging needs at least 3 annotators.";
+  return {
+    cells,
+    perAnnotator: annotators.map((annotator, i) => ({
+      annotator,
+      active: spread(byAnnotator.get(annotator)!.active)!,
+      wall: spread(byAnnotator.get(annotator)!.wall)!,
+      relativeSpeed: relative[i],
+      farFaster: flags[i],
+    })),
+    ...(flagNote ? { flagNote } : {}),
+  };
+}
+
+
 
 describe("spread", () => {
   it("gives R's type-7 quartiles", () => {
@@ -47,5 +109,28 @@ describe("spread by selection", () => {
         expect(spread(values)).toEqual(want);
       }
     }
+  });
+});
+
+describe("computeTimeColumns", () => {
+  it("gives what computeTime gave one object per answer", () => {
+    const entry = fc.record({
+      kind: fc.constantFrom("k-a", "k-b"),
+      tag: fc.constantFrom(null, "1", "2", "10", "x", UNTAGGED),
+      annotator: fc.integer({ min: 0, max: 5 }),
+      activeMs: fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(0, 1, 0.5)),
+      wallMs: fc.integer({ min: 0, max: 200_000 }),
+    });
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 300 }), (entries: TimeEntry[]) => {
+        expect(computeTime(entries)).toEqual(computeTimeBefore(entries));
+        // the columns as timeOf gives them: one cell per (kind, tag), answers pointing at them
+        const cells = [...new Map(entries.map((e) => [`${e.kind}|${e.tag}`, { kind: e.kind, tag: e.tag }])).values()];
+        const cell = entries.map((e) => cells.findIndex((c) => c.kind === e.kind && c.tag === e.tag));
+        const columns = computeTimeColumns({ count: entries.length, cell, cells, annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) });
+        expect(columns).toEqual(computeTimeBefore(entries));
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
   });
 });

@@ -63,48 +63,94 @@ export interface TimeResult {
   flagNote?: string;
 }
 
+/** Answers' times as columns: each answer's cell (kind x tag value) an index into `cells`. */
+export interface TimeColumns {
+  count: number;
+  cell: ArrayLike<number>;
+  cells: ReadonlyArray<{ kind: string; tag: string | null }>;
+  annotator: ArrayLike<number>;
+  activeMs: ArrayLike<number>;
+  wallMs: ArrayLike<number>;
+}
+
+/** The values of each group, in answer order: `groupOf[r]` is answer r's group. */
+function valuesByGroup(groupOf: Int32Array, groups: number, values: ArrayLike<number>): Float64Array[] {
+  const sizes = new Int32Array(groups);
+  for (let r = 0; r < groupOf.length; r++) sizes[groupOf[r]]++;
+  const out = Array.from(sizes, (size) => new Float64Array(size));
+  const fill = new Int32Array(groups);
+  for (let r = 0; r < groupOf.length; r++) {
+    const g = groupOf[r];
+    out[g][fill[g]++] = values[r];
+  }
+  return out;
+}
+
+/** computeTime of answers given one object each (tests, small lists). */
+export function computeTime(entries: TimeEntry[]): TimeResult {
+  const cellIndex = new Map<string, number>();
+  const cells: Array<{ kind: string; tag: string | null }> = [];
+  const cell = entries.map((e) => {
+    const key = JSON.stringify([e.kind, e.tag ?? UNTAGGED]);
+    let at = cellIndex.get(key);
+    if (at === undefined) {
+      cellIndex.set(key, (at = cells.length));
+      cells.push({ kind: e.kind, tag: e.tag });
+    }
+    return at;
+  });
+  return computeTimeColumns({ count: entries.length, cell, cells, annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) });
+}
+
 /**
  * Annotators are compared on relative time, not raw time: each answer's active time is divided by
  * the median of its kind x tag cell (longer orderings take longer), and an annotator's figure is
  * the median of those ratios. The far-faster flag is lib/stats' modified z-score on the log of
  * these figures (Iglewicz & Hoaglin), which needs at least 3 annotators.
  */
-export function computeTime(entries: TimeEntry[]): TimeResult {
-  type Cell = { kind: string; tag: string; active: number[]; wall: number[]; median: number };
-  const byKind = new Map<string, Map<string, Cell>>();
-  const byAnnotator = new Map<number, { active: number[]; wall: number[] }>();
-  // each entry's cell, for the second pass
-  const cellOf: Cell[] = new Array(entries.length);
-  entries.forEach((e, i) => {
-    const tag = e.tag ?? UNTAGGED;
-    let tags = byKind.get(e.kind);
-    if (!tags) byKind.set(e.kind, (tags = new Map()));
-    let cell = tags.get(tag);
-    if (!cell) tags.set(tag, (cell = { kind: e.kind, tag, active: [], wall: [], median: 0 }));
-    cellOf[i] = cell;
-    cell.active.push(e.activeMs);
-    cell.wall.push(e.wallMs);
-    let a = byAnnotator.get(e.annotator);
-    if (!a) byAnnotator.set(e.annotator, (a = { active: [], wall: [] }));
-    a.active.push(e.activeMs);
-    a.wall.push(e.wallMs);
+export function computeTimeColumns(columns: TimeColumns): TimeResult {
+  const { count } = columns;
+  // cells named alike (an untagged answer and one tagged "—") are one cell, as one key
+  const cellIndex = new Map<string, number>();
+  const cellNames: Array<{ kind: string; tag: string }> = [];
+  const mergedCell = Int32Array.from({ length: columns.cells.length }, (_, c) => {
+    const kind = columns.cells[c].kind;
+    const tag = columns.cells[c].tag ?? UNTAGGED;
+    const key = JSON.stringify([kind, tag]);
+    let at = cellIndex.get(key);
+    if (at === undefined) {
+      cellIndex.set(key, (at = cellNames.length));
+      cellNames.push({ kind, tag });
+    }
+    return at;
   });
-  const sortedCells = [...byKind.values()].flatMap((tags) => [...tags.values()]).sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag));
-  const cells = sortedCells.map((c) => {
-    const active = spread(c.active)!;
-    c.median = active.median;
-    return { kind: c.kind, tag: c.tag, active, wall: spread(c.wall)! };
-  });
-  const ratios = new Map<number, number[]>();
-  entries.forEach((e, i) => {
-    const median = cellOf[i].median;
-    let list = ratios.get(e.annotator);
-    if (!list) ratios.set(e.annotator, (list = []));
-    // a zero active time (or median) would break the log scale: floor both at 1 ms
-    list.push(Math.max(e.activeMs, 1) / Math.max(median, 1));
-  });
-  const annotators = [...byAnnotator.keys()].sort((a, b) => a - b);
-  const relative = annotators.map((a) => spread(ratios.get(a)!)!.median);
+  const cellOf = new Int32Array(count);
+  for (let r = 0; r < count; r++) cellOf[r] = mergedCell[columns.cell[r]];
+  // annotators in number order, each answer's place among them
+  const seen = new Set<number>();
+  for (let r = 0; r < count; r++) seen.add(columns.annotator[r]);
+  const annotators = [...seen].sort((a, b) => a - b);
+  const annotatorIndex = new Map(annotators.map((a, i) => [a, i]));
+  const annotatorOf = new Int32Array(count);
+  for (let r = 0; r < count; r++) annotatorOf[r] = annotatorIndex.get(columns.annotator[r])!;
+
+  const cellActive = valuesByGroup(cellOf, cellNames.length, columns.activeMs);
+  const cellWall = valuesByGroup(cellOf, cellNames.length, columns.wallMs);
+  const medians = new Float64Array(cellNames.length);
+  const cells = cellNames
+    .map((name, c) => {
+      const active = spread(cellActive[c])!;
+      medians[c] = active.median;
+      return { kind: name.kind, tag: name.tag, active, wall: spread(cellWall[c])! };
+    })
+    .sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag));
+  // a zero active time (or median) would break the log scale: floor both at 1 ms
+  const ratio = new Float64Array(count);
+  for (let r = 0; r < count; r++) ratio[r] = Math.max(columns.activeMs[r], 1) / Math.max(medians[cellOf[r]], 1);
+  const ratios = valuesByGroup(annotatorOf, annotators.length, ratio);
+  const active = valuesByGroup(annotatorOf, annotators.length, columns.activeMs);
+  const wall = valuesByGroup(annotatorOf, annotators.length, columns.wallMs);
+  const relative = annotators.map((_, i) => spread(ratios[i])!.median);
   let flags = annotators.map(() => false);
   let flagNote: string | undefined;
   if (annotators.length >= 3) flags = flagFarFaster(relative).flags;
@@ -113,8 +159,8 @@ export function computeTime(entries: TimeEntry[]): TimeResult {
     cells,
     perAnnotator: annotators.map((annotator, i) => ({
       annotator,
-      active: spread(byAnnotator.get(annotator)!.active)!,
-      wall: spread(byAnnotator.get(annotator)!.wall)!,
+      active: spread(active[i])!,
+      wall: spread(wall[i])!,
       relativeSpeed: relative[i],
       farFaster: flags[i],
     })),
