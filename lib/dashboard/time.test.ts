@@ -129,6 +129,9 @@ describe("computeTimeColumns", () => {
         const cell = entries.map((e) => cells.findIndex((c) => c.kind === e.kind && c.tag === e.tag));
         const columns = computeTimeColumns({ count: entries.length, cell, cells, annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) });
         expect(columns).toEqual(computeTimeBefore(entries));
+        // cells no answer is in (items without answers) change nothing
+        const unused = [{ kind: "k-c", tag: null }, { kind: "k-a", tag: "unused" }];
+        expect(computeTimeColumns({ count: entries.length, cell, cells: [...cells, ...unused], annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) })).toEqual(columns);
       }),
       { seed: SEED, numRuns: 200 },
     );

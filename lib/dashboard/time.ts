@@ -137,11 +137,13 @@ export function computeTimeColumns(columns: TimeColumns): TimeResult {
   const cellActive = valuesByGroup(cellOf, cellNames.length, columns.activeMs);
   const cellWall = valuesByGroup(cellOf, cellNames.length, columns.wallMs);
   const medians = new Float64Array(cellNames.length);
+  // a cell no answer is in (an item without answers) is not shown
   const cells = cellNames
-    .map((name, c) => {
-      const active = spread(cellActive[c])!;
+    .flatMap((name, c) => {
+      const active = spread(cellActive[c]);
+      if (!active) return [];
       medians[c] = active.median;
-      return { kind: name.kind, tag: name.tag, active, wall: spread(cellWall[c])! };
+      return [{ kind: name.kind, tag: name.tag, active, wall: spread(cellWall[c])! }];
     })
     .sort((a, b) => a.kind.localeCompare(b.kind) || compareTagValues(a.tag, b.tag));
   // a zero active time (or median) would break the log scale: floor both at 1 ms
