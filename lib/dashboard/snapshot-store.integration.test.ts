@@ -98,6 +98,14 @@ describe("the stored dashboard snapshot", () => {
     expect([...stored.responses.annotator]).toEqual([...copy.responses.annotator]);
   });
 
+  it("is stored for every one of many studies read at once", async () => {
+    const studies = [];
+    for (let n = 0; n < 12; n++) studies.push((await smallStudy()).study);
+    await Promise.all(studies.map((study) => getSnapshot(study.id)));
+    await snapshotStoresSettled();
+    expect(await db.dashboardSnapshot.count({ where: { studyId: { in: studies.map((s) => s.id) } } })).toBe(12);
+  });
+
   it("is not stored for a study below the threshold, and goes with its study", async () => {
     process.env.YARDSTICK_SNAPSHOT_STORE_MIN_ANSWERS = "1000";
     const { study } = await smallStudy();

@@ -1,5 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
+import pLimit from "p-limit";
 import { escapeLiteral } from "pg";
 import type pg from "pg";
 import { readDb, readPool } from "@/lib/db/read";
@@ -349,6 +350,12 @@ async function loadStored(pool: pg.Pool, studyId: string, version: string): Prom
   }
 }
 
+/**
+ * Background stores, one at a time per process (each holds a connection for its transaction, and
+ * several large studies read at once must not take the pool), each after the request that read it.
+ */
+const storeQueue = pLimit(1);
+
 /** Stores made in the background and not finished yet (the bench and tests wait for them). */
 const pendingStores = new Set<Promise<unknown>>();
 
@@ -365,8 +372,10 @@ export function storeLoadedSnapshot(snapshot: StudySnapshot): Promise<boolean> {
 /** Stores a large study's snapshot read from its answers, after the request that read it (its figures do not wait). */
 function storeInBackground(snapshot: StudySnapshot): void {
   if (snapshot.responses.count < snapshotStoreMinAnswers() || snapshot.version === "0") return;
-  const pending = new Promise((resolve) => setImmediate(resolve))
-    .then(() => storeLoadedSnapshot(snapshot))
+  const pending = storeQueue(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return storeLoadedSnapshot(snapshot);
+  })
     .catch((error: unknown) => console.error(`dashboard snapshot of study ${snapshot.studyId}: not stored:`, error instanceof Error ? error.message : error))
     .finally(() => pendingStores.delete(pending));
   pendingStores.add(pending);
