@@ -289,7 +289,7 @@ export async function storeSnapshot(snapshot: StudySnapshot, keyKinds: string[])
     await tx.$executeRaw`DELETE FROM "DashboardSnapshot" WHERE "studyId" = ${snapshot.studyId}`;
     await tx.$executeRaw`INSERT INTO "DashboardSnapshot" ("studyId", version, format, parts) VALUES (${snapshot.studyId}, ${snapshot.version}, ${SNAPSHOT_STORE_FORMAT}, ${parts.length})`;
     for (const [part, bytes] of parts.entries()) await tx.$executeRaw`INSERT INTO "DashboardSnapshotPart" ("studyId", part, data) VALUES (${snapshot.studyId}, ${part}, ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)})`;
-  }, { timeout: 60_000 });
+  }, { timeout: 60_000, maxWait: 60_000 }); // in the background: waiting for a connection holds up no one
   return true;
 }
 
