@@ -22,10 +22,10 @@ const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
 const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts"];
 /**
  * demo data, generated code, benchmark output (bench/.results/, as eslint ignores it), test code
- * (tests and their fixtures) and migrations (they move stored data, whose kind ids are data) may
- * name kinds
+ * (tests and their helpers under testing/) and migrations (they move stored data, whose kind ids are
+ * data) may name kinds; a fixture that names a kind lives in that kind's folders
  */
-const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /^bench\/\.results\//, /\.test\.tsx?$/, /\/testing\//, /\/__fixtures__\//];
+const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /^bench\/\.results\//, /\.test\.tsx?$/, /\/testing\//];
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {

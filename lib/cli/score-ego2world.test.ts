@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runScoreCommand } from "@/lib/cli/score";
-import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
+import { miniEpisodeItem } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode-item";
 
 const jsonl = (...lines: unknown[]) => lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
 

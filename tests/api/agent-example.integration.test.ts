@@ -7,7 +7,7 @@ import { issueToken } from "@/lib/auth/api-tokens";
 import { runScoreCommand } from "@/lib/cli/score";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { buildEsiDemo } from "@/lib/demo/esi-scenes";
-import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
+import { miniEpisodeItem } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode-item";
 import { getTaskModule, kindSettings, registerKind, taskKinds } from "@/lib/tasks";
 import { agentContractOf, playAdviceOf } from "@/lib/tasks/agent-contract";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";

@@ -5,7 +5,7 @@ import { importBatch, readBatchSource } from "@/lib/import";
 import type { ImportErrorDetails } from "@/lib/import/types";
 import { getPlay, playStep } from "@/lib/annotate/play";
 import { submitResponse } from "@/lib/responses/responses";
-import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
+import { miniEpisodeItem } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode-item";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { image, jsonl, removeTempFolders, writeFolder } from "@/tests/fixtures/import-batches";
 

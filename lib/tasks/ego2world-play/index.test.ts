@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { miniEpisodeItem } from "@/lib/ego2world/__fixtures__/mini-episode";
+import { miniEpisodeItem } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode-item";
 import {
   ego2worldItemSchema,
   ego2worldPlayAnswer,
