@@ -31,10 +31,12 @@ export { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
  * whatever the study's size. The time keeps versions apart across a restored or emptied database.
  */
 export async function snapshotVersion(studyId: string): Promise<string> {
-  const [row] = await readDb.$queryRaw<Array<{ version: bigint; changedAt: Date }>>`
-    SELECT version, "changedAt" FROM "StudyDataVersion" WHERE "studyId" = ${studyId}`;
-  return row ? `${row.version}:${row.changedAt.getTime()}` : "0";
+  const [row] = await readDb.$queryRawUnsafe<Array<{ version: string }>>(VERSION_SQL, studyId);
+  return row?.version ?? "0";
 }
+
+/** The data version as text ("version:changedAt in epoch ms"), one row or none; $1 the study. */
+const VERSION_SQL = `SELECT version::text || ':' || (extract(epoch FROM "changedAt") * 1000)::bigint AS version FROM "StudyDataVersion" WHERE "studyId" = $1`;
 
 /** Submitted answers of the study now (outside practice): what a stale snapshot is behind. */
 export async function currentResponseCount(studyId: string): Promise<number> {
@@ -276,7 +278,7 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     // the data read is of `version` only when the version read in this transaction is it (a write may have come between)
-    const versionRows = await client.query<{ version: string }>(`SELECT version::text || ':' || (extract(epoch FROM "changedAt") * 1000)::bigint AS version FROM "StudyDataVersion" WHERE "studyId" = $1`, [studyId]);
+    const versionRows = await client.query<{ version: string }>(VERSION_SQL, [studyId]);
     const ofVersion = (versionRows.rows[0]?.version ?? "0") === version;
     const kindRows = await client.query<{ kind: string }>(`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = $1`, [studyId]);
     const keyKinds = keyKindsOf(kindRows.rows.map((r) => r.kind));

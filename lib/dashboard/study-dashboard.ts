@@ -269,24 +269,9 @@ function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includ
 /** Time figures of every answer, by kind and tag value (the dashboard's and the Annotators tab's). */
 export function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResult {
   const { responses, items } = snapshot;
-  // each item's cell once, then each answer's from its item's
-  const cellIndex = new Map<string, number>();
-  const cells: Array<{ kind: string; tag: string | null }> = [];
-  const itemCell = new Int32Array(items.ids.length);
-  for (let i = 0; i < itemCell.length; i++) {
-    const kind = items.kinds[i];
-    const tag = tagValue(items.tags[i], tagKey);
-    const key = tag === null ? kind : `${kind}\u0000${tag}`;
-    let at = cellIndex.get(key);
-    if (at === undefined) {
-      cellIndex.set(key, (at = cells.length));
-      cells.push({ kind, tag });
-    }
-    itemCell[i] = at;
-  }
-  const cell = new Int32Array(responses.count);
-  for (let r = 0; r < responses.count; r++) cell[r] = itemCell[responses.item[r]];
-  return computeTimeColumns({ count: responses.count, cell, cells, annotator: responses.annotator, activeMs: responses.activeMs, wallMs: responses.wallMs });
+  // one cell per item (computeTimeColumns merges those named alike), each answer in its item's
+  const cells = items.kinds.map((kind, i) => ({ kind, tag: tagValue(items.tags[i], tagKey) }));
+  return computeTimeColumns({ count: responses.count, cell: responses.item, cells, annotator: responses.annotator, activeMs: responses.activeMs, wallMs: responses.wallMs });
 }
 
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {

@@ -86,20 +86,16 @@ function valuesByGroup(groupOf: Int32Array, groups: number, values: ArrayLike<nu
   return out;
 }
 
-/** computeTime of answers given one object each (tests, small lists). */
+/** computeTime of answers given one object each (tests, small lists): each its own cell, merged by name. */
 export function computeTime(entries: TimeEntry[]): TimeResult {
-  const cellIndex = new Map<string, number>();
-  const cells: Array<{ kind: string; tag: string | null }> = [];
-  const cell = entries.map((e) => {
-    const key = JSON.stringify([e.kind, e.tag ?? UNTAGGED]);
-    let at = cellIndex.get(key);
-    if (at === undefined) {
-      cellIndex.set(key, (at = cells.length));
-      cells.push({ kind: e.kind, tag: e.tag });
-    }
-    return at;
+  return computeTimeColumns({
+    count: entries.length,
+    cell: entries.map((_, i) => i),
+    cells: entries.map((e) => ({ kind: e.kind, tag: e.tag })),
+    annotator: entries.map((e) => e.annotator),
+    activeMs: entries.map((e) => e.activeMs),
+    wallMs: entries.map((e) => e.wallMs),
   });
-  return computeTimeColumns({ count: entries.length, cell, cells, annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) });
 }
 
 /**
@@ -110,13 +106,14 @@ export function computeTime(entries: TimeEntry[]): TimeResult {
  */
 export function computeTimeColumns(columns: TimeColumns): TimeResult {
   const { count } = columns;
-  // cells named alike (an untagged answer and one tagged "—") are one cell, as one key
+  // cells named alike (one per item, say; an untagged answer and one tagged "—") are one cell
+  // (a kind id never holds U+0000: the key is unambiguous)
   const cellIndex = new Map<string, number>();
   const cellNames: Array<{ kind: string; tag: string }> = [];
   const mergedCell = Int32Array.from({ length: columns.cells.length }, (_, c) => {
     const kind = columns.cells[c].kind;
     const tag = columns.cells[c].tag ?? UNTAGGED;
-    const key = JSON.stringify([kind, tag]);
+    const key = `${kind}\u0000${tag}`;
     let at = cellIndex.get(key);
     if (at === undefined) {
       cellIndex.set(key, (at = cellNames.length));
