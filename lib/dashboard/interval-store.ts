@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { readDb } from "@/lib/db/read";
 import { enqueueOnce, jobIdFor, jobState, QUEUES } from "@/lib/jobs/queue";
 import type { DashboardParams } from "@/lib/dashboard/params";
-import { decodeStoredView, encodeStoredView, STORED_VIEW_FORMAT } from "@/lib/dashboard/stored-json";
+import { decodeStoredView, encodeStoredView, STORED_VIEW_FORMAT, STORED_VIEW_PREFIX } from "@/lib/dashboard/stored-json";
 
 /**
  * Where the background job's bootstrap intervals of a large study's dashboard are kept
@@ -25,6 +25,17 @@ export async function readStoredIntervals<T>(studyId: string, viewKey: string): 
   const figures = row ? decodeStoredView<T>(row.figures) : null;
   if (!row || figures === null) return null;
   return { figures, version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
+}
+
+/**
+ * The version and age of the view's stored figures without reading them, on the primary (what
+ * decides whether to compute them again; substr reads only the text's first bytes), or null when there is no row or it is of another format.
+ */
+export async function readStoredIntervalsState(studyId: string, viewKey: string): Promise<Omit<StoredIntervals<never>, "figures"> | null> {
+  const [row] = await db.$queryRaw<Array<{ version: string; computedAt: Date; computeMs: number; current: boolean }>>`
+    SELECT version, "computedAt", "computeMs", substr(figures, 1, ${STORED_VIEW_PREFIX.length}) = ${STORED_VIEW_PREFIX} AS current
+    FROM "DashboardIntervals" WHERE "studyId" = ${studyId} AND "viewKey" = ${viewKey}`;
+  return row && row.current ? { version: row.version, computedAt: row.computedAt, computeMs: row.computeMs } : null;
 }
 
 export async function storeIntervals(studyId: string, viewKey: string, version: string, figures: unknown, computeMs: number): Promise<void> {

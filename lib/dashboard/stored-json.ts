@@ -20,6 +20,9 @@ function encodeValue(raw: unknown): unknown {
 /** Changes when what encodeStoredView writes changes: a row of another format is not read (its view is computed again). */
 export const STORED_VIEW_FORMAT = 2;
 
+/** How every text encodeStoredView writes now begins: a row that begins otherwise is of another format. */
+export const STORED_VIEW_PREFIX = `{"format":${STORED_VIEW_FORMAT},`;
+
 export function encodeStoredView(value: unknown): string {
   return JSON.stringify({ format: STORED_VIEW_FORMAT, view: value }, function replacer(this: Record<string, unknown>, key: string, converted: unknown) {
     // `this[key]` is the value before toJSON (a Date's converted form is already its string)

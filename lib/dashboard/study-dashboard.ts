@@ -8,7 +8,7 @@ import { agreementOfPrepared, allowedLevels, computeAgreement, encodingsForKinds
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS } from "@/lib/dashboard/constants";
-import { readStoredIntervals, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
+import { readStoredIntervals, readStoredIntervalsState, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
 import { parseDashboardParams, type AlphaLevelChoice, type CiMethod, type DashboardParams } from "@/lib/dashboard/params";
 import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { currentResponseCount, getSnapshot, getSnapshotView, memoize, snapshotVersion, type StudySnapshot } from "@/lib/dashboard/snapshot";
@@ -274,18 +274,15 @@ export function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResu
   return computeTimeColumns({ count: responses.count, cell: responses.item, cells, annotator: responses.annotator, activeMs: responses.activeMs, wallMs: responses.wallMs });
 }
 
-export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
-  const study = await getStudyBySlug(slug);
-  const params = parseDashboardParams(searchParams);
-  const [dataVersion, progress, importedRuns, planStatus, agents, replica, excludedItemIds, excludedPeopleIds] = await Promise.all([
-    snapshotVersion(study.id),
-    getStudyProgress(study.id, study.overlap),
-    listModelRuns(study.id),
-    getAgreementPlanStatus(study.id),
-    agentRuns(study.id),
-    readFreshness(),
-    excludedItemIdsForStudy(study.id),
-    excludedParticipantIds(study.id),
+/** Everything but the answers that a view's figures are computed from, read now, and the version text they make with the data version. */
+async function figureInputs(studyId: string) {
+  const [dataVersion, importedRuns, planStatus, agents, excludedItemIds, excludedPeopleIds] = await Promise.all([
+    snapshotVersion(studyId),
+    listModelRuns(studyId),
+    getAgreementPlanStatus(studyId),
+    agentRuns(studyId),
+    excludedItemIdsForStudy(studyId),
+    excludedParticipantIds(studyId),
   ]);
   // model agents are shown as runs beside the humans, never pooled with them (lib/dashboard/agents.ts)
   const models = [...importedRuns, ...agents.runs];
@@ -294,12 +291,39 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
   const planKey = seedFromString(planStatus.completeItemIds.join(","));
   const versionParts = { excludedIds, excludedPeople, agentIds: agents.userIds, modelVersion, planKey };
-  // a view is named by its parameters as given: the same link, the same stored view
-  const viewKey = JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))));
+  return { dataVersion, planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, versionParts, currentVersion: figuresVersionOf(dataVersion, versionParts) };
+}
+
+/** A view's name: its parameters as given (the same link, the same stored view). The default view, opened with none, is "{}". */
+export function viewKeyOf(params: DashboardParams): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))));
+}
+
+/**
+ * Asks the background job for the study's default view when its stored row is missing or of older
+ * figures (what the worker's refresh does for large studies, lib/dashboard/default-view-refresh.ts),
+ * unless the row was computed less than `minAgeMs` ago. True when it asked.
+ */
+export async function requestDefaultViewIfBehind(studyId: string, slug: string, minAgeMs: (computeMs: number) => number, now = Date.now()): Promise<boolean> {
+  const params = parseDashboardParams({});
+  const viewKey = viewKeyOf(params);
+  const [{ currentVersion }, stored] = await Promise.all([figureInputs(studyId), readStoredIntervalsState(studyId, viewKey)]);
+  if (stored && stored.version === currentVersion) return false;
+  if (stored && now - stored.computedAt.getTime() < minAgeMs(stored.computeMs)) return false;
+  await askForView(studyId, viewKey, currentVersion, slug, params);
+  return true;
+}
+
+export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
+  const study = await getStudyBySlug(slug);
+  const params = parseDashboardParams(searchParams);
+  const [inputs, progress, replica] = await Promise.all([figureInputs(study.id), getStudyProgress(study.id, study.overlap), readFreshness()]);
+  const { planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, versionParts } = inputs;
+  const viewKey = viewKeyOf(params);
 
   // a large study's view computed by the background job: served from its row, refreshed in the background when the data moved on
   if (options.intervals !== "inline") {
-    const served = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: figuresVersionOf(dataVersion, versionParts), progress, replica });
+    const served = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: inputs.currentVersion, progress, replica });
     if (served) return served;
   }
 

@@ -9,6 +9,8 @@ interface HandlerEntry {
   load: () => Promise<JobHandler>;
   /** run when a worker starts: queues work recorded before the queue existed (upgrades) */
   adopt?: (boss: PgBoss) => Promise<unknown>;
+  /** work every worker does at start and then every `everySeconds` (0: never): queues jobs nobody asked for yet */
+  periodic?: () => Promise<{ everySeconds: number; run: () => Promise<unknown> }>;
 }
 
 /** Each queue's handler, loaded when a worker starts (so that the queue module imports no handler). */
@@ -19,7 +21,14 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
     adopt: async (boss) => (await import("@/lib/scoring/llm-jobs")).queueUnqueuedScoringJobs(boss),
   },
   [QUEUES.assetMigration.name]: { load: async () => (await import("@/lib/assets/migrate-jobs")).handleAssetMigrationJob },
-  [QUEUES.dashboardIntervals.name]: { load: async () => (await import("@/lib/dashboard/interval-jobs")).handleDashboardIntervalsJob },
+  [QUEUES.dashboardIntervals.name]: {
+    load: async () => (await import("@/lib/dashboard/interval-jobs")).handleDashboardIntervalsJob,
+    // large studies' default views, computed before anyone opens them (lib/dashboard/default-view-refresh.ts)
+    periodic: async () => {
+      const refresh = await import("@/lib/dashboard/default-view-refresh");
+      return { everySeconds: refresh.dashboardRefreshSeconds(), run: () => refresh.refreshDefaultViews() };
+    },
+  },
   [QUEUES.export.name]: {
     load: async () => (await import("@/lib/exports/export-jobs")).handleExportJob,
     // files past their retention go when a worker starts (and at each export job, and at their expiry)

@@ -69,8 +69,23 @@ function queueNames(queues?: QueueName[]): QueueName[] {
   return queues ?? Object.values(QUEUES).map((queue) => queue.name);
 }
 
-/** Starts a worker on this process's pg-boss (or the given one). */
-export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler } = {}): Promise<RunningWorker> {
+/** A queue's periodic work (HandlerEntry.periodic): at once, then every so many seconds, until the worker stops; a failed pass is logged. */
+async function runPeriodically(queue: QueueName, periodic: NonNullable<(typeof jobHandlers)[QueueName]["periodic"]>, stopping: AbortSignal): Promise<void> {
+  const loaded = await periodic().catch((error: unknown) => {
+    console.error(`job queue ${queue}: periodic work could not load:`, error instanceof Error ? error.message : error);
+    return null;
+  });
+  if (!loaded) return;
+  const { everySeconds, run } = loaded;
+  if (!(everySeconds > 0)) return;
+  while (!stopping.aborted) {
+    await run().catch((error: unknown) => console.error(`job queue ${queue}: periodic work failed:`, error instanceof Error ? error.message : error));
+    await sleep(everySeconds * 1000, stopping);
+  }
+}
+
+/** Starts a worker on this process's pg-boss (or the given one); `periodic: false` leaves out the queues' periodic work (tests). */
+export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler; periodic?: boolean } = {}): Promise<RunningWorker> {
   const boss = options.boss ?? (await getBoss());
   const id = options.id ?? `${hostname()}:${process.pid}`;
   const stopping = new AbortController();
@@ -91,6 +106,7 @@ export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]
         }
       })(),
     );
+    if (entry.periodic && options.periodic !== false) loops.push(runPeriodically(queue, entry.periodic, stopping.signal));
   }
   return {
     id,

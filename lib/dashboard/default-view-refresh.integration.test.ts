@@ -1,0 +1,120 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { refreshDefaultViews, REFRESH_COST_FACTOR } from "@/lib/dashboard/default-view-refresh";
+import { getStudyDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
+import { QUEUES, stopBoss } from "@/lib/jobs/queue";
+import { startWorker, workUntilIdle } from "@/lib/jobs/worker";
+import { mulberry32 } from "@/lib/stats/rng";
+import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
+
+/**
+ * A large study's default view is computed by the job worker before anyone opens the dashboard
+ * (issue 21): the first visit reads a stored row instead of computing over every answer. Here
+ * "large" is lowered to 5 answers.
+ */
+describe("large studies' default views, refreshed by the worker", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    await resetJobQueue();
+  });
+  afterEach(() => {
+    delete process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS;
+    delete process.env.YARDSTICK_DASHBOARD_REFRESH_SECONDS;
+  });
+  afterAll(stopBoss);
+
+  async function seedStudy(items = 8) {
+    const study = await createStudy({ overlap: 3 });
+    const batch = await createBatch(study.id);
+    const people = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
+    const random = mulberry32(11);
+    for (let n = 0; n < items; n++) {
+      const order = Array.from({ length: 3 + (n % 3) }, (_, i) => i);
+      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, kind: n % 2 ? "enact-inverse" : "enact-forward", order, tags: { steps: order.length } });
+      for (const person of people) {
+        const given = order.slice();
+        if (random() < 0.4) [given[0], given[1]] = [given[1], given[0]];
+        await answer(item, person.id, given, { confidence: Math.round(random() * 4) / 4 });
+      }
+    }
+    return { study, people, batch };
+  }
+
+  const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined } });
+  const row = (studyId: string) => db.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey: "{}" } } });
+
+  it("computes the default view of a study above the size before its first visit, which then reads it", async () => {
+    const { study } = await seedStudy();
+    const small = await seedStudy(1); // 3 answers: below the size, left to the page
+    expect(await refreshDefaultViews({ minAnswers: 5 })).toEqual([study.slug]);
+    expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
+    expect(await row(small.study.id)).toBeNull();
+    const stored = await row(study.id);
+    expect(stored).not.toBeNull();
+
+    const visit = await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
+    expect(visit.intervals).toMatchObject({ state: "ready", behind: false });
+    expect(figuresOf(visit)).toEqual(figuresOf(await getStudyDashboard(study.slug, {}, { intervals: "inline" })));
+    // nothing to do while the row is current
+    expect(await refreshDefaultViews({ minAnswers: 5 })).toEqual([]);
+    expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(0);
+  });
+
+  it("computes the view again after new answers, not sooner than ten times its last computation took", async () => {
+    const { study, people, batch } = await seedStudy();
+    await refreshDefaultViews({ minAnswers: 5 });
+    await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] });
+    const first = (await row(study.id))!;
+
+    const item = await createOrderItem(study.id, batch.id, { externalId: "late", order: [0, 1, 2] });
+    await answer(item, people[0].id, [0, 1, 2]);
+    const tooSoon = first.computedAt.getTime() + REFRESH_COST_FACTOR * first.computeMs - 1;
+    expect(await refreshDefaultViews({ minAnswers: 5, now: tooSoon })).toEqual([]);
+    const behind = await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
+    expect(behind.intervals).toMatchObject({ state: "ready", behind: true });
+    expect(behind.asOf).toMatchObject({ stale: true, responses: 24, currentResponses: 25 });
+
+    const late = first.computedAt.getTime() + REFRESH_COST_FACTOR * first.computeMs;
+    expect(await refreshDefaultViews({ minAnswers: 5, now: late })).toEqual([study.slug]);
+    // the visit and the refresh asked for the same view and version: one job
+    expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
+    const current = await getStudyDashboard(study.slug, {}, { inlineMaxAnswers: 5 });
+    expect(current.intervals).toMatchObject({ state: "ready", behind: false });
+    expect(current.asOf.responses).toBe(25);
+  });
+
+  it("computes a row of another format again", async () => {
+    const { study } = await seedStudy();
+    await refreshDefaultViews({ minAnswers: 5 });
+    await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] });
+    await db.dashboardIntervals.update({ where: { studyId_viewKey: { studyId: study.id, viewKey: "{}" } }, data: { figures: JSON.stringify({ format: 1, view: {} }) } });
+    expect(await refreshDefaultViews({ minAnswers: 5 })).toEqual([study.slug]);
+  });
+
+  it("runs in the job worker at its start and every YARDSTICK_DASHBOARD_REFRESH_SECONDS", async () => {
+    process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS = "5";
+    process.env.YARDSTICK_DASHBOARD_REFRESH_SECONDS = "1";
+    const { study } = await seedStudy();
+    const worker = await startWorker({ queues: [QUEUES.dashboardIntervals.name], pollMs: 100 });
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!(await row(study.id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await row(study.id)).not.toBeNull();
+    } finally {
+      await worker.stop();
+    }
+    const visit = await getStudyDashboard(study.slug, {});
+    expect(visit.intervals).toMatchObject({ state: "ready", behind: false });
+  });
+
+  it("leaves the rows alone with YARDSTICK_DASHBOARD_REFRESH_SECONDS=0", async () => {
+    process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS = "5";
+    process.env.YARDSTICK_DASHBOARD_REFRESH_SECONDS = "0";
+    const { study } = await seedStudy();
+    const worker = await startWorker({ queues: [QUEUES.dashboardIntervals.name], pollMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await worker.stop();
+    expect(await row(study.id)).toBeNull();
+  });
+});
