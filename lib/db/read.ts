@@ -49,11 +49,12 @@ export function readPool(): pg.Pool {
       connectionTimeoutMillis: Number.isInteger(timeout) && timeout > 0 ? timeout : 10_000,
       idleTimeoutMillis: 10_000,
       allowExitOnIdle: true,
+      // doubles as their shortest round-trip digits (the default since PostgreSQL 12, whatever the
+      // server's setting): the exports write them as JavaScript's String(x) of the exact value. A
+      // start-up parameter, not a query on "connect" (which queues ahead of the caller's first query)
+      options: "-c extra_float_digits=1",
     });
     pool.on("error", () => undefined); // an idle connection that the server closed: the pool drops it
-    // doubles as their shortest round-trip digits (the default since PostgreSQL 12, whatever the
-    // server's setting): the exports write them as JavaScript's String(x) of the exact value
-    pool.on("connect", (connection) => void connection.query("SET extra_float_digits = 1").catch(() => undefined));
     holder.yardstickReadPool = { url, pool };
   }
   return holder.yardstickReadPool.pool;
