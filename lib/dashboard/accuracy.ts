@@ -108,6 +108,40 @@ export type MetricShape = { kind: "ratio"; numerator: string; denominator: strin
 const SHAPE_SUBSET_POOL = 4000;
 
 /**
+ * What metricShape reads of all the answers, whatever the metric: the kind's metrics over all of
+ * them and the columns of the score fields numeric in every answer (null: none is). Kept per array
+ * of answers, so that a kind's second metric reads them from here.
+ */
+const shapeInputsOf = new WeakMap<ScoredAnswer[], { aggregate: Record<string, number | null>; column: Map<string, Float64Array>; fields: string[] } | null>();
+
+function shapeInputs(taskModule: ReturnType<typeof getTaskModule>, all: ScoredAnswer[]) {
+  if (shapeInputsOf.has(all)) return shapeInputsOf.get(all)!;
+  let inputs: { aggregate: Record<string, number | null>; column: Map<string, Float64Array>; fields: string[] } | null = null;
+  const first = all[0].score;
+  if (first && typeof first === "object") {
+    // columns of the fields that are numeric in every answer, read once
+    const column = new Map<string, Float64Array>();
+    for (const field of Object.keys(first)) {
+      const values = new Float64Array(all.length);
+      let numeric = true;
+      for (let i = 0; i < all.length && numeric; i++) {
+        const value = fieldValue(all[i].score, field);
+        if (value === null) numeric = false;
+        else values[i] = value;
+      }
+      if (numeric) column.set(field, values);
+    }
+    const fields = [...column.keys()];
+    if (fields.length > 0) {
+      column.set(COUNT, new Float64Array(all.length).fill(1));
+      inputs = { aggregate: aggregateScoredAnswers(taskModule, all), column, fields };
+    }
+  }
+  shapeInputsOf.set(all, inputs);
+  return inputs;
+}
+
+/**
  * The metric as a ratio of sums of score fields, sum(numerator) / sum(denominator), where the
  * denominator may be the answer count (then it is a mean); checked on every group given and on
  * 16 seeded random subsets (relative tolerance 1e-9), null when no pair of fields reproduces it.
@@ -118,23 +152,9 @@ export function metricShape(kind: string, metricId: string, groups: ScoredAnswer
   const taskModule = getTaskModule(kind);
   const all = groups.length === 1 ? groups[0] : groups.flat();
   if (all.length === 0) return null;
-  const first = all[0].score;
-  if (!first || typeof first !== "object") return null;
-  // columns of the fields that are numeric in every answer, read once
-  const column = new Map<string, Float64Array>();
-  for (const field of Object.keys(first)) {
-    const values = new Float64Array(all.length);
-    let numeric = true;
-    for (let i = 0; i < all.length && numeric; i++) {
-      const value = fieldValue(all[i].score, field);
-      if (value === null) numeric = false;
-      else values[i] = value;
-    }
-    if (numeric) column.set(field, values);
-  }
-  const fields = [...column.keys()];
-  if (fields.length === 0) return null;
-  column.set(COUNT, new Float64Array(all.length).fill(1));
+  const inputs = shapeInputs(taskModule, all);
+  if (!inputs) return null;
+  const { column, fields } = inputs;
   const rng = mulberry32(seedFromString(`${kind}|${metricId}|shape check`));
   // subsets as positions in `all` (null: all of it); a group that is all of it is the same check
   const positions: Array<Int32Array | null> = [null];
@@ -157,7 +177,7 @@ export function metricShape(kind: string, metricId: string, groups: ScoredAnswer
     }
     if (subset.length > 0) positions.push(Int32Array.from(subset));
   }
-  const expected = positions.map((subset) => aggregateScoredAnswers(taskModule, subset === null ? all : Array.from(subset, (p) => all[p]))[metricId] ?? null);
+  const expected = positions.map((subset) => (subset === null ? inputs.aggregate : aggregateScoredAnswers(taskModule, Array.from(subset, (p) => all[p])))[metricId] ?? null);
   // each field's sum over each subset, added in the subset's order
   const sums = new Map<string, Float64Array>();
   for (const [field, values] of column) {
