@@ -211,6 +211,52 @@ test.describe("a recruited participant", () => {
     await context.close();
   });
 
+  test("ticks the consent box, and later the withdrawal box, before the page's scripts have run (a slow phone) and can still go on", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const study = await recruitingStudy();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // on the page named, its scripts wait until the box is ticked
+    let heldOn: string | null = null;
+    let release: () => void = () => undefined;
+    let ticked = Promise.resolve();
+    const holdScriptsOn = (path: string) => {
+      heldOn = path;
+      ticked = new Promise<void>((resolve) => (release = resolve));
+    };
+    let held = false;
+    await context.route("**/_next/static/chunks/**", async (route) => {
+      if (heldOn && route.request().resourceType() === "script" && new URL(page.url()).pathname.endsWith(heldOn)) {
+        held = true;
+        await ticked;
+      }
+      await route.continue();
+    });
+    holdScriptsOn("/consent");
+    await page.goto(`/join/${study.entryToken}?PROLIFIC_PID=${hex24()}&STUDY_ID=${hex24()}&SESSION_ID=${hex24()}`, { waitUntil: "commit" });
+    await expect(page).toHaveURL(new RegExp(`/s/${study.slug}/consent$`), { timeout: 20_000 });
+    await expect(page.getByTestId("consent-text")).toContainText("You can withdraw at any time");
+    await page.getByLabel("I have read the text above and agree to take part.").check();
+    expect(held).toBe(true);
+    release();
+    const agree = page.getByRole("button", { name: "I agree: continue" });
+    await expect(agree).toBeEnabled();
+    await agree.click();
+    await expect(page).toHaveURL(new RegExp(`/s/${study.slug}/tutorial$`));
+
+    held = false;
+    holdScriptsOn("/withdraw");
+    await page.goto(`/s/${study.slug}/withdraw`, { waitUntil: "commit" });
+    await page.getByLabel(/Yes, I want to withdraw/).check();
+    expect(held).toBe(true);
+    release();
+    const withdraw = page.getByRole("button", { name: "Withdraw and delete my answers" });
+    await expect(withdraw).toBeEnabled();
+    await withdraw.click();
+    await expect(page).toHaveURL(/\/withdrawn$/, { timeout: 20_000 });
+    await context.close();
+  });
+
   test("a link with missing or tampered fields says what is wrong and creates nothing", async ({ browser }) => {
     const study = await recruitingStudy();
     const context = await browser.newContext();

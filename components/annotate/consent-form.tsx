@@ -2,11 +2,12 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useConfirmBox } from "@/components/annotate/use-confirm-box";
 import { callApi } from "@/lib/client/api";
 
 /** Accept the consent text of `version` (POST /api/annotate/studies/<slug>/consent), then go on. */
 export function ConsentForm({ slug, version, next }: { slug: string; version: number; next: string }) {
-  const [checked, setChecked] = useState(false);
+  const { checked, box } = useConfirmBox();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [declined, setDeclined] = useState(false);
@@ -29,7 +30,7 @@ export function ConsentForm({ slug, version, next }: { slug: string; version: nu
   return (
     <form onSubmit={accept} className="space-y-4" aria-label="Consent">
       <label className="flex items-start gap-3 rounded-md border border-slate-200 bg-slate-50 px-3 py-3 text-sm">
-        <input type="checkbox" className="mt-0.5 h-4 w-4" checked={checked} onChange={(e) => setChecked(e.target.checked)} />
+        <input {...box} className="mt-0.5 h-4 w-4" />
         <span>I have read the text above and agree to take part.</span>
       </label>
       {error ? (

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { signOut } from "next-auth/react";
 import { Button } from "@/components/ui/button";
+import { useConfirmBox } from "@/components/annotate/use-confirm-box";
 import { outboxKey } from "@/components/annotate/queue-provider";
 import { callApi } from "@/lib/client/api";
 
@@ -12,7 +13,7 @@ import { callApi } from "@/lib/client/api";
  * study's participant (the outbox), and the participant is signed out.
  */
 export function WithdrawForm({ slug, userId }: { slug: string; userId: string }) {
-  const [checked, setChecked] = useState(false);
+  const { checked, box } = useConfirmBox();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -38,7 +39,7 @@ export function WithdrawForm({ slug, userId }: { slug: string; userId: string })
   return (
     <form onSubmit={withdraw} className="space-y-4" aria-label="Withdraw">
       <label className="flex items-start gap-3 rounded-md border border-red-200 bg-red-50 px-3 py-3 text-sm text-red-900">
-        <input type="checkbox" className="mt-0.5 h-4 w-4" checked={checked} onChange={(e) => setChecked(e.target.checked)} />
+        <input {...box} className="mt-0.5 h-4 w-4" />
         <span>Yes, I want to withdraw. Delete my answers in this study; I understand this cannot be undone and that I cannot take part again.</span>
       </label>
       {error ? (
