@@ -31,7 +31,7 @@ describe("large studies' default views, refreshed by the worker", () => {
     const random = mulberry32(11);
     for (let n = 0; n < items; n++) {
       const order = Array.from({ length: 3 + (n % 3) }, (_, i) => i);
-      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, kind: n % 2 ? "enact-inverse" : "enact-forward", order, tags: { steps: order.length } });
+      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, order, tags: { steps: order.length } });
       for (const person of people) {
         const given = order.slice();
         if (random() < 0.4) [given[0], given[1]] = [given[1], given[0]];
