@@ -112,11 +112,17 @@ const SHAPE_SUBSET_POOL = 4000;
  * them and the columns of the score fields numeric in every answer (null: none is). Kept per array
  * of answers, so that a kind's second metric reads them from here.
  */
-const shapeInputsOf = new WeakMap<ScoredAnswer[], { aggregate: Record<string, number | null>; column: Map<string, Float64Array>; fields: string[] } | null>();
+interface ShapeInputs {
+  aggregate: Record<string, number | null>;
+  column: Map<string, Float64Array>;
+  fields: string[];
+}
 
-function shapeInputs(taskModule: ReturnType<typeof getTaskModule>, all: ScoredAnswer[]) {
+const shapeInputsOf = new WeakMap<ScoredAnswer[], ShapeInputs | null>();
+
+function shapeInputs(taskModule: ReturnType<typeof getTaskModule>, all: ScoredAnswer[]): ShapeInputs | null {
   if (shapeInputsOf.has(all)) return shapeInputsOf.get(all)!;
-  let inputs: { aggregate: Record<string, number | null>; column: Map<string, Float64Array>; fields: string[] } | null = null;
+  let inputs: ShapeInputs | null = null;
   const first = all[0].score;
   if (first && typeof first === "object") {
     // columns of the fields that are numeric in every answer, read once

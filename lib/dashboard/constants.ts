@@ -2,6 +2,13 @@
  * Tunables of the research dashboards, in one place.
  */
 
+/** A tunable set in the environment: its number when that is >= 0 (and whole, where asked), else `fallback` (unset, empty or not such a number). */
+export function tunableFromEnv(name: string, fallback: number, options: { integer: boolean }): number {
+  const text = process.env[name]?.trim();
+  const value = text ? Number(text) : NaN;
+  return (options.integer ? Number.isInteger(value) : Number.isFinite(value)) && value >= 0 ? value : fallback;
+}
+
 /**
  * Event types that mean the annotator left the page (focus losses on the Annotators page): the
  * annotator flow's "page_hidden" (lib/validations/annotate.ts: tab switched, window minimised,

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { tunableFromEnv } from "@/lib/dashboard/constants";
 import { inlineIntervalsMaxAnswers, requestDefaultViewIfBehind } from "@/lib/dashboard/study-dashboard";
 
 /**
@@ -20,9 +21,7 @@ const DEFAULT_REFRESH_SECONDS = 60;
 
 /** Seconds between two refresh passes (YARDSTICK_DASHBOARD_REFRESH_SECONDS; 0 turns them off). */
 export function dashboardRefreshSeconds(): number {
-  const text = process.env.YARDSTICK_DASHBOARD_REFRESH_SECONDS?.trim();
-  const value = text ? Number(text) : NaN;
-  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_REFRESH_SECONDS;
+  return tunableFromEnv("YARDSTICK_DASHBOARD_REFRESH_SECONDS", DEFAULT_REFRESH_SECONDS, { integer: false });
 }
 
 /**

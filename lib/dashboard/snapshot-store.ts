@@ -3,6 +3,7 @@ import os from "node:os";
 import zlib from "node:zlib";
 import type pg from "pg";
 import { db } from "@/lib/db";
+import { tunableFromEnv } from "@/lib/dashboard/constants";
 import { annotatorsByName, deepFreeze, type Tags } from "@/lib/dashboard/snapshot-utils";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 
@@ -25,8 +26,7 @@ const PART_BYTES = 1 << 20;
 
 /** Answers from which a study's snapshot is stored (YARDSTICK_SNAPSHOT_STORE_MIN_ANSWERS): below, reading it anew is as quick. */
 export function snapshotStoreMinAnswers(): number {
-  const value = Number(process.env.YARDSTICK_SNAPSHOT_STORE_MIN_ANSWERS?.trim() || NaN);
-  return Number.isInteger(value) && value >= 0 ? value : 5000;
+  return tunableFromEnv("YARDSTICK_SNAPSHOT_STORE_MIN_ANSWERS", 5000, { integer: true });
 }
 
 type ColumnLayout = { as: "uint"; width: 1 | 2 | 4; delta: boolean } | { as: "dict"; size: number; width: 1 | 2 } | { as: "f64" };

@@ -7,7 +7,7 @@ import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInf
 import { agreementOfPrepared, allowedLevels, computeAgreement, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
-import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS } from "@/lib/dashboard/constants";
+import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS, tunableFromEnv } from "@/lib/dashboard/constants";
 import { readStoredIntervals, readStoredIntervalsState, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
 import { parseDashboardParams, type AlphaLevelChoice, type CiMethod, type DashboardParams } from "@/lib/dashboard/params";
 import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
@@ -217,9 +217,7 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
 
 /** Answers up to which a view's intervals are computed with the page (YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS, default INLINE_INTERVALS_MAX_ANSWERS). */
 export function inlineIntervalsMaxAnswers(): number {
-  const text = process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS?.trim();
-  const value = text ? Number(text) : NaN;
-  return Number.isInteger(value) && value >= 0 ? value : INLINE_INTERVALS_MAX_ANSWERS;
+  return tunableFromEnv("YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS", INLINE_INTERVALS_MAX_ANSWERS, { integer: true });
 }
 
 /**

@@ -84,8 +84,8 @@ async function runPeriodically(queue: QueueName, periodic: NonNullable<(typeof j
   }
 }
 
-/** Starts a worker on this process's pg-boss (or the given one); `periodic: false` leaves out the queues' periodic work (tests). */
-export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler; periodic?: boolean } = {}): Promise<RunningWorker> {
+/** Starts a worker on this process's pg-boss (or the given one), with its queues' periodic work. */
+export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler } = {}): Promise<RunningWorker> {
   const boss = options.boss ?? (await getBoss());
   const id = options.id ?? `${hostname()}:${process.pid}`;
   const stopping = new AbortController();
@@ -106,7 +106,7 @@ export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]
         }
       })(),
     );
-    if (entry.periodic && options.periodic !== false) loops.push(runPeriodically(queue, entry.periodic, stopping.signal));
+    if (entry.periodic) loops.push(runPeriodically(queue, entry.periodic, stopping.signal));
   }
   return {
     id,
