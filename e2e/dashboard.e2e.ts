@@ -76,6 +76,11 @@ test.describe("research dashboards as a researcher", () => {
     await page.getByLabel("Agreement encoding").selectOption("item-kendall");
     await expect(headline).toContainText("Kendall tau distance");
     await expect(headline).toContainText("Each item a unit");
+    await expect(page).toHaveURL(/[?&]encoding=item-kendall/);
+    // back to the default encoding: the link is the default view's again (one link, one stored view)
+    await page.getByLabel("Agreement encoding").selectOption("slot-ordinal");
+    await expect(headline).toContainText("Each candidate a unit");
+    await expect(page).not.toHaveURL(/encoding=/);
 
     // the plan: top up to 3 items per task x steps x annotator, then nothing more
     const { rows: before } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'AGREEMENT'`, [study.studyId]);

@@ -13,6 +13,8 @@ export interface ControlSpec {
   label: string;
   value: string;
   options: ControlOption[];
+  /** the value the page takes when the link leaves this choice out: choosing it leaves it out (one link, one stored view, per view) */
+  defaultValue?: string | null;
 }
 
 /**
@@ -25,9 +27,11 @@ export function DashboardControls({ controls }: { controls: ControlSpec[] }) {
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
 
-  function change(name: string, value: string) {
+  function change(control: ControlSpec, value: string) {
+    const { name } = control;
     const next = new URLSearchParams(searchParams.toString());
-    next.set(name, value);
+    if (value === control.defaultValue) next.delete(name);
+    else next.set(name, value);
     // a level belongs to an encoding: a new encoding starts from its own default level
     if (name === "encoding") next.delete("level");
     startTransition(() => router.replace(`${pathname}?${next.toString()}`, { scroll: false }));
@@ -41,7 +45,7 @@ export function DashboardControls({ controls }: { controls: ControlSpec[] }) {
           <select
             name={control.name}
             value={control.value}
-            onChange={(event) => change(control.name, event.target.value)}
+            onChange={(event) => change(control, event.target.value)}
             className="h-8 w-full max-w-[24rem] rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-800 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
           >
             {control.options.map((option) => (

@@ -131,6 +131,11 @@ export function encodingsForKinds(kinds: string[]): EncodingInfo[] {
   return [...seen.values()];
 }
 
+/** The encoding a view shows when none is chosen: the first ordinal one (the level ENACT reports), else the first. */
+export function defaultEncoding<T extends Pick<EncodingInfo, "level">>(encodings: readonly T[]): T | null {
+  return encodings.find((e) => e.level === "ordinal") ?? encodings[0] ?? null;
+}
+
 /** Kinds that have an encoding which codes the score and needs the item's key (needsContext). */
 export function kindsNeedingKeys(kinds: string[]): string[] {
   return kinds.filter((kind) => getTaskModule(kind).agreementEncodings.some((e) => e.needsContext));

@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
-import { agreementOfPrepared, allowedLevels, computeAgreement, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
+import { agreementOfPrepared, allowedLevels, computeAgreement, defaultEncoding, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS, tunableFromEnv } from "@/lib/dashboard/constants";
@@ -118,16 +118,38 @@ function tagFacets(snapshot: StudySnapshot): Array<{ key: string; values: string
   return [...values.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => ({ key, values: [...set].sort(compareTagValues) }));
 }
 
+/** The tag a view is sliced by when none is chosen: "steps" where the items have it, else the first key. */
+function defaultTagKey(keys: readonly string[]): string | null {
+  return keys.includes(DEFAULT_TAG) ? DEFAULT_TAG : (keys[0] ?? null);
+}
+
+/**
+ * What each choice is when the link does not name it (the default view's choices, and the level of
+ * the encoding shown): the page's selects leave a choice out of the link when it is this, so that
+ * every link to a view is one link, and one stored view (viewKeyOf).
+ */
+export function choiceDefaults(choices: Pick<DashboardChoices, "tagKeys" | "encodings" | "levels">): Record<keyof DashboardParams, string | null> {
+  return {
+    tag: defaultTagKey(choices.tagKeys.map((t) => t.key)),
+    annotator: "all",
+    encoding: defaultEncoding(choices.encodings)?.id ?? null,
+    level: choices.levels[0] ?? null,
+    ci: "items",
+    reviewed: "without",
+    participants: "without",
+    plan: "without",
+  };
+}
+
 function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded" | "excludedParticipants" | "includeExcludedParticipants" | "includePlanAnswers"> {
   const params = parseDashboardParams(raw);
   const tagKeys = tagFacets(snapshot);
   const keys = tagKeys.map((t) => t.key);
-  const tagKey = params.tag && keys.includes(params.tag) ? params.tag : keys.includes(DEFAULT_TAG) ? DEFAULT_TAG : (keys[0] ?? null);
+  const tagKey = params.tag && keys.includes(params.tag) ? params.tag : defaultTagKey(keys);
   const annotatorIndex = params.annotator ? snapshot.annotators.findIndex((a) => a.id === params.annotator) : -1;
   const kinds = [...new Set(snapshot.items.kinds)].filter(isTaskKind).sort();
   const encodings = encodingsForKinds(kinds);
-  // default: ordinal, the level ENACT reports; else the first encoding
-  const encoding = encodings.find((e) => e.id === params.encoding) ?? encodings.find((e) => e.level === "ordinal") ?? encodings[0] ?? null;
+  const encoding = encodings.find((e) => e.id === params.encoding) ?? defaultEncoding(encodings);
   const levels = encoding ? allowedLevels(encoding) : [];
   const level = params.level && levels.includes(params.level) ? params.level : (levels[0] ?? "nominal");
   return { tagKey, tagKeys, annotator: annotatorIndex >= 0 ? annotatorIndex : null, encoding, encodings, level, levels, ci: params.ci ?? "items" };
@@ -298,18 +320,36 @@ export function viewKeyOf(params: DashboardParams): string {
 }
 
 /**
- * Asks the background job for the study's default view when its stored row is missing or of older
- * figures (what the worker's refresh does for large studies, lib/dashboard/default-view-refresh.ts),
- * unless the row was computed less than `minAgeMs` ago. True when it asked.
+ * The views the job worker's refresh keeps computed for a large study with items of these kinds
+ * (lib/dashboard/view-refresh.ts): the default view and, for each other agreement encoding the
+ * kinds offer, the view the page's encoding select opens from it (a new encoding's first
+ * computation prepares its units over every answer: the costliest first visit after the default).
  */
-export async function requestDefaultViewIfBehind(studyId: string, slug: string, minAgeMs: (computeMs: number) => number, now = Date.now()): Promise<boolean> {
-  const params = parseDashboardParams({});
-  const viewKey = viewKeyOf(params);
-  const [{ currentVersion }, stored] = await Promise.all([figureInputs(studyId), readStoredIntervalsState(studyId, viewKey)]);
-  if (stored && stored.version === currentVersion) return false;
-  if (stored && now - stored.computedAt.getTime() < minAgeMs(stored.computeMs)) return false;
-  await askForView(studyId, viewKey, currentVersion, slug, params);
-  return true;
+export function refreshedViews(kinds: readonly string[]): DashboardParams[] {
+  const encodings = encodingsForKinds([...new Set(kinds)].filter(isTaskKind).sort());
+  const shown = defaultEncoding(encodings);
+  return [parseDashboardParams({}), ...encodings.filter((e) => e.id !== shown?.id).map((e) => parseDashboardParams({ encoding: e.id }))];
+}
+
+/**
+ * Asks the background job for each of the study's `views` whose stored row is missing, of another
+ * format or of older figures (what the worker's refresh does for large studies), unless the rows
+ * were computed less than `minAgeMs(ms)` ago, `ms` being the time the views' last computations
+ * took together (they share one budget). Returns the keys of the views it asked for.
+ */
+export async function requestViewsIfBehind(studyId: string, slug: string, views: readonly DashboardParams[], minAgeMs: (computeMs: number) => number, now = Date.now()): Promise<string[]> {
+  const keys = views.map(viewKeyOf);
+  const [{ currentVersion }, states] = await Promise.all([figureInputs(studyId), Promise.all(keys.map((key) => readStoredIntervalsState(studyId, key)))]);
+  const spentMs = states.reduce((sum, state) => sum + (state?.computeMs ?? 0), 0);
+  const asked: string[] = [];
+  for (let i = 0; i < views.length; i++) {
+    const stored = states[i];
+    if (stored && stored.version === currentVersion) continue;
+    if (stored && now - stored.computedAt.getTime() < minAgeMs(spentMs)) continue;
+    await askForView(studyId, keys[i], currentVersion, slug, views[i]);
+    asked.push(keys[i]);
+  }
+  return asked;
 }
 
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {

@@ -23,10 +23,10 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
   [QUEUES.assetMigration.name]: { load: async () => (await import("@/lib/assets/migrate-jobs")).handleAssetMigrationJob },
   [QUEUES.dashboardIntervals.name]: {
     load: async () => (await import("@/lib/dashboard/interval-jobs")).handleDashboardIntervalsJob,
-    // large studies' default views, computed before anyone opens them (lib/dashboard/default-view-refresh.ts)
+    // large studies' most visited views, computed before anyone opens them (lib/dashboard/view-refresh.ts)
     periodic: async () => {
-      const refresh = await import("@/lib/dashboard/default-view-refresh");
-      return { everySeconds: refresh.dashboardRefreshSeconds(), run: () => refresh.refreshDefaultViews() };
+      const refresh = await import("@/lib/dashboard/view-refresh");
+      return { everySeconds: refresh.dashboardRefreshSeconds(), run: () => refresh.refreshStudyViews() };
     },
   },
   [QUEUES.export.name]: {

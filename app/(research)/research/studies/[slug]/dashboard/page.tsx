@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
-import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { choiceDefaults, getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { AGREEMENT_PLAN_PER_CELL, DEFAULT_TAG } from "@/lib/dashboard/constants";
 import { CI_METHOD_LABELS, CI_METHODS } from "@/lib/dashboard/params";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -49,26 +49,28 @@ export default async function DashboardPage({ params, searchParams }: { params: 
   const { choices, progress, annotators } = d;
   const names = annotators.map((a) => a.name);
   const tagTitle = choices.tagKey ?? "tag";
+  const defaults = choiceDefaults(choices);
   const scopeName = choices.annotator === null ? "all annotators (pooled)" : annotators[choices.annotator].name;
 
   const controls = [
-    { name: "tag", label: "Slice by tag", value: choices.tagKey ?? "", options: choices.tagKeys.length ? choices.tagKeys.map((t) => ({ value: t.key, label: t.key })) : [{ value: "", label: "(no tags)" }] },
-    { name: "annotator", label: "Accuracy & confidence of", value: choices.annotator === null ? "all" : annotators[choices.annotator].id, options: [{ value: "all", label: "All annotators (pooled)" }, ...annotators.map((a) => ({ value: a.id, label: a.name }))] },
+    { name: "tag", label: "Slice by tag", defaultValue: defaults.tag, value: choices.tagKey ?? "", options: choices.tagKeys.length ? choices.tagKeys.map((t) => ({ value: t.key, label: t.key })) : [{ value: "", label: "(no tags)" }] },
+    { name: "annotator", label: "Accuracy & confidence of", defaultValue: defaults.annotator, value: choices.annotator === null ? "all" : annotators[choices.annotator].id, options: [{ value: "all", label: "All annotators (pooled)" }, ...annotators.map((a) => ({ value: a.id, label: a.name }))] },
     ...(choices.encoding
       ? [
-          { name: "encoding", label: "Agreement encoding", value: choices.encoding.id, options: choices.encodings.map((e) => ({ value: e.id, label: e.label })) },
-          { name: "level", label: "Alpha level", value: choices.level, options: choices.levels.map((l) => ({ value: l, label: l === "custom" ? "Kendall tau distance" : l })) },
-          { name: "ci", label: "Alpha interval", value: choices.ci, options: CI_METHODS.map((m) => ({ value: m, label: CI_METHOD_LABELS[m] })) },
+          { name: "encoding", label: "Agreement encoding", defaultValue: defaults.encoding, value: choices.encoding.id, options: choices.encodings.map((e) => ({ value: e.id, label: e.label })) },
+          { name: "level", label: "Alpha level", defaultValue: defaults.level, value: choices.level, options: choices.levels.map((l) => ({ value: l, label: l === "custom" ? "Kendall tau distance" : l })) },
+          { name: "ci", label: "Alpha interval", defaultValue: defaults.ci, value: choices.ci, options: CI_METHODS.map((m) => ({ value: m, label: CI_METHOD_LABELS[m] })) },
         ]
       : []),
     ...(choices.excludedItems > 0
-      ? [{ name: "reviewed", label: "Items that failed review", value: choices.includeExcluded ? "with" : "without", options: [{ value: "without", label: `Left out (${choices.excludedItems})` }, { value: "with", label: "Included" }] }]
+      ? [{ name: "reviewed", label: "Items that failed review", defaultValue: defaults.reviewed, value: choices.includeExcluded ? "with" : "without", options: [{ value: "without", label: `Left out (${choices.excludedItems})` }, { value: "with", label: "Included" }] }]
       : []),
     ...(d.accuracy.planAnswers > 0
       ? [
           {
             name: "plan",
             label: "Agreement-plan answers in accuracy",
+            defaultValue: defaults.plan,
             value: choices.includePlanAnswers ? "with" : "without",
             options: [
               { value: "without", label: `Left out (${count(d.accuracy.planAnswers)}): main annotation only` },
@@ -80,6 +82,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
     {
       name: "participants",
       label: "Excluded participants",
+      defaultValue: defaults.participants,
       value: choices.includeExcludedParticipants ? "with" : "without",
       options: [
         { value: "without", label: `Left out (${choices.excludedParticipants})` },
