@@ -92,19 +92,28 @@ export function copyRowWriter(columns: readonly CopyColumn[]): (line: string) =>
     }
     return out;
   };
+  // each written column's text with the comma before it (all but the first written), so that a
+  // record is one concatenation per column; a column's raw text is compared in place and cut out
+  // of the line only when it changed (an item's columns repeat over its answers)
+  const firstWritten = writes.indexOf(true);
+  const lead = columns.map((_, c) => (c === firstWritten ? "" : ","));
   return (line: string) => {
-    const raw = line.split("\t");
-    if (raw.length !== columns.length) throw new Error(`COPY row with ${raw.length} fields where ${columns.length} were expected`);
     let out = "";
-    let first = true;
+    let start = 0;
     for (let c = 0; c < columns.length; c++) {
-      if (!writes[c]) continue;
-      if (raw[c] !== lastRaw[c]) {
-        lastRaw[c] = raw[c];
-        lastOut[c] = writeCached(c, raw[c]);
+      let end = line.indexOf("\t", start);
+      if (end < 0) end = line.length;
+      if (c < columns.length - 1 ? end === line.length : end !== line.length) throw new Error(`COPY row with ${line.split("\t").length} fields where ${columns.length} were expected`);
+      if (writes[c]) {
+        const last = lastRaw[c];
+        if (last === undefined || end - start !== last.length || !line.startsWith(last, start)) {
+          const raw = line.slice(start, end);
+          lastRaw[c] = raw;
+          lastOut[c] = lead[c] + writeCached(c, raw);
+        }
+        out += lastOut[c];
       }
-      out += first ? lastOut[c] : `,${lastOut[c]}`;
-      first = false;
+      start = end + 1;
     }
     return `${out}\r\n`;
   };
