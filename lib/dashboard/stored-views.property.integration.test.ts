@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { getStudyDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { getStudyDashboard, refreshedViews, viewKeyOf, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { refreshStudyViews } from "@/lib/dashboard/view-refresh";
 import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
@@ -15,7 +16,9 @@ import { addMember, createStudy, createUser, resetDatabase, resetJobQueue } from
  * review, participants excluded, re-included and withdrawn), a large study's view as the page
  * serves it (the background job's stored figures, recomputed when the data moved on) equals the
  * full recomputation, figure by figure, after every write; and a stored view is never served
- * as current when it is not. "Large" is lowered to 0 answers here.
+ * as current when it is not. So do the views the worker's refresh keeps (the default view and
+ * each other encoding's), computed by its pass after every write before anyone visits them.
+ * "Large" is lowered to 0 answers here.
  */
 
 const VIEWS: Array<Record<string, string>> = [{}, { tag: "hand" }, { reviewed: "with" }, { participants: "with", ci: "units" }];
@@ -108,6 +111,15 @@ describe("stored dashboard views against the full recomputation, under random wr
       // every write on its own, then every view checked: a write that changes no answer (a review outcome, an exclusion) must still be seen
       for (let step = 0; step < 16; step++) {
         await pick(writes).run();
+        const asked = await refreshStudyViews({ minAnswers: 0, now: Date.now() + 365 * 86_400_000 });
+        await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] });
+        for (const view of refreshedViews(["enact-forward", "enact-inverse"])) {
+          const params = JSON.parse(viewKeyOf(view)) as Record<string, string>;
+          const served = await getStudyDashboard(study.slug, params, { inlineMaxAnswers: 0 });
+          const where = `step ${step}, refreshed view ${JSON.stringify(params)} (the pass asked for ${JSON.stringify(asked.map((a) => a.viewKey))})`;
+          expect(served.intervals, where).toMatchObject({ state: "ready", behind: false });
+          expect(figuresOf(served), where).toEqual(figuresOf(await getStudyDashboard(study.slug, params, { intervals: "inline" })));
+        }
         for (const params of VIEWS) {
           const full = await getStudyDashboard(study.slug, params, { intervals: "inline" });
           let served = await getStudyDashboard(study.slug, params, { inlineMaxAnswers: 0 });
