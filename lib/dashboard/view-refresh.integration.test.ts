@@ -125,6 +125,16 @@ describe("large studies' views, refreshed by the worker", () => {
     expect(visit.intervals).toMatchObject({ state: "ready", behind: false });
   });
 
+  it("is left to workers started apart: the app's own worker (periodic: false, as startWorkerOnBoot starts it) runs no pass", async () => {
+    process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS = "5";
+    process.env.YARDSTICK_DASHBOARD_REFRESH_SECONDS = "1";
+    const { study } = await seedStudy();
+    const worker = await startWorker({ queues: [QUEUES.dashboardIntervals.name], pollMs: 100, periodic: false });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await worker.stop();
+    expect(await row(study.id)).toBeNull();
+  });
+
   it("leaves the rows alone with YARDSTICK_DASHBOARD_REFRESH_SECONDS=0", async () => {
     process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS = "5";
     process.env.YARDSTICK_DASHBOARD_REFRESH_SECONDS = "0";

@@ -84,8 +84,11 @@ async function runPeriodically(queue: QueueName, periodic: NonNullable<(typeof j
   }
 }
 
-/** Starts a worker on this process's pg-boss (or the given one), with its queues' periodic work. */
-export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler } = {}): Promise<RunningWorker> {
+/**
+ * Starts a worker on this process's pg-boss (or the given one), with its queues' periodic work
+ * unless `periodic` is false (the app's own worker: see startWorkerOnBoot).
+ */
+export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler; periodic?: boolean } = {}): Promise<RunningWorker> {
   const boss = options.boss ?? (await getBoss());
   const id = options.id ?? `${hostname()}:${process.pid}`;
   const stopping = new AbortController();
@@ -106,7 +109,7 @@ export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]
         }
       })(),
     );
-    if (entry.periodic) loops.push(runPeriodically(queue, entry.periodic, stopping.signal));
+    if (entry.periodic && options.periodic !== false) loops.push(runPeriodically(queue, entry.periodic, stopping.signal));
   }
   return {
     id,
@@ -139,13 +142,17 @@ const holder = globalThis as unknown as { yardstickWorker?: boolean };
 
 /**
  * instrumentation.ts: the worker of this app process, unless YARDSTICK_JOB_WORKER=off. When the
- * database cannot be reached yet, it tries again every 10 s.
+ * database cannot be reached yet, it tries again every 10 s. It runs the jobs asked for but not
+ * the queues' periodic work: that work (the dashboard views of large studies computed before
+ * anyone asks, lib/dashboard/view-refresh.ts) holds a process's CPU for seconds at a time that
+ * no visitor waits on, and in the app it would hold every request of the app with it, the
+ * participants' answers included; workers started apart (`npm run worker`) run it.
  */
 export function startWorkerOnBoot(): void {
   if (process.env.YARDSTICK_JOB_WORKER === "off" || holder.yardstickWorker) return;
   holder.yardstickWorker = true;
   const attempt = () => {
-    startWorker().catch((error: unknown) => {
+    startWorker({ periodic: false }).catch((error: unknown) => {
       console.error("job worker: could not start (trying again in 10 s):", error instanceof Error ? error.message : error);
       setTimeout(attempt, 10_000).unref?.();
     });
