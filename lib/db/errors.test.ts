@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseFailureOf, isUnstorableTextError } from "@/lib/db/errors";
+import { databaseFailureOf, isForeignKeyViolation, isUnstorableTextError } from "@/lib/db/errors";
 import { toResponse } from "@/lib/errors";
 
 /** Errors as Prisma 7 + @prisma/adapter-pg threw them here against a stopped or full PostgreSQL (shapes copied from the real objects). */
@@ -75,5 +75,16 @@ describe("isUnstorableTextError", () => {
     const body = (await response.json()) as { error: string };
     expect(body.error).toMatch(/cannot be stored/);
     expect(JSON.stringify(body)).not.toMatch(/Invalid `db|\/work\/|22021/);
+  });
+});
+
+describe("isForeignKeyViolation", () => {
+  it("recognises a row referring to one that is gone, from Prisma or a raw statement, and nothing else", () => {
+    expect(isForeignKeyViolation(prismaError("P2010", { kind: "ForeignKeyConstraintViolation", constraint: { index: "Event_assignmentId_fkey" } }))).toBe(true);
+    expect(isForeignKeyViolation(prismaError("P2003"))).toBe(true);
+    expect(isForeignKeyViolation(new Error("wrapped", { cause: prismaError("P2010", { originalCode: "23503", kind: "postgres", code: "23503" }) }))).toBe(true);
+    expect(isForeignKeyViolation(prismaError("P2010", { kind: "UniqueConstraintViolation" }))).toBe(false);
+    expect(isForeignKeyViolation(diskFull)).toBe(false);
+    expect(isForeignKeyViolation(new Error("anything"))).toBe(false);
   });
 });

@@ -79,3 +79,16 @@ export function isUnstorableTextError(error: unknown, depth = 0): boolean {
   if (states.some((state) => state === "22021" || state === "22P05")) return true;
   return isUnstorableTextError(err.cause, depth + 1);
 }
+
+/**
+ * A row referred to another that was gone: 23503 foreign_key_violation (Prisma's P2003, or a raw
+ * statement's adapter error). In a statement that checked the other row first, it means that row
+ * was deleted by a transaction that committed while the statement ran.
+ */
+export function isForeignKeyViolation(error: unknown, depth = 0): boolean {
+  const err = record(error);
+  if (!err || depth > 4) return false;
+  const cause = adapterCause(err);
+  if (err.code === "P2003" || err.code === "23503" || cause?.kind === "ForeignKeyConstraintViolation" || cause?.originalCode === "23503" || cause?.code === "23503") return true;
+  return isForeignKeyViolation(err.cause, depth + 1);
+}

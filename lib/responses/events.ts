@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
+import { isForeignKeyViolation } from "@/lib/db/errors";
 import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate";
 
 /**
@@ -39,7 +40,36 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
   const batch = JSON.stringify(
     events.map((event) => ({ a: event.assignmentId, s: event.seq, t: event.type, p: event.payload ?? {}, c: new Date(event.clientTime).toISOString() })),
   );
-  const rows = await db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null }>>`
+  // an assignment deleted while the statement ran (a withdrawal, a study removed) fails the
+  // events' foreign key: the statement is run once more, and then finds no such assignment (404)
+  const rows = await writeBatch(userId, ids, batch).catch((error: unknown) => {
+    if (isForeignKeyViolation(error)) return writeBatch(userId, ids, batch);
+    throw error;
+  });
+  if (!rows[0]?.enabled) throw signedOutError();
+  const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row]));
+  const refusal = new Map<string, string>();
+  for (const id of ids) {
+    const owner = found.get(id);
+    if (owner === undefined) throw new AppError("NOT_FOUND", `No assignment ${id}`);
+    if (owner.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${id} belongs to another annotator`);
+    if (owner.closed) refusal.set(id, "the study is closed: it takes no more events");
+    else if (owner.late) refusal.set(id, `the item was submitted more than ${EVENT_GRACE_AFTER_SUBMIT_SECONDS / 60} minutes ago: it takes no more events`);
+  }
+  const acked: Record<string, number[]> = {};
+  const rejected: NonNullable<TrajectoryAck["rejected"]> = [];
+  events.forEach((event, index) => {
+    const reason = refusal.get(event.assignmentId);
+    if (reason) rejected.push({ index, assignmentId: event.assignmentId, seq: event.seq, issues: [reason] });
+    else (acked[event.assignmentId] ??= []).push(event.seq);
+  });
+  for (const [id, seqs] of Object.entries(acked)) acked[id] = [...new Set(seqs)].sort((a, b) => a - b);
+  return rejected.length > 0 ? { acked, rejected } : { acked };
+}
+
+/** The batch's one statement (see recordEvents): the owners of its assignments as read, with what it stored. */
+function writeBatch(userId: string, ids: string[], batch: string) {
+  return db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null }>>`
     WITH owners AS (
       SELECT a.id, a."userId", s.status = 'CLOSED' AS closed,
         (a.status = 'SUBMITTED' AND a."submittedAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${EVENT_GRACE_AFTER_SUBMIT_SECONDS})) AS late
@@ -77,25 +107,6 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
     )
     SELECT account.enabled, o.id, o."userId", o.closed, o.late, (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
     FROM account LEFT JOIN owners o ON true`;
-  if (!rows[0]?.enabled) throw signedOutError();
-  const found = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row]));
-  const refusal = new Map<string, string>();
-  for (const id of ids) {
-    const owner = found.get(id);
-    if (owner === undefined) throw new AppError("NOT_FOUND", `No assignment ${id}`);
-    if (owner.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${id} belongs to another annotator`);
-    if (owner.closed) refusal.set(id, "the study is closed: it takes no more events");
-    else if (owner.late) refusal.set(id, `the item was submitted more than ${EVENT_GRACE_AFTER_SUBMIT_SECONDS / 60} minutes ago: it takes no more events`);
-  }
-  const acked: Record<string, number[]> = {};
-  const rejected: NonNullable<TrajectoryAck["rejected"]> = [];
-  events.forEach((event, index) => {
-    const reason = refusal.get(event.assignmentId);
-    if (reason) rejected.push({ index, assignmentId: event.assignmentId, seq: event.seq, issues: [reason] });
-    else (acked[event.assignmentId] ??= []).push(event.seq);
-  });
-  for (const [id, seqs] of Object.entries(acked)) acked[id] = [...new Set(seqs)].sort((a, b) => a - b);
-  return rejected.length > 0 ? { acked, rejected } : { acked };
 }
 
 /** Stored events of an assignment in seq order (the replay, the time recomputation). */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { toResponse } from "@/lib/errors";
@@ -11,6 +12,7 @@ import { nextForMember } from "@/lib/annotate/next";
 import { MAX_EVENTS_PER_ASSIGNMENT, parseTrajectoryBatch, type ResponseCreateInput, type TrajectoryEvent } from "@/lib/validations/annotate";
 import { EVENT_GRACE_AFTER_SUBMIT_SECONDS } from "@/lib/responses/events";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { eventually } from "@/tests/eventually";
 
 const t0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 
@@ -61,6 +63,30 @@ describe("events", () => {
     const assignment = await db.assignment.findUniqueOrThrow({ where: { id: assignmentId } });
     expect(assignment.status).toBe("STARTED");
     expect(assignment.startedAt).not.toBeNull();
+  });
+
+  it("answers 404, not a server error, for events of an assignment deleted while their batch is written, and stores none of it", async () => {
+    const { annotator, assignmentId } = await setup();
+    // the assignment is deleted by a transaction the batch's statement reads past and then waits on
+    // (the foreign key's check locks the row): the deletion commits under it
+    const deleter = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await deleter.connect();
+    try {
+      await deleter.query("BEGIN");
+      await deleter.query(`DELETE FROM "Assignment" WHERE id = $1`, [assignmentId]);
+      const writing = recordEvents(annotator.id, events(assignmentId, [["page_hidden", 0]])).catch((e: unknown) => e);
+      await eventually("the batch waiting on the deletion's lock", async () => {
+        const { rows } = await deleter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return rows[0].n > 0;
+      });
+      await deleter.query("COMMIT");
+      const error = await writing;
+      expect(toResponse(error).status).toBe(404);
+      expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
+    } finally {
+      await deleter.end();
+    }
+    expect(await db.event.count()).toBe(0);
   });
 
   it("refuses (403) events for another annotator's assignment and stores none of the batch", async () => {
