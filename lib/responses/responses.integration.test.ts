@@ -192,6 +192,28 @@ describe("responses", () => {
     expect(toResponse(again).status).toBe(409);
   });
 
+  it("answers 404, not a server error, to a submission whose assignment is deleted while it is stored, and stores nothing", async () => {
+    const { annotator, assignmentId } = await setup();
+    const deleter = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await deleter.connect();
+    try {
+      await deleter.query("BEGIN");
+      await deleter.query(`DELETE FROM "Assignment" WHERE id = $1`, [assignmentId]);
+      const storing = submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])).catch((e: unknown) => e);
+      await eventually("the submission waiting on the deletion's lock", async () => {
+        const { rows } = await deleter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        return rows[0].n > 0;
+      });
+      await deleter.query("COMMIT");
+      const error = await storing;
+      expect(toResponse(error).status).toBe(404);
+      expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
+    } finally {
+      await deleter.end();
+    }
+    expect(await db.response.count()).toBe(0);
+  });
+
   it("stores one response when copies of a first submission race each other", async () => {
     const { annotator, assignmentId } = await setup();
     const input = submission(assignmentId, [1, 2, 0]);

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
+import { isForeignKeyViolation } from "@/lib/db/errors";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { PlayedStep } from "@/lib/tasks/types";
@@ -189,7 +190,11 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
       WHERE id = ${assignment.id} AND status IN ('ASSIGNED', 'STARTED') AND EXISTS (SELECT 1 FROM stored)
       RETURNING id
     )
-    SELECT (SELECT id FROM stored) AS "responseId", (SELECT count(*) FROM submitted)::int AS submitted`;
+    SELECT (SELECT id FROM stored) AS "responseId", (SELECT count(*) FROM submitted)::int AS submitted`.catch((error: unknown) => {
+    // the assignment was deleted (a withdrawal, a study removed) after it was read: its response has nothing to belong to
+    if (isForeignKeyViolation(error)) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
+    throw error;
+  });
 
   if (!written?.responseId) {
     // two copies of the same submission racing: the loser finds the winner's row
