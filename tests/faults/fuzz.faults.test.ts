@@ -203,7 +203,17 @@ describe("fuzzed requests to every JSON endpoint", () => {
         ),
         fc.string({ maxLength: 10 }),
       )
-      .map(([before, sequence, after]) => `${encodeURIComponent(before)}${sequence}${encodeURIComponent(after)}`);
+      .map(([before, sequence, after]) => `${encodeURIComponent(before)}${sequence}${encodeURIComponent(after)}`)
+      // a lone "%" or "%X" followed by text that encodes to hex digits is a valid escape after all
+      // ("%" + "43>" is "%43%3E": seed 568734394): only texts that do not decode are malformed
+      .filter((value) => {
+        try {
+          decodeURIComponent(value);
+          return false;
+        } catch {
+          return true;
+        }
+      });
     const check = async (method: string, url: string) => {
       const response = await fetch(`${server.baseUrl}${url}`, { method, headers: { cookie: cookies.admin, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}", redirect: "manual", signal: AbortSignal.timeout(30_000) });
       const text = await response.text();
