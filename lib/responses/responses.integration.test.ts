@@ -1,3 +1,7 @@
+    const { annotator, assignmentId } = await setup();
+    const error = await deletedUnder(assignmentId, () => submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])));
+    expect(toResponse(error).status).toBe(404);
+    expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -35,6 +39,29 @@ function submission(assignmentId: string, order: number[], extra: Partial<Respon
   return { assignmentId, clientId: randomUUID(), answer: { order }, confidence: 4, wallMs: 1, activeMs: 1, submitSeq: 0, ...extra };
 }
 
+/**
+ * Runs `write` while a transaction deletes the assignment: the write reads past the uncommitted
+ * deletion, then waits on its lock (the foreign key's check), and the deletion commits under it.
+ * Returns what the write threw (or gave).
+ */
+async function deletedUnder(assignmentId: string, write: () => Promise<unknown>): Promise<unknown> {
+  const deleter = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await deleter.connect();
+  try {
+    await deleter.query("BEGIN");
+    await deleter.query(`DELETE FROM "Assignment" WHERE id = $1`, [assignmentId]);
+    const writing = write().catch((e: unknown) => e);
+    await eventually("the write waiting on the deletion's lock", async () => {
+      const { rows } = await deleter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      return rows[0].n > 0;
+    });
+    await deleter.query("COMMIT");
+    return await writing;
+  } finally {
+    await deleter.end();
+  }
+}
+
 describe("events", () => {
   beforeEach(resetDatabase);
   afterAll(disconnectDb);
@@ -67,25 +94,9 @@ describe("events", () => {
 
   it("answers 404, not a server error, for events of an assignment deleted while their batch is written, and stores none of it", async () => {
     const { annotator, assignmentId } = await setup();
-    // the assignment is deleted by a transaction the batch's statement reads past and then waits on
-    // (the foreign key's check locks the row): the deletion commits under it
-    const deleter = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await deleter.connect();
-    try {
-      await deleter.query("BEGIN");
-      await deleter.query(`DELETE FROM "Assignment" WHERE id = $1`, [assignmentId]);
-      const writing = recordEvents(annotator.id, events(assignmentId, [["page_hidden", 0]])).catch((e: unknown) => e);
-      await eventually("the batch waiting on the deletion's lock", async () => {
-        const { rows } = await deleter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-        return rows[0].n > 0;
-      });
-      await deleter.query("COMMIT");
-      const error = await writing;
-      expect(toResponse(error).status).toBe(404);
-      expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
-    } finally {
-      await deleter.end();
-    }
+    const error = await deletedUnder(assignmentId, () => recordEvents(annotator.id, events(assignmentId, [["page_hidden", 0]])));
+    expect(toResponse(error).status).toBe(404);
+    expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
     expect(await db.event.count()).toBe(0);
   });
 
