@@ -87,7 +87,20 @@ export interface EncodingInfo {
   level: AgreementLevel | "custom";
 }
 
-export interface AgreementResult {
+/** Alpha between the coders (the same encoding and level): it does not depend on the tag. */
+export interface BetweenCoders {
+  /** pairwise[i][j] for coders[i], coders[j]; shared = pairable units both answered */
+  pairwise: PairwiseAlphas;
+  /** alpha without each coder (same encoding and level), for the Annotators page */
+  leaveOneOut: Array<{ coder: number; alpha: number | null; reason?: string }>;
+}
+
+export interface PairwiseAlphas {
+  matrix: (number | null)[][];
+  shared: number[][];
+}
+
+export interface AgreementResult extends BetweenCoders {
   encoding: EncodingInfo;
   level: AlphaLevelChoice;
   /** names the metric (level, or the custom distance) */
@@ -96,10 +109,6 @@ export interface AgreementResult {
   /** annotator indices that have answers in the agreement set, in order */
   coders: number[];
   overall: AlphaBlock;
-  /** pairwise[i][j] for coders[i], coders[j]; shared = pairable units both answered */
-  pairwise: { matrix: (number | null)[][]; shared: number[][] };
-  /** alpha without each coder (same encoding and level), for the Annotators page */
-  leaveOneOut: Array<{ coder: number; alpha: number | null; reason?: string }>;
   byKind: Array<{ kind: string; cells: Record<string, AlphaBlock> }>;
   tagValues: string[];
   notes: string[];
@@ -352,7 +361,7 @@ export interface PreparedAgreement {
   pairableIndex: Int32Array;
   /** 1 when every value of the (pairable) unit is the same */
   unitSame: Uint8Array;
-  between: () => Pick<AgreementResult, "pairwise" | "leaveOneOut">;
+  between: () => BetweenCoders;
 }
 
 export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">>, options: Pick<AgreementOptions, "encodingId" | "level">): PreparedAgreement | null {
@@ -479,7 +488,7 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
   }
   const coincidences = !fast && typeof metric === "string" ? alphaCoincidences(table.units, metric, { perUnit: true }) : null;
   const coders = [...codersSeen].sort((a, b) => a - b);
-  let between: Pick<AgreementResult, "pairwise" | "leaveOneOut"> | null = null;
+  let between: BetweenCoders | null = null;
   const prep: PreparedAgreement = {
     kinds,
     itemKinds: items.map((item) => item.kind),
@@ -509,7 +518,7 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
  * "without" the units less that coder's value (what pairwiseAlpha and krippendorffAlpha compute
  * from the reliability matrix, without building it C + C(C-1)/2 times).
  */
-function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincidences): Pick<AgreementResult, "pairwise" | "leaveOneOut"> {
+function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincidences): BetweenCoders {
   const { table, coders } = prep;
   const C = coders.length;
   // coder -> row (coders are annotator indices: small non-negative integers)
@@ -575,14 +584,14 @@ function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincide
 }
 
 /** Pairwise alphas and alpha without each coder (the same encoding and level): they do not depend on the tag. */
-function pairwiseAndLeaveOneOut(prep: PreparedAgreement): Pick<AgreementResult, "pairwise" | "leaveOneOut"> {
+function pairwiseAndLeaveOneOut(prep: PreparedAgreement): BetweenCoders {
   if (prep.coincidences) return pairwiseAndLeaveOneOutBySums(prep, prep.coincidences);
   const { table, coders, fast, metric } = prep;
   const row = new Map(coders.map((c, i) => [c, i]));
   const U = table.units.length;
   const matrix: (AlphaValue | null)[][] = coders.map(() => new Array<AlphaValue | null>(U).fill(null));
   for (let u = 0; u < U; u++) table.units[u].forEach((v, j) => (matrix[row.get(table.unitCoders[u][j])!][u] = v));
-  let pairwise: AgreementResult["pairwise"] = { matrix: [], shared: [] };
+  let pairwise: PairwiseAlphas = { matrix: [], shared: [] };
   const leaveOneOut: AgreementResult["leaveOneOut"] = [];
   if (coders.length >= 2) {
     const asOrders = () => {
