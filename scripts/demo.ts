@@ -73,6 +73,8 @@ const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"),
     // would only queue on it, and two connections' queries would interleave in that one session
     ...(database.embedded && !process.env.YARDSTICK_WORKERS ? { YARDSTICK_WORKERS: "1" } : {}),
     ...(database.embedded && !process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: "1" } : {}),
+    // and the job worker in the app's process (not a process of its own: scripts/job-worker-process.mjs), for the same reason
+    ...(database.embedded && !process.env.YARDSTICK_JOB_WORKER ? { YARDSTICK_JOB_WORKER: "app" } : {}),
   },
 });
 let announced = false;

@@ -18,6 +18,9 @@ import http from "node:http";
 import https from "node:https";
 import { createRequire } from "node:module";
 import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startJobWorkerProcess } from "./job-worker-process.mjs";
 import { installRequestGuard } from "./request-guard.mjs";
 
 const require = createRequire(import.meta.url);
@@ -69,13 +72,30 @@ function runNextStart() {
 
 const workers = workerCount();
 
+/**
+ * The job worker (imports, scoring, exports, dashboard views): a process of its own beside the
+ * app (scripts/job-worker-process.mjs) unless YARDSTICK_JOB_WORKER is "off" (workers run apart:
+ * `npm run worker`) or "app" (each app process runs one, as `next dev` does). The app processes
+ * are told to run none.
+ */
+function startJobWorker() {
+  const mode = process.env.YARDSTICK_JOB_WORKER;
+  if (mode === "off" || mode === "app") return null;
+  const worker = startJobWorkerProcess({ root: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..") });
+  process.env.YARDSTICK_JOB_WORKER = "off";
+  return worker;
+}
+
 if (cluster.isWorker) {
   // the primary is gone (killed without a chance to stop us): stop too, as a single process would
   process.on("disconnect", () => process.exit(0));
   runNextStart();
 } else if (workers === 1) {
+  // the worker process has an IPC channel to this one: it stops when this process ends
+  startJobWorker();
   runNextStart();
 } else {
+  const jobWorker = startJobWorker();
   let stopping = false;
   const restarts = [];
   const fork = () => cluster.fork();
@@ -93,6 +113,7 @@ if (cluster.isWorker) {
       console.error(`Yardstick: worker ${worker.process.pid} exited (${signal ?? code}); 5 restarts within a minute, giving up`);
       stopping = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
+      void jobWorker?.stop();
       process.exitCode = 1;
       return;
     }
@@ -106,6 +127,7 @@ if (cluster.isWorker) {
       if (stopping) return;
       stopping = true;
       const alive = Object.values(cluster.workers ?? {});
+      void jobWorker?.stop();
       if (alive.length === 0) process.exit(0);
       for (const worker of alive) worker?.process.kill(signal);
       // a worker that does not stop within 10 s is killed

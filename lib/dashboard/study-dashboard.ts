@@ -22,6 +22,7 @@ import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns } from "@/lib/dashboard/agents";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 import { getStudyBySlug } from "@/lib/studies/studies";
+import { answersOutsidePractice, studyKinds } from "@/lib/dashboard/study-facts";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
@@ -70,8 +71,12 @@ export interface IntervalsState {
   behind?: boolean;
 }
 
-/** What a view's background job keeps: every figure of the page but the live ones (progress, replica, intervals). */
-type StoredView = Omit<StudyDashboard, "progress" | "intervals">;
+/**
+ * What a view's background job keeps: every figure of the page but the live ones (progress,
+ * replica, intervals); `intervalsPending`: the job's first step stored the values, and their
+ * intervals come with its second (interval-jobs.ts).
+ */
+type StoredView = Omit<StudyDashboard, "progress" | "intervals"> & { intervalsPending?: boolean };
 
 export interface DashboardOptions {
   /** "inline": every interval now, whatever the study's size (the background job); default: by size */
@@ -80,6 +85,22 @@ export interface DashboardOptions {
   store?: boolean;
   /** answers up to which intervals are inline (default INLINE_INTERVALS_MAX_ANSWERS; tests lower it) */
   inlineMaxAnswers?: number;
+  /** the time already spent on this view by the job's first step, added to the stored computeMs */
+  priorComputeMs?: number;
+}
+
+/**
+ * A large study's view that the job worker keeps (refreshedViews) and has not computed yet: what
+ * a visit gets instead of computing it over every answer on the request (the job is asked; the
+ * page says so and refreshes itself until the row is there).
+ */
+export interface PendingDashboard {
+  pending: true;
+  study: StudyDashboard["study"];
+  progress: StudyProgress;
+  /** answers outside practice the figures will be computed from */
+  answers: number;
+  replica: ReadFreshness;
 }
 
 export interface StudyDashboard {
@@ -352,7 +373,22 @@ export async function requestViewsIfBehind(studyId: string, slug: string, views:
   return asked;
 }
 
+/** The view's figures, computed now when no stored row serves it (the job, tests, scripts). */
 export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
+  return (await studyDashboard(slug, searchParams, options, "compute")) as StudyDashboard;
+}
+
+/**
+ * The view a visitor opens (the page, the API): as getStudyDashboard, except that a large study's
+ * view the job worker keeps computed (the default view, each encoding's) with no row yet is left
+ * to the job, never computed over every answer on the request: that holds the app's CPU for
+ * seconds at 100,000 items, every other request waiting (issue 21).
+ */
+export async function visitStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard | PendingDashboard> {
+  return studyDashboard(slug, searchParams, options, "pending");
+}
+
+async function studyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions, missingRow: "compute" | "pending"): Promise<StudyDashboard | PendingDashboard> {
   const study = await getStudyBySlug(slug);
   const params = parseDashboardParams(searchParams);
   const [inputs, progress, replica] = await Promise.all([figureInputs(study.id), getStudyProgress(study.id, study.overlap), readFreshness()]);
@@ -363,6 +399,13 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   if (options.intervals !== "inline") {
     const served = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: inputs.currentVersion, progress, replica });
     if (served) return served;
+    if (missingRow === "pending") {
+      const [kinds, answers] = await Promise.all([studyKinds(study.id), answersOutsidePractice(study.id)]);
+      if (answers > (options.inlineMaxAnswers ?? inlineIntervalsMaxAnswers()) && refreshedViews(kinds).some((kept) => viewKeyOf(kept) === viewKey)) {
+        await askForView(study.id, viewKey, inputs.currentVersion, slug, params);
+        return { pending: true, study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale }, progress, answers, replica };
+      }
+    }
   }
 
   const view = options.intervals === "inline" ? { snapshot: await getSnapshot(study.id), stale: false, currentResponses: -1 } : await getSnapshotView(study.id);
@@ -460,7 +503,8 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
   };
   if (options.store) {
     const { progress: _progress, intervals: _intervals, ...kept } = dashboard;
-    await storeIntervals(study.id, viewKey, figuresVersion, kept, Math.round(performance.now() - computeStarted));
+    const figures: StoredView = deferred ? { ...kept, intervalsPending: true } : kept;
+    await storeIntervals(study.id, viewKey, figuresVersion, figures, Math.round(performance.now() - computeStarted + (options.priorComputeMs ?? 0)));
   }
   return dashboard;
 }
@@ -470,11 +514,12 @@ async function storedView(view: { studyId: string; slug: string; params: Dashboa
   const stored = await readStoredIntervals<StoredView>(view.studyId, view.viewKey);
   if (!stored) return null;
   const behind = stored.version !== view.currentVersion;
-  if (behind) await askForView(view.studyId, view.viewKey, view.currentVersion, view.slug, view.params);
-  const figures = stored.figures;
+  const { intervalsPending, ...figures } = stored.figures;
+  // the intervals of a first step: the job is under way (or, were it lost, asked again)
+  if (behind || intervalsPending) await askForView(view.studyId, view.viewKey, view.currentVersion, view.slug, view.params);
   return {
     ...figures,
-    intervals: { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
+    intervals: intervalsPending ? { state: "computing", computedAt: stored.computedAt.getTime(), behind } : { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
     asOf: { ...figures.asOf, stale: behind || figures.asOf.stale, currentResponses: behind ? await currentResponseCount(view.studyId) : figures.asOf.currentResponses, replica: view.replica },
     progress: view.progress,
   };

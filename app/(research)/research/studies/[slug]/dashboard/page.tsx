@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
-import { choiceDefaults, getStudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { choiceDefaults, visitStudyDashboard, type PendingDashboard } from "@/lib/dashboard/study-dashboard";
 import { AGREEMENT_PLAN_PER_CELL, DEFAULT_TAG } from "@/lib/dashboard/constants";
 import { CI_METHOD_LABELS, CI_METHODS } from "@/lib/dashboard/params";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -18,6 +18,7 @@ import { AgreementPlanSection } from "@/components/dashboard/agreement-plan-sect
 import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
 import { IntervalsStatus } from "@/components/dashboard/intervals-status";
+import { PendingFigures } from "@/components/dashboard/pending-figures";
 import { count, duration, fixed, pct } from "@/components/dashboard/format";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -42,10 +43,30 @@ function Stat({ label, value, note }: { label: string; value: React.ReactNode; n
   );
 }
 
+/** A large study's view not computed yet (visitStudyDashboard): the live progress, and a note that polls. */
+function PendingView({ view }: { view: PendingDashboard }) {
+  const { progress } = view;
+  return (
+    <div className="space-y-6">
+      <PendingFigures answers={count(view.answers)} />
+      <section id="progress" className="space-y-4">
+        <h2 className="text-lg font-semibold">Progress</h2>
+        <div className="grid gap-4 sm:grid-cols-2 md:grid-cols-4">
+          <Stat label="Responses" value={<span data-testid="progress-responses">{`${count(progress.done)} of ${count(progress.expected)}`}</span>} note={`items x annotators (k=${progress.overlap}), ${pct(progress.expected ? progress.done / progress.expected : null, 1)}%`} />
+          <Stat label="Items complete" value={`${count(progress.itemsComplete)} of ${count(progress.items)}`} note={`with k=${progress.overlap} main answers`} />
+          <Stat label="Active now" value={count(progress.activeNow)} note={`annotators with events in the last ${progress.activeWindowMinutes} minutes`} />
+          <Stat label="Agreement assignments" value={`${count(progress.agreementDone)} of ${count(progress.agreementAssigned)}`} note="from the agreement plan" />
+        </div>
+      </section>
+    </div>
+  );
+}
+
 export default async function DashboardPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/dashboard`, "ADMIN", "RESEARCHER");
-  const d = await getStudyDashboard(slug, await searchParams);
+  const d = await visitStudyDashboard(slug, await searchParams);
+  if ("pending" in d) return <PendingView view={d} />;
   const { choices, progress, annotators } = d;
   const names = annotators.map((a) => a.name);
   const tagTitle = choices.tagKey ?? "tag";

@@ -1,0 +1,118 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { getStudyDashboard, visitStudyDashboard, type PendingDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
+import { QUEUES, stopBoss } from "@/lib/jobs/queue";
+import { workUntilIdle } from "@/lib/jobs/worker";
+import { mulberry32 } from "@/lib/stats/rng";
+import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
+
+/**
+ * A visit never computes a large study's kept view (the default, each encoding's) over every
+ * answer (issue 21): with no row yet it gets "pending" and the job is asked; the job stores the
+ * values first, then the intervals. "Large" is lowered to 5 answers.
+ */
+describe("a large study's kept view with no row yet", () => {
+  beforeAll(async () => {
+    // every write of a stored view, in order, and whether its intervals were still to come
+    await db.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS test_view_writes (n serial, "viewKey" text, pending boolean)`);
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION test_log_view_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO test_view_writes ("viewKey", pending) VALUES (NEW."viewKey", NEW.figures LIKE '%"intervalsPending":true%'); RETURN NEW; END $$`);
+    await db.$executeRawUnsafe(`CREATE OR REPLACE TRIGGER test_view_writes AFTER INSERT OR UPDATE ON "DashboardIntervals" FOR EACH ROW EXECUTE FUNCTION test_log_view_write()`);
+  });
+  beforeEach(async () => {
+    await resetDatabase();
+    await resetJobQueue();
+    await db.$executeRawUnsafe(`TRUNCATE test_view_writes`);
+    process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS = "5";
+  });
+  afterEach(() => {
+    delete process.env.YARDSTICK_INLINE_INTERVALS_MAX_ANSWERS;
+  });
+  afterAll(async () => {
+    await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS test_view_writes ON "DashboardIntervals"`);
+    await db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS test_log_view_write()`);
+    await db.$executeRawUnsafe(`DROP TABLE IF EXISTS test_view_writes`);
+    await stopBoss();
+  });
+
+  async function seedStudy(items = 8) {
+    const study = await createStudy({ overlap: 3 });
+    const batch = await createBatch(study.id);
+    const people = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
+    const random = mulberry32(7);
+    for (let n = 0; n < items; n++) {
+      const order = Array.from({ length: 3 + (n % 3) }, (_, i) => i);
+      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, order, tags: { steps: order.length } });
+      for (const person of people) {
+        const given = order.slice();
+        if (random() < 0.4) [given[0], given[1]] = [given[1], given[0]];
+        await answer(item, person.id, given, { confidence: Math.round(random() * 4) / 4 });
+      }
+    }
+    return { study, people };
+  }
+
+  const writes = async () => (await db.$queryRawUnsafe<Array<{ viewKey: string; pending: boolean }>>(`SELECT "viewKey", pending FROM test_view_writes ORDER BY n`)).map((w) => ({ ...w }));
+  const jobsFor = async (viewKey: string) =>
+    Number((await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND data->'params' = $2::jsonb`, QUEUES.dashboardIntervals.name, viewKey))[0].n);
+  const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined } });
+  const isPending = (view: StudyDashboard | PendingDashboard): view is PendingDashboard => "pending" in view;
+
+  it("gets 'pending' with the live progress and asks the job, computing nothing and storing nothing", async () => {
+    const { study } = await seedStudy();
+    const visit = await visitStudyDashboard(study.slug, {});
+    expect(isPending(visit)).toBe(true);
+    expect(visit).toMatchObject({ pending: true, answers: 24, study: { slug: study.slug }, progress: { done: 24 } });
+    expect(await jobsFor("{}")).toBe(1);
+    expect(await writes()).toEqual([]);
+    // every encoding's view the worker keeps is left to it alike
+    const full = await getStudyDashboard(study.slug, {}, { intervals: "inline" });
+    const other = full.choices.encodings.find((e) => e.id !== full.choices.encoding?.id)!;
+    expect(isPending(await visitStudyDashboard(study.slug, { encoding: other.id }))).toBe(true);
+  });
+
+  it("is filled by the job in two steps, the values and then the intervals; the page between shows the values, its intervals computing", async () => {
+    const { study } = await seedStudy();
+    expect(isPending(await visitStudyDashboard(study.slug, {}))).toBe(true);
+    expect(await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] })).toBe(1);
+    expect(await writes()).toEqual([
+      { viewKey: "{}", pending: true },
+      { viewKey: "{}", pending: false },
+    ]);
+    const done = await visitStudyDashboard(study.slug, {});
+    if (isPending(done)) throw new Error("still pending after the job");
+    expect(done.intervals).toMatchObject({ state: "ready", behind: false });
+    expect(figuresOf(done)).toEqual(figuresOf(await getStudyDashboard(study.slug, {}, { intervals: "inline" })));
+  });
+
+  it("after the first step alone, a visit reads the values with their intervals computing (and asks again for a lost job)", async () => {
+    const { study } = await seedStudy();
+    // the job's first step, as the handler runs it
+    await getStudyDashboard(study.slug, {}, { store: true });
+    expect(await writes()).toEqual([{ viewKey: "{}", pending: true }]);
+    await resetJobQueue();
+    const between = await visitStudyDashboard(study.slug, {});
+    if (isPending(between)) throw new Error("pending with values stored");
+    expect(between.intervals).toMatchObject({ state: "computing", behind: false });
+    expect(between.agreement?.overall.ci ?? null).toBeNull();
+    const inline = await getStudyDashboard(study.slug, {}, { intervals: "inline" });
+    expect(between.agreement?.overall.alpha).toBe(inline.agreement?.overall.alpha);
+    // the job that was to store the intervals is gone: the visit asked for it again, and it finishes the row
+    expect(await jobsFor("{}")).toBe(1);
+    await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] });
+    const after = await visitStudyDashboard(study.slug, {});
+    if (isPending(after)) throw new Error("pending after the job");
+    expect(after.intervals).toMatchObject({ state: "ready", behind: false });
+  });
+
+  it("leaves other views, and studies under the size, to the visit as before", async () => {
+    const { study, people } = await seedStudy();
+    const oneAnnotator = await visitStudyDashboard(study.slug, { annotator: people[0].id });
+    expect(isPending(oneAnnotator)).toBe(false);
+    const small = await seedStudy(1);
+    const visit = await visitStudyDashboard(small.study.slug, {});
+    expect(isPending(visit)).toBe(false);
+    expect((visit as StudyDashboard).intervals.state).toBe("inline");
+  });
+});
