@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseFailureOf, isForeignKeyViolation, isUnstorableTextError } from "@/lib/db/errors";
+import { databaseFailureOf, isForeignKeyViolation, isUniqueViolation, isUnstorableTextError } from "@/lib/db/errors";
 import { toResponse } from "@/lib/errors";
 
 /** Errors as Prisma 7 + @prisma/adapter-pg threw them here against a stopped or full PostgreSQL (shapes copied from the real objects). */
@@ -86,5 +86,27 @@ describe("isForeignKeyViolation", () => {
     expect(isForeignKeyViolation(prismaError("P2010", { kind: "UniqueConstraintViolation" }))).toBe(false);
     expect(isForeignKeyViolation(diskFull)).toBe(false);
     expect(isForeignKeyViolation(new Error("anything"))).toBe(false);
+  });
+});
+
+describe("isUniqueViolation", () => {
+  it("recognises a key already taken, from Prisma, a raw statement or pg, wrapped or not, and nothing else", () => {
+    expect(isUniqueViolation(prismaError("P2002"))).toBe(true);
+    expect(isUniqueViolation(prismaError("P2010", { kind: "UniqueConstraintViolation", constraint: { fields: ["contentHash"] } }))).toBe(true);
+    expect(isUniqueViolation(prismaError("P2010", { originalCode: "23505", kind: "postgres", code: "23505" }))).toBe(true);
+    expect(isUniqueViolation(new Error("wrapped", { cause: prismaError("P2002") }))).toBe(true);
+    expect(isUniqueViolation(Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505" }))).toBe(true);
+    expect(isUniqueViolation(prismaError("P2003"))).toBe(false);
+    expect(isUniqueViolation(prismaError("P2010", { kind: "ForeignKeyConstraintViolation" }))).toBe(false);
+    expect(isUniqueViolation(diskFull)).toBe(false);
+    expect(isUniqueViolation(null)).toBe(false);
+  });
+
+  it("is not fooled by a cycle of causes", () => {
+    const looped: Error & { cause?: unknown } = new Error("a");
+    looped.cause = looped;
+    expect(isUniqueViolation(looped)).toBe(false);
+    expect(isForeignKeyViolation(looped)).toBe(false);
+    expect(isUnstorableTextError(looped)).toBe(false);
   });
 });

@@ -65,19 +65,32 @@ function adapterCause(err: Record<string, unknown>): Record<string, unknown> | n
   return record(record(record(err.meta)?.driverAdapterError)?.cause) ?? (err.name === "DriverAdapterError" ? record(err.cause) : null);
 }
 
+/** What names one kind of refusal in each of the forms it arrives in: Prisma's code, the adapter's kind, PostgreSQL's SQLSTATE. */
+interface Refusal {
+  prismaCodes?: readonly string[];
+  adapterKinds?: readonly string[];
+  sqlStates: readonly string[];
+}
+
+/** Whether `error`, or an error it wraps (its cause chain, a few deep), is this refusal. */
+function refusedAs(refusal: Refusal, error: unknown, depth = 0): boolean {
+  const err = record(error);
+  if (!err || depth > 4) return false;
+  const cause = adapterCause(err);
+  const codes = [err.code, cause?.originalCode, cause?.code];
+  if (codes.some((code) => typeof code === "string" && (refusal.sqlStates.includes(code) || (refusal.prismaCodes?.includes(code) ?? false)))) return true;
+  if (typeof cause?.kind === "string" && (refusal.adapterKinds?.includes(cause.kind) ?? false)) return true;
+  return refusedAs(refusal, err.cause, depth + 1);
+}
+
 /**
  * PostgreSQL refused text it cannot store: 22021 character_not_in_repertoire (a NUL byte, "invalid
  * byte sequence for encoding UTF8: 0x00") or 22P05 untranslatable_character. The request's fault,
  * wherever the text came from (a path parameter, say): JSON bodies and batches are checked before
  * this (lib/validations/storable-text.ts), this catches what reaches a query another way.
  */
-export function isUnstorableTextError(error: unknown, depth = 0): boolean {
-  const err = record(error);
-  if (!err || depth > 4) return false;
-  const cause = adapterCause(err);
-  const states = [err.code, cause?.originalCode, cause?.code];
-  if (states.some((state) => state === "22021" || state === "22P05")) return true;
-  return isUnstorableTextError(err.cause, depth + 1);
+export function isUnstorableTextError(error: unknown): boolean {
+  return refusedAs({ sqlStates: ["22021", "22P05"] }, error);
 }
 
 /**
@@ -85,10 +98,11 @@ export function isUnstorableTextError(error: unknown, depth = 0): boolean {
  * statement's adapter error). In a statement that checked the other row first, it means that row
  * was deleted by a transaction that committed while the statement ran.
  */
-export function isForeignKeyViolation(error: unknown, depth = 0): boolean {
-  const err = record(error);
-  if (!err || depth > 4) return false;
-  const cause = adapterCause(err);
-  if (err.code === "P2003" || err.code === "23503" || cause?.kind === "ForeignKeyConstraintViolation" || cause?.originalCode === "23503" || cause?.code === "23503") return true;
-  return isForeignKeyViolation(err.cause, depth + 1);
+export function isForeignKeyViolation(error: unknown): boolean {
+  return refusedAs({ prismaCodes: ["P2003"], adapterKinds: ["ForeignKeyConstraintViolation"], sqlStates: ["23503"] }, error);
+}
+
+/** A unique key already taken: 23505 unique_violation (Prisma's P2002, or a raw statement's adapter error). */
+export function isUniqueViolation(error: unknown): boolean {
+  return refusedAs({ prismaCodes: ["P2002"], adapterKinds: ["UniqueConstraintViolation"], sqlStates: ["23505"] }, error);
 }

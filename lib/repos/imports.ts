@@ -158,10 +158,4 @@ export async function writeAuditEntry(
   await client.auditLog.create({ data: entry, select: { id: true } });
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (error.code === "P2002") return true;
-  // a raw statement's (insertItems): the driver adapter's error carries the SQLSTATE
-  const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause;
-  return cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505";
-}
+export { isUniqueViolation } from "@/lib/db/errors";

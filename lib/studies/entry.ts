@@ -4,6 +4,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { sqlNow } from "@/lib/db/sql";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { StudyStatus } from "@/lib/generated/prisma/enums";
@@ -202,10 +203,6 @@ export interface EnteredUser {
   email: string | null;
   slug: string;
   created: boolean;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
 /** The participant account of an external id at this study's link (identity is source + study + id). */
