@@ -7,9 +7,10 @@ import { getBoss, HEARTBEAT_SECONDS, QUEUES, renewHeartbeat, type QueueName } fr
 /**
  * The job worker: one loop per queue that fetches a job from pg-boss, runs its handler
  * (lib/jobs/handlers.ts) while renewing the job's heartbeat, and completes it, or fails it so that
- * pg-boss retries it with backoff. It runs in every app instance (instrumentation.ts, unless
- * YARDSTICK_JOB_WORKER=off) or apart (`npm run worker`, scripts/worker.ts); pg-boss hands each
- * job to exactly one of them. A worker handles one job per queue at a time.
+ * pg-boss retries it with backoff. It runs in a process of its own (scripts/worker.ts: `npm run
+ * worker`, or the one the production server starts beside the app, scripts/job-worker-process.mjs)
+ * or, with YARDSTICK_JOB_WORKER=app and under `next dev`, in each app process (instrumentation.ts);
+ * pg-boss hands each job to exactly one of them. A worker handles one job per queue at a time.
  */
 
 export interface RunningWorker {
@@ -141,7 +142,9 @@ export async function workUntilIdle(options: { boss?: PgBoss; queues?: QueueName
 const holder = globalThis as unknown as { yardstickWorker?: boolean };
 
 /**
- * instrumentation.ts: the worker of this app process, unless YARDSTICK_JOB_WORKER=off. When the
+ * instrumentation.ts: the worker of this app process, unless YARDSTICK_JOB_WORKER=off (the
+ * production server sets it for its app processes when it starts a worker process beside them,
+ * scripts/serve.mjs; `app` keeps a worker in each app process). When the
  * database cannot be reached yet, it tries again every 10 s. It runs the jobs asked for but not
  * the queues' periodic work: that work (the dashboard views of large studies computed before
  * anyone asks, lib/dashboard/view-refresh.ts) holds a process's CPU for seconds at a time that
