@@ -1,12 +1,7 @@
 "use client";
 
-import { useEffect } from "react";
-import { useRouter } from "next/navigation";
 import type { IntervalsState } from "@/lib/dashboard/study-dashboard";
-
-/** How often a page whose intervals are computing asks again, and for how long at most. */
-const POLL_MS = 3_000;
-const POLL_FOR_MS = 15 * 60_000;
+import { useRefreshWhile } from "@/components/dashboard/use-refresh-while";
 
 /**
  * A large study's bootstrap intervals come from a background job: while it runs, this says so and
@@ -14,17 +9,8 @@ const POLL_FOR_MS = 15 * 60_000;
  * when they were computed, and whether newer data is being worked in.
  */
 export function IntervalsStatus({ intervals, answers }: { intervals: IntervalsState; answers: string }) {
-  const router = useRouter();
   const computing = intervals.state === "computing" || intervals.behind === true;
-  useEffect(() => {
-    if (!computing) return;
-    const started = Date.now();
-    const timer = setInterval(() => {
-      if (Date.now() - started > POLL_FOR_MS) clearInterval(timer);
-      else router.refresh();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [computing, router]);
+  useRefreshWhile(computing);
 
   if (intervals.state === "inline") return null;
   if (intervals.state === "ready" && intervals.behind) {

@@ -1,11 +1,6 @@
 "use client";
 
-import { useEffect } from "react";
-import { useRouter } from "next/navigation";
-
-/** How often the page asks again while the view is computed, and for how long at most. */
-const POLL_MS = 3_000;
-const POLL_FOR_MS = 15 * 60_000;
+import { useRefreshWhile } from "@/components/dashboard/use-refresh-while";
 
 /**
  * A large study's view that the job worker has not computed yet (the first minutes after a study
@@ -14,15 +9,7 @@ const POLL_FOR_MS = 15 * 60_000;
  * seconds.
  */
 export function PendingFigures({ answers }: { answers: string }) {
-  const router = useRouter();
-  useEffect(() => {
-    const started = Date.now();
-    const timer = setInterval(() => {
-      if (Date.now() - started > POLL_FOR_MS) clearInterval(timer);
-      else router.refresh();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [router]);
+  useRefreshWhile(true);
   return (
     <p role="status" data-testid="figures-pending" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
       This view&apos;s figures over {answers} answers are being computed in the background, the values first and then their intervals. They appear here when ready (this page refreshes itself); progress below is live.

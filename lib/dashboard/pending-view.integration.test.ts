@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getStudyDashboard, visitStudyDashboard, type PendingDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
-import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
+import { seedOrderStudy } from "@/lib/dashboard/testing/order-study";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { workUntilIdle } from "@/lib/jobs/worker";
-import { mulberry32 } from "@/lib/stats/rng";
-import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
+import { resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
 /**
  * A visit never computes a large study's kept view (the default, each encoding's) over every
@@ -36,22 +35,7 @@ describe("a large study's kept view with no row yet", () => {
     await stopBoss();
   });
 
-  async function seedStudy(items = 8) {
-    const study = await createStudy({ overlap: 3 });
-    const batch = await createBatch(study.id);
-    const people = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
-    const random = mulberry32(7);
-    for (let n = 0; n < items; n++) {
-      const order = Array.from({ length: 3 + (n % 3) }, (_, i) => i);
-      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, order, tags: { steps: order.length } });
-      for (const person of people) {
-        const given = order.slice();
-        if (random() < 0.4) [given[0], given[1]] = [given[1], given[0]];
-        await answer(item, person.id, given, { confidence: Math.round(random() * 4) / 4 });
-      }
-    }
-    return { study, people };
-  }
+  const seedStudy = (items = 8) => seedOrderStudy(items, 7);
 
   const writes = async () => (await db.$queryRawUnsafe<Array<{ viewKey: string; pending: boolean }>>(`SELECT "viewKey", pending FROM test_view_writes ORDER BY n`)).map((w) => ({ ...w }));
   const jobsFor = async (viewKey: string) =>

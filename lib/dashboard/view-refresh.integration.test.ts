@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { refreshStudyViews, REFRESH_COST_FACTOR } from "@/lib/dashboard/view-refresh";
 import { getStudyDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
-import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
+import { seedOrderStudy } from "@/lib/dashboard/testing/order-study";
+import { answer, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { startWorker, workUntilIdle } from "@/lib/jobs/worker";
-import { mulberry32 } from "@/lib/stats/rng";
-import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
+import { resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
 /**
  * A large study's default view, and the view of each other agreement encoding, are computed by the
@@ -24,22 +24,7 @@ describe("large studies' views, refreshed by the worker", () => {
   });
   afterAll(stopBoss);
 
-  async function seedStudy(items = 8) {
-    const study = await createStudy({ overlap: 3 });
-    const batch = await createBatch(study.id);
-    const people = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
-    const random = mulberry32(11);
-    for (let n = 0; n < items; n++) {
-      const order = Array.from({ length: 3 + (n % 3) }, (_, i) => i);
-      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, order, tags: { steps: order.length } });
-      for (const person of people) {
-        const given = order.slice();
-        if (random() < 0.4) [given[0], given[1]] = [given[1], given[0]];
-        await answer(item, person.id, given, { confidence: Math.round(random() * 4) / 4 });
-      }
-    }
-    return { study, people, batch };
-  }
+  const seedStudy = (items = 8) => seedOrderStudy(items, 11);
 
   const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined } });
   const row = (studyId: string, viewKey = "{}") => db.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } } });
