@@ -4,7 +4,10 @@ import { getStudyDashboard, visitStudyDashboard, type PendingDashboard, type Stu
 import { seedOrderStudy } from "@/lib/dashboard/testing/order-study";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { workUntilIdle } from "@/lib/jobs/worker";
-import { resetDatabase, resetJobQueue } from "@/tests/db-helpers";
+import { createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
+import { issueToken } from "@/lib/auth/api-tokens";
+import { call } from "@/tests/api/http";
+import * as dashboardRoute from "@/app/api/studies/[slug]/dashboard/route";
 
 /**
  * A visit never computes a large study's kept view (the default, each encoding's) over every
@@ -88,6 +91,22 @@ describe("a large study's kept view with no row yet", () => {
     const after = await visitStudyDashboard(study.slug, {});
     if (isPending(after)) throw new Error("pending after the job");
     expect(after.intervals).toMatchObject({ state: "ready", behind: false });
+  });
+
+  it("answers the API with 202, Retry-After and the live progress, then 200 with the figures once the job ran", async () => {
+    const { study } = await seedStudy();
+    const admin = await createUser("ADMIN");
+    const { token } = await issueToken(admin.id, { name: "t", scopes: ["read"], expiresInDays: 1 }, admin.id);
+    const ask = () => call(dashboardRoute.GET, { token, path: `/api/studies/${study.slug}/dashboard`, params: { slug: study.slug } });
+    const pending = await ask();
+    expect(pending.status).toBe(202);
+    expect(pending.response.headers.get("retry-after")).toBe("5");
+    expect(pending.body).toMatchObject({ pending: true, answers: 24, progress: { done: 24 } });
+    await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] });
+    const ready = await ask();
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ intervals: { state: "ready" }, asOf: { responses: 24 } });
+    expect(ready.body).not.toHaveProperty("pending");
   });
 
   it("leaves other views, and studies under the size, to the visit as before", async () => {
