@@ -15,7 +15,7 @@
  */
 import pg from "pg";
 import os from "node:os";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { randomUUID } from "node:crypto";
 import { applyMigrations } from "@/lib/db/schema-engine";
@@ -75,6 +75,39 @@ async function insertRows(client: pg.Client, table: string, columns: string[], t
   }
 }
 
+/**
+ * The job worker in a process of its own on the bench's database (scripts/worker.ts, as the
+ * production server starts it), its periodic refresh off (the bench asks for a pass itself).
+ * Resolves once it has started on the queue.
+ */
+async function startWorkerProcess(databaseUrl: string) {
+  const child = spawn(process.execPath, ["--max-old-space-size=6000", "--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, YARDSTICK_DASHBOARD_REFRESH_SECONDS: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout.on("data", (chunk: Buffer) => void (log += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => void (log += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!log.includes("Yardstick job worker ")) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker process did not start: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    get exitCode() {
+      return child.exitCode;
+    },
+    output: () => log.slice(-3000),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
+
 async function main() {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -86,6 +119,8 @@ async function main() {
     process.env.DATABASE_URL = url.toString();
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
+    // a failure drops the database under this connection (WITH FORCE): let the failure itself be what is reported
+    client.on("error", () => undefined);
     const { getTaskModule } = await import("@/lib/tasks");
 
     // --- seed ----------------------------------------------------------------------------------
@@ -171,7 +206,7 @@ async function main() {
     }
 
     // --- timings ---------------------------------------------------------------------------------
-    const { clearDashboardCaches, getSnapshot, loadSnapshot, snapshotStoresSettled } = await import("@/lib/dashboard/snapshot");
+    const { clearDashboardCaches, getSnapshot, loadSnapshot, snapshotStoresSettled, snapshotVersion } = await import("@/lib/dashboard/snapshot");
     const loadSnapshotIntoCache = () => getSnapshot(studyId);
     const { getStudyDashboard, visitStudyDashboard } = await import("@/lib/dashboard/study-dashboard");
     const { getAnnotatorsOverview } = await import("@/lib/dashboard/annotators");
@@ -180,7 +215,6 @@ async function main() {
     const { db, disconnectDb } = await import("@/lib/db");
     const { INLINE_INTERVALS_MAX_ANSWERS } = await import("@/lib/dashboard/constants");
     const { QUEUES, stopBoss } = await import("@/lib/jobs/queue");
-    const { workUntilIdle } = await import("@/lib/jobs/worker");
 
     await db.$queryRaw`SELECT 1`; // connect first: not part of any figure
     // the reference: a plain count over the responses, the median of 5 (the machine is shared)
@@ -215,58 +249,105 @@ async function main() {
       { label: "agreement slot-ordinal with KALPHA", params: { ci: "kalpha" }, targetS: 2 },
       { label: "tag 'hand'", params: { tag: "hand" }, targetS: 1 },
     ];
-    // A visit to a large study's default view with no row yet (nothing computed it: a study that
-    // just outgrew the inline size, before the worker's first pass) is not computed on the request:
-    // it gets "pending" and asks the job (visitStudyDashboard). The job's first step computes the
-    // values (snapshot read and every section, as issue 21 measured "cold"), stores them, and the
-    // page shows them; its second step adds the intervals. Small studies are computed on the visit.
+    // A large study's views are computed by the job worker, in a process of its own as the
+    // production server runs it (scripts/job-worker-process.mjs): this process is the app. A visit
+    // to a view with no row asks the job and waits up to YARDSTICK_DASHBOARD_VISIT_WAIT_MS for its
+    // first step's row (the values), else answers "pending" (visitStudyDashboard). The worker's
+    // periodic refresh is off here: the bench asks for its pass itself, below. Small studies are
+    // computed on the visit.
     let d: Awaited<ReturnType<typeof getStudyDashboard>> | null = null;
-    if (!EXPORTS_ONLY && !inlineIntervals) {
-      const pending = await time("dashboard, default view, visit with no row yet (pending: the job is asked, nothing computed)", () => visitStudyDashboard("bench", {}), figures, 2);
-      if (!("pending" in pending)) throw new Error("a large study's default view with no row was computed on the visit");
-      d = await time("  the job's first step: the values (snapshot read from the answers + every section; a background job, the time until the page shows them)", () => getStudyDashboard("bench", {}, { store: true }), figures);
+    const large = !EXPORTS_ONLY && !inlineIntervals;
+    const worker = large ? await startWorkerProcess(url.toString()) : null;
+    try {
+    /** waits until the worker has no dashboard job waiting or running; returns the ms it waited */
+    const workerIdle = async () => {
+      const start = performance.now();
+      for (;;) {
+        const busy = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`, [QUEUES.dashboardIntervals.name]);
+        if (busy.rows[0].n === 0) return performance.now() - start;
+        if (worker && worker.exitCode !== null) throw new Error(`the worker process exited: ${worker.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    /** waits until the view has a row; returns when (performance.now()) it was seen */
+    const rowSeen = async (viewKey: string) => {
+      for (;;) {
+        const row = await client.query(`SELECT 1 FROM "DashboardIntervals" WHERE "studyId" = $1 AND "viewKey" = $2`, [studyId, viewKey]);
+        if (row.rows.length > 0) return performance.now();
+        if (worker && worker.exitCode !== null) throw new Error(`the worker process exited: ${worker.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    /** a visit as a visitor meets it, and when it answered "pending", the time from the visit until the worker's values were there */
+    const visitLarge = async (label: string, params: Record<string, string>, targetS: number) => {
+      const start = performance.now();
+      const visit = await time(label, () => visitStudyDashboard("bench", params), figures, targetS);
+      const key = Object.keys(params).length === 0 ? "{}" : JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))));
+      if ("pending" in visit) {
+        figures[figures.length - 1].label = `${label}: pending (waited for the worker's values, then answered)`;
+        const shown = await rowSeen(key);
+        figures.push({ label: "  the values stored by the worker's first step, from the visit (a background job; the page shows them at its next refresh)", ms: shown - start });
+      } else {
+        figures[figures.length - 1].label = `${label}: the worker's values within the visit's wait`;
+      }
+      return visit;
+    };
+    if (large) {
+      await visitLarge("dashboard, default view, first visit, no row (nothing stored: the worker reads the answers)", {}, 2);
+      await time("  the worker's intervals step after it (every interval)", () => workerIdle(), figures);
     } else if (!EXPORTS_ONLY) {
       d = await time("dashboard, default view, first computation (snapshot + every section)", () => getStudyDashboard("bench", {}), figures, 2);
     }
     if (!EXPORTS_ONLY) {
-      // the first computation stored the snapshot in compact form (after its answer): a process that
-      // holds nothing (another instance, the job worker, a restart) reads that at this data version
-      await time("snapshot stored in compact form (in the background, after the first computation)", () => snapshotStoresSettled(), figures);
-      const stored = await client.query<{ version: string; parts: number }>(`SELECT version, parts FROM "DashboardSnapshot" WHERE "studyId" = $1`, [studyId]);
+      // the first computation stored the snapshot in compact form (after it): a process that holds
+      // nothing (another instance, the worker after a restart) reads that at this data version
+      if (!large) await time("snapshot stored in compact form (in the background, after the first computation)", () => snapshotStoresSettled(), figures);
+      let stored = await client.query<{ version: string; parts: number }>(`SELECT version, parts FROM "DashboardSnapshot" WHERE "studyId" = $1`, [studyId]);
+      for (let tries = 0; stored.rows.length === 0 && tries < 600; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stored = await client.query<{ version: string; parts: number }>(`SELECT version, parts FROM "DashboardSnapshot" WHERE "studyId" = $1`, [studyId]);
+      }
       if (stored.rows.length !== 1) throw new Error("the first computation stored no snapshot");
-      // the same first step in a process holding nothing but the stored snapshot (the job worker
-      // after a restart): the row the first step stored is set aside for it, and stored again after
-      const keptRow = await client.query(`DELETE FROM "DashboardIntervals" WHERE "studyId" = $1 AND "viewKey" = '{}' RETURNING *`, [studyId]);
+      // the same first computation in a process holding nothing but the stored snapshot (the worker
+      // after a restart): the default view's row is set aside for it, and put back after
+      await client.query(`CREATE TEMP TABLE kept_view AS SELECT * FROM "DashboardIntervals" WHERE "studyId" = $1 AND "viewKey" = '{}'`, [studyId]);
+      await client.query(`DELETE FROM "DashboardIntervals" WHERE "studyId" = $1 AND "viewKey" = '{}'`, [studyId]);
       const child = spawnSync(process.execPath, ["--max-old-space-size=6000", "--conditions=react-server", "--import", "tsx", "bench/dashboard-cold-view.ts", "bench"], { env: { ...process.env, DATABASE_URL: url.toString() }, encoding: "utf8" });
+      // (the child's computation asked the queue for the view again: whatever the worker did with
+      // that, the row the worker first stored is put back as it was)
+      if (large) await workerIdle();
+      await client.query(`DELETE FROM "DashboardIntervals" WHERE "studyId" = $1 AND "viewKey" = '{}'`, [studyId]);
+      await client.query(`INSERT INTO "DashboardIntervals" SELECT * FROM kept_view`);
+      await client.query(`DROP TABLE kept_view`);
       const line = child.stdout.trim().split("\n").pop() ?? "";
       if (child.status !== 0 || !line.startsWith("{")) throw new Error(`bench/dashboard-cold-view.ts failed: ${child.stderr}`);
       const cold = JSON.parse(line) as { ms: number; snapshotMs: number; snapshotFrom: string };
       if (cold.snapshotFrom !== "stored") throw new Error("the process holding nothing did not find the stored snapshot");
-      if (keptRow.rows.length === 1) await getStudyDashboard("bench", {}, { store: true }); // memoised: stores the same row again
       figures.push({ label: `snapshot read from its stored form (${stored.rows[0].parts} MiB parts), in a process holding nothing`, ms: cold.snapshotMs });
-      figures.push({ label: `${inlineIntervals ? "dashboard, default view, first computation" : "  the job's first step"} in a process holding nothing, its snapshot stored`, ms: cold.ms, targetS: inlineIntervals ? 2 : undefined });
+      figures.push({ label: `${large ? "  the worker's first step" : "dashboard, default view, first computation"} in a process holding nothing but the stored snapshot`, ms: cold.ms, targetS: large ? undefined : 2 });
     }
-    if (!EXPORTS_ONLY && !inlineIntervals) {
-      const between = await time("dashboard, default view, visit after the job's first step (its row: the values, intervals computing)", () => visitStudyDashboard("bench", {}), figures, 2);
-      if ("pending" in between || between.intervals.state !== "computing") throw new Error("the first step's row was not served");
+    if (large) {
+      d = (await time("dashboard, default view, visit (its row)", () => visitStudyDashboard("bench", {}), figures, 2)) as Awaited<ReturnType<typeof getStudyDashboard>>;
+      if ("pending" in d || d.intervals.state !== "ready") throw new Error("the default view's row was not served");
     }
     if (!EXPORTS_ONLY) await time(`dashboard, default view, warm`, () => visitStudyDashboard("bench", {}), figures, 0.3);
-    // each other view's first visit in this process (what the default view's computation left in
-    // memory kept): the views the worker keeps (each encoding's) are left to the job like the
-    // default view; the others are computed on the visit, intervals "computing" in large studies
+    // each other view's first visit, the worker idle and holding what its last jobs left in memory
+    // (the snapshot, the prepared units of the default encoding): in a large study the worker
+    // computes it, and the visit waits for its values
     for (const view of EXPORTS_ONLY ? [] : views) {
-      const visit = await time(`dashboard, ${view.label}, first visit${inlineIntervals ? "" : " (intervals computing)"}`, () => visitStudyDashboard("bench", view.params), figures, view.targetS);
-      if ("pending" in visit) {
-        figures[figures.length - 1].label = `dashboard, ${view.label}, first visit (no row yet: pending, the job is asked)`;
-        await time(`  the job's first step: the values (a background job, the time until the page shows them)`, () => getStudyDashboard("bench", view.params, { store: true }), figures);
+      if (large) {
+        await workerIdle();
+        await visitLarge(`dashboard, ${view.label}, first visit, no row`, view.params, view.targetS);
+      } else {
+        await time(`dashboard, ${view.label}, first visit`, () => visitStudyDashboard("bench", view.params), figures, view.targetS);
       }
     }
-    if (!EXPORTS_ONLY && !inlineIntervals) {
-      // every view's background job (queued by the visits above), then each view read in a process
+    if (large) {
+      // every view's intervals step (asked by the visits above), then each view read in a process
       // with nothing in memory: its stored row, as any later visit (another instance, after a restart)
-      await time(`background jobs of the ${views.length + 1} views (every interval; one after another)`, () => workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] }), figures);
+      await time(`the worker's remaining jobs of the ${views.length} views (their intervals)`, () => workerIdle(), figures);
       const jobs = await client.query<{ viewKey: string; computeMs: number }>(`SELECT "viewKey", "computeMs" FROM "DashboardIntervals" ORDER BY "computedAt"`);
-      for (const job of jobs.rows) figures.push({ label: `  job of the view ${job.viewKey.replace(users[0].id, "A")} (its own compute time)`, ms: job.computeMs });
+      for (const job of jobs.rows) figures.push({ label: `  job of the view ${job.viewKey.replace(users[0].id, "A")} (both steps' compute time)`, ms: job.computeMs });
       clearDashboardCaches();
       const ready = await time("dashboard, default view, cold process (its stored view)", () => visitStudyDashboard("bench", {}), figures, 2);
       if ("pending" in ready || ready.intervals.state !== "ready") throw new Error(`the default view's intervals are not ready after the job ran`);
@@ -288,7 +369,7 @@ async function main() {
       const refreshedKeys = ["{}", ...views.filter((v) => v.params.encoding).map((v) => JSON.stringify(v.params))];
       if (JSON.stringify(asked.map((a) => a.viewKey).sort()) !== JSON.stringify(refreshedKeys.sort())) throw new Error(`the refresh pass asked for ${JSON.stringify(asked)}`);
       clearDashboardCaches();
-      await time(`  its jobs (${asked.length} views, every interval; one after another)`, () => workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] }), figures);
+      await time(`  its jobs in the worker (${asked.length} views, every interval; one after another)`, () => workerIdle(), figures);
       const refreshedJobs = await client.query<{ viewKey: string; computeMs: number }>(`SELECT "viewKey", "computeMs" FROM "DashboardIntervals" WHERE "viewKey" = ANY($1) ORDER BY "computedAt"`, [refreshedKeys]);
       for (const job of refreshedJobs.rows) figures.push({ label: `    job of the view ${job.viewKey} (its own compute time)`, ms: job.computeMs });
       clearDashboardCaches();
@@ -299,9 +380,19 @@ async function main() {
         const other = await time(`dashboard, ${view.label}, cold process after a write and the refresh (its stored view)`, () => visitStudyDashboard("bench", view.params), figures, view.targetS);
         if ("pending" in other || other.intervals.state !== "ready" || other.intervals.behind) throw new Error(`the refreshed view ${view.label} is not current`);
       }
-      await snapshotStoresSettled(); // the job read the answers anew (the version moved) and stores that snapshot
     }
-    if (!EXPORTS_ONLY && !inlineIntervals) await time("snapshot again (the caches were emptied above: read from its stored form)", () => loadSnapshotIntoCache(), figures);
+    } finally {
+      await worker?.stop();
+    }
+    if (!EXPORTS_ONLY && !inlineIntervals) {
+      // the worker read the answers anew (the version moved) and stores that snapshot after its job
+      const version = await snapshotVersion(studyId);
+      for (let tries = 0; tries < 600; tries++) {
+        if ((await client.query(`SELECT 1 FROM "DashboardSnapshot" WHERE "studyId" = $1 AND version = $2`, [studyId, version])).rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await time("snapshot again (the caches were emptied above: read from its stored form)", () => loadSnapshotIntoCache(), figures);
+    }
     if (!EXPORTS_ONLY) await time("annotators tab (warm snapshot)", () => getAnnotatorsOverview("bench", {}), figures);
     /**
      * reads an export whole: its bytes, a digest, and the time from the call to its first byte;

@@ -1,9 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { getStudyDashboard, refreshedViews, viewKeyOf } from "@/lib/dashboard/study-dashboard";
+import { getStudyDashboard, viewKeyOf } from "@/lib/dashboard/study-dashboard";
 import { dashboardParamsSchema, parseDashboardParams } from "@/lib/dashboard/params";
 import { readStoredIntervalsState } from "@/lib/dashboard/interval-store";
-import { studyKinds } from "@/lib/dashboard/study-facts";
 import { getStudyBySlug } from "@/lib/studies/studies";
 import type { JobHandler } from "@/lib/jobs/types";
 
@@ -12,10 +11,9 @@ import type { JobHandler } from "@/lib/jobs/types";
  * interval (as a small study's page does inline) and stores them for the data version it read
  * (lib/dashboard/interval-store.ts); the page, polling, then shows them.
  *
- * A view the worker keeps computed (refreshedViews) that has no row yet is one whose visitors see
- * "computing" and nothing else (visitStudyDashboard): its job first stores the values without
- * intervals (what a visit would have computed), then the intervals, so the figures appear in the
- * time of the values alone.
+ * A view with no row yet is one whose visitors wait, then see "pending" (visitStudyDashboard): its
+ * job first stores the values without intervals (what a visit would have computed), then the
+ * intervals, so the figures appear in the time of the values alone.
  */
 
 const jobSchema = z.object({ slug: z.string().min(1).max(200), params: dashboardParamsSchema });
@@ -25,9 +23,9 @@ export const handleDashboardIntervalsJob: JobHandler = async (data) => {
   const params = Object.fromEntries(Object.entries(job.params).filter(([, value]) => value !== undefined)) as Record<string, string>;
   const study = await getStudyBySlug(job.slug);
   const viewKey = viewKeyOf(parseDashboardParams(params));
-  const [row, kinds] = await Promise.all([readStoredIntervalsState(study.id, viewKey), studyKinds(study.id)]);
+  const row = await readStoredIntervalsState(study.id, viewKey);
   let priorComputeMs = 0;
-  if (!row && refreshedViews(kinds).some((kept) => viewKeyOf(kept) === viewKey)) {
+  if (!row) {
     const started = performance.now();
     const first = await getStudyDashboard(job.slug, params, { store: true });
     // a study under the inline size got its intervals with the values: nothing left to do

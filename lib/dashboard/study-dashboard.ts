@@ -22,7 +22,7 @@ import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns } from "@/lib/dashboard/agents";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 import { getStudyBySlug } from "@/lib/studies/studies";
-import { answersOutsidePractice, studyKinds } from "@/lib/dashboard/study-facts";
+import { answersOutsidePractice } from "@/lib/dashboard/study-facts";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 
@@ -90,9 +90,9 @@ export interface DashboardOptions {
 }
 
 /**
- * A large study's view that the job worker keeps (refreshedViews) and has not computed yet: what
- * a visit gets instead of computing it over every answer on the request (the job is asked; the
- * page says so and refreshes itself until the row is there).
+ * A large study's view that the job worker has not computed yet: what a visit gets instead of
+ * computing it over every answer on the request (the job is asked; the page says so and refreshes
+ * itself until the row is there).
  */
 export interface PendingDashboard {
   pending: true;
@@ -380,9 +380,11 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
 
 /**
  * The view a visitor opens (the page, the API): as getStudyDashboard, except that a large study's
- * view the job worker keeps computed (the default view, each encoding's) with no row yet is left
- * to the job, never computed over every answer on the request: that holds the app's CPU for
- * seconds at 100,000 items, every other request waiting (issue 21).
+ * view with no row yet is left to the job worker, never computed over every answer on the request:
+ * that holds the app's CPU for seconds at 100,000 items (3-6 s for a first tag or annotator in a
+ * process that holds no snapshot), every other request waiting (issue 21). The visit asks for the
+ * job and waits up to dashboardVisitWaitMs() for its first step's row (the values); failing that,
+ * it answers "pending" and the page polls.
  */
 export async function visitStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard | PendingDashboard> {
   return studyDashboard(slug, searchParams, options, "pending");
@@ -400,9 +402,15 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     const served = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: inputs.currentVersion, progress, replica });
     if (served) return served;
     if (missingRow === "pending") {
-      const [kinds, answers] = await Promise.all([studyKinds(study.id), answersOutsidePractice(study.id)]);
-      if (answers > (options.inlineMaxAnswers ?? inlineIntervalsMaxAnswers()) && refreshedViews(kinds).some((kept) => viewKeyOf(kept) === viewKey)) {
+      const answers = await answersOutsidePractice(study.id);
+      if (answers > (options.inlineMaxAnswers ?? inlineIntervalsMaxAnswers())) {
         await askForView(study.id, viewKey, inputs.currentVersion, slug, params);
+        // the job worker holds the study's snapshot and prepared units from its last jobs: a view
+        // derived from them (a tag, one annotator) is stored within a second; wait that long
+        if (await rowWithin(study.id, viewKey, dashboardVisitWaitMs())) {
+          const stored = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: inputs.currentVersion, progress, replica });
+          if (stored) return stored;
+        }
         return { pending: true, study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale }, progress, answers, replica };
       }
     }
@@ -507,6 +515,23 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     await storeIntervals(study.id, viewKey, figuresVersion, figures, Math.round(performance.now() - computeStarted + (options.priorComputeMs ?? 0)));
   }
   return dashboard;
+}
+
+const DEFAULT_VISIT_WAIT_MS = 1500;
+
+/** How long a visit to a large study's view with no row waits for the job's first step before it answers "pending" (YARDSTICK_DASHBOARD_VISIT_WAIT_MS). */
+export function dashboardVisitWaitMs(): number {
+  return tunableFromEnv("YARDSTICK_DASHBOARD_VISIT_WAIT_MS", DEFAULT_VISIT_WAIT_MS, { integer: true });
+}
+
+/** Whether the view has a row (of this format) now or within `waitMs`, asked every 50 ms: the request waits, it does not compute. */
+async function rowWithin(studyId: string, viewKey: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (await readStoredIntervalsState(studyId, viewKey)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now()))));
+  }
 }
 
 /** The view's stored figures with the live ones (progress, replica), asking for newer ones when the data has moved on; null without a row. */

@@ -23,6 +23,8 @@ export interface QueueDefinition {
   retryLimit: number;
   /** seconds before the first retry; doubled each time (retryBackoff) */
   retryDelay: number;
+  /** how often an idle worker asks this queue for a job, when a visitor waits on its jobs (default: once a second) */
+  pollMs?: number;
 }
 
 export const QUEUES = {
@@ -35,7 +37,7 @@ export const QUEUES = {
   /** `assets migrate --to s3` started by an admin (lib/assets/migrate-jobs.ts); a retry skips what is verified in the bucket */
   assetMigration: { name: "asset-migration", retryLimit: 5, retryDelay: 10 },
   /** a large study's dashboard intervals for one view and data version (lib/dashboard/interval-jobs.ts); a retry computes them again */
-  dashboardIntervals: { name: "dashboard-intervals", retryLimit: 2, retryDelay: 5 },
+  dashboardIntervals: { name: "dashboard-intervals", retryLimit: 2, retryDelay: 5, pollMs: 200 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]["name"];

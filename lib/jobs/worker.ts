@@ -2,7 +2,7 @@ import "server-only";
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { jobHandlers, type JobHandler } from "@/lib/jobs/handlers";
-import { getBoss, HEARTBEAT_SECONDS, QUEUES, renewHeartbeat, type QueueName } from "@/lib/jobs/queue";
+import { getBoss, HEARTBEAT_SECONDS, QUEUES, renewHeartbeat, type QueueDefinition, type QueueName } from "@/lib/jobs/queue";
 
 /**
  * The job worker: one loop per queue that fetches a job from pg-boss, runs its handler
@@ -66,6 +66,12 @@ async function fetchOne(boss: PgBoss, queue: QueueName): Promise<FetchedJob | nu
   return job ?? null;
 }
 
+/** A queue's idle poll (QueueDefinition.pollMs: the dashboard's, whose jobs a visit waits on, is asked often), else POLL_MS. */
+function pollMsOf(queue: QueueName): number {
+  const definition: QueueDefinition | undefined = Object.values(QUEUES).find((q) => q.name === queue);
+  return definition?.pollMs ?? POLL_MS;
+}
+
 function queueNames(queues?: QueueName[]): QueueName[] {
   return queues ?? Object.values(QUEUES).map((queue) => queue.name);
 }
@@ -103,7 +109,7 @@ export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]
         while (!stopping.signal.aborted) {
           const job = await fetchOne(boss, queue).catch(() => null);
           if (!job) {
-            await sleep(options.pollMs ?? POLL_MS, stopping.signal);
+            await sleep(options.pollMs ?? pollMsOf(queue), stopping.signal);
             continue;
           }
           await runJob(boss, queue, job, handler, id, stopping.signal);
