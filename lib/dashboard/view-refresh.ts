@@ -7,9 +7,9 @@ import { studyKinds } from "@/lib/dashboard/study-facts";
 /**
  * Keeps each large study's most visited dashboard views computed ahead of their visitors (issue
  * 21). A study above the inline size (INLINE_INTERVALS_MAX_ANSWERS answers) serves a view from the
- * row its background job stored, marked "as of" that row while a newer one is computed; a kept
- * view with no row yet is "pending" on a visit (visitStudyDashboard), and other views with no row
- * are computed on the visit. The job worker therefore
+ * row its background job stored, marked "as of" that row while a newer one is computed; a view
+ * with no row yet waits on its job, or is "pending", on a visit (visitStudyDashboard). The job
+ * worker therefore
  * asks, every YARDSTICK_DASHBOARD_REFRESH_SECONDS (default 60), for the views of every large study
  * (refreshedViews: the default view and each other agreement encoding's) whose row is missing, of
  * another format or of older figures, so that opening a dashboard, or choosing another encoding,
