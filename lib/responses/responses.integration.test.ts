@@ -17,10 +17,18 @@ import { MAX_EVENTS_PER_ASSIGNMENT, parseTrajectoryBatch, type ResponseCreateInp
 import { EVENT_GRACE_AFTER_SUBMIT_SECONDS } from "@/lib/responses/events";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { eventually } from "@/tests/eventually";
+import { getTaskModule, taskKinds } from "@/lib/tasks";
 
 const t0 = Date.UTC(2026, 10, 23, 9, 0, 0);
 
-async function setup(options: { practice?: boolean; kind?: "enact-forward" | "enact-inverse"; scale?: "LIKERT_5" | "PERCENT" } = {}) {
+type OrderKind = NonNullable<NonNullable<Parameters<typeof createEnactItems>[1]>["kind"]>;
+/**
+ * The two kinds createEnactItems makes: those whose answers are orders, found in the registry (a
+ * kind keeps its id to its folders), in the order of their ids; the first is its default.
+ */
+const [forwardKind, inverseKind] = taskKinds.filter((kind) => getTaskModule(kind).agreementEncodings.some((e) => e.kendallPermutations)).sort() as OrderKind[];
+
+async function setup(options: { practice?: boolean; kind?: OrderKind; scale?: "LIKERT_5" | "PERCENT" } = {}) {
   const study = await createStudy({ overlap: 1 });
   if (options.scale) await db.study.update({ where: { id: study.id }, data: { confidenceScale: options.scale } });
   const [item] = await createEnactItems(study.id, { count: 1, practice: options.practice, kind: options.kind });
@@ -69,14 +77,14 @@ describe("events", () => {
   it("stores each (assignment, seq) once however often a batch is sent, and acknowledges every seq", async () => {
     const { annotator, assignmentId } = await setup();
     const batch = events(assignmentId, [
-      ["item_shown", 0, { kind: "enact-forward", resumed: false }],
+      ["item_shown", 0, { kind: forwardKind, resumed: false }],
       ["slot_filled", 3, { slot: 0, candidate: 1, fromSlot: null, replaced: null, via: "drag" }],
     ]);
     expect(await recordEvents(annotator.id, batch)).toEqual({ acked: { [assignmentId]: [0, 1] } });
     // the same batch again, and an overlapping one with another copy of seq 1 (the first copy wins)
     expect(await recordEvents(annotator.id, batch)).toEqual({ acked: { [assignmentId]: [0, 1] } });
     const overlapping = events(assignmentId, [
-      ["item_shown", 0, { kind: "enact-forward", resumed: false }],
+      ["item_shown", 0, { kind: forwardKind, resumed: false }],
       ["slot_cleared", 9, { slot: 0, candidate: 1, via: "click" }],
       ["page_hidden", 10],
     ]);
@@ -112,7 +120,7 @@ describe("events", () => {
 
   it("takes events shortly after the submission (the outbox's late ones) and refuses them after the grace window", async () => {
     const { annotator, assignmentId } = await setup();
-    const [shown, late, later] = events(assignmentId, [["item_shown", 0, { kind: "enact-forward", resumed: false }], ["page_hidden", 5], ["page_visible", 6]]);
+    const [shown, late, later] = events(assignmentId, [["item_shown", 0, { kind: forwardKind, resumed: false }], ["page_hidden", 5], ["page_visible", 6]]);
     await recordEvents(annotator.id, [shown]);
     await db.assignment.update({ where: { id: assignmentId }, data: { status: "SUBMITTED", submittedAt: new Date() } });
     expect(await recordEvents(annotator.id, [late])).toEqual({ acked: { [assignmentId]: [1] } });
@@ -235,7 +243,7 @@ describe("responses", () => {
   });
 
   it("stores a wrong answer as not correct with the verifier's pairwise score", async () => {
-    const { annotator, assignmentId } = await setup({ kind: "enact-inverse" });
+    const { annotator, assignmentId } = await setup({ kind: inverseKind });
     await submitResponse(annotator.id, submission(assignmentId, [1, 0, 2]));
     const stored = await db.response.findFirstOrThrow({ where: { assignmentId } });
     expect(stored.correct).toBe(false);
@@ -248,7 +256,7 @@ describe("responses", () => {
     await recordEvents(
       annotator.id,
       events(assignmentId, [
-        ["item_shown", 0, { kind: "enact-forward", resumed: false }],
+        ["item_shown", 0, { kind: forwardKind, resumed: false }],
         ["slot_filled", 10, { slot: 0, candidate: 1, fromSlot: null, replaced: null, via: "drag" }],
         ["page_hidden", 20],
         ["page_visible", 620],
@@ -266,7 +274,7 @@ describe("responses", () => {
 
   it("keeps the browser's times when the stored trajectory has a gap", async () => {
     const { annotator, assignmentId } = await setup();
-    await recordEvents(annotator.id, events(assignmentId, [["item_shown", 0, { kind: "enact-forward", resumed: false }]]));
+    await recordEvents(annotator.id, events(assignmentId, [["item_shown", 0, { kind: forwardKind, resumed: false }]]));
     await submitResponse(annotator.id, submission(assignmentId, [1, 2, 0], { wallMs: 5000, activeMs: 7000, submitSeq: 3 }));
     const stored = await db.response.findFirstOrThrow({ where: { assignmentId } });
     expect(stored.wallMs).toBe(5000);
