@@ -247,3 +247,10 @@ export async function focusLossesByUser(studyId: string): Promise<Map<string, nu
     GROUP BY 1`;
   return new Map(rows.map((r) => [r.userId, n(r.losses)]));
 }
+
+/** Answers of the study outside practice, from the tallies alone: whether a visit may compute a dashboard view itself (study-dashboard.ts) or leaves it to the job worker. */
+export async function answersOutsidePractice(studyId: string): Promise<number> {
+  const [row] = await readDb.$queryRaw<Array<{ answers: bigint | null }>>`
+    SELECT sum(done)::bigint AS answers FROM "ProgressUserTally" WHERE "studyId" = ${studyId} AND purpose <> 'PRACTICE'`;
+  return Number(row?.answers ?? 0);
+}

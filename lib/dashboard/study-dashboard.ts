@@ -10,7 +10,7 @@ import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS, tunableFromEnv } from "@/lib/dashboard/constants";
 import { readStoredIntervals, readStoredIntervalsState, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
 import { parseDashboardParams, type AlphaLevelChoice, type CiMethod, type DashboardParams } from "@/lib/dashboard/params";
-import { getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
+import { answersOutsidePractice, getStudyProgress, type StudyProgress } from "@/lib/dashboard/progress";
 import { currentResponseCount, getSnapshot, getSnapshotView, memoize, snapshotVersion, type StudySnapshot } from "@/lib/dashboard/snapshot";
 import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
@@ -22,7 +22,6 @@ import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns } from "@/lib/dashboard/agents";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 import { getStudyBySlug } from "@/lib/studies/studies";
-import { answersOutsidePractice } from "@/lib/dashboard/study-facts";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 

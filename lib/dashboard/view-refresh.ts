@@ -2,7 +2,6 @@ import "server-only";
 import { db } from "@/lib/db";
 import { tunableFromEnv } from "@/lib/dashboard/constants";
 import { inlineIntervalsMaxAnswers, refreshedViews, requestViewsIfBehind } from "@/lib/dashboard/study-dashboard";
-import { studyKinds } from "@/lib/dashboard/study-facts";
 
 /**
  * Keeps each large study's most visited dashboard views computed ahead of their visitors (issue
@@ -26,6 +25,18 @@ const DEFAULT_REFRESH_SECONDS = 60;
 /** Seconds between two refresh passes (YARDSTICK_DASHBOARD_REFRESH_SECONDS; 0 turns them off). */
 export function dashboardRefreshSeconds(): number {
   return tunableFromEnv("YARDSTICK_DASHBOARD_REFRESH_SECONDS", DEFAULT_REFRESH_SECONDS, { integer: false });
+}
+
+/** The kinds of a study's items outside practice (what its dashboard's encodings come from), by a skip scan of the (studyId, kind) index. */
+async function studyKinds(studyId: string): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ kind: string }>>`
+    WITH RECURSIVE k(kind) AS (
+      SELECT min(kind) FROM "Item" WHERE "studyId" = ${studyId}
+      UNION ALL
+      SELECT (SELECT min(kind) FROM "Item" WHERE "studyId" = ${studyId} AND kind > k.kind) FROM k WHERE k.kind IS NOT NULL
+    )
+    SELECT k.kind FROM k WHERE k.kind IS NOT NULL AND EXISTS (SELECT 1 FROM "Item" i WHERE i."studyId" = ${studyId} AND i.kind = k.kind AND NOT i.practice)`;
+  return rows.map((row) => row.kind);
 }
 
 /**

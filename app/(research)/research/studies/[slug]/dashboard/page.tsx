@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
 import { choiceDefaults, visitStudyDashboard, type PendingDashboard } from "@/lib/dashboard/study-dashboard";
+import type { StudyProgress } from "@/lib/dashboard/progress";
 import { AGREEMENT_PLAN_PER_CELL, DEFAULT_TAG } from "@/lib/dashboard/constants";
 import { CI_METHOD_LABELS, CI_METHODS } from "@/lib/dashboard/params";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -43,6 +44,18 @@ function Stat({ label, value, note }: { label: string; value: React.ReactNode; n
   );
 }
 
+/** The four progress figures (live, from the tallies): the dashboard's first row, and all a view not computed yet shows. */
+function ProgressStats({ progress }: { progress: StudyProgress }) {
+  return (
+    <div className="grid gap-4 md:grid-cols-4">
+      <Stat label="Responses" value={<span data-testid="progress-responses">{`${count(progress.done)} of ${count(progress.expected)}`}</span>} note={`${progress.conditions > 1 ? `items x ${progress.conditions} conditions` : "items"} x annotators (k=${progress.overlap}), ${pct(progress.expected ? progress.done / progress.expected : null, 1)}%${progress.gold > 0 ? `; answers to the ${progress.gold} gold checks apart` : ""}`} />
+      <Stat label="Items complete" value={`${count(progress.itemsComplete)} of ${count(progress.items)}`} note={`with k=${progress.overlap} main answers${progress.conditions > 1 ? " in every condition" : ""}`} />
+      <Stat label="Active now" value={count(progress.activeNow)} note={`annotators with events in the last ${progress.activeWindowMinutes} minutes`} />
+      <Stat label="Agreement assignments" value={`${count(progress.agreementDone)} of ${count(progress.agreementAssigned)}`} note="from the agreement plan" />
+    </div>
+  );
+}
+
 /** A large study's view not computed yet (visitStudyDashboard): the live progress, and a note that polls. */
 function PendingView({ view }: { view: PendingDashboard }) {
   const { progress } = view;
@@ -51,12 +64,7 @@ function PendingView({ view }: { view: PendingDashboard }) {
       <PendingFigures answers={count(view.answers)} />
       <section id="progress" className="space-y-4">
         <h2 className="text-lg font-semibold">Progress</h2>
-        <div className="grid gap-4 sm:grid-cols-2 md:grid-cols-4">
-          <Stat label="Responses" value={<span data-testid="progress-responses">{`${count(progress.done)} of ${count(progress.expected)}`}</span>} note={`items x annotators (k=${progress.overlap}), ${pct(progress.expected ? progress.done / progress.expected : null, 1)}%`} />
-          <Stat label="Items complete" value={`${count(progress.itemsComplete)} of ${count(progress.items)}`} note={`with k=${progress.overlap} main answers`} />
-          <Stat label="Active now" value={count(progress.activeNow)} note={`annotators with events in the last ${progress.activeWindowMinutes} minutes`} />
-          <Stat label="Agreement assignments" value={`${count(progress.agreementDone)} of ${count(progress.agreementAssigned)}`} note="from the agreement plan" />
-        </div>
+        <ProgressStats progress={progress} />
       </section>
     </div>
   );
@@ -154,12 +162,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
 
       <section id="progress" className="scroll-mt-28 space-y-4">
         <h2 className="text-lg font-semibold">Progress</h2>
-        <div className="grid gap-4 md:grid-cols-4">
-          <Stat label="Responses" value={<span data-testid="progress-responses">{`${count(progress.done)} of ${count(progress.expected)}`}</span>} note={`${progress.conditions > 1 ? `items x ${progress.conditions} conditions` : "items"} x annotators (k=${progress.overlap}), ${pct(progress.expected ? progress.done / progress.expected : null, 1)}%${progress.gold > 0 ? `; answers to the ${progress.gold} gold checks apart` : ""}`} />
-          <Stat label="Items complete" value={`${count(progress.itemsComplete)} of ${count(progress.items)}`} note={`with k=${progress.overlap} main answers${progress.conditions > 1 ? " in every condition" : ""}`} />
-          <Stat label="Active now" value={count(progress.activeNow)} note={`annotators with events in the last ${progress.activeWindowMinutes} minutes`} />
-          <Stat label="Agreement assignments" value={`${count(progress.agreementDone)} of ${count(progress.agreementAssigned)}`} note="from the agreement plan" />
-        </div>
+        <ProgressStats progress={progress} />
         <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
           <Card>
             <Table>
