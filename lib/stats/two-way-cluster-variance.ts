@@ -1,0 +1,135 @@
+import { wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
+
+/**
+ * Variance of a ratio of sums R = sum(num) / sum(den) (a mean when every den is 1) over answers
+ * that are crossed by two random factors, the item and the person, by two-way cluster-robust
+ * estimation: V = V_items + V_people - V_cells, where V_cells clusters by the (item, person)
+ * intersection, floored at max(V_items, V_people) so the result is never narrower than either
+ * one-way form. Each V_g = (G / (G - 1)) * sum over clusters c of (sum_{a in c} r_a)^2 / (sum den)^2,
+ * with the linearised residual r_a = num_a - R den_a.
+ * Source: Cameron, Gelbach & Miller 2011, "Robust inference with multiway clustering", J. Bus. Econ. Stat. 29(2), eq. 2.11 and sec. 2.3 (the max() floor is their sec. 2.3's fix for a non-positive V).
+ *
+ * With `over: "items"` the people are the population (fixed): V = V_items, the one-way form.
+ * O(answers).
+ */
+
+export type GeneraliseOver = "people+items" | "items";
+
+export const GENERALISE_OVER: readonly GeneraliseOver[] = ["people+items", "items"];
+
+export interface CrossedAnswer {
+  item: string | number;
+  person: string | number;
+  /** the numerator (a 0/1 or a score); the whole value for a mean */
+  num: number;
+  /** the denominator; 1 for a mean */
+  den?: number;
+}
+
+export interface TwoWayVariance {
+  estimate: number;
+  /** null when it cannot be estimated: fewer than 2 clusters on a factor it generalises over */
+  variance: number | null;
+  /** the one-way components (null when that factor has one cluster) */
+  vItems: number | null;
+  vPeople: number | null;
+  vCells: number | null;
+  answers: number;
+  items: number;
+  people: number;
+  /** why there is no variance, in words */
+  reason?: "one item" | "one person" | "no answers";
+}
+
+function clusterSum(keys: ReadonlyArray<string>, residuals: Float64Array): { sumSq: number; clusters: number } {
+  const sums = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) sums.set(keys[i], (sums.get(keys[i]) ?? 0) + residuals[i]);
+  let sumSq = 0;
+  for (const s of sums.values()) sumSq += s * s;
+  return { sumSq, clusters: sums.size };
+}
+
+/**
+ * @throws {Error} naming the answer when num or den is not finite, or den is negative
+ * @example
+ * // 2 people x 2 items: person a always right, person b never
+ * twoWayClusterVariance([{item:1,person:"a",num:1},{item:2,person:"a",num:1},{item:1,person:"b",num:0},{item:2,person:"b",num:0}], "people+items");
+ */
+export function twoWayClusterVariance(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver = "people+items"): TwoWayVariance {
+  const n = answers.length;
+  let sumNum = 0;
+  let sumDen = 0;
+  answers.forEach((a, i) => {
+    const den = a.den ?? 1;
+    if (!Number.isFinite(a.num) || !Number.isFinite(den) || den < 0) throw new Error(`twoWayClusterVariance: answer ${i} has num ${a.num}, den ${den}`);
+    sumNum += a.num;
+    sumDen += den;
+  });
+  const itemKeys = answers.map((a) => `${typeof a.item}:${a.item}`);
+  const personKeys = answers.map((a) => `${typeof a.person}:${a.person}`);
+  const items = new Set(itemKeys).size;
+  const people = new Set(personKeys).size;
+  if (n === 0 || sumDen === 0) return { estimate: NaN, variance: null, vItems: null, vPeople: null, vCells: null, answers: n, items, people, reason: "no answers" };
+  const estimate = sumNum / sumDen;
+  const residuals = new Float64Array(n);
+  answers.forEach((a, i) => (residuals[i] = a.num - estimate * (a.den ?? 1)));
+  const scale = sumDen * sumDen;
+  const component = (keys: ReadonlyArray<string>): number | null => {
+    const { sumSq, clusters } = clusterSum(keys, residuals);
+    return clusters < 2 ? null : ((clusters / (clusters - 1)) * sumSq) / scale;
+  };
+  const vItems = component(itemKeys);
+  const vPeople = component(personKeys);
+  const vCells = component(itemKeys.map((k, i) => `${k}|${personKeys[i]}`));
+  const base = { estimate, vItems, vPeople, vCells, answers: n, items, people };
+  if (vItems === null) return { ...base, variance: null, reason: "one item" };
+  if (over === "items") return { ...base, variance: vItems };
+  if (vPeople === null) return { ...base, variance: null, reason: "one person" };
+  const twoWay = vItems + vPeople - (vCells ?? 0);
+  return { ...base, variance: Math.max(twoWay, vItems, vPeople) };
+}
+
+export interface TwoWayInterval {
+  estimate: number;
+  ci: [number, number] | null;
+  reason?: TwoWayVariance["reason"];
+  answers: number;
+  items: number;
+  people: number;
+  /** Wilson: the effective number of answers p(1-p)/V */
+  effectiveN?: number;
+  variance: number | null;
+}
+
+/** Normal (Wald) 95% interval of a mean or ratio from its two-way variance. */
+export function twoWayMeanInterval(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver = "people+items", z = 1.96): TwoWayInterval {
+  const v = twoWayClusterVariance(answers, over);
+  const out = { estimate: v.estimate, answers: v.answers, items: v.items, people: v.people, variance: v.variance };
+  if (v.variance === null) return { ...out, ci: null, reason: v.reason };
+  const half = z * Math.sqrt(v.variance);
+  return { ...out, ci: [v.estimate - half, v.estimate + half] };
+}
+
+/**
+ * A proportion (num 0/1, den 1): Wilson's score interval at the effective size p(1-p)/V (never
+ * more than the answers). When every answer agrees (p = 0 or 1) V is 0 and says nothing; the
+ * effective size is then the fewest clusters of a factor generalised over (items, or
+ * min(items, people)): the widest case, every cluster's answers agreeing.
+ */
+export function twoWayProportionInterval(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver = "people+items", z = 1.96): TwoWayInterval {
+  const v = twoWayClusterVariance(answers, over);
+  const out = { estimate: v.estimate, answers: v.answers, items: v.items, people: v.people, variance: v.variance };
+  if (v.variance === null) return { ...out, ci: null, reason: v.reason };
+  const p = v.estimate;
+  const floorN = over === "items" ? v.items : Math.min(v.items, v.people);
+  const effectiveN = p <= 0 || p >= 1 || v.variance <= 0 ? floorN : Math.min(v.answers, (p * (1 - p)) / v.variance);
+  return { ...out, ci: wilsonBounds(Math.min(1, Math.max(0, p)), effectiveN, z), effectiveN };
+}
+
+/** The method as the dashboards name it, one line. */
+export function twoWayMethod(over: GeneraliseOver, shape: "proportion" | "mean"): string {
+  const form = shape === "proportion" ? "Wilson 95% at the effective n p(1-p)/V" : "normal 95%";
+  return over === "people+items"
+    ? `${form}, V two-way cluster-robust over people and items (Cameron, Gelbach & Miller 2011)`
+    : `${form}, V clustered by item (these people taken as the population)`;
+}
