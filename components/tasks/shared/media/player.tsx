@@ -38,6 +38,15 @@ function useMediaDispatch(): (event: MediaEventInput) => boolean {
   return useCallback((event: MediaEventInput) => dispatch(event as unknown as Parameters<typeof dispatch>[0]), [dispatch]);
 }
 
+const HAVE_METADATA = 1;
+
+/** The element's length; a stream whose header gives none (Infinity) is as long as its seekable range. */
+function elementDuration(element: HTMLVideoElement): number | null {
+  if (Number.isFinite(element.duration)) return element.duration;
+  const seekable = element.seekable;
+  return seekable.length > 0 && Number.isFinite(seekable.end(seekable.length - 1)) ? seekable.end(seekable.length - 1) : null;
+}
+
 /** One clip on screen: a video element driven by the clock, or the frame the clock is at. */
 function ClipView({ media, index, clock, time, label }: { media: Media; index: number; clock: Clock; time: number; label: string }) {
   const video = useRef<HTMLVideoElement>(null);
@@ -47,6 +56,12 @@ function ClipView({ media, index, clock, time, label }: { media: Media; index: n
   useEffect(() => {
     setSource(index, { video: media.video ? video.current : null, duration });
   }, [setSource, index, media.video, duration]);
+  // a small file's metadata can load before the page is hydrated, its loadedmetadata event gone
+  // before React listens: read what the element already knows
+  useEffect(() => {
+    const element = video.current;
+    if (element && element.readyState >= HAVE_METADATA) setVideoDuration(elementDuration(element));
+  }, [media.video]);
 
   const frames = media.frames;
   const fps = media.fps ?? 1;
@@ -71,8 +86,8 @@ function ClipView({ media, index, clock, time, label }: { media: Media; index: n
           preload="auto"
           aria-label={label}
           className="h-full w-full object-contain"
-          onLoadedMetadata={(event) => setVideoDuration(event.currentTarget.duration)}
-          onDurationChange={(event) => setVideoDuration(event.currentTarget.duration)}
+          onLoadedMetadata={(event) => setVideoDuration(elementDuration(event.currentTarget))}
+          onDurationChange={(event) => setVideoDuration(elementDuration(event.currentTarget))}
         />
       ) : frames ? (
         // eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching
@@ -103,7 +118,9 @@ export interface PlayerProps {
 export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: PlayerProps) {
   const log = useMediaDispatch();
   const api = useAnnotationStoreApi();
-  const locked = useAnnotationStore((s) => s.readOnly);
+  // a read-only view (a researcher's item page, a replay) plays the clip and records nothing: the
+  // store's dispatch refuses its events
+  const readOnly = useAnnotationStore((s) => s.readOnly);
   const side: PlayerSide | undefined = sides ? "both" : undefined;
   const sideField = useMemo(() => (side ? { side } : {}), [side]);
   const onEnded = useCallback(
@@ -115,7 +132,8 @@ export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: Player
   const [clock, state] = useClock(clips.length, onEnded);
   const lastPointer = useRef<string | null>(null);
   const scrub = useRef<{ from: number; to: number; via: Via; timer: ReturnType<typeof setTimeout> | null } | null>(null);
-  const once = mode === "once";
+  // the watch-once rule binds participants, not a researcher looking at the item
+  const once = mode === "once" && !readOnly;
 
   const play = useCallback(
     (via: Via) => {
@@ -264,7 +282,7 @@ export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: Player
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <button
           type="button"
-          disabled={locked || (atEnd && once && !state.playing)}
+          disabled={atEnd && once && !state.playing}
           onClick={(event) => {
             const via = viaOfPointer(event, lastPointer.current);
             if (state.playing) pause(via);
@@ -289,7 +307,7 @@ export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: Player
             max={duration ?? 0}
             step={0.05}
             value={Math.min(state.time, duration ?? 0)}
-            disabled={locked || duration === null}
+            disabled={duration === null}
             aria-label="Seek"
             aria-valuetext={mediaClock(state.time)}
             data-testid="media-seek"
@@ -308,7 +326,6 @@ export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: Player
             <span className="sr-only sm:not-sr-only">Speed</span>
             <select
               value={state.rate}
-              disabled={locked}
               onChange={(event) => changeRate(Number(event.target.value), lastPointer.current === "touch" ? "touch" : "click")}
               aria-label="Playback speed"
               className="min-h-11 rounded-md border border-slate-300 bg-white px-1 py-1"
@@ -326,7 +343,7 @@ export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: Player
         {mode === "hide" && onReveal ? (
           <button
             type="button"
-            disabled={locked}
+            disabled={readOnly}
             onClick={(event) => {
               const via = viaOfPointer(event, lastPointer.current);
               pause("auto");
