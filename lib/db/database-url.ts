@@ -30,11 +30,16 @@ function portAnswers(port: number): Promise<boolean> {
 }
 
 /**
- * Opens the configured database. For the embedded one, reuses a server that another Yardstick
+ * Opens the configured database, creating DATABASE_URL's database when the server has none of
+ * that name. For the embedded one, reuses a server that another Yardstick
  * process already serves on the port (never two PGlite instances on one data folder).
  */
 export async function openDatabase(): Promise<OpenDatabase> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, close: async () => {} };
+  if (process.env.DATABASE_URL) {
+    const { ensureDatabase } = await import("@/lib/db/ensure-database");
+    if ((await ensureDatabase(process.env.DATABASE_URL)) === "created") console.log("Created the database DATABASE_URL names");
+    return { url: process.env.DATABASE_URL, embedded: false, close: async () => {} };
+  }
   const url = embeddedDatabaseUrl();
   if (await portAnswers(PGLITE_PORT)) return { url, embedded: true, close: async () => {} };
 
