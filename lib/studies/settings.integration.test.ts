@@ -81,9 +81,13 @@ describe("study settings", () => {
     };
     const saved = await updateStudySettings(study.slug, good, researcher.id);
     expect(saved.settings).toMatchObject({ title: "Pilot with Prolific", goldFailLimit: 2, conditions: ["passive", "active"], balanceTag: "steps", tutorialPages: [{ title: "How it works" }] });
-    expect(saved.consentVersion).toBe(2);
+    // the first consent text is version 1: nobody accepted an earlier one
+    expect(saved.consentVersion).toBe(1);
     const [entry] = await db.auditLog.findMany({ where: { action: "study.settings" } });
-    expect(entry).toMatchObject({ actorId: researcher.id, target: `study:${study.id}`, detail: { consentVersionRaised: true, changes: { title: { from: study.title, to: "Pilot with Prolific" }, goldFailLimit: { from: null, to: 2 } } } });
+    expect(entry).toMatchObject({ actorId: researcher.id, target: `study:${study.id}`, detail: { consentVersionRaised: false, changes: { title: { from: study.title, to: "Pilot with Prolific" }, goldFailLimit: { from: null, to: 2 } } } });
+    // a changed text is a new version, which everyone who accepted the old one is asked again
+    const changed = await updateStudySettings(study.slug, { ...good, consentMarkdown: "# Consent\n\nI agree to be recorded." }, researcher.id);
+    expect(changed.consentVersion).toBe(2);
   });
 
   it("GridWM-Judge's probe spacing is the kind's setting: offered with the study's kinds, checked by its schema, stored in taskSettings", async () => {

@@ -255,7 +255,8 @@ export async function updateStudySettings(slug: string, raw: unknown, actorId: s
   const after: StudySettings = { ...input, taskSettings };
   const diff = changes(before, after);
   if (Object.keys(diff).length === 0) return getStudySettings(slug);
-  const consentChanged = before.consentMarkdown.trim() !== after.consentMarkdown.trim();
+  // a new version of a text people accepted; the first text saved (none before) stays version 1
+  const consentChanged = before.consentMarkdown.trim() !== "" && before.consentMarkdown.trim() !== after.consentMarkdown.trim();
 
   await db.$transaction(async (tx) => {
     // under the row lock: a response stored since the check above makes this a conflict
