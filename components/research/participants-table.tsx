@@ -151,7 +151,7 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
                           Re-include
                         </Button>
                       ) : null}
-                      {row.status !== "RETURNED" ? (
+                      {row.status !== "RETURNED" && row.status !== "COMPLETE" ? (
                         <Button type="button" size="sm" variant="ghost" onClick={() => (setActing({ userId: row.userId, action: "return" }), setReason(""))}>
                           Mark returned
                         </Button>

@@ -46,7 +46,10 @@ describe("consent and tutorial", () => {
     const researcher = await createUser("RESEARCHER");
     const { study, annotator } = await studyWithMember();
     const settings = (await getStudySettings(study.slug)).settings;
-    await updateStudySettings(study.slug, { ...settings, consentMarkdown: "# Consent\n\nI agree to take part.", tutorialPages: [{ title: "Welcome", body: "Put the steps **in order**." }] }, researcher.id);
+    await updateStudySettings(study.slug, { ...settings, consentMarkdown: "# Consent\n\nI agree.", tutorialPages: [{ title: "Welcome", body: "Put the steps **in order**." }] }, researcher.id);
+    // the first text is version 1; a change before anyone accepted is version 2
+    expect(await getParticipation(study.slug, annotator.id)).toMatchObject({ consentNeeded: true, consentVersion: 1 });
+    await updateStudySettings(study.slug, { ...(await getStudySettings(study.slug)).settings, consentMarkdown: "# Consent\n\nI agree to take part." }, researcher.id);
 
     let p = await getParticipation(study.slug, annotator.id);
     expect(p).toMatchObject({ consentNeeded: true, consentVersion: 2, acceptedVersion: null, tutorialNeeded: true });
@@ -132,12 +135,19 @@ describe("withdrawal and researcher actions", () => {
     expect(statuses.map((s) => s.status)).toEqual(["SUBMITTED", "RELEASED"]);
     await expect(actOnParticipant(study.slug, { action: "reinclude", userId: annotator.id }, researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("not excluded") });
 
+    // someone who completed the study is not marked returned: their answers are whole
+    const finished = await createUser("ANNOTATOR");
+    await addMember(study.id, finished.id);
+    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: finished.id } }, data: { status: "COMPLETE", statusAt: new Date() } });
+    await expect(actOnParticipant(study.slug, { action: "return", userId: finished.id }, researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("completed the study") });
+    expect((await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: finished.id } } })).status).toBe("COMPLETE");
+
     const excludedOne = await createUser("ANNOTATOR");
     await addMember(study.id, excludedOne.id);
     await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: excludedOne.id } }, data: { status: "EXCLUDED", statusReason: "failed 2 of 5 gold items", statusAt: new Date() } });
     expect(await nextForMember(study.slug, excludedOne.id)).toMatchObject({ status: "excluded", reason: "failed 2 of 5 gold items" });
     const { rows, counts } = await listParticipants(study.slug);
-    expect(counts).toMatchObject({ ACTIVE: 0, RETURNED: 1, EXCLUDED: 1 });
+    expect(counts).toMatchObject({ ACTIVE: 0, RETURNED: 1, EXCLUDED: 1, COMPLETE: 1 });
     expect(rows.find((r) => r.userId === annotator.id)).toMatchObject({ status: "RETURNED", statusReason: "returned the submission on Prolific", mainSubmitted: 1, open: 0 });
 
     expect(await actOnParticipant(study.slug, { action: "reinclude", userId: excludedOne.id }, researcher.id)).toEqual({ status: "ACTIVE", released: 0 });

@@ -271,6 +271,8 @@ export async function actOnParticipant(slug: string, input: ParticipantAction, a
     if (!member) throw new AppError("NOT_FOUND", `That user is not a participant of ${slug}`);
     if (input.action === "return") {
       if (member.status === "RETURNED") throw new AppError("CONFLICT", `${member.user.name} is marked returned already`);
+      // a completed participant's answers are whole: a return on Prolific after completing changes nothing here
+      if (member.status === "COMPLETE") throw new AppError("CONFLICT", `${member.user.name} completed the study, so is not marked returned`);
       const reason = input.reason || "marked returned by a researcher";
       await tx.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: input.userId } }, data: { status: "RETURNED", statusReason: reason, statusAt: new Date() }, select: { userId: true } });
       const released = await releaseOpenAssignments(tx, study.id, input.userId);
