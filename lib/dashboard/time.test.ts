@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UNTAGGED } from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
-import { computeTime, computeTimeColumns, spread, type TimeEntry, type TimeResult } from "@/lib/dashboard/time";
+import { computeTime, computeTimeColumns, FAR_FASTER_MAX_RATIO, spread, type TimeEntry, type TimeResult } from "@/lib/dashboard/time";
 import { flagFarFaster } from "@/lib/stats/descriptive";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
@@ -46,7 +46,7 @@ function computeTimeBefore(entries: TimeEntry[]): TimeResult {
   const relative = annotators.map((a) => spread(ratios.get(a)!)!.median);
   let flags = annotators.map(() => false);
   let flagNote: string | undefined;
-  if (annotators.length >= 3) flags = flagFarFaster(relative).flags;
+  if (annotators.length >= 3) flags = flagFarFaster(relative).flags.map((flag, i) => flag && relative[i] <= FAR_FASTER_MAX_RATIO);
   else flagNote = "Flagging needs at least 3 annotators.";
   return {
     cells,
@@ -85,6 +85,13 @@ describe("computeTime", () => {
     expect(t.perAnnotator.map((p) => p.farFaster)).toEqual([false, false, false, true]);
     expect(t.perAnnotator[3].relativeSpeed).toBeCloseTo(3_000 / 29_000, 12);
     expect(t.flagNote).toBeUndefined();
+  });
+
+  it("does not flag a small gap that only looks extreme among few people (x0.87 of three)", () => {
+    const entries = [0, 1, 2].flatMap((annotator) => [0, 1, 2].map(() => ({ kind: "k", tag: null, annotator, activeMs: annotator === 2 ? 26_100 : 30_000, wallMs: 31_000 })));
+    const t = computeTime(entries);
+    expect(t.perAnnotator[2].relativeSpeed).toBeCloseTo(0.87, 12);
+    expect(t.perAnnotator.map((p) => p.farFaster)).toEqual([false, false, false]);
   });
 
   it("does not flag with fewer than 3 annotators, and says why", () => {

@@ -86,6 +86,9 @@ function valuesByGroup(groupOf: Int32Array, groups: number, values: ArrayLike<nu
   return out;
 }
 
+/** The largest time relative to the cell's median that the far-faster flag may mark. */
+export const FAR_FASTER_MAX_RATIO = 0.5;
+
 /** computeTime of answers given one object each (tests, small lists): each its own cell, merged by name. */
 export function computeTime(entries: TimeEntry[]): TimeResult {
   return computeTimeColumns({
@@ -152,7 +155,9 @@ export function computeTimeColumns(columns: TimeColumns): TimeResult {
   const relative = annotators.map((_, i) => spread(ratios[i])!.median);
   let flags = annotators.map(() => false);
   let flagNote: string | undefined;
-  if (annotators.length >= 3) flags = flagFarFaster(relative).flags;
+  // an outlier by the robust z-score AND at most half the typical time: among few people whose
+  // times nearly agree the spread is tiny, and a gap of x0.87 would otherwise read as speeding
+  if (annotators.length >= 3) flags = flagFarFaster(relative).flags.map((flag, i) => flag && relative[i] <= FAR_FASTER_MAX_RATIO);
   else flagNote = "Flagging needs at least 3 annotators.";
   return {
     cells,
