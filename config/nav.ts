@@ -3,6 +3,8 @@ import type { Role } from "@/lib/generated/prisma/enums";
 export interface NavItem {
   title: string;
   href: string;
+  /** further path prefixes the entry stands for (its pages that sit under another entry's path) */
+  also?: string[];
 }
 
 /** Navigation by role; ADMIN sees everything a researcher sees. */
@@ -12,12 +14,12 @@ export const navByRole: Record<Role, NavItem[]> = {
     { title: "Review", href: "/review" },
     { title: "Import", href: "/admin/import" },
     { title: "Users", href: "/admin/users" },
-    { title: "API", href: "/research/tokens" },
+    { title: "API", href: "/research/tokens", also: ["/research/api"] },
   ],
   RESEARCHER: [
     { title: "Studies", href: "/research" },
     { title: "Review", href: "/review" },
-    { title: "API", href: "/research/tokens" },
+    { title: "API", href: "/research/tokens", also: ["/research/api"] },
   ],
   ANNOTATOR: [{ title: "My studies", href: "/studies" }],
 };
@@ -33,4 +35,19 @@ export function navFor(role: Role, options: { reviewer?: boolean } = {}): NavIte
 
 export function homePathFor(role: Role): string {
   return role === "ANNOTATOR" ? "/studies" : "/research";
+}
+
+/**
+ * The one entry a page belongs to: the entry with the longest path prefix of the page's path
+ * (so /research/tokens is "API", not also "Studies", whose /research is a shorter prefix).
+ */
+export function activeNavHref(items: NavItem[], pathname: string): string | null {
+  let best: { href: string; length: number } | null = null;
+  for (const item of items) {
+    for (const prefix of [item.href, ...(item.also ?? [])]) {
+      const matches = pathname === prefix || pathname.startsWith(`${prefix}/`);
+      if (matches && (!best || prefix.length > best.length)) best = { href: item.href, length: prefix.length };
+    }
+  }
+  return best?.href ?? null;
 }

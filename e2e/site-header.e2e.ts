@@ -29,7 +29,7 @@ test.describe("the staff header on a phone and a laptop", () => {
       await page.goto("/research");
       await expectOneRowHeader(page, viewport.width);
       const nav = page.getByRole("navigation", { name: "Main" });
-      for (const name of ["Studies", "Review", "Import", "Users"]) {
+      for (const name of ["Studies", "Review", "Import", "Users", "API"]) {
         const link = nav.getByRole("link", { name, exact: true });
         await link.scrollIntoViewIfNeeded();
         await expect(link).toBeVisible();
@@ -37,6 +37,12 @@ test.describe("the staff header on a phone and a laptop", () => {
       await nav.getByRole("link", { name: "Users", exact: true }).click();
       await expect(page).toHaveURL(/\/admin\/users$/);
       await expectOneRowHeader(page, viewport.width);
+      // one entry marks the page, also on the pages under another entry's path
+      for (const [path, current] of [["/research/tokens", "API"], ["/research/api", "API"], ["/research", "Studies"], ["/admin/users", "Users"]]) {
+        await page.goto(path);
+        await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+        await expect(nav.locator('[aria-current="page"]')).toHaveText(current);
+      }
     });
   }
 });

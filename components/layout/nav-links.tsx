@@ -2,14 +2,15 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { NavItem } from "@/config/nav";
+import { activeNavHref, type NavItem } from "@/config/nav";
 
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
+  const activeHref = activeNavHref(items, pathname);
   return (
     <nav aria-label="Main" className="flex min-w-0 items-center gap-1 overflow-x-auto text-sm">
       {items.map((item) => {
-        const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+        const active = item.href === activeHref;
         return (
           <Link
             key={item.href}
