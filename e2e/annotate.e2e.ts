@@ -139,7 +139,7 @@ test.describe("annotating ENACT items", () => {
     await expect(staff.getByRole("cell", { name: /A1/ })).toBeVisible();
     await expect(staff.getByText(e2eUsers.annotator.name)).toBeVisible();
     await expect(staff.locator("body")).not.toContainText(e2eUsers.annotator.email);
-    await expect(staff.getByText("accepted", { exact: true })).toBeVisible();
+    await expect(staff.getByText("correct", { exact: true })).toBeVisible();
     await staff.screenshot({ path: `${shots}/research-item.png`, fullPage: true });
     await staff.getByRole("link", { name: "Replay" }).click();
     await expect(staff).toHaveURL(new RegExp(`/replay/${main.id}$`));

@@ -8,6 +8,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ItemKeyView } from "@/components/replay/item-key-view";
+import { KeyView } from "@/components/review/key-view";
 import { formatDuration } from "@/components/replay/describe-event";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 
@@ -30,6 +31,18 @@ function scoreText(score: unknown): string {
   if (!score || typeof score !== "object") return "";
   const s = score as { correctPairs?: number; L?: number };
   return typeof s.correctPairs === "number" && typeof s.L === "number" ? `${Math.round(s.correctPairs * 100) / 100} / ${s.L} pairs` : "";
+}
+
+/** An answer in one line: an order as slot:letter pairs, anything else as its JSON. */
+function answerText(order: number[] | null, answer: unknown): string {
+  if (order) return order.map((c, s) => `${s + 1}:${letterOf(c)}`).join(" ");
+  const text = JSON.stringify(answer) ?? "";
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** Correctness in words every kind shares; null: the item has no key, or the grade is pending. */
+function correctnessText(correct: boolean | null): string {
+  return correct === null ? "not scored" : correct ? "correct" : "incorrect";
 }
 
 export default async function ItemPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
@@ -62,12 +75,29 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
         <span className="text-xs text-slate-400">batch {item.batch}</span>
       </div>
 
-      <Card>
-        <CardHeader title="The item, with the key's order" description="As annotators see it; the steps hold the right order. Under each step: the reference change (when the key has one)." />
-        <div className="p-3">
-          <ItemKeyView kind={item.kind} view={item.view} keyOrder={item.keyOrder} notes={notes} />
+      {item.keyOrder ? (
+        <Card>
+          <CardHeader title="The item, with the key's order" description="As annotators see it; the steps hold the right order. Under each step: the reference change (when the key has one)." />
+          <div className="p-3">
+            <ItemKeyView kind={item.kind} view={item.view} keyOrder={item.keyOrder} notes={notes} />
+          </div>
+        </Card>
+      ) : (
+        <div className="grid gap-5 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <Card>
+            <CardHeader title="The item" description="As annotators see it (playing a clip here records nothing)." />
+            <div className="p-3">
+              <ItemKeyView kind={item.kind} view={item.view} keyOrder={null} />
+            </div>
+          </Card>
+          <Card>
+            <CardHeader title="The key" description="What answers are scored against; never sent to annotators." />
+            <div className="p-3" data-testid="item-key">
+              <KeyView kind={item.kind} view={item.review} />
+            </div>
+          </Card>
         </div>
-      </Card>
+      )}
 
       <Card>
         <CardHeader title="Responses" description={`${responses.filter((r) => r.response).length} submitted of ${responses.length} assigned. Annotators are shown by pseudonym (A1, A2, ...: their order of joining ${study.title}) with their name, as stored in this study.`} />
@@ -96,11 +126,19 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
                     <span className="font-semibold">{row.annotator.pseudonym}</span> <span className="text-slate-500">{row.annotator.name}</span>
                   </Td>
                   <Td>{row.purpose.toLowerCase()}</Td>
-                  <Td className="font-mono text-xs">{row.response?.order ? row.response.order.map((c, s) => `${s + 1}:${letterOf(c)}`).join(" ") : <span className="text-slate-400">{row.status.toLowerCase()}</span>}</Td>
+                  <Td className="font-mono text-xs">
+                    {row.response ? (
+                      <span className="block max-w-[16rem] truncate" title={answerText(row.response.order, row.response.answer)}>
+                        {answerText(row.response.order, row.response.answer)}
+                      </span>
+                    ) : (
+                      <span className="text-slate-400">{row.status.toLowerCase()}</span>
+                    )}
+                  </Td>
                   <Td>
                     {row.response ? (
                       <span className="flex items-center gap-2">
-                        <Badge tone={row.response.correct ? "green" : "red"}>{row.response.correct ? "accepted" : "not accepted"}</Badge>
+                        <Badge tone={row.response.correct === null ? "slate" : row.response.correct ? "green" : "red"}>{correctnessText(row.response.correct)}</Badge>
                         <span className="text-xs text-slate-500">{scoreText(row.response.score)}</span>
                       </span>
                     ) : null}
