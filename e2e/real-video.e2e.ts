@@ -12,7 +12,8 @@ import { storageStatePath } from "./users";
  * and a 4 s WebM) in an EgoSchema-style choice item. A small file's metadata can arrive before the
  * page is hydrated, so the player must read the element's state, not only wait for its events: the
  * clock shows the length, the seek bar spans it, the stored events carry it, the dashboard's share
- * watched is a number, and the researcher's item page plays the clip (recording nothing).
+ * watched is a number, and the researcher's item page plays the clip (recording nothing); the
+ * EgoSchema submission file is linked from Exports.
  */
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
@@ -36,6 +37,7 @@ async function choiceStudyWith(file: string, mime: string): Promise<MediaFixture
           externalId: "q-1",
           public: { question: "What does the camera wearer do?", options: ["cooks", "cleans", "reads", "sleeps"].map((text, i) => ({ id: String(i), text })), media: { video: `/api/assets/${hash}` } },
           key: { answer: "1" },
+          tags: { source: "egoschema" },
         },
       ];
     },
@@ -69,7 +71,7 @@ test.describe("real video files", () => {
       await expect(task.getByTestId("media-play")).toHaveText(/Replay/);
       await page.screenshot({ path: testInfo.outputPath(`${clip.file}-item-1280.png`) });
 
-      await page.getByRole("radio").nth(1).click();
+      await page.getByRole("radio", { name: /cleans/ }).click();
       await page.getByRole("radio", { name: /^4:/ }).click();
       await page.getByRole("button", { name: "Submit", exact: true }).click();
       const [assignment] = await assignmentsOf(study.id, "annotator");
@@ -87,6 +89,10 @@ test.describe("real video files", () => {
 
       await staff.goto(`/research/studies/${study.slug}/items/${study.itemIds[0]}`);
       await expectLength(staff);
+      // the key beside the item, the answer and its correctness in the kind's own terms
+      await expect(staff.getByTestId("item-key").locator('[data-keyed="true"]')).toContainText("cleans");
+      await expect(staff.getByRole("cell", { name: /"choice":"1"/ })).toBeVisible();
+      await expect(staff.getByText("correct", { exact: true })).toBeVisible();
       const play = staff.getByTestId("media-play").first();
       await expect(play).toBeEnabled();
       const eventsBefore = (await storedEvents(assignment.id)).length;
@@ -94,6 +100,15 @@ test.describe("real video files", () => {
       await expect.poll(async () => Number(await staff.getByTestId("media-player").first().getAttribute("data-time")), { timeout: 10_000 }).toBeGreaterThan(0.3);
       await staff.screenshot({ path: testInfo.outputPath(`${clip.file}-item-page-1280.png`) });
       expect((await storedEvents(assignment.id)).length).toBe(eventsBefore);
+
+      // the benchmark's submission file, linked from Exports
+      await staff.goto(`/research/studies/${study.slug}/exports`);
+      const files = staff.getByTestId("submission-files");
+      await expect(files).toContainText("EgoSchema");
+      const href = await files.getByRole("link", { name: "JSON" }).getAttribute("href");
+      const reply = await staff.request.get(href!);
+      expect(reply.status()).toBe(200);
+      expect(await reply.json()).toEqual({ "q-1": 1 });
       await researcher.close();
     });
   }

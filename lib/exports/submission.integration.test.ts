@@ -4,7 +4,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { recordEvents } from "@/lib/responses/events";
 import { submitResponse } from "@/lib/responses/responses";
 import { nextForMember } from "@/lib/annotate/next";
-import { createSubmission } from "@/lib/exports/submission";
+import { createSubmission, studySubmissionFiles } from "@/lib/exports/submission";
 import { egoschemaFormat, perceptionTestFormat } from "@/lib/tasks/choice/import";
 import type { ItemLine } from "@/lib/import/types";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
@@ -118,6 +118,17 @@ describe("submission files of benchmarks that withhold their answers", () => {
   it("writes BLINK's final prediction file {idx: \"(letter)\"} for the majority and for one person", async () => {
     expect(await read("blink", "majority")).toEqual({ fileName: "blink-submission.json", body: { test_Art_Style_1: "(B)" } });
     expect((await read("blink", annotators[1])).body).toEqual({ test_Art_Style_1: "(A)" });
+  });
+
+  it("lists the submission files a study's items make, for the Exports page", async () => {
+    const study = await db.study.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    expect(await studySubmissionFiles(study.id)).toEqual([
+      { id: "egoschema", benchmark: "EgoSchema", fileName: "egoschema-submission.json", items: 2 },
+      { id: "perception-test-mc", benchmark: expect.any(String), fileName: expect.any(String), items: 1 },
+      { id: "blink", benchmark: "BLINK", fileName: "blink-submission.json", items: 1 },
+    ]);
+    const empty = await createStudy({});
+    expect(await studySubmissionFiles(empty.id)).toEqual([]);
   });
 
   it("names an unknown format and audits each export", async () => {

@@ -25,6 +25,30 @@ async function findFormat(id: string): Promise<{ kind: string; format: KindSubmi
   throw new AppError("NOT_FOUND", `No submission format "${id}"; known: ${known.join(", ") || "none"}`);
 }
 
+export interface StudySubmissionFile {
+  id: string;
+  benchmark: string;
+  fileName: string;
+  /** the study's items (practice aside) the file would hold */
+  items: number;
+}
+
+/** The submission files this study's items make: each format of its kinds whose `source` tag some item carries. */
+export async function studySubmissionFiles(studyId: string): Promise<StudySubmissionFile[]> {
+  const rows = await db.$queryRaw<Array<{ kind: string; source: string; n: bigint }>>`
+    SELECT kind, tags->>'source' AS source, count(*) AS n FROM "Item"
+    WHERE "studyId" = ${studyId} AND NOT practice AND tags ? 'source'
+    GROUP BY kind, tags->>'source'`;
+  const out: StudySubmissionFile[] = [];
+  for (const kind of taskKinds) {
+    for (const format of (await taskModules[kind].submissions?.()) ?? []) {
+      const row = rows.find((r) => r.kind === kind && r.source === format.source);
+      if (row) out.push({ id: format.id, benchmark: format.benchmark, fileName: format.fileName, items: Number(row.n) });
+    }
+  }
+  return out;
+}
+
 export async function createSubmission(slug: string, formatId: string, who: string, actorId: string): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string; contentType: string }> {
   const study = await db.study.findUnique({ where: { slug }, select: { id: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);

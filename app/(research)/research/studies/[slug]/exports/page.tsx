@@ -5,6 +5,7 @@ import { getStudyBySlug, studyFacets } from "@/lib/studies/studies";
 import { exportTableCounts } from "@/lib/exports/counts";
 import { exportQuerySchema, type ExportWhat } from "@/lib/exports/filter";
 import { exportRetentionDays, listExportJobs } from "@/lib/exports/export-jobs";
+import { studySubmissionFiles } from "@/lib/exports/submission";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { buttonClass } from "@/components/ui/button";
@@ -28,7 +29,7 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
   const parsed = exportQuerySchema.safeParse(await searchParams);
   const filter = parsed.success ? { kind: parsed.data.kind, tag: parsed.data.tag } : {};
   const pseudonymise = parsed.success && parsed.data.externalIds === "pseudonymised";
-  const [facets, counts, jobs] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter), listExportJobs(slug)]);
+  const [facets, counts, jobs, submissions] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter), listExportJobs(slug), studySubmissionFiles(study.id)]);
   const link = (what: ExportWhat, format: "csv" | "jsonl") => {
     const query = new URLSearchParams({ format });
     if (filter.kind) query.set("kind", filter.kind);
@@ -129,6 +130,39 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           </tbody>
         </Table>
       </Card>
+
+      {submissions.length > 0 ? (
+        <Card>
+          <CardHeader
+            title="Benchmark submission files"
+            description="People's answers in the benchmark's own submission format, for benchmarks that withhold their test answers (send the file to the benchmark's evaluation server). The majority answer per item; one annotator's through the API (?who=<annotator id>)."
+          />
+          <Table>
+            <thead>
+              <tr>
+                <Th>Benchmark</Th>
+                <Th className="hidden sm:table-cell">File</Th>
+                <Th align="right">Items</Th>
+                <Th align="right">Download</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100" data-testid="submission-files">
+              {submissions.map((file) => (
+                <tr key={file.id}>
+                  <Td className="font-medium">{file.benchmark}</Td>
+                  <Td className="hidden font-mono text-xs sm:table-cell">{file.fileName}</Td>
+                  <Td align="right" className="tabular-nums">{count(file.items)}</Td>
+                  <Td align="right">
+                    <a href={`/api/studies/${slug}/submission/${file.id}?who=majority`} className={buttonClass("secondary", "sm")} download>
+                      JSON
+                    </a>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </Card>
+      ) : null}
 
       <ExportJobsPanel slug={slug} filter={filter} pseudonymise={pseudonymise} initialJobs={jobs} retentionDays={exportRetentionDays()} />
     </div>
