@@ -5,7 +5,7 @@ import { pageContentSecurityPolicy } from "@/lib/security/headers";
 import { assetRedirectOrigin } from "@/lib/assets/config";
 
 /** Page prefixes whose signed-out visitors go to sign in (and come back afterwards). */
-const signedInPrefixes = ["/admin", "/research", "/studies", "/s/"];
+const signedInPrefixes = ["/admin", "/research", "/studies", "/s/", "/help"];
 
 /**
  * Runs before every page and API request (except static files, next-auth's own routes and the two

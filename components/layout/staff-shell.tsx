@@ -1,3 +1,4 @@
+import { HelpLink } from "@/components/layout/help-link";
 import { SiteHeader } from "@/components/layout/site-header";
 import type { CurrentUser } from "@/lib/auth/session";
 
@@ -6,7 +7,10 @@ export function StaffShell({ user, children }: { user: CurrentUser; children: Re
   return (
     <div className="min-h-screen">
       <SiteHeader user={user} />
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">{children}</main>
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+        <HelpLink />
+        {children}
+      </main>
     </div>
   );
 }
