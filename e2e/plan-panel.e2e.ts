@@ -1,12 +1,12 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Locator, type Page } from "@playwright/test";
 import { closeE2eDb } from "./db";
 import { createDashboardStudy, deleteDashboardStudy, type DashboardFixture } from "./dashboard-fixtures";
 import { storageStatePath } from "./users";
 
 /**
  * The Plan panel on the study dashboard (components of the answers so far) and in the new-study
- * form (assumed components), at 1280 x 800 and 390 x 844: on screen, no sideways scroll, and the
- * numbers follow the inputs.
+ * form (assumed components), at 1280 x 800 and 390 x 844: the panel on screen with nothing
+ * sticking out of it (the new-study page without sideways scroll), and the numbers follow the inputs.
  */
 
 let fixture: DashboardFixture | null = null;
@@ -18,9 +18,13 @@ test.afterAll(async () => {
   await closeE2eDb();
 });
 
-async function noSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, "the page does not scroll sideways").toBeLessThanOrEqual(0);
+/** The panel lies within the window and nothing in it is wider than the panel. */
+async function fitsOnScreen(page: Page, panel: Locator) {
+  const box = (await panel.boundingBox())!;
+  expect(box.x, "the panel starts on screen").toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, "the panel ends on screen").toBeLessThanOrEqual(page.viewportSize()!.width + 0.5);
+  const overflow = await panel.evaluate((element) => Math.max(0, ...[...element.querySelectorAll("*")].map((e) => e.getBoundingClientRect().right - element.getBoundingClientRect().right)));
+  expect(overflow, "nothing in the panel sticks out of it").toBeLessThanOrEqual(0.5);
 }
 
 for (const viewport of [
@@ -41,7 +45,7 @@ for (const viewport of [
       const before = await peopleH.textContent();
       await panel.getByTestId("plan-h").fill("0.2");
       await expect(peopleH).not.toHaveText(before ?? "");
-      await noSidewaysScroll(page);
+      await fitsOnScreen(page, panel);
       await page.screenshot({ path: testInfo.outputPath(`dashboard-plan-${viewport.width}.png`), fullPage: false });
       await panel.screenshot({ path: testInfo.outputPath(`dashboard-plan-panel-${viewport.width}.png`) });
     });
@@ -55,7 +59,9 @@ for (const viewport of [
       await expect(panel).toContainText("people = places / 50 = 6");
       await panel.getByTestId("plan-k").fill("5");
       await expect(panel).toContainText("people = places / 50 = 10");
-      await noSidewaysScroll(page);
+      await fitsOnScreen(page, panel);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, "the new-study page does not scroll sideways").toBeLessThanOrEqual(0);
       await panel.screenshot({ path: testInfo.outputPath(`new-study-plan-${viewport.width}.png`) });
     });
   });

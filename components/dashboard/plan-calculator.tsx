@@ -78,7 +78,7 @@ function KindPlan({ plan, k, m, h, d, s, assumed }: { plan: PlanKind; k: number;
       <div>
         <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">The design when complete</dt>
         <dd className="mt-0.5">
-          places = {whole(I)} items x k {k} = {whole(places)}; people = places / {perPerson} = <strong>{whole(peopleNeeded)}</strong>; half-width <strong data-testid={`plan-reached-${plan.kind}`}>{fmt(reached)}</strong>
+          places = {whole(I)} items x k {k} = {whole(places)}; people = places / {perPerson} = <strong>{whole(peopleNeeded)}</strong>; half-width <strong data-testid={`plan-reached-${plan.kind}`}>{reached === null ? "n/a (one person: no spread between people)" : fmt(reached)}</strong>
         </dd>
       </div>
       <div>
@@ -131,7 +131,7 @@ export function PlanCalculator({ kinds, estimator, k: initialK, itemsPerPerson, 
         <NumberInput label="Model score s" value={s} onChange={setS} step={0.05} min={0} testId="plan-s" />
       </div>
       {editable ? (
-        <div className="grid grid-cols-3 gap-3">
+        <div className="grid gap-3 sm:grid-cols-3">
           {(["items", "people", "residual"] as const).map((name) => (
             <NumberInput key={name} label={`Assumed ${name} variance`} value={assumed[name]} onChange={(v) => setAssumed({ ...assumed, [name]: Math.max(0, v) })} step={0.005} min={0} testId={`plan-assumed-${name}`} />
           ))}
