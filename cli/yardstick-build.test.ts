@@ -59,7 +59,7 @@ describe("the built CLI (dist/cli/yardstick.mjs)", () => {
     const bad = run(["compare", "--items", "c-items.jsonl", "--answers", "c-answers.jsonl", "--models", "c-bad.jsonl"], { cwd: dir });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('yardstick: c-bad.jsonl line 2: unknown item id "q9"');
-  });
+  }, 30_000); // three node processes: on a loaded machine more than the default 5 s
 
   it("names what is wrong, with the usage, and exits non-zero", () => {
     const missing = run(["score", "--items", "items.jsonl"], { cwd: dir });
