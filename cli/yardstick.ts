@@ -13,6 +13,13 @@ const usage = `usage: yardstick <command>
                                                     import and score a model's answers
   score --items <items.jsonl> --answers <answers.jsonl>
                                                     score answers offline, print JSON
+  compare --items <items.jsonl> --answers <answers.jsonl> [--models <models.jsonl>]
+          [--over people+items|items] [--seed S]   people vs each model on each kind's headline
+                                                    metric: intervals over people and items, paired
+                                                    differences with p-values, JSON
+  plan --items <items.jsonl> --answers <pilot.jsonl> --halfwidth <h> [--items-per-person m] [--k k]
+       [--detect d --model-score s] [--kind kind]   variance components of a pilot and the people
+                                                    a half-width or a difference needs, JSON
   alpha --level <nominal|ordinal|interval|ratio> [--bootstrap N] [--seed S]
                                                     Krippendorff's alpha of {"data": [[...], ...]} on stdin
   assets migrate --to s3 [--clear-postgres]         copy every asset to the S3 bucket (S3_* settings),
@@ -85,6 +92,16 @@ async function main(argv: string[]): Promise<number> {
       const itemsPath = userPath(need(flags, "items"));
       const answersPath = userPath(need(flags, "answers"));
       console.log(runScoreCommand(readFileSync(itemsPath, "utf8"), readFileSync(answersPath, "utf8"), { items: path.basename(itemsPath), answers: path.basename(answersPath) }));
+      return 0;
+    }
+    case "compare": {
+      const { runCompareCli } = await import("@/lib/cli/compare");
+      console.log(runCompareCli(rest, userPath));
+      return 0;
+    }
+    case "plan": {
+      const { runPlanCli } = await import("@/lib/cli/plan");
+      console.log(runPlanCli(rest, userPath));
       return 0;
     }
     case "alpha": {

@@ -37,9 +37,19 @@ export interface ScoreFileNames {
   answers?: string;
 }
 
-interface LoadedItem extends TaskItem {
+export interface LoadedItem extends TaskItem {
   kind: TaskKind;
   module: AnyTaskModule;
+  line: number;
+  practice: boolean;
+}
+
+/** One scored answer line of an answers file. */
+export interface ScoredLine {
+  item: LoadedItem;
+  annotator: string | number | undefined;
+  answer: unknown;
+  score: unknown;
   line: number;
 }
 
@@ -59,12 +69,12 @@ const answerLineSchema = z.object({
   answer: z.unknown().refine((answer) => answer !== undefined, "expected an answer"),
 });
 
-function invalid(where: string, message: string): never {
+export function invalid(where: string, message: string): never {
   throw new AppError("INVALID", `${where}: ${message}`);
 }
 
 /** Non-blank lines with their 1-based numbers, each parsed as JSON. */
-function* jsonLines(text: string, file: string): Generator<{ line: number; value: unknown }> {
+export function* jsonLines(text: string, file: string): Generator<{ line: number; value: unknown }> {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].trim() === "") continue;
@@ -79,7 +89,7 @@ function* jsonLines(text: string, file: string): Generator<{ line: number; value
   }
 }
 
-function loadItems(text: string, file: string): Map<string, LoadedItem> {
+export function loadItems(text: string, file: string): Map<string, LoadedItem> {
   const items = new Map<string, LoadedItem>();
   for (const { line, value } of jsonLines(text, file)) {
     const where = `${file} line ${line}`;
@@ -102,6 +112,7 @@ function loadItems(text: string, file: string): Map<string, LoadedItem> {
       public: checked.data.public,
       key: checked.data.key,
       tags: parsed.data.tags ?? {},
+      practice: parsed.data.practice ?? false,
     });
   }
   if (items.size === 0) throw new AppError("INVALID", `${file}: no items`);
@@ -117,29 +128,7 @@ export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names:
   const itemsFile = names.items ?? "items.jsonl";
   const answersFile = names.answers ?? "answers.jsonl";
   const items = loadItems(itemsJsonl, itemsFile);
-
-  const scored: Array<{ item: LoadedItem; annotator: string | number | undefined; answer: unknown; score: unknown }> = [];
-  const answeredOn = new Map<string, number>();
-  for (const { line, value } of jsonLines(answersJsonl, answersFile)) {
-    const where = `${answersFile} line ${line}`;
-    const parsed = answerLineSchema.safeParse(value);
-    if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
-    const { id, annotator, answer } = parsed.data;
-    const item = items.get(id);
-    if (!item) invalid(where, `unknown item id ${JSON.stringify(id)}`);
-    // 1 and "1" are the same annotator (the aggregate groups by the text)
-    const answerKey = JSON.stringify([id, annotator === undefined ? null : String(annotator)]);
-    const firstLine = answeredOn.get(answerKey);
-    if (firstLine !== undefined) {
-      const by = annotator === undefined ? "" : ` by annotator ${JSON.stringify(annotator)}`;
-      invalid(where, `second answer for item ${JSON.stringify(id)}${by} (first on line ${firstLine})`);
-    }
-    answeredOn.set(answerKey, line);
-    const readable = item.module.parseModelAnswer(answer);
-    if (readable === null) invalid(where, `answer for item ${JSON.stringify(id)} is not a readable ${item.kind} answer`);
-    scored.push({ item, annotator, answer: readable, score: item.module.score(readable, item.key, item) });
-  }
-
+  const scored = scoreAnswerLines(items, answersJsonl, answersFile);
   const kindsScored = [...new Set(scored.map(({ item }) => item.kind))];
   const kinds = kindsScored.length > 0 ? kindsScored : [...new Set([...items.values()].map((item) => item.kind))];
   const mixed = kinds.length > 1;
@@ -169,7 +158,37 @@ export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names:
   return JSON.stringify(output, null, 2);
 }
 
-function readText(path: string): string {
+/**
+ * The answer lines of an answers file scored against the items: one `{id, annotator?, answer}` a
+ * line, read with the kind's parseModelAnswer; an annotator answers an item at most once.
+ * @throws {AppError} INVALID naming the file and line of the first problem
+ */
+export function scoreAnswerLines(items: Map<string, LoadedItem>, answersJsonl: string, answersFile: string): ScoredLine[] {
+  const scored: ScoredLine[] = [];
+  const answeredOn = new Map<string, number>();
+  for (const { line, value } of jsonLines(answersJsonl, answersFile)) {
+    const where = `${answersFile} line ${line}`;
+    const parsed = answerLineSchema.safeParse(value);
+    if (!parsed.success) throw new AppError("INVALID", formatIssues(parsed.error, `${where}: `));
+    const { id, annotator, answer } = parsed.data;
+    const item = items.get(id);
+    if (!item) invalid(where, `unknown item id ${JSON.stringify(id)}`);
+    // 1 and "1" are the same annotator (the aggregate groups by the text)
+    const answerKey = JSON.stringify([id, annotator === undefined ? null : String(annotator)]);
+    const firstLine = answeredOn.get(answerKey);
+    if (firstLine !== undefined) {
+      const by = annotator === undefined ? "" : ` by annotator ${JSON.stringify(annotator)}`;
+      invalid(where, `second answer for item ${JSON.stringify(id)}${by} (first on line ${firstLine})`);
+    }
+    answeredOn.set(answerKey, line);
+    const readable = item.module.parseModelAnswer(answer);
+    if (readable === null) invalid(where, `answer for item ${JSON.stringify(id)} is not a readable ${item.kind} answer`);
+    scored.push({ item, annotator, answer: readable, score: item.module.score(readable, item.key, item), line });
+  }
+  return scored;
+}
+
+export function readText(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {

@@ -1,9 +1,12 @@
-import { twoWayClusterVariance, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { tCdf } from "@/lib/stats/student-t";
+import { twoWayClusterVariance, twoWayCritical, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 
 /**
  * The difference between people's scores and a model's on the same items: D = the mean over
  * people's answers (to items the model answered) of y_a - m_i, where m_i is the model's score on
- * the answer's item (the mean of its samples there when it has several). D = H - M_w: people's
+ * the answer's item (the mean of its samples there when it has several). For a ratio of sums
+ * (answers with a `den`, m_i then the model's ratio on the item) D = sum(num_a - m_i den_a) /
+ * sum(den_a), the same figure weighted by the denominators. D = H - M_w: people's
  * figure on the shared items minus the model's weighted as people's answers are (equal to the
  * model's plain mean over those items when each has the same number of answers). Its variance is
  * the two-way cluster-robust variance of that mean: clustering by item carries the two series'
@@ -11,7 +14,9 @@ import { twoWayClusterVariance, type CrossedAnswer, type GeneraliseOver } from "
  * per-item term; clustering by person the people's own spread.
  * Source: Cameron, Gelbach & Miller 2011, "Robust inference with multiway clustering", J. Bus. Econ. Stat. 29(2) (the paired difference as one mean of y - m, clustered two ways).
  *
- * Two-sided p-value from the normal reference distribution, 2 (1 - Phi(|D| / se)).
+ * Two-sided p-value 2 (1 - F(|D| / se)) with F the t distribution of the interval's df (fewest
+ * clusters - 1, see two-way-cluster-variance.ts), so that p < 0.05 exactly when the 95% interval
+ * leaves out 0; with a z given, F is the normal's.
  * O(answers).
  */
 
@@ -33,6 +38,8 @@ export interface PairedDifference {
   ci: [number, number] | null;
   p: number | null;
   se: number | null;
+  /** the degrees of freedom of the interval and p-value */
+  df?: number | null;
   reason?: "no shared items" | "one item" | "one person";
 }
 
@@ -44,7 +51,7 @@ export function normalCdf(x: number): number {
   return x >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
-export function pairedDifference(humans: ReadonlyArray<CrossedAnswer>, model: ReadonlyArray<ModelAnswer>, over: GeneraliseOver = "people+items", z = 1.96): PairedDifference {
+export function pairedDifference(humans: ReadonlyArray<CrossedAnswer>, model: ReadonlyArray<ModelAnswer>, over: GeneraliseOver = "people+items", z?: number): PairedDifference {
   const key = (item: string | number) => `${typeof item}:${item}`;
   const modelByItem = new Map<string, { sum: number; n: number }>();
   for (const m of model) {
@@ -63,16 +70,20 @@ export function pairedDifference(humans: ReadonlyArray<CrossedAnswer>, model: Re
   const items = new Set(shared.map((a) => key(a.item))).size;
   const people = new Set(shared.map((a) => `${typeof a.person}:${a.person}`)).size;
   if (N === 0) return { items: 0, people: 0, answers: 0, humans: NaN, model: NaN, difference: NaN, ci: null, p: null, se: null, reason: "no shared items" };
-  const H = shared.reduce((s, a) => s + a.num, 0) / N;
-  const Mw = shared.reduce((s, a) => s + modelScore(a.item), 0) / N;
+  const den = (a: CrossedAnswer) => a.den ?? 1;
+  const sumDen = shared.reduce((s, a) => s + den(a), 0);
+  const H = shared.reduce((s, a) => s + a.num, 0) / sumDen;
+  const Mw = shared.reduce((s, a) => s + modelScore(a.item) * den(a), 0) / sumDen;
   const v = twoWayClusterVariance(
-    shared.map((a) => ({ item: a.item, person: a.person, num: a.num - modelScore(a.item) })),
+    shared.map((a) => ({ item: a.item, person: a.person, num: a.num - modelScore(a.item) * den(a), den: den(a) })),
     over,
   );
   const difference = v.estimate;
-  const base = { items, people, answers: N, humans: H, model: Mw, difference };
-  if (v.variance === null) return { ...base, ci: null, p: null, se: null, reason: v.reason === "one person" ? "one person" : "one item" };
+  const base = { items, people, answers: N, humans: H, model: Mw, difference, df: v.df };
+  if (v.variance === null || v.df === null) return { ...base, ci: null, p: null, se: null, reason: v.reason === "one person" ? "one person" : v.reason === "no answers" ? "no shared items" : "one item" };
   const se = Math.sqrt(v.variance);
-  const p = se === 0 ? (difference === 0 ? 1 : 0) : Math.min(1, 2 * (1 - normalCdf(Math.abs(difference) / se)));
-  return { ...base, ci: [difference - z * se, difference + z * se], p, se };
+  const critical = twoWayCritical(v.df, z);
+  const tail = (x: number) => (z === undefined ? 1 - tCdf(x, v.df!) : 1 - normalCdf(x));
+  const p = se === 0 ? (difference === 0 ? 1 : 0) : Math.min(1, 2 * tail(Math.abs(difference) / se));
+  return { ...base, ci: [difference - critical * se, difference + critical * se], p, se };
 }

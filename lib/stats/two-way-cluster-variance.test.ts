@@ -62,10 +62,41 @@ describe("twoWayClusterVariance", () => {
     expect(next.effectiveN! * (10 / 9)).toBeCloseTo(old.effectiveN!, 6);
   });
 
-  it("a mean's interval is estimate +- 1.96 sqrt(V)", () => {
+  it("a mean's interval is estimate +- t(min(people, items) - 1) sqrt(V), or +- z sqrt(V) with a z given", () => {
     const answers = grid(6, 8, (p, i) => p * 0.1 + i * 0.05);
     const ci = twoWayMeanInterval(answers);
     const v = twoWayClusterVariance(answers).variance!;
-    expect(ci.ci![1] - ci.estimate).toBeCloseTo(1.96 * Math.sqrt(v), 12);
+    // 6 people, 8 items: df 5, t(5) 97.5% = 2.570582 (tables)
+    expect(ci.df).toBe(5);
+    expect(ci.ci![1] - ci.estimate).toBeCloseTo(2.5705818 * Math.sqrt(v), 6);
+    expect(twoWayMeanInterval(answers, "items").df).toBe(7);
+    const z = twoWayMeanInterval(answers, "people+items", 1.96);
+    expect(z.ci![1] - z.estimate).toBeCloseTo(1.96 * Math.sqrt(v), 12);
+  });
+
+  it("unbalanced: a person with more answers weighs more in V_people", () => {
+    // person a answers 3 items (all right), b answers 1 (wrong): residuals a: 3 x 0.25, b: -0.75
+    const answers: CrossedAnswer[] = [
+      { item: 1, person: "a", num: 1 },
+      { item: 2, person: "a", num: 1 },
+      { item: 3, person: "a", num: 1 },
+      { item: 1, person: "b", num: 0 },
+    ];
+    const v = twoWayClusterVariance(answers);
+    expect(v.estimate).toBe(0.75);
+    expect(v.vPeople).toBeCloseTo((2 * (0.75 ** 2 + 0.75 ** 2)) / 16, 12);
+    // items: item 1 sums 0.25 - 0.75 = -0.5, items 2 and 3 0.25 each
+    expect(v.vItems).toBeCloseTo((1.5 * (0.25 + 0.0625 + 0.0625)) / 16, 12);
+    expect(v.df).toBe(1);
+  });
+
+  it("all agree: V is 0 and the proportion's Wilson interval falls back to the fewest clusters", () => {
+    const answers = grid(5, 12, () => 1);
+    const ci = twoWayProportionInterval(answers);
+    expect(ci.variance).toBe(0);
+    expect(ci.effectiveN).toBe(5);
+    expect(ci.ci![1]).toBe(1);
+    expect(ci.ci![0]).toBeGreaterThan(0.3);
+    expect(ci.ci![0]).toBeLessThan(0.8);
   });
 });

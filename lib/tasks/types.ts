@@ -250,6 +250,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   aggregateAnswers?(rows: ReadonlyArray<ScoredAnswer<Answer, Score>>): Record<string, number | null>;
   metrics: MetricSpec[];
+  /** Optional: the metric id the comparison uses (people vs models, the planner); default: the first metric. One of `metrics`' ids. */
+  headlineMetric?: string;
   agreementEncodings: AgreementEncoding<Answer>[];
   /**
    * Optional (added for GridWM-Judge): the key as an answer of this kind (e.g. { choice: "C" }),

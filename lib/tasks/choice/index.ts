@@ -190,6 +190,7 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
   correct: (score) => score.correct === true,
   aggregate: (scores) => aggregateChoice(scores),
   metrics: choiceMetrics,
+  headlineMetric: "accuracy",
   agreementEncodings,
   keyAnswer: (key) => ({ choice: key.answer ?? "" }),
 

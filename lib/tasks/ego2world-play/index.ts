@@ -360,6 +360,7 @@ export const ego2worldPlayModule: TaskModule<Ego2worldPublic, Ego2worldKey, Ego2
   correct: (score) => score.tasks.length > 0 && score.tasks.every((task) => task.success),
   aggregate: (scores) => aggregateEpisodeScores(scores),
   metrics: ego2worldMetrics,
+  headlineMetric: "TSR",
   agreementEncodings: ego2worldAgreementEncodings,
   keyAnswer: (key) => ({ tasks: key.tasks.map((task) => ({ id: task.id, actions: [...task.reference] })) }),
 

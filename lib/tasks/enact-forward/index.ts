@@ -159,6 +159,7 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
+  headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 
   reviewView(item: ForwardItem): Json {

@@ -141,6 +141,7 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
+  headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 
   reviewView(item: InverseItem): Json {

@@ -453,6 +453,7 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
     return { accuracy: share(scores.map((s) => s.correct)), partAccuracy: parts === 0 ? null : scores.reduce((sum, s) => sum + s.partsCorrect, 0) / parts };
   },
   metrics: esiMetrics,
+  headlineMetric: "accuracy",
   agreementEncodings: esiAgreementEncodings,
 
   reviewView(item: EsiItem): Json {

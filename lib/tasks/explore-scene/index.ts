@@ -316,6 +316,7 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
     correctShare: meanOf(scores.map((score) => (score.correct ? 1 : 0))),
   }),
   metrics: exploreMetrics,
+  headlineMetric: "S_uni",
   agreementEncodings: exploreAgreementEncodings,
 
   reviewView(item: ExploreItem): Json {

@@ -121,6 +121,7 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
     return { score: meanLlmMatch(graded), graded: graded.length, ungraded: rows.length - graded.length };
   },
   metrics: [{ id: "score", label: "LLM-Match", type: "ratio", scale: "points", description: "mean of 100 (grade - 1) / 4 over graded answers (OpenEQA); grades come with the answer or from the LLM judge's jobs" }],
+  headlineMetric: "score",
   agreementEncodings: [],
   keyAnswer: (key) => ({ text: key.answer }),
   reviewView: (item) => ({ question: item.public.question, references: referencesOf(item.key) }),

@@ -307,6 +307,7 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
     }),
   aggregateAnswers: (rows) => judgeMetricsFromSummary(summarizeJudgeAnswers(rows)),
   metrics: judgeMetrics,
+  headlineMetric: "Acc_C",
   agreementEncodings: judgeAgreementEncodings,
 
   reviewView(item: JudgeItem): Json {

@@ -154,6 +154,7 @@ export const gridwmNextObsModule: TaskModule<GridwmNextObsPublic, GridwmNextObsK
   correct: (score) => score.correct,
   aggregate: (scores) => ({ Acc_A: share(scores.map((score) => score.correct)) }),
   metrics: nextObsMetrics,
+  headlineMetric: "Acc_A",
   agreementEncodings: nextObsAgreementEncodings,
 
   reviewView(item: NextObsItem): Json {

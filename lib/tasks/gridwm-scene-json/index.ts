@@ -554,6 +554,7 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
     meanComponentScore: mean(scores.map((score) => score.componentScore)),
   }),
   metrics: sceneJsonMetrics,
+  headlineMetric: "Acc_B",
   agreementEncodings: sceneJsonAgreementEncodings,
 
   reviewView(item: SceneItem): Json {

@@ -142,6 +142,7 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
   correct: (score) => score.score === 1,
   aggregate: (scores) => aggregateNumeric(scores),
   metrics: numericMetrics,
+  headlineMetric: "score",
   agreementEncodings,
   keyAnswer: (key) => ({ value: key.answer }),
   reviewView: (item: NumericItem): Json => ({

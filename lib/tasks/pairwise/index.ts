@@ -195,6 +195,7 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   correct: (score) => score.agree === 1,
   aggregate: (scores) => aggregatePairwise(scores),
   metrics: pairwiseMetrics,
+  headlineMetric: "agree",
   agreementEncodings: pairwiseAgreementEncodings,
   keyAnswer: (key) => ({ prefs: { ...(key.reference ?? {}) } }),
   reviewView: (item) => JSON.parse(JSON.stringify({ dimensions: item.public.dimensions, models: item.public.models ?? null, metric: item.public.metric ?? null, reference: item.key.reference ?? null, source: item.key.source ?? null })) as Json,

@@ -254,6 +254,7 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   correct: (score) => score.agree === 1,
   aggregate: (scores) => aggregateRatings(scores),
   metrics: ratingMetrics,
+  headlineMetric: "total",
   agreementEncodings: ratingAgreementEncodings,
   keyAnswer: (key) => ({ ratings: { ...(key.reference ?? {}) } }),
   reviewView: (item) => JSON.parse(JSON.stringify({ rubric: item.public.rubric, reference: item.key.reference ?? null, source: item.key.source ?? null })) as Json,

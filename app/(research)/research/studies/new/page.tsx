@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
 import { PageHeader } from "@/components/ui/page-header";
-import { Card, CardBody } from "@/components/ui/card";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { StudyCreateForm } from "@/components/research/study-create-form";
+import { PlanCalculator } from "@/components/dashboard/plan-calculator";
 
 export const metadata: Metadata = { title: "New study" };
 
@@ -14,6 +15,12 @@ export default async function NewStudyPage() {
       <Card>
         <CardBody>
           <StudyCreateForm />
+        </CardBody>
+      </Card>
+      <Card className="mt-6">
+        <CardHeader title="Plan" description="People the study needs, before any answers: the plain arithmetic, and the half-width from assumed variance components you can edit." />
+        <CardBody>
+          <PlanCalculator kinds={[{ kind: "study", title: "Your study", metricLabel: "a 0/1 figure such as accuracy", items: 100, components: null, unitScale: true }]} k={3} itemsPerPerson={50} editable />
         </CardBody>
       </Card>
     </div>

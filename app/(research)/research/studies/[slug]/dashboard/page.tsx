@@ -21,6 +21,7 @@ import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
 import { IntervalsStatus } from "@/components/dashboard/intervals-status";
 import { PendingFigures } from "@/components/dashboard/pending-figures";
 import { count, duration, fixed, pct } from "@/components/dashboard/format";
+import { PlanPanel } from "@/components/dashboard/plan-panel";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -394,6 +395,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           </CardBody>
         </Card>
       </section>
+      <PlanPanel slug={slug} />
     </div>
   );
 }
