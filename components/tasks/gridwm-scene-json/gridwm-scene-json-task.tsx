@@ -108,8 +108,9 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
             </p>
           ) : (
             <p>
-              The picture is the agent&apos;s own view: the agent is at the bottom centre, facing up, whatever its direction in the world. Positions are world cells of the {width}x{height} grid ([0, 0] top
-              left, x to the right, y down), which this view does not show directly: work them out from the walls and objects in sight.
+              The picture is the agent&apos;s own view (what a model is given): the agent is at the bottom centre, facing up, whatever its direction in the world. Positions are world cells of the{" "}
+              {width}x{height} grid ([0, 0] top left, x to the right, y down). This view shows what the agent carries (drawn in its cell) and the cell in front of it; it does not show where the agent
+              stands in the world, which way it faces, or objects out of its sight: give your best guess for those.
             </p>
           )}
           <p>
