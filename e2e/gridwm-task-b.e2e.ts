@@ -182,6 +182,7 @@ test.describe("GridWM Task B frames", () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await gw.cell(key.agent.pos[0], key.agent.pos[1]).scrollIntoViewIfNeeded();
       await expect(gw.cell(key.agent.pos[0], key.agent.pos[1])).toBeInViewport();
+      await page.screenshot({ path: testInfo.outputPath(`exam-${name}-390-grid.png`) });
       await page.screenshot({ path: testInfo.outputPath(`exam-${name}-390.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
       await gw.confidence(4, "mouse");

@@ -153,7 +153,7 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           <p className="text-[11px] text-slate-500">Click the agent&apos;s cell.</p>
         )}
         <div className="max-w-full self-start overflow-auto">
-          <div className="grid gap-px rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }} data-testid="scene-grid" data-grid={`${width}x${height}`}>
+          <div className="grid w-max gap-px rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }} data-testid="scene-grid" data-grid={`${width}x${height}`}>
             <span className="bg-white text-center text-[9px] leading-tight text-slate-400" title="x across, y down">
               y\x
             </span>
