@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { buildGridwmDemoBatch, type GridwmDemoItem } from "../scripts/demo-data/gridwm/generate-gridwm-batch";
-import { svgToPng } from "../scripts/demo-data/gridwm/render";
+import { svgToPng, viewFrameSvg } from "../scripts/demo-data/gridwm/render";
+import { egocentricView, makeWorld } from "../scripts/demo-data/gridwm/world";
+import { convertGridwmExamLine } from "../lib/tasks/shared/gridwm/exam";
 import { e2eDb } from "./db";
 import { e2eUsers, type E2eUserName } from "./users";
 
@@ -57,6 +59,11 @@ export interface GridwmPick {
   grid?: string;
   /** the demo batch's own practice item of the kind (as the demo study shows it) */
   demoPractice?: boolean;
+  /**
+   * Task B as the authors' exam file holds it (converted as `yardstick import` does): an agent's-own-view
+   * frame and this gold, from environment `env` (its grid size comes with the import)
+   */
+  exam?: { env: string; gold: Record<string, unknown> };
 }
 
 export async function createGridwmStudy(options: { picks: GridwmPick[]; members?: E2eUserName[]; confidenceScale?: "LIKERT_5" | "PERCENT"; title?: string }): Promise<GridwmFixtureStudy> {
@@ -80,6 +87,21 @@ export async function createGridwmStudy(options: { picks: GridwmPick[]; members?
   const items: GridwmFixtureItem[] = [];
   let n = 0;
   for (const pick of options.picks) {
+    if (pick.exam) {
+      const examId = `B.${pick.exam.env}.${pick.exam.env}_e2e${n}.t0`;
+      const line = convertGridwmExamLine({ exam_id: examId, task: "B", image: "img/ego", answer_json: pick.exam.gold }, { file: "task_b_exam.jsonl", line: n + 1 });
+      const image = await storeAsset(db, id, await svgToPng(viewFrameSvg(egocentricView(makeWorld("doorkey", n + 1)))));
+      const publicPart = { ...line.public, image };
+      n += 1;
+      const itemId = `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
+      await db.query(
+        `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, false, false, $9, now() + ($10 || ' milliseconds')::interval)`,
+        [itemId, id, batchId, examId, line.kind, JSON.stringify(publicPart), JSON.stringify(line.key), JSON.stringify(line.tags), randomUUID(), String(n)],
+      );
+      items.push({ id: itemId, externalId: examId, kind: line.kind, practice: false, key: line.key, public: publicPart });
+      continue;
+    }
     const found = built.items.find(
       (item) =>
         item.kind === pick.kind &&

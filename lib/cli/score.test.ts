@@ -199,7 +199,8 @@ describe("runScoreCommand with GridWM-Judge items", () => {
     expect(output.items).toEqual([
       { id: "a-1", annotator: "p1", kind: "gridwm-next-obs", correct: true },
       { id: "a-1", annotator: "p2", kind: "gridwm-next-obs", correct: false },
-      { id: "b-1", annotator: "p1", kind: "gridwm-scene-json", exact: false, componentScore: 0.9, correct: true },
+      // an egocentric frame (the default): 3 readable fields (carrying, the front cell's type and state), all right; no exact answer reachable from it
+      { id: "b-1", annotator: "p1", kind: "gridwm-scene-json", exact: false, componentScore: 0.9, correct: true, readable: { right: 3, of: 3 }, ceiling: { exact: false, componentScore: 0.15 } },
       { id: "c-orig-clean", annotator: "p1", kind: "gridwm-judge", correct: true },
       { id: "c-rev-clean", annotator: "p1", kind: "gridwm-judge", correct: false },
       { id: "c-orig-clean", annotator: 7, kind: "gridwm-judge", correct: true },
@@ -208,7 +209,7 @@ describe("runScoreCommand with GridWM-Judge items", () => {
     ]);
     expect(output.aggregate).toEqual({
       "gridwm-next-obs": { Acc_A: 0.5 },
-      "gridwm-scene-json": { Acc_B: 0, Acc_B_component: 1, meanComponentScore: 0.9 },
+      "gridwm-scene-json": { Acc_B: 0, Acc_B_component: 1, meanComponentScore: 0.9, readableFieldScore: 1, Acc_B_ceiling: 0, componentCeiling: 0.15 },
       // p1 flips between orig and rev, annotator 7 does not: 1 of 2 temporal families consistent
       "gridwm-judge": { Acc_C: 0.75, JAcc_neu: 1, JCR_temp: 0.5, JCR_vis: null, JCR_frame: null },
       "enact-forward": { TA: 1, PA: 1 },
@@ -244,7 +245,7 @@ describe("runScoreCommand with GridWM-Judge items", () => {
       runScoreCommand(exam, jsonl({ id: "C.lavagap.g7.full.orig.clean", answer: "Success" }, { id: "C.lavagap.g7.full.rev.clean", answer: "Fail" }, { id: "B.lavagap.g7.t3", answer: "```json\n" + JSON.stringify(gold) + "\n```" })),
     );
     expect(output.aggregate["gridwm-judge"]).toEqual({ Acc_C: 0.5, JAcc_neu: 1, JCR_temp: 0, JCR_vis: null, JCR_frame: null });
-    expect(output.items[2]).toEqual({ id: "B.lavagap.g7.t3", kind: "gridwm-scene-json", exact: true, componentScore: 1, correct: true });
+    expect(output.items[2]).toEqual({ id: "B.lavagap.g7.t3", kind: "gridwm-scene-json", exact: true, componentScore: 1, correct: true, readable: { right: 3, of: 3 }, ceiling: { exact: false, componentScore: 0.15 } });
     expect(() => runScoreCommand(jsonl({ exam_id: "C.lavagap.g7" }), "", { items: "task_c_exam.jsonl" })).toThrow("task_c_exam.jsonl line 1: exam_id: expected");
   });
 });

@@ -487,6 +487,7 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     calibrationBins: binsForScale(study.confidenceScale),
     idleCapMs: idleCapMs(study.idleCapSeconds),
     excludedItemIds: includeExcluded ? undefined : excludedIds,
+    includePlanAnswers,
     humanAnswers: () => humanEntries(snapshot, null, null).map((entry) => ({ kind: entry.kind, row: entry.row })),
     memoize,
     memoizeAsync,

@@ -7,6 +7,7 @@ import { getPlay, playStep } from "@/lib/annotate/play";
 import { submitResponse } from "@/lib/responses/responses";
 import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
 import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
+import { agentRuns } from "@/lib/dashboard/agents";
 import { getReplaySteps, setStepLabel } from "@/lib/esi/step-labels";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -397,5 +398,58 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       ["P2", 0],
       ["P3", 1],
     ]);
+  });
+
+  it("puts a model agent's active play under active, with its trajectory measures, and leaves agreement-plan answers out", async () => {
+    const { study, batch } = await esiStudy(["passive-single", "active"]);
+    const item = await esiItem(study.id, batch.id);
+    // a model agent plays the active condition: it moves, changes its answer after the pick-up, answers right
+    const agentUser = await db.user.create({ data: { role: "ANNOTATOR", name: "Explorer", isAgent: true, agentModel: "gpt-x" } });
+    await addMember(study.id, agentUser.id);
+    const agentAssignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: agentUser.id, position: 0, condition: "active", agent: true } });
+    await getPlay(agentUser.id, agentAssignment.id);
+    await playStep(agentUser.id, agentAssignment.id, { seq: 1, action: move("move_left") });
+    await playStep(agentUser.id, agentAssignment.id, { seq: 2, action: move("move_right") });
+    await playStep(agentUser.id, agentAssignment.id, { seq: 3, action: move("pick_up", ["bowl_1"]) });
+    await recordEvents(agentUser.id, [
+      event(agentAssignment.id, 0, "belief_changed", { choice: "3", confidence: 50, step: 0, via: "click" }, 0),
+      event(agentAssignment.id, 1, "belief_changed", { choice: "5", confidence: 90, step: 3, via: "click" }, 5),
+    ]);
+    // what an agent may claim about its condition is not what counts: the assignment's condition does
+    await submitResponse(agentUser.id, { assignmentId: agentAssignment.id, clientId: randomUUID(), answer: { choice: "5", condition: "passive-single" }, confidence: 90, wallMs: 1, activeMs: 1, submitSeq: 0 });
+
+    // a person answers right in the main work; another answers the same item wrong for the agreement plan
+    const main = await annotatorWith(study.id, item.id, "active");
+    await getPlay(main.annotator.id, main.assignment.id);
+    await submitResponse(main.annotator.id, { assignmentId: main.assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 80, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    const planner = await createUser("ANNOTATOR");
+    await addMember(study.id, planner.id);
+    const plan = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: planner.id, position: 0, condition: "active", purpose: "AGREEMENT" } });
+    await getPlay(planner.id, plan.id);
+    await submitResponse(planner.id, { assignmentId: plan.id, clientId: randomUUID(), answer: { choice: "3" }, confidence: 80, wallMs: 1, activeMs: 1, submitSeq: 0 });
+
+    const annotators = [
+      { id: main.annotator.id, name: "P1" },
+      { id: planner.id, name: "P2" },
+    ];
+    // the runs as the study dashboard passes them: imported runs and agents
+    const models = (await agentRuns(study.id)).runs;
+    const section = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10, models }))!;
+    expect(section.conditions).toEqual(["active"]);
+    const agentGroup = section.groups.find((group) => group.kind === "model")!;
+    expect(agentGroup).toEqual({ id: `agent:${agentUser.id}`, name: "Agent Explorer (gpt-x)", kind: "model" });
+    expect(section.overall[agentGroup.id].active).toMatchObject({ successes: 1, trials: 1 });
+    const measured = section.modelTrajectories[agentGroup.id].active;
+    expect(measured).toMatchObject({ trajectories: 1, actions: 3, invalid: 0 });
+    expect(measured.viewDiversity).toMatchObject({ successes: 1, trials: 1 });
+    expect(measured.contrastiveView).toMatchObject({ successes: 1, trials: 1 });
+    expect(measured.beliefRevision).toMatchObject({ successes: 1, trials: 1 });
+    // the plan's answer is out of the people's figures, as in the study's main table
+    expect(section.overall.humans.active).toMatchObject({ successes: 1, trials: 1, value: 1 });
+    expect(section.humanAnswers).toBe(1);
+    expect(section.perPerson.map((person) => person.name)).toEqual(["P1"]);
+    // and in when the researcher includes plan answers
+    const withPlan = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10, models, includePlanAnswers: true }))!;
+    expect(withPlan.overall.humans.active).toMatchObject({ successes: 1, trials: 2, value: 0.5 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { esiSection, modelName, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
 import { summariseStepLabels } from "@/lib/esi/step-labels";
+import type { Trajectory } from "@/lib/esi/metrics";
 
 const human = (annotatorId: string, condition: string, subcategory: string, correct: boolean, confidence = 0.7): HumanAnswer => ({ annotatorId, condition, category: "C1", subcategory, correct, confidence, trajectory: null });
 const model = (condition: string, subcategory: string, correct: boolean, steps: number | null = null): ModelAnswer => ({ runId: "model:GPT", runName: "GPT", condition, category: "C1", subcategory, correct, steps });
@@ -67,6 +68,36 @@ describe("ESI dashboard figures", () => {
     expect(active.ci![0]).toBeCloseTo(0.2365896, 6);
     expect(active.ci![1]).toBeCloseTo(0.7634104, 6);
     expect(clustered.overall.humans["passive-single"]).toMatchObject({ value: 0.5, ci: null, reason: "one item" });
+  });
+
+  it("takes the mean over the same subcategories for every group, and flags a group that lacks some", () => {
+    // the table has s1 and s2; GPT answered only s1 in passive-gt, the people only s2 in passive-single
+    expect(section.subcategoryCoverage["model:GPT"]["passive-gt"]).toEqual({ covered: 1, of: 2, missing: ["C1 / s2"] });
+    expect(section.subcategoryCoverage["model:GPT"].active).toEqual({ covered: 2, of: 2, missing: [] });
+    expect(section.subcategoryCoverage.humans["passive-single"]).toEqual({ covered: 1, of: 2, missing: ["C1 / s1"] });
+    expect(section.subcategoryCoverage.humans.active).toEqual({ covered: 2, of: 2, missing: [] });
+    expect(section.subcategoryCoverage.humans["passive-gt"]).toEqual({ covered: 0, of: 2, missing: ["C1 / s1", "C1 / s2"] });
+  });
+
+  it("names the ECE bins of the calibration figures", () => {
+    expect(section.calibrationBins).toBe(10);
+  });
+
+  it("measures a model agent's active trajectories as people's (Table 11 for models too)", () => {
+    const trajectory = (moves: number, revises: boolean): Trajectory => ({
+      steps: Array.from({ length: moves }, (_, i) => ({ seq: i + 1, valid: true })),
+      trace: [{ seq: 0, valid: true, viewpoint: "p0", contrastive: false, state: "s0" }, ...Array.from({ length: moves }, (_, i) => ({ seq: i + 1, valid: true, viewpoint: `p${i + 1}`, contrastive: false, state: `s${i + 1}` }))],
+      beliefs: revises ? [{ step: 0, choice: "3", confidence: 0.5, correct: false }] : [],
+      final: { choice: "5", confidence: 0.9, correct: true },
+    });
+    const agentRow = (moves: number, revises: boolean): ModelAnswer => ({ ...model("active", "s1", true, moves), runId: "agent:u1", runName: "Agent A", trajectory: trajectory(moves, revises) });
+    const withAgent = esiSection({ humans: [], models: [agentRow(2, true), agentRow(0, false), model("active", "s1", true)], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels });
+    const agent = withAgent.modelTrajectories["agent:u1"].active;
+    expect(agent).toMatchObject({ trajectories: 2, stepsMean: 1 });
+    expect(agent.viewDiversity).toMatchObject({ successes: 1, trials: 2 });
+    expect(agent.beliefRevision).toMatchObject({ successes: 1, trials: 2 });
+    // an imported run reports no trajectories
+    expect(withAgent.modelTrajectories["model:GPT"]).toEqual({});
   });
 
   it("names a model without the condition its run names", () => {

@@ -48,6 +48,8 @@ export interface ModelAnswer {
   subcategory: string;
   correct: boolean;
   steps: number | null;
+  /** a model agent's recorded episode (active condition); imported runs have none */
+  trajectory?: Trajectory | null;
 }
 
 export interface EsiGroup {
@@ -98,6 +100,11 @@ export interface EsiSection {
   table: EsiTableRow[];
   /** the paper's headline: the mean over subcategories of each subcategory's accuracy */
   subcategoryMean: Record<string, Record<string, number | null>>;
+  /**
+   * which of the table's subcategories each group x condition mean is over: the same set for every
+   * cell (all the table's subcategories); a cell with `covered < of` is the mean over fewer, flagged
+   */
+  subcategoryCoverage: Record<string, Record<string, { covered: number; of: number; missing: string[] }>>;
   overall: Record<string, Record<string, CountMetric>>;
   /** mean steps a model run reports, by condition */
   modelSteps: Record<string, Record<string, number | null>>;
@@ -105,9 +112,13 @@ export interface EsiSection {
   modelStepsCorrect: Record<string, Record<string, number | null>>;
   /** pooled human trajectories by condition (only conditions with trajectories) */
   trajectories: Record<string, TrajectorySummary>;
+  /** model agents' recorded trajectories, by group and condition (Table 11's rows for models) */
+  modelTrajectories: Record<string, Record<string, TrajectorySummary>>;
   /** active trajectories by category and subcategory */
   trajectoryTable: EsiTrajectoryRow[];
   calibration: Record<string, EsiConditionCalibration>;
+  /** the number of equal-width confidence bins of the reliability diagrams and the ECE */
+  calibrationBins: number;
   perPerson: EsiPerson[];
   stepLabels: EsiStepLabelSummary;
   /** answers behind the humans' figures (after the annotator filter) */
@@ -190,9 +201,12 @@ export function esiSection(input: {
     subcategoryMean[group.id] = {};
   }
   const subcategoryValues: Record<string, Record<string, number[]>> = Object.fromEntries(groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as number[]]))]));
+  const subcategoryMissing: Record<string, Record<string, string[]>> = Object.fromEntries(groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as string[]]))]));
+  let subcategoryCount = 0;
   for (const category of categories) {
     const subcategories = [...new Set([...humans, ...input.models].filter((row) => row.category === category).map((row) => row.subcategory))].sort();
     for (const subcategory of subcategories) {
+      subcategoryCount++;
       const cells: EsiTableRow["cells"] = {};
       for (const group of groups) {
         cells[group.id] = byCondition(
@@ -203,6 +217,7 @@ export function esiSection(input: {
         for (const condition of conditions) {
           const value = cells[group.id][condition].value;
           if (value !== null) subcategoryValues[group.id][condition].push(value);
+          else subcategoryMissing[group.id][condition].push(`${category} / ${subcategory}`);
         }
       }
       table.push({ category, subcategory, cells });
@@ -213,10 +228,13 @@ export function esiSection(input: {
       table.push({ category, subcategory: null, cells });
     }
   }
+  const subcategoryCoverage: EsiSection["subcategoryCoverage"] = {};
   for (const group of groups) {
+    subcategoryCoverage[group.id] = {};
     for (const condition of conditions) {
       const values = subcategoryValues[group.id][condition];
       subcategoryMean[group.id][condition] = values.length ? values.reduce((sum, v) => sum + v, 0) / values.length : null;
+      subcategoryCoverage[group.id][condition] = { covered: values.length, of: subcategoryCount, missing: subcategoryMissing[group.id][condition] };
     }
   }
 
@@ -229,6 +247,15 @@ export function esiSection(input: {
   for (const run of runs) {
     modelSteps[run.id] = Object.fromEntries(conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition))]));
     modelStepsCorrect[run.id] = Object.fromEntries(conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition && row.correct))]));
+  }
+
+  const modelTrajectories: EsiSection["modelTrajectories"] = {};
+  for (const run of runs) {
+    modelTrajectories[run.id] = {};
+    for (const condition of conditions) {
+      const traced = run.rows.filter((row) => row.condition === condition && row.trajectory).map((row) => measureTrajectory(row.trajectory!));
+      if (traced.length > 0) modelTrajectories[run.id][condition] = summariseTrajectories(traced);
+    }
   }
 
   const trajectories: EsiSection["trajectories"] = {};
@@ -270,5 +297,5 @@ export function esiSection(input: {
       ),
     }));
 
-  return { conditions, groups, table, subcategoryMean, overall, modelSteps, modelStepsCorrect, trajectories, trajectoryTable, calibration, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length, confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT") };
+  return { conditions, groups, table, subcategoryMean, subcategoryCoverage, overall, modelSteps, modelStepsCorrect, trajectories, modelTrajectories, trajectoryTable, calibration, calibrationBins: input.calibrationBins, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length, confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT") };
 }

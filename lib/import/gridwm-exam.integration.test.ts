@@ -46,7 +46,7 @@ describe("importBatch: GridWM-Judge exam files", () => {
     const [a, b, c] = items;
     expect(a.key).toEqual({ answer: "D", modelPrompt: "Action: pickup (id=3)." });
     expect(a.tags).toEqual({ env: "doorkey", group: "doorkey_s000001", step: 4, action: "pickup", transition: "pickup", source: "gridwm-exam" });
-    expect(b.public).toEqual({ image: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/), dirEncoding: "minigrid" });
+    expect(b.public).toEqual({ image: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/), frame: "egocentric", dirEncoding: "minigrid", gridSize: [8, 8] });
     expect(b.key).toEqual({ answer_json: gold });
     expect(c.tags).toEqual({ env: "doorkey", group: "doorkey_s000001", variant: "cf", temporal: "rev", visual: "noisy", source: "gridwm-exam" });
     expect(c.key).toEqual({ answer: "Fail", modelPrompt: "Evaluate agent success based on storyboard." });

@@ -443,6 +443,8 @@ export interface KindDashboardContext {
   idleCapMs: number;
   /** items that failed review, left out of the figures; undefined when they are included */
   excludedItemIds?: ReadonlySet<string>;
+  /** whether answers given for the agreement plan count in accuracy and calibration, as in the main table (they always feed agreement) */
+  includePlanAnswers?: boolean;
   /** every scored human answer of the snapshot (all annotators, plan answers included), with its kind */
   humanAnswers(): Array<{ kind: string; row: ScoredAnswer }>;
   memoize<T>(key: string, compute: () => T): T;

@@ -30,6 +30,20 @@ function Metric({ metric, digits = 1 }: { metric: CountMetric | undefined; digit
   );
 }
 
+/** The mean over subcategories, flagged when it is over fewer than the table's subcategories (not comparable with a full one). */
+function SubcategoryMean({ value, coverage }: { value: number | null; coverage: { covered: number; of: number; missing: string[] } | undefined }) {
+  if (value === null) return <span className="text-slate-300">–</span>;
+  if (!coverage || coverage.covered >= coverage.of) return <>{pct(value, 1)}</>;
+  return (
+    <span title={`over ${coverage.covered} of the table's ${coverage.of} subcategories; no answers in: ${coverage.missing.join("; ")}`} data-testid="esi-mean-partial">
+      {pct(value, 1)}
+      <span className="block text-[10px] font-normal text-amber-700">
+        {coverage.covered} of {coverage.of} subcategories
+      </span>
+    </span>
+  );
+}
+
 function AccuracyTable({ section, slug }: { section: EsiSection; slug: string }) {
   const { conditions, groups } = section;
   const csvRows = section.table.flatMap((row) => groups.flatMap((group) => conditions.map((c) => [row.category, row.subcategory ?? "(all)", group.name, c, row.cells[group.id][c].successes, row.cells[group.id][c].trials, row.cells[group.id][c].value])));
@@ -86,7 +100,7 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
               {groups.flatMap((group) =>
                 conditions.map((condition, i) => (
                   <td key={`${group.id}-${condition}`} className={`px-2 py-1.5 text-right font-semibold ${i === 0 ? "border-l border-slate-100" : ""}`} data-testid={`esi-mean-${group.kind}-${condition}`}>
-                    {pct(section.subcategoryMean[group.id][condition], 1)}
+                    <SubcategoryMean value={section.subcategoryMean[group.id][condition]} coverage={section.subcategoryCoverage[group.id]?.[condition]} />
                   </td>
                 )),
               )}
@@ -107,7 +121,7 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
         </table>
       </div>
       <p className="mt-1 text-xs text-slate-500">
-        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval, the question as the unit (a design effect where several people answer one question; n/a from one question), and the number of answers. Model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name.
+        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval, the question as the unit (a design effect where several people answer one question; n/a from one question), and the number of answers. The mean over subcategories is over the table&apos;s subcategories; a group without answers in some of them shows how many it covers (its mean is not comparable with a full one). Imported model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name; a model agent&apos;s condition is its assignment&apos;s. Answers given for the agreement plan are left out unless the dashboard includes them.
       </p>
     </div>
   );
@@ -171,10 +185,12 @@ const trajectoryHeader = (
 
 function TrajectoryTables({ section }: { section: EsiSection }) {
   const withTrajectories = section.conditions.filter((c) => section.trajectories[c]);
+  // model agents' episodes, measured as people's (Table 11's model rows); imported runs record none
+  const agentRows = section.groups.flatMap((group) => section.conditions.filter((c) => section.modelTrajectories[group.id]?.[c]).map((condition) => ({ group, condition })));
   return (
     <div className="space-y-3">
       <h3 className="text-sm font-semibold text-slate-800">Exploration</h3>
-      {withTrajectories.length === 0 ? (
+      {withTrajectories.length === 0 && agentRows.length === 0 ? (
         <p className="text-sm text-slate-500">No active trajectories yet.</p>
       ) : (
         <div className="overflow-x-auto rounded-md border border-slate-200">
@@ -195,6 +211,14 @@ function TrajectoryTables({ section }: { section: EsiSection }) {
                   <TrajectoryCells summary={section.trajectories[condition]} />
                 </tr>
               ))}
+              {agentRows.map(({ group, condition }) => (
+                <tr key={`${group.id}-${condition}`} className="border-t border-slate-100 bg-slate-50/70" data-testid="esi-agent-trajectories">
+                  <td colSpan={2} className="px-2 py-1.5 text-slate-800">
+                    {group.name}: {conditionLabel(condition).toLowerCase()}
+                  </td>
+                  <TrajectoryCells summary={section.modelTrajectories[group.id]?.[condition]} />
+                </tr>
+              ))}
               {section.trajectoryTable.map((row) => (
                 <tr key={`${row.category}|${row.subcategory ?? "*"}`} className={`border-t border-slate-100 ${row.subcategory === null ? "bg-slate-50/70" : ""}`}>
                   <td className="whitespace-nowrap px-2 py-1.5 text-slate-700">{row.category}</td>
@@ -211,7 +235,7 @@ function TrajectoryTables({ section }: { section: EsiSection }) {
         states, every accepted action counts). <em>View diversity</em>: at least two distinct viewpoints, one definition for every item: the camera position a graph state or the simulator names
         (turning in place keeps it; a state without one is unknown, never its own viewpoint). <em>Contrastive view</em>: a state marked contrastive reached by acting, not the initial state, or a step
         at least half of its labellers labelled contrastive. <em>Belief revision</em>: a part already answered changes after a new observation (filling in another part, or a change after refused
-        actions only, is not one). <em>Steps</em>: all actions, refused ones included; Fig. 5 reports them for correct answers. Differences from the paper: contrastive states are marked by the
+        actions only, is not one). <em>Steps</em>: all actions, refused ones included; Fig. 5 reports them for correct answers. Model agents&apos; episodes (their rows, named) are measured the same way, as Table 11 does for GPT-5 and Gemini; imported runs record no episode. Differences from the paper: contrastive states are marked by the
         item&apos;s author or by researchers&apos; labels, where the paper&apos;s annotators judged each view; the paper does not say how it counted viewpoints.
       </p>
       <ModelSteps section={section} />
@@ -323,7 +347,7 @@ function PerPerson({ section }: { section: EsiSection }) {
 
 const percentOrDash = (value: number | null) => (value === null ? "–" : `${pct(value, 0)}%`);
 
-function CalibrationStats({ label, result }: { label: string; result: CalibrationResult | null }) {
+function CalibrationStats({ label, result, bins }: { label: string; result: CalibrationResult | null; bins: number }) {
   if (!result) return <p className="text-xs text-slate-400">{label}: no confidences yet.</p>;
   return (
     <dl className="grid grid-cols-4 gap-2 text-xs">
@@ -331,7 +355,9 @@ function CalibrationStats({ label, result }: { label: string; result: Calibratio
         {label} <span className="font-normal normal-case text-slate-400">({count(result.n)} ratings)</span>
       </div>
       <div>
-        <dt className="text-slate-500">ECE</dt>
+        <dt className="text-slate-500" title={`expected calibration error over ${bins} equal-width bins of confidence, [0, ${fixed(1 / bins, 2)}) ... [${fixed(1 - 1 / bins, 2)}, 1]`}>
+          ECE ({bins} bins)
+        </dt>
         <dd className="text-sm font-semibold tabular-nums">{fixed(result.ece, 3)}</dd>
       </div>
       <div>
@@ -386,6 +412,9 @@ function Metacognition({ section, slug }: { section: EsiSection; slug: string })
           </table>
         ) : null}
       </div>
+      <p className="text-xs text-slate-500" data-testid="esi-ece-bins">
+        ECE and the reliability diagrams use {section.calibrationBins} equal-width bins of confidence (ECE: Naeini et al. 2015; Guo et al. 2017); ESI-Bench reports no ECE (it discusses calibration in words), so the bins are this dashboard&apos;s.
+      </p>
       <div className="grid gap-4 xl:grid-cols-2">
         {section.conditions.map((condition, i) => {
           const calibration = section.calibration[condition];
@@ -397,8 +426,8 @@ function Metacognition({ section, slug }: { section: EsiSection; slug: string })
               <div className="grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,16rem)]">
                 {calibration?.final ? <ReliabilityDiagram bins={calibration.final.bins} fileName={`${slug}-esi-reliability-${condition}`} height={200} /> : <p className="text-xs text-slate-400">No final confidences yet.</p>}
                 <div className="space-y-3">
-                  <CalibrationStats label="Final answers" result={calibration?.final ?? null} />
-                  {condition === "active" || calibration?.intermediate ? <CalibrationStats label="While exploring" result={calibration?.intermediate ?? null} /> : null}
+                  <CalibrationStats label="Final answers" result={calibration?.final ?? null} bins={section.calibrationBins} />
+                  {condition === "active" || calibration?.intermediate ? <CalibrationStats label="While exploring" result={calibration?.intermediate ?? null} bins={section.calibrationBins} /> : null}
                 </div>
               </div>
             </div>

@@ -108,8 +108,9 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
             </p>
           ) : (
             <p>
-              The picture is the agent&apos;s own view: the agent is at the bottom centre, facing up, whatever its direction in the world. Positions are world cells of the {width}x{height} grid ([0, 0] top
-              left, x to the right, y down), which this view does not show directly: work them out from the walls and objects in sight.
+              The picture is the agent&apos;s own view (what a model is given): the agent is at the bottom centre, facing up, whatever its direction in the world. Positions are world cells of the{" "}
+              {width}x{height} grid ([0, 0] top left, x to the right, y down). This view shows what the agent carries (drawn in its cell) and the cell in front of it; it does not show where the agent
+              stands in the world, which way it faces, or objects out of its sight: give your best guess for those.
             </p>
           )}
           <p>
@@ -152,7 +153,7 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           <p className="text-[11px] text-slate-500">Click the agent&apos;s cell.</p>
         )}
         <div className="max-w-full self-start overflow-auto">
-          <div className="grid gap-px rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }} data-testid="scene-grid" data-grid={`${width}x${height}`}>
+          <div className="grid w-max gap-px rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }} data-testid="scene-grid" data-grid={`${width}x${height}`}>
             <span className="bg-white text-center text-[9px] leading-tight text-slate-400" title="x across, y down">
               y\x
             </span>

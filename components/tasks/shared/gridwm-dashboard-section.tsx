@@ -12,6 +12,13 @@ const columns: Array<{ id: string; label: string; title: string; get: (f: Gridwm
   { id: "Acc_A", label: "Acc_A", title: "Task A: right next observation (chance 0.25)", get: (f) => f.Acc_A },
   { id: "Acc_B", label: "Acc_B exact", title: "Task B: every component right (the paper's Acc_B)", get: (f) => f.Acc_B },
   { id: "Acc_B_component", label: "Acc_B ≥ 0.90", title: "Task B: component score at least 0.90 (the released scorer)", get: (f) => f.Acc_B_component },
+  {
+    id: "readableFields",
+    label: "B readable fields",
+    title: "Task B: of the fields the frame shows (the agent's own view: what it carries, the front cell's type and state; a whole-grid frame: every field), the share answered right",
+    get: (f) => f.readableFields,
+  },
+  { id: "Acc_B_ceiling", label: "Acc_B ceiling", title: "Task B: items whose frame shows every field of the gold: the best Acc_B reachable from the frame alone (0 on the agent's own view, which shows no world position)", get: (f) => f.Acc_B_ceiling },
   { id: "JAcc_neu", label: "JAcc_neu", title: "Task C accuracy on full / orig / clean / neutral storyboards", get: (f) => f.JAcc_neu },
   { id: "JCR_temp", label: "JCR_temp", title: "complete orig/rev families (clean) with equal verdicts", get: (f) => f.JCR.temporal },
   { id: "JCR_vis", label: "JCR_vis", title: "complete clean/noisy/style families with equal verdicts", get: (f) => f.JCR.visual },

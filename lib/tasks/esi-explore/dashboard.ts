@@ -8,6 +8,7 @@ import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/es
 import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import { AGENT_RUN_PREFIX, isAgentRun } from "@/lib/dashboard/agents";
 import type { KindDashboard } from "@/lib/tasks/types";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 
@@ -15,8 +16,10 @@ import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
  * Loads a study's ESI-Bench answers for the dashboard (lib/esi/figures.ts computes the figures):
  * non-practice `esi-explore` items, their non-practice responses with the assignment's condition
  * (none: active), the hidden episode trace (viewpoints and contrastive states visited), the
- * recorded steps, the belief events and the researchers' step labels; and imported model runs,
- * whose condition is the answer's `condition`, else a condition named in the run's name.
+ * recorded steps, the belief events and the researchers' step labels (answers given for the
+ * agreement plan only when the researcher includes them, as in the study's main table); model
+ * agents' answers the same way, each agent a run whose condition is its assignment's; and imported
+ * model runs, whose condition is the answer's `condition`, else a condition named in the run's name.
  */
 
 export const ESI_KIND = "esi-explore";
@@ -66,7 +69,7 @@ function byAssignment<T extends { assignmentId: string }>(rows: readonly T[]): M
 /** null for studies without ESI items. */
 export async function loadEsiSection(
   studyId: string,
-  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string>; models?: readonly ModelRunSummary[]; modelPredictions?: ModelPredictionsLoader },
+  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string>; includePlanAnswers?: boolean; models?: readonly ModelRunSummary[]; modelPredictions?: ModelPredictionsLoader },
 ): Promise<EsiSection | null> {
   const items = await db.$queryRaw<Array<{ id: string; answer: unknown; tags: unknown }>>(
     Prisma.sql`SELECT id, key->'answer' AS answer, tags FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${ESI_KIND} AND NOT practice`,
@@ -78,7 +81,17 @@ export async function loadEsiSection(
 
   const assignments = await db.assignment.findMany({
     where: { studyId, itemId: { in: itemIds }, purpose: { not: "PRACTICE" }, response: { isNot: null } },
-    select: { id: true, itemId: true, userId: true, condition: true, playState: true, response: { select: { answer: true, correct: true, confidence: true } } },
+    select: {
+      id: true,
+      itemId: true,
+      userId: true,
+      condition: true,
+      purpose: true,
+      agent: true,
+      playState: true,
+      user: { select: { isAgent: true, name: true, agentModel: true } },
+      response: { select: { answer: true, correct: true, confidence: true } },
+    },
   });
   const assignmentIds = assignments.map((a) => a.id);
   // the study dashboard passes the runs and predictions it loaded for every section; alone, load them here
@@ -97,48 +110,66 @@ export async function loadEsiSection(
 
   // the dashboard's annotators (excluded participants are left out unless the researcher includes them)
   const counted = new Set(options.annotators.map((annotator) => annotator.id));
+  const trajectoryOf = (assignment: (typeof assignments)[number], condition: string, key: EsiKey): Trajectory | null => {
+    const trace = traceOf(assignment.playState);
+    if (condition !== "active" || !trace) return null;
+    const response = assignment.response!;
+    const finalChoice = (response.answer as { choice?: unknown } | null)?.choice;
+    return {
+      steps: (stepsBy.get(assignment.id) ?? []).map((step) => ({ seq: step.seq, valid: step.valid })),
+      trace,
+      labelledContrastive: contrastiveLabels.get(assignment.id) ?? new Set(),
+      beliefs: (beliefsBy.get(assignment.id) ?? []).map((event): BeliefPoint => {
+        const payload = (event.payload ?? {}) as { choice?: unknown; confidence?: unknown; step?: unknown };
+        const choice = beliefChoice(payload.choice ?? null);
+        return {
+          step: Number.isInteger(payload.step) ? (payload.step as number) : 0,
+          choice,
+          confidence: confidenceToProbability(payload.confidence, options.confidenceScale),
+          correct: choice === null ? null : scoreEsi({ choice: choice as string | Record<string, string> }, key).correct,
+        };
+      }),
+      final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
+    };
+  };
+
   const humans: HumanAnswer[] = [];
+  // model agents play through the same routes as people: their answers carry the assignment's condition and episode
+  const agentAnswers: ModelAnswer[] = [];
+  const agentRunNames = new Map(runs.filter((run) => isAgentRun(run.id)).map((run) => [run.id, run.name]));
   for (const assignment of assignments) {
-    if (!counted.has(assignment.userId)) continue;
     const item = itemById.get(assignment.itemId)!;
     const response = assignment.response!;
+    // the assignment's condition, never one the answer claims
     const condition = effectiveCondition(assignment.condition) ?? assignment.condition ?? "active";
     const key = { answer: item.answer } as EsiKey;
-    const trace = traceOf(assignment.playState);
-    let trajectory: Trajectory | null = null;
-    if (condition === "active" && trace) {
-      const finalChoice = (response.answer as { choice?: unknown } | null)?.choice;
-      trajectory = {
-        steps: (stepsBy.get(assignment.id) ?? []).map((step) => ({ seq: step.seq, valid: step.valid })),
-        trace,
-        labelledContrastive: contrastiveLabels.get(assignment.id) ?? new Set(),
-        beliefs: (beliefsBy.get(assignment.id) ?? []).map((event): BeliefPoint => {
-          const payload = (event.payload ?? {}) as { choice?: unknown; confidence?: unknown; step?: unknown };
-          const choice = beliefChoice(payload.choice ?? null);
-          return {
-            step: Number.isInteger(payload.step) ? (payload.step as number) : 0,
-            choice,
-            confidence: confidenceToProbability(payload.confidence, options.confidenceScale),
-            correct: choice === null ? null : scoreEsi({ choice: choice as string | Record<string, string> }, key).correct,
-          };
-        }),
-        final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
-      };
+    const category = tagText(item.tags, "category", "(no category)");
+    const subcategory = tagText(item.tags, "subcategory", "(no subcategory)");
+    if (assignment.agent || assignment.user.isAgent) {
+      const runId = AGENT_RUN_PREFIX + assignment.userId;
+      const runName = agentRunNames.get(runId) ?? `Agent ${assignment.user.name}${assignment.user.agentModel ? ` (${assignment.user.agentModel})` : ""}`;
+      const steps = (response.answer as { steps?: unknown } | null)?.steps;
+      agentAnswers.push({ runId, runName, itemId: assignment.itemId, condition, category, subcategory, correct: response.correct, steps: Number.isInteger(steps) ? (steps as number) : null, trajectory: trajectoryOf(assignment, condition, key) });
+      continue;
     }
+    if (!counted.has(assignment.userId)) continue;
+    // answers given for the agreement plan feed agreement; the accuracy figures leave them out unless the researcher includes them, as the study's main table does
+    if (assignment.purpose === "AGREEMENT" && !options.includePlanAnswers) continue;
     humans.push({
       annotatorId: assignment.userId,
       itemId: assignment.itemId,
       condition,
-      category: tagText(item.tags, "category", "(no category)"),
-      subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
+      category,
+      subcategory,
       correct: response.correct,
       confidence: response.confidence,
-      trajectory,
+      trajectory: trajectoryOf(assignment, condition, key),
     });
   }
 
   const runNames = new Map(runs.map((run) => [run.id, run.name]));
-  const predictions = studyPredictions.filter((prediction) => itemById.has(prediction.itemId) && runNames.has(prediction.runId));
+  // agents' answers are read from their assignments above
+  const predictions = studyPredictions.filter((prediction) => itemById.has(prediction.itemId) && runNames.has(prediction.runId) && !isAgentRun(prediction.runId));
   const models: ModelAnswer[] = predictions.map((prediction) => {
     const runName = runNames.get(prediction.runId)!;
     const item = itemById.get(prediction.itemId)!;
@@ -159,7 +190,7 @@ export async function loadEsiSection(
     };
   });
 
-  return esiSection({ humans, models, annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale });
+  return esiSection({ humans, models: [...models, ...agentAnswers], annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale });
 }
 
 /** The ESI-Bench section of the study dashboard; not memoised: researchers' step labels change it without a new response. */
@@ -172,6 +203,7 @@ export const dashboard: KindDashboard = {
       confidenceScale: context.confidenceScale,
       calibrationBins: context.calibrationBins,
       excludedItemIds: context.excludedItemIds,
+      includePlanAnswers: context.includePlanAnswers,
       models: context.models,
       modelPredictions: context.modelPredictions,
     }),

@@ -10,6 +10,7 @@ import {
   parseSceneJsonModelAnswer,
   releasedScriptScore,
   sceneComponents,
+  sceneFieldReadability,
   scoreSceneJson,
   toInt,
   type GridwmSceneJsonKey,
@@ -262,7 +263,63 @@ describe("gridwm-scene-json module", () => {
 
   it("aggregates Acc_B (exact), Acc_B_component (>= 0.90) and the mean component score", () => {
     const scores = [scoreSceneJson(clone(gold), key), scoreSceneJson(withChanges((s) => (s.agent.dir = 1)), key), scoreSceneJson({}, key)];
-    expect(gridwmSceneJsonModule.aggregate(scores)).toEqual({ Acc_B: 1 / 3, Acc_B_component: 2 / 3, meanComponentScore: (1 + 0.9 + 0.15) / 3 });
-    expect(gridwmSceneJsonModule.aggregate([])).toEqual({ Acc_B: null, Acc_B_component: null, meanComponentScore: null });
+    expect(gridwmSceneJsonModule.aggregate(scores)).toMatchObject({ Acc_B: 1 / 3, Acc_B_component: 2 / 3, meanComponentScore: (1 + 0.9 + 0.15) / 3 });
+    expect(gridwmSceneJsonModule.aggregate([])).toMatchObject({ Acc_B: null, Acc_B_component: null, meanComponentScore: null });
+  });
+});
+
+describe("Task B: what can be read from the frame", () => {
+  // as the released exams: MiniGrid's agent_dir (0 east), the agent's own view, every object of the grid in the gold
+  const egoGold = {
+    agent: { pos: [3, 4], dir: 0, carrying: { type: "key", color: "yellow" } },
+    front_cell: { pos: [4, 4], type: "door", state: 2 },
+    objects: [
+      { type: "ball", pos: [1, 1], color: "blue", state: 0 },
+      { type: "door", pos: [4, 4], color: "yellow", state: 2 },
+      { type: "goal", pos: [6, 6], color: "green", state: 0 },
+    ],
+  };
+  const egoItem: TaskItem<GridwmSceneJsonPublic, GridwmSceneJsonKey> = {
+    id: "B.doorkey.g.t1",
+    kind: "gridwm-scene-json",
+    public: { image: "ego.png", frame: "egocentric", dirEncoding: "minigrid", gridSize: [8, 8] },
+    key: { answer_json: egoGold as GridwmSceneJsonKey["answer_json"] },
+    tags: {},
+  };
+  const mapItem: TaskItem<GridwmSceneJsonPublic, GridwmSceneJsonKey> = { ...egoItem, public: { ...egoItem.public, frame: "full-grid" } };
+
+  it("classifies each field of an egocentric item: pose and world positions cannot be read, what is carried and the front cell's contents can", () => {
+    const fields = sceneFieldReadability(egoItem);
+    expect(Object.fromEntries(fields.map((field) => [field.field, field.readable]))).toEqual({
+      "agent.pos": false,
+      "agent.dir": false,
+      "agent.carrying": true,
+      "front_cell.pos": false,
+      "front_cell.type": true,
+      "front_cell.state": true,
+      objects: false,
+    });
+    // the ball behind the agent is outside its 7x7 view: the frame cannot show it at all
+    expect(fields.find((field) => field.field === "objects")!.why).toMatch(/1 of the 3 objects lie outside the agent's 7x7 view/);
+    expect(sceneFieldReadability(mapItem).every((field) => field.readable)).toBe(true);
+  });
+
+  it("scores the readable fields beside Acc_B, and the ceiling the frame allows", () => {
+    const right = gridwmSceneJsonModule.score(clone(egoGold), egoItem.key, egoItem);
+    expect(right).toMatchObject({ exact: true, componentScore: 1, readable: { right: 3, of: 3 }, ceiling: { exact: false, componentScore: 0.15 } });
+    // everything the frame shows, right; the world pose guessed wrong: 3 of 3 readable fields, not exact
+    const seen = { ...clone(egoGold), agent: { pos: [1, 6], dir: 3, carrying: { type: "key", color: "yellow" } }, front_cell: { pos: [1, 5], type: "door", state: 2 }, objects: [] };
+    const partial = gridwmSceneJsonModule.score(seen, egoItem.key, egoItem);
+    expect(partial).toMatchObject({ exact: false, readable: { right: 3, of: 3 } });
+    const onMap = gridwmSceneJsonModule.score(clone(egoGold), mapItem.key, mapItem);
+    expect(onMap).toMatchObject({ readable: { right: 7, of: 7 }, ceiling: { exact: true, componentScore: 1 } });
+    expect(gridwmSceneJsonModule.aggregate([right, partial, onMap])).toMatchObject({
+      Acc_B: 2 / 3,
+      readableFieldScore: 1,
+      Acc_B_ceiling: 1 / 3,
+      componentCeiling: (0.15 + 0.15 + 1) / 3,
+    });
+    // scores stored before the classification have none: left out of those figures, not counted as 0
+    expect(gridwmSceneJsonModule.aggregate([scoreSceneJson(clone(gold), key)])).toMatchObject({ Acc_B: 1, readableFieldScore: null, Acc_B_ceiling: null });
   });
 });

@@ -23,7 +23,8 @@ import {
  * Scored two ways, both reported: `exact` (every component right: the paper's Acc_B) and the
  * authors' released component score (GridWM_Judge `scripts/score_exam.py`, `score_task_b`, matched
  * field by field below): agent_pos 0.30, agent_dir 0.10, carrying 0.15, front_cell 0.25 and the
- * Jaccard index of the object sets 0.20, correct at >= 0.90.
+ * Jaccard index of the object sets 0.20, correct at >= 0.90. Beside them, what the frame allows
+ * (sceneFieldReadability): the share of readable fields right and the ceiling of both scores.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -132,6 +133,10 @@ export interface GridwmSceneJsonScore {
   componentScore: number;
   /** componentScore >= 0.90 (with a 1e-9 tolerance) */
   correct: boolean;
+  /** the fields the item's frame shows (sceneFieldReadability) and how many of them the answer got right; absent in scores stored before */
+  readable?: { right: number; of: number };
+  /** the best the frame alone allows: every readable field right, every other one wrong (a guess may do better) */
+  ceiling?: { exact: boolean; componentScore: number };
 }
 
 type SceneItem = TaskItem<GridwmSceneJsonPublic, GridwmSceneJsonKey>;
@@ -377,11 +382,121 @@ export function releasedScriptScore(components: SceneComponents): number {
   );
 }
 
-export function scoreSceneJson(answer: unknown, key: GridwmSceneJsonKey): GridwmSceneJsonScore {
+/** `pub`: the item's public part, for what its frame shows (readable fields and the ceiling). */
+export function scoreSceneJson(answer: unknown, key: GridwmSceneJsonKey, pub?: GridwmSceneJsonPublic): GridwmSceneJsonScore {
   const components = sceneComponents(answer, key.answer_json);
   const componentScore = componentScoreOf(components);
   const exact = Object.values(components).every((value) => value === 1);
-  return { exact, componentScore, correct: componentScore >= SCENE_CORRECT_THRESHOLD - SCENE_THRESHOLD_TOLERANCE };
+  const score: GridwmSceneJsonScore = { exact, componentScore, correct: componentScore >= SCENE_CORRECT_THRESHOLD - SCENE_THRESHOLD_TOLERANCE };
+  if (!pub) return score;
+  const readability = sceneFieldReadability({ public: pub, key });
+  const right = fieldsRight(answer, key.answer_json);
+  const readable = readability.filter((field) => field.readable);
+  return { ...score, readable: { right: readable.filter((field) => right[field.field]).length, of: readable.length }, ceiling: frameCeiling(readability) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the frame shows
+
+/**
+ * The fields of the canonical scene, as the form and the scorer split them (front_cell's pos,
+ * type and state are one component of the released score, three fields here).
+ */
+export const SCENE_FIELDS = ["agent.pos", "agent.dir", "agent.carrying", "front_cell.pos", "front_cell.type", "front_cell.state", "objects"] as const;
+export type SceneField = (typeof SCENE_FIELDS)[number];
+
+export interface FieldReadability {
+  field: SceneField;
+  /** whether a reader of the frame alone can give the gold's value */
+  readable: boolean;
+  why: string;
+}
+
+/** MiniGrid's agent view: VIEW x VIEW cells in front of the agent (`agent_view_size`, 7). */
+const AGENT_VIEW = 7;
+const COMPASS_VEC: Record<string, Pos> = { north: [0, -1], east: [1, 0], south: [0, 1], west: [-1, 0] };
+
+/**
+ * Whether a world cell lies in the agent's 7x7 view square (`MiniGridEnv.get_view_exts`): 0 to 6
+ * cells ahead, at most 3 to either side. Walls may still hide it (`process_vis`); the gold holds
+ * no walls, so this is the most the frame can show.
+ */
+function inViewSquare(agent: Pos, heading: Pos, cell: Pos): boolean {
+  const rel: Pos = [cell[0] - agent[0], cell[1] - agent[1]];
+  const forward = rel[0] * heading[0] + rel[1] * heading[1];
+  // MiniGrid's right_vec = (-dy, dx) in its y-down grid
+  const lateral = rel[0] * -heading[1] + rel[1] * heading[0];
+  return forward >= 0 && forward < AGENT_VIEW && Math.abs(lateral) <= Math.floor(AGENT_VIEW / 2);
+}
+
+/**
+ * Which fields of an item's gold scene its frame shows. A `full-grid` frame (the whole world from
+ * above, axes labelled, what is carried written under it) shows every field. The agent's own
+ * view (`egocentric`, the released exams' frames: MiniGrid's `get_frame(agent_pov=True)`) shows
+ * the agent at its bottom centre facing up wherever it stands and whatever its heading, so its
+ * world position and direction cannot be read, nor the world position of any cell; it shows what
+ * the agent carries (drawn in the agent's cell, `gen_obs_grid`) and what is in front of it (the
+ * cell above the agent, always visible). The gold's objects are every object of the grid (the
+ * generators' `extract_state`), at world positions, some outside the view: not readable.
+ */
+export function sceneFieldReadability(item: { public: GridwmSceneJsonPublic; key: GridwmSceneJsonKey }): FieldReadability[] {
+  if ((item.public.frame ?? "egocentric") === "full-grid") {
+    return SCENE_FIELDS.map((field) => ({ field, readable: true, why: "the frame is the whole grid with its axes: every cell's position and contents can be read off it" }));
+  }
+  const scene = item.key.answer_json;
+  const encoding = DIRECTION_ENCODINGS[item.public.dirEncoding ?? "spec"];
+  const heading = COMPASS_VEC[encoding[scene.agent.dir] ?? "north"];
+  const outside = scene.objects.filter((object) => !inViewSquare(scene.agent.pos, heading, object.pos)).length;
+  const n = scene.objects.length;
+  return [
+    { field: "agent.pos", readable: false, why: "a world cell: the agent's own view shows the agent at its bottom centre wherever it stands" },
+    { field: "agent.dir", readable: false, why: "the agent's own view always faces up, whatever the agent's heading" },
+    { field: "agent.carrying", readable: true, why: "what the agent carries is drawn in its own cell of the view" },
+    { field: "front_cell.pos", readable: false, why: "a world cell, which the agent's own view does not show" },
+    { field: "front_cell.type", readable: true, why: "the cell just above the agent in its view, always visible" },
+    { field: "front_cell.state", readable: true, why: "the cell just above the agent in its view, always visible" },
+    {
+      field: "objects",
+      readable: false,
+      why: `positions are world cells, which the agent's own view does not show${outside > 0 ? `; ${outside} of the ${n} objects lie outside the agent's 7x7 view` : n > 0 ? `; all ${n} objects lie in the agent's 7x7 view square (walls may hide some)` : ""}`,
+    },
+  ];
+}
+
+/** Per field, whether the answer gives the gold's value (after the released scorer's normalisation). */
+function fieldsRight(answer: unknown, gold: unknown): Record<SceneField, boolean> {
+  const p = normalizeScene(answer);
+  const g = normalizeScene(gold);
+  const same = (a: unknown, b: unknown) => a !== null && a !== undefined && b !== null && b !== undefined && sameTuple(a, b);
+  return {
+    "agent.pos": same(p.agentPos, g.agentPos),
+    "agent.dir": same(p.agentDir, g.agentDir),
+    "agent.carrying": sameTuple(p.carrying, g.carrying),
+    "front_cell.pos": same(p.frontCell?.[0], g.frontCell?.[0]),
+    "front_cell.type": same(p.frontCell?.[1], g.frontCell?.[1]),
+    "front_cell.state": p.frontCell !== null && g.frontCell !== null && sameTuple(p.frontCell[2], g.frontCell[2]),
+    objects: jaccard(p.objects, g.objects) === 1,
+  };
+}
+
+/** Which fields each released component needs right. */
+const COMPONENT_FIELDS: Record<keyof SceneComponents, readonly SceneField[]> = {
+  agent_pos: ["agent.pos"],
+  agent_dir: ["agent.dir"],
+  carrying: ["agent.carrying"],
+  front_cell: ["front_cell.pos", "front_cell.type", "front_cell.state"],
+  objects_jaccard: ["objects"],
+};
+
+/**
+ * The best the frame alone allows: the scores of an answer with every readable field right and
+ * every other one wrong. Acc_B (exact) needs every field, so only a frame that shows them all can
+ * reach it; the component score is the weight of the components whose fields are all readable.
+ */
+export function frameCeiling(readability: readonly FieldReadability[]): { exact: boolean; componentScore: number } {
+  const readable = new Set(readability.filter((field) => field.readable).map((field) => field.field));
+  const components = Object.fromEntries(Object.entries(COMPONENT_FIELDS).map(([component, fields]) => [component, fields.every((field) => readable.has(field)) ? 1 : 0])) as unknown as SceneComponents;
+  return { exact: SCENE_FIELDS.every((field) => readable.has(field)), componentScore: componentScoreOf(components) };
 }
 
 /**
@@ -420,6 +535,25 @@ export const sceneJsonMetrics: MetricSpec[] = [
     label: "Mean component score",
     type: "ratio",
     description: "Mean of the weighted component score over Task B answers.",
+  },
+  {
+    id: "readableFieldScore",
+    label: "Readable fields right",
+    type: "ratio",
+    description:
+      "Share of the fields the item's frame shows that the answer got right (the agent's own view shows what it carries and the front cell's type and state, not the world position, the direction or the world's objects; a whole-grid frame shows every field), pooled over answers. Beside Acc_B: what can be judged from the picture given.",
+  },
+  {
+    id: "Acc_B_ceiling",
+    label: "Acc_B ceiling from the frame",
+    type: "proportion",
+    description: "Share of answered items whose frame shows every field of the gold: the best Acc_B reachable from the frame alone, without guessing (0 on the released exams' egocentric frames).",
+  },
+  {
+    id: "componentCeiling",
+    label: "Component score ceiling from the frame",
+    type: "ratio",
+    description: "Mean over answers of the component score an answer reaches with every readable field right and every other wrong (0.15 on an egocentric frame: only carrying is a component whose fields can all be read).",
   },
 ];
 
@@ -546,13 +680,20 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
     exampleAnswer: () => ({ agent: { pos: [1, 1], dir: 0, carrying: null }, front_cell: { pos: [1, 0], type: "wall", state: null }, objects: [] }),
   },
   keyAnswer: (key) => JSON.parse(JSON.stringify(key.answer_json)) as GridwmSceneJsonAnswer,
-  score: (answer, key) => scoreSceneJson(answer, key),
+  score: (answer, key, item) => scoreSceneJson(answer, key, item?.public),
   correct: (score) => score.correct,
-  aggregate: (scores) => ({
-    Acc_B: share(scores.map((score) => score.exact)),
-    Acc_B_component: share(scores.map((score) => score.correct)),
-    meanComponentScore: mean(scores.map((score) => score.componentScore)),
-  }),
+  aggregate: (scores) => {
+    const classified = scores.filter((score) => score.readable && score.ceiling);
+    const readableOf = classified.reduce((sum, score) => sum + score.readable!.of, 0);
+    return {
+      Acc_B: share(scores.map((score) => score.exact)),
+      Acc_B_component: share(scores.map((score) => score.correct)),
+      meanComponentScore: mean(scores.map((score) => score.componentScore)),
+      readableFieldScore: readableOf === 0 ? null : classified.reduce((sum, score) => sum + score.readable!.right, 0) / readableOf,
+      Acc_B_ceiling: share(classified.map((score) => score.ceiling!.exact)),
+      componentCeiling: mean(classified.map((score) => score.ceiling!.componentScore)),
+    };
+  },
   metrics: sceneJsonMetrics,
   headlineMetric: "Acc_B",
   agreementEncodings: sceneJsonAgreementEncodings,
@@ -565,6 +706,8 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
       dirEncoding,
       directions: [...DIRECTION_ENCODINGS[dirEncoding]],
       modelPrompt: item.key.modelPrompt ?? null,
+      // which gold fields the frame shows, and why (reviewers only: the reasons count the key's objects)
+      readable: sceneFieldReadability(item).map((field) => ({ ...field })) as unknown as Json,
     };
   },
 

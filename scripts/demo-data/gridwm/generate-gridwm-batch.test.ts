@@ -113,7 +113,7 @@ describe("generateGridwmDemoBatch", () => {
       const [dx, dy] = step[gold.agent.dir];
       expect(gold.front_cell.pos).toEqual([gold.agent.pos[0] + dx, gold.agent.pos[1] + dy]);
       expect((item.public.gridSize as number[])[0]).toBeGreaterThanOrEqual(7);
-      expect(getTaskModule("gridwm-scene-json").score(gold, item.key, item as never)).toEqual({ exact: true, componentScore: 1, correct: true });
+      expect(getTaskModule("gridwm-scene-json").score(gold, item.key, item as never)).toEqual({ exact: true, componentScore: 1, correct: true, readable: { right: 7, of: 7 }, ceiling: { exact: true, componentScore: 1 } });
       // a perfect annotator can submit the gold through the form's schema
       expect(getTaskModule("gridwm-scene-json").answerSchemaFor!(item as never).safeParse(gold).success).toBe(true);
     }

@@ -38,6 +38,21 @@ describe("gridwmFigures", () => {
     expect(f.JCR.temporal).toMatchObject({ value: 1, ci: null, reason: "one item" });
     expect(f.flip.temporal).toMatchObject({ value: 0, ci: null, reason: "one item" });
   });
+  it("shows Task B's Acc_B beside the share of readable fields right and the ceiling the frames allow", () => {
+    const b = (annotator: string, item: string, exact: boolean, right: number, of: number, ceilingExact: boolean): GridwmRow => ({
+      kind: "gridwm-scene-json",
+      row: { itemId: item, tags: {}, answer: {}, score: { exact, correct: exact, componentScore: exact ? 1 : 0.15, readable: { right, of }, ceiling: { exact: ceilingExact, componentScore: ceilingExact ? 1 : 0.15 } }, annotator },
+    });
+    // two egocentric items (3 readable fields each, ceiling 0) and one whole-grid item (7 fields, ceiling 1)
+    const f = gridwmFigures([b("p", "e1", false, 3, 3, false), b("p", "e2", false, 2, 3, false), b("p", "m1", true, 7, 7, true)]);
+    expect(f.Acc_B).toMatchObject({ value: 1 / 3, successes: 1, trials: 3 });
+    expect(f.readableFields).toMatchObject({ successes: 12, trials: 13, items: 3 });
+    expect(f.Acc_B_ceiling).toMatchObject({ value: 1 / 3, successes: 1, trials: 3 });
+    // answers scored before the classification are left out of the two, not counted wrong
+    const old: GridwmRow = { kind: "gridwm-scene-json", row: { itemId: "o1", tags: {}, answer: {}, score: { exact: true, correct: true, componentScore: 1 }, annotator: "p" } };
+    expect(gridwmFigures([old]).readableFields).toMatchObject({ value: null, trials: 0 });
+    expect(gridwmFigures([old]).Acc_B_ceiling).toMatchObject({ value: null, trials: 0 });
+  });
   it("flags near-random Task A accuracy", () => {
     expect(gridwmFigures([a("x", true, 1), a("x", false, 2), a("x", false, 3), a("x", false, 4)]).nearRandom).toBe(true); // 0.25 <= 0.28
     expect(gridwmFigures([]).nearRandom).toBeNull();

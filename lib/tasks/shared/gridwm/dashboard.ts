@@ -7,7 +7,8 @@ import type { ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The GridWM-Judge section of a study's dashboard (../shared/benchmarks/gridwm-judge.md, "Metrics"):
- * per annotator and pooled Acc_A, Acc_B (exact and component), JAcc_neu and JCR_temp / vis / frame
+ * per annotator and pooled Acc_A, Acc_B (exact and component) beside the share of readable fields
+ * right and the Acc_B ceiling the frames allow (lib/tasks/gridwm-scene-json, sceneFieldReadability), JAcc_neu and JCR_temp / vis / frame
  * with Wilson 95% intervals that take the item as the unit (lib/stats/clustered-wilson-interval.ts:
  * answers to the same item by several people count with a design effect; complete probe families
  * for JCR, one family one unit; summarizeJudgeAnswers); one item (or family) gives no interval
@@ -39,6 +40,10 @@ export interface GridwmFigures {
   Acc_B: CountMetric;
   Acc_B_component: CountMetric;
   meanComponentScore: number | null;
+  /** Task B: fields the item's frame shows that the answer got right, of all such fields (answers as the unit of clustering: items) */
+  readableFields: CountMetric;
+  /** Task B: items whose frame shows every field of the gold, the best Acc_B the frames allow */
+  Acc_B_ceiling: CountMetric;
   Acc_C: CountMetric;
   JAcc_neu: CountMetric;
   JCR: Record<ConsistencyDimension, CountMetric>;
@@ -104,6 +109,14 @@ export function gridwmFigures(rows: readonly GridwmRow[]): GridwmFigures {
   const b = rows.filter((r) => r.kind === "gridwm-scene-json");
   const c = rows.filter((r) => r.kind === "gridwm-judge").map((r) => r.row as ScoredAnswer<GridwmJudgeAnswer, GridwmJudgeScore>);
   const Acc_A = itemMetric(a.map((r) => ({ item: r.row.itemId, ok: flag(r.row.score, "correct") })));
+  const classified = b.map((r) => r.row.score as { readable?: { right: number; of: number }; ceiling?: { exact: boolean } }).map((score, i) => ({ item: b[i].row.itemId, score })).filter((entry) => entry.score.readable && entry.score.ceiling);
+  const readableByItem = new Map<string, { successes: number; trials: number }>();
+  for (const { item, score } of classified) {
+    let cluster = readableByItem.get(item);
+    if (!cluster) readableByItem.set(item, (cluster = { successes: 0, trials: 0 }));
+    cluster.successes += score.readable!.right;
+    cluster.trials += score.readable!.of;
+  }
   const componentScores = b.map((r) => (r.row.score as { componentScore?: number }).componentScore).filter((v): v is number => typeof v === "number");
   const judge = summarizeJudgeAnswers(c);
   const JCR = Object.fromEntries(CONSISTENCY_DIMENSIONS.map((d) => [d, familyMetric(judge.families[d].consistent, judge.families[d].complete)])) as Record<ConsistencyDimension, CountMetric>;
@@ -112,6 +125,8 @@ export function gridwmFigures(rows: readonly GridwmRow[]): GridwmFigures {
     Acc_B: itemMetric(b.map((r) => ({ item: r.row.itemId, ok: flag(r.row.score, "exact") }))),
     Acc_B_component: itemMetric(b.map((r) => ({ item: r.row.itemId, ok: flag(r.row.score, "correct") }))),
     meanComponentScore: componentScores.length > 0 ? componentScores.reduce((s, v) => s + v, 0) / componentScores.length : null,
+    readableFields: fromClusters([...readableByItem.values()]),
+    Acc_B_ceiling: itemMetric(classified.map(({ item, score }) => ({ item, ok: score.ceiling!.exact }))),
     Acc_C: itemMetric(c.map((r) => ({ item: r.itemId, ok: r.score.correct }))),
     JAcc_neu: itemMetric(c.filter((r) => isNeutralProbe(r.tags)).map((r) => ({ item: r.itemId, ok: r.score.correct }))),
     JCR,

@@ -114,6 +114,23 @@ describe("convertGridwmExamLine", () => {
     expect(convertGridwmExamLine({ ...lineB, answer_json: undefined }, position).key).toEqual({ answer_json: goldB });
   });
 
+  it("gives Task B items their environment's grid size and says the frame is the agent's own view", () => {
+    const sizeOf = (env: string) => convertGridwmExamLine({ ...lineB, exam_id: `B.${env}.${env}_s000003.t2` }, position).public.gridSize;
+    // MiniGrid's sizes of the generators' environments (MultiRoom-N6 25x25, RedBlueDoors-8x8 16x8, ...)
+    expect(sizeOf("multiroom")).toEqual([25, 25]);
+    expect(sizeOf("redblue")).toEqual([16, 8]);
+    expect(sizeOf("doorkey")).toEqual([8, 8]);
+    expect(sizeOf("lavagap")).toEqual([7, 7]);
+    expect(sizeOf("keycorridor")).toEqual([16, 16]);
+    expect(sizeOf("memory")).toEqual([17, 17]);
+    expect(convertGridwmExamLine(lineB, position).public.frame).toBe("egocentric");
+    // a gold position past the environment's size is the release's word: the grid grows to hold it, it is not refused
+    const far = { ...goldB, agent: { ...goldB.agent, pos: [9, 4] } };
+    expect(convertGridwmExamLine({ ...lineB, answer_json: far }, position).public.gridSize).toEqual([10, 7]);
+    // an environment the generators do not have: no size (the item says nothing it cannot know)
+    expect(convertGridwmExamLine({ ...lineB, exam_id: "B.unknown.u_s1.t0" }, position).public.gridSize).toBeUndefined();
+  });
+
   it("converts Task C: verdict from answer (checked against label), probe tags from the id and the record", () => {
     expect(convertGridwmExamLine(lineC("nocue", "rev", "style", true), position)).toEqual({
       id: "C.memory.memory_s000040.nocue.rev.style",

@@ -19,7 +19,9 @@ import { sceneKeyJsonSchema, type SceneKeyJson } from "@/lib/tasks/gridwm-scene-
  * "gridwm-exam"` (Task A also `action` and `transition`). The model prompt is kept in the key as
  * `modelPrompt` (reviewers see it; annotators never do). The exams carry no mission and no action
  * list, so those public fields are left out. Task B's gold direction is MiniGrid's agent_dir, so
- * those items say `dirEncoding: "minigrid"`.
+ * those items say `dirEncoding: "minigrid"`; their frames are the agent's own view (`frame:
+ * "egocentric"`), and they carry their environment's grid size (GRIDWM_ENV_GRID_SIZES), so that
+ * the annotator's form can hold every world cell.
  */
 
 export type GridwmExamKind = "gridwm-next-obs" | "gridwm-scene-json" | "gridwm-judge";
@@ -142,6 +144,31 @@ function convertTaskA(line: Record<string, unknown>, id: ParsedExamId & { task: 
   };
 }
 
+/**
+ * The world's size, [width, height], of each environment the release's generators run
+ * (scripts/tasks/<env>/gen_<env>_triplets.py; MiniGrid's constructors): DoorKey-8x8 8x8,
+ * LavaGapS7 7x7, MultiRoom-N6 25x25, RedBlueDoors-8x8 16x8 (twice as wide as high),
+ * KeyCorridorS6R3 16x16 (the largest of the S4R3 / S5R3 / S6R3 the generator cycles through),
+ * Memory S17Random 17x17 (the generator's default; its usage line says S13). The exams do not
+ * carry the size; positions in the gold are world cells of this grid.
+ */
+export const GRIDWM_ENV_GRID_SIZES: Readonly<Record<string, readonly [number, number]>> = {
+  doorkey: [8, 8],
+  lavagap: [7, 7],
+  multiroom: [25, 25],
+  redblue: [16, 8],
+  keycorridor: [16, 16],
+  memory: [17, 17],
+};
+
+/** The environment's grid, grown to hold every gold position (a gold past it would otherwise be refused as outside the grid). */
+function gridSizeOf(env: string, scene: SceneKeyJson): [number, number] | undefined {
+  const size = GRIDWM_ENV_GRID_SIZES[env];
+  if (!size) return undefined;
+  const positions = [scene.agent.pos, scene.front_cell.pos, ...scene.objects.map((object) => object.pos)];
+  return [Math.max(size[0], ...positions.map((pos) => pos[0] + 1)), Math.max(size[1], ...positions.map((pos) => pos[1] + 1))];
+}
+
 function convertTaskB(line: Record<string, unknown>, id: ParsedExamId & { task: "B" }, examId: string, position: SourcePosition): GridwmExamItemLine {
   checkTask(line, "B", position);
   const image = requiredString(line, "image", position, "the path of the frame image");
@@ -164,10 +191,11 @@ function convertTaskB(line: Record<string, unknown>, id: ParsedExamId & { task: 
     fail(position, `${field}${path}`, issue.message);
   }
   const answerJson: SceneKeyJson = checked.data;
+  const gridSize = gridSizeOf(id.env, answerJson);
   return {
     id: examId,
     kind: "gridwm-scene-json",
-    public: { image, dirEncoding: "minigrid" },
+    public: { image, frame: "egocentric", dirEncoding: "minigrid", ...(gridSize ? { gridSize } : {}) },
     key: { answer_json: answerJson },
     tags: { env: id.env, group: id.group, frame: id.frame, source: GRIDWM_EXAM_SOURCE },
     practice: false,
