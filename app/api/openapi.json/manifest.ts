@@ -24,6 +24,7 @@ import * as rReviewStudiesSlugResults from "@/app/api/review/studies/[slug]/resu
 import * as rReviewStudiesSlug from "@/app/api/review/studies/[slug]/route";
 import * as rReviewStudies from "@/app/api/review/studies/route";
 import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
+import * as rStudiesSlugAnalysis from "@/app/api/studies/[slug]/analysis/route";
 import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
 import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
@@ -82,6 +83,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/agents", module: rStudiesSlugAgents },
   { path: "/api/studies/{slug}/agents/{agentId}", module: rStudiesSlugAgentsAgentId },
   { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
+  { path: "/api/studies/{slug}/analysis", module: rStudiesSlugAnalysis },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
