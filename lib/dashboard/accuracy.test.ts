@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ALL, accuracyRows, kindCells, metricCells, metricShape, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
+import { ALL, accuracyRows, metricCells, metricShape, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { mulberry32 } from "@/lib/stats/rng";
-import { seedFromString } from "@/lib/stats/seed-from-string";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
