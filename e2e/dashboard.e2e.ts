@@ -28,6 +28,8 @@ test.describe("research dashboards as a researcher", () => {
   test.use({ storageState: storageStatePath("researcher") });
 
   test("the dashboard shows the accuracy table, its charts and alpha; the plan builds once", async ({ page }) => {
+    // the headline, the comparison table, its CSV and two viewports' screenshots besides the figures
+    test.setTimeout(120_000);
     const study = fixture!;
     await page.goto(`/research/studies/${study.slug}/dashboard`);
     await expect(page.getByRole("heading", { name: "Accuracy by task and steps" })).toBeVisible({ timeout: 30_000 });
@@ -87,6 +89,7 @@ test.describe("research dashboards as a researcher", () => {
     await page.locator("#time").screenshot({ path: `${shots}/dashboard-time.png` });
     await page.locator("#models").screenshot({ path: `${shots}/dashboard-models.png` });
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${shots}/dashboard-top-390.png` });
     await page.locator("#models").screenshot({ path: `${shots}/dashboard-models-390.png` });
     await page.setViewportSize({ width: 1280, height: 800 });

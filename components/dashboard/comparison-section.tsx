@@ -63,7 +63,7 @@ export function ComparisonHeadline({ comparison, kinds }: { comparison: Comparis
   if (lines.length === 0) return null;
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   return (
-    <div data-testid="comparison-headline" className="rounded-md border border-brand-200 bg-white px-4 py-3 shadow-sm">
+    <div data-testid="comparison-headline" className="rounded-md border border-slate-300 bg-white px-4 py-3 shadow-sm">
       {lines.map(({ metric, row }) => (
         <p key={metric.kind} className="text-sm leading-relaxed text-slate-800">
           <span className="mr-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -115,11 +115,11 @@ export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { c
               const kind = kindOf.get(row.kind);
               return (
                 <tr key={`${row.kind}|${row.tag}|${row.model.id}`} data-testid="comparison-row" className={row.tag === ALL ? "bg-slate-50/60" : undefined}>
-                  <td className="px-3 py-1.5 text-slate-700">
+                  <td className="whitespace-nowrap px-3 py-1.5 text-slate-700">
                     {kind ? kindShort(kind) : row.kind} <span className="text-xs text-slate-500">{row.metric}</span>
                   </td>
                   <td className="px-3 py-1.5">{row.tag === ALL ? "all" : row.tag}</td>
-                  <td className="px-3 py-1.5 font-medium">{row.model.name}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 font-medium">{row.model.name}</td>
                   <td className="px-3 py-1.5 text-right" title={`${row.people} people, ${row.answers} answers on these items`}>
                     {count(row.items)}
                   </td>
@@ -138,7 +138,7 @@ export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { c
                     {signed(row.difference.estimate, metric, digits)}
                     <div className="text-[11px] font-normal leading-tight text-slate-500">{differenceInterval(row, metric, digits)}</div>
                   </td>
-                  <td className="px-3 py-1.5 text-right text-slate-600">{pText(row.difference.p).replace(/^p (= )?/, "")}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right text-slate-600">{pText(row.difference.p).replace(/^p (= )?/, "")}</td>
                 </tr>
               );
             })}

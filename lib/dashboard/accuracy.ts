@@ -4,7 +4,8 @@ import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { crossedIndexes, expandByWeights, pigeonholeBootstrap } from "@/lib/stats/pigeonhole-bootstrap";
-import { twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { twoWayRangeInterval, type CrossedColumns } from "@/lib/dashboard/two-way-cells";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 
@@ -281,25 +282,46 @@ export function kindCells(
     itemOf.push(items);
     personOf.push(people);
   }
+  const allCount = allRows.length;
+  const offset = new Int32Array(strata.length + 1);
+  cellRows.forEach((rows, i) => (offset[i + 1] = offset[i] + rows.length));
+  const personIds = new Map<string, number>();
+  const itemIndex = new Int32Array(allCount);
+  const personIndex = new Int32Array(allCount);
+  itemOf.forEach((items, i) =>
+    items.forEach((item, a) => {
+      const key = personOf[i][a];
+      let id = personIds.get(key);
+      if (id === undefined) personIds.set(key, (id = personIds.size));
+      itemIndex[offset[i] + a] = item;
+      personIndex[offset[i] + a] = id;
+    }),
+  );
 
   for (const spec of taskModule.metrics) {
     const shape = shapeOf(spec.id, cellRows);
     if (shape) {
       const proportion = spec.type === "proportion" && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator);
       const interval: MetricCell["interval"] = proportion ? "wilson" : "two-way";
-      const crossed = cellRows.map((rows, i) =>
-        rows.map((row, a): CrossedAnswer => ({ item: itemOf[i][a], person: personOf[i][a], num: fieldValue(row.score, shape.numerator)!, den: shape.denominator === COUNT ? 1 : fieldValue(row.score, shape.denominator)! })),
+      // every answer's item, person and fields as columns, stratum after stratum: stratum i is answers offset[i] .. offset[i + 1] - 1
+      const columns: CrossedColumns = { item: itemIndex, person: personIndex, items: cluster, people: personIds.size, num: new Float64Array(allCount), den: shape.denominator === COUNT ? null : new Float64Array(allCount) };
+      cellRows.forEach((rows, i) =>
+        rows.forEach((row, a) => {
+          columns.num[offset[i] + a] = fieldValue(row.score, shape.numerator)!;
+          if (columns.den) columns.den[offset[i] + a] = fieldValue(row.score, shape.denominator)!;
+        }),
       );
-      const twoWay = (answers: CrossedAnswer[], value: number | null | undefined): MetricCell => {
-        if (!finite(value) || answers.length === 0) return undefinedCell(interval);
-        const result = proportion ? twoWayProportionInterval(answers, over) : twoWayMeanInterval(answers, over);
+      const twoWay = (start: number, end: number, value: number | null | undefined): MetricCell => {
+        if (!finite(value) || end === start) return undefinedCell(interval);
+        const result = twoWayRangeInterval(columns, start, end, over, proportion);
         const counts = { items: result.items, people: result.people };
         if (!result.ci) return { value, ci: null, interval, reason: result.reason ?? ONE_ITEM, ...counts };
+        if (!proportion) result.ci = withinAnswersRange(result.ci, columns, start, end);
         if (result.ci[0] === result.ci[1]) return { value, ci: null, interval, reason: NO_SPREAD, ...counts };
         return { value, ci: result.ci, interval, ...counts, ...(result.effectiveN !== undefined ? { effectiveN: result.effectiveN, deff: result.answers / result.effectiveN } : {}) };
       };
-      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = twoWay(crossed[i], values[i][spec.id])));
-      all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : twoWay(concat(crossed), allValues[spec.id]);
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = twoWay(offset[i], offset[i + 1], values[i][spec.id])));
+      all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : twoWay(0, allCount, allValues[spec.id]);
       continue;
     }
     const peopleIn = (i: number | null) => new Set(i === null ? personOf.flat() : personOf[i]).size;
@@ -331,6 +353,23 @@ export function kindCells(
   }
   out[ALL] = all;
   return out;
+}
+
+/**
+ * A normal interval cut to the range of the answers' own ratios (num / den): a ratio of sums never
+ * leaves it (PA stays within [0, 1]), so bounds past it say nothing.
+ */
+function withinAnswersRange(ci: [number, number], columns: CrossedColumns, start: number, end: number): [number, number] {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let a = start; a < end; a++) {
+    const den = columns.den ? columns.den[a] : 1;
+    if (!(den > 0)) continue;
+    const r = columns.num[a] / den;
+    if (r < low) low = r;
+    if (r > high) high = r;
+  }
+  return low <= high ? [Math.max(low, ci[0]), Math.min(high, ci[1])] : ci;
 }
 
 /** Who gave an answer, as a cluster key: rows without an annotator are one anonymous judge (an answers file, a model run). */

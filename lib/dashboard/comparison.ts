@@ -168,7 +168,9 @@ function compareOne(kind: string, metric: string, shape: MetricShape, proportion
     const humansFigure = figure(h.estimate, h.ci, h.reason);
     if (shape.denominator === COUNT) {
       const d = pairedDifference(crossed, sharedModel.map((e) => ({ item: key(e.item), score: fieldValue(e.row.score, shape.numerator) })), over);
-      return { ...counts, humans: humansFigure, modelEstimate: d.model, difference: { ...figure(d.difference, d.ci, d.reason), p: d.p }, method: "paired two-way" };
+      // a difference of two shares lies in [-1, 1]: the normal interval is cut there
+      const ci: [number, number] | null = d.ci && proportion ? [Math.max(-1, d.ci[0]), Math.min(1, d.ci[1])] : d.ci;
+      return { ...counts, humans: humansFigure, modelEstimate: d.model, difference: { ...figure(d.difference, ci, d.reason), p: d.p }, method: "paired two-way" };
     }
     const d = pairedRatioDifference(crossed, sharedModel.map((e) => ({ item: key(e.item), num: fieldValue(e.row.score, shape.numerator), den: fieldValue(e.row.score, shape.denominator) })), over);
     return { ...counts, humans: humansFigure, modelEstimate: d.model, difference: { ...figure(d.difference, d.ci, d.reason), p: d.p }, method: "ratio two-way" };
