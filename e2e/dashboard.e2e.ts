@@ -91,7 +91,6 @@ test.describe("research dashboards as a researcher", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${shots}/dashboard-top-390.png` });
-    await page.locator("#models").screenshot({ path: `${shots}/dashboard-models-390.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // another encoding changes the headline, and says so

@@ -114,7 +114,12 @@ describe("study dashboard (designed study)", () => {
     const f4 = cell(d.accuracy.rows, "enact-forward", "4");
     expect(f4.n).toBe(4);
     expect(f4.metrics.TA.value).toBe(0.5);
-    expect(f4.metrics.TA.ci![0]).toBeCloseTo(0.15003570882017148, 10);
+    // f5, f6 x A, B, one right each way: every item's and every person's residuals sum to 0, so V = 0
+    // and n_eff falls to the fewest clusters, min(2 items, 2 people) = 2: Wilson(0.5, n = 2) =
+    // 0.5 -/+ (1.96 / (1 + 1.96^2 / 2)) sqrt(0.25 / 2 + 1.96^2 / 16)
+    const half = (1.96 / (1 + (1.96 * 1.96) / 2)) * Math.sqrt(0.25 / 2 + (1.96 * 1.96) / 16);
+    expect(f4.metrics.TA.ci![0]).toBeCloseTo(0.5 - half, 10);
+    expect(f4.metrics.TA.effectiveN).toBe(2);
     expect(f4.metrics.PA.value).toBeCloseTo(12 / 16, 12);
     const fAll = cell(d.accuracy.rows, "enact-forward", ALL);
     expect(fAll.n).toBe(16);
