@@ -28,6 +28,8 @@ test.describe("research dashboards as a researcher", () => {
   test.use({ storageState: storageStatePath("researcher") });
 
   test("the dashboard shows the accuracy table, its charts and alpha; the plan builds once", async ({ page }) => {
+    // the headline, the comparison table, its CSV and two viewports' screenshots besides the figures
+    test.setTimeout(120_000);
     const study = fixture!;
     await page.goto(`/research/studies/${study.slug}/dashboard`);
     await expect(page.getByRole("heading", { name: "Accuracy by task and steps" })).toBeVisible({ timeout: 30_000 });
@@ -63,6 +65,21 @@ test.describe("research dashboards as a researcher", () => {
     await expect(page.getByLabel("Agreement-plan answers in accuracy")).toHaveValue("without");
     await expect(page.getByText(/come from the main annotation only, as in ENACT's table: the 192 answers given for the agreement plan/)).toBeVisible();
 
+    // the headline a paper can state, the method in one line, and the table of people against each model
+    const comparisonHeadline = page.getByTestId("comparison-headline");
+    await expect(comparisonHeadline).toContainText(/People \d+\.\d% \[\d+\.\d, \d+\.\d\] vs GPT-5 \(synthetic\) \d+\.\d% on the same \d+ items: difference [−+]?\d+\.\d points \[[−\d.]+, [−\d.]+\], p [=<] \d\.\d{3}/);
+    await expect(page.getByTestId("method-line")).toContainText("95% intervals generalise over people and items");
+    await expect(page.getByTestId("method-line")).toContainText("Cameron, Gelbach & Miller 2011");
+    const comparisonTable = page.getByTestId("comparison-table");
+    await expect(comparisonTable.getByTestId("comparison-row").filter({ hasText: "GPT-5 (synthetic)" }).first()).toContainText("all");
+    expect(await comparisonTable.getByTestId("comparison-row").count()).toBeGreaterThan(1);
+    const csv = await page.request.get(`/api/studies/${study.slug}/comparison.csv`);
+    expect(csv.status()).toBe(200);
+    const csvLines = (await csv.text()).trim().split("\r\n");
+    expect(csvLines[0].startsWith("kind,metric,tag_key,tag,model,model_run_id,agent,items,people,answers,humans_estimate,")).toBe(true);
+    expect(csvLines.length).toBe(1 + (await comparisonTable.getByTestId("comparison-row").count()));
+
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: `${shots}/dashboard-top.png` });
     await page.screenshot({ path: `${shots}/dashboard-full.png`, fullPage: true });
     await page.locator("#accuracy").screenshot({ path: `${shots}/dashboard-accuracy.png` });
@@ -71,6 +88,10 @@ test.describe("research dashboards as a researcher", () => {
     await page.locator("#confidence").screenshot({ path: `${shots}/dashboard-confidence.png` });
     await page.locator("#time").screenshot({ path: `${shots}/dashboard-time.png` });
     await page.locator("#models").screenshot({ path: `${shots}/dashboard-models.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${shots}/dashboard-top-390.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // another encoding changes the headline, and says so
     await page.getByLabel("Agreement encoding").selectOption("item-kendall");

@@ -45,6 +45,15 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
     expect(taskSettings.properties!["enact-forward"]).toMatchObject({ type: "object", additionalProperties: false });
   });
 
+  it("describes the dashboard's interval method and its comparison of people with each model, and the analysis setting", () => {
+    const reply = doc.paths["/api/studies/{slug}/dashboard"].get.responses["200"].content!["application/json"].schema as { properties: Record<string, { properties?: Record<string, { items?: { properties?: Record<string, unknown> } }> }> };
+    expect(Object.keys(reply.properties)).toEqual(expect.arrayContaining(["method", "comparison", "accuracy"]));
+    expect(Object.keys(reply.properties.comparison.properties!.rows.items!.properties!)).toEqual(expect.arrayContaining(["items", "humans", "humansAll", "modelEstimate", "difference", "model"]));
+    const analysis = doc.paths["/api/studies/{slug}/analysis"].patch.requestBody!.content["application/json"].schema as { properties: Record<string, { enum?: string[] }> };
+    expect(analysis.properties.generaliseOver.enum).toEqual(["people+items", "items"]);
+    expect(doc.paths["/api/studies/{slug}/comparison.csv"].get).toBeDefined();
+  });
+
   it("describes what agents read: the next item with the agent contract, the play endpoints with the example action (issue 23)", () => {
     const schemaOf = (urlPath: string, method: string) => doc.paths[urlPath][method].responses["200"].content!["application/json"].schema as { properties: Record<string, { properties?: Record<string, unknown> }> };
     const next = schemaOf("/api/annotate/studies/{slug}/next", "get");

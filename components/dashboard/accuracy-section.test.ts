@@ -27,11 +27,13 @@ describe("accuracy table, rendered", () => {
     expect(html).not.toContain("500.00");
   }, 60_000);
 
-  it("names the interval method on the page: the item as the unit, Wilson with a design effect (issue #16, intervals)", () => {
+  it("names the interval methods: Wilson at the effective n and normal from the two-way variance, the pigeonhole bootstrap, and says n/a for one item or one person", () => {
     const html = renderToStaticMarkup(createElement(AccuracySection, { rows: [], modelRows: [], kinds: [kindInfo("enact-forward")], tagKey: "steps", tagValues: [], slug: "s" }));
     const text = html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
-    expect(text).toContain("interval with the item as the unit");
-    expect(text).toContain("Wilson with a design effect");
+    expect(text).toContain("Wilson at the effective n");
+    expect(text).toContain("two-way variance");
+    expect(text).toContain("pigeonhole bootstrap");
     expect(text).toContain("n/a (one item)");
+    expect(text).toContain("n/a (one person)");
   });
 });

@@ -81,9 +81,9 @@ export function AccuracySection({
     <div className="space-y-5">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
-          Cells: the metric in % (EXPLORE-Bench&apos;s S_* on their own scales, S_obj and S_uni 0-100, S_att, S_rel and S_key 0-5) · 95% interval with the item as the unit, since people answering the
-          same item are not independent (Wilson with a design effect, n / deff, for proportions such as TA; a seeded percentile bootstrap over items, 1,000 resamples, for micro-averages such as PA; the all
-          column resamples within each {tagTitle} value; &quot;n/a (one item)&quot; where a cell holds one item) · N answers. Model rows are dashed in the charts.
+          Cells: the metric in % (EXPLORE-Bench&apos;s S_* on their own scales, S_obj and S_uni 0-100, S_att, S_rel and S_key 0-5) · 95% interval by the method named above (Wilson at the effective n for shares
+          such as TA, normal for means and ratios such as PA, both from the two-way variance; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
+          person)&quot; where a cell holds one) · N answers. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
         </p>
         <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
       </div>
@@ -156,8 +156,11 @@ export function AccuracySection({
 
 /** The method behind a cell's interval, for its tooltip. */
 function intervalTitle(value: MetricCell): string {
-  const items = value.items === undefined ? "" : `, ${value.items} item${value.items === 1 ? "" : "s"}`;
+  const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  const sizes = [value.items === undefined ? null : plural(value.items, "item"), value.people === undefined ? null : plural(value.people, "person").replace("persons", "people")].filter(Boolean).join(", ");
+  const items = sizes ? `, ${sizes}` : "";
   if (value.reason) return `no interval: ${value.reason}${items}`;
-  if (value.interval === "wilson") return `95% Wilson interval with a design effect over items (deff ${(value.deff ?? 1).toFixed(2)}${items})`;
-  return `95% percentile bootstrap interval over items${items}`;
+  if (value.interval === "wilson") return `95% Wilson interval at the effective n ${(value.effectiveN ?? 0).toFixed(1)} (two-way variance${items})`;
+  if (value.interval === "two-way") return `95% normal interval, two-way cluster-robust variance${items}`;
+  return `95% percentile pigeonhole bootstrap interval${items}`;
 }

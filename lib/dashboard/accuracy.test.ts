@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ALL, accuracyRows, kindCells, metricCells, metricShape, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
+import { ALL, accuracyRows, metricCells, metricShape, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { mulberry32 } from "@/lib/stats/rng";
-import { seedFromString } from "@/lib/stats/seed-from-string";
-import { stratifiedClusterBootstrap } from "@/lib/stats/stratified-bootstrap";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
@@ -11,55 +9,119 @@ const s = (accepted: boolean, correctPairs: number, L: number) => ({ accepted, e
 let n = 0;
 const row = (score: unknown): ScoredAnswer => ({ itemId: `i${n++}`, tags: {}, answer: null, score });
 
+/** 5 people x 24 items, person p right on `rights[p]` items spread over the items (each item's answers differ little), ENACT scores */
+function peopleDominated(rights = [24, 24, 14, 1, 1]) {
+  return Array.from({ length: 24 }, (_, i) =>
+    rights.map((k, p) => {
+      const right = (i + 5 * p) % 24 < k;
+      return { ...row(s(right, right ? 4 : 1, 4)), annotator: `p${p}` };
+    }),
+  );
+}
+
 describe("metricCells", () => {
-  it("gives TA with a Wilson interval and PA (micro-average) with a seeded bootstrap", () => {
+  it("gives TA a Wilson interval at the effective n and PA (a ratio of sums) a normal one, both from the two-way variance", () => {
+    // 4 items, one answer each, by 4 people: V_items = V_people = V_cells, so V = (4/3) sum (y - p)^2 / 16 = 1/12 and n_eff = 0.25 / V = 3
     const scores = [s(true, 3, 3), s(false, 1, 3), s(true, 4, 4), s(false, 0, 4)];
-    const cell = metricCells("enact-forward", scores.map((x) => [row(x)]), "seed", 300);
+    const cell = metricCells("enact-forward", scores.map((x, i) => [{ ...row(x), annotator: `p${i}` }]), "seed", 300);
     expect(cell.n).toBe(4);
-    expect(cell.metrics.TA).toMatchObject({ value: 0.5, interval: "wilson" });
-    // R: prop.test(2, 4, correct = FALSE)$conf.int = 0.1500357 0.8499643
-    expect(cell.metrics.TA.ci![0]).toBeCloseTo(0.1500357, 6);
-    expect(cell.metrics.TA.ci![1]).toBeCloseTo(0.8499643, 6);
-    expect(cell.metrics.PA.value).toBeCloseTo(8 / 14, 12);
-    expect(cell.metrics.PA.interval).toBe("bootstrap");
-    expect(cell.metrics.PA.ci![0]).toBeLessThan(8 / 14);
-    expect(cell.metrics.PA.ci![1]).toBeGreaterThan(8 / 14);
-    // seeded: the same key gives the same bounds, another key other bounds
-    const many = Array.from({ length: 30 }, (_, i) => s(i % 3 === 0, i % 4, 3 + (i % 5)));
-    const items = many.map((x) => [row(x)]);
-    const first = metricCells("enact-forward", items, "seed", 300).metrics.PA.ci;
-    expect(metricCells("enact-forward", items, "seed", 300).metrics.PA.ci).toEqual(first);
-    expect(metricCells("enact-forward", items, "other", 300).metrics.PA.ci).not.toEqual(first);
-    // an item's answers move together: 15 items of 2 identical answers give the interval of the
-    // 15 answers on their own (the same ratio on every resample), not a narrower one
-    const paired = metricCells("enact-forward", many.slice(0, 15).map((x) => [row(x), row(x)]), "seed", 300).metrics.PA.ci;
-    const single = metricCells("enact-forward", many.slice(0, 15).map((x) => [row(x)]), "seed", 300).metrics.PA.ci;
-    expect(paired![0]).toBeCloseTo(single![0], 12);
-    expect(paired![1]).toBeCloseTo(single![1], 12);
+    expect(cell.metrics.TA).toMatchObject({ value: 0.5, interval: "wilson", items: 4, people: 4 });
+    expect(cell.metrics.TA.effectiveN).toBeCloseTo(3, 10);
+    // Wilson at n = 3, p = 0.5: centre 0.5, half-width (1.96 / (1 + 1.96^2 / 3)) sqrt(0.25 / 3 + 1.96^2 / 36)
+    const half = (1.96 / (1 + (1.96 * 1.96) / 3)) * Math.sqrt(0.25 / 3 + (1.96 * 1.96) / 36);
+    expect(cell.metrics.TA.ci![0]).toBeCloseTo(0.5 - half, 10);
+    expect(cell.metrics.TA.ci![1]).toBeCloseTo(0.5 + half, 10);
+    // PA = 8 / 14; residuals r = c - PA L; V = (4/3) sum r^2 / 14^2
+    const PA = 8 / 14;
+    const r2 = [3 - PA * 3, 1 - PA * 3, 4 - PA * 4, 0 - PA * 4].reduce((sum, r) => sum + r * r, 0);
+    const se = Math.sqrt(((4 / 3) * r2) / 196);
+    expect(cell.metrics.PA).toMatchObject({ interval: "two-way", items: 4 });
+    expect(cell.metrics.PA.value).toBeCloseTo(PA, 12);
+    expect(cell.metrics.PA.ci![0]).toBeCloseTo(PA - 1.96 * se, 10);
+    // cut at 1: a ratio of sums never leaves the range of the answers' own ratios (0 to 1 here)
+    expect(PA + 1.96 * se).toBeGreaterThan(1);
+    expect(cell.metrics.PA.ci![1]).toBe(1);
+  });
+
+  it("people who differ widen TA: 5 people x 24 items, accuracies 1.00 to 0.04, give about [0.19, 0.85] over people and items, the narrow item-only interval when these people are the population", () => {
+    const items = peopleDominated();
+    const both = metricCells("enact-forward", items, "seed", 300);
+    const itemsOnly = metricCells("enact-forward", items, "seed", 300, "items");
+    expect(both.metrics.TA.value).toBeCloseTo(64 / 120, 12);
+    expect(both.metrics.TA.people).toBe(5);
+    expect(both.metrics.TA.ci![0]).toBeGreaterThan(0.17);
+    expect(both.metrics.TA.ci![0]).toBeLessThan(0.23);
+    expect(both.metrics.TA.ci![1]).toBeGreaterThan(0.81);
+    expect(both.metrics.TA.ci![1]).toBeLessThan(0.87);
+    // items only: every item has 2 or 3 of 5 right, so items barely differ: the effective n is all 120
+    // answers and the interval Wilson(64, 120) = [0.4444, 0.6202], the narrow one people were taken as fixed for
+    const width = (ci: [number, number] | null) => ci![1] - ci![0];
+    expect(itemsOnly.metrics.TA.effectiveN).toBe(120);
+    expect(itemsOnly.metrics.TA.ci![0]).toBeCloseTo(0.4444, 4);
+    expect(itemsOnly.metrics.TA.ci![1]).toBeCloseTo(0.6202, 4);
+    expect(width(both.metrics.TA.ci) / width(itemsOnly.metrics.TA.ci)).toBeGreaterThan(3);
+    expect(width(both.metrics.PA.ci) / width(itemsOnly.metrics.PA.ci)).toBeGreaterThan(3);
+  });
+
+  it("one person's answers: no interval over people ('one person'), an interval over items when these people are the population", () => {
+    const items = Array.from({ length: 6 }, (_, i) => [{ ...row(s(i % 2 === 0, i % 2 === 0 ? 3 : 1, 3)), annotator: "solo" }]);
+    const cell = metricCells("enact-forward", items, "seed", 300);
+    expect(cell.metrics.TA).toMatchObject({ value: 0.5, ci: null, reason: "one person", people: 1 });
+    expect(cell.metrics.PA).toMatchObject({ ci: null, reason: "one person" });
+    const fixed = metricCells("enact-forward", items, "seed", 300, "items");
+    expect(fixed.metrics.TA.ci![0]).toBeLessThan(0.5);
+    expect(fixed.metrics.TA.ci![1]).toBeGreaterThan(0.5);
+  });
+
+  it("a metric that is not a ratio of score fields gets a seeded pigeonhole bootstrap over people and items", () => {
+    const rows: ScoredAnswer[][] = Array.from({ length: 30 }, (_, i) =>
+      ["a", "b", "c"].map((who, p) => ({
+        itemId: `j${i}`,
+        tags: { variant: "full", framing: i % 3 === 0 ? "neutral" : "positive", visual: "clean", temporal: "orig" },
+        answer: { verdict: "A" },
+        score: { correct: (i + p) % (p + 2) !== 0 },
+        annotator: who,
+      })),
+    );
+    const first = metricCells("gridwm-judge", rows, "seed", 300).metrics.JAcc_neu;
+    expect(first.interval).toBe("bootstrap");
+    expect(first.people).toBe(3);
+    expect(first.ci![0]).toBeLessThan(first.value!);
+    expect(first.ci![1]).toBeGreaterThan(first.value!);
+    expect(metricCells("gridwm-judge", rows, "seed", 300).metrics.JAcc_neu.ci).toEqual(first.ci);
+    expect(metricCells("gridwm-judge", rows, "other", 300).metrics.JAcc_neu.ci).not.toEqual(first.ci);
+    // with resamples 0 (the background job's first step) the value now, the interval "computing"
+    expect(metricCells("gridwm-judge", rows, "seed", 0).metrics.JAcc_neu).toMatchObject({ value: first.value, ci: null, reason: "computing" });
+    // the closed forms are never deferred
+    expect(metricCells("gridwm-judge", rows, "seed", 0).metrics.Acc_C.ci).toEqual(metricCells("gridwm-judge", rows, "seed", 300).metrics.Acc_C.ci);
   });
 });
 
 describe("intervals that account for answers to the same item", () => {
-  it("TA: 25 of 50 answers from 10 items x 5 agreeing people gets the interval of 10 items ([0.2366, 0.7634]), not Wilson(25, 50) = [0.366, 0.634]", () => {
-    const items = Array.from({ length: 10 }, (_, i) => Array.from({ length: 5 }, () => row(s(i < 5, i < 5 ? 3 : 0, 3))));
-    const cell = metricCells("enact-forward", items, "seed", 300);
+  it("TA over items: 25 of 50 answers from 10 items x 5 agreeing people gets the interval of 10 items, not Wilson(25, 50) = [0.366, 0.634]", () => {
+    const items = Array.from({ length: 10 }, (_, i) => Array.from({ length: 5 }, (_, p) => ({ ...row(s(i < 5, i < 5 ? 3 : 0, 3)), annotator: `p${p}` })));
+    const cell = metricCells("enact-forward", items, "seed", 300, "items");
     expect(cell.metrics.TA.value).toBe(0.5);
-    expect(cell.metrics.TA.ci![0]).toBeCloseTo(0.2365896, 6);
-    expect(cell.metrics.TA.ci![1]).toBeCloseTo(0.7634104, 6);
-    expect(cell.metrics.TA.deff).toBeCloseTo(5, 10);
+    // V_items = (10/9) * 10 * 2.5^2 / 50^2 = 1/36: n_eff = 9 (10 items, with the small-sample factor 10/9)
+    expect(cell.metrics.TA.effectiveN).toBeCloseTo(9, 10);
+    expect(cell.metrics.TA.deff).toBeCloseTo(50 / 9, 10);
     expect(cell.metrics.TA.items).toBe(10);
+    expect(cell.metrics.TA.ci![0]).toBeLessThan(0.25);
+    // people agree on every item: over people and items it is as wide (people do not differ)
+    const both = metricCells("enact-forward", items, "seed", 300);
+    expect(both.metrics.TA.ci![0]).toBeCloseTo(cell.metrics.TA.ci![0], 10);
   });
 
-  it("one item answered by several people: no interval, 'one item' (Wilson and bootstrap alike), never a zero-width one", () => {
-    const items = [[row(s(true, 3, 3)), row(s(false, 1, 3)), row(s(true, 3, 3))]];
+  it("one item answered by several people: no interval, 'one item' (Wilson and ratio alike), never a zero-width one", () => {
+    const items = [[row(s(true, 3, 3)), row(s(false, 1, 3)), row(s(true, 3, 3))].map((r, p) => ({ ...r, annotator: `p${p}` }))];
     const cell = metricCells("enact-forward", items, "seed", 300);
     expect(cell.metrics.TA).toMatchObject({ value: 2 / 3, ci: null, reason: "one item" });
     expect(cell.metrics.PA).toMatchObject({ ci: null, reason: "one item" });
     expect(cell.metrics.PA.value).toBeCloseTo(7 / 9, 12);
   });
 
-  it("a bootstrap that cannot vary (every item the same ratio) gives no zero-width interval", () => {
-    const items = Array.from({ length: 4 }, () => [row(s(true, 3, 3))]);
+  it("a figure that cannot vary (every answer the same ratio) gives no zero-width interval", () => {
+    const items = Array.from({ length: 4 }, (_, i) => [{ ...row(s(true, 3, 3)), annotator: `p${i}` }]);
     const cell = metricCells("enact-forward", items, "seed", 300);
     expect(cell.metrics.PA.value).toBe(1);
     expect(cell.metrics.PA.ci).toBeNull();
@@ -113,25 +175,6 @@ describe("metricShape", () => {
     expect(aggregateScoredAnswers(judge, rows).JAcc_neu).toBeCloseTo(7 / 10, 12); // neutral: i = 0, 3, ..., 27; wrong when i % 4 = 0
     expect(metricShape("gridwm-judge", "JAcc_neu", [rows])).toBeNull();
     expect(metricShape("gridwm-judge", "Acc_C", [rows])).toEqual({ kind: "ratio", numerator: "correct", denominator: "(count)" });
-  });
-
-  it("the additive fast path draws like the generic one: same bounds as aggregate() on every resample", () => {
-    const items = scores.map((x, i) => (i % 2 ? [x, scores[(i + 7) % 40]] : [x]));
-    const strata = [{ tag: "a", items: items.slice(0, 25) }, { tag: "b", items: items.slice(25) }];
-    const fast = kindCells("enact-forward", strata, "k", 300);
-    const generic = stratifiedClusterBootstrap(
-      items,
-      items.map((_, i) => (i < 25 ? 0 : 1)),
-      2,
-      [[0, 1]],
-      (sample) => getTaskModule("enact-forward").aggregate(sample.map((r) => r.score)).PA,
-      mulberry32(seedFromString("k|PA")),
-      { resamples: 300 },
-    );
-    expect(fast.a.metrics.PA.ci![0]).toBeCloseTo(generic.strata[0].ci![0], 12);
-    expect(fast.b.metrics.PA.ci![1]).toBeCloseTo(generic.strata[1].ci![1], 12);
-    expect(fast[ALL].metrics.PA.ci![0]).toBeCloseTo(generic.groups[0].ci![0], 12);
-    expect(fast[ALL].metrics.PA.ci![1]).toBeCloseTo(generic.groups[0].ci![1], 12);
   });
 });
 

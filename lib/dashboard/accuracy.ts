@@ -1,29 +1,35 @@
 import { LRUCache } from "lru-cache";
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
-import { additiveStratifiedBootstrap, stratifiedClusterBootstrap, type BlockInterval } from "@/lib/stats/stratified-bootstrap";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
-import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
+import { crossedIndexes, expandByWeights, pigeonholeBootstrap } from "@/lib/stats/pigeonhole-bootstrap";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { twoWayRangeInterval, type CrossedColumns } from "@/lib/dashboard/two-way-cells";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * Accuracy with each kind's own metrics (ENACT: TA, a proportion, and PA, a micro-averaged
- * ratio) by kind x tag value, with 95% intervals that treat the item as the unit (several people
- * answering one item are not independent draws): Wilson with a design effect for proportions that
- * are a mean of a 0/1 per answer (lib/stats/clustered-wilson-interval.ts), a seeded percentile
- * bootstrap over items for everything else (with resamples = 0 the bootstrap's cells carry the
- * value and the reason "computing": a background job computes them, INLINE_INTERVALS_MAX_ANSWERS). A cell of one item has no interval ("one item"), nor
- * has a bootstrap whose every resample is the same value. Pure: the caller passes scored answers.
+ * ratio) by kind x tag value, with 95% intervals that generalise over the people and the items
+ * (both are samples: two people answering one item are not independent draws, nor are two answers
+ * of one person), or over the items alone when the study takes its people as the population
+ * (the study setting "generalise over"): the two-way cluster-robust variance of a metric that is a
+ * ratio of sums of score fields (lib/stats/two-way-cluster-variance.ts; Wilson at the effective n
+ * for a proportion of a 0/1 field, normal otherwise), a seeded pigeonhole bootstrap
+ * (lib/stats/pigeonhole-bootstrap.ts) of the kind's own metric for everything else (with
+ * resamples = 0 the bootstrap's cells carry the value and the reason "computing": a background job
+ * computes them, INLINE_INTERVALS_MAX_ANSWERS). A cell of one item or one person has no interval
+ * and says so ("one item", "one person"), nor has a figure whose every resample is the same value.
+ * Pure: the caller passes scored answers.
  *
  * The metrics come from the kind (aggregateScoredAnswers: aggregate(), or aggregateAnswers() for
  * kinds whose metrics need tags and who answered). What an interval may assume about a metric is
- * checked on the data, not taken on trust: a "proportion" gets a Wilson interval only when it
- * equals the mean of a 0/1 field of the scores (ENACT's TA = mean of `accepted`), and the
- * bootstrap uses sums of two fields when the metric equals their ratio (ENACT's PA = sum of
- * correctPairs / sum of L); otherwise the bootstrap recomputes the kind's own metric on every
- * resample, which assumes nothing but costs more.
+ * checked on the data, not taken on trust: a metric gets the closed form only when it equals the
+ * ratio of sums of two score fields on the data (ENACT's TA = mean of `accepted`, PA = sum of
+ * correctPairs / sum of L), and Wilson only when that is a mean of a 0/1 field; otherwise the
+ * bootstrap recomputes the kind's own metric on every replicate, which assumes nothing but costs
+ * more.
  */
 
 /** The column of a row that pools every tag value. */
@@ -31,19 +37,28 @@ export const ALL = "__all__";
 
 export interface MetricCell {
   value: number | null;
-  /** 95% interval, or null with a reason ("one item": one item's answers say nothing of the spread between items) */
+  /** 95% interval, or null with a reason ("one item", "one person": one of either says nothing of the spread between them) */
   ci: [number, number] | null;
-  /** "wilson": Wilson with a design effect for answers to the same item; "bootstrap": percentile bootstrap over items */
-  interval: "wilson" | "bootstrap";
+  /**
+   * "wilson": Wilson at the effective n p(1-p)/V of the two-way variance V; "two-way": normal with
+   * that variance (a ratio or mean); "bootstrap": pigeonhole bootstrap of the kind's own metric
+   */
+  interval: "wilson" | "two-way" | "bootstrap";
   reason?: string;
-  /** items (clusters) behind the cell */
+  /** items behind the cell */
   items?: number;
-  /** Wilson: the design effect used (1 = every item answered once, or no between-item spread) */
+  /** people (distinct annotators) behind the cell */
+  people?: number;
+  /** Wilson: the effective number of answers, p(1-p)/V */
+  effectiveN?: number;
+  /** Wilson: answers / effective n (1 = as many independent answers) */
   deff?: number;
 }
 
 /** The reason a cell of one item has no interval. */
 export const ONE_ITEM = "one item";
+/** The reason a cell of one person's answers has no interval over people. */
+export const ONE_PERSON = "one person";
 /** The reason a bootstrap over several items has no interval: every resample gives the same value. */
 export const NO_SPREAD = "no spread: every item the same";
 
@@ -223,10 +238,14 @@ function isZeroOne(rows: ScoredAnswer[], field: string): boolean {
 
 /**
  * Metric cells of a kind's scored answers, one cell per stratum (tag value) plus the pooled ALL
- * cell. Values: the kind's own metrics. Intervals (95%): Wilson with a design effect over items
- * for a proportion that is the mean of a 0/1 field over answers; otherwise a percentile bootstrap over items (an item's answers stay
- * together: they are not independent), resampled within each stratum, one pass giving every cell
- * and the ALL cell (a stratified bootstrap) its interval, seeded by `seedKey`.
+ * cell. Values: the kind's own metrics. Intervals (95%), over people and items (`over`
+ * "people+items": both are samples) or over items alone ("items": these people are the
+ * population): a metric that is a ratio of sums of score fields (a mean when the denominator is
+ * one per answer) gets the two-way cluster-robust variance of that ratio, Wilson's interval at the
+ * effective n for a proportion of a 0/1 field, a normal one otherwise; any other metric a
+ * pigeonhole bootstrap that recomputes the kind's own metric on every replicate (people and items
+ * drawn independently), seeded by `seedKey` and the stratum. Who answered is the row's
+ * `annotator` (rows without one are one anonymous judge).
  */
 export function kindCells(
   kind: string,
@@ -234,6 +253,7 @@ export function kindCells(
   seedKey: string,
   resamples = BOOTSTRAP_RESAMPLES,
   shapeOf: (metricId: string, cellRows: ScoredAnswer[][]) => MetricShape = (metricId, cellRows) => metricShape(kind, metricId, cellRows),
+  over: GeneraliseOver = "people+items",
 ): Record<string, AccuracyCell> {
   const taskModule = getTaskModule(kind);
   const cellRows = strata.map((s) => concat(s.items));
@@ -243,79 +263,118 @@ export function kindCells(
   const out: Record<string, AccuracyCell> = {};
   strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, metrics: {} }));
   const all: AccuracyCell = { n: allRows.length, metrics: {} };
-  const clusters = concat(strata.map((s) => s.items));
-  // clusters lie stratum after stratum: stratum i holds clusters clusterStart[i] .. clusterStart[i + 1] - 1
-  const clusterStart = new Int32Array(strata.length + 1);
-  strata.forEach((s, i) => (clusterStart[i + 1] = clusterStart[i] + s.items.length));
-  const stratumOf = new Array<number>(clusters.length);
-  strata.forEach((_, i) => stratumOf.fill(i, clusterStart[i], clusterStart[i + 1]));
   const undefinedCell = (interval: MetricCell["interval"]): MetricCell => ({ value: null, ci: null, interval, reason: "undefined for these answers" });
+  const finite = (value: number | null | undefined): value is number => value !== null && value !== undefined && Number.isFinite(value);
+  // every answer's item (its cluster's index, unique across strata) and person, once
+  const itemOf: number[][] = [];
+  const personOf: string[][] = [];
+  let cluster = 0;
+  for (const s of strata) {
+    const items: number[] = [];
+    const people: string[] = [];
+    for (const answers of s.items) {
+      for (const row of answers) {
+        items.push(cluster);
+        people.push(personKey(row));
+      }
+      cluster++;
+    }
+    itemOf.push(items);
+    personOf.push(people);
+  }
+  const allCount = allRows.length;
+  const offset = new Int32Array(strata.length + 1);
+  cellRows.forEach((rows, i) => (offset[i + 1] = offset[i] + rows.length));
+  const personIds = new Map<string, number>();
+  const itemIndex = new Int32Array(allCount);
+  const personIndex = new Int32Array(allCount);
+  itemOf.forEach((items, i) =>
+    items.forEach((item, a) => {
+      const key = personOf[i][a];
+      let id = personIds.get(key);
+      if (id === undefined) personIds.set(key, (id = personIds.size));
+      itemIndex[offset[i] + a] = item;
+      personIndex[offset[i] + a] = id;
+    }),
+  );
 
   for (const spec of taskModule.metrics) {
     const shape = shapeOf(spec.id, cellRows);
-    if (spec.type === "proportion" && shape && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator)) {
-      // each item's successes and trials, once: a stratum's are a run of them
-      const clusterCounts = clusters.map((answers) => {
-        let successes = 0;
-        for (const row of answers) successes += fieldValue(row.score, shape.numerator)!;
-        return { successes, trials: answers.length };
-      });
-      const wilson = (counts: Array<{ successes: number; trials: number }>, value: number | null | undefined): MetricCell => {
-        if (value === null || value === undefined || !Number.isFinite(value) || counts.every((c) => c.trials === 0)) return undefinedCell("wilson");
-        const w = clusteredWilsonInterval(counts);
-        if (!w.ci) return { value, ci: null, interval: "wilson", reason: ONE_ITEM, items: w.clusters };
-        return { value, ci: w.ci, interval: "wilson", items: w.clusters, deff: w.deff ?? 1 };
+    if (shape) {
+      const proportion = spec.type === "proportion" && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator);
+      const interval: MetricCell["interval"] = proportion ? "wilson" : "two-way";
+      // every answer's item, person and fields as columns, stratum after stratum: stratum i is answers offset[i] .. offset[i + 1] - 1
+      const columns: CrossedColumns = { item: itemIndex, person: personIndex, items: cluster, people: personIds.size, num: new Float64Array(allCount), den: shape.denominator === COUNT ? null : new Float64Array(allCount) };
+      cellRows.forEach((rows, i) =>
+        rows.forEach((row, a) => {
+          columns.num[offset[i] + a] = fieldValue(row.score, shape.numerator)!;
+          if (columns.den) columns.den[offset[i] + a] = fieldValue(row.score, shape.denominator)!;
+        }),
+      );
+      const twoWay = (start: number, end: number, value: number | null | undefined): MetricCell => {
+        if (!finite(value) || end === start) return undefinedCell(interval);
+        const result = twoWayRangeInterval(columns, start, end, over, proportion);
+        const counts = { items: result.items, people: result.people };
+        if (!result.ci) return { value, ci: null, interval, reason: result.reason ?? ONE_ITEM, ...counts };
+        if (!proportion) result.ci = withinAnswersRange(result.ci, columns, start, end);
+        if (result.ci[0] === result.ci[1]) return { value, ci: null, interval, reason: NO_SPREAD, ...counts };
+        return { value, ci: result.ci, interval, ...counts, ...(result.effectiveN !== undefined ? { effectiveN: result.effectiveN, deff: result.answers / result.effectiveN } : {}) };
       };
-      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = wilson(clusterCounts.slice(clusterStart[i], clusterStart[i + 1]), values[i][spec.id])));
-      all.metrics[spec.id] = wilson(clusterCounts, allValues[spec.id]);
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = twoWay(offset[i], offset[i + 1], values[i][spec.id])));
+      all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : twoWay(0, allCount, allValues[spec.id]);
       continue;
     }
+    const peopleIn = (i: number | null) => new Set(i === null ? personOf.flat() : personOf[i]).size;
+    const itemsIn = (i: number | null) => (i === null ? cluster : strata[i].items.length);
     if (resamples === 0) {
       // the bootstrap is left to a background job (INLINE_INTERVALS_MAX_ANSWERS): the values now, the intervals "computing"
-      const pending = (value: number | null | undefined, items: number): MetricCell => {
-        if (value === null || value === undefined || !Number.isFinite(value)) return undefinedCell("bootstrap");
-        return { value, ci: null, interval: "bootstrap", reason: items < 2 ? ONE_ITEM : INTERVAL_COMPUTING, items };
+      const pending = (value: number | null | undefined, i: number | null): MetricCell => {
+        if (!finite(value)) return undefinedCell("bootstrap");
+        const items = itemsIn(i);
+        const people = peopleIn(i);
+        const reason = items < 2 ? ONE_ITEM : over === "people+items" && people < 2 ? ONE_PERSON : INTERVAL_COMPUTING;
+        return { value, ci: null, interval: "bootstrap", reason, items, people };
       };
-      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = pending(values[i][spec.id], s.items.length)));
-      all.metrics[spec.id] = pending(allValues[spec.id], clusters.length);
+      strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = pending(values[i][spec.id], i)));
+      all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : pending(allValues[spec.id], null);
       continue;
     }
-    const rng = mulberry32(seedFromString(`${seedKey}|${spec.id}`));
-    const groups = [strata.map((_, i) => i)];
-    let boot;
-    if (shape) {
-      // sums of numerator and denominator per item: the same resampling, without rebuilding lists
-      const start = new Int32Array(clusters.length + 1);
-      const index = new Int32Array(clusters.length * 2);
-      const value = new Float64Array(clusters.length * 2);
-      clusters.forEach((rows, c) => {
-        let a = 0;
-        let b = 0;
-        for (const row of rows) {
-          a += fieldValue(row.score, shape.numerator)!;
-          b += fieldValue(row.score, shape.denominator)!;
-        }
-        index[2 * c + 1] = 1;
-        value[2 * c] = a;
-        value[2 * c + 1] = b;
-        start[c + 1] = 2 * (c + 1);
-      });
-      boot = additiveStratifiedBootstrap({ dims: 2, start, index, value }, stratumOf, strata.length, groups, (sum) => (sum[1] > 0 ? sum[0] / sum[1] : null), rng, { resamples });
-    } else {
-      boot = stratifiedClusterBootstrap(clusters, stratumOf, strata.length, groups, (sample) => aggregateScoredAnswers(taskModule, sample)[spec.id] ?? null, rng, { resamples });
-    }
-    const cell = (value: number | null | undefined, interval: BlockInterval): MetricCell => {
-      if (value === null || value === undefined || !Number.isFinite(value)) return undefinedCell("bootstrap");
-      const items = interval.clusters;
-      if (items < 2) return { value, ci: null, interval: "bootstrap", reason: ONE_ITEM, items };
-      if (interval.ci && interval.ci[0] === interval.ci[1]) return { value, ci: null, interval: "bootstrap", reason: NO_SPREAD, items };
-      return { value, ci: interval.ci, interval: "bootstrap", items, ...(interval.ci ? {} : { reason: interval.reason }) };
+    const boot = (rows: ScoredAnswer[], items: number[], people: string[], value: number | null | undefined, seed: string): MetricCell => {
+      if (!finite(value)) return undefinedCell("bootstrap");
+      const input = crossedIndexes(Array.from(rows, (_, a) => a), (a) => items[a], (a) => people[a]);
+      const result = pigeonholeBootstrap(input, (weights) => aggregateScoredAnswers(taskModule, expandByWeights(rows, weights))[spec.id] ?? null, mulberry32(seedFromString(seed)), { resamples, over });
+      const counts = { items: input.items, people: input.people };
+      if (!result.ci) return { value, ci: null, interval: "bootstrap", reason: result.reason === "no spread" ? NO_SPREAD : (result.reason ?? ONE_ITEM), ...counts };
+      if (result.ci[0] === result.ci[1]) return { value, ci: null, interval: "bootstrap", reason: NO_SPREAD, ...counts };
+      return { value, ci: result.ci, interval: "bootstrap", ...counts };
     };
-    strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = cell(values[i][spec.id], boot.strata[i])));
-    all.metrics[spec.id] = cell(allValues[spec.id], boot.groups[0]);
+    strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = boot(cellRows[i], itemOf[i], personOf[i], values[i][spec.id], `${seedKey}|${spec.id}|${s.tag}`)));
+    all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : boot(allRows, concat(itemOf), concat(personOf), allValues[spec.id], `${seedKey}|${spec.id}|${ALL}`);
   }
   out[ALL] = all;
   return out;
+}
+
+/**
+ * A normal interval cut to the range of the answers' own ratios (num / den): a ratio of sums never
+ * leaves it (PA stays within [0, 1]), so bounds past it say nothing.
+ */
+function withinAnswersRange(ci: [number, number], columns: CrossedColumns, start: number, end: number): [number, number] {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let a = start; a < end; a++) {
+    const den = columns.den ? columns.den[a] : 1;
+    if (!(den > 0)) continue;
+    const r = columns.num[a] / den;
+    if (r < low) low = r;
+    if (r > high) high = r;
+  }
+  return low <= high ? [Math.max(low, ci[0]), Math.min(high, ci[1])] : ci;
+}
+
+/** Who gave an answer, as a cluster key: rows without an annotator are one anonymous judge (an answers file, a model run). */
+function personKey(row: ScoredAnswer): string {
+  return row.annotator ?? "";
 }
 
 /** The lists one after another, in one array. */
@@ -329,8 +388,8 @@ function concat<T>(lists: ReadonlyArray<ReadonlyArray<T>>): T[] {
 }
 
 /** Metric cells of one group of answers (items as clusters), e.g. for a single table cell. */
-export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: string, resamples = BOOTSTRAP_RESAMPLES): AccuracyCell {
-  return kindCells(kind, [{ tag: ALL, items }], seedKey, resamples)[ALL];
+export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: string, resamples = BOOTSTRAP_RESAMPLES, over: GeneraliseOver = "people+items"): AccuracyCell {
+  return kindCells(kind, [{ tag: ALL, items }], seedKey, resamples, undefined, over)[ALL];
 }
 
 /**
@@ -345,7 +404,7 @@ const shapeCache = new LRUCache<string, { shape: MetricShape }>({ max: 256 });
  * is checked once on all of the kind's answers in the order given, which does not depend on the
  * tag, and kept; without it, on the cells of this slicing.
  */
-export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES, shapeKey?: string): AccuracyRow[] {
+export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES, shapeKey?: string, over: GeneraliseOver = "people+items"): AccuracyRow[] {
   // kind -> tag -> item -> answers
   const byKind = new Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>();
   const rowsOfKind = new Map<string, ScoredAnswer[]>();
@@ -393,7 +452,7 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
             if (!hit) shapeCache.set(key, (hit = { shape: metricShape(kind, metricId, [rowsOfKind.get(kind)!]) }));
             return hit.shape;
           };
-    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`, resamples, shapeOf);
+    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`, resamples, shapeOf, over);
     if (tags.length === 1) cells[ALL] = cells[tags[0]];
     rows.push({ series, label, kind, cells });
   }

@@ -102,17 +102,24 @@ describe("study dashboard (designed study)", () => {
     expect(f3.n).toBe(12);
     expect(f3.metrics.TA.value).toBeCloseTo(8 / 12, 12);
     expect(f3.metrics.TA.interval).toBe("wilson");
-    // Python: Wilson 95% of 8/12 = (0.3906175873976138, 0.8618821601026385)
+    // two-way variance: item sums of residuals (1, 0, -1, 0) give V_items = (4/3) 2 / 12^2 = 1/54, above
+    // V_items + V_people - V_cells and V_people (people sums 1/3, 1/3, -2/3: 1/144): n_eff = (2/9) / (1/54) = 12,
+    // so Wilson at 12 answers. Python: Wilson 95% of 8/12 = (0.3906175873976138, 0.8618821601026385)
     expect(f3.metrics.TA.ci![0]).toBeCloseTo(0.3906175873976138, 10);
     expect(f3.metrics.TA.ci![1]).toBeCloseTo(0.8618821601026385, 10);
     expect(f3.metrics.PA.value).toBeCloseTo(27 / 36, 12);
-    expect(f3.metrics.PA.interval).toBe("bootstrap");
+    expect(f3.metrics.PA.interval).toBe("two-way");
     expect(f3.metrics.PA.ci![0]).toBeLessThanOrEqual(0.75);
     expect(f3.metrics.PA.ci![1]).toBeGreaterThanOrEqual(0.75);
     const f4 = cell(d.accuracy.rows, "enact-forward", "4");
     expect(f4.n).toBe(4);
     expect(f4.metrics.TA.value).toBe(0.5);
-    expect(f4.metrics.TA.ci![0]).toBeCloseTo(0.15003570882017148, 10);
+    // f5, f6 x A, B, one right each way: every item's and every person's residuals sum to 0, so V = 0
+    // and n_eff falls to the fewest clusters, min(2 items, 2 people) = 2: Wilson(0.5, n = 2) =
+    // 0.5 -/+ (1.96 / (1 + 1.96^2 / 2)) sqrt(0.25 / 2 + 1.96^2 / 16)
+    const half = (1.96 / (1 + (1.96 * 1.96) / 2)) * Math.sqrt(0.25 / 2 + (1.96 * 1.96) / 16);
+    expect(f4.metrics.TA.ci![0]).toBeCloseTo(0.5 - half, 10);
+    expect(f4.metrics.TA.effectiveN).toBe(2);
     expect(f4.metrics.PA.value).toBeCloseTo(12 / 16, 12);
     const fAll = cell(d.accuracy.rows, "enact-forward", ALL);
     expect(fAll.n).toBe(16);
@@ -125,7 +132,7 @@ describe("study dashboard (designed study)", () => {
     expect(inv.metrics.PA.value).toBeCloseTo(16 / 18, 12);
     expect(d.accuracy.tagValues).toEqual(["3", "4"]);
 
-    // the same page twice shows the same (seeded) bootstrap bounds, also with a cold cache
+    // the same page twice shows the same bounds, also with a cold cache
     clearDashboardCaches();
     const again = await getStudyDashboard(study.slug, {});
     expect(cell(again.accuracy.rows, "enact-forward", "3").metrics.PA.ci).toEqual(f3.metrics.PA.ci);

@@ -19,11 +19,15 @@ import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTimeColumns, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import { agentRuns } from "@/lib/dashboard/agents";
+import { agentRuns, isAgentRun } from "@/lib/dashboard/agents";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 import { getStudyBySlug } from "@/lib/studies/studies";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
+import { studyGeneraliseOver } from "@/lib/studies/settings";
+import { compareHumansAndModels, type Comparison } from "@/lib/dashboard/comparison";
+import { intervalMethod, type IntervalMethod } from "@/lib/dashboard/method";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 
 /**
  * The study dashboard: every figure of the Dashboard tab, computed from one snapshot of the
@@ -118,6 +122,10 @@ export interface StudyDashboard {
   calibration: CalibrationResult | null;
   time: TimeResult;
   models: ModelRunSummary[];
+  /** what the intervals generalise over (the study setting) and the methods, in words */
+  method: IntervalMethod;
+  /** people against each model (imported runs and agents) on the items both answered, for each kind's headline metric */
+  comparison: Comparison;
   /**
    * The kinds' own sections, by KindDashboard.section (lib/tasks/<kind>/dashboard.ts); a section is
    * absent when the study has none of its kinds. components/tasks/dashboard-sections.ts reads them.
@@ -267,13 +275,13 @@ export function inlineIntervalsMaxAnswers(): number {
  * read at, the exclusions, the agents, the model runs and the agreement plan. A stored view is
  * current when its text is this.
  */
-function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>; excludedPeople: Set<string>; agentIds: Iterable<string>; modelVersion: string; planKey: number }): string {
+function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>; excludedPeople: Set<string>; agentIds: Iterable<string>; modelVersion: string; planKey: number; over: GeneraliseOver }): string {
   const digest = (values: Iterable<string>) => seedFromString([...values].sort().join(","));
-  return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}`;
+  return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}|over:${parts.over}`;
 }
 
 /** Accuracy rows of each model run (imported runs and agents), on the snapshot's items. */
-function modelAccuracyRows(snapshot: StudySnapshot, models: ModelRunSummary[], predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>, tagKey: string | null, seedBase: string, resamples: number): AccuracyRow[] {
+function modelEntries(snapshot: StudySnapshot, predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>, tagKey: string | null): Map<string, ScoredEntry[]> {
   const byRun = new Map<string, ScoredEntry[]>();
   for (const p of predictions) {
     const item = snapshot.items.index.get(p.itemId);
@@ -287,7 +295,15 @@ function modelAccuracyRows(snapshot: StudySnapshot, models: ModelRunSummary[], p
     });
     byRun.set(p.runId, list);
   }
-  return models.flatMap((m) => accuracyRows(byRun.get(m.id) ?? [], m.id, m.name, seedBase, resamples));
+  return byRun;
+}
+
+/**
+ * Accuracy rows of each model run (imported runs and agents), on the snapshot's items. A run is
+ * one fixed judge: its intervals are over its items (several samples of an item stay together).
+ */
+function modelAccuracyRows(models: ModelRunSummary[], byRun: Map<string, ScoredEntry[]>, seedBase: string, resamples: number): AccuracyRow[] {
+  return models.flatMap((m) => accuracyRows(byRun.get(m.id) ?? [], m.id, m.name, seedBase, resamples, undefined, "items"));
 }
 
 /** Calibration of the confidences given (one annotator's, or everyone's), plan answers in or out. */
@@ -316,13 +332,14 @@ export function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResu
 
 /** Everything but the answers that a view's figures are computed from, read now, and the version text they make with the data version. */
 async function figureInputs(studyId: string) {
-  const [dataVersion, importedRuns, planStatus, agents, excludedItemIds, excludedPeopleIds] = await Promise.all([
+  const [dataVersion, importedRuns, planStatus, agents, excludedItemIds, excludedPeopleIds, over] = await Promise.all([
     snapshotVersion(studyId),
     listModelRuns(studyId),
     getAgreementPlanStatus(studyId),
     agentRuns(studyId),
     excludedItemIdsForStudy(studyId),
     excludedParticipantIds(studyId),
+    studyGeneraliseOver(studyId),
   ]);
   // model agents are shown as runs beside the humans, never pooled with them (lib/dashboard/agents.ts)
   const models = [...importedRuns, ...agents.runs];
@@ -330,8 +347,8 @@ async function figureInputs(studyId: string) {
   const excludedPeople = new Set(excludedPeopleIds);
   const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
   const planKey = seedFromString(planStatus.completeItemIds.join(","));
-  const versionParts = { excludedIds, excludedPeople, agentIds: agents.userIds, modelVersion, planKey };
-  return { dataVersion, planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, versionParts, currentVersion: figuresVersionOf(dataVersion, versionParts) };
+  const versionParts = { excludedIds, excludedPeople, agentIds: agents.userIds, modelVersion, planKey, over };
+  return { dataVersion, planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, over, versionParts, currentVersion: figuresVersionOf(dataVersion, versionParts) };
 }
 
 /** A view's name: its parameters as given (the same link, the same stored view). The default view, opened with none, is "{}". */
@@ -393,7 +410,7 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
   const study = await getStudyBySlug(slug);
   const params = parseDashboardParams(searchParams);
   const [inputs, progress, replica] = await Promise.all([figureInputs(study.id), getStudyProgress(study.id, study.overlap), readFreshness()]);
-  const { planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, versionParts } = inputs;
+  const { planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, over, versionParts } = inputs;
   const viewKey = viewKeyOf(params);
 
   // a large study's view computed by the background job: served from its row, refreshed in the background when the data moved on
@@ -440,11 +457,25 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
   const computeStarted = performance.now();
 
   const computeIntervalFigures = async () => {
-    const rows = memoize(`${v}|accuracy|${tagKey}|${scope}|${ciKey}`, () =>
-      accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples, `${v}|${scope}`),
+    const rows = memoize(`${v}|accuracy|${tagKey}|${scope}|${over}|${ciKey}`, () =>
+      accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples, `${v}|${scope}`, over),
     );
 
-    const modelRows = models.length === 0 ? [] : await memoizeAsync(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, async () => modelAccuracyRows(snapshot, models, await modelPredictions(), tagKey, `${study.id}|accuracy`, resamples));
+    const byRun = models.length === 0 ? new Map<string, ScoredEntry[]>() : await memoizeAsync(`${v}|model-entries|${modelVersion}|${tagKey}`, async () => modelEntries(snapshot, await modelPredictions(), tagKey));
+    const modelRows = models.length === 0 ? [] : memoize(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, () => modelAccuracyRows(models, byRun, `${study.id}|accuracy`, resamples));
+
+    // people pooled (whoever the table shows), against every run on the items both answered
+    const planScope = `plan:${includePlanAnswers ? "with" : "without"}`;
+    const pooledRows =
+      annotator === null ? rows : memoize(`${v}|accuracy|${tagKey}|all|${planScope}|${over}|${ciKey}`, () => accuracyRows(humanEntries(snapshot, tagKey, null, !includePlanAnswers), "humans", "Humans (pooled)", `${study.id}|accuracy`, resamples, `${v}|all|${planScope}`, over));
+    const comparison = memoize(`${v}|comparison|${modelVersion}|${tagKey}|${planScope}|${over}|${ciKey}`, () =>
+      compareHumansAndModels(
+        humanEntries(snapshot, tagKey, null, !includePlanAnswers),
+        models.map((m) => ({ id: m.id, name: m.name, agent: isAgentRun(m.id), entries: byRun.get(m.id) ?? [] })),
+        pooledRows,
+        { over, seedKey: `${study.id}|comparison`, resamples },
+      ),
+    );
 
     const agreement = encoding
       ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
@@ -465,10 +496,10 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
             ),
           )
         : null;
-    return { rows, modelRows, agreement, planAgreement };
+    return { rows, modelRows, comparison, agreement, planAgreement };
   };
 
-  const { rows, modelRows, agreement, planAgreement } = await computeIntervalFigures();
+  const { rows, modelRows, comparison, agreement, planAgreement } = await computeIntervalFigures();
   const intervals: IntervalsState = { state: deferred ? "computing" : "inline" };
   if (deferred) await askForView(study.id, viewKey, figuresVersion, slug, params);
 
@@ -486,6 +517,7 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     confidenceScale: study.confidenceScale,
     calibrationBins: binsForScale(study.confidenceScale),
     idleCapMs: idleCapMs(study.idleCapSeconds),
+    generaliseOver: over,
     excludedItemIds: includeExcluded ? undefined : excludedIds,
     includePlanAnswers,
     humanAnswers: () => humanEntries(snapshot, null, null).map((entry) => ({ kind: entry.kind, row: entry.row })),
@@ -507,6 +539,8 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     calibration,
     time,
     models,
+    method: intervalMethod(over),
+    comparison,
     sections: Object.fromEntries(sections),
   };
   if (options.store) {

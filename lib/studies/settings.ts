@@ -6,7 +6,8 @@ import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
-import { endingsOf, STATUS_TRANSITIONS, studySettingsSchema, studySettingsSchemaWith, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { endingsOf, generaliseOverSchema, STATUS_TRANSITIONS, studySettingsSchema, studySettingsSchemaWith, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
 
 /**
  * A study's settings (the Settings tab): read, change while the study is not frozen, the
@@ -48,6 +49,7 @@ const settingsSelect = {
   previousVersionId: true,
   conditions: true,
   taskSettings: true,
+  generaliseOver: true,
 } as const satisfies Prisma.StudySelect;
 
 /** A kind's settings form: its JSON Schema (for the browser form) and current values. */
@@ -73,6 +75,8 @@ export interface StudySettingsView {
   responses: number;
   frozen: boolean;
   settings: StudySettings;
+  /** analysis settings: changeable whether or not the study is frozen (PATCH /api/studies/<slug>/analysis) */
+  analysis: { generaliseOver: GeneraliseOver };
   kinds: KindSettingsInfo[];
   /** tag keys of the study's items (balance tag choices) */
   tagKeys: string[];
@@ -184,6 +188,7 @@ export async function getStudySettings(slug: string): Promise<StudySettingsView>
     responses,
     frozen: responses > 0,
     settings: settingsOf(study),
+    analysis: { generaliseOver: generaliseOverOf(study.generaliseOver) },
     kinds,
     tagKeys,
     items: { total: count(() => true), practice: count((row) => row.practice), gold: count((row) => row.gold) },
@@ -297,6 +302,35 @@ export async function changeStudyStatus(slug: string, status: StudyStatusValue, 
   if (updated.count === 0) throw new AppError("CONFLICT", "The status changed meanwhile; reload the page");
   await recordAudit(actorId, "study.status", `study:${study.id}`, { slug, from: study.status, to: status });
   return { status };
+}
+
+/** The stored choice read leniently: anything else is the default, people and items. */
+export function generaliseOverOf(value: unknown): GeneraliseOver {
+  const parsed = generaliseOverSchema.safeParse(value);
+  return parsed.success ? parsed.data : "people+items";
+}
+
+/** What a study's dashboard intervals generalise over (Study.generaliseOver). */
+export async function studyGeneraliseOver(studyId: string): Promise<GeneraliseOver> {
+  const study = await db.study.findUnique({ where: { id: studyId }, select: { generaliseOver: true } });
+  return generaliseOverOf(study?.generaliseOver);
+}
+
+/**
+ * Changes the analysis settings: what the dashboards' intervals generalise over. Allowed on a
+ * frozen study (it changes how answers are summarised, not the work); the stored dashboard views
+ * are of the old choice and are recomputed (the choice is part of their figures' version). One
+ * audit entry.
+ */
+export async function updateStudyAnalysis(slug: string, input: { generaliseOver: GeneraliseOver }, actorId: string): Promise<{ generaliseOver: GeneraliseOver }> {
+  const generaliseOver = generaliseOverSchema.parse(input.generaliseOver);
+  const study = await db.study.findUnique({ where: { slug }, select: { id: true, generaliseOver: true } });
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  const before = generaliseOverOf(study.generaliseOver);
+  if (before === generaliseOver) return { generaliseOver };
+  await db.study.update({ where: { id: study.id }, data: { generaliseOver }, select: { id: true } });
+  await recordAudit(actorId, "study.analysis", `study:${study.id}`, { slug, changes: { generaliseOver: { from: before, to: generaliseOver } } });
+  return { generaliseOver };
 }
 
 /** A fresh public link token (24 random bytes, URL-safe). */

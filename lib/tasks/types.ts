@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ModelPredictionsLoader, StudySnapshot } from "@/lib/dashboard/types";
 import type { ModelRunSummary } from "@/lib/models/types";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import type { KindScoringHooks } from "@/lib/scoring/kind-scoring";
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 
@@ -250,7 +251,11 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   aggregateAnswers?(rows: ReadonlyArray<ScoredAnswer<Answer, Score>>): Record<string, number | null>;
   metrics: MetricSpec[];
-  /** Optional: the metric id the comparison uses (people vs models, the planner); default: the first metric. One of `metrics`' ids. */
+  /**
+   * Optional: the id of the metric (one of `metrics`) a paper states for this kind, the one people
+   * and models are compared on (the dashboard's headline and comparison table, `yardstick
+   * compare`). Default: the first metric.
+   */
   headlineMetric?: string;
   agreementEncodings: AgreementEncoding<Answer>[];
   /**
@@ -441,6 +446,8 @@ export interface KindDashboardContext {
   confidenceScale: "LIKERT_5" | "PERCENT";
   calibrationBins: number;
   idleCapMs: number;
+  /** what intervals generalise over (the study setting): people and items, or items only (these people are the population) */
+  generaliseOver: GeneraliseOver;
   /** items that failed review, left out of the figures; undefined when they are included */
   excludedItemIds?: ReadonlySet<string>;
   /** whether answers given for the agreement plan count in accuracy and calibration, as in the main table (they always feed agreement) */

@@ -169,5 +169,20 @@ export const STATUS_TRANSITIONS: Record<StudyStatusValue, readonly StudyStatusVa
 
 export const studyStatusChangeSchema = z.object({ status: z.enum(STUDY_STATUSES) });
 
+/**
+ * What the dashboards' intervals generalise over: "people+items" (the people and the items are
+ * both samples of larger populations: the default) or "items" (these people are the population).
+ * An analysis choice, not part of the work: it stays changeable once answers exist.
+ */
+export const GENERALISE_OVER_CHOICES = ["people+items", "items"] as const;
+export const generaliseOverSchema = z.enum(GENERALISE_OVER_CHOICES);
+export const GENERALISE_OVER_LABELS: Record<(typeof GENERALISE_OVER_CHOICES)[number], string> = {
+  "people+items": "People and items (both are samples)",
+  items: "Items only (these people are the population)",
+};
+
+/** PATCH /api/studies/<slug>/analysis: the study's analysis settings. */
+export const studyAnalysisChangeSchema = z.strictObject({ generaliseOver: generaliseOverSchema });
+
 /** The public entry link: create (or replace) its token, or switch it off. */
 export const entryLinkChangeSchema = z.object({ action: z.enum(["create", "disable"]) });

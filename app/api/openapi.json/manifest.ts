@@ -24,10 +24,12 @@ import * as rReviewStudiesSlugResults from "@/app/api/review/studies/[slug]/resu
 import * as rReviewStudiesSlug from "@/app/api/review/studies/[slug]/route";
 import * as rReviewStudies from "@/app/api/review/studies/route";
 import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
+import * as rStudiesSlugAnalysis from "@/app/api/studies/[slug]/analysis/route";
 import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
 import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
 import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
+import * as rStudiesSlugComparisonCsv from "@/app/api/studies/[slug]/comparison.csv/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
 import * as rStudiesSlugEntryLink from "@/app/api/studies/[slug]/entry-link/route";
 import * as rStudiesSlugExportWhat from "@/app/api/studies/[slug]/export/[what]/route";
@@ -82,8 +84,10 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/agents", module: rStudiesSlugAgents },
   { path: "/api/studies/{slug}/agents/{agentId}", module: rStudiesSlugAgentsAgentId },
   { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
+  { path: "/api/studies/{slug}/analysis", module: rStudiesSlugAnalysis },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
+  { path: "/api/studies/{slug}/comparison.csv", module: rStudiesSlugComparisonCsv },
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
   { path: "/api/studies/{slug}/entry-link", module: rStudiesSlugEntryLink },
   { path: "/api/studies/{slug}/export/{what}", module: rStudiesSlugExportWhat },

@@ -316,6 +316,7 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
     correctShare: meanOf(scores.map((score) => (score.correct ? 1 : 0))),
   }),
   metrics: exploreMetrics,
+  // the paper's unified score (Eq. 1), not the first of its parts
   headlineMetric: "S_uni",
   agreementEncodings: exploreAgreementEncodings,
 

@@ -20,6 +20,7 @@ import { DashboardControls } from "@/components/dashboard/dashboard-controls";
 import { ModelRunsPanel } from "@/components/dashboard/model-runs-panel";
 import { IntervalsStatus } from "@/components/dashboard/intervals-status";
 import { PendingFigures } from "@/components/dashboard/pending-figures";
+import { ComparisonHeadline, ComparisonTable, MethodLine } from "@/components/dashboard/comparison-section";
 import { count, duration, fixed, pct } from "@/components/dashboard/format";
 import { PlanPanel } from "@/components/dashboard/plan-panel";
 
@@ -81,6 +82,9 @@ export default async function DashboardPage({ params, searchParams }: { params: 
   const tagTitle = choices.tagKey ?? "tag";
   const defaults = choiceDefaults(choices);
   const scopeName = choices.annotator === null ? "all annotators (pooled)" : annotators[choices.annotator].name;
+  // the comparison.csv of this view: its slicing and plan choice (people are always pooled there)
+  const comparisonParams = new URLSearchParams({ ...(choices.tagKey && choices.tagKey !== defaults.tag ? { tag: choices.tagKey } : {}), ...(choices.includePlanAnswers ? { plan: "with" } : {}), ...(choices.includeExcluded ? { reviewed: "with" } : {}), ...(choices.includeExcludedParticipants ? { participants: "with" } : {}) }).toString();
+  const comparisonSearch = comparisonParams ? `?${comparisonParams}` : "";
 
   const controls = [
     { name: "tag", label: "Slice by tag", defaultValue: defaults.tag, value: choices.tagKey ?? "", options: choices.tagKeys.length ? choices.tagKeys.map((t) => ({ value: t.key, label: t.key })) : [{ value: "", label: "(no tags)" }] },
@@ -151,6 +155,8 @@ export default async function DashboardPage({ params, searchParams }: { params: 
           ) : null}
           {d.asOf.stale ? "; newer answers arrived since (large studies refresh at most once a minute)" : ""}.
         </p>
+        <ComparisonHeadline comparison={d.comparison} kinds={d.kinds} />
+        <MethodLine method={d.method} />
         <IntervalsStatus intervals={d.intervals} answers={count(d.asOf.responses)} />
       </div>
       <nav aria-label="Dashboard sections" className="sticky top-14 z-20 -mx-1 flex flex-wrap gap-x-5 gap-y-1 border-b border-slate-200 bg-slate-50/95 px-1 py-2 text-sm backdrop-blur">
@@ -389,8 +395,9 @@ export default async function DashboardPage({ params, searchParams }: { params: 
 
       <section id="models" className="scroll-mt-28">
         <Card>
-          <CardHeader title="Humans against models" description="Model answers scored by the same scorer; they appear as rows in the accuracy table and dashed lines in its charts." />
-          <CardBody>
+          <CardHeader title="Humans against models" description="Model answers (imported runs and agents that played through the interface) scored by the same scorer; they appear as rows in the accuracy table and dashed lines in its charts." />
+          <CardBody className="space-y-6">
+            <ComparisonTable comparison={d.comparison} kinds={d.kinds} tagKey={choices.tagKey} slug={slug} search={comparisonSearch} />
             <ModelRunsPanel slug={slug} runs={d.models.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() }))} />
           </CardBody>
         </Card>

@@ -6,6 +6,7 @@ import { getStudySettings } from "@/lib/studies/settings";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { StudySettingsForm } from "@/components/research/study-settings-form";
 import { NewVersionButton, StudyLifecycle } from "@/components/research/study-lifecycle";
+import { StudyAnalysisForm } from "@/components/research/study-analysis-form";
 import { count } from "@/components/dashboard/format";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -68,6 +69,12 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
           </CardBody>
         </Card>
       </div>
+      <Card>
+        <CardHeader title="Analysis" description="How the dashboard states its uncertainty." />
+        <CardBody>
+          <StudyAnalysisForm slug={slug} generaliseOver={view.analysis.generaliseOver} />
+        </CardBody>
+      </Card>
       {view.frozen ? (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="frozen-note">
           These settings are read-only: the study has responses. Use <strong>Create a new version</strong> above to change them.

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Study" ADD COLUMN     "generaliseOver" TEXT NOT NULL DEFAULT 'people+items';
