@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ALL, accuracyRows, metricCells, metricShape, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { mulberry32 } from "@/lib/stats/rng";
+import { tCritical } from "@/lib/stats/student-t";
+import { wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
@@ -27,8 +29,10 @@ describe("metricCells", () => {
     expect(cell.n).toBe(4);
     expect(cell.metrics.TA).toMatchObject({ value: 0.5, interval: "wilson", items: 4, people: 4 });
     expect(cell.metrics.TA.effectiveN).toBeCloseTo(3, 10);
-    // Wilson at n = 3, p = 0.5: centre 0.5, half-width (1.96 / (1 + 1.96^2 / 3)) sqrt(0.25 / 3 + 1.96^2 / 36)
-    const half = (1.96 / (1 + (1.96 * 1.96) / 3)) * Math.sqrt(0.25 / 3 + (1.96 * 1.96) / 36);
+    // Wilson at n = 3, p = 0.5 with t(3)'s critical value (4 people, 4 items: df = 3): centre 0.5,
+    // half-width (t / (1 + t^2 / 3)) sqrt(0.25 / 3 + t^2 / 36)
+    const t = tCritical(3);
+    const half = (t / (1 + (t * t) / 3)) * Math.sqrt(0.25 / 3 + (t * t) / 36);
     expect(cell.metrics.TA.ci![0]).toBeCloseTo(0.5 - half, 10);
     expect(cell.metrics.TA.ci![1]).toBeCloseTo(0.5 + half, 10);
     // PA = 8 / 14; residuals r = c - PA L; V = (4/3) sum r^2 / 14^2
@@ -37,28 +41,36 @@ describe("metricCells", () => {
     const se = Math.sqrt(((4 / 3) * r2) / 196);
     expect(cell.metrics.PA).toMatchObject({ interval: "two-way", items: 4 });
     expect(cell.metrics.PA.value).toBeCloseTo(PA, 12);
-    expect(cell.metrics.PA.ci![0]).toBeCloseTo(PA - 1.96 * se, 10);
-    // cut at 1: a ratio of sums never leaves the range of the answers' own ratios (0 to 1 here)
-    expect(PA + 1.96 * se).toBeGreaterThan(1);
+    expect(PA - t * se).toBeLessThan(0);
+    expect(cell.metrics.PA.ci![0]).toBe(0);
+    // cut at 0 and 1: a ratio of sums never leaves the range of the answers' own ratios (0 to 1 here)
+    expect(PA + t * se).toBeGreaterThan(1);
     expect(cell.metrics.PA.ci![1]).toBe(1);
   });
 
-  it("people who differ widen TA: 5 people x 24 items, accuracies 1.00 to 0.04, give about [0.19, 0.85] over people and items, the narrow item-only interval when these people are the population", () => {
+  it("people who differ widen TA: 5 people x 24 items, accuracies 1.00 to 0.04, give about [0.13, 0.90] over people and items (t with 4 df), the narrow item-only interval when these people are the population", () => {
     const items = peopleDominated();
     const both = metricCells("enact-forward", items, "seed", 300);
     const itemsOnly = metricCells("enact-forward", items, "seed", 300, "items");
     expect(both.metrics.TA.value).toBeCloseTo(64 / 120, 12);
     expect(both.metrics.TA.people).toBe(5);
-    expect(both.metrics.TA.ci![0]).toBeGreaterThan(0.17);
-    expect(both.metrics.TA.ci![0]).toBeLessThan(0.23);
-    expect(both.metrics.TA.ci![1]).toBeGreaterThan(0.81);
-    expect(both.metrics.TA.ci![1]).toBeLessThan(0.87);
+    // V = V_people: the people's sums of residuals, (24 - 12.8, 24 - 12.8, 14 - 12.8, 1 - 12.8, 1 - 12.8) / 120
+    const sums = [24, 24, 14, 1, 1].map((k) => k - 24 * (64 / 120));
+    const vPeople = ((5 / 4) * sums.reduce((a, x) => a + x * x, 0)) / 120 ** 2;
+    expect(both.metrics.TA.effectiveN).toBeCloseTo(((64 / 120) * (56 / 120)) / vPeople, 9);
+    expect(both.metrics.TA.ci![0]).toBeGreaterThan(0.1);
+    expect(both.metrics.TA.ci![0]).toBeLessThan(0.17);
+    expect(both.metrics.TA.ci![1]).toBeGreaterThan(0.85);
+    expect(both.metrics.TA.ci![1]).toBeLessThan(0.93);
     // items only: every item has 2 or 3 of 5 right, so items barely differ: the effective n is all 120
     // answers and the interval Wilson(64, 120) = [0.4444, 0.6202], the narrow one people were taken as fixed for
     const width = (ci: [number, number] | null) => ci![1] - ci![0];
     expect(itemsOnly.metrics.TA.effectiveN).toBe(120);
-    expect(itemsOnly.metrics.TA.ci![0]).toBeCloseTo(0.4444, 4);
-    expect(itemsOnly.metrics.TA.ci![1]).toBeCloseTo(0.6202, 4);
+    // (Wilson(64, 120) = [0.4444, 0.6202] at 1.96; at t(23), 24 items' df, a little wider)
+    const [low, high] = wilsonBounds(64 / 120, 120, tCritical(23));
+    expect(itemsOnly.metrics.TA.ci![0]).toBeCloseTo(low, 10);
+    expect(itemsOnly.metrics.TA.ci![1]).toBeCloseTo(high, 10);
+    expect(low).toBeCloseTo(0.4396, 4);
     expect(width(both.metrics.TA.ci) / width(itemsOnly.metrics.TA.ci)).toBeGreaterThan(3);
     expect(width(both.metrics.PA.ci) / width(itemsOnly.metrics.PA.ci)).toBeGreaterThan(3);
   });
@@ -107,9 +119,11 @@ describe("intervals that account for answers to the same item", () => {
     expect(cell.metrics.TA.deff).toBeCloseTo(50 / 9, 10);
     expect(cell.metrics.TA.items).toBe(10);
     expect(cell.metrics.TA.ci![0]).toBeLessThan(0.25);
-    // people agree on every item: over people and items it is as wide (people do not differ)
+    // people agree on every item: over people and items the variance is the same (people do not
+    // differ), the interval wider only by t's fewer degrees of freedom (5 people: 4, not 9)
     const both = metricCells("enact-forward", items, "seed", 300);
-    expect(both.metrics.TA.ci![0]).toBeCloseTo(cell.metrics.TA.ci![0], 10);
+    expect(both.metrics.TA.effectiveN).toBeCloseTo(9, 10);
+    expect(both.metrics.TA.ci![0]).toBeCloseTo(wilsonBounds(0.5, 9, tCritical(4))[0], 10);
   });
 
   it("one item answered by several people: no interval, 'one item' (Wilson and ratio alike), never a zero-width one", () => {

@@ -5,7 +5,7 @@ import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { crossedIndexes, expandByWeights, pigeonholeBootstrap } from "@/lib/stats/pigeonhole-bootstrap";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
-import { twoWayRangeInterval, type CrossedColumns } from "@/lib/dashboard/two-way-cells";
+import { twoWayRangeInterval, type CrossedColumns } from "@/lib/stats/two-way-cluster-variance";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 

@@ -5,7 +5,8 @@ import { percentileInterval } from "@/lib/stats/bootstrap-ci";
 import { normalCdf, pairedDifference } from "@/lib/stats/paired-difference";
 import { randomInt, mulberry32, type Rng } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
-import { twoWayClusterVariance, twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { twoWayClusterVariance, twoWayCritical, twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { tCdf } from "@/lib/stats/student-t";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 
@@ -192,7 +193,7 @@ function figure(estimate: number, ci: [number, number] | null, reason?: string):
  * each item weighted by people's answers to it; the two-way variance of D's linearisation, each
  * people's answer carrying its own term and its item's share of the model's.
  */
-export function pairedRatioDifference(humans: ReadonlyArray<CrossedAnswer>, model: ReadonlyArray<{ item: string | number; num: number; den: number }>, over: GeneraliseOver, z = 1.96): { humans: number; model: number; difference: number; ci: [number, number] | null; p: number | null; reason?: string } {
+export function pairedRatioDifference(humans: ReadonlyArray<CrossedAnswer>, model: ReadonlyArray<{ item: string | number; num: number; den: number }>, over: GeneraliseOver, z?: number): { humans: number; model: number; difference: number; ci: [number, number] | null; p: number | null; reason?: string } {
   const perItem = new Map<string | number, { num: number; den: number; n: number }>();
   for (const m of model) {
     const entry = perItem.get(m.item) ?? { num: 0, den: 0, n: 0 };
@@ -224,10 +225,12 @@ export function pairedRatioDifference(humans: ReadonlyArray<CrossedAnswer>, mode
     return { item: a.item, person: a.person, num: N * zTerm };
   });
   const v = twoWayClusterVariance(terms, over);
-  if (v.variance === null) return { humans: H, model: M, difference, ci: null, p: null, reason: v.reason };
+  if (v.variance === null || v.df === null) return { humans: H, model: M, difference, ci: null, p: null, reason: v.reason };
   const se = Math.sqrt(v.variance);
-  const p = se === 0 ? (difference === 0 ? 1 : 0) : Math.min(1, 2 * (1 - normalCdf(Math.abs(difference) / se)));
-  return { humans: H, model: M, difference, ci: [difference - z * se, difference + z * se], p };
+  const critical = twoWayCritical(v.df, z);
+  const tail = (x: number) => (z === undefined ? 1 - tCdf(x, v.df!) : 1 - normalCdf(x));
+  const p = se === 0 ? (difference === 0 ? 1 : 0) : Math.min(1, 2 * tail(Math.abs(difference) / se));
+  return { humans: H, model: M, difference, ci: [difference - critical * se, difference + critical * se], p };
 }
 
 /**

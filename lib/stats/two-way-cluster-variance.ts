@@ -50,33 +50,97 @@ export interface TwoWayVariance {
   reason?: "one item" | "one person" | "no answers";
 }
 
-/** Each cluster's sum of residuals, squared and added. Keys are the raw values (a Map tells 1 from "1"). */
-function clusterSumSq(keyOf: (a: CrossedAnswer) => unknown, answers: ReadonlyArray<CrossedAnswer>, residuals: Float64Array): { sumSq: number; clusters: number } {
-  const sums = new Map<unknown, number>();
-  for (let i = 0; i < answers.length; i++) {
-    const key = keyOf(answers[i]);
-    sums.set(key, (sums.get(key) ?? 0) + residuals[i]);
-  }
-  let sumSq = 0;
-  for (const s of sums.values()) sumSq += s * s;
-  return { sumSq, clusters: sums.size };
+/**
+ * Answers held as columns with integer item and person indexes: the form the variance is computed
+ * in (one pass of typed arrays, no object per answer: a dashboard computes one per metric and cell
+ * at half a million answers).
+ */
+export interface CrossedColumns {
+  /** per answer: its item's index, 0..items-1 */
+  item: Int32Array;
+  /** per answer: its person's index, 0..people-1 */
+  person: Int32Array;
+  items: number;
+  people: number;
+  num: Float64Array;
+  /** null: 1 per answer (a mean) */
+  den: Float64Array | null;
 }
 
-/** The same over (item, person) cells: one map of people per item. */
-function cellSumSq(answers: ReadonlyArray<CrossedAnswer>, residuals: Float64Array): { sumSq: number; clusters: number } {
-  const byItem = new Map<unknown, Map<unknown, number>>();
-  for (let i = 0; i < answers.length; i++) {
-    let cells = byItem.get(answers[i].item);
-    if (!cells) byItem.set(answers[i].item, (cells = new Map()));
-    cells.set(answers[i].person, (cells.get(answers[i].person) ?? 0) + residuals[i]);
+/** twoWayClusterVariance of the answers start..end-1 of columns. */
+export function twoWayColumnsVariance(c: CrossedColumns, start: number, end: number, over: GeneraliseOver = "people+items"): TwoWayVariance {
+  const n = end - start;
+  let sumNum = 0;
+  let sumDen = 0;
+  for (let a = start; a < end; a++) {
+    sumNum += c.num[a];
+    sumDen += c.den ? c.den[a] : 1;
   }
-  let sumSq = 0;
-  let clusters = 0;
-  for (const cells of byItem.values()) {
-    for (const s of cells.values()) sumSq += s * s;
-    clusters += cells.size;
+  const itemSum = new Float64Array(c.items);
+  const personSum = new Float64Array(c.people);
+  const itemSeen = new Uint8Array(c.items);
+  const personSeen = new Uint8Array(c.people);
+  let items = 0;
+  let people = 0;
+  for (let a = start; a < end; a++) {
+    if (!itemSeen[c.item[a]]) {
+      itemSeen[c.item[a]] = 1;
+      items++;
+    }
+    if (!personSeen[c.person[a]]) {
+      personSeen[c.person[a]] = 1;
+      people++;
+    }
   }
-  return { sumSq, clusters };
+  if (n === 0 || sumDen === 0) return { estimate: NaN, variance: null, df: null, vItems: null, vPeople: null, vCells: null, answers: n, items, people, reason: "no answers" };
+  const estimate = sumNum / sumDen;
+  const cellSum = new Map<number, number>();
+  for (let a = start; a < end; a++) {
+    const r = c.num[a] - estimate * (c.den ? c.den[a] : 1);
+    itemSum[c.item[a]] += r;
+    personSum[c.person[a]] += r;
+    const cell = c.item[a] * c.people + c.person[a];
+    cellSum.set(cell, (cellSum.get(cell) ?? 0) + r);
+  }
+  const scale = sumDen * sumDen;
+  const component = (sumSq: number, clusters: number) => (clusters < 2 ? null : ((clusters / (clusters - 1)) * sumSq) / scale);
+  let itemSq = 0;
+  for (let i = 0; i < c.items; i++) if (itemSeen[i]) itemSq += itemSum[i] * itemSum[i];
+  let personSq = 0;
+  for (let p = 0; p < c.people; p++) if (personSeen[p]) personSq += personSum[p] * personSum[p];
+  let cellSq = 0;
+  for (const sum of cellSum.values()) cellSq += sum * sum;
+  const vItems = component(itemSq, items);
+  const vPeople = component(personSq, people);
+  const vCells = component(cellSq, cellSum.size);
+  const base = { estimate, vItems, vPeople, vCells, answers: n, items, people };
+  if (vItems === null) return { ...base, variance: null, df: null, reason: "one item" };
+  if (over === "items") return { ...base, variance: vItems, df: items - 1 };
+  if (vPeople === null) return { ...base, variance: null, df: null, reason: "one person" };
+  const twoWay = vItems + vPeople - (vCells ?? 0);
+  return { ...base, variance: Math.max(twoWay, vItems, vPeople), df: Math.min(items, people) - 1 };
+}
+
+/** Columns of answers keyed by any values (a Map tells 1 from "1"), in first-appearance order. */
+export function crossedColumns(answers: ReadonlyArray<CrossedAnswer>): CrossedColumns {
+  const items = new Map<unknown, number>();
+  const people = new Map<unknown, number>();
+  const item = new Int32Array(answers.length);
+  const person = new Int32Array(answers.length);
+  const num = new Float64Array(answers.length);
+  let den: Float64Array | null = null;
+  answers.forEach((a, i) => {
+    const d = a.den ?? 1;
+    if (!Number.isFinite(a.num) || !Number.isFinite(d) || d < 0) throw new Error(`twoWayClusterVariance: answer ${i} has num ${a.num}, den ${d}`);
+    if (!items.has(a.item)) items.set(a.item, items.size);
+    if (!people.has(a.person)) people.set(a.person, people.size);
+    item[i] = items.get(a.item)!;
+    person[i] = people.get(a.person)!;
+    num[i] = a.num;
+    if (d !== 1 && den === null) den = new Float64Array(answers.length).fill(1);
+    if (den !== null) den[i] = d;
+  });
+  return { item, person, items: items.size, people: people.size, num, den };
 }
 
 /**
@@ -86,32 +150,7 @@ function cellSumSq(answers: ReadonlyArray<CrossedAnswer>, residuals: Float64Arra
  * twoWayClusterVariance([{item:1,person:"a",num:1},{item:2,person:"a",num:1},{item:1,person:"b",num:0},{item:2,person:"b",num:0}], "people+items");
  */
 export function twoWayClusterVariance(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver = "people+items"): TwoWayVariance {
-  const n = answers.length;
-  let sumNum = 0;
-  let sumDen = 0;
-  answers.forEach((a, i) => {
-    const den = a.den ?? 1;
-    if (!Number.isFinite(a.num) || !Number.isFinite(den) || den < 0) throw new Error(`twoWayClusterVariance: answer ${i} has num ${a.num}, den ${den}`);
-    sumNum += a.num;
-    sumDen += den;
-  });
-  const items = new Set(answers.map((a) => a.item)).size;
-  const people = new Set(answers.map((a) => a.person)).size;
-  if (n === 0 || sumDen === 0) return { estimate: NaN, variance: null, df: null, vItems: null, vPeople: null, vCells: null, answers: n, items, people, reason: "no answers" };
-  const estimate = sumNum / sumDen;
-  const residuals = new Float64Array(n);
-  answers.forEach((a, i) => (residuals[i] = a.num - estimate * (a.den ?? 1)));
-  const scale = sumDen * sumDen;
-  const component = ({ sumSq, clusters }: { sumSq: number; clusters: number }): number | null => (clusters < 2 ? null : ((clusters / (clusters - 1)) * sumSq) / scale);
-  const vItems = component(clusterSumSq((a) => a.item, answers, residuals));
-  const vPeople = component(clusterSumSq((a) => a.person, answers, residuals));
-  const vCells = component(cellSumSq(answers, residuals));
-  const base = { estimate, vItems, vPeople, vCells, answers: n, items, people };
-  if (vItems === null) return { ...base, variance: null, df: null, reason: "one item" };
-  if (over === "items") return { ...base, variance: vItems, df: items - 1 };
-  if (vPeople === null) return { ...base, variance: null, df: null, reason: "one person" };
-  const twoWay = vItems + vPeople - (vCells ?? 0);
-  return { ...base, variance: Math.max(twoWay, vItems, vPeople), df: Math.min(items, people) - 1 };
+  return twoWayColumnsVariance(crossedColumns(answers), 0, answers.length, over);
 }
 
 export interface TwoWayInterval {
@@ -137,12 +176,7 @@ export function twoWayCritical(df: number, z?: number): number {
 
 /** 95% interval of a mean or ratio from its two-way variance: estimate +- t(df) sqrt(V) (or +- z sqrt(V) when z is given). */
 export function twoWayMeanInterval(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver = "people+items", z?: number): TwoWayInterval {
-  const v = twoWayClusterVariance(answers, over);
-  const out = { estimate: v.estimate, answers: v.answers, items: v.items, people: v.people, variance: v.variance, df: v.df };
-  if (v.variance === null || v.df === null) return { ...out, ci: null, reason: v.reason };
-  const critical = twoWayCritical(v.df, z);
-  const half = critical * Math.sqrt(v.variance);
-  return { ...out, ci: [v.estimate - half, v.estimate + half], critical };
+  return intervalOf(twoWayClusterVariance(answers, over), over, false, z);
 }
 
 /**
@@ -153,13 +187,25 @@ export function twoWayMeanInterval(answers: ReadonlyArray<CrossedAnswer>, over: 
  * critical value (or the z given).
  */
 export function twoWayProportionInterval(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver = "people+items", z?: number): TwoWayInterval {
-  const v = twoWayClusterVariance(answers, over);
+  return intervalOf(twoWayClusterVariance(answers, over), over, true, z);
+}
+
+/** twoWayMeanInterval (proportion false) or twoWayProportionInterval (true) of the answers start..end-1 of columns. */
+export function twoWayRangeInterval(c: CrossedColumns, start: number, end: number, over: GeneraliseOver, proportion: boolean, z?: number): TwoWayInterval {
+  return intervalOf(twoWayColumnsVariance(c, start, end, over), over, proportion, z);
+}
+
+function intervalOf(v: TwoWayVariance, over: GeneraliseOver, proportion: boolean, z?: number): TwoWayInterval {
   const out = { estimate: v.estimate, answers: v.answers, items: v.items, people: v.people, variance: v.variance, df: v.df };
   if (v.variance === null || v.df === null) return { ...out, ci: null, reason: v.reason };
+  const critical = twoWayCritical(v.df, z);
+  if (!proportion) {
+    const half = critical * Math.sqrt(v.variance);
+    return { ...out, ci: [v.estimate - half, v.estimate + half], critical };
+  }
   const p = v.estimate;
   const floorN = over === "items" ? v.items : Math.min(v.items, v.people);
   const effectiveN = p <= 0 || p >= 1 || v.variance <= 0 ? floorN : Math.min(v.answers, (p * (1 - p)) / v.variance);
-  const critical = twoWayCritical(v.df, z);
   return { ...out, ci: wilsonBounds(Math.min(1, Math.max(0, p)), effectiveN, critical), effectiveN, critical };
 }
 

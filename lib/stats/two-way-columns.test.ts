@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { twoWayRangeInterval } from "@/lib/dashboard/two-way-cells";
+import { twoWayRangeInterval } from "@/lib/stats/two-way-cluster-variance";
 import { mulberry32 } from "@/lib/stats/rng";
 import { twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer } from "@/lib/stats/two-way-cluster-variance";
 
-/** The dashboard's column form gives what lib/stats gives on the same answers, field by field. */
+/** The column form (answers as integer-indexed columns) gives what the keyed form gives on the same answers, field by field. */
 describe("twoWayRangeInterval", () => {
   const cases: Array<{ name: string; answers: CrossedAnswer[] }> = [];
   const random = mulberry32(11);
