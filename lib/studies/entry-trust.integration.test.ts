@@ -7,6 +7,7 @@ import { addStudyMembers, listMemberCandidates } from "@/lib/studies/members";
 import { assignItemsTo, nextAssignment } from "@/lib/assignment";
 import { newEntryToken } from "@/lib/studies/settings";
 import { createInvite, enterByCredentials, enterByInvite, enterByLink, LINK_THROTTLE, openPlaces, previewEntry } from "@/lib/studies/entry";
+import { createAgent } from "@/lib/participants/agents";
 import { createReviewers, newReviewStudy, twoStudiesSharingABatch } from "@/lib/review/testing/fixtures";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
@@ -186,6 +187,18 @@ describe("public links (Medium: filling a study, unlimited accounts)", () => {
     expect(await db.user.count({ where: { externalId: "flood" } })).toBe(0);
     // a participant who is inside already is not a newcomer: they resume
     await expect(enterByLink(study.entryToken, { pid: "last-one" }, anywhere())).resolves.toMatchObject({ created: false });
+  });
+
+  it("leaves a place an agent played to people: agents answer beside them, never in their place", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const study = await linkedStudy({ items: 1 });
+    const { agent } = await createAgent(study.slug, { name: "bot", model: "m", notes: "", expiresInDays: 30 }, researcher.id);
+    expect(await nextAssignment(study.id, agent.id)).toMatchObject({ status: "assigned" });
+    expect(await openPlaces(study.id, 1)).toBe(1);
+    await expect(previewEntry(study.entryToken, { pid: "person" })).resolves.toMatchObject({ returning: false });
+    const person = await enterByLink(study.entryToken, { pid: "person" }, anywhere());
+    expect(await nextAssignment(study.id, person.id)).toMatchObject({ status: "assigned" });
+    expect(await openPlaces(study.id, 1)).toBe(0);
   });
 
   it("releases a place that was handed out but never started after the study's short first-item lease", async () => {

@@ -129,11 +129,12 @@ async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
 /**
  * Places left for new participants: per non-practice item, k minus its MAIN assignments that hold a
  * place (not released, and not open past their lease: the next claimer releases those, so they
- * are free places, e.g. one handed out and never started past its first-item lease).
+ * are free places, e.g. one handed out and never started past its first-item lease). A model
+ * agent's assignments hold none (lib/assignment/agents.ts), as in every count of lib/assignment.
  */
 export async function openPlaces(studyId: string, overlap: number): Promise<number> {
   const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
-    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'
+    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
       AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
     FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
   return Number(row?.n ?? 0);
