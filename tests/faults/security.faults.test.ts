@@ -262,6 +262,25 @@ describe("request body limits", () => {
   });
 });
 
+describe("next-auth's bodies", () => {
+  it("answers 413 to a sign-in or sign-out body over 64 KiB, declared or chunked, and still signs in", async () => {
+    const [user] = await createUsers(pool, 1, "ANNOTATOR", "authbody");
+    const form = `csrfToken=x&email=a%40b.c&password=${"p".repeat(4 * 1024 * 1024)}`;
+    const declared = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(declared.status).toBe(413);
+    const bytes = new TextEncoder().encode(form);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let offset = 0; offset < 4 * 1024 * 1024; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${server.baseUrl}/api/auth/signout`, { method: "POST", body: stream, headers: { "content-type": "application/x-www-form-urlencoded" }, duplex: "half" } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await signInWithPassword(server.baseUrl, user.email, user.password)).error).toBeNull();
+  });
+});
+
 describe("uploaded images", () => {
   async function importZip(zip: Buffer): Promise<Response> {
     const form = new FormData();
