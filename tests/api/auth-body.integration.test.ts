@@ -37,7 +37,7 @@ describe("next-auth's routes take bounded bodies", () => {
       body: stream,
       headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(50 * MiB) },
       duplex: "half",
-    } as RequestInit & { duplex: "half" });
+    } as ConstructorParameters<typeof NextRequest>[1]);
     const reply = await POST(request, context(["callback", "credentials"]));
     expect(reply.status).toBe(413);
     expect((await reply.json()).error).toContain("larger than");
@@ -52,7 +52,7 @@ describe("next-auth's routes take bounded bodies", () => {
         body: stream,
         headers: { "content-type": "application/x-www-form-urlencoded" },
         duplex: "half",
-      } as RequestInit & { duplex: "half" });
+      } as ConstructorParameters<typeof NextRequest>[1]);
       const reply = await POST(request, context(action));
       expect(reply.status, action.join("/")).toBe(413);
       expect(pulled()).toBeLessThan(20 * MiB);
