@@ -141,6 +141,11 @@ describe("the session cookie", () => {
       const csrf = result.setCookies.find((c) => c.startsWith("__Host-next-auth.csrf-token="));
       if (csrf) expect(csrf).toMatch(/; Secure/i);
       expect(directives((await fetch(`${secured.baseUrl}/signin`)).headers.get("content-security-policy")).has("upgrade-insecure-requests")).toBe(true);
+      // HSTS on pages, API answers and static files alike; none over http
+      for (const path of ["/signin", "/api/auth/session", "/api/annotate/studies", "/favicon.ico"]) {
+        expect((await fetch(`${secured.baseUrl}${path}`)).headers.get("strict-transport-security"), path).toBe("max-age=63072000");
+      }
+      expect((await fetch(`${server.baseUrl}/signin`)).headers.get("strict-transport-security")).toBeNull();
     } finally {
       await secured.kill();
     }
