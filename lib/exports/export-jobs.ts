@@ -118,7 +118,7 @@ export const EXPORT_JOB_CAPS = { perUser: 3, perStudy: 10 } as const;
 
 /** Refuses a new job past EXPORT_JOB_CAPS (429); call inside the transaction that creates it, which holds the study's lock. */
 async function assertExportJobRoom(tx: Prisma.TransactionClient, studyId: string, actorId: string | null): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`export-jobs:${studyId}`}))`;
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:export-jobs:${studyId}`}, 0))::text AS locked`;
   const open = await tx.exportJob.findMany({ where: { studyId, status: { in: ["QUEUED", "RUNNING"] } }, include: jobInclude });
   // a job the queue gave up on holds no place
   const unfinished = (await Promise.all(open.map(settleAbandoned))).filter((row) => row.status === "QUEUED" || row.status === "RUNNING");
