@@ -273,6 +273,20 @@ export async function sweepExpiredExports(now = new Date()): Promise<number> {
   }
 }
 
+/**
+ * For a withdrawal: the study's export files prepared so far may hold the person's answers. Inside
+ * the withdrawal's transaction, prepared files are due for removal at once (their jobs read
+ * EXPIRED) and running jobs fail (their attempts' writes are then ignored and they remove their
+ * own files); queued jobs read the data after the withdrawal. Returns the files due; call
+ * sweepExpiredExports after the commit to remove them (its next sweep retries one that fails).
+ */
+export async function discardStudyExports(tx: Prisma.TransactionClient, studyId: string, reason: string): Promise<number> {
+  const now = new Date();
+  await tx.exportJob.updateMany({ where: { studyId, status: "RUNNING" }, data: { status: "FAILED", error: `${reason}: prepare the export again.`, finishedAt: now } });
+  const due = await tx.exportJob.updateMany({ where: { studyId, status: "SUCCEEDED", deletedAt: null }, data: { expiresAt: now } });
+  return due.count;
+}
+
 /** A job's file key for one attempt: each attempt writes its own, so that a stale attempt cannot overwrite a newer one's file. */
 function fileKeyOf(jobId: string, attempt: number, fileName: string): string {
   return `exports/${jobId}/${attempt}/${fileName}`;
