@@ -97,6 +97,25 @@ describe("public links (Medium: takeover by PROLIFIC_PID alone)", () => {
     expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id });
   });
 
+  it("resumes a Prolific participant only with a SESSION_ID they entered with: a stranger holding the PID and the public link gets nothing", async () => {
+    const study = await linkedStudy();
+    const first = await enterByLink(study.entryToken, prolific(), anywhere());
+    // the real person on a new device: Prolific's link carries the same SESSION_ID
+    expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id, created: false });
+    await expect(previewEntry(study.entryToken, prolific())).resolves.toMatchObject({ returning: true });
+    // a stranger with the PID and the public link, and a session id of their own
+    const stranger = prolific({ SESSION_ID: "71bc23cd34de45ef56f06711" });
+    await expect(enterByLink(study.entryToken, stranger, anywhere())).rejects.toMatchObject({ code: "FORBIDDEN", details: { reason: "other-session" } });
+    await expect(previewEntry(study.entryToken, stranger)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(toResponse(await enterByLink(study.entryToken, stranger, anywhere()).catch((error: unknown) => error)).status).toBe(403);
+    const member = await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: first.id } } });
+    expect(JSON.stringify(member.entrySession)).not.toContain("71bc23cd34de45ef56f06711");
+    // a member from before SESSION_ID was required (none stored) resumes and has it stored from then on
+    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: first.id } }, data: { entrySession: { source: "prolific" } } });
+    expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id });
+    await expect(enterByLink(study.entryToken, stranger, anywhere())).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
   it("gives the same PID another study's link a separate account, which reaches nothing of the first study", async () => {
     const a = await linkedStudy();
     const b = await linkedStudy();
