@@ -80,19 +80,26 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return bytes;
 }
 
-/** The path of the first object in a parsed JSON value with more than MAX_JSON_KEYS keys, null when there is none. */
+/** The path of an object in a parsed JSON value with more than MAX_JSON_KEYS keys, null when there is none. */
 export function tooWideObject(value: unknown): Array<string | number> | null {
-  const stack: Array<{ value: unknown; path: Array<string | number> }> = [{ value, path: [] }];
+  // each entry knows its parent, so that the path is built only for the object found
+  const stack: Array<{ value: unknown; key: string | number; parent: number }> = [{ value, key: "", parent: -1 }];
+  const seen: Array<{ key: string | number; parent: number }> = [];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
-    if (Array.isArray(current)) {
-      current.forEach((child, index) => stack.push({ value: child, path: [...path, index] }));
+    const entry = stack.pop()!;
+    if (entry.value === null || typeof entry.value !== "object") continue;
+    const index = seen.push({ key: entry.key, parent: entry.parent }) - 1;
+    if (Array.isArray(entry.value)) {
+      entry.value.forEach((child, i) => stack.push({ value: child, key: i, parent: index }));
       continue;
     }
-    const keys = Object.keys(current);
-    if (keys.length > MAX_JSON_KEYS) return path;
-    for (const key of keys) stack.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] });
+    const keys = Object.keys(entry.value);
+    if (keys.length > MAX_JSON_KEYS) {
+      const path: Array<string | number> = [];
+      for (let at = index; seen[at].parent !== -1; at = seen[at].parent) path.unshift(seen[at].key);
+      return path;
+    }
+    for (const key of keys) stack.push({ value: (entry.value as Record<string, unknown>)[key], key, parent: index });
   }
   return null;
 }

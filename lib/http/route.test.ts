@@ -85,7 +85,7 @@ describe("route()", () => {
     expect(JSON.stringify(recordReply).length).toBeLessThan(10_000);
     // a few issues are all listed, with no count
     expect(await (await route({ roles: "public", body: z.object({ n: z.number() }) }, () => new Response())(post("{}"), noParams)).json()).toEqual({ error: "Invalid request", issues: [{ path: "n", message: expect.any(String) }] });
-  });
+  }, 30_000);
 
   it("gives each kind of access its caller", async () => {
     const echo = ({ user }: { user: unknown }) => Response.json({ user });
