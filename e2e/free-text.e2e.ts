@@ -155,8 +155,8 @@ test.describe("free-text dashboard", () => {
   const gradeOf = (answer: string, reference: string) => (answer.toLowerCase().includes(reference.toLowerCase()) ? 5 : 2);
   const requests = chatStandIn((request) => {
     const content = request.messages.at(-1)!.content;
-    const reference = /\nReference answer: (.*)\n/.exec(content)?.[1] ?? "";
-    const answer = /\nAnswer to grade: (.*)\n/.exec(content)?.[1] ?? "";
+    const reference = /<reference>([\s\S]*?)<\/reference>/.exec(content)?.[1] ?? "";
+    const answer = /<answer>([\s\S]*?)<\/answer>/.exec(content)?.[1] ?? "";
     return String(gradeOf(answer, reference));
   });
   const stand = {

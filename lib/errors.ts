@@ -39,13 +39,20 @@ export function retryAfterOf(error: AppError): number | null {
   return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : null;
 }
 
+/** Most zod issues a reply lists (with `issueCount` when there were more), and the longest path and message of each. */
+export const MAX_REPORTED_ISSUES = 20;
+const MAX_ISSUE_TEXT = 300;
+
+function cut(text: string): string {
+  return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}…` : text;
+}
+
 /** One place that turns thrown errors into JSON responses. */
 export function toResponse(error: unknown): Response {
   if (error instanceof ZodError) {
-    return Response.json(
-      { error: "Invalid request", issues: error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })) },
-      { status: 422 },
-    );
+    // an unknown-keys issue names every key: the reply stays small whatever the input
+    const issues = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ path: cut(issue.path.join(".")), message: cut(issue.message) }));
+    return Response.json({ error: "Invalid request", issues, ...(error.issues.length > issues.length ? { issueCount: error.issues.length } : {}) }, { status: 422 });
   }
   if (error instanceof AppError) {
     const retryAfterSeconds = retryAfterOf(error);

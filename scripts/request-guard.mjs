@@ -6,6 +6,7 @@
  * bare 500 without any header (it tries to render a /400 page the App Router does not have).
  * One decodeURIComponent of the path per request; the query string is left to the handlers (it
  * is decoded leniently). Tested by tests/faults/fuzz.faults.test.ts over every path of app/.
+ * It also puts Strict-Transport-Security on every response when the app is served over https.
  */
 import { apiContentSecurityPolicy, securityHeaders } from "../lib/security/response-headers.mjs";
 
@@ -45,6 +46,26 @@ export function refuseMalformedPath(request, response) {
 }
 
 /**
+ * Strict-Transport-Security when the app's address (NEXTAUTH_URL) is https: browsers then never
+ * reach it over plain http again, so a network attacker cannot strip TLS from a later visit. Two
+ * years (OWASP); no includeSubDomains, since other hosts of the domain are not Yardstick's to bind.
+ * Over http (a local run) the header would mean nothing to a browser and is left out.
+ */
+export function strictTransportSecurity(env = process.env) {
+  return (env.NEXTAUTH_URL ?? "").trim().toLowerCase().startsWith("https://") ? "max-age=63072000" : null;
+}
+
+/** The listener behind the guard: a malformed path is answered here; every response carries HSTS over https. */
+export function guardListener(listener, env = process.env) {
+  const hsts = strictTransportSecurity(env);
+  return function guardedListener(request, response) {
+    if (hsts) response.setHeader("Strict-Transport-Security", hsts);
+    if (refuseMalformedPath(request, response)) return;
+    return listener.call(this, request, response);
+  };
+}
+
+/**
  * Puts the guard in front of every request listener given to http(s).createServer from now on
  * (`next start` creates its server with one: next/dist/server/lib/start-server.js).
  */
@@ -54,11 +75,7 @@ export function installRequestGuard(...servers) {
     server.createServer = function guardedCreateServer(...args) {
       const index = args.findIndex((arg) => typeof arg === "function");
       if (index !== -1) {
-        const listener = args[index];
-        args[index] = function guardedListener(request, response) {
-          if (refuseMalformedPath(request, response)) return;
-          return listener.call(this, request, response);
-        };
+        args[index] = guardListener(args[index]);
       }
       return createServer.apply(this, args);
     };

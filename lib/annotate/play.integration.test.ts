@@ -93,6 +93,24 @@ describe("interactive play (lib/annotate/play.ts)", () => {
     await expect(playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
+  it("holds the study's cap on agent steps under concurrent steps: exactly the cap's steps are taken, the rest 429", async () => {
+    const { study, assignment: first } = await toyAssignment();
+    await db.study.update({ where: { id: study.id }, data: { agentStepCap: 3 } });
+    const agents = await Promise.all(Array.from({ length: 8 }, () => createUser("ANNOTATOR")));
+    const assignments = [];
+    for (const [position, agent] of agents.entries()) {
+      await db.user.update({ where: { id: agent.id }, data: { isAgent: true } });
+      await addMember(study.id, agent.id);
+      const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: first.itemId, userId: agent.id, position, agent: true } });
+      await getPlay(agent.id, assignment.id);
+      assignments.push({ userId: agent.id, id: assignment.id });
+    }
+    const outcomes = await Promise.allSettled(assignments.map((a) => playStep(a.userId, a.id, { seq: 1, action: { op: "inc" } })));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);
+    for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "RATE_LIMITED" });
+    expect(await db.playStep.count({ where: { assignment: { studyId: study.id }, seq: { gt: 0 } } })).toBe(3);
+  });
+
   it("refuses kinds that are not interactive", async () => {
     const { annotator, assignment } = await toyAssignment();
     await db.item.update({ where: { id: assignment.itemId }, data: { kind: "enact-forward" } });

@@ -164,10 +164,11 @@ export async function playStep(userId: string, assignmentId: string, input: { se
       const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
       if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
       if (input.seq !== last.seq + 1) throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${last.seq + 1}`, { expectedSeq: last.seq + 1 });
-      await assertAgentStepAllowed(userId, assignment.studyId);
+      await assertAgentStepAllowed(tx, userId, assignment.studyId);
       const action = interactive.actionSchema.parse(input.action);
       const item = taskItemOf(assignment.item);
       const result = await interactive.step(item, assignment.playState, action, { ...contextOf(assignment), seq: input.seq });
+      await assertAgentStepAllowed(tx, userId, assignment.studyId, { lock: true });
       await storeStep(tx, assignmentId, input.seq, action, result);
       if (assignment.status === "ASSIGNED") await tx.assignment.update({ where: { id: assignmentId }, data: { status: "STARTED", startedAt: new Date() } });
       return { ack: { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false }, assignment };

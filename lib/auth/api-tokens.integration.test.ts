@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { issueToken, revokeToken } from "@/lib/auth/api-tokens";
+import { updateUserAccount } from "@/lib/auth/users";
 import { createEnactItems, createStudy, createUser, resetDatabase, addMember } from "@/tests/db-helpers";
 import { call } from "@/tests/api/http";
 import * as studies from "@/app/api/studies/route";
@@ -84,6 +85,21 @@ describe("API tokens on the routes (lib/auth/api-tokens.ts, lib/http/route.ts)",
     expect((await call(studies.GET, { token: "not-ours" })).status).toBe(401);
     const audit = await db.auditLog.findMany({ where: { target: `user:${researcher.id}` }, select: { action: true } });
     expect(audit.map((a) => a.action).sort()).toEqual(["api-token.create", "api-token.create", "api-token.create", "api-token.revoke"]);
+  });
+
+  it("stays ended when a disabled account is enabled again: disabling revokes the account's tokens, as it ends its sessions", async () => {
+    const admin = await createUser("ADMIN");
+    const researcher = await createUser("RESEARCHER");
+    const token = await tokenFor(researcher.id, ["read"]);
+    expect((await call(studies.GET, { token })).status).toBe(200);
+    await updateUserAccount(researcher.id, { disabled: true }, admin.id);
+    expect((await call(studies.GET, { token })).status).toBe(401);
+    await updateUserAccount(researcher.id, { disabled: false }, admin.id);
+    const after = await call(studies.GET, { token });
+    expect(after.status).toBe(401);
+    expect((after.body as { error: string }).error).toContain("revoked");
+    // a token made after the account is enabled again works
+    expect((await call(studies.GET, { token: await tokenFor(researcher.id, ["read"]) })).status).toBe(200);
   });
 
   it("needs no same-site headers with a token, while a cookie request from another site is still refused", async () => {

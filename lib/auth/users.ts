@@ -29,15 +29,19 @@ export async function createUserAccount(input: UserCreateInput, actorId: string)
   }
 }
 
-/** Changes a user's role, name or disabled flag; an admin cannot lock themselves out. */
+/** Changes a user's role, name or disabled flag (disabling ends the account's sessions and API tokens for good); an admin cannot lock themselves out. */
 export async function updateUserAccount(id: string, input: UserUpdateInput, actorId: string) {
   const existing = await db.user.findUnique({ where: { id }, select: { id: true, role: true } });
   if (!existing) throw new AppError("NOT_FOUND", `No user with id ${id}`);
   if (id === actorId && (input.disabled === true || (input.role && input.role !== "ADMIN"))) {
     throw new AppError("INVALID", "You cannot disable yourself or take away your own admin role");
   }
-  const user = await db.user.update({ where: { id }, data: input, select: userListSelect });
-  // disabling ends every session at once (lib/auth/session-version.ts)
+  // disabling revokes the account's API tokens with the change, so that enabling it again brings none back
+  const [user] = await db.$transaction([
+    db.user.update({ where: { id }, data: input, select: userListSelect }),
+    ...(input.disabled === true ? [db.apiToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: new Date() } })] : []),
+  ]);
+  // and ends every session at once (lib/auth/session-version.ts)
   if (input.disabled === true) await endAllSessions(id);
   await recordAudit(actorId, "user.update", `user:${id}`, input);
   return user;

@@ -11,7 +11,7 @@ import { issueToken } from "@/lib/auth/api-tokens";
 import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { db, disconnectDb } from "@/lib/db";
 import { exportTableCounts } from "@/lib/exports/counts";
-import { getExportJob, runExportJob, startExportJob, sweepExpiredExports, type ExportJobView } from "@/lib/exports/export-jobs";
+import { EXPORT_JOB_CAPS, getExportJob, runExportJob, startExportJob, sweepExpiredExports, type ExportJobView } from "@/lib/exports/export-jobs";
 import type { ExportFilter, ExportFormat, ExportWhat } from "@/lib/exports/filter";
 import { createStudyExport } from "@/lib/exports/study-export";
 import { createBoss, jobState, QUEUES, stopBoss } from "@/lib/jobs/queue";
@@ -355,5 +355,47 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
     expect((await db.exportJob.findUniqueOrThrow({ where: { id: unreachable.id } })).deletedAt).toBeNull();
     expect((await db.exportJob.findUniqueOrThrow({ where: { id: kept.id } })).deletedAt).not.toBeNull();
     expect(await db.storedFileChunk.count({ where: { key: row.fileKey! } })).toBe(0);
+  });
+});
+
+describe("bounds of export jobs", () => {
+  beforeAll(async () => {
+    await resetDatabase();
+    await resetJobQueue();
+  });
+
+  it("queues at most 3 unfinished jobs per researcher and study, and 10 per study: the next is refused with 429, nothing queued", async () => {
+    const study = await createStudy();
+    const [ann, bob, cid, dan] = await Promise.all(["Ann", "Bob", "Cid", "Dan"].map((name) => createUser("RESEARCHER", { name })));
+    const start = (userId: string) => startExportJob(study.slug, { table: "items", format: "csv", filter: {} }, userId);
+    // no worker runs: every job stays queued; concurrent starts meet the same cap
+    const first = await Promise.allSettled([1, 2, 3, 4, 5].map(() => start(ann.id)));
+    expect(first.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(EXPORT_JOB_CAPS.perUser);
+    const refusal = first.find((outcome) => outcome.status === "rejected")!.reason;
+    expect(refusal).toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("3 exports of this study are being prepared for you") });
+    expect(await db.exportJob.count({ where: { studyId: study.id, createdById: ann.id } })).toBe(3);
+    for (const user of [bob, cid]) for (let i = 0; i < 3; i++) await start(user.id);
+    await start(dan.id);
+    await expect(start(dan.id)).rejects.toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("10 exports of this study are being prepared") });
+    expect(await db.exportJob.count({ where: { studyId: study.id } })).toBe(10);
+    // a finished job frees its place
+    const done = await db.exportJob.findFirstOrThrow({ where: { createdById: ann.id } });
+    await db.exportJob.update({ where: { id: done.id }, data: { status: "FAILED", finishedAt: new Date() } });
+    await expect(start(ann.id)).resolves.toMatchObject({ status: "QUEUED" });
+  });
+
+  it("writes at most 100 characters of a download's Range header into the audit log", async () => {
+    const study = await createStudy();
+    const researcher = await createUser("RESEARCHER");
+    const token = (await issueToken(researcher.id, { name: "r", scopes: ["read", "manage"], expiresInDays: 1 }, researcher.id)).token;
+    const job = await db.exportJob.create({
+      data: { studyId: study.id, table: "items", format: "csv", fileName: "x.csv", contentType: "text/csv", status: "SUCCEEDED", storage: "postgres", fileKey: "exports/range-test/0/x.csv", sha256: "0".repeat(64), bytes: 0, expiresAt: new Date(Date.now() + 86_400_000) },
+    });
+    const range = `bytes=${Array.from({ length: 2000 }, (_, i) => `${i}-${i}`).join(",")}`;
+    await (await call(downloadRoute.GET, { token, params: { slug: study.slug, id: job.id }, headers: { range } })).response.body?.cancel();
+    const audit = await db.auditLog.findFirstOrThrow({ where: { action: "study.export.download", actorId: researcher.id } });
+    const stored = (audit.detail as { range: string }).range;
+    expect(stored.length).toBeLessThanOrEqual(100);
+    expect(range.startsWith(stored.slice(0, -1))).toBe(true);
   });
 });

@@ -111,28 +111,52 @@ export interface ExportJobRequest {
 }
 
 /**
+ * Unfinished (queued or running) export jobs a study may have at once, per person and in all: each
+ * reads a whole table and holds a worker, so a loop of POSTs would otherwise fill the queue.
+ */
+export const EXPORT_JOB_CAPS = { perUser: 3, perStudy: 10 } as const;
+
+/** Refuses a new job past EXPORT_JOB_CAPS (429); call inside the transaction that creates it, which holds the study's lock. */
+async function assertExportJobRoom(tx: Prisma.TransactionClient, studyId: string, actorId: string | null): Promise<void> {
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:export-jobs:${studyId}`}, 0))::text AS locked`;
+  const open = await tx.exportJob.findMany({ where: { studyId, status: { in: ["QUEUED", "RUNNING"] } }, include: jobInclude });
+  // a job the queue gave up on holds no place
+  const unfinished = (await Promise.all(open.map(settleAbandoned))).filter((row) => row.status === "QUEUED" || row.status === "RUNNING");
+  const wait = { reason: "export-jobs", retryAfterSeconds: 30 };
+  if (actorId !== null && unfinished.filter((row) => row.createdById === actorId).length >= EXPORT_JOB_CAPS.perUser) {
+    throw new AppError("RATE_LIMITED", `${EXPORT_JOB_CAPS.perUser} exports of this study are being prepared for you already: wait for one to finish, then ask again.`, wait);
+  }
+  if (unfinished.length >= EXPORT_JOB_CAPS.perStudy) {
+    throw new AppError("RATE_LIMITED", `${EXPORT_JOB_CAPS.perStudy} exports of this study are being prepared already: wait for one to finish, then ask again.`, wait);
+  }
+}
+
+/**
  * Queues the export of one table of a study (researchers and admins: the route checks) and
- * writes the audit entry of the export. NOT_FOUND for an unknown study; UNAVAILABLE when the job
- * queue does not take the job.
+ * writes the audit entry of the export. NOT_FOUND for an unknown study; RATE_LIMITED past
+ * EXPORT_JOB_CAPS; UNAVAILABLE when the job queue does not take the job.
  */
 export async function startExportJob(studySlug: string, request: ExportJobRequest, actorId: string | null): Promise<ExportJobView> {
   const study = await studyOf(studySlug);
   const bossJobId = newJobId();
   const externalIds = request.externalIds === "pseudonymised" ? "pseudonymised" : "raw";
-  const row = await db.exportJob.create({
-    data: {
-      studyId: study.id,
-      table: request.table,
-      format: request.format,
-      kind: request.filter.kind ?? null,
-      tag: request.filter.tag ?? null,
-      externalIds,
-      fileName: exportFileName(study.slug, request.table, request.format, request.filter),
-      contentType: EXPORT_CONTENT_TYPES[request.format],
-      createdById: actorId,
-      bossJobId,
-    },
-    include: jobInclude,
+  const row = await db.$transaction(async (tx) => {
+    await assertExportJobRoom(tx, study.id, actorId);
+    return tx.exportJob.create({
+      data: {
+        studyId: study.id,
+        table: request.table,
+        format: request.format,
+        kind: request.filter.kind ?? null,
+        tag: request.filter.tag ?? null,
+        externalIds,
+        fileName: exportFileName(study.slug, request.table, request.format, request.filter),
+        contentType: EXPORT_CONTENT_TYPES[request.format],
+        createdById: actorId,
+        bossJobId,
+      },
+      include: jobInclude,
+    });
   });
   await recordAudit(actorId, "study.export", `study:${study.id}`, {
     slug: study.slug,
@@ -176,6 +200,13 @@ export async function getExportJob(studySlug: string, id: string): Promise<Expor
   return viewOf(row, row.createdById ? (names.get(row.createdById) ?? null) : null);
 }
 
+/** The longest Range header an audit entry keeps: a real one is a span or two; a header may be 16 KB. */
+const MAX_AUDITED_RANGE = 100;
+
+function auditedRange(range: string | null): string | null {
+  return range !== null && range.length > MAX_AUDITED_RANGE ? `${range.slice(0, MAX_AUDITED_RANGE - 1)}…` : range;
+}
+
 /**
  * GET .../export-jobs/<id>/download: the prepared file with HTTP Range (206), its sha256 as ETag;
  * 409 while it is not ready, 404 once it was removed (or for a job of another study). Every
@@ -196,7 +227,7 @@ export async function exportJobDownload(request: Request, studySlug: string, id:
     kind: row.kind,
     tag: row.tag,
     externalIds: row.externalIds,
-    range: request.headers.get("range"),
+    range: auditedRange(request.headers.get("range")),
   });
   return rangedResponse(request, {
     size: file.size,
@@ -240,6 +271,20 @@ export async function sweepExpiredExports(now = new Date()): Promise<number> {
       removed += marked.count;
     }
   }
+}
+
+/**
+ * For a withdrawal: the study's export files prepared so far may hold the person's answers. Inside
+ * the withdrawal's transaction, prepared files are due for removal at once (their jobs read
+ * EXPIRED) and running jobs fail (their attempts' writes are then ignored and they remove their
+ * own files); queued jobs read the data after the withdrawal. Returns the files due; call
+ * sweepExpiredExports after the commit to remove them (its next sweep retries one that fails).
+ */
+export async function discardStudyExports(tx: Prisma.TransactionClient, studyId: string, reason: string): Promise<number> {
+  const now = new Date();
+  await tx.exportJob.updateMany({ where: { studyId, status: "RUNNING" }, data: { status: "FAILED", error: `${reason}: prepare the export again.`, finishedAt: now } });
+  const due = await tx.exportJob.updateMany({ where: { studyId, status: "SUCCEEDED", deletedAt: null }, data: { expiresAt: now } });
+  return due.count;
 }
 
 /** A job's file key for one attempt: each attempt writes its own, so that a stale attempt cannot overwrite a newer one's file. */

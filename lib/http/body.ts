@@ -12,6 +12,12 @@ import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 /** Deepest nesting of arrays and objects accepted: answers and payloads go a few levels deep. */
 export const MAX_JSON_DEPTH = 32;
+/**
+ * Most keys in one object of a body: the widest legitimate ones (a rating's rubric, a study's
+ * task settings) have a few dozen. zod makes an issue (and a message naming it) per unknown key
+ * or wrong record value, so 90,000 keys cost 0.3-0.7 s of CPU and a 1 MB reply; refused before zod.
+ */
+export const MAX_JSON_KEYS = 1_000;
 
 function tooLarge(limit: number): AppError {
   const size = limit >= 1024 * 1024 ? `${(limit / 1024 / 1024).toFixed(limit % (1024 * 1024) === 0 ? 0 : 1)} MiB` : `${Math.round(limit / 1024)} KiB`;
@@ -74,6 +80,30 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   return bytes;
 }
 
+/** The path of an object in a parsed JSON value with more than MAX_JSON_KEYS keys, null when there is none. */
+export function tooWideObject(value: unknown): Array<string | number> | null {
+  // each entry knows its parent, so that the path is built only for the object found
+  const stack: Array<{ value: unknown; key: string | number; parent: number }> = [{ value, key: "", parent: -1 }];
+  const seen: Array<{ key: string | number; parent: number }> = [];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    if (entry.value === null || typeof entry.value !== "object") continue;
+    const index = seen.push({ key: entry.key, parent: entry.parent }) - 1;
+    if (Array.isArray(entry.value)) {
+      entry.value.forEach((child, i) => stack.push({ value: child, key: i, parent: index }));
+      continue;
+    }
+    const keys = Object.keys(entry.value);
+    if (keys.length > MAX_JSON_KEYS) {
+      const path: Array<string | number> = [];
+      for (let at = index; seen[at].parent !== -1; at = seen[at].parent) path.unshift(seen[at].key);
+      return path;
+    }
+    for (const key of keys) stack.push({ value: (entry.value as Record<string, unknown>)[key], key, parent: index });
+  }
+  return null;
+}
+
 /** The deepest nesting of arrays/objects in a parsed JSON value (iterative: no recursion to overflow). */
 export function jsonDepth(value: unknown): number {
   let deepest = 0;
@@ -98,7 +128,7 @@ export interface JsonBodyOptions {
 /**
  * The body parsed as JSON, whatever its Content-Type (navigator.sendBeacon sends text/plain).
  * 413 beyond maxBytes; 422 for bytes that are not UTF-8, text that is not JSON (with the parser's
- * words and position), nesting deeper than MAX_JSON_DEPTH, or text PostgreSQL cannot store
+ * words and position), nesting deeper than MAX_JSON_DEPTH, an object with more than MAX_JSON_KEYS keys, or text PostgreSQL cannot store
  * (NUL, unpaired surrogates: lib/validations/storable-text.ts).
  */
 export async function readJsonBody(request: Request, options: JsonBodyOptions = {}): Promise<unknown> {
@@ -120,6 +150,8 @@ export async function readJsonBody(request: Request, options: JsonBodyOptions = 
     throw new AppError("INVALID", `The request body is not JSON: ${error instanceof Error ? error.message.slice(0, 200) : "parse error"}`);
   }
   if (jsonDepth(value) > MAX_JSON_DEPTH) throw new AppError("INVALID", `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+  const wide = tooWideObject(value);
+  if (wide) throw new AppError("INVALID", `The request body's ${fieldPath(wide) || "object"} has more than ${MAX_JSON_KEYS.toLocaleString("en")} keys`);
   const unstorable = findUnstorableText(value);
   if (unstorable) throw new AppError("INVALID", `The request body's ${fieldPath(unstorable.path) || "value"} ${unstorable.reason}`);
   return value;

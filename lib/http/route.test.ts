@@ -59,6 +59,34 @@ describe("route()", () => {
     expect(await empty.json()).toEqual({});
   });
 
+  it("bounds what a validation error costs: a body with too many keys is refused before zod, a reply lists at most 20 issues with a count, each message cut short", async () => {
+    const wide: Record<string, number> = {};
+    for (let i = 0; i < 90_000; i++) wide[`k${i}`] = 1;
+    const parse = vi.fn((value: unknown) => value);
+    const spied = z.unknown().transform(parse);
+    const refused = await route({ roles: "public", body: z.object({ answer: spied }) }, () => new Response())(post(JSON.stringify({ answer: wide })), noParams);
+    expect(refused.status).toBe(422);
+    const refusal = await refused.text();
+    expect(refusal.length).toBeLessThan(1000);
+    expect(JSON.parse(refusal).error).toMatch(/answer.*more than 1,000 keys/);
+    expect(parse).not.toHaveBeenCalled();
+
+    // under the key cap, a strict schema's unknown keys and a record's wrong values are many issues: the reply is bounded
+    const some: Record<string, number> = {};
+    for (let i = 0; i < 1_000; i++) some[`unknown-key-with-a-long-name-${i}`] = 1;
+    const strict = await route({ roles: "public", body: z.strictObject({ a: z.string().optional() }) }, () => new Response())(post(JSON.stringify(some)), noParams);
+    const strictReply = await strict.text();
+    expect(strict.status).toBe(422);
+    expect(strictReply.length).toBeLessThan(4000);
+    const record = await route({ roles: "public", body: z.record(z.string(), z.string()) }, () => new Response())(post(JSON.stringify(some)), noParams);
+    const recordReply = (await record.json()) as { issues: unknown[]; issueCount: number };
+    expect(recordReply.issues).toHaveLength(20);
+    expect(recordReply.issueCount).toBe(1_000);
+    expect(JSON.stringify(recordReply).length).toBeLessThan(10_000);
+    // a few issues are all listed, with no count
+    expect(await (await route({ roles: "public", body: z.object({ n: z.number() }) }, () => new Response())(post("{}"), noParams)).json()).toEqual({ error: "Invalid request", issues: [{ path: "n", message: expect.any(String) }] });
+  }, 30_000);
+
   it("gives each kind of access its caller", async () => {
     const echo = ({ user }: { user: unknown }) => Response.json({ user });
     expect(await (await route({ roles: "session-token" }, echo)(post("{}"), noParams)).json()).toEqual({ user: { id: "u2" } });

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db";
+import type { Tx } from "@/lib/db/client-types";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { issueToken } from "@/lib/auth/api-tokens";
@@ -119,17 +120,21 @@ export async function disableAgent(slug: string, agentId: string, actorId: strin
 
 /**
  * Refuses a play step past the study's cap on agent steps (Study.agentStepCap: all its agents'
- * steps together): 429. People are never capped; the check costs one query per agent step.
+ * steps together): 429. People are never capped. Called inside the step's transaction, twice:
+ * before the step is computed, to refuse early, and with `lock` just before it is stored, when an
+ * agent's step in a capped study takes the study's agent-step lock and counts again, so that
+ * concurrent steps are counted one after another and the cap holds. The lock is held only for
+ * the count, the insert and the commit, never while a step is computed (a simulator call).
  */
-export async function assertAgentStepAllowed(userId: string, studyId: string): Promise<void> {
-  const [row] = await db.$queryRaw<Array<{ isAgent: boolean; cap: number | null; steps: number }>>`
-    SELECT u."isAgent", s."agentStepCap" AS cap,
-      CASE WHEN u."isAgent" AND s."agentStepCap" IS NOT NULL THEN
-        (SELECT count(*)::int FROM "PlayStep" ps JOIN "Assignment" a ON a.id = ps."assignmentId" JOIN "User" au ON au.id = a."userId"
-         WHERE a."studyId" = s.id AND au."isAgent" AND ps.seq > 0)
-      ELSE 0 END AS steps
-    FROM "User" u, "Study" s WHERE u.id = ${userId} AND s.id = ${studyId}`;
-  if (row?.isAgent && row.cap !== null && row.steps >= row.cap) {
+export async function assertAgentStepAllowed(tx: Tx, userId: string, studyId: string, options: { lock?: boolean } = {}): Promise<void> {
+  const [row] = await tx.$queryRaw<Array<{ isAgent: boolean; cap: number | null }>>`
+    SELECT u."isAgent", s."agentStepCap" AS cap FROM "User" u, "Study" s WHERE u.id = ${userId} AND s.id = ${studyId}`;
+  if (!row?.isAgent || row.cap === null) return;
+  if (options.lock) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:agent-steps:${studyId}`}, 0))::text AS locked`;
+  const [{ steps }] = await tx.$queryRaw<Array<{ steps: number }>>`
+    SELECT count(*)::int AS steps FROM "PlayStep" ps JOIN "Assignment" a ON a.id = ps."assignmentId" JOIN "User" au ON au.id = a."userId"
+    WHERE a."studyId" = ${studyId} AND au."isAgent" AND ps.seq > 0`;
+  if (steps >= row.cap) {
     throw new AppError("RATE_LIMITED", `This study's agents have taken their ${row.cap} steps (the study's cap on agent steps)`, { cap: row.cap });
   }
 }

@@ -11,6 +11,9 @@ import { updateStudySettings, getStudySettings } from "@/lib/studies/settings";
 import { ALL, getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import type { TrajectoryEvent } from "@/lib/validations/annotate";
+import { writeFile } from "@/lib/assets/files";
+import { getExportJob } from "@/lib/exports/export-jobs";
+import { scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /** Shows, answers (the key's order when `right`) and submits the annotator's next item. */
@@ -120,6 +123,37 @@ describe("withdrawal and researcher actions", () => {
     await answerNext(study.id, other.id);
     await answerNext(study.id, other.id);
     expect(await db.response.count({ where: { assignment: { userId: other.id } } })).toBe(4);
+  });
+
+  it("withdrawal deletes the copies too: the scorer LLM's cached replies to the participant's texts and export files prepared before it", async () => {
+    const { study, annotator } = await studyWithMember({ items: 1 });
+    const other = await createUser("ANNOTATOR");
+    await addMember(study.id, other.id);
+    const batch = await db.batch.create({ data: { studyId: study.id, fileName: "free.jsonl", checksum: `free-${Math.random()}`, itemCount: 1 } });
+    const item = await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "q1", kind: "free-text", public: { question: "What colour is the sofa?" }, key: { answer: "Red" }, contentHash: "q1" } });
+    const answers = [
+      { userId: annotator.id, text: "A deep red, my cat sleeps on it" },
+      { userId: other.id, text: "Red" },
+    ];
+    for (const [position, { userId, text }] of answers.entries()) {
+      const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId, status: "SUBMITTED", position, submittedAt: new Date() } });
+      await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: {}, correct: false } });
+      const request = { aspect: "llm-match", phrase: JSON.stringify({ question: "What colour is the sofa?", references: ["Red"] }), sentence: text };
+      await writeScorerCache({ key: scorerCacheKey("judge", "v", request), model: "judge", promptVersion: "v", request, score: 4, reply: "4" });
+    }
+    const stored = await writeFile("exports/before-withdrawal/0/s.csv", (async function* () {
+      yield new TextEncoder().encode("text\nA deep red, my cat sleeps on it\n");
+    })(), { contentType: "text/csv" });
+    const job = await db.exportJob.create({
+      data: { studyId: study.id, table: "responses", format: "csv", fileName: "s.csv", contentType: "text/csv", status: "SUCCEEDED", storage: stored.storage, fileKey: "exports/before-withdrawal/0/s.csv", sha256: stored.sha256, bytes: stored.size, expiresAt: new Date(Date.now() + 86_400_000) },
+    });
+
+    await withdrawFromStudy(study.slug, annotator.id);
+    expect((await db.scorerCache.findMany({ select: { sentence: true } })).map((row) => row.sentence)).toEqual(["Red"]);
+    expect(await db.storedFileChunk.count({ where: { key: "exports/before-withdrawal/0/s.csv" } })).toBe(0);
+    expect(await getExportJob(study.slug, job.id)).toMatchObject({ status: "EXPIRED", downloadUrl: null });
+    const [entry] = await db.auditLog.findMany({ where: { action: "participant.withdraw" } });
+    expect(entry.detail).toMatchObject({ cachedReplies: 1, exportFiles: 1 });
   });
 
   it("marking a participant returned releases their open assignments; re-including works only for the excluded; both are audited", async () => {

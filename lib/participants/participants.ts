@@ -3,6 +3,8 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { PRACTICE_FAIL_REASON, releaseOpenWork } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
+import { discardStudyExports, sweepExpiredExports } from "@/lib/exports/export-jobs";
+import { forgetAnswersInScorerCache } from "@/lib/scoring/forget";
 import type { DbClient } from "@/lib/db/client-types";
 import type { ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
 import { tutorialPagesOf } from "@/lib/studies/settings";
@@ -131,14 +133,21 @@ export async function completeTutorial(slug: string, userId: string): Promise<vo
 
 /**
  * The participant withdraws: every assignment of theirs in the study goes, and with it their
- * responses, trajectory events and play steps (cascades); the items return to the pool. The
+ * responses, trajectory events and play steps (cascades); the items return to the pool. Their
+ * copies go too: the scorer LLM's cached replies to their texts (lib/scoring/forget.ts) and the
+ * study's export files prepared before (removed after the commit; their jobs read EXPIRED). The
  * membership stays as RETURNED with the reason, so the link does not silently start them again,
  * and the audit log says what was deleted.
  */
 export async function withdrawFromStudy(slug: string, userId: string): Promise<{ assignments: number; responses: number; events: number }> {
   const p = await getParticipation(slug, userId);
   if (p.withdrawn) throw new AppError("CONFLICT", "You have withdrawn from this study already");
-  return db.$transaction(async (tx) => {
+  const deleted = await db.$transaction(async (tx) => {
+    const answers = await tx.$queryRaw<Array<{ kind: string; answer: unknown }>>`
+      SELECT i.kind, r.answer FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+      WHERE a."studyId" = ${p.studyId} AND a."userId" = ${userId}`;
+    const cachedReplies = await forgetAnswersInScorerCache(tx, answers);
+    const exportFiles = await discardStudyExports(tx, p.studyId, "A participant withdrew while it was being prepared");
     const [counts] = await tx.$queryRaw<Array<{ assignments: bigint; responses: bigint; events: bigint }>>`
       SELECT count(*) AS assignments,
              (SELECT count(*) FROM "Response" r JOIN "Assignment" a2 ON a2.id = r."assignmentId" WHERE a2."studyId" = ${p.studyId} AND a2."userId" = ${userId}) AS responses,
@@ -147,9 +156,11 @@ export async function withdrawFromStudy(slug: string, userId: string): Promise<{
     await tx.assignment.deleteMany({ where: { studyId: p.studyId, userId } });
     await tx.studyMember.update({ where: { studyId_userId: { studyId: p.studyId, userId } }, data: { status: "RETURNED", statusReason: WITHDRAWN_REASON, statusAt: new Date() }, select: { userId: true } });
     const deleted = { assignments: Number(counts.assignments), responses: Number(counts.responses), events: Number(counts.events) };
-    await tx.auditLog.create({ data: { actorId: userId, action: "participant.withdraw", target: `study:${p.studyId}`, detail: { slug, userId, ...deleted } } });
+    await tx.auditLog.create({ data: { actorId: userId, action: "participant.withdraw", target: `study:${p.studyId}`, detail: { slug, userId, ...deleted, cachedReplies, exportFiles } } });
     return deleted;
   });
+  await sweepExpiredExports().catch((error: unknown) => console.error("withdrawal: removing the study's export files failed (the next sweep tries again):", error instanceof Error ? error.message : error));
+  return deleted;
 }
 
 /** COMPLETE once the queue says there is nothing left for an ACTIVE participant (idempotent). */

@@ -42,6 +42,11 @@ export interface KindLlmScoring {
    * Throws LlmScorerError (lib/scoring/llm-chat.ts), `retryable` or not.
    */
   ask(config: LlmScorerConfig, request: LlmRequest, promptVersion: string): Promise<{ score: number; reply: string }>;
+  /**
+   * The person's own texts in a stored answer that requests' `sentence`s are made of (whole, or
+   * several joined by spaces): what a withdrawal deletes from the reply cache (lib/scoring/forget.ts).
+   */
+  answerTexts(answer: unknown): string[];
 }
 
 /**

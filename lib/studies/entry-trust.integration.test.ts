@@ -7,6 +7,7 @@ import { addStudyMembers, listMemberCandidates } from "@/lib/studies/members";
 import { assignItemsTo, nextAssignment } from "@/lib/assignment";
 import { newEntryToken } from "@/lib/studies/settings";
 import { createInvite, enterByCredentials, enterByInvite, enterByLink, LINK_THROTTLE, openPlaces, previewEntry } from "@/lib/studies/entry";
+import { createAgent } from "@/lib/participants/agents";
 import { createReviewers, newReviewStudy, twoStudiesSharingABatch } from "@/lib/review/testing/fixtures";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
@@ -94,6 +95,25 @@ describe("public links (Medium: takeover by PROLIFIC_PID alone)", () => {
     await expect(enterByLink(study.entryToken, { PROLIFIC_PID: PID, STUDY_ID: STUDY }, anywhere())).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("SESSION_ID: missing") });
     await expect(enterByLink(study.entryToken, prolific({ STUDY_ID: "70aa11bb22cc33dd44ee55ff" }), anywhere())).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id });
+  });
+
+  it("resumes a Prolific participant only with a SESSION_ID they entered with: a stranger holding the PID and the public link gets nothing", async () => {
+    const study = await linkedStudy();
+    const first = await enterByLink(study.entryToken, prolific(), anywhere());
+    // the real person on a new device: Prolific's link carries the same SESSION_ID
+    expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id, created: false });
+    await expect(previewEntry(study.entryToken, prolific())).resolves.toMatchObject({ returning: true });
+    // a stranger with the PID and the public link, and a session id of their own
+    const stranger = prolific({ SESSION_ID: "71bc23cd34de45ef56f06711" });
+    await expect(enterByLink(study.entryToken, stranger, anywhere())).rejects.toMatchObject({ code: "FORBIDDEN", details: { reason: "other-session" } });
+    await expect(previewEntry(study.entryToken, stranger)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(toResponse(await enterByLink(study.entryToken, stranger, anywhere()).catch((error: unknown) => error)).status).toBe(403);
+    const member = await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: first.id } } });
+    expect(JSON.stringify(member.entrySession)).not.toContain("71bc23cd34de45ef56f06711");
+    // a member from before SESSION_ID was required (none stored) resumes and has it stored from then on
+    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: first.id } }, data: { entrySession: { source: "prolific" } } });
+    expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id });
+    await expect(enterByLink(study.entryToken, stranger, anywhere())).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("gives the same PID another study's link a separate account, which reaches nothing of the first study", async () => {
@@ -186,6 +206,18 @@ describe("public links (Medium: filling a study, unlimited accounts)", () => {
     expect(await db.user.count({ where: { externalId: "flood" } })).toBe(0);
     // a participant who is inside already is not a newcomer: they resume
     await expect(enterByLink(study.entryToken, { pid: "last-one" }, anywhere())).resolves.toMatchObject({ created: false });
+  });
+
+  it("leaves a place an agent played to people: agents answer beside them, never in their place", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const study = await linkedStudy({ items: 1 });
+    const { agent } = await createAgent(study.slug, { name: "bot", model: "m", notes: "", expiresInDays: 30 }, researcher.id);
+    expect(await nextAssignment(study.id, agent.id)).toMatchObject({ status: "assigned" });
+    expect(await openPlaces(study.id, 1)).toBe(1);
+    await expect(previewEntry(study.entryToken, { pid: "person" })).resolves.toMatchObject({ returning: false });
+    const person = await enterByLink(study.entryToken, { pid: "person" }, anywhere());
+    expect(await nextAssignment(study.id, person.id)).toMatchObject({ status: "assigned" });
+    expect(await openPlaces(study.id, 1)).toBe(0);
   });
 
   it("releases a place that was handed out but never started after the study's short first-item lease", async () => {

@@ -48,14 +48,15 @@ describe("the public study link", () => {
     expect(member.status).toBe("ACTIVE");
     expect(member.entrySession).toMatchObject({ STUDY_ID: STUDY, SESSION_ID: SESSION, source: "prolific" });
 
-    // the same id again (another device, a new Prolific session): the same account, both sessions kept
-    const otherSession = "62ac13bd24ce35df46f05701";
-    const second = await enterByLink(study.entryToken, prolific({ SESSION_ID: otherSession }), ADDRESS);
+    // the same id again on another device, through Prolific's link (the same session): the same account
+    const second = await enterByLink(study.entryToken, prolific(), ADDRESS);
     expect(second).toMatchObject({ id: first.id, created: false });
     expect(await db.user.count({ where: { externalId: PID } })).toBe(1);
     expect(await db.studyMember.count({ where: { studyId: study.id } })).toBe(1);
     const again = await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: first.id } } });
-    expect(again.entrySession).toMatchObject({ STUDY_ID: STUDY, SESSION_ID: otherSession, sessionIds: [SESSION, otherSession] });
+    expect(again.entrySession).toMatchObject({ STUDY_ID: STUDY, SESSION_ID: SESSION, sessionIds: [SESSION] });
+    // a session the participant never entered with is refused (lib/studies/entry-trust.integration.test.ts)
+    await expect(enterByLink(study.entryToken, prolific({ SESSION_ID: "62ac13bd24ce35df46f05701" }), ADDRESS)).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect((await previewEntry(study.entryToken, prolific())).returning).toBe(true);
   });
 

@@ -21,7 +21,8 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
  * study, User(externalSource, externalStudyId, externalId), which is unique in the database; so
  * the same id twice (also at the same moment, the loser of the race reads the winner's row) is one
  * account, resumed on any device, and the same id at another study's link is another account that
- * reaches nothing of this one. Prolific's session fields go to StudyMember.entrySession.
+ * reaches nothing of this one. Prolific's session fields go to StudyMember.entrySession; a
+ * returning Prolific participant must bring a SESSION_ID they entered with (checkSameSession).
  *
  * Link sign-ins are rate limited per client address and new participants per study (LINK_THROTTLE,
  * counted in PostgreSQL); a refused sign-in (link, fields, status, full, rate) writes no account.
@@ -129,11 +130,12 @@ async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
 /**
  * Places left for new participants: per non-practice item, k minus its MAIN assignments that hold a
  * place (not released, and not open past their lease: the next claimer releases those, so they
- * are free places, e.g. one handed out and never started past its first-item lease).
+ * are free places, e.g. one handed out and never started past its first-item lease). A model
+ * agent's assignments hold none (lib/assignment/agents.ts), as in every count of lib/assignment.
  */
 export async function openPlaces(studyId: string, overlap: number): Promise<number> {
   const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
-    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED'
+    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
       AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
     FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
   return Number(row?.n ?? 0);
@@ -167,6 +169,7 @@ export async function previewEntry(entryToken: string, query: Query): Promise<En
   if (member) {
     refuseMember(member, study.title);
     checkSameStudy(member.entrySession, params);
+    checkSameSession(member.entrySession, params);
   } else {
     refuseNewcomer(study);
     if ((await openPlaces(study.id, study.overlap)) === 0) throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
@@ -180,6 +183,27 @@ function checkSameStudy(stored: unknown, params: EntryParams): void {
   if (typeof before === "string" && params.session.STUDY_ID && before !== params.session.STUDY_ID) {
     throw new AppError("CONFLICT", `This participant entered from Prolific study ${before}, not ${params.session.STUDY_ID}: the link was changed`, {
       issues: [{ path: "STUDY_ID", message: `differs from the one this participant entered with (${before})` }],
+    });
+  }
+}
+
+/**
+ * Within a study a Prolific id alone is no credential: it shows in the researcher's tables and
+ * exports, in URLs and on the participant's screen. A returning Prolific participant must bring a
+ * SESSION_ID they entered with: Prolific puts the submission's SESSION_ID in every link it opens
+ * for them, so the real person resumes on any device through Prolific, while someone holding
+ * only the PID and the public link cannot get in (nor withdraw them). A member with no SESSION_ID
+ * stored (entered before it was required) resumes with any, which is stored from then on.
+ */
+function checkSameSession(stored: unknown, params: EntryParams): void {
+  if (params.source !== "prolific") return;
+  const before = stored && typeof stored === "object" && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+  const known = new Set<string>(Array.isArray(before.sessionIds) ? before.sessionIds.filter((s): s is string => typeof s === "string") : []);
+  if (typeof before.SESSION_ID === "string") known.add(before.SESSION_ID);
+  if (known.size > 0 && !known.has(params.session.SESSION_ID)) {
+    throw new AppError("FORBIDDEN", "This Prolific participant is in the study with another session. Please open the study from your submission on Prolific (its link carries your session), or contact the research team.", {
+      reason: "other-session",
+      issues: [{ path: "SESSION_ID", message: "is not a session this participant entered with" }],
     });
   }
 }
@@ -279,6 +303,7 @@ async function resumeByLink(study: EntryStudy, params: EntryParams, account: { i
   if (member) {
     refuseMember(member, study.title);
     checkSameStudy(member.entrySession, params);
+    checkSameSession(member.entrySession, params);
   } else {
     // an admin removed them: they come back as a newcomer would
     refuseNewcomer(study);

@@ -141,6 +141,11 @@ describe("the session cookie", () => {
       const csrf = result.setCookies.find((c) => c.startsWith("__Host-next-auth.csrf-token="));
       if (csrf) expect(csrf).toMatch(/; Secure/i);
       expect(directives((await fetch(`${secured.baseUrl}/signin`)).headers.get("content-security-policy")).has("upgrade-insecure-requests")).toBe(true);
+      // HSTS on pages, API answers and static files alike; none over http
+      for (const path of ["/signin", "/api/auth/session", "/api/annotate/studies", "/favicon.ico"]) {
+        expect((await fetch(`${secured.baseUrl}${path}`)).headers.get("strict-transport-security"), path).toBe("max-age=63072000");
+      }
+      expect((await fetch(`${server.baseUrl}/signin`)).headers.get("strict-transport-security")).toBeNull();
     } finally {
       await secured.kill();
     }
@@ -259,6 +264,25 @@ describe("request body limits", () => {
     const notForm = await fetch(`${server.baseUrl}/api/admin/import`, { method: "POST", body: "{}", headers: { cookie: await sessionCookie(admin.id), "content-type": "application/json" } });
     expect(notForm.status).toBe(422);
     expect((await notForm.json()).error).toContain("multipart/form-data");
+  });
+});
+
+describe("next-auth's bodies", () => {
+  it("answers 413 to a sign-in or sign-out body over 64 KiB, declared or chunked, and still signs in", async () => {
+    const [user] = await createUsers(pool, 1, "ANNOTATOR", "authbody");
+    const form = `csrfToken=x&email=a%40b.c&password=${"p".repeat(4 * 1024 * 1024)}`;
+    const declared = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(declared.status).toBe(413);
+    const bytes = new TextEncoder().encode(form);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let offset = 0; offset < 4 * 1024 * 1024; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${server.baseUrl}/api/auth/signout`, { method: "POST", body: stream, headers: { "content-type": "application/x-www-form-urlencoded" }, duplex: "half" } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await signInWithPassword(server.baseUrl, user.email, user.password)).error).toBeNull();
   });
 });
 

@@ -2,7 +2,8 @@ import type { KindLlmScoring, KindRescoring } from "@/lib/scoring/kind-scoring";
 import { exploreSceneKeySchema, parseExploreModelAnswer } from "@/lib/tasks/explore-scene";
 import { embeddingMatrixFor } from "@/lib/tasks/shared/explore/embed";
 import { embedModelOf, isCurrentPromptVersion, llmPhraseScore, llmPromptVersion, type LlmAspect } from "@/lib/tasks/shared/explore/llm";
-import { finishExploreLlmScore, planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
+import { finishExploreLlmScore, objectSentences, planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
+import { sentences as splitSentences } from "@/lib/tasks/shared/explore/nlp";
 import { EXPLORE_STRUCTURED_VERSION, scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
 /** EXPLORE-Bench's LLM scorer (lib/tasks/shared/explore/llm-scorer.ts) in the background scoring jobs. */
@@ -14,6 +15,12 @@ export const llm: KindLlmScoring = {
     const similarity = embedding ? await embeddingMatrixFor(embedding.embedder, embedding.vectors, answer, key) : undefined;
     const plan = planExploreLlmScore(answer, key, similarity);
     return { requests: plan.requests, finish: (scores, meta) => finishExploreLlmScore(plan, scores, meta) };
+  },
+  // the sentences planExploreLlmScore joins into its requests' sentences
+  answerTexts: (storedAnswer) => {
+    const answer = parseExploreModelAnswer(storedAnswer);
+    if (!answer) return [];
+    return answer.objects.length > 0 ? objectSentences(answer.objects).sentences : splitSentences(answer.text);
   },
   promptVersion: (embedModel) => llmPromptVersion(embedModel),
   embedModelOf,

@@ -44,12 +44,10 @@ function standInGrade(answer: string, references: string[]): number {
   return references.some((reference) => norm(reference).split(" ").some((word) => words.has(word))) ? 3 : 1;
 }
 
-/** What the prompt says: its references and the answer to grade. */
+/** What the prompt says: its references and the answer to grade, each in its tags (judgeField). */
 function readPrompt(prompt: string): { references: string[]; answer: string } {
-  const answer = /\nAnswer to grade: (.*)\n/.exec(prompt)?.[1] ?? "";
-  const single = /\nReference answer: (.*)\n/.exec(prompt);
-  const references = single ? [single[1]] : [...prompt.matchAll(/^- (.*)$/gm)].map((match) => match[1]);
-  return { references, answer };
+  const fields = (tag: string) => [...prompt.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => match[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+  return { references: fields("reference"), answer: fields("answer")[0] ?? "" };
 }
 
 beforeAll(async () => {
@@ -149,7 +147,7 @@ describe("free-text LLM judge", () => {
     const { study } = await seedStudy(PEOPLE, MODEL);
     const { job, created } = await createLlmScoringJob(study.slug, researcher.id, config(), null);
     expect(created).toBe(true);
-    expect(job).toMatchObject({ kind: "free-text", model: "judge-llm", promptVersion: "llm-match-v1;temperature=0.2;seed=7" });
+    expect(job).toMatchObject({ kind: "free-text", model: "judge-llm", promptVersion: "llm-match-v2;temperature=0.2;seed=7" });
     expect(await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" })).toBe(1);
     const done = (await getScoringJob(job.id))!;
     // 4 answers + 3 predictions; the two identical answers to q1 share one request
@@ -161,8 +159,8 @@ describe("free-text LLM judge", () => {
       expect(request.messages[0]).toEqual({ role: "system", content: JUDGE_SYSTEM_PROMPT });
     }
     // extra reference answers reach the judge
-    const q2Prompt = received.map((request) => request.messages[1].content).find((content) => content.startsWith("Question: Where is the mirror?"))!;
-    for (const reference of referencesOf("q2")) expect(q2Prompt).toContain(`- ${reference}`);
+    const q2Prompt = received.map((request) => request.messages[1].content).find((content) => content.startsWith("Question: <question>Where is the mirror?</question>"))!;
+    expect(readPrompt(q2Prompt).references).toEqual(referencesOf("q2"));
 
     const results = await db.scorerResult.findMany({ select: { score: true, model: true, promptVersion: true, response: { select: { answer: true, assignment: { select: { item: { select: { externalId: true } } } } } }, prediction: { select: { answer: true, item: { select: { externalId: true } } } } } });
     expect(results).toHaveLength(7);
@@ -170,10 +168,10 @@ describe("free-text LLM judge", () => {
       const itemId = row.response?.assignment.item.externalId ?? row.prediction!.item.externalId;
       const text = ((row.response?.answer ?? row.prediction?.answer) as { text: string }).text;
       const grade = standInGrade(text, referencesOf(itemId));
-      expect(row.score).toEqual({ grade, score: (100 * (grade - 1)) / 4, judge: { model: "judge-llm", promptVersion: "llm-match-v1;temperature=0.2;seed=7", temperature: 0.2, seed: 7 }, references: referencesOf(itemId).length });
+      expect(row.score).toEqual({ grade, score: (100 * (grade - 1)) / 4, judge: { model: "judge-llm", promptVersion: "llm-match-v2;temperature=0.2;seed=7", temperature: 0.2, seed: 7 }, references: referencesOf(itemId).length });
     }
     // the model's "Blue. I think" was judged as "Blue."
-    expect(received.some((request) => request.messages[1].content.includes("Answer to grade: Blue.\n"))).toBe(true);
+    expect(received.some((request) => request.messages[1].content.includes("Answer to grade: <answer>Blue.</answer>\n"))).toBe(true);
     expect((await getLlmScoringStatus(study.id, config(), "free-text")).unscored).toEqual({ responses: 0, predictions: 0 });
 
     // another study, the same questions and answers: every grade from the cache, no request
@@ -187,7 +185,7 @@ describe("free-text LLM judge", () => {
     // another seed is another judge configuration: asked again
     process.env.FREE_TEXT_JUDGE_SEED = "8";
     const reseeded = await createLlmScoringJob(second.study.slug, researcher.id, config(), null);
-    expect(reseeded.job.promptVersion).toBe("llm-match-v1;temperature=0.2;seed=8");
+    expect(reseeded.job.promptVersion).toBe("llm-match-v2;temperature=0.2;seed=8");
     await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r3" });
     // two distinct prompts (the two identical answers share one request in flight)
     expect(await getScoringJob(reseeded.job.id)).toMatchObject({ status: "DONE", done: 3, requests: 2, cacheHits: 0 });

@@ -20,6 +20,10 @@ export const llm: KindLlmScoring = {
       finish: (scores, meta) => freeTextGradeRecord(scores[0], meta.model, meta.promptVersion, referencesOf(key).length),
     };
   },
+  answerTexts: (storedAnswer) => {
+    const answer = parseFreeTextAnswer(storedAnswer);
+    return answer ? [answer.text] : [];
+  },
   promptVersion: () => judgeVersion(judgeSettingsFromEnv()),
   isCurrentVersion: (version) => parseJudgeVersion(version)?.prompt === JUDGE_PROMPT_VERSION,
   async ask(config, request, promptVersion) {
