@@ -36,6 +36,31 @@ describe("imageContentProblem", () => {
     expect(await imageContentProblem(fakeJpeg, "image/jpeg")).toContain("cannot be read as an image");
   });
 
+  it("refuses polyglots: a JPEG with HTML after its end marker, a PNG with HTML in a text chunk (plain or compressed)", async () => {
+    const jpeg = await picture("jpeg");
+    expect(await imageContentProblem(Buffer.concat([jpeg, script]), "image/jpeg")).toContain("after its end marker");
+    // zero padding after the end marker is common and harmless
+    expect(await imageContentProblem(Buffer.concat([jpeg, Buffer.alloc(16)]), "image/jpeg")).toBeNull();
+    const png = await picture("png");
+    const withChunk = (type: string, data: Buffer) => {
+      const head = Buffer.alloc(8);
+      head.writeUInt32BE(data.length, 0);
+      head.write(type, 4, "latin1");
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+      // after the IHDR chunk (8 signature bytes + 25 bytes of IHDR)
+      return Buffer.concat([png.subarray(0, 33), head, data, crc, png.subarray(33)]);
+    };
+    const tEXt = withChunk("tEXt", Buffer.concat([Buffer.from("Comment\0", "latin1"), script]));
+    expect(sniffImageMime(tEXt)).toBe("image/png");
+    expect(await imageContentProblem(tEXt, "image/png")).toContain("text chunk (tEXt) holds HTML");
+    const zTXt = withChunk("zTXt", Buffer.concat([Buffer.from("Comment\0\0", "latin1"), deflateSync(script)]));
+    expect(await imageContentProblem(zTXt, "image/png")).toContain("text chunk (zTXt) holds HTML");
+    // an XMP packet is XML, not HTML: kept
+    const xmp = withChunk("iTXt", Buffer.from('XML:com.adobe.xmp\0\0\0\0\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF></rdf:RDF></x:xmpmeta>', "latin1"));
+    expect(await imageContentProblem(xmp, "image/png")).toBeNull();
+  });
+
   it("refuses a decompression bomb by its declared size", async () => {
     // a real PNG whose header (IHDR, with its CRC) declares 12,000 x 10,000 pixels
     const bomb = Buffer.from(await picture("png"));

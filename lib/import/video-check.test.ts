@@ -32,6 +32,16 @@ describe("probeVideo", () => {
     expect(mp4Info(paddedMp4(50_000))).toMatchObject({ width: clip.width, height: clip.height });
   });
 
+  it("refuses an MP4 with HTML in a free box (a polyglot a browser could render), and keeps one with padding", async () => {
+    const html = Buffer.from("<html><body><script>alert(document.cookie)</script></body></html>");
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(html.length + 8, 0);
+    header.write("free", 4, "latin1");
+    const polyglot = Buffer.concat([demoVideo("mp4"), header, html]);
+    expect(await probeVideo(polyglot, "video/mp4")).toEqual({ problem: expect.stringContaining('a "free" box holds HTML') });
+    expect(await probeVideo(paddedMp4(5_000), "video/mp4")).toHaveProperty("info");
+  }, 30_000);
+
   it("refuses a cut or damaged container with the reason", async () => {
     const mp4 = demoVideo("mp4");
     const cut = await probeVideo(mp4.subarray(0, Math.floor(mp4.length / 2)), "video/mp4");

@@ -7,6 +7,7 @@
  * handler is "vide": width, height as 16.16 fixed point) are read from its boxes here.
  */
 import { assetStoreKind } from "@/lib/assets/config";
+import { holdsMarkup } from "@/lib/import/markup";
 
 export type VideoMime = "video/mp4" | "video/webm";
 
@@ -124,6 +125,10 @@ export async function probeVideo(bytes: Buffer, mime: VideoMime): Promise<{ prob
   let info: VideoInfo;
   if (mime === "video/mp4") {
     try {
+      // boxes that hold no media (padding, a vendor's own data): HTML there makes the file a polyglot a browser could render
+      for (const box of boxes(bytes, 0, bytes.length)) {
+        if (["free", "skip", "uuid", "udta", "meta"].includes(box.type) && holdsMarkup(bytes.subarray(box.start, box.end))) return { problem: `a "${box.type}" box holds HTML: a file a browser could render as a page` };
+      }
       info = mp4Info(bytes);
     } catch (error) {
       return { problem: error instanceof Error ? error.message : String(error) };
