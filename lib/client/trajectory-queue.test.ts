@@ -350,10 +350,20 @@ describe("TrajectoryQueue: one writer per item", () => {
       expect(JSON.parse(String(init?.body))).toEqual({ writer: "tab-1", takeOver: false });
       return Response.json(claim.body, { status: claim.status });
     }) as unknown as typeof fetch;
+    // a closed tab of this browser left an event of the item in the shared outbox
+    const closed = new TrajectoryQueue({ storage, key: "k", fetch: fetchFake, batchDelayMs: 10_000, writer: "tab-0" });
+    closed.enqueue(event(0, "a1"), cursor(1));
+    closed.dispose();
     const queue = new TrajectoryQueue({ storage, key: "k", fetch: fetchFake, batchDelayMs: 10_000, writer: "tab-1" });
-    queue.enqueue(event(0, "a1"), cursor(1));
+    queue.enqueue(event(1, "a1"), cursor(2));
     await expect(queue.claim("a1")).resolves.toEqual({ kind: "mine", nextSeq: 3 });
-    expect(order).toEqual(["/api/annotate/events", "/api/annotate/assignments/a1/writer"]);
+    await vi.advanceTimersByTimeAsync(0);
+    // the closed tab's event first, then the claim, and this tab's own event only once the item is its
+    expect(order).toEqual(["/api/annotate/events", "/api/annotate/assignments/a1/writer", "/api/annotate/events"]);
+    const calls = (fetchFake as unknown as { mock: { calls: Array<[string, RequestInit | undefined]> } }).mock.calls;
+    const sent = calls.filter(([url]) => String(url).endsWith("/events")).map(([, init]) => (JSON.parse(String(init?.body)) as { events: TrajectoryEvent[] }).events.map((e) => e.writer));
+    expect(sent).toEqual([["tab-0"], ["tab-1"]]);
+    order.length = 0;
     claim = { status: 409, body: { code: "CONFLICT", details: { reason: "writer", writer: "tab-2" } } };
     await expect(queue.claim("a1")).resolves.toEqual({ kind: "other", writer: "tab-2" });
     claim = { status: 409, body: { code: "CONFLICT", details: { reason: "submitted" } } };

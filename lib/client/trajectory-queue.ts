@@ -142,6 +142,8 @@ export class TrajectoryQueue {
   /** events and submissions this page removed (acknowledged, put aside): a save does not bring them back from storage */
   private readonly removedKeys = new Set<string>();
   private readonly removedClientIds = new Set<string>();
+  /** assignments being claimed, or written by another tab: this tab's events of them wait (another tab's go) */
+  private readonly held = new Set<string>();
   private waiters = new Map<string, Array<{ resolve: (ack: ResponseAck) => void; reject: (error: Error) => void }>>();
   private acks = new Map<string, ResponseAck>();
 
@@ -253,18 +255,33 @@ export class TrajectoryQueue {
    * (the page goes on; its events claim the item when they arrive, if nobody else has).
    */
   async claim(assignmentId: string, options: { takeOver?: boolean } = {}): Promise<ClaimResult> {
+    // this tab's events of the item wait for the answer: sent before it, they would be refused while another tab (maybe a closed one) holds the item
+    this.held.add(assignmentId);
     await this.flush().catch(() => undefined);
     const result = await this.post(this.options.writerUrl(assignmentId), { writer: this.options.writer ?? "", takeOver: options.takeOver ?? false });
-    if (result.kind === "ok") return { kind: "mine", nextSeq: Number((result.body as { nextSeq?: unknown }).nextSeq) || 0 };
-    if (result.kind === "rejected" && result.status === 409) {
+    let claim: ClaimResult = { kind: "unknown" };
+    if (result.kind === "ok") claim = { kind: "mine", nextSeq: Number((result.body as { nextSeq?: unknown }).nextSeq) || 0 };
+    else if (result.kind === "rejected" && result.status === 409) {
       const reason = refusalReasonOf(result.body);
-      if (reason === "submitted") return { kind: "submitted" };
-      if (reason === "writer") {
-        const writer = (result.body as { details?: { writer?: unknown } }).details?.writer;
-        return { kind: "other", writer: typeof writer === "string" ? writer : null };
+      const writer = (result.body as { details?: { writer?: unknown } } | null)?.details?.writer;
+      if (reason === "submitted") claim = { kind: "submitted" };
+      else if (reason === "writer") claim = { kind: "other", writer: typeof writer === "string" ? writer : null };
+    }
+    // another tab writes the item, or it was answered: what this tab recorded of it meanwhile is put
+    // aside (kept, never sent), as the server would refuse it; sent later, it would take seqs the
+    // writer uses. Later events of this tab are sent, and refused one by one.
+    if (claim.kind === "other" || claim.kind === "submitted") {
+      const writer = this.options.writer ?? "";
+      const mine = this.outbox.events.filter((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer);
+      if (mine.length > 0) {
+        this.outbox.rejected.push({ at: this.options.now(), status: 409, what: "events", body: { events: mine, reason: claim.kind === "other" ? "writer" : "submitted" } });
+        this.removeEvents(mine);
       }
     }
-    return { kind: "unknown" };
+    // unknown (offline, the server down): the events go when they can, and claim the item if nobody else has
+    this.held.delete(assignmentId);
+    if (this.outbox.events.length > 0 || this.outbox.submissions.length > 0) void this.flush();
+    return claim;
   }
 
   /** Called for every acknowledged submission, including ones queued before a reload. */
@@ -276,6 +293,11 @@ export class TrajectoryQueue {
   private emit(): void {
     const status = this.status();
     for (const listener of this.listeners) listener(status);
+  }
+
+  /** This tab's writer id ('' when none was given). */
+  writer(): string {
+    return this.options.writer ?? "";
   }
 
   /** The saved cursor of an assignment (next seq, time tally), if this browser has one. */
@@ -397,8 +419,10 @@ export class TrajectoryQueue {
 
   /** One pass; false when a retryable failure stopped it (a retry is scheduled). */
   private async sendAll(): Promise<boolean> {
-    while (this.outbox.events.length > 0) {
-      const batch = this.outbox.events.slice(0, this.options.batchSize);
+    const writer = this.options.writer ?? "";
+    const sendable = () => (this.held.size === 0 ? this.outbox.events : this.outbox.events.filter((event) => !(this.held.has(event.assignmentId) && (event.writer ?? "") === writer)));
+    for (let pending = sendable(); pending.length > 0; pending = sendable()) {
+      const batch = pending.slice(0, this.options.batchSize);
       const result = await this.post(this.options.eventsUrl, { events: batch });
       if (result.kind === "retry") return this.failed();
       if (result.kind === "rejected") {
@@ -420,7 +444,8 @@ export class TrajectoryQueue {
       if (this.ackedThisPage.length > MAX_ACKED_KEPT) this.ackedThisPage.splice(0, this.ackedThisPage.length - MAX_ACKED_KEPT);
       const before = this.outbox.events.length;
       this.removeEvents([...acked, ...refused]);
-      for (const assignmentId of ack.notWriter ?? []) this.lose(assignmentId);
+      // the page hears of it only for its own events: the shared outbox also carries other tabs' (the server refuses those while this tab writes)
+      for (const assignmentId of ack.notWriter ?? []) if (refused.some((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer)) this.lose(assignmentId);
       // a reply that acknowledged nothing we sent would loop forever: treat it as a failure
       if (this.outbox.events.length === before) return this.failed();
     }

@@ -159,7 +159,7 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
   // a closed study takes no more writes (a retry of a stored submission is still acknowledged above)
   if (assignment.studyClosed) throw new AppError("INVALID", "This study is closed: it takes no more answers. Nothing was stored.");
   const writer = input.writer ?? "";
-  if (assignment.writer !== null && assignment.writer !== writer) throw writerConflict();
+  if (assignment.writer !== null && assignment.writer !== writer) throw writerConflict(assignment.writer);
 
   const kindModule = getTaskModule(assignment.item.kind);
   const item = taskItemOf(assignment.item);

@@ -26,8 +26,9 @@ import type { WriterClaim } from "@/lib/validations/annotate";
 /** A writer silent this long (no claim, no event) gives the item up to the next page that claims it. */
 export const WRITER_IDLE_SECONDS = 120;
 
-export function writerConflict(): AppError {
-  return new AppError("CONFLICT", "This item is open in another tab or on another device, which is writing it. Take it over here to go on there.", { reason: "writer" });
+/** `writer`: the tab that writes the item (the same person's: a page of this browser that was closed takes over without asking). */
+export function writerConflict(writer?: string | null): AppError {
+  return new AppError("CONFLICT", "This item is open in another tab or on another device, which is writing it. Take it over here to go on here.", { reason: "writer", ...(writer ? { writer } : {}) });
 }
 
 export function alreadySubmitted(assignmentId: string): AppError {
@@ -37,7 +38,7 @@ export function alreadySubmitted(assignmentId: string): AppError {
 export async function claimWriter(userId: string, assignmentId: string, writer: string, options: { takeOver: boolean }): Promise<WriterClaim> {
   // one statement: the account, the assignment as read, and the claim when it is granted
   const [row] = await db.$queryRaw<
-    Array<{ enabled: boolean; id: string | null; userId: string | null; submitted: boolean | null; claimed: boolean | null; nextSeq: number | null }>
+    Array<{ enabled: boolean; id: string | null; userId: string | null; writer: string | null; submitted: boolean | null; claimed: boolean | null; nextSeq: number | null }>
   >`
     WITH target AS (
       SELECT a.id, a."userId", a.writer,
@@ -54,13 +55,13 @@ export async function claimWriter(userId: string, assignmentId: string, writer: 
           OR t."lastSeen" IS NULL OR t."lastSeen" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${WRITER_IDLE_SECONDS}))
       RETURNING a.id
     )
-    SELECT ${enabledUserSql(userId)} AS enabled, t.id, t."userId", t.submitted, EXISTS (SELECT 1 FROM claimed) AS claimed,
+    SELECT ${enabledUserSql(userId)} AS enabled, t.id, t."userId", t.writer, t.submitted, EXISTS (SELECT 1 FROM claimed) AS claimed,
       coalesce((SELECT max(e.seq) + 1 FROM "Event" e WHERE e."assignmentId" = t.id), 0)::int AS "nextSeq"
     FROM (SELECT 1) one LEFT JOIN target t ON true`;
   if (!row?.enabled) throw signedOutError();
   if (row.id === null) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
   if (row.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
   if (row.submitted) throw alreadySubmitted(assignmentId);
-  if (!row.claimed) throw writerConflict();
+  if (!row.claimed) throw writerConflict(row.writer);
   return { writer, nextSeq: row.nextSeq ?? 0 };
 }

@@ -84,7 +84,7 @@ describe("the writer of an assignment", () => {
     expect(await claimWriter(annotator.id, assignmentId, "tab-a", { takeOver: false })).toMatchObject({ writer: "tab-a", nextSeq: 1 });
     const busy = await claimWriter(annotator.id, assignmentId, "tab-b", { takeOver: false }).catch((e: unknown) => e);
     expect(toResponse(busy).status).toBe(409);
-    expect(busy).toMatchObject({ code: "CONFLICT", details: { reason: "writer" } });
+    expect(busy).toMatchObject({ code: "CONFLICT", details: { reason: "writer", writer: "tab-a" } });
     expect(await claimWriter(annotator.id, assignmentId, "tab-b", { takeOver: true })).toMatchObject({ writer: "tab-b", nextSeq: 1 });
     const late = await recordEvents(annotator.id, [slotFilled(assignmentId, "tab-a", 1, 1, 1)]);
     expect(late.notWriter).toEqual([assignmentId]);
