@@ -8,9 +8,9 @@ import { runOnMigratedPglite } from "@/tests/pglite";
  * `npm run demo` runs on the embedded PGlite, which serves one session to every connection
  * (pglite-socket): while a connection is in a transaction, every other connection's statements
  * wait for it to end. The demo's app has one pooled connection (DATABASE_POOL_SIZE=1) and runs the
- * import job in its own process (YARDSTICK_JOB_WORKER=app). An import of the ENACT sample (23 MB)
- * must leave the requests of annotators served within a bound all along, and nothing may reject
- * unhandled.
+ * import job in its own process (YARDSTICK_JOB_WORKER=app). An import of the ENACT sample (23 MB),
+ * its upload stored as the upload request does and then run as the job, must leave the requests
+ * of annotators served within a bound all along, and nothing may reject unhandled.
  */
 process.env.DATABASE_POOL_SIZE = "1";
 runOnMigratedPglite();
@@ -43,9 +43,9 @@ afterAll(() => {
   process.off("unhandledRejection", onUnhandled);
 });
 
-async function importJobOf(zip: Buffer, studyId: string, studySlug: string) {
+async function importJobOf(studyId: string, studySlug: string) {
   const { db } = await import("@/lib/db");
-  return db.importJob.create({ data: { studyId, studySlug, fileName: "enact-sample.zip", phase: "queued", bossJobId: crypto.randomUUID(), upload: { create: { bytes: new Uint8Array(zip) } } } });
+  return db.importJob.create({ data: { studyId, studySlug, fileName: "enact-sample.zip", phase: "queued", bossJobId: crypto.randomUUID() } });
 }
 
 /** Requests an annotator's pages make, one after another until `until` settles: each one's time in ms, and the failures. */
@@ -73,7 +73,7 @@ async function requestsDuring(until: Promise<unknown>, userId: string) {
 describe("an import on the embedded database (PGlite behind pglite-socket, one pooled connection)", () => {
   it("leaves annotators' requests served within a bound while the ENACT sample is imported, with nothing rejected unhandled", async () => {
     const { db } = await import("@/lib/db");
-    const { handleImportJob } = await import("@/lib/import/jobs");
+    const { handleImportJob, storeUpload } = await import("@/lib/import/jobs");
     const { createStudy, createUser, addMember } = await import("@/tests/db-helpers");
     const [version] = await db.$queryRaw<Array<{ version: string }>>`SELECT version()`;
     expect(version.version).toMatch(/PGlite/);
@@ -81,10 +81,15 @@ describe("an import on the embedded database (PGlite behind pglite-socket, one p
     const other = await createStudy();
     await addMember(other.id, annotator.id);
     const study = await createStudy();
-    const job = await importJobOf(await zipFolder(ENACT_ROOT), study.id, study.slug);
+    const zip = await zipFolder(ENACT_ROOT);
 
+    // what the upload request stores, then the job the worker runs
     const started = performance.now();
-    const running = handleImportJob({ importJobId: job.id }, { jobId: job.bossJobId!, workerId: "test", attempt: 0, lastAttempt: true, signal: new AbortController().signal });
+    const job = await importJobOf(study.id, study.slug);
+    const running = (async () => {
+      await storeUpload(job.id, zip);
+      return handleImportJob({ importJobId: job.id }, { jobId: job.bossJobId!, workerId: "test", attempt: 0, lastAttempt: true, signal: new AbortController().signal });
+    })();
     const { times, failures } = await requestsDuring(running, annotator.id);
     const outcome = await running;
     const importMs = performance.now() - started;
