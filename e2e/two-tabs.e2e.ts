@@ -104,11 +104,10 @@ for (const setup of ["two tabs of one browser", "two devices (two browser contex
     await two.waitUntilSynced();
 
     // the first tab's next click is refused: it says so, and stores nothing of it
-    await pressPlace(one.page, order[3], 2);
+    await pressPlace(one.page, order[order.length - 1], 2);
     await expect(one.page.getByTestId("other-writer")).toBeVisible({ timeout: 15_000 });
 
-    await two.placeByKeyboard(order[2], 2);
-    await two.placeByKeyboard(order[3], 3);
+    for (let step = 2; step < order.length; step++) await two.placeByKeyboard(order[step], step);
     await two.setConfidence(4);
     await two.submit();
     await expect.poll(async () => (await responsesOf(assignmentId)).length, { timeout: 20_000 }).toBe(1);

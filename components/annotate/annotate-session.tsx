@@ -442,9 +442,7 @@ function useOwnership(assignmentId: string): { ownership: Ownership; takeOver: (
       setOwnership(result.kind === "other" ? "other" : result.kind === "submitted" ? "submitted" : "mine");
     };
     void (async () => {
-      let result = await queue.claim(assignmentId);
-      if (result.kind === "other" && result.writer && isGoneLocalTab(window.localStorage, result.writer, Date.now())) result = await queue.claim(assignmentId, { takeOver: true });
-      apply(result);
+      apply(await queue.claim(assignmentId, { takeOverFrom: (writer) => isGoneLocalTab(window.localStorage, writer, Date.now()) }));
     })();
     const unsubscribe = queue.onLost((id) => {
       if (id === assignmentId && !cancelled) setOwnership("other");

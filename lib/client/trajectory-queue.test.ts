@@ -366,6 +366,10 @@ describe("TrajectoryQueue: one writer per item", () => {
     order.length = 0;
     claim = { status: 409, body: { code: "CONFLICT", details: { reason: "writer", writer: "tab-2" } } };
     await expect(queue.claim("a1")).resolves.toEqual({ kind: "other", writer: "tab-2" });
+    // what this tab recorded of an item another tab writes is put aside, not sent later under seqs the writer uses
+    queue.enqueue(event(5, "a1"), cursor(6));
+    await expect(queue.claim("a1")).resolves.toEqual({ kind: "other", writer: "tab-2" });
+    expect(queue.status()).toMatchObject({ pendingEvents: 0, rejected: 1 });
     claim = { status: 409, body: { code: "CONFLICT", details: { reason: "submitted" } } };
     await expect(queue.claim("a1")).resolves.toEqual({ kind: "submitted" });
   });

@@ -254,19 +254,13 @@ export class TrajectoryQueue {
    * tab or device that is writing it. Never throws: "unknown" when the server could not be asked
    * (the page goes on; its events claim the item when they arrive, if nobody else has).
    */
-  async claim(assignmentId: string, options: { takeOver?: boolean } = {}): Promise<ClaimResult> {
+  async claim(assignmentId: string, options: { takeOver?: boolean; takeOverFrom?: (writer: string) => boolean } = {}): Promise<ClaimResult> {
     // this tab's events of the item wait for the answer: sent before it, they would be refused while another tab (maybe a closed one) holds the item
     this.held.add(assignmentId);
     await this.flush().catch(() => undefined);
-    const result = await this.post(this.options.writerUrl(assignmentId), { writer: this.options.writer ?? "", takeOver: options.takeOver ?? false });
-    let claim: ClaimResult = { kind: "unknown" };
-    if (result.kind === "ok") claim = { kind: "mine", nextSeq: Number((result.body as { nextSeq?: unknown }).nextSeq) || 0 };
-    else if (result.kind === "rejected" && result.status === 409) {
-      const reason = refusalReasonOf(result.body);
-      const writer = (result.body as { details?: { writer?: unknown } } | null)?.details?.writer;
-      if (reason === "submitted") claim = { kind: "submitted" };
-      else if (reason === "writer") claim = { kind: "other", writer: typeof writer === "string" ? writer : null };
-    }
+    let claim = await this.ask(assignmentId, options.takeOver ?? false);
+    // a writer the page knows to be gone (a closed tab of this browser) gives the item up without asking
+    if (claim.kind === "other" && claim.writer !== null && options.takeOverFrom?.(claim.writer)) claim = await this.ask(assignmentId, true);
     // another tab writes the item, or it was answered: what this tab recorded of it meanwhile is put
     // aside (kept, never sent), as the server would refuse it; sent later, it would take seqs the
     // writer uses. Later events of this tab are sent, and refused one by one.
@@ -282,6 +276,18 @@ export class TrajectoryQueue {
     this.held.delete(assignmentId);
     if (this.outbox.events.length > 0 || this.outbox.submissions.length > 0) void this.flush();
     return claim;
+  }
+
+  private async ask(assignmentId: string, takeOver: boolean): Promise<ClaimResult> {
+    const result = await this.post(this.options.writerUrl(assignmentId), { writer: this.options.writer ?? "", takeOver });
+    if (result.kind === "ok") return { kind: "mine", nextSeq: Number((result.body as { nextSeq?: unknown }).nextSeq) || 0 };
+    if (result.kind === "rejected" && result.status === 409) {
+      const reason = refusalReasonOf(result.body);
+      const writer = (result.body as { details?: { writer?: unknown } } | null)?.details?.writer;
+      if (reason === "submitted") return { kind: "submitted" };
+      if (reason === "writer") return { kind: "other", writer: typeof writer === "string" ? writer : null };
+    }
+    return { kind: "unknown" };
   }
 
   /** Called for every acknowledged submission, including ones queued before a reload. */
