@@ -14,8 +14,9 @@ import type { WriterClaim } from "@/lib/validations/annotate";
  * shows as "open in another tab or device: take over here".
  *
  * A page claims the item when it shows it. The claim is granted when the item has no writer, is
- * this writer's already, or its writer has been silent (no claim, no event) for
- * WRITER_IDLE_SECONDS; otherwise it is refused (409, details.reason "writer") unless `takeOver`,
+ * this writer's already, its writer has been silent (no claim, no event) for WRITER_IDLE_SECONDS,
+ * or its writer's last event is `submitted` (it is done; its answer may never have arrived, and
+ * the item is then served reopened, docs/assignment.md); otherwise it is refused (409, details.reason "writer") unless `takeOver`,
  * which the person asks for with the button: then the other page is refused from its next write.
  * A submitted item cannot be claimed (409, details.reason "submitted").
  *
@@ -43,7 +44,8 @@ export async function claimWriter(userId: string, assignmentId: string, writer: 
     WITH target AS (
       SELECT a.id, a."userId", a.writer,
         EXISTS (SELECT 1 FROM "Response" r WHERE r."assignmentId" = a.id) AS submitted,
-        greatest(a."writerSince", (SELECT max(e."serverTime") FROM "Event" e WHERE e."assignmentId" = a.id AND e.writer = a.writer)) AS "lastSeen"
+        greatest(a."writerSince", (SELECT max(e."serverTime") FROM "Event" e WHERE e."assignmentId" = a.id AND e.writer = a.writer)) AS "lastSeen",
+        (SELECT e.type FROM "Event" e WHERE e."assignmentId" = a.id AND e.writer = a.writer ORDER BY e.seq DESC, e.id DESC LIMIT 1) = 'submitted' AS "writerSubmitted"
       FROM "Assignment" a WHERE a.id = ${assignmentId}
     ),
     claimed AS (
@@ -51,7 +53,7 @@ export async function claimWriter(userId: string, assignmentId: string, writer: 
       SET writer = ${writer}, "writerSince" = (now() AT TIME ZONE 'UTC')
       FROM target t
       WHERE a.id = t.id AND t."userId" = ${userId} AND NOT t.submitted AND ${enabledUserSql(userId)}
-        AND (t.writer IS NULL OR t.writer = ${writer} OR ${options.takeOver}
+        AND (t.writer IS NULL OR t.writer = ${writer} OR ${options.takeOver} OR t."writerSubmitted"
           OR t."lastSeen" IS NULL OR t."lastSeen" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${WRITER_IDLE_SECONDS}))
       RETURNING a.id
     )

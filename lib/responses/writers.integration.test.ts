@@ -105,6 +105,14 @@ describe("the writer of an assignment", () => {
     expect(await claimWriter(annotator.id, assignmentId, "tab-b", { takeOver: false })).toMatchObject({ writer: "tab-b" });
   });
 
+  it("lets a claim take an item whose writer submitted it but whose answer never arrived (the item is served reopened)", async () => {
+    const { annotator, assignmentId } = await setup();
+    await claimWriter(annotator.id, assignmentId, "tab-a", { takeOver: false });
+    const submitted = { assignmentId, writer: "tab-a", seq: 1, clientTime: t0 + 2000, type: "submitted", payload: { order: [0, 1, 2], confidence: 4, clientId: randomUUID() } } as TrajectoryEvent;
+    await recordEvents(annotator.id, [slotFilled(assignmentId, "tab-a", 0, 0, 0), submitted]);
+    expect(await claimWriter(annotator.id, assignmentId, "device-b", { takeOver: false })).toMatchObject({ writer: "device-b", nextSeq: 2 });
+  });
+
   it("refuses a second submission of an item plainly (409, reason submitted), and a claim of a submitted item", async () => {
     const { annotator, assignmentId } = await setup();
     await claimWriter(annotator.id, assignmentId, "tab-a", { takeOver: false });
