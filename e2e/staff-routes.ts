@@ -81,6 +81,7 @@ export const staffApiRoutes: RouteCase[] = [
 export const annotatorApiFiles = [
   "annotate/assignments/[id]/route.ts",
   "annotate/assignments/[id]/play/route.ts",
+  "annotate/assignments/[id]/writer/route.ts",
   "annotate/events/route.ts",
   "annotate/responses/route.ts",
   "annotate/studies/[slug]/next/route.ts",
@@ -142,6 +143,8 @@ export const ownDataApiRoutes: MatrixRoute[] = [
   { method: "GET", file: "annotate/assignments/[id]/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}`, bodyKind: "none", owner: "annotator", expect: ownOnly },
   { method: "GET", file: "annotate/assignments/[id]/play/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`, bodyKind: "none", owner: "annotator", expect: ownOnly },
   { method: "POST", file: "annotate/assignments/[id]/play/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`, body: () => ({ seq: 1, action: { type: "look" } }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  // takeOver false: another caller's claim would otherwise take the item from the owner's page (409 for the owner when one is writing: still allowed)
+  { method: "POST", file: "annotate/assignments/[id]/writer/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/writer`, body: () => ({ writer: "matrix", takeOver: false }), bodyKind: "json", owner: "annotator", expect: ownOnly },
   {
     method: "POST",
     file: "annotate/events/route.ts",

@@ -7,7 +7,8 @@ import type { AssignmentView } from "@/lib/annotate/assignment-view";
 import type { NextView, PracticeStanding } from "@/lib/annotate/next";
 import type { Progress } from "@/lib/assignment";
 import type { HistoryEvent } from "@/lib/client/annotation-store";
-import type { TrajectoryQueue } from "@/lib/client/trajectory-queue";
+import { SubmissionRefused, type RefusalReason, type TrajectoryQueue } from "@/lib/client/trajectory-queue";
+import { isGoneLocalTab } from "@/lib/client/tab-writer";
 import { idleCapMs } from "@/lib/timing/active-time";
 import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
 import { callApi } from "@/lib/client/api";
@@ -32,6 +33,11 @@ import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
  * prefetched) appears at once and the outbox syncs in the background ("saved on this device, will
  * sync"). Without a prefetched item, or after a practice item (whose feedback comes from the
  * server), the page waits for the acknowledgement, saying so.
+ *
+ * One tab writes an item at a time (lib/responses/writer.ts): the page claims the item it shows,
+ * and when another tab or device writes it, shows so instead of the task, with a button to take
+ * it over here. A submission the server refuses (another tab writes the item, or answered it
+ * already) is said so above the next item; the page never moves on silently past it.
  */
 
 export interface SessionStudy {
@@ -95,12 +101,17 @@ function preloadImages(view: AssignmentView) {
   }
 }
 
-/** Server history plus the events this browser holds (unsent, or sent since the page loaded), one per seq. */
+/**
+ * Server history plus the events this browser holds (unsent, or sent since the page loaded) of
+ * the seqs the server does not have. Every stored event is kept, in the server's order: two tabs'
+ * events of one seq (a take-over's race, lib/responses/writer.ts) are both part of the item.
+ */
 function mergedHistory(view: AssignmentView, queue: TrajectoryQueue): HistoryEvent[] {
-  const bySeq = new Map<number, HistoryEvent>();
-  for (const event of view.history) bySeq.set(event.seq, event);
-  for (const event of queue.eventsOf(view.assignmentId)) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
-  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  const stored = new Set(view.history.map((event) => event.seq));
+  const local = new Map<number, HistoryEvent>();
+  for (const event of queue.eventsOf(view.assignmentId)) if (!stored.has(event.seq)) local.set(event.seq, event);
+  // a stable sort: within a seq the server's order stays
+  return [...view.history, ...local.values()].sort((a, b) => a.seq - b.seq);
 }
 
 function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextView }) {
@@ -118,6 +129,12 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   const [progress, setProgress] = useState<Progress>(initial.progress);
   const [done, setDone] = useState({ practice: initial.progress.practice.done, main: initial.progress.main.done });
   const prefetch = useRef<{ forId: string; promise: Promise<NextView | null> } | null>(null);
+  /** the last submission the server refused, and why (shown until dismissed) */
+  const [refused, setRefused] = useState<{ assignmentId: string; reason: RefusalReason } | null>(null);
+  const noteRefusal = useCallback((error: unknown) => {
+    if (error instanceof SubmissionRefused && error.reason) setRefused({ assignmentId: error.assignmentId, reason: error.reason });
+    else console.error("submission refused", error);
+  }, []);
 
   // every task UI's code now, while online: a prefetched item of another kind may show offline
   useEffect(() => {
@@ -203,15 +220,18 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
             if (!ack.duplicate) setPractice((p) => (p ? { ...p, answered: p.answered + 1, correct: p.correct + (ack.feedback?.correct ? 1 : 0) } : p));
             setPhase({ name: "feedback", ack, answer });
           },
-          () => void advance(view.assignmentId),
+          (error: unknown) => {
+            noteRefusal(error);
+            void advance(view.assignmentId);
+          },
         );
         return;
       }
-      acked.catch((error: unknown) => console.error("submission refused", error));
+      acked.catch(noteRefusal);
       setDone((d) => ({ ...d, main: d.main + 1 }));
       void advance(view.assignmentId);
     },
-    [advance, current, queue],
+    [advance, current, noteRefusal, queue],
   );
 
   /** the session time ran out: the server says so (timed out), and the ended page explains */
@@ -252,8 +272,9 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
     // from lg up the item fills the window and its panels scroll; below (phones, narrow windows) the
     // task is as tall as its content and the page scrolls
     <div className="flex min-h-[calc(100dvh-3.5rem-1px-1.5rem)] flex-col gap-2 lg:h-[calc(100dvh-3.5rem-1px-1.5rem)] lg:min-h-[500px]" aria-label={study.title}>
+      {refused ? <RefusedNotice refused={refused} onDismiss={() => setRefused(null)} /> : null}
       {phase.name === "working" && current ? (
-        <ItemWork key={current.assignmentId} view={current} study={study} onSubmit={onSubmit} status={status} />
+        <ItemWork key={current.assignmentId} view={current} study={study} onSubmit={onSubmit} onSubmittedElsewhere={() => void advance(current.assignmentId)} status={status} />
       ) : phase.name === "feedback" && current ? (
         <PracticeFeedback key={`feedback-${current.assignmentId}`} view={current} study={study} ack={phase.ack} answer={phase.answer} onContinue={() => void advance(current.assignmentId)} status={<>{status}{practice ? <PracticeStandingNote practice={practice} /> : null}</>} />
       ) : phase.name === "closed" ? (
@@ -369,8 +390,133 @@ function Notice({ title, body, action, busy }: { title: string; body: string; ac
   );
 }
 
-/** One item: its store (resumed from the stored and queued events), the task UI and the submit bar. */
-function ItemWork({ view, study, onSubmit, status }: { view: AssignmentView; study: SessionStudy; onSubmit: (input: ResponseCreateInput) => void; status: React.ReactNode }) {
+/** A submission the server refused: why, and what the person can do. */
+function RefusedNotice({ refused, onDismiss }: { refused: { assignmentId: string; reason: RefusalReason }; onDismiss: () => void }) {
+  const queue = useTrajectoryQueue();
+  const [busy, setBusy] = useState(false);
+  const takeOver = async () => {
+    setBusy(true);
+    const result = await queue.claim(refused.assignmentId, { takeOver: true });
+    // the reloaded page shows the first open item, the refused one, with what the other tab stored
+    if (result.kind === "mine") window.location.reload();
+    else setBusy(false);
+  };
+  return (
+    <div role="alert" data-testid="submission-refused" data-reason={refused.reason} data-assignment={refused.assignmentId} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+      <span className="font-semibold">Your last answer was not stored.</span>
+      <span className="min-w-0">
+        {refused.reason === "writer"
+          ? "That item is open in another tab or on another device, which is working on it. Finish it there, or take it over here."
+          : "That item had been submitted already, in another tab or on another device; a second answer is not taken."}
+      </span>
+      <span className="ml-auto flex gap-2">
+        {refused.reason === "writer" ? (
+          <button type="button" className={buttonClass("primary", "sm")} disabled={busy} onClick={() => void takeOver()}>
+            Take over here
+          </button>
+        ) : null}
+        <button type="button" className={buttonClass("secondary", "sm")} onClick={onDismiss}>
+          Dismiss
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** Whether this tab writes the item (lib/responses/writer.ts): not yet known, yes, another tab or device does, or it was submitted. */
+type Ownership = "claiming" | "mine" | "other" | "submitted";
+
+/**
+ * Claims the item for this tab when it is shown. A tab of this browser that was closed gives it up
+ * at once; one still open, or another device, makes the page ask. Later, a 409 on this tab's
+ * events (another tab took the item over) turns it to "other".
+ */
+function useOwnership(assignmentId: string): { ownership: Ownership; takeOver: () => Promise<void> } {
+  const queue = useTrajectoryQueue();
+  const [ownership, setOwnership] = useState<Ownership>("claiming");
+  useEffect(() => {
+    let cancelled = false;
+    const apply = (result: Awaited<ReturnType<TrajectoryQueue["claim"]>>) => {
+      if (cancelled) return;
+      // unknown (offline, the server down): the page goes on; its events claim the item when they arrive
+      setOwnership(result.kind === "other" ? "other" : result.kind === "submitted" ? "submitted" : "mine");
+    };
+    void (async () => {
+      apply(await queue.claim(assignmentId, { takeOverFrom: (writer) => isGoneLocalTab(window.localStorage, writer, Date.now()) }));
+    })();
+    const unsubscribe = queue.onLost((id) => {
+      if (id === assignmentId && !cancelled) setOwnership("other");
+    });
+    return () => {
+      cancelled = true;
+      unsubscribe();
+    };
+  }, [assignmentId, queue]);
+  const takeOver = useCallback(async () => {
+    const result = await queue.claim(assignmentId, { takeOver: true });
+    // a fresh page shows the item with everything the other tab stored
+    if (result.kind === "mine") window.location.reload();
+    else if (result.kind === "submitted") setOwnership("submitted");
+  }, [assignmentId, queue]);
+  return { ownership, takeOver };
+}
+
+/** Another tab or device writes this item: said so, with the button to take it over here. */
+function OtherWriterNotice({ onTakeOver, status }: { onTakeOver: () => Promise<void>; status: React.ReactNode }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <div className="grid flex-1 place-items-center rounded-lg border border-amber-200 bg-amber-50" role="alert" data-testid="other-writer">
+        <div className="max-w-md px-6 text-center">
+          <h2 className="text-lg font-semibold text-amber-950">This item is open in another tab</h2>
+          <p className="mt-1 text-sm text-amber-900">
+            It is being worked on in another tab or on another device; only one place takes answers at a time, so that nothing is recorded twice. Go on there, or take it over here: the other place then stops taking answers.
+          </p>
+          <button
+            type="button"
+            className={buttonClass("primary", "md", "mt-4")}
+            disabled={busy}
+            onClick={() => {
+              setBusy(true);
+              void onTakeOver().finally(() => setBusy(false));
+            }}
+          >
+            Take over here
+          </button>
+        </div>
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+    </>
+  );
+}
+
+/** The item was submitted elsewhere (another tab or device): said so, and on to the next. */
+function SubmittedElsewhereNotice({ onContinue, status }: { onContinue: () => void; status: React.ReactNode }) {
+  return (
+    <>
+      <Notice
+        title="This item was submitted already"
+        body="It was answered in another tab or on another device; a second answer is not taken."
+        action={
+          <button type="button" data-testid="submitted-elsewhere" className={buttonClass("primary")} onClick={onContinue}>
+            Continue
+          </button>
+        }
+      />
+      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+    </>
+  );
+}
+
+/** One item: whether this tab writes it, then its store (resumed from the stored and queued events), the task UI and the submit bar. */
+function ItemWork(props: { view: AssignmentView; study: SessionStudy; onSubmit: (input: ResponseCreateInput) => void; onSubmittedElsewhere: () => void; status: React.ReactNode }) {
+  const { ownership, takeOver } = useOwnership(props.view.assignmentId);
+  if (ownership === "other") return <OtherWriterNotice onTakeOver={takeOver} status={props.status} />;
+  if (ownership === "submitted") return <SubmittedElsewhereNotice onContinue={props.onSubmittedElsewhere} status={props.status} />;
+  return <ItemTask view={props.view} study={props.study} onSubmit={props.onSubmit} status={props.status} />;
+}
+
+function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; study: SessionStudy; onSubmit: (input: ResponseCreateInput) => void; status: React.ReactNode }) {
   const queue = useTrajectoryQueue();
   const ui = getTaskUi(view.kind);
   const [init] = useState(() => {

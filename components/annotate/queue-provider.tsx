@@ -2,12 +2,15 @@
 
 import { createContext, useContext, useEffect, useState } from "react";
 import { TrajectoryQueue, type QueueStatus } from "@/lib/client/trajectory-queue";
+import { markTab, TAB_BEAT_MS, tabWriterId } from "@/lib/client/tab-writer";
 
 /**
  * The browser's outbox of events and submissions for the signed-in user (lib/client/trajectory-queue.ts),
  * one per page: the (annotate) layout provides it, so that whatever an earlier visit left unsent
  * goes out on any annotator page, not only on the item page. It retries when the browser comes
- * back online and hands pending events to navigator.sendBeacon when the page goes away.
+ * back online and hands pending events to navigator.sendBeacon when the page goes away. It names
+ * this tab as the writer of what it sends (lib/client/tab-writer.ts), and keeps saying that the
+ * tab is open, for the other tabs of this browser.
  */
 const QueueContext = createContext<TrajectoryQueue | null>(null);
 
@@ -17,21 +20,33 @@ export function outboxKey(userId: string): string {
 
 export function TrajectoryQueueProvider({ userId, children }: { userId: string; children: React.ReactNode }) {
   // created in the browser only (the server render has no localStorage; the item page itself renders client-side)
-  const [queue] = useState(() => (typeof window === "undefined" ? null : new TrajectoryQueue({ storage: window.localStorage, key: outboxKey(userId), fetch: window.fetch.bind(window) })));
+  const [queue] = useState(() =>
+    typeof window === "undefined"
+      ? null
+      : new TrajectoryQueue({ storage: window.localStorage, key: outboxKey(userId), fetch: window.fetch.bind(window), writer: tabWriterId(window.sessionStorage, () => crypto.randomUUID()) }),
+  );
 
   useEffect(() => {
     if (!queue) return;
+    const writer = queue.writer();
+    const beat = () => markTab(window.localStorage, writer, Date.now());
+    beat();
+    const beating = window.setInterval(beat, TAB_BEAT_MS);
     const online = () => queue.online();
     const pagehide = () => {
       if (typeof navigator.sendBeacon === "function") queue.flushBeacon((url, data) => navigator.sendBeacon(url, data));
+      markTab(window.localStorage, writer, Date.now(), true);
     };
     window.addEventListener("online", online);
     window.addEventListener("pagehide", pagehide);
+    window.addEventListener("pageshow", beat);
     // whatever an earlier visit left behind goes out now
     void queue.flush();
     return () => {
+      window.clearInterval(beating);
       window.removeEventListener("online", online);
       window.removeEventListener("pagehide", pagehide);
+      window.removeEventListener("pageshow", beat);
     };
   }, [queue]);
 

@@ -105,7 +105,7 @@ export async function getAssignmentView(assignmentId: string, userId: string, op
       s."taskSettings", s."itemTimeLimitSeconds",
       EXISTS (SELECT 1 FROM "Response" r WHERE r."assignmentId" = a.id) AS "hasResponse",
       coalesce((
-        SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'payload', e.payload, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
+        SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'payload', e.payload, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq, e.id)
         FROM "Event" e WHERE e."assignmentId" = a.id
       ), '[]'::json) AS events
     FROM "Assignment" a

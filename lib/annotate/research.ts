@@ -156,7 +156,8 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
       startedAt: true,
       submittedAt: true,
       item: { select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } },
-      events: { orderBy: { seq: "asc" }, select: { seq: true, type: true, payload: true, clientTime: true, serverTime: true } },
+      // two tabs' events of one seq (a take-over's race, lib/responses/writer.ts) in the order they arrived
+      events: { orderBy: [{ seq: "asc" }, { id: "asc" }], select: { seq: true, type: true, payload: true, clientTime: true, serverTime: true } },
       response: { select: { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } },
     },
   });

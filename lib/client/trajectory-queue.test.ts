@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TrajectoryQueue, type QueueStorage } from "@/lib/client/trajectory-queue";
+import { SubmissionRefused, TrajectoryQueue, type QueueStorage } from "@/lib/client/trajectory-queue";
 import type { ResponseCreateInput, TrajectoryEvent } from "@/lib/validations/annotate";
 
 class MemoryStorage implements QueueStorage {
@@ -218,24 +218,27 @@ describe("TrajectoryQueue", () => {
     expect(queue.status().pendingSubmissions).toBe(0);
   });
 
-  it("treats 409 (already answered elsewhere) as done, and puts 422s aside without blocking the rest", async () => {
+  it("refuses a second submission (409, reason submitted) plainly: the page hears why, the item counts as done, and 422s are put aside without blocking the rest", async () => {
     const queue = make();
     server.override = (url, body) => {
       if (url.endsWith("/responses")) {
         const input = body as ResponseCreateInput;
-        return input.assignmentId === "a1" ? { status: 409, body: { error: "already answered" } } : { status: 422, body: { error: "bad" } };
+        return input.assignmentId === "a1" ? { status: 409, body: { error: "already answered", code: "CONFLICT", details: { reason: "submitted" } } } : { status: 422, body: { error: "bad" } };
       }
       return { status: 422, body: { error: "bad event" } };
     };
     queue.enqueue(event(0, "bad"), cursor(1));
-    const first = queue.submit({ ...submission("a1", 0), clientId: "0b6f1f4e-6a55-4b2b-8d0f-8a8f5e5b2c02" });
+    const first = queue.submit({ ...submission("a1", 0), clientId: "0b6f1f4e-6a55-4b2b-8d0f-8a8f5e5b2c02" }).catch((error: unknown) => error);
     const second = queue.submit({ ...submission("a2", 0), clientId: "0b6f1f4e-6a55-4b2b-8d0f-8a8f5e5b2c03" });
     const secondFailure = second.catch((error: Error) => error);
     await vi.advanceTimersByTimeAsync(0);
-    await expect(first).resolves.toMatchObject({ assignmentId: "a1" });
+    const refusal = await first;
+    expect(refusal).toBeInstanceOf(SubmissionRefused);
+    expect(refusal).toMatchObject({ reason: "submitted", assignmentId: "a1" });
+    expect(queue.isDone("a1")).toBe(true);
     expect(await secondFailure).toBeInstanceOf(Error);
-    expect(queue.status()).toMatchObject({ pendingEvents: 0, pendingSubmissions: 0, rejected: 2 });
-    expect(JSON.parse(storage.getItem("outbox:u1")!).rejected).toHaveLength(2);
+    expect(queue.status()).toMatchObject({ pendingEvents: 0, pendingSubmissions: 0, rejected: 3 });
+    expect(JSON.parse(storage.getItem("outbox:u1")!).rejected).toHaveLength(3);
   });
 
   it("retries 401 and 5xx but not other 4xx", async () => {
@@ -284,5 +287,103 @@ describe("TrajectoryQueue: events refused one by one", () => {
     expect(queue.status()).toMatchObject({ pendingEvents: 0, rejected: 1, offline: false });
     expect(fetchFake).toHaveBeenCalledTimes(1);
     vi.useRealTimers();
+  });
+});
+
+describe("TrajectoryQueue: one writer per item", () => {
+  let storage: MemoryStorage;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    storage = new MemoryStorage();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("names its tab as the writer of every event and submission it sends", async () => {
+    const server = new FakeServer();
+    const queue = new TrajectoryQueue({ storage, key: "k", fetch: server.fetch, batchDelayMs: 10, writer: "tab-1" });
+    queue.enqueue(event(0), cursor(1));
+    void queue.submit(submission("a1", 0));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(server.calls.map((call) => call.body)).toEqual([
+      { events: [expect.objectContaining({ assignmentId: "a1", seq: 0, writer: "tab-1" })] },
+      expect.objectContaining({ assignmentId: "a1", writer: "tab-1" }),
+    ]);
+  });
+
+  it("on a 409 for its events (another tab writes the item): stores what was acknowledged, puts the refused aside, tells the page, and refuses the submission with the reason", async () => {
+    const lost: string[] = [];
+    const fetchFake = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body)) as { events?: TrajectoryEvent[] };
+      if (String(url).endsWith("/events")) {
+        const events = body.events ?? [];
+        const refused = events.map((e, index) => ({ e, index })).filter(({ e }) => e.assignmentId === "a1");
+        return Response.json(
+          { acked: { a2: events.filter((e) => e.assignmentId === "a2").map((e) => e.seq) }, rejected: refused.map(({ e, index }) => ({ index, assignmentId: e.assignmentId, seq: e.seq, issues: ["open in another tab"] })), notWriter: ["a1"], code: "CONFLICT", details: { reason: "writer" } },
+          { status: 409 },
+        );
+      }
+      return Response.json({ error: "open in another tab", code: "CONFLICT", details: { reason: "writer" } }, { status: 409 });
+    }) as unknown as typeof fetch;
+    const queue = new TrajectoryQueue({ storage, key: "k", fetch: fetchFake, batchDelayMs: 10, writer: "tab-1" });
+    queue.onLost((assignmentId) => lost.push(assignmentId));
+    queue.enqueue(event(0, "a1"), cursor(1));
+    queue.enqueue(event(0, "a2"), cursor(1));
+    const refusal = queue.submit(submission("a1", 0)).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await refusal).toMatchObject({ reason: "writer", assignmentId: "a1" });
+    expect(lost).toEqual(["a1", "a1"]);
+    expect(queue.isDone("a1")).toBe(false);
+    expect(queue.status()).toMatchObject({ pendingEvents: 0, pendingSubmissions: 0, offline: false });
+  });
+
+  it("claims an item for its tab after sending what it holds, and reports another writer or a submitted item", async () => {
+    const order: string[] = [];
+    let claim: { status: number; body: unknown } = { status: 200, body: { writer: "tab-1", nextSeq: 3 } };
+    const fetchFake = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+      order.push(String(url));
+      if (String(url).endsWith("/events")) {
+        const { events } = JSON.parse(String(init?.body)) as { events: TrajectoryEvent[] };
+        return Response.json({ acked: { a1: events.map((e) => e.seq) } });
+      }
+      expect(JSON.parse(String(init?.body))).toEqual({ writer: "tab-1", takeOver: false });
+      return Response.json(claim.body, { status: claim.status });
+    }) as unknown as typeof fetch;
+    // a closed tab of this browser left an event of the item in the shared outbox
+    const closed = new TrajectoryQueue({ storage, key: "k", fetch: fetchFake, batchDelayMs: 10_000, writer: "tab-0" });
+    closed.enqueue(event(0, "a1"), cursor(1));
+    closed.dispose();
+    const queue = new TrajectoryQueue({ storage, key: "k", fetch: fetchFake, batchDelayMs: 10_000, writer: "tab-1" });
+    queue.enqueue(event(1, "a1"), cursor(2));
+    await expect(queue.claim("a1")).resolves.toEqual({ kind: "mine", nextSeq: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    // the closed tab's event first, then the claim, and this tab's own event only once the item is its
+    expect(order).toEqual(["/api/annotate/events", "/api/annotate/assignments/a1/writer", "/api/annotate/events"]);
+    const calls = (fetchFake as unknown as { mock: { calls: Array<[string, RequestInit | undefined]> } }).mock.calls;
+    const sent = calls.filter(([url]) => String(url).endsWith("/events")).map(([, init]) => (JSON.parse(String(init?.body)) as { events: TrajectoryEvent[] }).events.map((e) => e.writer));
+    expect(sent).toEqual([["tab-0"], ["tab-1"]]);
+    order.length = 0;
+    claim = { status: 409, body: { code: "CONFLICT", details: { reason: "writer", writer: "tab-2" } } };
+    await expect(queue.claim("a1")).resolves.toEqual({ kind: "other", writer: "tab-2" });
+    // what this tab recorded of an item another tab writes is put aside, not sent later under seqs the writer uses
+    queue.enqueue(event(5, "a1"), cursor(6));
+    await expect(queue.claim("a1")).resolves.toEqual({ kind: "other", writer: "tab-2" });
+    expect(queue.status()).toMatchObject({ pendingEvents: 0, rejected: 1 });
+    claim = { status: 409, body: { code: "CONFLICT", details: { reason: "submitted" } } };
+    await expect(queue.claim("a1")).resolves.toEqual({ kind: "submitted" });
+  });
+
+  it("keeps another tab's pending events in the shared storage when it saves its own", async () => {
+    const server = new FakeServer();
+    server.down = true;
+    const one = new TrajectoryQueue({ storage, key: "k", fetch: server.fetch, batchDelayMs: 10, writer: "tab-1" });
+    const two = new TrajectoryQueue({ storage, key: "k", fetch: server.fetch, batchDelayMs: 10, writer: "tab-2" });
+    two.enqueue(event(0, "a2"), cursor(1));
+    one.enqueue(event(0, "a1"), cursor(1));
+    const saved = JSON.parse(storage.getItem("k")!) as { events: TrajectoryEvent[] };
+    expect(saved.events.map((e) => [e.assignmentId, e.writer])).toEqual(expect.arrayContaining([["a1", "tab-1"], ["a2", "tab-2"]]));
+    one.dispose();
+    two.dispose();
   });
 });

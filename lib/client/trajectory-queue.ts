@@ -5,8 +5,14 @@ import type { ActiveTimeTally } from "@/lib/timing/active-time";
  * The browser's outbox for trajectory events and submissions (DESIGN.md, "Flows that must never
  * lose data"). Everything is written to storage (localStorage) before it is sent, sent in batches,
  * and removed only when the server acknowledges it; failures are retried with exponential backoff
- * (and at once when the browser comes back online). The server stores each (assignment, seq) and
- * each submission clientId once, so sending twice is harmless.
+ * (and at once when the browser comes back online). The server stores each (assignment, writer,
+ * seq) and each submission clientId once, so sending twice is harmless.
+ *
+ * One tab writes an item at a time (lib/responses/writer.ts): the queue names its tab (`writer`)
+ * in every event and submission, claims an item for it (claim), and tells the page when the
+ * server says that another tab or device writes one (onLost; a 409). The outbox in storage is
+ * shared by the tabs of this browser: a save keeps the pending events and submissions another tab
+ * put there, so a tab never erases what another has not sent yet.
  *
  * Ordering rule: a submission is sent only after every event of its assignment up to its
  * `submitted` event was acknowledged, so the server always has the whole trajectory when it
@@ -57,11 +63,15 @@ export interface QueueStatus {
 
 export interface TrajectoryQueueOptions {
   storage: QueueStorage;
+  /** this tab's writer id (lib/client/writer-id.ts); unset: the writer '' (one writer, as for an API client) */
+  writer?: string;
   /** storage key; one outbox per signed-in user */
   key: string;
   fetch: typeof fetch;
   eventsUrl?: string;
   responsesUrl?: string;
+  /** the claim's URL for an assignment */
+  writerUrl?: (assignmentId: string) => string;
   /** events per request */
   batchSize?: number;
   /** wait this long after an event before sending, to batch events (ms) */
@@ -76,6 +86,33 @@ export interface TrajectoryQueueOptions {
 
 type Listener = (status: QueueStatus) => void;
 type AckListener = (ack: ResponseAck) => void;
+type LostListener = (assignmentId: string) => void;
+
+/** Why the server will not take a submission: another tab writes the item, or it was answered already. */
+export type RefusalReason = "writer" | "submitted";
+
+/** A submission the server refused for good (the waiter's rejection): `reason` when it is a 409 the page explains. */
+export class SubmissionRefused extends Error {
+  constructor(
+    readonly assignmentId: string,
+    readonly status: number,
+    readonly reason: RefusalReason | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SubmissionRefused";
+  }
+}
+
+/** What a claim found: the item is this tab's, another tab or device writes it, it was submitted, or the server could not be asked. */
+export type ClaimResult = { kind: "mine"; nextSeq: number } | { kind: "other"; writer: string | null } | { kind: "submitted" } | { kind: "unknown" };
+
+function refusalReasonOf(body: unknown): RefusalReason | null {
+  const reason = (body as { details?: { reason?: unknown } } | null)?.details?.reason;
+  return reason === "writer" || reason === "submitted" ? reason : null;
+}
+
+const eventKey = (event: Pick<TrajectoryEvent, "assignmentId" | "seq" | "writer">) => `${event.assignmentId}#${event.writer ?? ""}#${event.seq}`;
 
 const emptyOutbox = (): Outbox => ({ version: 1, events: [], submissions: [], cursors: {}, done: [], rejected: [] });
 
@@ -89,7 +126,7 @@ const MAX_DONE = 200;
 const MAX_ACKED_KEPT = 5_000;
 
 export class TrajectoryQueue {
-  private readonly options: Required<Omit<TrajectoryQueueOptions, "storage" | "key" | "fetch">> & Pick<TrajectoryQueueOptions, "storage" | "key" | "fetch">;
+  private readonly options: Required<Omit<TrajectoryQueueOptions, "storage" | "key" | "fetch" | "writer">> & Pick<TrajectoryQueueOptions, "storage" | "key" | "fetch" | "writer">;
   private outbox: Outbox;
   /** events acknowledged since this page loaded (memory only), for eventsOf */
   private readonly ackedThisPage: TrajectoryEvent[] = [];
@@ -101,6 +138,12 @@ export class TrajectoryQueue {
   private offline = false;
   private listeners = new Set<Listener>();
   private ackListeners = new Set<AckListener>();
+  private lostListeners = new Set<LostListener>();
+  /** events and submissions this page removed (acknowledged, put aside): a save does not bring them back from storage */
+  private readonly removedKeys = new Set<string>();
+  private readonly removedClientIds = new Set<string>();
+  /** assignments being claimed, or written by another tab: this tab's events of them wait (another tab's go) */
+  private readonly held = new Set<string>();
   private waiters = new Map<string, Array<{ resolve: (ack: ResponseAck) => void; reject: (error: Error) => void }>>();
   private acks = new Map<string, ResponseAck>();
 
@@ -108,6 +151,7 @@ export class TrajectoryQueue {
     this.options = {
       eventsUrl: "/api/annotate/events",
       responsesUrl: "/api/annotate/responses",
+      writerUrl: (assignmentId: string) => `/api/annotate/assignments/${encodeURIComponent(assignmentId)}/writer`,
       batchSize: 200,
       batchDelayMs: 400,
       baseRetryMs: 1000,
@@ -135,6 +179,7 @@ export class TrajectoryQueue {
   }
 
   private save(): void {
+    this.mergeStored();
     // a full storage must not lose what is in memory: the page keeps trying to send it
     try {
       this.options.storage.setItem(this.options.key, JSON.stringify(this.outbox));
@@ -160,6 +205,91 @@ export class TrajectoryQueue {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Another tab of this browser may have written the outbox since this page read it: its pending
+   * events and submissions are taken in (this page sends them too; the server stores each once),
+   * except those this page itself removed.
+   */
+  private mergeStored(): void {
+    let stored: Partial<Outbox> | null = null;
+    try {
+      const text = this.options.storage.getItem(this.options.key);
+      stored = text ? (JSON.parse(text) as Partial<Outbox>) : null;
+    } catch {
+      stored = null;
+    }
+    if (!stored || stored.version !== 1) return;
+    const known = new Set(this.outbox.events.map(eventKey));
+    for (const event of stored.events ?? []) {
+      const key = eventKey(event);
+      if (!known.has(key) && !this.removedKeys.has(key)) {
+        known.add(key);
+        this.outbox.events.push(event);
+      }
+    }
+    const knownSubmissions = new Set(this.outbox.submissions.map((s) => s.input.clientId));
+    for (const submission of stored.submissions ?? []) {
+      if (!knownSubmissions.has(submission.input.clientId) && !this.removedClientIds.has(submission.input.clientId)) this.outbox.submissions.push(submission);
+    }
+    for (const [assignmentId, cursor] of Object.entries(stored.cursors ?? {})) {
+      const mine = this.outbox.cursors[assignmentId];
+      if (!mine || cursor.nextSeq > mine.nextSeq) this.outbox.cursors[assignmentId] = cursor;
+    }
+    for (const id of stored.done ?? []) if (!this.outbox.done.includes(id)) this.outbox.done.push(id);
+  }
+
+  /** Called when the server says another tab or device writes an assignment (its events or submission got a 409). */
+  onLost(listener: LostListener): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  private lose(assignmentId: string): void {
+    for (const listener of this.lostListeners) listener(assignmentId);
+  }
+
+  /**
+   * Claims an item for this tab (lib/responses/writer.ts), after sending what the outbox holds
+   * (a closed tab's last events go first, under their own writer). `takeOver`: even from another
+   * tab or device that is writing it. Never throws: "unknown" when the server could not be asked
+   * (the page goes on; its events claim the item when they arrive, if nobody else has).
+   */
+  async claim(assignmentId: string, options: { takeOver?: boolean; takeOverFrom?: (writer: string) => boolean } = {}): Promise<ClaimResult> {
+    // this tab's events of the item wait for the answer: sent before it, they would be refused while another tab (maybe a closed one) holds the item
+    this.held.add(assignmentId);
+    await this.flush().catch(() => undefined);
+    let claim = await this.ask(assignmentId, options.takeOver ?? false);
+    // a writer the page knows to be gone (a closed tab of this browser) gives the item up without asking
+    if (claim.kind === "other" && claim.writer !== null && options.takeOverFrom?.(claim.writer)) claim = await this.ask(assignmentId, true);
+    // another tab writes the item, or it was answered: what this tab recorded of it meanwhile is put
+    // aside (kept, never sent), as the server would refuse it; sent later, it would take seqs the
+    // writer uses. Later events of this tab are sent, and refused one by one.
+    if (claim.kind === "other" || claim.kind === "submitted") {
+      const writer = this.options.writer ?? "";
+      const mine = this.outbox.events.filter((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer);
+      if (mine.length > 0) {
+        this.outbox.rejected.push({ at: this.options.now(), status: 409, what: "events", body: { events: mine, reason: claim.kind === "other" ? "writer" : "submitted" } });
+        this.removeEvents(mine);
+      }
+    }
+    // unknown (offline, the server down): the events go when they can, and claim the item if nobody else has
+    this.held.delete(assignmentId);
+    if (this.outbox.events.length > 0 || this.outbox.submissions.length > 0) void this.flush();
+    return claim;
+  }
+
+  private async ask(assignmentId: string, takeOver: boolean): Promise<ClaimResult> {
+    const result = await this.post(this.options.writerUrl(assignmentId), { writer: this.options.writer ?? "", takeOver });
+    if (result.kind === "ok") return { kind: "mine", nextSeq: Number((result.body as { nextSeq?: unknown }).nextSeq) || 0 };
+    if (result.kind === "rejected" && result.status === 409) {
+      const reason = refusalReasonOf(result.body);
+      const writer = (result.body as { details?: { writer?: unknown } } | null)?.details?.writer;
+      if (reason === "submitted") return { kind: "submitted" };
+      if (reason === "writer") return { kind: "other", writer: typeof writer === "string" ? writer : null };
+    }
+    return { kind: "unknown" };
+  }
+
   /** Called for every acknowledged submission, including ones queued before a reload. */
   onAck(listener: AckListener): () => void {
     this.ackListeners.add(listener);
@@ -169,6 +299,11 @@ export class TrajectoryQueue {
   private emit(): void {
     const status = this.status();
     for (const listener of this.listeners) listener(status);
+  }
+
+  /** This tab's writer id ('' when none was given). */
+  writer(): string {
+    return this.options.writer ?? "";
   }
 
   /** The saved cursor of an assignment (next seq, time tally), if this browser has one. */
@@ -213,7 +348,7 @@ export class TrajectoryQueue {
 
   /** Queue one event and remember the assignment's cursor; persisted before this returns. */
   enqueue(event: TrajectoryEvent, cursor: AssignmentCursor): void {
-    this.outbox.events.push(event);
+    this.outbox.events.push(this.options.writer ? { ...event, writer: this.options.writer } : event);
     this.outbox.cursors[event.assignmentId] = cursor;
     this.save();
     this.schedule(this.options.batchDelayMs);
@@ -226,7 +361,7 @@ export class TrajectoryQueue {
    */
   submit(input: ResponseCreateInput): Promise<ResponseAck> {
     const existing = this.outbox.submissions.find((s) => s.input.clientId === input.clientId);
-    if (!existing) this.outbox.submissions.push({ input, queuedAt: this.options.now() });
+    if (!existing) this.outbox.submissions.push({ input: this.options.writer && !input.writer ? { ...input, writer: this.options.writer } : input, queuedAt: this.options.now() });
     this.save();
     const promise = this.waitFor(input.assignmentId);
     void this.flush();
@@ -290,29 +425,33 @@ export class TrajectoryQueue {
 
   /** One pass; false when a retryable failure stopped it (a retry is scheduled). */
   private async sendAll(): Promise<boolean> {
-    while (this.outbox.events.length > 0) {
-      const batch = this.outbox.events.slice(0, this.options.batchSize);
+    const writer = this.options.writer ?? "";
+    const sendable = () => (this.held.size === 0 ? this.outbox.events : this.outbox.events.filter((event) => !(this.held.has(event.assignmentId) && (event.writer ?? "") === writer)));
+    for (let pending = sendable(); pending.length > 0; pending = sendable()) {
+      const batch = pending.slice(0, this.options.batchSize);
       const result = await this.post(this.options.eventsUrl, { events: batch });
       if (result.kind === "retry") return this.failed();
       if (result.kind === "rejected") {
         this.outbox.rejected.push({ at: this.options.now(), status: result.status, what: "events", body: batch });
-        this.removeEvents(batch.map((event) => [event.assignmentId, event.seq]));
+        this.removeEvents(batch);
         continue;
       }
       const ack = result.body as TrajectoryAck;
-      const acked: Array<[string, number]> = [];
-      for (const [assignmentId, seqs] of Object.entries(ack.acked ?? {})) for (const seq of seqs) acked.push([assignmentId, seq]);
-      // events the server refused one by one: put aside (kept), never sent again
+      // the server acknowledges seqs by assignment: an event of the batch is acknowledged when its seq is
+      const ackedSeqs = new Map(Object.entries(ack.acked ?? {}).map(([assignmentId, seqs]) => [assignmentId, new Set(seqs)]));
+      const refusedIndexes = new Set((ack.rejected ?? []).map((r) => r.index));
+      const acked = batch.filter((event, index) => !refusedIndexes.has(index) && ackedSeqs.get(event.assignmentId)?.has(event.seq));
+      // events the server refused one by one (another tab writes the item, a closed study): put aside (kept), never sent again
       const refused = (ack.rejected ?? []).map((r) => batch[r.index]).filter((event): event is TrajectoryEvent => event !== undefined);
       if (refused.length > 0) {
-        this.outbox.rejected.push({ at: this.options.now(), status: 200, what: "events", body: { events: refused, rejected: ack.rejected } });
-        acked.push(...refused.map((event): [string, number] => [event.assignmentId, event.seq]));
+        this.outbox.rejected.push({ at: this.options.now(), status: result.status, what: "events", body: { events: refused, rejected: ack.rejected } });
       }
-      const ackedKeys = new Set(acked.map(([assignmentId, seq]) => `${assignmentId}#${seq}`));
-      this.ackedThisPage.push(...batch.filter((event) => ackedKeys.has(`${event.assignmentId}#${event.seq}`)));
+      this.ackedThisPage.push(...acked);
       if (this.ackedThisPage.length > MAX_ACKED_KEPT) this.ackedThisPage.splice(0, this.ackedThisPage.length - MAX_ACKED_KEPT);
       const before = this.outbox.events.length;
-      this.removeEvents(acked);
+      this.removeEvents([...acked, ...refused]);
+      // the page hears of it only for its own events: the shared outbox also carries other tabs' (the server refuses those while this tab writes)
+      for (const assignmentId of ack.notWriter ?? []) if (refused.some((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer)) this.lose(assignmentId);
       // a reply that acknowledged nothing we sent would loop forever: treat it as a failure
       if (this.outbox.events.length === before) return this.failed();
     }
@@ -322,17 +461,19 @@ export class TrajectoryQueue {
       const result = await this.post(this.options.responsesUrl, submission.input);
       if (result.kind === "retry") return this.failed();
       this.outbox.submissions = this.outbox.submissions.filter((s) => s.input.clientId !== submission.input.clientId);
-      if (result.kind === "rejected" && result.status !== 409) {
+      this.removedClientIds.add(submission.input.clientId);
+      if (result.kind === "rejected") {
+        // kept, never sent again; a 409 says why (another tab writes the item, or it was answered already) for the page to tell the person
+        const reason = result.status === 409 ? refusalReasonOf(result.body) : null;
         this.outbox.rejected.push({ at: this.options.now(), status: result.status, what: "submission", body: submission.input });
+        if (reason === "submitted") this.markDone(assignmentId);
         this.save();
-        this.settle(assignmentId, null, new Error(`the server refused the submission (${result.status}): ${JSON.stringify(result.body)}`));
+        if (reason === "writer") this.lose(assignmentId);
+        const message = (result.body as { error?: unknown } | null)?.error;
+        this.settle(assignmentId, null, new SubmissionRefused(assignmentId, result.status, reason, typeof message === "string" ? message : `the server refused the submission (${result.status}): ${JSON.stringify(result.body)}`));
         continue;
       }
-      // 409: this assignment has a stored response already (from another device): it is done
-      const ack: ResponseAck =
-        result.kind === "ok"
-          ? (result.body as ResponseAck)
-          : { responseId: "", assignmentId, clientId: submission.input.clientId, duplicate: true, purpose: "MAIN" };
+      const ack = result.body as ResponseAck;
       this.markDone(assignmentId);
       this.save();
       this.settle(assignmentId, ack, null);
@@ -352,9 +493,10 @@ export class TrajectoryQueue {
     return false;
   }
 
-  private removeEvents(keys: Array<[string, number]>): void {
-    const set = new Set(keys.map(([assignmentId, seq]) => `${assignmentId}#${seq}`));
-    this.outbox.events = this.outbox.events.filter((event) => !set.has(`${event.assignmentId}#${event.seq}`));
+  private removeEvents(events: readonly TrajectoryEvent[]): void {
+    const set = new Set(events.map(eventKey));
+    for (const key of set) this.removedKeys.add(key);
+    this.outbox.events = this.outbox.events.filter((event) => !set.has(eventKey(event)));
     this.save();
   }
 
@@ -376,7 +518,7 @@ export class TrajectoryQueue {
     }
   }
 
-  private async post(url: string, body: unknown): Promise<{ kind: "ok"; body: unknown } | { kind: "retry" } | { kind: "rejected"; status: number; body: unknown }> {
+  private async post(url: string, body: unknown): Promise<{ kind: "ok"; status: number; body: unknown } | { kind: "retry" } | { kind: "rejected"; status: number; body: unknown }> {
     let response: Response;
     try {
       response = await this.options.fetch(url, {
@@ -394,7 +536,9 @@ export class TrajectoryQueue {
     } catch {
       parsed = null;
     }
-    if (response.ok) return parsed === null ? { kind: "retry" } : { kind: "ok", body: parsed };
+    if (response.ok) return parsed === null ? { kind: "retry" } : { kind: "ok", status: response.status, body: parsed };
+    // events: a 409 stores the writer's events and refuses another tab's, and says which in the same fields as a 200
+    if (response.status === 409 && url === this.options.eventsUrl && parsed !== null && typeof parsed === "object" && "acked" in parsed) return { kind: "ok", status: 409, body: parsed };
     if (retryable(response.status)) return { kind: "retry" };
     return { kind: "rejected", status: response.status, body: parsed };
   }
@@ -436,5 +580,6 @@ export class TrajectoryQueue {
     this.timerDue = null;
     this.listeners.clear();
     this.ackListeners.clear();
+    this.lostListeners.clear();
   }
 }

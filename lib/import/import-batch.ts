@@ -17,6 +17,7 @@ import {
   findItemsByExternalIds,
   findStudy,
   insertAssets,
+  deleteUnlinkedAssets,
   insertItems,
   isUniqueViolation,
   linkAssetsToStudy,
@@ -27,11 +28,14 @@ import {
 } from "@/lib/repos/imports";
 
 export const IMPORT_AUDIT_ACTION = "batch.import";
-/** bytes of images per INSERT: bounds memory and statement size while a batch is written */
-const ASSET_CHUNK_BYTES = 16 * 1024 * 1024;
+/**
+ * bytes of images per INSERT: bounds memory and statement size while a batch is written, and how
+ * long one statement holds the embedded database's only session while requests wait
+ */
+const ASSET_CHUNK_BYTES = 4 * 1024 * 1024;
 /** items per streamed chunk written (read again from the items files, so memory is bounded by this, not the file) */
 const ITEM_CHUNK_SIZE = 1000;
-/** a large batch (thousands of images) is written in one transaction: give it time */
+/** the transaction of a batch with very many items (its assets are written before it): give it time */
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 10 * 60 * 1000;
 
 export type StudySelector = { studySlug: string; studyId?: undefined } | { studyId: string; studySlug?: undefined };
@@ -191,7 +195,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
     const hashes = [...validation.assets.keys()];
     const stored = await findExistingAssetHashes(hashes);
     const toStore = [...validation.assets.values()].filter((image) => !stored.has(image.hash));
-    // an object store is written before the transaction (an upload must not hold it open); rows without bytes are written inside
+    // an object store is written first (an upload must not hold a statement open); the rows, without bytes then, follow in chunks
     const uploaded = new Map<string, NewAsset>();
     if (store.kind !== "postgres") {
       for (const [index, image] of toStore.entries()) {
@@ -200,8 +204,35 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
       }
     }
 
+    // The assets first, outside any transaction, a chunk per statement: reading and checking the
+    // bytes is the slow part of a large batch, and on the embedded database (one session for every
+    // connection, lib/db/database-url.ts) an open transaction makes every other request wait for
+    // its end. Each chunk commits on its own and the requests go on between chunks; what this
+    // import stored is taken back if it fails (deleteUnlinkedAssets), so it stays all or nothing.
+    const storedNow: string[] = [];
     try {
-      return await db.$transaction(
+      let chunk: NewAsset[] = [];
+      let chunkBytes = 0;
+      let read = 0;
+      await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
+      for (const image of toStore) {
+        chunk.push(uploaded.get(image.hash) ?? (await assetRow(store, image, await readVerified(source, image, maxBytesOf(image)))));
+        chunkBytes += uploaded.has(image.hash) ? 0 : image.size;
+        read += 1;
+        if (chunkBytes >= ASSET_CHUNK_BYTES) {
+          storedNow.push(...(await insertAssets(db, chunk)));
+          chunk = [];
+          chunkBytes = 0;
+          await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
+        }
+      }
+      storedNow.push(...(await insertAssets(db, chunk)));
+      await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
+      const assetsStored = storedNow.length;
+
+      // then one transaction for the rows that make the batch visible; nothing in it waits on
+      // another connection (progress is written before and after it, never inside)
+      const result = await db.$transaction(
         async (tx) => {
           // first: a concurrent import of the same batch waits here on the unique index, then fails
           const batch = await createBatch(tx, {
@@ -211,30 +242,12 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
             itemCount: validation.items.length,
             importedById: actorId,
           });
-          let assetsStored = 0;
-          let chunk: NewAsset[] = [];
-          let chunkBytes = 0;
-          let read = 0;
-          await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
-          for (const image of toStore) {
-            chunk.push(uploaded.get(image.hash) ?? (await assetRow(store, image, await readVerified(source, image, maxBytesOf(image)))));
-            chunkBytes += uploaded.has(image.hash) ? 0 : image.size;
-            read += 1;
-            if (chunkBytes >= ASSET_CHUNK_BYTES) {
-              assetsStored += await insertAssets(tx, chunk);
-              chunk = [];
-              chunkBytes = 0;
-              await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
-            }
-          }
-          assetsStored += await insertAssets(tx, chunk);
           await linkAssetsToStudy(tx, study.id, hashes);
           const hadItems = (await tx.item.findFirst({ where: { studyId: study.id }, select: { id: true } })) !== null;
           // the items are read again and written a chunk at a time: never all of them in memory
           const freshIds = new Set(fresh.map((item) => item.externalId));
           const freshKinds = new Set(fresh.map((item) => item.kind));
           let newItems = 0;
-          await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
           for await (const chunk of validation.readItems((item) => freshIds.has(item.externalId), ITEM_CHUNK_SIZE)) {
             newItems += await insertItems(
               tx,
@@ -251,7 +264,6 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
                 contentHash: item.contentHash,
               })),
             );
-            await options.onProgress?.({ phase: "writing", done: read + newItems, total: toStore.length + fresh.length });
           }
           const result: ImportResult = {
             status: "imported",
@@ -288,7 +300,11 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
         },
         { maxWait: 30_000, timeout: options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS },
       );
+      await options.onProgress?.({ phase: "writing", done: read + result.newItems, total: toStore.length + fresh.length });
+      return result;
     } catch (error) {
+      // all or nothing: the assets this attempt stored go again unless a study links them (another import's)
+      await deleteUnlinkedAssets(storedNow).catch((cleanup: unknown) => console.error("import: could not remove the assets of a failed import", cleanup));
       if (!isUniqueViolation(error)) throw error;
       // Another import committed first. The same batch: report the no-op. Otherwise it stored some
       // of the same item ids: check the items again (now "already present" or a conflict).

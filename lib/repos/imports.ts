@@ -6,7 +6,7 @@ import type { DbClient } from "@/lib/db/client-types";
 
 /**
  * Data access for batch imports: reads that validation needs (one query each) and the writes of
- * one import, which the caller runs inside a single transaction. Rules live in lib/import.
+ * one import (its assets chunk by chunk, the rest in one short transaction). Rules live in lib/import.
  */
 
 
@@ -76,9 +76,15 @@ export interface NewAsset {
 }
 
 /** Inserts assets, skipping hashes stored meanwhile by another import; returns how many rows were new. */
-export async function insertAssets(client: DbClient, assets: NewAsset[]): Promise<number> {
-  if (assets.length === 0) return 0;
-  const result = await client.asset.createMany({
+/**
+ * Stores assets not stored yet (content-addressed: a stored hash is skipped) and returns the
+ * hashes this call stored, so that an import that fails later can take back exactly those
+ * (deleteUnlinkedAssets).
+ */
+export async function insertAssets(client: DbClient, assets: NewAsset[]): Promise<string[]> {
+  if (assets.length === 0) return [];
+  const result = await client.asset.createManyAndReturn({
+    select: { hash: true },
     data: assets.map((asset) => ({
       hash: asset.hash,
       mime: asset.mime,
@@ -91,7 +97,15 @@ export async function insertAssets(client: DbClient, assets: NewAsset[]): Promis
     })),
     skipDuplicates: true,
   });
-  return result.count;
+  return result.map((row) => row.hash);
+}
+
+/** Deletes the given assets that no study links (what a failed import had stored); those a study links are kept. */
+export async function deleteUnlinkedAssets(hashes: string[]): Promise<void> {
+  const chunkSize = 5000;
+  for (let start = 0; start < hashes.length; start += chunkSize) {
+    await db.$executeRaw`DELETE FROM "Asset" a WHERE a.hash = ANY(${hashes.slice(start, start + chunkSize)}::text[]) AND NOT EXISTS (SELECT 1 FROM "StudyAsset" sa WHERE sa."assetHash" = a.hash)`;
+  }
 }
 
 export async function linkAssetsToStudy(client: DbClient, studyId: string, hashes: string[]): Promise<void> {

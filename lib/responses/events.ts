@@ -6,9 +6,16 @@ import { isForeignKeyViolation } from "@/lib/db/errors";
 import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate";
 
 /**
- * Stores trajectory events (append-only). Each (assignment, seq) is stored once: a retried or
- * beaconed batch is acknowledged again without writing anything (INSERT ... ON CONFLICT DO
- * NOTHING on the unique index), and the first copy of a seq wins.
+ * Stores trajectory events (append-only). Each (assignment, writer, seq) is stored once: a retried
+ * or beaconed batch is acknowledged again without writing anything (INSERT ... ON CONFLICT DO
+ * NOTHING on the unique index), and the first copy of a seq wins. The writer is the tab (or
+ * device) that recorded the event (lib/responses/writer.ts): each numbers its own events, so two
+ * tabs' events with the same seq are both kept, never one dropped as the other's copy.
+ *
+ * Only the assignment's writer is taken: the first writer to send events becomes it when there is
+ * none, and the events of any other are refused one by one (the reply lists the assignment in
+ * `notWriter`, and the route answers 409), while the writer's own events of the batch are stored.
+ * That tab shows "open in another tab" and offers to take the item over (claimWriter).
  *
  * Every event must belong to an assignment of `userId` (FORBIDDEN otherwise, NOT_FOUND for an
  * unknown assignment, and nothing of the batch is stored), and `userId` must be an enabled
@@ -38,7 +45,7 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
   }
   const ids = [...new Set(events.map((event) => event.assignmentId))];
   const batch = JSON.stringify(
-    events.map((event) => ({ a: event.assignmentId, s: event.seq, t: event.type, p: event.payload ?? {}, c: new Date(event.clientTime).toISOString() })),
+    events.map((event) => ({ a: event.assignmentId, w: event.writer ?? "", s: event.seq, t: event.type, p: event.payload ?? {}, c: new Date(event.clientTime).toISOString() })),
   );
   // an assignment deleted while the statement ran (a withdrawal, a study removed) fails the
   // events' foreign key: the statement is run once more, and then finds no such assignment (404)
@@ -58,26 +65,42 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
   }
   const acked: Record<string, number[]> = {};
   const rejected: NonNullable<TrajectoryAck["rejected"]> = [];
+  const notWriter = new Set<string>();
   events.forEach((event, index) => {
     const reason = refusal.get(event.assignmentId);
+    const writer = found.get(event.assignmentId)?.writer ?? null;
     if (reason) rejected.push({ index, assignmentId: event.assignmentId, seq: event.seq, issues: [reason] });
-    else (acked[event.assignmentId] ??= []).push(event.seq);
+    else if (writer !== null && writer !== (event.writer ?? "")) {
+      notWriter.add(event.assignmentId);
+      rejected.push({ index, assignmentId: event.assignmentId, seq: event.seq, issues: [NOT_WRITER_MESSAGE] });
+    } else (acked[event.assignmentId] ??= []).push(event.seq);
   });
   for (const [id, seqs] of Object.entries(acked)) acked[id] = [...new Set(seqs)].sort((a, b) => a - b);
-  return rejected.length > 0 ? { acked, rejected } : { acked };
+  return { acked, ...(rejected.length > 0 ? { rejected } : {}), ...(notWriter.size > 0 ? { notWriter: [...notWriter] } : {}) };
 }
 
-/** The batch's one statement (see recordEvents): the owners of its assignments as read, with what it stored. */
+export const NOT_WRITER_MESSAGE = "this item is open in another tab or on another device, which is writing it: take it over here to go on";
+
+/**
+ * The batch's one statement (see recordEvents): the owners of its assignments as read, with what
+ * it stored. `writer` is the assignment's writer after the statement: the one it had, or the
+ * batch's first writer when it had none (that writer's events are stored; any other's refused).
+ */
 function writeBatch(userId: string, ids: string[], batch: string) {
-  return db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null }>>`
-    WITH owners AS (
+  return db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null; writer: string | null }>>`
+    WITH incoming AS (
+      SELECT e.*, row_number() OVER () AS n FROM jsonb_to_recordset(${batch}::jsonb) AS e(a text, w text, s int, t text, p jsonb, c timestamp(3))
+    ),
+    owners AS (
       SELECT a.id, a."userId", s.status = 'CLOSED' AS closed,
-        (a.status = 'SUBMITTED' AND a."submittedAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${EVENT_GRACE_AFTER_SUBMIT_SECONDS})) AS late
+        (a.status = 'SUBMITTED' AND a."submittedAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${EVENT_GRACE_AFTER_SUBMIT_SECONDS})) AS late,
+        a.writer AS held,
+        coalesce(a.writer, (SELECT i.w FROM incoming i WHERE i.a = a.id ORDER BY i.n LIMIT 1)) AS writer
       FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId"
       WHERE a.id = ANY(${ids}::text[])
     ),
     writable AS (
-      SELECT o.id FROM owners o WHERE NOT o.closed AND NOT coalesce(o.late, false)
+      SELECT o.id, o.writer, o.held FROM owners o WHERE NOT o.closed AND NOT coalesce(o.late, false)
     ),
     account AS (
       SELECT ${enabledUserSql(userId)} AS enabled
@@ -86,26 +109,28 @@ function writeBatch(userId: string, ids: string[], batch: string) {
       SELECT count(*) = ${ids.length} AND coalesce(bool_and(o."userId" = ${userId}), false) AND (SELECT enabled FROM account) AS ok FROM owners o
     ),
     stored AS (
-      INSERT INTO "Event" ("assignmentId", seq, type, payload, "clientTime", "serverTime")
-      SELECT e.a, e.s, e.t, e.p, e.c, (now() AT TIME ZONE 'UTC')
-      FROM jsonb_to_recordset(${batch}::jsonb) AS e(a text, s int, t text, p jsonb, c timestamp(3))
-      WHERE (SELECT ok FROM allowed) AND e.a IN (SELECT id FROM writable)
-      ON CONFLICT ("assignmentId", seq) DO NOTHING
+      INSERT INTO "Event" ("assignmentId", writer, seq, type, payload, "clientTime", "serverTime")
+      SELECT e.a, e.w, e.s, e.t, e.p, e.c, (now() AT TIME ZONE 'UTC')
+      FROM incoming e JOIN writable w ON w.id = e.a AND w.writer = e.w
+      WHERE (SELECT ok FROM allowed)
+      ON CONFLICT ("assignmentId", writer, seq) DO NOTHING
       RETURNING 1
     ),
     touched AS (
       UPDATE "Assignment" a
-      SET status = 'STARTED',
-        "startedAt" = coalesce(a."startedAt", (now() AT TIME ZONE 'UTC')),
-        "leaseExpiresAt" = CASE WHEN a."leaseExpiresAt" IS NULL THEN NULL ELSE (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds") END
-      FROM "Study" s
-      WHERE a.id IN (SELECT id FROM writable) AND s.id = a."studyId" AND (SELECT ok FROM allowed)
-        AND a.status IN ('ASSIGNED', 'STARTED')
-        AND (a.status = 'ASSIGNED'
-          OR a."leaseExpiresAt" < (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds" - least(60, s."leaseSeconds" / 2)))
+      SET status = CASE WHEN a.status IN ('ASSIGNED', 'STARTED') THEN 'STARTED'::"AssignmentStatus" ELSE a.status END,
+        "startedAt" = CASE WHEN a.status IN ('ASSIGNED', 'STARTED') THEN coalesce(a."startedAt", (now() AT TIME ZONE 'UTC')) ELSE a."startedAt" END,
+        "leaseExpiresAt" = CASE WHEN a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" IS NOT NULL THEN (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds") ELSE a."leaseExpiresAt" END,
+        writer = w.writer,
+        "writerSince" = CASE WHEN a.writer IS NULL THEN (now() AT TIME ZONE 'UTC') ELSE a."writerSince" END
+      FROM "Study" s, writable w
+      WHERE a.id = w.id AND s.id = a."studyId" AND (SELECT ok FROM allowed)
+        AND (w.held IS NULL
+          OR (a.status IN ('ASSIGNED', 'STARTED') AND (a.status = 'ASSIGNED'
+            OR a."leaseExpiresAt" < (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds" - least(60, s."leaseSeconds" / 2)))))
       RETURNING 1
     )
-    SELECT account.enabled, o.id, o."userId", o.closed, o.late, (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
+    SELECT account.enabled, o.id, o."userId", o.closed, o.late, o.writer, (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
     FROM account LEFT JOIN owners o ON true`;
 }
 
@@ -113,7 +138,8 @@ function writeBatch(userId: string, ids: string[], batch: string) {
 export async function listEvents(assignmentId: string, upToSeq?: number) {
   return db.event.findMany({
     where: { assignmentId, ...(upToSeq !== undefined ? { seq: { lte: upToSeq } } : {}) },
-    orderBy: { seq: "asc" },
-    select: { seq: true, type: true, payload: true, clientTime: true, serverTime: true },
+    // two tabs' events of one seq (a take-over's race) in the order they arrived
+    orderBy: [{ seq: "asc" }, { id: "asc" }],
+    select: { seq: true, writer: true, type: true, payload: true, clientTime: true, serverTime: true },
   });
 }

@@ -8,6 +8,7 @@ import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { PlayedStep } from "@/lib/tasks/types";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import { endParticipation, reclaimReleasedPlace } from "@/lib/assignment";
+import { alreadySubmitted, writerConflict } from "@/lib/responses/writer";
 import { newRowId, sqlNow } from "@/lib/db/sql";
 import { activeTimeMs, idleCapMs, wallTimeMs } from "@/lib/timing/active-time";
 import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
@@ -80,7 +81,7 @@ const storedSelect = {
 async function findByClientId(clientId: string, userId: string): Promise<ResponseAck | null> {
   const stored = await db.response.findUnique({ where: { clientId }, select: storedSelect });
   if (!stored) return null;
-  if (stored.assignment.userId !== userId) throw new AppError("CONFLICT", `Submission ${clientId} belongs to another annotator`);
+  if (stored.assignment.userId !== userId) throw new AppError("CONFLICT", `Submission ${clientId} belongs to another annotator`, { reason: "client-id" });
   return ackOf(stored, true);
 }
 
@@ -99,6 +100,8 @@ interface SubmitTarget {
   purpose: AssignmentPurpose;
   status: AssignmentStatus;
   studyClosed: boolean;
+  /** the tab that writes the item (lib/responses/writer.ts); null until one writes */
+  writer: string | null;
   responseId: string | null;
   responseClientId: string | null;
   responseCorrect: boolean | null;
@@ -128,7 +131,7 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
     SELECT ${enabledUserSql(userId)} AS "userEnabled", t.*
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
-      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status, s.status = 'CLOSED' AS "studyClosed",
+      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status, s.status = 'CLOSED' AS "studyClosed", a.writer,
         r.id AS "responseId", r."clientId" AS "responseClientId", r.correct AS "responseCorrect",
         s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds", s."taskSettings", s."goldFailLimit", s."goldFailWindow",
         json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags, 'gold', i.gold) AS item,
@@ -150,10 +153,13 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
     ackOf({ id: responseId, clientId: input.clientId, correct, assignment: { id: assignment.id, userId, purpose: assignment.purpose, item: assignment.item } }, duplicate);
   if (assignment.responseId !== null) {
     if (assignment.responseClientId === input.clientId) return ack(assignment.responseId, assignment.responseCorrect === true, true);
-    throw new AppError("CONFLICT", `Assignment ${input.assignmentId} has a stored response already (submission ${assignment.responseClientId})`);
+    // a second answer (another tab's, another device's): refused plainly, for the page to say so
+    throw alreadySubmitted(input.assignmentId);
   }
   // a closed study takes no more writes (a retry of a stored submission is still acknowledged above)
   if (assignment.studyClosed) throw new AppError("INVALID", "This study is closed: it takes no more answers. Nothing was stored.");
+  const writer = input.writer ?? "";
+  if (assignment.writer !== null && assignment.writer !== writer) throw writerConflict(assignment.writer);
 
   const kindModule = getTaskModule(assignment.item.kind);
   const item = taskItemOf(assignment.item);
@@ -181,7 +187,8 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
           AND ${sqlNow} > coalesce(a."startedAt", a."createdAt") + make_interval(secs => s."itemTimeLimitSeconds" + ${ITEM_TIME_GRACE_SECONDS}), false),
         ${sqlNow}
       FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId"
-      WHERE a.id = ${assignment.id}
+      -- another tab may have taken the item over since it was read
+      WHERE a.id = ${assignment.id} AND (a.writer IS NULL OR a.writer = ${writer})
       ON CONFLICT DO NOTHING
       RETURNING id
     ),
@@ -200,10 +207,11 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
     // two copies of the same submission racing: the loser finds the winner's row
     const winner = await findByClientId(input.clientId, userId);
     if (winner) {
-      if (winner.assignmentId !== input.assignmentId) throw new AppError("CONFLICT", `Submission ${input.clientId} was stored for another assignment`);
+      if (winner.assignmentId !== input.assignmentId) throw new AppError("CONFLICT", `Submission ${input.clientId} was stored for another assignment`, { reason: "client-id" });
       return winner;
     }
-    throw new AppError("CONFLICT", `Assignment ${input.assignmentId} has a stored response already`);
+    if (await db.response.count({ where: { assignmentId: input.assignmentId } })) throw alreadySubmitted(input.assignmentId);
+    throw writerConflict();
   }
   // a late submission to an assignment whose place went back to the pool (lease expired, participant excluded or timed out): kept, and the place taken back if the item still has room
   if (written.submitted === 0) await reclaimReleasedPlace(assignment.id);

@@ -76,9 +76,16 @@ export const MAX_EVENTS_PER_ASSIGNMENT = 20_000;
 
 const assignmentId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an assignment id");
 
+/**
+ * The tab (or device) that records and submits (lib/responses/writer.ts): a random id the page
+ * keeps for the life of its tab. Optional: a client that names none (an API agent) is the writer ''.
+ */
+export const writerIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "a writer id");
+
 const envelope = {
   assignmentId,
-  /** per-assignment sequence number: 0, 1, 2, ... without gaps; below the cap of events per assignment ((assignment, seq) is unique) */
+  writer: writerIdSchema.optional(),
+  /** per-assignment (and writer) sequence number: 0, 1, 2, ... without gaps; below the cap of events per assignment ((assignment, seq) is unique) */
   seq: z.number().int().min(0).max(MAX_EVENTS_PER_ASSIGNMENT - 1, `seq must be below ${MAX_EVENTS_PER_ASSIGNMENT}: at most ${MAX_EVENTS_PER_ASSIGNMENT} events per item`),
   /** milliseconds since the epoch, by the browser's clock */
   clientTime: z.number().int().min(0).max(8_640_000_000_000),
@@ -90,7 +97,7 @@ function eventOf(type: string, payload: z.ZodType) {
 
 /** A typed trajectory event (the union of every type with its payload). */
 export type TrajectoryEvent = {
-  [T in TrajectoryEventType]: { assignmentId: string; seq: number; clientTime: number; type: T; payload: TrajectoryPayload<T> };
+  [T in TrajectoryEventType]: { assignmentId: string; writer?: string; seq: number; clientTime: number; type: T; payload: TrajectoryPayload<T> };
 }[TrajectoryEventType];
 
 let eventSchemaCache: { version: number; schema: z.ZodType } | null = null;
@@ -129,6 +136,8 @@ export interface TrajectoryAck {
   acked: Record<string, number[]>;
   /** events that failed validation (not stored); `assignmentId`/`seq` when they could be read */
   rejected?: Array<{ index: number; assignmentId: string | null; seq: number | null; issues: string[] }>;
+  /** assignments written by another tab or device: their events of this batch were refused (the reply is a 409) */
+  notWriter?: string[];
 }
 
 /** Splits a batch into valid events and rejections. */
@@ -160,6 +169,8 @@ export const responseCreateSchema = z.strictObject({
   assignmentId,
   /** crypto.randomUUID() in the browser, persisted before the first send */
   clientId: z.uuid(),
+  /** the submitting tab (lib/responses/writer.ts); refused (409) when another tab writes the item */
+  writer: writerIdSchema.optional(),
   answer: z.unknown(),
   /** on the study's scale: 1..5 (LIKERT_5) or 0..100 (PERCENT) */
   confidence: z.number().min(0).max(100),
@@ -191,6 +202,15 @@ export const nextAssignmentQuerySchema = z.object({
     .transform((value) => (value ? value.split(",").filter(Boolean) : []))
     .pipe(z.array(assignmentId).max(20)),
 });
+
+/** POST /api/annotate/assignments/[id]/writer: this tab takes the item (`takeOver`: even from another tab that is writing it). */
+export const writerClaimSchema = z.strictObject({ writer: writerIdSchema, takeOver: z.boolean().default(false) });
+
+/** Reply of POST /api/annotate/assignments/[id]/writer: the seq the stored trajectory reaches (the tab goes on after it). */
+export interface WriterClaim {
+  writer: string;
+  nextSeq: number;
+}
 
 /** Route params. */
 export const assignmentParamSchema = z.object({ id: assignmentId });

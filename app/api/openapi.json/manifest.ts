@@ -6,6 +6,7 @@ import * as rAdminImport from "@/app/api/admin/import/route";
 import * as rAdminUsersId from "@/app/api/admin/users/[id]/route";
 import * as rAdminUsers from "@/app/api/admin/users/route";
 import * as rAnnotateAssignmentsIdPlay from "@/app/api/annotate/assignments/[id]/play/route";
+import * as rAnnotateAssignmentsIdWriter from "@/app/api/annotate/assignments/[id]/writer/route";
 import * as rAnnotateAssignmentsId from "@/app/api/annotate/assignments/[id]/route";
 import * as rAnnotateEvents from "@/app/api/annotate/events/route";
 import * as rAnnotateResponses from "@/app/api/annotate/responses/route";
@@ -64,6 +65,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/admin/users/{id}", module: rAdminUsersId },
   { path: "/api/admin/users", module: rAdminUsers },
   { path: "/api/annotate/assignments/{id}/play", module: rAnnotateAssignmentsIdPlay },
+  { path: "/api/annotate/assignments/{id}/writer", module: rAnnotateAssignmentsIdWriter },
   { path: "/api/annotate/assignments/{id}", module: rAnnotateAssignmentsId },
   { path: "/api/annotate/events", module: rAnnotateEvents },
   { path: "/api/annotate/responses", module: rAnnotateResponses },
