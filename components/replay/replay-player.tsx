@@ -27,7 +27,7 @@ export interface ReplayResponse {
   /** the stored answer (shown as it is for non-ordering kinds) */
   answer?: unknown;
   confidenceRaw: number;
-  correct: boolean;
+  correct: boolean | null;
   score: unknown;
   wallMs: number;
   activeMs: number;
@@ -186,7 +186,7 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
           {response ? (
             <div className="space-y-2 px-3 py-2 text-sm">
               <div className="flex items-center gap-2">
-                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${response.correct ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}>{response.correct ? "accepted" : "not accepted"}</span>
+                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${response.correct === null ? "bg-slate-100 text-slate-600" : response.correct ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}>{response.correct === null ? "no correctness" : response.correct ? "accepted" : "not accepted"}</span>
                 <span className="text-slate-600">
                   confidence {response.confidenceRaw}
                   {confidenceScale === "PERCENT" ? "%" : " of 5"}

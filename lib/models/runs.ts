@@ -128,7 +128,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
 
   // "fail" with an answer: a kind that scores unreadable outputs as its benchmark does (numeric: 0, counted invalid)
   const modes = { strict: 0, recoverable: 0, unreadable: 0 };
-  const predictions: Array<{ itemId: string; answer: Prisma.InputJsonValue; score: Prisma.InputJsonValue; correct: boolean; kind: string; rawScore: unknown; practice: boolean }> = [];
+  const predictions: Array<{ itemId: string; answer: Prisma.InputJsonValue; score: Prisma.InputJsonValue; correct: boolean | null; kind: string; rawScore: unknown; practice: boolean }> = [];
   for (const p of parsed) {
     const item = items.get(p.externalId);
     if (!item) {
@@ -227,7 +227,7 @@ export async function deleteModelRun(studyId: string, runId: string, actorId: st
 
 /** Predictions of every run of a study on non-practice items: run id, item id, answer, score (one query, needed columns only). */
 export async function loadModelPredictions(studyId: string): Promise<ModelPredictionRow[]> {
-  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean }>>`
+  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null }>>`
     SELECT p."runId", p."itemId", p.answer, p.score, p.correct
     FROM "ModelPrediction" p
     JOIN "ModelRun" m ON m.id = p."runId"

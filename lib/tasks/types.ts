@@ -237,8 +237,18 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * and prints {correct, score}). Default: the whole score.
    */
   scoreRow?(score: Score): Record<string, unknown>;
-  /** Binary correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy). */
-  correct(score: Score): boolean;
+  /**
+   * Correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy); null
+   * when the answer has none (an item without a key, an answer not graded yet): figures about
+   * correctness leave it out and show how many they left out.
+   */
+  correct(score: Score): boolean | null;
+  /**
+   * Optional: the probability of a right answer by guessing on the answer's item, read from its
+   * score (choice: 1/options). Calibration reads "guessing", the low end of the 1-5 confidence
+   * scale, as this probability, linear to 1 at the top; kinds without it read it as 0.
+   */
+  chance?(score: Score): number | null;
   /** Dataset-level metrics, e.g. { TA, PA }; null where undefined (no items). */
   aggregate(scores: Score[]): Record<string, number | null>;
   /**

@@ -51,7 +51,7 @@ describe("choice scoring", () => {
     expect(scoreChoice({ letter: "C" }, { answer: "lamp" }, { public: pub })).toMatchObject({ correct: true, score: 1 });
     expect(scoreChoice({ letter: "E" }, { answer: "lamp" }, { public: pub })).toMatchObject({ correct: false, score: 0 });
     expect(scoreChoice({ choice: "lamp" }, {}, { public: pub })).toEqual({ correct: null, score: null, options: 4 });
-    expect(choiceModule.correct({ correct: null, score: null, options: 4 })).toBe(false);
+    expect(choiceModule.correct({ correct: null, score: null, options: 4 })).toBeNull();
   });
 
   it("reports accuracy with chance (mean 1/n) over the scored answers only", () => {
@@ -73,5 +73,14 @@ describe("choice scoring", () => {
     expect(parseChoiceModelAnswer("(B)")).toMatchObject({ answer: null, mode: "fail" });
     expect(parseChoiceModelAnswer({ choice: "lamp" })).toEqual({ answer: { choice: "lamp" }, mode: "strict" });
     expect(parseChoiceModelAnswer(3)).toMatchObject({ answer: null, mode: "fail" });
+  });
+});
+
+describe("choice correctness", () => {
+  it("is unknown (null), not wrong, on an item without a key", () => {
+    const withheld = scoreChoice({ choice: "lamp" }, {}, { public: pub });
+    expect(choiceModule.correct(withheld)).toBeNull();
+    expect(choiceModule.correct(scoreChoice({ choice: "lamp" }, { answer: "lamp" }, { public: pub }))).toBe(true);
+    expect(choiceModule.correct(scoreChoice({ choice: "bed" }, { answer: "lamp" }, { public: pub }))).toBe(false);
   });
 });

@@ -122,7 +122,7 @@ export async function loadEsiSection(
             correct: choice === null ? null : scoreEsi({ choice: choice as string | Record<string, string> }, key).correct,
           };
         }),
-        final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
+        final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct === true },
       };
     }
     humans.push({
@@ -131,7 +131,8 @@ export async function loadEsiSection(
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
-      correct: response.correct,
+      // ESI items always carry a key: an answer's correctness is never unknown
+      correct: response.correct === true,
       confidence: response.confidence,
       trajectory,
     });
@@ -154,7 +155,7 @@ export async function loadEsiSection(
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
-      correct: prediction.correct,
+      correct: prediction.correct === true,
       steps: Number.isInteger(answer.steps) ? (answer.steps as number) : null,
     };
   });

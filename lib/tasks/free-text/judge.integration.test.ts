@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { db, disconnectDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
+import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { importModelRun } from "@/lib/models/runs";
 import type { LlmScorerConfig } from "@/lib/scoring/llm-chat";
@@ -107,7 +108,7 @@ async function seedStudy(people: Array<{ item: string; text: string }>, predicti
     const user = await createUser("ANNOTATOR");
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: items.get(answer.item)!.id, userId: user.id, status: "SUBMITTED", position: position++, submittedAt: new Date() } });
     await db.response.create({
-      data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text: answer.text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: { grade: null, score: null } as Prisma.InputJsonValue, correct: false },
+      data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text: answer.text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: { grade: null, score: null } as Prisma.InputJsonValue, correct: null },
     });
   }
   const run = await importModelRun({ studySlug: study.slug, name: "Model X", fileName: "answers.jsonl", answersJsonl: Object.entries(predictions).map(([id, answer]) => JSON.stringify({ id, answer })).join("\n") });
@@ -274,5 +275,31 @@ describe("free-text LLM judge", () => {
     expect((await getLlmScoringStatus(study.id, config(), "explore-scene")).jobs.map((job) => job.kind)).toEqual(["explore-scene"]);
     expect(await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r-both" })).toBe(2);
     expect((await getLlmScoringStatus(study.id, config(), "free-text")).unscored).toEqual({ responses: 0, predictions: 0 });
+  });
+
+  it("an answer's correctness is unknown until the judge grades it, then a grade of 4 or 5 is right: calibration and per-annotator accuracy count only graded answers", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const { study } = await seedStudy(PEOPLE, MODEL);
+    // imported model outputs without a grade: no correctness yet
+    expect((await db.modelPrediction.findMany({ select: { correct: true } })).map((p) => p.correct)).toEqual([null, null, null]);
+    const before = await getStudyDashboard(study.slug, {});
+    expect(before.calibration).toBeNull();
+    const annotatorsBefore = await getAnnotatorsOverview(study.slug, {});
+    for (const row of annotatorsBefore.rows) expect(row).toMatchObject({ accuracy: null, withoutCorrectness: 1 });
+
+    await createLlmScoringJob(study.slug, researcher.id, config(), null);
+    await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" });
+    const responses = await db.response.findMany({ select: { correct: true, answer: true, assignment: { select: { item: { select: { externalId: true } } } } } });
+    for (const row of responses) expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.assignment.item.externalId)) >= 4);
+    const predictions = await db.modelPrediction.findMany({ select: { correct: true, answer: true, item: { select: { externalId: true } } } });
+    for (const row of predictions) expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.item.externalId)) >= 4);
+
+    clearDashboardCaches();
+    const after = await getStudyDashboard(study.slug, {});
+    const right = PEOPLE.filter((answer) => standInGrade(answer.text, referencesOf(answer.item)) >= 4).length;
+    expect(after.calibration).toMatchObject({ n: 4, withoutCorrectness: 0, right, wrong: 4 - right });
+    const annotators = await getAnnotatorsOverview(study.slug, {});
+    expect(annotators.rows.reduce((sum, row) => sum + (row.accuracy?.correct ?? 0), 0)).toBe(right);
+    for (const row of annotators.rows) expect(row.withoutCorrectness).toBe(0);
   });
 });

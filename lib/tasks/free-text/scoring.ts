@@ -1,8 +1,8 @@
 import { llmChat, LlmScorerError } from "@/lib/scoring/llm-chat";
 import type { KindLlmScoring } from "@/lib/scoring/kind-scoring";
-import { freeTextKeySchema, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
+import { CORRECT_FROM_GRADE, freeTextKeySchema, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
 import { JUDGE_ASPECT, JUDGE_PROMPT_VERSION, judgePhrase, judgeRequestBody, judgeSettingsFromEnv, judgeVersion, parseJudgeGrade, parseJudgeVersion, readJudgePhrase } from "@/lib/tasks/free-text/judge";
-import { freeTextGradeRecord } from "@/lib/tasks/free-text/grades";
+import { freeTextGradeRecord, isFreeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { referencesOf } from "@/lib/tasks/shared/llm-match/rubric";
 
 /**
@@ -31,4 +31,5 @@ export const llm: KindLlmScoring = {
     if (grade === null) throw new LlmScorerError(`judge reply ${JSON.stringify(content.slice(0, 80))} holds no 1-5 grade`, false);
     return { score: grade, reply: content };
   },
+  correctOf: (score) => (isFreeTextGradeRecord(score) ? score.grade >= CORRECT_FROM_GRADE : null),
 };

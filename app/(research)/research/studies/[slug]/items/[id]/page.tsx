@@ -100,7 +100,7 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
                   <Td>
                     {row.response ? (
                       <span className="flex items-center gap-2">
-                        <Badge tone={row.response.correct ? "green" : "red"}>{row.response.correct ? "accepted" : "not accepted"}</Badge>
+                        {row.response.correct === null ? <Badge tone="slate">no correctness</Badge> : <Badge tone={row.response.correct ? "green" : "red"}>{row.response.correct ? "accepted" : "not accepted"}</Badge>}
                         <span className="text-xs text-slate-500">{scoreText(row.response.score)}</span>
                       </span>
                     ) : null}
