@@ -141,8 +141,9 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     }
     const taskModule: AnyTaskModule = getTaskModule(item.kind);
     // the authors' parse modes where the kind reports them (strict, recoverable, fail)
-    const parsed = taskModule.parseModelAnswerWithMode ? taskModule.parseModelAnswerWithMode(p.raw) : null;
-    const answer = parsed ? parsed.answer : taskModule.parseModelAnswer(p.raw);
+    const taskItem = { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: (item.tags ?? {}) as Record<string, string> };
+    const parsed = taskModule.parseModelAnswerWithMode ? taskModule.parseModelAnswerWithMode(p.raw, taskItem) : null;
+    const answer = parsed ? parsed.answer : taskModule.parseModelAnswer(p.raw, taskItem);
     if (parsed && answer !== null) modes[parsed.mode === "fail" ? "unreadable" : parsed.mode]++;
     if (answer === null) {
       const shown = typeof p.raw === "string" ? JSON.stringify(p.raw.length > 80 ? `${p.raw.slice(0, 77)}...` : p.raw) : JSON.stringify(p.raw).slice(0, 80);
@@ -150,7 +151,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
       continue;
     }
     try {
-      const score = taskModule.score(answer, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: (item.tags ?? {}) as Record<string, string> });
+      const score = taskModule.score(answer, item.key, taskItem);
       predictions.push({ itemId: item.id, answer: answer as Prisma.InputJsonValue, score: score as Prisma.InputJsonValue, correct: taskModule.correct(score), kind: item.kind, rawScore: score, practice: item.practice });
     } catch (error) {
       errors.push({ file, line: p.line, field: "answer", message: `could not score the answer for item "${p.externalId}": ${(error as Error).message}` });

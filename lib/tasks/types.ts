@@ -272,14 +272,16 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   /**
    * Parse a model's raw prediction (imported model runs) into an answer. Answers of another shape
    * than answerSchema (e.g. a permutation of another length) are allowed here when the scorer
-   * handles them.
+   * handles them. `item`: the item answered, when the caller has it (model-run imports, `yardstick
+   * score`), for benchmarks whose released parser reads the item too (VSI-Bench's and BLINK's by
+   * the item's `source` tag, ENACT's by the reference length).
    */
-  parseModelAnswer(raw: unknown): Answer | null;
+  parseModelAnswer(raw: unknown, item?: TaskItem<Public, Key>): Answer | null;
   /**
    * Optional (added for GridWM-Judge): parseModelAnswer with the parse mode, so that model-run
-   * imports can report strict and recoverable counts. `answer` equals parseModelAnswer(raw).
+   * imports can report strict and recoverable counts. `answer` equals parseModelAnswer(raw, item).
    */
-  parseModelAnswerWithMode?(raw: unknown): ModelAnswerParse<Answer>;
+  parseModelAnswerWithMode?(raw: unknown, item?: TaskItem<Public, Key>): ModelAnswerParse<Answer>;
   /**
    * Optional (added for study settings): the schema of this kind's settings in a study,
    * Study.taskSettings[kind] (e.g. EXPLORE's { freeText }, ESI's { simulatorUrl }); the study
