@@ -1,4 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -29,6 +31,7 @@ interface ChatRequest {
   model: string;
   temperature: number;
   seed: number;
+  max_tokens?: number;
   messages: Array<{ role: string; content: string }>;
 }
 
@@ -43,6 +46,15 @@ function standInGrade(answer: string, references: string[]): number {
   if (references.some((reference) => a.includes(norm(reference)))) return 5;
   const words = new Set(a.split(" ").filter((word) => word.length >= 4));
   return references.some((reference) => norm(reference).split(" ").some((word) => words.has(word))) ? 3 : 1;
+}
+
+/** What a prompt of the stand-in prompt files says (Answer, Extra Answers as a Python list, Response). */
+function readFilePrompt(prompt: string): { references: string[]; answer: string } {
+  const extra = /\nExtra Answers: (\[.*\])\n/.exec(prompt)?.[1];
+  return {
+    references: [/\nAnswer: (.*)\n/.exec(prompt)![1], ...(extra ? (JSON.parse(extra.replace(/'/g, '"')) as string[]) : [])],
+    answer: /\nResponse: (.*)\n/.exec(prompt)![1],
+  };
 }
 
 /** What the prompt says: its references and the answer to grade. */
@@ -60,9 +72,13 @@ beforeAll(async () => {
     req.on("end", () => {
       const parsed = JSON.parse(body) as ChatRequest;
       received.push(parsed);
-      const { references, answer } = readPrompt(parsed.messages.at(-1)?.content ?? "");
+      const prompt = parsed.messages.at(-1)?.content ?? "";
+      // the stand-in prompt files end "Your mark:", and their judge replies that way
+      const fromFile = prompt.endsWith("Your mark:");
+      const { references, answer } = fromFile ? readFilePrompt(prompt) : readPrompt(prompt);
+      const grade = standInGrade(answer, references);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: randomUUID(), object: "chat.completion", model: parsed.model, choices: [{ index: 0, message: { role: "assistant", content: `Grade: ${standInGrade(answer, references)}` }, finish_reason: "stop" }] }));
+      res.end(JSON.stringify({ id: randomUUID(), object: "chat.completion", model: parsed.model, choices: [{ index: 0, message: { role: "assistant", content: fromFile ? `Your mark: ${grade}` : `Grade: ${grade}` }, finish_reason: "stop" }] }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -301,5 +317,46 @@ describe("free-text LLM judge", () => {
     const annotators = await getAnnotatorsOverview(study.slug, {});
     expect(annotators.rows.reduce((sum, row) => sum + (row.accuracy?.correct ?? 0), 0)).toBe(right);
     for (const row of annotators.rows) expect(row.withoutCorrectness).toBe(0);
+  });
+
+  it("judges with the benchmark's prompt file when one is configured: read at run time, filled, sent alone with OpenEQA's settings, its sha256 recorded with each grade and named on the page", async () => {
+    const fixtures = path.join(import.meta.dirname, "__fixtures__");
+    const main = path.join(fixtures, "stand-in-prompt.txt");
+    const extra = path.join(fixtures, "stand-in-prompt-extra.txt");
+    const sha = (file: string) => createHash("sha256").update(readFileSync(file, "utf8").trim(), "utf8").digest("hex");
+    delete process.env.FREE_TEXT_JUDGE_TEMPERATURE;
+    delete process.env.FREE_TEXT_JUDGE_SEED;
+    process.env.FREE_TEXT_JUDGE_PROMPT_FILE = main;
+    process.env.FREE_TEXT_JUDGE_PROMPT_EXTRA_FILE = extra;
+    try {
+      const researcher = await createUser("RESEARCHER");
+      const { study } = await seedStudy(PEOPLE, MODEL);
+      const { job } = await createLlmScoringJob(study.slug, researcher.id, config(), null);
+      const version = `file:${sha(main)},${sha(extra)};temperature=0.2;seed=1234;max_tokens=32`;
+      expect(job.promptVersion).toBe(version);
+      await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r-file" });
+      expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 7, failed: 0 });
+      for (const request of received) {
+        // the filled template alone, as OpenEQA sends it, with its settings
+        expect(request).toMatchObject({ temperature: 0.2, seed: 1234, max_tokens: 32 });
+        expect(request.messages).toHaveLength(1);
+        expect(request.messages[0].role).toBe("user");
+      }
+      const q2 = received.find((request) => request.messages[0].content.includes("Question: Where is the mirror?"))!;
+      expect(q2.messages[0].content).toContain("Extra Answers: ['by the stairs', 'over the drawers in the hallway']");
+      const q1 = received.find((request) => request.messages[0].content.includes("Question: What color is the sofa?"))!;
+      expect(q1.messages[0].content).not.toContain("Extra Answers");
+      const results = await db.scorerResult.findMany({ select: { score: true, promptVersion: true } });
+      expect(results).toHaveLength(7);
+      for (const row of results) {
+        expect(row.promptVersion).toBe(version);
+        expect((row.score as { judge: unknown }).judge).toMatchObject({ promptSha256: [sha(main), sha(extra)], temperature: 0.2, seed: 1234, maxTokens: 32 });
+      }
+      const section = (await getStudyDashboard(study.slug, {})).sections.freeText as FreeTextSection;
+      expect(section.judge).toMatchObject({ promptSha256: [sha(main), sha(extra)], temperature: 0.2, seed: 1234, maxTokens: 32, graded: 7 });
+    } finally {
+      delete process.env.FREE_TEXT_JUDGE_PROMPT_FILE;
+      delete process.env.FREE_TEXT_JUDGE_PROMPT_EXTRA_FILE;
+    }
   });
 });
