@@ -27,7 +27,7 @@ export interface ReplayResponse {
   /** the stored answer (shown as it is for non-ordering kinds) */
   answer?: unknown;
   confidenceRaw: number;
-  correct: boolean;
+  correct: boolean | null;
   score: unknown;
   wallMs: number;
   activeMs: number;

@@ -47,7 +47,8 @@ export interface ResponseRow {
     /** the stored answer as submitted (non-ordering kinds show it as it is) */
     answer: Json;
     confidenceRaw: number;
-    correct: boolean;
+    /** null: the answer has no correctness (an item without a key, not graded yet) */
+    correct: boolean | null;
     score: Json;
     wallMs: number;
     activeMs: number;

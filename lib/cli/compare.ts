@@ -126,7 +126,7 @@ function readModels(items: Map<string, LoadedItem>, text: string, file: string):
     if (first && first.form !== thisForm) invalid(where, `model ${JSON.stringify(model)} gives a ${thisForm} here and a ${first.form} on line ${first.line}: one form a model`);
     if (!first) form.set(model, { form: thisForm, line });
     if (answer !== undefined) {
-      const readable = item.module.parseModelAnswer(answer);
+      const readable = item.module.parseModelAnswer(answer, item);
       if (readable === null) invalid(where, `answer for item ${JSON.stringify(id)} is not a readable ${item.kind} answer`);
       out.push({ model, item, line, scored: { answer: readable, score: item.module.score(readable, item.key, item) } });
     } else out.push({ model, item, line, value: score });

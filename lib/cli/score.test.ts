@@ -61,8 +61,8 @@ describe("runScoreCommand", () => {
         { id: "fw-1", accepted: true, exact: false, correctPairs: 3, L: 3, semanticAvailable: true },
         { id: "fw-2", accepted: false, exact: false, correctPairs: 2, L: 4, semanticAvailable: false },
       ],
-      // TA = 1 / 2; PA = (3 + 2) / (3 + 4)
-      aggregate: { TA: 0.5, PA: 5 / 7 },
+      // TA = 1 / 2; PA = (3 + 2) / (3 + 4); PA_item = (3 / 3 + 2 / 4) / 2
+      aggregate: { TA: 0.5, PA: 5 / 7, PA_item: 0.75 },
     });
   });
 
@@ -80,8 +80,8 @@ describe("runScoreCommand", () => {
       { id: "fw-1", kind: "enact-forward", accepted: false, exact: false, correctPairs: 1, L: 3, semanticAvailable: true },
     ]);
     expect(output.aggregate).toEqual({
-      "enact-forward": { TA: 0, PA: 1 / 3 },
-      "enact-inverse": { TA: 1, PA: 1 },
+      "enact-forward": { TA: 0, PA: 1 / 3, PA_item: 1 / 3 },
+      "enact-inverse": { TA: 1, PA: 1, PA_item: 1 },
     });
   });
 
@@ -104,7 +104,7 @@ describe("runScoreCommand", () => {
   });
 
   it("aggregates an empty answers file to nulls", () => {
-    expect(JSON.parse(runScoreCommand(jsonl(forwardItem), ""))).toEqual({ items: [], aggregate: { TA: null, PA: null } });
+    expect(JSON.parse(runScoreCommand(jsonl(forwardItem), ""))).toEqual({ items: [], aggregate: { TA: null, PA: null, PA_item: null } });
   });
 });
 
@@ -150,7 +150,7 @@ describe("scoreFiles and runScoreCli", () => {
   it("parses --items / --answers", () => {
     writeFileSync(answersPath, jsonl({ id: "inv-1", answer: { order: [0, 1] } }));
     const output = JSON.parse(runScoreCli(["--items", itemsPath, `--answers=${answersPath}`]));
-    expect(output.aggregate).toEqual({ TA: 0, PA: 0 });
+    expect(output.aggregate).toEqual({ TA: 0, PA: 0, PA_item: 0 });
     expect(() => runScoreCli(["--items", itemsPath])).toThrow("usage: yardstick score --items <items.jsonl> --answers <answers.jsonl>");
     expect(() => runScoreCli(["--items", itemsPath, "--answers"])).toThrow("--answers needs a path");
     expect(() => runScoreCli(["--bogus"])).toThrow('unknown argument "--bogus"');
@@ -212,7 +212,7 @@ describe("runScoreCommand with GridWM-Judge items", () => {
       "gridwm-scene-json": { Acc_B: 0, Acc_B_component: 1, meanComponentScore: 0.9, readableFieldScore: 1, Acc_B_ceiling: 0, componentCeiling: 0.15 },
       // p1 flips between orig and rev, annotator 7 does not: 1 of 2 temporal families consistent
       "gridwm-judge": { Acc_C: 0.75, JAcc_neu: 1, JCR_temp: 0.5, JCR_vis: null, JCR_frame: null },
-      "enact-forward": { TA: 1, PA: 1 },
+      "enact-forward": { TA: 1, PA: 1, PA_item: 1 },
     });
   });
 

@@ -181,7 +181,7 @@ export function scoreAnswerLines(items: Map<string, LoadedItem>, answersJsonl: s
       invalid(where, `second answer for item ${JSON.stringify(id)}${by} (first on line ${firstLine})`);
     }
     answeredOn.set(answerKey, line);
-    const readable = item.module.parseModelAnswer(answer);
+    const readable = item.module.parseModelAnswer(answer, item);
     if (readable === null) invalid(where, `answer for item ${JSON.stringify(id)} is not a readable ${item.kind} answer`);
     scored.push({ item, annotator, answer: readable, score: item.module.score(readable, item.key, item), line });
   }

@@ -4,6 +4,7 @@ import { parseDashboardParams, type AlphaLevelChoice } from "@/lib/dashboard/par
 import { focusLossesByUser, getStudyProgress, type AnnotatorProgress } from "@/lib/dashboard/progress";
 import { getSnapshotView, memoize } from "@/lib/dashboard/snapshot";
 import { DEFAULT_TAG } from "@/lib/dashboard/constants";
+import { correctnessAt } from "@/lib/dashboard/snapshot-utils";
 import { agreementValues, timeOf } from "@/lib/dashboard/study-dashboard";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
 import { getStudyBySlug } from "@/lib/studies/studies";
@@ -11,7 +12,8 @@ import { isTaskKind } from "@/lib/tasks";
 
 /**
  * The Annotators tab: one row per annotator with items done, accuracy (share of answers the
- * kind's scorer marks correct, Wilson 95%), mean confidence, median active time (and speed
+ * kind's scorer marks correct among those with a correctness, Wilson 95%; the others counted
+ * beside it), mean confidence, median active time (and speed
  * relative to others on the same kind x step length, with the far-faster flag), agreement with
  * the others (alpha leaving that annotator out, beside the alpha of everyone) and focus losses.
  * Names only, never emails.
@@ -24,7 +26,10 @@ export interface AnnotatorOverviewRow {
   progress: AnnotatorProgress | null;
   /** non-practice answers */
   done: number;
+  /** over the answers with a correctness (n) */
   accuracy: { correct: number; n: number; share: number; lower: number; upper: number } | null;
+  /** answers left out of accuracy: no correctness (an item without a key, an answer not graded yet) */
+  withoutCorrectness: number;
   meanConfidence: number | null;
   medianActiveMs: number | null;
   medianWallMs: number | null;
@@ -62,11 +67,17 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
   const { responses } = snapshot;
   const count = new Array<number>(snapshot.annotators.length).fill(0);
   const correct = new Array<number>(snapshot.annotators.length).fill(0);
+  // answers with a correctness (accuracy's n); the rest (no key, not graded yet) are left out
+  const judged = new Array<number>(snapshot.annotators.length).fill(0);
   const confidenceSum = new Array<number>(snapshot.annotators.length).fill(0);
   for (let r = 0; r < responses.count; r++) {
     const a = responses.annotator[r];
     count[a]++;
-    correct[a] += responses.correct[r];
+    const right = correctnessAt(responses.correct, r);
+    if (right !== null) {
+      judged[a]++;
+      if (right) correct[a]++;
+    }
     confidenceSum[a] += responses.confidence[r];
   }
   const progressByUser = new Map(progress.perAnnotator.map((p) => [p.userId, p]));
@@ -75,7 +86,7 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
 
   const rows: AnnotatorOverviewRow[] = snapshot.annotators.map((annotator, i) => {
     const t = timeByAnnotator.get(i);
-    const w = count[i] > 0 ? wilsonInterval(correct[i], count[i]) : null;
+    const w = judged[i] > 0 ? wilsonInterval(correct[i], judged[i]) : null;
     const loo = looByAnnotator.get(i);
     return {
       userId: annotator.id,
@@ -83,7 +94,8 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
       member: progressByUser.get(annotator.id)?.member ?? false,
       progress: progressByUser.get(annotator.id) ?? null,
       done: count[i],
-      accuracy: w ? { correct: correct[i], n: count[i], share: w.estimate, lower: w.lower, upper: w.upper } : null,
+      accuracy: w ? { correct: correct[i], n: judged[i], share: w.estimate, lower: w.lower, upper: w.upper } : null,
+      withoutCorrectness: count[i] - judged[i],
       meanConfidence: count[i] > 0 ? confidenceSum[i] / count[i] : null,
       medianActiveMs: t?.active.median ?? null,
       medianWallMs: t?.wall.median ?? null,
@@ -103,6 +115,7 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
       progress: p,
       done: 0,
       accuracy: null,
+      withoutCorrectness: 0,
       meanConfidence: null,
       medianActiveMs: null,
       medianWallMs: null,

@@ -21,7 +21,7 @@ import type { StudySnapshot } from "@/lib/dashboard/types";
  */
 
 /** The layout of DashboardSnapshot.data; a row in another layout is read as no row. */
-export const SNAPSHOT_STORE_FORMAT = 1;
+export const SNAPSHOT_STORE_FORMAT = 2;
 const PART_BYTES = 1 << 20;
 
 /** Answers from which a study's snapshot is stored (YARDSTICK_SNAPSHOT_STORE_MIN_ANSWERS): below, reading it anew is as quick. */

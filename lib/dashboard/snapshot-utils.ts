@@ -43,3 +43,12 @@ export function annotatorsByName(userIds: readonly string[], annotatorOf: ArrayL
   for (let r = 0; r < annotator.length; r++) annotator[r] = remap[annotatorOf[r]];
   return { annotators: order.map(({ id, name }) => ({ id, name })), annotator };
 }
+
+/** SnapshotResponses.correct of an answer with no correctness: figures about correctness leave it out and count it. */
+export const CORRECTNESS_UNKNOWN = 2;
+
+/** An answer's correctness from SnapshotResponses.correct: true, false, or null (none). */
+export function correctnessAt(correct: Uint8Array, r: number): boolean | null {
+  const value = correct[r];
+  return value === CORRECTNESS_UNKNOWN ? null : value === 1;
+}

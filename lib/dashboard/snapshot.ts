@@ -5,7 +5,7 @@ import { escapeLiteral } from "pg";
 import type pg from "pg";
 import { readDb, readPool } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
-import { annotatorsByName, deepFreeze, type Tags } from "@/lib/dashboard/snapshot-utils";
+import { annotatorsByName, CORRECTNESS_UNKNOWN, deepFreeze, type Tags } from "@/lib/dashboard/snapshot-utils";
 import type { SnapshotItems, SnapshotResponses, StudySnapshot } from "@/lib/dashboard/types";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
 import { isTaskKind } from "@/lib/tasks";
@@ -106,7 +106,7 @@ class SnapshotBuilder {
   }
 
   /** `item`: the index of the answer's item in `items` */
-  addResponse(item: number, userId: string, agreement: boolean, correct: boolean, confidence: number, wallMs: number, activeMs: number, createdAt: number, score: unknown, answer: unknown) {
+  addResponse(item: number, userId: string, agreement: boolean, correct: boolean | null, confidence: number, wallMs: number, activeMs: number, createdAt: number, score: unknown, answer: unknown) {
     let user = this.userIndex.get(userId);
     if (user === undefined) {
       user = this.userIds.length;
@@ -117,7 +117,7 @@ class SnapshotBuilder {
     columns.item.push(item);
     columns.annotator.push(user);
     columns.agreement.push(agreement ? 1 : 0);
-    columns.correct.push(correct ? 1 : 0);
+    columns.correct.push(correct === null ? CORRECTNESS_UNKNOWN : correct ? 1 : 0);
     columns.confidence.push(confidence);
     columns.wallMs.push(wallMs);
     columns.activeMs.push(activeMs);
@@ -162,7 +162,7 @@ interface ResponseRow {
   itemId: string;
   userId: string;
   agreement: boolean;
-  correct: boolean;
+  correct: boolean | null;
   confidence: number;
   wallMs: number;
   activeMs: number;
@@ -223,6 +223,11 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
   const userIds = snapshot.userIds;
   const users = userIds.length ? await readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
   return snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name])));
+}
+
+/** A boolean field of COPY's text format: "t", "f", or null (\\N). */
+function copyBoolean(field: string): boolean | null {
+  return field === COPY_NULL ? null : field === "t";
 }
 
 /** The fields of a line of COPY's text format, read left to right (cheaper than splitting 500,000 lines). */
@@ -309,7 +314,7 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
         }
         if (lastItem === undefined) return; // a practice item
         // (arguments are evaluated left to right: the fields in their order)
-        snapshot.addResponse(lastItem, unescapeCopy(fields.next()), fields.next() === "t", fields.next() === "t", Number(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), scoreOf(fields.next()), answerOf(fields.last()));
+        snapshot.addResponse(lastItem, unescapeCopy(fields.next()), fields.next() === "t", copyBoolean(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), scoreOf(fields.next()), answerOf(fields.last()));
       },
     );
     const userIds = snapshot.userIds;

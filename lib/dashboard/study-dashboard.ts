@@ -6,7 +6,7 @@ import { idleCapMs } from "@/lib/timing/active-time";
 import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { agreementOfPrepared, allowedLevels, computeAgreement, defaultEncoding, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
-import { binsForScale, computeCalibration, type CalibrationResult } from "@/lib/dashboard/calibration";
+import { binsForScale, computeCalibration, confidenceProbability, likertBin, type CalibrationResult } from "@/lib/dashboard/calibration";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS, tunableFromEnv } from "@/lib/dashboard/constants";
 import { readStoredIntervals, readStoredIntervalsState, requestIntervals, storeIntervals } from "@/lib/dashboard/interval-store";
 import { parseDashboardParams, type AlphaLevelChoice, type CiMethod, type DashboardParams } from "@/lib/dashboard/params";
@@ -16,7 +16,7 @@ import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { excludedParticipantIds } from "@/lib/participants/participants";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
-import { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
+import { compareTagValues, correctnessAt, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTimeColumns, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns, isAgentRun } from "@/lib/dashboard/agents";
@@ -307,19 +307,25 @@ function modelAccuracyRows(models: ModelRunSummary[], byRun: Map<string, ScoredE
 }
 
 /** Calibration of the confidences given (one annotator's, or everyone's), plan answers in or out. */
-function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includePlanAnswers: boolean, scale: "LIKERT_5" | "PERCENT"): CalibrationResult | null {
+export function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includePlanAnswers: boolean, scale: "LIKERT_5" | "PERCENT"): CalibrationResult | null {
   const { responses } = snapshot;
   const conf: number[] = [];
-  const right: number[] = [];
+  const right: Array<number | null> = [];
+  const bins: number[] = [];
   for (let r = 0; r < responses.count; r++) {
     if (annotator !== null && responses.annotator[r] !== annotator) continue;
     if (!includePlanAnswers && responses.agreement[r] === 1) continue;
     const c = responses.confidence[r];
     if (!(c >= 0 && c <= 1)) continue;
-    conf.push(c);
-    right.push(responses.correct[r]);
+    const kind = snapshot.items.kinds[responses.item[r]];
+    const chance = isTaskKind(kind) ? (taskModules[kind].chance?.(responses.score[r]) ?? null) : null;
+    conf.push(confidenceProbability(scale, c, chance));
+    bins.push(likertBin(c));
+    const correct = correctnessAt(responses.correct, r);
+    right.push(correct === null ? null : correct ? 1 : 0);
   }
-  return computeCalibration(conf, right, binsForScale(scale));
+  // the 1-5 scale: one bin per scale point, whatever probability the point means on its item
+  return computeCalibration(conf, right, binsForScale(scale), scale === "LIKERT_5" ? bins : undefined);
 }
 
 /** Time figures of every answer, by kind and tag value (the dashboard's and the Annotators tab's). */

@@ -20,6 +20,7 @@ export interface SnapshotResponses {
   annotator: Int32Array;
   /** 1 when the assignment's purpose is AGREEMENT (else MAIN) */
   agreement: Uint8Array;
+  /** 1 right, 0 wrong, CORRECTNESS_UNKNOWN: the answer has no correctness (an item without a key, an answer not graded yet) */
   correct: Uint8Array;
   /** normalised to [0, 1] */
   confidence: Float64Array;

@@ -377,7 +377,7 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
   return {
     columns: [
       "annotator", "agent", "name", "member", "main_assigned", "main_submitted", "agreement_assigned", "agreement_submitted", "practice_submitted",
-      "responses", "correct", "mean_confidence", "median_active_ms", "median_wall_ms", "events", "focus_losses", "first_response_at", "last_response_at",
+      "responses", "correct", "without_correctness", "mean_confidence", "median_active_ms", "median_wall_ms", "events", "focus_losses", "first_response_at", "last_response_at",
       "external_source", "external_id", "participant_status", "status_reason", "consented_at", "consent_version",
     ],
     async next() {
@@ -385,7 +385,7 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
       done = true;
       const counts = await readDb.$queryRaw<Array<{
         userId: string; mainAssigned: bigint; mainSubmitted: bigint; agreementAssigned: bigint; agreementSubmitted: bigint; practiceSubmitted: bigint;
-        responses: bigint; correct: bigint; meanConfidence: number | null; medianActive: number | null; medianWall: number | null; first: Date | null; last: Date | null;
+        responses: bigint; correct: bigint; withoutCorrectness: bigint; meanConfidence: number | null; medianActive: number | null; medianWall: number | null; first: Date | null; last: Date | null;
       }>>`
         SELECT a."userId",
           count(*) FILTER (WHERE a.purpose = 'MAIN' AND NOT i.practice) AS "mainAssigned",
@@ -395,6 +395,7 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
           count(r.id) FILTER (WHERE a.purpose = 'PRACTICE' OR i.practice) AS "practiceSubmitted",
           count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice) AS responses,
           count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice AND r.correct) AS correct,
+          count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice AND r.correct IS NULL) AS "withoutCorrectness",
           avg(r.confidence) FILTER (WHERE a.purpose <> 'PRACTICE' AND NOT i.practice) AS "meanConfidence",
           percentile_cont(0.5) WITHIN GROUP (ORDER BY r."activeMs") FILTER (WHERE r.id IS NOT NULL AND a.purpose <> 'PRACTICE' AND NOT i.practice) AS "medianActive",
           percentile_cont(0.5) WITHIN GROUP (ORDER BY r."wallMs") FILTER (WHERE r.id IS NOT NULL AND a.purpose <> 'PRACTICE' AND NOT i.practice) AS "medianWall",
@@ -432,6 +433,7 @@ function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (
           practice_submitted: num(c?.practiceSubmitted),
           responses: num(c?.responses),
           correct: num(c?.correct),
+          without_correctness: num(c?.withoutCorrectness),
           mean_confidence: c?.meanConfidence ?? null,
           median_active_ms: c?.medianActive ?? null,
           median_wall_ms: c?.medianWall ?? null,

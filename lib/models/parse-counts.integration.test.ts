@@ -82,7 +82,7 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
     expect(byId.c1).toEqual({ answer: { letter: "B" }, score: { correct: true, score: 1, options: 3 }, correct: true });
     expect(byId.c2).toEqual({ answer: { letter: "D" }, score: { correct: true, score: 1, options: 4 }, correct: true });
     expect(byId.c3).toEqual({ answer: { letter: "B" }, score: { correct: false, score: 0, options: 2 }, correct: false });
-    expect(byId.c4).toEqual({ answer: { letter: "A" }, score: { correct: null, score: null, options: 3 }, correct: false });
+    expect(byId.c4).toEqual({ answer: { letter: "A" }, score: { correct: null, score: null, options: 3 }, correct: null });
     expect(byId.c5).toEqual({ answer: { choice: "z" }, score: { correct: false, score: 0, options: 3 }, correct: false });
   });
 

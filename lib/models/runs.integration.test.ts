@@ -45,7 +45,8 @@ describe("importModelRun", () => {
     expect(result.scored).toBe(4);
     expect(result.replaced).toBe(false);
     expect(result.message).toMatch(/Imported model run "GPT-5"/);
-    expect(result.message).toMatch(/enact-forward: TA 33\.33%, PA 60\.00% \(n=3\)/);
+    // PA pools the pairs: (3 + 1 + 2) / (3 + 3 + 4); PA_item, the released report, means the ratios: (1 + 1/3 + 2/4) / 3
+    expect(result.message).toMatch(/enact-forward: TA 33\.33%, PA 60\.00%, PA_item 61\.11% \(n=3\)/);
     expect(result.message).toMatch(/1 item of the study has no prediction in this run/);
 
     const predictions = await db.modelPrediction.findMany({ where: { runId: result.runId }, select: { answer: true, score: true, correct: true, item: { select: { externalId: true } } } });

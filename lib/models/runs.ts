@@ -128,7 +128,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
 
   // "fail" with an answer: a kind that scores unreadable outputs as its benchmark does (numeric: 0, counted invalid)
   const modes = { strict: 0, recoverable: 0, unreadable: 0 };
-  const predictions: Array<{ itemId: string; answer: Prisma.InputJsonValue; score: Prisma.InputJsonValue; correct: boolean; kind: string; rawScore: unknown; practice: boolean }> = [];
+  const predictions: Array<{ itemId: string; answer: Prisma.InputJsonValue; score: Prisma.InputJsonValue; correct: boolean | null; kind: string; rawScore: unknown; practice: boolean }> = [];
   for (const p of parsed) {
     const item = items.get(p.externalId);
     if (!item) {
@@ -141,8 +141,9 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     }
     const taskModule: AnyTaskModule = getTaskModule(item.kind);
     // the authors' parse modes where the kind reports them (strict, recoverable, fail)
-    const parsed = taskModule.parseModelAnswerWithMode ? taskModule.parseModelAnswerWithMode(p.raw) : null;
-    const answer = parsed ? parsed.answer : taskModule.parseModelAnswer(p.raw);
+    const taskItem = { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: (item.tags ?? {}) as Record<string, string> };
+    const parsed = taskModule.parseModelAnswerWithMode ? taskModule.parseModelAnswerWithMode(p.raw, taskItem) : null;
+    const answer = parsed ? parsed.answer : taskModule.parseModelAnswer(p.raw, taskItem);
     if (parsed && answer !== null) modes[parsed.mode === "fail" ? "unreadable" : parsed.mode]++;
     if (answer === null) {
       const shown = typeof p.raw === "string" ? JSON.stringify(p.raw.length > 80 ? `${p.raw.slice(0, 77)}...` : p.raw) : JSON.stringify(p.raw).slice(0, 80);
@@ -150,7 +151,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
       continue;
     }
     try {
-      const score = taskModule.score(answer, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: (item.tags ?? {}) as Record<string, string> });
+      const score = taskModule.score(answer, item.key, taskItem);
       predictions.push({ itemId: item.id, answer: answer as Prisma.InputJsonValue, score: score as Prisma.InputJsonValue, correct: taskModule.correct(score), kind: item.kind, rawScore: score, practice: item.practice });
     } catch (error) {
       errors.push({ file, line: p.line, field: "answer", message: `could not score the answer for item "${p.externalId}": ${(error as Error).message}` });
@@ -227,7 +228,7 @@ export async function deleteModelRun(studyId: string, runId: string, actorId: st
 
 /** Predictions of every run of a study on non-practice items: run id, item id, answer, score (one query, needed columns only). */
 export async function loadModelPredictions(studyId: string): Promise<ModelPredictionRow[]> {
-  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean }>>`
+  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null }>>`
     SELECT p."runId", p."itemId", p.answer, p.score, p.correct
     FROM "ModelPrediction" p
     JOIN "ModelRun" m ON m.id = p."runId"

@@ -14,5 +14,6 @@ export interface ModelPredictionRow {
   itemId: string;
   answer: unknown;
   score: unknown;
-  correct: boolean;
+  /** null: the prediction has no correctness (an item without a key, not graded yet) */
+  correct: boolean | null;
 }

@@ -55,7 +55,7 @@ export function keyOrderOf(key: unknown): number[] | null {
 interface StoredResponse {
   id: string;
   clientId: string;
-  correct: boolean;
+  correct: boolean | null;
   assignment: { id: string; userId: string; purpose: "MAIN" | "PRACTICE" | "AGREEMENT"; item: { kind: string; key: unknown } };
 }
 
@@ -63,7 +63,8 @@ function ackOf(response: StoredResponse, duplicate: boolean): ResponseAck {
   const ack: ResponseAck = { responseId: response.id, assignmentId: response.assignment.id, clientId: response.clientId, duplicate, purpose: response.assignment.purpose };
   if (response.assignment.purpose === "PRACTICE") {
     const { kind, key } = response.assignment.item;
-    ack.feedback = { correct: response.correct, order: keyOrderOf(key) ?? [] };
+    // a practice answer with no correctness (not graded yet) is shown the key, as a wrong one is
+    ack.feedback = { correct: response.correct === true, order: keyOrderOf(key) ?? [] };
     // non-ordering kinds: the key as an answer of the kind (GridWM: the right letter, verdict or scene)
     const keyAnswer = getTaskModule(kind).keyAnswer;
     if (keyAnswer) ack.feedback.answer = keyAnswer(key);
@@ -149,10 +150,10 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
   if (target.id === null) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
   const assignment: SubmitTarget = target;
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${input.assignmentId} belongs to another annotator`);
-  const ack = (responseId: string, correct: boolean, duplicate: boolean) =>
+  const ack = (responseId: string, correct: boolean | null, duplicate: boolean) =>
     ackOf({ id: responseId, clientId: input.clientId, correct, assignment: { id: assignment.id, userId, purpose: assignment.purpose, item: assignment.item } }, duplicate);
   if (assignment.responseId !== null) {
-    if (assignment.responseClientId === input.clientId) return ack(assignment.responseId, assignment.responseCorrect === true, true);
+    if (assignment.responseClientId === input.clientId) return ack(assignment.responseId, assignment.responseCorrect, true);
     // a second answer (another tab's, another device's): refused plainly, for the page to say so
     throw alreadySubmitted(input.assignmentId);
   }
@@ -228,7 +229,7 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
  * excluded again by later answers, and concurrent submissions cannot both miss it.
  */
 async function applyGoldRule(studyId: string, userId: string, responseId: string, limit: number, window: number | null): Promise<void> {
-  const answers = await db.$queryRaw<Array<{ id: string; correct: boolean }>>`
+  const answers = await db.$queryRaw<Array<{ id: string; correct: boolean | null }>>`
     SELECT r.id, r.correct FROM "Response" r
     JOIN "Assignment" a ON a.id = r."assignmentId"
     JOIN "Item" i ON i.id = a."itemId"
@@ -236,8 +237,9 @@ async function applyGoldRule(studyId: string, userId: string, responseId: string
     ORDER BY r."createdAt", r.id
     LIMIT ${window ?? 2_147_483_647}`;
   const index = answers.findIndex((answer) => answer.id === responseId);
-  if (index < 0 || answers[index].correct) return;
-  const failures = answers.slice(0, index + 1).filter((answer) => !answer.correct).length;
+  // a gold answer with no correctness (not graded yet) is no failure
+  if (index < 0 || answers[index].correct !== false) return;
+  const failures = answers.slice(0, index + 1).filter((answer) => answer.correct === false).length;
   if (failures !== limit) return;
   const rule = window === null ? `${limit} failed gold items` : `${limit} failed among the first ${window} gold items`;
   await db.$transaction((tx) => endParticipation(tx, studyId, userId, "EXCLUDED", `failed ${failures} of ${index + 1} gold items (rule: ${rule})`));

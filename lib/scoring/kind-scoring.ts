@@ -47,6 +47,13 @@ export interface KindLlmScoring {
    * several joined by spaces): what a withdrawal deletes from the reply cache (lib/scoring/forget.ts).
    */
   answerTexts(answer: unknown): string[];
+  /**
+   * Optional: the answer's correctness from the score a job stored (plan's finish), for kinds whose
+   * answers have none until the LLM scores them (free text: a grade of 4 or 5 is right). The job
+   * writes it to the answer's Response.correct / ModelPrediction.correct with each score, so the
+   * latest score decides; kinds without it leave correctness as the submission set it.
+   */
+  correctOf?(score: unknown): boolean | null;
 }
 
 /**

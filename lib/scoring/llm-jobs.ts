@@ -443,10 +443,18 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
         }),
       );
       const score = plan.finish(scores, { model, promptVersion });
-      await db.scorerResult.createMany({
+      const stored = db.scorerResult.createMany({
         data: [{ studyId: job.studyId, scorer: LLM_SCORER, model, promptVersion, ...(target.type === "response" ? { responseId: target.id } : { predictionId: target.id }), score: score as unknown as Prisma.InputJsonValue }],
         skipDuplicates: true,
       });
+      if (scoring.correctOf) {
+        // the answer's correctness follows its latest score, in the same transaction
+        const correct = scoring.correctOf(score);
+        await db.$transaction([
+          stored,
+          target.type === "response" ? db.response.updateMany({ where: { id: target.id }, data: { correct } }) : db.modelPrediction.updateMany({ where: { id: target.id }, data: { correct } }),
+        ]);
+      } else await stored;
       state.done += 1;
     } catch (error) {
       fail(target.label, error);

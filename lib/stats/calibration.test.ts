@@ -61,3 +61,15 @@ describe("confidenceByCorrectness", () => {
     expect(confidenceByCorrectness([0.4], [false]).correct.meanConfidence).toBeNull();
   });
 });
+
+describe("calibration with each answer's bin given", () => {
+  it("bins by the given index (a scale point) whatever the confidence, and ECE weighs those bins", () => {
+    // scale point 0 read as 0.25 and 0.5 on items of 4 and 2 options; point 1 as 1
+    const bins = calibrationBins([0.25, 0.5, 1], [true, false, true], 2, [0, 0, 1]);
+    expect(bins[0]).toMatchObject({ count: 2, meanConfidence: 0.375, accuracy: 0.5, lower: 0, upper: 0.5 });
+    expect(bins[1]).toMatchObject({ count: 1, meanConfidence: 1, accuracy: 1 });
+    expect(expectedCalibrationError([0.25, 0.5, 1], [true, false, true], 2, [0, 0, 1])).toBeCloseTo((2 / 3) * 0.125, 12);
+    expect(() => calibrationBins([0.5], [true], 2, [2])).toThrow(/bin indices 0..1/);
+    expect(() => calibrationBins([0.5], [true], 2, [0, 1])).toThrow(/as many bin indices/);
+  });
+});

@@ -52,10 +52,21 @@ function binOf(c: number, B: number): number {
   return i;
 }
 
+function checkAssigned(assigned: ArrayLike<number> | undefined, n: number, bins: number, fnName: string): void {
+  if (assigned === undefined) return;
+  if (assigned.length !== n) throw new Error(`${fnName} requires as many bin indices as confidences (got ${assigned.length} and ${n})`);
+  for (let i = 0; i < n; i++) {
+    const b = assigned[i];
+    if (!Number.isInteger(b) || b < 0 || b >= bins) throw new Error(`${fnName} requires bin indices 0..${bins - 1} (value ${i} is ${String(b)})`);
+  }
+}
+
 /**
  * Calibration bins (reliability diagram): splits confidence in [0, 1] into B equal bins
  * ((b-1)/B, b/B] (confidence 0 goes to the first) and gives each its count, mean confidence and
- * accuracy; empty bins have null mean and accuracy.
+ * accuracy; empty bins have null mean and accuracy. `assigned` (optional) gives each answer's bin
+ * instead, for a discrete scale whose points are the bins (a 1-5 scale read as probabilities that
+ * depend on the item): lower and upper are then the scale's equal steps, not the confidences'.
  * Source: Guo, Pleiss, Sun & Weinberger 2017, "On Calibration of Modern Neural Networks", ICML,
  * section 2 (reliability diagrams, bins I_m = ((m-1)/M, m/M]).
  * O(N + B).
@@ -64,14 +75,15 @@ function binOf(c: number, B: number): number {
  * @example
  * calibrationBins([0.9, 0.8, 0.3], [true, false, false], 2)[1]; // { count: 2, meanConfidence: 0.85, accuracy: 0.5, ... }
  */
-export function calibrationBins(confidences: ArrayLike<number>, correct: Correctness, bins = 10): CalibrationBin[] {
+export function calibrationBins(confidences: ArrayLike<number>, correct: Correctness, bins = 10, assigned?: ArrayLike<number>): CalibrationBin[] {
   const y = checkInputs(confidences, correct, "calibrationBins");
   checkBins(bins, "calibrationBins");
+  checkAssigned(assigned, y.length, bins, "calibrationBins");
   const count = new Float64Array(bins);
   const confSum = new Float64Array(bins);
   const rightSum = new Float64Array(bins);
   for (let i = 0; i < y.length; i++) {
-    const b = binOf(confidences[i], bins);
+    const b = assigned ? assigned[i] : binOf(confidences[i], bins);
     count[b]++;
     confSum[b] += confidences[i];
     rightSum[b] += y[i];
@@ -92,7 +104,8 @@ export function calibrationBins(confidences: ArrayLike<number>, correct: Correct
 
 /**
  * Expected calibration error: ECE = sum_b (n_b / N) |acc_b - conf_b| over B equal-width bins
- * (default 10), the weighted gap between accuracy and mean confidence.
+ * (default 10), the weighted gap between accuracy and mean confidence; `assigned` as in
+ * calibrationBins (each answer's bin given).
  * Source: Naeini, Cooper & Hauskrecht 2015, "Obtaining Well Calibrated Probabilities Using
  * Bayesian Binning", AAAI; Guo et al. 2017, section 2, eq. (3).
  * O(N + B).
@@ -100,12 +113,12 @@ export function calibrationBins(confidences: ArrayLike<number>, correct: Correct
  * @example
  * expectedCalibrationError([0.9, 0.8, 0.3], [true, false, false], 2); // 0.3333333333333333
  */
-export function expectedCalibrationError(confidences: ArrayLike<number>, correct: Correctness, bins = 10): number {
+export function expectedCalibrationError(confidences: ArrayLike<number>, correct: Correctness, bins = 10, assigned?: ArrayLike<number>): number {
   checkInputs(confidences, correct, "expectedCalibrationError");
   checkBins(bins, "expectedCalibrationError");
   const N = confidences.length;
   let ece = 0;
-  for (const bin of calibrationBins(confidences, correct, bins)) {
+  for (const bin of calibrationBins(confidences, correct, bins, assigned)) {
     if (bin.count > 0) ece += (bin.count / N) * Math.abs(bin.accuracy! - bin.meanConfidence!);
   }
   return ece;

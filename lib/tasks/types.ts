@@ -238,8 +238,18 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * and prints {correct, score}). Default: the whole score.
    */
   scoreRow?(score: Score): Record<string, unknown>;
-  /** Binary correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy). */
-  correct(score: Score): boolean;
+  /**
+   * Correctness of one scored answer (calibration, Wilson intervals, per-annotator accuracy); null
+   * when the answer has none (an item without a key, an answer not graded yet): figures about
+   * correctness leave it out and show how many they left out.
+   */
+  correct(score: Score): boolean | null;
+  /**
+   * Optional: the probability of a right answer by guessing on the answer's item, read from its
+   * score (choice: 1/options). Calibration reads "guessing", the low end of the 1-5 confidence
+   * scale, as this probability, linear to 1 at the top; kinds without it read it as 0.
+   */
+  chance?(score: Score): number | null;
   /** Dataset-level metrics, e.g. { TA, PA }; null where undefined (no items). */
   aggregate(scores: Score[]): Record<string, number | null>;
   /**
@@ -269,14 +279,16 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   /**
    * Parse a model's raw prediction (imported model runs) into an answer. Answers of another shape
    * than answerSchema (e.g. a permutation of another length) are allowed here when the scorer
-   * handles them.
+   * handles them. `item`: the item answered, when the caller has it (model-run imports, `yardstick
+   * score`), for benchmarks whose released parser reads the item too (VSI-Bench's and BLINK's by
+   * the item's `source` tag, ENACT's by the reference length).
    */
-  parseModelAnswer(raw: unknown): Answer | null;
+  parseModelAnswer(raw: unknown, item?: TaskItem<Public, Key>): Answer | null;
   /**
    * Optional (added for GridWM-Judge): parseModelAnswer with the parse mode, so that model-run
-   * imports can report strict and recoverable counts. `answer` equals parseModelAnswer(raw).
+   * imports can report strict and recoverable counts. `answer` equals parseModelAnswer(raw, item).
    */
-  parseModelAnswerWithMode?(raw: unknown): ModelAnswerParse<Answer>;
+  parseModelAnswerWithMode?(raw: unknown, item?: TaskItem<Public, Key>): ModelAnswerParse<Answer>;
   /**
    * Optional (added for study settings): the schema of this kind's settings in a study,
    * Study.taskSettings[kind] (e.g. EXPLORE's { freeText }, ESI's { simulatorUrl }); the study

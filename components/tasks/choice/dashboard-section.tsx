@@ -33,6 +33,37 @@ export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
       ) : null}
       <SeriesByTypeTable types={section.types} series={section.series} cell={(figure, key) => <Cell key={key} figure={figure} />} modelBadge />
       {section.typeTag ? <p className="text-xs text-slate-500">Question types from the tag “{section.typeTag}”.</p> : null}
+      {section.types.length > 1 ? (
+        <div className="overflow-x-auto" data-testid="choice-mean-over-types">
+          <table className="text-sm">
+            <thead>
+              <tr className="border-b border-slate-200 text-left text-xs text-slate-500">
+                <th className="px-2 py-1">Who</th>
+                <th className="px-2 py-1 text-right">{section.benchmarkTotal ? section.benchmarkTotal.label : `Mean over ${section.typeTag ?? "types"}`}</th>
+                <th className="px-2 py-1 text-right">All answers pooled</th>
+              </tr>
+            </thead>
+            <tbody>
+              {section.series.map((series, index) => (
+                <tr key={`${series.label}-${index}`} className="border-b border-slate-100">
+                  <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
+                    {series.label}
+                  </th>
+                  <td className="px-2 py-1 text-right font-semibold tabular-nums" data-mean-over-types={series.meanOverTypes ?? ""}>
+                    {pctWithUnit(series.meanOverTypes)}
+                  </td>
+                  <td className="px-2 py-1 text-right tabular-nums">{pctWithUnit(series.pooled.accuracy)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-1 text-[11px] text-slate-500">
+            {section.benchmarkTotal
+              ? `BLINK's Total is the mean of the sub-tasks' accuracies, each sub-task weighing the same (${section.benchmarkTotal.source}); the pooled figure weighs each answer the same. Model outputs are read as BLINK's analyze_answer reads them: "B" or "(B)", or the one "(B)" of the output or of its last paragraph; outputs BLINK sends to GPT-3.5-turbo for matching are refused on import.`
+              : "The mean of the types' accuracies, each type weighing the same, beside the pooled accuracy, which weighs each answer the same."}
+          </p>
+        </div>
+      ) : null}
       {section.watch.pooled.watchSeconds ? <WatchTable figures={section.watch} /> : null}
     </div>
   ),

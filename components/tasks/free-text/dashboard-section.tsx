@@ -80,7 +80,19 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
       <p className="text-sm text-slate-700" data-testid="free-text-judge">
         {judge ? (
           <>
-            Grades by <strong>{judge.synthetic ? `a SYNTHETIC judge (${judge.model}), not an LLM` : judge.model}</strong>, prompt {judge.promptVersion.split(";")[0]}, temperature {judge.temperature ?? "?"}, seed {judge.seed ?? "?"}: {count(judge.graded)} answer
+            Grades by <strong>{judge.synthetic ? `a SYNTHETIC judge (${judge.model}), not an LLM` : judge.model}</strong>,{" "}
+            {judge.promptSha256 ? (
+              <span data-testid="free-text-judge-prompt">
+                the benchmark&apos;s prompt file (sha256 <code title={judge.promptSha256.join(", ")}>{judge.promptSha256.map((hash) => hash.slice(0, 12)).join(", ")}</code>
+                {judge.promptSha256.length > 1 ? ": without, with extra answers" : ""}), its reply read as OpenEQA&apos;s parse_score
+              </span>
+            ) : (
+              <span data-testid="free-text-judge-prompt">
+                Yardstick&apos;s own prompt {judge.promptVersion.split(";")[0]} (not OpenEQA&apos;s: scores are comparable with published OpenEQA numbers only with its prompt files and settings, FREE_TEXT_JUDGE_PROMPT_FILE)
+              </span>
+            )}
+            , temperature {judge.temperature ?? "?"}, seed {judge.seed ?? "?"}
+            {judge.maxTokens !== null ? `, at most ${judge.maxTokens} tokens` : ""}: {count(judge.graded)} answer
             {judge.graded === 1 ? "" : "s"} graded; {count(section.ungraded.people)} of people&apos;s and {count(section.ungraded.models)} of models&apos; answers not graded by it.
             {section.judges.length > 1 ? ` (${section.judges.length - 1} other judge configuration${section.judges.length === 2 ? "" : "s"} also graded answers; the one with the most grades is shown.)` : ""}
           </>

@@ -50,6 +50,9 @@ function PairwiseDashboardSection({ section }: { section: PairwiseSection }) {
           </table>
           <p className="px-2 py-1 text-[11px] text-slate-500">
             Video 1 (shown first) chosen in {dimension.firstShown.chosen} of {dimension.firstShown.of} non-tie choices{dimension.firstShown.of > 0 ? ` (${pct(dimension.firstShown.chosen / dimension.firstShown.of, 1)} %)` : ""}.
+            {dimension.strengthResamples
+              ? ` Strength intervals from ${dimension.strengthResamples.fitted} of ${dimension.strengthResamples.fitted + dimension.strengthResamples.unfitted} resamples; ${dimension.strengthResamples.unfitted} had no Bradley-Terry fit (a model never won or never lost in them) and are left out.`
+              : ""}
             {dimension.correlation ? ` Human strength vs ${section.metricName} across ${dimension.correlation.n} models: Pearson (log strength) ${fixed(dimension.correlation.pearson, 3)}, Spearman ${fixed(dimension.correlation.spearman, 3)}${dimension.correlation.n < 3 ? " (needs 3 models)" : ""}.` : ""}
           </p>
         </div>

@@ -1,16 +1,19 @@
 import { db } from "@/lib/db";
 import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
 import type { KindDashboard } from "@/lib/tasks/types";
-import type { ChoiceScore } from "@/lib/tasks/choice";
+import { BLINK_SOURCE, type ChoiceScore } from "@/lib/tasks/choice";
 import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
 
 /**
  * The choice section of a study's dashboard: accuracy with its 95% Wilson interval taking the item
  * as the unit (lib/stats/clustered-wilson-interval.ts) and chance beside it (mean of 1/n over the
- * same answers), pooled and per question type (tag `question_type`, else Perception Test's `area`),
- * for people and each model run; and how many items have no key (withheld by their benchmark:
- * answered and exported, not scored). Pure figures from rows (choiceFigures) plus one count query.
+ * same answers), pooled and per question type (tag `question_type`, else BLINK's `sub_task`, else
+ * Perception Test's `area`), with the mean over the types beside the pooled figure (BLINK's Total,
+ * eval/evaluate.py of zeyofu/BLINK_Benchmark: the mean of the sub-tasks' accuracies, named as such
+ * when every item is BLINK's), for people and each model run; and how many items have no key
+ * (withheld by their benchmark: answered and exported, not scored). Pure figures from rows
+ * (choiceFigures) plus one count query.
  */
 
 export const CHOICE_KIND = "choice";
@@ -28,12 +31,22 @@ export interface ChoiceSeries {
   label: string;
   pooled: ChoiceFigure;
   byType: Record<string, ChoiceFigure>;
+  /** the mean of byType's accuracies over the types with scored answers (each type weighs the same); null without types */
+  meanOverTypes: number | null;
+}
+
+/** The benchmark whose own total is the mean over the types (BLINK: over sub-tasks), when every item is that benchmark's. */
+export interface BenchmarkTotal {
+  benchmark: string;
+  label: string;
+  source: string;
 }
 
 export interface ChoiceSection {
   typeTag: string | null;
   types: string[];
   series: ChoiceSeries[];
+  benchmarkTotal: BenchmarkTotal | null;
   withheld: { items: number; answers: number; totalItems: number };
   /** watch time and share watched per item (the media player's events) */
   watch: WatchFigures;
@@ -64,14 +77,23 @@ export function choiceFigure(rows: readonly ChoiceRow[]): ChoiceFigure {
 }
 
 export function choiceSeries(label: string, rows: readonly ChoiceRow[], types: readonly string[]): ChoiceSeries {
-  return { label, pooled: choiceFigure(rows), byType: Object.fromEntries(types.map((type) => [type, choiceFigure(rows.filter((row) => row.type === type))])) };
+  const byType = Object.fromEntries(types.map((type) => [type, choiceFigure(rows.filter((row) => row.type === type))]));
+  const accuracies = Object.values(byType).flatMap((figure) => (figure.accuracy === null ? [] : [figure.accuracy]));
+  return { label, pooled: choiceFigure(rows), byType, meanOverTypes: accuracies.length > 0 ? accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length : null };
 }
 
-/** The tag that names question types here: question_type when any item has it, else area (Perception Test). */
+/** The tag that names question types here: question_type when any item has it, else sub_task (BLINK), else area (Perception Test). */
 export function typeTagOf(tags: ReadonlyArray<Record<string, unknown>>): string | null {
   if (tags.some((t) => typeof t.question_type === "string")) return "question_type";
+  if (tags.some((t) => typeof t.sub_task === "string")) return "sub_task";
   if (tags.some((t) => typeof t.area === "string")) return "area";
   return null;
+}
+
+/** BLINK's Total (the mean over sub-tasks) when every item is BLINK's and they carry sub_task. */
+export function benchmarkTotalOf(tags: ReadonlyArray<Record<string, unknown>>, typeTag: string | null): BenchmarkTotal | null {
+  if (typeTag !== "sub_task" || tags.length === 0 || !tags.every((t) => t.source === BLINK_SOURCE)) return null;
+  return { benchmark: "BLINK", label: "BLINK Total (mean over sub-tasks)", source: "eval/evaluate.py eval_prediction: the mean of the sub-tasks' accuracies" };
 }
 
 export const dashboard: KindDashboard = {
@@ -100,6 +122,7 @@ export const dashboard: KindDashboard = {
       const section: ChoiceSection = {
         typeTag,
         types,
+        benchmarkTotal: benchmarkTotalOf(indices.map((index) => snapshot.items.tags[index] as Record<string, unknown>), typeTag),
         series: [choiceSeries("People", human, types), ...models.filter((run) => modelRows.has(run.id)).map((run) => choiceSeries(run.name, modelRows.get(run.id)!, types))],
         withheld: { items: Number(withheld), answers: human.filter((row) => row.score.score === null).length, totalItems: Number(total) },
         watch: await loadWatchFigures(studyId, snapshot, [CHOICE_KIND]),

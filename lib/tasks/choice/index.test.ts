@@ -51,7 +51,7 @@ describe("choice scoring", () => {
     expect(scoreChoice({ letter: "C" }, { answer: "lamp" }, { public: pub })).toMatchObject({ correct: true, score: 1 });
     expect(scoreChoice({ letter: "E" }, { answer: "lamp" }, { public: pub })).toMatchObject({ correct: false, score: 0 });
     expect(scoreChoice({ choice: "lamp" }, {}, { public: pub })).toEqual({ correct: null, score: null, options: 4 });
-    expect(choiceModule.correct({ correct: null, score: null, options: 4 })).toBe(false);
+    expect(choiceModule.correct({ correct: null, score: null, options: 4 })).toBeNull();
   });
 
   it("reports accuracy with chance (mean 1/n) over the scored answers only", () => {
@@ -73,5 +73,48 @@ describe("choice scoring", () => {
     expect(parseChoiceModelAnswer("(B)")).toMatchObject({ answer: null, mode: "fail" });
     expect(parseChoiceModelAnswer({ choice: "lamp" })).toEqual({ answer: { choice: "lamp" }, mode: "strict" });
     expect(parseChoiceModelAnswer(3)).toMatchObject({ answer: null, mode: "fail" });
+  });
+});
+
+describe("choice correctness", () => {
+  it("is unknown (null), not wrong, on an item without a key", () => {
+    const withheld = scoreChoice({ choice: "lamp" }, {}, { public: pub });
+    expect(choiceModule.correct(withheld)).toBeNull();
+    expect(choiceModule.correct(scoreChoice({ choice: "lamp" }, { answer: "lamp" }, { public: pub }))).toBe(true);
+    expect(choiceModule.correct(scoreChoice({ choice: "bed" }, { answer: "lamp" }, { public: pub }))).toBe(false);
+  });
+});
+
+describe("model outputs parsed by the benchmark's released parser for its items", () => {
+  const item = (source: string | null) => ({ id: "q", kind: "choice", public: pub, key: { answer: "table" }, tags: source ? { source } : {} });
+
+  it("VSI-Bench items: the text before the first space (split(' ')[0]), so a leading space reads nothing and scores 0", () => {
+    const vsi = item("vsi-bench");
+    const leading = parseChoiceModelAnswer(" B", vsi);
+    expect(leading.mode).toBe("fail");
+    expect(leading.answer).not.toBeNull();
+    expect(scoreChoice(leading.answer!, vsi.key, vsi)).toMatchObject({ correct: false, score: 0 });
+    expect(parseChoiceModelAnswer("B", vsi)).toEqual({ answer: { letter: "B" }, mode: "strict" });
+    expect(parseChoiceModelAnswer("B. table", vsi)).toEqual({ answer: { letter: "B" }, mode: "recoverable" });
+    expect(scoreChoice(parseChoiceModelAnswer("B.", vsi).answer!, vsi.key, vsi)).toMatchObject({ correct: true });
+    // other items keep the lenient reading (the whole text trimmed)
+    expect(parseChoiceModelAnswer(" B", item(null))).toEqual({ answer: { letter: "B" }, mode: "strict" });
+  });
+
+  it("BLINK items: 'B' or '(B)' whole, or the one '(B)' token of the text or of its last paragraph (analyze_answer)", () => {
+    const blink = item("blink");
+    expect(parseChoiceModelAnswer("(B)", blink)).toEqual({ answer: { letter: "B" }, mode: "strict" });
+    expect(parseChoiceModelAnswer("B", blink)).toEqual({ answer: { letter: "B" }, mode: "strict" });
+    expect(parseChoiceModelAnswer("The second image matches.\n\nThe correct choice is:\n(B) the table", blink)).toEqual({ answer: { letter: "B" }, mode: "recoverable" });
+    // (A) and (C) in the reasoning, (C) alone in the last paragraph
+    expect(parseChoiceModelAnswer("(A) is wrong and (C) is right.\n\nAnswer: (C)", blink)).toEqual({ answer: { letter: "C" }, mode: "recoverable" });
+    // BLINK asks GPT-3.5-turbo to match these; not run here: refused, naming why
+    const undecided = parseChoiceModelAnswer("(A) or (B)", blink);
+    expect(undecided.answer).toBeNull();
+    expect(undecided.reason).toMatch(/GPT-3\.5/);
+    expect(parseChoiceModelAnswer("B. table", blink).answer).toBeNull();
+    // only the item's options count: (E) on a 4-option item is no choice
+    expect(parseChoiceModelAnswer("I pick (E) or maybe (B)", blink)).toEqual({ answer: { letter: "B" }, mode: "recoverable" });
+    expect(scoreChoice(parseChoiceModelAnswer("(B)", blink).answer!, blink.key, blink)).toMatchObject({ correct: true });
   });
 });

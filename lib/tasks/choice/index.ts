@@ -2,6 +2,7 @@ import { z } from "zod";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
 import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
 import { fuzzyMatching } from "@/lib/tasks/shared/vsi/parse";
+import { VSI_SOURCE } from "@/lib/tasks/shared/vsi/release";
 import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
@@ -113,19 +114,63 @@ export function aggregateChoice(scores: ReadonlyArray<ChoiceScore>): { accuracy:
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
+/** The `source` tag of BLINK's items (lib/tasks/choice/submission.ts writes their submission file). */
+export const BLINK_SOURCE = "blink";
+
+const isLetter = (text: string) => text.length === 1 && (CHOICE_LETTERS as readonly string[]).includes(text.toUpperCase());
+
 /**
- * Model outputs as VSI-Bench reads them (`fuzzy_matching`: the text before the first space, trailing
- * dots removed, compared case-insensitively with the letter): exactly one letter A-I is strict, a
- * letter read that way from longer text ("B. chair", "b") recoverable, anything else a failure.
- * Yardstick answers ({"choice": "<option id>"}) are strict.
+ * VSI-Bench's released reading (lmms_eval/tasks/vsibench/utils.py): `exact_match(fuzzy_matching(pred),
+ * ground_truth)`, the text before the first space with trailing dots removed. The whole text one
+ * letter is strict, a letter read that way from longer text ("B. chair") recoverable; anything
+ * else (" B": a leading space leaves nothing before the first space) is read as that text and
+ * scores 0, as there, counted as a failure.
  */
-export function parseChoiceModelAnswer(raw: unknown): ModelAnswerParse<ChoiceReadAnswer> {
+function parseVsiChoice(raw: string): ModelAnswerParse<ChoiceReadAnswer> {
+  const token = fuzzyMatching(raw);
+  if (isLetter(token)) return { answer: { letter: token.toUpperCase() }, mode: token === raw ? "strict" : "recoverable" };
+  return { answer: { letter: token.slice(0, CHOICE_CAPS.optionId) }, mode: "fail", reason: "no option letter before the first space (scored 0, as VSI-Bench's split(' ')[0] does)" };
+}
+
+/**
+ * BLINK's released reading (zeyofu/BLINK_Benchmark, eval/test_benchmark.py `analyze_answer`): the
+ * text exactly "A".."E" or "(A)".."(E)" is strict; else the one "(X)" token, among the item's
+ * options, of the whole text split on whitespace or, when that holds one, of its last paragraph
+ * (after the last blank line) is recoverable. Where BLINK asks GPT-3.5-turbo to match the output
+ * to an option (no such token, or several), the output is refused: give the prediction BLINK's
+ * matcher wrote.
+ */
+function parseBlinkChoice(raw: string, options: number): ModelAnswerParse<ChoiceReadAnswer> {
+  if (["A", "B", "C", "D", "E"].includes(raw)) return { answer: { letter: raw }, mode: "strict" };
+  if (/^\([A-E]\)$/u.test(raw)) return { answer: { letter: raw[1] }, mode: "strict" };
+  const choices = CHOICE_LETTERS.slice(0, Math.min(options, 5)).map((letter) => `(${letter})`);
+  const among = (text: string) => [...new Set(text.split(/\s+/u).filter((token) => choices.includes(token)))];
+  const all = among(raw);
+  const paragraphs = raw.split("\n\n");
+  const last = among(paragraphs[paragraphs.length - 1]);
+  if (all.length >= 1 && (all.length === 1 || last.length === 1)) {
+    const token = last.length === 1 ? last[0] : all[0];
+    return { answer: { letter: token[1] }, mode: "recoverable" };
+  }
+  return { answer: null, mode: "fail", reason: "no single (A)-style option in the output: BLINK asks GPT-3.5-turbo to match it (eval/multiple_choice.py); import the prediction its matcher wrote" };
+}
+
+/**
+ * Model outputs, read by the released parser of the item's benchmark when the item is given and
+ * tagged with its source: VSI-Bench's (parseVsiChoice) and BLINK's (parseBlinkChoice). Other items:
+ * the whole text one letter A-I (trimmed) is strict, a letter before the first space, trailing
+ * dots removed ("B. chair", "b"), recoverable, anything else refused. Yardstick answers
+ * ({"choice": "<option id>"}) are strict.
+ */
+export function parseChoiceModelAnswer(raw: unknown, item?: { public: ChoicePublic; tags?: Record<string, unknown> }): ModelAnswerParse<ChoiceReadAnswer> {
   if (isPlainObject(raw)) {
     const parsed = choiceAnswerSchema.safeParse(raw);
     return parsed.success ? { answer: parsed.data, mode: "strict" } : { answer: null, mode: "fail", reason: "not a {choice} answer" };
   }
   if (typeof raw !== "string") return { answer: null, mode: "fail", reason: "not text" };
-  const isLetter = (text: string) => text.length === 1 && (CHOICE_LETTERS as readonly string[]).includes(text.toUpperCase());
+  const source = item?.tags?.source;
+  if (source === VSI_SOURCE) return parseVsiChoice(raw);
+  if (source === BLINK_SOURCE && item) return parseBlinkChoice(raw, item.public.options.length);
   const whole = raw.trim();
   if (isLetter(whole)) return { answer: { letter: whole.toUpperCase() }, mode: "strict" };
   const token = fuzzyMatching(raw);
@@ -187,7 +232,8 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
   },
   score: (answer, key, item) => scoreChoice(answer, key, item),
   scoreRow: (score) => ({ correct: score.correct, score: score.score }),
-  correct: (score) => score.correct === true,
+  correct: (score) => score.correct,
+  chance: (score) => (score.options > 0 ? 1 / score.options : null),
   aggregate: (scores) => aggregateChoice(scores),
   metrics: choiceMetrics,
   headlineMetric: "accuracy",
@@ -207,7 +253,7 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
     };
   },
 
-  parseModelAnswer: (raw) => parseChoiceModelAnswer(raw).answer,
+  parseModelAnswer: (raw, item) => parseChoiceModelAnswer(raw, item).answer,
   parseModelAnswerWithMode: parseChoiceModelAnswer,
   dashboard: () => import("@/lib/tasks/choice/dashboard").then((loaded) => loaded.dashboard),
   submissions: () => import("@/lib/tasks/choice/submission").then((loaded) => loaded.submissionFormats),

@@ -230,3 +230,12 @@ describe("enact-forward views", () => {
     expect(mapped.key).toEqual(graspKey);
   });
 });
+
+describe("model outputs with their item", () => {
+  it("keeps the last n labels of a longer list, n the item's steps, as ENACT's _parse_answer_string", () => {
+    const item = { id: "f", kind: "enact-forward", public: { initialImage: "0.png", actions: ["a", "b", "c", "d", "e"], candidates: ["1", "2", "3", "4", "5"] }, key: { order: [2, 3, 0, 1, 4] }, tags: {} };
+    const answer = enactForwardModule.parseModelAnswer("[99, 3, 4, 1, 2, 5]", item)!;
+    expect(answer).toEqual({ order: [2, 3, 0, 1, 4] });
+    expect(enactForwardModule.score(answer, item.key, item)).toMatchObject({ accepted: true, exact: true });
+  });
+});

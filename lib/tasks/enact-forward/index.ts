@@ -181,5 +181,5 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
     };
   },
 
-  parseModelAnswer: parseEnactModelAnswer,
+  parseModelAnswer: (raw, item) => parseEnactModelAnswer(raw, item?.key.order.length),
 };

@@ -161,5 +161,5 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
     };
   },
 
-  parseModelAnswer: parseEnactModelAnswer,
+  parseModelAnswer: (raw, item) => parseEnactModelAnswer(raw, item?.key.order.length),
 };

@@ -129,7 +129,7 @@ export async function loadEsiSection(
           correct: choice === null ? null : scoreEsi({ choice: choice as string | Record<string, string> }, key).correct,
         };
       }),
-      final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct },
+      final: { choice: beliefChoice(finalChoice) ?? "", confidence: response.confidence, correct: response.correct === true },
     };
   };
 
@@ -149,7 +149,7 @@ export async function loadEsiSection(
       const runId = AGENT_RUN_PREFIX + assignment.userId;
       const runName = agentRunNames.get(runId) ?? `Agent ${assignment.user.name}${assignment.user.agentModel ? ` (${assignment.user.agentModel})` : ""}`;
       const steps = (response.answer as { steps?: unknown } | null)?.steps;
-      agentAnswers.push({ runId, runName, itemId: assignment.itemId, condition, category, subcategory, correct: response.correct, steps: Number.isInteger(steps) ? (steps as number) : null, trajectory: trajectoryOf(assignment, condition, key) });
+      agentAnswers.push({ runId, runName, itemId: assignment.itemId, condition, category, subcategory, correct: response.correct === true, steps: Number.isInteger(steps) ? (steps as number) : null, trajectory: trajectoryOf(assignment, condition, key) });
       continue;
     }
     if (!counted.has(assignment.userId)) continue;
@@ -161,7 +161,7 @@ export async function loadEsiSection(
       condition,
       category,
       subcategory,
-      correct: response.correct,
+      correct: response.correct === true,
       confidence: response.confidence,
       trajectory: trajectoryOf(assignment, condition, key),
     });
@@ -185,7 +185,7 @@ export async function loadEsiSection(
       condition,
       category: tagText(item.tags, "category", "(no category)"),
       subcategory: tagText(item.tags, "subcategory", "(no subcategory)"),
-      correct: prediction.correct,
+      correct: prediction.correct === true,
       steps: Number.isInteger(answer.steps) ? (answer.steps as number) : null,
     };
   });

@@ -9,7 +9,8 @@ import { seedFromString } from "@/lib/stats/seed-from-string";
 import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
 import { isFreeTextGradeRecord, type FreeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { GRADING_KIND, gradingBatchJsonl, sampleGradable, type GradableAnswer } from "@/lib/tasks/free-text/grading";
-import { JUDGE_PROMPT_VERSION, parseJudgeVersion } from "@/lib/tasks/free-text/judge";
+import { isJudgeVersion, parseJudgeVersion } from "@/lib/tasks/free-text/judge";
+import { promptFileHashes } from "@/lib/tasks/free-text/judge-file";
 import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import type { WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
 import { GRADES, isGrade, meanLlmMatch, referencesOf } from "@/lib/tasks/shared/llm-match/rubric";
@@ -34,8 +35,11 @@ export interface FreeTextScoreCell {
 export interface FreeTextJudgeInfo {
   model: string;
   promptVersion: string;
+  /** the sha256 of the benchmark's prompt file(s) that judged (main, then extra answers); null: Yardstick's own prompt */
+  promptSha256: string[] | null;
   temperature: number | null;
   seed: number | null;
+  maxTokens: number | null;
   synthetic: boolean;
   graded: number;
 }
@@ -109,12 +113,12 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
   // judges: (model, version) of the current prompt, most grades first
   const judgeGrades = new Map<string, { info: FreeTextJudgeInfo; grades: Map<string, FreeTextGradeRecord> }>();
   for (const row of results) {
-    if (!isFreeTextGradeRecord(row.score) || parseJudgeVersion(row.promptVersion)?.prompt !== JUDGE_PROMPT_VERSION) continue;
+    if (!isFreeTextGradeRecord(row.score) || !isJudgeVersion(row.promptVersion)) continue;
     const comboKey = `${row.model}|${row.promptVersion}`;
     let judge = judgeGrades.get(comboKey);
     if (!judge) {
       const settings = parseJudgeVersion(row.promptVersion);
-      judge = { info: { model: row.model, promptVersion: row.promptVersion, temperature: settings?.temperature ?? null, seed: settings?.seed ?? null, synthetic: row.score.judge.synthetic === true, graded: 0 }, grades: new Map() };
+      judge = { info: { model: row.model, promptVersion: row.promptVersion, promptSha256: settings ? promptFileHashes(settings.prompt) : null, temperature: settings?.temperature ?? null, seed: settings?.seed ?? null, maxTokens: settings?.maxTokens ?? null, synthetic: row.score.judge.synthetic === true, graded: 0 }, grades: new Map() };
       judgeGrades.set(comboKey, judge);
     }
     const target = row.responseId ? `response:${row.responseId}` : row.predictionId ? `prediction:${row.predictionId}` : null;

@@ -36,7 +36,8 @@ describe("LLM-Match's numbers (open-eqa evaluate-predictions.py: 100 (clip(s, 1,
     expect(freeTextModule.score({ text: "brown" }, key, item)).toEqual({ grade: null, score: null });
     expect(freeTextModule.correct({ grade: 4, score: 75 })).toBe(true);
     expect(freeTextModule.correct({ grade: 3, score: 50 })).toBe(false);
-    expect(freeTextModule.correct({ grade: null, score: null })).toBe(false);
+    // an ungraded answer has no correctness yet: left out of correctness figures, not counted wrong
+    expect(freeTextModule.correct({ grade: null, score: null })).toBeNull();
     const rows = [{ grade: 5, score: 100 }, { grade: 2, score: 25 }, { grade: null, score: null }].map((score, i) => ({ itemId: `q${i}`, tags: {}, answer: { text: "" }, score }));
     expect(freeTextModule.aggregateAnswers!(rows)).toEqual({ score: 62.5, graded: 2, ungraded: 1 });
     expect(freeTextModule.aggregate(rows.map((row) => row.score))).toEqual({ score: 62.5 });

@@ -113,7 +113,7 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
     exampleAnswer: () => ({ text: "I do not know." }),
   },
   score: (answer) => freeTextScoreOf(answer.grade),
-  correct: (score) => score.grade !== null && score.grade >= CORRECT_FROM_GRADE,
+  correct: (score) => (score.grade === null ? null : score.grade >= CORRECT_FROM_GRADE),
   aggregate: (scores) => ({ score: meanLlmMatch(scores.flatMap((score) => (score.grade === null ? [] : [score.grade]))) }),
   // the same metric, with the counts `yardstick score` prints beside it (counts, not metrics: no MetricSpec, so the dashboard shows none)
   aggregateAnswers: (rows) => {

@@ -1,10 +1,13 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
+import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { importModelRun } from "@/lib/models/runs";
 import type { LlmScorerConfig } from "@/lib/scoring/llm-chat";
@@ -28,6 +31,7 @@ interface ChatRequest {
   model: string;
   temperature: number;
   seed: number;
+  max_tokens?: number;
   messages: Array<{ role: string; content: string }>;
 }
 
@@ -44,6 +48,15 @@ function standInGrade(answer: string, references: string[]): number {
   return references.some((reference) => norm(reference).split(" ").some((word) => words.has(word))) ? 3 : 1;
 }
 
+/** What a prompt of the stand-in prompt files says (Answer, Extra Answers as a Python list, Response). */
+function readFilePrompt(prompt: string): { references: string[]; answer: string } {
+  const extra = /\nExtra Answers: (\[.*\])\n/.exec(prompt)?.[1];
+  return {
+    references: [/\nAnswer: (.*)\n/.exec(prompt)![1], ...(extra ? (JSON.parse(extra.replace(/'/g, '"')) as string[]) : [])],
+    answer: /\nResponse: (.*)\n/.exec(prompt)![1],
+  };
+}
+
 /** What the prompt says: its references and the answer to grade, each in its tags (judgeField). */
 function readPrompt(prompt: string): { references: string[]; answer: string } {
   const fields = (tag: string) => [...prompt.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => match[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
@@ -57,9 +70,13 @@ beforeAll(async () => {
     req.on("end", () => {
       const parsed = JSON.parse(body) as ChatRequest;
       received.push(parsed);
-      const { references, answer } = readPrompt(parsed.messages.at(-1)?.content ?? "");
+      const prompt = parsed.messages.at(-1)?.content ?? "";
+      // the stand-in prompt files end "Your mark:", and their judge replies that way
+      const fromFile = prompt.endsWith("Your mark:");
+      const { references, answer } = fromFile ? readFilePrompt(prompt) : readPrompt(prompt);
+      const grade = standInGrade(answer, references);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: randomUUID(), object: "chat.completion", model: parsed.model, choices: [{ index: 0, message: { role: "assistant", content: `Grade: ${standInGrade(answer, references)}` }, finish_reason: "stop" }] }));
+      res.end(JSON.stringify({ id: randomUUID(), object: "chat.completion", model: parsed.model, choices: [{ index: 0, message: { role: "assistant", content: fromFile ? `Your mark: ${grade}` : `Grade: ${grade}` }, finish_reason: "stop" }] }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -105,7 +122,7 @@ async function seedStudy(people: Array<{ item: string; text: string }>, predicti
     const user = await createUser("ANNOTATOR");
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: items.get(answer.item)!.id, userId: user.id, status: "SUBMITTED", position: position++, submittedAt: new Date() } });
     await db.response.create({
-      data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text: answer.text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: { grade: null, score: null } as Prisma.InputJsonValue, correct: false },
+      data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text: answer.text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: { grade: null, score: null } as Prisma.InputJsonValue, correct: null },
     });
   }
   const run = await importModelRun({ studySlug: study.slug, name: "Model X", fileName: "answers.jsonl", answersJsonl: Object.entries(predictions).map(([id, answer]) => JSON.stringify({ id, answer })).join("\n") });
@@ -272,5 +289,72 @@ describe("free-text LLM judge", () => {
     expect((await getLlmScoringStatus(study.id, config(), "explore-scene")).jobs.map((job) => job.kind)).toEqual(["explore-scene"]);
     expect(await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r-both" })).toBe(2);
     expect((await getLlmScoringStatus(study.id, config(), "free-text")).unscored).toEqual({ responses: 0, predictions: 0 });
+  });
+
+  it("an answer's correctness is unknown until the judge grades it, then a grade of 4 or 5 is right: calibration and per-annotator accuracy count only graded answers", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const { study } = await seedStudy(PEOPLE, MODEL);
+    // imported model outputs without a grade: no correctness yet
+    expect((await db.modelPrediction.findMany({ select: { correct: true } })).map((p) => p.correct)).toEqual([null, null, null]);
+    const before = await getStudyDashboard(study.slug, {});
+    expect(before.calibration).toBeNull();
+    const annotatorsBefore = await getAnnotatorsOverview(study.slug, {});
+    for (const row of annotatorsBefore.rows) expect(row).toMatchObject({ accuracy: null, withoutCorrectness: 1 });
+
+    await createLlmScoringJob(study.slug, researcher.id, config(), null);
+    await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" });
+    const responses = await db.response.findMany({ select: { correct: true, answer: true, assignment: { select: { item: { select: { externalId: true } } } } } });
+    for (const row of responses) expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.assignment.item.externalId)) >= 4);
+    const predictions = await db.modelPrediction.findMany({ select: { correct: true, answer: true, item: { select: { externalId: true } } } });
+    for (const row of predictions) expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.item.externalId)) >= 4);
+
+    clearDashboardCaches();
+    const after = await getStudyDashboard(study.slug, {});
+    const right = PEOPLE.filter((answer) => standInGrade(answer.text, referencesOf(answer.item)) >= 4).length;
+    expect(after.calibration).toMatchObject({ n: 4, withoutCorrectness: 0, right, wrong: 4 - right });
+    const annotators = await getAnnotatorsOverview(study.slug, {});
+    expect(annotators.rows.reduce((sum, row) => sum + (row.accuracy?.correct ?? 0), 0)).toBe(right);
+    for (const row of annotators.rows) expect(row.withoutCorrectness).toBe(0);
+  });
+
+  it("judges with the benchmark's prompt file when one is configured: read at run time, filled, sent alone with OpenEQA's settings, its sha256 recorded with each grade and named on the page", async () => {
+    const fixtures = path.join(import.meta.dirname, "__fixtures__");
+    const main = path.join(fixtures, "stand-in-prompt.txt");
+    const extra = path.join(fixtures, "stand-in-prompt-extra.txt");
+    const sha = (file: string) => createHash("sha256").update(readFileSync(file, "utf8").trim(), "utf8").digest("hex");
+    delete process.env.FREE_TEXT_JUDGE_TEMPERATURE;
+    delete process.env.FREE_TEXT_JUDGE_SEED;
+    process.env.FREE_TEXT_JUDGE_PROMPT_FILE = main;
+    process.env.FREE_TEXT_JUDGE_PROMPT_EXTRA_FILE = extra;
+    try {
+      const researcher = await createUser("RESEARCHER");
+      const { study } = await seedStudy(PEOPLE, MODEL);
+      const { job } = await createLlmScoringJob(study.slug, researcher.id, config(), null);
+      const version = `file:${sha(main)},${sha(extra)};temperature=0.2;seed=1234;max_tokens=32`;
+      expect(job.promptVersion).toBe(version);
+      await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r-file" });
+      expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 7, failed: 0 });
+      for (const request of received) {
+        // the filled template alone, as OpenEQA sends it, with its settings
+        expect(request).toMatchObject({ temperature: 0.2, seed: 1234, max_tokens: 32 });
+        expect(request.messages).toHaveLength(1);
+        expect(request.messages[0].role).toBe("user");
+      }
+      const q2 = received.find((request) => request.messages[0].content.includes("Question: Where is the mirror?"))!;
+      expect(q2.messages[0].content).toContain("Extra Answers: ['by the stairs', 'over the drawers in the hallway']");
+      const q1 = received.find((request) => request.messages[0].content.includes("Question: What color is the sofa?"))!;
+      expect(q1.messages[0].content).not.toContain("Extra Answers");
+      const results = await db.scorerResult.findMany({ select: { score: true, promptVersion: true } });
+      expect(results).toHaveLength(7);
+      for (const row of results) {
+        expect(row.promptVersion).toBe(version);
+        expect((row.score as { judge: unknown }).judge).toMatchObject({ promptSha256: [sha(main), sha(extra)], temperature: 0.2, seed: 1234, maxTokens: 32 });
+      }
+      const section = (await getStudyDashboard(study.slug, {})).sections.freeText as FreeTextSection;
+      expect(section.judge).toMatchObject({ promptSha256: [sha(main), sha(extra)], temperature: 0.2, seed: 1234, maxTokens: 32, graded: 7 });
+    } finally {
+      delete process.env.FREE_TEXT_JUDGE_PROMPT_FILE;
+      delete process.env.FREE_TEXT_JUDGE_PROMPT_EXTRA_FILE;
+    }
   });
 });

@@ -1,14 +1,18 @@
 import { GRADE_RUBRIC, GRADES, isGrade, type Grade } from "@/lib/tasks/shared/llm-match/rubric";
+import { OPENEQA_JUDGE_SETTINGS, promptFileId, promptFileJudge, PROMPT_FILE_PREFIX } from "@/lib/tasks/free-text/judge-file";
 
 /**
- * The free-text kind's LLM judge (OpenEQA's LLM-Match protocol, our own prompt): one request per
- * answer with the question, the reference answer(s) and the answer, each in a tagged field it
- * cannot close (judgeField), replied with an integer 1-5 and nothing else (parseJudgeGrade).
- * The judge is configured by the scorer LLM's environment (SCORER_LLM_URL, SCORER_LLM_MODEL, ...;
- * lib/scoring/llm-chat.ts) plus FREE_TEXT_JUDGE_TEMPERATURE (default 0) and FREE_TEXT_JUDGE_SEED
- * (default 0), both sent with every request. A job's version carries the prompt's version, the
- * temperature and the seed ("llm-match-v2;temperature=0;seed=0"), so the grades, the cached
- * replies and the job record all of them; the model is recorded beside the version.
+ * The free-text kind's LLM judge (OpenEQA's LLM-Match protocol; our own prompt, or the benchmark's
+ * prompt file when FREE_TEXT_JUDGE_PROMPT_FILE names one: lib/tasks/free-text/judge-file.ts): one
+ * request per answer with the question, the reference answer(s) and the answer. Our own prompt puts
+ * each in a tagged field it cannot close (judgeField) and takes a reply that is an integer 1-5 and
+ * nothing else (parseJudgeGrade). The judge is configured by the scorer LLM's environment
+ * (SCORER_LLM_URL, SCORER_LLM_MODEL, ...; lib/scoring/llm-chat.ts) plus FREE_TEXT_JUDGE_TEMPERATURE
+ * (default 0) and FREE_TEXT_JUDGE_SEED (default 0), both sent with every request. A job's version
+ * carries the prompt's version, the temperature and the seed ("llm-match-v2;temperature=0;seed=0";
+ * with a prompt file its sha256, OpenEQA's defaults 0.2 and 1234 and its 32-token cap:
+ * "file:<sha256>;temperature=0.2;seed=1234;max_tokens=32"), so the grades, the cached replies and
+ * the job record all of them; the model is recorded beside the version.
  */
 
 /** Bumped whenever the prompt or what is sent changes: cached grades of another version are not reused. */
@@ -17,30 +21,48 @@ export const JUDGE_PROMPT_VERSION = "llm-match-v2";
 export interface JudgeSettings {
   temperature: number;
   seed: number;
+  /** the reply's token cap sent (OpenEQA's 32 with its prompt file); none with Yardstick's prompt */
+  maxTokens?: number;
+  /** the prompt: JUDGE_PROMPT_VERSION, or "file:<sha256>[,<sha256>]" for a benchmark's prompt file (default: ours) */
+  prompt?: string;
 }
 
 export const DEFAULT_JUDGE: JudgeSettings = { temperature: 0, seed: 0 };
 
-/** The judge's temperature and seed from the environment (defaults 0 and 0); an unreadable value falls back to the default. */
+/**
+ * The judge's prompt, temperature and seed from the environment: Yardstick's prompt with defaults
+ * 0 and 0, or the prompt file FREE_TEXT_JUDGE_PROMPT_FILE names (read now, throws when it cannot
+ * be read) with OpenEQA's defaults 0.2 and 1234 and its 32-token cap; an unreadable value falls
+ * back to the default.
+ */
 export function judgeSettingsFromEnv(env: Record<string, string | undefined> = process.env): JudgeSettings {
-  const temperature = Number(env.FREE_TEXT_JUDGE_TEMPERATURE?.trim() || DEFAULT_JUDGE.temperature);
-  const seed = Number(env.FREE_TEXT_JUDGE_SEED?.trim() || DEFAULT_JUDGE.seed);
+  const file = promptFileJudge(env);
+  const defaults = file ? OPENEQA_JUDGE_SETTINGS : DEFAULT_JUDGE;
+  const temperature = Number(env.FREE_TEXT_JUDGE_TEMPERATURE?.trim() || defaults.temperature);
+  const seed = Number(env.FREE_TEXT_JUDGE_SEED?.trim() || defaults.seed);
   return {
-    temperature: Number.isFinite(temperature) && temperature >= 0 && temperature <= 2 ? temperature : DEFAULT_JUDGE.temperature,
-    seed: Number.isSafeInteger(seed) ? seed : DEFAULT_JUDGE.seed,
+    temperature: Number.isFinite(temperature) && temperature >= 0 && temperature <= 2 ? temperature : defaults.temperature,
+    seed: Number.isSafeInteger(seed) ? seed : defaults.seed,
+    ...(file ? { maxTokens: OPENEQA_JUDGE_SETTINGS.maxTokens, prompt: promptFileId(file) } : {}),
   };
 }
 
-/** "llm-match-v2;temperature=0;seed=0" */
+/** "llm-match-v2;temperature=0;seed=0", "file:<sha256>;temperature=0.2;seed=1234;max_tokens=32" */
 export function judgeVersion(settings: JudgeSettings): string {
-  return `${JUDGE_PROMPT_VERSION};temperature=${settings.temperature};seed=${settings.seed}`;
+  return `${settings.prompt ?? JUDGE_PROMPT_VERSION};temperature=${settings.temperature};seed=${settings.seed}${settings.maxTokens !== undefined ? `;max_tokens=${settings.maxTokens}` : ""}`;
 }
 
-/** The judge settings recorded in a version, null when it is not a judge version of this prompt. */
+/** The judge settings recorded in a version, null when it is not a judge version. */
 export function parseJudgeVersion(version: string): (JudgeSettings & { prompt: string }) | null {
-  const match = /^([^;]+);temperature=([0-9.]+);seed=(-?\d+)$/.exec(version);
+  const match = /^([^;]+);temperature=([0-9.]+);seed=(-?\d+)(?:;max_tokens=(\d+))?$/.exec(version);
   if (!match) return null;
-  return { prompt: match[1], temperature: Number(match[2]), seed: Number(match[3]) };
+  return { prompt: match[1], temperature: Number(match[2]), seed: Number(match[3]), ...(match[4] !== undefined ? { maxTokens: Number(match[4]) } : {}) };
+}
+
+/** Whether a version is one of the free-text judge's: Yardstick's current prompt, or a benchmark's prompt file. */
+export function isJudgeVersion(version: string): boolean {
+  const prompt = parseJudgeVersion(version)?.prompt;
+  return prompt === JUDGE_PROMPT_VERSION || (prompt?.startsWith(PROMPT_FILE_PREFIX) ?? false);
 }
 
 export const JUDGE_SYSTEM_PROMPT =

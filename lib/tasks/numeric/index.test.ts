@@ -58,3 +58,19 @@ describe("numeric scoring", () => {
     expect(readNumberInput("1e13")).toEqual({ problem: "Too large" });
   });
 });
+
+describe("model outputs of VSI-Bench items, read as its released code reads them", () => {
+  const vsi = { id: "q", kind: "numeric", public: { question: "How many chairs?" }, key: { answer: 10, metric: "mra" as const }, tags: { source: "vsi-bench" } };
+
+  it("takes to_float(split(' ')[0]) only: a leading space reads nothing and scores 0", () => {
+    const leading = parseNumericModelAnswer(" 11", vsi);
+    expect(leading).toMatchObject({ answer: { value: null }, mode: "fail" });
+    expect(scoreNumeric(leading.answer!, vsi.key)).toEqual({ score: 0, invalid: true });
+    expect(parseNumericModelAnswer("11", vsi)).toEqual({ answer: { value: 11 }, mode: "strict" });
+    expect(parseNumericModelAnswer("11 chairs", vsi)).toEqual({ answer: { value: 11 }, mode: "recoverable" });
+    // trailing whitespace is inside the first token; Python's float() takes it
+    expect(parseNumericModelAnswer("11\n", vsi)).toEqual({ answer: { value: 11 }, mode: "recoverable" });
+    // items of other sources keep the whole trimmed text
+    expect(parseNumericModelAnswer(" 11", { ...vsi, tags: {} })).toEqual({ answer: { value: 11 }, mode: "strict" });
+  });
+});

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { mapMedia, mediaSchema } from "@/lib/tasks/shared/media/schema";
 import { playbackOf, playbackSettingsFields } from "@/lib/tasks/shared/media/events";
 import { fuzzyMatching, pythonFloat } from "@/lib/tasks/shared/vsi/parse";
+import { VSI_SOURCE } from "@/lib/tasks/shared/vsi/release";
 import { meanRelativeAccuracy } from "@/lib/tasks/numeric/mra";
 import { NUMERIC_ABS_MAX } from "@/lib/tasks/numeric/input";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
@@ -90,19 +91,23 @@ const asValue = (value: number | null): NumericReadAnswer => ({ value: value !==
  * space, trailing dots removed, read by Python's float()). The whole text a number is strict; a
  * number read that way from longer text ("3.5 meters") recoverable; anything else `{value: null}`
  * in mode "fail" (scored 0 and counted invalid, never refused). Yardstick answers ({"value": n})
- * and bare JSON numbers are strict.
+ * and bare JSON numbers are strict. On VSI-Bench's items (tag source "vsi-bench") only the released
+ * reading counts: the whole text is not tried first, so " 11" (nothing before the first space) is
+ * no number and scores 0, as there.
  */
-export function parseNumericModelAnswer(raw: unknown): ModelAnswerParse<NumericReadAnswer> {
+export function parseNumericModelAnswer(raw: unknown, item?: { tags?: Record<string, unknown> }): ModelAnswerParse<NumericReadAnswer> {
   if (typeof raw === "number") return Number.isFinite(raw) ? { answer: { value: raw }, mode: "strict" } : { answer: { value: null }, mode: "fail", reason: "not a finite number" };
   if (isPlainObject(raw)) {
     const parsed = numericAnswerSchema.safeParse(raw);
     return parsed.success ? { answer: parsed.data, mode: "strict" } : { answer: { value: null }, mode: "fail", reason: "no finite number in {value}" };
   }
   if (typeof raw !== "string") return { answer: { value: null }, mode: "fail", reason: "not text" };
+  const released = item?.tags?.source === VSI_SOURCE;
   const whole = pythonFloat(raw);
-  if (whole !== null && Number.isFinite(whole)) return { answer: { value: whole }, mode: "strict" };
-  const token = pythonFloat(fuzzyMatching(raw));
-  if (token !== null && Number.isFinite(token)) return { answer: { value: token }, mode: "recoverable" };
+  if (!released && whole !== null && Number.isFinite(whole)) return { answer: { value: whole }, mode: "strict" };
+  const first = fuzzyMatching(raw);
+  const token = pythonFloat(first);
+  if (token !== null && Number.isFinite(token)) return { answer: { value: token }, mode: released && first === raw ? "strict" : "recoverable" };
   return { answer: asValue(null), mode: "fail", reason: "no number before the first space" };
 }
 
@@ -154,7 +159,7 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
     note: item.key.note ?? null,
   }),
 
-  parseModelAnswer: (raw) => parseNumericModelAnswer(raw).answer,
+  parseModelAnswer: (raw, item) => parseNumericModelAnswer(raw, item).answer,
   parseModelAnswerWithMode: parseNumericModelAnswer,
   dashboard: () => import("@/lib/tasks/numeric/dashboard").then((loaded) => loaded.dashboard),
 };

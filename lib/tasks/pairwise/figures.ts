@@ -43,6 +43,12 @@ export interface DimensionFigures {
   models: ModelFigure[];
   /** why Bradley-Terry strengths are missing (e.g. a model never loses) */
   strengthReason?: string;
+  /**
+   * The bootstrap's resamples with a Bradley-Terry fit (their strengths make the intervals) and
+   * without one (a model that never wins or never loses in the resample: no MLE, left out of the
+   * intervals); null when no bootstrap ran.
+   */
+  strengthResamples: { fitted: number; unfitted: number } | null;
   /** non-tie choices of the side shown first, of non-tie choices with a known side order */
   firstShown: { chosen: number; of: number };
   /** human strength vs automatic metric across models */
@@ -115,8 +121,11 @@ export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: 
     const rates = winRates(null);
     const rateReplicates: number[][] = Array.from({ length: k }, () => []);
     const strengthReplicates: number[][] = Array.from({ length: k }, () => []);
+    let strengthResamples: DimensionFigures["strengthResamples"] = null;
     if (k > 1 && itemIds.length > 1 && comparisons.length > 0) {
       const rng = mulberry32(seedFromString(`${seed}|pairwise|${id}`));
+      const tally = { fitted: 0, unfitted: 0 };
+      if (full?.strengths) strengthResamples = tally;
       forEachWeightedResample(itemIds.length, multinomialWeights(itemIds.length), rng, resamples, (weights) => {
         winRates(weights).forEach((rate, index) => rate !== null && rateReplicates[index].push(rate));
         if (full?.strengths) {
@@ -125,7 +134,10 @@ export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: 
             comparisons.map((c) => ({ ...c, weight: weights[c.item] })),
             { tolerance: 1e-9, maxIterations: 2_000 },
           );
-          boot.strengths?.forEach((strength, index) => strengthReplicates[index].push(strength));
+          if (boot.strengths) {
+            tally.fitted++;
+            boot.strengths.forEach((strength, index) => strengthReplicates[index].push(strength));
+          } else tally.unfitted++;
         }
       });
     }
@@ -148,7 +160,7 @@ export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: 
             pearson: paired.length >= 3 ? pearsonCorrelation(paired.map((f) => Math.log(f.strength!)), paired.map((f) => f.metric!)) : null,
             spearman: paired.length >= 3 ? spearmanCorrelation(paired.map((f) => f.strength!), paired.map((f) => f.metric!)) : null,
           };
-    return { id, label, answers: comparisons.length, ties, models: figures, ...(full && !full.strengths ? { strengthReason: full.reason } : {}), firstShown: { chosen: firstChosen, of: firstOf }, correlation };
+    return { id, label, answers: comparisons.length, ties, models: figures, ...(full && !full.strengths ? { strengthReason: full.reason } : {}), strengthResamples, firstShown: { chosen: firstChosen, of: firstOf }, correlation };
   });
   return { answers: usable.length, items: itemIds.length, metricName, dimensions, resamples };
 }

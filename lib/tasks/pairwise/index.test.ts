@@ -80,3 +80,26 @@ describe("pairwise figures", () => {
     expect(quality.correlation!.spearman).toBeCloseTo(1, 12);
   });
 });
+
+describe("pairwise figures: the bootstrap's unfitted resamples", () => {
+  it("counts the resamples whose Bradley-Terry fit does not exist instead of dropping them silently", () => {
+    // two items, A beats B on one and B beats A on the other: a resample that draws one item twice
+    // has a model that never loses (no MLE); about half the resamples
+    const items = new Map([
+      ["i1", { dimensions: [dims[0]], models: { a: "A", b: "B" } }],
+      ["i2", { dimensions: [dims[0]], models: { a: "A", b: "B" } }],
+    ]);
+    const rows: PairwiseRow[] = [
+      { itemId: "i1", answer: { prefs: { quality: "a" } }, left: "a" },
+      { itemId: "i2", answer: { prefs: { quality: "b" } }, left: "a" },
+    ];
+    const f = pairwiseFigures(items, rows, "seed", 400);
+    const quality = f.dimensions[0];
+    expect(quality.models[0].strength).toBeCloseTo(0.5, 9);
+    const { fitted, unfitted } = quality.strengthResamples!;
+    expect(fitted + unfitted).toBe(400);
+    // P(both draws the same item) = 1/2
+    expect(unfitted).toBeGreaterThan(150);
+    expect(unfitted).toBeLessThan(250);
+  });
+});

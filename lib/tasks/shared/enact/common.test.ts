@@ -7,6 +7,7 @@ import {
   isPermutation,
   kendallDelta,
   parseEnactModelAnswer,
+  scoreByIndex,
   stateDiff,
   visibleChanges,
   type EnactScore,
@@ -51,7 +52,7 @@ describe("alignedPairs (the authors' dp[m][n])", () => {
 });
 
 describe("aggregateEnact", () => {
-  it("TA = mean accepted; PA = sum of correct pairs / sum of L (micro, not the mean of ratios)", () => {
+  it("TA = mean accepted; PA = sum of correct pairs / sum of L (the paper's pooling); PA_item = the mean of the items' ratios (the released report)", () => {
     const score = (accepted: boolean, correctPairs: number, L: number): EnactScore => ({
       accepted,
       exact: accepted,
@@ -61,9 +62,9 @@ describe("aggregateEnact", () => {
     });
     const scores = [score(true, 3, 3), score(false, 1, 4), score(false, 2.25, 3), score(true, 2, 2)];
     // TA = 2 / 4 = 0.5; PA = (3 + 1 + 2.25 + 2) / (3 + 4 + 3 + 2) = 8.25 / 12 = 0.6875
-    // (the mean of per-item ratios would be (1 + 0.25 + 0.75 + 1) / 4 = 0.75)
-    expect(aggregateEnact(scores)).toEqual({ TA: 0.5, PA: 0.6875 });
-    expect(aggregateEnact([])).toEqual({ TA: null, PA: null });
+    // PA_item, the mean of per-item ratios (report_overall_score's np.mean): (1 + 0.25 + 0.75 + 1) / 4 = 0.75
+    expect(aggregateEnact(scores)).toEqual({ TA: 0.5, PA: 0.6875, PA_item: 0.75 });
+    expect(aggregateEnact([])).toEqual({ TA: null, PA: null, PA_item: null });
   });
 });
 
@@ -78,19 +79,35 @@ describe("parseEnactModelAnswer", () => {
     ["a list of another length, kept for the alignment", "[1, 2, 3, 4]", [0, 1, 2, 3]],
     ["a list with repeats, kept", "[1, 1, 2]", [0, 0, 1]],
     ["an array of 1-based labels", [2, 1], [1, 0]],
+    ["numbers inside prose, every one as a 1-based label as it is (the released fallback)", "Image 3 comes after image 1", [2, 0]],
+    ["the fallback's numbers not shifted: a 0 stays below the first label", "0 then 2 then 1", [-1, 1, 0]],
     ["Yardstick's own 0-based object, taken as is", { order: [2, 0, 1] }, [2, 0, 1]],
   ])("reads %s", (_, raw, order) => {
     expect(parseEnactModelAnswer(raw)).toEqual({ order });
   });
 
   it.each([
-    ["prose without a list", "I cannot tell the order."],
-    ["numbers inside prose", "Image 3 comes after image 1"],
+    ["prose without a list or a number", "I cannot tell the order."],
     ["negative indices", { order: [-1, 0] }],
     ["non-integers", { order: [0.5] }],
     ["null", null],
   ])("refuses %s", (_, raw) => {
     expect(parseEnactModelAnswer(raw)).toBeNull();
+  });
+});
+
+describe("parseEnactModelAnswer with the reference length, as the released _parse_answer_string", () => {
+  it("keeps the last n labels of a longer [..] list, then normalises: [99, 3, 4, 1, 2, 5] for 5 steps is [3, 4, 1, 2, 5]", () => {
+    expect(parseEnactModelAnswer("Final: [99, 3, 4, 1, 2, 5]", 5)).toEqual({ order: [2, 3, 0, 1, 4] });
+    expect(scoreByIndex([2, 3, 0, 1, 4], parseEnactModelAnswer("[99, 3, 4, 1, 2, 5]", 5)!.order)).toMatchObject({ accepted: true, exact: true });
+    // without the reference length (no item), the whole list
+    expect(parseEnactModelAnswer("[99, 3, 4, 1, 2, 5]")!.order).toHaveLength(6);
+    // a shorter list is kept as it is, for the alignment
+    expect(parseEnactModelAnswer("[2, 1]", 3)).toEqual({ order: [1, 0] });
+  });
+
+  it("takes a list the release cannot evaluate as Python ([1 2 3]) by its fallback, the numbers as they are", () => {
+    expect(parseEnactModelAnswer("[3 1 2]", 3)).toEqual({ order: [2, 0, 1] });
   });
 });
 

@@ -248,13 +248,22 @@ export function scoreByIndex(referenceOrder: readonly number[], answerOrder: rea
   });
 }
 
-/** TA = mean of accepted; PA = sum of correct pairs / sum of L (micro-average). */
+/**
+ * TA = mean of accepted; PA = sum of correct pairs / sum of L (the paper's micro-average); PA_item
+ * = the mean over items of correct pairs / L, what the released report prints as
+ * pairwise_accuracy (evaluators.py report_overall_score: np.mean of the items' ratios).
+ */
 export function aggregateEnact(scores: readonly EnactScore[]): Record<string, number | null> {
-  if (scores.length === 0) return { TA: null, PA: null };
+  if (scores.length === 0) return { TA: null, PA: null, PA_item: null };
   const accepted = scores.filter((score) => score.accepted).length;
   const correctPairs = scores.reduce((sum, score) => sum + score.correctPairs, 0);
   const steps = scores.reduce((sum, score) => sum + score.L, 0);
-  return { TA: accepted / scores.length, PA: steps > 0 ? correctPairs / steps : null };
+  const ratios = scores.filter((score) => score.L > 0);
+  return {
+    TA: accepted / scores.length,
+    PA: steps > 0 ? correctPairs / steps : null,
+    PA_item: ratios.length > 0 ? ratios.reduce((sum, score) => sum + score.correctPairs / score.L, 0) / ratios.length : null,
+  };
 }
 
 export const enactMetrics: MetricSpec[] = [
@@ -270,52 +279,68 @@ export const enactMetrics: MetricSpec[] = [
     label: "Pairwise accuracy",
     type: "ratio",
     description:
-      "Steps whose local check passes over all steps (micro-average: sum of correct pairs / sum of L); accepted answers count all L; answers of another length by the best monotone alignment.",
+      "Steps whose local check passes over all steps (micro-average: sum of correct pairs / sum of L, as the paper pools them); accepted answers count all L; answers of another length by the best monotone alignment.",
+  },
+  {
+    id: "PA_item",
+    label: "Pairwise accuracy, per item (released report)",
+    type: "ratio",
+    description:
+      "The mean over items of each item's share of passing steps (correct pairs / L), what ENACT's released evaluator reports as pairwise_accuracy (report_overall_score); the paper's PA pools steps instead, so long items weigh more there.",
   },
 ];
 
 // ---------------------------------------------------------------------------------------------
 // Model answers
 
-/** The last "[d, d, ...]" list in a text (ENACT's evaluator takes the last match). */
-const listPattern = /\[\s*\d+(?:\s*,\s*\d+)*\s*,?\s*\]/g;
-/** A text that is only integers separated by commas / spaces, e.g. "3, 1, 2" or "`3 1 2`". */
-const bareListPattern = /^[\s`([]*\d+(?:\s*[,\s]\s*\d+)*[\s`)\]]*$/;
+/** ENACT's list pattern (`_parse_answer_string`: r'\[[\d\s,]+\]'); the evaluator takes the last match. */
+const listPattern = /\[[\d\s,]+\]/g;
+/** What Python's ast.literal_eval reads as a list of ints from such a match: "[3, 1, 2]", "[3,1,2,]" (not "[3 1 2]", "[,1]", "[01]"). */
+const pythonIntList = /^\[\s*(?:(?:0|[1-9]\d*)\s*(?:,\s*(?:0|[1-9]\d*)\s*)*,?\s*)?\]$/;
 
 /**
- * Model labels to 0-based indices, as ENACT's `_parse_answer_string` normalises them: a list
- * containing 0 is taken as 0-based already; a list whose smallest label is above 1 is shifted
- * down so that it starts at 1; then labels are 1-based. (The authors also drop leading entries
- * of a list longer than the reference; that needs the item, so here the longer list is kept and
- * scored by alignment instead.)
+ * The released normalisation of a bracketed list: labels containing 0 are taken as 0-based (each
+ * + 1), then a list whose smallest label is above 1 is shifted down to start at 1; 1-based labels
+ * become 0-based indices.
  */
 function labelsToOrder(labels: number[]): EnactOrderAnswer {
-  if (labels.length === 0) return { order: [] };
-  // 0-based lists subtract 0, 1-based lists 1, lists starting at k > 1 are shifted by k: in
-  // every case the smallest label becomes index 0
-  const smallest = Math.min(...labels);
-  return { order: labels.map((label) => label - smallest) };
+  let shifted = labels;
+  if (Math.min(...shifted) === 0) shifted = shifted.map((label) => label + 1);
+  const smallest = Math.min(...shifted);
+  if (smallest > 1) shifted = shifted.map((label) => label - (smallest - 1));
+  return { order: shifted.map((label) => label - 1) };
 }
 
+/** 1-based labels taken as they are (the release's fallback and list inputs): 0-based indices, a 0 becoming -1 (no candidate). */
+const asGiven = (labels: readonly number[]): EnactOrderAnswer => ({ order: labels.map((label) => label - 1) });
+
 /**
- * Lenient parsing of a model's prediction (imported model runs):
- * - `{ "order": [...] }`: 0-based indices, taken as they are (Yardstick's own answer shape);
- * - a string: the last `[d, d, ...]` list in the text, or a text that is only a list of
- *   integers ("3, 1, 2"); 1-based labels as in ENACT's prompts, normalised as ENACT's evaluator;
- * - an array of integers: 1-based labels (ENACT's result files may hold the parsed list).
- * Lists of another length or with repeats are kept: the scorer handles them. Returns null when
- * nothing can be read.
+ * A model's prediction (imported model runs) read as ENACT's released evaluator reads it
+ * (enact/core/evaluators.py `_parse_answer_string`), given the reference length when the item is
+ * known:
+ * - a string: the last `[d, d, ...]` match, read as a Python list; when it is longer than the
+ *   reference, only its last `referenceLength` labels are kept; then normalised (labelsToOrder).
+ *   Without such a list (or one Python cannot read, "[3 1 2]"), every integer in the text is a
+ *   1-based label as it is, neither cut nor shifted ("Image 3 comes after image 1" is [3, 1]);
+ * - an array of integers: 1-based labels as they are (the release returns a list unchanged);
+ * - `{ "order": [...] }`: 0-based indices, taken as they are (Yardstick's own answer shape).
+ * Lists of another length or with repeats are kept: the scorer handles them. Null when nothing can
+ * be read (the release skips such an item; the import refuses the line).
  */
-export function parseEnactModelAnswer(raw: unknown): EnactOrderAnswer | null {
+export function parseEnactModelAnswer(raw: unknown, referenceLength?: number): EnactOrderAnswer | null {
   if (typeof raw === "string") {
     const matches = raw.match(listPattern);
-    const text = matches ? matches[matches.length - 1] : bareListPattern.test(raw) ? raw : null;
-    if (text === null) return null;
-    const labels = (text.match(/\d+/g) ?? []).map(Number);
-    return labels.every(Number.isSafeInteger) ? labelsToOrder(labels) : null;
+    const last = matches ? matches[matches.length - 1] : null;
+    if (last !== null && pythonIntList.test(last)) {
+      let labels = (last.match(/\d+/g) ?? []).map(Number);
+      if (referenceLength !== undefined && labels.length > referenceLength) labels = labels.slice(labels.length - referenceLength);
+      if (labels.length > 0 && labels.every(Number.isSafeInteger)) return labelsToOrder(labels);
+    }
+    const numbers = (raw.match(/\d+/g) ?? []).map(Number);
+    return numbers.length > 0 && numbers.every(Number.isSafeInteger) ? asGiven(numbers) : null;
   }
   if (Array.isArray(raw)) {
-    return raw.every((value) => Number.isSafeInteger(value) && value >= 0) ? labelsToOrder(raw as number[]) : null;
+    return raw.length > 0 && raw.every((value) => Number.isSafeInteger(value) && value >= 0) ? asGiven(raw as number[]) : null;
   }
   if (raw !== null && typeof raw === "object" && "order" in raw) {
     const order = (raw as { order: unknown }).order;

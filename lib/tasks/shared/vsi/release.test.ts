@@ -63,3 +63,33 @@ describe("VSI-Bench overall", () => {
     expect(vsiOverall([]).overall).toBeNull();
   });
 });
+
+describe("VSI-Bench overall on a subset, as the released vsibench_aggregate_results computes it", () => {
+  it("keeps medium and hard direction as two entries when easy is absent (0.45), where merging them gives 0.60", () => {
+    const overall = vsiOverall([
+      { questionType: "object_counting", score: 0.9 },
+      { questionType: "object_abs_distance", score: 0.9 },
+      { questionType: "object_rel_direction_medium", score: 0 },
+      { questionType: "object_rel_direction_hard", score: 0 },
+    ]);
+    expect(overall.overall).toBeCloseTo(0.45, 15);
+    expect(overall.types.map((t) => t.type)).toEqual(["object_counting", "object_abs_distance", "object_rel_direction_medium", "object_rel_direction_hard"]);
+    expect(overall.mergedPresent).toBeCloseTo(0.6, 15);
+  });
+
+  it("has no overall where the released code stops (easy direction without medium or hard: a KeyError), and names why", () => {
+    const overall = vsiOverall([
+      { questionType: "object_counting", score: 1 },
+      { questionType: "object_rel_direction_easy", score: 0.5 },
+    ]);
+    expect(overall.overall).toBeNull();
+    expect(overall.releasedError).toMatch(/KeyError/);
+    expect(overall.mergedPresent).toBeCloseTo(0.75, 15);
+  });
+
+  it("gives the same number both ways when all three direction types or none are present", () => {
+    const overall = vsiOverall([{ questionType: "object_counting", score: 1 }, { questionType: "route_planning", score: 0 }]);
+    expect(overall.overall).toBeCloseTo(0.5, 15);
+    expect(overall.mergedPresent).toBeCloseTo(0.5, 15);
+  });
+});

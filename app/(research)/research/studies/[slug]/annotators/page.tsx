@@ -35,8 +35,8 @@ export default async function AnnotatorsPage({ params, searchParams }: { params:
           actions={
             <CsvDownload
               fileName={`${slug}-annotator-quality`}
-              header={["name", "items_done", "correct", "accuracy", "accuracy_ci_lower", "accuracy_ci_upper", "mean_confidence", "median_active_ms", "median_wall_ms", "relative_time", "far_faster", "alpha_without", "focus_losses"]}
-              rows={overview.rows.map((r) => [r.name, r.done, r.accuracy?.correct ?? null, r.accuracy?.share ?? null, r.accuracy?.lower ?? null, r.accuracy?.upper ?? null, r.meanConfidence, r.medianActiveMs, r.medianWallMs, r.relativeSpeed, r.farFaster, r.alphaWithout?.alpha ?? null, r.focusLosses])}
+              header={["name", "items_done", "correct", "accuracy_n", "without_correctness", "accuracy", "accuracy_ci_lower", "accuracy_ci_upper", "mean_confidence", "median_active_ms", "median_wall_ms", "relative_time", "far_faster", "alpha_without", "focus_losses"]}
+              rows={overview.rows.map((r) => [r.name, r.done, r.accuracy?.correct ?? null, r.accuracy?.n ?? null, r.withoutCorrectness, r.accuracy?.share ?? null, r.accuracy?.lower ?? null, r.accuracy?.upper ?? null, r.meanConfidence, r.medianActiveMs, r.medianWallMs, r.relativeSpeed, r.farFaster, r.alphaWithout?.alpha ?? null, r.focusLosses])}
             />
           }
         />
@@ -73,6 +73,7 @@ export default async function AnnotatorsPage({ params, searchParams }: { params:
                     ) : (
                       "–"
                     )}
+                    {r.withoutCorrectness > 0 ? <div className="text-[11px] text-slate-500" data-testid="without-correctness">of {count(r.accuracy?.n ?? 0)}; {count(r.withoutCorrectness)} without a correctness left out</div> : null}
                   </Td>
                   <Td align="right" className="tabular-nums">{r.meanConfidence === null ? "–" : `${pct(r.meanConfidence, 1)}%`}</Td>
                   <Td align="right" className="tabular-nums" >

@@ -273,7 +273,11 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         <Card>
           <CardHeader
             title="Confidence"
-            description={`Stated confidence against correctness (the kind's accepted / rejected) for ${scopeName}. ${d.study.confidenceScale === "LIKERT_5" ? "The 1–5 scale is read as 0, 25, 50, 75, 100%: one bin per scale point." : "Ten bins of 10 points."}`}
+            description={`Stated confidence against correctness (the kind's accepted / rejected) for ${scopeName}, over the answers that have a correctness. ${
+              d.study.confidenceScale === "LIKERT_5"
+                ? "The 1–5 scale is read as a probability of being right: 1 (guessing) as the item's chance where its kind defines one (1/options on a choice item; 0 otherwise), 5 as 100%, linear between: p = chance + (1 − chance)(v − 1)/4. One bin per scale point."
+                : "The percentage is read as the stated probability of being right, as given. Ten bins of 10 points."
+            }`}
           />
           <CardBody>
             {d.calibration ? (
@@ -298,11 +302,15 @@ export default async function DashboardPage({ params, searchParams }: { params: 
                     <dd className="text-lg font-semibold tabular-nums">{pct(d.calibration.meanConfidenceWrong, 1)}%</dd>
                     <dd className="text-xs text-slate-500">{count(d.calibration.wrong)} answers</dd>
                   </div>
+                  <p className="col-span-2 text-xs text-slate-500" data-testid="calibration-n">
+                    Over {count(d.calibration.n)} answers with a correctness
+                    {d.calibration.withoutCorrectness > 0 ? `; ${count(d.calibration.withoutCorrectness)} without one (an item without a key, an answer not graded yet) are left out` : ""}.
+                  </p>
                   <p className="col-span-2 text-xs text-slate-500">ECE: the answer-weighted gap between accuracy and mean confidence over the bins (0 is perfect). Brier: mean squared gap between confidence and 0/1 correctness.</p>
                 </dl>
               </div>
             ) : (
-              <p className="text-sm text-slate-500">No answers yet.</p>
+              <p className="text-sm text-slate-500">No answers with a correctness yet (answers to items without a key, and answers not graded yet, have none).</p>
             )}
           </CardBody>
         </Card>
