@@ -3,6 +3,7 @@ import { seriesColor } from "@/components/charts/palette";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { count, metricInterval, metricValue } from "@/components/dashboard/format";
 import type { AccuracyRow, KindInfo, MetricCell } from "@/lib/dashboard/accuracy";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const ALL = "__all__";
 
@@ -87,7 +88,7 @@ export function AccuracySection({
         </p>
         <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
       </div>
-      <div className="overflow-x-auto rounded-md border border-slate-200">
+      <ScrollBox className="rounded-md border border-slate-200" label="Accuracy table" edges="left">
         <table className="min-w-full text-sm" data-testid="accuracy-table">
           <thead className="bg-slate-50">
             <tr>
@@ -100,8 +101,8 @@ export function AccuracySection({
                   {value}
                 </th>
               ))}
-              {/* with many tag values the table scrolls sideways: the all column stays in view */}
-              <th scope="col" className="sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+              {/* with many tag values the table scrolls sideways: from md on the all column stays in view; on a phone it would leave room for no other column */}
+              <th scope="col" className="border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
             </tr>
           </thead>
           <tbody>
@@ -111,10 +112,11 @@ export function AccuracySection({
               const firstOfSeries = r === 0 || allRows[r - 1].series !== row.series;
               return metrics.map((metric, m) => (
                 <tr key={`${row.series}-${row.kind}-${metric.id}`} className={`${m === 0 ? "border-t border-slate-200" : ""} ${row.series === "humans" ? "" : "bg-amber-50/40"}`}>
-                  <td className="whitespace-nowrap px-3 py-1.5 align-top text-slate-800">
+                  {/* long labels wrap whole: participants' labels often differ only at their end */}
+                  <td className="min-w-[7rem] max-w-[13rem] px-3 py-1.5 align-top text-slate-800 [overflow-wrap:anywhere]">
                     {m === 0 && firstOfSeries ? <span className={row.series === "humans" ? "font-medium" : "font-medium italic"}>{row.label}</span> : null}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-1.5 align-top text-slate-600">{m === 0 && kind ? kindShort(kind) : null}</td>
+                  <td className="min-w-[6rem] px-3 py-1.5 align-top text-slate-600">{m === 0 && kind ? kindShort(kind) : null}</td>
                   <td className="whitespace-nowrap px-2 py-1.5 align-top text-slate-600" title={metric.description}>
                     {metric.id}
                   </td>
@@ -122,7 +124,7 @@ export function AccuracySection({
                     const cell = row.cells[column];
                     const value = cell?.metrics[metric.id];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
+                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
                         {cell && value ? (
                           <>
                             <div className="font-medium text-slate-900">{metricValue(value.value, metric.scale)}</div>
@@ -142,7 +144,7 @@ export function AccuracySection({
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       {tagValues.length > 0 ? (
         <div className="grid gap-6 lg:grid-cols-2">
           {charts.map((chart) => (

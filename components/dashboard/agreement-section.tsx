@@ -61,9 +61,12 @@ export function PairwiseMatrix({ names, matrix, shared, fileName }: { names: str
           <tbody>
             {names.map((name, i) => (
               <tr key={name}>
-                <th scope="row" className="whitespace-nowrap px-2 py-1 text-left text-xs font-medium text-slate-600" title={name}>
-                  <span className="mr-1 inline-block w-4 text-right tabular-nums text-slate-400">{i + 1}</span>
-                  <span className="inline-block max-w-[11rem] truncate align-bottom">{name}</span>
+                {/* long labels wrap whole: participants' labels often differ only at their end */}
+                <th scope="row" className="px-2 py-1 text-left text-xs font-medium text-slate-600" title={name}>
+                  <span className="flex items-baseline">
+                    <span className="mr-1 inline-block w-4 shrink-0 text-right tabular-nums text-slate-400">{i + 1}</span>
+                    <span className="min-w-[6rem] max-w-[11rem] [overflow-wrap:anywhere]">{name}</span>
+                  </span>
                 </th>
                 {matrix[i].map((value, j) => (
                   <td

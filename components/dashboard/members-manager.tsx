@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollBox } from "@/components/ui/scroll-box";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
@@ -84,6 +85,7 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
         {members.length === 0 ? (
           <p className="text-sm text-slate-500">No members yet.{isAdmin ? " Add annotators on the right." : " An admin adds annotators."}</p>
         ) : (
+          <ScrollBox label="Members">
           <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="members">
             <thead>
               <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -116,6 +118,7 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
               ))}
             </tbody>
           </table>
+          </ScrollBox>
         )}
       </div>
       {isAdmin ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollBox } from "@/components/ui/scroll-box";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
@@ -64,6 +65,7 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
         {runs.length === 0 ? (
           <p className="text-sm text-slate-500">No model runs yet. Import a model&apos;s answers to see it beside the humans in the accuracy table and charts.</p>
         ) : (
+          <ScrollBox label="Model runs">
           <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="model-runs">
             <thead>
               <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -91,6 +93,7 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
               ))}
             </tbody>
           </table>
+          </ScrollBox>
         )}
       </div>
       <form onSubmit={submit} className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4" aria-label="Import a model run">

@@ -179,11 +179,12 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         {errors.axes ? <p className="text-sm text-red-700">{errors.axes}</p> : null}
         <ol className="space-y-2">
           {axes.map((axis, i) => (
-            <li key={axis.id} className="grid grid-cols-[1.5rem_10rem_12rem_minmax(0,1fr)_auto] items-center gap-2">
+            // on a phone the description takes a row of its own under the key and the label
+            <li key={axis.id} className="grid grid-cols-[1.5rem_minmax(0,1fr)_minmax(0,1fr)_auto] items-center gap-2 md:grid-cols-[1.5rem_10rem_12rem_minmax(0,1fr)_auto]">
               <span className="text-sm font-semibold text-slate-500">{i + 1}</span>
               <input aria-label={`Axis ${i + 1} key`} {...register(`axes.${i}.key`)} className={`${inputClass} font-mono`} />
               <input aria-label={`Axis ${i + 1} label`} {...register(`axes.${i}.label`)} className={inputClass} />
-              <input aria-label={`Axis ${i + 1} description`} {...register(`axes.${i}.description`)} className={inputClass} />
+              <input aria-label={`Axis ${i + 1} description`} placeholder="Description" {...register(`axes.${i}.description`)} className={`${inputClass} max-md:order-last max-md:col-span-3 max-md:col-start-2`} />
               <Button type="button" variant="ghost" size="sm" onClick={() => removeAxis(i)} disabled={axes.length <= 1} aria-label={`Remove axis ${i + 1}`}>
                 Remove
               </Button>

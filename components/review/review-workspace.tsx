@@ -28,6 +28,19 @@ function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
+/** Whether the window is lg (1024 px) or wider: the preview then fits the box beside the key, else the width of the page. */
+function useWide(): boolean {
+  const [wide, setWide] = useState(true);
+  useEffect(() => {
+    const query = window.matchMedia("(min-width: 1024px)");
+    const update = () => setWide(query.matches);
+    update();
+    query.addEventListener("change", update);
+    return () => query.removeEventListener("change", update);
+  }, []);
+  return wide;
+}
+
 export function ReviewWorkspace({ title, instructions, initial }: { title: string; instructions: string; initial: ReviewNext }) {
   const [current, setCurrent] = useState<ReviewNext>(initial);
   const [saved, setSaved] = useState<string | null>(null);
@@ -86,6 +99,7 @@ function ReviewItemScreen({
   const [verdicts, setVerdicts] = useState<Verdicts>({});
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const [active, setActive] = useState(0);
+  const wide = useWide();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reasonRefs = useRef<Array<HTMLInputElement | null>>([]);
@@ -190,15 +204,16 @@ function ReviewItemScreen({
   const tags = Object.entries(view.item.tags);
 
   return (
-    <div className="flex h-[calc(100dvh-3.5rem-1.5rem)] min-h-[600px] flex-col gap-2" data-testid="review-item" data-assignment={view.assignmentId} data-item={view.item.externalId}>
-      <div className="flex min-w-0 items-center gap-3 text-sm">
+    // from lg on the item fills the window (preview beside the key, verdicts under them); narrower, the parts stack and the page scrolls
+    <div className="flex flex-col gap-2 lg:h-[calc(100dvh-3.5rem-1.5rem)] lg:min-h-[600px]" data-testid="review-item" data-assignment={view.assignmentId} data-item={view.item.externalId}>
+      <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm lg:flex-nowrap">
         <Link href="/review" className="shrink-0 text-slate-500 hover:text-slate-800">
           ← Review
         </Link>
         <span className="max-w-[14rem] shrink-0 truncate font-semibold text-slate-900" title={title}>
           {title}
         </span>
-        <div className="flex min-w-0 flex-1 items-center gap-2 overflow-hidden whitespace-nowrap [mask-image:linear-gradient(to_right,#000_88%,transparent)]" aria-label="The item">
+        <div className="flex min-w-0 flex-1 items-center gap-2 overflow-hidden whitespace-nowrap max-lg:order-last max-lg:basis-full [mask-image:linear-gradient(to_right,#000_88%,transparent)]" aria-label="The item">
           <span className="max-w-[16rem] shrink-0 truncate font-mono text-xs text-slate-700" title={view.item.externalId}>
             {view.item.externalId}
           </span>
@@ -238,8 +253,9 @@ function ReviewItemScreen({
         </span>
       </div>
 
-      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_380px] gap-3">
+      <div className="grid min-h-0 flex-1 gap-3 lg:grid-cols-[minmax(0,1fr)_380px]">
         <ScaledPreview
+          fit={wide ? "both" : "width"}
           label="As the annotator sees it"
           full={<AnnotatorView kind={view.item.kind} view={view.publicView} />}
           note={
@@ -275,7 +291,7 @@ function ReviewItemScreen({
           void submit();
         }}
       >
-        <div className="grid gap-2" style={{ gridTemplateColumns: `repeat(${axes.length}, minmax(0, 1fr)) auto` }}>
+        <div className="grid gap-2 lg:[grid-template-columns:repeat(var(--axes),minmax(0,1fr))_auto]" style={{ "--axes": axes.length } as React.CSSProperties}>
           {axes.map((axis, i) => {
             const verdict = verdicts[axis.key];
             const isActive = i === active;
@@ -350,7 +366,7 @@ function ReviewItemScreen({
               </fieldset>
             );
           })}
-          <div className="flex flex-col items-end justify-center gap-1">
+          <div className="flex flex-col items-stretch justify-center gap-1 sm:items-end">
             <button type="submit" disabled={pending} className={buttonClass(complete ? "primary" : "secondary", "md", "min-w-32")}>
               {pending ? "Saving…" : "Submit"}
               <kbd className="rounded bg-black/10 px-1 font-mono text-[10px]">Enter</kbd>

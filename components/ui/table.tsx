@@ -1,11 +1,14 @@
+import { ScrollBox } from "@/components/ui/scroll-box";
+
 // whole class names, so that Tailwind finds them in the source
 const alignClass = { left: "text-left", right: "text-right", center: "text-center" } as const;
 
-export function Table({ children, className = "" }: { children: React.ReactNode; className?: string }) {
+/** A table that scrolls sideways in its own box (with a visible cue) when it is wider than the page. */
+export function Table({ children, className = "", label }: { children: React.ReactNode; className?: string; label?: string }) {
   return (
-    <div className={`overflow-x-auto ${className}`}>
+    <ScrollBox className={className} label={label}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">{children}</table>
-    </div>
+    </ScrollBox>
   );
 }
 

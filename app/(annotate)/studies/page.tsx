@@ -27,8 +27,9 @@ export default async function MyStudiesPage() {
               <li key={study.slug}>
                 <Card className="flex flex-wrap items-center gap-4 px-5 py-4">
                   <div className="min-w-0 flex-1">
-                    <div className="flex items-center gap-2">
-                      <Link href={`/s/${study.slug}`} className="truncate text-base font-semibold text-slate-900 hover:text-brand-700">
+                    {/* long titles wrap: the start of a title is often the same across a lab's studies */}
+                    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                      <Link href={`/s/${study.slug}`} className="min-w-0 break-words text-base font-semibold text-slate-900 hover:text-brand-700">
                         {study.title}
                       </Link>
                       {study.participantStatus === "EXCLUDED" || study.participantStatus === "TIMED_OUT" || study.participantStatus === "RETURNED" ? (

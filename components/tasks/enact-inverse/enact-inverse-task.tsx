@@ -25,6 +25,7 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
   const zoom = useAnnotationStore((s) => s.zoom);
   // from 7 steps on, rows keep their height and the list scrolls inside its panel
   const dense = item.candidates.length >= 7;
+  const pinned = item.candidates.length <= 4;
   // on a phone the two pictures share a row and the step's slot goes under them
   const square = stepSquareCss(item.candidates.length, 34);
   const describe = (image: string) => {
@@ -37,8 +38,8 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
     </p>
   );
   return (
-    // phones and narrow windows (below lg): one column, the candidate actions first and kept on
-    // screen while the transitions scroll under them; the page scrolls instead of the panels
+    // phones and narrow windows (below lg): one column, the candidate actions first (kept on screen
+    // while the transitions scroll under them when they are few); the page scrolls instead of the panels
     <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(260px,380px)] xl:grid-cols-[minmax(0,1fr)_minmax(300px,440px)] xl:gap-3">
       <TaskPanel title="Which action explains each change?" aside={<FilledCount />} label="Transitions and steps" className="max-lg:order-2">
         <ol className={`flex min-h-0 flex-col gap-1 ${dense ? "" : "h-full"}`}>
@@ -66,7 +67,14 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
         </ol>
       </TaskPanel>
 
-      <TaskPanel title="Candidate actions (shuffled)" label="Candidate actions" className="max-lg:sticky max-lg:top-[57px] max-lg:z-20 max-lg:order-1 max-lg:max-h-[45dvh] max-lg:shadow-md" bodyClassName="flex flex-col gap-2">
+      <TaskPanel
+        title="Candidate actions (shuffled)"
+        label="Candidate actions"
+        // below lg a few actions stay on screen while the steps scroll under them; a longer list
+        // would fill the screen (or hide its last actions in an inner scroll), so it stays in the page
+        className={`max-lg:order-1 ${pinned ? "max-lg:sticky max-lg:top-[57px] max-lg:z-20 max-lg:max-h-[45dvh] max-lg:shadow-md" : ""}`}
+        bodyClassName="flex flex-col gap-2"
+      >
         <OrderingHint what="an action" />
         <LibraryDropZone className="flex flex-col gap-1.5">
           {item.candidates.map((_, candidate) => (

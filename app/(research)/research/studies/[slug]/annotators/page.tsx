@@ -61,7 +61,7 @@ export default async function AnnotatorsPage({ params, searchParams }: { params:
             <tbody className="divide-y divide-slate-100" data-testid="annotator-quality">
               {overview.rows.map((r) => (
                 <tr key={r.userId}>
-                  <Td className="font-medium">
+                  <Td className="min-w-[8rem] max-w-[14rem] whitespace-normal font-medium [overflow-wrap:anywhere]">
                     {r.name} {!r.member ? <span className="text-xs font-normal text-slate-400">(not a member)</span> : null}
                   </Td>
                   <Td align="right" className="tabular-nums">{count(r.done)}</Td>

@@ -1,3 +1,4 @@
+import { ScrollBox } from "@/components/ui/scroll-box";
 import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
 import { choiceDefaults, visitStudyDashboard, type PendingDashboard } from "@/lib/dashboard/study-dashboard";
@@ -170,9 +171,10 @@ export default async function DashboardPage({ params, searchParams }: { params: 
       <section id="progress" className="scroll-mt-28 space-y-4">
         <h2 className="text-lg font-semibold">Progress</h2>
         <ProgressStats progress={progress} />
-        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
-          <Card>
-            <Table>
+        {/* the chart's column stays narrow enough for the table's last column at 1280 px */}
+        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,20rem)] 2xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+          <Card className="min-w-0">
+            <Table label="Progress per annotator">
               <thead>
                 <tr>
                   <Th>Annotator</Th>
@@ -188,7 +190,8 @@ export default async function DashboardPage({ params, searchParams }: { params: 
               <tbody className="divide-y divide-slate-100">
                 {progress.perAnnotator.map((p) => (
                   <tr key={p.userId}>
-                    <Td className="font-medium">{p.name}</Td>
+                    {/* long labels wrap whole: participants' labels often differ only at their end */}
+                    <Td className="min-w-[8rem] max-w-[14rem] whitespace-normal font-medium [overflow-wrap:anywhere]">{p.name}</Td>
                     <Td align="right" className="tabular-nums">
                       {count(p.mainDone)} <span className="text-slate-400">/ {count(p.mainAssigned)}</span>
                     </Td>
@@ -372,6 +375,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
                 xLabel="seconds"
               />
               <div>
+                <ScrollBox label="Relative speed table">
                 <table className="min-w-full text-sm" data-testid="speed-table">
                   <thead>
                     <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -392,6 +396,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
                     ))}
                   </tbody>
                 </table>
+                </ScrollBox>
                 <p className="mt-2 text-xs text-slate-500">
                   ×1.00 = typical for the same task and {tagTitle}. Far faster: a modified z-score below −3.5 on the log of these figures (Iglewicz &amp; Hoaglin). {d.time.flagNote ?? ""}
                 </p>
