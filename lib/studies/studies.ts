@@ -112,3 +112,12 @@ export async function listStudyChoices() {
 export async function getStudyHeader(slug: string) {
   return db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true, version: true } });
 }
+
+/**
+ * Who can import a batch (the admins with an email, enabled), for a study with no items yet: a
+ * researcher cannot import, so the page names whom to ask.
+ */
+export async function listAdminContacts(): Promise<Array<{ name: string; email: string }>> {
+  const admins = await db.user.findMany({ where: { role: "ADMIN", disabled: false, isAgent: false, email: { not: null } }, orderBy: { name: "asc" }, take: 5, select: { name: true, email: true } });
+  return admins.map((admin) => ({ name: admin.name, email: admin.email! }));
+}
