@@ -35,6 +35,7 @@ import * as rStudiesSlugExportJobsIdDownload from "@/app/api/studies/[slug]/expo
 import * as rStudiesSlugExportJobsId from "@/app/api/studies/[slug]/export-jobs/[id]/route";
 import * as rStudiesSlugExportJobs from "@/app/api/studies/[slug]/export-jobs/route";
 import * as rStudiesSlugInvites from "@/app/api/studies/[slug]/invites/route";
+import * as rStudiesSlugItemsId from "@/app/api/studies/[slug]/items/[id]/route";
 import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
 import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
 import * as rStudiesSlugModelRuns from "@/app/api/studies/[slug]/model-runs/route";
@@ -91,6 +92,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/export-jobs/{id}", module: rStudiesSlugExportJobsId },
   { path: "/api/studies/{slug}/export-jobs", module: rStudiesSlugExportJobs },
   { path: "/api/studies/{slug}/invites", module: rStudiesSlugInvites },
+  { path: "/api/studies/{slug}/items/{id}", module: rStudiesSlugItemsId },
   { path: "/api/studies/{slug}/members", module: rStudiesSlugMembers },
   { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },
   { path: "/api/studies/{slug}/model-runs", module: rStudiesSlugModelRuns },

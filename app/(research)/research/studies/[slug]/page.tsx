@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";
 import { reviewFlagsForStudy } from "@/lib/review/exclusion";
 import { StudyNextStep } from "@/components/research/study-next-step";
+import { ItemRoleControl } from "@/components/research/item-role-control";
 
 export const metadata: Metadata = { title: "Study" };
 
@@ -129,6 +130,7 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
                   <Th>Item</Th>
                   <Th>Kind</Th>
                   <Th>Tags</Th>
+                  <Th>Role</Th>
                   <Th>Flags</Th>
                   <Th align="right">Responses</Th>
                   <Th>Batch</Th>
@@ -153,9 +155,10 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
                       </div>
                     </Td>
                     <Td>
+                      <ItemRoleControl slug={slug} itemId={item.id} externalId={item.externalId} role={item.practice ? "practice" : item.gold ? "gold" : "ordinary"} answered={item._count.assignments} />
+                    </Td>
+                    <Td>
                       <div className="flex gap-1">
-                        {item.practice ? <Badge tone="blue">practice</Badge> : null}
-                        {item.gold ? <Badge tone="amber">gold</Badge> : null}
                         <ReviewBadge outcome={reviewFlags.get(item.id)?.outcome} />
                       </div>
                     </Td>
