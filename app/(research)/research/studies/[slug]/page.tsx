@@ -43,6 +43,11 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
 
   return (
     <div className="space-y-6">
+      <div className="flex flex-wrap justify-end gap-2">
+        <ButtonLink href={`${base}/preview`} variant="secondary" size="sm">
+          Preview as a participant
+        </ButtonLink>
+      </div>
       {itemCount === 0 ? <StudyNextStep slug={slug} title={study.title} role={user.role === "ADMIN" ? "ADMIN" : "RESEARCHER"} admins={admins} /> : null}
       <div className="grid gap-4 md:grid-cols-4">
         {[
