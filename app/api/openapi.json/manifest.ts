@@ -27,6 +27,7 @@ import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
 import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
 import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
+import * as rStudiesSlugArchive from "@/app/api/studies/[slug]/archive/route";
 import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
 import * as rStudiesSlugEntryLink from "@/app/api/studies/[slug]/entry-link/route";
@@ -35,6 +36,7 @@ import * as rStudiesSlugExportJobsIdDownload from "@/app/api/studies/[slug]/expo
 import * as rStudiesSlugExportJobsId from "@/app/api/studies/[slug]/export-jobs/[id]/route";
 import * as rStudiesSlugExportJobs from "@/app/api/studies/[slug]/export-jobs/route";
 import * as rStudiesSlugInvites from "@/app/api/studies/[slug]/invites/route";
+import * as rStudiesSlug from "@/app/api/studies/[slug]/route";
 import * as rStudiesSlugItemsId from "@/app/api/studies/[slug]/items/[id]/route";
 import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
 import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
@@ -84,6 +86,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/agents/{agentId}", module: rStudiesSlugAgentsAgentId },
   { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
+  { path: "/api/studies/{slug}/archive", module: rStudiesSlugArchive },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
   { path: "/api/studies/{slug}/entry-link", module: rStudiesSlugEntryLink },
@@ -93,6 +96,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/export-jobs", module: rStudiesSlugExportJobs },
   { path: "/api/studies/{slug}/invites", module: rStudiesSlugInvites },
   { path: "/api/studies/{slug}/items/{id}", module: rStudiesSlugItemsId },
+  { path: "/api/studies/{slug}", module: rStudiesSlug },
   { path: "/api/studies/{slug}/members", module: rStudiesSlugMembers },
   { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },
   { path: "/api/studies/{slug}/model-runs", module: rStudiesSlugModelRuns },
