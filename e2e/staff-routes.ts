@@ -55,6 +55,11 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "POST", path: `/api/studies/${slug}/entry-link`, file: "studies/[slug]/entry-link/route.ts", body: { action: "create" }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/participants`, file: "studies/[slug]/participants/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/participants`, file: "studies/[slug]/participants/route.ts", body: { action: "return", userId: "x" }, allowed: staff },
+  // archiving and deleting a study (its owner or an admin; a study that does not exist: 404)
+  { method: "POST", path: `/api/studies/${slug}/archive`, file: "studies/[slug]/archive/route.ts", body: { archived: true }, allowed: staff },
+  { method: "DELETE", path: `/api/studies/${slug}`, file: "studies/[slug]/route.ts", body: { confirm: slug }, allowed: staff },
+  // an item marked practice, gold or ordinary from the study's page (a study that does not exist: 404)
+  { method: "PATCH", path: `/api/studies/${slug}/items/no-such-item`, file: "studies/[slug]/items/[id]/route.ts", body: { role: "gold" }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/invites`, file: "studies/[slug]/invites/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/invites`, file: "studies/[slug]/invites/route.ts", body: { name: "Sneaky" }, allowed: staff },
   { method: "DELETE", path: `/api/studies/${slug}/invites`, file: "studies/[slug]/invites/route.ts", body: { inviteId: "x" }, allowed: staff },

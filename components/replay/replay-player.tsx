@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { replayItemEvents } from "@/lib/annotate/item-state";
-import { activeGapMs, AWAY_EVENT_TYPES, idleCapMs } from "@/lib/timing/active-time";
+import { activeGapMs, AWAY_EVENT_TYPES, idleCapMs, VIEW_START_EVENT_TYPES } from "@/lib/timing/active-time";
 import { AnnotationStoreProvider, useAnnotationStoreApi, useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import { getTaskUi, storeInitOf, TaskView } from "@/components/tasks/registry";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
@@ -108,7 +108,7 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
         event: events[i],
         gap: previous ? events[i].clientTime - previous.clientTime : 0,
         counted,
-        away: previous ? AWAY_EVENT_TYPES.has(previous.type) : false,
+        away: previous ? AWAY_EVENT_TYPES.has(previous.type) || VIEW_START_EVENT_TYPES.has(events[i].type) : false,
         active: (result[i - 1]?.active ?? 0) + counted,
       });
     }

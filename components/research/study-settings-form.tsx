@@ -1,12 +1,12 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useForm, useWatch, type FieldErrors, type Path, type PathValue } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Field, inputClass } from "@/components/ui/field";
+import { Field, focusFirstFieldError, inputClass } from "@/components/ui/field";
 import { ENDING_LABELS, ENDINGS, prolificCompletionUrl, studySettingsSchema, type EndingName, type StudySettings, type StudySettingsInput } from "@/lib/validations/study-settings";
 import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
 import { callApi, type ApiIssue } from "@/lib/client/api";
@@ -15,7 +15,9 @@ import { callApi, type ApiIssue } from "@/lib/client/api";
  * Every setting of a study in one form (PATCH /api/studies/<slug>/settings), checked in the
  * browser by the schema the server uses (react-hook-form with zodResolver); the zod issues, the
  * browser's and the server's, are named by path ("goldFailWindow", "tutorialPages.1.body", "taskSettings.<kind>.<field>")
- * and show under their field. Read-only once the study is frozen (it has responses).
+ * and show under their field; a refused save scrolls to the first of them and focuses it (the
+ * inputs are controlled, so react-hook-form has no refs to focus). Read-only once the study is
+ * frozen (it has responses).
  */
 
 export interface KindSettingsForm {
@@ -74,6 +76,16 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
   const [kindJson, setKindJson] = useState<Record<string, string>>(() => Object.fromEntries(kinds.map((k) => [k.kind, JSON.stringify(initial.taskSettings[k.kind] ?? {}, null, 2)])));
   const errors = errorsByPath(formErrors);
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // bumped by each refused save: the effect runs once the errors are on the page
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused > 0) focusFirstFieldError(formRef.current);
+  }, [refused]);
+  const refuse = (text: string) => {
+    setMessage({ tone: "bad", text });
+    setRefused((n) => n + 1);
+  };
   // once a save was tried, each change is checked again so that a fixed field loses its error
   const set = <K extends keyof StudySettings & keyof StudySettingsInput>(key: K, value: StudySettings[K]) => setValue(key, value as PathValue<StudySettingsInput, K>, { shouldDirty: true, shouldValidate: isSubmitted });
   const consentChanged = s.consentMarkdown.trim() !== initial.consentMarkdown.trim();
@@ -103,12 +115,12 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
     const { value: taskSettings, problems } = taskSettingsValue();
     if (Object.keys(problems).length > 0) {
       for (const [path, problem] of Object.entries(problems)) setError(path as Path<StudySettingsInput>, { message: problem });
-      setMessage({ tone: "bad", text: "Not saved: the task settings are not valid JSON." });
+      refuse("Not saved: the task settings are not valid JSON.");
       return;
     }
     setValue("conditions", conditionsText.split(",").map((c) => c.trim()).filter(Boolean));
     setValue("taskSettings", taskSettings);
-    void handleSubmit(save, (invalid) => setMessage({ tone: "bad", text: notSavedText(Object.keys(errorsByPath(invalid)).length) }))(event);
+    void handleSubmit(save, (invalid) => refuse(notSavedText(Object.keys(errorsByPath(invalid)).length)))(event);
   }
 
   async function save(values: StudySettings) {
@@ -125,7 +137,8 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
         shown.add(issue.path);
         setError(issue.path as Path<StudySettingsInput>, { message: issue.message });
       }
-      setMessage({ tone: "bad", text: issues.length > 0 ? notSavedText(issues.length) : `Not saved: ${result.error ?? "the server refused the change"}` });
+      if (issues.length > 0) refuse(notSavedText(issues.length));
+      else setMessage({ tone: "bad", text: `Not saved: ${result.error ?? "the server refused the change"}` });
       return;
     }
     const body = result.data ?? {};
@@ -141,7 +154,7 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
   const pageErrors = (i: number) => err(`tutorialPages.${i}.title`) ?? err(`tutorialPages.${i}.body`);
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Study settings" data-testid="settings-form">
+    <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Study settings" data-testid="settings-form">
       <fieldset disabled={frozen || pending} className="min-w-0 space-y-6">
         <Card>
           <CardHeader title="General" />
@@ -212,7 +225,11 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
             <Button type="button" variant="secondary" size="sm" onClick={() => set("tutorialPages", [...s.tutorialPages, { title: "", body: "" }])}>
               Add a page
             </Button>
-            {err("tutorialPages") ? <p className="text-xs text-red-600">{err("tutorialPages")}</p> : null}
+            {err("tutorialPages") ? (
+              <p className="text-xs text-red-600" data-field-error>
+                {err("tutorialPages")}
+              </p>
+            ) : null}
           </CardBody>
         </Card>
 
@@ -450,7 +467,11 @@ function KindSettingsFields({ kind, value, onChange, json, onJson, errors }: { k
                 <span>
                   <span className="font-medium text-slate-700">{label}</span>
                   {spec.description ? <span className="block text-xs text-slate-500">{spec.description}</span> : null}
-                  {error ? <span className="block text-xs text-red-600">{error}</span> : null}
+                  {error ? (
+                    <span className="block text-xs text-red-600" data-field-error>
+                      {error}
+                    </span>
+                  ) : null}
                 </span>
               </label>
             );
@@ -487,7 +508,11 @@ function KindSettingsFields({ kind, value, onChange, json, onJson, errors }: { k
           );
         })}
       </div>
-      {errors[prefix] ? <p className="mt-1 text-xs text-red-600">{errors[prefix]}</p> : null}
+      {errors[prefix] ? (
+        <p className="mt-1 text-xs text-red-600" data-field-error>
+          {errors[prefix]}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -108,7 +108,8 @@ export interface MemberStudySummary {
 /** Studies the user is a member of (drafts left out), with their progress; the completion code only once finished. */
 export async function listMemberStudies(userId: string): Promise<MemberStudySummary[]> {
   const memberships = await db.studyMember.findMany({
-    where: { userId, study: { status: { not: "DRAFT" } } },
+    // archived studies are gone from participants' lists (lib/studies/archive.ts)
+    where: { userId, study: { status: { not: "DRAFT" }, archivedAt: null } },
     orderBy: { createdAt: "desc" },
     select: { status: true, study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
   });

@@ -27,7 +27,8 @@ export const baseLockKey = (studyId: string, base: string) => `yardstick:base:${
 
 export async function readStudyState(client: DbClient, studyId: string, userId: string): Promise<StudyState | null> {
   const rows = await client.$queryRaw<StudyState[]>`
-    SELECT s.status::text AS status, s.overlap, s."taskSettings", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
+    -- an archived study is closed to participants whatever its status (lib/studies/archive.ts)
+    SELECT CASE WHEN s."archivedAt" IS NOT NULL THEN 'CLOSED' ELSE s.status::text END AS status, s.overlap, s."taskSettings", s."practicePassMark", s."goldRate", s."itemsPerParticipant",
       s."sessionTimeLimitSeconds", s."leaseSeconds", s."firstItemLeaseSeconds", s."balanceTag", s.conditions,
       coalesce((SELECT u."isAgent" FROM "User" u WHERE u.id = ${userId}), false) AS "isAgent",
       (m."userId" IS NOT NULL) AS "isMember", m.status::text AS "memberStatus", m."statusReason",

@@ -141,6 +141,19 @@ describe("createAnnotationStore: each action records exactly one event", () => {
     expect(third.sent[0].seq).toBe(10);
   });
 
+  it("does not count the time no tab was open: a reopened item starts counting at its item_shown", () => {
+    const first = setup();
+    const s1 = () => first.store.getState();
+    s1().show();
+    first.tick(5_000);
+    s1().place(2, 0, "drag");
+    // the tab is closed here without any event; the person comes back 40 s later (under the idle cap)
+    const history = first.sent.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, clientTime: e.clientTime }));
+    const second = setup({ history, now: () => history[history.length - 1].clientTime + 40_000 });
+    second.store.getState().show();
+    expect(second.store.getState().tally?.activeMs).toBe(5_000);
+  });
+
   it("read-only stores record nothing but show given states", () => {
     const { store, sent } = setup({ readOnly: true });
     const s = () => store.getState();

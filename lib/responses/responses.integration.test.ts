@@ -272,6 +272,27 @@ describe("responses", () => {
     expect(stored.activeMs).toBe((10 + 10 + 0 + 60 + 5 + 2 + 1) * 1000);
   });
 
+  it("counts nothing between a closed tab's last event and the next page view's item_shown", async () => {
+    const { annotator, assignmentId } = await setup();
+    const clientId = randomUUID();
+    await recordEvents(
+      annotator.id,
+      events(assignmentId, [
+        ["item_shown", 0, { kind: forwardKind, resumed: false }],
+        ["slot_filled", 10, { slot: 0, candidate: 1, fromSlot: null, replaced: null, via: "drag" }],
+        // the tab was closed here and no page_hidden arrived; the item is shown again 40 s later
+        ["item_shown", 50, { kind: forwardKind, resumed: true }],
+        ["slot_filled", 55, { slot: 1, candidate: 2, fromSlot: null, replaced: null, via: "drag" }],
+        ["slot_filled", 56, { slot: 2, candidate: 0, fromSlot: null, replaced: null, via: "drag" }],
+        ["confidence_changed", 57, { value: 5, previous: null }],
+        ["submitted", 58, { order: [1, 2, 0], confidence: 5, clientId }],
+      ]),
+    );
+    await submitResponse(annotator.id, { ...submission(assignmentId, [1, 2, 0]), clientId, confidence: 5, wallMs: 999, activeMs: 999, submitSeq: 6 });
+    const stored = await db.response.findFirstOrThrow({ where: { assignmentId } });
+    expect(stored.activeMs).toBe((10 + 0 + 5 + 1 + 1 + 1) * 1000);
+  });
+
   it("keeps the browser's times when the stored trajectory has a gap", async () => {
     const { annotator, assignmentId } = await setup();
     await recordEvents(annotator.id, events(assignmentId, [["item_shown", 0, { kind: forwardKind, resumed: false }]]));

@@ -122,9 +122,10 @@ interface EntryStudy {
 }
 
 async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
-  const study = entryToken.length >= 8 && entryToken.length <= 100 ? await db.study.findUnique({ where: { entryToken }, select: { id: true, slug: true, title: true, status: true, overlap: true } }) : null;
+  const study = entryToken.length >= 8 && entryToken.length <= 100 ? await db.study.findUnique({ where: { entryToken }, select: { id: true, slug: true, title: true, status: true, overlap: true, archivedAt: true } }) : null;
   if (!study) throw new AppError("NOT_FOUND", "No study behind this link: it may have been replaced or switched off. Please ask the research team for the current link.");
-  return study;
+  // an archived study is closed to participants (lib/studies/archive.ts)
+  return { id: study.id, slug: study.slug, title: study.title, status: study.archivedAt ? "CLOSED" : study.status, overlap: study.overlap };
 }
 
 /**

@@ -24,14 +24,16 @@ export async function createStudy(input: StudyCreateInput, createdById: string) 
 export async function getStudyBySlug(slug: string) {
   const study = await db.study.findUnique({
     where: { slug },
-    select: { id: true, slug: true, title: true, instructions: true, overlap: true, confidenceScale: true, status: true, idleCapSeconds: true, completionCode: true, version: true, createdAt: true },
+    select: { id: true, slug: true, title: true, instructions: true, overlap: true, confidenceScale: true, status: true, idleCapSeconds: true, completionCode: true, version: true, createdAt: true, createdById: true, archivedAt: true },
   });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
 
-export async function listStudiesWithCounts() {
+/** The studies of the research home, newest first: the archived ones only with `archived` (lib/studies/archive.ts). */
+export async function listStudiesWithCounts(options: { archived?: boolean } = {}) {
   const studies = await db.study.findMany({
+    where: { archivedAt: options.archived ? { not: null } : null },
     orderBy: { createdAt: "desc" },
     select: {
       id: true,
@@ -41,6 +43,7 @@ export async function listStudiesWithCounts() {
       overlap: true,
       version: true,
       createdAt: true,
+      archivedAt: true,
       _count: { select: { items: true, batches: true, members: true } },
     },
   });
@@ -103,12 +106,26 @@ export async function listStudyBatches(studyId: string) {
   });
 }
 
-/** Every study, newest first, as a choice in a form (the import page's study picker). */
+/** Every study but the archived ones, newest first, as a choice in a form (the import page's study picker). */
 export async function listStudyChoices() {
-  return db.study.findMany({ orderBy: { createdAt: "desc" }, select: { slug: true, title: true, version: true } });
+  return db.study.findMany({ where: { archivedAt: null }, orderBy: { createdAt: "desc" }, select: { slug: true, title: true, version: true } });
 }
 
 /** What the study pages' header shows; null for an unknown slug. */
 export async function getStudyHeader(slug: string) {
-  return db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true, version: true } });
+  return db.study.findUnique({ where: { slug }, select: { title: true, status: true, slug: true, version: true, archivedAt: true } });
+}
+
+/**
+ * Who can import a batch (the admins with an email, enabled), for a study with no items yet: a
+ * researcher cannot import, so the page names whom to ask.
+ */
+export async function listAdminContacts(): Promise<Array<{ name: string; email: string }>> {
+  const admins = await db.user.findMany({ where: { role: "ADMIN", disabled: false, isAgent: false, email: { not: null } }, orderBy: { name: "asc" }, take: 5, select: { name: true, email: true } });
+  return admins.map((admin) => ({ name: admin.name, email: admin.email! }));
+}
+
+/** How many studies are archived (the research home links to them). */
+export async function countArchivedStudies(): Promise<number> {
+  return db.study.count({ where: { archivedAt: { not: null } } });
 }

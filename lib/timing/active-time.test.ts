@@ -18,6 +18,12 @@ describe("activeGapMs", () => {
   it("counts nothing when the clock moved back", () => {
     expect(activeGapMs(at("slot_filled", 10), at("slot_filled", 5), cap)).toBe(0);
   });
+  it("counts nothing before a page view starts: no tab showed the item since the last event", () => {
+    // the tab was closed (or the browser killed) without a page_hidden reaching the trajectory
+    expect(activeGapMs(at("slot_filled", 0), at("item_shown", 45), cap)).toBe(0);
+    expect(activeGapMs(at("submitted", 0), at("submission_reopened", 30), cap)).toBe(0);
+    expect(activeGapMs(at("item_shown", 0), at("slot_filled", 12), cap)).toBe(12_000);
+  });
   it("refuses a negative cap", () => {
     expect(() => activeGapMs(at("a", 0), at("b", 1), -1)).toThrow(RangeError);
   });

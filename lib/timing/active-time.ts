@@ -6,7 +6,11 @@
  * clicks counts, up to the cap; a coffee break counts at most the cap. A gap that starts when the
  * person was away counts nothing: after `page_hidden` (tab hidden, window minimised, page left)
  * until the next event, and after `idle_shown` (the "are you still working?" overlay) until the
- * next event. Gaps with a negative length (the client clock moved back) count nothing.
+ * next event. A gap that ends when a page view starts (`item_shown`, and `submission_reopened`
+ * which a page view records just before it) counts nothing either: between the last event of one
+ * page view and the start of the next no tab showed the item (closed, reloaded, the browser
+ * killed before its `page_hidden` was sent). Gaps with a negative length (the client clock moved
+ * back) count nothing.
  *
  * Pure: the browser runs it as events are logged (incrementally, `addToActiveTime`) and the server
  * recomputes it from the stored events (`activeTimeMs`); both give the same number for the same
@@ -22,6 +26,9 @@ export interface TimedEvent {
 /** Event types after which the person is taken to be away: the next gap counts nothing. */
 export const AWAY_EVENT_TYPES: ReadonlySet<string> = new Set(["page_hidden", "idle_shown"]);
 
+/** Event types that start a page view of the item: the gap before them counts nothing. */
+export const VIEW_START_EVENT_TYPES: ReadonlySet<string> = new Set(["item_shown", "submission_reopened"]);
+
 /** The default idle cap, Study.idleCapSeconds' default, in milliseconds. */
 export const DEFAULT_IDLE_CAP_MS = 60_000;
 
@@ -33,7 +40,7 @@ export const DEFAULT_IDLE_CAP_MS = 60_000;
  */
 export function activeGapMs(previous: TimedEvent, next: TimedEvent, capMs: number): number {
   if (!Number.isFinite(capMs) || capMs < 0) throw new RangeError(`activeGapMs requires a finite, non-negative cap; got ${capMs}`);
-  if (AWAY_EVENT_TYPES.has(previous.type)) return 0;
+  if (AWAY_EVENT_TYPES.has(previous.type) || VIEW_START_EVENT_TYPES.has(next.type)) return 0;
   const gap = next.clientTime - previous.clientTime;
   if (!Number.isFinite(gap) || gap <= 0) return 0;
   return Math.min(gap, capMs);

@@ -36,6 +36,38 @@ describe("demo seed", () => {
     expect(await db.item.count()).toBe(items);
   }, 600_000);
 
+  it("gives simulated participants consistent states: joined before their first activity, complete when every item is answered", async () => {
+    const { listParticipants } = await import("@/lib/participants/participants");
+    const studies = await db.study.findMany({ select: { id: true, slug: true } });
+    let checked = 0;
+    for (const study of studies) {
+      const nonPractice = await db.item.count({ where: { studyId: study.id, practice: false } });
+      const { rows } = await listParticipants(study.slug);
+      for (const row of rows) {
+        const label = `${study.slug}: ${row.name}`;
+        if (row.lastActivity) expect(row.joinedAt <= row.lastActivity, `${label} joined ${row.joinedAt}, last active ${row.lastActivity}`).toBe(true);
+        if (row.startedAt) expect(row.joinedAt <= row.startedAt, `${label} joined after starting`).toBe(true);
+        if (row.consentedAt) expect(row.joinedAt <= row.consentedAt, `${label} joined after consenting`).toBe(true);
+        if (row.mainSubmitted >= nonPractice && nonPractice > 0 && row.open === 0) {
+          expect(row.status, `${label} answered ${row.mainSubmitted}/${nonPractice}`).toBe("COMPLETE");
+          expect(row.statusAt !== null && row.lastActivity !== null && row.statusAt >= row.lastActivity, `${label} completed before the last answer`).toBe(true);
+          checked += 1;
+        }
+      }
+      // whoever answered in a study is one of its participants (listed, with a status)
+      const answerers = await db.assignment.findMany({ where: { studyId: study.id, response: { isNot: null } }, distinct: ["userId"], select: { userId: true } });
+      const members = new Set(rows.map((row) => row.userId));
+      const agents = new Set((await db.user.findMany({ where: { isAgent: true }, select: { id: true } })).map((u) => u.id));
+      expect(answerers.map((a) => a.userId).filter((id) => !members.has(id) && !agents.has(id)), `${study.slug}: answerers who are not participants`).toEqual([]);
+    }
+    expect(checked).toBeGreaterThan(0);
+    // an answer is stored when its assignment was submitted, after the assignment started
+    const late = await db.$queryRaw<Array<{ n: bigint }>>`
+      SELECT count(*) AS n FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId"
+      WHERE a."submittedAt" IS NOT NULL AND (r."createdAt" < a."createdAt" OR a."startedAt" IS NULL OR a."startedAt" > a."submittedAt" OR abs(extract(epoch FROM r."createdAt" - a."submittedAt")) > 60)`;
+    expect(Number(late[0].n)).toBe(0);
+  }, 600_000);
+
   it("keeps every demo study's dashboard exactly as the page computed it when stored for later views (issue 21)", async () => {
     const { getStudyDashboard } = await import("@/lib/dashboard/study-dashboard");
     const { decodeStoredView, encodeStoredView } = await import("@/lib/dashboard/stored-json");

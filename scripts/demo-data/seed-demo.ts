@@ -34,6 +34,7 @@ import { seedFromString } from "@/lib/stats/seed-from-string";
 import { activeTimeMs } from "@/lib/timing/active-time";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { generateEnactDemoBatch, generateSyntheticModelRun } from "./generate-enact-batch";
+import { settleSimulatedMembers } from "./simulated-members";
 import { generateGridwmDemoBatch, type GridwmDemoItem } from "./gridwm/generate-gridwm-batch";
 import { ESI_SIMULATED_STUDY, ESI_STUDY, seedEsiStudies } from "./esi/seed-esi";
 import { EGO2WORLD_STUDY, seedEgo2worldStudy } from "./ego2world/seed-ego2world";
@@ -265,6 +266,7 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
       }
     }
   }
+  await settleSimulatedMembers(studyId, annotators.map((a) => a.id));
   return { annotators: annotators.length, responses: items.length * annotators.length };
 }
 

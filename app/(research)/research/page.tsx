@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
-import { listStudiesWithCounts } from "@/lib/studies/studies";
+import { countArchivedStudies, listStudiesWithCounts } from "@/lib/studies/studies";
 import { PageHeader } from "@/components/ui/page-header";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -11,13 +11,23 @@ export const metadata: Metadata = { title: "Studies" };
 
 const statusTone = { DRAFT: "slate", OPEN: "green", PAUSED: "amber", CLOSED: "amber" } as const;
 
-export default async function StudiesPage() {
+export default async function StudiesPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   await requirePageRole("/research", "ADMIN", "RESEARCHER");
-  const studies = await listStudiesWithCounts();
+  const archived = (await searchParams).archived === "1";
+  const [studies, archivedCount] = await Promise.all([listStudiesWithCounts({ archived }), countArchivedStudies()]);
   return (
     <>
-      <PageHeader title="Studies" description="Human-baseline studies: their items, annotators and results." actions={<ButtonLink href="/research/studies/new">New study</ButtonLink>} />
-      {studies.length === 0 ? (
+      <PageHeader title={archived ? "Archived studies" : "Studies"} description={archived ? "Hidden from the lists and closed to participants; restore one from its Settings." : "Human-baseline studies: their items, annotators and results."} actions={<ButtonLink href="/research/studies/new">New study</ButtonLink>} />
+      {archived ? (
+        <p className="mb-4 text-sm">
+          <Link href="/research" className="text-brand-700 hover:underline">
+            ← All studies
+          </Link>
+        </p>
+      ) : null}
+      {studies.length === 0 && archived ? (
+        <EmptyState title="No archived studies" />
+      ) : studies.length === 0 ? (
         <EmptyState title="No studies yet" description="Create a study, then import a batch of benchmark items into it." action={<ButtonLink href="/research/studies/new">Create the first study</ButtonLink>} />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
@@ -50,6 +60,13 @@ export default async function StudiesPage() {
           ))}
         </ul>
       )}
+      {!archived && archivedCount > 0 ? (
+        <p className="mt-6 text-sm">
+          <Link href="/research?archived=1" className="text-slate-600 hover:text-brand-700 hover:underline" data-testid="archived-studies-link">
+            Archived studies ({archivedCount})
+          </Link>
+        </p>
+      ) : null}
     </>
   );
 }

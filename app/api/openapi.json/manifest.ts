@@ -29,6 +29,7 @@ import * as rStudiesSlugAnalysis from "@/app/api/studies/[slug]/analysis/route";
 import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
 import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
+import * as rStudiesSlugArchive from "@/app/api/studies/[slug]/archive/route";
 import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
 import * as rStudiesSlugComparisonCsv from "@/app/api/studies/[slug]/comparison.csv/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
@@ -38,6 +39,8 @@ import * as rStudiesSlugExportJobsIdDownload from "@/app/api/studies/[slug]/expo
 import * as rStudiesSlugExportJobsId from "@/app/api/studies/[slug]/export-jobs/[id]/route";
 import * as rStudiesSlugExportJobs from "@/app/api/studies/[slug]/export-jobs/route";
 import * as rStudiesSlugInvites from "@/app/api/studies/[slug]/invites/route";
+import * as rStudiesSlug from "@/app/api/studies/[slug]/route";
+import * as rStudiesSlugItemsId from "@/app/api/studies/[slug]/items/[id]/route";
 import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
 import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
 import * as rStudiesSlugModelRuns from "@/app/api/studies/[slug]/model-runs/route";
@@ -88,6 +91,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
   { path: "/api/studies/{slug}/analysis", module: rStudiesSlugAnalysis },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
+  { path: "/api/studies/{slug}/archive", module: rStudiesSlugArchive },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
   { path: "/api/studies/{slug}/comparison.csv", module: rStudiesSlugComparisonCsv },
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
@@ -97,6 +101,8 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/export-jobs/{id}", module: rStudiesSlugExportJobsId },
   { path: "/api/studies/{slug}/export-jobs", module: rStudiesSlugExportJobs },
   { path: "/api/studies/{slug}/invites", module: rStudiesSlugInvites },
+  { path: "/api/studies/{slug}/items/{id}", module: rStudiesSlugItemsId },
+  { path: "/api/studies/{slug}", module: rStudiesSlug },
   { path: "/api/studies/{slug}/members", module: rStudiesSlugMembers },
   { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },
   { path: "/api/studies/{slug}/model-runs", module: rStudiesSlugModelRuns },

@@ -13,6 +13,7 @@ import { esiExploreModule, type EsiKey, type EsiPlayState, type EsiPublic } from
 import type { TaskItem } from "@/lib/tasks/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { generateEsiDemoBatch } from "@/scripts/demo-data/esi/generate-esi-batch";
+import { settleSimulatedMembers } from "@/scripts/demo-data/simulated-members";
 
 export const ESI_STUDY = "esi-demo";
 export const ESI_SIMULATED_STUDY = "esi-demo-simulated";
@@ -186,10 +187,11 @@ export async function seedEsiStudies(users: Record<string, string>, admin: strin
   await importRuns(ESI_SIMULATED_STUDY, scored, admin);
   const items = await db.item.findMany({ where: { studyId: simulated.id, practice: false }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } });
   const assignmentIds: string[] = [];
+  const simulatedUsers: string[] = [];
   const start = Date.UTC(2026, 10, 16, 9, 0, 0);
   for (const [p, person] of PEOPLE.entries()) {
     const user = await db.user.create({ data: { name: `Simulated explorer ${p + 1}`, role: "ANNOTATOR", disabled: true, externalId: `esi-simulated-${p + 1}`, externalSource: "yardstick-demo" }, select: { id: true } });
-    await db.studyMember.create({ data: { studyId: simulated.id, userId: user.id } });
+    simulatedUsers.push(user.id);
     const rng = mulberry32(seedFromString(`esi-sim-${p}`));
     let clock = start + p * 3_600_000;
     for (const [i, item] of items.entries()) {
@@ -200,6 +202,7 @@ export async function seedEsiStudies(users: Record<string, string>, admin: strin
       clock = stored.end + 10_000 + rng() * 30_000;
     }
   }
+  await settleSimulatedMembers(simulated.id, simulatedUsers);
   await labelSteps(assignmentIds, [researcher, admin]);
   return { items: generated.items.length, simulated: assignmentIds.length };
 }

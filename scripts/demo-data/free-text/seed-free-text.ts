@@ -12,6 +12,7 @@ import { freeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { gradingBatchLines, type GradableAnswer } from "@/lib/tasks/free-text/grading";
 import { DEFAULT_JUDGE, judgeVersion } from "@/lib/tasks/free-text/judge";
 import { generateFreeTextDemoBatch } from "@/scripts/demo-data/free-text/generate-free-text-batch";
+import { settleSimulatedMembers } from "@/scripts/demo-data/simulated-members";
 
 export const FREE_TEXT_STUDY = "free-text-demo";
 export const FREE_TEXT_GRADING_STUDY = "free-text-demo-grading";
@@ -92,9 +93,12 @@ export async function seedFreeTextStudy(users: Record<string, string>, admin: st
     for (const [i, grader] of graders.entries()) {
       const grade = i === 0 ? judged : Math.max(1, judged - (rng() < 0.5 ? 1 : 0));
       const submittedAt = new Date(Date.UTC(2026, 10, 20, 10, 0, position * 40));
-      const assignment = await db.assignment.create({ data: { studyId: grading.id, itemId: item.id, userId: grader.id, status: "SUBMITTED", position: position++, submittedAt } });
-      await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { grade }, confidenceRaw: 4, confidence: 0.75, wallMs: 9000, activeMs: 8000, score: { grade }, correct: false } });
+      // shown 9 s before the grade was submitted, as the stored wall time says
+      const shownAt = new Date(submittedAt.getTime() - 9000);
+      const assignment = await db.assignment.create({ data: { studyId: grading.id, itemId: item.id, userId: grader.id, status: "SUBMITTED", position: position++, createdAt: shownAt, startedAt: shownAt, submittedAt } });
+      await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { grade }, confidenceRaw: 4, confidence: 0.75, wallMs: 9000, activeMs: 8000, score: { grade }, correct: false, createdAt: submittedAt } });
     }
   }
+  await settleSimulatedMembers(grading.id, graders.map((grader) => grader.id));
   return generated.items.length;
 }

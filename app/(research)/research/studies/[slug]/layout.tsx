@@ -31,6 +31,7 @@ export default async function StudyLayout({ children, params }: { children: Reac
           <h1 className="text-2xl font-semibold tracking-tight">{study.title}</h1>
           <Badge tone={statusTone[study.status]}>{study.status.toLowerCase()}</Badge>
           {study.version > 1 ? <Badge tone="blue">version {study.version}</Badge> : null}
+          {study.archivedAt ? <Badge tone="slate">archived</Badge> : null}
           <span className="font-mono text-xs text-slate-500">{study.slug}</span>
         </div>
       </div>

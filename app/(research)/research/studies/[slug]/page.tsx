@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
-import { getStudyBySlug, listStudyBatches, listStudyItems, studyFacets } from "@/lib/studies/studies";
+import { getStudyBySlug, listAdminContacts, listStudyBatches, listStudyItems, studyFacets } from "@/lib/studies/studies";
 import { itemFilterSchema } from "@/lib/validations/study";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -9,6 +9,8 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";
 import { reviewFlagsForStudy } from "@/lib/review/exclusion";
+import { StudyNextStep } from "@/components/research/study-next-step";
+import { ItemRoleControl } from "@/components/research/item-role-control";
 
 export const metadata: Metadata = { title: "Study" };
 
@@ -25,6 +27,9 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
   const filter = parsed.success ? parsed.data : { page: 1 };
   const [batches, facets, { items, total, pageSize }, reviewFlags] = await Promise.all([listStudyBatches(study.id), studyFacets(study.id), listStudyItems(study.id, filter), reviewFlagsForStudy(study.id)]);
   const pages = Math.max(1, Math.ceil(total / pageSize));
+  const itemCount = facets.kinds.reduce((sum, k) => sum + k.count, 0);
+  // an empty study: the next step the viewer's role can take (a researcher asks an admin)
+  const admins = itemCount === 0 && user.role !== "ADMIN" ? await listAdminContacts() : [];
   const base = `/research/studies/${slug}`;
   const link = (next: Partial<{ kind: string; tag: string; page: number }>) => {
     const query = new URLSearchParams();
@@ -38,9 +43,15 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
 
   return (
     <div className="space-y-6">
+      <div className="flex flex-wrap justify-end gap-2">
+        <ButtonLink href={`${base}/preview`} variant="secondary" size="sm">
+          Preview as a participant
+        </ButtonLink>
+      </div>
+      {itemCount === 0 ? <StudyNextStep slug={slug} title={study.title} role={user.role === "ADMIN" ? "ADMIN" : "RESEARCHER"} admins={admins} /> : null}
       <div className="grid gap-4 md:grid-cols-4">
         {[
-          ["Items", facets.kinds.reduce((sum, k) => sum + k.count, 0)],
+          ["Items", itemCount],
           ["Batches", batches.length],
           ["Annotators per item", study.overlap],
           ["Confidence scale", study.confidenceScale === "LIKERT_5" ? "1–5" : "0–100%"],
@@ -114,7 +125,7 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
         ) : null}
         {items.length === 0 ? (
           <CardBody>
-            <EmptyState title={total === 0 && !filter.kind && !filter.tag ? "No items yet" : "No items match"} description={filter.kind || filter.tag ? <Link className="text-brand-600 underline" href={base}>Clear the filters</Link> : "Import a batch to add items."} />
+            <EmptyState title={total === 0 && !filter.kind && !filter.tag ? "No items yet" : "No items match"} description={filter.kind || filter.tag ? <Link className="text-brand-600 underline" href={base}>Clear the filters</Link> : user.role === "ADMIN" ? "Import a batch to add items." : "An admin imports item batches: see the next step above."} />
           </CardBody>
         ) : (
           <>
@@ -124,6 +135,7 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
                   <Th>Item</Th>
                   <Th>Kind</Th>
                   <Th>Tags</Th>
+                  <Th>Role</Th>
                   <Th>Flags</Th>
                   <Th align="right">Responses</Th>
                   <Th>Batch</Th>
@@ -148,9 +160,10 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
                       </div>
                     </Td>
                     <Td>
+                      <ItemRoleControl slug={slug} itemId={item.id} externalId={item.externalId} role={item.practice ? "practice" : item.gold ? "gold" : "ordinary"} answered={item._count.assignments} />
+                    </Td>
+                    <Td>
                       <div className="flex gap-1">
-                        {item.practice ? <Badge tone="blue">practice</Badge> : null}
-                        {item.gold ? <Badge tone="amber">gold</Badge> : null}
                         <ReviewBadge outcome={reviewFlags.get(item.id)?.outcome} />
                       </div>
                     </Td>

@@ -8,13 +8,18 @@ import { StudySettingsForm } from "@/components/research/study-settings-form";
 import { NewVersionButton, StudyLifecycle } from "@/components/research/study-lifecycle";
 import { StudyAnalysisForm } from "@/components/research/study-analysis-form";
 import { count } from "@/components/dashboard/format";
+import { StudyArchiveDelete } from "@/components/research/study-archive-delete";
+import { getStudyBySlug } from "@/lib/studies/studies";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function StudySettingsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  await requirePageRole(`/research/studies/${slug}/settings`, "ADMIN", "RESEARCHER");
+  const user = await requirePageRole(`/research/studies/${slug}/settings`, "ADMIN", "RESEARCHER");
   const view = await orPageError(getStudySettings(slug));
+  const study = await getStudyBySlug(slug);
+  // archiving and deleting belong to the study's owner and to admins (lib/studies/archive.ts)
+  const mayEnd = user.role === "ADMIN" || study.createdById === user.id;
   return (
     <div className="space-y-6">
       <div className="grid gap-6 lg:grid-cols-2">
@@ -81,6 +86,14 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
         </p>
       ) : null}
       <StudySettingsForm slug={slug} initial={view.settings} frozen={view.frozen} kinds={view.kinds} tagKeys={view.tagKeys} consentVersion={view.consentVersion} />
+      {mayEnd ? (
+        <Card>
+          <CardHeader title="Archive or delete" />
+          <CardBody>
+            <StudyArchiveDelete slug={slug} archived={study.archivedAt !== null} counts={{ items: view.items.total, responses: view.responses }} />
+          </CardBody>
+        </Card>
+      ) : null}
     </div>
   );
 }
