@@ -29,6 +29,7 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: "/api/studies", file: "studies/route.ts", allowed: staff },
   { method: "POST", path: "/api/studies", file: "studies/route.ts", body: { title: "Sneaky", slug: "sneaky", overlap: 1 }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/dashboard`, file: "studies/[slug]/dashboard/route.ts", allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/comparison.csv`, file: "studies/[slug]/comparison.csv/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/agreement-plan`, file: "studies/[slug]/agreement-plan/route.ts", body: {}, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/export/responses?format=csv`, file: "studies/[slug]/export/[what]/route.ts", allowed: staff },
   // exports prepared in the background (docs/exports.md); writes go to a study that does not exist (404)
@@ -50,6 +51,7 @@ export const staffApiRoutes: RouteCase[] = [
   // running a study with recruited participants (issue 6): settings, lifecycle, versions, entry link, invites, participant status, audit log
   { method: "GET", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", body: { title: "Sneaky" }, allowed: staff },
+  { method: "PATCH", path: `/api/studies/${slug}/analysis`, file: "studies/[slug]/analysis/route.ts", body: { generaliseOver: "items" }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/status`, file: "studies/[slug]/status/route.ts", body: { status: "CLOSED" }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/versions`, file: "studies/[slug]/versions/route.ts", body: {}, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/entry-link`, file: "studies/[slug]/entry-link/route.ts", body: { action: "create" }, allowed: staff },

@@ -38,6 +38,6 @@ describe("a benchmark's own judge prompt file", () => {
     expect(parseJudgeVersion(version)).toMatchObject({ prompt: `file:${judge.main.sha256},${judge.extra!.sha256}`, temperature: 0.2, seed: 1234 });
     // without a file: Yardstick's own prompt, as before
     expect(promptFileJudge({})).toBeNull();
-    expect(judgeVersion(judgeSettingsFromEnv({}))).toBe("llm-match-v1;temperature=0;seed=0");
+    expect(judgeVersion(judgeSettingsFromEnv({}))).toBe("llm-match-v2;temperature=0;seed=0");
   });
 });
