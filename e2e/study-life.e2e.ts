@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { test, expect, type Browser, type Page } from "@playwright/test";
-import { createEnactStudy, deleteStudy, type FixtureStudy } from "./annotate-fixtures";
+import { createEnactStudy, deleteStudy, responsesOf, storedEvents, type FixtureStudy } from "./annotate-fixtures";
 import { closeE2eDb, e2eDb } from "./db";
 import { AnnotatePage } from "./pages/annotate-page";
 import { e2eUsers, storageStatePath, type E2eUserName } from "./users";
@@ -8,7 +8,8 @@ import { e2eUsers, storageStatePath, type E2eUserName } from "./users";
 /**
  * A study's whole life as its staff meet it: settings errors brought into view, the next step of
  * an empty study by role, items marked practice or gold on the overview, the preview as a
- * participant (nothing recorded), and archiving and deleting. Reads the database back; screenshots
+ * participant (nothing recorded), and archiving and deleting; and a participant's active time,
+ * which stops while no tab shows the item. Reads the database back; screenshots
  * at 1280x800 and 390x844.
  */
 
@@ -50,15 +51,17 @@ test("a refused settings save scrolls to the first field with an error and focus
   const s = await study({ items: [{ kind: "enact-forward", steps: 3 }] });
   const page = await staffPage(browser, "researcher");
   await page.goto(`/research/studies/${s.slug}/settings`);
-  await page.getByLabel("Title", { exact: true }).fill("");
+  // the label's name takes the error's text once it shows: the input by its name
+  const title = page.locator('input[name="title"]');
+  await title.fill("");
   const save = page.getByRole("button", { name: "Save settings" });
   await save.scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await expect(page.getByLabel("Title", { exact: true })).not.toBeInViewport();
+  await expect(title).not.toBeInViewport();
   await save.click();
   await expect(page.getByRole("alert").filter({ hasText: "Not saved" })).toBeVisible();
-  await expect(page.getByLabel("Title", { exact: true })).toBeFocused();
-  await expect(page.getByLabel("Title", { exact: true })).toBeInViewport();
+  await expect(title).toBeFocused();
+  await expect(title).toBeInViewport();
   await page.screenshot({ path: `${shots}/settings-error-scrolled.png` });
   await page.context().close();
 });
@@ -187,4 +190,40 @@ test("archive hides a study and restores it; delete needs the typed slug and rem
   await page.setViewportSize({ width: 390, height: 844 });
   await noOverflow(page);
   await page.context().close();
+});
+
+test("active time stops while no tab is open: a tab closed mid-item and opened again later", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const s = await study({ items: [{ kind: "enact-forward", steps: 3 }], members: ["annotator"] });
+  const context = await browser.newContext({ storageState: storageStatePath("annotator") });
+  const first = await context.newPage();
+  const annotate = new AnnotatePage(first);
+  await annotate.open(s.slug);
+  const assignmentId = await annotate.assignmentId();
+  const order = s.items[0].order;
+  await annotate.placeByKeyboard(order[0], 0);
+  // the tab dies without a word (a crash, the browser killed): no page_hidden; what was not sent stays in the outbox
+  const cdp = await context.newCDPSession(first);
+  const crashed = first.waitForEvent("crash");
+  void cdp.send("Page.crash").catch(() => undefined);
+  await crashed;
+  await first.close().catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 12_000)); // under the 60 s idle cap: the old rule counted it
+  const second = await context.newPage();
+  const again = new AnnotatePage(second);
+  await again.open(s.slug);
+  expect(await again.assignmentId()).toBe(assignmentId);
+  for (const [step, candidate] of order.entries()) if (step > 0) await again.placeByKeyboard(candidate, step);
+  await again.setConfidence(4);
+  await again.submit();
+  await expect.poll(async () => (await responsesOf(assignmentId)).length, { timeout: 20_000 }).toBe(1);
+  const [response] = await responsesOf(assignmentId);
+  const types = (await storedEvents(assignmentId)).map((e) => e.type);
+  expect(types.filter((t) => t === "item_shown")).toHaveLength(2);
+  // no page_hidden reached the trajectory before the second view: the gap ends at its item_shown only
+  const reopened = types.lastIndexOf("item_shown");
+  expect(types[reopened - 1]).not.toBe("page_hidden");
+  expect(response.wallMs).toBeGreaterThanOrEqual(12_000);
+  expect(response.wallMs - response.activeMs).toBeGreaterThanOrEqual(11_000);
+  await context.close();
 });

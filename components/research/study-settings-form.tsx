@@ -77,14 +77,15 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
   const errors = errorsByPath(formErrors);
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  // bumped by each refused save: the effect runs once the errors are on the page
-  const [refused, setRefused] = useState(0);
+  // set by a refused save; the first render that shows a field error then brings it into view
+  // (react-hook-form publishes the errors after its onInvalid callback, so possibly a render later)
+  const focusPending = useRef(false);
   useEffect(() => {
-    if (refused > 0) focusFirstFieldError(formRef.current);
-  }, [refused]);
+    if (focusPending.current && focusFirstFieldError(formRef.current)) focusPending.current = false;
+  });
   const refuse = (text: string) => {
+    focusPending.current = true;
     setMessage({ tone: "bad", text });
-    setRefused((n) => n + 1);
   };
   // once a save was tried, each change is checked again so that a fixed field loses its error
   const set = <K extends keyof StudySettings & keyof StudySettingsInput>(key: K, value: StudySettings[K]) => setValue(key, value as PathValue<StudySettingsInput, K>, { shouldDirty: true, shouldValidate: isSubmitted });

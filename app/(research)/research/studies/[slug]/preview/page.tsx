@@ -44,10 +44,9 @@ export default async function StudyPreviewPage({ params, searchParams }: { param
 
   return (
     <div className="space-y-4" data-testid="study-preview">
-      <div role="note" className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-violet-200 bg-violet-50 px-4 py-2 text-sm text-violet-900">
-        <span className="font-semibold">Preview as a participant.</span>
-        <span className="min-w-0 flex-1">Nothing you do here is recorded: no place is taken, no answer or event is stored, and the answer key stays on the server.</span>
-      </div>
+      <p role="note" className="rounded-lg border border-violet-200 bg-violet-50 px-4 py-2 text-sm text-violet-900">
+        <strong className="font-semibold">Preview as a participant.</strong> Nothing you do here is recorded: no place is taken, no answer or event is stored, and the answer key stays on the server.
+      </p>
       <nav aria-label="Preview steps" className="flex flex-wrap gap-1.5 text-sm">
         {steps.map((s, i) => (
           <Link key={s.key} href={s.href} aria-current={i === position ? "step" : undefined} className={`rounded-full border px-2.5 py-0.5 text-xs font-medium ${i === position ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-600 hover:border-slate-300"}`}>
@@ -126,7 +125,7 @@ export default async function StudyPreviewPage({ params, searchParams }: { param
               <span className="font-medium text-slate-800">
                 Item {item.index + 1} of {preview.items.total}
               </span>
-              <span className="font-mono text-xs">{item.externalId}</span>
+              <span className="min-w-0 break-all font-mono text-xs">{item.externalId}</span>
               <span>{item.kind}</span>
               {item.role !== "ordinary" ? <Badge tone={item.role === "practice" ? "blue" : "amber"}>{item.role}</Badge> : null}
               <span className="ml-auto flex gap-2">
