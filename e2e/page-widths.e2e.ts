@@ -102,18 +102,18 @@ async function measure(page: Page, path: string, name: string, viewport: { width
         width = await page.evaluate(() => document.documentElement.scrollWidth);
         return width - (await page.evaluate(() => document.documentElement.clientWidth));
       },
-      { timeout: 3_000 },
+      { timeout: 6_000 },
     )
     .toBeLessThanOrEqual(0)
     .catch(() => undefined);
-  if (width > viewport.width) console.log(`${name} is ${width} px wide; what sticks out:\n${(await culprits(page)).join("\n")}`);
+  if (width > viewport.width) console.log(`${name} is ${width} px wide; what sticks out:\n${(await culprits(page)).join("\n") || (await culprits(page, true)).join("\n")}`);
   if (process.env.SHOTS) await page.screenshot({ path: test.info().outputPath(`${viewport.width}-${name}.png`), fullPage: true });
   return width;
 }
 
 /** The elements that end past the window while their parent does not: where a page gets too wide. */
-async function culprits(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+async function culprits(page: Page, showClipped = false): Promise<string[]> {
+  return page.evaluate((showClipped) => {
     const limit = document.documentElement.clientWidth + 1;
     const found: string[] = [];
     for (const element of document.body.querySelectorAll("*")) {
@@ -123,14 +123,26 @@ async function culprits(page: Page): Promise<string[]> {
       let clipped = false;
       for (let up: Element | null = parent; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
       const position = getComputedStyle(element).position;
-      if (clipped && position !== "absolute" && position !== "fixed") continue;
+      if (clipped && position !== "absolute" && position !== "fixed" && !showClipped) continue;
       const rect = element.getBoundingClientRect();
       const path = [element, parent, parent.parentElement].map((e) => (e ? `${e.tagName.toLowerCase()}.${String(e.getAttribute("class") ?? "").split(" ").slice(0, 6).join(".")}` : "")).join(" < ");
       found.push(`  ${Math.round(rect.width)} px from x=${Math.round(rect.x)}: ${path} "${(element.textContent ?? "").trim().slice(0, 40)}"`);
-      if (found.length >= 8) break;
+      if (found.length >= 12) break;
+    }
+    // text that runs out of its box (a long word, a line that may not wrap)
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node && found.length < 12; node = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const right = range.getBoundingClientRect().right;
+      const box = node.parentElement;
+      if (!box || right <= limit || box.getBoundingClientRect().right > limit) continue;
+      let clipped = false;
+      for (let up: Element | null = box; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
+      if (!clipped) found.push(`  text to x=${Math.round(right)} in ${box.tagName.toLowerCase()}.${String(box.getAttribute("class") ?? "").split(" ").slice(0, 6).join(".")}: "${(node.textContent ?? "").trim().slice(0, 60)}"`);
     }
     return found;
-  });
+  }, showClipped);
 }
 
 async function checkAll(page: Page, viewport: { width: number }, pages: Array<[string, string]>) {

@@ -1,3 +1,4 @@
+import { ScrollBox } from "@/components/ui/scroll-box";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { kindShort } from "@/components/dashboard/accuracy-section";
 import { count, fixed, interval, pct, share } from "@/components/dashboard/format";
@@ -141,7 +142,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
             rows={cellRows}
           />
         </div>
-        <div className="overflow-x-auto rounded-md border border-slate-200">
+        <ScrollBox className="rounded-md border border-slate-200" label="Alpha by cell" edges="left">
           <table className="min-w-full text-sm" data-testid="alpha-by-cell">
             <thead className="bg-slate-50">
               <tr>
@@ -151,7 +152,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                     {v}
                   </th>
                 ))}
-                <th scope="col" className="sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+                <th scope="col" className="border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -161,7 +162,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
                   {columns.map((column) => {
                     const b = row.cells[column];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "sticky right-0 border-l border-slate-200 bg-slate-50 shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
+                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
                         {b ? (
                           <>
                             <div className="font-medium text-slate-900" title={b.reason}>
@@ -184,7 +185,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
         <p className="mt-1 text-xs text-slate-500">Each cell: alpha, its interval, and how many items every annotator answered the same. Hover an undefined cell for the reason (e.g. every answer the same: no variation to agree on beyond chance). Same answers overall: {pct(overall.perfectItems.share)}%.</p>
       </div>
     </div>

@@ -331,7 +331,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
                   rows={d.time.cells.map((c) => [c.kind, c.tag, c.active.n, c.active.median, c.active.q1, c.active.q3, c.wall.median, c.wall.q1, c.wall.q3])}
                 />
               </div>
-              <div className="overflow-x-auto rounded-md border border-slate-200">
+              <ScrollBox className="rounded-md border border-slate-200" label="Time table">
                 <table className="min-w-full text-sm" data-testid="time-table">
                   <thead className="bg-slate-50">
                     <tr className="text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -365,7 +365,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
                     })}
                   </tbody>
                 </table>
-              </div>
+              </ScrollBox>
             </div>
             <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,24rem)]">
               <RangeChart
