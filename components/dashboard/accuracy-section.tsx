@@ -83,7 +83,7 @@ export function AccuracySection({
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
           Cells: the metric in % (EXPLORE-Bench&apos;s S_* on their own scales, S_obj and S_uni 0-100, S_att, S_rel and S_key 0-5) · 95% interval by the method named above (Wilson at the effective n for shares
-          such as TA, normal for means and ratios such as PA, both from the two-way variance; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
+          such as TA, estimate ± t·√V for means and ratios such as PA, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
           person)&quot; where a cell holds one) · N answers. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
         </p>
         <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
@@ -163,6 +163,6 @@ function intervalTitle(value: MetricCell): string {
   const items = sizes ? `, ${sizes}` : "";
   if (value.reason) return `no interval: ${value.reason}${items}`;
   if (value.interval === "wilson") return `95% Wilson interval at the effective n ${(value.effectiveN ?? 0).toFixed(1)} (two-way variance${items})`;
-  if (value.interval === "two-way") return `95% normal interval, two-way cluster-robust variance${items}`;
+  if (value.interval === "two-way") return `95% t interval, two-way cluster-robust variance${items}`;
   return `95% percentile pigeonhole bootstrap interval${items}`;
 }

@@ -356,7 +356,7 @@ export function kindCells(
 }
 
 /**
- * A normal interval cut to the range of the answers' own ratios (num / den): a ratio of sums never
+ * A t interval cut to the range of the answers' own ratios (num / den): a ratio of sums never
  * leaves it (PA stays within [0, 1]), so bounds past it say nothing.
  */
 function withinAnswersRange(ci: [number, number], columns: CrossedColumns, start: number, end: number): [number, number] {

@@ -169,7 +169,7 @@ function compareOne(kind: string, metric: string, shape: MetricShape, proportion
     const humansFigure = figure(h.estimate, h.ci, h.reason);
     if (shape.denominator === COUNT) {
       const d = pairedDifference(crossed, sharedModel.map((e) => ({ item: key(e.item), score: fieldValue(e.row.score, shape.numerator) })), over);
-      // a difference of two shares lies in [-1, 1]: the normal interval is cut there
+      // a difference of two shares lies in [-1, 1]: the t interval is cut there
       const ci: [number, number] | null = d.ci && proportion ? [Math.max(-1, d.ci[0]), Math.min(1, d.ci[1])] : d.ci;
       return { ...counts, humans: humansFigure, modelEstimate: d.model, difference: { ...figure(d.difference, ci, d.reason), p: d.p }, method: "paired two-way" };
     }
