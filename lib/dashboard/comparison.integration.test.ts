@@ -1,5 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
+import { wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
+import { tCritical } from "@/lib/stats/student-t";
 import { ALL } from "@/lib/dashboard/accuracy";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard, visitStudyDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
@@ -31,7 +33,8 @@ async function seedStudy(people = RIGHTS.length) {
   const users = [];
   for (let p = 0; p < people; p++) users.push(await createUser("ANNOTATOR", { name: `Person ${p}` }));
   for (let p = 0; p < people; p++) for (let i = 0; i < 24; i++) await answer(items[i], users[p].id, right(p, i) ? RIGHT : WRONG);
-  const modelLines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `i${i}`, answer: (i % 2 === 0 ? RIGHT : WRONG).join(",") }));
+  const modelLines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `i${i}`, answer: // model outputs name the steps by their 1-based labels, as ENACT's released parser reads them
+    (i % 2 === 0 ? RIGHT : WRONG).map((index) => index + 1).join(",") }));
   await importModelRun({ studySlug: study.slug, name: "Even model", fileName: "model.jsonl", answersJsonl: modelLines.join("\n") });
   const agent = await createUser("ANNOTATOR", { name: "bot" });
   await db.user.update({ where: { id: agent.id }, data: { isAgent: true } });
@@ -64,10 +67,11 @@ describe("intervals over people and items, and people against models on the same
     expect(ta.value).toBeCloseTo(64 / 120, 12);
     expect(ta.interval).toBe("wilson");
     expect(ta.people).toBe(5);
-    expect(ta.ci![0]).toBeGreaterThan(0.17);
-    expect(ta.ci![0]).toBeLessThan(0.23);
-    expect(ta.ci![1]).toBeGreaterThan(0.81);
-    expect(ta.ci![1]).toBeLessThan(0.87);
+    // about [0.19, 0.85] at 1.96; t with 4 df (5 people) widens it
+    expect(ta.ci![0]).toBeGreaterThan(0.1);
+    expect(ta.ci![0]).toBeLessThan(0.17);
+    expect(ta.ci![1]).toBeGreaterThan(0.85);
+    expect(ta.ci![1]).toBeLessThan(0.93);
     expect(d.method.over).toBe("people+items");
     expect(d.method.line).toContain("people and items");
     // the agent is not among the people
@@ -129,8 +133,9 @@ describe("intervals over people and items, and people against models on the same
     expect(narrow.method.line).toContain("items only");
     const ta = taAll(narrow);
     expect(ta.value).toBeCloseTo(64 / 120, 12);
-    expect(ta.ci![0]).toBeCloseTo(0.4444, 4);
-    expect(ta.ci![1]).toBeCloseTo(0.6202, 4);
+    // Wilson(64, 120) = [0.4444, 0.6202] at 1.96; at t(23), 24 items' df
+    expect(ta.ci![0]).toBeCloseTo(wilsonBounds(64 / 120, 120, tCritical(23))[0], 10);
+    expect(ta.ci![1]).toBeCloseTo(wilsonBounds(64 / 120, 120, tCritical(23))[1], 10);
     const width = (ci: [number, number] | null) => ci![1] - ci![0];
     expect(width(taAll(wide).ci) / width(ta.ci)).toBeGreaterThan(3);
     const wideRun = wide.comparison.rows.find((r) => r.tag === ALL && !r.model.agent)!;

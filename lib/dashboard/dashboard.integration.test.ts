@@ -6,6 +6,8 @@ import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { addEvents, answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
+import { tCritical } from "@/lib/stats/student-t";
 
 /**
  * The dashboard's numbers on a small designed study, against values worked out by hand (and with
@@ -104,9 +106,11 @@ describe("study dashboard (designed study)", () => {
     expect(f3.metrics.TA.interval).toBe("wilson");
     // two-way variance: item sums of residuals (1, 0, -1, 0) give V_items = (4/3) 2 / 12^2 = 1/54, above
     // V_items + V_people - V_cells and V_people (people sums 1/3, 1/3, -2/3: 1/144): n_eff = (2/9) / (1/54) = 12,
-    // so Wilson at 12 answers. Python: Wilson 95% of 8/12 = (0.3906175873976138, 0.8618821601026385)
-    expect(f3.metrics.TA.ci![0]).toBeCloseTo(0.3906175873976138, 10);
-    expect(f3.metrics.TA.ci![1]).toBeCloseTo(0.8618821601026385, 10);
+    // so Wilson at 12 answers, with t at min(4 items, 3 people) - 1 = 2 df (at 1.96 it would be
+    // Python's Wilson 95% of 8/12 = (0.3906175873976138, 0.8618821601026385))
+    expect(wilsonBounds(8 / 12, 12, 1.96)[0]).toBeCloseTo(0.3906175873976138, 10);
+    expect(f3.metrics.TA.ci![0]).toBeCloseTo(wilsonBounds(8 / 12, 12, tCritical(2))[0], 10);
+    expect(f3.metrics.TA.ci![1]).toBeCloseTo(wilsonBounds(8 / 12, 12, tCritical(2))[1], 10);
     expect(f3.metrics.PA.value).toBeCloseTo(27 / 36, 12);
     expect(f3.metrics.PA.interval).toBe("two-way");
     expect(f3.metrics.PA.ci![0]).toBeLessThanOrEqual(0.75);
@@ -116,15 +120,18 @@ describe("study dashboard (designed study)", () => {
     expect(f4.metrics.TA.value).toBe(0.5);
     // f5, f6 x A, B, one right each way: every item's and every person's residuals sum to 0, so V = 0
     // and n_eff falls to the fewest clusters, min(2 items, 2 people) = 2: Wilson(0.5, n = 2) =
-    // 0.5 -/+ (1.96 / (1 + 1.96^2 / 2)) sqrt(0.25 / 2 + 1.96^2 / 16)
-    const half = (1.96 / (1 + (1.96 * 1.96) / 2)) * Math.sqrt(0.25 / 2 + (1.96 * 1.96) / 16);
+    // 0.5 -/+ (t / (1 + t^2 / 2)) sqrt(0.25 / 2 + t^2 / 16), t at min(2, 2) - 1 = 1 df
+    const tOneDf = tCritical(1);
+    const half = (tOneDf / (1 + (tOneDf * tOneDf) / 2)) * Math.sqrt(0.25 / 2 + (tOneDf * tOneDf) / 16);
     expect(f4.metrics.TA.ci![0]).toBeCloseTo(0.5 - half, 10);
     expect(f4.metrics.TA.effectiveN).toBe(2);
     expect(f4.metrics.PA.value).toBeCloseTo(12 / 16, 12);
     const fAll = cell(d.accuracy.rows, "enact-forward", ALL);
     expect(fAll.n).toBe(16);
     expect(fAll.metrics.TA.value).toBeCloseTo(10 / 16, 12);
-    expect(fAll.metrics.TA.ci![1]).toBeCloseTo(0.815190174452472, 10);
+    // at 1.96 the upper bound was 0.815190174452472; t at min(6 items, 3 people) - 1 = 2 df
+    expect(wilsonBounds(10 / 16, fAll.metrics.TA.effectiveN!, 1.96)[1]).toBeCloseTo(0.815190174452472, 10);
+    expect(fAll.metrics.TA.ci![1]).toBeCloseTo(wilsonBounds(10 / 16, fAll.metrics.TA.effectiveN!, tCritical(2))[1], 10);
     expect(fAll.metrics.PA.value).toBeCloseTo(39 / 52, 12);
     const inv = cell(d.accuracy.rows, "enact-inverse", "3");
     expect(inv.n).toBe(6);
