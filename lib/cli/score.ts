@@ -14,7 +14,7 @@ import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
  *   registered release format (ENACT's release, GridWM-Judge's exams; converted first, line by line);
  * - answers: one `{"id": "...", "annotator": "...", "answer": ...}` a line (`annotator` optional:
  *   a string or a number); each answer goes through the kind's `parseModelAnswer`, so both
- *   Yardstick answers (`{"order": [...]}`, `{"choice": "C"}`, ...) and raw model outputs (ENACT:
+ *   Yardstick's own answer shapes (each kind's) and raw model outputs (ENACT:
  *   text with a `[d, d, ...]` list, 1-based labels; GridWM: as the authors parse them) are
  *   accepted. Several annotators may answer one item; one annotator (or the anonymous one) answers
  *   an item at most once. Every answered item is scored (practice and gold items too: the answers
