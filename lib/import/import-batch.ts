@@ -2,6 +2,7 @@ import "server-only";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db/client-types";
 import { AppError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/import/canonical";
 import { defaultConfidenceScaleForKinds } from "@/lib/import/confidence-default";
@@ -17,6 +18,7 @@ import {
   findItemsByExternalIds,
   findStudy,
   insertAssets,
+  databaseIsEmbedded,
   deleteUnlinkedAssets,
   insertItems,
   isUniqueViolation,
@@ -35,7 +37,7 @@ export const IMPORT_AUDIT_ACTION = "batch.import";
 const ASSET_CHUNK_BYTES = 4 * 1024 * 1024;
 /** items per streamed chunk written (read again from the items files, so memory is bounded by this, not the file) */
 const ITEM_CHUNK_SIZE = 1000;
-/** the transaction of a batch with very many items (its assets are written before it): give it time */
+/** the transaction of a batch with very many items and assets: give it time */
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 10 * 60 * 1000;
 
 export type StudySelector = { studySlug: string; studyId?: undefined } | { studyId: string; studySlug?: undefined };
@@ -204,36 +206,42 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
       }
     }
 
-    // The assets first, outside any transaction, a chunk per statement: reading and checking the
-    // bytes is the slow part of a large batch, and on the embedded database (one session for every
-    // connection, lib/db/database-url.ts) an open transaction makes every other request wait for
-    // its end. Each chunk commits on its own and the requests go on between chunks; what this
-    // import stored is taken back if it fails (deleteUnlinkedAssets), so it stays all or nothing.
+    // The assets are written a chunk per statement. On a PostgreSQL server they go inside the
+    // batch's one transaction, so a crash or an outage at any point leaves nothing behind. On the
+    // embedded database (one session for every connection, lib/db/database-url.ts) an open
+    // transaction makes every other request wait for its end, and reading and checking the bytes is
+    // the slow part of a large batch: there each chunk commits on its own, the requests go on
+    // between chunks, and what this import stored is taken back if it fails (deleteUnlinkedAssets).
+    const assetsOutsideTransaction = await databaseIsEmbedded();
     const storedNow: string[] = [];
-    try {
+    let read = 0;
+    const storeAssets = async (client: DbClient) => {
       let chunk: NewAsset[] = [];
       let chunkBytes = 0;
-      let read = 0;
       await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
       for (const image of toStore) {
         chunk.push(uploaded.get(image.hash) ?? (await assetRow(store, image, await readVerified(source, image, maxBytesOf(image)))));
         chunkBytes += uploaded.has(image.hash) ? 0 : image.size;
         read += 1;
         if (chunkBytes >= ASSET_CHUNK_BYTES) {
-          storedNow.push(...(await insertAssets(db, chunk)));
+          storedNow.push(...(await insertAssets(client, chunk)));
           chunk = [];
           chunkBytes = 0;
-          await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
+          if (assetsOutsideTransaction) await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
         }
       }
-      storedNow.push(...(await insertAssets(db, chunk)));
-      await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
-      const assetsStored = storedNow.length;
+      storedNow.push(...(await insertAssets(client, chunk)));
+      if (assetsOutsideTransaction) await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
+    };
+    try {
+      if (assetsOutsideTransaction) await storeAssets(db);
 
       // then one transaction for the rows that make the batch visible; nothing in it waits on
       // another connection (progress is written before and after it, never inside)
       const result = await db.$transaction(
         async (tx) => {
+          if (!assetsOutsideTransaction) await storeAssets(tx);
+          const assetsStored = storedNow.length;
           // first: a concurrent import of the same batch waits here on the unique index, then fails
           const batch = await createBatch(tx, {
             studyId: study.id,
@@ -304,7 +312,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
       return result;
     } catch (error) {
       // all or nothing: the assets this attempt stored go again unless a study links them (another import's)
-      await deleteUnlinkedAssets(storedNow).catch((cleanup: unknown) => console.error("import: could not remove the assets of a failed import", cleanup));
+      if (assetsOutsideTransaction) await deleteUnlinkedAssets(storedNow).catch((cleanup: unknown) => console.error("import: could not remove the assets of a failed import", cleanup));
       if (!isUniqueViolation(error)) throw error;
       // Another import committed first. The same batch: report the no-op. Otherwise it stored some
       // of the same item ids: check the items again (now "already present" or a conflict).

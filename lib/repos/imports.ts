@@ -173,3 +173,19 @@ export async function writeAuditEntry(
 }
 
 export { isUniqueViolation } from "@/lib/db/errors";
+
+let embeddedAnswer: Promise<boolean> | undefined;
+/**
+ * Whether the database is the embedded PGlite (one session serves every connection, so an open
+ * transaction stalls every other request) rather than a PostgreSQL server. Asked once per process.
+ */
+export function databaseIsEmbedded(): Promise<boolean> {
+  embeddedAnswer ??= db.$queryRaw<Array<{ version: string }>>`SELECT version()`.then(
+    ([row]) => /PGlite/i.test(row?.version ?? ""),
+    (error: unknown) => {
+      embeddedAnswer = undefined;
+      throw error;
+    },
+  );
+  return embeddedAnswer;
+}
