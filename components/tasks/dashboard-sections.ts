@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { StudyDashboard } from "@/lib/dashboard/study-dashboard";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
-import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm-dashboard-section";
+import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm/dashboard-section";
 import { exploreDashboardSection } from "@/components/tasks/explore-scene/dashboard-section";
 import { ego2worldDashboardSection } from "@/components/tasks/ego2world-play/dashboard-section";
 import { esiDashboardSection } from "@/components/tasks/esi-explore/dashboard-section";

@@ -6,7 +6,7 @@ import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 import { letterOf, type TaskUi, type TaskUiProps } from "@/components/tasks/shared/types";
 import { stimulusImages } from "@/components/tasks/shared/media/stimulus-images";
-import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
+import { orderingShortcuts } from "@/components/tasks/shared/enact/shortcuts";
 import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";
 import { shortcuts as gridwmSceneJsonShortcuts } from "@/components/tasks/gridwm-scene-json/shortcuts";
 import { shortcuts as gridwmJudgeShortcuts } from "@/components/tasks/gridwm-judge/shortcuts";
@@ -17,7 +17,7 @@ import { shortcuts as ratingShortcuts } from "@/components/tasks/rating/shortcut
 import { ratingUi } from "@/components/tasks/rating/ui";
 import { shortcuts as pairwiseShortcuts } from "@/components/tasks/pairwise/shortcuts";
 import { pairwiseUi } from "@/components/tasks/pairwise/ui";
-import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
+import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm/views";
 import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { GRIDWM_ACTION_WORDS, type GridwmAction, type Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { frameCrop, STORYBOARD_FRAMES, type JudgeView } from "@/components/tasks/shared/gridwm";
+import { frameCrop, STORYBOARD_FRAMES, type JudgeView } from "@/components/tasks/shared/gridwm/views";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel } from "@/components/tasks/shared/panel";
 import { useTaskKeys, viaOf } from "@/components/tasks/shared/task-keys";

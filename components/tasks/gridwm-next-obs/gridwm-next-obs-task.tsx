@@ -2,7 +2,7 @@
 
 import type { Letter } from "@/lib/tasks/shared/gridwm/common";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { CHOICE_LETTERS, letterOfKey, type NextObsView } from "@/components/tasks/shared/gridwm";
+import { CHOICE_LETTERS, letterOfKey, type NextObsView } from "@/components/tasks/shared/gridwm/views";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { useTaskKeys, viaOf } from "@/components/tasks/shared/task-keys";

@@ -18,7 +18,7 @@ import {
   type SceneObjectType,
 } from "@/lib/tasks/shared/gridwm/scene-form";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import type { SceneView } from "@/components/tasks/shared/gridwm";
+import type { SceneView } from "@/components/tasks/shared/gridwm/views";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { useTaskKeys, viaOf } from "@/components/tasks/shared/task-keys";

@@ -2,8 +2,9 @@
 
 import { useDrag, useDragLayer, useDrop } from "react-dnd";
 import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
-import { usePointerKind } from "@/components/tasks/shared/dnd";
-import { letterOf, slotKeysText, slotOfKey, type SlotNote } from "@/components/tasks/shared/types";
+import { usePointerKind } from "@/components/tasks/shared/enact/dnd";
+import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import { slotKeysText, slotOfKey } from "@/components/tasks/shared/enact/layout";
 
 /**
  * The slot-filling interaction shared by the ordering kinds (ENACT forward and inverse): a library

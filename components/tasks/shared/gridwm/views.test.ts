@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameCrop, letterOfKey } from "@/components/tasks/shared/gridwm";
+import { frameCrop, letterOfKey } from "@/components/tasks/shared/gridwm/views";
 
 describe("letterOfKey", () => {
   it("reads 1-4 and a-d / A-D", () => {
