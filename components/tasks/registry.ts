@@ -21,7 +21,7 @@ import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/share
 import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
-import { emptyEgoDraft } from "@/lib/ego2world/notes";
+import { emptyEgoDraft } from "@/lib/tasks/ego2world-play/notes";
 import { shortcuts as freeTextShortcuts } from "@/components/tasks/free-text/shortcuts";
 import { shortcuts as freeTextGradeShortcuts } from "@/components/tasks/free-text-grade/shortcuts";
 import type { FreeTextView } from "@/lib/tasks/free-text";

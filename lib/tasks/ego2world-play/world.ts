@@ -1,4 +1,4 @@
-import type { Value } from "@/lib/ego2world/syntax";
+import type { Value } from "@/lib/tasks/ego2world-play/syntax";
 
 /**
  * The hidden world of an Ego2World episode: the agent (its area and what it holds) and the objects

@@ -1,4 +1,4 @@
-import type { EpisodeSpec } from "@/lib/ego2world/metrics";
+import type { EpisodeSpec } from "@/lib/tasks/ego2world-play/metrics";
 
 /**
  * A hand-made two-task episode for tests: fetch the knife from the drawer, then slice the bread

@@ -1,4 +1,4 @@
-import { isPresent, type World } from "@/lib/ego2world/world";
+import { isPresent, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
  * The person's notes: their belief graph, one row per object (issue #11, "The player"). A row holds

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { miniEpisode } from "@/lib/ego2world/__fixtures__/mini-episode";
-import { aggregateEpisodeScores, engineOf, multisetF1, multisetOverlap, playTasks, replanCount, scoreEpisode, taskCompletionRate, worldStateRecovery } from "@/lib/ego2world/metrics";
+import { miniEpisode } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode";
+import { aggregateEpisodeScores, engineOf, multisetF1, multisetOverlap, playTasks, replanCount, scoreEpisode, taskCompletionRate, worldStateRecovery } from "@/lib/tasks/ego2world-play/metrics";
 
 const reference = { tasks: miniEpisode().tasks.map((task) => ({ id: task.id, actions: task.reference })) };
 

@@ -10,8 +10,8 @@ import {
   type ParsedAction,
   type Predicate,
   type Value,
-} from "@/lib/ego2world/syntax";
-import { cloneWorld, freshId, isObjectField, isPresent, readAttr, sameValue, type World, type WorldObject } from "@/lib/ego2world/world";
+} from "@/lib/tasks/ego2world-play/syntax";
+import { cloneWorld, freshId, isObjectField, isPresent, readAttr, sameValue, type World, type WorldObject } from "@/lib/tasks/ego2world-play/world";
 
 /**
  * The Ego2World simulator (issue #11, "The rule language"): pure functions over a world. One

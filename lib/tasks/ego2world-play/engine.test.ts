@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileRules, expandNames, goalHolds, runAction, type RuleSpec, type SkillSpec } from "@/lib/ego2world/engine";
-import { formatAction, normaliseAction, parseAction, parseEffect, parsePredicate } from "@/lib/ego2world/syntax";
-import type { World } from "@/lib/ego2world/world";
+import { compileRules, expandNames, goalHolds, runAction, type RuleSpec, type SkillSpec } from "@/lib/tasks/ego2world-play/engine";
+import { formatAction, normaliseAction, parseAction, parseEffect, parsePredicate } from "@/lib/tasks/ego2world-play/syntax";
+import type { World } from "@/lib/tasks/ego2world-play/world";
 
 /** A small kitchen: a counter and a fridge, a cup, a knife, bread, a plate on the counter. */
 function kitchen(): World {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { miniEpisode } from "@/lib/ego2world/__fixtures__/mini-episode";
-import { changeSummary, observe } from "@/lib/ego2world/observe";
-import type { World } from "@/lib/ego2world/world";
+import { miniEpisode } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode";
+import { changeSummary, observe } from "@/lib/tasks/ego2world-play/observe";
+import type { World } from "@/lib/tasks/ego2world-play/world";
 
 function changed(mutate: (world: World) => void): World {
   const world = structuredClone(miniEpisode().world);

@@ -1,7 +1,7 @@
-import { compileRules, goalHolds, runAction, type RuleSpec, type SkillSpec } from "@/lib/ego2world/engine";
-import { multisetOverlap } from "@/lib/ego2world/metrics";
-import { isReservedWord, isWord, normaliseAction, parseAction, parseEffect, parsePredicate } from "@/lib/ego2world/syntax";
-import { cloneWorld, isObjectField, type World } from "@/lib/ego2world/world";
+import { compileRules, goalHolds, runAction, type RuleSpec, type SkillSpec } from "@/lib/tasks/ego2world-play/engine";
+import { multisetOverlap } from "@/lib/tasks/ego2world-play/metrics";
+import { isReservedWord, isWord, normaliseAction, parseAction, parseEffect, parsePredicate } from "@/lib/tasks/ego2world-play/syntax";
+import { cloneWorld, isObjectField, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
  * The importer's checks of one episode beyond its JSON shape: every rule, skill, goal and action

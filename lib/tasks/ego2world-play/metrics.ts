@@ -1,6 +1,6 @@
-import { compileRules, expandNames, goalHolds, runAction, type Engine, type RuleSpec, type SkillSpec } from "@/lib/ego2world/engine";
-import { normaliseAction } from "@/lib/ego2world/syntax";
-import { cloneWorld, slotKeys, slotValue, type World } from "@/lib/ego2world/world";
+import { compileRules, expandNames, goalHolds, runAction, type Engine, type RuleSpec, type SkillSpec } from "@/lib/tasks/ego2world-play/engine";
+import { normaliseAction } from "@/lib/tasks/ego2world-play/syntax";
+import { cloneWorld, slotKeys, slotValue, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
  * Ego2World scoring (issue #11, "Scoring"), the same for people and imported agent runs. The

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { miniEpisode } from "@/lib/ego2world/__fixtures__/mini-episode";
-import { applyEgoEvent, applyNoteEvent, beliefAccuracy, emptyEgoDraft, noteAreaMatches, type Note } from "@/lib/ego2world/notes";
+import { miniEpisode } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode";
+import { applyEgoEvent, applyNoteEvent, beliefAccuracy, emptyEgoDraft, noteAreaMatches, type Note } from "@/lib/tasks/ego2world-play/notes";
 
 const seen = (object: string, area: string): Note => ({ object, area, state: "", confidence: "high", source: "seen" });
 

@@ -1,5 +1,5 @@
-import type { Value } from "@/lib/ego2world/syntax";
-import { isPresent, type World } from "@/lib/ego2world/world";
+import type { Value } from "@/lib/tasks/ego2world-play/syntax";
+import { isPresent, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
  * What a person observes of the hidden world (issue #11): the objects whose `area` is the current

@@ -1,7 +1,7 @@
 /**
  * The Ego2World rule language as text (issue #11, "The rule language"): actions `name(arg, ...)`,
  * preconditions and goals `term = operand` / `term != operand`, effects `term := operand`,
- * `create LABEL attr=operand ...` and `destroy P`. Parsing only; lib/ego2world/engine.ts runs them.
+ * `create LABEL attr=operand ...` and `destroy P`. Parsing only; lib/tasks/ego2world-play/engine.ts runs them.
  */
 
 /** A value of the world: an object's slot, a literal, an argument. */
