@@ -269,9 +269,9 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   headlineMetric?: string;
   agreementEncodings: AgreementEncoding<Answer>[];
   /**
-   * Optional (added for GridWM-Judge): the key as an answer of this kind (e.g. { choice: "C" }),
-   * shown to annotators after a practice item. Kinds without it (ordering kinds) give their
-   * key's `order` instead.
+   * Optional: the key as an answer of this kind (e.g. { choice: "C" }, { order }), shown to
+   * annotators after a practice item (ResponseAck.feedback.answer, laid out by the kind's UI) and
+   * to researchers beside a replay. Kinds without it show no key there.
    */
   keyAnswer?(key: Key): Answer;
   /** The answer key rendered for item reviewers (never for annotators). */

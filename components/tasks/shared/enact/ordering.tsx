@@ -1,7 +1,9 @@
 "use client";
 
 import { useDrag, useDragLayer, useDrop } from "react-dnd";
+import { useMemo } from "react";
 import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
+import { orderingActions, pickedOf, slotsOf } from "@/components/tasks/shared/enact/ordering-store";
 import { usePointerKind } from "@/components/tasks/shared/enact/dnd";
 import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 import { slotKeysText, slotOfKey } from "@/components/tasks/shared/enact/layout";
@@ -10,7 +12,8 @@ import { slotKeysText, slotOfKey } from "@/components/tasks/shared/enact/layout"
  * The slot-filling interaction shared by the ordering kinds (ENACT forward and inverse): a library
  * of lettered candidates, numbered slots, drag and drop (react-dnd), a keyboard path (focus a
  * candidate and press a slot's number; in a slot, a number moves it and Delete clears it) and
- * click-to-clear. Every action goes through the annotation store, which records the event.
+ * click-to-clear. Every action dispatches its event to the annotation store
+ * (components/tasks/shared/enact/ordering-store.ts), which records it.
  */
 
 export const CANDIDATE = "candidate";
@@ -39,22 +42,23 @@ export function CandidateTile({
   children: React.ReactNode;
 }) {
   const api = useAnnotationStoreApi();
+  const actions = useMemo(() => orderingActions(api), [api]);
   const pointer = usePointerKind();
   const readOnly = useAnnotationStore((s) => s.readOnly || s.submitted);
-  const length = useAnnotationStore((s) => s.length);
-  const slot = useAnnotationStore((s) => s.slots.indexOf(candidate));
-  const picked = useAnnotationStore((s) => s.picked?.candidate === candidate);
+  const length = useAnnotationStore((s) => slotsOf(s).length);
+  const slot = useAnnotationStore((s) => slotsOf(s).indexOf(candidate));
+  const picked = useAnnotationStore((s) => pickedOf(s)?.candidate === candidate);
   const [{ dragging }, drag] = useDrag<DragItem, unknown, { dragging: boolean }>(
     () => ({
       type: CANDIDATE,
       item: () => {
-        const fromSlot = api.getState().slots.indexOf(candidate);
-        api.getState().pick(candidate, fromSlot >= 0 ? fromSlot : null, pointer);
+        const fromSlot = slotsOf(api.getState()).indexOf(candidate);
+        actions.pick(candidate, fromSlot >= 0 ? fromSlot : null, pointer);
         return { candidate, fromSlot: fromSlot >= 0 ? fromSlot : null };
       },
       canDrag: () => !api.getState().readOnly && !api.getState().submitted,
       end: (_item, monitor) => {
-        if (!monitor.didDrop()) api.getState().cancelPick();
+        if (!monitor.didDrop()) actions.cancelPick();
       },
       collect: (monitor) => ({ dragging: monitor.isDragging() }),
     }),
@@ -66,15 +70,15 @@ export function CandidateTile({
   const onTap = () => {
     const state = api.getState();
     if (state.readOnly || state.submitted) return onActivate?.();
-    if (state.picked?.candidate === candidate) state.cancelPick();
-    else state.pick(candidate, slot >= 0 ? slot : null, "touch");
+    if (pickedOf(state)?.candidate === candidate) actions.cancelPick();
+    else actions.pick(candidate, slot >= 0 ? slot : null, "touch");
   };
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (readOnly) return;
     const target = slotOfKey(event.key, length);
     if (target !== null) {
       event.preventDefault();
-      api.getState().place(candidate, target, "keyboard");
+      actions.place(candidate, target, "keyboard");
     } else if ((event.key === "Enter" || event.key === " ") && onActivate) {
       event.preventDefault();
       onActivate();
@@ -138,19 +142,20 @@ export function SlotBox({
   emptyText: string;
 }) {
   const api = useAnnotationStoreApi();
+  const actions = useMemo(() => orderingActions(api), [api]);
   const pointer = usePointerKind();
-  const candidate = useAnnotationStore((s) => s.slots[slot] ?? null);
+  const candidate = useAnnotationStore((s) => slotsOf(s)[slot] ?? null);
   const readOnly = useAnnotationStore((s) => s.readOnly || s.submitted);
-  const length = useAnnotationStore((s) => s.length);
+  const length = useAnnotationStore((s) => slotsOf(s).length);
   const [{ over }, drop] = useDrop<DragItem, unknown, { over: boolean }>(
     () => ({
       accept: CANDIDATE,
       canDrop: () => !api.getState().readOnly && !api.getState().submitted,
       drop: (item) => {
         const state = api.getState();
-        if (item.fromSlot === slot) state.cancelPick();
-        else if (item.fromSlot !== null && state.slots[item.fromSlot] === item.candidate) state.moveSlot(item.fromSlot, slot, pointer);
-        else state.place(item.candidate, slot, pointer);
+        if (item.fromSlot === slot) actions.cancelPick();
+        else if (item.fromSlot !== null && slotsOf(state)[item.fromSlot] === item.candidate) actions.moveSlot(item.fromSlot, slot, pointer);
+        else actions.place(item.candidate, slot, pointer);
       },
       collect: (monitor) => ({ over: monitor.isOver() && monitor.canDrop() }),
     }),
@@ -161,13 +166,13 @@ export function SlotBox({
       type: CANDIDATE,
       item: () => {
         // canDrag lets only filled slots start a drag
-        const current = api.getState().slots[slot] ?? -1;
-        api.getState().pick(current, slot, pointer);
+        const current = slotsOf(api.getState())[slot] ?? -1;
+        actions.pick(current, slot, pointer);
         return { candidate: current, fromSlot: slot };
       },
-      canDrag: () => !api.getState().readOnly && !api.getState().submitted && api.getState().slots[slot] !== null,
+      canDrag: () => !api.getState().readOnly && !api.getState().submitted && slotsOf(api.getState())[slot] !== null,
       end: (_item, monitor) => {
-        if (!monitor.didDrop()) api.getState().cancelPick();
+        if (!monitor.didDrop()) actions.cancelPick();
       },
       collect: (monitor) => ({ dragging: monitor.isDragging() }),
     }),
@@ -175,17 +180,17 @@ export function SlotBox({
   );
   const filled = candidate !== null;
   // a candidate selected by a tap (touch) waits for a step: this one takes it
-  const waiting = useAnnotationStore((s) => (s.picked !== null && !s.readOnly && !s.submitted ? s.picked.candidate : null));
+  const waiting = useAnnotationStore((s) => (pickedOf(s) !== null && !s.readOnly && !s.submitted ? (pickedOf(s)?.candidate ?? null) : null));
   const target = pointer === "touch" && waiting !== null && waiting !== candidate;
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (readOnly || !filled) return;
     const target = slotOfKey(event.key, length);
     if (target !== null) {
       event.preventDefault();
-      api.getState().moveSlot(slot, target, "keyboard");
+      actions.moveSlot(slot, target, "keyboard");
     } else if (event.key === "Delete" || event.key === "Backspace" || event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      api.getState().clearSlot(slot, "keyboard");
+      actions.clearSlot(slot, "keyboard");
     }
   };
   const noteTone = note ? { good: "border-emerald-500 ring-2 ring-emerald-200", bad: "border-red-500 ring-2 ring-red-200", neutral: "border-slate-300" }[note.tone] : "";
@@ -202,9 +207,9 @@ export function SlotBox({
         data-filled={filled ? letterOf(candidate) : undefined}
         onClick={(event) => {
           if (readOnly) return;
-          const picked = api.getState().picked;
-          if (pointer === "touch" && picked !== null) api.getState().place(picked.candidate, slot, "touch");
-          else if (filled) api.getState().clearSlot(slot, event.detail === 0 ? "keyboard" : "click");
+          const picked = pickedOf(api.getState());
+          if (pointer === "touch" && picked !== null) actions.place(picked.candidate, slot, "touch");
+          else if (filled) actions.clearSlot(slot, event.detail === 0 ? "keyboard" : "click");
         }}
         onKeyDown={onKeyDown}
         title={filled && !readOnly ? "Click to clear, drag to another step to swap" : undefined}
@@ -241,13 +246,14 @@ export function SlotBox({
 /** The library as a drop target: a candidate dragged out of a step and dropped here leaves the step. */
 export function LibraryDropZone({ className = "", children }: { className?: string; children: React.ReactNode }) {
   const api = useAnnotationStoreApi();
+  const actions = useMemo(() => orderingActions(api), [api]);
   const pointer = usePointerKind();
   const [{ over }, drop] = useDrop<DragItem, unknown, { over: boolean }>(
     () => ({
       accept: CANDIDATE,
       canDrop: (item) => item.fromSlot !== null && !api.getState().readOnly && !api.getState().submitted,
       drop: (item) => {
-        if (item.fromSlot !== null) api.getState().clearSlot(item.fromSlot, pointer);
+        if (item.fromSlot !== null) actions.clearSlot(item.fromSlot, pointer);
       },
       collect: (monitor) => ({ over: monitor.isOver() && monitor.canDrop() }),
     }),
@@ -287,9 +293,9 @@ export function DragPreviewLayer({ render, className = "w-28" }: { render: (cand
  * real button).
  */
 export function OrderingHint({ what, onZoom }: { what: string; onZoom?: (candidate: number) => void }) {
-  const length = useAnnotationStore((s) => s.length);
+  const length = useAnnotationStore((s) => slotsOf(s).length);
   const readOnly = useAnnotationStore((s) => s.readOnly);
-  const picked = useAnnotationStore((s) => s.picked?.candidate ?? null);
+  const picked = useAnnotationStore((s) => pickedOf(s)?.candidate ?? null);
   const pointer = usePointerKind();
   if (readOnly) return null;
   if (pointer === "touch") {
@@ -320,8 +326,8 @@ export function OrderingHint({ what, onZoom }: { what: string; onZoom?: (candida
 
 /** "3 of 6 steps filled" */
 export function FilledCount() {
-  const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
-  const length = useAnnotationStore((s) => s.length);
+  const filled = useAnnotationStore((s) => slotsOf(s).filter((v) => v !== null).length);
+  const length = useAnnotationStore((s) => slotsOf(s).length);
   return (
     <span className="tabular-nums">
       {filled} of {length} steps filled

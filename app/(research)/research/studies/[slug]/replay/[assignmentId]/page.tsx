@@ -40,7 +40,7 @@ export default async function ReplayPage({ params }: { params: Promise<{ slug: s
         idleCapSeconds={data.study.idleCapSeconds}
         events={data.events}
         response={data.response}
-        keyOrder={data.item.keyOrder}
+        keyAnswer={data.item.keyAnswer}
       />
       {esi ? (
         <EsiStepLabels
