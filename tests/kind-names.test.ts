@@ -19,7 +19,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config", "examples", "bench"];
 
 const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
-const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts"];
+const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts", "components/tasks/replay-panels.ts"];
 /**
  * demo data, generated code, benchmark output (bench/.results/, as eslint ignores it), test code
  * (tests and their helpers under testing/) and migrations (they move stored data, whose kind ids are

@@ -1,8 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getTaskModule, kindSettings } from "@/lib/tasks";
-import type { Json } from "@/lib/tasks/types";
+import { getTaskModule, isTaskKind, kindSettings } from "@/lib/tasks";
+import type { Json, KindReplay } from "@/lib/tasks/types";
+import type { ReplayStepLabelInput } from "@/lib/validations/replay";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
 
@@ -187,4 +188,29 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
         }
       : null,
   };
+}
+
+/** The kind's replay hook (its module's `replay`), or null for a kind without one. */
+async function kindReplayOf(kind: string): Promise<KindReplay | null> {
+  const load = isTaskKind(kind) ? getTaskModule(kind).replay : undefined;
+  return load ? load() : null;
+}
+
+/**
+ * What the item's kind adds to a replay (its replay hook): the view the player is given and the
+ * data of the kind's panel below it; the public view and no panel for a kind without a hook.
+ */
+export async function getKindReplay(data: ReplayData, viewerId: string): Promise<{ view: Json; panel: Json | null }> {
+  const hook = await kindReplayOf(data.item.kind);
+  if (!hook) return { view: data.item.view, panel: null };
+  return hook.load({ slug: data.study.slug, assignmentId: data.assignment.id, viewerId, view: data.item.view });
+}
+
+/** A researcher's label of one recorded step of a replayed trajectory, set by the kind's replay hook (INVALID for a kind whose steps take no labels). */
+export async function labelReplayStep(slug: string, labellerId: string, input: ReplayStepLabelInput): Promise<{ seq: number; label: string | null }> {
+  const assignment = await db.assignment.findFirst({ where: { id: input.assignmentId, study: { slug } }, select: { item: { select: { kind: true } } } });
+  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId} in the study "${slug}"`);
+  const hook = await kindReplayOf(assignment.item.kind);
+  if (!hook?.labelStep) throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${assignment.item.kind}, has none)`);
+  return hook.labelStep(slug, labellerId, input);
 }

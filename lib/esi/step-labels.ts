@@ -29,9 +29,9 @@ export const stepLabelInputSchema = z.strictObject({
 });
 export type StepLabelInput = z.infer<typeof stepLabelInputSchema>;
 
-/** Whether a kind's replayed trajectories take step labels (the kind's `stepLabels`). */
-export function kindTakesStepLabels(kind: string): boolean {
-  return isTaskKind(kind) && getTaskModule(kind).stepLabels === true;
+/** Whether a kind's replayed trajectories take step labels: only ESI-Bench's kind has a replay hook that labels steps. */
+function kindTakesStepLabels(kind: string): boolean {
+  return isTaskKind(kind) && getTaskModule(kind).replay !== undefined;
 }
 
 async function assignmentInStudy(slug: string, assignmentId: string) {
@@ -147,3 +147,21 @@ export function contrastiveByMajority(rows: ReadonlyArray<{ assignmentId: string
 }
 
 export { fromDb as stepLabelFromDb };
+
+/** One recorded step as the replay's label panel shows it (the kind's replay panel). */
+export interface LabelledStep {
+  seq: number;
+  action: unknown;
+  valid: boolean;
+  message: string | null;
+  /** the frame the annotator saw after the step */
+  image: string | null;
+  mine: StepLabelName | null;
+  labels: Array<{ labeller: string; label: StepLabelName }>;
+}
+
+/** The data of the replay's label panel: the steps after the start, and the study-wide agreement. */
+export interface EsiReplayPanel {
+  steps: LabelledStep[];
+  agreement: EsiStepLabelSummary;
+}

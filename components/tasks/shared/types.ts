@@ -98,6 +98,13 @@ export interface ItemPageView {
   scoreText?(score: unknown): string;
 }
 
+/** What a kind's panel below the replay player is given (components/tasks/replay-panels.ts): the data of its replay hook (lib/tasks/<kind>/replay.ts). */
+export interface ReplayPanelProps {
+  slug: string;
+  assignmentId: string;
+  panel: unknown;
+}
+
 /** Where an answer's `choice` sits among lettered notes: its first letter, A = 0 (null without a text choice). */
 export function choicePlace(answer: unknown): number | null {
   const choice = answer !== null && typeof answer === "object" ? (answer as { choice?: unknown }).choice : undefined;

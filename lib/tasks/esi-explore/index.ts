@@ -408,7 +408,7 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
   title: "ESI-Bench: explore, then answer",
   benchmark: ESI_BENCHMARK,
   defaultConfidenceScale: { scale: "PERCENT", reason: "ESI-Bench asks for confidence c in [0, 1] (App. E)" },
-  stepLabels: true,
+  replay: () => import("@/lib/tasks/esi-explore/replay").then((m) => m.replay),
   publicSchema: esiPublicSchema,
   keySchema: esiKeySchema,
   itemSchema: esiItemSchema,

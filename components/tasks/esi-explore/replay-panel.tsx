@@ -4,32 +4,31 @@ import { useState } from "react";
 import { callApi } from "@/lib/client/api";
 import { describeAction } from "@/lib/esi/actions";
 import type { EsiStepLabelSummary } from "@/lib/esi/figures";
+import type { EsiReplayPanel, LabelledStep, StepLabelName } from "@/lib/esi/step-labels";
+import type { ReplayPanelProps } from "@/components/tasks/shared/types";
 
 /**
  * Researchers label each step of a replayed ESI-Bench trajectory as redundant, confirmatory or
  * contrastive (the paper's annotation): the frame the annotator saw, the action, the refusal if
  * any, one's own label (click again to remove it; keys 1-3 on a focused row) and the other
- * labellers'. Alpha over labellers (study-wide) is shown above.
+ * labellers'. Alpha over labellers (study-wide) is shown above. The panel's data comes from
+ * the kind's replay hook (lib/tasks/esi-explore/replay.ts).
  */
 
-export interface LabelledStep {
-  seq: number;
-  action: unknown;
-  valid: boolean;
-  message: string | null;
-  image: string | null;
-  mine: Label | null;
-  labels: Array<{ labeller: string; label: Label }>;
-}
-
-type Label = "redundant" | "confirmatory" | "contrastive";
+type Label = StepLabelName;
 const LABELS: Array<{ id: Label; key: string; tone: string; active: string }> = [
   { id: "redundant", key: "1", tone: "text-slate-700", active: "border-slate-600 bg-slate-600 text-white" },
   { id: "confirmatory", key: "2", tone: "text-sky-800", active: "border-sky-700 bg-sky-700 text-white" },
   { id: "contrastive", key: "3", tone: "text-emerald-800", active: "border-emerald-700 bg-emerald-700 text-white" },
 ];
 
-export function EsiStepLabels({ slug, assignmentId, steps: initial, agreement }: { slug: string; assignmentId: string; steps: LabelledStep[]; agreement: EsiStepLabelSummary }) {
+/** ESI-Bench's panel below the replay player (components/tasks/replay-panels.ts). */
+export function EsiReplayPanelView({ slug, assignmentId, panel }: ReplayPanelProps) {
+  const { steps, agreement } = panel as EsiReplayPanel;
+  return <EsiStepLabels slug={slug} assignmentId={assignmentId} steps={steps} agreement={agreement} />;
+}
+
+function EsiStepLabels({ slug, assignmentId, steps: initial, agreement }: { slug: string; assignmentId: string; steps: LabelledStep[]; agreement: EsiStepLabelSummary }) {
   const [steps, setSteps] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState<number | null>(null);
