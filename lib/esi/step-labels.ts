@@ -30,14 +30,14 @@ export const stepLabelInputSchema = z.strictObject({
 export type StepLabelInput = z.infer<typeof stepLabelInputSchema>;
 
 /** Whether a kind's replayed trajectories take step labels: only ESI-Bench's kind has a replay hook that labels steps. */
-function kindTakesStepLabels(kind: string): boolean {
+function takesStepLabels(kind: string): boolean {
   return isTaskKind(kind) && getTaskModule(kind).replay !== undefined;
 }
 
 async function assignmentInStudy(slug: string, assignmentId: string) {
   const assignment = await db.assignment.findFirst({ where: { id: assignmentId, study: { slug } }, select: { id: true, studyId: true, item: { select: { kind: true } } } });
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
-  if (!kindTakesStepLabels(assignment.item.kind)) throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
+  if (!takesStepLabels(assignment.item.kind)) throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
   return assignment;
 }
 
