@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 import { callApi } from "@/lib/client/api";
-import { describeAction } from "@/lib/esi/actions";
-import type { EsiStepLabelSummary } from "@/lib/esi/figures";
-import type { EsiReplayPanel, LabelledStep, StepLabelName } from "@/lib/esi/step-labels";
+import { describeAction } from "@/lib/tasks/esi-explore/actions";
+import type { EsiStepLabelSummary } from "@/lib/tasks/esi-explore/figures";
+import type { EsiReplayPanel, LabelledStep, StepLabelName } from "@/lib/tasks/esi-explore/step-labels";
 import type { ReplayPanelProps } from "@/components/tasks/shared/types";
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { getReplaySteps, setStepLabel, stepLabelInputSchema, type EsiReplayPanel } from "@/lib/esi/step-labels";
+import { getReplaySteps, setStepLabel, stepLabelInputSchema, type EsiReplayPanel } from "@/lib/tasks/esi-explore/step-labels";
 import type { Json, KindReplay } from "@/lib/tasks/types";
 
 /**

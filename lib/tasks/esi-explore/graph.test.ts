@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { actionKey, actionOfKey, parseActionKey, esiActionSchema } from "@/lib/esi/actions";
-import { CANNOT_DO_THAT, distancesFromInitial, esiGraphSchema, followActions, randomWalkStates, stepGraph, viewpointOf } from "@/lib/esi/graph";
+import { actionKey, actionOfKey, parseActionKey, esiActionSchema } from "@/lib/tasks/esi-explore/actions";
+import { CANNOT_DO_THAT, distancesFromInitial, esiGraphSchema, followActions, randomWalkStates, stepGraph, viewpointOf } from "@/lib/tasks/esi-explore/graph";
 
 const raw = {
   initial: "s0",

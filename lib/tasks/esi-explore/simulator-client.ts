@@ -1,7 +1,7 @@
 import pRetry from "p-retry";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { esiObjectNameSchema } from "@/lib/esi/actions";
+import { esiObjectNameSchema } from "@/lib/tasks/esi-explore/actions";
 
 /**
  * The client of a live simulator attached to an ESI study over HTTP (docs/esi.md, "Simulator

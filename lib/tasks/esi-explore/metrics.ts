@@ -31,7 +31,7 @@ export interface CountMetric {
   value: number | null;
   successes: number;
   trials: number;
-  /** Wilson 95% interval (accuracy: with a design effect over items, lib/esi/figures.ts) */
+  /** Wilson 95% interval (accuracy: with a design effect over items, lib/tasks/esi-explore/figures.ts) */
   ci: [number, number] | null;
   /** why there is no interval ("one item") */
   reason?: string;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actionKey, esiObjectNameSchema, parseActionKey, type EsiAction } from "@/lib/esi/actions";
+import { actionKey, esiObjectNameSchema, parseActionKey, type EsiAction } from "@/lib/tasks/esi-explore/actions";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 

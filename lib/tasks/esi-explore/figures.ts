@@ -1,7 +1,7 @@
 import type { CalibrationResult } from "@/lib/dashboard/calibration";
 import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
-import { compareConditions } from "@/lib/esi/conditions";
-import { esiConfidenceMapping, type ConfidenceScaleName, type EsiConfidenceMapping } from "@/lib/esi/confidence";
+import { compareConditions } from "@/lib/tasks/esi-explore/conditions";
+import { esiConfidenceMapping, type ConfidenceScaleName, type EsiConfidenceMapping } from "@/lib/tasks/esi-explore/confidence";
 import {
   confidenceAgainstStep,
   countMetric,
@@ -13,7 +13,7 @@ import {
   type StepPoint,
   type Trajectory,
   type TrajectorySummary,
-} from "@/lib/esi/metrics";
+} from "@/lib/tasks/esi-explore/metrics";
 
 /**
  * The ESI-Bench section of a study dashboard, from scored answers (pure; lib/dashboard/esi.ts

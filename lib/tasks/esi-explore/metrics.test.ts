@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { beliefsByStep, confidenceAgainstStep, countMetric, finalCalibration, intermediateCalibration, measureTrajectory, observationSeqs, revisesBelief, seesContrastiveView, summariseTrajectories, visitsDistinctViewpoints, type BeliefPoint, type TracePoint, type Trajectory } from "@/lib/esi/metrics";
-import { applyEsiEvent, choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing } from "@/lib/esi/belief";
+import { beliefsByStep, confidenceAgainstStep, countMetric, finalCalibration, intermediateCalibration, measureTrajectory, observationSeqs, revisesBelief, seesContrastiveView, summariseTrajectories, visitsDistinctViewpoints, type BeliefPoint, type TracePoint, type Trajectory } from "@/lib/tasks/esi-explore/metrics";
+import { applyEsiEvent, choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing } from "@/lib/tasks/esi-explore/belief";
 
 const at = (seq: number, viewpoint: string | null, contrastive = false, valid = true, state: string | null = `s${seq}`): TracePoint => ({ seq, viewpoint, contrastive, valid, state });
 const belief = (step: number, choice: BeliefPoint["choice"], confidence: number | null = null, correct: boolean | null = null): BeliefPoint => ({ step, choice, confidence, correct });

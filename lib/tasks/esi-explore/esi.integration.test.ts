@@ -8,7 +8,7 @@ import { submitResponse } from "@/lib/responses/responses";
 import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
 import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
 import { agentRuns } from "@/lib/dashboard/agents";
-import { getReplaySteps, setStepLabel } from "@/lib/esi/step-labels";
+import { getReplaySteps, setStepLabel } from "@/lib/tasks/esi-explore/step-labels";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TrajectoryEvent } from "@/lib/validations/annotate";

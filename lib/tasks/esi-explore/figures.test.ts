@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { esiSection, modelName, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
-import { summariseStepLabels } from "@/lib/esi/step-labels";
-import type { Trajectory } from "@/lib/esi/metrics";
+import { esiSection, modelName, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
+import { summariseStepLabels } from "@/lib/tasks/esi-explore/step-labels";
+import type { Trajectory } from "@/lib/tasks/esi-explore/metrics";
 
 const human = (annotatorId: string, condition: string, subcategory: string, correct: boolean, confidence = 0.7): HumanAnswer => ({ annotatorId, condition, category: "C1", subcategory, correct, confidence, trajectory: null });
 const model = (condition: string, subcategory: string, correct: boolean, steps: number | null = null): ModelAnswer => ({ runId: "model:GPT", runName: "GPT", condition, category: "C1", subcategory, correct, steps });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ExplorationStepLabel } from "@/lib/generated/prisma/enums";
-import type { EsiStepLabelSummary } from "@/lib/esi/figures";
+import type { EsiStepLabelSummary } from "@/lib/tasks/esi-explore/figures";
 import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { Json } from "@/lib/tasks/types";

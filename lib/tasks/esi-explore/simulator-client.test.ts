@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startSimulatorEpisode, stepSimulatorEpisode } from "@/lib/esi/simulator-client";
+import { startSimulatorEpisode, stepSimulatorEpisode } from "@/lib/tasks/esi-explore/simulator-client";
 
 const episode = { episodeId: "ep-1", image: "https://sim.local/frame.png", objects: ["mug_1"] };
 const request = { itemId: "item-1", assignmentId: "a-1", scene: null, room: null, initialPose: null };
