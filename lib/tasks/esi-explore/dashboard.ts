@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { confidenceToProbability } from "@/lib/esi/confidence";
-import { effectiveCondition, isEsiCondition } from "@/lib/esi/conditions";
-import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
-import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
-import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
+import { confidenceToProbability } from "@/lib/tasks/esi-explore/confidence";
+import { effectiveCondition, isEsiCondition } from "@/lib/tasks/esi-explore/conditions";
+import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
+import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/tasks/esi-explore/metrics";
+import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/tasks/esi-explore/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { AGENT_RUN_PREFIX, isAgentRun } from "@/lib/dashboard/agents";
