@@ -109,6 +109,18 @@ describe("parseEnactModelAnswer with the reference length, as the released _pars
   it("takes a list the release cannot evaluate as Python ([1 2 3]) by its fallback, the numbers as they are", () => {
     expect(parseEnactModelAnswer("[3 1 2]", 3)).toEqual({ order: [2, 0, 1] });
   });
+
+  it("reads '[00, 1]' as Python does (00 is the literal 0): 0-based, then shifted, [1, 2]", () => {
+    expect(parseEnactModelAnswer("[00, 1]", 2)).toEqual({ order: [0, 1] });
+    // '[007, 1]' is no Python literal: the fallback's numbers as they are
+    expect(parseEnactModelAnswer("[007, 1]", 2)).toEqual({ order: [6, 0] });
+  });
+
+  it("keeps an empty JSON list, which the release returns as it is and scores (0), rather than refusing it", () => {
+    expect(parseEnactModelAnswer([], 3)).toEqual({ order: [] });
+    // an empty string, though, the release skips (None): refused here, named in the docs
+    expect(parseEnactModelAnswer("", 3)).toBeNull();
+  });
 });
 
 describe("agreement encodings", () => {
