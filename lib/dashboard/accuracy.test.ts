@@ -163,6 +163,25 @@ describe("accuracyRows", () => {
     expect(tagColumns(rows)).toEqual(["9", "10", UNTAGGED]);
   });
 
+  it("gives a kind's answers under each study condition a row apart, none first, never pooled (a kind without KindConditions: the names as they are)", () => {
+    const rows = accuracyRows(
+      [
+        { kind: "enact-forward", tag: "3", condition: "b-arm", item: 1, row: { ...row(s(true, 3, 3)), annotator: "p" } },
+        { kind: "enact-forward", tag: "3", condition: "a-arm", item: 1, row: { ...row(s(false, 0, 3)), annotator: "q" } },
+        { kind: "enact-forward", tag: "3", condition: null, item: 2, row: { ...row(s(true, 3, 3)), annotator: "p" } },
+        { kind: "enact-forward", tag: "3", condition: "b-arm", item: 3, row: { ...row(s(true, 3, 3)), annotator: "q" } },
+      ],
+      "humans",
+      "Humans",
+      "k",
+    );
+    expect(rows.map((r) => [r.condition ?? null, r.conditionLabel ?? null, r.cells[ALL].n, r.cells[ALL].metrics.TA.value])).toEqual([
+      [null, null, 1, 1],
+      ["a-arm", "a-arm", 1, 0],
+      ["b-arm", "b-arm", 2, 1],
+    ]);
+  });
+
   it("orders tag values numbers first, numerically", () => {
     expect(["right", "10", "3", "left", "4"].sort(compareTagValues)).toEqual(["3", "4", "10", "left", "right"]);
   });
