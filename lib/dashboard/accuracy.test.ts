@@ -182,6 +182,26 @@ describe("accuracyRows", () => {
     ]);
   });
 
+  it("counts beside N the answers without a correctness (an item without a key), which the metric leaves out", () => {
+    const choice = (correct: boolean | null) => ({ correct, score: correct === null ? null : correct ? 1 : 0, options: 4 });
+    const rows = accuracyRows(
+      [
+        { kind: "choice", tag: "a", item: 1, row: { ...row(choice(true)), annotator: "p" } },
+        { kind: "choice", tag: "a", item: 2, row: { ...row(choice(null)), annotator: "p" } },
+        { kind: "choice", tag: "b", item: 3, row: { ...row(choice(false)), annotator: "q" } },
+      ],
+      "humans",
+      "Humans",
+      "k",
+      50,
+    );
+    expect(rows[0].cells.a).toMatchObject({ n: 2, withoutCorrectness: 1 });
+    expect(rows[0].cells.a.metrics.accuracy.value).toBe(1);
+    expect(rows[0].cells.b).toMatchObject({ n: 1 });
+    expect(rows[0].cells.b.withoutCorrectness).toBeUndefined();
+    expect(rows[0].cells[ALL]).toMatchObject({ n: 3, withoutCorrectness: 1 });
+  });
+
   it("orders tag values numbers first, numerically", () => {
     expect(["right", "10", "3", "left", "4"].sort(compareTagValues)).toEqual(["3", "4", "10", "left", "right"]);
   });

@@ -63,8 +63,13 @@ export const ONE_PERSON = "one person";
 export const NO_SPREAD = "no spread: every item the same";
 
 export interface AccuracyCell {
-  /** scored answers in the cell */
+  /** answers in the cell */
   n: number;
+  /**
+   * answers among them without a correctness (the kind's correct() is null: an item without a key,
+   * an answer not graded yet), which the kind's metrics leave out; absent when there are none
+   */
+  withoutCorrectness?: number;
   metrics: Record<string, MetricCell>;
 }
 
@@ -270,8 +275,11 @@ export function kindCells(
   const values = cellRows.map((rows) => aggregateScoredAnswers(taskModule, rows));
   const allValues = aggregateScoredAnswers(taskModule, allRows);
   const out: Record<string, AccuracyCell> = {};
-  strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, metrics: {} }));
-  const all: AccuracyCell = { n: allRows.length, metrics: {} };
+  // the answers the metrics leave out for want of a correctness, counted beside N
+  const unknown = cellRows.map((rows) => rows.reduce((sum, row) => sum + (taskModule.correct(row.score) === null ? 1 : 0), 0));
+  const unknownAll = unknown.reduce((sum, k) => sum + k, 0);
+  strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, ...(unknown[i] > 0 ? { withoutCorrectness: unknown[i] } : {}), metrics: {} }));
+  const all: AccuracyCell = { n: allRows.length, ...(unknownAll > 0 ? { withoutCorrectness: unknownAll } : {}), metrics: {} };
   const undefinedCell = (interval: MetricCell["interval"]): MetricCell => ({ value: null, ci: null, interval, reason: "undefined for these answers" });
   const finite = (value: number | null | undefined): value is number => value !== null && value !== undefined && Number.isFinite(value);
   // every answer's item (its cluster's index, unique across strata) and person, once
