@@ -182,5 +182,6 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
     };
   },
 
+  keyAnswer: (key) => ({ order: [...key.order] }),
   parseModelAnswer: (raw, item) => parseEnactModelAnswer(raw, item?.key.order.length),
 };

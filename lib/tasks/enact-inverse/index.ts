@@ -168,5 +168,6 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
     };
   },
 
+  keyAnswer: (key) => ({ order: [...key.order] }),
   parseModelAnswer: (raw, item) => parseEnactModelAnswer(raw, item?.key.order.length),
 };

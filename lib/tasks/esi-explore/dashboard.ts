@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { confidenceToProbability } from "@/lib/esi/confidence";
-import { effectiveCondition, predictionCondition } from "@/lib/esi/conditions";
-import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
-import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
-import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
+import { confidenceToProbability } from "@/lib/tasks/esi-explore/confidence";
+import { effectiveCondition, predictionCondition } from "@/lib/tasks/esi-explore/conditions";
+import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
+import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/tasks/esi-explore/metrics";
+import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/tasks/esi-explore/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { AGENT_RUN_PREFIX, isAgentRun } from "@/lib/dashboard/agents";
@@ -13,7 +13,7 @@ import type { KindDashboard } from "@/lib/tasks/types";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 
 /**
- * Loads a study's ESI-Bench answers for the dashboard (lib/esi/figures.ts computes the figures):
+ * Loads a study's ESI-Bench answers for the dashboard (lib/tasks/esi-explore/figures.ts computes the figures):
  * non-practice `esi-explore` items, their non-practice responses with the assignment's condition
  * (none: active), the hidden episode trace (viewpoints and contrastive states visited), the
  * recorded steps, the belief events and the researchers' step labels (answers given for the

@@ -10,32 +10,14 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ItemKeyView } from "@/components/replay/item-key-view";
 import { KeyView } from "@/components/review/key-view";
 import { formatDuration } from "@/components/replay/describe-event";
-import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import { itemPageViewOf } from "@/components/tasks/key-views";
 
 export const metadata: Metadata = { title: "Item" };
 
-interface ReviewStep {
-  visibleChange?: string[] | null;
-  stepChanges?: string[] | null;
-  actionChanges?: string[] | null;
-  facts?: string[] | null;
-}
-
-function reviewSteps(review: unknown): ReviewStep[] {
-  if (!review || typeof review !== "object") return [];
-  const record = review as { steps?: ReviewStep[]; transitions?: ReviewStep[] };
-  return record.steps ?? record.transitions ?? [];
-}
-
-function scoreText(score: unknown): string {
-  if (!score || typeof score !== "object") return "";
-  const s = score as { correctPairs?: number; L?: number };
-  return typeof s.correctPairs === "number" && typeof s.L === "number" ? `${Math.round(s.correctPairs * 100) / 100} / ${s.L} pairs` : "";
-}
-
-/** An answer in one line: an order as slot:letter pairs, anything else as its JSON. */
-function answerText(order: number[] | null, answer: unknown): string {
-  if (order) return order.map((c, s) => `${s + 1}:${letterOf(c)}`).join(" ");
+/** An answer in one line: as the kind writes it (its item page view), else its JSON. */
+function answerText(kind: string, answer: unknown): string {
+  const own = itemPageViewOf(kind).answerText?.(answer);
+  if (own) return own;
   const text = JSON.stringify(answer) ?? "";
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
@@ -49,11 +31,8 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
   const { slug, id } = await params;
   await requirePageRole(`/research/studies/${slug}/items/${id}`, "ADMIN", "RESEARCHER");
   const { item, responses, study } = await orPageError(getItemReview(slug, id));
-  const steps = reviewSteps(item.review);
-  const notes: Array<SlotNote | null> = (item.keyOrder ?? []).map((_, i) => {
-    const changes = steps[i]?.visibleChange ?? steps[i]?.stepChanges ?? null;
-    return { tone: "neutral", text: changes && changes.length > 0 ? changes.join(" ") : "key" };
-  });
+  const page = itemPageViewOf(item.kind);
+  const keyInTask = page.keyInTask && item.keyAnswer !== null ? page.keyInTask : null;
   const tags = item.tags && typeof item.tags === "object" ? Object.entries(item.tags as Record<string, unknown>) : [];
   return (
     <div className="space-y-5">
@@ -75,11 +54,11 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
         <span className="text-xs text-slate-400">batch {item.batch}</span>
       </div>
 
-      {item.keyOrder ? (
+      {keyInTask ? (
         <Card>
-          <CardHeader title="The item, with the key's order" description="As annotators see it; the steps hold the right order. Under each step: the reference change (when the key has one)." />
+          <CardHeader title={keyInTask.title} description={keyInTask.description} />
           <div className="p-3">
-            <ItemKeyView kind={item.kind} view={item.view} keyOrder={item.keyOrder} notes={notes} />
+            <ItemKeyView kind={item.kind} view={item.view} keyAnswer={item.keyAnswer} notes={keyInTask.notes(item.review, item.keyAnswer)} />
           </div>
         </Card>
       ) : (
@@ -87,7 +66,7 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
           <Card>
             <CardHeader title="The item" description="As annotators see it (playing a clip here records nothing)." />
             <div className="p-3">
-              <ItemKeyView kind={item.kind} view={item.view} keyOrder={null} />
+              <ItemKeyView kind={item.kind} view={item.view} keyAnswer={null} />
             </div>
           </Card>
           <Card>
@@ -128,8 +107,8 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
                   <Td>{row.purpose.toLowerCase()}</Td>
                   <Td className="font-mono text-xs">
                     {row.response ? (
-                      <span className="block max-w-[16rem] truncate" title={answerText(row.response.order, row.response.answer)}>
-                        {answerText(row.response.order, row.response.answer)}
+                      <span className="block max-w-[16rem] truncate" title={answerText(item.kind, row.response.answer)}>
+                        {answerText(item.kind, row.response.answer)}
                       </span>
                     ) : (
                       <span className="text-slate-400">{row.status.toLowerCase()}</span>
@@ -139,7 +118,7 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
                     {row.response ? (
                       <span className="flex items-center gap-2">
                         <Badge tone={row.response.correct === null ? "slate" : row.response.correct ? "green" : "red"}>{correctnessText(row.response.correct)}</Badge>
-                        <span className="text-xs text-slate-500">{scoreText(row.response.score)}</span>
+                        <span className="text-xs text-slate-500">{page.scoreText?.(row.response.score) ?? ""}</span>
                       </span>
                     ) : null}
                   </Td>
