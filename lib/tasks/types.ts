@@ -194,6 +194,23 @@ export interface TaskAssignmentRules {
   family?: { tags: readonly string[]; required: string; minGap(settings: Record<string, unknown>): number };
 }
 
+/**
+ * How a kind reads study conditions (Study.conditions, an answer's Assignment.condition) in the
+ * dashboard's figures, which show each condition apart (added for ESI-Bench, whose table has a
+ * column per condition). Kinds without it take an assignment's condition as it is, and imported
+ * model predictions as of no condition.
+ */
+export interface KindConditions {
+  /** the condition an answer counts under, from its assignment's (null: the study has none); null: none */
+  ofAssignment(condition: string | null): string | null;
+  /** the condition of an imported model prediction, from its answer or its run's name; null: none named */
+  ofPrediction(answer: unknown, runName: string): string | null;
+  /** the condition in words, e.g. "Active exploration" */
+  label(condition: string): string;
+  /** the order of the benchmark's table */
+  compare(a: string, b: string): number;
+}
+
 /** The importer's path -> URL rewrite given to mapImages: images by the call, videos by `.video` when present. */
 export type AssetReplace = ((ref: string) => string) & { video?: (ref: string) => string };
 
@@ -303,6 +320,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * and why, for the import's message.
    */
   defaultConfidenceScale?: { scale: "PERCENT"; reason: string };
+  /** Optional (added for ESI-Bench): how the kind reads study conditions in the figures (KindConditions). */
+  conditions?: KindConditions;
   /** Optional (issue 23): what a model agent is told about answering the kind (KindAgentContract). */
   agent?: KindAgentContract<Answer>;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */

@@ -41,3 +41,17 @@ export function compareConditions(a: string, b: string): number {
 export function conditionLabel(condition: string): string {
   return isEsiCondition(condition) ? CONDITION_LABELS[condition] : condition;
 }
+
+/** A condition named in a model run's name: "GPT-5 [active]" is active. */
+const CONDITION_IN_NAME = /\b(passive-single|passive-multi|passive-gt|active)\b/;
+
+/**
+ * An imported model prediction's condition: its answer's `condition` when that is one of the four,
+ * else a condition named in its run's name ("GPT-5 [passive-gt]"), else null (not named).
+ */
+export function predictionCondition(answer: unknown, runName: string): EsiCondition | null {
+  const claimed = answer !== null && typeof answer === "object" ? (answer as { condition?: unknown }).condition : undefined;
+  if (isEsiCondition(claimed)) return claimed;
+  const named = CONDITION_IN_NAME.exec(runName)?.[1];
+  return isEsiCondition(named) ? named : null;
+}

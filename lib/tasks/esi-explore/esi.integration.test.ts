@@ -7,6 +7,10 @@ import { getPlay, playStep } from "@/lib/annotate/play";
 import { submitResponse } from "@/lib/responses/responses";
 import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
 import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
+import { ALL } from "@/lib/dashboard/accuracy";
+import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
+import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
+import { importModelRun } from "@/lib/models/runs";
 import { agentRuns } from "@/lib/dashboard/agents";
 import { getReplaySteps, setStepLabel } from "@/lib/tasks/esi-explore/step-labels";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
@@ -397,6 +401,40 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       ["P1", 0],
       ["P2", 0],
       ["P3", 1],
+    ]);
+  });
+
+  it("splits the study dashboard's main table and comparison by condition, as the paper's table (active 1.0 / passive-single 0, not a pooled 0.5)", async () => {
+    const { study, batch } = await esiStudy(["passive-single", "active"]);
+    const item = await esiItem(study.id, batch.id);
+    const explorer = await annotatorWith(study.id, item.id, "active");
+    await getPlay(explorer.annotator.id, explorer.assignment.id);
+    await submitResponse(explorer.annotator.id, { assignmentId: explorer.assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 90, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    const viewer = await annotatorWith(study.id, item.id, "passive-single");
+    await getPlay(viewer.annotator.id, viewer.assignment.id);
+    await submitResponse(viewer.annotator.id, { assignmentId: viewer.assignment.id, clientId: randomUUID(), answer: { choice: "3" }, confidence: 60, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    // a run naming its condition (right), and one naming none (wrong)
+    await importModelRun({ studySlug: study.slug, name: "M [active]", answersJsonl: `${JSON.stringify({ id: kitchen.id, answer: { choice: "5" } })}\n`, fileName: "m.jsonl" });
+    await importModelRun({ studySlug: study.slug, name: "N", answersJsonl: `${JSON.stringify({ id: kitchen.id, answer: { choice: "3" } })}\n`, fileName: "n.jsonl" });
+
+    clearDashboardCaches();
+    const d = await getStudyDashboard(study.slug, {});
+    const esiRows = (rows: typeof d.accuracy.rows) => rows.filter((row) => row.kind === "esi-explore").map((row) => [row.label, row.condition ?? null, row.conditionLabel ?? null, row.cells[ALL].metrics.accuracy.value]);
+    // the paper's columns in its order: passive single before active
+    expect(esiRows(d.accuracy.rows)).toEqual([
+      ["Humans (pooled)", "passive-single", "Passive, single view", 0],
+      ["Humans (pooled)", "active", "Active exploration", 1],
+    ]);
+    expect(esiRows(d.accuracy.modelRows)).toEqual([
+      ["M [active]", "active", "Active exploration", 1],
+      ["N", null, null, 0],
+    ]);
+    // people under a condition against the model's answers under it, or under none
+    const compared = d.comparison.rows.filter((row) => row.kind === "esi-explore" && row.tag === ALL).map((row) => [row.condition ?? null, row.model.name, row.humans.estimate, row.modelEstimate]);
+    expect(compared).toEqual([
+      ["passive-single", "N", 0, 0],
+      ["active", "M [active]", 1, 1],
+      ["active", "N", 1, 0],
     ]);
   });
 

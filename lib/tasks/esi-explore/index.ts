@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { actionKey, esiActionSchema, type EsiAction } from "@/lib/tasks/esi-explore/actions";
-import { effectiveCondition, ESI_CONDITIONS, isEsiCondition, type EsiCondition } from "@/lib/tasks/esi-explore/conditions";
+import { compareConditions, conditionLabel, effectiveCondition, ESI_CONDITIONS, isEsiCondition, predictionCondition, type EsiCondition } from "@/lib/tasks/esi-explore/conditions";
 import { CANNOT_DO_THAT, esiGraphSchema, randomWalkStates, stateOf, stepGraph, viewpointOf, type EsiGraph } from "@/lib/tasks/esi-explore/graph";
 import { DEFAULT_SIMULATOR_RETRIES, DEFAULT_SIMULATOR_TIMEOUT_MS, MAX_SIMULATOR_BUDGET_MS, startSimulatorEpisode, stepSimulatorEpisode, type SimulatorOptions } from "@/lib/tasks/esi-explore/simulator-client";
 import { isPlainObject, share } from "@/lib/tasks/shared/gridwm/common";
@@ -479,6 +479,16 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
   },
 
   parseModelAnswer: parseEsiModelAnswer,
+  /**
+   * The paper's table has a column per condition (Table 2): an assignment without a condition is
+   * played actively; an imported prediction's condition is its answer's, else its run's name's.
+   */
+  conditions: {
+    ofAssignment: (condition) => effectiveCondition(condition) ?? condition,
+    ofPrediction: predictionCondition,
+    label: conditionLabel,
+    compare: compareConditions,
+  },
   settingsSchema: esiSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
   interactive: esiInteractive,
   agent: esiAgentContract,
