@@ -23,6 +23,8 @@ import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
 import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
+import { TeamContact } from "@/components/annotate/team-contact";
+import type { StudyContact } from "@/lib/studies/contact-text";
 
 /**
  * The annotator's work loop: one item at a time, the next one prefetched while this one is on
@@ -51,6 +53,8 @@ export interface SessionStudy {
   sessionEndsAt?: number | null;
   /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
   desktopOnly?: boolean;
+  /** how participants reach the research team, named where a notice tells them to (lib/studies/contact.ts) */
+  contact?: StudyContact | null;
 }
 
 type Phase =
@@ -290,6 +294,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
           {stall && phase.name === "advancing" ? (
             <StallNotice
               stall={stall}
+              study={study}
               onRetry={() => {
                 void queue.flush();
                 wake.current?.();
@@ -323,7 +328,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
 }
 
 /** The next item could not be loaded: what happened, the automatic retry's countdown, and a button to try at once. */
-function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; onRetry: () => void }) {
+function StallNotice({ stall, study, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; study: SessionStudy; onRetry: () => void }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 500);
@@ -348,6 +353,11 @@ function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attemp
         <button type="button" className={buttonClass("primary", "md", "mt-4")} onClick={onRetry}>
           Try again now
         </button>
+        {stall.attempt >= 2 ? (
+          <p className="mt-3 text-xs text-amber-900">
+            If this goes on, please <TeamContact contact={study.contact ?? null} studyTitle={study.title} />.
+          </p>
+        ) : null}
       </div>
     </div>
   );
@@ -377,7 +387,7 @@ function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {
   );
 }
 
-function Notice({ title, body, action, busy }: { title: string; body: string; action?: React.ReactNode; busy?: boolean }) {
+function Notice({ title, body, action, busy }: { title: string; body: React.ReactNode; action?: React.ReactNode; busy?: boolean }) {
   return (
     <div className="grid flex-1 place-items-center rounded-lg border border-slate-200 bg-white" role="status" aria-busy={busy ? "true" : undefined}>
       <div className="max-w-md px-6 text-center">
@@ -535,7 +545,17 @@ function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; stu
       onSubmit,
     };
   });
-  if (!ui) return <Notice title="This kind of task cannot be shown" body={`No interface is registered for "${view.kind}". Please tell the research team.`} />;
+  if (!ui)
+    return (
+      <Notice
+        title="This kind of task cannot be shown"
+        body={
+          <>
+            No interface is registered for &quot;{view.kind}&quot;. Please <TeamContact contact={study.contact ?? null} studyTitle={study.title} />.
+          </>
+        }
+      />
+    );
   return (
     <AnnotationStoreProvider init={init}>
       <ItemEffects />
