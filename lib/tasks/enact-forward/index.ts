@@ -161,6 +161,8 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
   dashboardWords: enactDashboardWords,
+  // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
+  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 
