@@ -24,6 +24,7 @@ import { buttonClass } from "@/components/ui/button";
 import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
 import { TeamContact } from "@/components/annotate/team-contact";
+import { StudyContactProvider } from "@/components/annotate/study-contact-context";
 import type { StudyContact } from "@/lib/studies/contact-text";
 
 /**
@@ -71,7 +72,11 @@ export default function AnnotateSession(props: { study: SessionStudy; initial: N
   // phones and tablets that pose as desktops (iPadOS Safari) are caught here; the work page checks the user agent first
   const [phoneOrTablet] = useState(() => props.study.desktopOnly === true && typeof window !== "undefined" && window.matchMedia(TOUCH_ONLY_QUERY).matches);
   if (phoneOrTablet) return <DesktopOnlyNotice slug={props.study.slug} />;
-  return <SessionLoop {...props} />;
+  return (
+    <StudyContactProvider contact={props.study.contact ?? null} studyTitle={props.study.title}>
+      <SessionLoop {...props} />
+    </StudyContactProvider>
+  );
 }
 
 /** Why the last request for the next item failed: an HTTP status (503: the server is overloaded) or no answer at all. */
