@@ -99,9 +99,17 @@ test("the researcher names the contact on a study with answers; the participant'
   await shoot(page, "consent-contact");
   await page.getByLabel("I have read the text above and agree to take part.").check();
   await page.getByRole("button", { name: "I agree: continue" }).click();
-  await page.goto(`/s/${study.slug}`);
+  await expect(page).toHaveURL(new RegExp(`/s/${study.slug}$`));
   await expect(page.getByTestId("study-contact")).toContainText("Questions about this study? Please write to Ana Ruiz, Embodied AI Lab (ana.ruiz@lab.example.org).");
   await shoot(page, "study-home-contact");
+  for (const [path, name] of [
+    ["withdraw", "withdraw-contact"],
+    ["done", "done-contact"],
+  ] as const) {
+    await page.goto(`/s/${study.slug}/${path}`);
+    await expect(page.getByTestId("study-contact").getByRole("link")).toHaveAttribute("href", mailto);
+    await shoot(page, name);
+  }
 
   // returned by the researcher: the ended page says whom to write to if it is a mistake
   await db.query(`UPDATE "StudyMember" m SET status = 'RETURNED', "statusReason" = 'returned on Prolific', "statusAt" = now() FROM "User" u WHERE u.id = m."userId" AND m."studyId" = $1 AND u."externalId" = $2`, [study.id, pid]);

@@ -122,7 +122,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
             </span>
             {unitNoun ? <span>{share(overall.perfectUnits.agreeing, overall.perfectUnits.total, unitNoun)}</span> : null}
             <span className="text-slate-500">
-              {count(overall.items)} items with 2+ answers · {count(overall.values)} pairable values
+              {count(overall.items)} item{overall.items === 1 ? "" : "s"} with 2+ answers · {count(overall.values)} pairable value{overall.values === 1 ? "" : "s"}
             </span>
           </div>
           {agreement.notes.length > 0 ? <p className="mt-2 text-xs text-amber-800">{agreement.notes.join("; ")}</p> : null}

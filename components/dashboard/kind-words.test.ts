@@ -64,6 +64,7 @@ describe("shared dashboard cards in the kinds' own words", () => {
     )!;
     const choiceText = text(createElement(AgreementSection, { agreement: choice, annotatorNames: ["P1", "P2"], kinds: [kindInfo("choice")], tagKey: null, slug: "s" }));
     expect(choiceText).toMatch(/Perfect agreement: 1 of 2 items/);
+    expect(choiceText).toMatch(/2 items with 2\+ answers · 4 pairable values/);
     expect(choiceText).not.toMatch(/slot|candidate|\d+ of \d+ [\w ]*units?\b/);
 
     const orders = (list: number[][]) => list.map((order, coder) => ({ coder, answer: { order }, score: null }));
