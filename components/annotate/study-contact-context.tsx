@@ -12,7 +12,7 @@ import type { StudyContact } from "@/lib/studies/contact-text";
  */
 const StudyContactContext = createContext<{ contact: StudyContact | null; studyTitle: string } | undefined>(undefined);
 
-export function StudyContactProvider({ contact, studyTitle, children }: { contact: StudyContact | null; studyTitle: string; children: React.ReactNode }) {
+export function StudyContactProvider({ contact, studyTitle, children }: { contact: StudyContact | null; studyTitle: string; children?: React.ReactNode }) {
   return <StudyContactContext.Provider value={{ contact, studyTitle }}>{children}</StudyContactContext.Provider>;
 }
 
