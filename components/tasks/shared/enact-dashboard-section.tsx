@@ -35,7 +35,7 @@ function Cell({ cell }: { cell: EnactOverallCell }) {
 }
 
 function EnactOverallTable({ section, slug }: { section: EnactSection; slug: string }) {
-  const csvRows = section.rows.flatMap((row) => ENACT_OVERALL_METRICS.map((metric) => [row.label, metric, row.answers, row[metric].value, row[metric].ci?.[0] ?? null, row[metric].ci?.[1] ?? null, row[metric].interval, row[metric].reason ?? null]));
+  const csvRows = section.rows.flatMap((row) => ENACT_OVERALL_METRICS.map((metric) => [row.label, row.condition ?? "", metric, row.answers, row[metric].value, row[metric].ci?.[0] ?? null, row[metric].ci?.[1] ?? null, row[metric].interval, row[metric].reason ?? null]));
   return (
     <div className="space-y-3" data-testid="enact-overall">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -43,7 +43,7 @@ function EnactOverallTable({ section, slug }: { section: EnactSection; slug: str
           Every answer of both tasks ({section.kinds.map(shortKind).join(" and ")}) pooled: each answer weighs the same in TA and PA per item, each step in PA, so the task with more answers (and, for PA, longer items) weighs more. In % with the 95% interval
           from the two-way variance ({section.over === "people+items" ? "people and items" : "items alone"}; over items for a model run), as in the accuracy table.
         </p>
-        <CsvDownload fileName={`${slug}-enact-overall`} header={["series", "metric", "n", "value", "ci_lower", "ci_upper", "interval", "reason"]} rows={csvRows} label="Table CSV" />
+        <CsvDownload fileName={`${slug}-enact-overall`} header={["series", "condition", "metric", "n", "value", "ci_lower", "ci_upper", "interval", "reason"]} rows={csvRows} label="Table CSV" />
       </div>
       <ScrollBox className="rounded-md border border-slate-200" label="ENACT overall table">
         <table className="min-w-full text-sm">
@@ -64,9 +64,10 @@ function EnactOverallTable({ section, slug }: { section: EnactSection; slug: str
           </thead>
           <tbody className="divide-y divide-slate-100">
             {section.rows.map((row) => (
-              <tr key={row.series} data-series={row.series} className={row.series === "humans" ? "" : "bg-amber-50/40"}>
+              <tr key={`${row.series}|${row.condition ?? ""}`} data-series={row.series} className={row.series === "humans" ? "" : "bg-amber-50/40"}>
                 <th scope="row" className={`min-w-[7rem] max-w-[14rem] px-3 py-1.5 text-left align-top font-medium text-slate-800 [overflow-wrap:anywhere] ${row.series === "humans" ? "" : "italic"}`}>
                   {row.label}
+                  {row.condition !== null ? <span className="block text-xs font-normal not-italic text-slate-500">condition {row.condition}</span> : null}
                 </th>
                 {ENACT_OVERALL_METRICS.map((metric) => (
                   <Cell key={metric} cell={row[metric]} />

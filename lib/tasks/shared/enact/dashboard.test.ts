@@ -23,7 +23,8 @@ const answers = [
   { kind: "enact-inverse", item: "i2", person: "p2", score: score(1, 2) },
 ];
 
-function snapshotOf(rows: Array<{ kind: string; item: string; person: string; score: EnactScore; plan?: boolean }>): StudySnapshot {
+function snapshotOf(rows: Array<{ kind: string; item: string; person: string; score: EnactScore; plan?: boolean; condition?: string }>): StudySnapshot {
+  const conditions = [...new Set(rows.flatMap((r) => (r.condition ? [r.condition] : [])))];
   const itemIds = [...new Set(rows.map((r) => r.item))];
   const people = [...new Set(rows.map((r) => r.person))];
   const n = rows.length;
@@ -33,11 +34,13 @@ function snapshotOf(rows: Array<{ kind: string; item: string; person: string; sc
     loadedAt: 0,
     items: { keys: [], ids: itemIds, externalIds: itemIds, kinds: itemIds.map((id) => rows.find((r) => r.item === id)!.kind), tags: itemIds.map(() => ({})), index: new Map(itemIds.map((id, i) => [id, i])) },
     annotators: people.map((id) => ({ id, name: `Person ${id}` })),
+    conditions,
     responses: {
       count: n,
       item: Int32Array.from(rows, (r) => itemIds.indexOf(r.item)),
       annotator: Int32Array.from(rows, (r) => people.indexOf(r.person)),
       agreement: Uint8Array.from(rows, (r) => (r.plan ? 1 : 0)),
+      condition: Int32Array.from(rows, (r) => (r.condition ? conditions.indexOf(r.condition) : -1)),
       correct: Uint8Array.from(rows, (r) => (r.score.accepted ? 1 : 0)),
       confidence: new Float64Array(n),
       wallMs: new Float64Array(n),
@@ -109,6 +112,12 @@ describe("ENACT overall: both tasks pooled", () => {
     const one = enactSectionOf({ snapshot, annotatorId: "p2", includePlanAnswers: false, over: "people+items", models: [], predictions: [] })!;
     expect(one.rows[0]).toMatchObject({ label: "Person p2", answers: 4, TA: { value: 0.5 } });
     expect(one.rows[0].PA.value).toBeCloseTo(0.8, 12);
+    // conditions are rows apart, never pooled
+    const split = enactSectionOf({ snapshot: snapshotOf(answers.map((a, i) => ({ ...a, condition: i % 2 === 0 ? "b" : "a" }))), annotatorId: null, includePlanAnswers: false, over: "people+items", models: [], predictions: [] })!;
+    expect(split.rows.map((r) => [r.condition, r.answers])).toEqual([
+      ["a", 4],
+      ["b", 4],
+    ]);
     // one task only: the table's All column already is the overall
     expect(enactSectionOf({ snapshot: snapshotOf(answers.filter((a) => a.kind === "enact-forward")), annotatorId: null, includePlanAnswers: false, over: "people+items", models: [], predictions: [] })).toBeNull();
   });

@@ -1,6 +1,7 @@
 import { twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver, type TwoWayInterval } from "@/lib/stats/two-way-cluster-variance";
 import { aggregateEnact, type EnactScore } from "@/lib/tasks/shared/enact/common";
 import type { StudySnapshot } from "@/lib/dashboard/types";
+import { conditionAt } from "@/lib/dashboard/snapshot-utils";
 import type { ModelPredictionRow } from "@/lib/models/types";
 import type { KindDashboard } from "@/lib/tasks/types";
 
@@ -14,8 +15,9 @@ import type { KindDashboard } from "@/lib/tasks/types";
  * (lib/stats/two-way-cluster-variance.ts): people and items crossed, or items alone when the
  * study takes its people as the population, and over items for a model run (one fixed judge):
  * Wilson at the effective n for TA (a share of 0/1), t for PA (a ratio of sums) and PA per item (a
- * mean), each cut to the range of the answers' own shares as the table cuts its ratios. A study
- * with one ENACT task has no section: the table's All column is that task's overall.
+ * mean), each cut to the range of the answers' own shares as the table cuts its ratios. A study's
+ * conditions are rows apart, never pooled, as in the table. A study with one ENACT task has no
+ * section: the table's All column is that task's overall.
  */
 
 export const ENACT_KINDS: readonly string[] = ["enact-forward", "enact-inverse"];
@@ -46,6 +48,8 @@ export interface EnactOverallRow extends EnactOverall {
   /** "humans" or a model run's id */
   series: string;
   label: string;
+  /** the study condition of the row's answers (Assignment.condition); null: none */
+  condition: string | null;
 }
 
 export interface EnactSection {
@@ -119,30 +123,41 @@ export function enactSectionOf({ snapshot, annotatorId, includePlanAnswers, over
   if (kinds.length < 2) return null;
   const { responses, items } = snapshot;
   const chosen = annotatorId === null ? -1 : snapshot.annotators.findIndex((a) => a.id === annotatorId);
-  const human: EnactAnswer[] = [];
+  // each condition apart (null: none), as the accuracy table shows them
+  const human = new Map<string | null, EnactAnswer[]>();
   for (let r = 0; r < responses.count; r++) {
     if (chosen >= 0 && responses.annotator[r] !== chosen) continue;
     if (!includePlanAnswers && responses.agreement[r] === 1) continue;
     const item = responses.item[r];
     const score = responses.score[r];
     if (!kinds.includes(items.kinds[item]) || !isEnactScore(score)) continue;
-    human.push({ kind: items.kinds[item], item, person: snapshot.annotators[responses.annotator[r]].id, score });
+    push(human, conditionAt(snapshot, r), { kind: items.kinds[item], item, person: snapshot.annotators[responses.annotator[r]].id, score });
   }
-  const byRun = new Map<string, EnactAnswer[]>();
+  const byRun = new Map<string, Map<string | null, EnactAnswer[]>>();
   for (const p of predictions) {
     const item = items.index.get(p.itemId);
     if (item === undefined || !kinds.includes(items.kinds[item]) || !isEnactScore(p.score)) continue;
-    const list = byRun.get(p.runId) ?? [];
-    list.push({ kind: items.kinds[item], item, person: "", score: p.score });
-    byRun.set(p.runId, list);
+    if (!byRun.has(p.runId)) byRun.set(p.runId, new Map());
+    push(byRun.get(p.runId)!, p.condition ?? null, { kind: items.kinds[item], item, person: "", score: p.score });
   }
   const rows: EnactOverallRow[] = [];
-  if (human.length > 0) rows.push({ series: "humans", label: chosen >= 0 ? snapshot.annotators[chosen].name : "Humans (pooled)", ...enactOverall(human, over) });
+  const label = chosen >= 0 ? snapshot.annotators[chosen].name : "Humans (pooled)";
+  for (const [condition, answers] of byCondition(human)) rows.push({ series: "humans", label, condition, ...enactOverall(answers, over) });
   for (const model of models) {
-    const answers = byRun.get(model.id);
-    if (answers) rows.push({ series: model.id, label: model.name, ...enactOverall(answers, "items") });
+    for (const [condition, answers] of byCondition(byRun.get(model.id) ?? new Map())) rows.push({ series: model.id, label: model.name, condition, ...enactOverall(answers, "items") });
   }
   return { kinds: [...kinds], over, rows };
+}
+
+function push(groups: Map<string | null, EnactAnswer[]>, condition: string | null, answer: EnactAnswer): void {
+  const list = groups.get(condition);
+  if (list) list.push(answer);
+  else groups.set(condition, [answer]);
+}
+
+/** The groups in the table's order: no condition first, then the conditions alphabetically. */
+function byCondition(groups: Map<string | null, EnactAnswer[]>): Array<[string | null, EnactAnswer[]]> {
+  return [...groups].sort(([a], [b]) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
 }
 
 /** The ENACT section of the study dashboard, shared by both ENACT kinds (computed once). */
