@@ -23,6 +23,9 @@ import type { PracticeFeedbackInput, PracticeFeedbackView, SlotNote } from "@/co
 import { buttonClass } from "@/components/ui/button";
 import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
+import { TeamContact } from "@/components/annotate/team-contact";
+import { StudyContactProvider } from "@/components/annotate/study-contact-context";
+import type { StudyContact } from "@/lib/studies/contact-text";
 import { useSubmitReadiness } from "@/components/annotate/submit-readiness";
 
 /**
@@ -52,6 +55,8 @@ export interface SessionStudy {
   sessionEndsAt?: number | null;
   /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
   desktopOnly?: boolean;
+  /** how participants reach the research team, named where a notice tells them to (lib/studies/contact.ts) */
+  contact?: StudyContact | null;
 }
 
 type Phase =
@@ -68,7 +73,11 @@ export default function AnnotateSession(props: { study: SessionStudy; initial: N
   // phones and tablets that pose as desktops (iPadOS Safari) are caught here; the work page checks the user agent first
   const [phoneOrTablet] = useState(() => props.study.desktopOnly === true && typeof window !== "undefined" && window.matchMedia(TOUCH_ONLY_QUERY).matches);
   if (phoneOrTablet) return <DesktopOnlyNotice slug={props.study.slug} />;
-  return <SessionLoop {...props} />;
+  return (
+    <StudyContactProvider contact={props.study.contact ?? null} studyTitle={props.study.title}>
+      <SessionLoop {...props} />
+    </StudyContactProvider>
+  );
 }
 
 /** Why the last request for the next item failed: an HTTP status (503: the server is overloaded) or no answer at all. */
@@ -291,6 +300,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
           {stall && phase.name === "advancing" ? (
             <StallNotice
               stall={stall}
+              study={study}
               onRetry={() => {
                 void queue.flush();
                 wake.current?.();
@@ -324,7 +334,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
 }
 
 /** The next item could not be loaded: what happened, the automatic retry's countdown, and a button to try at once. */
-function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; onRetry: () => void }) {
+function StallNotice({ stall, study, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; study: SessionStudy; onRetry: () => void }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 500);
@@ -349,6 +359,11 @@ function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attemp
         <button type="button" className={buttonClass("primary", "md", "mt-4")} onClick={onRetry}>
           Try again now
         </button>
+        {stall.attempt >= 2 ? (
+          <p className="mt-3 text-xs text-amber-900">
+            If this goes on, please <TeamContact contact={study.contact ?? null} studyTitle={study.title} />.
+          </p>
+        ) : null}
       </div>
     </div>
   );
@@ -378,7 +393,7 @@ function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {
   );
 }
 
-function Notice({ title, body, action, busy }: { title: string; body: string; action?: React.ReactNode; busy?: boolean }) {
+function Notice({ title, body, action, busy }: { title: string; body: React.ReactNode; action?: React.ReactNode; busy?: boolean }) {
   return (
     <div className="grid flex-1 place-items-center rounded-lg border border-slate-200 bg-white" role="status" aria-busy={busy ? "true" : undefined}>
       <div className="max-w-md px-6 text-center">
@@ -536,7 +551,17 @@ function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; stu
       onSubmit,
     };
   });
-  if (!ui) return <Notice title="This kind of task cannot be shown" body={`No interface is registered for "${view.kind}". Please tell the research team.`} />;
+  if (!ui)
+    return (
+      <Notice
+        title="This kind of task cannot be shown"
+        body={
+          <>
+            No interface is registered for &quot;{view.kind}&quot;. Please <TeamContact contact={study.contact ?? null} studyTitle={study.title} />.
+          </>
+        }
+      />
+    );
   return (
     <AnnotationStoreProvider init={init}>
       <ItemEffects />

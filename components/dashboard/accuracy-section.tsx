@@ -4,6 +4,7 @@ import { CsvDownload } from "@/components/charts/csv-download";
 import { count, metricInterval, metricValue } from "@/components/dashboard/format";
 import type { AccuracyRow, KindInfo, MetricCell } from "@/lib/dashboard/accuracy";
 import { ScrollBox } from "@/components/ui/scroll-box";
+import { metricsOf, pointsScales } from "@/components/dashboard/kind-words";
 
 const ALL = "__all__";
 
@@ -44,6 +45,11 @@ export function AccuracySection({
   const allRows = [...rows, ...modelRows];
   const metricIds = [...new Set(kinds.flatMap((k) => k.metrics.map((m) => m.id)))];
   const tagTitle = tagKey ?? "tag";
+  // the note's examples and scales are the study's kinds' own metrics (shared code names none)
+  const metrics = metricsOf(kinds);
+  const scales = pointsScales(metrics);
+  const shareExample = metrics.find((m) => m.type === "proportion")?.id;
+  const ratioExample = metrics.find((m) => m.type === "ratio")?.id;
 
   const csvRows: unknown[][] = [];
   for (const row of allRows) {
@@ -83,8 +89,8 @@ export function AccuracySection({
     <div className="space-y-5">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
-          Cells: the metric in % (EXPLORE-Bench&apos;s S_* on their own scales, S_obj and S_uni 0-100, S_att, S_rel and S_key 0-5) · 95% interval by the method named above (Wilson at the effective n for shares
-          such as TA, estimate ± t·√V for means and ratios such as PA, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
+          Cells: the metric in %{scales ? `, or on its own scale (${scales})` : ""} · 95% interval by the method named above (Wilson at the effective n for shares{shareExample ? ` such as ${shareExample}` : ""}, estimate ± t·√V for means and ratios
+          {ratioExample ? ` such as ${ratioExample}` : ""}, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
           person)&quot; where a cell holds one) · N answers, and how many of them have no correctness (an item without a key, an answer not graded yet), left out of the figure. A study&apos;s conditions are rows apart, never pooled. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
         </p>
         <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "condition", "metric", tagTitle, "n", "without_correctness", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />

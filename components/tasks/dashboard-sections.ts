@@ -19,6 +19,8 @@ import type { ChoiceSection } from "@/lib/tasks/choice/dashboard";
 import type { NumericSection } from "@/lib/tasks/numeric/dashboard";
 import { freeTextDashboardSection } from "@/components/tasks/free-text/dashboard-section";
 import type { FreeTextSection } from "@/lib/tasks/free-text/dashboard";
+import { enactDashboardSection } from "@/components/tasks/shared/enact-dashboard-section";
+import type { EnactSection } from "@/lib/tasks/shared/enact/dashboard";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -42,6 +44,7 @@ function entry<Section>(section: KindDashboardSection<Section>, key: string): Da
 }
 
 export const dashboardSections: readonly DashboardSectionEntry[] = [
+  entry<EnactSection>(enactDashboardSection, "enact"),
   entry<GridwmSection>(gridwmDashboardSection, "gridwm"),
   entry<ExploreSection>(exploreDashboardSection, "explore"),
   entry<Ego2worldSection>(ego2worldDashboardSection, "ego2world"),

@@ -7,7 +7,7 @@ import { crossedIndexes, expandByWeights, pigeonholeBootstrap } from "@/lib/stat
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { twoWayRangeInterval, type CrossedColumns } from "@/lib/stats/two-way-cluster-variance";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
-import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
+import type { KindDashboardWords, MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * Accuracy with each kind's own metrics (ENACT: TA, a proportion, and PA, a micro-averaged
@@ -106,11 +106,13 @@ export interface KindInfo {
   title: string;
   benchmark: string;
   metrics: MetricSpec[];
+  /** the kind's own words on shared cards (absent: neutral ones) */
+  words?: KindDashboardWords;
 }
 
 export function kindInfo(kind: string): KindInfo {
   const taskModule = getTaskModule(kind);
-  return { kind, title: taskModule.title, benchmark: taskModule.benchmark, metrics: taskModule.metrics };
+  return { kind, title: taskModule.title, benchmark: taskModule.benchmark, metrics: taskModule.metrics, ...(taskModule.dashboardWords ? { words: taskModule.dashboardWords } : {}) };
 }
 
 /** The tag value of an entry as shown in a column ("—" for items without the tag). */

@@ -34,6 +34,8 @@ export interface MetricSpec {
    * "points" is already on its display scale (EXPLORE's S_obj 0-100, S_att 0-5) and is shown as is.
    */
   scale?: "fraction" | "points";
+  /** "points": the scale's ends, named beside the metric on shared cards (EXPLORE's S_obj 0-100, S_att 0-5) */
+  range?: readonly [number, number];
 }
 
 /** Krippendorff levels of measurement plus kind-specific distances. */
@@ -59,6 +61,12 @@ export interface AgreementEncoding<Answer = unknown> {
   units(answer: Answer, context?: AgreementContext): Array<{ unit: string; value: string | number }>;
   /** Optional (added for GridWM-Judge): true when units() needs its `context` argument. */
   needsContext?: boolean;
+  /**
+   * Optional (issue 37): what one unit is when an item holds several ("slot", "check"), for the
+   * count of units all answers agree on; absent, the item is the unit and only items are counted.
+   * A plural is made by adding "s".
+   */
+  unitNoun?: string;
   /**
    * Optional: the values are orderings written "2,0,1" and `distance` is the normalised Kendall
    * tau distance (other lengths at 1), so the dashboard computes the custom level with
@@ -341,6 +349,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * version changes.
    */
   dashboard?: () => Promise<KindDashboard>;
+  /** Optional (issue 37): the kind's own words on the shared dashboard cards (KindDashboardWords). */
+  dashboardWords?: KindDashboardWords;
   scoring?: KindScoringHooks;
   /**
    * Optional server-side hook, loaded on first use (lib/tasks/<kind>/replay.ts): what the replay
@@ -488,6 +498,27 @@ export interface KindDashboardContext {
   humanAnswers(): Array<{ kind: string; row: ScoredAnswer }>;
   memoize<T>(key: string, compute: () => T): T;
   memoizeAsync<T>(key: string, compute: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The kind's own words on shared dashboard cards where its benchmark's paper says something of its
+ * own (issue 37): shared code names no benchmark, and shows these only when every kind of the
+ * study gives the same words (components/dashboard/kind-words.ts); other studies read neutral text.
+ */
+export interface KindDashboardWords {
+  /** the agreement plan is this benchmark's human-study design */
+  agreementPlan?: {
+    /** how the plan's description opens: "ENACT's design" */
+    name: string;
+    /** the study it comes from, after "as in": "the ENACT human study" */
+    origin: string;
+    /** what the paper did, after the plan's description: its human figures, its differences */
+    paper: string;
+  };
+  /** why answers given for the plan are left out of accuracy by default, after "main annotation only": ", as in ENACT's table" */
+  planAnswersLeftOut?: string;
+  /** said when they are included, after "agreement plan": " (the paper reports human TA / PA from the main annotation only)" */
+  planAnswersIncluded?: string;
 }
 
 /**

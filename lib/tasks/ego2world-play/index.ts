@@ -262,6 +262,7 @@ export const ego2worldAgreementEncodings: AgreementEncoding<Ego2worldAnswer>[] =
     id: "task-success-nominal",
     label: "Each task a unit, nominal: goal reached or not",
     level: "nominal",
+    unitNoun: "task",
     needsContext: true,
     units: (_answer, context) => (context && isEpisodeScore(context.score) ? context.score.tasks.map((task) => ({ unit: `task-${task.id}`, value: task.success ? "success" : "fail" })) : []),
   },

@@ -6,6 +6,7 @@ import {
   contradicts,
   enactAgentContract,
   enactAgreementEncodings,
+  enactDashboardWords,
   enactMetrics,
   enactOrderAnswerSchema,
   enactOrderAnswerSchemaFor,
@@ -160,6 +161,9 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
+  dashboardWords: enactDashboardWords,
+  // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
+  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 

@@ -7,6 +7,7 @@ import {
   contradicts,
   enactAgentContract,
   enactAgreementEncodings,
+  enactDashboardWords,
   enactMetrics,
   enactOrderAnswerSchema,
   enactOrderAnswerSchemaFor,
@@ -148,6 +149,9 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
+  dashboardWords: enactDashboardWords,
+  // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
+  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 

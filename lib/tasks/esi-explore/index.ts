@@ -157,6 +157,7 @@ export const esiAgreementEncodings: AgreementEncoding<EsiAnswer>[] = [
     id: "esi-part-nominal",
     label: "Each sub-question a unit, nominal on its answer",
     level: "nominal",
+    unitNoun: "sub-question",
     units: (answer) =>
       typeof answer.choice === "string"
         ? [{ unit: "", value: answer.choice }]

@@ -161,6 +161,7 @@ export const pairwiseAgreementEncodings: AgreementEncoding<PairwiseAnswer>[] = [
     id: "dimension-ordinal",
     label: "Each dimension of an item a unit, ordinal (B < tie < A)",
     level: "ordinal",
+    unitNoun: "dimension",
     units: (answer) => Object.entries(answer.prefs).map(([unit, value]) => ({ unit, value: shareOfA(value) })),
   },
 ];

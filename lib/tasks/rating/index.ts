@@ -206,12 +206,14 @@ export const ratingAgreementEncodings: AgreementEncoding<RatingAnswer>[] = [
     id: "likert-ordinal",
     label: "Each Likert entry of an item a unit, ordinal",
     level: "ordinal",
+    unitNoun: "Likert rating",
     units: (answer) => Object.entries(answer.ratings).flatMap(([id, value]) => (typeof value === "number" ? [{ unit: id, value }] : [])),
   },
   {
     id: "check-nominal",
     label: "Each yes / no check of an item a unit, nominal",
     level: "nominal",
+    unitNoun: "check",
     units: (answer) => Object.entries(answer.ratings).flatMap(([id, value]) => (typeof value === "string" ? [{ unit: id, value }] : [])),
   },
 ];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { kendallTauDistance } from "@/lib/stats/kendall-tau-distance";
 import { viewArray } from "@/lib/tasks/shared/view-fields";
-import type { AgreementEncoding, Json, KindAgentContract, MetricSpec } from "@/lib/tasks/types";
+import type { AgreementEncoding, Json, KindAgentContract, KindDashboardWords, MetricSpec } from "@/lib/tasks/types";
 
 /**
  * What enact-forward and enact-inverse share: answers are orders (permutations of candidate
@@ -297,6 +297,21 @@ export const enactMetrics: MetricSpec[] = [
   },
 ];
 
+/**
+ * ENACT's words on the shared dashboard cards: the agreement plan is its human study's design
+ * (Wang et al. 2025, App. B.1.2), whose human TA / PA come from the main annotation.
+ */
+export const enactDashboardWords: KindDashboardWords = {
+  agreementPlan: {
+    name: "ENACT's design",
+    origin: "the ENACT human study",
+    paper:
+      "The paper's human TA / PA come from the main annotation. Differences from the paper: it had three annotators on disjoint work, so each plan item got exactly three labels; here every plan item goes to every annotator of the study, however many, and with overlap an item may already hold more than one main answer.",
+  },
+  planAnswersLeftOut: ", as in ENACT's table",
+  planAnswersIncluded: " (the paper reports human TA / PA from the main annotation only)",
+};
+
 // ---------------------------------------------------------------------------------------------
 // Model answers
 
@@ -405,12 +420,14 @@ export const enactAgreementEncodings: AgreementEncoding<EnactOrderAnswer>[] = [
     id: "slot-nominal",
     label: "Each slot a unit, nominal on the chosen candidate",
     level: "nominal",
+    unitNoun: "slot",
     units: (answer) => answer.order.map((candidate, slot) => ({ unit: `slot-${slot}`, value: candidate })),
   },
   {
     id: "slot-ordinal",
     label: "Each candidate a unit, ordinal on the slot it was placed in",
     level: "ordinal",
+    unitNoun: "candidate",
     units: (answer) => {
       const rank = positions(answer.order);
       const units: Array<{ unit: string; value: number }> = [];

@@ -24,6 +24,7 @@ import { PendingFigures } from "@/components/dashboard/pending-figures";
 import { ComparisonHeadline, ComparisonTable, MethodLine } from "@/components/dashboard/comparison-section";
 import { count, duration, fixed, pct } from "@/components/dashboard/format";
 import { PlanPanel } from "@/components/dashboard/plan-panel";
+import { metricsOf, planAnswersNote, sharedWords } from "@/components/dashboard/kind-words";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -130,6 +131,8 @@ export default async function DashboardPage({ params, searchParams }: { params: 
     return <EmptyState title="Nothing to show yet" description="Import items and let annotators work: the dashboard fills in as answers arrive." />;
   }
   const asOf = new Date(d.asOf.loadedAt).toISOString().slice(11, 19);
+  // a benchmark's name on the plan's card only when every kind of the study gives it (components/dashboard/kind-words.ts)
+  const planOrigin = sharedWords(d.kinds, "agreementPlan")?.origin;
   // from a read replica: the figures are as of the older of the read and the replica's replay point
   const replicaAsOf = d.asOf.replica.replica ? (d.asOf.replica.asOf === null ? null : new Date(Math.min(d.asOf.loadedAt, d.asOf.replica.asOf)).toISOString().replace("T", " ").slice(0, 19)) : undefined;
 
@@ -145,11 +148,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
               ? `; answers of the ${choices.excludedParticipants} excluded participant${choices.excludedParticipants === 1 ? "" : "s"} are included`
               : `; so are answers of the ${choices.excludedParticipants} excluded participant${choices.excludedParticipants === 1 ? "" : "s"} (failed the gold rule)`
             : ""}
-          {d.accuracy.planAnswers > 0
-            ? choices.includePlanAnswers
-              ? `; accuracy and calibration include the ${count(d.accuracy.planAnswers)} answers given for the agreement plan (the paper reports human TA / PA from the main annotation only)`
-              : `; accuracy and calibration come from the main annotation only, as in ENACT's table: the ${count(d.accuracy.planAnswers)} answers given for the agreement plan feed the agreement figures`
-            : ""}
+          {d.accuracy.planAnswers > 0 ? planAnswersNote(d.kinds, d.accuracy.planAnswers, choices.includePlanAnswers) : ""}
           . Figures from {count(d.asOf.responses)} answers read at {asOf} UTC
           {replicaAsOf !== undefined ? (
             <span data-testid="replica-freshness">{replicaAsOf === null ? " from the read replica, which has replayed nothing yet" : ` from the read replica: figures as of ${replicaAsOf} UTC`}</span>
@@ -218,7 +217,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
 
       <section id="accuracy" className="scroll-mt-28">
         <Card>
-          <CardHeader title={`Accuracy by task and ${tagTitle}`} description={`${d.kinds.map((k) => k.benchmark).filter((b, i, all) => all.indexOf(b) === i).join(", ")} metrics (${d.kinds[0]?.metrics.map((m) => `${m.id}: ${m.label.toLowerCase()}`).join(", ") ?? ""}) for ${scopeName}, beside imported model runs.`} />
+          <CardHeader title={`Accuracy by task and ${tagTitle}`} description={`${d.kinds.map((k) => k.benchmark).filter((b, i, all) => all.indexOf(b) === i).join(", ")} metrics (${metricsOf(d.kinds).map((m) => `${m.id}: ${m.label.toLowerCase()}`).join(", ")}) for ${scopeName}, beside imported model runs.`} />
           <CardBody>
             {d.accuracy.rows.length === 0 ? (
               <p className="text-sm text-slate-500">No answers from {scopeName} yet.</p>
@@ -265,7 +264,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
 
       <section id="agreement-plan" className="scroll-mt-28">
         <Card>
-          <CardHeader title="Agreement plan" description="Cross-annotation of a stratified sample, as in the ENACT human study." />
+          <CardHeader title="Agreement plan" description={`Cross-annotation of a stratified sample${planOrigin ? `, as in ${planOrigin}` : ""}.`} />
           <CardBody>
             <AgreementPlanSection plan={d.plan} annotatorNames={names} slug={slug} tagKey={choices.tagKeys.some((t) => t.key === DEFAULT_TAG) ? DEFAULT_TAG : (choices.tagKey ?? DEFAULT_TAG)} perCell={AGREEMENT_PLAN_PER_CELL} kinds={d.kinds} />
           </CardBody>
@@ -276,7 +275,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         <Card>
           <CardHeader
             title="Confidence"
-            description={`Stated confidence against correctness (the kind's accepted / rejected) for ${scopeName}, over the answers that have a correctness. ${
+            description={`Stated confidence against correctness (right or wrong by the kind's scorer) for ${scopeName}, over the answers that have a correctness. ${
               d.study.confidenceScale === "LIKERT_5"
                 ? "The 1–5 scale is read as a probability of being right: 1 (guessing) as the item's chance where its kind defines one (1/options on a choice item; 0 otherwise), 5 as 100%, linear between: p = chance + (1 − chance)(v − 1)/4. One bin per scale point."
                 : "The percentage is read as the stated probability of being right, as given. Ten bins of 10 points."
