@@ -114,6 +114,9 @@ describe("computeAgreement", () => {
     expect(both.overall.alpha).toBe(itemsOnly.overall.alpha);
     const width = (ci: [number, number] | null) => ci![1] - ci![0];
     expect(width(both.overall.ci)).toBeGreaterThan(1.5 * width(itemsOnly.overall.ci));
+    // a cell of one item: "one item" in words, either way
+    const one = [...data.slice(0, 6), { ...data[6], tag: "alone" }];
+    for (const over of ["items", "people+items"] as const) expect(computeAgreement(one, 3, { ...options, over })!.byKind[0].cells.alone).toMatchObject({ ci: null, ciReason: "one item" });
   });
 
   it("falls back to a level that suits the encoding and says so", () => {

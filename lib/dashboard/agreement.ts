@@ -699,9 +699,12 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
       const rngBoth = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${level}|items|people+items`));
       intervals = krippendorffAlphaPigeonhole(input, unitIds.map((u) => table.unitCoders[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rngBoth, { resamples });
     } else {
-      intervals = fast
+      const boot = fast
         ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => prep.orders![u] as number[][]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
         : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
+      // one item's resamples are all the same: say so, as the pigeonhole bootstrap does
+      const oneItem = (block: (typeof boot.strata)[number]) => (block.clusters < 2 && block.estimate !== null ? { ...block, ci: null, reason: "one item" } : block);
+      intervals = { strata: boot.strata.map(oneItem), groups: boot.groups.map(oneItem) };
     }
   }
   const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
