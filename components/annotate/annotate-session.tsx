@@ -19,10 +19,11 @@ import { ProgressBar } from "@/components/annotate/progress-bar";
 import { ItemTimer, SessionTimer, ShortcutsButton } from "@/components/annotate/session-extras";
 import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/annotate/queue-provider";
 import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
-import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import type { PracticeFeedbackInput, PracticeFeedbackView, SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
 import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
+import { useSubmitReadiness } from "@/components/annotate/submit-readiness";
 
 /**
  * The annotator's work loop: one item at a time, the next one prefetched while this one is on
@@ -524,7 +525,7 @@ function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; stu
     return {
       assignmentId: view.assignmentId,
       kind: view.kind,
-      ...(ui ? storeInitOf(ui, view.view) : { length: 0 }),
+      ...(ui ? storeInitOf(ui, view.view) : { initialAnswer: null, answerOf: () => null }),
       confidenceScale: study.confidenceScale,
       idleCapMs: idleCapMs(study.idleCapSeconds),
       history: mergedHistory(view, queue),
@@ -579,15 +580,8 @@ function ItemEffects() {
 }
 
 function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; view: unknown }) {
-  const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
-  const length = useAnnotationStore((s) => s.length);
-  const hasConfidence = useAnnotationStore((s) => s.confidence !== null);
-  const submitted = useAnnotationStore((s) => s.submitted);
   const submit = useAnnotationStore((s) => s.submit);
-  const answerMissing = useAnnotationStore((s) => (ui.answerOf ? (s.currentAnswer() === null ? ui.missing?.(s.answer, view) || "Answer first" : "") : ""));
-  const complete = ui.answerOf ? answerMissing === "" : filled === length;
-  const ready = complete && hasConfidence && !submitted;
-  const missing = ui.answerOf ? answerMissing || (!hasConfidence ? "Choose your confidence" : "") : filled < length ? `${length - filled} step${length - filled === 1 ? "" : "s"} to fill` : !hasConfidence ? "Choose your confidence" : "";
+  const { ready, missing } = useSubmitReadiness(ui, view);
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-1.5 shadow-sm">
       {status}
@@ -612,89 +606,53 @@ function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; 
   );
 }
 
-/** After a practice item: the right answer, laid out in the task itself (read-only). */
-function PracticeFeedback(props: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode }) {
-  const ui = getTaskUi(props.view.kind);
-  if (ui?.answerOf) return <AnswerFeedback {...props} ui={ui} />;
-  return <OrderFeedback {...props} answer={(props.answer as { order?: number[] } | null)?.order ?? []} />;
-}
-
-/** Where a choice kind's answer sits in its slotNotes (Task A: the letter; Task C: 0 Success, 1 Fail). */
-function noteIndexOf(answer: unknown): number | null {
-  const a = (answer ?? {}) as { choice?: string; verdict?: string };
-  if (typeof a.choice === "string") return a.choice.charCodeAt(0) - 65;
-  if (a.verdict === "Success") return 0;
-  if (a.verdict === "Fail") return 1;
-  return null;
-}
-
-/** Non-ordering kinds: the key's answer shown in the task, the annotator's own marked beside it. */
-function AnswerFeedback({ view, study, ack, answer, onContinue, status, ui }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode; ui: TaskUi }) {
+/**
+ * After a practice item: the right answer, laid out in the task itself (read-only), as the kind
+ * shows it (TaskUi.feedback), or the key's answer with a note where the kind places each answer.
+ */
+function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode }) {
+  const ui = getTaskUi(view.kind);
   const correct = ack.feedback?.correct ?? false;
-  const keyAnswer = ack.feedback?.answer ?? null;
-  const shown = correct || keyAnswer === null ? answer : keyAnswer;
+  const input: PracticeFeedbackInput = { answer, key: ack.feedback?.answer ?? null, correct, view: view.view };
+  const feedback = ui ? (ui.feedback ?? ((given: PracticeFeedbackInput) => placedFeedback(ui, given)))(input) : null;
+  const continueButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => continueButton.current?.focus(), []);
+  if (!ui || !feedback) return null;
+  return (
+    <AnnotationStoreProvider
+      init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(feedback.shown, view.view) : feedback.shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
+    >
+      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
+        <span className="min-w-0 lg:truncate">{feedback.message}</span>
+        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
+          Continue
+        </button>
+      </div>
+      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
+        <TaskView ui={ui} view={view.view} slotNotes={feedback.notes} />
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+    </AnnotationStoreProvider>
+  );
+}
+
+/** The practice feedback of a kind without its own: the key's answer shown (the person's when right), marked where the kind places answers (TaskUi.answerPlace). */
+function placedFeedback(ui: TaskUi, { answer, key, correct }: PracticeFeedbackInput): PracticeFeedbackView {
+  const keyAnswer = key ?? null;
+  const place = (given: unknown) => ui.answerPlace?.(given) ?? null;
   const notes: Array<SlotNote | null> = [];
-  const keyIndex = noteIndexOf(keyAnswer ?? answer);
-  const ownIndex = noteIndexOf(answer);
+  const keyIndex = place(keyAnswer ?? answer);
+  const ownIndex = place(answer);
   if (ownIndex !== null && ownIndex !== keyIndex) notes[ownIndex] = { tone: "bad", text: "✗ your answer" };
   if (keyIndex !== null) notes[keyIndex] = { tone: "good", text: correct ? "✓ your answer" : "✓ right answer" };
   const describe = ui.describeAnswer ?? ((a: unknown) => JSON.stringify(a));
-  const continueButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => continueButton.current?.focus(), []);
-  return (
-    <AnnotationStoreProvider
-      init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(shown, view.view) : shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
-    >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
-        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
-        <span className="min-w-0 lg:truncate">
-          {correct
-            ? noteIndexOf(answer) !== null
-              ? `Your answer (${describe(answer)}) is right.`
-              : "Your answer is right (close enough to count)."
-            : noteIndexOf(answer) !== null
-              ? `The right answer is ${describe(keyAnswer)}; you had ${describe(answer)}.`
-              : "The right answer is shown below."}
-        </span>
-        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
-          Continue
-        </button>
-      </div>
-      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
-        <TaskView ui={ui} view={view.view} slotNotes={notes} />
-      </div>
-      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
-    </AnnotationStoreProvider>
-  );
-}
-
-function OrderFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: number[]; onContinue: () => void; status: React.ReactNode }) {
-  const ui = getTaskUi(view.kind);
-  const correct = ack.feedback?.correct ?? false;
-  const key = ack.feedback?.order ?? [];
-  // accepted answers may differ from the key's order (ENACT's semantic match): show theirs then
-  const shown = correct ? answer : key;
-  const notes: Array<SlotNote | null> = shown.map((candidate, step) =>
-    correct || answer[step] === candidate ? { tone: "good", text: "✓ your answer" } : { tone: "bad", text: `✗ you had ${letterOf(answer[step])}` },
-  );
-  const continueButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => continueButton.current?.focus(), []);
-  if (!ui) return null;
-  return (
-    <AnnotationStoreProvider
-      init={{ assignmentId: view.assignmentId, kind: view.kind, length: ui.slotCount?.(view.view) ?? 0, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true, state: { slots: shown } }}
-    >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
-        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
-        <span>{correct ? "Your order is right." : "The right order is shown below; the steps marked in red were different in your answer."}</span>
-        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
-          Continue
-        </button>
-      </div>
-      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
-        <TaskView ui={ui} view={view.view} slotNotes={notes} />
-      </div>
-      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
-    </AnnotationStoreProvider>
-  );
+  const message = correct
+    ? ownIndex !== null
+      ? `Your answer (${describe(answer)}) is right.`
+      : "Your answer is right (close enough to count)."
+    : ownIndex !== null
+      ? `The right answer is ${describe(keyAnswer)}; you had ${describe(answer)}.`
+      : "The right answer is shown below.";
+  return { shown: correct || keyAnswer === null ? answer : keyAnswer, notes, message };
 }

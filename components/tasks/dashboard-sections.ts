@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { StudyDashboard } from "@/lib/dashboard/study-dashboard";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
-import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm-dashboard-section";
+import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm/dashboard-section";
 import { exploreDashboardSection } from "@/components/tasks/explore-scene/dashboard-section";
 import { ego2worldDashboardSection } from "@/components/tasks/ego2world-play/dashboard-section";
 import { esiDashboardSection } from "@/components/tasks/esi-explore/dashboard-section";
@@ -10,7 +10,7 @@ import { pairwiseDashboardSection } from "@/components/tasks/pairwise/dashboard-
 import type { GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
 import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
-import type { EsiSection } from "@/lib/esi/figures";
+import type { EsiSection } from "@/lib/tasks/esi-explore/figures";
 import type { RatingSection } from "@/lib/tasks/rating/dashboard";
 import type { PairwiseSection } from "@/lib/tasks/pairwise/dashboard";
 import { choiceDashboardSection } from "@/components/tasks/choice/dashboard-section";

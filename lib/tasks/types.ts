@@ -194,6 +194,23 @@ export interface TaskAssignmentRules {
   family?: { tags: readonly string[]; required: string; minGap(settings: Record<string, unknown>): number };
 }
 
+/**
+ * How a kind reads study conditions (Study.conditions, an answer's Assignment.condition) in the
+ * dashboard's figures, which show each condition apart (added for ESI-Bench, whose table has a
+ * column per condition). Kinds without it take an assignment's condition as it is, and imported
+ * model predictions as of no condition.
+ */
+export interface KindConditions {
+  /** the condition an answer counts under, from its assignment's (null: the study has none); null: none */
+  ofAssignment(condition: string | null): string | null;
+  /** the condition of an imported model prediction, from its answer or its run's name; null: none named */
+  ofPrediction(answer: unknown, runName: string): string | null;
+  /** the condition in words, e.g. "Active exploration" */
+  label(condition: string): string;
+  /** the order of the benchmark's table */
+  compare(a: string, b: string): number;
+}
+
 /** The importer's path -> URL rewrite given to mapImages: images by the call, videos by `.video` when present. */
 export type AssetReplace = ((ref: string) => string) & { video?: (ref: string) => string };
 
@@ -269,9 +286,9 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   headlineMetric?: string;
   agreementEncodings: AgreementEncoding<Answer>[];
   /**
-   * Optional (added for GridWM-Judge): the key as an answer of this kind (e.g. { choice: "C" }),
-   * shown to annotators after a practice item. Kinds without it (ordering kinds) give their
-   * key's `order` instead.
+   * Optional: the key as an answer of this kind (e.g. { choice: "C" }, { order }), shown to
+   * annotators after a practice item (ResponseAck.feedback.answer, laid out by the kind's UI) and
+   * to researchers beside a replay. Kinds without it show no key there.
    */
   keyAnswer?(key: Key): Answer;
   /** The answer key rendered for item reviewers (never for annotators). */
@@ -303,11 +320,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * and why, for the import's message.
    */
   defaultConfidenceScale?: { scale: "PERCENT"; reason: string };
-  /**
-   * Optional (added for ESI-Bench): researchers label the steps of this kind's replayed
-   * trajectories (lib/esi/step-labels.ts), and the replay shows every recorded step's frame.
-   */
-  stepLabels?: boolean;
+  /** Optional (added for ESI-Bench): how the kind reads study conditions in the figures (KindConditions). */
+  conditions?: KindConditions;
   /** Optional (issue 23): what a model agent is told about answering the kind (KindAgentContract). */
   agent?: KindAgentContract<Answer>;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
@@ -328,6 +342,12 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   dashboard?: () => Promise<KindDashboard>;
   scoring?: KindScoringHooks;
+  /**
+   * Optional server-side hook, loaded on first use (lib/tasks/<kind>/replay.ts): what the replay
+   * page adds to one of the kind's trajectories (ESI-Bench: every recorded step's frame, and
+   * researchers' labels of the steps), KindReplay.
+   */
+  replay?: () => Promise<KindReplay>;
   /**
    * Optional (added for benchmarks that withhold their test answers): the benchmark submission
    * files people's answers to this kind's items can be exported as (lib/exports/submission.ts),
@@ -478,4 +498,24 @@ export interface KindDashboardContext {
 export interface KindDashboard {
   section: string;
   load(context: KindDashboardContext): Promise<unknown>;
+}
+
+/** What a kind's replay hook is told: the study, the trajectory, the researcher viewing it and the item's public view. */
+export interface KindReplayContext {
+  slug: string;
+  assignmentId: string;
+  viewerId: string;
+  view: Json;
+}
+
+/**
+ * A kind's additions to the researchers' replay page (lib/tasks/<kind>/replay.ts, reached through
+ * the module's `replay` loader): the view the player is given, and the data of the kind's panel
+ * below the player (its component in components/tasks/replay-panels.ts); optionally researchers'
+ * labels of the recorded steps (POST /api/studies/{slug}/step-labels).
+ */
+export interface KindReplay {
+  load(context: KindReplayContext): Promise<{ view: Json; panel: Json }>;
+  /** sets (label null: removes) the labeller's label of one step; the kind checks the label and answers its own errors */
+  labelStep?(slug: string, labellerId: string, input: { assignmentId: string; seq: number; label: string | null }): Promise<{ seq: number; label: string | null }>;
 }

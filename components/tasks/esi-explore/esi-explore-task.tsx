@@ -7,8 +7,8 @@ import { useTaskKeys } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
 import { CONDITION_TITLES, type EsiItemView, type EsiPlayView } from "@/components/tasks/esi-explore/esi-view";
 import { usePlay, type PlayAck } from "@/lib/client/play";
-import { ACTION_KEYS, ACTION_WORDS, MOVE_ACTIONS, OBJECT_ACTIONS, OBJECT_ACTION_NAMES, TURN_ACTIONS, actionOfKey, describeAction, type ActionName, type ObjectAction } from "@/lib/esi/actions";
-import { isEsiDraft, type EsiDraft, type EsiDraftChoice } from "@/lib/esi/belief";
+import { ACTION_KEYS, ACTION_WORDS, MOVE_ACTIONS, OBJECT_ACTIONS, OBJECT_ACTION_NAMES, TURN_ACTIONS, actionOfKey, describeAction, type ActionName, type ObjectAction } from "@/lib/tasks/esi-explore/actions";
+import { isEsiDraft, type EsiDraft, type EsiDraftChoice } from "@/lib/tasks/esi-explore/belief";
 import type { TrajectoryPayload } from "@/lib/validations/annotate";
 
 /**

@@ -192,7 +192,8 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   },
   score: (answer, key, item) => scorePairwise(answer, key, item.public),
   /** every dimension as the reference; false without a reference (a preference has no right answer) */
-  correct: (score) => score.agree === 1,
+  // right when every dimension is answered as the reference; an item without a reference gives no correctness
+  correct: (score) => (score.agree === null ? null : score.agree === 1),
   aggregate: (scores) => aggregatePairwise(scores),
   metrics: pairwiseMetrics,
   headlineMetric: "agree",

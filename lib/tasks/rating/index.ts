@@ -251,7 +251,8 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   },
   score: (answer, key, item) => scoreRating(answer, key, item.public.rubric),
   /** all of the reference matched; false for items without a reference (a rating has no right answer) */
-  correct: (score) => score.agree === 1,
+  // right when every entry is rated as the reference; an item without reference ratings gives no correctness
+  correct: (score) => (score.agree === null ? null : score.agree === 1),
   aggregate: (scores) => aggregateRatings(scores),
   metrics: ratingMetrics,
   headlineMetric: "total",
