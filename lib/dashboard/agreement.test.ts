@@ -6,6 +6,8 @@ import { pairwiseAlpha } from "@/lib/stats/agreement-summary";
 import type { AlphaValue } from "@/lib/stats/alpha-coincidences";
 import { kendallPermutationDeltaSquared } from "@/lib/stats/kendall-permutation-alpha";
 import { krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
+import { krippendorffAlphaClusterBootstrap } from "@/lib/stats/krippendorff-alpha-cluster-bootstrap";
+import { seedFromString } from "@/lib/stats/seed-from-string";
 import { mulberry32, randomInt } from "@/lib/stats/rng";
 import { shuffle } from "@/lib/stats/sample-without-replacement";
 import { getTaskModule } from "@/lib/tasks";
@@ -70,12 +72,51 @@ describe("computeAgreement", () => {
     const kept = data.filter((i) => i.ratings.length >= 2).length;
     expect(r.overall.items).toBe(kept);
     expect(r.overall.units).toBeGreaterThan(kept);
-    expect(r.overall.ciDescription).toBe(`95% percentile bootstrap over items (each with all its units), resampled within each kind x tag cell (200 resamples of ${kept} items)`);
+    expect(r.overall.ciDescription).toBe(
+      `95% percentile pigeonhole bootstrap (Owen 2007): items (each with all its units), resampled within each kind x tag cell, and annotators drawn independently (two copies of one annotator never paired) (200 resamples of ${kept} items)`,
+    );
+    const itemsOnly = computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "items", seedKey: "t", resamples: 200, over: "items" })!;
+    expect(itemsOnly.overall.alpha).toBe(r.overall.alpha);
+    expect(itemsOnly.overall.ciDescription).toBe(`95% percentile bootstrap over items (each with all its units), resampled within each kind x tag cell (these annotators taken as the population) (200 resamples of ${kept} items)`);
     const units = computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "units", seedKey: "t", resamples: 200 })!;
     expect(units.overall.alpha).toBe(r.overall.alpha);
     expect(units.overall.ciDescription).toMatch(/over units/);
     // same seed key, same numbers
     expect(computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "items", seedKey: "t", resamples: 200 })!.overall.ci).toEqual(r.overall.ci);
+  });
+
+  it("items only reproduces the item bootstrap of before; over people and items it is wider when annotators differ", () => {
+    // one kind, one tag: 40 items of 3 ordered steps; coders 0 and 1 give the truth, coder 2 a shuffle 60% of the time
+    const rng = mulberry32(12);
+    const data: AgreementItem[] = [];
+    for (let n = 0; n < 40; n++) {
+      const truth = shuffle([0, 1, 2, 3], rng);
+      data.push({ kind: "enact-forward", tag: "4", ratings: [0, 1, 2].map((coder) => ({ coder, answer: { order: coder < 2 || rng() < 0.4 ? truth : shuffle(truth, rng) } })) });
+    }
+    const options = { encodingId: "slot-ordinal", level: "ordinal" as const, ci: "items" as const, seedKey: "t", resamples: 400 };
+    const itemsOnly = computeAgreement(data, 3, { ...options, over: "items" })!;
+    const both = computeAgreement(data, 3, options)!;
+    // the interval of before: the cluster bootstrap over items, with its seed
+    const encoding = getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === "slot-ordinal")!;
+    const units: AlphaValue[][] = [];
+    const clusterOf: number[] = [];
+    data.forEach((item, i) => {
+      const byUnit = new Map<string, AlphaValue[]>();
+      for (const r of item.ratings) for (const { unit, value } of encoding.units(r.answer as { order: number[] })) byUnit.set(unit, [...(byUnit.get(unit) ?? []), value]);
+      for (const values of byUnit.values()) {
+        units.push(values);
+        clusterOf.push(i);
+      }
+    });
+    const before = krippendorffAlphaClusterBootstrap(units, clusterOf, "ordinal", mulberry32(seedFromString("t|slot-ordinal|ordinal|items")), { resamples: 400 });
+    expect(itemsOnly.overall.ci![0]).toBeCloseTo(before.ci![0], 10);
+    expect(itemsOnly.overall.ci![1]).toBeCloseTo(before.ci![1], 10);
+    expect(both.overall.alpha).toBe(itemsOnly.overall.alpha);
+    const width = (ci: [number, number] | null) => ci![1] - ci![0];
+    expect(width(both.overall.ci)).toBeGreaterThan(1.5 * width(itemsOnly.overall.ci));
+    // a cell of one item: "one item" in words, either way
+    const one = [...data.slice(0, 6), { ...data[6], tag: "alone" }];
+    for (const over of ["items", "people+items"] as const) expect(computeAgreement(one, 3, { ...options, over })!.byKind[0].cells.alone).toMatchObject({ ci: null, ciReason: "one item" });
   });
 
   it("falls back to a level that suits the encoding and says so", () => {

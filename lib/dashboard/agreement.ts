@@ -20,6 +20,8 @@ import {
 import { alphaFromCoincidences, krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
+import { krippendorffAlphaPigeonhole } from "@/lib/stats/krippendorff-alpha-pigeonhole";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { getTaskModule } from "@/lib/tasks";
@@ -27,8 +29,10 @@ import type { AgreementContext, AgreementEncoding, AgreementLevel } from "@/lib/
 
 /**
  * Inter-annotator agreement with each kind's agreement encodings (lib/tasks): Krippendorff's
- * alpha at the chosen level, a seeded 95% percentile bootstrap CI (over items by default, over
- * units, or Krippendorff's KALPHA algorithm), pairwise alphas, leave-one-annotator-out alphas and
+ * alpha at the chosen level, a seeded 95% percentile bootstrap CI (by default over items and
+ * people: the pigeonhole bootstrap, items and annotators drawn independently,
+ * lib/stats/krippendorff-alpha-pigeonhole.ts; over items alone when the study takes its people as
+ * the population; or, chosen, over units, or Krippendorff's KALPHA algorithm), pairwise alphas, leave-one-annotator-out alphas and
  * the perfect-agreement share (in the encoding's units and in whole items), overall, per kind and
  * per kind x tag value. Pure: the caller passes each item's answers by annotator index.
  */
@@ -54,6 +58,11 @@ export interface AgreementOptions {
   tagLabel?: string;
   /** false: no bootstrap now, every interval "computing" (a background job computes them: INLINE_INTERVALS_MAX_ANSWERS) */
   intervals?: boolean;
+  /**
+   * what the default interval ("items") generalises over: people and items (the pigeonhole
+   * bootstrap; the default) or items alone (these annotators are the population)
+   */
+  over?: GeneraliseOver;
 }
 
 export interface Share {
@@ -669,10 +678,14 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
   let intervals: { strata: Array<{ ci: [number, number] | null; reason?: string }>; groups: Array<{ ci: [number, number] | null; reason?: string }> } | null = null;
   let itemsDescription = "";
   const computeIntervals = options.intervals !== false;
+  const over = options.over ?? "people+items";
   if (options.ci === "items" && keptItems.length > 0) {
     const groups = [...kindGroups.map((g) => g.strata), allStrata];
     const perItem = table.units.length > keptItems.length;
-    itemsDescription = `95% percentile bootstrap over items${perItem ? " (each with all its units)" : ""}, resampled within each kind x ${options.tagLabel ?? "tag"} cell`;
+    itemsDescription =
+      over === "people+items"
+        ? `95% percentile pigeonhole bootstrap (Owen 2007): items${perItem ? " (each with all its units)" : ""}, resampled within each kind x ${options.tagLabel ?? "tag"} cell, and annotators drawn independently (two copies of one annotator never paired)`
+        : `95% percentile bootstrap over items${perItem ? " (each with all its units)" : ""}, resampled within each kind x ${options.tagLabel ?? "tag"} cell (these annotators taken as the population)`;
     if (!computeIntervals) {
       const computing = { ci: null, reason: INTERVAL_COMPUTING };
       intervals = { strata: cells.map(() => computing), groups: groups.map(() => computing) };
@@ -683,9 +696,18 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
     const rng = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${level}|items`));
     const unitIds = unitsOf(keptItems.map((_, i) => i));
     const clusterOf = unitIds.map((u) => table.unitItem[u]);
-    intervals = fast
-      ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => prep.orders![u] as number[][]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
-      : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
+    if (over === "people+items") {
+      const input = fast ? { metric: "kendall-permutation" as const, units: unitIds.map((u) => prep.orders![u] as number[][]) } : { metric, units: unitIds.map((u) => table.units[u]) };
+      const rngBoth = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${level}|items|people+items`));
+      intervals = krippendorffAlphaPigeonhole(input, unitIds.map((u) => table.unitCoders[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rngBoth, { resamples });
+    } else {
+      const boot = fast
+        ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => prep.orders![u] as number[][]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
+        : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
+      // one item's resamples are all the same: say so, as the pigeonhole bootstrap does
+      const oneItem = (block: (typeof boot.strata)[number]) => (block.clusters < 2 && block.estimate !== null ? { ...block, ci: null, reason: "one item" } : block);
+      intervals = { strata: boot.strata.map(oneItem), groups: boot.groups.map(oneItem) };
+    }
   }
   const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
   const block = (itemIds: number[], parts: BlockParts, key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {

@@ -162,7 +162,9 @@ describe("study dashboard (designed study)", () => {
     expect(d.agreement!.overall.perfectUnits).toEqual({ agreeing: 12, total: 26, share: 12 / 26 });
     expect(d.agreement!.overall.perfectItems).toEqual({ agreeing: 2, total: 8, share: 0.25 });
     expect(d.agreement!.overall.ci).not.toBeNull();
-    expect(d.agreement!.overall.ciDescription).toBe("95% percentile bootstrap over items (each with all its units), resampled within each kind x steps cell (1,000 resamples of 8 items)");
+    expect(d.agreement!.overall.ciDescription).toBe(
+      "95% percentile pigeonhole bootstrap (Owen 2007): items (each with all its units), resampled within each kind x steps cell, and annotators drawn independently (two copies of one annotator never paired) (1,000 resamples of 8 items)",
+    );
     // leaving C out: Python 0.6997495393827728
     const cIndex = d.annotators.findIndex((x) => x.id === users.c.id);
     expect(d.agreement!.leaveOneOut.find((l) => l.coder === cIndex)!.alpha).toBeCloseTo(0.6997495393827728, 10);

@@ -9,7 +9,7 @@ export const CI_METHODS = ["items", "units", "kalpha"] as const;
 export type CiMethod = (typeof CI_METHODS)[number];
 
 export const CI_METHOD_LABELS: Record<CiMethod, string> = {
-  items: "Bootstrap over items (default)",
+  items: "Bootstrap over items and people (default; items only as the study says)",
   units: "Bootstrap over units",
   kalpha: "Krippendorff's KALPHA bootstrap",
 };

@@ -272,13 +272,19 @@ export function inlineIntervalsMaxAnswers(): number {
 }
 
 /**
+ * Changes when the methods behind stored figures change (2: the kinds' sections and alpha over
+ * people and items), so that a view stored by earlier code is served as behind and recomputed.
+ */
+const FIGURE_METHODS_VERSION = 2;
+
+/**
  * Everything a view's figures are computed from, as one text: the data version the snapshot was
  * read at, the exclusions, the agents, the model runs and the agreement plan. A stored view is
  * current when its text is this.
  */
 function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>; excludedPeople: Set<string>; agentIds: Iterable<string>; modelVersion: string; planKey: number; over: GeneraliseOver }): string {
   const digest = (values: Iterable<string>) => seedFromString([...values].sort().join(","));
-  return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}|over:${parts.over}`;
+  return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}|over:${parts.over}|methods:${FIGURE_METHODS_VERSION}`;
 }
 
 /** Accuracy rows of each model run (imported runs and agents), on the snapshot's items, each answer under its condition. */
@@ -487,21 +493,21 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     );
 
     const agreement = encoding
-      ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
+      ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${over}|${ciKey}`, () =>
           {
             const prep = preparedAgreement(v, snapshot, encoding.id, level);
-            return prep ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined, intervals: withIntervals }) : null;
+            return prep ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined, intervals: withIntervals, over }) : null;
           },
         )
       : null;
 
     const planAgreement =
       encoding && complete.size > 0
-        ? memoize(`${v}|plan|${planKey}|${encoding.id}|${level}|${ci}|${ciKey}`, () =>
+        ? memoize(`${v}|plan|${planKey}|${encoding.id}|${level}|${ci}|${over}|${ciKey}`, () =>
             computeAgreement(
               agreementItems(snapshot, tagKey, (item) => complete.has(snapshot.items.ids[item])),
               snapshot.annotators.length,
-              { encodingId: encoding.id, level, ci, seedKey: `${study.id}|plan`, breakdown: false, tagLabel: tagKey ?? undefined, intervals: withIntervals },
+              { encodingId: encoding.id, level, ci, seedKey: `${study.id}|plan`, breakdown: false, tagLabel: tagKey ?? undefined, intervals: withIntervals, over },
             ),
           )
         : null;

@@ -82,10 +82,35 @@ export function pigeonholeBootstrap(
   if (estimate === null) return { ...base, ci: null, reason: "undefined on the data" };
   if (items < 2) return { ...base, ci: null, reason: "one item" };
   if (over === "people+items" && people < 2) return { ...base, ci: null, reason: "one person" };
-  const itemWeight = new Float64Array(items);
-  const personWeight = new Float64Array(people).fill(1);
   const reps = new Float64Array(resamples);
   let defined = 0;
+  forEachPigeonholeResample(input, rng, resamples, over, (w) => {
+    const value = statistic(w);
+    if (isDefined(value)) reps[defined++] = value;
+  });
+  const undefinedResamples = resamples - defined;
+  if (defined === 0) return { ...base, undefinedResamples, ci: null, reason: "undefined on every resample" };
+  const sorted = reps.slice(0, defined).sort();
+  if (sorted[0] === sorted[defined - 1]) return { ...base, undefinedResamples, ci: null, reason: "no spread" };
+  return { ...base, undefinedResamples, ci: percentileInterval(sorted, confidence) };
+}
+
+/**
+ * The pigeonhole resamples themselves: `visit` gets each replicate's per-answer weights (item
+ * draws x person draws; people weight 1 with "items only"), reused between calls. For figures
+ * that take several values from one replicate (a strength per model). Draw order per replicate:
+ * randomInt(rng, items) items times, then randomInt(rng, people) people times (people+items).
+ * @throws {Error} on an index outside its range
+ */
+export function forEachPigeonholeResample(input: PigeonholeInput, rng: Rng, resamples: number, over: GeneraliseOver, visit: (weights: Float64Array) => void): void {
+  const { itemOf, personOf, items, people } = input;
+  const n = itemOf.length;
+  for (let a = 0; a < n; a++) {
+    if (!(itemOf[a] >= 0 && itemOf[a] < items) || !(personOf[a] >= 0 && personOf[a] < people)) throw new Error(`pigeonholeBootstrap: answer ${a} has item ${itemOf[a]} of ${items}, person ${personOf[a]} of ${people}`);
+  }
+  const weights = new Float64Array(n);
+  const itemWeight = new Float64Array(items);
+  const personWeight = new Float64Array(people).fill(1);
   for (let r = 0; r < resamples; r++) {
     itemWeight.fill(0);
     for (let k = 0; k < items; k++) itemWeight[randomInt(rng, items)]++;
@@ -94,14 +119,8 @@ export function pigeonholeBootstrap(
       for (let k = 0; k < people; k++) personWeight[randomInt(rng, people)]++;
     }
     for (let a = 0; a < n; a++) weights[a] = itemWeight[itemOf[a]] * personWeight[personOf[a]];
-    const value = statistic(weights);
-    if (isDefined(value)) reps[defined++] = value;
+    visit(weights);
   }
-  const undefinedResamples = resamples - defined;
-  if (defined === 0) return { ...base, undefinedResamples, ci: null, reason: "undefined on every resample" };
-  const sorted = reps.slice(0, defined).sort();
-  if (sorted[0] === sorted[defined - 1]) return { ...base, undefinedResamples, ci: null, reason: "no spread" };
-  return { ...base, undefinedResamples, ci: percentileInterval(sorted, confidence) };
 }
 
 /** Answers repeated by their integer weights: for a statistic written over plain lists (a kind's own aggregate). */

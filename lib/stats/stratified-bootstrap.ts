@@ -153,7 +153,8 @@ export type AdditiveStatistic = (sum: Float64Array, touched: Int32Array, touched
 /** Dimensions up to which sums are kept dense (clearing them costs less than tracking entries). */
 const DENSE_MAX_DIMS = 512;
 
-class SparseSum {
+/** Sums of sparse vectors, kept dense up to DENSE_MAX_DIMS dimensions (exported for the bootstraps that weight their clusters otherwise). */
+export class SparseSum {
   readonly sum: Float64Array;
   readonly mark: Uint8Array;
   readonly touched: Int32Array;

@@ -9,11 +9,11 @@ import { SeriesByTypeTable } from "@/components/tasks/shared/series-by-type-tabl
 function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
   if (!figure || figure.accuracy === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
   return (
-    <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci)}, item as the unit; ${figure.answers} answers to ${figure.items} items`}>
+    <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci, 1, figure.reason)}; ${figure.answers} answers to ${figure.items} items${figure.people !== undefined ? ` by ${figure.people} ${figure.people === 1 ? "person" : "people"}` : ""}${figure.effectiveN !== undefined ? `, effective n ${figure.effectiveN.toFixed(1)}` : ""}`}>
       <span className="font-medium">{pctWithUnit(figure.accuracy)}</span>
       <span className="ml-1 text-xs text-slate-500">chance {pctWithUnit(figure.chance)}</span>
       <div className="text-[11px] text-slate-400">
-        {pctInterval(figure.ci)} · n {count(figure.answers)}
+        {pctInterval(figure.ci, 1, figure.reason)} · n {count(figure.answers)}
       </div>
     </td>
   );
@@ -22,7 +22,7 @@ function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
 export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
   id: "choice",
   title: () => "Multiple choice",
-  description: "Accuracy with chance beside it (mean of 1/options over the same answers) and a 95% Wilson interval with the item as the unit; by question type.",
+  description: "Accuracy with chance beside it (mean of 1/options over the same answers) and a 95% Wilson interval over people and items, or items only as the study's Generalise over says (a model run: over its items); by question type.",
   render: (section) => (
     <div className="space-y-2" data-testid="choice-section">
       {section.withheld.items > 0 ? (
@@ -32,6 +32,9 @@ export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
         </p>
       ) : null}
       <SeriesByTypeTable types={section.types} series={section.series} cell={(figure, key) => <Cell key={key} figure={figure} />} modelBadge />
+      <p className="text-xs text-slate-500" data-testid="choice-method">
+        People&apos;s intervals: {section.method}; a model run&apos;s over its items.
+      </p>
       {section.typeTag ? <p className="text-xs text-slate-500">Question types from the tag “{section.typeTag}”.</p> : null}
       {section.types.length > 1 ? (
         <div className="overflow-x-auto" data-testid="choice-mean-over-types">

@@ -5,7 +5,7 @@ import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-s
 
 /**
  * Ego2World figures (lib/dashboard/ego2world.ts) as the paper's Table 14: per person, pooled and
- * per imported agent run, pooled over task units; the paired bootstrap difference humans - agent
+ * per imported agent run, pooled over task units; the paired difference humans - agent (over people and episodes, or episodes only)
  * on the tasks both played; and each task's success, steps and time. Shown only for studies with
  * ego2world-play items.
  */
@@ -103,8 +103,8 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
         <div className="space-y-2">
           <h3 className="text-sm font-semibold">Humans − agent, on the tasks both played</h3>
           <p className="text-xs text-slate-500">
-            Paired bootstrap over episodes (1,000 resamples, seeded): an episode&apos;s task units are resampled together, and a unit&apos;s human value is the mean over the people who played it. Rates in
-            percentage points; 95% percentile interval (n/a from one episode); two-sided bootstrap p, written p&lt;0.001 when no resample lies beyond zero (never p = 0).
+            Humans − agent over the (play, task) pairs both played, a unit&apos;s agent value paired with each person&apos;s play of it: {section.differences[0].metrics[0]?.method ?? "paired difference"}. An episode&apos;s task units stay
+            together (they share one world and one play). Rates in percentage points; 95% interval (n/a from one episode, and over people from one person); two-sided p from the same t distribution.
           </p>
           <div className="overflow-x-auto rounded-md border border-slate-200">
             <table className="min-w-full text-sm" aria-label="Humans minus agent">
@@ -193,6 +193,6 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
 export const ego2worldDashboardSection: KindDashboardSection<Ego2worldSection> = {
   id: "ego2world",
   title: () => "Ego2World: people beside agents (the paper's Table 14)",
-  description: "TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent with paired bootstrap intervals over episodes on the tasks both played.",
+  description: "TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent on the tasks both played, with intervals over people and episodes (or episodes only, as the study's Generalise over says).",
   render: (section) => <Ego2worldDashboardSection section={section} />,
 };

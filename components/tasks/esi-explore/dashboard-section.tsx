@@ -21,7 +21,9 @@ const shortCondition = (condition: string) => SHORT[condition] ?? condition;
 function Metric({ metric, digits = 1 }: { metric: CountMetric | undefined; digits?: number }) {
   if (!metric || metric.value === null) return <span className="text-slate-300">–</span>;
   return (
-    <span title={`${metric.successes} of ${metric.trials}${metric.items !== undefined ? ` from ${metric.items} question${metric.items === 1 ? "" : "s"}` : ""}; Wilson 95%${metric.items !== undefined ? " with a design effect over questions" : ""} ${pctInterval(metric.ci, 1, metric.reason)}`}>
+    <span
+      title={`${metric.successes} of ${metric.trials}${metric.items !== undefined ? ` from ${metric.items} question${metric.items === 1 ? "" : "s"}` : ""}${metric.people !== undefined ? ` and ${metric.people} ${metric.people === 1 ? "person" : "people"}` : ""}; Wilson 95%${metric.effectiveN !== undefined ? ` at the effective n ${metric.effectiveN.toFixed(1)}` : metric.items === undefined ? " over trajectories" : ""} ${pctInterval(metric.ci, 1, metric.reason)}`}
+    >
       <span className="font-semibold text-slate-900">{pct(metric.value, digits)}</span>
       <span className="block text-[10px] leading-tight text-slate-500">
         {pctInterval(metric.ci, 0, metric.reason)} n={metric.trials}
@@ -121,7 +123,7 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
         </table>
       </div>
       <p className="mt-1 text-xs text-slate-500">
-        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval, the question as the unit (a design effect where several people answer one question; n/a from one question), and the number of answers. The mean over subcategories is over the table&apos;s subcategories; a group without answers in some of them shows how many it covers (its mean is not comparable with a full one). Imported model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name; a model agent&apos;s condition is its assignment&apos;s. Answers given for the agreement plan are left out unless the dashboard includes them.
+        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval ({section.method}; a model run&apos;s over its questions), and the number of answers. The mean over subcategories is over the table&apos;s subcategories; a group without answers in some of them shows how many it covers (its mean is not comparable with a full one). Imported model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name; a model agent&apos;s condition is its assignment&apos;s. Answers given for the agreement plan are left out unless the dashboard includes them.
       </p>
     </div>
   );
@@ -492,6 +494,6 @@ export function EsiDashboardSection({ section, slug }: { section: EsiSection; sl
 export const esiDashboardSection: KindDashboardSection<EsiSection> = {
   id: "esi",
   title: (section) => `ESI-Bench: by condition, for ${section.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`,
-  description: "Accuracy in the shape of the paper's table (Wilson 95% intervals over questions, with a design effect where several people answer one; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition.",
+  description: "Accuracy in the shape of the paper's table (Wilson 95% intervals over people and questions, or questions only as the study's Generalise over says; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition.",
   render: (section, slug) => <EsiDashboardSection section={section} slug={slug} />,
 };

@@ -1,4 +1,5 @@
-import type { AlphaFigure, FreeTextSection } from "@/lib/tasks/free-text/dashboard";
+import type { AlphaFigure } from "@/lib/tasks/free-text/agreement";
+import type { FreeTextSection } from "@/lib/tasks/free-text/dashboard";
 import { GRADE_RUBRIC, GRADES } from "@/lib/tasks/shared/llm-match/rubric";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { ExploreLlmPanel } from "@/components/dashboard/explore-llm-panel";
@@ -24,12 +25,12 @@ function Alpha({ figure, label, testId }: { figure: AlphaFigure | null; label: s
         <p className="text-sm text-amber-800">undefined: {figure.reason}</p>
       ) : (
         <p className="tabular-nums">
-          <span className="text-xl font-semibold text-slate-900">{fixed(figure.alpha, 3)}</span> <span className="text-xs text-slate-500">{figure.ci ? interval(figure.ci, 3) : "(no interval)"}</span>
+          <span className="text-xl font-semibold text-slate-900">{fixed(figure.alpha, 3)}</span> <span className="text-xs text-slate-500">{figure.ci ? interval(figure.ci, 3) : figure.ciReason ? `n/a (${figure.ciReason})` : "(no interval)"}</span>
         </p>
       )}
       {figure ? (
         <p className="text-[11px] text-slate-500">
-          Krippendorff&apos;s alpha, interval; 95% unit bootstrap; {count(figure.units)} answer{figure.units === 1 ? "" : "s"}, {count(figure.values)} grades
+          Krippendorff&apos;s alpha, interval; {figure.method ?? "95% bootstrap"}; {count(figure.units)} answer{figure.units === 1 ? "" : "s"}, {count(figure.values)} grades
         </p>
       ) : null}
     </div>

@@ -5,7 +5,8 @@ import type { PairwiseSection } from "@/lib/tasks/pairwise/dashboard";
 
 /**
  * The pairwise section (lib/tasks/pairwise/dashboard.ts): per dimension, each model's win rate and
- * Bradley-Terry strength with bootstrap intervals over items, the position-bias share, and the
+ * Bradley-Terry strength with intervals over people and items (or items only, the study's
+ * setting; section.method names them), the position-bias share, and the
  * correlation of human strength with the items' automatic metric per model; watch figures per pair.
  */
 function PairwiseDashboardSection({ section }: { section: PairwiseSection }) {
@@ -13,7 +14,7 @@ function PairwiseDashboardSection({ section }: { section: PairwiseSection }) {
     <div className="space-y-5" data-testid="pairwise-section">
       <p className="text-xs text-slate-500">
         {section.answers} answer{section.answers === 1 ? "" : "s"} to {section.items} pair{section.items === 1 ? "" : "s"} that name their models. Win rate: share of a model&apos;s comparisons it won, ties half. Strength: Bradley-Terry (MM algorithm, Hunter 2004; ties
-        half to each), normalised to sum 1. Intervals: 95 % percentile bootstrap, {section.resamples} resamples of the items.
+        half to each), normalised to sum 1. Intervals: win rates {section.method.winRate}; strengths {section.method.strength}, {section.resamples} resamples.
       </p>
       {section.dimensions.map((dimension) => (
         <div key={dimension.id} className="overflow-x-auto rounded-md border border-slate-200" data-dimension={dimension.id}>
@@ -40,9 +41,9 @@ function PairwiseDashboardSection({ section }: { section: PairwiseSection }) {
                   </th>
                   <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{model.comparisons}</td>
                   <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{pct(model.winRate, 1)}</td>
-                  <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{pctInterval(model.winRateCi, 1, model.winRateCi ? undefined : "one item")}</td>
+                  <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{pctInterval(model.winRateCi, 1, model.winRateCi ? undefined : (model.winRateReason ?? "one item"))}</td>
                   <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{fixed(model.strength, 3)}</td>
-                  <td className="min-w-40 px-2 py-1 text-right tabular-nums">{model.strength === null ? (dimension.strengthReason ?? "") : interval(model.strengthCi, 3, model.strengthCi ? undefined : "one item")}</td>
+                  <td className="min-w-40 px-2 py-1 text-right tabular-nums">{model.strength === null ? (dimension.strengthReason ?? "") : interval(model.strengthCi, 3, model.strengthCi ? undefined : (model.strengthCiReason ?? "one item"))}</td>
                   {section.metricName ? <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{fixed(model.metric, 3)}</td> : null}
                 </tr>
               ))}
@@ -68,6 +69,6 @@ function PairwiseDashboardSection({ section }: { section: PairwiseSection }) {
 export const pairwiseDashboardSection: KindDashboardSection<PairwiseSection> = {
   id: "pairwise",
   title: () => "Pairwise preferences: win rates, Bradley-Terry strengths, metric correlation",
-  description: "Per dimension, each model's win rate and Bradley-Terry strength with bootstrap intervals over items, the share of choices for the side shown first, the correlation of human strength with the imported automatic metric per model, and watch figures per pair.",
+  description: "Per dimension, each model's win rate (two-way variance) and Bradley-Terry strength (pigeonhole bootstrap) with intervals over people and items, or items only as the study's Generalise over says, the share of choices for the side shown first, the correlation of human strength with the imported automatic metric per model, and watch figures per pair.",
   render: (section) => <PairwiseDashboardSection section={section} />,
 };

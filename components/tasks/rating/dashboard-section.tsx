@@ -100,7 +100,7 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
             ))}
           </tbody>
         </table>
-        <p className="px-2 py-1 text-[11px] text-slate-500">Units: each item × rubric entry of the dimension, one value per person; ordinal for Likert dimensions, nominal for checks. Interval: percentile bootstrap resampling items.</p>
+        <p className="px-2 py-1 text-[11px] text-slate-500">Units: each item × rubric entry of the dimension, one value per person; ordinal for Likert dimensions, nominal for checks. Interval: {section.alphaMethod}.</p>
       </div>
 
       <details className="rounded-md border border-slate-200 p-2">
@@ -140,6 +140,6 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
 export const ratingDashboardSection: KindDashboardSection<RatingSection> = {
   id: "rating",
   title: () => "Rubric ratings: points per dimension, agreement, watching",
-  description: "Mean points per dimension and in total for people (pooled and per generator) and imported judge runs, Krippendorff's alpha per dimension with a bootstrap interval over items, mean points per rubric entry, and watch time and share watched per item.",
+  description: "Mean points per dimension and in total for people (pooled and per generator) and imported judge runs, Krippendorff's alpha per dimension with a pigeonhole bootstrap interval over people and items (or items only, as the study's Generalise over says), mean points per rubric entry, and watch time and share watched per item.",
   render: (section) => <RatingDashboardSection section={section} />,
 };

@@ -27,11 +27,11 @@ describe("Ego2World dashboard figures", () => {
   it("pairs humans and each agent on the same task units", () => {
     const humans = [play("a", perfect), play("b", stuck)];
     const agent = [play("model:r1", stuck)];
-    const byMetric = Object.fromEntries(agentDifferences(humans, agent, "seed", 200).map((m) => [m.metric, m]));
-    // per unit, humans' mean success (1, 0.5) vs the agent's (1, 0)
-    expect(byMetric.TSR).toMatchObject({ n: 2, meanA: 0.75, meanB: 0.5, difference: 0.25 });
-    expect(byMetric.steps).toMatchObject({ n: 2, difference: (3 + 1.5) / 2 - (3 + 2) / 2 });
-    const figures = ego2worldFigures([...humans, ...agent], [{ id: "a", name: "P1" }, { id: "b", name: "P2" }, { id: "c", name: "P3" }], [{ id: "r1", name: "Agent" }], [{ item: "ep", task: "t1", instruction: "Get the knife." }, { item: "ep", task: "t2", instruction: "Slice." }], "k");
+    const byMetric = Object.fromEntries(agentDifferences(humans, agent).map((m) => [m.metric, m]));
+    // over the 4 (play, unit) pairs, humans' success (1, 1, 1, 0) vs the agent's on the same units (1, 0, 1, 0)
+    expect(byMetric.TSR).toMatchObject({ n: 4, people: 2, meanA: 0.75, meanB: 0.5, difference: 0.25 });
+    expect(byMetric.steps).toMatchObject({ n: 4, difference: (3 + 1.5) / 2 - (3 + 2) / 2 });
+    const figures = ego2worldFigures([...humans, ...agent], [{ id: "a", name: "P1" }, { id: "b", name: "P2" }, { id: "c", name: "P3" }], [{ id: "r1", name: "Agent" }], [{ item: "ep", task: "t1", instruction: "Get the knife." }, { item: "ep", task: "t2", instruction: "Slice." }]);
     expect(figures.rows.map((row) => [row.name, row.group, row.TSR])).toEqual([
       ["P1", "annotator", 1],
       ["P2", "annotator", 0.5],
@@ -39,20 +39,41 @@ describe("Ego2World dashboard figures", () => {
       ["Agent", "agent", 0.5],
     ]);
     expect(figures.differences).toHaveLength(1);
-    // both task units are of one episode: the paired bootstrap resamples episodes, so none
+    // both task units are of one episode: nothing of how episodes vary, so no interval
     expect(byMetric.TSR).toMatchObject({ clusters: 1, ci: null, reason: "one item" });
     expect(figures.tasks[1]).toEqual({ item: "ep", task: "t2", instruction: "Slice.", humans: { plays: 2, TSR: 0.5, steps: 1.5, timeMs: null }, agents: [{ id: "r1", success: false, steps: 2 }] });
   });
 
-  it("the paired bootstrap resamples episodes: units of one episode stay together", () => {
+  it("clusters by episode: units of one episode stay together; one person says so in words over people", () => {
     const humans: EgoPlay[] = [];
     const agent: EgoPlay[] = [];
     for (let e = 0; e < 5; e++) {
       humans.push(play("a", e % 2 === 0 ? perfect : stuck, { item: `ep${e}` }));
       agent.push(play("model:r1", e < 2 ? perfect : stuck, { item: `ep${e}` }));
     }
-    const TSR = agentDifferences(humans, agent, "seed", 500).find((m) => m.metric === "TSR")!;
-    expect(TSR).toMatchObject({ n: 10, clusters: 5, method: "paired bootstrap over episodes (percentile interval)" });
+    const TSR = agentDifferences(humans, agent, "items").find((m) => m.metric === "TSR")!;
+    expect(TSR).toMatchObject({ n: 10, clusters: 5, method: expect.stringMatching(/^paired difference over episodes/) });
+    expect(TSR.ci).not.toBeNull();
+    expect(agentDifferences(humans, agent).find((m) => m.metric === "TSR")).toMatchObject({ ci: null, reason: "one person" });
+  });
+
+  it("hand-worked: people differ wholly, episodes not at all: the interval over people and episodes, where the episode bootstrap had no spread", () => {
+    // 10 episodes; p and q play perfectly (TSR 1, 1), r and s get stuck (1, 0); the agent plays perfectly
+    const humans: EgoPlay[] = [];
+    const agent: EgoPlay[] = [];
+    for (let e = 0; e < 10; e++) {
+      for (const who of ["p", "q", "r", "s"]) humans.push(play(who, who === "p" || who === "q" ? perfect : stuck, { item: `ep${e}` }));
+      agent.push(play("model:r1", perfect, { item: `ep${e}` }));
+    }
+    // D = -2/8 = -0.25; each person's residuals sum +-5 over their 20 units, every episode's to 0:
+    // V = V_people = (4/3) 4 x 25 / 80^2 = 1/48; t(3) = 3.1824; D +- 3.1824 / sqrt(48) = [-0.7093, 0.2093]
+    const TSR = agentDifferences(humans, agent).find((m) => m.metric === "TSR")!;
+    expect(TSR).toMatchObject({ n: 80, clusters: 10, people: 4, df: 3 });
+    expect(TSR.difference).toBeCloseTo(-0.25, 12);
+    expect(TSR.ci![0]).toBeCloseTo(-0.70934, 4);
+    expect(TSR.ci![1]).toBeCloseTo(0.20934, 4);
+    // over episodes only every episode's difference is the same: no interval, as the paired bootstrap over episodes gave
+    expect(agentDifferences(humans, agent, "items").find((m) => m.metric === "TSR")).toMatchObject({ ci: null, reason: "no spread: every episode the same" });
   });
 
   it("active time per task: step gaps capped, a done step closes its task", () => {

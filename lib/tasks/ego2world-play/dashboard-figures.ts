@@ -3,15 +3,16 @@ import { meanOf, replanCount, type EpisodeAnswer, type EpisodeScore } from "@/li
 import { applyNoteEvent, beliefAccuracy, type Note } from "@/lib/tasks/ego2world-play/notes";
 import type { World } from "@/lib/tasks/ego2world-play/world";
 import { ego2worldActionSchema, episodeSpec, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
-import { pairedBootstrapDifference, type PairedDifference } from "@/lib/stats/paired-bootstrap";
-import { mulberry32 } from "@/lib/stats/rng";
-import { seedFromString } from "@/lib/stats/seed-from-string";
+import type { PairedDifference } from "@/lib/stats/paired-bootstrap";
+import { tCdf } from "@/lib/stats/student-t";
+import { twoWayClusterVariance, twoWayCritical, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 
 /**
  * Ego2World figures of a study's dashboard (issue #11, "Dashboards and imports"), as the paper's
  * Table 14: TSR, TCR, F1, WSR, validity, replan, steps and time per task, per person, pooled over
  * people and per imported agent run, all pooled over task units (episode x task); belief accuracy
- * for people; and the paired bootstrap difference humans - agent on the tasks both did. Pure.
+ * for people; and the paired difference humans - agent on the tasks both did, with its interval
+ * over people and episodes (or episodes only: the study's "generalise over"). Pure.
  */
 
 export interface EgoPlay {
@@ -68,9 +69,17 @@ export interface EgoRow {
   belief: number | null;
 }
 
+/** A paired difference (the fields of lib/stats/paired-bootstrap.ts's, kept for the page and CSV) over people and episodes. */
+export interface EgoPairedDifference extends PairedDifference {
+  /** people behind the pairs */
+  people: number;
+  /** degrees of freedom of the interval and p-value */
+  df: number | null;
+}
+
 export interface EgoAgentDifference {
   agent: { id: string; name: string };
-  metrics: Array<{ metric: EgoMetric } & PairedDifference>;
+  metrics: Array<{ metric: EgoMetric } & EgoPairedDifference>;
 }
 
 export interface EgoTaskRow {
@@ -82,6 +91,8 @@ export interface EgoTaskRow {
 }
 
 export interface Ego2worldFigures {
+  /** what the differences' intervals generalise over (the study setting) */
+  over: GeneraliseOver;
   rows: EgoRow[];
   differences: EgoAgentDifference[];
   tasks: EgoTaskRow[];
@@ -137,29 +148,50 @@ function unitValue(unit: TaskUnit, metric: EgoMetric): number | null {
   return metric === "TSR" ? unit.success : unit[metric];
 }
 
+/** The method of the differences in words. */
+export function egoDifferenceMethod(over: GeneraliseOver): string {
+  return over === "people+items"
+    ? "paired difference over people and episodes: two-way cluster-robust variance (Cameron, Gelbach & Miller 2011), t at min(people, episodes) - 1 df"
+    : "paired difference over episodes (these people taken as the population): variance clustered by episode, t at episodes - 1 df";
+}
+
 /**
- * Humans - agent per metric on the task units both played: a unit's human value is the mean over
- * the people who played it (nulls left out), paired with the agent's value; seeded paired
- * bootstrap over episodes (an episode's tasks share one world and one play, so they are resampled
- * together; the difference is pooled over the resampled units).
+ * Humans - agent per metric on the task units both played: D = the mean over people's plays of a
+ * unit (nulls left out) of (their value - the agent's value there), that is people's figure on the
+ * shared units minus the agent's weighted as people's plays are (the agent's plain mean when every
+ * unit has as many plays). Its variance is the two-way cluster-robust variance of that mean,
+ * clustered by episode (an episode's tasks share one world and one play) and by person; "items
+ * only" keeps the episodes alone. Interval D +- t sqrt(V), two-sided p from the same t.
+ * Source: Cameron, Gelbach & Miller 2011, "Robust inference with multiway clustering", J. Bus. Econ. Stat. 29(2) (the paired difference as one mean, clustered two ways).
  */
-export function agentDifferences(humanPlays: readonly EgoPlay[], agentPlays: readonly EgoPlay[], seedKey: string, resamples = 1000): Array<{ metric: EgoMetric } & PairedDifference> {
-  const humanUnits = new Map<string, TaskUnit[]>();
-  for (const unit of humanPlays.flatMap(unitsOf)) {
-    const key = JSON.stringify([unit.item, unit.task]);
-    humanUnits.set(key, [...(humanUnits.get(key) ?? []), unit]);
-  }
-  const agentUnits = agentPlays.flatMap(unitsOf);
+export function agentDifferences(humanPlays: readonly EgoPlay[], agentPlays: readonly EgoPlay[], over: GeneraliseOver = "people+items"): Array<{ metric: EgoMetric } & EgoPairedDifference> {
+  const agentUnits = new Map<string, TaskUnit>();
+  for (const unit of agentPlays.flatMap(unitsOf)) agentUnits.set(JSON.stringify([unit.item, unit.task]), unit);
+  const humanUnits = humanPlays.flatMap((play) => unitsOf(play).map((unit) => ({ unit, person: play.participant })));
+  const method = egoDifferenceMethod(over);
   return EGO_METRICS.map((metric) => {
-    const pairs: Array<[number | null, number | null]> = [];
-    const episodes: string[] = [];
-    for (const unit of agentUnits) {
-      const people = humanUnits.get(JSON.stringify([unit.item, unit.task]));
-      if (!people) continue;
-      pairs.push([meanOf(people.map((person) => unitValue(person, metric))), unitValue(unit, metric)]);
-      episodes.push(unit.item);
+    const answers: CrossedAnswer[] = [];
+    let sumA = 0;
+    let sumB = 0;
+    for (const { unit, person } of humanUnits) {
+      const agent = agentUnits.get(JSON.stringify([unit.item, unit.task]));
+      if (!agent) continue;
+      const a = unitValue(unit, metric);
+      const b = unitValue(agent, metric);
+      if (a === null || b === null || Number.isNaN(a) || Number.isNaN(b)) continue;
+      answers.push({ item: unit.item, person, num: a - b });
+      sumA += a;
+      sumB += b;
     }
-    return { metric, ...pairedBootstrapDifference(pairs, mulberry32(seedFromString(`${seedKey}|${metric}`)), { resamples, clusters: episodes }) };
+    const n = answers.length;
+    if (n === 0) return { metric, n, clusters: 0, people: 0, meanA: null, meanB: null, difference: null, ci: null, pValue: null, pBelow: false, method, df: null };
+    const v = twoWayClusterVariance(answers, over);
+    const base = { metric, n, clusters: v.items, people: v.people, meanA: sumA / n, meanB: sumB / n, difference: v.estimate, pBelow: false, method, df: v.df };
+    if (v.variance === null || v.df === null) return { ...base, ci: null, reason: v.reason ?? "one item", pValue: null };
+    const se = Math.sqrt(v.variance);
+    if (se === 0) return { ...base, ci: null, reason: "no spread: every episode the same", pValue: null };
+    const half = twoWayCritical(v.df) * se;
+    return { ...base, ci: [v.estimate - half, v.estimate + half], pValue: Math.min(1, 2 * (1 - tCdf(Math.abs(v.estimate) / se, v.df))) };
   });
 }
 
@@ -173,7 +205,7 @@ export function ego2worldFigures(
   people: ReadonlyArray<{ id: string; name: string }>,
   agents: ReadonlyArray<{ id: string; name: string }>,
   taskInfo: ReadonlyArray<{ item: string; task: string; instruction: string }>,
-  seedKey: string,
+  over: GeneraliseOver = "people+items",
 ): Ego2worldFigures {
   const humanPlays = plays.filter((play) => !play.participant.startsWith("model:"));
   const agentPlays = (id: string) => plays.filter((play) => play.participant === `model:${id}`);
@@ -184,7 +216,7 @@ export function ego2worldFigures(
   ];
   const differences = agents
     .filter((agent) => agentPlays(agent.id).length > 0 && humanPlays.length > 0)
-    .map((agent) => ({ agent, metrics: agentDifferences(humanPlays, agentPlays(agent.id), `${seedKey}|${agent.id}`) }));
+    .map((agent) => ({ agent, metrics: agentDifferences(humanPlays, agentPlays(agent.id), over) }));
   const humanUnits = humanPlays.flatMap(unitsOf);
   const agentUnits = new Map(agents.map((agent) => [agent.id, agentPlays(agent.id).flatMap(unitsOf)]));
   const tasks = taskInfo.map((info): EgoTaskRow => {
@@ -198,7 +230,7 @@ export function ego2worldFigures(
       }),
     };
   });
-  return { rows, differences, tasks, episodes: new Set(plays.map((play) => play.item)).size, humanPlays: humanPlays.length };
+  return { over, rows, differences, tasks, episodes: new Set(plays.map((play) => play.item)).size, humanPlays: humanPlays.length };
 }
 
 /** Active milliseconds per task from the step times: gaps capped at `capMs`; a `done` step closes its task. */

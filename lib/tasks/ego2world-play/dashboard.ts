@@ -6,6 +6,7 @@ import type { KindDashboard } from "@/lib/tasks/types";
 import type { EpisodeAnswer, EpisodeScore } from "@/lib/tasks/ego2world-play/metrics";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import type { ModelRunSummary } from "@/lib/models/types";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { ego2worldKeySchema, ego2worldPublicSchema, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
 
 /**
@@ -32,7 +33,7 @@ function isEpisodeAnswer(value: unknown): value is EpisodeAnswer {
   return value !== null && typeof value === "object" && Array.isArray((value as { tasks?: unknown }).tasks);
 }
 
-export async function ego2worldDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], idleCapMs: number, modelPredictions: ModelPredictionsLoader): Promise<Ego2worldSection> {
+export async function ego2worldDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], idleCapMs: number, modelPredictions: ModelPredictionsLoader, over: GeneraliseOver = "people+items"): Promise<Ego2worldSection> {
   const itemRows = await db.item.findMany({ where: { studyId, kind: EGO2WORLD_KIND, practice: false }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, public: true, key: true } });
   const items = new Map<string, { externalId: string; public: Ego2worldPublic; key: Ego2worldKey }>();
   for (const row of itemRows) {
@@ -81,13 +82,13 @@ export async function ego2worldDashboardSection(studyId: string, snapshot: Study
   }
 
   const taskInfo = [...items.entries()].flatMap(([id, item]) => item.public.tasks.map((task) => ({ item: id, task: task.id, instruction: `${item.externalId} · ${task.instruction}` })));
-  const figures = ego2worldFigures(plays, snapshot.annotators, models.map((model) => ({ id: model.id, name: model.name })), taskInfo, `${studyId}|ego2world`);
+  const figures = ego2worldFigures(plays, snapshot.annotators, models.map((model) => ({ id: model.id, name: model.name })), taskInfo, over);
   return { ...figures, items: items.size };
 }
 
 /** The Ego2World section of the study dashboard. */
 export const dashboard: KindDashboard = {
   section: "ego2world",
-  load: ({ studyId, snapshot, version, modelVersion, models, idleCapMs, modelPredictions, memoizeAsync }) =>
-    memoizeAsync(`${version}|ego2world|${modelVersion}`, () => ego2worldDashboardSection(studyId, snapshot, models, idleCapMs, modelPredictions)),
+  load: ({ studyId, snapshot, version, modelVersion, models, idleCapMs, modelPredictions, memoizeAsync, generaliseOver }) =>
+    memoizeAsync(`${version}|ego2world|${modelVersion}|${generaliseOver}`, () => ego2worldDashboardSection(studyId, snapshot, models, idleCapMs, modelPredictions, generaliseOver)),
 };

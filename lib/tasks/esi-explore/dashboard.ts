@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { confidenceToProbability } from "@/lib/tasks/esi-explore/confidence";
 import { effectiveCondition, predictionCondition } from "@/lib/tasks/esi-explore/conditions";
 import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
@@ -68,7 +69,7 @@ function byAssignment<T extends { assignmentId: string }>(rows: readonly T[]): M
 /** null for studies without ESI items. */
 export async function loadEsiSection(
   studyId: string,
-  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string>; includePlanAnswers?: boolean; models?: readonly ModelRunSummary[]; modelPredictions?: ModelPredictionsLoader },
+  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string>; includePlanAnswers?: boolean; models?: readonly ModelRunSummary[]; modelPredictions?: ModelPredictionsLoader; over?: GeneraliseOver },
 ): Promise<EsiSection | null> {
   const items = await db.$queryRaw<Array<{ id: string; answer: unknown; tags: unknown }>>(
     Prisma.sql`SELECT id, key->'answer' AS answer, tags FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${ESI_KIND} AND NOT practice`,
@@ -188,7 +189,7 @@ export async function loadEsiSection(
     };
   });
 
-  return esiSection({ humans, models: [...models, ...agentAnswers], annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale });
+  return esiSection({ humans, models: [...models, ...agentAnswers], annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale, over: options.over });
 }
 
 /** The ESI-Bench section of the study dashboard; not memoised: researchers' step labels change it without a new response. */
@@ -204,5 +205,6 @@ export const dashboard: KindDashboard = {
       includePlanAnswers: context.includePlanAnswers,
       models: context.models,
       modelPredictions: context.modelPredictions,
+      over: context.generaliseOver,
     }),
 };

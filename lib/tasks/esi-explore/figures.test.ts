@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { PEOPLE_DIFFER_BEFORE, PEOPLE_DIFFER_ITEMS_ONLY, PEOPLE_DIFFER_TWO_WAY, peopleDifferAnswers, peopleDifferRight } from "@/lib/stats/__fixtures__/people-differ";
+import { wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
+import { tCritical } from "@/lib/stats/student-t";
 import { esiSection, modelName, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
 import { summariseStepLabels } from "@/lib/tasks/esi-explore/step-labels";
 import type { Trajectory } from "@/lib/tasks/esi-explore/metrics";
@@ -58,16 +61,36 @@ describe("ESI dashboard figures", () => {
     expect(section.calibration.active.intermediate).toBeNull();
   });
 
-  it("accuracy intervals take the item as the unit: 10 items x 5 agreeing people are 10 items' worth, one item none", () => {
+  it("accuracy intervals cluster by question: 10 questions x 5 agreeing people are 9 questions' worth (items only: (G-1)/G x 10), one question none", () => {
     const humans: HumanAnswer[] = [];
     for (let i = 0; i < 10; i++) for (const who of ["a", "b", "c", "d", "e"]) humans.push({ ...human(who, "active", "s1", i < 5), itemId: `q${i}` });
     humans.push({ ...human("a", "passive-single", "s2", true), itemId: "q10" }, { ...human("b", "passive-single", "s2", false), itemId: "q10" });
-    const clustered = esiSection({ humans, models: [], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels });
+    const clustered = esiSection({ humans, models: [], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels, over: "items" });
     const active = clustered.overall.humans.active;
     expect(active).toMatchObject({ successes: 25, trials: 50, items: 10 });
-    expect(active.ci![0]).toBeCloseTo(0.2365896, 6);
-    expect(active.ci![1]).toBeCloseTo(0.7634104, 6);
+    // the design-effect Wilson of before had n 10 at z 1.96 ([0.2366, 0.7634]); items only keeps it up to G/(G-1) and t(9)
+    const want = wilsonBounds(0.5, 9, tCritical(9));
+    expect(active.ci![0]).toBeCloseTo(want[0], 9);
+    expect(active.ci![1]).toBeCloseTo(want[1], 9);
     expect(clustered.overall.humans["passive-single"]).toMatchObject({ value: 0.5, ci: null, reason: "one item" });
+  });
+
+  it("hand-worked: people differ wholly, questions not at all: the interval over people and questions; a person's own none; a model run over its questions", () => {
+    const humans: HumanAnswer[] = peopleDifferAnswers().map(({ item, person }) => ({ ...human(person, "active", "s1", peopleDifferRight(person)), itemId: `q${item}` }));
+    const models: ModelAnswer[] = peopleDifferAnswers()
+      .filter((a) => a.person === "p")
+      .map(({ item }) => ({ ...model("active", "s1", item % 2 === 0), itemId: `q${item}` }));
+    const both = esiSection({ humans, models, annotators: ["p", "q", "r", "s"].map((id) => ({ id, name: id })), annotatorId: null, calibrationBins: 10, stepLabels: labels });
+    const active = both.overall.humans.active;
+    expect(active).toMatchObject({ value: 0.5, items: 10, people: 4 });
+    expect(active.ci![0]).toBeCloseTo(PEOPLE_DIFFER_TWO_WAY[0], 5);
+    expect(active.ci![1]).toBeCloseTo(PEOPLE_DIFFER_TWO_WAY[1], 5);
+    expect(active.ci![0]).toBeLessThan(PEOPLE_DIFFER_BEFORE[0]);
+    expect(both.method).toMatch(/people and items/);
+    expect(both.perPerson[0].byCondition.active.accuracy).toMatchObject({ value: 1, ci: null, reason: "one person" });
+    expect(both.overall["model:GPT"].active.ci).not.toBeNull();
+    const itemsOnly = esiSection({ humans, models: [], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels, over: "items" }).overall.humans.active;
+    expect(itemsOnly.ci![0]).toBeCloseTo(PEOPLE_DIFFER_ITEMS_ONLY[0], 5);
   });
 
   it("takes the mean over the same subcategories for every group, and flags a group that lacks some", () => {

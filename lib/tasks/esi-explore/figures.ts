@@ -1,5 +1,6 @@
 import type { CalibrationResult } from "@/lib/dashboard/calibration";
-import { clusteredWilsonInterval } from "@/lib/stats/clustered-wilson-interval";
+import { crossedMethod, crossedProportion } from "@/lib/stats/crossed-interval";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { compareConditions } from "@/lib/tasks/esi-explore/conditions";
 import { esiConfidenceMapping, type ConfidenceScaleName, type EsiConfidenceMapping } from "@/lib/tasks/esi-explore/confidence";
 import {
@@ -17,8 +18,10 @@ import {
 
 /**
  * The ESI-Bench section of a study dashboard, from scored answers (pure; lib/dashboard/esi.ts
- * loads them): always split by condition. Accuracy with Wilson intervals in the shape of the
- * paper's table (category and subcategory rows, condition columns, people beside each imported
+ * loads them): always split by condition. Accuracy with Wilson intervals at the effective n of
+ * the two-way variance over people and questions (or questions only, the study's "generalise
+ * over"; a model run, one fixed judge, over its questions; lib/stats/crossed-interval.ts; "one
+ * item" / "one person" in words where one says nothing) in the shape of the paper's table (category and subcategory rows, condition columns, people beside each imported
  * model run, and the mean over subcategories the paper reports), per person and pooled; steps to
  * answer and steps to a correct answer (Fig. 5), invalid-action rate, view diversity, contrastive view rate and belief revision rate
  * from the active trajectories, by category and subcategory too; calibration of final and
@@ -95,6 +98,9 @@ export interface EsiStepLabelSummary {
 }
 
 export interface EsiSection {
+  /** what people's accuracy intervals generalise over (the study setting), and the method in words */
+  over: GeneraliseOver;
+  method: string;
   conditions: string[];
   groups: EsiGroup[];
   table: EsiTableRow[];
@@ -141,23 +147,15 @@ export function modelName(runName: string): string {
 
 
 /**
- * Accuracy with a Wilson 95% interval that takes the item as the unit: several people's answers to
- * one question count with a design effect (lib/stats/clustered-wilson-interval.ts); rows without
- * an item id are each their own item; one item gives no interval ("one item").
+ * Accuracy with a Wilson 95% interval at the effective n of the two-way variance over people and
+ * questions (lib/stats/crossed-interval.ts); rows without an item id are each their own item; one
+ * item, or over people one person, gives no interval (the reason says which).
  */
-function accuracyOf(rows: ReadonlyArray<{ correct: boolean; itemId?: string }>): CountMetric {
+function accuracyOf(rows: ReadonlyArray<{ correct: boolean; itemId?: string; person: string }>, over: GeneraliseOver): CountMetric {
   const successes = rows.filter((row) => row.correct).length;
   if (rows.length === 0) return countMetric(successes, 0);
-  const byItem = new Map<string | number, { successes: number; trials: number }>();
-  rows.forEach((row, i) => {
-    const key = row.itemId ?? i;
-    let cluster = byItem.get(key);
-    if (!cluster) byItem.set(key, (cluster = { successes: 0, trials: 0 }));
-    cluster.trials++;
-    if (row.correct) cluster.successes++;
-  });
-  const w = clusteredWilsonInterval([...byItem.values()]);
-  return { value: successes / rows.length, successes, trials: rows.length, ci: w.ci, items: w.clusters, ...(w.reason ? { reason: w.reason } : {}) };
+  const w = crossedProportion(rows.map((row, i) => ({ item: row.itemId ?? `answer ${i}`, person: row.person, num: row.correct ? 1 : 0 })), over);
+  return { value: successes / rows.length, successes, trials: rows.length, ci: w.ci, items: w.items, people: w.people, ...(w.ci ? { effectiveN: w.effectiveN } : { reason: w.reason }) };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
@@ -184,20 +182,28 @@ export function esiSection(input: {
   stepLabels: EsiStepLabelSummary;
   /** the study's confidence scale (default: percent, ESI-Bench's c in [0, 1]) */
   confidenceScale?: ConfidenceScaleName;
+  /** what people's intervals generalise over (default people and items) */
+  over?: GeneraliseOver;
 }): EsiSection {
+  const over = input.over ?? "people+items";
   const humans = input.annotatorId === null ? input.humans : input.humans.filter((row) => row.annotatorId === input.annotatorId);
   const conditions = [...new Set([...input.humans.map((row) => row.condition), ...input.models.map((row) => row.condition)])].sort(compareConditions);
   const runs = [...groupBy(input.models, (row) => row.runId).entries()].map(([id, rows]) => ({ id, name: rows[0].runName, rows })).sort((a, b) => a.name.localeCompare(b.name));
   const humanName = input.annotatorId === null ? "Humans (pooled)" : (input.annotators.find((a) => a.id === input.annotatorId)?.name ?? "Annotator");
   const groups: EsiGroup[] = [{ id: HUMANS, name: humanName, kind: "humans" }, ...runs.map((run) => ({ id: run.id, name: run.name, kind: "model" as const }))];
-  const rowsOf = (groupId: string): ReadonlyArray<{ condition: string; category: string; subcategory: string; correct: boolean }> => (groupId === HUMANS ? humans : (runs.find((run) => run.id === groupId)?.rows ?? []));
+  type AccuracyRow = { condition: string; category: string; subcategory: string; correct: boolean; itemId?: string; person: string };
+  const humanRows: AccuracyRow[] = humans.map((row) => ({ ...row, person: row.annotatorId }));
+  const runRows = new Map(runs.map((run) => [run.id, run.rows.map((row): AccuracyRow => ({ ...row, person: row.runId }))]));
+  const rowsOf = (groupId: string): readonly AccuracyRow[] => (groupId === HUMANS ? humanRows : (runRows.get(groupId) ?? []));
+  // a model run is one fixed judge: over its questions (the accuracy table's rule)
+  const accuracyIn = (groupId: string) => (rows: AccuracyRow[]) => accuracyOf(rows, groupId === HUMANS ? over : "items");
 
   const categories = [...new Set([...humans, ...input.models].map((row) => row.category))].sort();
   const table: EsiTableRow[] = [];
   const subcategoryMean: EsiSection["subcategoryMean"] = {};
   const overall: EsiSection["overall"] = {};
   for (const group of groups) {
-    overall[group.id] = byCondition(rowsOf(group.id), conditions, accuracyOf);
+    overall[group.id] = byCondition(rowsOf(group.id), conditions, accuracyIn(group.id));
     subcategoryMean[group.id] = {};
   }
   const subcategoryValues: Record<string, Record<string, number[]>> = Object.fromEntries(groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as number[]]))]));
@@ -212,7 +218,7 @@ export function esiSection(input: {
         cells[group.id] = byCondition(
           rowsOf(group.id).filter((row) => row.category === category && row.subcategory === subcategory),
           conditions,
-          accuracyOf,
+          accuracyIn(group.id),
         );
         for (const condition of conditions) {
           const value = cells[group.id][condition].value;
@@ -224,7 +230,7 @@ export function esiSection(input: {
     }
     if (subcategories.length > 1) {
       const cells: EsiTableRow["cells"] = {};
-      for (const group of groups) cells[group.id] = byCondition(rowsOf(group.id).filter((row) => row.category === category), conditions, accuracyOf);
+      for (const group of groups) cells[group.id] = byCondition(rowsOf(group.id).filter((row) => row.category === category), conditions, accuracyIn(group.id));
       table.push({ category, subcategory: null, cells });
     }
   }
@@ -292,10 +298,10 @@ export function esiSection(input: {
         conditions.map((condition) => {
           const inCondition = rows.filter((row) => row.condition === condition);
           const traces = inCondition.filter((row) => row.trajectory !== null);
-          return [condition, { accuracy: accuracyOf(inCondition), trajectories: traces.length ? summariseTrajectories(traces.map((row) => measureTrajectory(row.trajectory!))) : null }];
+          return [condition, { accuracy: accuracyOf(inCondition.map((row) => ({ ...row, person: row.annotatorId })), over), trajectories: traces.length ? summariseTrajectories(traces.map((row) => measureTrajectory(row.trajectory!))) : null }];
         }),
       ),
     }));
 
-  return { conditions, groups, table, subcategoryMean, subcategoryCoverage, overall, modelSteps, modelStepsCorrect, trajectories, modelTrajectories, trajectoryTable, calibration, calibrationBins: input.calibrationBins, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length, confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT") };
+  return { over, method: crossedMethod(over, "proportion"), conditions, groups, table, subcategoryMean, subcategoryCoverage, overall, modelSteps, modelStepsCorrect, trajectories, modelTrajectories, trajectoryTable, calibration, calibrationBins: input.calibrationBins, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length, confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT") };
 }

@@ -31,12 +31,16 @@ export interface CountMetric {
   value: number | null;
   successes: number;
   trials: number;
-  /** Wilson 95% interval (accuracy: with a design effect over items, lib/tasks/esi-explore/figures.ts) */
+  /** Wilson 95% interval (accuracy: at the effective n of the variance over people and items, lib/tasks/esi-explore/figures.ts) */
   ci: [number, number] | null;
-  /** why there is no interval ("one item") */
+  /** why there is no interval ("one item", "one person") */
   reason?: string;
   /** items behind an accuracy */
   items?: number;
+  /** people behind an accuracy */
+  people?: number;
+  /** an accuracy's effective number of answers p(1-p)/V */
+  effectiveN?: number;
 }
 
 export function countMetric(successes: number, trials: number): CountMetric {

@@ -2,10 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
-import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
-import type { AlphaUnits } from "@/lib/stats/krippendorff-alpha";
-import { mulberry32 } from "@/lib/stats/rng";
-import { seedFromString } from "@/lib/stats/seed-from-string";
+import { alphaFigure, JUDGE, type AlphaFigure, type Grade } from "@/lib/tasks/free-text/agreement";
 import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
 import { isFreeTextGradeRecord, type FreeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { GRADING_KIND, gradingBatchJsonl, sampleGradable, type GradableAnswer } from "@/lib/tasks/free-text/grading";
@@ -21,8 +18,10 @@ import { GRADES, isGrade, meanLlmMatch, referencesOf } from "@/lib/tasks/shared/
  * distribution, the answers still ungraded, and the judge measured against people: Krippendorff's
  * alpha, interval level (the grades are averaged as 100 (s - 1) / 4, i.e. treated as equally
  * spaced), over the answers that people graded in grading studies (lib/tasks/free-text-grade), the
- * judge counted as one more grader, with a 95% unit-bootstrap interval (1,000 resamples, seeded
- * by the study) as the dashboard's other alphas; beside it the people's alpha among themselves.
+ * judge counted as one more grader, with a 95% percentile pigeonhole bootstrap interval (1,000
+ * resamples, seeded by the study) as the dashboard's other alphas: the graded answers and the
+ * graders drawn independently, the judge (one fixed model) never drawn; or the answers alone when
+ * the study takes its people as the population; beside it the people's alpha among themselves.
  * Items that failed review are left out. Beside them, the watch figures of the video items.
  */
 
@@ -44,14 +43,6 @@ export interface FreeTextJudgeInfo {
   graded: number;
 }
 
-export interface AlphaFigure {
-  alpha: number | null;
-  reason?: string;
-  ci: [number, number] | null;
-  units: number;
-  values: number;
-  level: "interval";
-}
 
 export interface FreeTextSection {
   items: number;
@@ -74,20 +65,6 @@ export interface FreeTextSection {
 
 const ALL = "All";
 const PEOPLE = "people";
-
-function alphaFigure(units: AlphaUnits, seedKey: string): AlphaFigure | null {
-  const pairable = units.filter((unit) => unit.length >= 2);
-  if (pairable.length === 0) return null;
-  const result = krippendorffAlphaBootstrap(pairable, "interval", mulberry32(seedFromString(seedKey)), { resamples: 1000, confidence: 0.95 });
-  return {
-    alpha: result.estimate.alpha,
-    ...(result.estimate.reason ? { reason: result.estimate.reason } : {}),
-    ci: result.ci,
-    units: result.estimate.units,
-    values: result.estimate.n,
-    level: "interval",
-  };
-}
 
 /** whether the item's stimulus plays (a video or frames), so that watch figures mean something */
 function playsMedia(publicPart: unknown): boolean {
@@ -175,19 +152,20 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
       return [item.id, source?.response ? `response:${source.response}` : `prediction:${source?.prediction ?? ""}`];
     }),
   );
-  const human = new Map<string, number[]>();
-  const graders = new Set<string>();
+  const human = new Map<string, Grade[]>();
+  const graders = new Map<string, number>();
   for (const row of gradingResponses) {
     const grade = (row.answer as { grade?: unknown } | null)?.grade;
     const target = targetOfGradingItem.get(row.assignment.itemId);
     if (!isGrade(grade) || !target) continue;
-    human.set(target, [...(human.get(target) ?? []), grade]);
-    graders.add(row.assignment.userId);
+    let grader = graders.get(row.assignment.userId);
+    if (grader === undefined) graders.set(row.assignment.userId, (grader = JUDGE + 1 + graders.size));
+    human.set(target, [...(human.get(target) ?? []), { grade, grader }]);
   }
-  const judgeHumanUnits: number[][] = [];
+  const judgeHumanUnits: Grade[][] = [];
   for (const [target, grades] of human) {
     const judged = gradeOf(target);
-    if (judged !== null) judgeHumanUnits.push([judged, ...grades]);
+    if (judged !== null) judgeHumanUnits.push([{ grade: judged, grader: JUDGE }, ...grades]);
   }
   const humanHumanUnits = [...human.values()].filter((grades) => grades.length >= 2);
 
@@ -221,8 +199,8 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
     distribution,
     ungraded,
     agreement: {
-      judgeHuman: alphaFigure(judgeHumanUnits, `free-text|judge-human|${studyId}`),
-      humanHuman: alphaFigure(humanHumanUnits, `free-text|human-human|${studyId}`),
+      judgeHuman: alphaFigure(judgeHumanUnits, `free-text|judge-human|${studyId}`, context.generaliseOver),
+      humanHuman: alphaFigure(humanHumanUnits, `free-text|human-human|${studyId}`, context.generaliseOver),
       gradingItems: gradingItems.length,
       humanGrades: [...human.values()].reduce((sum, grades) => sum + grades.length, 0),
       graders: graders.size,

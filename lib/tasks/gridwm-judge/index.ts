@@ -141,30 +141,14 @@ export function summarizeJudgeAnswers(rows: ReadonlyArray<ScoredAnswer<GridwmJud
   let correct = 0;
   let neutralAnswers = 0;
   let neutralCorrect = 0;
-  const families = new Map<ConsistencyDimension, Map<string, { values: Set<string>; verdicts: Set<string> }>>(
-    CONSISTENCY_DIMENSIONS.map((dimension) => [dimension, new Map()]),
-  );
   for (const row of rows) {
     if (row.score.correct) correct++;
     if (isNeutralProbe(row.tags)) {
       neutralAnswers++;
       if (row.score.correct) neutralCorrect++;
     }
-    const base = baseCase(row.tags);
-    if (base === null) continue;
-    const values = Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, probeValue(row.tags, dimension)])) as Record<ProbeDimension, string>;
-    for (const dimension of CONSISTENCY_DIMENSIONS) {
-      if (!(PROBE_DIMENSIONS[dimension].values as readonly string[]).includes(values[dimension])) continue;
-      if (dimension === "temporal" && values.visual !== PROBE_DIMENSIONS.visual.neutral) continue;
-      const others = DIMENSIONS.filter((other) => other !== dimension).map((other) => values[other]);
-      const familyKey = JSON.stringify([row.annotator ?? null, base, others]);
-      const byKey = families.get(dimension)!;
-      let family = byKey.get(familyKey);
-      if (!family) byKey.set(familyKey, (family = { values: new Set(), verdicts: new Set() }));
-      family.values.add(values[dimension]);
-      family.verdicts.add(row.answer.verdict);
-    }
   }
+  const families = probeFamilies(rows);
   const counts = Object.fromEntries(
     CONSISTENCY_DIMENSIONS.map((dimension) => {
       let complete = 0;
@@ -178,6 +162,55 @@ export function summarizeJudgeAnswers(rows: ReadonlyArray<ScoredAnswer<GridwmJud
     }),
   ) as Record<ConsistencyDimension, FamilyCounts>;
   return { answers: rows.length, correct, neutralAnswers, neutralCorrect, families: counts };
+}
+
+interface ProbeFamily {
+  /** who answered (null: an anonymous judge) */
+  person: string | null;
+  /** the base case and the other dimensions' values: the same for every person's family of it */
+  probe: string;
+  values: Set<string>;
+  verdicts: Set<string>;
+}
+
+/** The probe families of each consistency dimension (summarizeJudgeAnswers's header), by family key. */
+function probeFamilies(rows: ReadonlyArray<ScoredAnswer<GridwmJudgeAnswer, GridwmJudgeScore>>): Map<ConsistencyDimension, Map<string, ProbeFamily>> {
+  const families = new Map<ConsistencyDimension, Map<string, ProbeFamily>>(CONSISTENCY_DIMENSIONS.map((dimension) => [dimension, new Map()]));
+  for (const row of rows) {
+    const base = baseCase(row.tags);
+    if (base === null) continue;
+    const values = Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, probeValue(row.tags, dimension)])) as Record<ProbeDimension, string>;
+    for (const dimension of CONSISTENCY_DIMENSIONS) {
+      if (!(PROBE_DIMENSIONS[dimension].values as readonly string[]).includes(values[dimension])) continue;
+      if (dimension === "temporal" && values.visual !== PROBE_DIMENSIONS.visual.neutral) continue;
+      const others = DIMENSIONS.filter((other) => other !== dimension).map((other) => values[other]);
+      const familyKey = JSON.stringify([row.annotator ?? null, base, others]);
+      const byKey = families.get(dimension)!;
+      let family = byKey.get(familyKey);
+      if (!family) byKey.set(familyKey, (family = { person: row.annotator ?? null, probe: JSON.stringify([base, others]), values: new Set(), verdicts: new Set() }));
+      family.values.add(values[dimension]);
+      family.verdicts.add(row.answer.verdict);
+    }
+  }
+  return families;
+}
+
+/** One complete probe family: who answered it, the probe it is of (a person's family of the same base case and values as another's), and whether it is consistent. */
+export interface CompleteFamily {
+  person: string | null;
+  probe: string;
+  consistent: boolean;
+}
+
+/** The complete probe families of each dimension (JCR's units), with who answered and the probe they are of, for intervals over people and probes. */
+export function completeJudgeFamilies(rows: ReadonlyArray<ScoredAnswer<GridwmJudgeAnswer, GridwmJudgeScore>>): Record<ConsistencyDimension, CompleteFamily[]> {
+  const families = probeFamilies(rows);
+  return Object.fromEntries(
+    CONSISTENCY_DIMENSIONS.map((dimension) => [
+      dimension,
+      [...families.get(dimension)!.values()].filter((family) => family.values.size >= PROBE_DIMENSIONS[dimension].values.length).map((family) => ({ person: family.person, probe: family.probe, consistent: family.verdicts.size === 1 })),
+    ]),
+  ) as Record<ConsistencyDimension, CompleteFamily[]>;
 }
 
 const ratioOrNull = (numerator: number, denominator: number): number | null => (denominator > 0 ? numerator / denominator : null);

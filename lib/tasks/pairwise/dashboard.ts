@@ -39,13 +39,13 @@ async function load(context: KindDashboardContext): Promise<PairwiseSection> {
   for (const { kind, row } of context.humanAnswers()) {
     if (kind !== KIND || !isAnswer(row.answer) || !items.has(row.itemId)) continue;
     if (context.annotatorId !== null && row.annotator !== context.annotatorId) continue;
-    rows.push({ itemId: row.itemId, answer: row.answer, left: leftOf.get(`${row.itemId}|${row.annotator ?? ""}`) ?? null });
+    rows.push({ itemId: row.itemId, person: row.annotator, answer: row.answer, left: leftOf.get(`${row.itemId}|${row.annotator ?? ""}`) ?? null });
   }
-  const figures = pairwiseFigures(items, rows, `${studyId}|pairwise`, BOOTSTRAP_RESAMPLES);
+  const figures = pairwiseFigures(items, rows, `${studyId}|pairwise`, BOOTSTRAP_RESAMPLES, context.generaliseOver);
   return { ...figures, watch: await loadWatchFigures(studyId, snapshot, [KIND]) };
 }
 
 export const dashboard: KindDashboard = {
   section: "pairwise",
-  load: (context) => context.memoizeAsync(`${context.version}|pairwise|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}`, () => load(context)),
+  load: (context) => context.memoizeAsync(`${context.version}|pairwise|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}|${context.generaliseOver}`, () => load(context)),
 };

@@ -63,7 +63,7 @@ describe("pairwise figures", () => {
       row("i2", "a", "a"), row("i2", "a", "a"), row("i2", "a", "b"), row("i2", "a", "b"), row("i2", "b", "b"),
       row("i3", "a", "a"), row("i3", "a", "b"), row("i3", "b", "a"),
     ];
-    const f = pairwiseFigures(items, rows, "seed", 200);
+    const f = pairwiseFigures(items, rows, "seed", 200, "items");
     const quality = f.dimensions[0];
     expect(quality.models.map((m) => m.model)).toEqual(["A", "B", "C"]);
     expect(quality.models[0].winRate).toBeCloseTo(6 / 8, 12);
@@ -100,7 +100,7 @@ describe("pairwise figures: the bootstrap's unfitted resamples", () => {
       { itemId: "i1", answer: { prefs: { quality: "a" } }, left: "a" },
       { itemId: "i2", answer: { prefs: { quality: "b" } }, left: "a" },
     ];
-    const f = pairwiseFigures(items, rows, "seed", 400);
+    const f = pairwiseFigures(items, rows, "seed", 400, "items");
     const quality = f.dimensions[0];
     expect(quality.models[0].strength).toBeCloseTo(0.5, 9);
     const { fitted, unfitted } = quality.strengthResamples!;
@@ -108,5 +108,46 @@ describe("pairwise figures: the bootstrap's unfitted resamples", () => {
     // P(both draws the same item) = 1/2
     expect(unfitted).toBeGreaterThan(150);
     expect(unfitted).toBeLessThan(250);
+  });
+});
+
+describe("pairwise figures over people and items", () => {
+  // 8 people x 12 pairs of A against B: person j prefers A on 2 + j pairs (2/12 to 9/12), laid end to end
+  // around the 12 pairs so that every pair gets A from 3 or 4 of the 8 people (pairs barely differ)
+  const items = new Map(Array.from({ length: 12 }, (_, i) => [`i${i}`, { dimensions: [dims[0]], models: { a: "A", b: "B" } }]));
+  const rows: PairwiseRow[] = [];
+  let start = 0;
+  for (let j = 0; j < 8; j++) {
+    for (let i = 0; i < 12; i++) rows.push({ itemId: `i${i}`, person: `p${j}`, answer: { prefs: { quality: (i - start + 12) % 12 < 2 + j ? "a" : "b" } }, left: "a" });
+    start = (start + 2 + j) % 12;
+  }
+  const width = (ci: [number, number] | null) => ci![1] - ci![0];
+
+  it("win rates: the two-way interval is at least as wide as either one-way form (hand-worked people-only t interval)", () => {
+    const both = pairwiseFigures(items, rows, "seed", 200).dimensions[0].models[0];
+    const itemsOnly = pairwiseFigures(items, rows, "seed", 200, "items").dimensions[0].models[0];
+    const wins = rows.map((r) => (r.answer.prefs.quality === "a" ? 1 : 0));
+    const mean = wins.reduce((a: number, b) => a + b, 0) / wins.length;
+    expect(both.winRate).toBeCloseTo(mean, 12);
+    // clustered by person alone: V = 8/7 sum_j (sum of person j's residuals)^2 / 96^2, t(7)
+    let sumSq = 0;
+    for (let j = 0; j < 8; j++) {
+      const r = wins.slice(j * 12, j * 12 + 12).reduce((s: number, y) => s + y - mean, 0);
+      sumSq += r * r;
+    }
+    const peopleHalf = 2.364624252 * Math.sqrt(((8 / 7) * sumSq) / 96 ** 2);
+    expect(width(both.winRateCi)).toBeGreaterThanOrEqual(2 * peopleHalf - 1e-9);
+    expect(width(both.winRateCi)).toBeGreaterThanOrEqual(width(itemsOnly.winRateCi));
+    // the people differ: the item-only interval is far too narrow
+    expect(width(both.winRateCi)).toBeGreaterThan(2 * width(itemsOnly.winRateCi));
+  });
+
+  it("strengths: the pigeonhole bootstrap is wider than the item bootstrap when people differ; one person says so in words", () => {
+    const both = pairwiseFigures(items, rows, "seed", 400).dimensions[0];
+    const itemsOnly = pairwiseFigures(items, rows, "seed", 400, "items").dimensions[0];
+    expect(both.models[0].strength).toBeCloseTo(itemsOnly.models[0].strength!, 12);
+    expect(width(both.models[0].strengthCi)).toBeGreaterThan(1.5 * width(itemsOnly.models[0].strengthCi));
+    const one = pairwiseFigures(items, rows.filter((r) => r.person === "p3"), "seed", 100).dimensions[0].models[0];
+    expect(one).toMatchObject({ winRateCi: null, winRateReason: "one person", strengthCi: null, strengthCiReason: "one person" });
   });
 });

@@ -40,7 +40,7 @@ async function load(context: KindDashboardContext): Promise<RatingSection> {
   }
   const predictions = context.models.length > 0 ? await context.modelPredictions() : [];
   const judgeRows = predictions.filter((p) => rubricByItem.has(p.itemId) && isScore(p.score)).map((p) => ({ runId: p.runId, score: p.score as RatingScore }));
-  const figures = ratingFigures(rubricByItem, rows, judgeRows, context.models.map((m) => ({ id: m.id, name: m.name })), `${studyId}|rating`, BOOTSTRAP_RESAMPLES);
+  const figures = ratingFigures(rubricByItem, rows, judgeRows, context.models.map((m) => ({ id: m.id, name: m.name })), `${studyId}|rating`, BOOTSTRAP_RESAMPLES, context.generaliseOver);
   const chosen = context.annotatorId === null ? figures : { ...figures, ...pickAnnotator(rubricByItem, rows, context.annotatorId, studyId) };
   return { ...chosen, watch: await loadWatchFigures(studyId, snapshot, [KIND]) };
 }
@@ -53,5 +53,5 @@ function pickAnnotator(rubricByItem: Map<string, readonly RubricEntry[]>, rows: 
 
 export const dashboard: KindDashboard = {
   section: "rating",
-  load: (context) => context.memoizeAsync(`${context.version}|rating|${context.modelVersion}|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}`, () => load(context)),
+  load: (context) => context.memoizeAsync(`${context.version}|rating|${context.modelVersion}|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}|${context.generaliseOver}`, () => load(context)),
 };

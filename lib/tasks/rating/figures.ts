@@ -1,4 +1,6 @@
-import { krippendorffAlphaClusterBootstrap } from "@/lib/stats/krippendorff-alpha-cluster-bootstrap";
+import { krippendorffAlphaPigeonhole, pigeonholeAlphaMethod } from "@/lib/stats/krippendorff-alpha-pigeonhole";
+import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import type { RatingAnswer, RatingScore, RubricEntry } from "@/lib/tasks/rating";
@@ -8,8 +10,9 @@ import type { RatingAnswer, RatingScore, RubricEntry } from "@/lib/tasks/rating"
  * pooled, and per value of the items' `model` tag when they have one: WorldModelBench compares
  * generators), the same for each imported model run (a VLM judge), and Krippendorff's alpha per
  * dimension over people (units: one per item and rubric entry of the dimension; ordinal for
- * Likert dimensions, nominal for checks) with a 95 % cluster-bootstrap interval that resamples
- * items (lib/stats/krippendorff-alpha-cluster-bootstrap.ts, as the agreement section does).
+ * Likert dimensions, nominal for checks) with a 95 % percentile pigeonhole bootstrap interval that
+ * draws items and people independently (lib/stats/krippendorff-alpha-pigeonhole.ts, as the
+ * agreement section does), or items alone when the study takes its people as the population.
  */
 
 export interface RatingRow {
@@ -42,6 +45,8 @@ export interface DimensionAlpha {
   /** pairable units (item x rubric entry with two or more ratings) and items holding them */
   units: number;
   items: number;
+  /** people with a rating in the pairable units */
+  people?: number;
   description: string;
 }
 
@@ -57,6 +62,8 @@ export interface RatingFigures {
   /** the same per imported model run (a judge) */
   judges: Array<{ id: string; name: string; cells: Record<string, MeanCell> }>;
   alpha: DimensionAlpha[];
+  /** the alpha intervals' method in words (the study's "generalise over") */
+  alphaMethod: string;
 }
 
 function cellsOf(scores: readonly RatingScore[], dimensions: readonly DimensionInfo[]): Record<string, MeanCell> {
@@ -75,6 +82,7 @@ export function ratingFigures(
   runs: ReadonlyArray<{ id: string; name: string }>,
   seed: string,
   resamples: number,
+  over: GeneraliseOver = "people+items",
 ): RatingFigures {
   // the rubric entries and dimensions, in first-seen order over the items
   const entryInfo = new Map<string, { entry: RubricEntry; points: number[] }>();
@@ -95,9 +103,16 @@ export function ratingFigures(
   for (const row of rows) if (row.model !== null) (generators.get(row.model) ?? generators.set(row.model, []).get(row.model)!).push(row.score);
 
   // alpha per dimension: units (item, rubric id), one value per person
+  const coderIds = new Map<string, number>();
+  const coderIndex = (annotator: string) => {
+    let c = coderIds.get(annotator);
+    if (c === undefined) coderIds.set(annotator, (c = coderIds.size));
+    return c;
+  };
   const alpha: DimensionAlpha[] = dimensions.map((dimension) => {
     const unitIndex = new Map<string, number>();
     const units: Array<Array<number | string>> = [];
+    const coders: number[][] = [];
     const clusterOf: number[] = [];
     const itemIndex = new Map<string, number>();
     for (const row of rows) {
@@ -111,25 +126,29 @@ export function ratingFigures(
         if (u === undefined) {
           unitIndex.set(key, (u = units.length));
           units.push([]);
+          coders.push([]);
           if (!itemIndex.has(row.itemId)) itemIndex.set(row.itemId, itemIndex.size);
           clusterOf.push(itemIndex.get(row.itemId)!);
         }
         units[u].push(value);
+        coders[u].push(coderIndex(row.annotator));
       }
     }
     const level = dimension.type === "likert" ? ("ordinal" as const) : ("nominal" as const);
     const pairable = units.filter((values) => values.length >= 2);
     if (pairable.length === 0) return { dimension: dimension.id, level, alpha: null, ci: null, reason: "no item rated by two people", units: 0, items: 0, description: "" };
-    const result = krippendorffAlphaClusterBootstrap(units, clusterOf, level, mulberry32(seedFromString(`${seed}|rating-alpha|${dimension.id}`)), { resamples });
+    const result = krippendorffAlphaPigeonhole({ metric: level, units }, coders, clusterOf, () => 0, 1, [[0]], mulberry32(seedFromString(`${seed}|rating-alpha|${dimension.id}`)), { resamples, over }).groups[0];
+    const estimate = krippendorffAlphaFromUnits(units, level);
     return {
       dimension: dimension.id,
       level,
-      alpha: result.estimate.alpha,
-      ci: result.clusters >= 2 ? result.ci : null,
-      ...(result.estimate.alpha === null ? { reason: result.estimate.reason } : result.clusters < 2 ? { reason: "one item" } : result.ci === null ? { reason: result.reason } : {}),
-      units: result.estimate.units,
+      alpha: estimate.alpha,
+      ci: estimate.alpha === null ? null : result.ci,
+      ...(estimate.alpha === null ? { reason: estimate.reason } : result.ci === null ? { reason: result.reason } : {}),
+      units: estimate.units,
       items: result.clusters,
-      description: result.description.replace(/clusters/g, "items"),
+      people: result.people,
+      description: `${pigeonholeAlphaMethod(over, resamples)} of ${result.clusters} items${result.undefinedResamples > 0 ? `; ${result.undefinedResamples} resamples without two people rating one unit left out` : ""}`,
     };
   });
 
@@ -155,5 +174,6 @@ export function ratingFigures(
     byGenerator: [...generators.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([model, scores]) => ({ model, cells: cellsOf(scores, dimensions) })),
     judges: runs.filter((run) => judgeScores.has(run.id)).map((run) => ({ id: run.id, name: run.name, cells: cellsOf(judgeScores.get(run.id)!, dimensions) })),
     alpha,
+    alphaMethod: pigeonholeAlphaMethod(over, resamples),
   };
 }

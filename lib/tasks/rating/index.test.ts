@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { aggregateRatings, parseRatingModelAnswer, ratingAnswerSchemaFor, ratingModule, ratingPublicSchema, scoreRating, type RubricEntry } from "@/lib/tasks/rating";
-import { ratingFigures } from "@/lib/tasks/rating/figures";
+import { ratingFigures, type RatingRow } from "@/lib/tasks/rating/figures";
 import { krippendorffAlpha } from "@/lib/stats/krippendorff-alpha";
+import { krippendorffAlphaClusterBootstrap } from "@/lib/stats/krippendorff-alpha-cluster-bootstrap";
+import { mulberry32 } from "@/lib/stats/rng";
+import { seedFromString } from "@/lib/stats/seed-from-string";
 
 const rubric = ratingPublicSchema.parse({
   media: { text: "prompt" },
@@ -111,5 +114,27 @@ describe("rating figures", () => {
       { id: "instruction", type: "likert", maxPoints: 3 },
       { id: "physics", type: "check", maxPoints: 2 },
     ]);
+  });
+
+  it("alpha's interval: items only is the item bootstrap of before; over people and items wider when people differ", () => {
+    const rubricByItem = new Map(Array.from({ length: 30 }, (_, i) => [`i${i}`, rubric]));
+    // people p and q rate an item's instruction alike (its truth), r and s two points off on every other item
+    const rows: RatingRow[] = [];
+    for (let i = 0; i < 30; i++) {
+      const truth = i % 4;
+      for (const [annotator, off] of [["p", 0], ["q", 0], ["r", i % 2 === 0 ? 2 : 0], ["s", i % 2 === 1 ? 2 : 0]] as const) {
+        const answer = { ratings: { instruction: (truth + off) % 4, gravity: "yes", penetration: "no" } } as { ratings: Record<string, number | "yes" | "no"> };
+        rows.push({ itemId: `i${i}`, annotator, answer, score: scoreRating(answer, {}, rubric), model: null });
+      }
+    }
+    const both = ratingFigures(rubricByItem, rows, [], [], "seed", 400).alpha.find((a) => a.dimension === "instruction")!;
+    const itemsOnly = ratingFigures(rubricByItem, rows, [], [], "seed", 400, "items").alpha.find((a) => a.dimension === "instruction")!;
+    const units = Array.from({ length: 30 }, (_, i) => rows.filter((r) => r.itemId === `i${i}`).map((r) => r.answer.ratings.instruction as number));
+    const before = krippendorffAlphaClusterBootstrap(units, units.map((_, i) => i), "ordinal", mulberry32(seedFromString("seed|rating-alpha|instruction")), { resamples: 400 });
+    expect(itemsOnly.ci![0]).toBeCloseTo(before.ci![0], 10);
+    expect(itemsOnly.ci![1]).toBeCloseTo(before.ci![1], 10);
+    expect(both.alpha).toBeCloseTo(itemsOnly.alpha!, 12);
+    expect(both).toMatchObject({ items: 30, people: 4 });
+    expect(both.ci![1] - both.ci![0]).toBeGreaterThan(1.5 * (itemsOnly.ci![1] - itemsOnly.ci![0]));
   });
 });

@@ -3,9 +3,10 @@ import { fixed, pct, pctInterval } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 
 /**
- * GridWM-Judge figures (lib/dashboard/gridwm.ts): per annotator and pooled, with Wilson 95%
- * intervals over items (a design effect for answers to the same item) or complete probe families
- * (JCR), "n/a (one item)" from one item, flip rates, the
+ * GridWM-Judge figures (lib/tasks/shared/gridwm/dashboard.ts): per annotator and pooled, with Wilson
+ * 95% intervals at the effective n of the two-way variance over people and items (or items only,
+ * the study's setting; section.method names it), JCR's units the complete probe families,
+ * "n/a (one item)" from one item and "n/a (one person)" from one person's answers, flip rates, the
  * near-random flag, and WMC across annotators. Shown only for studies with GridWM kinds.
  */
 const columns: Array<{ id: string; label: string; title: string; get: (f: GridwmFigures) => CountMetric }> = [
@@ -30,7 +31,7 @@ function Cell({ metric }: { metric: CountMetric }) {
   return (
     <td
       className="px-2 py-1.5 text-right tabular-nums"
-      title={`${metric.successes} of ${metric.trials} from ${metric.items} item${metric.items === 1 ? "" : "s"}; ${metric.ci ? `Wilson 95% with a design effect over items (deff ${(metric.deff ?? 1).toFixed(2)})` : "no interval"} ${pctInterval(metric.ci, 1, metric.reason)}`}
+      title={`${metric.successes} of ${metric.trials} from ${metric.items} item${metric.items === 1 ? "" : "s"}${metric.people !== undefined ? ` and ${metric.people} ${metric.people === 1 ? "person" : "people"}` : ""}; ${metric.ci ? `Wilson 95% at the effective n ${(metric.effectiveN ?? metric.trials).toFixed(1)} (deff ${(metric.deff ?? 1).toFixed(2)})` : "no interval"} ${pctInterval(metric.ci, 1, metric.reason)}`}
     >
       {pct(metric.value, 1)}
       <span className="block text-[10px] text-slate-500">
@@ -84,6 +85,9 @@ export function GridwmDashboardSection({ section }: { section: GridwmSection }) 
             <Row name="Humans (pooled)" figures={section.pooled} pooled />
           </tbody>
         </table>
+        <p className="px-2 py-1 text-[11px] text-slate-500" data-testid="gridwm-method">
+          Intervals: {section.method}.
+        </p>
       </div>
       <div>
         <h3 className="text-sm font-semibold text-slate-800">World-model consistency (WMC) across annotators</h3>
@@ -116,6 +120,6 @@ export function GridwmDashboardSection({ section }: { section: GridwmSection }) 
 export const gridwmDashboardSection: KindDashboardSection<GridwmSection> = {
   id: "gridwm",
   title: () => "GridWM-Judge: per annotator, pooled, and WMC",
-  description: "Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals that count items, not answers (a design effect where several people answer one item; one unit per complete probe family for JCR; n/a from one item); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30.",
+  description: "Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals at the effective n of the variance over people and items, or items only as the study's Generalise over says (one unit per complete probe family for JCR, clustered by its probe and its person; n/a from one item, and over people from one person's answers: an annotator's own row); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30.",
   render: (section) => <GridwmDashboardSection section={section} />,
 };
