@@ -23,7 +23,7 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema 
  * a name replaces that run. 422 with `details.errors` (file, line, field, message) when any line
  * is wrong; nothing is stored then.
  */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, form: formSchema, summary: "Import a model run (name, answers.jsonl); a name again replaces that run" }, async ({ request, params, user }) => {
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], status: 201, params: paramsSchema, form: formSchema, summary: "Import a model run (name, answers.jsonl); a name again replaces that run" }, async ({ request, params, user }) => {
   // the form around the file adds a little: allow 1 MiB for it
   const form = await readFormBody(request, MAX_BYTES + 1024 * 1024);
   const name = formSchema.shape.name.parse(form.get("name") ?? "");
