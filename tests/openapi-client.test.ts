@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { buildOpenApi } from "@/lib/http/openapi";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
 
@@ -30,6 +31,13 @@ describe("the OpenAPI document with real tools (issue 36)", () => {
 
   it("passes swagger-parser's validation (the OpenAPI 3.1 schema and every $ref resolved)", async () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it("passes Redocly's lint with its recommended rules: no errors", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: path.join(dir, "openapi.json"), config });
+    const errors = problems.filter((problem) => problem.severity === "error").map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? "?"}`);
+    expect(errors).toEqual([]);
   });
 
   it("has no $ref outside components, and no $defs left inside operations", () => {

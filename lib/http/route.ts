@@ -39,7 +39,7 @@ export interface RouteOptions<A extends RouteAccess, P extends z.ZodType | undef
   /** for the OpenAPI document: the fields of a multipart/form-data body, which the handler reads itself with this schema */
   form?: z.ZodType;
   /**
-   * for the OpenAPI document: the JSON of a 200 answer (not checked at run time; the tests of the
+   * for the OpenAPI document: the JSON of a success answer (not checked at run time; the tests of the
    * route parse its real answers with it, e.g. lib/validations/annotate-replies.ts)
    */
   response?: z.ZodType;

@@ -3,6 +3,8 @@ import type { ImportJobView } from "@/lib/import/jobs";
 import type { ExportJobView } from "@/lib/exports/job-view";
 import type { ApiTokenSummary } from "@/lib/auth/api-tokens";
 import type { StudyProgress } from "@/lib/dashboard/progress";
+import type { ImportModelRunResult } from "@/lib/models/runs";
+import type { ModelRunSummary } from "@/lib/models/types";
 
 /**
  * What the main staff routes answer, for their OpenAPI document (`route({ response })`,
@@ -87,6 +89,13 @@ export const tokenListReplySchema = z.object({ tokens: z.array(apiTokenSummarySc
 /** POST /api/tokens (201): the token's text, shown this once. */
 export const tokenCreatedReplySchema = z.object({ token: z.string().describe("the token (ys_...): shown only now"), summary: apiTokenSummarySchema });
 
+/** GET /api/studies/<slug>/model-runs. */
+export const modelRunListReplySchema = z.object({
+  runs: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.string().describe("ISO 8601"), predictions: z.number().int(), importedBy: z.string().nullable() })),
+});
+/** POST /api/studies/<slug>/model-runs (201). */
+export const modelRunImportedReplySchema = z.object({ runId: z.string(), scored: z.number().int(), replaced: z.boolean().describe("a run of that name was replaced"), message: z.string() });
+
 const annotatorProgressSchema = z.object({
   userId: z.string(),
   name: z.string(),
@@ -125,5 +134,7 @@ const checks: [
   Same<keyof z.output<typeof exportJobSchema>, keyof ExportJobView>,
   Same<z.output<typeof apiTokenSummarySchema>, ApiTokenSummary>,
   Same<z.output<typeof studyProgressSchema>, StudyProgress>,
-] = [true, true, true, true, true, true];
+  Same<z.output<typeof modelRunImportedReplySchema>, ImportModelRunResult>,
+  Same<keyof z.output<typeof modelRunListReplySchema>["runs"][number], keyof ModelRunSummary>,
+] = [true, true, true, true, true, true, true, true];
 void checks;
