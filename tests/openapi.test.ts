@@ -106,6 +106,11 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
         }
       }
       expect(Object.keys(doc.paths[urlPath] ?? {}).sort(), `${urlPath}: documented methods`).toEqual(methods.map((m) => m.toLowerCase()).sort());
+      // each success status the file answers with (`{ status: 201 }`, `created ? 202 : 200`, a 204 without content) is documented (issue 36)
+      const source = readRouteFile(file);
+      const answered = new Set([...source.matchAll(/\bstatus: ([^,}]*)/g)].flatMap((match) => [...match[1].matchAll(/\b(20[0-4])\b/g)].map((m) => Number(m[1]))));
+      const documented = new Set(methods.flatMap((method) => successStatusesOf(routeModule[method]!.options)));
+      for (const status of answered) expect(documented.has(status as 200), `app/api/${relative} answers ${status}: give its handler route({ status: ${status} }) (or [200, ${status}])`).toBe(true);
     }
   });
 });
