@@ -5,6 +5,7 @@ import type { ApiTokenSummary } from "@/lib/auth/api-tokens";
 import type { StudyProgress } from "@/lib/dashboard/progress";
 import type { ImportModelRunResult } from "@/lib/models/runs";
 import type { ModelRunSummary } from "@/lib/models/types";
+import type { listStudiesWithCounts } from "@/lib/studies/studies";
 
 /**
  * What the main staff routes answer, for their OpenAPI document (`route({ response })`,
@@ -68,6 +69,24 @@ export const exportJobSchema = z.object({
 
 export const exportJobReplySchema = z.object({ job: exportJobSchema });
 export const exportJobListReplySchema = z.object({ jobs: z.array(exportJobSchema) });
+
+/** GET /api/studies: the studies not archived, newest first, with their counts. */
+export const studyListReplySchema = z.object({
+  studies: z.array(
+    z.object({
+      id: z.string(),
+      slug: z.string(),
+      title: z.string(),
+      status: z.enum(["DRAFT", "OPEN", "PAUSED", "CLOSED"]),
+      overlap: z.number().int(),
+      version: z.number().int(),
+      createdAt: z.string().describe("ISO 8601"),
+      archivedAt: z.string().nullable(),
+      _count: z.object({ items: z.number().int(), batches: z.number().int(), members: z.number().int() }),
+      responses: z.number().int().describe("submitted assignments"),
+    }),
+  ),
+});
 
 /** POST /api/studies (201). */
 export const studyCreatedReplySchema = z.object({ id: z.string(), slug: z.string() });
@@ -136,5 +155,7 @@ const checks: [
   Same<z.output<typeof studyProgressSchema>, StudyProgress>,
   Same<z.output<typeof modelRunImportedReplySchema>, ImportModelRunResult>,
   Same<keyof z.output<typeof modelRunListReplySchema>["runs"][number], keyof ModelRunSummary>,
-] = [true, true, true, true, true, true, true, true];
+  Same<keyof z.output<typeof studyListReplySchema>["studies"][number], keyof Awaited<ReturnType<typeof listStudiesWithCounts>>[number]>,
+  Same<z.output<typeof studyListReplySchema>["studies"][number]["status"], Awaited<ReturnType<typeof listStudiesWithCounts>>[number]["status"]>,
+] = [true, true, true, true, true, true, true, true, true, true];
 void checks;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { issueToken } from "@/lib/auth/api-tokens";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
-import { studyProgressSchema } from "@/lib/validations/api-replies";
+import { studyListReplySchema, studyProgressSchema } from "@/lib/validations/api-replies";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
 
@@ -79,5 +79,8 @@ describe("PATCH /api/studies/<slug>/settings (partial) and GET /api/studies/<slu
     const dashboard = await getStudyDashboard(study.slug, {});
     expect(progress.json).toEqual(JSON.parse(JSON.stringify(dashboard.progress)));
     expect((await api("GET", "/api/studies/no-such-study/progress")).status).toBe(404);
+    // the study list in its documented shape too
+    const list = await api("GET", "/api/studies", undefined, readOnly);
+    expect(studyListReplySchema.parse(list.json).studies.find((row) => row.slug === study.slug)).toMatchObject({ overlap: 3, _count: { items: 4 } });
   });
 });
