@@ -7,6 +7,6 @@ import { tokenCreateSchema } from "@/lib/validations/api-token";
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"], response: tokenListReplySchema, scope: "none", summary: "List your API tokens" }, async ({ user }) => Response.json({ tokens: await listTokens(user.id) }));
 
 /** POST /api/tokens { name, scopes, expiresInDays } -> 201 { token, summary }: the token's text is in this answer only. */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], response: tokenCreatedReplySchema, status: 201, scope: "none", body: tokenCreateSchema, summary: "Create an API token (its text is shown once)" }, async ({ user, body }) =>
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], errors: [409], response: tokenCreatedReplySchema, status: 201, scope: "none", body: tokenCreateSchema, summary: "Create an API token (its text is shown once)" }, async ({ user, body }) =>
   Response.json(await issueToken(user.id, body, user.id), { status: 201 }),
 );

@@ -18,7 +18,7 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"], response: exportJobLi
  * the same bytes as GET .../export/<table> into the file store. Audit-logged like a direct export.
  */
 export const POST = route(
-  { roles: ["ADMIN", "RESEARCHER"], response: exportJobReplySchema, status: 202, params: paramsSchema, body: exportJobBodySchema, summary: "Prepare an export in the background (202 with a job to poll, then download)" },
+  { roles: ["ADMIN", "RESEARCHER"], response: exportJobReplySchema, status: 202, errors: [409], params: paramsSchema, body: exportJobBodySchema, summary: "Prepare an export in the background (202 with a job to poll, then download)" },
   async ({ params, body, user }) => {
     const job = await startExportJob(params.slug, { table: body.table, format: body.format, filter: { kind: body.kind, tag: body.tag }, externalIds: body.externalIds }, user.id);
     return Response.json({ job }, { status: 202, headers: { location: `/api/studies/${params.slug}/export-jobs/${job.id}` } });
