@@ -29,6 +29,7 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: "/api/studies", file: "studies/route.ts", allowed: staff },
   { method: "POST", path: "/api/studies", file: "studies/route.ts", body: { title: "Sneaky", slug: "sneaky", overlap: 1 }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/dashboard`, file: "studies/[slug]/dashboard/route.ts", allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/progress`, file: "studies/[slug]/progress/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/comparison.csv`, file: "studies/[slug]/comparison.csv/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/agreement-plan`, file: "studies/[slug]/agreement-plan/route.ts", body: {}, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/export/responses?format=csv`, file: "studies/[slug]/export/[what]/route.ts", allowed: staff },

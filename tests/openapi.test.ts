@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportedHandlers, readRouteFile, routeFiles } from "./api-route-files";
-import { buildOpenApi, httpMethods, inputJsonSchema, outputJsonSchema, pathOfRouteFile } from "@/lib/http/openapi";
+import { buildOpenApi, httpMethods, inputJsonSchema, outputJsonSchema, pathOfRouteFile, hoistDefs, successStatusesOf } from "@/lib/http/openapi";
 import type { RouteHandler } from "@/lib/http/route";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
 import { taskKinds } from "@/lib/tasks";
@@ -11,6 +11,7 @@ const apiRoot = path.resolve(import.meta.dirname, "..", "app", "api");
 const outside = new Set([path.join("auth", "[...nextauth]", "route.ts"), path.join("[[...path]]", "route.ts"), path.join("openapi.json", "route.ts")]);
 
 type Operation = {
+  operationId: string;
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
   parameters: Array<{ name: string; in: string; schema: unknown }>;
@@ -33,6 +34,9 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
     expect(apiRoutes.length, "app/api/openapi.json/manifest.ts lists a path twice, or one with no route file").toBe(files.length);
     expect(doc.openapi).toBe("3.1.0");
   });
+
+  /** A handler's schema as the document holds it: zod's `$defs` moved to components.schemas (lib/http/openapi.ts hoistDefs). */
+  const asDocumented = (schema: Record<string, unknown>, operationId: string, part: string) => hoistDefs(schema, {}, `${operationId}_${part}`);
 
   it("documents the study settings' body with each registered kind's settings (no longer any JSON)", () => {
     const body = doc.paths["/api/studies/{slug}/settings"].patch.requestBody!.content["application/json"].schema as { properties: Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown }> };
@@ -78,12 +82,16 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
         expect(operation, `${method} ${urlPath} (app/api/${relative}) is missing from the document`).toBeDefined();
         const { body, form, params, query, response } = handler.options;
         const content = operation!.requestBody?.content;
-        if (body) expect(content?.["application/json"]?.schema, `${method} ${urlPath}: body schema`).toEqual(inputJsonSchema(body));
-        else if (form) expect(content?.["multipart/form-data"]?.schema, `${method} ${urlPath}: form schema`).toEqual(inputJsonSchema(form));
+        if (body) expect(content?.["application/json"]?.schema, `${method} ${urlPath}: body schema`).toEqual(asDocumented(inputJsonSchema(body), operation!.operationId, "body"));
+        else if (form) expect(content?.["multipart/form-data"]?.schema, `${method} ${urlPath}: form schema`).toEqual(asDocumented(inputJsonSchema(form), operation!.operationId, "form"));
         else expect(operation!.requestBody, `${method} ${urlPath} documents a body it does not read`).toBeUndefined();
-        const answer = operation!.responses["200"]?.content?.["application/json"]?.schema;
-        if (response) expect(answer, `${method} ${urlPath}: response schema`).toEqual(outputJsonSchema(response));
-        else expect(answer, `${method} ${urlPath} documents an answer it does not declare`).toBeUndefined();
+        const success = successStatusesOf(handler.options).filter((status) => status !== 204);
+        expect(Object.keys(operation!.responses).filter((code) => code.startsWith("2")).sort(), `${method} ${urlPath}: success statuses`).toEqual(successStatusesOf(handler.options).map(String).sort());
+        for (const status of success) {
+          const answer = operation!.responses[String(status)]?.content?.["application/json"]?.schema;
+          if (response) expect(answer, `${method} ${urlPath}: response schema`).toEqual(asDocumented(outputJsonSchema(response), operation!.operationId, "reply"));
+          else expect(answer, `${method} ${urlPath} documents an answer it does not declare`).toBeUndefined();
+        }
         for (const [schema, where] of [
           [params, "path"],
           [query, "query"],
@@ -98,6 +106,11 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
         }
       }
       expect(Object.keys(doc.paths[urlPath] ?? {}).sort(), `${urlPath}: documented methods`).toEqual(methods.map((m) => m.toLowerCase()).sort());
+      // each success status the file answers with (`{ status: 201 }`, `created ? 202 : 200`, a 204 without content) is documented (issue 36)
+      const source = readRouteFile(file);
+      const answered = new Set([...source.matchAll(/\bstatus: ([^,}]*)/g)].flatMap((match) => [...match[1].matchAll(/\b(20[0-4])\b/g)].map((m) => Number(m[1]))));
+      const documented = new Set(methods.flatMap((method) => successStatusesOf(routeModule[method]!.options)));
+      for (const status of answered) expect(documented.has(status as 200), `app/api/${relative} answers ${status}: give its handler route({ status: ${status} }) (or [200, ${status}])`).toBe(true);
     }
   });
 });

@@ -39,11 +39,24 @@ export interface RouteOptions<A extends RouteAccess, P extends z.ZodType | undef
   /** for the OpenAPI document: the fields of a multipart/form-data body, which the handler reads itself with this schema */
   form?: z.ZodType;
   /**
-   * for the OpenAPI document: the JSON of a 200 answer (not checked at run time; the tests of the
+   * for the OpenAPI document: the JSON of a success answer (not checked at run time; the tests of the
    * route parse its real answers with it, e.g. lib/validations/annotate-replies.ts)
    */
   response?: z.ZodType;
+  /**
+   * for the OpenAPI document: the status of a success (200 by default; 201 for a creation, 202 for
+   * a background job, 204 without content; several when the route answers either, e.g. [200, 202])
+   */
+  status?: SuccessStatus | readonly SuccessStatus[];
+  /**
+   * for the OpenAPI document: the error statuses the handler itself gives (e.g. 409) beyond those
+   * of the wrapper, which the document adds by itself (401/403/429 by access, 422 with a schema,
+   * 404 with path parameters, 413 with a body, 503)
+   */
+  errors?: readonly number[];
 }
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
 
 type Parsed<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
 

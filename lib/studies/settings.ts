@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
-import { endingsOf, generaliseOverSchema, STATUS_TRANSITIONS, studySettingsSchema, studySettingsSchemaWith, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
+import { endingsOf, generaliseOverSchema, STATUS_TRANSITIONS, studySettingsSchema, studySettingsPatchSchema, studySettingsPatchSchemaWith, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
 
 /**
  * A study's settings (the Settings tab): read, change while the study is not frozen, the
@@ -201,15 +201,16 @@ export async function getStudySettings(slug: string): Promise<StudySettingsView>
 }
 
 /**
- * The body of PATCH /api/studies/<slug>/settings, for the route and its OpenAPI document: the
- * study settings with `taskSettings` an object of the registered kinds, each optional and checked
- * by its kind's settingsSchema (a kind without one takes {} only); other keys are refused. Built by
+ * The body of PATCH /api/studies/<slug>/settings, for the route and its OpenAPI document: any of
+ * the study settings (a partial change: the others stay), with `taskSettings` an object of the
+ * registered kinds, each optional and checked by its kind's settingsSchema (a kind without one
+ * takes {} only); other keys are refused. Built by
  * looping over the registry when the route loads. updateStudySettings checks the kinds again (for
  * callers other than the route).
  */
 export function studySettingsBodySchema() {
   const kinds = Object.fromEntries(taskKinds.map((kind) => [kind, (taskModules[kind].settingsSchema ?? z.strictObject({})).optional()]));
-  return studySettingsSchemaWith(z.strictObject(kinds) as z.ZodType<Record<string, Record<string, unknown>>>);
+  return studySettingsPatchSchemaWith(z.strictObject(kinds) as z.ZodType<Record<string, Record<string, unknown>>>);
 }
 
 /** Per-kind settings checked by each kind's settingsSchema; issues name taskSettings.<kind>.<field>. */
@@ -250,8 +251,12 @@ function changes(before: StudySettings, after: StudySettings): Record<string, { 
  * again. Writes one audit entry listing what changed.
  */
 export async function updateStudySettings(slug: string, raw: unknown, actorId: string): Promise<StudySettingsView> {
-  const input = studySettingsSchema.parse(raw);
+  const patch = studySettingsPatchSchema.parse(raw);
   const study = await studyRow(slug);
+  // only the fields sent change (issue 36): the rules between settings are checked on the result
+  const current = settingsOf(study);
+  const sent = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  const input = studySettingsSchema.parse({ ...current, ...sent, taskSettings: { ...current.taskSettings, ...(patch.taskSettings ?? {}) } });
   const taskSettings = validateTaskSettings(input.taskSettings);
   if (input.balanceTag !== null) {
     const tagKeys = await studyTagKeys(study.id);

@@ -104,16 +104,20 @@ const studySettingsFields = {
   /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
   desktopOnly: z.boolean().default(false),
   balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),
-  conditions: z.array(conditionNameSchema).max(12, "at most 12 conditions"),
+  conditions: z
+    .array(conditionNameSchema)
+    .max(12, "at most 12 conditions")
+    .superRefine((names, ctx) => {
+      const seen = new Set<string>();
+      names.forEach((name, i) => {
+        if (seen.has(name)) ctx.addIssue({ code: "custom", path: [i], message: `the condition "${name}" is listed twice` });
+        seen.add(name);
+      });
+    }),
 };
 
-/** The rules between settings (gold windows, redirects and codes, time limits). */
+/** The rules between settings (gold windows, redirects and codes, time limits); checked on the merged settings of a partial change. */
 function checkStudySettings(input: z.output<z.ZodObject<typeof studySettingsFields>>, ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
-  input.conditions.forEach((name, i) => {
-    if (seen.has(name)) ctx.addIssue({ code: "custom", path: ["conditions", i], message: `the condition "${name}" is listed twice` });
-    seen.add(name);
-  });
   if (input.goldFailWindow !== null && input.goldFailLimit === null) {
     ctx.addIssue({ code: "custom", path: ["goldFailLimit"], message: "a window needs a number of failures (e.g. 2 of 5)" });
   }
@@ -142,6 +146,25 @@ export function studySettingsSchemaWith<T extends z.ZodType<Record<string, Recor
 
 /** The settings; `taskSettings`: kind -> that kind's settings, each checked on the server against the kind's settingsSchema (lib/studies/settings.ts). */
 export const studySettingsSchema = studySettingsSchemaWith(z.record(z.string().max(60), z.record(z.string(), z.unknown())));
+
+/**
+ * A partial change of the settings (PATCH /api/studies/<slug>/settings, issue 36): any of the
+ * fields, each checked as in the full settings, no other key; the server merges them into the
+ * study's current settings and checks the rules between settings on the result
+ * (lib/studies/settings.ts updateStudySettings). Without defaults: a field not sent stays as it is.
+ */
+export function studySettingsPatchSchemaWith<T extends z.ZodType<Record<string, Record<string, unknown>>>>(taskSettings: T) {
+  const { endings: _endings, desktopOnly: _desktopOnly, ...rest } = studySettingsFields;
+  return z.strictObject({
+    ...rest,
+    endings: endingsSchema.transform((value) => endingsOf(value)),
+    desktopOnly: z.boolean(),
+    taskSettings: taskSettings.describe("kind -> that kind's settings; a kind sent replaces its settings, the others stay"),
+  }).partial();
+}
+
+export const studySettingsPatchSchema = studySettingsPatchSchemaWith(z.record(z.string().max(60), z.record(z.string(), z.unknown())));
+export type StudySettingsPatch = z.output<typeof studySettingsPatchSchema>;
 export type StudySettingsInput = z.input<typeof studySettingsSchema>;
 export type StudySettings = z.output<typeof studySettingsSchema>;
 

@@ -9,6 +9,7 @@ import { batchFiles, forwardItem, zipOf } from "@/tests/fixtures/import-batches"
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { startWorker, type RunningWorker } from "@/lib/jobs/worker";
+import { importJobReplySchema, modelRunImportedReplySchema, modelRunListReplySchema, studyCreatedReplySchema, studyProgressSchema } from "@/lib/validations/api-replies";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -68,7 +69,10 @@ describe("a study scripted end to end with an API token", () => {
       expect(doc.paths[route]?.[method], `${method} ${route} in the OpenAPI document`).toBeDefined();
     }
 
-    expect((await api("POST", "/api/studies", { title: "From a notebook", slug: "notebook", overlap: 1 })).status).toBe(201);
+    const created = await api("POST", "/api/studies", { title: "From a notebook", slug: "notebook", overlap: 1 });
+    expect(created.status).toBe(201);
+    // each answer has the shape its OpenAPI document gives (lib/validations/api-replies.ts, issue 36)
+    expect(studyCreatedReplySchema.strict().parse(created.json).slug).toBe("notebook");
 
     const items = [forwardItem("fwd-1"), forwardItem("fwd-2", { order: [0, 1] }), forwardItem("fwd-3")];
     const form = new FormData();
@@ -77,11 +81,12 @@ describe("a study scripted end to end with an API token", () => {
     form.append("files", new Blob([new Uint8Array(await zipOf(await batchFiles(items)))], { type: "application/zip" }), "batch.zip");
     const started = await api("POST", "/api/admin/import", undefined, form);
     expect(started.status).toBe(202);
+    expect(importJobReplySchema.parse(started.json).job.status).toBe("RUNNING");
     const jobId = (started.json.job as { id: string }).id;
-    let job: { status: string; phase: string } = { status: "RUNNING", phase: "" };
+    let job: { status: string } = { status: "RUNNING" };
     for (let i = 0; i < 100 && job.status === "RUNNING"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      job = (await api("GET", `/api/admin/import/jobs/${jobId}`)).json.job as typeof job;
+      job = importJobReplySchema.parse((await api("GET", `/api/admin/import/jobs/${jobId}`)).json).job;
     }
     expect(job.status).toBe("SUCCEEDED");
 
@@ -115,7 +120,11 @@ describe("a study scripted end to end with an API token", () => {
     const run = new FormData();
     run.set("name", "model-x");
     run.set("file", new Blob([items.map((item) => JSON.stringify({ id: item.id, answer: { order: [1, 0] } })).join("\n")]), "answers.jsonl");
-    expect((await api("POST", "/api/studies/notebook/model-runs", undefined, run)).status).toBe(201);
+    const imported = await api("POST", "/api/studies/notebook/model-runs", undefined, run);
+    expect(imported.status).toBe(201);
+    expect(modelRunImportedReplySchema.parse(imported.json).scored).toBe(items.length);
+    expect(modelRunListReplySchema.parse((await api("GET", "/api/studies/notebook/model-runs")).json).runs.map((r) => r.name)).toEqual(["model-x"]);
+    expect(studyProgressSchema.parse((await api("GET", "/api/studies/notebook/progress")).json)).toEqual(JSON.parse(JSON.stringify((await getStudyDashboard("notebook", {})).progress)));
     const after = await api("GET", "/api/studies/notebook/dashboard");
     expect((after.json.models as Array<{ name: string }>).map((m) => m.name).sort()).toEqual(["Agent baseline (trivial-policy)", "model-x"]);
   });

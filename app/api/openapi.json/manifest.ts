@@ -34,6 +34,7 @@ import * as rStudiesSlugArchive from "@/app/api/studies/[slug]/archive/route";
 import * as rStudiesSlugAudit from "@/app/api/studies/[slug]/audit/route";
 import * as rStudiesSlugComparisonCsv from "@/app/api/studies/[slug]/comparison.csv/route";
 import * as rStudiesSlugDashboard from "@/app/api/studies/[slug]/dashboard/route";
+import * as rStudiesSlugProgress from "@/app/api/studies/[slug]/progress/route";
 import * as rStudiesSlugEntryLink from "@/app/api/studies/[slug]/entry-link/route";
 import * as rStudiesSlugExportWhat from "@/app/api/studies/[slug]/export/[what]/route";
 import * as rStudiesSlugExportJobsIdDownload from "@/app/api/studies/[slug]/export-jobs/[id]/download/route";
@@ -97,6 +98,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },
   { path: "/api/studies/{slug}/comparison.csv", module: rStudiesSlugComparisonCsv },
   { path: "/api/studies/{slug}/dashboard", module: rStudiesSlugDashboard },
+  { path: "/api/studies/{slug}/progress", module: rStudiesSlugProgress },
   { path: "/api/studies/{slug}/entry-link", module: rStudiesSlugEntryLink },
   { path: "/api/studies/{slug}/export/{what}", module: rStudiesSlugExportWhat },
   { path: "/api/studies/{slug}/export-jobs/{id}/download", module: rStudiesSlugExportJobsIdDownload },

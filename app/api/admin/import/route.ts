@@ -1,3 +1,4 @@
+import { importStartReplySchema } from "@/lib/validations/api-replies";
 import { route } from "@/lib/http/route";
 import { readFormBody } from "@/lib/http/body";
 import { importFormSchema, MAX_UPLOAD_BYTES } from "@/lib/validations/import";
@@ -13,7 +14,7 @@ export const maxDuration = 300;
  * progress and outcome. Otherwise the answer waits for the outcome: 201/200 with the ImportResult,
  * or the error (422 with every issue, 413, 507 ...), as before jobs.
  */
-export const POST = route({ roles: ["ADMIN"], form: importFormSchema, summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll" }, async ({ request, user: admin }) => {
+export const POST = route({ roles: ["ADMIN"], response: importStartReplySchema, status: [200, 201, 202], errors: [409, 507], form: importFormSchema, summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll" }, async ({ request, user: admin }) => {
   const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
   const { study, background, files } = importFormSchema.parse({
     study: form.get("study"),

@@ -4,6 +4,6 @@ import { createUserAccount, listUsers } from "@/lib/auth/users";
 
 export const GET = route({ roles: ["ADMIN"] }, async () => Response.json({ users: await listUsers() }));
 
-export const POST = route({ roles: ["ADMIN"], body: userCreateSchema }, async ({ user: admin, body }) =>
+export const POST = route({ roles: ["ADMIN"], status: 201, errors: [409], body: userCreateSchema }, async ({ user: admin, body }) =>
   Response.json(await createUserAccount(body, admin.id), { status: 201 }),
 );

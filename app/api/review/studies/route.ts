@@ -9,6 +9,6 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"] }, async () => Respons
  * POST /api/review/studies { title, slug, instructions?, batchIds, axes?, reviewersPerItem?, keepRule?, tieRule?, reviewerIds }
  * Creates a review study over the batches' items (one per distinct content). 201 { id, slug, items }.
  */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], body: reviewStudyCreateSchema }, async ({ user, body }) =>
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], status: 201, errors: [409], body: reviewStudyCreateSchema }, async ({ user, body }) =>
   Response.json(await createReviewStudy(body, user.id), { status: 201 }),
 );

@@ -2,6 +2,6 @@ import { route } from "@/lib/http/route";
 import { idParamSchema, userUpdateSchema } from "@/lib/validations/user";
 import { updateUserAccount } from "@/lib/auth/users";
 
-export const PATCH = route({ roles: ["ADMIN"], params: idParamSchema, body: userUpdateSchema }, async ({ params, user: admin, body }) =>
+export const PATCH = route({ roles: ["ADMIN"], errors: [409], params: idParamSchema, body: userUpdateSchema }, async ({ params, user: admin, body }) =>
   Response.json(await updateUserAccount(params.id, body, admin.id)),
 );

@@ -10,6 +10,6 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, summary: "List the study's model agents" }, async ({ params }) => Response.json({ agents: await listAgents(params.slug) }));
 
 /** POST { name, model, notes?, expiresInDays? } -> 201 { agent, token }: the agent's play token is in this answer only. */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: agentCreateSchema, summary: "Make a model agent for the study, with a play token (shown once)" }, async ({ params, body, user }) =>
+export const POST = route({ roles: ["ADMIN", "RESEARCHER"], status: 201, params: paramsSchema, body: agentCreateSchema, summary: "Make a model agent for the study, with a play token (shown once)" }, async ({ params, body, user }) =>
   Response.json(await createAgent(params.slug, body, user.id), { status: 201 }),
 );

@@ -18,7 +18,7 @@ export const POST = route({ roles: ["ADMIN"], params: paramsSchema, body: studyM
 );
 
 /** Removes one annotator (admins only): { userId }. Their assignments and answers stay. */
-export const DELETE = route({ roles: ["ADMIN"], params: paramsSchema, body: studyMemberRemoveSchema }, async ({ params, user: admin, body }) => {
+export const DELETE = route({ roles: ["ADMIN"], status: 204, params: paramsSchema, body: studyMemberRemoveSchema }, async ({ params, user: admin, body }) => {
   await removeStudyMember(params.slug, body.userId, admin.id);
   return new Response(null, { status: 204 });
 });

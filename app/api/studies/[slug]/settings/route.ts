@@ -9,11 +9,12 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params }) => Response.json(await getStudySettings(params.slug)));
 
 /**
- * PATCH /api/studies/<slug>/settings { ...every setting } (lib/validations/study-settings.ts, with
+ * PATCH /api/studies/<slug>/settings { ...any settings } (lib/validations/study-settings.ts, with
  * `taskSettings` of each registered kind checked by its settingsSchema: studySettingsBodySchema)
- * -> 200 the settings. 422 with issues naming each field; 409 once the study has responses
+ * -> 200 the settings. A partial change: only the fields sent are checked and change (e.g.
+ * `{ "itemsPerParticipant": 4 }`), the rules between settings on the result. 422 with issues naming each field; 409 once the study has responses
  * (frozen: create a new version).
  */
-export const PATCH = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: studySettingsBodySchema() }, async ({ params, user, body }) =>
+export const PATCH = route({ roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: studySettingsBodySchema(), summary: "Change some of the study's settings (only the fields sent)" }, async ({ params, user, body }) =>
   Response.json(await updateStudySettings(params.slug, body, user.id)),
 );

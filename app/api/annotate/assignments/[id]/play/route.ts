@@ -18,6 +18,6 @@ export const GET = route({ roles: "signed-in", params: assignmentParamSchema, re
  * A retry of a stored seq returns the stored result; another out-of-order seq is 409 with
  * details.expectedSeq; 503 when a remote simulator is down.
  */
-export const POST = route({ roles: "signed-in", params: assignmentParamSchema, body: playStepSchema, response: playStepReplySchema, summary: "One action in an interactive item" }, async ({ request, params, user, body }) =>
+export const POST = route({ roles: "signed-in", errors: [409], params: assignmentParamSchema, body: playStepSchema, response: playStepReplySchema, summary: "One action in an interactive item" }, async ({ request, params, user, body }) =>
   jsonResponse(await playStep(user.id, params.id, body, { withPlayAdvice: bearerTokenOf(request) !== null })),
 );
