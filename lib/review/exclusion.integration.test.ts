@@ -24,7 +24,7 @@ async function assignableItems(studyId: string, userId: string, overlap: number)
   return rows.map((row) => row.id);
 }
 
-const assignmentWired = /reviewExcludedItemFilter/.test(readFileSync(path.resolve(import.meta.dirname, "../assignment/candidate-sql.ts"), "utf8"));
+const assignmentWired = /reviewExcludedItemFilter/.test(readFileSync(path.resolve(import.meta.dirname, "../repos/assignments.ts"), "utf8"));
 
 describe("exclusion of items that failed review", () => {
   beforeEach(async () => {
