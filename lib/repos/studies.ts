@@ -9,3 +9,19 @@ import { db } from "@/lib/db";
 export async function findStudyIdBySlug(slug: string): Promise<{ id: string } | null> {
   return db.study.findUnique({ where: { slug }, select: { id: true } });
 }
+
+/** What a participant's steps (consent, tutorial, withdrawal) read of the study. */
+export async function findStudyForParticipants(slug: string) {
+  return db.study.findUnique({
+    where: { slug },
+    select: { id: true, slug: true, title: true, status: true, consentMarkdown: true, consentVersion: true, tutorialPages: true, completionCode: true, completionRedirectUrl: true },
+  });
+}
+
+export async function findStudyConsentVersion(studyId: string): Promise<{ consentVersion: number }> {
+  return db.study.findUniqueOrThrow({ where: { id: studyId }, select: { consentVersion: true } });
+}
+
+export async function findStudyAgentStepCap(slug: string): Promise<{ agentStepCap: number | null } | null> {
+  return db.study.findUnique({ where: { slug }, select: { agentStepCap: true } });
+}
