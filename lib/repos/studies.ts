@@ -25,3 +25,7 @@ export async function findStudyConsentVersion(studyId: string): Promise<{ consen
 export async function findStudyAgentStepCap(slug: string): Promise<{ agentStepCap: number | null } | null> {
   return db.study.findUnique({ where: { slug }, select: { agentStepCap: true } });
 }
+
+export async function findStudyRefBySlug(slug: string): Promise<{ id: string; slug: string } | null> {
+  return db.study.findUnique({ where: { slug }, select: { id: true, slug: true } });
+}
