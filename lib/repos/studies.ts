@@ -29,3 +29,8 @@ export async function findStudyAgentStepCap(slug: string): Promise<{ agentStepCa
 export async function findStudyRefBySlug(slug: string): Promise<{ id: string; slug: string } | null> {
   return db.study.findUnique({ where: { slug }, select: { id: true, slug: true } });
 }
+
+/** The study's design: answers per item (overlap) and items per participant. */
+export async function findStudyDesign(slug: string): Promise<{ id: string; overlap: number; itemsPerParticipant: number | null } | null> {
+  return db.study.findUnique({ where: { slug }, select: { id: true, overlap: true, itemsPerParticipant: true } });
+}
