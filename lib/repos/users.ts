@@ -77,3 +77,8 @@ export async function updateUser(userId: string, data: { name?: string; role?: R
   ]);
   return user;
 }
+
+/** The names of these users, by id. */
+export async function findUserNames(userIds: string[]): Promise<Array<{ id: string; name: string }>> {
+  return db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } });
+}
