@@ -1,5 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Tx } from "@/lib/db/client-types";
+import type { ConfidenceScale } from "@/lib/generated/prisma/enums";
 
 /**
  * Data access for studies (Study): the reads of a study's own row that services need, each with
@@ -33,4 +35,10 @@ export async function findStudyRefBySlug(slug: string): Promise<{ id: string; sl
 /** The study's design: answers per item (overlap) and items per participant. */
 export async function findStudyDesign(slug: string): Promise<{ id: string; overlap: number; itemsPerParticipant: number | null } | null> {
   return db.study.findUnique({ where: { slug }, select: { id: true, overlap: true, itemsPerParticipant: true } });
+}
+
+/** Sets the study's confidence scale while it is the default (LIKERT_5); false when it was not. */
+export async function setConfidenceScaleIfDefault(tx: Tx, studyId: string, confidenceScale: ConfidenceScale): Promise<boolean> {
+  const changed = await tx.study.updateMany({ where: { id: studyId, confidenceScale: "LIKERT_5" }, data: { confidenceScale } });
+  return changed.count > 0;
 }
