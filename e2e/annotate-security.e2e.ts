@@ -4,7 +4,7 @@ import { taskKinds } from "../lib/tasks";
 import { createKindStudy } from "./kind-fixtures";
 import { assignmentsOf, createEnactStudy, deleteStudy, type FixtureStudy } from "./annotate-fixtures";
 import { closeE2eDb } from "./db";
-import { AnnotatePage } from "./pages/annotate-page";
+import { AnnotatePage, tabWriterOf } from "./pages/annotate-page";
 import { storageStatePath } from "./users";
 
 /**
@@ -140,6 +140,8 @@ test.describe("the answer key of every registered task kind never reaches an ann
       const assignmentId = (JSON.parse(nextBody) as { assignment: { assignmentId: string } }).assignment.assignmentId;
       const view = await api.get(`/api/annotate/assignments/${assignmentId}`);
       bodies.push({ url: view.url(), body: await view.text() });
+      // the page claimed the item for its tab (lib/responses/writer.ts): the API calls write as that tab
+      const writer = await tabWriterOf(page);
       let seq = 0;
       if (fixture.play) {
         const start = await api.get(`/api/annotate/assignments/${assignmentId}/play`);
@@ -152,7 +154,7 @@ test.describe("the answer key of every registered task kind never reaches an ann
         }
       }
       const submitted = await api.post("/api/annotate/responses", {
-        data: { assignmentId, clientId: randomUUID(), answer: fixture.answer, confidence: 3, wallMs: 5000, activeMs: 4000, submitSeq: 0 },
+        data: { assignmentId, writer, clientId: randomUUID(), answer: fixture.answer, confidence: 3, wallMs: 5000, activeMs: 4000, submitSeq: 0 },
       });
       bodies.push({ url: submitted.url(), body: await submitted.text() });
       expect(submitted.status(), await submitted.text()).toBe(200);
@@ -231,14 +233,15 @@ test.describe("annotators only see their own work", () => {
       await annotate.open(study.slug);
       await annotate.waitUntilSynced();
       const assignmentId = await annotate.assignmentId();
-      const status = await page.evaluate(async (id) => {
-        const body = JSON.stringify({ events: [{ assignmentId: id, seq: 500, type: "page_hidden", payload: {}, clientTime: Date.now() }] });
+      const writer = await tabWriterOf(page);
+      const status = await page.evaluate(async ({ id, writer }) => {
+        const body = JSON.stringify({ events: [{ assignmentId: id, writer, seq: 500, type: "page_hidden", payload: {}, clientTime: Date.now() }] });
         const beacon = navigator.sendBeacon("/api/annotate/events", body);
         // the same event again, with a malformed one: the valid one is acknowledged, the other refused alone
-        const mixed = JSON.stringify({ events: [JSON.parse(body).events[0], { assignmentId: id, seq: 501, type: "no_such_event", payload: {}, clientTime: Date.now() }] });
+        const mixed = JSON.stringify({ events: [JSON.parse(body).events[0], { assignmentId: id, writer, seq: 501, type: "no_such_event", payload: {}, clientTime: Date.now() }] });
         const again = await fetch("/api/annotate/events", { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8" }, body: mixed });
         return { beacon, status: again.status, json: await again.json() };
-      }, assignmentId);
+      }, { id: assignmentId, writer });
       expect(status.beacon).toBe(true);
       expect(status.status).toBe(200);
       expect(status.json).toMatchObject({ acked: { [assignmentId]: [500] }, rejected: [{ index: 1, assignmentId, seq: 501 }] });

@@ -76,7 +76,7 @@ test.describe("research dashboards as a researcher", () => {
     const csv = await page.request.get(`/api/studies/${study.slug}/comparison.csv`);
     expect(csv.status()).toBe(200);
     const csvLines = (await csv.text()).trim().split("\r\n");
-    expect(csvLines[0].startsWith("kind,metric,tag_key,tag,model,model_run_id,agent,items,people,answers,humans_estimate,")).toBe(true);
+    expect(csvLines[0].startsWith("kind,metric,condition,tag_key,tag,model,model_run_id,agent,items,people,answers,humans_estimate,")).toBe(true);
     expect(csvLines.length).toBe(1 + (await comparisonTable.getByTestId("comparison-row").count()));
 
     await page.setViewportSize({ width: 1280, height: 800 });

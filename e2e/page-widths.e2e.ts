@@ -200,6 +200,16 @@ for (const viewport of VIEWPORTS) {
     await page.goto(`/s/${enact!.slug}/work`);
     const library = page.getByTestId("task").locator('section[aria-label="Candidate actions"]');
     const candidates = library.locator("[data-candidate]");
+    // the other viewport's test opened the same item in a tab of its own a moment ago: that tab
+    // still holds it (lib/responses/writer.ts), so this one takes it over, as a person would
+    const otherWriter = page.getByTestId("other-writer");
+    await expect(candidates.first().or(otherWriter)).toBeVisible({ timeout: 20_000 });
+    if (await otherWriter.isVisible()) {
+      await otherWriter.getByRole("button", { name: "Take over here" }).click();
+      await expect(otherWriter).toBeHidden();
+      // and shows the item afresh as its writer, so that nothing re-renders under the checks below
+      await page.reload();
+    }
     await expect(candidates).toHaveCount(7, { timeout: 20_000 });
     for (const candidate of await candidates.all()) {
       await candidate.scrollIntoViewIfNeeded();

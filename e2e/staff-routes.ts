@@ -52,6 +52,7 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", body: { title: "Sneaky" }, allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/analysis`, file: "studies/[slug]/analysis/route.ts", body: { generaliseOver: "items" }, allowed: staff },
+  { method: "PATCH", path: `/api/studies/${slug}/contact`, file: "studies/[slug]/contact/route.ts", body: { contactName: "Sneaky", contactEmail: null }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/status`, file: "studies/[slug]/status/route.ts", body: { status: "CLOSED" }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/versions`, file: "studies/[slug]/versions/route.ts", body: {}, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/entry-link`, file: "studies/[slug]/entry-link/route.ts", body: { action: "create" }, allowed: staff },

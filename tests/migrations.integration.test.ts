@@ -31,4 +31,20 @@ describe("migrations", () => {
       expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
     }
   });
+
+  it("names each migration by its folder, not by where this checkout lies, and takes over a history written with full paths", async () => {
+    const client = new pg.Client({ connectionString: inject("databaseUrl") });
+    await client.connect();
+    try {
+      const names = async () => (await client.query<{ migration_name: string }>(`SELECT migration_name FROM _prisma_migrations ORDER BY migration_name`)).rows.map((row) => row.migration_name);
+      const stored = await names();
+      expect(stored.filter((name) => name.includes("/")), "names as `prisma migrate deploy` writes them: the folder's name").toEqual([]);
+      // a database migrated from another checkout, by a version that stored full paths
+      await client.query(`UPDATE _prisma_migrations SET migration_name = '/elsewhere/app/prisma/migrations/' || migration_name`);
+      expect(await applyMigrations(inject("databaseUrl"))).toEqual([]);
+      expect(await names()).toEqual(stored);
+    } finally {
+      await client.end();
+    }
+  });
 });

@@ -31,7 +31,7 @@ describe("the role test table (e2e/staff-routes.ts)", () => {
   it("checks the role in every staff handler", () => {
     for (const file of new Set(staffApiRoutes.map((r) => r.file))) {
       const source = readFileSync(path.join(apiRoot, file), "utf8");
-      expect(source, `app/api/${file} has no route({ roles: ["ADMIN"...] }) handler`).toMatch(/route\(\{ roles: \["ADMIN"/);
+      expect(source, `app/api/${file} has no route({ roles: ["ADMIN"...] }) handler`).toMatch(/route\(\s*\{\s*roles:\s*\[\s*"ADMIN"/);
     }
   });
 

@@ -104,7 +104,7 @@ describe("a toy kind registered at run time", () => {
     const events = await db.event.findMany({ where: { assignmentId }, orderBy: { seq: "asc" }, select: { type: true, payload: true } });
     const ui = getTaskUi(TOY_KIND)!;
     const init = storeInitOf(ui, { image: "x" });
-    const state = replayItemEvents(init.length, events, init.initialAnswer);
+    const state = replayItemEvents(events, init.initialAnswer);
     expect(state.answer).toEqual({ count: 3 });
     expect(state.confidence).toBe(4);
     expect(events.map((event) => describeEvent(event))).toEqual(["Item shown", "Counted 2", "Counted 3", "Confidence 4", "Submitted"]);

@@ -19,10 +19,14 @@ import { ProgressBar } from "@/components/annotate/progress-bar";
 import { ItemTimer, SessionTimer, ShortcutsButton } from "@/components/annotate/session-extras";
 import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/annotate/queue-provider";
 import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
-import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import type { PracticeFeedbackInput, PracticeFeedbackView, SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
 import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
+import { TeamContact } from "@/components/annotate/team-contact";
+import { StudyContactProvider } from "@/components/annotate/study-contact-context";
+import type { StudyContact } from "@/lib/studies/contact-text";
+import { useSubmitReadiness } from "@/components/annotate/submit-readiness";
 
 /**
  * The annotator's work loop: one item at a time, the next one prefetched while this one is on
@@ -51,6 +55,8 @@ export interface SessionStudy {
   sessionEndsAt?: number | null;
   /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
   desktopOnly?: boolean;
+  /** how participants reach the research team, named where a notice tells them to (lib/studies/contact.ts) */
+  contact?: StudyContact | null;
 }
 
 type Phase =
@@ -67,7 +73,11 @@ export default function AnnotateSession(props: { study: SessionStudy; initial: N
   // phones and tablets that pose as desktops (iPadOS Safari) are caught here; the work page checks the user agent first
   const [phoneOrTablet] = useState(() => props.study.desktopOnly === true && typeof window !== "undefined" && window.matchMedia(TOUCH_ONLY_QUERY).matches);
   if (phoneOrTablet) return <DesktopOnlyNotice slug={props.study.slug} />;
-  return <SessionLoop {...props} />;
+  return (
+    <StudyContactProvider contact={props.study.contact ?? null} studyTitle={props.study.title}>
+      <SessionLoop {...props} />
+    </StudyContactProvider>
+  );
 }
 
 /** Why the last request for the next item failed: an HTTP status (503: the server is overloaded) or no answer at all. */
@@ -290,6 +300,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
           {stall && phase.name === "advancing" ? (
             <StallNotice
               stall={stall}
+              study={study}
               onRetry={() => {
                 void queue.flush();
                 wake.current?.();
@@ -323,7 +334,7 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
 }
 
 /** The next item could not be loaded: what happened, the automatic retry's countdown, and a button to try at once. */
-function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; onRetry: () => void }) {
+function StallNotice({ stall, study, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; study: SessionStudy; onRetry: () => void }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 500);
@@ -348,6 +359,11 @@ function StallNotice({ stall, onRetry }: { stall: { failure: NextFailure; attemp
         <button type="button" className={buttonClass("primary", "md", "mt-4")} onClick={onRetry}>
           Try again now
         </button>
+        {stall.attempt >= 2 ? (
+          <p className="mt-3 text-xs text-amber-900">
+            If this goes on, please <TeamContact contact={study.contact ?? null} studyTitle={study.title} />.
+          </p>
+        ) : null}
       </div>
     </div>
   );
@@ -377,7 +393,7 @@ function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {
   );
 }
 
-function Notice({ title, body, action, busy }: { title: string; body: string; action?: React.ReactNode; busy?: boolean }) {
+function Notice({ title, body, action, busy }: { title: string; body: React.ReactNode; action?: React.ReactNode; busy?: boolean }) {
   return (
     <div className="grid flex-1 place-items-center rounded-lg border border-slate-200 bg-white" role="status" aria-busy={busy ? "true" : undefined}>
       <div className="max-w-md px-6 text-center">
@@ -524,7 +540,7 @@ function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; stu
     return {
       assignmentId: view.assignmentId,
       kind: view.kind,
-      ...(ui ? storeInitOf(ui, view.view) : { length: 0 }),
+      ...(ui ? storeInitOf(ui, view.view) : { initialAnswer: null, answerOf: () => null }),
       confidenceScale: study.confidenceScale,
       idleCapMs: idleCapMs(study.idleCapSeconds),
       history: mergedHistory(view, queue),
@@ -535,7 +551,17 @@ function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; stu
       onSubmit,
     };
   });
-  if (!ui) return <Notice title="This kind of task cannot be shown" body={`No interface is registered for "${view.kind}". Please tell the research team.`} />;
+  if (!ui)
+    return (
+      <Notice
+        title="This kind of task cannot be shown"
+        body={
+          <>
+            No interface is registered for &quot;{view.kind}&quot;. Please <TeamContact contact={study.contact ?? null} studyTitle={study.title} />.
+          </>
+        }
+      />
+    );
   return (
     <AnnotationStoreProvider init={init}>
       <ItemEffects />
@@ -579,15 +605,8 @@ function ItemEffects() {
 }
 
 function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; view: unknown }) {
-  const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
-  const length = useAnnotationStore((s) => s.length);
-  const hasConfidence = useAnnotationStore((s) => s.confidence !== null);
-  const submitted = useAnnotationStore((s) => s.submitted);
   const submit = useAnnotationStore((s) => s.submit);
-  const answerMissing = useAnnotationStore((s) => (ui.answerOf ? (s.currentAnswer() === null ? ui.missing?.(s.answer, view) || "Answer first" : "") : ""));
-  const complete = ui.answerOf ? answerMissing === "" : filled === length;
-  const ready = complete && hasConfidence && !submitted;
-  const missing = ui.answerOf ? answerMissing || (!hasConfidence ? "Choose your confidence" : "") : filled < length ? `${length - filled} step${length - filled === 1 ? "" : "s"} to fill` : !hasConfidence ? "Choose your confidence" : "";
+  const { ready, missing } = useSubmitReadiness(ui, view);
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-1.5 shadow-sm">
       {status}
@@ -612,89 +631,53 @@ function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; 
   );
 }
 
-/** After a practice item: the right answer, laid out in the task itself (read-only). */
-function PracticeFeedback(props: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode }) {
-  const ui = getTaskUi(props.view.kind);
-  if (ui?.answerOf) return <AnswerFeedback {...props} ui={ui} />;
-  return <OrderFeedback {...props} answer={(props.answer as { order?: number[] } | null)?.order ?? []} />;
-}
-
-/** Where a choice kind's answer sits in its slotNotes (Task A: the letter; Task C: 0 Success, 1 Fail). */
-function noteIndexOf(answer: unknown): number | null {
-  const a = (answer ?? {}) as { choice?: string; verdict?: string };
-  if (typeof a.choice === "string") return a.choice.charCodeAt(0) - 65;
-  if (a.verdict === "Success") return 0;
-  if (a.verdict === "Fail") return 1;
-  return null;
-}
-
-/** Non-ordering kinds: the key's answer shown in the task, the annotator's own marked beside it. */
-function AnswerFeedback({ view, study, ack, answer, onContinue, status, ui }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode; ui: TaskUi }) {
+/**
+ * After a practice item: the right answer, laid out in the task itself (read-only), as the kind
+ * shows it (TaskUi.feedback), or the key's answer with a note where the kind places each answer.
+ */
+function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode }) {
+  const ui = getTaskUi(view.kind);
   const correct = ack.feedback?.correct ?? false;
-  const keyAnswer = ack.feedback?.answer ?? null;
-  const shown = correct || keyAnswer === null ? answer : keyAnswer;
+  const input: PracticeFeedbackInput = { answer, key: ack.feedback?.answer ?? null, correct, view: view.view };
+  const feedback = ui ? (ui.feedback ?? ((given: PracticeFeedbackInput) => placedFeedback(ui, given)))(input) : null;
+  const continueButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => continueButton.current?.focus(), []);
+  if (!ui || !feedback) return null;
+  return (
+    <AnnotationStoreProvider
+      init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(feedback.shown, view.view) : feedback.shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
+    >
+      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
+        <span className="min-w-0 lg:truncate">{feedback.message}</span>
+        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
+          Continue
+        </button>
+      </div>
+      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
+        <TaskView ui={ui} view={view.view} slotNotes={feedback.notes} />
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
+    </AnnotationStoreProvider>
+  );
+}
+
+/** The practice feedback of a kind without its own: the key's answer shown (the person's when right), marked where the kind places answers (TaskUi.answerPlace). */
+function placedFeedback(ui: TaskUi, { answer, key, correct }: PracticeFeedbackInput): PracticeFeedbackView {
+  const keyAnswer = key ?? null;
+  const place = (given: unknown) => ui.answerPlace?.(given) ?? null;
   const notes: Array<SlotNote | null> = [];
-  const keyIndex = noteIndexOf(keyAnswer ?? answer);
-  const ownIndex = noteIndexOf(answer);
+  const keyIndex = place(keyAnswer ?? answer);
+  const ownIndex = place(answer);
   if (ownIndex !== null && ownIndex !== keyIndex) notes[ownIndex] = { tone: "bad", text: "✗ your answer" };
   if (keyIndex !== null) notes[keyIndex] = { tone: "good", text: correct ? "✓ your answer" : "✓ right answer" };
   const describe = ui.describeAnswer ?? ((a: unknown) => JSON.stringify(a));
-  const continueButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => continueButton.current?.focus(), []);
-  return (
-    <AnnotationStoreProvider
-      init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(shown, view.view) : shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
-    >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
-        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
-        <span className="min-w-0 lg:truncate">
-          {correct
-            ? noteIndexOf(answer) !== null
-              ? `Your answer (${describe(answer)}) is right.`
-              : "Your answer is right (close enough to count)."
-            : noteIndexOf(answer) !== null
-              ? `The right answer is ${describe(keyAnswer)}; you had ${describe(answer)}.`
-              : "The right answer is shown below."}
-        </span>
-        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
-          Continue
-        </button>
-      </div>
-      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
-        <TaskView ui={ui} view={view.view} slotNotes={notes} />
-      </div>
-      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
-    </AnnotationStoreProvider>
-  );
-}
-
-function OrderFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: number[]; onContinue: () => void; status: React.ReactNode }) {
-  const ui = getTaskUi(view.kind);
-  const correct = ack.feedback?.correct ?? false;
-  const key = ack.feedback?.order ?? [];
-  // accepted answers may differ from the key's order (ENACT's semantic match): show theirs then
-  const shown = correct ? answer : key;
-  const notes: Array<SlotNote | null> = shown.map((candidate, step) =>
-    correct || answer[step] === candidate ? { tone: "good", text: "✓ your answer" } : { tone: "bad", text: `✗ you had ${letterOf(answer[step])}` },
-  );
-  const continueButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => continueButton.current?.focus(), []);
-  if (!ui) return null;
-  return (
-    <AnnotationStoreProvider
-      init={{ assignmentId: view.assignmentId, kind: view.kind, length: ui.slotCount?.(view.view) ?? 0, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true, state: { slots: shown } }}
-    >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
-        <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
-        <span>{correct ? "Your order is right." : "The right order is shown below; the steps marked in red were different in your answer."}</span>
-        <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>
-          Continue
-        </button>
-      </div>
-      <div className="min-h-0 flex-1" data-testid="task" data-kind={view.kind} data-assignment={view.assignmentId} data-readonly="true">
-        <TaskView ui={ui} view={view.view} slotNotes={notes} />
-      </div>
-      <div className="rounded-lg border border-slate-200 bg-white px-3 py-2">{status}</div>
-    </AnnotationStoreProvider>
-  );
+  const message = correct
+    ? ownIndex !== null
+      ? `Your answer (${describe(answer)}) is right.`
+      : "Your answer is right (close enough to count)."
+    : ownIndex !== null
+      ? `The right answer is ${describe(keyAnswer)}; you had ${describe(answer)}.`
+      : "The right answer is shown below.";
+  return { shown: correct || keyAnswer === null ? answer : keyAnswer, notes, message };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_KEYS } from "@/lib/esi/actions";
+import { ACTION_KEYS } from "@/lib/tasks/esi-explore/actions";
 import { shortcutsFor } from "@/components/annotate/task-shortcuts";
 
 /** The "Keys" popover lists what each kind's key handler does (issue #18: ESI's list was empty). */

@@ -4,6 +4,7 @@ import { CsvDownload } from "@/components/charts/csv-download";
 import { count, metricInterval, metricValue } from "@/components/dashboard/format";
 import type { AccuracyRow, KindInfo, MetricCell } from "@/lib/dashboard/accuracy";
 import { ScrollBox } from "@/components/ui/scroll-box";
+import { metricsOf, pointsScales } from "@/components/dashboard/kind-words";
 
 const ALL = "__all__";
 
@@ -20,7 +21,8 @@ function kindTiny(kind: KindInfo): string {
 
 /**
  * Accuracy in the shape of the ENACT paper's human table: one row per series (humans, each model)
- * x kind x metric, one column per tag value (step length) plus all, each cell the metric in
+ * x kind x study condition (where the study has conditions: ESI-Bench's table has a column per
+ * condition) x metric, one column per tag value (step length) plus all, each cell the metric in
  * percent with its 95% interval and N.
  */
 export function AccuracySection({
@@ -43,6 +45,11 @@ export function AccuracySection({
   const allRows = [...rows, ...modelRows];
   const metricIds = [...new Set(kinds.flatMap((k) => k.metrics.map((m) => m.id)))];
   const tagTitle = tagKey ?? "tag";
+  // the note's examples and scales are the study's kinds' own metrics (shared code names none)
+  const metrics = metricsOf(kinds);
+  const scales = pointsScales(metrics);
+  const shareExample = metrics.find((m) => m.type === "proportion")?.id;
+  const ratioExample = metrics.find((m) => m.type === "ratio")?.id;
 
   const csvRows: unknown[][] = [];
   for (const row of allRows) {
@@ -52,7 +59,7 @@ export function AccuracySection({
         const cell = row.cells[column];
         if (!cell) continue;
         const m = cell.metrics[metric.id];
-        csvRows.push([row.label, row.kind, metric.id, column === ALL ? "all" : column, cell.n, m?.value ?? null, m?.ci?.[0] ?? null, m?.ci?.[1] ?? null, m?.interval ?? null]);
+        csvRows.push([row.label, row.kind, row.condition ?? null, metric.id, column === ALL ? "all" : column, cell.n, cell.withoutCorrectness ?? 0, m?.value ?? null, m?.ci?.[0] ?? null, m?.ci?.[1] ?? null, m?.interval ?? null]);
       }
     }
   }
@@ -63,7 +70,7 @@ export function AccuracySection({
     allRows.forEach((row, i) => {
       const kind = kindOf.get(row.kind);
       if (!kind?.metrics.some((m) => m.id === metricId)) return;
-      series.push({ key: `s${i}`, label: `${row.label}, ${kindTiny(kind)}`, color: seriesColor(i), dashed: row.series !== "humans" });
+      series.push({ key: `s${i}`, label: `${row.label}, ${kindTiny(kind)}${row.conditionLabel ? `, ${row.conditionLabel}` : ""}`, color: seriesColor(i), dashed: row.series !== "humans" });
     });
     const scale = kinds.flatMap((k) => k.metrics).find((m) => m.id === metricId)?.scale ?? "fraction";
     const data = tagValues.map((value) => {
@@ -82,11 +89,11 @@ export function AccuracySection({
     <div className="space-y-5">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
-          Cells: the metric in % (EXPLORE-Bench&apos;s S_* on their own scales, S_obj and S_uni 0-100, S_att, S_rel and S_key 0-5) · 95% interval by the method named above (Wilson at the effective n for shares
-          such as TA, estimate ± t·√V for means and ratios such as PA, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
-          person)&quot; where a cell holds one) · N answers. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
+          Cells: the metric in %{scales ? `, or on its own scale (${scales})` : ""} · 95% interval by the method named above (Wilson at the effective n for shares{shareExample ? ` such as ${shareExample}` : ""}, estimate ± t·√V for means and ratios
+          {ratioExample ? ` such as ${ratioExample}` : ""}, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
+          person)&quot; where a cell holds one) · N answers, and how many of them have no correctness (an item without a key, an answer not graded yet), left out of the figure. A study&apos;s conditions are rows apart, never pooled. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
         </p>
-        <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "metric", tagTitle, "n", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
+        <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "condition", "metric", tagTitle, "n", "without_correctness", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
       </div>
       <ScrollBox className="rounded-md border border-slate-200" label="Accuracy table" edges="left">
         <table className="min-w-full text-sm" data-testid="accuracy-table">
@@ -111,12 +118,20 @@ export function AccuracySection({
               const metrics = kind?.metrics ?? [];
               const firstOfSeries = r === 0 || allRows[r - 1].series !== row.series;
               return metrics.map((metric, m) => (
-                <tr key={`${row.series}-${row.kind}-${metric.id}`} className={`${m === 0 ? "border-t border-slate-200" : ""} ${row.series === "humans" ? "" : "bg-amber-50/40"}`}>
+                <tr key={`${row.series}-${row.kind}-${row.condition ?? ""}-${metric.id}`} className={`${m === 0 ? "border-t border-slate-200" : ""} ${row.series === "humans" ? "" : "bg-amber-50/40"}`}>
                   {/* long labels wrap whole: participants' labels often differ only at their end */}
                   <td className="min-w-[7rem] max-w-[13rem] px-3 py-1.5 align-top text-slate-800 [overflow-wrap:anywhere]">
                     {m === 0 && firstOfSeries ? <span className={row.series === "humans" ? "font-medium" : "font-medium italic"}>{row.label}</span> : null}
                   </td>
-                  <td className="min-w-[6rem] px-3 py-1.5 align-top text-slate-600">{m === 0 && kind ? kindShort(kind) : null}</td>
+                  <td className="min-w-[6rem] px-3 py-1.5 align-top text-slate-600">
+                    {m === 0 && kind ? kindShort(kind) : null}
+                    {/* a kind's answers under each study condition are a row apart, never pooled */}
+                    {m === 0 && row.conditionLabel ? (
+                      <div className="text-xs text-slate-500" data-testid="accuracy-condition">
+                        {row.conditionLabel}
+                      </div>
+                    ) : null}
+                  </td>
                   <td className="whitespace-nowrap px-2 py-1.5 align-top text-slate-600" title={metric.description}>
                     {metric.id}
                   </td>
@@ -131,7 +146,10 @@ export function AccuracySection({
                             <div className="text-[11px] leading-tight text-slate-500" title={intervalTitle(value)}>
                               {metricInterval(value.ci, metric.scale, 1, value.reason?.split(":")[0])}
                             </div>
-                            <div className="text-[11px] leading-tight text-slate-400">N={count(cell.n)}</div>
+                            <div className="text-[11px] leading-tight text-slate-400" title={cell.withoutCorrectness ? "answers without a correctness (an item without a key, an answer not graded yet) are in N but not in the figure" : undefined}>
+                              N={count(cell.n)}
+                              {cell.withoutCorrectness ? `, ${count(cell.withoutCorrectness)} without a correctness` : ""}
+                            </div>
                           </>
                         ) : (
                           <span className="text-slate-300">–</span>

@@ -4,15 +4,27 @@ import { count, fixed, interval, share } from "@/components/dashboard/format";
 import type { PlanView } from "@/lib/dashboard/study-dashboard";
 import type { KindInfo } from "@/lib/dashboard/accuracy";
 import { INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
+import { sharedWords } from "@/components/dashboard/kind-words";
 
 /**
- * The agreement plan: the one action, how far it is, and its alpha in the shape of the ENACT
- * paper's paragraph.
+ * The agreement plan: the one action, how far it is, and its alpha in the shape of the paragraph
+ * of the human study it comes from (the kinds' words name it: AgreementPlanDesign).
  */
-export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell, kinds: kindInfos = [] }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number; kinds?: Array<Pick<KindInfo, "kind" | "benchmark">> }) {
-  // ENACT's own wording only for ENACT studies (by the kinds' registered benchmark); other kinds get the same design, named as borrowed
-  const enactOnly = kindInfos.length > 0 && kindInfos.every((info) => info.benchmark === "ENACT");
+/** What the plan does, in the words of the study's kinds: a benchmark's own name and notes when every kind gives them (ENACT's). */
+export function AgreementPlanDesign({ kinds: kindInfos, tagKey }: { kinds: Array<Pick<KindInfo, "kind" | "words">>; tagKey: string }) {
+  const own = sharedWords(kindInfos, "agreementPlan");
   const kinds = kindInfos.map((info) => info.kind);
+  return (
+    <p className="max-w-3xl text-sm text-slate-600" data-testid="plan-design">
+      {own ? own.name : `Cross-annotation, applied to ${kinds.length > 0 ? kinds.join(", ") : "this study's kinds"}`}: for each task kind and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every
+      sampled item gets every annotator. Each person keeps their own n items per cell: with overlap, an item sampled for one person neither counts toward another&apos;s n nor is drawn again for them.
+      Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work. The answers given for the plan feed agreement, not accuracy.{" "}
+      {own ? own.paper : "Every plan item goes to every annotator of the study, however many, and with overlap an item may already hold more than one main answer."}
+    </p>
+  );
+}
+
+export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell, kinds: kindInfos = [] }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number; kinds?: Array<Pick<KindInfo, "kind" | "words">> }) {
   const a = plan.agreement;
   const names = a ? a.coders.map((c) => annotatorNames[c] ?? `#${c}`) : [];
   const pairs: string[] = [];
@@ -21,13 +33,7 @@ export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCe
   }
   return (
     <div className="space-y-4">
-      <p className="max-w-3xl text-sm text-slate-600" data-testid="plan-design">
-        {enactOnly ? "ENACT's design" : `The cross-annotation design of the ENACT paper, applied to ${kinds.length > 0 ? kinds.join(", ") : "this study's kinds"}`}: for each task kind and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every sampled item
-        gets every annotator. Each person keeps their own n items per cell: with overlap, an item sampled for one person neither counts toward another&apos;s n nor is drawn again for them.
-        Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work. The answers given for the plan feed agreement, not accuracy (the paper&apos;s
-        human TA / PA come from the main annotation). Differences from the paper: it had three annotators on disjoint work, so each plan item got exactly three labels; here every plan item goes to
-        every annotator of the study, however many, and with overlap an item may already hold more than one main answer.
-      </p>
+      <AgreementPlanDesign kinds={kindInfos} tagKey={tagKey} />
       <AgreementPlanButton slug={slug} defaultPerCell={perCell} tagKey={tagKey} />
       {plan.planned > 0 ? (
         <dl className="grid max-w-2xl grid-cols-3 gap-3 text-sm" data-testid="plan-status">

@@ -93,7 +93,8 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
   const names = agreement.coders.map((c) => annotatorNames[c] ?? `#${c}`);
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   const columns = [...agreement.tagValues, ALL];
-  const unitNoun = agreement.encoding.id.startsWith("item") ? "item" : agreement.encoding.level === "ordinal" ? "candidate unit" : "slot unit";
+  // the encoding's own unit when an item holds several (a slot, a check); otherwise items alone are counted
+  const unitNoun = agreement.encoding.unitNoun ?? null;
   const cellRows: unknown[][] = [];
   for (const row of agreement.byKind) {
     for (const column of columns) {
@@ -119,9 +120,9 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
             <span>
               Perfect agreement: <strong>{share(overall.perfectItems.agreeing, overall.perfectItems.total, "item")}</strong>
             </span>
-            {unitNoun !== "item" ? <span>{share(overall.perfectUnits.agreeing, overall.perfectUnits.total, unitNoun)}</span> : null}
+            {unitNoun ? <span>{share(overall.perfectUnits.agreeing, overall.perfectUnits.total, unitNoun)}</span> : null}
             <span className="text-slate-500">
-              {count(overall.items)} items with 2+ answers · {count(overall.values)} pairable values
+              {count(overall.items)} item{overall.items === 1 ? "" : "s"} with 2+ answers · {count(overall.values)} pairable value{overall.values === 1 ? "" : "s"}
             </span>
           </div>
           {agreement.notes.length > 0 ? <p className="mt-2 text-xs text-amber-800">{agreement.notes.join("; ")}</p> : null}

@@ -56,18 +56,21 @@ export function headlineText(row: ComparisonRow, metric: ComparisonMetric): stri
 
 /** The headline of each kind: its first overall row (the model closest to, or furthest above, people). */
 export function ComparisonHeadline({ comparison, kinds }: { comparison: Comparison; kinds: KindInfo[] }) {
+  // one line per kind and study condition: the first overall row of each
   const lines = comparison.metrics.flatMap((metric) => {
-    const row = comparison.rows.find((r) => r.kind === metric.kind && r.tag === ALL);
-    return row ? [{ metric, row }] : [];
+    const firsts = new Map<string, ComparisonRow>();
+    for (const r of comparison.rows) if (r.kind === metric.kind && r.tag === ALL && !firsts.has(r.condition ?? "")) firsts.set(r.condition ?? "", r);
+    return [...firsts.values()].map((row) => ({ metric, row }));
   });
   if (lines.length === 0) return null;
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   return (
     <div data-testid="comparison-headline" className="rounded-md border border-slate-300 bg-white px-4 py-3 shadow-sm">
       {lines.map(({ metric, row }) => (
-        <p key={metric.kind} className="text-sm leading-relaxed text-slate-800">
+        <p key={`${metric.kind}|${row.condition ?? ""}`} className="text-sm leading-relaxed text-slate-800">
           <span className="mr-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
-            {kindOf.has(metric.kind) ? kindShort(kindOf.get(metric.kind)!) : metric.kind} · {metric.metric}
+            {kindOf.has(metric.kind) ? kindShort(kindOf.get(metric.kind)!) : metric.kind}
+            {row.conditionLabel ? ` · ${row.conditionLabel}` : ""} · {metric.metric}
           </span>
           <span className="font-medium">{headlineText(row, metric)}</span>
         </p>
@@ -114,9 +117,10 @@ export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { c
               const digits = metric.scale === "fraction" ? 1 : 2;
               const kind = kindOf.get(row.kind);
               return (
-                <tr key={`${row.kind}|${row.tag}|${row.model.id}`} data-testid="comparison-row" className={row.tag === ALL ? "bg-slate-50/60" : undefined}>
+                <tr key={`${row.kind}|${row.condition ?? ""}|${row.tag}|${row.model.id}`} data-testid="comparison-row" className={row.tag === ALL ? "bg-slate-50/60" : undefined}>
                   <td className="whitespace-nowrap px-3 py-1.5 text-slate-700">
                     {kind ? kindShort(kind) : row.kind} <span className="text-xs text-slate-500">{row.metric}</span>
+                    {row.conditionLabel ? <div className="text-xs text-slate-500">{row.conditionLabel}</div> : null}
                   </td>
                   <td className="px-3 py-1.5">{row.tag === ALL ? "all" : row.tag}</td>
                   <td className="whitespace-nowrap px-3 py-1.5 font-medium">{row.model.name}</td>

@@ -1,3 +1,6 @@
+import { TeamContact } from "@/components/annotate/team-contact";
+import type { StudyContact } from "@/lib/studies/contact-text";
+
 /** The frame of the public link pages (before sign-in): the name, one card, a line for help. */
 export function JoinFrame({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -18,8 +21,11 @@ export function JoinFrame({ title, children }: { title: string; children: React.
   );
 }
 
-/** A refusal of a link, with the fields at fault when there are any. */
-export function JoinProblem({ message, issues }: { message: string; issues: Array<{ path: string; message: string }> }) {
+/**
+ * A refusal of a link, with the fields at fault when there are any, and whom to write to: the
+ * study's contact when the link names a study that has one (null: the platform's messages).
+ */
+export function JoinProblem({ message, issues, contact = null }: { message: string; issues: Array<{ path: string; message: string }>; contact?: StudyContact | null }) {
   return (
     <div className="space-y-3 text-sm text-slate-700" role="alert" data-testid="join-problem">
       {issues.length > 0 ? (
@@ -36,7 +42,9 @@ export function JoinProblem({ message, issues }: { message: string; issues: Arra
       ) : (
         <p>{message}</p>
       )}
-      <p className="text-xs text-slate-500">If you came from a recruitment platform such as Prolific, go back to it and open the study from there again. If that does not help, please message the research team.</p>
+      <p className="text-xs text-slate-500">
+        If you came from a recruitment platform such as Prolific, go back to it and open the study from there again. If that does not help, please <TeamContact contact={contact} />.
+      </p>
     </div>
   );
 }

@@ -1,15 +1,15 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { signIn } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 
 /**
  * Signs the participant in with next-auth's "study-link" credentials (the link's token and query
  * string; lib/studies/entry.ts creates or resumes the account), then opens the study. Starts by
- * itself; the button is there when something went wrong.
+ * itself; the button is there when something went wrong, with `help` (whom to write to).
  */
-export function JoinSignIn({ credentials, next }: { credentials: { entryToken: string; query: string } | { invite: string }; next: string }) {
+export function JoinSignIn({ credentials, next, help }: { credentials: { entryToken: string; query: string } | { invite: string }; next: string; help?: ReactNode }) {
   const [state, setState] = useState<{ name: "working" } | { name: "failed"; message: string }>({ name: "working" });
   const started = useRef(false);
 
@@ -47,6 +47,7 @@ export function JoinSignIn({ credentials, next }: { credentials: { entryToken: s
       <Button type="button" onClick={() => void go()}>
         Try again
       </Button>
+      {help ? <p className="text-xs text-slate-500">{help}</p> : null}
     </div>
   );
 }

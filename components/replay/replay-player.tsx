@@ -3,9 +3,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { replayItemEvents } from "@/lib/annotate/item-state";
 import { activeGapMs, AWAY_EVENT_TYPES, idleCapMs, VIEW_START_EVENT_TYPES } from "@/lib/timing/active-time";
-import { AnnotationStoreProvider, useAnnotationStoreApi, useAnnotationStore } from "@/components/annotate/annotation-store-provider";
+import { AnnotationStoreProvider, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
 import { getTaskUi, storeInitOf, TaskView } from "@/components/tasks/registry";
-import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import type { SlotNote } from "@/components/tasks/shared/types";
 import { describeEvent, formatClock, formatDuration } from "@/components/replay/describe-event";
 import { buttonClass } from "@/components/ui/button";
 
@@ -23,8 +23,7 @@ export interface ReplayEvent {
 }
 
 export interface ReplayResponse {
-  order: number[] | null;
-  /** the stored answer (shown as it is for non-ordering kinds) */
+  /** the stored answer */
   answer?: unknown;
   confidenceRaw: number;
   correct: boolean | null;
@@ -50,7 +49,8 @@ export function ReplayPlayer(props: {
   idleCapSeconds: number;
   events: ReplayEvent[];
   response: ReplayResponse | null;
-  keyOrder: number[] | null;
+  /** the key as an answer of the kind (its module's keyAnswer), null when the kind gives none */
+  keyAnswer: unknown;
 }) {
   const ui = getTaskUi(props.kind);
   if (!ui) return <p className="text-sm text-red-700">No interface is registered for the kind “{props.kind}”.</p>;
@@ -63,10 +63,9 @@ export function ReplayPlayer(props: {
   );
 }
 
-function Player({ kind, view, confidenceScale, idleCapSeconds, events, response, keyOrder }: Parameters<typeof ReplayPlayer>[0]) {
+function Player({ kind, view, confidenceScale, idleCapSeconds, events, response, keyAnswer }: Parameters<typeof ReplayPlayer>[0]) {
   const ui = getTaskUi(kind)!;
   const api = useAnnotationStoreApi();
-  const length = useAnnotationStore((s) => s.length);
   const [position, setPosition] = useState(events.length > 0 ? 1 : 0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<Speed>("4");
@@ -75,8 +74,8 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
   const start = events[0]?.clientTime ?? 0;
   const name = (candidate: number) => ui.candidateName(view, candidate);
 
-  const [initialAnswer] = useState(() => ui.initialAnswer?.(view) ?? null);
-  const state = useMemo(() => replayItemEvents(length, events.slice(0, position), initialAnswer), [events, length, position, initialAnswer]);
+  const [initialAnswer] = useState(() => ui.initialAnswer(view) ?? null);
+  const state = useMemo(() => replayItemEvents(events.slice(0, position), initialAnswer), [events, position, initialAnswer]);
   useEffect(() => {
     // the annotator's lightbox is not re-opened over the player; the panel says what was large
     api.getState().showState({ ...state, zoomed: null, frame: null });
@@ -118,10 +117,8 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
   const isPlaying = playing && !atEnd;
 
   const current = position > 0 ? events[position - 1] : null;
-  const notes: Array<SlotNote | null> | undefined =
-    position === events.length && response?.order && keyOrder
-      ? response.order.map((candidate, step) => (candidate === keyOrder[step] ? { tone: "good", text: "✓ as in the key" } : { tone: "bad", text: `key: ${letterOf(keyOrder[step])}` }))
-      : undefined;
+  // at the last event the kind may mark the answer against the key in the task (ENACT: each step)
+  const notes: Array<SlotNote | null> | undefined = position === events.length && response && keyAnswer !== null && ui.keyNotes ? ui.keyNotes(response.answer, keyAnswer) : undefined;
 
   return (
     <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_22rem]">
@@ -192,18 +189,15 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
                   {confidenceScale === "PERCENT" ? "%" : " of 5"}
                 </span>
               </div>
-              {ui.answerOf ? (
+              {ui.ReplayAnswer ? (
+                <ui.ReplayAnswer answer={response.answer} keyAnswer={keyAnswer} />
+              ) : (
                 <div className="flex items-start gap-2">
                   <span className="w-14 shrink-0 text-xs text-slate-500">Answer</span>
                   <code className="min-w-0 break-all rounded bg-slate-100 px-1.5 py-0.5 text-xs" data-testid="replay-answer">
                     {ui.describeAnswer ? ui.describeAnswer(response.answer) : JSON.stringify(response.answer)}
                   </code>
                 </div>
-              ) : (
-                <>
-                  <OrderLine label="Answer" order={response.order} />
-                  <OrderLine label="Key" order={keyOrder} />
-                </>
               )}
               <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
                 <dt className="text-slate-500">Wall time</dt>
@@ -250,25 +244,6 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
           </ol>
         </section>
       </aside>
-    </div>
-  );
-}
-
-function OrderLine({ label, order }: { label: string; order: number[] | null }) {
-  return (
-    <div className="flex items-center gap-2">
-      <span className="w-14 text-xs text-slate-500">{label}</span>
-      {order ? (
-        <ol className="flex flex-wrap gap-1">
-          {order.map((candidate, step) => (
-            <li key={step} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs" title={`step ${step + 1}`}>
-              {step + 1}:{letterOf(candidate)}
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <span className="text-xs text-slate-400">n/a</span>
-      )}
     </div>
   );
 }

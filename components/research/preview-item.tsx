@@ -5,6 +5,7 @@ import { idleCapMs } from "@/lib/timing/active-time";
 import type { Json } from "@/lib/tasks/types";
 import { AnnotationStoreProvider, useAnnotationStore } from "@/components/annotate/annotation-store-provider";
 import { ConfidenceInput } from "@/components/annotate/confidence-input";
+import { useSubmitReadiness } from "@/components/annotate/submit-readiness";
 import { getTaskUi, storeInitOf, TaskView, type TaskUi } from "@/components/tasks/registry";
 import { JsonView } from "@/components/review/json-view";
 import { buttonClass } from "@/components/ui/button";
@@ -40,15 +41,9 @@ export function PreviewItem({ kind, view, confidenceScale, idleCapSeconds, nextH
 }
 
 function PreviewSubmitBar({ ui, view, nextHref, onAgain }: { ui: TaskUi; view: unknown; nextHref: string | null; onAgain: () => void }) {
-  const filled = useAnnotationStore((s) => s.slots.filter((v) => v !== null).length);
-  const length = useAnnotationStore((s) => s.length);
-  const hasConfidence = useAnnotationStore((s) => s.confidence !== null);
   const submitted = useAnnotationStore((s) => s.submitted);
   const submit = useAnnotationStore((s) => s.submit);
-  const answerMissing = useAnnotationStore((s) => (ui.answerOf ? (s.currentAnswer() === null ? ui.missing?.(s.answer, view) || "Answer first" : "") : ""));
-  const complete = ui.answerOf ? answerMissing === "" : filled === length;
-  const ready = complete && hasConfidence && !submitted;
-  const missing = ui.answerOf ? answerMissing || (!hasConfidence ? "Choose your confidence" : "") : filled < length ? `${length - filled} step${length - filled === 1 ? "" : "s"} to fill` : !hasConfidence ? "Choose your confidence" : "";
+  const { ready, missing } = useSubmitReadiness(ui, view);
   if (submitted) {
     return (
       <div role="status" data-testid="preview-submitted" className="flex flex-wrap items-center gap-3 rounded-lg border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900">

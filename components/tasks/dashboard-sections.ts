@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { StudyDashboard } from "@/lib/dashboard/study-dashboard";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
-import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm-dashboard-section";
+import { gridwmDashboardSection } from "@/components/tasks/shared/gridwm/dashboard-section";
 import { exploreDashboardSection } from "@/components/tasks/explore-scene/dashboard-section";
 import { ego2worldDashboardSection } from "@/components/tasks/ego2world-play/dashboard-section";
 import { esiDashboardSection } from "@/components/tasks/esi-explore/dashboard-section";
@@ -10,7 +10,7 @@ import { pairwiseDashboardSection } from "@/components/tasks/pairwise/dashboard-
 import type { GridwmSection } from "@/lib/tasks/shared/gridwm/dashboard";
 import type { ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
 import type { Ego2worldSection } from "@/lib/tasks/ego2world-play/dashboard";
-import type { EsiSection } from "@/lib/esi/figures";
+import type { EsiSection } from "@/lib/tasks/esi-explore/figures";
 import type { RatingSection } from "@/lib/tasks/rating/dashboard";
 import type { PairwiseSection } from "@/lib/tasks/pairwise/dashboard";
 import { choiceDashboardSection } from "@/components/tasks/choice/dashboard-section";
@@ -19,6 +19,8 @@ import type { ChoiceSection } from "@/lib/tasks/choice/dashboard";
 import type { NumericSection } from "@/lib/tasks/numeric/dashboard";
 import { freeTextDashboardSection } from "@/components/tasks/free-text/dashboard-section";
 import type { FreeTextSection } from "@/lib/tasks/free-text/dashboard";
+import { enactDashboardSection } from "@/components/tasks/shared/enact-dashboard-section";
+import type { EnactSection } from "@/lib/tasks/shared/enact/dashboard";
 
 /**
  * The kinds' sections of the study dashboard, in page order, each with where its figures are in
@@ -42,6 +44,7 @@ function entry<Section>(section: KindDashboardSection<Section>, key: string): Da
 }
 
 export const dashboardSections: readonly DashboardSectionEntry[] = [
+  entry<EnactSection>(enactDashboardSection, "enact"),
   entry<GridwmSection>(gridwmDashboardSection, "gridwm"),
   entry<ExploreSection>(exploreDashboardSection, "explore"),
   entry<Ego2worldSection>(ego2worldDashboardSection, "ego2world"),

@@ -1,4 +1,6 @@
 import type { ComponentType } from "react";
+import type { ItemPageView } from "@/components/tasks/shared/types";
+import { orderingItemPage } from "@/components/tasks/shared/enact/item-page";
 import { EnactForwardKey } from "@/components/tasks/enact-forward/key-view";
 import { EnactInverseKey } from "@/components/tasks/enact-inverse/key-view";
 import { RatingKey } from "@/components/tasks/rating/key-view";
@@ -27,4 +29,15 @@ export const keyViews: Readonly<Record<string, ComponentType<{ view: unknown }>>
 /** The kind's own key renderer, or null for the generic view. */
 export function keyViewOf(kind: string): ComponentType<{ view: unknown }> | null {
   return Object.hasOwn(keyViews, kind) ? keyViews[kind] : null;
+}
+
+/** The kinds whose item page differs from the generic one (ItemPageView). */
+export const itemPageViews: Readonly<Record<string, ItemPageView>> = {
+  "enact-forward": orderingItemPage,
+  "enact-inverse": orderingItemPage,
+};
+
+/** The kind's item page parts ({} for the generic page). */
+export function itemPageViewOf(kind: string): ItemPageView {
+  return Object.hasOwn(itemPageViews, kind) ? itemPageViews[kind] : {};
 }

@@ -1,12 +1,14 @@
 "use client";
 
 import { createElement, lazy, Suspense } from "react";
+import type { AnnotationInit } from "@/lib/client/annotation-store";
 import type { EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, isSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
-import { letterOf, type TaskUi, type TaskUiProps } from "@/components/tasks/shared/types";
+import { choicePlace, letterOf, type TaskUi, type TaskUiProps } from "@/components/tasks/shared/types";
 import { stimulusImages } from "@/components/tasks/shared/media/stimulus-images";
-import { orderingShortcuts } from "@/components/tasks/shared/ordering-shortcuts";
+import { orderingShortcuts } from "@/components/tasks/shared/enact/shortcuts";
+import { orderingUi } from "@/components/tasks/shared/enact/ui";
 import { shortcuts as gridwmNextObsShortcuts } from "@/components/tasks/gridwm-next-obs/shortcuts";
 import { shortcuts as gridwmSceneJsonShortcuts } from "@/components/tasks/gridwm-scene-json/shortcuts";
 import { shortcuts as gridwmJudgeShortcuts } from "@/components/tasks/gridwm-judge/shortcuts";
@@ -17,11 +19,11 @@ import { shortcuts as ratingShortcuts } from "@/components/tasks/rating/shortcut
 import { ratingUi } from "@/components/tasks/rating/ui";
 import { shortcuts as pairwiseShortcuts } from "@/components/tasks/pairwise/shortcuts";
 import { pairwiseUi } from "@/components/tasks/pairwise/ui";
-import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm";
+import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm/views";
 import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
 import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
-import { emptyEgoDraft } from "@/lib/ego2world/notes";
+import { emptyEgoDraft } from "@/lib/tasks/ego2world-play/notes";
 import { shortcuts as freeTextShortcuts } from "@/components/tasks/free-text/shortcuts";
 import { shortcuts as freeTextGradeShortcuts } from "@/components/tasks/free-text-grade/shortcuts";
 import type { FreeTextView } from "@/lib/tasks/free-text";
@@ -34,11 +36,9 @@ import { describeNumericAnswer, numericAnswerOf, numericDisplayAnswer, numericIm
 
 export type { TaskUi };
 
-/** What AnnotationInit needs from the kind's UI (ordering kinds: the slot count; others: the answer functions). */
-export function storeInitOf(ui: TaskUi, view: unknown): { length: number; initialAnswer?: unknown; answerOf?: (answer: unknown) => unknown } {
-  if (!ui.answerOf) return { length: ui.slotCount?.(view) ?? 0 };
-  const answerOf = ui.answerOf;
-  return { length: 0, initialAnswer: ui.initialAnswer?.(view) ?? null, answerOf: (answer) => answerOf(answer, view) };
+/** What AnnotationInit needs from the kind's UI: its initial draft, the answer of a draft, and how `submitted` carries it. */
+export function storeInitOf(ui: TaskUi, view: unknown): Pick<AnnotationInit, "initialAnswer" | "answerOf" | "submittedFields"> {
+  return { initialAnswer: ui.initialAnswer(view) ?? null, answerOf: (answer) => ui.answerOf(answer, view), ...(ui.submittedFields ? { submittedFields: ui.submittedFields } : {}) };
 }
 
 const field = (answer: unknown, name: string): unknown => (answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined);
@@ -71,7 +71,7 @@ export const taskUis: Record<string, TaskUi> = {
     importExample: { id: "fwd-001", tags: { steps: 5, hand: "right" } },
     Component: lazy(loadEnactForward),
     preload: loadEnactForward,
-    slotCount: (view) => (view as EnactForwardPublic).candidates.length,
+    ...orderingUi((view) => (view as EnactForwardPublic).candidates.length),
     images: (view) => [(view as EnactForwardPublic).initialImage, ...(view as EnactForwardPublic).candidates],
     candidateName: (_view, candidate) => `image ${letterOf(candidate)}`,
   },
@@ -79,7 +79,7 @@ export const taskUis: Record<string, TaskUi> = {
     shortcuts: orderingShortcuts,
     Component: lazy(loadEnactInverse),
     preload: loadEnactInverse,
-    slotCount: (view) => (view as EnactInversePublic).candidates.length,
+    ...orderingUi((view) => (view as EnactInversePublic).candidates.length),
     images: (view) => [...(view as EnactInversePublic).observations],
     candidateName: (_view, candidate) => `action ${letterOf(candidate)}`,
   },
@@ -97,6 +97,7 @@ export const taskUis: Record<string, TaskUi> = {
     missing: (answer) => (field(answer, "choice") ? "" : "Choose A–D"),
     displayAnswer: (answer) => answer,
     describeAnswer: (answer) => `candidate ${String(field(answer, "choice") ?? "?")}`,
+    answerPlace: choicePlace,
   },
   "gridwm-scene-json": {
     shortcuts: gridwmSceneJsonShortcuts,
@@ -121,6 +122,8 @@ export const taskUis: Record<string, TaskUi> = {
     missing: (answer) => (field(answer, "verdict") ? "" : "Success or Fail?"),
     displayAnswer: (answer) => answer,
     describeAnswer: (answer) => String(field(answer, "verdict") ?? "?"),
+    // Task C's notes: 0 Success, 1 Fail
+    answerPlace: (answer) => (field(answer, "verdict") === "Success" ? 0 : field(answer, "verdict") === "Fail" ? 1 : null),
   },
   "explore-scene": {
     shortcuts: exploreSceneShortcuts,
@@ -157,6 +160,7 @@ export const taskUis: Record<string, TaskUi> = {
     missing: (answer, view) => esiMissingFor(answer, view),
     displayAnswer: (answer) => esiDisplayAnswer(answer),
     describeAnswer: (answer) => describeEsiAnswer(answer),
+    answerPlace: choicePlace,
     confidenceInTask: true,
   },
   rating: ratingUi(ratingShortcuts),
@@ -172,6 +176,7 @@ export const taskUis: Record<string, TaskUi> = {
     missing: (answer) => (choiceAnswerOf(answer) ? "" : "Choose an option"),
     displayAnswer: (answer) => answer,
     describeAnswer: (answer) => describeChoiceAnswer(answer),
+    answerPlace: choicePlace,
   },
   numeric: {
     shortcuts: numericShortcuts,

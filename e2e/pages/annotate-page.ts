@@ -64,9 +64,13 @@ export class AnnotatePage {
 
   /** The keyboard path: focus a candidate and type the step's number. */
   async placeByKeyboard(candidate: number, step: number) {
-    await this.candidate(candidate).focus();
-    await this.page.keyboard.press(step === 9 ? "0" : String(step + 1));
-    await expect(this.slot(step)).toHaveAttribute("data-filled", letter(candidate));
+    // a key pressed before the page has hydrated goes nowhere: press again until it lands (placing
+    // a candidate in the step it already fills changes nothing)
+    await expect(async () => {
+      await this.candidate(candidate).focus();
+      await this.page.keyboard.press(step === 9 ? "0" : String(step + 1));
+      await expect(this.slot(step)).toHaveAttribute("data-filled", letter(candidate), { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
   }
 
   async clearStep(step: number) {
@@ -129,4 +133,11 @@ export class AnnotatePage {
 
 export function letter(index: number): string {
   return String.fromCharCode(65 + index);
+}
+
+/** The writer id of the page's tab (lib/client/tab-writer.ts): an API call made for the page writes as that tab. */
+export async function tabWriterOf(page: Page): Promise<string> {
+  const writer = await page.evaluate(() => window.sessionStorage.getItem("yardstick:writer:v1"));
+  if (!writer) throw new Error("the page holds no writer id: it has not shown an item yet");
+  return writer;
 }

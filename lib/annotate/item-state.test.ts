@@ -4,13 +4,26 @@ import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/
 import { initialSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 
 describe("item state", () => {
-  it("keeps the ordering reducer for ENACT events", () => {
-    const state = replayItemEvents(2, [{ type: "slot_filled", payload: { slot: 0, candidate: 1 } }]);
-    expect(state.slots).toEqual([1, null]);
-    expect(state.answer).toBeNull();
+  it("applies the common events to every item", () => {
+    let state = replayItemEvents([
+      { type: "image_zoomed", payload: { image: "/api/assets/x" } },
+      { type: "page_hidden", payload: {} },
+      { type: "idle_shown", payload: { idleMs: 60_000 } },
+    ]);
+    expect(state).toMatchObject({ zoomed: "/api/assets/x", hidden: true, idle: true });
+    state = applyItemEvent(state, { type: "item_shown", payload: { resumed: true } });
+    expect(state).toMatchObject({ hidden: false, idle: false, zoomed: null });
+    state = applyItemEvent(state, { type: "confidence_changed", payload: { value: 4, previous: null } });
+    state = applyItemEvent(state, { type: "submitted", payload: {} });
+    expect(state).toMatchObject({ confidence: 4, submitted: true, answer: null });
+    expect(applyItemEvent(state, { type: "something_new", payload: {} })).toBe(state);
+  });
+  it("leaves a kind's events to the kind's draft: another draft is unchanged", () => {
+    const start = initialItemState({ text: "" });
+    expect(applyItemEvent(start, { type: "slot_filled", payload: { slot: 0, candidate: 1 } })).toBe(start);
   });
   it("applies choices, verdicts and frame zooms; ignores malformed ones", () => {
-    let state = initialItemState(0);
+    let state = initialItemState();
     state = applyItemEvent(state, { type: "choice_made", payload: { choice: "B" } });
     expect(state.answer).toEqual({ choice: "B" });
     expect(applyItemEvent(state, { type: "choice_made", payload: { choice: "E" } })).toBe(state);
@@ -23,7 +36,6 @@ describe("item state", () => {
   });
   it("replays scene edits from the initial draft", () => {
     const state = replayItemEvents(
-      0,
       [
         { type: "scene_edited", payload: { op: "set", path: "agent.pos", value: [2, 5] } },
         { type: "scene_edited", payload: { op: "add", path: "objects", value: { type: "goal", pos: [5, 5], color: "green", state: 0 } } },
@@ -37,7 +49,7 @@ describe("item state", () => {
 describe("explore-scene draft events", () => {
   const add = (object: number, category: string, description = "") => ({ type: "scene_object_added", payload: { object, category, description, via: "keyboard" } });
   it("adds, edits, relates and removes objects; removal drops the relations pointing at it", () => {
-    let state = replayItemEvents(0, [add(0, "bowl", "white"), add(1, "kitchen counter"), add(2, "bowl"), { type: "relation_added", payload: { subject: 0, relation: "on", object: 1 } }, { type: "relation_added", payload: { subject: 2, relation: "next to", object: 0 } }], emptyExploreDraft());
+    let state = replayItemEvents([add(0, "bowl", "white"), add(1, "kitchen counter"), add(2, "bowl"), { type: "relation_added", payload: { subject: 0, relation: "on", object: 1 } }, { type: "relation_added", payload: { subject: 2, relation: "next to", object: 0 } }], emptyExploreDraft());
     const draft = state.answer as ExploreDraft;
     expect(draft.objects.map((o) => [o.id, o.category, o.relations])).toEqual([
       [0, "bowl", [{ relation: "on", target: 1 }]],
@@ -57,7 +69,7 @@ describe("explore-scene draft events", () => {
     expect((state.answer as ExploreDraft).objects[1].relations).toEqual([]);
   });
   it("refuses malformed, dangling, self and duplicate changes (the same state)", () => {
-    const state = replayItemEvents(0, [add(0, "bowl"), add(1, "sink"), { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } }], emptyExploreDraft());
+    const state = replayItemEvents([add(0, "bowl"), add(1, "sink"), { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } }], emptyExploreDraft());
     for (const event of [
       add(1, "cup"),
       { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } },
@@ -71,10 +83,10 @@ describe("explore-scene draft events", () => {
     ]) {
       expect(applyItemEvent(state, event)).toBe(state);
     }
-    expect(applyItemEvent(initialItemState(0), add(0, "bowl")).answer).toBeNull();
+    expect(applyItemEvent(initialItemState(), add(0, "bowl")).answer).toBeNull();
   });
   it("keeps the reading position and the filter", () => {
-    const state = replayItemEvents(0, [{ type: "actions_scrolled", payload: { first: 40, last: 62 } }, { type: "actions_searched", payload: { query: "bowl" } }], emptyExploreDraft());
+    const state = replayItemEvents([{ type: "actions_scrolled", payload: { first: 40, last: 62 } }, { type: "actions_searched", payload: { query: "bowl" } }], emptyExploreDraft());
     expect(state.answer).toMatchObject({ reading: { first: 40, last: 62 }, query: "bowl", objects: [] });
   });
 });

@@ -1,44 +1,82 @@
-import { applyOrderingEvent, initialOrderingState, type OrderingEventLike, type OrderingState } from "@/lib/annotate/ordering-state";
 import { reduceKindEvent } from "@/lib/tasks/event-registry";
+import type { RecordedEvent } from "@/lib/tasks/types";
 
 /**
- * The state of any item as a pure function of its trajectory: the ordering state of slot-filling
- * kinds (ENACT; lib/annotate/ordering-state.ts, unchanged) plus `answer`, the answer (or draft) of
- * every other kind, changed only by the kind's answer events (each kind's reducer, in
- * lib/tasks/<kind>/events.ts), and `frame`, the storyboard frame shown large.
+ * The state of any item as a pure function of its trajectory: what every kind shares (the
+ * confidence, the image shown large, visibility, idleness, submission) plus `answer`, the kind's
+ * answer or draft, changed only by the kind's own events (its reducer, lib/tasks/<kind>/events.ts).
  *
  * The browser's store applies each event it logs through `applyItemEvent`, resume and replay run
  * `replayItemEvents` over the stored events: what was recorded is what was shown.
+ *
+ * No React, no database: imported by browser and server code alike.
  */
 
-export interface ItemState extends OrderingState {
-  /** the kind's answer (or draft) for non-ordering kinds; null before the first answer event */
+export interface ItemState {
+  /** the kind's answer (or draft); its initial value before the first answer event (null for most kinds) */
   answer: unknown;
-  /** the frame of a storyboard shown large (with `zoomed` = the storyboard), or null */
+  confidence: number | null;
+  /** image shown large, if any */
+  zoomed: string | null;
+  /** the part of the image shown large (a storyboard's frame), set by a kind's event, or null */
   frame: number | null;
+  hidden: boolean;
+  idle: boolean;
+  submitted: boolean;
 }
 
-export function initialItemState(length: number, answer: unknown = null): ItemState {
-  return { ...initialOrderingState(length), answer, frame: null };
+export function initialItemState(answer: unknown = null): ItemState {
+  return { answer, confidence: null, zoomed: null, frame: null, hidden: false, idle: false, submitted: false };
 }
 
-/**
- * The state after one event; unknown or malformed events leave it unchanged. A kind's own events
- * go through the kind's reducer (lib/tasks/<kind>/events.ts); the rest are the ordering state's.
- */
-export function applyItemEvent(state: ItemState, event: OrderingEventLike): ItemState {
-  const reduced = reduceKindEvent(state, event);
-  if (reduced) return reduced;
+function field(payload: unknown, name: string): unknown {
+  return payload !== null && typeof payload === "object" ? (payload as Record<string, unknown>)[name] : undefined;
+}
+
+/** The state after one of the events every kind records (lib/validations/annotate.ts); the same state for any other. */
+function applyCommonEvent(state: ItemState, event: RecordedEvent): ItemState {
   switch (event.type) {
-    case "image_zoomed":
+    case "confidence_changed": {
+      const value = field(event.payload, "value");
+      return typeof value === "number" ? { ...state, confidence: value } : state;
+    }
+    case "image_zoomed": {
+      const image = field(event.payload, "image");
+      return typeof image === "string" ? { ...state, zoomed: image, frame: null } : { ...state, frame: null };
+    }
     case "image_closed":
+      return { ...state, zoomed: null, frame: null };
+    case "page_hidden":
+      return { ...state, hidden: true };
+    case "page_visible":
+      return { ...state, hidden: false };
+    case "idle_shown":
+      return { ...state, idle: true };
+    case "idle_dismissed":
+      return { ...state, idle: false };
+    case "submitted":
+      return { ...state, submitted: true };
+    case "submission_reopened":
+      // a submission whose answer never reached the server: answering again (lib/annotate/assignment-view.ts)
+      return { ...state, submitted: false };
     case "item_shown":
-      return { ...(applyOrderingEvent(state, event) as ItemState), frame: null };
+      // a fresh render: no lightbox, the page is visible
+      return { ...state, zoomed: null, frame: null, hidden: false, idle: false };
     default:
-      return applyOrderingEvent(state, event) as ItemState;
+      return state;
   }
 }
 
-export function replayItemEvents(length: number, events: readonly OrderingEventLike[], initialAnswer: unknown = null, from: ItemState = initialItemState(length, initialAnswer)): ItemState {
+/**
+ * The state after one event; unknown or malformed events leave it unchanged. The events every kind
+ * records are applied first; then the kinds' reducers are asked (lib/tasks/event-registry.ts), for
+ * their own events and for what a common event does to their draft (a drag let go on submission).
+ */
+export function applyItemEvent(state: ItemState, event: RecordedEvent): ItemState {
+  const common = applyCommonEvent(state, event);
+  return reduceKindEvent(common, event) ?? common;
+}
+
+export function replayItemEvents(events: readonly RecordedEvent[], initialAnswer: unknown = null, from: ItemState = initialItemState(initialAnswer)): ItemState {
   return events.reduce(applyItemEvent, from);
 }

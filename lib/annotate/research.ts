@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getTaskModule, kindSettings } from "@/lib/tasks";
-import type { Json } from "@/lib/tasks/types";
+import { getTaskModule, isTaskKind, kindSettings } from "@/lib/tasks";
+import type { Json, KindReplay } from "@/lib/tasks/types";
+import type { ReplayStepLabelInput } from "@/lib/validations/replay";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
-import { keyOrderOf } from "@/lib/responses/responses";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
 
 /**
@@ -43,8 +43,7 @@ export interface ResponseRow {
   status: AssignmentStatus;
   events: number;
   response: {
-    order: number[] | null;
-    /** the stored answer as submitted (non-ordering kinds show it as it is) */
+    /** the stored answer as submitted */
     answer: Json;
     confidenceRaw: number;
     /** null: the answer has no correctness (an item without a key, not graded yet) */
@@ -58,13 +57,13 @@ export interface ResponseRow {
 
 export interface ItemReview {
   study: { slug: string; title: string; confidenceScale: ConfidenceScale; idleCapSeconds: number };
-  item: { id: string; externalId: string; kind: string; tags: Json; practice: boolean; gold: boolean; batch: string; view: Json; review: Json; keyOrder: number[] | null };
+  item: { id: string; externalId: string; kind: string; tags: Json; practice: boolean; gold: boolean; batch: string; view: Json; review: Json; keyAnswer: Json | null };
   responses: ResponseRow[];
 }
 
-function orderOf(answer: unknown): number[] | null {
-  const order = answer && typeof answer === "object" ? (answer as { order?: unknown }).order : undefined;
-  return Array.isArray(order) && order.every((v) => typeof v === "number") ? (order as number[]) : null;
+/** The key as an answer of the item's kind (its module's keyAnswer), for the kind's UI to lay out; null when the kind gives none. */
+function keyAnswerOf(kindModule: ReturnType<typeof getTaskModule>, key: unknown): Json | null {
+  return kindModule.keyAnswer ? ((kindModule.keyAnswer(key) ?? null) as Json) : null;
 }
 
 /** One item with its key (for researchers) and every assignment of it. */
@@ -111,7 +110,7 @@ export async function getItemReview(slug: string, itemId: string): Promise<ItemR
       batch: item.batch.fileName,
       view: kindModule.publicView(taskItem, kindSettings(study.taskSettings, item.kind)),
       review: kindModule.reviewView(taskItem),
-      keyOrder: keyOrderOf(item.key),
+      keyAnswer: keyAnswerOf(kindModule, item.key),
     },
     responses: item.assignments.map((a) => ({
       assignmentId: a.id,
@@ -121,7 +120,6 @@ export async function getItemReview(slug: string, itemId: string): Promise<ItemR
       events: a._count.events,
       response: a.response
         ? {
-            order: orderOf(a.response.answer),
             answer: a.response.answer as Json,
             confidenceRaw: a.response.confidenceRaw,
             correct: a.response.correct,
@@ -137,7 +135,7 @@ export async function getItemReview(slug: string, itemId: string): Promise<ItemR
 
 export interface ReplayData {
   study: { slug: string; title: string; confidenceScale: ConfidenceScale; idleCapSeconds: number };
-  item: { id: string; externalId: string; kind: string; view: Json; keyOrder: number[] | null };
+  item: { id: string; externalId: string; kind: string; view: Json; keyAnswer: Json | null };
   annotator: AnnotatorLabel;
   assignment: { id: string; purpose: AssignmentPurpose; status: AssignmentStatus; startedAt: string | null; submittedAt: string | null };
   events: Array<{ seq: number; type: string; payload: Json; clientTime: number; serverTime: number }>;
@@ -168,7 +166,7 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
   const response = assignment.response;
   return {
     study: { slug: study.slug, title: study.title, confidenceScale: study.confidenceScale, idleCapSeconds: study.idleCapSeconds },
-    item: { id: assignment.item.id, externalId: assignment.item.externalId, kind: assignment.item.kind, view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(study.taskSettings, assignment.item.kind)), keyOrder: keyOrderOf(assignment.item.key) },
+    item: { id: assignment.item.id, externalId: assignment.item.externalId, kind: assignment.item.kind, view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(study.taskSettings, assignment.item.kind)), keyAnswer: keyAnswerOf(kindModule, assignment.item.key) },
     annotator: labels.get(assignment.userId) ?? { pseudonym: "A?", name: "unknown" },
     assignment: {
       id: assignment.id,
@@ -180,7 +178,6 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
     events: assignment.events.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload as Json, clientTime: e.clientTime.getTime(), serverTime: e.serverTime.getTime() })),
     response: response
       ? {
-          order: orderOf(response.answer),
           answer: response.answer as Json,
           confidenceRaw: response.confidenceRaw,
           correct: response.correct,
@@ -191,4 +188,29 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
         }
       : null,
   };
+}
+
+/** The kind's replay hook (its module's `replay`), or null for a kind without one. */
+async function kindReplayOf(kind: string): Promise<KindReplay | null> {
+  const load = isTaskKind(kind) ? getTaskModule(kind).replay : undefined;
+  return load ? load() : null;
+}
+
+/**
+ * What the item's kind adds to a replay (its replay hook): the view the player is given and the
+ * data of the kind's panel below it; the public view and no panel for a kind without a hook.
+ */
+export async function getKindReplay(data: ReplayData, viewerId: string): Promise<{ view: Json; panel: Json | null }> {
+  const hook = await kindReplayOf(data.item.kind);
+  if (!hook) return { view: data.item.view, panel: null };
+  return hook.load({ slug: data.study.slug, assignmentId: data.assignment.id, viewerId, view: data.item.view });
+}
+
+/** A researcher's label of one recorded step of a replayed trajectory, set by the kind's replay hook (INVALID for a kind whose steps take no labels). */
+export async function labelReplayStep(slug: string, labellerId: string, input: ReplayStepLabelInput): Promise<{ seq: number; label: string | null }> {
+  const assignment = await db.assignment.findFirst({ where: { id: input.assignmentId, study: { slug } }, select: { item: { select: { kind: true } } } });
+  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId} in the study "${slug}"`);
+  const hook = await kindReplayOf(assignment.item.kind);
+  if (!hook?.labelStep) throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${assignment.item.kind}, has none)`);
+  return hook.labelStep(slug, labellerId, input);
 }

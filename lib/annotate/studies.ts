@@ -31,6 +31,9 @@ export interface MemberStudy {
   endings: unknown;
   /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
   desktopOnly: boolean;
+  /** how participants reach the research team (lib/studies/contact.ts contactOf) */
+  contactName: string | null;
+  contactEmail: string | null;
 }
 
 const memberStudySelect = {
@@ -49,6 +52,8 @@ const memberStudySelect = {
   itemsPerParticipant: true,
   endings: true,
   desktopOnly: true,
+  contactName: true,
+  contactEmail: true,
 } as const;
 
 /** The study if the user is a member of it: NOT_FOUND when there is no such study, FORBIDDEN when not a member. */
@@ -75,7 +80,7 @@ export async function getMemberStanding(slug: string, userId: string): Promise<{
   >`
     SELECT s.id, s.slug, s.title, s.instructions, s.status::text AS status, s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds",
       s."completionCode", s."completionRedirectUrl", s."itemTimeLimitSeconds", s."sessionTimeLimitSeconds", s."practicePassMark", s."itemsPerParticipant",
-      s.endings, s."desktopOnly",
+      s.endings, s."desktopOnly", s."contactName", s."contactEmail",
       s."consentMarkdown", s."consentVersion", s."tutorialPages",
       CASE WHEN m."userId" IS NULL THEN NULL ELSE json_build_object(
         'status', m.status, 'statusReason', m."statusReason", 'statusAt', m."statusAt", 'consentVersion', m."consentVersion",

@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { createAnnotationStore, type AnnotationInit } from "@/lib/client/annotation-store";
-import { replayOrderingEvents } from "@/lib/annotate/ordering-state";
+import { createAnnotationStore, type AnnotationInit, type AnnotationStore } from "@/lib/client/annotation-store";
+import { replayItemEvents } from "@/lib/annotate/item-state";
+import { emptyOrderingDraft, replayOrderingEvents } from "@/lib/tasks/shared/enact/ordering-draft";
 import { trajectoryEventSchema, type ResponseCreateInput, type TrajectoryEvent } from "@/lib/validations/annotate";
+import { orderingUi } from "@/components/tasks/shared/enact/ui";
+import { orderingActions, slotsOf } from "@/components/tasks/shared/enact/ordering-store";
+import { chooseAction } from "@/components/tasks/gridwm-next-obs/actions";
+import { judgeActions } from "@/components/tasks/gridwm-judge/actions";
+import { editSceneAction } from "@/components/tasks/gridwm-scene-json/actions";
+
+/**
+ * The store knows no kind; these tests drive it through kinds' own interactions (each dispatches
+ * its event): ENACT's slots (3 of them) by default, GridWM's answer controls, explore's draft.
+ */
+const enact = orderingUi(() => 3);
+const answerKind = { submittedFields: undefined };
 
 function setup(overrides: Partial<AnnotationInit> = {}) {
   let clock = 1_700_000_000_000;
@@ -10,7 +23,9 @@ function setup(overrides: Partial<AnnotationInit> = {}) {
   const store = createAnnotationStore({
     assignmentId: "asg1",
     kind: "enact-forward",
-    length: 3,
+    initialAnswer: enact.initialAnswer({}),
+    answerOf: (answer) => enact.answerOf(answer, {}),
+    submittedFields: enact.submittedFields,
     confidenceScale: "LIKERT_5",
     idleCapMs: 60_000,
     sink: (event) => sent.push(event),
@@ -28,25 +43,27 @@ function setup(overrides: Partial<AnnotationInit> = {}) {
     fn();
     return sent.slice(before);
   };
-  return { store, sent, submissions, tick, act };
+  return { store, sent, submissions, tick, act, o: orderingActions(store) };
 }
+
+const slots = (store: AnnotationStore) => slotsOf(store.getState());
 
 describe("createAnnotationStore: each action records exactly one event", () => {
   it("records one valid event per interaction, with gapless seqs from 0", () => {
-    const { store, sent, act, tick } = setup();
+    const { store, sent, act, tick, o } = setup();
     const s = () => store.getState();
     const cases: Array<[string, () => void]> = [
       ["item_shown", () => s().show({ width: 1280, height: 720 })],
       ["image_zoomed", () => s().zoom("/api/assets/a", "initial", 0)],
       ["image_closed", () => s().closeZoom("escape")],
-      ["candidate_picked", () => s().pick(2, null, "drag")],
-      ["slot_filled", () => s().place(2, 0, "drag")],
-      ["slot_filled", () => s().place(0, 1, "keyboard")],
-      ["slots_swapped", () => s().moveSlot(0, 1, "drag")],
-      ["slot_filled", () => s().moveSlot(1, 2, "drag")], // a move into an empty slot
-      ["slot_cleared", () => s().clearSlot(2, "click")],
-      ["candidate_picked", () => s().pick(1, null, "touch")],
-      ["pick_cancelled", () => s().cancelPick()],
+      ["candidate_picked", () => o.pick(2, null, "drag")],
+      ["slot_filled", () => o.place(2, 0, "drag")],
+      ["slot_filled", () => o.place(0, 1, "keyboard")],
+      ["slots_swapped", () => o.moveSlot(0, 1, "drag")],
+      ["slot_filled", () => o.moveSlot(1, 2, "drag")], // a move into an empty slot
+      ["slot_cleared", () => o.clearSlot(2, "click")],
+      ["candidate_picked", () => o.pick(1, null, "touch")],
+      ["pick_cancelled", () => o.cancelPick()],
       ["page_hidden", () => s().pageHidden()],
       ["page_visible", () => s().pageVisible()],
       ["idle_shown", () => s().idleShown(61_000)],
@@ -63,45 +80,44 @@ describe("createAnnotationStore: each action records exactly one event", () => {
   });
 
   it("records nothing for actions that change nothing", () => {
-    const { store, act } = setup();
+    const { store, act, o } = setup();
     const s = () => store.getState();
     s().show();
     expect(act(() => s().show())).toEqual([]); // React runs effects twice in development
-    expect(act(() => s().clearSlot(0, "click"))).toEqual([]); // empty slot
-    expect(act(() => s().cancelPick())).toEqual([]); // nothing picked
+    expect(act(() => o.clearSlot(0, "click"))).toEqual([]); // empty slot
+    expect(act(() => o.cancelPick())).toEqual([]); // nothing picked
     expect(act(() => s().closeZoom("escape"))).toEqual([]); // nothing zoomed
     expect(act(() => s().pageVisible())).toEqual([]); // already visible
     expect(act(() => s().idleDismissed())).toEqual([]);
-    expect(act(() => s().moveSlot(0, 1, "drag"))).toEqual([]); // empty source slot
+    expect(act(() => o.moveSlot(0, 1, "drag"))).toEqual([]); // empty source slot
     expect(act(() => s().setConfidence(7))).toEqual([]); // off the 1-5 scale
-    expect(act(() => s().place(5, 0, "drag"))).toEqual([]); // no such candidate
-    s().place(1, 0, "keyboard");
-    expect(act(() => s().place(1, 0, "keyboard"))).toEqual([]); // already there
+    expect(act(() => o.place(5, 0, "drag"))).toEqual([]); // no such candidate
+    o.place(1, 0, "keyboard");
+    expect(act(() => o.place(1, 0, "keyboard"))).toEqual([]); // already there
     s().setConfidence(3);
     expect(act(() => s().setConfidence(3))).toEqual([]);
     expect(act(() => s().submit())).toEqual([]); // incomplete
   });
 
   it("puts a replaced candidate back in the library and a moved one out of its old slot", () => {
-    const { store } = setup();
-    const s = () => store.getState();
-    s().place(0, 0, "drag");
-    s().place(1, 0, "drag");
-    expect(s().slots).toEqual([1, null, null]);
-    s().place(1, 2, "drag");
-    expect(s().slots).toEqual([null, null, 1]);
+    const { store, o } = setup();
+    o.place(0, 0, "drag");
+    o.place(1, 0, "drag");
+    expect(slots(store)).toEqual([1, null, null]);
+    o.place(1, 2, "drag");
+    expect(slots(store)).toEqual([null, null, 1]);
   });
 
   it("submits once with the order, the confidence, the times and the seq of the submitted event", () => {
-    const { store, sent, submissions, tick, act } = setup({ confidenceScale: "PERCENT" });
+    const { store, sent, submissions, tick, act, o } = setup({ confidenceScale: "PERCENT" });
     const s = () => store.getState();
     s().show();
     tick(5_000);
-    s().place(2, 0, "drag");
+    o.place(2, 0, "drag");
     tick(5_000);
-    s().place(0, 1, "drag");
+    o.place(0, 1, "drag");
     tick(120_000); // a break: capped at 60 s
-    s().place(1, 2, "drag");
+    o.place(1, 2, "drag");
     expect(s().canSubmit()).toBe(false); // no confidence yet: none is pre-selected
     s().setConfidence(80);
     tick(1_000);
@@ -118,7 +134,7 @@ describe("createAnnotationStore: each action records exactly one event", () => {
       submitSeq: sent[sent.length - 1].seq,
     });
     expect(act(() => s().submit())).toEqual([]);
-    expect(act(() => s().place(0, 0, "drag"))).toEqual([]); // frozen after submitting
+    expect(act(() => o.place(0, 0, "drag"))).toEqual([]); // frozen after submitting
     expect(submissions).toHaveLength(1);
   });
 
@@ -126,12 +142,12 @@ describe("createAnnotationStore: each action records exactly one event", () => {
     const first = setup();
     const s1 = () => first.store.getState();
     s1().show();
-    s1().place(2, 0, "drag");
+    first.o.place(2, 0, "drag");
     s1().setConfidence(2);
     const history = first.sent.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, clientTime: e.clientTime }));
     const second = setup({ history: [...history].reverse() });
     const s2 = () => second.store.getState();
-    expect(s2().slots).toEqual([2, null, null]);
+    expect(slots(second.store)).toEqual([2, null, null]);
     expect(s2().confidence).toBe(2);
     s2().show();
     expect(second.sent[0]).toMatchObject({ seq: 3, type: "item_shown", payload: { resumed: true } });
@@ -146,7 +162,7 @@ describe("createAnnotationStore: each action records exactly one event", () => {
     const s1 = () => first.store.getState();
     s1().show();
     first.tick(5_000);
-    s1().place(2, 0, "drag");
+    first.o.place(2, 0, "drag");
     // the tab is closed here without any event; the person comes back 40 s later (under the idle cap)
     const history = first.sent.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, clientTime: e.clientTime }));
     const second = setup({ history, now: () => history[history.length - 1].clientTime + 40_000 });
@@ -155,28 +171,29 @@ describe("createAnnotationStore: each action records exactly one event", () => {
   });
 
   it("read-only stores record nothing but show given states", () => {
-    const { store, sent } = setup({ readOnly: true });
+    const { store, sent, o } = setup({ readOnly: true });
     const s = () => store.getState();
     s().show();
-    s().place(0, 0, "drag");
+    o.place(0, 0, "drag");
     s().setConfidence(3);
     expect(sent).toEqual([]);
-    s().showState(replayOrderingEvents(3, [{ type: "slot_filled", payload: { slot: 1, candidate: 2 } }]));
-    expect(s().slots).toEqual([null, 2, null]);
+    s().showState({ answer: replayOrderingEvents(3, [{ type: "slot_filled", payload: { slot: 1, candidate: 2 } }]) });
+    expect(slots(store)).toEqual([null, 2, null]);
   });
 
   it("replaying the recorded events gives the live state", () => {
-    const { store, sent } = setup();
+    const { store, sent, o } = setup();
     const s = () => store.getState();
     s().show();
-    s().place(2, 0, "drag");
-    s().place(1, 1, "keyboard");
-    s().moveSlot(0, 1, "drag");
-    s().place(0, 2, "drag");
-    s().clearSlot(0, "click");
+    o.place(2, 0, "drag");
+    o.place(1, 1, "keyboard");
+    o.moveSlot(0, 1, "drag");
+    o.place(0, 2, "drag");
+    o.clearSlot(0, "click");
     s().setConfidence(5);
-    const replayed = replayOrderingEvents(3, sent);
-    expect(replayed.slots).toEqual(s().slots);
+    const replayed = replayItemEvents(sent, emptyOrderingDraft(3));
+    expect(replayed.answer).toEqual(s().answer);
+    expect(slots(store)).toEqual([null, 2, 0]);
     expect(replayed.confidence).toBe(s().confidence);
   });
 });
@@ -185,31 +202,33 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
   const letterAnswerOf = (answer: unknown) => ((answer as { choice?: string } | null)?.choice ? answer : null);
 
   it("records choice_made once per change and submits { choice } with `answer` in the submitted event", () => {
-    const { store, sent, submissions, act } = setup({ kind: "gridwm-next-obs", length: undefined, initialAnswer: null, answerOf: letterAnswerOf });
+    const { store, sent, submissions, act } = setup({ kind: "gridwm-next-obs", ...answerKind, initialAnswer: null, answerOf: letterAnswerOf });
     const s = () => store.getState();
+    const choose = chooseAction(store);
     s().show();
     expect(s().canSubmit()).toBe(false);
-    expect(act(() => s().choose("B", "click")).map((e) => e.type)).toEqual(["choice_made"]);
-    expect(act(() => s().choose("B", "keyboard"))).toEqual([]); // no change
-    expect(act(() => s().choose("D", "keyboard"))[0].payload).toEqual({ choice: "D", previous: "B", via: "keyboard" });
+    expect(act(() => choose("B", "click")).map((e) => e.type)).toEqual(["choice_made"]);
+    expect(act(() => choose("B", "keyboard"))).toEqual([]); // no change
+    expect(act(() => choose("D", "keyboard"))[0].payload).toEqual({ choice: "D", previous: "B", via: "keyboard" });
     s().setConfidence(4);
     const submission = s().submit();
     expect(submission?.answer).toEqual({ choice: "D" });
     expect(submissions).toHaveLength(1);
     expect(sent.at(-1)).toMatchObject({ type: "submitted", payload: { answer: { choice: "D" }, confidence: 4 } });
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
-    expect(act(() => s().choose("A", "click"))).toEqual([]); // submitted
+    expect(act(() => choose("A", "click"))).toEqual([]); // submitted
   });
 
   it("records verdicts and frame zooms, and resumes them from history", () => {
-    const { store, sent } = setup({ kind: "gridwm-judge", initialAnswer: null, answerOf: (a) => a });
+    const { store, sent } = setup({ kind: "gridwm-judge", ...answerKind, initialAnswer: null, answerOf: (a) => a });
     const s = () => store.getState();
+    const { judge, zoomFrame } = judgeActions(store);
     s().show();
-    s().zoomFrame("/api/assets/s", 2, "click");
-    s().zoomFrame("/api/assets/s", 3, "keyboard");
+    zoomFrame("/api/assets/s", 2, "click");
+    zoomFrame("/api/assets/s", 3, "keyboard");
     s().closeZoom("escape");
-    s().judge("Fail", "keyboard");
-    s().judge("Success", "click");
+    judge("Fail", "keyboard");
+    judge("Success", "click");
     expect(sent.map((e) => e.type)).toEqual(["item_shown", "frame_zoomed", "frame_zoomed", "image_closed", "verdict_made", "verdict_made"]);
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
     const resumed = createAnnotationStore({ assignmentId: "asg1", kind: "gridwm-judge", confidenceScale: "LIKERT_5", idleCapMs: 60_000, history: sent, initialAnswer: null, answerOf: (a) => a });
@@ -219,12 +238,13 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
 
   it("records scene edits only when they change the draft", async () => {
     const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/tasks/shared/gridwm/scene-form");
-    const { store, sent, act } = setup({ kind: "gridwm-scene-json", initialAnswer: initialSceneDraft(), answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null) });
+    const { store, sent, act } = setup({ kind: "gridwm-scene-json", ...answerKind, initialAnswer: initialSceneDraft(), answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null) });
     const s = () => store.getState();
-    expect(act(() => s().editScene("set", "agent.pos", [3, 3], "click")).map((e) => e.type)).toEqual(["scene_edited"]);
-    expect(act(() => s().editScene("set", "agent.pos", [3, 3], "click"))).toEqual([]);
-    expect(act(() => s().editScene("set", "agent.dir", 9, "keyboard"))).toEqual([]);
-    expect(act(() => s().editScene("add", "objects", { type: "ball", pos: [3, 2], color: "red", state: 0 }, "click"))).toHaveLength(1);
+    const editScene = editSceneAction(store);
+    expect(act(() => editScene("set", "agent.pos", [3, 3], "click")).map((e) => e.type)).toEqual(["scene_edited"]);
+    expect(act(() => editScene("set", "agent.pos", [3, 3], "click"))).toEqual([]);
+    expect(act(() => editScene("set", "agent.dir", 9, "keyboard"))).toEqual([]);
+    expect(act(() => editScene("add", "objects", { type: "ball", pos: [3, 2], color: "red", state: 0 }, "click"))).toHaveLength(1);
     s().setConfidence(2);
     expect(s().submit()?.answer).toEqual({ agent: { pos: [3, 3], dir: 0, carrying: null }, front_cell: { pos: [3, 2], type: "empty", state: 0 }, objects: [{ type: "ball", pos: [3, 2], color: "red", state: 0 }] });
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
@@ -257,21 +277,21 @@ describe("a submission that never reached the server (issue 18)", () => {
     ]);
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success).toBe(true);
     expect(store.getState().submitted).toBe(false);
-    expect(store.getState().slots).toEqual([1, 2, 0]);
+    expect(slots(store)).toEqual([1, 2, 0]);
     expect(store.getState().canSubmit()).toBe(true);
     store.getState().submit();
     expect(submissions).toHaveLength(1);
     expect(submissions[0]).toMatchObject({ submitSeq: 8, answer: { order: [1, 2, 0] } });
     // a replay of the whole trajectory ends submitted, and says what happened in between
-    const replayed = replayOrderingEvents(3, [...history, ...sent]);
+    const replayed = replayItemEvents([...history, ...sent], emptyOrderingDraft(3));
     expect(replayed.submitted).toBe(true);
-    expect(replayOrderingEvents(3, [...history, sent[0]]).submitted).toBe(false);
+    expect(replayItemEvents([...history, sent[0]], emptyOrderingDraft(3)).submitted).toBe(false);
   });
 });
 
 describe("createAnnotationStore: dispatch, the one way to record an event", () => {
   it("records an event its type's schema accepts, and nothing for one it refuses or an unknown type", () => {
-    const { store, sent, act } = setup({ kind: "explore-scene", length: undefined, initialAnswer: { draft: "explore", objects: [], nextId: 0, reading: null, query: "" }, answerOf: () => null });
+    const { store, sent, act } = setup({ kind: "explore-scene", ...answerKind, initialAnswer: { draft: "explore", objects: [], nextId: 0, reading: null, query: "" }, answerOf: () => null });
     const s = () => store.getState();
     expect(act(() => s().dispatch({ type: "scene_object_added", payload: { object: 0, category: "bowl", description: "", via: "click" } })).map((e) => e.type)).toEqual(["scene_object_added"]);
     expect((s().answer as { objects: unknown[] }).objects).toHaveLength(1);

@@ -1,8 +1,5 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
-import { allSlotsFilled, initialOrderingState } from "@/lib/annotate/ordering-state";
 import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/annotate/item-state";
-import { applySceneEdit, isSceneDraft, type SceneEditOp } from "@/lib/tasks/shared/gridwm/scene-form";
-import type { Letter, Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
 import { isValidPayload, type ResponseCreateInput, type TrajectoryEvent, type TrajectoryEventInput, type TrajectoryPayload } from "@/lib/validations/annotate";
 import type { AssignmentCursor } from "@/lib/client/trajectory-queue";
@@ -11,19 +8,18 @@ import type { AssignmentCursor } from "@/lib/client/trajectory-queue";
  * One item's annotation state (zustand vanilla store, STYLE.md section 4): created once per item
  * by AnnotationStoreProvider, never global. Three slices:
  * - trajectory: the per-assignment sequence number and `dispatch`, the one place events are made;
- * - response: the answer (the slots of an ordering task, or the `answer` object of any other
- *   kind), confidence, the lightbox, submitting;
+ * - response: the kind's answer (or draft), confidence, the lightbox, submitting;
  * - timer: visibility, the idle overlay and the running active-time tally.
  *
- * Every user-facing action records exactly one event (or none when it changes nothing), and the
- * state changes only through `applyItemEvent` of that event, so a replay of the recorded
- * trajectory gives the same states the person saw.
+ * The store knows no kind: a kind's interactions are its own events (lib/tasks/<kind>/events.ts),
+ * which its task UI dispatches; the kind's reducer turns them into its draft answer. Every
+ * user-facing action records exactly one event (or none when it changes nothing), and the state
+ * changes only through `applyItemEvent` of that event, so a replay of the recorded trajectory
+ * gives the same states the person saw.
  */
 
 export type ConfidenceScaleName = "LIKERT_5" | "PERCENT";
-export type InputVia = "drag" | "keyboard" | "click" | "touch";
 export type ImageRole = "initial" | "candidate" | "observation" | "slot" | "storyboard" | "composite";
-export type ChoiceVia = "click" | "keyboard" | "touch";
 
 /** A stored or queued event as the store needs it for resuming. */
 export interface HistoryEvent {
@@ -36,15 +32,15 @@ export interface HistoryEvent {
 export interface AnnotationInit {
   assignmentId: string;
   kind: string;
-  /** number of slots (= candidates) of an ordering kind; 0 (the default) for other kinds */
-  length?: number;
   /**
-   * Non-ordering kinds: the answer (or draft) before any answer event (e.g. the empty scene form),
-   * and `answerOf`, the answer to submit from it, null while incomplete. Without `answerOf` the
-   * kind is an ordering kind: its answer is `{ order }` once every slot is filled.
+   * The kind's answer (or draft) before any of its events (e.g. the empty scene form, the empty
+   * slots), and `answerOf`, the answer to submit from it, null while incomplete
+   * (components/tasks/registry.ts storeInitOf gives both from the kind's UI).
    */
-  initialAnswer?: unknown;
-  answerOf?: (answer: unknown) => unknown;
+  initialAnswer: unknown;
+  answerOf: (answer: unknown) => unknown;
+  /** how the `submitted` event carries the answer: `{ answer }` unless the kind says otherwise (TaskUi.submittedFields) */
+  submittedFields?: (answer: unknown) => SubmittedAnswerFields;
   confidenceScale: ConfidenceScaleName;
   idleCapMs: number;
   /** replay and review: nothing is recorded, actions do nothing */
@@ -89,11 +85,8 @@ export interface TrajectorySlice {
 }
 
 export interface ResponseSlice {
-  length: number;
   confidenceScale: ConfidenceScaleName;
-  slots: Array<number | null>;
-  picked: ItemState["picked"];
-  /** the answer (or draft) of a non-ordering kind: { choice }, { verdict }, a scene draft; null before the first */
+  /** the kind's answer (or draft), changed by its events only */
   answer: unknown;
   confidence: number | null;
   zoomed: string | null;
@@ -101,30 +94,15 @@ export interface ResponseSlice {
   frame: number | null;
   submitted: boolean;
   submission: ResponseCreateInput | null;
-  pick: (candidate: number, fromSlot: number | null, via: InputVia) => void;
-  cancelPick: () => void;
-  /** put a candidate into a slot (from the library, or moved from another slot) */
-  place: (candidate: number, slot: number, via: InputVia) => void;
-  /** move a slot's candidate to another slot: a swap when that one is filled */
-  moveSlot: (from: number, to: number, via: InputVia) => void;
-  clearSlot: (slot: number, via: InputVia) => void;
   setConfidence: (value: number) => void;
   zoom: (image: string, role: ImageRole, index: number) => void;
   closeZoom: (via: "escape" | "backdrop" | "button") => void;
-  /** one frame of a storyboard (a composite image) large */
-  zoomFrame: (image: string, frame: number, via: "click" | "keyboard") => void;
-  /** GridWM Task A: choose a candidate letter */
-  choose: (choice: Letter, via: ChoiceVia) => void;
-  /** GridWM Task C: give a verdict */
-  judge: (verdict: Verdict, via: ChoiceVia) => void;
-  /** GridWM Task B: one edit of the scene draft; records nothing when it changes nothing */
-  editScene: (op: SceneEditOp, path: string, value: unknown, via: ChoiceVia) => void;
   /** the answer that would be submitted now, or null while incomplete */
   currentAnswer: () => unknown;
   canSubmit: () => boolean;
   /** records `submitted`, hands the submission to onSubmit and returns it; null when incomplete */
   submit: () => ResponseCreateInput | null;
-  /** read-only stores: show a given state (replay steps, the answer key) */
+  /** read-only stores: show a given state (replay steps, the answer key, a part of an image shown large) */
   showState: (state: Partial<ItemState>) => void;
 }
 
@@ -146,8 +124,14 @@ export type AnnotationStore = StoreApi<AnnotationState>;
 
 type Slice<T> = StateCreator<AnnotationState, [], [], T>;
 
+/** The answer's part of the `submitted` event: `{ answer }`, or a kind's own form (TaskUi.submittedFields); its schema checks it. */
+export interface SubmittedAnswerFields {
+  order?: number[];
+  answer?: Record<string, unknown>;
+}
+
 function itemStateOf(state: AnnotationState): ItemState {
-  return { slots: state.slots, confidence: state.confidence, picked: state.picked, zoomed: state.zoomed, hidden: state.hidden, idle: state.idle, submitted: state.submitted, answer: state.answer, frame: state.frame };
+  return { answer: state.answer, confidence: state.confidence, zoomed: state.zoomed, frame: state.frame, hidden: state.hidden, idle: state.idle, submitted: state.submitted };
 }
 
 function defaultRandomId(): string {
@@ -185,56 +169,13 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
 
 function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId: () => string): Slice<ResponseSlice> {
   return (set, get) => ({
-    length: init.length ?? 0,
     confidenceScale: init.confidenceScale,
-    slots: resumed.slots,
-    picked: resumed.picked,
     answer: resumed.answer,
     confidence: resumed.confidence,
     zoomed: resumed.zoomed,
     frame: resumed.frame,
     submitted: resumed.submitted,
     submission: null,
-    pick(candidate, fromSlot, via) {
-      const state = get();
-      if (state.submitted) return;
-      state.dispatch({ type: "candidate_picked", payload: { candidate, fromSlot, via } });
-    },
-    cancelPick() {
-      const state = get();
-      if (!state.picked) return;
-      state.dispatch({ type: "pick_cancelled", payload: { candidate: state.picked.candidate } });
-    },
-    place(candidate, slot, via) {
-      const state = get();
-      if (state.submitted || slot < 0 || slot >= state.length || candidate < 0 || candidate >= state.length) return;
-      const fromSlot = state.slots.indexOf(candidate);
-      if (fromSlot === slot) {
-        // dropped where it already was: the drag ends, nothing changes
-        if (state.picked) state.dispatch({ type: "pick_cancelled", payload: { candidate } });
-        return;
-      }
-      if (fromSlot >= 0) {
-        state.moveSlot(fromSlot, slot, via);
-        return;
-      }
-      state.dispatch({ type: "slot_filled", payload: { slot, candidate, fromSlot: null, replaced: state.slots[slot], via } });
-    },
-    moveSlot(from, to, via) {
-      const state = get();
-      if (state.submitted || from === to) return;
-      const candidate = state.slots[from];
-      if (candidate === null || candidate === undefined || to < 0 || to >= state.length) return;
-      const target = state.slots[to];
-      if (target === null) state.dispatch({ type: "slot_filled", payload: { slot: to, candidate, fromSlot: from, replaced: null, via } });
-      else state.dispatch({ type: "slots_swapped", payload: { from, to, fromCandidate: candidate, toCandidate: target, via } });
-    },
-    clearSlot(slot, via) {
-      const state = get();
-      const candidate = state.slots[slot];
-      if (state.submitted || candidate === null || candidate === undefined) return;
-      state.dispatch({ type: "slot_cleared", payload: { slot, candidate, via } });
-    },
     setConfidence(value) {
       const state = get();
       const valid = state.confidenceScale === "LIKERT_5" ? Number.isInteger(value) && value >= 1 && value <= 5 : Number.isFinite(value) && value >= 0 && value <= 100;
@@ -259,39 +200,9 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
       }
       state.dispatch({ type: "image_closed", payload: { image: state.zoomed, via } });
     },
-    zoomFrame(image, frame, via) {
-      const state = get();
-      if (state.zoomed === image && state.frame === frame) return;
-      if (state.readOnly) {
-        set({ zoomed: image, frame });
-        return;
-      }
-      state.dispatch({ type: "frame_zoomed", payload: { image, frame, via } });
-    },
-    choose(choice, via) {
-      const state = get();
-      const previous = (state.answer as { choice?: Letter } | null)?.choice ?? null;
-      if (state.submitted || state.readOnly || previous === choice) return;
-      state.dispatch({ type: "choice_made", payload: { choice, previous, via } });
-    },
-    judge(verdict, via) {
-      const state = get();
-      const previous = (state.answer as { verdict?: Verdict } | null)?.verdict ?? null;
-      if (state.submitted || state.readOnly || previous === verdict) return;
-      state.dispatch({ type: "verdict_made", payload: { verdict, previous, via } });
-    },
-    editScene(op, path, value, via) {
-      const state = get();
-      if (state.submitted || state.readOnly || !isSceneDraft(state.answer)) return;
-      // an edit the draft refuses, or one that changes nothing, is not recorded
-      const next = applySceneEdit(state.answer, { op, path, value });
-      if (next === state.answer || JSON.stringify(next) === JSON.stringify(state.answer)) return;
-      state.dispatch({ type: "scene_edited", payload: { op, path, value: (value ?? null) as TrajectoryPayload<"scene_edited">["value"], via } });
-    },
     currentAnswer() {
       const state = get();
-      if (init.answerOf) return state.answer === null ? null : (init.answerOf(state.answer) ?? null);
-      return allSlotsFilled(state.slots) && state.slots.length > 0 ? { order: [...state.slots] } : null;
+      return state.answer === null ? null : (init.answerOf(state.answer) ?? null);
     },
     canSubmit() {
       const state = get();
@@ -304,8 +215,8 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
       const clientId = randomId();
       const confidence = state.confidence;
       const submitSeq = state.nextSeq;
-      if (init.answerOf) state.dispatch({ type: "submitted", payload: { answer: answer as Record<string, TrajectoryPayload<"scene_edited">["value"]>, confidence, clientId } });
-      else state.dispatch({ type: "submitted", payload: { order: (answer as { order: number[] }).order, confidence, clientId } });
+      const fields: SubmittedAnswerFields = init.submittedFields ? init.submittedFields(answer) : { answer: answer as Record<string, unknown> };
+      state.dispatch({ type: "submitted", payload: { ...fields, confidence, clientId } as TrajectoryPayload<"submitted"> });
       const tally = get().tally;
       const submission: ResponseCreateInput = {
         assignmentId: state.assignmentId,
@@ -362,13 +273,13 @@ function createTimerSlice(init: AnnotationInit, resumed: ItemState, tally: Activ
 
 /**
  * The store of one item. Resumes from `history` (events recorded before, possibly on another
- * device): the slots and confidence are replayed, and the next seq continues after the highest
+ * device): the answer and confidence are replayed, and the next seq continues after the highest
  * one seen, so a reload never reuses a sequence number.
  */
 export function createAnnotationStore(init: AnnotationInit): AnnotationStore {
   const now = init.now ?? Date.now;
   const history = [...(init.history ?? [])].sort((a, b) => a.seq - b.seq);
-  let resumed = replayItemEvents(init.length ?? 0, history, init.initialAnswer ?? null);
+  let resumed = replayItemEvents(history, init.initialAnswer ?? null);
   if (init.state) resumed = { ...resumed, ...init.state };
   const historySeq = history.length > 0 ? history[history.length - 1].seq + 1 : 0;
   const startSeq = Math.max(historySeq, init.nextSeq ?? 0);
@@ -384,4 +295,3 @@ export function createAnnotationStore(init: AnnotationInit): AnnotationStore {
   }));
 }
 
-export { initialOrderingState };

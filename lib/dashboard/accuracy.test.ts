@@ -163,6 +163,45 @@ describe("accuracyRows", () => {
     expect(tagColumns(rows)).toEqual(["9", "10", UNTAGGED]);
   });
 
+  it("gives a kind's answers under each study condition a row apart, none first, never pooled (a kind without KindConditions: the names as they are)", () => {
+    const rows = accuracyRows(
+      [
+        { kind: "enact-forward", tag: "3", condition: "b-arm", item: 1, row: { ...row(s(true, 3, 3)), annotator: "p" } },
+        { kind: "enact-forward", tag: "3", condition: "a-arm", item: 1, row: { ...row(s(false, 0, 3)), annotator: "q" } },
+        { kind: "enact-forward", tag: "3", condition: null, item: 2, row: { ...row(s(true, 3, 3)), annotator: "p" } },
+        { kind: "enact-forward", tag: "3", condition: "b-arm", item: 3, row: { ...row(s(true, 3, 3)), annotator: "q" } },
+      ],
+      "humans",
+      "Humans",
+      "k",
+    );
+    expect(rows.map((r) => [r.condition ?? null, r.conditionLabel ?? null, r.cells[ALL].n, r.cells[ALL].metrics.TA.value])).toEqual([
+      [null, null, 1, 1],
+      ["a-arm", "a-arm", 1, 0],
+      ["b-arm", "b-arm", 2, 1],
+    ]);
+  });
+
+  it("counts beside N the answers without a correctness (an item without a key), which the metric leaves out", () => {
+    const choice = (correct: boolean | null) => ({ correct, score: correct === null ? null : correct ? 1 : 0, options: 4 });
+    const rows = accuracyRows(
+      [
+        { kind: "choice", tag: "a", item: 1, row: { ...row(choice(true)), annotator: "p" } },
+        { kind: "choice", tag: "a", item: 2, row: { ...row(choice(null)), annotator: "p" } },
+        { kind: "choice", tag: "b", item: 3, row: { ...row(choice(false)), annotator: "q" } },
+      ],
+      "humans",
+      "Humans",
+      "k",
+      50,
+    );
+    expect(rows[0].cells.a).toMatchObject({ n: 2, withoutCorrectness: 1 });
+    expect(rows[0].cells.a.metrics.accuracy.value).toBe(1);
+    expect(rows[0].cells.b).toMatchObject({ n: 1 });
+    expect(rows[0].cells.b.withoutCorrectness).toBeUndefined();
+    expect(rows[0].cells[ALL]).toMatchObject({ n: 3, withoutCorrectness: 1 });
+  });
+
   it("orders tag values numbers first, numerically", () => {
     expect(["right", "10", "3", "left", "4"].sort(compareTagValues)).toEqual(["3", "4", "10", "left", "right"]);
   });

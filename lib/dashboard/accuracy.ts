@@ -7,7 +7,7 @@ import { crossedIndexes, expandByWeights, pigeonholeBootstrap } from "@/lib/stat
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { twoWayRangeInterval, type CrossedColumns } from "@/lib/stats/two-way-cluster-variance";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
-import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
+import type { KindDashboardWords, MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * Accuracy with each kind's own metrics (ENACT: TA, a proportion, and PA, a micro-averaged
@@ -63,8 +63,13 @@ export const ONE_PERSON = "one person";
 export const NO_SPREAD = "no spread: every item the same";
 
 export interface AccuracyCell {
-  /** scored answers in the cell */
+  /** answers in the cell */
   n: number;
+  /**
+   * answers among them without a correctness (the kind's correct() is null: an item without a key,
+   * an answer not graded yet), which the kind's metrics leave out; absent when there are none
+   */
+  withoutCorrectness?: number;
   metrics: Record<string, MetricCell>;
 }
 
@@ -74,6 +79,13 @@ export interface AccuracyRow {
   /** "Humans" or the model's name */
   label: string;
   kind: string;
+  /**
+   * The study condition of the row's answers (KindConditions; absent: none): a kind's answers are
+   * shown a row per condition, never pooled across conditions (ESI-Bench's table has a column each)
+   */
+  condition?: string;
+  /** the condition in the kind's words */
+  conditionLabel?: string;
   /** tag value (or ALL) -> cell; absent when the cell has no answers */
   cells: Record<string, AccuracyCell>;
 }
@@ -81,6 +93,8 @@ export interface AccuracyRow {
 export interface ScoredEntry {
   kind: string;
   tag: string | null;
+  /** the study condition the answer counts under (KindConditions); absent or null: none */
+  condition?: string | null;
   /** the item answered (answers to one item are resampled together); absent = each answer on its own */
   item?: number | string;
   /** the answer with what metrics may need (item tags, who answered) */
@@ -92,11 +106,13 @@ export interface KindInfo {
   title: string;
   benchmark: string;
   metrics: MetricSpec[];
+  /** the kind's own words on shared cards (absent: neutral ones) */
+  words?: KindDashboardWords;
 }
 
 export function kindInfo(kind: string): KindInfo {
   const taskModule = getTaskModule(kind);
-  return { kind, title: taskModule.title, benchmark: taskModule.benchmark, metrics: taskModule.metrics };
+  return { kind, title: taskModule.title, benchmark: taskModule.benchmark, metrics: taskModule.metrics, ...(taskModule.dashboardWords ? { words: taskModule.dashboardWords } : {}) };
 }
 
 /** The tag value of an entry as shown in a column ("—" for items without the tag). */
@@ -261,8 +277,11 @@ export function kindCells(
   const values = cellRows.map((rows) => aggregateScoredAnswers(taskModule, rows));
   const allValues = aggregateScoredAnswers(taskModule, allRows);
   const out: Record<string, AccuracyCell> = {};
-  strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, metrics: {} }));
-  const all: AccuracyCell = { n: allRows.length, metrics: {} };
+  // the answers the metrics leave out for want of a correctness, counted beside N
+  const unknown = cellRows.map((rows) => rows.reduce((sum, row) => sum + (taskModule.correct(row.score) === null ? 1 : 0), 0));
+  const unknownAll = unknown.reduce((sum, k) => sum + k, 0);
+  strata.forEach((s, i) => (out[s.tag] = { n: cellRows[i].length, ...(unknown[i] > 0 ? { withoutCorrectness: unknown[i] } : {}), metrics: {} }));
+  const all: AccuracyCell = { n: allRows.length, ...(unknownAll > 0 ? { withoutCorrectness: unknownAll } : {}), metrics: {} };
   const undefinedCell = (interval: MetricCell["interval"]): MetricCell => ({ value: null, ci: null, interval, reason: "undefined for these answers" });
   const finite = (value: number | null | undefined): value is number => value !== null && value !== undefined && Number.isFinite(value);
   // every answer's item (its cluster's index, unique across strata) and person, once
@@ -398,20 +417,56 @@ export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: stri
  */
 const shapeCache = new LRUCache<string, { shape: MetricShape }>({ max: 256 });
 
+/** The condition an answer counts under, from its assignment's (the kind's KindConditions.ofAssignment; as it is for other kinds). */
+export function answerCondition(kind: string, assigned: string | null): string | null {
+  const conditions = getTaskModule(kind).conditions;
+  return conditions ? conditions.ofAssignment(assigned) : assigned;
+}
+
 /**
- * Rows (one per kind) of scored answers grouped by tag value, plus the pooled ALL column.
- * `shapeKey` names the answers (the data version and who answered): with it, each metric's shape
- * is checked once on all of the kind's answers in the order given, which does not depend on the
- * tag, and kept; without it, on the cells of this slicing.
+ * The condition of a model's answer: a model agent's, from its assignment (`condition` present), as
+ * a person's; an imported prediction's, from the kind (its answer or its run's name), else none.
+ */
+export function modelAnswerCondition(kind: string, prediction: { answer: unknown; condition?: string | null }, runName: string): string | null {
+  if (prediction.condition !== undefined) return answerCondition(kind, prediction.condition);
+  return getTaskModule(kind).conditions?.ofPrediction(prediction.answer, runName) ?? null;
+}
+
+/** The study condition of an entry as a map key ("" for none). */
+const conditionKey = (condition: string | null | undefined): string => condition ?? "";
+
+/**
+ * A kind's conditions in its table's order (the kind's compare, else alphabetical), answers without
+ * one first; `keys` as conditionKey gives them.
+ */
+export function orderConditions(kind: string, keys: Iterable<string>): string[] {
+  const compare = getTaskModule(kind).conditions?.compare ?? ((a: string, b: string) => a.localeCompare(b));
+  return [...keys].sort((a, b) => (a === "" ? -1 : b === "" ? 1 : compare(a, b)));
+}
+
+/** The fields a row of this kind and condition key carries (none without a condition). */
+export function conditionFields(kind: string, key: string): Pick<AccuracyRow, "condition" | "conditionLabel"> {
+  if (key === "") return {};
+  return { condition: key, conditionLabel: getTaskModule(kind).conditions?.label(key) ?? key };
+}
+
+/**
+ * Rows (one per kind and study condition) of scored answers grouped by tag value, plus the pooled
+ * ALL column. `shapeKey` names the answers (the data version and who answered): with it, each
+ * metric's shape is checked once on all of the kind's answers in the order given, which does not
+ * depend on the tag, and kept; without it, on the cells of this slicing. A kind's answers under
+ * different conditions are rows of their own (seeded apart): pooling them would mix the
+ * experiment's arms.
  */
 export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES, shapeKey?: string, over: GeneraliseOver = "people+items"): AccuracyRow[] {
-  // kind -> tag -> item -> answers
-  const byKind = new Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>();
+  // kind -> condition -> tag -> item -> answers
+  const byKind = new Map<string, Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>>();
   const rowsOfKind = new Map<string, ScoredAnswer[]>();
   let anonymous = 0;
   let lastItem: number | string | undefined;
   let lastKind: string | undefined;
   let lastTag: string | null | undefined;
+  let lastCondition: string | undefined;
   let lastList: ScoredAnswer[] | undefined;
   for (const entry of entries) {
     if (shapeKey !== undefined) {
@@ -419,13 +474,16 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
       if (rows) rows.push(entry.row);
       else rowsOfKind.set(entry.kind, [entry.row]);
     }
+    const condition = conditionKey(entry.condition);
     // answers to one item usually come one after another (the snapshot's order): the last list, at once
-    if (entry.item !== undefined && entry.item === lastItem && entry.kind === lastKind && entry.tag === lastTag) {
+    if (entry.item !== undefined && entry.item === lastItem && entry.kind === lastKind && entry.tag === lastTag && condition === lastCondition) {
       lastList!.push(entry.row);
       continue;
     }
-    let groups = byKind.get(entry.kind);
-    if (!groups) byKind.set(entry.kind, (groups = new Map()));
+    let byCondition = byKind.get(entry.kind);
+    if (!byCondition) byKind.set(entry.kind, (byCondition = new Map()));
+    let groups = byCondition.get(condition);
+    if (!groups) byCondition.set(condition, (groups = new Map()));
     const key = entry.tag ?? UNTAGGED;
     let items = groups.get(key);
     if (!items) groups.set(key, (items = new Map()));
@@ -436,13 +494,12 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
     lastItem = entry.item;
     lastKind = entry.kind;
     lastTag = entry.tag;
+    lastCondition = condition;
     lastList = list;
   }
   const rows: AccuracyRow[] = [];
   for (const kind of [...byKind.keys()].sort()) {
-    const groups = byKind.get(kind)!;
-    const tags = [...groups.keys()].sort(compareTagValues);
-    const strata = tags.map((tag) => ({ tag, items: [...groups.get(tag)!.values()] }));
+    const byCondition = byKind.get(kind)!;
     const shapeOf =
       shapeKey === undefined
         ? undefined
@@ -452,9 +509,15 @@ export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, lab
             if (!hit) shapeCache.set(key, (hit = { shape: metricShape(kind, metricId, [rowsOfKind.get(kind)!]) }));
             return hit.shape;
           };
-    const cells = kindCells(kind, strata, `${seedBase}|${series}|${kind}`, resamples, shapeOf, over);
-    if (tags.length === 1) cells[ALL] = cells[tags[0]];
-    rows.push({ series, label, kind, cells });
+    for (const condition of orderConditions(kind, byCondition.keys())) {
+      const groups = byCondition.get(condition)!;
+      const tags = [...groups.keys()].sort(compareTagValues);
+      const strata = tags.map((tag) => ({ tag, items: [...groups.get(tag)!.values()] }));
+      const seed = `${seedBase}|${series}|${kind}${condition === "" ? "" : `|${condition}`}`;
+      const cells = kindCells(kind, strata, seed, resamples, shapeOf, over);
+      if (tags.length === 1) cells[ALL] = cells[tags[0]];
+      rows.push({ series, label, kind, ...conditionFields(kind, condition), cells });
+    }
   }
   return rows;
 }

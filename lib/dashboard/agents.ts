@@ -32,10 +32,10 @@ export async function agentRuns(studyId: string): Promise<{ userIds: Set<string>
   };
 }
 
-/** The agents' answers to the study's main items, shaped as model predictions (the score is the one stored at submission). */
-export async function loadAgentPredictions(studyId: string): Promise<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null }>> {
-  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null }>>`
-    SELECT ${AGENT_RUN_PREFIX} || a."userId" AS "runId", a."itemId", r.answer, r.score, r.correct
+/** The agents' answers to the study's main items, shaped as model predictions (the score is the one stored at submission), with their assignments' conditions. */
+export async function loadAgentPredictions(studyId: string): Promise<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>> {
+  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>>`
+    SELECT ${AGENT_RUN_PREFIX} || a."userId" AS "runId", a."itemId", r.answer, r.score, r.correct, a.condition
     FROM "Response" r
     JOIN "Assignment" a ON a.id = r."assignmentId"
     JOIN "User" u ON u.id = a."userId"

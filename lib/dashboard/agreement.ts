@@ -85,6 +85,8 @@ export interface EncodingInfo {
   id: string;
   label: string;
   level: AgreementLevel | "custom";
+  /** what one unit is when an item holds several (AgreementEncoding.unitNoun); absent: the item */
+  unitNoun?: string;
 }
 
 /** Alpha between the coders (the same encoding and level): it does not depend on the tag. */
@@ -136,7 +138,7 @@ export function allowedLevels(encoding: Pick<AgreementEncoding, "level">): Alpha
  */
 export function encodingsForKinds(kinds: string[]): EncodingInfo[] {
   const seen = new Map<string, EncodingInfo>();
-  for (const kind of kinds) for (const { id, label, level } of getTaskModule(kind).agreementEncodings) if (!seen.has(id)) seen.set(id, { id, label, level });
+  for (const kind of kinds) for (const { id, label, level, unitNoun } of getTaskModule(kind).agreementEncodings) if (!seen.has(id)) seen.set(id, { id, label, level, ...(unitNoun ? { unitNoun } : {}) });
   return [...seen.values()];
 }
 
@@ -722,7 +724,7 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
   }
 
   return {
-    encoding: { id: first.id, label: first.label, level: first.level },
+    encoding: { id: first.id, label: first.label, level: first.level, ...(first.unitNoun ? { unitNoun: first.unitNoun } : {}) },
     level,
     metricName: fast ? KENDALL_PERMUTATION_METRIC : typeof metric === "string" ? metric : metric.name,
     ci: options.ci,

@@ -46,6 +46,8 @@ export interface AnnotatorsOverview {
   encoding: EncodingInfo | null;
   level: AlphaLevelChoice;
   flagNote?: string;
+  /** the tag whose values relative time compares within (with the task), null: the task alone */
+  tagKey: string | null;
 }
 
 export async function getAnnotatorsOverview(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AnnotatorsOverview> {
@@ -131,6 +133,7 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
     agreement: agreement ? { encoding: agreement.encoding, level: agreement.level, metricName: agreement.metricName, overall: { ...agreement.overall, ci: null, ciReason: "not computed on this tab: the Dashboard tab shows it", ciDescription: "" } } : null,
     encoding,
     level,
+    tagKey,
     ...(time.flagNote ? { flagNote: time.flagNote } : {}),
   };
 }

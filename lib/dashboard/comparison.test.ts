@@ -70,6 +70,24 @@ describe("compareHumansAndModels", () => {
   });
 });
 
+describe("compareHumansAndModels under study conditions", () => {
+  const s = (accepted: boolean) => ({ accepted, exact: accepted, correctPairs: accepted ? 3 : 1, L: 3, semanticAvailable: false });
+  const entry = (item: number, who: string | null, accepted: boolean, condition: string | null): ScoredEntry => ({ kind: "enact-forward", tag: "3", condition, item, row: { itemId: `i${item}`, tags: {}, answer: null, score: s(accepted), annotator: who } });
+
+  it("compares people under a condition with the model's answers under it or under none, never across conditions", () => {
+    // people right under "b", wrong under "a"; a model of condition "b" (right) and one of none (right)
+    const humans = [0, 1, 2].flatMap((i) => [entry(i, "p", false, "a"), entry(i, "q", true, "b")]);
+    const named = { id: "m1", name: "Named", entries: [0, 1, 2].map((i) => entry(i, null, true, "b")) };
+    const plain = { id: "m2", name: "Plain", entries: [0, 1, 2].map((i) => entry(i, null, true, null)) };
+    const c = compareHumansAndModels(humans, [named, plain], accuracyRows(humans, "humans", "Humans", "seed"), { over: "items", seedKey: "k" });
+    expect(c.rows.filter((r) => r.tag === ALL).map((r) => [r.condition, r.model.name, r.humans.estimate, r.humansAll.estimate, r.difference.estimate])).toEqual([
+      ["a", "Plain", 0, 0, -1],
+      ["b", "Named", 1, 1, 0],
+      ["b", "Plain", 1, 1, 0],
+    ]);
+  });
+});
+
 describe("headlineMetric", () => {
   it("names one of its kind's metrics for every kind", () => {
     for (const kind of taskKinds) {

@@ -1,5 +1,5 @@
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
-import { ALL, metricShape, ONE_ITEM, UNTAGGED, type AccuracyRow, type MetricShape, type ScoredEntry } from "@/lib/dashboard/accuracy";
+import { ALL, conditionFields, metricShape, ONE_ITEM, orderConditions, UNTAGGED, type AccuracyRow, type MetricShape, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { percentileInterval } from "@/lib/stats/bootstrap-ci";
 import { normalCdf, pairedDifference } from "@/lib/stats/paired-difference";
@@ -41,6 +41,9 @@ export interface ComparisonFigure {
 
 export interface ComparisonRow {
   kind: string;
+  /** the study condition of people's answers (absent: none); the model's answers of that condition, or of none */
+  condition?: string;
+  conditionLabel?: string;
   metric: string;
   /** ALL, or a value of the tag the view is sliced by */
   tag: string;
@@ -75,7 +78,7 @@ export interface Comparison {
   over: GeneraliseOver;
   /** the kinds' headline metrics, in kind order */
   metrics: ComparisonMetric[];
-  /** by kind, then ALL before the tag values, then difference ascending (the model closest to or above people first) */
+  /** by kind and condition, then ALL before the tag values, then difference ascending (the model closest to or above people first) */
   rows: ComparisonRow[];
 }
 
@@ -104,9 +107,11 @@ function entriesOf(list: ScoredEntry[]): Entry[] {
 
 /**
  * Comparison rows of people (`humans`, with who answered) against each model run (`models`, its
- * entries by run), for each kind people answered. `humanRows`: the accuracy table's rows of the
- * same people, whose cells are the full-set figures. `resamples` 0: the bootstraps are left to the
- * background job (their rows read "computing").
+ * entries by run), for each kind people answered and each study condition they answered it under:
+ * people under a condition against the model's answers under the same condition, or under none
+ * (a model run that names no condition is compared with each). `humanRows`: the accuracy table's
+ * rows of the same people, whose cells are the full-set figures. `resamples` 0: the bootstraps are
+ * left to the background job (their rows read "computing").
  */
 export function compareHumansAndModels(
   humans: ScoredEntry[],
@@ -131,24 +136,31 @@ export function compareHumansAndModels(
     const shape = metricShape(kind, spec.id, [people.map((e) => e.row), ...runs.map((m) => m.entries.map((e) => e.row))]);
     const proportion = spec.type === "proportion" && shape !== null && shape.denominator === COUNT && people.every((e) => [0, 1].includes(fieldValue(e.row.score, shape.numerator)));
     metrics.push({ kind, metric: spec.id, label: spec.label, scale: spec.scale ?? "fraction", proportion });
-    const humanRow = humanRows.find((r) => r.kind === kind);
-    const tags = [ALL, ...[...new Set(people.map((e) => e.tag ?? UNTAGGED))].sort(compareTagValues)];
-    const kindRows: ComparisonRow[] = [];
-    for (const tag of tags) {
-      const inTag = (e: ScoredEntry) => tag === ALL || (e.tag ?? UNTAGGED) === tag;
-      const h = entriesOf(people.filter(inTag));
-      const fullCell = humanRow?.cells[tag]?.metrics[spec.id];
-      const humansAll = { estimate: fullCell?.value ?? null, ci: fullCell?.ci ?? null, ...(fullCell?.reason ? { reason: fullCell.reason } : {}), items: fullCell?.items ?? new Set(h.map((e) => e.item)).size };
-      for (const run of runs) {
-        const m = entriesOf(run.entries.filter(inTag));
-        if (m.length === 0) continue;
-        const seed = `${seedKey}|${kind}|${spec.id}|${tag}|${run.id}`;
-        kindRows.push({ kind, metric: spec.id, tag, model: { id: run.id, name: run.name, agent: run.agent ?? false }, humansAll, ...compareOne(kind, spec.id, shape, proportion, h, m, over, seed, resamples) });
+    const conditionOf = (e: ScoredEntry) => e.condition ?? "";
+    for (const condition of orderConditions(kind, new Set(people.map(conditionOf)))) {
+      const peopleIn = people.filter((e) => conditionOf(e) === condition);
+      // the model's answers under the same condition, or under none
+      const runsIn = runs.map((m) => ({ ...m, entries: m.entries.filter((e) => conditionOf(e) === condition || conditionOf(e) === "") })).filter((m) => m.entries.length > 0);
+      const humanRow = humanRows.find((r) => r.kind === kind && (r.condition ?? "") === condition);
+      const tags = [ALL, ...[...new Set(peopleIn.map((e) => e.tag ?? UNTAGGED))].sort(compareTagValues)];
+      const kindRows: ComparisonRow[] = [];
+      const fields = conditionFields(kind, condition);
+      for (const tag of tags) {
+        const inTag = (e: ScoredEntry) => tag === ALL || (e.tag ?? UNTAGGED) === tag;
+        const h = entriesOf(peopleIn.filter(inTag));
+        const fullCell = humanRow?.cells[tag]?.metrics[spec.id];
+        const humansAll = { estimate: fullCell?.value ?? null, ci: fullCell?.ci ?? null, ...(fullCell?.reason ? { reason: fullCell.reason } : {}), items: fullCell?.items ?? new Set(h.map((e) => e.item)).size };
+        for (const run of runsIn) {
+          const m = entriesOf(run.entries.filter(inTag));
+          if (m.length === 0) continue;
+          const seed = `${seedKey}|${kind}|${condition === "" ? "" : `${condition}|`}${spec.id}|${tag}|${run.id}`;
+          kindRows.push({ kind, ...fields, metric: spec.id, tag, model: { id: run.id, name: run.name, agent: run.agent ?? false }, humansAll, ...compareOne(kind, spec.id, shape, proportion, h, m, over, seed, resamples) });
+        }
       }
+      const tagOrder = new Map(tags.map((t, i) => [t, i]));
+      kindRows.sort((a, b) => tagOrder.get(a.tag)! - tagOrder.get(b.tag)! || (a.difference.estimate ?? Infinity) - (b.difference.estimate ?? Infinity) || a.model.name.localeCompare(b.model.name));
+      rows.push(...kindRows);
     }
-    const tagOrder = new Map(tags.map((t, i) => [t, i]));
-    kindRows.sort((a, b) => tagOrder.get(a.tag)! - tagOrder.get(b.tag)! || (a.difference.estimate ?? Infinity) - (b.difference.estimate ?? Infinity) || a.model.name.localeCompare(b.model.name));
-    rows.push(...kindRows);
   }
   return { over, metrics, rows };
 }

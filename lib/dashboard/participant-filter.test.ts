@@ -8,6 +8,7 @@ function snapshot(): StudySnapshot {
     version: "4:1:2:1",
     loadedAt: 0,
     items: { keys: [undefined, undefined], ids: ["i0", "i1"], externalIds: ["a", "b"], kinds: ["enact-forward", "enact-forward"], tags: [{}, {}], index: new Map([["i0", 0], ["i1", 1]]) },
+    conditions: [],
     annotators: [
       { id: "ada", name: "Ada" },
       { id: "bo", name: "Bo" },
@@ -18,6 +19,7 @@ function snapshot(): StudySnapshot {
       item: Int32Array.from([0, 0, 1, 1]),
       annotator: Int32Array.from([0, 1, 1, 2]),
       agreement: Uint8Array.from([0, 0, 1, 0]),
+      condition: Int32Array.from({ length: 4 }, () => -1),
       correct: Uint8Array.from([1, 0, 0, 1]),
       confidence: Float64Array.from([0.5, 0.25, 1, 0.75]),
       wallMs: Float64Array.from([10, 20, 30, 40]),

@@ -31,6 +31,7 @@ export function responsesAt(responses: StudySnapshot["responses"], keep: readonl
     item: pick(responses.item),
     annotator: pick(responses.annotator),
     agreement: pick(responses.agreement),
+    condition: pick(responses.condition),
     correct: pick(responses.correct),
     confidence: pick(responses.confidence),
     wallMs: pick(responses.wallMs),

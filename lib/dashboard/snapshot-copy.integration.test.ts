@@ -61,6 +61,7 @@ function expectSameSnapshot(actual: StudySnapshot, expected: StudySnapshot) {
   expect(actual.studyId).toBe(expected.studyId);
   expect(actual.version).toBe(expected.version);
   expect(actual.annotators).toEqual(expected.annotators);
+  expect(actual.conditions).toEqual(expected.conditions);
   const { index: actualIndex, ...actualItems } = actual.items;
   const { index: expectedIndex, ...expectedItems } = expected.items;
   expect(actualItems).toStrictEqual(expectedItems);
@@ -125,7 +126,9 @@ describe("the dashboard snapshot by COPY", () => {
       for (const user of [...users].reverse()) {
         if (next() < 0.3) continue;
         const purpose = purposes[Math.floor(next() * purposes.length)];
-        const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: user.id, purpose, status: "SUBMITTED", position: position++ } });
+        // study conditions of awkward text, or none (drawn from the position: the random draws stay as they were)
+        const condition = position % 3 === 0 ? null : TEXTS[position % TEXTS.length];
+        const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: user.id, purpose, condition, status: "SUBMITTED", position: position++ } });
         const score = next() < 0.5 ? { accepted: next() < 0.5, L: Math.floor(next() * 4), ratio: NUMBERS[Math.floor(next() * NUMBERS.length)] } : awkwardJson(next);
         await db.response.create({
           data: {

@@ -19,7 +19,7 @@ const jsonValue = fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 })
 interface Drawn {
   items: Array<{ id: string; externalId: string; kind: string; tags: Record<string, string | number>; key: unknown }>;
   users: string[];
-  answers: Array<{ item: number; annotator: number; flags: [boolean, boolean]; numbers: [number, number, number, number]; score: unknown; answer: unknown }>;
+  answers: Array<{ item: number; annotator: number; condition: number; flags: [boolean, boolean]; numbers: [number, number, number, number]; score: unknown; answer: unknown }>;
 }
 
 const drawn: fc.Arbitrary<Drawn> = fc
@@ -35,6 +35,8 @@ const drawn: fc.Arbitrary<Drawn> = fc
         fc.record({
           item: fc.integer({ min: 0, max: items.length - 1 }),
           annotator: fc.integer({ min: 0, max: users.length - 1 }),
+          // an index into CONDITIONS, -1 for none
+          condition: fc.integer({ min: -1, max: 2 }),
           flags: fc.tuple(fc.boolean(), fc.boolean()),
           numbers: fc.tuple(number, number, number, number),
           score: jsonValue.filter((v) => v !== undefined),
@@ -44,6 +46,9 @@ const drawn: fc.Arbitrary<Drawn> = fc
       ),
     }),
   );
+
+/** the study conditions the drawn answers' condition indexes name */
+const CONDITIONS = ["passive", "active", "a condition with spaces"];
 
 function snapshotOf({ items, users, answers }: Drawn, names: Map<string, string>): StudySnapshot {
   const sorted = answers.slice().sort((a, b) => a.item - b.item || a.annotator - b.annotator);
@@ -60,11 +65,13 @@ function snapshotOf({ items, users, answers }: Drawn, names: Map<string, string>
     loadedAt: 0,
     items: { ids: items.map((i) => i.id), externalIds: items.map((i) => i.externalId), kinds: items.map((i) => i.kind), tags: items.map((i) => freeze(i.tags)), keys: items.map((i) => (i.key === null ? undefined : i.key)), index: new Map(items.map((i, n) => [i.id, n])) },
     annotators: users.map((id) => ({ id, name: names.get(id) ?? "(deleted user)" })),
+    conditions: [...CONDITIONS],
     responses: {
       count: sorted.length,
       item: Int32Array.from(sorted, (a) => a.item),
       annotator: Int32Array.from(sorted, (a) => a.annotator),
       agreement: Uint8Array.from(sorted, (a) => (a.flags[0] ? 1 : 0)),
+      condition: Int32Array.from(sorted, (a) => a.condition),
       correct: Uint8Array.from(sorted, (a) => (a.flags[1] ? 1 : 0)),
       confidence: Float64Array.from(sorted, (a) => a.numbers[0]),
       wallMs: Float64Array.from(sorted, (a) => a.numbers[1]),
@@ -77,13 +84,14 @@ function snapshotOf({ items, users, answers }: Drawn, names: Map<string, string>
 }
 
 function expectColumnsSame(actual: StudySnapshot, expected: StudySnapshot) {
-  for (const name of ["item", "agreement", "correct", "confidence", "wallMs", "activeMs", "createdAt"] as const) {
+  for (const name of ["item", "agreement", "condition", "correct", "confidence", "wallMs", "activeMs", "createdAt"] as const) {
     const a = actual.responses[name];
     const b = expected.responses[name];
     expect(a.constructor, name).toBe(b.constructor);
     expect(a.length, name).toBe(b.length);
     for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) expect({ name, i, value: a[i] }).toEqual({ name, i, value: b[i] });
   }
+  expect(actual.conditions).toEqual(expected.conditions);
   expect(actual.responses.score).toEqual(expected.responses.score);
   expect(actual.responses.answer).toEqual(expected.responses.answer);
   expect(actual.items.keys).toEqual(expected.items.keys);
@@ -127,7 +135,7 @@ describe("the stored snapshot", () => {
       // 300 items: indices past one byte, steps of one (the item column kept as steps)
       items: Array.from({ length: 300 }, (_, n) => ({ id: `i${n}`, externalId: "e", kind: "b-kind", tags: {}, key: undefined })),
       users: ["u1"],
-      answers: Array.from({ length: count }, (_, n) => ({ item: Math.floor((n * 300) / count), annotator: 0, flags: [n % 2 === 0, n % 3 === 0], numbers: [n / 7, -n, n * 2 ** 20, n === 5 ? -0 : n + 0.25], score: {}, answer: {} })),
+      answers: Array.from({ length: count }, (_, n) => ({ item: Math.floor((n * 300) / count), annotator: 0, condition: (n % 4) - 1, flags: [n % 2 === 0, n % 3 === 0], numbers: [n / 7, -n, n * 2 ** 20, n === 5 ? -0 : n + 0.25], score: {}, answer: {} })),
     };
     const read = snapshotOf(data, new Map());
     const back = (await decode(encodeSnapshot(read, [])!, new Map()))!;
@@ -139,7 +147,7 @@ describe("the stored snapshot", () => {
     const data: Drawn = {
       items: [{ id: "i1", externalId: "e", kind: "a-kind", tags: {}, key: { k: 1 } }],
       users: ["u1", "u2", "u3"],
-      answers: [0, 1, 2].map((annotator) => ({ item: 0, annotator, flags: [false, true], numbers: [annotator, 1, 2, 3], score: {}, answer: { n: annotator } })),
+      answers: [0, 1, 2].map((annotator) => ({ item: 0, annotator, condition: -1, flags: [false, true], numbers: [annotator, 1, 2, 3], score: {}, answer: { n: annotator } })),
     };
     const read = snapshotOf(data, new Map([["u1", "Ann"], ["u2", "Bob"], ["u3", "Cy"]]));
     const back = (await decode(encodeSnapshot(read, ["a-kind"])!, new Map([["u1", "Zed"], ["u2", "Bob"]])))!;
@@ -149,7 +157,7 @@ describe("the stored snapshot", () => {
   });
 
   it("is not read at another version, nor with other key kinds; refuses a value JSON cannot keep", async () => {
-    const data: Drawn = { items: [{ id: "i1", externalId: "e", kind: "a-kind", tags: {}, key: undefined }], users: ["u1"], answers: [{ item: 0, annotator: 0, flags: [false, false], numbers: [1, 1, 1, 1], score: {}, answer: {} }] };
+    const data: Drawn = { items: [{ id: "i1", externalId: "e", kind: "a-kind", tags: {}, key: undefined }], users: ["u1"], answers: [{ item: 0, annotator: 0, condition: 0, flags: [false, false], numbers: [1, 1, 1, 1], score: {}, answer: {} }] };
     const read = snapshotOf(data, new Map());
     const bytes = encodeSnapshot(read, ["a-kind"])!;
     expect(await decode(bytes, new Map())).not.toBeNull();

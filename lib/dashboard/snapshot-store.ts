@@ -21,7 +21,7 @@ import type { StudySnapshot } from "@/lib/dashboard/types";
  */
 
 /** The layout of DashboardSnapshot.data; a row in another layout is read as no row. */
-export const SNAPSHOT_STORE_FORMAT = 2;
+export const SNAPSHOT_STORE_FORMAT = 3;
 const PART_BYTES = 1 << 20;
 
 /** Answers from which a study's snapshot is stored (YARDSTICK_SNAPSHOT_STORE_MIN_ANSWERS): below, reading it anew is as quick. */
@@ -41,6 +41,8 @@ interface Header {
   count: number;
   /** annotator ids in the stored column's order */
   userIds: string[];
+  /** the study conditions the condition column indexes (stored as index + 1, 0 for none) */
+  conditions: string[];
   kinds: string[];
   items: { ids: string[]; externalIds: string[]; kind: number[]; tags: number[]; key: number[] };
   /** every distinct JSON value (tags, keys, scores, answers), as the text it round-trips through */
@@ -48,7 +50,7 @@ interface Header {
   columns: Record<ResponseColumn, ColumnLayout>;
 }
 
-const RESPONSE_COLUMNS = ["item", "annotator", "agreement", "correct", "confidence", "wallMs", "activeMs", "createdAt", "score", "answer"] as const;
+const RESPONSE_COLUMNS = ["item", "annotator", "agreement", "condition", "correct", "confidence", "wallMs", "activeMs", "createdAt", "score", "answer"] as const;
 type ResponseColumn = (typeof RESPONSE_COLUMNS)[number];
 
 const widthFor = (max: number): 1 | 2 | 4 => (max < 0x100 ? 1 : max < 0x10000 ? 2 : 4);
@@ -183,6 +185,7 @@ export function encodeSnapshot(snapshot: StudySnapshot, keyKinds: string[]): Uin
     keyKinds,
     count: responses.count,
     userIds: snapshot.annotators.map((a) => a.id),
+    conditions: snapshot.conditions,
     kinds,
     items: { ids: items.ids, externalIds: items.externalIds, kind: items.kinds.map((kind) => kindIndex.get(kind)!), tags: items.tags.map(textOf), key: items.keys.map(textOf) },
     texts,
@@ -190,7 +193,9 @@ export function encodeSnapshot(snapshot: StudySnapshot, keyKinds: string[]): Uin
   const score = Float64Array.from(responses.score, textOf);
   const answer = Float64Array.from(responses.answer, textOf);
   if (!exact) return null;
-  const sources: Record<ResponseColumn, ArrayLike<number>> = { ...responses, score, answer };
+  // conditions as unsigned integers: none (-1) is 0
+  const condition = Float64Array.from(responses.condition, (index) => index + 1);
+  const sources: Record<ResponseColumn, ArrayLike<number>> = { ...responses, condition, score, answer };
   const columns = {} as Record<ResponseColumn, ColumnLayout>;
   for (const name of RESPONSE_COLUMNS) columns[name] = layoutOf(sources[name], name === "item");
   const head = Buffer.from(JSON.stringify({ ...header, columns } satisfies Header), "utf8");
@@ -224,6 +229,7 @@ export function decodeSnapshot(stored: Uint8Array, expect: { studyId: string; ve
     item: (n) => new Int32Array(n),
     annotator: (n) => new Int32Array(n),
     agreement: (n) => new Uint8Array(n),
+    condition: (n) => new Int32Array(n),
     correct: (n) => new Uint8Array(n),
     score: (n) => new Int32Array(n),
     answer: (n) => new Int32Array(n),
@@ -260,11 +266,13 @@ export function decodeSnapshot(stored: Uint8Array, expect: { studyId: string; ve
       loadedAt: Date.now(),
       items,
       annotators,
+      conditions: header.conditions,
       responses: {
         count,
         item: columns.item as Int32Array,
         annotator,
         agreement: columns.agreement as Uint8Array,
+        condition: (columns.condition as Int32Array).map((stored) => stored - 1),
         correct: columns.correct as Uint8Array,
         confidence: columns.confidence as Float64Array,
         wallMs: columns.wallMs as Float64Array,

@@ -52,3 +52,12 @@ export function correctnessAt(correct: Uint8Array, r: number): boolean | null {
   const value = correct[r];
   return value === CORRECTNESS_UNKNOWN ? null : value === 1;
 }
+
+/** SnapshotResponses.condition of an answer whose assignment has no condition (a study without conditions). */
+export const NO_CONDITION = -1;
+
+/** The study condition an answer was given under (its assignment's), or null. */
+export function conditionAt(snapshot: { conditions: readonly string[]; responses: { condition: Int32Array } }, r: number): string | null {
+  const index = snapshot.responses.condition[r];
+  return index === NO_CONDITION ? null : snapshot.conditions[index];
+}

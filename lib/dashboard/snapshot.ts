@@ -5,7 +5,7 @@ import { escapeLiteral } from "pg";
 import type pg from "pg";
 import { readDb, readPool } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
-import { annotatorsByName, CORRECTNESS_UNKNOWN, deepFreeze, type Tags } from "@/lib/dashboard/snapshot-utils";
+import { annotatorsByName, CORRECTNESS_UNKNOWN, deepFreeze, NO_CONDITION, type Tags } from "@/lib/dashboard/snapshot-utils";
 import type { SnapshotItems, SnapshotResponses, StudySnapshot } from "@/lib/dashboard/types";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
 import { isTaskKind } from "@/lib/tasks";
@@ -91,7 +91,9 @@ class SnapshotBuilder {
   readonly items: SnapshotItems = { keys: [], ids: [], externalIds: [], kinds: [], tags: [], index: new Map() };
   private readonly userIndex = new Map<string, number>();
   readonly userIds: string[] = [];
-  private readonly columns = { item: new Growable(), annotator: new Growable(), agreement: new Growable(), correct: new Growable(), confidence: new Growable(), wallMs: new Growable(), activeMs: new Growable(), createdAt: new Growable() };
+  private readonly conditionIndex = new Map<string, number>();
+  private readonly conditions: string[] = [];
+  private readonly columns = { item: new Growable(), annotator: new Growable(), agreement: new Growable(), condition: new Growable(), correct: new Growable(), confidence: new Growable(), wallMs: new Growable(), activeMs: new Growable(), createdAt: new Growable() };
   private readonly score: unknown[] = [];
   private readonly answer: unknown[] = [];
 
@@ -106,17 +108,28 @@ class SnapshotBuilder {
   }
 
   /** `item`: the index of the answer's item in `items` */
-  addResponse(item: number, userId: string, agreement: boolean, correct: boolean | null, confidence: number, wallMs: number, activeMs: number, createdAt: number, score: unknown, answer: unknown) {
+  addResponse(item: number, userId: string, agreement: boolean, condition: string | null, correct: boolean | null, confidence: number, wallMs: number, activeMs: number, createdAt: number, score: unknown, answer: unknown) {
     let user = this.userIndex.get(userId);
     if (user === undefined) {
       user = this.userIds.length;
       this.userIndex.set(userId, user);
       this.userIds.push(userId);
     }
+    let conditionAt = NO_CONDITION;
+    if (condition !== null) {
+      const known = this.conditionIndex.get(condition);
+      if (known !== undefined) conditionAt = known;
+      else {
+        conditionAt = this.conditions.length;
+        this.conditionIndex.set(condition, conditionAt);
+        this.conditions.push(condition);
+      }
+    }
     const columns = this.columns;
     columns.item.push(item);
     columns.annotator.push(user);
     columns.agreement.push(agreement ? 1 : 0);
+    columns.condition.push(conditionAt);
     columns.correct.push(correct === null ? CORRECTNESS_UNKNOWN : correct ? 1 : 0);
     columns.confidence.push(confidence);
     columns.wallMs.push(wallMs);
@@ -136,11 +149,13 @@ class SnapshotBuilder {
       loadedAt: Date.now(),
       items: this.items,
       annotators,
+      conditions: this.conditions,
       responses: {
         count: this.score.length,
         item: Int32Array.from(columns.item.done()),
         annotator: annotatorColumn,
         agreement: Uint8Array.from(columns.agreement.done()),
+        condition: Int32Array.from(columns.condition.done()),
         correct: Uint8Array.from(columns.correct.done()),
         confidence: columns.confidence.done(),
         wallMs: columns.wallMs.done(),
@@ -162,6 +177,7 @@ interface ResponseRow {
   itemId: string;
   userId: string;
   agreement: boolean;
+  condition: string | null;
   correct: boolean | null;
   confidence: number;
   wallMs: number;
@@ -203,7 +219,7 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
     // jsonb as text and times as epoch numbers: parsing them here is cheaper than the driver's
     // conversions; practice items are not in `items`, so their answers are skipped below
     const batch = await readDb.$queryRaw<ResponseRow[]>`
-      SELECT a."itemId", a."userId", (a.purpose = 'AGREEMENT') AS agreement, r.correct, r.confidence, r."wallMs", r."activeMs",
+      SELECT a."itemId", a."userId", (a.purpose = 'AGREEMENT') AS agreement, a.condition, r.correct, r.confidence, r."wallMs", r."activeMs",
              (extract(epoch FROM r."createdAt") * 1000)::float8 AS "createdAt", r.score::text AS score, r.answer::text AS answer
       FROM "Assignment" a
       JOIN "Response" r ON r."assignmentId" = a.id
@@ -214,7 +230,7 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
     for (const row of batch) {
       const item = itemIndex.get(row.itemId);
       if (item === undefined) continue; // a practice item, or one added after the item pass
-      snapshot.addResponse(item, row.userId, row.agreement, row.correct, row.confidence, row.wallMs, row.activeMs, row.createdAt, scoreOf(row.score), answerOf(row.answer));
+      snapshot.addResponse(item, row.userId, row.agreement, row.condition, row.correct, row.confidence, row.wallMs, row.activeMs, row.createdAt, scoreOf(row.score), answerOf(row.answer));
     }
     if (batch.length < SNAPSHOT_BATCH_SIZE) break;
     afterItem = batch[batch.length - 1].itemId;
@@ -223,6 +239,11 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
   const userIds = snapshot.userIds;
   const users = userIds.length ? await readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
   return snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name])));
+}
+
+/** A text field of COPY's text format, or null (\\N). */
+function copyText(field: string): string | null {
+  return field === COPY_NULL ? null : unescapeCopy(field);
 }
 
 /** A boolean field of COPY's text format: "t", "f", or null (\\N). */
@@ -296,12 +317,12 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
     });
     const itemIndex = snapshot.items.index;
     // an item's answers are contiguous: its id is looked up once
-    const response = new CopyFields(10);
+    const response = new CopyFields(11);
     let lastItemRaw: string | null = null;
     let lastItem: number | undefined;
     await copyEach(
       client,
-      `SELECT a."itemId", a."userId", a.purpose = 'AGREEMENT', r.correct, r.confidence, r."wallMs", r."activeMs", (extract(epoch FROM r."createdAt") * 1000)::float8, r.score, r.answer
+      `SELECT a."itemId", a."userId", a.purpose = 'AGREEMENT', a.condition, r.correct, r.confidence, r."wallMs", r."activeMs", (extract(epoch FROM r."createdAt") * 1000)::float8, r.score, r.answer
        FROM "Assignment" a JOIN "Response" r ON r."assignmentId" = a.id
        WHERE a."studyId" = ${study} AND a.purpose <> 'PRACTICE'
        ORDER BY a."itemId", a."userId"`,
@@ -314,7 +335,7 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
         }
         if (lastItem === undefined) return; // a practice item
         // (arguments are evaluated left to right: the fields in their order)
-        snapshot.addResponse(lastItem, unescapeCopy(fields.next()), fields.next() === "t", copyBoolean(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), scoreOf(fields.next()), answerOf(fields.last()));
+        snapshot.addResponse(lastItem, unescapeCopy(fields.next()), fields.next() === "t", copyText(fields.next()), copyBoolean(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), scoreOf(fields.next()), answerOf(fields.last()));
       },
     );
     const userIds = snapshot.userIds;

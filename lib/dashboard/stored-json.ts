@@ -17,8 +17,12 @@ function encodeValue(raw: unknown): unknown {
   return undefined;
 }
 
-/** Changes when what encodeStoredView writes changes: a row of another format is not read (its view is computed again). */
-export const STORED_VIEW_FORMAT = 2;
+/**
+ * Changes when what encodeStoredView writes changes, or what a view holds (3: the accuracy and
+ * comparison rows by study condition): a row of another format is not read (its view is computed
+ * again).
+ */
+export const STORED_VIEW_FORMAT = 3;
 
 /** How every text encodeStoredView writes now begins: a row that begins otherwise is of another format. */
 export const STORED_VIEW_PREFIX = `{"format":${STORED_VIEW_FORMAT},`;

@@ -3,7 +3,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { idleCapMs } from "@/lib/timing/active-time";
-import { ALL, accuracyRows, kindInfo, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
+import { ALL, accuracyRows, answerCondition, kindInfo, modelAnswerCondition, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
 import { agreementOfPrepared, allowedLevels, computeAgreement, defaultEncoding, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, confidenceProbability, likertBin, type CalibrationResult } from "@/lib/dashboard/calibration";
@@ -16,7 +16,7 @@ import { snapshotWithoutItems } from "@/lib/dashboard/review-filter";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { excludedParticipantIds } from "@/lib/participants/participants";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
-import { compareTagValues, correctnessAt, tagValue } from "@/lib/dashboard/snapshot-utils";
+import { compareTagValues, conditionAt, correctnessAt, tagValue } from "@/lib/dashboard/snapshot-utils";
 import { computeTimeColumns, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns, isAgentRun } from "@/lib/dashboard/agents";
@@ -258,6 +258,7 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
     entries.push({
       kind: items.kinds[item],
       tag: tagValue(items.tags[item], tagKey),
+      condition: answerCondition(items.kinds[item], conditionAt(snapshot, r)),
       item,
       row: { itemId: items.ids[item], tags: items.tags[item], answer: responses.answer[r], score: responses.score[r], annotator: snapshot.annotators[responses.annotator[r]].id },
     });
@@ -280,16 +281,18 @@ function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>
   return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}|over:${parts.over}`;
 }
 
-/** Accuracy rows of each model run (imported runs and agents), on the snapshot's items. */
-function modelEntries(snapshot: StudySnapshot, predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>, tagKey: string | null): Map<string, ScoredEntry[]> {
+/** Accuracy rows of each model run (imported runs and agents), on the snapshot's items, each answer under its condition. */
+function modelEntries(snapshot: StudySnapshot, predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>, tagKey: string | null, runNames: ReadonlyMap<string, string>): Map<string, ScoredEntry[]> {
   const byRun = new Map<string, ScoredEntry[]>();
   for (const p of predictions) {
     const item = snapshot.items.index.get(p.itemId);
     if (item === undefined || !isTaskKind(snapshot.items.kinds[item])) continue;
     const list = byRun.get(p.runId) ?? [];
+    const kind = snapshot.items.kinds[item];
     list.push({
-      kind: snapshot.items.kinds[item],
+      kind,
       tag: tagValue(snapshot.items.tags[item], tagKey),
+      condition: modelAnswerCondition(kind, p, runNames.get(p.runId) ?? ""),
       item,
       row: { itemId: p.itemId, tags: snapshot.items.tags[item], answer: p.answer, score: p.score, annotator: null },
     });
@@ -467,7 +470,7 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
       accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples, `${v}|${scope}`, over),
     );
 
-    const byRun = models.length === 0 ? new Map<string, ScoredEntry[]>() : await memoizeAsync(`${v}|model-entries|${modelVersion}|${tagKey}`, async () => modelEntries(snapshot, await modelPredictions(), tagKey));
+    const byRun = models.length === 0 ? new Map<string, ScoredEntry[]>() : await memoizeAsync(`${v}|model-entries|${modelVersion}|${tagKey}`, async () => modelEntries(snapshot, await modelPredictions(), tagKey, new Map(models.map((m) => [m.id, m.name]))));
     const modelRows = models.length === 0 ? [] : memoize(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, () => modelAccuracyRows(models, byRun, `${study.id}|accuracy`, resamples));
 
     // people pooled (whoever the table shows), against every run on the items both answered

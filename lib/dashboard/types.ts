@@ -20,6 +20,8 @@ export interface SnapshotResponses {
   annotator: Int32Array;
   /** 1 when the assignment's purpose is AGREEMENT (else MAIN) */
   agreement: Uint8Array;
+  /** the study condition of the answer's assignment (Study.conditions): an index into StudySnapshot.conditions, NO_CONDITION when it has none */
+  condition: Int32Array;
   /** 1 right, 0 wrong, CORRECTNESS_UNKNOWN: the answer has no correctness (an item without a key, an answer not graded yet) */
   correct: Uint8Array;
   /** normalised to [0, 1] */
@@ -40,6 +42,8 @@ export interface StudySnapshot {
   items: SnapshotItems;
   /** users with at least one non-practice response, by name; names only (never emails) */
   annotators: Array<{ id: string; name: string }>;
+  /** the study conditions the answers were given under, as SnapshotResponses.condition indexes them */
+  conditions: string[];
   responses: SnapshotResponses;
 }
 

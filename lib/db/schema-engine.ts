@@ -149,8 +149,9 @@ export function readMigrationsList(dir = MIGRATIONS_DIR) {
     shadowDbInitScript: "",
     migrationDirectories: directories.map((name) => {
       const file = path.join(dir, name, "migration.sql");
+      // relative to baseDir: the engine stores this as the migration's name, which must not depend on where the checkout lies
       return {
-        path: path.join(dir, name),
+        path: name,
         migrationFile: {
           path: "migration.sql",
           content: existsSync(file) ? { tag: "ok", value: readFileSync(file, "utf8") } : { tag: "error", value: "missing migration.sql" },
@@ -160,8 +161,28 @@ export function readMigrationsList(dir = MIGRATIONS_DIR) {
   };
 }
 
+/**
+ * Versions before this one gave the engine each migration's full path, which it stored as the
+ * migration's name, so a database migrated from one checkout looked unmigrated to another (and to
+ * `prisma migrate deploy`). Such names become the folder's name, as Prisma writes them.
+ */
+async function nameMigrationsByFolder(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query(`DO $$ BEGIN
+      IF to_regclass('_prisma_migrations') IS NOT NULL THEN
+        UPDATE _prisma_migrations SET migration_name = regexp_replace(migration_name, '^.*/', '') WHERE migration_name LIKE '%/%';
+      END IF;
+    END $$`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Applies every migration in prisma/migrations that the database has not had yet. */
 export async function applyMigrations(connectionString: string): Promise<string[]> {
+  await nameMigrationsByFolder(connectionString);
   const factory = migrationAdapterFactory(connectionString, { shadow: "none" });
   const engine = await openSchemaEngine(factory);
   try {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildEsiDemo, buildRoomGraph, KITCHEN, referencePath } from "@/lib/demo/esi-scenes";
 import { renderViewSvg } from "@/lib/demo/esi-render";
 import { moveTo, visibleObjects } from "@/lib/demo/esi-world";
-import { followActions } from "@/lib/esi/graph";
+import { followActions } from "@/lib/tasks/esi-explore/graph";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 
 describe("ESI demo scenes", () => {

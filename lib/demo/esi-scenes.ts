@@ -1,5 +1,5 @@
-import { actionKey } from "@/lib/esi/actions";
-import { distancesFromInitial, randomWalkStates, type EsiGraph } from "@/lib/esi/graph";
+import { actionKey } from "@/lib/tasks/esi-explore/actions";
+import { distancesFromInitial, randomWalkStates, type EsiGraph } from "@/lib/tasks/esi-explore/graph";
 import { renderViewSvg } from "@/lib/demo/esi-render";
 import {
   HEADINGS,

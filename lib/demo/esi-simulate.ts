@@ -1,6 +1,6 @@
-import { parseActionKey, type EsiAction } from "@/lib/esi/actions";
-import type { EsiCondition } from "@/lib/esi/conditions";
-import type { EsiGraph } from "@/lib/esi/graph";
+import { parseActionKey, type EsiAction } from "@/lib/tasks/esi-explore/actions";
+import type { EsiCondition } from "@/lib/tasks/esi-explore/conditions";
+import type { EsiGraph } from "@/lib/tasks/esi-explore/graph";
 import type { Rng } from "@/lib/stats/rng";
 
 /**

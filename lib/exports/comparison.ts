@@ -7,13 +7,14 @@ import { csvRow } from "@/lib/exports/csv";
 
 /**
  * comparison.csv: the dashboard's people-vs-model rows (lib/dashboard/comparison.ts), one per
- * kind x tag value (or all) x model, the figures as fractions or on their own scale (never
+ * kind x study condition (empty without one) x tag value (or all) x model, the figures as fractions or on their own scale (never
  * percent), empty where there is none (its reason in the *_reason column). Written by csvRow, as
  * every CSV.
  */
 export const COMPARISON_COLUMNS = [
   "kind",
   "metric",
+  "condition",
   "tag_key",
   "tag",
   "model",
@@ -47,6 +48,7 @@ export function comparisonCsv(comparison: Comparison, tagKey: string | null): st
       csvRow([
         row.kind,
         row.metric,
+        row.condition ?? null,
         row.tag === ALL ? null : tagKey,
         row.tag === ALL ? "all" : row.tag,
         row.model.name,

@@ -16,4 +16,6 @@ export interface ModelPredictionRow {
   score: unknown;
   /** null: the prediction has no correctness (an item without a key, not graded yet) */
   correct: boolean | null;
+  /** a model agent's answer: its assignment's study condition (null: none); imported predictions have none here */
+  condition?: string | null;
 }

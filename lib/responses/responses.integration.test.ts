@@ -319,7 +319,7 @@ describe("responses", () => {
   it("returns the right answer after a practice item, only for practice", async () => {
     const { annotator, assignmentId } = await setup({ practice: true });
     const ack = await submitResponse(annotator.id, submission(assignmentId, [0, 1, 2]));
-    expect(ack).toMatchObject({ purpose: "PRACTICE", feedback: { correct: false, order: [1, 2, 0] } });
+    expect(ack).toMatchObject({ purpose: "PRACTICE", feedback: { correct: false, answer: { order: [1, 2, 0] } } });
   });
 
   it("403 for another annotator's assignment: submitting, viewing; and for a study one is not a member of", async () => {

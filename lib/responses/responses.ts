@@ -46,12 +46,6 @@ export function normaliseConfidence(value: number, scale: ConfidenceScale): numb
   return value / 100;
 }
 
-/** The key's order (shown after a practice item, and to researchers): ENACT-like keys carry `order`. */
-export function keyOrderOf(key: unknown): number[] | null {
-  const order = key && typeof key === "object" ? (key as { order?: unknown }).order : undefined;
-  return Array.isArray(order) && order.every((value) => typeof value === "number") ? (order as number[]) : null;
-}
-
 interface StoredResponse {
   id: string;
   clientId: string;
@@ -64,8 +58,8 @@ function ackOf(response: StoredResponse, duplicate: boolean): ResponseAck {
   if (response.assignment.purpose === "PRACTICE") {
     const { kind, key } = response.assignment.item;
     // a practice answer with no correctness (not graded yet) is shown the key, as a wrong one is
-    ack.feedback = { correct: response.correct === true, order: keyOrderOf(key) ?? [] };
-    // non-ordering kinds: the key as an answer of the kind (GridWM: the right letter, verdict or scene)
+    ack.feedback = { correct: response.correct === true };
+    // the key as an answer of the kind (the right order, letter, verdict or scene), which the kind's UI lays out
     const keyAnswer = getTaskModule(kind).keyAnswer;
     if (keyAnswer) ack.feedback.answer = keyAnswer(key);
   }

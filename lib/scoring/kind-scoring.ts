@@ -1,5 +1,5 @@
 import type { LlmScorerConfig } from "@/lib/scoring/llm-chat";
-import type { EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
+import type { EmbedderConfig } from "@/lib/scoring/embed";
 
 /**
  * One prompt to the scorer LLM as the cache keys it (lib/scoring/scorer-cache.ts): the kind's

@@ -9,7 +9,7 @@ import type { JobContext } from "@/lib/jobs/types";
 import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
-import { embedderFromEnv, type EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
+import { embedderFromEnv, type EmbedderConfig } from "@/lib/scoring/embed";
 import { llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/scoring/llm-chat";
 import { taskKinds, taskModules } from "@/lib/tasks";
 import type { KindLlmScoring, LlmRequest } from "@/lib/scoring/kind-scoring";

@@ -14,7 +14,7 @@ import { createLlmScoringJob, getLlmScoringStatus, getScoringJob } from "@/lib/s
 import { runScoringJobsUntilIdle } from "@/lib/scoring/runner";
 import { getBoss, jobState, QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { EXPLORE_LLM_PROMPT_VERSION, LLM_SYSTEM_PROMPT, llmScorerPrompt, type LlmScorerConfig } from "@/lib/tasks/shared/explore/llm";
-import type { EmbedderConfig } from "@/lib/tasks/shared/explore/embed";
+import type { EmbedderConfig } from "@/lib/scoring/embed";
 import { planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema, type ExploreSceneAnswer } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";

@@ -50,6 +50,8 @@ const settingsSelect = {
   conditions: true,
   taskSettings: true,
   generaliseOver: true,
+  contactName: true,
+  contactEmail: true,
 } as const satisfies Prisma.StudySelect;
 
 /** A kind's settings form: its JSON Schema (for the browser form) and current values. */
@@ -77,6 +79,8 @@ export interface StudySettingsView {
   settings: StudySettings;
   /** analysis settings: changeable whether or not the study is frozen (PATCH /api/studies/<slug>/analysis) */
   analysis: { generaliseOver: GeneraliseOver };
+  /** how participants reach the research team: changeable whether or not the study is frozen (PATCH /api/studies/<slug>/contact) */
+  contact: { contactName: string | null; contactEmail: string | null };
   kinds: KindSettingsInfo[];
   /** tag keys of the study's items (balance tag choices) */
   tagKeys: string[];
@@ -189,6 +193,7 @@ export async function getStudySettings(slug: string): Promise<StudySettingsView>
     frozen: responses > 0,
     settings: settingsOf(study),
     analysis: { generaliseOver: generaliseOverOf(study.generaliseOver) },
+    contact: { contactName: study.contactName, contactEmail: study.contactEmail },
     kinds,
     tagKeys,
     items: { total: count(() => true), practice: count((row) => row.practice), gold: count((row) => row.gold) },

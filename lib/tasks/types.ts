@@ -34,6 +34,8 @@ export interface MetricSpec {
    * "points" is already on its display scale (EXPLORE's S_obj 0-100, S_att 0-5) and is shown as is.
    */
   scale?: "fraction" | "points";
+  /** "points": the scale's ends, named beside the metric on shared cards (EXPLORE's S_obj 0-100, S_att 0-5) */
+  range?: readonly [number, number];
 }
 
 /** Krippendorff levels of measurement plus kind-specific distances. */
@@ -59,6 +61,12 @@ export interface AgreementEncoding<Answer = unknown> {
   units(answer: Answer, context?: AgreementContext): Array<{ unit: string; value: string | number }>;
   /** Optional (added for GridWM-Judge): true when units() needs its `context` argument. */
   needsContext?: boolean;
+  /**
+   * Optional (issue 37): what one unit is when an item holds several ("slot", "check"), for the
+   * count of units all answers agree on; absent, the item is the unit and only items are counted.
+   * A plural is made by adding "s".
+   */
+  unitNoun?: string;
   /**
    * Optional: the values are orderings written "2,0,1" and `distance` is the normalised Kendall
    * tau distance (other lengths at 1), so the dashboard computes the custom level with
@@ -194,6 +202,23 @@ export interface TaskAssignmentRules {
   family?: { tags: readonly string[]; required: string; minGap(settings: Record<string, unknown>): number };
 }
 
+/**
+ * How a kind reads study conditions (Study.conditions, an answer's Assignment.condition) in the
+ * dashboard's figures, which show each condition apart (added for ESI-Bench, whose table has a
+ * column per condition). Kinds without it take an assignment's condition as it is, and imported
+ * model predictions as of no condition.
+ */
+export interface KindConditions {
+  /** the condition an answer counts under, from its assignment's (null: the study has none); null: none */
+  ofAssignment(condition: string | null): string | null;
+  /** the condition of an imported model prediction, from its answer or its run's name; null: none named */
+  ofPrediction(answer: unknown, runName: string): string | null;
+  /** the condition in words, e.g. "Active exploration" */
+  label(condition: string): string;
+  /** the order of the benchmark's table */
+  compare(a: string, b: string): number;
+}
+
 /** The importer's path -> URL rewrite given to mapImages: images by the call, videos by `.video` when present. */
 export type AssetReplace = ((ref: string) => string) & { video?: (ref: string) => string };
 
@@ -269,9 +294,9 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   headlineMetric?: string;
   agreementEncodings: AgreementEncoding<Answer>[];
   /**
-   * Optional (added for GridWM-Judge): the key as an answer of this kind (e.g. { choice: "C" }),
-   * shown to annotators after a practice item. Kinds without it (ordering kinds) give their
-   * key's `order` instead.
+   * Optional: the key as an answer of this kind (e.g. { choice: "C" }, { order }), shown to
+   * annotators after a practice item (ResponseAck.feedback.answer, laid out by the kind's UI) and
+   * to researchers beside a replay. Kinds without it show no key there.
    */
   keyAnswer?(key: Key): Answer;
   /** The answer key rendered for item reviewers (never for annotators). */
@@ -303,11 +328,8 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * and why, for the import's message.
    */
   defaultConfidenceScale?: { scale: "PERCENT"; reason: string };
-  /**
-   * Optional (added for ESI-Bench): researchers label the steps of this kind's replayed
-   * trajectories (lib/esi/step-labels.ts), and the replay shows every recorded step's frame.
-   */
-  stepLabels?: boolean;
+  /** Optional (added for ESI-Bench): how the kind reads study conditions in the figures (KindConditions). */
+  conditions?: KindConditions;
   /** Optional (issue 23): what a model agent is told about answering the kind (KindAgentContract). */
   agent?: KindAgentContract<Answer>;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
@@ -327,7 +349,15 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * version changes.
    */
   dashboard?: () => Promise<KindDashboard>;
+  /** Optional (issue 37): the kind's own words on the shared dashboard cards (KindDashboardWords). */
+  dashboardWords?: KindDashboardWords;
   scoring?: KindScoringHooks;
+  /**
+   * Optional server-side hook, loaded on first use (lib/tasks/<kind>/replay.ts): what the replay
+   * page adds to one of the kind's trajectories (ESI-Bench: every recorded step's frame, and
+   * researchers' labels of the steps), KindReplay.
+   */
+  replay?: () => Promise<KindReplay>;
   /**
    * Optional (added for benchmarks that withhold their test answers): the benchmark submission
    * files people's answers to this kind's items can be exported as (lib/exports/submission.ts),
@@ -471,6 +501,27 @@ export interface KindDashboardContext {
 }
 
 /**
+ * The kind's own words on shared dashboard cards where its benchmark's paper says something of its
+ * own (issue 37): shared code names no benchmark, and shows these only when every kind of the
+ * study gives the same words (components/dashboard/kind-words.ts); other studies read neutral text.
+ */
+export interface KindDashboardWords {
+  /** the agreement plan is this benchmark's human-study design */
+  agreementPlan?: {
+    /** how the plan's description opens: "ENACT's design" */
+    name: string;
+    /** the study it comes from, after "as in": "the ENACT human study" */
+    origin: string;
+    /** what the paper did, after the plan's description: its human figures, its differences */
+    paper: string;
+  };
+  /** why answers given for the plan are left out of accuracy by default, after "main annotation only": ", as in ENACT's table" */
+  planAnswersLeftOut?: string;
+  /** said when they are included, after "agreement plan": " (the paper reports human TA / PA from the main annotation only)" */
+  planAnswersIncluded?: string;
+}
+
+/**
  * A kind's (or a family's) section of the study dashboard: lib/tasks/<kind>/dashboard.ts, reached
  * through the module's `dashboard` loader. `section` is its field of the StudyDashboard; kinds of
  * one family share one section (their modules return the same object), computed once.
@@ -478,4 +529,24 @@ export interface KindDashboardContext {
 export interface KindDashboard {
   section: string;
   load(context: KindDashboardContext): Promise<unknown>;
+}
+
+/** What a kind's replay hook is told: the study, the trajectory, the researcher viewing it and the item's public view. */
+export interface KindReplayContext {
+  slug: string;
+  assignmentId: string;
+  viewerId: string;
+  view: Json;
+}
+
+/**
+ * A kind's additions to the researchers' replay page (lib/tasks/<kind>/replay.ts, reached through
+ * the module's `replay` loader): the view the player is given, and the data of the kind's panel
+ * below the player (its component in components/tasks/replay-panels.ts); optionally researchers'
+ * labels of the recorded steps (POST /api/studies/{slug}/step-labels).
+ */
+export interface KindReplay {
+  load(context: KindReplayContext): Promise<{ view: Json; panel: Json }>;
+  /** sets (label null: removes) the labeller's label of one step; the kind checks the label and answers its own errors */
+  labelStep?(slug: string, labellerId: string, input: { assignmentId: string; seq: number; label: string | null }): Promise<{ seq: number; label: string | null }>;
 }

@@ -36,7 +36,7 @@ export const DEFAULT_IDLE_CAP_MS = 60_000;
  * The active part of the gap between two consecutive events.
  *
  * @throws RangeError when capMs is negative or not finite
- * @example activeGapMs({ type: "slot_filled", clientTime: 0 }, { type: "slot_filled", clientTime: 90_000 }, 60_000) // 60_000
+ * @example activeGapMs({ type: "confidence_changed", clientTime: 0 }, { type: "confidence_changed", clientTime: 90_000 }, 60_000) // 60_000
  */
 export function activeGapMs(previous: TimedEvent, next: TimedEvent, capMs: number): number {
   if (!Number.isFinite(capMs) || capMs < 0) throw new RangeError(`activeGapMs requires a finite, non-negative cap; got ${capMs}`);

@@ -31,8 +31,9 @@ const commonPayloadSchemas = {
   play_step: z.strictObject({ seq: z.number().int().min(1).max(100_000), action: z.json(), valid: z.boolean() }),
   confidence_changed: z.strictObject({ value: z.number().min(0).max(100), previous: z.number().min(0).max(100).nullable() }),
   /**
-   * the answer as submitted (also in Response.answer): ordering kinds send `order` (as before),
-   * every other kind its answer object in `answer` (checked by the kind on the server)
+   * the answer as submitted (also in Response.answer), checked by the kind on the server: its answer
+   * object in `answer`, or in the form a kind's UI records it in (TaskUi.submittedFields: the
+   * ordering kinds' `order`, the form of their stored trajectories)
    */
   submitted: z
     .strictObject({ order: z.array(candidateIndex).max(1000).optional(), answer: z.record(z.string(), z.json()).optional(), confidence: z.number().min(0).max(100), clientId: z.uuid() })
@@ -189,8 +190,8 @@ export interface ResponseAck {
   /** true when this clientId was stored before (a retry) */
   duplicate: boolean;
   purpose: "MAIN" | "PRACTICE" | "AGREEMENT";
-  /** practice items only: whether the answer was right, and the right order (ordering kinds) or answer (the key as an answer; other kinds) */
-  feedback?: { correct: boolean; order: number[]; answer?: unknown };
+  /** practice items only: whether the answer was right, and the key as an answer of the kind (its module's keyAnswer), which the kind's UI lays out */
+  feedback?: { correct: boolean; answer?: unknown };
 }
 
 /** GET /api/annotate/studies/[slug]/next?exclude=a,b */

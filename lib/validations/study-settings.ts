@@ -184,5 +184,16 @@ export const GENERALISE_OVER_LABELS: Record<(typeof GENERALISE_OVER_CHOICES)[num
 /** PATCH /api/studies/<slug>/analysis: the study's analysis settings. */
 export const studyAnalysisChangeSchema = z.strictObject({ generaliseOver: generaliseOverSchema });
 
+/**
+ * PATCH /api/studies/<slug>/contact: how participants reach the research team (Study.contactName,
+ * contactEmail), named on every page that tells them to write to it. Changeable once the study has
+ * answers: it steers nothing of the work. Empty is null (not given).
+ */
+export const studyContactChangeSchema = z.strictObject({
+  contactName: z.union([nothing, z.string().trim().min(1).max(120, "at most 120 characters")]),
+  contactEmail: z.union([nothing, z.string().trim().max(254, "at most 254 characters").pipe(z.email("not an email address, e.g. team@lab.example.org"))]),
+});
+export type StudyContactChange = z.output<typeof studyContactChangeSchema>;
+
 /** The public entry link: create (or replace) its token, or switch it off. */
 export const entryLinkChangeSchema = z.object({ action: z.enum(["create", "disable"]) });

@@ -26,6 +26,7 @@ import * as rReviewStudiesSlug from "@/app/api/review/studies/[slug]/route";
 import * as rReviewStudies from "@/app/api/review/studies/route";
 import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
 import * as rStudiesSlugAnalysis from "@/app/api/studies/[slug]/analysis/route";
+import * as rStudiesSlugContact from "@/app/api/studies/[slug]/contact/route";
 import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
 import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
@@ -90,6 +91,7 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/agents/{agentId}", module: rStudiesSlugAgentsAgentId },
   { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
   { path: "/api/studies/{slug}/analysis", module: rStudiesSlugAnalysis },
+  { path: "/api/studies/{slug}/contact", module: rStudiesSlugContact },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
   { path: "/api/studies/{slug}/archive", module: rStudiesSlugArchive },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },

@@ -3,6 +3,8 @@ import { isAppError } from "@/lib/errors";
 import { previewEntry } from "@/lib/studies/entry";
 import { JoinFrame, JoinProblem } from "@/components/join/join-frame";
 import { JoinSignIn } from "@/components/join/join-sign-in";
+import { TeamContact } from "@/components/annotate/team-contact";
+import { contactByEntryToken } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Join a study", robots: { index: false, follow: false } };
 
@@ -14,6 +16,8 @@ export const metadata: Metadata = { title: "Join a study", robots: { index: fals
 export default async function JoinPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await params;
   const query = await searchParams;
+  // whom a refused participant writes to: the study's contact, when the link names a study
+  const contact = await contactByEntryToken(token);
   let preview;
   try {
     preview = await previewEntry(token, query);
@@ -23,7 +27,7 @@ export default async function JoinPage({ params, searchParams }: { params: Promi
     const title = error.code === "INVALID" ? "This study link is not complete" : error.code === "NOT_FOUND" ? "This study link does not work" : "You cannot join this study now";
     return (
       <JoinFrame title={title}>
-        <JoinProblem message={error.message} issues={error.code === "INVALID" ? issues : []} />
+        <JoinProblem message={error.message} issues={error.code === "INVALID" ? issues : []} contact={contact} />
       </JoinFrame>
     );
   }
@@ -35,7 +39,15 @@ export default async function JoinPage({ params, searchParams }: { params: Promi
       <p className="mb-4 text-sm text-slate-600">
         {preview.returning ? "Welcome back" : "Welcome"}, {who}. {preview.returning ? "Your work so far is saved; you continue where you left off." : "No password is needed: this link is your way in, on any device."}
       </p>
-      <JoinSignIn credentials={{ entryToken: token, query: search.toString() }} next={`/s/${preview.study.slug}`} />
+      <JoinSignIn
+        credentials={{ entryToken: token, query: search.toString() }}
+        next={`/s/${preview.study.slug}`}
+        help={
+          <>
+            If this keeps failing, please <TeamContact contact={contact} studyTitle={preview.study.title} />.
+          </>
+        }
+      />
     </JoinFrame>
   );
 }

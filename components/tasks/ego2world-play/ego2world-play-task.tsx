@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { usePlay } from "@/lib/client/play";
-import { NOTE_CONFIDENCES, NOTE_SOURCES, type Note, type NoteField } from "@/lib/ego2world/notes";
+import { NOTE_CONFIDENCES, NOTE_SOURCES, type Note, type NoteField } from "@/lib/tasks/ego2world-play/notes";
 import type { Ego2worldAction } from "@/lib/tasks/ego2world-play";
 import type { TrajectoryPayload } from "@/lib/validations/annotate";
 import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";

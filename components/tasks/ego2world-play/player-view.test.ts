@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyEgoDraft } from "@/lib/ego2world/notes";
+import { emptyEgoDraft } from "@/lib/tasks/ego2world-play/notes";
 import { areaName, composeAction, ego2worldAnswerOf, ego2worldMissing, notesToPrefill, pickerOptions, type PlayView } from "@/components/tasks/ego2world-play/player-view";
 
 const view: PlayView = {

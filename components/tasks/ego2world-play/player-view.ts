@@ -1,4 +1,4 @@
-import { GONE_AREA, HAND_AREA, emptyEgoDraft, isEgoDraft, type EgoDraft, type Note } from "@/lib/ego2world/notes";
+import { GONE_AREA, HAND_AREA, emptyEgoDraft, isEgoDraft, type EgoDraft, type Note } from "@/lib/tasks/ego2world-play/notes";
 import type { Ego2worldView } from "@/lib/tasks/ego2world-play";
 
 /**

@@ -1,7 +1,7 @@
 import { letterOf } from "@/components/tasks/shared/types";
 import { ZoomImage } from "@/components/review/zoom-image";
-import { ChangeChips, FactChips } from "@/components/tasks/shared/change-chips";
-import { SemanticNote } from "@/components/tasks/shared/enact-key";
+import { ChangeChips, FactChips } from "@/components/tasks/shared/enact/change-chips";
+import { SemanticNote } from "@/components/tasks/shared/enact/semantic-note";
 
 /**
  * ENACT forward's answer key for reviewers, from the kind's reviewView (lib/tasks/enact-forward/index.ts):

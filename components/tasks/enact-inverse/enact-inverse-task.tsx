@@ -2,11 +2,12 @@
 
 import type { EnactInversePublic } from "@/lib/tasks/enact-inverse";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { TaskDndProvider } from "@/components/tasks/shared/dnd";
+import { TaskDndProvider } from "@/components/tasks/shared/enact/dnd";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
-import { CandidateTile, DragPreviewLayer, FilledCount, LibraryDropZone, OrderingHint, SlotBox } from "@/components/tasks/shared/ordering";
+import { CandidateTile, DragPreviewLayer, FilledCount, LibraryDropZone, OrderingHint, SlotBox } from "@/components/tasks/shared/enact/ordering";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
-import { letterOf, stepSquareCss, type TaskUiProps } from "@/components/tasks/shared/types";
+import { letterOf, type TaskUiProps } from "@/components/tasks/shared/types";
+import { stepSquareCss } from "@/components/tasks/shared/enact/layout";
 
 /**
  * ENACT inverse world modeling, as in the paper's interface: the ordered observations as

@@ -1,7 +1,7 @@
-import type { EsiSection } from "@/lib/esi/figures";
-import type { CountMetric, TrajectorySummary } from "@/lib/esi/metrics";
+import type { EsiSection } from "@/lib/tasks/esi-explore/figures";
+import type { CountMetric, TrajectorySummary } from "@/lib/tasks/esi-explore/metrics";
 import type { CalibrationResult } from "@/lib/dashboard/calibration";
-import { conditionLabel } from "@/lib/esi/conditions";
+import { conditionLabel } from "@/lib/tasks/esi-explore/conditions";
 import { MetricLineChart } from "@/components/charts/line-chart";
 import { ReliabilityDiagram } from "@/components/charts/reliability-diagram";
 import { CsvDownload } from "@/components/charts/csv-download";
@@ -9,7 +9,7 @@ import { count, fixed, pct, pctInterval } from "@/components/dashboard/format";
 import type { KindDashboardSection } from "@/components/tasks/shared/dashboard-section";
 
 /**
- * The ESI-Bench section of the study dashboard (lib/esi/figures.ts): always split by condition.
+ * The ESI-Bench section of the study dashboard (lib/tasks/esi-explore/figures.ts): always split by condition.
  * Accuracy in the shape of the paper's table (people beside each imported model run), the
  * trajectory measures of active exploration, per person, calibration of final and intermediate
  * confidence with confidence against step, and the researchers' step labels with their alpha.

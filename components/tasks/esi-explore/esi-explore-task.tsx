@@ -7,9 +7,10 @@ import { useTaskKeys } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
 import { CONDITION_TITLES, type EsiItemView, type EsiPlayView } from "@/components/tasks/esi-explore/esi-view";
 import { usePlay, type PlayAck } from "@/lib/client/play";
-import { ACTION_KEYS, ACTION_WORDS, MOVE_ACTIONS, OBJECT_ACTIONS, OBJECT_ACTION_NAMES, TURN_ACTIONS, actionOfKey, describeAction, type ActionName, type ObjectAction } from "@/lib/esi/actions";
-import { isEsiDraft, type EsiDraft, type EsiDraftChoice } from "@/lib/esi/belief";
+import { ACTION_KEYS, ACTION_WORDS, MOVE_ACTIONS, OBJECT_ACTIONS, OBJECT_ACTION_NAMES, TURN_ACTIONS, actionOfKey, describeAction, type ActionName, type ObjectAction } from "@/lib/tasks/esi-explore/actions";
+import { isEsiDraft, type EsiDraft, type EsiDraftChoice } from "@/lib/tasks/esi-explore/belief";
 import type { TrajectoryPayload } from "@/lib/validations/annotate";
+import { StudyContactHint } from "@/components/annotate/study-contact-context";
 
 /**
  * The ESI-Bench player (`esi-explore`). Active condition: the current view large, the action
@@ -95,6 +96,8 @@ function PlayError({ message, onRetry }: { message: string | null; onRetry: () =
         <button type="button" onClick={onRetry} className="mt-4 h-9 rounded-md bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700">
           Try again
         </button>
+        {/* whom "tell the research team" means: the study's contact (the session provides it) */}
+        <StudyContactHint className="mt-3 text-xs text-amber-900" />
       </div>
     </div>
   );

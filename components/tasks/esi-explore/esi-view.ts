@@ -1,4 +1,4 @@
-import { choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing, isEsiDraft, type EsiDraft, type EsiOptions } from "@/lib/esi/belief";
+import { choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing, isEsiDraft, type EsiDraft, type EsiOptions } from "@/lib/tasks/esi-explore/belief";
 
 /**
  * What the ESI player gets (no server code): the item's public view (lib/tasks/esi-explore/index.ts

@@ -1,7 +1,7 @@
 import type { Shortcut } from "@/components/tasks/shared/types";
-import { ACTION_KEYS, ACTION_WORDS, type ActionName } from "@/lib/esi/actions";
+import { ACTION_KEYS, ACTION_WORDS, type ActionName } from "@/lib/tasks/esi-explore/actions";
 
-/** ESI-Bench's movement keys, from the table its key handler reads (lib/esi/actions.ts). */
+/** ESI-Bench's movement keys, from the table its key handler reads (lib/tasks/esi-explore/actions.ts). */
 const moves: Shortcut[] = (Object.entries(ACTION_KEYS) as Array<[ActionName, { key: string; label: string }]>).map(([name, shortcut]) => ({
   keys: shortcut.label,
   action: ACTION_WORDS[name].toLowerCase(),

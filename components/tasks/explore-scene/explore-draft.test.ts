@@ -7,7 +7,7 @@ import { describeEvent } from "@/components/replay/describe-event";
 import { trajectoryPayloadSchemas } from "@/lib/validations/annotate";
 
 function draftOf(events: Array<{ type: string; payload: Record<string, unknown> }>): ExploreDraft {
-  return replayItemEvents(0, events, emptyExploreDraft()).answer as ExploreDraft;
+  return replayItemEvents(events, emptyExploreDraft()).answer as ExploreDraft;
 }
 const add = (object: number, category: string, description = "") => ({ type: "scene_object_added", payload: { object, category, description, via: "click" } });
 const relate = (subject: number, relation: string, object: number) => ({ type: "relation_added", payload: { subject, relation, object, via: "click" } });

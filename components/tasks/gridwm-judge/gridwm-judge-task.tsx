@@ -3,7 +3,8 @@
 import { useEffect, useRef } from "react";
 import { GRIDWM_ACTION_WORDS, type GridwmAction, type Verdict } from "@/lib/tasks/shared/gridwm/common";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { frameCrop, STORYBOARD_FRAMES, type JudgeView } from "@/components/tasks/shared/gridwm";
+import { useJudgeActions } from "@/components/tasks/gridwm-judge/actions";
+import { frameCrop, STORYBOARD_FRAMES, type JudgeView } from "@/components/tasks/shared/gridwm/views";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel } from "@/components/tasks/shared/panel";
 import { useTaskKeys, viaOf } from "@/components/tasks/shared/task-keys";
@@ -24,9 +25,8 @@ const VERDICT_OPTIONS: Array<{ verdict: Verdict; key: string; hint: string }> = 
 export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
   const item = view as JudgeView;
   const verdict = useAnnotationStore((s) => ((s.answer as { verdict?: Verdict } | null)?.verdict ?? null));
-  const judge = useAnnotationStore((s) => s.judge);
+  const { judge, zoomFrame } = useJudgeActions();
   const zoom = useAnnotationStore((s) => s.zoom);
-  const zoomFrame = useAnnotationStore((s) => s.zoomFrame);
   const frame = useAnnotationStore((s) => s.frame);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   useTaskKeys((key) => {
@@ -150,7 +150,7 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
 function FrameLightbox({ storyboard, frame }: { storyboard: string; frame: number }) {
   const zoomed = useAnnotationStore((s) => s.zoomed);
   const closeZoom = useAnnotationStore((s) => s.closeZoom);
-  const zoomFrame = useAnnotationStore((s) => s.zoomFrame);
+  const { zoomFrame } = useJudgeActions();
   const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (zoomed !== storyboard) return;

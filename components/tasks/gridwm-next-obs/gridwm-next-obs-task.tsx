@@ -1,8 +1,9 @@
 "use client";
 
 import type { Letter } from "@/lib/tasks/shared/gridwm/common";
+import { useChoose } from "@/components/tasks/gridwm-next-obs/actions";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import { CHOICE_LETTERS, letterOfKey, type NextObsView } from "@/components/tasks/shared/gridwm";
+import { CHOICE_LETTERS, letterOfKey, type NextObsView } from "@/components/tasks/shared/gridwm/views";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { useTaskKeys, viaOf } from "@/components/tasks/shared/task-keys";
@@ -17,7 +18,7 @@ import type { SlotNote, TaskUiProps } from "@/components/tasks/shared/types";
 export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
   const item = view as NextObsView;
   const choice = useAnnotationStore((s) => ((s.answer as { choice?: Letter } | null)?.choice ?? null));
-  const choose = useAnnotationStore((s) => s.choose);
+  const choose = useChoose();
   const zoom = useAnnotationStore((s) => s.zoom);
   useTaskKeys((key) => {
     const letter = letterOfKey(key);
@@ -88,7 +89,7 @@ function noteClass(note: SlotNote): string {
 }
 
 function CandidateChoice({ letter, index, src, selected, note }: { letter: Letter; index: number; src: string; selected: boolean; note: SlotNote | null }) {
-  const choose = useAnnotationStore((s) => s.choose);
+  const choose = useChoose();
   const zoom = useAnnotationStore((s) => s.zoom);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   return (
@@ -131,7 +132,7 @@ function CandidateChoice({ letter, index, src, selected, note }: { letter: Lette
 
 /** The release's composite image (letters drawn in) with four letter buttons under it. */
 function CompositeChoice({ item, choice, notes }: { item: NextObsView; choice: Letter | null; notes?: Array<SlotNote | null> }) {
-  const choose = useAnnotationStore((s) => s.choose);
+  const choose = useChoose();
   const zoom = useAnnotationStore((s) => s.zoom);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   return (

@@ -17,8 +17,9 @@ import {
   type SceneDraft,
   type SceneObjectType,
 } from "@/lib/tasks/shared/gridwm/scene-form";
+import { useEditScene } from "@/components/tasks/gridwm-scene-json/actions";
 import { useAnnotationStore } from "@/components/annotate/annotation-store-provider";
-import type { SceneView } from "@/components/tasks/shared/gridwm";
+import type { SceneView } from "@/components/tasks/shared/gridwm/views";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
 import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { useTaskKeys, viaOf } from "@/components/tasks/shared/task-keys";
@@ -56,7 +57,7 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
   const item = view as SceneView;
   const stored = useAnnotationStore((s) => s.answer);
   const draft: SceneDraft = isSceneDraft(stored) ? stored : initialSceneDraft(item);
-  const editScene = useAnnotationStore((s) => s.editScene);
+  const editScene = useEditScene();
   const zoom = useAnnotationStore((s) => s.zoom);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   const [tool, setTool] = useState<"agent" | "object">("agent");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { miniEpisode } from "@/lib/ego2world/__fixtures__/mini-episode";
+import { miniEpisode } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode";
 import { miniEpisodeItem } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode-item";
-import { scoreEpisode, type EpisodeAnswer } from "@/lib/ego2world/metrics";
+import { scoreEpisode, type EpisodeAnswer } from "@/lib/tasks/ego2world-play/metrics";
 import { agentDifferences, ego2worldFigures, egoRow, playBelief, taskTimes, unitsOf, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import { ego2worldItemSchema } from "@/lib/tasks/ego2world-play";
 

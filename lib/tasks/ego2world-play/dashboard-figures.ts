@@ -1,7 +1,7 @@
-import { compileRules, runAction } from "@/lib/ego2world/engine";
-import { meanOf, replanCount, type EpisodeAnswer, type EpisodeScore } from "@/lib/ego2world/metrics";
-import { applyNoteEvent, beliefAccuracy, type Note } from "@/lib/ego2world/notes";
-import type { World } from "@/lib/ego2world/world";
+import { compileRules, runAction } from "@/lib/tasks/ego2world-play/engine";
+import { meanOf, replanCount, type EpisodeAnswer, type EpisodeScore } from "@/lib/tasks/ego2world-play/metrics";
+import { applyNoteEvent, beliefAccuracy, type Note } from "@/lib/tasks/ego2world-play/notes";
+import type { World } from "@/lib/tasks/ego2world-play/world";
 import { ego2worldActionSchema, episodeSpec, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
 import { pairedBootstrapDifference, type PairedDifference } from "@/lib/stats/paired-bootstrap";
 import { mulberry32 } from "@/lib/stats/rng";

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { ego2worldFigures, playBelief, taskTimes, type Ego2worldFigures, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { KindDashboard } from "@/lib/tasks/types";
-import type { EpisodeAnswer, EpisodeScore } from "@/lib/ego2world/metrics";
+import type { EpisodeAnswer, EpisodeScore } from "@/lib/tasks/ego2world-play/metrics";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import type { ModelRunSummary } from "@/lib/models/types";
 import { ego2worldKeySchema, ego2worldPublicSchema, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";

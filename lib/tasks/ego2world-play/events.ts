@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { applyEgoEvent, isEgoDraft, NOTE_CONFIDENCES, NOTE_FIELDS, NOTE_SOURCES } from "@/lib/ego2world/notes";
+import { applyEgoEvent, isEgoDraft, NOTE_CONFIDENCES, NOTE_FIELDS, NOTE_SOURCES } from "@/lib/tasks/ego2world-play/notes";
 import { numberField, pointerVia, viaSuffix } from "@/lib/tasks/shared/event-fields";
 import type { KindEvents } from "@/lib/tasks/types";
 
 const payloadSchemas = {
   /**
-   * Ego2World (lib/ego2world/notes.ts): one row of the person's notes (their belief graph) added,
+   * Ego2World (lib/tasks/ego2world-play/notes.ts): one row of the person's notes (their belief graph) added,
    * one field edited, a row removed; `via` "auto" for rows pre-filled from what the person saw.
    * `episode_finished`: the server said every task is done.
    */

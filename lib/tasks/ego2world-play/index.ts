@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { compileRules, goalHolds, runAction, type Engine } from "@/lib/ego2world/engine";
-import { aggregateEpisodeScores, playTasks, scoreEpisode, type EpisodeAnswer, type EpisodeScore, type EpisodeSpec } from "@/lib/ego2world/metrics";
-import { observe, type SeenObject } from "@/lib/ego2world/observe";
-import { normaliseAction } from "@/lib/ego2world/syntax";
-import { validateEpisode } from "@/lib/ego2world/validate";
-import { cloneWorld, type World } from "@/lib/ego2world/world";
+import { compileRules, goalHolds, runAction, type Engine } from "@/lib/tasks/ego2world-play/engine";
+import { aggregateEpisodeScores, playTasks, scoreEpisode, type EpisodeAnswer, type EpisodeScore, type EpisodeSpec } from "@/lib/tasks/ego2world-play/metrics";
+import { observe, type SeenObject } from "@/lib/tasks/ego2world-play/observe";
+import { normaliseAction } from "@/lib/tasks/ego2world-play/syntax";
+import { validateEpisode } from "@/lib/tasks/ego2world-play/validate";
+import { cloneWorld, type World } from "@/lib/tasks/ego2world-play/world";
 import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, MetricSpec, PlayContext, PlayedStep, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
 
@@ -13,7 +13,7 @@ import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, Metri
  * episode of an executable symbolic kitchen. The hidden world, its rules and skills and the tasks'
  * goals and references are the key; the server runs the world (`interactive`), the person sees
  * only the current area's image, the objects there, the hand, a change summary and the feedback
- * line. Scored like the paper's agents (lib/ego2world/metrics.ts): TSR, TCR, F1, WSR, validity.
+ * line. Scored like the paper's agents (lib/tasks/ego2world-play/metrics.ts): TSR, TCR, F1, WSR, validity.
  */
 
 export const EGO2WORLD_BENCHMARK = "Ego2World";
@@ -262,6 +262,7 @@ export const ego2worldAgreementEncodings: AgreementEncoding<Ego2worldAnswer>[] =
     id: "task-success-nominal",
     label: "Each task a unit, nominal: goal reached or not",
     level: "nominal",
+    unitNoun: "task",
     needsContext: true,
     units: (_answer, context) => (context && isEpisodeScore(context.score) ? context.score.tasks.map((task) => ({ unit: `task-${task.id}`, value: task.success ? "success" : "fail" })) : []),
   },

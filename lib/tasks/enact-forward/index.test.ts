@@ -7,6 +7,7 @@ import {
   type EnactForwardKey,
   type EnactForwardPublic,
 } from "@/lib/tasks/enact-forward";
+import { parseEnactModelAnswer } from "@/lib/tasks/shared/enact/common";
 import type { TaskItem } from "@/lib/tasks/types";
 
 function item(pub: EnactForwardPublic, key: EnactForwardKey): TaskItem<EnactForwardPublic, EnactForwardKey> {
@@ -140,17 +141,51 @@ describe("enact-forward verifier", () => {
     // Longer [1, 2, 2, 0]: P0 = {+A}, P1 = {+B}, P2 = {}, P3 = {+C}; best alignment (0,0), (1,1),
     // (2,3) = 3 pairs; PA = 3 / max(3, 4) = 0.75, so correctPairs = 0.75 * L = 2.25
     expect(scoreEnactForward({ order: [1, 2, 2, 0] }, key)).toMatchObject({ accepted: false, correctPairs: 2.25, L: 3 });
-    // an out-of-range index leaves both steps around it undefined: [1, 9, 0] has P0 = {+A} only
-    expect(scoreEnactForward({ order: [1, 9, 0] }, key)).toMatchObject({ accepted: false, correctPairs: 1 });
   });
 
-  it("never accepts a non-permutation of the right length, but counts its passing steps", () => {
-    // [1, 2, 2]: P0 = {+A}, P1 = {+B}, P2 = {}: steps 0 and 1 pass
+  it("counts the passing steps of a non-permutation of the right length", () => {
+    // [1, 2, 2]: P0 = {+A}, P1 = {+B}, P2 = {}: steps 0 and 1 pass, step 2 ({+C}) does not
     const key: EnactForwardKey = {
       order: [1, 2, 0],
       states: { initial: [], candidates: [["A", "B", "C"], ["A"], ["A", "B"]] },
     };
     expect(scoreEnactForward({ order: [1, 2, 2] }, key)).toMatchObject({ accepted: false, exact: false, correctPairs: 2 });
+  });
+});
+
+/**
+ * Model outputs the released verifier (mll-lab-nu/ENACT enact/core/evaluators.py, verify_forward)
+ * reads in ways an annotator's permutation never needs, worked by hand from its code: labels are
+ * 1-based indices into its reconstructed storyboard, whose entry 0 is the current (initial)
+ * observation; an index past its end raises IndexError inside the try around the per-step checks
+ * (semantic_match False, pairwise 0, in either length branch); semantic acceptance asks equal
+ * length and every C_i within the predicted diff, not a permutation.
+ */
+describe("enact-forward as the released verify_forward reads model outputs", () => {
+  // Open, then close: the state after the second action is the initial one. Candidates [open, closed].
+  const returnKey: EnactForwardKey = { order: [0, 1], states: { initial: ["Closed(box)"], candidates: [["Open(box)"], ["Closed(box)"]] } };
+
+  it("reads label 0 as the initial observation: '1 0' (the fallback's labels) is accepted where the second state equals the first", () => {
+    const answer = parseEnactModelAnswer("1 0", 2)!;
+    expect(answer).toEqual({ order: [0, -1] });
+    // storyboard [initial, open, closed]; labels [1, 0] give initial -> open -> initial: {+Open,-Closed}, {-Open,+Closed}
+    expect(scoreEnactForward(answer, returnKey)).toEqual({ accepted: true, exact: false, correctPairs: 2, L: 2, semanticAvailable: true });
+  });
+
+  it("accepts a non-permutation whose every step reproduces the visible change (the release checks no permutation)", () => {
+    // graspKey's look-alike frames: labels [2, 3, 2] put r0, r1, r0: diffs {+Grasp,+At(p1)}, {-Grasp}, {+Grasp}
+    const answer = parseEnactModelAnswer("2, 3, 2", 3)!;
+    expect(answer).toEqual({ order: [1, 2, 1] });
+    expect(scoreEnactForward(answer, graspKey)).toEqual({ accepted: true, exact: false, correctPairs: 3, L: 3, semanticAvailable: true });
+  });
+
+  it("scores 0 for a label past the storyboard, whatever the other steps (IndexError inside the release's try)", () => {
+    const key: EnactForwardKey = { order: [1, 2, 0], states: { initial: [], candidates: [["A", "B", "C"], ["A"], ["A", "B"]] } };
+    // '2 3 9': labels 2 and 3 alone would pass steps 0 and 1
+    expect(scoreEnactForward(parseEnactModelAnswer("2 3 9", 3)!, key)).toEqual({ accepted: false, exact: false, correctPairs: 0, L: 3, semanticAvailable: true });
+    // another length: the alignment's try as well
+    expect(scoreEnactForward(parseEnactModelAnswer("2 3 1 9", 3)!, key)).toMatchObject({ accepted: false, correctPairs: 0 });
+    expect(scoreEnactForward({ order: [1, 9, 0] }, key)).toMatchObject({ accepted: false, correctPairs: 0 });
   });
 });
 

@@ -6,6 +6,7 @@ import {
   contradicts,
   enactAgentContract,
   enactAgreementEncodings,
+  enactDashboardWords,
   enactMetrics,
   enactOrderAnswerSchema,
   enactOrderAnswerSchemaFor,
@@ -98,20 +99,21 @@ export function referenceVisibleChanges(key: EnactForwardKey): Set<string>[] | n
  * -1 = states.initial; the predicted change C~_i is their full diff (hidden facts included, as
  * the authors' `partial_diff=False`). Step i passes when C_i is a subset of C~_i and C~_i does
  * not contradict C_i. Hidden facts are out of both checks: the person cannot see them.
+ *
+ * Model outputs as the released verify_forward reads them: its storyboard holds the initial
+ * observation at label 0 and the candidates at labels 1..n, so an index -1 (a label 0) puts the
+ * initial observation there; an index past the candidates raises IndexError inside the release's
+ * try around every per-step check, which leaves the item no pair (either length).
  */
 export function scoreEnactForward(answer: EnactOrderAnswer, key: EnactForwardKey): EnactScore {
   const reference = referenceVisibleChanges(key);
   if (!key.states || !reference) return scoreByIndex(key.order, answer.order);
   const { initial, candidates } = key.states;
-  const predictedStates = [initial, ...answer.order.map((value) => {
-    const index = candidateIndex(value, candidates.length);
-    return index === null ? null : candidates[index];
-  })];
-  const predictedSteps = answer.order.map((_, k) => {
-    const before = predictedStates[k];
-    const after = predictedStates[k + 1];
-    return before && after ? stateDiff(before, after) : null;
-  });
+  if (answer.order.some((value) => value !== -1 && candidateIndex(value, candidates.length) === null)) {
+    return { accepted: false, exact: false, correctPairs: 0, L: key.order.length, semanticAvailable: true };
+  }
+  const predictedStates = [initial, ...answer.order.map((value) => (value === -1 ? initial : candidates[value]))];
+  const predictedSteps = answer.order.map((_, k) => stateDiff(predictedStates[k], predictedStates[k + 1]));
   return scoreOrder<Set<string>>({
     referenceOrder: key.order,
     answerOrder: answer.order,
@@ -159,6 +161,9 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
+  dashboardWords: enactDashboardWords,
+  // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
+  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 
@@ -181,5 +186,6 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
     };
   },
 
+  keyAnswer: (key) => ({ order: [...key.order] }),
   parseModelAnswer: (raw, item) => parseEnactModelAnswer(raw, item?.key.order.length),
 };

@@ -8,6 +8,7 @@ import {
   type EnactInverseKey,
   type EnactInversePublic,
 } from "@/lib/tasks/enact-inverse";
+import { parseEnactModelAnswer } from "@/lib/tasks/shared/enact/common";
 import type { TaskItem } from "@/lib/tasks/types";
 
 /**
@@ -94,6 +95,42 @@ describe("enact-inverse verifier", () => {
     // [2, 1] against cupKey: pred 0 = {+Grasp} fits F0 and F2, pred 1 = {-Grasp} fits F1:
     // alignment (0,0), (1,1) = 2 pairs of max(3, 2) -> correctPairs 2
     expect(scoreEnactInverse({ order: [2, 1] }, cupKey)).toMatchObject({ accepted: false, correctPairs: 2, L: 3 });
+  });
+});
+
+/**
+ * Model outputs the released verifier (mll-lab-nu/ENACT enact/core/evaluators.py, verify_inverse)
+ * reads in ways an annotator's permutation never needs, worked by hand from its code: a label l is
+ * action l - 1; labels outside 1..L give no action and are dropped (`0 <= action_idx < len`), the
+ * rest closing up, while equal_length is still judged on the labels given; semantic acceptance asks
+ * as many actions as steps, each within its step's F_i, not a permutation; answers of another
+ * length align with the pair rule C_i within C~_j or C~_j within F_i (C_i the reference action's
+ * change set).
+ */
+describe("enact-inverse as the released verify_inverse reads model outputs", () => {
+  it("accepts a non-permutation whose every action fits its step: '1 2 1' on cupKey (a0 and a2 both grasp)", () => {
+    const answer = parseEnactModelAnswer("1 2 1", 3)!;
+    expect(answer).toEqual({ order: [0, 1, 0] });
+    expect(scoreEnactInverse(answer, cupKey)).toEqual({ accepted: true, exact: false, correctPairs: 3, L: 3, semanticAvailable: true });
+  });
+
+  it("drops a label 0 and closes up the rest: '0 1 2' checks a0 at step 0 and a1 at step 1 (2 of 3, not accepted)", () => {
+    const answer = parseEnactModelAnswer("0 1 2", 3)!;
+    expect(answer).toEqual({ order: [-1, 0, 1] });
+    expect(scoreEnactInverse(answer, cupKey)).toEqual({ accepted: false, exact: false, correctPairs: 2, L: 3, semanticAvailable: true });
+    // a label past L likewise: '1 9 2' checks a0 at step 0 and a1 at step 1
+    expect(scoreEnactInverse(parseEnactModelAnswer("1 9 2", 3)!, cupKey)).toMatchObject({ accepted: false, correctPairs: 2 });
+  });
+
+  it("aligns the labels left after dropping, over their own count: '0 1 2 3' is a0 a1 a2 against 3 steps, dp 3 / max(3, 3)", () => {
+    expect(scoreEnactInverse(parseEnactModelAnswer("0 1 2 3", 3)!, cupKey)).toEqual({ accepted: false, exact: false, correctPairs: 3, L: 3, semanticAvailable: true });
+  });
+
+  it("aligns with the release's second rule: the reference action's changes within the predicted action's", () => {
+    // a1 = {+A, +B} holds a0 = {+A} but is not within F0 = {+A, +D}; [1, 1, 1] (three labels for two steps):
+    // C~_j within F_i only at i = 1 (dp 1); with C_0 within C~_0 too, (0,0), (1,1) (dp 2): 2 / max(2, 3) of L 2
+    const key: EnactInverseKey = { order: [0, 1], changes: [["+A"], ["+A", "+B"]], stepChanges: [["+A", "+D"], ["+A", "+B"]] };
+    expect(scoreEnactInverse({ order: [1, 1, 1] }, key).correctPairs).toBeCloseTo((2 * 2) / 3, 12);
   });
 });
 

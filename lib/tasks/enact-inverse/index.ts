@@ -7,6 +7,7 @@ import {
   contradicts,
   enactAgentContract,
   enactAgreementEncodings,
+  enactDashboardWords,
   enactMetrics,
   enactOrderAnswerSchema,
   enactOrderAnswerSchemaFor,
@@ -91,20 +92,27 @@ type InverseItem = TaskItem<EnactInversePublic, EnactInverseKey>;
  * there, C~_i = changes[answer.order[i]]; step i passes when C~_i is a subset of F_i =
  * stepChanges[i] and does not contradict it (the authors' equal-length check; their code does
  * not force the chosen action to describe the step's visible changes).
+ *
+ * Model outputs as the released verify_inverse reads them: an index outside the candidates (a
+ * label 0, or one past L) names no action and is dropped, the actions after it closing up, while
+ * the answer's length is still that of the labels given (so such an answer of L labels is checked
+ * step by step and never accepted). Answers of another length align with the release's pair rule:
+ * C~_j within F_i, or the reference action's own change set C_i = changes[key.order[i]] within
+ * C~_j.
  */
 export function scoreEnactInverse(answer: EnactOrderAnswer, key: EnactInverseKey): EnactScore {
   const { changes, stepChanges } = key;
   if (!changes || !stepChanges) return scoreByIndex(key.order, answer.order);
   const full = stepChanges.map((set) => new Set(set));
-  const predictedSteps = answer.order.map((value) => {
-    const index = candidateIndex(value, changes.length);
-    return index === null ? null : changes[index];
-  });
-  return scoreOrder<string[]>({
+  const actionSets = changes.map((set) => new Set(set));
+  const predictedSteps = answer.order.filter((value) => candidateIndex(value, changes.length) !== null);
+  const withinStep = (i: number, predicted: number | null) => predicted !== null && isSubset(changes[predicted], full[i]) && !contradicts(changes[predicted], full[i]);
+  return scoreOrder<number>({
     referenceOrder: key.order,
     answerOrder: answer.order,
     predictedSteps,
-    passes: (i, predicted) => predicted !== null && isSubset(predicted, full[i]) && !contradicts(predicted, full[i]),
+    passes: withinStep,
+    alignPasses: (i, predicted) => predicted !== null && (isSubset(changes[key.order[i]], actionSets[predicted]) || withinStep(i, predicted)),
     semanticAvailable: true,
   });
 }
@@ -141,6 +149,9 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
   correct: (score) => score.accepted,
   aggregate: aggregateEnact,
   metrics: enactMetrics,
+  dashboardWords: enactDashboardWords,
+  // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
+  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 
@@ -161,5 +172,6 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
     };
   },
 
+  keyAnswer: (key) => ({ order: [...key.order] }),
   parseModelAnswer: (raw, item) => parseEnactModelAnswer(raw, item?.key.order.length),
 };

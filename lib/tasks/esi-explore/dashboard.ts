@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { confidenceToProbability } from "@/lib/esi/confidence";
-import { effectiveCondition, isEsiCondition } from "@/lib/esi/conditions";
-import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/esi/figures";
-import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/esi/metrics";
-import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/esi/step-labels";
+import { confidenceToProbability } from "@/lib/tasks/esi-explore/confidence";
+import { effectiveCondition, predictionCondition } from "@/lib/tasks/esi-explore/conditions";
+import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
+import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/tasks/esi-explore/metrics";
+import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/tasks/esi-explore/step-labels";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
 import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { AGENT_RUN_PREFIX, isAgentRun } from "@/lib/dashboard/agents";
@@ -13,7 +13,7 @@ import type { KindDashboard } from "@/lib/tasks/types";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 
 /**
- * Loads a study's ESI-Bench answers for the dashboard (lib/esi/figures.ts computes the figures):
+ * Loads a study's ESI-Bench answers for the dashboard (lib/tasks/esi-explore/figures.ts computes the figures):
  * non-practice `esi-explore` items, their non-practice responses with the assignment's condition
  * (none: active), the hidden episode trace (viewpoints and contrastive states visited), the
  * recorded steps, the belief events and the researchers' step labels (answers given for the
@@ -23,7 +23,6 @@ import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
  */
 
 export const ESI_KIND = "esi-explore";
-const CONDITION_IN_NAME = /\b(passive-single|passive-multi|passive-gt|active)\b/;
 
 
 
@@ -173,9 +172,8 @@ export async function loadEsiSection(
   const models: ModelAnswer[] = predictions.map((prediction) => {
     const runName = runNames.get(prediction.runId)!;
     const item = itemById.get(prediction.itemId)!;
-    const answer = (prediction.answer ?? {}) as { condition?: unknown; steps?: unknown };
-    const named = CONDITION_IN_NAME.exec(runName)?.[1];
-    const condition = typeof answer.condition === "string" && isEsiCondition(answer.condition) ? answer.condition : (named ?? "unspecified");
+    const answer = (prediction.answer ?? {}) as { steps?: unknown };
+    const condition = predictionCondition(prediction.answer, runName) ?? "unspecified";
     // runs of one model in several conditions ("GPT-5 [active]", "GPT-5 [passive-gt]") share its row group
     const model = modelName(runName);
     return {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { applyEsiEvent, isEsiDraft } from "@/lib/esi/belief";
+import { applyEsiEvent, isEsiDraft } from "@/lib/tasks/esi-explore/belief";
 import { numberField, viaSuffix } from "@/lib/tasks/shared/event-fields";
 import type { EventDescribeContext, KindEvents, RecordedEvent } from "@/lib/tasks/types";
 
 const payloadSchemas = {
   /**
-   * ESI-Bench (lib/esi/belief.ts): "my current answer" or its confidence changed while exploring;
+   * ESI-Bench (lib/tasks/esi-explore/belief.ts): "my current answer" or its confidence changed while exploring;
    * the whole belief (the answer so far: an option, a map of the parts answered so far, or null;
    * the confidence on the study's scale or null) and the play step it was made at
    */

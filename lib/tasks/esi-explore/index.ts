@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { actionKey, esiActionSchema, type EsiAction } from "@/lib/esi/actions";
-import { effectiveCondition, ESI_CONDITIONS, isEsiCondition, type EsiCondition } from "@/lib/esi/conditions";
-import { CANNOT_DO_THAT, esiGraphSchema, randomWalkStates, stateOf, stepGraph, viewpointOf, type EsiGraph } from "@/lib/esi/graph";
-import { DEFAULT_SIMULATOR_RETRIES, DEFAULT_SIMULATOR_TIMEOUT_MS, MAX_SIMULATOR_BUDGET_MS, startSimulatorEpisode, stepSimulatorEpisode, type SimulatorOptions } from "@/lib/esi/simulator-client";
+import { actionKey, esiActionSchema, type EsiAction } from "@/lib/tasks/esi-explore/actions";
+import { compareConditions, conditionLabel, effectiveCondition, ESI_CONDITIONS, isEsiCondition, predictionCondition, type EsiCondition } from "@/lib/tasks/esi-explore/conditions";
+import { CANNOT_DO_THAT, esiGraphSchema, randomWalkStates, stateOf, stepGraph, viewpointOf, type EsiGraph } from "@/lib/tasks/esi-explore/graph";
+import { DEFAULT_SIMULATOR_RETRIES, DEFAULT_SIMULATOR_TIMEOUT_MS, MAX_SIMULATOR_BUDGET_MS, startSimulatorEpisode, stepSimulatorEpisode, type SimulatorOptions } from "@/lib/tasks/esi-explore/simulator-client";
 import { isPlainObject, share } from "@/lib/tasks/shared/gridwm/common";
 import { viewField, viewObject } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, MetricSpec, PlayContext, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
@@ -157,6 +157,7 @@ export const esiAgreementEncodings: AgreementEncoding<EsiAnswer>[] = [
     id: "esi-part-nominal",
     label: "Each sub-question a unit, nominal on its answer",
     level: "nominal",
+    unitNoun: "sub-question",
     units: (answer) =>
       typeof answer.choice === "string"
         ? [{ unit: "", value: answer.choice }]
@@ -408,7 +409,7 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
   title: "ESI-Bench: explore, then answer",
   benchmark: ESI_BENCHMARK,
   defaultConfidenceScale: { scale: "PERCENT", reason: "ESI-Bench asks for confidence c in [0, 1] (App. E)" },
-  stepLabels: true,
+  replay: () => import("@/lib/tasks/esi-explore/replay").then((m) => m.replay),
   publicSchema: esiPublicSchema,
   keySchema: esiKeySchema,
   itemSchema: esiItemSchema,
@@ -479,6 +480,16 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
   },
 
   parseModelAnswer: parseEsiModelAnswer,
+  /**
+   * The paper's table has a column per condition (Table 2): an assignment without a condition is
+   * played actively; an imported prediction's condition is its answer's, else its run's name's.
+   */
+  conditions: {
+    ofAssignment: (condition) => effectiveCondition(condition) ?? condition,
+    ofPrediction: predictionCondition,
+    label: conditionLabel,
+    compare: compareConditions,
+  },
   settingsSchema: esiSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
   interactive: esiInteractive,
   agent: esiAgentContract,

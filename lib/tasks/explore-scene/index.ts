@@ -179,12 +179,12 @@ export type ExploreSceneScore = ExploreStructuredScore;
 type ExploreItem = TaskItem<ExploreScenePublic, ExploreSceneKey>;
 
 export const exploreMetrics: MetricSpec[] = [
-  { id: "S_obj", scale: "points", label: "S_obj (structured scorer)", type: "ratio", description: "Mean object-level score, 0-100: soft coverage of the annotated categories, one pass of mutual maxima over lemma/WordNet similarities (Yardstick's structured scorer, not the paper's Sentence-BERT)." },
-  { id: "S_att", scale: "points", label: "S_att (structured scorer)", type: "ratio", description: "Mean attribute score, 0-5: content-lemma recall of each annotated description in its matched candidate, 0 when unmatched (structured scorer, not the paper's LLM judge)." },
-  { id: "S_rel", scale: "points", label: "S_rel (structured scorer)", type: "ratio", description: "Mean relation score, 0-5: relation-word recall times object agreement over the annotated relations, 0 when unmatched (structured scorer)." },
-  { id: "S_uni", scale: "points", label: "S_uni (structured scorer)", type: "ratio", description: "Mean of 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100 (Eq. 1; structured scorer)." },
-  { id: "S_key", scale: "points", label: "S_key (structured scorer)", type: "ratio", description: "Mean key-state score, 0-5, over abnormal items (items with key states), each state against what the answer says of its object." },
-  { id: "S_abn", scale: "points", label: "S_abn (structured scorer)", type: "ratio", description: "Mean of 0.1 S_uni + 0.9 (20 S_key) over abnormal items." },
+  { id: "S_obj", scale: "points", range: [0, 100], label: "S_obj (structured scorer)", type: "ratio", description: "Mean object-level score, 0-100: soft coverage of the annotated categories, one pass of mutual maxima over lemma/WordNet similarities (Yardstick's structured scorer, not the paper's Sentence-BERT)." },
+  { id: "S_att", scale: "points", range: [0, 5], label: "S_att (structured scorer)", type: "ratio", description: "Mean attribute score, 0-5: content-lemma recall of each annotated description in its matched candidate, 0 when unmatched (structured scorer, not the paper's LLM judge)." },
+  { id: "S_rel", scale: "points", range: [0, 5], label: "S_rel (structured scorer)", type: "ratio", description: "Mean relation score, 0-5: relation-word recall times object agreement over the annotated relations, 0 when unmatched (structured scorer)." },
+  { id: "S_uni", scale: "points", range: [0, 100], label: "S_uni (structured scorer)", type: "ratio", description: "Mean of 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100 (Eq. 1; structured scorer)." },
+  { id: "S_key", scale: "points", range: [0, 5], label: "S_key (structured scorer)", type: "ratio", description: "Mean key-state score, 0-5, over abnormal items (items with key states), each state against what the answer says of its object." },
+  { id: "S_abn", scale: "points", range: [0, 100], label: "S_abn (structured scorer)", type: "ratio", description: "Mean of 0.1 S_uni + 0.9 (20 S_key) over abnormal items." },
   { id: "correctShare", label: "Share with S_uni >= 60 (Yardstick's threshold)", type: "proportion", description: "Share of answers with S_uni >= 60: Yardstick's calibration threshold, not the paper's." },
 ];
 
@@ -205,6 +205,7 @@ export const exploreAgreementEncodings: AgreementEncoding<ExploreSceneAnswer>[] 
     id: "object-presence-nominal",
     label: "Each annotated category a unit, nominal: present (matched by the structured scorer) or absent",
     level: "nominal",
+    unitNoun: "annotated object",
     needsContext: true,
     units(_answer, context) {
       if (!context || !isExploreScore(context.score)) return [];

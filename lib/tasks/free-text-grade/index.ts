@@ -60,10 +60,10 @@ export const freeTextGradeModule: TaskModule<GradePublic, GradeKey, GradeAnswer,
     exampleAnswer: () => ({ grade: 1 }),
   },
   score: (answer) => ({ grade: answer.grade }),
-  // a grade has no right value: nothing is "correct"
-  correct: () => false,
+  // a grade has no right value: no grade is right or wrong, so figures about correctness leave grades out (issue 34)
+  correct: () => null,
   aggregate: (scores) => ({ score: meanLlmMatch(scores.map((score) => score.grade)) }),
-  metrics: [{ id: "score", label: "LLM-Match (people)", type: "ratio", scale: "points", description: "mean of 100 (grade - 1) / 4 over the graders' grades" }],
+  metrics: [{ id: "score", label: "LLM-Match (people)", type: "ratio", scale: "points", range: [0, 100], description: "mean of 100 (grade - 1) / 4 over the graders' grades" }],
   headlineMetric: "score",
   agreementEncodings: [{ id: "grade-interval", label: "grade 1-5 (interval)", level: "interval", units: (answer) => [{ unit: "", value: answer.grade }] }],
   reviewView: (item) => ({ source: item.key.source }),

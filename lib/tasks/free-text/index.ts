@@ -120,7 +120,7 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
     const graded = rows.filter((row) => row.score.grade !== null).map((row) => row.score.grade!);
     return { score: meanLlmMatch(graded), graded: graded.length, ungraded: rows.length - graded.length };
   },
-  metrics: [{ id: "score", label: "LLM-Match", type: "ratio", scale: "points", description: "mean of 100 (grade - 1) / 4 over graded answers (OpenEQA); grades come with the answer or from the LLM judge's jobs" }],
+  metrics: [{ id: "score", label: "LLM-Match", type: "ratio", scale: "points", range: [0, 100], description: "mean of 100 (grade - 1) / 4 over graded answers (OpenEQA); grades come with the answer or from the LLM judge's jobs" }],
   headlineMetric: "score",
   agreementEncodings: [],
   keyAnswer: (key) => ({ text: key.answer }),

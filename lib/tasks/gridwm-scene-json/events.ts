@@ -17,6 +17,8 @@ const payloadSchemas = {
   }),
 } as const;
 
+export type SceneEditedPayload = z.infer<typeof payloadSchemas.scene_edited>;
+
 function describeSceneObject(value: unknown): string {
   const o = (value ?? {}) as { type?: unknown; color?: unknown; pos?: unknown; state?: unknown };
   const pos = Array.isArray(o.pos) ? ` at [${o.pos.join(", ")}]` : "";

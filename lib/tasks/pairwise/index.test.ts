@@ -24,6 +24,13 @@ describe("pairwise items", () => {
     expect(view).toContain('"playback":"once"');
   });
 
+  it("gives an answer to an item without a reference preference no correctness (null), not a wrong one (issue 34)", () => {
+    const pub = { a: {}, b: {}, dimensions: dims };
+    expect(pairwiseModule.correct(scorePairwise({ prefs: { quality: "b", physics: "tie" } }, {}, pub))).toBeNull();
+    expect(pairwiseModule.correct(scorePairwise({ prefs: { quality: "b", physics: "a" } }, { reference: { quality: "b", physics: "a" } }, pub))).toBe(true);
+    expect(pairwiseModule.correct(scorePairwise({ prefs: { quality: "a", physics: "a" } }, { reference: { quality: "b", physics: "a" } }, pub))).toBe(false);
+  });
+
   it("takes a complete answer only", () => {
     const schema = pairwiseAnswerSchemaFor(dims);
     expect(schema.safeParse({ prefs: { quality: "a", physics: "tie" } }).success).toBe(true);

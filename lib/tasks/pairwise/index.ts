@@ -161,6 +161,7 @@ export const pairwiseAgreementEncodings: AgreementEncoding<PairwiseAnswer>[] = [
     id: "dimension-ordinal",
     label: "Each dimension of an item a unit, ordinal (B < tie < A)",
     level: "ordinal",
+    unitNoun: "dimension",
     units: (answer) => Object.entries(answer.prefs).map(([unit, value]) => ({ unit, value: shareOfA(value) })),
   },
 ];
@@ -192,7 +193,8 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   },
   score: (answer, key, item) => scorePairwise(answer, key, item.public),
   /** every dimension as the reference; false without a reference (a preference has no right answer) */
-  correct: (score) => score.agree === 1,
+  // right when every dimension is answered as the reference; an item without a reference gives no correctness
+  correct: (score) => (score.agree === null ? null : score.agree === 1),
   aggregate: (scores) => aggregatePairwise(scores),
   metrics: pairwiseMetrics,
   headlineMetric: "agree",

@@ -35,6 +35,13 @@ describe("rating items", () => {
     expect(partial).toMatchObject({ items: { instruction: null, gravity: null, penetration: null }, total: 0, missing: 3, agree: null });
   });
 
+  it("gives an answer to an item without reference ratings no correctness (null), not a wrong one: calibration and per-annotator accuracy leave it out (issue 34)", () => {
+    const unreferenced = scoreRating({ ratings: { instruction: 3, gravity: "yes", penetration: "no" } }, {}, rubric);
+    expect(ratingModule.correct(unreferenced)).toBeNull();
+    const agreeing = scoreRating({ ratings: { instruction: 2, gravity: "yes", penetration: "no" } }, { reference: { instruction: 2, gravity: "yes", penetration: "no" } }, rubric);
+    expect(ratingModule.correct(agreeing)).toBe(true);
+  });
+
   it("takes from people only a complete answer of valid values", () => {
     const schema = ratingAnswerSchemaFor(rubric);
     expect(schema.safeParse({ ratings: { instruction: 3, gravity: "yes", penetration: "no" } }).success).toBe(true);

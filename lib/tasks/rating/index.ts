@@ -206,12 +206,14 @@ export const ratingAgreementEncodings: AgreementEncoding<RatingAnswer>[] = [
     id: "likert-ordinal",
     label: "Each Likert entry of an item a unit, ordinal",
     level: "ordinal",
+    unitNoun: "Likert rating",
     units: (answer) => Object.entries(answer.ratings).flatMap(([id, value]) => (typeof value === "number" ? [{ unit: id, value }] : [])),
   },
   {
     id: "check-nominal",
     label: "Each yes / no check of an item a unit, nominal",
     level: "nominal",
+    unitNoun: "check",
     units: (answer) => Object.entries(answer.ratings).flatMap(([id, value]) => (typeof value === "string" ? [{ unit: id, value }] : [])),
   },
 ];
@@ -251,7 +253,8 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   },
   score: (answer, key, item) => scoreRating(answer, key, item.public.rubric),
   /** all of the reference matched; false for items without a reference (a rating has no right answer) */
-  correct: (score) => score.agree === 1,
+  // right when every entry is rated as the reference; an item without reference ratings gives no correctness
+  correct: (score) => (score.agree === null ? null : score.agree === 1),
   aggregate: (scores) => aggregateRatings(scores),
   metrics: ratingMetrics,
   headlineMetric: "total",

@@ -1,4 +1,4 @@
-import type { World } from "@/lib/ego2world/world";
+import type { World } from "@/lib/tasks/ego2world-play/world";
 import type { DemoEpisode } from "@/scripts/demo-data/ego2world/episodes";
 
 /**

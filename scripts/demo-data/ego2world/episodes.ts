@@ -1,5 +1,5 @@
-import type { RuleSpec, SkillSpec } from "@/lib/ego2world/engine";
-import type { World } from "@/lib/ego2world/world";
+import type { RuleSpec, SkillSpec } from "@/lib/tasks/ego2world-play/engine";
+import type { World } from "@/lib/tasks/ego2world-play/world";
 
 /**
  * Three hand-written Ego2World kitchens for the demo (issue #11, "Demo data"): making coffee,

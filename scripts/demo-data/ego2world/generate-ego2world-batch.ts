@@ -12,7 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import sharp from "sharp";
-import { parseAction } from "@/lib/ego2world/syntax";
+import { parseAction } from "@/lib/tasks/ego2world-play/syntax";
 import { mulberry32, type Rng } from "@/lib/stats/rng";
 import { clearPreviousImages, mapLimit } from "@/scripts/demo-data/batch-files";
 import { areaSvg } from "@/scripts/demo-data/ego2world/draw";

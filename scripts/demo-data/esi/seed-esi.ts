@@ -6,7 +6,7 @@ import { importModelRun } from "@/lib/models/runs";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import { planEpisode, type SimulatedPerson } from "@/lib/demo/esi-simulate";
 import type { EsiDemoItem } from "@/lib/demo/esi-scenes";
-import { ESI_CONDITIONS, type EsiCondition } from "@/lib/esi/conditions";
+import { ESI_CONDITIONS, type EsiCondition } from "@/lib/tasks/esi-explore/conditions";
 import { mulberry32, type Rng } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
 import { esiExploreModule, type EsiKey, type EsiPlayState, type EsiPublic } from "@/lib/tasks/esi-explore";

@@ -8,6 +8,7 @@ import { importModelRun } from "@/lib/models/runs";
 import { LLM_SCORER } from "@/lib/scoring/llm-jobs";
 import { mulberry32 } from "@/lib/stats/rng";
 import { parseFreeTextAnswer } from "@/lib/tasks/free-text";
+import { freeTextGradeModule } from "@/lib/tasks/free-text-grade";
 import { freeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { gradingBatchLines, type GradableAnswer } from "@/lib/tasks/free-text/grading";
 import { DEFAULT_JUDGE, judgeVersion } from "@/lib/tasks/free-text/judge";
@@ -96,7 +97,7 @@ export async function seedFreeTextStudy(users: Record<string, string>, admin: st
       // shown 9 s before the grade was submitted, as the stored wall time says
       const shownAt = new Date(submittedAt.getTime() - 9000);
       const assignment = await db.assignment.create({ data: { studyId: grading.id, itemId: item.id, userId: grader.id, status: "SUBMITTED", position: position++, createdAt: shownAt, startedAt: shownAt, submittedAt } });
-      await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { grade }, confidenceRaw: 4, confidence: 0.75, wallMs: 9000, activeMs: 8000, score: { grade }, correct: false, createdAt: submittedAt } });
+      await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { grade }, confidenceRaw: 4, confidence: 0.75, wallMs: 9000, activeMs: 8000, score: { grade }, correct: freeTextGradeModule.correct({ grade }), createdAt: submittedAt } });
     }
   }
   await settleSimulatedMembers(grading.id, graders.map((grader) => grader.id));

@@ -10,6 +10,8 @@ import { getParticipation } from "@/lib/participants/participants";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { ProgressBar } from "@/components/annotate/progress-bar";
+import { StudyContactLine } from "@/components/annotate/team-contact";
+import { contactOf } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Study" };
 
@@ -104,6 +106,7 @@ export default async function StudyHomePage({ params }: { params: Promise<{ slug
           </Link>{" "}
           (your answers are deleted).
         </p>
+        <StudyContactLine contact={contactOf(study)} studyTitle={study.title} className="mt-2 px-1" />
       </aside>
     </div>
   );

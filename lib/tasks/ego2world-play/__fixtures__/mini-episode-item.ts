@@ -1,4 +1,4 @@
-import { miniEpisode } from "@/lib/ego2world/__fixtures__/mini-episode";
+import { miniEpisode } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode";
 
 /** The same episode as an item line of kind ego2world-play (images are paths in a batch). */
 export function miniEpisodeItem(id = "mini-1") {

@@ -109,6 +109,28 @@ describe("parseEnactModelAnswer with the reference length, as the released _pars
   it("takes a list the release cannot evaluate as Python ([1 2 3]) by its fallback, the numbers as they are", () => {
     expect(parseEnactModelAnswer("[3 1 2]", 3)).toEqual({ order: [2, 0, 1] });
   });
+
+  it("on a 3-step item (2 actions) reads '[0,1,2]' and '[2,1,0]' as the release does: the last 2 labels, then 0-based (+1): [1, 2] and [2, 1]; bracketless '0,1,2' is 3 labels as they are", () => {
+    // _parse_answer_string("[0,1,2]", 2): cut to the last 2 first, [1, 2]; its min is 1: labels [1, 2]
+    expect(parseEnactModelAnswer("[0,1,2]", 2)).toEqual({ order: [0, 1] });
+    // "[2,1,0]": cut to [1, 0], min 0 -> [2, 1]
+    expect(parseEnactModelAnswer("[2,1,0]", 2)).toEqual({ order: [1, 0] });
+    // no list: re.findall(r'\d+') as they are, neither cut nor shifted: labels [0, 1, 2] (label 0 is the initial observation forward, no action inverse)
+    expect(parseEnactModelAnswer("0,1,2", 2)).toEqual({ order: [-1, 0, 1] });
+    expect(parseEnactModelAnswer("2,1,0", 2)).toEqual({ order: [1, 0, -1] });
+  });
+
+  it("reads '[00, 1]' as Python does (00 is the literal 0): 0-based, then shifted, [1, 2]", () => {
+    expect(parseEnactModelAnswer("[00, 1]", 2)).toEqual({ order: [0, 1] });
+    // '[007, 1]' is no Python literal: the fallback's numbers as they are
+    expect(parseEnactModelAnswer("[007, 1]", 2)).toEqual({ order: [6, 0] });
+  });
+
+  it("keeps an empty JSON list, which the release returns as it is and scores (0), rather than refusing it", () => {
+    expect(parseEnactModelAnswer([], 3)).toEqual({ order: [] });
+    // an empty string, though, the release skips (None): refused here, named in the docs
+    expect(parseEnactModelAnswer("", 3)).toBeNull();
+  });
 });
 
 describe("agreement encodings", () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { kendallTauDistance } from "@/lib/stats/kendall-tau-distance";
 import { viewArray } from "@/lib/tasks/shared/view-fields";
-import type { AgreementEncoding, Json, KindAgentContract, MetricSpec } from "@/lib/tasks/types";
+import type { AgreementEncoding, Json, KindAgentContract, KindDashboardWords, MetricSpec } from "@/lib/tasks/types";
 
 /**
  * What enact-forward and enact-inverse share: answers are orders (permutations of candidate
@@ -17,7 +17,7 @@ export interface EnactOrderAnswer {
 
 /** Per-item score, also what `yardstick score` prints per item (after the id). */
 export interface EnactScore {
-  /** exact, or semantically equivalent (equal length, a permutation, every step's local check passes) */
+  /** exact, or semantically equivalent (equal length, every step's local check passes; no permutation is asked, as in the release) */
   accepted: boolean;
   /** the order equals the key's order */
   exact: boolean;
@@ -209,31 +209,38 @@ export function alignedPairs(
 /**
  * The verifier's per-item decision, shared by both kinds. `predictedSteps[k]` is what the answer
  * puts at step k (a change set, or a candidate index for index-only items; null when the answer
- * makes that step undefined, e.g. an out-of-range index), and `passes(i, step)` is the local
- * check of a predicted step against reference step i.
+ * makes that step undefined), and `passes(i, step)` is the local check of a predicted step against
+ * reference step i. `predictedSteps` may be shorter than the answer: the released inverse verifier
+ * drops labels that name no action and closes up the rest, while it still judges the length by the
+ * labels given. `alignPasses` (default `passes`) is the check the alignment uses.
  *
- * - equal length: per-step checks; accepted = exact, or a permutation whose every step passes;
- * - another length: never accepted; pairs from the best monotone alignment (dp / max(m, n)).
+ * - the answer as long as the reference: per-step checks; accepted = exact, or every step passes
+ *   (as many predicted steps as reference steps). No permutation is asked: neither the paper's
+ *   semantic acceptance nor the released verifier asks one (an annotator's answer is one anyway);
+ * - another length: never accepted; pairs from the best monotone alignment of the predicted steps
+ *   (dp / max(m, n)).
  */
 export function scoreOrder<Step>(args: {
   referenceOrder: readonly number[];
   answerOrder: readonly number[];
   predictedSteps: ReadonlyArray<Step | null>;
   passes: (referenceStep: number, predicted: Step | null) => boolean;
+  alignPasses?: (referenceStep: number, predicted: Step | null) => boolean;
   semanticAvailable: boolean;
 }): EnactScore {
   const { referenceOrder, answerOrder, predictedSteps, passes, semanticAvailable } = args;
   const L = referenceOrder.length;
-  const n = answerOrder.length;
+  const m = predictedSteps.length;
   const exact = sameOrder(answerOrder, referenceOrder);
-  if (n === L) {
+  if (answerOrder.length === L) {
     let passed = 0;
-    for (let i = 0; i < L; i++) if (passes(i, predictedSteps[i])) passed++;
-    const accepted = exact || (isPermutation(answerOrder) && passed === L);
+    for (let i = 0; i < Math.min(L, m); i++) if (passes(i, predictedSteps[i])) passed++;
+    const accepted = exact || (m === L && passed === L);
     return { accepted, exact, correctPairs: accepted ? L : passed, L, semanticAvailable };
   }
-  const pairs = alignedPairs(L, n, (i, k) => passes(i, predictedSteps[k]));
-  const correctPairs = n > L ? (pairs * L) / n : pairs;
+  const align = args.alignPasses ?? passes;
+  const pairs = alignedPairs(L, m, (i, k) => align(i, predictedSteps[k]));
+  const correctPairs = m > L ? (pairs * L) / m : pairs;
   return { accepted: false, exact: false, correctPairs, L, semanticAvailable };
 }
 
@@ -290,13 +297,31 @@ export const enactMetrics: MetricSpec[] = [
   },
 ];
 
+/**
+ * ENACT's words on the shared dashboard cards: the agreement plan is its human study's design
+ * (Wang et al. 2025, App. B.1.2), whose human TA / PA come from the main annotation.
+ */
+export const enactDashboardWords: KindDashboardWords = {
+  agreementPlan: {
+    name: "ENACT's design",
+    origin: "the ENACT human study",
+    paper:
+      "The paper's human TA / PA come from the main annotation. Differences from the paper: it had three annotators on disjoint work, so each plan item got exactly three labels; here every plan item goes to every annotator of the study, however many, and with overlap an item may already hold more than one main answer.",
+  },
+  planAnswersLeftOut: ", as in ENACT's table",
+  planAnswersIncluded: " (the paper reports human TA / PA from the main annotation only)",
+};
+
 // ---------------------------------------------------------------------------------------------
 // Model answers
 
 /** ENACT's list pattern (`_parse_answer_string`: r'\[[\d\s,]+\]'); the evaluator takes the last match. */
 const listPattern = /\[[\d\s,]+\]/g;
-/** What Python's ast.literal_eval reads as a list of ints from such a match: "[3, 1, 2]", "[3,1,2,]" (not "[3 1 2]", "[,1]", "[01]"). */
-const pythonIntList = /^\[\s*(?:(?:0|[1-9]\d*)\s*(?:,\s*(?:0|[1-9]\d*)\s*)*,?\s*)?\]$/;
+/**
+ * What Python's ast.literal_eval reads as a list of ints from such a match: "[3, 1, 2]", "[3,1,2,]",
+ * "[00, 1]" (a run of zeros is the literal 0); not "[3 1 2]", "[,1]", "[01]".
+ */
+const pythonIntList = /^\[\s*(?:(?:0+|[1-9]\d*)\s*(?:,\s*(?:0+|[1-9]\d*)\s*)*,?\s*)?\]$/;
 
 /**
  * The released normalisation of a bracketed list: labels containing 0 are taken as 0-based (each
@@ -322,10 +347,14 @@ const asGiven = (labels: readonly number[]): EnactOrderAnswer => ({ order: label
  *   reference, only its last `referenceLength` labels are kept; then normalised (labelsToOrder).
  *   Without such a list (or one Python cannot read, "[3 1 2]"), every integer in the text is a
  *   1-based label as it is, neither cut nor shifted ("Image 3 comes after image 1" is [3, 1]);
- * - an array of integers: 1-based labels as they are (the release returns a list unchanged);
+ * - an array of integers: 1-based labels as they are (the release returns a list unchanged, an
+ *   empty one included); one with a negative entry is refused (the release's forward verifier
+ *   would index its storyboard from the end, Python's negative index);
  * - `{ "order": [...] }`: 0-based indices, taken as they are (Yardstick's own answer shape).
- * Lists of another length or with repeats are kept: the scorer handles them. Null when nothing can
- * be read (the release skips such an item; the import refuses the line).
+ * Lists of another length or with repeats are kept, and a label 0 is index -1: the scorers read
+ * them as the released verifiers do (forward: label 0 is the initial observation; inverse: labels
+ * outside 1..L are dropped). Null when nothing can be read (the release skips such an item; the
+ * import refuses the line).
  */
 export function parseEnactModelAnswer(raw: unknown, referenceLength?: number): EnactOrderAnswer | null {
   if (typeof raw === "string") {
@@ -340,7 +369,8 @@ export function parseEnactModelAnswer(raw: unknown, referenceLength?: number): E
     return numbers.length > 0 && numbers.every(Number.isSafeInteger) ? asGiven(numbers) : null;
   }
   if (Array.isArray(raw)) {
-    return raw.length > 0 && raw.every((value) => Number.isSafeInteger(value) && value >= 0) ? asGiven(raw as number[]) : null;
+    // an empty list too: the release returns it as it is and scores it (no pair)
+    return raw.every((value) => Number.isSafeInteger(value) && value >= 0) ? asGiven(raw as number[]) : null;
   }
   if (raw !== null && typeof raw === "object" && "order" in raw) {
     const order = (raw as { order: unknown }).order;
@@ -390,12 +420,14 @@ export const enactAgreementEncodings: AgreementEncoding<EnactOrderAnswer>[] = [
     id: "slot-nominal",
     label: "Each slot a unit, nominal on the chosen candidate",
     level: "nominal",
+    unitNoun: "slot",
     units: (answer) => answer.order.map((candidate, slot) => ({ unit: `slot-${slot}`, value: candidate })),
   },
   {
     id: "slot-ordinal",
     label: "Each candidate a unit, ordinal on the slot it was placed in",
     level: "ordinal",
+    unitNoun: "candidate",
     units: (answer) => {
       const rank = positions(answer.order);
       const units: Array<{ unit: string; value: number }> = [];

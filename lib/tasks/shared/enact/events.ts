@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { eventIndex, numberField, oneBased, viaSuffix } from "@/lib/tasks/shared/event-fields";
+import { applyOrderingEvent, isOrderingDraft, isOrderingEventType } from "@/lib/tasks/shared/enact/ordering-draft";
 import type { KindEvents } from "@/lib/tasks/types";
 
 /**
  * The slot-filling events of the ordering kinds (ENACT forward and inverse). Their reducer is the
- * ordering state (lib/annotate/ordering-state.ts), which every item carries.
+ * ordering draft (lib/tasks/shared/enact/ordering-draft.ts), the item state's answer for these kinds.
  */
 
 const slotIndex = eventIndex;
@@ -29,6 +30,14 @@ export const orderingPayloadSchemas = {
 
 export const orderingEvents = {
   payloadSchemas: orderingPayloadSchemas,
+  reduce(state, event) {
+    if (!isOrderingDraft(state.answer)) return null;
+    const next = applyOrderingEvent(state.answer, event);
+    if (next === null) return null;
+    if (next !== state.answer) return { answer: next };
+    // an out-of-range slot-filling event changes nothing; an event of every kind is left to the others
+    return isOrderingEventType(event.type) ? {} : null;
+  },
   describe(event, { name }) {
     const p = event.payload;
     const via = viaSuffix(p);

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { embedderFromEnv, embeddingMatrixFor, embedTexts } from "@/lib/tasks/shared/explore/embed";
+import { embedderFromEnv, embedTexts } from "@/lib/scoring/embed";
+import { embeddingMatrixFor } from "@/lib/tasks/shared/explore/embed";
 import { planExploreLlmScore } from "@/lib/tasks/shared/explore/llm-scorer";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";

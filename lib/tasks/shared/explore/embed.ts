@@ -1,9 +1,10 @@
+import { embedTexts, type EmbedderConfig } from "@/lib/scoring/embed";
 import { categoryKey, mergeCandidates, prepareObjects, prepareText, type PreparedObject, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * EXPLORE-Bench's object matching with the paper's embedder (Sec. 3.3: Sentence-BERT, the
  * authors' all-MiniLM-L6-v2): with SCORER_EMBED_URL set to an OpenAI-compatible `/v1/embeddings`
- * endpoint serving that model, the similarity of an annotated category and a candidate object is
+ * endpoint serving that model (the client: lib/scoring/embed.ts), the similarity of an annotated category and a candidate object is
  * the cosine of their embeddings (negative cosines count 0), as in the paper; without it the
  * structured scorer's lemma/WordNet similarity (explore-nlp.ts categorySimilarity). What is
  * embedded is the lemma phrase of each category ("Bowls" -> "bowl"), the paper's lemmatised nouns.
@@ -11,60 +12,6 @@ import { categoryKey, mergeCandidates, prepareObjects, prepareText, type Prepare
  * embedder ("objects matched by all-MiniLM-L6-v2 embeddings"); the structured scorer that runs at
  * submission stays lemma/WordNet (no network call inside an annotator's request).
  */
-
-export interface EmbedderConfig {
-  /** e.g. http://host:8080/v1/embeddings (SCORER_EMBED_URL) */
-  url: string;
-  /** the model name sent and shown (SCORER_EMBED_MODEL; default all-MiniLM-L6-v2) */
-  model: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  fetchImpl?: typeof fetch;
-}
-
-export const DEFAULT_EMBED_MODEL = "all-MiniLM-L6-v2";
-/** Texts per embeddings request. */
-const BATCH = 256;
-
-export function embedderFromEnv(env: Record<string, string | undefined> = process.env): EmbedderConfig | null {
-  const url = env.SCORER_EMBED_URL?.trim();
-  if (!url) return null;
-  return { url, model: env.SCORER_EMBED_MODEL?.trim() || DEFAULT_EMBED_MODEL, apiKey: env.SCORER_EMBED_API_KEY?.trim() || undefined };
-}
-
-/** The embeddings of texts, in their order. Throws with the URL and the reason when the server fails. */
-export async function embedTexts(config: EmbedderConfig, texts: readonly string[]): Promise<number[][]> {
-  const fetchImpl = config.fetchImpl ?? fetch;
-  const out: number[][] = [];
-  for (let at = 0; at < texts.length; at += BATCH) {
-    const input = texts.slice(at, at + BATCH);
-    const send = () =>
-      fetchImpl(config.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-        body: JSON.stringify({ model: config.model, input }),
-        signal: AbortSignal.timeout(config.timeoutMs ?? 60_000),
-      });
-    let response: Response;
-    try {
-      // one retry on a network error: a kept-alive connection the server closed meanwhile fails once
-      response = await send().catch(send);
-    } catch (error) {
-      throw new Error(`embedder at ${config.url} did not answer: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (!response.ok) throw new Error(`embedder at ${config.url} answered HTTP ${response.status}`);
-    const body = (await response.json().catch(() => null)) as { data?: Array<{ index?: number; embedding?: unknown }> } | null;
-    const data = body?.data;
-    if (!Array.isArray(data) || data.length !== input.length) throw new Error(`embedder at ${config.url} sent ${Array.isArray(data) ? data.length : "no"} embeddings for ${input.length} texts`);
-    const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    for (const entry of ordered) {
-      const vector = entry.embedding;
-      if (!Array.isArray(vector) || vector.length === 0 || !vector.every((x) => typeof x === "number" && Number.isFinite(x))) throw new Error(`embedder at ${config.url} sent an embedding that is not a list of numbers`);
-      out.push(vector as number[]);
-    }
-  }
-  return out;
-}
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error(`embeddings of different lengths (${a.length}, ${b.length})`);

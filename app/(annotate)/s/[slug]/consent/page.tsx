@@ -8,6 +8,9 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { StudyMarkdown } from "@/components/annotate/markdown";
 import { ConsentForm } from "@/components/annotate/consent-form";
+import { getMemberStudy } from "@/lib/annotate/studies";
+import { StudyContactLine } from "@/components/annotate/team-contact";
+import { contactOf } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Consent" };
 
@@ -15,7 +18,7 @@ export const metadata: Metadata = { title: "Consent" };
 export default async function ConsentPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requirePageRole(`/s/${slug}/consent`);
-  const p = await orPageError(getParticipation(slug, user.id));
+  const [p, study] = await Promise.all([orPageError(getParticipation(slug, user.id)), orPageError(getMemberStudy(slug, user.id))]);
   if (p.status === "EXCLUDED" || p.status === "TIMED_OUT" || p.status === "RETURNED") redirect(`/s/${slug}/ended`);
   if (!p.consentMarkdown) redirect(`/s/${slug}`);
   const next = p.tutorialNeeded ? `/s/${slug}/tutorial` : `/s/${slug}`;
@@ -45,6 +48,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ slug: 
           )}
         </CardBody>
       </Card>
+      <StudyContactLine contact={contactOf(study)} studyTitle={study.title} />
     </div>
   );
 }

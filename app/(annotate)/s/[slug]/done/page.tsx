@@ -8,6 +8,8 @@ import { nextForMember } from "@/lib/annotate/next";
 import { Card } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { Completion } from "@/components/annotate/completion";
+import { StudyContactLine } from "@/components/annotate/team-contact";
+import { contactOf } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Done" };
 
@@ -63,6 +65,7 @@ export default async function DonePage({ params }: { params: Promise<{ slug: str
           </Link>
         </div>
       </Card>
+      <StudyContactLine contact={contactOf(study)} studyTitle={study.title} />
     </div>
   );
 }

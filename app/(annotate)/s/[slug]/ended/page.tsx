@@ -9,6 +9,8 @@ import { endingOf, getParticipation } from "@/lib/participants/participants";
 import type { EndingName } from "@/lib/validations/study-settings";
 import { Card } from "@/components/ui/card";
 import { Completion } from "@/components/annotate/completion";
+import { TeamContact } from "@/components/annotate/team-contact";
+import { contactOf } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Participation ended" };
 
@@ -44,6 +46,7 @@ export default async function EndedPage({ params }: { params: Promise<{ slug: st
     : texts[ending ?? "RETURNED"];
   const completion = ending ? endingCompletion(study.endings, ending) : null;
   const withCode = completion !== null && (completion.code !== null || completion.redirectUrl !== null);
+  const contact = contactOf(study);
   return (
     <div className="mx-auto max-w-xl py-10">
       <Card className="px-8 py-8 text-center">
@@ -58,8 +61,13 @@ export default async function EndedPage({ params }: { params: Promise<{ slug: st
         {withCode ? (
           <Completion code={completion.code} redirectUrl={completion.redirectUrl} label="Your code for the recruitment platform:" />
         ) : (
-          <p className="mt-4 text-sm text-slate-600">If you came from a recruitment platform such as Prolific, please go back there and follow its instructions; you can message the research team there if you think this is a mistake.</p>
+          <p className="mt-4 text-sm text-slate-600">If you came from a recruitment platform such as Prolific, please go back there and follow its instructions.</p>
         )}
+        {/* whom to write to, named: the study's contact, else the platform's messages */}
+        <p className="mt-3 text-sm text-slate-600" data-testid="ended-contact">
+          {p.withdrawn ? "Questions about the study? Please " : "If you think this is a mistake, please "}
+          <TeamContact contact={contact} studyTitle={study.title} />.
+        </p>
         <div className="mt-6">
           <Link href="/studies" className="text-sm text-brand-700 hover:underline">
             Back to my studies

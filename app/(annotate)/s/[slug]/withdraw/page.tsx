@@ -6,13 +6,16 @@ import { orPageError } from "@/lib/annotate/page-access";
 import { countParticipantResponses, getParticipation } from "@/lib/participants/participants";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WithdrawForm } from "@/components/annotate/withdraw-form";
+import { getMemberStudy } from "@/lib/annotate/studies";
+import { StudyContactLine } from "@/components/annotate/team-contact";
+import { contactOf } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Withdraw" };
 
 export default async function WithdrawPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await requirePageRole(`/s/${slug}/withdraw`);
-  const p = await orPageError(getParticipation(slug, user.id));
+  const [p, study] = await Promise.all([orPageError(getParticipation(slug, user.id)), orPageError(getMemberStudy(slug, user.id))]);
   if (p.withdrawn) redirect(`/s/${slug}/ended`);
   const answers = await countParticipantResponses(p.studyId, user.id);
   return (
@@ -31,6 +34,7 @@ export default async function WithdrawPage({ params }: { params: Promise<{ slug:
           <WithdrawForm slug={slug} userId={user.id} />
         </CardBody>
       </Card>
+      <StudyContactLine contact={contactOf(study)} studyTitle={study.title} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { nextForMember } from "@/lib/annotate/next";
 import { orPageError } from "@/lib/annotate/page-access";
 import { gatePath, getParticipation } from "@/lib/participants/participants";
 import { AnnotateSessionClient } from "@/components/annotate/annotate-session-client";
+import { contactOf } from "@/lib/studies/contact";
 
 export const metadata: Metadata = { title: "Annotate" };
 
@@ -43,6 +44,7 @@ export default async function WorkPage({ params }: { params: Promise<{ slug: str
         itemTimeLimitSeconds: study.itemTimeLimitSeconds,
         sessionEndsAt: study.sessionTimeLimitSeconds && startedAt ? startedAt.getTime() + study.sessionTimeLimitSeconds * 1000 : null,
         desktopOnly: study.desktopOnly,
+        contact: contactOf(study),
       }}
       initial={initial}
     />

@@ -92,8 +92,8 @@ export default async function AnnotatorsPage({ params, searchParams }: { params:
           </Table>
         )}
         <CardBody className="border-t border-slate-100 text-xs text-slate-500">
-          Accuracy: share of answers the task&apos;s scorer accepts, with a Wilson interval. Time: active time per item (the median); relative time compares it with others on the same task and step
-          length, and flags far-faster annotators ({overview.flagNote ?? "modified z-score below −3.5"}). Focus losses: trajectory events of type {FOCUS_LOSS_EVENT_TYPES.join(", ")} (tab or window left).
+          Accuracy: share of answers the task&apos;s scorer counts as right, with a Wilson interval. Time: active time per item (the median); relative time compares it with others on the same task
+          {overview.tagKey ? ` and ${overview.tagKey} value` : ""}, and flags far-faster annotators ({overview.flagNote ?? "modified z-score below −3.5"}). Focus losses: trajectory events of type {FOCUS_LOSS_EVENT_TYPES.join(", ")} (tab or window left).
         </CardBody>
       </Card>
 

@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
 import { getStudyBySlug, studyFacets } from "@/lib/studies/studies";
 import { exportTableCounts } from "@/lib/exports/counts";
 import { exportQuerySchema, type ExportWhat } from "@/lib/exports/filter";
 import { exportRetentionDays, listExportJobs } from "@/lib/exports/export-jobs";
 import { studySubmissionFiles } from "@/lib/exports/submission";
-import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Card, CardHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { buttonClass } from "@/components/ui/button";
 import { count } from "@/components/dashboard/format";
 import { ExportJobsPanel } from "@/components/research/export-jobs-panel";
+import { ExportFilterForm, SubmissionFilesCard } from "@/components/research/export-sections";
 
 export const metadata: Metadata = { title: "Exports" };
 
@@ -41,51 +41,7 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
 
   return (
     <div className="space-y-6">
-      <Card>
-        <CardHeader title="Filter" description="Exports hold the whole study, or only the items of one task and/or one tag value (and their answers, events and counts)." />
-        <CardBody>
-          <form method="get" className="flex flex-wrap items-end gap-3">
-            <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-              Task
-              <select name="kind" defaultValue={filter.kind ?? ""} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
-                <option value="">All tasks</option>
-                {facets.kinds.map((k) => (
-                  <option key={k.kind} value={k.kind}>
-                    {k.kind} ({count(k.count)})
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-              Tag
-              <select name="tag" defaultValue={filter.tag ?? ""} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
-                <option value="">Any tag</option>
-                {facets.tags.map((t) => (
-                  <optgroup key={t.key} label={t.key}>
-                    {t.values.map((v) => (
-                      <option key={v.value} value={`${t.key}=${v.value}`}>
-                        {t.key} = {v.value} ({count(v.count)})
-                      </option>
-                    ))}
-                  </optgroup>
-                ))}
-              </select>
-            </label>
-            <label className="flex h-9 items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" name="externalIds" value="pseudonymised" defaultChecked={pseudonymise} />
-              Pseudonymise external ids (Prolific ids and the like)
-            </label>
-            <button type="submit" className={buttonClass("secondary", "md")}>
-              Apply
-            </button>
-            {filtered || pseudonymise ? (
-              <Link href={`/research/studies/${slug}/exports`} className="pb-2 text-sm text-brand-700 hover:underline">
-                Clear
-              </Link>
-            ) : null}
-          </form>
-        </CardBody>
-      </Card>
+      <ExportFilterForm slug={slug} facets={facets} filter={filter} pseudonymise={pseudonymise} />
 
       <Card>
         <CardHeader
@@ -131,38 +87,7 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
         </Table>
       </Card>
 
-      {submissions.length > 0 ? (
-        <Card>
-          <CardHeader
-            title="Benchmark submission files"
-            description="People's answers in the benchmark's own submission format, for benchmarks that withhold their test answers (send the file to the benchmark's evaluation server). The majority answer per item; one annotator's through the API (?who=<annotator id>)."
-          />
-          <Table>
-            <thead>
-              <tr>
-                <Th>Benchmark</Th>
-                <Th className="hidden sm:table-cell">File</Th>
-                <Th align="right">Items</Th>
-                <Th align="right">Download</Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100" data-testid="submission-files">
-              {submissions.map((file) => (
-                <tr key={file.id}>
-                  <Td className="font-medium">{file.benchmark}</Td>
-                  <Td className="hidden font-mono text-xs sm:table-cell">{file.fileName}</Td>
-                  <Td align="right" className="tabular-nums">{count(file.items)}</Td>
-                  <Td align="right">
-                    <a href={`/api/studies/${slug}/submission/${file.id}?who=majority`} className={buttonClass("secondary", "sm")} download>
-                      JSON
-                    </a>
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </Card>
-      ) : null}
+      <SubmissionFilesCard slug={slug} submissions={submissions} />
 
       <ExportJobsPanel slug={slug} filter={filter} pseudonymise={pseudonymise} initialJobs={jobs} retentionDays={exportRetentionDays()} />
     </div>

@@ -7,6 +7,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { StudySettingsForm } from "@/components/research/study-settings-form";
 import { NewVersionButton, StudyLifecycle } from "@/components/research/study-lifecycle";
 import { StudyAnalysisForm } from "@/components/research/study-analysis-form";
+import { StudyContactForm } from "@/components/research/study-contact-form";
 import { count } from "@/components/dashboard/format";
 import { StudyArchiveDelete } from "@/components/research/study-archive-delete";
 import { getStudyBySlug } from "@/lib/studies/studies";
@@ -74,12 +75,20 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
           </CardBody>
         </Card>
       </div>
-      <Card>
-        <CardHeader title="Analysis" description="How the dashboard states its uncertainty." />
-        <CardBody>
-          <StudyAnalysisForm slug={slug} generaliseOver={view.analysis.generaliseOver} />
-        </CardBody>
-      </Card>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader title="Analysis" description="How the dashboard states its uncertainty." />
+          <CardBody>
+            <StudyAnalysisForm slug={slug} generaliseOver={view.analysis.generaliseOver} />
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title="Contact for participants" description="Whom participants write to with questions or problems." />
+          <CardBody>
+            <StudyContactForm slug={slug} initial={view.contact} />
+          </CardBody>
+        </Card>
+      </div>
       {view.frozen ? (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="frozen-note">
           These settings are read-only: the study has responses. Use <strong>Create a new version</strong> above to change them.

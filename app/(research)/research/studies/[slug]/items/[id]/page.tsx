@@ -4,56 +4,21 @@ import { requirePageRole } from "@/lib/auth/session";
 import { getItemReview } from "@/lib/annotate/research";
 import { orPageError } from "@/lib/annotate/page-access";
 import { Card, CardHeader } from "@/components/ui/card";
-import { Table, Td, Th } from "@/components/ui/table";
 import { Badge } from "@/components/ui/badge";
-import { EmptyState } from "@/components/ui/empty-state";
 import { ItemKeyView } from "@/components/replay/item-key-view";
 import { KeyView } from "@/components/review/key-view";
-import { formatDuration } from "@/components/replay/describe-event";
-import { letterOf, type SlotNote } from "@/components/tasks/shared/types";
+import { itemPageViewOf } from "@/components/tasks/key-views";
+import { ItemResponsesCard } from "@/components/research/item-responses";
 
 export const metadata: Metadata = { title: "Item" };
-
-interface ReviewStep {
-  visibleChange?: string[] | null;
-  stepChanges?: string[] | null;
-  actionChanges?: string[] | null;
-  facts?: string[] | null;
-}
-
-function reviewSteps(review: unknown): ReviewStep[] {
-  if (!review || typeof review !== "object") return [];
-  const record = review as { steps?: ReviewStep[]; transitions?: ReviewStep[] };
-  return record.steps ?? record.transitions ?? [];
-}
-
-function scoreText(score: unknown): string {
-  if (!score || typeof score !== "object") return "";
-  const s = score as { correctPairs?: number; L?: number };
-  return typeof s.correctPairs === "number" && typeof s.L === "number" ? `${Math.round(s.correctPairs * 100) / 100} / ${s.L} pairs` : "";
-}
-
-/** An answer in one line: an order as slot:letter pairs, anything else as its JSON. */
-function answerText(order: number[] | null, answer: unknown): string {
-  if (order) return order.map((c, s) => `${s + 1}:${letterOf(c)}`).join(" ");
-  const text = JSON.stringify(answer) ?? "";
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
-}
-
-/** Correctness in words every kind shares; null: the item has no key, or the grade is pending. */
-function correctnessText(correct: boolean | null): string {
-  return correct === null ? "not scored" : correct ? "correct" : "incorrect";
-}
 
 export default async function ItemPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
   await requirePageRole(`/research/studies/${slug}/items/${id}`, "ADMIN", "RESEARCHER");
-  const { item, responses, study } = await orPageError(getItemReview(slug, id));
-  const steps = reviewSteps(item.review);
-  const notes: Array<SlotNote | null> = (item.keyOrder ?? []).map((_, i) => {
-    const changes = steps[i]?.visibleChange ?? steps[i]?.stepChanges ?? null;
-    return { tone: "neutral", text: changes && changes.length > 0 ? changes.join(" ") : "key" };
-  });
+  const review = await orPageError(getItemReview(slug, id));
+  const { item } = review;
+  const page = itemPageViewOf(item.kind);
+  const keyInTask = page.keyInTask && item.keyAnswer !== null ? page.keyInTask : null;
   const tags = item.tags && typeof item.tags === "object" ? Object.entries(item.tags as Record<string, unknown>) : [];
   return (
     <div className="space-y-5">
@@ -75,11 +40,11 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
         <span className="text-xs text-slate-400">batch {item.batch}</span>
       </div>
 
-      {item.keyOrder ? (
+      {keyInTask ? (
         <Card>
-          <CardHeader title="The item, with the key's order" description="As annotators see it; the steps hold the right order. Under each step: the reference change (when the key has one)." />
+          <CardHeader title={keyInTask.title} description={keyInTask.description} />
           <div className="p-3">
-            <ItemKeyView kind={item.kind} view={item.view} keyOrder={item.keyOrder} notes={notes} />
+            <ItemKeyView kind={item.kind} view={item.view} keyAnswer={item.keyAnswer} notes={keyInTask.notes(item.review, item.keyAnswer)} />
           </div>
         </Card>
       ) : (
@@ -87,7 +52,7 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
           <Card>
             <CardHeader title="The item" description="As annotators see it (playing a clip here records nothing)." />
             <div className="p-3">
-              <ItemKeyView kind={item.kind} view={item.view} keyOrder={null} />
+              <ItemKeyView kind={item.kind} view={item.view} keyAnswer={null} />
             </div>
           </Card>
           <Card>
@@ -99,74 +64,7 @@ export default async function ItemPage({ params }: { params: Promise<{ slug: str
         </div>
       )}
 
-      <Card>
-        <CardHeader title="Responses" description={`${responses.filter((r) => r.response).length} submitted of ${responses.length} assigned. Annotators are shown by pseudonym (A1, A2, ...: their order of joining ${study.title}) with their name, as stored in this study.`} />
-        {responses.length === 0 ? (
-          <div className="p-5">
-            <EmptyState title="Nobody has this item yet" />
-          </div>
-        ) : (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Annotator</Th>
-                <Th>Purpose</Th>
-                <Th>Answer</Th>
-                <Th>Result</Th>
-                <Th align="right">Confidence</Th>
-                <Th align="right">Active / wall</Th>
-                <Th align="right">Events</Th>
-                <Th>Trajectory</Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {responses.map((row) => (
-                <tr key={row.assignmentId}>
-                  <Td>
-                    <span className="font-semibold">{row.annotator.pseudonym}</span> <span className="text-slate-500">{row.annotator.name}</span>
-                  </Td>
-                  <Td>{row.purpose.toLowerCase()}</Td>
-                  <Td className="font-mono text-xs">
-                    {row.response ? (
-                      <span className="block max-w-[16rem] truncate" title={answerText(row.response.order, row.response.answer)}>
-                        {answerText(row.response.order, row.response.answer)}
-                      </span>
-                    ) : (
-                      <span className="text-slate-400">{row.status.toLowerCase()}</span>
-                    )}
-                  </Td>
-                  <Td>
-                    {row.response ? (
-                      <span className="flex items-center gap-2">
-                        <Badge tone={row.response.correct === null ? "slate" : row.response.correct ? "green" : "red"}>{correctnessText(row.response.correct)}</Badge>
-                        <span className="text-xs text-slate-500">{scoreText(row.response.score)}</span>
-                      </span>
-                    ) : null}
-                  </Td>
-                  <Td align="right" className="tabular-nums">
-                    {row.response ? `${row.response.confidenceRaw}${study.confidenceScale === "PERCENT" ? "%" : "/5"}` : ""}
-                  </Td>
-                  <Td align="right" className="tabular-nums">
-                    {row.response ? `${formatDuration(row.response.activeMs)} / ${formatDuration(row.response.wallMs)}` : ""}
-                  </Td>
-                  <Td align="right" className="tabular-nums">
-                    {row.events}
-                  </Td>
-                  <Td>
-                    {row.events > 0 ? (
-                      <Link href={`/research/studies/${slug}/replay/${row.assignmentId}`} className="font-medium text-brand-700 hover:underline">
-                        Replay
-                      </Link>
-                    ) : (
-                      <span className="text-slate-400">none</span>
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-      </Card>
+      <ItemResponsesCard review={review} slug={slug} />
     </div>
   );
 }

@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
-import { getReplay } from "@/lib/annotate/research";
+import { getKindReplay, getReplay } from "@/lib/annotate/research";
 import { orPageError } from "@/lib/annotate/page-access";
 import { Badge } from "@/components/ui/badge";
 import { ReplayPlayer } from "@/components/replay/replay-player";
-import { getReplaySteps, kindTakesStepLabels } from "@/lib/esi/step-labels";
-import { EsiStepLabels } from "@/components/replay/esi-step-labels";
+import { replayPanels } from "@/components/tasks/replay-panels";
 
 export const metadata: Metadata = { title: "Replay" };
 
@@ -14,9 +13,9 @@ export default async function ReplayPage({ params }: { params: Promise<{ slug: s
   const { slug, assignmentId } = await params;
   const user = await requirePageRole(`/research/studies/${slug}/replay/${assignmentId}`, "ADMIN", "RESEARCHER");
   const data = await orPageError(getReplay(slug, assignmentId));
-  // ESI-Bench: the frame of every recorded step (the player shows it) and the step labels
-  const esi = kindTakesStepLabels(data.item.kind) ? await orPageError(getReplaySteps(slug, assignmentId, user.id)) : null;
-  const view = esi && data.item.view && typeof data.item.view === "object" ? { ...(data.item.view as object), replay: esi.steps.map((step) => ({ seq: step.seq, view: step.view, action: step.action, valid: step.valid, message: step.message })) } : data.item.view;
+  // what the item's kind adds (its replay hook): the player's view, and its panel below the player
+  const { view, panel } = await orPageError(getKindReplay(data, user.id));
+  const Panel = panel !== null && Object.hasOwn(replayPanels, data.item.kind) ? replayPanels[data.item.kind] : null;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -40,18 +39,9 @@ export default async function ReplayPage({ params }: { params: Promise<{ slug: s
         idleCapSeconds={data.study.idleCapSeconds}
         events={data.events}
         response={data.response}
-        keyOrder={data.item.keyOrder}
+        keyAnswer={data.item.keyAnswer}
       />
-      {esi ? (
-        <EsiStepLabels
-          slug={slug}
-          assignmentId={assignmentId}
-          agreement={esi.agreement}
-          steps={esi.steps
-            .filter((step) => step.seq > 0)
-            .map((step) => ({ seq: step.seq, action: step.action, valid: step.valid, message: step.message, image: typeof (step.view as { image?: unknown } | null)?.image === "string" ? (step.view as { image: string }).image : null, mine: step.mine, labels: step.labels }))}
-        />
-      ) : null}
+      {Panel ? <Panel slug={slug} assignmentId={assignmentId} panel={panel} /> : null}
     </div>
   );
 }
