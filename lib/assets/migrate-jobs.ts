@@ -2,12 +2,23 @@ import "server-only";
 import { z } from "zod";
 import { s3Settings } from "@/lib/assets/config";
 import { migrateAssetsToS3, type MigrateProgress } from "@/lib/assets/migrate";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { BackgroundJobStatus } from "@/lib/generated/prisma/enums";
 import type { JobContext } from "@/lib/jobs/types";
 import { attemptId, enqueue, EXPIRE_SECONDS, newJobId, QUEUES, queueGaveUp } from "@/lib/jobs/queue";
+import {
+  claimJob,
+  failJob,
+  failUnfinishedJob,
+  findJob,
+  findJobOrThrow,
+  insertJobUnlessUnfinished,
+  listLatestJobs,
+  listUnfinishedJobs,
+  updateOwnedJob,
+  type AssetMigrationJobRow,
+} from "@/lib/repos/asset-migration-jobs";
 import { countAssets } from "@/lib/repos/assets";
 
 /**
@@ -61,7 +72,7 @@ export interface AssetMigrationJobView {
   finishedAt: string | null;
 }
 
-type JobRow = Prisma.AssetMigrationJobGetPayload<object>;
+type JobRow = AssetMigrationJobRow;
 
 function failuresOf(value: unknown): AssetMigrationFailure[] {
   return Array.isArray(value) ? (value as AssetMigrationFailure[]) : [];
@@ -102,7 +113,7 @@ async function settleAbandoned(row: JobRow): Promise<JobRow> {
   if (Date.now() - lastSign.getTime() < EXPIRE_SECONDS * 1000) return row;
   if ((await queueGaveUp(QUEUES.assetMigration.name, row.bossJobId)) !== true) return row;
   const data = { status: "FAILED", message: STOPPED_MESSAGE, finishedAt: new Date() } as const;
-  await db.assetMigrationJob.updateMany({ where: { id: row.id, status: { in: ["QUEUED", "RUNNING"] } }, data });
+  await failUnfinishedJob(row.id, data);
   return { ...row, ...data };
 }
 
@@ -118,21 +129,14 @@ export async function startAssetMigrationJob(input: { clearPostgres: boolean; ac
     throw new AppError("CONFLICT", `${error instanceof Error ? error.message : String(error)}: the workers migrate to the bucket their environment names (docs/media.md)`);
   }
   // an unfinished job that the queue gave up (its workers died on every attempt) is over: it does not hold the place
-  for (const unfinished of await db.assetMigrationJob.findMany({ where: { status: { in: ["QUEUED", "RUNNING"] } } })) await settleAbandoned(unfinished);
+  for (const unfinished of await listUnfinishedJobs()) await settleAbandoned(unfinished);
   const bossJobId = newJobId();
-  const { row, created } = await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('yardstick:asset-migration', 0))::text AS locked`;
-    const unfinished = await tx.assetMigrationJob.findFirst({ where: { status: { in: ["QUEUED", "RUNNING"] } }, orderBy: { createdAt: "desc" } });
-    if (unfinished) return { row: unfinished, created: false };
-    const made = await tx.assetMigrationJob.create({ data: { target: "s3", clearPostgres: input.clearPostgres, createdById: input.actorId, bossJobId } });
-    await tx.auditLog.create({ data: { actorId: input.actorId, action: "assets.migrate", target: "assets", detail: { jobId: made.id, to: "s3", clearPostgres: input.clearPostgres } } });
-    return { row: made, created: true };
-  });
+  const { row, created } = await insertJobUnlessUnfinished({ clearPostgres: input.clearPostgres, actorId: input.actorId, bossJobId });
   if (!created) return { job: viewOf(await settleAbandoned(row)), created };
   try {
     await enqueue(QUEUES.assetMigration, bossJobId, { assetMigrationJobId: row.id });
   } catch (error) {
-    await db.assetMigrationJob.updateMany({ where: { id: row.id }, data: { status: "FAILED", message: "The job queue did not take the migration; nothing was done.", finishedAt: new Date() } });
+    await failJob(row.id, "The job queue did not take the migration; nothing was done.");
     throw new AppError("UNAVAILABLE", `The job queue did not take the migration; nothing was done. Try again in a minute. (${error instanceof Error ? error.message : String(error)})`);
   }
   return { job: viewOf(row), created };
@@ -140,14 +144,14 @@ export async function startAssetMigrationJob(input: { clearPostgres: boolean; ac
 
 /** A migration job's progress and outcome, from any instance. */
 export async function getAssetMigrationJob(id: string): Promise<AssetMigrationJobView> {
-  const row = await db.assetMigrationJob.findUnique({ where: { id } });
+  const row = await findJob(id);
   if (!row) throw new AppError("NOT_FOUND", `No asset migration job ${id}`);
   return viewOf(await settleAbandoned(row));
 }
 
 /** The latest migration jobs (newest first) and where the assets are now. */
 export async function listAssetMigrationJobs(take = 10): Promise<{ jobs: AssetMigrationJobView[]; assets: Awaited<ReturnType<typeof countAssets>> }> {
-  const [rows, assets] = await Promise.all([db.assetMigrationJob.findMany({ orderBy: { createdAt: "desc" }, take }), countAssets()]);
+  const [rows, assets] = await Promise.all([listLatestJobs(take), countAssets()]);
   return { jobs: await Promise.all(rows.map(async (row) => viewOf(await settleAbandoned(row)))), assets };
 }
 
@@ -167,25 +171,21 @@ export function handleAssetMigrationJob(data: unknown, context: JobContext): Pro
 export async function runAssetMigrationJob(data: unknown, context: JobContext, hooks: AssetMigrationHooks = {}): Promise<{ status: string }> {
   const { assetMigrationJobId: id } = jobData.parse(data);
   const runner = attemptId(context);
-  const claimed = await db.$executeRaw`
-    UPDATE "AssetMigrationJob" SET status = 'RUNNING', runner = ${runner}, attempts = attempts + 1, "startedAt" = COALESCE("startedAt", now()),
-      "heartbeatAt" = now(), failed = 0, failures = '[]'::jsonb
-    WHERE id = ${id} AND status IN ('QUEUED', 'RUNNING')`;
-  if (claimed !== 1) return { status: "already ended" };
+  if (!(await claimJob(id, runner))) return { status: "already ended" };
   const owned = { id, runner, status: "RUNNING" } as const;
-  const row = await db.assetMigrationJob.findUniqueOrThrow({ where: { id } });
+  const row = await findJobOrThrow(id);
 
   let settings;
   try {
     settings = s3Settings();
   } catch (error) {
     // the worker's environment cannot reach a bucket: no retry helps until it is configured
-    await db.assetMigrationJob.updateMany({ where: owned, data: { status: "FAILED", message: `This worker has no S3 settings: ${error instanceof Error ? error.message : String(error)}`, finishedAt: new Date() } });
+    await updateOwnedJob(owned, { status: "FAILED", message: `This worker has no S3 settings: ${error instanceof Error ? error.message : String(error)}`, finishedAt: new Date() });
     return { status: "failed" };
   }
 
   const counts = await countAssets();
-  await db.assetMigrationJob.updateMany({ where: owned, data: { total: counts.total, ...(row.attempts === 1 ? { alreadyMigrated: counts.inObjectStore } : {}) } });
+  await updateOwnedJob(owned, { total: counts.total, ...(row.attempts === 1 ? { alreadyMigrated: counts.inObjectStore } : {}) });
   const base = { copied: row.copied, foundInBucket: row.foundInBucket, bytesCopied: Number(row.bytesCopied) };
   let progress: MigrateProgress = { done: 0, copied: 0, foundInBucket: 0, failed: 0, bytesCopied: 0 };
   let failures: AssetMigrationFailure[] = [];
@@ -195,20 +195,17 @@ export async function runAssetMigrationJob(data: unknown, context: JobContext, h
   const write = async (extra: Prisma.AssetMigrationJobUpdateManyMutationInput = {}) => {
     if (lost.signal.aborted) return;
     lastWrite = Date.now();
-    const written = await db.assetMigrationJob.updateMany({
-      where: owned,
-      data: {
-        copied: base.copied + progress.copied,
-        foundInBucket: base.foundInBucket + progress.foundInBucket,
-        bytesCopied: BigInt(base.bytesCopied + progress.bytesCopied),
-        failed: progress.failed,
-        failures: failures.slice(0, MAX_KEPT_FAILURES) as unknown as Prisma.InputJsonValue,
-        heartbeatAt: new Date(),
-        ...extra,
-      },
+    const written = await updateOwnedJob(owned, {
+      copied: base.copied + progress.copied,
+      foundInBucket: base.foundInBucket + progress.foundInBucket,
+      bytesCopied: BigInt(base.bytesCopied + progress.bytesCopied),
+      failed: progress.failed,
+      failures: failures.slice(0, MAX_KEPT_FAILURES) as unknown as Prisma.InputJsonValue,
+      heartbeatAt: new Date(),
+      ...extra,
     });
     // another attempt owns the job now (this one was taken for dead): stop
-    if (written.count === 0) lost.abort();
+    if (!written) lost.abort();
   };
 
   try {

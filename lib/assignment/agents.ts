@@ -2,9 +2,8 @@ import "server-only";
 import { MAX_OPEN_ASSIGNMENTS } from "@/lib/assignment/limits";
 import type { MineRow, StudyState } from "@/lib/assignment/types";
 import type { Tx } from "@/lib/db/client-types";
-import { newRowId, sqlNow } from "@/lib/db/sql";
 import type { AssignmentPurpose } from "@/lib/generated/prisma/enums";
-import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
+import { claimAgentItem, markMemberStarted } from "@/lib/repos/assignments";
 
 /**
  * A model agent's queue (User.isAgent, issue 23). An agent answers beside the people, never in
@@ -26,24 +25,10 @@ export async function nextForAgent(tx: Tx, studyId: string, userId: string, stud
   const position = study.mine.reduce((max, row) => Math.max(max, row.position), -1) + 1;
   const ordinaryHad = study.mine.filter((row: MineRow) => row.purpose === "MAIN" && !row.gold).length;
   const condition = study.conditions.length > 0 ? study.conditions[(ordinaryHad + study.participantIndex) % study.conditions.length] : null;
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", status, purpose, position, "createdAt", condition, agent)
-    SELECT ${newRowId()}, ${studyId}, n.id, ${userId}, 'ASSIGNED', 'MAIN', ${position}, ${sqlNow}, ${condition}::text, true
-    FROM (
-      SELECT i.id FROM "Item" i
-      WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
-        AND NOT EXISTS (SELECT 1 FROM "Assignment" m WHERE m."itemId" = i.id AND m."userId" = ${userId})
-        AND ${reviewExcludedItemFilter("i")}
-      ORDER BY i."createdAt", i."externalId"
-      LIMIT 1
-    ) n
-    ON CONFLICT ("itemId", "userId") DO NOTHING
-    RETURNING id`;
-  if (rows[0]) {
-    if (study.isMember && !study.memberStarted) {
-      await tx.$executeRaw`UPDATE "StudyMember" SET "startedAt" = ${sqlNow} WHERE "studyId" = ${studyId} AND "userId" = ${userId} AND "startedAt" IS NULL`;
-    }
-    return { status: "assigned", assignmentId: rows[0].id, purpose: "MAIN", created: true };
+  const assignmentId = await claimAgentItem(tx, studyId, userId, position, condition);
+  if (assignmentId) {
+    if (study.isMember && !study.memberStarted) await markMemberStarted(tx, studyId, userId);
+    return { status: "assigned", assignmentId, purpose: "MAIN", created: true };
   }
   return open.length > 0 ? { status: "wait" } : { status: "done" };
 }

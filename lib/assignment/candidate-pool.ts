@@ -5,8 +5,7 @@ import type { Tx } from "@/lib/db/client-types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
 import { participantAffine, primeAtLeast, orderKeyText, rankOrder, walkParticipantOrder } from "@/lib/assignment/participant-order";
 import { processCache } from "@/lib/assignment/process-cache";
-import { sqlNow } from "@/lib/db/sql";
-import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
+import { findOrdinaryCandidates, listOrdinaryItems, readPoolPlaces } from "@/lib/repos/assignments";
 
 // --- the fast candidate search ------------------------------------------------------------------
 //
@@ -41,13 +40,11 @@ const studyItemsCache = processCache<StudyItems>("study-items", { max: MAX_CACHE
 /** a study's items by rank (participant-order.ts), per item list: 4 bytes an item */
 const rankOrderCache = processCache<Uint32Array>("item-rank-orders", { max: MAX_CACHED_STUDIES });
 
-// Read inside the caller's transaction: the embedded database (PGlite) is one session for every
-// connection, so a query on another connection while a transaction is open breaks both.
+// Read inside the caller's transaction (lib/repos/assignments.ts listOrdinaryItems says why).
 async function studyItems(tx: Tx, studyId: string, version: string): Promise<StudyItems> {
   const cached = studyItemsCache.get(studyId);
   if (cached && cached.version === version) return cached;
-  const rows = await tx.$queryRaw<Array<{ id: string; tags: unknown }>>`
-    SELECT i.id, i.tags FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold ORDER BY i."createdAt", i."externalId"`;
+  const rows = await listOrdinaryItems(tx, studyId);
   const ids = rows.map((row) => row.id);
   const idsHash = md5Hex(ids.join(","));
   const items: StudyItems = {
@@ -82,10 +79,15 @@ function itemsByRank(studyId: string, items: StudyItems): Uint32Array {
 }
 
 /** The prime and the participant's affine map of a study's item list (participant-order.ts). */
-export async function participantOrderOf(tx: Tx, studyId: string, userId: string, itemsVersion: string): Promise<{ prime: number; affine: { a: number; b: number } }> {
+async function participantOrderOf(tx: Tx, studyId: string, userId: string, itemsVersion: string): Promise<{ prime: number; affine: { a: number; b: number } }> {
   const items = await studyItems(tx, studyId, itemsVersion);
   const prime = primeAtLeast(items.ids.length);
   return { prime, affine: participantAffine(userId, prime) };
+}
+
+/** The full search: every ordinary item of the study, in SQL (the fallback of `fastCandidates`), in the participant's order as the fast search walks it. */
+export async function ordinaryCandidates(tx: Tx, studyId: string, userId: string, study: StudyState): Promise<Candidate[]> {
+  return findOrdinaryCandidates(tx, studyId, userId, study, await participantOrderOf(tx, studyId, userId, study.itemsVersion));
 }
 
 /** How many balance values the study's items have for the tag (1 without a tag), counted once per item list and tag. */
@@ -162,18 +164,11 @@ export async function fastCandidates(tx: Tx, studyId: string, userId: string, st
   }
   if (pool.size === 0) return [];
 
-  const rows = await tx.$queryRaw<Array<{ itemId: string; condition: string | null; n: number | null; expired: boolean | null; eligible: boolean }>>`
-    SELECT i.id AS "itemId", t.condition, t.n, t.expired, (NOT i.practice AND NOT i.gold AND ${reviewExcludedItemFilter("i")}) AS eligible
-    FROM "Item" i
-    LEFT JOIN LATERAL (
-      SELECT a.condition,
-        count(*) FILTER (WHERE NOT (a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}))::int AS n,
-        bool_or(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}) AS expired
-      FROM "Assignment" a
-      WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
-      GROUP BY a.condition
-    ) t ON true
-    WHERE i.id = ANY(${[...pool].map((index) => items.ids[index])}::text[]) AND i."studyId" = ${studyId}`;
+  const rows = await readPoolPlaces(
+    tx,
+    studyId,
+    [...pool].map((index) => items.ids[index]),
+  );
   const eligible = new Set(rows.filter((row) => row.eligible).map((row) => row.itemId));
   const places = new Map(rows.filter((row) => row.n !== null).map((row) => [`${row.itemId}|${row.condition ?? ""}`, { n: row.n ?? 0, expired: row.expired === true }]));
   const free = (index: number, condition: string | null) => eligible.has(items.ids[index]) && (places.get(`${items.ids[index]}|${condition ?? ""}`)?.n ?? 0) < study.overlap;

@@ -113,7 +113,6 @@ export { APPROXIMATE_AVAILABLE_ABOVE, forgetFreeItemsForTest, progressFor, type 
 export { MAX_OPEN_ASSIGNMENTS, PRACTICE_FAIL_REASON } from "@/lib/assignment/limits";
 export { assignItemsTo } from "@/lib/assignment/pre-assign";
 export { candidateSearchesForTest, goldDue, nextAssignment, type NextAssignment } from "@/lib/assignment/next";
-export { endParticipation, releaseOpenWork } from "@/lib/assignment/participant-status";
-export { reclaimReleasedPlace } from "@/lib/assignment/claims";
+export { endParticipation, reclaimReleasedPlace, releaseOpenWork } from "@/lib/repos/assignments";
 export { sweepStudy } from "@/lib/assignment/sweep";
 export type { Candidate } from "@/lib/assignment/types";

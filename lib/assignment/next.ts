@@ -1,20 +1,27 @@
 import "server-only";
 import { hash } from "node:crypto";
 import { nextForAgent } from "@/lib/assignment/agents";
-import { fastCandidates } from "@/lib/assignment/candidate-pool";
-import { ordinaryCandidates } from "@/lib/assignment/candidate-sql";
-import { claimGold, claimPlace, claimPractice, renewLease } from "@/lib/assignment/claims";
+import { fastCandidates, ordinaryCandidates } from "@/lib/assignment/candidate-pool";
 import { CLAIM_ROUNDS, CLAIM_TRIES, MAX_OPEN_ASSIGNMENTS, PRACTICE_FAIL_REASON } from "@/lib/assignment/limits";
-import { endParticipation, releaseOpenWork, stoppedStatus } from "@/lib/assignment/participant-status";
 import { probeCandidates } from "@/lib/assignment/probe-families";
 import { createSlotLimiter } from "@/lib/assignment/slots";
-import { lockParticipant, readStudyState } from "@/lib/assignment/state";
 import type { Candidate, MineRow } from "@/lib/assignment/types";
 import type { Tx } from "@/lib/db/client-types";
-import { databasePoolSize, db } from "@/lib/db";
-import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
-import type { AssignmentPurpose, AssignmentStatus } from "@/lib/generated/prisma/enums";
+import type { AssignmentPurpose, AssignmentStatus, ParticipantStatus } from "@/lib/generated/prisma/enums";
+import {
+  claimGold,
+  claimPlace,
+  claimPractice,
+  endParticipation,
+  lockParticipant,
+  markMemberStarted,
+  reactivateCompletedMember,
+  readStudyState,
+  releaseOpenWork,
+  renewLease,
+} from "@/lib/repos/assignments";
+import { connectionPoolSize, inTransaction } from "@/lib/repos/transactions";
 
 const purposeRank: Record<AssignmentPurpose, number> = { PRACTICE: 0, AGREEMENT: 1, MAIN: 2 };
 
@@ -45,6 +52,7 @@ export type NextAssignment =
   | { status: "returned"; reason: string | null };
 
 const OPEN_STATUSES: readonly AssignmentStatus[] = ["ASSIGNED", "STARTED"];
+const stoppedStatus: Partial<Record<ParticipantStatus, "excluded" | "timed_out" | "returned">> = { EXCLUDED: "excluded", TIMED_OUT: "timed_out", RETURNED: "returned" };
 const isOpen = (status: AssignmentStatus) => OPEN_STATUSES.includes(status);
 
 /** A number in [0, 1) from md5(text), stable across processes. */
@@ -119,7 +127,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function nextAssignment(studyId: string, userId: string, options: { exclude?: readonly string[] } = {}): Promise<NextAssignment> {
   const exclude = new Set(options.exclude ?? []);
-  return inNextSlot(() => db.$transaction((tx) => nextInTransaction(tx, studyId, userId, exclude), { maxWait: 5_000, timeout: 15_000 }));
+  return inNextSlot(() => inTransaction((tx) => nextInTransaction(tx, studyId, userId, exclude), { maxWait: 5_000, timeout: 15_000 }));
 }
 
 /**
@@ -131,7 +139,7 @@ export async function nextAssignment(studyId: string, userId: string, options: {
  */
 const SLOT_WAIT_MS = 10_000;
 
-const inNextSlot = createSlotLimiter(Math.max(1, Math.floor(databasePoolSize() / 2)), SLOT_WAIT_MS, "next-item");
+const inNextSlot = createSlotLimiter(Math.max(1, Math.floor(connectionPoolSize() / 2)), SLOT_WAIT_MS, "next-item");
 
 async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclude: ReadonlySet<string>): Promise<NextAssignment> {
   await lockParticipant(tx, studyId, userId);
@@ -159,13 +167,9 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
   const position = mine.reduce((max, row) => Math.max(max, row.position), -1) + 1;
   const firstEver = mine.length === 0;
   const created = async (assignmentId: string, purpose: AssignmentPurpose): Promise<NextAssignment> => {
-    if (firstEver && study.isMember && !study.memberStarted) {
-      await tx.$executeRaw`UPDATE "StudyMember" SET "startedAt" = ${sqlNow} WHERE "studyId" = ${studyId} AND "userId" = ${userId} AND "startedAt" IS NULL`;
-    }
-    if (study.memberStatus === "COMPLETE") {
-      // new work for someone marked complete (items became free again): working again
-      await tx.$executeRaw`UPDATE "StudyMember" SET status = 'ACTIVE', "statusReason" = NULL, "statusAt" = ${sqlNow} WHERE "studyId" = ${studyId} AND "userId" = ${userId} AND status = 'COMPLETE'`;
-    }
+    if (firstEver && study.isMember && !study.memberStarted) await markMemberStarted(tx, studyId, userId);
+    // new work for someone marked complete (items became free again): working again
+    if (study.memberStatus === "COMPLETE") await reactivateCompletedMember(tx, studyId, userId);
     return { status: "assigned", assignmentId, purpose, created: true };
   };
   /** Serves the first open assignment that is still open (a claimer may have released an expired one). */
@@ -267,7 +271,7 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
  * that they agree on random study states.
  */
 export async function candidateSearchesForTest(studyId: string, userId: string): Promise<{ fast: Candidate[] | null; full: Candidate[] }> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const study = await readStudyState(tx, studyId, userId);
     if (!study) throw new AppError("NOT_FOUND", `No study with id ${studyId}`);
     const mine = study.mine;

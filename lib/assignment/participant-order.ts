@@ -8,7 +8,7 @@ import { hash } from "node:crypto";
  * md5(userId): an affine permutation of the ranks, a different one per participant, so that no
  * participant's order needs a hash per item (100,000 items: about 2 ms to walk instead of about
  * 100 ms of md5s per participant and process). The SQL of the full search computes the same key
- * (candidate-sql.ts), so both searches rank candidates alike.
+ * (lib/repos/assignments.ts findOrdinaryCandidates), so both searches rank candidates alike.
  */
 
 /** Keys stay below 2^26 and a * r + b below 2^52: exact in double arithmetic. */

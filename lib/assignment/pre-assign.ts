@@ -1,12 +1,23 @@
 import "server-only";
-import { itemLockKey, lockKey, lockParticipant } from "@/lib/assignment/state";
-import { db } from "@/lib/db";
-import { sqlNow } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 import type { AssignmentPurpose } from "@/lib/generated/prisma/enums";
+import {
+  countAssignmentsOfPurpose,
+  countPlacesByCondition,
+  ensureMember,
+  findItemsOfUser,
+  findItemStudies,
+  findPlaceSettings,
+  findReviewExcludedItems,
+  insertAssignment,
+  lastPosition,
+  lockItem,
+  lockParticipant,
+  releaseExpiredLeasesOfItems,
+  userExists,
+} from "@/lib/repos/assignments";
+import { inTransaction } from "@/lib/repos/transactions";
 import { assertNoReviewersOf } from "@/lib/review/conflicts";
-import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 
 /**
  * Pre-assigns items to an annotator (the dashboards' agreement plan uses AGREEMENT); the next-item
@@ -20,35 +31,31 @@ import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
 export async function assignItemsTo(userId: string, itemIds: readonly string[], purpose: AssignmentPurpose): Promise<{ created: number; skipped: number; assignmentIds: string[] }> {
   const unique = [...new Set(itemIds)];
   if (unique.length === 0) return { created: 0, skipped: 0, assignmentIds: [] };
-  const items = await db.item.findMany({ where: { id: { in: unique } }, select: { id: true, studyId: true } });
+  const items = await findItemStudies(unique);
   const missing = unique.filter((id) => !items.some((item) => item.id === id));
   if (missing.length > 0) throw new AppError("NOT_FOUND", `assignItemsTo: no item with id ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""}`);
   const studyIds = new Set(items.map((item) => item.studyId));
   if (studyIds.size !== 1) throw new AppError("INVALID", `assignItemsTo needs items of one study; got items of ${studyIds.size} studies`);
   const [studyId] = studyIds;
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
-  if (!user) throw new AppError("NOT_FOUND", `assignItemsTo: no user with id ${userId}`);
+  if (!(await userExists(userId))) throw new AppError("NOT_FOUND", `assignItemsTo: no user with id ${userId}`);
   await assertNoReviewersOf(studyId, [userId]);
 
-  return db.$transaction(
+  return inTransaction(
     async (tx) => {
       await lockParticipant(tx, studyId, userId);
       // item locks in a fixed order (blocking: a claimer holds an item lock for milliseconds and never waits while holding it)
-      for (const itemId of [...unique].sort()) await tx.$queryRaw`SELECT pg_advisory_xact_lock(${lockKey(itemLockKey(itemId))})::text AS locked`;
-      const study = await tx.study.findUniqueOrThrow({ where: { id: studyId }, select: { overlap: true, conditions: true, leaseSeconds: true } });
-      const had = await tx.assignment.findMany({ where: { userId, itemId: { in: unique } }, select: { itemId: true } });
+      for (const itemId of [...unique].sort()) await lockItem(tx, itemId);
+      const study = await findPlaceSettings(tx, studyId);
+      const had = await findItemsOfUser(tx, userId, unique);
       const hadSet = new Set(had.map((a) => a.itemId));
-      const excludedRows = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT i.id FROM "Item" i WHERE i.id IN (${Prisma.join(unique)}) AND NOT ${reviewExcludedItemFilter("i")}`;
+      const excludedRows = await findReviewExcludedItems(tx, unique);
       const excluded = new Set(excludedRows.map((row) => row.id));
       const fresh = unique.filter((id) => !hadSet.has(id) && !excluded.has(id));
       const conditions: Array<string | null> = study.conditions.length > 0 ? study.conditions : [null];
       const conditionOf = new Map<string, string | null>();
       if (purpose === "MAIN" && fresh.length > 0) {
-        await tx.$executeRaw`
-          UPDATE "Assignment" SET status = 'RELEASED'
-          WHERE "itemId" IN (${Prisma.join(fresh)}) AND purpose = 'MAIN' AND NOT agent AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
-        const held = await tx.assignment.groupBy({ by: ["itemId", "condition"], where: { itemId: { in: fresh }, purpose: "MAIN", agent: false, status: { not: "RELEASED" } }, _count: { _all: true } });
+        await releaseExpiredLeasesOfItems(tx, fresh);
+        const held = await countPlacesByCondition(tx, fresh);
         const full: string[] = [];
         for (const itemId of fresh) {
           const places = (condition: string | null) => held.find((row) => row.itemId === itemId && row.condition === condition)?._count._all ?? 0;
@@ -58,15 +65,14 @@ export async function assignItemsTo(userId: string, itemIds: readonly string[], 
         }
         if (full.length > 0) throw new AppError("CONFLICT", `assignItemsTo: item(s) ${full.slice(0, 5).join(", ")} already have ${study.overlap} annotator(s) (the study's overlap)`);
       }
-      await tx.studyMember.createMany({ data: [{ studyId, userId }], skipDuplicates: true });
-      const last = await tx.assignment.aggregate({ where: { studyId, userId }, _max: { position: true } });
-      let position = (last._max.position ?? -1) + 1;
-      const rotation = await tx.assignment.count({ where: { studyId, userId, purpose: "AGREEMENT" } });
+      await ensureMember(tx, studyId, userId);
+      let position = ((await lastPosition(tx, studyId, userId)) ?? -1) + 1;
+      const rotation = await countAssignmentsOfPurpose(tx, studyId, userId, "AGREEMENT");
       const assignmentIds: string[] = [];
       for (const [index, itemId] of fresh.entries()) {
         const condition = purpose === "MAIN" ? (conditionOf.get(itemId) ?? null) : study.conditions.length > 0 ? study.conditions[(rotation + index) % study.conditions.length] : null;
         const leaseExpiresAt = purpose === "MAIN" ? new Date(Date.now() + study.leaseSeconds * 1000) : null;
-        const created = await tx.assignment.create({ data: { studyId, userId, itemId, purpose, position: position++, condition, leaseExpiresAt }, select: { id: true } });
+        const created = await insertAssignment(tx, { studyId, userId, itemId, purpose, position: position++, condition, leaseExpiresAt });
         assignmentIds.push(created.id);
       }
       return { created: fresh.length, skipped: unique.length - fresh.length, assignmentIds };

@@ -1,12 +1,8 @@
 import "server-only";
-import { conditionsSql, itemsVersionSql, takenSql } from "@/lib/assignment/candidate-sql";
-import { baseCaseSql, hasProbeFamiliesSql, holdersSql } from "@/lib/assignment/probe-families";
 import { processCache } from "@/lib/assignment/process-cache";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 import type { ParticipantStatus } from "@/lib/generated/prisma/enums";
-import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
+import { countAvailableItems, listFreeItemIds, readProgressRow } from "@/lib/repos/assignments";
 
 export interface Progress {
   practice: { done: number; total: number };
@@ -27,26 +23,7 @@ export interface Progress {
  */
 async function availableCount(studyId: string, userId: string, study: { overlap: number; conditions: string[]; hasProbes: boolean }, cap: number): Promise<number> {
   if (cap <= 0) return 0;
-  const holdersPerBase = study.overlap * Math.max(1, study.conditions.length);
-  const familyRule = study.hasProbes
-    ? Prisma.sql`AND (${baseCaseSql("i")} IS NULL OR (
-          SELECT count(*) FILTER (WHERE h."userId" <> ${userId}) < ${holdersPerBase} OR bool_or(h."userId" = ${userId}) IS TRUE
-          FROM (${holdersSql(studyId)}) h WHERE h.base = ${baseCaseSql("i")}))`
-    : Prisma.empty;
-  const [row] = await db.$queryRaw<Array<{ n: number }>>`
-    WITH taken AS (${takenSql(studyId)})
-    SELECT count(*)::int AS n FROM (
-      SELECT DISTINCT i.id FROM "Item" i
-      CROSS JOIN ${conditionsSql(study.conditions)} AS c
-      LEFT JOIN taken t ON t."itemId" = i.id AND t.condition IS NOT DISTINCT FROM c.cond
-      WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
-        AND coalesce(t.n, 0) < ${study.overlap}
-        AND NOT EXISTS (SELECT 1 FROM "Assignment" m WHERE m."itemId" = i.id AND m."userId" = ${userId})
-        AND ${reviewExcludedItemFilter("i")}
-        ${familyRule}
-      LIMIT ${Math.min(cap, 2_147_483_647)}
-    ) x`;
-  return row?.n ?? 0;
+  return countAvailableItems(studyId, userId, study, cap);
 }
 
 /**
@@ -74,15 +51,8 @@ const freeItemsCache = processCache<FreeItems>("free-items", { max: MAX_CACHED_S
 const freeItemsReads = new Map<string, Promise<FreeItems>>();
 
 async function readFreeItems(studyId: string, study: { overlap: number; conditions: string[] }, key: string): Promise<FreeItems> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
-    WITH taken AS (${takenSql(studyId)})
-    SELECT DISTINCT i.id FROM "Item" i
-    CROSS JOIN ${conditionsSql(study.conditions)} AS c
-    LEFT JOIN taken t ON t."itemId" = i.id AND t.condition IS NOT DISTINCT FROM c.cond
-    WHERE i."studyId" = ${studyId} AND NOT i.practice AND NOT i.gold
-      AND coalesce(t.n, 0) < ${study.overlap}
-      AND ${reviewExcludedItemFilter("i")}`;
-  const entry = { key, ids: new Set(rows.map((row) => row.id)), at: Date.now() };
+  const ids = await listFreeItemIds(studyId, study);
+  const entry = { key, ids: new Set(ids), at: Date.now() };
   freeItemsCache.set(studyId, entry);
   return entry;
 }
@@ -138,40 +108,7 @@ async function availableForProgress(
  * share (balance rule) is not counted here.
  */
 export async function progressFor(studyId: string, userId: string): Promise<Progress> {
-  const [row] = await db.$queryRaw<
-    Array<{
-      overlap: number;
-      conditions: string[];
-      itemsPerParticipant: number | null;
-      participantStatus: ParticipantStatus | null;
-      practiceTotal: number;
-      practiceAssigned: number;
-      practiceDone: number;
-      mainAssigned: number;
-      mainDone: number;
-      queue: number;
-      open: number;
-      hasProbes: boolean;
-      itemsVersion: string;
-      had: string[];
-    }>
-  >`
-    SELECT s.overlap, s.conditions, s."itemsPerParticipant", m.status::text AS "participantStatus",
-      ${itemsVersionSql("s")} AS "itemsVersion",
-      coalesce(array_agg(DISTINCT a."itemId") FILTER (WHERE a.id IS NOT NULL), '{}') AS had,
-      ${hasProbeFamiliesSql("s")} AS "hasProbes",
-      (SELECT count(*) FROM "Item" i WHERE i."studyId" = s.id AND i.practice)::int AS "practiceTotal",
-      count(a.id) FILTER (WHERE a.purpose = 'PRACTICE' AND a.status <> 'RELEASED')::int AS "practiceAssigned",
-      count(a.id) FILTER (WHERE a.purpose = 'PRACTICE' AND a.status = 'SUBMITTED')::int AS "practiceDone",
-      count(a.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND a.status <> 'RELEASED')::int AS "mainAssigned",
-      count(a.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND a.status = 'SUBMITTED')::int AS "mainDone",
-      count(a.id) FILTER (WHERE a.purpose = 'MAIN' AND a.status <> 'RELEASED')::int AS queue,
-      count(a.id) FILTER (WHERE a.status IN ('ASSIGNED', 'STARTED'))::int AS open
-    FROM "Study" s
-    LEFT JOIN "StudyMember" m ON m."studyId" = s.id AND m."userId" = ${userId}
-    LEFT JOIN "Assignment" a ON a."studyId" = s.id AND a."userId" = ${userId}
-    WHERE s.id = ${studyId}
-    GROUP BY s.id, m.status`;
+  const row = await readProgressRow(studyId, userId);
   if (!row) throw new AppError("NOT_FOUND", `No study with id ${studyId}`);
   const quotaLeft = row.itemsPerParticipant === null ? Number.POSITIVE_INFINITY : Math.max(0, row.itemsPerParticipant - row.queue);
   const stopped = row.participantStatus === "EXCLUDED" || row.participantStatus === "TIMED_OUT" || row.participantStatus === "RETURNED";

@@ -1,7 +1,6 @@
 import "server-only";
-import { endParticipation } from "@/lib/assignment/participant-status";
-import { db } from "@/lib/db";
-import { sqlNow } from "@/lib/db/sql";
+import { endParticipation, listMembersPastSessionLimit, releaseExpiredLeasesOfStudy } from "@/lib/repos/assignments";
+import { inTransaction } from "@/lib/repos/transactions";
 
 /**
  * Housekeeping for a whole study (the participant table, a periodic job): open MAIN assignments
@@ -11,17 +10,12 @@ import { sqlNow } from "@/lib/db/sql";
  * current for people who never come back. Safe at any time: releasing only frees places.
  */
 export async function sweepStudy(studyId: string): Promise<{ released: number; timedOut: number }> {
-  const released = await db.$executeRaw`
-    UPDATE "Assignment" SET status = 'RELEASED'
-    WHERE "studyId" = ${studyId} AND purpose = 'MAIN' AND NOT agent AND status IN ('ASSIGNED', 'STARTED') AND "leaseExpiresAt" < ${sqlNow}`;
-  const over = await db.$queryRaw<Array<{ userId: string; limit: number }>>`
-    SELECT m."userId", s."sessionTimeLimitSeconds" AS limit FROM "StudyMember" m JOIN "Study" s ON s.id = m."studyId"
-    WHERE m."studyId" = ${studyId} AND m.status = 'ACTIVE' AND m."startedAt" IS NOT NULL AND s."sessionTimeLimitSeconds" IS NOT NULL
-      AND ${sqlNow} >= m."startedAt" + make_interval(secs => s."sessionTimeLimitSeconds")`;
+  const released = await releaseExpiredLeasesOfStudy(studyId);
+  const over = await listMembersPastSessionLimit(studyId);
   let timedOut = 0;
   for (const row of over) {
     const reason = `session time limit of ${row.limit >= 120 ? `${Math.round(row.limit / 60)} minutes` : `${row.limit} seconds`} reached`;
-    if (await db.$transaction((tx) => endParticipation(tx, studyId, row.userId, "TIMED_OUT", reason))) timedOut++;
+    if (await inTransaction((tx) => endParticipation(tx, studyId, row.userId, "TIMED_OUT", reason))) timedOut++;
   }
   return { released, timedOut };
 }

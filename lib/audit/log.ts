@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { insertAuditEntry, listStudyAuditEntries } from "@/lib/repos/audit";
+import { findStudyIdBySlug } from "@/lib/repos/studies";
 
 /**
  * The audit log of admin and researcher actions (imports, setting changes, status changes,
@@ -11,7 +12,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
  * target is the batch).
  */
 export async function recordAudit(actorId: string | null, action: string, target: string, detail: Prisma.InputJsonValue = {}) {
-  await db.auditLog.create({ data: { actorId, action, target, detail } });
+  await insertAuditEntry({ actorId, action, target, detail });
 }
 
 export const AUDIT_PAGE_SIZE = 100;
@@ -30,19 +31,9 @@ export interface AuditEntry {
 
 /** A study's audit entries, newest first, one page at a time. */
 export async function listStudyAudit(slug: string, page = 1): Promise<{ entries: AuditEntry[]; total: number; page: number; pageSize: number }> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true } });
+  const study = await findStudyIdBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
-  const where: Prisma.AuditLogWhereInput = { OR: [{ target: `study:${study.id}` }, { detail: { path: ["studyId"], equals: study.id } }] };
-  const [total, rows] = await Promise.all([
-    db.auditLog.count({ where }),
-    db.auditLog.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * AUDIT_PAGE_SIZE,
-      take: AUDIT_PAGE_SIZE,
-      select: { id: true, createdAt: true, action: true, target: true, detail: true, actor: { select: { name: true, role: true } } },
-    }),
-  ]);
+  const { total, rows } = await listStudyAuditEntries(study.id, (page - 1) * AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE);
   return {
     entries: rows.map((row) => ({ id: row.id.toString(), at: row.createdAt.toISOString(), action: row.action, target: row.target, actor: row.actor, detail: row.detail })),
     total,

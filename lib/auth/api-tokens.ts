@@ -1,9 +1,19 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { apiRatePerMinute, apiScopes, type ApiScope } from "@/lib/http/scopes";
+import {
+  countActiveTokens,
+  findTokenByHash,
+  findUserToken,
+  insertToken,
+  listUserTokens,
+  setTokenRevokedAt,
+  takeFromTokenBucket,
+  touchTokenLastUsed,
+  type StoredTokenSummary,
+} from "@/lib/repos/api-tokens";
 import type { CurrentUser } from "@/lib/auth/session";
 import type { TokenCreateInput } from "@/lib/validations/api-token";
 
@@ -41,9 +51,7 @@ function newTokenText(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
-const summarySelect = { id: true, name: true, prefix: true, scopes: true, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true } as const;
-
-function summaryOf(row: { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; expiresAt: Date | null; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenSummary {
+function summaryOf(row: StoredTokenSummary): ApiTokenSummary {
   return {
     id: row.id,
     name: row.name,
@@ -61,20 +69,17 @@ function summaryOf(row: { id: string; name: string; prefix: string; scopes: stri
  * researcher making an agent's token).
  */
 export async function issueToken(userId: string, input: TokenCreateInput, actorId: string): Promise<{ token: string; summary: ApiTokenSummary }> {
-  const active = await db.apiToken.count({ where: { userId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
+  const active = await countActiveTokens(userId);
   if (active >= MAX_ACTIVE_TOKENS) throw new AppError("CONFLICT", `At most ${MAX_ACTIVE_TOKENS} tokens may be active at once; revoke one first`);
   const token = newTokenText();
-  const row = await db.apiToken.create({
-    data: {
-      userId,
-      name: input.name,
-      tokenHash: hashToken(token),
-      prefix: token.slice(0, TOKEN_PREFIX.length + 6),
-      scopes: [...new Set(input.scopes)],
-      expiresAt: new Date(Date.now() + input.expiresInDays * 24 * 60 * 60 * 1000),
-      createdById: actorId,
-    },
-    select: summarySelect,
+  const row = await insertToken({
+    userId,
+    name: input.name,
+    tokenHash: hashToken(token),
+    prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+    scopes: [...new Set(input.scopes)],
+    expiresAt: new Date(Date.now() + input.expiresInDays * 24 * 60 * 60 * 1000),
+    createdById: actorId,
   });
   await recordAudit(actorId, "api-token.create", `user:${userId}`, { tokenId: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt?.toISOString() ?? null });
   return { token, summary: summaryOf(row) };
@@ -82,15 +87,15 @@ export async function issueToken(userId: string, input: TokenCreateInput, actorI
 
 /** The user's own tokens, newest first (revoked ones too, for the record). */
 export async function listTokens(userId: string): Promise<ApiTokenSummary[]> {
-  const rows = await db.apiToken.findMany({ where: { userId }, orderBy: { createdAt: "desc" }, select: summarySelect, take: 200 });
+  const rows = await listUserTokens(userId, 200);
   return rows.map(summaryOf);
 }
 
 /** Revokes one of the user's own tokens (404 for anyone else's: it is not theirs to see). */
 export async function revokeToken(userId: string, tokenId: string, actorId: string = userId): Promise<ApiTokenSummary> {
-  const row = await db.apiToken.findFirst({ where: { id: tokenId, userId }, select: { id: true, revokedAt: true } });
+  const row = await findUserToken(tokenId, userId);
   if (!row) throw new AppError("NOT_FOUND", `No token ${tokenId}`);
-  const updated = await db.apiToken.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() }, select: summarySelect });
+  const updated = await setTokenRevokedAt(row.id, row.revokedAt ?? new Date());
   if (!row.revokedAt) await recordAudit(actorId, "api-token.revoke", `user:${userId}`, { tokenId: row.id, name: updated.name, prefix: updated.prefix });
   return summaryOf(updated);
 }
@@ -107,17 +112,14 @@ export interface BearerCaller {
  */
 export async function authenticateBearer(token: string): Promise<BearerCaller> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) throw new AppError("UNAUTHORIZED", "The API token is not a Yardstick token");
-  const [row] = await db.$queryRaw<
-    Array<{ tokenId: string; scopes: string[]; expiresAt: Date | null; revokedAt: Date | null; lastUsedAt: Date | null; id: string; name: string; email: string | null; role: CurrentUser["role"]; disabled: boolean }>
-  >`SELECT t.id AS "tokenId", t.scopes, t."expiresAt", t."revokedAt", t."lastUsedAt", u.id, u.name, u.email, u.role::text AS role, u.disabled
-    FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t."tokenHash" = ${hashToken(token)}`;
+  const row = await findTokenByHash(hashToken(token));
   if (!row) throw new AppError("UNAUTHORIZED", "The API token is unknown");
   if (row.revokedAt) throw new AppError("UNAUTHORIZED", "The API token was revoked");
   const now = Date.now();
   if (row.expiresAt && row.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "The API token has expired");
   if (row.disabled) throw new AppError("UNAUTHORIZED", "The API token's account is disabled");
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.$executeRaw`UPDATE "ApiToken" SET "lastUsedAt" = now() WHERE id = ${row.tokenId}`;
+    await touchTokenLastUsed(row.tokenId);
   }
   return {
     tokenId: row.tokenId,
@@ -135,14 +137,7 @@ export async function authenticateBearer(token: string): Promise<BearerCaller> {
 export async function takeRateToken(tokenId: string, perMinute = apiRatePerMinute()): Promise<void> {
   const capacity = Math.max(10, Math.ceil(perMinute / 10));
   const perSecond = perMinute / 60;
-  const [row] = await db.$queryRaw<Array<{ before: number }>>`
-    WITH bucket AS (
-      SELECT id, LEAST(${capacity}::float8, COALESCE("rateTokens", ${capacity}::float8)
-        + GREATEST(0, EXTRACT(EPOCH FROM (clock_timestamp() - COALESCE("rateAt", clock_timestamp()))))::float8 * ${perSecond}::float8) AS before
-      FROM "ApiToken" WHERE id = ${tokenId} FOR UPDATE
-    )
-    UPDATE "ApiToken" AS t SET "rateTokens" = CASE WHEN bucket.before >= 1 THEN bucket.before - 1 ELSE bucket.before END, "rateAt" = clock_timestamp()
-    FROM bucket WHERE t.id = bucket.id RETURNING bucket.before`;
+  const row = await takeFromTokenBucket(tokenId, capacity, perSecond);
   if (!row) throw new AppError("UNAUTHORIZED", "The API token is unknown");
   if (row.before < 1) {
     throw new AppError("RATE_LIMITED", `This API token made more than ${perMinute} requests a minute; slow down`, { retryAfterSeconds: (1 - row.before) / perSecond });

@@ -2,12 +2,12 @@ import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { checkPassword, hashPassword } from "@/lib/auth/passwords";
 import { clientAddress, currentLockout, lockoutErrorCode, recordLoginFailure, recordLoginSuccess } from "@/lib/auth/login-throttle";
 import { currentSessionVersion, endAllSessions, tokenSessionVersion } from "@/lib/auth/session-version";
 import { enterByCredentials } from "@/lib/studies/entry";
 import { noteSignInRefusal } from "@/lib/auth/sign-in-refusals";
+import { findUserForSignIn, setPasswordHash } from "@/lib/repos/users";
 
 /** an argon2id hash of a random password, checked when the email is unknown */
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$W3Ctkku9dUulG3KXD37myg$mICYyjTw6xEdA7ChSb4xx88lYKpy6IlWTk2mxq7mCd8";
@@ -42,10 +42,7 @@ export const authOptions: NextAuthOptions = {
         const address = clientAddress(request?.headers);
         const lockout = await currentLockout(email, address);
         if (lockout) throw new Error(lockoutErrorCode(lockout));
-        const user = await db.user.findUnique({
-          where: { email },
-          select: { id: true, email: true, name: true, passwordHash: true, disabled: true },
-        });
+        const user = await findUserForSignIn(email);
         // unknown accounts cost the same hash as known ones, so timing does not tell them apart
         const check = await checkPassword(password, user?.passwordHash ?? DUMMY_HASH);
         if (!user?.passwordHash || user.disabled || !check.ok) {
@@ -55,7 +52,7 @@ export const authOptions: NextAuthOptions = {
         }
         await recordLoginSuccess(email, address);
         // bcrypt (or weaker argon2id) hashes from before become argon2id at the first sign-in
-        if (check.needsRehash) await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) }, select: { id: true } });
+        if (check.needsRehash) await setPasswordHash(user.id, await hashPassword(password));
         return { id: user.id, email: user.email, name: user.name };
       },
     }),

@@ -1,6 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { countThrottleFailure, countWindowAttempt, deleteThrottleKeys, findThrottleRows, pruneThrottleRows, touchThrottleKey } from "@/lib/repos/login-throttle";
 
 /**
  * Sign-in rate limiting (SECURITY.md). Failed password sign-ins are counted in fixed windows, in
@@ -92,10 +91,7 @@ export function clientAddress(headers: Headers | Record<string, unknown> | undef
  * address's lock, or the account's backoff unless the address is known to the account.
  */
 export async function currentLockout(email: string, address: string): Promise<Lockout | null> {
-  const rows = await db.loginThrottle.findMany({
-    where: { key: { in: [emailKey(email), pairKey(email, address), addressKey(address), knownKey(email, address)] } },
-    select: { key: true, lockedUntil: true, updatedAt: true },
-  });
+  const rows = await findThrottleRows([emailKey(email), pairKey(email, address), addressKey(address), knownKey(email, address)]);
   const now = Date.now();
   const known = rows.some((row) => row.key.startsWith("known:") && row.updatedAt.getTime() > now - LOGIN_THROTTLE.knownAddressMs);
   let found: Lockout | null = null;
@@ -110,22 +106,12 @@ export async function currentLockout(email: string, address: string): Promise<Lo
 
 /** One more failure in the key's window; the lock (fixed or backoff) it sets from the limit on. */
 async function countFailure(key: string, limit: number, lock: "fixed" | "backoff"): Promise<Date | null> {
-  const expired = Prisma.sql`"LoginThrottle"."windowStart" <= now() - ${LOGIN_THROTTLE.windowMs} * interval '1 millisecond'`;
-  const failures = Prisma.sql`(CASE WHEN ${expired} THEN 1 ELSE "LoginThrottle".failures + 1 END)`;
-  const lockFor = (n: Prisma.Sql) =>
-    lock === "fixed"
-      ? Prisma.sql`${LOGIN_THROTTLE.lockMs}::float8 * interval '1 millisecond'`
-      : Prisma.sql`least(${LOGIN_THROTTLE.backoffMaxMs}::float8, ${LOGIN_THROTTLE.backoffBaseMs}::float8 * power(2, least(30, ${n} - ${limit}))) * interval '1 millisecond'`;
-  const rows = await db.$queryRaw<Array<{ lockedUntil: Date | null }>>`
-    INSERT INTO "LoginThrottle" (key, failures, "windowStart", "lockedUntil", "updatedAt")
-    VALUES (${key}, 1, now(), CASE WHEN 1 >= ${limit} THEN now() + ${lockFor(Prisma.sql`1`)} END, now())
-    ON CONFLICT (key) DO UPDATE SET
-      failures = ${failures},
-      "windowStart" = CASE WHEN ${expired} THEN now() ELSE "LoginThrottle"."windowStart" END,
-      "lockedUntil" = CASE WHEN ${failures} >= ${limit} THEN now() + ${lockFor(failures)} ELSE "LoginThrottle"."lockedUntil" END,
-      "updatedAt" = now()
-    RETURNING "lockedUntil"`;
-  const until = rows[0]?.lockedUntil ?? null;
+  const until = await countThrottleFailure(
+    key,
+    LOGIN_THROTTLE.windowMs,
+    limit,
+    lock === "fixed" ? { kind: "fixed", lockMs: LOGIN_THROTTLE.lockMs } : { kind: "backoff", baseMs: LOGIN_THROTTLE.backoffBaseMs, maxMs: LOGIN_THROTTLE.backoffMaxMs },
+  );
   return until && until.getTime() > Date.now() ? until : null;
 }
 
@@ -136,8 +122,7 @@ export async function recordLoginFailure(email: string, address: string): Promis
   await countFailure(addressKey(address), LOGIN_THROTTLE.maxFailuresPerAddress, "fixed");
   // rows untouched for a day are history (known addresses for 30 days): drop some now and then
   if (Math.random() < 0.02) {
-    await db.$executeRaw`DELETE FROM "LoginThrottle" WHERE ("updatedAt" < now() - interval '1 day' AND key NOT LIKE 'known:%')
-      OR "updatedAt" < now() - ${LOGIN_THROTTLE.knownAddressMs} * interval '1 millisecond'`;
+    await pruneThrottleRows(LOGIN_THROTTLE.knownAddressMs);
   }
   return currentLockout(email, address);
 }
@@ -147,10 +132,8 @@ export async function recordLoginFailure(email: string, address: string): Promis
  * must not reset a spraying address) and makes the address known to the account.
  */
 export async function recordLoginSuccess(email: string, address: string): Promise<void> {
-  await db.loginThrottle.deleteMany({ where: { key: { in: [emailKey(email), pairKey(email, address)] } } });
-  await db.$executeRaw`
-    INSERT INTO "LoginThrottle" (key, failures, "windowStart", "updatedAt") VALUES (${knownKey(email, address)}, 0, now(), now())
-    ON CONFLICT (key) DO UPDATE SET "updatedAt" = now()`;
+  await deleteThrottleKeys([emailKey(email), pairKey(email, address)]);
+  await touchThrottleKey(knownKey(email, address));
 }
 
 /**
@@ -159,14 +142,7 @@ export async function recordLoginSuccess(email: string, address: string): Promis
  * lib/studies/entry.ts LINK_THROTTLE).
  */
 export async function countAttempt(key: string, windowMs: number): Promise<{ attempts: number; secondsLeft: number }> {
-  const rows = await db.$queryRaw<Array<{ failures: number; secondsLeft: number }>>`
-    INSERT INTO "LoginThrottle" (key, failures, "windowStart", "updatedAt") VALUES (${key}, 1, now(), now())
-    ON CONFLICT (key) DO UPDATE SET
-      failures = CASE WHEN "LoginThrottle"."windowStart" <= now() - ${windowMs} * interval '1 millisecond' THEN 1 ELSE "LoginThrottle".failures + 1 END,
-      "windowStart" = CASE WHEN "LoginThrottle"."windowStart" <= now() - ${windowMs} * interval '1 millisecond' THEN now() ELSE "LoginThrottle"."windowStart" END,
-      "updatedAt" = now()
-    RETURNING failures, EXTRACT(EPOCH FROM ("windowStart" + ${windowMs} * interval '1 millisecond' - now()))::float8 AS "secondsLeft"`;
-  const row = rows[0];
+  const row = await countWindowAttempt(key, windowMs);
   return { attempts: row?.failures ?? 1, secondsLeft: Math.max(1, Math.ceil(row?.secondsLeft ?? windowMs / 1000)) };
 }
 

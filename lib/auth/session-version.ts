@@ -1,6 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { db } from "@/lib/db";
+import { findSessionVersion, incrementSessionVersion } from "@/lib/repos/users";
 
 /**
  * Revocable sessions. Session cookies are signed JWTs (lib/auth/index.ts), which the server cannot take
@@ -25,14 +25,13 @@ export function tokenSessionVersion(token: Record<string, unknown> | null | unde
 
 /** The user's current session version; null when the user is missing or disabled. */
 export async function currentSessionVersion(userId: string): Promise<number | null> {
-  const [row] = await db.$queryRaw<Array<{ sessionVersion: number; disabled: boolean }>>`
-    SELECT "sessionVersion", disabled FROM "User" WHERE id = ${userId}`;
+  const row = await findSessionVersion(userId);
   return row && !row.disabled ? row.sessionVersion : null;
 }
 
 /** Ends every session of the user (sign-out, disabling). */
 export async function endAllSessions(userId: string): Promise<void> {
-  await db.$executeRaw`UPDATE "User" SET "sessionVersion" = "sessionVersion" + 1 WHERE id = ${userId}`;
+  await incrementSessionVersion(userId);
   cache.delete(userId);
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
-import type pg from "pg";
-import { COPY_NULL, copyLineReader, unescapeCopy, type CopyLineReader } from "@/lib/db/copy";
+import { COPY_NULL, unescapeCopy } from "@/lib/db/copy";
 import { csvField } from "@/lib/exports/csv";
+import type { CopyRows } from "@/lib/repos/exports";
 
 /**
  * The large CSV exports (responses, events) streamed by one `COPY (SELECT ...) TO STDOUT` of the
@@ -127,44 +127,26 @@ export interface CopyCsvReader {
 }
 
 /**
- * Runs `COPY (select) TO STDOUT` on a connection of `pool` and reads it as CSV records written by
- * `writeRow`. The connection is taken at the first next() and given back when the COPY ends (or
- * destroyed when it is cancelled or fails).
+ * Reads the lines of a COPY (lib/repos/exports.ts copyResponses, copyEvents) as CSV records
+ * written by `writeRow`. A line that cannot be written ends the COPY (its connection is
+ * destroyed) before the error goes on.
  */
-export function copyCsvReader(pool: pg.Pool, select: string, writeRow: (line: string) => string): CopyCsvReader {
-  let client: pg.PoolClient | null = null;
-  let lines: CopyLineReader | null = null;
-  let done = false;
-  const finish = (error?: unknown) => {
-    if (done) return;
-    done = true;
-    lines?.destroy();
-    client?.release(error === undefined ? undefined : error instanceof Error ? error : new Error(String(error)));
-    client = null;
-  };
+export function copyCsvReader(rows: CopyRows, writeRow: (line: string) => string): CopyCsvReader {
   return {
     async next() {
-      if (done) return { text: "", rows: 0 };
+      const batch = await rows.next();
+      if (!batch) return { text: "", rows: 0 };
       try {
-        if (!lines) {
-          client = await pool.connect();
-          lines = copyLineReader(client, select);
-        }
-        const batch = await lines.next();
-        if (!batch) {
-          finish();
-          return { text: "", rows: 0 };
-        }
         let text = "";
         for (const line of batch) text += writeRow(line);
         return { text, rows: batch.length };
       } catch (error) {
-        finish(error);
+        rows.cancel(error);
         throw error;
       }
     },
     cancel(reason?: unknown) {
-      finish(reason ?? new Error("export cancelled"));
+      rows.cancel(reason);
     },
   };
 }

@@ -6,15 +6,34 @@ import type { AssetStoreKind } from "@/lib/assets/config";
 import { deleteFile, fileStorage, readFile, writeFile } from "@/lib/assets/files";
 import { rangedResponse } from "@/lib/assets/serve";
 import { recordAudit } from "@/lib/audit/log";
-import { db } from "@/lib/db";
+import type { Tx } from "@/lib/db/client-types";
 import { AppError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { JobContext } from "@/lib/jobs/types";
 import { attemptId, enqueue, EXPIRE_SECONDS, newJobId, QUEUES, queueGaveUp } from "@/lib/jobs/queue";
 import { exportTableCounts } from "@/lib/exports/counts";
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, EXPORT_KINDS, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";
 import type { ExportJobStatus, ExportJobView } from "@/lib/exports/job-view";
 import { createStudyExport } from "@/lib/exports/study-export";
+import {
+  claimExportJob,
+  discardExportsOfStudy,
+  failExportJob,
+  failUnfinishedExportJob,
+  findExportJob,
+  findExportJobOrThrow,
+  findExportJobStart,
+  insertExportJob,
+  listExpiredExportFiles,
+  listExportJobsOfStudy,
+  listUnfinishedExportJobs,
+  lockExportJobsOfStudy,
+  markExportFileDeleted,
+  updateOwnedExportJob,
+  type ExportJobRow,
+} from "@/lib/repos/export-jobs";
+import { findStudyRefBySlug } from "@/lib/repos/studies";
+import { inTransaction } from "@/lib/repos/transactions";
+import { findUserNames } from "@/lib/repos/users";
 
 /**
  * Exports prepared in the background (docs/exports.md): for a large study, a researcher asks for a
@@ -45,8 +64,7 @@ export function exportRetentionDays(env: Record<string, string | undefined> = pr
 
 export type { ExportJobStatus, ExportJobView };
 
-const jobInclude = { study: { select: { slug: true } } } as const;
-type JobRow = Prisma.ExportJobGetPayload<{ include: typeof jobInclude }>;
+type JobRow = ExportJobRow;
 
 function isExpired(row: Pick<JobRow, "status" | "deletedAt" | "expiresAt">, now = Date.now()): boolean {
   return row.status === "SUCCEEDED" && (row.deletedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= now));
@@ -86,12 +104,12 @@ async function settleAbandoned(row: JobRow): Promise<JobRow> {
   if (Date.now() - (row.heartbeatAt ?? row.createdAt).getTime() < EXPIRE_SECONDS * 1000) return row;
   if ((await queueGaveUp(QUEUES.export.name, row.bossJobId)) !== true) return row;
   const data = { status: "FAILED", error: STOPPED_MESSAGE, finishedAt: new Date() } as const;
-  await db.exportJob.updateMany({ where: { id: row.id, status: { in: ["QUEUED", "RUNNING"] } }, data });
+  await failUnfinishedExportJob(row.id, data);
   return { ...row, ...data };
 }
 
 async function studyOf(slug: string): Promise<{ id: string; slug: string }> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true } });
+  const study = await findStudyRefBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
@@ -99,7 +117,7 @@ async function studyOf(slug: string): Promise<{ id: string; slug: string }> {
 async function creatorNames(rows: JobRow[]): Promise<Map<string, string>> {
   const ids = [...new Set(rows.map((row) => row.createdById).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
-  const users = await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+  const users = await findUserNames(ids);
   return new Map(users.map((user) => [user.id, user.name]));
 }
 
@@ -117,9 +135,9 @@ export interface ExportJobRequest {
 export const EXPORT_JOB_CAPS = { perUser: 3, perStudy: 10 } as const;
 
 /** Refuses a new job past EXPORT_JOB_CAPS (429); call inside the transaction that creates it, which holds the study's lock. */
-async function assertExportJobRoom(tx: Prisma.TransactionClient, studyId: string, actorId: string | null): Promise<void> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:export-jobs:${studyId}`}, 0))::text AS locked`;
-  const open = await tx.exportJob.findMany({ where: { studyId, status: { in: ["QUEUED", "RUNNING"] } }, include: jobInclude });
+async function assertExportJobRoom(tx: Tx, studyId: string, actorId: string | null): Promise<void> {
+  await lockExportJobsOfStudy(tx, studyId);
+  const open = await listUnfinishedExportJobs(tx, studyId);
   // a job the queue gave up on holds no place
   const unfinished = (await Promise.all(open.map(settleAbandoned))).filter((row) => row.status === "QUEUED" || row.status === "RUNNING");
   const wait = { reason: "export-jobs", retryAfterSeconds: 30 };
@@ -140,22 +158,19 @@ export async function startExportJob(studySlug: string, request: ExportJobReques
   const study = await studyOf(studySlug);
   const bossJobId = newJobId();
   const externalIds = request.externalIds === "pseudonymised" ? "pseudonymised" : "raw";
-  const row = await db.$transaction(async (tx) => {
+  const row = await inTransaction(async (tx) => {
     await assertExportJobRoom(tx, study.id, actorId);
-    return tx.exportJob.create({
-      data: {
-        studyId: study.id,
-        table: request.table,
-        format: request.format,
-        kind: request.filter.kind ?? null,
-        tag: request.filter.tag ?? null,
-        externalIds,
-        fileName: exportFileName(study.slug, request.table, request.format, request.filter),
-        contentType: EXPORT_CONTENT_TYPES[request.format],
-        createdById: actorId,
-        bossJobId,
-      },
-      include: jobInclude,
+    return insertExportJob(tx, {
+      studyId: study.id,
+      table: request.table,
+      format: request.format,
+      kind: request.filter.kind ?? null,
+      tag: request.filter.tag ?? null,
+      externalIds,
+      fileName: exportFileName(study.slug, request.table, request.format, request.filter),
+      contentType: EXPORT_CONTENT_TYPES[request.format],
+      createdById: actorId,
+      bossJobId,
     });
   });
   await recordAudit(actorId, "study.export", `study:${study.id}`, {
@@ -171,7 +186,7 @@ export async function startExportJob(studySlug: string, request: ExportJobReques
   try {
     await enqueue(QUEUES.export, bossJobId, { exportJobId: row.id });
   } catch (error) {
-    await db.exportJob.updateMany({ where: { id: row.id }, data: { status: "FAILED", error: "The job queue did not take the export.", finishedAt: new Date() } });
+    await failExportJob(row.id, "The job queue did not take the export.");
     throw new AppError("UNAVAILABLE", `The job queue did not take the export; try again in a minute, or download it directly. (${error instanceof Error ? error.message : String(error)})`);
   }
   return viewOf(row);
@@ -180,14 +195,14 @@ export async function startExportJob(studySlug: string, request: ExportJobReques
 /** The study's export jobs, newest first. */
 export async function listExportJobs(studySlug: string, take = 20): Promise<ExportJobView[]> {
   const study = await studyOf(studySlug);
-  const rows = await db.exportJob.findMany({ where: { studyId: study.id }, orderBy: { createdAt: "desc" }, take, include: jobInclude });
+  const rows = await listExportJobsOfStudy(study.id, take);
   const names = await creatorNames(rows);
   return Promise.all(rows.map(async (row) => viewOf(await settleAbandoned(row), row.createdById ? (names.get(row.createdById) ?? null) : null)));
 }
 
 async function jobRow(studySlug: string, id: string): Promise<JobRow> {
   const study = await studyOf(studySlug);
-  const row = await db.exportJob.findUnique({ where: { id }, include: jobInclude });
+  const row = await findExportJob(id);
   // a job of another study is as unknown as none
   if (!row || row.studyId !== study.id) throw new AppError("NOT_FOUND", `No export job ${id} in the study "${studySlug}"`);
   return settleAbandoned(row);
@@ -252,12 +267,7 @@ export async function sweepExpiredExports(now = new Date()): Promise<number> {
   let removed = 0;
   let after = "";
   for (;;) {
-    const due = await db.exportJob.findMany({
-      where: { status: "SUCCEEDED", deletedAt: null, expiresAt: { lte: now }, id: { gt: after } },
-      select: { id: true, storage: true, fileKey: true },
-      orderBy: { id: "asc" },
-      take: 100,
-    });
+    const due = await listExpiredExportFiles(now, after, 100);
     if (due.length === 0) return removed;
     after = due[due.length - 1].id;
     for (const row of due) {
@@ -267,8 +277,7 @@ export async function sweepExpiredExports(now = new Date()): Promise<number> {
         console.error(`export job ${row.id}: removing its file failed (the next sweep tries again):`, error instanceof Error ? error.message : error);
         continue;
       }
-      const marked = await db.exportJob.updateMany({ where: { id: row.id, deletedAt: null }, data: { deletedAt: new Date() } });
-      removed += marked.count;
+      if (await markExportFileDeleted(row.id)) removed += 1;
     }
   }
 }
@@ -280,11 +289,8 @@ export async function sweepExpiredExports(now = new Date()): Promise<number> {
  * own files); queued jobs read the data after the withdrawal. Returns the files due; call
  * sweepExpiredExports after the commit to remove them (its next sweep retries one that fails).
  */
-export async function discardStudyExports(tx: Prisma.TransactionClient, studyId: string, reason: string): Promise<number> {
-  const now = new Date();
-  await tx.exportJob.updateMany({ where: { studyId, status: "RUNNING" }, data: { status: "FAILED", error: `${reason}: prepare the export again.`, finishedAt: now } });
-  const due = await tx.exportJob.updateMany({ where: { studyId, status: "SUCCEEDED", deletedAt: null }, data: { expiresAt: now } });
-  return due.count;
+export async function discardStudyExports(tx: Tx, studyId: string, reason: string): Promise<number> {
+  return discardExportsOfStudy(tx, studyId, `${reason}: prepare the export again.`);
 }
 
 /** A job's file key for one attempt: each attempt writes its own, so that a stale attempt cannot overwrite a newer one's file. */
@@ -311,21 +317,17 @@ export async function runExportJob(data: unknown, context: JobContext, hooks: Ex
   const id = parsed.exportJobId;
   await sweepExpiredExports().catch((error: unknown) => console.error("export files: the sweep failed:", error instanceof Error ? error.message : error));
 
-  const before = await db.exportJob.findUnique({ where: { id }, select: { status: true, storage: true, fileKey: true, fileName: true } });
+  const before = await findExportJobStart(id);
   if (!before || (before.status !== "QUEUED" && before.status !== "RUNNING")) return { status: "already ended" };
   const runner = attemptId(context);
   const storage = fileStorage();
   const key = fileKeyOf(id, context.attempt, before.fileName);
-  const claimed = await db.exportJob.updateMany({
-    where: { id, status: { in: ["QUEUED", "RUNNING"] } },
-    data: { status: "RUNNING", runner, attempts: { increment: 1 }, startedAt: new Date(), heartbeatAt: new Date(), rows: 0, bytes: 0, storage, fileKey: key, error: null },
-  });
-  if (claimed.count !== 1) return { status: "already ended" };
+  if (!(await claimExportJob(id, runner, storage, key))) return { status: "already ended" };
   // the file a dead attempt left behind
   if (before.storage && before.fileKey && before.fileKey !== key) await deleteFile({ storage: before.storage, key: before.fileKey }).catch(() => undefined);
 
   const owned = { id, runner, status: "RUNNING" } as const;
-  const row = await db.exportJob.findUniqueOrThrow({ where: { id }, include: jobInclude });
+  const row = await findExportJobOrThrow(id);
   const filter: ExportFilter = { kind: row.kind ?? undefined, tag: row.tag ?? undefined };
   const table = z.enum(EXPORT_KINDS).parse(row.table);
   const format = z.enum(EXPORT_FORMATS).parse(row.format);
@@ -337,13 +339,12 @@ export async function runExportJob(data: unknown, context: JobContext, hooks: Ex
   const progress = async (force = false) => {
     if (lost.signal.aborted || (!force && Date.now() - lastWrite < PROGRESS_EVERY_MS)) return;
     lastWrite = Date.now();
-    const written = await db.exportJob.updateMany({ where: owned, data: { rows, bytes, heartbeatAt: new Date() } });
-    if (written.count === 0) lost.abort(new Error("another attempt owns the export job"));
+    if (!(await updateOwnedExportJob(owned, { rows, bytes, heartbeatAt: new Date() }))) lost.abort(new Error("another attempt owns the export job"));
   };
 
   try {
     const totalRows = (await exportTableCounts(row.studyId, filter))[table];
-    await db.exportJob.updateMany({ where: owned, data: { totalRows } });
+    await updateOwnedExportJob(owned, { totalRows });
     const made = await createStudyExport(row.study.slug, table, format, filter, {
       externalIds: row.externalIds === "pseudonymised" ? "pseudonymised" : "raw",
       onRows: (n) => {
@@ -360,11 +361,18 @@ export async function runExportJob(data: unknown, context: JobContext, hooks: Ex
       },
     });
     const expiresAt = new Date(Date.now() + exportRetentionDays() * 86_400_000);
-    const done = await db.exportJob.updateMany({
-      where: owned,
-      data: { status: "SUCCEEDED", rows, bytes: stored.size, sha256: stored.sha256, storage: stored.storage, fileKey: stored.key, finishedAt: new Date(), heartbeatAt: new Date(), expiresAt },
+    const done = await updateOwnedExportJob(owned, {
+      status: "SUCCEEDED",
+      rows,
+      bytes: stored.size,
+      sha256: stored.sha256,
+      storage: stored.storage,
+      fileKey: stored.key,
+      finishedAt: new Date(),
+      heartbeatAt: new Date(),
+      expiresAt,
     });
-    if (done.count === 0) {
+    if (!done) {
       // taken for dead meanwhile: the attempt that owns the job writes its own file
       await deleteFile(stored).catch(() => undefined);
       return { status: "superseded" };
@@ -378,7 +386,7 @@ export async function runExportJob(data: unknown, context: JobContext, hooks: Ex
     const message = error instanceof Error ? error.message : String(error);
     await progress(true).catch(() => undefined);
     // the last attempt records the failure; earlier ones leave the job running for the retry
-    if (context.lastAttempt) await db.exportJob.updateMany({ where: owned, data: { status: "FAILED", error: `The export failed: ${message}`, finishedAt: new Date() } }).catch(() => undefined);
+    if (context.lastAttempt) await updateOwnedExportJob(owned, { status: "FAILED", error: `The export failed: ${message}`, finishedAt: new Date() }).catch(() => undefined);
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
+import { countItemsBySource, listItemsWithAnswers } from "@/lib/repos/exports";
+import { findStudyIdBySlug } from "@/lib/repos/studies";
 import { taskKinds, taskModules } from "@/lib/tasks";
 import type { KindSubmissionFormat, SubmissionItem } from "@/lib/tasks/types";
 
@@ -35,10 +36,7 @@ export interface StudySubmissionFile {
 
 /** The submission files this study's items make: each format of its kinds whose `source` tag some item carries. */
 export async function studySubmissionFiles(studyId: string): Promise<StudySubmissionFile[]> {
-  const rows = await db.$queryRaw<Array<{ kind: string; source: string; n: bigint }>>`
-    SELECT kind, tags->>'source' AS source, count(*) AS n FROM "Item"
-    WHERE "studyId" = ${studyId} AND NOT practice AND tags ? 'source'
-    GROUP BY kind, tags->>'source'`;
+  const rows = await countItemsBySource(studyId);
   const out: StudySubmissionFile[] = [];
   for (const kind of taskKinds) {
     for (const format of (await taskModules[kind].submissions?.()) ?? []) {
@@ -50,16 +48,10 @@ export async function studySubmissionFiles(studyId: string): Promise<StudySubmis
 }
 
 export async function createSubmission(slug: string, formatId: string, who: string, actorId: string): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string; contentType: string }> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true } });
+  const study = await findStudyIdBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const { kind, format } = await findFormat(formatId);
-  const rows = await db.$queryRaw<Array<{ externalId: string; public: unknown; tags: Record<string, string | number | boolean> | null; userId: string | null; answer: unknown }>>`
-    SELECT i."externalId", i.public, i.tags, a."userId", r.answer
-    FROM "Item" i
-    LEFT JOIN "Assignment" a ON a."itemId" = i.id
-    LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE i."studyId" = ${study.id} AND i.kind = ${kind} AND NOT i.practice AND i.tags->>'source' = ${format.source}
-    ORDER BY i."externalId"`;
+  const rows = await listItemsWithAnswers(study.id, kind, format.source);
   const items = new Map<string, SubmissionItem>();
   for (const row of rows) {
     let item = items.get(row.externalId);

@@ -1,4 +1,5 @@
 import type { Tx } from "@/lib/db/client-types";
+import { setConfidenceScaleIfDefault } from "@/lib/repos/studies";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 
 /**
@@ -10,6 +11,5 @@ export async function defaultConfidenceScaleForKinds(tx: Tx, studyId: string, ki
   if (hadItems) return null;
   const wanted = kinds.filter(isTaskKind).map((kind) => getTaskModule(kind).defaultConfidenceScale).find((scale) => scale !== undefined);
   if (!wanted) return null;
-  const changed = await tx.study.updateMany({ where: { id: studyId, confidenceScale: "LIKERT_5" }, data: { confidenceScale: wanted.scale } });
-  return changed.count > 0 ? `${wanted.reason}: this study's confidence scale is now 0–100% (it was 1–5; the study's settings can change it)` : null;
+  return (await setConfidenceScaleIfDefault(tx, studyId, wanted.scale)) ? `${wanted.reason}: this study's confidence scale is now 0–100% (it was 1–5; the study's settings can change it)` : null;
 }

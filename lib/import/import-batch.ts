@@ -1,8 +1,7 @@
 import "server-only";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { db } from "@/lib/db";
-import type { DbClient } from "@/lib/db/client-types";
+import type { Tx } from "@/lib/db/client-types";
 import { AppError } from "@/lib/errors";
 import { sha256Hex } from "@/lib/import/canonical";
 import { defaultConfidenceScaleForKinds } from "@/lib/import/confidence-default";
@@ -23,11 +22,13 @@ import {
   insertItems,
   isUniqueViolation,
   linkAssetsToStudy,
+  studyHasItems,
   writeAuditEntry,
   type BatchRef,
   type NewAsset,
   type StudyRef,
 } from "@/lib/repos/imports";
+import { inTransaction } from "@/lib/repos/transactions";
 
 export const IMPORT_AUDIT_ACTION = "batch.import";
 /**
@@ -113,7 +114,7 @@ function unchangedResult(study: StudyRef, source: BatchSource, batch: BatchRef):
 }
 
 async function auditUnchanged(study: StudyRef, source: BatchSource, checksum: string, result: ImportResult, actorId: string | null) {
-  await writeAuditEntry(db, {
+  await writeAuditEntry({
     actorId,
     action: IMPORT_AUDIT_ACTION,
     target: `batch:${result.batchId}`,
@@ -215,7 +216,8 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
     const assetsOutsideTransaction = await databaseIsEmbedded();
     const storedNow: string[] = [];
     let read = 0;
-    const storeAssets = async (client: DbClient) => {
+    /** in the batch's transaction `tx`, or (undefined) a statement per chunk outside it */
+    const storeAssets = async (tx: Tx | undefined) => {
       let chunk: NewAsset[] = [];
       let chunkBytes = 0;
       await options.onProgress?.({ phase: "writing", done: 0, total: toStore.length + fresh.length });
@@ -224,21 +226,21 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
         chunkBytes += uploaded.has(image.hash) ? 0 : image.size;
         read += 1;
         if (chunkBytes >= ASSET_CHUNK_BYTES) {
-          storedNow.push(...(await insertAssets(client, chunk)));
+          storedNow.push(...(await insertAssets(chunk, tx)));
           chunk = [];
           chunkBytes = 0;
           if (assetsOutsideTransaction) await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
         }
       }
-      storedNow.push(...(await insertAssets(client, chunk)));
+      storedNow.push(...(await insertAssets(chunk, tx)));
       if (assetsOutsideTransaction) await options.onProgress?.({ phase: "writing", done: read, total: toStore.length + fresh.length });
     };
     try {
-      if (assetsOutsideTransaction) await storeAssets(db);
+      if (assetsOutsideTransaction) await storeAssets(undefined);
 
       // then one transaction for the rows that make the batch visible; nothing in it waits on
       // another connection (progress is written before and after it, never inside)
-      const result = await db.$transaction(
+      const result = await inTransaction(
         async (tx) => {
           if (!assetsOutsideTransaction) await storeAssets(tx);
           const assetsStored = storedNow.length;
@@ -251,7 +253,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
             importedById: actorId,
           });
           await linkAssetsToStudy(tx, study.id, hashes);
-          const hadItems = (await tx.item.findFirst({ where: { studyId: study.id }, select: { id: true } })) !== null;
+          const hadItems = await studyHasItems(tx, study.id);
           // the items are read again and written a chunk at a time: never all of them in memory
           const freshIds = new Set(fresh.map((item) => item.externalId));
           const freshKinds = new Set(fresh.map((item) => item.kind));
@@ -286,24 +288,27 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
           };
           const scaleNote = await defaultConfidenceScaleForKinds(tx, study.id, [...freshKinds], hadItems);
           if (scaleNote) result.message += `. ${scaleNote}`;
-          await writeAuditEntry(tx, {
-            actorId,
-            action: IMPORT_AUDIT_ACTION,
-            target: `batch:${batch.id}`,
-            detail: {
-              status: "imported",
-              studyId: study.id,
-              studySlug: study.slug,
-              fileName: source.name,
-              origin: source.origin,
-              checksum,
-              itemCount: result.itemCount,
-              newItems,
-              skippedExisting: skipped,
-              assetsStored,
-              ...(scaleNote ? { confidenceScale: "PERCENT" } : {}),
+          await writeAuditEntry(
+            {
+              actorId,
+              action: IMPORT_AUDIT_ACTION,
+              target: `batch:${batch.id}`,
+              detail: {
+                status: "imported",
+                studyId: study.id,
+                studySlug: study.slug,
+                fileName: source.name,
+                origin: source.origin,
+                checksum,
+                itemCount: result.itemCount,
+                newItems,
+                skippedExisting: skipped,
+                assetsStored,
+                ...(scaleNote ? { confidenceScale: "PERCENT" } : {}),
+              },
             },
-          });
+            tx,
+          );
           return result;
         },
         { maxWait: 30_000, timeout: options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS },

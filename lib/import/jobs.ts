@@ -1,5 +1,4 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { z } from "zod";
 import { AppError, toResponse } from "@/lib/errors";
 import type { JobContext } from "@/lib/jobs/types";
@@ -8,6 +7,18 @@ import { importBatch } from "@/lib/import/import-batch";
 import { readBatchSource } from "@/lib/import/source";
 import type { ImportProgress, ImportResult } from "@/lib/import/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import {
+  findImportJob,
+  findImportJobToRun,
+  finishImportJob,
+  insertImportJob,
+  insertUploadPart,
+  listUploadParts,
+  readUploadPart,
+  updateRunningImportJob,
+  type ImportJobRow,
+} from "@/lib/repos/import-jobs";
+import { findStudyRefBySlug } from "@/lib/repos/studies";
 
 /**
  * Imports uploaded from the admin page run as jobs on the job queue (queue "import",
@@ -42,7 +53,7 @@ export interface ImportJobView {
 
 const STOPPED_MESSAGE = "The import stopped: the workers that ran it died or lost the database, and it was retried as often as the job queue allows. Nothing was imported (an import is all or nothing): import the batch again.";
 
-type JobRow = Prisma.ImportJobGetPayload<object>;
+type JobRow = ImportJobRow;
 
 function viewOf(row: JobRow): ImportJobView {
   return {
@@ -79,12 +90,10 @@ async function outcomeOfError(error: unknown): Promise<ImportJobOutcome> {
  * runs it); it rejects only when the database cannot be read.
  */
 export async function startImportJob(input: { zip: Buffer; fileName: string; studySlug: string; actorId: string | null }): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
-  const study = await db.study.findUnique({ where: { slug: input.studySlug }, select: { id: true, slug: true } });
+  const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `study ${JSON.stringify(input.studySlug)} not found`);
   const bossJobId = newJobId();
-  const row = await db.importJob.create({
-    data: { studyId: study.id, studySlug: study.slug, fileName: input.fileName, createdById: input.actorId, phase: "queued", bossJobId },
-  });
+  const row = await insertImportJob({ studyId: study.id, studySlug: study.slug, fileName: input.fileName, createdById: input.actorId, phase: "queued", bossJobId });
   try {
     await storeUpload(row.id, input.zip);
   } catch (error) {
@@ -113,17 +122,17 @@ export const IMPORT_UPLOAD_PART_BYTES = 1024 * 1024;
 export async function storeUpload(jobId: string, zip: Buffer): Promise<void> {
   for (let part = 0; part * IMPORT_UPLOAD_PART_BYTES < Math.max(zip.length, 1); part++) {
     const bytes = new Uint8Array(zip.subarray(part * IMPORT_UPLOAD_PART_BYTES, (part + 1) * IMPORT_UPLOAD_PART_BYTES));
-    await db.importUpload.create({ data: { jobId, part, bytes } });
+    await insertUploadPart(jobId, part, bytes);
   }
 }
 
 /** A stored upload, part by part (one statement each), or null when none is stored. */
 async function uploadOf(jobId: string): Promise<Buffer | null> {
-  const parts = await db.importUpload.findMany({ where: { jobId }, orderBy: { part: "asc" }, select: { part: true } });
+  const parts = await listUploadParts(jobId);
   if (parts.length === 0) return null;
   const chunks: Buffer[] = [];
   for (const { part } of parts) {
-    const row = await db.importUpload.findUnique({ where: { jobId_part: { jobId, part } }, select: { bytes: true } });
+    const row = await readUploadPart(jobId, part);
     if (!row) return null;
     chunks.push(Buffer.from(row.bytes));
   }
@@ -142,7 +151,7 @@ export async function waitForImportJob(id: string): Promise<ImportJobView> {
 /** Records a job's outcome once (a second worker's late outcome changes nothing) and drops its upload. */
 async function finish(id: string, outcome: ImportJobOutcome): Promise<void> {
   const data = { status: outcome.ok ? "SUCCEEDED" : "FAILED", phase: "done", result: outcome as unknown as Prisma.InputJsonValue, finishedAt: new Date(), heartbeatAt: new Date() } as const;
-  await db.$transaction([db.importJob.updateMany({ where: { id, status: "RUNNING" }, data }), db.importUpload.deleteMany({ where: { jobId: id } })]);
+  await finishImportJob(id, data);
 }
 
 const importJobData = z.object({ importJobId: z.string().min(1).max(100) });
@@ -150,7 +159,7 @@ const importJobData = z.object({ importJobId: z.string().min(1).max(100) });
 /** The queue's handler (lib/jobs/handlers.ts): runs the import of one ImportJob row. */
 export async function handleImportJob(data: unknown, context: JobContext): Promise<{ status: string }> {
   const { importJobId: id } = importJobData.parse(data);
-  const row = await db.importJob.findUnique({ where: { id }, select: { status: true, studyId: true, fileName: true, createdById: true } });
+  const row = await findImportJobToRun(id);
   if (!row || row.status !== "RUNNING") return { status: "already ended" };
   const upload = await uploadOf(id);
   if (!upload) {
@@ -165,11 +174,9 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
     lastPhase = progress.phase;
     lastWrite = now;
     // progress is a courtesy: a failed write must not fail the import
-    await db.importJob
-      .updateMany({ where: { id, status: "RUNNING" }, data: { phase: progress.phase, done: progress.done, total: progress.total, heartbeatAt: new Date() } })
-      .catch(() => undefined);
+    await updateRunningImportJob(id, { phase: progress.phase, done: progress.done, total: progress.total, heartbeatAt: new Date() }).catch(() => undefined);
   };
-  await db.importJob.updateMany({ where: { id, status: "RUNNING" }, data: { phase: "reading", heartbeatAt: new Date() } });
+  await updateRunningImportJob(id, { phase: "reading", heartbeatAt: new Date() });
   let outcome: ImportJobOutcome;
   try {
     const source = await readBatchSource({ zip: upload, fileName: row.fileName });
@@ -191,7 +198,7 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
  * (and is marked so).
  */
 export async function getImportJob(id: string): Promise<ImportJobView> {
-  const row = await db.importJob.findUnique({ where: { id } });
+  const row = await findImportJob(id);
   if (!row) throw new AppError("NOT_FOUND", `No import job ${id}`);
   if (row.status === "RUNNING" && Date.now() - row.heartbeatAt.getTime() > EXPIRE_SECONDS * 1000) {
     const queued = row.bossJobId ? await jobState(QUEUES.import.name, row.bossJobId).catch(() => undefined) : null;

@@ -1,12 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { AnyTaskModule } from "@/lib/tasks/types";
 import type { ModelPredictionRow, ModelRunSummary } from "@/lib/models/types";
+import { countNonPracticeItems, deleteRun, findItemsToScore, findRunOfStudy, listPredictionsOfStudy, listRunsOfStudy, replaceModelRun } from "@/lib/repos/models";
+import { findStudyRefBySlug } from "@/lib/repos/studies";
 
 export type { ModelPredictionRow, ModelRunSummary };
 import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
@@ -59,7 +60,6 @@ const lineSchema = z.object({
 });
 
 const MAX_REPORTED_ERRORS = 100;
-const LOOKUP_CHUNK = 5000;
 
 function plural(count: number, word: string): string {
   return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
@@ -78,7 +78,7 @@ interface ParsedLine {
 export async function importModelRun(input: ImportModelRunInput): Promise<ImportModelRunResult> {
   const name = modelRunNameSchema.parse(input.name);
   const file = input.fileName || "answers.jsonl";
-  const study = await db.study.findUnique({ where: { slug: input.studySlug }, select: { id: true, slug: true } });
+  const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${input.studySlug}"`);
 
   const errors: ImportLineError[] = [];
@@ -117,14 +117,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   if (parsed.length === 0 && errors.length === 0) throw new AppError("INVALID", `${file} holds no answers`);
 
   const items = new Map<string, { id: string; externalId: string; kind: string; public: unknown; key: unknown; tags: unknown; practice: boolean }>();
-  const ids = parsed.map((p) => p.externalId);
-  for (let start = 0; start < ids.length; start += LOOKUP_CHUNK) {
-    const rows = await db.item.findMany({
-      where: { studyId: study.id, externalId: { in: ids.slice(start, start + LOOKUP_CHUNK) } },
-      select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true, practice: true },
-    });
-    for (const row of rows) items.set(row.externalId, row);
-  }
+  for (const row of await findItemsToScore(study.id, parsed.map((p) => p.externalId))) items.set(row.externalId, row);
 
   // "fail" with an answer: a kind that scores unreadable outputs as its benchmark does (numeric: 0, counted invalid)
   const modes = { strict: 0, recoverable: 0, unreadable: 0 };
@@ -166,20 +159,7 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     );
   }
 
-  const { runId, replacedCount } = await db.$transaction(
-    async (tx) => {
-      const previous = await tx.modelRun.findUnique({ where: { studyId_name: { studyId: study.id, name } }, select: { id: true, _count: { select: { predictions: true } } } });
-      if (previous) await tx.modelRun.delete({ where: { id: previous.id } });
-      const run = await tx.modelRun.create({ data: { studyId: study.id, name, createdById: input.importedById ?? null }, select: { id: true } });
-      for (let start = 0; start < predictions.length; start += LOOKUP_CHUNK) {
-        await tx.modelPrediction.createMany({
-          data: predictions.slice(start, start + LOOKUP_CHUNK).map((p) => ({ runId: run.id, itemId: p.itemId, answer: p.answer, score: p.score, correct: p.correct })),
-        });
-      }
-      return { runId: run.id, replacedCount: previous ? previous._count.predictions : null };
-    },
-    { timeout: 120_000 },
-  );
+  const { runId, replacedCount } = await replaceModelRun(study.id, name, input.importedById ?? null, predictions);
   await recordAudit(input.importedById ?? null, "model-run.import", `study:${study.id}`, { runId, name, file, predictions: predictions.length, replaced: replacedCount !== null });
 
   // per-kind headline metrics for the message
@@ -194,8 +174,8 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     const aggregate = taskModule.aggregate(scores);
     return `${kind}: ${taskModule.metrics.map((m) => `${m.id} ${m.scale === "points" ? String(aggregate[m.id] ?? "n/a") : percent(aggregate[m.id])}`).join(", ")} (n=${scores.length})`;
   });
-  const [{ total }] = await db.$queryRaw<Array<{ total: bigint }>>`SELECT count(*) AS total FROM "Item" WHERE "studyId" = ${study.id} AND NOT practice`;
-  const missing = Math.max(0, Number(total) - predictions.filter((p) => !p.practice).length);
+  const total = await countNonPracticeItems(study.id);
+  const missing = Math.max(0, total - predictions.filter((p) => !p.practice).length);
   const message = [
     `Imported model run "${name}" into ${study.slug} from ${file}: ${plural(predictions.length, "prediction")} scored.`,
     ...summaries.map((s) => `  ${s}`),
@@ -211,27 +191,18 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
 }
 
 export async function listModelRuns(studyId: string): Promise<ModelRunSummary[]> {
-  const runs = await db.modelRun.findMany({
-    where: { studyId },
-    orderBy: [{ name: "asc" }],
-    select: { id: true, name: true, createdAt: true, createdBy: { select: { name: true } }, _count: { select: { predictions: true } } },
-  });
+  const runs = await listRunsOfStudy(studyId);
   return runs.map((run) => ({ id: run.id, name: run.name, createdAt: run.createdAt, predictions: run._count.predictions, importedBy: run.createdBy?.name ?? null }));
 }
 
 export async function deleteModelRun(studyId: string, runId: string, actorId: string): Promise<void> {
-  const run = await db.modelRun.findFirst({ where: { id: runId, studyId }, select: { id: true, name: true } });
+  const run = await findRunOfStudy(studyId, runId);
   if (!run) throw new AppError("NOT_FOUND", `No model run ${runId} in this study`);
-  await db.modelRun.delete({ where: { id: run.id } });
+  await deleteRun(run.id);
   await recordAudit(actorId, "model-run.delete", `study:${studyId}`, { runId, name: run.name });
 }
 
 /** Predictions of every run of a study on non-practice items: run id, item id, answer, score (one query, needed columns only). */
 export async function loadModelPredictions(studyId: string): Promise<ModelPredictionRow[]> {
-  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null }>>`
-    SELECT p."runId", p."itemId", p.answer, p.score, p.correct
-    FROM "ModelPrediction" p
-    JOIN "ModelRun" m ON m.id = p."runId"
-    JOIN "Item" i ON i.id = p."itemId"
-    WHERE m."studyId" = ${studyId} AND NOT i.practice`;
+  return listPredictionsOfStudy(studyId);
 }

@@ -1,10 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/db";
 import type { Tx } from "@/lib/db/client-types";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { issueToken } from "@/lib/auth/api-tokens";
+import { countAgentSteps, countAgentWork, disableAgentAccount, findAgentOfStudy, findAgentStepCap, insertAgent, listAgentsOfStudy, lockAgentSteps } from "@/lib/repos/agents";
+import { revokeUserTokens } from "@/lib/repos/api-tokens";
+import { findStudyAgentStepCap, findStudyConsentVersion } from "@/lib/repos/studies";
 import { getStudyBySlug } from "@/lib/studies/studies";
 import type { AgentCreateInput } from "@/lib/validations/agent";
 
@@ -32,26 +34,9 @@ export interface AgentRow {
 
 export async function createAgent(slug: string, input: AgentCreateInput, actorId: string): Promise<{ agent: AgentRow; token: string }> {
   const study = await getStudyBySlug(slug);
-  const { consentVersion } = await db.study.findUniqueOrThrow({ where: { id: study.id }, select: { consentVersion: true } });
-  const user = await db.$transaction(async (tx) => {
-    const created = await tx.user.create({
-      data: {
-        role: "ANNOTATOR",
-        name: input.name,
-        isAgent: true,
-        agentModel: input.model,
-        agentNotes: input.notes,
-        externalSource: AGENT_SOURCE,
-        externalStudyId: study.id,
-        externalId: randomUUID(),
-      },
-      select: { id: true },
-    });
-    // the researcher who makes an agent accepts the study's consent and tutorial on its behalf (a new consent version asks again: status "consent")
-    const now = new Date();
-    await tx.studyMember.create({ data: { studyId: study.id, userId: created.id, consentVersion, consentedAt: now, tutorialDoneAt: now } });
-    return created;
-  });
+  const { consentVersion } = await findStudyConsentVersion(study.id);
+  // the researcher who makes an agent accepts the study's consent and tutorial on its behalf (a new consent version asks again: status "consent")
+  const user = await insertAgent({ studyId: study.id, name: input.name, model: input.model, notes: input.notes, externalSource: AGENT_SOURCE, externalId: randomUUID(), consentVersion });
   await recordAudit(actorId, "agent.create", `study:${study.id}`, { agentId: user.id, name: input.name, model: input.model });
   const { token } = await issueToken(user.id, { name: `agent ${input.name}`, scopes: ["play"], expiresInDays: input.expiresInDays }, actorId);
   const agent = (await listAgents(slug)).find((row) => row.id === user.id)!;
@@ -59,31 +44,15 @@ export async function createAgent(slug: string, input: AgentCreateInput, actorId
 }
 
 async function agentOf(studyId: string, agentId: string): Promise<{ id: string; name: string }> {
-  const agent = await db.user.findFirst({ where: { id: agentId, isAgent: true, externalStudyId: studyId }, select: { id: true, name: true } });
+  const agent = await findAgentOfStudy(studyId, agentId);
   if (!agent) throw new AppError("NOT_FOUND", `No agent ${agentId} in this study`);
   return agent;
 }
 
 export async function listAgents(slug: string): Promise<AgentRow[]> {
   const study = await getStudyBySlug(slug);
-  const agents = await db.user.findMany({
-    where: { isAgent: true, externalStudyId: study.id },
-    orderBy: { createdAt: "asc" },
-    select: {
-      id: true,
-      name: true,
-      agentModel: true,
-      agentNotes: true,
-      disabled: true,
-      createdAt: true,
-      apiTokens: { orderBy: { createdAt: "desc" }, select: { id: true, prefix: true, expiresAt: true, lastUsedAt: true, revokedAt: true } },
-    },
-  });
-  const counts = await db.$queryRaw<Array<{ userId: string; answers: number; steps: number }>>`
-    SELECT a."userId", count(r.id)::int AS answers,
-      (SELECT count(*)::int FROM "PlayStep" ps JOIN "Assignment" pa ON pa.id = ps."assignmentId" WHERE pa."userId" = a."userId" AND pa."studyId" = ${study.id} AND ps.seq > 0) AS steps
-    FROM "Assignment" a JOIN "User" u ON u.id = a."userId" LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE a."studyId" = ${study.id} AND u."isAgent" GROUP BY a."userId"`;
+  const agents = await listAgentsOfStudy(study.id);
+  const counts = await countAgentWork(study.id);
   const byUser = new Map(counts.map((row) => [row.userId, row]));
   return agents.map((agent) => ({
     id: agent.id,
@@ -102,7 +71,7 @@ export async function listAgents(slug: string): Promise<AgentRow[]> {
 export async function renewAgentToken(slug: string, agentId: string, expiresInDays: number, actorId: string): Promise<{ token: string }> {
   const study = await getStudyBySlug(slug);
   const agent = await agentOf(study.id, agentId);
-  await db.apiToken.updateMany({ where: { userId: agent.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  await revokeUserTokens(agent.id);
   const { token } = await issueToken(agent.id, { name: `agent ${agent.name}`, scopes: ["play"], expiresInDays }, actorId);
   return { token };
 }
@@ -111,10 +80,7 @@ export async function renewAgentToken(slug: string, agentId: string, expiresInDa
 export async function disableAgent(slug: string, agentId: string, actorId: string): Promise<void> {
   const study = await getStudyBySlug(slug);
   const agent = await agentOf(study.id, agentId);
-  await db.$transaction([
-    db.apiToken.updateMany({ where: { userId: agent.id, revokedAt: null }, data: { revokedAt: new Date() } }),
-    db.user.update({ where: { id: agent.id }, data: { disabled: true, sessionVersion: { increment: 1 } }, select: { id: true } }),
-  ]);
+  await disableAgentAccount(agent.id);
   await recordAudit(actorId, "agent.disable", `study:${study.id}`, { agentId: agent.id, name: agent.name });
 }
 
@@ -127,13 +93,10 @@ export async function disableAgent(slug: string, agentId: string, actorId: strin
  * the count, the insert and the commit, never while a step is computed (a simulator call).
  */
 export async function assertAgentStepAllowed(tx: Tx, userId: string, studyId: string, options: { lock?: boolean } = {}): Promise<void> {
-  const [row] = await tx.$queryRaw<Array<{ isAgent: boolean; cap: number | null }>>`
-    SELECT u."isAgent", s."agentStepCap" AS cap FROM "User" u, "Study" s WHERE u.id = ${userId} AND s.id = ${studyId}`;
+  const row = await findAgentStepCap(tx, userId, studyId);
   if (!row?.isAgent || row.cap === null) return;
-  if (options.lock) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:agent-steps:${studyId}`}, 0))::text AS locked`;
-  const [{ steps }] = await tx.$queryRaw<Array<{ steps: number }>>`
-    SELECT count(*)::int AS steps FROM "PlayStep" ps JOIN "Assignment" a ON a.id = ps."assignmentId" JOIN "User" au ON au.id = a."userId"
-    WHERE a."studyId" = ${studyId} AND au."isAgent" AND ps.seq > 0`;
+  if (options.lock) await lockAgentSteps(tx, studyId);
+  const steps = await countAgentSteps(tx, studyId);
   if (steps >= row.cap) {
     throw new AppError("RATE_LIMITED", `This study's agents have taken their ${row.cap} steps (the study's cap on agent steps)`, { cap: row.cap });
   }
@@ -141,7 +104,7 @@ export async function assertAgentStepAllowed(tx: Tx, userId: string, studyId: st
 
 /** The study's cap on agent steps (null: none). */
 export async function agentStepCapOf(slug: string): Promise<number | null> {
-  const study = await db.study.findUnique({ where: { slug }, select: { agentStepCap: true } });
+  const study = await findStudyAgentStepCap(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study ${slug}`);
   return study.agentStepCap;
 }

@@ -1,12 +1,29 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { PRACTICE_FAIL_REASON, releaseOpenWork } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
 import { discardStudyExports, sweepExpiredExports } from "@/lib/exports/export-jobs";
 import { forgetAnswersInScorerCache } from "@/lib/scoring/forget";
 import type { DbClient } from "@/lib/db/client-types";
 import type { ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
+import { insertAuditEntry } from "@/lib/repos/audit";
+import {
+  countResponsesOfParticipant,
+  countParticipantWork,
+  countWorkByParticipant,
+  deleteParticipantAssignments,
+  findMember,
+  findMemberStanding,
+  listMemberIdsWithStatus,
+  listParticipantAnswers,
+  listPeopleOfStudy,
+  markMemberComplete,
+  markTutorialDone,
+  setMemberConsent,
+  setMemberStatus,
+} from "@/lib/repos/participants";
+import { findStudyForParticipants } from "@/lib/repos/studies";
+import { inTransaction } from "@/lib/repos/transactions";
 import { tutorialPagesOf } from "@/lib/studies/settings";
 import type { EndingName, TutorialPage } from "@/lib/validations/study-settings";
 
@@ -18,10 +35,7 @@ import type { EndingName, TutorialPage } from "@/lib/validations/study-settings"
  */
 
 async function studyOf(slug: string) {
-  const study = await db.study.findUnique({
-    where: { slug },
-    select: { id: true, slug: true, title: true, status: true, consentMarkdown: true, consentVersion: true, tutorialPages: true, completionCode: true, completionRedirectUrl: true },
-  });
+  const study = await findStudyForParticipants(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
@@ -56,10 +70,7 @@ export const WITHDRAWN_REASON = "withdrew from the study; responses and events d
 /** The participant's standing in a study: FORBIDDEN when not a member, NOT_FOUND when no such study. */
 export async function getParticipation(slug: string, userId: string): Promise<Participation> {
   const study = await studyOf(slug);
-  const member = await db.studyMember.findUnique({
-    where: { studyId_userId: { studyId: study.id, userId } },
-    select: { status: true, statusReason: true, statusAt: true, consentVersion: true, consentedAt: true, tutorialDoneAt: true, startedAt: true },
-  });
+  const member = await findMember(study.id, userId);
   if (!member) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
   return participationOf(study, member);
 }
@@ -120,7 +131,7 @@ export async function acceptConsent(slug: string, userId: string, version: numbe
   if (p.consentMarkdown === "") throw new AppError("INVALID", `The study "${slug}" asks for no consent`);
   if (version !== p.consentVersion) throw new AppError("CONFLICT", `The consent text changed (version ${p.consentVersion}; you read version ${version}): please read it again`);
   const consentedAt = new Date();
-  await db.studyMember.update({ where: { studyId_userId: { studyId: p.studyId, userId } }, data: { consentVersion: version, consentedAt }, select: { userId: true } });
+  await setMemberConsent(p.studyId, userId, version, consentedAt);
   return { consentVersion: version, consentedAt };
 }
 
@@ -128,7 +139,7 @@ export async function acceptConsent(slug: string, userId: string, version: numbe
 export async function completeTutorial(slug: string, userId: string): Promise<void> {
   const p = await getParticipation(slug, userId);
   if (p.consentNeeded) throw new AppError("CONFLICT", "Accept the consent form first");
-  await db.studyMember.updateMany({ where: { studyId: p.studyId, userId, tutorialDoneAt: null }, data: { tutorialDoneAt: new Date() } });
+  await markTutorialDone(p.studyId, userId);
 }
 
 /**
@@ -142,21 +153,15 @@ export async function completeTutorial(slug: string, userId: string): Promise<vo
 export async function withdrawFromStudy(slug: string, userId: string): Promise<{ assignments: number; responses: number; events: number }> {
   const p = await getParticipation(slug, userId);
   if (p.withdrawn) throw new AppError("CONFLICT", "You have withdrawn from this study already");
-  const deleted = await db.$transaction(async (tx) => {
-    const answers = await tx.$queryRaw<Array<{ kind: string; answer: unknown }>>`
-      SELECT i.kind, r.answer FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
-      WHERE a."studyId" = ${p.studyId} AND a."userId" = ${userId}`;
+  const deleted = await inTransaction(async (tx) => {
+    const answers = await listParticipantAnswers(tx, p.studyId, userId);
     const cachedReplies = await forgetAnswersInScorerCache(tx, answers);
     const exportFiles = await discardStudyExports(tx, p.studyId, "A participant withdrew while it was being prepared");
-    const [counts] = await tx.$queryRaw<Array<{ assignments: bigint; responses: bigint; events: bigint }>>`
-      SELECT count(*) AS assignments,
-             (SELECT count(*) FROM "Response" r JOIN "Assignment" a2 ON a2.id = r."assignmentId" WHERE a2."studyId" = ${p.studyId} AND a2."userId" = ${userId}) AS responses,
-             (SELECT count(*) FROM "Event" e JOIN "Assignment" a3 ON a3.id = e."assignmentId" WHERE a3."studyId" = ${p.studyId} AND a3."userId" = ${userId}) AS events
-      FROM "Assignment" a WHERE a."studyId" = ${p.studyId} AND a."userId" = ${userId}`;
-    await tx.assignment.deleteMany({ where: { studyId: p.studyId, userId } });
-    await tx.studyMember.update({ where: { studyId_userId: { studyId: p.studyId, userId } }, data: { status: "RETURNED", statusReason: WITHDRAWN_REASON, statusAt: new Date() }, select: { userId: true } });
+    const counts = await countParticipantWork(tx, p.studyId, userId);
+    await deleteParticipantAssignments(tx, p.studyId, userId);
+    await setMemberStatus(tx, p.studyId, userId, "RETURNED", WITHDRAWN_REASON);
     const deleted = { assignments: Number(counts.assignments), responses: Number(counts.responses), events: Number(counts.events) };
-    await tx.auditLog.create({ data: { actorId: userId, action: "participant.withdraw", target: `study:${p.studyId}`, detail: { slug, userId, ...deleted, cachedReplies, exportFiles } } });
+    await insertAuditEntry({ actorId: userId, action: "participant.withdraw", target: `study:${p.studyId}`, detail: { slug, userId, ...deleted, cachedReplies, exportFiles } }, tx);
     return deleted;
   });
   await sweepExpiredExports().catch((error: unknown) => console.error("withdrawal: removing the study's export files failed (the next sweep tries again):", error instanceof Error ? error.message : error));
@@ -165,7 +170,7 @@ export async function withdrawFromStudy(slug: string, userId: string): Promise<{
 
 /** COMPLETE once the queue says there is nothing left for an ACTIVE participant (idempotent). */
 export async function markParticipantComplete(studyId: string, userId: string): Promise<void> {
-  await db.studyMember.updateMany({ where: { studyId, userId, status: "ACTIVE" }, data: { status: "COMPLETE", statusReason: null, statusAt: new Date() } });
+  await markMemberComplete(studyId, userId);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -205,33 +210,8 @@ export const PARTICIPANT_STATUSES: ParticipantStatus[] = ["ACTIVE", "COMPLETE", 
 export async function listParticipants(slug: string): Promise<{ rows: ParticipantRow[]; counts: StatusCounts; consentVersion: number }> {
   const study = await studyOf(slug);
   // people only: model agents have the Agents tab (lib/participants/agents.ts)
-  const members = await db.studyMember.findMany({
-    where: { studyId: study.id, user: { isAgent: false } },
-    orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
-    select: {
-      userId: true,
-      createdAt: true,
-      status: true,
-      statusReason: true,
-      statusAt: true,
-      consentVersion: true,
-      consentedAt: true,
-      startedAt: true,
-      entrySession: true,
-      user: { select: { name: true, externalSource: true, externalId: true } },
-    },
-  });
-  const work = await db.$queryRaw<Array<{ userId: string; main: bigint; practice: bigint; open: bigint; gold: bigint; goldFailed: bigint; last: Date | null }>>`
-    SELECT a."userId",
-      count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE') AS main,
-      count(r.id) FILTER (WHERE a.purpose = 'PRACTICE') AS practice,
-      count(*) FILTER (WHERE a.status IN ('ASSIGNED', 'STARTED')) AS open,
-      count(r.id) FILTER (WHERE i.gold) AS gold,
-      count(r.id) FILTER (WHERE i.gold AND NOT r.correct) AS "goldFailed",
-      greatest(max(r."createdAt"), max(a."startedAt")) AS last
-    FROM "Assignment" a JOIN "Item" i ON i.id = a."itemId" LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE a."studyId" = ${study.id}
-    GROUP BY a."userId"`;
+  const members = await listPeopleOfStudy(study.id);
+  const work = await countWorkByParticipant(study.id);
   const byUser = new Map(work.map((w) => [w.userId, w]));
   const counts = Object.fromEntries(PARTICIPANT_STATUSES.map((s) => [s, 0])) as StatusCounts;
   const rows = members.map((m): ParticipantRow => {
@@ -277,34 +257,34 @@ export type ParticipantAction = z.infer<typeof participantActionSchema>;
  */
 export async function actOnParticipant(slug: string, input: ParticipantAction, actorId: string): Promise<{ status: ParticipantStatus; released: number }> {
   const study = await studyOf(slug);
-  return db.$transaction(async (tx) => {
-    const member = await tx.studyMember.findUnique({ where: { studyId_userId: { studyId: study.id, userId: input.userId } }, select: { status: true, statusReason: true, user: { select: { name: true } } } });
+  return inTransaction(async (tx) => {
+    const member = await findMemberStanding(tx, study.id, input.userId);
     if (!member) throw new AppError("NOT_FOUND", `That user is not a participant of ${slug}`);
     if (input.action === "return") {
       if (member.status === "RETURNED") throw new AppError("CONFLICT", `${member.user.name} is marked returned already`);
       // a completed participant's answers are whole: a return on Prolific after completing changes nothing here
       if (member.status === "COMPLETE") throw new AppError("CONFLICT", `${member.user.name} completed the study, so is not marked returned`);
       const reason = input.reason || "marked returned by a researcher";
-      await tx.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: input.userId } }, data: { status: "RETURNED", statusReason: reason, statusAt: new Date() }, select: { userId: true } });
+      await setMemberStatus(tx, study.id, input.userId, "RETURNED", reason);
       const released = await releaseOpenAssignments(tx, study.id, input.userId);
-      await tx.auditLog.create({ data: { actorId, action: "participant.return", target: `study:${study.id}`, detail: { slug, userId: input.userId, from: member.status, reason, released } } });
+      await insertAuditEntry({ actorId, action: "participant.return", target: `study:${study.id}`, detail: { slug, userId: input.userId, from: member.status, reason, released } }, tx);
       return { status: "RETURNED" as const, released };
     }
     if (member.status !== "EXCLUDED") throw new AppError("CONFLICT", `${member.user.name} is ${member.status.toLowerCase().replace("_", " ")}, not excluded`);
     const reason = input.reason || "re-included by a researcher";
-    await tx.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: input.userId } }, data: { status: "ACTIVE", statusReason: reason, statusAt: new Date() }, select: { userId: true } });
-    await tx.auditLog.create({ data: { actorId, action: "participant.reinclude", target: `study:${study.id}`, detail: { slug, userId: input.userId, previousReason: member.statusReason, reason } } });
+    await setMemberStatus(tx, study.id, input.userId, "ACTIVE", reason);
+    await insertAuditEntry({ actorId, action: "participant.reinclude", target: `study:${study.id}`, detail: { slug, userId: input.userId, previousReason: member.statusReason, reason } }, tx);
     return { status: "ACTIVE" as const, released: 0 };
   });
 }
 
 /** Users whose answers dashboards leave out by default: the study's EXCLUDED participants. */
 export async function excludedParticipantIds(studyId: string): Promise<string[]> {
-  const rows = await db.studyMember.findMany({ where: { studyId, status: "EXCLUDED" }, select: { userId: true } });
+  const rows = await listMemberIdsWithStatus(studyId, "EXCLUDED");
   return rows.map((row) => row.userId);
 }
 
 /** How many answers the participant has given in the study (what withdrawing would delete). */
 export async function countParticipantResponses(studyId: string, userId: string): Promise<number> {
-  return db.response.count({ where: { assignment: { studyId, userId } } });
+  return countResponsesOfParticipant(studyId, userId);
 }

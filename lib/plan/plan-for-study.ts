@@ -1,8 +1,8 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { headlineMetric } from "@/lib/cli/compare";
 import { metricShape } from "@/lib/dashboard/accuracy";
 import { getSnapshot } from "@/lib/dashboard/snapshot";
+import { findStudyDesign } from "@/lib/repos/studies";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { Components } from "@/lib/stats/study-planner";
 import type { CrossedAnswer } from "@/lib/stats/two-way-cluster-variance";
@@ -95,7 +95,7 @@ export function planFromSnapshot(snapshot: StudySnapshot, design: { k: number; i
 
 /** The Plan panel's data for a study, from its answers so far (the dashboard's snapshot); null for an unknown study. */
 export async function planForStudy(slug: string): Promise<StudyPlanData | null> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, overlap: true, itemsPerParticipant: true } });
+  const study = await findStudyDesign(slug);
   if (!study) return null;
   const snapshot = await getSnapshot(study.id);
   return planFromSnapshot(snapshot, { k: study.overlap, itemsPerPerson: study.itemsPerParticipant });

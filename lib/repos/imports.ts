@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { DbClient } from "@/lib/db/client-types";
+import type { DbClient, Tx } from "@/lib/db/client-types";
 
 /**
  * Data access for batch imports: reads that validation needs (one query each) and the writes of
@@ -81,7 +81,7 @@ export interface NewAsset {
  * hashes this call stored, so that an import that fails later can take back exactly those
  * (deleteUnlinkedAssets).
  */
-export async function insertAssets(client: DbClient, assets: NewAsset[]): Promise<string[]> {
+export async function insertAssets(assets: NewAsset[], client: DbClient = db): Promise<string[]> {
   if (assets.length === 0) return [];
   const result = await client.asset.createManyAndReturn({
     select: { hash: true },
@@ -165,10 +165,12 @@ export async function insertItems(client: DbClient, studyId: string, batchId: st
   return count;
 }
 
-export async function writeAuditEntry(
-  client: DbClient,
-  entry: { actorId: string | null; action: string; target: string; detail: Prisma.InputJsonValue },
-): Promise<void> {
+/** Whether the study has any item (read in the import's transaction, before its items are written). */
+export async function studyHasItems(tx: Tx, studyId: string): Promise<boolean> {
+  return (await tx.item.findFirst({ where: { studyId }, select: { id: true } })) !== null;
+}
+
+export async function writeAuditEntry(entry: { actorId: string | null; action: string; target: string; detail: Prisma.InputJsonValue }, client: DbClient = db): Promise<void> {
   await client.auditLog.create({ data: entry, select: { id: true } });
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { assetResponse } from "@/lib/assets/serve";
 import { findAsset, type StoredAsset } from "@/lib/repos/assets";
+import { reviewerMaySeeAsset } from "@/lib/repos/review";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 const hashPattern = /^[0-9a-f]{64}$/;
@@ -15,14 +15,7 @@ const hashPattern = /^[0-9a-f]{64}$/;
 export async function getReviewAssetForUser(hash: string, userId: string, role: Role): Promise<StoredAsset | null> {
   if (!hashPattern.test(hash)) return null;
   if (role === "ADMIN" || role === "RESEARCHER") return findAsset(hash);
-  const rows = await db.$queryRaw<Array<{ ok: number }>>`
-    SELECT 1 AS ok FROM "ReviewStudyReviewer" m
-    JOIN "ReviewStudyBatch" rb ON rb."reviewStudyId" = m."reviewStudyId"
-    JOIN "Batch" b ON b.id = rb."batchId"
-    JOIN "StudyAsset" sa ON sa."studyId" = b."studyId"
-    WHERE m."userId" = ${userId} AND sa."assetHash" = ${hash}
-    LIMIT 1`;
-  return rows.length > 0 ? findAsset(hash) : null;
+  return (await reviewerMaySeeAsset(userId, hash)) ? findAsset(hash) : null;
 }
 
 /** GET /api/review/assets/<hash>: the asset (Range-aware, lib/assets/serve.ts) if the reviewer may see it, else 404. */

@@ -1,7 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { findReviewersOfStudyItems } from "@/lib/repos/review";
 
 /**
  * Reviewers see the answer keys of the items they review, so they must never annotate the same
@@ -12,15 +11,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
  */
 export async function reviewersOfStudyItems(studyId: string, userIds: readonly string[]): Promise<Array<{ userId: string; name: string; review: string }>> {
   if (userIds.length === 0) return [];
-  return db.$queryRaw<Array<{ userId: string; name: string; review: string }>>`
-    SELECT DISTINCT u.id AS "userId", u.name, rs.slug AS review
-    FROM "ReviewStudyReviewer" r
-    JOIN "User" u ON u.id = r."userId"
-    JOIN "ReviewStudy" rs ON rs.id = r."reviewStudyId"
-    WHERE r."userId" IN (${Prisma.join(userIds)})
-      AND EXISTS (SELECT 1 FROM "ReviewItem" ri JOIN "Item" i ON i."externalId" = ri."externalId" AND i."contentHash" = ri."contentHash"
-                  WHERE ri."reviewStudyId" = r."reviewStudyId" AND i."studyId" = ${studyId})
-    ORDER BY 2, 3`;
+  return findReviewersOfStudyItems(studyId, userIds);
 }
 
 /** Throws INVALID (for staff adding people) naming each reviewer of the study's items. */

@@ -1,9 +1,10 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
 import { getReviewStudyBySlug } from "@/lib/review/studies";
-import { lockReviewItem, recomputeReviewItem } from "@/lib/review/outcome";
+import { recomputeReviewItem } from "@/lib/review/outcome";
+import { findReviewItemOfStudy, lockReviewItem, upsertReviewDecision } from "@/lib/repos/review";
+import { inTransaction } from "@/lib/repos/transactions";
 import type { ReviewDecisionInput } from "@/lib/validations/review";
 
 /**
@@ -13,15 +14,11 @@ import type { ReviewDecisionInput } from "@/lib/validations/review";
  */
 export async function decideReviewItem(slug: string, input: ReviewDecisionInput, actorId: string) {
   const study = await getReviewStudyBySlug(slug);
-  const item = await db.reviewItem.findFirst({ where: { id: input.reviewItemId, reviewStudyId: study.id }, select: { id: true, externalId: true } });
+  const item = await findReviewItemOfStudy(input.reviewItemId, study.id);
   if (!item) throw new AppError("NOT_FOUND", `No item ${input.reviewItemId} in the review study ${slug}`);
-  const change = await db.$transaction(async (tx) => {
+  const change = await inTransaction(async (tx) => {
     await lockReviewItem(tx, item.id);
-    await tx.reviewDecision.upsert({
-      where: { reviewItemId: item.id },
-      create: { reviewItemId: item.id, decision: input.decision, note: input.note, decidedById: actorId },
-      update: { decision: input.decision, note: input.note, decidedById: actorId },
-    });
+    await upsertReviewDecision(tx, item.id, { decision: input.decision, note: input.note, decidedById: actorId });
     return recomputeReviewItem(tx, item.id);
   });
   await recordAudit(actorId, "review.decision", `review-item:${item.id}`, {

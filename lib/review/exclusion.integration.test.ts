@@ -3,7 +3,8 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { nextAssignment } from "@/lib/assignment";
-import { excludedItemIdsForStudy, isItemExcluded, reviewExcludedItemFilter, reviewExcludedItemWhere, reviewFlagsForStudy } from "@/lib/review/exclusion";
+import { excludedItemIdsForStudy, isItemExcluded, reviewExcludedItemFilter, reviewFlagsForStudy } from "@/lib/review/exclusion";
+import { reviewExcludedItemWhere } from "@/lib/repos/review";
 import { decideReviewItem } from "@/lib/review/decisions";
 import { addMember, createUser, resetDatabase } from "@/tests/db-helpers";
 import { createReviewers, newReviewStudy, reviewEverything, reviewItemOf, twoStudiesSharingABatch } from "@/lib/review/testing/fixtures";
@@ -23,7 +24,7 @@ async function assignableItems(studyId: string, userId: string, overlap: number)
   return rows.map((row) => row.id);
 }
 
-const assignmentWired = /reviewExcludedItemFilter/.test(readFileSync(path.resolve(import.meta.dirname, "../assignment/candidate-sql.ts"), "utf8"));
+const assignmentWired = /reviewExcludedItemFilter/.test(readFileSync(path.resolve(import.meta.dirname, "../repos/assignments.ts"), "utf8"));
 
 describe("exclusion of items that failed review", () => {
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db";
 import { csvRow } from "@/lib/exports/csv";
+import { listReviewerIdsInJoinOrder, readVerdictExportPage } from "@/lib/repos/review";
 import { getReviewStudyBySlug } from "@/lib/review/studies";
 
 /**
@@ -38,28 +38,9 @@ export function reviewerPseudonym(reviewStudyId: string, userId: string): string
   return `rev_${createHash("sha256").update(`${reviewStudyId}:${userId}`).digest("hex").slice(0, 12)}`;
 }
 
-interface Row {
-  id: string;
-  pass: boolean;
-  reason: string | null;
-  axis: string;
-  userId: string;
-  submittedAt: Date;
-  externalId: string;
-  contentHash: string;
-  kind: string;
-  reviews: number;
-  ruleOutcome: string;
-  outcome: string;
-  split: boolean;
-  decision: string | null;
-  note: string | null;
-  tags: unknown;
-}
-
 export async function createReviewExport(slug: string, format: "csv" | "jsonl") {
   const study = await getReviewStudyBySlug(slug);
-  const members = await db.reviewStudyReviewer.findMany({ where: { reviewStudyId: study.id }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], select: { userId: true } });
+  const members = await listReviewerIdsInJoinOrder(study.id);
   const labels = new Map(members.map((m, i) => [m.userId, `R${i + 1}`]));
   const encoder = new TextEncoder();
   let after = "";
@@ -78,18 +59,7 @@ export async function createReviewExport(slug: string, format: "csv" | "jsonl") 
           controller.close();
           return;
         }
-        const rows = await db.$queryRaw<Row[]>`
-          SELECT v.id, v.pass, v.reason, ax.key AS axis, a."userId", a."submittedAt", r."externalId", r."contentHash", r.kind, r.reviews,
-            r."ruleOutcome"::text AS "ruleOutcome", r."outcome"::text AS outcome, r.split, d.decision::text AS decision, d.note, i.tags
-          FROM "ReviewVerdict" v
-          JOIN "ReviewAssignment" a ON a.id = v."assignmentId"
-          JOIN "ReviewAxis" ax ON ax.id = v."axisId"
-          JOIN "ReviewItem" r ON r.id = a."reviewItemId"
-          LEFT JOIN "ReviewDecision" d ON d."reviewItemId" = r.id
-          LEFT JOIN "Item" i ON i.id = r."itemId"
-          WHERE a."reviewStudyId" = ${study.id} AND a."submittedAt" IS NOT NULL AND v.id > ${after}
-          ORDER BY v.id
-          LIMIT ${EXPORT_BATCH}`;
+        const rows = await readVerdictExportPage(study.id, after, EXPORT_BATCH);
         if (rows.length < EXPORT_BATCH) done = true;
         if (rows.length === 0) {
           controller.close();

@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { findReviewedItemByContent, findReviewedItemById, listStudiesWithContent } from "@/lib/repos/review";
 import { isTaskKind, getTaskModule } from "@/lib/tasks";
 import type { Json, TaskItem } from "@/lib/tasks/types";
 import type { ReviewItemView } from "@/lib/review/types";
@@ -32,24 +32,10 @@ function tagsOf(tags: unknown): Record<string, string | number | boolean> {
   return (tags && typeof tags === "object" && !Array.isArray(tags) ? tags : {}) as Record<string, string | number | boolean>;
 }
 
-const itemSelect = {
-  id: true,
-  externalId: true,
-  kind: true,
-  public: true,
-  key: true,
-  tags: true,
-  practice: true,
-  gold: true,
-  contentHash: true,
-  batch: { select: { fileName: true } },
-} as const;
-
 /** The review item's stored item: its own copy, or another study's copy of the same content when that one was deleted. */
 export async function loadReviewedItem(reviewItem: { id: string; itemId: string | null; externalId: string; contentHash: string }) {
   const item =
-    (reviewItem.itemId ? await db.item.findUnique({ where: { id: reviewItem.itemId }, select: itemSelect }) : null) ??
-    (await db.item.findFirst({ where: { externalId: reviewItem.externalId, contentHash: reviewItem.contentHash }, orderBy: { createdAt: "asc" }, select: itemSelect }));
+    (reviewItem.itemId ? await findReviewedItemById(reviewItem.itemId) : null) ?? (await findReviewedItemByContent(reviewItem.externalId, reviewItem.contentHash));
   if (!item) throw new AppError("NOT_FOUND", `The item ${reviewItem.externalId} of review item ${reviewItem.id} is in no study any more`);
   return item;
 }
@@ -58,11 +44,7 @@ export type ReviewItemContent = Omit<ReviewItemView, "assignmentId" | "axes">;
 
 export async function reviewItemContent(reviewItem: { id: string; itemId: string | null; externalId: string; contentHash: string }): Promise<ReviewItemContent> {
   const item = await loadReviewedItem(reviewItem);
-  const usedIn = await db.study.findMany({
-    where: { items: { some: { externalId: item.externalId, contentHash: item.contentHash } } },
-    orderBy: { createdAt: "asc" },
-    select: { slug: true, title: true },
-  });
+  const usedIn = await listStudiesWithContent(item.externalId, item.contentHash);
   const taskItem: TaskItem = { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: tagsOf(item.tags) };
   const known = isTaskKind(item.kind);
   const taskModule = known ? getTaskModule(item.kind) : null;

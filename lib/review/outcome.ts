@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client-types";
+import { readReviewItemVotes, storeReviewItemOutcome } from "@/lib/repos/review";
 import { effectiveOutcome, itemOutcome, type Outcome } from "@/lib/review/rules";
 
 export interface OutcomeChange {
@@ -17,15 +18,7 @@ export interface OutcomeChange {
  * the stored outcome, so it takes effect when the transaction commits.
  */
 export async function recomputeReviewItem(tx: Tx, reviewItemId: string): Promise<OutcomeChange> {
-  const item = await tx.reviewItem.findUniqueOrThrow({
-    where: { id: reviewItemId },
-    select: {
-      outcome: true,
-      decision: { select: { decision: true } },
-      reviewStudy: { select: { reviewersPerItem: true, keepRule: true, tieRule: true, axes: { orderBy: { position: "asc" }, select: { id: true } } } },
-      assignments: { where: { submittedAt: { not: null } }, select: { verdicts: { select: { axisId: true, pass: true } } } },
-    },
-  });
+  const item = await readReviewItemVotes(tx, reviewItemId);
   const { reviewStudy } = item;
   const votes = new Map(reviewStudy.axes.map((axis) => [axis.id, { pass: 0, fail: 0 }]));
   for (const assignment of item.assignments) {
@@ -42,14 +35,6 @@ export async function recomputeReviewItem(tx: Tx, reviewItemId: string): Promise
     tieRule: reviewStudy.tieRule,
   });
   const after = effectiveOutcome(result.outcome, item.decision?.decision);
-  await tx.reviewItem.update({
-    where: { id: reviewItemId },
-    data: { reviews: item.assignments.length, ruleOutcome: result.outcome, outcome: after, split: result.split },
-  });
+  await storeReviewItemOutcome(tx, reviewItemId, { reviews: item.assignments.length, ruleOutcome: result.outcome, outcome: after, split: result.split });
   return { reviewItemId, before: item.outcome, after, ruleOutcome: result.outcome, split: result.split, reviews: item.assignments.length };
-}
-
-/** Takes the review item's row lock until the transaction ends (verdicts and decisions on one item are serialised). */
-export async function lockReviewItem(tx: Tx, reviewItemId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM "ReviewItem" WHERE id = ${reviewItemId} FOR UPDATE`;
 }

@@ -1,6 +1,15 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import {
+  countOutcomesByStudy,
+  countReviewsByReviewer,
+  findReviewItemOfStudy,
+  listReviewerNames,
+  listReviewItemRows,
+  listReviewStudyBatches,
+  listSubmittedVerdicts,
+  listSubmittedVerdictsOfItem,
+} from "@/lib/repos/review";
 import { getReviewStudyBySlug } from "@/lib/review/studies";
 import { reviewItemContent, type ReviewItemContent } from "@/lib/review/item-content";
 import { axisSummaries, outcomeCounts, tagSummaries, type AxisSummary, type OutcomeCounts, type SummaryItem, type TagSummary, type VerdictRow } from "@/lib/review/summary";
@@ -47,10 +56,7 @@ export interface ReviewItemRow {
 }
 
 async function reviewerLabels(reviewStudyId: string): Promise<Map<string, ReviewerLabel>> {
-  const [members, assigned] = await Promise.all([
-    db.reviewStudyReviewer.findMany({ where: { reviewStudyId }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], select: { userId: true, user: { select: { name: true } } } }),
-    db.reviewAssignment.findMany({ where: { reviewStudyId }, distinct: ["userId"], orderBy: { userId: "asc" }, select: { userId: true, user: { select: { name: true } } } }),
-  ]);
+  const [members, assigned] = await listReviewerNames(reviewStudyId);
   const labels = new Map<string, ReviewerLabel>();
   for (const row of [...members, ...assigned]) if (!labels.has(row.userId)) labels.set(row.userId, { label: `R${labels.size + 1}`, name: row.user.name });
   return labels;
@@ -74,22 +80,7 @@ interface LoadedItem {
 }
 
 async function loadItems(reviewStudyId: string): Promise<LoadedItem[]> {
-  const rows = await db.reviewItem.findMany({
-    where: { reviewStudyId },
-    orderBy: [{ position: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      externalId: true,
-      kind: true,
-      position: true,
-      reviews: true,
-      outcome: true,
-      ruleOutcome: true,
-      split: true,
-      item: { select: { tags: true } },
-      decision: { select: { decision: true, note: true, updatedAt: true, decidedBy: { select: { name: true } } } },
-    },
-  });
+  const rows = await listReviewItemRows(reviewStudyId);
   return rows.map((row) => ({
     id: row.id,
     externalId: row.externalId,
@@ -102,14 +93,6 @@ async function loadItems(reviewStudyId: string): Promise<LoadedItem[]> {
     tags: tagsOf(row.item?.tags),
     decision: row.decision ? { decision: row.decision.decision, note: row.decision.note, by: row.decision.decidedBy?.name ?? null, at: row.decision.updatedAt.toISOString() } : null,
   }));
-}
-
-async function loadVerdicts(reviewStudyId: string) {
-  return db.reviewVerdict.findMany({
-    where: { assignment: { reviewStudyId, submittedAt: { not: null } } },
-    orderBy: [{ assignment: { submittedAt: "asc" } }, { id: "asc" }],
-    select: { pass: true, reason: true, axis: { select: { key: true } }, assignment: { select: { reviewItemId: true, userId: true } } },
-  });
 }
 
 function itemRow(item: LoadedItem, axes: readonly string[], verdicts: Array<{ axis: string; reviewer: string; pass: boolean; reason: string | null }>): ReviewItemRow {
@@ -154,21 +137,11 @@ export async function getReviewResults(slug: string, query: ReviewResultsQuery =
   const axes = study.axes.map((axis) => axis.key);
   const [items, verdictRows, labels, batches, assignmentCounts, studies] = await Promise.all([
     loadItems(study.id),
-    loadVerdicts(study.id),
+    listSubmittedVerdicts(study.id),
     reviewerLabels(study.id),
-    db.reviewStudyBatch.findMany({ where: { reviewStudyId: study.id }, select: { batch: { select: { fileName: true, study: { select: { slug: true, title: true } } } } } }),
-    db.reviewAssignment.groupBy({ by: ["userId", "submittedAt"], where: { reviewStudyId: study.id }, _count: { _all: true } }),
-    db.$queryRaw<Array<{ slug: string; title: string; items: bigint; excluded: bigint; excludedResponses: bigint | null }>>`
-      SELECT s.slug, s.title, count(*) AS items,
-        count(*) FILTER (WHERE r."outcome" = 'EXCLUDED') AS excluded,
-        coalesce(sum(responses.n) FILTER (WHERE r."outcome" = 'EXCLUDED'), 0) AS "excludedResponses"
-      FROM "ReviewItem" r
-      JOIN "Item" i ON i."externalId" = r."externalId" AND i."contentHash" = r."contentHash"
-      JOIN "Study" s ON s.id = i."studyId"
-      LEFT JOIN LATERAL (SELECT count(*) AS n FROM "Assignment" a WHERE a."itemId" = i.id AND a.status = 'SUBMITTED') responses ON true
-      WHERE r."reviewStudyId" = ${study.id}
-      GROUP BY s.id, s.slug, s.title
-      ORDER BY s.title`,
+    listReviewStudyBatches(study.id),
+    countReviewsByReviewer(study.id),
+    countOutcomesByStudy(study.id),
   ]);
 
   const label = (userId: string) => labels.get(userId)?.label ?? "R?";
@@ -218,16 +191,12 @@ export interface ReviewItemDetail extends ReviewItemContent {
 /** One review item for a researcher: the item and its key, every verdict, the decision. */
 export async function getReviewItemDetail(slug: string, reviewItemId: string): Promise<ReviewItemDetail> {
   const study = await getReviewStudyBySlug(slug);
-  const reviewItem = await db.reviewItem.findFirst({ where: { id: reviewItemId, reviewStudyId: study.id }, select: { id: true, itemId: true, externalId: true, contentHash: true } });
+  const reviewItem = await findReviewItemOfStudy(reviewItemId, study.id);
   if (!reviewItem) throw new AppError("NOT_FOUND", `No item ${reviewItemId} in the review study ${slug}`);
   const [content, items, verdictRows, labels] = await Promise.all([
     reviewItemContent(reviewItem),
     loadItems(study.id),
-    db.reviewVerdict.findMany({
-      where: { assignment: { reviewItemId, submittedAt: { not: null } } },
-      orderBy: [{ assignment: { submittedAt: "asc" } }, { id: "asc" }],
-      select: { pass: true, reason: true, axis: { select: { key: true } }, assignment: { select: { userId: true } } },
-    }),
+    listSubmittedVerdictsOfItem(reviewItemId),
     reviewerLabels(study.id),
   ]);
   const axes = study.axes.map((axis) => axis.key);

@@ -1,10 +1,21 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/log";
+import {
+  claimNextReview,
+  countSubmittedReviews,
+  findReviewForSubmission,
+  findReviewForView,
+  findReviewItemOutcome,
+  insertVerdicts,
+  listVerdictsOfReview,
+  lockReviewItem,
+  markReviewSubmitted,
+} from "@/lib/repos/review";
+import { inTransaction } from "@/lib/repos/transactions";
 import { availableCount, getReviewStudyBySlug, requireReviewer } from "@/lib/review/studies";
 import { reviewItemContent } from "@/lib/review/item-content";
-import { lockReviewItem, recomputeReviewItem, type OutcomeChange } from "@/lib/review/outcome";
+import { recomputeReviewItem, type OutcomeChange } from "@/lib/review/outcome";
 import type { ReviewItemView, ReviewNext, ReviewProgress } from "@/lib/review/types";
 import type { ReviewSubmitInput } from "@/lib/validations/review";
 
@@ -18,7 +29,7 @@ import type { ReviewSubmitInput } from "@/lib/validations/review";
 
 async function progressOf(reviewStudyId: string, userId: string): Promise<ReviewProgress> {
   const [done, available] = await Promise.all([
-    db.reviewAssignment.count({ where: { reviewStudyId, userId, submittedAt: { not: null } } }),
+    countSubmittedReviews(reviewStudyId, userId),
     availableCount(reviewStudyId, userId),
   ]);
   return { done, available };
@@ -26,15 +37,7 @@ async function progressOf(reviewStudyId: string, userId: string): Promise<Review
 
 /** The review as its reviewer sees it: the item, its key, the axes. FORBIDDEN for anyone else. */
 export async function getReviewAssignmentView(assignmentId: string, userId: string): Promise<ReviewItemView> {
-  const assignment = await db.reviewAssignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      id: true,
-      userId: true,
-      reviewItem: { select: { id: true, itemId: true, externalId: true, contentHash: true } },
-      reviewStudy: { select: { axes: { orderBy: { position: "asc" }, select: { key: true, label: true, description: true } } } },
-    },
-  });
+  const assignment = await findReviewForView(assignmentId);
   if (!assignment) throw new AppError("NOT_FOUND", `No review ${assignmentId}`);
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Review ${assignmentId} belongs to another reviewer`);
   const content = await reviewItemContent(assignment.reviewItem);
@@ -51,28 +54,7 @@ export async function nextReviewFor(slug: string, userId: string, exclude: reado
   await requireReviewer(study.id, userId, slug);
   if (study.status !== "OPEN") return { status: "closed", progress: await progressOf(study.id, userId) };
 
-  const assignmentId = await db.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`yardstick:review:${study.id}`}, 0))`;
-      const open = await tx.reviewAssignment.findFirst({
-        where: { reviewStudyId: study.id, userId, submittedAt: null, id: { notIn: [...exclude] } },
-        orderBy: { createdAt: "asc" },
-        select: { id: true },
-      });
-      if (open) return open.id;
-      const rows = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT r.id FROM "ReviewItem" r
-        WHERE r."reviewStudyId" = ${study.id}
-          AND NOT EXISTS (SELECT 1 FROM "ReviewAssignment" a WHERE a."reviewItemId" = r.id AND a."userId" = ${userId})
-          AND (SELECT count(*) FROM "ReviewAssignment" a WHERE a."reviewItemId" = r.id) < ${study.reviewersPerItem}
-        ORDER BY r.position, r.id
-        LIMIT 1`;
-      if (rows.length === 0) return null;
-      const created = await tx.reviewAssignment.create({ data: { reviewStudyId: study.id, reviewItemId: rows[0].id, userId }, select: { id: true } });
-      return created.id;
-    },
-    { maxWait: 20_000, timeout: 20_000 },
-  );
+  const assignmentId = await claimNextReview(study.id, userId, study.reviewersPerItem, exclude);
   const progress = await progressOf(study.id, userId);
   if (!assignmentId) return { status: "done", progress };
   return { status: "item", view: await getReviewAssignmentView(assignmentId, userId), progress };
@@ -104,18 +86,7 @@ export async function submitReview(assignmentId: string, userId: string, submitt
   for (const verdict of input.verdicts) {
     if (!verdict.pass && !verdict.reason) throw new AppError("INVALID", `A fail needs a reason: say why "${verdict.axis}" fails`);
   }
-  const assignment = await db.reviewAssignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      id: true,
-      userId: true,
-      submittedAt: true,
-      reviewItemId: true,
-      reviewItem: { select: { externalId: true, outcome: true, reviews: true } },
-      reviewStudy: { select: { id: true, slug: true, status: true, axes: { orderBy: { position: "asc" }, select: { id: true, key: true } } } },
-      verdicts: { select: { pass: true, reason: true, axis: { select: { key: true } } } },
-    },
-  });
+  const assignment = await findReviewForSubmission(assignmentId);
   if (!assignment) throw new AppError("NOT_FOUND", `No review ${assignmentId}`);
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Review ${assignmentId} belongs to another reviewer`);
   const { reviewStudy } = assignment;
@@ -140,25 +111,25 @@ export async function submitReview(assignmentId: string, userId: string, submitt
   }
   if (reviewStudy.status !== "OPEN") throw new AppError("CONFLICT", `The review study ${reviewStudy.slug} is closed`);
 
-  const change = await db.$transaction(
+  const change = await inTransaction(
     async (tx) => {
       await lockReviewItem(tx, assignment.reviewItemId);
-      const claimed = await tx.reviewAssignment.updateMany({ where: { id: assignmentId, submittedAt: null }, data: { submittedAt: new Date() } });
-      if (claimed.count === 0) return null;
-      await tx.reviewVerdict.createMany({
-        data: input.verdicts.map((verdict) => ({ assignmentId, axisId: axisIds.get(verdict.axis)!, pass: verdict.pass, reason: verdict.reason ?? null })),
-      });
+      if (!(await markReviewSubmitted(tx, assignmentId))) return null;
+      await insertVerdicts(
+        tx,
+        input.verdicts.map((verdict) => ({ assignmentId, axisId: axisIds.get(verdict.axis)!, pass: verdict.pass, reason: verdict.reason ?? null })),
+      );
       return recomputeReviewItem(tx, assignment.reviewItemId);
     },
     { maxWait: 20_000, timeout: 20_000 },
   );
   if (!change) {
     // a concurrent submission of the same review won the race: compare with what it stored
-    const stored = await db.reviewVerdict.findMany({ where: { assignmentId }, select: { pass: true, reason: true, axis: { select: { key: true } } } });
+    const stored = await listVerdictsOfReview(assignmentId);
     if (!sameVerdicts(stored.map((v) => ({ axis: v.axis.key, pass: v.pass, reason: v.reason })), input.verdicts)) {
       throw new AppError("CONFLICT", `Review ${assignmentId} was submitted already with other verdicts`);
     }
-    const item = await db.reviewItem.findUniqueOrThrow({ where: { id: assignment.reviewItemId }, select: { outcome: true, reviews: true } });
+    const item = await findReviewItemOutcome(assignment.reviewItemId);
     return { stored: false, outcome: { after: item.outcome, reviews: item.reviews }, next: await nextReviewFor(reviewStudy.slug, userId, [assignmentId]) };
   }
 
