@@ -37,7 +37,7 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // fault injection and bad input against the production build (issue 7; SECURITY.md):
+          // fault injection and bad input against the production build (SECURITY.md):
           // each file starts `next start` on a port of its own, with a database or a throwaway
           // PostgreSQL cluster of its own, so it runs after `next build` (scripts/test.sh)
           name: "faults",

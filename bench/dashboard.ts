@@ -3,12 +3,12 @@
  * trajectory events) into a throwaway database on 127.0.0.1:5432, times the dashboard's
  * computations and the exports, and drops the database. Every figure is also printed as a ratio to
  * a plain `SELECT count(*)` over the responses measured in the same run (the median of 5), so that
- * figures taken on a loaded machine compare (issue 21); the exports add their time to first byte
+ * figures taken on a loaded machine compare; the exports add their time to first byte
  * (the header row), to the first record, and rate in MB/s, and are read three ways (by COPY, the
  * default; lines built in SQL; written from the records) that must give the same bytes.
  *
  *   node --conditions=react-server --import tsx bench/dashboard.ts [--items 10000] [--annotators 5] [--events 10]
- *   (issue 21's sizes: --items 10000 --annotators 5 --events 2, and --items 100000 --annotators 5 --events 2)
+ *   (the sizes of the dashboard targets: --items 10000 --annotators 5 --events 2, and --items 100000 --annotators 5 --events 2)
  *
  * (--conditions=react-server resolves "server-only" as the Next.js server does; BENCH_PG_URL
  * overrides the server, default postgresql://postgres@127.0.0.1:5432/postgres.)
@@ -44,7 +44,7 @@ url.pathname = `/${dbName}`;
 interface Figure {
   label: string;
   ms: number;
-  /** issue 21's target at 100,000 x 5, in seconds, where it sets one */
+  /** the target at 100,000 x 5, in seconds, where one is set */
   targetS?: number;
   note?: string;
 }
@@ -57,7 +57,7 @@ async function time<T>(label: string, run: () => Promise<T> | T, rows: Figure[],
   return value;
 }
 
-/** Issue 21 measured its targets against a 60 ms `SELECT count(*)` over 500,000 responses: a target as a ratio is its seconds over that. */
+/** The targets were measured against a 60 ms `SELECT count(*)` over 500,000 responses: a target as a ratio is its seconds over that. */
 const ISSUE_COUNT_MS = 60;
 
 const median = (values: number[]) => {
@@ -396,7 +396,7 @@ async function main() {
     if (!EXPORTS_ONLY) await time("annotators tab (warm snapshot)", () => getAnnotatorsOverview("bench", {}), figures);
     /**
      * reads an export whole: its bytes, a digest, and the time from the call to its first byte;
-     * csvFrom "records" is the CSV written in Node from the records (the way before issue 21)
+     * csvFrom "records" is the CSV written in Node from the records (the way before the CSV was built in the database)
      */
     const exportBytes = async (what: "responses" | "events", rows: Figure[], targetS: number, csvFrom: "copy" | "database" | "records") => {
       const start = performance.now();
@@ -439,7 +439,7 @@ async function main() {
     console.log(`\nYardstick dashboard bench: ${ITEMS.toLocaleString("en-US")} items x ${ANNOTATORS} annotators = ${Number(count).toLocaleString("en-US")} responses, ${eventCount.toLocaleString("en-US")} events`);
     console.log(`(seeded in ${(seedMs / 1000).toFixed(1)} s; ${snapshot ? `snapshot holds ${snapshot.responses.count.toLocaleString("en-US")} answers` : "dashboard views skipped (--exports-only)"}; node ${process.version}; ${os.cpus().length} cores, load average ${loadAtStart[0].toFixed(1)} at the start, ${loadAtEnd[0].toFixed(1)} at the end)\n`);
     console.log(`  reference: SELECT count(*) FROM "Response" (pg client) = ${countMs.toFixed(1)} ms, the median of ${countTimes.map((t) => t.toFixed(0)).join(", ")} ms`);
-    console.log(`  x count: the figure over the reference; target: issue 21's seconds at 100,000 x 5 over its ${ISSUE_COUNT_MS} ms count\n`);
+    console.log(`  x count: the figure over the reference; target: the target's seconds at 100,000 x 5 over its ${ISSUE_COUNT_MS} ms count\n`);
     const width = Math.max(...figures.map((f) => f.label.length));
     console.log(`  ${"figure".padEnd(width)}  ${"ms".padStart(9)}  ${"x count".padStart(8)}  ${"target x".padStart(8)}`);
     for (const f of figures) {

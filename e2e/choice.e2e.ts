@@ -5,7 +5,7 @@ import { createChoiceStudy, type ChoiceFixtureStudy } from "./choice-fixtures";
 import { storageStatePath } from "./users";
 
 /**
- * The generic `choice` and `numeric` kinds (issue 20) in Chromium against the built app: answer a
+ * The generic `choice` and `numeric` kinds in Chromium against the built app: answer a
  * study of one of each by keyboard on a laptop (1280x800: keys 1-9 / A-I at the place shown, the
  * number typed, Enter on Submit) and by touch on a phone (390x844, hasTouch: taps); read back the
  * stored answers (the option's id, whatever the order shown), scores (MRA 0.9 for 11 against 10)

@@ -5,7 +5,7 @@ import { closeE2eDb, e2eDb } from "./db";
 import { storageStatePath } from "./users";
 
 /**
- * The pages that tell a participant to write to the research team name whom (issue 37): the
+ * The pages that tell a participant to write to the research team name whom: the
  * researcher sets the contact on Settings (also once the study has answers), and the link that
  * does not work, the study's pages and the end of a participation name it with a mailto: link;
  * without one they point to the platform's messages. Screenshots at 1280x800 and 390x844.

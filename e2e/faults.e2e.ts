@@ -5,7 +5,7 @@ import { AnnotatePage, letter } from "./pages/annotate-page";
 import { storageStatePath } from "./users";
 
 /**
- * Issue 7, "Faults", in the browser: offline for a whole minute, the tab closed and opened again
+ * Faults in the browser: offline for a whole minute, the tab closed and opened again
  * mid-item. The queued events must survive in localStorage and reach the server exactly once when
  * the network is back (the database shows no gap and no duplicate). The minute is not shortened:
  * the outbox's retry delays double up to 60 s, so a shorter spell would not test the same thing.

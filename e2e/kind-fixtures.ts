@@ -6,8 +6,8 @@ import { e2eDb } from "./db";
 import { e2eUsers, type E2eUserName } from "./users";
 
 /**
- * One item per registered task kind for the answer-key leak test (e2e/annotate-security.e2e.ts,
- * issue 7): valid for the kind (tests/kind-fixtures.test.ts checks each against the kind's own
+ * One item per registered task kind for the answer-key leak test (e2e/annotate-security.e2e.ts):
+ * valid for the kind (tests/kind-fixtures.test.ts checks each against the kind's own
  * schemas), with distinctive strings that exist only in its key (`secrets`), an answer to submit,
  * and for interactive kinds the actions to play. The leak test iterates over the registry
  * (lib/tasks/index.ts): a kind without a builder here fails it, by name.

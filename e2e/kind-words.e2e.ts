@@ -7,7 +7,7 @@ import { deleteStudy } from "./annotate-fixtures";
 import { e2eUsers, storageStatePath } from "./users";
 
 /**
- * The dashboard in each kind's own words (issue 37): an ENACT study with both tasks shows TA / PA
+ * The dashboard in each kind's own words: an ENACT study with both tasks shows TA / PA
  * over both pooled (its own section) beside the per-task rows; a study of generic kinds reads no
  * ENACT or EXPLORE-Bench term (TA, PA, slots, S_*) on the shared cards. Screenshots at 1280x800
  * and 390x844.

@@ -6,7 +6,7 @@ import { AnnotatePage } from "./pages/annotate-page";
 import { storageStatePath } from "./users";
 
 /**
- * A study run with recruited participants (issue 6), as a new participant from the public link:
+ * A study run with recruited participants, as a new participant from the public link:
  * Prolific's fields in the URL, consent, the tutorial, a practice item with its explained answer
  * and the pass mark, the real items with the timer and the shortcut list, and the end with the
  * completion code and the redirect to Prolific once the last events are stored. Also: a link

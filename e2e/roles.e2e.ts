@@ -54,7 +54,7 @@ test.describe("signed-out visitors", () => {
   }
 });
 
-// --- the authorization matrix (issue 7; e2e/staff-routes.ts apiRouteMatrix; SECURITY.md) ------------
+// --- the authorization matrix (e2e/staff-routes.ts apiRouteMatrix; SECURITY.md) ------------
 
 test.describe("the authorization matrix: every API route by every kind of caller", () => {
   let study: FixtureStudy | null = null;

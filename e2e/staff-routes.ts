@@ -49,7 +49,7 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/scoring-jobs`, file: "studies/[slug]/scoring-jobs/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/scoring-jobs`, file: "studies/[slug]/scoring-jobs/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/step-labels`, file: "studies/[slug]/step-labels/route.ts", body: { assignmentId: "x", seq: 1, label: "contrastive" }, allowed: staff },
-  // running a study with recruited participants (issue 6): settings, lifecycle, versions, entry link, invites, participant status, audit log
+  // running a study with recruited participants: settings, lifecycle, versions, entry link, invites, participant status, audit log
   { method: "GET", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", body: { title: "Sneaky" }, allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/analysis`, file: "studies/[slug]/analysis/route.ts", body: { generaliseOver: "items" }, allowed: staff },
@@ -109,7 +109,7 @@ export const annotatorApiFiles = [
 
 export const staffPages = ["/admin/users", "/admin/import", "/research", "/research/studies/new", "/review/new"];
 
-// --- the authorization matrix (issue 7; SECURITY.md) ---------------------------------------------
+// --- the authorization matrix (SECURITY.md) ---------------------------------------------
 // Every API route by every kind of caller: signed out, the annotator (or reviewer) whose data it is,
 // another annotator using the first one's ids (IDOR), a researcher, an admin. e2e/roles.e2e.ts runs
 // it against real rows; tests/faults/fuzz.faults.test.ts fuzzes the JSON bodies of the same routes;

@@ -8,7 +8,7 @@ import { AnnotatePage } from "./pages/annotate-page";
 import { e2eUsers, storageStatePath, type E2eUserName } from "./users";
 
 /**
- * Issue 18: nobody stuck, honest endings, the rough edges. What a person sees: an item whose
+ * Nobody stuck, honest endings, the rough edges. What a person sees: an item whose
  * submission never reached the server reopens on another device; a stalled server says what
  * happens and offers a retry; a desktop-only study on a phone; each ending with its own words and
  * code; ESI practice feedback in its condition; and a walk of every page route as every role,
@@ -165,7 +165,7 @@ test.describe("desktop only", () => {
     if (touchOnly) await expect(tabletPage.getByTestId("desktop-only")).toBeVisible();
     await tablet.close();
 
-    // a computer works as before
+    // a computer gets the task
     const desk = await contextAs(browser, "annotator2");
     const deskPage = await desk.newPage();
     await new AnnotatePage(deskPage).open(study.slug);

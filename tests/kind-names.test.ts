@@ -15,7 +15,7 @@ import { createAnnotationStore } from "@/lib/client/annotation-store";
 
 const root = path.resolve(import.meta.dirname, "..");
 /**
- * examples/: the example agents answer every kind through the server's agent contract (issue 23),
+ * examples/: the example agents answer every kind through the server's agent contract,
  * never by its id. bench/: the benchmarks find their kinds through the registry (bench/dashboard.ts,
  * bench/import-memory.ts); a benchmark of one kind alone names it, so it lives in the kind's folder,
  * lib/tasks/<kind>/bench/ (lib/tasks/explore-scene/bench/answer-caps.ts), kind-owned below.
@@ -129,7 +129,7 @@ function kindImportPattern(kinds: readonly string[], families: readonly string[]
 
 /**
  * Shared files that import a kind's or a family's folder and are changed by another part of the
- * house's redesign (issue 39, "kinds stay in their rooms"): the dashboard's EXPLORE tables read the
+ * house's redesign: the dashboard's EXPLORE tables read the
  * scorer's figures type (lib/dashboard is being reshaped into a snapshot -> figures -> view flow).
  * This list only shrinks.
  */

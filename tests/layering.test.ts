@@ -88,7 +88,7 @@ describe("the import graph", () => {
     expect(withTypes.get(path.join(root, "lib/tasks/types.ts"))?.map(relative)).toContain("lib/dashboard/types.ts");
   });
 
-  it("has no cycles among the imports evaluated at run time (issue 19)", () => {
+  it("has no cycles among the imports evaluated at run time", () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { buildOpenApi } from "@/lib/http/openapi";
 import { apiRoutes } from "@/app/api/openapi.json/manifest";
 
 /**
- * Issue 36: the served document is valid OpenAPI 3.1 for real tools, and a client generated from
+ * The served document is valid OpenAPI 3.1 for real tools, and a client generated from
  * it (openapi-typescript) compiles under strict tsc with the calls a notebook or a poller makes.
  */
 const root = path.resolve(import.meta.dirname, "..");
@@ -19,7 +19,7 @@ const run = promisify(execFile);
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 
-describe("the OpenAPI document with real tools (issue 36)", () => {
+describe("the OpenAPI document with real tools", () => {
   const doc = buildOpenApi(apiRoutes, "http://localhost:3000") as Doc;
   let dir = "";
   beforeAll(async () => {

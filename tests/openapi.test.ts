@@ -58,7 +58,7 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
     expect(doc.paths["/api/studies/{slug}/comparison.csv"].get).toBeDefined();
   });
 
-  it("describes what agents read: the next item with the agent contract, the play endpoints with the example action (issue 23)", () => {
+  it("describes what agents read: the next item with the agent contract, the play endpoints with the example action", () => {
     const schemaOf = (urlPath: string, method: string) => doc.paths[urlPath][method].responses["200"].content!["application/json"].schema as { properties: Record<string, { properties?: Record<string, unknown> }> };
     const next = schemaOf("/api/annotate/studies/{slug}/next", "get");
     const agent = (next.properties.assignment.properties!.agent as { properties: Record<string, unknown> }).properties;
@@ -106,7 +106,7 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
         }
       }
       expect(Object.keys(doc.paths[urlPath] ?? {}).sort(), `${urlPath}: documented methods`).toEqual(methods.map((m) => m.toLowerCase()).sort());
-      // each success status the file answers with (`{ status: 201 }`, `created ? 202 : 200`, a 204 without content) is documented (issue 36)
+      // each success status the file answers with (`{ status: 201 }`, `created ? 202 : 200`, a 204 without content) is documented
       const source = readRouteFile(file);
       const answered = new Set([...source.matchAll(/\bstatus: ([^,}]*)/g)].flatMap((match) => [...match[1].matchAll(/\b(20[0-4])\b/g)].map((m) => Number(m[1]))));
       const documented = new Set(methods.flatMap((method) => successStatusesOf(routeModule[method]!.options)));

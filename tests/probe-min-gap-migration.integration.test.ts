@@ -6,7 +6,7 @@ import { MIGRATIONS_DIR } from "@/lib/db/schema-engine";
 import { kindSettings } from "@/lib/tasks";
 
 /**
- * The migration that moves Study.probeMinGap into GridWM-Judge's kind settings (issue 19): run on a
+ * The migration that moves Study.probeMinGap into GridWM-Judge's kind settings: run on a
  * database built by the migrations before it, with studies stored as they were, it keeps each
  * study's spacing (as the kind reads it through kindSettings) and the other kinds' settings.
  */

@@ -23,7 +23,7 @@ import { toyCountEvents } from "@/tests/fixtures/toy-kind/lib/events";
 import { toyCountUi } from "@/tests/fixtures/toy-kind/components";
 
 /**
- * A kind is a plug-in (issue 19): the toy kind in tests/fixtures/toy-kind/ (a lib half and a
+ * A kind is a plug-in: the toy kind in tests/fixtures/toy-kind/ (a lib half and a
  * components half, docs/adding-a-kind.md), registered here through the registries' hooks, goes
  * through the real import, the annotation functions the route handlers call, the replay and the
  * dashboard, with no other file knowing it.

@@ -1,12 +1,12 @@
 /**
- * Load benchmark (issue 7, "Load (bench/load)"): the production build against a real PostgreSQL,
+ * Load benchmark: the production build against a real PostgreSQL,
  * N concurrent annotators on loopback, then an integrity check of the database.
  *
  *   node --conditions=react-server --import tsx bench/load/run.ts [--annotators 50,200,500] [--seconds 30]
  *        [--batch 12] [--interval 1000] [--batches 15] [--ramp 10] [--retry 0.1] [--rebuild] [--port 0] [--workers N] [--pool 10] [--cpu-prof <dir>]
  *        [--items 2000] [--instances 1] [--throwaway-pg] [--capacity 200]
  *
- * Issue 22: `--instances 2` starts two app instances (two `scripts/serve.mjs` process groups on two
+ * `--instances 2` starts two app instances (two `scripts/serve.mjs` process groups on two
  * ports, one database) and spreads every client's requests over them round robin, as a load
  * balancer would; `--items 100000` seeds that many items. `--throwaway-pg` runs the database in a
  * cluster of its own (initdb on a free port, as the fault tests do), so that its CPU time can be
@@ -572,7 +572,7 @@ function report(result: RunResult): boolean {
   return integrityOk;
 }
 
-// --- capacity: CPU time per request type (issue 22) ----------------------------------------
+// --- capacity: CPU time per request type ----------------------------------------
 interface RequestCost {
   type: string;
   requests: number;

@@ -9,7 +9,7 @@ import { kindInfo } from "@/lib/dashboard/accuracy";
 import { computeAgreement } from "@/lib/dashboard/agreement";
 
 /**
- * Shared dashboard cards take their words from the study's kinds (issue 37): a choice study's
+ * Shared dashboard cards take their words from the study's kinds: a choice study's
  * dashboard says nothing of ENACT's TA / PA, its slots or EXPLORE-Bench's S_* scales; an ENACT or
  * EXPLORE study's still does, because its kinds say so.
  */

@@ -3,7 +3,7 @@ import type { KindInfo } from "@/lib/dashboard/accuracy";
 import type { KindDashboardWords, MetricSpec } from "@/lib/tasks/types";
 
 /**
- * The words of shared dashboard cards that belong to a benchmark (issue 37): taken from the
+ * The words of shared dashboard cards that belong to a benchmark: taken from the
  * study's kinds (KindInfo.words, the module's dashboardWords; the metrics' ids, scales and
  * ranges), never written here, so that a choice study's dashboard reads no ENACT or EXPLORE-Bench
  * terms. A kind's words are used when every kind of the study gives the same ones.

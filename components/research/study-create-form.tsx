@@ -33,7 +33,7 @@ export function StudyCreateForm() {
     resolver: zodResolver(studyCreateSchema),
     defaultValues: { title: "", slug: "", instructions: "", overlap: 3, confidenceScale: "LIKERT_5" },
   });
-  // stays "Creating…" while the next page loads, as before
+  // stays "Creating…" while the next page loads
   const pending = isSubmitting || isSubmitSuccessful;
 
   async function create(values: StudyCreateInput) {

@@ -78,7 +78,7 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
   const { fields: axes, append: appendAxis, remove: removeAxis } = useFieldArray({ control, name: "axes" });
   const batchIds = useWatch({ control, name: "batchIds" });
   const reviewerIds = useWatch({ control, name: "reviewerIds" });
-  // stays "Creating…" while the next page loads, as before
+  // stays "Creating…" while the next page loads
   const pending = isSubmitting || isSubmitSuccessful;
   const errors = {
     title: formErrors.title?.message,

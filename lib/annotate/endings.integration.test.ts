@@ -14,7 +14,7 @@ import { trajectoryEventSchema, type TrajectoryEvent } from "@/lib/validations/a
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * Issue 18: nobody stuck, honest endings. Server side: an item whose trajectory says submitted
+ * Nobody stuck, honest endings. Server side: an item whose trajectory says submitted
  * but whose response never arrived is reopened for answering on any device; each ending has its
  * own completion code (Study.endings); a new study starts OPEN; "main done / begun" leaves out
  * prefetched items nobody has seen.

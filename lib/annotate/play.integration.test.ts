@@ -55,7 +55,7 @@ describe("interactive play (lib/annotate/play.ts)", () => {
     expect(JSON.stringify(loaded)).not.toContain("count");
   });
 
-  it("gives the kind's example action (and whether it takes another) after each step to callers that ask (API tokens, issue 23), from the public and play views and the steps taken", async () => {
+  it("gives the kind's example action (and whether it takes another) after each step to callers that ask (API tokens), from the public and play views and the steps taken", async () => {
     const { annotator, assignment } = await toyAssignment();
     const agent = { withPlayAdvice: true };
     expect(await getPlay(annotator.id, assignment.id, agent)).toEqual({ seq: 0, view: { parity: "even", condition: null }, steps: [], canAct: true, exampleAction: { op: "inc" } });

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Where asset bytes go (docs/media.md):
- * - `ASSET_STORE=postgres` (default): in the Asset row (bytea), as before; nothing to set up.
+ * - `ASSET_STORE=postgres` (default): in the Asset row (bytea); nothing to set up.
  * - `ASSET_STORE=s3`: in an S3-compatible bucket (AWS S3, MinIO, R2) under the sha256 hex of the
  *   bytes: `S3_BUCKET` (required), `S3_REGION` (default us-east-1), `S3_ENDPOINT` (for anything but
  *   AWS; path-style addressing is then used, as MinIO and s3rver need; `S3_FORCE_PATH_STYLE=0`

@@ -18,7 +18,7 @@ import { demoVideo, MEDIA_KIND, paddedMp4, toyMediaModule } from "@/tests/fixtur
 import { setEnv, startS3rver, type TestS3 } from "@/tests/s3rver";
 
 /**
- * Asset stores (issue 22) and videos (issue 20) against real PostgreSQL and a real S3-compatible
+ * Asset stores and videos against real PostgreSQL and a real S3-compatible
  * server (s3rver on a free loopback port, started and stopped here): the import of videos,
  * frames and images through the shared media schema, serving with HTTP Range, and
  * `yardstick assets migrate --to s3`. The import and serving suites run once per store.

@@ -6,7 +6,7 @@ import type { AssignmentPurpose } from "@/lib/generated/prisma/enums";
 import { claimAgentItem, markMemberStarted } from "@/lib/repos/assignments";
 
 /**
- * A model agent's queue (User.isAgent, issue 23). An agent answers beside the people, never in
+ * A model agent's queue (User.isAgent). An agent answers beside the people, never in
  * their place: its assignments are marked `agent` and hold none of an item's k places, so every
  * place count of lib/assignment leaves them out. It is given every ordinary item of the study once,
  * in import order (as a model run covers the benchmark, and so that runs are comparable), whatever

@@ -74,7 +74,7 @@
  * candidates are read again (a few rounds), then "wait". No lock is ever waited for while
  * another is held, so there are no deadlocks.
  *
- * Probe families (GridWM-Judge, issue 9 "Assignment for probes"). Consistency is measured within
+ * Probe families (GridWM-Judge). Consistency is measured within
  * a person, so the items of one base case go to the same annotator(s). A kind declares its
  * families in lib/tasks (`assignment.family`: GridWM-Judge's probes of one case share the `env`
  * and `group` tags; its items without a `group` are ordinary items). The rule, for MAIN work only:

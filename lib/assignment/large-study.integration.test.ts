@@ -6,7 +6,7 @@ import { participantAffine, primeAtLeast } from "@/lib/assignment/participant-or
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * A large study (issue 22, "Scale of one study"): each participant's order (participant-order.ts)
+ * A large study: each participant's order (participant-order.ts)
  * costs no hash per item, and the fast search and the full search in SQL rank the same candidates.
  */
 async function bigStudy(items: number) {

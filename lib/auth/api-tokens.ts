@@ -18,7 +18,7 @@ import type { CurrentUser } from "@/lib/auth/session";
 import type { TokenCreateInput } from "@/lib/validations/api-token";
 
 /**
- * Personal API tokens (issue 23, docs/api.md). A token is `ys_` and 32 random bytes (base64url);
+ * Personal API tokens (docs/api.md). A token is `ys_` and 32 random bytes (base64url);
  * only its SHA-256 is stored (a hash of 256 random bits needs no salt or slow hash: nothing can
  * be guessed from it), with its first characters to tell tokens apart in lists. A request with
  * `Authorization: Bearer <token>` acts as the token's user, with that user's role and

@@ -51,7 +51,7 @@ const choiceItem = (id: string, answer: string | undefined, n = 4) => ({
 });
 const numericItem = (id: string, key: Record<string, unknown>) => ({ id, kind: "numeric", public: { question: `How many ${id}?`, unit: "meters" }, key, tags: {} });
 
-describe("yardstick score: the pinned contract of choice (issue 20)", () => {
+describe("yardstick score: the pinned contract of choice", () => {
   it("prints rows {id, annotator?, correct, score} and the aggregate {accuracy, chance}", () => {
     const output = JSON.parse(
       runScoreCommand(
@@ -90,7 +90,7 @@ describe("yardstick score: the pinned contract of choice (issue 20)", () => {
   });
 });
 
-describe("yardstick score: the pinned contract of numeric (issue 20)", () => {
+describe("yardstick score: the pinned contract of numeric", () => {
   it("prints rows {id, annotator?, score} and the aggregate {score, invalid}; non-numeric and missing values score 0", () => {
     const output = JSON.parse(
       runScoreCommand(

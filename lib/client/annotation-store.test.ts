@@ -251,7 +251,7 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
   });
 });
 
-describe("a submission that never reached the server (issue 18)", () => {
+describe("a submission that never reached the server", () => {
   const history = [
     { seq: 0, type: "item_shown", payload: { kind: "enact-forward", resumed: false }, clientTime: 1 },
     { seq: 1, type: "slot_filled", payload: { slot: 0, candidate: 1, via: "drag" }, clientTime: 2 },
@@ -261,7 +261,7 @@ describe("a submission that never reached the server (issue 18)", () => {
     { seq: 5, type: "submitted", payload: { order: [1, 2, 0], confidence: 4, clientId: "6f1c1a52-3c1e-4d5e-9a43-2b0f7f0a9c11" }, clientTime: 6 },
   ];
 
-  it("without the server's word the item stays locked, as before", () => {
+  it("without the server's word the item stays locked", () => {
     const { store } = setup({ history });
     store.getState().show();
     expect(store.getState().submitted).toBe(true);

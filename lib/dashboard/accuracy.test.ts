@@ -231,7 +231,7 @@ describe("metricShape", () => {
   });
 });
 
-describe("accuracyRows with shapes kept per scope (issue 21)", () => {
+describe("accuracyRows with shapes kept per scope", () => {
   it("gives the same rows as shapes checked on each slicing's cells, under two slicings in turn", () => {
     const random = mulberry32(21);
     const entries = Array.from({ length: 400 }, (_, i) => {

@@ -134,7 +134,7 @@ export type MetricShape = { kind: "ratio"; numerator: string; denominator: strin
 
 /**
  * Rows from which metricShape's random subsets are drawn at most: a ratio of sums holds on every
- * subset, so a few thousand rows test it as well as half a million, at a fixed cost (issue 21).
+ * subset, so a few thousand rows test it as well as half a million, at a fixed cost.
  */
 const SHAPE_SUBSET_POOL = 4000;
 

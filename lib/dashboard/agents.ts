@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import type { ModelRunSummary } from "@/lib/models/types";
 
 /**
- * Model agents on the dashboard (lib/participants/agents.ts, issue 23): their answers are stored and scored as
+ * Model agents on the dashboard (lib/participants/agents.ts): their answers are stored and scored as
  * a person's, but the figures of humans leave them out (never pooled), and each agent is shown
  * beside the humans as a run of its own, as an imported model run is, with the same per-kind
  * metrics and paired comparisons. A run id `agent:<userId>` tells an agent from an imported run.

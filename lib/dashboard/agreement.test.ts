@@ -140,7 +140,7 @@ describe("computeAgreement", () => {
   });
 });
 
-describe("prepared agreement (issue 21: sliced by tag from sums)", () => {
+describe("prepared agreement (sliced by tag from sums)", () => {
   /** the general algorithm on a block's own units: the reference every block's alpha must equal */
   function reference(data: AgreementItem[], encodingId: string, level: AlphaLevelChoice, keep: (item: AgreementItem) => boolean) {
     const units: AlphaValue[][] = [];

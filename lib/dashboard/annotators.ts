@@ -62,7 +62,7 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
   const v = `${study.id}@${snapshot.version}`;
   const tagKey = snapshot.items.tags.some((t) => DEFAULT_TAG in t) ? DEFAULT_TAG : null;
 
-  // the tab shows alphas, never their intervals: no bootstrap (issue 21: 18-20 s at 100,000 items with one)
+  // the tab shows alphas, never their intervals: no bootstrap (18-20 s at 100,000 items with one)
   const agreement = encoding ? memoize(`${v}|agreement-values|${tagKey}|${encoding.id}|${level}`, () => agreementValues(snapshot, v, tagKey, encoding.id, level, `${study.id}|agreement`)) : null;
   const time = memoize(`${v}|time|${tagKey}`, () => timeOf(snapshot, tagKey));
 

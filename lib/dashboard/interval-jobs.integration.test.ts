@@ -10,7 +10,7 @@ import { mulberry32 } from "@/lib/stats/rng";
 import { createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
 /**
- * Large studies' bootstrap intervals come from a background job (issue 21): the page shows the
+ * Large studies' bootstrap intervals come from a background job: the page shows the
  * point estimates at once and "computing" for the intervals; once the job has run, the page shows
  * exactly what the inline computation shows. Here "large" is lowered to 5 answers.
  */

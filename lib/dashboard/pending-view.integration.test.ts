@@ -10,7 +10,7 @@ import { call } from "@/tests/api/http";
 import * as dashboardRoute from "@/app/api/studies/[slug]/dashboard/route";
 
 /**
- * A visit never computes a large study's view over every answer (issue 21): with no row yet it asks
+ * A visit never computes a large study's view over every answer: with no row yet it asks
  * the job, waits a moment for its first step's row, else gets "pending"; the job stores the values
  * first, then the intervals. "Large" is lowered to 5 answers.
  */

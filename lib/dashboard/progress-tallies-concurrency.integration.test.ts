@@ -7,7 +7,7 @@ import { submitResponse } from "@/lib/responses/responses";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * The progress tallies under concurrent writes (issue 21): submissions at once, by many annotators
+ * The progress tallies under concurrent writes: submissions at once, by many annotators
  * to the same items and by one annotator to many items, neither deadlock nor lose a count; and two
  * transactions answering one item in two conditions (each alone leaves the item incomplete, the two
  * together complete it) count the completed item once the second commits.

@@ -13,7 +13,7 @@ import { submitResponse } from "@/lib/responses/responses";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * The progress tallies (kept by PostgreSQL triggers, issue 21) against the full recomputation
+ * The progress tallies (kept by PostgreSQL triggers) against the full recomputation
  * (progressFullRecomputation): a seeded random sequence of writes, through the app's own functions
  * where they exist (next item, events, submissions, releases, exclusions, withdrawals,
  * pre-assignment) and raw SQL for the rest (items made practice or gold, added and deleted, the

@@ -3,7 +3,7 @@ import { readDb } from "@/lib/db/read";
 import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
 
 /**
- * Progress figures, read from tallies kept up to date on write by PostgreSQL triggers (issue 21;
+ * Progress figures, read from tallies kept up to date on write by PostgreSQL triggers (
  * docs/scaling.md, "Dashboard progress"): responses done against items x k
  * (x conditions: with Study.conditions every item x condition gets k, lib/assignment),
  * per annotator, per day, annotators active now (a trajectory event in the last few minutes), and
@@ -54,7 +54,7 @@ const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 type ProgressCounts = Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>;
 
 /**
- * The study's counts from the progress tallies (issue 21): rows kept up to date by PostgreSQL
+ * The study's counts from the progress tallies: rows kept up to date by PostgreSQL
  * triggers in the same transaction as every write (prisma/migrations/20261127201822_progress_tallies),
  * per annotator x purpose, annotator x day, item x condition, writer x item level and batch. Reading
  * them costs the study's annotators and days, not its items or responses.

@@ -10,7 +10,7 @@ import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 /**
  * The snapshot read by one COPY and parsed from PostgreSQL's text format (the default on
  * PostgreSQL) against the one read in keyset pages through Prisma (PGlite's path, and the loader
- * before issue 21): equal on a study with awkward values, number for number (Object.is: -0, NaN,
+ * before the COPY loader): equal on a study with awkward values, number for number (Object.is: -0, NaN,
  * the last bit of a double).
  */
 

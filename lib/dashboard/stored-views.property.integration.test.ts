@@ -12,7 +12,7 @@ import { getTaskModule } from "@/lib/tasks";
 import { addMember, createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
 /**
- * Property (issue 21): whatever the writes (answers, re-scored answers, items failing and passing
+ * Property: whatever the writes (answers, re-scored answers, items failing and passing
  * review, participants excluded, re-included and withdrawn), a large study's view as the page
  * serves it (the background job's stored figures, recomputed when the data moved on) equals the
  * full recomputation, figure by figure, after every write; and a stored view is never served

@@ -413,7 +413,7 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
  * The view a visitor opens (the page, the API): as getStudyDashboard, except that a large study's
  * view with no row yet is left to the job worker, never computed over every answer on the request:
  * that holds the app's CPU for seconds at 100,000 items (3-6 s for a first tag or annotator in a
- * process that holds no snapshot), every other request waiting (issue 21). The visit asks for the
+ * process that holds no snapshot), every other request waiting. The visit asks for the
  * job and waits up to dashboardVisitWaitMs() for its first step's row (the values); failing that,
  * it answers "pending" and the page polls.
  */

@@ -7,7 +7,7 @@ import { flagFarFaster } from "@/lib/stats/descriptive";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
 
-/** computeTime as it was before it took columns (session 10): one object per answer, arrays pushed to */
+/** computeTime as it was before it took columns: one object per answer, arrays pushed to */
 function computeTimeBefore(entries: TimeEntry[]): TimeResult {
   type Cell = { kind: string; tag: string; active: number[]; wall: number[]; median: number };
   const byKind = new Map<string, Map<string, Cell>>();

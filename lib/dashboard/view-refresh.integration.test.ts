@@ -10,7 +10,7 @@ import { resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 
 /**
  * A large study's default view, and the view of each other agreement encoding, are computed by the
- * job worker before anyone opens the dashboard (issue 21): the first visit reads a stored row
+ * job worker before anyone opens the dashboard: the first visit reads a stored row
  * instead of computing over every answer. Here "large" is lowered to 5 answers.
  */
 describe("large studies' views, refreshed by the worker", () => {

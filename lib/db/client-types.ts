@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 
 /**
- * The one transaction-client type (issue 19): what `db.$transaction(async (tx) => ...)` gives its
+ * The one transaction-client type: what `db.$transaction(async (tx) => ...)` gives its
  * callback, for functions that must run inside a transaction (they take locks or read what the
  * transaction wrote).
  */

@@ -12,7 +12,7 @@ import { eventually } from "@/tests/eventually";
 
 /**
  * The responses and events CSV streamed by COPY and written in Node (lib/exports/copy-csv.ts)
- * against the CSV written by csvRow from the records (the reference, as before issue 21) and the
+ * against the CSV written by csvRow from the records (the reference) and the
  * lines built in SQL (the keyset pages, PGlite's path): byte for byte on random awkward values,
  * the header's score keys from "ResponseScoreKey", and a cancelled download that stops its COPY.
  */
@@ -144,7 +144,7 @@ describe("CSV exports by COPY", () => {
       { externalId: "c", kind: "rating", tags: { steps: 4 }, answer: 1, score: ["listed"], confidence: 1, started: null, type: "t", payload: {} },
     ]);
     const header = async (filter = {}) => parseCsv(await text((await createStudyExport(study.slug, "responses", "csv", filter)).stream))[0].filter((c) => c.startsWith("score_"));
-    /** the keys as before: DISTINCT over every score of the filter */
+    /** the keys by a scan: DISTINCT over every score of the filter */
     const scanned = async (kind?: string) =>
       (await db.$queryRaw<Array<{ key: string }>>`
         SELECT DISTINCT jsonb_object_keys(r.score) AS key FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"

@@ -6,7 +6,7 @@ import type { CopyRows } from "@/lib/repos/exports";
 /**
  * The large CSV exports (responses, events) streamed by one `COPY (SELECT ...) TO STDOUT` of the
  * raw columns (PostgreSQL's text format), turned into CSV in Node by csvField itself, so that the
- * bytes are the CSV written from the records by construction (issue 21). One query, no paging:
+ * bytes are the CSV written from the records by construction. One query, no paging:
  * the server sends rows as it reads them and the first bytes leave at once; the socket is read
  * only as fast as the download takes the text (backpressure), and a download that is cancelled
  * destroys the connection, which ends the query.

@@ -10,7 +10,7 @@ import type { ItemLine } from "@/lib/import/types";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * Withheld answers (issue 20): EgoSchema and Perception Test items (converted from their release
+ * Withheld answers: EgoSchema and Perception Test items (converted from their release
  * files, some without a key) and a BLINK test item (a native line tagged source "blink") answered
  * through the functions the routes call, then exported in the benchmarks' submission formats, one
  * annotator's or the majority's; the unkeyed answers unscored.

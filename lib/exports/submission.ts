@@ -7,7 +7,7 @@ import { taskKinds, taskModules } from "@/lib/tasks";
 import type { KindSubmissionFormat, SubmissionItem } from "@/lib/tasks/types";
 
 /**
- * People's answers as a benchmark's submission file (issue 20, "Withheld answers"): the formats
+ * People's answers as a benchmark's submission file: the formats
  * come from the kinds (TaskModule.submissions); the items are the study's non-practice items of
  * that kind whose tag `source` is the format's, with every submitted answer and who gave it.
  */

@@ -3,14 +3,14 @@ import type { RouteHandler, SuccessStatus } from "@/lib/http/route";
 import { defaultScope } from "@/lib/http/scopes";
 
 /**
- * The OpenAPI 3.1 document of the API (issue 23, docs/api.md), generated from the very options
+ * The OpenAPI 3.1 document of the API (docs/api.md), generated from the very options
  * each handler gives route() (lib/http/route.ts): its path, query and body schemas (zod 4's
  * toJSONSchema, as the client sends them: `io: "input"`), the schema of its answer where it gives
  * one (`response`, as sent: `io: "output"`) under its success statuses (`status`), the error
  * statuses it can give with one Error body, its roles and the scope an API token needs. Nothing
  * is written by hand but the one-line summaries; tests/openapi.test.ts fails when a route file is
  * missing or its schemas differ from the handler's, tests/openapi-client.test.ts when swagger-parser,
- * Redocly's lint or openapi-typescript and strict tsc refuse the document (issue 36).
+ * Redocly's lint or openapi-typescript and strict tsc refuse the document.
  */
 
 export const httpMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -1,6 +1,6 @@
 
 /**
- * What an API token may do (issue 23, docs/api.md): "read" results (staff GET routes), "manage"
+ * What an API token may do (docs/api.md): "read" results (staff GET routes), "manage"
  * studies and imports (staff routes that change something), "play" the annotation API as a
  * participant or agent (the routes any signed-in user calls).
  */

@@ -11,7 +11,7 @@ import { batchFiles, forwardItem, jsonl, zipOf, type BatchFiles } from "@/tests/
 import { withValueAt, wrongValueText } from "@/tests/fixtures/fuzz-values";
 
 /**
- * Property-based fuzzing of the importer (issue 7, "Bad input"): items.jsonl lines made of valid
+ * Property-based fuzzing of the importer: items.jsonl lines made of valid
  * items with one field replaced by something wrong (wrong types, huge strings, deep nesting,
  * unicode edge cases, negative and enormous numbers), arbitrary JSON and arbitrary text, and zips
  * that are not zips. Every run must end in a clear AppError (4xx) whose issues name the file and

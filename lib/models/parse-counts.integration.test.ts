@@ -9,7 +9,7 @@ import { importModelRun } from "@/lib/models/runs";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * Model runs of the generic kinds read with the benchmarks' answer parsers (issue 20): the import's
+ * Model runs of the generic kinds read with the benchmarks' answer parsers: the import's
  * message counts what was read strictly, what was recovered from longer text and (numeric) what
  * could not be read and was scored as the benchmark scores it; the scores are the kinds' own.
  * choice: VSI-Bench's letter (the text before the first space, trailing dots removed); numeric:

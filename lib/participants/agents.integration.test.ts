@@ -10,7 +10,7 @@ import { submitResponse } from "@/lib/responses/responses";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * Model agents answer beside the humans, never in their place (issue 23): an agent's assignments
+ * Model agents answer beside the humans, never in their place: an agent's assignments
  * hold none of the k places an item has for people, so a study's human baseline is as large with
  * agents as without; an agent is given every ordinary item once (as a model run covers the
  * benchmark), whatever the places, quota, practice and gold rules for people say.

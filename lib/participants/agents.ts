@@ -11,7 +11,7 @@ import { getStudyBySlug } from "@/lib/studies/studies";
 import type { AgentCreateInput } from "@/lib/validations/agent";
 
 /**
- * Model agents (issue 23, docs/api.md): a researcher makes an identity for one study (name, model,
+ * Model agents (docs/api.md): a researcher makes an identity for one study (name, model,
  * notes); it is a participant account (role ANNOTATOR, `isAgent`, no email or password, a member
  * of that study only) with a "play" token, so the agent goes through the very routes a person's
  * browser uses and its answers are stored and scored as a person's. Dashboards show each agent

@@ -75,7 +75,7 @@ export async function listTagKeys(studyId: string, filter: ExportFilter): Promis
  * columns. For responses, the candidates are the keys recorded for the study's kinds in
  * "ResponseScoreKey" (kept by triggers as responses are stored), each kept when some response
  * of the filter still holds it: a key that occurs is found at its first response, so the header
- * is known in milliseconds instead of after a pass over every score (issue 21: the download's
+ * is known in milliseconds instead of after a pass over every score (the download's
  * first byte). The keys are the same as DISTINCT jsonb_object_keys over all the scores: every key
  * stored is recorded (the triggers see every insert and update), and a recorded key is kept only
  * if it occurs.

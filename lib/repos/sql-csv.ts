@@ -5,7 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
  * SQL expressions that write one CSV field exactly as csvField (lib/exports/csv.ts) writes the
  * value Prisma returns for the column, through the yardstick_csv_* functions of the migration
  * 20261127144500_csv_functions. The streamed exports build whole CSV lines with them in the
- * database, so that Node only forwards text (issue 21); lib/exports/sql-csv.integration.test.ts
+ * database, so that Node only forwards text; lib/exports/sql-csv.integration.test.ts
  * checks them against csvField on random values.
  */
 

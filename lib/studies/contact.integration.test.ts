@@ -11,7 +11,7 @@ import { PATCH as patchContact } from "@/app/api/studies/[slug]/contact/route";
 import { call } from "@/tests/api/http";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
-/** The research team's contact (issue 37): set on a frozen study, audited, and read by the participants' pages. */
+/** The research team's contact: set on a frozen study, audited, and read by the participants' pages. */
 describe("the study's contact for participants", () => {
   beforeEach(resetDatabase);
   afterAll(disconnectDb);

@@ -173,7 +173,7 @@ describe("public links (Medium: filling a study, unlimited accounts)", () => {
     expect(await db.loginThrottle.findUnique({ where: { key: `link-ip:${address}` } })).toMatchObject({ failures: LINK_THROTTLE.maxPerAddress + 2 });
   });
 
-  it("answers a rate-limited sign-in through next-auth's study-link callback 429 with Retry-After, other refusals as before", async () => {
+  it("answers a rate-limited sign-in through next-auth's study-link callback 429 with Retry-After, and other refusals with their own status", async () => {
     const study = await linkedStudy({ items: 200 });
     const address = "203.0.113.60";
     await db.loginThrottle.create({ data: { key: `link-ip:${address}`, failures: LINK_THROTTLE.maxPerAddress, windowStart: new Date() } });

@@ -388,8 +388,8 @@ async function inviteByToken(token: string) {
           select: { id: true, usedAt: true, studyId: true, study: { select: { slug: true, title: true, status: true } }, user: { select: { id: true, name: true, email: true, role: true, disabled: true, externalSource: true, externalStudyId: true } } },
         })
       : null;
-  // only the participant account the invite made for its study (an invite from before issue #17
-  // for an existing account is not a way into that account)
+  // only the participant account the invite made for its study (an invite made for an existing
+  // account by an earlier version is not a way into that account)
   if (invite && (invite.user.externalSource !== "invite" || invite.user.externalStudyId !== invite.studyId)) throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
   if (!invite) throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
   return invite;

@@ -253,7 +253,7 @@ function changes(before: StudySettings, after: StudySettings): Record<string, { 
 export async function updateStudySettings(slug: string, raw: unknown, actorId: string): Promise<StudySettingsView> {
   const patch = studySettingsPatchSchema.parse(raw);
   const study = await studyRow(slug);
-  // only the fields sent change (issue 36): the rules between settings are checked on the result
+  // only the fields sent change: the rules between settings are checked on the result
   const current = settingsOf(study);
   const sent = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
   const input = studySettingsSchema.parse({ ...current, ...sent, taskSettings: { ...current.taskSettings, ...(patch.taskSettings ?? {}) } });

@@ -27,7 +27,7 @@ function strictParse(kindModule: AnyTaskModule, item: TaskItem, settings: Record
   return (kindModule.answerSchemaFor ? kindModule.answerSchemaFor(item, settings) : kindModule.answerSchema).safeParse(stored);
 }
 
-describe("the agent contract of every registered kind (issue 23)", () => {
+describe("the agent contract of every registered kind", () => {
   for (const kind of taskKinds) {
     it(`${kind}: its example answer, from the public view alone, is valid for the item and for the published JSON Schema; nothing of the key in it`, async () => {
       const { item, fixture } = await fixtureItem(kind);

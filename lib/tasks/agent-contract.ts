@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AnyTaskModule, Json } from "@/lib/tasks/types";
 
 /**
- * The agent contract (issue 23, "fair to models"; docs/api.md): what a model agent is told with an
+ * The agent contract (docs/api.md): what a model agent is told with an
  * assignment, so that it can answer any kind, a plug-in too, without knowing its id. Built from
  * the kind's module alone: the JSON Schemas of its answer and action (zod 4's toJSONSchema of
  * `answerSchema`, or `agent.answerSchemaIn(settings)`, and of `interactive.actionSchema`) and its

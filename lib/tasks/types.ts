@@ -62,7 +62,7 @@ export interface AgreementEncoding<Answer = unknown> {
   /** Optional (added for GridWM-Judge): true when units() needs its `context` argument. */
   needsContext?: boolean;
   /**
-   * Optional (issue 37): what one unit is when an item holds several ("slot", "check"), for the
+   * Optional: what one unit is when an item holds several ("slot", "check"), for the
    * count of units all answers agree on; absent, the item is the unit and only items are counted.
    * A plural is made by adding "s".
    */
@@ -144,7 +144,7 @@ export interface InteractiveTask<Public = unknown, Key = unknown, State = unknow
 }
 
 /**
- * Optional part of a task module (issue 23, "fair to models"): what a model agent is told about
+ * Optional part of a task module: what a model agent is told about
  * answering the kind's items, from the kind's own folder. Shared code (lib/tasks/agent-contract.ts)
  * publishes it with the JSON Schemas of `answerSchema` and `interactive.actionSchema` to callers
  * with an API token (GET next, the play endpoints; docs/api.md, "The agent contract"), so that an
@@ -330,7 +330,7 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   defaultConfidenceScale?: { scale: "PERCENT"; reason: string };
   /** Optional (added for ESI-Bench): how the kind reads study conditions in the figures (KindConditions). */
   conditions?: KindConditions;
-  /** Optional (issue 23): what a model agent is told about answering the kind (KindAgentContract). */
+  /** Optional: what a model agent is told about answering the kind (KindAgentContract). */
   agent?: KindAgentContract<Answer>;
   /** Optional (added for ESI-Bench and Ego2World): the episode an annotator plays on the server. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind has its own state, action and view types
@@ -349,7 +349,7 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    * version changes.
    */
   dashboard?: () => Promise<KindDashboard>;
-  /** Optional (issue 37): the kind's own words on the shared dashboard cards (KindDashboardWords). */
+  /** Optional: the kind's own words on the shared dashboard cards (KindDashboardWords). */
   dashboardWords?: KindDashboardWords;
   scoring?: KindScoringHooks;
   /**
@@ -502,7 +502,7 @@ export interface KindDashboardContext {
 
 /**
  * The kind's own words on shared dashboard cards where its benchmark's paper says something of its
- * own (issue 37): shared code names no benchmark, and shows these only when every kind of the
+ * own: shared code names no benchmark, and shows these only when every kind of the
  * study gives the same words (components/dashboard/kind-words.ts); other studies read neutral text.
  */
 export interface KindDashboardWords {

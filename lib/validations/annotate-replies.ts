@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * What the participants' routes that agents use answer (issue 23): GET next, GET an assignment,
+ * What the participants' routes that agents use answer: GET next, GET an assignment,
  * GET and POST play. For the OpenAPI document (`route({ response })`, lib/http/openapi.ts) and for
  * the tests, which parse the real answers with these (tests/api/agent-example.integration.test.ts):
  * the TypeScript types they describe are NextView (lib/annotate/next.ts), AssignmentView

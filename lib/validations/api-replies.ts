@@ -9,7 +9,7 @@ import type { listStudiesWithCounts } from "@/lib/studies/studies";
 
 /**
  * What the main staff routes answer, for their OpenAPI document (`route({ response })`,
- * lib/http/openapi.ts; docs/api.md) and so for a generated client (issue 36). Each schema is
+ * lib/http/openapi.ts; docs/api.md) and so for a generated client. Each schema is
  * checked against the TypeScript type the route answers with (the `Same` lines below), so the
  * two cannot drift apart. Job states are enums: a poller waits for one of them.
  */

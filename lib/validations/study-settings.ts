@@ -148,7 +148,7 @@ export function studySettingsSchemaWith<T extends z.ZodType<Record<string, Recor
 export const studySettingsSchema = studySettingsSchemaWith(z.record(z.string().max(60), z.record(z.string(), z.unknown())));
 
 /**
- * A partial change of the settings (PATCH /api/studies/<slug>/settings, issue 36): any of the
+ * A partial change of the settings (PATCH /api/studies/<slug>/settings): any of the
  * fields, each checked as in the full settings, no other key; the server merges them into the
  * study's current settings and checks the rules between settings on the result
  * (lib/studies/settings.ts updateStudySettings). Without defaults: a field not sent stays as it is.

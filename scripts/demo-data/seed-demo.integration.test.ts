@@ -68,7 +68,7 @@ describe("demo seed", () => {
     expect(Number(late[0].n)).toBe(0);
   }, 600_000);
 
-  it("keeps every demo study's dashboard exactly as the page computed it when stored for later views (issue 21)", async () => {
+  it("keeps every demo study's dashboard exactly as the page computed it when stored for later views", async () => {
     const { getStudyDashboard } = await import("@/lib/dashboard/study-dashboard");
     const { decodeStoredView, encodeStoredView } = await import("@/lib/dashboard/stored-json");
     const studies = await db.study.findMany({ select: { slug: true } });

@@ -56,7 +56,7 @@ async function agentToken(server: ApiTestServer, researcherToken: string, slug: 
 }
 
 /**
- * What the agent was told besides the views (issue 23): each item came with the agent contract and
+ * What the agent was told besides the views: each item came with the agent contract and
  * each play answer with the example action, in the shapes the OpenAPI document gives
  * (lib/validations/annotate-replies.ts), and each is exactly what the kind computes from what the
  * agent already had, the public view and the play view: nothing of the key can be in it.
@@ -103,7 +103,7 @@ async function offlineAndStored(studyId: string, agentId: string) {
   return { offline: offline.items, stored };
 }
 
-describe("examples/agent.py plays a study through the people's API (issue 23)", () => {
+describe("examples/agent.py plays a study through the people's API", () => {
   let server: ApiTestServer;
   beforeAll(async () => {
     server = await startApiTestServer();

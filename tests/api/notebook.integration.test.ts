@@ -14,7 +14,7 @@ import { importJobReplySchema, modelRunImportedReplySchema, modelRunListReplySch
 const root = path.resolve(import.meta.dirname, "..", "..");
 
 /**
- * A study run from a notebook with a token and the OpenAPI document alone (issue 23, docs/api.md):
+ * A study run from a notebook with a token and the OpenAPI document alone (docs/api.md):
  * create, import a batch and poll it, add a member, let an agent answer, read progress and the
  * dashboard's figures, download an export, import a model run. Every call goes over HTTP to the
  * real route handlers (tests/api/test-server.ts) with `Authorization: Bearer`.
@@ -71,7 +71,7 @@ describe("a study scripted end to end with an API token", () => {
 
     const created = await api("POST", "/api/studies", { title: "From a notebook", slug: "notebook", overlap: 1 });
     expect(created.status).toBe(201);
-    // each answer has the shape its OpenAPI document gives (lib/validations/api-replies.ts, issue 36)
+    // each answer has the shape its OpenAPI document gives (lib/validations/api-replies.ts)
     expect(studyCreatedReplySchema.strict().parse(created.json).slug).toBe("notebook");
 
     const items = [forwardItem("fwd-1"), forwardItem("fwd-2", { order: [0, 1] }), forwardItem("fwd-3")];

@@ -7,7 +7,7 @@ import { createEnactItems, createStudy, createUser, resetDatabase } from "@/test
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
 
 /**
- * Issue 36: a partial settings PATCH changes only what it sends (it gave 422 with 15 issues,
+ * A partial settings PATCH changes only what it sends (it gave 422 with 15 issues,
  * "expected number, received NaN", for `{ "itemsPerParticipant": 4 }`), and a study's progress has
  * an endpoint of its own (it was only inside the dashboard's JSON). Over HTTP with an API token.
  */

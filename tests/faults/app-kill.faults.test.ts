@@ -6,7 +6,7 @@ import { createDatabase, dropDatabase } from "./pg-cluster";
 import { createJudgeStudy, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
 
 /**
- * Issue 7, "Faults": SIGKILL the app server in the middle of a burst of submissions and event
+ * SIGKILL the app server in the middle of a burst of submissions and event
  * batches from concurrent clients, restart it; every write acknowledged before the kill is in the
  * database, and the clients' retries after the restart complete the rest exactly once.
  *

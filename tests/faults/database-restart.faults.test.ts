@@ -7,7 +7,7 @@ import { createDatabase, startThrowawayCluster, type ThrowawayCluster } from "./
 import { createJudgeStudy, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
 
 /**
- * Issue 7, "Faults": restart PostgreSQL mid-run (a throwaway cluster of the test's own; the
+ * Restart PostgreSQL mid-run (a throwaway cluster of the test's own; the
  * machine's server is never touched). Requests fail cleanly (503, Retry-After, a JSON message, no
  * stack trace), nothing half-written remains (transactions), and the app recovers without a
  * restart of its own.

@@ -11,7 +11,7 @@ import { createDatabase, giveToServerUser, startThrowawayCluster, type Throwaway
 import { createStudyRow, createUsers, migrate, type SeededUser } from "./seed";
 
 /**
- * Issue 7, "Faults": disk full or read-only storage during an import gives a clear error and no
+ * Disk full or read-only storage during an import gives a clear error and no
  * partial batch.
  *
  * Disk full, for real: the test's own PostgreSQL cluster keeps the database in a tablespace on a

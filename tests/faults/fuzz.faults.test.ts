@@ -10,7 +10,7 @@ import { createDatabase, dropDatabase } from "./pg-cluster";
 import { createJudgeStudy, createUsers, migrate, type SeededUser } from "./seed";
 
 /**
- * Issue 7, "Bad input": every JSON endpoint (the rows of the authorization matrix,
+ * Every JSON endpoint (the rows of the authorization matrix,
  * e2e/staff-routes.ts) fuzzed with fast-check against the production build, signed in as a caller
  * who may use it: its valid body with one value replaced by a wrong one (wrong types, huge
  * strings, deep nesting, unicode edge cases, negative and enormous numbers) or a key dropped,

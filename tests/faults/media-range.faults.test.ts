@@ -11,7 +11,7 @@ import { createDatabase, dropDatabase } from "./pg-cluster";
 import { createStudyRow, createUsers, migrate, type SeededUser } from "./seed";
 
 /**
- * Issue 20/22, "Media": videos served with HTTP Range through the real route of the production
+ * Media: videos served with HTTP Range through the real route of the production
  * build, from both stores at once (the app runs with ASSET_STORE=s3 against s3rver, and each
  * Asset row says where its bytes are: a WebM in PostgreSQL, MP4s only in the bucket). Byte ranges,
  * 416 and authorisation by fetch; then Chromium's <video> loads each clip from 206 answers and seeks.

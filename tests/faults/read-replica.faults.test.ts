@@ -6,7 +6,7 @@ import { createDatabase, startStreamingReplica, startThrowawayCluster, type Thro
 import { createJudgeStudy, createUsers, migrate, type SeededStudy, type SeededUser } from "./seed";
 
 /**
- * Issue 22, "Read replica": with DATABASE_REPLICA_URL, dashboards and exports read from a streaming
+ * With DATABASE_REPLICA_URL, dashboards and exports read from a streaming
  * replica (with "figures as of <replay time>" on the dashboard), while assignment and answers go
  * to the primary. A throwaway primary and a replica made from it with pg_basebackup -R, on
  * loopback; the test pauses the replica's replay to tell the two apart.

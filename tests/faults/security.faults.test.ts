@@ -9,7 +9,7 @@ import { createDatabase, dropDatabase } from "./pg-cluster";
 import { createStudyRow, createUsers, migrate, type SeededUser } from "./seed";
 
 /**
- * Issue 7, "Session and headers" (SECURITY.md), against the production build: the page and API
+ * Sessions and headers (SECURITY.md), against the production build: the page and API
  * headers (CSP with a per-request nonce, nosniff, Referrer-Policy, no framing), CSRF refusals,
  * the session cookie's flags over http and over https, sign-in lockouts, body size limits, and
  * images that cannot carry a script in or out.

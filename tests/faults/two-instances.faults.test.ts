@@ -7,7 +7,7 @@ import { createJudgeStudy, createStudyRow, createUsers, migrate, type SeededStud
 import { batchFiles, forwardItem, zipOf } from "../fixtures/import-batches";
 
 /**
- * Issue 22, "Stateless instances": two app instances (production build, scripts/serve.mjs) on two
+ * Two app instances (production build, scripts/serve.mjs) on two
  * ports share one database, and clients spread their requests over both (round robin, as a load
  * balancer would). The assignment rules hold across them: exactly k per item (x condition), nobody
  * given an item twice, the Latin square's per-person balance, the items-per-participant quota, and

@@ -9,7 +9,7 @@ import { importModelRun } from "@/lib/models/runs";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * EgoSchema's and Perception Test's multiple-choice releases imported as they are (issue 20;
+ * EgoSchema's and Perception Test's multiple-choice releases imported as they are (
  * lib/tasks/choice/import.ts), through the real batch import: small fixture files in the releases'
  * shapes (tests/fixtures/choice-releases/, written for these tests, not copied from the releases),
  * each question's video the demo clip copied where the release keeps its videos. Covered: video

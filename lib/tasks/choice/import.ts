@@ -2,7 +2,7 @@ import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import type { ReleaseFolderFormat } from "@/lib/tasks/types";
 
 /**
- * Two video benchmarks' releases read as they are, into `choice` items (issue 20):
+ * Two video benchmarks' releases read as they are, into `choice` items:
  *
  * - EgoSchema (egoschema/EgoSchema): `questions.json`, a list of {q_uid, question, "option 0" ...
  *   "option 4"} (also `google_drive_id`), and beside it, when present, `subset_answers.json`

@@ -7,7 +7,7 @@ import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
- * `choice` (issue 20): a question about text, images or a video with 2-9 text or image options.
+ * `choice`: a question about text, images or a video with 2-9 text or image options.
  * Options carry ids; the answer is the chosen option's id, so the order shown may be shuffled per
  * person (where the item allows it: `shuffle`, default true) and logged as an event
  * (lib/tasks/choice/events.ts). Items may come without a key (benchmarks whose test answers are

@@ -2,7 +2,7 @@ import type { KindSubmissionFormat, SubmissionItem } from "@/lib/tasks/types";
 
 /**
  * People's answers in the submission formats of benchmarks that keep their test answers private
- * (issue 20, "Withheld answers"), for the items of this study from that benchmark (tag `source`):
+ *, for the items of this study from that benchmark (tag `source`):
  *
  * - EgoSchema (egoschema/EgoSchema README, "Benchmarking New models"): one JSON object
  *   {<q_uid>: <answer 0-4>}, the file its Kaggle leaderboard and validation server take.

@@ -202,7 +202,7 @@ export const ego2worldInteractive: InteractiveTask<Ego2worldPublic, Ego2worldKey
 };
 
 /**
- * The agent contract (issue 23). The trivial policy tries each task once: it picks up the first
+ * The agent contract. The trivial policy tries each task once: it picks up the first
  * thing in view, then says the task is done.
  */
 export const ego2worldAgentContract: KindAgentContract<Ego2worldAnswer, Ego2worldAction> = {

@@ -358,7 +358,7 @@ export const esiInteractive: InteractiveTask<EsiPublic, EsiKey, EsiPlayState, Es
 };
 
 // ---------------------------------------------------------------------------------------------
-// The agent contract (issue 23)
+// The agent contract
 
 /** The step budget an active play view shows (0 when it shows none). */
 function stepBudget(playView: Json): number {

@@ -60,7 +60,7 @@ export const freeTextGradeModule: TaskModule<GradePublic, GradeKey, GradeAnswer,
     exampleAnswer: () => ({ grade: 1 }),
   },
   score: (answer) => ({ grade: answer.grade }),
-  // a grade has no right value: no grade is right or wrong, so figures about correctness leave grades out (issue 34)
+  // a grade has no right value: no grade is right or wrong, so figures about correctness leave grades out
   correct: () => null,
   aggregate: (scores) => ({ score: meanLlmMatch(scores.map((score) => score.grade)) }),
   metrics: [{ id: "score", label: "LLM-Match (people)", type: "ratio", scale: "points", range: [0, 100], description: "mean of 100 (grade - 1) / 4 over the graders' grades" }],

@@ -5,7 +5,7 @@ import { playbackOf, playbackSettingsFields, type PlaybackMode } from "@/lib/tas
 import type { Json, ModelAnswerParse, TaskModule } from "@/lib/tasks/types";
 
 /**
- * `free-text` (issue 20): a question about a stimulus (text, images, a video or frames) answered
+ * `free-text`: a question about a stimulus (text, images, a video or frames) answered
  * in a text box, graded 1-5 against reference answers by an LLM judge, OpenEQA's LLM-Match
  * (lib/tasks/shared/llm-match/rubric.ts): the grade is given in background jobs
  * (lib/tasks/free-text/scoring.ts through lib/scoring/llm-jobs.ts), cached, and stored with the

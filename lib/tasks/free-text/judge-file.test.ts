@@ -36,7 +36,7 @@ describe("a benchmark's own judge prompt file", () => {
     expect(settings).toMatchObject({ temperature: 0.2, seed: 1234, maxTokens: 32 });
     const version = judgeVersion(settings);
     expect(parseJudgeVersion(version)).toMatchObject({ prompt: `file:${judge.main.sha256},${judge.extra!.sha256}`, temperature: 0.2, seed: 1234 });
-    // without a file: Yardstick's own prompt, as before
+    // without a file: Yardstick's own prompt
     expect(promptFileJudge({})).toBeNull();
     expect(judgeVersion(judgeSettingsFromEnv({}))).toBe("llm-match-v2;temperature=0;seed=0");
   });

@@ -8,7 +8,7 @@ import { NUMERIC_ABS_MAX } from "@/lib/tasks/numeric/input";
 import type { AgreementEncoding, Json, MetricSpec, ModelAnswerParse, TaskItem, TaskModule } from "@/lib/tasks/types";
 
 /**
- * `numeric` (issue 20): a number about text, images or a video, its unit shown. Scored per item by
+ * `numeric`: a number about text, images or a video, its unit shown. Scored per item by
  * the key's metric: "exact" (1 when equal), "abs" (1 when |value - answer| <= tolerance) or "mra",
  * VSI-Bench's mean relative accuracy (lib/tasks/numeric/mra.ts, bit for bit as its released code).
  * The aggregate is the mean of the rows' scores; values that are not numbers (model outputs, an

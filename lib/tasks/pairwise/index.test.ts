@@ -24,7 +24,7 @@ describe("pairwise items", () => {
     expect(view).toContain('"playback":"once"');
   });
 
-  it("gives an answer to an item without a reference preference no correctness (null), not a wrong one (issue 34)", () => {
+  it("gives an answer to an item without a reference preference no correctness (null), not a wrong one", () => {
     const pub = { a: {}, b: {}, dimensions: dims };
     expect(pairwiseModule.correct(scorePairwise({ prefs: { quality: "b", physics: "tie" } }, {}, pub))).toBeNull();
     expect(pairwiseModule.correct(scorePairwise({ prefs: { quality: "b", physics: "a" } }, { reference: { quality: "b", physics: "a" } }, pub))).toBe(true);

@@ -38,7 +38,7 @@ describe("rating items", () => {
     expect(partial).toMatchObject({ items: { instruction: null, gravity: null, penetration: null }, total: 0, missing: 3, agree: null });
   });
 
-  it("gives an answer to an item without reference ratings no correctness (null), not a wrong one: calibration and per-annotator accuracy leave it out (issue 34)", () => {
+  it("gives an answer to an item without reference ratings no correctness (null), not a wrong one: calibration and per-annotator accuracy leave it out", () => {
     const unreferenced = scoreRating({ ratings: { instruction: 3, gravity: "yes", penetration: "no" } }, {}, rubric);
     expect(ratingModule.correct(unreferenced)).toBeNull();
     const agreeing = scoreRating({ ratings: { instruction: 2, gravity: "yes", penetration: "no" } }, { reference: { instruction: 2, gravity: "yes", penetration: "no" } }, rubric);

@@ -74,7 +74,7 @@ export type RatingPublic = z.infer<typeof ratingPublicSchema>;
 const ratingValue = z.union([z.number().int().min(0).max(20), z.enum(CHECK_VALUES)]);
 export type RatingValue = z.infer<typeof ratingValue>;
 
-/** A record of at most `cap` keys, counted before its entries are parsed (issue 17: an oversized answer costs no parsing). */
+/** A record of at most `cap` keys, counted before its entries are parsed (an oversized answer costs no parsing). */
 function cappedRecord<T extends z.ZodType>(value: T, cap: number, what: string) {
   return z.preprocess((input, ctx) => {
     if (input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > cap) {

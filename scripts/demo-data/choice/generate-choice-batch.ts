@@ -1,5 +1,5 @@
 /**
- * The demo of the generic `choice` and `numeric` kinds (issue 20): a small flat seen from above,
+ * The demo of the generic `choice` and `numeric` kinds: a small flat seen from above,
  * drawn with sharp from SVG, and VSI-Bench-style questions about it (tagged with VSI-Bench's
  * question types, so the dashboard shows its overall score): which object is nearest, left or
  * right, which picture shows the sofa (image options), how many balls, how long the table, how

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 
-/** The demo of the generic kinds (issue 20): choice and numeric items through the real importer, a synthetic run scored. */
+/** The demo of the generic kinds: choice and numeric items through the real importer, a synthetic run scored. */
 let dataDir = "";
 
 beforeAll(async () => {

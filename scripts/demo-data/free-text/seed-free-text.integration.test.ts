@@ -53,7 +53,7 @@ describe("demo: free-text study", () => {
     expect(all.cells[1]).toEqual({ graded: 6, score: grades.reduce((s, g) => s + (100 * (g - 1)) / 4, 0) / 6 });
     expect(section.agreement).toMatchObject({ gradingItems: 6, humanGrades: 12, graders: 2 });
     expect(section.agreement.judgeHuman?.units).toBe(6);
-    // a grade has no right value: the graders' answers have no correctness, so calibration leaves them out (issue 34)
+    // a grade has no right value: the graders' answers have no correctness, so calibration leaves them out
     const gradeCorrectness = await db.response.groupBy({ by: ["correct"], where: { assignment: { item: { kind: "free-text-grade" } } }, _count: { _all: true } });
     expect(gradeCorrectness).toEqual([{ correct: null, _count: { _all: 12 } }]);
   }, 120_000);

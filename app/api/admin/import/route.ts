@@ -12,7 +12,7 @@ export const maxDuration = 300;
  * relative path>[, background=1]. The import runs as a job (lib/import/jobs.ts). With
  * background=1 (the import page): 202 { job } at once, then GET /api/admin/import/jobs/<id> for
  * progress and outcome. Otherwise the answer waits for the outcome: 201/200 with the ImportResult,
- * or the error (422 with every issue, 413, 507 ...), as before jobs.
+ * or the error (422 with every issue, 413, 507 ...).
  */
 export const POST = route({ roles: ["ADMIN"], response: importStartReplySchema, status: [200, 201, 202], errors: [409, 507], form: importFormSchema, summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll" }, async ({ request, user: admin }) => {
   const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clipDuration, frameIndexAt, MediaClock, type ClockState } from "@/components/tasks/shared/media/clock";
 
 /**
- * `cutAt` ends a clip early (issue 20): the player's clock stops at the cut for a video and for
+ * `cutAt` ends a clip early: the player's clock stops at the cut for a video and for
  * frames, the video is paused there, and no frame past the cut is shown. The clock is driven here
  * by a stand-in for the browser's animation frames (the unit tests run in node, without a DOM).
  */

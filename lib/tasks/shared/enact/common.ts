@@ -83,7 +83,7 @@ const answerOrderSchema = z
 export const enactOrderAnswerSchema = z.strictObject({ order: answerOrderSchema });
 
 /**
- * The ENACT kinds' agent contract (issue 23): `instructions` say what is ordered; the trivial
+ * The ENACT kinds' agent contract: `instructions` say what is ordered; the trivial
  * answer is the candidates in the order given, { order: [0, 1, ..., n - 1] }.
  */
 export function enactAgentContract(instructions: string): KindAgentContract<EnactOrderAnswer> {

@@ -7,7 +7,7 @@ import type { EnactSection } from "@/lib/tasks/shared/enact/dashboard";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * The dashboard's ENACT overall section (issue 37) on a small study worked out by hand: index-only
+ * The dashboard's ENACT overall section on a small study worked out by hand: index-only
  * keys, so an answer is accepted when it equals the key and PA is the share of slots holding it.
  *
  *            A           B

@@ -5,7 +5,7 @@ import { twoWayMeanInterval, twoWayProportionInterval } from "@/lib/stats/two-wa
 import type { StudySnapshot } from "@/lib/dashboard/types";
 
 /**
- * ENACT's overall TA / PA (issue 37): the dashboard has each task's figures (forward, inverse) and
+ * ENACT's overall TA / PA: the dashboard has each task's figures (forward, inverse) and
  * now both pooled, with intervals from the shared two-way engine (people and items crossed).
  */
 

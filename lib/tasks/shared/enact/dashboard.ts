@@ -6,7 +6,7 @@ import type { ModelPredictionRow } from "@/lib/models/types";
 import type { KindDashboard } from "@/lib/tasks/types";
 
 /**
- * ENACT's overall figures, both tasks pooled (issue 37): the accuracy table has TA, PA and PA per
+ * ENACT's overall figures, both tasks pooled: the accuracy table has TA, PA and PA per
  * item for forward and for inverse world modeling; this section gives them over the answers of
  * both, for the people (pooled, or the annotator chosen on the dashboard; agreement-plan answers
  * as the table takes them) and for each model run. Pooled as the paper pools PA: every answer

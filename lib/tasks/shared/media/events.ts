@@ -142,7 +142,7 @@ export function unionLength(intervals: ReadonlyArray<readonly [number, number]>,
  * nothing. A play that no event closes (the tab was closed while playing) adds nothing: the
  * player logs a pause when the page is hidden or the item left. A synced pair has one clock (its
  * shared controls, side "both"), whose duration is the longer clip's.
- * Source: Yardstick's definition (issue 20, "watch time and share watched per item"): share
+ * Source: Yardstick's definition: share
  * watched = |union of watched media intervals| / duration.
  */
 export function watchStats(events: ReadonlyArray<RecordedEvent>): WatchStats {
