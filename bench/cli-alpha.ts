@@ -47,7 +47,11 @@ const alphaArgs = ["alpha", "--level", "nominal"];
 const contenders: Contender[] = [
   { label: "yardstick alpha (built, the bin)", command: process.execPath, argv: [path.join(root, "dist", "cli", "yardstick.mjs"), ...alphaArgs] },
   { label: "npx yardstick alpha (built)", command: "npx", argv: ["--no-install", "yardstick", ...alphaArgs] },
-  { label: "before: tsx cli/yardstick.ts", command: process.execPath, argv: ["--conditions=react-server", "--import", "tsx", path.join(root, "cli", "yardstick.ts"), ...alphaArgs] },
+  {
+    label: "before: tsx cli/yardstick.ts",
+    command: process.execPath,
+    argv: ["--conditions=react-server", "--import", "tsx", path.join(root, "cli", "yardstick.ts"), ...alphaArgs],
+  },
   { label: "numpy process", command: "python3", argv: [path.join(root, "bench", "cli-alpha-numpy.py")] },
 ];
 
@@ -83,7 +87,9 @@ const fmt = (s: number) => `${s.toFixed(3)} s`;
 console.log(`median of ${RUNS} runs; ratio = time / the numpy process's time on the same input\n`);
 console.log(`${"command".padEnd(36)}${"2 ratings".padStart(12)}${"ratio".padStart(8)}${"1,000,000 ratings".padStart(20)}${"ratio".padStart(8)}`);
 for (const [label, r] of results) {
-  console.log(`${label.padEnd(36)}${fmt(r.small).padStart(12)}${(r.small / numpy.small).toFixed(2).padStart(8)}${fmt(r.large).padStart(20)}${(r.large / numpy.large).toFixed(2).padStart(8)}`);
+  console.log(
+    `${label.padEnd(36)}${fmt(r.small).padStart(12)}${(r.small / numpy.small).toFixed(2).padStart(8)}${fmt(r.large).padStart(20)}${(r.large / numpy.large).toFixed(2).padStart(8)}`,
+  );
 }
 const alphas = [...results.values()].map((r) => r.alpha);
 const agree = alphas.every((a) => a !== null && Math.abs(a - alphas[0]!) < 1e-9);

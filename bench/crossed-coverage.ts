@@ -25,11 +25,15 @@ for (const outcome of ["logistic", "gaussian"] as const) {
   for (const regime of regimes) {
     const r = crossedCoverage(regimeSpec(regime, outcome), 1000, 20_240_933, intervals);
     const { sPerson, sItem } = COVERAGE_REGIMES[regime];
-    console.log(`| ${outcome === "logistic" ? "proportion" : "mean"} | ${regime} (${sPerson}, ${sItem}) | ${pct(r.humans.twoWay)} | ${pct(r.humans.itemsOnly)} | ${pct(r.difference.twoWay)} | ${pct(r.difference.itemsOnly)} |`);
+    console.log(
+      `| ${outcome === "logistic" ? "proportion" : "mean"} | ${regime} (${sPerson}, ${sItem}) | ${pct(r.humans.twoWay)} | ${pct(r.humans.itemsOnly)} | ${pct(r.difference.twoWay)} | ${pct(r.difference.itemsOnly)} |`,
+    );
   }
 }
 
-console.log("\n| regime | pilot components (items, people, residual) | people for h <= 0.08 (20 of 40 items each) | predicted half-width | simulated median (300 studies) |");
+console.log(
+  "\n| regime | pilot components (items, people, residual) | people for h <= 0.08 (20 of 40 items each) | predicted half-width | simulated median (300 studies) |",
+);
 console.log("|---|---|---|---|---|");
 for (const regime of regimes) {
   const pilot = simulateCrossedStudy(regimeSpec(regime, "logistic", { people: 30, items: 40 }), mulberry32(5));
@@ -37,6 +41,13 @@ for (const regime of regimes) {
   const components = { items: c.items!, people: c.people!, residual: c.residual! };
   const plan = peopleForHalfWidth(components, 40, 20, 0.08);
   const predicted = predictedHalfWidth(components, { items: 40, people: plan.people!, itemsPerPerson: 20 });
-  const simulated = crossedCoverage(regimeSpec(regime, "logistic", { people: plan.people!, items: 40, itemsPerPerson: 20 }), 300, 77, intervals).medianHalfWidth;
-  console.log(`| ${regime} | ${[components.items, components.people, components.residual].map((v) => v.toFixed(4)).join(", ")} | ${plan.people} | ${predicted.toFixed(4)} | ${simulated.toFixed(4)} |`);
+  const simulated = crossedCoverage(
+    regimeSpec(regime, "logistic", { people: plan.people!, items: 40, itemsPerPerson: 20 }),
+    300,
+    77,
+    intervals,
+  ).medianHalfWidth;
+  console.log(
+    `| ${regime} | ${[components.items, components.people, components.residual].map((v) => v.toFixed(4)).join(", ")} | ${plan.people} | ${predicted.toFixed(4)} | ${simulated.toFixed(4)} |`,
+  );
 }

@@ -52,7 +52,11 @@ function itemLine(kind: string, n: number) {
   return {
     id: `bench-${n}`,
     kind,
-    public: { initialImage: IMAGES.initialImage, actions: ["The fridge changes to be open.", "The apple is now inside the fridge."], candidates: IMAGES.candidates },
+    public: {
+      initialImage: IMAGES.initialImage,
+      actions: ["The fridge changes to be open.", "The apple is now inside the fridge."],
+      candidates: IMAGES.candidates,
+    },
     key: { order: [1, 0] },
     tags: { steps: 3 + (n % 8), hand: n % 2 ? "left" : "right", n },
     practice: false,
@@ -71,7 +75,9 @@ async function batchKind(): Promise<string> {
   const wanted = [IMAGES.initialImage, ...IMAGES.candidates];
   const kind = taskKinds.find((candidate) => {
     const taskModule = getTaskModule(candidate);
-    const takes = taskModule.itemSchema ? taskModule.itemSchema.safeParse({ public: pub, key }).success : taskModule.publicSchema.safeParse(pub).success && taskModule.keySchema.safeParse(key).success;
+    const takes = taskModule.itemSchema
+      ? taskModule.itemSchema.safeParse({ public: pub, key }).success
+      : taskModule.publicSchema.safeParse(pub).success && taskModule.keySchema.safeParse(key).success;
     if (!takes) return false;
     const refs = new Set<string>();
     taskModule.mapImages({ public: pub, key }, (ref) => {

@@ -46,7 +46,9 @@ const jobs = await import("@/lib/import/jobs");
 const { handleImportJob } = jobs;
 // the code before uploads were stored in parts (to measure it in the same way) wrote the zip with the job's row
 const storeUpload: (jobId: string, zip: Buffer) => Promise<void> =
-  "storeUpload" in jobs ? (jobs.storeUpload as (jobId: string, zip: Buffer) => Promise<void>) : (jobId, zip) => db.$executeRaw`INSERT INTO "ImportUpload" ("jobId", bytes) VALUES (${jobId}, ${new Uint8Array(zip)})`.then(() => undefined);
+  "storeUpload" in jobs
+    ? (jobs.storeUpload as (jobId: string, zip: Buffer) => Promise<void>)
+    : (jobId, zip) => db.$executeRaw`INSERT INTO "ImportUpload" ("jobId", bytes) VALUES (${jobId}, ${new Uint8Array(zip)})`.then(() => undefined);
 const { importBatch, readBatchSource } = await import("@/lib/import");
 const { listMemberStudies } = await import("@/lib/annotate/studies");
 const { addMember, createStudy, createUser } = await import("@/tests/db-helpers");
@@ -72,10 +74,15 @@ async function folderFiles(root: string): Promise<Record<string, Buffer>> {
 
 async function runJob(zip: Buffer): Promise<{ ms: number; status: string }> {
   const study = await createStudy();
-  const row = await db.importJob.create({ data: { studyId: study.id, studySlug: study.slug, fileName: "batch.zip", phase: "queued", bossJobId: crypto.randomUUID() } });
+  const row = await db.importJob.create({
+    data: { studyId: study.id, studySlug: study.slug, fileName: "batch.zip", phase: "queued", bossJobId: crypto.randomUUID() },
+  });
   const started = performance.now();
   await storeUpload(row.id, zip);
-  await handleImportJob({ importJobId: row.id }, { jobId: row.bossJobId!, workerId: "bench", attempt: 0, lastAttempt: true, signal: new AbortController().signal });
+  await handleImportJob(
+    { importJobId: row.id },
+    { jobId: row.bossJobId!, workerId: "bench", attempt: 0, lastAttempt: true, signal: new AbortController().signal },
+  );
   const ms = performance.now() - started;
   const done = await db.importJob.findUniqueOrThrow({ where: { id: row.id }, select: { status: true } });
   return { ms, status: done.status };
@@ -112,7 +119,9 @@ const started = performance.now();
 await importBatch({ source: await readBatchSource({ zip: smallZip, fileName: "small.zip" }), studyId: aloneStudy.id });
 const aloneMs = performance.now() - started;
 const smallJob = await runJob(smallZip);
-console.log(`small batch (${(smallZip.length / 1024).toFixed(0)} KB): job ${ms(smallJob.ms)} (${smallJob.status}); the import alone ${ms(aloneMs)}; ratio ${(smallJob.ms / aloneMs).toFixed(1)}`);
+console.log(
+  `small batch (${(smallZip.length / 1024).toFixed(0)} KB): job ${ms(smallJob.ms)} (${smallJob.status}); the import alone ${ms(aloneMs)}; ratio ${(smallJob.ms / aloneMs).toFixed(1)}`,
+);
 
 if (!skipEnact) {
   const idle = await requests(annotator.id, null, 3_000);
@@ -125,7 +134,9 @@ if (!skipEnact) {
     `  request while importing: slowest ${ms(Math.max(...during.times))}, median ${ms(median(during.times))} (${during.times.length} requests, ${during.failures.length} failed${during.failures.length ? `: ${[...new Set(during.failures)].join("; ")}` : ""})`,
   );
   console.log(`  request with nothing else running: slowest ${ms(Math.max(...idle.times))}, median ${ms(median(idle.times))}`);
-  console.log(`  ratio slowest/slowest ${(Math.max(...during.times) / Math.max(...idle.times)).toFixed(1)}, median/median ${(median(during.times) / median(idle.times)).toFixed(1)}`);
+  console.log(
+    `  ratio slowest/slowest ${(Math.max(...during.times) / Math.max(...idle.times)).toFixed(1)}, median/median ${(median(during.times) / median(idle.times)).toFixed(1)}`,
+  );
 }
 console.log(`unhandled rejections: ${unhandled.length}${unhandled.length ? ` (${[...new Set(unhandled)].join("; ")})` : ""}`);
 

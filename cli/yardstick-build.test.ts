@@ -25,7 +25,15 @@ describe("the built CLI (dist/cli/yardstick.mjs)", () => {
   });
 
   it("reads paths relative to where it was started", () => {
-    const item = { id: "inv-1", kind: "enact-inverse", public: { observations: ["o0.png", "o1.png", "o2.png"], candidates: ["close it", "open it"] }, key: { order: [1, 0] }, tags: {}, practice: false, gold: false };
+    const item = {
+      id: "inv-1",
+      kind: "enact-inverse",
+      public: { observations: ["o0.png", "o1.png", "o2.png"], candidates: ["close it", "open it"] },
+      key: { order: [1, 0] },
+      tags: {},
+      practice: false,
+      gold: false,
+    };
     writeFileSync(path.join(dir, "items.jsonl"), JSON.stringify(item) + "\n");
     writeFileSync(path.join(dir, "answers.jsonl"), JSON.stringify({ id: "inv-1", answer: { order: [1, 0] } }) + "\n");
     const result = run(["score", "--items", "items.jsonl", "--answers=answers.jsonl"], { cwd: dir });
@@ -35,17 +43,45 @@ describe("the built CLI (dist/cli/yardstick.mjs)", () => {
   });
 
   it("compare and plan print their JSON; a bad line is named, exit 1", () => {
-    const item = (id: string) => ({ id, kind: "choice", public: { question: "?", options: [{ id: "A", text: "a" }, { id: "B", text: "b" }] }, key: { answer: "A" }, tags: {} });
+    const item = (id: string) => ({
+      id,
+      kind: "choice",
+      public: {
+        question: "?",
+        options: [
+          { id: "A", text: "a" },
+          { id: "B", text: "b" },
+        ],
+      },
+      key: { answer: "A" },
+      tags: {},
+    });
     const lines = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
     writeFileSync(path.join(dir, "c-items.jsonl"), lines([item("q1"), item("q2"), item("q3")]));
     // 3 people x 3 items: p1 right on all, p2 on q1 and q2, p3 on q1
     const answers = ["p1", "p2", "p3"].flatMap((p, k) => ["q1", "q2", "q3"].map((id, i) => ({ id, annotator: p, answer: { choice: i + k < 3 ? "A" : "B" } })));
     writeFileSync(path.join(dir, "c-answers.jsonl"), lines(answers));
-    writeFileSync(path.join(dir, "c-models.jsonl"), lines([{ model: "m", id: "q1", answer: "A" }, { model: "m", id: "q2", answer: "A" }, { model: "m", id: "q3", answer: "A" }]));
+    writeFileSync(
+      path.join(dir, "c-models.jsonl"),
+      lines([
+        { model: "m", id: "q1", answer: "A" },
+        { model: "m", id: "q2", answer: "A" },
+        { model: "m", id: "q3", answer: "A" },
+      ]),
+    );
     const compare = run(["compare", "--items", "c-items.jsonl", "--answers", "c-answers.jsonl", "--models", "c-models.jsonl"], { cwd: dir });
     expect(compare.stderr).toBe("");
     expect(compare.status).toBe(0);
-    const out = JSON.parse(compare.stdout) as { kinds: Record<string, { metric: string; humans: Record<string, unknown>; models: Record<string, { estimate: number; items: number; difference: { estimate: number; p: number } }> }> };
+    const out = JSON.parse(compare.stdout) as {
+      kinds: Record<
+        string,
+        {
+          metric: string;
+          humans: Record<string, unknown>;
+          models: Record<string, { estimate: number; items: number; difference: { estimate: number; p: number } }>;
+        }
+      >;
+    };
     // people 6 of 9 right, the model 3 of 3: D = 6/9 - 1
     expect(out.kinds.choice.humans).toMatchObject({ estimate: 6 / 9, answers: 9, annotators: 3, items: 3 });
     expect(out.kinds.choice.models.m).toMatchObject({ estimate: 1, items: 3 });

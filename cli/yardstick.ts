@@ -91,7 +91,12 @@ async function main(argv: string[]): Promise<number> {
       const { runScoreCommand } = await import("@/lib/cli/score");
       const itemsPath = userPath(need(flags, "items"));
       const answersPath = userPath(need(flags, "answers"));
-      console.log(runScoreCommand(readFileSync(itemsPath, "utf8"), readFileSync(answersPath, "utf8"), { items: path.basename(itemsPath), answers: path.basename(answersPath) }));
+      console.log(
+        runScoreCommand(readFileSync(itemsPath, "utf8"), readFileSync(answersPath, "utf8"), {
+          items: path.basename(itemsPath),
+          answers: path.basename(answersPath),
+        }),
+      );
       return 0;
     }
     case "compare": {
@@ -134,7 +139,9 @@ main(process.argv.slice(2)).then(
     const lines = [`yardstick: ${message}`];
     // import errors list every problem in their message already
     const listed = details?.errors?.every((e) => message.includes(e.message)) ?? true;
-    if (!listed) for (const e of details?.errors ?? []) lines.push(`  ${[e.file, e.line !== undefined ? `line ${e.line}` : undefined, e.field].filter(Boolean).join(", ")}: ${e.message}`);
+    if (!listed)
+      for (const e of details?.errors ?? [])
+        lines.push(`  ${[e.file, e.line !== undefined ? `line ${e.line}` : undefined, e.field].filter(Boolean).join(", ")}: ${e.message}`);
     // exit only once stderr is flushed: a pipe would otherwise lose the end of the list
     process.stderr.write(lines.join("\n") + "\n", () => process.exit(1));
   },

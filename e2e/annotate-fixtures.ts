@@ -88,7 +88,8 @@ export async function createEnactStudy(options: {
       id,
       slug,
       title,
-      options.instructions ?? "## How to work\n\nPut the **shuffled** candidates in order. Practice items come first.\n\n- Drag, or use the keyboard\n- Then give your confidence",
+      options.instructions ??
+        "## How to work\n\nPut the **shuffled** candidates in order. Practice items come first.\n\n- Drag, or use the keyboard\n- Then give your confidence",
       options.overlap ?? 1,
       options.confidenceScale ?? "LIKERT_5",
       options.completionCode === undefined ? "E2E-DONE-42" : options.completionCode,
@@ -96,7 +97,12 @@ export async function createEnactStudy(options: {
     ],
   );
   const batchId = `ba_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'enact-sample (e2e)', $3, $4)`, [batchId, id, randomUUID(), options.items.length]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'enact-sample (e2e)', $3, $4)`, [
+    batchId,
+    id,
+    randomUUID(),
+    options.items.length,
+  ]);
   for (const name of options.members ?? []) {
     await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
   }
@@ -127,18 +133,38 @@ export async function createEnactStudy(options: {
         actions: pub.actions,
         candidates: await Promise.all(pub.candidates.map((ref) => storeAsset(db, id, ref))),
       };
-      key = { order, states: { initial: [`${tag}Initial`], candidates: candidateStates.map((facts) => [`${tag}Initial`, ...facts]) }, hidden: [`${tag}Hidden`] };
+      key = {
+        order,
+        states: { initial: [`${tag}Initial`], candidates: candidateStates.map((facts) => [`${tag}Initial`, ...facts]) },
+        hidden: [`${tag}Hidden`],
+      };
     } else {
       const pub = native.public as { observations: string[]; candidates: string[] };
       publicPart = { observations: await Promise.all(pub.observations.map((ref) => storeAsset(db, id, ref))), candidates: pub.candidates };
-      key = { order, changes: Array.from({ length: L }, (_, c) => [`+${fact(order.indexOf(c))}`]), stepChanges: Array.from({ length: L }, (_, step) => [`+${fact(step)}`, `-${tag}Gone${step}`]) };
+      key = {
+        order,
+        changes: Array.from({ length: L }, (_, c) => [`+${fact(order.indexOf(c))}`]),
+        stepChanges: Array.from({ length: L }, (_, step) => [`+${fact(step)}`, `-${tag}Gone${step}`]),
+      };
     }
     const itemId = `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
     const externalId = `${native.id}-${n}`;
     await db.query(
       `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, now() + ($11 || ' milliseconds')::interval)`,
-      [itemId, id, batchId, externalId, native.kind, JSON.stringify(publicPart), JSON.stringify(key), JSON.stringify(native.tags), spec.practice ?? false, randomUUID(), String(n)],
+      [
+        itemId,
+        id,
+        batchId,
+        externalId,
+        native.kind,
+        JSON.stringify(publicPart),
+        JSON.stringify(key),
+        JSON.stringify(native.tags),
+        spec.practice ?? false,
+        randomUUID(),
+        String(n),
+      ],
     );
     items.push({
       id: itemId,
@@ -172,6 +198,18 @@ export async function assignmentsOf(studyId: string, user: E2eUserName) {
 }
 
 export async function responsesOf(assignmentId: string) {
-  const result = await e2eDb().query(`SELECT id, "clientId", answer, correct, score, "confidenceRaw", "wallMs", "activeMs" FROM "Response" WHERE "assignmentId" = $1`, [assignmentId]);
-  return result.rows as Array<{ id: string; clientId: string; answer: { order: number[] }; correct: boolean; score: Record<string, unknown>; confidenceRaw: number; wallMs: number; activeMs: number }>;
+  const result = await e2eDb().query(
+    `SELECT id, "clientId", answer, correct, score, "confidenceRaw", "wallMs", "activeMs" FROM "Response" WHERE "assignmentId" = $1`,
+    [assignmentId],
+  );
+  return result.rows as Array<{
+    id: string;
+    clientId: string;
+    answer: { order: number[] };
+    correct: boolean;
+    score: Record<string, unknown>;
+    confidenceRaw: number;
+    wallMs: number;
+    activeMs: number;
+  }>;
 }

@@ -164,7 +164,10 @@ test.describe("the answer key of every registered task kind never reaches an ann
       await settle();
 
       const all = bodies.map((b) => b.body).join("\n");
-      expect(bodies.some((b) => b.url.includes("/work")), "the work page was read").toBe(true);
+      expect(
+        bodies.some((b) => b.url.includes("/work")),
+        "the work page was read",
+      ).toBe(true);
       expect(all, "the item reached the browser").toContain(fixture.shown);
       for (const secret of fixture.secrets) {
         const found = bodies.find((b) => b.body.includes(secret));
@@ -205,7 +208,15 @@ test.describe("annotators only see their own work", () => {
       });
       expect(events.status()).toBe(403);
       const response = await other.post("/api/annotate/responses", {
-        data: { assignmentId, clientId: "8d2b7c1e-6a55-4b2b-8d0f-8a8f5e5b2c99", answer: { order: [0, 1, 2] }, confidence: 3, wallMs: 1, activeMs: 1, submitSeq: 0 },
+        data: {
+          assignmentId,
+          clientId: "8d2b7c1e-6a55-4b2b-8d0f-8a8f5e5b2c99",
+          answer: { order: [0, 1, 2] },
+          confidence: 3,
+          wallMs: 1,
+          activeMs: 1,
+          submitSeq: 0,
+        },
       });
       expect(response.status()).toBe(403);
       expect((await other.get(image)).status()).toBe(404);
@@ -234,14 +245,19 @@ test.describe("annotators only see their own work", () => {
       await annotate.waitUntilSynced();
       const assignmentId = await annotate.assignmentId();
       const writer = await tabWriterOf(page);
-      const status = await page.evaluate(async ({ id, writer }) => {
-        const body = JSON.stringify({ events: [{ assignmentId: id, writer, seq: 500, type: "page_hidden", payload: {}, clientTime: Date.now() }] });
-        const beacon = navigator.sendBeacon("/api/annotate/events", body);
-        // the same event again, with a malformed one: the valid one is acknowledged, the other refused alone
-        const mixed = JSON.stringify({ events: [JSON.parse(body).events[0], { assignmentId: id, writer, seq: 501, type: "no_such_event", payload: {}, clientTime: Date.now() }] });
-        const again = await fetch("/api/annotate/events", { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8" }, body: mixed });
-        return { beacon, status: again.status, json: await again.json() };
-      }, { id: assignmentId, writer });
+      const status = await page.evaluate(
+        async ({ id, writer }) => {
+          const body = JSON.stringify({ events: [{ assignmentId: id, writer, seq: 500, type: "page_hidden", payload: {}, clientTime: Date.now() }] });
+          const beacon = navigator.sendBeacon("/api/annotate/events", body);
+          // the same event again, with a malformed one: the valid one is acknowledged, the other refused alone
+          const mixed = JSON.stringify({
+            events: [JSON.parse(body).events[0], { assignmentId: id, writer, seq: 501, type: "no_such_event", payload: {}, clientTime: Date.now() }],
+          });
+          const again = await fetch("/api/annotate/events", { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8" }, body: mixed });
+          return { beacon, status: again.status, json: await again.json() };
+        },
+        { id: assignmentId, writer },
+      );
       expect(status.beacon).toBe(true);
       expect(status.status).toBe(200);
       expect(status.json).toMatchObject({ acked: { [assignmentId]: [500] }, rejected: [{ index: 1, assignmentId, seq: 501 }] });

@@ -114,7 +114,9 @@ test.describe("annotating ENACT items", () => {
       expect(types[0]).toBe("item_shown");
       expect(types.at(-1)).toBe("submitted");
       if (item.kind === "enact-forward") {
-        expect(types).toEqual(expect.arrayContaining(["image_zoomed", "image_closed", "candidate_picked", "slot_filled", "slots_swapped", "slot_cleared", "confidence_changed"]));
+        expect(types).toEqual(
+          expect.arrayContaining(["image_zoomed", "image_closed", "candidate_picked", "slot_filled", "slots_swapped", "slot_cleared", "confidence_changed"]),
+        );
         expect(events.filter((e) => e.type === "slot_filled").every((e) => e.payload.via === "drag")).toBe(true);
       } else {
         expect(types).toEqual(expect.arrayContaining(["slot_filled", "slots_swapped", "confidence_changed"]));
@@ -153,7 +155,8 @@ test.describe("annotating ENACT items", () => {
     await expect(staff.getByTestId("replay-current")).toContainText("Submitted");
     // the final state equals the stored answer
     const [stored] = await responsesOf(main.id);
-    for (const [step, candidate] of stored.answer.order.entries()) await expect(staff.locator(`[data-slot="${step + 1}"]`)).toHaveAttribute("data-filled", letter(candidate));
+    for (const [step, candidate] of stored.answer.order.entries())
+      await expect(staff.locator(`[data-slot="${step + 1}"]`)).toHaveAttribute("data-filled", letter(candidate));
     await staff.getByRole("button", { name: "« Start" }).click();
     await staff.getByLabel("Speed").selectOption("steps");
     await staff.getByRole("button", { name: "▶ Play" }).click();
@@ -199,7 +202,12 @@ test.describe("annotating ENACT items", () => {
     const secondItem = await itemOf(second);
     await annotate.placeByKeyboard(secondItem.order[0], 0);
     expect(await responsesOf(first)).toHaveLength(0); // nothing reached the server yet
-    const outbox = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("yardstick:outbox")).map((k) => localStorage.getItem(k) ?? "").join(""));
+    const outbox = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith("yardstick:outbox"))
+        .map((k) => localStorage.getItem(k) ?? "")
+        .join(""),
+    );
     expect(outbox).toContain(first);
 
     await context.setOffline(false);
@@ -282,7 +290,10 @@ test.describe("touch devices", () => {
         await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: from.x, y: from.y, id: 1 }] });
         await page.waitForTimeout(250); // longer than the backend's delayTouchStart
         for (let i = 1; i <= 8; i++) {
-          await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8, id: 1 }] });
+          await cdp.send("Input.dispatchTouchEvent", {
+            type: "touchMove",
+            touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8, id: 1 }],
+          });
           await page.waitForTimeout(20);
         }
         await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });

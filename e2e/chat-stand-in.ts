@@ -28,7 +28,13 @@ export function chatStandIn(reply: (request: ChatRequest) => string): ChatReques
         const parsed = JSON.parse(body) as ChatRequest;
         requests.push(parsed);
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: reply(parsed) }, finish_reason: "stop" }] }));
+        res.end(
+          JSON.stringify({
+            id: "x",
+            object: "chat.completion",
+            choices: [{ index: 0, message: { role: "assistant", content: reply(parsed) }, finish_reason: "stop" }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));

@@ -55,9 +55,31 @@ export async function createChoiceStudy(options: { members?: E2eUserName[] } = {
     db.query(
       `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, false, false, $9, now())`,
-      [`it_${randomUUID().replace(/-/g, "").slice(0, 20)}`, id, batchId, externalId, kind, JSON.stringify(publicPart), JSON.stringify(key), JSON.stringify(tags), randomUUID()],
+      [
+        `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`,
+        id,
+        batchId,
+        externalId,
+        kind,
+        JSON.stringify(publicPart),
+        JSON.stringify(key),
+        JSON.stringify(tags),
+        randomUUID(),
+      ],
     );
-  await insert("choice-1", "choice", { question: "Which object is nearest to the orange square?", options: choiceOptions, media: { images: [picture] } }, { answer: "plant" }, { question_type: "object_rel_distance" });
-  await insert("numeric-1", "numeric", { question: "How many meters from the door to the window?", unit: "meters", media: { images: [picture] } }, { answer: 10, metric: "mra" }, { question_type: "object_abs_distance" });
+  await insert(
+    "choice-1",
+    "choice",
+    { question: "Which object is nearest to the orange square?", options: choiceOptions, media: { images: [picture] } },
+    { answer: "plant" },
+    { question_type: "object_rel_distance" },
+  );
+  await insert(
+    "numeric-1",
+    "numeric",
+    { question: "How many meters from the door to the window?", unit: "meters", media: { images: [picture] } },
+    { answer: 10, metric: "mra" },
+    { question_type: "object_abs_distance" },
+  );
   return { id, slug, options: choiceOptions, keyed: "plant", numericAnswer: 10 };
 }

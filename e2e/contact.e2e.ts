@@ -32,10 +32,20 @@ test.afterAll(async () => {
 });
 
 async function linkedStudy() {
-  const study = await createEnactStudy({ items: [{ kind: "enact-forward", steps: 3 }, { kind: "enact-inverse", steps: 3 }], completionCode: null, title: "Ordering household steps" });
+  const study = await createEnactStudy({
+    items: [
+      { kind: "enact-forward", steps: 3 },
+      { kind: "enact-inverse", steps: 3 },
+    ],
+    completionCode: null,
+    title: "Ordering household steps",
+  });
   studies.push(study);
   const entryToken = randomBytes(18).toString("base64url");
-  await e2eDb().query(`UPDATE "Study" SET "entryToken" = $2, "consentMarkdown" = '# Taking part' || chr(10) || chr(10) || 'You put pictures in order.', "consentVersion" = 1 WHERE id = $1`, [study.id, entryToken]);
+  await e2eDb().query(
+    `UPDATE "Study" SET "entryToken" = $2, "consentMarkdown" = '# Taking part' || chr(10) || chr(10) || 'You put pictures in order.', "consentVersion" = 1 WHERE id = $1`,
+    [study.id, entryToken],
+  );
   return { ...study, entryToken };
 }
 
@@ -56,7 +66,12 @@ test("the researcher names the contact on a study with answers; the participant'
   const annotator = (await db.query(`SELECT id FROM "User" WHERE email = 'annotator@e2e.test'`)).rows[0].id as string;
   await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [study.id, annotator]);
   const assignment = `as_${randomBytes(8).toString("hex")}`;
-  await db.query(`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, status) VALUES ($1, $2, $3, $4, 0, 'SUBMITTED')`, [assignment, study.id, item.id, annotator]);
+  await db.query(`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, status) VALUES ($1, $2, $3, $4, 0, 'SUBMITTED')`, [
+    assignment,
+    study.id,
+    item.id,
+    annotator,
+  ]);
   await db.query(
     `INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct) VALUES ($1, $2, $3, '{"order":[0,1,2]}', 3, 0.5, 1000, 1000, '{}', true)`,
     [`re_${randomBytes(8).toString("hex")}`, assignment, randomBytes(8).toString("hex")],
@@ -74,7 +89,10 @@ test("the researcher names the contact on a study with answers; the participant'
   await form.getByLabel("Email address").fill("ana.ruiz@lab.example.org");
   await form.getByRole("button", { name: "Save contact" }).click();
   await expect(form.getByRole("status")).toHaveText("Saved.");
-  expect((await db.query(`SELECT "contactName", "contactEmail" FROM "Study" WHERE id = $1`, [study.id])).rows[0]).toEqual({ contactName: "Ana Ruiz, Embodied AI Lab", contactEmail: "ana.ruiz@lab.example.org" });
+  expect((await db.query(`SELECT "contactName", "contactEmail" FROM "Study" WHERE id = $1`, [study.id])).rows[0]).toEqual({
+    contactName: "Ana Ruiz, Embodied AI Lab",
+    contactEmail: "ana.ruiz@lab.example.org",
+  });
   await staff.getByTestId("contact-form").scrollIntoViewIfNeeded();
   await shoot(staff, "settings-contact");
   await researcher.close();
@@ -100,7 +118,9 @@ test("the researcher names the contact on a study with answers; the participant'
   await page.getByLabel("I have read the text above and agree to take part.").check();
   await page.getByRole("button", { name: "I agree: continue" }).click();
   await expect(page).toHaveURL(new RegExp(`/s/${study.slug}$`));
-  await expect(page.getByTestId("study-contact")).toContainText("Questions about this study? Please write to Ana Ruiz, Embodied AI Lab (ana.ruiz@lab.example.org).");
+  await expect(page.getByTestId("study-contact")).toContainText(
+    "Questions about this study? Please write to Ana Ruiz, Embodied AI Lab (ana.ruiz@lab.example.org).",
+  );
   await shoot(page, "study-home-contact");
   for (const [path, name] of [
     ["withdraw", "withdraw-contact"],
@@ -112,7 +132,10 @@ test("the researcher names the contact on a study with answers; the participant'
   }
 
   // returned by the researcher: the ended page says whom to write to if it is a mistake
-  await db.query(`UPDATE "StudyMember" m SET status = 'RETURNED', "statusReason" = 'returned on Prolific', "statusAt" = now() FROM "User" u WHERE u.id = m."userId" AND m."studyId" = $1 AND u."externalId" = $2`, [study.id, pid]);
+  await db.query(
+    `UPDATE "StudyMember" m SET status = 'RETURNED', "statusReason" = 'returned on Prolific', "statusAt" = now() FROM "User" u WHERE u.id = m."userId" AND m."studyId" = $1 AND u."externalId" = $2`,
+    [study.id, pid],
+  );
   await page.goto(`/s/${study.slug}/work`);
   await expect(page).toHaveURL(new RegExp(`/s/${study.slug}/ended$`));
   const ended = page.getByTestId("ended-contact");
@@ -130,7 +153,10 @@ test("without a contact the pages point to the platform's messages, and name no 
   await page.goto(`/join/${study.entryToken}?pid=${pid}`);
   await expect(page).toHaveURL(new RegExp(`/s/${study.slug}/consent$`), { timeout: 20_000 });
   await expect(page.getByTestId("study-contact")).toHaveCount(0);
-  await e2eDb().query(`UPDATE "StudyMember" m SET status = 'RETURNED', "statusAt" = now() FROM "User" u WHERE u.id = m."userId" AND m."studyId" = $1 AND u."externalId" = $2`, [study.id, pid]);
+  await e2eDb().query(
+    `UPDATE "StudyMember" m SET status = 'RETURNED', "statusAt" = now() FROM "User" u WHERE u.id = m."userId" AND m."studyId" = $1 AND u."externalId" = $2`,
+    [study.id, pid],
+  );
   await page.goto(`/s/${study.slug}/ended`);
   await expect(page.getByTestId("ended-contact").getByTestId("team-contact")).toHaveAttribute("data-contact", "none");
   await expect(page.getByTestId("ended-contact")).toContainText("on Prolific: Messages");

@@ -41,7 +41,9 @@ const moreAnnotators = [
  * `annotators` (3 to 9) people share the work; step lengths run from 3 to `maxSteps` (10 by
  * default), one tag value each.
  */
-export async function createDashboardStudy(options: { perCell?: number; agreementPerCell?: number; annotators?: number; maxSteps?: number } = {}): Promise<DashboardFixture> {
+export async function createDashboardStudy(
+  options: { perCell?: number; agreementPerCell?: number; annotators?: number; maxSteps?: number } = {},
+): Promise<DashboardFixture> {
   const db = e2eDb();
   const random = mulberry32(7);
   const perCell = options.perCell ?? 4;
@@ -65,7 +67,11 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [studyId, a.id]);
   }
   const batchId = randomUUID();
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'enact-dashboard.jsonl', $3, 0)`, [batchId, studyId, randomUUID()]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'enact-dashboard.jsonl', $3, 0)`, [
+    batchId,
+    studyId,
+    randomUUID(),
+  ]);
 
   const itemRows: unknown[][] = [];
   const assignmentRows: unknown[][] = [];
@@ -83,7 +89,16 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     [out[i], out[j]] = [out[j], out[i]];
     return out;
   };
-  const addAnswer = (itemId: string, key: number[], L: number, a: (typeof annotators)[number], purpose: "MAIN" | "AGREEMENT" | "PRACTICE", day: number, given?: number[], sampled = false) => {
+  const addAnswer = (
+    itemId: string,
+    key: number[],
+    L: number,
+    a: (typeof annotators)[number],
+    purpose: "MAIN" | "AGREEMENT" | "PRACTICE",
+    day: number,
+    given?: number[],
+    sampled = false,
+  ) => {
     const assignmentId = randomUUID();
     const answer = given ?? answerFor(key, a.skill - 0.03 * (L - 3));
     const s = score(key, answer);
@@ -91,7 +106,19 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     const active = Math.round((5000 + 3500 * L) * a.speed * (0.6 + random() * 0.8));
     const at = new Date(start + day * 86_400_000 + Math.floor(random() * 8 * 3_600_000));
     assignmentRows.push([assignmentId, studyId, itemId, a.id, "SUBMITTED", purpose, position++, at, at, sampled]);
-    responseRows.push([randomUUID(), assignmentId, randomUUID(), JSON.stringify({ order: answer }), confidence, (confidence - 1) / 4, active + 4000, active, JSON.stringify(s), s.accepted, at]);
+    responseRows.push([
+      randomUUID(),
+      assignmentId,
+      randomUUID(),
+      JSON.stringify({ order: answer }),
+      confidence,
+      (confidence - 1) / 4,
+      active + 4000,
+      active,
+      JSON.stringify(s),
+      s.accepted,
+      at,
+    ]);
     const types = ["item_shown", "slot_filled", ...(random() < 0.15 ? ["page_hidden", "page_visible"] : []), "submitted"];
     types.forEach((type, seq) => eventRows.push([assignmentId, seq, type, "{}", at, at]));
   };
@@ -112,7 +139,18 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
             kind === "enact-forward"
               ? { initialImage: "i.png", actions: key.map((_, i) => `Action ${i + 1}`), candidates: key.map((_, i) => `c${i}.png`) }
               : { observations: [...key, L].map((_, i) => `o${i}.png`), candidates: key.map((_, i) => `Action ${i + 1}`) };
-          itemRows.push([id, studyId, batchId, externalId, kind, JSON.stringify(pub), JSON.stringify({ order: key }), JSON.stringify({ steps: L, hand: n % 2 ? "left" : "right" }), false, externalId]);
+          itemRows.push([
+            id,
+            studyId,
+            batchId,
+            externalId,
+            kind,
+            JSON.stringify(pub),
+            JSON.stringify({ order: key }),
+            JSON.stringify({ steps: L, hand: n % 2 ? "left" : "right" }),
+            false,
+            externalId,
+          ]);
           items++;
           const day = Math.floor(random() * 6);
           // the plan's sample is marked on its owner's main assignment, as buildAgreementPlan does
@@ -132,7 +170,18 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
     }
   }
   const practiceId = randomUUID();
-  itemRows.push([practiceId, studyId, batchId, "practice-1", "enact-forward", JSON.stringify({ initialImage: "i.png", actions: ["a", "b", "c"], candidates: ["x", "y", "z"] }), JSON.stringify({ order: [1, 2, 0] }), JSON.stringify({ steps: 3 }), true, "practice-1"]);
+  itemRows.push([
+    practiceId,
+    studyId,
+    batchId,
+    "practice-1",
+    "enact-forward",
+    JSON.stringify({ initialImage: "i.png", actions: ["a", "b", "c"], candidates: ["x", "y", "z"] }),
+    JSON.stringify({ order: [1, 2, 0] }),
+    JSON.stringify({ steps: 3 }),
+    true,
+    "practice-1",
+  ]);
   for (const a of annotators) addAnswer(practiceId, [1, 2, 0], 3, a, "PRACTICE", 0, [0, 1, 2]);
 
   const insert = async (table: string, columns: string[], types: string[], rows: unknown[][]) => {
@@ -142,10 +191,30 @@ export async function createDashboardStudy(options: { perCell?: number; agreemen
       columns.map((_, c) => rows.map((row) => row[c])),
     );
   };
-  await insert("Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "practice", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "bool", "text"], itemRows);
-  await insert("Assignment", ["id", "studyId", "itemId", "userId", "status", "purpose", "position", "startedAt", "submittedAt", "agreementSample"], ["text", "text", "text", "text", '"AssignmentStatus"', '"AssignmentPurpose"', "int", "timestamp", "timestamp", "bool"], assignmentRows);
-  await insert("Response", ["id", "assignmentId", "clientId", "answer", "confidenceRaw", "confidence", "wallMs", "activeMs", "score", "correct", "createdAt"], ["text", "text", "text", "jsonb", "float8", "float8", "int", "int", "jsonb", "bool", "timestamp"], responseRows);
-  await insert("Event", ["assignmentId", "seq", "type", "payload", "clientTime", "serverTime"], ["text", "int", "text", "jsonb", "timestamp", "timestamp"], eventRows);
+  await insert(
+    "Item",
+    ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "practice", "contentHash"],
+    ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "bool", "text"],
+    itemRows,
+  );
+  await insert(
+    "Assignment",
+    ["id", "studyId", "itemId", "userId", "status", "purpose", "position", "startedAt", "submittedAt", "agreementSample"],
+    ["text", "text", "text", "text", '"AssignmentStatus"', '"AssignmentPurpose"', "int", "timestamp", "timestamp", "bool"],
+    assignmentRows,
+  );
+  await insert(
+    "Response",
+    ["id", "assignmentId", "clientId", "answer", "confidenceRaw", "confidence", "wallMs", "activeMs", "score", "correct", "createdAt"],
+    ["text", "text", "text", "jsonb", "float8", "float8", "int", "int", "jsonb", "bool", "timestamp"],
+    responseRows,
+  );
+  await insert(
+    "Event",
+    ["assignmentId", "seq", "type", "payload", "clientTime", "serverTime"],
+    ["text", "int", "text", "jsonb", "timestamp", "timestamp"],
+    eventRows,
+  );
   await db.query(`INSERT INTO "ModelRun" (id, "studyId", name) VALUES ($1, $2, 'GPT-5 (synthetic)')`, [runId, studyId]);
   await insert("ModelPrediction", ["id", "runId", "itemId", "answer", "score", "correct"], ["text", "text", "text", "jsonb", "jsonb", "bool"], predictionRows);
   return { studyId, slug, title, annotators: annotators.map(({ id, name }) => ({ id, name })), items, responses: responseRows.length };
@@ -159,7 +228,9 @@ export async function deleteDashboardStudy(fixture: DashboardFixture): Promise<v
 
 /** Members of a study by user email (for the admin's member spec). */
 export async function memberEmails(studyId: string): Promise<string[]> {
-  const { rows } = await e2eDb().query(`SELECT u.email FROM "StudyMember" m JOIN "User" u ON u.id = m."userId" WHERE m."studyId" = $1 ORDER BY u.email`, [studyId]);
+  const { rows } = await e2eDb().query(`SELECT u.email FROM "StudyMember" m JOIN "User" u ON u.id = m."userId" WHERE m."studyId" = $1 ORDER BY u.email`, [
+    studyId,
+  ]);
   return rows.map((r: { email: string }) => r.email);
 }
 

@@ -46,7 +46,9 @@ async function allColumnVisibleWhileScrolling(page: Page, table: Locator) {
   const size = page.viewportSize()!;
   const { scroll, client } = await frame.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
   if (scroll <= client) await page.setViewportSize({ width: Math.max(360, size.width - (client - scroll) - 160), height: size.height });
-  await expect.poll(() => frame.evaluate((element) => element.scrollWidth - element.clientWidth), { message: "the table is wider than its box" }).toBeGreaterThan(0);
+  await expect
+    .poll(() => frame.evaluate((element) => element.scrollWidth - element.clientWidth), { message: "the table is wider than its box" })
+    .toBeGreaterThan(0);
   // measured as a person first sees it: scrolled to its start (scrollIntoViewIfNeeded would scroll All into view)
   await frame.evaluate((element) => {
     element.scrollIntoView({ block: "center" });

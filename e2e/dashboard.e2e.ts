@@ -67,7 +67,9 @@ test.describe("research dashboards as a researcher", () => {
 
     // the headline a paper can state, the method in one line, and the table of people against each model
     const comparisonHeadline = page.getByTestId("comparison-headline");
-    await expect(comparisonHeadline).toContainText(/People \d+\.\d% \[\d+\.\d, \d+\.\d\] vs GPT-5 \(synthetic\) \d+\.\d% on the same \d+ items: difference [−+]?\d+\.\d points \[[−\d.]+, [−\d.]+\], p [=<] \d\.\d{3}/);
+    await expect(comparisonHeadline).toContainText(
+      /People \d+\.\d% \[\d+\.\d, \d+\.\d\] vs GPT-5 \(synthetic\) \d+\.\d% on the same \d+ items: difference [−+]?\d+\.\d points \[[−\d.]+, [−\d.]+\], p [=<] \d\.\d{3}/,
+    );
     await expect(page.getByTestId("method-line")).toContainText("95% intervals generalise over people and items");
     await expect(page.getByTestId("method-line")).toContainText("Cameron, Gelbach & Miller 2011");
     const comparisonTable = page.getByTestId("comparison-table");
@@ -108,7 +110,10 @@ test.describe("research dashboards as a researcher", () => {
     await page.getByLabel(/Items per task x steps x annotator/).fill("3");
     await page.getByRole("button", { name: "Build agreement plan" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Sampled 48 new items" })).toBeVisible();
-    const { rows: after } = await e2eDb().query(`SELECT count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'AGREEMENT' AND status = 'ASSIGNED'`, [study.studyId]);
+    const { rows: after } = await e2eDb().query(
+      `SELECT count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND purpose = 'AGREEMENT' AND status = 'ASSIGNED'`,
+      [study.studyId],
+    );
     expect(after[0].n).toBe(96);
     expect(before[0].n).toBe(192);
     await page.getByRole("button", { name: "Build agreement plan" }).click();

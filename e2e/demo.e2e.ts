@@ -62,7 +62,9 @@ test("the researcher sees the demo dashboard: the accuracy table, its chart and 
   await page.screenshot({ path: testInfo.outputPath("demo-dashboard.png"), fullPage: true });
 });
 
-test("the ESI demo with simulated responses: the progress counts items x conditions x k, and the chart by category names every category", async ({ page }, testInfo) => {
+test("the ESI demo with simulated responses: the progress counts items x conditions x k, and the chart by category names every category", async ({
+  page,
+}, testInfo) => {
   await signIn(page, "researcher");
   await page.goto("/research/studies/esi-demo-simulated/dashboard");
   // 5 items x 4 conditions x k=2: every one of the 40 simulated answers holds a place

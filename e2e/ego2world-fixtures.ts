@@ -26,7 +26,9 @@ async function storeAsset(db: pg.Pool, studyId: string, bytes: Buffer): Promise<
   return `/api/assets/${hash}`;
 }
 
-export async function createEgoStudy(options: { episodes?: DemoEpisode[]; members?: E2eUserName[]; agentRuns?: boolean; taskSettings?: Record<string, unknown> } = {}): Promise<EgoFixtureStudy> {
+export async function createEgoStudy(
+  options: { episodes?: DemoEpisode[]; members?: E2eUserName[]; agentRuns?: boolean; taskSettings?: Record<string, unknown> } = {},
+): Promise<EgoFixtureStudy> {
   const db = e2eDb();
   const episodes = options.episodes ?? [coffeeEpisode];
   const id = `st_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
@@ -37,7 +39,12 @@ export async function createEgoStudy(options: { episodes?: DemoEpisode[]; member
     [id, slug, "## Play the kitchen\n\nDo each task, keep your notes, then submit.", JSON.stringify(options.taskSettings ?? {}), randomUUID()],
   );
   const batchId = `ba_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'ego2world demo (e2e)', $3, $4)`, [batchId, id, randomUUID(), episodes.length]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'ego2world demo (e2e)', $3, $4)`, [
+    batchId,
+    id,
+    randomUUID(),
+    episodes.length,
+  ]);
   for (const name of options.members ?? []) {
     await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
   }
@@ -45,7 +52,8 @@ export async function createEgoStudy(options: { episodes?: DemoEpisode[]; member
   for (const [n, episode] of episodes.entries()) {
     const line = episodeItem(episode);
     const areas: Record<string, { image: string }> = {};
-    for (const area of Object.keys(line.public.areas)) areas[area] = { image: await storeAsset(db, id, await renderAreaPng(areaSvg(episode, area, episode.world))) };
+    for (const area of Object.keys(line.public.areas))
+      areas[area] = { image: await storeAsset(db, id, await renderAreaPng(areaSvg(episode, area, episode.world))) };
     const publicPart = { ...line.public, areas };
     const itemId = `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
     await db.query(
@@ -63,7 +71,13 @@ export async function createEgoStudy(options: { episodes?: DemoEpisode[]; member
         const { id: externalId, answer } = JSON.parse(text) as { id: string; answer: unknown };
         const item = items.find((entry) => entry.externalId === externalId)!;
         const parsed = ego2worldPlayModule.parseModelAnswer(answer)!;
-        const score = ego2worldPlayModule.score(parsed, item.key as never, { id: externalId, kind: "ego2world-play", public: item.public as never, key: item.key as never, tags: {} });
+        const score = ego2worldPlayModule.score(parsed, item.key as never, {
+          id: externalId,
+          kind: "ego2world-play",
+          public: item.public as never,
+          key: item.key as never,
+          tags: {},
+        });
         await db.query(`INSERT INTO "ModelPrediction" (id, "runId", "itemId", answer, score, correct) VALUES ($1, $2, $3, $4, $5, $6)`, [
           `mp_${randomUUID().replace(/-/g, "").slice(0, 20)}`,
           runId,
@@ -78,7 +92,9 @@ export async function createEgoStudy(options: { episodes?: DemoEpisode[]; member
   return { id, slug, items };
 }
 
-export async function playStepsOf(assignmentId: string): Promise<Array<{ seq: number; action: Record<string, unknown>; valid: boolean; message: string | null }>> {
+export async function playStepsOf(
+  assignmentId: string,
+): Promise<Array<{ seq: number; action: Record<string, unknown>; valid: boolean; message: string | null }>> {
   const result = await e2eDb().query(`SELECT seq, action, valid, message FROM "PlayStep" WHERE "assignmentId" = $1 ORDER BY seq`, [assignmentId]);
   return result.rows;
 }

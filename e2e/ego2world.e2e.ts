@@ -140,7 +140,9 @@ test.describe("Ego2World play", () => {
     const events = await storedEvents(assignment.id);
     const types = events.map((event) => event.type);
     expect(types.filter((type) => type === "play_step")).toHaveLength(9);
-    expect(events.filter((event) => event.type === "note_added" && event.payload.via === "auto").map((event) => event.payload.object)).toEqual(expect.arrayContaining(["spoon_01", "cup_01", "pod_01", "machine_01"]));
+    expect(events.filter((event) => event.type === "note_added" && event.payload.via === "auto").map((event) => event.payload.object)).toEqual(
+      expect.arrayContaining(["spoon_01", "cup_01", "pod_01", "machine_01"]),
+    );
     expect(events.filter((event) => event.type === "note_edited").map((event) => [event.payload.object, event.payload.field, event.payload.value])).toEqual([
       ["cup_01", "area", "coffee_station"],
       ["cup_01", "state", "clean, empty"],
@@ -160,7 +162,8 @@ async function playOverApi(user: E2eUserName, study: EgoFixtureStudy, actionsPer
   const start = (await (await api.get(`/api/annotate/assignments/${assignmentId}/play`)).json()) as { view: { objects: Array<{ id: string }>; area: string } };
   const now = Date.now() - 600_000;
   const events: Array<{ assignmentId: string; seq: number; clientTime: number; type: string; payload: Record<string, unknown> }> = [];
-  const record = (type: string, payload: Record<string, unknown>) => events.push({ assignmentId, seq: events.length, clientTime: now + events.length * 4000, type, payload });
+  const record = (type: string, payload: Record<string, unknown>) =>
+    events.push({ assignmentId, seq: events.length, clientTime: now + events.length * 4000, type, payload });
   record("item_shown", { kind: "ego2world-play", resumed: false });
   const noted = new Set<string>();
   const noteSeen = (view: { objects: Array<{ id: string }>; area: string; hand?: { id: string } | null }) => {
@@ -175,7 +178,10 @@ async function playOverApi(user: E2eUserName, study: EgoFixtureStudy, actionsPer
   for (const actions of actionsPerTask) {
     for (const action of [...actions.map((text) => ({ type: "act", action: text })), { type: "done" }]) {
       seq++;
-      const ack = (await (await api.post(`/api/annotate/assignments/${assignmentId}/play`, { data: { seq, action } })).json()) as { valid: boolean; view: { objects: Array<{ id: string }>; area: string } };
+      const ack = (await (await api.post(`/api/annotate/assignments/${assignmentId}/play`, { data: { seq, action } })).json()) as {
+        valid: boolean;
+        view: { objects: Array<{ id: string }>; area: string };
+      };
       record("play_step", { seq, action, valid: ack.valid });
       noteSeen(ack.view);
     }
@@ -187,7 +193,9 @@ async function playOverApi(user: E2eUserName, study: EgoFixtureStudy, actionsPer
   record("submitted", { answer: { tasks: [] }, confidence: 4, clientId });
   const stored = await api.post("/api/annotate/events", { data: { events } });
   expect(stored.ok()).toBe(true);
-  const response = await api.post("/api/annotate/responses", { data: { assignmentId, clientId, answer: { tasks: [] }, confidence: 4, wallMs: 60_000, activeMs: 50_000, submitSeq } });
+  const response = await api.post("/api/annotate/responses", {
+    data: { assignmentId, clientId, answer: { tasks: [] }, confidence: 4, wallMs: 60_000, activeMs: 50_000, submitSeq },
+  });
   expect(response.ok(), await response.text()).toBe(true);
   await api.dispose();
 }
@@ -202,7 +210,17 @@ test.describe("Ego2World dashboard", () => {
     const reference = (study.items[0].key as { tasks: Array<{ reference: string[] }> }).tasks.map((task) => task.reference);
     await playOverApi("annotator2", study, reference, baseURL!);
     // the other person forgets the pod in task 2 and gives up on it
-    await playOverApi("annotator", study, [reference[0], ["go_to(coffee_station)", "open(machine_01)", "close(machine_01)", "pick_up(cup_01)", "place_under(cup_01, machine_01)", "brew(machine_01, cup_01)"], reference[2], reference[3]], baseURL!);
+    await playOverApi(
+      "annotator",
+      study,
+      [
+        reference[0],
+        ["go_to(coffee_station)", "open(machine_01)", "close(machine_01)", "pick_up(cup_01)", "place_under(cup_01, machine_01)", "brew(machine_01, cup_01)"],
+        reference[2],
+        reference[3],
+      ],
+      baseURL!,
+    );
 
     await page.goto(`/research/studies/${study.slug}/dashboard`);
     const section = page.getByTestId("ego2world-section");

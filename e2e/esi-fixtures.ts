@@ -57,7 +57,11 @@ function imagesFor(item: EsiDemoItem, condition: string): string[] {
   return Object.values(item.key.graph.states).map((state) => state.image);
 }
 
-export async function createEsiStudy(options: { user: E2eUserName; work: Array<{ item: string; condition: string }>; settings?: Record<string, unknown> }): Promise<EsiFixtureStudy> {
+export async function createEsiStudy(options: {
+  user: E2eUserName;
+  work: Array<{ item: string; condition: string }>;
+  settings?: Record<string, unknown>;
+}): Promise<EsiFixtureStudy> {
   const db = e2eDb();
   const id = `st_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
   const slug = `esi-e2e-${randomUUID().slice(0, 8)}`;
@@ -67,7 +71,12 @@ export async function createEsiStudy(options: { user: E2eUserName; work: Array<{
     [id, slug, ["passive-single", "passive-multi", "passive-gt", "active"], JSON.stringify(options.settings ?? {}), randomUUID()],
   );
   const batchId = `ba_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'esi demo (e2e)', $3, $4)`, [batchId, id, randomUUID(), options.work.length]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'esi demo (e2e)', $3, $4)`, [
+    batchId,
+    id,
+    randomUUID(),
+    options.work.length,
+  ]);
   const user = await db.query(`SELECT id FROM "User" WHERE email = $1`, [e2eUsers[options.user].email]);
   const userId = user.rows[0].id as string;
   await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [id, userId]);
@@ -82,16 +91,30 @@ export async function createEsiStudy(options: { user: E2eUserName; work: Array<{
     await db.query(
       `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
        VALUES ($1, $2, $3, $4, 'esi-explore', $5, $6, $7, false, false, $8, now())`,
-      [itemId, id, batchId, item.id, JSON.stringify(rewrite(item.public, urls)), JSON.stringify(rewrite(item.key, urls)), JSON.stringify(item.tags), randomUUID()],
+      [
+        itemId,
+        id,
+        batchId,
+        item.id,
+        JSON.stringify(rewrite(item.public, urls)),
+        JSON.stringify(rewrite(item.key, urls)),
+        JSON.stringify(item.tags),
+        randomUUID(),
+      ],
     );
     const assignmentId = `as_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-    await db.query(`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", status, purpose, position, condition) VALUES ($1, $2, $3, $4, 'ASSIGNED', 'MAIN', $5, $6)`, [assignmentId, id, itemId, userId, position, work.condition]);
+    await db.query(
+      `INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", status, purpose, position, condition) VALUES ($1, $2, $3, $4, 'ASSIGNED', 'MAIN', $5, $6)`,
+      [assignmentId, id, itemId, userId, position, work.condition],
+    );
     assignments.push({ id: assignmentId, itemId, externalId: item.id, condition: work.condition, item, urls });
   }
   return { id, slug, assignments };
 }
 
-export async function playStepsOf(assignmentId: string): Promise<Array<{ seq: number; action: { name: string; args: string[] }; valid: boolean; view: { image?: string } }>> {
+export async function playStepsOf(
+  assignmentId: string,
+): Promise<Array<{ seq: number; action: { name: string; args: string[] }; valid: boolean; view: { image?: string } }>> {
   const result = await e2eDb().query(`SELECT seq, action, valid, view FROM "PlayStep" WHERE "assignmentId" = $1 ORDER BY seq`, [assignmentId]);
   return result.rows;
 }

@@ -174,7 +174,9 @@ test("explores by keyboard, changes its answer twice, submits, then answers in e
   const [response] = await responsesOf(kitchen.id);
   expect(response).toMatchObject({ answer: { choice: "5", steps: 4 }, correct: true, confidenceRaw: 100 });
   const events = await storedEvents(kitchen.id);
-  const beliefs = events.filter((event) => event.type === "belief_changed").map((event) => [event.payload.choice, event.payload.confidence, event.payload.step, event.payload.via]);
+  const beliefs = events
+    .filter((event) => event.type === "belief_changed")
+    .map((event) => [event.payload.choice, event.payload.confidence, event.payload.step, event.payload.via]);
   expect(beliefs).toEqual([
     ["3", null, 0, "keyboard"],
     ["3", 55, 0, "keyboard"],
@@ -200,7 +202,10 @@ test("explores by keyboard, changes its answer twice, submits, then answers in e
   await expect(panel.locator("li[data-seq]")).toHaveCount(4);
   await pressOn(panel.locator('li[data-seq="4"]'), "3");
   await expect(panel.locator('li[data-seq="4"] [role="radio"][aria-checked="true"]')).toContainText("contrastive");
-  await panel.locator('li[data-seq="1"]').getByRole("radio", { name: /redundant/ }).click();
+  await panel
+    .locator('li[data-seq="1"]')
+    .getByRole("radio", { name: /redundant/ })
+    .click();
   await expect(panel.locator('li[data-seq="1"] [role="radio"][aria-checked="true"]')).toContainText("redundant");
   expect(await stepLabelsOf(kitchen.id)).toEqual([
     { seq: 1, label: "REDUNDANT" },

@@ -20,7 +20,14 @@ export interface ExploreFixtureStudy {
 export const EXPLORE_VOCABULARY = ["bowl", "colander", "kitchen counter", "sink", "faucet"];
 
 export function exploreActions(count: number): string[] {
-  const verbs = ["C looks at the sink", "C picks up the bowl", "C rinses the bowl under the faucet", "C puts the bowl on the kitchen counter", "C opens the cabinet", "C closes the cabinet"];
+  const verbs = [
+    "C looks at the sink",
+    "C picks up the bowl",
+    "C rinses the bowl under the faucet",
+    "C puts the bowl on the kitchen counter",
+    "C opens the cabinet",
+    "C closes the cabinet",
+  ];
   return Array.from({ length: count }, (_, i) => `${verbs[i % verbs.length]} (${i + 1})`);
 }
 
@@ -62,7 +69,15 @@ export async function createExploreStudy(options: { members?: E2eUserName[]; act
   await db.query(
     `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
      VALUES ($1, $2, $3, 'explore-0001', 'explore-scene', $4, $5, $6, false, false, $7, now())`,
-    [itemId, id, batchId, JSON.stringify(publicPart), JSON.stringify(key), JSON.stringify({ subset: "Medium", actions: actions.length, source: "e2e" }), randomUUID()],
+    [
+      itemId,
+      id,
+      batchId,
+      JSON.stringify(publicPart),
+      JSON.stringify(key),
+      JSON.stringify({ subset: "Medium", actions: actions.length, source: "e2e" }),
+      randomUUID(),
+    ],
   );
   return { id, slug, itemId, actions };
 }
@@ -76,7 +91,9 @@ export async function createExploreDashboardStudy(): Promise<ExploreFixtureStudy
   const db = e2eDb();
   const study = await createExploreStudy({ members: ["annotator", "annotator2"], actionCount: 40 });
   await db.query(`UPDATE "Item" SET tags = $2 WHERE id = $1`, [study.itemId, JSON.stringify({ subset: "Short", actions: 40, source: "e2e" })]);
-  const { rows: [batch] } = await db.query<{ batchId: string; public: unknown; key: unknown }>(`SELECT "batchId", public, key FROM "Item" WHERE id = $1`, [study.itemId]);
+  const {
+    rows: [batch],
+  } = await db.query<{ batchId: string; public: unknown; key: unknown }>(`SELECT "batchId", public, key FROM "Item" WHERE id = $1`, [study.itemId]);
   const mediumId = `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
   const mediumKey = {
     objects: [
@@ -87,23 +104,79 @@ export async function createExploreDashboardStudy(): Promise<ExploreFixtureStudy
   await db.query(
     `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
      VALUES ($1, $2, $3, 'explore-0002', 'explore-scene', $4, $5, $6, false, false, $7, now())`,
-    [mediumId, study.id, batch.batchId, JSON.stringify(batch.public), JSON.stringify(mediumKey), JSON.stringify({ subset: "Medium", actions: 140, source: "e2e" }), randomUUID()],
+    [
+      mediumId,
+      study.id,
+      batch.batchId,
+      JSON.stringify(batch.public),
+      JSON.stringify(mediumKey),
+      JSON.stringify({ subset: "Medium", actions: 140, source: "e2e" }),
+      randomUUID(),
+    ],
   );
   // an abnormal outcome: the key states that the faucet was left running
   const abnormalId = `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  const abnormalKey = { objects: [{ category: "faucet", description: "chrome faucet, running", relation: ["faucet above sink"] }, { category: "sink", description: "filling with water", relation: [] }], keyStates: ["the faucet is left running"] };
+  const abnormalKey = {
+    objects: [
+      { category: "faucet", description: "chrome faucet, running", relation: ["faucet above sink"] },
+      { category: "sink", description: "filling with water", relation: [] },
+    ],
+    keyStates: ["the faucet is left running"],
+  };
   await db.query(
     `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
      VALUES ($1, $2, $3, 'explore-0003', 'explore-scene', $4, $5, $6, false, false, $7, now())`,
-    [abnormalId, study.id, batch.batchId, JSON.stringify(batch.public), JSON.stringify(abnormalKey), JSON.stringify({ subset: "Short", actions: 40, source: "e2e" }), randomUUID()],
+    [
+      abnormalId,
+      study.id,
+      batch.batchId,
+      JSON.stringify(batch.public),
+      JSON.stringify(abnormalKey),
+      JSON.stringify({ subset: "Short", actions: 40, source: "e2e" }),
+      randomUUID(),
+    ],
   );
-  const keys: Record<string, { objects: SceneObject[]; keyStates?: string[] }> = { [study.itemId]: batch.key as { objects: SceneObject[] }, [mediumId]: mediumKey, [abnormalId]: abnormalKey };
+  const keys: Record<string, { objects: SceneObject[]; keyStates?: string[] }> = {
+    [study.itemId]: batch.key as { objects: SceneObject[] },
+    [mediumId]: mediumKey,
+    [abnormalId]: abnormalKey,
+  };
   const answers: Array<{ user: E2eUserName; itemId: string; answer: { objects: SceneObject[]; text: string } }> = [
-    { user: "annotator", itemId: study.itemId, answer: { objects: [{ category: "bowl", description: "white ceramic", relation: ["bowl on kitchen counter"] }, { category: "kitchen counter", description: "", relation: [] }], text: "The bowl is white ceramic, on the kitchen counter. There is a kitchen counter." } },
+    {
+      user: "annotator",
+      itemId: study.itemId,
+      answer: {
+        objects: [
+          { category: "bowl", description: "white ceramic", relation: ["bowl on kitchen counter"] },
+          { category: "kitchen counter", description: "", relation: [] },
+        ],
+        text: "The bowl is white ceramic, on the kitchen counter. There is a kitchen counter.",
+      },
+    },
     { user: "annotator2", itemId: study.itemId, answer: { objects: [], text: "A white bowl sits on the grey kitchen counter next to the metal sink." } },
-    { user: "annotator", itemId: mediumId, answer: { objects: [{ category: "cabbage", description: "green", relation: ["cabbage in colander"] }, { category: "colander", description: "", relation: [] }], text: "The cabbage is green, in the colander. There is a colander." } },
+    {
+      user: "annotator",
+      itemId: mediumId,
+      answer: {
+        objects: [
+          { category: "cabbage", description: "green", relation: ["cabbage in colander"] },
+          { category: "colander", description: "", relation: [] },
+        ],
+        text: "The cabbage is green, in the colander. There is a colander.",
+      },
+    },
     { user: "annotator2", itemId: mediumId, answer: { objects: [], text: "Green cabbage is in a metal colander in the sink." } },
-    { user: "annotator", itemId: abnormalId, answer: { objects: [{ category: "faucet", description: "running", relation: ["faucet above sink"] }, { category: "sink", description: "full of water", relation: [] }], text: "The faucet is running, above the sink. The sink is full of water." } },
+    {
+      user: "annotator",
+      itemId: abnormalId,
+      answer: {
+        objects: [
+          { category: "faucet", description: "running", relation: ["faucet above sink"] },
+          { category: "sink", description: "full of water", relation: [] },
+        ],
+        text: "The faucet is running, above the sink. The sink is full of water.",
+      },
+    },
     { user: "annotator2", itemId: abnormalId, answer: { objects: [], text: "The faucet was left running and the sink is filling up." } },
   ];
   let position = 0;
@@ -123,7 +196,10 @@ export async function createExploreDashboardStudy(): Promise<ExploreFixtureStudy
   }
   const runId = `mr_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
   await db.query(`INSERT INTO "ModelRun" (id, "studyId", name) VALUES ($1, $2, 'Model X (e2e)')`, [runId, study.id]);
-  for (const [itemId, text] of [[study.itemId, "There is a bowl on the counter."], [mediumId, "Cabbage lies in a colander."]] as const) {
+  for (const [itemId, text] of [
+    [study.itemId, "There is a bowl on the counter."],
+    [mediumId, "Cabbage lies in a colander."],
+  ] as const) {
     const answer = { objects: [], text };
     const score = scoreStructured(answer, keys[itemId]);
     await db.query(`INSERT INTO "ModelPrediction" (id, "runId", "itemId", answer, score, correct) VALUES ($1, $2, $3, $4, $5, $6)`, [
@@ -137,4 +213,3 @@ export async function createExploreDashboardStudy(): Promise<ExploreFixtureStudy
   }
   return { ...study, runId };
 }
-

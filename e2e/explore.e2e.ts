@@ -174,7 +174,10 @@ test.describe("explore-scene free-text mode", () => {
     await expect.poll(async () => (await responsesOf(assignment.id)).length, { timeout: 15_000 }).toBe(1);
     const [response] = await responsesOf(assignment.id);
     expect(response.answer).toEqual({ objects: [], text });
-    const { rows } = await e2eDb().query<{ score: { scorer: string; source: string; S_obj: number } }>(`SELECT score FROM "Response" r WHERE r."assignmentId" = $1`, [assignment.id]);
+    const { rows } = await e2eDb().query<{ score: { scorer: string; source: string; S_obj: number } }>(
+      `SELECT score FROM "Response" r WHERE r."assignmentId" = $1`,
+      [assignment.id],
+    );
     expect(rows[0].score).toMatchObject({ scorer: "structured", source: "text" });
     // bowl and kitchen counter match exactly; "metal sink" against the key's "sink" counts 0.9 (a modifier on one side)
     expect(rows[0].score.S_obj).toBeCloseTo((100 * (1 + 1 + 0.9)) / 3);
@@ -193,7 +196,13 @@ test.describe("EXPLORE dashboard", () => {
   const requests = chatStandIn((request) => (request.messages.at(-1)!.content.includes("describe the attributes") ? "3" : "2"));
   const stand = {
     get requests() {
-      return requests.map((r) => ({ model: r.model, temperature: r.temperature, system: r.messages[0].role === "system" ? r.messages[0].content : "", content: r.messages.at(-1)!.content, thinking: r.chat_template_kwargs }));
+      return requests.map((r) => ({
+        model: r.model,
+        temperature: r.temperature,
+        system: r.messages[0].role === "system" ? r.messages[0].content : "",
+        content: r.messages.at(-1)!.content,
+        thinking: r.chat_template_kwargs,
+      }));
     },
   };
 
@@ -206,7 +215,8 @@ test.describe("EXPLORE dashboard", () => {
     await expect(section).toBeVisible({ timeout: 30_000 });
     const structured = section.getByTestId("explore-table-structured");
     await expect(structured).toHaveAttribute("data-scorer", "structured scorer");
-    for (const text of ["Humans (pooled)", "Ann Annotator", "Bo Annotator", "Model X (e2e)", "Short", "Medium", "Long", "Full", "S_uni"]) await expect(structured).toContainText(text);
+    for (const text of ["Humans (pooled)", "Ann Annotator", "Bo Annotator", "Model X (e2e)", "Short", "Medium", "Long", "Full", "S_uni"])
+      await expect(structured).toContainText(text);
     await expect(structured.getByTestId("explore-paper-row")).toContainText("59.08");
     await expect(section.getByTestId("explore-alpha-structured")).toContainText("over 3 units");
     await expect(section.getByTestId("explore-abnormal-structured")).toContainText("S_abn");
@@ -233,10 +243,16 @@ test.describe("EXPLORE dashboard", () => {
       expect(request.model).toBe("e2e-stand-in");
       expect(request.system).toMatch(/^You are a Natural Language Processing \(NLP\) expert\./);
       expect(request.thinking).toEqual({ enable_thinking: false });
-      expect(request.content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced/s);
+      expect(request.content).toMatch(
+        /^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced/s,
+      );
     }
     // what the researcher sees at 1280 x 720: the panel and the structured table, then the LLM table
-    for (const [target, name] of [[panel, "explore-dashboard-top.png"], [llm, "explore-dashboard-llm.png"], [section.getByTestId("explore-abnormal-llm"), "explore-dashboard-abnormal.png"]] as const) {
+    for (const [target, name] of [
+      [panel, "explore-dashboard-top.png"],
+      [llm, "explore-dashboard-llm.png"],
+      [section.getByTestId("explore-abnormal-llm"), "explore-dashboard-abnormal.png"],
+    ] as const) {
       await target.evaluate((el) => el.scrollIntoView({ block: "start" }));
       await page.evaluate(() => window.scrollBy(0, -130));
       await page.screenshot({ path: testInfo.outputPath(name) });

@@ -45,7 +45,13 @@ test("a minute offline, the tab closed and reopened mid-item: the queued events 
   await annotate.clearStep(2);
   await annotate.placeByKeyboard(order[2], 2);
   await expect(annotate.syncStatus).toHaveAttribute("data-offline", "true", { timeout: 15_000 });
-  const outboxOf = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("yardstick:outbox")).map((k) => localStorage.getItem(k) ?? "").join(""));
+  const outboxOf = () =>
+    page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith("yardstick:outbox"))
+        .map((k) => localStorage.getItem(k) ?? "")
+        .join(""),
+    );
   const queued = JSON.parse((await outboxOf()) || "{}") as { events?: Array<{ assignmentId: string; seq: number; type: string }> };
   const pending = (queued.events ?? []).filter((event) => event.assignmentId === assignmentId);
   expect(pending.filter((event) => event.type === "slot_filled")).toHaveLength(3);
@@ -75,7 +81,10 @@ test("a minute offline, the tab closed and reopened mid-item: the queued events 
   await expect.poll(async () => (await assignmentsOf(study.id, "annotator"))[0]?.status).toBe("SUBMITTED");
 
   const events = await storedEvents(assignmentId);
-  expect(events.map((event) => event.seq), "no gap, no duplicate").toEqual(events.map((_, i) => i));
+  expect(
+    events.map((event) => event.seq),
+    "no gap, no duplicate",
+  ).toEqual(events.map((_, i) => i));
   // every offline event arrived, once, in the order it happened
   const offlineEvents = events.filter((event) => pending.some((p) => p.seq === event.seq));
   expect(offlineEvents.map((event) => [event.seq, event.type])).toEqual(pending.map((p) => [p.seq, p.type]));
@@ -84,6 +93,12 @@ test("a minute offline, the tab closed and reopened mid-item: the queued events 
   expect(events.filter((event) => event.type === "item_shown").map((event) => event.payload.resumed)).toEqual([false, true]);
   const [response] = await responsesOf(assignmentId);
   expect(response.correct).toBe(true);
-  expect(await reopened.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("yardstick:outbox")).map((k) => JSON.parse(localStorage.getItem(k) ?? "{}").events?.length ?? 0))).toEqual([0]);
+  expect(
+    await reopened.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith("yardstick:outbox"))
+        .map((k) => JSON.parse(localStorage.getItem(k) ?? "{}").events?.length ?? 0),
+    ),
+  ).toEqual([0]);
   await context.close();
 });

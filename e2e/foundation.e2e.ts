@@ -25,7 +25,14 @@ test.describe("admin imports a batch", () => {
 
   test("creates a study, uploads a zip, sees its items; a broken batch is refused and changes nothing", async ({ page }, testInfo) => {
     const slug = `import-e2e-${Date.now().toString(36)}`;
-    const batch = await generateEnactDemoBatch({ outDir: path.join(workDir, "batch"), seed: 3, perKindPerSteps: 1, minSteps: 3, maxSteps: 4, practicePerKind: 0 });
+    const batch = await generateEnactDemoBatch({
+      outDir: path.join(workDir, "batch"),
+      seed: 3,
+      perKindPerSteps: 1,
+      minSteps: 3,
+      maxSteps: 4,
+      practicePerKind: 0,
+    });
 
     await page.goto("/research/studies/new");
     await page.getByLabel("Title").fill("Import end-to-end");
@@ -42,7 +49,9 @@ test.describe("admin imports a batch", () => {
     items[brokenLine] = JSON.stringify(broken);
     const brokenZip = new JSZip();
     brokenZip.file("items.jsonl", items.join("\n"));
-    const imageFiles = batch.items.flatMap((item) => ("initialImage" in item.public ? [item.public.initialImage, ...item.public.candidates] : item.public.observations));
+    const imageFiles = batch.items.flatMap((item) =>
+      "initialImage" in item.public ? [item.public.initialImage, ...item.public.candidates] : item.public.observations,
+    );
     for (const file of new Set(imageFiles)) brokenZip.file(file, await readFile(path.join(batch.outDir, file)));
 
     // opened from the menu, the page preselects no study (importing into the wrong one is easy to miss)
@@ -51,14 +60,18 @@ test.describe("admin imports a batch", () => {
     await expect(page.getByTestId("study-select")).toHaveValue("");
     // two versions of a study are told apart in the picker
     await expect(page.getByTestId("study-select").locator(`option[value="${slug}"]`)).toContainText("version 1");
-    await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
+    await page
+      .getByTestId("zip-input")
+      .setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
     await expect(page.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
 
     // opened from the study (its "Import a batch" link): that study is chosen
     await page.goto(`/admin/import?study=${slug}`);
     await expect(page.locator('form[data-ready="true"]')).toBeVisible();
     await expect(page.getByTestId("study-select")).toHaveValue(slug);
-    await page.getByTestId("zip-input").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
+    await page
+      .getByTestId("zip-input")
+      .setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: await brokenZip.generateAsync({ type: "nodebuffer" }) });
     await expect(page.getByTestId("chosen-batch")).toContainText("broken.zip");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const alert = page.getByTestId("import-errors");
@@ -85,7 +98,9 @@ test.describe("admin imports a batch", () => {
         .join("\n"),
     );
     for (const file of new Set(imageFiles)) manyZip.file(file, await readFile(path.join(batch.outDir, file)));
-    await page.getByTestId("zip-input").setInputFiles({ name: "many-errors.zip", mimeType: "application/zip", buffer: await manyZip.generateAsync({ type: "nodebuffer" }) });
+    await page
+      .getByTestId("zip-input")
+      .setInputFiles({ name: "many-errors.zip", mimeType: "application/zip", buffer: await manyZip.generateAsync({ type: "nodebuffer" }) });
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await expect(page.getByTestId("import-error-headline")).toContainText('Batch "many-errors.zip" was not imported');
     await expect(page.getByTestId("import-error-list").locator("li")).toHaveCount(50);
@@ -95,9 +110,13 @@ test.describe("admin imports a batch", () => {
       { width: 390, height: 844 },
     ]) {
       await page.setViewportSize(viewport);
-      const overflow = await page.getByTestId("import-errors").evaluate((box) =>
-        [box, ...box.querySelectorAll("li, p")].filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.textContent?.slice(0, 60)),
-      );
+      const overflow = await page
+        .getByTestId("import-errors")
+        .evaluate((box) =>
+          [box, ...box.querySelectorAll("li, p")]
+            .filter((element) => element.scrollWidth > element.clientWidth + 1)
+            .map((element) => element.textContent?.slice(0, 60)),
+        );
       expect(overflow, `text overflowing its box at ${viewport.width}x${viewport.height}`).toEqual([]);
       await page.screenshot({ path: testInfo.outputPath(`import-errors-${viewport.width}x${viewport.height}.png`), fullPage: true });
     }
@@ -113,7 +132,9 @@ test.describe("admin imports a batch", () => {
     await expect(page.getByTestId("import-error-list")).not.toContainText("not-a-zip.zip");
 
     // the good batch
-    await page.getByTestId("zip-input").setInputFiles({ name: "kitchen.zip", mimeType: "application/zip", buffer: await zipFolder(batch.outDir, ["items.jsonl", ...new Set(imageFiles)]) });
+    await page
+      .getByTestId("zip-input")
+      .setInputFiles({ name: "kitchen.zip", mimeType: "application/zip", buffer: await zipFolder(batch.outDir, ["items.jsonl", ...new Set(imageFiles)]) });
     await expect(page.getByTestId("chosen-batch")).toContainText("kitchen.zip");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await expect(page.getByTestId("import-result")).toContainText(`(${batch.items.length} new, 0 already present)`);

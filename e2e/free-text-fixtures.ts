@@ -24,15 +24,30 @@ async function study(kind: string, members: E2eUserName[], title: string): Promi
     [id, slug, title, randomUUID()],
   );
   const batchId = `ba_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'free-text (e2e)', $3, 1)`, [batchId, id, randomUUID()]);
-  for (const name of members) await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'free-text (e2e)', $3, 1)`, [
+    batchId,
+    id,
+    randomUUID(),
+  ]);
+  for (const name of members)
+    await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
   return { id, slug, batchId };
 }
 
 async function item(studyId: string, batchId: string, externalId: string, kind: string, publicPart: unknown, key: unknown, tags: unknown = {}) {
   await e2eDb().query(
     `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, false, false, $9, now())`,
-    [`it_${randomUUID().replace(/-/g, "").slice(0, 20)}`, studyId, batchId, externalId, kind, JSON.stringify(publicPart), JSON.stringify(key), JSON.stringify(tags), randomUUID()],
+    [
+      `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`,
+      studyId,
+      batchId,
+      externalId,
+      kind,
+      JSON.stringify(publicPart),
+      JSON.stringify(key),
+      JSON.stringify(tags),
+      randomUUID(),
+    ],
   );
 }
 
@@ -49,7 +64,15 @@ export async function createFreeTextStudy(members: E2eUserName[] = ["annotator"]
   const hash = createHash("sha256").update(png).digest("hex");
   await e2eDb().query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'image/png', $2, $3) ON CONFLICT (hash) DO NOTHING`, [hash, png.length, png]);
   await e2eDb().query(`INSERT INTO "StudyAsset" ("studyId", "assetHash") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, hash]);
-  await item(id, batchId, "ft-0001", "free-text", { question: FREE_TEXT_QUESTION, media: { images: [`/api/assets/${hash}`] }, maxChars: 200 }, { answer: FREE_TEXT_REFERENCE, extraAnswers: ["SecretExtra crimson"] }, { category: "attribute recognition" });
+  await item(
+    id,
+    batchId,
+    "ft-0001",
+    "free-text",
+    { question: FREE_TEXT_QUESTION, media: { images: [`/api/assets/${hash}`] }, maxChars: 200 },
+    { answer: FREE_TEXT_REFERENCE, extraAnswers: ["SecretExtra crimson"] },
+    { category: "attribute recognition" },
+  );
   return { id, slug };
 }
 
@@ -57,7 +80,14 @@ export const GRADE_ANSWER = "It is a dark red sofa";
 
 export async function createGradingStudy(members: E2eUserName[] = ["annotator"]): Promise<FreeTextFixtureStudy> {
   const { id, slug, batchId } = await study("free-text-grade", members, "Grading (e2e)");
-  await item(id, batchId, "grade-0001", "free-text-grade", { question: FREE_TEXT_QUESTION, references: ["Red", "Crimson"], answer: GRADE_ANSWER }, { source: { study: "st_source", response: "resp_source" } });
+  await item(
+    id,
+    batchId,
+    "grade-0001",
+    "free-text-grade",
+    { question: FREE_TEXT_QUESTION, references: ["Red", "Crimson"], answer: GRADE_ANSWER },
+    { source: { study: "st_source", response: "resp_source" } },
+  );
   return { id, slug };
 }
 
@@ -77,7 +107,9 @@ export async function createFreeTextDashboardStudy(): Promise<FreeTextFixtureStu
   const answers: Array<{ item: string; text: string; references: string[] }> = [];
   let position = 0;
   for (const q of questions) {
-    const { rows: [itemRow] } = await e2eDb().query<{ id: string }>(`SELECT id FROM "Item" WHERE "studyId" = $1 AND "externalId" = $2`, [id, q.ext]);
+    const {
+      rows: [itemRow],
+    } = await e2eDb().query<{ id: string }>(`SELECT id FROM "Item" WHERE "studyId" = $1 AND "externalId" = $2`, [id, q.ext]);
     for (const [i, user] of (["annotator", "annotator2"] as const).entries()) {
       const assignmentId = `as_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
       await e2eDb().query(
@@ -86,7 +118,13 @@ export async function createFreeTextDashboardStudy(): Promise<FreeTextFixtureStu
       );
       await e2eDb().query(
         `INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct, "createdAt") VALUES ($1, $2, $3, $4, 4, 0.75, 5000, 4000, $5, false, now())`,
-        [`re_${randomUUID().replace(/-/g, "").slice(0, 20)}`, assignmentId, randomUUID(), JSON.stringify({ text: typed[q.ext][i] }), JSON.stringify({ grade: null, score: null })],
+        [
+          `re_${randomUUID().replace(/-/g, "").slice(0, 20)}`,
+          assignmentId,
+          randomUUID(),
+          JSON.stringify({ text: typed[q.ext][i] }),
+          JSON.stringify({ grade: null, score: null }),
+        ],
       );
       answers.push({ item: q.ext, text: typed[q.ext][i], references: [q.answer] });
     }

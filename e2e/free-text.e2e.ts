@@ -1,7 +1,14 @@
 import { test, expect, type Page } from "@playwright/test";
 import { deleteStudy, storedEvents } from "./annotate-fixtures";
 import { closeE2eDb, e2eDb } from "./db";
-import { createFreeTextDashboardStudy, createFreeTextStudy, createGradingStudy, FREE_TEXT_QUESTION, GRADE_ANSWER, type FreeTextFixtureStudy } from "./free-text-fixtures";
+import {
+  createFreeTextDashboardStudy,
+  createFreeTextStudy,
+  createGradingStudy,
+  FREE_TEXT_QUESTION,
+  GRADE_ANSWER,
+  type FreeTextFixtureStudy,
+} from "./free-text-fixtures";
 import { GridwmPage } from "./pages/gridwm-page";
 import { storageStatePath } from "./users";
 import { chatStandIn } from "./chat-stand-in";
@@ -29,7 +36,10 @@ async function latestAssignment(studyId: string) {
   return rows[0].id;
 }
 async function responseOf(assignmentId: string) {
-  const { rows } = await e2eDb().query<{ answer: unknown; score: unknown; confidenceRaw: number }>(`SELECT answer, score, "confidenceRaw" FROM "Response" WHERE "assignmentId" = $1`, [assignmentId]);
+  const { rows } = await e2eDb().query<{ answer: unknown; score: unknown; confidenceRaw: number }>(
+    `SELECT answer, score, "confidenceRaw" FROM "Response" WHERE "assignmentId" = $1`,
+    [assignmentId],
+  );
   return rows[0];
 }
 
@@ -72,7 +82,12 @@ test.describe("free-text", () => {
   test("answers by touch on a phone", async ({ browser }) => {
     const study = await createFreeTextStudy();
     studies.push(study);
-    const context = await browser.newContext({ storageState: storageStatePath("annotator"), hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      storageState: storageStatePath("annotator"),
+      hasTouch: true,
+      isMobile: true,
+      viewport: { width: 390, height: 844 },
+    });
     const page = await context.newPage();
     try {
       const ui = new GridwmPage(page);
@@ -128,7 +143,12 @@ test.describe("free-text-grade", () => {
   test("grades by touch on a phone", async ({ browser }) => {
     const study = await createGradingStudy();
     studies.push(study);
-    const context = await browser.newContext({ storageState: storageStatePath("annotator"), hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      storageState: storageStatePath("annotator"),
+      hasTouch: true,
+      isMobile: true,
+      viewport: { width: 390, height: 844 },
+    });
     const page = await context.newPage();
     try {
       const ui = new GridwmPage(page);

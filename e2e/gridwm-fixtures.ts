@@ -66,7 +66,12 @@ export interface GridwmPick {
   exam?: { env: string; gold: Record<string, unknown> };
 }
 
-export async function createGridwmStudy(options: { picks: GridwmPick[]; members?: E2eUserName[]; confidenceScale?: "LIKERT_5" | "PERCENT"; title?: string }): Promise<GridwmFixtureStudy> {
+export async function createGridwmStudy(options: {
+  picks: GridwmPick[];
+  members?: E2eUserName[];
+  confidenceScale?: "LIKERT_5" | "PERCENT";
+  title?: string;
+}): Promise<GridwmFixtureStudy> {
   const db = e2eDb();
   const built = buildGridwmDemoBatch(5, { groupsPerEnv: 1, poolPerEnv: 3, taskAPerEnv: 2, taskBPerEnv: 2 });
   const plans = new Map(built.images.map((plan) => [plan.path, plan]));
@@ -76,10 +81,21 @@ export async function createGridwmStudy(options: { picks: GridwmPick[]; members?
   await db.query(
     `INSERT INTO "Study" (id, slug, title, instructions, overlap, "confidenceScale", status, "completionCode", "idleCapSeconds", "updatedAt")
      VALUES ($1, $2, $3, $4, 1, $5, 'OPEN', 'GRIDWM-E2E', 60, now())`,
-    [id, slug, title, "## How to work\n\nMiniGrid items: pick the next observation, describe a scene, judge a storyboard.", options.confidenceScale ?? "LIKERT_5"],
+    [
+      id,
+      slug,
+      title,
+      "## How to work\n\nMiniGrid items: pick the next observation, describe a scene, judge a storyboard.",
+      options.confidenceScale ?? "LIKERT_5",
+    ],
   );
   const batchId = `ba_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'gridwm demo (e2e)', $3, $4)`, [batchId, id, randomUUID(), options.picks.length]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'gridwm demo (e2e)', $3, $4)`, [
+    batchId,
+    id,
+    randomUUID(),
+    options.picks.length,
+  ]);
   for (const name of options.members ?? []) {
     await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
   }
@@ -89,7 +105,10 @@ export async function createGridwmStudy(options: { picks: GridwmPick[]; members?
   for (const pick of options.picks) {
     if (pick.exam) {
       const examId = `B.${pick.exam.env}.${pick.exam.env}_e2e${n}.t0`;
-      const line = convertGridwmExamLine({ exam_id: examId, task: "B", image: "img/ego", answer_json: pick.exam.gold }, { file: "task_b_exam.jsonl", line: n + 1 });
+      const line = convertGridwmExamLine(
+        { exam_id: examId, task: "B", image: "img/ego", answer_json: pick.exam.gold },
+        { file: "task_b_exam.jsonl", line: n + 1 },
+      );
       const image = await storeAsset(db, id, await svgToPng(viewFrameSvg(egocentricView(makeWorld("doorkey", n + 1)))));
       const publicPart = { ...line.public, image };
       n += 1;
@@ -106,11 +125,18 @@ export async function createGridwmStudy(options: { picks: GridwmPick[]; members?
       (item) =>
         item.kind === pick.kind &&
         !used.has(item.id) &&
-        (pick.kind !== "gridwm-judge" || (item.tags.visual === "clean" && item.tags.temporal === "orig" && item.tags.framing === (pick.framing ?? "neutral") && item.tags.variant === "full")) &&
+        (pick.kind !== "gridwm-judge" ||
+          (item.tags.visual === "clean" &&
+            item.tags.temporal === "orig" &&
+            item.tags.framing === (pick.framing ?? "neutral") &&
+            item.tags.variant === "full")) &&
         (pick.kind === "gridwm-judge" || item.practice === (pick.demoPractice ?? false)) &&
         (pick.grid === undefined || item.tags.grid === pick.grid) &&
         // scenes with objects, so that the specs add objects too
-        (pick.kind !== "gridwm-scene-json" || pick.grid !== undefined || pick.demoPractice || ((item.key as { answer_json: { objects: unknown[] } }).answer_json.objects.length > 0)),
+        (pick.kind !== "gridwm-scene-json" ||
+          pick.grid !== undefined ||
+          pick.demoPractice ||
+          (item.key as { answer_json: { objects: unknown[] } }).answer_json.objects.length > 0),
     );
     if (!found) throw new Error(`the GridWM demo batch has no further ${pick.kind} item for ${JSON.stringify(pick)}`);
     used.add(found.id);
@@ -125,7 +151,19 @@ export async function createGridwmStudy(options: { picks: GridwmPick[]; members?
     await db.query(
       `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash", "createdAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, now() + ($11 || ' milliseconds')::interval)`,
-      [itemId, id, batchId, found.id, found.kind, JSON.stringify(publicPart), JSON.stringify(found.key), JSON.stringify(found.tags), practice, randomUUID(), String(n)],
+      [
+        itemId,
+        id,
+        batchId,
+        found.id,
+        found.kind,
+        JSON.stringify(publicPart),
+        JSON.stringify(found.key),
+        JSON.stringify(found.tags),
+        practice,
+        randomUUID(),
+        String(n),
+      ],
     );
     items.push({ id: itemId, externalId: found.id, kind: found.kind, practice, key: found.key, public: publicPart });
   }

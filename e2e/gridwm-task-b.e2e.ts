@@ -115,7 +115,9 @@ test.describe("GridWM Task B frames", () => {
     }
   });
 
-  test("the authors' exam items: the agent's own view, a form of the environment's grid size (MultiRoom 25x25, RedBlueDoors 16x8), positions past 7 entered and scored exact", async ({ page }, testInfo) => {
+  test("the authors' exam items: the agent's own view, a form of the environment's grid size (MultiRoom 25x25, RedBlueDoors 16x8), positions past 7 entered and scored exact", async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(240_000);
     // golds as the release writes them: world cells past 7, MiniGrid's agent_dir (0 east, 3 north), every object of the grid
     const multiroom = {

@@ -182,7 +182,12 @@ test.describe("annotating GridWM-Judge items", () => {
   test("Task A (practice and main), B and C by mouse; the researcher's dashboard shows the GridWM section", async ({ page, browser }, testInfo) => {
     test.setTimeout(180_000);
     const study = await createGridwmStudy({
-      picks: [{ kind: "gridwm-next-obs", practice: true }, { kind: "gridwm-next-obs" }, { kind: "gridwm-scene-json" }, { kind: "gridwm-judge", framing: "positive" }],
+      picks: [
+        { kind: "gridwm-next-obs", practice: true },
+        { kind: "gridwm-next-obs" },
+        { kind: "gridwm-scene-json" },
+        { kind: "gridwm-judge", framing: "positive" },
+      ],
       members: ["annotator"],
     });
     studies.push(study);

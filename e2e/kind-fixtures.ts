@@ -70,7 +70,12 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
   },
   async "gridwm-next-obs"(tag, image) {
     return {
-      public: { observation: await image("obs"), action: "forward", candidates: await Promise.all(["a", "b", "c", "d"].map(image)), mission: "get to the green goal square" },
+      public: {
+        observation: await image("obs"),
+        action: "forward",
+        candidates: await Promise.all(["a", "b", "c", "d"].map(image)),
+        mission: "get to the green goal square",
+      },
       key: { answer: "C", modelPrompt: `${tag} Which image comes next? Answer C.` },
       secrets: [tag],
       forbidden: ['"answer":"C"'],
@@ -124,7 +129,11 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
   },
   async "explore-scene"(tag, image) {
     return {
-      public: { initialImage: await image("scene"), actions: ["pick up the bowl", "put the bowl in the sink", "turn on the faucet"], vocabulary: ["bowl", "sink", "faucet"] },
+      public: {
+        initialImage: await image("scene"),
+        actions: ["pick up the bowl", "put the bowl in the sink", "turn on the faucet"],
+        vocabulary: ["bowl", "sink", "faucet"],
+      },
       key: {
         objects: [
           { category: "bowl", description: `${tag} wet and upside down`, relation: ["bowl in sink"] },
@@ -165,7 +174,9 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
   },
   async "ego2world-play"(tag, image) {
     const line = episodeItem(coffeeEpisode);
-    const areas = Object.fromEntries(await Promise.all(Object.keys(line.public.areas).map(async (area) => [area, { image: await image(`area-${area}`) }] as const)));
+    const areas = Object.fromEntries(
+      await Promise.all(Object.keys(line.public.areas).map(async (area) => [area, { image: await image(`area-${area}`) }] as const)),
+    );
     const key = line.key as unknown as { tasks: Array<{ id: string; goal: string[]; reference: string[] }> };
     return {
       public: { ...line.public, title: `Coffee corner ${tag.slice(-4)}`, areas } as Record<string, unknown>,
@@ -183,7 +194,15 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
         question: "Rate the generated video",
         media: { text: "A ball rolls off the table.", frames: await Promise.all(["f0", "f1"].map(image)), fps: 2 },
         rubric: [
-          { id: "instruction", type: "likert", dimension: "instruction", label: "Instruction following", min: 0, max: 3, anchors: { "0": "ignores it", "3": "follows it fully" } },
+          {
+            id: "instruction",
+            type: "likert",
+            dimension: "instruction",
+            label: "Instruction following",
+            min: 0,
+            max: 3,
+            anchors: { "0": "ignores it", "3": "follows it fully" },
+          },
           { id: "gravity", type: "check", dimension: "physics", label: "Does the ball fall as gravity would make it?", pass: "yes" },
         ],
       },
@@ -245,7 +264,9 @@ export const kindFixtureBuilders: Record<string, KindFixtureBuilder> = {
 export function kindFixtureBuilder(kind: string): KindFixtureBuilder {
   const builder = kindFixtureBuilders[kind];
   if (!builder) {
-    throw new Error(`No answer-key leak fixture for the task kind "${kind}": add a builder to kindFixtureBuilders in e2e/kind-fixtures.ts (a valid item whose key holds distinctive strings)`);
+    throw new Error(
+      `No answer-key leak fixture for the task kind "${kind}": add a builder to kindFixtureBuilders in e2e/kind-fixtures.ts (a valid item whose key holds distinctive strings)`,
+    );
   }
   return builder;
 }
@@ -263,13 +284,17 @@ export async function createKindStudy(kind: string, tag: string, members: E2eUse
   const db = e2eDb();
   const id = `st_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
   const slug = `leak-${kind}-${randomUUID().slice(0, 6)}`;
-  await db.query(
-    `INSERT INTO "Study" (id, slug, title, overlap, status, "pseudonymSalt", "updatedAt") VALUES ($1, $2, $3, 1, 'OPEN', $4, now())`,
-    [id, slug, `Leak test: ${kind}`, randomUUID()],
-  );
+  await db.query(`INSERT INTO "Study" (id, slug, title, overlap, status, "pseudonymSalt", "updatedAt") VALUES ($1, $2, $3, 1, 'OPEN', $4, now())`, [
+    id,
+    slug,
+    `Leak test: ${kind}`,
+    randomUUID(),
+  ]);
   const image = async (name: string) => {
     const seed = createHash("sha256").update(`${tag}:${name}`).digest();
-    const bytes = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: seed[0], g: seed[1], b: seed[2] } } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: seed[0], g: seed[1], b: seed[2] } } })
+      .png()
+      .toBuffer();
     const hash = createHash("sha256").update(bytes).digest("hex");
     await db.query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'image/png', $2, $3) ON CONFLICT (hash) DO NOTHING`, [hash, bytes.length, bytes]);
     await db.query(`INSERT INTO "StudyAsset" ("studyId", "assetHash") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, hash]);
@@ -283,7 +308,7 @@ export async function createKindStudy(kind: string, tag: string, members: E2eUse
     `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, practice, gold, "contentHash") VALUES ($1, $2, $3, $4, $5, $6, $7, '{}', false, false, $8)`,
     [itemId, id, batchId, `leak-${kind}`, kind, JSON.stringify(fixture.public), JSON.stringify(fixture.key), randomUUID()],
   );
-  for (const name of members) await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
+  for (const name of members)
+    await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
   return { id, slug, itemId, fixture };
 }
-

@@ -76,7 +76,10 @@ test("a study of generic kinds reads no ENACT or EXPLORE-Bench term on the share
   ] as const) {
     const user = (await db.query(`SELECT id FROM "User" WHERE email = $1`, [e2eUsers[who].email])).rows[0].id as string;
     const assignment = randomUUID();
-    await db.query(`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, status, "startedAt", "submittedAt") VALUES ($1, $2, $3, $4, 0, 'SUBMITTED', now(), now())`, [assignment, study.id, item, user]);
+    await db.query(
+      `INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, status, "startedAt", "submittedAt") VALUES ($1, $2, $3, $4, 0, 'SUBMITTED', now(), now())`,
+      [assignment, study.id, item, user],
+    );
     const right = choice === study.keyed;
     await db.query(
       `INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct) VALUES ($1, $2, $3, $4, 3, 0.5, 9000, 8000, $5, $6)`,

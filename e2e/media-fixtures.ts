@@ -52,8 +52,14 @@ export async function createMediaStudy(
   );
   const batchId = cuid("ba");
   const items = await build(id);
-  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'media (e2e)', $3, $4)`, [batchId, id, randomUUID(), items.length]);
-  for (const name of options.members ?? []) await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
+  await db.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'media (e2e)', $3, $4)`, [
+    batchId,
+    id,
+    randomUUID(),
+    items.length,
+  ]);
+  for (const name of options.members ?? [])
+    await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [id, e2eUsers[name].email]);
   const itemIds: string[] = [];
   for (const item of items) {
     const itemId = cuid("it");
@@ -90,7 +96,14 @@ export function mediaStudiesDeletedAfterEach(): MediaFixtureStudy[] {
  * As a researcher, the study's dashboard section `testId` shows each of `texts`; it is
  * photographed at 1280 and at 390 px wide (`<name>-dashboard-<width>.png` in the test's output).
  */
-export async function checkDashboardSection(browser: Browser, testInfo: TestInfo, slug: string, testId: string, texts: readonly string[], name: string): Promise<void> {
+export async function checkDashboardSection(
+  browser: Browser,
+  testInfo: TestInfo,
+  slug: string,
+  testId: string,
+  texts: readonly string[],
+  name: string,
+): Promise<void> {
   const researcher = await browser.newContext({ storageState: storageStatePath("researcher") });
   const staff = await researcher.newPage();
   await staff.goto(`/research/studies/${slug}/dashboard`);

@@ -25,9 +25,20 @@ async function videoStudy(): Promise<MediaFixtureStudy> {
     async (studyId) => {
       const bytes = readFileSync(CLIP);
       const hash = createHash("sha256").update(bytes).digest("hex");
-      await e2eDb().query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'video/webm', $2, $3) ON CONFLICT (hash) DO NOTHING`, [hash, bytes.length, bytes]);
+      await e2eDb().query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'video/webm', $2, $3) ON CONFLICT (hash) DO NOTHING`, [
+        hash,
+        bytes.length,
+        bytes,
+      ]);
       await e2eDb().query(`INSERT INTO "StudyAsset" ("studyId", "assetHash") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [studyId, hash]);
-      return [{ externalId: "ball-1", public: { question: "What does the ball do?", media: { video: `/api/assets/${hash}` }, maxChars: 200 }, key: { answer: "SecretRef it bounces" }, tags: { category: "physics" } }];
+      return [
+        {
+          externalId: "ball-1",
+          public: { question: "What does the ball do?", media: { video: `/api/assets/${hash}` }, maxChars: 200 },
+          key: { answer: "SecretRef it bounces" },
+          tags: { category: "physics" },
+        },
+      ];
     },
     { members: ["annotator"] },
   );
@@ -38,7 +49,10 @@ async function videoStudy(): Promise<MediaFixtureStudy> {
 test.describe("a real video in a free-text item", () => {
   test.use({ storageState: storageStatePath("annotator") });
 
-  test("plays, pauses, seeks and ends by keyboard; the events are stored in order and the replay steps through them in that order", async ({ page, browser }, testInfo) => {
+  test("plays, pauses, seeks and ends by keyboard; the events are stored in order and the replay steps through them in that order", async ({
+    page,
+    browser,
+  }, testInfo) => {
     test.setTimeout(300_000);
     const study = await videoStudy();
     const task = await openMediaItem(page, study.slug, "free-text");

@@ -82,7 +82,14 @@ async function checkLayout(page: Page, mode: Mode, controls: Locator[]) {
     // a laptop shows the whole item: the page does not scroll, Submit is on screen
     expect(submitBox!.y + submitBox!.height, "Submit on the first screen").toBeLessThanOrEqual(viewport.height);
   }
-  const fingerControls = [...controls, submit, ...(await page.getByRole("radiogroup", { name: /^Confidence/ }).getByRole("radio").all())];
+  const fingerControls = [
+    ...controls,
+    submit,
+    ...(await page
+      .getByRole("radiogroup", { name: /^Confidence/ })
+      .getByRole("radio")
+      .all()),
+  ];
   for (const control of fingerControls) {
     await control.scrollIntoViewIfNeeded();
     await expect(control).toBeVisible();
@@ -145,7 +152,10 @@ for (const mode of ["touch", "mouse"] as const) {
             // the selected picture, large
             await page.getByRole("button", { name: `⤢ Show ${String.fromCharCode(65 + order[1])} large` }).tap();
             await expect(page.getByRole("dialog")).toBeVisible();
-            await page.getByRole("dialog").getByRole("button", { name: /^Close/ }).tap();
+            await page
+              .getByRole("dialog")
+              .getByRole("button", { name: /^Close/ })
+              .tap();
             await expect(page.getByRole("dialog")).toHaveCount(0);
           }
           await candidate(order[1]).tap();
@@ -186,7 +196,8 @@ for (const mode of ["touch", "mouse"] as const) {
       // every candidate carries "Next State k": each is covered, and the page says why
       await expect(task.locator("[data-candidate] [data-testid=label-cover]")).toHaveCount(9);
       await expect(page.getByTestId("label-note")).toContainText("A–I name the candidates");
-      for (const tile of await task.locator("[data-candidate]").all()) expect((await tile.boundingBox())!.width, "a candidate picture").toBeGreaterThanOrEqual(60);
+      for (const tile of await task.locator("[data-candidate]").all())
+        expect((await tile.boundingBox())!.width, "a candidate picture").toBeGreaterThanOrEqual(60);
       for (const slot of await task.locator("[data-slot]").all()) {
         const box = (await slot.boundingBox())!;
         expect(Math.min(box.width, box.height), "a step's picture").toBeGreaterThanOrEqual(100);
@@ -280,7 +291,9 @@ for (const mode of ["touch", "mouse"] as const) {
       await expect(page.getByTestId("explore-text")).toContainText("bowl");
       await confidence(page, mode);
       await shot(page, testInfo, `explore-scene-${mode}`);
-      await submitAndCheck(page, created.id, created.slug, (answer) => expect((answer as { objects: Array<{ category: string }> }).objects[0].category).toBe("bowl"));
+      await submitAndCheck(page, created.id, created.slug, (answer) =>
+        expect((answer as { objects: Array<{ category: string }> }).objects[0].category).toBe("bowl"),
+      );
     });
 
     test("esi-explore: a step taken, an answer and its confidence given", async ({ page }, testInfo) => {
@@ -304,7 +317,11 @@ for (const mode of ["touch", "mouse"] as const) {
       await page.goto(`/s/${created.slug}/work`);
       const player = page.getByTestId("ego2world-player");
       await expect(page.getByTestId("task-counter")).toHaveText(/Task 1 of/, { timeout: 20_000 });
-      await checkLayout(page, mode, [...(await player.locator("nav [data-area]").all()), ...(await player.locator("[aria-label='Choose an action'] button").all()), player.getByRole("button", { name: "Done with this task" })]);
+      await checkLayout(page, mode, [
+        ...(await player.locator("nav [data-area]").all()),
+        ...(await player.locator("[aria-label='Choose an action'] button").all()),
+        player.getByRole("button", { name: "Done with this task" }),
+      ]);
       await press(player.locator('nav [data-area="cabinet"]'), mode);
       await expect(page.getByTestId("area-image")).toHaveAttribute("data-area", "cabinet");
       await shot(page, testInfo, `ego2world-play-${mode}`);

@@ -36,9 +36,16 @@ test.beforeAll(async ({ browser }) => {
   // participants who came from Prolific: their labels share a long start and differ only at the end
   for (const [i, a] of dashboard.annotators.slice(6).entries()) {
     const externalId = `5f8e2a1c9b7d4e3f6a0b${String(i + 1).padStart(4, "0")}`;
-    await db.query(`UPDATE "User" SET name = $2, "externalSource" = 'prolific', "externalId" = $3 WHERE id = $1`, [a.id, `Prolific participant ${externalId}`, externalId]);
+    await db.query(`UPDATE "User" SET name = $2, "externalSource" = 'prolific', "externalId" = $3 WHERE id = $1`, [
+      a.id,
+      `Prolific participant ${externalId}`,
+      externalId,
+    ]);
   }
-  const item = await db.query(`SELECT i.id, a.id AS assignment FROM "Item" i JOIN "Assignment" a ON a."itemId" = i.id WHERE i."studyId" = $1 AND i.kind = 'enact-inverse' AND (i.tags->>'steps')::int = 10 LIMIT 1`, [dashboard.studyId]);
+  const item = await db.query(
+    `SELECT i.id, a.id AS assignment FROM "Item" i JOIN "Assignment" a ON a."itemId" = i.id WHERE i."studyId" = $1 AND i.kind = 'enact-inverse' AND (i.tags->>'steps')::int = 10 LIMIT 1`,
+    [dashboard.studyId],
+  );
   itemId = item.rows[0].id;
   replayId = item.rows[0].assignment;
 
@@ -49,7 +56,11 @@ test.beforeAll(async ({ browser }) => {
     members: ["annotator"],
   });
   enactForward = await createEnactStudy({ title: "Forward ordering, ten steps (e2e)", items: [{ kind: "enact-forward", steps: 10 }], members: ["annotator"] });
-  consentStudy = await createEnactStudy({ title: "A study that asks for consent first (e2e)", items: [{ kind: "enact-forward", steps: 3 }], members: ["annotator"] });
+  consentStudy = await createEnactStudy({
+    title: "A study that asks for consent first (e2e)",
+    items: [{ kind: "enact-forward", steps: 3 }],
+    members: ["annotator"],
+  });
   await db.query(`UPDATE "Study" SET "consentMarkdown" = $2, "consentVersion" = 1 WHERE id = $1`, [
     consentStudy.id,
     "# Taking part\n\nYou will put pictures of household tasks **in order**. We record your answers and how you work.\n\n- It takes about 10 minutes.\n- You can withdraw at any time.",
@@ -62,15 +73,26 @@ test.beforeAll(async ({ browser }) => {
   // a review study over the ENACT batch, made as a researcher makes it
   const context = await browser.newContext({ storageState: storageStatePath("researcher") });
   const batch = await db.query(`SELECT id FROM "Batch" WHERE "studyId" = $1`, [enact.id]);
-  const reviewers = await db.query(`SELECT id FROM "User" WHERE email = ANY($1::text[])`, [[e2eUsers.reviewer1.email, e2eUsers.reviewer2.email, e2eUsers.reviewer3.email]]);
+  const reviewers = await db.query(`SELECT id FROM "User" WHERE email = ANY($1::text[])`, [
+    [e2eUsers.reviewer1.email, e2eUsers.reviewer2.email, e2eUsers.reviewer3.email],
+  ]);
   reviewSlug = `widths-${randomUUID().slice(0, 8)}`;
   const made = await context.request.post("/api/review/studies", {
-    data: { title: "Vetting the household steps before the pilot", slug: reviewSlug, batchIds: batch.rows.map((r) => r.id), reviewerIds: reviewers.rows.map((r) => r.id) },
+    data: {
+      title: "Vetting the household steps before the pilot",
+      slug: reviewSlug,
+      batchIds: batch.rows.map((r) => r.id),
+      reviewerIds: reviewers.rows.map((r) => r.id),
+    },
   });
   expect(made.status(), await made.text()).toBeLessThan(300);
-  reviewItemId = (await db.query(`SELECT ri.id FROM "ReviewItem" ri JOIN "ReviewStudy" rs ON rs.id = ri."reviewStudyId" WHERE rs.slug = $1 LIMIT 1`, [reviewSlug])).rows[0].id;
+  reviewItemId = (
+    await db.query(`SELECT ri.id FROM "ReviewItem" ri JOIN "ReviewStudy" rs ON rs.id = ri."reviewStudyId" WHERE rs.slug = $1 LIMIT 1`, [reviewSlug])
+  ).rows[0].id;
   // an agent and a token, so their pages list something
-  await context.request.post(`/api/studies/${dashboard.slug}/agents`, { data: { name: "GPT-5 agent with a long descriptive name", model: "gpt-5-2025-08-07-preview" } });
+  await context.request.post(`/api/studies/${dashboard.slug}/agents`, {
+    data: { name: "GPT-5 agent with a long descriptive name", model: "gpt-5-2025-08-07-preview" },
+  });
   await context.request.post("/api/tokens", { data: { name: "Notebook on the lab's shared analysis server", scopes: ["read"], expiresInDays: 30 } });
   await context.close();
 });
@@ -106,7 +128,8 @@ async function measure(page: Page, path: string, name: string, viewport: { width
     )
     .toBeLessThanOrEqual(0)
     .catch(() => undefined);
-  if (width > viewport.width) console.log(`${name} is ${width} px wide; what sticks out:\n${(await culprits(page)).join("\n") || (await culprits(page, true)).join("\n")}`);
+  if (width > viewport.width)
+    console.log(`${name} is ${width} px wide; what sticks out:\n${(await culprits(page)).join("\n") || (await culprits(page, true)).join("\n")}`);
   if (process.env.SHOTS) await page.screenshot({ path: test.info().outputPath(`${viewport.width}-${name}.png`), fullPage: true });
   return width;
 }
@@ -125,7 +148,16 @@ async function culprits(page: Page, showClipped = false): Promise<string[]> {
       const position = getComputedStyle(element).position;
       if (clipped && position !== "absolute" && position !== "fixed" && !showClipped) continue;
       const rect = element.getBoundingClientRect();
-      const path = [element, parent, parent.parentElement].map((e) => (e ? `${e.tagName.toLowerCase()}.${String(e.getAttribute("class") ?? "").split(" ").slice(0, 6).join(".")}` : "")).join(" < ");
+      const path = [element, parent, parent.parentElement]
+        .map((e) =>
+          e
+            ? `${e.tagName.toLowerCase()}.${String(e.getAttribute("class") ?? "")
+                .split(" ")
+                .slice(0, 6)
+                .join(".")}`
+            : "",
+        )
+        .join(" < ");
       found.push(`  ${Math.round(rect.width)} px from x=${Math.round(rect.x)}: ${path} "${(element.textContent ?? "").trim().slice(0, 40)}"`);
       if (found.length >= 12) break;
     }
@@ -139,7 +171,13 @@ async function culprits(page: Page, showClipped = false): Promise<string[]> {
       if (!box || right <= limit || box.getBoundingClientRect().right > limit) continue;
       let clipped = false;
       for (let up: Element | null = box; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
-      if (!clipped) found.push(`  text to x=${Math.round(right)} in ${box.tagName.toLowerCase()}.${String(box.getAttribute("class") ?? "").split(" ").slice(0, 6).join(".")}: "${(node.textContent ?? "").trim().slice(0, 60)}"`);
+      if (!clipped)
+        found.push(
+          `  text to x=${Math.round(right)} in ${box.tagName.toLowerCase()}.${String(box.getAttribute("class") ?? "")
+            .split(" ")
+            .slice(0, 6)
+            .join(".")}: "${(node.textContent ?? "").trim().slice(0, 60)}"`,
+        );
     }
     return found;
   }, showClipped);
@@ -221,13 +259,20 @@ for (const viewport of VIEWPORTS) {
       expect(hit, `${await candidate.getAttribute("aria-label")} can be tapped`).toBe(true);
     }
     const position = await library.evaluate((element) => getComputedStyle(element).position);
-    if (position === "sticky") expect((await library.boundingBox())!.height, "a candidate panel kept on screen leaves room for the steps").toBeLessThanOrEqual(viewport.height / 2);
+    if (position === "sticky")
+      expect((await library.boundingBox())!.height, "a candidate panel kept on screen leaves room for the steps").toBeLessThanOrEqual(viewport.height / 2);
 
     // an ended participation
     const annotatorId = (await e2eDb().query(`SELECT id FROM "User" WHERE email = $1`, [e2eUsers.annotator.email])).rows[0].id;
-    await e2eDb().query(`UPDATE "StudyMember" SET status = 'EXCLUDED', "statusReason" = 'failed 3 of 5 gold items', "statusAt" = now() WHERE "studyId" = $1 AND "userId" = $2`, [consentStudy!.id, annotatorId]);
+    await e2eDb().query(
+      `UPDATE "StudyMember" SET status = 'EXCLUDED', "statusReason" = 'failed 3 of 5 gold items', "statusAt" = now() WHERE "studyId" = $1 AND "userId" = $2`,
+      [consentStudy!.id, annotatorId],
+    );
     await checkAll(page, viewport, [["ended", `/s/${consentStudy!.slug}/ended`]]);
-    await e2eDb().query(`UPDATE "StudyMember" SET status = 'ACTIVE', "statusReason" = NULL WHERE "studyId" = $1 AND "userId" = $2`, [consentStudy!.id, annotatorId]);
+    await e2eDb().query(`UPDATE "StudyMember" SET status = 'ACTIVE', "statusReason" = NULL WHERE "studyId" = $1 AND "userId" = $2`, [
+      consentStudy!.id,
+      annotatorId,
+    ]);
     await page.context().close();
 
     const reviewer = await open(browser, "reviewer1", viewport);

@@ -1,6 +1,14 @@
 import { test, expect, type Page } from "@playwright/test";
 import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
-import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach, checkDashboardSection } from "./media-fixtures";
+import {
+  clipMedia,
+  createMediaStudy,
+  storeClip,
+  type MediaFixtureStudy,
+  openMediaItem,
+  mediaStudiesDeletedAfterEach,
+  checkDashboardSection,
+} from "./media-fixtures";
 import { storageStatePath } from "./users";
 
 /**
@@ -23,7 +31,14 @@ async function pairStudy(taskSettings?: Record<string, unknown>): Promise<MediaF
     async (studyId) => [
       {
         externalId: "pair-1",
-        public: { question: "Which video is better?", a: clipMedia(await storeClip(studyId, "ball", "none"), "ball"), b: clipMedia(await storeClip(studyId, "ball", "float"), "ball", 1), dimensions: DIMENSIONS, models: { a: "gen-a", b: "gen-b" }, metric: { name: "auto", a: 0.8, b: 0.7 } },
+        public: {
+          question: "Which video is better?",
+          a: clipMedia(await storeClip(studyId, "ball", "none"), "ball"),
+          b: clipMedia(await storeClip(studyId, "ball", "float"), "ball", 1),
+          dimensions: DIMENSIONS,
+          models: { a: "gen-a", b: "gen-b" },
+          metric: { name: "auto", a: 0.8, b: 0.7 },
+        },
         key: {},
       },
     ],
@@ -38,7 +53,10 @@ const openItem = (page: Page, slug: string) => openMediaItem(page, slug, "pairwi
 test.describe("pairwise", () => {
   test.use({ storageState: storageStatePath("annotator") });
 
-  test("plays the pair on one clock and prefers by keyboard; the answer is stored in the item's sides and the dashboard ranks the models", async ({ page, browser }, testInfo) => {
+  test("plays the pair on one clock and prefers by keyboard; the answer is stored in the item's sides and the dashboard ranks the models", async ({
+    page,
+    browser,
+  }, testInfo) => {
     test.setTimeout(300_000);
     const study = await pairStudy();
     const task = await openItem(page, study.slug);
@@ -83,13 +101,25 @@ test.describe("pairwise", () => {
     ]);
 
     // the researcher's dashboard shows the kind's section, at 1280 and 390 px
-    await checkDashboardSection(browser, testInfo, study.slug, "pairwise-section", ["Visual quality", "gen-a", "gen-b", "Win rate", "Watching", "pair-1"], "pairwise");
+    await checkDashboardSection(
+      browser,
+      testInfo,
+      study.slug,
+      "pairwise-section",
+      ["Visual quality", "gen-a", "gen-b", "Win rate", "Watching", "pair-1"],
+      "pairwise",
+    );
   });
 
   test("on a phone the players stack and taps answer; under the hide rule the question shows once the videos are hidden", async ({ browser }, testInfo) => {
     test.setTimeout(300_000);
     const study = await pairStudy({ playback: "hide" });
-    const context = await browser.newContext({ storageState: storageStatePath("annotator"), viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await browser.newContext({
+      storageState: storageStatePath("annotator"),
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
     const page = await context.newPage();
     const task = await openItem(page, study.slug);
     const clips = task.getByTestId("media-clip");

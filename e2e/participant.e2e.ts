@@ -37,7 +37,10 @@ test.afterAll(async () => {
 /** A study as a researcher sets it up for Prolific: public link, consent, tutorial, pass mark, time limit, completion code and redirect. */
 async function recruitingStudy(options: { mainItems?: number } = {}) {
   const study = await createEnactStudy({
-    items: [{ kind: "enact-forward", steps: 3, practice: true }, ...Array.from({ length: options.mainItems ?? 2 }, (_, i) => ({ kind: i % 2 === 0 ? ("enact-inverse" as const) : ("enact-forward" as const), steps: 3 }))],
+    items: [
+      { kind: "enact-forward", steps: 3, practice: true },
+      ...Array.from({ length: options.mainItems ?? 2 }, (_, i) => ({ kind: i % 2 === 0 ? ("enact-inverse" as const) : ("enact-forward" as const), steps: 3 })),
+    ],
     completionCode: CODE,
     title: "Ordering household steps (Prolific pilot)",
   });
@@ -51,8 +54,14 @@ async function recruitingStudy(options: { mainItems?: number } = {}) {
       entryToken,
       "# Taking part\n\nYou will put pictures of household tasks **in order**. We record your answers and how you work (clicks, times).\n\n- It takes about 10 minutes.\n- You can withdraw at any time.",
       JSON.stringify([
-        { title: "How an item works", body: "Each item shows a start and shuffled pictures. Put them into the numbered steps.\n\n1. Look at the start.\n2. Drag (or type the step number)." },
-        { title: "A worked example", body: "If the start shows a closed fridge and the pictures show *open*, *take milk*, *close*, the order is **open → take milk → close**." },
+        {
+          title: "How an item works",
+          body: "Each item shows a start and shuffled pictures. Put them into the numbered steps.\n\n1. Look at the start.\n2. Drag (or type the step number).",
+        },
+        {
+          title: "A worked example",
+          body: "If the start shows a closed fridge and the pictures show *open*, *take milk*, *close*, the order is **open → take milk → close**.",
+        },
       ]),
     ],
   );
@@ -98,7 +107,9 @@ async function joinThroughTutorial(page: Page, study: { slug: string; entryToken
 }
 
 test.describe("a recruited participant", () => {
-  test("joins from the Prolific link, consents, reads the tutorial, passes the practice, does the items and is sent back to Prolific with the code once everything is saved", async ({ browser }) => {
+  test("joins from the Prolific link, consents, reads the tutorial, passes the practice, does the items and is sent back to Prolific with the code once everything is saved", async ({
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const study = await recruitingStudy();
     const pid = hex24();
@@ -202,7 +213,10 @@ test.describe("a recruited participant", () => {
     await staff.getByRole("button", { name: "Create a new version" }).first().click();
     await expect(staff).toHaveURL(/-v2\/settings$/, { timeout: 30_000 });
     await expect(staff.getByTestId("frozen-note")).toHaveCount(0);
-    const copy = await e2eDb().query(`SELECT id, status, version, "previousVersionId", (SELECT count(*)::int FROM "Item" i WHERE i."studyId" = s.id) AS items FROM "Study" s WHERE "previousVersionId" = $1`, [study.id]);
+    const copy = await e2eDb().query(
+      `SELECT id, status, version, "previousVersionId", (SELECT count(*)::int FROM "Item" i WHERE i."studyId" = s.id) AS items FROM "Study" s WHERE "previousVersionId" = $1`,
+      [study.id],
+    );
     expect(copy.rows[0]).toMatchObject({ status: "DRAFT", version: 2, items: 3 });
     studies.push({ ...study, id: copy.rows[0].id });
     await staff.goto(`/research/studies/${study.slug}/audit`);
@@ -283,7 +297,9 @@ test.describe("a recruited participant", () => {
     await context.close();
   });
 
-  test("a link sign-in over the study's rate limit answers 429 with Retry-After and its reason, the page says so, and nothing is created", async ({ browser }) => {
+  test("a link sign-in over the study's rate limit answers 429 with Retry-After and its reason, the page says so, and nothing is created", async ({
+    browser,
+  }) => {
     const study = await recruitingStudy();
     // the study's window of new participants is full (LINK_THROTTLE.maxNewPerStudy, lib/studies/entry.ts)
     const throttleKey = `link-study:${study.id}`;
@@ -291,7 +307,9 @@ test.describe("a recruited participant", () => {
     const context = await browser.newContext();
     const query = `PROLIFIC_PID=${hex24()}&STUDY_ID=${hex24()}&SESSION_ID=${hex24()}`;
     const csrf = (await (await context.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
-    const refused = await context.request.post("/api/auth/callback/study-link", { form: { csrfToken: csrf.csrfToken, entryToken: study.entryToken, query, json: "true" } });
+    const refused = await context.request.post("/api/auth/callback/study-link", {
+      form: { csrfToken: csrf.csrfToken, entryToken: study.entryToken, query, json: "true" },
+    });
     expect(refused.status()).toBe(429);
     expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
     const body = (await refused.json()) as { url: string; reason: string };
@@ -322,7 +340,10 @@ test.describe("a recruited participant", () => {
     await annotate.waitForItem();
     await annotate.waitUntilSynced();
     const [joined] = await participantOf(study.id, pid);
-    const before = await e2eDb().query(`SELECT (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."userId" = $1) AS responses, (SELECT count(*)::int FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."userId" = $1) AS events`, [joined.id]);
+    const before = await e2eDb().query(
+      `SELECT (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."userId" = $1) AS responses, (SELECT count(*)::int FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."userId" = $1) AS events`,
+      [joined.id],
+    );
     expect(before.rows[0].responses).toBe(1);
     expect(before.rows[0].events).toBeGreaterThan(2);
 
@@ -336,7 +357,10 @@ test.describe("a recruited participant", () => {
     await expect(page).toHaveURL(/\/withdrawn$/, { timeout: 20_000 });
     await expect(page.getByTestId("withdrawn")).toBeVisible();
 
-    const after = await e2eDb().query(`SELECT (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."userId" = $1) AS responses, (SELECT count(*)::int FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."userId" = $1) AS events`, [joined.id]);
+    const after = await e2eDb().query(
+      `SELECT (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."userId" = $1) AS responses, (SELECT count(*)::int FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."userId" = $1) AS events`,
+      [joined.id],
+    );
     expect(after.rows[0]).toEqual({ responses: 0, events: 0 });
     const audit = await e2eDb().query(`SELECT "actorId", detail FROM "AuditLog" WHERE action = 'participant.withdraw' AND target = $1`, [`study:${study.id}`]);
     expect(audit.rows).toHaveLength(1);
@@ -368,7 +392,9 @@ test.describe("a recruited participant", () => {
 });
 
 test.describe("the researcher running the study", () => {
-  test("edits the settings (errors at the field), pauses and reopens, invites a named annotator, re-includes an excluded participant, exports pseudonymised ids, and reads it all in the audit log", async ({ browser }) => {
+  test("edits the settings (errors at the field), pauses and reopens, invites a named annotator, re-includes an excluded participant, exports pseudonymised ids, and reads it all in the audit log", async ({
+    browser,
+  }) => {
     test.setTimeout(240_000);
     const study = await recruitingStudy();
     const db = e2eDb();
@@ -389,7 +415,11 @@ test.describe("the researcher running the study", () => {
     await staff.getByLabel("... among the first").fill("5");
     await staff.getByRole("button", { name: "Save settings" }).click();
     await expect(staff.getByText("Saved.", { exact: true })).toBeVisible();
-    expect((await db.query(`SELECT "goldRate", "goldFailLimit", "goldFailWindow" FROM "Study" WHERE id = $1`, [study.id])).rows[0]).toEqual({ goldRate: 0.2, goldFailLimit: 3, goldFailWindow: 5 });
+    expect((await db.query(`SELECT "goldRate", "goldFailLimit", "goldFailWindow" FROM "Study" WHERE id = $1`, [study.id])).rows[0]).toEqual({
+      goldRate: 0.2,
+      goldFailLimit: 3,
+      goldFailWindow: 5,
+    });
 
     // a participant at work; the study paused: they are told, and go on once it reopens
     const pid = `lab-${hex24().slice(0, 8)}`;
@@ -423,7 +453,10 @@ test.describe("the researcher running the study", () => {
 
     // the participant is excluded (by the gold rule, say): their page says so; the researcher re-includes them
     const [member] = (await db.query(`SELECT u.id FROM "User" u WHERE u."externalId" = $1`, [pid])).rows;
-    await db.query(`UPDATE "StudyMember" SET status = 'EXCLUDED', "statusReason" = 'failed 3 of 5 gold items', "statusAt" = now() WHERE "studyId" = $1 AND "userId" = $2`, [study.id, member.id]);
+    await db.query(
+      `UPDATE "StudyMember" SET status = 'EXCLUDED', "statusReason" = 'failed 3 of 5 gold items', "statusAt" = now() WHERE "studyId" = $1 AND "userId" = $2`,
+      [study.id, member.id],
+    );
     await work.goto(`/s/${study.slug}/work`);
     await expect(work).toHaveURL(new RegExp(`/s/${study.slug}/ended$`));
     await expect(work.getByTestId("ended-title")).toHaveAttribute("data-status", "EXCLUDED");
@@ -437,7 +470,10 @@ test.describe("the researcher running the study", () => {
     await staff.screenshot({ path: `${shots}/research-reinclude.png`, fullPage: true });
     await row.getByRole("button", { name: "Re-include" }).click();
     await expect(staff.getByRole("status").filter({ hasText: "is active again" })).toBeVisible();
-    expect((await db.query(`SELECT status, "statusReason" FROM "StudyMember" WHERE "studyId" = $1 AND "userId" = $2`, [study.id, member.id])).rows[0]).toEqual({ status: "ACTIVE", statusReason: "the gold key of item 7 was wrong" });
+    expect((await db.query(`SELECT status, "statusReason" FROM "StudyMember" WHERE "studyId" = $1 AND "userId" = $2`, [study.id, member.id])).rows[0]).toEqual({
+      status: "ACTIVE",
+      statusReason: "the gold key of item 7 was wrong",
+    });
     await work.goto(`/s/${study.slug}/work`);
     await new AnnotatePage(work).waitForItem();
 
@@ -464,7 +500,8 @@ test.describe("the researcher running the study", () => {
     // the audit log has all of it
     await staff.goto(`/research/studies/${study.slug}/audit`);
     const entries = staff.getByTestId("audit-entries");
-    for (const action of ["study.settings", "study.status", "study.invite.create", "participant.reinclude", "study.export"]) await expect(entries).toContainText(action);
+    for (const action of ["study.settings", "study.status", "study.invite.create", "participant.reinclude", "study.export"])
+      await expect(entries).toContainText(action);
     await staff.screenshot({ path: `${shots}/research-audit.png`, fullPage: true });
     await participant.close();
     await researcher.close();

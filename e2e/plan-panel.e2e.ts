@@ -23,7 +23,9 @@ async function fitsOnScreen(page: Page, panel: Locator) {
   const box = (await panel.boundingBox())!;
   expect(box.x, "the panel starts on screen").toBeGreaterThanOrEqual(0);
   expect(box.x + box.width, "the panel ends on screen").toBeLessThanOrEqual(page.viewportSize()!.width + 0.5);
-  const overflow = await panel.evaluate((element) => Math.max(0, ...[...element.querySelectorAll("*")].map((e) => e.getBoundingClientRect().right - element.getBoundingClientRect().right)));
+  const overflow = await panel.evaluate((element) =>
+    Math.max(0, ...[...element.querySelectorAll("*")].map((e) => e.getBoundingClientRect().right - element.getBoundingClientRect().right)),
+  );
   expect(overflow, "nothing in the panel sticks out of it").toBeLessThanOrEqual(0.5);
 }
 

@@ -1,6 +1,14 @@
 import { test, expect, type Page } from "@playwright/test";
 import { assignmentsOf, responsesOf, storedEvents } from "./annotate-fixtures";
-import { clipMedia, createMediaStudy, storeClip, type MediaFixtureStudy, openMediaItem, mediaStudiesDeletedAfterEach, checkDashboardSection } from "./media-fixtures";
+import {
+  clipMedia,
+  createMediaStudy,
+  storeClip,
+  type MediaFixtureStudy,
+  openMediaItem,
+  mediaStudiesDeletedAfterEach,
+  checkDashboardSection,
+} from "./media-fixtures";
 import { storageStatePath } from "./users";
 import { watchStats } from "../lib/tasks/shared/media/events";
 
@@ -22,7 +30,14 @@ const RUBRIC = [
 async function ratingStudy(taskSettings?: Record<string, unknown>): Promise<MediaFixtureStudy> {
   const study = await createMediaStudy(
     "rating",
-    async (studyId) => [{ externalId: "clip-1", public: { question: "Rate the generated video", media: clipMedia(await storeClip(studyId, "ball", "float"), "ball", 1.5), rubric: RUBRIC }, key: { reference: { instruction: 1, gravity: "no", penetration: "no" } }, tags: { model: "gen-b" } }],
+    async (studyId) => [
+      {
+        externalId: "clip-1",
+        public: { question: "Rate the generated video", media: clipMedia(await storeClip(studyId, "ball", "float"), "ball", 1.5), rubric: RUBRIC },
+        key: { reference: { instruction: 1, gravity: "no", penetration: "no" } },
+        tags: { model: "gen-b" },
+      },
+    ],
     { members: ["annotator"], ...(taskSettings ? { taskSettings } : {}) },
   );
   studies.push(study);
@@ -34,7 +49,10 @@ const openItem = (page: Page, slug: string) => openMediaItem(page, slug, "rating
 test.describe("rating", () => {
   test.use({ storageState: storageStatePath("annotator") });
 
-  test("plays the clip and rates the rubric by keyboard; the events and score are stored, and the dashboard shows them", async ({ page, browser }, testInfo) => {
+  test("plays the clip and rates the rubric by keyboard; the events and score are stored, and the dashboard shows them", async ({
+    page,
+    browser,
+  }, testInfo) => {
     test.setTimeout(300_000);
     const study = await ratingStudy();
     const task = await openItem(page, study.slug);
@@ -74,7 +92,13 @@ test.describe("rating", () => {
     await expect.poll(async () => (await responsesOf(assignment.id)).length, { timeout: 10_000 }).toBe(1);
     const [response] = await responsesOf(assignment.id);
     expect(response.answer).toEqual({ ratings: { instruction: 1, gravity: "no", penetration: "no" } });
-    expect(response.score).toEqual({ items: { instruction: 1, gravity: 0, penetration: 1 }, dimensions: { instruction: 1, physics: 1 }, total: 2, missing: 0, agree: 1 });
+    expect(response.score).toEqual({
+      items: { instruction: 1, gravity: 0, penetration: 1 },
+      dimensions: { instruction: 1, physics: 1 },
+      total: 2,
+      missing: 0,
+      agree: 1,
+    });
     expect(response.correct).toBe(true);
     await expect.poll(async () => (await storedEvents(assignment.id)).some((e) => e.type === "submitted"), { timeout: 10_000 }).toBe(true);
     const events = await storedEvents(assignment.id);
@@ -95,13 +119,25 @@ test.describe("rating", () => {
     ]);
 
     // the researcher's dashboard shows the kind's section, at 1280 and 390 px
-    await checkDashboardSection(browser, testInfo, study.slug, "rating-section", ["People (pooled)", "Generator gen-b", "Krippendorff", "Watching", "clip-1"], "rating");
+    await checkDashboardSection(
+      browser,
+      testInfo,
+      study.slug,
+      "rating-section",
+      ["People (pooled)", "Generator gen-b", "Krippendorff", "Watching", "clip-1"],
+      "rating",
+    );
   });
 
   test("on a phone, taps play the clip and rate the rubric", async ({ browser }, testInfo) => {
     test.setTimeout(300_000);
     const study = await ratingStudy({ playback: "once" });
-    const context = await browser.newContext({ storageState: storageStatePath("annotator"), viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await browser.newContext({
+      storageState: storageStatePath("annotator"),
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
     const page = await context.newPage();
     const task = await openItem(page, study.slug);
     // watch once: no seek bar, no speed; the play button plays it to the end, then it is watched

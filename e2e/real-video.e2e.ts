@@ -30,12 +30,21 @@ async function choiceStudyWith(file: string, mime: string): Promise<MediaFixture
     async (studyId) => {
       const bytes = readFileSync(path.join(FIXTURES, file));
       const hash = createHash("sha256").update(bytes).digest("hex");
-      await e2eDb().query(`INSERT INTO "Asset" (hash, mime, size, bytes, "durationS") VALUES ($1, $2, $3, $4, 4) ON CONFLICT (hash) DO NOTHING`, [hash, mime, bytes.length, bytes]);
+      await e2eDb().query(`INSERT INTO "Asset" (hash, mime, size, bytes, "durationS") VALUES ($1, $2, $3, $4, 4) ON CONFLICT (hash) DO NOTHING`, [
+        hash,
+        mime,
+        bytes.length,
+        bytes,
+      ]);
       await e2eDb().query(`INSERT INTO "StudyAsset" ("studyId", "assetHash") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [studyId, hash]);
       return [
         {
           externalId: "q-1",
-          public: { question: "What does the camera wearer do?", options: ["cooks", "cleans", "reads", "sleeps"].map((text, i) => ({ id: String(i), text })), media: { video: `/api/assets/${hash}` } },
+          public: {
+            question: "What does the camera wearer do?",
+            options: ["cooks", "cleans", "reads", "sleeps"].map((text, i) => ({ id: String(i), text })),
+            media: { video: `/api/assets/${hash}` },
+          },
           key: { answer: "1" },
           tags: { source: "egoschema" },
         },
@@ -59,7 +68,10 @@ test.describe("real video files", () => {
   test.use({ storageState: storageStatePath("annotator") });
 
   for (const clip of CLIPS) {
-    test(`${clip.file}: the length is known at once, the events carry it, share watched is a number, and the item page plays it`, async ({ page, browser }, testInfo) => {
+    test(`${clip.file}: the length is known at once, the events carry it, share watched is a number, and the item page plays it`, async ({
+      page,
+      browser,
+    }, testInfo) => {
       test.setTimeout(240_000);
       const study = await choiceStudyWith(clip.file, clip.mime);
       const task = await openMediaItem(page, study.slug, "choice");
@@ -97,7 +109,9 @@ test.describe("real video files", () => {
       await expect(play).toBeEnabled();
       const eventsBefore = (await storedEvents(assignment.id)).length;
       await play.click();
-      await expect.poll(async () => Number(await staff.getByTestId("media-player").first().getAttribute("data-time")), { timeout: 10_000 }).toBeGreaterThan(0.3);
+      await expect
+        .poll(async () => Number(await staff.getByTestId("media-player").first().getAttribute("data-time")), { timeout: 10_000 })
+        .toBeGreaterThan(0.3);
       await staff.screenshot({ path: testInfo.outputPath(`${clip.file}-item-page-1280.png`) });
       expect((await storedEvents(assignment.id)).length).toBe(eventsBefore);
 

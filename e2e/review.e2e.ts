@@ -56,7 +56,8 @@ test.describe("item verification", () => {
     await researcher.getByRole("checkbox", { name: `Review enact-sample (e2e) of ${title}` }).check();
     // the study's annotator is offered but cannot be picked: reviewers see the keys
     await expect(researcher.getByRole("checkbox", { name: new RegExp(e2eUsers.annotator.name) })).toBeDisabled();
-    for (const name of ["reviewer1", "reviewer2", "reviewer3"] as const) await researcher.getByRole("checkbox", { name: new RegExp(e2eUsers[name].name) }).check();
+    for (const name of ["reviewer1", "reviewer2", "reviewer3"] as const)
+      await researcher.getByRole("checkbox", { name: new RegExp(e2eUsers[name].name) }).check();
     await expect(researcher.getByLabel("Axis 1 label")).toHaveValue("Correctness");
     await expect(researcher.getByLabel("Axis 3 label")).toHaveValue("Non-triviality");
     await shot(researcher, "1-create-form", testInfo, true);
@@ -79,7 +80,8 @@ test.describe("item verification", () => {
       await expect(page.getByTestId("annotator-view").locator("[data-slot]")).toHaveCount(vetted.order.length);
       const keySteps = page.getByTestId("answer-key").locator("[data-key-step]");
       await expect(keySteps).toHaveCount(vetted.order.length);
-      for (const [step, candidate] of vetted.order.entries()) await expect(keySteps.nth(step)).toHaveAttribute("data-key-candidate", String.fromCharCode(65 + candidate));
+      for (const [step, candidate] of vetted.order.entries())
+        await expect(keySteps.nth(step)).toHaveAttribute("data-key-candidate", String.fromCharCode(65 + candidate));
       await expect(page.getByTestId("answer-key")).toContainText(`${vetted.secrets[0]}Fact0`);
       await expect(page.getByTestId("answer-key").getByRole("img").first()).toHaveJSProperty("complete", true);
 
@@ -117,8 +119,16 @@ test.describe("item verification", () => {
       [reviewSlug, vetted.externalId],
     );
     expect(verdicts).toHaveLength(9);
-    expect(verdicts.filter((v) => !v.pass).map((v) => v.reason).sort()).toEqual([plans[1].failCorrectness, plans[0].failCorrectness].sort());
-    const { rows: outcome } = await e2eDb().query(`SELECT r.outcome, r.split, r.reviews FROM "ReviewItem" r JOIN "ReviewStudy" s ON s.id = r."reviewStudyId" WHERE s.slug = $1 AND r."externalId" = $2`, [reviewSlug, vetted.externalId]);
+    expect(
+      verdicts
+        .filter((v) => !v.pass)
+        .map((v) => v.reason)
+        .sort(),
+    ).toEqual([plans[1].failCorrectness, plans[0].failCorrectness].sort());
+    const { rows: outcome } = await e2eDb().query(
+      `SELECT r.outcome, r.split, r.reviews FROM "ReviewItem" r JOIN "ReviewStudy" s ON s.id = r."reviewStudyId" WHERE s.slug = $1 AND r."externalId" = $2`,
+      [reviewSlug, vetted.externalId],
+    );
     expect(outcome[0]).toEqual({ outcome: "EXCLUDED", split: true, reviews: 3 });
 
     // --- the researcher's results: votes, the contested queue, the decision --------------------
@@ -169,7 +179,10 @@ test.describe("item verification", () => {
       `INSERT INTO "ReviewStudy" (id, slug, title, "updatedAt") VALUES ('rs_' || md5(random()::text), $1, 'Access check', now()) RETURNING id`,
       [reviewSlug],
     );
-    await db.query(`INSERT INTO "ReviewStudyReviewer" ("reviewStudyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [rows[0].id, e2eUsers.reviewer1.email]);
+    await db.query(`INSERT INTO "ReviewStudyReviewer" ("reviewStudyId", "userId") SELECT $1, id FROM "User" WHERE email = $2`, [
+      rows[0].id,
+      e2eUsers.reviewer1.email,
+    ]);
     const outsider = await as(browser, "annotator2");
     const response = await outsider.goto(`/review/${reviewSlug}`);
     expect(response?.status()).toBe(403);

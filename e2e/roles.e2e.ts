@@ -62,7 +62,8 @@ test.describe("the authorization matrix: every API route by every kind of caller
   const contexts = new Map<E2eUserName | "anonymous", APIRequestContext>();
 
   async function as(account: E2eUserName | "anonymous"): Promise<APIRequestContext> {
-    if (!contexts.has(account)) contexts.set(account, await playwrightRequest.newContext({ baseURL, storageState: account === "anonymous" ? undefined : storageStatePath(account) }));
+    if (!contexts.has(account))
+      contexts.set(account, await playwrightRequest.newContext({ baseURL, storageState: account === "anonymous" ? undefined : storageStatePath(account) }));
     return contexts.get(account)!;
   }
 
@@ -75,16 +76,29 @@ test.describe("the authorization matrix: every API route by every kind of caller
     // ... and a review study over its batch that reviewer1 works in
     const db = e2eDb();
     const batchId = (await db.query(`SELECT "batchId" FROM "Item" WHERE "studyId" = $1 LIMIT 1`, [study.id])).rows[0].batchId as string;
-    const reviewerIds = (await db.query(`SELECT id FROM "User" WHERE email = ANY($1) ORDER BY email`, [[e2eUsers.reviewer1.email, e2eUsers.reviewer2.email, e2eUsers.reviewer3.email]])).rows.map((row) => row.id as string);
+    const reviewerIds = (
+      await db.query(`SELECT id FROM "User" WHERE email = ANY($1) ORDER BY email`, [
+        [e2eUsers.reviewer1.email, e2eUsers.reviewer2.email, e2eUsers.reviewer3.email],
+      ])
+    ).rows.map((row) => row.id as string);
     const reviewSlug = `matrix-review-${Date.now().toString(36)}`;
-    const created = await (await as("researcher")).post("/api/review/studies", { data: { title: "Matrix review", slug: reviewSlug, batchIds: [batchId], reviewerIds } });
+    const created = await (
+      await as("researcher")
+    ).post("/api/review/studies", { data: { title: "Matrix review", slug: reviewSlug, batchIds: [batchId], reviewerIds } });
     expect(created.status(), await created.text()).toBe(201);
     const review = await (await as("reviewer1")).get(`/api/review/studies/${reviewSlug}/next`);
     const reviewView = (await review.json()) as { status: string; view: { assignmentId: string } };
     expect(reviewView.status).toBe("item");
     const reviewAssetHash = /\/api\/review\/assets\/([0-9a-f]{64})/.exec(JSON.stringify(reviewView))?.[1];
     expect(reviewAssetHash).toBeTruthy();
-    fixture = { studySlug: study.slug, assignmentId, assetHash: study.items[0].candidates[0].split("/").pop()!, reviewSlug, reviewAssignmentId: reviewView.view.assignmentId, reviewAssetHash: reviewAssetHash! };
+    fixture = {
+      studySlug: study.slug,
+      assignmentId,
+      assetHash: study.items[0].candidates[0].split("/").pop()!,
+      reviewSlug,
+      reviewAssignmentId: reviewView.view.assignmentId,
+      reviewAssetHash: reviewAssetHash!,
+    };
   });
 
   test.afterAll(async () => {
@@ -117,7 +131,8 @@ test.describe("the authorization matrix: every API route by every kind of caller
         const response = await send(route, actor);
         const status = response.status();
         const ok = expected === "allowed" ? status < 500 && status !== 401 && status !== 403 : status === expected;
-        if (!ok) wrong.push(`${route.method} ${route.path(fixture)} (${route.file}): expected ${expected}, got ${status} ${(await response.text()).slice(0, 160)}`);
+        if (!ok)
+          wrong.push(`${route.method} ${route.path(fixture)} (${route.file}): expected ${expected}, got ${status} ${(await response.text()).slice(0, 160)}`);
       }
       expect(wrong).toEqual([]);
     });
@@ -128,9 +143,9 @@ test.describe("the authorization matrix: every API route by every kind of caller
     for (const route of apiRouteMatrix.filter((r) => r.method !== "GET")) {
       const response = await send(route, "admin", { origin: "https://evil.example", "sec-fetch-site": "cross-site" });
       const text = await response.text();
-      if (response.status() !== 403 || !text.includes("Refused a cross-site request")) wrong.push(`${route.method} ${route.path(fixture)}: ${response.status()} ${text.slice(0, 160)}`);
+      if (response.status() !== 403 || !text.includes("Refused a cross-site request"))
+        wrong.push(`${route.method} ${route.path(fixture)}: ${response.status()} ${text.slice(0, 160)}`);
     }
     expect(wrong).toEqual([]);
   });
 });
-

@@ -15,7 +15,11 @@ async function expectOneRowHeader(page: Page, width: number) {
   expect(signOutBox!.height, "Sign out stays on one line").toBeLessThan(40);
   expect(signOutBox!.x + signOutBox!.width, "Sign out is inside the screen").toBeLessThanOrEqual(width);
   // polled: while a client navigation streams in, the old and new page can briefly be wider together
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { message: "the page does not scroll sideways" }).toBeLessThanOrEqual(0);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+      message: "the page does not scroll sideways",
+    })
+    .toBeLessThanOrEqual(0);
 }
 
 test.describe("the staff header on a phone and a laptop", () => {
@@ -38,7 +42,12 @@ test.describe("the staff header on a phone and a laptop", () => {
       await expect(page).toHaveURL(/\/admin\/users$/);
       await expectOneRowHeader(page, viewport.width);
       // one entry marks the page, also on the pages under another entry's path
-      for (const [path, current] of [["/research/tokens", "API"], ["/research/api", "API"], ["/research", "Studies"], ["/admin/users", "Users"]]) {
+      for (const [path, current] of [
+        ["/research/tokens", "API"],
+        ["/research/api", "API"],
+        ["/research", "Studies"],
+        ["/admin/users", "Users"],
+      ]) {
         await page.goto(path);
         await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
         await expect(nav.locator('[aria-current="page"]')).toHaveText(current);

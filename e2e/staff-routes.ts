@@ -18,7 +18,13 @@ const slug = "any-study";
 
 export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: "/api/admin/users", file: "admin/users/route.ts", allowed: admin },
-  { method: "POST", path: "/api/admin/users", file: "admin/users/route.ts", body: { name: "x", email: "x@x.test", password: "password123", role: "ADMIN" }, allowed: admin },
+  {
+    method: "POST",
+    path: "/api/admin/users",
+    file: "admin/users/route.ts",
+    body: { name: "x", email: "x@x.test", password: "password123", role: "ADMIN" },
+    allowed: admin,
+  },
   { method: "PATCH", path: "/api/admin/users/some-user-id", file: "admin/users/[id]/route.ts", body: { role: "ADMIN" }, allowed: admin },
   { method: "POST", path: "/api/admin/import", file: "admin/import/route.ts", allowed: admin },
   { method: "GET", path: "/api/admin/import/jobs/no-such-job", file: "admin/import/jobs/[id]/route.ts", allowed: admin },
@@ -35,7 +41,13 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/export/responses?format=csv`, file: "studies/[slug]/export/[what]/route.ts", allowed: staff },
   // exports prepared in the background (docs/exports.md); writes go to a study that does not exist (404)
   { method: "GET", path: `/api/studies/${slug}/export-jobs`, file: "studies/[slug]/export-jobs/route.ts", allowed: staff },
-  { method: "POST", path: `/api/studies/${slug}/export-jobs`, file: "studies/[slug]/export-jobs/route.ts", body: { table: "responses", format: "csv" }, allowed: staff },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/export-jobs`,
+    file: "studies/[slug]/export-jobs/route.ts",
+    body: { table: "responses", format: "csv" },
+    allowed: staff,
+  },
   { method: "GET", path: `/api/studies/${slug}/export-jobs/no-such-job`, file: "studies/[slug]/export-jobs/[id]/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/export-jobs/no-such-job/download`, file: "studies/[slug]/export-jobs/[id]/download/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/submission/egoschema?who=majority`, file: "studies/[slug]/submission/[format]/route.ts", allowed: staff },
@@ -48,17 +60,35 @@ export const staffApiRoutes: RouteCase[] = [
   // EXPLORE-Bench LLM scoring jobs (lib/scoring)
   { method: "GET", path: `/api/studies/${slug}/scoring-jobs`, file: "studies/[slug]/scoring-jobs/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/scoring-jobs`, file: "studies/[slug]/scoring-jobs/route.ts", allowed: staff },
-  { method: "POST", path: `/api/studies/${slug}/step-labels`, file: "studies/[slug]/step-labels/route.ts", body: { assignmentId: "x", seq: 1, label: "contrastive" }, allowed: staff },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/step-labels`,
+    file: "studies/[slug]/step-labels/route.ts",
+    body: { assignmentId: "x", seq: 1, label: "contrastive" },
+    allowed: staff,
+  },
   // running a study with recruited participants: settings, lifecycle, versions, entry link, invites, participant status, audit log
   { method: "GET", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/settings`, file: "studies/[slug]/settings/route.ts", body: { title: "Sneaky" }, allowed: staff },
   { method: "PATCH", path: `/api/studies/${slug}/analysis`, file: "studies/[slug]/analysis/route.ts", body: { generaliseOver: "items" }, allowed: staff },
-  { method: "PATCH", path: `/api/studies/${slug}/contact`, file: "studies/[slug]/contact/route.ts", body: { contactName: "Sneaky", contactEmail: null }, allowed: staff },
+  {
+    method: "PATCH",
+    path: `/api/studies/${slug}/contact`,
+    file: "studies/[slug]/contact/route.ts",
+    body: { contactName: "Sneaky", contactEmail: null },
+    allowed: staff,
+  },
   { method: "POST", path: `/api/studies/${slug}/status`, file: "studies/[slug]/status/route.ts", body: { status: "CLOSED" }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/versions`, file: "studies/[slug]/versions/route.ts", body: {}, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/entry-link`, file: "studies/[slug]/entry-link/route.ts", body: { action: "create" }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/participants`, file: "studies/[slug]/participants/route.ts", allowed: staff },
-  { method: "POST", path: `/api/studies/${slug}/participants`, file: "studies/[slug]/participants/route.ts", body: { action: "return", userId: "x" }, allowed: staff },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/participants`,
+    file: "studies/[slug]/participants/route.ts",
+    body: { action: "return", userId: "x" },
+    allowed: staff,
+  },
   // archiving and deleting a study (its owner or an admin; a study that does not exist: 404)
   { method: "POST", path: `/api/studies/${slug}/archive`, file: "studies/[slug]/archive/route.ts", body: { archived: true }, allowed: staff },
   { method: "DELETE", path: `/api/studies/${slug}`, file: "studies/[slug]/route.ts", body: { confirm: slug }, allowed: staff },
@@ -70,10 +100,22 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/audit`, file: "studies/[slug]/audit/route.ts", allowed: staff },
   // item verification (docs/review.md): managing review studies and reading their results is staff work
   { method: "GET", path: "/api/review/studies", file: "review/studies/route.ts", allowed: staff },
-  { method: "POST", path: "/api/review/studies", file: "review/studies/route.ts", body: { title: "Sneaky", slug: "sneaky-review", batchIds: ["x"], reviewerIds: ["x", "y", "z"] }, allowed: staff },
+  {
+    method: "POST",
+    path: "/api/review/studies",
+    file: "review/studies/route.ts",
+    body: { title: "Sneaky", slug: "sneaky-review", batchIds: ["x"], reviewerIds: ["x", "y", "z"] },
+    allowed: staff,
+  },
   { method: "PATCH", path: `/api/review/studies/${slug}`, file: "review/studies/[slug]/route.ts", body: { status: "CLOSED" }, allowed: staff },
   { method: "GET", path: `/api/review/studies/${slug}/results`, file: "review/studies/[slug]/results/route.ts", allowed: staff },
-  { method: "POST", path: `/api/review/studies/${slug}/decisions`, file: "review/studies/[slug]/decisions/route.ts", body: { reviewItemId: "x", decision: "EXCLUDE", note: "sneaky" }, allowed: staff },
+  {
+    method: "POST",
+    path: `/api/review/studies/${slug}/decisions`,
+    file: "review/studies/[slug]/decisions/route.ts",
+    body: { reviewItemId: "x", decision: "EXCLUDE", note: "sneaky" },
+    allowed: staff,
+  },
   { method: "GET", path: `/api/review/studies/${slug}/export?format=csv`, file: "review/studies/[slug]/export/route.ts", allowed: staff },
   // model agents (docs/api.md)
   { method: "GET", path: `/api/studies/${slug}/agents`, file: "studies/[slug]/agents/route.ts", allowed: staff },
@@ -147,13 +189,57 @@ const uuid = "8d2b7c1e-6a55-4b2b-8d0f-8a8f5e5b2c99";
 
 /** The annotator's and reviewer's own routes (annotatorApiFiles, except next-auth's). */
 export const ownDataApiRoutes: MatrixRoute[] = [
-  { method: "GET", file: "annotate/studies/route.ts", path: () => "/api/annotate/studies", bodyKind: "none", owner: "annotator", expect: { owner: "allowed", intruder: "allowed", researcher: "allowed", admin: "allowed" } },
-  { method: "GET", file: "annotate/studies/[slug]/next/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/next`, bodyKind: "none", owner: "annotator", expect: ownOnly },
-  { method: "GET", file: "annotate/assignments/[id]/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}`, bodyKind: "none", owner: "annotator", expect: ownOnly },
-  { method: "GET", file: "annotate/assignments/[id]/play/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`, bodyKind: "none", owner: "annotator", expect: ownOnly },
-  { method: "POST", file: "annotate/assignments/[id]/play/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`, body: () => ({ seq: 1, action: { type: "look" } }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  {
+    method: "GET",
+    file: "annotate/studies/route.ts",
+    path: () => "/api/annotate/studies",
+    bodyKind: "none",
+    owner: "annotator",
+    expect: { owner: "allowed", intruder: "allowed", researcher: "allowed", admin: "allowed" },
+  },
+  {
+    method: "GET",
+    file: "annotate/studies/[slug]/next/route.ts",
+    path: (f) => `/api/annotate/studies/${f.studySlug}/next`,
+    bodyKind: "none",
+    owner: "annotator",
+    expect: ownOnly,
+  },
+  {
+    method: "GET",
+    file: "annotate/assignments/[id]/route.ts",
+    path: (f) => `/api/annotate/assignments/${f.assignmentId}`,
+    bodyKind: "none",
+    owner: "annotator",
+    expect: ownOnly,
+  },
+  {
+    method: "GET",
+    file: "annotate/assignments/[id]/play/route.ts",
+    path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`,
+    bodyKind: "none",
+    owner: "annotator",
+    expect: ownOnly,
+  },
+  {
+    method: "POST",
+    file: "annotate/assignments/[id]/play/route.ts",
+    path: (f) => `/api/annotate/assignments/${f.assignmentId}/play`,
+    body: () => ({ seq: 1, action: { type: "look" } }),
+    bodyKind: "json",
+    owner: "annotator",
+    expect: ownOnly,
+  },
   // takeOver false: another caller's claim would otherwise take the item from the owner's page (409 for the owner when one is writing: still allowed)
-  { method: "POST", file: "annotate/assignments/[id]/writer/route.ts", path: (f) => `/api/annotate/assignments/${f.assignmentId}/writer`, body: () => ({ writer: "matrix", takeOver: false }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  {
+    method: "POST",
+    file: "annotate/assignments/[id]/writer/route.ts",
+    path: (f) => `/api/annotate/assignments/${f.assignmentId}/writer`,
+    body: () => ({ writer: "matrix", takeOver: false }),
+    bodyKind: "json",
+    owner: "annotator",
+    expect: ownOnly,
+  },
   {
     method: "POST",
     file: "annotate/events/route.ts",
@@ -173,14 +259,51 @@ export const ownDataApiRoutes: MatrixRoute[] = [
     owner: "annotator",
     expect: ownOnly,
   },
-  { method: "POST", file: "annotate/studies/[slug]/consent/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/consent`, body: () => ({ version: 1, accept: true }), bodyKind: "json", owner: "annotator", expect: ownOnly },
-  { method: "POST", file: "annotate/studies/[slug]/tutorial/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/tutorial`, bodyKind: "none", owner: "annotator", expect: ownOnly },
+  {
+    method: "POST",
+    file: "annotate/studies/[slug]/consent/route.ts",
+    path: (f) => `/api/annotate/studies/${f.studySlug}/consent`,
+    body: () => ({ version: 1, accept: true }),
+    bodyKind: "json",
+    owner: "annotator",
+    expect: ownOnly,
+  },
+  {
+    method: "POST",
+    file: "annotate/studies/[slug]/tutorial/route.ts",
+    path: (f) => `/api/annotate/studies/${f.studySlug}/tutorial`,
+    bodyKind: "none",
+    owner: "annotator",
+    expect: ownOnly,
+  },
   // the owner sends no confirmation (422: nothing deleted); the others a valid one, refused for not being members
-  { method: "POST", file: "annotate/studies/[slug]/withdraw/route.ts", path: (f) => `/api/annotate/studies/${f.studySlug}/withdraw`, body: (_f, actor) => ({ confirm: actor === "owner" ? "no" : "withdraw" }), bodyKind: "json", owner: "annotator", expect: ownOnly },
+  {
+    method: "POST",
+    file: "annotate/studies/[slug]/withdraw/route.ts",
+    path: (f) => `/api/annotate/studies/${f.studySlug}/withdraw`,
+    body: (_f, actor) => ({ confirm: actor === "owner" ? "no" : "withdraw" }),
+    bodyKind: "json",
+    owner: "annotator",
+    expect: ownOnly,
+  },
   // images of one's studies; researchers and admins see every image; others cannot tell it exists
-  { method: "GET", file: "assets/[hash]/route.ts", path: (f) => `/api/assets/${f.assetHash}`, bodyKind: "none", owner: "annotator", expect: { owner: "allowed", intruder: 404, researcher: "allowed", admin: "allowed" } },
+  {
+    method: "GET",
+    file: "assets/[hash]/route.ts",
+    path: (f) => `/api/assets/${f.assetHash}`,
+    bodyKind: "none",
+    owner: "annotator",
+    expect: { owner: "allowed", intruder: 404, researcher: "allowed", admin: "allowed" },
+  },
   // a reviewer's own flow (any role; membership of the review study grants it)
-  { method: "GET", file: "review/studies/[slug]/next/route.ts", path: (f) => `/api/review/studies/${f.reviewSlug}/next`, bodyKind: "none", owner: "reviewer1", expect: ownOnly },
+  {
+    method: "GET",
+    file: "review/studies/[slug]/next/route.ts",
+    path: (f) => `/api/review/studies/${f.reviewSlug}/next`,
+    bodyKind: "none",
+    owner: "reviewer1",
+    expect: ownOnly,
+  },
   {
     method: "POST",
     file: "review/assignments/[id]/verdicts/route.ts",
@@ -190,7 +313,14 @@ export const ownDataApiRoutes: MatrixRoute[] = [
     owner: "reviewer1",
     expect: ownOnly,
   },
-  { method: "GET", file: "review/assets/[hash]/route.ts", path: (f) => `/api/review/assets/${f.reviewAssetHash}`, bodyKind: "none", owner: "reviewer1", expect: { owner: "allowed", intruder: 404, researcher: "allowed", admin: "allowed" } },
+  {
+    method: "GET",
+    file: "review/assets/[hash]/route.ts",
+    path: (f) => `/api/review/assets/${f.reviewAssetHash}`,
+    bodyKind: "none",
+    owner: "reviewer1",
+    expect: { owner: "allowed", intruder: 404, researcher: "allowed", admin: "allowed" },
+  },
 ];
 
 const multipartFiles = new Set(["admin/import/route.ts", "studies/[slug]/model-runs/route.ts"]);

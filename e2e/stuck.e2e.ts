@@ -72,7 +72,8 @@ test.describe("nobody stuck", () => {
     await annotate2.open(study.slug);
     expect(await annotate2.assignmentId()).toBe(assignmentId);
     await expect(page2.getByTestId("reopened-notice")).toContainText("never reached the server");
-    for (const [step, candidate] of item.order.entries()) await expect(annotate2.slot(step)).toHaveAttribute("data-filled", String.fromCharCode(65 + candidate));
+    for (const [step, candidate] of item.order.entries())
+      await expect(annotate2.slot(step)).toHaveAttribute("data-filled", String.fromCharCode(65 + candidate));
     await expect(annotate2.submitButton).toBeEnabled();
     await shoot(page2, "reopened");
     await annotate2.submitButton.click();
@@ -90,7 +91,15 @@ test.describe("nobody stuck", () => {
 
   test("a server that stalls on the next item: what happens, retries with backoff, and a retry button", async ({ browser }) => {
     test.setTimeout(120_000);
-    const study: FixtureStudy = await track(createEnactStudy({ items: [{ kind: "enact-forward", steps: 3 }, { kind: "enact-forward", steps: 4 }], members: ["annotator2"] }));
+    const study: FixtureStudy = await track(
+      createEnactStudy({
+        items: [
+          { kind: "enact-forward", steps: 3 },
+          { kind: "enact-forward", steps: 4 },
+        ],
+        members: ["annotator2"],
+      }),
+    );
     const context = await contextAs(browser, "annotator2");
     const page = await context.newPage();
     let stalled = true;
@@ -101,7 +110,11 @@ test.describe("nobody stuck", () => {
       if (!stalled) return route.continue();
       asked += 1;
       if (!route.request().url().includes("exclude=")) retries.push(Date.now());
-      await route.fulfill({ status: 503, headers: { "retry-after": "2", "content-type": "application/json" }, body: JSON.stringify({ error: "The server is busy: try again shortly", code: "UNAVAILABLE" }) });
+      await route.fulfill({
+        status: 503,
+        headers: { "retry-after": "2", "content-type": "application/json" },
+        body: JSON.stringify({ error: "The server is busy: try again shortly", code: "UNAVAILABLE" }),
+      });
     });
     const annotate = new AnnotatePage(page);
     await annotate.open(study.slug);
@@ -185,7 +198,14 @@ test.describe("desktop only", () => {
 test.describe("endings", () => {
   async function studyWithEndings(members: E2eUserName[], items = 1, practice = false) {
     const study: FixtureStudy = await track(
-      createEnactStudy({ items: [...(practice ? [{ kind: "enact-forward" as const, steps: 3, practice: true }] : []), ...Array.from({ length: items }, () => ({ kind: "enact-forward" as const, steps: 3 }))], members, completionCode: "ALL-DONE-1" }),
+      createEnactStudy({
+        items: [
+          ...(practice ? [{ kind: "enact-forward" as const, steps: 3, practice: true }] : []),
+          ...Array.from({ length: items }, () => ({ kind: "enact-forward" as const, steps: 3 })),
+        ],
+        members,
+        completionCode: "ALL-DONE-1",
+      }),
     );
     await e2eDb().query(`UPDATE "Study" SET endings = $2 WHERE id = $1`, [
       study.id,
@@ -221,11 +241,17 @@ test.describe("endings", () => {
 
     // timed out and excluded (gold): each its own words and code
     const user = await e2eDb().query(`SELECT id FROM "User" WHERE email = $1`, [e2eUsers.annotator2.email]);
-    await e2eDb().query(`UPDATE "StudyMember" SET status = 'TIMED_OUT', "statusReason" = 'session time limit of 30 minutes reached' WHERE "studyId" = $1 AND "userId" = $2`, [study.id, user.rows[0].id]);
+    await e2eDb().query(
+      `UPDATE "StudyMember" SET status = 'TIMED_OUT', "statusReason" = 'session time limit of 30 minutes reached' WHERE "studyId" = $1 AND "userId" = $2`,
+      [study.id, user.rows[0].id],
+    );
     await page.goto(`/s/${study.slug}/ended`);
     await expect(page.getByTestId("ended-title")).toHaveText("The time for this study is over");
     await expect(page.getByTestId("completion-code")).toHaveText("TIMED-OUT-1");
-    await e2eDb().query(`UPDATE "StudyMember" SET status = 'EXCLUDED', "statusReason" = 'failed 2 of 3 gold items (rule: 2 failed gold items)' WHERE "studyId" = $1 AND "userId" = $2`, [study.id, user.rows[0].id]);
+    await e2eDb().query(
+      `UPDATE "StudyMember" SET status = 'EXCLUDED', "statusReason" = 'failed 2 of 3 gold items (rule: 2 failed gold items)' WHERE "studyId" = $1 AND "userId" = $2`,
+      [study.id, user.rows[0].id],
+    );
     await page.goto(`/s/${study.slug}/ended`);
     await expect(page.getByText(/checks with a known answer/)).toBeVisible();
     await expect(page.getByTestId("completion-code")).toHaveText("EXCLUDED-1");
@@ -299,12 +325,23 @@ test("ESI's Keys popover lists the keys its instructions use, and they work", as
 
 test("the dashboard counts main work as begun once shown, not the item fetched in advance", async ({ browser }) => {
   test.setTimeout(90_000);
-  const study: FixtureStudy = await track(createEnactStudy({ items: [3, 3, 3].map((steps) => ({ kind: "enact-forward" as const, steps })), members: ["annotator2"] }));
+  const study: FixtureStudy = await track(
+    createEnactStudy({ items: [3, 3, 3].map((steps) => ({ kind: "enact-forward" as const, steps })), members: ["annotator2"] }),
+  );
   const work = await contextAs(browser, "annotator2");
   const annotate = new AnnotatePage(await work.newPage());
   await annotate.open(study.slug);
   // one item on screen (started), the next one prefetched behind it (assigned, unseen)
-  await expect.poll(async () => (await assignmentsOf(study.id, "annotator2")).map((a) => a.status).sort().join(","), { timeout: 15_000 }).toBe("ASSIGNED,STARTED");
+  await expect
+    .poll(
+      async () =>
+        (await assignmentsOf(study.id, "annotator2"))
+          .map((a) => a.status)
+          .sort()
+          .join(","),
+      { timeout: 15_000 },
+    )
+    .toBe("ASSIGNED,STARTED");
 
   const researcher = await contextAs(browser, "researcher");
   const page = await researcher.newPage();
@@ -354,7 +391,15 @@ test("rough edges: favicon, versions, pseudonyms, 'left out'", async ({ browser,
  */
 test("a walk of every page route as each role answers below 500", async ({ browser }) => {
   test.setTimeout(600_000);
-  const study: FixtureStudy = await track(createEnactStudy({ items: [{ kind: "enact-forward", steps: 3 }, { kind: "enact-forward", steps: 3 }], members: ["annotator"] }));
+  const study: FixtureStudy = await track(
+    createEnactStudy({
+      items: [
+        { kind: "enact-forward", steps: 3 },
+        { kind: "enact-forward", steps: 3 },
+      ],
+      members: ["annotator"],
+    }),
+  );
   const entryToken = randomUUID().replace(/-/g, "");
   await e2eDb().query(`UPDATE "Study" SET "entryToken" = $2 WHERE id = $1`, [study.id, entryToken]);
   // the annotator answers one item, so that replay and item pages have something to show

@@ -91,31 +91,45 @@ test("an empty study offers the next step of the viewer's role", async ({ browse
 });
 
 test("items are marked practice or gold on the overview; an answered item cannot change", async ({ browser }) => {
-  const s = await study({ items: [{ kind: "enact-forward", steps: 3 }, { kind: "enact-inverse", steps: 3 }] });
+  const s = await study({
+    items: [
+      { kind: "enact-forward", steps: 3 },
+      { kind: "enact-inverse", steps: 3 },
+    ],
+  });
   const [answered, fresh] = s.items;
   const db = e2eDb();
   const { rows } = await db.query(`SELECT id FROM "User" WHERE email = $1`, [e2eUsers.annotator.email]);
   await db.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [s.id, rows[0].id]);
   const assignmentId = `as_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await db.query(`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, status, "submittedAt") VALUES ($1, $2, $3, $4, 0, 'SUBMITTED', now())`, [assignmentId, s.id, answered.id, rows[0].id]);
-  await db.query(`INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct) VALUES ($1, $2, $3, '{"order":[0,1]}', 3, 0.5, 1, 1, '{}', false)`, [
-    `re_${randomUUID().slice(0, 20)}`,
-    assignmentId,
-    randomUUID(),
-  ]);
+  await db.query(
+    `INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, status, "submittedAt") VALUES ($1, $2, $3, $4, 0, 'SUBMITTED', now())`,
+    [assignmentId, s.id, answered.id, rows[0].id],
+  );
+  await db.query(
+    `INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct) VALUES ($1, $2, $3, '{"order":[0,1]}', 3, 0.5, 1, 1, '{}', false)`,
+    [`re_${randomUUID().slice(0, 20)}`, assignmentId, randomUUID()],
+  );
 
   const page = await staffPage(browser, "researcher");
   await page.goto(`/research/studies/${s.slug}`);
   const freshRole = page.getByRole("combobox", { name: `Role of ${fresh.externalId}` });
   await expect(page.getByRole("combobox", { name: `Role of ${answered.externalId}` })).toBeDisabled();
   await freshRole.selectOption("gold");
-  await expect.poll(async () => (await db.query(`SELECT practice, gold FROM "Item" WHERE id = $1`, [fresh.id])).rows[0]).toEqual({ practice: false, gold: true });
+  await expect
+    .poll(async () => (await db.query(`SELECT practice, gold FROM "Item" WHERE id = $1`, [fresh.id])).rows[0])
+    .toEqual({ practice: false, gold: true });
   await page.reload();
   await expect(freshRole).toHaveValue("gold");
   await freshRole.selectOption("practice");
-  await expect.poll(async () => (await db.query(`SELECT practice, gold FROM "Item" WHERE id = $1`, [fresh.id])).rows[0]).toEqual({ practice: true, gold: false });
+  await expect
+    .poll(async () => (await db.query(`SELECT practice, gold FROM "Item" WHERE id = $1`, [fresh.id])).rows[0])
+    .toEqual({ practice: true, gold: false });
   // the server's refusal, as the page would show it if the item had been answered meanwhile
-  const refused = await page.request.patch(`/api/studies/${s.slug}/items/${answered.id}`, { data: { role: "gold" }, headers: { origin: new URL(page.url()).origin } });
+  const refused = await page.request.patch(`/api/studies/${s.slug}/items/${answered.id}`, {
+    data: { role: "gold" },
+    headers: { origin: new URL(page.url()).origin },
+  });
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { error: string }).error).toContain("would change how it was scored");
   await noOverflow(page);
@@ -127,13 +141,23 @@ test("items are marked practice or gold on the overview; an answered item cannot
 });
 
 test("the preview shows consent, tutorial and items as a participant sees them, and records nothing", async ({ browser }) => {
-  const s = await study({ items: [{ kind: "enact-forward", steps: 3, practice: true }, { kind: "enact-inverse", steps: 3 }] });
-  await e2eDb().query(`UPDATE "Study" SET "consentMarkdown" = $2, "tutorialPages" = $3 WHERE id = $1`, [s.id, "# Taking part\n\nWe record your answers.", JSON.stringify([{ title: "How an item works", body: "Put the pictures **in order**." }])]);
+  const s = await study({
+    items: [
+      { kind: "enact-forward", steps: 3, practice: true },
+      { kind: "enact-inverse", steps: 3 },
+    ],
+  });
+  await e2eDb().query(`UPDATE "Study" SET "consentMarkdown" = $2, "tutorialPages" = $3 WHERE id = $1`, [
+    s.id,
+    "# Taking part\n\nWe record your answers.",
+    JSON.stringify([{ title: "How an item works", body: "Put the pictures **in order**." }]),
+  ]);
   const before = await rowCounts();
   const page = await staffPage(browser, "researcher");
   const html: string[] = [];
   page.on("response", async (response) => {
-    if (response.request().resourceType() === "document" || response.headers()["content-type"]?.includes("text/x-component")) html.push(await response.text().catch(() => ""));
+    if (response.request().resourceType() === "document" || response.headers()["content-type"]?.includes("text/x-component"))
+      html.push(await response.text().catch(() => ""));
   });
   await page.goto(`/research/studies/${s.slug}`);
   await page.getByRole("link", { name: "Preview as a participant" }).click();

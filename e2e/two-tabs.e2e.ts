@@ -22,7 +22,13 @@ test.afterAll(async () => {
 });
 
 async function twoItemStudy() {
-  const study = await createEnactStudy({ items: [{ kind: "enact-forward", steps: 4 }, { kind: "enact-forward", steps: 4 }], members: ["annotator"] });
+  const study = await createEnactStudy({
+    items: [
+      { kind: "enact-forward", steps: 4 },
+      { kind: "enact-forward", steps: 4 },
+    ],
+    members: ["annotator"],
+  });
   studies.push(study);
   return study;
 }
@@ -119,7 +125,10 @@ for (const setup of ["two tabs of one browser", "two devices (two browser contex
     const events = await eventsOf(assignmentId);
     expectEachStoredOnce(events);
     expect(new Set(events.map((e) => e.writer)).size, "both tabs wrote").toBe(2);
-    expect(events.filter((e) => e.type === "submitted"), "one Submitted in the timeline").toHaveLength(1);
+    expect(
+      events.filter((e) => e.type === "submitted"),
+      "one Submitted in the timeline",
+    ).toHaveLength(1);
     const [response] = await responsesOf(assignmentId);
     expect((response.answer as { order: number[] }).order).toEqual(order);
     expect(replayedOrder(events, order.length), "the replay ends in the stored answer").toEqual(order);

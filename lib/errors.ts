@@ -52,7 +52,10 @@ export function toResponse(error: unknown): Response {
   if (error instanceof ZodError) {
     // an unknown-keys issue names every key: the reply stays small whatever the input
     const issues = error.issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ path: cut(issue.path.join(".")), message: cut(issue.message) }));
-    return Response.json({ error: "Invalid request", issues, ...(error.issues.length > issues.length ? { issueCount: error.issues.length } : {}) }, { status: 422 });
+    return Response.json(
+      { error: "Invalid request", issues, ...(error.issues.length > issues.length ? { issueCount: error.issues.length } : {}) },
+      { status: 422 },
+    );
   }
   if (error instanceof AppError) {
     const retryAfterSeconds = retryAfterOf(error);
@@ -65,10 +68,16 @@ export function toResponse(error: unknown): Response {
   if (failure) {
     console.error(`database failure (${failure}):`, error instanceof Error ? error.message.split("\n").filter(Boolean).pop() : error);
     const { status, message, retryAfterSeconds } = databaseFailureResponses[failure];
-    return Response.json({ error: message, code: failure === "disk-full" ? "STORAGE_FULL" : "UNAVAILABLE" }, { status, headers: retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {} });
+    return Response.json(
+      { error: message, code: failure === "disk-full" ? "STORAGE_FULL" : "UNAVAILABLE" },
+      { status, headers: retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {} },
+    );
   }
   if (isUnstorableTextError(error)) {
-    return Response.json({ error: "The request holds text that cannot be stored (a NUL character or an unpaired surrogate); nothing was written.", code: "INVALID" }, { status: 422 });
+    return Response.json(
+      { error: "The request holds text that cannot be stored (a NUL character or an unpaired surrogate); nothing was written.", code: "INVALID" },
+      { status: 422 },
+    );
   }
   if (isDbSaturation(error)) {
     // no connection or transaction slot in time (lib/db/transient.ts): the client retries

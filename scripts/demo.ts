@@ -35,7 +35,8 @@ function newestSourceTime(): number {
     }
   };
   for (const dir of ["app", "components", "lib", "config"]) if (existsSync(path.join(root, dir))) walk(path.join(root, dir));
-  for (const file of ["next.config.js", "package.json", "app/globals.css"]) if (existsSync(path.join(root, file))) newest = Math.max(newest, statSync(path.join(root, file)).mtimeMs);
+  for (const file of ["next.config.js", "package.json", "app/globals.css"])
+    if (existsSync(path.join(root, file))) newest = Math.max(newest, statSync(path.join(root, file)).mtimeMs);
   return newest;
 }
 
@@ -48,7 +49,11 @@ async function buildIfNeeded() {
   if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSourceTime()) return;
   console.log("Building the app (next build), once: about 3 minutes on 2 cores; later starts reuse the build…");
   const started = Date.now();
-  const build = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const build = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   const table: string[] = [];
   const lines = createInterface({ input: build.stdout });
   lines.on("line", (line) => {
@@ -102,7 +107,9 @@ server.stdout.on("data", (chunk: Buffer) => {
     announced = true;
     console.log(`\nYardstick is running on http://localhost:${port}\n\nDemo logins (password for each):`);
     for (const login of demoLogins) console.log(`  ${login.role.padEnd(10)} ${login.email.padEnd(32)} ${login.password}`);
-    console.log(`\nPress Ctrl+C to stop. The data stays ${database.embedded ? `in ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR}/` : "in the DATABASE_URL database"}.`);
+    console.log(
+      `\nPress Ctrl+C to stop. The data stays ${database.embedded ? `in ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR}/` : "in the DATABASE_URL database"}.`,
+    );
   }
 });
 

@@ -37,7 +37,9 @@ export function startJobWorkerProcess({ root, graceMs = 10_000, log = console } 
       const now = Date.now();
       while (restarts.length > 0 && now - restarts[0] > 60_000) restarts.shift();
       if (restarts.length >= MAX_RESTARTS_PER_MINUTE) {
-        log.error(`Yardstick: the job worker exited (${signal ?? code}); ${MAX_RESTARTS_PER_MINUTE} restarts within a minute, giving up (jobs wait for a worker: npm run worker)`);
+        log.error(
+          `Yardstick: the job worker exited (${signal ?? code}); ${MAX_RESTARTS_PER_MINUTE} restarts within a minute, giving up (jobs wait for a worker: npm run worker)`,
+        );
         child = null;
         return;
       }

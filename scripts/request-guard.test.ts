@@ -6,7 +6,9 @@ import { guardListener } from "./request-guard.mjs";
 
 /** one request to a real server running `listener` behind the guard with `env`; its status and headers */
 async function ask(env: Record<string, string | undefined>, path = "/signin"): Promise<{ status: number; headers: Headers }> {
-  const server = createServer((guardListener as (listener: RequestListener, env: Record<string, string | undefined>) => RequestListener)((_request, response) => response.end("ok"), env));
+  const server = createServer(
+    (guardListener as (listener: RequestListener, env: Record<string, string | undefined>) => RequestListener)((_request, response) => response.end("ok"), env),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);

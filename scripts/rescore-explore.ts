@@ -7,5 +7,7 @@ import { rescoreStaleExploreScores } from "@/lib/scoring/explore-rescore";
 
 const at = process.argv.indexOf("--study");
 const result = await rescoreStaleExploreScores(at > 0 ? { studyId: process.argv[at + 1] } : {});
-console.log(`rescored ${result.responses} responses and ${result.predictions} model predictions${result.unreadable > 0 ? `; ${result.unreadable} unreadable left as they were` : ""}`);
+console.log(
+  `rescored ${result.responses} responses and ${result.predictions} model predictions${result.unreadable > 0 ? `; ${result.unreadable} unreadable left as they were` : ""}`,
+);
 process.exit(0);

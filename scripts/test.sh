@@ -56,6 +56,7 @@ npx tsc --noEmit
 
 log "lint"
 npx eslint . --max-warnings=0
+npx prettier --check "**/*.{ts,tsx,mjs,js,css}" --log-level warn
 
 log "command line (dist/cli, built once)"
 node scripts/build-cli.mjs --if-stale

@@ -27,7 +27,7 @@ function samplePath(file: string): string {
 function proxyMatcher(): RegExp {
   const source = readFileSync(path.join(root, "proxy.ts"), "utf8");
   const literal = source.match(/matcher:\s*\[[^\]]*?("\/\(\(\?![^\n]*?\.\*\)")/s)?.[1];
-  if (!literal) throw new Error("proxy.ts: no matcher of the form \"/((?!...).*)\" found");
+  if (!literal) throw new Error('proxy.ts: no matcher of the form "/((?!...).*)" found');
   return new RegExp(`^${JSON.parse(literal) as string}$`);
 }
 
@@ -48,10 +48,10 @@ describe("CSRF checks cover every state-changing route", () => {
   it("a handler the proxy does not see checks the origin itself (route() calls assertSameSite first)", () => {
     const wrapper = readFileSync(path.join(root, "lib", "http", "route.ts"), "utf8");
     // an API token's request (Authorization: Bearer) carries no cookie to forge; every other request is checked first thing
-    expect(wrapper.match(/try \{\s*([^\n;]*);\s*([^\n;]*);/)?.slice(1, 3), "lib/http/route.ts: the first thing route() does is assertSameSite(request) unless an API token is sent").toEqual([
-      "const bearer = bearerTokenOf(request)",
-      "if (bearer === null) assertSameSite(request)",
-    ]);
+    expect(
+      wrapper.match(/try \{\s*([^\n;]*);\s*([^\n;]*);/)?.slice(1, 3),
+      "lib/http/route.ts: the first thing route() does is assertSameSite(request) unless an API token is sent",
+    ).toEqual(["const bearer = bearerTokenOf(request)", "if (bearer === null) assertSameSite(request)"]);
     for (const file of unseen) {
       const source = readFileSync(file, "utf8");
       const relative = path.relative(root, file);
@@ -60,7 +60,10 @@ describe("CSRF checks cover every state-changing route", () => {
       const handlers = exportedHandlers(source).filter(({ method }) => ["POST", "PUT", "PATCH", "DELETE"].includes(method));
       expect(handlers.length, `${relative}: state-changing handlers not found`).toBeGreaterThan(0);
       for (const { method, wrapped } of handlers) {
-        expect(wrapped, `${relative} ${method}: proxy.ts does not see it, so it must be built by route() (lib/http/route.ts), which calls assertSameSite(request)`).toBe(true);
+        expect(
+          wrapped,
+          `${relative} ${method}: proxy.ts does not see it, so it must be built by route() (lib/http/route.ts), which calls assertSameSite(request)`,
+        ).toBe(true);
       }
     }
   });

@@ -68,7 +68,9 @@ export async function createEnactItems(
   const kind = options.kind ?? "enact-forward";
   const length = options.length ?? 3;
   const prefix = options.prefix ?? `it${counter}`;
-  const batch = await db.batch.create({ data: { studyId, fileName: `${prefix}.jsonl`, checksum: `${prefix}-${Date.now()}-${Math.random()}`, itemCount: options.count } });
+  const batch = await db.batch.create({
+    data: { studyId, fileName: `${prefix}.jsonl`, checksum: `${prefix}-${Date.now()}-${Math.random()}`, itemCount: options.count },
+  });
   const items = [];
   for (let n = 0; n < options.count; n++) {
     const externalId = `${prefix}-${kind}-${n}`;
@@ -77,8 +79,15 @@ export async function createEnactItems(
     const fact = (step: number) => `SecretFact_${prefix}_${n}_${step}`;
     const publicPart =
       kind === "enact-forward"
-        ? { initialImage: `/img/${externalId}/0.png`, actions: Array.from({ length }, (_, i) => `Action ${i + 1} of ${externalId}`), candidates: Array.from({ length }, (_, c) => `/img/${externalId}/c${c}.png`) }
-        : { observations: Array.from({ length: length + 1 }, (_, i) => `/img/${externalId}/o${i}.png`), candidates: Array.from({ length }, (_, c) => `Candidate action ${c} of ${externalId}`) };
+        ? {
+            initialImage: `/img/${externalId}/0.png`,
+            actions: Array.from({ length }, (_, i) => `Action ${i + 1} of ${externalId}`),
+            candidates: Array.from({ length }, (_, c) => `/img/${externalId}/c${c}.png`),
+          }
+        : {
+            observations: Array.from({ length: length + 1 }, (_, i) => `/img/${externalId}/o${i}.png`),
+            candidates: Array.from({ length }, (_, c) => `Candidate action ${c} of ${externalId}`),
+          };
     // forward states: after step i the facts 0..i hold (each step adds one distinctive fact)
     const candidateStates: string[][] = Array.from({ length }, () => []);
     order.forEach((candidate, step) => {
@@ -90,7 +99,17 @@ export async function createEnactItems(
         : { order, changes: Array.from({ length }, (_, c) => [`+${fact(order.indexOf(c))}`]), stepChanges: Array.from({ length }, (_, i) => [`+${fact(i)}`]) };
     items.push(
       await db.item.create({
-        data: { studyId, batchId: batch.id, externalId, kind, public: publicPart, key, tags: { steps: length + 1 }, practice: options.practice ?? false, contentHash: `${externalId}-hash` },
+        data: {
+          studyId,
+          batchId: batch.id,
+          externalId,
+          kind,
+          public: publicPart,
+          key,
+          tags: { steps: length + 1 },
+          practice: options.practice ?? false,
+          contentHash: `${externalId}-hash`,
+        },
       }),
     );
   }
@@ -109,7 +128,9 @@ export async function createGridwmJudgeFamilies(
   const prefix = options.prefix ?? `gj${counter}`;
   const env = options.env ?? "MiniGrid-DoorKey-5x5-v0";
   const total = options.families * options.members;
-  const batch = await db.batch.create({ data: { studyId, fileName: `${prefix}.jsonl`, checksum: `${prefix}-${Date.now()}-${Math.random()}`, itemCount: total } });
+  const batch = await db.batch.create({
+    data: { studyId, fileName: `${prefix}.jsonl`, checksum: `${prefix}-${Date.now()}-${Math.random()}`, itemCount: total },
+  });
   const probes = [
     {},
     { framing: "positive" },

@@ -65,9 +65,12 @@ export function jsonSchemaProblems(schema: Schema, value: unknown, root: Schema 
     if (!types.some((type) => typeMatches(value, type))) return [...problems, `${at}: expected ${types.join(" or ")}, got ${typeOf(value)}`];
   }
   if (s.const !== undefined && JSON.stringify(s.const) !== JSON.stringify(value)) problems.push(`${at}: expected ${JSON.stringify(s.const)}`);
-  if (Array.isArray(s.enum) && !s.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) problems.push(`${at}: not one of ${JSON.stringify(s.enum)}`);
-  if (Array.isArray(s.anyOf) && !s.anyOf.some((option) => jsonSchemaProblems(option as Schema, value, root, at).length === 0)) problems.push(`${at}: matches none of anyOf`);
-  if (Array.isArray(s.oneOf) && s.oneOf.filter((option) => jsonSchemaProblems(option as Schema, value, root, at).length === 0).length !== 1) problems.push(`${at}: does not match exactly one of oneOf`);
+  if (Array.isArray(s.enum) && !s.enum.some((option) => JSON.stringify(option) === JSON.stringify(value)))
+    problems.push(`${at}: not one of ${JSON.stringify(s.enum)}`);
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((option) => jsonSchemaProblems(option as Schema, value, root, at).length === 0))
+    problems.push(`${at}: matches none of anyOf`);
+  if (Array.isArray(s.oneOf) && s.oneOf.filter((option) => jsonSchemaProblems(option as Schema, value, root, at).length === 0).length !== 1)
+    problems.push(`${at}: does not match exactly one of oneOf`);
   if (Array.isArray(s.allOf)) for (const option of s.allOf) problems.push(...jsonSchemaProblems(option as Schema, value, root, at));
   if (typeof value === "number") {
     if (typeof s.minimum === "number" && value < s.minimum) problems.push(`${at}: below ${s.minimum}`);

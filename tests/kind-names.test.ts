@@ -23,7 +23,14 @@ const root = path.resolve(import.meta.dirname, "..");
 const scanned = ["lib", "components", "app", "cli", "scripts", "prisma", "config", "examples", "bench"];
 
 const kindOwned = [/^lib\/tasks\/[^/]+\//, /^components\/tasks\/[^/]+\//];
-const registries = ["lib/tasks/index.ts", "lib/tasks/event-registry.ts", "components/tasks/registry.ts", "components/tasks/key-views.ts", "components/tasks/dashboard-sections.ts", "components/tasks/replay-panels.ts"];
+const registries = [
+  "lib/tasks/index.ts",
+  "lib/tasks/event-registry.ts",
+  "components/tasks/registry.ts",
+  "components/tasks/key-views.ts",
+  "components/tasks/dashboard-sections.ts",
+  "components/tasks/replay-panels.ts",
+];
 /**
  * demo data, generated code, benchmark output (bench/.results/, as eslint ignores it), test code
  * (tests and their helpers under testing/) and migrations (they move stored data, whose kind ids are
@@ -74,7 +81,14 @@ function filesNamingKinds(kinds: readonly string[]): string[] {
 describe("kind names", () => {
   it("finds a word-like kind's id only where it names the kind", () => {
     const pattern = kindPattern(["rating", "explore-scene"]);
-    for (const text of ['if (item.kind === "rating") {}', "const kind: 'rating'", 'import { x } from "@/lib/tasks/rating";', "components/tasks/rating/view", 'row.kind == "rating"', 'explore-scene'])
+    for (const text of [
+      'if (item.kind === "rating") {}',
+      "const kind: 'rating'",
+      'import { x } from "@/lib/tasks/rating";',
+      "components/tasks/rating/view",
+      'row.kind == "rating"',
+      "explore-scene",
+    ])
       expect(pattern.test(text), text).toBe(true);
     for (const text of ["ratings per item", "separating", 'const rating = field(p, "rating")', "a rating scale"]) expect(pattern.test(text), text).toBe(false);
   });
@@ -107,19 +121,28 @@ describe("kind names", () => {
 
 /** Runtime shared code: the scanned files of lib, components, app and cli that are neither a kind's nor a registry, nor exempt. */
 function sharedRuntimeFiles(): string[] {
-  return ["lib", "components", "app", "cli"].flatMap((dir) => [...files(dir)]).filter((file) => /\.(ts|tsx|mts|mjs)$/.test(file) && !kindOwned.some((re) => re.test(file)) && !registries.includes(file) && !exempt.some((re) => re.test(file)));
+  return ["lib", "components", "app", "cli"]
+    .flatMap((dir) => [...files(dir)])
+    .filter(
+      (file) => /\.(ts|tsx|mts|mjs)$/.test(file) && !kindOwned.some((re) => re.test(file)) && !registries.includes(file) && !exempt.some((re) => re.test(file)),
+    );
 }
 
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 
 /** The family folders of the kinds' shared code (lib/tasks/shared/<family>/, components/tasks/shared/<family>/). */
 function familyFolders(): string[] {
-  const folders = ["lib/tasks/shared", "components/tasks/shared"].flatMap((dir) => readdirSync(path.join(root, dir), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name));
+  const folders = ["lib/tasks/shared", "components/tasks/shared"].flatMap((dir) =>
+    readdirSync(path.join(root, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name),
+  );
   return [...new Set(folders)].sort();
 }
 
 /** A kind's own folder or a family's (not the top-level shared files every kind uses, such as lib/tasks/shared/event-fields.ts). */
-const inKindOrFamilyFolder = (file: string) => /^(lib|components)\/tasks\/(?!shared\/)[^/]+\//.test(file) || /^(lib|components)\/tasks\/shared\/[^/]+\//.test(file);
+const inKindOrFamilyFolder = (file: string) =>
+  /^(lib|components)\/tasks\/(?!shared\/)[^/]+\//.test(file) || /^(lib|components)\/tasks\/shared\/[^/]+\//.test(file);
 
 /** An import (static, dynamic, or a re-export) of a kind's folder or a family's, by path. */
 function kindImportPattern(kinds: readonly string[], families: readonly string[]): RegExp {
@@ -153,24 +176,49 @@ function kindStateAndActionNames(): Map<string, string> {
  * The seed kinds' state and actions that shared code once held (lib/client/annotation-store.ts,
  * lib/annotate/item-state.ts, the practice ack, the replay and item pages): none comes back.
  */
-const formerSharedNames = /\b(?:moveSlot|clearSlot|cancelPick|editScene|zoomFrame|slotCount|keyOrderOf|keyOrder|noteIndexOf|OrderingState|initialOrderingState|kindTakesStepLabels|EsiStepLabels|stepLabels\s*:\s*true)\b|[\w)\]]\.(?:slots|picked)\b|feedback\??\.order\b|\b(?:state|s|getState\(\))\.(?:pick|place|choose|judge)\b/;
+const formerSharedNames =
+  /\b(?:moveSlot|clearSlot|cancelPick|editScene|zoomFrame|slotCount|keyOrderOf|keyOrder|noteIndexOf|OrderingState|initialOrderingState|kindTakesStepLabels|EsiStepLabels|stepLabels\s*:\s*true)\b|[\w)\]]\.(?:slots|picked)\b|feedback\??\.order\b|\b(?:state|s|getState\(\))\.(?:pick|place|choose|judge)\b/;
 
 describe("kinds stay in their rooms", () => {
   const shared = sharedRuntimeFiles();
   const families = familyFolders();
 
   it("reads the tree: shared files, family folders, the kinds' events and state names", () => {
-    expect(shared).toEqual(expect.arrayContaining(["lib/client/annotation-store.ts", "lib/annotate/item-state.ts", "components/annotate/annotate-session.tsx", "components/replay/replay-player.tsx", "app/api/studies/[slug]/step-labels/route.ts"]));
+    expect(shared).toEqual(
+      expect.arrayContaining([
+        "lib/client/annotation-store.ts",
+        "lib/annotate/item-state.ts",
+        "components/annotate/annotate-session.tsx",
+        "components/replay/replay-player.tsx",
+        "app/api/studies/[slug]/step-labels/route.ts",
+      ]),
+    );
     expect(families).toEqual(expect.arrayContaining(["enact", "gridwm", "explore", "media"]));
-    expect([...kindStateAndActionNames().keys()]).toEqual(expect.arrayContaining(["OrderingDraft", "placeEvent", "chooseEvent", "orderingActions", "useJudgeActions", "SceneDraft", "ExploreDraft"]));
-    expect(registeredKindEvents().flatMap(([, events]) => Object.keys(events.payloadSchemas))).toEqual(expect.arrayContaining(["slot_filled", "choice_made", "verdict_made", "scene_edited", "frame_zoomed"]));
+    expect([...kindStateAndActionNames().keys()]).toEqual(
+      expect.arrayContaining(["OrderingDraft", "placeEvent", "chooseEvent", "orderingActions", "useJudgeActions", "SceneDraft", "ExploreDraft"]),
+    );
+    expect(registeredKindEvents().flatMap(([, events]) => Object.keys(events.payloadSchemas))).toEqual(
+      expect.arrayContaining(["slot_filled", "choice_made", "verdict_made", "scene_edited", "frame_zoomed"]),
+    );
   });
 
   it("finds an import of a kind's or a family's folder, not of the registries or the files every kind shares", () => {
     const pattern = kindImportPattern(["enact-forward", "rating"], ["enact", "gridwm"]);
-    for (const text of ['import { x } from "@/lib/tasks/enact-forward";', 'import type { A } from "@/lib/tasks/shared/enact/actions";', 'import("@/components/tasks/rating/ui")', 'export { y } from "@/components/tasks/shared/gridwm/views";', 'import "@/lib/tasks/rating/events";'])
+    for (const text of [
+      'import { x } from "@/lib/tasks/enact-forward";',
+      'import type { A } from "@/lib/tasks/shared/enact/actions";',
+      'import("@/components/tasks/rating/ui")',
+      'export { y } from "@/components/tasks/shared/gridwm/views";',
+      'import "@/lib/tasks/rating/events";',
+    ])
       expect(pattern.test(text), text).toBe(true);
-    for (const text of ['import { getTaskModule } from "@/lib/tasks";', 'import type { TaskUi } from "@/components/tasks/shared/types";', 'import { payloadField } from "@/lib/tasks/shared/event-fields";', 'import { getTaskUi } from "@/components/tasks/registry";', 'import { x } from "@/lib/tasks/ratings-extra";'])
+    for (const text of [
+      'import { getTaskModule } from "@/lib/tasks";',
+      'import type { TaskUi } from "@/components/tasks/shared/types";',
+      'import { payloadField } from "@/lib/tasks/shared/event-fields";',
+      'import { getTaskUi } from "@/components/tasks/registry";',
+      'import { x } from "@/lib/tasks/ratings-extra";',
+    ])
       expect(pattern.test(text), text).toBe(false);
   });
 
@@ -192,15 +240,59 @@ describe("kinds stay in their rooms", () => {
   });
 
   it("no shared file holds the seed kinds' former shared state and actions", () => {
-    expect(formerSharedNames.test("state.moveSlot(0, 1)") && formerSharedNames.test("ack.feedback?.order") && formerSharedNames.test("s.slots.length") && formerSharedNames.test("api.getState().pick(")).toBe(true);
+    expect(
+      formerSharedNames.test("state.moveSlot(0, 1)") &&
+        formerSharedNames.test("ack.feedback?.order") &&
+        formerSharedNames.test("s.slots.length") &&
+        formerSharedNames.test("api.getState().pick("),
+    ).toBe(true);
     expect(formerSharedNames.test("{ userIds: [...picked] }") || formerSharedNames.test("const choose = useCallback(")).toBe(false);
     expect(shared.filter((file) => formerSharedNames.test(read(file)))).toEqual([]);
   });
 
   it("the annotation store holds the same state and actions for every kind", () => {
-    const store = createAnnotationStore({ assignmentId: "a", kind: "any", initialAnswer: null, answerOf: () => null, confidenceScale: "LIKERT_5", idleCapMs: 60_000 });
+    const store = createAnnotationStore({
+      assignmentId: "a",
+      kind: "any",
+      initialAnswer: null,
+      answerOf: () => null,
+      confidenceScale: "LIKERT_5",
+      idleCapMs: 60_000,
+    });
     expect(Object.keys(store.getState()).sort()).toEqual(
-      ["answer", "assignmentId", "canSubmit", "closeZoom", "confidence", "confidenceScale", "currentAnswer", "dispatch", "frame", "hidden", "idle", "idleCapMs", "idleDismissed", "idleShown", "kind", "nextSeq", "pageHidden", "pageVisible", "readOnly", "recorded", "setConfidence", "show", "showState", "shown", "sinceLastEvent", "submission", "submit", "submitted", "tally", "zoom", "zoomed"].sort(),
+      [
+        "answer",
+        "assignmentId",
+        "canSubmit",
+        "closeZoom",
+        "confidence",
+        "confidenceScale",
+        "currentAnswer",
+        "dispatch",
+        "frame",
+        "hidden",
+        "idle",
+        "idleCapMs",
+        "idleDismissed",
+        "idleShown",
+        "kind",
+        "nextSeq",
+        "pageHidden",
+        "pageVisible",
+        "readOnly",
+        "recorded",
+        "setConfidence",
+        "show",
+        "showState",
+        "shown",
+        "sinceLastEvent",
+        "submission",
+        "submit",
+        "submitted",
+        "tally",
+        "zoom",
+        "zoomed",
+      ].sort(),
     );
   });
 });

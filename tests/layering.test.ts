@@ -50,7 +50,15 @@ function importGraph({ withTypes }: { withTypes: boolean }): Map<string, string[
     const deps = new Set<string>();
     for (const match of readFileSync(file, "utf8").matchAll(statement)) {
       const names = match[2]?.trim() ?? "";
-      const typeOnly = Boolean(match[1]) || (/^\{[^}]*\}$/.test(names) && names.slice(1, -1).split(",").map((name) => name.trim()).filter(Boolean).every((name) => name.startsWith("type ")));
+      const typeOnly =
+        Boolean(match[1]) ||
+        (/^\{[^}]*\}$/.test(names) &&
+          names
+            .slice(1, -1)
+            .split(",")
+            .map((name) => name.trim())
+            .filter(Boolean)
+            .every((name) => name.startsWith("type ")));
       const target = typeOnly && !withTypes ? null : resolve(file, match[3] ?? match[4] ?? "");
       if (target) deps.add(target);
     }
@@ -97,8 +105,11 @@ describe("the import graph", () => {
   });
 
   it("never imports upward, types included: lib imports neither components nor app, components not app", () => {
-    const layer = (file: string) => (relative(file).startsWith("app/") ? 3 : relative(file).startsWith("components/") ? 2 : relative(file).startsWith("lib/") ? 1 : 0);
-    const upward = [...withTypes].flatMap(([file, deps]) => deps.filter((dep) => layer(file) > 0 && layer(dep) > layer(file)).map((dep) => `${relative(file)} -> ${relative(dep)}`));
+    const layer = (file: string) =>
+      relative(file).startsWith("app/") ? 3 : relative(file).startsWith("components/") ? 2 : relative(file).startsWith("lib/") ? 1 : 0;
+    const upward = [...withTypes].flatMap(([file, deps]) =>
+      deps.filter((dep) => layer(file) > 0 && layer(dep) > layer(file)).map((dep) => `${relative(file)} -> ${relative(dep)}`),
+    );
     expect(upward).toEqual([]);
   });
 });

@@ -36,9 +36,15 @@ describe("migrations", () => {
     const client = new pg.Client({ connectionString: inject("databaseUrl") });
     await client.connect();
     try {
-      const names = async () => (await client.query<{ migration_name: string }>(`SELECT migration_name FROM _prisma_migrations ORDER BY migration_name`)).rows.map((row) => row.migration_name);
+      const names = async () =>
+        (await client.query<{ migration_name: string }>(`SELECT migration_name FROM _prisma_migrations ORDER BY migration_name`)).rows.map(
+          (row) => row.migration_name,
+        );
       const stored = await names();
-      expect(stored.filter((name) => name.includes("/")), "names as `prisma migrate deploy` writes them: the folder's name").toEqual([]);
+      expect(
+        stored.filter((name) => name.includes("/")),
+        "names as `prisma migrate deploy` writes them: the folder's name",
+      ).toEqual([]);
       // a database migrated from another checkout, by a version that stored full paths
       await client.query(`UPDATE _prisma_migrations SET migration_name = '/elsewhere/app/prisma/migrations/' || migration_name`);
       expect(await applyMigrations(inject("databaseUrl"))).toEqual([]);

@@ -36,7 +36,9 @@ describe("the OpenAPI document with real tools", () => {
   it("passes Redocly's lint with its recommended rules: no errors", async () => {
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: path.join(dir, "openapi.json"), config });
-    const errors = problems.filter((problem) => problem.severity === "error").map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? "?"}`);
+    const errors = problems
+      .filter((problem) => problem.severity === "error")
+      .map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? "?"}`);
     expect(errors).toEqual([]);
   });
 
@@ -99,7 +101,20 @@ export { state, wrong };
     );
     await writeFile(
       path.join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", skipLibCheck: false, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, types: [] }, files: ["client.ts", "api.d.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "ES2022",
+          module: "ESNext",
+          moduleResolution: "Bundler",
+          skipLibCheck: false,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          types: [],
+        },
+        files: ["client.ts", "api.d.ts"],
+      }),
     );
     const tsc = path.join(root, "node_modules", ".bin", "tsc");
     const result = await run(tsc, ["-p", path.join(dir, "tsconfig.json")], { cwd: dir }).then(

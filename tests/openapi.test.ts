@@ -22,7 +22,9 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
   const doc = buildOpenApi(apiRoutes) as { openapi: string; paths: Record<string, Record<string, Operation>> };
 
   it("has every route file under app/api, at the path its folder gives", () => {
-    const files = routeFiles(apiRoot).map((file) => path.relative(apiRoot, file)).filter((file) => !outside.has(file));
+    const files = routeFiles(apiRoot)
+      .map((file) => path.relative(apiRoot, file))
+      .filter((file) => !outside.has(file));
     expect(files.length).toBeGreaterThan(35);
     for (const file of files) {
       const expected = pathOfRouteFile(file);
@@ -39,7 +41,9 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
   const asDocumented = (schema: Record<string, unknown>, operationId: string, part: string) => hoistDefs(schema, {}, `${operationId}_${part}`);
 
   it("documents the study settings' body with each registered kind's settings (no longer any JSON)", () => {
-    const body = doc.paths["/api/studies/{slug}/settings"].patch.requestBody!.content["application/json"].schema as { properties: Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown }> };
+    const body = doc.paths["/api/studies/{slug}/settings"].patch.requestBody!.content["application/json"].schema as {
+      properties: Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }>; additionalProperties?: unknown }>;
+    };
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["title", "overlap", "goldRate", "endings", "conditions", "taskSettings"]));
     const taskSettings = body.properties.taskSettings;
     expect(Object.keys(taskSettings.properties!).sort()).toEqual([...taskKinds].sort());
@@ -50,20 +54,38 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
   });
 
   it("describes the dashboard's interval method and its comparison of people with each model, and the analysis setting", () => {
-    const reply = doc.paths["/api/studies/{slug}/dashboard"].get.responses["200"].content!["application/json"].schema as { properties: Record<string, { properties?: Record<string, { items?: { properties?: Record<string, unknown> } }> }> };
+    const reply = doc.paths["/api/studies/{slug}/dashboard"].get.responses["200"].content!["application/json"].schema as {
+      properties: Record<string, { properties?: Record<string, { items?: { properties?: Record<string, unknown> } }> }>;
+    };
     expect(Object.keys(reply.properties)).toEqual(expect.arrayContaining(["method", "comparison", "accuracy"]));
-    expect(Object.keys(reply.properties.comparison.properties!.rows.items!.properties!)).toEqual(expect.arrayContaining(["items", "humans", "humansAll", "modelEstimate", "difference", "model"]));
-    const analysis = doc.paths["/api/studies/{slug}/analysis"].patch.requestBody!.content["application/json"].schema as { properties: Record<string, { enum?: string[] }> };
+    expect(Object.keys(reply.properties.comparison.properties!.rows.items!.properties!)).toEqual(
+      expect.arrayContaining(["items", "humans", "humansAll", "modelEstimate", "difference", "model"]),
+    );
+    const analysis = doc.paths["/api/studies/{slug}/analysis"].patch.requestBody!.content["application/json"].schema as {
+      properties: Record<string, { enum?: string[] }>;
+    };
     expect(analysis.properties.generaliseOver.enum).toEqual(["people+items", "items"]);
     expect(doc.paths["/api/studies/{slug}/comparison.csv"].get).toBeDefined();
   });
 
   it("describes what agents read: the next item with the agent contract, the play endpoints with the example action", () => {
-    const schemaOf = (urlPath: string, method: string) => doc.paths[urlPath][method].responses["200"].content!["application/json"].schema as { properties: Record<string, { properties?: Record<string, unknown> }> };
+    const schemaOf = (urlPath: string, method: string) =>
+      doc.paths[urlPath][method].responses["200"].content!["application/json"].schema as {
+        properties: Record<string, { properties?: Record<string, unknown> }>;
+      };
     const next = schemaOf("/api/annotate/studies/{slug}/next", "get");
     const agent = (next.properties.assignment.properties!.agent as { properties: Record<string, unknown> }).properties;
-    expect(Object.keys(agent).sort()).toEqual(["actionInstructions", "actionSchema", "answerFromActions", "answerInstructions", "answerSchema", "exampleAnswer", "interactive"]);
-    for (const method of ["get", "post"]) expect(Object.keys(schemaOf("/api/annotate/assignments/{id}/play", method).properties)).toEqual(expect.arrayContaining(["canAct", "exampleAction"]));
+    expect(Object.keys(agent).sort()).toEqual([
+      "actionInstructions",
+      "actionSchema",
+      "answerFromActions",
+      "answerInstructions",
+      "answerSchema",
+      "exampleAnswer",
+      "interactive",
+    ]);
+    for (const method of ["get", "post"])
+      expect(Object.keys(schemaOf("/api/annotate/assignments/{id}/play", method).properties)).toEqual(expect.arrayContaining(["canAct", "exampleAction"]));
   });
 
   it("describes each handler with the schemas it validates with: the same objects, read from the route file itself", async () => {
@@ -82,14 +104,26 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
         expect(operation, `${method} ${urlPath} (app/api/${relative}) is missing from the document`).toBeDefined();
         const { body, form, params, query, response } = handler.options;
         const content = operation!.requestBody?.content;
-        if (body) expect(content?.["application/json"]?.schema, `${method} ${urlPath}: body schema`).toEqual(asDocumented(inputJsonSchema(body), operation!.operationId, "body"));
-        else if (form) expect(content?.["multipart/form-data"]?.schema, `${method} ${urlPath}: form schema`).toEqual(asDocumented(inputJsonSchema(form), operation!.operationId, "form"));
+        if (body)
+          expect(content?.["application/json"]?.schema, `${method} ${urlPath}: body schema`).toEqual(
+            asDocumented(inputJsonSchema(body), operation!.operationId, "body"),
+          );
+        else if (form)
+          expect(content?.["multipart/form-data"]?.schema, `${method} ${urlPath}: form schema`).toEqual(
+            asDocumented(inputJsonSchema(form), operation!.operationId, "form"),
+          );
         else expect(operation!.requestBody, `${method} ${urlPath} documents a body it does not read`).toBeUndefined();
         const success = successStatusesOf(handler.options).filter((status) => status !== 204);
-        expect(Object.keys(operation!.responses).filter((code) => code.startsWith("2")).sort(), `${method} ${urlPath}: success statuses`).toEqual(successStatusesOf(handler.options).map(String).sort());
+        expect(
+          Object.keys(operation!.responses)
+            .filter((code) => code.startsWith("2"))
+            .sort(),
+          `${method} ${urlPath}: success statuses`,
+        ).toEqual(successStatusesOf(handler.options).map(String).sort());
         for (const status of success) {
           const answer = operation!.responses[String(status)]?.content?.["application/json"]?.schema;
-          if (response) expect(answer, `${method} ${urlPath}: response schema`).toEqual(asDocumented(outputJsonSchema(response), operation!.operationId, "reply"));
+          if (response)
+            expect(answer, `${method} ${urlPath}: response schema`).toEqual(asDocumented(outputJsonSchema(response), operation!.operationId, "reply"));
           else expect(answer, `${method} ${urlPath} documents an answer it does not declare`).toBeUndefined();
         }
         for (const [schema, where] of [
@@ -108,9 +142,15 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
       expect(Object.keys(doc.paths[urlPath] ?? {}).sort(), `${urlPath}: documented methods`).toEqual(methods.map((m) => m.toLowerCase()).sort());
       // each success status the file answers with (`{ status: 201 }`, `created ? 202 : 200`, a 204 without content) is documented
       const source = readRouteFile(file);
-      const answered = new Set([...source.matchAll(/\bstatus: ([^,}]*)/g)].flatMap((match) => [...match[1].matchAll(/\b(20[0-4])\b/g)].map((m) => Number(m[1]))));
+      const answered = new Set(
+        [...source.matchAll(/\bstatus: ([^,}]*)/g)].flatMap((match) => [...match[1].matchAll(/\b(20[0-4])\b/g)].map((m) => Number(m[1]))),
+      );
       const documented = new Set(methods.flatMap((method) => successStatusesOf(routeModule[method]!.options)));
-      for (const status of answered) expect(documented.has(status as 200), `app/api/${relative} answers ${status}: give its handler route({ status: ${status} }) (or [200, ${status}])`).toBe(true);
+      for (const status of answered)
+        expect(
+          documented.has(status as 200),
+          `app/api/${relative} answers ${status}: give its handler route({ status: ${status} }) (or [200, ${status}])`,
+        ).toBe(true);
     }
   });
 });

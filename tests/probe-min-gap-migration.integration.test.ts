@@ -36,7 +36,9 @@ describe("migration: probeMinGap into the kind's settings", () => {
   });
 
   it("moves each study's value into taskSettings and drops the column", async () => {
-    const dirs = readdirSync(MIGRATIONS_DIR).filter((dir) => /^\d+_/.test(dir)).sort();
+    const dirs = readdirSync(MIGRATIONS_DIR)
+      .filter((dir) => /^\d+_/.test(dir))
+      .sort();
     const at = dirs.findIndex((dir) => dir.endsWith(`_${MIGRATION}`));
     expect(at).toBeGreaterThan(0);
     const sqlOf = (dir: string) => readFileSync(path.join(MIGRATIONS_DIR, dir, "migration.sql"), "utf8");
@@ -44,13 +46,19 @@ describe("migration: probeMinGap into the kind's settings", () => {
 
     await client.query(`INSERT INTO "User" (id, name, "updatedAt") VALUES ('u1', 'R', now())`);
     const study = (id: string, gap: number, taskSettings: unknown) =>
-      client.query(`INSERT INTO "Study" (id, slug, title, "probeMinGap", "taskSettings", "updatedAt") VALUES ($1, $1, $1, $2, $3::jsonb, now())`, [id, gap, JSON.stringify(taskSettings)]);
+      client.query(`INSERT INTO "Study" (id, slug, title, "probeMinGap", "taskSettings", "updatedAt") VALUES ($1, $1, $1, $2, $3::jsonb, now())`, [
+        id,
+        gap,
+        JSON.stringify(taskSettings),
+      ]);
     await study("judge-default", 5, {});
     await study("judge-eight", 8, { "explore-scene": { freeText: true } });
     await study("other-three", 3, {});
     await study("other-default", 5, { "explore-scene": { freeText: true } });
     await study("judge-kept", 2, { "gridwm-judge": { probeMinGap: 9 } });
-    await client.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ('b1', 'judge-default', 'x.jsonl', 'c', 1), ('b2', 'judge-eight', 'x.jsonl', 'c', 1)`);
+    await client.query(
+      `INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ('b1', 'judge-default', 'x.jsonl', 'c', 1), ('b2', 'judge-eight', 'x.jsonl', 'c', 1)`,
+    );
     await client.query(`INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, "contentHash")
       VALUES ('i1', 'judge-default', 'b1', 'a', 'gridwm-judge', '{}', '{}', 'h1'), ('i2', 'judge-eight', 'b2', 'a', 'gridwm-judge', '{}', '{}', 'h2')`);
 
@@ -68,7 +76,9 @@ describe("migration: probeMinGap into the kind's settings", () => {
     });
     const gaps = Object.fromEntries(rows.map((row) => [row.id, kindSettings(row.taskSettings, "gridwm-judge").probeMinGap]));
     expect(gaps).toEqual({ "judge-default": 5, "judge-eight": 8, "other-three": 3, "other-default": 5, "judge-kept": 2 });
-    const { rows: columns } = await client.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'Study' AND column_name = 'probeMinGap'`);
+    const { rows: columns } = await client.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'Study' AND column_name = 'probeMinGap'`,
+    );
     expect(columns).toEqual([]);
   });
 });

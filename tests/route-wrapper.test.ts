@@ -8,10 +8,10 @@ const nextAuthRoute = path.join("auth", "[...nextauth]", "route.ts");
 
 describe("route handlers (lib/http/route.ts)", () => {
   it("finds handlers in either export form, and tells wrapped from hand-written ones", () => {
-    expect(exportedHandlers("export const GET = route({ roles: [\"ADMIN\"] }, async () => x);")).toEqual([{ method: "GET", wrapped: true }]);
+    expect(exportedHandlers('export const GET = route({ roles: ["ADMIN"] }, async () => x);')).toEqual([{ method: "GET", wrapped: true }]);
     expect(exportedHandlers("export async function POST(request: Request) {}")).toEqual([{ method: "POST", wrapped: false }]);
     expect(exportedHandlers("const GET = handler;\nexport const PATCH = wrap(x);")).toEqual([{ method: "PATCH", wrapped: false }]);
-    expect(exportedHandlers("const nf = route({ roles: \"public\" }, f);\nexport { nf as GET, other as POST };")).toEqual([
+    expect(exportedHandlers('const nf = route({ roles: "public" }, f);\nexport { nf as GET, other as POST };')).toEqual([
       { method: "GET", wrapped: true },
       { method: "POST", wrapped: false },
     ]);

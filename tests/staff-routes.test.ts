@@ -55,9 +55,14 @@ describe("the role test table (e2e/staff-routes.ts)", () => {
         const full = path.join(dir, name);
         if (name === "generated" || name === "node_modules") return [];
         if (statSync(full).isDirectory()) return files(full);
-        return /\.(ts|tsx)$/.test(name) && /^\s*["']use server["']/m.test(readFileSync(full, "utf8")) ? [path.relative(path.resolve(apiRoot, "..", ".."), full)] : [];
+        return /\.(ts|tsx)$/.test(name) && /^\s*["']use server["']/m.test(readFileSync(full, "utf8"))
+          ? [path.relative(path.resolve(apiRoot, "..", ".."), full)]
+          : [];
       });
     const found = roots.flatMap(files);
-    expect(found.filter((file) => !serverActionFiles.includes(file)), "server actions missing from serverActionFiles in e2e/staff-routes.ts (give them matrix rows)").toEqual([]);
+    expect(
+      found.filter((file) => !serverActionFiles.includes(file)),
+      "server actions missing from serverActionFiles in e2e/staff-routes.ts (give them matrix rows)",
+    ).toEqual([]);
   });
 });

@@ -79,7 +79,10 @@ describe("a toy kind registered at run time", () => {
       exampleAnswer: null,
       answerFromActions: false,
     });
-    expect(answerJsonSchema(toyCountModule.answerSchema)).toMatchObject({ properties: { count: { type: "integer", minimum: 0, maximum: 999 } }, required: ["count"] });
+    expect(answerJsonSchema(toyCountModule.answerSchema)).toMatchObject({
+      properties: { count: { type: "integer", minimum: 0, maximum: 999 } },
+      required: ["count"],
+    });
     const sent = [
       { type: "item_shown", payload: { kind: TOY_KIND, resumed: false } },
       { type: "count_set", payload: { count: 2, via: "keyboard" } },
@@ -91,10 +94,24 @@ describe("a toy kind registered at run time", () => {
     expect(rejected.map((r) => r.index)).toEqual([3]);
     const stored = valid.map((event, seq) => ({ ...event, seq }));
     const clientId = randomUUID();
-    const submitted = { assignmentId, seq: stored.length, clientTime: t0 + 9000, type: "submitted", payload: { answer: { count: 3 }, confidence: 4, clientId } };
+    const submitted = {
+      assignmentId,
+      seq: stored.length,
+      clientTime: t0 + 9000,
+      type: "submitted",
+      payload: { answer: { count: 3 }, confidence: 4, clientId },
+    };
     expect(parseTrajectoryBatch([submitted]).valid).toHaveLength(1);
     await recordEvents(annotator.id, [...stored, ...parseTrajectoryBatch([submitted]).valid]);
-    const ack = await submitResponse(annotator.id, { assignmentId, clientId, answer: { count: 3 }, confidence: 4, wallMs: 9000, activeMs: 9000, submitSeq: stored.length });
+    const ack = await submitResponse(annotator.id, {
+      assignmentId,
+      clientId,
+      answer: { count: 3 },
+      confidence: 4,
+      wallMs: 9000,
+      activeMs: 9000,
+      submitSeq: stored.length,
+    });
     expect(ack.duplicate).toBe(false);
     const response = await db.response.findFirstOrThrow({ where: { assignmentId }, select: { answer: true, score: true } });
     expect(response.answer).toEqual({ count: 3 });

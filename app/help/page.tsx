@@ -15,7 +15,10 @@ export default async function HelpIndexPage() {
       <ul className="grid gap-2 sm:grid-cols-2" aria-label="Docs">
         {docs.map((doc) => (
           <li key={doc.name}>
-            <Link href={`/help/${doc.name}`} className="block rounded-md border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-50">
+            <Link
+              href={`/help/${doc.name}`}
+              className="block rounded-md border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-50"
+            >
               {doc.title}
             </Link>
           </li>

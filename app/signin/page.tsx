@@ -18,7 +18,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex items-center gap-2">
-          <span aria-hidden className="grid h-9 w-9 place-items-center rounded-lg bg-brand-600 text-lg font-bold text-white">Y</span>
+          <span aria-hidden className="grid h-9 w-9 place-items-center rounded-lg bg-brand-600 text-lg font-bold text-white">
+            Y
+          </span>
           <div>
             <div className="text-lg font-semibold tracking-tight">Yardstick</div>
             <div className="text-xs text-slate-500">Human baselines for embodied world-model benchmarks</div>

@@ -8,7 +8,8 @@ export default function WithdrawnPage() {
   return (
     <JoinFrame title="You have withdrawn">
       <p className="text-sm text-slate-600" data-testid="withdrawn">
-        Your answers in the study were deleted, and you are signed out. Thank you for your time. If you came from a recruitment platform such as Prolific, you can close this page and return the study there.
+        Your answers in the study were deleted, and you are signed out. Thank you for your time. If you came from a recruitment platform such as Prolific, you
+        can close this page and return the study there.
       </p>
     </JoinFrame>
   );

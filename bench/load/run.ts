@@ -60,7 +60,10 @@ function flag(name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 }
-const ANNOTATOR_COUNTS = flag("annotators", "50,200").split(",").map(Number).filter((n) => n > 0);
+const ANNOTATOR_COUNTS = flag("annotators", "50,200")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const SECONDS = Number(flag("seconds", "30"));
 const BATCH = Number(flag("batch", "12"));
 const INTERVAL_MS = Number(flag("interval", "1000"));
@@ -136,7 +139,10 @@ async function insertRows(client: pg.Client, table: string, columns: string[], t
   for (let start = 0; start < rows.length; start += 5000) {
     const chunk = rows.slice(start, start + 5000);
     const select = types.map((t, i) => `$${i + 1}::${t}[]`).join(", ");
-    await client.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${select})`, columns.map((_, c) => chunk.map((row) => row[c])));
+    await client.query(
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${select})`,
+      columns.map((_, c) => chunk.map((row) => row[c])),
+    );
   }
 }
 
@@ -149,7 +155,10 @@ function buildIfNeeded() {
   console.log(`building into ${DIST}/ (next build) ...`);
   // `next build` rewrites tsconfig.json (adds .next-load/types to "include") and next-env.d.ts
   // (imports .next-load/types): put both back, so the checkout's typecheck is left as it was
-  const kept = ["tsconfig.json", "next-env.d.ts"].map((file) => path.join(ROOT, file)).filter((file) => existsSync(file)).map((file) => [file, readFileSync(file, "utf8")] as const);
+  const kept = ["tsconfig.json", "next-env.d.ts"]
+    .map((file) => path.join(ROOT, file))
+    .filter((file) => existsSync(file))
+    .map((file) => [file, readFileSync(file, "utf8")] as const);
   let result;
   try {
     result = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST } });
@@ -250,19 +259,56 @@ async function seedStudy(client: pg.Client, n: number, passwordHash: string): Pr
   const studyId = randomUUID();
   const slug = `load-${n}-${Date.now().toString(36)}`;
   const batchId = randomUUID();
-  await client.query(`INSERT INTO "Study" (id, slug, title, overlap, "confidenceScale", "updatedAt") VALUES ($1, $2, $3, $4, 'LIKERT_5', now())`, [studyId, slug, `Load ${n}`, OVERLAP]);
-  await client.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'load.jsonl', $3, $4)`, [batchId, studyId, `load-${studyId}`, ITEMS]);
+  await client.query(`INSERT INTO "Study" (id, slug, title, overlap, "confidenceScale", "updatedAt") VALUES ($1, $2, $3, $4, 'LIKERT_5', now())`, [
+    studyId,
+    slug,
+    `Load ${n}`,
+    OVERLAP,
+  ]);
+  await client.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'load.jsonl', $3, $4)`, [
+    batchId,
+    studyId,
+    `load-${studyId}`,
+    ITEMS,
+  ]);
   const itemRows: unknown[][] = [];
   for (let i = 0; i < ITEMS; i++) {
     const order = Array.from({ length: STEPS }, (_, j) => j).sort(() => Math.random() - 0.5);
-    itemRows.push([randomUUID(), studyId, batchId, `load-${i}`, LOAD_ITEM_KIND, JSON.stringify(loadItemPublic(i, order)), JSON.stringify({ order }), "{}", `h${studyId}${i}`]);
+    itemRows.push([
+      randomUUID(),
+      studyId,
+      batchId,
+      `load-${i}`,
+      LOAD_ITEM_KIND,
+      JSON.stringify(loadItemPublic(i, order)),
+      JSON.stringify({ order }),
+      "{}",
+      `h${studyId}${i}`,
+    ]);
   }
-  await insertRows(client, "Item", ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "contentHash"], ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "text"], itemRows);
+  await insertRows(
+    client,
+    "Item",
+    ["id", "studyId", "batchId", "externalId", "kind", "public", "key", "tags", "contentHash"],
+    ["text", "text", "text", "text", "text", "jsonb", "jsonb", "jsonb", "text"],
+    itemRows,
+  );
   const ids = Array.from({ length: n }, () => randomUUID());
-  await insertRows(client, "User", ["id", "email", "name", "passwordHash", "role", "updatedAt"], ["text", "text", "text", "text", '"Role"', "timestamp"], ids.map((id, i) => [id, `load-${slug}-${i}@bench.local`, `Load annotator ${i}`, passwordHash, "ANNOTATOR", new Date()]));
+  await insertRows(
+    client,
+    "User",
+    ["id", "email", "name", "passwordHash", "role", "updatedAt"],
+    ["text", "text", "text", "text", '"Role"', "timestamp"],
+    ids.map((id, i) => [id, `load-${slug}-${i}@bench.local`, `Load annotator ${i}`, passwordHash, "ANNOTATOR", new Date()]),
+  );
   await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") SELECT $1, unnest($2::text[])`, [studyId, ids]);
   await client.query("ANALYZE");
-  const users = await Promise.all(ids.map(async (id, i) => ({ id, cookie: `next-auth.session-token=${await encode({ token: { sub: id, name: `Load annotator ${i}`, email: `load-${slug}-${i}@bench.local` }, secret: SECRET })}` })));
+  const users = await Promise.all(
+    ids.map(async (id, i) => ({
+      id,
+      cookie: `next-auth.session-token=${await encode({ token: { sub: id, name: `Load annotator ${i}`, email: `load-${slug}-${i}@bench.local` }, secret: SECRET })}`,
+    })),
+  );
   return { studyId, slug, users };
 }
 
@@ -298,12 +344,16 @@ const agent = new http.Agent({ keepAlive: true });
 
 function send(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, agent, headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      { method, agent, headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", reject);
+      },
+    );
     request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(Object.assign(new Error("timeout"), { name: "TimeoutError" })));
     request.on("error", reject);
     request.end(body);
@@ -314,7 +364,12 @@ async function call(stats: Stats, endpoint: Endpoint, url: string, cookie: strin
   const start = performance.now();
   const sentAt = Date.now();
   try {
-    const response = await send(url, body === undefined ? "GET" : "POST", body === undefined ? { cookie } : { cookie, "content-type": "application/json" }, body === undefined ? undefined : JSON.stringify(body));
+    const response = await send(
+      url,
+      body === undefined ? "GET" : "POST",
+      body === undefined ? { cookie } : { cookie, "content-type": "application/json" },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
     stats.latency[endpoint].push(performance.now() - start);
     stats.sentAt[endpoint].push(sentAt);
     if (response.status < 200 || response.status >= 300) stats.error(endpoint, `HTTP ${response.status}: ${response.text.slice(0, 120)}`);
@@ -404,7 +459,9 @@ async function annotator(slug: string, cookie: string, stats: Stats, deadline: n
     const url = () => `${nextBase()}/api/annotate/responses`;
     const concurrent = Math.random() < RETRY / 2;
     if (concurrent) stats.concurrentSubmits++;
-    const replies = await Promise.all(concurrent ? [call(stats, "submit", url(), cookie, input), call(stats, "submit", url(), cookie, input)] : [call(stats, "submit", url(), cookie, input)]);
+    const replies = await Promise.all(
+      concurrent ? [call(stats, "submit", url(), cookie, input), call(stats, "submit", url(), cookie, input)] : [call(stats, "submit", url(), cookie, input)],
+    );
     let reply = replies.find((r) => r?.status === 200) ?? null;
     for (let attempt = 1; attempt < 3 && !reply; attempt++) {
       await sleep(200 * attempt);
@@ -478,7 +535,11 @@ async function runOnce(client: pg.Client, n: number, passwordHash: string): Prom
     else if (count > 1) duplicated++;
   }
   const extra = [...stored.keys()].filter((key) => !stats.ackedEvents.has(key)).length;
-  checks.push({ name: "acked events stored exactly once", ok: lost === 0 && duplicated === 0, detail: `${stats.ackedEvents.size} acked, ${lost} lost, ${duplicated} duplicated (${extra} stored but never acked: timeouts)` });
+  checks.push({
+    name: "acked events stored exactly once",
+    ok: lost === 0 && duplicated === 0,
+    detail: `${stats.ackedEvents.size} acked, ${lost} lost, ${duplicated} duplicated (${extra} stored but never acked: timeouts)`,
+  });
 
   const responses = await client.query<{ clientId: string; assignmentId: string; status: string; n: string }>(
     `SELECT r."clientId", r."assignmentId", a.status, count(*) OVER (PARTITION BY r."clientId") AS n FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = $1`,
@@ -499,7 +560,11 @@ async function runOnce(client: pg.Client, n: number, passwordHash: string): Prom
     [seeded.studyId],
   );
   rDup += Number(perAssignment.rows[0].n);
-  checks.push({ name: "acked responses stored exactly once", ok: rLost === 0 && rDup === 0 && rWrong === 0, detail: `${stats.ackedResponses.size} acked, ${rLost} lost, ${rDup} duplicated, ${rWrong} on the wrong assignment or not SUBMITTED` });
+  checks.push({
+    name: "acked responses stored exactly once",
+    ok: rLost === 0 && rDup === 0 && rWrong === 0,
+    detail: `${stats.ackedResponses.size} acked, ${rLost} lost, ${rDup} duplicated, ${rWrong} on the wrong assignment or not SUBMITTED`,
+  });
 
   // a place is a MAIN assignment that is not RELEASED (lib/assignment); released ones never count toward k
   const pastK = await client.query<{ n: string; worst: string | null }>(
@@ -517,8 +582,15 @@ async function runOnce(client: pg.Client, n: number, passwordHash: string): Prom
     detail: `${pastK.rows[0].n} items past k${pastK.rows[0].worst ? ` (worst ${pastK.rows[0].worst})` : ""}; ${atK.rows[0].n} items at k; ${released.rows[0].n} assignments released`,
   });
 
-  const twice = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`, [seeded.studyId]);
-  checks.push({ name: "no annotator given an item twice", ok: Number(twice.rows[0].n) === 0 && stats.servedAgain === 0, detail: `${twice.rows[0].n} (item, annotator) pairs twice in the database; ${stats.servedAgain} submitted assignments served again` });
+  const twice = await client.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (SELECT "itemId", "userId" FROM "Assignment" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1) d`,
+    [seeded.studyId],
+  );
+  checks.push({
+    name: "no annotator given an item twice",
+    ok: Number(twice.rows[0].n) === 0 && stats.servedAgain === 0,
+    detail: `${twice.rows[0].n} (item, annotator) pairs twice in the database; ${stats.servedAgain} submitted assignments served again`,
+  });
 
   // the rate while everyone is at work: from the last arrival to the deadline
   const steadyFrom = startedAt + Math.min(RAMP_SECONDS, SECONDS / 2) * 1000;
@@ -530,8 +602,12 @@ async function runOnce(client: pg.Client, n: number, passwordHash: string): Prom
 function report(result: RunResult): boolean {
   const { n, elapsed, stats, checks } = result;
   const line = (s: string) => console.log(s);
-  line(`\n=== ${n} annotators, ${elapsed.toFixed(1)} s (load average before: ${result.load.map((x) => x.toFixed(2)).join(" ")}; server CPU (all workers) ${result.serverCpu.toFixed(1)} s = ${((100 * result.serverCpu) / elapsed).toFixed(0)} % of one core) ===`);
-  line(`  ${"endpoint".padEnd(10)} ${"requests".padStart(9)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  errors`);
+  line(
+    `\n=== ${n} annotators, ${elapsed.toFixed(1)} s (load average before: ${result.load.map((x) => x.toFixed(2)).join(" ")}; server CPU (all workers) ${result.serverCpu.toFixed(1)} s = ${((100 * result.serverCpu) / elapsed).toFixed(0)} % of one core) ===`,
+  );
+  line(
+    `  ${"endpoint".padEnd(10)} ${"requests".padStart(9)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  errors`,
+  );
   for (const endpoint of ["next", "events", "submit"] as const) {
     const sorted = [...stats.latency[endpoint]].sort((a, b) => a - b);
     const errors = [...stats.errors[endpoint].values()].reduce((a, b) => a + b, 0);
@@ -547,14 +623,26 @@ function report(result: RunResult): boolean {
       const w = Math.floor((at - result.startedAt) / 10_000);
       (windows.get(w) ?? windows.set(w, []).get(w)!).push(stats.latency[endpoint][i]);
     });
-    const parts = [...windows.entries()].sort((a, b) => a[0] - b[0]).map(([w, list]) => `${w * 10}-${w * 10 + 10} s ${quantile(list.sort((a, b) => a - b), 0.99).toFixed(0)} (${list.length})`);
+    const parts = [...windows.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(
+        ([w, list]) =>
+          `${w * 10}-${w * 10 + 10} s ${quantile(
+            list.sort((a, b) => a - b),
+            0.99,
+          ).toFixed(0)} (${list.length})`,
+      );
     line(`  ${endpoint} p99 ms by sending time: ${parts.join(", ")}`);
   }
   // all arrived (after the ramp, before the deadline): the rate the server sustains
   const ingested = result.steadyRate;
   line(`  items started ${stats.items}, responses acked ${stats.ackedResponses.size}, annotators done ${stats.done}`);
-  line(`  events: ${stats.eventsSent} sent (first copies), ${stats.ackedEvents.size} acked distinct (${(stats.ackedEvents.size / elapsed).toFixed(0)} events/s over the whole run, ${ingested.toFixed(0)} events/s once everyone had arrived); ${result.storedEvents} rows stored`);
-  line(`  dedup exercised: ${stats.retriedBatches} event batches re-sent, ${stats.retriedSubmits} submissions re-sent (${stats.duplicateAcks} answered duplicate), ${stats.concurrentSubmits} sent as two concurrent copies`);
+  line(
+    `  events: ${stats.eventsSent} sent (first copies), ${stats.ackedEvents.size} acked distinct (${(stats.ackedEvents.size / elapsed).toFixed(0)} events/s over the whole run, ${ingested.toFixed(0)} events/s once everyone had arrived); ${result.storedEvents} rows stored`,
+  );
+  line(
+    `  dedup exercised: ${stats.retriedBatches} event batches re-sent, ${stats.retriedSubmits} submissions re-sent (${stats.duplicateAcks} answered duplicate), ${stats.concurrentSubmits} sent as two concurrent copies`,
+  );
   line(`  integrity:`);
   for (const check of checks) line(`    ${check.ok ? "OK  " : "FAIL"} ${check.name}: ${check.detail}`);
   if (serverErrors.length > 0) {
@@ -563,10 +651,15 @@ function report(result: RunResult): boolean {
   }
   const integrityOk = checks.every((check) => check.ok);
   if (n === 200) {
-    const p99 = quantile([...stats.latency.submit].sort((a, b) => a - b), 0.99);
+    const p99 = quantile(
+      [...stats.latency.submit].sort((a, b) => a - b),
+      0.99,
+    );
     line(`  targets at 200 annotators:`);
     line(`    ${p99 < 100 ? "PASS" : "MISS"} p99 submit ${p99.toFixed(1)} ms (target < 100 ms${p99 < 100 ? "" : `; ${(p99 / 100).toFixed(1)}x over`})`);
-    line(`    ${ingested > 2000 ? "PASS" : "MISS"} event ingestion ${ingested.toFixed(0)} events/s (target > 2,000${ingested > 2000 ? "" : `; ${((100 * ingested) / 2000).toFixed(0)} % of it`})`);
+    line(
+      `    ${ingested > 2000 ? "PASS" : "MISS"} event ingestion ${ingested.toFixed(0)} events/s (target > 2,000${ingested > 2000 ? "" : `; ${((100 * ingested) / 2000).toFixed(0)} % of it`})`,
+    );
     line(`    ${integrityOk ? "PASS" : "MISS"} zero lost or duplicated rows`);
   }
   return integrityOk;
@@ -593,7 +686,11 @@ async function capacity(client: pg.Client, passwordHash: string, k: number): Pro
   const image = Buffer.alloc(60_000, 7);
   image.write("\x89PNG\r\n\x1a\n", 0, "latin1");
   const hash = createHash("sha256").update(image).digest("hex");
-  await client.query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'image/png', $2, $3) ON CONFLICT (hash) DO NOTHING`, [hash, image.length, image]);
+  await client.query(`INSERT INTO "Asset" (hash, mime, size, bytes) VALUES ($1, 'image/png', $2, $3) ON CONFLICT (hash) DO NOTHING`, [
+    hash,
+    image.length,
+    image,
+  ]);
   await client.query(`INSERT INTO "StudyAsset" ("studyId", "assetHash") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [seeded.studyId, hash]);
   await sleep(3000); // let the load runs' work settle
   const idleStart = performance.now();
@@ -613,7 +710,13 @@ async function capacity(client: pg.Client, passwordHash: string, k: number): Pro
     const seconds = (performance.now() - start) / 1000;
     const app = appCpu() - app0 - idleApp * seconds;
     const db = dbCpu() - db0 - idleDb * seconds;
-    costs.push({ type, requests: seeded.users.length, appMs: (1000 * app) / seeded.users.length, dbMs: (1000 * db) / seeded.users.length, wallMs: (1000 * seconds) / seeded.users.length });
+    costs.push({
+      type,
+      requests: seeded.users.length,
+      appMs: (1000 * app) / seeded.users.length,
+      dbMs: (1000 * db) / seeded.users.length,
+      wallMs: (1000 * seconds) / seeded.users.length,
+    });
   };
   const ok = (what: string, response: { status: number; text: string }) => {
     if (response.status < 200 || response.status >= 300) throw new Error(`capacity: ${what} -> HTTP ${response.status}: ${response.text.slice(0, 200)}`);
@@ -635,7 +738,13 @@ async function capacity(client: pg.Client, passwordHash: string, k: number): Pro
   });
   await measure("event batch (3 events)", async (user) => {
     const assignmentId = assignment.get(user.id)!;
-    const events = [0, 1, 2].map((seq) => ({ assignmentId, seq, type: seq === 0 ? "item_shown" : "slot_filled", payload: seq === 0 ? ITEM_SHOWN_PAYLOAD : eventPayload("slot_filled", seq), clientTime: Date.now() }));
+    const events = [0, 1, 2].map((seq) => ({
+      assignmentId,
+      seq,
+      type: seq === 0 ? "item_shown" : "slot_filled",
+      payload: seq === 0 ? ITEM_SHOWN_PAYLOAD : eventPayload("slot_filled", seq),
+      clientTime: Date.now(),
+    }));
     ok("events", await send(`${base}/api/annotate/events`, "POST", jsonHeaders(user.cookie), JSON.stringify({ events })));
   });
   await measure("submission (last events + response)", async (user, i) => {
@@ -667,15 +776,24 @@ function reportCapacity(costs: RequestCost[]) {
   const cost = (prefix: string) => costs.find((c) => c.type.startsWith(prefix))!;
   line(`\ncapacity: CPU time per request, ${costs[0]?.requests ?? 0} requests of each type one at a time (idle CPU subtracted)`);
   line(`  ${"request".padEnd(38)} ${"app CPU ms".padStart(11)} ${"db CPU ms".padStart(10)} ${"wall ms".padStart(8)}`);
-  for (const c of costs) line(`  ${c.type.padEnd(38)} ${c.appMs.toFixed(2).padStart(11)} ${Number.isNaN(c.dbMs) ? "n/a".padStart(10) : c.dbMs.toFixed(2).padStart(10)} ${c.wallMs.toFixed(1).padStart(8)}`);
+  for (const c of costs)
+    line(
+      `  ${c.type.padEnd(38)} ${c.appMs.toFixed(2).padStart(11)} ${Number.isNaN(c.dbMs) ? "n/a".padStart(10) : c.dbMs.toFixed(2).padStart(10)} ${c.wallMs.toFixed(1).padStart(8)}`,
+    );
   for (const profile of CAPACITY_PROFILES) {
     const perSecond = (pick: (c: RequestCost) => number) =>
-      (pick(cost("next")) + pick(cost("submission")) + profile.imagesPerItem * pick(cost("image")) + pick(cost("work page")) / profile.itemsPerSession) / profile.itemSeconds + pick(cost("event batch")) / profile.batchSeconds;
+      (pick(cost("next")) + pick(cost("submission")) + profile.imagesPerItem * pick(cost("image")) + pick(cost("work page")) / profile.itemsPerSession) /
+        profile.itemSeconds +
+      pick(cost("event batch")) / profile.batchSeconds;
     const app = perSecond((c) => c.appMs) / 1000;
     const db = perSecond((c) => c.dbMs) / 1000;
-    line(`  ${profile.name}: ${(1000 * app).toFixed(2)} ms app CPU and ${Number.isNaN(db) ? "n/a" : (1000 * db).toFixed(2)} ms database CPU per annotator-second`);
+    line(
+      `  ${profile.name}: ${(1000 * app).toFixed(2)} ms app CPU and ${Number.isNaN(db) ? "n/a" : (1000 * db).toFixed(2)} ms database CPU per annotator-second`,
+    );
     for (const n of [1000, 10000]) {
-      line(`    ${String(n).padStart(6)} annotators: app ${((n * app) / UTILISATION).toFixed(1)} cores, database ${Number.isNaN(db) ? "n/a" : ((n * db) / UTILISATION).toFixed(1)} cores (at ${UTILISATION * 100} % utilisation)`);
+      line(
+        `    ${String(n).padStart(6)} annotators: app ${((n * app) / UTILISATION).toFixed(1)} cores, database ${Number.isNaN(db) ? "n/a" : ((n * db) / UTILISATION).toFixed(1)} cores (at ${UTILISATION * 100} % utilisation)`,
+      );
     }
   }
 }
@@ -691,12 +809,18 @@ async function profile(client: pg.Client, passwordHash: string) {
   const { nextAssignment, progressFor } = await import("@/lib/assignment");
   const { getAssignmentView } = await import("@/lib/annotate/assignment-view");
   const { disconnectDb } = await import("@/lib/db");
-  const study = await client.query<{ id: string; n: string }>(`SELECT s.id, (SELECT count(*) FROM "Assignment" a WHERE a."studyId" = s.id) AS n FROM "Study" s ORDER BY s."createdAt" DESC LIMIT 1`);
+  const study = await client.query<{ id: string; n: string }>(
+    `SELECT s.id, (SELECT count(*) FROM "Assignment" a WHERE a."studyId" = s.id) AS n FROM "Study" s ORDER BY s."createdAt" DESC LIMIT 1`,
+  );
   const studyId = study.rows[0].id;
   const userId = randomUUID();
-  await client.query(`INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, 'Profile annotator', $3, 'ANNOTATOR', now())`, [userId, `profile-${userId}@bench.local`, passwordHash]);
+  await client.query(`INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, 'Profile annotator', $3, 'ANNOTATOR', now())`, [
+    userId,
+    `profile-${userId}@bench.local`,
+    passwordHash,
+  ]);
   await client.query(`INSERT INTO "StudyMember" ("studyId", "userId") VALUES ($1, $2)`, [studyId, userId]);
-  const times: Record<string, number[]> = { "nextAssignment (creates one)": [], "progressFor (after it)": [], "getAssignmentView": [] };
+  const times: Record<string, number[]> = { "nextAssignment (creates one)": [], "progressFor (after it)": [], getAssignmentView: [] };
   const [a, b, c] = Object.values(times);
   for (let i = 0; i < 15; i++) {
     let t = performance.now();
@@ -727,7 +851,9 @@ async function cleanup() {
   await stopServers();
   if (admin && dbCreated) {
     dbCreated = false;
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${dbName}: ${(error as Error).message}`));
+    await admin
+      .query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
+      .catch((error) => console.error(`could not drop ${dbName}: ${(error as Error).message}`));
   }
   await admin?.end().catch(() => undefined);
   admin = null;
@@ -743,8 +869,15 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 async function main(): Promise<boolean> {
-  console.log(`Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} ${LOAD_ITEM_KIND} items per study, k = ${OVERLAP}; ${INSTANCES} app instance(s); ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`);
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `Yardstick load bench: annotators ${ANNOTATOR_COUNTS.join(", ")}; ${SECONDS} s each; ${ITEMS} ${LOAD_ITEM_KIND} items per study, k = ${OVERLAP}; ${INSTANCES} app instance(s); ${BATCH} events per batch every ~${INTERVAL_MS} ms, ${BATCHES_PER_ITEM} batches per item; arrivals over ${RAMP_SECONDS} s; retry fraction ${RETRY}; server workers: ${WORKERS || "one per core"}`,
+  );
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   buildIfNeeded();
   if (THROWAWAY_PG) {
     cluster = await startThrowawayCluster();
@@ -774,7 +907,9 @@ async function main(): Promise<boolean> {
     if (CAPACITY > 0) reportCapacity(await capacity(client, passwordHash, CAPACITY));
     if (results.length > 0) await profile(client, passwordHash);
     console.log(`\nsummary`);
-    console.log(`  ${"N".padStart(4)} ${"next p50/p95/p99 ms".padStart(22)} ${"events p50/p95/p99 ms".padStart(22)} ${"submit p50/p95/p99 ms".padStart(22)} ${"req/s".padStart(7)} ${"events/s".padStart(9)} ${"errors".padStart(7)}  integrity`);
+    console.log(
+      `  ${"N".padStart(4)} ${"next p50/p95/p99 ms".padStart(22)} ${"events p50/p95/p99 ms".padStart(22)} ${"submit p50/p95/p99 ms".padStart(22)} ${"req/s".padStart(7)} ${"events/s".padStart(9)} ${"errors".padStart(7)}  integrity`,
+    );
     for (const r of results) {
       const q = (e: Endpoint) => {
         const s = [...r.stats.latency[e]].sort((a, b) => a - b);

@@ -24,9 +24,7 @@ interface JobView {
   done: number;
   total: number;
   outcome:
-    | { ok: true; result: { message: string; status: string; itemCount?: number } }
-    | { ok: false; error: string; details?: { errors?: ImportError[] } }
-    | null;
+    { ok: true; result: { message: string; status: string; itemCount?: number } } | { ok: false; error: string; details?: { errors?: ImportError[] } } | null;
 }
 
 const POLL_MS = 700;
@@ -117,7 +115,11 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
       } catch {
         failures += 1;
         if (failures >= 20) {
-          setOutcome({ ok: false, message: "Lost touch with the server while the import ran. Reload this page later and look at the study's batches: an import is all or nothing.", errors: [] });
+          setOutcome({
+            ok: false,
+            message: "Lost touch with the server while the import ran. Reload this page later and look at the study's batches: an import is all or nothing.",
+            errors: [],
+          });
           setPending(false);
           return;
         }
@@ -148,7 +150,12 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
     }
     if (result.ok) setOutcome({ ok: true, message: result.data.message, status: result.data.status, itemCount: result.data.itemCount });
     else if (result.unreachable) setOutcome({ ok: false, message: "The upload did not reach the server. Nothing was imported; try again.", errors: [] });
-    else setOutcome({ ok: false, message: headlineOf(result.error ?? "The import failed"), errors: (result.details as { errors?: ImportError[] } | undefined)?.errors ?? result.issues ?? [] });
+    else
+      setOutcome({
+        ok: false,
+        message: headlineOf(result.error ?? "The import failed"),
+        errors: (result.details as { errors?: ImportError[] } | undefined)?.errors ?? result.issues ?? [],
+      });
     setPending(false);
   }
 
@@ -159,7 +166,13 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
           <form onSubmit={submit} className="space-y-5" data-ready={ready ? "true" : "false"}>
             <label className="block text-sm">
               <span className="mb-1 block font-medium text-slate-700">Study</span>
-              <select value={study} required onChange={(e) => setStudy(e.target.value)} className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm" data-testid="study-select">
+              <select
+                value={study}
+                required
+                onChange={(e) => setStudy(e.target.value)}
+                className="h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm"
+                data-testid="study-select"
+              >
                 <option value="" disabled>
                   Choose the study to import into…
                 </option>
@@ -174,7 +187,15 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
             <div>
               <span className="mb-1 block text-sm font-medium text-slate-700">Batch</span>
               <div className="flex flex-wrap items-center gap-2 rounded-md border border-dashed border-slate-300 bg-slate-50 p-4">
-                <input ref={zipInput} type="file" accept=".zip,application/zip" className="sr-only" aria-label="Choose a .zip file" data-testid="zip-input" onChange={(e) => chooseZip(e.target.files)} />
+                <input
+                  ref={zipInput}
+                  type="file"
+                  accept=".zip,application/zip"
+                  className="sr-only"
+                  aria-label="Choose a .zip file"
+                  data-testid="zip-input"
+                  onChange={(e) => chooseZip(e.target.files)}
+                />
                 <input
                   ref={folderInput}
                   type="file"
@@ -207,12 +228,22 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
       </Card>
 
       {pending && job?.status === "RUNNING" ? (
-        <div role="status" aria-live="polite" data-testid="import-progress" className="rounded-md border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
+        <div
+          role="status"
+          aria-live="polite"
+          data-testid="import-progress"
+          className="rounded-md border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700"
+        >
           <p className="font-medium break-words [overflow-wrap:anywhere]">{progressText(job)}</p>
           <div className="mt-2 h-2 overflow-hidden rounded bg-slate-100" aria-hidden="true">
-            <div className="h-full bg-indigo-500 transition-all" style={{ width: job.total > 0 ? `${Math.min(100, Math.round((job.done / job.total) * 100))}%` : "10%" }} />
+            <div
+              className="h-full bg-indigo-500 transition-all"
+              style={{ width: job.total > 0 ? `${Math.min(100, Math.round((job.done / job.total) * 100))}%` : "10%" }}
+            />
           </div>
-          <p className="mt-1 text-xs text-slate-500">The import runs on the server; annotators are not kept waiting. You may leave this page: the batch appears on the study once it is in.</p>
+          <p className="mt-1 text-xs text-slate-500">
+            The import runs on the server; annotators are not kept waiting. You may leave this page: the batch appears on the study once it is in.
+          </p>
         </div>
       ) : null}
 
@@ -233,7 +264,13 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
             <ul className="mt-2 max-h-96 space-y-1.5 overflow-y-auto pr-1 font-mono text-xs" data-testid="import-error-list">
               {outcome.errors.map((e, i) => {
                 // an issue of the zip itself names the zip: the headline already does
-                const where = [e.file && !(e.line === undefined && outcome.message.includes(e.file)) ? e.file : undefined, e.line !== undefined ? `line ${e.line}` : undefined, e.field ? `field ${e.field}` : undefined].filter(Boolean).join(", ");
+                const where = [
+                  e.file && !(e.line === undefined && outcome.message.includes(e.file)) ? e.file : undefined,
+                  e.line !== undefined ? `line ${e.line}` : undefined,
+                  e.field ? `field ${e.field}` : undefined,
+                ]
+                  .filter(Boolean)
+                  .join(", ");
                 return (
                   <li key={i} className="break-words whitespace-pre-wrap [overflow-wrap:anywhere]">
                     {where ? <span className="font-semibold">{where}: </span> : null}
@@ -255,7 +292,8 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
           </p>
           <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">{itemLine}</pre>
           <p className="mt-2">
-            <code className="rounded bg-slate-100 px-1">public</code> is what annotators see; <code className="rounded bg-slate-100 px-1">key</code> is the answer key and never reaches their browser. From the command line:{" "}
+            <code className="rounded bg-slate-100 px-1">public</code> is what annotators see; <code className="rounded bg-slate-100 px-1">key</code> is the
+            answer key and never reaches their browser. From the command line:{" "}
             <code className="rounded bg-slate-100 px-1 break-words">npx yardstick import &lt;folder|zip&gt; --study {study || "<slug>"}</code>
           </p>
         </CardBody>

@@ -57,7 +57,6 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
     reset();
   }
 
-
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <Card>
@@ -83,7 +82,13 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
                 <Td className="font-medium">{user.name}</Td>
                 <Td>{user.email ?? <span className="font-mono text-xs">{user.externalId}</span>}</Td>
                 <Td>
-                  <select aria-label={`Role of ${user.name}`} value={user.role} disabled={user.id === currentUserId} onChange={(e) => update(user.id, { role: e.target.value as Role })} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm">
+                  <select
+                    aria-label={`Role of ${user.name}`}
+                    value={user.role}
+                    disabled={user.id === currentUserId}
+                    onChange={(e) => update(user.id, { role: e.target.value as Role })}
+                    className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm"
+                  >
                     <option value="ADMIN">Admin</option>
                     <option value="RESEARCHER">Researcher</option>
                     <option value="ANNOTATOR">Annotator</option>
@@ -111,7 +116,13 @@ export function UsersTable({ initialUsers, currentUserId }: { initialUsers: User
             {(["name", "email", "password"] as const).map((field) => (
               <label key={field} className="block">
                 <span className="mb-1 block font-medium capitalize text-slate-700">{field}</span>
-                <input {...register(field)} type={field === "password" ? "password" : field === "email" ? "email" : "text"} required className={inputClass} autoComplete="off" />
+                <input
+                  {...register(field)}
+                  type={field === "password" ? "password" : field === "email" ? "email" : "text"}
+                  required
+                  className={inputClass}
+                  autoComplete="off"
+                />
                 {formErrors[field] ? <span className="mt-1 block text-xs text-red-600">{formErrors[field].message}</span> : null}
               </label>
             ))}

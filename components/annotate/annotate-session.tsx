@@ -131,7 +131,15 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   const initialItem = initial.status === "item" ? initial.assignment : null;
   const alreadySent = initialItem !== null && (queue.hasPendingSubmission(initialItem.assignmentId) || queue.isDone(initialItem.assignmentId));
   const [current, setCurrent] = useState<AssignmentView | null>(alreadySent ? null : initialItem);
-  const [phase, setPhase] = useState<Phase>(alreadySent ? { name: "advancing" } : initial.status === "closed" ? { name: "closed" } : initial.status === "paused" ? { name: "paused" } : { name: "working" });
+  const [phase, setPhase] = useState<Phase>(
+    alreadySent
+      ? { name: "advancing" }
+      : initial.status === "closed"
+        ? { name: "closed" }
+        : initial.status === "paused"
+          ? { name: "paused" }
+          : { name: "working" },
+  );
   /** the server did not answer the last ask for the next item: what happened, and when the page asks again */
   const [stall, setStall] = useState<{ failure: NextFailure; attempt: number; retryAt: number } | null>(null);
   const wake = useRef<(() => void) | null>(null);
@@ -170,7 +178,11 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   const advance = useCallback(
     async (from: string | null) => {
       const prefetched = prefetch.current && prefetch.current.forId === from ? await prefetch.current.promise : null;
-      if (prefetched?.status === "item" && !queue.isDone(prefetched.assignment.assignmentId) && !queue.hasPendingSubmission(prefetched.assignment.assignmentId)) {
+      if (
+        prefetched?.status === "item" &&
+        !queue.isDone(prefetched.assignment.assignmentId) &&
+        !queue.hasPendingSubmission(prefetched.assignment.assignmentId)
+      ) {
         setCurrent(prefetched.assignment);
         setPhase({ name: "working" });
         return;
@@ -263,16 +275,26 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
   const status = (
     <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <span className="inline-flex flex-col gap-0.5">
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${current?.purpose === "PRACTICE" ? "bg-blue-50 text-blue-700" : "bg-slate-100 text-slate-700"}`} data-testid="progress" title={study.title}>
+        <span
+          className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${current?.purpose === "PRACTICE" ? "bg-blue-50 text-blue-700" : "bg-slate-100 text-slate-700"}`}
+          data-testid="progress"
+          title={study.title}
+        >
           {counter}
         </span>
         <ProgressBar done={inPractice ? done.practice : done.main} total={inPractice ? practiceTotal : mainTotal} className="mx-1 h-1 w-auto" />
       </span>
-      {phase.name === "working" && current && study.itemTimeLimitSeconds ? <ItemTimer key={current.assignmentId} startedAt={current.startedAt} limitSeconds={study.itemTimeLimitSeconds} /> : null}
+      {phase.name === "working" && current && study.itemTimeLimitSeconds ? (
+        <ItemTimer key={current.assignmentId} startedAt={current.startedAt} limitSeconds={study.itemTimeLimitSeconds} />
+      ) : null}
       {study.sessionEndsAt ? <SessionTimer endsAt={study.sessionEndsAt} onExpired={recheckStanding} /> : null}
       <SyncStatus />
       {current ? <ShortcutsButton kind={current.kind} /> : null}
-      <Link href={`/s/${study.slug}`} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900" title="Your work is saved: continue later, on any device">
+      <Link
+        href={`/s/${study.slug}`}
+        className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        title="Your work is saved: continue later, on any device"
+      >
         Pause
       </Link>
     </div>
@@ -284,16 +306,48 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
     <div className="flex min-h-[calc(100dvh-3.5rem-1px-1.5rem)] flex-col gap-2 lg:h-[calc(100dvh-3.5rem-1px-1.5rem)] lg:min-h-[500px]" aria-label={study.title}>
       {refused ? <RefusedNotice refused={refused} onDismiss={() => setRefused(null)} /> : null}
       {phase.name === "working" && current ? (
-        <ItemWork key={current.assignmentId} view={current} study={study} onSubmit={onSubmit} onSubmittedElsewhere={() => void advance(current.assignmentId)} status={status} />
+        <ItemWork
+          key={current.assignmentId}
+          view={current}
+          study={study}
+          onSubmit={onSubmit}
+          onSubmittedElsewhere={() => void advance(current.assignmentId)}
+          status={status}
+        />
       ) : phase.name === "feedback" && current ? (
-        <PracticeFeedback key={`feedback-${current.assignmentId}`} view={current} study={study} ack={phase.ack} answer={phase.answer} onContinue={() => void advance(current.assignmentId)} status={<>{status}{practice ? <PracticeStandingNote practice={practice} /> : null}</>} />
+        <PracticeFeedback
+          key={`feedback-${current.assignmentId}`}
+          view={current}
+          study={study}
+          ack={phase.ack}
+          answer={phase.answer}
+          onContinue={() => void advance(current.assignmentId)}
+          status={
+            <>
+              {status}
+              {practice ? <PracticeStandingNote practice={practice} /> : null}
+            </>
+          }
+        />
       ) : phase.name === "closed" ? (
-        <Notice title="This study is closed" body="It does not take answers any more. Thank you for your work." action={<Link className={buttonClass("secondary")} href="/studies">Back to my studies</Link>} />
+        <Notice
+          title="This study is closed"
+          body="It does not take answers any more. Thank you for your work."
+          action={
+            <Link className={buttonClass("secondary")} href="/studies">
+              Back to my studies
+            </Link>
+          }
+        />
       ) : phase.name === "paused" ? (
         <Notice
           title="The study is paused"
           body="The research team has paused the study for a moment. Your work is saved; this page goes on by itself when the study reopens, or come back later."
-          action={<Link className={buttonClass("secondary")} href={`/s/${study.slug}`}>Back to the study page</Link>}
+          action={
+            <Link className={buttonClass("secondary")} href={`/s/${study.slug}`}>
+              Back to the study page
+            </Link>
+          }
         />
       ) : (
         <>
@@ -334,7 +388,15 @@ function SessionLoop({ study, initial }: { study: SessionStudy; initial: NextVie
 }
 
 /** The next item could not be loaded: what happened, the automatic retry's countdown, and a button to try at once. */
-function StallNotice({ stall, study, onRetry }: { stall: { failure: NextFailure; attempt: number; retryAt: number }; study: SessionStudy; onRetry: () => void }) {
+function StallNotice({
+  stall,
+  study,
+  onRetry,
+}: {
+  stall: { failure: NextFailure; attempt: number; retryAt: number };
+  study: SessionStudy;
+  onRetry: () => void;
+}) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 500);
@@ -349,7 +411,13 @@ function StallNotice({ stall, study, onRetry }: { stall: { failure: NextFailure;
         ? `The server is overloaded right now (HTTP ${httpStatus}).`
         : `The server answered with an error (HTTP ${httpStatus}).`;
   return (
-    <div className="grid flex-1 place-items-center rounded-lg border border-amber-200 bg-amber-50" role="status" data-testid="next-stalled" data-attempt={stall.attempt} data-http-status={httpStatus ?? "none"}>
+    <div
+      className="grid flex-1 place-items-center rounded-lg border border-amber-200 bg-amber-50"
+      role="status"
+      data-testid="next-stalled"
+      data-attempt={stall.attempt}
+      data-http-status={httpStatus ?? "none"}
+    >
       <div className="max-w-md px-6 text-center">
         <h2 className="text-lg font-semibold text-amber-950">The next item is taking longer than usual</h2>
         <p className="mt-1 text-sm text-amber-900">{what} Your answers so far are saved; nothing is lost.</p>
@@ -369,7 +437,6 @@ function StallNotice({ stall, study, onRetry }: { stall: { failure: NextFailure;
   );
 }
 
-
 /** After a practice answer: right so far, and the pass mark that unlocks the real items. */
 function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {
   const { answered, correct, total, passMark } = practice;
@@ -385,7 +452,8 @@ function PracticeStandingNote({ practice }: { practice: PracticeStanding }) {
         ) : (
           <span className="text-amber-700">
             {" "}
-            · the real items need {needed} of {total} right ({Math.round((passMark ?? 0) * 100)}%){answered === total && share < (passMark ?? 0) ? ": not reached" : ""}
+            · the real items need {needed} of {total} right ({Math.round((passMark ?? 0) * 100)}%)
+            {answered === total && share < (passMark ?? 0) ? ": not reached" : ""}
           </span>
         )
       ) : null}
@@ -418,7 +486,13 @@ function RefusedNotice({ refused, onDismiss }: { refused: { assignmentId: string
     else setBusy(false);
   };
   return (
-    <div role="alert" data-testid="submission-refused" data-reason={refused.reason} data-assignment={refused.assignmentId} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+    <div
+      role="alert"
+      data-testid="submission-refused"
+      data-reason={refused.reason}
+      data-assignment={refused.assignmentId}
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900"
+    >
       <span className="font-semibold">Your last answer was not stored.</span>
       <span className="min-w-0">
         {refused.reason === "writer"
@@ -486,7 +560,8 @@ function OtherWriterNotice({ onTakeOver, status }: { onTakeOver: () => Promise<v
         <div className="max-w-md px-6 text-center">
           <h2 className="text-lg font-semibold text-amber-950">This item is open in another tab</h2>
           <p className="mt-1 text-sm text-amber-900">
-            It is being worked on in another tab or on another device; only one place takes answers at a time, so that nothing is recorded twice. Go on there, or take it over here: the other place then stops taking answers.
+            It is being worked on in another tab or on another device; only one place takes answers at a time, so that nothing is recorded twice. Go on there,
+            or take it over here: the other place then stops taking answers.
           </p>
           <button
             type="button"
@@ -525,14 +600,30 @@ function SubmittedElsewhereNotice({ onContinue, status }: { onContinue: () => vo
 }
 
 /** One item: whether this tab writes it, then its store (resumed from the stored and queued events), the task UI and the submit bar. */
-function ItemWork(props: { view: AssignmentView; study: SessionStudy; onSubmit: (input: ResponseCreateInput) => void; onSubmittedElsewhere: () => void; status: React.ReactNode }) {
+function ItemWork(props: {
+  view: AssignmentView;
+  study: SessionStudy;
+  onSubmit: (input: ResponseCreateInput) => void;
+  onSubmittedElsewhere: () => void;
+  status: React.ReactNode;
+}) {
   const { ownership, takeOver } = useOwnership(props.view.assignmentId);
   if (ownership === "other") return <OtherWriterNotice onTakeOver={takeOver} status={props.status} />;
   if (ownership === "submitted") return <SubmittedElsewhereNotice onContinue={props.onSubmittedElsewhere} status={props.status} />;
   return <ItemTask view={props.view} study={props.study} onSubmit={props.onSubmit} status={props.status} />;
 }
 
-function ItemTask({ view, study, onSubmit, status }: { view: AssignmentView; study: SessionStudy; onSubmit: (input: ResponseCreateInput) => void; status: React.ReactNode }) {
+function ItemTask({
+  view,
+  study,
+  onSubmit,
+  status,
+}: {
+  view: AssignmentView;
+  study: SessionStudy;
+  onSubmit: (input: ResponseCreateInput) => void;
+  status: React.ReactNode;
+}) {
   const queue = useTrajectoryQueue();
   const ui = getTaskUi(view.kind);
   const [init] = useState(() => {
@@ -635,7 +726,21 @@ function SubmitBar({ status, ui, view }: { status: React.ReactNode; ui: TaskUi; 
  * After a practice item: the right answer, laid out in the task itself (read-only), as the kind
  * shows it (TaskUi.feedback), or the key's answer with a note where the kind places each answer.
  */
-function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { view: AssignmentView; study: SessionStudy; ack: ResponseAck; answer: unknown; onContinue: () => void; status: React.ReactNode }) {
+function PracticeFeedback({
+  view,
+  study,
+  ack,
+  answer,
+  onContinue,
+  status,
+}: {
+  view: AssignmentView;
+  study: SessionStudy;
+  ack: ResponseAck;
+  answer: unknown;
+  onContinue: () => void;
+  status: React.ReactNode;
+}) {
   const ui = getTaskUi(view.kind);
   const correct = ack.feedback?.correct ?? false;
   const input: PracticeFeedbackInput = { answer, key: ack.feedback?.answer ?? null, correct, view: view.view };
@@ -645,9 +750,22 @@ function PracticeFeedback({ view, study, ack, answer, onContinue, status }: { vi
   if (!ui || !feedback) return null;
   return (
     <AnnotationStoreProvider
-      init={{ assignmentId: view.assignmentId, kind: view.kind, ...storeInitOf(ui, view.view), initialAnswer: ui.displayAnswer ? ui.displayAnswer(feedback.shown, view.view) : feedback.shown, confidenceScale: study.confidenceScale, idleCapMs: idleCapMs(study.idleCapSeconds), readOnly: true }}
+      init={{
+        assignmentId: view.assignmentId,
+        kind: view.kind,
+        ...storeInitOf(ui, view.view),
+        initialAnswer: ui.displayAnswer ? ui.displayAnswer(feedback.shown, view.view) : feedback.shown,
+        confidenceScale: study.confidenceScale,
+        idleCapMs: idleCapMs(study.idleCapSeconds),
+        readOnly: true,
+      }}
     >
-      <div role="status" data-testid="practice-feedback" data-correct={correct ? "true" : "false"} className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+      <div
+        role="status"
+        data-testid="practice-feedback"
+        data-correct={correct ? "true" : "false"}
+        className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${correct ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}
+      >
         <span className="font-semibold">{correct ? "Correct." : "Not quite."}</span>
         <span className="min-w-0 lg:truncate">{feedback.message}</span>
         <button ref={continueButton} type="button" onClick={onContinue} className={buttonClass("primary", "sm", "ml-auto")}>

@@ -71,7 +71,10 @@ export function Completion({ code, redirectUrl, label = "Your completion code:" 
         <div>
           <p className="text-sm text-slate-600">{label}</p>
           <div className="mt-1 flex items-center justify-center gap-2">
-            <p className="select-all rounded-md border border-slate-300 bg-slate-50 px-4 py-3 font-mono text-xl font-semibold tracking-wider" data-testid="completion-code">
+            <p
+              className="select-all rounded-md border border-slate-300 bg-slate-50 px-4 py-3 font-mono text-xl font-semibold tracking-wider"
+              data-testid="completion-code"
+            >
               {code}
             </p>
             <button
@@ -87,11 +90,19 @@ export function Completion({ code, redirectUrl, label = "Your completion code:" 
               {copied ? "Copied" : "Copy"}
             </button>
           </div>
-          <p className="mt-1 text-xs text-slate-500">{redirectUrl ? "It is sent along automatically; keep it in case you need it." : "Copy it into the recruitment platform to confirm that you finished."}</p>
+          <p className="mt-1 text-xs text-slate-500">
+            {redirectUrl
+              ? "It is sent along automatically; keep it in case you need it."
+              : "Copy it into the recruitment platform to confirm that you finished."}
+          </p>
         </div>
       ) : null}
       <p role="status" className="text-sm text-slate-600" data-testid="completion-sync" data-state={saved}>
-        {saved === "saving" ? "Saving your last answers…" : saved === "saved" ? "All your answers are saved." : "Your last answers are still being sent: please stay online for a moment."}
+        {saved === "saving"
+          ? "Saving your last answers…"
+          : saved === "saved"
+            ? "All your answers are saved."
+            : "Your last answers are still being sent: please stay online for a moment."}
       </p>
       {redirectUrl ? (
         <div className="space-y-2">

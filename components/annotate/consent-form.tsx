@@ -20,7 +20,11 @@ export function ConsentForm({ slug, version, next }: { slug: string; version: nu
     const result = await callApi(`/api/annotate/studies/${encodeURIComponent(slug)}/consent`, { json: { version, accept: true } });
     if (!result.ok) {
       setPending(false);
-      setError(result.status === 409 ? `${result.error ?? "The consent text changed"}. The page reloads with the new text.` : (result.error ?? "Your answer could not be saved. Please try again."));
+      setError(
+        result.status === 409
+          ? `${result.error ?? "The consent text changed"}. The page reloads with the new text.`
+          : (result.error ?? "Your answer could not be saved. Please try again."),
+      );
       if (result.status === 409) window.setTimeout(() => window.location.reload(), 2500);
       return;
     }
@@ -48,7 +52,8 @@ export function ConsentForm({ slug, version, next }: { slug: string; version: nu
       </div>
       {declined ? (
         <p role="status" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Then please do not take part: nothing has been recorded but your visit. You can close this page; if you came from a recruitment platform such as Prolific, return the study there.
+          Then please do not take part: nothing has been recorded but your visit. You can close this page; if you came from a recruitment platform such as
+          Prolific, return the study there.
         </p>
       ) : null}
     </form>

@@ -23,7 +23,12 @@ export function TrajectoryQueueProvider({ userId, children }: { userId: string; 
   const [queue] = useState(() =>
     typeof window === "undefined"
       ? null
-      : new TrajectoryQueue({ storage: window.localStorage, key: outboxKey(userId), fetch: window.fetch.bind(window), writer: tabWriterId(window.sessionStorage, () => crypto.randomUUID()) }),
+      : new TrajectoryQueue({
+          storage: window.localStorage,
+          key: outboxKey(userId),
+          fetch: window.fetch.bind(window),
+          writer: tabWriterId(window.sessionStorage, () => crypto.randomUUID()),
+        }),
   );
 
   useEffect(() => {
@@ -90,7 +95,15 @@ export function SyncStatus() {
     text = "Saving…";
   }
   return (
-    <span role="status" aria-live="polite" title={status.offline ? "Your work is kept in this browser and sent as soon as the connection is back" : undefined} data-testid="sync-status" data-offline={status.offline ? "true" : "false"} data-pending={pending} className={`rounded-full px-2 py-0.5 text-xs ${tone}`}>
+    <span
+      role="status"
+      aria-live="polite"
+      title={status.offline ? "Your work is kept in this browser and sent as soon as the connection is back" : undefined}
+      data-testid="sync-status"
+      data-offline={status.offline ? "true" : "false"}
+      data-pending={pending}
+      className={`rounded-full px-2 py-0.5 text-xs ${tone}`}
+    >
       {text}
     </span>
   );

@@ -31,9 +31,21 @@ export function ItemTimer({ startedAt, limitSeconds }: { startedAt: number | nul
   const [start] = useState(() => startedAt ?? Date.now());
   const now = useNow();
   const left = start + limitSeconds * 1000 - now;
-  const tone = left <= 0 ? "bg-red-100 text-red-800 ring-1 ring-red-300" : left <= limitSeconds * 200 ? "bg-amber-50 text-amber-800 ring-1 ring-amber-200" : "bg-slate-100 text-slate-700";
+  const tone =
+    left <= 0
+      ? "bg-red-100 text-red-800 ring-1 ring-red-300"
+      : left <= limitSeconds * 200
+        ? "bg-amber-50 text-amber-800 ring-1 ring-amber-200"
+        : "bg-slate-100 text-slate-700";
   return (
-    <span role="timer" aria-live={left <= 0 ? "assertive" : "off"} className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${tone}`} data-testid="item-timer" data-expired={left <= 0 ? "true" : "false"} title={`Time for this item: ${clock(limitSeconds * 1000)}`}>
+    <span
+      role="timer"
+      aria-live={left <= 0 ? "assertive" : "off"}
+      className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${tone}`}
+      data-testid="item-timer"
+      data-expired={left <= 0 ? "true" : "false"}
+      title={`Time for this item: ${clock(limitSeconds * 1000)}`}
+    >
       {left <= 0 ? "Time is up: please submit" : `${clock(left)} left`}
     </span>
   );
@@ -52,7 +64,11 @@ export function SessionTimer({ endsAt, onExpired }: { endsAt: number; onExpired:
   }, [left, onExpired]);
   if (left > 15 * 60 * 1000) return null;
   return (
-    <span className={`rounded-full px-2 py-0.5 text-xs tabular-nums ${left <= 60_000 ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`} data-testid="session-timer" title="Time left for the whole study">
+    <span
+      className={`rounded-full px-2 py-0.5 text-xs tabular-nums ${left <= 60_000 ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`}
+      data-testid="session-timer"
+      title="Time left for the whole study"
+    >
       Session: {clock(left)}
     </span>
   );
@@ -85,14 +101,32 @@ export function ShortcutsButton({ kind }: { kind: string }) {
   return (
     // no keyboard on a phone or tablet: the list would only confuse there
     <span className="relative pointer-coarse:hidden">
-      <button type="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)} className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900" title="Keyboard shortcuts (?)">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        className="rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        title="Keyboard shortcuts (?)"
+      >
         ⌨ Keys
       </button>
       {open ? (
-        <div id={panelId} role="region" aria-label="Keyboard shortcuts" className="absolute bottom-full left-0 z-40 mb-2 w-[22rem] max-w-[90vw] rounded-lg border border-slate-200 bg-white p-3 text-xs shadow-lg" data-testid="shortcuts">
+        <div
+          id={panelId}
+          role="region"
+          aria-label="Keyboard shortcuts"
+          className="absolute bottom-full left-0 z-40 mb-2 w-[22rem] max-w-[90vw] rounded-lg border border-slate-200 bg-white p-3 text-xs shadow-lg"
+          data-testid="shortcuts"
+        >
           <div className="mb-1.5 flex items-center">
             <span className="font-semibold text-slate-900">Keyboard shortcuts</span>
-            <button type="button" onClick={() => setOpen(false)} className="ml-auto rounded px-1 text-slate-500 hover:bg-slate-100" aria-label="Close the shortcuts">
+            <button
+              type="button"
+              onClick={() => setOpen(false)}
+              className="ml-auto rounded px-1 text-slate-500 hover:bg-slate-100"
+              aria-label="Close the shortcuts"
+            >
               ✕
             </button>
           </div>

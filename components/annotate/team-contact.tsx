@@ -6,7 +6,12 @@ import { contactLabel, contactMailto, NO_CONTACT_TEXT, type StudyContact } from 
  * messages, whoever sent the link). No hooks: server pages and the work page's notices use it.
  */
 export function TeamContact({ contact, studyTitle }: { contact: StudyContact | null; studyTitle?: string }) {
-  if (!contact) return <span data-testid="team-contact" data-contact="none">{NO_CONTACT_TEXT}</span>;
+  if (!contact)
+    return (
+      <span data-testid="team-contact" data-contact="none">
+        {NO_CONTACT_TEXT}
+      </span>
+    );
   const href = contactMailto(contact, studyTitle);
   return (
     <span data-testid="team-contact" data-contact="study">
@@ -23,7 +28,15 @@ export function TeamContact({ contact, studyTitle }: { contact: StudyContact | n
 }
 
 /** A line at the foot of a study's page: whom to ask about the study (only when the study names a contact). */
-export function StudyContactLine({ contact, studyTitle, className = "mt-6 text-center" }: { contact: StudyContact | null; studyTitle: string; className?: string }) {
+export function StudyContactLine({
+  contact,
+  studyTitle,
+  className = "mt-6 text-center",
+}: {
+  contact: StudyContact | null;
+  studyTitle: string;
+  className?: string;
+}) {
   if (!contact) return null;
   return (
     <p className={`${className} text-xs text-slate-500`} data-testid="study-contact">

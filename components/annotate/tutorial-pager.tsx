@@ -9,7 +9,17 @@ import { callApi } from "@/lib/client/api";
  * (POST /api/annotate/studies/<slug>/tutorial) and opens the work page, where the practice items
  * come first. Pages arrive rendered (Markdown on the server).
  */
-export function TutorialPager({ slug, pages, finishLabel, paused }: { slug: string; pages: Array<{ title: string; content: React.ReactNode }>; finishLabel: string; paused: boolean }) {
+export function TutorialPager({
+  slug,
+  pages,
+  finishLabel,
+  paused,
+}: {
+  slug: string;
+  pages: Array<{ title: string; content: React.ReactNode }>;
+  finishLabel: string;
+  paused: boolean;
+}) {
   const [index, setIndex] = useState(0);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);

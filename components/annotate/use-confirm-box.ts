@@ -14,5 +14,8 @@ export function useConfirmBox() {
   useEffect(() => {
     if (ref.current?.checked) setChecked(true);
   }, []);
-  return { checked, box: { ref, type: "checkbox" as const, defaultChecked: false, onChange: (event: ChangeEvent<HTMLInputElement>) => setChecked(event.target.checked) } };
+  return {
+    checked,
+    box: { ref, type: "checkbox" as const, defaultChecked: false, onChange: (event: ChangeEvent<HTMLInputElement>) => setChecked(event.target.checked) },
+  };
 }

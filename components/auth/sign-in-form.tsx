@@ -34,11 +34,23 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl?: string
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
       <label className="block text-sm">
         <span className="mb-1 block font-medium text-slate-700">Email</span>
-        <input name="email" type="email" autoComplete="username" required className="h-10 w-full rounded-md border border-slate-300 px-3 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
+        <input
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          className="h-10 w-full rounded-md border border-slate-300 px-3 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+        />
       </label>
       <label className="block text-sm">
         <span className="mb-1 block font-medium text-slate-700">Password</span>
-        <input name="password" type="password" autoComplete="current-password" required className="h-10 w-full rounded-md border border-slate-300 px-3 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="h-10 w-full rounded-md border border-slate-300 px-3 outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+        />
       </label>
       {error ? (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

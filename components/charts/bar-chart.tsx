@@ -4,7 +4,23 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { CsvDownload } from "@/components/charts/csv-download";
 
 /** Counts by category (e.g. responses per day), with their CSV. */
-export function CountBarChart({ title, data, xLabel, yLabel, fileName, height = 180, color = "#2358c4" }: { title: string; data: Array<{ x: string; y: number }>; xLabel: string; yLabel: string; fileName: string; height?: number; color?: string }) {
+export function CountBarChart({
+  title,
+  data,
+  xLabel,
+  yLabel,
+  fileName,
+  height = 180,
+  color = "#2358c4",
+}: {
+  title: string;
+  data: Array<{ x: string; y: number }>;
+  xLabel: string;
+  yLabel: string;
+  fileName: string;
+  height?: number;
+  color?: string;
+}) {
   return (
     <figure className="min-w-0">
       <figcaption className="mb-1 flex items-center justify-between gap-2">

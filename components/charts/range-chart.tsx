@@ -25,7 +25,19 @@ export function shorten(label: string, max: number): string {
  * A distribution per row as a horizontal box from q1 to q3 with a dot at the median (min and max
  * are in the CSV). Values in seconds.
  */
-export function RangeChart({ title, rows, unit = "s", fileName, xLabel }: { title: string; rows: RangeRow[]; unit?: string; fileName: string; xLabel: string }) {
+export function RangeChart({
+  title,
+  rows,
+  unit = "s",
+  fileName,
+  xLabel,
+}: {
+  title: string;
+  rows: RangeRow[];
+  unit?: string;
+  fileName: string;
+  xLabel: string;
+}) {
   const data = rows.map((r) => ({ label: r.flagged ? `${r.label} ⚑` : r.label, box: [r.q1, r.q3], median: r.median }));
   const height = 48 + rows.length * 34;
   // one line per label (a wrapped name would run into the next row): as wide as the longest, at most
@@ -36,15 +48,38 @@ export function RangeChart({ title, rows, unit = "s", fileName, xLabel }: { titl
     <figure className="min-w-0">
       <figcaption className="mb-1 flex items-center justify-between gap-2">
         <span className="text-sm font-medium text-slate-700">{title}</span>
-        <CsvDownload fileName={fileName} header={["annotator", `min_${unit}`, `q1_${unit}`, `median_${unit}`, `q3_${unit}`, `max_${unit}`, "far_faster"]} rows={rows.map((r) => [r.label, r.min, r.q1, r.median, r.q3, r.max, r.flagged ?? false])} />
+        <CsvDownload
+          fileName={fileName}
+          header={["annotator", `min_${unit}`, `q1_${unit}`, `median_${unit}`, `q3_${unit}`, `max_${unit}`, "far_faster"]}
+          rows={rows.map((r) => [r.label, r.min, r.q1, r.median, r.q3, r.max, r.flagged ?? false])}
+        />
       </figcaption>
       <div style={{ height }} data-chart={fileName}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart layout="vertical" data={data} margin={{ top: 4, right: 16, bottom: 4, left: 8 }} barCategoryGap={6}>
             <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" tick={{ fontSize: 12 }} unit={` ${unit}`} height={40} label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }} />
-            <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={{ fontSize: 12, width: 1000 }} tickFormatter={(label: string) => shorten(label, maxChars)} />
-            <Tooltip formatter={(value) => (Array.isArray(value) ? `${(value[0] as number).toFixed(1)} – ${(value[1] as number).toFixed(1)} ${unit}` : `${(value as number).toFixed(1)} ${unit}`)} />
+            <XAxis
+              type="number"
+              tick={{ fontSize: 12 }}
+              unit={` ${unit}`}
+              height={40}
+              label={{ value: xLabel, position: "insideBottom", offset: 0, fontSize: 12, fill: "#64748b" }}
+            />
+            <YAxis
+              type="category"
+              dataKey="label"
+              width={labelWidth}
+              interval={0}
+              tick={{ fontSize: 12, width: 1000 }}
+              tickFormatter={(label: string) => shorten(label, maxChars)}
+            />
+            <Tooltip
+              formatter={(value) =>
+                Array.isArray(value)
+                  ? `${(value[0] as number).toFixed(1)} – ${(value[1] as number).toFixed(1)} ${unit}`
+                  : `${(value as number).toFixed(1)} ${unit}`
+              }
+            />
             <Bar dataKey="box" name="IQR" fill="#93c5fd" barSize={14} isAnimationActive={false} />
             <Scatter dataKey="median" name="median" fill="#1c469d" isAnimationActive={false} />
           </ComposedChart>

@@ -35,11 +35,36 @@ export function ReliabilityDiagram({ bins, fileName, height = 260 }: { bins: Rel
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart margin={{ top: 8, right: 16, bottom: 18, left: 0 }}>
             <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" />
-            <XAxis type="number" dataKey="confidence" domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} unit="%" tick={{ fontSize: 12 }} label={{ value: "mean confidence", position: "insideBottom", offset: -10, fontSize: 12, fill: "#64748b" }} />
-            <YAxis type="number" domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} unit="%" width={48} tick={{ fontSize: 12 }} label={{ value: "accuracy", angle: -90, position: "insideLeft", offset: 12, fontSize: 12, fill: "#64748b" }} />
+            <XAxis
+              type="number"
+              dataKey="confidence"
+              domain={[0, 100]}
+              ticks={[0, 20, 40, 60, 80, 100]}
+              unit="%"
+              tick={{ fontSize: 12 }}
+              label={{ value: "mean confidence", position: "insideBottom", offset: -10, fontSize: 12, fill: "#64748b" }}
+            />
+            <YAxis
+              type="number"
+              domain={[0, 100]}
+              ticks={[0, 20, 40, 60, 80, 100]}
+              unit="%"
+              width={48}
+              tick={{ fontSize: 12 }}
+              label={{ value: "accuracy", angle: -90, position: "insideLeft", offset: 12, fontSize: 12, fill: "#64748b" }}
+            />
             <ZAxis type="number" dataKey="count" range={[40, 400]} name="answers" />
             <Tooltip formatter={(value, name) => (name === "answers" ? value : `${(value as number).toFixed(1)}%`)} />
-            <Line data={diagonal} dataKey="diagonal" name="perfect calibration" stroke="#94a3b8" strokeDasharray="4 4" dot={false} isAnimationActive={false} legendType="none" />
+            <Line
+              data={diagonal}
+              dataKey="diagonal"
+              name="perfect calibration"
+              stroke="#94a3b8"
+              strokeDasharray="4 4"
+              dot={false}
+              isAnimationActive={false}
+              legendType="none"
+            />
             <Scatter data={points} dataKey="accuracy" name="accuracy" fill="#0072B2" isAnimationActive={false} />
           </ComposedChart>
         </ResponsiveContainer>

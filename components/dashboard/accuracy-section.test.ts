@@ -8,11 +8,23 @@ import { exploreSceneKeySchema, exploreSceneModule } from "@/lib/tasks/explore-s
 /** The rendered accuracy table (issue #16): EXPLORE's S_* are shown on their own scales, not multiplied by 100 (twice). */
 describe("accuracy table, rendered", () => {
   it("shows one exact EXPLORE answer as S_obj 100.00, S_att 5.00, S_rel 5.00, S_uni 100.00", () => {
-    const key = exploreSceneKeySchema.parse({ objects: [{ category: "bowl", description: "white ceramic bowl", relation: ["bowl on counter"] }, { category: "counter", description: "grey stone counter" }] });
+    const key = exploreSceneKeySchema.parse({
+      objects: [
+        { category: "bowl", description: "white ceramic bowl", relation: ["bowl on counter"] },
+        { category: "counter", description: "grey stone counter" },
+      ],
+    });
     const answer = { objects: key.objects, text: "" };
     const score = exploreSceneModule.score(answer, key, { id: "e1", kind: "explore-scene", public: { initialImage: "a.jpg", actions: ["x"] }, key, tags: {} });
-    const rows = accuracyRows([{ kind: "explore-scene", tag: "Short", item: "e1", row: { itemId: "e1", tags: { subset: "Short" }, answer, score, annotator: "u1" } }], "humans", "Humans", "seed");
-    const html = renderToStaticMarkup(createElement(AccuracySection, { rows, modelRows: [], kinds: [kindInfo("explore-scene")], tagKey: "subset", tagValues: tagColumns(rows), slug: "s" }));
+    const rows = accuracyRows(
+      [{ kind: "explore-scene", tag: "Short", item: "e1", row: { itemId: "e1", tags: { subset: "Short" }, answer, score, annotator: "u1" } }],
+      "humans",
+      "Humans",
+      "seed",
+    );
+    const html = renderToStaticMarkup(
+      createElement(AccuracySection, { rows, modelRows: [], kinds: [kindInfo("explore-scene")], tagKey: "subset", tagValues: tagColumns(rows), slug: "s" }),
+    );
     const cell = (metric: string) => {
       const row = html.split("<tr").find((part) => part.includes(`>${metric}</td>`));
       return row ? [...row.matchAll(/font-medium text-slate-900">([^<]*)</g)].map((match) => match[1]) : [];
@@ -28,7 +40,9 @@ describe("accuracy table, rendered", () => {
   }, 60_000);
 
   it("names the interval methods: Wilson at the effective n and normal from the two-way variance, the pigeonhole bootstrap, and says n/a for one item or one person", () => {
-    const html = renderToStaticMarkup(createElement(AccuracySection, { rows: [], modelRows: [], kinds: [kindInfo("enact-forward")], tagKey: "steps", tagValues: [], slug: "s" }));
+    const html = renderToStaticMarkup(
+      createElement(AccuracySection, { rows: [], modelRows: [], kinds: [kindInfo("enact-forward")], tagKey: "steps", tagValues: [], slug: "s" }),
+    );
     const text = html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
     expect(text).toContain("Wilson at the effective n");
     expect(text).toContain("two-way variance");

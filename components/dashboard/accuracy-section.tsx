@@ -59,7 +59,19 @@ export function AccuracySection({
         const cell = row.cells[column];
         if (!cell) continue;
         const m = cell.metrics[metric.id];
-        csvRows.push([row.label, row.kind, row.condition ?? null, metric.id, column === ALL ? "all" : column, cell.n, cell.withoutCorrectness ?? 0, m?.value ?? null, m?.ci?.[0] ?? null, m?.ci?.[1] ?? null, m?.interval ?? null]);
+        csvRows.push([
+          row.label,
+          row.kind,
+          row.condition ?? null,
+          metric.id,
+          column === ALL ? "all" : column,
+          cell.n,
+          cell.withoutCorrectness ?? 0,
+          m?.value ?? null,
+          m?.ci?.[0] ?? null,
+          m?.ci?.[1] ?? null,
+          m?.interval ?? null,
+        ]);
       }
     }
   }
@@ -70,7 +82,12 @@ export function AccuracySection({
     allRows.forEach((row, i) => {
       const kind = kindOf.get(row.kind);
       if (!kind?.metrics.some((m) => m.id === metricId)) return;
-      series.push({ key: `s${i}`, label: `${row.label}, ${kindTiny(kind)}${row.conditionLabel ? `, ${row.conditionLabel}` : ""}`, color: seriesColor(i), dashed: row.series !== "humans" });
+      series.push({
+        key: `s${i}`,
+        label: `${row.label}, ${kindTiny(kind)}${row.conditionLabel ? `, ${row.conditionLabel}` : ""}`,
+        color: seriesColor(i),
+        dashed: row.series !== "humans",
+      });
     });
     const scale = kinds.flatMap((k) => k.metrics).find((m) => m.id === metricId)?.scale ?? "fraction";
     const data = tagValues.map((value) => {
@@ -89,19 +106,33 @@ export function AccuracySection({
     <div className="space-y-5">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs text-slate-500">
-          Cells: the metric in %{scales ? `, or on its own scale (${scales})` : ""} · 95% interval by the method named above (Wilson at the effective n for shares{shareExample ? ` such as ${shareExample}` : ""}, estimate ± t·√V for means and ratios
-          {ratioExample ? ` such as ${ratioExample}` : ""}, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap, 1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one
-          person)&quot; where a cell holds one) · N answers, and how many of them have no correctness (an item without a key, an answer not graded yet), left out of the figure. A study&apos;s conditions are rows apart, never pooled. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
+          Cells: the metric in %{scales ? `, or on its own scale (${scales})` : ""} · 95% interval by the method named above (Wilson at the effective n for
+          shares{shareExample ? ` such as ${shareExample}` : ""}, estimate ± t·√V for means and ratios
+          {ratioExample ? ` such as ${ratioExample}` : ""}, both from the two-way variance with t at min(people, items) − 1 df; a seeded pigeonhole bootstrap,
+          1,000 resamples, for other figures; &quot;n/a (one item)&quot; or &quot;n/a (one person)&quot; where a cell holds one) · N answers, and how many of
+          them have no correctness (an item without a key, an answer not graded yet), left out of the figure. A study&apos;s conditions are rows apart, never
+          pooled. A model run is one fixed judge: its intervals are over items. Model rows are dashed in the charts.
         </p>
-        <CsvDownload fileName={`${slug}-accuracy-by-${tagTitle}`} header={["series", "kind", "condition", "metric", tagTitle, "n", "without_correctness", "value", "ci_lower", "ci_upper", "interval"]} rows={csvRows} label="Table CSV" />
+        <CsvDownload
+          fileName={`${slug}-accuracy-by-${tagTitle}`}
+          header={["series", "kind", "condition", "metric", tagTitle, "n", "without_correctness", "value", "ci_lower", "ci_upper", "interval"]}
+          rows={csvRows}
+          label="Table CSV"
+        />
       </div>
       <ScrollBox className="rounded-md border border-slate-200" label="Accuracy table" edges="left">
         <table className="min-w-full text-sm" data-testid="accuracy-table">
           <thead className="bg-slate-50">
             <tr>
-              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Who</th>
-              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Task</th>
-              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Metric</th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                Who
+              </th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                Task
+              </th>
+              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                Metric
+              </th>
               {tagValues.map((value) => (
                 <th key={value} scope="col" className="px-2 py-2 text-right text-xs font-semibold text-slate-500">
                   <span className="font-normal normal-case text-slate-400">{tagTitle} </span>
@@ -109,7 +140,12 @@ export function AccuracySection({
                 </th>
               ))}
               {/* with many tag values the table scrolls sideways: from md on the all column stays in view; on a phone it would leave room for no other column */}
-              <th scope="col" className="border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+              <th
+                scope="col"
+                className="border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500"
+              >
+                All
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -118,7 +154,10 @@ export function AccuracySection({
               const metrics = kind?.metrics ?? [];
               const firstOfSeries = r === 0 || allRows[r - 1].series !== row.series;
               return metrics.map((metric, m) => (
-                <tr key={`${row.series}-${row.kind}-${row.condition ?? ""}-${metric.id}`} className={`${m === 0 ? "border-t border-slate-200" : ""} ${row.series === "humans" ? "" : "bg-amber-50/40"}`}>
+                <tr
+                  key={`${row.series}-${row.kind}-${row.condition ?? ""}-${metric.id}`}
+                  className={`${m === 0 ? "border-t border-slate-200" : ""} ${row.series === "humans" ? "" : "bg-amber-50/40"}`}
+                >
                   {/* long labels wrap whole: participants' labels often differ only at their end */}
                   <td className="min-w-[7rem] max-w-[13rem] px-3 py-1.5 align-top text-slate-800 [overflow-wrap:anywhere]">
                     {m === 0 && firstOfSeries ? <span className={row.series === "humans" ? "font-medium" : "font-medium italic"}>{row.label}</span> : null}
@@ -139,14 +178,24 @@ export function AccuracySection({
                     const cell = row.cells[column];
                     const value = cell?.metrics[metric.id];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
+                      <td
+                        key={column}
+                        className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}
+                      >
                         {cell && value ? (
                           <>
                             <div className="font-medium text-slate-900">{metricValue(value.value, metric.scale)}</div>
                             <div className="text-[11px] leading-tight text-slate-500" title={intervalTitle(value)}>
                               {metricInterval(value.ci, metric.scale, 1, value.reason?.split(":")[0])}
                             </div>
-                            <div className="text-[11px] leading-tight text-slate-400" title={cell.withoutCorrectness ? "answers without a correctness (an item without a key, an answer not graded yet) are in N but not in the figure" : undefined}>
+                            <div
+                              className="text-[11px] leading-tight text-slate-400"
+                              title={
+                                cell.withoutCorrectness
+                                  ? "answers without a correctness (an item without a key, an answer not graded yet) are in N but not in the figure"
+                                  : undefined
+                              }
+                            >
                               N={count(cell.n)}
                               {cell.withoutCorrectness ? `, ${count(cell.withoutCorrectness)} without a correctness` : ""}
                             </div>
@@ -166,7 +215,15 @@ export function AccuracySection({
       {tagValues.length > 0 ? (
         <div className="grid gap-6 lg:grid-cols-2">
           {charts.map((chart) => (
-            <MetricLineChart key={chart.metricId} title={`${chart.label} (${chart.metricId}) by ${tagTitle}`} data={chart.data} series={chart.series} xLabel={tagTitle} yLabel={`${chart.metricId} (%)`} fileName={`${slug}-${chart.metricId}-by-${tagTitle}`} />
+            <MetricLineChart
+              key={chart.metricId}
+              title={`${chart.label} (${chart.metricId}) by ${tagTitle}`}
+              data={chart.data}
+              series={chart.series}
+              xLabel={tagTitle}
+              yLabel={`${chart.metricId} (%)`}
+              fileName={`${slug}-${chart.metricId}-by-${tagTitle}`}
+            />
           ))}
         </div>
       ) : null}
@@ -177,7 +234,12 @@ export function AccuracySection({
 /** The method behind a cell's interval, for its tooltip. */
 function intervalTitle(value: MetricCell): string {
   const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-  const sizes = [value.items === undefined ? null : plural(value.items, "item"), value.people === undefined ? null : plural(value.people, "person").replace("persons", "people")].filter(Boolean).join(", ");
+  const sizes = [
+    value.items === undefined ? null : plural(value.items, "item"),
+    value.people === undefined ? null : plural(value.people, "person").replace("persons", "people"),
+  ]
+    .filter(Boolean)
+    .join(", ");
   const items = sizes ? `, ${sizes}` : "";
   if (value.reason) return `no interval: ${value.reason}${items}`;
   if (value.interval === "wilson") return `95% Wilson interval at the effective n ${(value.effectiveN ?? 0).toFixed(1)} (two-way variance${items})`;

@@ -29,14 +29,24 @@ export function AgreementPlanButton({ slug, defaultPerCell, tagKey }: { slug: st
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
           Items per task x {tagKey} x annotator
-          <input type="number" min={1} max={100} value={perCell} onChange={(e) => setPerCell(Number(e.target.value))} className="h-9 w-24 rounded-md border border-slate-300 px-2 text-sm" />
+          <input
+            type="number"
+            min={1}
+            max={100}
+            value={perCell}
+            onChange={(e) => setPerCell(Number(e.target.value))}
+            className="h-9 w-24 rounded-md border border-slate-300 px-2 text-sm"
+          />
         </label>
         <Button onClick={build} disabled={busy || !(perCell >= 1)}>
           {busy ? "Building…" : "Build agreement plan"}
         </Button>
       </div>
       {message ? (
-        <p role={message.ok ? "status" : "alert"} className={`rounded-md px-3 py-2 text-sm ${message.ok ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-700"}`}>
+        <p
+          role={message.ok ? "status" : "alert"}
+          className={`rounded-md px-3 py-2 text-sm ${message.ok ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-700"}`}
+        >
           {message.text}
         </p>
       ) : null}

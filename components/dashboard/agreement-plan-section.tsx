@@ -16,15 +16,33 @@ export function AgreementPlanDesign({ kinds: kindInfos, tagKey }: { kinds: Array
   const kinds = kindInfos.map((info) => info.kind);
   return (
     <p className="max-w-3xl text-sm text-slate-600" data-testid="plan-design">
-      {own ? own.name : `Cross-annotation, applied to ${kinds.length > 0 ? kinds.join(", ") : "this study's kinds"}`}: for each task kind and each {tagKey} value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every
-      sampled item gets every annotator. Each person keeps their own n items per cell: with overlap, an item sampled for one person neither counts toward another&apos;s n nor is drawn again for them.
-      Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work. The answers given for the plan feed agreement, not accuracy.{" "}
-      {own ? own.paper : "Every plan item goes to every annotator of the study, however many, and with overlap an item may already hold more than one main answer."}
+      {own ? own.name : `Cross-annotation, applied to ${kinds.length > 0 ? kinds.join(", ") : "this study's kinds"}`}: for each task kind and each {tagKey}{" "}
+      value, sample items from each annotator&apos;s finished main work and assign them to all the other annotators, so every sampled item gets every annotator.
+      Each person keeps their own n items per cell: with overlap, an item sampled for one person neither counts toward another&apos;s n nor is drawn again for
+      them. Sampling is seeded; running it again assigns nothing twice. Annotators get these items before new main work. The answers given for the plan feed
+      agreement, not accuracy.{" "}
+      {own
+        ? own.paper
+        : "Every plan item goes to every annotator of the study, however many, and with overlap an item may already hold more than one main answer."}
     </p>
   );
 }
 
-export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCell, kinds: kindInfos = [] }: { plan: PlanView; annotatorNames: string[]; slug: string; tagKey: string; perCell: number; kinds?: Array<Pick<KindInfo, "kind" | "words">> }) {
+export function AgreementPlanSection({
+  plan,
+  annotatorNames,
+  slug,
+  tagKey,
+  perCell,
+  kinds: kindInfos = [],
+}: {
+  plan: PlanView;
+  annotatorNames: string[];
+  slug: string;
+  tagKey: string;
+  perCell: number;
+  kinds?: Array<Pick<KindInfo, "kind" | "words">>;
+}) {
   const a = plan.agreement;
   const names = a ? a.coders.map((c) => annotatorNames[c] ?? `#${c}`) : [];
   const pairs: string[] = [];
@@ -54,8 +72,12 @@ export function AgreementPlanSection({ plan, annotatorNames, slug, tagKey, perCe
         </dl>
       ) : null}
       {a ? (
-        <blockquote className="max-w-4xl border-l-4 border-brand-500 bg-brand-50/50 px-4 py-3 text-sm leading-relaxed text-slate-800" data-testid="plan-paragraph">
-          On the {count(a.overall.items)} items with all {names.length} annotators&apos; answers, Krippendorff&apos;s alpha ({levelName(a.level)}; {a.encoding.label.toLowerCase()}){" "}
+        <blockquote
+          className="max-w-4xl border-l-4 border-brand-500 bg-brand-50/50 px-4 py-3 text-sm leading-relaxed text-slate-800"
+          data-testid="plan-paragraph"
+        >
+          On the {count(a.overall.items)} items with all {names.length} annotators&apos; answers, Krippendorff&apos;s alpha ({levelName(a.level)};{" "}
+          {a.encoding.label.toLowerCase()}){" "}
           {a.overall.alpha === null ? (
             <>is undefined: {a.overall.reason}</>
           ) : (

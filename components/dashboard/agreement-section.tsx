@@ -22,7 +22,11 @@ export function levelName(level: string): string {
 /** One alpha with its interval, or the reason it is undefined (never a 0 or 1 in its place). */
 export function AlphaValue({ block, size = "md" }: { block: Pick<AlphaBlock, "alpha" | "reason" | "ci" | "ciReason">; size?: "md" | "lg" }) {
   if (block.alpha === null) {
-    return <span className="text-sm text-amber-800" title={block.reason}>undefined: {block.reason}</span>;
+    return (
+      <span className="text-sm text-amber-800" title={block.reason}>
+        undefined: {block.reason}
+      </span>
+    );
   }
   return (
     <span className="tabular-nums">
@@ -88,7 +92,19 @@ export function PairwiseMatrix({ names, matrix, shared, fileName }: { names: str
   );
 }
 
-export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slug }: { agreement: AgreementResult; annotatorNames: string[]; kinds: KindInfo[]; tagKey: string | null; slug: string }) {
+export function AgreementSection({
+  agreement,
+  annotatorNames,
+  kinds,
+  tagKey,
+  slug,
+}: {
+  agreement: AgreementResult;
+  annotatorNames: string[];
+  kinds: KindInfo[];
+  tagKey: string | null;
+  slug: string;
+}) {
   const { overall } = agreement;
   const names = agreement.coders.map((c) => annotatorNames[c] ?? `#${c}`);
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
@@ -100,7 +116,18 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
     for (const column of columns) {
       const b = row.cells[column];
       if (!b) continue;
-      cellRows.push([row.kind, column === ALL ? "all" : column, b.items, b.units, b.alpha, b.reason ?? null, b.ci?.[0] ?? null, b.ci?.[1] ?? null, b.perfectItems.agreeing, b.perfectItems.total]);
+      cellRows.push([
+        row.kind,
+        column === ALL ? "all" : column,
+        b.items,
+        b.units,
+        b.alpha,
+        b.reason ?? null,
+        b.ci?.[0] ?? null,
+        b.ci?.[1] ?? null,
+        b.perfectItems.agreeing,
+        b.perfectItems.total,
+      ]);
     }
   }
   return (
@@ -108,9 +135,7 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
       {/* the headline keeps at least 20rem beside the matrix; a wider matrix scrolls in its box */}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(20rem,1fr)_minmax(0,max-content)]">
         <div className="rounded-md bg-slate-50 px-4 py-3" data-testid="alpha-headline">
-          <div className="text-xs font-medium uppercase tracking-wide text-slate-500">
-            Krippendorff&apos;s alpha · {levelName(agreement.level)}
-          </div>
+          <div className="text-xs font-medium uppercase tracking-wide text-slate-500">Krippendorff&apos;s alpha · {levelName(agreement.level)}</div>
           <div className="text-sm text-slate-700">Encoding: {agreement.encoding.label}</div>
           <div className="mt-1">
             <AlphaValue block={overall} size="lg" />
@@ -122,13 +147,19 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
             </span>
             {unitNoun ? <span>{share(overall.perfectUnits.agreeing, overall.perfectUnits.total, unitNoun)}</span> : null}
             <span className="text-slate-500">
-              {count(overall.items)} item{overall.items === 1 ? "" : "s"} with 2+ answers · {count(overall.values)} pairable value{overall.values === 1 ? "" : "s"}
+              {count(overall.items)} item{overall.items === 1 ? "" : "s"} with 2+ answers · {count(overall.values)} pairable value
+              {overall.values === 1 ? "" : "s"}
             </span>
           </div>
           {agreement.notes.length > 0 ? <p className="mt-2 text-xs text-amber-800">{agreement.notes.join("; ")}</p> : null}
         </div>
         {names.length >= 2 ? (
-          <PairwiseMatrix names={names} matrix={agreement.pairwise.matrix} shared={agreement.pairwise.shared} fileName={`${slug}-pairwise-alpha-${agreement.encoding.id}-${agreement.level}`} />
+          <PairwiseMatrix
+            names={names}
+            matrix={agreement.pairwise.matrix}
+            shared={agreement.pairwise.shared}
+            fileName={`${slug}-pairwise-alpha-${agreement.encoding.id}-${agreement.level}`}
+          />
         ) : (
           <p className="text-sm text-slate-500">Pairwise alphas need two annotators on shared items.</p>
         )}
@@ -147,23 +178,35 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
           <table className="min-w-full text-sm" data-testid="alpha-by-cell">
             <thead className="bg-slate-50">
               <tr>
-                <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Task</th>
+                <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                  Task
+                </th>
                 {agreement.tagValues.map((v) => (
                   <th key={v} scope="col" className="px-2 py-2 text-right text-xs font-semibold text-slate-500">
                     {v}
                   </th>
                 ))}
-                <th scope="col" className="border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">All</th>
+                <th
+                  scope="col"
+                  className="border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)] px-2 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500"
+                >
+                  All
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {agreement.byKind.map((row) => (
                 <tr key={row.kind}>
-                  <td className="whitespace-nowrap px-3 py-1.5 align-top text-slate-700">{kindOf.get(row.kind) ? kindShort(kindOf.get(row.kind)!) : row.kind}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 align-top text-slate-700">
+                    {kindOf.get(row.kind) ? kindShort(kindOf.get(row.kind)!) : row.kind}
+                  </td>
                   {columns.map((column) => {
                     const b = row.cells[column];
                     return (
-                      <td key={column} className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}>
+                      <td
+                        key={column}
+                        className={`whitespace-nowrap px-2 py-1.5 text-right align-top tabular-nums ${column === ALL ? "border-l border-slate-200 bg-slate-50 md:sticky md:right-0 md:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.3)]" : ""}`}
+                      >
                         {b ? (
                           <>
                             <div className="font-medium text-slate-900" title={b.reason}>
@@ -187,7 +230,10 @@ export function AgreementSection({ agreement, annotatorNames, kinds, tagKey, slu
             </tbody>
           </table>
         </ScrollBox>
-        <p className="mt-1 text-xs text-slate-500">Each cell: alpha, its interval, and how many items every annotator answered the same. Hover an undefined cell for the reason (e.g. every answer the same: no variation to agree on beyond chance). Same answers overall: {pct(overall.perfectItems.share)}%.</p>
+        <p className="mt-1 text-xs text-slate-500">
+          Each cell: alpha, its interval, and how many items every annotator answered the same. Hover an undefined cell for the reason (e.g. every answer the
+          same: no variation to agree on beyond chance). Same answers overall: {pct(overall.perfectItems.share)}%.
+        </p>
       </div>
     </div>
   );

@@ -80,8 +80,21 @@ export function ComparisonHeadline({ comparison, kinds }: { comparison: Comparis
 }
 
 /** Every model x tag value, by kind; empty when no model answered an item people answered. */
-export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { comparison: Comparison; kinds: KindInfo[]; tagKey: string | null; slug: string; search: string }) {
-  if (comparison.rows.length === 0) return <p className="text-sm text-slate-500">No model run or agent has answered an item people answered yet: import a run (below) or let an agent play.</p>;
+export function ComparisonTable({
+  comparison,
+  kinds,
+  tagKey,
+  slug,
+  search,
+}: {
+  comparison: Comparison;
+  kinds: KindInfo[];
+  tagKey: string | null;
+  slug: string;
+  search: string;
+}) {
+  if (comparison.rows.length === 0)
+    return <p className="text-sm text-slate-500">No model run or agent has answered an item people answered yet: import a run (below) or let an agent play.</p>;
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   const metricOf = new Map(comparison.metrics.map((m) => [m.kind, m]));
   const th = "px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500";
@@ -89,8 +102,8 @@ export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { c
     <div className="space-y-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-slate-500">
-          Each kind&apos;s headline metric on the items both people and the model answered; difference = people − model (in points for shares), its 95% interval and two-sided p. Sorted by difference
-          within each {tagKey ?? "tag"} value. People on all items: the accuracy table&apos;s figure.
+          Each kind&apos;s headline metric on the items both people and the model answered; difference = people − model (in points for shares), its 95% interval
+          and two-sided p. Sorted by difference within each {tagKey ?? "tag"} value. People on all items: the accuracy table&apos;s figure.
         </p>
         <a className="text-xs font-medium text-brand-700 hover:underline" href={`/api/studies/${slug}/comparison.csv${search}`} data-testid="comparison-csv">
           comparison.csv
@@ -100,15 +113,33 @@ export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { c
         <table className="min-w-full text-sm" data-testid="comparison-table">
           <thead className="bg-slate-50">
             <tr>
-              <th scope="col" className={`${th} text-left`}>Task</th>
-              <th scope="col" className={`${th} text-left`}>{tagKey ?? "tag"}</th>
-              <th scope="col" className={`${th} text-left`}>Model</th>
-              <th scope="col" className={`${th} text-right`}>Items</th>
-              <th scope="col" className={`${th} text-right`}>People, same items</th>
-              <th scope="col" className={`${th} text-right`}>People, all items</th>
-              <th scope="col" className={`${th} text-right`}>Model</th>
-              <th scope="col" className={`${th} text-right`}>Difference</th>
-              <th scope="col" className={`${th} text-right`}>p</th>
+              <th scope="col" className={`${th} text-left`}>
+                Task
+              </th>
+              <th scope="col" className={`${th} text-left`}>
+                {tagKey ?? "tag"}
+              </th>
+              <th scope="col" className={`${th} text-left`}>
+                Model
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Items
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                People, same items
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                People, all items
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Model
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Difference
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                p
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 tabular-nums">
@@ -117,7 +148,11 @@ export function ComparisonTable({ comparison, kinds, tagKey, slug, search }: { c
               const digits = metric.scale === "fraction" ? 1 : 2;
               const kind = kindOf.get(row.kind);
               return (
-                <tr key={`${row.kind}|${row.condition ?? ""}|${row.tag}|${row.model.id}`} data-testid="comparison-row" className={row.tag === ALL ? "bg-slate-50/60" : undefined}>
+                <tr
+                  key={`${row.kind}|${row.condition ?? ""}|${row.tag}|${row.model.id}`}
+                  data-testid="comparison-row"
+                  className={row.tag === ALL ? "bg-slate-50/60" : undefined}
+                >
                   <td className="whitespace-nowrap px-3 py-1.5 text-slate-700">
                     {kind ? kindShort(kind) : row.kind} <span className="text-xs text-slate-500">{row.metric}</span>
                     {row.conditionLabel ? <div className="text-xs text-slate-500">{row.conditionLabel}</div> : null}

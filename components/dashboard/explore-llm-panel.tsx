@@ -23,7 +23,19 @@ const running = (job: ScoringJobView | undefined) => job?.status === "PENDING" |
  * has); `title`: the panel's name (default "LLM scorer"); `unconfigured`: what the panel says
  * without a scorer LLM.
  */
-export function ExploreLlmPanel({ slug, initial, kind, title = "LLM scorer", unconfigured }: { slug: string; initial: LlmScoringStatus; kind?: string; title?: string; unconfigured?: React.ReactNode }) {
+export function ExploreLlmPanel({
+  slug,
+  initial,
+  kind,
+  title = "LLM scorer",
+  unconfigured,
+}: {
+  slug: string;
+  initial: LlmScoringStatus;
+  kind?: string;
+  title?: string;
+  unconfigured?: React.ReactNode;
+}) {
   const path = `/api/studies/${slug}/scoring-jobs${kind ? `?kind=${encodeURIComponent(kind)}` : ""}`;
   const router = useRouter();
   const [status, setStatus] = useState(initial);
@@ -76,9 +88,9 @@ export function ExploreLlmPanel({ slug, initial, kind, title = "LLM scorer", unc
   if (!status.configured) {
     return (
       <div className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-600" data-testid="explore-llm-panel">
-        <strong className="font-semibold text-slate-700">LLM scorer: not configured.</strong> Set <code>SCORER_LLM_URL</code> (an OpenAI-compatible chat-completions endpoint),{" "}
-        <code>SCORER_LLM_MODEL</code> and, if needed, <code>SCORER_LLM_API_KEY</code> on the server to score attributes and relations with the paper&apos;s prompts. The structured scorer
-        below is always on.
+        <strong className="font-semibold text-slate-700">LLM scorer: not configured.</strong> Set <code>SCORER_LLM_URL</code> (an OpenAI-compatible
+        chat-completions endpoint), <code>SCORER_LLM_MODEL</code> and, if needed, <code>SCORER_LLM_API_KEY</code> on the server to score attributes and
+        relations with the paper&apos;s prompts. The structured scorer below is always on.
       </div>
     );
   }
@@ -91,9 +103,12 @@ export function ExploreLlmPanel({ slug, initial, kind, title = "LLM scorer", unc
         <p className="text-xs text-slate-600">
           <strong className="font-semibold text-slate-700">
             {title} ({status.model})
-          </strong>, prompts {status.promptVersion}:{" "}
+          </strong>
+          , prompts {status.promptVersion}:{" "}
           <span data-testid="explore-llm-unscored">
-            {left === 0 ? "every answer is scored" : `${count(unscored.responses)} answer${unscored.responses === 1 ? "" : "s"} and ${count(unscored.predictions)} model prediction${unscored.predictions === 1 ? "" : "s"} not scored yet`}
+            {left === 0
+              ? "every answer is scored"
+              : `${count(unscored.responses)} answer${unscored.responses === 1 ? "" : "s"} and ${count(unscored.predictions)} model prediction${unscored.predictions === 1 ? "" : "s"} not scored yet`}
           </span>
           .
         </p>
@@ -104,17 +119,36 @@ export function ExploreLlmPanel({ slug, initial, kind, title = "LLM scorer", unc
       {latest ? (
         <div className="space-y-1" data-testid="explore-llm-job" data-status={latest.status}>
           <div className="flex items-center gap-3 text-xs text-slate-600">
-            <span className="w-32 shrink-0 font-medium">{latest.status === "PENDING" ? "Waiting to start" : latest.status === "RUNNING" ? "Scoring" : latest.status === "DONE" ? "Last job done" : "Last job failed"}</span>
-            <div className="h-2 flex-1 overflow-hidden rounded bg-slate-100" role="progressbar" aria-label="LLM scoring progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress === null ? undefined : Math.round(progress * 100)}>
-              <div className={`h-full ${latest.status === "FAILED" ? "bg-red-400" : "bg-brand-500"}`} style={{ width: `${Math.round((progress ?? 0) * 100)}%` }} />
+            <span className="w-32 shrink-0 font-medium">
+              {latest.status === "PENDING"
+                ? "Waiting to start"
+                : latest.status === "RUNNING"
+                  ? "Scoring"
+                  : latest.status === "DONE"
+                    ? "Last job done"
+                    : "Last job failed"}
+            </span>
+            <div
+              className="h-2 flex-1 overflow-hidden rounded bg-slate-100"
+              role="progressbar"
+              aria-label="LLM scoring progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={progress === null ? undefined : Math.round(progress * 100)}
+            >
+              <div
+                className={`h-full ${latest.status === "FAILED" ? "bg-red-400" : "bg-brand-500"}`}
+                style={{ width: `${Math.round((progress ?? 0) * 100)}%` }}
+              />
             </div>
             <span className="w-10 shrink-0 text-right tabular-nums" data-testid="explore-llm-progress">
               {progress === null ? "–" : `${Math.round(progress * 100)}%`}
             </span>
           </div>
           <p className="text-[11px] text-slate-500">
-            {count(latest.done)} of {count(latest.total)} scored{latest.failed > 0 ? `, ${count(latest.failed)} failed after retries` : ""}; {count(latest.requests)} request{latest.requests === 1 ? "" : "s"} to the model,{" "}
-            {count(latest.cacheHits)} prompt{latest.cacheHits === 1 ? "" : "s"} answered from the cache
+            {count(latest.done)} of {count(latest.total)} scored{latest.failed > 0 ? `, ${count(latest.failed)} failed after retries` : ""};{" "}
+            {count(latest.requests)} request{latest.requests === 1 ? "" : "s"} to the model, {count(latest.cacheHits)} prompt{latest.cacheHits === 1 ? "" : "s"}{" "}
+            answered from the cache
             {latest.finishedAt ? `; ended ${latest.finishedAt.slice(0, 16).replace("T", " ")} UTC` : ""}.
           </p>
           {latest.errors.length > 0 ? (

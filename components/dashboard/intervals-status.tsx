@@ -17,14 +17,16 @@ export function IntervalsStatus({ intervals, answers }: { intervals: IntervalsSt
     const at = intervals.computedAt === undefined ? "" : ` at ${new Date(intervals.computedAt).toISOString().slice(11, 19)} UTC`;
     return (
       <p role="status" data-testid="intervals-status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        These figures, intervals included, were computed{at} from the {answers} answers then; newer data has arrived and the figures are being recomputed in the background (this page refreshes itself).
+        These figures, intervals included, were computed{at} from the {answers} answers then; newer data has arrived and the figures are being recomputed in the
+        background (this page refreshes itself).
       </p>
     );
   }
   if (computing) {
     return (
       <p role="status" data-testid="intervals-status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        The values are final; their 95% bootstrap intervals over {answers} answers are being computed in the background and appear here when ready (this page refreshes itself).
+        The values are final; their 95% bootstrap intervals over {answers} answers are being computed in the background and appear here when ready (this page
+        refreshes itself).
       </p>
     );
   }
@@ -32,7 +34,8 @@ export function IntervalsStatus({ intervals, answers }: { intervals: IntervalsSt
   const took = intervals.computeMs === undefined ? "" : ` (in ${(intervals.computeMs / 1000).toFixed(1)} s)`;
   return (
     <p data-testid="intervals-status" className="text-xs text-slate-500">
-      Bootstrap intervals computed in the background{at}{took}, from the same answers as the values.
+      Bootstrap intervals computed in the background{at}
+      {took}, from the same answers as the values.
     </p>
   );
 }

@@ -22,7 +22,8 @@ const jargon = /\bTA\b|\bPA\b|ENACT|EXPLORE|S_obj|S_\*|\bslots?\b|forward|invers
 
 describe("shared dashboard cards in the kinds' own words", () => {
   it("the accuracy table's note names the points scales and example metrics of the study's kinds only", () => {
-    const accuracy = (kinds: string[]) => text(createElement(AccuracySection, { rows: [], modelRows: [], kinds: kinds.map(kindInfo), tagKey: "steps", tagValues: [], slug: "s" }));
+    const accuracy = (kinds: string[]) =>
+      text(createElement(AccuracySection, { rows: [], modelRows: [], kinds: kinds.map(kindInfo), tagKey: "steps", tagValues: [], slug: "s" }));
     expect(accuracy(["choice"])).not.toMatch(jargon);
     expect(accuracy(["enact-forward"])).toMatch(/shares such as TA/);
     expect(accuracy(["enact-forward"])).toMatch(/ratios such as PA/);
@@ -45,10 +46,14 @@ describe("shared dashboard cards in the kinds' own words", () => {
   });
 
   it("the note on agreement-plan answers cites a benchmark's table only when every kind is that benchmark's", () => {
-    expect(planAnswersNote([kindInfo("choice")], 12, false)).toBe("; accuracy and calibration come from the main annotation only: the 12 answers given for the agreement plan feed the agreement figures");
+    expect(planAnswersNote([kindInfo("choice")], 12, false)).toBe(
+      "; accuracy and calibration come from the main annotation only: the 12 answers given for the agreement plan feed the agreement figures",
+    );
     expect(planAnswersNote([kindInfo("choice")], 12, true)).toBe("; accuracy and calibration include the 12 answers given for the agreement plan");
     expect(planAnswersNote([kindInfo("enact-forward"), kindInfo("enact-inverse")], 12, false)).toMatch(/as in ENACT's table/);
-    expect(planAnswersNote([kindInfo("enact-forward"), kindInfo("enact-inverse")], 12, true)).toMatch(/the paper reports human TA \/ PA from the main annotation only/);
+    expect(planAnswersNote([kindInfo("enact-forward"), kindInfo("enact-inverse")], 12, true)).toMatch(
+      /the paper reports human TA \/ PA from the main annotation only/,
+    );
     expect(planAnswersNote([kindInfo("enact-forward"), kindInfo("choice")], 3, false)).not.toMatch(jargon);
   });
 
@@ -62,19 +67,44 @@ describe("shared dashboard cards in the kinds' own words", () => {
       2,
       { encodingId: "choice-nominal", level: "nominal", ci: "items", seedKey: "s", intervals: false },
     )!;
-    const choiceText = text(createElement(AgreementSection, { agreement: choice, annotatorNames: ["P1", "P2"], kinds: [kindInfo("choice")], tagKey: null, slug: "s" }));
+    const choiceText = text(
+      createElement(AgreementSection, { agreement: choice, annotatorNames: ["P1", "P2"], kinds: [kindInfo("choice")], tagKey: null, slug: "s" }),
+    );
     expect(choiceText).toMatch(/Perfect agreement: 1 of 2 items/);
     expect(choiceText).toMatch(/2 items with 2\+ answers · 4 pairable values/);
     expect(choiceText).not.toMatch(/slot|candidate|\d+ of \d+ [\w ]*units?\b/);
 
     const orders = (list: number[][]) => list.map((order, coder) => ({ coder, answer: { order }, score: null }));
-    const slots = computeAgreement([{ kind: "enact-forward", tag: null, ratings: orders([[0, 1, 2], [0, 2, 1]]) }, { kind: "enact-forward", tag: null, ratings: orders([[1, 0], [1, 0]]) }], 2, {
-      encodingId: "slot-nominal",
-      level: "nominal",
-      ci: "items",
-      seedKey: "s",
-      intervals: false,
-    })!;
-    expect(text(createElement(AgreementSection, { agreement: slots, annotatorNames: ["P1", "P2"], kinds: [kindInfo("enact-forward")], tagKey: null, slug: "s" }))).toMatch(/3 of 5 slots/);
+    const slots = computeAgreement(
+      [
+        {
+          kind: "enact-forward",
+          tag: null,
+          ratings: orders([
+            [0, 1, 2],
+            [0, 2, 1],
+          ]),
+        },
+        {
+          kind: "enact-forward",
+          tag: null,
+          ratings: orders([
+            [1, 0],
+            [1, 0],
+          ]),
+        },
+      ],
+      2,
+      {
+        encodingId: "slot-nominal",
+        level: "nominal",
+        ci: "items",
+        seedKey: "s",
+        intervals: false,
+      },
+    )!;
+    expect(
+      text(createElement(AgreementSection, { agreement: slots, annotatorNames: ["P1", "P2"], kinds: [kindInfo("enact-forward")], tagKey: null, slug: "s" })),
+    ).toMatch(/3 of 5 slots/);
   });
 });

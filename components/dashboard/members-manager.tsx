@@ -36,7 +36,10 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [, startTransition] = useTransition();
-  const shown = useMemo(() => candidates.filter((c) => `${c.name} ${c.externalId ?? ""}`.toLowerCase().includes(filter.trim().toLowerCase())), [candidates, filter]);
+  const shown = useMemo(
+    () => candidates.filter((c) => `${c.name} ${c.externalId ?? ""}`.toLowerCase().includes(filter.trim().toLowerCase())),
+    [candidates, filter],
+  );
 
   function toggle(id: string) {
     setPicked((current) => {
@@ -86,38 +89,38 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
           <p className="text-sm text-slate-500">No members yet.{isAdmin ? " Add annotators on the right." : " An admin adds annotators."}</p>
         ) : (
           <ScrollBox label="Members">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="members">
-            <thead>
-              <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <th className="px-2 py-1.5">Name</th>
-                <th className="px-2 py-1.5">Participant id</th>
-                <th className="px-2 py-1.5 text-right">Assignments</th>
-                <th className="px-2 py-1.5">Member since</th>
-                {isAdmin ? <th className="px-2 py-1.5" /> : null}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {members.map((m) => (
-                <tr key={m.userId}>
-                  <td className="px-2 py-1.5 font-medium text-slate-800">
-                    {m.name} {m.role !== "ANNOTATOR" ? <Badge>{m.role.toLowerCase()}</Badge> : null} {m.disabled ? <Badge tone="red">disabled</Badge> : null}
-                  </td>
-                  <td className="px-2 py-1.5 font-mono text-xs text-slate-500">{m.externalId ?? "–"}</td>
-                  <td className="px-2 py-1.5 text-right tabular-nums">
-                    {m.submitted} <span className="text-slate-400">/ {m.assignments}</span>
-                  </td>
-                  <td className="px-2 py-1.5 text-slate-500">{m.joinedAt.slice(0, 10)}</td>
-                  {isAdmin ? (
-                    <td className="px-2 py-1.5 text-right">
-                      <button type="button" onClick={() => remove(m)} className="text-xs text-red-700 hover:underline" aria-label={`Remove ${m.name}`}>
-                        Remove
-                      </button>
-                    </td>
-                  ) : null}
+            <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="members">
+              <thead>
+                <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                  <th className="px-2 py-1.5">Name</th>
+                  <th className="px-2 py-1.5">Participant id</th>
+                  <th className="px-2 py-1.5 text-right">Assignments</th>
+                  <th className="px-2 py-1.5">Member since</th>
+                  {isAdmin ? <th className="px-2 py-1.5" /> : null}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {members.map((m) => (
+                  <tr key={m.userId}>
+                    <td className="px-2 py-1.5 font-medium text-slate-800">
+                      {m.name} {m.role !== "ANNOTATOR" ? <Badge>{m.role.toLowerCase()}</Badge> : null} {m.disabled ? <Badge tone="red">disabled</Badge> : null}
+                    </td>
+                    <td className="px-2 py-1.5 font-mono text-xs text-slate-500">{m.externalId ?? "–"}</td>
+                    <td className="px-2 py-1.5 text-right tabular-nums">
+                      {m.submitted} <span className="text-slate-400">/ {m.assignments}</span>
+                    </td>
+                    <td className="px-2 py-1.5 text-slate-500">{m.joinedAt.slice(0, 10)}</td>
+                    {isAdmin ? (
+                      <td className="px-2 py-1.5 text-right">
+                        <button type="button" onClick={() => remove(m)} className="text-xs text-red-700 hover:underline" aria-label={`Remove ${m.name}`}>
+                          Remove
+                        </button>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </ScrollBox>
         )}
       </div>
@@ -128,7 +131,13 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
             <p className="text-sm text-slate-500">Every enabled annotator is a member. Create accounts under Admin → Users.</p>
           ) : (
             <>
-              <input value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Filter by name or participant id" className="h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-sm" aria-label="Filter annotators" />
+              <input
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                placeholder="Filter by name or participant id"
+                className="h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-sm"
+                aria-label="Filter annotators"
+              />
               <ul className="max-h-56 space-y-0.5 overflow-y-auto rounded-md border border-slate-200 bg-white p-1">
                 {shown.map((c) => (
                   <li key={c.id}>

@@ -46,7 +46,8 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
     } else if (result.unreachable) {
       setError({ text: "The server did not answer; try again.", lines: [] });
     } else {
-      const lines: ImportError[] = (result.details as { errors?: ImportError[] } | undefined)?.errors ?? result.issues?.map((i) => ({ field: i.path, message: i.message })) ?? [];
+      const lines: ImportError[] =
+        (result.details as { errors?: ImportError[] } | undefined)?.errors ?? result.issues?.map((i) => ({ field: i.path, message: i.message })) ?? [];
       setError({ text: result.error ?? "The import failed", lines });
     }
     setBusy(false);
@@ -63,36 +64,38 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0">
         {runs.length === 0 ? (
-          <p className="text-sm text-slate-500">No model runs yet. Import a model&apos;s answers to see it beside the humans in the accuracy table and charts.</p>
+          <p className="text-sm text-slate-500">
+            No model runs yet. Import a model&apos;s answers to see it beside the humans in the accuracy table and charts.
+          </p>
         ) : (
           <ScrollBox label="Model runs">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="model-runs">
-            <thead>
-              <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <th className="px-2 py-1.5">Model</th>
-                <th className="px-2 py-1.5 text-right">Predictions</th>
-                <th className="px-2 py-1.5">Imported</th>
-                <th className="px-2 py-1.5" />
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {runs.map((run) => (
-                <tr key={run.id}>
-                  <td className="px-2 py-1.5 font-medium text-slate-800">{run.name}</td>
-                  <td className="px-2 py-1.5 text-right tabular-nums">{run.predictions.toLocaleString("en-US")}</td>
-                  <td className="px-2 py-1.5 text-slate-500">
-                    {run.createdAt.slice(0, 16).replace("T", " ")}
-                    {run.importedBy ? ` by ${run.importedBy}` : " (command line)"}
-                  </td>
-                  <td className="px-2 py-1.5 text-right">
-                    <button type="button" onClick={() => remove(run)} className="text-xs text-red-700 hover:underline">
-                      Delete
-                    </button>
-                  </td>
+            <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="model-runs">
+              <thead>
+                <tr className="text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                  <th className="px-2 py-1.5">Model</th>
+                  <th className="px-2 py-1.5 text-right">Predictions</th>
+                  <th className="px-2 py-1.5">Imported</th>
+                  <th className="px-2 py-1.5" />
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {runs.map((run) => (
+                  <tr key={run.id}>
+                    <td className="px-2 py-1.5 font-medium text-slate-800">{run.name}</td>
+                    <td className="px-2 py-1.5 text-right tabular-nums">{run.predictions.toLocaleString("en-US")}</td>
+                    <td className="px-2 py-1.5 text-slate-500">
+                      {run.createdAt.slice(0, 16).replace("T", " ")}
+                      {run.importedBy ? ` by ${run.importedBy}` : " (command line)"}
+                    </td>
+                    <td className="px-2 py-1.5 text-right">
+                      <button type="button" onClick={() => remove(run)} className="text-xs text-red-700 hover:underline">
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </ScrollBox>
         )}
       </div>
@@ -100,15 +103,21 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
         <h3 className="text-sm font-semibold text-slate-800">Import a model run</h3>
         <label className="block text-xs font-medium text-slate-600">
           Model name
-          <input name="name" required maxLength={120} placeholder="GPT-5" className="mt-1 h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm" />
+          <input
+            name="name"
+            required
+            maxLength={120}
+            placeholder="GPT-5"
+            className="mt-1 h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm"
+          />
         </label>
         <label className="block text-xs font-medium text-slate-600">
           answers.jsonl
           <input name="file" type="file" accept=".jsonl,.json,.txt,application/x-ndjson" required className="mt-1 block w-full text-sm" />
         </label>
         <p className="text-xs text-slate-500">
-          One <code>{'{"id": "<item id>", "answer": ...}'}</code> a line: the model&apos;s raw text (the last [d, d, ...] list, 1-based) or an answer object. Same name again replaces the run. Command line:{" "}
-          <code>npx yardstick import-run answers.jsonl --study {slug} --name &quot;GPT-5&quot;</code>
+          One <code>{'{"id": "<item id>", "answer": ...}'}</code> a line: the model&apos;s raw text (the last [d, d, ...] list, 1-based) or an answer object.
+          Same name again replaces the run. Command line: <code>npx yardstick import-run answers.jsonl --study {slug} --name &quot;GPT-5&quot;</code>
         </p>
         <Button type="submit" size="sm" disabled={busy}>
           {busy ? "Importing…" : "Import and score"}

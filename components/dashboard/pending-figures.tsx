@@ -12,7 +12,8 @@ export function PendingFigures({ answers }: { answers: string }) {
   useRefreshWhile(true);
   return (
     <p role="status" data-testid="figures-pending" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-      This view&apos;s figures over {answers} answers are being computed in the background, the values first and then their intervals. They appear here when ready (this page refreshes itself); progress below is live.
+      This view&apos;s figures over {answers} answers are being computed in the background, the values first and then their intervals. They appear here when
+      ready (this page refreshes itself); progress below is live.
     </p>
   );
 }

@@ -23,7 +23,23 @@ export const ASSUMED_COMPONENTS: Components = { items: 0.02, people: 0.02, resid
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? "—" : x.toFixed(digits));
 const whole = (x: number) => x.toLocaleString("en");
 
-function NumberInput({ label, value, onChange, step, min, max, testId }: { label: string; value: number; onChange: (v: number) => void; step: number; min: number; max?: number; testId: string }) {
+function NumberInput({
+  label,
+  value,
+  onChange,
+  step,
+  min,
+  max,
+  testId,
+}: {
+  label: string;
+  value: number;
+  onChange: (v: number) => void;
+  step: number;
+  min: number;
+  max?: number;
+  testId: string;
+}) {
   return (
     <label className="block text-sm">
       <span className="mb-1 block font-medium text-slate-700">{label}</span>
@@ -54,7 +70,8 @@ function KindPlan({ plan, k, m, h, d, s, assumed }: { plan: PlanKind; k: number;
     return (
       <div className="space-y-1 text-sm text-slate-600">
         <p>
-          Places = {whole(I)} items x k {k} = <strong>{whole(places)}</strong>; people needed = places / {perPerson} items per person = <strong>{whole(peopleNeeded)}</strong>.
+          Places = {whole(I)} items x k {k} = <strong>{whole(places)}</strong>; people needed = places / {perPerson} items per person ={" "}
+          <strong>{whole(peopleNeeded)}</strong>.
         </p>
         <p className="text-slate-500">No half-width yet: {plan.reason ?? "no components"}.</p>
       </div>
@@ -78,7 +95,8 @@ function KindPlan({ plan, k, m, h, d, s, assumed }: { plan: PlanKind; k: number;
       <div>
         <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">The design when complete</dt>
         <dd className="mt-0.5">
-          places = {whole(I)} items x k {k} = {whole(places)}; people = places / {perPerson} = <strong>{whole(peopleNeeded)}</strong>; half-width <strong data-testid={`plan-reached-${plan.kind}`}>{reached === null ? "n/a (one person: no spread between people)" : fmt(reached)}</strong>
+          places = {whole(I)} items x k {k} = {whole(places)}; people = places / {perPerson} = <strong>{whole(peopleNeeded)}</strong>; half-width{" "}
+          <strong data-testid={`plan-reached-${plan.kind}`}>{reached === null ? "n/a (one person: no spread between people)" : fmt(reached)}</strong>
         </dd>
       </div>
       <div>
@@ -111,7 +129,19 @@ function KindPlan({ plan, k, m, h, d, s, assumed }: { plan: PlanKind; k: number;
  * = places / items per person), the half-width it reaches when complete, and the people a target
  * half-width and a difference from a model need.
  */
-export function PlanCalculator({ kinds, estimator, k: initialK, itemsPerPerson, editable = false }: { kinds: PlanKind[]; estimator?: string; k: number; itemsPerPerson: number | null; editable?: boolean }) {
+export function PlanCalculator({
+  kinds,
+  estimator,
+  k: initialK,
+  itemsPerPerson,
+  editable = false,
+}: {
+  kinds: PlanKind[];
+  estimator?: string;
+  k: number;
+  itemsPerPerson: number | null;
+  editable?: boolean;
+}) {
   const [h, setH] = useState(0.05);
   const [d, setD] = useState(0.1);
   const [s, setS] = useState(0.5);
@@ -123,7 +153,9 @@ export function PlanCalculator({ kinds, estimator, k: initialK, itemsPerPerson, 
   return (
     <div className="space-y-4" data-testid="plan-panel">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-        {editable ? <NumberInput label="Items" value={items} onChange={(v) => setItems(Math.max(1, Math.round(v)))} step={1} min={1} testId="plan-items" /> : null}
+        {editable ? (
+          <NumberInput label="Items" value={items} onChange={(v) => setItems(Math.max(1, Math.round(v)))} step={1} min={1} testId="plan-items" />
+        ) : null}
         <NumberInput label="Answers per item (k)" value={k} onChange={(v) => setK(Math.max(1, Math.round(v)))} step={1} min={1} testId="plan-k" />
         <NumberInput label="Items per person (m)" value={m} onChange={(v) => setM(Math.max(1, Math.round(v)))} step={1} min={1} testId="plan-m" />
         <NumberInput label="Half-width h" value={h} onChange={setH} step={0.01} min={0.001} testId="plan-h" />
@@ -133,7 +165,15 @@ export function PlanCalculator({ kinds, estimator, k: initialK, itemsPerPerson, 
       {editable ? (
         <div className="grid gap-3 sm:grid-cols-3">
           {(["items", "people", "residual"] as const).map((name) => (
-            <NumberInput key={name} label={`Assumed ${name} variance`} value={assumed[name]} onChange={(v) => setAssumed({ ...assumed, [name]: Math.max(0, v) })} step={0.005} min={0} testId={`plan-assumed-${name}`} />
+            <NumberInput
+              key={name}
+              label={`Assumed ${name} variance`}
+              value={assumed[name]}
+              onChange={(v) => setAssumed({ ...assumed, [name]: Math.max(0, v) })}
+              step={0.005}
+              min={0}
+              testId={`plan-assumed-${name}`}
+            />
           ))}
         </div>
       ) : null}
@@ -141,14 +181,19 @@ export function PlanCalculator({ kinds, estimator, k: initialK, itemsPerPerson, 
         <div key={plan.kind} className="rounded-md border border-slate-200 p-4">
           <div className="mb-3 text-sm font-semibold text-slate-800">
             {plan.title}: {plan.metricLabel}
-            {plan.answers !== undefined ? <span className="ml-2 font-normal text-slate-500">{`pilot: ${whole(plan.answers)} answers by ${whole(plan.people ?? 0)} people on ${whole(plan.items)} items`}</span> : null}
+            {plan.answers !== undefined ? (
+              <span className="ml-2 font-normal text-slate-500">{`pilot: ${whole(plan.answers)} answers by ${whole(plan.people ?? 0)} people on ${whole(plan.items)} items`}</span>
+            ) : null}
           </div>
           <KindPlan plan={plan} k={k} m={m} h={h} d={d} s={s} assumed={editable ? assumed : null} />
         </div>
       ))}
       <p className="text-xs text-slate-500">
-        {estimator ? `Components: ${estimator}. ` : `Components assumed (defaults: items ${ASSUMED_COMPONENTS.items}, people ${ASSUMED_COMPONENTS.people}, residual ${ASSUMED_COMPONENTS.residual}, a 0/1 figure near 0.6); replace them with a pilot's (yardstick plan, or this panel on the dashboard once answers arrive). `}
-        Variance of people&apos;s figure = items/I + people/P + residual/(P m); half-width = t(min(I, P) - 1) x its square root. A difference from a model also counts the model&apos;s spread over items, assumed independent of people&apos;s: s(1 - s) for a 0/1 score (docs/intervals.md).
+        {estimator
+          ? `Components: ${estimator}. `
+          : `Components assumed (defaults: items ${ASSUMED_COMPONENTS.items}, people ${ASSUMED_COMPONENTS.people}, residual ${ASSUMED_COMPONENTS.residual}, a 0/1 figure near 0.6); replace them with a pilot's (yardstick plan, or this panel on the dashboard once answers arrive). `}
+        Variance of people&apos;s figure = items/I + people/P + residual/(P m); half-width = t(min(I, P) - 1) x its square root. A difference from a model also
+        counts the model&apos;s spread over items, assumed independent of people&apos;s: s(1 - s) for a 0/1 score (docs/intervals.md).
       </p>
     </div>
   );

@@ -25,7 +25,15 @@ export function JoinFrame({ title, children }: { title: string; children: React.
  * A refusal of a link, with the fields at fault when there are any, and whom to write to: the
  * study's contact when the link names a study that has one (null: the platform's messages).
  */
-export function JoinProblem({ message, issues, contact = null }: { message: string; issues: Array<{ path: string; message: string }>; contact?: StudyContact | null }) {
+export function JoinProblem({
+  message,
+  issues,
+  contact = null,
+}: {
+  message: string;
+  issues: Array<{ path: string; message: string }>;
+  contact?: StudyContact | null;
+}) {
   return (
     <div className="space-y-3 text-sm text-slate-700" role="alert" data-testid="join-problem">
       {issues.length > 0 ? (
@@ -43,7 +51,8 @@ export function JoinProblem({ message, issues, contact = null }: { message: stri
         <p>{message}</p>
       )}
       <p className="text-xs text-slate-500">
-        If you came from a recruitment platform such as Prolific, go back to it and open the study from there again. If that does not help, please <TeamContact contact={contact} />.
+        If you came from a recruitment platform such as Prolific, go back to it and open the study from there again. If that does not help, please{" "}
+        <TeamContact contact={contact} />.
       </p>
     </div>
   );

@@ -9,7 +9,15 @@ import { Button } from "@/components/ui/button";
  * string; lib/studies/entry.ts creates or resumes the account), then opens the study. Starts by
  * itself; the button is there when something went wrong, with `help` (whom to write to).
  */
-export function JoinSignIn({ credentials, next, help }: { credentials: { entryToken: string; query: string } | { invite: string }; next: string; help?: ReactNode }) {
+export function JoinSignIn({
+  credentials,
+  next,
+  help,
+}: {
+  credentials: { entryToken: string; query: string } | { invite: string };
+  next: string;
+  help?: ReactNode;
+}) {
   const [state, setState] = useState<{ name: "working" } | { name: "failed"; message: string }>({ name: "working" });
   const started = useRef(false);
 

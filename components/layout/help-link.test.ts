@@ -5,7 +5,25 @@ import { helpHrefOf, helpLinkOf, helpTopicFor } from "@/config/help";
 
 describe("help topics", () => {
   it("each staff page names its doc, and every doc named exists", () => {
-    const pages = ["/research", "/research/studies/new", "/research/studies/s1", "/research/studies/s1/dashboard", "/research/studies/s1/annotators", "/research/studies/s1/participants", "/research/studies/s1/agents", "/research/studies/s1/exports", "/research/studies/s1/settings", "/research/studies/s1/items/i1", "/research/studies/s1/replay/a1", "/research/tokens", "/research/api", "/admin/import", "/admin/users", "/review", "/review/r1/results"];
+    const pages = [
+      "/research",
+      "/research/studies/new",
+      "/research/studies/s1",
+      "/research/studies/s1/dashboard",
+      "/research/studies/s1/annotators",
+      "/research/studies/s1/participants",
+      "/research/studies/s1/agents",
+      "/research/studies/s1/exports",
+      "/research/studies/s1/settings",
+      "/research/studies/s1/items/i1",
+      "/research/studies/s1/replay/a1",
+      "/research/tokens",
+      "/research/api",
+      "/admin/import",
+      "/admin/users",
+      "/review",
+      "/review/r1/results",
+    ];
     for (const page of pages) {
       const topic = helpTopicFor(page);
       expect(topic, page).not.toBeNull();

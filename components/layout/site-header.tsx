@@ -12,7 +12,9 @@ export function SiteHeader({ user }: { user: CurrentUser }) {
       {/* one row at every width (the annotator pages' sticky panels sit right under its 57 px); on a phone the wordmark and role badge give way and the links scroll sideways */}
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-3 sm:gap-6 sm:px-6">
         <Link href={homePathFor(user.role)} aria-label="Yardstick" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight text-slate-900">
-          <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">Y</span>
+          <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">
+            Y
+          </span>
           <span className="hidden sm:inline">Yardstick</span>
         </Link>
         <NavLinks items={navByRole[user.role]} />

@@ -27,7 +27,20 @@ export function describeEvent(event: { type: string; payload: unknown }, name: (
     case "image_zoomed": {
       const role = String(p.role ?? "image");
       const index = num("index");
-      const what = role === "storyboard" ? "the whole storyboard" : role === "composite" ? "the item image" : role === "initial" ? "the current state" : role === "candidate" ? (index === null ? "a candidate" : name(index)) : role === "slot" ? `the image in step ${step("index")}` : `observation ${index === null ? "?" : index + 1}`;
+      const what =
+        role === "storyboard"
+          ? "the whole storyboard"
+          : role === "composite"
+            ? "the item image"
+            : role === "initial"
+              ? "the current state"
+              : role === "candidate"
+                ? index === null
+                  ? "a candidate"
+                  : name(index)
+                : role === "slot"
+                  ? `the image in step ${step("index")}`
+                  : `observation ${index === null ? "?" : index + 1}`;
       return `Opened ${what} large`;
     }
     case "image_closed":

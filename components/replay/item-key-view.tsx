@@ -11,7 +11,15 @@ export function ItemKeyView({ kind, view, keyAnswer, notes }: { kind: string; vi
   if (!ui) return <p className="text-sm text-red-700">No interface is registered for the kind “{kind}”.</p>;
   return (
     <AnnotationStoreProvider
-      init={{ assignmentId: "review", kind, ...storeInitOf(ui, view), ...(keyAnswer !== null && ui.displayAnswer ? { initialAnswer: ui.displayAnswer(keyAnswer, view) } : {}), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true }}
+      init={{
+        assignmentId: "review",
+        kind,
+        ...storeInitOf(ui, view),
+        ...(keyAnswer !== null && ui.displayAnswer ? { initialAnswer: ui.displayAnswer(keyAnswer, view) } : {}),
+        confidenceScale: "LIKERT_5",
+        idleCapMs: idleCapMs(60),
+        readOnly: true,
+      }}
     >
       <div className="h-[540px] min-h-0">
         <TaskView ui={ui} view={view} slotNotes={notes} />

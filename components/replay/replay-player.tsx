@@ -56,7 +56,14 @@ export function ReplayPlayer(props: {
   if (!ui) return <p className="text-sm text-red-700">No interface is registered for the kind “{props.kind}”.</p>;
   return (
     <AnnotationStoreProvider
-      init={{ assignmentId: "replay", kind: props.kind, ...storeInitOf(ui, props.view), confidenceScale: props.confidenceScale, idleCapMs: idleCapMs(props.idleCapSeconds), readOnly: true }}
+      init={{
+        assignmentId: "replay",
+        kind: props.kind,
+        ...storeInitOf(ui, props.view),
+        confidenceScale: props.confidenceScale,
+        idleCapMs: idleCapMs(props.idleCapSeconds),
+        readOnly: true,
+      }}
     >
       <Player {...props} />
     </AnnotationStoreProvider>
@@ -118,19 +125,27 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
 
   const current = position > 0 ? events[position - 1] : null;
   // at the last event the kind may mark the answer against the key in the task (ENACT: each step)
-  const notes: Array<SlotNote | null> | undefined = position === events.length && response && keyAnswer !== null && ui.keyNotes ? ui.keyNotes(response.answer, keyAnswer) : undefined;
+  const notes: Array<SlotNote | null> | undefined =
+    position === events.length && response && keyAnswer !== null && ui.keyNotes ? ui.keyNotes(response.answer, keyAnswer) : undefined;
 
   return (
     <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="flex min-w-0 flex-col gap-2">
-        <div className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 shadow-sm" role="toolbar" aria-label="Replay controls">
+        <div
+          className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 shadow-sm"
+          role="toolbar"
+          aria-label="Replay controls"
+        >
           <button type="button" className={buttonClass("secondary", "sm")} onClick={() => setPosition(0)} disabled={position === 0}>
             « Start
           </button>
           <button type="button" className={buttonClass("secondary", "sm")} onClick={() => setPosition((p) => Math.max(0, p - 1))} disabled={position === 0}>
             ◀ Previous
           </button>
-          <button type="button" className={buttonClass("primary", "sm", "min-w-20")} onClick={() => {
+          <button
+            type="button"
+            className={buttonClass("primary", "sm", "min-w-20")}
+            onClick={() => {
               if (atEnd) setPosition(0);
               setPlaying(!isPlaying);
             }}
@@ -138,7 +153,12 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
           >
             {isPlaying ? "❚❚ Pause" : "▶ Play"}
           </button>
-          <button type="button" className={buttonClass("secondary", "sm")} onClick={() => setPosition((p) => Math.min(events.length, p + 1))} disabled={position >= events.length}>
+          <button
+            type="button"
+            className={buttonClass("secondary", "sm")}
+            onClick={() => setPosition((p) => Math.min(events.length, p + 1))}
+            disabled={position >= events.length}
+          >
             Next ▶
           </button>
           <button type="button" className={buttonClass("secondary", "sm")} onClick={() => setPosition(events.length)} disabled={position >= events.length}>
@@ -170,7 +190,9 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
           {state.zoomed ? <span className="ml-2 rounded bg-violet-100 px-1.5 text-xs text-violet-800">viewing an image large</span> : null}
           {state.hidden ? <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-800">page hidden</span> : null}
           {state.idle ? <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-800">idle overlay</span> : null}
-          <span className="ml-2 text-xs text-slate-500">confidence: {state.confidence === null ? "not set" : `${state.confidence}${confidenceScale === "PERCENT" ? "%" : " of 5"}`}</span>
+          <span className="ml-2 text-xs text-slate-500">
+            confidence: {state.confidence === null ? "not set" : `${state.confidence}${confidenceScale === "PERCENT" ? "%" : " of 5"}`}
+          </span>
         </div>
         <div className="h-[540px] min-h-0">
           <TaskView ui={ui} view={view} slotNotes={notes} />
@@ -183,7 +205,11 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
           {response ? (
             <div className="space-y-2 px-3 py-2 text-sm">
               <div className="flex items-center gap-2">
-                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${response.correct === null ? "bg-slate-100 text-slate-700" : response.correct ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}>{response.correct === null ? "not scored" : response.correct ? "correct" : "incorrect"}</span>
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${response.correct === null ? "bg-slate-100 text-slate-700" : response.correct ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}
+                >
+                  {response.correct === null ? "not scored" : response.correct ? "correct" : "incorrect"}
+                </span>
                 <span className="text-slate-600">
                   confidence {response.confidenceRaw}
                   {confidenceScale === "PERCENT" ? "%" : " of 5"}
@@ -215,7 +241,10 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
         </section>
         <section className="flex min-h-0 flex-col rounded-lg border border-slate-200 bg-white shadow-sm">
           <h2 className="border-b border-slate-100 px-3 py-2 text-sm font-semibold">
-            Timeline <span className="font-normal text-slate-500">({events.length} events; gaps over {Math.round(capMs / 1000)} s count as {Math.round(capMs / 1000)} s)</span>
+            Timeline{" "}
+            <span className="font-normal text-slate-500">
+              ({events.length} events; gaps over {Math.round(capMs / 1000)} s count as {Math.round(capMs / 1000)} s)
+            </span>
           </h2>
           <ol ref={timeline} className="relative max-h-[460px] overflow-y-auto text-xs" aria-label="Events">
             {rows.map(({ event, gap, counted, away, active }, i) => (
@@ -234,7 +263,10 @@ function Player({ kind, view, confidenceScale, idleCapSeconds, events, response,
                     {describeEvent(event, name, confidenceScale === "PERCENT")}
                     <span className="block text-[10px] text-slate-400">active so far {formatDuration(active)}</span>
                   </span>
-                  <span className={`text-right tabular-nums ${away ? "text-amber-700" : counted < gap ? "text-amber-700" : "text-slate-500"}`} title={away ? "away: not counted" : counted < gap ? `capped at ${formatDuration(counted)}` : "gap since the previous event"}>
+                  <span
+                    className={`text-right tabular-nums ${away ? "text-amber-700" : counted < gap ? "text-amber-700" : "text-slate-500"}`}
+                    title={away ? "away: not counted" : counted < gap ? `capped at ${formatDuration(counted)}` : "gap since the previous event"}
+                  >
                     {i === 0 ? "" : `+${formatDuration(Math.max(0, gap))}`}
                     {away ? " away" : counted < gap ? " cap" : ""}
                   </span>

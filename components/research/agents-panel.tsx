@@ -22,7 +22,11 @@ export interface AgentPanelRow {
 }
 
 function lastUsed(agent: AgentPanelRow): string {
-  const used = agent.tokens.map((t) => t.lastUsedAt).filter((t): t is string => t !== null).sort().pop();
+  const used = agent.tokens
+    .map((t) => t.lastUsedAt)
+    .filter((t): t is string => t !== null)
+    .sort()
+    .pop();
   return used ? used.slice(0, 16).replace("T", " ") : "never";
 }
 
@@ -83,7 +87,9 @@ export function AgentsPanel({ slug, initialAgents, stepCap }: { slug: string; in
             {error}
           </p>
         ) : null}
-        {shown ? <TokenShownOnce message={`The play token of “${shown.name}”: copy it now, it is not shown again.`} token={shown.token} testId="agent-token" /> : null}
+        {shown ? (
+          <TokenShownOnce message={`The play token of “${shown.name}”: copy it now, it is not shown again.`} token={shown.token} testId="agent-token" />
+        ) : null}
         <div className="overflow-x-auto">
           <Table>
             <thead>
@@ -100,7 +106,8 @@ export function AgentsPanel({ slug, initialAgents, stepCap }: { slug: string; in
               {agents.map((agent) => (
                 <tr key={agent.id}>
                   <Td>
-                    <span className="font-medium">{agent.name}</span> {agent.disabled ? <Badge tone="slate">stopped</Badge> : <Badge tone="violet">agent</Badge>}
+                    <span className="font-medium">{agent.name}</span>{" "}
+                    {agent.disabled ? <Badge tone="slate">stopped</Badge> : <Badge tone="violet">agent</Badge>}
                     {agent.notes ? <p className="text-xs text-slate-500">{agent.notes}</p> : null}
                   </Td>
                   <Td className="font-mono text-xs">{agent.model}</Td>
@@ -136,7 +143,12 @@ export function AgentsPanel({ slug, initialAgents, stepCap }: { slug: string; in
               <input className={inputClass} value={form.model} onChange={(e) => setForm({ ...form, model: e.target.value })} maxLength={120} required />
             </Field>
             <Field label="Notes" error={issues.notes}>
-              <textarea className={`${inputClass} h-20 py-2`} value={form.notes} onChange={(e) => setForm({ ...form, notes: e.target.value })} maxLength={2000} />
+              <textarea
+                className={`${inputClass} h-20 py-2`}
+                value={form.notes}
+                onChange={(e) => setForm({ ...form, notes: e.target.value })}
+                maxLength={2000}
+              />
             </Field>
             <Button type="submit" disabled={pending}>
               Make agent

@@ -76,7 +76,10 @@ export function ApiTokensPanel({ initialTokens }: { initialTokens: TokenRow[] })
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <Card>
-        <CardHeader title={`${tokens.length} tokens`} description="A token acts as you, with your role, on the routes its scopes allow. Its text is shown once; only a hash is stored." />
+        <CardHeader
+          title={`${tokens.length} tokens`}
+          description="A token acts as you, with your role, on the routes its scopes allow. Its text is shown once; only a hash is stored."
+        />
         {error ? (
           <p role="alert" className="mx-5 mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
             {error}

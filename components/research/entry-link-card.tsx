@@ -91,10 +91,18 @@ export function EntryLinkCard({ slug, entryToken, status }: { slug: string; entr
           </p>
         </>
       ) : (
-        <p className="text-sm text-slate-600">No public link yet. Create one to recruit participants on Prolific or elsewhere; nobody can join without it (or an invite).</p>
+        <p className="text-sm text-slate-600">
+          No public link yet. Create one to recruit participants on Prolific or elsewhere; nobody can join without it (or an invite).
+        </p>
       )}
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="button" size="sm" variant={entryToken ? (confirm === "create" ? "danger" : "secondary") : "primary"} disabled={pending} onClick={() => void change("create")}>
+        <Button
+          type="button"
+          size="sm"
+          variant={entryToken ? (confirm === "create" ? "danger" : "secondary") : "primary"}
+          disabled={pending}
+          onClick={() => void change("create")}
+        >
           {entryToken ? (confirm === "create" ? "Replace: the old link stops working" : "Replace the link") : "Create the public link"}
         </Button>
         {entryToken ? (

@@ -12,7 +12,13 @@ import type { ExportJobStatus, ExportJobView } from "@/lib/exports/job-view";
 
 const POLL_MS = 2_000;
 
-const tone: Record<ExportJobStatus, "slate" | "blue" | "green" | "red"> = { QUEUED: "slate", RUNNING: "blue", SUCCEEDED: "green", FAILED: "red", EXPIRED: "slate" };
+const tone: Record<ExportJobStatus, "slate" | "blue" | "green" | "red"> = {
+  QUEUED: "slate",
+  RUNNING: "blue",
+  SUCCEEDED: "green",
+  FAILED: "red",
+  EXPIRED: "slate",
+};
 const label: Record<ExportJobStatus, string> = { QUEUED: "queued", RUNNING: "preparing", SUCCEEDED: "ready", FAILED: "failed", EXPIRED: "expired" };
 
 function size(bytes: number): string {
@@ -31,7 +37,19 @@ function when(iso: string | null): string {
  * with the page's filter, and the study's prepared files with their status, progress and
  * download link, polled while any is queued or running.
  */
-export function ExportJobsPanel({ slug, filter, pseudonymise, initialJobs, retentionDays }: { slug: string; filter: { kind?: string; tag?: string }; pseudonymise: boolean; initialJobs: ExportJobView[]; retentionDays: number }) {
+export function ExportJobsPanel({
+  slug,
+  filter,
+  pseudonymise,
+  initialJobs,
+  retentionDays,
+}: {
+  slug: string;
+  filter: { kind?: string; tag?: string };
+  pseudonymise: boolean;
+  initialJobs: ExportJobView[];
+  retentionDays: number;
+}) {
   const [jobs, setJobs] = useState(initialJobs);
   const [table, setTable] = useState<ExportWhat>("responses");
   const [format, setFormat] = useState<ExportFormat>("csv");
@@ -77,7 +95,11 @@ export function ExportJobsPanel({ slug, filter, pseudonymise, initialJobs, reten
         <form onSubmit={prepare} className="flex flex-wrap items-end gap-3" data-testid="prepare-export">
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
             Table
-            <select value={table} onChange={(e) => setTable(e.target.value as ExportWhat)} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
+            <select
+              value={table}
+              onChange={(e) => setTable(e.target.value as ExportWhat)}
+              className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm"
+            >
               {EXPORT_KINDS.map((what) => (
                 <option key={what} value={what}>
                   {what}
@@ -87,7 +109,11 @@ export function ExportJobsPanel({ slug, filter, pseudonymise, initialJobs, reten
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
             Format
-            <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
+            <select
+              value={format}
+              onChange={(e) => setFormat(e.target.value as ExportFormat)}
+              className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm"
+            >
               <option value="csv">CSV</option>
               <option value="jsonl">JSONL</option>
             </select>
@@ -125,7 +151,9 @@ export function ExportJobsPanel({ slug, filter, pseudonymise, initialJobs, reten
                   </Td>
                   <Td>
                     <Badge tone={tone[job.status]}>{label[job.status]}</Badge>
-                    {job.status === "RUNNING" && job.progress !== null ? <span className="ml-2 tabular-nums text-xs text-slate-600">{Math.floor(job.progress * 100)}%</span> : null}
+                    {job.status === "RUNNING" && job.progress !== null ? (
+                      <span className="ml-2 tabular-nums text-xs text-slate-600">{Math.floor(job.progress * 100)}%</span>
+                    ) : null}
                     {job.status === "FAILED" && job.error ? <p className="mt-1 whitespace-normal text-xs text-red-700">{job.error}</p> : null}
                   </Td>
                   <Td align="right" className="tabular-nums">

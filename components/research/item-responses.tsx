@@ -26,7 +26,10 @@ export function ItemResponsesCard({ review, slug }: { review: ItemReview; slug: 
   const page = itemPageViewOf(item.kind);
   return (
     <Card>
-      <CardHeader title="Responses" description={`${responses.filter((r) => r.response).length} submitted of ${responses.length} assigned. Annotators are shown by pseudonym (A1, A2, ...: their order of joining ${study.title}) with their name, as stored in this study.`} />
+      <CardHeader
+        title="Responses"
+        description={`${responses.filter((r) => r.response).length} submitted of ${responses.length} assigned. Annotators are shown by pseudonym (A1, A2, ...: their order of joining ${study.title}) with their name, as stored in this study.`}
+      />
       {responses.length === 0 ? (
         <div className="p-5">
           <EmptyState title="Nobody has this item yet" />
@@ -64,7 +67,9 @@ export function ItemResponsesCard({ review, slug }: { review: ItemReview; slug: 
                 <Td>
                   {row.response ? (
                     <span className="flex items-center gap-2">
-                      <Badge tone={row.response.correct === null ? "slate" : row.response.correct ? "green" : "red"}>{correctnessText(row.response.correct)}</Badge>
+                      <Badge tone={row.response.correct === null ? "slate" : row.response.correct ? "green" : "red"}>
+                        {correctnessText(row.response.correct)}
+                      </Badge>
                       <span className="text-xs text-slate-500">{page.scoreText?.(row.response.score) ?? ""}</span>
                     </span>
                   ) : null}

@@ -17,7 +17,19 @@ const hints: Record<ItemRole, string> = {
  * The server refuses once the item was handed out (its answers were scored as what it was then)
  * and the refusal shows under the choice; an answered item's choice is disabled from the start.
  */
-export function ItemRoleControl({ slug, itemId, externalId, role, answered }: { slug: string; itemId: string; externalId: string; role: ItemRole; answered: number }) {
+export function ItemRoleControl({
+  slug,
+  itemId,
+  externalId,
+  role,
+  answered,
+}: {
+  slug: string;
+  itemId: string;
+  externalId: string;
+  role: ItemRole;
+  answered: number;
+}) {
   const router = useRouter();
   const [value, setValue] = useState<ItemRole>(role);
   const [pending, setPending] = useState(false);
@@ -28,7 +40,10 @@ export function ItemRoleControl({ slug, itemId, externalId, role, answered }: { 
     setError(null);
     setValue(next);
     setPending(true);
-    const result = await callApi<{ role: ItemRole }>(`/api/studies/${encodeURIComponent(slug)}/items/${encodeURIComponent(itemId)}`, { method: "PATCH", json: { role: next } });
+    const result = await callApi<{ role: ItemRole }>(`/api/studies/${encodeURIComponent(slug)}/items/${encodeURIComponent(itemId)}`, {
+      method: "PATCH",
+      json: { role: next },
+    });
     setPending(false);
     if (!result.ok) {
       setValue(role);
@@ -45,7 +60,11 @@ export function ItemRoleControl({ slug, itemId, externalId, role, answered }: { 
         value={value}
         disabled={locked || pending}
         onChange={(e) => void change(e.target.value as ItemRole)}
-        title={locked ? `Answered ${answered} time${answered === 1 ? "" : "s"}: the answers were scored as ${value === "ordinary" ? "an ordinary item" : value}; a new study version can change it` : hints[value]}
+        title={
+          locked
+            ? `Answered ${answered} time${answered === 1 ? "" : "s"}: the answers were scored as ${value === "ordinary" ? "an ordinary item" : value}; a new study version can change it`
+            : hints[value]
+        }
         data-testid="item-role"
         className={`h-8 rounded-md border px-2 text-xs disabled:cursor-not-allowed disabled:opacity-70 ${value === "practice" ? "border-blue-200 bg-blue-50 text-blue-800" : value === "gold" ? "border-amber-200 bg-amber-50 text-amber-800" : "border-slate-300 bg-white text-slate-700"}`}
       >

@@ -12,7 +12,13 @@ import { callApi } from "@/lib/client/api";
 
 type Status = ParticipantStatus;
 
-export const statusLabel: Record<Status, string> = { ACTIVE: "active", COMPLETE: "complete", EXCLUDED: "excluded", RETURNED: "returned", TIMED_OUT: "timed out" };
+export const statusLabel: Record<Status, string> = {
+  ACTIVE: "active",
+  COMPLETE: "complete",
+  EXCLUDED: "excluded",
+  RETURNED: "returned",
+  TIMED_OUT: "timed out",
+};
 const statusTone = { ACTIVE: "blue", COMPLETE: "green", EXCLUDED: "red", RETURNED: "slate", TIMED_OUT: "amber" } as const;
 
 const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "–");
@@ -22,7 +28,17 @@ const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") :
  * (their open items go back to the pool) or re-include an excluded participant
  * (POST /api/studies/<slug>/participants). Times in UTC.
  */
-export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug: string; rows: ParticipantRow[]; counts: Record<Status, number>; consentVersion: number }) {
+export function ParticipantsTable({
+  slug,
+  rows,
+  counts,
+  consentVersion,
+}: {
+  slug: string;
+  rows: ParticipantRow[];
+  counts: Record<Status, number>;
+  consentVersion: number;
+}) {
   const router = useRouter();
   const [filter, setFilter] = useState<Status | "ALL">("ALL");
   const [acting, setActing] = useState<{ userId: string; action: "return" | "reinclude" } | null>(null);
@@ -47,7 +63,11 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
     }
     const body = result.data;
     const who = rows.find((r) => r.userId === acting.userId)?.name ?? "The participant";
-    setNotice(acting.action === "return" ? `${who} is marked returned; ${body?.released ?? 0} open item${body?.released === 1 ? "" : "s"} went back to the pool.` : `${who} is active again.`);
+    setNotice(
+      acting.action === "return"
+        ? `${who} is marked returned; ${body?.released ?? 0} open item${body?.released === 1 ? "" : "s"} went back to the pool.`
+        : `${who} is active again.`,
+    );
     setActing(null);
     setReason("");
     startTransition(() => router.refresh());
@@ -64,7 +84,10 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
             onClick={() => setFilter(s)}
             className={`rounded-full border px-2.5 py-0.5 text-xs font-medium ${filter === s ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-600 hover:border-slate-300"}`}
           >
-            {s === "ALL" ? "all" : statusLabel[s]} <span className="tabular-nums text-slate-400" data-testid={`count-${s}`}>{s === "ALL" ? rows.length : counts[s]}</span>
+            {s === "ALL" ? "all" : statusLabel[s]}{" "}
+            <span className="tabular-nums text-slate-400" data-testid={`count-${s}`}>
+              {s === "ALL" ? rows.length : counts[s]}
+            </span>
           </button>
         ))}
       </div>
@@ -100,14 +123,20 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
               <tr key={row.userId} data-participant={row.externalId ?? row.name} className="align-top">
                 <Td className="max-w-[17rem] whitespace-normal">
                   <div className="truncate font-medium text-slate-900" title={row.name}>
-                    {row.externalId && row.name.includes(row.externalId) ? (row.externalSource === "prolific" ? "Prolific participant" : "Link participant") : row.name}
+                    {row.externalId && row.name.includes(row.externalId)
+                      ? row.externalSource === "prolific"
+                        ? "Prolific participant"
+                        : "Link participant"
+                      : row.name}
                   </div>
                   {row.externalId ? (
                     <div className="break-all font-mono text-xs text-slate-500" title={`${row.externalSource}: ${row.externalId}`}>
                       {row.externalSource}: {row.externalId}
                     </div>
                   ) : null}
-                  {typeof row.entrySession?.SESSION_ID === "string" ? <div className="truncate font-mono text-[11px] text-slate-400">session {row.entrySession.SESSION_ID}</div> : null}
+                  {typeof row.entrySession?.SESSION_ID === "string" ? (
+                    <div className="truncate font-mono text-[11px] text-slate-400">session {row.entrySession.SESSION_ID}</div>
+                  ) : null}
                 </Td>
                 <Td className="max-w-[18rem] whitespace-normal">
                   <Badge tone={statusTone[row.status]}>{statusLabel[row.status]}</Badge>
@@ -117,7 +146,10 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
                 <Td className="text-xs">{when(row.joinedAt)}</Td>
                 <Td className="text-xs">
                   {row.consentedAt ? (
-                    <span className={row.consentVersion === consentVersion ? "" : "text-amber-700"} title={row.consentVersion === consentVersion ? "the current text" : "an earlier text: asked again"}>
+                    <span
+                      className={row.consentVersion === consentVersion ? "" : "text-amber-700"}
+                      title={row.consentVersion === consentVersion ? "the current text" : "an earlier text: asked again"}
+                    >
                       v{row.consentVersion}, {when(row.consentedAt)}
                     </span>
                   ) : (
@@ -129,12 +161,23 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
                   {row.mainSubmitted}
                   {row.practiceSubmitted > 0 ? <span className="block text-[11px] text-slate-400">+{row.practiceSubmitted} practice</span> : null}
                 </Td>
-                <Td align="right" className="tabular-nums">{row.open}</Td>
-                <Td align="right" className="tabular-nums">{row.goldAnswered > 0 ? `${row.goldFailed} of ${row.goldAnswered}` : "–"}</Td>
+                <Td align="right" className="tabular-nums">
+                  {row.open}
+                </Td>
+                <Td align="right" className="tabular-nums">
+                  {row.goldAnswered > 0 ? `${row.goldFailed} of ${row.goldAnswered}` : "–"}
+                </Td>
                 <Td align="right">
                   {acting?.userId === row.userId ? (
                     <div className="flex min-w-[13rem] flex-col items-end gap-1.5">
-                      <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder={acting.action === "return" ? "Reason (e.g. returned on Prolific)" : "Reason (optional)"} className={`${inputClass} h-8 text-xs`} aria-label="Reason" autoFocus />
+                      <input
+                        value={reason}
+                        onChange={(e) => setReason(e.target.value)}
+                        placeholder={acting.action === "return" ? "Reason (e.g. returned on Prolific)" : "Reason (optional)"}
+                        className={`${inputClass} h-8 text-xs`}
+                        aria-label="Reason"
+                        autoFocus
+                      />
                       <div className="flex gap-1">
                         <Button type="button" size="sm" variant="ghost" onClick={() => setActing(null)}>
                           Cancel
@@ -147,7 +190,12 @@ export function ParticipantsTable({ slug, rows, counts, consentVersion }: { slug
                   ) : (
                     <div className="flex justify-end gap-1">
                       {row.status === "EXCLUDED" ? (
-                        <Button type="button" size="sm" variant="secondary" onClick={() => (setActing({ userId: row.userId, action: "reinclude" }), setReason(""))}>
+                        <Button
+                          type="button"
+                          size="sm"
+                          variant="secondary"
+                          onClick={() => (setActing({ userId: row.userId, action: "reinclude" }), setReason(""))}
+                        >
                           Re-include
                         </Button>
                       ) : null}

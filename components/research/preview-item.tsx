@@ -16,20 +16,37 @@ import { buttonClass } from "@/components/ui/button";
  * sent, nothing is stored). Submit checks the answer is complete, as the real page does, and
  * says that it went nowhere; the right answer is not known here (the key stays on the server).
  */
-export function PreviewItem({ kind, view, confidenceScale, idleCapSeconds, nextHref }: { kind: string; view: Json; confidenceScale: "LIKERT_5" | "PERCENT"; idleCapSeconds: number; nextHref: string | null }) {
+export function PreviewItem({
+  kind,
+  view,
+  confidenceScale,
+  idleCapSeconds,
+  nextHref,
+}: {
+  kind: string;
+  view: Json;
+  confidenceScale: "LIKERT_5" | "PERCENT";
+  idleCapSeconds: number;
+  nextHref: string | null;
+}) {
   const ui = getTaskUi(kind);
   // a new store (empty answer) for each try
   const [attempt, setAttempt] = useState(0);
   if (!ui) {
     return (
       <div className="rounded-lg border border-slate-200 bg-white p-3" data-testid="preview-generic">
-        <p className="mb-2 text-xs text-slate-500">No participant interface is registered for “{kind}”. What a participant&apos;s browser would receive (the kind&apos;s public view):</p>
+        <p className="mb-2 text-xs text-slate-500">
+          No participant interface is registered for “{kind}”. What a participant&apos;s browser would receive (the kind&apos;s public view):
+        </p>
         <JsonView value={view} />
       </div>
     );
   }
   return (
-    <AnnotationStoreProvider key={attempt} init={{ assignmentId: "preview", kind, ...storeInitOf(ui, view), confidenceScale, idleCapMs: idleCapMs(idleCapSeconds) }}>
+    <AnnotationStoreProvider
+      key={attempt}
+      init={{ assignmentId: "preview", kind, ...storeInitOf(ui, view), confidenceScale, idleCapMs: idleCapMs(idleCapSeconds) }}
+    >
       <div className="flex min-h-[32rem] flex-col gap-2">
         <div className="min-h-0 flex-1" data-testid="task" data-kind={kind}>
           <TaskView ui={ui} view={view} />
@@ -46,7 +63,11 @@ function PreviewSubmitBar({ ui, view, nextHref, onAgain }: { ui: TaskUi; view: u
   const { ready, missing } = useSubmitReadiness(ui, view);
   if (submitted) {
     return (
-      <div role="status" data-testid="preview-submitted" className="flex flex-wrap items-center gap-3 rounded-lg border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900">
+      <div
+        role="status"
+        data-testid="preview-submitted"
+        className="flex flex-wrap items-center gap-3 rounded-lg border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900"
+      >
         <span>A participant&apos;s answer would be sent now. This is a preview: nothing was sent or stored.</span>
         <span className="ml-auto flex gap-2">
           <button type="button" onClick={onAgain} className={buttonClass("secondary", "sm")}>

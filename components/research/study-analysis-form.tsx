@@ -8,7 +8,8 @@ import { GENERALISE_OVER_CHOICES, GENERALISE_OVER_LABELS } from "@/lib/validatio
 type Over = (typeof GENERALISE_OVER_CHOICES)[number];
 
 const meaning: Record<Over, string> = {
-  "people+items": "The people and the items are both samples: intervals carry the spread between people and between items, as a claim about people in general needs.",
+  "people+items":
+    "The people and the items are both samples: intervals carry the spread between people and between items, as a claim about people in general needs.",
   items: "These people are the population (a fixed panel): intervals carry the spread between items only, and are narrower.",
 };
 
@@ -45,7 +46,9 @@ export function StudyAnalysisForm({ slug, generaliseOver }: { slug: string; gene
           </span>
         </label>
       ))}
-      <p className="text-xs text-slate-500">An analysis choice: it can change at any time, also once the study has answers; the dashboard, its exports and the API follow it.</p>
+      <p className="text-xs text-slate-500">
+        An analysis choice: it can change at any time, also once the study has answers; the dashboard, its exports and the API follow it.
+      </p>
       {error ? (
         <p role="alert" className="text-sm text-red-700">
           {error}

@@ -42,7 +42,8 @@ export function StudyArchiveDelete({ slug, archived, counts }: { slug: string; a
         <p className="min-w-0 flex-1">
           {archived ? (
             <>
-              <strong className="text-slate-900">Archived.</strong> Hidden from the study lists and closed to participants. Restoring shows it again with everything in it.
+              <strong className="text-slate-900">Archived.</strong> Hidden from the study lists and closed to participants. Restoring shows it again with
+              everything in it.
             </>
           ) : (
             <>Archiving hides the study from the lists and closes it to participants; nothing is deleted, and it can be restored.</>
@@ -54,13 +55,22 @@ export function StudyArchiveDelete({ slug, archived, counts }: { slug: string; a
       </div>
       <div className="space-y-2 rounded-md border border-red-200 bg-red-50/50 p-3">
         <p>
-          <strong className="text-red-800">Delete for good:</strong> the study, its {counts.items} item{counts.items === 1 ? "" : "s"}, its participants, {counts.responses} response{counts.responses === 1 ? "" : "s"} with their events, its exports and dashboards. The audit log keeps a record of the deletion. Export what you need first.
+          <strong className="text-red-800">Delete for good:</strong> the study, its {counts.items} item{counts.items === 1 ? "" : "s"}, its participants,{" "}
+          {counts.responses} response{counts.responses === 1 ? "" : "s"} with their events, its exports and dashboards. The audit log keeps a record of the
+          deletion. Export what you need first.
         </p>
         <label htmlFor={inputId} className="block text-xs font-medium text-slate-700">
           Type <span className="font-mono">{slug}</span> to confirm
         </label>
         <div className="flex flex-wrap items-center gap-2">
-          <input id={inputId} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} className={`${inputClass} max-w-xs font-mono`} />
+          <input
+            id={inputId}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            className={`${inputClass} max-w-xs font-mono`}
+          />
           <Button type="button" variant="danger" size="md" disabled={typed.trim() !== slug || pending !== null} onClick={() => void remove()}>
             {pending === "delete" ? "Deleting…" : "Delete the study"}
           </Button>

@@ -39,7 +39,10 @@ export function StudyContactForm({ slug, initial }: { slug: string; initial: Stu
     if (!result.ok) {
       const issues: ApiIssue[] = result.issues ?? [];
       setErrors(issuesByField(issues));
-      setMessage({ tone: "bad", text: result.unreachable ? "Not saved: the server cannot be reached." : `Not saved: ${result.error ?? "the server refused the change"}` });
+      setMessage({
+        tone: "bad",
+        text: result.unreachable ? "Not saved: the server cannot be reached." : `Not saved: ${result.error ?? "the server refused the change"}`,
+      });
       return;
     }
     setMessage({ tone: "good", text: "Saved." });
@@ -53,11 +56,20 @@ export function StudyContactForm({ slug, initial }: { slug: string; initial: Stu
           <input name="contactName" value={name} onChange={(e) => setName(e.target.value)} className={inputClass} autoComplete="off" />
         </Field>
         <Field label="Email address" error={errors.contactEmail}>
-          <input name="contactEmail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} className={inputClass} autoComplete="off" placeholder="team@lab.example.org" />
+          <input
+            name="contactEmail"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className={inputClass}
+            autoComplete="off"
+            placeholder="team@lab.example.org"
+          />
         </Field>
       </div>
       <p className="text-xs text-slate-500">
-        Shown to participants on the study&apos;s pages and wherever a page asks them to write to you (a link that does not work, the end of their participation). Empty, those pages say: &ldquo;{NO_CONTACT_TEXT}&rdquo;. It can change at any time, also once the study has answers.
+        Shown to participants on the study&apos;s pages and wherever a page asks them to write to you (a link that does not work, the end of their
+        participation). Empty, those pages say: &ldquo;{NO_CONTACT_TEXT}&rdquo;. It can change at any time, also once the study has answers.
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" size="sm" disabled={pending}>

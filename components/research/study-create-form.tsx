@@ -64,7 +64,11 @@ export function StudyCreateForm() {
         <input {...register("slug", { onChange: () => setSlugTouched(true) })} required className={`${inputClass} font-mono`} />
       </Field>
       <Field label="Instructions (Markdown)" hint="Shown to annotators before practice items." error={errors.instructions?.message}>
-        <textarea {...register("instructions")} rows={8} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
+        <textarea
+          {...register("instructions")}
+          rows={8}
+          className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+        />
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Annotators per item (overlap k)" error={errors.overlap?.message}>

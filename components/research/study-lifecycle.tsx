@@ -44,8 +44,15 @@ export function StudyLifecycle({ slug, status }: { slug: string; status: StudySt
       <ol className="flex flex-wrap items-center gap-1 text-xs" aria-label="Lifecycle">
         {(["DRAFT", "OPEN", "PAUSED", "CLOSED"] as const).map((step, i) => (
           <li key={step} className="flex items-center gap-1">
-            {i > 0 ? <span aria-hidden className="text-slate-300">→</span> : null}
-            <span aria-current={step === status ? "step" : undefined} className={`rounded-full px-2 py-0.5 font-medium ${step === status ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-500"}`}>
+            {i > 0 ? (
+              <span aria-hidden className="text-slate-300">
+                →
+              </span>
+            ) : null}
+            <span
+              aria-current={step === status ? "step" : undefined}
+              className={`rounded-full px-2 py-0.5 font-medium ${step === status ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-500"}`}
+            >
               {step.toLowerCase()}
             </span>
           </li>
@@ -54,7 +61,14 @@ export function StudyLifecycle({ slug, status }: { slug: string; status: StudySt
       <p className="text-sm text-slate-600">{meaning[status]}</p>
       <div className="flex flex-wrap items-center gap-2">
         {STATUS_TRANSITIONS[status].map((next) => (
-          <Button key={next} type="button" size="sm" variant={next === "CLOSED" ? (confirmClose ? "danger" : "secondary") : next === "OPEN" ? "primary" : "secondary"} disabled={pending !== null} onClick={() => void change(next)}>
+          <Button
+            key={next}
+            type="button"
+            size="sm"
+            variant={next === "CLOSED" ? (confirmClose ? "danger" : "secondary") : next === "OPEN" ? "primary" : "secondary"}
+            disabled={pending !== null}
+            onClick={() => void change(next)}
+          >
             {pending === next ? "…" : next === "CLOSED" && confirmClose ? "Close for good" : action[next]}
           </Button>
         ))}

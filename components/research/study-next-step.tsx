@@ -8,7 +8,17 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
  * admins to ask, with a message that says which study, and what can be done meanwhile (settings,
  * the batch format).
  */
-export function StudyNextStep({ slug, title, role, admins }: { slug: string; title: string; role: "ADMIN" | "RESEARCHER"; admins: Array<{ name: string; email: string }> }) {
+export function StudyNextStep({
+  slug,
+  title,
+  role,
+  admins,
+}: {
+  slug: string;
+  title: string;
+  role: "ADMIN" | "RESEARCHER";
+  admins: Array<{ name: string; email: string }>;
+}) {
   const importHref = `/admin/import?study=${encodeURIComponent(slug)}`;
   const formatLink = (
     <Link href="/help/task-kinds" className="text-brand-700 underline">
@@ -19,11 +29,15 @@ export function StudyNextStep({ slug, title, role, admins }: { slug: string; tit
     return (
       <div data-testid="next-step" data-role="ADMIN">
         <Card>
-          <CardHeader title="Next step: import the items" description="This study has no items yet. Import items.jsonl with its images (a folder or a .zip); participants can work once there are items." />
+          <CardHeader
+            title="Next step: import the items"
+            description="This study has no items yet. Import items.jsonl with its images (a folder or a .zip); participants can work once there are items."
+          />
           <CardBody className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
             <ButtonLink href={importHref}>Import a batch</ButtonLink>
             <span>
-              See {formatLink}; from the command line: <code className="break-all rounded bg-slate-100 px-1 text-xs">npx yardstick import &lt;folder|zip&gt; --study {slug}</code>
+              See {formatLink}; from the command line:{" "}
+              <code className="break-all rounded bg-slate-100 px-1 text-xs">npx yardstick import &lt;folder|zip&gt; --study {slug}</code>
             </span>
           </CardBody>
         </Card>
@@ -35,14 +49,20 @@ export function StudyNextStep({ slug, title, role, admins }: { slug: string; tit
   return (
     <div data-testid="next-step" data-role="RESEARCHER">
       <Card>
-        <CardHeader title="Next step: ask an admin to import the items" description="This study has no items yet, and only admins import batches. Send them the items.jsonl with its images; meanwhile you can set up consent, the tutorial and the rules." />
+        <CardHeader
+          title="Next step: ask an admin to import the items"
+          description="This study has no items yet, and only admins import batches. Send them the items.jsonl with its images; meanwhile you can set up consent, the tutorial and the rules."
+        />
         <CardBody className="space-y-3 text-sm text-slate-600">
           {admins.length > 0 ? (
             <ul className="space-y-1" aria-label="Admins">
               {admins.map((admin) => (
                 <li key={admin.email} className="flex min-w-0 flex-wrap items-baseline gap-x-2">
                   <span className="font-medium text-slate-800">{admin.name}</span>
-                  <a className="break-all text-brand-700 underline" href={`mailto:${admin.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`}>
+                  <a
+                    className="break-all text-brand-700 underline"
+                    href={`mailto:${admin.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`}
+                  >
                     {admin.email}
                   </a>
                 </li>

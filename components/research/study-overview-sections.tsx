@@ -21,37 +21,52 @@ function tagText(tags: unknown): Array<[string, string]> {
 
 export function StudyBatchesCard({ slug, batches, isAdmin }: { slug: string; batches: StudyBatches; isAdmin: boolean }) {
   return (
-  <Card>
-    <CardHeader title="Batches" description="Each import is one batch; importing the same batch again changes nothing." actions={isAdmin ? <ButtonLink href={`/admin/import?study=${slug}`} size="sm">Import a batch</ButtonLink> : null} />
-    {batches.length === 0 ? (
-      <CardBody>
-        <EmptyState title="No batches yet" description={isAdmin ? "Import items.jsonl with its images, as a folder or a .zip." : "An admin imports item batches into this study."} />
-      </CardBody>
-    ) : (
-      <Table>
-        <thead>
-          <tr>
-            <Th>File</Th>
-            <Th align="right">Items</Th>
-            <Th>Imported by</Th>
-            <Th>When</Th>
-            <Th>Checksum</Th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {batches.map((batch) => (
-            <tr key={batch.id}>
-              <Td className="font-medium">{batch.fileName}</Td>
-              <Td align="right" className="tabular-nums">{batch.itemCount}</Td>
-              <Td>{batch.importedBy?.name ?? "command line"}</Td>
-              <Td>{batch.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
-              <Td className="font-mono text-xs text-slate-500">{batch.checksum.slice(0, 12)}</Td>
+    <Card>
+      <CardHeader
+        title="Batches"
+        description="Each import is one batch; importing the same batch again changes nothing."
+        actions={
+          isAdmin ? (
+            <ButtonLink href={`/admin/import?study=${slug}`} size="sm">
+              Import a batch
+            </ButtonLink>
+          ) : null
+        }
+      />
+      {batches.length === 0 ? (
+        <CardBody>
+          <EmptyState
+            title="No batches yet"
+            description={isAdmin ? "Import items.jsonl with its images, as a folder or a .zip." : "An admin imports item batches into this study."}
+          />
+        </CardBody>
+      ) : (
+        <Table>
+          <thead>
+            <tr>
+              <Th>File</Th>
+              <Th align="right">Items</Th>
+              <Th>Imported by</Th>
+              <Th>When</Th>
+              <Th>Checksum</Th>
             </tr>
-          ))}
-        </tbody>
-      </Table>
-    )}
-  </Card>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {batches.map((batch) => (
+              <tr key={batch.id}>
+                <Td className="font-medium">{batch.fileName}</Td>
+                <Td align="right" className="tabular-nums">
+                  {batch.itemCount}
+                </Td>
+                <Td>{batch.importedBy?.name ?? "command line"}</Td>
+                <Td>{batch.createdAt.toISOString().slice(0, 16).replace("T", " ")}</Td>
+                <Td className="font-mono text-xs text-slate-500">{batch.checksum.slice(0, 12)}</Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </Card>
   );
 }
 
@@ -89,14 +104,22 @@ export function StudyItemsTable({ slug, items, reviewFlags }: { slug: string; it
               </div>
             </Td>
             <Td>
-              <ItemRoleControl slug={slug} itemId={item.id} externalId={item.externalId} role={item.practice ? "practice" : item.gold ? "gold" : "ordinary"} answered={item._count.assignments} />
+              <ItemRoleControl
+                slug={slug}
+                itemId={item.id}
+                externalId={item.externalId}
+                role={item.practice ? "practice" : item.gold ? "gold" : "ordinary"}
+                answered={item._count.assignments}
+              />
             </Td>
             <Td>
               <div className="flex gap-1">
                 <ReviewBadge outcome={reviewFlags.get(item.id)?.outcome} />
               </div>
             </Td>
-            <Td align="right" className="tabular-nums">{item._count.assignments}</Td>
+            <Td align="right" className="tabular-nums">
+              {item._count.assignments}
+            </Td>
             <Td className="max-w-[12rem] truncate text-xs text-slate-500">{item.batch.fileName}</Td>
           </tr>
         ))}
@@ -121,8 +144,56 @@ function ReviewBadge({ outcome }: { outcome?: keyof typeof reviewBadges }) {
 
 export function FilterChip({ href, active, children }: { href: string; active: boolean; children: React.ReactNode }) {
   return (
-    <Link href={href} aria-current={active ? "true" : undefined} className={`rounded-full border px-2.5 py-0.5 text-xs font-medium ${active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-600 hover:border-slate-300"}`}>
+    <Link
+      href={href}
+      aria-current={active ? "true" : undefined}
+      className={`rounded-full border px-2.5 py-0.5 text-xs font-medium ${active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-600 hover:border-slate-300"}`}
+    >
       {children}
     </Link>
+  );
+}
+
+/** The items' filter: a chip per task kind and per tag value (the first 24 of each tag), each a link that sets or clears it. */
+export function ItemFilterChips({
+  facets,
+  filter,
+  link,
+}: {
+  facets: { kinds: Array<{ kind: string; count: number }>; tags: Array<{ key: string; values: Array<{ value: string; count: number }> }> };
+  filter: { kind?: string; tag?: string };
+  link: (next: Partial<{ kind: string; tag: string; page: number }>) => string;
+}) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-5 py-3 text-sm" aria-label="Filters">
+        <span className="text-slate-500">Kind:</span>
+        <FilterChip href={link({ kind: undefined })} active={!filter.kind}>
+          all
+        </FilterChip>
+        {facets.kinds.map((k) => (
+          <FilterChip key={k.kind} href={link({ kind: k.kind })} active={filter.kind === k.kind}>
+            {k.kind} <span className="text-slate-400">{k.count}</span>
+          </FilterChip>
+        ))}
+      </div>
+      {facets.tags.length > 0 ? (
+        <div className="space-y-1.5 border-b border-slate-100 px-5 py-3 text-sm">
+          {facets.tags.map((tag) => (
+            <div key={tag.key} className="flex flex-wrap items-center gap-1.5">
+              <span className="w-20 shrink-0 text-slate-500">{tag.key}:</span>
+              {tag.values.slice(0, 24).map((v) => {
+                const value = `${tag.key}=${v.value}`;
+                return (
+                  <FilterChip key={value} href={link({ tag: filter.tag === value ? undefined : value })} active={filter.tag === value}>
+                    {v.value} <span className="text-slate-400">{v.count}</span>
+                  </FilterChip>
+                );
+              })}
+            </div>
+          ))}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -7,7 +7,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, focusFirstFieldError, inputClass } from "@/components/ui/field";
-import { ENDING_LABELS, ENDINGS, prolificCompletionUrl, studySettingsSchema, type EndingName, type StudySettings, type StudySettingsInput } from "@/lib/validations/study-settings";
+import {
+  ENDING_LABELS,
+  ENDINGS,
+  prolificCompletionUrl,
+  studySettingsSchema,
+  type EndingName,
+  type StudySettings,
+  type StudySettingsInput,
+} from "@/lib/validations/study-settings";
 import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
 import { callApi, type ApiIssue } from "@/lib/client/api";
 
@@ -29,7 +37,8 @@ export interface KindSettingsForm {
 
 type Errors = Record<string, string>;
 
-const textareaClass = "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100 disabled:bg-slate-50 disabled:text-slate-600";
+const textareaClass =
+  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100 disabled:bg-slate-50 disabled:text-slate-600";
 const numberClass = `${inputClass} disabled:bg-slate-50 disabled:text-slate-600`;
 
 /** "1800" -> "30 min" */
@@ -59,7 +68,21 @@ function notSavedText(problems: number): string {
   return `Not saved: ${problems} problem${problems === 1 ? "" : "s"}, shown at ${problems === 1 ? "its field" : "their fields"}.`;
 }
 
-export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, consentVersion }: { slug: string; initial: StudySettings; frozen: boolean; kinds: KindSettingsForm[]; tagKeys: string[]; consentVersion: number }) {
+export function StudySettingsForm({
+  slug,
+  initial,
+  frozen,
+  kinds,
+  tagKeys,
+  consentVersion,
+}: {
+  slug: string;
+  initial: StudySettings;
+  frozen: boolean;
+  kinds: KindSettingsForm[];
+  tagKeys: string[];
+  consentVersion: number;
+}) {
   const router = useRouter();
   const {
     control,
@@ -73,7 +96,9 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
   // every input below is controlled and writes values of the parsed shape, so the form holds StudySettings throughout
   const s = useWatch({ control }) as StudySettings;
   const [conditionsText, setConditionsText] = useState(initial.conditions.join(", "));
-  const [kindJson, setKindJson] = useState<Record<string, string>>(() => Object.fromEntries(kinds.map((k) => [k.kind, JSON.stringify(initial.taskSettings[k.kind] ?? {}, null, 2)])));
+  const [kindJson, setKindJson] = useState<Record<string, string>>(() =>
+    Object.fromEntries(kinds.map((k) => [k.kind, JSON.stringify(initial.taskSettings[k.kind] ?? {}, null, 2)])),
+  );
   const errors = errorsByPath(formErrors);
   const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -88,7 +113,8 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
     setMessage({ tone: "bad", text });
   };
   // once a save was tried, each change is checked again so that a fixed field loses its error
-  const set = <K extends keyof StudySettings & keyof StudySettingsInput>(key: K, value: StudySettings[K]) => setValue(key, value as PathValue<StudySettingsInput, K>, { shouldDirty: true, shouldValidate: isSubmitted });
+  const set = <K extends keyof StudySettings & keyof StudySettingsInput>(key: K, value: StudySettings[K]) =>
+    setValue(key, value as PathValue<StudySettingsInput, K>, { shouldDirty: true, shouldValidate: isSubmitted });
   const consentChanged = s.consentMarkdown.trim() !== initial.consentMarkdown.trim();
   const shownKinds = useMemo(() => kinds.filter((k) => k.inStudy || initial.taskSettings[k.kind]), [kinds, initial.taskSettings]);
 
@@ -119,13 +145,22 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
       refuse("Not saved: the task settings are not valid JSON.");
       return;
     }
-    setValue("conditions", conditionsText.split(",").map((c) => c.trim()).filter(Boolean));
+    setValue(
+      "conditions",
+      conditionsText
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean),
+    );
     setValue("taskSettings", taskSettings);
     void handleSubmit(save, (invalid) => refuse(notSavedText(Object.keys(errorsByPath(invalid)).length)))(event);
   }
 
   async function save(values: StudySettings) {
-    const result = await callApi<{ settings?: StudySettings } | undefined>(`/api/studies/${encodeURIComponent(slug)}/settings`, { method: "PATCH", json: values });
+    const result = await callApi<{ settings?: StudySettings } | undefined>(`/api/studies/${encodeURIComponent(slug)}/settings`, {
+      method: "PATCH",
+      json: values,
+    });
     if (!result.ok && result.unreachable) {
       setMessage({ tone: "bad", text: "Not saved: the server cannot be reached." });
       return;
@@ -168,56 +203,145 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
             </Field>
             <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
               <Field label="Annotators per item (k)" error={err("overlap")}>
-                <input name="overlap" type="number" min={1} max={50} value={s.overlap} onChange={(e) => set("overlap", Number(e.target.value))} className={numberClass} />
+                <input
+                  name="overlap"
+                  type="number"
+                  min={1}
+                  max={50}
+                  value={s.overlap}
+                  onChange={(e) => set("overlap", Number(e.target.value))}
+                  className={numberClass}
+                />
               </Field>
               <Field label="Confidence scale" error={err("confidenceScale")}>
-                <select name="confidenceScale" value={s.confidenceScale} onChange={(e) => set("confidenceScale", e.target.value as StudySettings["confidenceScale"])} className={numberClass}>
+                <select
+                  name="confidenceScale"
+                  value={s.confidenceScale}
+                  onChange={(e) => set("confidenceScale", e.target.value as StudySettings["confidenceScale"])}
+                  className={numberClass}
+                >
                   <option value="LIKERT_5">1 to 5 (buttons)</option>
                   <option value="PERCENT">0 to 100% (slider)</option>
                 </select>
               </Field>
               <Field label="Idle cap (seconds)" hint="Gaps between events count at most this much active time." error={err("idleCapSeconds")}>
-                <input name="idleCapSeconds" type="number" min={5} value={s.idleCapSeconds} onChange={(e) => set("idleCapSeconds", Number(e.target.value))} className={numberClass} />
+                <input
+                  name="idleCapSeconds"
+                  type="number"
+                  min={5}
+                  value={s.idleCapSeconds}
+                  onChange={(e) => set("idleCapSeconds", Number(e.target.value))}
+                  className={numberClass}
+                />
               </Field>
             </div>
           </CardBody>
         </Card>
 
         <Card>
-          <CardHeader title="Consent" description={`Participants must accept this text before any work; it is stored with its version (now ${consentVersion}) and the time. Empty: no consent step.`} />
+          <CardHeader
+            title="Consent"
+            description={`Participants must accept this text before any work; it is stored with its version (now ${consentVersion}) and the time. Empty: no consent step.`}
+          />
           <CardBody>
-            <Field label="Consent form (Markdown)" hint={consentChanged ? `Changed: saving makes it version ${consentVersion + 1}, and everyone who accepted an earlier version is asked again.` : undefined} error={err("consentMarkdown")}>
-              <textarea name="consentMarkdown" rows={8} value={s.consentMarkdown} onChange={(e) => set("consentMarkdown", e.target.value)} className={textareaClass} placeholder={"# Consent\n\nWhat the study is, what is recorded, how long it takes, that taking part is voluntary and how to withdraw..."} />
+            <Field
+              label="Consent form (Markdown)"
+              hint={
+                consentChanged
+                  ? `Changed: saving makes it version ${consentVersion + 1}, and everyone who accepted an earlier version is asked again.`
+                  : undefined
+              }
+              error={err("consentMarkdown")}
+            >
+              <textarea
+                name="consentMarkdown"
+                rows={8}
+                value={s.consentMarkdown}
+                onChange={(e) => set("consentMarkdown", e.target.value)}
+                className={textareaClass}
+                placeholder={"# Consent\n\nWhat the study is, what is recorded, how long it takes, that taking part is voluntary and how to withdraw..."}
+              />
             </Field>
           </CardBody>
         </Card>
 
         <Card>
-          <CardHeader title="Tutorial" description="Pages shown after consent, before the practice items: how the task works, with worked examples. Practice items show their right answer after each submission." />
+          <CardHeader
+            title="Tutorial"
+            description="Pages shown after consent, before the practice items: how the task works, with worked examples. Practice items show their right answer after each submission."
+          />
           <CardBody className="space-y-4">
-            {s.tutorialPages.length === 0 ? <p className="text-sm text-slate-500">No tutorial pages: participants go from the instructions to the practice items.</p> : null}
+            {s.tutorialPages.length === 0 ? (
+              <p className="text-sm text-slate-500">No tutorial pages: participants go from the instructions to the practice items.</p>
+            ) : null}
             {s.tutorialPages.map((page, i) => (
               <div key={i} className="rounded-md border border-slate-200 p-3" data-testid="tutorial-page-editor">
                 <div className="mb-2 flex items-center gap-2">
                   <span className="text-xs font-semibold text-slate-500">Page {i + 1}</span>
                   <span className="ml-auto flex gap-1">
-                    <Button type="button" size="sm" variant="ghost" disabled={i === 0} onClick={() => set("tutorialPages", move(s.tutorialPages, i, i - 1))} aria-label={`Move page ${i + 1} up`}>
+                    <Button
+                      type="button"
+                      size="sm"
+                      variant="ghost"
+                      disabled={i === 0}
+                      onClick={() => set("tutorialPages", move(s.tutorialPages, i, i - 1))}
+                      aria-label={`Move page ${i + 1} up`}
+                    >
                       ↑
                     </Button>
-                    <Button type="button" size="sm" variant="ghost" disabled={i === s.tutorialPages.length - 1} onClick={() => set("tutorialPages", move(s.tutorialPages, i, i + 1))} aria-label={`Move page ${i + 1} down`}>
+                    <Button
+                      type="button"
+                      size="sm"
+                      variant="ghost"
+                      disabled={i === s.tutorialPages.length - 1}
+                      onClick={() => set("tutorialPages", move(s.tutorialPages, i, i + 1))}
+                      aria-label={`Move page ${i + 1} down`}
+                    >
                       ↓
                     </Button>
-                    <Button type="button" size="sm" variant="ghost" onClick={() => set("tutorialPages", s.tutorialPages.filter((_, k) => k !== i))} aria-label={`Remove page ${i + 1}`}>
+                    <Button
+                      type="button"
+                      size="sm"
+                      variant="ghost"
+                      onClick={() =>
+                        set(
+                          "tutorialPages",
+                          s.tutorialPages.filter((_, k) => k !== i),
+                        )
+                      }
+                      aria-label={`Remove page ${i + 1}`}
+                    >
                       Remove
                     </Button>
                   </span>
                 </div>
                 <div className="grid gap-3">
                   <Field label="Title" error={err(`tutorialPages.${i}.title`)}>
-                    <input value={page.title} onChange={(e) => set("tutorialPages", s.tutorialPages.map((p, k) => (k === i ? { ...p, title: e.target.value } : p)))} className={numberClass} aria-label={`Title of page ${i + 1}`} />
+                    <input
+                      value={page.title}
+                      onChange={(e) =>
+                        set(
+                          "tutorialPages",
+                          s.tutorialPages.map((p, k) => (k === i ? { ...p, title: e.target.value } : p)),
+                        )
+                      }
+                      className={numberClass}
+                      aria-label={`Title of page ${i + 1}`}
+                    />
                   </Field>
                   <Field label="Text (Markdown; images as ![alt](/api/assets/<hash>))" error={err(`tutorialPages.${i}.body`)}>
-                    <textarea rows={5} value={page.body} onChange={(e) => set("tutorialPages", s.tutorialPages.map((p, k) => (k === i ? { ...p, body: e.target.value } : p)))} className={textareaClass} aria-label={`Text of page ${i + 1}`} />
+                    <textarea
+                      rows={5}
+                      value={page.body}
+                      onChange={(e) =>
+                        set(
+                          "tutorialPages",
+                          s.tutorialPages.map((p, k) => (k === i ? { ...p, body: e.target.value } : p)),
+                        )
+                      }
+                      className={textareaClass}
+                      aria-label={`Text of page ${i + 1}`}
+                    />
                   </Field>
                 </div>
                 {pageErrors(i) ? <span className="sr-only">{pageErrors(i)}</span> : null}
@@ -235,19 +359,40 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
         </Card>
 
         <Card>
-          <CardHeader title="Practice and attention checks" description="Gold items (flagged gold in the batch) are mixed into each participant's queue; failing too many ends their participation (status excluded). Their answers stay stored." />
+          <CardHeader
+            title="Practice and attention checks"
+            description="Gold items (flagged gold in the batch) are mixed into each participant's queue; failing too many ends their participation (status excluded). Their answers stay stored."
+          />
           <CardBody className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-            <Field label="Practice pass mark (%)" hint="Share of practice items to get right before the real items; empty: no gate." error={err("practicePassMark")}>
+            <Field
+              label="Practice pass mark (%)"
+              hint="Share of practice items to get right before the real items; empty: no gate."
+              error={err("practicePassMark")}
+            >
               <PercentInput name="practicePassMark" value={s.practicePassMark} onChange={(v) => set("practicePassMark", v)} />
             </Field>
             <Field label="Gold rate (%)" hint="Share of the main queue drawn from gold items." error={err("goldRate")}>
               <PercentInput name="goldRate" value={s.goldRate} onChange={(v) => set("goldRate", v ?? 0)} />
             </Field>
             <Field label="Exclude after failing" hint="gold items (empty: never exclude)" error={err("goldFailLimit")}>
-              <input name="goldFailLimit" type="number" min={1} value={s.goldFailLimit ?? ""} onChange={(e) => set("goldFailLimit", toNumberOrNull(e.target.value))} className={numberClass} />
+              <input
+                name="goldFailLimit"
+                type="number"
+                min={1}
+                value={s.goldFailLimit ?? ""}
+                onChange={(e) => set("goldFailLimit", toNumberOrNull(e.target.value))}
+                className={numberClass}
+              />
             </Field>
             <Field label="... among the first" hint="gold items answered (empty: among all)" error={err("goldFailWindow")}>
-              <input name="goldFailWindow" type="number" min={1} value={s.goldFailWindow ?? ""} onChange={(e) => set("goldFailWindow", toNumberOrNull(e.target.value))} className={numberClass} />
+              <input
+                name="goldFailWindow"
+                type="number"
+                min={1}
+                value={s.goldFailWindow ?? ""}
+                onChange={(e) => set("goldFailWindow", toNumberOrNull(e.target.value))}
+                className={numberClass}
+              />
             </Field>
           </CardBody>
         </Card>
@@ -256,19 +401,71 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
           <CardHeader title="Quotas and time" />
           <CardBody className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
             <Field label="Items per participant" hint="Main items each participant does (empty: as many as there are)." error={err("itemsPerParticipant")}>
-              <input name="itemsPerParticipant" type="number" min={1} value={s.itemsPerParticipant ?? ""} onChange={(e) => set("itemsPerParticipant", toNumberOrNull(e.target.value))} className={numberClass} />
+              <input
+                name="itemsPerParticipant"
+                type="number"
+                min={1}
+                value={s.itemsPerParticipant ?? ""}
+                onChange={(e) => set("itemsPerParticipant", toNumberOrNull(e.target.value))}
+                className={numberClass}
+              />
             </Field>
-            <Field label="Time per item (seconds)" hint={s.itemTimeLimitSeconds ? `${humanSeconds(s.itemTimeLimitSeconds)}, with a visible timer` : "Empty: no limit, no timer."} error={err("itemTimeLimitSeconds")}>
-              <input name="itemTimeLimitSeconds" type="number" min={5} value={s.itemTimeLimitSeconds ?? ""} onChange={(e) => set("itemTimeLimitSeconds", toNumberOrNull(e.target.value))} className={numberClass} />
+            <Field
+              label="Time per item (seconds)"
+              hint={s.itemTimeLimitSeconds ? `${humanSeconds(s.itemTimeLimitSeconds)}, with a visible timer` : "Empty: no limit, no timer."}
+              error={err("itemTimeLimitSeconds")}
+            >
+              <input
+                name="itemTimeLimitSeconds"
+                type="number"
+                min={5}
+                value={s.itemTimeLimitSeconds ?? ""}
+                onChange={(e) => set("itemTimeLimitSeconds", toNumberOrNull(e.target.value))}
+                className={numberClass}
+              />
             </Field>
-            <Field label="Session time (seconds)" hint={s.sessionTimeLimitSeconds ? `${humanSeconds(s.sessionTimeLimitSeconds)} from the first item` : "Empty: no limit."} error={err("sessionTimeLimitSeconds")}>
-              <input name="sessionTimeLimitSeconds" type="number" min={60} value={s.sessionTimeLimitSeconds ?? ""} onChange={(e) => set("sessionTimeLimitSeconds", toNumberOrNull(e.target.value))} className={numberClass} />
+            <Field
+              label="Session time (seconds)"
+              hint={s.sessionTimeLimitSeconds ? `${humanSeconds(s.sessionTimeLimitSeconds)} from the first item` : "Empty: no limit."}
+              error={err("sessionTimeLimitSeconds")}
+            >
+              <input
+                name="sessionTimeLimitSeconds"
+                type="number"
+                min={60}
+                value={s.sessionTimeLimitSeconds ?? ""}
+                onChange={(e) => set("sessionTimeLimitSeconds", toNumberOrNull(e.target.value))}
+                className={numberClass}
+              />
             </Field>
-            <Field label="Lease (seconds)" hint={`${humanSeconds(s.leaseSeconds)}: an abandoned item returns to the pool after this.`} error={err("leaseSeconds")}>
-              <input name="leaseSeconds" type="number" min={30} value={s.leaseSeconds} onChange={(e) => set("leaseSeconds", Number(e.target.value))} className={numberClass} />
+            <Field
+              label="Lease (seconds)"
+              hint={`${humanSeconds(s.leaseSeconds)}: an abandoned item returns to the pool after this.`}
+              error={err("leaseSeconds")}
+            >
+              <input
+                name="leaseSeconds"
+                type="number"
+                min={30}
+                value={s.leaseSeconds}
+                onChange={(e) => set("leaseSeconds", Number(e.target.value))}
+                className={numberClass}
+              />
             </Field>
-            <Field label="First-item lease (seconds)" hint={`${humanSeconds(s.firstItemLeaseSeconds)}: an item handed out but never started returns to the pool after this.`} error={err("firstItemLeaseSeconds")}>
-              <input name="firstItemLeaseSeconds" type="number" min={15} max={3600} value={s.firstItemLeaseSeconds} onChange={(e) => set("firstItemLeaseSeconds", Number(e.target.value))} className={numberClass} />
+            <Field
+              label="First-item lease (seconds)"
+              hint={`${humanSeconds(s.firstItemLeaseSeconds)}: an item handed out but never started returns to the pool after this.`}
+              error={err("firstItemLeaseSeconds")}
+            >
+              <input
+                name="firstItemLeaseSeconds"
+                type="number"
+                min={15}
+                max={3600}
+                value={s.firstItemLeaseSeconds}
+                onChange={(e) => set("firstItemLeaseSeconds", Number(e.target.value))}
+                className={numberClass}
+              />
             </Field>
           </CardBody>
         </Card>
@@ -277,13 +474,28 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
           <CardHeader title="Completion" description="Shown at the end. With a redirect, participants are sent there once their last answers are saved." />
           <CardBody className="grid gap-5 sm:grid-cols-[14rem_minmax(0,1fr)]">
             <Field label="Completion code" error={err("completionCode")}>
-              <input name="completionCode" value={s.completionCode ?? ""} onChange={(e) => set("completionCode", e.target.value.trim() === "" ? null : e.target.value)} className={`${numberClass} font-mono`} />
+              <input
+                name="completionCode"
+                value={s.completionCode ?? ""}
+                onChange={(e) => set("completionCode", e.target.value.trim() === "" ? null : e.target.value)}
+                className={`${numberClass} font-mono`}
+              />
             </Field>
             <div>
               <Field label="Redirect at the end (URL; {code} is replaced by the code)" error={err("completionRedirectUrl")}>
-                <input name="completionRedirectUrl" value={s.completionRedirectUrl ?? ""} onChange={(e) => set("completionRedirectUrl", e.target.value.trim() === "" ? null : e.target.value)} className={`${numberClass} font-mono`} placeholder="https://app.prolific.com/submissions/complete?cc={code}" />
+                <input
+                  name="completionRedirectUrl"
+                  value={s.completionRedirectUrl ?? ""}
+                  onChange={(e) => set("completionRedirectUrl", e.target.value.trim() === "" ? null : e.target.value)}
+                  className={`${numberClass} font-mono`}
+                  placeholder="https://app.prolific.com/submissions/complete?cc={code}"
+                />
               </Field>
-              <button type="button" className="mt-1 text-xs font-medium text-brand-700 hover:underline disabled:text-slate-400" onClick={() => set("completionRedirectUrl", prolificCompletionUrl("{code}").replace("%7Bcode%7D", "{code}"))}>
+              <button
+                type="button"
+                className="mt-1 text-xs font-medium text-brand-700 hover:underline disabled:text-slate-400"
+                onClick={() => set("completionRedirectUrl", prolificCompletionUrl("{code}").replace("%7Bcode%7D", "{code}"))}
+              >
                 Use Prolific&apos;s completion URL
               </button>
             </div>
@@ -291,10 +503,19 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
         </Card>
 
         <Card>
-          <CardHeader title="Other endings" description="Prolific expects one code per outcome. Each ending has its own page; with a code or redirect set, participants get them there. Empty: no code, they are asked to return to the platform." />
+          <CardHeader
+            title="Other endings"
+            description="Prolific expects one code per outcome. Each ending has its own page; with a code or redirect set, participants get them there. Empty: no code, they are asked to return to the platform."
+          />
           <CardBody className="grid gap-4">
             {ENDINGS.map((name) => (
-              <EndingFields key={name} name={name} value={s.endings[name] ?? { code: null, redirectUrl: null }} errors={errors} onChange={(ending) => set("endings", { ...s.endings, [name]: ending })} />
+              <EndingFields
+                key={name}
+                name={name}
+                value={s.endings[name] ?? { code: null, redirectUrl: null }}
+                errors={errors}
+                onChange={(ending) => set("endings", { ...s.endings, [name]: ending })}
+              />
             ))}
           </CardBody>
         </Card>
@@ -306,14 +527,27 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
               <input type="checkbox" name="desktopOnly" checked={s.desktopOnly} onChange={(e) => set("desktopOnly", e.target.checked)} className="mt-0.5" />
               <span>
                 <span className="font-medium">Desktop only</span>
-                <span className="block text-xs text-slate-500">Phones and tablets (by their browser, and any device whose only pointer is a finger) get a notice to use a computer instead of the task.</span>
+                <span className="block text-xs text-slate-500">
+                  Phones and tablets (by their browser, and any device whose only pointer is a finger) get a notice to use a computer instead of the task.
+                </span>
               </span>
             </label>
             {s.desktopOnly ? (
               <div>
                 <p className="text-xs font-medium text-slate-700">Device requirement for the recruitment platform (copy it into the study description):</p>
-                <textarea readOnly value={DESKTOP_ONLY_PROLIFIC_TEXT} rows={3} className={`${textareaClass} mt-1 text-xs`} data-testid="device-requirement" onFocus={(e) => e.currentTarget.select()} />
-                <button type="button" className="mt-1 text-xs font-medium text-brand-700 hover:underline" onClick={() => void navigator.clipboard?.writeText(DESKTOP_ONLY_PROLIFIC_TEXT).catch(() => undefined)}>
+                <textarea
+                  readOnly
+                  value={DESKTOP_ONLY_PROLIFIC_TEXT}
+                  rows={3}
+                  className={`${textareaClass} mt-1 text-xs`}
+                  data-testid="device-requirement"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <button
+                  type="button"
+                  className="mt-1 text-xs font-medium text-brand-700 hover:underline"
+                  onClick={() => void navigator.clipboard?.writeText(DESKTOP_ONLY_PROLIFIC_TEXT).catch(() => undefined)}
+                >
                   Copy
                 </button>
               </div>
@@ -325,7 +559,12 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
           <CardHeader title="Allocation" />
           <CardBody className="grid gap-5 sm:grid-cols-2">
             <Field label="Balance on tag" hint="Every participant sees the values of this tag in balanced shares." error={err("balanceTag")}>
-              <select name="balanceTag" value={s.balanceTag ?? ""} onChange={(e) => set("balanceTag", e.target.value === "" ? null : e.target.value)} className={numberClass}>
+              <select
+                name="balanceTag"
+                value={s.balanceTag ?? ""}
+                onChange={(e) => set("balanceTag", e.target.value === "" ? null : e.target.value)}
+                className={numberClass}
+              >
                 <option value="">No balancing</option>
                 {[...new Set([...tagKeys, ...(s.balanceTag ? [s.balanceTag] : [])])].map((key) => (
                   <option key={key} value={key}>
@@ -334,7 +573,11 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
                 ))}
               </select>
             </Field>
-            <Field label="Conditions (comma-separated)" hint="Counterbalanced per item and person, e.g. passive-single, active. Empty: one condition." error={err("conditions") ?? Object.entries(errors).find(([path]) => path.startsWith("conditions."))?.[1]}>
+            <Field
+              label="Conditions (comma-separated)"
+              hint="Counterbalanced per item and person, e.g. passive-single, active. Empty: one condition."
+              error={err("conditions") ?? Object.entries(errors).find(([path]) => path.startsWith("conditions."))?.[1]}
+            >
               <input name="conditions" value={conditionsText} onChange={(e) => setConditionsText(e.target.value)} className={`${numberClass} font-mono`} />
             </Field>
           </CardBody>
@@ -377,15 +620,36 @@ export function StudySettingsForm({ slug, initial, frozen, kinds, tagKeys, conse
 }
 
 /** One ending's code and redirect (Study.endings). */
-function EndingFields({ name, value, errors, onChange }: { name: EndingName; value: { code: string | null; redirectUrl: string | null }; errors: Errors; onChange: (value: { code: string | null; redirectUrl: string | null }) => void }) {
+function EndingFields({
+  name,
+  value,
+  errors,
+  onChange,
+}: {
+  name: EndingName;
+  value: { code: string | null; redirectUrl: string | null };
+  errors: Errors;
+  onChange: (value: { code: string | null; redirectUrl: string | null }) => void;
+}) {
   return (
     <fieldset className="grid min-w-0 gap-3 sm:grid-cols-[14rem_minmax(0,1fr)]" data-testid={`ending-${name}`}>
       <legend className="mb-1 text-sm font-medium text-slate-800">{ENDING_LABELS[name]}</legend>
       <Field label="Code" error={errors[`endings.${name}.code`]}>
-        <input name={`endings.${name}.code`} value={value.code ?? ""} onChange={(e) => onChange({ ...value, code: e.target.value.trim() === "" ? null : e.target.value })} className={`${numberClass} font-mono`} />
+        <input
+          name={`endings.${name}.code`}
+          value={value.code ?? ""}
+          onChange={(e) => onChange({ ...value, code: e.target.value.trim() === "" ? null : e.target.value })}
+          className={`${numberClass} font-mono`}
+        />
       </Field>
       <Field label="Redirect (URL; {code} is replaced)" error={errors[`endings.${name}.redirectUrl`]}>
-        <input name={`endings.${name}.redirectUrl`} value={value.redirectUrl ?? ""} onChange={(e) => onChange({ ...value, redirectUrl: e.target.value.trim() === "" ? null : e.target.value })} className={`${numberClass} font-mono`} placeholder="https://app.prolific.com/submissions/complete?cc={code}" />
+        <input
+          name={`endings.${name}.redirectUrl`}
+          value={value.redirectUrl ?? ""}
+          onChange={(e) => onChange({ ...value, redirectUrl: e.target.value.trim() === "" ? null : e.target.value })}
+          className={`${numberClass} font-mono`}
+          placeholder="https://app.prolific.com/submissions/complete?cc={code}"
+        />
       </Field>
     </fieldset>
   );
@@ -433,7 +697,21 @@ function isSimpleSchema(schema: Record<string, unknown>): boolean {
   return Object.values(properties).every((p) => p.enum || ["boolean", "string", "number", "integer"].includes(String(p.type)));
 }
 
-function KindSettingsFields({ kind, value, onChange, json, onJson, errors }: { kind: KindSettingsForm; value: Record<string, unknown>; onChange: (value: Record<string, unknown>) => void; json: string; onJson: (text: string) => void; errors: Errors }) {
+function KindSettingsFields({
+  kind,
+  value,
+  onChange,
+  json,
+  onJson,
+  errors,
+}: {
+  kind: KindSettingsForm;
+  value: Record<string, unknown>;
+  onChange: (value: Record<string, unknown>) => void;
+  json: string;
+  onJson: (text: string) => void;
+  errors: Errors;
+}) {
   const prefix = `taskSettings.${kind.kind}`;
   const own = Object.entries(errors).filter(([path]) => path === prefix || path.startsWith(`${prefix}.`));
   const heading = (
@@ -446,7 +724,10 @@ function KindSettingsFields({ kind, value, onChange, json, onJson, errors }: { k
     return (
       <div data-testid={`kind-settings-${kind.kind}`}>
         {heading}
-        <Field label="Settings (JSON)" error={own.map(([path, message]) => `${path.slice(prefix.length + 1) || "settings"}: ${message}`).join("; ") || undefined}>
+        <Field
+          label="Settings (JSON)"
+          error={own.map(([path, message]) => `${path.slice(prefix.length + 1) || "settings"}: ${message}`).join("; ") || undefined}
+        >
           <textarea rows={4} value={json} onChange={(e) => onJson(e.target.value)} className={`${textareaClass} font-mono`} />
         </Field>
       </div>
@@ -480,7 +761,11 @@ function KindSettingsFields({ kind, value, onChange, json, onJson, errors }: { k
           if (spec.enum) {
             return (
               <Field key={field} label={label} hint={spec.description} error={error}>
-                <select value={current === undefined ? "" : String(current)} onChange={(e) => onChange({ ...value, [field]: spec.enum!.find((option) => String(option) === e.target.value) })} className={numberClass}>
+                <select
+                  value={current === undefined ? "" : String(current)}
+                  onChange={(e) => onChange({ ...value, [field]: spec.enum!.find((option) => String(option) === e.target.value) })}
+                  className={numberClass}
+                >
                   {current === undefined ? <option value="">(default)</option> : null}
                   {spec.enum.map((option) => (
                     <option key={String(option)} value={String(option)}>

@@ -18,7 +18,12 @@ export function StudyTabs({ slug, tabs }: { slug: string; tabs: Array<{ title: s
         const href = `${base}${tab.path}`;
         const active = tab.path === "" ? pathname === base : pathname.startsWith(href);
         return (
-          <Link key={tab.path} href={href} aria-current={active ? "page" : undefined} className={`-mb-px whitespace-nowrap border-b-2 px-2.5 py-2 text-sm sm:px-3 font-medium ${active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}>
+          <Link
+            key={tab.path}
+            href={href}
+            aria-current={active ? "page" : undefined}
+            className={`-mb-px whitespace-nowrap border-b-2 px-2.5 py-2 text-sm sm:px-3 font-medium ${active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+          >
             {tab.title}
           </Link>
         );

@@ -16,14 +16,18 @@ export function AnnotatorView({ kind, view }: { kind: string; view: Json }) {
   if (!ui) {
     return (
       <div className="h-full overflow-auto rounded-lg border border-slate-200 bg-white p-3" data-testid="annotator-view-generic">
-        <p className="mb-2 text-xs text-slate-500">No annotator interface is registered for “{kind}” yet. What annotators would receive (the kind’s public view):</p>
+        <p className="mb-2 text-xs text-slate-500">
+          No annotator interface is registered for “{kind}” yet. What annotators would receive (the kind’s public view):
+        </p>
         <JsonView value={view} />
       </div>
     );
   }
   const Task = ui.Component;
   return (
-    <AnnotationStoreProvider init={{ assignmentId: "review", kind, ...storeInitOf(ui, view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true }}>
+    <AnnotationStoreProvider
+      init={{ assignmentId: "review", kind, ...storeInitOf(ui, view), confidenceScale: "LIKERT_5", idleCapMs: idleCapMs(60), readOnly: true }}
+    >
       <div className="h-full min-h-0" data-testid="annotator-view" data-kind={kind}>
         <Task view={view} />
       </div>

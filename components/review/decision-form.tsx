@@ -9,7 +9,17 @@ import { callApi } from "@/lib/client/api";
  * A researcher's final decision on an item: keep or exclude, with a note (required). It overrides
  * the rules; every decision is in the audit log.
  */
-export function DecisionForm({ slug, reviewItemId, current, nextHref }: { slug: string; reviewItemId: string; current: { decision: "KEEP" | "EXCLUDE"; note: string } | null; nextHref: string | null }) {
+export function DecisionForm({
+  slug,
+  reviewItemId,
+  current,
+  nextHref,
+}: {
+  slug: string;
+  reviewItemId: string;
+  current: { decision: "KEEP" | "EXCLUDE"; note: string } | null;
+  nextHref: string | null;
+}) {
   const router = useRouter();
   const [decision, setDecision] = useState<"KEEP" | "EXCLUDE" | null>(current?.decision ?? null);
   const [note, setNote] = useState(current?.note ?? "");
@@ -69,7 +79,11 @@ export function DecisionForm({ slug, reviewItemId, current, nextHref }: { slug: 
           className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
         />
       </label>
-      {error ? <p className="text-sm text-red-700" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="text-sm text-red-700" role="alert">
+          {error}
+        </p>
+      ) : null}
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : current ? "Change the decision" : nextHref ? "Decide, then next contested" : "Decide"}

@@ -31,7 +31,9 @@ export function ItemMeta({ item, studyLinks = false }: { item: ReviewItemView["i
       {item.practice || item.gold ? (
         <>
           <dt className="text-slate-500">Flags</dt>
-          <dd className="text-slate-800">{[item.practice ? "practice item (annotators get feedback)" : null, item.gold ? "gold / attention check" : null].filter(Boolean).join(", ")}</dd>
+          <dd className="text-slate-800">
+            {[item.practice ? "practice item (annotators get feedback)" : null, item.gold ? "gold / attention check" : null].filter(Boolean).join(", ")}
+          </dd>
         </>
       ) : null}
       <dt className="text-slate-500">Batch</dt>

@@ -73,7 +73,9 @@ export function JsonView({ value, depth = 0 }: { value: Json; depth?: number }) 
       <ol className="space-y-1.5">
         {value.map((entry, i) => (
           <li key={i} className="flex gap-2">
-            <span className="mt-0.5 grid h-5 min-w-5 shrink-0 place-items-center rounded-full bg-slate-200 px-1 text-[11px] font-semibold text-slate-700">{i + 1}</span>
+            <span className="mt-0.5 grid h-5 min-w-5 shrink-0 place-items-center rounded-full bg-slate-200 px-1 text-[11px] font-semibold text-slate-700">
+              {i + 1}
+            </span>
             <div className="min-w-0 flex-1">
               <JsonView value={entry} depth={depth + 1} />
             </div>
@@ -85,7 +87,9 @@ export function JsonView({ value, depth = 0 }: { value: Json; depth?: number }) 
   const entries = Object.entries(value);
   if (entries.length === 0) return <span className="text-slate-400">empty</span>;
   return (
-    <dl className={`grid grid-cols-[minmax(5rem,max-content)_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm ${depth > 0 ? "rounded border border-slate-100 bg-slate-50/60 p-2" : ""}`}>
+    <dl
+      className={`grid grid-cols-[minmax(5rem,max-content)_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm ${depth > 0 ? "rounded border border-slate-100 bg-slate-50/60 p-2" : ""}`}
+    >
       {entries.map(([key, inner]) => (
         <div key={key} className="contents">
           <dt className="pt-0.5 text-xs font-medium text-slate-500">{humanKey(key)}</dt>

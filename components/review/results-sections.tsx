@@ -168,7 +168,10 @@ export function ContestedQueue({ results, slug }: { results: ReviewResults; slug
   const axisLabel = axisLabels(results);
   return (
     <Card>
-      <CardHeader title={`Contested queue (${results.contested.length})`} description="Items whose reviewers split on some axis and that nobody has settled yet: ties first (no outcome until you decide), then items the majority decided. Your decision overrides the rule." />
+      <CardHeader
+        title={`Contested queue (${results.contested.length})`}
+        description="Items whose reviewers split on some axis and that nobody has settled yet: ties first (no outcome until you decide), then items the majority decided. Your decision overrides the rule."
+      />
       {results.contested.length === 0 ? (
         <CardBody>
           <p className="text-sm text-slate-500">Nothing to settle.</p>
@@ -233,7 +236,10 @@ export function ItemsCard({ results, slug, query }: { results: ReviewResults; sl
   const pages = Math.max(1, Math.ceil(results.items.total / results.items.pageSize));
   return (
     <Card>
-      <CardHeader title="Items" description={`${results.items.total} item${results.items.total === 1 ? "" : "s"}${query.outcome === "all" ? "" : " match the filter"}. Votes per axis in order: ${study.axes.map((a) => a.label).join(", ")} (hover for reasons).`} />
+      <CardHeader
+        title="Items"
+        description={`${results.items.total} item${results.items.total === 1 ? "" : "s"}${query.outcome === "all" ? "" : " match the filter"}. Votes per axis in order: ${study.axes.map((a) => a.label).join(", ")} (hover for reasons).`}
+      />
       <div id="items" className="flex flex-wrap items-center gap-1.5 border-b border-slate-100 px-5 py-2 text-sm">
         <span className="mr-1 text-slate-500">Show:</span>
         {filters.map(([value, label]) => (
@@ -313,8 +319,16 @@ export function ItemsCard({ results, slug, query }: { results: ReviewResults; sl
             Page {query.page} of {pages}
           </span>
           <span className="flex gap-2">
-            {query.page > 1 ? <Link href={link({ page: query.page - 1 })} className="text-brand-700 hover:underline">Previous</Link> : null}
-            {query.page < pages ? <Link href={link({ page: query.page + 1 })} className="text-brand-700 hover:underline">Next</Link> : null}
+            {query.page > 1 ? (
+              <Link href={link({ page: query.page - 1 })} className="text-brand-700 hover:underline">
+                Previous
+              </Link>
+            ) : null}
+            {query.page < pages ? (
+              <Link href={link({ page: query.page + 1 })} className="text-brand-700 hover:underline">
+                Next
+              </Link>
+            ) : null}
           </span>
         </div>
       ) : null}
@@ -353,8 +367,12 @@ export function ByTagCard({ results }: { results: ReviewResults }) {
                 {tag.values.map((value) => (
                   <tr key={value.value}>
                     <Td className="max-w-[10rem] truncate">{value.value}</Td>
-                    <Td align="right" className="tabular-nums">{value.counts.items}</Td>
-                    <Td align="right" className="tabular-nums">{pct(value.counts.keptRate, 0)}</Td>
+                    <Td align="right" className="tabular-nums">
+                      {value.counts.items}
+                    </Td>
+                    <Td align="right" className="tabular-nums">
+                      {pct(value.counts.keptRate, 0)}
+                    </Td>
                     {value.axes.map((axis) => (
                       <Td key={axis.axis} align="right" className="tabular-nums">
                         {pct(axis.votePassRate, 0)}
@@ -375,7 +393,10 @@ export function ByTagCard({ results }: { results: ReviewResults }) {
 export function AffectedStudiesCard({ results }: { results: ReviewResults }) {
   return (
     <Card>
-      <CardHeader title="Where the outcomes apply" description="Studies that hold these items (same id and content). Excluded items get no new assignments there; responses already given stay, flagged on the dashboards." />
+      <CardHeader
+        title="Where the outcomes apply"
+        description="Studies that hold these items (same id and content). Excluded items get no new assignments there; responses already given stay, flagged on the dashboards."
+      />
       {results.studies.length === 0 ? (
         <CardBody>
           <p className="text-sm text-slate-500">No study holds these items any more.</p>
@@ -398,9 +419,15 @@ export function AffectedStudiesCard({ results }: { results: ReviewResults }) {
                     {row.title}
                   </Link>
                 </Td>
-                <Td align="right" className="tabular-nums">{row.items}</Td>
-                <Td align="right" className="tabular-nums text-red-700">{row.excluded}</Td>
-                <Td align="right" className="tabular-nums">{row.excludedResponses}</Td>
+                <Td align="right" className="tabular-nums">
+                  {row.items}
+                </Td>
+                <Td align="right" className="tabular-nums text-red-700">
+                  {row.excluded}
+                </Td>
+                <Td align="right" className="tabular-nums">
+                  {row.excludedResponses}
+                </Td>
               </tr>
             ))}
           </tbody>
@@ -429,8 +456,12 @@ export function ReviewersCard({ results }: { results: ReviewResults }) {
               <Td>
                 <span className="font-semibold">{reviewer.label}</span> <span className="text-slate-500">{reviewer.name}</span>
               </Td>
-              <Td align="right" className="tabular-nums">{reviewer.done}</Td>
-              <Td align="right" className="tabular-nums">{reviewer.open}</Td>
+              <Td align="right" className="tabular-nums">
+                {reviewer.done}
+              </Td>
+              <Td align="right" className="tabular-nums">
+                {reviewer.open}
+              </Td>
             </tr>
           ))}
         </tbody>

@@ -29,7 +29,6 @@ export interface ReviewerOption {
   studies: string[];
 }
 
-
 /** The first message in a field's errors, however deep (an array's own, or one of its entries'). */
 function firstMessage(error: unknown): string | undefined {
   if (!error || typeof error !== "object") return undefined;
@@ -97,14 +96,20 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
   const pickedStudies = useMemo(() => new Set(batches.filter((b) => batchIds.includes(b.id)).map((b) => b.study.slug)), [batches, batchIds]);
   const items = batches.filter((b) => batchIds.includes(b.id)).reduce((sum, b) => sum + b.itemCount, 0);
   const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
-  const pick = (field: "batchIds" | "reviewerIds", id: string) => setValue(field, toggle(field === "batchIds" ? batchIds : reviewerIds, id), { shouldValidate: isSubmitted });
+  const pick = (field: "batchIds" | "reviewerIds", id: string) =>
+    setValue(field, toggle(field === "batchIds" ? batchIds : reviewerIds, id), { shouldValidate: isSubmitted });
 
   async function create(values: ReviewStudyCreateInput) {
     const result = await callApi<{ slug: string }>("/api/review/studies", { json: values });
     if (!result.ok) {
       // a refusal without issues may still name its field (details.path)
       const path = (result.details as { path?: string } | undefined)?.path;
-      showServerIssues(setError, result, "Could not create the review study", result.issues ?? (path ? [{ path, message: result.error ?? "Could not create the review study" }] : undefined));
+      showServerIssues(
+        setError,
+        result,
+        "Could not create the review study",
+        result.issues ?? (path ? [{ path, message: result.error ?? "Could not create the review study" }] : undefined),
+      );
       return;
     }
     router.push(`/review/${result.data.slug}/results`);
@@ -131,15 +136,23 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
         </Field>
       </div>
       <Field label="Instructions for reviewers" hint="Markdown; shown under “Guide” on the reviewer’s page (optional)" error={errors.instructions}>
-        <textarea {...register("instructions")} rows={3} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100" />
+        <textarea
+          {...register("instructions")}
+          rows={3}
+          className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100"
+        />
       </Field>
 
       <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-slate-800">Batches to review</legend>
-        <p className="text-xs text-slate-500">Items with the same id and content in several batches or studies are reviewed once; the outcome applies to every study that holds them.</p>
+        <p className="text-xs text-slate-500">
+          Items with the same id and content in several batches or studies are reviewed once; the outcome applies to every study that holds them.
+        </p>
         {errors.batchIds ? <p className="text-sm text-red-700">{errors.batchIds}</p> : null}
         {batches.length === 0 ? (
-          <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-500">No batches yet: an admin imports batches into a study first.</p>
+          <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-500">
+            No batches yet: an admin imports batches into a study first.
+          </p>
         ) : (
           <div className="max-h-64 overflow-auto rounded-md border border-slate-200">
             <table className="min-w-full divide-y divide-slate-100 text-sm">
@@ -157,41 +170,69 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
                 {batches.map((batch) => (
                   <tr key={batch.id} className={batchIds.includes(batch.id) ? "bg-brand-50/60" : "hover:bg-slate-50"}>
                     <td className="px-3 py-1.5">
-                      <input type="checkbox" aria-label={`Review ${batch.fileName} of ${batch.study.title}`} checked={batchIds.includes(batch.id)} onChange={() => pick("batchIds", batch.id)} className="h-4 w-4" />
+                      <input
+                        type="checkbox"
+                        aria-label={`Review ${batch.fileName} of ${batch.study.title}`}
+                        checked={batchIds.includes(batch.id)}
+                        onChange={() => pick("batchIds", batch.id)}
+                        className="h-4 w-4"
+                      />
                     </td>
                     <td className="px-3 py-1.5 font-medium text-slate-800">{batch.fileName}</td>
                     <td className="px-3 py-1.5 text-slate-600">{batch.study.title}</td>
                     <td className="px-3 py-1.5 text-xs text-slate-600">{batch.kinds.map((k) => `${k.kind} (${k.count})`).join(", ")}</td>
                     <td className="px-3 py-1.5 text-right tabular-nums">{batch.itemCount}</td>
-                    <td className="px-3 py-1.5 text-xs text-slate-500">{batch.reviews > 0 ? `in ${batch.reviews} review${batch.reviews === 1 ? "" : "s"}` : "not yet"}</td>
+                    <td className="px-3 py-1.5 text-xs text-slate-500">
+                      {batch.reviews > 0 ? `in ${batch.reviews} review${batch.reviews === 1 ? "" : "s"}` : "not yet"}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
-        {batchIds.length > 0 ? <p className="text-xs text-slate-600">{items} items in {batchIds.length} batch{batchIds.length === 1 ? "" : "es"}.</p> : null}
+        {batchIds.length > 0 ? (
+          <p className="text-xs text-slate-600">
+            {items} items in {batchIds.length} batch{batchIds.length === 1 ? "" : "es"}.
+          </p>
+        ) : null}
       </fieldset>
 
       <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-slate-800">Axes</legend>
-        <p className="text-xs text-slate-500">Reviewers pass or fail each item on every axis (keys 1–{axes.length} on their page); a fail needs a reason. The defaults are ESI-Bench’s.</p>
+        <p className="text-xs text-slate-500">
+          Reviewers pass or fail each item on every axis (keys 1–{axes.length} on their page); a fail needs a reason. The defaults are ESI-Bench’s.
+        </p>
         {errors.axes ? <p className="text-sm text-red-700">{errors.axes}</p> : null}
         <ol className="space-y-2">
           {axes.map((axis, i) => (
             // on a phone the description takes a row of its own under the key and the label
-            <li key={axis.id} className="grid grid-cols-[1.5rem_minmax(0,1fr)_minmax(0,1fr)_auto] items-center gap-2 md:grid-cols-[1.5rem_10rem_12rem_minmax(0,1fr)_auto]">
+            <li
+              key={axis.id}
+              className="grid grid-cols-[1.5rem_minmax(0,1fr)_minmax(0,1fr)_auto] items-center gap-2 md:grid-cols-[1.5rem_10rem_12rem_minmax(0,1fr)_auto]"
+            >
               <span className="text-sm font-semibold text-slate-500">{i + 1}</span>
               <input aria-label={`Axis ${i + 1} key`} {...register(`axes.${i}.key`)} className={`${inputClass} font-mono`} />
               <input aria-label={`Axis ${i + 1} label`} {...register(`axes.${i}.label`)} className={inputClass} />
-              <input aria-label={`Axis ${i + 1} description`} placeholder="Description" {...register(`axes.${i}.description`)} className={`${inputClass} max-md:order-last max-md:col-span-3 max-md:col-start-2`} />
+              <input
+                aria-label={`Axis ${i + 1} description`}
+                placeholder="Description"
+                {...register(`axes.${i}.description`)}
+                className={`${inputClass} max-md:order-last max-md:col-span-3 max-md:col-start-2`}
+              />
               <Button type="button" variant="ghost" size="sm" onClick={() => removeAxis(i)} disabled={axes.length <= 1} aria-label={`Remove axis ${i + 1}`}>
                 Remove
               </Button>
             </li>
           ))}
         </ol>
-        <Button type="button" variant="secondary" size="sm" disabled={axes.length >= 9} onClick={() => appendAxis({ key: `axis_${axes.length + 1}`, label: "", description: "" })}>
+        <Button
+          type="button"
+          variant="secondary"
+          size="sm"
+          disabled={axes.length >= 9}
+          onClick={() => appendAxis({ key: `axis_${axes.length + 1}`, label: "", description: "" })}
+        >
           Add an axis
         </Button>
       </fieldset>
@@ -222,15 +263,26 @@ export function ReviewCreateForm({ batches, reviewers }: { batches: BatchOption[
 
       <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium text-slate-800">Reviewers ({reviewerIds.length} picked)</legend>
-        <p className="text-xs text-slate-500">Any user can review: being picked here grants it. Reviewers see the answer keys, so members of the studies under review cannot review them.</p>
+        <p className="text-xs text-slate-500">
+          Any user can review: being picked here grants it. Reviewers see the answer keys, so members of the studies under review cannot review them.
+        </p>
         {errors.reviewerIds ? <p className="text-sm text-red-700">{errors.reviewerIds}</p> : null}
         <ul className="grid max-h-56 grid-cols-1 gap-1 overflow-y-auto rounded-md border border-slate-200 p-2 sm:grid-cols-2 lg:grid-cols-3">
           {reviewers.map((user) => {
             const conflict = user.studies.filter((slug) => pickedStudies.has(slug));
             return (
               <li key={user.id}>
-                <label className={`flex items-center gap-2 rounded px-2 py-1 text-sm ${conflict.length > 0 ? "text-slate-400" : "hover:bg-slate-50"}`} title={conflict.length > 0 ? `Annotates ${conflict.join(", ")}` : undefined}>
-                  <input type="checkbox" checked={reviewerIds.includes(user.id)} disabled={conflict.length > 0 && !reviewerIds.includes(user.id)} onChange={() => pick("reviewerIds", user.id)} className="h-4 w-4" />
+                <label
+                  className={`flex items-center gap-2 rounded px-2 py-1 text-sm ${conflict.length > 0 ? "text-slate-400" : "hover:bg-slate-50"}`}
+                  title={conflict.length > 0 ? `Annotates ${conflict.join(", ")}` : undefined}
+                >
+                  <input
+                    type="checkbox"
+                    checked={reviewerIds.includes(user.id)}
+                    disabled={conflict.length > 0 && !reviewerIds.includes(user.id)}
+                    onChange={() => pick("reviewerIds", user.id)}
+                    className="h-4 w-4"
+                  />
                   <span className="truncate">{user.name}</span>
                   <span className="ml-auto shrink-0 rounded-full bg-slate-100 px-1.5 text-[11px] text-slate-600">{user.role.toLowerCase()}</span>
                   {conflict.length > 0 ? <span className="shrink-0 text-[11px] text-amber-700">annotates</span> : null}

@@ -141,7 +141,12 @@ function ReviewItemScreen({
       state.current.pending = false;
       setPending(false);
       if (result.unreachable) setError("No connection: your verdicts are not saved yet. Press Enter to try again.");
-      else setError(result.issues ? result.issues.map((issue) => issue.message).join("; ") : (result.error ?? `Could not save (HTTP ${result.status}); press Enter to try again.`));
+      else
+        setError(
+          result.issues
+            ? result.issues.map((issue) => issue.message).join("; ")
+            : (result.error ?? `Could not save (HTTP ${result.status}); press Enter to try again.`),
+        );
       return;
     }
     onSubmitted(result.data.next, `Saved your review of ${view.item.externalId}.`);
@@ -205,7 +210,12 @@ function ReviewItemScreen({
 
   return (
     // from lg on the item fills the window (preview beside the key, verdicts under them); narrower, the parts stack and the page scrolls
-    <div className="flex flex-col gap-2 lg:h-[calc(100dvh-3.5rem-1.5rem)] lg:min-h-[600px]" data-testid="review-item" data-assignment={view.assignmentId} data-item={view.item.externalId}>
+    <div
+      className="flex flex-col gap-2 lg:h-[calc(100dvh-3.5rem-1.5rem)] lg:min-h-[600px]"
+      data-testid="review-item"
+      data-assignment={view.assignmentId}
+      data-item={view.item.externalId}
+    >
       <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm lg:flex-nowrap">
         <Link href="/review" className="shrink-0 text-slate-500 hover:text-slate-800">
           ← Review
@@ -213,7 +223,10 @@ function ReviewItemScreen({
         <span className="max-w-[14rem] shrink-0 truncate font-semibold text-slate-900" title={title}>
           {title}
         </span>
-        <div className="flex min-w-0 flex-1 items-center gap-2 overflow-hidden whitespace-nowrap max-lg:order-last max-lg:basis-full [mask-image:linear-gradient(to_right,#000_88%,transparent)]" aria-label="The item">
+        <div
+          className="flex min-w-0 flex-1 items-center gap-2 overflow-hidden whitespace-nowrap max-lg:order-last max-lg:basis-full [mask-image:linear-gradient(to_right,#000_88%,transparent)]"
+          aria-label="The item"
+        >
           <span className="max-w-[16rem] shrink-0 truncate font-mono text-xs text-slate-700" title={view.item.externalId}>
             {view.item.externalId}
           </span>
@@ -230,7 +243,9 @@ function ReviewItemScreen({
             {progress.done} reviewed · {progress.available} to go
           </span>
           <details className="relative">
-            <summary className="cursor-pointer list-none rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50">Guide</summary>
+            <summary className="cursor-pointer list-none rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50">
+              Guide
+            </summary>
             <div className="absolute right-0 z-30 mt-1 w-[28rem] max-w-[90vw] space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-lg">
               {instructions.trim() ? (
                 <div className="space-y-2 text-slate-700 [&_ul]:list-disc [&_ul]:pl-5">
@@ -247,7 +262,10 @@ function ReviewItemScreen({
                   </div>
                 ))}
               </dl>
-              <p className="text-xs text-slate-500">Judge each axis on its own. A fail needs a reason. Other reviewers’ verdicts are not shown to you. The key and the metadata are on the right; “Full size” shows the item as large as annotators see it.</p>
+              <p className="text-xs text-slate-500">
+                Judge each axis on its own. A fail needs a reason. Other reviewers’ verdicts are not shown to you. The key and the metadata are on the right;
+                “Full size” shows the item as large as annotators see it.
+              </p>
             </div>
           </details>
         </span>
@@ -305,7 +323,9 @@ function ReviewItemScreen({
               >
                 <legend className="sr-only">{axis.label}</legend>
                 <div className="flex min-w-0 items-center gap-1.5">
-                  <kbd className="grid h-5 w-5 shrink-0 place-items-center rounded border border-slate-300 bg-slate-50 text-[11px] font-semibold text-slate-600">{i + 1}</kbd>
+                  <kbd className="grid h-5 w-5 shrink-0 place-items-center rounded border border-slate-300 bg-slate-50 text-[11px] font-semibold text-slate-600">
+                    {i + 1}
+                  </kbd>
                   <span className="shrink-0 text-sm font-semibold text-slate-900">{axis.label}</span>
                   <span className="truncate text-xs text-slate-500" title={axis.description}>
                     {axis.description}
@@ -372,7 +392,8 @@ function ReviewItemScreen({
               <kbd className="rounded bg-black/10 px-1 font-mono text-[10px]">Enter</kbd>
             </button>
             <span className="text-[11px] text-slate-500">
-              <kbd className="font-mono">1</kbd>–<kbd className="font-mono">{axes.length}</kbd> axis · <kbd className="font-mono">P</kbd> pass · <kbd className="font-mono">F</kbd> fail
+              <kbd className="font-mono">1</kbd>–<kbd className="font-mono">{axes.length}</kbd> axis · <kbd className="font-mono">P</kbd> pass ·{" "}
+              <kbd className="font-mono">F</kbd> fail
             </span>
           </div>
         </div>

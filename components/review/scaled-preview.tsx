@@ -63,18 +63,33 @@ export function ScaledPreview({
           {label} <span className="font-normal normal-case tracking-normal text-slate-400">at {Math.round(scale * 100)}%</span>
         </h2>
         <div className="min-w-0 flex-1 truncate text-right">{note}</div>
-        <button type="button" onMouseDown={(event) => event.preventDefault()} onClick={() => setOpen(true)} className="shrink-0 rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50">
+        <button
+          type="button"
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => setOpen(true)}
+          className="shrink-0 rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50"
+        >
           Full size
         </button>
       </div>
-      <div ref={box} className={`relative min-h-0 overflow-hidden ${fit === "both" ? "flex-1" : ""}`} style={fit === "width" ? { height: LOGICAL_HEIGHT * scale } : undefined} data-testid="scaled-preview">
+      <div
+        ref={box}
+        className={`relative min-h-0 overflow-hidden ${fit === "both" ? "flex-1" : ""}`}
+        style={fit === "width" ? { height: LOGICAL_HEIGHT * scale } : undefined}
+        data-testid="scaled-preview"
+      >
         <div style={{ width: LOGICAL_WIDTH, height: LOGICAL_HEIGHT, transform: `scale(${scale})`, transformOrigin: "top left" }}>{children}</div>
       </div>
       {open ? (
         <div role="dialog" aria-modal="true" aria-label={`${label}, full size`} className="fixed inset-0 z-40 flex flex-col bg-slate-100 p-4">
           <div className="mb-2 flex items-center justify-between">
             <h2 className="text-sm font-semibold text-slate-800">{label}</h2>
-            <button type="button" onClick={() => setOpen(false)} className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm font-medium hover:bg-slate-50" autoFocus>
+            <button
+              type="button"
+              onClick={() => setOpen(false)}
+              className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm font-medium hover:bg-slate-50"
+              autoFocus
+            >
               Close <kbd className="ml-1 rounded bg-slate-100 px-1 text-xs">Esc</kbd>
             </button>
           </div>

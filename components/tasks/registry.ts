@@ -22,7 +22,14 @@ import { pairwiseUi } from "@/components/tasks/pairwise/ui";
 import type { JudgeView, NextObsView, SceneView } from "@/components/tasks/shared/gridwm/views";
 import { emptyExploreDraft, isExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { describeEsiAnswer, esiAnswerFor, esiDisplayAnswer, esiInitialAnswer, esiMissingFor, type EsiItemView } from "@/components/tasks/esi-explore/esi-view";
-import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreMissing, isFreeTextView, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
+import {
+  describeExploreAnswer,
+  exploreAnswerOf,
+  exploreDraftFromAnswer,
+  exploreMissing,
+  isFreeTextView,
+  type ExploreView,
+} from "@/components/tasks/explore-scene/explore-draft";
 import { emptyEgoDraft } from "@/lib/tasks/ego2world-play/notes";
 import { shortcuts as freeTextShortcuts } from "@/components/tasks/free-text/shortcuts";
 import { shortcuts as freeTextGradeShortcuts } from "@/components/tasks/free-text-grade/shortcuts";
@@ -38,10 +45,15 @@ export type { TaskUi };
 
 /** What AnnotationInit needs from the kind's UI: its initial draft, the answer of a draft, and how `submitted` carries it. */
 export function storeInitOf(ui: TaskUi, view: unknown): Pick<AnnotationInit, "initialAnswer" | "answerOf" | "submittedFields"> {
-  return { initialAnswer: ui.initialAnswer(view) ?? null, answerOf: (answer) => ui.answerOf(answer, view), ...(ui.submittedFields ? { submittedFields: ui.submittedFields } : {}) };
+  return {
+    initialAnswer: ui.initialAnswer(view) ?? null,
+    answerOf: (answer) => ui.answerOf(answer, view),
+    ...(ui.submittedFields ? { submittedFields: ui.submittedFields } : {}),
+  };
 }
 
-const field = (answer: unknown, name: string): unknown => (answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined);
+const field = (answer: unknown, name: string): unknown =>
+  answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined;
 
 /**
  * Task kind -> its UI (DESIGN.md, "The task-kind contract"): a lazily loaded component that reads

@@ -10,4 +10,3 @@ import { EsiReplayPanelView } from "@/components/tasks/esi-explore/replay-panel"
 export const replayPanels: Readonly<Record<string, ComponentType<ReplayPanelProps>>> = {
   "esi-explore": EsiReplayPanelView,
 };
-

@@ -16,11 +16,28 @@ export function buttonClass(variant: Variant = "primary", size: Size = "md", ext
   return `inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${extra}`;
 }
 
-export function Button({ variant = "primary", size = "md", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }) {
   return <button className={buttonClass(variant, size, className)} {...props} />;
 }
 
-export function ButtonLink({ href, variant = "primary", size = "md", className = "", children }: { href: string; variant?: Variant; size?: Size; className?: string; children: React.ReactNode }) {
+export function ButtonLink({
+  href,
+  variant = "primary",
+  size = "md",
+  className = "",
+  children,
+}: {
+  href: string;
+  variant?: Variant;
+  size?: Size;
+  className?: string;
+  children: React.ReactNode;
+}) {
   return (
     <Link href={href} className={buttonClass(variant, size, className)}>
       {children}

@@ -33,7 +33,8 @@ export function useCurrentInView(ref: React.RefObject<HTMLElement | null>, key: 
     const current = bar?.querySelector<HTMLElement>('[aria-current="page"]');
     if (!bar || !current) return;
     const start = current.getBoundingClientRect().left - bar.getBoundingClientRect().left + bar.scrollLeft;
-    if (start < bar.scrollLeft || start + current.offsetWidth > bar.scrollLeft + bar.clientWidth) bar.scrollLeft = start - (bar.clientWidth - current.offsetWidth) / 2;
+    if (start < bar.scrollLeft || start + current.offsetWidth > bar.scrollLeft + bar.clientWidth)
+      bar.scrollLeft = start - (bar.clientWidth - current.offsetWidth) / 2;
   }, [ref, key]);
 }
 
@@ -81,8 +82,16 @@ export function ScrollBox({
         >
           {children}
         </div>
-        <div aria-hidden className={`pointer-events-none absolute inset-y-0 left-0 w-5 rounded-l-[inherit] bg-gradient-to-r from-slate-500/20 to-transparent transition-opacity ${more.left ? "opacity-100" : "opacity-0"}`} />
-        {edges === "both" ? <div aria-hidden className={`pointer-events-none absolute inset-y-0 right-0 w-5 bg-gradient-to-l from-slate-500/20 to-transparent transition-opacity ${more.right ? "opacity-100" : "opacity-0"}`} /> : null}
+        <div
+          aria-hidden
+          className={`pointer-events-none absolute inset-y-0 left-0 w-5 rounded-l-[inherit] bg-gradient-to-r from-slate-500/20 to-transparent transition-opacity ${more.left ? "opacity-100" : "opacity-0"}`}
+        />
+        {edges === "both" ? (
+          <div
+            aria-hidden
+            className={`pointer-events-none absolute inset-y-0 right-0 w-5 bg-gradient-to-l from-slate-500/20 to-transparent transition-opacity ${more.right ? "opacity-100" : "opacity-0"}`}
+          />
+        ) : null}
       </div>
       {scrolls ? (
         <p aria-hidden className="mt-1 text-right text-[11px] text-slate-500">

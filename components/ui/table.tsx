@@ -13,7 +13,14 @@ export function Table({ children, className = "", label }: { children: React.Rea
 }
 
 export function Th({ children, className = "", align = "left" }: { children?: React.ReactNode; className?: string; align?: "left" | "right" | "center" }) {
-  return <th scope="col" className={`whitespace-nowrap bg-slate-50 px-3 py-2 ${alignClass[align]} text-xs font-semibold uppercase tracking-wide text-slate-500 ${className}`}>{children}</th>;
+  return (
+    <th
+      scope="col"
+      className={`whitespace-nowrap bg-slate-50 px-3 py-2 ${alignClass[align]} text-xs font-semibold uppercase tracking-wide text-slate-500 ${className}`}
+    >
+      {children}
+    </th>
+  );
 }
 
 /** A cell that does not wrap, unless `className` says how it wraps (`whitespace-normal`): both in one class list, CSS order would decide. */

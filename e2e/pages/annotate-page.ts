@@ -117,7 +117,11 @@ export class AnnotatePage {
     await expect(this.submitButton).toBeEnabled();
     await this.submitButton.click();
     await expect
-      .poll(async () => (await this.feedback.count()) > 0 || !this.page.url().includes("/work") || ((await this.task.count()) > 0 && (await this.assignmentId()) !== before), { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await this.feedback.count()) > 0 || !this.page.url().includes("/work") || ((await this.task.count()) > 0 && (await this.assignmentId()) !== before),
+        { timeout: 15_000 },
+      )
       .toBe(true);
   }
 

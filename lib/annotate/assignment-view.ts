@@ -65,7 +65,8 @@ export function pendingSubmissionOf(
   return {
     submittedSeq: submitted.seq,
     submittedAt: submitted.clientTime,
-    reason: "You submitted this item before, but the answer never reached the server (the page was closed or the connection dropped right after Submit). Your work on it is kept: check it and submit again.",
+    reason:
+      "You submitted this item before, but the answer never reached the server (the page was closed or the connection dropped right after Submit). Your work on it is kept: check it and submit again.",
   };
 }
 

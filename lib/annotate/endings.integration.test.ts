@@ -66,7 +66,13 @@ describe("an item submitted whose answer never reached the server", () => {
     expect(again.assignment.reopened?.reason).toMatch(/never reached the server/);
 
     // that device records the reopening (a valid event for the API) and submits again
-    const reopenedEvent = { assignmentId: id, seq: 3, type: "submission_reopened", clientTime: t + 30_000, payload: { submittedSeq: 2, reason: again.assignment.reopened!.reason } };
+    const reopenedEvent = {
+      assignmentId: id,
+      seq: 3,
+      type: "submission_reopened",
+      clientTime: t + 30_000,
+      payload: { submittedSeq: 2, reason: again.assignment.reopened!.reason },
+    };
     expect(trajectoryEventSchema.safeParse(reopenedEvent).success).toBe(true);
     const clientId = randomUUID();
     await recordEvents(annotator.id, [
@@ -76,7 +82,15 @@ describe("an item submitted whose answer never reached the server", () => {
     ]);
     // while its submission is on the way, the trajectory ends in a fresh `submitted`: still "reopened" for a third device
     expect((await getAssignmentView(id, annotator.id)).reopened).toMatchObject({ submittedSeq: 5 });
-    const ack = await submitResponse(annotator.id, { assignmentId: id, clientId, answer: { order }, confidence: 4, wallMs: 31_000, activeMs: 20_000, submitSeq: 5 });
+    const ack = await submitResponse(annotator.id, {
+      assignmentId: id,
+      clientId,
+      answer: { order },
+      confidence: 4,
+      wallMs: 31_000,
+      activeMs: 20_000,
+      submitSeq: 5,
+    });
     expect(ack.duplicate).toBe(false);
     const stored = await db.response.findUniqueOrThrow({ where: { assignmentId: id }, select: { correct: true, wallMs: true } });
     expect(stored.correct).toBe(true);
@@ -91,11 +105,15 @@ describe("an item submitted whose answer never reached the server", () => {
     const next = await nextAssignment(study.id, annotator.id);
     if (next.status !== "assigned") throw new Error(next.status);
     const t = Date.now();
-    await recordEvents(annotator.id, [{ assignmentId: next.assignmentId, seq: 0, type: "item_shown", clientTime: t, payload: { kind: "enact-forward", resumed: false } }]);
+    await recordEvents(annotator.id, [
+      { assignmentId: next.assignmentId, seq: 0, type: "item_shown", clientTime: t, payload: { kind: "enact-forward", resumed: false } },
+    ]);
     expect((await getAssignmentView(next.assignmentId, annotator.id)).reopened).toBeNull();
     const order = await keyOrder(next.assignmentId);
     const clientId = randomUUID();
-    await recordEvents(annotator.id, [{ assignmentId: next.assignmentId, seq: 1, type: "submitted", clientTime: t + 1, payload: { order, confidence: 3, clientId } }]);
+    await recordEvents(annotator.id, [
+      { assignmentId: next.assignmentId, seq: 1, type: "submitted", clientTime: t + 1, payload: { order, confidence: 3, clientId } },
+    ]);
     await submitResponse(annotator.id, { assignmentId: next.assignmentId, clientId, answer: { order }, confidence: 3, wallMs: 1, activeMs: 1, submitSeq: 1 });
     expect((await getAssignmentView(next.assignmentId, annotator.id)).reopened).toBeNull();
   });
@@ -126,7 +144,12 @@ describe("endings", () => {
     expect(view.settings.desktopOnly).toBe(true);
     const actor = await createUser("RESEARCHER");
     const bad = { ...view.settings, endings: { ...endings, excluded: { code: "has space", redirectUrl: "ftp://x" } } };
-    await expect(updateStudySettings(study.slug, bad, actor.id)).rejects.toMatchObject({ issues: expect.arrayContaining([expect.objectContaining({ path: ["endings", "excluded", "code"] }), expect.objectContaining({ path: ["endings", "excluded", "redirectUrl"] })]) });
+    await expect(updateStudySettings(study.slug, bad, actor.id)).rejects.toMatchObject({
+      issues: expect.arrayContaining([
+        expect.objectContaining({ path: ["endings", "excluded", "code"] }),
+        expect.objectContaining({ path: ["endings", "excluded", "redirectUrl"] }),
+      ]),
+    });
     const unknown = { ...view.settings, endings: { ...endings, rejected: { code: "X", redirectUrl: null } } };
     await expect(updateStudySettings(study.slug, unknown, actor.id)).rejects.toBeDefined();
     expect((await getStudySettings(study.slug)).settings.endings).toEqual(endings);
@@ -141,7 +164,9 @@ describe("endings", () => {
     const id = practice.assignment.assignmentId;
     const wrong = [...(await keyOrder(id))].reverse();
     const clientId = randomUUID();
-    await recordEvents(annotator.id, [{ assignmentId: id, seq: 0, type: "submitted", clientTime: Date.now(), payload: { order: wrong, confidence: 3, clientId } }]);
+    await recordEvents(annotator.id, [
+      { assignmentId: id, seq: 0, type: "submitted", clientTime: Date.now(), payload: { order: wrong, confidence: 3, clientId } },
+    ]);
     await submitResponse(annotator.id, { assignmentId: id, clientId, answer: { order: wrong }, confidence: 3, wallMs: 1, activeMs: 1, submitSeq: 0 });
     expect((await nextForMember(study.slug, annotator.id)).status).toBe("excluded");
     const p = await getParticipation(study.slug, annotator.id);
@@ -170,7 +195,10 @@ describe("small decisions", () => {
 
   it("a new study starts OPEN (README: Running a study), its new versions DRAFT", async () => {
     const researcher = await createUser("RESEARCHER");
-    const created = await createStudyAsResearcher({ slug: `fresh-${Date.now()}`, title: "Fresh study", instructions: "", overlap: 1, confidenceScale: "LIKERT_5" }, researcher.id);
+    const created = await createStudyAsResearcher(
+      { slug: `fresh-${Date.now()}`, title: "Fresh study", instructions: "", overlap: 1, confidenceScale: "LIKERT_5" },
+      researcher.id,
+    );
     expect((await db.study.findUniqueOrThrow({ where: { id: created.id }, select: { status: true } })).status).toBe("OPEN");
   });
 
@@ -178,7 +206,9 @@ describe("small decisions", () => {
     const { study, annotator } = await member({ items: 3 });
     const shown = await nextAssignment(study.id, annotator.id);
     if (shown.status !== "assigned") throw new Error(shown.status);
-    await recordEvents(annotator.id, [{ assignmentId: shown.assignmentId, seq: 0, type: "item_shown", clientTime: Date.now(), payload: { kind: "enact-forward", resumed: false } }]);
+    await recordEvents(annotator.id, [
+      { assignmentId: shown.assignmentId, seq: 0, type: "item_shown", clientTime: Date.now(), payload: { kind: "enact-forward", resumed: false } },
+    ]);
     // the page prefetches the next one while the first is on screen
     const prefetched = await nextAssignment(study.id, annotator.id, { exclude: [shown.assignmentId] });
     expect(prefetched.status).toBe("assigned");

@@ -47,9 +47,21 @@ describe("item state", () => {
 });
 
 describe("explore-scene draft events", () => {
-  const add = (object: number, category: string, description = "") => ({ type: "scene_object_added", payload: { object, category, description, via: "keyboard" } });
+  const add = (object: number, category: string, description = "") => ({
+    type: "scene_object_added",
+    payload: { object, category, description, via: "keyboard" },
+  });
   it("adds, edits, relates and removes objects; removal drops the relations pointing at it", () => {
-    let state = replayItemEvents([add(0, "bowl", "white"), add(1, "kitchen counter"), add(2, "bowl"), { type: "relation_added", payload: { subject: 0, relation: "on", object: 1 } }, { type: "relation_added", payload: { subject: 2, relation: "next to", object: 0 } }], emptyExploreDraft());
+    let state = replayItemEvents(
+      [
+        add(0, "bowl", "white"),
+        add(1, "kitchen counter"),
+        add(2, "bowl"),
+        { type: "relation_added", payload: { subject: 0, relation: "on", object: 1 } },
+        { type: "relation_added", payload: { subject: 2, relation: "next to", object: 0 } },
+      ],
+      emptyExploreDraft(),
+    );
     const draft = state.answer as ExploreDraft;
     expect(draft.objects.map((o) => [o.id, o.category, o.relations])).toEqual([
       [0, "bowl", [{ relation: "on", target: 1 }]],
@@ -69,7 +81,10 @@ describe("explore-scene draft events", () => {
     expect((state.answer as ExploreDraft).objects[1].relations).toEqual([]);
   });
   it("refuses malformed, dangling, self and duplicate changes (the same state)", () => {
-    const state = replayItemEvents([add(0, "bowl"), add(1, "sink"), { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } }], emptyExploreDraft());
+    const state = replayItemEvents(
+      [add(0, "bowl"), add(1, "sink"), { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } }],
+      emptyExploreDraft(),
+    );
     for (const event of [
       add(1, "cup"),
       { type: "relation_added", payload: { subject: 0, relation: "in", object: 1 } },
@@ -86,7 +101,13 @@ describe("explore-scene draft events", () => {
     expect(applyItemEvent(initialItemState(), add(0, "bowl")).answer).toBeNull();
   });
   it("keeps the reading position and the filter", () => {
-    const state = replayItemEvents([{ type: "actions_scrolled", payload: { first: 40, last: 62 } }, { type: "actions_searched", payload: { query: "bowl" } }], emptyExploreDraft());
+    const state = replayItemEvents(
+      [
+        { type: "actions_scrolled", payload: { first: 40, last: 62 } },
+        { type: "actions_searched", payload: { query: "bowl" } },
+      ],
+      emptyExploreDraft(),
+    );
     expect(state.answer).toMatchObject({ reading: { first: 40, last: 62 }, query: "bowl", objects: [] });
   });
 });

@@ -77,6 +77,10 @@ export function applyItemEvent(state: ItemState, event: RecordedEvent): ItemStat
   return reduceKindEvent(common, event) ?? common;
 }
 
-export function replayItemEvents(events: readonly RecordedEvent[], initialAnswer: unknown = null, from: ItemState = initialItemState(initialAnswer)): ItemState {
+export function replayItemEvents(
+  events: readonly RecordedEvent[],
+  initialAnswer: unknown = null,
+  from: ItemState = initialItemState(initialAnswer),
+): ItemState {
   return events.reduce(applyItemEvent, from);
 }

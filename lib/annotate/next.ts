@@ -72,7 +72,10 @@ export async function nextForMember(slug: string, userId: string, exclude: reado
   const progress = await progressNow();
   if (next.status === "assigned") {
     // a study without practice items needs no practice query (most studies; next-item is the busiest page call)
-    const practice = progress.practice.total === 0 ? { answered: 0, correct: 0, total: 0, passMark: study.practicePassMark } : await practiceStanding(study.id, userId, study.practicePassMark);
+    const practice =
+      progress.practice.total === 0
+        ? { answered: 0, correct: 0, total: 0, passMark: study.practicePassMark }
+        : await practiceStanding(study.id, userId, study.practicePassMark);
     return { status: "item", assignment: await getAssignmentView(next.assignmentId, userId, options), progress, practice };
   }
   // the queue's statuses as strings, so that this stays in step while lib/assignment gains some
@@ -81,7 +84,8 @@ export async function nextForMember(slug: string, userId: string, exclude: reado
   switch (status) {
     case "done":
     case "quota": {
-      if (status === "done" && progress.main.done === 0 && progress.open === 0) return { status: "full", progress, completion: endingCompletion(study.endings, "full") };
+      if (status === "done" && progress.main.done === 0 && progress.open === 0)
+        return { status: "full", progress, completion: endingCompletion(study.endings, "full") };
       // a prefetch (exclude non-empty) does not finish anyone: the item on screen is still open
       if (exclude.length === 0) await markParticipantComplete(study.id, userId);
       return { status: status as "done" | "quota", progress, completionCode: study.completionCode, completion };

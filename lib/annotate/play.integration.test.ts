@@ -18,7 +18,9 @@ async function toyAssignment(condition: string | null = null) {
   const annotator = await createUser("ANNOTATOR");
   await addMember(study.id, annotator.id);
   const batch = await db.batch.create({ data: { studyId: study.id, fileName: "toy.jsonl", checksum: `toy-${Math.random()}`, itemCount: 1 } });
-  const item = await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "toy-1", kind: "toy-counter", public: {}, key: { secret: "hidden-answer" }, contentHash: "toy" } });
+  const item = await db.item.create({
+    data: { studyId: study.id, batchId: batch.id, externalId: "toy-1", kind: "toy-counter", public: {}, key: { secret: "hidden-answer" }, contentHash: "toy" },
+  });
   const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: annotator.id, position: 0, condition } });
   return { study, annotator, assignment };
 }
@@ -58,13 +60,33 @@ describe("interactive play (lib/annotate/play.ts)", () => {
   it("gives the kind's example action (and whether it takes another) after each step to callers that ask (API tokens), from the public and play views and the steps taken", async () => {
     const { annotator, assignment } = await toyAssignment();
     const agent = { withPlayAdvice: true };
-    expect(await getPlay(annotator.id, assignment.id, agent)).toEqual({ seq: 0, view: { parity: "even", condition: null }, steps: [], canAct: true, exampleAction: { op: "inc" } });
+    expect(await getPlay(annotator.id, assignment.id, agent)).toEqual({
+      seq: 0,
+      view: { parity: "even", condition: null },
+      steps: [],
+      canAct: true,
+      exampleAction: { op: "inc" },
+    });
     expect(Object.keys(await getPlay(annotator.id, assignment.id)).sort()).toEqual(["seq", "steps", "view"]); // the browser's call
-    expect(await playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } }, agent)).toMatchObject({ seq: 1, view: { parity: "odd" }, exampleAction: { op: "nop" } });
+    expect(await playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } }, agent)).toMatchObject({
+      seq: 1,
+      view: { parity: "odd" },
+      exampleAction: { op: "nop" },
+    });
     expect(await playStep(annotator.id, assignment.id, { seq: 2, action: { op: "nop" } }, agent)).toMatchObject({ seq: 2, valid: false, exampleAction: null });
     // a retried step is answered from the record, with the example of that step
-    expect(await playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } }, agent)).toMatchObject({ seq: 1, duplicate: true, exampleAction: { op: "nop" } });
-    expect(Object.keys(await playStep(annotator.id, assignment.id, { seq: 3, action: { op: "inc" } })).sort()).toEqual(["duplicate", "message", "seq", "valid", "view"]);
+    expect(await playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } }, agent)).toMatchObject({
+      seq: 1,
+      duplicate: true,
+      exampleAction: { op: "nop" },
+    });
+    expect(Object.keys(await playStep(annotator.id, assignment.id, { seq: 3, action: { op: "inc" } })).sort()).toEqual([
+      "duplicate",
+      "message",
+      "seq",
+      "valid",
+      "view",
+    ]);
     expect((await getPlay(annotator.id, assignment.id, agent)).exampleAction).toBeNull();
   });
 
@@ -81,9 +103,15 @@ describe("interactive play (lib/annotate/play.ts)", () => {
   it("refuses out-of-order steps with the expected seq, other users, bad actions, and closed assignments", async () => {
     const { annotator, assignment } = await toyAssignment();
     const other = await createUser("ANNOTATOR");
-    await expect(playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } })).rejects.toMatchObject({ code: "CONFLICT", details: { expectedSeq: 0 } });
+    await expect(playStep(annotator.id, assignment.id, { seq: 1, action: { op: "inc" } })).rejects.toMatchObject({
+      code: "CONFLICT",
+      details: { expectedSeq: 0 },
+    });
     await getPlay(annotator.id, assignment.id);
-    await expect(playStep(annotator.id, assignment.id, { seq: 3, action: { op: "inc" } })).rejects.toMatchObject({ code: "CONFLICT", details: { expectedSeq: 1 } });
+    await expect(playStep(annotator.id, assignment.id, { seq: 3, action: { op: "inc" } })).rejects.toMatchObject({
+      code: "CONFLICT",
+      details: { expectedSeq: 1 },
+    });
     await expect(getPlay(other.id, assignment.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(playStep(other.id, assignment.id, { seq: 1, action: { op: "inc" } })).rejects.toBeInstanceOf(AppError);
     await expect(playStep(annotator.id, assignment.id, { seq: 1, action: { op: "fly" } })).rejects.toThrow();

@@ -108,13 +108,24 @@ function contextOf(assignment: LockedAssignment): PlayContext {
 
 async function storeStep(tx: Tx, assignmentId: string, seq: number, action: unknown, result: PlayResult): Promise<void> {
   await tx.playStep.create({
-    data: { assignmentId, seq, action: (action ?? {}) as Prisma.InputJsonValue, view: result.view as Prisma.InputJsonValue, valid: result.valid, message: result.message ?? null },
+    data: {
+      assignmentId,
+      seq,
+      action: (action ?? {}) as Prisma.InputJsonValue,
+      view: result.view as Prisma.InputJsonValue,
+      valid: result.valid,
+      message: result.message ?? null,
+    },
   });
   await tx.assignment.update({ where: { id: assignmentId }, data: { playState: (result.state ?? null) as Prisma.InputJsonValue } });
 }
 
 async function stepsOf(tx: DbClient, assignmentId: string) {
-  return tx.playStep.findMany({ where: { assignmentId }, orderBy: { seq: "asc" }, select: { seq: true, action: true, view: true, valid: true, message: true } });
+  return tx.playStep.findMany({
+    where: { assignmentId },
+    orderBy: { seq: "asc" },
+    select: { seq: true, action: true, view: true, valid: true, message: true },
+  });
 }
 
 /**
@@ -124,7 +135,9 @@ async function stepsOf(tx: DbClient, assignmentId: string) {
 function adviceAfter(assignment: LockedAssignment, playView: Json, stepsTaken: number): PlayAdvice {
   const kindModule = getTaskModule(assignment.item.kind);
   // the public view only when the kind's example reads it
-  const view = kindModule.agent?.exampleAction ? kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.taskSettings, assignment.item.kind)) : null;
+  const view = kindModule.agent?.exampleAction
+    ? kindModule.publicView(taskItemOf(assignment.item), kindSettings(assignment.taskSettings, assignment.item.kind))
+    : null;
   return playAdviceOf(kindModule, view, playView, stepsTaken);
 }
 
@@ -158,12 +171,17 @@ export async function playStep(userId: string, assignmentId: string, input: { se
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
-      const stored = await tx.playStep.findUnique({ where: { assignmentId_seq: { assignmentId, seq: input.seq } }, select: { seq: true, view: true, valid: true, message: true } });
+      const stored = await tx.playStep.findUnique({
+        where: { assignmentId_seq: { assignmentId, seq: input.seq } },
+        select: { seq: true, view: true, valid: true, message: true },
+      });
       if (stored) return { ack: { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true }, assignment };
-      if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed: no more steps`);
+      if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED")
+        throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed: no more steps`);
       const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
       if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
-      if (input.seq !== last.seq + 1) throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${last.seq + 1}`, { expectedSeq: last.seq + 1 });
+      if (input.seq !== last.seq + 1)
+        throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${last.seq + 1}`, { expectedSeq: last.seq + 1 });
       await assertAgentStepAllowed(tx, userId, assignment.studyId);
       const action = interactive.actionSchema.parse(input.action);
       const item = taskItemOf(assignment.item);

@@ -20,8 +20,17 @@ export interface AnnotatorLabel {
 /** userId -> label for everyone who is a member of the study or has an assignment in it. */
 export async function annotatorLabels(studyId: string): Promise<Map<string, AnnotatorLabel>> {
   const [members, assigned] = await Promise.all([
-    db.studyMember.findMany({ where: { studyId }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], select: { userId: true, user: { select: { name: true } } } }),
-    db.assignment.findMany({ where: { studyId }, distinct: ["userId"], orderBy: { userId: "asc" }, select: { userId: true, user: { select: { name: true } } } }),
+    db.studyMember.findMany({
+      where: { studyId },
+      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+      select: { userId: true, user: { select: { name: true } } },
+    }),
+    db.assignment.findMany({
+      where: { studyId },
+      distinct: ["userId"],
+      orderBy: { userId: "asc" },
+      select: { userId: true, user: { select: { name: true } } },
+    }),
   ]);
   const labels = new Map<string, AnnotatorLabel>();
   for (const row of [...members, ...assigned]) {
@@ -31,7 +40,10 @@ export async function annotatorLabels(studyId: string): Promise<Map<string, Anno
 }
 
 async function studyBySlug(slug: string) {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true, taskSettings: true } });
+  const study = await db.study.findUnique({
+    where: { slug },
+    select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true, taskSettings: true },
+  });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
@@ -57,7 +69,18 @@ export interface ResponseRow {
 
 export interface ItemReview {
   study: { slug: string; title: string; confidenceScale: ConfidenceScale; idleCapSeconds: number };
-  item: { id: string; externalId: string; kind: string; tags: Json; practice: boolean; gold: boolean; batch: string; view: Json; review: Json; keyAnswer: Json | null };
+  item: {
+    id: string;
+    externalId: string;
+    kind: string;
+    tags: Json;
+    practice: boolean;
+    gold: boolean;
+    batch: string;
+    view: Json;
+    review: Json;
+    keyAnswer: Json | null;
+  };
   responses: ResponseRow[];
 }
 
@@ -166,7 +189,13 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
   const response = assignment.response;
   return {
     study: { slug: study.slug, title: study.title, confidenceScale: study.confidenceScale, idleCapSeconds: study.idleCapSeconds },
-    item: { id: assignment.item.id, externalId: assignment.item.externalId, kind: assignment.item.kind, view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(study.taskSettings, assignment.item.kind)), keyAnswer: keyAnswerOf(kindModule, assignment.item.key) },
+    item: {
+      id: assignment.item.id,
+      externalId: assignment.item.externalId,
+      kind: assignment.item.kind,
+      view: kindModule.publicView(taskItemOf(assignment.item), kindSettings(study.taskSettings, assignment.item.kind)),
+      keyAnswer: keyAnswerOf(kindModule, assignment.item.key),
+    },
     annotator: labels.get(assignment.userId) ?? { pseudonym: "A?", name: "unknown" },
     assignment: {
       id: assignment.id,
@@ -175,7 +204,13 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
       startedAt: assignment.startedAt?.toISOString() ?? null,
       submittedAt: assignment.submittedAt?.toISOString() ?? null,
     },
-    events: assignment.events.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload as Json, clientTime: e.clientTime.getTime(), serverTime: e.serverTime.getTime() })),
+    events: assignment.events.map((e) => ({
+      seq: e.seq,
+      type: e.type,
+      payload: e.payload as Json,
+      clientTime: e.clientTime.getTime(),
+      serverTime: e.serverTime.getTime(),
+    })),
     response: response
       ? {
           answer: response.answer as Json,
@@ -211,6 +246,7 @@ export async function labelReplayStep(slug: string, labellerId: string, input: R
   const assignment = await db.assignment.findFirst({ where: { id: input.assignmentId, study: { slug } }, select: { item: { select: { kind: true } } } });
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId} in the study "${slug}"`);
   const hook = await kindReplayOf(assignment.item.kind);
-  if (!hook?.labelStep) throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${assignment.item.kind}, has none)`);
+  if (!hook?.labelStep)
+    throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${assignment.item.kind}, has none)`);
   return hook.labelStep(slug, labellerId, input);
 }

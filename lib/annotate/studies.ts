@@ -74,7 +74,10 @@ export async function getMemberStanding(slug: string, userId: string): Promise<{
     Array<
       MemberStudy &
         Pick<ParticipationSource["study"], "consentMarkdown" | "consentVersion" | "tutorialPages"> & {
-          member: (Omit<ParticipationSource["member"], "statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt"> & Record<"statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt", string | null>) | null;
+          member:
+            | (Omit<ParticipationSource["member"], "statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt"> &
+                Record<"statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt", string | null>)
+            | null;
         }
     >
   >`
@@ -95,7 +98,13 @@ export async function getMemberStanding(slug: string, userId: string): Promise<{
   const utc = (text: string | null) => (text === null ? null : new Date(`${text}Z`));
   const participation = participationOf(
     { id: study.id, slug: study.slug, title: study.title, status: study.status, consentMarkdown, consentVersion, tutorialPages },
-    { ...member, statusAt: utc(member.statusAt), consentedAt: utc(member.consentedAt), tutorialDoneAt: utc(member.tutorialDoneAt), startedAt: utc(member.startedAt) },
+    {
+      ...member,
+      statusAt: utc(member.statusAt),
+      consentedAt: utc(member.consentedAt),
+      tutorialDoneAt: utc(member.tutorialDoneAt),
+      startedAt: utc(member.startedAt),
+    },
   );
   return { study, participation };
 }
@@ -121,7 +130,14 @@ export async function listMemberStudies(userId: string): Promise<MemberStudySumm
   return Promise.all(
     memberships.map(async ({ study, status }) => {
       const progress = await progressFor(study.id, userId);
-      return { slug: study.slug, title: study.title, status: study.status, participantStatus: status, progress, completionCode: progress.finished ? study.completionCode : null };
+      return {
+        slug: study.slug,
+        title: study.title,
+        status: study.status,
+        participantStatus: status,
+        progress,
+        completionCode: progress.finished ? study.completionCode : null,
+      };
     }),
   );
 }

@@ -64,7 +64,8 @@ export function s3Settings(env: Env = process.env): S3Settings {
     bucket: value.S3_BUCKET,
     region: value.S3_REGION,
     endpoint: value.S3_ENDPOINT,
-    forcePathStyle: value.S3_FORCE_PATH_STYLE === undefined ? value.S3_ENDPOINT !== undefined : value.S3_FORCE_PATH_STYLE === "1" || value.S3_FORCE_PATH_STYLE === "true",
+    forcePathStyle:
+      value.S3_FORCE_PATH_STYLE === undefined ? value.S3_ENDPOINT !== undefined : value.S3_FORCE_PATH_STYLE === "1" || value.S3_FORCE_PATH_STYLE === "true",
     serve: value.ASSET_S3_SERVE,
     urlSeconds: value.ASSET_S3_URL_SECONDS,
   };

@@ -38,7 +38,12 @@ export function fileStorage(env: Env = process.env): AssetStoreKind {
 }
 
 /** The stream cut into pieces of exactly `size` bytes (the last one shorter), hashed and counted as they pass. */
-async function* pieces(body: AsyncIterable<Uint8Array>, size: number, seen: (chunk: Uint8Array) => void | Promise<void>, signal?: AbortSignal): AsyncGenerator<Buffer> {
+async function* pieces(
+  body: AsyncIterable<Uint8Array>,
+  size: number,
+  seen: (chunk: Uint8Array) => void | Promise<void>,
+  signal?: AbortSignal,
+): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   for await (const chunk of body) {
@@ -91,7 +96,11 @@ export async function writeFile(
 }
 
 /** Bytes `range` of a stored file, streamed a chunk at a time; null when the file is not there. */
-export async function readFile(file: { storage: AssetStoreKind; key: string; size: number }, range: ByteRange, env: Env = process.env): Promise<ReadableStream<Uint8Array> | null> {
+export async function readFile(
+  file: { storage: AssetStoreKind; key: string; size: number },
+  range: ByteRange,
+  env: Env = process.env,
+): Promise<ReadableStream<Uint8Array> | null> {
   if (file.storage === "s3") return readObjectAt(s3Settings(env), file.key, range);
   let next = range.start;
   const readNext = async () => {

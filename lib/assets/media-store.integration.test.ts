@@ -100,13 +100,22 @@ describe.each(["postgres", "s3"] as const)("the %s asset store", (store) => {
     const media = Object.fromEntries(items.map((row) => [row.externalId, (row.public as { media: Record<string, unknown> }).media]));
     expect(media.mp4).toEqual({ video: `/api/assets/${LONG_HASH}`, cutAt: 2.4 });
     expect(media.webm).toEqual({ video: `/api/assets/${sha256(demoVideo("webm"))}`, text: "Watch the ball." });
-    expect(media.frames).toEqual({ frames: [`/api/assets/${sha256(files["frames/0.png"] as Buffer)}`, `/api/assets/${sha256(files["frames/1.png"] as Buffer)}`], fps: 2 });
+    expect(media.frames).toEqual({
+      frames: [`/api/assets/${sha256(files["frames/0.png"] as Buffer)}`, `/api/assets/${sha256(files["frames/1.png"] as Buffer)}`],
+      fps: 2,
+    });
 
-    const long = await db.asset.findUniqueOrThrow({ where: { hash: LONG_HASH }, select: { mime: true, size: true, durationS: true, width: true, height: true, inObjectStore: true, bytes: true } });
+    const long = await db.asset.findUniqueOrThrow({
+      where: { hash: LONG_HASH },
+      select: { mime: true, size: true, durationS: true, width: true, height: true, inObjectStore: true, bytes: true },
+    });
     expect(long).toMatchObject({ mime: "video/mp4", size: LONG_VIDEO.length, width: 320, height: 240, inObjectStore: store === "s3" });
     expect(long.durationS).toBeCloseTo(4, 2);
     expect(long.bytes === null).toBe(store === "s3");
-    const webm = await db.asset.findUniqueOrThrow({ where: { hash: sha256(demoVideo("webm")) }, select: { mime: true, width: true, height: true, durationS: true } });
+    const webm = await db.asset.findUniqueOrThrow({
+      where: { hash: sha256(demoVideo("webm")) },
+      select: { mime: true, width: true, height: true, durationS: true },
+    });
     expect(webm).toMatchObject({ mime: "video/webm", width: 320, height: 240 });
     expect(webm.durationS).toBeCloseTo(4, 2);
     if (s3) expect(await bucketKeys(s3)).toHaveLength(5);
@@ -143,10 +152,17 @@ describe.each(["postgres", "s3"] as const)("the %s asset store", (store) => {
     expect(isAppError(error) && error.code).toBe("INVALID");
     const issues = (error as { details: { errors: Array<{ file: string; line: number; field?: string; message: string }> } }).details.errors;
     const at = (line: number) => issues.find((issue) => issue.line === line);
-    expect(at(1)).toMatchObject({ file: "items.jsonl", field: "public.media.video", message: expect.stringMatching(/^video "clips\/none\.mp4" .*(not|no such|missing|does not exist)/i) });
+    expect(at(1)).toMatchObject({
+      file: "items.jsonl",
+      field: "public.media.video",
+      message: expect.stringMatching(/^video "clips\/none\.mp4" .*(not|no such|missing|does not exist)/i),
+    });
     expect(at(2)).toMatchObject({ field: "public.media.video", message: expect.stringMatching(/^video "clips\/cut\.mp4" is not a usable MP4 video: /) });
     expect(at(3)).toMatchObject({ field: "public.media.video", message: 'video "clips/still.mp4" is not an MP4 or WebM video: it is a PNG image' });
-    expect(at(4)).toMatchObject({ field: "public.media.video", message: expect.stringMatching(/^video "clips\/text\.webm" is not an MP4 or WebM video: it starts like text/) });
+    expect(at(4)).toMatchObject({
+      field: "public.media.video",
+      message: expect.stringMatching(/^video "clips\/text\.webm" is not an MP4 or WebM video: it starts like text/),
+    });
     expect(at(5)).toMatchObject({ field: "public.media.images[0]", message: 'image "clips/ok.webm" is a video (video/webm) where the item expects an image' });
     expect(at(6)).toMatchObject({ field: "public.media.video", message: expect.stringMatching(/^video path "\.\.\/outside\.mp4" /) });
     expect(issues).toHaveLength(6);
@@ -155,7 +171,9 @@ describe.each(["postgres", "s3"] as const)("the %s asset store", (store) => {
     if (s3) expect(await bucketKeys(s3)).toEqual(keysBefore);
 
     // the size cap names the video and the setting
-    const capped = await importInto({ "clips/ok.webm": demoVideo("webm"), "items.jsonl": jsonl([item("big", { video: "clips/ok.webm" })]) }, study.slug, { maxVideoBytes: 1000 }).catch((caught: unknown) => caught);
+    const capped = await importInto({ "clips/ok.webm": demoVideo("webm"), "items.jsonl": jsonl([item("big", { video: "clips/ok.webm" })]) }, study.slug, {
+      maxVideoBytes: 1000,
+    }).catch((caught: unknown) => caught);
     expect((capped as Error).message).toMatch(/video "clips\/ok\.webm" is .* over the 1000 bytes limit per video \(YARDSTICK_MAX_VIDEO_BYTES\)/);
   });
 
@@ -235,7 +253,9 @@ describe("PostgreSQL range reads", () => {
       const plan = rows[0]["QUERY PLAN"][0].Plan;
       return plan["Shared Hit Blocks"] + plan["Shared Read Blocks"];
     };
-    const storage = await db.$queryRaw<Array<{ attstorage: string }>>`SELECT attstorage::text AS attstorage FROM pg_attribute WHERE attrelid = '"Asset"'::regclass AND attname = 'bytes'`;
+    const storage = await db.$queryRaw<
+      Array<{ attstorage: string }>
+    >`SELECT attstorage::text AS attstorage FROM pg_attribute WHERE attrelid = '"Asset"'::regclass AND attname = 'bytes'`;
     expect(storage[0].attstorage).toBe("e");
     const slice = await buffersFor(POSTGRES_READ_CHUNK, 10_000);
     const whole = await buffersFor(0, LONG_VIDEO.length);

@@ -69,10 +69,11 @@ afterEach(async () => {
 
 const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000) => eventually(what, probe, ms);
 
-const ended = (id: string) => until(`job ${id} to end`, async () => {
-  const job = await getAssetMigrationJob(id);
-  return job.status === "SUCCEEDED" || job.status === "FAILED" ? job : null;
-});
+const ended = (id: string) =>
+  until(`job ${id} to end`, async () => {
+    const job = await getAssetMigrationJob(id);
+    return job.status === "SUCCEEDED" || job.status === "FAILED" ? job : null;
+  });
 
 /** Objects written to the bucket, by key: each asset's key must appear once. */
 function writesByKey(): Map<string, number> {
@@ -112,7 +113,18 @@ describe("the asset migration as a job", () => {
     workers.push(await startWorker({ queues: [QUEUES.assetMigration.name], pollMs: 20, id: "instance-a" }));
     workers.push(await startWorker({ boss: other, queues: [QUEUES.assetMigration.name], pollMs: 20, id: "instance-b" }));
     const done = await ended(job.id);
-    expect(done).toMatchObject({ status: "SUCCEEDED", total: 7, done: 7, progress: 1, alreadyMigrated: 0, copied: 7, foundInBucket: 0, failed: 0, failures: [], attempts: 1 });
+    expect(done).toMatchObject({
+      status: "SUCCEEDED",
+      total: 7,
+      done: 7,
+      progress: 1,
+      alreadyMigrated: 0,
+      copied: 7,
+      foundInBucket: 0,
+      failed: 0,
+      failures: [],
+      attempts: 1,
+    });
     expect(done.bytesCopied).toBe([...sizes.values()].reduce((a, b) => a + b, 0));
     expect(done.message).toMatch(/7 copied and verified, 0 failed; 7 now in the bucket; PostgreSQL copies kept/);
 
@@ -175,7 +187,10 @@ describe("the asset migration as a job", () => {
     expect(halfway.bytesCopied).toBe(hashes.slice(0, 3).reduce((sum, hash) => sum + sizes.get(hash)!, 0));
     expect(await db.asset.count({ where: { inObjectStore: true } })).toBe(3);
     // the retry waits out the backoff (10 s), which the test skips
-    const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`, bossJobId);
+    const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(
+      `SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`,
+      bossJobId,
+    );
     expect(wait).toBeGreaterThan(QUEUES.assetMigration.retryDelay * 0.5);
     await db.$executeRawUnsafe(`UPDATE pgboss.job SET start_after = now() WHERE id = $1::uuid`, bossJobId);
 
@@ -192,7 +207,15 @@ describe("the asset migration as a job", () => {
   it("starts a new migration when the unfinished one was given up by the queue (its workers died on every attempt)", async () => {
     const admin = await createUser("ADMIN");
     // a job whose last worker died long ago, and which the queue no longer has
-    const dead = await db.assetMigrationJob.create({ data: { target: "s3", status: "RUNNING", bossJobId: "00000000-0000-4000-8000-000000000000", heartbeatAt: new Date(Date.now() - 10 * 60_000), attempts: 6 } });
+    const dead = await db.assetMigrationJob.create({
+      data: {
+        target: "s3",
+        status: "RUNNING",
+        bossJobId: "00000000-0000-4000-8000-000000000000",
+        heartbeatAt: new Date(Date.now() - 10 * 60_000),
+        attempts: 6,
+      },
+    });
     const { job, created } = await startAssetMigrationJob({ clearPostgres: false, actorId: admin.id });
     expect(created).toBe(true);
     expect(job.id).not.toBe(dead.id);
@@ -203,7 +226,10 @@ describe("the asset migration as a job", () => {
     const admin = await createUser("ADMIN");
     const restore = setEnv({ S3_BUCKET: undefined });
     try {
-      await expect(startAssetMigrationJob({ clearPostgres: false, actorId: admin.id })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("S3_BUCKET") });
+      await expect(startAssetMigrationJob({ clearPostgres: false, actorId: admin.id })).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining("S3_BUCKET"),
+      });
     } finally {
       restore();
     }

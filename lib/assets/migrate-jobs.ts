@@ -40,7 +40,8 @@ import { countAssets } from "@/lib/repos/assets";
 /** progress is written at most this often (and when the attempt ends) */
 const PROGRESS_EVERY_MS = 500;
 const MAX_KEPT_FAILURES = 100;
-const STOPPED_MESSAGE = "The migration stopped: its workers died or lost the database on every attempt the job queue allows. Assets verified in the bucket so far are marked; start it again to go on.";
+const STOPPED_MESSAGE =
+  "The migration stopped: its workers died or lost the database on every attempt the job queue allows. Assets verified in the bucket so far are marked; start it again to go on.";
 
 export interface AssetMigrationFailure {
   hash: string;
@@ -122,11 +123,17 @@ async function settleAbandoned(row: JobRow): Promise<JobRow> {
  * the server: 409 otherwise), or returns the migration already queued or running (`created`
  * false). The start is written to the audit log.
  */
-export async function startAssetMigrationJob(input: { clearPostgres: boolean; actorId: string | null }): Promise<{ job: AssetMigrationJobView; created: boolean }> {
+export async function startAssetMigrationJob(input: {
+  clearPostgres: boolean;
+  actorId: string | null;
+}): Promise<{ job: AssetMigrationJobView; created: boolean }> {
   try {
     s3Settings();
   } catch (error) {
-    throw new AppError("CONFLICT", `${error instanceof Error ? error.message : String(error)}: the workers migrate to the bucket their environment names (docs/media.md)`);
+    throw new AppError(
+      "CONFLICT",
+      `${error instanceof Error ? error.message : String(error)}: the workers migrate to the bucket their environment names (docs/media.md)`,
+    );
   }
   // an unfinished job that the queue gave up (its workers died on every attempt) is over: it does not hold the place
   for (const unfinished of await listUnfinishedJobs()) await settleAbandoned(unfinished);
@@ -137,7 +144,10 @@ export async function startAssetMigrationJob(input: { clearPostgres: boolean; ac
     await enqueue(QUEUES.assetMigration, bossJobId, { assetMigrationJobId: row.id });
   } catch (error) {
     await failJob(row.id, "The job queue did not take the migration; nothing was done.");
-    throw new AppError("UNAVAILABLE", `The job queue did not take the migration; nothing was done. Try again in a minute. (${error instanceof Error ? error.message : String(error)})`);
+    throw new AppError(
+      "UNAVAILABLE",
+      `The job queue did not take the migration; nothing was done. Try again in a minute. (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return { job: viewOf(row), created };
 }
@@ -180,7 +190,11 @@ export async function runAssetMigrationJob(data: unknown, context: JobContext, h
     settings = s3Settings();
   } catch (error) {
     // the worker's environment cannot reach a bucket: no retry helps until it is configured
-    await updateOwnedJob(owned, { status: "FAILED", message: `This worker has no S3 settings: ${error instanceof Error ? error.message : String(error)}`, finishedAt: new Date() });
+    await updateOwnedJob(owned, {
+      status: "FAILED",
+      message: `This worker has no S3 settings: ${error instanceof Error ? error.message : String(error)}`,
+      finishedAt: new Date(),
+    });
     return { status: "failed" };
   }
 
@@ -229,7 +243,15 @@ export async function runAssetMigrationJob(data: unknown, context: JobContext, h
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // progress so far stays; the last attempt records the end
-    await write(context.lastAttempt ? { status: "FAILED", message: `The migration stopped: ${message}. Assets verified in the bucket so far are marked; start it again to go on.`, finishedAt: new Date() } : {}).catch(() => undefined);
+    await write(
+      context.lastAttempt
+        ? {
+            status: "FAILED",
+            message: `The migration stopped: ${message}. Assets verified in the bucket so far are marked; start it again to go on.`,
+            finishedAt: new Date(),
+          }
+        : {},
+    ).catch(() => undefined);
     throw error;
   }
 }

@@ -56,7 +56,16 @@ const PAGE = 100;
  */
 export async function migrateAssetsToS3(settings: S3Settings, options: MigrateOptions = {}): Promise<MigrateToS3Result> {
   const before = await countAssets();
-  const result: MigrateToS3Result = { total: before.total, alreadyMigrated: before.inObjectStore, foundInBucket: 0, copied: 0, failed: [], cleared: 0, bytesCopied: 0, message: "" };
+  const result: MigrateToS3Result = {
+    total: before.total,
+    alreadyMigrated: before.inObjectStore,
+    foundInBucket: 0,
+    copied: 0,
+    failed: [],
+    cleared: 0,
+    bytesCopied: 0,
+    message: "",
+  };
   let after = "";
   let done = 0;
   for (;;) {
@@ -77,7 +86,13 @@ export async function migrateAssetsToS3(settings: S3Settings, options: MigrateOp
         result.failed.push({ hash: asset.hash, reason: error instanceof Error ? error.message : String(error) });
       }
       done += 1;
-      await options.onAsset?.({ done, copied: result.copied, foundInBucket: result.foundInBucket, failed: result.failed.length, bytesCopied: result.bytesCopied });
+      await options.onAsset?.({
+        done,
+        copied: result.copied,
+        foundInBucket: result.foundInBucket,
+        failed: result.failed.length,
+        bytesCopied: result.bytesCopied,
+      });
     }
   }
   if (options.clearPostgres) result.cleared = await clearPostgresCopies();

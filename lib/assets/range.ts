@@ -5,10 +5,7 @@
  * player asks for one range at a time). A header that does not parse is ignored (the whole body,
  * 200), as the RFC says; a range that parses but starts past the end is unsatisfiable (416).
  */
-export type RangeRequest =
-  | { kind: "whole" }
-  | { kind: "range"; start: number; end: number }
-  | { kind: "unsatisfiable" };
+export type RangeRequest = { kind: "whole" } | { kind: "range"; start: number; end: number } | { kind: "unsatisfiable" };
 
 /** Longest Range header read; a real one is under 40 characters. */
 const MAX_RANGE_HEADER = 1_000;

@@ -54,7 +54,13 @@ export async function assetResponse(request: Request, asset: StoredAsset | null)
       return new Response(null, { status: 302, headers: { location: url, "cache-control": "private, no-store", "x-content-type-options": "nosniff" } });
     }
   }
-  return rangedResponse(request, { size: asset.size, etag, headers, read: (span) => store.read(asset, span), what: `asset ${asset.hash} in the ${store.kind} store` });
+  return rangedResponse(request, {
+    size: asset.size,
+    etag,
+    headers,
+    read: (span) => store.read(asset, span),
+    what: `asset ${asset.hash} in the ${store.kind} store`,
+  });
 }
 
 /**
@@ -81,7 +87,10 @@ export async function rangedResponse(
   if (!body && file.size > 0) throw new Error(`${file.what} has no bytes`);
   const length = String(file.size === 0 ? 0 : span.end - span.start + 1);
   if (range.kind === "range") {
-    return new Response(body, { status: 206, headers: { ...headers, "content-range": `bytes ${span.start}-${span.end}/${file.size}`, "content-length": length } });
+    return new Response(body, {
+      status: 206,
+      headers: { ...headers, "content-range": `bytes ${span.start}-${span.end}/${file.size}`, "content-length": length },
+    });
   }
   return new Response(body, { status: 200, headers: { ...headers, "content-length": length } });
 }

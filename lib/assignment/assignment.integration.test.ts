@@ -125,7 +125,11 @@ describe("assignment", () => {
     const purposes = order.map((n) => (n as { purpose: string }).purpose);
     expect(purposes.slice(0, 3)).toEqual(["PRACTICE", "PRACTICE", "AGREEMENT"]);
     // practice in import order
-    const practiceItems = await db.assignment.findMany({ where: { userId: a.id, purpose: "PRACTICE" }, orderBy: { position: "asc" }, select: { itemId: true } });
+    const practiceItems = await db.assignment.findMany({
+      where: { userId: a.id, purpose: "PRACTICE" },
+      orderBy: { position: "asc" },
+      select: { itemId: true },
+    });
     expect(practiceItems.map((p) => p.itemId)).toEqual(practice.map((p) => p.id));
     // the agreement item did not count toward k = 1: a took the other 3 main items, and b may still get main[3]
     const bItems = await workThrough(study.id, b.id);

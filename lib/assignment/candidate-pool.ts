@@ -121,7 +121,14 @@ interface PoolGroup {
  * `allowed`: the conditions the participant may take now (strict balance), null for a study
  * without conditions.
  */
-export async function fastCandidates(tx: Tx, studyId: string, userId: string, study: StudyState, had: ReadonlySet<string>, allowed: Array<string | null>): Promise<Candidate[] | null> {
+export async function fastCandidates(
+  tx: Tx,
+  studyId: string,
+  userId: string,
+  study: StudyState,
+  had: ReadonlySet<string>,
+  allowed: Array<string | null>,
+): Promise<Candidate[] | null> {
   const items = await studyItems(tx, studyId, study.itemsVersion);
   const byRank = itemsByRank(studyId, items);
   const prime = primeAtLeast(items.ids.length);
@@ -141,7 +148,8 @@ export async function fastCandidates(tx: Tx, studyId: string, userId: string, st
     if (had.has(items.ids[index])) return;
     const balance = balanceValue(items.tags[index], study.balanceTag);
     let group = groups.get(balance);
-    if (!group) groups.set(balance, (group = { any: [], anyTruncated: false, preferred: new Map(allowedIndexes.map((c) => [c, []])), preferredTruncated: new Set() }));
+    if (!group)
+      groups.set(balance, (group = { any: [], anyTruncated: false, preferred: new Map(allowedIndexes.map((c) => [c, []])), preferredTruncated: new Set() }));
     else if (isSaturated(group)) return;
     if (group.any.length < POOL_PER_GROUP) {
       group.any.push(index);
@@ -170,8 +178,11 @@ export async function fastCandidates(tx: Tx, studyId: string, userId: string, st
     [...pool].map((index) => items.ids[index]),
   );
   const eligible = new Set(rows.filter((row) => row.eligible).map((row) => row.itemId));
-  const places = new Map(rows.filter((row) => row.n !== null).map((row) => [`${row.itemId}|${row.condition ?? ""}`, { n: row.n ?? 0, expired: row.expired === true }]));
-  const free = (index: number, condition: string | null) => eligible.has(items.ids[index]) && (places.get(`${items.ids[index]}|${condition ?? ""}`)?.n ?? 0) < study.overlap;
+  const places = new Map(
+    rows.filter((row) => row.n !== null).map((row) => [`${row.itemId}|${row.condition ?? ""}`, { n: row.n ?? 0, expired: row.expired === true }]),
+  );
+  const free = (index: number, condition: string | null) =>
+    eligible.has(items.ids[index]) && (places.get(`${items.ids[index]}|${condition ?? ""}`)?.n ?? 0) < study.overlap;
 
   const candidates: Candidate[] = [];
   for (const [balance, group] of groups) {

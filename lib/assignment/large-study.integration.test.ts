@@ -43,7 +43,8 @@ describe("a study of 10,000 items", () => {
       await addMember(study.id, user.id);
       const { fast, full } = await candidateSearchesForTest(study.id, user.id);
       expect(fast).not.toBeNull();
-      const key = (c: { condition: string | null; balance: string; rank: number; itemId: string; hash: string }) => `${c.condition}|${c.balance}|${c.rank}|${c.itemId}|${c.hash}`;
+      const key = (c: { condition: string | null; balance: string; rank: number; itemId: string; hash: string }) =>
+        `${c.condition}|${c.balance}|${c.rank}|${c.itemId}|${c.hash}`;
       expect(fast!.map(key).sort()).toEqual(full.map(key).sort());
       const next = await nextAssignment(study.id, user.id);
       if (next.status !== "assigned") throw new Error(JSON.stringify(next));

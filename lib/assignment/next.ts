@@ -52,7 +52,11 @@ export type NextAssignment =
   | { status: "returned"; reason: string | null };
 
 const OPEN_STATUSES: readonly AssignmentStatus[] = ["ASSIGNED", "STARTED"];
-const stoppedStatus: Partial<Record<ParticipantStatus, "excluded" | "timed_out" | "returned">> = { EXCLUDED: "excluded", TIMED_OUT: "timed_out", RETURNED: "returned" };
+const stoppedStatus: Partial<Record<ParticipantStatus, "excluded" | "timed_out" | "returned">> = {
+  EXCLUDED: "excluded",
+  TIMED_OUT: "timed_out",
+  RETURNED: "returned",
+};
 const isOpen = (status: AssignmentStatus) => OPEN_STATUSES.includes(status);
 
 /** A number in [0, 1) from md5(text), stable across processes. */
@@ -230,7 +234,8 @@ async function nextInTransaction(tx: Tx, studyId: string, userId: string, exclud
     if (round > 0) await sleep(5 * round + Math.random() * 10);
     const found = study.hasProbes
       ? await probeCandidates(tx, studyId, userId, study, position)
-      : ((await fastCandidates(tx, studyId, userId, study, had, allowedConditions(ordinaryMine, study.conditions))) ?? (await ordinaryCandidates(tx, studyId, userId, study)));
+      : ((await fastCandidates(tx, studyId, userId, study, had, allowedConditions(ordinaryMine, study.conditions))) ??
+        (await ordinaryCandidates(tx, studyId, userId, study)));
     const candidates = orderCandidates(found, ordinaryMine, study.conditions);
     if (candidates.length === 0) return nothingLeft();
     if (tooMany) return { status: "wait" };

@@ -40,7 +40,7 @@ describe("a participant's order of the items", () => {
     expect(firstTen("alice")).not.toEqual(firstTen("bob"));
   });
 
-  it("ranks by md5 of the id, as SQL's ORDER BY md5(id) COLLATE \"C\"", () => {
+  it('ranks by md5 of the id, as SQL\'s ORDER BY md5(id) COLLATE "C"', () => {
     const ids = ["b", "a", "c", "item-1", "item-2"];
     const byRank = [...rankOrder(ids)].map((index) => ids[index]);
     const md5 = (text: string) => createHash("md5").update(text).digest("hex");

@@ -74,7 +74,12 @@ function inverse(a: number, p: number): number {
  * ranks past the item count are skipped), given to `visit` with its key; stops early when `visit`
  * returns false.
  */
-export function walkParticipantOrder(byRank: Uint32Array, affine: { a: number; b: number }, prime: number, visit: (index: number, key: number) => boolean | void): void {
+export function walkParticipantOrder(
+  byRank: Uint32Array,
+  affine: { a: number; b: number },
+  prime: number,
+  visit: (index: number, key: number) => boolean | void,
+): void {
   const n = byRank.length;
   const aInverse = inverse(affine.a, prime);
   for (let key = 0; key < prime; key++) {

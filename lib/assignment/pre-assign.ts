@@ -28,12 +28,17 @@ import { assertNoReviewersOf } from "@/lib/review/conflicts";
  * held, an AGREEMENT one the annotator's next condition in rotation. The annotator becomes a member
  * of the study if not yet one.
  */
-export async function assignItemsTo(userId: string, itemIds: readonly string[], purpose: AssignmentPurpose): Promise<{ created: number; skipped: number; assignmentIds: string[] }> {
+export async function assignItemsTo(
+  userId: string,
+  itemIds: readonly string[],
+  purpose: AssignmentPurpose,
+): Promise<{ created: number; skipped: number; assignmentIds: string[] }> {
   const unique = [...new Set(itemIds)];
   if (unique.length === 0) return { created: 0, skipped: 0, assignmentIds: [] };
   const items = await findItemStudies(unique);
   const missing = unique.filter((id) => !items.some((item) => item.id === id));
-  if (missing.length > 0) throw new AppError("NOT_FOUND", `assignItemsTo: no item with id ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""}`);
+  if (missing.length > 0)
+    throw new AppError("NOT_FOUND", `assignItemsTo: no item with id ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""}`);
   const studyIds = new Set(items.map((item) => item.studyId));
   if (studyIds.size !== 1) throw new AppError("INVALID", `assignItemsTo needs items of one study; got items of ${studyIds.size} studies`);
   const [studyId] = studyIds;
@@ -63,14 +68,23 @@ export async function assignItemsTo(userId: string, itemIds: readonly string[], 
           if (places(best) >= study.overlap) full.push(itemId);
           else conditionOf.set(itemId, best);
         }
-        if (full.length > 0) throw new AppError("CONFLICT", `assignItemsTo: item(s) ${full.slice(0, 5).join(", ")} already have ${study.overlap} annotator(s) (the study's overlap)`);
+        if (full.length > 0)
+          throw new AppError(
+            "CONFLICT",
+            `assignItemsTo: item(s) ${full.slice(0, 5).join(", ")} already have ${study.overlap} annotator(s) (the study's overlap)`,
+          );
       }
       await ensureMember(tx, studyId, userId);
       let position = ((await lastPosition(tx, studyId, userId)) ?? -1) + 1;
       const rotation = await countAssignmentsOfPurpose(tx, studyId, userId, "AGREEMENT");
       const assignmentIds: string[] = [];
       for (const [index, itemId] of fresh.entries()) {
-        const condition = purpose === "MAIN" ? (conditionOf.get(itemId) ?? null) : study.conditions.length > 0 ? study.conditions[(rotation + index) % study.conditions.length] : null;
+        const condition =
+          purpose === "MAIN"
+            ? (conditionOf.get(itemId) ?? null)
+            : study.conditions.length > 0
+              ? study.conditions[(rotation + index) % study.conditions.length]
+              : null;
         const leaseExpiresAt = purpose === "MAIN" ? new Date(Date.now() + study.leaseSeconds * 1000) : null;
         const created = await insertAssignment(tx, { studyId, userId, itemId, purpose, position: position++, condition, leaseExpiresAt });
         assignmentIds.push(created.id);

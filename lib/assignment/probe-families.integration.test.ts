@@ -18,7 +18,11 @@ async function workThrough(studyId: string, userId: string): Promise<string[]> {
 
 /** The annotator's queue (by position) as base case keys, null for ordinary items. */
 async function queueOf(studyId: string, userId: string): Promise<Array<string | null>> {
-  const rows = await db.assignment.findMany({ where: { studyId, userId }, orderBy: { position: "asc" }, select: { item: { select: { kind: true, tags: true } } } });
+  const rows = await db.assignment.findMany({
+    where: { studyId, userId },
+    orderBy: { position: "asc" },
+    select: { item: { select: { kind: true, tags: true } } },
+  });
   return rows.map((row) => probeBaseCase(row.item));
 }
 

@@ -21,7 +21,12 @@ export interface Progress {
  * places count as free), not theirs yet, not excluded by review, and for probe families not held
  * by as many others as a base case may have. At most `cap` are counted.
  */
-async function availableCount(studyId: string, userId: string, study: { overlap: number; conditions: string[]; hasProbes: boolean }, cap: number): Promise<number> {
+async function availableCount(
+  studyId: string,
+  userId: string,
+  study: { overlap: number; conditions: string[]; hasProbes: boolean },
+  cap: number,
+): Promise<number> {
   if (cap <= 0) return 0;
   return countAvailableItems(studyId, userId, study, cap);
 }

@@ -23,7 +23,10 @@ async function submit(userId: string, assignmentId: string, order = RIGHT) {
 }
 
 async function itemOf(assignmentId: string) {
-  const row = await db.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { itemId: true, condition: true, item: { select: { gold: true, tags: true } } } });
+  const row = await db.assignment.findUniqueOrThrow({
+    where: { id: assignmentId },
+    select: { itemId: true, condition: true, item: { select: { gold: true, tags: true } } },
+  });
   return { itemId: row.itemId, condition: row.condition, gold: row.item.gold, tags: row.item.tags as Record<string, unknown> };
 }
 
@@ -50,7 +53,11 @@ async function leaseOf(assignmentId: string): Promise<{ status: string; leaseExp
 
 /** Non-released MAIN assignments per (item, condition). */
 async function placesHeld(studyId: string): Promise<Map<string, number>> {
-  const rows = await db.assignment.groupBy({ by: ["itemId", "condition"], where: { studyId, purpose: "MAIN", status: { not: "RELEASED" } }, _count: { _all: true } });
+  const rows = await db.assignment.groupBy({
+    by: ["itemId", "condition"],
+    where: { studyId, purpose: "MAIN", status: { not: "RELEASED" } },
+    _count: { _all: true },
+  });
   return new Map(rows.map((row) => [`${row.itemId}|${row.condition ?? ""}`, row._count._all]));
 }
 
@@ -181,7 +188,11 @@ describe("queue rules", () => {
     // the careful participant gets the rest, with gold mixed in at about 1 in 4, and the same gold items again (gold has no k)
     const careWork = await workThrough(study.id, careful.id);
     expect(careWork.last).toEqual({ status: "done" });
-    const queue = await db.assignment.findMany({ where: { studyId: study.id, userId: careful.id, purpose: "MAIN" }, orderBy: { position: "asc" }, select: { item: { select: { gold: true } } } });
+    const queue = await db.assignment.findMany({
+      where: { studyId: study.id, userId: careful.id, purpose: "MAIN" },
+      orderBy: { position: "asc" },
+      select: { item: { select: { gold: true } } },
+    });
     const goldFlags = queue.map((row) => row.item.gold);
     expect(goldFlags.filter(Boolean)).toHaveLength(4);
     let goldSoFar = 0;
@@ -196,7 +207,10 @@ describe("queue rules", () => {
     expect(await db.assignment.count({ where: { itemId: { in: gold.map((item) => item.id) }, userId: careful.id } })).toBe(4);
 
     // a researcher re-includes the careless one: a later failure inside the window does not exclude them again
-    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: careless.id } }, data: { status: "ACTIVE", statusReason: "re-included by a researcher" } });
+    await db.studyMember.update({
+      where: { studyId_userId: { studyId: study.id, userId: careless.id } },
+      data: { status: "ACTIVE", statusReason: "re-included by a researcher" },
+    });
     await db.study.update({ where: { id: study.id }, data: { goldRate: 1 } }); // the next item is gold
     await db.assignment.deleteMany({ where: { userId: careful.id } }); // ordinary work is left again (gold is only mixed into ordinary work)
     const third = assigned(await nextAssignment(study.id, careless.id));
@@ -299,7 +313,10 @@ describe("queue rules", () => {
     expect((await db.assignment.findUniqueOrThrow({ where: { id: real } })).purpose).toBe("MAIN");
 
     // re-included by a researcher: not gated again
-    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: weak.id } }, data: { status: "ACTIVE", statusReason: "re-included by a researcher" } });
+    await db.studyMember.update({
+      where: { studyId_userId: { studyId: study.id, userId: weak.id } },
+      data: { status: "ACTIVE", statusReason: "re-included by a researcher" },
+    });
     expect(await nextAssignment(study.id, weak.id)).toMatchObject({ status: "assigned", purpose: "MAIN" });
   });
 
@@ -321,7 +338,10 @@ describe("queue rules", () => {
 
     await db.study.update({ where: { id: study.id }, data: { status: "OPEN" } });
     expect(await nextAssignment(study.id, a.id)).toMatchObject({ assignmentId: open, created: false });
-    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: a.id } }, data: { status: "RETURNED", statusReason: "returned on Prolific" } });
+    await db.studyMember.update({
+      where: { studyId_userId: { studyId: study.id, userId: a.id } },
+      data: { status: "RETURNED", statusReason: "returned on Prolific" },
+    });
     expect(await nextAssignment(study.id, a.id)).toEqual({ status: "returned", reason: "returned on Prolific" });
     expect((await leaseOf(open)).status).toBe("RELEASED");
     expect((await workThrough(study.id, b.id)).items).toHaveLength(3); // the returned place is back in the pool
@@ -332,7 +352,8 @@ describe("queue rules", () => {
     await db.study.update({ where: { id: study.id }, data: { balanceTag: "category" } });
     const items = await createEnactItems(study.id, { count: 18 });
     const categories = ["kitchen", "garage", "garden"];
-    for (const [index, item] of items.entries()) await db.item.update({ where: { id: item.id }, data: { tags: { steps: 4, category: categories[index < 9 ? 0 : index < 14 ? 1 : 2] } } }); // 9 / 5 / 4
+    for (const [index, item] of items.entries())
+      await db.item.update({ where: { id: item.id }, data: { tags: { steps: 4, category: categories[index < 9 ? 0 : index < 14 ? 1 : 2] } } }); // 9 / 5 / 4
     const a = await createUser("ANNOTATOR");
     await addMember(study.id, a.id);
     const work = await workThrough(study.id, a.id);
@@ -352,8 +373,8 @@ describe("queue rules", () => {
 
   it("finds the same candidates with the in-memory search as with the full SQL search, on random study states", async () => {
     let seed = 20261123;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const pick = <T,>(values: readonly T[]) => values[Math.floor(random() * values.length)];
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)];
     let decided = 0;
     for (let round = 0; round < 6; round++) {
       await resetDatabase();
@@ -364,7 +385,10 @@ describe("queue rules", () => {
       const items = await createEnactItems(study.id, { count: 30 + Math.floor(random() * 40) });
       for (const item of items) {
         const category = pick(["x", "y", "z", null]);
-        await db.item.update({ where: { id: item.id }, data: { tags: category === null ? {} : { category }, gold: random() < 0.05, practice: random() < 0.05 } });
+        await db.item.update({
+          where: { id: item.id },
+          data: { tags: category === null ? {} : { category }, gold: random() < 0.05, practice: random() < 0.05 },
+        });
       }
       const users = [];
       for (let i = 0; i < 6; i++) {
@@ -395,7 +419,8 @@ describe("queue rules", () => {
         const { fast, full } = await candidateSearchesForTest(study.id, user.id);
         if (fast === null) continue;
         decided++;
-        const key = (c: { condition: string | null; balance: string; rank: number; itemId: string; expired: boolean }) => `${c.condition}|${c.balance}|${c.rank}|${c.itemId}|${c.expired}`;
+        const key = (c: { condition: string | null; balance: string; rank: number; itemId: string; expired: boolean }) =>
+          `${c.condition}|${c.balance}|${c.rank}|${c.itemId}|${c.expired}`;
         expect(fast.map(key).sort()).toEqual(full.map(key).sort());
       }
     }
@@ -413,14 +438,24 @@ describe("queue rules", () => {
     await addMember(study.id, user.id);
     const others = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
     const row = (userId: string, itemId: string, condition: string, position: number) => ({
-      studyId: study.id, itemId, userId, condition, position, purpose: "MAIN" as const, status: "SUBMITTED" as const, submittedAt: new Date(),
+      studyId: study.id,
+      itemId,
+      userId,
+      condition,
+      position,
+      purpose: "MAIN" as const,
+      status: "SUBMITTED" as const,
+      submittedAt: new Date(),
     });
     await db.assignment.createMany({
       data: [
         // they did their list's items 0, 1, 2 in a, b, c: only d is allowed now (strict balance)
-        row(user.id, ord(0), "a", 0), row(user.id, ord(1), "b", 1), row(user.id, ord(2), "c", 2),
+        row(user.id, ord(0), "a", 0),
+        row(user.id, ord(1), "b", 1),
+        row(user.id, ord(2), "c", 2),
         // item 7 (theirs in d) is full in d, so their pool for d holds item 3 and items of other lists
-        row(others[0]!.id, ord(7), "d", 0), row(others[1]!.id, ord(7), "d", 0),
+        row(others[0]!.id, ord(7), "d", 0),
+        row(others[1]!.id, ord(7), "d", 0),
       ],
     });
 
@@ -468,7 +503,10 @@ describe("queue rules", () => {
           }
           if (next.status !== "assigned") throw new Error(`unexpected ${next.status}`);
           // parallel workers of one person may hold the same open assignment: submitting twice is harmless here
-          await db.assignment.updateMany({ where: { id: next.assignmentId, status: { in: ["ASSIGNED", "STARTED"] } }, data: { status: "SUBMITTED", submittedAt: new Date() } });
+          await db.assignment.updateMany({
+            where: { id: next.assignmentId, status: { in: ["ASSIGNED", "STARTED"] } },
+            data: { status: "SUBMITTED", submittedAt: new Date() },
+          });
         }
         throw new Error("did not finish");
       };

@@ -35,7 +35,14 @@ export async function listStudyAudit(slug: string, page = 1): Promise<{ entries:
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const { total, rows } = await listStudyAuditEntries(study.id, (page - 1) * AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE);
   return {
-    entries: rows.map((row) => ({ id: row.id.toString(), at: row.createdAt.toISOString(), action: row.action, target: row.target, actor: row.actor, detail: row.detail })),
+    entries: rows.map((row) => ({
+      id: row.id.toString(),
+      at: row.createdAt.toISOString(),
+      action: row.action,
+      target: row.target,
+      actor: row.actor,
+      detail: row.detail,
+    })),
     total,
     page,
     pageSize: AUDIT_PAGE_SIZE,

@@ -108,7 +108,10 @@ describe("API tokens on the routes (lib/auth/api-tokens.ts, lib/http/route.ts)",
     const crossSite = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
     const withToken = await call(studies.POST, { token, json: { title: "From a notebook", slug: "notebook", overlap: 1 }, headers: crossSite });
     expect(withToken.status).toBe(201);
-    const withCookie = await call(studies.POST, { json: { title: "Forged", slug: "forged", overlap: 1 }, headers: { ...crossSite, cookie: "next-auth.session-token=whatever" } });
+    const withCookie = await call(studies.POST, {
+      json: { title: "Forged", slug: "forged", overlap: 1 },
+      headers: { ...crossSite, cookie: "next-auth.session-token=whatever" },
+    });
     expect(withCookie.status).toBe(403);
     expect((withCookie.body as { error: string }).error).toContain("changes are accepted only from Yardstick's own pages");
     expect(await db.study.count({ where: { slug: "forged" } })).toBe(0);

@@ -81,7 +81,13 @@ export async function issueToken(userId: string, input: TokenCreateInput, actorI
     expiresAt: new Date(Date.now() + input.expiresInDays * 24 * 60 * 60 * 1000),
     createdById: actorId,
   });
-  await recordAudit(actorId, "api-token.create", `user:${userId}`, { tokenId: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt?.toISOString() ?? null });
+  await recordAudit(actorId, "api-token.create", `user:${userId}`, {
+    tokenId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  });
   return { token, summary: summaryOf(row) };
 }
 
@@ -140,6 +146,8 @@ export async function takeRateToken(tokenId: string, perMinute = apiRatePerMinut
   const row = await takeFromTokenBucket(tokenId, capacity, perSecond);
   if (!row) throw new AppError("UNAUTHORIZED", "The API token is unknown");
   if (row.before < 1) {
-    throw new AppError("RATE_LIMITED", `This API token made more than ${perMinute} requests a minute; slow down`, { retryAfterSeconds: (1 - row.before) / perSecond });
+    throw new AppError("RATE_LIMITED", `This API token made more than ${perMinute} requests a minute; slow down`, {
+      retryAfterSeconds: (1 - row.before) / perSecond,
+    });
   }
 }

@@ -13,5 +13,9 @@ export const MAX_AUTH_BODY_BYTES = 64 * 1024;
 export async function boundedAuthRequest(request: NextRequest): Promise<NextRequest> {
   if (request.method !== "POST") return request;
   const body = await readBodyBytes(request, MAX_AUTH_BODY_BYTES);
-  return new NextRequest(request.url, { method: request.method, headers: request.headers, body: body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : undefined });
+  return new NextRequest(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : undefined,
+  });
 }

@@ -8,7 +8,8 @@ import { createUser, resetDatabase } from "@/tests/db-helpers";
 type Authorize = (credentials: Record<string, string>, request: { headers: Record<string, string> }) => Promise<{ id: string } | null>;
 
 /** next-auth keeps the configured authorize() under `options` of the credentials provider. */
-const authorize: Authorize = (credentials, request) => (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize(credentials, request);
+const authorize: Authorize = (credentials, request) =>
+  (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize(credentials, request);
 
 const from = (address: string) => ({ headers: { "x-forwarded-for": address } });
 
@@ -53,7 +54,10 @@ describe("sign-in rate limiting and password hashes (lib/auth/index.ts, lib/auth
   it("counts failures in a window: old failures expire", async () => {
     await createUser("ANNOTATOR", { email: "bo@throttle.test", password: "right-password" });
     for (let i = 0; i < LOGIN_THROTTLE.maxFailuresPerPair - 1; i++) await signIn("bo@throttle.test", "wrong");
-    await db.loginThrottle.updateMany({ where: { key: { in: ["pair:bo@throttle.test|203.0.113.7", "email:bo@throttle.test"] } }, data: { windowStart: new Date(Date.now() - LOGIN_THROTTLE.windowMs - 1000) } });
+    await db.loginThrottle.updateMany({
+      where: { key: { in: ["pair:bo@throttle.test|203.0.113.7", "email:bo@throttle.test"] } },
+      data: { windowStart: new Date(Date.now() - LOGIN_THROTTLE.windowMs - 1000) },
+    });
     expect(await signIn("bo@throttle.test", "wrong")).toBe("refused");
     expect((await db.loginThrottle.findUnique({ where: { key: "pair:bo@throttle.test|203.0.113.7" } }))?.failures).toBe(1);
   });
@@ -102,13 +106,16 @@ describe("sign-in rate limiting and password hashes (lib/auth/index.ts, lib/auth
   it("does not let a client pick its address for the limits by sending X-Forwarded-For", async () => {
     await createUser("ANNOTATOR", { email: "dee@throttle.test", password: "right-password" });
     const spoofing = (i: number) => ({ headers: { [PEER_HEADER]: "192.0.2.77", "x-forwarded-for": `10.1.1.${i}` } });
-    for (let i = 0; i < LOGIN_THROTTLE.maxFailuresPerPair - 1; i++) expect(await authorize({ email: "dee@throttle.test", password: "wrong" }, spoofing(i)).catch((e: Error) => e.message)).toBeNull();
+    for (let i = 0; i < LOGIN_THROTTLE.maxFailuresPerPair - 1; i++)
+      expect(await authorize({ email: "dee@throttle.test", password: "wrong" }, spoofing(i)).catch((e: Error) => e.message)).toBeNull();
     expect(await authorize({ email: "dee@throttle.test", password: "wrong" }, spoofing(99)).catch((e: Error) => e.message)).toBe("locked:pair:15");
     expect(await db.loginThrottle.count({ where: { key: { startsWith: "ip:10.1.1." } } })).toBe(0);
   });
 
   it("accepts a bcrypt hash from before and replaces it with argon2id at sign-in", async () => {
-    const user = await db.user.create({ data: { email: "old@throttle.test", name: "Old hash", role: "ANNOTATOR", passwordHash: await bcrypt.hash("old-password", 4) } });
+    const user = await db.user.create({
+      data: { email: "old@throttle.test", name: "Old hash", role: "ANNOTATOR", passwordHash: await bcrypt.hash("old-password", 4) },
+    });
     expect(await signIn("old@throttle.test", "old-password")).toBe(`ok:${user.id}`);
     const stored = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
     expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
@@ -117,7 +124,9 @@ describe("sign-in rate limiting and password hashes (lib/auth/index.ts, lib/auth
   });
 
   it("refuses disabled accounts and accounts without a password like unknown ones", async () => {
-    await db.user.create({ data: { email: "off@throttle.test", name: "Off", role: "ANNOTATOR", disabled: true, passwordHash: (await db.user.findFirst())?.passwordHash ?? null } });
+    await db.user.create({
+      data: { email: "off@throttle.test", name: "Off", role: "ANNOTATOR", disabled: true, passwordHash: (await db.user.findFirst())?.passwordHash ?? null },
+    });
     await db.user.create({ data: { email: "nopw@throttle.test", name: "Participant", role: "ANNOTATOR" } });
     expect(await signIn("off@throttle.test", "password")).toBe("refused");
     expect(await signIn("nopw@throttle.test", "")).toBe("refused");

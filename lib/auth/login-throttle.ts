@@ -1,5 +1,12 @@
 import "server-only";
-import { countThrottleFailure, countWindowAttempt, deleteThrottleKeys, findThrottleRows, pruneThrottleRows, touchThrottleKey } from "@/lib/repos/login-throttle";
+import {
+  countThrottleFailure,
+  countWindowAttempt,
+  deleteThrottleKeys,
+  findThrottleRows,
+  pruneThrottleRows,
+  touchThrottleKey,
+} from "@/lib/repos/login-throttle";
 
 /**
  * Sign-in rate limiting (SECURITY.md). Failed password sign-ins are counted in fixed windows, in
@@ -74,7 +81,10 @@ function header(headers: Headers | Record<string, unknown> | undefined, name: st
  */
 export function clientAddress(headers: Headers | Record<string, unknown> | undefined, hops = trustedProxyHops()): string {
   const peer = header(headers, PEER_HEADER).trim();
-  const forwarded = header(headers, "x-forwarded-for").split(",").map((part) => part.trim()).filter(Boolean);
+  const forwarded = header(headers, "x-forwarded-for")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   let address: string | undefined;
   if (!peer) address = forwarded.at(-1);
   else if (hops === 0) address = peer;
@@ -110,7 +120,9 @@ async function countFailure(key: string, limit: number, lock: "fixed" | "backoff
     key,
     LOGIN_THROTTLE.windowMs,
     limit,
-    lock === "fixed" ? { kind: "fixed", lockMs: LOGIN_THROTTLE.lockMs } : { kind: "backoff", baseMs: LOGIN_THROTTLE.backoffBaseMs, maxMs: LOGIN_THROTTLE.backoffMaxMs },
+    lock === "fixed"
+      ? { kind: "fixed", lockMs: LOGIN_THROTTLE.lockMs }
+      : { kind: "backoff", baseMs: LOGIN_THROTTLE.backoffBaseMs, maxMs: LOGIN_THROTTLE.backoffMaxMs },
   );
   return until && until.getTime() > Date.now() ? until : null;
 }

@@ -21,7 +21,14 @@ describe("passwords", () => {
   });
 
   it("asks for a rehash of argon2id hashes made with less memory or fewer passes", async () => {
-    const weak = await argon2id({ password: "pw", salt: new Uint8Array(16).fill(7), ...ARGON2_PARAMETERS, memorySize: 1024, iterations: 1, outputType: "encoded" });
+    const weak = await argon2id({
+      password: "pw",
+      salt: new Uint8Array(16).fill(7),
+      ...ARGON2_PARAMETERS,
+      memorySize: 1024,
+      iterations: 1,
+      outputType: "encoded",
+    });
     expect(await checkPassword("pw", weak)).toEqual({ ok: true, needsRehash: true });
   });
 

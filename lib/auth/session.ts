@@ -48,7 +48,9 @@ async function decodeCached(params: JWTDecodeParams): Promise<JWT | null> {
 async function sessionToken(): Promise<{ id: string; version: number } | null> {
   const jar = await cookies();
   const token = await getToken({
-    req: { cookies: Object.fromEntries(jar.getAll().map((cookie) => [cookie.name, cookie.value])), headers: {} } as unknown as Parameters<typeof getToken>[0]["req"],
+    req: { cookies: Object.fromEntries(jar.getAll().map((cookie) => [cookie.name, cookie.value])), headers: {} } as unknown as Parameters<
+      typeof getToken
+    >[0]["req"],
     secureCookie: authOptions.useSecureCookies,
     secret: authOptions.secret ?? process.env.NEXTAUTH_SECRET,
     decode: decodeCached,

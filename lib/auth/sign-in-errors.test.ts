@@ -3,7 +3,9 @@ import { signInErrorMessage, WRONG_CREDENTIALS_MESSAGE } from "@/lib/auth/sign-i
 
 describe("signInErrorMessage", () => {
   it("words the lockouts, with the minutes left", () => {
-    expect(signInErrorMessage("locked:pair:15")).toBe("Too many failed sign-ins for this account from your network: it is locked here for now. Try again in 15 minutes.");
+    expect(signInErrorMessage("locked:pair:15")).toBe(
+      "Too many failed sign-ins for this account from your network: it is locked here for now. Try again in 15 minutes.",
+    );
     expect(signInErrorMessage("wait:email:8")).toBe("Too many failed sign-ins for this account: wait 8 seconds and try again.");
     expect(signInErrorMessage("locked:address:1")).toBe("Too many failed sign-ins from your network: signing in from it is paused. Try again in 1 minute.");
   });

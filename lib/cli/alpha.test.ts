@@ -34,21 +34,51 @@ describe("runAlphaCommand", () => {
   });
 
   it("accepts string values for nominal data", () => {
-    const out = JSON.parse(runAlphaCommand(["--level", "nominal"], JSON.stringify({ data: [["a", "b", null], ["a", "b", "c"]] })));
+    const out = JSON.parse(
+      runAlphaCommand(
+        ["--level", "nominal"],
+        JSON.stringify({
+          data: [
+            ["a", "b", null],
+            ["a", "b", "c"],
+          ],
+        }),
+      ),
+    );
     expect(out.alpha).toBe(1);
     expect(out.units).toBe(2);
   });
 
   it("prints alpha null with a reason when alpha is undefined", () => {
-    const out = JSON.parse(runAlphaCommand(["--level", "nominal", "--bootstrap", "10"], JSON.stringify({ data: [[1, 1], [1, 1]] })));
+    const out = JSON.parse(
+      runAlphaCommand(
+        ["--level", "nominal", "--bootstrap", "10"],
+        JSON.stringify({
+          data: [
+            [1, 1],
+            [1, 1],
+          ],
+        }),
+      ),
+    );
     expect(out.alpha).toBeNull();
     expect(out.ci).toBeNull();
     expect(out.reason).toMatch(/expected disagreement is 0/);
   });
 
   it("names the field at fault", () => {
-    const run = (input: unknown, args = ["--level", "nominal"]) => () => runAlphaCommand(args, JSON.stringify(input));
-    expect(run({ data: [[1, true], [1, 2]] })).toThrow("data[0][1]: expected a number, a string or null");
+    const run =
+      (input: unknown, args = ["--level", "nominal"]) =>
+      () =>
+        runAlphaCommand(args, JSON.stringify(input));
+    expect(
+      run({
+        data: [
+          [1, true],
+          [1, 2],
+        ],
+      }),
+    ).toThrow("data[0][1]: expected a number, a string or null");
     expect(run({ data: [[1, 2]] })).toThrow("data: expected at least 2 coder rows");
     expect(run({ data: "x" })).toThrow("data: expected an array of coder rows");
     expect(run({ data: [[1, 2], 3] })).toThrow("data[1]: expected an array of values");
@@ -56,9 +86,17 @@ describe("runAlphaCommand", () => {
     expect(run([1])).toThrow('input: expected a JSON object like {"data": [[...], ...]}');
     expect(run({ data: [[1], [2]], extra: 1 })).toThrow('input: unknown field "extra"');
     expect(run({ data: [[1, 2], [1]] })).toThrow("data[1]: expected 2 units like data[0], got 1");
-    expect(run({ data: [["a", "b"], ["a", "c"]] }, ["--level", "interval"])).toThrow(
-      'data: krippendorffAlpha requires numbers for the interval level (got "a" in unit 0)',
-    );
+    expect(
+      run(
+        {
+          data: [
+            ["a", "b"],
+            ["a", "c"],
+          ],
+        },
+        ["--level", "interval"],
+      ),
+    ).toThrow('data: krippendorffAlpha requires numbers for the interval level (got "a" in unit 0)');
     expect(() => runAlphaCommand(["--level", "nominal"], "{not json")).toThrow(/^input: not valid JSON/);
   });
 

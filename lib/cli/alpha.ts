@@ -32,10 +32,7 @@ const optionsSchema = z.object({
     .min(1, { error: "--bootstrap must be a whole number from 1 to 1000000" })
     .max(1_000_000, { error: "--bootstrap must be a whole number from 1 to 1000000" })
     .optional(),
-  seed: z
-    .number({ error: "--seed must be a whole number" })
-    .int({ error: "--seed must be a whole number" })
-    .optional(),
+  seed: z.number({ error: "--seed must be a whole number" }).int({ error: "--seed must be a whole number" }).optional(),
 });
 
 function fieldPath(path: ReadonlyArray<PropertyKey>): string {

@@ -14,7 +14,8 @@ export function parseAssetsArgs(args: readonly string[]): { command: "migrate"; 
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${ASSETS_USAGE}`);
   }
   const [command, ...extra] = parsed.positionals;
-  if (command !== "migrate" || extra.length > 0) throw new Error(`unknown assets command ${JSON.stringify([command, ...extra].filter(Boolean).join(" "))}\n${ASSETS_USAGE}`);
+  if (command !== "migrate" || extra.length > 0)
+    throw new Error(`unknown assets command ${JSON.stringify([command, ...extra].filter(Boolean).join(" "))}\n${ASSETS_USAGE}`);
   if (parsed.values.to !== "s3") throw new Error(`--to s3 is required (the only target)\n${ASSETS_USAGE}`);
   return { command: "migrate", to: "s3", clearPostgres: parsed.values["clear-postgres"] === true };
 }

@@ -70,11 +70,17 @@ describe("yardstick compare", () => {
 
   it("bad input names the file and line and refuses", () => {
     expect(() => runCompareCommand(items, answers, jsonl({ model: "m", id: "zz", answer: "A" }))).toThrow(/models.jsonl line 1: unknown item id "zz"/);
-    expect(() => runCompareCommand(items, answers, jsonl({ model: "m", id: "q1", answer: "A", score: 1 }))).toThrow(/models.jsonl line 1: .*exactly one of "answer" and "score"/);
-    expect(() => runCompareCommand(items, answers, jsonl({ model: "m", id: "q1", answer: "A" }, { model: "m", id: "q2", score: 1 }))).toThrow(/models.jsonl line 2: model "m" gives a score here and a answer on line 1/);
+    expect(() => runCompareCommand(items, answers, jsonl({ model: "m", id: "q1", answer: "A", score: 1 }))).toThrow(
+      /models.jsonl line 1: .*exactly one of "answer" and "score"/,
+    );
+    expect(() => runCompareCommand(items, answers, jsonl({ model: "m", id: "q1", answer: "A" }, { model: "m", id: "q2", score: 1 }))).toThrow(
+      /models.jsonl line 2: model "m" gives a score here and a answer on line 1/,
+    );
     expect(() => runCompareCommand(items, answers, "{not json\n")).toThrow(/models.jsonl line 1: invalid JSON/);
     expect(() => runCompareCommand(items, answers + "{}\n", null)).toThrow(/answers.jsonl line 5/);
-    expect(() => runCompareCli(["--items", "i.jsonl", "--answers", "a.jsonl", "--over", "people"])).toThrow(/--over is "people": expected people\+items or items/);
+    expect(() => runCompareCli(["--items", "i.jsonl", "--answers", "a.jsonl", "--over", "people"])).toThrow(
+      /--over is "people": expected people\+items or items/,
+    );
     expect(() => runCompareCli(["--items", "i.jsonl"])).toThrow(/--items and --answers are required/);
   });
 });
@@ -82,7 +88,9 @@ describe("yardstick compare", () => {
 describe("yardstick plan", () => {
   /** 4 people x 6 items, person effects only: p1, p2 right on all; p3, p4 wrong on all */
   const planItems = jsonl(...Array.from({ length: 6 }, (_, i) => choiceItem(`q${i}`, "A")), choiceItem("practice", "A", true));
-  const pilot = jsonl(...["p1", "p2", "p3", "p4"].flatMap((p, k) => Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, annotator: p, answer: { choice: k < 2 ? "A" : "B" } }))));
+  const pilot = jsonl(
+    ...["p1", "p2", "p3", "p4"].flatMap((p, k) => Array.from({ length: 6 }, (_, i) => ({ id: `q${i}`, annotator: p, answer: { choice: k < 2 ? "A" : "B" } }))),
+  );
 
   it("components by hand and the people a half-width needs", () => {
     const out = JSON.parse(runPlanCommand(planItems, pilot, { halfwidth: 0.2 })) as PlanOutput;
@@ -112,6 +120,8 @@ describe("yardstick plan", () => {
   });
 
   it("refuses a pilot of one person", () => {
-    expect(() => runPlanCommand(planItems, jsonl({ id: "q1", annotator: "p1", answer: "A" }, { id: "q2", annotator: "p1", answer: "B" }), { halfwidth: 0.1 })).toThrow(/1 person and 2 items/);
+    expect(() =>
+      runPlanCommand(planItems, jsonl({ id: "q1", annotator: "p1", answer: "A" }, { id: "q2", annotator: "p1", answer: "B" }), { halfwidth: 0.1 }),
+    ).toThrow(/1 person and 2 items/);
   });
 });

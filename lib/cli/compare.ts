@@ -9,7 +9,14 @@ import { pairedDifference } from "@/lib/stats/paired-difference";
 import { crossedIndexes, expandByWeights, pigeonholeBootstrap } from "@/lib/stats/pigeonhole-bootstrap";
 import { mulberry32, randomInt } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
-import { GENERALISE_OVER, twoWayMeanInterval, twoWayMethod, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import {
+  GENERALISE_OVER,
+  twoWayMeanInterval,
+  twoWayMethod,
+  twoWayProportionInterval,
+  type CrossedAnswer,
+  type GeneraliseOver,
+} from "@/lib/stats/two-way-cluster-variance";
 import { aggregateScoredAnswers, getTaskModule, taskKinds } from "@/lib/tasks";
 import { formatIssues } from "@/lib/tasks/format-issues";
 import type { AnyTaskModule, ScoredAnswer } from "@/lib/tasks/types";
@@ -76,7 +83,8 @@ export interface CompareOutput {
 /** The metric the comparison uses: the kind's `headlineMetric`, else its first. */
 export function headlineMetric(taskModule: AnyTaskModule): string {
   const id = taskModule.headlineMetric ?? taskModule.metrics[0]?.id;
-  if (!id || !taskModule.metrics.some((m) => m.id === id)) throw new AppError("INVALID", `${taskModule.kind}: headline metric ${JSON.stringify(id)} is none of its metrics`);
+  if (!id || !taskModule.metrics.some((m) => m.id === id))
+    throw new AppError("INVALID", `${taskModule.kind}: headline metric ${JSON.stringify(id)} is none of its metrics`);
   return id;
 }
 
@@ -107,7 +115,8 @@ function lineCount(text: string): number {
 }
 
 function capLines(text: string, file: string): string {
-  if (lineCount(text) > COMPARE_MAX_LINES) throw new AppError("INVALID", `${file}: more than ${COMPARE_MAX_LINES.toLocaleString("en")} lines (the most compare and plan read)`);
+  if (lineCount(text) > COMPARE_MAX_LINES)
+    throw new AppError("INVALID", `${file}: more than ${COMPARE_MAX_LINES.toLocaleString("en")} lines (the most compare and plan read)`);
   return text;
 }
 
@@ -123,7 +132,8 @@ function readModels(items: Map<string, LoadedItem>, text: string, file: string):
     if (!item) invalid(where, `unknown item id ${JSON.stringify(id)}`);
     const thisForm = answer !== undefined ? "answer" : "score";
     const first = form.get(model);
-    if (first && first.form !== thisForm) invalid(where, `model ${JSON.stringify(model)} gives a ${thisForm} here and a ${first.form} on line ${first.line}: one form a model`);
+    if (first && first.form !== thisForm)
+      invalid(where, `model ${JSON.stringify(model)} gives a ${thisForm} here and a ${first.form} on line ${first.line}: one form a model`);
     if (!first) form.set(model, { form: thisForm, line });
     if (answer !== undefined) {
       const readable = item.module.parseModelAnswer(answer, item);
@@ -142,7 +152,13 @@ function field(score: unknown, name: string): number {
   return 1;
 }
 
-const rowOf = (l: { item: LoadedItem; answer: unknown; score: unknown }, annotator: string | null): ScoredAnswer => ({ itemId: l.item.id, tags: l.item.tags, answer: l.answer, score: l.score, annotator });
+const rowOf = (l: { item: LoadedItem; answer: unknown; score: unknown }, annotator: string | null): ScoredAnswer => ({
+  itemId: l.item.id,
+  tags: l.item.tags,
+  answer: l.answer,
+  score: l.score,
+  annotator,
+});
 const personOf = (l: ScoredLine) => (l.annotator === undefined ? ANONYMOUS : String(l.annotator));
 
 interface HumanFigure extends Figure {
@@ -150,17 +166,32 @@ interface HumanFigure extends Figure {
 }
 
 /** People's figure and its interval on these answers. */
-function humanFigure(kind: string, metric: string, lines: ScoredLine[], shape: MetricShape, over: GeneraliseOver, seedKey: string, resamples: number): HumanFigure {
+function humanFigure(
+  kind: string,
+  metric: string,
+  lines: ScoredLine[],
+  shape: MetricShape,
+  over: GeneraliseOver,
+  seedKey: string,
+  resamples: number,
+): HumanFigure {
   const taskModule = getTaskModule(kind);
   const spec = taskModule.metrics.find((m) => m.id === metric)!;
   if (lines.length === 0) return { estimate: null, low: null, high: null, reason: "no answers", method: "" };
   if (shape) {
-    const crossed: CrossedAnswer[] = lines.map((l) => ({ item: l.item.id, person: personOf(l), num: field(l.score, shape.numerator), den: field(l.score, shape.denominator) }));
+    const crossed: CrossedAnswer[] = lines.map((l) => ({
+      item: l.item.id,
+      person: personOf(l),
+      num: field(l.score, shape.numerator),
+      den: field(l.score, shape.denominator),
+    }));
     const proportion = spec.type === "proportion" && crossed.every((a) => a.den === 1 && (a.num === 0 || a.num === 1));
     const interval = proportion ? twoWayProportionInterval(crossed, over) : twoWayMeanInterval(crossed, over);
     const method = twoWayMethod(over, proportion ? "proportion" : "mean");
     const estimate = Number.isFinite(interval.estimate) ? interval.estimate : null;
-    return interval.ci ? { estimate, low: interval.ci[0], high: interval.ci[1], method } : { estimate, low: null, high: null, reason: interval.reason ?? "no interval", method };
+    return interval.ci
+      ? { estimate, low: interval.ci[0], high: interval.ci[1], method }
+      : { estimate, low: null, high: null, reason: interval.reason ?? "no interval", method };
   }
   const rows = lines.map((l) => rowOf(l, personOf(l)));
   const result = pigeonholeBootstrap(
@@ -170,7 +201,9 @@ function humanFigure(kind: string, metric: string, lines: ScoredLine[], shape: M
     { resamples, over },
   );
   const method = bootstrapMethod(over, resamples);
-  return result.ci ? { estimate: result.estimate, low: result.ci[0], high: result.ci[1], method } : { estimate: result.estimate, low: null, high: null, reason: result.reason ?? "no interval", method };
+  return result.ci
+    ? { estimate: result.estimate, low: result.ci[0], high: result.ci[1], method }
+    : { estimate: result.estimate, low: null, high: null, reason: result.reason ?? "no interval", method };
 }
 
 function bootstrapMethod(over: GeneraliseOver, resamples: number): string {
@@ -180,7 +213,16 @@ function bootstrapMethod(over: GeneraliseOver, resamples: number): string {
 }
 
 /** The pigeonhole bootstrap of people's metric minus the model's on the shared items; the model's answers weigh as their item's draw. */
-function bootstrapDifference(taskModule: AnyTaskModule, metric: string, humans: ScoredAnswer[], humanPeople: string[], model: ScoredAnswer[], over: GeneraliseOver, seedKey: string, resamples: number): Figure & { p: number | null } {
+function bootstrapDifference(
+  taskModule: AnyTaskModule,
+  metric: string,
+  humans: ScoredAnswer[],
+  humanPeople: string[],
+  model: ScoredAnswer[],
+  over: GeneraliseOver,
+  seedKey: string,
+  resamples: number,
+): Figure & { p: number | null } {
   const stat = (rows: ScoredAnswer[]) => aggregateScoredAnswers(taskModule, rows)[metric] ?? null;
   const observedHumans = stat(humans);
   const observedModel = stat(model);
@@ -228,7 +270,13 @@ function bootstrapDifference(taskModule: AnyTaskModule, metric: string, humans: 
  * The comparison of people with each model, per kind, as the JSON text to print.
  * @throws {AppError} INVALID naming the file and line of the first problem
  */
-export function runCompareCommand(itemsJsonl: string, answersJsonl: string, modelsJsonl: string | null, options: CompareOptions = {}, names: CompareNames = {}): string {
+export function runCompareCommand(
+  itemsJsonl: string,
+  answersJsonl: string,
+  modelsJsonl: string | null,
+  options: CompareOptions = {},
+  names: CompareNames = {},
+): string {
   const over = options.over ?? "people+items";
   const seed = options.seed ?? 1;
   const resamples = options.resamples ?? COMPARE_RESAMPLES;
@@ -262,26 +310,58 @@ export function runCompareCommand(itemsJsonl: string, answersJsonl: string, mode
       const asScores = modelLines[0].value !== undefined;
       let estimate: number | null;
       let difference: Figure & { p: number | null };
-      if (!shape && asScores) invalid(`${modelsFile} line ${modelLines[0].line}`, `${kind}'s ${metric} is not a mean or ratio of per-answer scores, so a model's score lines cannot be compared with it; give the model's answers`);
+      if (!shape && asScores)
+        invalid(
+          `${modelsFile} line ${modelLines[0].line}`,
+          `${kind}'s ${metric} is not a mean or ratio of per-answer scores, so a model's score lines cannot be compared with it; give the model's answers`,
+        );
       if (asScores) {
         const perItem = new Map<string, number[]>();
         for (const l of modelLines) perItem.set(l.item.id, [...(perItem.get(l.item.id) ?? []), l.value!]);
         const means = [...perItem.values()].map((v) => v.reduce((s, x) => s + x, 0) / v.length);
         estimate = means.reduce((s, x) => s + x, 0) / means.length;
       } else {
-        estimate = aggregateScoredAnswers(taskModule, modelLines.map((l) => rowOf({ item: l.item, ...l.scored! }, name)))[metric] ?? null;
+        estimate =
+          aggregateScoredAnswers(
+            taskModule,
+            modelLines.map((l) => rowOf({ item: l.item, ...l.scored! }, name)),
+          )[metric] ?? null;
       }
       if (shared.length === 0) difference = { estimate: null, low: null, high: null, p: null, reason: "no shared items" };
       else if (shape) {
-        const modelScores = modelLines.map((l) => ({ item: l.item.id, score: asScores ? l.value! : field(l.scored!.score, shape.numerator) / field(l.scored!.score, shape.denominator) }));
-        const crossed = shared.map((l) => ({ item: l.item.id, person: personOf(l), num: field(l.score, shape.numerator), den: field(l.score, shape.denominator) }));
+        const modelScores = modelLines.map((l) => ({
+          item: l.item.id,
+          score: asScores ? l.value! : field(l.scored!.score, shape.numerator) / field(l.scored!.score, shape.denominator),
+        }));
+        const crossed = shared.map((l) => ({
+          item: l.item.id,
+          person: personOf(l),
+          num: field(l.score, shape.numerator),
+          den: field(l.score, shape.denominator),
+        }));
         const d = pairedDifference(crossed, modelScores, over);
-        difference = d.ci ? { estimate: d.difference, low: d.ci[0], high: d.ci[1], p: d.p } : { estimate: Number.isFinite(d.difference) ? d.difference : null, low: null, high: null, p: null, reason: d.reason ?? "no interval" };
+        difference = d.ci
+          ? { estimate: d.difference, low: d.ci[0], high: d.ci[1], p: d.p }
+          : { estimate: Number.isFinite(d.difference) ? d.difference : null, low: null, high: null, p: null, reason: d.reason ?? "no interval" };
       } else {
         const sharedModel = modelLines.map((l) => rowOf({ item: l.item, ...l.scored! }, name));
-        difference = bootstrapDifference(taskModule, metric, shared.map((l) => rowOf(l, personOf(l))), shared.map(personOf), sharedModel, over, `${seed}|${kind}|${name}|difference`, resamples);
+        difference = bootstrapDifference(
+          taskModule,
+          metric,
+          shared.map((l) => rowOf(l, personOf(l))),
+          shared.map(personOf),
+          sharedModel,
+          over,
+          `${seed}|${kind}|${name}|difference`,
+          resamples,
+        );
       }
-      entry.models[name] = { estimate, items: modelItems.size, humansOnShared: { estimate: onShared.estimate, low: onShared.low, high: onShared.high, ...(onShared.reason ? { reason: onShared.reason } : {}) }, difference };
+      entry.models[name] = {
+        estimate,
+        items: modelItems.size,
+        humansOnShared: { estimate: onShared.estimate, low: onShared.low, high: onShared.high, ...(onShared.reason ? { reason: onShared.reason } : {}) },
+        difference,
+      };
     }
     output.kinds[kind] = entry;
   }
@@ -296,11 +376,13 @@ export function readCapped(path: string): string {
   } catch (error) {
     throw new AppError("INVALID", `${path}: cannot read the file (${(error as Error).message})`);
   }
-  if (size > COMPARE_MAX_FILE_BYTES) throw new AppError("INVALID", `${path}: ${size} bytes, over the ${COMPARE_MAX_FILE_BYTES / 1024 / 1024} MiB compare and plan read`);
+  if (size > COMPARE_MAX_FILE_BYTES)
+    throw new AppError("INVALID", `${path}: ${size} bytes, over the ${COMPARE_MAX_FILE_BYTES / 1024 / 1024} MiB compare and plan read`);
   return readText(path);
 }
 
-export const compareUsage = "usage: yardstick compare --items <items.jsonl> --answers <answers.jsonl> [--models <models.jsonl>] [--over people+items|items] [--seed S]";
+export const compareUsage =
+  "usage: yardstick compare --items <items.jsonl> --answers <answers.jsonl> [--models <models.jsonl>] [--over people+items|items] [--seed S]";
 
 /** Strict flags of a command: problems in words, with the usage. */
 export function commandFlags(argv: readonly string[], names: readonly string[], usage: string): Record<string, string> {
@@ -308,7 +390,12 @@ export function commandFlags(argv: readonly string[], names: readonly string[], 
     return parseFlags([...argv], names, usage, "strict").flags;
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
-    const problem = error.reason === "unknown" ? `unknown argument ${JSON.stringify(error.arg)}` : error.reason === "missing" ? `--${error.flag} needs a value` : `--${error.flag} is given twice`;
+    const problem =
+      error.reason === "unknown"
+        ? `unknown argument ${JSON.stringify(error.arg)}`
+        : error.reason === "missing"
+          ? `--${error.flag} needs a value`
+          : `--${error.flag} is given twice`;
     throw new AppError("INVALID", `${problem}\n${usage}`);
   }
 }
@@ -318,8 +405,16 @@ export function runCompareCli(argv: readonly string[], resolve: (p: string) => s
   const flags = commandFlags(argv, ["items", "answers", "models", "over", "seed"], compareUsage);
   if (!flags.items || !flags.answers) throw new AppError("INVALID", `--items and --answers are required\n${compareUsage}`);
   const over = flags.over ?? "people+items";
-  if (!(GENERALISE_OVER as readonly string[]).includes(over)) throw new AppError("INVALID", `--over is ${JSON.stringify(over)}: expected ${GENERALISE_OVER.join(" or ")}\n${compareUsage}`);
+  if (!(GENERALISE_OVER as readonly string[]).includes(over))
+    throw new AppError("INVALID", `--over is ${JSON.stringify(over)}: expected ${GENERALISE_OVER.join(" or ")}\n${compareUsage}`);
   const seed = flags.seed === undefined ? 1 : Number(flags.seed);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new AppError("INVALID", `--seed is ${JSON.stringify(flags.seed)}: expected a whole number from 0 to 4294967295\n${compareUsage}`);
-  return runCompareCommand(readCapped(resolve(flags.items)), readCapped(resolve(flags.answers)), flags.models ? readCapped(resolve(flags.models)) : null, { over: over as GeneraliseOver, seed }, { items: flags.items, answers: flags.answers, models: flags.models });
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new AppError("INVALID", `--seed is ${JSON.stringify(flags.seed)}: expected a whole number from 0 to 4294967295\n${compareUsage}`);
+  return runCompareCommand(
+    readCapped(resolve(flags.items)),
+    readCapped(resolve(flags.answers)),
+    flags.models ? readCapped(resolve(flags.models)) : null,
+    { over: over as GeneraliseOver, seed },
+    { items: flags.items, answers: flags.answers, models: flags.models },
+  );
 }

@@ -34,7 +34,9 @@ export function parseFlags(args: readonly string[], names: readonly string[], us
   // lenient: every --flag takes a value, so an unknown one does not leave its value as a positional
   const valued = mode === "lenient" ? [...new Set([...names, ...args.map(flagName).filter((name): name is string => name !== null)])] : names;
   // a flag followed by another flag has no value (parseArgs would take the next flag as its value)
-  const normalized = args.map((arg, i) => (valued.includes(flagName(arg) ?? "") && !arg.includes("=") && (i + 1 === args.length || args[i + 1].startsWith("--")) ? `${arg}=` : arg));
+  const normalized = args.map((arg, i) =>
+    valued.includes(flagName(arg) ?? "") && !arg.includes("=") && (i + 1 === args.length || args[i + 1].startsWith("--")) ? `${arg}=` : arg,
+  );
   const options = Object.fromEntries(valued.map((name) => [name, { type: "string" as const }]));
   const { tokens } = parseArgs({ args: normalized, options, strict: false, allowPositionals: true, tokens: true });
   const positional: string[] = [];

@@ -26,7 +26,8 @@ import { getTaskModule, taskKinds } from "@/lib/tasks";
  * ratio of per-answer scores is refused (the components are of per-answer values num / den).
  */
 
-export const planUsage = "usage: yardstick plan --items <items.jsonl> --answers <pilot.jsonl> --halfwidth <h> [--items-per-person m] [--k k] [--detect d --model-score s] [--kind kind]";
+export const planUsage =
+  "usage: yardstick plan --items <items.jsonl> --answers <pilot.jsonl> --halfwidth <h> [--items-per-person m] [--k k] [--detect d --model-score s] [--kind kind]";
 
 export interface PlanArguments {
   halfwidth: number;
@@ -55,27 +56,35 @@ export function runPlanCommand(itemsJsonl: string, pilotJsonl: string, args: Pla
   const scored = scoreAnswerLines(items, pilotJsonl, answersFile);
   const kinds = taskKinds.filter((k) => scored.some((l) => l.item.kind === k));
   if (kinds.length === 0) throw new AppError("INVALID", `${answersFile}: no answers`);
-  if (args.kind !== undefined && !kinds.includes(args.kind as (typeof kinds)[number])) throw new AppError("INVALID", `--kind ${JSON.stringify(args.kind)}: the pilot has answers of ${kinds.join(", ")}`);
-  if (args.kind === undefined && kinds.length > 1) throw new AppError("INVALID", `the pilot has answers of ${kinds.length} kinds (${kinds.join(", ")}): choose one with --kind`);
+  if (args.kind !== undefined && !kinds.includes(args.kind as (typeof kinds)[number]))
+    throw new AppError("INVALID", `--kind ${JSON.stringify(args.kind)}: the pilot has answers of ${kinds.join(", ")}`);
+  if (args.kind === undefined && kinds.length > 1)
+    throw new AppError("INVALID", `the pilot has answers of ${kinds.length} kinds (${kinds.join(", ")}): choose one with --kind`);
   const kind = args.kind ?? kinds[0];
   const taskModule = getTaskModule(kind);
   const metric = headlineMetric(taskModule);
   const lines = scored.filter((l) => l.item.kind === kind);
   const person = (l: ScoredLine) => (l.annotator === undefined ? "" : String(l.annotator));
-  const shape = metricShape(
-    kind,
-    metric,
-    [lines.map((l) => ({ itemId: l.item.id, tags: l.item.tags, answer: l.answer, score: l.score, annotator: person(l) }))],
-  );
+  const shape = metricShape(kind, metric, [
+    lines.map((l) => ({ itemId: l.item.id, tags: l.item.tags, answer: l.answer, score: l.score, annotator: person(l) })),
+  ]);
   if (!shape) throw new AppError("INVALID", `${kind}'s ${metric} is not a mean or ratio of per-answer scores: the planner cannot split it into components`);
   const value = (score: unknown, name: string) => {
     const v = score && typeof score === "object" ? (score as Record<string, unknown>)[name] : undefined;
     return typeof v === "number" ? v : typeof v === "boolean" ? (v ? 1 : 0) : 1;
   };
-  const crossed: CrossedAnswer[] = lines.map((l) => ({ item: l.item.id, person: person(l), num: value(l.score, shape.numerator), den: value(l.score, shape.denominator) }));
+  const crossed: CrossedAnswer[] = lines.map((l) => ({
+    item: l.item.id,
+    person: person(l),
+    num: value(l.score, shape.numerator),
+    den: value(l.score, shape.denominator),
+  }));
   const estimated = varianceComponents(crossed.filter((a) => (a.den ?? 1) > 0));
   if (estimated.people === null || estimated.items === null || estimated.residual === null) {
-    throw new AppError("INVALID", `${answersFile}: the pilot has ${estimated.personCount} ${estimated.personCount === 1 ? "person" : "people"} and ${estimated.itemCount} ${estimated.itemCount === 1 ? "item" : "items"}: the components need at least 2 people, 2 items and an item answered by two people`);
+    throw new AppError(
+      "INVALID",
+      `${answersFile}: the pilot has ${estimated.personCount} ${estimated.personCount === 1 ? "person" : "people"} and ${estimated.itemCount} ${estimated.itemCount === 1 ? "item" : "items"}: the components need at least 2 people, 2 items and an item answered by two people`,
+    );
   }
   const components: Components = { items: estimated.items, people: estimated.people, residual: estimated.residual };
   const I = [...items.values()].filter((item) => item.kind === kind && !item.practice).length;
@@ -103,7 +112,10 @@ export function runPlanCommand(itemsJsonl: string, pilotJsonl: string, args: Pla
       difference: args.detect,
       modelScore: args.modelScore!,
       people: forDifference.people,
-      atDesign: designPeople === null || designPeople < 2 ? null : round(predictedPower(components, { items: I, people: designPeople, itemsPerPerson: m }, args.detect, v), 4),
+      atDesign:
+        designPeople === null || designPeople < 2
+          ? null
+          : round(predictedPower(components, { items: I, people: designPeople, itemsPerPerson: m }, args.detect, v), 4),
       ...(forDifference.reason ? { reason: forDifference.reason } : {}),
     };
   }

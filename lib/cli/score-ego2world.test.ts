@@ -9,7 +9,16 @@ describe("yardstick score on ego2world-play", () => {
     const output = runScoreCommand(
       jsonl(miniEpisodeItem("ep-1")),
       jsonl(
-        { id: "ep-1", annotator: "agent-a", answer: { tasks: [{ id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] }, { id: "t2", actions: ["slice(bread_01, knife_01)"] }] } },
+        {
+          id: "ep-1",
+          annotator: "agent-a",
+          answer: {
+            tasks: [
+              { id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] },
+              { id: "t2", actions: ["slice(bread_01, knife_01)"] },
+            ],
+          },
+        },
         // a raw agent output: JSON text, task id -> actions; t2 missing
         { id: "ep-1", annotator: "agent-b", answer: '{"t1": ["pick_up(knife_01)", "fetch(knife_01, drawer)"]}' },
       ),
@@ -52,12 +61,16 @@ describe("yardstick score on ego2world-play", () => {
   });
 
   it("names file and line for an unreadable answer", () => {
-    expect(() => runScoreCommand(jsonl(miniEpisodeItem("ep-1")), jsonl({ id: "ep-1", answer: { tasks: "all" } }))).toThrow('answers.jsonl line 1: answer for item "ep-1" is not a readable ego2world-play answer');
+    expect(() => runScoreCommand(jsonl(miniEpisodeItem("ep-1")), jsonl({ id: "ep-1", answer: { tasks: "all" } }))).toThrow(
+      'answers.jsonl line 1: answer for item "ep-1" is not a readable ego2world-play answer',
+    );
   });
 
   it("rejects an items file whose reference is broken, naming task and action", () => {
     const broken = miniEpisodeItem("ep-2");
     broken.key.tasks[0].reference = ["pick_up(knife_01)"];
-    expect(() => runScoreCommand(jsonl(broken), jsonl({ id: "ep-2", answer: { tasks: [] } }))).toThrow(/items\.jsonl line 1: item "ep-2": key\.tasks\.0\.reference\.0: task "t1", action 1 "pick_up\(knife_01\)": the reference action is refused \(knife_01\.area = here\)/);
+    expect(() => runScoreCommand(jsonl(broken), jsonl({ id: "ep-2", answer: { tasks: [] } }))).toThrow(
+      /items\.jsonl line 1: item "ep-2": key\.tasks\.0\.reference\.0: task "t1", action 1 "pick_up\(knife_01\)": the reference action is refused \(knife_01\.area = here\)/,
+    );
   });
 });

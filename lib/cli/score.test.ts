@@ -68,10 +68,7 @@ describe("runScoreCommand", () => {
 
   it("keys the aggregate by kind when kinds are mixed, and tags each item with its kind", () => {
     const output = JSON.parse(
-      runScoreCommand(
-        jsonl(forwardItem, inverseItem),
-        jsonl({ id: "inv-1", answer: { order: [1, 0] } }, { id: "fw-1", answer: { order: [2, 1] } }),
-      ),
+      runScoreCommand(jsonl(forwardItem, inverseItem), jsonl({ id: "inv-1", answer: { order: [1, 0] } }, { id: "fw-1", answer: { order: [2, 1] } })),
     );
     expect(output.items).toEqual([
       { id: "inv-1", kind: "enact-inverse", accepted: true, exact: true, correctPairs: 2, L: 2, semanticAvailable: false },
@@ -87,7 +84,10 @@ describe("runScoreCommand", () => {
 
   it("scores ENACT's release format as it is (converted first)", () => {
     const release = readFileSync(path.resolve(import.meta.dirname, "../../data/enact-sample/QA/enact_ordering_sample.jsonl"), "utf8");
-    const lines = release.trim().split("\n").map((line) => JSON.parse(line) as { id: string; type: string; gt_answer: number[] });
+    const lines = release
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: string; type: string; gt_answer: number[] });
     const forward = lines.filter((line) => line.type.startsWith("forward"));
     // the model gets the first forward item right and reverses the rest (1-based labels in text)
     const answers = forward.map((line, i) => ({
@@ -112,13 +112,38 @@ describe("runScoreCommand errors name the file and line", () => {
   const items = jsonl(forwardItem, inverseItem);
 
   it.each([
-    ["an answer line without an id", items, jsonl({ id: "fw-1", answer: { order: [1, 2, 0] } }, {}, { id: "x", answer: "[1]" }), 'answers.jsonl line 2: id: '],
-    ["an unknown item id (exact message)", items, jsonl({ id: "fw-1", answer: { order: [1, 2, 0] } }, { id: "inv-1", answer: [1, 2] }, { id: "x", answer: "[1]" }), 'answers.jsonl line 3: unknown item id "x"'],
-    ["a second answer for an item", items, jsonl({ id: "inv-1", answer: [1, 2] }, { id: "inv-1", answer: [2, 1] }), 'answers.jsonl line 2: second answer for item "inv-1" (first on line 1)'],
-    ["an unreadable answer", items, jsonl({ id: "inv-1", answer: "no idea" }), 'answers.jsonl line 1: answer for item "inv-1" is not a readable enact-inverse answer'],
+    ["an answer line without an id", items, jsonl({ id: "fw-1", answer: { order: [1, 2, 0] } }, {}, { id: "x", answer: "[1]" }), "answers.jsonl line 2: id: "],
+    [
+      "an unknown item id (exact message)",
+      items,
+      jsonl({ id: "fw-1", answer: { order: [1, 2, 0] } }, { id: "inv-1", answer: [1, 2] }, { id: "x", answer: "[1]" }),
+      'answers.jsonl line 3: unknown item id "x"',
+    ],
+    [
+      "a second answer for an item",
+      items,
+      jsonl({ id: "inv-1", answer: [1, 2] }, { id: "inv-1", answer: [2, 1] }),
+      'answers.jsonl line 2: second answer for item "inv-1" (first on line 1)',
+    ],
+    [
+      "an unreadable answer",
+      items,
+      jsonl({ id: "inv-1", answer: "no idea" }),
+      'answers.jsonl line 1: answer for item "inv-1" is not a readable enact-inverse answer',
+    ],
     ["invalid JSON in answers", items, '{"id": "inv-1", "answer": [1, 2]}\n\n{oops\n', "answers.jsonl line 3: invalid JSON"],
-    ["an unknown task kind", jsonl({ ...forwardItem, kind: "enact-sideways" }), "", 'items.jsonl line 1: unknown task kind "enact-sideways"; known kinds: enact-forward, enact-inverse'],
-    ["an inconsistent item", jsonl(forwardItem, { ...inverseItem, key: { order: [0, 0] } }), "", 'items.jsonl line 2: item "inv-1": key.order: order must be a permutation'],
+    [
+      "an unknown task kind",
+      jsonl({ ...forwardItem, kind: "enact-sideways" }),
+      "",
+      'items.jsonl line 1: unknown task kind "enact-sideways"; known kinds: enact-forward, enact-inverse',
+    ],
+    [
+      "an inconsistent item",
+      jsonl(forwardItem, { ...inverseItem, key: { order: [0, 0] } }),
+      "",
+      'items.jsonl line 2: item "inv-1": key.order: order must be a permutation',
+    ],
     ["a duplicate item id", jsonl(forwardItem, forwardItem), "", 'items.jsonl line 2: duplicate item id "fw-1" (first on line 1)'],
     ["an empty items file", "\n", "", "items.jsonl: no items"],
   ])("%s", (_, itemsText, answersText, message) => {
@@ -127,7 +152,14 @@ describe("runScoreCommand errors name the file and line", () => {
   });
 
   it("names a broken release line by file, line and field", () => {
-    const release = { id: "r", type: "inverse_world_modeling_ordering_3_steps", task_name: "t_1", images: ["a", "b", "c"], question: "## Shuffled Actions\n[Action 1] a\n[Action 2] b\n", gt_answer: [2, 2] };
+    const release = {
+      id: "r",
+      type: "inverse_world_modeling_ordering_3_steps",
+      task_name: "t_1",
+      images: ["a", "b", "c"],
+      question: "## Shuffled Actions\n[Action 1] a\n[Action 2] b\n",
+      gt_answer: [2, 2],
+    };
     expect(() => runScoreCommand(jsonl(forwardItem, release), "", { items: "QA/x.jsonl" })).toThrow(
       "QA/x.jsonl line 2: gt_answer: expected a permutation of 1..2, got [2, 2]",
     );
@@ -200,7 +232,16 @@ describe("runScoreCommand with GridWM-Judge items", () => {
       { id: "a-1", annotator: "p1", kind: "gridwm-next-obs", correct: true },
       { id: "a-1", annotator: "p2", kind: "gridwm-next-obs", correct: false },
       // an egocentric frame (the default): 3 readable fields (carrying, the front cell's type and state), all right; no exact answer reachable from it
-      { id: "b-1", annotator: "p1", kind: "gridwm-scene-json", exact: false, componentScore: 0.9, correct: true, readable: { right: 3, of: 3 }, ceiling: { exact: false, componentScore: 0.15 } },
+      {
+        id: "b-1",
+        annotator: "p1",
+        kind: "gridwm-scene-json",
+        exact: false,
+        componentScore: 0.9,
+        correct: true,
+        readable: { right: 3, of: 3 },
+        ceiling: { exact: false, componentScore: 0.15 },
+      },
       { id: "c-orig-clean", annotator: "p1", kind: "gridwm-judge", correct: true },
       { id: "c-rev-clean", annotator: "p1", kind: "gridwm-judge", correct: false },
       { id: "c-orig-clean", annotator: 7, kind: "gridwm-judge", correct: true },
@@ -227,25 +268,64 @@ describe("runScoreCommand with GridWM-Judge items", () => {
     });
   });
 
-  it("refuses a second answer by the same annotator (1 and \"1\" are one annotator), and unreadable model text", () => {
+  it('refuses a second answer by the same annotator (1 and "1" are one annotator), and unreadable model text', () => {
     expect(() => runScoreCommand(items, jsonl({ id: "a-1", annotator: "1", answer: "A" }, { id: "a-1", annotator: 1, answer: "B" }))).toThrow(
       'answers.jsonl line 2: second answer for item "a-1" by annotator 1 (first on line 1)',
     );
-    expect(() => runScoreCommand(items, jsonl({ id: "a-1", answer: "no letter here" }))).toThrow('answers.jsonl line 1: answer for item "a-1" is not a readable gridwm-next-obs answer');
-    expect(() => runScoreCommand(items, jsonl({ id: "a-1", annotator: "", answer: "A" }))).toThrow("answers.jsonl line 1: annotator: expected a non-empty annotator");
+    expect(() => runScoreCommand(items, jsonl({ id: "a-1", answer: "no letter here" }))).toThrow(
+      'answers.jsonl line 1: answer for item "a-1" is not a readable gridwm-next-obs answer',
+    );
+    expect(() => runScoreCommand(items, jsonl({ id: "a-1", annotator: "", answer: "A" }))).toThrow(
+      "answers.jsonl line 1: annotator: expected a non-empty annotator",
+    );
   });
 
   it("scores the authors' exam files as they are (converted first)", () => {
     const exam = jsonl(
-      { exam_id: "C.lavagap.g7.full.orig.clean", task: "C", variant: "full", visual: "clean", image: "x.png", prompt: "Evaluate agent success based on storyboard.", answer: "Success", label: 1 },
-      { exam_id: "C.lavagap.g7.full.rev.clean", task: "C", variant: "full", visual: "clean", image: "y.png", prompt: "Evaluate agent success based on storyboard.", answer: "Success", label: 1 },
+      {
+        exam_id: "C.lavagap.g7.full.orig.clean",
+        task: "C",
+        variant: "full",
+        visual: "clean",
+        image: "x.png",
+        prompt: "Evaluate agent success based on storyboard.",
+        answer: "Success",
+        label: 1,
+      },
+      {
+        exam_id: "C.lavagap.g7.full.rev.clean",
+        task: "C",
+        variant: "full",
+        visual: "clean",
+        image: "y.png",
+        prompt: "Evaluate agent success based on storyboard.",
+        answer: "Success",
+        label: 1,
+      },
       { exam_id: "B.lavagap.g7.t3", task: "B", image: "z.png", answer_json: gold, answer: JSON.stringify(gold) },
     );
     const output = JSON.parse(
-      runScoreCommand(exam, jsonl({ id: "C.lavagap.g7.full.orig.clean", answer: "Success" }, { id: "C.lavagap.g7.full.rev.clean", answer: "Fail" }, { id: "B.lavagap.g7.t3", answer: "```json\n" + JSON.stringify(gold) + "\n```" })),
+      runScoreCommand(
+        exam,
+        jsonl(
+          { id: "C.lavagap.g7.full.orig.clean", answer: "Success" },
+          { id: "C.lavagap.g7.full.rev.clean", answer: "Fail" },
+          { id: "B.lavagap.g7.t3", answer: "```json\n" + JSON.stringify(gold) + "\n```" },
+        ),
+      ),
     );
     expect(output.aggregate["gridwm-judge"]).toEqual({ Acc_C: 0.5, JAcc_neu: 1, JCR_temp: 0, JCR_vis: null, JCR_frame: null });
-    expect(output.items[2]).toEqual({ id: "B.lavagap.g7.t3", kind: "gridwm-scene-json", exact: true, componentScore: 1, correct: true, readable: { right: 3, of: 3 }, ceiling: { exact: false, componentScore: 0.15 } });
-    expect(() => runScoreCommand(jsonl({ exam_id: "C.lavagap.g7" }), "", { items: "task_c_exam.jsonl" })).toThrow("task_c_exam.jsonl line 1: exam_id: expected");
+    expect(output.items[2]).toEqual({
+      id: "B.lavagap.g7.t3",
+      kind: "gridwm-scene-json",
+      exact: true,
+      componentScore: 1,
+      correct: true,
+      readable: { right: 3, of: 3 },
+      ceiling: { exact: false, componentScore: 0.15 },
+    });
+    expect(() => runScoreCommand(jsonl({ exam_id: "C.lavagap.g7" }), "", { items: "task_c_exam.jsonl" })).toThrow(
+      "task_c_exam.jsonl line 1: exam_id: expected",
+    );
   });
 });

@@ -210,7 +210,12 @@ export function runScoreCli(argv: readonly string[]): string {
     options = parseFlags([...argv], ["items", "answers"], scoreUsage, "strict").flags;
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
-    const problem = error.reason === "unknown" ? `unknown argument ${JSON.stringify(error.arg)}` : error.reason === "missing" ? `--${error.flag} needs a path` : `--${error.flag} is given twice`;
+    const problem =
+      error.reason === "unknown"
+        ? `unknown argument ${JSON.stringify(error.arg)}`
+        : error.reason === "missing"
+          ? `--${error.flag} needs a path`
+          : `--${error.flag} is given twice`;
     throw new AppError("INVALID", `${problem}\n${scoreUsage}`);
   }
   if (!options.items || !options.answers) throw new AppError("INVALID", scoreUsage);

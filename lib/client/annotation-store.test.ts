@@ -73,7 +73,10 @@ describe("createAnnotationStore: each action records exactly one event", () => {
     for (const [type, fn] of cases) {
       tick(1000);
       const events = act(fn);
-      expect(events.map((e) => e.type), type).toEqual([type]);
+      expect(
+        events.map((e) => e.type),
+        type,
+      ).toEqual([type]);
     }
     expect(sent.map((e) => e.seq)).toEqual(sent.map((_, i) => i));
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
@@ -231,14 +234,27 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
     judge("Success", "click");
     expect(sent.map((e) => e.type)).toEqual(["item_shown", "frame_zoomed", "frame_zoomed", "image_closed", "verdict_made", "verdict_made"]);
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
-    const resumed = createAnnotationStore({ assignmentId: "asg1", kind: "gridwm-judge", confidenceScale: "LIKERT_5", idleCapMs: 60_000, history: sent, initialAnswer: null, answerOf: (a) => a });
+    const resumed = createAnnotationStore({
+      assignmentId: "asg1",
+      kind: "gridwm-judge",
+      confidenceScale: "LIKERT_5",
+      idleCapMs: 60_000,
+      history: sent,
+      initialAnswer: null,
+      answerOf: (a) => a,
+    });
     expect(resumed.getState().answer).toEqual({ verdict: "Success" });
     expect(resumed.getState().nextSeq).toBe(sent.length);
   });
 
   it("records scene edits only when they change the draft", async () => {
     const { initialSceneDraft, sceneAnswerOf, isSceneDraft } = await import("@/lib/tasks/shared/gridwm/scene-form");
-    const { store, sent, act } = setup({ kind: "gridwm-scene-json", ...answerKind, initialAnswer: initialSceneDraft(), answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null) });
+    const { store, sent, act } = setup({
+      kind: "gridwm-scene-json",
+      ...answerKind,
+      initialAnswer: initialSceneDraft(),
+      answerOf: (a) => (isSceneDraft(a) ? sceneAnswerOf(a) : null),
+    });
     const s = () => store.getState();
     const editScene = editSceneAction(store);
     expect(act(() => editScene("set", "agent.pos", [3, 3], "click")).map((e) => e.type)).toEqual(["scene_edited"]);
@@ -246,7 +262,11 @@ describe("createAnnotationStore: answer kinds (GridWM)", () => {
     expect(act(() => editScene("set", "agent.dir", 9, "keyboard"))).toEqual([]);
     expect(act(() => editScene("add", "objects", { type: "ball", pos: [3, 2], color: "red", state: 0 }, "click"))).toHaveLength(1);
     s().setConfidence(2);
-    expect(s().submit()?.answer).toEqual({ agent: { pos: [3, 3], dir: 0, carrying: null }, front_cell: { pos: [3, 2], type: "empty", state: 0 }, objects: [{ type: "ball", pos: [3, 2], color: "red", state: 0 }] });
+    expect(s().submit()?.answer).toEqual({
+      agent: { pos: [3, 3], dir: 0, carrying: null },
+      front_cell: { pos: [3, 2], type: "empty", state: 0 },
+      objects: [{ type: "ball", pos: [3, 2], color: "red", state: 0 }],
+    });
     for (const event of sent) expect(trajectoryEventSchema.safeParse(event).success, event.type).toBe(true);
   });
 });
@@ -291,9 +311,16 @@ describe("a submission that never reached the server", () => {
 
 describe("createAnnotationStore: dispatch, the one way to record an event", () => {
   it("records an event its type's schema accepts, and nothing for one it refuses or an unknown type", () => {
-    const { store, sent, act } = setup({ kind: "explore-scene", ...answerKind, initialAnswer: { draft: "explore", objects: [], nextId: 0, reading: null, query: "" }, answerOf: () => null });
+    const { store, sent, act } = setup({
+      kind: "explore-scene",
+      ...answerKind,
+      initialAnswer: { draft: "explore", objects: [], nextId: 0, reading: null, query: "" },
+      answerOf: () => null,
+    });
     const s = () => store.getState();
-    expect(act(() => s().dispatch({ type: "scene_object_added", payload: { object: 0, category: "bowl", description: "", via: "click" } })).map((e) => e.type)).toEqual(["scene_object_added"]);
+    expect(
+      act(() => s().dispatch({ type: "scene_object_added", payload: { object: 0, category: "bowl", description: "", via: "click" } })).map((e) => e.type),
+    ).toEqual(["scene_object_added"]);
     expect((s().answer as { objects: unknown[] }).objects).toHaveLength(1);
     expect(act(() => s().dispatch({ type: "relation_added", payload: { subject: 0, relation: " ", object: 0, via: "click" } }))).toEqual([]);
     expect(act(() => s().dispatch({ type: "scene_object_added", payload: { object: -1, category: "cup", description: "", via: "click" } }))).toEqual([]);

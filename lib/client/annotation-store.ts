@@ -131,7 +131,15 @@ export interface SubmittedAnswerFields {
 }
 
 function itemStateOf(state: AnnotationState): ItemState {
-  return { answer: state.answer, confidence: state.confidence, zoomed: state.zoomed, frame: state.frame, hidden: state.hidden, idle: state.idle, submitted: state.submitted };
+  return {
+    answer: state.answer,
+    confidence: state.confidence,
+    zoomed: state.zoomed,
+    frame: state.frame,
+    hidden: state.hidden,
+    idle: state.idle,
+    submitted: state.submitted,
+  };
 }
 
 function defaultRandomId(): string {
@@ -161,7 +169,8 @@ function createTrajectorySlice(init: AnnotationInit, startSeq: number): Slice<Tr
       const state = get();
       if (state.shown || state.readOnly) return;
       set({ shown: true });
-      if (state.submitted && init.reopen) state.dispatch({ type: "submission_reopened", payload: { submittedSeq: init.reopen.submittedSeq, reason: init.reopen.reason.slice(0, 500) } });
+      if (state.submitted && init.reopen)
+        state.dispatch({ type: "submission_reopened", payload: { submittedSeq: init.reopen.submittedSeq, reason: init.reopen.reason.slice(0, 500) } });
       get().dispatch({ type: "item_shown", payload: { kind: state.kind, resumed: state.nextSeq > 0, ...(viewport ? { viewport } : {}) } });
     },
   });
@@ -178,7 +187,8 @@ function createResponseSlice(init: AnnotationInit, resumed: ItemState, randomId:
     submission: null,
     setConfidence(value) {
       const state = get();
-      const valid = state.confidenceScale === "LIKERT_5" ? Number.isInteger(value) && value >= 1 && value <= 5 : Number.isFinite(value) && value >= 0 && value <= 100;
+      const valid =
+        state.confidenceScale === "LIKERT_5" ? Number.isInteger(value) && value >= 1 && value <= 5 : Number.isFinite(value) && value >= 0 && value <= 100;
       if (state.submitted || !valid || value === state.confidence) return;
       state.dispatch({ type: "confidence_changed", payload: { value, previous: state.confidence } });
     },
@@ -294,4 +304,3 @@ export function createAnnotationStore(init: AnnotationInit): AnnotationStore {
     ...createTimerSlice(init, resumed, tally, now)(...args),
   }));
 }
-

@@ -4,7 +4,19 @@ import { showServerIssues } from "@/lib/client/form-issues";
 describe("showServerIssues", () => {
   it("puts each issue on the field its path names, and a pathless one on the root", () => {
     const setError = vi.fn();
-    const shown = showServerIssues(setError, { ok: false, status: 422, unreachable: false, issues: [{ path: "axes.1.key", message: "used twice" }, { path: "", message: "whole form" }] }, "Could not");
+    const shown = showServerIssues(
+      setError,
+      {
+        ok: false,
+        status: 422,
+        unreachable: false,
+        issues: [
+          { path: "axes.1.key", message: "used twice" },
+          { path: "", message: "whole form" },
+        ],
+      },
+      "Could not",
+    );
     expect(shown).toBe(2);
     expect(setError.mock.calls).toEqual([
       ["axes.1.key", { message: "used twice" }],

@@ -6,7 +6,12 @@ import type { ApiFailure, ApiIssue } from "@/lib/client/api";
  * react-hook-form's own path syntax); an issue without a path, or an answer without issues, goes
  * to the form's root with the server's message or `fallback`. Returns the issues shown.
  */
-export function showServerIssues<T extends FieldValues>(setError: UseFormSetError<T>, failure: ApiFailure, fallback: string, issues: readonly ApiIssue[] | undefined = failure.issues): number {
+export function showServerIssues<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  failure: ApiFailure,
+  fallback: string,
+  issues: readonly ApiIssue[] | undefined = failure.issues,
+): number {
   if (!issues || issues.length === 0) {
     setError("root", { message: failure.error ?? fallback });
     return 0;

@@ -74,7 +74,10 @@ export function shouldRetryPlay(error: unknown, attempt: number): boolean {
   return error.status >= 500;
 }
 
-export function usePlay<View = unknown>(assignmentId: string, options: { enabled?: boolean; onStep?: (ack: PlayAck, action: unknown) => void } = {}): PlayHandle<View> {
+export function usePlay<View = unknown>(
+  assignmentId: string,
+  options: { enabled?: boolean; onStep?: (ack: PlayAck, action: unknown) => void } = {},
+): PlayHandle<View> {
   const enabled = options.enabled ?? true;
   const [state, setState] = useState<{ status: PlayHandle<View>["status"]; seq: number; view: View | null; steps: PlayStepRecord[]; error: string | null }>({
     status: "loading",

@@ -28,12 +28,16 @@ export function tabWriterId(session: SmallStorage, newId: () => string): string 
   try {
     const existing = session.getItem(WRITER_KEY);
     if (existing && /^[A-Za-z0-9_-]{1,64}$/.test(existing)) return existing;
-    const id = newId().replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64);
+    const id = newId()
+      .replace(/[^A-Za-z0-9_-]/g, "")
+      .slice(0, 64);
     session.setItem(WRITER_KEY, id);
     return id;
   } catch {
     // no sessionStorage (a privacy mode): one writer per page load
-    return newId().replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64);
+    return newId()
+      .replace(/[^A-Za-z0-9_-]/g, "")
+      .slice(0, 64);
   }
 }
 

@@ -27,7 +27,10 @@ class FakeServer {
     this.calls.push({ url: String(url), body });
     const result = this.override ? this.override(String(url), body) : this.handle(String(url), body);
     if (result === "network-error") throw new TypeError("Failed to fetch");
-    return new Response(result.body === undefined ? "" : JSON.stringify(result.body), { status: result.status, headers: { "content-type": "application/json" } });
+    return new Response(result.body === undefined ? "" : JSON.stringify(result.body), {
+      status: result.status,
+      headers: { "content-type": "application/json" },
+    });
   }) as unknown as typeof fetch;
 
   private handle(url: string, body: unknown): { status: number; body?: unknown } | "network-error" {
@@ -48,7 +51,13 @@ class FakeServer {
   }
 }
 
-const event = (seq: number, assignmentId = "a1"): TrajectoryEvent => ({ assignmentId, seq, clientTime: 1_700_000_000_000 + seq, type: "page_visible", payload: {} });
+const event = (seq: number, assignmentId = "a1"): TrajectoryEvent => ({
+  assignmentId,
+  seq,
+  clientTime: 1_700_000_000_000 + seq,
+  type: "page_visible",
+  payload: {},
+});
 const cursor = (nextSeq: number) => ({ nextSeq, tally: null });
 const submission = (assignmentId = "a1", submitSeq = 2): ResponseCreateInput => ({
   assignmentId,
@@ -223,7 +232,9 @@ describe("TrajectoryQueue", () => {
     server.override = (url, body) => {
       if (url.endsWith("/responses")) {
         const input = body as ResponseCreateInput;
-        return input.assignmentId === "a1" ? { status: 409, body: { error: "already answered", code: "CONFLICT", details: { reason: "submitted" } } } : { status: 422, body: { error: "bad" } };
+        return input.assignmentId === "a1"
+          ? { status: 409, body: { error: "already answered", code: "CONFLICT", details: { reason: "submitted" } } }
+          : { status: 422, body: { error: "bad" } };
       }
       return { status: 422, body: { error: "bad event" } };
     };
@@ -277,7 +288,10 @@ describe("TrajectoryQueue: events refused one by one", () => {
     const fetchFake = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
       const { events } = JSON.parse(String(init?.body)) as { events: TrajectoryEvent[] };
       const ok = events.filter((e) => e.seq !== 1);
-      return Response.json({ acked: { a1: ok.map((e) => e.seq) }, rejected: [{ index: events.findIndex((e) => e.seq === 1), assignmentId: "a1", seq: 1, issues: ["payload: bad"] }] });
+      return Response.json({
+        acked: { a1: ok.map((e) => e.seq) },
+        rejected: [{ index: events.findIndex((e) => e.seq === 1), assignmentId: "a1", seq: 1, issues: ["payload: bad"] }],
+      });
     }) as unknown as typeof fetch;
     const queue = new TrajectoryQueue({ storage, key: "k", fetch: fetchFake, batchDelayMs: 10 });
     queue.enqueue(event(0), cursor(1));
@@ -320,7 +334,13 @@ describe("TrajectoryQueue: one writer per item", () => {
         const events = body.events ?? [];
         const refused = events.map((e, index) => ({ e, index })).filter(({ e }) => e.assignmentId === "a1");
         return Response.json(
-          { acked: { a2: events.filter((e) => e.assignmentId === "a2").map((e) => e.seq) }, rejected: refused.map(({ e, index }) => ({ index, assignmentId: e.assignmentId, seq: e.seq, issues: ["open in another tab"] })), notWriter: ["a1"], code: "CONFLICT", details: { reason: "writer" } },
+          {
+            acked: { a2: events.filter((e) => e.assignmentId === "a2").map((e) => e.seq) },
+            rejected: refused.map(({ e, index }) => ({ index, assignmentId: e.assignmentId, seq: e.seq, issues: ["open in another tab"] })),
+            notWriter: ["a1"],
+            code: "CONFLICT",
+            details: { reason: "writer" },
+          },
           { status: 409 },
         );
       }
@@ -361,7 +381,9 @@ describe("TrajectoryQueue: one writer per item", () => {
     // the closed tab's event first, then the claim, and this tab's own event only once the item is its
     expect(order).toEqual(["/api/annotate/events", "/api/annotate/assignments/a1/writer", "/api/annotate/events"]);
     const calls = (fetchFake as unknown as { mock: { calls: Array<[string, RequestInit | undefined]> } }).mock.calls;
-    const sent = calls.filter(([url]) => String(url).endsWith("/events")).map(([, init]) => (JSON.parse(String(init?.body)) as { events: TrajectoryEvent[] }).events.map((e) => e.writer));
+    const sent = calls
+      .filter(([url]) => String(url).endsWith("/events"))
+      .map(([, init]) => (JSON.parse(String(init?.body)) as { events: TrajectoryEvent[] }).events.map((e) => e.writer));
     expect(sent).toEqual([["tab-0"], ["tab-1"]]);
     order.length = 0;
     claim = { status: 409, body: { code: "CONFLICT", details: { reason: "writer", writer: "tab-2" } } };
@@ -382,7 +404,12 @@ describe("TrajectoryQueue: one writer per item", () => {
     two.enqueue(event(0, "a2"), cursor(1));
     one.enqueue(event(0, "a1"), cursor(1));
     const saved = JSON.parse(storage.getItem("k")!) as { events: TrajectoryEvent[] };
-    expect(saved.events.map((e) => [e.assignmentId, e.writer])).toEqual(expect.arrayContaining([["a1", "tab-1"], ["a2", "tab-2"]]));
+    expect(saved.events.map((e) => [e.assignmentId, e.writer])).toEqual(
+      expect.arrayContaining([
+        ["a1", "tab-1"],
+        ["a2", "tab-2"],
+      ]),
+    );
     one.dispose();
     two.dispose();
   });

@@ -126,7 +126,8 @@ const MAX_DONE = 200;
 const MAX_ACKED_KEPT = 5_000;
 
 export class TrajectoryQueue {
-  private readonly options: Required<Omit<TrajectoryQueueOptions, "storage" | "key" | "fetch" | "writer">> & Pick<TrajectoryQueueOptions, "storage" | "key" | "fetch" | "writer">;
+  private readonly options: Required<Omit<TrajectoryQueueOptions, "storage" | "key" | "fetch" | "writer">> &
+    Pick<TrajectoryQueueOptions, "storage" | "key" | "fetch" | "writer">;
   private outbox: Outbox;
   /** events acknowledged since this page loaded (memory only), for eventsOf */
   private readonly ackedThisPage: TrajectoryEvent[] = [];
@@ -268,7 +269,12 @@ export class TrajectoryQueue {
       const writer = this.options.writer ?? "";
       const mine = this.outbox.events.filter((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer);
       if (mine.length > 0) {
-        this.outbox.rejected.push({ at: this.options.now(), status: 409, what: "events", body: { events: mine, reason: claim.kind === "other" ? "writer" : "submitted" } });
+        this.outbox.rejected.push({
+          at: this.options.now(),
+          status: 409,
+          what: "events",
+          body: { events: mine, reason: claim.kind === "other" ? "writer" : "submitted" },
+        });
         this.removeEvents(mine);
       }
     }
@@ -361,7 +367,11 @@ export class TrajectoryQueue {
    */
   submit(input: ResponseCreateInput): Promise<ResponseAck> {
     const existing = this.outbox.submissions.find((s) => s.input.clientId === input.clientId);
-    if (!existing) this.outbox.submissions.push({ input: this.options.writer && !input.writer ? { ...input, writer: this.options.writer } : input, queuedAt: this.options.now() });
+    if (!existing)
+      this.outbox.submissions.push({
+        input: this.options.writer && !input.writer ? { ...input, writer: this.options.writer } : input,
+        queuedAt: this.options.now(),
+      });
     this.save();
     const promise = this.waitFor(input.assignmentId);
     void this.flush();
@@ -426,7 +436,8 @@ export class TrajectoryQueue {
   /** One pass; false when a retryable failure stopped it (a retry is scheduled). */
   private async sendAll(): Promise<boolean> {
     const writer = this.options.writer ?? "";
-    const sendable = () => (this.held.size === 0 ? this.outbox.events : this.outbox.events.filter((event) => !(this.held.has(event.assignmentId) && (event.writer ?? "") === writer)));
+    const sendable = () =>
+      this.held.size === 0 ? this.outbox.events : this.outbox.events.filter((event) => !(this.held.has(event.assignmentId) && (event.writer ?? "") === writer));
     for (let pending = sendable(); pending.length > 0; pending = sendable()) {
       const batch = pending.slice(0, this.options.batchSize);
       const result = await this.post(this.options.eventsUrl, { events: batch });
@@ -451,7 +462,8 @@ export class TrajectoryQueue {
       const before = this.outbox.events.length;
       this.removeEvents([...acked, ...refused]);
       // the page hears of it only for its own events: the shared outbox also carries other tabs' (the server refuses those while this tab writes)
-      for (const assignmentId of ack.notWriter ?? []) if (refused.some((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer)) this.lose(assignmentId);
+      for (const assignmentId of ack.notWriter ?? [])
+        if (refused.some((event) => event.assignmentId === assignmentId && (event.writer ?? "") === writer)) this.lose(assignmentId);
       // a reply that acknowledged nothing we sent would loop forever: treat it as a failure
       if (this.outbox.events.length === before) return this.failed();
     }
@@ -470,7 +482,16 @@ export class TrajectoryQueue {
         this.save();
         if (reason === "writer") this.lose(assignmentId);
         const message = (result.body as { error?: unknown } | null)?.error;
-        this.settle(assignmentId, null, new SubmissionRefused(assignmentId, result.status, reason, typeof message === "string" ? message : `the server refused the submission (${result.status}): ${JSON.stringify(result.body)}`));
+        this.settle(
+          assignmentId,
+          null,
+          new SubmissionRefused(
+            assignmentId,
+            result.status,
+            reason,
+            typeof message === "string" ? message : `the server refused the submission (${result.status}): ${JSON.stringify(result.body)}`,
+          ),
+        );
         continue;
       }
       const ack = result.body as ResponseAck;
@@ -518,7 +539,10 @@ export class TrajectoryQueue {
     }
   }
 
-  private async post(url: string, body: unknown): Promise<{ kind: "ok"; status: number; body: unknown } | { kind: "retry" } | { kind: "rejected"; status: number; body: unknown }> {
+  private async post(
+    url: string,
+    body: unknown,
+  ): Promise<{ kind: "ok"; status: number; body: unknown } | { kind: "retry" } | { kind: "rejected"; status: number; body: unknown }> {
     let response: Response;
     try {
       response = await this.options.fetch(url, {
@@ -538,7 +562,8 @@ export class TrajectoryQueue {
     }
     if (response.ok) return parsed === null ? { kind: "retry" } : { kind: "ok", status: response.status, body: parsed };
     // events: a 409 stores the writer's events and refuses another tab's, and says which in the same fields as a 200
-    if (response.status === 409 && url === this.options.eventsUrl && parsed !== null && typeof parsed === "object" && "acked" in parsed) return { kind: "ok", status: 409, body: parsed };
+    if (response.status === 409 && url === this.options.eventsUrl && parsed !== null && typeof parsed === "object" && "acked" in parsed)
+      return { kind: "ok", status: 409, body: parsed };
     if (retryable(response.status)) return { kind: "retry" };
     return { kind: "rejected", status: response.status, body: parsed };
   }

@@ -25,7 +25,12 @@ describe("metricCells", () => {
   it("gives TA a Wilson interval at the effective n and PA (a ratio of sums) a normal one, both from the two-way variance", () => {
     // 4 items, one answer each, by 4 people: V_items = V_people = V_cells, so V = (4/3) sum (y - p)^2 / 16 = 1/12 and n_eff = 0.25 / V = 3
     const scores = [s(true, 3, 3), s(false, 1, 3), s(true, 4, 4), s(false, 0, 4)];
-    const cell = metricCells("enact-forward", scores.map((x, i) => [{ ...row(x), annotator: `p${i}` }]), "seed", 300);
+    const cell = metricCells(
+      "enact-forward",
+      scores.map((x, i) => [{ ...row(x), annotator: `p${i}` }]),
+      "seed",
+      300,
+    );
     expect(cell.n).toBe(4);
     expect(cell.metrics.TA).toMatchObject({ value: 0.5, interval: "wilson", items: 4, people: 4 });
     expect(cell.metrics.TA.effectiveN).toBeCloseTo(3, 10);
@@ -211,7 +216,11 @@ describe("metricShape", () => {
   const scores = Array.from({ length: 40 }, (_, i) => s(i % 3 === 0, i % 4, 3 + (i % 5))).map(row);
 
   it("finds ENACT's TA = mean of accepted and PA = sum of correctPairs / sum of L", () => {
-    expect(metricShape("enact-forward", "TA", [scores.slice(0, 20), scores.slice(20)])).toEqual({ kind: "ratio", numerator: "accepted", denominator: "(count)" });
+    expect(metricShape("enact-forward", "TA", [scores.slice(0, 20), scores.slice(20)])).toEqual({
+      kind: "ratio",
+      numerator: "accepted",
+      denominator: "(count)",
+    });
     expect(metricShape("enact-forward", "PA", [scores])).toEqual({ kind: "ratio", numerator: "correctPairs", denominator: "L" });
   });
 
@@ -237,7 +246,13 @@ describe("accuracyRows with shapes kept per scope", () => {
     const entries = Array.from({ length: 400 }, (_, i) => {
       const L = 3 + (i % 6);
       const correctPairs = Math.floor(random() * (L + 1));
-      return { kind: i % 2 ? "enact-forward" : "enact-inverse", item: Math.floor(i / 3), steps: String(L), hand: i % 5 ? "left" : "right", row: row(s(correctPairs === L, correctPairs, L)) };
+      return {
+        kind: i % 2 ? "enact-forward" : "enact-inverse",
+        item: Math.floor(i / 3),
+        steps: String(L),
+        hand: i % 5 ? "left" : "right",
+        row: row(s(correctPairs === L, correctPairs, L)),
+      };
     });
     for (const tag of ["steps", "hand", "steps"] as const) {
       const sliced = entries.map((e) => ({ kind: e.kind, tag: e[tag], item: e.item, row: e.row }));

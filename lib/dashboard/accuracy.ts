@@ -112,7 +112,13 @@ export interface KindInfo {
 
 export function kindInfo(kind: string): KindInfo {
   const taskModule = getTaskModule(kind);
-  return { kind, title: taskModule.title, benchmark: taskModule.benchmark, metrics: taskModule.metrics, ...(taskModule.dashboardWords ? { words: taskModule.dashboardWords } : {}) };
+  return {
+    kind,
+    title: taskModule.title,
+    benchmark: taskModule.benchmark,
+    metrics: taskModule.metrics,
+    ...(taskModule.dashboardWords ? { words: taskModule.dashboardWords } : {}),
+  };
 }
 
 /** The tag value of an entry as shown in a column ("—" for items without the tag). */
@@ -214,7 +220,15 @@ export function metricShape(kind: string, metricId: string, groups: ScoredAnswer
     }
     if (subset.length > 0) positions.push(Int32Array.from(subset));
   }
-  const expected = positions.map((subset) => (subset === null ? inputs.aggregate : aggregateScoredAnswers(taskModule, Array.from(subset, (p) => all[p])))[metricId] ?? null);
+  const expected = positions.map(
+    (subset) =>
+      (subset === null
+        ? inputs.aggregate
+        : aggregateScoredAnswers(
+            taskModule,
+            Array.from(subset, (p) => all[p]),
+          ))[metricId] ?? null,
+  );
   // each field's sum over each subset, added in the subset's order
   const sums = new Map<string, Float64Array>();
   for (const [field, values] of column) {
@@ -323,7 +337,14 @@ export function kindCells(
       const proportion = spec.type === "proportion" && shape.denominator === COUNT && isZeroOne(allRows, shape.numerator);
       const interval: MetricCell["interval"] = proportion ? "wilson" : "two-way";
       // every answer's item, person and fields as columns, stratum after stratum: stratum i is answers offset[i] .. offset[i + 1] - 1
-      const columns: CrossedColumns = { item: itemIndex, person: personIndex, items: cluster, people: personIds.size, num: new Float64Array(allCount), den: shape.denominator === COUNT ? null : new Float64Array(allCount) };
+      const columns: CrossedColumns = {
+        item: itemIndex,
+        person: personIndex,
+        items: cluster,
+        people: personIds.size,
+        num: new Float64Array(allCount),
+        den: shape.denominator === COUNT ? null : new Float64Array(allCount),
+      };
       cellRows.forEach((rows, i) =>
         rows.forEach((row, a) => {
           columns.num[offset[i] + a] = fieldValue(row.score, shape.numerator)!;
@@ -337,7 +358,13 @@ export function kindCells(
         if (!result.ci) return { value, ci: null, interval, reason: result.reason ?? ONE_ITEM, ...counts };
         if (!proportion) result.ci = withinAnswersRange(result.ci, columns, start, end);
         if (result.ci[0] === result.ci[1]) return { value, ci: null, interval, reason: NO_SPREAD, ...counts };
-        return { value, ci: result.ci, interval, ...counts, ...(result.effectiveN !== undefined ? { effectiveN: result.effectiveN, deff: result.answers / result.effectiveN } : {}) };
+        return {
+          value,
+          ci: result.ci,
+          interval,
+          ...counts,
+          ...(result.effectiveN !== undefined ? { effectiveN: result.effectiveN, deff: result.answers / result.effectiveN } : {}),
+        };
       };
       strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = twoWay(offset[i], offset[i + 1], values[i][spec.id])));
       all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : twoWay(0, allCount, allValues[spec.id]);
@@ -360,15 +387,28 @@ export function kindCells(
     }
     const boot = (rows: ScoredAnswer[], items: number[], people: string[], value: number | null | undefined, seed: string): MetricCell => {
       if (!finite(value)) return undefinedCell("bootstrap");
-      const input = crossedIndexes(Array.from(rows, (_, a) => a), (a) => items[a], (a) => people[a]);
-      const result = pigeonholeBootstrap(input, (weights) => aggregateScoredAnswers(taskModule, expandByWeights(rows, weights))[spec.id] ?? null, mulberry32(seedFromString(seed)), { resamples, over });
+      const input = crossedIndexes(
+        Array.from(rows, (_, a) => a),
+        (a) => items[a],
+        (a) => people[a],
+      );
+      const result = pigeonholeBootstrap(
+        input,
+        (weights) => aggregateScoredAnswers(taskModule, expandByWeights(rows, weights))[spec.id] ?? null,
+        mulberry32(seedFromString(seed)),
+        { resamples, over },
+      );
       const counts = { items: input.items, people: input.people };
-      if (!result.ci) return { value, ci: null, interval: "bootstrap", reason: result.reason === "no spread" ? NO_SPREAD : (result.reason ?? ONE_ITEM), ...counts };
+      if (!result.ci)
+        return { value, ci: null, interval: "bootstrap", reason: result.reason === "no spread" ? NO_SPREAD : (result.reason ?? ONE_ITEM), ...counts };
       if (result.ci[0] === result.ci[1]) return { value, ci: null, interval: "bootstrap", reason: NO_SPREAD, ...counts };
       return { value, ci: result.ci, interval: "bootstrap", ...counts };
     };
     strata.forEach((s, i) => (out[s.tag].metrics[spec.id] = boot(cellRows[i], itemOf[i], personOf[i], values[i][spec.id], `${seedKey}|${spec.id}|${s.tag}`)));
-    all.metrics[spec.id] = strata.length === 1 ? out[strata[0].tag].metrics[spec.id] : boot(allRows, concat(itemOf), concat(personOf), allValues[spec.id], `${seedKey}|${spec.id}|${ALL}`);
+    all.metrics[spec.id] =
+      strata.length === 1
+        ? out[strata[0].tag].metrics[spec.id]
+        : boot(allRows, concat(itemOf), concat(personOf), allValues[spec.id], `${seedKey}|${spec.id}|${ALL}`);
   }
   out[ALL] = all;
   return out;
@@ -407,7 +447,13 @@ function concat<T>(lists: ReadonlyArray<ReadonlyArray<T>>): T[] {
 }
 
 /** Metric cells of one group of answers (items as clusters), e.g. for a single table cell. */
-export function metricCells(kind: string, items: ScoredAnswer[][], seedKey: string, resamples = BOOTSTRAP_RESAMPLES, over: GeneraliseOver = "people+items"): AccuracyCell {
+export function metricCells(
+  kind: string,
+  items: ScoredAnswer[][],
+  seedKey: string,
+  resamples = BOOTSTRAP_RESAMPLES,
+  over: GeneraliseOver = "people+items",
+): AccuracyCell {
   return kindCells(kind, [{ tag: ALL, items }], seedKey, resamples, undefined, over)[ALL];
 }
 
@@ -458,7 +504,15 @@ export function conditionFields(kind: string, key: string): Pick<AccuracyRow, "c
  * different conditions are rows of their own (seeded apart): pooling them would mix the
  * experiment's arms.
  */
-export function accuracyRows(entries: Iterable<ScoredEntry>, series: string, label: string, seedBase: string, resamples = BOOTSTRAP_RESAMPLES, shapeKey?: string, over: GeneraliseOver = "people+items"): AccuracyRow[] {
+export function accuracyRows(
+  entries: Iterable<ScoredEntry>,
+  series: string,
+  label: string,
+  seedBase: string,
+  resamples = BOOTSTRAP_RESAMPLES,
+  shapeKey?: string,
+  over: GeneraliseOver = "people+items",
+): AccuracyRow[] {
   // kind -> condition -> tag -> item -> answers
   const byKind = new Map<string, Map<string, Map<string, Map<number | string, ScoredAnswer[]>>>>();
   const rowsOfKind = new Map<string, ScoredAnswer[]>();

@@ -28,12 +28,20 @@ export async function agentRuns(studyId: string): Promise<{ userIds: Set<string>
     userIds: new Set(rows.map((row) => row.id)),
     runs: rows
       .filter((row) => row.answers > 0)
-      .map((row) => ({ id: AGENT_RUN_PREFIX + row.id, name: `Agent ${row.name}${row.model ? ` (${row.model})` : ""}`, createdAt: row.createdAt, predictions: row.answers, importedBy: null })),
+      .map((row) => ({
+        id: AGENT_RUN_PREFIX + row.id,
+        name: `Agent ${row.name}${row.model ? ` (${row.model})` : ""}`,
+        createdAt: row.createdAt,
+        predictions: row.answers,
+        importedBy: null,
+      })),
   };
 }
 
 /** The agents' answers to the study's main items, shaped as model predictions (the score is the one stored at submission), with their assignments' conditions. */
-export async function loadAgentPredictions(studyId: string): Promise<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>> {
+export async function loadAgentPredictions(
+  studyId: string,
+): Promise<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>> {
   return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>>`
     SELECT ${AGENT_RUN_PREFIX} || a."userId" AS "runId", a."itemId", r.answer, r.score, r.correct, a.condition
     FROM "Response" r

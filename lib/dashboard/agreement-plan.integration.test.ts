@@ -50,7 +50,10 @@ describe("agreement plan", () => {
     expect(first).toMatchObject({ annotators: 3, cells: 4, sampled: 58, planned: 58, created: 116 });
     expect(first.message).toMatch(/Sampled 58 new items/);
 
-    const agreement = await db.assignment.findMany({ where: { studyId: study.id, purpose: "AGREEMENT" }, select: { itemId: true, userId: true, status: true, position: true } });
+    const agreement = await db.assignment.findMany({
+      where: { studyId: study.id, purpose: "AGREEMENT" },
+      select: { itemId: true, userId: true, status: true, position: true },
+    });
     expect(agreement).toHaveLength(116);
     expect(agreement.every((a) => a.status === "ASSIGNED")).toBe(true);
     const byItem = new Map<string, string[]>();
@@ -145,7 +148,9 @@ describe("agreement plan", () => {
     // the named toggle puts them in
     const withPlan = await getStudyDashboard(study.slug, { plan: "with" });
     expect(withPlan.choices.includePlanAnswers).toBe(true);
-    const all = ["enact-forward", "enact-inverse"].map((kind) => withPlan.accuracy.rows.find((row) => row.series === "humans" && row.kind === kind)!.cells[ALL]);
+    const all = ["enact-forward", "enact-inverse"].map(
+      (kind) => withPlan.accuracy.rows.find((row) => row.series === "humans" && row.kind === kind)!.cells[ALL],
+    );
     expect(all[0].n + all[1].n).toBe(120);
     expect(Math.min(all[0].metrics.TA.value!, all[1].metrics.TA.value!)).toBeLessThan(1);
   });
@@ -162,7 +167,11 @@ describe("agreement plan with overlap", () => {
     const annotators = await Promise.all(["Ann", "Bob", "Cy"].map((name) => createUser("ANNOTATOR", { name })));
     const study = await createStudy({ overlap: 2 });
     const batch = await createBatch(study.id);
-    for (const [p, q] of [[0, 1], [1, 2], [2, 0]]) {
+    for (const [p, q] of [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ]) {
       for (let n = 0; n < 4; n++) {
         const item = await createOrderItem(study.id, batch.id, { externalId: `pair-${p}${q}-${n}`, order: [0, 1, 2] });
         await answer(item, annotators[p].id, [0, 1, 2]);
@@ -173,11 +182,18 @@ describe("agreement plan with overlap", () => {
     // 3 people x 3 items of their own, none counted for two people
     expect(first).toMatchObject({ annotators: 3, cells: 1, sampled: 9, planned: 9, created: 9 });
     for (const annotator of annotators) {
-      const own = await db.assignment.findMany({ where: { studyId: study.id, userId: annotator.id, purpose: "MAIN", agreementSample: true }, select: { itemId: true } });
+      const own = await db.assignment.findMany({
+        where: { studyId: study.id, userId: annotator.id, purpose: "MAIN", agreementSample: true },
+        select: { itemId: true },
+      });
       expect(own).toHaveLength(3);
     }
     // every planned item now has all three people
-    const planned = await db.assignment.groupBy({ by: ["itemId"], where: { studyId: study.id, item: { assignments: { some: { purpose: "AGREEMENT" } } } }, _count: { userId: true } });
+    const planned = await db.assignment.groupBy({
+      by: ["itemId"],
+      where: { studyId: study.id, item: { assignments: { some: { purpose: "AGREEMENT" } } } },
+      _count: { userId: true },
+    });
     expect(planned).toHaveLength(9);
     expect(planned.every((row) => row._count.userId === 3)).toBe(true);
     // idempotent: a second run samples nothing new

@@ -122,7 +122,11 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
       const need = perCell - already;
       if (need <= 0) continue;
       const rng = mulberry32(seedFromString(`${studyId}|${seed}|${userId}|${stratum}`));
-      for (const itemId of sampleWithoutReplacement(items.filter((id) => !planned.has(id) && !covered.has(id)), need, rng)) {
+      for (const itemId of sampleWithoutReplacement(
+        items.filter((id) => !planned.has(id) && !covered.has(id)),
+        need,
+        rng,
+      )) {
         planned.add(itemId);
         newSamples.push({ userId, itemId });
         sampled++;
@@ -171,8 +175,8 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
     created === 0 && sampled === 0 && planned.size === 0
       ? `Nothing to assign: every finished item already has all ${plural(annotators.length, "annotator")} (the study's overlap covers them); agreement is computed on those items.`
       : created === 0 && sampled === 0
-      ? `The agreement plan is complete already: ${plural(planned.size, "item")} across ${plural(annotators.length, "annotator")}; nothing new to assign.`
-      : `Sampled ${plural(sampled, "new item")} (${perCell} per ${tagKey === DEFAULT_TAG ? "kind x step length" : `kind x ${tagKey}`} x annotator) and created ${plural(created, "agreement assignment")}; the plan holds ${plural(planned.size, "item")} for ${plural(annotators.length, "annotator")}.`;
+        ? `The agreement plan is complete already: ${plural(planned.size, "item")} across ${plural(annotators.length, "annotator")}; nothing new to assign.`
+        : `Sampled ${plural(sampled, "new item")} (${perCell} per ${tagKey === DEFAULT_TAG ? "kind x step length" : `kind x ${tagKey}`} x annotator) and created ${plural(created, "agreement assignment")}; the plan holds ${plural(planned.size, "item")} for ${plural(annotators.length, "annotator")}.`;
   return { annotators: annotators.length, cells: strata.size, sampled, planned: planned.size, created, skipped, message };
 }
 
@@ -210,7 +214,10 @@ export async function getAgreementPlanStatus(studyId: string): Promise<Agreement
     planned: items.size,
     assignments,
     assignmentsDone,
-    completeItemIds: [...items.entries()].filter(([, complete]) => complete).map(([id]) => id).sort(),
+    completeItemIds: [...items.entries()]
+      .filter(([, complete]) => complete)
+      .map(([id]) => id)
+      .sort(),
     annotators: users.size,
   };
 }

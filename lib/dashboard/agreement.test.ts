@@ -21,7 +21,10 @@ function items(seed: number, count: number, lengths = 5, shared = false): Agreem
   const out: AgreementItem[] = [];
   for (let n = 0; n < count; n++) {
     const L = 3 + randomInt(rng, lengths);
-    const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
+    const truth = shuffle(
+      Array.from({ length: L }, (_, i) => i),
+      rng,
+    );
     const truthAnswer = { order: truth };
     const ratings = [0, 1, 2].flatMap((coder) => {
       if (rng() < 0.15) return [];
@@ -39,8 +42,17 @@ describe("agreement encodings", () => {
     const encoding = getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === "item-kendall")!;
     const rng = mulberry32(5);
     for (let t = 0; t < 300; t++) {
-      const a = shuffle(Array.from({ length: 1 + randomInt(rng, 8) }, (_, i) => i), rng);
-      const b = rng() < 0.3 ? shuffle(Array.from({ length: 1 + randomInt(rng, 8) }, (_, i) => i), rng) : shuffle(a, rng);
+      const a = shuffle(
+        Array.from({ length: 1 + randomInt(rng, 8) }, (_, i) => i),
+        rng,
+      );
+      const b =
+        rng() < 0.3
+          ? shuffle(
+              Array.from({ length: 1 + randomInt(rng, 8) }, (_, i) => i),
+              rng,
+            )
+          : shuffle(a, rng);
       expect(encoding.distance!(a.join(","), b.join(","))).toBeCloseTo(kendallPermutationDeltaSquared(a, b), 12);
     }
   });
@@ -77,12 +89,16 @@ describe("computeAgreement", () => {
     );
     const itemsOnly = computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "items", seedKey: "t", resamples: 200, over: "items" })!;
     expect(itemsOnly.overall.alpha).toBe(r.overall.alpha);
-    expect(itemsOnly.overall.ciDescription).toBe(`95% percentile bootstrap over items (each with all its units), resampled within each kind x tag cell (these annotators taken as the population) (200 resamples of ${kept} items)`);
+    expect(itemsOnly.overall.ciDescription).toBe(
+      `95% percentile bootstrap over items (each with all its units), resampled within each kind x tag cell (these annotators taken as the population) (200 resamples of ${kept} items)`,
+    );
     const units = computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "units", seedKey: "t", resamples: 200 })!;
     expect(units.overall.alpha).toBe(r.overall.alpha);
     expect(units.overall.ciDescription).toMatch(/over units/);
     // same seed key, same numbers
-    expect(computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "items", seedKey: "t", resamples: 200 })!.overall.ci).toEqual(r.overall.ci);
+    expect(computeAgreement(data, 3, { encodingId: "slot-ordinal", level: "ordinal", ci: "items", seedKey: "t", resamples: 200 })!.overall.ci).toEqual(
+      r.overall.ci,
+    );
   });
 
   it("items only reproduces the item bootstrap of before; over people and items it is wider when annotators differ", () => {
@@ -91,7 +107,11 @@ describe("computeAgreement", () => {
     const data: AgreementItem[] = [];
     for (let n = 0; n < 40; n++) {
       const truth = shuffle([0, 1, 2, 3], rng);
-      data.push({ kind: "enact-forward", tag: "4", ratings: [0, 1, 2].map((coder) => ({ coder, answer: { order: coder < 2 || rng() < 0.4 ? truth : shuffle(truth, rng) } })) });
+      data.push({
+        kind: "enact-forward",
+        tag: "4",
+        ratings: [0, 1, 2].map((coder) => ({ coder, answer: { order: coder < 2 || rng() < 0.4 ? truth : shuffle(truth, rng) } })),
+      });
     }
     const options = { encodingId: "slot-ordinal", level: "ordinal" as const, ci: "items" as const, seedKey: "t", resamples: 400 };
     const itemsOnly = computeAgreement(data, 3, { ...options, over: "items" })!;
@@ -102,13 +122,16 @@ describe("computeAgreement", () => {
     const clusterOf: number[] = [];
     data.forEach((item, i) => {
       const byUnit = new Map<string, AlphaValue[]>();
-      for (const r of item.ratings) for (const { unit, value } of encoding.units(r.answer as { order: number[] })) byUnit.set(unit, [...(byUnit.get(unit) ?? []), value]);
+      for (const r of item.ratings)
+        for (const { unit, value } of encoding.units(r.answer as { order: number[] })) byUnit.set(unit, [...(byUnit.get(unit) ?? []), value]);
       for (const values of byUnit.values()) {
         units.push(values);
         clusterOf.push(i);
       }
     });
-    const before = krippendorffAlphaClusterBootstrap(units, clusterOf, "ordinal", mulberry32(seedFromString("t|slot-ordinal|ordinal|items")), { resamples: 400 });
+    const before = krippendorffAlphaClusterBootstrap(units, clusterOf, "ordinal", mulberry32(seedFromString("t|slot-ordinal|ordinal|items")), {
+      resamples: 400,
+    });
     expect(itemsOnly.overall.ci![0]).toBeCloseTo(before.ci![0], 10);
     expect(itemsOnly.overall.ci![1]).toBeCloseTo(before.ci![1], 10);
     expect(both.overall.alpha).toBe(itemsOnly.overall.alpha);
@@ -116,7 +139,8 @@ describe("computeAgreement", () => {
     expect(width(both.overall.ci)).toBeGreaterThan(1.5 * width(itemsOnly.overall.ci));
     // a cell of one item: "one item" in words, either way
     const one = [...data.slice(0, 6), { ...data[6], tag: "alone" }];
-    for (const over of ["items", "people+items"] as const) expect(computeAgreement(one, 3, { ...options, over })!.byKind[0].cells.alone).toMatchObject({ ci: null, ciReason: "one item" });
+    for (const over of ["items", "people+items"] as const)
+      expect(computeAgreement(one, 3, { ...options, over })!.byKind[0].cells.alone).toMatchObject({ ci: null, ciReason: "one item" });
   });
 
   it("falls back to a level that suits the encoding and says so", () => {
@@ -153,11 +177,23 @@ describe("prepared agreement (sliced by tag from sums)", () => {
       }
       units.push(...byUnit.values());
     }
-    const metric = level === "custom" ? { name: "d", deltaSquared: (a: AlphaValue, b: AlphaValue) => getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === encodingId)!.distance!(a, b) } : level;
+    const metric =
+      level === "custom"
+        ? {
+            name: "d",
+            deltaSquared: (a: AlphaValue, b: AlphaValue) => getTaskModule("enact-forward").agreementEncodings.find((e) => e.id === encodingId)!.distance!(a, b),
+          }
+        : level;
     return krippendorffAlphaFromUnits(units, metric);
   }
 
-  for (const [encodingId, level] of [["slot-nominal", "nominal"], ["slot-ordinal", "ordinal"], ["slot-ordinal", "interval"], ["item-kendall", "custom"], ["item-kendall", "nominal"]] as Array<[string, AlphaLevelChoice]>) {
+  for (const [encodingId, level] of [
+    ["slot-nominal", "nominal"],
+    ["slot-ordinal", "ordinal"],
+    ["slot-ordinal", "interval"],
+    ["item-kendall", "custom"],
+    ["item-kendall", "nominal"],
+  ] as Array<[string, AlphaLevelChoice]>) {
     it(`every cell, kind and overall alpha equals the general algorithm on its units, under any re-slicing (${encodingId}, ${level})`, () => {
       const data = items(11, 90);
       const prep = prepareAgreement(data, { encodingId, level })!;
@@ -166,7 +202,11 @@ describe("prepared agreement (sliced by tag from sums)", () => {
       const byParity = data.map((_, n) => (n % 3 === 0 ? "a" : "b"));
       for (const tags of [byLength, byParity]) {
         const result = agreementOfPrepared(prep, tags, { encodingId, level, ci: "items", seedKey: "t", intervals: false });
-        const direct = computeAgreement(data.map((item, n) => ({ ...item, tag: tags[n] })), 3, { encodingId, level, ci: "items", seedKey: "t", intervals: false });
+        const direct = computeAgreement(
+          data.map((item, n) => ({ ...item, tag: tags[n] })),
+          3,
+          { encodingId, level, ci: "items", seedKey: "t", intervals: false },
+        );
         expect(result).toEqual(direct);
         const close = (got: number | null, want: number | null) => (want === null ? expect(got).toBeNull() : expect(Math.abs(got! - want)).toBeLessThan(1e-12));
         close(result.overall.alpha, reference(data, encodingId, level, () => true).alpha);
@@ -180,7 +220,11 @@ describe("prepared agreement (sliced by tag from sums)", () => {
     });
   }
 
-  for (const [encodingId, level] of [["slot-nominal", "nominal"], ["slot-ordinal", "ordinal"], ["item-kendall", "custom"]] as Array<[string, AlphaLevelChoice]>) {
+  for (const [encodingId, level] of [
+    ["slot-nominal", "nominal"],
+    ["slot-ordinal", "ordinal"],
+    ["item-kendall", "custom"],
+  ] as Array<[string, AlphaLevelChoice]>) {
     it(`items of up to 60 units and answers shared between coders give the general algorithm's alphas (${encodingId}, ${level})`, () => {
       // past 32 units an item's unit names are looked up in a Map; equal answer objects reuse their units
       const data = items(13, 40, 58, true);
@@ -188,7 +232,9 @@ describe("prepared agreement (sliced by tag from sums)", () => {
         const result = computeAgreement(data, 3, { encodingId, level, ci: "items", seedKey: "t", intervals: false })!;
         expect(Math.abs(result.overall.alpha! - reference(data, encodingId, level, () => true).alpha!)).toBeLessThan(1e-12);
         for (const { kind } of result.byKind) {
-          expect(Math.abs(result.byKind.find((k) => k.kind === kind)!.cells[ALL].alpha! - reference(data, encodingId, level, (item) => item.kind === kind).alpha!)).toBeLessThan(1e-12);
+          expect(
+            Math.abs(result.byKind.find((k) => k.kind === kind)!.cells[ALL].alpha! - reference(data, encodingId, level, (item) => item.kind === kind).alpha!),
+          ).toBeLessThan(1e-12);
         }
       }
     });
@@ -199,9 +245,33 @@ describe("prepared agreement (sliced by tag from sums)", () => {
     const data: AgreementItem[] = [
       { kind: "enact-forward", tag: null, ratings: [0, 1, 2].map((coder) => ({ coder, answer: shared })) },
       { kind: "enact-forward", tag: null, ratings: [0, 1, 2].map((coder) => ({ coder, answer: { order: [2, 0, 1] } })) },
-      { kind: "enact-forward", tag: null, ratings: [{ coder: 0, answer: shared }, { coder: 1, answer: { order: [1, 0, 2] } }, { coder: 2, answer: shared }] },
-      { kind: "enact-forward", tag: null, ratings: [{ coder: 0, answer: shared }, { coder: 1, answer: shared }, { coder: 2, answer: { order: [0, 1, 2] } }] },
-      { kind: "enact-forward", tag: null, ratings: [{ coder: 0, answer: { order: [0, 2, 1] } }, { coder: 1, answer: shared }, { coder: 2, answer: shared }] },
+      {
+        kind: "enact-forward",
+        tag: null,
+        ratings: [
+          { coder: 0, answer: shared },
+          { coder: 1, answer: { order: [1, 0, 2] } },
+          { coder: 2, answer: shared },
+        ],
+      },
+      {
+        kind: "enact-forward",
+        tag: null,
+        ratings: [
+          { coder: 0, answer: shared },
+          { coder: 1, answer: shared },
+          { coder: 2, answer: { order: [0, 1, 2] } },
+        ],
+      },
+      {
+        kind: "enact-forward",
+        tag: null,
+        ratings: [
+          { coder: 0, answer: { order: [0, 2, 1] } },
+          { coder: 1, answer: shared },
+          { coder: 2, answer: shared },
+        ],
+      },
     ];
     const result = computeAgreement(data, 3, { encodingId: "slot-nominal", level: "nominal", ci: "items", seedKey: "t", intervals: false })!;
     expect(result.overall.perfectItems).toEqual({ agreeing: 3, total: 5, share: 0.6 });
@@ -216,7 +286,8 @@ describe("prepared agreement (sliced by tag from sums)", () => {
     for (const item of data) {
       if (new Set(item.ratings.map((r) => r.coder)).size < 2) continue;
       const byUnit = new Map<string, Map<number, AlphaValue>>();
-      for (const rating of item.ratings) for (const { unit, value } of encoding.units(rating.answer)) byUnit.set(unit, (byUnit.get(unit) ?? new Map()).set(rating.coder, value));
+      for (const rating of item.ratings)
+        for (const { unit, value } of encoding.units(rating.answer)) byUnit.set(unit, (byUnit.get(unit) ?? new Map()).set(rating.coder, value));
       columns.push(...byUnit.values());
     }
     const matrix = result.coders.map((coder) => columns.map((column) => column.get(coder) ?? null));
@@ -226,7 +297,10 @@ describe("prepared agreement (sliced by tag from sums)", () => {
       expect(result.pairwise.shared[pair.a][pair.b]).toBe(pair.result.units);
     }
     result.leaveOneOut.forEach((entry, i) => {
-      const want = krippendorffAlpha(matrix.filter((_, j) => j !== i), "ordinal");
+      const want = krippendorffAlpha(
+        matrix.filter((_, j) => j !== i),
+        "ordinal",
+      );
       expect(Math.abs(entry.alpha! - want.alpha!)).toBeLessThan(1e-12);
     });
   });

@@ -4,7 +4,13 @@ import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { pairwiseAlpha } from "@/lib/stats/agreement-summary";
 import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
-import { addAlphaCoincidenceSums, AlphaCoincidencesBuilder, alphaCoincidenceSumsOfUnits, alphaCoincidencesOfSums, type AlphaCoincidenceSums } from "@/lib/stats/alpha-unit-subset";
+import {
+  addAlphaCoincidenceSums,
+  AlphaCoincidencesBuilder,
+  alphaCoincidenceSumsOfUnits,
+  alphaCoincidencesOfSums,
+  type AlphaCoincidenceSums,
+} from "@/lib/stats/alpha-unit-subset";
 import {
   addKendallPermutationSums,
   kendallPermutationAlphaOfSums,
@@ -147,7 +153,9 @@ export function allowedLevels(encoding: Pick<AgreementEncoding, "level">): Alpha
  */
 export function encodingsForKinds(kinds: string[]): EncodingInfo[] {
   const seen = new Map<string, EncodingInfo>();
-  for (const kind of kinds) for (const { id, label, level, unitNoun } of getTaskModule(kind).agreementEncodings) if (!seen.has(id)) seen.set(id, { id, label, level, ...(unitNoun ? { unitNoun } : {}) });
+  for (const kind of kinds)
+    for (const { id, label, level, unitNoun } of getTaskModule(kind).agreementEncodings)
+      if (!seen.has(id)) seen.set(id, { id, label, level, ...(unitNoun ? { unitNoun } : {}) });
   return [...seen.values()];
 }
 
@@ -273,7 +281,14 @@ function unionOfParts(parts: readonly BlockParts[]): BlockParts {
   const [first, ...rest] = parts;
   const out: BlockParts = {
     ...first,
-    coincidences: first.coincidences ? { ...first.coincidences, marginals: first.coincidences.marginals.slice(), diagonal: first.coincidences.diagonal.slice(), pairSum: first.coincidences.pairSum.slice() } : null,
+    coincidences: first.coincidences
+      ? {
+          ...first.coincidences,
+          marginals: first.coincidences.marginals.slice(),
+          diagonal: first.coincidences.diagonal.slice(),
+          pairSum: first.coincidences.pairSum.slice(),
+        }
+      : null,
     kendall: first.kendall ? { ...first.kendall, N: first.kendall.N.slice(), Q: first.kendall.Q.slice(), S: first.kendall.S.slice() } : null,
     unitIds: first.unitIds ? first.unitIds.slice() : null,
   };
@@ -295,7 +310,10 @@ function blockEstimate(prep: PreparedAgreement, parts: BlockParts): BlockEstimat
     ? kendallPermutationAlphaOfSums(prep.kendallUnits!, parts.kendall)
     : parts.coincidences
       ? alphaFromCoincidences(alphaCoincidencesOfSums(prep.coincidences!, parts.coincidences))
-      : krippendorffAlphaFromUnits(parts.unitIds!.map((u) => prep.table.units[u]), prep.metric);
+      : krippendorffAlphaFromUnits(
+          parts.unitIds!.map((u) => prep.table.units[u]),
+          prep.metric,
+        );
   return {
     alpha: estimate.alpha,
     ...(estimate.reason ? { reason: estimate.reason } : {}),
@@ -311,13 +329,24 @@ function blockEstimate(prep: PreparedAgreement, parts: BlockParts): BlockEstimat
  * The interval of one block by unit resampling or KALPHA (the optional methods; the default,
  * over items, runs once for every block in computeAgreement).
  */
-function blockInterval(table: UnitTable, unitIds: number[], metric: AlphaMetric, fast: boolean, options: AgreementOptions, blockKey: string): Pick<AlphaBlock, "ci" | "ciReason" | "ciDescription"> {
+function blockInterval(
+  table: UnitTable,
+  unitIds: number[],
+  metric: AlphaMetric,
+  fast: boolean,
+  options: AgreementOptions,
+  blockKey: string,
+): Pick<AlphaBlock, "ci" | "ciReason" | "ciDescription"> {
   const units = unitIds.map((u) => table.units[u]);
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   const rng = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${options.level}|${options.ci}|${blockKey}`));
   if (options.ci === "units") {
     const boot = fast
-      ? kendallPermutationAlphaBootstrap(units.map((unit) => unit.map((v) => parsePermutationValue(v)!)), rng, { resamples })
+      ? kendallPermutationAlphaBootstrap(
+          units.map((unit) => unit.map((v) => parsePermutationValue(v)!)),
+          rng,
+          { resamples },
+        )
       : krippendorffAlphaBootstrap(units, metric, rng, { resamples, method: "units" });
     return {
       ci: boot.ci,
@@ -375,7 +404,10 @@ export interface PreparedAgreement {
   between: () => BetweenCoders;
 }
 
-export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">>, options: Pick<AgreementOptions, "encodingId" | "level">): PreparedAgreement | null {
+export function prepareAgreement(
+  items: ReadonlyArray<Omit<AgreementItem, "tag">>,
+  options: Pick<AgreementOptions, "encodingId" | "level">,
+): PreparedAgreement | null {
   const kinds = [...new Set(items.map((item) => item.kind))].sort();
   const encodings = new Map<string, AgreementEncoding>();
   const notes: string[] = [];
@@ -388,8 +420,7 @@ export function prepareAgreement(items: ReadonlyArray<Omit<AgreementItem, "tag">
   if (!first) return null;
   const level = allowedLevels(first).includes(options.level) ? options.level : allowedLevels(first)[0];
   if (level !== options.level) notes.push(`level ${options.level} does not suit this encoding; ${level} is used`);
-  const metric: AlphaMetric =
-    level === "custom" ? { name: `${first.id} distance`, deltaSquared: (a, b) => first.distance!(a, b) } : level;
+  const metric: AlphaMetric = level === "custom" ? { name: `${first.id} distance`, deltaSquared: (a, b) => first.distance!(a, b) } : level;
 
   // units, one table for everything; items with >= 2 answers only
   const table: UnitTable = { units: [], unitCoders: [], unitItem: [] };
@@ -624,7 +655,12 @@ function pairwiseAndLeaveOneOut(prep: PreparedAgreement): BetweenCoders {
         leaveOneOut.push({ coder: coders[i], alpha: null, reason: "needs at least 3 annotators" });
         continue;
       }
-      const r = between ? between.leaveOneOut![i] : krippendorffAlpha(matrix.filter((_, j) => j !== i), metric);
+      const r = between
+        ? between.leaveOneOut![i]
+        : krippendorffAlpha(
+            matrix.filter((_, j) => j !== i),
+            metric,
+          );
       leaveOneOut.push({ coder: coders[i], alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) });
     }
   }
@@ -638,7 +674,13 @@ function pairwiseAndLeaveOneOut(prep: PreparedAgreement): BetweenCoders {
  */
 export function computeAgreement(items: AgreementItem[], coderCount: number, options: AgreementOptions): AgreementResult | null {
   const prep = prepareAgreement(items, options);
-  return prep ? agreementOfPrepared(prep, items.map((item) => item.tag), options) : null;
+  return prep
+    ? agreementOfPrepared(
+        prep,
+        items.map((item) => item.tag),
+        options,
+      )
+    : null;
 }
 
 /** Agreement from a prepared table, sliced by `tags` (the tag value of each item given to prepareAgreement). */
@@ -661,7 +703,9 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
     return c;
   });
   const cells = [...cellIndex.entries()].map(([key, index]) => ({ kind: key.split("\u0000")[0], tag: key.split("\u0000")[1], index }));
-  const kindGroups = kinds.filter((kind) => cells.some((c) => c.kind === kind)).map((kind) => ({ kind, strata: cells.filter((c) => c.kind === kind).map((c) => c.index) }));
+  const kindGroups = kinds
+    .filter((kind) => cells.some((c) => c.kind === kind))
+    .map((kind) => ({ kind, strata: cells.filter((c) => c.kind === kind).map((c) => c.index) }));
   const allStrata = cells.map((c) => c.index);
   const itemsOfCell = cells.map(() => [] as number[]);
   cellOfItem.forEach((c, i) => itemsOfCell[c].push(i));
@@ -675,7 +719,8 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
   };
 
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
-  let intervals: { strata: Array<{ ci: [number, number] | null; reason?: string }>; groups: Array<{ ci: [number, number] | null; reason?: string }> } | null = null;
+  let intervals: { strata: Array<{ ci: [number, number] | null; reason?: string }>; groups: Array<{ ci: [number, number] | null; reason?: string }> } | null =
+    null;
   let itemsDescription = "";
   const computeIntervals = options.intervals !== false;
   const over = options.over ?? "people+items";
@@ -697,15 +742,44 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
     const unitIds = unitsOf(keptItems.map((_, i) => i));
     const clusterOf = unitIds.map((u) => table.unitItem[u]);
     if (over === "people+items") {
-      const input = fast ? { metric: "kendall-permutation" as const, units: unitIds.map((u) => prep.orders![u] as number[][]) } : { metric, units: unitIds.map((u) => table.units[u]) };
+      const input = fast
+        ? { metric: "kendall-permutation" as const, units: unitIds.map((u) => prep.orders![u] as number[][]) }
+        : { metric, units: unitIds.map((u) => table.units[u]) };
       const rngBoth = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${level}|items|people+items`));
-      intervals = krippendorffAlphaPigeonhole(input, unitIds.map((u) => table.unitCoders[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rngBoth, { resamples });
+      intervals = krippendorffAlphaPigeonhole(
+        input,
+        unitIds.map((u) => table.unitCoders[u]),
+        clusterOf,
+        (item) => cellOfItem[item],
+        cells.length,
+        groups,
+        rngBoth,
+        { resamples },
+      );
     } else {
       const boot = fast
-        ? kendallPermutationAlphaStratifiedBootstrap(unitIds.map((u) => prep.orders![u] as number[][]), clusterOf, (item) => cellOfItem[item], cells.length, groups, rng, { resamples })
-        : krippendorffAlphaStratifiedBootstrap(unitIds.map((u) => table.units[u]), clusterOf, (item) => cellOfItem[item], cells.length, groups, metric, rng, { resamples });
+        ? kendallPermutationAlphaStratifiedBootstrap(
+            unitIds.map((u) => prep.orders![u] as number[][]),
+            clusterOf,
+            (item) => cellOfItem[item],
+            cells.length,
+            groups,
+            rng,
+            { resamples },
+          )
+        : krippendorffAlphaStratifiedBootstrap(
+            unitIds.map((u) => table.units[u]),
+            clusterOf,
+            (item) => cellOfItem[item],
+            cells.length,
+            groups,
+            metric,
+            rng,
+            { resamples },
+          );
       // one item's resamples are all the same: say so, as the pigeonhole bootstrap does
-      const oneItem = (block: (typeof boot.strata)[number]) => (block.clusters < 2 && block.estimate !== null ? { ...block, ci: null, reason: "one item" } : block);
+      const oneItem = (block: (typeof boot.strata)[number]) =>
+        block.clusters < 2 && block.estimate !== null ? { ...block, ci: null, reason: "one item" } : block;
       intervals = { strata: boot.strata.map(oneItem), groups: boot.groups.map(oneItem) };
     }
   }
@@ -713,16 +787,38 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
   const block = (itemIds: number[], parts: BlockParts, key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
     const estimate = blockEstimate(prep, parts);
     if (interval) {
-      return { ...estimate, ci: estimate.alpha === null ? null : interval.ci, ...(interval.ci && estimate.alpha !== null ? {} : { ciReason: estimate.alpha === null ? `alpha is undefined (${estimate.reason})` : interval.reason }), ciDescription: describeItems(itemIds.length) };
+      return {
+        ...estimate,
+        ci: estimate.alpha === null ? null : interval.ci,
+        ...(interval.ci && estimate.alpha !== null ? {} : { ciReason: estimate.alpha === null ? `alpha is undefined (${estimate.reason})` : interval.reason }),
+        ciDescription: describeItems(itemIds.length),
+      };
     }
-    if (estimate.alpha === null) return { ...estimate, ci: null, ciReason: `alpha is undefined (${estimate.reason})`, ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units" };
-    if (!computeIntervals) return { ...estimate, ci: null, ciReason: INTERVAL_COMPUTING, ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units" };
+    if (estimate.alpha === null)
+      return {
+        ...estimate,
+        ci: null,
+        ciReason: `alpha is undefined (${estimate.reason})`,
+        ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units",
+      };
+    if (!computeIntervals)
+      return {
+        ...estimate,
+        ci: null,
+        ciReason: INTERVAL_COMPUTING,
+        ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units",
+      };
     return { ...estimate, ...blockInterval(table, unitsOf(itemIds), metric, fast, resolved, key) };
   };
   // each cell's parts once; a kind's and the overall block add them up
   const cellParts = itemsOfCell.map((itemIds) => blockParts(prep, itemIds));
   const allItems = keptItems.map((_, i) => i);
-  const overall = block(allItems, unionOfParts(cellParts.length > 0 ? cellParts : [blockParts(prep, [])]), "overall", intervals ? intervals.groups[kindGroups.length] : null);
+  const overall = block(
+    allItems,
+    unionOfParts(cellParts.length > 0 ? cellParts : [blockParts(prep, [])]),
+    "overall",
+    intervals ? intervals.groups[kindGroups.length] : null,
+  );
 
   const { coders } = prep;
   const { pairwise, leaveOneOut } = prep.between();
@@ -740,7 +836,12 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
       cellsOfKind[ALL] =
         strata.length === 1
           ? cellsOfKind[cells[strata[0]].tag]
-          : block(strata.flatMap((s) => itemsOfCell[s]), unionOfParts(strata.map((s) => cellParts[s])), `${kind}|${ALL}`, intervals ? intervals.groups[g] : null);
+          : block(
+              strata.flatMap((s) => itemsOfCell[s]),
+              unionOfParts(strata.map((s) => cellParts[s])),
+              `${kind}|${ALL}`,
+              intervals ? intervals.groups[g] : null,
+            );
       byKind.push({ kind, cells: cellsOfKind });
     });
   }

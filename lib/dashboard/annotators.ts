@@ -52,7 +52,11 @@ export interface AnnotatorsOverview {
 
 export async function getAnnotatorsOverview(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AnnotatorsOverview> {
   const study = await getStudyBySlug(slug);
-  const [{ snapshot }, progress, losses] = await Promise.all([getSnapshotView(study.id), getStudyProgress(study.id, study.overlap), focusLossesByUser(study.id)]);
+  const [{ snapshot }, progress, losses] = await Promise.all([
+    getSnapshotView(study.id),
+    getStudyProgress(study.id, study.overlap),
+    focusLossesByUser(study.id),
+  ]);
   const params = parseDashboardParams(searchParams);
   const kinds = [...new Set(snapshot.items.kinds)].filter(isTaskKind).sort();
   const encodings = encodingsForKinds(kinds);
@@ -63,7 +67,11 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
   const tagKey = snapshot.items.tags.some((t) => DEFAULT_TAG in t) ? DEFAULT_TAG : null;
 
   // the tab shows alphas, never their intervals: no bootstrap (18-20 s at 100,000 items with one)
-  const agreement = encoding ? memoize(`${v}|agreement-values|${tagKey}|${encoding.id}|${level}`, () => agreementValues(snapshot, v, tagKey, encoding.id, level, `${study.id}|agreement`)) : null;
+  const agreement = encoding
+    ? memoize(`${v}|agreement-values|${tagKey}|${encoding.id}|${level}`, () =>
+        agreementValues(snapshot, v, tagKey, encoding.id, level, `${study.id}|agreement`),
+      )
+    : null;
   const time = memoize(`${v}|time|${tagKey}`, () => timeOf(snapshot, tagKey));
 
   const { responses } = snapshot;
@@ -103,7 +111,11 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
       medianWallMs: t?.wall.median ?? null,
       relativeSpeed: t?.relativeSpeed ?? null,
       farFaster: t?.farFaster ?? false,
-      alphaWithout: loo ? { alpha: loo.alpha, ...(loo.reason ? { reason: loo.reason } : {}) } : agreement ? { alpha: null, reason: "no items shared with others" } : null,
+      alphaWithout: loo
+        ? { alpha: loo.alpha, ...(loo.reason ? { reason: loo.reason } : {}) }
+        : agreement
+          ? { alpha: null, reason: "no items shared with others" }
+          : null,
       focusLosses: losses.get(annotator.id) ?? 0,
     };
   });
@@ -130,7 +142,14 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
   rows.sort((a, b) => a.name.localeCompare(b.name));
   return {
     rows,
-    agreement: agreement ? { encoding: agreement.encoding, level: agreement.level, metricName: agreement.metricName, overall: { ...agreement.overall, ci: null, ciReason: "not computed on this tab: the Dashboard tab shows it", ciDescription: "" } } : null,
+    agreement: agreement
+      ? {
+          encoding: agreement.encoding,
+          level: agreement.level,
+          metricName: agreement.metricName,
+          overall: { ...agreement.overall, ci: null, ciReason: "not computed on this tab: the Dashboard tab shows it", ciDescription: "" },
+        }
+      : null,
     encoding,
     level,
     tagKey,

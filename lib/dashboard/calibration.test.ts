@@ -68,7 +68,16 @@ describe("calibration of the study's confidences", () => {
   });
 
   it("leaves out answers without a correctness and counts them", () => {
-    const result = calibrationOf(snapshotOf([[1, true], [1, null], [0.75, null]]), null, true, "LIKERT_5")!;
+    const result = calibrationOf(
+      snapshotOf([
+        [1, true],
+        [1, null],
+        [0.75, null],
+      ]),
+      null,
+      true,
+      "LIKERT_5",
+    )!;
     expect(result).toMatchObject({ n: 1, withoutCorrectness: 2, ece: 0 });
   });
 });

@@ -49,7 +49,12 @@ export function likertBin(normalised: number): number {
  * when no answer has one. `binOf` (optional): each answer's bin, for a scale whose points are the
  * bins (lib/stats/calibration.ts calibrationBins).
  */
-export function computeCalibration(confidences: ArrayLike<number>, correct: ArrayLike<number | null>, bins: number, binOf?: ArrayLike<number>): CalibrationResult | null {
+export function computeCalibration(
+  confidences: ArrayLike<number>,
+  correct: ArrayLike<number | null>,
+  bins: number,
+  binOf?: ArrayLike<number>,
+): CalibrationResult | null {
   const known: number[] = [];
   const right: number[] = [];
   const assigned: number[] | undefined = binOf ? [] : undefined;

@@ -33,8 +33,13 @@ async function seedStudy(people = RIGHTS.length) {
   const users = [];
   for (let p = 0; p < people; p++) users.push(await createUser("ANNOTATOR", { name: `Person ${p}` }));
   for (let p = 0; p < people; p++) for (let i = 0; i < 24; i++) await answer(items[i], users[p].id, right(p, i) ? RIGHT : WRONG);
-  const modelLines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ id: `i${i}`, answer: // model outputs name the steps by their 1-based labels, as ENACT's released parser reads them
-    (i % 2 === 0 ? RIGHT : WRONG).map((index) => index + 1).join(",") }));
+  const modelLines = Array.from({ length: 20 }, (_, i) =>
+    JSON.stringify({
+      id: `i${i}`,
+      // model outputs name the steps by their 1-based labels, as ENACT's released parser reads them
+      answer: (i % 2 === 0 ? RIGHT : WRONG).map((index) => index + 1).join(","),
+    }),
+  );
   await importModelRun({ studySlug: study.slug, name: "Even model", fileName: "model.jsonl", answersJsonl: modelLines.join("\n") });
   const agent = await createUser("ANNOTATOR", { name: "bot" });
   await db.user.update({ where: { id: agent.id }, data: { isAgent: true } });

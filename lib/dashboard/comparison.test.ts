@@ -13,7 +13,11 @@ describe("pairedRatioDifference", () => {
   it("is pairedDifference when every denominator is 1 (a mean): the same D, interval and p", () => {
     for (const over of ["people+items", "items"] as const) {
       const ratio = pairedRatioDifference(humans, model, over);
-      const mean = pairedDifference(humans, model.map((m) => ({ item: m.item, score: m.num })), over);
+      const mean = pairedDifference(
+        humans,
+        model.map((m) => ({ item: m.item, score: m.num })),
+        over,
+      );
       expect(ratio.difference).toBeCloseTo(mean.difference, 12);
       expect(ratio.ci![0]).toBeCloseTo(mean.ci![0], 10);
       expect(ratio.ci![1]).toBeCloseTo(mean.ci![1], 10);
@@ -44,7 +48,12 @@ describe("pairedRatioDifference", () => {
 
 describe("compareHumansAndModels", () => {
   const s = (accepted: boolean) => ({ accepted, exact: accepted, correctPairs: accepted ? 3 : 1, L: 3, semanticAvailable: false });
-  const entry = (item: number, who: string | null, accepted: boolean, tag: string): ScoredEntry => ({ kind: "enact-forward", tag, item, row: { itemId: `i${item}`, tags: { steps: tag }, answer: null, score: s(accepted), annotator: who } });
+  const entry = (item: number, who: string | null, accepted: boolean, tag: string): ScoredEntry => ({
+    kind: "enact-forward",
+    tag,
+    item,
+    row: { itemId: `i${item}`, tags: { steps: tag }, answer: null, score: s(accepted), annotator: who },
+  });
 
   it("compares on shared items only, per tag and overall, sorted by difference, the model closest to people first", () => {
     const humans = [0, 1, 2, 3, 4, 5].flatMap((i) => ["a", "b", "c"].map((p, k) => entry(i, p, (i + k) % 2 === 0, i < 3 ? "3" : "4")));
@@ -58,7 +67,8 @@ describe("compareHumansAndModels", () => {
       ["Strong", 4],
       ["Weak", 6],
     ]);
-    const share = (items: number[]) => humans.filter((e) => items.includes(e.item as number) && (e.row.score as { accepted: boolean }).accepted).length / (3 * items.length);
+    const share = (items: number[]) =>
+      humans.filter((e) => items.includes(e.item as number) && (e.row.score as { accepted: boolean }).accepted).length / (3 * items.length);
     expect(overall[0].humans.estimate).toBeCloseTo(share([0, 1, 2, 3]), 12);
     expect(overall[0].difference.estimate).toBeCloseTo(share([0, 1, 2, 3]) - 1, 12);
     expect(overall[1].difference.estimate).toBeCloseTo(share([0, 1, 2, 3, 4, 5]), 12);
@@ -72,7 +82,13 @@ describe("compareHumansAndModels", () => {
 
 describe("compareHumansAndModels under study conditions", () => {
   const s = (accepted: boolean) => ({ accepted, exact: accepted, correctPairs: accepted ? 3 : 1, L: 3, semanticAvailable: false });
-  const entry = (item: number, who: string | null, accepted: boolean, condition: string | null): ScoredEntry => ({ kind: "enact-forward", tag: "3", condition, item, row: { itemId: `i${item}`, tags: {}, answer: null, score: s(accepted), annotator: who } });
+  const entry = (item: number, who: string | null, accepted: boolean, condition: string | null): ScoredEntry => ({
+    kind: "enact-forward",
+    tag: "3",
+    condition,
+    item,
+    row: { itemId: `i${item}`, tags: {}, answer: null, score: s(accepted), annotator: who },
+  });
 
   it("compares people under a condition with the model's answers under it or under none, never across conditions", () => {
     // people right under "b", wrong under "a"; a model of condition "b" (right) and one of none (right)
@@ -80,11 +96,13 @@ describe("compareHumansAndModels under study conditions", () => {
     const named = { id: "m1", name: "Named", entries: [0, 1, 2].map((i) => entry(i, null, true, "b")) };
     const plain = { id: "m2", name: "Plain", entries: [0, 1, 2].map((i) => entry(i, null, true, null)) };
     const c = compareHumansAndModels(humans, [named, plain], accuracyRows(humans, "humans", "Humans", "seed"), { over: "items", seedKey: "k" });
-    expect(c.rows.filter((r) => r.tag === ALL).map((r) => [r.condition, r.model.name, r.humans.estimate, r.humansAll.estimate, r.difference.estimate])).toEqual([
-      ["a", "Plain", 0, 0, -1],
-      ["b", "Named", 1, 1, 0],
-      ["b", "Plain", 1, 1, 0],
-    ]);
+    expect(c.rows.filter((r) => r.tag === ALL).map((r) => [r.condition, r.model.name, r.humans.estimate, r.humansAll.estimate, r.difference.estimate])).toEqual(
+      [
+        ["a", "Plain", 0, 0, -1],
+        ["b", "Named", 1, 1, 0],
+        ["b", "Plain", 1, 1, 0],
+      ],
+    );
   });
 });
 
@@ -92,7 +110,11 @@ describe("headlineMetric", () => {
   it("names one of its kind's metrics for every kind", () => {
     for (const kind of taskKinds) {
       const id = taskModules[kind].headlineMetric;
-      if (id !== undefined) expect(taskModules[kind].metrics.map((m) => m.id), kind).toContain(id);
+      if (id !== undefined)
+        expect(
+          taskModules[kind].metrics.map((m) => m.id),
+          kind,
+        ).toContain(id);
       expect(taskModules[kind].metrics).toContain(headlineMetric(kind));
     }
   });

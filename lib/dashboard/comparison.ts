@@ -1,11 +1,28 @@
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
-import { ALL, conditionFields, metricShape, ONE_ITEM, orderConditions, UNTAGGED, type AccuracyRow, type MetricShape, type ScoredEntry } from "@/lib/dashboard/accuracy";
+import {
+  ALL,
+  conditionFields,
+  metricShape,
+  ONE_ITEM,
+  orderConditions,
+  UNTAGGED,
+  type AccuracyRow,
+  type MetricShape,
+  type ScoredEntry,
+} from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { percentileInterval } from "@/lib/stats/bootstrap-ci";
 import { normalCdf, pairedDifference } from "@/lib/stats/paired-difference";
 import { randomInt, mulberry32, type Rng } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
-import { twoWayClusterVariance, twoWayCritical, twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import {
+  twoWayClusterVariance,
+  twoWayCritical,
+  twoWayMeanInterval,
+  twoWayProportionInterval,
+  type CrossedAnswer,
+  type GeneraliseOver,
+} from "@/lib/stats/two-way-cluster-variance";
 import { tCdf } from "@/lib/stats/student-t";
 import { aggregateScoredAnswers, getTaskModule } from "@/lib/tasks";
 import type { MetricSpec, ScoredAnswer } from "@/lib/tasks/types";
@@ -134,13 +151,19 @@ export function compareHumansAndModels(
     const people = byKind.get(kind)!;
     const runs = models.map((m) => ({ ...m, entries: m.entries.filter((e) => e.kind === kind) })).filter((m) => m.entries.length > 0);
     const shape = metricShape(kind, spec.id, [people.map((e) => e.row), ...runs.map((m) => m.entries.map((e) => e.row))]);
-    const proportion = spec.type === "proportion" && shape !== null && shape.denominator === COUNT && people.every((e) => [0, 1].includes(fieldValue(e.row.score, shape.numerator)));
+    const proportion =
+      spec.type === "proportion" &&
+      shape !== null &&
+      shape.denominator === COUNT &&
+      people.every((e) => [0, 1].includes(fieldValue(e.row.score, shape.numerator)));
     metrics.push({ kind, metric: spec.id, label: spec.label, scale: spec.scale ?? "fraction", proportion });
     const conditionOf = (e: ScoredEntry) => e.condition ?? "";
     for (const condition of orderConditions(kind, new Set(people.map(conditionOf)))) {
       const peopleIn = people.filter((e) => conditionOf(e) === condition);
       // the model's answers under the same condition, or under none
-      const runsIn = runs.map((m) => ({ ...m, entries: m.entries.filter((e) => conditionOf(e) === condition || conditionOf(e) === "") })).filter((m) => m.entries.length > 0);
+      const runsIn = runs
+        .map((m) => ({ ...m, entries: m.entries.filter((e) => conditionOf(e) === condition || conditionOf(e) === "") }))
+        .filter((m) => m.entries.length > 0);
       const humanRow = humanRows.find((r) => r.kind === kind && (r.condition ?? "") === condition);
       const tags = [ALL, ...[...new Set(peopleIn.map((e) => e.tag ?? UNTAGGED))].sort(compareTagValues)];
       const kindRows: ComparisonRow[] = [];
@@ -149,16 +172,34 @@ export function compareHumansAndModels(
         const inTag = (e: ScoredEntry) => tag === ALL || (e.tag ?? UNTAGGED) === tag;
         const h = entriesOf(peopleIn.filter(inTag));
         const fullCell = humanRow?.cells[tag]?.metrics[spec.id];
-        const humansAll = { estimate: fullCell?.value ?? null, ci: fullCell?.ci ?? null, ...(fullCell?.reason ? { reason: fullCell.reason } : {}), items: fullCell?.items ?? new Set(h.map((e) => e.item)).size };
+        const humansAll = {
+          estimate: fullCell?.value ?? null,
+          ci: fullCell?.ci ?? null,
+          ...(fullCell?.reason ? { reason: fullCell.reason } : {}),
+          items: fullCell?.items ?? new Set(h.map((e) => e.item)).size,
+        };
         for (const run of runsIn) {
           const m = entriesOf(run.entries.filter(inTag));
           if (m.length === 0) continue;
           const seed = `${seedKey}|${kind}|${condition === "" ? "" : `${condition}|`}${spec.id}|${tag}|${run.id}`;
-          kindRows.push({ kind, ...fields, metric: spec.id, tag, model: { id: run.id, name: run.name, agent: run.agent ?? false }, humansAll, ...compareOne(kind, spec.id, shape, proportion, h, m, over, seed, resamples) });
+          kindRows.push({
+            kind,
+            ...fields,
+            metric: spec.id,
+            tag,
+            model: { id: run.id, name: run.name, agent: run.agent ?? false },
+            humansAll,
+            ...compareOne(kind, spec.id, shape, proportion, h, m, over, seed, resamples),
+          });
         }
       }
       const tagOrder = new Map(tags.map((t, i) => [t, i]));
-      kindRows.sort((a, b) => tagOrder.get(a.tag)! - tagOrder.get(b.tag)! || (a.difference.estimate ?? Infinity) - (b.difference.estimate ?? Infinity) || a.model.name.localeCompare(b.model.name));
+      kindRows.sort(
+        (a, b) =>
+          tagOrder.get(a.tag)! - tagOrder.get(b.tag)! ||
+          (a.difference.estimate ?? Infinity) - (b.difference.estimate ?? Infinity) ||
+          a.model.name.localeCompare(b.model.name),
+      );
       rows.push(...kindRows);
     }
   }
@@ -167,26 +208,67 @@ export function compareHumansAndModels(
 
 type OneComparison = Omit<ComparisonRow, "kind" | "metric" | "tag" | "model" | "humansAll">;
 
-function compareOne(kind: string, metric: string, shape: MetricShape, proportion: boolean, humans: Entry[], model: Entry[], over: GeneraliseOver, seed: string, resamples: number): OneComparison {
+function compareOne(
+  kind: string,
+  metric: string,
+  shape: MetricShape,
+  proportion: boolean,
+  humans: Entry[],
+  model: Entry[],
+  over: GeneraliseOver,
+  seed: string,
+  resamples: number,
+): OneComparison {
   const modelItems = new Set(model.map((e) => e.item));
   const shared = humans.filter((e) => modelItems.has(e.item));
   const sharedItems = new Set(shared.map((e) => e.item));
   const sharedModel = model.filter((e) => sharedItems.has(e.item));
   const counts = { items: sharedItems.size, people: new Set(shared.map((e) => e.person)).size, answers: shared.length };
-  const none = (reason: string): OneComparison => ({ ...counts, humans: { estimate: null, ci: null, reason }, modelEstimate: null, difference: { estimate: null, ci: null, p: null, reason }, method: shape ? (shape.denominator === COUNT ? "paired two-way" : "ratio two-way") : "pigeonhole bootstrap" });
+  const none = (reason: string): OneComparison => ({
+    ...counts,
+    humans: { estimate: null, ci: null, reason },
+    modelEstimate: null,
+    difference: { estimate: null, ci: null, p: null, reason },
+    method: shape ? (shape.denominator === COUNT ? "paired two-way" : "ratio two-way") : "pigeonhole bootstrap",
+  });
   if (shared.length === 0) return none("no shared items");
   if (shape) {
-    const crossed = shared.map((e): CrossedAnswer => ({ item: key(e.item), person: e.person, num: fieldValue(e.row.score, shape.numerator), den: fieldValue(e.row.score, shape.denominator) }));
+    const crossed = shared.map((e): CrossedAnswer => ({
+      item: key(e.item),
+      person: e.person,
+      num: fieldValue(e.row.score, shape.numerator),
+      den: fieldValue(e.row.score, shape.denominator),
+    }));
     const h = proportion ? twoWayProportionInterval(crossed, over) : twoWayMeanInterval(crossed, over);
     const humansFigure = figure(h.estimate, h.ci, h.reason);
     if (shape.denominator === COUNT) {
-      const d = pairedDifference(crossed, sharedModel.map((e) => ({ item: key(e.item), score: fieldValue(e.row.score, shape.numerator) })), over);
+      const d = pairedDifference(
+        crossed,
+        sharedModel.map((e) => ({ item: key(e.item), score: fieldValue(e.row.score, shape.numerator) })),
+        over,
+      );
       // a difference of two shares lies in [-1, 1]: the t interval is cut there
       const ci: [number, number] | null = d.ci && proportion ? [Math.max(-1, d.ci[0]), Math.min(1, d.ci[1])] : d.ci;
-      return { ...counts, humans: humansFigure, modelEstimate: d.model, difference: { ...figure(d.difference, ci, d.reason), p: d.p }, method: "paired two-way" };
+      return {
+        ...counts,
+        humans: humansFigure,
+        modelEstimate: d.model,
+        difference: { ...figure(d.difference, ci, d.reason), p: d.p },
+        method: "paired two-way",
+      };
     }
-    const d = pairedRatioDifference(crossed, sharedModel.map((e) => ({ item: key(e.item), num: fieldValue(e.row.score, shape.numerator), den: fieldValue(e.row.score, shape.denominator) })), over);
-    return { ...counts, humans: humansFigure, modelEstimate: d.model, difference: { ...figure(d.difference, d.ci, d.reason), p: d.p }, method: "ratio two-way" };
+    const d = pairedRatioDifference(
+      crossed,
+      sharedModel.map((e) => ({ item: key(e.item), num: fieldValue(e.row.score, shape.numerator), den: fieldValue(e.row.score, shape.denominator) })),
+      over,
+    );
+    return {
+      ...counts,
+      humans: humansFigure,
+      modelEstimate: d.model,
+      difference: { ...figure(d.difference, d.ci, d.reason), p: d.p },
+      method: "ratio two-way",
+    };
   }
   const d = bootstrapDifference(kind, metric, shared, sharedModel, over, seed, resamples);
   return { ...counts, ...d, method: "pigeonhole bootstrap" };
@@ -205,7 +287,12 @@ function figure(estimate: number, ci: [number, number] | null, reason?: string):
  * each item weighted by people's answers to it; the two-way variance of D's linearisation, each
  * people's answer carrying its own term and its item's share of the model's.
  */
-export function pairedRatioDifference(humans: ReadonlyArray<CrossedAnswer>, model: ReadonlyArray<{ item: string | number; num: number; den: number }>, over: GeneraliseOver, z?: number): { humans: number; model: number; difference: number; ci: [number, number] | null; p: number | null; reason?: string } {
+export function pairedRatioDifference(
+  humans: ReadonlyArray<CrossedAnswer>,
+  model: ReadonlyArray<{ item: string | number; num: number; den: number }>,
+  over: GeneraliseOver,
+  z?: number,
+): { humans: number; model: number; difference: number; ci: [number, number] | null; p: number | null; reason?: string } {
   const perItem = new Map<string | number, { num: number; den: number; n: number }>();
   for (const m of model) {
     const entry = perItem.get(m.item) ?? { num: 0, den: 0, n: 0 };
@@ -250,7 +337,15 @@ export function pairedRatioDifference(humans: ReadonlyArray<CrossedAnswer>, mode
  * replicates that draw the items and (over people and items) the people with replacement, each
  * answer counted (item's draws) x (person's draws) times, the model's (item's draws) times.
  */
-function bootstrapDifference(kind: string, metric: string, humans: Entry[], model: Entry[], over: GeneraliseOver, seed: string, resamples: number): Pick<OneComparison, "humans" | "modelEstimate" | "difference"> {
+function bootstrapDifference(
+  kind: string,
+  metric: string,
+  humans: Entry[],
+  model: Entry[],
+  over: GeneraliseOver,
+  seed: string,
+  resamples: number,
+): Pick<OneComparison, "humans" | "modelEstimate" | "difference"> {
   const taskModule = getTaskModule(kind);
   const stat = (rows: ScoredAnswer[]) => {
     const value = aggregateScoredAnswers(taskModule, rows)[metric];
@@ -267,7 +362,16 @@ function bootstrapDifference(kind: string, metric: string, humans: Entry[], mode
   }
   const items = itemIndex.size;
   const people = personIndex.size;
-  const reason = D === null ? "undefined for these answers" : items < 2 ? ONE_ITEM : over === "people+items" && people < 2 ? "one person" : resamples === 0 ? INTERVAL_COMPUTING : null;
+  const reason =
+    D === null
+      ? "undefined for these answers"
+      : items < 2
+        ? ONE_ITEM
+        : over === "people+items" && people < 2
+          ? "one person"
+          : resamples === 0
+            ? INTERVAL_COMPUTING
+            : null;
   if (reason !== null) return { humans: { estimate: H, ci: null, reason }, modelEstimate: M, difference: { estimate: D, ci: null, p: null, reason } };
   const rng: Rng = mulberry32(seedFromString(seed));
   const hItem = Int32Array.from(humans, (e) => itemIndex.get(e.item)!);

@@ -33,7 +33,11 @@ const F3 = [0, 1, 2];
 const F4 = [0, 1, 2, 3];
 
 async function seedDesignedStudy() {
-  const [a, b, c] = await Promise.all([createUser("ANNOTATOR", { name: "Ann A" }), createUser("ANNOTATOR", { name: "Bob B" }), createUser("ANNOTATOR", { name: "Cy C" })]);
+  const [a, b, c] = await Promise.all([
+    createUser("ANNOTATOR", { name: "Ann A" }),
+    createUser("ANNOTATOR", { name: "Bob B" }),
+    createUser("ANNOTATOR", { name: "Cy C" }),
+  ]);
   const study = await createStudy({ overlap: 3 });
   await db.study.update({ where: { id: study.id }, data: { confidenceScale: "PERCENT" } });
   const batch = await createBatch(study.id);
@@ -48,17 +52,33 @@ async function seedDesignedStudy() {
   const A = (it: (typeof f)[number], order: number[]) => answer(it, a.id, order, { confidence: 0.9, activeMs: 20_000, wallMs: 25_000, at: day1 });
   const B = (it: (typeof f)[number], order: number[]) => answer(it, b.id, order, { confidence: 0.8, activeMs: 24_000, wallMs: 29_000, at: day2 });
   const C = (it: (typeof f)[number], order: number[]) => answer(it, c.id, order, { confidence: 0.5, activeMs: 2_000, wallMs: 7_000, at: day2 });
-  await A(f[0], [0, 1, 2]); await B(f[0], [0, 1, 2]); await C(f[0], [0, 1, 2]);
-  await A(f[1], [0, 1, 2]); await B(f[1], [1, 0, 2]); await C(f[1], [0, 1, 2]);
-  await A(f[2], [2, 1, 0]); await B(f[2], [0, 1, 2]); await C(f[2], [0, 2, 1]);
-  await A(f[3], [0, 1, 2]); await B(f[3], [0, 1, 2]); await C(f[3], [1, 2, 0]);
-  await A(f[4], [0, 1, 2, 3]); await B(f[4], [0, 1, 3, 2]);
-  await A(f[5], [1, 0, 2, 3]); await B(f[5], [0, 1, 2, 3]);
-  await A(i[0], [0, 1, 2]); await B(i[0], [0, 1, 2]); await C(i[0], [1, 0, 2]);
-  await A(i[1], [0, 1, 2]); await B(i[1], [0, 1, 2]); await C(i[1], [0, 1, 2]);
+  await A(f[0], [0, 1, 2]);
+  await B(f[0], [0, 1, 2]);
+  await C(f[0], [0, 1, 2]);
+  await A(f[1], [0, 1, 2]);
+  await B(f[1], [1, 0, 2]);
+  await C(f[1], [0, 1, 2]);
+  await A(f[2], [2, 1, 0]);
+  await B(f[2], [0, 1, 2]);
+  await C(f[2], [0, 2, 1]);
+  await A(f[3], [0, 1, 2]);
+  await B(f[3], [0, 1, 2]);
+  await C(f[3], [1, 2, 0]);
+  await A(f[4], [0, 1, 2, 3]);
+  await B(f[4], [0, 1, 3, 2]);
+  await A(f[5], [1, 0, 2, 3]);
+  await B(f[5], [0, 1, 2, 3]);
+  await A(i[0], [0, 1, 2]);
+  await B(i[0], [0, 1, 2]);
+  await C(i[0], [1, 0, 2]);
+  await A(i[1], [0, 1, 2]);
+  await B(i[1], [0, 1, 2]);
+  await C(i[1], [0, 1, 2]);
   const practice = await answer(p1, a.id, [2, 1, 0], { purpose: "PRACTICE", confidence: 0.1, activeMs: 1, at: day1 });
   // C is working on f7 right now; A lost focus twice (on a practice item too), C five times
-  const started = await db.assignment.create({ data: { studyId: study.id, itemId: f7.id, userId: c.id, purpose: "MAIN", status: "STARTED", position: 99, startedAt: new Date() } });
+  const started = await db.assignment.create({
+    data: { studyId: study.id, itemId: f7.id, userId: c.id, purpose: "MAIN", status: "STARTED", position: 99, startedAt: new Date() },
+  });
   await addEvents(started.id, ["item_shown", "page_hidden", "page_hidden", "page_hidden", "page_visible"], new Date());
   const firstOfA = await db.assignment.findFirstOrThrow({ where: { userId: a.id, itemId: f[0].id } });
   const firstOfC = await db.assignment.findFirstOrThrow({ where: { userId: c.id, itemId: f[0].id } });
@@ -68,7 +88,8 @@ async function seedDesignedStudy() {
   return { study, users: { a, b, c } };
 }
 
-const cell = (rows: Awaited<ReturnType<typeof getStudyDashboard>>["accuracy"]["rows"], kind: string, tag: string) => rows.find((r) => r.kind === kind)!.cells[tag];
+const cell = (rows: Awaited<ReturnType<typeof getStudyDashboard>>["accuracy"]["rows"], kind: string, tag: string) =>
+  rows.find((r) => r.kind === kind)!.cells[tag];
 
 describe("study dashboard (designed study)", () => {
   beforeEach(async () => {

@@ -27,7 +27,11 @@ describe("dashboard data version", () => {
     expect(taOf(await getStudyDashboard(study.slug, {}))).toBe(0.5);
 
     // what a re-scoring does (lib/scoring/explore-rescore.ts): the stored score changes in place
-    const right = getTaskModule("enact-forward").score({ order: [0, 1, 2] }, { order: [0, 1, 2] }, { id: "b", kind: "enact-forward", public: other.public, key: other.key, tags: {} });
+    const right = getTaskModule("enact-forward").score(
+      { order: [0, 1, 2] },
+      { order: [0, 1, 2] },
+      { id: "b", kind: "enact-forward", public: other.public, key: other.key, tags: {} },
+    );
     await db.response.update({ where: { id: wrong.id }, data: { score: right as Prisma.InputJsonValue, correct: true } });
     expect(taOf(await getStudyDashboard(study.slug, {}))).toBe(1);
   });

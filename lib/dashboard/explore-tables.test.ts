@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { exploreMeans, exploreTableRow, presenceAlpha, sUniAlpha, type ExploreScoreLike } from "@/lib/dashboard/explore-tables";
 
-const score = (S_obj: number, S_att: number | null, S_rel: number | null, S_uni: number, extra: Partial<ExploreScoreLike> = {}): ExploreScoreLike => ({ S_obj, S_att, S_rel, S_uni, ...extra });
+const score = (S_obj: number, S_att: number | null, S_rel: number | null, S_uni: number, extra: Partial<ExploreScoreLike> = {}): ExploreScoreLike => ({
+  S_obj,
+  S_att,
+  S_rel,
+  S_uni,
+  ...extra,
+});
 const annotator = { id: "u1", label: "Ann", group: "annotator" as const };
 
 describe("EXPLORE table (paper's shape)", () => {
@@ -37,10 +43,22 @@ describe("EXPLORE table (paper's shape)", () => {
 
   it("alpha on S_uni (interval) and on per-object presence (nominal), checked against hand-computed values", () => {
     // two coders, S_uni: identical on every item -> alpha 1
-    expect(sUniAlpha([[50, 50], [80, 80], [20, 20]])!.alpha).toBeCloseTo(1);
+    expect(
+      sUniAlpha([
+        [50, 50],
+        [80, 80],
+        [20, 20],
+      ])!.alpha,
+    ).toBeCloseTo(1);
     // units with one value are not pairable
     expect(sUniAlpha([[50]])).toBeNull();
     // nominal, by hand (Krippendorff 2011, sections C-E): units [a,a], [b,b], [a,b]: D_o = 2/6, D_e = 2 x 3 x 3 / (6 x 5) = 0.6, alpha = 1 - (1/3) / 0.6 = 0.4444
-    expect(presenceAlpha([["present", "present"], ["absent", "absent"], ["present", "absent"]])!.alpha).toBeCloseTo(1 - 1 / 3 / 0.6, 6);
+    expect(
+      presenceAlpha([
+        ["present", "present"],
+        ["absent", "absent"],
+        ["present", "absent"],
+      ])!.alpha,
+    ).toBeCloseTo(1 - 1 / 3 / 0.6, 6);
   });
 });

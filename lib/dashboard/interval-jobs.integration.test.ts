@@ -29,7 +29,12 @@ describe("dashboard intervals computed in the background", () => {
     for (let n = 0; n < 12; n++) {
       const L = 3 + (n % 3);
       const order = Array.from({ length: L }, (_, i) => i);
-      const item = await createOrderItem(study.id, batch.id, { externalId: `i${n}`, kind: n % 2 ? "enact-inverse" : "enact-forward", order, tags: { steps: L, hand: n % 3 ? "left" : "right" } });
+      const item = await createOrderItem(study.id, batch.id, {
+        externalId: `i${n}`,
+        kind: n % 2 ? "enact-inverse" : "enact-forward",
+        order,
+        tags: { steps: L, hand: n % 3 ? "left" : "right" },
+      });
       for (const person of people) {
         const given = order.slice();
         if (random() < 0.35) [given[0], given[1]] = [given[1], given[0]];
@@ -37,7 +42,14 @@ describe("dashboard intervals computed in the background", () => {
       }
     }
     // a model run beside the humans: its rows, and its summary (with a date) in the page's figures
-    const modelAnswers = Array.from({ length: 12 }, (_, n) => JSON.stringify({ id: `i${n}`, answer: Array.from({ length: 3 + (n % 3) }, (_, i) => i).reverse().join(",") }));
+    const modelAnswers = Array.from({ length: 12 }, (_, n) =>
+      JSON.stringify({
+        id: `i${n}`,
+        answer: Array.from({ length: 3 + (n % 3) }, (_, i) => i)
+          .reverse()
+          .join(","),
+      }),
+    );
     await importModelRun({ studySlug: study.slug, name: "A model", fileName: "model.jsonl", answersJsonl: modelAnswers.join("\n") });
     return { study, people };
   }
@@ -48,7 +60,8 @@ describe("dashboard intervals computed in the background", () => {
   /** every interval of the figures, with its reason */
   function intervalCells(d: StudyDashboard): Array<{ ci: unknown; reason?: string }> {
     const cells: Array<{ ci: unknown; reason?: string }> = [];
-    for (const row of d.accuracy.rows) for (const cell of Object.values(row.cells)) for (const metric of Object.values(cell.metrics)) cells.push({ ci: metric.ci, reason: metric.reason });
+    for (const row of d.accuracy.rows)
+      for (const cell of Object.values(row.cells)) for (const metric of Object.values(cell.metrics)) cells.push({ ci: metric.ci, reason: metric.reason });
     if (d.agreement) {
       cells.push({ ci: d.agreement.overall.ci, reason: d.agreement.overall.ciReason });
       for (const kind of d.agreement.byKind) for (const block of Object.values(kind.cells)) cells.push({ ci: block.ci, reason: block.ciReason });

@@ -21,7 +21,10 @@ export interface StoredIntervals<T> {
 
 /** The view's stored figures (of the version they were computed from), or null. */
 export async function readStoredIntervals<T>(studyId: string, viewKey: string): Promise<StoredIntervals<T> | null> {
-  const row = await readDb.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } }, select: { version: true, figures: true, computedAt: true, computeMs: true } });
+  const row = await readDb.dashboardIntervals.findUnique({
+    where: { studyId_viewKey: { studyId, viewKey } },
+    select: { version: true, figures: true, computedAt: true, computeMs: true },
+  });
   const figures = row ? decodeStoredView<T>(row.figures) : null;
   if (!row || figures === null) return null;
   return { figures, version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };

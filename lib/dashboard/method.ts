@@ -25,7 +25,10 @@ export const PIGEONHOLE_METHOD = "pigeonhole bootstrap (Owen 2007)";
 export function intervalMethod(over: GeneraliseOver): IntervalMethod {
   const proportions = twoWayMethod(over, "proportion");
   const means = twoWayMethod(over, "mean");
-  const nonLinear = over === "people+items" ? `percentile ${PIGEONHOLE_METHOD}: people and items drawn independently` : `percentile bootstrap over items (these people taken as the population)`;
+  const nonLinear =
+    over === "people+items"
+      ? `percentile ${PIGEONHOLE_METHOD}: people and items drawn independently`
+      : `percentile bootstrap over items (these people taken as the population)`;
   const differences = `people minus model on the items both answered, the same variance of the paired difference${over === "people+items" ? " over people and items" : " over items"}, two-sided p from the same t`;
   // one line for every interval on the page: the accuracy and comparison tables, agreement, and the kinds' own sections
   const line =

@@ -44,7 +44,8 @@ describe("the study dashboard and model predictions", () => {
     const queryRaw = vi.spyOn(client, "$queryRaw");
     const findMany = vi.spyOn(client.modelPrediction, "findMany");
     const dashboard = await getStudyDashboard(study.slug, {});
-    const predictionLoads = queryRaw.mock.calls.filter(([sql]) => JSON.stringify(sql).includes('FROM \\"ModelPrediction\\"')).length + findMany.mock.calls.length;
+    const predictionLoads =
+      queryRaw.mock.calls.filter(([sql]) => JSON.stringify(sql).includes('FROM \\"ModelPrediction\\"')).length + findMany.mock.calls.length;
     expect(predictionLoads).toBe(1);
     expect(dashboard.accuracy.modelRows.map((row) => row.label)).toContain("Model X");
     expect((dashboard.sections.explore as ExploreSection).tables[0].rows.map((row) => row.participant.label)).toContain("Model X");

@@ -5,7 +5,6 @@ import { isAgentRun, loadAgentPredictions } from "@/lib/dashboard/agents";
 
 export type { ModelPredictionRow, ModelPredictionsLoader };
 
-
 /**
  * One loader per dashboard request: memoised sections that need no predictions never load them.
  * Model agents' answers (lib/dashboard/agents.ts) come with the imported runs' predictions.
@@ -15,5 +14,8 @@ export function modelPredictionsLoader(studyId: string, models: readonly ModelRu
   const imported = models.some((m) => !isAgentRun(m.id));
   const agents = models.some((m) => isAgentRun(m.id));
   return () =>
-    (load ??= Promise.all([imported ? loadModelPredictions(studyId) : [], agents ? loadAgentPredictions(studyId) : []]).then(([runs, answers]) => [...runs, ...answers]));
+    (load ??= Promise.all([imported ? loadModelPredictions(studyId) : [], agents ? loadAgentPredictions(studyId) : []]).then(([runs, answers]) => [
+      ...runs,
+      ...answers,
+    ]));
 }

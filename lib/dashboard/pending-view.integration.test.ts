@@ -20,7 +20,9 @@ describe("a large study's view with no row yet", () => {
     await db.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS test_view_writes (n serial, "viewKey" text, pending boolean)`);
     await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION test_log_view_write() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO test_view_writes ("viewKey", pending) VALUES (NEW."viewKey", NEW.figures LIKE '%"intervalsPending":true%'); RETURN NEW; END $$`);
-    await db.$executeRawUnsafe(`CREATE OR REPLACE TRIGGER test_view_writes AFTER INSERT OR UPDATE ON "DashboardIntervals" FOR EACH ROW EXECUTE FUNCTION test_log_view_write()`);
+    await db.$executeRawUnsafe(
+      `CREATE OR REPLACE TRIGGER test_view_writes AFTER INSERT OR UPDATE ON "DashboardIntervals" FOR EACH ROW EXECUTE FUNCTION test_log_view_write()`,
+    );
   });
   beforeEach(async () => {
     await resetDatabase();
@@ -43,9 +45,20 @@ describe("a large study's view with no row yet", () => {
 
   const seedStudy = (items = 8) => seedOrderStudy(items, 7);
 
-  const writes = async () => (await db.$queryRawUnsafe<Array<{ viewKey: string; pending: boolean }>>(`SELECT "viewKey", pending FROM test_view_writes ORDER BY n`)).map((w) => ({ ...w }));
+  const writes = async () =>
+    (await db.$queryRawUnsafe<Array<{ viewKey: string; pending: boolean }>>(`SELECT "viewKey", pending FROM test_view_writes ORDER BY n`)).map((w) => ({
+      ...w,
+    }));
   const jobsFor = async (viewKey: string) =>
-    Number((await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND data->'params' = $2::jsonb`, QUEUES.dashboardIntervals.name, viewKey))[0].n);
+    Number(
+      (
+        await db.$queryRawUnsafe<Array<{ n: bigint }>>(
+          `SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND data->'params' = $2::jsonb`,
+          QUEUES.dashboardIntervals.name,
+          viewKey,
+        )
+      )[0].n,
+    );
   const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined } });
   const isPending = (view: StudyDashboard | PendingDashboard): view is PendingDashboard => "pending" in view;
 
@@ -139,5 +152,4 @@ describe("a large study's view with no row yet", () => {
       await worker.stop();
     }
   });
-
 });

@@ -86,7 +86,6 @@ async function previousStudyProgress(studyId: string, overlap: number): Promise<
   };
 }
 
-
 afterAll(async () => {
   await disconnectDb();
 });
@@ -107,7 +106,15 @@ describe("progress from the tallies and from one grouped query", () => {
           overlap: fc.integer({ min: 1, max: 3 }),
           users: fc.integer({ min: 1, max: 4 }),
           work: fc.array(
-            fc.record({ item: fc.nat(), user: fc.nat(), purpose: fc.constantFrom(...PURPOSES), status: fc.constantFrom(...STATUSES), answered: fc.boolean(), condition: fc.nat(3), day: fc.integer({ min: 0, max: 3 }) }),
+            fc.record({
+              item: fc.nat(),
+              user: fc.nat(),
+              purpose: fc.constantFrom(...PURPOSES),
+              status: fc.constantFrom(...STATUSES),
+              answered: fc.boolean(),
+              condition: fc.nat(3),
+              day: fc.integer({ min: 0, max: 3 }),
+            }),
             { maxLength: 25 },
           ),
         }),
@@ -128,15 +135,41 @@ describe("progress from the tallies and from one grouped query", () => {
             const user = users[w.user % users.length]!;
             if (seen.has(`${item.id}:${user.id}`)) continue;
             seen.add(`${item.id}:${user.id}`);
-            const condition = spec.conditions.length > 0 ? (["single", "multi", "other", null] as const)[w.condition] ?? null : w.condition === 0 ? "" : null;
+            const condition = spec.conditions.length > 0 ? ((["single", "multi", "other", null] as const)[w.condition] ?? null) : w.condition === 0 ? "" : null;
             const at = new Date(Date.UTC(2026, 0, 5 + w.day, 23, 30));
             const id = `${study.id}-a${k}`;
-            assignments.push({ id, studyId: study.id, itemId: item.id, userId: user.id, condition, position: k, purpose: w.purpose, status: w.status, submittedAt: w.answered ? at : null });
-            if (w.answered) responses.push({ assignmentId: id, clientId: `c-${id}`, answer: {}, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true, createdAt: at });
+            assignments.push({
+              id,
+              studyId: study.id,
+              itemId: item.id,
+              userId: user.id,
+              condition,
+              position: k,
+              purpose: w.purpose,
+              status: w.status,
+              submittedAt: w.answered ? at : null,
+            });
+            if (w.answered)
+              responses.push({
+                assignmentId: id,
+                clientId: `c-${id}`,
+                answer: {},
+                confidenceRaw: 3,
+                confidence: 0.5,
+                wallMs: 1,
+                activeMs: 1,
+                score: {},
+                correct: true,
+                createdAt: at,
+              });
           }
           await db.assignment.createMany({ data: assignments });
           await db.response.createMany({ data: responses });
-          const [tallies, onePass, before] = [await getStudyProgress(study.id, spec.overlap), await recomputeStudyProgress(study.id, spec.overlap), await previousStudyProgress(study.id, spec.overlap)];
+          const [tallies, onePass, before] = [
+            await getStudyProgress(study.id, spec.overlap),
+            await recomputeStudyProgress(study.id, spec.overlap),
+            await previousStudyProgress(study.id, spec.overlap),
+          ];
           expect(onePass).toEqual(before);
           expect(tallies).toEqual(before);
         },

@@ -35,14 +35,30 @@ describe("progress tallies under concurrent writes", () => {
     for (const [u, user] of users.entries()) {
       for (const [i, item] of items.entries()) {
         const assignment = await db.assignment.create({
-          data: { studyId: study.id, itemId: item.id, userId: user.id, position: i, purpose: "MAIN", status: (u + i) % 3 === 0 ? "ASSIGNED" : "STARTED", condition: (u + i) % 2 === 0 ? "single" : "multi" },
+          data: {
+            studyId: study.id,
+            itemId: item.id,
+            userId: user.id,
+            position: i,
+            purpose: "MAIN",
+            status: (u + i) % 3 === 0 ? "ASSIGNED" : "STARTED",
+            condition: (u + i) % 2 === 0 ? "single" : "multi",
+          },
         });
         work.push({ userId: user.id, assignmentId: assignment.id });
       }
     }
     // every submission at once (the pool runs as many as it has connections), and a retry of some
     const submissions = work.flatMap((w, k) => {
-      const input = { assignmentId: w.assignmentId, clientId: randomUUID(), answer: { order: k % 2 === 0 ? [1, 2, 0] : [0, 1, 2] }, confidence: 3, wallMs: 1, activeMs: 1, submitSeq: 0 };
+      const input = {
+        assignmentId: w.assignmentId,
+        clientId: randomUUID(),
+        answer: { order: k % 2 === 0 ? [1, 2, 0] : [0, 1, 2] },
+        confidence: 3,
+        wallMs: 1,
+        activeMs: 1,
+        submitSeq: 0,
+      };
       return k % 5 === 0 ? [submitResponse(w.userId, input), submitResponse(w.userId, input)] : [submitResponse(w.userId, input)];
     });
     const results = await Promise.allSettled(submissions);
@@ -60,15 +76,23 @@ describe("progress tallies under concurrent writes", () => {
     const [item] = await createEnactItems(study.id, { count: 1 });
     const [a, b] = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
     const ids: string[] = [];
-    for (const [user, condition] of [[a, "single"], [b, "multi"]] as const) {
-      const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item!.id, userId: user.id, position: 0, purpose: "MAIN", status: "STARTED", condition } });
+    for (const [user, condition] of [
+      [a, "single"],
+      [b, "multi"],
+    ] as const) {
+      const assignment = await db.assignment.create({
+        data: { studyId: study.id, itemId: item!.id, userId: user.id, position: 0, purpose: "MAIN", status: "STARTED", condition },
+      });
       ids.push(assignment.id);
     }
     const clients = [new pg.Client({ connectionString: process.env.DATABASE_URL }), new pg.Client({ connectionString: process.env.DATABASE_URL })];
     await Promise.all(clients.map((c) => c.connect()));
     try {
       const answer = (client: pg.Client, assignmentId: string) =>
-        client.query(`INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct) VALUES ($1, $2, $3, '{}', 3, 0.5, 1, 1, '{}', true)`, [randomUUID(), assignmentId, randomUUID()]);
+        client.query(
+          `INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct) VALUES ($1, $2, $3, '{}', 3, 0.5, 1, 1, '{}', true)`,
+          [randomUUID(), assignmentId, randomUUID()],
+        );
       await clients[0]!.query("BEGIN");
       await clients[1]!.query("BEGIN");
       await answer(clients[0]!, ids[0]!);

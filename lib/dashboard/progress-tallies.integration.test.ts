@@ -47,7 +47,7 @@ async function expectTalliesRight(studyId: string, label: () => string) {
 /** The seeded random sequence of writes; returns the study's id and the steps taken. */
 async function randomWrites(seed: number, steps: number, check: (studyId: string, log: string[]) => Promise<void>) {
   const random = mulberry32(seed);
-  const pick = <T,>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const log: string[] = [];
   const researcher = await createUser("RESEARCHER");
   const study = await createStudy({ overlap: 2 });
@@ -63,82 +63,158 @@ async function randomWrites(seed: number, steps: number, check: (studyId: string
   let seq = 0;
   const itemIds = async () => (await db.item.findMany({ where: { studyId: study.id }, select: { id: true }, orderBy: { id: "asc" } })).map((i) => i.id);
   const assignmentsOf = async (userId?: string) =>
-    db.assignment.findMany({ where: { studyId: study.id, ...(userId ? { userId } : {}) }, select: { id: true, userId: true, status: true, itemId: true, response: { select: { id: true } } }, orderBy: { id: "asc" } });
+    db.assignment.findMany({
+      where: { studyId: study.id, ...(userId ? { userId } : {}) },
+      select: { id: true, userId: true, status: true, itemId: true, response: { select: { id: true } } },
+      orderBy: { id: "asc" },
+    });
 
   const actions: Array<[number, string, () => Promise<unknown>]> = [
     [10, "next item", async () => (await nextAssignment(study.id, pick(users).id)).status],
-    [4, "shown (item_shown event)", async () => {
-      const user = pick(users);
-      const open = (await assignmentsOf(user.id)).filter((a) => a.status === "ASSIGNED");
-      if (open.length === 0) return;
-      const a = pick(open);
-      await recordEvents(user.id, [{ assignmentId: a.id, seq: seq++, type: "item_shown", clientTime: Date.now(), payload: { kind: "enact-forward", resumed: false } }]);
-    }],
-    [12, "submission", async () => {
-      const unanswered = (await assignmentsOf()).filter((a) => a.response === null && a.userId !== agent.id);
-      if (unanswered.length === 0) return "nothing to answer";
-      const a = pick(unanswered);
-      await submitResponse(a.userId, { assignmentId: a.id, clientId: randomUUID(), answer: { order: pick([[1, 2, 0], [0, 1, 2]]) }, confidence: 3, wallMs: 1, activeMs: 1, submitSeq: 0 });
-    }],
+    [
+      4,
+      "shown (item_shown event)",
+      async () => {
+        const user = pick(users);
+        const open = (await assignmentsOf(user.id)).filter((a) => a.status === "ASSIGNED");
+        if (open.length === 0) return;
+        const a = pick(open);
+        await recordEvents(user.id, [
+          { assignmentId: a.id, seq: seq++, type: "item_shown", clientTime: Date.now(), payload: { kind: "enact-forward", resumed: false } },
+        ]);
+      },
+    ],
+    [
+      12,
+      "submission",
+      async () => {
+        const unanswered = (await assignmentsOf()).filter((a) => a.response === null && a.userId !== agent.id);
+        if (unanswered.length === 0) return "nothing to answer";
+        const a = pick(unanswered);
+        await submitResponse(a.userId, {
+          assignmentId: a.id,
+          clientId: randomUUID(),
+          answer: {
+            order: pick([
+              [1, 2, 0],
+              [0, 1, 2],
+            ]),
+          },
+          confidence: 3,
+          wallMs: 1,
+          activeMs: 1,
+          submitSeq: 0,
+        });
+      },
+    ],
     [2, "open work released", async () => releaseOpenWork(db, study.id, pick(users).id)],
     [1, "excluded by rule", async () => endParticipation(db, study.id, pick(users).id, "EXCLUDED", "failed checks (test)")],
     [2, "re-included", async () => actOnParticipant(study.slug, { action: "reinclude", userId: pick(users).id }, researcher.id)],
     [1, "withdrawal", async () => withdrawFromStudy(study.slug, pick(users).id)],
     [2, "pre-assigned (agreement or practice)", async () => assignItemsTo(pick(users).id, [pick(await itemIds())], pick(["AGREEMENT", "PRACTICE"] as const))],
-    [2, "item made practice / gold / ordinary", async () => {
-      const id = pick(await itemIds());
-      await db.item.update({ where: { id }, data: pick([{ practice: true }, { gold: true }, { practice: false, gold: false }, { gold: false }]) });
-    }],
+    [
+      2,
+      "item made practice / gold / ordinary",
+      async () => {
+        const id = pick(await itemIds());
+        await db.item.update({ where: { id }, data: pick([{ practice: true }, { gold: true }, { practice: false, gold: false }, { gold: false }]) });
+      },
+    ],
     [1, "items added", async () => createEnactItems(study.id, { count: 1 + Math.floor(random() * 2) })],
     [1, "item deleted", async () => db.item.delete({ where: { id: pick(await itemIds()) } })],
-    [1, "batch deleted", async () => {
-      const batches = await db.batch.findMany({ where: { studyId: study.id }, select: { id: true } });
-      if (batches.length > 2) await db.batch.delete({ where: { id: pick(batches).id } });
-    }],
+    [
+      1,
+      "batch deleted",
+      async () => {
+        const batches = await db.batch.findMany({ where: { studyId: study.id }, select: { id: true } });
+        if (batches.length > 2) await db.batch.delete({ where: { id: pick(batches).id } });
+      },
+    ],
     [1, "conditions changed", async () => db.study.update({ where: { id: study.id }, data: { conditions: pick(CONDITIONS) } })],
-    [3, "assignment of any purpose and status (raw)", async () => {
-      const user = pick(users);
-      const had = new Set((await assignmentsOf(user.id)).map((a) => a.itemId));
-      const free = (await itemIds()).filter((id) => !had.has(id));
-      if (free.length === 0) return "nothing free";
-      const study_ = await db.study.findUniqueOrThrow({ where: { id: study.id }, select: { conditions: true } });
-      await db.assignment.create({ data: { studyId: study.id, itemId: pick(free), userId: user.id, position: 0, purpose: pick(PURPOSES), status: pick(STATUSES), condition: study_.conditions.length > 0 ? pick([...study_.conditions, null]) : null } });
-    }],
-    [2, "agent's answered work (raw)", async () => {
-      const itemId = pick(await itemIds());
-      const id = randomUUID();
-      const rows = await db.$executeRaw`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, purpose, status, agent, "submittedAt")
+    [
+      3,
+      "assignment of any purpose and status (raw)",
+      async () => {
+        const user = pick(users);
+        const had = new Set((await assignmentsOf(user.id)).map((a) => a.itemId));
+        const free = (await itemIds()).filter((id) => !had.has(id));
+        if (free.length === 0) return "nothing free";
+        const study_ = await db.study.findUniqueOrThrow({ where: { id: study.id }, select: { conditions: true } });
+        await db.assignment.create({
+          data: {
+            studyId: study.id,
+            itemId: pick(free),
+            userId: user.id,
+            position: 0,
+            purpose: pick(PURPOSES),
+            status: pick(STATUSES),
+            condition: study_.conditions.length > 0 ? pick([...study_.conditions, null]) : null,
+          },
+        });
+      },
+    ],
+    [
+      2,
+      "agent's answered work (raw)",
+      async () => {
+        const itemId = pick(await itemIds());
+        const id = randomUUID();
+        const rows = await db.$executeRaw`INSERT INTO "Assignment" (id, "studyId", "itemId", "userId", position, purpose, status, agent, "submittedAt")
         VALUES (${id}, ${study.id}, ${itemId}, ${agent.id}, 0, 'MAIN', 'SUBMITTED', true, now()) ON CONFLICT DO NOTHING`;
-      if (rows > 0) await db.response.create({ data: { assignmentId: id, clientId: randomUUID(), answer: {}, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true } });
-    }],
-    [2, "answer deleted (raw)", async () => {
-      const answered = (await assignmentsOf()).filter((a) => a.response !== null);
-      if (answered.length > 0) await db.response.delete({ where: { id: pick(answered).response!.id } });
-    }],
-    [1, "assignment deleted (raw)", async () => {
-      const all = await assignmentsOf();
-      if (all.length > 0) await db.assignment.delete({ where: { id: pick(all).id } });
-    }],
-    [2, "answer moved to another day (raw)", async () => {
-      const answered = (await assignmentsOf()).filter((a) => a.response !== null);
-      if (answered.length > 0) await db.$executeRaw`UPDATE "Response" SET "createdAt" = "createdAt" - make_interval(days => ${1 + Math.floor(random() * 3)}) WHERE id = ${pick(answered).response!.id}`;
-    }],
-    [2, "status / purpose / condition changed (raw)", async () => {
-      const all = await assignmentsOf();
-      if (all.length === 0) return;
-      const id = pick(all).id;
-      const change = Math.floor(random() * 3);
-      if (change === 0) await db.assignment.update({ where: { id }, data: { status: pick(STATUSES) } });
-      else if (change === 1) await db.assignment.update({ where: { id }, data: { purpose: pick(PURPOSES) } });
-      else await db.assignment.update({ where: { id }, data: { condition: pick(["single", "multi", "other", null]) } });
-    }],
+        if (rows > 0)
+          await db.response.create({
+            data: { assignmentId: id, clientId: randomUUID(), answer: {}, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true },
+          });
+      },
+    ],
+    [
+      2,
+      "answer deleted (raw)",
+      async () => {
+        const answered = (await assignmentsOf()).filter((a) => a.response !== null);
+        if (answered.length > 0) await db.response.delete({ where: { id: pick(answered).response!.id } });
+      },
+    ],
+    [
+      1,
+      "assignment deleted (raw)",
+      async () => {
+        const all = await assignmentsOf();
+        if (all.length > 0) await db.assignment.delete({ where: { id: pick(all).id } });
+      },
+    ],
+    [
+      2,
+      "answer moved to another day (raw)",
+      async () => {
+        const answered = (await assignmentsOf()).filter((a) => a.response !== null);
+        if (answered.length > 0)
+          await db.$executeRaw`UPDATE "Response" SET "createdAt" = "createdAt" - make_interval(days => ${1 + Math.floor(random() * 3)}) WHERE id = ${pick(answered).response!.id}`;
+      },
+    ],
+    [
+      2,
+      "status / purpose / condition changed (raw)",
+      async () => {
+        const all = await assignmentsOf();
+        if (all.length === 0) return;
+        const id = pick(all).id;
+        const change = Math.floor(random() * 3);
+        if (change === 0) await db.assignment.update({ where: { id }, data: { status: pick(STATUSES) } });
+        else if (change === 1) await db.assignment.update({ where: { id }, data: { purpose: pick(PURPOSES) } });
+        else await db.assignment.update({ where: { id }, data: { condition: pick(["single", "multi", "other", null]) } });
+      },
+    ],
   ];
   const total = actions.reduce((sum, [weight]) => sum + weight, 0);
   for (let step = 0; step < steps; step++) {
     let r = random() * total;
     const [, name, act] = actions.find(([weight]) => (r -= weight) < 0) ?? actions[0]!;
     // refusals (a conflict, a withdrawn participant asking for work) are writes that did not happen: the tallies must not move either
-    const outcome = await act().then((value) => (typeof value === "string" ? value : "ok"), (error: unknown) => `refused: ${error instanceof Error ? error.message.slice(0, 60) : String(error)}`);
+    const outcome = await act().then(
+      (value) => (typeof value === "string" ? value : "ok"),
+      (error: unknown) => `refused: ${error instanceof Error ? error.message.slice(0, 60) : String(error)}`,
+    );
     log.push(`${step}: ${name} (${outcome})`);
     if (step % 3 === 2 || step === steps - 1) await check(study.id, log);
   }
@@ -211,7 +287,8 @@ describe("progress tallies (kept by triggers)", () => {
         for (const seed of [1, 2, 3, 4, 5, 6]) {
           await resetDatabase();
           await randomWrites(seed, 90, async (studyId) => {
-            for (const overlap of [1, 2]) if (!isDeepStrictEqual(await getStudyProgress(studyId, overlap), await recomputeStudyProgress(studyId, overlap))) parted += 1;
+            for (const overlap of [1, 2])
+              if (!isDeepStrictEqual(await getStudyProgress(studyId, overlap), await recomputeStudyProgress(studyId, overlap))) parted += 1;
           });
           if (parted > 0) break;
         }

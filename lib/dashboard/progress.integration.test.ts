@@ -5,9 +5,21 @@ import { createEnactItems, createStudy, createUser, resetDatabase } from "@/test
 
 /** A MAIN answer of `userId` to `itemId` in `condition`, written as the submit path leaves it. */
 async function answer(studyId: string, itemId: string, userId: string, condition: string | null) {
-  const assignment = await db.assignment.create({ data: { studyId, itemId, userId, condition, position: 0, purpose: "MAIN", status: "SUBMITTED", submittedAt: new Date() } });
+  const assignment = await db.assignment.create({
+    data: { studyId, itemId, userId, condition, position: 0, purpose: "MAIN", status: "SUBMITTED", submittedAt: new Date() },
+  });
   await db.response.create({
-    data: { assignmentId: assignment.id, clientId: `c-${assignment.id}`, answer: { order: [0] }, confidenceRaw: 3, confidence: 0.5, wallMs: 1000, activeMs: 1000, score: {}, correct: true },
+    data: {
+      assignmentId: assignment.id,
+      clientId: `c-${assignment.id}`,
+      answer: { order: [0] },
+      confidenceRaw: 3,
+      confidence: 0.5,
+      wallMs: 1000,
+      activeMs: 1000,
+      score: {},
+      correct: true,
+    },
   });
 }
 

@@ -51,7 +51,19 @@ export interface StudyProgress {
 
 const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
-type ProgressCounts = Array<{ set: "user" | "day" | "totals"; userId: string | null; purpose: string | null; day: string | null; assigned: bigint | null; done: bigint | null; last: Date | null; items: bigint | null; gold: bigint | null; conditions: number | null; complete: bigint | null }>;
+type ProgressCounts = Array<{
+  set: "user" | "day" | "totals";
+  userId: string | null;
+  purpose: string | null;
+  day: string | null;
+  assigned: bigint | null;
+  done: bigint | null;
+  last: Date | null;
+  items: bigint | null;
+  gold: bigint | null;
+  conditions: number | null;
+  complete: bigint | null;
+}>;
 
 /**
  * The study's counts from the progress tallies: rows kept up to date by PostgreSQL
@@ -183,7 +195,11 @@ export function recomputeStudyProgress(studyId: string, overlap: number): Promis
   return studyProgressFrom(progressFullRecomputation, studyId, overlap);
 }
 
-async function studyProgressFrom(counting: (studyId: string, overlap: number) => Promise<ProgressCounts>, studyId: string, overlap: number): Promise<StudyProgress> {
+async function studyProgressFrom(
+  counting: (studyId: string, overlap: number) => Promise<ProgressCounts>,
+  studyId: string,
+  overlap: number,
+): Promise<StudyProgress> {
   const [counts, active, members] = await Promise.all([
     counting(studyId, overlap),
     activeAnnotators(studyId),

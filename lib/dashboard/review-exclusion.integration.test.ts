@@ -23,7 +23,16 @@ describe("dashboard with and without items that failed review", () => {
 
     const reviewStudy = await db.reviewStudy.create({ data: { slug: `review-${Date.now()}`, title: "vetting", createdById: researcher.id } });
     await db.reviewItem.create({
-      data: { reviewStudyId: reviewStudy.id, itemId: broken.id, externalId: broken.externalId, contentHash: broken.contentHash, kind: broken.kind, position: 0, outcome: "EXCLUDED", ruleOutcome: "EXCLUDED" },
+      data: {
+        reviewStudyId: reviewStudy.id,
+        itemId: broken.id,
+        externalId: broken.externalId,
+        contentHash: broken.contentHash,
+        kind: broken.kind,
+        position: 0,
+        outcome: "EXCLUDED",
+        ruleOutcome: "EXCLUDED",
+      },
     });
 
     const without = await getStudyDashboard(study.slug, {});

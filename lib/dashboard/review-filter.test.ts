@@ -7,7 +7,17 @@ function snapshot(): StudySnapshot {
     studyId: "s",
     version: "3:1:2:1",
     loadedAt: 0,
-    items: { keys: [undefined, undefined], ids: ["i0", "i1"], externalIds: ["a", "b"], kinds: ["enact-forward", "enact-forward"], tags: [{}, {}], index: new Map([["i0", 0], ["i1", 1]]) },
+    items: {
+      keys: [undefined, undefined],
+      ids: ["i0", "i1"],
+      externalIds: ["a", "b"],
+      kinds: ["enact-forward", "enact-forward"],
+      tags: [{}, {}],
+      index: new Map([
+        ["i0", 0],
+        ["i1", 1],
+      ]),
+    },
     conditions: [],
     annotators: [{ id: "u", name: "U" }],
     responses: {

@@ -36,21 +36,46 @@ function random(seed: number): () => number {
 }
 
 /** texts through every escape of COPY's text format (\b \f \n \r \t \v \\), "\N", quotes and non-ASCII */
-const TEXTS = ["plain", "tab\there", "new\nline", "cr\rlf\r\n", "back\\slash", "\\N", "\\", "\\t literal", 'quote " and \'', "\b\f\v", "é ü ß", "😀 \u2028 \ufeff", "=1+1", "", " ", "a,b"];
+const TEXTS = [
+  "plain",
+  "tab\there",
+  "new\nline",
+  "cr\rlf\r\n",
+  "back\\slash",
+  "\\N",
+  "\\",
+  "\\t literal",
+  "quote \" and '",
+  "\b\f\v",
+  "é ü ß",
+  "😀 \u2028 \ufeff",
+  "=1+1",
+  "",
+  " ",
+  "a,b",
+];
 const NUMBERS = [0, -0, 1, -1, 0.1 + 0.2, 1e-300, 5e-324, 1.7976931348623157e308, 2 ** 53 + 2, 1e21, 123.456, -7.5e-7];
 /** (Prisma writes the largest doubles as decimal digits that PostgreSQL rounds out of range: those are set by SQL below) */
 const CONFIDENCES = NUMBERS.filter((x) => Math.abs(x) < 1e300);
 
 function awkwardJson(next: () => number, depth = 0): unknown {
-  const pick = <T,>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
   const choice = Math.floor(next() * (depth > 1 ? 4 : 6));
   switch (choice) {
-    case 0: return pick(TEXTS);
-    case 1: return pick(NUMBERS);
-    case 2: return pick([true, false, null]);
-    case 3: return pick([{}, [], { order: [2, 0, 1] }]);
-    case 4: return Array.from({ length: Math.floor(next() * 3) }, () => awkwardJson(next, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, () => [pick([...TEXTS, "accepted", "L", "0", "10"]), awkwardJson(next, depth + 1)]));
+    case 0:
+      return pick(TEXTS);
+    case 1:
+      return pick(NUMBERS);
+    case 2:
+      return pick([true, false, null]);
+    case 3:
+      return pick([{}, [], { order: [2, 0, 1] }]);
+    case 4:
+      return Array.from({ length: Math.floor(next() * 3) }, () => awkwardJson(next, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(next() * 4) }, () => [pick([...TEXTS, "accepted", "L", "0", "10"]), awkwardJson(next, depth + 1)]),
+      );
   }
 }
 
@@ -78,7 +103,10 @@ function expectSameSnapshot(actual: StudySnapshot, expected: StudySnapshot) {
     expect(column.constructor, name).toBe((other as typeof column).constructor);
     expect(column.length, name).toBe((other as typeof column).length);
     const differing = Array.from(column, (value: number, i: number) => i).filter((i) => !Object.is(column[i], (other as typeof column)[i]));
-    expect(differing.slice(0, 5).map((i) => ({ i, actual: column[i], expected: (other as typeof column)[i] })), name).toEqual([]);
+    expect(
+      differing.slice(0, 5).map((i) => ({ i, actual: column[i], expected: (other as typeof column)[i] })),
+      name,
+    ).toEqual([]);
   }
 }
 
@@ -94,7 +122,16 @@ describe("the dashboard snapshot by COPY", () => {
     const otherBatch = await createBatch(other.id);
     // a kind whose keys the snapshot loads, one whose keys it does not, and one no module declares
     const kinds = ["gridwm-scene-json", "enact-forward", "=unknown\tkind"];
-    const tagsChoices: unknown[] = [{ steps: 3, hand: "left" }, { steps: 3, hand: "left" }, { hand: "ri\\ght\t\"x\"\n", steps: 0.1 + 0.2 }, ["array", "tags"], "text", 7, null, {}];
+    const tagsChoices: unknown[] = [
+      { steps: 3, hand: "left" },
+      { steps: 3, hand: "left" },
+      { hand: 'ri\\ght\t"x"\n', steps: 0.1 + 0.2 },
+      ["array", "tags"],
+      "text",
+      7,
+      null,
+      {},
+    ];
     const items = [];
     for (let n = 0; n < 60; n++) {
       const kind = kinds[n % kinds.length];
@@ -115,11 +152,19 @@ describe("the dashboard snapshot by COPY", () => {
         }),
       );
     }
-    const otherItem = await db.item.create({ data: { studyId: other.id, batchId: otherBatch.id, externalId: "elsewhere", kind: "enact-forward", public: {}, key: {}, contentHash: "o" } });
+    const otherItem = await db.item.create({
+      data: { studyId: other.id, batchId: otherBatch.id, externalId: "elsewhere", kind: "enact-forward", public: {}, key: {}, contentHash: "o" },
+    });
     const purposes = ["MAIN", "MAIN", "AGREEMENT", "PRACTICE"] as const;
     let position = 0;
     let responses = 0;
-    const createdAts = [new Date("2026-01-01T10:00:00.123Z"), new Date("1960-06-30T23:59:59.999Z"), new Date("2100-01-01T00:00:00.001Z"), new Date(0), new Date(-1)];
+    const createdAts = [
+      new Date("2026-01-01T10:00:00.123Z"),
+      new Date("1960-06-30T23:59:59.999Z"),
+      new Date("2100-01-01T00:00:00.001Z"),
+      new Date(0),
+      new Date(-1),
+    ];
     // answers stored out of (item, annotator) order: items from the last, annotators from the last made (ids grow with time)
     for (const [n, item] of [...items.entries()].reverse()) {
       if (n % 13 === 12) continue; // items without answers
@@ -128,8 +173,11 @@ describe("the dashboard snapshot by COPY", () => {
         const purpose = purposes[Math.floor(next() * purposes.length)];
         // study conditions of awkward text, or none (drawn from the position: the random draws stay as they were)
         const condition = position % 3 === 0 ? null : TEXTS[position % TEXTS.length];
-        const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: user.id, purpose, condition, status: "SUBMITTED", position: position++ } });
-        const score = next() < 0.5 ? { accepted: next() < 0.5, L: Math.floor(next() * 4), ratio: NUMBERS[Math.floor(next() * NUMBERS.length)] } : awkwardJson(next);
+        const assignment = await db.assignment.create({
+          data: { studyId: study.id, itemId: item.id, userId: user.id, purpose, condition, status: "SUBMITTED", position: position++ },
+        });
+        const score =
+          next() < 0.5 ? { accepted: next() < 0.5, L: Math.floor(next() * 4), ratio: NUMBERS[Math.floor(next() * NUMBERS.length)] } : awkwardJson(next);
         await db.response.create({
           data: {
             assignmentId: assignment.id,
@@ -148,13 +196,30 @@ describe("the dashboard snapshot by COPY", () => {
       }
     }
     // an assignment without an answer, and another study's answer
-    await db.assignment.create({ data: { studyId: study.id, itemId: items[0].id, userId: (await createUser("ANNOTATOR", { name: "Idle" })).id, status: "STARTED", position: position++ } });
-    const elsewhere = await db.assignment.create({ data: { studyId: other.id, itemId: otherItem.id, userId: users[0].id, status: "SUBMITTED", position: position++ } });
-    await db.response.create({ data: { assignmentId: elsewhere.id, clientId: "elsewhere", answer: {}, confidenceRaw: 0, confidence: 1, wallMs: 1, activeMs: 1, score: {}, correct: true } });
+    await db.assignment.create({
+      data: { studyId: study.id, itemId: items[0].id, userId: (await createUser("ANNOTATOR", { name: "Idle" })).id, status: "STARTED", position: position++ },
+    });
+    const elsewhere = await db.assignment.create({
+      data: { studyId: other.id, itemId: otherItem.id, userId: users[0].id, status: "SUBMITTED", position: position++ },
+    });
+    await db.response.create({
+      data: {
+        assignmentId: elsewhere.id,
+        clientId: "elsewhere",
+        answer: {},
+        confidenceRaw: 0,
+        confidence: 1,
+        wallMs: 1,
+        activeMs: 1,
+        score: {},
+        correct: true,
+      },
+    });
     // doubles a float8 column holds that no JSON number does
     const special = await db.$queryRaw<Array<{ id: string }>>`
       SELECT r.id FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${study.id} AND a.purpose <> 'PRACTICE' ORDER BY r.id LIMIT 5`;
-    for (const [n, value] of ["NaN", "-0", "Infinity", "-Infinity", "-1.7976931348623157e308"].entries()) await db.$executeRaw`UPDATE "Response" SET confidence = ${value}::float8 WHERE id = ${special[n].id}`;
+    for (const [n, value] of ["NaN", "-0", "Infinity", "-Infinity", "-1.7976931348623157e308"].entries())
+      await db.$executeRaw`UPDATE "Response" SET confidence = ${value}::float8 WHERE id = ${special[n].id}`;
     // a user deleted after answering (the foreign keys' cascade skipped, as if between the passes)
     await db.$transaction([db.$executeRawUnsafe("SET LOCAL session_replication_role = replica"), db.$executeRaw`DELETE FROM "User" WHERE id = ${users[3].id}`]);
 
@@ -171,7 +236,8 @@ describe("the dashboard snapshot by COPY", () => {
     for (let r = 1; r < copy.responses.count; r++) {
       const [item, before] = [copy.responses.item[r], copy.responses.item[r - 1]];
       expect(item >= before, `answer ${r}'s item`).toBe(true);
-      if (item === before) expect(copy.annotators[copy.responses.annotator[r]].id > copy.annotators[copy.responses.annotator[r - 1]].id, `answer ${r}'s annotator`).toBe(true);
+      if (item === before)
+        expect(copy.annotators[copy.responses.annotator[r]].id > copy.annotators[copy.responses.annotator[r - 1]].id, `answer ${r}'s annotator`).toBe(true);
     }
 
     // what the study holds, so that equal snapshots are not equally empty
@@ -181,9 +247,13 @@ describe("the dashboard snapshot by COPY", () => {
     expect(copy.items.externalIds).toContain("tab\there#1");
     expect(copy.items.keys.filter((k) => k !== undefined).length).toBeGreaterThan(0);
     expect(copy.items.keys.every((k, i) => k === undefined || copy.items.kinds[i] === "gridwm-scene-json")).toBe(true);
-    expect(copy.items.tags).toContainEqual({ hand: "ri\\ght\t\"x\"\n", steps: 0.1 + 0.2 });
+    expect(copy.items.tags).toContainEqual({ hand: 'ri\\ght\t"x"\n', steps: 0.1 + 0.2 });
     const confidences = [...copy.responses.confidence];
-    for (const value of [NaN, -0, Infinity, -Infinity, -1.7976931348623157e308, 0.1 + 0.2, 5e-324, 1e-300]) expect(confidences.some((c) => Object.is(c, value)), String(value)).toBe(true);
+    for (const value of [NaN, -0, Infinity, -Infinity, -1.7976931348623157e308, 0.1 + 0.2, 5e-324, 1e-300])
+      expect(
+        confidences.some((c) => Object.is(c, value)),
+        String(value),
+      ).toBe(true);
     expect(new Set(copy.responses.createdAt)).toEqual(new Set(createdAts.map((d) => d.getTime())));
     expect(copy.responses.agreement.includes(1) && copy.responses.agreement.includes(0)).toBe(true);
 
@@ -214,14 +284,33 @@ describe("the dashboard snapshot by COPY", () => {
     const users = [];
     for (let n = 0; n < 24; n++) users.push(await createUser("ANNOTATOR", { name: `A${n % 3}` }));
     const items = [];
-    for (let n = 0; n < 3; n++) items.push(await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: `i${n}`, kind: "enact-forward", public: {}, key: {}, contentHash: `h${n}` } }));
+    for (let n = 0; n < 3; n++)
+      items.push(
+        await db.item.create({
+          data: { studyId: study.id, batchId: batch.id, externalId: `i${n}`, kind: "enact-forward", public: {}, key: {}, contentHash: `h${n}` },
+        }),
+      );
     let position = 0;
     // 24 answers to the middle item, 2 to each other one, stored in an order none of them has
     for (const [n, user] of [...users.entries()].reverse()) {
       for (const [i, item] of items.entries()) {
         if (i !== 1 && n % 12 !== 0) continue;
-        const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: user.id, status: "SUBMITTED", position: position++ } });
-        await db.response.create({ data: { assignmentId: assignment.id, clientId: `c${position}`, answer: { n }, confidenceRaw: 0, confidence: n / 24, wallMs: n, activeMs: n, score: {}, correct: n % 2 === 0 } });
+        const assignment = await db.assignment.create({
+          data: { studyId: study.id, itemId: item.id, userId: user.id, status: "SUBMITTED", position: position++ },
+        });
+        await db.response.create({
+          data: {
+            assignmentId: assignment.id,
+            clientId: `c${position}`,
+            answer: { n },
+            confidenceRaw: 0,
+            confidence: n / 24,
+            wallMs: n,
+            activeMs: n,
+            score: {},
+            correct: n % 2 === 0,
+          },
+        });
       }
     }
     const copy = await loadSnapshot(study.id, "v", "copy");

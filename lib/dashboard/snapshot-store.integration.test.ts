@@ -33,8 +33,10 @@ async function smallStudy() {
   const batch = await createBatch(study.id);
   const users = [await createUser("ANNOTATOR", { name: "Cy" }), await createUser("ANNOTATOR", { name: "Ann" }), await createUser("ANNOTATOR", { name: "Bob" })];
   const items = [];
-  for (let n = 0; n < 4; n++) items.push(await createOrderItem(study.id, batch.id, { externalId: `x${n}`, order: [2, 0, 1], tags: { steps: 3, hand: n % 2 ? "left" : "right" } }));
-  for (const [n, item] of items.entries()) for (const [u, user] of users.entries()) if ((n + u) % 4 !== 3) await answer(item, user.id, u === 0 ? [2, 0, 1] : [0, 1, 2], { wallMs: 1000 * n + u });
+  for (let n = 0; n < 4; n++)
+    items.push(await createOrderItem(study.id, batch.id, { externalId: `x${n}`, order: [2, 0, 1], tags: { steps: 3, hand: n % 2 ? "left" : "right" } }));
+  for (const [n, item] of items.entries())
+    for (const [u, user] of users.entries()) if ((n + u) % 4 !== 3) await answer(item, user.id, u === 0 ? [2, 0, 1] : [0, 1, 2], { wallMs: 1000 * n + u });
   return { study, users, items };
 }
 
@@ -48,8 +50,16 @@ describe("the stored dashboard snapshot", () => {
     await snapshotStoresSettled();
     expect(await storedRow(study.id)).toEqual({ version, parts: 1 });
     const stored = await loadSnapshot(study.id, version, "stored");
-    const { loadedAt: _a, items: { index, ...items }, ...rest } = stored;
-    const { loadedAt: _b, items: { index: readIndex, ...readItems }, ...readRest } = read;
+    const {
+      loadedAt: _a,
+      items: { index, ...items },
+      ...rest
+    } = stored;
+    const {
+      loadedAt: _b,
+      items: { index: readIndex, ...readItems },
+      ...readRest
+    } = read;
     expect(rest).toEqual(readRest);
     expect(items).toEqual(readItems);
     expect([...index]).toEqual([...readIndex]);

@@ -14,17 +14,38 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
 
 const special = fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1, 0.5, 2 ** 32, 2 ** 32 - 1, -1, 5e-324, 1.7976931348623157e308, 255, 256, 65535, 65536);
 const number = fc.oneof(special, fc.integer({ min: 0, max: 300 }), fc.double(), fc.integer({ min: -5, max: 2 ** 31 }));
-const jsonValue = fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown), fc.constantFrom({ order: [2, 0, 1] }, "text", 7, null));
+const jsonValue = fc.oneof(
+  fc.constant(undefined),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown),
+  fc.constantFrom({ order: [2, 0, 1] }, "text", 7, null),
+);
 
 interface Drawn {
   items: Array<{ id: string; externalId: string; kind: string; tags: Record<string, string | number>; key: unknown }>;
   users: string[];
-  answers: Array<{ item: number; annotator: number; condition: number; flags: [boolean, boolean]; numbers: [number, number, number, number]; score: unknown; answer: unknown }>;
+  answers: Array<{
+    item: number;
+    annotator: number;
+    condition: number;
+    flags: [boolean, boolean];
+    numbers: [number, number, number, number];
+    score: unknown;
+    answer: unknown;
+  }>;
 }
 
 const drawn: fc.Arbitrary<Drawn> = fc
   .record({
-    items: fc.array(fc.record({ id: fc.uuid(), externalId: fc.string(), kind: fc.constantFrom("a-kind", "b-kind", "tab\tkind"), tags: fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.string(), fc.integer())), key: jsonValue }), { minLength: 1, maxLength: 12 }),
+    items: fc.array(
+      fc.record({
+        id: fc.uuid(),
+        externalId: fc.string(),
+        kind: fc.constantFrom("a-kind", "b-kind", "tab\tkind"),
+        tags: fc.dictionary(fc.string({ maxLength: 3 }), fc.oneof(fc.string(), fc.integer())),
+        key: jsonValue,
+      }),
+      { minLength: 1, maxLength: 12 },
+    ),
     users: fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
   })
   .chain(({ items, users }) =>
@@ -63,7 +84,14 @@ function snapshotOf({ items, users, answers }: Drawn, names: Map<string, string>
     studyId: "s",
     version: "3:1700000000000",
     loadedAt: 0,
-    items: { ids: items.map((i) => i.id), externalIds: items.map((i) => i.externalId), kinds: items.map((i) => i.kind), tags: items.map((i) => freeze(i.tags)), keys: items.map((i) => (i.key === null ? undefined : i.key)), index: new Map(items.map((i, n) => [i.id, n])) },
+    items: {
+      ids: items.map((i) => i.id),
+      externalIds: items.map((i) => i.externalId),
+      kinds: items.map((i) => i.kind),
+      tags: items.map((i) => freeze(i.tags)),
+      keys: items.map((i) => (i.key === null ? undefined : i.key)),
+      index: new Map(items.map((i, n) => [i.id, n])),
+    },
     annotators: users.map((id) => ({ id, name: names.get(id) ?? "(deleted user)" })),
     conditions: [...CONDITIONS],
     responses: {
@@ -102,7 +130,8 @@ function expectColumnsSame(actual: StudySnapshot, expected: StudySnapshot) {
 }
 
 const keyKindsOf = (kinds: string[]) => kinds.filter((k) => k === "a-kind").sort();
-const decode = (bytes: Uint8Array, names: Map<string, string>, version = "3:1700000000000") => decodeSnapshot(bytes, { studyId: "s", version, keyKindsOf }, async () => names);
+const decode = (bytes: Uint8Array, names: Map<string, string>, version = "3:1700000000000") =>
+  decodeSnapshot(bytes, { studyId: "s", version, keyKindsOf }, async () => names);
 
 describe("the stored snapshot", () => {
   it("gives back the snapshot it was made from", async () => {
@@ -135,7 +164,15 @@ describe("the stored snapshot", () => {
       // 300 items: indices past one byte, steps of one (the item column kept as steps)
       items: Array.from({ length: 300 }, (_, n) => ({ id: `i${n}`, externalId: "e", kind: "b-kind", tags: {}, key: undefined })),
       users: ["u1"],
-      answers: Array.from({ length: count }, (_, n) => ({ item: Math.floor((n * 300) / count), annotator: 0, condition: (n % 4) - 1, flags: [n % 2 === 0, n % 3 === 0], numbers: [n / 7, -n, n * 2 ** 20, n === 5 ? -0 : n + 0.25], score: {}, answer: {} })),
+      answers: Array.from({ length: count }, (_, n) => ({
+        item: Math.floor((n * 300) / count),
+        annotator: 0,
+        condition: (n % 4) - 1,
+        flags: [n % 2 === 0, n % 3 === 0],
+        numbers: [n / 7, -n, n * 2 ** 20, n === 5 ? -0 : n + 0.25],
+        score: {},
+        answer: {},
+      })),
     };
     const read = snapshotOf(data, new Map());
     const back = (await decode(encodeSnapshot(read, [])!, new Map()))!;
@@ -147,17 +184,46 @@ describe("the stored snapshot", () => {
     const data: Drawn = {
       items: [{ id: "i1", externalId: "e", kind: "a-kind", tags: {}, key: { k: 1 } }],
       users: ["u1", "u2", "u3"],
-      answers: [0, 1, 2].map((annotator) => ({ item: 0, annotator, condition: -1, flags: [false, true], numbers: [annotator, 1, 2, 3], score: {}, answer: { n: annotator } })),
+      answers: [0, 1, 2].map((annotator) => ({
+        item: 0,
+        annotator,
+        condition: -1,
+        flags: [false, true],
+        numbers: [annotator, 1, 2, 3],
+        score: {},
+        answer: { n: annotator },
+      })),
     };
-    const read = snapshotOf(data, new Map([["u1", "Ann"], ["u2", "Bob"], ["u3", "Cy"]]));
-    const back = (await decode(encodeSnapshot(read, ["a-kind"])!, new Map([["u1", "Zed"], ["u2", "Bob"]])))!;
-    expect(back.annotators).toEqual([{ id: "u3", name: "(deleted user)" }, { id: "u2", name: "Bob" }, { id: "u1", name: "Zed" }]);
+    const read = snapshotOf(
+      data,
+      new Map([
+        ["u1", "Ann"],
+        ["u2", "Bob"],
+        ["u3", "Cy"],
+      ]),
+    );
+    const back = (await decode(
+      encodeSnapshot(read, ["a-kind"])!,
+      new Map([
+        ["u1", "Zed"],
+        ["u2", "Bob"],
+      ]),
+    ))!;
+    expect(back.annotators).toEqual([
+      { id: "u3", name: "(deleted user)" },
+      { id: "u2", name: "Bob" },
+      { id: "u1", name: "Zed" },
+    ]);
     expect(Array.from(back.responses.annotator, (a) => back.annotators[a].id)).toEqual(["u1", "u2", "u3"]);
     expect(back.responses.answer).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
   });
 
   it("is not read at another version, nor with other key kinds; refuses a value JSON cannot keep", async () => {
-    const data: Drawn = { items: [{ id: "i1", externalId: "e", kind: "a-kind", tags: {}, key: undefined }], users: ["u1"], answers: [{ item: 0, annotator: 0, condition: 0, flags: [false, false], numbers: [1, 1, 1, 1], score: {}, answer: {} }] };
+    const data: Drawn = {
+      items: [{ id: "i1", externalId: "e", kind: "a-kind", tags: {}, key: undefined }],
+      users: ["u1"],
+      answers: [{ item: 0, annotator: 0, condition: 0, flags: [false, false], numbers: [1, 1, 1, 1], score: {}, answer: {} }],
+    };
     const read = snapshotOf(data, new Map());
     const bytes = encodeSnapshot(read, ["a-kind"])!;
     expect(await decode(bytes, new Map())).not.toBeNull();

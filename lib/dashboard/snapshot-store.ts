@@ -50,7 +50,19 @@ interface Header {
   columns: Record<ResponseColumn, ColumnLayout>;
 }
 
-const RESPONSE_COLUMNS = ["item", "annotator", "agreement", "condition", "correct", "confidence", "wallMs", "activeMs", "createdAt", "score", "answer"] as const;
+const RESPONSE_COLUMNS = [
+  "item",
+  "annotator",
+  "agreement",
+  "condition",
+  "correct",
+  "confidence",
+  "wallMs",
+  "activeMs",
+  "createdAt",
+  "score",
+  "answer",
+] as const;
 type ResponseColumn = (typeof RESPONSE_COLUMNS)[number];
 
 const widthFor = (max: number): 1 | 2 | 4 => (max < 0x100 ? 1 : max < 0x10000 ? 2 : 4);
@@ -73,7 +85,10 @@ function layoutOf(values: ArrayLike<number>, sorted: boolean): ColumnLayout {
       else if (v - values[i - 1] > maxDelta) maxDelta = v - values[i - 1];
     }
   }
-  if (integers) return ascending && values.length > 0 && widthFor(maxDelta) < widthFor(max) ? { as: "uint", width: widthFor(maxDelta), delta: true } : { as: "uint", width: widthFor(max), delta: false };
+  if (integers)
+    return ascending && values.length > 0 && widthFor(maxDelta) < widthFor(max)
+      ? { as: "uint", width: widthFor(maxDelta), delta: true }
+      : { as: "uint", width: widthFor(max), delta: false };
   // a Map would count -0 as 0: doubles' bit patterns are the keys
   const bits = new BigUint64Array(new Float64Array(values).buffer);
   const distinct = new Set<bigint>();
@@ -135,7 +150,12 @@ function unpackColumn<T extends Float64Array | Int32Array | Uint8Array>(bytes: U
     return out;
   }
   if (layout.as === "uint") {
-    const packed = layout.width === 1 ? bytes.subarray(0, count) : layout.width === 2 ? copyOut((n) => new Uint16Array(n), bytes, count) : copyOut((n) => new Uint32Array(n), bytes, count);
+    const packed =
+      layout.width === 1
+        ? bytes.subarray(0, count)
+        : layout.width === 2
+          ? copyOut((n) => new Uint16Array(n), bytes, count)
+          : copyOut((n) => new Uint32Array(n), bytes, count);
     if (layout.delta) for (let i = 0, sum = 0; i < count; i++) out[i] = sum += packed[i];
     else out.set(packed);
     return out;
@@ -187,7 +207,13 @@ export function encodeSnapshot(snapshot: StudySnapshot, keyKinds: string[]): Uin
     userIds: snapshot.annotators.map((a) => a.id),
     conditions: snapshot.conditions,
     kinds,
-    items: { ids: items.ids, externalIds: items.externalIds, kind: items.kinds.map((kind) => kindIndex.get(kind)!), tags: items.tags.map(textOf), key: items.keys.map(textOf) },
+    items: {
+      ids: items.ids,
+      externalIds: items.externalIds,
+      kind: items.kinds.map((kind) => kindIndex.get(kind)!),
+      tags: items.tags.map(textOf),
+      key: items.keys.map(textOf),
+    },
     texts,
   };
   const score = Float64Array.from(responses.score, textOf);
@@ -215,11 +241,21 @@ export function encodeSnapshot(snapshot: StudySnapshot, keyKinds: string[]): Uin
  * The snapshot back from its stored form: null when it is of another layout, study, version or
  * set of key kinds. `nameOf`: the annotators' names now (a user missing from it was deleted).
  */
-export function decodeSnapshot(stored: Uint8Array, expect: { studyId: string; version: string; keyKindsOf: (kinds: string[]) => string[] }, nameOf: (userIds: string[]) => Promise<Map<string, string>>): Promise<StudySnapshot | null> | null {
+export function decodeSnapshot(
+  stored: Uint8Array,
+  expect: { studyId: string; version: string; keyKindsOf: (kinds: string[]) => string[] },
+  nameOf: (userIds: string[]) => Promise<Map<string, string>>,
+): Promise<StudySnapshot | null> | null {
   const bytes = zlib.brotliDecompressSync(stored);
   const headLength = bytes.readUInt32LE(0);
   const header = JSON.parse(bytes.toString("utf8", 4, 4 + headLength)) as Header;
-  if (header.format !== SNAPSHOT_STORE_FORMAT || header.endianness !== os.endianness() || header.studyId !== expect.studyId || header.version !== expect.version) return null;
+  if (
+    header.format !== SNAPSHOT_STORE_FORMAT ||
+    header.endianness !== os.endianness() ||
+    header.studyId !== expect.studyId ||
+    header.version !== expect.version
+  )
+    return null;
   if (JSON.stringify(expect.keyKindsOf(header.kinds)) !== JSON.stringify(header.keyKinds)) return null;
   const { count } = header;
   const values = header.texts.map((text) => deepFreeze(JSON.parse(text) as unknown));
@@ -291,18 +327,28 @@ export async function storeSnapshot(snapshot: StudySnapshot, keyKinds: string[])
   if (!data) return false;
   const parts: Uint8Array[] = [];
   for (let at = 0; at < data.byteLength; at += PART_BYTES) parts.push(data.subarray(at, at + PART_BYTES));
-  await db.$transaction(async (tx) => {
-    // one store of a study at a time (two processes may read one version at once)
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`dashboard-snapshot:${snapshot.studyId}`}, 0))`;
-    await tx.$executeRaw`DELETE FROM "DashboardSnapshot" WHERE "studyId" = ${snapshot.studyId}`;
-    await tx.$executeRaw`INSERT INTO "DashboardSnapshot" ("studyId", version, format, parts) VALUES (${snapshot.studyId}, ${snapshot.version}, ${SNAPSHOT_STORE_FORMAT}, ${parts.length})`;
-    for (const [part, bytes] of parts.entries()) await tx.$executeRaw`INSERT INTO "DashboardSnapshotPart" ("studyId", part, data) VALUES (${snapshot.studyId}, ${part}, ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)})`;
-  }, { timeout: 60_000, maxWait: 60_000 }); // in the background: waiting for a connection holds up no one
+  await db.$transaction(
+    async (tx) => {
+      // one store of a study at a time (two processes may read one version at once)
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`dashboard-snapshot:${snapshot.studyId}`}, 0))`;
+      await tx.$executeRaw`DELETE FROM "DashboardSnapshot" WHERE "studyId" = ${snapshot.studyId}`;
+      await tx.$executeRaw`INSERT INTO "DashboardSnapshot" ("studyId", version, format, parts) VALUES (${snapshot.studyId}, ${snapshot.version}, ${SNAPSHOT_STORE_FORMAT}, ${parts.length})`;
+      for (const [part, bytes] of parts.entries())
+        await tx.$executeRaw`INSERT INTO "DashboardSnapshotPart" ("studyId", part, data) VALUES (${snapshot.studyId}, ${part}, ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)})`;
+    },
+    { timeout: 60_000, maxWait: 60_000 },
+  ); // in the background: waiting for a connection holds up no one
   return true;
 }
 
 /** The stored snapshot of the study at this version, or null (none, another version or layout). */
-export async function readStoredSnapshot(client: pg.ClientBase, studyId: string, version: string, keyKindsOf: (kinds: string[]) => string[], nameOf: (userIds: string[]) => Promise<Map<string, string>>): Promise<StudySnapshot | null> {
+export async function readStoredSnapshot(
+  client: pg.ClientBase,
+  studyId: string,
+  version: string,
+  keyKindsOf: (kinds: string[]) => string[],
+  nameOf: (userIds: string[]) => Promise<Map<string, string>>,
+): Promise<StudySnapshot | null> {
   // (bytea arrives as hex text, which pg turns into bytes natively; its binary mode reads bytes as text)
   const { rows } = await client.query<{ data: Buffer }>(
     `SELECT p.data FROM "DashboardSnapshot" s JOIN "DashboardSnapshotPart" p ON p."studyId" = s."studyId"

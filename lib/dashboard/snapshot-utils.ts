@@ -35,8 +35,14 @@ export function deepFreeze<T>(value: T): T {
  * that order. `annotatorOf`: each answer's index into `userIds`; `nameOf`: the names (a user missing
  * from it was deleted meanwhile).
  */
-export function annotatorsByName(userIds: readonly string[], annotatorOf: ArrayLike<number>, nameOf: Map<string, string>): { annotators: Array<{ id: string; name: string }>; annotator: Int32Array } {
-  const order = userIds.map((id, i) => ({ id, i, name: nameOf.get(id) ?? "(deleted user)" })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+export function annotatorsByName(
+  userIds: readonly string[],
+  annotatorOf: ArrayLike<number>,
+  nameOf: Map<string, string>,
+): { annotators: Array<{ id: string; name: string }>; annotator: Int32Array } {
+  const order = userIds
+    .map((id, i) => ({ id, i, name: nameOf.get(id) ?? "(deleted user)" }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   const remap = new Int32Array(userIds.length);
   order.forEach((entry, sorted) => (remap[entry.i] = sorted));
   const annotator = new Int32Array(annotatorOf.length);

@@ -70,9 +70,7 @@ const NO_TAGS: Tags = Object.freeze({});
 
 class Growable {
   size = 0;
-  constructor(
-    public data: Float64Array = new Float64Array(1024),
-  ) {}
+  constructor(public data: Float64Array = new Float64Array(1024)) {}
   push(value: number) {
     if (this.size === this.data.length) {
       const next = new Float64Array(this.data.length * 2);
@@ -93,7 +91,17 @@ class SnapshotBuilder {
   readonly userIds: string[] = [];
   private readonly conditionIndex = new Map<string, number>();
   private readonly conditions: string[] = [];
-  private readonly columns = { item: new Growable(), annotator: new Growable(), agreement: new Growable(), condition: new Growable(), correct: new Growable(), confidence: new Growable(), wallMs: new Growable(), activeMs: new Growable(), createdAt: new Growable() };
+  private readonly columns = {
+    item: new Growable(),
+    annotator: new Growable(),
+    agreement: new Growable(),
+    condition: new Growable(),
+    correct: new Growable(),
+    confidence: new Growable(),
+    wallMs: new Growable(),
+    activeMs: new Growable(),
+    createdAt: new Growable(),
+  };
   private readonly score: unknown[] = [];
   private readonly answer: unknown[] = [];
 
@@ -108,7 +116,19 @@ class SnapshotBuilder {
   }
 
   /** `item`: the index of the answer's item in `items` */
-  addResponse(item: number, userId: string, agreement: boolean, condition: string | null, correct: boolean | null, confidence: number, wallMs: number, activeMs: number, createdAt: number, score: unknown, answer: unknown) {
+  addResponse(
+    item: number,
+    userId: string,
+    agreement: boolean,
+    condition: string | null,
+    correct: boolean | null,
+    confidence: number,
+    wallMs: number,
+    activeMs: number,
+    createdAt: number,
+    score: unknown,
+    answer: unknown,
+  ) {
     let user = this.userIndex.get(userId);
     if (user === undefined) {
       user = this.userIds.length;
@@ -230,7 +250,19 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
     for (const row of batch) {
       const item = itemIndex.get(row.itemId);
       if (item === undefined) continue; // a practice item, or one added after the item pass
-      snapshot.addResponse(item, row.userId, row.agreement, row.condition, row.correct, row.confidence, row.wallMs, row.activeMs, row.createdAt, scoreOf(row.score), answerOf(row.answer));
+      snapshot.addResponse(
+        item,
+        row.userId,
+        row.agreement,
+        row.condition,
+        row.correct,
+        row.confidence,
+        row.wallMs,
+        row.activeMs,
+        row.createdAt,
+        scoreOf(row.score),
+        answerOf(row.answer),
+      );
     }
     if (batch.length < SNAPSHOT_BATCH_SIZE) break;
     afterItem = batch[batch.length - 1].itemId;
@@ -335,7 +367,19 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
         }
         if (lastItem === undefined) return; // a practice item
         // (arguments are evaluated left to right: the fields in their order)
-        snapshot.addResponse(lastItem, unescapeCopy(fields.next()), fields.next() === "t", copyText(fields.next()), copyBoolean(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), Number(fields.next()), scoreOf(fields.next()), answerOf(fields.last()));
+        snapshot.addResponse(
+          lastItem,
+          unescapeCopy(fields.next()),
+          fields.next() === "t",
+          copyText(fields.next()),
+          copyBoolean(fields.next()),
+          Number(fields.next()),
+          Number(fields.next()),
+          Number(fields.next()),
+          Number(fields.next()),
+          scoreOf(fields.next()),
+          answerOf(fields.last()),
+        );
       },
     );
     const userIds = snapshot.userIds;
@@ -371,7 +415,10 @@ async function loadStored(pool: pg.Pool, studyId: string, version: string): Prom
     return snapshot;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
-    console.error(`dashboard snapshot of study ${studyId}: the stored snapshot could not be read, reading the answers:`, error instanceof Error ? error.message : error);
+    console.error(
+      `dashboard snapshot of study ${studyId}: the stored snapshot could not be read, reading the answers:`,
+      error instanceof Error ? error.message : error,
+    );
     return null;
   } finally {
     client.release();

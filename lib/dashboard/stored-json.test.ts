@@ -7,7 +7,10 @@ describe("stored dashboard views' JSON", () => {
     const value = {
       models: [{ id: "run", createdAt: new Date("2026-11-27T10:00:00.123Z"), predictions: 3 }],
       figures: { alpha: NaN, high: Infinity, low: -Infinity, zero: -0, plain: 0.1 + 0.2, none: null },
-      byCell: new Map<string, unknown>([["a", { at: new Date(0) }], ["b", [1, -0]]]),
+      byCell: new Map<string, unknown>([
+        ["a", { at: new Date(0) }],
+        ["b", [1, -0]],
+      ]),
       tags: new Set(["left", "right"]),
       list: [new Date(5), NaN, { deep: new Map([[1, new Set([Infinity])]]) }],
     };

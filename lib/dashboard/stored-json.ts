@@ -11,7 +11,8 @@ type Tagged = { [TAG]: "date"; at: number } | { [TAG]: "number"; text: string } 
 
 function encodeValue(raw: unknown): unknown {
   if (raw instanceof Date) return { [TAG]: "date", at: raw.getTime() } satisfies Tagged;
-  if (typeof raw === "number" && (!Number.isFinite(raw) || Object.is(raw, -0))) return { [TAG]: "number", text: Object.is(raw, -0) ? "-0" : String(raw) } satisfies Tagged;
+  if (typeof raw === "number" && (!Number.isFinite(raw) || Object.is(raw, -0)))
+    return { [TAG]: "number", text: Object.is(raw, -0) ? "-0" : String(raw) } satisfies Tagged;
   if (raw instanceof Map) return { [TAG]: "map", entries: [...raw.entries()] } satisfies Tagged;
   if (raw instanceof Set) return { [TAG]: "set", values: [...raw.values()] } satisfies Tagged;
   return undefined;

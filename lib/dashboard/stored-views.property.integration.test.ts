@@ -23,7 +23,12 @@ import { addMember, createStudy, createUser, resetDatabase, resetJobQueue } from
 
 const VIEWS: Array<Record<string, string>> = [{}, { tag: "hand" }, { reviewed: "with" }, { participants: "with", ci: "units" }];
 
-const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined, currentResponses: undefined } });
+const figuresOf = (d: StudyDashboard) => ({
+  ...d,
+  intervals: undefined,
+  progress: undefined,
+  asOf: { ...d.asOf, loadedAt: undefined, replica: undefined, currentResponses: undefined },
+});
 
 describe("stored dashboard views against the full recomputation, under random writes", () => {
   beforeEach(async () => {
@@ -35,7 +40,7 @@ describe("stored dashboard views against the full recomputation, under random wr
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}`, { timeout: 120_000 }, async () => {
       const random = mulberry32(seed);
-      const pick = <T,>(list: T[]): T => list[Math.floor(random() * list.length)];
+      const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
       const researcher = await createUser("RESEARCHER");
       const study = await createStudy({ overlap: 3 });
       const batch = await createBatch(study.id);
@@ -44,7 +49,14 @@ describe("stored dashboard views against the full recomputation, under random wr
       const items: Array<Awaited<ReturnType<typeof createOrderItem>>> = [];
       for (let n = 0; n < 8; n++) {
         const L = 3 + (n % 3);
-        items.push(await createOrderItem(study.id, batch.id, { externalId: `i${n}`, kind: n % 2 ? "enact-inverse" : "enact-forward", order: Array.from({ length: L }, (_, i) => i), tags: { steps: L, hand: n % 3 ? "left" : "right" } }));
+        items.push(
+          await createOrderItem(study.id, batch.id, {
+            externalId: `i${n}`,
+            kind: n % 2 ? "enact-inverse" : "enact-forward",
+            order: Array.from({ length: L }, (_, i) => i),
+            tags: { steps: L, hand: n % 3 ? "left" : "right" },
+          }),
+        );
       }
       const reviewStudy = await db.reviewStudy.create({ data: { slug: `review-${seed}-${Date.now()}`, title: "vetting", createdById: researcher.id } });
       const withdrawn = new Set<string>();
@@ -60,18 +72,34 @@ describe("stored dashboard views against the full recomputation, under random wr
             const person = pick(people.filter((p) => !withdrawn.has(p.id)));
             const item = pick(items);
             const done = await db.assignment.findUnique({ where: { itemId_userId: { itemId: item.id, userId: person.id } }, select: { id: true } });
-            if (!done) await answer(item, person.id, perturbed((item.key as { order: number[] }).order.length), { confidence: Math.round(random() * 4) / 4, activeMs: 1000 + Math.floor(random() * 9000) });
+            if (!done)
+              await answer(item, person.id, perturbed((item.key as { order: number[] }).order.length), {
+                confidence: Math.round(random() * 4) / 4,
+                activeMs: 1000 + Math.floor(random() * 9000),
+              });
           },
         },
         {
           name: "re-score",
           run: async () => {
-            const rows = await db.response.findMany({ where: { assignment: { studyId: study.id } }, select: { id: true, assignment: { select: { item: true } } } });
+            const rows = await db.response.findMany({
+              where: { assignment: { studyId: study.id } },
+              select: { id: true, assignment: { select: { item: true } } },
+            });
             if (rows.length === 0) return;
             const row = pick(rows);
             const item = row.assignment.item;
-            const score = getTaskModule(item.kind).score({ order: perturbed((item.key as { order: number[] }).order.length) }, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: {} });
-            await db.response.update({ where: { id: row.id }, data: { score: score as Prisma.InputJsonValue, correct: getTaskModule(item.kind).correct(score) } });
+            const score = getTaskModule(item.kind).score({ order: perturbed((item.key as { order: number[] }).order.length) }, item.key, {
+              id: item.externalId,
+              kind: item.kind,
+              public: item.public,
+              key: item.key,
+              tags: {},
+            });
+            await db.response.update({
+              where: { id: row.id },
+              data: { score: score as Prisma.InputJsonValue, correct: getTaskModule(item.kind).correct(score) },
+            });
           },
         },
         {
@@ -81,7 +109,16 @@ describe("stored dashboard views against the full recomputation, under random wr
             const outcome = random() < 0.6 ? "EXCLUDED" : "KEPT";
             await db.reviewItem.upsert({
               where: { reviewStudyId_externalId_contentHash: { reviewStudyId: reviewStudy.id, externalId: item.externalId, contentHash: item.contentHash } },
-              create: { reviewStudyId: reviewStudy.id, itemId: item.id, externalId: item.externalId, contentHash: item.contentHash, kind: item.kind, position: items.indexOf(item), outcome, ruleOutcome: outcome },
+              create: {
+                reviewStudyId: reviewStudy.id,
+                itemId: item.id,
+                externalId: item.externalId,
+                contentHash: item.contentHash,
+                kind: item.kind,
+                position: items.indexOf(item),
+                outcome,
+                ruleOutcome: outcome,
+              },
               update: { outcome, ruleOutcome: outcome },
             });
           },
@@ -90,9 +127,16 @@ describe("stored dashboard views against the full recomputation, under random wr
           name: "exclude or re-include a participant",
           run: async () => {
             const person = pick(people.filter((p) => !withdrawn.has(p.id)));
-            const member = await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: person.id } }, select: { status: true } });
+            const member = await db.studyMember.findUniqueOrThrow({
+              where: { studyId_userId: { studyId: study.id, userId: person.id } },
+              select: { status: true },
+            });
             if (member.status === "EXCLUDED") await actOnParticipant(study.slug, { action: "reinclude", userId: person.id }, researcher.id);
-            else await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: person.id } }, data: { status: "EXCLUDED", statusReason: "failed the gold rule" } });
+            else
+              await db.studyMember.update({
+                where: { studyId_userId: { studyId: study.id, userId: person.id } },
+                data: { status: "EXCLUDED", statusReason: "failed the gold rule" },
+              });
           },
         },
         {

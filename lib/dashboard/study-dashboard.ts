@@ -3,8 +3,29 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
 import { idleCapMs } from "@/lib/timing/active-time";
-import { ALL, accuracyRows, answerCondition, kindInfo, modelAnswerCondition, tagColumns, type AccuracyRow, type KindInfo, type ScoredEntry } from "@/lib/dashboard/accuracy";
-import { agreementOfPrepared, allowedLevels, computeAgreement, defaultEncoding, encodingsForKinds, prepareAgreement, type AgreementItem, type AgreementResult, type EncodingInfo, type PreparedAgreement } from "@/lib/dashboard/agreement";
+import {
+  ALL,
+  accuracyRows,
+  answerCondition,
+  kindInfo,
+  modelAnswerCondition,
+  tagColumns,
+  type AccuracyRow,
+  type KindInfo,
+  type ScoredEntry,
+} from "@/lib/dashboard/accuracy";
+import {
+  agreementOfPrepared,
+  allowedLevels,
+  computeAgreement,
+  defaultEncoding,
+  encodingsForKinds,
+  prepareAgreement,
+  type AgreementItem,
+  type AgreementResult,
+  type EncodingInfo,
+  type PreparedAgreement,
+} from "@/lib/dashboard/agreement";
 import { getAgreementPlanStatus, type AgreementPlanStatus } from "@/lib/dashboard/agreement-plan";
 import { binsForScale, computeCalibration, confidenceProbability, likertBin, type CalibrationResult } from "@/lib/dashboard/calibration";
 import { BOOTSTRAP_RESAMPLES, DEFAULT_TAG, INLINE_INTERVALS_MAX_ANSWERS, tunableFromEnv } from "@/lib/dashboard/constants";
@@ -169,7 +190,10 @@ export function choiceDefaults(choices: Pick<DashboardChoices, "tagKeys" | "enco
   };
 }
 
-function resolveChoices(snapshot: StudySnapshot, raw: Record<string, string | string[] | undefined>): Omit<DashboardChoices, "excludedItems" | "includeExcluded" | "excludedParticipants" | "includeExcludedParticipants" | "includePlanAnswers"> {
+function resolveChoices(
+  snapshot: StudySnapshot,
+  raw: Record<string, string | string[] | undefined>,
+): Omit<DashboardChoices, "excludedItems" | "includeExcluded" | "excludedParticipants" | "includeExcludedParticipants" | "includePlanAnswers"> {
   const params = parseDashboardParams(raw);
   const tagKeys = tagFacets(snapshot);
   const keys = tagKeys.map((t) => t.key);
@@ -238,9 +262,25 @@ function preparedAgreement(version: string, snapshot: StudySnapshot, encodingId:
  * Alpha without intervals (overall, per cell, pairwise and without each coder) from the prepared
  * agreement the dashboard keeps: what the Annotators tab shows, at the cost of sums once prepared.
  */
-export function agreementValues(snapshot: StudySnapshot, version: string, tagKey: string | null, encodingId: string, level: AlphaLevelChoice, seedKey: string): AgreementResult | null {
+export function agreementValues(
+  snapshot: StudySnapshot,
+  version: string,
+  tagKey: string | null,
+  encodingId: string,
+  level: AlphaLevelChoice,
+  seedKey: string,
+): AgreementResult | null {
   const prep = preparedAgreement(version, snapshot, encodingId, level);
-  return prep ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), { encodingId, level, ci: "items", seedKey, tagLabel: tagKey ?? undefined, intervals: false }) : null;
+  return prep
+    ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), {
+        encodingId,
+        level,
+        ci: "items",
+        seedKey,
+        tagLabel: tagKey ?? undefined,
+        intervals: false,
+      })
+    : null;
 }
 
 /**
@@ -260,7 +300,13 @@ function humanEntries(snapshot: StudySnapshot, tagKey: string | null, annotator:
       tag: tagValue(items.tags[item], tagKey),
       condition: answerCondition(items.kinds[item], conditionAt(snapshot, r)),
       item,
-      row: { itemId: items.ids[item], tags: items.tags[item], answer: responses.answer[r], score: responses.score[r], annotator: snapshot.annotators[responses.annotator[r]].id },
+      row: {
+        itemId: items.ids[item],
+        tags: items.tags[item],
+        answer: responses.answer[r],
+        score: responses.score[r],
+        annotator: snapshot.annotators[responses.annotator[r]].id,
+      },
     });
   }
   return entries;
@@ -282,13 +328,21 @@ const FIGURE_METHODS_VERSION = 2;
  * read at, the exclusions, the agents, the model runs and the agreement plan. A stored view is
  * current when its text is this.
  */
-function figuresVersionOf(dataVersion: string, parts: { excludedIds: Set<string>; excludedPeople: Set<string>; agentIds: Iterable<string>; modelVersion: string; planKey: number; over: GeneraliseOver }): string {
+function figuresVersionOf(
+  dataVersion: string,
+  parts: { excludedIds: Set<string>; excludedPeople: Set<string>; agentIds: Iterable<string>; modelVersion: string; planKey: number; over: GeneraliseOver },
+): string {
   const digest = (values: Iterable<string>) => seedFromString([...values].sort().join(","));
   return `${dataVersion}|items-out:${digest(parts.excludedIds)}|people-out:${digest(parts.excludedPeople)}|agents:${digest(parts.agentIds)}|models:${parts.modelVersion}|plan:${parts.planKey}|over:${parts.over}|methods:${FIGURE_METHODS_VERSION}`;
 }
 
 /** Accuracy rows of each model run (imported runs and agents), on the snapshot's items, each answer under its condition. */
-function modelEntries(snapshot: StudySnapshot, predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>, tagKey: string | null, runNames: ReadonlyMap<string, string>): Map<string, ScoredEntry[]> {
+function modelEntries(
+  snapshot: StudySnapshot,
+  predictions: Awaited<ReturnType<ReturnType<typeof modelPredictionsLoader>>>,
+  tagKey: string | null,
+  runNames: ReadonlyMap<string, string>,
+): Map<string, ScoredEntry[]> {
   const byRun = new Map<string, ScoredEntry[]>();
   for (const p of predictions) {
     const item = snapshot.items.index.get(p.itemId);
@@ -316,7 +370,12 @@ function modelAccuracyRows(models: ModelRunSummary[], byRun: Map<string, ScoredE
 }
 
 /** Calibration of the confidences given (one annotator's, or everyone's), plan answers in or out. */
-export function calibrationOf(snapshot: StudySnapshot, annotator: number | null, includePlanAnswers: boolean, scale: "LIKERT_5" | "PERCENT"): CalibrationResult | null {
+export function calibrationOf(
+  snapshot: StudySnapshot,
+  annotator: number | null,
+  includePlanAnswers: boolean,
+  scale: "LIKERT_5" | "PERCENT",
+): CalibrationResult | null {
   const { responses } = snapshot;
   const conf: number[] = [];
   const right: Array<number | null> = [];
@@ -342,7 +401,14 @@ export function timeOf(snapshot: StudySnapshot, tagKey: string | null): TimeResu
   const { responses, items } = snapshot;
   // one cell per item (computeTimeColumns merges those named alike), each answer in its item's
   const cells = items.kinds.map((kind, i) => ({ kind, tag: tagValue(items.tags[i], tagKey) }));
-  return computeTimeColumns({ count: responses.count, cell: responses.item, cells, annotator: responses.annotator, activeMs: responses.activeMs, wallMs: responses.wallMs });
+  return computeTimeColumns({
+    count: responses.count,
+    cell: responses.item,
+    cells,
+    annotator: responses.annotator,
+    activeMs: responses.activeMs,
+    wallMs: responses.wallMs,
+  });
 }
 
 /** Everything but the answers that a view's figures are computed from, read now, and the version text they make with the data version. */
@@ -363,12 +429,30 @@ async function figureInputs(studyId: string) {
   const modelVersion = models.map((m) => `${m.id}:${m.predictions}`).join(",");
   const planKey = seedFromString(planStatus.completeItemIds.join(","));
   const versionParts = { excludedIds, excludedPeople, agentIds: agents.userIds, modelVersion, planKey, over };
-  return { dataVersion, planStatus, agents, models, excludedIds, excludedPeople, modelVersion, planKey, over, versionParts, currentVersion: figuresVersionOf(dataVersion, versionParts) };
+  return {
+    dataVersion,
+    planStatus,
+    agents,
+    models,
+    excludedIds,
+    excludedPeople,
+    modelVersion,
+    planKey,
+    over,
+    versionParts,
+    currentVersion: figuresVersionOf(dataVersion, versionParts),
+  };
 }
 
 /** A view's name: its parameters as given (the same link, the same stored view). The default view, opened with none, is "{}". */
 export function viewKeyOf(params: DashboardParams): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(params)
+        .filter(([, value]) => value !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    ),
+  );
 }
 
 /**
@@ -389,7 +473,13 @@ export function refreshedViews(kinds: readonly string[]): DashboardParams[] {
  * were computed less than `minAgeMs(ms)` ago, `ms` being the time the views' last computations
  * took together (they share one budget). Returns the keys of the views it asked for.
  */
-export async function requestViewsIfBehind(studyId: string, slug: string, views: readonly DashboardParams[], minAgeMs: (computeMs: number) => number, now = Date.now()): Promise<string[]> {
+export async function requestViewsIfBehind(
+  studyId: string,
+  slug: string,
+  views: readonly DashboardParams[],
+  minAgeMs: (computeMs: number) => number,
+  now = Date.now(),
+): Promise<string[]> {
   const keys = views.map(viewKeyOf);
   const [{ currentVersion }, states] = await Promise.all([figureInputs(studyId), Promise.all(keys.map((key) => readStoredIntervalsState(studyId, key)))]);
   const spentMs = states.reduce((sum, state) => sum + (state?.computeMs ?? 0), 0);
@@ -405,7 +495,11 @@ export async function requestViewsIfBehind(studyId: string, slug: string, views:
 }
 
 /** The view's figures, computed now when no stored row serves it (the job, tests, scripts). */
-export async function getStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard> {
+export async function getStudyDashboard(
+  slug: string,
+  searchParams: Record<string, string | string[] | undefined>,
+  options: DashboardOptions = {},
+): Promise<StudyDashboard> {
   return (await studyDashboard(slug, searchParams, options, "compute")) as StudyDashboard;
 }
 
@@ -417,11 +511,20 @@ export async function getStudyDashboard(slug: string, searchParams: Record<strin
  * job and waits up to dashboardVisitWaitMs() for its first step's row (the values); failing that,
  * it answers "pending" and the page polls.
  */
-export async function visitStudyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions = {}): Promise<StudyDashboard | PendingDashboard> {
+export async function visitStudyDashboard(
+  slug: string,
+  searchParams: Record<string, string | string[] | undefined>,
+  options: DashboardOptions = {},
+): Promise<StudyDashboard | PendingDashboard> {
   return studyDashboard(slug, searchParams, options, "pending");
 }
 
-async function studyDashboard(slug: string, searchParams: Record<string, string | string[] | undefined>, options: DashboardOptions, missingRow: "compute" | "pending"): Promise<StudyDashboard | PendingDashboard> {
+async function studyDashboard(
+  slug: string,
+  searchParams: Record<string, string | string[] | undefined>,
+  options: DashboardOptions,
+  missingRow: "compute" | "pending",
+): Promise<StudyDashboard | PendingDashboard> {
   const study = await getStudyBySlug(slug);
   const params = parseDashboardParams(searchParams);
   const [inputs, progress, replica] = await Promise.all([figureInputs(study.id), getStudyProgress(study.id, study.overlap), readFreshness()]);
@@ -442,7 +545,13 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
           const stored = await storedView({ studyId: study.id, slug, params, viewKey, currentVersion: inputs.currentVersion, progress, replica });
           if (stored) return stored;
         }
-        return { pending: true, study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale }, progress, answers, replica };
+        return {
+          pending: true,
+          study: { id: study.id, slug: study.slug, title: study.title, overlap: study.overlap, confidenceScale: study.confidenceScale },
+          progress,
+          answers,
+          replica,
+        };
       }
     }
   }
@@ -454,7 +563,14 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
   const includeExcludedParticipants = params.participants === "with";
   const snapshot = snapshotWithoutAnnotators(itemFiltered, new Set([...(includeExcludedParticipants ? [] : excludedPeople), ...agents.userIds]));
   const includePlanAnswers = params.plan === "with";
-  const choices = { ...resolveChoices(snapshot, searchParams), excludedItems: excludedIds.size, includeExcluded, excludedParticipants: excludedPeople.size, includeExcludedParticipants, includePlanAnswers };
+  const choices = {
+    ...resolveChoices(snapshot, searchParams),
+    excludedItems: excludedIds.size,
+    includeExcluded,
+    excludedParticipants: excludedPeople.size,
+    includeExcludedParticipants,
+    includePlanAnswers,
+  };
   const v = `${study.id}@${snapshot.version}`;
   const { tagKey, annotator, encoding, level, ci } = choices;
   const scope = `${annotator === null ? "all" : snapshot.annotators[annotator].id}|plan:${includePlanAnswers ? "with" : "without"}`;
@@ -473,16 +589,44 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
 
   const computeIntervalFigures = async () => {
     const rows = memoize(`${v}|accuracy|${tagKey}|${scope}|${over}|${ciKey}`, () =>
-      accuracyRows(humanEntries(snapshot, tagKey, annotator, !includePlanAnswers), "humans", annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name, `${study.id}|accuracy`, resamples, `${v}|${scope}`, over),
+      accuracyRows(
+        humanEntries(snapshot, tagKey, annotator, !includePlanAnswers),
+        "humans",
+        annotator === null ? "Humans (pooled)" : snapshot.annotators[annotator].name,
+        `${study.id}|accuracy`,
+        resamples,
+        `${v}|${scope}`,
+        over,
+      ),
     );
 
-    const byRun = models.length === 0 ? new Map<string, ScoredEntry[]>() : await memoizeAsync(`${v}|model-entries|${modelVersion}|${tagKey}`, async () => modelEntries(snapshot, await modelPredictions(), tagKey, new Map(models.map((m) => [m.id, m.name]))));
-    const modelRows = models.length === 0 ? [] : memoize(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, () => modelAccuracyRows(models, byRun, `${study.id}|accuracy`, resamples));
+    const byRun =
+      models.length === 0
+        ? new Map<string, ScoredEntry[]>()
+        : await memoizeAsync(`${v}|model-entries|${modelVersion}|${tagKey}`, async () =>
+            modelEntries(snapshot, await modelPredictions(), tagKey, new Map(models.map((m) => [m.id, m.name]))),
+          );
+    const modelRows =
+      models.length === 0
+        ? []
+        : memoize(`${v}|models|${modelVersion}|${tagKey}|${ciKey}`, () => modelAccuracyRows(models, byRun, `${study.id}|accuracy`, resamples));
 
     // people pooled (whoever the table shows), against every run on the items both answered
     const planScope = `plan:${includePlanAnswers ? "with" : "without"}`;
     const pooledRows =
-      annotator === null ? rows : memoize(`${v}|accuracy|${tagKey}|all|${planScope}|${over}|${ciKey}`, () => accuracyRows(humanEntries(snapshot, tagKey, null, !includePlanAnswers), "humans", "Humans (pooled)", `${study.id}|accuracy`, resamples, `${v}|all|${planScope}`, over));
+      annotator === null
+        ? rows
+        : memoize(`${v}|accuracy|${tagKey}|all|${planScope}|${over}|${ciKey}`, () =>
+            accuracyRows(
+              humanEntries(snapshot, tagKey, null, !includePlanAnswers),
+              "humans",
+              "Humans (pooled)",
+              `${study.id}|accuracy`,
+              resamples,
+              `${v}|all|${planScope}`,
+              over,
+            ),
+          );
     const comparison = memoize(`${v}|comparison|${modelVersion}|${tagKey}|${planScope}|${over}|${ciKey}`, () =>
       compareHumansAndModels(
         humanEntries(snapshot, tagKey, null, !includePlanAnswers),
@@ -493,12 +637,20 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
     );
 
     const agreement = encoding
-      ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${over}|${ciKey}`, () =>
-          {
-            const prep = preparedAgreement(v, snapshot, encoding.id, level);
-            return prep ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), { encodingId: encoding.id, level, ci, seedKey: `${study.id}|agreement`, tagLabel: tagKey ?? undefined, intervals: withIntervals, over }) : null;
-          },
-        )
+      ? memoize(`${v}|agreement|${tagKey}|${encoding.id}|${level}|${ci}|${over}|${ciKey}`, () => {
+          const prep = preparedAgreement(v, snapshot, encoding.id, level);
+          return prep
+            ? agreementOfPrepared(prep, agreementItemTags(snapshot, tagKey), {
+                encodingId: encoding.id,
+                level,
+                ci,
+                seedKey: `${study.id}|agreement`,
+                tagLabel: tagKey ?? undefined,
+                intervals: withIntervals,
+                over,
+              })
+            : null;
+        })
       : null;
 
     const planAgreement =
@@ -507,7 +659,16 @@ async function studyDashboard(slug: string, searchParams: Record<string, string 
             computeAgreement(
               agreementItems(snapshot, tagKey, (item) => complete.has(snapshot.items.ids[item])),
               snapshot.annotators.length,
-              { encodingId: encoding.id, level, ci, seedKey: `${study.id}|plan`, breakdown: false, tagLabel: tagKey ?? undefined, intervals: withIntervals, over },
+              {
+                encodingId: encoding.id,
+                level,
+                ci,
+                seedKey: `${study.id}|plan`,
+                breakdown: false,
+                tagLabel: tagKey ?? undefined,
+                intervals: withIntervals,
+                over,
+              },
             ),
           )
         : null;
@@ -584,7 +745,15 @@ async function rowWithin(studyId: string, viewKey: string, waitMs: number): Prom
 }
 
 /** The view's stored figures with the live ones (progress, replica), asking for newer ones when the data has moved on; null without a row. */
-async function storedView(view: { studyId: string; slug: string; params: DashboardParams; viewKey: string; currentVersion: string; progress: StudyProgress; replica: ReadFreshness }): Promise<StudyDashboard | null> {
+async function storedView(view: {
+  studyId: string;
+  slug: string;
+  params: DashboardParams;
+  viewKey: string;
+  currentVersion: string;
+  progress: StudyProgress;
+  replica: ReadFreshness;
+}): Promise<StudyDashboard | null> {
   const stored = await readStoredIntervals<StoredView>(view.studyId, view.viewKey);
   if (!stored) return null;
   const behind = stored.version !== view.currentVersion;
@@ -593,8 +762,15 @@ async function storedView(view: { studyId: string; slug: string; params: Dashboa
   if (behind || intervalsPending) await askForView(view.studyId, view.viewKey, view.currentVersion, view.slug, view.params);
   return {
     ...figures,
-    intervals: intervalsPending ? { state: "computing", computedAt: stored.computedAt.getTime(), behind } : { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
-    asOf: { ...figures.asOf, stale: behind || figures.asOf.stale, currentResponses: behind ? await currentResponseCount(view.studyId) : figures.asOf.currentResponses, replica: view.replica },
+    intervals: intervalsPending
+      ? { state: "computing", computedAt: stored.computedAt.getTime(), behind }
+      : { state: "ready", computedAt: stored.computedAt.getTime(), computeMs: stored.computeMs, behind },
+    asOf: {
+      ...figures.asOf,
+      stale: behind || figures.asOf.stale,
+      currentResponses: behind ? await currentResponseCount(view.studyId) : figures.asOf.currentResponses,
+      replica: view.replica,
+    },
     progress: view.progress,
   };
 }

@@ -61,8 +61,6 @@ function computeTimeBefore(entries: TimeEntry[]): TimeResult {
   };
 }
 
-
-
 describe("spread", () => {
   it("gives R's type-7 quartiles", () => {
     // R: quantile(c(1, 2, 3, 4, 10)) -> 1 2 3 4 10
@@ -74,8 +72,16 @@ describe("spread", () => {
 describe("computeTime", () => {
   it("compares annotators on time relative to each kind x steps cell and flags the far faster one", () => {
     const entries = [];
-    for (const [annotator, ms] of [[0, 30_000], [1, 33_000], [2, 28_000], [3, 3_000]] as const) {
-      for (const [tag, factor] of [["3", 1], ["10", 3]] as const) {
+    for (const [annotator, ms] of [
+      [0, 30_000],
+      [1, 33_000],
+      [2, 28_000],
+      [3, 3_000],
+    ] as const) {
+      for (const [tag, factor] of [
+        ["3", 1],
+        ["10", 3],
+      ] as const) {
         for (let k = 0; k < 3; k++) entries.push({ kind: "enact-forward", tag, annotator, activeMs: ms * factor, wallMs: ms * factor + 1000 });
       }
     }
@@ -88,7 +94,9 @@ describe("computeTime", () => {
   });
 
   it("does not flag a small gap that only looks extreme among few people (x0.87 of three)", () => {
-    const entries = [0, 1, 2].flatMap((annotator) => [0, 1, 2].map(() => ({ kind: "k", tag: null, annotator, activeMs: annotator === 2 ? 26_100 : 30_000, wallMs: 31_000 })));
+    const entries = [0, 1, 2].flatMap((annotator) =>
+      [0, 1, 2].map(() => ({ kind: "k", tag: null, annotator, activeMs: annotator === 2 ? 26_100 : 30_000, wallMs: 31_000 })),
+    );
     const t = computeTime(entries);
     expect(t.perAnnotator[2].relativeSpeed).toBeCloseTo(0.87, 12);
     expect(t.perAnnotator.map((p) => p.farFaster)).toEqual([false, false, false]);
@@ -112,7 +120,14 @@ describe("spread by selection", () => {
     for (let n = 1; n <= 400; n += 1 + randomInt(rng, 7)) {
       for (const values of [Array.from({ length: n }, () => randomInt(rng, 50_000)), Array.from({ length: n }, () => randomInt(rng, 4))]) {
         const sorted = Float64Array.from(values).sort();
-        const want = { n, median: quantileSorted(sorted, 0.5), q1: quantileSorted(sorted, 0.25), q3: quantileSorted(sorted, 0.75), min: sorted[0], max: sorted[n - 1] };
+        const want = {
+          n,
+          median: quantileSorted(sorted, 0.5),
+          q1: quantileSorted(sorted, 0.25),
+          q3: quantileSorted(sorted, 0.75),
+          min: sorted[0],
+          max: sorted[n - 1],
+        };
         expect(spread(values)).toEqual(want);
       }
     }
@@ -134,11 +149,30 @@ describe("computeTimeColumns", () => {
         // the columns as timeOf gives them: one cell per (kind, tag), answers pointing at them
         const cells = [...new Map(entries.map((e) => [`${e.kind}|${e.tag}`, { kind: e.kind, tag: e.tag }])).values()];
         const cell = entries.map((e) => cells.findIndex((c) => c.kind === e.kind && c.tag === e.tag));
-        const columns = computeTimeColumns({ count: entries.length, cell, cells, annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) });
+        const columns = computeTimeColumns({
+          count: entries.length,
+          cell,
+          cells,
+          annotator: entries.map((e) => e.annotator),
+          activeMs: entries.map((e) => e.activeMs),
+          wallMs: entries.map((e) => e.wallMs),
+        });
         expect(columns).toEqual(computeTimeBefore(entries));
         // cells no answer is in (items without answers) change nothing
-        const unused = [{ kind: "k-c", tag: null }, { kind: "k-a", tag: "unused" }];
-        expect(computeTimeColumns({ count: entries.length, cell, cells: [...cells, ...unused], annotator: entries.map((e) => e.annotator), activeMs: entries.map((e) => e.activeMs), wallMs: entries.map((e) => e.wallMs) })).toEqual(columns);
+        const unused = [
+          { kind: "k-c", tag: null },
+          { kind: "k-a", tag: "unused" },
+        ];
+        expect(
+          computeTimeColumns({
+            count: entries.length,
+            cell,
+            cells: [...cells, ...unused],
+            annotator: entries.map((e) => e.annotator),
+            activeMs: entries.map((e) => e.activeMs),
+            wallMs: entries.map((e) => e.wallMs),
+          }),
+        ).toEqual(columns);
       }),
       { seed: SEED, numRuns: 200 },
     );

@@ -29,7 +29,10 @@ describe("large studies' views, refreshed by the worker", () => {
   const figuresOf = (d: StudyDashboard) => ({ ...d, intervals: undefined, progress: undefined, asOf: { ...d.asOf, loadedAt: undefined, replica: undefined } });
   const row = (studyId: string, viewKey = "{}") => db.dashboardIntervals.findUnique({ where: { studyId_viewKey: { studyId, viewKey } } });
   /** the views the refresh keeps for a study: the default, then each encoding the page offers but does not show by default */
-  const viewsOf = (d: StudyDashboard) => ["{}", ...d.choices.encodings.filter((e) => e.id !== d.choices.encoding?.id).map((e) => JSON.stringify({ encoding: e.id }))];
+  const viewsOf = (d: StudyDashboard) => [
+    "{}",
+    ...d.choices.encodings.filter((e) => e.id !== d.choices.encoding?.id).map((e) => JSON.stringify({ encoding: e.id })),
+  ];
   const spentMs = async (studyId: string) => (await db.dashboardIntervals.findMany({ where: { studyId } })).reduce((sum, r) => sum + r.computeMs, 0);
 
   it("computes the default view and each other encoding's of a study above the size before their first visits, which then read them", async () => {
@@ -90,7 +93,10 @@ describe("large studies' views, refreshed by the worker", () => {
     const { study } = await seedStudy();
     await refreshStudyViews({ minAnswers: 5 });
     await workUntilIdle({ queues: [QUEUES.dashboardIntervals.name] });
-    await db.dashboardIntervals.update({ where: { studyId_viewKey: { studyId: study.id, viewKey: "{}" } }, data: { figures: JSON.stringify({ format: 1, view: {} }) } });
+    await db.dashboardIntervals.update({
+      where: { studyId_viewKey: { studyId: study.id, viewKey: "{}" } },
+      data: { figures: JSON.stringify({ format: 1, view: {} }) },
+    });
     expect(await refreshStudyViews({ minAnswers: 5 })).toEqual([{ slug: study.slug, viewKey: "{}" }]);
   });
 

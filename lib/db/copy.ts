@@ -13,13 +13,20 @@ export function unescapeCopy(text: string): string {
   if (text.indexOf("\\") < 0) return text;
   return text.replace(/\\(.)/g, (_, ch: string) => {
     switch (ch) {
-      case "b": return "\b";
-      case "f": return "\f";
-      case "n": return "\n";
-      case "r": return "\r";
-      case "t": return "\t";
-      case "v": return "\v";
-      default: return ch;
+      case "b":
+        return "\b";
+      case "f":
+        return "\f";
+      case "n":
+        return "\n";
+      case "r":
+        return "\r";
+      case "t":
+        return "\t";
+      case "v":
+        return "\v";
+      default:
+        return ch;
     }
   });
 }

@@ -34,6 +34,10 @@ describe("ensureDatabase", () => {
     await admin.end();
     const url = new URL(urlOf(`${name}_x`));
     url.username = "yardstick_no_createdb";
-    await expect(ensureDatabase(url.toString())).rejects.toThrow(new RegExp(`^The database "${name}_x" of DATABASE_URL does not exist and could not be created \\(permission denied.*\\); create it with: createdb -h .* -U yardstick_no_createdb ${name}_x$`));
+    await expect(ensureDatabase(url.toString())).rejects.toThrow(
+      new RegExp(
+        `^The database "${name}_x" of DATABASE_URL does not exist and could not be created \\(permission denied.*\\); create it with: createdb -h .* -U yardstick_no_createdb ${name}_x$`,
+      ),
+    );
   });
 });

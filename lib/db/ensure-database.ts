@@ -27,7 +27,10 @@ export async function ensureDatabase(url: string): Promise<"exists" | "created">
     return "created";
   } catch (error) {
     if ((error as { code?: string }).code === "42P04") return "exists";
-    throw new Error(`The database "${name}" of DATABASE_URL does not exist and could not be created (${(error as Error).message}); create it with: createdb -h ${target.hostname} -p ${target.port || 5432} ${target.username ? `-U ${decodeURIComponent(target.username)} ` : ""}${name}`, { cause: error });
+    throw new Error(
+      `The database "${name}" of DATABASE_URL does not exist and could not be created (${(error as Error).message}); create it with: createdb -h ${target.hostname} -p ${target.port || 5432} ${target.username ? `-U ${decodeURIComponent(target.username)} ` : ""}${name}`,
+      { cause: error },
+    );
   } finally {
     await admin.end().catch(() => undefined);
   }

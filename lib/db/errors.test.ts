@@ -13,9 +13,27 @@ function prismaError(code: string, cause?: Record<string, unknown>) {
 }
 
 const stopped = prismaError("P1001", { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 43599 });
-const shutDown = prismaError("P2039", { originalCode: "57P01", originalMessage: "terminating connection due to administrator command", kind: "postgres", code: "57P01", severity: "FATAL" });
-const diskFull = prismaError("P2039", { originalCode: "53100", originalMessage: "could not extend file: No space left on device", kind: "postgres", code: "53100", severity: "ERROR" });
-const readOnly = prismaError("P2039", { originalCode: "25006", originalMessage: "cannot execute INSERT in a read-only transaction", kind: "postgres", code: "25006", severity: "ERROR" });
+const shutDown = prismaError("P2039", {
+  originalCode: "57P01",
+  originalMessage: "terminating connection due to administrator command",
+  kind: "postgres",
+  code: "57P01",
+  severity: "FATAL",
+});
+const diskFull = prismaError("P2039", {
+  originalCode: "53100",
+  originalMessage: "could not extend file: No space left on device",
+  kind: "postgres",
+  code: "53100",
+  severity: "ERROR",
+});
+const readOnly = prismaError("P2039", {
+  originalCode: "25006",
+  originalMessage: "cannot execute INSERT in a read-only transaction",
+  kind: "postgres",
+  code: "25006",
+  severity: "ERROR",
+});
 
 describe("databaseFailureOf", () => {
   it("recognises a stopped, restarting, full or read-only database", () => {
@@ -61,7 +79,13 @@ describe("toResponse for database failures", () => {
 
 describe("isUnstorableTextError", () => {
   // as Prisma 7 threw it here for a NUL in a findUnique's where (a fuzzed path parameter)
-  const nul = prismaError("P2039", { originalCode: "22021", originalMessage: 'invalid byte sequence for encoding "UTF8": 0x00', kind: "postgres", code: "22021", severity: "ERROR" });
+  const nul = prismaError("P2039", {
+    originalCode: "22021",
+    originalMessage: 'invalid byte sequence for encoding "UTF8": 0x00',
+    kind: "postgres",
+    code: "22021",
+    severity: "ERROR",
+  });
 
   it("recognises text PostgreSQL cannot store, and toResponse answers 422 without internals", async () => {
     expect(isUnstorableTextError(nul)).toBe(true);

@@ -54,7 +54,11 @@ export function databaseFailureOf(error: unknown, depth = 0): DatabaseFailure | 
   }
   // pg's own words when the socket goes away mid-query (they arrive wrapped as unknown request errors)
   const message = typeof err.message === "string" ? err.message : "";
-  if (/Connection terminated unexpectedly|Connection terminated due to connection timeout|Client has encountered a connection error|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)/.test(message)) {
+  if (
+    /Connection terminated unexpectedly|Connection terminated due to connection timeout|Client has encountered a connection error|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)/.test(
+      message,
+    )
+  ) {
     return "unavailable";
   }
   return databaseFailureOf(err.cause, depth + 1);

@@ -97,13 +97,33 @@ function wallCorners(room: Room, wall: WallFeature["wall"], from: number, to: nu
   const { width: W, depth: D } = room;
   switch (wall) {
     case "N":
-      return [[from, 0, bottom], [to, 0, bottom], [to, 0, top], [from, 0, top]];
+      return [
+        [from, 0, bottom],
+        [to, 0, bottom],
+        [to, 0, top],
+        [from, 0, top],
+      ];
     case "S":
-      return [[from, D, bottom], [to, D, bottom], [to, D, top], [from, D, top]];
+      return [
+        [from, D, bottom],
+        [to, D, bottom],
+        [to, D, top],
+        [from, D, top],
+      ];
     case "E":
-      return [[W, from, bottom], [W, to, bottom], [W, to, top], [W, from, top]];
+      return [
+        [W, from, bottom],
+        [W, to, bottom],
+        [W, to, top],
+        [W, from, top],
+      ];
     case "W":
-      return [[0, from, bottom], [0, to, bottom], [0, to, top], [0, from, top]];
+      return [
+        [0, from, bottom],
+        [0, to, bottom],
+        [0, to, top],
+        [0, from, top],
+      ];
   }
 }
 
@@ -119,7 +139,11 @@ function featureSvg(room: Room, pose: Pose, feature: WallFeature): string {
     const glass = polygon(room, pose, corners, `fill="#bfe3f7" stroke="#f8fafc" stroke-width="3"`);
     const [a, b, c, d] = corners;
     const mid = (p: Vec3, q: Vec3): Vec3 => [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2];
-    return glass + line(room, pose, mid(a, b), mid(d, c), `stroke="#f8fafc" stroke-width="2"`) + line(room, pose, mid(a, d), mid(b, c), `stroke="#f8fafc" stroke-width="2"`);
+    return (
+      glass +
+      line(room, pose, mid(a, b), mid(d, c), `stroke="#f8fafc" stroke-width="2"`) +
+      line(room, pose, mid(a, d), mid(b, c), `stroke="#f8fafc" stroke-width="2"`)
+    );
   }
   if (feature.kind === "door") return polygon(room, pose, corners, `fill="${feature.color ?? "#8b5e3c"}" stroke="#5b3a22" stroke-width="2"`);
   return polygon(room, pose, corners, `fill="${feature.color ?? "#f59e0b"}" stroke="#78350f" stroke-width="2"`);
@@ -130,18 +154,69 @@ interface Drawable {
   svg: string;
 }
 
-function boxFaces(room: Room, pose: Pose, box: { x: readonly [number, number]; y: readonly [number, number]; z: readonly [number, number] }, color: string): string {
+function boxFaces(
+  room: Room,
+  pose: Pose,
+  box: { x: readonly [number, number]; y: readonly [number, number]; z: readonly [number, number] },
+  color: string,
+): string {
   const [px, py] = room.positions[pose.position];
   const [x0, x1] = box.x;
   const [y0, y1] = box.y;
   const [z0, z1] = box.z;
   const faces: string[] = [];
-  const side = (corners: Vec3[], factor: number) => faces.push(polygon(room, pose, corners, `fill="${shade(color, factor)}" stroke="${shade(color, 0.55)}" stroke-width="1.2" stroke-linejoin="round"`));
-  if (px < x0) side([[x0, y0, z0], [x0, y1, z0], [x0, y1, z1], [x0, y0, z1]], 0.8);
-  if (px > x1) side([[x1, y0, z0], [x1, y1, z0], [x1, y1, z1], [x1, y0, z1]], 0.8);
-  if (py < y0) side([[x0, y0, z0], [x1, y0, z0], [x1, y0, z1], [x0, y0, z1]], 0.92);
-  if (py > y1) side([[x0, y1, z0], [x1, y1, z0], [x1, y1, z1], [x0, y1, z1]], 0.92);
-  if (EYE_HEIGHT > z1) side([[x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]], 1.12);
+  const side = (corners: Vec3[], factor: number) =>
+    faces.push(polygon(room, pose, corners, `fill="${shade(color, factor)}" stroke="${shade(color, 0.55)}" stroke-width="1.2" stroke-linejoin="round"`));
+  if (px < x0)
+    side(
+      [
+        [x0, y0, z0],
+        [x0, y1, z0],
+        [x0, y1, z1],
+        [x0, y0, z1],
+      ],
+      0.8,
+    );
+  if (px > x1)
+    side(
+      [
+        [x1, y0, z0],
+        [x1, y1, z0],
+        [x1, y1, z1],
+        [x1, y0, z1],
+      ],
+      0.8,
+    );
+  if (py < y0)
+    side(
+      [
+        [x0, y0, z0],
+        [x1, y0, z0],
+        [x1, y0, z1],
+        [x0, y0, z1],
+      ],
+      0.92,
+    );
+  if (py > y1)
+    side(
+      [
+        [x0, y1, z0],
+        [x1, y1, z0],
+        [x1, y1, z1],
+        [x0, y1, z1],
+      ],
+      0.92,
+    );
+  if (EYE_HEIGHT > z1)
+    side(
+      [
+        [x0, y0, z1],
+        [x1, y0, z1],
+        [x1, y1, z1],
+        [x0, y1, z1],
+      ],
+      1.12,
+    );
   return faces.join("");
 }
 
@@ -249,10 +324,34 @@ export function renderViewSvg(room: Room, pose: Pose): string {
   const { width: W, depth: D, height: H } = room;
   const parts: string[] = [];
   parts.push(`<rect width="${SCREEN.width}" height="${SCREEN.height}" fill="#f1f5f9"/>`);
-  parts.push(polygon(room, pose, [[0, 0, 0], [W, 0, 0], [W, D, 0], [0, D, 0]], `fill="${room.floorColor}"`));
-  const walls: Array<[WallFeature["wall"], number]> = [["N", W], ["S", W], ["E", D], ["W", D]];
+  parts.push(
+    polygon(
+      room,
+      pose,
+      [
+        [0, 0, 0],
+        [W, 0, 0],
+        [W, D, 0],
+        [0, D, 0],
+      ],
+      `fill="${room.floorColor}"`,
+    ),
+  );
+  const walls: Array<[WallFeature["wall"], number]> = [
+    ["N", W],
+    ["S", W],
+    ["E", D],
+    ["W", D],
+  ];
   for (const [wall, length] of walls) {
-    parts.push(polygon(room, pose, wallCorners(room, wall, 0, length, 0, H), `fill="${room.wallColors[wall]}" stroke="#94a3b8" stroke-width="1.5" stroke-linejoin="round"`));
+    parts.push(
+      polygon(
+        room,
+        pose,
+        wallCorners(room, wall, 0, length, 0, H),
+        `fill="${room.wallColors[wall]}" stroke="#94a3b8" stroke-width="1.5" stroke-linejoin="round"`,
+      ),
+    );
     // a skirting board reads as the floor line
     parts.push(polygon(room, pose, wallCorners(room, wall, 0, length, 0, 0.1), `fill="${shade(room.wallColors[wall], 0.8)}"`));
   }

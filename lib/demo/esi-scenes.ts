@@ -364,7 +364,12 @@ export interface EsiDemoItem {
   id: string;
   kind: "esi-explore";
   public: { question: string; options: string[] | Record<string, string[]>; parts?: Record<string, string>; initialImage: string; maxSteps: number };
-  key: { answer: string | Record<string, string>; graph: EsiGraph; views: { multi: string[]; gt: string[] }; start: { scene: string; room: string; pose: { position: readonly [number, number]; heading: Heading } } };
+  key: {
+    answer: string | Record<string, string>;
+    graph: EsiGraph;
+    views: { multi: string[]; gt: string[] };
+    start: { scene: string; room: string; pose: { position: readonly [number, number]; heading: Heading } };
+  };
   tags: Record<string, string>;
   practice: boolean;
   gold: boolean;
@@ -418,12 +423,22 @@ export function buildEsiDemo(options: { maxSteps?: number } = {}): BuiltEsiDemo 
     return {
       id: question.id,
       kind: "esi-explore",
-      public: { question: question.question, options: question.options, ...(question.parts ? { parts: question.parts } : {}), initialImage: graph.states[graph.initial].image, maxSteps },
+      public: {
+        question: question.question,
+        options: question.options,
+        ...(question.parts ? { parts: question.parts } : {}),
+        initialImage: graph.states[graph.initial].image,
+        maxSteps,
+      },
       key: {
         answer: question.answer,
         graph,
         views: { multi, gt },
-        start: { scene: `demo-${question.room.id}`, room: question.room.id, pose: { position: question.room.positions[question.start.position], heading: question.start.heading } },
+        start: {
+          scene: `demo-${question.room.id}`,
+          room: question.room.id,
+          pose: { position: question.room.positions[question.start.position], heading: question.start.heading },
+        },
       },
       tags: { category: question.category, subcategory: question.subcategory, scene: `demo-${question.room.id}`, room: question.room.id, source: "esi-demo" },
       practice: question.practice ?? false,

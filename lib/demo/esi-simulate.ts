@@ -50,11 +50,28 @@ function pick<T>(rng: Rng, values: readonly T[]): T {
 export function guess(rng: Rng, options: Options, answer: Answer, pRight: number): Answer {
   if (Array.isArray(options)) {
     const right = answer as string;
-    return rng() < pRight ? right : pick(rng, options.filter((o) => o !== right));
+    return rng() < pRight
+      ? right
+      : pick(
+          rng,
+          options.filter((o) => o !== right),
+        );
   }
   const key = answer as Record<string, string>;
   const allRight = rng() < pRight;
-  return Object.fromEntries(Object.entries(options).map(([part, list]) => [part, allRight ? key[part] : rng() < 0.5 ? key[part] : pick(rng, list.filter((o) => o !== key[part]))]));
+  return Object.fromEntries(
+    Object.entries(options).map(([part, list]) => [
+      part,
+      allRight
+        ? key[part]
+        : rng() < 0.5
+          ? key[part]
+          : pick(
+              rng,
+              list.filter((o) => o !== key[part]),
+            ),
+    ]),
+  );
 }
 
 /** The actions of a shortest path from the initial state to the nearest contrastive one. */
@@ -84,7 +101,12 @@ const REFUSED: EsiAction[] = [
   { name: "move_down", args: [] },
 ];
 
-export function planEpisode(item: { public: { options: Options; maxSteps?: number }; key: { answer: Answer; graph?: EsiGraph } }, condition: EsiCondition, person: SimulatedPerson, rng: Rng): SimulatedEpisode {
+export function planEpisode(
+  item: { public: { options: Options; maxSteps?: number }; key: { answer: Answer; graph?: EsiGraph } },
+  condition: EsiCondition,
+  person: SimulatedPerson,
+  rng: Rng,
+): SimulatedEpisode {
   const options = item.public.options;
   const answer = item.key.answer;
   const confidence = (low: number, high: number) => Math.round((low + rng() * (high - low)) / 5) * 5;
@@ -99,7 +121,13 @@ export function planEpisode(item: { public: { options: Options; maxSteps?: numbe
   const graph = item.key.graph;
   if (!graph || rng() >= person.explores) {
     // a quick look around, then the first guess
-    const actions: EsiAction[] = rng() < 0.5 ? [{ name: "turn_left", args: [] }, { name: "turn_right", args: [] }] : [];
+    const actions: EsiAction[] =
+      rng() < 0.5
+        ? [
+            { name: "turn_left", args: [] },
+            { name: "turn_right", args: [] },
+          ]
+        : [];
     const sure = confidence(40, 80);
     return { actions, beliefs: [...beliefs, { afterStep: actions.length, choice: first, confidence: sure }], final: { choice: first, confidence: sure } };
   }

@@ -226,7 +226,9 @@ export function visibleObjects(room: Room, pose: Pose): string[] {
     if (!rect) continue;
     const onScreen = Math.max(0, Math.min(rect.right, SCREEN.width) - Math.max(rect.left, 0)) / Math.max(1, rect.right - rect.left);
     if (onScreen < 0.6) continue;
-    const hidden = furnitureRects.some(({ box, rect: cover }) => cover !== null && box.id !== object.on && cover.f < rect.f && coveredShare(rect, cover) >= 0.6);
+    const hidden = furnitureRects.some(
+      ({ box, rect: cover }) => cover !== null && box.id !== object.on && cover.f < rect.f && coveredShare(rect, cover) >= 0.6,
+    );
     if (!hidden) visible.push(object.id);
   }
   return visible;

@@ -85,9 +85,16 @@ export function comparisonCsv(comparison: Comparison, tagKey: string | null): st
  * gets it (a large study's stored view); null while the job worker has not computed it yet. The
  * download is written to the audit log, as every export.
  */
-export async function comparisonExport(slug: string, searchParams: Record<string, string | string[] | undefined>, actorId: string): Promise<{ fileName: string; text: string } | PendingDashboard> {
+export async function comparisonExport(
+  slug: string,
+  searchParams: Record<string, string | string[] | undefined>,
+  actorId: string,
+): Promise<{ fileName: string; text: string } | PendingDashboard> {
   const view = await visitStudyDashboard(slug, searchParams);
   if ("pending" in view) return view;
   await recordAudit(actorId, "study.export", `study:${view.study.id}`, { slug, what: "comparison", format: "csv", tag: view.choices.tagKey });
-  return { fileName: `${slug}-comparison${view.choices.tagKey ? `-by-${view.choices.tagKey}` : ""}.csv`, text: comparisonCsv(view.comparison, view.choices.tagKey) };
+  return {
+    fileName: `${slug}-comparison${view.choices.tagKey ? `-by-${view.choices.tagKey}` : ""}.csv`,
+    text: comparisonCsv(view.comparison, view.choices.tagKey),
+  };
 }

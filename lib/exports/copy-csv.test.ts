@@ -8,7 +8,13 @@ import { copyRowWriter, type CopyColumn } from "@/lib/exports/copy-csv";
  * at a prefix, would repeat the last field.
  */
 describe("copyRowWriter", () => {
-  const columns: CopyColumn[] = [{ type: "text" }, { type: "integer" }, { type: "json", fields: ["a"] }, { type: "json", fields: [], own: false }, { type: "boolean" }];
+  const columns: CopyColumn[] = [
+    { type: "text" },
+    { type: "integer" },
+    { type: "json", fields: ["a"] },
+    { type: "json", fields: [], own: false },
+    { type: "boolean" },
+  ];
 
   it("writes each row's own fields, however the texts repeat", () => {
     const write = copyRowWriter(columns);
@@ -17,7 +23,7 @@ describe("copyRowWriter", () => {
       'ac\t1\t{"a": 1}\t{}\tt',
       'a\t12\t{"a": 2}\t{}\tf',
       'ab\t12\t{"a": 2}\t{}\tf',
-      'ab\t\\N\t\\N\t{}\t\\N',
+      "ab\t\\N\t\\N\t{}\t\\N",
       "=1\t-3\t[1]\t{}\tt",
     ];
     expect(lines.map(write)).toEqual([
@@ -26,7 +32,7 @@ describe("copyRowWriter", () => {
       'a,12,2,"{""a"":2}",false\r\n',
       'ab,12,2,"{""a"":2}",false\r\n',
       "ab,,,,\r\n",
-      "\"'=1\",-3,,[1],true\r\n",
+      '"\'=1",-3,,[1],true\r\n',
     ]);
   });
 

@@ -103,7 +103,8 @@ export function copyRowWriter(columns: readonly CopyColumn[]): (line: string) =>
     for (let c = 0; c < columns.length; c++) {
       let end = line.indexOf("\t", start);
       if (end < 0) end = line.length;
-      if (c < columns.length - 1 ? end === line.length : end !== line.length) throw new Error(`COPY row with ${line.split("\t").length} fields where ${columns.length} were expected`);
+      if (c < columns.length - 1 ? end === line.length : end !== line.length)
+        throw new Error(`COPY row with ${line.split("\t").length} fields where ${columns.length} were expected`);
       if (writes[c]) {
         const last = lastRaw[c];
         if (last === undefined || end - start !== last.length || !line.startsWith(last, start)) {

@@ -107,7 +107,8 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
     await s3?.stop();
   });
 
-  const fileWrites = (jobId: string) => (s3?.writes ?? []).filter((write) => write.key.startsWith(`exports/${jobId}/`) && write.event.startsWith("ObjectCreated"));
+  const fileWrites = (jobId: string) =>
+    (s3?.writes ?? []).filter((write) => write.key.startsWith(`exports/${jobId}/`) && write.event.startsWith("ObjectCreated"));
 
   it("writes the same bytes as the direct export, for every table, both formats and a filter, and serves them with Range", async () => {
     workers.push(await startWorker({ queues: [QUEUES.export.name], pollMs: 20 }));
@@ -133,7 +134,14 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
       const done = await ended(study.slug, job.id);
       const direct = await directExport(study.slug, table, format, filter, externalIds);
       const label = `${table}.${format} ${JSON.stringify(filter)}`;
-      expect(done, label).toMatchObject({ status: "SUCCEEDED", progress: 1, bytes: direct.length, sha256: sha256(direct), attempts: 1, downloadUrl: `/api/studies/${study.slug}/export-jobs/${job.id}/download` });
+      expect(done, label).toMatchObject({
+        status: "SUCCEEDED",
+        progress: 1,
+        bytes: direct.length,
+        sha256: sha256(direct),
+        attempts: 1,
+        downloadUrl: `/api/studies/${study.slug}/export-jobs/${job.id}/download`,
+      });
       expect(done.rows, label).toBe(filter.kind || filter.tag ? (await exportTableCounts(study.id, filter))[table] : counts[table]);
       expect(done.totalRows, label).toBe(done.rows);
       const download = await call(downloadRoute.GET, { token: researcherToken, params: { slug: study.slug, id: job.id } });
@@ -152,14 +160,26 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
     // Range across a chunk border, If-Range, past the end
     const direct = await directExport(study.slug, "events", "csv");
     const [start, end] = [FILE_CHUNK - 100, FILE_CHUNK + 99];
-    const part = await call(downloadRoute.GET, { token: researcherToken, params: { slug: study.slug, id: events.id }, headers: { range: `bytes=${start}-${end}` } });
+    const part = await call(downloadRoute.GET, {
+      token: researcherToken,
+      params: { slug: study.slug, id: events.id },
+      headers: { range: `bytes=${start}-${end}` },
+    });
     expect(part.status).toBe(206);
     expect(part.response.headers.get("content-range")).toBe(`bytes ${start}-${end}/${direct.length}`);
     expect(Buffer.from(await part.response.arrayBuffer()).equals(direct.subarray(start, end + 1))).toBe(true);
-    const stale = await call(downloadRoute.GET, { token: researcherToken, params: { slug: study.slug, id: events.id }, headers: { range: "bytes=0-9", "if-range": '"other"' } });
+    const stale = await call(downloadRoute.GET, {
+      token: researcherToken,
+      params: { slug: study.slug, id: events.id },
+      headers: { range: "bytes=0-9", "if-range": '"other"' },
+    });
     expect(stale.status).toBe(200);
     await stale.response.body?.cancel();
-    const past = await call(downloadRoute.GET, { token: researcherToken, params: { slug: study.slug, id: events.id }, headers: { range: `bytes=${direct.length}-` } });
+    const past = await call(downloadRoute.GET, {
+      token: researcherToken,
+      params: { slug: study.slug, id: events.id },
+      headers: { range: `bytes=${direct.length}-` },
+    });
     expect(past.status).toBe(416);
     expect(past.response.headers.get("content-range")).toBe(`bytes */${direct.length}`);
 
@@ -204,7 +224,11 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
   it("shows its progress while it runs, audit-logs the start and every download, and answers 409 until the file is ready", async () => {
     const researcher = await createUser("RESEARCHER");
     const token = (await issueToken(researcher.id, { name: "p", scopes: ["read", "manage"], expiresInDays: 1 }, researcher.id)).token;
-    const started = await call(jobsRoute.POST, { token, params: { slug: study.slug }, json: { table: "events", format: "jsonl", externalIds: "pseudonymised" } });
+    const started = await call(jobsRoute.POST, {
+      token,
+      params: { slug: study.slug },
+      json: { table: "events", format: "jsonl", externalIds: "pseudonymised" },
+    });
     const job = (started.body as { job: ExportJobView }).job;
     expect((await call(downloadRoute.GET, { token, params: { slug: study.slug, id: job.id } })).status).toBe(409);
     // the worker's first attempt holds on after its first rows until the test has looked
@@ -238,9 +262,17 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
     expect(done).toMatchObject({ status: "SUCCEEDED", rows: 30_000, externalIds: "pseudonymised" });
     await (await call(downloadRoute.GET, { token, params: { slug: study.slug, id: job.id }, headers: { range: "bytes=0-99" } })).response.body?.cancel();
 
-    const audits = await db.auditLog.findMany({ where: { actorId: researcher.id, action: { startsWith: "study.export" } }, orderBy: { id: "asc" }, select: { action: true, target: true, detail: true } });
+    const audits = await db.auditLog.findMany({
+      where: { actorId: researcher.id, action: { startsWith: "study.export" } },
+      orderBy: { id: "asc" },
+      select: { action: true, target: true, detail: true },
+    });
     expect(audits).toEqual([
-      { action: "study.export", target: `study:${study.id}`, detail: { slug: study.slug, what: "events", format: "jsonl", kind: null, tag: null, externalIds: "pseudonymised", background: true, jobId: job.id } },
+      {
+        action: "study.export",
+        target: `study:${study.id}`,
+        detail: { slug: study.slug, what: "events", format: "jsonl", kind: null, tag: null, externalIds: "pseudonymised", background: true, jobId: job.id },
+      },
       {
         action: "study.export.download",
         target: `study:${study.id}`,
@@ -264,7 +296,9 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
         },
       });
     const failing = await startExportJob(study.slug, { table: "events", format: "csv", filter: {} }, null);
-    const others = await Promise.all((["items", "responses", "annotators", "predictions"] as const).map((table) => startExportJob(study.slug, { table, format: "jsonl", filter: {} }, null)));
+    const others = await Promise.all(
+      (["items", "responses", "annotators", "predictions"] as const).map((table) => startExportJob(study.slug, { table, format: "jsonl", filter: {} }, null)),
+    );
     workers.push(await startWorker({ queues: [QUEUES.export.name], pollMs: 20, id: "instance-a", handler }));
     workers.push(await startWorker({ boss: second, queues: [QUEUES.export.name], pollMs: 20, id: "instance-b", handler }));
     for (const job of others) {
@@ -304,7 +338,10 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
 
   it("removes a file after its retention: by the job queued for its expiry, and by the sweep", async () => {
     workers.push(await startWorker({ queues: [QUEUES.export.name], pollMs: 20 }));
-    const [first, second] = [await startExportJob(study.slug, { table: "items", format: "csv", filter: {} }, null), await startExportJob(study.slug, { table: "items", format: "jsonl", filter: {} }, null)];
+    const [first, second] = [
+      await startExportJob(study.slug, { table: "items", format: "csv", filter: {} }, null),
+      await startExportJob(study.slug, { table: "items", format: "jsonl", filter: {} }, null),
+    ];
     await ended(study.slug, first.id);
     const done = await ended(study.slug, second.id);
     const expiresAt = new Date(done.expiresAt!);
@@ -317,7 +354,9 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
     expect(Math.abs(removal.start.getTime() - expiresAt.getTime())).toBeLessThan(1000);
     const fileOf = async (id: string) => {
       const row = await db.exportJob.findUniqueOrThrow({ where: { id }, select: { fileKey: true } });
-      return storage === "s3" ? (await readObjectAt(s3Settings(), row.fileKey!)) !== null : (await db.storedFileChunk.count({ where: { key: row.fileKey! } })) > 0;
+      return storage === "s3"
+        ? (await readObjectAt(s3Settings(), row.fileKey!)) !== null
+        : (await db.storedFileChunk.count({ where: { key: row.fileKey! } })) > 0;
     };
     expect(await fileOf(first.id)).toBe(true);
 
@@ -348,7 +387,17 @@ describe.each(["postgres", "s3"] as const)("exports prepared in the background, 
     const row = await db.exportJob.findUniqueOrThrow({ where: { id: kept.id } });
     // a file in a bucket this server cannot reach (no S3 settings)
     const unreachable = await db.exportJob.create({
-      data: { studyId: study.id, table: "items", format: "csv", fileName: "x.csv", contentType: "text/csv", status: "SUCCEEDED", storage: "s3", fileKey: "exports/elsewhere/0/x.csv", expiresAt: new Date(Date.now() - 1000) },
+      data: {
+        studyId: study.id,
+        table: "items",
+        format: "csv",
+        fileName: "x.csv",
+        contentType: "text/csv",
+        status: "SUCCEEDED",
+        storage: "s3",
+        fileKey: "exports/elsewhere/0/x.csv",
+        expiresAt: new Date(Date.now() - 1000),
+      },
     });
     await db.exportJob.update({ where: { id: kept.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await sweepExpiredExports()).toBe(1);
@@ -376,7 +425,10 @@ describe("bounds of export jobs", () => {
     expect(await db.exportJob.count({ where: { studyId: study.id, createdById: ann.id } })).toBe(3);
     for (const user of [bob, cid]) for (let i = 0; i < 3; i++) await start(user.id);
     await start(dan.id);
-    await expect(start(dan.id)).rejects.toMatchObject({ code: "RATE_LIMITED", message: expect.stringContaining("10 exports of this study are being prepared") });
+    await expect(start(dan.id)).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringContaining("10 exports of this study are being prepared"),
+    });
     expect(await db.exportJob.count({ where: { studyId: study.id } })).toBe(10);
     // a finished job frees its place
     const done = await db.exportJob.findFirstOrThrow({ where: { createdById: ann.id } });
@@ -389,7 +441,19 @@ describe("bounds of export jobs", () => {
     const researcher = await createUser("RESEARCHER");
     const token = (await issueToken(researcher.id, { name: "r", scopes: ["read", "manage"], expiresInDays: 1 }, researcher.id)).token;
     const job = await db.exportJob.create({
-      data: { studyId: study.id, table: "items", format: "csv", fileName: "x.csv", contentType: "text/csv", status: "SUCCEEDED", storage: "postgres", fileKey: "exports/range-test/0/x.csv", sha256: "0".repeat(64), bytes: 0, expiresAt: new Date(Date.now() + 86_400_000) },
+      data: {
+        studyId: study.id,
+        table: "items",
+        format: "csv",
+        fileName: "x.csv",
+        contentType: "text/csv",
+        status: "SUCCEEDED",
+        storage: "postgres",
+        fileKey: "exports/range-test/0/x.csv",
+        sha256: "0".repeat(64),
+        bytes: 0,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
     });
     const range = `bytes=${Array.from({ length: 2000 }, (_, i) => `${i}-${i}`).join(",")}`;
     await (await call(downloadRoute.GET, { token, params: { slug: study.slug, id: job.id }, headers: { range } })).response.body?.cancel();

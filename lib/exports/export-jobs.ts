@@ -11,7 +11,15 @@ import { AppError } from "@/lib/errors";
 import type { JobContext } from "@/lib/jobs/types";
 import { attemptId, enqueue, EXPIRE_SECONDS, newJobId, QUEUES, queueGaveUp } from "@/lib/jobs/queue";
 import { exportTableCounts } from "@/lib/exports/counts";
-import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, EXPORT_KINDS, exportFileName, type ExportFilter, type ExportFormat, type ExportWhat } from "@/lib/exports/filter";
+import {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_FORMATS,
+  EXPORT_KINDS,
+  exportFileName,
+  type ExportFilter,
+  type ExportFormat,
+  type ExportWhat,
+} from "@/lib/exports/filter";
 import type { ExportJobStatus, ExportJobView } from "@/lib/exports/job-view";
 import { createStudyExport } from "@/lib/exports/study-export";
 import {
@@ -83,7 +91,14 @@ function viewOf(row: JobRow, createdBy: string | null = null): ExportJobView {
     status,
     totalRows: row.totalRows,
     rows: row.rows,
-    progress: row.status === "SUCCEEDED" ? 1 : row.status === "RUNNING" && row.totalRows > 0 ? Math.min(1, row.rows / row.totalRows) : row.status === "RUNNING" ? 0 : null,
+    progress:
+      row.status === "SUCCEEDED"
+        ? 1
+        : row.status === "RUNNING" && row.totalRows > 0
+          ? Math.min(1, row.rows / row.totalRows)
+          : row.status === "RUNNING"
+            ? 0
+            : null,
     bytes: Number(row.bytes),
     sha256: row.sha256,
     fileName: row.fileName,
@@ -142,10 +157,18 @@ async function assertExportJobRoom(tx: Tx, studyId: string, actorId: string | nu
   const unfinished = (await Promise.all(open.map(settleAbandoned))).filter((row) => row.status === "QUEUED" || row.status === "RUNNING");
   const wait = { reason: "export-jobs", retryAfterSeconds: 30 };
   if (actorId !== null && unfinished.filter((row) => row.createdById === actorId).length >= EXPORT_JOB_CAPS.perUser) {
-    throw new AppError("RATE_LIMITED", `${EXPORT_JOB_CAPS.perUser} exports of this study are being prepared for you already: wait for one to finish, then ask again.`, wait);
+    throw new AppError(
+      "RATE_LIMITED",
+      `${EXPORT_JOB_CAPS.perUser} exports of this study are being prepared for you already: wait for one to finish, then ask again.`,
+      wait,
+    );
   }
   if (unfinished.length >= EXPORT_JOB_CAPS.perStudy) {
-    throw new AppError("RATE_LIMITED", `${EXPORT_JOB_CAPS.perStudy} exports of this study are being prepared already: wait for one to finish, then ask again.`, wait);
+    throw new AppError(
+      "RATE_LIMITED",
+      `${EXPORT_JOB_CAPS.perStudy} exports of this study are being prepared already: wait for one to finish, then ask again.`,
+      wait,
+    );
   }
 }
 
@@ -187,7 +210,10 @@ export async function startExportJob(studySlug: string, request: ExportJobReques
     await enqueue(QUEUES.export, bossJobId, { exportJobId: row.id });
   } catch (error) {
     await failExportJob(row.id, "The job queue did not take the export.");
-    throw new AppError("UNAVAILABLE", `The job queue did not take the export; try again in a minute, or download it directly. (${error instanceof Error ? error.message : String(error)})`);
+    throw new AppError(
+      "UNAVAILABLE",
+      `The job queue did not take the export; try again in a minute, or download it directly. (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return viewOf(row);
 }
@@ -378,15 +404,16 @@ export async function runExportJob(data: unknown, context: JobContext, hooks: Ex
       return { status: "superseded" };
     }
     // the file's removal, queued for its expiry (the sweeps at each job and worker start are the backstop)
-    await enqueue(QUEUES.export, newJobId(), { sweep: true }, undefined, { startAfter: expiresAt }).catch(
-      (error: unknown) => console.error(`export job ${id}: queueing the removal of its file failed:`, error instanceof Error ? error.message : error),
+    await enqueue(QUEUES.export, newJobId(), { sweep: true }, undefined, { startAfter: expiresAt }).catch((error: unknown) =>
+      console.error(`export job ${id}: queueing the removal of its file failed:`, error instanceof Error ? error.message : error),
     );
     return { status: "succeeded" };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await progress(true).catch(() => undefined);
     // the last attempt records the failure; earlier ones leave the job running for the retry
-    if (context.lastAttempt) await updateOwnedExportJob(owned, { status: "FAILED", error: `The export failed: ${message}`, finishedAt: new Date() }).catch(() => undefined);
+    if (context.lastAttempt)
+      await updateOwnedExportJob(owned, { status: "FAILED", error: `The export failed: ${message}`, finishedAt: new Date() }).catch(() => undefined);
     throw error;
   }
 }

@@ -17,21 +17,72 @@ afterAll(async () => {
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
 
 /** texts that reach the guard and the quoting: formula starts, separators, white space, unicode */
-const awkwardText = fc.oneof(
-  fc.string({ unit: fc.constantFrom("=", "+", "-", "@", "\t", "\r", "\n", " ", ",", '"', "'", "1", "2", ".", "e", "E", "a", "\u00a0", "\u2028", "\ufeff", "é", "😀", "\\", ":") }),
-  fc.string({ unit: "grapheme" }),
-  fc.constantFrom("-1", "+2.5e3", "-2+3", "=1+1", ".5", "-.5e-3", "1.", "-", "+", "@", " x", "x ", "\u3000x", "x\u00a0"),
-).filter((s) => !s.includes("\u0000"));
+const awkwardText = fc
+  .oneof(
+    fc.string({
+      unit: fc.constantFrom(
+        "=",
+        "+",
+        "-",
+        "@",
+        "\t",
+        "\r",
+        "\n",
+        " ",
+        ",",
+        '"',
+        "'",
+        "1",
+        "2",
+        ".",
+        "e",
+        "E",
+        "a",
+        "\u00a0",
+        "\u2028",
+        "\ufeff",
+        "é",
+        "😀",
+        "\\",
+        ":",
+      ),
+    }),
+    fc.string({ unit: "grapheme" }),
+    fc.constantFrom("-1", "+2.5e3", "-2+3", "=1+1", ".5", "-.5e-3", "1.", "-", "+", "@", " x", "x ", "\u3000x", "x\u00a0"),
+  )
+  .filter((s) => !s.includes("\u0000"));
 
 const awkwardNumber = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0, -0, 1e-7, 1.5e-7, 1e-6, 1.25e-6, 0.0001, 1e-5, 1e15, 1.5e15, 1e20, 1e21, 1.5e21, 123456789012345680000, 0.1 + 0.2, -1e-7, 5e-324, 1.7976931348623157e308, 2 ** 53 + 2),
+  fc.constantFrom(
+    0,
+    -0,
+    1e-7,
+    1.5e-7,
+    1e-6,
+    1.25e-6,
+    0.0001,
+    1e-5,
+    1e15,
+    1.5e15,
+    1e20,
+    1e21,
+    1.5e21,
+    123456789012345680000,
+    0.1 + 0.2,
+    -1e-7,
+    5e-324,
+    1.7976931348623157e308,
+    2 ** 53 + 2,
+  ),
 );
 
 const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: "small" }, awkwardText, awkwardNumber, fc.boolean(), fc.constant(null), tie("array"), tie("object")),
   array: fc.array(tie("value"), { maxLength: 4 }),
-  object: fc.dictionary(fc.oneof(awkwardText, fc.constantFrom("0", "1", "10", "2", "a", "b", "01", "4294967294", "4294967295", "-1")), tie("value"), { maxKeys: 5 }),
+  object: fc.dictionary(fc.oneof(awkwardText, fc.constantFrom("0", "1", "10", "2", "a", "b", "01", "4294967294", "4294967295", "-1")), tie("value"), {
+    maxKeys: 5,
+  }),
 })).value;
 
 describe("CSV fields written in the database", () => {
@@ -53,7 +104,9 @@ describe("CSV fields written in the database", () => {
       }),
       { numRuns: 30, seed: SEED + 1 },
     );
-    const [special] = await db.$queryRaw<Array<{ nan: string; inf: string }>>`SELECT yardstick_js_number('NaN') AS nan, yardstick_js_number('-Infinity') AS inf`;
+    const [special] = await db.$queryRaw<
+      Array<{ nan: string; inf: string }>
+    >`SELECT yardstick_js_number('NaN') AS nan, yardstick_js_number('-Infinity') AS inf`;
     expect(special).toEqual({ nan: csvField(Number.NaN), inf: csvField(-Infinity) });
   });
 
@@ -70,11 +123,11 @@ describe("CSV fields written in the database", () => {
 
   it("JSON by name: spaces inside strings, integer-like keys, small and large numbers", async () => {
     const values = [
-      { a: "x, y: z", "b c": [1, 2, { "d, e": "f\" : g" }] },
+      { a: "x, y: z", "b c": [1, 2, { "d, e": 'f" : g' }] },
       { a: 1, 10: 2, 2: 3, b: { 1: "x", z: 1e-7 } },
       { order: [2, 0, 1] },
       [1e21, 1.5e-7, 0.1, -0, 1e15, 123.456],
-      "=HYPERLINK(\"x\")",
+      '=HYPERLINK("x")',
       " padded ",
       "-1",
       {},
@@ -86,7 +139,9 @@ describe("CSV fields written in the database", () => {
       { "\u2028": "\u00e9\ud83d\ude00\u0007" },
     ];
     const texts = values.map((v) => JSON.stringify(v));
-    const rows = await db.$queryRaw<Array<{ v: unknown; csv: string }>>`SELECT v, yardstick_csv_jsonb(v) AS csv FROM unnest(${texts}::jsonb[]) WITH ORDINALITY AS t(v, n) ORDER BY n`;
+    const rows = await db.$queryRaw<
+      Array<{ v: unknown; csv: string }>
+    >`SELECT v, yardstick_csv_jsonb(v) AS csv FROM unnest(${texts}::jsonb[]) WITH ORDINALITY AS t(v, n) ORDER BY n`;
     expect(rows.map((r) => r.csv)).toEqual(rows.map((r) => csvField(r.v)));
     expect(rows).toHaveLength(values.length);
   });

@@ -93,7 +93,10 @@ const FIRST_CSV_PAGE = 500;
  * Keyset pages of CSV text built in the database: `page(after, limit)` returns the page's text,
  * its row count and the last row's key; the pages grow from FIRST_CSV_PAGE to STREAM_BATCH_SIZE.
  */
-function csvPages<K>(start: K, page: (after: K, limit: number) => Promise<{ csv: string | null; n: number; last: K }>): () => Promise<{ text: string; rows: number }> {
+function csvPages<K>(
+  start: K,
+  page: (after: K, limit: number) => Promise<{ csv: string | null; n: number; last: K }>,
+): () => Promise<{ text: string; rows: number }> {
   let after = start;
   let limit = FIRST_CSV_PAGE;
   let done = false;
@@ -167,8 +170,25 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
   let done = false;
   return {
     columns: [
-      "response_id", "item_id", "kind", "annotator", "agent", "purpose", "practice", "answer", "confidence_raw", "confidence", "correct",
-      ...scores.map((k) => `score_${k}`), "score", "wall_ms", "active_ms", "started_at", "submitted_at", "created_at", ...tags.map((k) => `tag_${k}`),
+      "response_id",
+      "item_id",
+      "kind",
+      "annotator",
+      "agent",
+      "purpose",
+      "practice",
+      "answer",
+      "confidence_raw",
+      "confidence",
+      "correct",
+      ...scores.map((k) => `score_${k}`),
+      "score",
+      "wall_ms",
+      "active_ms",
+      "started_at",
+      "submitted_at",
+      "created_at",
+      ...tags.map((k) => `tag_${k}`),
     ],
     async next() {
       if (done) return [];
@@ -203,9 +223,24 @@ function responsesSource(studyId: string, filter: ExportFilter, tags: string[], 
     copy: {
       open: () => copyResponses(studyId, filter),
       columns: [
-        { type: "text" }, { type: "text" }, { type: "text" }, { type: "map", map: pseudonymsOf(studyId) }, { type: "boolean" }, { type: "text" }, { type: "boolean" },
-        { type: "json" }, { type: "number" }, { type: "number" }, { type: "boolean" }, { type: "json", fields: scores },
-        { type: "integer" }, { type: "integer" }, { type: "iso" }, { type: "iso" }, { type: "iso" }, { type: "json", fields: tags, own: false },
+        { type: "text" },
+        { type: "text" },
+        { type: "text" },
+        { type: "map", map: pseudonymsOf(studyId) },
+        { type: "boolean" },
+        { type: "text" },
+        { type: "boolean" },
+        { type: "json" },
+        { type: "number" },
+        { type: "number" },
+        { type: "boolean" },
+        { type: "json", fields: scores },
+        { type: "integer" },
+        { type: "integer" },
+        { type: "iso" },
+        { type: "iso" },
+        { type: "iso" },
+        { type: "json", fields: tags, own: false },
       ],
     },
     nextCsv: csvPages({ itemId: "", userId: "" }, (after, limit) => readResponsesCsvPage(studyId, filter, scores, tags, after, limit)),
@@ -244,8 +279,18 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
     copy: {
       open: () => copyEvents(studyId, filter),
       columns: [
-        { type: "integer" }, { type: "text" }, { type: "text" }, { type: "map", map: pseudonymsOf(studyId) }, { type: "boolean" }, { type: "text" },
-        { type: "text" }, { type: "integer" }, { type: "text" }, { type: "json" }, { type: "iso" }, { type: "iso" },
+        { type: "integer" },
+        { type: "text" },
+        { type: "text" },
+        { type: "map", map: pseudonymsOf(studyId) },
+        { type: "boolean" },
+        { type: "text" },
+        { type: "text" },
+        { type: "integer" },
+        { type: "text" },
+        { type: "json" },
+        { type: "iso" },
+        { type: "iso" },
       ],
     },
     nextCsv: csvPages({ assignmentId: "", seq: -1 }, (after, limit) => readEventsCsvPage(studyId, filter, after, limit)),
@@ -254,13 +299,36 @@ function eventsSource(studyId: string, filter: ExportFilter): Source {
 
 function annotatorsSource(studyId: string, filter: ExportFilter, externalIdOf: (externalId: string | null) => string | null): Source {
   // link participants are named after their external id ("Prolific <id>"): the name follows the id
-  const nameOf = (name: string, externalId: string | null) => (externalId && name.includes(externalId) ? name.replaceAll(externalId, externalIdOf(externalId) ?? "") : name);
+  const nameOf = (name: string, externalId: string | null) =>
+    externalId && name.includes(externalId) ? name.replaceAll(externalId, externalIdOf(externalId) ?? "") : name;
   let done = false;
   return {
     columns: [
-      "annotator", "agent", "name", "member", "main_assigned", "main_submitted", "agreement_assigned", "agreement_submitted", "practice_submitted",
-      "responses", "correct", "without_correctness", "mean_confidence", "median_active_ms", "median_wall_ms", "events", "focus_losses", "first_response_at", "last_response_at",
-      "external_source", "external_id", "participant_status", "status_reason", "consented_at", "consent_version",
+      "annotator",
+      "agent",
+      "name",
+      "member",
+      "main_assigned",
+      "main_submitted",
+      "agreement_assigned",
+      "agreement_submitted",
+      "practice_submitted",
+      "responses",
+      "correct",
+      "without_correctness",
+      "mean_confidence",
+      "median_active_ms",
+      "median_wall_ms",
+      "events",
+      "focus_losses",
+      "first_response_at",
+      "last_response_at",
+      "external_source",
+      "external_id",
+      "participant_status",
+      "status_reason",
+      "consented_at",
+      "consent_version",
     ],
     async next() {
       if (done) return [];
@@ -315,7 +383,19 @@ function predictionsSource(studyId: string, filter: ExportFilter, tags: string[]
   let afterItem = "";
   let done = false;
   return {
-    columns: ["model", "run_id", "item_id", "kind", "practice", "answer", "correct", ...scores.map((k) => `score_${k}`), "score", "imported_at", ...tags.map((k) => `tag_${k}`)],
+    columns: [
+      "model",
+      "run_id",
+      "item_id",
+      "kind",
+      "practice",
+      "answer",
+      "correct",
+      ...scores.map((k) => `score_${k}`),
+      "score",
+      "imported_at",
+      ...tags.map((k) => `tag_${k}`),
+    ],
     async next() {
       if (done) return [];
       const rows = await readPredictionsPage(studyId, filter, { runId: afterRun, itemId: afterItem }, STREAM_BATCH_SIZE);
@@ -374,17 +454,31 @@ export interface StudyExport {
 }
 
 /** The export of one table of a study as a byte stream, with its file name and content type. */
-export async function createStudyExport(studySlug: string, what: ExportWhat, format: ExportFormat, filter: ExportFilter = {}, options: ExportOptions = {}): Promise<StudyExport> {
+export async function createStudyExport(
+  studySlug: string,
+  what: ExportWhat,
+  format: ExportFormat,
+  filter: ExportFilter = {},
+  options: ExportOptions = {},
+): Promise<StudyExport> {
   const study = await findStudyForExport(studySlug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
   const pseudonymise = options.externalIds === "pseudonymised";
-  const externalIdOf = (externalId: string | null) => (externalId === null ? null : pseudonymise ? pseudonymisedExternalId(study.pseudonymSalt, externalId) : externalId);
+  const externalIdOf = (externalId: string | null) =>
+    externalId === null ? null : pseudonymise ? pseudonymisedExternalId(study.pseudonymSalt, externalId) : externalId;
   // the columns (tag and score keys) are looked up while the response's headers go out: the
   // download starts at once, and its first bytes follow when the header row is known
   const sourceReady = sourceFor(study.id, what, filter, externalIdOf);
   sourceReady.catch(() => undefined); // awaited (and its error reported) in pull
   if (options.actorId !== undefined) {
-    await recordAudit(options.actorId, "study.export", `study:${study.id}`, { slug: study.slug, what, format, kind: filter.kind ?? null, tag: filter.tag ?? null, externalIds: pseudonymise ? "pseudonymised" : "raw" });
+    await recordAudit(options.actorId, "study.export", `study:${study.id}`, {
+      slug: study.slug,
+      what,
+      format,
+      kind: filter.kind ?? null,
+      tag: filter.tag ?? null,
+      externalIds: pseudonymise ? "pseudonymised" : "raw",
+    });
   }
   const encoder = new TextEncoder();
   let headerSent = format !== "csv";

@@ -21,7 +21,16 @@ const noFiles = () => Promise.resolve(null);
 async function converted(): Promise<ItemLine[]> {
   const ego = await egoschemaFormat.convert(
     JSON.stringify([
-      { q_uid: "aaaa-1", google_drive_id: "x", question: "What is C doing overall?", "option 0": "cooking", "option 1": "cleaning", "option 2": "reading", "option 3": "painting", "option 4": "sleeping" },
+      {
+        q_uid: "aaaa-1",
+        google_drive_id: "x",
+        question: "What is C doing overall?",
+        "option 0": "cooking",
+        "option 1": "cleaning",
+        "option 2": "reading",
+        "option 3": "painting",
+        "option 4": "sleeping",
+      },
       { q_uid: "bbbb-2", question: "Why does C open the drawer?", "option 0": "a", "option 1": "b", "option 2": "c", "option 3": "d", "option 4": "e" },
     ]),
     { path: "ego/questions.json", format: "egoschema", files: ["ego/subset_answers.json"] },
@@ -31,7 +40,16 @@ async function converted(): Promise<ItemLine[]> {
     JSON.stringify({
       video_10: {
         metadata: { video_id: "video_10", frame_rate: 30 },
-        mc_question: [{ id: 0, question: "Where is the ball?", options: ["left cup", "middle cup", "right cup"], area: "Memory", reasoning: "Descriptive", tag: ["location"] }],
+        mc_question: [
+          {
+            id: 0,
+            question: "Where is the ball?",
+            options: ["left cup", "middle cup", "right cup"],
+            area: "Memory",
+            reasoning: "Descriptive",
+            tag: ["location"],
+          },
+        ],
       },
     }),
     { path: "pt/mc_question_test.json", format: "perception-test-mc" },
@@ -42,7 +60,13 @@ async function converted(): Promise<ItemLine[]> {
   const blink: ItemLine = {
     id: "test_Art_Style_1",
     kind: "choice",
-    public: { question: "Which image shares the style of the reference image?", options: [{ id: "A", text: "the second image" }, { id: "B", text: "the third image" }] },
+    public: {
+      question: "Which image shares the style of the reference image?",
+      options: [
+        { id: "A", text: "the second image" },
+        { id: "B", text: "the third image" },
+      ],
+    },
     key: {},
     tags: { source: "blink", sub_task: "Art_Style" },
   };
@@ -59,7 +83,18 @@ beforeAll(async () => {
   const lines = await converted();
   const batch = await db.batch.create({ data: { studyId: study.id, fileName: "release", checksum: randomUUID(), itemCount: lines.length } });
   for (const line of lines) {
-    await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: line.id, kind: line.kind, public: line.public as object, key: line.key as object, tags: line.tags ?? {}, contentHash: randomUUID() } });
+    await db.item.create({
+      data: {
+        studyId: study.id,
+        batchId: batch.id,
+        externalId: line.id,
+        kind: line.kind,
+        public: line.public as object,
+        key: line.key as object,
+        tags: line.tags ?? {},
+        contentHash: randomUUID(),
+      },
+    });
   }
   // three people: option ids chosen per item (EgoSchema "aaaa-1" keyed 0; the others withheld)
   const choices: Array<Record<string, string>> = [
@@ -100,7 +135,12 @@ describe("submission files of benchmarks that withhold their answers", () => {
   it("scores only the keyed items", async () => {
     const responses = await db.response.findMany({ select: { score: true, assignment: { select: { item: { select: { externalId: true } } } } } });
     const scores = responses.map((r) => [r.assignment.item.externalId, r.score] as const);
-    expect(scores.filter(([id]) => id === "aaaa-1").map(([, s]) => (s as { score: number }).score).sort()).toEqual([0, 1, 1]);
+    expect(
+      scores
+        .filter(([id]) => id === "aaaa-1")
+        .map(([, s]) => (s as { score: number }).score)
+        .sort(),
+    ).toEqual([0, 1, 1]);
     const options: Record<string, number> = { "bbbb-2": 5, "video_10/0": 3, test_Art_Style_1: 2 };
     for (const [id, score] of scores) if (id !== "aaaa-1") expect(score).toEqual({ correct: null, score: null, options: options[id] });
     expect(scores.filter(([id]) => id === "test_Art_Style_1")).toHaveLength(3);
@@ -115,7 +155,7 @@ describe("submission files of benchmarks that withhold their answers", () => {
     expect((await read("perception-test-mc", "majority")).body).toEqual({ video_10: [{ id: 0, answer_id: 1, answer: "middle cup" }] });
   });
 
-  it("writes BLINK's final prediction file {idx: \"(letter)\"} for the majority and for one person", async () => {
+  it('writes BLINK\'s final prediction file {idx: "(letter)"} for the majority and for one person', async () => {
     expect(await read("blink", "majority")).toEqual({ fileName: "blink-submission.json", body: { test_Art_Style_1: "(B)" } });
     expect((await read("blink", annotators[1])).body).toEqual({ test_Art_Style_1: "(A)" });
   });
@@ -132,7 +172,9 @@ describe("submission files of benchmarks that withhold their answers", () => {
   });
 
   it("names an unknown format and audits each export", async () => {
-    await expect(createSubmission(slug, "mmsi-bench", "majority", annotators[0])).rejects.toThrow(/No submission format "mmsi-bench"; known: egoschema, perception-test-mc, blink/);
+    await expect(createSubmission(slug, "mmsi-bench", "majority", annotators[0])).rejects.toThrow(
+      /No submission format "mmsi-bench"; known: egoschema, perception-test-mc, blink/,
+    );
     expect(await db.auditLog.count({ where: { action: "study.submission-export" } })).toBeGreaterThanOrEqual(3);
   });
 });

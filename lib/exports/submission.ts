@@ -12,8 +12,21 @@ import type { KindSubmissionFormat, SubmissionItem } from "@/lib/tasks/types";
  * that kind whose tag `source` is the format's, with every submitted answer and who gave it.
  */
 
-export const submissionParamsSchema = z.object({ format: z.string().min(1).max(60).regex(/^[a-z0-9-]+$/u, "a submission format id") });
-export const submissionQuerySchema = z.object({ who: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/u, '"majority" or an annotator\'s id').default("majority") });
+export const submissionParamsSchema = z.object({
+  format: z
+    .string()
+    .min(1)
+    .max(60)
+    .regex(/^[a-z0-9-]+$/u, "a submission format id"),
+});
+export const submissionQuerySchema = z.object({
+  who: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/u, '"majority" or an annotator\'s id')
+    .default("majority"),
+});
 
 async function findFormat(id: string): Promise<{ kind: string; format: KindSubmissionFormat }> {
   const known: string[] = [];
@@ -47,7 +60,12 @@ export async function studySubmissionFiles(studyId: string): Promise<StudySubmis
   return out;
 }
 
-export async function createSubmission(slug: string, formatId: string, who: string, actorId: string): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string; contentType: string }> {
+export async function createSubmission(
+  slug: string,
+  formatId: string,
+  who: string,
+  actorId: string,
+): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string; contentType: string }> {
   const study = await findStudyIdBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const { kind, format } = await findFormat(formatId);

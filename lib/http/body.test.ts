@@ -22,7 +22,10 @@ function chunked(bytes: Uint8Array, chunk = 1000): ReadableStream<Uint8Array> {
 const SEED = Number(process.env.FUZZ_SEED ?? 20261204);
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -63,13 +66,19 @@ describe("readJsonBody", () => {
 
   it("only ever returns a value or throws an AppError, for any bytes (fast-check)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 }).map((s) => new TextEncoder().encode(s))), async (bytes) => {
-        const outcome = await readJsonBody(post(bytes), { maxBytes: 200 }).then(
-          () => "ok",
-          (error: unknown) => (error instanceof AppError ? error.code : `unexpected ${String(error)}`),
-        );
-        expect(["ok", "INVALID", "TOO_LARGE"]).toContain(outcome);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.string({ unit: "binary", maxLength: 300 }).map((s) => new TextEncoder().encode(s)),
+        ),
+        async (bytes) => {
+          const outcome = await readJsonBody(post(bytes), { maxBytes: 200 }).then(
+            () => "ok",
+            (error: unknown) => (error instanceof AppError ? error.code : `unexpected ${String(error)}`),
+          );
+          expect(["ok", "INVALID", "TOO_LARGE"]).toContain(outcome);
+        },
+      ),
       { numRuns: 150, seed: SEED },
     );
   });
@@ -100,7 +109,12 @@ describe("readFormBody", () => {
     expect((await failure(readFormBody(new Request("http://localhost/x", { method: "POST", body: form }), 10_000))).code).toBe("TOO_LARGE");
     const bytes = new Uint8Array(await new Response(form).arrayBuffer());
     const type = new Response(form).headers.get("content-type")!;
-    const streamed = new Request("http://localhost/x", { method: "POST", body: chunked(bytes), headers: { "content-type": type }, duplex: "half" } as RequestInit);
+    const streamed = new Request("http://localhost/x", {
+      method: "POST",
+      body: chunked(bytes),
+      headers: { "content-type": type },
+      duplex: "half",
+    } as RequestInit);
     expect((await failure(readFormBody(streamed, 10_000))).code).toBe("TOO_LARGE");
   });
 });

@@ -56,8 +56,16 @@ const errorSchema = {
   required: ["error"],
   properties: {
     error: { type: "string", description: "what went wrong, for a person" },
-    code: { type: "string", enum: ["UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "INVALID", "CONFLICT", "TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE"], description: "the kind of error (422 issues from a schema carry none)" },
-    issues: { type: "array", description: "422: each field that failed", items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } } },
+    code: {
+      type: "string",
+      enum: ["UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "INVALID", "CONFLICT", "TOO_LARGE", "RATE_LIMITED", "UNAVAILABLE"],
+      description: "the kind of error (422 issues from a schema carry none)",
+    },
+    issues: {
+      type: "array",
+      description: "422: each field that failed",
+      items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } },
+    },
     issueCount: { type: "integer", description: "422: how many issues there were when `issues` lists only the first ones" },
     details: { description: "more, per error (e.g. an import's per-file problems)" },
   },
@@ -158,7 +166,12 @@ export function buildOpenApi(entries: readonly ApiRouteEntry[], serverUrl?: stri
       if (!handler) continue;
       const options = handler.options;
       const scope = options.scope ?? defaultScope(options.roles, method);
-      const access = options.roles === "public" ? "anyone" : options.roles === "signed-in" || options.roles === "session-token" ? "any signed-in user" : options.roles.join(" or ");
+      const access =
+        options.roles === "public"
+          ? "anyone"
+          : options.roles === "signed-in" || options.roles === "session-token"
+            ? "any signed-in user"
+            : options.roles.join(" or ");
       const operationId = `${method.toLowerCase()}${entry.path.replace(/\{([^}]+)\}/g, "By_$1").replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`;
       const hoist = (schema: JsonSchema, part: string) => hoistDefs(schema, schemas, `${operationId}_${part}`);
       const responses: Record<string, unknown> = {};
@@ -169,14 +182,20 @@ export function buildOpenApi(entries: readonly ApiRouteEntry[], serverUrl?: stri
             : { description: successDescriptions[status] };
       }
       for (const status of errorStatusesOf(options, scope)) {
-        responses[String(status)] = { description: errorDescriptions[status] ?? "An error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+        responses[String(status)] = {
+          description: errorDescriptions[status] ?? "An error",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        };
       }
       const operation: Record<string, unknown> = {
         operationId,
         summary: options.summary ?? `${method} ${entry.path}`,
         description: `Who: ${access}.${scope === "none" ? " A session cookie only (no API token)." : ` An API token needs the scope \`${scope}\`.`}`,
         tags: [entry.path.split("/")[2] ?? "api"],
-        parameters: [...parametersOf(options.params, "path"), ...parametersOf(options.query, "query")].map((parameter) => ({ ...parameter, schema: hoist(parameter.schema as JsonSchema, String(parameter.name)) })),
+        parameters: [...parametersOf(options.params, "path"), ...parametersOf(options.query, "query")].map((parameter) => ({
+          ...parameter,
+          schema: hoist(parameter.schema as JsonSchema, String(parameter.name)),
+        })),
         responses,
         "x-yardstick-access": options.roles,
         "x-yardstick-scope": scope,
@@ -184,7 +203,8 @@ export function buildOpenApi(entries: readonly ApiRouteEntry[], serverUrl?: stri
       if (options.roles === "public") operation.security = [];
       else operation.security = scope === "none" ? [{ session: [] }] : [{ session: [] }, { bearer: [scope] }];
       if (options.body) operation.requestBody = { required: true, content: { "application/json": { schema: hoist(inputJsonSchema(options.body), "body") } } };
-      else if (options.form) operation.requestBody = { required: true, content: { "multipart/form-data": { schema: hoist(inputJsonSchema(options.form), "form") } } };
+      else if (options.form)
+        operation.requestBody = { required: true, content: { "multipart/form-data": { schema: hoist(inputJsonSchema(options.form), "form") } } };
       operations[method.toLowerCase()] = operation;
     }
     if (Object.keys(operations).length > 0) paths[entry.path] = operations;
@@ -194,14 +214,20 @@ export function buildOpenApi(entries: readonly ApiRouteEntry[], serverUrl?: stri
     info: {
       title: "Yardstick API",
       version: "1",
-      description: "Every route the pages use. Authenticate with `Authorization: Bearer <token>` (make a token on /research/tokens); the scopes are read, manage and play. docs/api.md.",
+      description:
+        "Every route the pages use. Authenticate with `Authorization: Bearer <token>` (make a token on /research/tokens); the scopes are read, manage and play. docs/api.md.",
     },
     servers: serverUrl ? [{ url: serverUrl }] : [],
     paths,
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "A personal API token (ys_...); scopes: read, manage, play" },
-        session: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "The browser's session (state-changing requests must come from Yardstick's own pages)" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "next-auth.session-token",
+          description: "The browser's session (state-changing requests must come from Yardstick's own pages)",
+        },
       },
       schemas,
     },

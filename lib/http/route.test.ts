@@ -24,18 +24,32 @@ describe("route()", () => {
 
   it("refuses a cross-site state-changing request first, before params, session or body (403, the proxy's answer)", async () => {
     const handler = vi.fn();
-    const response = await route({ roles: ["ADMIN"], params: z.object({ slug: z.string().min(3) }), body: z.object({}) }, handler)(post("not json", { origin: "https://evil.example" }), { params: Promise.resolve({ slug: "x" }) });
+    const response = await route({ roles: ["ADMIN"], params: z.object({ slug: z.string().min(3) }), body: z.object({}) }, handler)(
+      post("not json", { origin: "https://evil.example" }),
+      { params: Promise.resolve({ slug: "x" }) },
+    );
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: "Refused a request from https://evil.example: changes are accepted only from Yardstick's own pages", code: "FORBIDDEN" });
+    expect(await response.json()).toEqual({
+      error: "Refused a request from https://evil.example: changes are accepted only from Yardstick's own pages",
+      code: "FORBIDDEN",
+    });
     expect(session.requireRole).not.toHaveBeenCalled();
     expect(handler).not.toHaveBeenCalled();
-    const read = await route({ roles: "public" }, () => new Response("ok"))(new Request("http://localhost/api/x", { headers: { "sec-fetch-site": "cross-site" } }), noParams);
+    const read = await route({ roles: "public" }, () => new Response("ok"))(
+      new Request("http://localhost/api/x", { headers: { "sec-fetch-site": "cross-site" } }),
+      noParams,
+    );
     expect(read.status).toBe(200);
   });
 
   it("parses the params before the session (a bad path is a 422 even signed out), then body and query", async () => {
     session.requireRole.mockRejectedValue(new AppError("UNAUTHORIZED", "Sign in first"));
-    const options = { roles: ["ADMIN", "RESEARCHER"] as const, params: z.object({ slug: z.string().min(3) }), body: z.object({ n: z.number() }), query: z.object({ page: z.coerce.number() }) };
+    const options = {
+      roles: ["ADMIN", "RESEARCHER"] as const,
+      params: z.object({ slug: z.string().min(3) }),
+      body: z.object({ n: z.number() }),
+      query: z.object({ page: z.coerce.number() }),
+    };
     const bad = await route(options, () => new Response())(post("{}"), { params: Promise.resolve({ slug: "x" }) });
     expect(bad.status).toBe(422);
     expect((await bad.json()).issues[0].path).toBe("slug");
@@ -53,9 +67,14 @@ describe("route()", () => {
   });
 
   it("reads the body with its limits (413 past maxBytes, whenEmpty for an empty body)", async () => {
-    const tooBig = await route({ roles: "public", body: z.unknown(), json: { maxBytes: 10 } }, () => new Response())(post(JSON.stringify({ pad: "x".repeat(50) })), noParams);
+    const tooBig = await route({ roles: "public", body: z.unknown(), json: { maxBytes: 10 } }, () => new Response())(
+      post(JSON.stringify({ pad: "x".repeat(50) })),
+      noParams,
+    );
     expect(tooBig.status).toBe(413);
-    const empty = await route({ roles: "public", body: z.object({ perCell: z.number().optional() }), json: { whenEmpty: {} } }, ({ body }) => Response.json(body))(post(""), noParams);
+    const empty = await route({ roles: "public", body: z.object({ perCell: z.number().optional() }), json: { whenEmpty: {} } }, ({ body }) =>
+      Response.json(body),
+    )(post(""), noParams);
     expect(await empty.json()).toEqual({});
   });
 
@@ -74,7 +93,10 @@ describe("route()", () => {
     // under the key cap, a strict schema's unknown keys and a record's wrong values are many issues: the reply is bounded
     const some: Record<string, number> = {};
     for (let i = 0; i < 1_000; i++) some[`unknown-key-with-a-long-name-${i}`] = 1;
-    const strict = await route({ roles: "public", body: z.strictObject({ a: z.string().optional() }) }, () => new Response())(post(JSON.stringify(some)), noParams);
+    const strict = await route({ roles: "public", body: z.strictObject({ a: z.string().optional() }) }, () => new Response())(
+      post(JSON.stringify(some)),
+      noParams,
+    );
     const strictReply = await strict.text();
     expect(strict.status).toBe(422);
     expect(strictReply.length).toBeLessThan(4000);
@@ -84,7 +106,10 @@ describe("route()", () => {
     expect(recordReply.issueCount).toBe(1_000);
     expect(JSON.stringify(recordReply).length).toBeLessThan(10_000);
     // a few issues are all listed, with no count
-    expect(await (await route({ roles: "public", body: z.object({ n: z.number() }) }, () => new Response())(post("{}"), noParams)).json()).toEqual({ error: "Invalid request", issues: [{ path: "n", message: expect.any(String) }] });
+    expect(await (await route({ roles: "public", body: z.object({ n: z.number() }) }, () => new Response())(post("{}"), noParams)).json()).toEqual({
+      error: "Invalid request",
+      issues: [{ path: "n", message: expect.any(String) }],
+    });
   }, 30_000);
 
   it("gives each kind of access its caller", async () => {

@@ -94,7 +94,8 @@ async function bearerCaller(access: RouteAccess, scope: RouteScope, token: strin
   if (access === "public") return null;
   if (scope === "none") throw new AppError("FORBIDDEN", "This route takes a signed-in session, not an API token");
   const caller = await authenticateBearer(token);
-  if (!caller.scopes.includes(scope)) throw new AppError("FORBIDDEN", `This API token lacks the scope "${scope}" (it has ${caller.scopes.join(", ") || "none"})`);
+  if (!caller.scopes.includes(scope))
+    throw new AppError("FORBIDDEN", `This API token lacks the scope "${scope}" (it has ${caller.scopes.join(", ") || "none"})`);
   await takeRateToken(caller.tokenId);
   if (access === "session-token") return { id: caller.user.id };
   if (access !== "signed-in" && !access.includes(caller.user.role)) throw new AppError("FORBIDDEN", `This needs the role ${access.join(" or ")}`);
@@ -117,10 +118,12 @@ async function callerFor(access: RouteAccess): Promise<CurrentUser | { id: strin
  * within the token's scopes; it skips the same-site check, which guards cookies: a page of
  * another site cannot send that header without a CORS preflight, which no route answers.
  */
-export function route<A extends RouteAccess, P extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  options: RouteOptions<A, P, B, Q>,
-  handler: (input: RouteInput<A, P, B, Q>) => Promise<Response> | Response,
-): RouteHandler {
+export function route<
+  A extends RouteAccess,
+  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(options: RouteOptions<A, P, B, Q>, handler: (input: RouteInput<A, P, B, Q>) => Promise<Response> | Response): RouteHandler {
   const handle = async (request: Request, context: { params: Promise<unknown> }) => {
     try {
       const bearer = bearerTokenOf(request);

@@ -1,4 +1,3 @@
-
 /**
  * What an API token may do (docs/api.md): "read" results (staff GET routes), "manage"
  * studies and imports (staff routes that change something), "play" the annotation API as a

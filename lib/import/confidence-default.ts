@@ -9,7 +9,12 @@ import { getTaskModule, isTaskKind } from "@/lib/tasks";
  */
 export async function defaultConfidenceScaleForKinds(tx: Tx, studyId: string, kinds: readonly string[], hadItems: boolean): Promise<string | null> {
   if (hadItems) return null;
-  const wanted = kinds.filter(isTaskKind).map((kind) => getTaskModule(kind).defaultConfidenceScale).find((scale) => scale !== undefined);
+  const wanted = kinds
+    .filter(isTaskKind)
+    .map((kind) => getTaskModule(kind).defaultConfidenceScale)
+    .find((scale) => scale !== undefined);
   if (!wanted) return null;
-  return (await setConfidenceScaleIfDefault(tx, studyId, wanted.scale)) ? `${wanted.reason}: this study's confidence scale is now 0–100% (it was 1–5; the study's settings can change it)` : null;
+  return (await setConfidenceScaleIfDefault(tx, studyId, wanted.scale))
+    ? `${wanted.reason}: this study's confidence scale is now 0–100% (it was 1–5; the study's settings can change it)`
+    : null;
 }

@@ -19,7 +19,12 @@ const dirs = {
 
 async function placeholder(file: string, color: string) {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, await sharp({ create: { width: 32, height: 20, channels: 3, background: color } }).png().toBuffer());
+  await writeFile(
+    file,
+    await sharp({ create: { width: 32, height: 20, channels: 3, background: color } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 describe("yardstick import of ESI-Bench's release", () => {
@@ -60,8 +65,14 @@ describe("yardstick import of ESI-Bench's release", () => {
 
     const result = await importBatchFromPath(folder, { studySlug: study.slug, importedById: admin.id });
     expect(result).toMatchObject({ status: "imported", itemCount: 3, newItems: 3, assetsStored: 5 });
-    const items = await db.item.findMany({ where: { studyId: study.id }, orderBy: { externalId: "asc" }, select: { externalId: true, kind: true, public: true, key: true, tags: true } });
-    expect(items.map((item) => [item.externalId, item.kind, (item.tags as { category: string }).category, (item.tags as { subcategory: string }).subcategory])).toEqual([
+    const items = await db.item.findMany({
+      where: { studyId: study.id },
+      orderBy: { externalId: "asc" },
+      select: { externalId: true, kind: true, public: true, key: true, tags: true },
+    });
+    expect(
+      items.map((item) => [item.externalId, item.kind, (item.tags as { category: string }).category, (item.tags as { subcategory: string }).subcategory]),
+    ).toEqual([
       ["0001", "esi-explore", "Action Sequencing", "Action Order Inference"],
       ["0078", "esi-explore", "Cognitive Mapping", "Connectivity"],
       ["0551", "esi-explore", "Enumerative Perception", "Spatial Segmentation"],

@@ -37,7 +37,10 @@ describe("EXPLORE-Bench layout in the importer", () => {
       ["0002", "explore-scene", "0002.json"],
     ]);
     const [first, second] = await collectItems(result);
-    expect(first.public).toMatchObject({ initialImage: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/), actions: ["C picks up the bowl", "C puts the bowl on the counter"] });
+    expect(first.public).toMatchObject({
+      initialImage: expect.stringMatching(/^\/api\/assets\/[0-9a-f]{64}$/),
+      actions: ["C picks up the bowl", "C puts the bowl on the counter"],
+    });
     expect(first.tags).toEqual({ subset: "Other", actions: 2, source: "explore-layout" });
     expect(second.key).toMatchObject({ keyStates: ["the tap is closed"] });
     expect(result.assets.size).toBe(2);

@@ -23,11 +23,31 @@ describe("importBatch: GridWM-Judge exam files", () => {
   it("stores the converted items with tags from the exam ids and the model prompt in the key, and re-imports as unchanged", async () => {
     const files: BatchFiles = {
       "task_a_exam.jsonl": jsonl([
-        { exam_id: "A.doorkey.doorkey_s000001.t4", task: "A", env_task: "doorkey", action: "pickup (id=3)", image: "images/taskA/a.png", prompt: "Action: pickup (id=3).", answer: "D", label: 3 },
+        {
+          exam_id: "A.doorkey.doorkey_s000001.t4",
+          task: "A",
+          env_task: "doorkey",
+          action: "pickup (id=3)",
+          image: "images/taskA/a.png",
+          prompt: "Action: pickup (id=3).",
+          answer: "D",
+          label: 3,
+        },
       ]),
-      "task_b_exam.jsonl": jsonl([{ exam_id: "B.doorkey.doorkey_s000001.t2", task: "B", image: "images/taskB/b.png", answer_json: gold, answer: JSON.stringify(gold) }]),
+      "task_b_exam.jsonl": jsonl([
+        { exam_id: "B.doorkey.doorkey_s000001.t2", task: "B", image: "images/taskB/b.png", answer_json: gold, answer: JSON.stringify(gold) },
+      ]),
       "task_c_exam.jsonl": jsonl([
-        { exam_id: "C.doorkey.doorkey_s000001.cf.rev.noisy", task: "C", variant: "cf", visual: "noisy", image: "images/taskC/c.png", prompt: "Evaluate agent success based on storyboard.", answer: "Fail", label: 0 },
+        {
+          exam_id: "C.doorkey.doorkey_s000001.cf.rev.noisy",
+          task: "C",
+          variant: "cf",
+          visual: "noisy",
+          image: "images/taskC/c.png",
+          prompt: "Evaluate agent success based on storyboard.",
+          answer: "Fail",
+          label: 0,
+        },
       ]),
       "images/taskA/a.png": await image("a"),
       "images/taskB/b.png": await image("b"),

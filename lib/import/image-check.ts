@@ -25,7 +25,8 @@ export function maxImagePixels(env: string | undefined = process.env.YARDSTICK_M
   if (env === undefined || env.trim() === "") return DEFAULT_MAX_IMAGE_PIXELS;
   const size = /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(env);
   const pixels = size ? Number(size[1]) * Number(size[2]) : /^\s*\d+\s*$/.test(env) ? Number(env) : Number.NaN;
-  if (!Number.isSafeInteger(pixels) || pixels < 1) throw new Error(`YARDSTICK_MAX_IMAGE_PIXELS must be a pixel count (16777216) or a size (4096x4096); got ${JSON.stringify(env)}`);
+  if (!Number.isSafeInteger(pixels) || pixels < 1)
+    throw new Error(`YARDSTICK_MAX_IMAGE_PIXELS must be a pixel count (16777216) or a size (4096x4096); got ${JSON.stringify(env)}`);
   return pixels;
 }
 
@@ -115,7 +116,8 @@ export async function imageContentProblem(bytes: Buffer, mime: ImageMime, maxPix
   if (mime === "image/jpeg") {
     const end = jpegEnd(bytes);
     // zero padding after the end is common (cameras, editors) and harmless
-    if (end !== null && bytes.subarray(end).some((byte) => byte !== 0)) return `something is appended after its end marker (FF D9 at byte ${end - 2}): ${bytes.length - end} bytes a browser could read as another kind of file`;
+    if (end !== null && bytes.subarray(end).some((byte) => byte !== 0))
+      return `something is appended after its end marker (FF D9 at byte ${end - 2}): ${bytes.length - end} bytes a browser could read as another kind of file`;
   }
   if (mime === "image/png") {
     const chunk = pngTextWithMarkup(bytes);

@@ -109,7 +109,11 @@ describe("importBatch: a valid batch", () => {
     files["img/a.jpg"] = await image(20, "jpeg");
     files["img/b.webp"] = await image(21, "webp");
     await importFolder(files, studySlug);
-    expect((await db.asset.findMany({ select: { mime: true }, orderBy: { mime: "asc" } })).map((asset) => asset.mime)).toEqual(["image/jpeg", "image/png", "image/webp"]);
+    expect((await db.asset.findMany({ select: { mime: true }, orderBy: { mime: "asc" } })).map((asset) => asset.mime)).toEqual([
+      "image/jpeg",
+      "image/png",
+      "image/webp",
+    ]);
   });
 
   it("skips an item already present with the same content from another batch file, and says so", async () => {
@@ -125,7 +129,10 @@ describe("importBatch: a valid batch", () => {
   it("selects the study by id as well as by slug", async () => {
     const result = await importBatch({ source: await readBatchSource({ folder: await writeFolder(await batchFiles([forwardItem("a")])) }), studyId });
     expect(result.status).toBe("imported");
-    await expect(importFolder(await batchFiles([forwardItem("a")]), "no-such-study")).rejects.toMatchObject({ code: "NOT_FOUND", message: 'study "no-such-study" not found' });
+    await expect(importFolder(await batchFiles([forwardItem("a")]), "no-such-study")).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: 'study "no-such-study" not found',
+    });
   });
 });
 
@@ -153,9 +160,7 @@ describe("importBatch: the same batch again", () => {
 
   it("creates one batch when the same batch is imported concurrently", async () => {
     const folder = await writeFolder(await batchFiles([forwardItem("a"), forwardItem("b"), forwardItem("c")]));
-    const runs = await Promise.all(
-      Array.from({ length: 4 }, async () => importBatch({ source: await readBatchSource({ folder }), studySlug })),
-    );
+    const runs = await Promise.all(Array.from({ length: 4 }, async () => importBatch({ source: await readBatchSource({ folder }), studySlug })));
     expect(runs.map((run) => run.status).sort()).toEqual(["imported", "unchanged", "unchanged", "unchanged"]);
     expect(new Set(runs.map((run) => run.batchId)).size).toBe(1);
     expect(await counts()).toMatchObject({ batches: 1, items: 3, assets: 7, studyAssets: 7 });
@@ -188,7 +193,9 @@ describe("importBatch: failures name file, line and field and change nothing", (
   it("unknown kind", async () => {
     const files = await batchFiles([forwardItem("a", { kind: "enact-sideways" })]);
     const { issues } = await expectRejected(() => importFolder(files, studySlug));
-    expect(issues).toEqual([{ file: "items.jsonl", line: 1, field: "kind", message: `unknown task kind "enact-sideways"; known kinds: ${taskKinds.join(", ")}` }]);
+    expect(issues).toEqual([
+      { file: "items.jsonl", line: 1, field: "kind", message: `unknown task kind "enact-sideways"; known kinds: ${taskKinds.join(", ")}` },
+    ]);
   });
 
   it("missing image", async () => {
@@ -204,7 +211,12 @@ describe("importBatch: failures name file, line and field and change nothing", (
     files["img/x.png"] = "I am not a picture\n";
     const { issues } = await expectRejected(() => importFolder(files, studySlug));
     expect(issues).toEqual([
-      { file: "items.jsonl", line: 1, field: "public.candidates[0]", message: 'image "img/x.png" is not a PNG, JPEG or WebP image: it starts like text: "I am not a picture\\n"' },
+      {
+        file: "items.jsonl",
+        line: 1,
+        field: "public.candidates[0]",
+        message: 'image "img/x.png" is not a PNG, JPEG or WebP image: it starts like text: "I am not a picture\\n"',
+      },
     ]);
   });
 
@@ -214,11 +226,20 @@ describe("importBatch: failures name file, line and field and change nothing", (
     files["img/a-a.png"] = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 + 1 - png.length)]);
     const { issues } = await expectRejected(() => importFolder(files, studySlug));
     expect(issues).toEqual([
-      { file: "items.jsonl", line: 1, field: "public.candidates[0]", message: 'image "img/a-a.png" is 10485761 bytes, over the 10 MiB (10485760 bytes) limit per image' },
+      {
+        file: "items.jsonl",
+        line: 1,
+        field: "public.candidates[0]",
+        message: 'image "img/a-a.png" is 10485761 bytes, over the 10 MiB (10485760 bytes) limit per image',
+      },
     ]);
     const small = await batchFiles([forwardItem("a")]);
     const limited = await expectRejected(() => importFolder(small, studySlug, { maxImageBytes: 50 }));
-    expect(limited.issues[0]).toMatchObject({ line: 1, field: "public.initialImage", message: expect.stringMatching(/^image "img\/start\.png" is \d+ bytes, over the 50 bytes limit per image$/) });
+    expect(limited.issues[0]).toMatchObject({
+      line: 1,
+      field: "public.initialImage",
+      message: expect.stringMatching(/^image "img\/start\.png" is \d+ bytes, over the 50 bytes limit per image$/),
+    });
   });
 
   it("a duplicate id with other content within one batch", async () => {
@@ -242,7 +263,12 @@ describe("importBatch: failures name file, line and field and change nothing", (
     const files = await batchFiles([forwardItem("a", { candidates: ["img/a-a.png", "img/../../outside.png"] })]);
     const { issues } = await expectRejected(() => importFolder(files, studySlug));
     expect(issues).toEqual([
-      { file: "items.jsonl", line: 1, field: "public.candidates[1]", message: 'image path "img/../../outside.png" contains ".." and would leave the batch folder' },
+      {
+        file: "items.jsonl",
+        line: 1,
+        field: "public.candidates[1]",
+        message: 'image path "img/../../outside.png" contains ".." and would leave the batch folder',
+      },
     ]);
   });
 
@@ -253,7 +279,12 @@ describe("importBatch: failures name file, line and field and change nothing", (
     await writeFile(path.join(folder, "items.jsonl"), jsonl([forwardItem("a", { initialImage: absolute })]));
     const { issues } = await expectRejected(async () => importBatch({ source: await readBatchSource({ folder }), studySlug }));
     expect(issues).toEqual([
-      { file: "items.jsonl", line: 1, field: "public.initialImage", message: `image path "${absolute}" is an absolute path; paths must be relative to the batch folder` },
+      {
+        file: "items.jsonl",
+        line: 1,
+        field: "public.initialImage",
+        message: `image path "${absolute}" is an absolute path; paths must be relative to the batch folder`,
+      },
     ]);
   });
 
@@ -267,7 +298,12 @@ describe("importBatch: failures name file, line and field and change nothing", (
 
   it("collects every error of a batch in one report (up to the cap)", async () => {
     const files = await batchFiles([forwardItem("a"), forwardItem("existing")]);
-    files["items.jsonl"] = jsonl([forwardItem("a", { kind: "x" }), "nope", forwardItem("b", { candidates: ["missing.png", "img/a-a.png"] }), forwardItem("existing", { order: [0, 1] })]);
+    files["items.jsonl"] = jsonl([
+      forwardItem("a", { kind: "x" }),
+      "nope",
+      forwardItem("b", { candidates: ["missing.png", "img/a-a.png"] }),
+      forwardItem("existing", { order: [0, 1] }),
+    ]);
     const { issues } = await expectRejected(() => importFolder(files, studySlug));
     expect(issues.map((issue) => [issue.line, issue.field])).toEqual([
       [1, "kind"],
@@ -285,7 +321,9 @@ describe("importBatch: failures name file, line and field and change nothing", (
 
   it("a database failure in the middle of the write (on its last insert) rolls back everything", async () => {
     // a real error from PostgreSQL on the audit row, the transaction's last insert
-    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION yardstick_test_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'forced failure for the rollback test'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(
+      `CREATE OR REPLACE FUNCTION yardstick_test_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'forced failure for the rollback test'; END $$ LANGUAGE plpgsql`,
+    );
     await db.$executeRawUnsafe(`CREATE TRIGGER yardstick_test_fail BEFORE INSERT ON "AuditLog" FOR EACH ROW EXECUTE FUNCTION yardstick_test_fail()`);
     try {
       const files = await batchFiles([forwardItem("a"), forwardItem("b"), forwardItem("existing")]);

@@ -80,7 +80,10 @@ function plural(count: number, word: string): string {
  * present"), other content is an error naming both places.
  */
 async function checkAgainstStudy(study: StudyRef, validation: BatchValidation) {
-  const existing = await findItemsByExternalIds(study.id, validation.items.map((item) => item.externalId));
+  const existing = await findItemsByExternalIds(
+    study.id,
+    validation.items.map((item) => item.externalId),
+  );
   const byId = new Map(existing.map((row) => [row.externalId, row]));
   const conflicts: ImportIssue[] = [];
   const fresh = [];
@@ -170,7 +173,13 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
   const actorId = options.importedById ?? null;
   const study = await resolveStudy(options);
 
-  const validation = await validateBatch(source, { maxImageBytes, maxVideoBytes, maxErrors, maxLineBytes: options.maxLineBytes, onProgress: options.onProgress });
+  const validation = await validateBatch(source, {
+    maxImageBytes,
+    maxVideoBytes,
+    maxErrors,
+    maxLineBytes: options.maxLineBytes,
+    onProgress: options.onProgress,
+  });
   const summary = (count: number, truncated: boolean) =>
     `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
 
@@ -185,9 +194,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
 
   for (let attempt = 0; ; attempt++) {
     // with the error cap reached there is no room for more: spare the database the query
-    const { conflicts, fresh, skipped } = validation.truncated
-      ? { conflicts: [], fresh: [], skipped: 0 }
-      : await checkAgainstStudy(study, validation);
+    const { conflicts, fresh, skipped } = validation.truncated ? { conflicts: [], fresh: [], skipped: 0 } : await checkAgainstStudy(study, validation);
     const issues = [...validation.issues, ...conflicts].slice(0, maxErrors);
     const truncated = validation.truncated || validation.issues.length + conflicts.length >= maxErrors;
     if (issues.length > 0 || validation.checksum === null) {
@@ -317,7 +324,8 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
       return result;
     } catch (error) {
       // all or nothing: the assets this attempt stored go again unless a study links them (another import's)
-      if (assetsOutsideTransaction) await deleteUnlinkedAssets(storedNow).catch((cleanup: unknown) => console.error("import: could not remove the assets of a failed import", cleanup));
+      if (assetsOutsideTransaction)
+        await deleteUnlinkedAssets(storedNow).catch((cleanup: unknown) => console.error("import: could not remove the assets of a failed import", cleanup));
       if (!isUniqueViolation(error)) throw error;
       // Another import committed first. The same batch: report the no-op. Otherwise it stored some
       // of the same item ids: check the items again (now "already present" or a conflict).
@@ -328,7 +336,10 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
         return result;
       }
       if (attempt >= 2) {
-        throw new AppError("CONFLICT", `Batch ${JSON.stringify(source.name)} collided with concurrent imports into study "${study.slug}"; nothing was written, import it again`);
+        throw new AppError(
+          "CONFLICT",
+          `Batch ${JSON.stringify(source.name)} collided with concurrent imports into study "${study.slug}"; nothing was written, import it again`,
+        );
       }
     }
   }

@@ -51,8 +51,18 @@ function mutate(item: Record<string, unknown>, path: string[], valueText: string
 }
 
 const line = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(place, weird, fc.integer({ min: 0, max: 9 })).map(([path, value, dice]) => mutate(forwardItem("fz") as unknown as Record<string, unknown>, path, value, dice === 0)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...taskKinds), weird).map(([kind, value]) => `{"id":"fz","kind":${JSON.stringify(kind)},"public":${value},"key":${value}}`) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(place, weird, fc.integer({ min: 0, max: 9 }))
+      .map(([path, value, dice]) => mutate(forwardItem("fz") as unknown as Record<string, unknown>, path, value, dice === 0)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...taskKinds), weird)
+      .map(([kind, value]) => `{"id":"fz","kind":${JSON.stringify(kind)},"public":${value},"key":${value}}`),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }) },
 );
@@ -118,13 +128,18 @@ describe("the importer under fuzzed input", () => {
   });
 
   it("refuses text PostgreSQL cannot store (found by the fuzzer: seed 160668373), naming line and field", async () => {
-    for (const [bad, reason] of [["\udfff", /unpaired UTF-16 surrogate/], ["an\u0000apple", /NUL/]] as const) {
+    for (const [bad, reason] of [
+      ["\udfff", /unpaired UTF-16 surrogate/],
+      ["an\u0000apple", /NUL/],
+    ] as const) {
       const item = forwardItem("fz") as { public: { actions: string[] } };
       item.public.actions[0] = bad;
       const outcome = await importZip(await zipOf({ ...images, "items.jsonl": jsonl([forwardItem("ok"), item]) }));
       expect(outcome).toBeInstanceOf(AppError);
       const details = (outcome as AppError).details as ImportErrorDetails;
-      expect(details.errors).toEqual([expect.objectContaining({ file: "items.jsonl", line: 2, field: "public.actions[0]", message: expect.stringMatching(reason) })]);
+      expect(details.errors).toEqual([
+        expect.objectContaining({ file: "items.jsonl", line: 2, field: "public.actions[0]", message: expect.stringMatching(reason) }),
+      ]);
     }
   });
 
@@ -137,7 +152,12 @@ describe("the importer under fuzzed input", () => {
       await zipOf({ ...images, "items.jsonl": "" }),
       await zipOf({ ...images, "../items.jsonl": jsonl([forwardItem("fz")]) }),
       await zipOf({ ...images, "items.jsonl": jsonl([forwardItem("fz", { candidates: ["../../../etc/passwd", "img/fz-b.png"] })]) }),
-      await zipOf({ "img/fz-a.png": "<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>", "img/start.png": images["img/start.png"], "img/fz-b.png": images["img/fz-b.png"], "items.jsonl": jsonl([forwardItem("fz")]) }),
+      await zipOf({
+        "img/fz-a.png": "<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>",
+        "img/start.png": images["img/start.png"],
+        "img/fz-b.png": images["img/fz-b.png"],
+        "items.jsonl": jsonl([forwardItem("fz")]),
+      }),
     ];
     const nested = new JSZip();
     nested.file("inner.zip", await zipOf({ ...images, "items.jsonl": jsonl([forwardItem("fz")]) }));

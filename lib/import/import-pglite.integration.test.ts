@@ -88,7 +88,10 @@ describe("an import on the embedded database (PGlite behind pglite-socket, one p
     const job = await importJobOf(study.id, study.slug);
     const running = (async () => {
       await storeUpload(job.id, zip);
-      return handleImportJob({ importJobId: job.id }, { jobId: job.bossJobId!, workerId: "test", attempt: 0, lastAttempt: true, signal: new AbortController().signal });
+      return handleImportJob(
+        { importJobId: job.id },
+        { jobId: job.bossJobId!, workerId: "test", attempt: 0, lastAttempt: true, signal: new AbortController().signal },
+      );
     })();
     const { times, failures } = await requestsDuring(running, annotator.id);
     const outcome = await running;

@@ -62,7 +62,10 @@ describe("importing a large items file (streamed)", () => {
   it("never reads an items file whole: only as a stream of chunks (folder and zip)", async () => {
     const study = await createStudy();
     const files = await largeBatch(items(500));
-    for (const opened of [await readBatchSource({ folder: await writeFolder(files) }), await readBatchSource({ zip: await zipOf(files), fileName: "whole.zip" })]) {
+    for (const opened of [
+      await readBatchSource({ folder: await writeFolder(files) }),
+      await readBatchSource({ zip: await zipOf(files), fileName: "whole.zip" }),
+    ]) {
       const wholeReads: string[] = [];
       const readWhole = opened.readFile.bind(opened);
       const source: BatchSource = {
@@ -84,7 +87,10 @@ describe("importing a large items file (streamed)", () => {
     lines[LINES - 3] = { ...forwardItem("bad"), key: { order: "first" } };
     const files = await largeBatch(lines);
     const before = await counts();
-    for (const source of [await readBatchSource({ folder: await writeFolder(files) }), await readBatchSource({ zip: await zipOf(files), fileName: "bad.zip" })]) {
+    for (const source of [
+      await readBatchSource({ folder: await writeFolder(files) }),
+      await readBatchSource({ zip: await zipOf(files), fileName: "bad.zip" }),
+    ]) {
       const error = await rejection(() => importBatch({ source, studySlug: study.slug }));
       expect(error.code).toBe("INVALID");
       const { errors } = error.details as ImportErrorDetails;
@@ -99,7 +105,10 @@ describe("importing a large items file (streamed)", () => {
     lines[41] = forwardItem("long", { candidates: ["img/a.png", "img/b.png"], actions: ["x".repeat(5000), "y"] });
     const files = await largeBatch(lines);
     const before = await counts();
-    for (const source of [await readBatchSource({ folder: await writeFolder(files) }), await readBatchSource({ zip: await zipOf(files), fileName: "long.zip" })]) {
+    for (const source of [
+      await readBatchSource({ folder: await writeFolder(files) }),
+      await readBatchSource({ zip: await zipOf(files), fileName: "long.zip" }),
+    ]) {
       const error = await rejection(() => importBatch({ source, studySlug: study.slug, maxLineBytes: 4096 }));
       expect(error.code).toBe("INVALID");
       expect((error.details as ImportErrorDetails).errors).toEqual([{ file: "items.jsonl", line: 42, message: "is longer than the 4 KiB limit for one line" }]);

@@ -4,7 +4,16 @@
  */
 export { importBatch, importBatchFromPath, IMPORT_AUDIT_ACTION, type ImportBatchOptions, type StudySelector } from "@/lib/import/import-batch";
 export { readBatchSource, BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES, type BatchInput, type BatchFileProblem } from "@/lib/import/source";
-export { validateBatch, collectItems, DEFAULT_MAX_IMAGE_BYTES, DEFAULT_MAX_ERRORS, type BatchValidation, type ItemSummary, type ValidatedItem, type ValidateOptions } from "@/lib/import/validate";
+export {
+  validateBatch,
+  collectItems,
+  DEFAULT_MAX_IMAGE_BYTES,
+  DEFAULT_MAX_ERRORS,
+  type BatchValidation,
+  type ItemSummary,
+  type ValidatedItem,
+  type ValidateOptions,
+} from "@/lib/import/validate";
 export { readLines, DEFAULT_MAX_LINE_BYTES } from "@/lib/import/lines";
 export { checkBatchPath, checkZipEntryName, type BatchPathCheck } from "@/lib/import/paths";
 export { sniffImageMime, type ImageMime } from "@/lib/import/sniff";

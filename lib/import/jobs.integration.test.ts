@@ -59,13 +59,17 @@ describe("import jobs (the admin page's uploads run off the request)", () => {
   });
 
   it("refuses an unknown study at once (no job)", async () => {
-    await expect(startImportJob({ zip: Buffer.from("PK"), fileName: "x.zip", studySlug: "no-such-study", actorId: null })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(startImportJob({ zip: Buffer.from("PK"), fileName: "x.zip", studySlug: "no-such-study", actorId: null })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await db.importJob.count()).toBe(0);
   });
 
   it("does not hold the process while it checks a long items file: the event loop keeps answering", async () => {
     const study = await createStudy();
-    const lines = Array.from({ length: 6000 }, (_, index) => forwardItem(`long-${index}`, { initialImage: "img/start.png", candidates: ["img/a.png", "img/b.png"] }));
+    const lines = Array.from({ length: 6000 }, (_, index) =>
+      forwardItem(`long-${index}`, { initialImage: "img/start.png", candidates: ["img/a.png", "img/b.png"] }),
+    );
     const zip = await zipOf({ "items.jsonl": jsonl(lines), "img/start.png": await image("s"), "img/a.png": await image("a"), "img/b.png": await image("b") });
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const { finished } = await startImportJob({ zip, fileName: "long.zip", studySlug: study.slug, actorId: null });
@@ -83,7 +87,12 @@ describe("import jobs (the admin page's uploads run off the request)", () => {
     try {
       const boss = await getBoss();
       const study = await createStudy();
-      const { job } = await startImportJob({ zip: await zipOf(await batchFiles([forwardItem("d1")])), fileName: "died.zip", studySlug: study.slug, actorId: null });
+      const { job } = await startImportJob({
+        zip: await zipOf(await batchFiles([forwardItem("d1")])),
+        fileName: "died.zip",
+        studySlug: study.slug,
+        actorId: null,
+      });
       const bossJobId = (await db.importJob.findUniqueOrThrow({ where: { id: job.id } })).bossJobId!;
       // a worker takes the job and dies before finishing: no heartbeat from then on
       const [taken] = await boss.fetch(QUEUES.import.name);
@@ -100,7 +109,12 @@ describe("import jobs (the admin page's uploads run off the request)", () => {
       expect(await db.item.count({ where: { studyId: study.id } })).toBe(1);
 
       // a job whose every attempt died: the queue gives it up, and the page reads it as stopped
-      const lost = await startImportJob({ zip: await zipOf(await batchFiles([forwardItem("d2")])), fileName: "lost.zip", studySlug: study.slug, actorId: null });
+      const lost = await startImportJob({
+        zip: await zipOf(await batchFiles([forwardItem("d2")])),
+        fileName: "lost.zip",
+        studySlug: study.slug,
+        actorId: null,
+      });
       const lostId = (await db.importJob.findUniqueOrThrow({ where: { id: lost.job.id } })).bossJobId!;
       await boss.fetch(QUEUES.import.name);
       await db.$executeRawUnsafe(`UPDATE pgboss.job SET started_on = now() - interval '2 minutes', retry_count = retry_limit WHERE id = $1::uuid`, lostId);
@@ -109,7 +123,10 @@ describe("import jobs (the admin page's uploads run off the request)", () => {
       // the row's heartbeat is fresh for a minute after the last progress: it still reads RUNNING until then
       expect((await getImportJob(lost.job.id)).status).toBe("RUNNING");
       await db.importJob.update({ where: { id: lost.job.id }, data: { heartbeatAt: new Date(Date.now() - 5 * 60_000) } });
-      expect(await getImportJob(lost.job.id)).toMatchObject({ status: "FAILED", outcome: { ok: false, httpStatus: 503, error: expect.stringContaining("Nothing was imported") } });
+      expect(await getImportJob(lost.job.id)).toMatchObject({
+        status: "FAILED",
+        outcome: { ok: false, httpStatus: 503, error: expect.stringContaining("Nothing was imported") },
+      });
       expect((await db.importJob.findUniqueOrThrow({ where: { id: lost.job.id } })).status).toBe("FAILED");
       expect(await db.importUpload.count()).toBe(0);
       expect(await db.item.count({ where: { studyId: study.id } })).toBe(1);

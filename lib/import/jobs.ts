@@ -37,7 +37,9 @@ const PROGRESS_EVERY_MS = 500;
 /** how often a request waiting for its import's outcome looks at the row */
 const WAIT_POLL_MS = 250;
 
-export type ImportJobOutcome = { ok: true; httpStatus: number; result: ImportResult } | { ok: false; httpStatus: number; error: string; code?: string; details?: unknown; retryAfter?: string };
+export type ImportJobOutcome =
+  | { ok: true; httpStatus: number; result: ImportResult }
+  | { ok: false; httpStatus: number; error: string; code?: string; details?: unknown; retryAfter?: string };
 
 export interface ImportJobView {
   id: string;
@@ -51,7 +53,8 @@ export interface ImportJobView {
   createdAt: string;
 }
 
-const STOPPED_MESSAGE = "The import stopped: the workers that ran it died or lost the database, and it was retried as often as the job queue allows. Nothing was imported (an import is all or nothing): import the batch again.";
+const STOPPED_MESSAGE =
+  "The import stopped: the workers that ran it died or lost the database, and it was retried as often as the job queue allows. Nothing was imported (an import is all or nothing): import the batch again.";
 
 type JobRow = ImportJobRow;
 
@@ -89,22 +92,44 @@ async function outcomeOfError(error: unknown): Promise<ImportJobOutcome> {
  * everything else is the job's outcome. `finished` settles when the job ends (whichever worker
  * runs it); it rejects only when the database cannot be read.
  */
-export async function startImportJob(input: { zip: Buffer; fileName: string; studySlug: string; actorId: string | null }): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
+export async function startImportJob(input: {
+  zip: Buffer;
+  fileName: string;
+  studySlug: string;
+  actorId: string | null;
+}): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
   const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `study ${JSON.stringify(input.studySlug)} not found`);
   const bossJobId = newJobId();
-  const row = await insertImportJob({ studyId: study.id, studySlug: study.slug, fileName: input.fileName, createdById: input.actorId, phase: "queued", bossJobId });
+  const row = await insertImportJob({
+    studyId: study.id,
+    studySlug: study.slug,
+    fileName: input.fileName,
+    createdById: input.actorId,
+    phase: "queued",
+    bossJobId,
+  });
   try {
     await storeUpload(row.id, input.zip);
   } catch (error) {
     // the job never started: its row says so, and the parts written go with it
-    await finish(row.id, { ok: false, httpStatus: 503, error: "The upload could not be stored; nothing was imported. Try again in a minute.", code: "UNAVAILABLE" }).catch(() => undefined);
+    await finish(row.id, {
+      ok: false,
+      httpStatus: 503,
+      error: "The upload could not be stored; nothing was imported. Try again in a minute.",
+      code: "UNAVAILABLE",
+    }).catch(() => undefined);
     throw error;
   }
   try {
     await enqueue(QUEUES.import, bossJobId, { importJobId: row.id });
   } catch (error) {
-    const outcome: ImportJobOutcome = { ok: false, httpStatus: 503, error: "The job queue did not take the import; nothing was imported. Try again in a minute.", code: "UNAVAILABLE" };
+    const outcome: ImportJobOutcome = {
+      ok: false,
+      httpStatus: 503,
+      error: "The job queue did not take the import; nothing was imported. Try again in a minute.",
+      code: "UNAVAILABLE",
+    };
     await finish(row.id, outcome).catch(() => undefined);
     throw new AppError("UNAVAILABLE", `${outcome.error} (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -150,7 +175,13 @@ export async function waitForImportJob(id: string): Promise<ImportJobView> {
 
 /** Records a job's outcome once (a second worker's late outcome changes nothing) and drops its upload. */
 async function finish(id: string, outcome: ImportJobOutcome): Promise<void> {
-  const data = { status: outcome.ok ? "SUCCEEDED" : "FAILED", phase: "done", result: outcome as unknown as Prisma.InputJsonValue, finishedAt: new Date(), heartbeatAt: new Date() } as const;
+  const data = {
+    status: outcome.ok ? "SUCCEEDED" : "FAILED",
+    phase: "done",
+    result: outcome as unknown as Prisma.InputJsonValue,
+    finishedAt: new Date(),
+    heartbeatAt: new Date(),
+  } as const;
   await finishImportJob(id, data);
 }
 

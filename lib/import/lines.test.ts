@@ -23,7 +23,7 @@ describe("readLines", () => {
     let produced = 0;
     // an endless-looking stream: each chunk holds one full line and the start of the next
     async function* stream() {
-      for (produced = 0; produced < CHUNKS; ) {
+      for (produced = 0; produced < CHUNKS;) {
         produced += 1;
         yield Buffer.from(`${produced === 1 ? "" : "tail"}\n{"line":${produced}} head`);
       }
@@ -61,7 +61,7 @@ describe("readLines", () => {
   });
 
   it("gives the same lines whatever the chunk sizes: multi-byte characters split across chunks, CRLF, a BOM, no final newline", async () => {
-    const text = "\uFEFF{\"a\":\"é日本🎉\"}\r\n\n  \n{\"b\":\"Ω\"}\r\nlast without newline";
+    const text = '\uFEFF{"a":"é日本🎉"}\r\n\n  \n{"b":"Ω"}\r\nlast without newline';
     const bytes = Buffer.from(text, "utf8");
     const expected = [
       { number: 1, text: '{"a":"é日本🎉"}' },

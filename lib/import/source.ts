@@ -129,9 +129,7 @@ async function findItemsFiles(
   const folderFormatFiles = await findReleaseFolderFiles(files, read);
   if (folderFormatFiles.length > 0) return folderFormatFiles;
   const seen = candidates.length > 0 ? ` (found ${candidates.join(", ")}, but not in ENACT's release format)` : "";
-  throwInvalid(`No items in ${describe}`, [
-    { file: describe, message: `no ${NATIVE_ITEMS_FILE} at the top level and no ENACT release .jsonl${seen}` },
-  ]);
+  throwInvalid(`No items in ${describe}`, [{ file: describe, message: `no ${NATIVE_ITEMS_FILE} at the top level and no ENACT release .jsonl${seen}` }]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,7 +282,13 @@ async function openFile(file: string, maxItemsFileBytes: number): Promise<BatchS
   if (folderFormat) {
     // one file of a folder release format (e.g. an ESI-Bench question file): its folder is the root, its images are beside it
     const name = path.basename(real);
-    return { origin: "file", name: path.basename(location), location, itemsFiles: [{ path: name, format: folderFormat.id, files: await listFolder(folder) }], ...folderReader(folder) };
+    return {
+      origin: "file",
+      name: path.basename(location),
+      location,
+      itemsFiles: [{ path: name, format: folderFormat.id, files: await listFolder(folder) }],
+      ...folderReader(folder),
+    };
   }
   const firstLine = await firstLineOf(folderReader(folder).streamFile(path.basename(real), { maxBytes: maxItemsFileBytes }));
   const format = releaseFormat(firstLine) ?? "native";
@@ -496,10 +500,7 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number,
  *
  * @throws AppError INVALID (unsafe zip, no items file), NOT_FOUND (no such folder or file), TOO_LARGE
  */
-export async function readBatchSource(
-  input: BatchInput,
-  options: { maxItemsFileBytes?: number; maxInflatedBytes?: number } = {},
-): Promise<BatchSource> {
+export async function readBatchSource(input: BatchInput, options: { maxItemsFileBytes?: number; maxInflatedBytes?: number } = {}): Promise<BatchSource> {
   const maxItemsFileBytes = options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES;
   if ("folder" in input) return openFolder(input.folder, maxItemsFileBytes);
   if ("file" in input) return openFile(input.file, maxItemsFileBytes);

@@ -12,7 +12,8 @@ import { MAX_UPLOAD_BYTES } from "@/lib/validations/import";
 export async function uploadToZip(files: File[]): Promise<{ zip: Buffer; fileName: string }> {
   if (files.length === 0) throw new AppError("INVALID", "Choose a .zip file or a folder holding items.jsonl");
   const total = files.reduce((sum, file) => sum + file.size, 0);
-  if (total > MAX_UPLOAD_BYTES) throw new AppError("TOO_LARGE", `The upload is ${(total / 1048576).toFixed(0)} MiB; the limit is ${MAX_UPLOAD_BYTES / 1048576} MiB`);
+  if (total > MAX_UPLOAD_BYTES)
+    throw new AppError("TOO_LARGE", `The upload is ${(total / 1048576).toFixed(0)} MiB; the limit is ${MAX_UPLOAD_BYTES / 1048576} MiB`);
   if (files.length === 1 && files[0].name.toLowerCase().endsWith(".zip")) {
     return { zip: Buffer.from(await files[0].arrayBuffer()), fileName: files[0].name };
   }

@@ -33,7 +33,12 @@ describe("validateBatch", () => {
 
   it("gives the same content hash whatever the key order and image file names", async () => {
     const png = await image(1);
-    const a = await validate({ "items.jsonl": jsonl([forwardItem("a", { candidates: ["x.png", "y.png"] })]), "img/start.png": png, "x.png": await image(2), "y.png": await image(3) });
+    const a = await validate({
+      "items.jsonl": jsonl([forwardItem("a", { candidates: ["x.png", "y.png"] })]),
+      "img/start.png": png,
+      "x.png": await image(2),
+      "y.png": await image(3),
+    });
     const reordered = { ...forwardItem("a", { candidates: ["p/x2.png", "y2.png"] }) };
     const shuffled = { gold: false, practice: false, tags: reordered.tags, key: reordered.key, public: reordered.public, kind: reordered.kind, id: "a" };
     const b = await validate({ "items.jsonl": jsonl([shuffled]), "img/start.png": png, "p/x2.png": await image(2), "y2.png": await image(3) });

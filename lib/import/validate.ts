@@ -20,7 +20,8 @@ export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export function maxImageBytes(env: string | undefined = process.env.YARDSTICK_MAX_IMAGE_BYTES): number {
   if (env === undefined || env.trim() === "") return DEFAULT_MAX_IMAGE_BYTES;
   const bytes = Number(env.trim());
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new Error(`YARDSTICK_MAX_IMAGE_BYTES must be a whole number of bytes of at least 1; got ${JSON.stringify(env)}`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new Error(`YARDSTICK_MAX_IMAGE_BYTES must be a whole number of bytes of at least 1; got ${JSON.stringify(env)}`);
   return bytes;
 }
 export const DEFAULT_MAX_ERRORS = 50;
@@ -57,9 +58,7 @@ export const itemLineSchema = z.strictObject({
   kind: z.string({ error: "kind must be a task kind name" }).min(1, "kind cannot be empty"),
   public: z.unknown(),
   key: z.unknown(),
-  tags: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean()], { error: "a tag value must be a string, number or boolean" }))
-    .default({}),
+  tags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()], { error: "a tag value must be a string, number or boolean" })).default({}),
   practice: z.boolean().default(false),
   gold: z.boolean().default(false),
 });
@@ -129,9 +128,7 @@ export class IssueCollector {
     return this.issues.length >= this.cap;
   }
   sorted(): ImportIssue[] {
-    return [...this.issues].sort(
-      (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0),
-    );
+    return [...this.issues].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0));
   }
 }
 
@@ -309,7 +306,9 @@ async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<P
     }
   }
   try {
-    for await (const { number, text } of readLines(hashed(source.streamFile(file.path, { maxBytes: context.maxItemsFileBytes })), { maxLineBytes: context.maxLineBytes })) {
+    for await (const { number, text } of readLines(hashed(source.streamFile(file.path, { maxBytes: context.maxItemsFileBytes })), {
+      maxLineBytes: context.maxLineBytes,
+    })) {
       if (text === null) {
         collector.add({ file: file.path, message: "is not valid UTF-8 text" });
         return null;
@@ -416,7 +415,10 @@ function checkItem(candidate: unknown, file: ItemsFile, line: number, collector:
   } else {
     const publicResult = taskModule.publicSchema.safeParse(item.public);
     const keyResult = taskModule.keySchema.safeParse(item.key);
-    for (const [prefix, result] of [["public", publicResult], ["key", keyResult]] as const) {
+    for (const [prefix, result] of [
+      ["public", publicResult],
+      ["key", keyResult],
+    ] as const) {
       if (result.success) continue;
       for (const issue of result.error.issues) {
         collector.add({ file: file.path, line, field: fieldPath([prefix, ...issue.path]), message: issue.message });
@@ -533,7 +535,10 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     const checked = checkBatchPath(ref);
     if (!checked.ok) {
       const first = shown[0];
-      collector.add({ ...first, message: `${uses.get(ref)?.asVideo ? "video" : "image"} path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(shown, count)}` });
+      collector.add({
+        ...first,
+        message: `${uses.get(ref)?.asVideo ? "video" : "image"} path ${JSON.stringify(ref)} ${checked.reason}${alsoUsed(shown, count)}`,
+      });
       continue;
     }
     pathByRef.set(ref, checked.path);
@@ -583,7 +588,9 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
           const mime = sniffVideoMime(bytes);
           if (!mime) {
             const image = sniffImageMime(bytes);
-            fail(`video ${name} is not an ${acceptedVideoTypes} video: ${image ? `it is a ${image.slice(6).toUpperCase()} image` : (describeNonVideo(bytes) ?? describeNonImage(bytes))}`);
+            fail(
+              `video ${name} is not an ${acceptedVideoTypes} video: ${image ? `it is a ${image.slice(6).toUpperCase()} image` : (describeNonVideo(bytes) ?? describeNonImage(bytes))}`,
+            );
             return;
           }
           const probe = await probeVideo(bytes, mime);
@@ -606,7 +613,11 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       const mime = sniffImageMime(bytes);
       if (!mime) {
         const video = sniffVideoMime(bytes);
-        fail(video ? `image ${name} is a video (${video}) where the item expects an image` : `image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`);
+        fail(
+          video
+            ? `image ${name} is a video (${video}) where the item expects an image`
+            : `image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`,
+        );
         return;
       }
       const problem = await imageContentProblem(bytes, mime);
@@ -678,8 +689,14 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     const first = firstById.get(item.id);
     if (first) {
       const where = first.file === item.file ? `line ${first.line}` : `${first.file} line ${first.line}`;
-      const same = first.contentHash !== null && contentHash !== null ? (first.contentHash === contentHash ? " with the same content" : " with other content") : "";
-      collector.add({ file: item.file, line: item.line, field: "id", message: `duplicate id ${JSON.stringify(item.id)}: already on ${where}${same}; ids must be unique in a batch` });
+      const same =
+        first.contentHash !== null && contentHash !== null ? (first.contentHash === contentHash ? " with the same content" : " with other content") : "";
+      collector.add({
+        file: item.file,
+        line: item.line,
+        field: "id",
+        message: `duplicate id ${JSON.stringify(item.id)}: already on ${where}${same}; ids must be unique in a batch`,
+      });
       continue;
     }
     firstById.set(item.id, { file: item.file, line: item.line, contentHash });

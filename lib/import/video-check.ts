@@ -25,7 +25,8 @@ export function maxVideoBytes(env: Record<string, string | undefined> = process.
   const value = env.YARDSTICK_MAX_VIDEO_BYTES;
   if (value === undefined || value.trim() === "") return assetStoreKind(env) === "s3" ? DEFAULT_MAX_VIDEO_BYTES : DEFAULT_MAX_VIDEO_BYTES_POSTGRES;
   const bytes = Number(value.trim());
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new Error(`YARDSTICK_MAX_VIDEO_BYTES must be a whole number of bytes of at least 1; got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new Error(`YARDSTICK_MAX_VIDEO_BYTES must be a whole number of bytes of at least 1; got ${JSON.stringify(value)}`);
   return bytes;
 }
 
@@ -127,7 +128,8 @@ export async function probeVideo(bytes: Buffer, mime: VideoMime): Promise<{ prob
     try {
       // boxes that hold no media (padding, a vendor's own data): HTML there makes the file a polyglot a browser could render
       for (const box of boxes(bytes, 0, bytes.length)) {
-        if (["free", "skip", "uuid", "udta", "meta"].includes(box.type) && holdsMarkup(bytes.subarray(box.start, box.end))) return { problem: `a "${box.type}" box holds HTML: a file a browser could render as a page` };
+        if (["free", "skip", "uuid", "udta", "meta"].includes(box.type) && holdsMarkup(bytes.subarray(box.start, box.end)))
+          return { problem: `a "${box.type}" box holds HTML: a file a browser could render as a page` };
       }
       info = mp4Info(bytes);
     } catch (error) {

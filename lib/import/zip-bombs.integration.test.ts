@@ -58,7 +58,10 @@ function zipBytes(entries: Entry[], aliases: Array<{ alias: string; target: numb
     offset += header.length + name.length + entry.data.length;
   }
   const central: Buffer[] = [];
-  const all = [...entries.map((entry, index) => ({ entry, name: entry.name, at: offsets[index] })), ...aliases.map(({ alias, target }) => ({ entry: entries[target], name: alias, at: offsets[target] }))];
+  const all = [
+    ...entries.map((entry, index) => ({ entry, name: entry.name, at: offsets[index] })),
+    ...aliases.map(({ alias, target }) => ({ entry: entries[target], name: alias, at: offsets[target] })),
+  ];
   for (const { entry, name: text, at } of all) {
     const name = Buffer.from(text, "utf8");
     const header = Buffer.alloc(46);
@@ -126,7 +129,9 @@ describe("zip bombs", () => {
     const entries = await batchEntries(["c1"]);
     const index = entries.findIndex((entry) => entry.name === "img/c1-a.png");
     entries[index] = { ...entries[index], crc: (entries[index].crc + 1) >>> 0 };
-    const error = await refusal(async () => importBatch({ source: await readBatchSource({ zip: zipBytes(entries), fileName: "crc.zip" }), studySlug: study.slug }));
+    const error = await refusal(async () =>
+      importBatch({ source: await readBatchSource({ zip: zipBytes(entries), fileName: "crc.zip" }), studySlug: study.slug }),
+    );
     expect(error.message).toContain("img/c1-a.png");
     expect(error.message).toMatch(/CRC/);
   });
@@ -150,7 +155,9 @@ describe("zip bombs", () => {
     const entries = await batchEntries(["t1", "t2", "t3"]);
     const zip = zipBytes(entries);
     const inflated = entries.reduce((sum, entry) => sum + entry.size, 0);
-    const error = await refusal(async () => importBatch({ source: await readBatchSource({ zip, fileName: "total.zip" }, { maxInflatedBytes: Math.floor(inflated / 2) }), studySlug: study.slug }));
+    const error = await refusal(async () =>
+      importBatch({ source: await readBatchSource({ zip, fileName: "total.zip" }, { maxInflatedBytes: Math.floor(inflated / 2) }), studySlug: study.slug }),
+    );
     expect(error.code).toBe("TOO_LARGE");
     expect(error.message).toMatch(/inflate/);
     expect(error.message).toContain("total.zip");
@@ -165,7 +172,9 @@ describe("zip bombs", () => {
     const content = Buffer.concat([Buffer.from("\n".repeat(48 * 1024 * 1024)), Buffer.from((await batchFiles([forwardItem("r1")]))["items.jsonl"])]);
     entries[items] = deflated(original.name, content);
     expect(entries[items].data.length).toBeLessThan(128 * 1024);
-    const error = await refusal(async () => importBatch({ source: await readBatchSource({ zip: zipBytes(entries), fileName: "ratio.zip" }), studySlug: study.slug }));
+    const error = await refusal(async () =>
+      importBatch({ source: await readBatchSource({ zip: zipBytes(entries), fileName: "ratio.zip" }), studySlug: study.slug }),
+    );
     expect(error.message).toMatch(/compress/);
     expect(error.message).toContain("items.jsonl");
   });

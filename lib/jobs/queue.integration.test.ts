@@ -74,7 +74,10 @@ describe("job queue", () => {
       const state = await jobState(QUEUES.import.name, id, boss);
       if (attempt < QUEUES.import.retryLimit) {
         expect(state?.state).toBe("retry");
-        const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`, id);
+        const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(
+          `SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`,
+          id,
+        );
         waits.push(wait);
         // skip the wait
         await db.$executeRawUnsafe(`UPDATE pgboss.job SET start_after = now() WHERE id = $1::uuid`, id);

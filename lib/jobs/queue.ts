@@ -105,7 +105,14 @@ export function newJobId(): string {
  * it back until then (pg-boss keeps it queued 14 days past that).
  */
 export async function enqueue(queue: QueueDefinition, id: string, data: object, boss?: PgBoss, options: { startAfter?: Date } = {}): Promise<void> {
-  const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS, ...options });
+  const sent = await (boss ?? (await getBoss())).send(queue.name, data, {
+    id,
+    retryLimit: queue.retryLimit,
+    retryDelay: queue.retryDelay,
+    retryBackoff: true,
+    expireInSeconds: EXPIRE_SECONDS,
+    ...options,
+  });
   if (sent !== id) throw new Error(`the job queue did not take job ${id} (queue ${queue.name})`);
 }
 
@@ -114,7 +121,13 @@ export async function enqueue(queue: QueueDefinition, id: string, data: object, 
  * holds that job (waiting, running or done), which is then not sent again.
  */
 export async function enqueueOnce(queue: QueueDefinition, id: string, data: object, boss?: PgBoss): Promise<boolean> {
-  const sent = await (boss ?? (await getBoss())).send(queue.name, data, { id, retryLimit: queue.retryLimit, retryDelay: queue.retryDelay, retryBackoff: true, expireInSeconds: EXPIRE_SECONDS });
+  const sent = await (boss ?? (await getBoss())).send(queue.name, data, {
+    id,
+    retryLimit: queue.retryLimit,
+    retryDelay: queue.retryDelay,
+    retryBackoff: true,
+    expireInSeconds: EXPIRE_SECONDS,
+  });
   return sent === id;
 }
 
@@ -129,7 +142,9 @@ export function jobIdFor(text: string): string {
  * failed or handed to another worker): the caller must stop working on it.
  */
 export async function renewHeartbeat(boss: PgBoss, queue: string, id: string): Promise<boolean> {
-  const { rows } = await boss.getDb().executeSql(`UPDATE ${BOSS_SCHEMA}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active' RETURNING id`, [queue, id]);
+  const { rows } = await boss
+    .getDb()
+    .executeSql(`UPDATE ${BOSS_SCHEMA}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active' RETURNING id`, [queue, id]);
   return rows.length === 1;
 }
 

@@ -50,10 +50,17 @@ async function runJob(boss: PgBoss, queue: QueueName, job: FetchedJob, handler: 
   }, HEARTBEAT_SECONDS * 1000);
   heartbeat.unref?.();
   try {
-    const output = await handler(job.data, { jobId: job.id, workerId, attempt: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit, signal: lost.signal });
+    const output = await handler(job.data, {
+      jobId: job.id,
+      workerId,
+      attempt: job.retryCount,
+      lastAttempt: job.retryCount >= job.retryLimit,
+      signal: lost.signal,
+    });
     if (!lost.signal.aborted) await boss.complete(queue, job.id, output ?? {});
   } catch (error) {
-    if (!lost.signal.aborted) await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error), worker: workerId }).catch(() => undefined);
+    if (!lost.signal.aborted)
+      await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error), worker: workerId }).catch(() => undefined);
     console.error(`job ${queue}/${job.id} (attempt ${job.retryCount + 1}) failed:`, error instanceof Error ? error.message : error);
   } finally {
     clearInterval(heartbeat);
@@ -95,14 +102,18 @@ async function runPeriodically(queue: QueueName, periodic: NonNullable<(typeof j
  * Starts a worker on this process's pg-boss (or the given one), with its queues' periodic work
  * unless `periodic` is false (the app's own worker: see startWorkerOnBoot).
  */
-export async function startWorker(options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler; periodic?: boolean } = {}): Promise<RunningWorker> {
+export async function startWorker(
+  options: { boss?: PgBoss; queues?: QueueName[]; pollMs?: number; id?: string; handler?: JobHandler; periodic?: boolean } = {},
+): Promise<RunningWorker> {
   const boss = options.boss ?? (await getBoss());
   const id = options.id ?? `${hostname()}:${process.pid}`;
   const stopping = new AbortController();
   const loops: Array<Promise<void>> = [];
   for (const queue of queueNames(options.queues)) {
     const entry = jobHandlers[queue];
-    await entry.adopt?.(boss).catch((error: unknown) => console.error(`job queue ${queue}: adopting old jobs failed:`, error instanceof Error ? error.message : error));
+    await entry
+      .adopt?.(boss)
+      .catch((error: unknown) => console.error(`job queue ${queue}: adopting old jobs failed:`, error instanceof Error ? error.message : error));
     loops.push(
       (async () => {
         const handler = options.handler ?? (await entry.load());

@@ -18,11 +18,63 @@ import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 const ITEMS = [
   // choice: a letter is the option at that place in the item's own order
-  { id: "c1", kind: "choice", public: { question: "Which colour?", options: [{ id: "red", text: "red" }, { id: "blue", text: "blue" }, { id: "green", text: "green" }] }, key: { answer: "blue" } },
-  { id: "c2", kind: "choice", public: { question: "Which one?", options: ["chair", "table", "lamp", "sofa"].map((id) => ({ id, text: id })) }, key: { answer: "sofa" } },
-  { id: "c3", kind: "choice", public: { question: "Yes or no?", options: [{ id: "yes", text: "yes" }, { id: "no", text: "no" }] }, key: { answer: "yes" } },
-  { id: "c4", kind: "choice", public: { question: "Withheld?", options: [{ id: "0", text: "a" }, { id: "1", text: "b" }, { id: "2", text: "c" }] }, key: {} },
-  { id: "c5", kind: "choice", public: { question: "Three options", options: [{ id: "x", text: "x" }, { id: "y", text: "y" }, { id: "z", text: "z" }] }, key: { answer: "x" } },
+  {
+    id: "c1",
+    kind: "choice",
+    public: {
+      question: "Which colour?",
+      options: [
+        { id: "red", text: "red" },
+        { id: "blue", text: "blue" },
+        { id: "green", text: "green" },
+      ],
+    },
+    key: { answer: "blue" },
+  },
+  {
+    id: "c2",
+    kind: "choice",
+    public: { question: "Which one?", options: ["chair", "table", "lamp", "sofa"].map((id) => ({ id, text: id })) },
+    key: { answer: "sofa" },
+  },
+  {
+    id: "c3",
+    kind: "choice",
+    public: {
+      question: "Yes or no?",
+      options: [
+        { id: "yes", text: "yes" },
+        { id: "no", text: "no" },
+      ],
+    },
+    key: { answer: "yes" },
+  },
+  {
+    id: "c4",
+    kind: "choice",
+    public: {
+      question: "Withheld?",
+      options: [
+        { id: "0", text: "a" },
+        { id: "1", text: "b" },
+        { id: "2", text: "c" },
+      ],
+    },
+    key: {},
+  },
+  {
+    id: "c5",
+    kind: "choice",
+    public: {
+      question: "Three options",
+      options: [
+        { id: "x", text: "x" },
+        { id: "y", text: "y" },
+        { id: "z", text: "z" },
+      ],
+    },
+    key: { answer: "x" },
+  },
   // numeric
   { id: "n1", kind: "numeric", public: { question: "How many?" }, key: { answer: 10, metric: "mra" } },
   { id: "n2", kind: "numeric", public: { question: "How far?", unit: "meters" }, key: { answer: 2, metric: "exact" } },
@@ -55,7 +107,10 @@ afterAll(async () => {
 });
 
 async function predictions(runId: string) {
-  const rows = await db.modelPrediction.findMany({ where: { runId }, select: { answer: true, score: true, correct: true, item: { select: { externalId: true } } } });
+  const rows = await db.modelPrediction.findMany({
+    where: { runId },
+    select: { answer: true, score: true, correct: true, item: { select: { externalId: true } } },
+  });
   return Object.fromEntries(rows.map((row) => [row.item.externalId, { answer: row.answer, score: row.score, correct: row.correct }]));
 }
 
@@ -88,21 +143,33 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
 
   it("choice: a letter past the item's options is read and scored wrong; text without a letter first is refused, naming the line", async () => {
     // "I think ..." starts with the letter I, as VSI-Bench's fuzzy_matching reads it: recovered, and wrong on a 4-option item
-    const read = await importModelRun({ studySlug: slug, name: "choice run E", fileName: "e.jsonl", answersJsonl: lines({ id: "c1", answer: "E" }, { id: "c2", answer: "I think it is the sofa" }) });
+    const read = await importModelRun({
+      studySlug: slug,
+      name: "choice run E",
+      fileName: "e.jsonl",
+      answersJsonl: lines({ id: "c1", answer: "E" }, { id: "c2", answer: "I think it is the sofa" }),
+    });
     expect(read.message).toContain("Parsing: 1 strict, 1 recovered from surrounding text.");
     const byId = await predictions(read.runId);
     expect(byId.c1).toMatchObject({ answer: { letter: "E" }, score: { correct: false, score: 0 } });
     expect(byId.c2).toMatchObject({ answer: { letter: "I" }, score: { correct: false, score: 0 } });
 
-    const attempt = importModelRun({ studySlug: slug, name: "choice run bad", fileName: "bad.jsonl", answersJsonl: lines({ id: "c1", answer: "B" }, { id: "c2", answer: "The sofa" }) });
+    const attempt = importModelRun({
+      studySlug: slug,
+      name: "choice run bad",
+      fileName: "bad.jsonl",
+      answersJsonl: lines({ id: "c1", answer: "B" }, { id: "c2", answer: "The sofa" }),
+    });
     const error = (await attempt.catch((e: unknown) => e)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.message).toContain("1 error in bad.jsonl; nothing was imported.");
-    expect(error.message).toContain('bad.jsonl line 2 (answer): cannot read an answer for choice item "c2" from "The sofa" (no option letter A-I before the first space)');
+    expect(error.message).toContain(
+      'bad.jsonl line 2 (answer): cannot read an answer for choice item "c2" from "The sofa" (no option letter A-I before the first space)',
+    );
     expect(await db.modelRun.count({ where: { name: "choice run bad" } })).toBe(0);
   });
 
-  it("numeric: a whole number strict, a number before the first space recovered, anything else unreadable and scored 0 (\"about 3\" included, as VSI-Bench reads it)", async () => {
+  it('numeric: a whole number strict, a number before the first space recovered, anything else unreadable and scored 0 ("about 3" included, as VSI-Bench reads it)', async () => {
     const result = await importModelRun({
       studySlug: slug,
       name: "numeric run",
@@ -148,8 +215,15 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
     expect(byId.f2).toMatchObject({ answer: { text: "Four chairs." }, score: { grade: null, score: null } });
     expect(byId.f3).toMatchObject({ answer: { text: "A lamp", grade: 2 }, score: { grade: 2, score: 25 } });
 
-    const refused = (await importModelRun({ studySlug: slug, name: "free-text bad", fileName: "ft.jsonl", answersJsonl: lines({ id: "f1", answer: 42 }) }).catch((e: unknown) => e)) as AppError;
-    expect(refused.message).toContain('ft.jsonl line 1 (answer): cannot read an answer for free-text item "f1" from 42 (neither text nor a {text, grade?} answer)');
+    const refused = (await importModelRun({
+      studySlug: slug,
+      name: "free-text bad",
+      fileName: "ft.jsonl",
+      answersJsonl: lines({ id: "f1", answer: 42 }),
+    }).catch((e: unknown) => e)) as AppError;
+    expect(refused.message).toContain(
+      'ft.jsonl line 1 (answer): cannot read an answer for free-text item "f1" from 42 (neither text nor a {text, grade?} answer)',
+    );
   });
 
   it("counts over a run of several kinds together", async () => {

@@ -49,7 +49,10 @@ describe("importModelRun", () => {
     expect(result.message).toMatch(/enact-forward: TA 33\.33%, PA 60\.00%, PA_item 61\.11% \(n=3\)/);
     expect(result.message).toMatch(/1 item of the study has no prediction in this run/);
 
-    const predictions = await db.modelPrediction.findMany({ where: { runId: result.runId }, select: { answer: true, score: true, correct: true, item: { select: { externalId: true } } } });
+    const predictions = await db.modelPrediction.findMany({
+      where: { runId: result.runId },
+      select: { answer: true, score: true, correct: true, item: { select: { externalId: true } } },
+    });
     const byId = Object.fromEntries(predictions.map((p) => [p.item.externalId, p]));
     expect(byId.f1).toMatchObject({ answer: { order: [0, 1, 2] }, correct: true, score: { accepted: true, correctPairs: 3, L: 3 } });
     expect(byId.f2).toMatchObject({ correct: false, score: { accepted: false, correctPairs: 1 } });
@@ -72,7 +75,14 @@ describe("importModelRun", () => {
       studySlug: study.slug,
       name: "bad",
       fileName: "bad.jsonl",
-      answersJsonl: lines({ id: "f1", answer: "[1, 2, 3]" }, { id: "nope", answer: "[1, 2, 3]" }, "not json", { id: "f1", answer: "[1, 2, 3]" }, { id: "f3", answer: "I don't know" }, { id: "f2" }),
+      answersJsonl: lines(
+        { id: "f1", answer: "[1, 2, 3]" },
+        { id: "nope", answer: "[1, 2, 3]" },
+        "not json",
+        { id: "f1", answer: "[1, 2, 3]" },
+        { id: "f3", answer: "I don't know" },
+        { id: "f2" },
+      ),
     });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     const error = (await attempt.catch((e) => e)) as AppError;
@@ -91,7 +101,12 @@ describe("importModelRun", () => {
 
   it("replaces a run imported again under the same name", async () => {
     const study = await seed();
-    const first = await importModelRun({ studySlug: study.slug, name: "M", fileName: "a.jsonl", answersJsonl: lines({ id: "f1", answer: "[1, 2, 3]" }, { id: "f2", answer: "[1, 2, 3]" }) });
+    const first = await importModelRun({
+      studySlug: study.slug,
+      name: "M",
+      fileName: "a.jsonl",
+      answersJsonl: lines({ id: "f1", answer: "[1, 2, 3]" }, { id: "f2", answer: "[1, 2, 3]" }),
+    });
     const second = await importModelRun({ studySlug: study.slug, name: "M", fileName: "b.jsonl", answersJsonl: lines({ id: "f3", answer: "[2, 1, 3]" }) });
     expect(second.replaced).toBe(true);
     expect(second.message).toMatch(/Replaced the previous run of that name \(2 predictions\)/);

@@ -6,7 +6,15 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { AnyTaskModule } from "@/lib/tasks/types";
 import type { ModelPredictionRow, ModelRunSummary } from "@/lib/models/types";
-import { countNonPracticeItems, deleteRun, findItemsToScore, findRunOfStudy, listPredictionsOfStudy, listRunsOfStudy, replaceModelRun } from "@/lib/repos/models";
+import {
+  countNonPracticeItems,
+  deleteRun,
+  findItemsToScore,
+  findRunOfStudy,
+  listPredictionsOfStudy,
+  listRunsOfStudy,
+  replaceModelRun,
+} from "@/lib/repos/models";
 import { findStudyRefBySlug } from "@/lib/repos/studies";
 
 export type { ModelPredictionRow, ModelRunSummary };
@@ -117,11 +125,23 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   if (parsed.length === 0 && errors.length === 0) throw new AppError("INVALID", `${file} holds no answers`);
 
   const items = new Map<string, { id: string; externalId: string; kind: string; public: unknown; key: unknown; tags: unknown; practice: boolean }>();
-  for (const row of await findItemsToScore(study.id, parsed.map((p) => p.externalId))) items.set(row.externalId, row);
+  for (const row of await findItemsToScore(
+    study.id,
+    parsed.map((p) => p.externalId),
+  ))
+    items.set(row.externalId, row);
 
   // "fail" with an answer: a kind that scores unreadable outputs as its benchmark does (numeric: 0, counted invalid)
   const modes = { strict: 0, recoverable: 0, unreadable: 0 };
-  const predictions: Array<{ itemId: string; answer: Prisma.InputJsonValue; score: Prisma.InputJsonValue; correct: boolean | null; kind: string; rawScore: unknown; practice: boolean }> = [];
+  const predictions: Array<{
+    itemId: string;
+    answer: Prisma.InputJsonValue;
+    score: Prisma.InputJsonValue;
+    correct: boolean | null;
+    kind: string;
+    rawScore: unknown;
+    practice: boolean;
+  }> = [];
   for (const p of parsed) {
     const item = items.get(p.externalId);
     if (!item) {
@@ -140,12 +160,25 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     if (parsed && answer !== null) modes[parsed.mode === "fail" ? "unreadable" : parsed.mode]++;
     if (answer === null) {
       const shown = typeof p.raw === "string" ? JSON.stringify(p.raw.length > 80 ? `${p.raw.slice(0, 77)}...` : p.raw) : JSON.stringify(p.raw).slice(0, 80);
-      errors.push({ file, line: p.line, field: "answer", message: `cannot read an answer for ${item.kind} item "${p.externalId}" from ${shown}${parsed?.reason ? ` (${parsed.reason})` : ""}` });
+      errors.push({
+        file,
+        line: p.line,
+        field: "answer",
+        message: `cannot read an answer for ${item.kind} item "${p.externalId}" from ${shown}${parsed?.reason ? ` (${parsed.reason})` : ""}`,
+      });
       continue;
     }
     try {
       const score = taskModule.score(answer, item.key, taskItem);
-      predictions.push({ itemId: item.id, answer: answer as Prisma.InputJsonValue, score: score as Prisma.InputJsonValue, correct: taskModule.correct(score), kind: item.kind, rawScore: score, practice: item.practice });
+      predictions.push({
+        itemId: item.id,
+        answer: answer as Prisma.InputJsonValue,
+        score: score as Prisma.InputJsonValue,
+        correct: taskModule.correct(score),
+        kind: item.kind,
+        rawScore: score,
+        practice: item.practice,
+      });
     } catch (error) {
       errors.push({ file, line: p.line, field: "answer", message: `could not score the answer for item "${p.externalId}": ${(error as Error).message}` });
     }
@@ -160,7 +193,13 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   }
 
   const { runId, replacedCount } = await replaceModelRun(study.id, name, input.importedById ?? null, predictions);
-  await recordAudit(input.importedById ?? null, "model-run.import", `study:${study.id}`, { runId, name, file, predictions: predictions.length, replaced: replacedCount !== null });
+  await recordAudit(input.importedById ?? null, "model-run.import", `study:${study.id}`, {
+    runId,
+    name,
+    file,
+    predictions: predictions.length,
+    replaced: replacedCount !== null,
+  });
 
   // per-kind headline metrics for the message
   const byKind = new Map<string, unknown[]>();
@@ -192,7 +231,13 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
 
 export async function listModelRuns(studyId: string): Promise<ModelRunSummary[]> {
   const runs = await listRunsOfStudy(studyId);
-  return runs.map((run) => ({ id: run.id, name: run.name, createdAt: run.createdAt, predictions: run._count.predictions, importedBy: run.createdBy?.name ?? null }));
+  return runs.map((run) => ({
+    id: run.id,
+    name: run.name,
+    createdAt: run.createdAt,
+    predictions: run._count.predictions,
+    importedBy: run.createdBy?.name ?? null,
+  }));
 }
 
 export async function deleteModelRun(studyId: string, runId: string, actorId: string): Promise<void> {

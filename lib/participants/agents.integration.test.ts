@@ -28,7 +28,15 @@ async function answerAll(studyId: string, userId: string): Promise<{ items: stri
     if (next.status !== "assigned") return { items, last: next };
     const { itemId } = await db.assignment.findUniqueOrThrow({ where: { id: next.assignmentId }, select: { itemId: true } });
     items.push(itemId);
-    await submitResponse(userId, { assignmentId: next.assignmentId, clientId: randomUUID(), answer: { order: [1, 2, 0] }, confidence: 3, wallMs: 1000, activeMs: 1000, submitSeq: 0 });
+    await submitResponse(userId, {
+      assignmentId: next.assignmentId,
+      clientId: randomUUID(),
+      answer: { order: [1, 2, 0] },
+      confidence: 3,
+      wallMs: 1000,
+      activeMs: 1000,
+      submitSeq: 0,
+    });
   }
   throw new Error("did not finish");
 }
@@ -62,16 +70,23 @@ describe("agents and the places of people", () => {
     expect(progress.perAnnotator.map((row) => row.userId)).toEqual([person.id]);
 
     // the exports mark the agent's rows (CSV written in the database, JSONL from the records)
-    const body = async (what: "responses" | "events" | "annotators", format: "csv" | "jsonl") => new Response((await createStudyExport(study.slug, what, format)).stream).text();
+    const body = async (what: "responses" | "events" | "annotators", format: "csv" | "jsonl") =>
+      new Response((await createStudyExport(study.slug, what, format)).stream).text();
     const csv = parseCsv(await body("responses", "csv"));
     const agentColumn = csv[0].indexOf("agent");
     const annotatorColumn = csv[0].indexOf("annotator");
     expect(agentColumn).toBe(annotatorColumn + 1);
     const flagOf = new Map(csv.slice(1).map((row) => [row[annotatorColumn], row[agentColumn]]));
     expect(Object.fromEntries(flagOf)).toEqual({ [pseudonymousId(study.id, agent.id)]: "true", [pseudonymousId(study.id, person.id)]: "false" });
-    const lines = (await body("responses", "jsonl")).trim().split("\n").map((line) => JSON.parse(line) as { annotator: string; agent: boolean });
+    const lines = (await body("responses", "jsonl"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { annotator: string; agent: boolean });
     expect(lines.filter((line) => line.agent).map((line) => line.annotator)).toEqual(Array(3).fill(pseudonymousId(study.id, agent.id)));
-    const annotators = (await body("annotators", "jsonl")).trim().split("\n").map((line) => JSON.parse(line) as { annotator: string; agent: boolean });
+    const annotators = (await body("annotators", "jsonl"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { annotator: string; agent: boolean });
     expect(annotators.find((row) => row.agent)?.annotator).toBe(pseudonymousId(study.id, agent.id));
   });
 

@@ -4,7 +4,16 @@ import type { Tx } from "@/lib/db/client-types";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { issueToken } from "@/lib/auth/api-tokens";
-import { countAgentSteps, countAgentWork, disableAgentAccount, findAgentOfStudy, findAgentStepCap, insertAgent, listAgentsOfStudy, lockAgentSteps } from "@/lib/repos/agents";
+import {
+  countAgentSteps,
+  countAgentWork,
+  disableAgentAccount,
+  findAgentOfStudy,
+  findAgentStepCap,
+  insertAgent,
+  listAgentsOfStudy,
+  lockAgentSteps,
+} from "@/lib/repos/agents";
 import { revokeUserTokens } from "@/lib/repos/api-tokens";
 import { findStudyAgentStepCap, findStudyConsentVersion } from "@/lib/repos/studies";
 import { getStudyBySlug } from "@/lib/studies/studies";
@@ -36,7 +45,15 @@ export async function createAgent(slug: string, input: AgentCreateInput, actorId
   const study = await getStudyBySlug(slug);
   const { consentVersion } = await findStudyConsentVersion(study.id);
   // the researcher who makes an agent accepts the study's consent and tutorial on its behalf (a new consent version asks again: status "consent")
-  const user = await insertAgent({ studyId: study.id, name: input.name, model: input.model, notes: input.notes, externalSource: AGENT_SOURCE, externalId: randomUUID(), consentVersion });
+  const user = await insertAgent({
+    studyId: study.id,
+    name: input.name,
+    model: input.model,
+    notes: input.notes,
+    externalSource: AGENT_SOURCE,
+    externalId: randomUUID(),
+    consentVersion,
+  });
   await recordAudit(actorId, "agent.create", `study:${study.id}`, { agentId: user.id, name: input.name, model: input.model });
   const { token } = await issueToken(user.id, { name: `agent ${input.name}`, scopes: ["play"], expiresInDays: input.expiresInDays }, actorId);
   const agent = (await listAgents(slug)).find((row) => row.id === user.id)!;
@@ -63,7 +80,13 @@ export async function listAgents(slug: string): Promise<AgentRow[]> {
     createdAt: agent.createdAt.toISOString(),
     answers: byUser.get(agent.id)?.answers ?? 0,
     steps: byUser.get(agent.id)?.steps ?? 0,
-    tokens: agent.apiTokens.map((t) => ({ id: t.id, prefix: t.prefix, expiresAt: t.expiresAt?.toISOString() ?? null, lastUsedAt: t.lastUsedAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null })),
+    tokens: agent.apiTokens.map((t) => ({
+      id: t.id,
+      prefix: t.prefix,
+      expiresAt: t.expiresAt?.toISOString() ?? null,
+      lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+      revokedAt: t.revokedAt?.toISOString() ?? null,
+    })),
   }));
 }
 

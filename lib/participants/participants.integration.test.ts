@@ -6,7 +6,15 @@ import { recordEvents } from "@/lib/responses/events";
 import { submitResponse } from "@/lib/responses/responses";
 import { nextForMember } from "@/lib/annotate/next";
 import { getMemberStanding, getMemberStudy } from "@/lib/annotate/studies";
-import { acceptConsent, actOnParticipant, completeTutorial, gatePath, getParticipation, listParticipants, withdrawFromStudy } from "@/lib/participants/participants";
+import {
+  acceptConsent,
+  actOnParticipant,
+  completeTutorial,
+  gatePath,
+  getParticipation,
+  listParticipants,
+  withdrawFromStudy,
+} from "@/lib/participants/participants";
 import { updateStudySettings, getStudySettings } from "@/lib/studies/settings";
 import { ALL, getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
@@ -29,7 +37,15 @@ async function answerNext(studyId: string, userId: string, right = true) {
     { assignmentId: next.assignmentId, seq: 1, type: "submitted", clientTime: t + 1000, payload: { order: answer, confidence: 4, clientId: randomUUID() } },
   ];
   await recordEvents(userId, events);
-  await submitResponse(userId, { assignmentId: next.assignmentId, clientId: randomUUID(), answer: { order: answer }, confidence: 4, wallMs: 1000, activeMs: 1000, submitSeq: 1 });
+  await submitResponse(userId, {
+    assignmentId: next.assignmentId,
+    clientId: randomUUID(),
+    answer: { order: answer },
+    confidence: 4,
+    wallMs: 1000,
+    activeMs: 1000,
+    submitSeq: 1,
+  });
   return next.assignmentId;
 }
 
@@ -49,10 +65,18 @@ describe("consent and tutorial", () => {
     const researcher = await createUser("RESEARCHER");
     const { study, annotator } = await studyWithMember();
     const settings = (await getStudySettings(study.slug)).settings;
-    await updateStudySettings(study.slug, { ...settings, consentMarkdown: "# Consent\n\nI agree.", tutorialPages: [{ title: "Welcome", body: "Put the steps **in order**." }] }, researcher.id);
+    await updateStudySettings(
+      study.slug,
+      { ...settings, consentMarkdown: "# Consent\n\nI agree.", tutorialPages: [{ title: "Welcome", body: "Put the steps **in order**." }] },
+      researcher.id,
+    );
     // the first text is version 1; a change before anyone accepted is version 2
     expect(await getParticipation(study.slug, annotator.id)).toMatchObject({ consentNeeded: true, consentVersion: 1 });
-    await updateStudySettings(study.slug, { ...(await getStudySettings(study.slug)).settings, consentMarkdown: "# Consent\n\nI agree to take part." }, researcher.id);
+    await updateStudySettings(
+      study.slug,
+      { ...(await getStudySettings(study.slug)).settings, consentMarkdown: "# Consent\n\nI agree to take part." },
+      researcher.id,
+    );
 
     let p = await getParticipation(study.slug, annotator.id);
     expect(p).toMatchObject({ consentNeeded: true, consentVersion: 2, acceptedVersion: null, tutorialNeeded: true });
@@ -76,7 +100,10 @@ describe("consent and tutorial", () => {
     expect(gatePath(p)).toBeNull();
     expect(await nextForMember(study.slug, annotator.id)).toMatchObject({ status: "item" });
     // next-item's one-query read says the same as the two functions it stands for (dates included)
-    expect(await getMemberStanding(study.slug, annotator.id)).toEqual({ study: await getMemberStudy(study.slug, annotator.id), participation: await getParticipation(study.slug, annotator.id) });
+    expect(await getMemberStanding(study.slug, annotator.id)).toEqual({
+      study: await getMemberStudy(study.slug, annotator.id),
+      participation: await getParticipation(study.slug, annotator.id),
+    });
     expect((await getMemberStanding(study.slug, annotator.id)).participation.startedAt).toBeInstanceOf(Date);
     const outsider = await createUser("ANNOTATOR");
     await expect(getMemberStanding(study.slug, outsider.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
@@ -130,22 +157,62 @@ describe("withdrawal and researcher actions", () => {
     const other = await createUser("ANNOTATOR");
     await addMember(study.id, other.id);
     const batch = await db.batch.create({ data: { studyId: study.id, fileName: "free.jsonl", checksum: `free-${Math.random()}`, itemCount: 1 } });
-    const item = await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "q1", kind: "free-text", public: { question: "What colour is the sofa?" }, key: { answer: "Red" }, contentHash: "q1" } });
+    const item = await db.item.create({
+      data: {
+        studyId: study.id,
+        batchId: batch.id,
+        externalId: "q1",
+        kind: "free-text",
+        public: { question: "What colour is the sofa?" },
+        key: { answer: "Red" },
+        contentHash: "q1",
+      },
+    });
     const answers = [
       { userId: annotator.id, text: "A deep red, my cat sleeps on it" },
       { userId: other.id, text: "Red" },
     ];
     for (const [position, { userId, text }] of answers.entries()) {
-      const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId, status: "SUBMITTED", position, submittedAt: new Date() } });
-      await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: {}, correct: false } });
+      const assignment = await db.assignment.create({
+        data: { studyId: study.id, itemId: item.id, userId, status: "SUBMITTED", position, submittedAt: new Date() },
+      });
+      await db.response.create({
+        data: {
+          assignmentId: assignment.id,
+          clientId: randomUUID(),
+          answer: { text },
+          confidenceRaw: 4,
+          confidence: 0.75,
+          wallMs: 1000,
+          activeMs: 900,
+          score: {},
+          correct: false,
+        },
+      });
       const request = { aspect: "llm-match", phrase: JSON.stringify({ question: "What colour is the sofa?", references: ["Red"] }), sentence: text };
       await writeScorerCache({ key: scorerCacheKey("judge", "v", request), model: "judge", promptVersion: "v", request, score: 4, reply: "4" });
     }
-    const stored = await writeFile("exports/before-withdrawal/0/s.csv", (async function* () {
-      yield new TextEncoder().encode("text\nA deep red, my cat sleeps on it\n");
-    })(), { contentType: "text/csv" });
+    const stored = await writeFile(
+      "exports/before-withdrawal/0/s.csv",
+      (async function* () {
+        yield new TextEncoder().encode("text\nA deep red, my cat sleeps on it\n");
+      })(),
+      { contentType: "text/csv" },
+    );
     const job = await db.exportJob.create({
-      data: { studyId: study.id, table: "responses", format: "csv", fileName: "s.csv", contentType: "text/csv", status: "SUCCEEDED", storage: stored.storage, fileKey: "exports/before-withdrawal/0/s.csv", sha256: stored.sha256, bytes: stored.size, expiresAt: new Date(Date.now() + 86_400_000) },
+      data: {
+        studyId: study.id,
+        table: "responses",
+        format: "csv",
+        fileName: "s.csv",
+        contentType: "text/csv",
+        status: "SUCCEEDED",
+        storage: stored.storage,
+        fileKey: "exports/before-withdrawal/0/s.csv",
+        sha256: stored.sha256,
+        bytes: stored.size,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
     });
 
     await withdrawFromStudy(study.slug, annotator.id);
@@ -163,29 +230,51 @@ describe("withdrawal and researcher actions", () => {
     const open = await nextAssignment(study.id, annotator.id);
     expect(open.status).toBe("assigned");
 
-    const returned = await actOnParticipant(study.slug, { action: "return", userId: annotator.id, reason: "returned the submission on Prolific" }, researcher.id);
+    const returned = await actOnParticipant(
+      study.slug,
+      { action: "return", userId: annotator.id, reason: "returned the submission on Prolific" },
+      researcher.id,
+    );
     expect(returned).toEqual({ status: "RETURNED", released: 1 });
     const statuses = await db.assignment.findMany({ where: { userId: annotator.id }, select: { status: true }, orderBy: { position: "asc" } });
     expect(statuses.map((s) => s.status)).toEqual(["SUBMITTED", "RELEASED"]);
-    await expect(actOnParticipant(study.slug, { action: "reinclude", userId: annotator.id }, researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("not excluded") });
+    await expect(actOnParticipant(study.slug, { action: "reinclude", userId: annotator.id }, researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("not excluded"),
+    });
 
     // someone who completed the study is not marked returned: their answers are whole
     const finished = await createUser("ANNOTATOR");
     await addMember(study.id, finished.id);
     await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: finished.id } }, data: { status: "COMPLETE", statusAt: new Date() } });
-    await expect(actOnParticipant(study.slug, { action: "return", userId: finished.id }, researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("completed the study") });
+    await expect(actOnParticipant(study.slug, { action: "return", userId: finished.id }, researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("completed the study"),
+    });
     expect((await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: finished.id } } })).status).toBe("COMPLETE");
 
     const excludedOne = await createUser("ANNOTATOR");
     await addMember(study.id, excludedOne.id);
-    await db.studyMember.update({ where: { studyId_userId: { studyId: study.id, userId: excludedOne.id } }, data: { status: "EXCLUDED", statusReason: "failed 2 of 5 gold items", statusAt: new Date() } });
+    await db.studyMember.update({
+      where: { studyId_userId: { studyId: study.id, userId: excludedOne.id } },
+      data: { status: "EXCLUDED", statusReason: "failed 2 of 5 gold items", statusAt: new Date() },
+    });
     expect(await nextForMember(study.slug, excludedOne.id)).toMatchObject({ status: "excluded", reason: "failed 2 of 5 gold items" });
     const { rows, counts } = await listParticipants(study.slug);
     expect(counts).toMatchObject({ ACTIVE: 0, RETURNED: 1, EXCLUDED: 1, COMPLETE: 1 });
-    expect(rows.find((r) => r.userId === annotator.id)).toMatchObject({ status: "RETURNED", statusReason: "returned the submission on Prolific", mainSubmitted: 1, open: 0 });
+    expect(rows.find((r) => r.userId === annotator.id)).toMatchObject({
+      status: "RETURNED",
+      statusReason: "returned the submission on Prolific",
+      mainSubmitted: 1,
+      open: 0,
+    });
 
     expect(await actOnParticipant(study.slug, { action: "reinclude", userId: excludedOne.id }, researcher.id)).toEqual({ status: "ACTIVE", released: 0 });
-    const audit = await db.auditLog.findMany({ where: { target: `study:${study.id}` }, orderBy: { id: "asc" }, select: { action: true, actorId: true, detail: true } });
+    const audit = await db.auditLog.findMany({
+      where: { target: `study:${study.id}` },
+      orderBy: { id: "asc" },
+      select: { action: true, actorId: true, detail: true },
+    });
     expect(audit.map((a) => a.action)).toEqual(["participant.return", "participant.reinclude"]);
     expect(audit[1].detail).toMatchObject({ userId: excludedOne.id, previousReason: "failed 2 of 5 gold items" });
   });

@@ -78,7 +78,15 @@ export async function getParticipation(slug: string, userId: string): Promise<Pa
 /** The study's and the member row's columns that make a Participation. */
 export interface ParticipationSource {
   study: { id: string; slug: string; title: string; status: StudyStatus; consentMarkdown: string; consentVersion: number; tutorialPages: unknown };
-  member: { status: ParticipantStatus; statusReason: string | null; statusAt: Date | null; consentVersion: number | null; consentedAt: Date | null; tutorialDoneAt: Date | null; startedAt: Date | null };
+  member: {
+    status: ParticipantStatus;
+    statusReason: string | null;
+    statusAt: Date | null;
+    consentVersion: number | null;
+    consentedAt: Date | null;
+    tutorialDoneAt: Date | null;
+    startedAt: Date | null;
+  };
 }
 
 /** A Participation from rows already read (next-item reads them with the study in one query: lib/annotate/next.ts). */
@@ -129,7 +137,8 @@ export function gatePath(p: Pick<Participation, "slug" | "status" | "consentNeed
 export async function acceptConsent(slug: string, userId: string, version: number): Promise<{ consentVersion: number; consentedAt: Date }> {
   const p = await getParticipation(slug, userId);
   if (p.consentMarkdown === "") throw new AppError("INVALID", `The study "${slug}" asks for no consent`);
-  if (version !== p.consentVersion) throw new AppError("CONFLICT", `The consent text changed (version ${p.consentVersion}; you read version ${version}): please read it again`);
+  if (version !== p.consentVersion)
+    throw new AppError("CONFLICT", `The consent text changed (version ${p.consentVersion}; you read version ${version}): please read it again`);
   const consentedAt = new Date();
   await setMemberConsent(p.studyId, userId, version, consentedAt);
   return { consentVersion: version, consentedAt };
@@ -161,10 +170,15 @@ export async function withdrawFromStudy(slug: string, userId: string): Promise<{
     await deleteParticipantAssignments(tx, p.studyId, userId);
     await setMemberStatus(tx, p.studyId, userId, "RETURNED", WITHDRAWN_REASON);
     const deleted = { assignments: Number(counts.assignments), responses: Number(counts.responses), events: Number(counts.events) };
-    await insertAuditEntry({ actorId: userId, action: "participant.withdraw", target: `study:${p.studyId}`, detail: { slug, userId, ...deleted, cachedReplies, exportFiles } }, tx);
+    await insertAuditEntry(
+      { actorId: userId, action: "participant.withdraw", target: `study:${p.studyId}`, detail: { slug, userId, ...deleted, cachedReplies, exportFiles } },
+      tx,
+    );
     return deleted;
   });
-  await sweepExpiredExports().catch((error: unknown) => console.error("withdrawal: removing the study's export files failed (the next sweep tries again):", error instanceof Error ? error.message : error));
+  await sweepExpiredExports().catch((error: unknown) =>
+    console.error("withdrawal: removing the study's export files failed (the next sweep tries again):", error instanceof Error ? error.message : error),
+  );
   return deleted;
 }
 
@@ -267,13 +281,24 @@ export async function actOnParticipant(slug: string, input: ParticipantAction, a
       const reason = input.reason || "marked returned by a researcher";
       await setMemberStatus(tx, study.id, input.userId, "RETURNED", reason);
       const released = await releaseOpenAssignments(tx, study.id, input.userId);
-      await insertAuditEntry({ actorId, action: "participant.return", target: `study:${study.id}`, detail: { slug, userId: input.userId, from: member.status, reason, released } }, tx);
+      await insertAuditEntry(
+        { actorId, action: "participant.return", target: `study:${study.id}`, detail: { slug, userId: input.userId, from: member.status, reason, released } },
+        tx,
+      );
       return { status: "RETURNED" as const, released };
     }
     if (member.status !== "EXCLUDED") throw new AppError("CONFLICT", `${member.user.name} is ${member.status.toLowerCase().replace("_", " ")}, not excluded`);
     const reason = input.reason || "re-included by a researcher";
     await setMemberStatus(tx, study.id, input.userId, "ACTIVE", reason);
-    await insertAuditEntry({ actorId, action: "participant.reinclude", target: `study:${study.id}`, detail: { slug, userId: input.userId, previousReason: member.statusReason, reason } }, tx);
+    await insertAuditEntry(
+      {
+        actorId,
+        action: "participant.reinclude",
+        target: `study:${study.id}`,
+        detail: { slug, userId: input.userId, previousReason: member.statusReason, reason },
+      },
+      tx,
+    );
     return { status: "ACTIVE" as const, released: 0 };
   });
 }

@@ -11,7 +11,14 @@ function snapshot(people: number): StudySnapshot {
     studyId: "s",
     version: "1",
     loadedAt: 0,
-    items: { keys: [], ids: Array.from({ length: items }, (_, i) => `i${i}`), externalIds: Array.from({ length: items }, (_, i) => `q${i}`), kinds: Array(items).fill("choice"), tags: Array.from({ length: items }, () => ({})), index: new Map() },
+    items: {
+      keys: [],
+      ids: Array.from({ length: items }, (_, i) => `i${i}`),
+      externalIds: Array.from({ length: items }, (_, i) => `q${i}`),
+      kinds: Array(items).fill("choice"),
+      tags: Array.from({ length: items }, () => ({})),
+      index: new Map(),
+    },
     conditions: [],
     annotators: Array.from({ length: people }, (_, p) => ({ id: `u${p}`, name: `P${p}` })),
     responses: {

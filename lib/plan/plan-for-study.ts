@@ -60,10 +60,25 @@ export function planFromSnapshot(snapshot: StudySnapshot, design: { k: number; i
     for (let r = 0; r < responses.count; r++) {
       const item = responses.item[r];
       if (items.kinds[item] !== kind) continue;
-      rows.push({ itemId: items.externalIds[item], tags: items.tags[item] as ScoredAnswer["tags"], answer: responses.answer[r], score: responses.score[r], annotator: String(responses.annotator[r]) });
+      rows.push({
+        itemId: items.externalIds[item],
+        tags: items.tags[item] as ScoredAnswer["tags"],
+        answer: responses.answer[r],
+        score: responses.score[r],
+        annotator: String(responses.annotator[r]),
+      });
       cells.push({ item, person: responses.annotator[r] });
     }
-    const base = { kind, title: taskModule.title, metric, metricLabel: spec.label, items: itemCount.get(kind)!, answers: rows.length, people: new Set(cells.map((c) => c.person)).size, unitScale: true };
+    const base = {
+      kind,
+      title: taskModule.title,
+      metric,
+      metricLabel: spec.label,
+      items: itemCount.get(kind)!,
+      answers: rows.length,
+      people: new Set(cells.map((c) => c.person)).size,
+      unitScale: true,
+    };
     const shape = rows.length > 0 ? metricShape(kind, metric, [rows]) : null;
     if (rows.length === 0) {
       kinds.push({ ...base, components: null, reason: "no answers yet" });
@@ -85,7 +100,12 @@ export function planFromSnapshot(snapshot: StudySnapshot, design: { k: number; i
     const c = varianceComponents(crossed);
     const unitScale = crossed.every((a) => a.num / (a.den ?? 1) >= 0 && a.num / (a.den ?? 1) <= 1);
     if (c.items === null || c.people === null || c.residual === null) {
-      kinds.push({ ...base, unitScale, components: null, reason: `${c.personCount} ${c.personCount === 1 ? "person" : "people"} on ${c.itemCount} ${c.itemCount === 1 ? "item" : "items"} so far: the components need 2 people, 2 items and an item answered twice` });
+      kinds.push({
+        ...base,
+        unitScale,
+        components: null,
+        reason: `${c.personCount} ${c.personCount === 1 ? "person" : "people"} on ${c.itemCount} ${c.itemCount === 1 ? "item" : "items"} so far: the components need 2 people, 2 items and an item answered twice`,
+      });
       continue;
     }
     kinds.push({ ...base, unitScale, components: { items: c.items, people: c.people, residual: c.residual } });

@@ -35,7 +35,9 @@ export async function insertAgent(agent: NewAgent): Promise<{ id: string }> {
       select: { id: true },
     });
     const now = new Date();
-    await tx.studyMember.create({ data: { studyId: agent.studyId, userId: created.id, consentVersion: agent.consentVersion, consentedAt: now, tutorialDoneAt: now } });
+    await tx.studyMember.create({
+      data: { studyId: agent.studyId, userId: created.id, consentVersion: agent.consentVersion, consentedAt: now, tutorialDoneAt: now },
+    });
     return created;
   });
 }

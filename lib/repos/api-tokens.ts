@@ -25,7 +25,15 @@ export async function countActiveTokens(userId: string): Promise<number> {
   return db.apiToken.count({ where: { userId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
 }
 
-export async function insertToken(data: { userId: string; name: string; tokenHash: string; prefix: string; scopes: string[]; expiresAt: Date; createdById: string }): Promise<StoredTokenSummary> {
+export async function insertToken(data: {
+  userId: string;
+  name: string;
+  tokenHash: string;
+  prefix: string;
+  scopes: string[];
+  expiresAt: Date;
+  createdById: string;
+}): Promise<StoredTokenSummary> {
   return db.apiToken.create({ data, select: summarySelect });
 }
 
@@ -62,7 +70,9 @@ export interface BearerTokenRow {
 
 /** The token with this hash and its user, in one query. */
 export async function findTokenByHash(tokenHash: string): Promise<BearerTokenRow | undefined> {
-  const [row] = await db.$queryRaw<BearerTokenRow[]>`SELECT t.id AS "tokenId", t.scopes, t."expiresAt", t."revokedAt", t."lastUsedAt", u.id, u.name, u.email, u.role::text AS role, u.disabled
+  const [row] = await db.$queryRaw<
+    BearerTokenRow[]
+  >`SELECT t.id AS "tokenId", t.scopes, t."expiresAt", t."revokedAt", t."lastUsedAt", u.id, u.name, u.email, u.role::text AS role, u.disabled
     FROM "ApiToken" t JOIN "User" u ON u.id = t."userId" WHERE t."tokenHash" = ${tokenHash}`;
   return row;
 }

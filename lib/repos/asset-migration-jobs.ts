@@ -49,13 +49,21 @@ export async function failJob(id: string, message: string): Promise<void> {
  * migrations' advisory lock, so that two starts at once make one job. Returns the new job, or
  * the unfinished one (`created` false).
  */
-export async function insertJobUnlessUnfinished(input: { clearPostgres: boolean; actorId: string | null; bossJobId: string }): Promise<{ row: AssetMigrationJobRow; created: boolean }> {
+export async function insertJobUnlessUnfinished(input: {
+  clearPostgres: boolean;
+  actorId: string | null;
+  bossJobId: string;
+}): Promise<{ row: AssetMigrationJobRow; created: boolean }> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended('yardstick:asset-migration', 0))::text AS locked`;
     const unfinished = await tx.assetMigrationJob.findFirst({ where: { status: { in: ["QUEUED", "RUNNING"] } }, orderBy: { createdAt: "desc" } });
     if (unfinished) return { row: unfinished, created: false };
-    const made = await tx.assetMigrationJob.create({ data: { target: "s3", clearPostgres: input.clearPostgres, createdById: input.actorId, bossJobId: input.bossJobId } });
-    await tx.auditLog.create({ data: { actorId: input.actorId, action: "assets.migrate", target: "assets", detail: { jobId: made.id, to: "s3", clearPostgres: input.clearPostgres } } });
+    const made = await tx.assetMigrationJob.create({
+      data: { target: "s3", clearPostgres: input.clearPostgres, createdById: input.actorId, bossJobId: input.bossJobId },
+    });
+    await tx.auditLog.create({
+      data: { actorId: input.actorId, action: "assets.migrate", target: "assets", detail: { jobId: made.id, to: "s3", clearPostgres: input.clearPostgres } },
+    });
     return { row: made, created: true };
   });
 }

@@ -79,7 +79,12 @@ export async function countAssets(): Promise<{ total: number; inPostgres: number
            count(*) FILTER (WHERE "inObjectStore") AS "inObjectStore",
            count(*) FILTER (WHERE "inObjectStore" AND "bytes" IS NULL) AS "onlyInObjectStore"
     FROM "Asset"`;
-  return { total: Number(row.total), inPostgres: Number(row.inPostgres), inObjectStore: Number(row.inObjectStore), onlyInObjectStore: Number(row.onlyInObjectStore) };
+  return {
+    total: Number(row.total),
+    inPostgres: Number(row.inPostgres),
+    inObjectStore: Number(row.inObjectStore),
+    onlyInObjectStore: Number(row.onlyInObjectStore),
+  };
 }
 
 export async function markInObjectStore(hash: string): Promise<void> {

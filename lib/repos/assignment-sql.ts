@@ -60,7 +60,12 @@ function memberOfSql(i: Prisma.Sql, family: FamilyKind): Prisma.Sql {
 /** SQL: the item belongs to a probe family (of any kind that declares `assignment.family` in lib/tasks). */
 function familyMemberSql(i: Prisma.Sql): Prisma.Sql {
   const families = familyKinds();
-  return families.length === 0 ? Prisma.sql`false` : Prisma.sql`(${Prisma.join(families.map((family) => Prisma.sql`(${memberOfSql(i, family)})`), " OR ")})`;
+  return families.length === 0
+    ? Prisma.sql`false`
+    : Prisma.sql`(${Prisma.join(
+        families.map((family) => Prisma.sql`(${memberOfSql(i, family)})`),
+        " OR ",
+      )})`;
 }
 
 /**
@@ -102,5 +107,8 @@ export function holdersSql(studyId: string): Prisma.Sql {
 export function minGapSql(kind: Prisma.Sql, taskSettings: unknown): Prisma.Sql {
   const gaps = familyMinGaps(taskSettings);
   if (gaps.length === 0) return Prisma.sql`0`;
-  return Prisma.sql`(CASE ${kind} ${Prisma.join(gaps.map((gap) => Prisma.sql`WHEN ${gap.kind}::text THEN ${gap.minGap}::int`), " ")} ELSE 0 END)`;
+  return Prisma.sql`(CASE ${kind} ${Prisma.join(
+    gaps.map((gap) => Prisma.sql`WHEN ${gap.kind}::text THEN ${gap.minGap}::int`),
+    " ",
+  )} ELSE 0 END)`;
 }

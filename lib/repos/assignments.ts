@@ -6,7 +6,18 @@ import type { DbClient, Tx } from "@/lib/db/client-types";
 import { newRowId, sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { AssignmentPurpose, ParticipantStatus } from "@/lib/generated/prisma/enums";
-import { baseCaseSql, baseLockKey, conditionsSql, hasProbeFamiliesSql, holdersSql, itemLockKey, itemsVersionSql, lockKey, minGapSql, takenSql } from "@/lib/repos/assignment-sql";
+import {
+  baseCaseSql,
+  baseLockKey,
+  conditionsSql,
+  hasProbeFamiliesSql,
+  holdersSql,
+  itemLockKey,
+  itemsVersionSql,
+  lockKey,
+  minGapSql,
+  takenSql,
+} from "@/lib/repos/assignment-sql";
 import { reviewExcludedItemFilter } from "@/lib/repos/review";
 
 /**
@@ -99,7 +110,12 @@ export async function endParticipation(client: DbClient, studyId: string, userId
   if (changed === 0) return false;
   const released = await releaseOpenWork(client, studyId, userId);
   await client.auditLog.create({
-    data: { actorId: null, action: status === "EXCLUDED" ? "participant.exclude" : "participant.time-out", target: `study:${studyId}`, detail: { userId, reason, released, by: "rule" } },
+    data: {
+      actorId: null,
+      action: status === "EXCLUDED" ? "participant.exclude" : "participant.time-out",
+      target: `study:${studyId}`,
+      detail: { userId, reason, released, by: "rule" },
+    },
     select: { id: true },
   });
   return true;
@@ -266,7 +282,13 @@ export async function reclaimReleasedPlace(assignmentId: string): Promise<boolea
  * lib/assignment/candidate-pool.ts), ranked in the participant's order (`order`: the prime and the
  * participant's affine map of the item list, lib/assignment/participant-order.ts).
  */
-export async function findOrdinaryCandidates(tx: Tx, studyId: string, userId: string, study: StudyState, order: { prime: number; affine: { a: number; b: number } }): Promise<Candidate[]> {
+export async function findOrdinaryCandidates(
+  tx: Tx,
+  studyId: string,
+  userId: string,
+  study: StudyState,
+  order: { prime: number; affine: { a: number; b: number } },
+): Promise<Candidate[]> {
   const conditionCount = Math.max(1, study.conditions.length);
   const { prime, affine } = order;
   return tx.$queryRaw<Candidate[]>`
@@ -456,7 +478,11 @@ export async function releaseExpiredLeasesOfItems(tx: Tx, itemIds: string[]): Pr
 
 /** Places held (MAIN, not RELEASED, not agents') per item and condition. */
 export async function countPlacesByCondition(tx: Tx, itemIds: string[]) {
-  return tx.assignment.groupBy({ by: ["itemId", "condition"], where: { itemId: { in: itemIds }, purpose: "MAIN", agent: false, status: { not: "RELEASED" } }, _count: { _all: true } });
+  return tx.assignment.groupBy({
+    by: ["itemId", "condition"],
+    where: { itemId: { in: itemIds }, purpose: "MAIN", agent: false, status: { not: "RELEASED" } },
+    _count: { _all: true },
+  });
 }
 
 /** Makes the user a member of the study unless they are one. */
@@ -476,7 +502,15 @@ export async function countAssignmentsOfPurpose(tx: Tx, studyId: string, userId:
 
 export async function insertAssignment(
   tx: Tx,
-  data: { studyId: string; userId: string; itemId: string; purpose: AssignmentPurpose; position: number; condition: string | null; leaseExpiresAt: Date | null },
+  data: {
+    studyId: string;
+    userId: string;
+    itemId: string;
+    purpose: AssignmentPurpose;
+    position: number;
+    condition: string | null;
+    leaseExpiresAt: Date | null;
+  },
 ): Promise<{ id: string }> {
   return tx.assignment.create({ data, select: { id: true } });
 }
@@ -488,7 +522,12 @@ export async function insertAssignment(
  * places count as free), not theirs yet, not excluded by review, and for probe families not held
  * by as many others as a base case may have. At most `cap` are counted.
  */
-export async function countAvailableItems(studyId: string, userId: string, study: { overlap: number; conditions: string[]; hasProbes: boolean }, cap: number): Promise<number> {
+export async function countAvailableItems(
+  studyId: string,
+  userId: string,
+  study: { overlap: number; conditions: string[]; hasProbes: boolean },
+  cap: number,
+): Promise<number> {
   const holdersPerBase = study.overlap * Math.max(1, study.conditions.length);
   const familyRule = study.hasProbes
     ? Prisma.sql`AND (${baseCaseSql("i")} IS NULL OR (

@@ -70,7 +70,11 @@ export async function findExportJobOrThrow(id: string): Promise<ExportJobRow> {
 }
 
 /** Prepared files whose retention ended by `now` and that are not removed yet: `take` of them after the job id `after`, by id. */
-export async function listExpiredExportFiles(now: Date, after: string, take: number): Promise<Array<{ id: string; storage: string | null; fileKey: string | null }>> {
+export async function listExpiredExportFiles(
+  now: Date,
+  after: string,
+  take: number,
+): Promise<Array<{ id: string; storage: string | null; fileKey: string | null }>> {
   return db.exportJob.findMany({
     where: { status: "SUCCEEDED", deletedAt: null, expiresAt: { lte: now }, id: { gt: after } },
     select: { id: true, storage: true, fileKey: true },
@@ -105,7 +109,18 @@ export async function findExportJobStart(id: string): Promise<{ status: string; 
 export async function claimExportJob(id: string, runner: string, storage: string, fileKey: string): Promise<boolean> {
   const claimed = await db.exportJob.updateMany({
     where: { id, status: { in: ["QUEUED", "RUNNING"] } },
-    data: { status: "RUNNING", runner, attempts: { increment: 1 }, startedAt: new Date(), heartbeatAt: new Date(), rows: 0, bytes: 0, storage, fileKey, error: null },
+    data: {
+      status: "RUNNING",
+      runner,
+      attempts: { increment: 1 },
+      startedAt: new Date(),
+      heartbeatAt: new Date(),
+      rows: 0,
+      bytes: 0,
+      storage,
+      fileKey,
+      error: null,
+    },
   });
   return claimed.count === 1;
 }

@@ -47,7 +47,10 @@ function itemFilterText(filter: ExportFilter): string {
 const isoSql = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Rows each export would hold (SQL counts), for the Exports page. */
-export async function countExportRows(studyId: string, filter: ExportFilter): Promise<{ items: number; responses: number; events: number; annotators: number; predictions: number }> {
+export async function countExportRows(
+  studyId: string,
+  filter: ExportFilter,
+): Promise<{ items: number; responses: number; events: number; annotators: number; predictions: number }> {
   const f = itemFilterSql(filter);
   const [row] = await readDb.$queryRaw<Array<{ items: bigint; responses: bigint; events: bigint; annotators: bigint; predictions: bigint }>>`
     SELECT
@@ -59,7 +62,13 @@ export async function countExportRows(studyId: string, filter: ExportFilter): Pr
         UNION SELECT m."userId" FROM "StudyMember" m WHERE m."studyId" = ${studyId} AND ${filter.kind || filter.tag ? Prisma.sql`false` : Prisma.sql`true`}
       ) u) AS annotators,
       (SELECT count(*) FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId" WHERE m."studyId" = ${studyId} ${f}) AS predictions`;
-  return { items: Number(row.items), responses: Number(row.responses), events: Number(row.events), annotators: Number(row.annotators), predictions: Number(row.predictions) };
+  return {
+    items: Number(row.items),
+    responses: Number(row.responses),
+    events: Number(row.events),
+    annotators: Number(row.annotators),
+    predictions: Number(row.predictions),
+  };
 }
 
 /** The tag names of the (filtered) items of the study, sorted: the tag_<key> columns. */
@@ -184,7 +193,20 @@ export function copyEvents(studyId: string, filter: ExportFilter): CopyRows {
 
 /** The (filtered) items of the study after the item id `after`, by id, with their batch's file name. */
 export async function readItemsPage(studyId: string, filter: ExportFilter, after: string, limit: number) {
-  return readDb.$queryRaw<Array<{ id: string; externalId: string; kind: string; practice: boolean; gold: boolean; fileName: string; createdAt: Date; tags: unknown; public: unknown; key: unknown }>>`
+  return readDb.$queryRaw<
+    Array<{
+      id: string;
+      externalId: string;
+      kind: string;
+      practice: boolean;
+      gold: boolean;
+      fileName: string;
+      createdAt: Date;
+      tags: unknown;
+      public: unknown;
+      key: unknown;
+    }>
+  >`
         SELECT i.id, i."externalId", i.kind, i.practice, i.gold, b."fileName", i."createdAt", i.tags, i.public, i.key
         FROM "Item" i JOIN "Batch" b ON b.id = i."batchId"
         WHERE i."studyId" = ${studyId} AND i.id > ${after} ${itemFilterSql(filter)}
@@ -193,11 +215,29 @@ export async function readItemsPage(studyId: string, filter: ExportFilter, after
 
 /** The (filtered) responses of the study after (item, user) `after`, by (item, user). */
 export async function readResponsesPage(studyId: string, filter: ExportFilter, after: { itemId: string; userId: string }, limit: number) {
-  return readDb.$queryRaw<Array<{
-    id: string; itemId: string; userId: string; agent: boolean; externalId: string; kind: string; purpose: string; practice: boolean; answer: unknown;
-    confidenceRaw: number; confidence: number; correct: boolean; score: unknown; wallMs: number; activeMs: number;
-    startedAt: Date | null; submittedAt: Date | null; createdAt: Date; tags: unknown;
-  }>>`
+  return readDb.$queryRaw<
+    Array<{
+      id: string;
+      itemId: string;
+      userId: string;
+      agent: boolean;
+      externalId: string;
+      kind: string;
+      purpose: string;
+      practice: boolean;
+      answer: unknown;
+      confidenceRaw: number;
+      confidence: number;
+      correct: boolean;
+      score: unknown;
+      wallMs: number;
+      activeMs: number;
+      startedAt: Date | null;
+      submittedAt: Date | null;
+      createdAt: Date;
+      tags: unknown;
+    }>
+  >`
         SELECT r.id, a."itemId", a."userId", a.agent, i."externalId", i.kind, a.purpose::text AS purpose, (i.practice OR a.purpose = 'PRACTICE') AS practice,
                r.answer, r."confidenceRaw", r.confidence, r.correct, r.score, r."wallMs", r."activeMs", a."startedAt", a."submittedAt", r."createdAt", i.tags
         FROM "Assignment" a
@@ -212,13 +252,33 @@ export async function readResponsesPage(studyId: string, filter: ExportFilter, a
  * database (the same bytes as csvRow over the records of readResponsesPage, with the score_<key>
  * columns of `scores` and the tag_<key> columns of `tags`), their count and the last key.
  */
-export async function readResponsesCsvPage(studyId: string, filter: ExportFilter, scores: string[], tags: string[], after: { itemId: string; userId: string }, limit: number) {
+export async function readResponsesCsvPage(
+  studyId: string,
+  filter: ExportFilter,
+  scores: string[],
+  tags: string[],
+  after: { itemId: string; userId: string },
+  limit: number,
+) {
   const line = csvLine([
-    csvText(Prisma.sql`r.id`), csvText(Prisma.sql`i."externalId"`), csvText(Prisma.sql`i.kind`), pseudonymousIdSql(studyId, Prisma.sql`a."userId"`), csvBoolean(Prisma.sql`a.agent`),
-    csvText(Prisma.sql`a.purpose`), csvBoolean(Prisma.sql`i.practice OR a.purpose = 'PRACTICE'`), csvJson(Prisma.sql`r.answer`),
-    csvNumber(Prisma.sql`r."confidenceRaw"`), csvNumber(Prisma.sql`r.confidence`), csvBoolean(Prisma.sql`r.correct`),
-    ...scores.map((k) => csvJsonField(Prisma.sql`r.score`, k)), csvJson(Prisma.sql`r.score`),
-    csvInteger(Prisma.sql`r."wallMs"`), csvInteger(Prisma.sql`r."activeMs"`), csvTime(Prisma.sql`a."startedAt"`), csvTime(Prisma.sql`a."submittedAt"`), csvTime(Prisma.sql`r."createdAt"`),
+    csvText(Prisma.sql`r.id`),
+    csvText(Prisma.sql`i."externalId"`),
+    csvText(Prisma.sql`i.kind`),
+    pseudonymousIdSql(studyId, Prisma.sql`a."userId"`),
+    csvBoolean(Prisma.sql`a.agent`),
+    csvText(Prisma.sql`a.purpose`),
+    csvBoolean(Prisma.sql`i.practice OR a.purpose = 'PRACTICE'`),
+    csvJson(Prisma.sql`r.answer`),
+    csvNumber(Prisma.sql`r."confidenceRaw"`),
+    csvNumber(Prisma.sql`r.confidence`),
+    csvBoolean(Prisma.sql`r.correct`),
+    ...scores.map((k) => csvJsonField(Prisma.sql`r.score`, k)),
+    csvJson(Prisma.sql`r.score`),
+    csvInteger(Prisma.sql`r."wallMs"`),
+    csvInteger(Prisma.sql`r."activeMs"`),
+    csvTime(Prisma.sql`a."startedAt"`),
+    csvTime(Prisma.sql`a."submittedAt"`),
+    csvTime(Prisma.sql`r."createdAt"`),
     ...tags.map((k) => csvJsonField(Prisma.sql`i.tags`, k)),
   ]);
   const [row] = await readDb.$queryRaw<Array<{ csv: string | null; n: number; itemId: string | null; userId: string | null }>>`
@@ -238,7 +298,22 @@ export async function readResponsesCsvPage(studyId: string, filter: ExportFilter
 
 /** The (filtered) trajectory events of the study after (assignment, seq) `after`, by (assignment, seq). */
 export async function readEventsPage(studyId: string, filter: ExportFilter, after: { assignmentId: string; seq: number }, limit: number) {
-  return readDb.$queryRaw<Array<{ id: bigint; assignmentId: string; seq: number; type: string; payload: unknown; clientTime: Date; serverTime: Date; userId: string; agent: boolean; purpose: string; externalId: string; kind: string }>>`
+  return readDb.$queryRaw<
+    Array<{
+      id: bigint;
+      assignmentId: string;
+      seq: number;
+      type: string;
+      payload: unknown;
+      clientTime: Date;
+      serverTime: Date;
+      userId: string;
+      agent: boolean;
+      purpose: string;
+      externalId: string;
+      kind: string;
+    }>
+  >`
         SELECT e.id, e."assignmentId", e.seq, e.type, e.payload, e."clientTime", e."serverTime", a."userId", a.agent, a.purpose::text AS purpose, i."externalId", i.kind
         FROM "Event" e
         JOIN "Assignment" a ON a.id = e."assignmentId"
@@ -250,9 +325,18 @@ export async function readEventsPage(studyId: string, filter: ExportFilter, afte
 /** The next `limit` (filtered) events after (assignment, seq) `after` as CSV records built in the database, their count and the last key. */
 export async function readEventsCsvPage(studyId: string, filter: ExportFilter, after: { assignmentId: string; seq: number }, limit: number) {
   const line = csvLine([
-    csvInteger(Prisma.sql`e.id`), csvText(Prisma.sql`i."externalId"`), csvText(Prisma.sql`i.kind`), pseudonymousIdSql(studyId, Prisma.sql`a."userId"`), csvBoolean(Prisma.sql`a.agent`),
-    csvText(Prisma.sql`a.purpose`), csvText(Prisma.sql`e."assignmentId"`), csvInteger(Prisma.sql`e.seq`), csvText(Prisma.sql`e.type`), csvJson(Prisma.sql`e.payload`),
-    csvTime(Prisma.sql`e."clientTime"`), csvTime(Prisma.sql`e."serverTime"`),
+    csvInteger(Prisma.sql`e.id`),
+    csvText(Prisma.sql`i."externalId"`),
+    csvText(Prisma.sql`i.kind`),
+    pseudonymousIdSql(studyId, Prisma.sql`a."userId"`),
+    csvBoolean(Prisma.sql`a.agent`),
+    csvText(Prisma.sql`a.purpose`),
+    csvText(Prisma.sql`e."assignmentId"`),
+    csvInteger(Prisma.sql`e.seq`),
+    csvText(Prisma.sql`e.type`),
+    csvJson(Prisma.sql`e.payload`),
+    csvTime(Prisma.sql`e."clientTime"`),
+    csvTime(Prisma.sql`e."serverTime"`),
   ]);
   const [row] = await readDb.$queryRaw<Array<{ csv: string | null; n: number; assignmentId: string | null; seq: number | null }>>`
         SELECT string_agg(p.line, '' ORDER BY p."assignmentId", p.seq) AS csv, count(*)::int AS n,
@@ -271,7 +355,21 @@ export async function readEventsCsvPage(studyId: string, filter: ExportFilter, a
 
 /** The (filtered) model predictions of the study after (run, item) `after`, by (run, item), with their run's name and time. */
 export async function readPredictionsPage(studyId: string, filter: ExportFilter, after: { runId: string; itemId: string }, limit: number) {
-  return readDb.$queryRaw<Array<{ runId: string; itemId: string; name: string; createdAt: Date; externalId: string; kind: string; practice: boolean; answer: unknown; correct: boolean; score: unknown; tags: unknown }>>`
+  return readDb.$queryRaw<
+    Array<{
+      runId: string;
+      itemId: string;
+      name: string;
+      createdAt: Date;
+      externalId: string;
+      kind: string;
+      practice: boolean;
+      answer: unknown;
+      correct: boolean;
+      score: unknown;
+      tags: unknown;
+    }>
+  >`
         SELECT p."runId", p."itemId", m.name, m."createdAt", i."externalId", i.kind, i.practice, p.answer, p.correct, p.score, i.tags
         FROM "ModelPrediction" p JOIN "ModelRun" m ON m.id = p."runId" JOIN "Item" i ON i.id = p."itemId"
         WHERE m."studyId" = ${studyId} AND (p."runId", p."itemId") > (${after.runId}, ${after.itemId}) ${itemFilterSql(filter)}
@@ -282,10 +380,24 @@ export async function readPredictionsPage(studyId: string, filter: ExportFilter,
 
 /** Per user of the study: their (filtered) work by purpose, answers, correctness, confidence, median times, first and last answer. */
 export async function countAnnotatorWork(studyId: string, filter: ExportFilter) {
-  return readDb.$queryRaw<Array<{
-    userId: string; mainAssigned: bigint; mainSubmitted: bigint; agreementAssigned: bigint; agreementSubmitted: bigint; practiceSubmitted: bigint;
-    responses: bigint; correct: bigint; withoutCorrectness: bigint; meanConfidence: number | null; medianActive: number | null; medianWall: number | null; first: Date | null; last: Date | null;
-  }>>`
+  return readDb.$queryRaw<
+    Array<{
+      userId: string;
+      mainAssigned: bigint;
+      mainSubmitted: bigint;
+      agreementAssigned: bigint;
+      agreementSubmitted: bigint;
+      practiceSubmitted: bigint;
+      responses: bigint;
+      correct: bigint;
+      withoutCorrectness: bigint;
+      meanConfidence: number | null;
+      medianActive: number | null;
+      medianWall: number | null;
+      first: Date | null;
+      last: Date | null;
+    }>
+  >`
         SELECT a."userId",
           count(*) FILTER (WHERE a.purpose = 'MAIN' AND NOT i.practice) AS "mainAssigned",
           count(r.id) FILTER (WHERE a.purpose = 'MAIN' AND NOT i.practice) AS "mainSubmitted",
@@ -316,12 +428,19 @@ export async function countAnnotatorEvents(studyId: string, filter: ExportFilter
 }
 
 export async function listMembersForExport(studyId: string) {
-  return readDb.studyMember.findMany({ where: { studyId }, select: { userId: true, status: true, statusReason: true, consentedAt: true, consentVersion: true } });
+  return readDb.studyMember.findMany({
+    where: { studyId },
+    select: { userId: true, status: true, statusReason: true, consentedAt: true, consentVersion: true },
+  });
 }
 
 /** These users by name, with what the annotators table shows of them (never an email). */
 export async function listUsersForExport(userIds: string[]) {
-  return readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, isAgent: true, externalSource: true, externalId: true }, orderBy: { name: "asc" } });
+  return readDb.user.findMany({
+    where: { id: { in: userIds } },
+    select: { id: true, name: true, isAgent: true, externalSource: true, externalId: true },
+    orderBy: { name: "asc" },
+  });
 }
 
 // --- benchmark submission files (read on the primary) -----------------------------------------
@@ -336,7 +455,9 @@ export async function countItemsBySource(studyId: string): Promise<Array<{ kind:
 
 /** The study's non-practice items of the kind whose `source` tag is `source`, by external id, each with every assignment's user and answer. */
 export async function listItemsWithAnswers(studyId: string, kind: string, source: string) {
-  return db.$queryRaw<Array<{ externalId: string; public: unknown; tags: Record<string, string | number | boolean> | null; userId: string | null; answer: unknown }>>`
+  return db.$queryRaw<
+    Array<{ externalId: string; public: unknown; tags: Record<string, string | number | boolean> | null; userId: string | null; answer: unknown }>
+  >`
     SELECT i."externalId", i.public, i.tags, a."userId", r.answer
     FROM "Item" i
     LEFT JOIN "Assignment" a ON a."itemId" = i.id

@@ -9,7 +9,14 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type ImportJobRow = Prisma.ImportJobGetPayload<object>;
 
-export async function insertImportJob(data: { studyId: string; studySlug: string; fileName: string; createdById: string | null; phase: string; bossJobId: string }): Promise<ImportJobRow> {
+export async function insertImportJob(data: {
+  studyId: string;
+  studySlug: string;
+  fileName: string;
+  createdById: string | null;
+  phase: string;
+  bossJobId: string;
+}): Promise<ImportJobRow> {
   return db.importJob.create({ data });
 }
 
@@ -18,7 +25,9 @@ export async function findImportJob(id: string): Promise<ImportJobRow | null> {
 }
 
 /** What a worker needs to run the job. */
-export async function findImportJobToRun(id: string): Promise<{ status: ImportJobRow["status"]; studyId: string; fileName: string; createdById: string | null } | null> {
+export async function findImportJobToRun(
+  id: string,
+): Promise<{ status: ImportJobRow["status"]; studyId: string; fileName: string; createdById: string | null } | null> {
   return db.importJob.findUnique({ where: { id }, select: { status: true, studyId: true, fileName: true, createdById: true } });
 }
 

@@ -9,7 +9,6 @@ import type { DbClient, Tx } from "@/lib/db/client-types";
  * one import (its assets chunk by chunk, the rest in one short transaction). Rules live in lib/import.
  */
 
-
 export interface StudyRef {
   id: string;
   slug: string;
@@ -170,7 +169,10 @@ export async function studyHasItems(tx: Tx, studyId: string): Promise<boolean> {
   return (await tx.item.findFirst({ where: { studyId }, select: { id: true } })) !== null;
 }
 
-export async function writeAuditEntry(entry: { actorId: string | null; action: string; target: string; detail: Prisma.InputJsonValue }, client: DbClient = db): Promise<void> {
+export async function writeAuditEntry(
+  entry: { actorId: string | null; action: string; target: string; detail: Prisma.InputJsonValue },
+  client: DbClient = db,
+): Promise<void> {
   await client.auditLog.create({ data: entry, select: { id: true } });
 }
 

@@ -13,7 +13,15 @@ const CHUNK = 5000;
 
 /** The study's items with these external ids, with what scoring a model's answer needs; CHUNK ids a query. */
 export async function findItemsToScore(studyId: string, externalIds: string[]) {
-  const found: Array<{ id: string; externalId: string; kind: string; public: Prisma.JsonValue; key: Prisma.JsonValue; tags: Prisma.JsonValue; practice: boolean }> = [];
+  const found: Array<{
+    id: string;
+    externalId: string;
+    kind: string;
+    public: Prisma.JsonValue;
+    key: Prisma.JsonValue;
+    tags: Prisma.JsonValue;
+    practice: boolean;
+  }> = [];
   for (let start = 0; start < externalIds.length; start += CHUNK) {
     const rows = await db.item.findMany({
       where: { studyId, externalId: { in: externalIds.slice(start, start + CHUNK) } },
@@ -36,10 +44,18 @@ export interface NewPrediction {
  * run of that name if there is one (its predictions go with it); returns the new run's id and how
  * many predictions the replaced run had (null: none was replaced).
  */
-export async function replaceModelRun(studyId: string, name: string, createdById: string | null, predictions: NewPrediction[]): Promise<{ runId: string; replacedCount: number | null }> {
+export async function replaceModelRun(
+  studyId: string,
+  name: string,
+  createdById: string | null,
+  predictions: NewPrediction[],
+): Promise<{ runId: string; replacedCount: number | null }> {
   return db.$transaction(
     async (tx) => {
-      const previous = await tx.modelRun.findUnique({ where: { studyId_name: { studyId, name } }, select: { id: true, _count: { select: { predictions: true } } } });
+      const previous = await tx.modelRun.findUnique({
+        where: { studyId_name: { studyId, name } },
+        select: { id: true, _count: { select: { predictions: true } } },
+      });
       if (previous) await tx.modelRun.delete({ where: { id: previous.id } });
       const run = await tx.modelRun.create({ data: { studyId, name, createdById }, select: { id: true } });
       for (let start = 0; start < predictions.length; start += CHUNK) {

@@ -32,12 +32,19 @@ export async function markMemberComplete(studyId: string, userId: string): Promi
 
 /** The member's status, with its reason, as of now. */
 export async function setMemberStatus(tx: Tx, studyId: string, userId: string, status: ParticipantStatus, statusReason: string): Promise<void> {
-  await tx.studyMember.update({ where: { studyId_userId: { studyId, userId } }, data: { status, statusReason, statusAt: new Date() }, select: { userId: true } });
+  await tx.studyMember.update({
+    where: { studyId_userId: { studyId, userId } },
+    data: { status, statusReason, statusAt: new Date() },
+    select: { userId: true },
+  });
 }
 
 /** The member's status and name, read in the transaction that changes it. */
 export async function findMemberStanding(tx: Tx, studyId: string, userId: string) {
-  return tx.studyMember.findUnique({ where: { studyId_userId: { studyId, userId } }, select: { status: true, statusReason: true, user: { select: { name: true } } } });
+  return tx.studyMember.findUnique({
+    where: { studyId_userId: { studyId, userId } },
+    select: { status: true, statusReason: true, user: { select: { name: true } } },
+  });
 }
 
 /** Every answer the participant gave in the study, with its item's kind. */

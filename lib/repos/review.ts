@@ -137,8 +137,17 @@ export async function listReviewerIdsInJoinOrder(reviewStudyId: string): Promise
 /** The review study's reviewers in the order they joined it, and everyone who holds a review in it (by id), with their names. */
 export async function listReviewerNames(reviewStudyId: string) {
   return Promise.all([
-    db.reviewStudyReviewer.findMany({ where: { reviewStudyId }, orderBy: [{ createdAt: "asc" }, { userId: "asc" }], select: { userId: true, user: { select: { name: true } } } }),
-    db.reviewAssignment.findMany({ where: { reviewStudyId }, distinct: ["userId"], orderBy: { userId: "asc" }, select: { userId: true, user: { select: { name: true } } } }),
+    db.reviewStudyReviewer.findMany({
+      where: { reviewStudyId },
+      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+      select: { userId: true, user: { select: { name: true } } },
+    }),
+    db.reviewAssignment.findMany({
+      where: { reviewStudyId },
+      distinct: ["userId"],
+      orderBy: { userId: "asc" },
+      select: { userId: true, user: { select: { name: true } } },
+    }),
   ]);
 }
 
@@ -171,7 +180,9 @@ export async function findUsersByIds(userIds: readonly string[]): Promise<Array<
 }
 
 /** The batches' items in import order. */
-export async function listItemsOfBatches(batchIds: readonly string[]): Promise<Array<{ id: string; batchId: string; externalId: string; contentHash: string; kind: string }>> {
+export async function listItemsOfBatches(
+  batchIds: readonly string[],
+): Promise<Array<{ id: string; batchId: string; externalId: string; contentHash: string; kind: string }>> {
   return db.item.findMany({
     where: { batchId: { in: [...batchIds] } },
     orderBy: [{ createdAt: "asc" }, { externalId: "asc" }],
@@ -214,7 +225,14 @@ export async function insertReviewStudy(input: NewReviewStudy): Promise<{ id: st
         select: { id: true, slug: true },
       });
       await tx.reviewItem.createMany({
-        data: input.items.map((item, position) => ({ reviewStudyId: created.id, itemId: item.id, externalId: item.externalId, contentHash: item.contentHash, kind: item.kind, position })),
+        data: input.items.map((item, position) => ({
+          reviewStudyId: created.id,
+          itemId: item.id,
+          externalId: item.externalId,
+          contentHash: item.contentHash,
+          kind: item.kind,
+          position,
+        })),
       });
       return created;
     },
@@ -255,7 +273,11 @@ export async function listReviewStudiesOfReviewer(userId: string) {
 
 /** The user's submitted reviews per review study, for these review studies. */
 export async function countSubmittedReviewsByStudy(userId: string, reviewStudyIds: string[]) {
-  return db.reviewAssignment.groupBy({ by: ["reviewStudyId"], where: { userId, reviewStudyId: { in: reviewStudyIds }, submittedAt: { not: null } }, _count: { _all: true } });
+  return db.reviewAssignment.groupBy({
+    by: ["reviewStudyId"],
+    where: { userId, reviewStudyId: { in: reviewStudyIds }, submittedAt: { not: null } },
+    _count: { _all: true },
+  });
 }
 
 /** Items the reviewer holds open in the review study, or has not reviewed while fewer than its reviewersPerItem reviews exist. */
@@ -275,7 +297,14 @@ export async function countAvailableReviewItems(reviewStudyId: string, userId: s
 export async function listBatchesWithKinds() {
   const batches = await db.batch.findMany({
     orderBy: [{ createdAt: "desc" }],
-    select: { id: true, fileName: true, itemCount: true, createdAt: true, study: { select: { slug: true, title: true } }, _count: { select: { reviews: true } } },
+    select: {
+      id: true,
+      fileName: true,
+      itemCount: true,
+      createdAt: true,
+      study: { select: { slug: true, title: true } },
+      _count: { select: { reviews: true } },
+    },
   });
   const kinds = await db.item.groupBy({ by: ["batchId", "kind"], _count: { _all: true } });
   return { batches, kinds };
@@ -292,7 +321,10 @@ export async function listEnabledUsersWithStudies() {
 
 // --- review items and their content -----------------------------------------------------------
 
-export async function findReviewItemOfStudy(reviewItemId: string, reviewStudyId: string): Promise<{ id: string; itemId: string | null; externalId: string; contentHash: string } | null> {
+export async function findReviewItemOfStudy(
+  reviewItemId: string,
+  reviewStudyId: string,
+): Promise<{ id: string; itemId: string | null; externalId: string; contentHash: string } | null> {
   return db.reviewItem.findFirst({ where: { id: reviewItemId, reviewStudyId }, select: { id: true, itemId: true, externalId: true, contentHash: true } });
 }
 
@@ -368,7 +400,10 @@ export async function listSubmittedVerdictsOfItem(reviewItemId: string) {
 
 /** The review study's batches with their study. */
 export async function listReviewStudyBatches(reviewStudyId: string) {
-  return db.reviewStudyBatch.findMany({ where: { reviewStudyId }, select: { batch: { select: { fileName: true, study: { select: { slug: true, title: true } } } } } });
+  return db.reviewStudyBatch.findMany({
+    where: { reviewStudyId },
+    select: { batch: { select: { fileName: true, study: { select: { slug: true, title: true } } } } },
+  });
 }
 
 /** The review study's reviews counted per reviewer and submission time (null: open). */
@@ -446,12 +481,20 @@ export async function readReviewItemVotes(tx: Tx, reviewItemId: string) {
   });
 }
 
-export async function storeReviewItemOutcome(tx: Tx, reviewItemId: string, data: { reviews: number; ruleOutcome: ReviewOutcome; outcome: ReviewOutcome; split: boolean }): Promise<void> {
+export async function storeReviewItemOutcome(
+  tx: Tx,
+  reviewItemId: string,
+  data: { reviews: number; ruleOutcome: ReviewOutcome; outcome: ReviewOutcome; split: boolean },
+): Promise<void> {
   await tx.reviewItem.update({ where: { id: reviewItemId }, data });
 }
 
 /** The researcher's decision on the item (one per item: a new one replaces it). */
-export async function upsertReviewDecision(tx: Tx, reviewItemId: string, decision: { decision: ReviewDecisionValue; note: string; decidedById: string }): Promise<void> {
+export async function upsertReviewDecision(
+  tx: Tx,
+  reviewItemId: string,
+  decision: { decision: ReviewDecisionValue; note: string; decidedById: string },
+): Promise<void> {
   await tx.reviewDecision.upsert({
     where: { reviewItemId },
     create: { reviewItemId, decision: decision.decision, note: decision.note, decidedById: decision.decidedById },

@@ -16,7 +16,17 @@ export async function findStudyIdBySlug(slug: string): Promise<{ id: string } | 
 export async function findStudyForParticipants(slug: string) {
   return db.study.findUnique({
     where: { slug },
-    select: { id: true, slug: true, title: true, status: true, consentMarkdown: true, consentVersion: true, tutorialPages: true, completionCode: true, completionRedirectUrl: true },
+    select: {
+      id: true,
+      slug: true,
+      title: true,
+      status: true,
+      consentMarkdown: true,
+      consentVersion: true,
+      tutorialPages: true,
+      completionCode: true,
+      completionRedirectUrl: true,
+    },
   });
 }
 

@@ -8,7 +8,9 @@ import type { Role } from "@/lib/generated/prisma/enums";
  */
 
 /** The account a password sign-in looks up. */
-export async function findUserForSignIn(email: string): Promise<{ id: string; email: string | null; name: string; passwordHash: string | null; disabled: boolean } | null> {
+export async function findUserForSignIn(
+  email: string,
+): Promise<{ id: string; email: string | null; name: string; passwordHash: string | null; disabled: boolean } | null> {
   return db.user.findUnique({
     where: { email },
     select: { id: true, email: true, name: true, passwordHash: true, disabled: true },

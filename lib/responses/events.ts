@@ -45,7 +45,14 @@ export async function recordEvents(userId: string, events: readonly TrajectoryEv
   }
   const ids = [...new Set(events.map((event) => event.assignmentId))];
   const batch = JSON.stringify(
-    events.map((event) => ({ a: event.assignmentId, w: event.writer ?? "", s: event.seq, t: event.type, p: event.payload ?? {}, c: new Date(event.clientTime).toISOString() })),
+    events.map((event) => ({
+      a: event.assignmentId,
+      w: event.writer ?? "",
+      s: event.seq,
+      t: event.type,
+      p: event.payload ?? {},
+      c: new Date(event.clientTime).toISOString(),
+    })),
   );
   // an assignment deleted while the statement ran (a withdrawal, a study removed) fails the
   // events' foreign key: the statement is run once more, and then finds no such assignment (404)
@@ -87,7 +94,9 @@ export const NOT_WRITER_MESSAGE = "this item is open in another tab or on anothe
  * batch's first writer when it had none (that writer's events are stored; any other's refused).
  */
 function writeBatch(userId: string, ids: string[], batch: string) {
-  return db.$queryRaw<Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null; writer: string | null }>>`
+  return db.$queryRaw<
+    Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null; writer: string | null }>
+  >`
     WITH incoming AS (
       SELECT e.*, row_number() OVER () AS n FROM jsonb_to_recordset(${batch}::jsonb) AS e(a text, w text, s int, t text, p jsonb, c timestamp(3))
     ),

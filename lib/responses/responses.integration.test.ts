@@ -1,7 +1,7 @@
-    const { annotator, assignmentId } = await setup();
-    const error = await deletedUnder(assignmentId, () => submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])));
-    expect(toResponse(error).status).toBe(404);
-    expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
+const { annotator, assignmentId } = await setup();
+const error = await deletedUnder(assignmentId, () => submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])));
+expect(toResponse(error).status).toBe(404);
+expect(error).toMatchObject({ code: "NOT_FOUND", message: `No assignment ${assignmentId}` });
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -40,7 +40,9 @@ async function setup(options: { practice?: boolean; kind?: OrderKind; scale?: "L
 }
 
 function events(assignmentId: string, times: Array<[TrajectoryEvent["type"], number, unknown?]>): TrajectoryEvent[] {
-  return times.map(([type, seconds, payload], seq) => ({ assignmentId, seq, type, clientTime: t0 + seconds * 1000, payload: payload ?? {} }) as TrajectoryEvent);
+  return times.map(
+    ([type, seconds, payload], seq) => ({ assignmentId, seq, type, clientTime: t0 + seconds * 1000, payload: payload ?? {} }) as TrajectoryEvent,
+  );
 }
 
 function submission(assignmentId: string, order: number[], extra: Partial<ResponseCreateInput> = {}): ResponseCreateInput {
@@ -60,7 +62,9 @@ async function deletedUnder(assignmentId: string, write: () => Promise<unknown>)
     await deleter.query(`DELETE FROM "Assignment" WHERE id = $1`, [assignmentId]);
     const writing = write().catch((e: unknown) => e);
     await eventually("the write waiting on the deletion's lock", async () => {
-      const { rows } = await deleter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      const { rows } = await deleter.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
       return rows[0].n > 0;
     });
     await deleter.query("COMMIT");
@@ -120,7 +124,11 @@ describe("events", () => {
 
   it("takes events shortly after the submission (the outbox's late ones) and refuses them after the grace window", async () => {
     const { annotator, assignmentId } = await setup();
-    const [shown, late, later] = events(assignmentId, [["item_shown", 0, { kind: forwardKind, resumed: false }], ["page_hidden", 5], ["page_visible", 6]]);
+    const [shown, late, later] = events(assignmentId, [
+      ["item_shown", 0, { kind: forwardKind, resumed: false }],
+      ["page_hidden", 5],
+      ["page_visible", 6],
+    ]);
     await recordEvents(annotator.id, [shown]);
     await db.assignment.update({ where: { id: assignmentId }, data: { status: "SUBMITTED", submittedAt: new Date() } });
     expect(await recordEvents(annotator.id, [late])).toEqual({ acked: { [assignmentId]: [1] } });
@@ -137,7 +145,13 @@ describe("events", () => {
     const open = await setup();
     const otherUserBatch = events(open.assignmentId, [["page_hidden", 0]]);
     await db.study.update({ where: { id: closed.study.id }, data: { status: "CLOSED" } });
-    const reply = await recordEvents(closed.annotator.id, events(closed.assignmentId, [["page_hidden", 0], ["page_visible", 1]]));
+    const reply = await recordEvents(
+      closed.annotator.id,
+      events(closed.assignmentId, [
+        ["page_hidden", 0],
+        ["page_visible", 1],
+      ]),
+    );
     expect(reply.acked).toEqual({});
     expect(reply.rejected?.map((r) => [r.index, r.seq, r.issues[0]])).toEqual([
       [0, 0, expect.stringContaining("closed")],
@@ -154,7 +168,13 @@ describe("events", () => {
 
   it("caps the events of one assignment (seq below MAX_EVENTS_PER_ASSIGNMENT, unique per assignment)", async () => {
     const { assignmentId } = await setup();
-    const [last, beyond] = [MAX_EVENTS_PER_ASSIGNMENT - 1, MAX_EVENTS_PER_ASSIGNMENT].map((seq) => ({ assignmentId, seq, type: "page_hidden", clientTime: t0, payload: {} }));
+    const [last, beyond] = [MAX_EVENTS_PER_ASSIGNMENT - 1, MAX_EVENTS_PER_ASSIGNMENT].map((seq) => ({
+      assignmentId,
+      seq,
+      type: "page_hidden",
+      clientTime: t0,
+      payload: {},
+    }));
     expect(MAX_EVENTS_PER_ASSIGNMENT).toBeLessThanOrEqual(20_000);
     const parsed = parseTrajectoryBatch([last, beyond]);
     expect(parsed.valid.map((event) => event.seq)).toEqual([MAX_EVENTS_PER_ASSIGNMENT - 1]);
@@ -169,7 +189,11 @@ describe("a disabled or deleted account (the token still valid)", () => {
   it("gets 401 for events and submissions, also for unknown assignments, and nothing is stored", async () => {
     const { annotator, assignmentId } = await setup();
     await db.user.update({ where: { id: annotator.id }, data: { disabled: true } });
-    const status = (work: Promise<unknown>) => work.then(() => 200, (error: unknown) => toResponse(error).status);
+    const status = (work: Promise<unknown>) =>
+      work.then(
+        () => 200,
+        (error: unknown) => toResponse(error).status,
+      );
     expect(await status(recordEvents(annotator.id, events(assignmentId, [["page_hidden", 0]])))).toBe(401);
     expect(await status(recordEvents(annotator.id, []))).toBe(401);
     expect(await status(recordEvents(annotator.id, events("no-such-assignment", [["page_hidden", 0]])))).toBe(401);
@@ -220,7 +244,9 @@ describe("responses", () => {
       await deleter.query(`DELETE FROM "Assignment" WHERE id = $1`, [assignmentId]);
       const storing = submitResponse(annotator.id, submission(assignmentId, [0, 1, 2])).catch((e: unknown) => e);
       await eventually("the submission waiting on the deletion's lock", async () => {
-        const { rows } = await deleter.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        const { rows } = await deleter.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
         return rows[0].n > 0;
       });
       await deleter.query("COMMIT");

@@ -39,10 +39,12 @@ import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotat
 /** Confidence as given, checked against the study's scale, and normalised to [0, 1]. */
 export function normaliseConfidence(value: number, scale: ConfidenceScale): number {
   if (scale === "LIKERT_5") {
-    if (!Number.isInteger(value) || value < 1 || value > 5) throw new AppError("INVALID", `confidence must be an integer from 1 to 5 on this study's scale; got ${value}`);
+    if (!Number.isInteger(value) || value < 1 || value > 5)
+      throw new AppError("INVALID", `confidence must be an integer from 1 to 5 on this study's scale; got ${value}`);
     return (value - 1) / 4;
   }
-  if (!Number.isFinite(value) || value < 0 || value > 100) throw new AppError("INVALID", `confidence must be from 0 to 100 on this study's scale; got ${value}`);
+  if (!Number.isFinite(value) || value < 0 || value > 100)
+    throw new AppError("INVALID", `confidence must be from 0 to 100 on this study's scale; got ${value}`);
   return value / 100;
 }
 
@@ -54,7 +56,13 @@ interface StoredResponse {
 }
 
 function ackOf(response: StoredResponse, duplicate: boolean): ResponseAck {
-  const ack: ResponseAck = { responseId: response.id, assignmentId: response.assignment.id, clientId: response.clientId, duplicate, purpose: response.assignment.purpose };
+  const ack: ResponseAck = {
+    responseId: response.id,
+    assignmentId: response.assignment.id,
+    clientId: response.clientId,
+    duplicate,
+    purpose: response.assignment.purpose,
+  };
   if (response.assignment.purpose === "PRACTICE") {
     const { kind, key } = response.assignment.item;
     // a practice answer with no correctness (not graded yet) is shown the key, as a wrong one is
@@ -81,7 +89,11 @@ async function findByClientId(clientId: string, userId: string): Promise<Respons
 }
 
 /** Wall and active time from the stored trajectory (events 0..submitSeq in seq order, client times in ms), or null when it is incomplete. */
-function timesFromEvents(events: ReadonlyArray<{ seq: number; type: string; clientTime: number }>, submitSeq: number, capMs: number): { wallMs: number; activeMs: number } | null {
+function timesFromEvents(
+  events: ReadonlyArray<{ seq: number; type: string; clientTime: number }>,
+  submitSeq: number,
+  capMs: number,
+): { wallMs: number; activeMs: number } | null {
   const complete = events.length === submitSeq + 1 && events.every((event, i) => event.seq === i) && events[events.length - 1]?.type === "submitted";
   if (!complete) return null;
   return { wallMs: wallTimeMs(events), activeMs: activeTimeMs(events, capMs) };
@@ -145,7 +157,10 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
   const assignment: SubmitTarget = target;
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${input.assignmentId} belongs to another annotator`);
   const ack = (responseId: string, correct: boolean | null, duplicate: boolean) =>
-    ackOf({ id: responseId, clientId: input.clientId, correct, assignment: { id: assignment.id, userId, purpose: assignment.purpose, item: assignment.item } }, duplicate);
+    ackOf(
+      { id: responseId, clientId: input.clientId, correct, assignment: { id: assignment.id, userId, purpose: assignment.purpose, item: assignment.item } },
+      duplicate,
+    );
   if (assignment.responseId !== null) {
     if (assignment.responseClientId === input.clientId) return ack(assignment.responseId, assignment.responseCorrect, true);
     // a second answer (another tab's, another device's): refused plainly, for the page to say so
@@ -158,7 +173,9 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
 
   const kindModule = getTaskModule(assignment.item.kind);
   const item = taskItemOf(assignment.item);
-  const answerSchema = kindModule.answerSchemaFor ? kindModule.answerSchemaFor(item, kindSettings(assignment.taskSettings, assignment.item.kind)) : kindModule.answerSchema;
+  const answerSchema = kindModule.answerSchemaFor
+    ? kindModule.answerSchemaFor(item, kindSettings(assignment.taskSettings, assignment.item.kind))
+    : kindModule.answerSchema;
   // interactive kinds: the answer is rebuilt from the steps the server recorded (lib/annotate/play.ts)
   const submitted = kindModule.playAnswer ? kindModule.playAnswer(input.answer, await playedSteps(assignment.id), item) : input.answer;
   const answer = answerSchema.parse(submitted);
@@ -202,7 +219,8 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
     // two copies of the same submission racing: the loser finds the winner's row
     const winner = await findByClientId(input.clientId, userId);
     if (winner) {
-      if (winner.assignmentId !== input.assignmentId) throw new AppError("CONFLICT", `Submission ${input.clientId} was stored for another assignment`, { reason: "client-id" });
+      if (winner.assignmentId !== input.assignmentId)
+        throw new AppError("CONFLICT", `Submission ${input.clientId} was stored for another assignment`, { reason: "client-id" });
       return winner;
     }
     if (await db.response.count({ where: { assignmentId: input.assignmentId } })) throw alreadySubmitted(input.assignmentId);

@@ -29,17 +29,30 @@ export const WRITER_IDLE_SECONDS = 120;
 
 /** `writer`: the tab that writes the item (the same person's: a page of this browser that was closed takes over without asking). */
 export function writerConflict(writer?: string | null): AppError {
-  return new AppError("CONFLICT", "This item is open in another tab or on another device, which is writing it. Take it over here to go on here.", { reason: "writer", ...(writer ? { writer } : {}) });
+  return new AppError("CONFLICT", "This item is open in another tab or on another device, which is writing it. Take it over here to go on here.", {
+    reason: "writer",
+    ...(writer ? { writer } : {}),
+  });
 }
 
 export function alreadySubmitted(assignmentId: string): AppError {
-  return new AppError("CONFLICT", `This item (${assignmentId}) was submitted already, in this or another tab or device: a second answer is not taken.`, { reason: "submitted" });
+  return new AppError("CONFLICT", `This item (${assignmentId}) was submitted already, in this or another tab or device: a second answer is not taken.`, {
+    reason: "submitted",
+  });
 }
 
 export async function claimWriter(userId: string, assignmentId: string, writer: string, options: { takeOver: boolean }): Promise<WriterClaim> {
   // one statement: the account, the assignment as read, and the claim when it is granted
   const [row] = await db.$queryRaw<
-    Array<{ enabled: boolean; id: string | null; userId: string | null; writer: string | null; submitted: boolean | null; claimed: boolean | null; nextSeq: number | null }>
+    Array<{
+      enabled: boolean;
+      id: string | null;
+      userId: string | null;
+      writer: string | null;
+      submitted: boolean | null;
+      claimed: boolean | null;
+      nextSeq: number | null;
+    }>
   >`
     WITH target AS (
       SELECT a.id, a."userId", a.writer,

@@ -29,11 +29,27 @@ async function setup() {
 }
 
 function slotFilled(assignmentId: string, writer: string | undefined, seq: number, slot: number, candidate: number): TrajectoryEvent {
-  return { assignmentId, ...(writer ? { writer } : {}), seq, clientTime: t0 + seq * 1000, type: "slot_filled", payload: { slot, candidate, fromSlot: null, replaced: null, via: "click" } } as TrajectoryEvent;
+  return {
+    assignmentId,
+    ...(writer ? { writer } : {}),
+    seq,
+    clientTime: t0 + seq * 1000,
+    type: "slot_filled",
+    payload: { slot, candidate, fromSlot: null, replaced: null, via: "click" },
+  } as TrajectoryEvent;
 }
 
 function submission(assignmentId: string, writer: string | undefined, submitSeq: number): ResponseCreateInput {
-  return { assignmentId, clientId: randomUUID(), ...(writer ? { writer } : {}), answer: { order: [0, 1, 2] }, confidence: 4, wallMs: 1, activeMs: 1, submitSeq } as ResponseCreateInput;
+  return {
+    assignmentId,
+    clientId: randomUUID(),
+    ...(writer ? { writer } : {}),
+    answer: { order: [0, 1, 2] },
+    confidence: 4,
+    wallMs: 1,
+    activeMs: 1,
+    submitSeq,
+  } as ResponseCreateInput;
 }
 
 async function stored(assignmentId: string) {
@@ -108,7 +124,14 @@ describe("the writer of an assignment", () => {
   it("lets a claim take an item whose writer submitted it but whose answer never arrived (the item is served reopened)", async () => {
     const { annotator, assignmentId } = await setup();
     await claimWriter(annotator.id, assignmentId, "tab-a", { takeOver: false });
-    const submitted = { assignmentId, writer: "tab-a", seq: 1, clientTime: t0 + 2000, type: "submitted", payload: { order: [0, 1, 2], confidence: 4, clientId: randomUUID() } } as TrajectoryEvent;
+    const submitted = {
+      assignmentId,
+      writer: "tab-a",
+      seq: 1,
+      clientTime: t0 + 2000,
+      type: "submitted",
+      payload: { order: [0, 1, 2], confidence: 4, clientId: randomUUID() },
+    } as TrajectoryEvent;
     await recordEvents(annotator.id, [slotFilled(assignmentId, "tab-a", 0, 0, 0), submitted]);
     expect(await claimWriter(annotator.id, assignmentId, "device-b", { takeOver: false })).toMatchObject({ writer: "device-b", nextSeq: 2 });
   });

@@ -18,13 +18,18 @@ export async function reviewersOfStudyItems(studyId: string, userIds: readonly s
 export async function assertNoReviewersOf(studyId: string, userIds: readonly string[]): Promise<void> {
   const reviewers = await reviewersOfStudyItems(studyId, userIds);
   if (reviewers.length > 0) {
-    throw new AppError("INVALID", `Reviewers see the answer keys, so they cannot annotate items they reviewed: ${reviewers.map((r) => `${r.name} (reviewer in ${r.review})`).join(", ")}`);
+    throw new AppError(
+      "INVALID",
+      `Reviewers see the answer keys, so they cannot annotate items they reviewed: ${reviewers.map((r) => `${r.name} (reviewer in ${r.review})`).join(", ")}`,
+    );
   }
 }
 
 /** For a participant entering by a link: FORBIDDEN when they reviewed items of the study. */
 export async function refuseReviewerEntry(studyId: string, userId: string, title: string): Promise<void> {
   if ((await reviewersOfStudyItems(studyId, [userId])).length > 0) {
-    throw new AppError("FORBIDDEN", `You reviewed items of “${title}” with their answers, so you cannot annotate it. Please contact the research team.`, { reason: "reviewer" });
+    throw new AppError("FORBIDDEN", `You reviewed items of “${title}” with their answers, so you cannot annotate it. Please contact the research team.`, {
+      reason: "reviewer",
+    });
   }
 }

@@ -42,7 +42,11 @@ describe("exclusion of items that failed review", () => {
     const review = await newReviewStudy({ batchIds: [shared.batchA], reviewerIds: reviewers.map((r) => r.id) }, researcher.id);
     const failing = shared.itemsA[1].externalId;
     // item 1: two of three reviewers fail correctness -> excluded; the others pass everything
-    await reviewEverything(review.slug, reviewers.map((r) => r.id), (externalId, reviewer) => (externalId === failing && reviewer < 2 ? { correctness: false } : {}));
+    await reviewEverything(
+      review.slug,
+      reviewers.map((r) => r.id),
+      (externalId, reviewer) => (externalId === failing && reviewer < 2 ? { correctness: false } : {}),
+    );
     return { ...shared, review, researcher, failing };
   }
 
@@ -83,7 +87,9 @@ describe("exclusion of items that failed review", () => {
   it("keeps past responses: nothing is deleted, and a researcher's KEEP decision lifts the exclusion", async () => {
     const { studyB, itemsB, review, failing, researcher } = await setUp();
     const annotator = await createUser("ANNOTATOR");
-    const before = await db.assignment.create({ data: { studyId: studyB.id, itemId: itemsB[1].id, userId: annotator.id, position: 0, status: "SUBMITTED", submittedAt: new Date() } });
+    const before = await db.assignment.create({
+      data: { studyId: studyB.id, itemId: itemsB[1].id, userId: annotator.id, position: 0, status: "SUBMITTED", submittedAt: new Date() },
+    });
 
     expect(await db.item.count({ where: { id: itemsB[1].id } })).toBe(1);
     expect(await db.assignment.count({ where: { id: before.id } })).toBe(1);
@@ -91,7 +97,10 @@ describe("exclusion of items that failed review", () => {
     const reviewItem = await reviewItemOf(review.slug, failing);
     await decideReviewItem(review.slug, { reviewItemId: reviewItem.id, decision: "KEEP", note: "the key is right after all" }, researcher.id);
     expect(await isItemExcluded(itemsB[1].id)).toBe(false);
-    const audit = await db.auditLog.findFirstOrThrow({ where: { action: "review.decision", target: `review-item:${reviewItem.id}` }, select: { actorId: true, detail: true } });
+    const audit = await db.auditLog.findFirstOrThrow({
+      where: { action: "review.decision", target: `review-item:${reviewItem.id}` },
+      select: { actorId: true, detail: true },
+    });
     expect(audit.actorId).toBe(researcher.id);
     expect(audit.detail).toMatchObject({ decision: "KEEP", note: "the key is right after all", from: "EXCLUDED", to: "KEPT", ruleOutcome: "EXCLUDED" });
   });
@@ -116,7 +125,11 @@ describe("exclusion of items that failed review", () => {
     for (let guard = 0; guard < 20; guard++) {
       const next = await nextAssignment(studyB.id, annotator.id);
       if (next.status !== "assigned") break;
-      const assignment = await db.assignment.update({ where: { id: next.assignmentId }, data: { status: "SUBMITTED", submittedAt: new Date() }, select: { itemId: true } });
+      const assignment = await db.assignment.update({
+        where: { id: next.assignmentId },
+        data: { status: "SUBMITTED", submittedAt: new Date() },
+        select: { itemId: true },
+      });
       got.push(assignment.itemId);
     }
     expect(got).toHaveLength(3);

@@ -96,5 +96,9 @@ export async function createReviewExport(slug: string, format: "csv" | "jsonl") 
       }
     },
   });
-  return { stream, fileName: `${study.slug}-verdicts.${format}`, contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8" };
+  return {
+    stream,
+    fileName: `${study.slug}-verdicts.${format}`,
+    contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+  };
 }

@@ -35,14 +35,20 @@ function tagsOf(tags: unknown): Record<string, string | number | boolean> {
 /** The review item's stored item: its own copy, or another study's copy of the same content when that one was deleted. */
 export async function loadReviewedItem(reviewItem: { id: string; itemId: string | null; externalId: string; contentHash: string }) {
   const item =
-    (reviewItem.itemId ? await findReviewedItemById(reviewItem.itemId) : null) ?? (await findReviewedItemByContent(reviewItem.externalId, reviewItem.contentHash));
+    (reviewItem.itemId ? await findReviewedItemById(reviewItem.itemId) : null) ??
+    (await findReviewedItemByContent(reviewItem.externalId, reviewItem.contentHash));
   if (!item) throw new AppError("NOT_FOUND", `The item ${reviewItem.externalId} of review item ${reviewItem.id} is in no study any more`);
   return item;
 }
 
 export type ReviewItemContent = Omit<ReviewItemView, "assignmentId" | "axes">;
 
-export async function reviewItemContent(reviewItem: { id: string; itemId: string | null; externalId: string; contentHash: string }): Promise<ReviewItemContent> {
+export async function reviewItemContent(reviewItem: {
+  id: string;
+  itemId: string | null;
+  externalId: string;
+  contentHash: string;
+}): Promise<ReviewItemContent> {
   const item = await loadReviewedItem(reviewItem);
   const usedIn = await listStudiesWithContent(item.externalId, item.contentHash);
   const taskItem: TaskItem = { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: tagsOf(item.tags) };

@@ -77,7 +77,9 @@ describe("the key is visible to reviewers and never to annotators", () => {
     const next = await nextReviewFor(review.slug, reviewer.id);
     if (next.status !== "item") throw new Error("expected an item");
     await expect(getReviewAssignmentView(next.view.assignmentId, annotator.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(submitReview(next.view.assignmentId, annotator.id, { verdicts: [{ axis: "correctness", pass: true }] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(submitReview(next.view.assignmentId, annotator.id, { verdicts: [{ axis: "correctness", pass: true }] })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     // the researcher's item page has the key
     const detail = await getReviewItemDetail(review.slug, next.view.reviewItemId);
     expect(JSON.stringify(detail.reviewView)).toContain("SecretFact_");

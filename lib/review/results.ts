@@ -12,7 +12,16 @@ import {
 } from "@/lib/repos/review";
 import { getReviewStudyBySlug } from "@/lib/review/studies";
 import { reviewItemContent, type ReviewItemContent } from "@/lib/review/item-content";
-import { axisSummaries, outcomeCounts, tagSummaries, type AxisSummary, type OutcomeCounts, type SummaryItem, type TagSummary, type VerdictRow } from "@/lib/review/summary";
+import {
+  axisSummaries,
+  outcomeCounts,
+  tagSummaries,
+  type AxisSummary,
+  type OutcomeCounts,
+  type SummaryItem,
+  type TagSummary,
+  type VerdictRow,
+} from "@/lib/review/summary";
 import { isContested, type Outcome } from "@/lib/review/rules";
 import type { ReviewResultsQuery } from "@/lib/validations/review";
 
@@ -91,11 +100,17 @@ async function loadItems(reviewStudyId: string): Promise<LoadedItem[]> {
     ruleOutcome: row.ruleOutcome,
     split: row.split,
     tags: tagsOf(row.item?.tags),
-    decision: row.decision ? { decision: row.decision.decision, note: row.decision.note, by: row.decision.decidedBy?.name ?? null, at: row.decision.updatedAt.toISOString() } : null,
+    decision: row.decision
+      ? { decision: row.decision.decision, note: row.decision.note, by: row.decision.decidedBy?.name ?? null, at: row.decision.updatedAt.toISOString() }
+      : null,
   }));
 }
 
-function itemRow(item: LoadedItem, axes: readonly string[], verdicts: Array<{ axis: string; reviewer: string; pass: boolean; reason: string | null }>): ReviewItemRow {
+function itemRow(
+  item: LoadedItem,
+  axes: readonly string[],
+  verdicts: Array<{ axis: string; reviewer: string; pass: boolean; reason: string | null }>,
+): ReviewItemRow {
   return {
     reviewItemId: item.id,
     externalId: item.externalId,
@@ -145,7 +160,13 @@ export async function getReviewResults(slug: string, query: ReviewResultsQuery =
   ]);
 
   const label = (userId: string) => labels.get(userId)?.label ?? "R?";
-  const verdicts = verdictRows.map((row) => ({ reviewItemId: row.assignment.reviewItemId, axis: row.axis.key, reviewer: label(row.assignment.userId), pass: row.pass, reason: row.reason }));
+  const verdicts = verdictRows.map((row) => ({
+    reviewItemId: row.assignment.reviewItemId,
+    axis: row.axis.key,
+    reviewer: label(row.assignment.userId),
+    pass: row.pass,
+    reason: row.reason,
+  }));
   const summaryItems: SummaryItem[] = items.map((item) => ({ id: item.id, tags: item.tags, outcome: item.outcome }));
   const forStats: VerdictRow[] = verdicts;
 
@@ -177,12 +198,25 @@ export async function getReviewResults(slug: string, query: ReviewResultsQuery =
     reviewers,
     contested,
     items: { rows: filtered.slice(start, start + REVIEW_ITEMS_PAGE_SIZE), total: filtered.length, page: query.page, pageSize: REVIEW_ITEMS_PAGE_SIZE },
-    studies: studies.map((row) => ({ slug: row.slug, title: row.title, items: Number(row.items), excluded: Number(row.excluded), excludedResponses: Number(row.excludedResponses ?? 0) })),
+    studies: studies.map((row) => ({
+      slug: row.slug,
+      title: row.title,
+      items: Number(row.items),
+      excluded: Number(row.excluded),
+      excludedResponses: Number(row.excludedResponses ?? 0),
+    })),
   };
 }
 
 export interface ReviewItemDetail extends ReviewItemContent {
-  study: { slug: string; title: string; keepRule: string; tieRule: string; reviewersPerItem: number; axes: Array<{ key: string; label: string; description: string }> };
+  study: {
+    slug: string;
+    title: string;
+    keepRule: string;
+    tieRule: string;
+    reviewersPerItem: number;
+    axes: Array<{ key: string; label: string; description: string }>;
+  };
   row: ReviewItemRow;
   /** the contested queue around this item, for "next contested" */
   nextContested: string | null;
@@ -204,14 +238,28 @@ export async function getReviewItemDetail(slug: string, reviewItemId: string): P
   const row = itemRow(
     item,
     axes,
-    verdictRows.map((v) => ({ axis: v.axis.key, reviewer: `${labels.get(v.assignment.userId)?.label ?? "R?"} ${labels.get(v.assignment.userId)?.name ?? ""}`.trim(), pass: v.pass, reason: v.reason })),
+    verdictRows.map((v) => ({
+      axis: v.axis.key,
+      reviewer: `${labels.get(v.assignment.userId)?.label ?? "R?"} ${labels.get(v.assignment.userId)?.name ?? ""}`.trim(),
+      pass: v.pass,
+      reason: v.reason,
+    })),
   );
   // the next contested item after this one in review order (wrapping), without loading verdicts again
-  const queue = items.filter((other) => other.id !== reviewItemId && isContested({ ruleOutcome: other.ruleOutcome, split: other.split, decided: other.decision !== null }));
+  const queue = items.filter(
+    (other) => other.id !== reviewItemId && isContested({ ruleOutcome: other.ruleOutcome, split: other.split, decided: other.decision !== null }),
+  );
   const next = queue.find((other) => other.position > item.position) ?? queue[0] ?? null;
   return {
     ...content,
-    study: { slug: study.slug, title: study.title, keepRule: study.keepRule, tieRule: study.tieRule, reviewersPerItem: study.reviewersPerItem, axes: study.axes },
+    study: {
+      slug: study.slug,
+      title: study.title,
+      keepRule: study.keepRule,
+      tieRule: study.tieRule,
+      reviewersPerItem: study.reviewersPerItem,
+      axes: study.axes,
+    },
     row,
     nextContested: next?.id ?? null,
   };

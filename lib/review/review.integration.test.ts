@@ -45,10 +45,14 @@ describe("review studies", () => {
       [1, 1, 1],
     ];
     const index = new Map(items.map((item, i) => [item.externalId, i]));
-    await reviewEverything(review.slug, reviewers.map((r) => r.id), (externalId, reviewer) => {
-      const i = index.get(externalId)!;
-      return { correctness: correctness[i][reviewer] === 1, answerability: true, non_triviality: nonTriviality[i][reviewer] === 1 };
-    });
+    await reviewEverything(
+      review.slug,
+      reviewers.map((r) => r.id),
+      (externalId, reviewer) => {
+        const i = index.get(externalId)!;
+        return { correctness: correctness[i][reviewer] === 1, answerability: true, non_triviality: nonTriviality[i][reviewer] === 1 };
+      },
+    );
 
     const results = await getReviewResults(review.slug);
     const byAxis = new Map(results.axes.map((axis) => [axis.axis, axis]));
@@ -82,9 +86,16 @@ describe("review studies", () => {
     const researcher = await createUser("RESEARCHER");
     const reviewers = await createReviewers(4);
     // both batches hold the same three items: three review items, not six
-    const review = await newReviewStudy({ batchIds: [shared.batchA, shared.batchB], reviewerIds: reviewers.map((r) => r.id), reviewersPerItem: 2 }, researcher.id);
+    const review = await newReviewStudy(
+      { batchIds: [shared.batchA, shared.batchB], reviewerIds: reviewers.map((r) => r.id), reviewersPerItem: 2 },
+      researcher.id,
+    );
     expect(review.items).toBe(3);
-    const seen = await reviewEverything(review.slug, reviewers.map((r) => r.id), () => ({}));
+    const seen = await reviewEverything(
+      review.slug,
+      reviewers.map((r) => r.id),
+      () => ({}),
+    );
     expect(seen[0]).toEqual(shared.itemsA.map((item) => item.externalId));
     expect(seen[1]).toHaveLength(3);
     expect(seen[2]).toHaveLength(0);
@@ -112,11 +123,17 @@ describe("review studies", () => {
     const again = await submitReview(first.view.assignmentId, reviewer.id, { verdicts });
     expect(again.stored).toBe(false);
     expect(await db.reviewVerdict.count()).toBe(3);
-    await expect(submitReview(first.view.assignmentId, reviewer.id, { verdicts: verdicts.map((v) => ({ ...v, pass: true, reason: undefined })) })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      submitReview(first.view.assignmentId, reviewer.id, { verdicts: verdicts.map((v) => ({ ...v, pass: true, reason: undefined })) }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     // a review judges every axis, and only the study's axes
     if (stored.next.status !== "item") throw new Error("expected a second item");
-    await expect(submitReview(stored.next.view.assignmentId, reviewer.id, { verdicts: [{ axis: "correctness", pass: true }] })).rejects.toMatchObject({ code: "INVALID" });
-    await expect(submitReview(stored.next.view.assignmentId, reviewer.id, { verdicts: [...verdicts.slice(1), { axis: "bogus", pass: true }] })).rejects.toMatchObject({ code: "INVALID" });
+    await expect(submitReview(stored.next.view.assignmentId, reviewer.id, { verdicts: [{ axis: "correctness", pass: true }] })).rejects.toMatchObject({
+      code: "INVALID",
+    });
+    await expect(
+      submitReview(stored.next.view.assignmentId, reviewer.id, { verdicts: [...verdicts.slice(1), { axis: "bogus", pass: true }] }),
+    ).rejects.toMatchObject({ code: "INVALID" });
     // verdicts and the outcome change are in the audit log
     const actions = (await db.auditLog.findMany({ where: { actorId: reviewer.id }, orderBy: { id: "asc" }, select: { action: true } })).map((a) => a.action);
     expect(actions).toEqual(["review.verdicts", "review.outcome"]);
@@ -128,7 +145,11 @@ describe("review studies", () => {
     const researcher = await createUser("RESEARCHER");
     const reviewers = await createReviewers(2);
     const review = await newReviewStudy({ batchIds: [item.batchId], reviewerIds: reviewers.map((r) => r.id), reviewersPerItem: 2 }, researcher.id);
-    await reviewEverything(review.slug, reviewers.map((r) => r.id), (_id, reviewer) => (reviewer === 0 ? { answerability: false } : {}));
+    await reviewEverything(
+      review.slug,
+      reviewers.map((r) => r.id),
+      (_id, reviewer) => (reviewer === 0 ? { answerability: false } : {}),
+    );
     const contested = await reviewItemOf(review.slug, item.externalId);
     expect(contested).toMatchObject({ outcome: "CONTESTED", ruleOutcome: "CONTESTED", split: true, reviews: 2 });
     expect((await getReviewResults(review.slug)).contested.map((row) => row.reviewItemId)).toEqual([contested.id]);
@@ -139,7 +160,12 @@ describe("review studies", () => {
     expect(results.contested).toEqual([]);
     expect(results.items.rows[0].decision).toMatchObject({ decision: "EXCLUDE", note: "the drawer is hidden in every view" });
     const audit = await db.auditLog.findMany({ where: { action: "review.decision" }, select: { actorId: true, detail: true } });
-    expect(audit).toEqual([{ actorId: researcher.id, detail: expect.objectContaining({ decision: "EXCLUDE", note: "the drawer is hidden in every view", from: "CONTESTED", to: "EXCLUDED" }) }]);
+    expect(audit).toEqual([
+      {
+        actorId: researcher.id,
+        detail: expect.objectContaining({ decision: "EXCLUDE", note: "the drawer is hidden in every view", from: "CONTESTED", to: "EXCLUDED" }),
+      },
+    ]);
   });
 
   it("exports every verdict as CSV and JSONL, reviewers under pseudonyms", async () => {
@@ -148,7 +174,11 @@ describe("review studies", () => {
     const researcher = await createUser("RESEARCHER");
     const reviewers = await createReviewers(3);
     const review = await newReviewStudy({ batchIds: [items[0].batchId], reviewerIds: reviewers.map((r) => r.id) }, researcher.id);
-    await reviewEverything(review.slug, reviewers.map((r) => r.id), (externalId, reviewer) => (externalId === items[0].externalId && reviewer > 0 ? { non_triviality: false } : {}));
+    await reviewEverything(
+      review.slug,
+      reviewers.map((r) => r.id),
+      (externalId, reviewer) => (externalId === items[0].externalId && reviewer > 0 ? { non_triviality: false } : {}),
+    );
 
     const csv = parseCsv(await text((await createReviewExport(review.slug, "csv")).stream));
     const [header, ...rows] = csv;
@@ -157,14 +187,19 @@ describe("review studies", () => {
     const col = (name: string) => header.indexOf(name);
     const fails = rows.filter((row) => row[col("verdict")] === "fail");
     expect(fails).toHaveLength(2);
-    expect(fails.every((row) => row[col("axis")] === "non_triviality" && row[col("reason")] === "fails non_triviality" && row[col("outcome")] === "EXCLUDED")).toBe(true);
+    expect(
+      fails.every((row) => row[col("axis")] === "non_triviality" && row[col("reason")] === "fails non_triviality" && row[col("outcome")] === "EXCLUDED"),
+    ).toBe(true);
     expect(new Set(rows.map((row) => row[col("reviewer")]))).toEqual(new Set(["R1", "R2", "R3"]));
     const all = csv.flat().join(" ");
     for (const reviewer of reviewers) {
       expect(all).not.toContain(reviewer.name);
       expect(all).not.toContain(reviewer.email!);
     }
-    const jsonl = (await text((await createReviewExport(review.slug, "jsonl")).stream)).trim().split("\n").map((line) => JSON.parse(line));
+    const jsonl = (await text((await createReviewExport(review.slug, "jsonl")).stream))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(jsonl).toHaveLength(18);
     expect(jsonl[0]).toMatchObject({ review_study: review.slug, tags: { steps: 4 } });
   });
@@ -176,7 +211,9 @@ describe("review studies", () => {
     const annotator = await createUser("ANNOTATOR");
     // a member of study B, which holds the same content as the batch under review (study A's)
     await addMember(shared.studyB.id, annotator.id);
-    await expect(newReviewStudy({ batchIds: [shared.batchA], reviewerIds: [...reviewers.map((r) => r.id), annotator.id] }, researcher.id)).rejects.toMatchObject({
+    await expect(
+      newReviewStudy({ batchIds: [shared.batchA], reviewerIds: [...reviewers.map((r) => r.id), annotator.id] }, researcher.id),
+    ).rejects.toMatchObject({
       code: "INVALID",
       message: expect.stringContaining(shared.studyB.slug),
     });

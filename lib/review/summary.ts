@@ -85,8 +85,20 @@ export function axisSummaries(axes: readonly string[], items: readonly SummaryIt
       const pass = values.filter((value) => value === 1).length;
       if (axisResult({ pass, fail: values.length - pass }, keepRule) === "pass") passItems += 1;
     }
-    const alpha = krippendorffAlphaFromUnits([...units.values()].map((unit) => [...unit.values()]), "nominal");
-    return { axis, votes, passVotes, votePassRate: rate(passVotes, votes), decidedItems: decided.size, passItems, itemPassRate: rate(passItems, decided.size), alpha };
+    const alpha = krippendorffAlphaFromUnits(
+      [...units.values()].map((unit) => [...unit.values()]),
+      "nominal",
+    );
+    return {
+      axis,
+      votes,
+      passVotes,
+      votePassRate: rate(passVotes, votes),
+      decidedItems: decided.size,
+      passItems,
+      itemPassRate: rate(passItems, decided.size),
+      alpha,
+    };
   });
 }
 
@@ -111,7 +123,13 @@ function compareTagValues(a: string, b: string): number {
 }
 
 /** Per tag key and value: outcome counts and axis summaries of the items with that value. */
-export function tagSummaries(axes: readonly string[], items: readonly SummaryItem[], verdicts: readonly VerdictRow[], keepRule: KeepRule, maxValues = 24): TagSummary[] {
+export function tagSummaries(
+  axes: readonly string[],
+  items: readonly SummaryItem[],
+  verdicts: readonly VerdictRow[],
+  keepRule: KeepRule,
+  maxValues = 24,
+): TagSummary[] {
   const byKey = new Map<string, Map<string, SummaryItem[]>>();
   for (const item of items) {
     for (const [key, raw] of Object.entries(item.tags)) {
@@ -139,7 +157,12 @@ export function tagSummaries(axes: readonly string[], items: readonly SummaryIte
         values: sorted.slice(0, maxValues).map(([value, group]) => ({
           value,
           counts: outcomeCounts(group),
-          axes: axisSummaries(axes, group, group.flatMap((item) => verdictsByItem.get(item.id) ?? []), keepRule),
+          axes: axisSummaries(
+            axes,
+            group,
+            group.flatMap((item) => verdictsByItem.get(item.id) ?? []),
+            keepRule,
+          ),
         })),
       };
     });

@@ -28,10 +28,7 @@ import type { ReviewSubmitInput } from "@/lib/validations/review";
  */
 
 async function progressOf(reviewStudyId: string, userId: string): Promise<ReviewProgress> {
-  const [done, available] = await Promise.all([
-    countSubmittedReviews(reviewStudyId, userId),
-    availableCount(reviewStudyId, userId),
-  ]);
+  const [done, available] = await Promise.all([countSubmittedReviews(reviewStudyId, userId), availableCount(reviewStudyId, userId)]);
   return { done, available };
 }
 
@@ -94,7 +91,8 @@ export async function submitReview(assignmentId: string, userId: string, submitt
   const axisIds = new Map(reviewStudy.axes.map((axis) => [axis.key, axis.id]));
   const given = new Set<string>();
   for (const verdict of input.verdicts) {
-    if (!axisIds.has(verdict.axis)) throw new AppError("INVALID", `Unknown axis "${verdict.axis}"; the axes of ${reviewStudy.slug} are ${[...axisIds.keys()].join(", ")}`);
+    if (!axisIds.has(verdict.axis))
+      throw new AppError("INVALID", `Unknown axis "${verdict.axis}"; the axes of ${reviewStudy.slug} are ${[...axisIds.keys()].join(", ")}`);
     if (given.has(verdict.axis)) throw new AppError("INVALID", `Two verdicts for the axis "${verdict.axis}"`);
     given.add(verdict.axis);
   }
@@ -107,7 +105,11 @@ export async function submitReview(assignmentId: string, userId: string, submitt
   };
   if (assignment.submittedAt) {
     alreadyStored();
-    return { stored: false, outcome: { after: assignment.reviewItem.outcome, reviews: assignment.reviewItem.reviews }, next: await nextReviewFor(reviewStudy.slug, userId, [assignmentId]) };
+    return {
+      stored: false,
+      outcome: { after: assignment.reviewItem.outcome, reviews: assignment.reviewItem.reviews },
+      next: await nextReviewFor(reviewStudy.slug, userId, [assignmentId]),
+    };
   }
   if (reviewStudy.status !== "OPEN") throw new AppError("CONFLICT", `The review study ${reviewStudy.slug} is closed`);
 
@@ -126,7 +128,12 @@ export async function submitReview(assignmentId: string, userId: string, submitt
   if (!change) {
     // a concurrent submission of the same review won the race: compare with what it stored
     const stored = await listVerdictsOfReview(assignmentId);
-    if (!sameVerdicts(stored.map((v) => ({ axis: v.axis.key, pass: v.pass, reason: v.reason })), input.verdicts)) {
+    if (
+      !sameVerdicts(
+        stored.map((v) => ({ axis: v.axis.key, pass: v.pass, reason: v.reason })),
+        input.verdicts,
+      )
+    ) {
       throw new AppError("CONFLICT", `Review ${assignmentId} was submitted already with other verdicts`);
     }
     const item = await findReviewItemOutcome(assignment.reviewItemId);

@@ -47,11 +47,13 @@ export async function embedTexts(config: EmbedderConfig, texts: readonly string[
     if (!response.ok) throw new Error(`embedder at ${config.url} answered HTTP ${response.status}`);
     const body = (await response.json().catch(() => null)) as { data?: Array<{ index?: number; embedding?: unknown }> } | null;
     const data = body?.data;
-    if (!Array.isArray(data) || data.length !== input.length) throw new Error(`embedder at ${config.url} sent ${Array.isArray(data) ? data.length : "no"} embeddings for ${input.length} texts`);
+    if (!Array.isArray(data) || data.length !== input.length)
+      throw new Error(`embedder at ${config.url} sent ${Array.isArray(data) ? data.length : "no"} embeddings for ${input.length} texts`);
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     for (const entry of ordered) {
       const vector = entry.embedding;
-      if (!Array.isArray(vector) || vector.length === 0 || !vector.every((x) => typeof x === "number" && Number.isFinite(x))) throw new Error(`embedder at ${config.url} sent an embedding that is not a list of numbers`);
+      if (!Array.isArray(vector) || vector.length === 0 || !vector.every((x) => typeof x === "number" && Number.isFinite(x)))
+        throw new Error(`embedder at ${config.url} sent an embedding that is not a list of numbers`);
       out.push(vector as number[]);
     }
   }

@@ -30,10 +30,26 @@ describe("rescoring stale EXPLORE structured scores", () => {
     const study = await db.study.findUniqueOrThrow({ where: { slug: EXPLORE_STUDY }, select: { id: true } });
     const item = await db.item.findFirstOrThrow({ where: { studyId: study.id, externalId: "explore-breakfast" }, select: { id: true, key: true } });
     // an answer stored with the old scorer's numbers: S_att null, no version
-    const old = { scorer: "structured", source: "objects", S_obj: 75, S_att: 5, S_rel: null, S_uni: 75, annotatedObjects: 6, predictedObjects: 1, matched: [], correct: true };
+    const old = {
+      scorer: "structured",
+      source: "objects",
+      S_obj: 75,
+      S_att: 5,
+      S_rel: null,
+      S_uni: 75,
+      annotatedObjects: 6,
+      predictedObjects: 1,
+      matched: [],
+      correct: true,
+    };
     const answer = { objects: [{ category: "bowl", description: "white ceramic bowl", relation: [] }], text: "The bowl is white ceramic bowl." };
-    const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: annotator.id, position: 0, status: "SUBMITTED" }, select: { id: true } });
-    await db.response.create({ data: { assignmentId: assignment.id, clientId: "c1", answer, confidenceRaw: 3, confidence: 0.5, wallMs: 1000, activeMs: 1000, score: old, correct: true } });
+    const assignment = await db.assignment.create({
+      data: { studyId: study.id, itemId: item.id, userId: annotator.id, position: 0, status: "SUBMITTED" },
+      select: { id: true },
+    });
+    await db.response.create({
+      data: { assignmentId: assignment.id, clientId: "c1", answer, confidenceRaw: 3, confidence: 0.5, wallMs: 1000, activeMs: 1000, score: old, correct: true },
+    });
     const prediction = await db.modelPrediction.findFirstOrThrow({ where: { itemId: item.id }, select: { id: true, score: true } });
     await db.modelPrediction.update({ where: { id: prediction.id }, data: { score: old } });
 

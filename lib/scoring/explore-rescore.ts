@@ -98,7 +98,8 @@ async function rescoreAtBoot(): Promise<void> {
     const result: RescoreResult = { responses: 0, predictions: 0, unreadable: 0 };
     try {
       await rescoreKind(kind, hook, null, result);
-      if (result.responses + result.predictions > 0) console.log(`${benchmark}: rescored ${result.responses} responses and ${result.predictions} model predictions with the ${hook.scorer} ${hook.version}`);
+      if (result.responses + result.predictions > 0)
+        console.log(`${benchmark}: rescored ${result.responses} responses and ${result.predictions} model predictions with the ${hook.scorer} ${hook.version}`);
     } catch (error) {
       console.error(`${benchmark} rescoring at boot failed:`, error instanceof Error ? error.message : error);
     }

@@ -26,7 +26,12 @@ export interface LlmScorePlan {
  * objects by these embeddings (vectors cached across the job).
  */
 export interface KindLlmScoring {
-  plan(answer: unknown, key: unknown, embedding: { embedder: EmbedderConfig; vectors: Map<string, number[]> } | null, publicPart?: unknown): Promise<LlmScorePlan>;
+  plan(
+    answer: unknown,
+    key: unknown,
+    embedding: { embedder: EmbedderConfig; vectors: Map<string, number[]> } | null,
+    publicPart?: unknown,
+  ): Promise<LlmScorePlan>;
   /**
    * The version a new job records (and its scores and cached replies): the prompts' version and
    * whatever else changes the replies (EXPLORE: the embedder's model when one is configured; free

@@ -51,7 +51,13 @@ export function llmScoredKinds(): LlmScoredKind[] {
 function llmScoredKind(kind?: string): LlmScoredKind {
   const kinds = llmScoredKinds();
   const found = kind === undefined ? kinds[0] : kinds.find((entry) => entry.kind === kind);
-  if (!found) throw new AppError("INVALID", kind === undefined ? "No registered task kind is scored by the scorer LLM" : `The task kind "${kind}" is not scored by the scorer LLM; LLM-scored kinds: ${kinds.map((entry) => entry.kind).join(", ") || "none"}`);
+  if (!found)
+    throw new AppError(
+      "INVALID",
+      kind === undefined
+        ? "No registered task kind is scored by the scorer LLM"
+        : `The task kind "${kind}" is not scored by the scorer LLM; LLM-scored kinds: ${kinds.map((entry) => entry.kind).join(", ") || "none"}`,
+    );
   return found;
 }
 
@@ -170,7 +176,12 @@ function unscoredPredictions(kind: string, studyId: string, model: string, promp
  * kind) that (model, prompt version) has not scored; the prompt version defaults to the one a new
  * job of the kind would record.
  */
-export async function countUnscored(studyId: string, model: string, promptVersion?: string, kind?: string): Promise<{ responses: number; predictions: number }> {
+export async function countUnscored(
+  studyId: string,
+  model: string,
+  promptVersion?: string,
+  kind?: string,
+): Promise<{ responses: number; predictions: number }> {
   const scored = llmScoredKind(kind);
   const version = promptVersion ?? (await currentPromptVersion(scored.kind));
   const [responses, predictions] = await Promise.all([
@@ -189,8 +200,18 @@ export async function countUnscored(studyId: string, model: string, promptVersio
  * whose answers it scores; without one, a job for every LLM-scored kind the study has items of
  * (registry order; `job` is the first, `jobs` all of them, `created` whether any is new).
  */
-export async function createLlmScoringJob(studySlug: string, userId: string | null, config: LlmScorerConfig | null = llmScorerFromEnv(), embedder: EmbedderConfig | null = embedderFromEnv(), kind?: string): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
-  if (!config) throw new AppError("CONFLICT", "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it");
+export async function createLlmScoringJob(
+  studySlug: string,
+  userId: string | null,
+  config: LlmScorerConfig | null = llmScorerFromEnv(),
+  embedder: EmbedderConfig | null = embedderFromEnv(),
+  kind?: string,
+): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
+  if (!config)
+    throw new AppError(
+      "CONFLICT",
+      "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it",
+    );
   const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
   let kinds: LlmScoredKind[];
@@ -203,7 +224,8 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
     const all = llmScoredKinds();
     const present = await db.item.groupBy({ by: ["kind"], where: { studyId: study.id, kind: { in: all.map((entry) => entry.kind) } } });
     kinds = all.filter((entry) => present.some((row) => row.kind === entry.kind));
-    if (kinds.length === 0) throw new AppError("INVALID", `The study "${studySlug}" has no items the LLM scorer scores (kinds: ${all.map((entry) => entry.kind).join(", ")})`);
+    if (kinds.length === 0)
+      throw new AppError("INVALID", `The study "${studySlug}" has no items the LLM scorer scores (kinds: ${all.map((entry) => entry.kind).join(", ")})`);
   }
   const results: Array<{ job: ScoringJobView; created: boolean }> = [];
   for (const scored of kinds) results.push(await createKindJob(study.id, scored, userId, config, embedder));
@@ -211,7 +233,13 @@ export async function createLlmScoringJob(studySlug: string, userId: string | nu
 }
 
 /** One kind's job for the study: the unfinished one for the same (kind, model, version), or a new one, queued. */
-async function createKindJob(studyId: string, scored: LlmScoredKind, userId: string | null, config: LlmScorerConfig, embedder: EmbedderConfig | null): Promise<{ job: ScoringJobView; created: boolean }> {
+async function createKindJob(
+  studyId: string,
+  scored: LlmScoredKind,
+  userId: string | null,
+  config: LlmScorerConfig,
+  embedder: EmbedderConfig | null,
+): Promise<{ job: ScoringJobView; created: boolean }> {
   const study = { id: studyId };
   // e.g. objects matched by embeddings when an embedder is configured: recorded in the version
   const promptVersion = (await scored.load()).promptVersion(embedder?.model ?? null);
@@ -235,7 +263,12 @@ async function createKindJob(studyId: string, scored: LlmScoredKind, userId: str
       await enqueue(QUEUES.llmScoring, bossJobId, { scoringJobId: result.job.id });
     } catch (error) {
       const message = `the job queue did not take the job: ${error instanceof Error ? error.message : String(error)}`;
-      await db.scoringJob.updateMany({ where: { id: result.job.id }, data: { status: "FAILED", finishedAt: new Date(), errors: [{ at: new Date().toISOString(), target: "job", message }] } }).catch(() => undefined);
+      await db.scoringJob
+        .updateMany({
+          where: { id: result.job.id },
+          data: { status: "FAILED", finishedAt: new Date(), errors: [{ at: new Date().toISOString(), target: "job", message }] },
+        })
+        .catch(() => undefined);
       throw new AppError("UNAVAILABLE", `Scoring could not be started (${message}); try again in a minute`);
     }
   }
@@ -262,7 +295,12 @@ export async function queueUnqueuedScoringJobs(boss?: PgBoss): Promise<number> {
 
 /** The study's most recent scoring jobs, newest first. */
 export async function listScoringJobs(studyId: string, take = 5, kind?: string): Promise<ScoringJobView[]> {
-  const jobs = await db.scoringJob.findMany({ where: { studyId, ...(kind === undefined ? {} : { kind }) }, orderBy: { createdAt: "desc" }, take, select: { ...jobSelect, heartbeatAt: true, bossJobId: true } });
+  const jobs = await db.scoringJob.findMany({
+    where: { studyId, ...(kind === undefined ? {} : { kind }) },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { ...jobSelect, heartbeatAt: true, bossJobId: true },
+  });
   return Promise.all(jobs.map(async (job) => viewOf(await settleAbandoned(job))));
 }
 
@@ -274,8 +312,14 @@ async function settleAbandoned<T extends JobRow & { heartbeatAt: Date | null; bo
   if (job.status !== "RUNNING" || !job.bossJobId || (job.heartbeatAt && Date.now() - job.heartbeatAt.getTime() < EXPIRE_SECONDS * 1000)) return job;
   const queued = await jobState(QUEUES.llmScoring.name, job.bossJobId).catch(() => undefined);
   if (queued === undefined || (queued && !["failed", "cancelled", "completed"].includes(queued.state))) return job;
-  const errors = [...errorsOf(job.errors), { at: new Date().toISOString(), target: "job", message: "its workers stopped on every attempt the job queue allows" }].slice(-MAX_KEPT_ERRORS);
-  await db.scoringJob.updateMany({ where: { id: job.id, status: "RUNNING", bossJobId: job.bossJobId }, data: { status: "FAILED", finishedAt: new Date(), errors: errors as unknown as Prisma.InputJsonValue } });
+  const errors = [
+    ...errorsOf(job.errors),
+    { at: new Date().toISOString(), target: "job", message: "its workers stopped on every attempt the job queue allows" },
+  ].slice(-MAX_KEPT_ERRORS);
+  await db.scoringJob.updateMany({
+    where: { id: job.id, status: "RUNNING", bossJobId: job.bossJobId },
+    data: { status: "FAILED", finishedAt: new Date(), errors: errors as unknown as Prisma.InputJsonValue },
+  });
   return { ...job, status: "FAILED", errors: errors as unknown as Prisma.JsonValue };
 }
 
@@ -324,7 +368,13 @@ async function nextTargets(type: Target["type"], kind: string, studyId: string, 
       take: TARGETS_PER_CHUNK,
       select: { id: true, answer: true, assignment: { select: { itemId: true, item: { select: { externalId: true } } } } },
     });
-    return rows.map((row) => ({ type, id: row.id, itemId: row.assignment.itemId, answer: row.answer, label: `response ${row.id} (item ${row.assignment.item.externalId})` }));
+    return rows.map((row) => ({
+      type,
+      id: row.id,
+      itemId: row.assignment.itemId,
+      answer: row.answer,
+      label: `response ${row.id} (item ${row.assignment.item.externalId})`,
+    }));
   }
   const rows = await db.modelPrediction.findMany({
     where: { ...unscoredPredictions(kind, studyId, model, promptVersion), id: { gt: after } },
@@ -357,7 +407,9 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   };
   const fail = (target: string, error: unknown) => {
     state.failed += 1;
-    state.errors = [...state.errors, { at: new Date().toISOString(), target, message: error instanceof Error ? error.message : String(error) }].slice(-MAX_KEPT_ERRORS);
+    state.errors = [...state.errors, { at: new Date().toISOString(), target, message: error instanceof Error ? error.message : String(error) }].slice(
+      -MAX_KEPT_ERRORS,
+    );
   };
 
   const config = options.config === undefined ? llmScorerFromEnv() : options.config;
@@ -382,7 +434,12 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   const embedModel = scoring.embedModelOf?.(promptVersion) ?? null;
   const embedder = embedModel === null ? null : options.embedder === undefined ? embedderFromEnv() : options.embedder;
   if (embedModel !== null && (!embedder || embedder.model !== embedModel)) {
-    fail("job", new Error(`the job matches objects by ${embedModel} embeddings, but SCORER_EMBED_URL${embedder ? ` serves ${embedder.model}` : " is not set"} on the server that ran it`));
+    fail(
+      "job",
+      new Error(
+        `the job matches objects by ${embedModel} embeddings, but SCORER_EMBED_URL${embedder ? ` serves ${embedder.model}` : " is not set"} on the server that ran it`,
+      ),
+    );
     await flush();
     await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
     return;
@@ -444,7 +501,16 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
       );
       const score = plan.finish(scores, { model, promptVersion });
       const stored = db.scorerResult.createMany({
-        data: [{ studyId: job.studyId, scorer: LLM_SCORER, model, promptVersion, ...(target.type === "response" ? { responseId: target.id } : { predictionId: target.id }), score: score as unknown as Prisma.InputJsonValue }],
+        data: [
+          {
+            studyId: job.studyId,
+            scorer: LLM_SCORER,
+            model,
+            promptVersion,
+            ...(target.type === "response" ? { responseId: target.id } : { predictionId: target.id }),
+            score: score as unknown as Prisma.InputJsonValue,
+          },
+        ],
         skipDuplicates: true,
       });
       if (scoring.correctOf) {
@@ -452,7 +518,9 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
         const correct = scoring.correctOf(score);
         await db.$transaction([
           stored,
-          target.type === "response" ? db.response.updateMany({ where: { id: target.id }, data: { correct } }) : db.modelPrediction.updateMany({ where: { id: target.id }, data: { correct } }),
+          target.type === "response"
+            ? db.response.updateMany({ where: { id: target.id }, data: { correct } })
+            : db.modelPrediction.updateMany({ where: { id: target.id }, data: { correct } }),
         ]);
       } else await stored;
       state.done += 1;
@@ -504,6 +572,9 @@ export interface LlmScoringStatus {
 export async function getLlmScoringStatus(studyId: string, config: LlmScorerConfig | null = llmScorerFromEnv(), kind?: string): Promise<LlmScoringStatus> {
   const scored = llmScoredKind(kind);
   const promptVersion = await currentPromptVersion(scored.kind);
-  const [jobs, unscored] = await Promise.all([listScoringJobs(studyId, undefined, kind === undefined ? undefined : scored.kind), config ? countUnscored(studyId, config.model, promptVersion, scored.kind) : Promise.resolve(null)]);
+  const [jobs, unscored] = await Promise.all([
+    listScoringJobs(studyId, undefined, kind === undefined ? undefined : scored.kind),
+    config ? countUnscored(studyId, config.model, promptVersion, scored.kind) : Promise.resolve(null),
+  ]);
   return { configured: config !== null, model: config?.model ?? null, promptVersion, jobs, unscored };
 }

@@ -64,7 +64,9 @@ beforeAll(async () => {
         const { input } = JSON.parse(body) as { input: string[] };
         embedded.push(...input);
         const vector = (text: string) => Array.from({ length: 26 }, (_, i) => [...text].filter((c) => c.charCodeAt(0) - 97 === i).length);
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) })) }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ object: "list", data: input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) })) }));
         return;
       }
       const parsed = JSON.parse(body) as ChatRequest;
@@ -75,7 +77,14 @@ beforeAll(async () => {
         return;
       }
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: randomUUID(), object: "chat.completion", model: parsed.model, choices: [{ index: 0, message: { role: "assistant", content: answer.content }, finish_reason: "stop" }] }));
+      res.end(
+        JSON.stringify({
+          id: randomUUID(),
+          object: "chat.completion",
+          model: parsed.model,
+          choices: [{ index: 0, message: { role: "assistant", content: answer.content }, finish_reason: "stop" }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -130,15 +139,39 @@ async function seed() {
   let position = 0;
   const respond = async (it: (typeof items)["s1"], userId: string, answer: ExploreSceneAnswer) => {
     const score = scoreStructured(answer, exploreSceneKeySchema.parse(it.key));
-    const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: it.id, userId, status: "SUBMITTED", position: position++, submittedAt: new Date() } });
+    const assignment = await db.assignment.create({
+      data: { studyId: study.id, itemId: it.id, userId, status: "SUBMITTED", position: position++, submittedAt: new Date() },
+    });
     return db.response.create({
-      data: { assignmentId: assignment.id, clientId: randomUUID(), answer: answer as unknown as Prisma.InputJsonValue, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: score as unknown as Prisma.InputJsonValue, correct: score.correct },
+      data: {
+        assignmentId: assignment.id,
+        clientId: randomUUID(),
+        answer: answer as unknown as Prisma.InputJsonValue,
+        confidenceRaw: 4,
+        confidence: 0.75,
+        wallMs: 1000,
+        activeMs: 900,
+        score: score as unknown as Prisma.InputJsonValue,
+        correct: score.correct,
+      },
     });
   };
   // A builds structured scenes, B types free text (a study in free-text mode would do that)
-  await respond(items.s1, a.id, { objects: [{ category: "bowl", description: "white ceramic", relation: ["bowl on sink"] }, { category: "sink", description: "metal", relation: [] }], text: "" });
+  await respond(items.s1, a.id, {
+    objects: [
+      { category: "bowl", description: "white ceramic", relation: ["bowl on sink"] },
+      { category: "sink", description: "metal", relation: [] },
+    ],
+    text: "",
+  });
   await respond(items.s1, b.id, { objects: [], text: "A white ceramic bowl is on the kitchen counter next to the sink. The sink is metal." });
-  await respond(items.m1, a.id, { objects: [{ category: "cabbage", description: "green", relation: ["cabbage in colander"] }, { category: "colander", description: "metal", relation: [] }], text: "" });
+  await respond(items.m1, a.id, {
+    objects: [
+      { category: "cabbage", description: "green", relation: ["cabbage in colander"] },
+      { category: "colander", description: "metal", relation: [] },
+    ],
+    text: "",
+  });
   await importModelRun({
     studySlug: study.slug,
     name: "Model X",
@@ -178,8 +211,12 @@ describe("LLM scorer jobs", () => {
     const planned = new Set<string>();
     const answers = await db.response.findMany({ select: { answer: true, assignment: { select: { item: { select: { key: true } } } } } });
     const predictions = await db.modelPrediction.findMany({ select: { answer: true, item: { select: { key: true } } } });
-    for (const row of [...answers.map((r) => ({ answer: r.answer, key: r.assignment.item.key })), ...predictions.map((p) => ({ answer: p.answer, key: p.item.key }))]) {
-      for (const request of planExploreLlmScore(row.answer as unknown as ExploreSceneAnswer, exploreSceneKeySchema.parse(row.key)).requests) planned.add(llmScorerPrompt(request.sentence, request.phrase, request.aspect));
+    for (const row of [
+      ...answers.map((r) => ({ answer: r.answer, key: r.assignment.item.key })),
+      ...predictions.map((p) => ({ answer: p.answer, key: p.item.key })),
+    ]) {
+      for (const request of planExploreLlmScore(row.answer as unknown as ExploreSceneAnswer, exploreSceneKeySchema.parse(row.key)).requests)
+        planned.add(llmScorerPrompt(request.sentence, request.phrase, request.aspect));
     }
     for (const request of received) {
       expect(request.temperature).toBe(0);
@@ -189,7 +226,9 @@ describe("LLM scorer jobs", () => {
       expect(request.messages[1].role).toBe("user");
       expect(request.chat_template_kwargs).toEqual({ enable_thinking: false });
       expect(planned.has(request.messages[1].content)).toBe(true);
-      expect(request.messages[1].content).toMatch(/^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation\.$/s);
+      expect(request.messages[1].content).toMatch(
+        /^Sentence: '.*'\. Phrase: '.*'\. Please check if the sentence contains parts that accurately describe the (attributes|relations|states) referenced in the provided phrase and provide an integer score as a single number from 0 to 5 without explanation\.$/s,
+      );
     }
     // each distinct prompt asked once, but for the one that failed once and was retried
     const contents = received.map((r) => r.messages[1].content);
@@ -223,7 +262,10 @@ describe("LLM scorer jobs", () => {
     const boss = await getBoss();
     const [taken] = await boss.fetch(QUEUES.llmScoring.name);
     expect(taken.id).toBe(row.bossJobId);
-    await db.scoringJob.update({ where: { id: job.id }, data: { status: "RUNNING", runner: "dead-worker", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date(Date.now() - 180_000) } });
+    await db.scoringJob.update({
+      where: { id: job.id },
+      data: { status: "RUNNING", runner: "dead-worker", heartbeatAt: new Date(Date.now() - 120_000), startedAt: new Date(Date.now() - 180_000) },
+    });
     // while its heartbeat is fresh, nobody else takes it
     expect(await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-3" })).toBe(0);
     await boss.expire();
@@ -232,7 +274,10 @@ describe("LLM scorer jobs", () => {
     await db.$executeRawUnsafe(`UPDATE pgboss.job SET started_on = now() - interval '2 minutes' WHERE id = $1::uuid`, taken.id);
     await boss.expire();
     expect(await jobState(QUEUES.llmScoring.name, taken.id)).toMatchObject({ state: "retry", retryCount: 0 });
-    const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`, taken.id);
+    const [{ wait }] = await db.$queryRawUnsafe<Array<{ wait: number }>>(
+      `SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE id = $1::uuid`,
+      taken.id,
+    );
     expect(wait).toBeGreaterThan(QUEUES.llmScoring.retryDelay / 2);
     expect(await runScoringJobsUntilIdle({ config: config(), retry: fastRetry, runnerId: "runner-3" })).toBe(0);
     // past the backoff, another worker takes it over and finishes what is unscored
@@ -243,11 +288,34 @@ describe("LLM scorer jobs", () => {
 
     // an item whose prompt the server always refuses: the answer fails after the retries, the job says why
     const batch = await db.batch.findFirstOrThrow({ where: { studyId: study.id } });
-    const x1 = await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "x1", kind: "explore-scene", public: { initialImage: "/img/x1.jpg", actions: ["C drops the cup"] }, key: KEYS.x1, tags: { subset: "Short" }, contentHash: randomUUID() } });
+    const x1 = await db.item.create({
+      data: {
+        studyId: study.id,
+        batchId: batch.id,
+        externalId: "x1",
+        kind: "explore-scene",
+        public: { initialImage: "/img/x1.jpg", actions: ["C drops the cup"] },
+        key: KEYS.x1,
+        tags: { subset: "Short" },
+        contentHash: randomUUID(),
+      },
+    });
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: x1.id, userId: a.id, status: "SUBMITTED", position: 50 } });
     const answer = { objects: [{ category: "cup", description: "red", relation: [] }], text: "" };
     const score = scoreStructured(answer, exploreSceneKeySchema.parse(KEYS.x1));
-    await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: score as unknown as Prisma.InputJsonValue, correct: false } });
+    await db.response.create({
+      data: {
+        assignmentId: assignment.id,
+        clientId: randomUUID(),
+        answer,
+        confidenceRaw: 3,
+        confidence: 0.5,
+        wallMs: 1,
+        activeMs: 1,
+        score: score as unknown as Prisma.InputJsonValue,
+        correct: false,
+      },
+    });
     const failing = await createLlmScoringJob(study.slug, researcher.id, config());
     await runScoringJobsUntilIdle({ config: config(), retry: { retries: 1, minTimeout: 5, maxTimeout: 10 }, runnerId: "runner-4" });
     const ended = (await getScoringJob(failing.job.id))!;
@@ -302,7 +370,10 @@ describe("object matching by embeddings (SCORER_EMBED_URL)", () => {
     expect(await getScoringJob(job.id)).toMatchObject({ status: "DONE", done: 5, failed: 0 });
     expect(embedded).toEqual(expect.arrayContaining(["bowl", "sink", "cabbage", "colander"]));
     const d = await getStudyDashboard(study.slug, {});
-    expect((d.sections.explore as ExploreSection).tables.map((t) => t.title)).toEqual(["structured scorer", "LLM scorer (test-llm), objects matched by test-embed embeddings"]);
+    expect((d.sections.explore as ExploreSection).tables.map((t) => t.title)).toEqual([
+      "structured scorer",
+      "LLM scorer (test-llm), objects matched by test-embed embeddings",
+    ]);
 
     const other = await createLlmScoringJob(study.slug, researcher.id, { ...config(), model: "other-llm" }, embedder());
     await runScoringJobsUntilIdle({ config: { ...config(), model: "other-llm" }, embedder: null, retry: fastRetry, runnerId: "runner-f" });
@@ -322,9 +393,28 @@ describe("free-text mode (Study.taskSettings)", () => {
     const study = await createStudy();
     await addMember(study.id, annotator.id);
     const batch = await db.batch.create({ data: { studyId: study.id, fileName: "e.jsonl", checksum: randomUUID(), itemCount: 1 } });
-    const item = await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "s1", kind: "explore-scene", public: { initialImage: "/img/s1.jpg", actions: ["C rinses the bowl"] }, key: KEYS.s1, tags: { subset: "Short" }, contentHash: randomUUID() } });
+    const item = await db.item.create({
+      data: {
+        studyId: study.id,
+        batchId: batch.id,
+        externalId: "s1",
+        kind: "explore-scene",
+        public: { initialImage: "/img/s1.jpg", actions: ["C rinses the bowl"] },
+        key: KEYS.s1,
+        tags: { subset: "Short" },
+        contentHash: randomUUID(),
+      },
+    });
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: annotator.id, status: "STARTED", position: 0 } });
-    const submission = (answer: unknown) => ({ assignmentId: assignment.id, clientId: randomUUID(), answer, confidence: 4, wallMs: 5000, activeMs: 4000, submitSeq: 3 });
+    const submission = (answer: unknown) => ({
+      assignmentId: assignment.id,
+      clientId: randomUUID(),
+      answer,
+      confidence: 4,
+      wallMs: 5000,
+      activeMs: 4000,
+      submitSeq: 3,
+    });
     const typed = { objects: [], text: "A white ceramic bowl is on the kitchen counter next to the sink." };
 
     // structured mode (the default): a text-only answer is refused, naming the field
@@ -335,7 +425,9 @@ describe("free-text mode (Study.taskSettings)", () => {
 
     await db.study.update({ where: { id: study.id }, data: { taskSettings: { "explore-scene": { freeText: true } } } });
     expect((await getAssignmentView(assignment.id, annotator.id)).view).toMatchObject({ freeText: true });
-    const objects = await submitResponse(annotator.id, submission({ objects: [{ category: "bowl", description: "", relation: [] }], text: "" })).catch((error: unknown) => error);
+    const objects = await submitResponse(annotator.id, submission({ objects: [{ category: "bowl", description: "", relation: [] }], text: "" })).catch(
+      (error: unknown) => error,
+    );
     expect(JSON.stringify(objects)).toContain("free-text mode");
     const ack = await submitResponse(annotator.id, submission(typed));
     const stored = await db.response.findUniqueOrThrow({ where: { id: ack.responseId }, select: { answer: true, score: true } });

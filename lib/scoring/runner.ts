@@ -9,7 +9,11 @@ import { createLlmScoringJob, runQueuedScoringJob, type ScoringJobView, type Sco
  */
 
 /** POST /api/studies/[slug]/scoring-jobs: jobs for the study's unscored answers of `kind` (without one: of every LLM-scored kind it has), queued. */
-export async function startLlmScoring(studySlug: string, userId: string, kind?: string): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
+export async function startLlmScoring(
+  studySlug: string,
+  userId: string,
+  kind?: string,
+): Promise<{ job: ScoringJobView; created: boolean; jobs: ScoringJobView[] }> {
   return createLlmScoringJob(studySlug, userId, undefined, undefined, kind);
 }
 

@@ -11,7 +11,9 @@ import type { LlmRequest } from "@/lib/scoring/kind-scoring";
  */
 
 export function scorerCacheKey(model: string, promptVersion: string, request: LlmRequest): string {
-  return createHash("sha256").update(JSON.stringify([model, promptVersion, request.aspect, request.phrase, request.sentence])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([model, promptVersion, request.aspect, request.phrase, request.sentence]))
+    .digest("hex");
 }
 
 /** key -> cached 0-5 score, for the keys that are cached. */
@@ -21,7 +23,14 @@ export async function readScorerCache(keys: readonly string[]): Promise<Map<stri
   return new Map(rows.map((row) => [row.key, row.score]));
 }
 
-export async function writeScorerCache(entry: { key: string; model: string; promptVersion: string; request: LlmRequest; score: number; reply: string }): Promise<void> {
+export async function writeScorerCache(entry: {
+  key: string;
+  model: string;
+  promptVersion: string;
+  request: LlmRequest;
+  score: number;
+  reply: string;
+}): Promise<void> {
   await db.scorerCache.createMany({
     data: [
       {

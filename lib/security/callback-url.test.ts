@@ -4,7 +4,23 @@ import { safeCallbackPath } from "@/lib/security/callback-url";
 /** Issue #17 (Medium): /signin?callbackUrl=/%5Cexample.org sent the browser to example.org. */
 describe("safeCallbackPath", () => {
   it("refuses every callback that resolves to another origin, however it is spelled", () => {
-    for (const raw of ["/\\example.org", "/\\/example.org", "\\\\example.org", "//example.org", "/\t/example.org", "/\n/example.org", "https://example.org/", "http:example.org", "javascript:alert(1)", "data:text/html,x", "https://app.test.example.org/", "///example.org", "/.//example.org", "https://app.test//example.org", "/%2e//example.org"]) {
+    for (const raw of [
+      "/\\example.org",
+      "/\\/example.org",
+      "\\\\example.org",
+      "//example.org",
+      "/\t/example.org",
+      "/\n/example.org",
+      "https://example.org/",
+      "http:example.org",
+      "javascript:alert(1)",
+      "data:text/html,x",
+      "https://app.test.example.org/",
+      "///example.org",
+      "/.//example.org",
+      "https://app.test//example.org",
+      "/%2e//example.org",
+    ]) {
       expect(safeCallbackPath(raw, "https://app.test"), JSON.stringify(raw)).toBeUndefined();
     }
   });

@@ -43,11 +43,7 @@ describe("perfectAgreementShare", () => {
   });
 
   it("compares strings exactly and ignores nulls", () => {
-    const r = perfectAgreementShare([
-      ["2,0,1", "2,0,1", null],
-      ["2,0,1", "2,1,0"],
-      ["a"],
-    ]);
+    const r = perfectAgreementShare([["2,0,1", "2,0,1", null], ["2,0,1", "2,1,0"], ["a"]]);
     expect(r.agreeing).toBe(1);
     expect(r.units).toBe(2);
   });

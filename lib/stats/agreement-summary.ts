@@ -1,15 +1,6 @@
 import type { AlphaMetric, AlphaUnits } from "@/lib/stats/alpha-coincidences";
-import {
-  krippendorffAlpha,
-  reliabilityMatrixToUnits,
-  type AlphaResult,
-  type ReliabilityMatrix,
-} from "@/lib/stats/krippendorff-alpha";
-import {
-  krippendorffAlphaBootstrap,
-  type AlphaBootstrapOptions,
-  type AlphaBootstrapResult,
-} from "@/lib/stats/krippendorff-alpha-bootstrap";
+import { krippendorffAlpha, reliabilityMatrixToUnits, type AlphaResult, type ReliabilityMatrix } from "@/lib/stats/krippendorff-alpha";
+import { krippendorffAlphaBootstrap, type AlphaBootstrapOptions, type AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import type { Rng } from "@/lib/stats/rng";
 import { wilsonInterval, type WilsonInterval } from "@/lib/stats/wilson-interval";
 
@@ -112,12 +103,7 @@ export interface AgreementSummary {
  * @example
  * agreementSummary(matrix, "ordinal", mulberry32(1)).alpha.ci;
  */
-export function agreementSummary(
-  matrix: ReliabilityMatrix,
-  metric: AlphaMetric,
-  rng: Rng,
-  options: AlphaBootstrapOptions = {},
-): AgreementSummary {
+export function agreementSummary(matrix: ReliabilityMatrix, metric: AlphaMetric, rng: Rng, options: AlphaBootstrapOptions = {}): AgreementSummary {
   const units = reliabilityMatrixToUnits(matrix, "agreementSummary");
   return {
     alpha: krippendorffAlphaBootstrap(units, metric, rng, { coders: matrix.length, ...options }),

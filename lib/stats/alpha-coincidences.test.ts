@@ -68,8 +68,7 @@ describe("alphaExpectedSum", () => {
     const co = alphaCoincidences(units, "interval");
     let pairs = 0;
     const x = co.numeric!;
-    for (let c = 0; c < x.length; c++)
-      for (let k = 0; k < x.length; k++) pairs += co.marginals[c] * co.marginals[k] * (x[c] - x[k]) ** 2;
+    for (let c = 0; c < x.length; c++) for (let k = 0; k < x.length; k++) pairs += co.marginals[c] * co.marginals[k] * (x[c] - x[k]) ** 2;
     expect(pairs).toBe(4480);
     expect(alphaExpectedSum(co, co.marginals, co.n, alphaDeltaSquared(co))).toBeCloseTo(4480, 9);
   });

@@ -136,11 +136,7 @@ function metricKind(metric: AlphaMetric, fnName: string): AlphaLevel | "custom" 
  * const co = alphaCoincidences([[1, 1], [1, 2]], "nominal");
  * co.n; // 4
  */
-export function alphaCoincidences(
-  units: AlphaUnits,
-  metric: AlphaMetric,
-  options: { perUnit?: boolean; fnName?: string } = {},
-): AlphaCoincidences {
+export function alphaCoincidences(units: AlphaUnits, metric: AlphaMetric, options: { perUnit?: boolean; fnName?: string } = {}): AlphaCoincidences {
   const fnName = options.fnName ?? "alphaCoincidences";
   const kind = metricKind(metric, fnName);
   const numericLevel = kind === "ordinal" || kind === "interval" || kind === "ratio";
@@ -421,12 +417,7 @@ export function alphaDeltaSquared(
  * const co = alphaCoincidences([[1, 2], [1, 1]], "nominal");
  * alphaExpectedSum(co, co.marginals, co.n, alphaDeltaSquared(co)); // 16 - (9 + 1) = 6
  */
-export function alphaExpectedSum(
-  co: AlphaCoincidences,
-  marginals: Float64Array,
-  n: number,
-  delta: (c: number, k: number) => number,
-): number {
+export function alphaExpectedSum(co: AlphaCoincidences, marginals: Float64Array, n: number, delta: (c: number, k: number) => number): number {
   const V = marginals.length;
   const nonzero: number[] = [];
   for (let c = 0; c < V; c++) if (marginals[c] > 0) nonzero.push(c);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { alphaCoincidences, type AlphaLevel, type AlphaValue } from "@/lib/stats/alpha-coincidences";
-import { addAlphaCoincidenceSums, AlphaCoincidencesBuilder, alphaCoincidenceSumsOfUnits, alphaCoincidencesOfSums, alphaCoincidencesOfUnits } from "@/lib/stats/alpha-unit-subset";
+import {
+  addAlphaCoincidenceSums,
+  AlphaCoincidencesBuilder,
+  alphaCoincidenceSumsOfUnits,
+  alphaCoincidencesOfSums,
+  alphaCoincidencesOfUnits,
+} from "@/lib/stats/alpha-unit-subset";
 import { alphaFromCoincidences, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
 import { mulberry32 } from "@/lib/stats/rng";
 
@@ -21,12 +27,21 @@ describe("alphaCoincidencesOfUnits", () => {
         for (const ok of pairable) pairableIndex.push(ok ? p++ : -1);
         for (let trial = 0; trial < 5; trial++) {
           const chosen = units.map((_, u) => u).filter(() => random() < 0.5);
-          const want = krippendorffAlphaFromUnits(chosen.map((u) => units[u]), level);
+          const want = krippendorffAlphaFromUnits(
+            chosen.map((u) => units[u]),
+            level,
+          );
           const ids = chosen.map((u) => pairableIndex[u]).filter((x) => x >= 0);
           // the whole, and the sums of two disjoint parts of it added up
           const half = ids.filter(() => random() < 0.5);
           const sums = alphaCoincidenceSumsOfUnits(all, half);
-          addAlphaCoincidenceSums(sums, alphaCoincidenceSumsOfUnits(all, ids.filter((id) => !half.includes(id))));
+          addAlphaCoincidenceSums(
+            sums,
+            alphaCoincidenceSumsOfUnits(
+              all,
+              ids.filter((id) => !half.includes(id)),
+            ),
+          );
           for (const got of [alphaFromCoincidences(alphaCoincidencesOfUnits(all, ids)), alphaFromCoincidences(alphaCoincidencesOfSums(all, sums))]) {
             expect(got.n).toBe(want.n);
             expect(got.units).toBe(want.units);
@@ -40,7 +55,10 @@ describe("alphaCoincidencesOfUnits", () => {
   }
 
   it("refuses coincidences without per-unit parts and unit ids out of range", () => {
-    const units = [[1, 1], [1, 2]];
+    const units = [
+      [1, 1],
+      [1, 2],
+    ];
     expect(() => alphaCoincidencesOfUnits(alphaCoincidences(units, "nominal"), [0])).toThrow(/perUnit/);
     expect(() => alphaCoincidencesOfUnits(alphaCoincidences(units, "nominal", { perUnit: true }), [2])).toThrow(/not one of the 2/);
   });
@@ -52,7 +70,9 @@ describe("AlphaCoincidencesBuilder", () => {
       for (let seed = 1; seed <= 40; seed++) {
         const random = mulberry32(100 + seed);
         const distinct = 1 + Math.floor(random() * 6);
-        const units: number[][] = Array.from({ length: 3 + Math.floor(random() * 50) }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => Math.floor(random() * distinct) * 2));
+        const units: number[][] = Array.from({ length: 3 + Math.floor(random() * 50) }, () =>
+          Array.from({ length: 1 + Math.floor(random() * 5) }, () => Math.floor(random() * distinct) * 2),
+        );
         const template = alphaCoincidences(units, level);
         const index = new Map(template.values.map((v, i) => [v, i]));
         // a random part of every unit (the same values as a subset of coders would leave)
@@ -67,7 +87,10 @@ describe("AlphaCoincidencesBuilder", () => {
           else pairBuilder.add(known);
         }
         expect(pairBuilder.finish()).toEqual(builder.finish());
-        const want = krippendorffAlphaFromUnits(parts.map((part) => part.filter((v) => index.has(v))), level);
+        const want = krippendorffAlphaFromUnits(
+          parts.map((part) => part.filter((v) => index.has(v))),
+          level,
+        );
         const got = alphaFromCoincidences(builder.finish());
         expect(got.n).toBe(want.n);
         expect(got.units).toBe(want.units);

@@ -80,7 +80,11 @@ export function addAlphaCoincidenceSums(into: AlphaCoincidenceSums, from: AlphaC
 export function alphaCoincidencesOfSums(co: AlphaCoincidences, sums: AlphaCoincidenceSums): AlphaCoincidences {
   const pairIds: number[] = [];
   for (let p = 0; p < sums.pairSum.length; p++) if (sums.pairSum[p] > 0) pairIds.push(p);
-  return compacted(co, sums, pairIds.map((p) => [co.pairC[p], co.pairK[p], sums.pairSum[p]]));
+  return compacted(
+    co,
+    sums,
+    pairIds.map((p) => [co.pairC[p], co.pairK[p], sums.pairSum[p]]),
+  );
 }
 
 /**
@@ -231,6 +235,10 @@ export class AlphaCoincidencesBuilder {
         if (sum > 0) pairs.push([Math.floor(key / V), key % V, sum]);
       }
     }
-    return compacted(this.template, { marginals: this.marginals, diagonal: this.diagonal, n: this.n, units: this.units, maxValuesPerUnit: this.maxValuesPerUnit }, pairs);
+    return compacted(
+      this.template,
+      { marginals: this.marginals, diagonal: this.diagonal, n: this.n, units: this.units, maxValuesPerUnit: this.maxValuesPerUnit },
+      pairs,
+    );
   }
 }

@@ -43,10 +43,7 @@ export function percentileInterval(sorted: ArrayLike<number>, confidence = 0.95)
  * @example
  * bootstrapOptions({}, "bootstrapCi"); // { resamples: 1000, confidence: 0.95 }
  */
-export function bootstrapOptions(
-  options: { resamples?: number; confidence?: number },
-  fnName: string,
-): { resamples: number; confidence: number } {
+export function bootstrapOptions(options: { resamples?: number; confidence?: number }, fnName: string): { resamples: number; confidence: number } {
   const resamples = options.resamples ?? 1000;
   const confidence = options.confidence ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) throw new Error(`${fnName} requires at least 1 resample`);

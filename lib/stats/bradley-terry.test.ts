@@ -34,17 +34,33 @@ describe("bradleyTerry", () => {
     expect(r.strengths![2]).toBeCloseTo(1 / 7, 9);
     expect(r.wins).toEqual([6, 3, 2]);
     // weights count as repeated comparisons
-    const weighted = bradleyTerry(3, [{ i: 0, j: 1, outcome: 1, weight: 2 }, { i: 0, j: 1, outcome: 0 }, { i: 0, j: 2, outcome: 1, weight: 4 }, { i: 2, j: 0, outcome: 1 }, { i: 1, j: 2, outcome: 1, weight: 2 }, { i: 1, j: 2, outcome: 0 }]);
+    const weighted = bradleyTerry(3, [
+      { i: 0, j: 1, outcome: 1, weight: 2 },
+      { i: 0, j: 1, outcome: 0 },
+      { i: 0, j: 2, outcome: 1, weight: 4 },
+      { i: 2, j: 0, outcome: 1 },
+      { i: 1, j: 2, outcome: 1, weight: 2 },
+      { i: 1, j: 2, outcome: 0 },
+    ]);
     expect(weighted.strengths![0]).toBeCloseTo(4 / 7, 9);
   });
 
   it("a cycle gives equal strengths", () => {
-    const r = bradleyTerry(3, [{ i: 0, j: 1, outcome: 1 }, { i: 1, j: 2, outcome: 1 }, { i: 2, j: 0, outcome: 1 }]);
+    const r = bradleyTerry(3, [
+      { i: 0, j: 1, outcome: 1 },
+      { i: 1, j: 2, outcome: 1 },
+      { i: 2, j: 0, outcome: 1 },
+    ]);
     for (const s of r.strengths!) expect(s).toBeCloseTo(1 / 3, 10);
   });
 
   it("has no strengths when a player never loses (the MLE does not exist)", () => {
-    const data: PairwiseComparison[] = [{ i: 0, j: 1, outcome: 1 }, { i: 0, j: 2, outcome: 1 }, { i: 1, j: 2, outcome: 1 }, { i: 2, j: 1, outcome: 1 }];
+    const data: PairwiseComparison[] = [
+      { i: 0, j: 1, outcome: 1 },
+      { i: 0, j: 2, outcome: 1 },
+      { i: 1, j: 2, outcome: 1 },
+      { i: 2, j: 1, outcome: 1 },
+    ];
     expect(bradleyTerryIdentifiable(3, data)).toBe(false);
     const r = bradleyTerry(3, data);
     expect(r.strengths).toBeNull();

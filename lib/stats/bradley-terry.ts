@@ -77,7 +77,11 @@ export function bradleyTerryIdentifiable(k: number, comparisons: readonly Pairwi
  * // A beats B 3 of 4 times: gamma = [0.75, 0.25]
  * bradleyTerry(2, [{ i: 0, j: 1, outcome: 1, weight: 3 }, { i: 0, j: 1, outcome: 0 }]).strengths;
  */
-export function bradleyTerry(k: number, comparisons: readonly PairwiseComparison[], options: { tolerance?: number; maxIterations?: number } = {}): BradleyTerryResult {
+export function bradleyTerry(
+  k: number,
+  comparisons: readonly PairwiseComparison[],
+  options: { tolerance?: number; maxIterations?: number } = {},
+): BradleyTerryResult {
   if (!Number.isInteger(k) || k < 1) throw new Error("bradleyTerry requires a positive number of players");
   const tolerance = options.tolerance ?? 1e-12;
   const maxIterations = options.maxIterations ?? 10_000;
@@ -96,7 +100,14 @@ export function bradleyTerry(k: number, comparisons: readonly PairwiseComparison
     pairs[c.j][c.i] += w;
   }
   if (!bradleyTerryIdentifiable(k, comparisons)) {
-    return { strengths: null, wins, comparisons: counts, iterations: 0, converged: false, reason: "a model never wins or never loses against the others (Hunter's Assumption 1 fails)" };
+    return {
+      strengths: null,
+      wins,
+      comparisons: counts,
+      iterations: 0,
+      converged: false,
+      reason: "a model never wins or never loses against the others (Hunter's Assumption 1 fails)",
+    };
   }
   let gamma = new Array<number>(k).fill(1 / k);
   for (let iteration = 1; iteration <= maxIterations; iteration++) {

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  brierScore,
-  calibrationBins,
-  confidenceByCorrectness,
-  expectedCalibrationError,
-} from "@/lib/stats/calibration";
+import { brierScore, calibrationBins, confidenceByCorrectness, expectedCalibrationError } from "@/lib/stats/calibration";
 
 const conf = [0.9, 0.8, 0.3];
 const right = [true, false, false];

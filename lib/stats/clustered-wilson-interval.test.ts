@@ -29,7 +29,13 @@ describe("clusteredWilsonInterval", () => {
   });
 
   it("people who disagree within items in the same way everywhere: no between-item spread, n_eff = n", () => {
-    const w = clusteredWilsonInterval(items([[1, 2], [1, 2], [1, 2]]));
+    const w = clusteredWilsonInterval(
+      items([
+        [1, 2],
+        [1, 2],
+        [1, 2],
+      ]),
+    );
     expect(w.effectiveN).toBe(6);
     const plain = wilsonInterval(3, 6);
     expect(w.ci![0]).toBeCloseTo(plain.lower, 12);
@@ -47,11 +53,25 @@ describe("clusteredWilsonInterval", () => {
     const w = clusteredWilsonInterval(items([[3, 7]]));
     expect(w).toMatchObject({ estimate: 3 / 7, ci: null, reason: "one item", n: 7, clusters: 1 });
     // empty clusters do not count as items
-    expect(clusteredWilsonInterval(items([[3, 7], [0, 0]])).ci).toBeNull();
+    expect(
+      clusteredWilsonInterval(
+        items([
+          [3, 7],
+          [0, 0],
+        ]),
+      ).ci,
+    ).toBeNull();
   });
 
   it("rejects bad counts and no answers, naming the cluster", () => {
-    expect(() => clusteredWilsonInterval(items([[1, 1], [3, 2]]))).toThrow(/cluster 1: 3 of 2/);
+    expect(() =>
+      clusteredWilsonInterval(
+        items([
+          [1, 1],
+          [3, 2],
+        ]),
+      ),
+    ).toThrow(/cluster 1: 3 of 2/);
     expect(() => clusteredWilsonInterval([])).toThrow(/at least 1 answer/);
   });
 

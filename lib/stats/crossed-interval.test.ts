@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { PEOPLE_DIFFER_BEFORE, PEOPLE_DIFFER_ITEMS_ONLY, PEOPLE_DIFFER_TWO_WAY, peopleDifferAnswers, peopleDifferRight, peopleDifferScore } from "@/lib/stats/__fixtures__/people-differ";
+import {
+  PEOPLE_DIFFER_BEFORE,
+  PEOPLE_DIFFER_ITEMS_ONLY,
+  PEOPLE_DIFFER_TWO_WAY,
+  peopleDifferAnswers,
+  peopleDifferRight,
+  peopleDifferScore,
+} from "@/lib/stats/__fixtures__/people-differ";
 import { clusteredWilsonInterval, wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
 import { crossedMean, crossedProportion } from "@/lib/stats/crossed-interval";
 import { mulberry32 } from "@/lib/stats/rng";
@@ -29,7 +36,10 @@ describe("crossedProportion", () => {
     const answers: CrossedAnswer[] = [];
     for (let i = 0; i < 15; i++) for (let p = 0; p < 6; p++) if (rng() < 0.8) answers.push({ item: i, person: p, num: rng() < 0.3 + 0.04 * i ? 1 : 0 });
     for (const over of ["people+items", "items"] as const) expect(crossedProportion(answers, over).ci).toEqual(twoWayProportionInterval(answers, over).ci);
-    const clusters = Array.from({ length: 15 }, (_, i) => ({ successes: answers.filter((a) => a.item === i && a.num === 1).length, trials: answers.filter((a) => a.item === i).length }));
+    const clusters = Array.from({ length: 15 }, (_, i) => ({
+      successes: answers.filter((a) => a.item === i && a.num === 1).length,
+      trials: answers.filter((a) => a.item === i).length,
+    }));
     const old = clusteredWilsonInterval(clusters);
     const G = 15;
     const want = wilsonBounds(old.estimate, (old.effectiveN! * (G - 1)) / G, tCritical(G - 1));
@@ -47,9 +57,33 @@ describe("crossedProportion", () => {
   });
 
   it("words, not an interval: one item, one person, no answers", () => {
-    expect(crossedProportion([{ item: 1, person: "a", num: 1 }, { item: 1, person: "b", num: 0 }], "people+items")).toMatchObject({ ci: null, reason: "one item" });
-    expect(crossedProportion([{ item: 1, person: "a", num: 1 }, { item: 2, person: "a", num: 0 }], "people+items")).toMatchObject({ ci: null, reason: "one person" });
-    expect(crossedProportion([{ item: 1, person: "a", num: 1 }, { item: 2, person: "a", num: 0 }], "items").ci).not.toBeNull();
+    expect(
+      crossedProportion(
+        [
+          { item: 1, person: "a", num: 1 },
+          { item: 1, person: "b", num: 0 },
+        ],
+        "people+items",
+      ),
+    ).toMatchObject({ ci: null, reason: "one item" });
+    expect(
+      crossedProportion(
+        [
+          { item: 1, person: "a", num: 1 },
+          { item: 2, person: "a", num: 0 },
+        ],
+        "people+items",
+      ),
+    ).toMatchObject({ ci: null, reason: "one person" });
+    expect(
+      crossedProportion(
+        [
+          { item: 1, person: "a", num: 1 },
+          { item: 2, person: "a", num: 0 },
+        ],
+        "items",
+      ).ci,
+    ).not.toBeNull();
     expect(crossedProportion([], "people+items")).toMatchObject({ estimate: null, ci: null, reason: "no answers" });
   });
 });

@@ -146,7 +146,11 @@ export const COVERAGE_REGIMES: Record<"people" | "items" | "neither", { sPerson:
 };
 
 /** A regime's study: a proportion (logistic, people's accuracy about 0.6) or a mean (gaussian, residual sd 1), with a model fixed per item that shares part of the items' difficulty. */
-export function regimeSpec(regime: keyof typeof COVERAGE_REGIMES, outcome: CrossedSpec["outcome"], size: { people: number; items: number; itemsPerPerson?: number } = { people: 20, items: 40 }): CrossedSpec {
+export function regimeSpec(
+  regime: keyof typeof COVERAGE_REGIMES,
+  outcome: CrossedSpec["outcome"],
+  size: { people: number; items: number; itemsPerPerson?: number } = { people: 20, items: 40 },
+): CrossedSpec {
   const { sPerson, sItem } = COVERAGE_REGIMES[regime];
   return outcome === "logistic"
     ? { outcome, ...size, mu: 0.5, sPerson, sItem, model: { mu: 0.2, loading: 0.8 } }

@@ -4,16 +4,7 @@
  */
 
 /** Hyndman & Fan (1996) sample quantile definitions; "type-7" is R's and NumPy's default. */
-export type QuantileMethod =
-  | "type-1"
-  | "type-2"
-  | "type-3"
-  | "type-4"
-  | "type-5"
-  | "type-6"
-  | "type-7"
-  | "type-8"
-  | "type-9";
+export type QuantileMethod = "type-1" | "type-2" | "type-3" | "type-4" | "type-5" | "type-6" | "type-7" | "type-8" | "type-9";
 
 const FUZZ = 4 * Number.EPSILON;
 
@@ -205,10 +196,7 @@ export interface FarFasterResult {
  * @example
  * flagFarFaster([30, 32, 35, 31, 29, 33, 2]).flags; // [false, false, false, false, false, false, true]
  */
-export function flagFarFaster(
-  durations: ArrayLike<number>,
-  options: { threshold?: number; logScale?: boolean } = {},
-): FarFasterResult {
+export function flagFarFaster(durations: ArrayLike<number>, options: { threshold?: number; logScale?: boolean } = {}): FarFasterResult {
   checkFinite(durations, "flagFarFaster");
   const threshold = options.threshold ?? 3.5;
   const logScale = options.logScale ?? true;

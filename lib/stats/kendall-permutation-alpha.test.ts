@@ -46,7 +46,10 @@ function designedUnits(seed: number, count: number): Array<Array<number[] | null
   const units: Array<Array<number[] | null>> = [];
   for (let u = 0; u < count; u++) {
     const L = 1 + randomInt(rng, 7);
-    const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
+    const truth = shuffle(
+      Array.from({ length: L }, (_, i) => i),
+      rng,
+    );
     units.push([0, 1, 2].map(() => (rng() < 0.1 ? null : rng() < 0.6 ? truth : swapOnce(truth, rng))));
   }
   return units;
@@ -79,8 +82,14 @@ describe("kendallPermutationAlpha", () => {
     // distance 1/3: O_2 = 2 * (1/3) / 1 = 2/3. n = 4. Expected over ordered pairs of the 4 values
     // (three [0,1,2], one [1,0,2]): 2 * 3 * 1 * (1/3) = 2. alpha = 1 - 3 * (2/3) / 2 = 0.
     const r = kendallPermutationAlpha([
-      [[0, 1, 2], [0, 1, 2]],
-      [[0, 1, 2], [1, 0, 2]],
+      [
+        [0, 1, 2],
+        [0, 1, 2],
+      ],
+      [
+        [0, 1, 2],
+        [1, 0, 2],
+      ],
     ]);
     expect(r.alpha).toBeCloseTo(0, 12);
     expect(r.observedDisagreement).toBeCloseTo(2 / 3 / 4, 12);
@@ -88,7 +97,16 @@ describe("kendallPermutationAlpha", () => {
   });
 
   it("gives null with a reason, never 0 or 1, when alpha is undefined", () => {
-    const same = kendallPermutationAlpha([[[0, 1], [0, 1]], [[0, 1], [0, 1]]]);
+    const same = kendallPermutationAlpha([
+      [
+        [0, 1],
+        [0, 1],
+      ],
+      [
+        [0, 1],
+        [0, 1],
+      ],
+    ]);
     expect(same.alpha).toBeNull();
     expect(same.reason).toMatch(/expected disagreement is 0/);
     const lonely = kendallPermutationAlpha([[[0, 1]], [null, [1, 0]]]);
@@ -97,7 +115,14 @@ describe("kendallPermutationAlpha", () => {
   });
 
   it("refuses values that are not permutations", () => {
-    expect(() => kendallPermutationAlpha([[[0, 0], [0, 1]]])).toThrow("kendallPermutationAlpha requires permutations of 0..n-1 (unit 0");
+    expect(() =>
+      kendallPermutationAlpha([
+        [
+          [0, 0],
+          [0, 1],
+        ],
+      ]),
+    ).toThrow("kendallPermutationAlpha requires permutations of 0..n-1 (unit 0");
   });
 });
 
@@ -131,11 +156,16 @@ describe("kendallPermutationPairwiseAlpha", () => {
       matrix.map((row) => row.map((v) => (v ? v.join(",") : null))),
       customMetric,
     );
-    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) {
-      if (a === b) expect(fast.matrix[a][b]).toBeNull();
-      else expect(fast.matrix[a][b]).toBeCloseTo(reference.matrix[a][b]!, 12);
-    }
-    expect(fast.pairs.map((p) => [p.a, p.b])).toEqual([[0, 1], [0, 2], [1, 2]]);
+    for (let a = 0; a < 3; a++)
+      for (let b = 0; b < 3; b++) {
+        if (a === b) expect(fast.matrix[a][b]).toBeNull();
+        else expect(fast.matrix[a][b]).toBeCloseTo(reference.matrix[a][b]!, 12);
+      }
+    expect(fast.pairs.map((p) => [p.a, p.b])).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
   });
 });
 
@@ -145,8 +175,22 @@ describe("kendallPermutationAlphaOfUnits", () => {
       const rng = mulberry32(500 + seed);
       const units = Array.from({ length: 4 + Math.floor(rng() * 40) }, () => {
         const L = 1 + Math.floor(rng() * 5);
-        const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
-        return Array.from({ length: 1 + Math.floor(rng() * 4) }, () => (rng() < 0.1 ? null : rng() < 0.5 ? truth : rng() < 0.1 ? shuffle(Array.from({ length: L + 1 }, (_, i) => i), rng) : shuffle(truth, rng)));
+        const truth = shuffle(
+          Array.from({ length: L }, (_, i) => i),
+          rng,
+        );
+        return Array.from({ length: 1 + Math.floor(rng() * 4) }, () =>
+          rng() < 0.1
+            ? null
+            : rng() < 0.5
+              ? truth
+              : rng() < 0.1
+                ? shuffle(
+                    Array.from({ length: L + 1 }, (_, i) => i),
+                    rng,
+                  )
+                : shuffle(truth, rng),
+        );
       });
       const prepared = kendallPermutationUnits(units);
       const pairable: number[] = [];
@@ -159,7 +203,13 @@ describe("kendallPermutationAlphaOfUnits", () => {
         // the whole, and the sums of two disjoint parts of it added up
         const half = ids.filter(() => rng() < 0.5);
         const sums = kendallPermutationSumsOfUnits(prepared, half);
-        addKendallPermutationSums(sums, kendallPermutationSumsOfUnits(prepared, ids.filter((id) => !half.includes(id))));
+        addKendallPermutationSums(
+          sums,
+          kendallPermutationSumsOfUnits(
+            prepared,
+            ids.filter((id) => !half.includes(id)),
+          ),
+        );
         for (const got of [kendallPermutationAlphaOfUnits(prepared, ids), kendallPermutationAlphaOfSums(prepared, sums)]) {
           expect(got.n).toBe(want.n);
           expect(got.units).toBe(want.units);
@@ -181,10 +231,21 @@ describe("kendallPermutationBetweenCoders", () => {
       const matrix = Array.from({ length: C }, () => new Array<number[] | null>(U).fill(null));
       for (let u = 0; u < U; u++) {
         const L = 1 + Math.floor(rng() * 6);
-        const truth = shuffle(Array.from({ length: L }, (_, i) => i), rng);
+        const truth = shuffle(
+          Array.from({ length: L }, (_, i) => i),
+          rng,
+        );
         for (let c = 0; c < C; c++) {
           if (rng() < 0.15) continue;
-          matrix[c][u] = rng() < 0.05 ? shuffle(Array.from({ length: L + 1 }, (_, i) => i), rng) : rng() < 0.5 ? truth : shuffle(truth, rng);
+          matrix[c][u] =
+            rng() < 0.05
+              ? shuffle(
+                  Array.from({ length: L + 1 }, (_, i) => i),
+                  rng,
+                )
+              : rng() < 0.5
+                ? truth
+                : shuffle(truth, rng);
         }
       }
       const between = kendallPermutationBetweenCoders(matrix);

@@ -4,12 +4,7 @@ import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import type { AlphaBootstrapResult } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import type { Rng } from "@/lib/stats/rng";
 import { multinomialWeights, weightedBootstrapReplicates } from "@/lib/stats/weighted-bootstrap";
-import {
-  additiveStratifiedBootstrap,
-  type AdditiveClusters,
-  type AdditiveStatistic,
-  type StratifiedBootstrapResult,
-} from "@/lib/stats/stratified-bootstrap";
+import { additiveStratifiedBootstrap, type AdditiveClusters, type AdditiveStatistic, type StratifiedBootstrapResult } from "@/lib/stats/stratified-bootstrap";
 
 /**
  * Krippendorff's alpha for orderings (permutations of 0..L-1) with the metric difference
@@ -506,7 +501,12 @@ class KendallSums {
   /** the bit offsets of the unit's ratings (scratch) */
   private readonly starts: Int32Array;
 
-  constructor(private readonly bits: Uint8Array, private readonly bitStart: Int32Array, private readonly lengthOf: Int32Array, coders: number) {
+  constructor(
+    private readonly bits: Uint8Array,
+    private readonly bitStart: Int32Array,
+    private readonly lengthOf: Int32Array,
+    coders: number,
+  ) {
     this.starts = new Int32Array(coders);
   }
 
@@ -629,7 +629,10 @@ class KendallSums {
  * O(C^2 U L^2) for C coders, U units of orderings of length L, O(R L^2) memory.
  * @throws {Error} as kendallPermutationPairwiseAlpha
  */
-export function kendallPermutationBetweenCoders(matrix: ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>>): { pairwise: PairwiseAlphaResult; leaveOneOut: AlphaResult[] | null } {
+export function kendallPermutationBetweenCoders(matrix: ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>>): {
+  pairwise: PairwiseAlphaResult;
+  leaveOneOut: AlphaResult[] | null;
+} {
   const fnName = "kendallPermutationBetweenCoders";
   if (!Array.isArray(matrix) || matrix.length < 2) throw new Error(`${fnName} requires at least 2 coders`);
   const C = matrix.length;

@@ -187,9 +187,7 @@ function discordantParsed(a: ParsedPermutation, b: ParsedPermutation): number {
  * @example
  * krippendorffAlphaFromUnits(units, kendallTauAlphaMetric());
  */
-export function kendallTauAlphaMetric(
-  options: { unequalLength?: "error" | "maximal"; squared?: boolean } = {},
-): CustomAlphaMetric {
+export function kendallTauAlphaMetric(options: { unequalLength?: "error" | "maximal"; squared?: boolean } = {}): CustomAlphaMetric {
   const unequal = options.unequalLength ?? "error";
   const squared = options.squared ?? false;
   if (unequal !== "error" && unequal !== "maximal") {

@@ -77,12 +77,7 @@ export interface AlphaBootstrapResult {
  * @example
  * krippendorffAlphaBootstrap(units, "ordinal", mulberry32(1)).ci; // e.g. [0.79, 0.87]
  */
-export function krippendorffAlphaBootstrap(
-  units: AlphaUnits,
-  metric: AlphaMetric,
-  rng: Rng,
-  options: AlphaBootstrapOptions = {},
-): AlphaBootstrapResult {
+export function krippendorffAlphaBootstrap(units: AlphaUnits, metric: AlphaMetric, rng: Rng, options: AlphaBootstrapOptions = {}): AlphaBootstrapResult {
   const fnName = "krippendorffAlphaBootstrap";
   const { resamples, confidence } = bootstrapOptions(options, fnName);
   const method = options.method ?? "units";
@@ -113,7 +108,12 @@ export function krippendorffAlphaBootstrap(
       draws: null,
     };
   }
-  if (method === "units") return { ...common, ...alphaWeightedUnitBootstrap(co, { count: co.units, slotOfUnit: null, drawWeights: multinomialWeights(co.units) }, rng, resamples, confidence, fnName), draws: null };
+  if (method === "units")
+    return {
+      ...common,
+      ...alphaWeightedUnitBootstrap(co, { count: co.units, slotOfUnit: null, drawWeights: multinomialWeights(co.units) }, rng, resamples, confidence, fnName),
+      draws: null,
+    };
   return { ...common, ...kalphaBootstrap(co, rng, resamples, confidence, options, fnName, estimate) };
 }
 

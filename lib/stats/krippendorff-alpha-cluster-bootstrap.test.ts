@@ -63,7 +63,15 @@ describe("krippendorffAlphaClusterBootstrap", () => {
   });
 
   it("returns ci null with the reason when alpha is undefined, never 0 or 1", () => {
-    const r = krippendorffAlphaClusterBootstrap([[1, 1], [1, 1]], [0, 1], "nominal", mulberry32(1));
+    const r = krippendorffAlphaClusterBootstrap(
+      [
+        [1, 1],
+        [1, 1],
+      ],
+      [0, 1],
+      "nominal",
+      mulberry32(1),
+    );
     expect(r.estimate.alpha).toBeNull();
     expect(r.ci).toBeNull();
     expect(r.reason).toMatch(/expected disagreement is 0/);

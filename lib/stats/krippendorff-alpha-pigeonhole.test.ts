@@ -43,7 +43,11 @@ describe("krippendorffAlphaPigeonhole", () => {
     const stratumOf = (item: number) => (item < 12 ? 0 : 1);
     const want = krippendorffAlphaStratifiedBootstrap(units, itemOf, stratumOf, 2, [[0, 1]], level, mulberry32(8), { resamples: 300 });
     const got = krippendorffAlphaPigeonhole({ metric: level, units }, coders, itemOf, stratumOf, 2, [[0, 1]], mulberry32(8), { resamples: 300, over: "items" });
-    for (const [a, b] of [[got.strata[0], want.strata[0]], [got.strata[1], want.strata[1]], [got.groups[0], want.groups[0]]] as const) {
+    for (const [a, b] of [
+      [got.strata[0], want.strata[0]],
+      [got.strata[1], want.strata[1]],
+      [got.groups[0], want.groups[0]],
+    ] as const) {
       expect(a.estimate).toBeCloseTo(b.estimate!, 12);
       expect(a.ci![0]).toBeCloseTo(b.ci![0], 10);
       expect(a.ci![1]).toBeCloseTo(b.ci![1], 10);
@@ -70,7 +74,10 @@ describe("krippendorffAlphaPigeonhole", () => {
       coders.push([0, 1, 2]);
       itemOf.push(i);
     }
-    const got = krippendorffAlphaPigeonhole({ metric: "kendall-permutation", units: orders }, coders, itemOf, (i) => i % 2, 2, [[0, 1]], mulberry32(9), { resamples: 200, over: "items" });
+    const got = krippendorffAlphaPigeonhole({ metric: "kendall-permutation", units: orders }, coders, itemOf, (i) => i % 2, 2, [[0, 1]], mulberry32(9), {
+      resamples: 200,
+      over: "items",
+    });
     const want = kendallPermutationAlphaStratifiedBootstrap(orders, itemOf, (i) => i % 2, 2, [[0, 1]], mulberry32(9), { resamples: 200 });
     expect(got.groups[0].estimate).toBeCloseTo(kendallPermutationAlpha(orders).alpha!, 12);
     expect(got.groups[0].ci![0]).toBeCloseTo(want.groups[0].ci![0], 10);
@@ -81,7 +88,8 @@ describe("krippendorffAlphaPigeonhole", () => {
   it("hand-worked: two careful people and two careless ones, items alike, is wider than either one-way form", () => {
     // 40 items of one unit, values 1..5; people 0 and 1 always give the item's value, 2 and 3 a random one 60% of the time
     const { units, coders, itemOf } = slotItems(7, 40, [1, 1, 0.4, 0.4]);
-    const run = (options: Parameters<typeof krippendorffAlphaPigeonhole>[7]) => krippendorffAlphaPigeonhole({ metric: "nominal", units }, coders, itemOf, () => 0, 1, [[0]], mulberry32(5), { resamples: 1000, ...options }).groups[0];
+    const run = (options: Parameters<typeof krippendorffAlphaPigeonhole>[7]) =>
+      krippendorffAlphaPigeonhole({ metric: "nominal", units }, coders, itemOf, () => 0, 1, [[0]], mulberry32(5), { resamples: 1000, ...options }).groups[0];
     const both = run({});
     const itemsOnly = run({ over: "items" });
     const peopleOnly = run({ drawItems: false });
@@ -112,10 +120,33 @@ describe("krippendorffAlphaPigeonhole", () => {
   it("words, not an interval: one item, one person (a fixed judge and one drawn grader)", () => {
     const one = krippendorffAlphaPigeonhole({ metric: "interval", units: [[1, 2, 2]] }, [[0, 1, 2]], [0], () => 0, 1, [[0]], mulberry32(1), { resamples: 50 });
     expect(one.groups[0]).toMatchObject({ ci: null, reason: "one item" });
-    const units = [[1, 2], [3, 3], [2, 4], [5, 4]];
-    const judge = krippendorffAlphaPigeonhole({ metric: "interval", units }, units.map(() => [0, 1]), [0, 1, 2, 3], () => 0, 1, [[0]], mulberry32(1), { resamples: 50, fixedCoders: new Set([0]) });
+    const units = [
+      [1, 2],
+      [3, 3],
+      [2, 4],
+      [5, 4],
+    ];
+    const judge = krippendorffAlphaPigeonhole(
+      { metric: "interval", units },
+      units.map(() => [0, 1]),
+      [0, 1, 2, 3],
+      () => 0,
+      1,
+      [[0]],
+      mulberry32(1),
+      { resamples: 50, fixedCoders: new Set([0]) },
+    );
     expect(judge.groups[0]).toMatchObject({ ci: null, reason: "one person", people: 1 });
-    const itemsOnly = krippendorffAlphaPigeonhole({ metric: "interval", units }, units.map(() => [0, 1]), [0, 1, 2, 3], () => 0, 1, [[0]], mulberry32(1), { resamples: 50, fixedCoders: new Set([0]), over: "items" });
+    const itemsOnly = krippendorffAlphaPigeonhole(
+      { metric: "interval", units },
+      units.map(() => [0, 1]),
+      [0, 1, 2, 3],
+      () => 0,
+      1,
+      [[0]],
+      mulberry32(1),
+      { resamples: 50, fixedCoders: new Set([0]), over: "items" },
+    );
     expect(itemsOnly.groups[0].ci).not.toBeNull();
   });
 });

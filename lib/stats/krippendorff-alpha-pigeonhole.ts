@@ -27,8 +27,7 @@ import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
  */
 
 export type PigeonholeAlphaInput =
-  | { metric: AlphaMetric; units: AlphaUnits }
-  | { metric: "kendall-permutation"; units: ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>> };
+  { metric: AlphaMetric; units: AlphaUnits } | { metric: "kendall-permutation"; units: ReadonlyArray<ReadonlyArray<readonly number[] | null | undefined>> };
 
 export interface PigeonholeAlphaOptions {
   resamples?: number;
@@ -227,16 +226,18 @@ export function krippendorffAlphaPigeonhole(
   if (input.metric === "kendall-permutation") {
     const orders: Array<readonly number[]> = [];
     const at = new Map<string, number>();
-    const ids = pairableUnits.map((u, p) => slotsOf[p].map((s) => {
-      const order = (input.units as ReadonlyArray<ReadonlyArray<readonly number[]>>)[u][s.at];
-      const key = order.join(",");
-      let id = at.get(key);
-      if (id === undefined) {
-        at.set(key, (id = orders.length));
-        orders.push(order);
-      }
-      return id;
-    }));
+    const ids = pairableUnits.map((u, p) =>
+      slotsOf[p].map((s) => {
+        const order = (input.units as ReadonlyArray<ReadonlyArray<readonly number[]>>)[u][s.at];
+        const key = order.join(",");
+        let id = at.get(key);
+        if (id === undefined) {
+          at.set(key, (id = orders.length));
+          orders.push(order);
+        }
+        return id;
+      }),
+    );
     layout = permutationLayout(orders);
     valueOf = (p, j) => ids[p][j];
   } else {
@@ -367,7 +368,8 @@ export function krippendorffAlphaPigeonhole(
   const members: number[][] = Array.from({ length: strataCount }, () => []);
   itemIds.forEach((id, i) => {
     const s = stratumOf(id);
-    if (!Number.isInteger(s) || s < 0 || s >= strataCount) throw new Error(`${fnName} requires stratum ids from 0 to ${strataCount - 1} (item ${id} has ${String(s)})`);
+    if (!Number.isInteger(s) || s < 0 || s >= strataCount)
+      throw new Error(`${fnName} requires stratum ids from 0 to ${strataCount - 1} (item ${id} has ${String(s)})`);
     members[s].push(i);
   });
   const stratumOfItem = new Int32Array(itemIds.length);
@@ -446,7 +448,8 @@ export function krippendorffAlphaPigeonhole(
     const v = layout.statistic(sum, touchedDims, count);
     return v === null || Number.isNaN(v) ? null : v;
   };
-  const stratumValue = (s: number) => (!filled[s] ? null : dense ? statistic(denseSums[s], allDims, dims) : statistic(sparseSums[s].sum, sparseSums[s].touched, sparseSums[s].count));
+  const stratumValue = (s: number) =>
+    !filled[s] ? null : dense ? statistic(denseSums[s], allDims, dims) : statistic(sparseSums[s].sum, sparseSums[s].touched, sparseSums[s].count);
   const groupValue = (group: readonly number[]) => {
     if (!group.some((s) => filled[s])) return null;
     if (dense) {
@@ -517,7 +520,15 @@ export function krippendorffAlphaPigeonhole(
   };
   return {
     strata: members.map((items, s) => finish(estimates[s], strataReps[s], strataDefined[s], items.length, peopleOf([s]))),
-    groups: groups.map((group, g) => finish(groupEstimates[g], groupReps[g], groupDefined[g], group.reduce((sum, s) => sum + members[s].length, 0), peopleOf(group))),
+    groups: groups.map((group, g) =>
+      finish(
+        groupEstimates[g],
+        groupReps[g],
+        groupDefined[g],
+        group.reduce((sum, s) => sum + members[s].length, 0),
+        peopleOf(group),
+      ),
+    ),
     resamples,
     confidence,
     over,

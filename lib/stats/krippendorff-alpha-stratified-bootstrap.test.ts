@@ -29,7 +29,11 @@ function slotItems(seed: number, count: number) {
 
 describe("alphaClusterTotals", () => {
   it.each(levels)("%s: the statistic on all totals is krippendorffAlpha (Krippendorff 2011 data)", (level) => {
-    const { data, statistic } = alphaClusterTotals(paper, paper.map((_, i) => Math.floor(i / 3)), level);
+    const { data, statistic } = alphaClusterTotals(
+      paper,
+      paper.map((_, i) => Math.floor(i / 3)),
+      level,
+    );
     const sum = new Float64Array(data.dims);
     const touched = new Int32Array(data.dims);
     let count = 0;
@@ -72,7 +76,12 @@ describe("krippendorffAlphaStratifiedBootstrap", () => {
       });
       reps[2].push(krippendorffAlphaFromUnits(all, "ordinal").alpha!);
     }
-    const [s0, s1, all] = reps.map((r) => percentileInterval(r.sort((a, b) => a - b), 0.95));
+    const [s0, s1, all] = reps.map((r) =>
+      percentileInterval(
+        r.sort((a, b) => a - b),
+        0.95,
+      ),
+    );
     expect(got.strata[0].ci![0]).toBeCloseTo(s0[0], 10);
     expect(got.strata[1].ci![1]).toBeCloseTo(s1[1], 10);
     expect(got.groups[0].ci![0]).toBeCloseTo(all[0], 10);
@@ -88,7 +97,10 @@ describe("kendallPermutationAlphaStratifiedBootstrap", () => {
     const lengths: number[] = [];
     for (let i = 0; i < 40; i++) {
       const L = 3 + (i % 4);
-      const truth = shuffle(Array.from({ length: L }, (_, k) => k), rng0);
+      const truth = shuffle(
+        Array.from({ length: L }, (_, k) => k),
+        rng0,
+      );
       units.push([truth, rng0() < 0.6 ? truth : shuffle(truth, rng0), rng0() < 0.5 ? truth : shuffle(truth, rng0)]);
       lengths.push(L);
     }
@@ -105,7 +117,10 @@ describe("kendallPermutationAlphaStratifiedBootstrap", () => {
       for (const ids of members) for (let k = 0; k < ids.length; k++) all.push(units[ids[randomInt(rng, ids.length)]]);
       pooled.push(kendallPermutationAlpha(all).alpha!);
     }
-    const [lo, hi] = percentileInterval(pooled.sort((a, b) => a - b), 0.95);
+    const [lo, hi] = percentileInterval(
+      pooled.sort((a, b) => a - b),
+      0.95,
+    );
     expect(got.groups[0].ci![0]).toBeCloseTo(lo, 10);
     expect(got.groups[0].ci![1]).toBeCloseTo(hi, 10);
   });

@@ -1,17 +1,6 @@
-import {
-  alphaCoincidences,
-  alphaDeltaSquared,
-  alphaExpectedSum,
-  type AlphaMetric,
-  type AlphaUnits,
-} from "@/lib/stats/alpha-coincidences";
+import { alphaCoincidences, alphaDeltaSquared, alphaExpectedSum, type AlphaMetric, type AlphaUnits } from "@/lib/stats/alpha-coincidences";
 import type { Rng } from "@/lib/stats/rng";
-import {
-  additiveStratifiedBootstrap,
-  type AdditiveClusters,
-  type AdditiveStatistic,
-  type StratifiedBootstrapResult,
-} from "@/lib/stats/stratified-bootstrap";
+import { additiveStratifiedBootstrap, type AdditiveClusters, type AdditiveStatistic, type StratifiedBootstrapResult } from "@/lib/stats/stratified-bootstrap";
 
 /**
  * Krippendorff's alpha as a function of additive totals, so that the stratified cluster

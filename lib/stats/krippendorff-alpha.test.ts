@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KRIPPENDORFF_2011 } from "@/lib/stats/__fixtures__/krippendorff-2011";
-import {
-  krippendorffAlpha,
-  krippendorffAlphaFromUnits,
-  reliabilityMatrixToUnits,
-  type AlphaLevel,
-  type AlphaValue,
-} from "@/lib/stats/krippendorff-alpha";
+import { krippendorffAlpha, krippendorffAlphaFromUnits, reliabilityMatrixToUnits, type AlphaLevel, type AlphaValue } from "@/lib/stats/krippendorff-alpha";
 import { mulberry32 } from "@/lib/stats/rng";
 
 describe("krippendorffAlpha on the Krippendorff 2011 worked example", () => {
@@ -249,7 +243,7 @@ function naiveAlpha(units: (number | null)[][], level: AlphaLevel): number | nul
   let e = 0;
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) e += delta(all[i], all[j]);
   if (e === 0) return null;
-  return 1 - (o / n) / (e / (n * (n - 1)));
+  return 1 - o / n / (e / (n * (n - 1)));
 }
 
 describe("krippendorffAlpha against a from-the-definition reference on random data", () => {

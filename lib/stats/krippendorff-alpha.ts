@@ -8,14 +8,7 @@ import {
   type AlphaValue,
 } from "@/lib/stats/alpha-coincidences";
 
-export type {
-  AlphaDeltaSquared,
-  AlphaLevel,
-  AlphaMetric,
-  AlphaUnits,
-  AlphaValue,
-  CustomAlphaMetric,
-} from "@/lib/stats/alpha-coincidences";
+export type { AlphaDeltaSquared, AlphaLevel, AlphaMetric, AlphaUnits, AlphaValue, CustomAlphaMetric } from "@/lib/stats/alpha-coincidences";
 
 /** Reliability data matrix: one row per coder, one column per unit, null = missing. */
 export type ReliabilityMatrix = ReadonlyArray<ReadonlyArray<AlphaValue | null | undefined>>;
@@ -48,18 +41,13 @@ export interface AlphaResult {
  * @example
  * reliabilityMatrixToUnits([[1, null], [1, 2]]); // [[1, 1], [2]]
  */
-export function reliabilityMatrixToUnits(
-  matrix: ReliabilityMatrix,
-  fnName = "reliabilityMatrixToUnits",
-): AlphaValue[][] {
+export function reliabilityMatrixToUnits(matrix: ReliabilityMatrix, fnName = "reliabilityMatrixToUnits"): AlphaValue[][] {
   if (!Array.isArray(matrix) || matrix.length < 2) throw new Error(`${fnName} requires at least 2 coders`);
   const unitsCount = matrix[0].length;
   for (let r = 0; r < matrix.length; r++) {
     if (!Array.isArray(matrix[r])) throw new Error(`${fnName} requires every coder row to be an array (row ${r} is not)`);
     if (matrix[r].length !== unitsCount) {
-      throw new Error(
-        `${fnName} requires every coder row to have the same number of units (row 0 has ${unitsCount}, row ${r} has ${matrix[r].length})`,
-      );
+      throw new Error(`${fnName} requires every coder row to have the same number of units (row 0 has ${unitsCount}, row ${r} has ${matrix[r].length})`);
     }
   }
   const units: AlphaValue[][] = new Array(unitsCount);

@@ -20,10 +20,18 @@ describe("pairedBootstrapDifference", () => {
   });
 
   it("a constant difference has no interval (no spread); p is never 0 but reported below 1/B, and 1 at zero", () => {
-    const shifted = pairedBootstrapDifference(Array.from({ length: 20 }, (_, i) => [i / 20 + 0.25, i / 20] as const), mulberry32(2), { resamples: 200 });
+    const shifted = pairedBootstrapDifference(
+      Array.from({ length: 20 }, (_, i) => [i / 20 + 0.25, i / 20] as const),
+      mulberry32(2),
+      { resamples: 200 },
+    );
     expect(shifted.difference).toBeCloseTo(0.25, 12);
     expect(shifted).toMatchObject({ ci: null, reason: "no spread: every item the same", pValue: 1 / 200, pBelow: true });
-    const same = pairedBootstrapDifference(Array.from({ length: 20 }, (_, i) => [i, i] as const), mulberry32(2), { resamples: 200 });
+    const same = pairedBootstrapDifference(
+      Array.from({ length: 20 }, (_, i) => [i, i] as const),
+      mulberry32(2),
+      { resamples: 200 },
+    );
     expect(same).toMatchObject({ difference: 0, ci: null, pValue: 1, pBelow: false });
   });
 
@@ -32,10 +40,11 @@ describe("pairedBootstrapDifference", () => {
     // treat 24 units as independent and give a narrower interval than the 6 episodes support.
     const pairs: Array<readonly [number, number]> = [];
     const episodes: string[] = [];
-    for (let e = 0; e < 6; e++) for (let t = 0; t < 4; t++) {
-      pairs.push([e % 2 === 0 ? 1 : 0, e % 3 === 0 ? 1 : 0]);
-      episodes.push(`ep${e}`);
-    }
+    for (let e = 0; e < 6; e++)
+      for (let t = 0; t < 4; t++) {
+        pairs.push([e % 2 === 0 ? 1 : 0, e % 3 === 0 ? 1 : 0]);
+        episodes.push(`ep${e}`);
+      }
     const byEpisode = pairedBootstrapDifference(pairs, mulberry32(3), { resamples: 2000, clusters: episodes });
     const byUnit = pairedBootstrapDifference(pairs, mulberry32(3), { resamples: 2000 });
     expect(byEpisode).toMatchObject({ n: 24, clusters: 6, method: "paired bootstrap over episodes (percentile interval)" });
@@ -49,7 +58,7 @@ describe("pairedBootstrapDifference", () => {
   });
 
   it("is seeded: the same rng seed gives the same interval; pairing matters", () => {
-    const pairs = Array.from({ length: 30 }, (_, i) => [(i * 7) % 10 / 10, ((i * 7) % 10) / 10 - ((i % 3) - 1) * 0.05] as const);
+    const pairs = Array.from({ length: 30 }, (_, i) => [((i * 7) % 10) / 10, ((i * 7) % 10) / 10 - ((i % 3) - 1) * 0.05] as const);
     const a = pairedBootstrapDifference(pairs, mulberry32(9));
     const b = pairedBootstrapDifference(pairs, mulberry32(9));
     expect(a.ci).toEqual(b.ci);

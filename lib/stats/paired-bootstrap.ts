@@ -44,7 +44,8 @@ export function pairedBootstrapDifference(
   options: { resamples?: number; confidence?: number; clusters?: ReadonlyArray<string | number> } = {},
 ): PairedDifference {
   const { resamples, confidence } = bootstrapOptions(options, "pairedBootstrapDifference");
-  if (options.clusters && options.clusters.length !== pairs.length) throw new Error(`pairedBootstrapDifference requires one cluster per pair (${options.clusters.length} clusters for ${pairs.length} pairs)`);
+  if (options.clusters && options.clusters.length !== pairs.length)
+    throw new Error(`pairedBootstrapDifference requires one cluster per pair (${options.clusters.length} clusters for ${pairs.length} pairs)`);
   const method = options.clusters ? "paired bootstrap over episodes (percentile interval)" : "paired bootstrap over units (percentile interval)";
   const sums = new Map<string | number, { sum: number; count: number }>();
   let sumA = 0;

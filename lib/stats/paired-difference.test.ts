@@ -16,7 +16,7 @@ describe("pairedDifference", () => {
 
   it("only shared items count, and items hard for both narrow the interval over the unpaired one", () => {
     // item difficulty shared by people and the model, people alike
-    const humans = grid(8, 20, (p, i) => ((i < 10) !== ((p + i) % 5 === 0) ? 1 : 0));
+    const humans = grid(8, 20, (p, i) => (i < 10 !== ((p + i) % 5 === 0) ? 1 : 0));
     const model = Array.from({ length: 20 }, (_, i) => ({ item: i, score: i < 10 ? 1 : 0 })).concat([{ item: 99, score: 1 }]);
     const d = pairedDifference(humans, model);
     expect(d.items).toBe(20);
@@ -29,14 +29,28 @@ describe("pairedDifference", () => {
 
   it("several samples per item enter through their item mean", () => {
     const humans = grid(3, 2, () => 1);
-    const d = pairedDifference(humans, [{ item: 0, score: 1 }, { item: 0, score: 0 }, { item: 1, score: 0 }]);
+    const d = pairedDifference(humans, [
+      { item: 0, score: 1 },
+      { item: 0, score: 0 },
+      { item: 1, score: 0 },
+    ]);
     expect(d.model).toBeCloseTo(0.25, 12);
     expect(d.difference).toBeCloseTo(0.75, 12);
   });
 
   it("names no shared items and one item", () => {
-    expect(pairedDifference(grid(2, 2, () => 1), [{ item: 5, score: 1 }]).reason).toBe("no shared items");
-    expect(pairedDifference(grid(2, 2, () => 1), [{ item: 0, score: 1 }]).reason).toBe("one item");
+    expect(
+      pairedDifference(
+        grid(2, 2, () => 1),
+        [{ item: 5, score: 1 }],
+      ).reason,
+    ).toBe("no shared items");
+    expect(
+      pairedDifference(
+        grid(2, 2, () => 1),
+        [{ item: 0, score: 1 }],
+      ).reason,
+    ).toBe("one item");
   });
 
   it("a ratio of sums: D weighs each answer by its denominator", () => {
@@ -47,7 +61,10 @@ describe("pairedDifference", () => {
       { item: 1, person: "b", num: 1, den: 3 },
       { item: 2, person: "b", num: 0, den: 1 },
     ];
-    const d = pairedDifference(humans, [{ item: 1, score: 1 / 3 }, { item: 2, score: 1 }]);
+    const d = pairedDifference(humans, [
+      { item: 1, score: 1 / 3 },
+      { item: 2, score: 1 },
+    ]);
     expect(d.humans).toBeCloseTo(4 / 8, 12);
     // the model weighted as people's answers: (1/3 * 3 * 2 + 1 * 1 * 2) / 8
     expect(d.model).toBeCloseTo(4 / 8, 12);
@@ -65,7 +82,12 @@ describe("pairedDifference", () => {
     }
     // with a z given, the normal reference: p = 2 (1 - Phi(|D| / se))
     const humans = grid(6, 10, (p, i) => ((p + i) % 3 === 0 ? 1 : 0));
-    const z = pairedDifference(humans, Array.from({ length: 10 }, (_, i) => ({ item: i, score: 1 })), "people+items", 1.96);
+    const z = pairedDifference(
+      humans,
+      Array.from({ length: 10 }, (_, i) => ({ item: i, score: 1 })),
+      "people+items",
+      1.96,
+    );
     expect(z.p).toBeCloseTo(2 * (1 - normalCdf(Math.abs(z.difference) / z.se!)), 12);
   });
 

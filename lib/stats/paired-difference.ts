@@ -51,7 +51,12 @@ export function normalCdf(x: number): number {
   return x >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
-export function pairedDifference(humans: ReadonlyArray<CrossedAnswer>, model: ReadonlyArray<ModelAnswer>, over: GeneraliseOver = "people+items", z?: number): PairedDifference {
+export function pairedDifference(
+  humans: ReadonlyArray<CrossedAnswer>,
+  model: ReadonlyArray<ModelAnswer>,
+  over: GeneraliseOver = "people+items",
+  z?: number,
+): PairedDifference {
   const key = (item: string | number) => `${typeof item}:${item}`;
   const modelByItem = new Map<string, { sum: number; n: number }>();
   for (const m of model) {
@@ -80,7 +85,14 @@ export function pairedDifference(humans: ReadonlyArray<CrossedAnswer>, model: Re
   );
   const difference = v.estimate;
   const base = { items, people, answers: N, humans: H, model: Mw, difference, df: v.df };
-  if (v.variance === null || v.df === null) return { ...base, ci: null, p: null, se: null, reason: v.reason === "one person" ? "one person" : v.reason === "no answers" ? "no shared items" : "one item" };
+  if (v.variance === null || v.df === null)
+    return {
+      ...base,
+      ci: null,
+      p: null,
+      se: null,
+      reason: v.reason === "one person" ? "one person" : v.reason === "no answers" ? "no shared items" : "one item",
+    };
   const se = Math.sqrt(v.variance);
   const critical = twoWayCritical(v.df, z);
   const tail = (x: number) => (z === undefined ? 1 - tCdf(x, v.df!) : 1 - normalCdf(x));

@@ -18,8 +18,12 @@ const weightedMean = (ys: number[]) => (w: Float64Array) => {
 
 describe("pigeonholeBootstrap", () => {
   it("its standard error of a mean is close to the two-way variance's when people dominate", () => {
-    const data = rows(12, 30, (p, i) => (((p * 7 + i) % 12) < p ? 1 : 0));
-    const input = crossedIndexes(data, (r) => r.item, (r) => r.person);
+    const data = rows(12, 30, (p, i) => ((p * 7 + i) % 12 < p ? 1 : 0));
+    const input = crossedIndexes(
+      data,
+      (r) => r.item,
+      (r) => r.person,
+    );
     const ys = data.map((r) => r.y);
     const result = pigeonholeBootstrap(input, weightedMean(ys), mulberry32(7), { resamples: 2000 });
     const v = twoWayClusterVariance(data.map((r) => ({ item: r.item, person: r.person, num: r.y })));
@@ -31,7 +35,11 @@ describe("pigeonholeBootstrap", () => {
 
   it("over items only is narrower when people differ and items do not", () => {
     const data = rows(6, 20, (p) => (p < 3 ? 1 : 0));
-    const input = crossedIndexes(data, (r) => r.item, (r) => r.person);
+    const input = crossedIndexes(
+      data,
+      (r) => r.item,
+      (r) => r.person,
+    );
     const stat = weightedMean(data.map((r) => r.y));
     const both = pigeonholeBootstrap(input, stat, mulberry32(1));
     const items = pigeonholeBootstrap(input, stat, mulberry32(1), { over: "items" });
@@ -41,18 +49,61 @@ describe("pigeonholeBootstrap", () => {
   });
 
   it("names one item, one person, no answers, and counts undefined resamples", () => {
-    expect(pigeonholeBootstrap(crossedIndexes(rows(3, 1, (p) => p), (r) => r.item, (r) => r.person), () => 1, mulberry32(1)).reason).toBe("one item");
-    expect(pigeonholeBootstrap(crossedIndexes(rows(1, 3, (_, i) => i), (r) => r.item, (r) => r.person), () => 1, mulberry32(1)).reason).toBe("one person");
-    expect(pigeonholeBootstrap(crossedIndexes([], () => 0, () => 0), () => 1, mulberry32(1)).reason).toBe("no answers");
+    expect(
+      pigeonholeBootstrap(
+        crossedIndexes(
+          rows(3, 1, (p) => p),
+          (r) => r.item,
+          (r) => r.person,
+        ),
+        () => 1,
+        mulberry32(1),
+      ).reason,
+    ).toBe("one item");
+    expect(
+      pigeonholeBootstrap(
+        crossedIndexes(
+          rows(1, 3, (_, i) => i),
+          (r) => r.item,
+          (r) => r.person,
+        ),
+        () => 1,
+        mulberry32(1),
+      ).reason,
+    ).toBe("one person");
+    expect(
+      pigeonholeBootstrap(
+        crossedIndexes(
+          [],
+          () => 0,
+          () => 0,
+        ),
+        () => 1,
+        mulberry32(1),
+      ).reason,
+    ).toBe("no answers");
     const data = rows(4, 4, (p, i) => p + i);
     let calls = 0;
-    const r = pigeonholeBootstrap(crossedIndexes(data, (d) => d.item, (d) => d.person), (w) => (calls++ % 2 === 1 ? null : w[0]), mulberry32(3), { resamples: 100 });
+    const r = pigeonholeBootstrap(
+      crossedIndexes(
+        data,
+        (d) => d.item,
+        (d) => d.person,
+      ),
+      (w) => (calls++ % 2 === 1 ? null : w[0]),
+      mulberry32(3),
+      { resamples: 100 },
+    );
     expect(r.undefinedResamples).toBe(50);
   });
 
   it("is reproducible for a seed, and expandByWeights repeats answers", () => {
     const data = rows(5, 8, (p, i) => (p + i) % 2);
-    const input = crossedIndexes(data, (r) => r.item, (r) => r.person);
+    const input = crossedIndexes(
+      data,
+      (r) => r.item,
+      (r) => r.person,
+    );
     const stat = weightedMean(data.map((r) => r.y));
     expect(pigeonholeBootstrap(input, stat, mulberry32(9)).ci).toEqual(pigeonholeBootstrap(input, stat, mulberry32(9)).ci);
     expect(expandByWeights(["a", "b", "c"], [0, 2, 1])).toEqual(["b", "b", "c"]);

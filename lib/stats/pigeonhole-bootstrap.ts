@@ -72,7 +72,8 @@ export function pigeonholeBootstrap(
   const n = itemOf.length;
   if (personOf.length !== n) throw new Error("pigeonholeBootstrap requires one person index per answer");
   for (let a = 0; a < n; a++) {
-    if (!(itemOf[a] >= 0 && itemOf[a] < items) || !(personOf[a] >= 0 && personOf[a] < people)) throw new Error(`pigeonholeBootstrap: answer ${a} has item ${itemOf[a]} of ${items}, person ${personOf[a]} of ${people}`);
+    if (!(itemOf[a] >= 0 && itemOf[a] < items) || !(personOf[a] >= 0 && personOf[a] < people))
+      throw new Error(`pigeonholeBootstrap: answer ${a} has item ${itemOf[a]} of ${items}, person ${personOf[a]} of ${people}`);
   }
   const weights = new Float64Array(n).fill(1);
   const observed = n === 0 ? null : statistic(weights);
@@ -102,11 +103,18 @@ export function pigeonholeBootstrap(
  * randomInt(rng, items) items times, then randomInt(rng, people) people times (people+items).
  * @throws {Error} on an index outside its range
  */
-export function forEachPigeonholeResample(input: PigeonholeInput, rng: Rng, resamples: number, over: GeneraliseOver, visit: (weights: Float64Array) => void): void {
+export function forEachPigeonholeResample(
+  input: PigeonholeInput,
+  rng: Rng,
+  resamples: number,
+  over: GeneraliseOver,
+  visit: (weights: Float64Array) => void,
+): void {
   const { itemOf, personOf, items, people } = input;
   const n = itemOf.length;
   for (let a = 0; a < n; a++) {
-    if (!(itemOf[a] >= 0 && itemOf[a] < items) || !(personOf[a] >= 0 && personOf[a] < people)) throw new Error(`pigeonholeBootstrap: answer ${a} has item ${itemOf[a]} of ${items}, person ${personOf[a]} of ${people}`);
+    if (!(itemOf[a] >= 0 && itemOf[a] < items) || !(personOf[a] >= 0 && personOf[a] < people))
+      throw new Error(`pigeonholeBootstrap: answer ${a} has item ${itemOf[a]} of ${items}, person ${personOf[a]} of ${people}`);
   }
   const weights = new Float64Array(n);
   const itemWeight = new Float64Array(items);

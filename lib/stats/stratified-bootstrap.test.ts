@@ -24,7 +24,12 @@ function reference(resamples: number, seed: number) {
     });
     reps[2].push(mean(all)!);
   }
-  return reps.map((r) => percentileInterval(r.sort((a, b) => a - b), 0.95));
+  return reps.map((r) =>
+    percentileInterval(
+      r.sort((a, b) => a - b),
+      0.95,
+    ),
+  );
 }
 
 describe("stratifiedClusterBootstrap", () => {
@@ -61,13 +66,21 @@ describe("additiveStratifiedBootstrap", () => {
     const start = [0];
     for (const c of clusters) {
       index.push(0, 1);
-      value.push(c.length, c.reduce((a, b) => a + b, 0));
+      value.push(
+        c.length,
+        c.reduce((a, b) => a + b, 0),
+      );
       start.push(index.length);
     }
     const data: AdditiveClusters = { dims: 2, start: Int32Array.from(start), index: Int32Array.from(index), value: Float64Array.from(value) };
     const got = additiveStratifiedBootstrap(data, strata, 2, [[0, 1], [1]], (sum) => (sum[0] > 0 ? sum[1] / sum[0] : null), mulberry32(3), { resamples: 400 });
     const list = stratifiedClusterBootstrap(clusters, strata, 2, [[0, 1], [1]], mean, mulberry32(3), { resamples: 400 });
-    for (const [a, b] of [[got.strata[0], list.strata[0]], [got.strata[1], list.strata[1]], [got.groups[0], list.groups[0]], [got.groups[1], list.groups[1]]]) {
+    for (const [a, b] of [
+      [got.strata[0], list.strata[0]],
+      [got.strata[1], list.strata[1]],
+      [got.groups[0], list.groups[0]],
+      [got.groups[1], list.groups[1]],
+    ]) {
       expect(a.estimate).toBeCloseTo(b.estimate!, 12);
       expect(a.ci![0]).toBeCloseTo(b.ci![0], 12);
       expect(a.ci![1]).toBeCloseTo(b.ci![1], 12);

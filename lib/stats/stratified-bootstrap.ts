@@ -47,14 +47,17 @@ function strataMembers(stratumOf: ArrayLike<number>, strataCount: number, fnName
   const members: number[][] = Array.from({ length: strataCount }, () => []);
   for (let c = 0; c < stratumOf.length; c++) {
     const s = stratumOf[c];
-    if (!Number.isInteger(s) || s < 0 || s >= strataCount) throw new Error(`${fnName} requires stratum ids from 0 to ${strataCount - 1} (cluster ${c} has ${String(s)})`);
+    if (!Number.isInteger(s) || s < 0 || s >= strataCount)
+      throw new Error(`${fnName} requires stratum ids from 0 to ${strataCount - 1} (cluster ${c} has ${String(s)})`);
     members[s].push(c);
   }
   return members;
 }
 
 function checkGroups(groups: ReadonlyArray<ReadonlyArray<number>>, strataCount: number, fnName: string): void {
-  for (const group of groups) for (const s of group) if (!Number.isInteger(s) || s < 0 || s >= strataCount) throw new Error(`${fnName} requires groups of stratum ids (got ${String(s)})`);
+  for (const group of groups)
+    for (const s of group)
+      if (!Number.isInteger(s) || s < 0 || s >= strataCount) throw new Error(`${fnName} requires groups of stratum ids (got ${String(s)})`);
 }
 
 const defined = (x: number | null): x is number => x !== null && !Number.isNaN(x);
@@ -127,8 +130,19 @@ export function stratifiedClusterBootstrap<T>(
     }
   }
   return {
-    strata: members.map((ids, s) => finishBlock(defined(estimates[s]) ? estimates[s] : null, strataReps[s], strataDefined[s], ids.length, resamples, confidence)),
-    groups: groups.map((group, g) => finishBlock(defined(groupEstimates[g]) ? groupEstimates[g] : null, groupReps[g], groupDefined[g], group.reduce((sum, s) => sum + members[s].length, 0), resamples, confidence)),
+    strata: members.map((ids, s) =>
+      finishBlock(defined(estimates[s]) ? estimates[s] : null, strataReps[s], strataDefined[s], ids.length, resamples, confidence),
+    ),
+    groups: groups.map((group, g) =>
+      finishBlock(
+        defined(groupEstimates[g]) ? groupEstimates[g] : null,
+        groupReps[g],
+        groupDefined[g],
+        group.reduce((sum, s) => sum + members[s].length, 0),
+        resamples,
+        confidence,
+      ),
+    ),
     resamples,
     confidence,
   };
@@ -282,7 +296,16 @@ export function additiveStratifiedBootstrap(
   });
   return {
     strata: members.map((ids, s) => finishBlock(estimates[s], strataReps[s], strataDefined[s], ids.length, resamples, confidence)),
-    groups: groups.map((group, g) => finishBlock(groupEstimates[g], groupReps[g], groupDefined[g], group.reduce((sum, s) => sum + members[s].length, 0), resamples, confidence)),
+    groups: groups.map((group, g) =>
+      finishBlock(
+        groupEstimates[g],
+        groupReps[g],
+        groupDefined[g],
+        group.reduce((sum, s) => sum + members[s].length, 0),
+        resamples,
+        confidence,
+      ),
+    ),
     resamples,
     confidence,
   };

@@ -6,7 +6,11 @@
  * O(1) per call (at most 300 continued-fraction terms; the critical value at most 80 safeguarded Newton steps).
  */
 
-const LANCZOS = [57.1562356658629235, -59.5979603554754912, 14.1360979747417471, -0.491913816097620199, 0.339946499848118887e-4, 0.465236289270485756e-4, -0.983744753048795646e-4, 0.158088703224912494e-3, -0.210264441724104883e-3, 0.217439618115212643e-3, -0.164318106536763890e-3, 0.844182239838527433e-4, -0.261908384015814087e-4, 0.368991826595316234e-5];
+const LANCZOS = [
+  57.1562356658629235, -59.5979603554754912, 14.1360979747417471, -0.491913816097620199, 0.339946499848118887e-4, 0.465236289270485756e-4,
+  -0.983744753048795646e-4, 0.158088703224912494e-3, -0.210264441724104883e-3, 0.217439618115212643e-3, -0.16431810653676389e-3, 0.844182239838527433e-4,
+  -0.261908384015814087e-4, 0.368991826595316234e-5,
+];
 
 /** ln Gamma(x) for x > 0 (Lanczos, g = 607/128, 14 terms; relative error below 1e-15). */
 export function lnGamma(x: number): number {
@@ -122,7 +126,9 @@ export function tCritical(df: number, confidence = 0.95): number {
     if (f < 0) lo = t;
     else hi = t;
     // a Newton step from t with the density, kept inside the bracket (bisection otherwise)
-    const density = Math.exp(lnGamma((dfUsed + 1) / 2) - lnGamma(dfUsed / 2) - 0.5 * Math.log(dfUsed * Math.PI) - ((dfUsed + 1) / 2) * Math.log1p((t * t) / dfUsed));
+    const density = Math.exp(
+      lnGamma((dfUsed + 1) / 2) - lnGamma(dfUsed / 2) - 0.5 * Math.log(dfUsed * Math.PI) - ((dfUsed + 1) / 2) * Math.log1p((t * t) / dfUsed),
+    );
     const next = t - f / density;
     t = next > lo && next < hi && Number.isFinite(next) ? next : (lo + hi) / 2;
     if (hi - lo < 1e-13 * Math.max(1, t)) break;

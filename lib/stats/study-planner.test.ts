@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { answersPerItem, bernoulliItemVariance, peopleForAnswersPerItem, peopleForDifference, peopleForHalfWidth, predictedHalfWidth, predictedPower, predictedVariance } from "@/lib/stats/study-planner";
+import {
+  answersPerItem,
+  bernoulliItemVariance,
+  peopleForAnswersPerItem,
+  peopleForDifference,
+  peopleForHalfWidth,
+  predictedHalfWidth,
+  predictedPower,
+  predictedVariance,
+} from "@/lib/stats/study-planner";
 import { tCritical } from "@/lib/stats/student-t";
 
 const c = { items: 0.01, people: 0.04, residual: 0.2 };

@@ -46,10 +46,12 @@ export interface Design {
 export const MAX_PLANNED_PEOPLE = 1_000_000;
 
 function check(c: Components, d: Design): void {
-  for (const [name, v] of Object.entries(c)) if (!(v >= 0 && Number.isFinite(v))) throw new Error(`study planner: the ${name} component is ${v} (expected a number >= 0)`);
+  for (const [name, v] of Object.entries(c))
+    if (!(v >= 0 && Number.isFinite(v))) throw new Error(`study planner: the ${name} component is ${v} (expected a number >= 0)`);
   if (!(Number.isInteger(d.items) && d.items >= 1)) throw new Error(`study planner: items is ${d.items} (expected a whole number >= 1)`);
   if (!(d.people >= 1 && Number.isFinite(d.people))) throw new Error(`study planner: people is ${d.people} (expected a number >= 1)`);
-  if (!(d.itemsPerPerson >= 1 && d.itemsPerPerson <= d.items)) throw new Error(`study planner: items per person is ${d.itemsPerPerson} (expected 1 to ${d.items})`);
+  if (!(d.itemsPerPerson >= 1 && d.itemsPerPerson <= d.items))
+    throw new Error(`study planner: items per person is ${d.itemsPerPerson} (expected 1 to ${d.items})`);
 }
 
 /** Answers per item k = P m / I. */
@@ -125,14 +127,27 @@ export function peopleForHalfWidth(c: Components, items: number, itemsPerPerson:
   const people = smallestPeople((P) => predictedHalfWidth(c, { items, people: P, itemsPerPerson }) <= halfWidth);
   if (people === null) {
     const floor = (items > 1 ? tCritical(items - 1) : Infinity) * Math.sqrt(c.items / items);
-    return { people: null, k: null, reason: `the items alone give a half-width of ${floor.toPrecision(3)}: more people cannot reach ${halfWidth}; more items can` };
+    return {
+      people: null,
+      k: null,
+      reason: `the items alone give a half-width of ${floor.toPrecision(3)}: more people cannot reach ${halfWidth}; more items can`,
+    };
   }
   return { people, k: answersPerItem({ items, people, itemsPerPerson }) };
 }
 
 /** How many people, with m items each, detect a difference d from a model at the given power (two-sided, level alpha). */
-export function peopleForDifference(c: Components, items: number, itemsPerPerson: number, difference: number, modelItemVariance: number, power = 0.8, alpha = 0.05): PeopleNeeded {
-  if (!(difference !== 0 && Number.isFinite(difference))) throw new Error(`study planner: the difference to detect is ${difference} (expected a number other than 0)`);
+export function peopleForDifference(
+  c: Components,
+  items: number,
+  itemsPerPerson: number,
+  difference: number,
+  modelItemVariance: number,
+  power = 0.8,
+  alpha = 0.05,
+): PeopleNeeded {
+  if (!(difference !== 0 && Number.isFinite(difference)))
+    throw new Error(`study planner: the difference to detect is ${difference} (expected a number other than 0)`);
   if (!(power > alpha && power < 1)) throw new Error(`study planner: power is ${power} (expected between alpha and 1)`);
   check(c, { items, people: 2, itemsPerPerson });
   const people = smallestPeople((P) => predictedPower(c, { items, people: P, itemsPerPerson }, difference, modelItemVariance, alpha) >= power);
@@ -140,7 +155,11 @@ export function peopleForDifference(c: Components, items: number, itemsPerPerson
     // with endless people se^2 -> (s_i^2 + v_m) / I; the difference detectable then
     const se = Math.sqrt((c.items + modelItemVariance) / items);
     const detectable = (items > 1 ? tCritical(items - 1, 1 - alpha) : Infinity) * se + normalQuantile(power) * se;
-    return { people: null, k: null, reason: `with ${items} items the smallest difference detectable at power ${power} is about ${detectable.toPrecision(3)}: more people cannot detect ${Math.abs(difference)}; more items can` };
+    return {
+      people: null,
+      k: null,
+      reason: `with ${items} items the smallest difference detectable at power ${power} is about ${detectable.toPrecision(3)}: more people cannot detect ${Math.abs(difference)}; more items can`,
+    };
   }
   return { people, k: answersPerItem({ items, people, itemsPerPerson }) };
 }

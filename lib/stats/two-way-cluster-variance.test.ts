@@ -16,7 +16,12 @@ describe("twoWayClusterVariance", () => {
     expect(v.vCells).toBeCloseTo(1 / 12, 12);
     // V_items + V_people - V_cells = 1/6 < V_people: floored
     expect(v.variance).toBeCloseTo(0.25, 12);
-    expect(twoWayClusterVariance(grid(2, 2, (p) => (p === 0 ? 1 : 0)), "items").variance).toBeCloseTo(0, 12);
+    expect(
+      twoWayClusterVariance(
+        grid(2, 2, (p) => (p === 0 ? 1 : 0)),
+        "items",
+      ).variance,
+    ).toBeCloseTo(0, 12);
   });
 
   it("a ratio of sums linearises around R", () => {
@@ -37,7 +42,12 @@ describe("twoWayClusterVariance", () => {
   it("names one item and one person instead of a variance", () => {
     expect(twoWayClusterVariance(grid(3, 1, (p) => p % 2)).reason).toBe("one item");
     expect(twoWayClusterVariance(grid(1, 3, (_, i) => i % 2)).reason).toBe("one person");
-    expect(twoWayClusterVariance(grid(1, 3, (_, i) => i % 2), "items").variance).not.toBeNull();
+    expect(
+      twoWayClusterVariance(
+        grid(1, 3, (_, i) => i % 2),
+        "items",
+      ).variance,
+    ).not.toBeNull();
     expect(twoWayClusterVariance([]).reason).toBe("no answers");
     expect(() => twoWayClusterVariance([{ item: 1, person: 1, num: NaN }])).toThrow(/answer 0/);
   });

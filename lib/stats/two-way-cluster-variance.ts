@@ -92,7 +92,8 @@ export function twoWayColumnsVariance(c: CrossedColumns, start: number, end: num
       people++;
     }
   }
-  if (n === 0 || sumDen === 0) return { estimate: NaN, variance: null, df: null, vItems: null, vPeople: null, vCells: null, answers: n, items, people, reason: "no answers" };
+  if (n === 0 || sumDen === 0)
+    return { estimate: NaN, variance: null, df: null, vItems: null, vPeople: null, vCells: null, answers: n, items, people, reason: "no answers" };
   const estimate = sumNum / sumDen;
   const cellSum = new Map<number, number>();
   for (let a = start; a < end; a++) {

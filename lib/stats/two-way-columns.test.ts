@@ -7,9 +7,18 @@ import { twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer } from
 describe("twoWayRangeInterval", () => {
   const cases: Array<{ name: string; answers: CrossedAnswer[] }> = [];
   const random = mulberry32(11);
-  for (const [items, people, pRight] of [[12, 5, 0.6], [3, 9, 0.3], [20, 2, 0.9], [1, 4, 0.5], [6, 1, 0.5], [5, 5, 1]] as const) {
+  for (const [items, people, pRight] of [
+    [12, 5, 0.6],
+    [3, 9, 0.3],
+    [20, 2, 0.9],
+    [1, 4, 0.5],
+    [6, 1, 0.5],
+    [5, 5, 1],
+  ] as const) {
     const answers: CrossedAnswer[] = [];
-    for (let i = 0; i < items; i++) for (let p = 0; p < people; p++) if (random() < 0.85) answers.push({ item: i, person: p, num: random() < pRight ? 1 : 0, den: 1 + Math.floor(random() * 4) });
+    for (let i = 0; i < items; i++)
+      for (let p = 0; p < people; p++)
+        if (random() < 0.85) answers.push({ item: i, person: p, num: random() < pRight ? 1 : 0, den: 1 + Math.floor(random() * 4) });
     // a repeated (item, person) cell, as a model's several samples
     if (answers.length > 0) answers.push({ ...answers[0] });
     cases.push({ name: `${items} items x ${people} people`, answers });
@@ -27,9 +36,19 @@ describe("twoWayRangeInterval", () => {
       });
       for (const over of ["people+items", "items"] as const) {
         const share = twoWayRangeInterval(columns(false), 0, answers.length, over, true);
-        const wantShare = twoWayProportionInterval(answers.map((a) => ({ ...a, den: 1 })), over);
-        expect(share.ci === null ? null : share.ci.map((x) => Number(x.toFixed(12)))).toEqual(wantShare.ci === null ? null : wantShare.ci.map((x) => Number(x.toFixed(12))));
-        expect({ ...share, ci: undefined }).toEqual({ ...wantShare, ci: undefined, ...(share.effectiveN === undefined ? {} : { effectiveN: expect.closeTo(wantShare.effectiveN!, 9) }), ...(share.variance === null ? {} : { variance: expect.closeTo(wantShare.variance!, 12) }) });
+        const wantShare = twoWayProportionInterval(
+          answers.map((a) => ({ ...a, den: 1 })),
+          over,
+        );
+        expect(share.ci === null ? null : share.ci.map((x) => Number(x.toFixed(12)))).toEqual(
+          wantShare.ci === null ? null : wantShare.ci.map((x) => Number(x.toFixed(12))),
+        );
+        expect({ ...share, ci: undefined }).toEqual({
+          ...wantShare,
+          ci: undefined,
+          ...(share.effectiveN === undefined ? {} : { effectiveN: expect.closeTo(wantShare.effectiveN!, 9) }),
+          ...(share.variance === null ? {} : { variance: expect.closeTo(wantShare.variance!, 12) }),
+        });
         const ratio = twoWayRangeInterval(columns(true), 0, answers.length, over, false);
         const wantRatio = twoWayMeanInterval(answers, over);
         expect(ratio.reason).toBe(wantRatio.reason);

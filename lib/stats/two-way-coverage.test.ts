@@ -52,7 +52,12 @@ describe("the planner's predicted half-width at its recommended size", () => {
       expect(plan.people).not.toBeNull();
       const predicted = predictedHalfWidth(components, { items: 40, people: plan.people!, itemsPerPerson: 20 });
       expect(predicted).toBeLessThanOrEqual(0.08);
-      const simulated = crossedCoverage(regimeSpec(regime, "logistic", { people: plan.people!, items: 40, itemsPerPerson: 20 }), 300, 77, intervals).medianHalfWidth;
+      const simulated = crossedCoverage(
+        regimeSpec(regime, "logistic", { people: plan.people!, items: 40, itemsPerPerson: 20 }),
+        300,
+        77,
+        intervals,
+      ).medianHalfWidth;
       expect(Math.abs(predicted - simulated) / simulated).toBeLessThan(0.2);
     }, 30_000);
   }

@@ -69,7 +69,10 @@ describe("varianceComponents (Henderson's Method I)", () => {
     const sums = { people: 0, items: 0, residual: 0 };
     const pilots = 200;
     for (let s = 0; s < pilots; s++) {
-      const { answers } = simulateCrossedStudy({ outcome: "gaussian", people: 24, items: 30, itemsPerPerson: 10, mu: 0, sPerson: 0.8, sItem: 0.5, sResidual: 1 }, rng);
+      const { answers } = simulateCrossedStudy(
+        { outcome: "gaussian", people: 24, items: 30, itemsPerPerson: 10, mu: 0, sPerson: 0.8, sItem: 0.5, sResidual: 1 },
+        rng,
+      );
       // unbalanced: drop every 7th answer
       const c = varianceComponents(answers.filter((_, k) => k % 7 !== 3));
       sums.people += c.people! / pilots;

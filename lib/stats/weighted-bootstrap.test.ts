@@ -10,7 +10,11 @@ import { mulberry32, randomInt, type Rng } from "@/lib/stats/rng";
 import { forEachWeightedResample, multinomialWeights, stratifiedMultinomialWeights, weightedBootstrapReplicates } from "@/lib/stats/weighted-bootstrap";
 
 /** sha256 of the replicates' Float64 bytes: equal only when every replicate is bit for bit equal */
-const fingerprint = (xs: ArrayLike<number>) => createHash("sha256").update(new Uint8Array(Float64Array.from(xs).buffer)).digest("hex").slice(0, 16);
+const fingerprint = (xs: ArrayLike<number>) =>
+  createHash("sha256")
+    .update(new Uint8Array(Float64Array.from(xs).buffer))
+    .digest("hex")
+    .slice(0, 16);
 
 const units = reliabilityMatrixToUnits(KRIPPENDORFF_2011);
 const levels = ["nominal", "ordinal", "interval", "ratio"] as const;
@@ -58,7 +62,19 @@ describe("the bootstrap loops give the numbers they gave before sharing one resa
 
   it.each(levels)("krippendorffAlphaStratifiedBootstrap (additive), %s", (level) => {
     const clusterOf = units.map((_, i) => Math.floor(i / 2));
-    const got = krippendorffAlphaStratifiedBootstrap(units, clusterOf, (item) => item % 3, 3, [[0, 1], [0, 1, 2]], level, mulberry32(13), { resamples: 300 });
+    const got = krippendorffAlphaStratifiedBootstrap(
+      units,
+      clusterOf,
+      (item) => item % 3,
+      3,
+      [
+        [0, 1],
+        [0, 1, 2],
+      ],
+      level,
+      mulberry32(13),
+      { resamples: 300 },
+    );
     const blocks = [...got.strata, ...got.groups];
     expect(fingerprint(blocks.flatMap((b) => [b.estimate ?? NaN, ...(b.ci ?? [NaN, NaN]), b.undefinedResamples, b.clusters]))).toBe(recorded.stratified[level]);
   });

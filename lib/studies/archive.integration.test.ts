@@ -22,13 +22,36 @@ async function fullStudy(ownerId: string) {
   await addMember(study.id, annotator.id);
   const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: annotator.id, position: 0, status: "SUBMITTED" } });
   await db.event.createMany({ data: [0, 1].map((seq) => ({ assignmentId: assignment.id, seq, type: "slot_filled", payload: {}, clientTime: new Date() })) });
-  await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { order: [1, 2, 0] }, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true } });
+  await db.response.create({
+    data: {
+      assignmentId: assignment.id,
+      clientId: randomUUID(),
+      answer: { order: [1, 2, 0] },
+      confidenceRaw: 3,
+      confidence: 0.5,
+      wallMs: 1,
+      activeMs: 1,
+      score: {},
+      correct: true,
+    },
+  });
   const hash = randomUUID().replace(/-/g, "").padEnd(64, "0");
   await db.asset.create({ data: { hash, mime: "image/png", size: 1, bytes: Buffer.from([1]) } });
   await db.studyAsset.create({ data: { studyId: study.id, assetHash: hash } });
   const fileKey = `exports/${study.id}/responses.csv`;
   await insertFileChunk(fileKey, 0, Buffer.from("a,b\n"));
-  await db.exportJob.create({ data: { studyId: study.id, table: "responses", format: "csv", status: "SUCCEEDED", fileName: "responses.csv", contentType: "text/csv", storage: "postgres", fileKey } });
+  await db.exportJob.create({
+    data: {
+      studyId: study.id,
+      table: "responses",
+      format: "csv",
+      status: "SUCCEEDED",
+      fileName: "responses.csv",
+      contentType: "text/csv",
+      storage: "postgres",
+      fileKey,
+    },
+  });
   await db.importJob.create({ data: { studyId: study.id, studySlug: study.slug, fileName: "batch.zip", status: "SUCCEEDED" } });
   return { study, entryToken, annotator, hash, fileKey };
 }
@@ -58,7 +81,9 @@ describe("archiving and deleting a study", () => {
     expect((await listStudiesWithCounts()).map((s) => s.slug)).toContain(study.slug);
     expect((await listMemberStudies(annotator.id)).map((s) => s.slug)).toEqual([study.slug]);
     expect((await nextAssignment(study.id, annotator.id)).status).not.toBe("closed");
-    expect((await db.auditLog.findMany({ where: { target: `study:${study.id}` }, orderBy: { createdAt: "asc" }, select: { action: true, actorId: true } }))).toEqual([
+    expect(
+      await db.auditLog.findMany({ where: { target: `study:${study.id}` }, orderBy: { createdAt: "asc" }, select: { action: true, actorId: true } }),
+    ).toEqual([
       { action: "study.archive", actorId: owner.id },
       { action: "study.restore", actorId: admin.id },
     ]);
@@ -85,10 +110,21 @@ describe("archiving and deleting a study", () => {
     const responses = await db.response.count();
 
     await expect(deleteStudy(study.slug, study.slug, other)).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(deleteStudy(study.slug, "yes", owner)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining(`Type the study's slug, ${study.slug}`) });
+    await expect(deleteStudy(study.slug, "yes", owner)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining(`Type the study's slug, ${study.slug}`),
+    });
     expect(await countsOf(study.id)).toEqual(before);
 
-    expect(await deleteStudy(study.slug, ` ${study.slug} `, owner)).toEqual({ slug: study.slug, items: 2, participants: 1, assignments: 1, responses: 1, events: 2, exportFiles: 1 });
+    expect(await deleteStudy(study.slug, ` ${study.slug} `, owner)).toEqual({
+      slug: study.slug,
+      items: 2,
+      participants: 1,
+      assignments: 1,
+      responses: 1,
+      events: 2,
+      exportFiles: 1,
+    });
     expect(Object.values(await countsOf(study.id)).every((n) => n === 0)).toBe(true);
     expect(await db.event.count()).toBe(events - 2);
     expect(await db.response.count()).toBe(responses - 1);

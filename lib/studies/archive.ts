@@ -26,11 +26,16 @@ export const studyDeleteSchema = z.strictObject({ confirm: z.string().max(200) }
 async function ownedStudy(slug: string, user: Pick<CurrentUser, "id" | "role">) {
   const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true, title: true, createdById: true, archivedAt: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
-  if (user.role !== "ADMIN" && study.createdById !== user.id) throw new AppError("FORBIDDEN", "Only the researcher who created the study, or an admin, can archive or delete it");
+  if (user.role !== "ADMIN" && study.createdById !== user.id)
+    throw new AppError("FORBIDDEN", "Only the researcher who created the study, or an admin, can archive or delete it");
   return study;
 }
 
-export async function setStudyArchived(slug: string, archived: boolean, user: Pick<CurrentUser, "id" | "role">): Promise<{ archived: boolean; archivedAt: string | null }> {
+export async function setStudyArchived(
+  slug: string,
+  archived: boolean,
+  user: Pick<CurrentUser, "id" | "role">,
+): Promise<{ archived: boolean; archivedAt: string | null }> {
   const study = await ownedStudy(slug, user);
   if (Boolean(study.archivedAt) === archived) return { archived, archivedAt: study.archivedAt?.toISOString() ?? null };
   const archivedAt = archived ? new Date() : null;
@@ -53,7 +58,8 @@ export interface StudyDeletion {
 
 export async function deleteStudy(slug: string, confirm: string, user: Pick<CurrentUser, "id" | "role">): Promise<StudyDeletion> {
   const study = await ownedStudy(slug, user);
-  if (confirm.trim() !== study.slug) throw new AppError("INVALID", `Type the study's slug, ${study.slug}, to confirm: deleting removes its items, participants, answers and events for good`);
+  if (confirm.trim() !== study.slug)
+    throw new AppError("INVALID", `Type the study's slug, ${study.slug}, to confirm: deleting removes its items, participants, answers and events for good`);
   const { deletion, files } = await db.$transaction(
     async (tx) => {
       const [counts] = await tx.$queryRaw<Array<Record<"items" | "participants" | "assignments" | "responses" | "events", bigint>>>`
@@ -62,7 +68,10 @@ export async function deleteStudy(slug: string, confirm: string, user: Pick<Curr
                (SELECT count(*) FROM "Assignment" WHERE "studyId" = ${study.id}) AS assignments,
                (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${study.id}) AS responses,
                (SELECT count(*) FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = ${study.id}) AS events`;
-      const files = await tx.exportJob.findMany({ where: { studyId: study.id, fileKey: { not: null }, storage: { not: null }, deletedAt: null }, select: { storage: true, fileKey: true } });
+      const files = await tx.exportJob.findMany({
+        where: { studyId: study.id, fileKey: { not: null }, storage: { not: null }, deletedAt: null },
+        select: { storage: true, fileKey: true },
+      });
       await tx.importJob.deleteMany({ where: { studyId: study.id } });
       await tx.study.delete({ where: { id: study.id }, select: { id: true } });
       const deletion: StudyDeletion = {
@@ -74,7 +83,9 @@ export async function deleteStudy(slug: string, confirm: string, user: Pick<Curr
         events: Number(counts.events),
         exportFiles: files.length,
       };
-      await tx.auditLog.create({ data: { actorId: user.id, action: "study.delete", target: `study:${study.id}`, detail: { ...deletion, title: study.title } as unknown as object } });
+      await tx.auditLog.create({
+        data: { actorId: user.id, action: "study.delete", target: `study:${study.id}`, detail: { ...deletion, title: study.title } as unknown as object },
+      });
       return { deletion, files };
     },
     { timeout: 120_000 },

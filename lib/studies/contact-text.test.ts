@@ -7,7 +7,9 @@ describe("the research team's contact as participants read it", () => {
     expect(contactLabel({ name: "Ana Ruiz", email: "ana@lab.example.org" })).toBe("Ana Ruiz (ana@lab.example.org)");
     expect(contactLabel({ name: null, email: "ana@lab.example.org" })).toBe("ana@lab.example.org");
     expect(contactLabel({ name: "Ana Ruiz", email: null })).toBe("Ana Ruiz");
-    expect(contactMailto({ name: "Ana Ruiz", email: "ana+study@lab.example.org" }, "Ordering steps & more")).toBe("mailto:ana%2Bstudy@lab.example.org?subject=Ordering%20steps%20%26%20more");
+    expect(contactMailto({ name: "Ana Ruiz", email: "ana+study@lab.example.org" }, "Ordering steps & more")).toBe(
+      "mailto:ana%2Bstudy@lab.example.org?subject=Ordering%20steps%20%26%20more",
+    );
     expect(contactMailto({ name: "Ana Ruiz", email: null }, "x")).toBeNull();
   });
 
@@ -18,7 +20,10 @@ describe("the research team's contact as participants read it", () => {
 
   it("takes empty fields as none and refuses what is not an address", () => {
     expect(studyContactChangeSchema.parse({ contactName: "", contactEmail: null })).toEqual({ contactName: null, contactEmail: null });
-    expect(studyContactChangeSchema.parse({ contactName: " Ana ", contactEmail: " ana@lab.example.org " })).toEqual({ contactName: "Ana", contactEmail: "ana@lab.example.org" });
+    expect(studyContactChangeSchema.parse({ contactName: " Ana ", contactEmail: " ana@lab.example.org " })).toEqual({
+      contactName: "Ana",
+      contactEmail: "ana@lab.example.org",
+    });
     const refused = studyContactChangeSchema.safeParse({ contactName: "Ana", contactEmail: "ana at lab" });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues.map((issue) => issue.path.join("."))).toEqual(["contactEmail"]);

@@ -27,4 +27,5 @@ export function contactMailto(contact: StudyContact, studyTitle?: string): strin
  * matches none): the ways every participant has, the recruitment platform's messages or the person
  * who sent the link.
  */
-export const NO_CONTACT_TEXT = "message the research team on the platform you came from (on Prolific: Messages, from your submission), or reply to whoever sent you the link";
+export const NO_CONTACT_TEXT =
+  "message the research team on the platform you came from (on Prolific: Messages, from your submission), or reply to whoever sent you the link";

@@ -23,14 +23,29 @@ describe("the study's contact for participants", () => {
     const [item] = await createEnactItems(study.id, { count: 1 });
     await addMember(study.id, annotator.id);
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: annotator.id, position: 0, status: "SUBMITTED" } });
-    await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { order: [0] }, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true } });
+    await db.response.create({
+      data: {
+        assignmentId: assignment.id,
+        clientId: randomUUID(),
+        answer: { order: [0] },
+        confidenceRaw: 3,
+        confidence: 0.5,
+        wallMs: 1,
+        activeMs: 1,
+        score: {},
+        correct: true,
+      },
+    });
     expect((await getStudySettings(study.slug)).frozen).toBe(true);
     expect((await getStudySettings(study.slug)).contact).toEqual({ contactName: null, contactEmail: null });
 
     await updateStudyContact(study.slug, { contactName: " Ana Ruiz, Embodied AI Lab ", contactEmail: "ana@lab.example.org" }, researcher.id);
     expect((await getStudySettings(study.slug)).contact).toEqual({ contactName: "Ana Ruiz, Embodied AI Lab", contactEmail: "ana@lab.example.org" });
     const audit = await listStudyAudit(study.slug);
-    expect(audit.entries.find((entry) => entry.action === "study.contact")?.detail).toMatchObject({ from: { contactName: null, contactEmail: null }, to: { contactName: "Ana Ruiz, Embodied AI Lab", contactEmail: "ana@lab.example.org" } });
+    expect(audit.entries.find((entry) => entry.action === "study.contact")?.detail).toMatchObject({
+      from: { contactName: null, contactEmail: null },
+      to: { contactName: "Ana Ruiz, Embodied AI Lab", contactEmail: "ana@lab.example.org" },
+    });
 
     // the participant's side: the study as its member reads it, both ways
     const member = await getMemberStudy(study.slug, annotator.id);
@@ -49,11 +64,15 @@ describe("the study's contact for participants", () => {
     const researcher = await createUser("RESEARCHER");
     const study = await createStudy();
     const token = (await issueToken(researcher.id, { name: "notebook", scopes: ["manage"], expiresInDays: 1 }, researcher.id)).token;
-    const patch = (json: unknown) => call(patchContact, { method: "PATCH", path: `/api/studies/${study.slug}/contact`, token, params: { slug: study.slug }, json });
+    const patch = (json: unknown) =>
+      call(patchContact, { method: "PATCH", path: `/api/studies/${study.slug}/contact`, token, params: { slug: study.slug }, json });
     const bad = await patch({ contactName: "Ana", contactEmail: "ana at lab" });
     expect(bad.status).toBe(422);
     expect(bad.body).toMatchObject({ issues: [{ path: "contactEmail" }] });
-    expect(await db.study.findUniqueOrThrow({ where: { id: study.id }, select: { contactName: true, contactEmail: true } })).toEqual({ contactName: null, contactEmail: null });
+    expect(await db.study.findUniqueOrThrow({ where: { id: study.id }, select: { contactName: true, contactEmail: true } })).toEqual({
+      contactName: null,
+      contactEmail: null,
+    });
     const saved = await patch({ contactName: "", contactEmail: "team@lab.example.org" });
     expect(saved).toMatchObject({ status: 200, body: { contactName: null, contactEmail: "team@lab.example.org" } });
   });

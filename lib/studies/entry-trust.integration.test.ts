@@ -34,7 +34,9 @@ type Authorize = (credentials: Record<string, string>, request: { headers: Recor
 /** the study-link provider's authorize(), called as next-auth's callback route does: a throw becomes a 401 whose URL carries the message */
 function nextAuthCallback(credentials: Record<string, string>, address: string): () => Promise<Response> {
   // next-auth keeps a credentials provider's configured id and authorize() under `options`
-  const provider = (authOptions.providers as unknown as Array<{ options: { id?: string; authorize: Authorize } }>).find((candidate) => candidate.options.id === "study-link")!;
+  const provider = (authOptions.providers as unknown as Array<{ options: { id?: string; authorize: Authorize } }>).find(
+    (candidate) => candidate.options.id === "study-link",
+  )!;
   return async () => {
     try {
       await provider.options.authorize(credentials, { headers: { "x-forwarded-for": address } });
@@ -90,9 +92,15 @@ describe("public links (Medium: takeover by PROLIFIC_PID alone)", () => {
   it("requires Prolific's STUDY_ID and SESSION_ID, and refuses a changed STUDY_ID", async () => {
     const study = await linkedStudy();
     const first = await enterByLink(study.entryToken, prolific(), anywhere());
-    await expect(enterByLink(study.entryToken, { PROLIFIC_PID: PID }, anywhere())).rejects.toMatchObject({ code: "INVALID", message: expect.stringMatching(/STUDY_ID: missing.*SESSION_ID: missing/) });
+    await expect(enterByLink(study.entryToken, { PROLIFIC_PID: PID }, anywhere())).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringMatching(/STUDY_ID: missing.*SESSION_ID: missing/),
+    });
     await expect(previewEntry(study.entryToken, { PROLIFIC_PID: PID })).rejects.toMatchObject({ code: "INVALID" });
-    await expect(enterByLink(study.entryToken, { PROLIFIC_PID: PID, STUDY_ID: STUDY }, anywhere())).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("SESSION_ID: missing") });
+    await expect(enterByLink(study.entryToken, { PROLIFIC_PID: PID, STUDY_ID: STUDY }, anywhere())).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("SESSION_ID: missing"),
+    });
     await expect(enterByLink(study.entryToken, prolific({ STUDY_ID: "70aa11bb22cc33dd44ee55ff" }), anywhere())).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await enterByLink(study.entryToken, prolific(), anywhere())).toMatchObject({ id: first.id });
   });
@@ -127,7 +135,10 @@ describe("public links (Medium: takeover by PROLIFIC_PID alone)", () => {
     expect(await db.studyMember.findMany({ where: { userId: inB.id }, select: { studyId: true } })).toEqual([{ studyId: b.id }]);
     // nor does an admin move a link account into another study
     const admin = await createUser("ADMIN");
-    await expect(addStudyMembers(b.slug, [inA.id], admin.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("participant account of another study") });
+    await expect(addStudyMembers(b.slug, [inA.id], admin.id)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("participant account of another study"),
+    });
     expect((await listMemberCandidates(b.slug)).map((u) => u.id)).not.toContain(inA.id);
     // the generic pid likewise
     const genericA = await enterByLink(a.entryToken, { pid: "lab-007" }, anywhere());
@@ -149,7 +160,10 @@ describe("public links (Medium: filling a study, unlimited accounts)", () => {
     await db.study.update({ where: { id: study.id }, data: { status: "OPEN" } });
     const inside = await enterByLink(study.entryToken, { pid: "inside" }, anywhere());
     expect(await nextAssignment(study.id, inside.id)).toMatchObject({ status: "assigned" });
-    await expect(enterByLink(study.entryToken, { pid: "too-late" }, anywhere())).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("is full") });
+    await expect(enterByLink(study.entryToken, { pid: "too-late" }, anywhere())).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("is full"),
+    });
     expect((await db.user.findMany({ select: { externalId: true } })).map((u) => u.externalId)).toEqual(["inside"]);
   });
 
@@ -168,7 +182,9 @@ describe("public links (Medium: filling a study, unlimited accounts)", () => {
     expect(retryAfter).toBeLessThanOrEqual(LINK_THROTTLE.windowMs / 1000);
     expect(await reply.json()).toMatchObject({ details: { reason: "rate-limited" } });
     // through next-auth's credentials too, and other addresses are not affected
-    await expect(enterByCredentials({ entryToken: study.entryToken, query: "pid=one-more" }, address)).rejects.toMatchObject({ message: expect.stringContaining("Too many sign-ins") });
+    await expect(enterByCredentials({ entryToken: study.entryToken, query: "pid=one-more" }, address)).rejects.toMatchObject({
+      message: expect.stringContaining("Too many sign-ins"),
+    });
     await expect(enterByCredentials({ entryToken: study.entryToken, query: "pid=one-more" }, "203.0.113.51")).resolves.toMatchObject({ created: true });
     expect(await db.loginThrottle.findUnique({ where: { key: `link-ip:${address}` } })).toMatchObject({ failures: LINK_THROTTLE.maxPerAddress + 2 });
   });
@@ -254,8 +270,14 @@ describe("reviewers (Low: a reviewer could later annotate the items they reviewe
     const [reviewer] = await createReviewers(1, "ANNOTATOR");
     await newReviewStudy({ batchIds: [batchA], reviewerIds: [reviewer.id] }, admin.id);
     // study B holds the same items: its members route and the admin's assignment refuse the reviewer
-    await expect(addStudyMembers(studyB.slug, [reviewer.id], admin.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("reviewed") });
-    await expect(assignItemsTo(reviewer.id, [itemsB[0].id], "AGREEMENT")).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("reviewed") });
+    await expect(addStudyMembers(studyB.slug, [reviewer.id], admin.id)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("reviewed"),
+    });
+    await expect(assignItemsTo(reviewer.id, [itemsB[0].id], "AGREEMENT")).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("reviewed"),
+    });
     expect(await db.studyMember.count({ where: { userId: reviewer.id } })).toBe(0);
     expect(await db.assignment.count({ where: { userId: reviewer.id } })).toBe(0);
     void studyA;
@@ -265,6 +287,9 @@ describe("reviewers (Low: a reviewer could later annotate the items they reviewe
     const participant = await enterByLink(c.entryToken, { pid: "rev-1" }, anywhere());
     await db.reviewStudyReviewer.create({ data: { reviewStudyId: (await db.reviewStudy.findFirstOrThrow()).id, userId: participant.id } });
     await createEnactItems(c.id, { count: 1, prefix: itemsB[0].externalId.replace(/-enact-forward-0$/, "") });
-    await expect(enterByLink(c.entryToken, { pid: "rev-1" }, anywhere())).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("reviewed") });
+    await expect(enterByLink(c.entryToken, { pid: "rev-1" }, anywhere())).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("reviewed"),
+    });
   });
 });

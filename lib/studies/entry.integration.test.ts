@@ -2,7 +2,17 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { toResponse } from "@/lib/errors";
 import { newEntryToken } from "@/lib/studies/settings";
-import { createInvite, enterByCredentials, enterByInvite, enterByLink, listInvites, parseEntryParams, previewEntry, previewInvite, revokeInvite } from "@/lib/studies/entry";
+import {
+  createInvite,
+  enterByCredentials,
+  enterByInvite,
+  enterByLink,
+  listInvites,
+  parseEntryParams,
+  previewEntry,
+  previewInvite,
+  revokeInvite,
+} from "@/lib/studies/entry";
 import { withdrawFromStudy } from "@/lib/participants/participants";
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
@@ -71,22 +81,36 @@ describe("the public study link", () => {
     // the generic pid is a source of its own: "link"
     const generic = await Promise.all(Array.from({ length: 6 }, () => enterByLink(study.entryToken, { pid: "lab-007" }, ADDRESS)));
     expect(new Set(generic.map((r) => r.id)).size).toBe(1);
-    expect(await db.user.findUniqueOrThrow({ where: { id: generic[0].id } })).toMatchObject({ externalSource: "link", externalId: "lab-007", name: "Participant lab-007" });
+    expect(await db.user.findUniqueOrThrow({ where: { id: generic[0].id } })).toMatchObject({
+      externalSource: "link",
+      externalId: "lab-007",
+      name: "Participant lab-007",
+    });
   });
 
   it("refuses missing, malformed, duplicated, conflicting and unfilled fields with a message naming each field, and writes nothing", async () => {
     const study = await linkedStudy();
-    expect(await problemsOf(enterByLink(study.entryToken, {}, ADDRESS))).toEqual(["PROLIFIC_PID: missing: the link needs a participant id (PROLIFIC_PID from Prolific, or pid)"]);
-    expect(await problemsOf(enterByLink(study.entryToken, { STUDY_ID: STUDY, SESSION_ID: SESSION }, ADDRESS))).toEqual(["PROLIFIC_PID: missing (the link has STUDY_ID and SESSION_ID but no participant id)"]);
+    expect(await problemsOf(enterByLink(study.entryToken, {}, ADDRESS))).toEqual([
+      "PROLIFIC_PID: missing: the link needs a participant id (PROLIFIC_PID from Prolific, or pid)",
+    ]);
+    expect(await problemsOf(enterByLink(study.entryToken, { STUDY_ID: STUDY, SESSION_ID: SESSION }, ADDRESS))).toEqual([
+      "PROLIFIC_PID: missing (the link has STUDY_ID and SESSION_ID but no participant id)",
+    ]);
     expect(await problemsOf(enterByLink(study.entryToken, prolific({ PROLIFIC_PID: "5f4c1e8a9b2d3c4e5f6a7b8" }), ADDRESS))).toEqual([
       'PROLIFIC_PID: "5f4c1e8a9b2d3c4e5f6a7b8" is not a Prolific id (24 hexadecimal characters)',
     ]);
     expect(await problemsOf(enterByLink(study.entryToken, prolific({ PROLIFIC_PID: "{{%PROLIFIC_PID%}}" }), ADDRESS))).toEqual([
       'PROLIFIC_PID: still holds the placeholder "{{%PROLIFIC_PID%}}": open the study from the recruitment platform, which fills it in',
     ]);
-    expect(await problemsOf(enterByLink(study.entryToken, prolific({ PROLIFIC_PID: [PID, "aaaaaaaaaaaaaaaaaaaaaaaa"] }), ADDRESS))).toEqual(["PROLIFIC_PID: given 2 times with different values"]);
-    expect(await problemsOf(enterByLink(study.entryToken, prolific({ SESSION_ID: "x'; DROP TABLE" }), ADDRESS))).toEqual(['SESSION_ID: "x\'; DROP TABLE" is not a Prolific session id (24 hexadecimal characters)']);
-    expect(await problemsOf(enterByLink(study.entryToken, prolific({ pid: "someone-else" }), ADDRESS))).toEqual(["pid: differs from PROLIFIC_PID: a link names one participant"]);
+    expect(await problemsOf(enterByLink(study.entryToken, prolific({ PROLIFIC_PID: [PID, "aaaaaaaaaaaaaaaaaaaaaaaa"] }), ADDRESS))).toEqual([
+      "PROLIFIC_PID: given 2 times with different values",
+    ]);
+    expect(await problemsOf(enterByLink(study.entryToken, prolific({ SESSION_ID: "x'; DROP TABLE" }), ADDRESS))).toEqual([
+      'SESSION_ID: "x\'; DROP TABLE" is not a Prolific session id (24 hexadecimal characters)',
+    ]);
+    expect(await problemsOf(enterByLink(study.entryToken, prolific({ pid: "someone-else" }), ADDRESS))).toEqual([
+      "pid: differs from PROLIFIC_PID: a link names one participant",
+    ]);
     expect(await problemsOf(enterByLink(study.entryToken, { pid: "" }, ADDRESS))).toEqual(["pid: is empty"]);
     expect(await db.user.count({ where: { externalId: { not: null } } })).toBe(0);
     expect(await db.studyMember.count()).toBe(0);
@@ -98,14 +122,23 @@ describe("the public study link", () => {
 
     // a changed STUDY_ID for a participant who entered before: the link was edited
     await enterByLink(study.entryToken, prolific(), ADDRESS);
-    await expect(enterByLink(study.entryToken, prolific({ STUDY_ID: "70aa11bb22cc33dd44ee55ff" }), ADDRESS)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(`entered from Prolific study ${STUDY}`) });
+    await expect(enterByLink(study.entryToken, prolific({ STUDY_ID: "70aa11bb22cc33dd44ee55ff" }), ADDRESS)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(`entered from Prolific study ${STUDY}`),
+    });
   });
 
   it("says so when the link is unknown, the study is not open or full, and keeps withdrawn participants out", async () => {
     const study = await linkedStudy({ items: 1, overlap: 1 });
-    await expect(enterByLink("no-such-token-at-all", prolific(), ADDRESS)).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("No study behind this link") });
+    await expect(enterByLink("no-such-token-at-all", prolific(), ADDRESS)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringContaining("No study behind this link"),
+    });
     await db.study.update({ where: { id: study.id }, data: { status: "DRAFT" } });
-    await expect(previewEntry(study.entryToken, prolific())).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("has not started yet") });
+    await expect(previewEntry(study.entryToken, prolific())).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("has not started yet"),
+    });
     await db.study.update({ where: { id: study.id }, data: { status: "PAUSED" } });
     await expect(enterByLink(study.entryToken, prolific(), ADDRESS)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("paused") });
     await db.study.update({ where: { id: study.id }, data: { status: "OPEN" } });
@@ -114,7 +147,10 @@ describe("the public study link", () => {
     const first = await enterByLink(study.entryToken, prolific(), ADDRESS);
     const [item] = await db.item.findMany({ where: { studyId: study.id } });
     await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: first.id, position: 0 } });
-    await expect(enterByLink(study.entryToken, { pid: "newcomer" }, ADDRESS)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("is full") });
+    await expect(enterByLink(study.entryToken, { pid: "newcomer" }, ADDRESS)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("is full"),
+    });
     // ... while the one inside resumes, also in a paused study
     await db.study.update({ where: { id: study.id }, data: { status: "PAUSED" } });
     await expect(enterByLink(study.entryToken, prolific(), ADDRESS)).resolves.toMatchObject({ id: first.id });
@@ -124,7 +160,10 @@ describe("the public study link", () => {
     await expect(previewEntry(study.entryToken, { pid: "newcomer" })).resolves.toMatchObject({ returning: false });
 
     await withdrawFromStudy(study.slug, first.id);
-    await expect(enterByLink(study.entryToken, prolific(), ADDRESS)).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("You withdrew") });
+    await expect(enterByLink(study.entryToken, prolific(), ADDRESS)).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("You withdrew"),
+    });
   });
 
   it("signs in through next-auth's credentials: the link's token and its query string", async () => {
@@ -132,7 +171,10 @@ describe("the public study link", () => {
     const query = new URLSearchParams(prolific()).toString();
     const entered = await enterByCredentials({ entryToken: study.entryToken, query }, ADDRESS);
     expect(entered).toMatchObject({ slug: study.slug, created: true });
-    await expect(enterByCredentials({ entryToken: study.entryToken, query: `${query}&PROLIFIC_PID=aaaaaaaaaaaaaaaaaaaaaaaa` }, ADDRESS)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("PROLIFIC_PID: given 2 times") });
+    await expect(enterByCredentials({ entryToken: study.entryToken, query: `${query}&PROLIFIC_PID=aaaaaaaaaaaaaaaaaaaaaaaa` }, ADDRESS)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("PROLIFIC_PID: given 2 times"),
+    });
     await expect(enterByCredentials({}, ADDRESS)).rejects.toMatchObject({ code: "INVALID" });
     // a staff account is never signed in by a link, even if its external id matches
     await db.user.update({ where: { id: entered.id }, data: { role: "RESEARCHER" } });
@@ -141,7 +183,11 @@ describe("the public study link", () => {
 
   it("parses a generic pid and lower-cases Prolific ids", () => {
     expect(parseEntryParams({ pid: "lab:7@site" })).toEqual({ source: "link", externalId: "lab:7@site", session: {} });
-    expect(parseEntryParams({ PROLIFIC_PID: PID.toUpperCase(), STUDY_ID: STUDY, SESSION_ID: SESSION })).toEqual({ source: "prolific", externalId: PID, session: { STUDY_ID: STUDY, SESSION_ID: SESSION } });
+    expect(parseEntryParams({ PROLIFIC_PID: PID.toUpperCase(), STUDY_ID: STUDY, SESSION_ID: SESSION })).toEqual({
+      source: "prolific",
+      externalId: PID,
+      session: { STUDY_ID: STUDY, SESSION_ID: SESSION },
+    });
   });
 });
 
@@ -172,7 +218,10 @@ describe("invite links", () => {
 
     await revokeInvite(study.slug, invite.id, researcher.id);
     await expect(enterByInvite(invite.token)).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("not valid") });
-    await expect(createInvite(study.slug, { userId: researcher.id } as never, researcher.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("existing users are added by an admin") });
+    await expect(createInvite(study.slug, { userId: researcher.id } as never, researcher.id)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("existing users are added by an admin"),
+    });
     const audit = await db.auditLog.findMany({ where: { target: `study:${study.id}` }, orderBy: { id: "asc" }, select: { action: true, actorId: true } });
     expect(audit).toEqual([
       { action: "study.invite.create", actorId: researcher.id },

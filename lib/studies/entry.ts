@@ -59,7 +59,9 @@ export interface EntryProblem {
 }
 
 function invalid(problems: EntryProblem[]): AppError {
-  return new AppError("INVALID", `This study link is not valid: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, { issues: problems.map((p) => ({ path: p.field, message: p.message })) });
+  return new AppError("INVALID", `This study link is not valid: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, {
+    issues: problems.map((p) => ({ path: p.field, message: p.message })),
+  });
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -79,7 +81,8 @@ function single(query: Query, field: string, problems: EntryProblem[]): string |
 function checkId(field: string, value: string | undefined, pattern: RegExp, expected: string, problems: EntryProblem[]): string | undefined {
   if (value === undefined) return undefined;
   if (value === "") problems.push({ field, message: "is empty" });
-  else if (PLACEHOLDER.test(value)) problems.push({ field, message: `still holds the placeholder ${JSON.stringify(value)}: open the study from the recruitment platform, which fills it in` });
+  else if (PLACEHOLDER.test(value))
+    problems.push({ field, message: `still holds the placeholder ${JSON.stringify(value)}: open the study from the recruitment platform, which fills it in` });
   else if (!pattern.test(value)) problems.push({ field, message: `${JSON.stringify(value.slice(0, 80))} is not ${expected}` });
   else return value;
   return undefined;
@@ -97,14 +100,18 @@ export function parseEntryParams(query: Query): EntryParams {
   const sessionId = checkId("SESSION_ID", single(query, "SESSION_ID", problems), PROLIFIC_ID, "a Prolific session id (24 hexadecimal characters)", problems);
   const generic = checkId("pid", single(query, "pid", problems), GENERIC_ID, "a participant id (letters, digits and _ . : @ -, at most 128)", problems);
   const prolificFields = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID"].filter((f) => query[f] !== undefined);
-  if (prolificFields.length > 0 && query.PROLIFIC_PID === undefined) problems.push({ field: "PROLIFIC_PID", message: `missing (the link has ${prolificFields.join(" and ")} but no participant id)` });
+  if (prolificFields.length > 0 && query.PROLIFIC_PID === undefined)
+    problems.push({ field: "PROLIFIC_PID", message: `missing (the link has ${prolificFields.join(" and ")} but no participant id)` });
   if (query.PROLIFIC_PID !== undefined && query.pid !== undefined && pid !== undefined && generic !== undefined && pid !== generic) {
     problems.push({ field: "pid", message: "differs from PROLIFIC_PID: a link names one participant" });
   }
-  if (prolificFields.length === 0 && query.pid === undefined) problems.push({ field: "PROLIFIC_PID", message: "missing: the link needs a participant id (PROLIFIC_PID from Prolific, or pid)" });
+  if (prolificFields.length === 0 && query.pid === undefined)
+    problems.push({ field: "PROLIFIC_PID", message: "missing: the link needs a participant id (PROLIFIC_PID from Prolific, or pid)" });
   if (query.PROLIFIC_PID !== undefined) {
     // Prolific's study link always carries all three: a link without one was edited by hand
-    for (const field of ["STUDY_ID", "SESSION_ID"]) if (query[field] === undefined) problems.push({ field, message: "missing: Prolific's study link carries it (…&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}})" });
+    for (const field of ["STUDY_ID", "SESSION_ID"])
+      if (query[field] === undefined)
+        problems.push({ field, message: "missing: Prolific's study link carries it (…&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}})" });
   }
   if (problems.length > 0) throw invalid(problems);
   if (pid !== undefined) {
@@ -122,8 +129,12 @@ interface EntryStudy {
 }
 
 async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
-  const study = entryToken.length >= 8 && entryToken.length <= 100 ? await db.study.findUnique({ where: { entryToken }, select: { id: true, slug: true, title: true, status: true, overlap: true, archivedAt: true } }) : null;
-  if (!study) throw new AppError("NOT_FOUND", "No study behind this link: it may have been replaced or switched off. Please ask the research team for the current link.");
+  const study =
+    entryToken.length >= 8 && entryToken.length <= 100
+      ? await db.study.findUnique({ where: { entryToken }, select: { id: true, slug: true, title: true, status: true, overlap: true, archivedAt: true } })
+      : null;
+  if (!study)
+    throw new AppError("NOT_FOUND", "No study behind this link: it may have been replaced or switched off. Please ask the research team for the current link.");
   // an archived study is closed to participants (lib/studies/archive.ts)
   return { id: study.id, slug: study.slug, title: study.title, status: study.archivedAt ? "CLOSED" : study.status, overlap: study.overlap };
 }
@@ -144,7 +155,8 @@ export async function openPlaces(studyId: string, overlap: number): Promise<numb
 
 function refuseNewcomer(study: EntryStudy): void {
   if (study.status === "DRAFT") throw new AppError("CONFLICT", `“${study.title}” has not started yet. Please try again later.`, { reason: "draft" });
-  if (study.status === "PAUSED") throw new AppError("CONFLICT", `“${study.title}” is paused at the moment and takes no new participants. Please try again later.`, { reason: "paused" });
+  if (study.status === "PAUSED")
+    throw new AppError("CONFLICT", `“${study.title}” is paused at the moment and takes no new participants. Please try again later.`, { reason: "paused" });
   if (study.status === "CLOSED") throw new AppError("CONFLICT", `“${study.title}” is closed and takes no new participants.`, { reason: "closed" });
 }
 
@@ -166,14 +178,20 @@ export async function previewEntry(entryToken: string, query: Query): Promise<En
   const study = await studyByEntryToken(entryToken);
   const params = parseEntryParams(query);
   const user = await db.user.findFirst({ where: accountWhere(study.id, params), select: { id: true } });
-  const member = user ? await db.studyMember.findUnique({ where: { studyId_userId: { studyId: study.id, userId: user.id } }, select: { status: true, statusReason: true, entrySession: true } }) : null;
+  const member = user
+    ? await db.studyMember.findUnique({
+        where: { studyId_userId: { studyId: study.id, userId: user.id } },
+        select: { status: true, statusReason: true, entrySession: true },
+      })
+    : null;
   if (member) {
     refuseMember(member, study.title);
     checkSameStudy(member.entrySession, params);
     checkSameSession(member.entrySession, params);
   } else {
     refuseNewcomer(study);
-    if ((await openPlaces(study.id, study.overlap)) === 0) throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
+    if ((await openPlaces(study.id, study.overlap)) === 0)
+      throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
   }
   return { study: { slug: study.slug, title: study.title, status: study.status }, params, returning: member !== null };
 }
@@ -202,10 +220,14 @@ function checkSameSession(stored: unknown, params: EntryParams): void {
   const known = new Set<string>(Array.isArray(before.sessionIds) ? before.sessionIds.filter((s): s is string => typeof s === "string") : []);
   if (typeof before.SESSION_ID === "string") known.add(before.SESSION_ID);
   if (known.size > 0 && !known.has(params.session.SESSION_ID)) {
-    throw new AppError("FORBIDDEN", "This Prolific participant is in the study with another session. Please open the study from your submission on Prolific (its link carries your session), or contact the research team.", {
-      reason: "other-session",
-      issues: [{ path: "SESSION_ID", message: "is not a session this participant entered with" }],
-    });
+    throw new AppError(
+      "FORBIDDEN",
+      "This Prolific participant is in the study with another session. Please open the study from your submission on Prolific (its link carries your session), or contact the research team.",
+      {
+        reason: "other-session",
+        issues: [{ path: "SESSION_ID", message: "is not a session this participant entered with" }],
+      },
+    );
   }
 }
 
@@ -255,12 +277,14 @@ function rateLimited(message: string, retryAfterSeconds: number): AppError {
 
 async function checkAddressRate(address: string): Promise<void> {
   const { attempts, secondsLeft } = await countAttempt(`link-ip:${address}`, LINK_THROTTLE.windowMs);
-  if (attempts > LINK_THROTTLE.maxPerAddress) throw rateLimited("Too many sign-ins by study links from your network. Please wait a few minutes and open the link again.", secondsLeft);
+  if (attempts > LINK_THROTTLE.maxPerAddress)
+    throw rateLimited("Too many sign-ins by study links from your network. Please wait a few minutes and open the link again.", secondsLeft);
 }
 
 async function checkStudyRate(studyId: string, title: string): Promise<void> {
   const { attempts, secondsLeft } = await countAttempt(`link-study:${studyId}`, LINK_THROTTLE.windowMs);
-  if (attempts > LINK_THROTTLE.maxNewPerStudy) throw rateLimited(`Too many new participants are joining “${title}” at once. Please wait a few minutes and open the link again.`, secondsLeft);
+  if (attempts > LINK_THROTTLE.maxNewPerStudy)
+    throw rateLimited(`Too many new participants are joining “${title}” at once. Please wait a few minutes and open the link again.`, secondsLeft);
 }
 
 const accountSelect = { id: true, name: true, email: true, role: true, disabled: true } as const;
@@ -279,12 +303,16 @@ export async function enterByLink(entryToken: string, query: Query, address: str
     const existing = await db.user.findFirst({ where: accountWhere(study.id, params), select: accountSelect });
     if (existing) return resumeByLink(study, params, existing);
     refuseNewcomer(study);
-    if ((await openPlaces(study.id, study.overlap)) === 0) throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
+    if ((await openPlaces(study.id, study.overlap)) === 0)
+      throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
     await checkStudyRate(study.id, study.title);
     try {
       // the account and its membership together: a refusal above or a failure here leaves neither
       const user = await db.$transaction(async (tx) => {
-        const created = await tx.user.create({ data: { name: displayName(params), role: "ANNOTATOR", ...accountWhere(study.id, params) }, select: accountSelect });
+        const created = await tx.user.create({
+          data: { name: displayName(params), role: "ANNOTATOR", ...accountWhere(study.id, params) },
+          select: accountSelect,
+        });
         await tx.studyMember.create({ data: { studyId: study.id, userId: created.id, entrySession: mergedSession(null, params) }, select: { userId: true } });
         return created;
       });
@@ -296,7 +324,11 @@ export async function enterByLink(entryToken: string, query: Query, address: str
   }
 }
 
-async function resumeByLink(study: EntryStudy, params: EntryParams, account: { id: string; name: string; email: string | null; role: string; disabled: boolean }): Promise<EnteredUser> {
+async function resumeByLink(
+  study: EntryStudy,
+  params: EntryParams,
+  account: { id: string; name: string; email: string | null; role: string; disabled: boolean },
+): Promise<EnteredUser> {
   if (account.disabled) throw new AppError("FORBIDDEN", "This participant account is disabled. Please contact the research team.");
   if (account.role !== "ANNOTATOR") throw new AppError("FORBIDDEN", "This account cannot sign in by a study link.");
   const key = { studyId_userId: { studyId: study.id, userId: account.id } };
@@ -308,7 +340,8 @@ async function resumeByLink(study: EntryStudy, params: EntryParams, account: { i
   } else {
     // an admin removed them: they come back as a newcomer would
     refuseNewcomer(study);
-    if ((await openPlaces(study.id, study.overlap)) === 0) throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
+    if ((await openPlaces(study.id, study.overlap)) === 0)
+      throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
   }
   await refuseReviewerEntry(study.id, account.id, study.title);
   if (member) await db.studyMember.update({ where: key, data: { entrySession: mergedSession(member.entrySession, params) }, select: { userId: true } });
@@ -343,8 +376,19 @@ export interface InviteRow {
 
 export async function listInvites(slug: string): Promise<InviteRow[]> {
   const study = await studyIdOf(slug);
-  const invites = await db.studyInvite.findMany({ where: { studyId: study.id }, orderBy: { createdAt: "desc" }, select: { id: true, token: true, userId: true, createdAt: true, usedAt: true, user: { select: { name: true } } } });
-  return invites.map((i) => ({ id: i.id, token: i.token, userId: i.userId, name: i.user.name, createdAt: i.createdAt.toISOString(), usedAt: i.usedAt?.toISOString() ?? null }));
+  const invites = await db.studyInvite.findMany({
+    where: { studyId: study.id },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, token: true, userId: true, createdAt: true, usedAt: true, user: { select: { name: true } } },
+  });
+  return invites.map((i) => ({
+    id: i.id,
+    token: i.token,
+    userId: i.userId,
+    name: i.user.name,
+    createdAt: i.createdAt.toISOString(),
+    usedAt: i.usedAt?.toISOString() ?? null,
+  }));
 }
 
 /**
@@ -355,14 +399,27 @@ export async function listInvites(slug: string): Promise<InviteRow[]> {
 export async function createInvite(slug: string, raw: InviteCreateInput, actorId: string): Promise<InviteRow> {
   const parsed = inviteCreateSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join(".") || (issue.code === "unrecognized_keys" ? issue.keys.join(", ") : ""), message: issue.message }));
-    throw new AppError("INVALID", `An invite makes a new participant account from a name (existing users are added by an admin on the Members tab): ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues });
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.join(".") || (issue.code === "unrecognized_keys" ? issue.keys.join(", ") : ""),
+      message: issue.message,
+    }));
+    throw new AppError(
+      "INVALID",
+      `An invite makes a new participant account from a name (existing users are added by an admin on the Members tab): ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      { issues },
+    );
   }
   const study = await studyIdOf(slug);
   const token = randomBytes(24).toString("base64url");
   const { user, invite } = await db.$transaction(async (tx) => {
     const user = await tx.user.create({
-      data: { name: parsed.data.name, role: "ANNOTATOR", externalSource: "invite", externalStudyId: study.id, externalId: randomBytes(12).toString("base64url") },
+      data: {
+        name: parsed.data.name,
+        role: "ANNOTATOR",
+        externalSource: "invite",
+        externalStudyId: study.id,
+        externalId: randomBytes(12).toString("base64url"),
+      },
       select: { id: true, name: true },
     });
     const invite = await tx.studyInvite.create({ data: { token, studyId: study.id, userId: user.id }, select: { id: true, createdAt: true } });
@@ -385,12 +442,19 @@ async function inviteByToken(token: string) {
     token.length >= 8 && token.length <= 100
       ? await db.studyInvite.findUnique({
           where: { token },
-          select: { id: true, usedAt: true, studyId: true, study: { select: { slug: true, title: true, status: true } }, user: { select: { id: true, name: true, email: true, role: true, disabled: true, externalSource: true, externalStudyId: true } } },
+          select: {
+            id: true,
+            usedAt: true,
+            studyId: true,
+            study: { select: { slug: true, title: true, status: true } },
+            user: { select: { id: true, name: true, email: true, role: true, disabled: true, externalSource: true, externalStudyId: true } },
+          },
         })
       : null;
   // only the participant account the invite made for its study (an invite made for an existing
   // account by an earlier version is not a way into that account)
-  if (invite && (invite.user.externalSource !== "invite" || invite.user.externalStudyId !== invite.studyId)) throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
+  if (invite && (invite.user.externalSource !== "invite" || invite.user.externalStudyId !== invite.studyId))
+    throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
   if (!invite) throw new AppError("NOT_FOUND", "This invite link is not valid (any more). Please ask the research team for a new one.");
   return invite;
 }
@@ -398,7 +462,8 @@ async function inviteByToken(token: string) {
 /** What the invite page shows; nothing is written. */
 export async function previewInvite(token: string): Promise<{ study: { slug: string; title: string; status: StudyStatus }; name: string }> {
   const invite = await inviteByToken(token);
-  if (invite.study.status === "DRAFT") throw new AppError("CONFLICT", `“${invite.study.title}” has not started yet. Please try again later.`, { reason: "draft" });
+  if (invite.study.status === "DRAFT")
+    throw new AppError("CONFLICT", `“${invite.study.title}” has not started yet. Please try again later.`, { reason: "draft" });
   return { study: invite.study, name: invite.user.name };
 }
 
@@ -409,7 +474,10 @@ export async function enterByInvite(token: string): Promise<EnteredUser> {
   if (user.disabled) throw new AppError("FORBIDDEN", "This account is disabled. Please contact the research team.");
   if (user.role !== "ANNOTATOR") throw new AppError("FORBIDDEN", "This account cannot sign in by an invite link.");
   if (study.status === "DRAFT") throw new AppError("CONFLICT", `“${study.title}” has not started yet. Please try again later.`, { reason: "draft" });
-  const member = await db.studyMember.findUnique({ where: { studyId_userId: { studyId: invite.studyId, userId: user.id } }, select: { status: true, statusReason: true } });
+  const member = await db.studyMember.findUnique({
+    where: { studyId_userId: { studyId: invite.studyId, userId: user.id } },
+    select: { status: true, statusReason: true },
+  });
   if (member) refuseMember(member, study.title);
   await refuseReviewerEntry(invite.studyId, user.id, study.title);
   await db.studyMember.createMany({ data: [{ studyId: invite.studyId, userId: user.id }], skipDuplicates: true });

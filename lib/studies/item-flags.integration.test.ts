@@ -16,7 +16,12 @@ describe("item roles", () => {
     const researcher = await createUser("RESEARCHER");
     const study = await createStudy();
     const [a, b] = await createEnactItems(study.id, { count: 2 });
-    const counts = async () => (await db.$queryRaw<Array<{ items: bigint; gold: bigint }>>`SELECT coalesce(sum(items), 0)::bigint AS items, coalesce(sum(gold), 0)::bigint AS gold FROM "ProgressItemCount" WHERE "studyId" = ${study.id}`)[0];
+    const counts = async () =>
+      (
+        await db.$queryRaw<
+          Array<{ items: bigint; gold: bigint }>
+        >`SELECT coalesce(sum(items), 0)::bigint AS items, coalesce(sum(gold), 0)::bigint AS gold FROM "ProgressItemCount" WHERE "studyId" = ${study.id}`
+      )[0];
     expect(await counts()).toEqual({ items: 2n, gold: 0n });
 
     expect(await setItemRole(study.slug, a.id, "gold", researcher.id)).toEqual({ id: a.id, role: "gold", changed: true });
@@ -44,12 +49,30 @@ describe("item roles", () => {
     await addMember(study.id, annotator.id);
     const [answered, open, released] = await createEnactItems(study.id, { count: 3 });
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: answered.id, userId: annotator.id, position: 0, status: "SUBMITTED" } });
-    await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { order: [1, 2, 0] }, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true } });
+    await db.response.create({
+      data: {
+        assignmentId: assignment.id,
+        clientId: randomUUID(),
+        answer: { order: [1, 2, 0] },
+        confidenceRaw: 3,
+        confidence: 0.5,
+        wallMs: 1,
+        activeMs: 1,
+        score: {},
+        correct: true,
+      },
+    });
     await db.assignment.create({ data: { studyId: study.id, itemId: open.id, userId: annotator.id, position: 1, status: "STARTED" } });
     await db.assignment.create({ data: { studyId: study.id, itemId: released.id, userId: annotator.id, position: 2, status: "RELEASED" } });
 
-    await expect(setItemRole(study.slug, answered.id, "gold", researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/has 1 answer given as an ordinary item: making it gold would change how it was scored/) });
-    await expect(setItemRole(study.slug, open.id, "practice", researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("1 open assignment") });
+    await expect(setItemRole(study.slug, answered.id, "gold", researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/has 1 answer given as an ordinary item: making it gold would change how it was scored/),
+    });
+    await expect(setItemRole(study.slug, open.id, "practice", researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("1 open assignment"),
+    });
     // a released place was never answered: nothing of it is scored
     await expect(setItemRole(study.slug, released.id, "gold", researcher.id)).resolves.toMatchObject({ changed: true });
     expect(await db.item.findMany({ where: { id: { in: [answered.id, open.id] } }, select: { practice: true, gold: true } })).toEqual([
@@ -60,7 +83,8 @@ describe("item roles", () => {
 
     // through the route: 409 with the message, 422 for an unknown role, 403 for an annotator
     const token = (await issueToken(researcher.id, { name: "notebook", scopes: ["manage"], expiresInDays: 1 }, researcher.id)).token;
-    const patch = (id: string, json: unknown, as = token) => call(PATCH, { method: "PATCH", path: `/api/studies/${study.slug}/items/${id}`, token: as, params: { slug: study.slug, id }, json });
+    const patch = (id: string, json: unknown, as = token) =>
+      call(PATCH, { method: "PATCH", path: `/api/studies/${study.slug}/items/${id}`, token: as, params: { slug: study.slug, id }, json });
     const refused = await patch(answered.id, { role: "practice" });
     expect(refused.status).toBe(409);
     expect(JSON.stringify(refused.body)).toContain("Create a new version of the study");

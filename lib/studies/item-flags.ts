@@ -30,7 +30,10 @@ export function itemRoleOf(item: { practice: boolean; gold: boolean }): ItemRole
 
 export async function setItemRole(slug: string, itemId: string, role: ItemRole, actorId: string): Promise<{ id: string; role: ItemRole; changed: boolean }> {
   return db.$transaction(async (tx) => {
-    const item = await tx.item.findFirst({ where: { id: itemId, study: { slug } }, select: { id: true, externalId: true, studyId: true, practice: true, gold: true } });
+    const item = await tx.item.findFirst({
+      where: { id: itemId, study: { slug } },
+      select: { id: true, externalId: true, studyId: true, practice: true, gold: true },
+    });
     if (!item) throw new AppError("NOT_FOUND", `No item ${itemId} in the study "${slug}"`);
     // locked before counting: an assignment being handed out holds a key-share lock on the row (its
     // foreign key), so it is either counted below or created after this change
@@ -44,11 +47,24 @@ export async function setItemRole(slug: string, itemId: string, role: ItemRole, 
     const answered = Number(used.answered);
     const open = Number(used.open);
     if (answered > 0 || open > 0) {
-      const what = [answered > 0 ? `${answered} answer${answered === 1 ? "" : "s"}` : null, open > 0 ? `${open} open assignment${open === 1 ? "" : "s"}` : null].filter(Boolean).join(" and ");
-      throw new AppError("CONFLICT", `"${item.externalId}" has ${what} given as ${before === "ordinary" ? "an ordinary" : `a ${before}`} item: making it ${role} would change how ${answered + open === 1 ? "it was" : "they were"} scored and counted. Create a new version of the study to change it.`, { answered, open });
+      const what = [answered > 0 ? `${answered} answer${answered === 1 ? "" : "s"}` : null, open > 0 ? `${open} open assignment${open === 1 ? "" : "s"}` : null]
+        .filter(Boolean)
+        .join(" and ");
+      throw new AppError(
+        "CONFLICT",
+        `"${item.externalId}" has ${what} given as ${before === "ordinary" ? "an ordinary" : `a ${before}`} item: making it ${role} would change how ${answered + open === 1 ? "it was" : "they were"} scored and counted. Create a new version of the study to change it.`,
+        { answered, open },
+      );
     }
     await tx.item.update({ where: { id: item.id }, data: { practice: role === "practice", gold: role === "gold" }, select: { id: true } });
-    await tx.auditLog.create({ data: { actorId, action: "item.role", target: `study:${item.studyId}`, detail: { slug, itemId: item.id, externalId: item.externalId, from: before, to: role } } });
+    await tx.auditLog.create({
+      data: {
+        actorId,
+        action: "item.role",
+        target: `study:${item.studyId}`,
+        detail: { slug, itemId: item.id, externalId: item.externalId, from: before, to: role },
+      },
+    });
     return { id: item.id, role, changed: true };
   });
 }

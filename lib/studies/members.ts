@@ -83,7 +83,8 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
     if (!user) problems.push(`no user with id ${id}`);
     else if (user.role !== "ANNOTATOR") problems.push(`${user.name} is a ${user.role.toLowerCase()}, not an annotator`);
     else if (user.disabled) problems.push(`${user.name} is disabled`);
-    else if (user.externalStudyId !== null && user.externalStudyId !== studyId) problems.push(`${user.name} is a participant account of another study (made by its link or invite)`);
+    else if (user.externalStudyId !== null && user.externalStudyId !== studyId)
+      problems.push(`${user.name} is a participant account of another study (made by its link or invite)`);
   }
   if (problems.length > 0) throw new AppError("INVALID", `Cannot add: ${problems.join("; ")}`);
   // reviewers saw the keys of the items they reviewed (lib/review/conflicts.ts)

@@ -16,13 +16,21 @@ describe("study preview", () => {
 
   it("gives consent, tutorial and each item's public view (practice first), never the key, and writes nothing", async () => {
     const study = await createStudy();
-    await db.study.update({ where: { id: study.id }, data: { consentMarkdown: "# Consent\n\nWe record clicks.", consentVersion: 1, tutorialPages: [{ title: "How it works", body: "Drag the pictures." }] } });
+    await db.study.update({
+      where: { id: study.id },
+      data: { consentMarkdown: "# Consent\n\nWe record clicks.", consentVersion: 1, tutorialPages: [{ title: "How it works", body: "Drag the pictures." }] },
+    });
     const main = await createEnactItems(study.id, { count: 2, prefix: "main" });
     const practice = await createEnactItems(study.id, { count: 1, practice: true, prefix: "prac" });
     const before = await rowCounts();
 
     const first = await getStudyPreview(study.slug, 0);
-    expect(first).toMatchObject({ consentMarkdown: "# Consent\n\nWe record clicks.", consentVersion: 1, tutorialPages: [{ title: "How it works", body: "Drag the pictures." }], items: { total: 3, practice: 1 } });
+    expect(first).toMatchObject({
+      consentMarkdown: "# Consent\n\nWe record clicks.",
+      consentVersion: 1,
+      tutorialPages: [{ title: "How it works", body: "Drag the pictures." }],
+      items: { total: 3, practice: 1 },
+    });
     expect(first.item).toMatchObject({ index: 0, externalId: practice[0].externalId, role: "practice", problem: null });
     const second = await getStudyPreview(study.slug, 1);
     expect(second.item?.externalId).toBe(main[0].externalId);

@@ -44,10 +44,25 @@ export interface StudyPreview {
 export async function getStudyPreview(slug: string, index: number): Promise<StudyPreview> {
   const study = await db.study.findUnique({
     where: { slug },
-    select: { id: true, slug: true, title: true, instructions: true, consentMarkdown: true, consentVersion: true, tutorialPages: true, confidenceScale: true, idleCapSeconds: true, itemTimeLimitSeconds: true, taskSettings: true },
+    select: {
+      id: true,
+      slug: true,
+      title: true,
+      instructions: true,
+      consentMarkdown: true,
+      consentVersion: true,
+      tutorialPages: true,
+      confidenceScale: true,
+      idleCapSeconds: true,
+      itemTimeLimitSeconds: true,
+      taskSettings: true,
+    },
   });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
-  const [total, practice] = await Promise.all([db.item.count({ where: { studyId: study.id } }), db.item.count({ where: { studyId: study.id, practice: true } })]);
+  const [total, practice] = await Promise.all([
+    db.item.count({ where: { studyId: study.id } }),
+    db.item.count({ where: { studyId: study.id, practice: true } }),
+  ]);
   const at = Math.min(Math.max(0, Math.floor(index)), Math.max(0, total - 1));
   const row =
     total === 0
@@ -73,7 +88,15 @@ export async function getStudyPreview(slug: string, index: number): Promise<Stud
         problem = `The item cannot be shown: ${(error as Error).message}`;
       }
     }
-    item = { index: at, externalId: row.externalId, kind: row.kind, role: row.practice ? "practice" : row.gold ? "gold" : "ordinary", view, problem, interactive };
+    item = {
+      index: at,
+      externalId: row.externalId,
+      kind: row.kind,
+      role: row.practice ? "practice" : row.gold ? "gold" : "ordinary",
+      view,
+      problem,
+      interactive,
+    };
   }
   return {
     slug: study.slug,

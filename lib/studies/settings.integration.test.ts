@@ -20,7 +20,19 @@ async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 async function respond(studyId: string, itemId: string, userId: string) {
   const assignment = await db.assignment.create({ data: { studyId, itemId, userId, position: 0, status: "SUBMITTED" } });
-  await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { order: [0] }, confidenceRaw: 3, confidence: 0.5, wallMs: 1, activeMs: 1, score: {}, correct: true } });
+  await db.response.create({
+    data: {
+      assignmentId: assignment.id,
+      clientId: randomUUID(),
+      answer: { order: [0] },
+      confidenceRaw: 3,
+      confidence: 0.5,
+      wallMs: 1,
+      activeMs: 1,
+      score: {},
+      correct: true,
+    },
+  });
 }
 
 describe("study settings", () => {
@@ -52,12 +64,25 @@ describe("study settings", () => {
     expect(paths).toEqual(expect.arrayContaining(["overlap", "goldRate", "leaseSeconds", "completionRedirectUrl", "tutorialPages.0.title", "conditions.1"]));
 
     // cross-field rule: the window must hold the failures
-    const windowError = await updateStudySettings(study.slug, { ...view.settings, goldRate: 0.2, goldFailLimit: 3, goldFailWindow: 2 }, researcher.id).catch((e: unknown) => e);
-    expect((windowError as ZodError).issues.map((i) => [i.path.join("."), i.message])).toEqual([["goldFailWindow", "the window (2) is smaller than the failures that exclude (3)"]]);
+    const windowError = await updateStudySettings(study.slug, { ...view.settings, goldRate: 0.2, goldFailLimit: 3, goldFailWindow: 2 }, researcher.id).catch(
+      (e: unknown) => e,
+    );
+    expect((windowError as ZodError).issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["goldFailWindow", "the window (2) is smaller than the failures that exclude (3)"],
+    ]);
     // a balance tag the items do not have, and settings for a kind that takes none
-    await expect(updateStudySettings(study.slug, { ...view.settings, balanceTag: "category" }, researcher.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining('no item of this study has the tag "category"') });
-    await expect(updateStudySettings(study.slug, { ...view.settings, taskSettings: { "enact-forward": { speed: 2 } } }, researcher.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("takes no settings") });
-    await expect(updateStudySettings(study.slug, { ...view.settings, taskSettings: { "no-such-kind": {} } }, researcher.id)).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining('unknown task kind "no-such-kind"') });
+    await expect(updateStudySettings(study.slug, { ...view.settings, balanceTag: "category" }, researcher.id)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining('no item of this study has the tag "category"'),
+    });
+    await expect(updateStudySettings(study.slug, { ...view.settings, taskSettings: { "enact-forward": { speed: 2 } } }, researcher.id)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("takes no settings"),
+    });
+    await expect(updateStudySettings(study.slug, { ...view.settings, taskSettings: { "no-such-kind": {} } }, researcher.id)).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining('unknown task kind "no-such-kind"'),
+    });
     expect((await getStudySettings(study.slug)).settings).toEqual(view.settings);
     expect(await db.auditLog.count()).toBe(0);
 
@@ -80,11 +105,21 @@ describe("study settings", () => {
       conditions: ["passive", "active"],
     };
     const saved = await updateStudySettings(study.slug, good, researcher.id);
-    expect(saved.settings).toMatchObject({ title: "Pilot with Prolific", goldFailLimit: 2, conditions: ["passive", "active"], balanceTag: "steps", tutorialPages: [{ title: "How it works" }] });
+    expect(saved.settings).toMatchObject({
+      title: "Pilot with Prolific",
+      goldFailLimit: 2,
+      conditions: ["passive", "active"],
+      balanceTag: "steps",
+      tutorialPages: [{ title: "How it works" }],
+    });
     // the first consent text is version 1: nobody accepted an earlier one
     expect(saved.consentVersion).toBe(1);
     const [entry] = await db.auditLog.findMany({ where: { action: "study.settings" } });
-    expect(entry).toMatchObject({ actorId: researcher.id, target: `study:${study.id}`, detail: { consentVersionRaised: false, changes: { title: { from: study.title, to: "Pilot with Prolific" }, goldFailLimit: { from: null, to: 2 } } } });
+    expect(entry).toMatchObject({
+      actorId: researcher.id,
+      target: `study:${study.id}`,
+      detail: { consentVersionRaised: false, changes: { title: { from: study.title, to: "Pilot with Prolific" }, goldFailLimit: { from: null, to: 2 } } },
+    });
     // a changed text is a new version, which everyone who accepted the old one is asked again
     const changed = await updateStudySettings(study.slug, { ...good, consentMarkdown: "# Consent\n\nI agree to be recorded." }, researcher.id);
     expect(changed.consentVersion).toBe(2);
@@ -97,9 +132,14 @@ describe("study settings", () => {
     const view = await getStudySettings(study.slug);
     expect(view.settings).not.toHaveProperty("probeMinGap");
     const judge = view.kinds.find((kind) => kind.kind === "gridwm-judge");
-    expect(judge).toMatchObject({ inStudy: true, jsonSchema: { type: "object", properties: { probeMinGap: { type: "integer", default: 5, minimum: 0, maximum: 100, title: "Probe spacing" } } } });
+    expect(judge).toMatchObject({
+      inStudy: true,
+      jsonSchema: { type: "object", properties: { probeMinGap: { type: "integer", default: 5, minimum: 0, maximum: 100, title: "Probe spacing" } } },
+    });
 
-    const bad = await updateStudySettings(study.slug, { ...view.settings, taskSettings: { "gridwm-judge": { probeMinGap: 101 } } }, researcher.id).catch((e: unknown) => e);
+    const bad = await updateStudySettings(study.slug, { ...view.settings, taskSettings: { "gridwm-judge": { probeMinGap: 101 } } }, researcher.id).catch(
+      (e: unknown) => e,
+    );
     expect(bad).toMatchObject({ code: "INVALID", details: { issues: [{ path: "taskSettings.gridwm-judge.probeMinGap", message: "at most 100" }] } });
     expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({});
 
@@ -114,7 +154,14 @@ describe("study settings", () => {
     await createGridwmJudgeFamilies(study.id, { families: 1, members: 2 });
     const token = (await issueToken(researcher.id, { name: "notebook", scopes: ["manage"], expiresInDays: 1 }, researcher.id)).token;
     const { settings } = await getStudySettings(study.slug);
-    const patch = (taskSettings: unknown) => call(patchSettings, { method: "PATCH", path: `/api/studies/${study.slug}/settings`, token, params: { slug: study.slug }, json: { ...settings, taskSettings } });
+    const patch = (taskSettings: unknown) =>
+      call(patchSettings, {
+        method: "PATCH",
+        path: `/api/studies/${study.slug}/settings`,
+        token,
+        params: { slug: study.slug },
+        json: { ...settings, taskSettings },
+      });
 
     const bad = await patch({ "gridwm-judge": { probeMinGap: 101 } });
     expect(bad.status).toBe(422);
@@ -125,8 +172,14 @@ describe("study settings", () => {
 
     const saved = await patch({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": {} });
     expect(saved.status).toBe(200);
-    expect((saved.body as { settings: { taskSettings: unknown } }).settings.taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": { freeText: false } });
-    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({ "gridwm-judge": { probeMinGap: 8 }, "explore-scene": { freeText: false } });
+    expect((saved.body as { settings: { taskSettings: unknown } }).settings.taskSettings).toEqual({
+      "gridwm-judge": { probeMinGap: 8 },
+      "explore-scene": { freeText: false },
+    });
+    expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).taskSettings).toEqual({
+      "gridwm-judge": { probeMinGap: 8 },
+      "explore-scene": { freeText: false },
+    });
   });
 
   it("freezes the settings once a response exists, and a new version copies the study (settings, batches, items, assets) as a draft", async () => {
@@ -138,7 +191,11 @@ describe("study settings", () => {
     const asset = await db.asset.create({ data: { hash: "ab".repeat(32), mime: "image/png", size: 1, bytes: Buffer.from([1]) } });
     await db.studyAsset.create({ data: { studyId: study.id, assetHash: asset.hash } });
     const settings = (await getStudySettings(study.slug)).settings;
-    await updateStudySettings(study.slug, { ...settings, goldRate: 0.25, goldFailLimit: 1, consentMarkdown: "I agree.", conditions: ["a", "b"] }, researcher.id);
+    await updateStudySettings(
+      study.slug,
+      { ...settings, goldRate: 0.25, goldFailLimit: 1, consentMarkdown: "I agree.", conditions: ["a", "b"] },
+      researcher.id,
+    );
     await setEntryLink(study.slug, "create", researcher.id);
 
     const annotator = await createUser("ANNOTATOR");
@@ -146,7 +203,10 @@ describe("study settings", () => {
     await respond(study.id, items[1].id, annotator.id);
     const frozen = await getStudySettings(study.slug);
     expect(frozen).toMatchObject({ frozen: true, responses: 1 });
-    await expect(updateStudySettings(study.slug, { ...frozen.settings, title: "Changed" }, researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("create a new version") });
+    await expect(updateStudySettings(study.slug, { ...frozen.settings, title: "Changed" }, researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("create a new version"),
+    });
     expect((await db.study.findUniqueOrThrow({ where: { id: study.id } })).title).toBe(study.title);
     // the lifecycle still works on a frozen study
     await changeStudyStatus(study.slug, "PAUSED", researcher.id);
@@ -155,10 +215,32 @@ describe("study settings", () => {
     expect(copy).toMatchObject({ slug: "pilot-v2", version: 2 });
     const stored = await db.study.findUniqueOrThrow({ where: { id: copy.id } });
     const original = await db.study.findUniqueOrThrow({ where: { id: study.id } });
-    expect(stored).toMatchObject({ status: "DRAFT", version: 2, previousVersionId: study.id, entryToken: null, goldRate: 0.25, goldFailLimit: 1, consentMarkdown: "I agree.", consentVersion: original.consentVersion, conditions: ["a", "b"], pseudonymSalt: original.pseudonymSalt, createdById: researcher.id });
+    expect(stored).toMatchObject({
+      status: "DRAFT",
+      version: 2,
+      previousVersionId: study.id,
+      entryToken: null,
+      goldRate: 0.25,
+      goldFailLimit: 1,
+      consentMarkdown: "I agree.",
+      consentVersion: original.consentVersion,
+      conditions: ["a", "b"],
+      pseudonymSalt: original.pseudonymSalt,
+      createdById: researcher.id,
+    });
     const copiedItems = await db.item.findMany({ where: { studyId: copy.id }, orderBy: { externalId: "asc" } });
     const originalItems = await db.item.findMany({ where: { studyId: study.id }, orderBy: { externalId: "asc" } });
-    const shape = (i: (typeof copiedItems)[number]) => ({ externalId: i.externalId, kind: i.kind, public: i.public, key: i.key, tags: i.tags, practice: i.practice, gold: i.gold, contentHash: i.contentHash, createdAt: i.createdAt });
+    const shape = (i: (typeof copiedItems)[number]) => ({
+      externalId: i.externalId,
+      kind: i.kind,
+      public: i.public,
+      key: i.key,
+      tags: i.tags,
+      practice: i.practice,
+      gold: i.gold,
+      contentHash: i.contentHash,
+      createdAt: i.createdAt,
+    });
     expect(copiedItems.map(shape)).toEqual(originalItems.map(shape));
     const originalIds = new Set(originalItems.map((i) => i.id));
     expect(copiedItems.filter((i) => originalIds.has(i.id))).toEqual([]);
@@ -185,9 +267,16 @@ describe("study settings", () => {
     const researcher = await createUser("RESEARCHER");
     const study = await createStudy();
     await db.study.update({ where: { id: study.id }, data: { status: "DRAFT" } });
-    await expect(changeStudyStatus(study.slug, "PAUSED", researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: "A draft study cannot become paused; it can become open" });
-    for (const status of ["OPEN", "PAUSED", "OPEN", "CLOSED"] as const) await expect(changeStudyStatus(study.slug, status, researcher.id)).resolves.toEqual({ status });
-    await expect(changeStudyStatus(study.slug, "OPEN", researcher.id)).rejects.toMatchObject({ code: "CONFLICT", message: "A closed study cannot become open (closed is final)" });
+    await expect(changeStudyStatus(study.slug, "PAUSED", researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "A draft study cannot become paused; it can become open",
+    });
+    for (const status of ["OPEN", "PAUSED", "OPEN", "CLOSED"] as const)
+      await expect(changeStudyStatus(study.slug, status, researcher.id)).resolves.toEqual({ status });
+    await expect(changeStudyStatus(study.slug, "OPEN", researcher.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "A closed study cannot become open (closed is final)",
+    });
     const entries = await db.auditLog.findMany({ where: { action: "study.status" }, orderBy: { id: "asc" }, select: { detail: true } });
     expect(entries.map((e) => (e.detail as { to: string }).to)).toEqual(["OPEN", "PAUSED", "OPEN", "CLOSED"]);
   });
@@ -204,7 +293,11 @@ describe("exports with external ids", () => {
     await setEntryLink(study.slug, "create", researcher.id);
     const { entryToken, pseudonymSalt } = await db.study.findUniqueOrThrow({ where: { id: study.id } });
     const pid = "5f4c1e8a9b2d3c4e5f6a7b8c";
-    const entered = await enterByLink(entryToken!, { PROLIFIC_PID: pid, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "61ab12bc23cd34de45ef5600" }, "192.0.2.1");
+    const entered = await enterByLink(
+      entryToken!,
+      { PROLIFIC_PID: pid, STUDY_ID: "60aa11bb22cc33dd44ee55ff", SESSION_ID: "61ab12bc23cd34de45ef5600" },
+      "192.0.2.1",
+    );
     await respond(study.id, items[0].id, entered.id);
 
     const raw = await text((await createStudyExport(study.slug, "annotators", "jsonl", {}, { actorId: researcher.id })).stream);

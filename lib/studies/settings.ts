@@ -7,7 +7,17 @@ import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
-import { endingsOf, generaliseOverSchema, STATUS_TRANSITIONS, studySettingsSchema, studySettingsPatchSchema, studySettingsPatchSchemaWith, type StudySettings, type StudyStatusValue, type TutorialPage } from "@/lib/validations/study-settings";
+import {
+  endingsOf,
+  generaliseOverSchema,
+  STATUS_TRANSITIONS,
+  studySettingsSchema,
+  studySettingsPatchSchema,
+  studySettingsPatchSchemaWith,
+  type StudySettings,
+  type StudyStatusValue,
+  type TutorialPage,
+} from "@/lib/validations/study-settings";
 
 /**
  * A study's settings (the Settings tab): read, change while the study is not frozen, the
@@ -178,7 +188,12 @@ export async function getStudySettings(slug: string): Promise<StudySettingsView>
   ]);
   const kinds: KindSettingsInfo[] = Object.values(taskModules)
     .filter((module) => module.settingsSchema)
-    .map((module) => ({ kind: module.kind, title: module.title, jsonSchema: jsonSchemaOf(module.settingsSchema!), inStudy: kindsInStudy.includes(module.kind) }));
+    .map((module) => ({
+      kind: module.kind,
+      title: module.title,
+      jsonSchema: jsonSchemaOf(module.settingsSchema!),
+      inStudy: kindsInStudy.includes(module.kind),
+    }));
   const count = (where: (row: { practice: boolean; gold: boolean }) => boolean) => itemCounts.filter(where).reduce((sum, row) => sum + row._count._all, 0);
   return {
     id: study.id,
@@ -238,7 +253,12 @@ function validateTaskSettings(input: Record<string, Record<string, unknown>>): R
 /** Which settings differ (the audit entry lists them with their old and new values; long texts by length). */
 function changes(before: StudySettings, after: StudySettings): Record<string, { from: unknown; to: unknown }> {
   const out: Record<string, { from: unknown; to: unknown }> = {};
-  const brief = (value: unknown) => (typeof value === "string" && value.length > 80 ? `(${value.length} characters)` : Array.isArray(value) && value.some((v) => typeof v === "object") ? `(${value.length} entries)` : value);
+  const brief = (value: unknown) =>
+    typeof value === "string" && value.length > 80
+      ? `(${value.length} characters)`
+      : Array.isArray(value) && value.some((v) => typeof v === "object")
+        ? `(${value.length} entries)`
+        : value;
   for (const key of Object.keys(after) as Array<keyof StudySettings>) {
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) out[key] = { from: brief(before[key]), to: brief(after[key]) };
   }
@@ -293,7 +313,12 @@ export async function updateStudySettings(slug: string, raw: unknown, actorId: s
       select: { id: true },
     });
     await tx.auditLog.create({
-      data: { actorId, action: "study.settings", target: `study:${study.id}`, detail: { slug, changes: diff, consentVersionRaised: consentChanged } as Prisma.InputJsonValue },
+      data: {
+        actorId,
+        action: "study.settings",
+        target: `study:${study.id}`,
+        detail: { slug, changes: diff, consentVersionRaised: consentChanged } as Prisma.InputJsonValue,
+      },
     });
   });
   return getStudySettings(slug);
@@ -306,7 +331,10 @@ export async function changeStudyStatus(slug: string, status: StudyStatusValue, 
   if (study.status === status) return { status };
   const allowed = STATUS_TRANSITIONS[study.status];
   if (!allowed.includes(status)) {
-    throw new AppError("CONFLICT", `A ${study.status.toLowerCase()} study cannot become ${status.toLowerCase()}${allowed.length ? `; it can become ${allowed.map((s) => s.toLowerCase()).join(" or ")}` : " (closed is final)"}`);
+    throw new AppError(
+      "CONFLICT",
+      `A ${study.status.toLowerCase()} study cannot become ${status.toLowerCase()}${allowed.length ? `; it can become ${allowed.map((s) => s.toLowerCase()).join(" or ")}` : " (closed is final)"}`,
+    );
   }
   const updated = await db.study.updateMany({ where: { id: study.id, status: study.status }, data: { status } });
   if (updated.count === 0) throw new AppError("CONFLICT", "The status changed meanwhile; reload the page");
@@ -332,7 +360,11 @@ export async function studyGeneraliseOver(studyId: string): Promise<GeneraliseOv
  * are of the old choice and are recomputed (the choice is part of their figures' version). One
  * audit entry.
  */
-export async function updateStudyAnalysis(slug: string, input: { generaliseOver: GeneraliseOver }, actorId: string): Promise<{ generaliseOver: GeneraliseOver }> {
+export async function updateStudyAnalysis(
+  slug: string,
+  input: { generaliseOver: GeneraliseOver },
+  actorId: string,
+): Promise<{ generaliseOver: GeneraliseOver }> {
   const generaliseOver = generaliseOverSchema.parse(input.generaliseOver);
   const study = await db.study.findUnique({ where: { slug }, select: { id: true, generaliseOver: true } });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
@@ -354,6 +386,11 @@ export async function setEntryLink(slug: string, action: "create" | "disable", a
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const entryToken = action === "create" ? newEntryToken() : null;
   await db.study.update({ where: { id: study.id }, data: { entryToken }, select: { id: true } });
-  await recordAudit(actorId, action === "create" ? (study.entryToken ? "study.entry-link.replace" : "study.entry-link.create") : "study.entry-link.disable", `study:${study.id}`, { slug });
+  await recordAudit(
+    actorId,
+    action === "create" ? (study.entryToken ? "study.entry-link.replace" : "study.entry-link.create") : "study.entry-link.disable",
+    `study:${study.id}`,
+    { slug },
+  );
   return { entryToken };
 }

@@ -24,7 +24,21 @@ export async function createStudy(input: StudyCreateInput, createdById: string) 
 export async function getStudyBySlug(slug: string) {
   const study = await db.study.findUnique({
     where: { slug },
-    select: { id: true, slug: true, title: true, instructions: true, overlap: true, confidenceScale: true, status: true, idleCapSeconds: true, completionCode: true, version: true, createdAt: true, createdById: true, archivedAt: true },
+    select: {
+      id: true,
+      slug: true,
+      title: true,
+      instructions: true,
+      overlap: true,
+      confidenceScale: true,
+      status: true,
+      idleCapSeconds: true,
+      completionCode: true,
+      version: true,
+      createdAt: true,
+      createdById: true,
+      archivedAt: true,
+    },
   });
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
@@ -74,7 +88,16 @@ export async function listStudyItems(studyId: string, filter: ItemFilter) {
       orderBy: [{ createdAt: "asc" }, { externalId: "asc" }],
       skip: (filter.page - 1) * ITEMS_PAGE_SIZE,
       take: ITEMS_PAGE_SIZE,
-      select: { id: true, externalId: true, kind: true, tags: true, practice: true, gold: true, batch: { select: { fileName: true } }, _count: { select: { assignments: { where: { status: "SUBMITTED" } } } } },
+      select: {
+        id: true,
+        externalId: true,
+        kind: true,
+        tags: true,
+        practice: true,
+        gold: true,
+        batch: { select: { fileName: true } },
+        _count: { select: { assignments: { where: { status: "SUBMITTED" } } } },
+      },
     }),
   ]);
   return { total, items, pageSize: ITEMS_PAGE_SIZE };
@@ -94,7 +117,7 @@ export async function studyFacets(studyId: string) {
     list.push({ value: row.value, count: Number(row.n) });
     tagValues.set(row.key, list);
   }
-  for (const list of tagValues.values()) list.sort((a, b) => (Number(a.value) - Number(b.value)) || a.value.localeCompare(b.value));
+  for (const list of tagValues.values()) list.sort((a, b) => Number(a.value) - Number(b.value) || a.value.localeCompare(b.value));
   return { kinds: kinds.map((k) => ({ kind: k.kind, count: k._count._all })), tags: [...tagValues.entries()].map(([key, values]) => ({ key, values })) };
 }
 
@@ -121,7 +144,12 @@ export async function getStudyHeader(slug: string) {
  * researcher cannot import, so the page names whom to ask.
  */
 export async function listAdminContacts(): Promise<Array<{ name: string; email: string }>> {
-  const admins = await db.user.findMany({ where: { role: "ADMIN", disabled: false, isAgent: false, email: { not: null } }, orderBy: { name: "asc" }, take: 5, select: { name: true, email: true } });
+  const admins = await db.user.findMany({
+    where: { role: "ADMIN", disabled: false, isAgent: false, email: { not: null } },
+    orderBy: { name: "asc" },
+    take: 5,
+    select: { name: true, email: true },
+  });
   return admins.map((admin) => ({ name: admin.name, email: admin.email! }));
 }
 

@@ -67,7 +67,14 @@ export async function createStudyVersion(slug: string, actorId: string): Promise
       let items = 0;
       for (const batch of batches) {
         const created = await tx.batch.create({
-          data: { studyId: copy.id, fileName: batch.fileName, checksum: batch.checksum, itemCount: batch.itemCount, importedById: batch.importedById, createdAt: batch.createdAt },
+          data: {
+            studyId: copy.id,
+            fileName: batch.fileName,
+            checksum: batch.checksum,
+            itemCount: batch.itemCount,
+            importedById: batch.importedById,
+            createdAt: batch.createdAt,
+          },
           select: { id: true },
         });
         // items keep their creation times: practice items are served in import order
@@ -79,10 +86,20 @@ export async function createStudyVersion(slug: string, actorId: string): Promise
       await tx.$executeRaw`
         INSERT INTO "StudyAsset" ("studyId", "assetHash") SELECT ${copy.id}, sa."assetHash" FROM "StudyAsset" sa WHERE sa."studyId" = ${source.id}`;
       await tx.auditLog.create({
-        data: { actorId, action: "study.version", target: `study:${source.id}`, detail: { slug, newStudyId: copy.id, newSlug: copy.slug, version, batches: batches.length, items } },
+        data: {
+          actorId,
+          action: "study.version",
+          target: `study:${source.id}`,
+          detail: { slug, newStudyId: copy.id, newSlug: copy.slug, version, batches: batches.length, items },
+        },
       });
       await tx.auditLog.create({
-        data: { actorId, action: "study.version.created", target: `study:${copy.id}`, detail: { slug: copy.slug, fromStudyId: source.id, fromSlug: slug, version, batches: batches.length, items } },
+        data: {
+          actorId,
+          action: "study.version.created",
+          target: `study:${copy.id}`,
+          detail: { slug: copy.slug, fromStudyId: source.id, fromSlug: slug, version, batches: batches.length, items },
+        },
       });
       return copy;
     },

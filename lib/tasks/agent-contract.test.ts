@@ -88,8 +88,17 @@ describe("the agent contract of every registered kind", () => {
   it("ESI: three fixed moves within the budget, none in a passive condition; the first option of each part", async () => {
     const esi = getTaskModule("esi-explore");
     const active = { mode: "active", maxSteps: 30 };
-    expect([0, 1, 2, 3].map((steps) => exampleActionOf(esi, {}, active, steps))).toEqual([{ name: "turn_left", args: [] }, { name: "turn_left", args: [] }, { name: "move_forward", args: [] }, null]);
-    expect([0, 1, 2].map((steps) => exampleActionOf(esi, {}, { mode: "active", maxSteps: 2 }, steps))).toEqual([{ name: "turn_left", args: [] }, { name: "turn_left", args: [] }, null]);
+    expect([0, 1, 2, 3].map((steps) => exampleActionOf(esi, {}, active, steps))).toEqual([
+      { name: "turn_left", args: [] },
+      { name: "turn_left", args: [] },
+      { name: "move_forward", args: [] },
+      null,
+    ]);
+    expect([0, 1, 2].map((steps) => exampleActionOf(esi, {}, { mode: "active", maxSteps: 2 }, steps))).toEqual([
+      { name: "turn_left", args: [] },
+      { name: "turn_left", args: [] },
+      null,
+    ]);
     expect(playAdviceOf(esi, {}, { mode: "passive-gt", images: [] }, 0)).toEqual({ canAct: false, exampleAction: null });
     // an agent may act on after the example stops, up to the budget
     expect([3, 29, 30].map((steps) => playAdviceOf(esi, {}, active, steps).canAct)).toEqual([true, true, false]);
@@ -100,7 +109,10 @@ describe("the agent contract of every registered kind", () => {
 
   it("Ego2World: picks up the first thing in view once per task, then says done, and stops when every task is done", () => {
     const ego = getTaskModule("ego2world-play");
-    expect(exampleActionOf(ego, {}, { finished: false, steps: 0, objects: [{ id: "cup_1", label: "cup" }] }, 0)).toEqual({ type: "act", action: "pick_up(cup_1)" });
+    expect(exampleActionOf(ego, {}, { finished: false, steps: 0, objects: [{ id: "cup_1", label: "cup" }] }, 0)).toEqual({
+      type: "act",
+      action: "pick_up(cup_1)",
+    });
     expect(exampleActionOf(ego, {}, { finished: false, steps: 1, objects: [{ id: "cup_1", label: "cup" }] }, 1)).toEqual({ type: "done" });
     expect(exampleActionOf(ego, {}, { finished: false, steps: 0, objects: [] }, 2)).toEqual({ type: "done" });
     expect(playAdviceOf(ego, {}, { finished: true, steps: 0, objects: [] }, 3)).toEqual({ canAct: false, exampleAction: null });
@@ -136,13 +148,25 @@ describe("the agent contract of every registered kind", () => {
     // an interactive kind without an agent part: it may act (until the agent answers), with no example
     const bareInteractive = { ...getTaskModule("esi-explore"), agent: undefined } as AnyTaskModule;
     expect(playAdviceOf(bareInteractive, {}, { mode: "passive-gt" }, 0)).toEqual({ canAct: true, exampleAction: null });
-    expect(agentContractOf(bareInteractive, {}, {})).toMatchObject({ interactive: true, actionInstructions: null, exampleAnswer: null, answerFromActions: false });
+    expect(agentContractOf(bareInteractive, {}, {})).toMatchObject({
+      interactive: true,
+      actionInstructions: null,
+      exampleAnswer: null,
+      answerFromActions: false,
+    });
   });
 });
 
 describe("the test's JSON Schema checker", () => {
   it("checks what it is given, and refuses keywords it does not know", () => {
-    const schema = answerJsonSchema(z.strictObject({ n: z.number().int().min(1).max(3), s: z.enum(["a", "b"]), t: z.tuple([z.string().min(2)]), o: z.record(z.string().regex(/^x/), z.boolean()).optional() }));
+    const schema = answerJsonSchema(
+      z.strictObject({
+        n: z.number().int().min(1).max(3),
+        s: z.enum(["a", "b"]),
+        t: z.tuple([z.string().min(2)]),
+        o: z.record(z.string().regex(/^x/), z.boolean()).optional(),
+      }),
+    );
     expect(jsonSchemaProblems(schema, { n: 2, s: "a", t: ["ab"], o: { x1: true } })).toEqual([]);
     expect(jsonSchemaProblems(schema, { n: 2.5, s: "c", t: ["a"], o: { y: 1 }, extra: 1 })).toHaveLength(6);
     expect(jsonSchemaProblems(schema, { s: "a", t: ["ab"] })).toEqual(["$: n is required"]);

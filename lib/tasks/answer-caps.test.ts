@@ -21,6 +21,8 @@ describe("answer caps of the other kinds", () => {
       objects: Array.from({ length: n }, (_, i) => ({ type: "ball", pos: [i % 20, Math.floor(i / 20)], color: "red", state: null })),
     });
     expect(gridwmSceneJsonAnswerSchema.safeParse(scene(GRIDWM_MAX_ANSWER_OBJECTS)).success).toBe(true);
-    expect(gridwmSceneJsonAnswerSchema.safeParse(scene(50_000)).error!.issues).toEqual([expect.objectContaining({ path: ["objects"], message: `at most ${GRIDWM_MAX_ANSWER_OBJECTS} objects` })]);
+    expect(gridwmSceneJsonAnswerSchema.safeParse(scene(50_000)).error!.issues).toEqual([
+      expect.objectContaining({ path: ["objects"], message: `at most ${GRIDWM_MAX_ANSWER_OBJECTS} objects` }),
+    ]);
   });
 });

@@ -4,7 +4,22 @@ import { familyKinds, familyMinGaps, getTaskModule, isTaskKind, taskKinds, taskM
 
 describe("task registry", () => {
   it("registers every kind under its own kind name", () => {
-    expect(taskKinds).toEqual(["enact-forward", "enact-inverse", "gridwm-next-obs", "gridwm-scene-json", "gridwm-judge", "explore-scene", "esi-explore", "ego2world-play", "rating", "pairwise", "choice", "numeric", "free-text", "free-text-grade"]);
+    expect(taskKinds).toEqual([
+      "enact-forward",
+      "enact-inverse",
+      "gridwm-next-obs",
+      "gridwm-scene-json",
+      "gridwm-judge",
+      "explore-scene",
+      "esi-explore",
+      "ego2world-play",
+      "rating",
+      "pairwise",
+      "choice",
+      "numeric",
+      "free-text",
+      "free-text-grade",
+    ]);
     for (const kind of taskKinds) expect(taskModules[kind].kind).toBe(kind);
   });
 
@@ -15,7 +30,9 @@ describe("task registry", () => {
   });
 
   it("familyKinds lists the kinds whose items form probe families in the assignment queue", () => {
-    expect(familyKinds().map(({ kind, tags, required }) => ({ kind, tags, required }))).toEqual([{ kind: "gridwm-judge", tags: ["env", "group"], required: "group" }]);
+    expect(familyKinds().map(({ kind, tags, required }) => ({ kind, tags, required }))).toEqual([
+      { kind: "gridwm-judge", tags: ["env", "group"], required: "group" },
+    ]);
   });
 
   it("familyMinGaps reads each family kind's spacing from the study's settings of the kind, its default where unset or invalid", () => {

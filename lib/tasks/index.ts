@@ -158,4 +158,14 @@ export function aggregateScoredAnswers(taskModule: AnyTaskModule, rows: Readonly
   return taskModule.aggregateAnswers ? taskModule.aggregateAnswers(rows) : taskModule.aggregate(rows.map((row) => row.score));
 }
 
-export type { AnyTaskModule, TaskModule, TaskItem, ScoredAnswer, ModelAnswerParse, AgreementContext, ReleaseLineFormat, ReleaseFolderFormat, TaskAssignmentRules } from "@/lib/tasks/types";
+export type {
+  AnyTaskModule,
+  TaskModule,
+  TaskItem,
+  ScoredAnswer,
+  ModelAnswerParse,
+  AgreementContext,
+  ReleaseLineFormat,
+  ReleaseFolderFormat,
+  TaskAssignmentRules,
+} from "@/lib/tasks/types";

@@ -140,7 +140,12 @@ export interface PlayResult<State = unknown, View = unknown> {
 export interface InteractiveTask<Public = unknown, Key = unknown, State = unknown, Action = unknown, View = unknown> {
   actionSchema: z.ZodType<Action>;
   start(item: TaskItem<Public, Key>, context: PlayContext): PlayResult<State, View> | Promise<PlayResult<State, View>>;
-  step(item: TaskItem<Public, Key>, state: State, action: Action, context: PlayContext & { seq: number }): PlayResult<State, View> | Promise<PlayResult<State, View>>;
+  step(
+    item: TaskItem<Public, Key>,
+    state: State,
+    action: Action,
+    context: PlayContext & { seq: number },
+  ): PlayResult<State, View> | Promise<PlayResult<State, View>>;
 }
 
 /**
@@ -448,7 +453,10 @@ export interface ReleaseLineFormat {
   id: string;
   benchmark: string;
   detect(line: unknown): boolean;
-  convert(line: unknown, position: SourcePosition): { id: string; kind: string; public: unknown; key: unknown; tags: Record<string, string | number | boolean>; practice?: boolean; gold?: boolean };
+  convert(
+    line: unknown,
+    position: SourcePosition,
+  ): { id: string; kind: string; public: unknown; key: unknown; tags: Record<string, string | number | boolean>; practice?: boolean; gold?: boolean };
 }
 
 /**
@@ -469,7 +477,11 @@ export interface ReleaseFolderFormat {
    * `readText` reads another file of the batch (hashed with the items files; null when it cannot be
    * read, its problem already reported, named with `what`, e.g. "actions file").
    */
-  convert(text: string, file: ItemsFile, readText: (relPath: string, what: string) => Promise<string | null>): Promise<{ items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] }>;
+  convert(
+    text: string,
+    file: ItemsFile,
+    readText: (relPath: string, what: string) => Promise<string | null>,
+  ): Promise<{ items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] }>;
 }
 
 /** What a kind's dashboard section is computed from: one request's snapshot and choices. */
@@ -548,5 +560,9 @@ export interface KindReplayContext {
 export interface KindReplay {
   load(context: KindReplayContext): Promise<{ view: Json; panel: Json }>;
   /** sets (label null: removes) the labeller's label of one step; the kind checks the label and answers its own errors */
-  labelStep?(slug: string, labellerId: string, input: { assignmentId: string; seq: number; label: string | null }): Promise<{ seq: number; label: string | null }>;
+  labelStep?(
+    slug: string,
+    labellerId: string,
+    input: { assignmentId: string; seq: number; label: string | null },
+  ): Promise<{ seq: number; label: string | null }>;
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { activeGapMs, activeTimeMs, addToActiveTime, idleCapMs, tallyWallMs, wallTimeMs, type ActiveTimeTally, type TimedEvent } from "@/lib/timing/active-time";
+import {
+  activeGapMs,
+  activeTimeMs,
+  addToActiveTime,
+  idleCapMs,
+  tallyWallMs,
+  wallTimeMs,
+  type ActiveTimeTally,
+  type TimedEvent,
+} from "@/lib/timing/active-time";
 
 const cap = 60_000;
 const at = (type: string, seconds: number): TimedEvent => ({ type, clientTime: 1_700_000_000_000 + seconds * 1000 });

@@ -11,5 +11,12 @@ export const agentCreateSchema = z.object({
 });
 export type AgentCreateInput = z.output<typeof agentCreateSchema>;
 
-export const agentParamsSchema = z.object({ slug: studySlugSchema, agentId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an agent id") });
+export const agentParamsSchema = z.object({
+  slug: studySlugSchema,
+  agentId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "an agent id"),
+});
 export const agentTokenSchema = z.object({ expiresInDays: z.number().int().min(1).max(365).default(30) });

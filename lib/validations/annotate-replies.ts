@@ -46,7 +46,10 @@ export const nextReplySchema = z
     status: z.enum(["item", "done", "quota", "wait", "closed", "paused", "full", "excluded", "timed_out", "returned", "consent", "tutorial"]),
     progress: z.record(z.string(), z.unknown()).describe("the participant's progress (Progress, lib/assignment)"),
     assignment: assignmentReplySchema.optional().describe('status "item": the assignment to work on'),
-    practice: z.strictObject({ answered: z.number(), correct: z.number(), total: z.number(), passMark: z.number().nullable() }).optional().describe('status "item"'),
+    practice: z
+      .strictObject({ answered: z.number(), correct: z.number(), total: z.number(), passMark: z.number().nullable() })
+      .optional()
+      .describe('status "item"'),
     completionCode: z.string().nullable().optional().describe('status "done" / "quota"'),
     completion: completionSchema.optional().describe('status "done" / "quota" / "full"'),
     reason: z.string().nullable().optional().describe('status "excluded" / "timed_out" / "returned"'),
@@ -54,8 +57,16 @@ export const nextReplySchema = z
   })
   .describe("NextView (lib/annotate/next.ts)");
 
-const canAct = z.boolean().optional().describe("with an API token only: whether the episode takes another action now (false: a passive condition, the step budget spent, every task done): answer then");
-const exampleAction = z.unknown().optional().describe("with an API token only: the kind's trivial next action from this view (the agent contract); null: stop acting and answer");
+const canAct = z
+  .boolean()
+  .optional()
+  .describe(
+    "with an API token only: whether the episode takes another action now (false: a passive condition, the step budget spent, every task done): answer then",
+  );
+const exampleAction = z
+  .unknown()
+  .optional()
+  .describe("with an API token only: the kind's trivial next action from this view (the agent contract); null: stop acting and answer");
 
 export const playStateReplySchema = z.strictObject({
   seq: z.number().describe("the latest step's seq (0: the start)"),

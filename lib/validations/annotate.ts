@@ -36,7 +36,12 @@ const commonPayloadSchemas = {
    * ordering kinds' `order`, the form of their stored trajectories)
    */
   submitted: z
-    .strictObject({ order: z.array(candidateIndex).max(1000).optional(), answer: z.record(z.string(), z.json()).optional(), confidence: z.number().min(0).max(100), clientId: z.uuid() })
+    .strictObject({
+      order: z.array(candidateIndex).max(1000).optional(),
+      answer: z.record(z.string(), z.json()).optional(),
+      confidence: z.number().min(0).max(100),
+      clientId: z.uuid(),
+    })
     .refine((payload) => (payload.order === undefined) !== (payload.answer === undefined), "submitted carries either order or answer"),
   /**
    * the item was submitted (`submittedSeq`) but the answer never reached the server (the tab was
@@ -75,19 +80,31 @@ export function isValidPayload(type: string, payload: unknown): boolean {
  */
 export const MAX_EVENTS_PER_ASSIGNMENT = 20_000;
 
-const assignmentId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an assignment id");
+const assignmentId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "an assignment id");
 
 /**
  * The tab (or device) that records and submits (lib/responses/writer.ts): a random id the page
  * keeps for the life of its tab. Optional: a client that names none (an API agent) is the writer ''.
  */
-export const writerIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "a writer id");
+export const writerIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "a writer id");
 
 const envelope = {
   assignmentId,
   writer: writerIdSchema.optional(),
   /** per-assignment (and writer) sequence number: 0, 1, 2, ... without gaps; below the cap of events per assignment ((assignment, seq) is unique) */
-  seq: z.number().int().min(0).max(MAX_EVENTS_PER_ASSIGNMENT - 1, `seq must be below ${MAX_EVENTS_PER_ASSIGNMENT}: at most ${MAX_EVENTS_PER_ASSIGNMENT} events per item`),
+  seq: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_EVENTS_PER_ASSIGNMENT - 1, `seq must be below ${MAX_EVENTS_PER_ASSIGNMENT}: at most ${MAX_EVENTS_PER_ASSIGNMENT} events per item`),
   /** milliseconds since the epoch, by the browser's clock */
   clientTime: z.number().int().min(0).max(8_640_000_000_000),
 };
@@ -142,7 +159,11 @@ export interface TrajectoryAck {
 }
 
 /** Splits a batch into valid events and rejections. */
-export function parseTrajectoryBatch(events: readonly unknown[]): { valid: TrajectoryEvent[]; validIndexes: number[]; rejected: NonNullable<TrajectoryAck["rejected"]> } {
+export function parseTrajectoryBatch(events: readonly unknown[]): {
+  valid: TrajectoryEvent[];
+  validIndexes: number[];
+  rejected: NonNullable<TrajectoryAck["rejected"]>;
+} {
   const valid: TrajectoryEvent[] = [];
   /** each valid event's index in `events` */
   const validIndexes: number[] = [];

@@ -29,8 +29,19 @@ export const importJobSchema = z.object({
   total: z.number().int(),
   outcome: z
     .union([
-      z.object({ ok: z.literal(true), httpStatus: z.number().int(), result: z.unknown().describe("what a direct import answers (the batch, items and assets counted)") }),
-      z.object({ ok: z.literal(false), httpStatus: z.number().int(), error: z.string(), code: z.string().optional(), details: z.unknown().optional(), retryAfter: z.string().optional() }),
+      z.object({
+        ok: z.literal(true),
+        httpStatus: z.number().int(),
+        result: z.unknown().describe("what a direct import answers (the batch, items and assets counted)"),
+      }),
+      z.object({
+        ok: z.literal(false),
+        httpStatus: z.number().int(),
+        error: z.string(),
+        code: z.string().optional(),
+        details: z.unknown().optional(),
+        retryAfter: z.string().optional(),
+      }),
     ])
     .nullable()
     .describe("null while RUNNING"),
@@ -41,7 +52,10 @@ export const importJobSchema = z.object({
 export const importJobReplySchema = z.object({ job: importJobSchema });
 
 /** POST /api/admin/import: 202 `{ job }` with background=1; else, once it ended, 201 (a new batch) or 200 (unchanged) with the import's result. */
-export const importStartReplySchema = z.union([importJobReplySchema, z.record(z.string(), z.unknown()).describe("without background=1: the import's result (the batch, items and assets counted)")]);
+export const importStartReplySchema = z.union([
+  importJobReplySchema,
+  z.record(z.string(), z.unknown()).describe("without background=1: the import's result (the batch, items and assets counted)"),
+]);
 
 export const exportJobSchema = z.object({
   id: z.string(),
@@ -110,10 +124,23 @@ export const tokenCreatedReplySchema = z.object({ token: z.string().describe("th
 
 /** GET /api/studies/<slug>/model-runs. */
 export const modelRunListReplySchema = z.object({
-  runs: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.string().describe("ISO 8601"), predictions: z.number().int(), importedBy: z.string().nullable() })),
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      createdAt: z.string().describe("ISO 8601"),
+      predictions: z.number().int(),
+      importedBy: z.string().nullable(),
+    }),
+  ),
 });
 /** POST /api/studies/<slug>/model-runs (201). */
-export const modelRunImportedReplySchema = z.object({ runId: z.string(), scored: z.number().int(), replaced: z.boolean().describe("a run of that name was replaced"), message: z.string() });
+export const modelRunImportedReplySchema = z.object({
+  runId: z.string(),
+  scored: z.number().int(),
+  replaced: z.boolean().describe("a run of that name was replaced"),
+  message: z.string(),
+});
 
 const annotatorProgressSchema = z.object({
   userId: z.string(),

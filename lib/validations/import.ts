@@ -12,4 +12,10 @@ export const importUploadSchema = z.object({
 /** The whole multipart form of POST /api/admin/import, as the handler reads it: the fields above and the files (one .zip, or a folder's files named by relative path). */
 export const importFormSchema = importUploadSchema.extend({ files: z.array(z.file()) });
 
-export const importJobIdSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an import job id") });
+export const importJobIdSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "an import job id"),
+});

@@ -1,7 +1,11 @@
 import { z } from "zod";
 
 /** The id of a background job's row in a path (a cuid). */
-export const jobIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "a job id");
+export const jobIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "a job id");
 
 /** POST /api/admin/assets/migrate: `yardstick assets migrate --to s3 [--clear-postgres]` as a job. */
 export const assetMigrationBodySchema = z.strictObject({

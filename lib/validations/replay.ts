@@ -6,7 +6,11 @@ import { z } from "zod";
  * lib/tasks/<kind>/replay.ts), which refuses others.
  */
 export const replayStepLabelSchema = z.strictObject({
-  assignmentId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an assignment id"),
+  assignmentId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "an assignment id"),
   seq: z.number().int().min(1).max(100_000),
   label: z.string().min(1).max(40).nullable(),
 });

@@ -16,8 +16,14 @@ describe("unstorableReason", () => {
 
 describe("findUnstorableText", () => {
   it("names the path of the first bad string or key", () => {
-    expect(findUnstorableText({ public: { actions: ["ok", "\udfff"] } })).toEqual({ path: ["public", "actions", 1], reason: expect.stringMatching(/unpaired/) });
-    expect(findUnstorableText({ tags: { "bad\u0000key": 1 } })).toEqual({ path: ["tags", "bad\u0000key"], reason: expect.stringMatching(/^has a key that contains the NUL/) });
+    expect(findUnstorableText({ public: { actions: ["ok", "\udfff"] } })).toEqual({
+      path: ["public", "actions", 1],
+      reason: expect.stringMatching(/unpaired/),
+    });
+    expect(findUnstorableText({ tags: { "bad\u0000key": 1 } })).toEqual({
+      path: ["tags", "bad\u0000key"],
+      reason: expect.stringMatching(/^has a key that contains the NUL/),
+    });
     expect(findUnstorableText("\u0000")).toEqual({ path: [], reason: expect.any(String) });
     expect(findUnstorableText({ a: [1, null, true, { b: "fine" }] })).toBeNull();
   });

@@ -12,11 +12,21 @@ import { z } from "zod";
 const nothing = z.union([z.null(), z.literal("")]).transform(() => null);
 
 function optionalInt(min: number, max: number, what: string) {
-  return z.union([nothing, z.coerce.number({ message: `${what} must be a number` }).int(`${what} must be a whole number`).min(min, `${what}: at least ${min}`).max(max, `${what}: at most ${max}`)]);
+  return z.union([
+    nothing,
+    z.coerce
+      .number({ message: `${what} must be a number` })
+      .int(`${what} must be a whole number`)
+      .min(min, `${what}: at least ${min}`)
+      .max(max, `${what}: at most ${max}`),
+  ]);
 }
 
 function share(what: string) {
-  return z.coerce.number({ message: `${what} must be a number` }).min(0, `${what}: at least 0%`).max(1, `${what}: at most 100%`);
+  return z.coerce
+    .number({ message: `${what} must be a number` })
+    .min(0, `${what}: at least 0%`)
+    .max(1, `${what}: at most 100%`);
 }
 
 export const tutorialPageSchema = z.object({
@@ -40,7 +50,15 @@ const httpsUrl = z
   .url("not a web address")
   .refine((value) => /^https?:\/\//.test(value), "must start with https:// (or http:// for a local test)");
 
-const completionCodeSchema = z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters").regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only")]);
+const completionCodeSchema = z.union([
+  nothing,
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(60, "at most 60 characters")
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, - and _ only"),
+]);
 
 /**
  * The endings other than "completed" (Study.completionCode and completionRedirectUrl), each with
@@ -60,11 +78,14 @@ export const ENDING_LABELS: Record<EndingName, string> = {
 export const endingSchema = z
   .object({ code: completionCodeSchema.default(null), redirectUrl: z.union([nothing, httpsUrl]).default(null) })
   .superRefine((ending, ctx) => {
-    if (ending.redirectUrl !== null && ending.redirectUrl.includes("{code}") && ending.code === null) ctx.addIssue({ code: "custom", path: ["code"], message: "the redirect uses {code}: set a code" });
+    if (ending.redirectUrl !== null && ending.redirectUrl.includes("{code}") && ending.code === null)
+      ctx.addIssue({ code: "custom", path: ["code"], message: "the redirect uses {code}: set a code" });
   });
 export type Ending = z.output<typeof endingSchema>;
 
-export const endingsSchema = z.object(Object.fromEntries(ENDINGS.map((name) => [name, endingSchema.optional()])) as Record<EndingName, z.ZodOptional<typeof endingSchema>>).strict();
+export const endingsSchema = z
+  .object(Object.fromEntries(ENDINGS.map((name) => [name, endingSchema.optional()])) as Record<EndingName, z.ZodOptional<typeof endingSchema>>)
+  .strict();
 export type Endings = Partial<Record<EndingName, Ending>>;
 
 /** The stored endings (Study.endings), read leniently: anything malformed is left out. */
@@ -94,7 +115,11 @@ const studySettingsFields = {
   itemsPerParticipant: optionalInt(1, 100_000, "Items per participant"),
   itemTimeLimitSeconds: optionalInt(5, 86_400, "The item time limit"),
   sessionTimeLimitSeconds: optionalInt(60, 7 * 86_400, "The session time limit"),
-  leaseSeconds: z.coerce.number().int("a whole number").min(30, "at least 30 seconds").max(7 * 86_400, "at most 7 days"),
+  leaseSeconds: z.coerce
+    .number()
+    .int("a whole number")
+    .min(30, "at least 30 seconds")
+    .max(7 * 86_400, "at most 7 days"),
   /** a handed-out item never started (no event) returns to the pool after this (seconds to minutes) */
   firstItemLeaseSeconds: z.coerce.number().int("a whole number").min(15, "at least 15 seconds").max(3_600, "at most 1 hour"),
   completionCode: completionCodeSchema,
@@ -122,7 +147,11 @@ function checkStudySettings(input: z.output<z.ZodObject<typeof studySettingsFiel
     ctx.addIssue({ code: "custom", path: ["goldFailLimit"], message: "a window needs a number of failures (e.g. 2 of 5)" });
   }
   if (input.goldFailWindow !== null && input.goldFailLimit !== null && input.goldFailLimit > input.goldFailWindow) {
-    ctx.addIssue({ code: "custom", path: ["goldFailWindow"], message: `the window (${input.goldFailWindow}) is smaller than the failures that exclude (${input.goldFailLimit})` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["goldFailWindow"],
+      message: `the window (${input.goldFailWindow}) is smaller than the failures that exclude (${input.goldFailLimit})`,
+    });
   }
   if (input.goldFailLimit !== null && input.goldRate === 0) {
     ctx.addIssue({ code: "custom", path: ["goldRate"], message: "an exclusion rule needs gold items: set a gold rate above 0%" });
@@ -155,12 +184,14 @@ export const studySettingsSchema = studySettingsSchemaWith(z.record(z.string().m
  */
 export function studySettingsPatchSchemaWith<T extends z.ZodType<Record<string, Record<string, unknown>>>>(taskSettings: T) {
   const { endings: _endings, desktopOnly: _desktopOnly, ...rest } = studySettingsFields;
-  return z.strictObject({
-    ...rest,
-    endings: endingsSchema.transform((value) => endingsOf(value)),
-    desktopOnly: z.boolean(),
-    taskSettings: taskSettings.describe("kind -> that kind's settings; a kind sent replaces its settings, the others stay"),
-  }).partial();
+  return z
+    .strictObject({
+      ...rest,
+      endings: endingsSchema.transform((value) => endingsOf(value)),
+      desktopOnly: z.boolean(),
+      taskSettings: taskSettings.describe("kind -> that kind's settings; a kind sent replaces its settings, the others stay"),
+    })
+    .partial();
 }
 
 export const studySettingsPatchSchema = studySettingsPatchSchemaWith(z.record(z.string().max(60), z.record(z.string(), z.unknown())));

@@ -26,19 +26,7 @@ const BECOMES = ["becomes", "now becomes", "changes to be", "transitions to be"]
 const NO_LONGER = ["is no longer", "stopped being"];
 
 /** Sentence order inside an action: additions first, then removals, each by predicate class. */
-const PREDICATE_ORDER = [
-  "Transition",
-  "Open",
-  "ToggledOn",
-  "Cooked",
-  "Inside",
-  "OnTop",
-  "Under",
-  "Contains",
-  "Covered",
-  "RightGrasping",
-  "LeftGrasping",
-];
+const PREDICATE_ORDER = ["Transition", "Open", "ToggledOn", "Cooked", "Inside", "OnTop", "Under", "Contains", "Covered", "RightGrasping", "LeftGrasping"];
 
 function variant<T>(options: readonly T[], key: string): T {
   let h = 7;

@@ -25,7 +25,13 @@ export const CLIP_PROMPTS: Record<ClipPrompt, string> = {
 function frameSvg(prompt: ClipPrompt, flaw: ClipFlaw, frame: number, seed: number): string {
   const t = frame / (CLIP_FRAMES - 1);
   const tableTop = 100;
-  const parts = [`<rect width="${W}" height="${H}" fill="#e8eef6"/>`, `<rect y="150" width="${W}" height="30" fill="#b9a78e"/>`, `<rect x="20" y="${tableTop}" width="190" height="10" fill="#7a5230"/>`, `<rect x="30" y="110" width="8" height="40" fill="#7a5230"/>`, `<rect x="192" y="110" width="8" height="40" fill="#7a5230"/>`];
+  const parts = [
+    `<rect width="${W}" height="${H}" fill="#e8eef6"/>`,
+    `<rect y="150" width="${W}" height="30" fill="#b9a78e"/>`,
+    `<rect x="20" y="${tableTop}" width="190" height="10" fill="#7a5230"/>`,
+    `<rect x="30" y="110" width="8" height="40" fill="#7a5230"/>`,
+    `<rect x="192" y="110" width="8" height="40" fill="#7a5230"/>`,
+  ];
   if (prompt === "ball") {
     // rolls to the edge (x 60 -> 210) in the first half, then leaves it
     const r = 10;
@@ -51,8 +57,9 @@ function frameSvg(prompt: ClipPrompt, flaw: ClipFlaw, frame: number, seed: numbe
   }
   if (flaw === "noisy") {
     let s = seed + frame * 7919;
-    const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    for (let i = 0; i < 140; i++) parts.push(`<rect x="${(rand() * W).toFixed(0)}" y="${(rand() * H).toFixed(0)}" width="3" height="3" fill="#${rand() < 0.5 ? "222" : "fff"}"/>`);
+    const rand = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 140; i++)
+      parts.push(`<rect x="${(rand() * W).toFixed(0)}" y="${(rand() * H).toFixed(0)}" width="3" height="3" fill="#${rand() < 0.5 ? "222" : "fff"}"/>`);
   }
   parts.push(`<text x="8" y="18" font-family="sans-serif" font-size="11" fill="#334">frame ${frame + 1}/${CLIP_FRAMES}</text>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${parts.join("")}</svg>`;
@@ -61,7 +68,12 @@ function frameSvg(prompt: ClipPrompt, flaw: ClipFlaw, frame: number, seed: numbe
 /** A clip's frames as PNG bytes. */
 export async function renderClip(prompt: ClipPrompt, flaw: ClipFlaw, seed = 1): Promise<Buffer[]> {
   const frames: Buffer[] = [];
-  for (let frame = 0; frame < CLIP_FRAMES; frame++) frames.push(await sharp(Buffer.from(frameSvg(prompt, flaw, frame, seed))).png().toBuffer());
+  for (let frame = 0; frame < CLIP_FRAMES; frame++)
+    frames.push(
+      await sharp(Buffer.from(frameSvg(prompt, flaw, frame, seed)))
+        .png()
+        .toBuffer(),
+    );
   return frames;
 }
 

@@ -242,7 +242,10 @@ describe("generateSyntheticModelRun", () => {
     const run = generateSyntheticModelRun(all, { seed: 3, name: "noisy-oracle" });
     expect(run.name).toBe("synthetic-noisy-oracle");
     expect(generateSyntheticModelRun(all, { seed: 3, name: "noisy-oracle" }).jsonl).toBe(run.jsonl);
-    const lines = run.jsonl.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: string; answer: { order: number[] } });
+    const lines = run.jsonl
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; answer: { order: number[] } });
     expect(lines.map((l) => l.id)).toEqual(all.map((i) => i.id));
     const exactByL = new Map<number, { exact: number; n: number }>();
     all.forEach((item, k) => {

@@ -37,7 +37,11 @@ describe("kitchen world", () => {
   it("random walks keep every invariant: one place per object, one thing per gripper", () => {
     for (let k = 0; k < 60; k++) {
       const rng = rngFor("invariants", k);
-      const t = generateTrajectory(rng, { actions: 2 + (k % 8), activity: ACTIVITIES[k % ACTIVITIES.length].name, hand: (["left", "right", "both"] as const)[k % 3] });
+      const t = generateTrajectory(rng, {
+        actions: 2 + (k % 8),
+        activity: ACTIVITIES[k % ACTIVITIES.length].name,
+        hand: (["left", "right", "both"] as const)[k % 3],
+      });
       for (const s of t.states) {
         expect(checkInvariants(s)).toEqual([]);
         const facts = stateFacts(s);
@@ -124,7 +128,9 @@ describe("kitchen world", () => {
 
   it("writes ENACT-style sentences", () => {
     expect(describeChange("-RightGrasping(r1,apple)")).toMatch(/^The robot r1 (is no longer|stopped being) using the right gripper to grasp the apple\.$/);
-    expect(describeChange("+OnTop(apple,plate)")).toMatch(/^The apple (becomes|now becomes|changes to be|transitions to be) on top of and touching the plate\.$/);
+    expect(describeChange("+OnTop(apple,plate)")).toMatch(
+      /^The apple (becomes|now becomes|changes to be|transitions to be) on top of and touching the plate\.$/,
+    );
     expect(describeChange("+Transition(apple,half_apple)")).toBe("The apple now becomes the half apple.");
     expect(describeChange("+ToggledOn(stove)")).toMatch(/turned on\.$/);
     expect(describeChange("+Covered(apple,water)")).toMatch(/covered by the water\.$/);

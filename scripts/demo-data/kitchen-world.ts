@@ -551,7 +551,13 @@ export const ACTIVITIES: Activity[] = [
   {
     name: "cook_cabbage",
     objects: ["cabbage", "pan", "knife", "plate", "cup"],
-    start: { cabbage: ["fridge", "counter"], pan: ["cabinet", "counter", "stove"], knife: ["counter", "table"], plate: ["table", "cabinet"], cup: ["table", "sink"] },
+    start: {
+      cabbage: ["fridge", "counter"],
+      pan: ["cabinet", "counter", "stove"],
+      knife: ["counter", "table"],
+      plate: ["table", "cabinet"],
+      cup: ["table", "sink"],
+    },
     focus: ["stove", "pan", "cabbage", "knife"],
     mayStartOpen: ["fridge", "cabinet"],
     goals: { cabbage: ["pan", "counter"], pan: ["stove"], knife: ["counter"], plate: ["counter"] },
@@ -567,7 +573,13 @@ export const ACTIVITIES: Activity[] = [
   {
     name: "set_the_table",
     objects: ["plate", "bowl", "cup", "knife", "apple"],
-    start: { plate: ["cabinet", "counter"], bowl: ["cabinet", "counter"], cup: ["cabinet", "sink"], knife: ["counter", "cabinet"], apple: ["fridge", "counter"] },
+    start: {
+      plate: ["cabinet", "counter"],
+      bowl: ["cabinet", "counter"],
+      cup: ["cabinet", "sink"],
+      knife: ["counter", "cabinet"],
+      apple: ["fridge", "counter"],
+    },
     focus: ["table", "plate", "bowl", "cup", "knife", "cabinet"],
     mayStartOpen: ["cabinet"],
     goals: { plate: ["table"], bowl: ["table"], cup: ["table"], knife: ["table"], apple: ["bowl", "plate"] },
@@ -583,7 +595,13 @@ export const ACTIVITIES: Activity[] = [
   {
     name: "slice_fruit",
     objects: ["knife", "apple", "bread", "plate", "bowl"],
-    start: { knife: ["counter", "cabinet"], apple: ["table", "fridge", "bowl"], bread: ["counter", "table"], plate: ["counter", "table"], bowl: ["table", "counter"] },
+    start: {
+      knife: ["counter", "cabinet"],
+      apple: ["table", "fridge", "bowl"],
+      bread: ["counter", "table"],
+      plate: ["counter", "table"],
+      bowl: ["table", "counter"],
+    },
     focus: ["knife", "apple", "bread", "plate"],
     mayStartOpen: ["fridge"],
     goals: { apple: ["counter", "plate"], bread: ["counter", "plate"], knife: ["counter"], plate: ["counter"] },

@@ -15,7 +15,16 @@ export function loadItemPublic(i: number, order: readonly number[]): unknown {
 export const ITEM_SHOWN_PAYLOAD = { kind: LOAD_ITEM_KIND, resumed: false } as const;
 
 /** Event types sent between `item_shown` and `submitted`, in proportion. */
-export const LOAD_FILLER_EVENTS = ["candidate_picked", "slot_filled", "slot_filled", "slot_cleared", "confidence_changed", "image_zoomed", "page_hidden", "page_visible"];
+export const LOAD_FILLER_EVENTS = [
+  "candidate_picked",
+  "slot_filled",
+  "slot_filled",
+  "slot_cleared",
+  "confidence_changed",
+  "image_zoomed",
+  "page_hidden",
+  "page_visible",
+];
 
 /** A valid payload of a filler event for an item of `steps` steps (i varies it). */
 export function loadEventPayload(type: string, i: number, steps: number): unknown {

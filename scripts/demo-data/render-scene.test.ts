@@ -1,23 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import {
-  ACTIVITIES,
-  applyAction,
-  emptyState,
-  generateTrajectory,
-  hiddenFacts,
-  isHidden,
-  rngFor,
-  type KitchenState,
-} from "@/scripts/demo-data/kitchen-world";
-import {
-  DRAWN_FIXTURES,
-  IMAGE_HEIGHT,
-  IMAGE_WIDTH,
-  drawnEntities,
-  renderStatePng,
-  renderStateSvg,
-} from "@/scripts/demo-data/render-scene";
+import { ACTIVITIES, applyAction, emptyState, generateTrajectory, hiddenFacts, isHidden, rngFor, type KitchenState } from "@/scripts/demo-data/kitchen-world";
+import { DRAWN_FIXTURES, IMAGE_HEIGHT, IMAGE_WIDTH, drawnEntities, renderStatePng, renderStateSvg } from "@/scripts/demo-data/render-scene";
 
 function sampleStates(count: number): KitchenState[] {
   const states: KitchenState[] = [];

@@ -122,14 +122,7 @@ interface TextOptions {
 
 function text(x: number, y: number, content: string, o: TextOptions = {}): string {
   const { size = 9, bold = false, italic = false, anchor = "middle", fill = INK, halo = true } = o;
-  const attrs = [
-    `x="${n(x)}"`,
-    `y="${n(y)}"`,
-    `font-family="${FONT}"`,
-    `font-size="${size}"`,
-    `text-anchor="${anchor}"`,
-    `fill="${fill}"`,
-  ];
+  const attrs = [`x="${n(x)}"`, `y="${n(y)}"`, `font-family="${FONT}"`, `font-size="${size}"`, `text-anchor="${anchor}"`, `fill="${fill}"`];
   if (bold) attrs.push(`font-weight="bold"`);
   if (italic) attrs.push(`font-style="italic"`);
   if (halo) attrs.push(`stroke="#ffffff"`, `stroke-width="2.6"`, `stroke-linejoin="round"`, `paint-order="stroke"`);
@@ -248,7 +241,9 @@ function iconSvg(obj: string, cx: number, by: number, scene: Scene): string {
     case "bowl":
       body =
         `<path d="M${n(cx - 17)},${n(by - 13)} A17,13 0 0 0 ${n(cx + 17)},${n(by - 13)} Z" fill="${COLOURS.bowl}" stroke="#3d5a80" stroke-width="1.4"/>` +
-        (scene.water.has("bowl") ? `<path d="M${n(cx - 15)},${n(by - 10)} L${n(cx + 15)},${n(by - 10)} A15,9 0 0 1 ${n(cx - 15)},${n(by - 10)} Z" fill="${COLOURS.water}" opacity="0.9"/>` : "") +
+        (scene.water.has("bowl")
+          ? `<path d="M${n(cx - 15)},${n(by - 10)} L${n(cx + 15)},${n(by - 10)} A15,9 0 0 1 ${n(cx - 15)},${n(by - 10)} Z" fill="${COLOURS.water}" opacity="0.9"/>`
+          : "") +
         `<line x1="${n(cx - 17)}" y1="${n(by - 13)}" x2="${n(cx + 17)}" y2="${n(by - 13)}" stroke="#3d5a80" stroke-width="2"/>`;
       break;
     case "plate":
@@ -266,7 +261,9 @@ function iconSvg(obj: string, cx: number, by: number, scene: Scene): string {
       body =
         `<path d="M${n(cx + 6)},${n(by - 13)} q7,0 6,5 q-1,4 -6,3.5" fill="none" stroke="${COLOURS.cup}" stroke-width="2.2"/>` +
         `<rect x="${n(cx - 7)}" y="${n(by - 17)}" width="14" height="17" rx="2" fill="${COLOURS.cup}" ${stroke}/>` +
-        (scene.water.has("cup") ? `<rect x="${n(cx - 5.5)}" y="${n(by - 15.5)}" width="11" height="5" fill="#bbdefb" stroke="${COLOURS.water}" stroke-width="1"/>` : "");
+        (scene.water.has("cup")
+          ? `<rect x="${n(cx - 5.5)}" y="${n(by - 15.5)}" width="11" height="5" fill="#bbdefb" stroke="${COLOURS.water}" stroke-width="1"/>`
+          : "");
       break;
     case "knife":
       body =
@@ -356,13 +353,47 @@ interface SlotLayout {
 
 /** Where things stand on / in each support fixture. */
 const LAYOUT: Record<string, SlotLayout> = {
-  fridge: { slots: [{ x: 50, y: 88 }, { x: 50, y: 153 }, { x: 50, y: 216 }], width: 66 },
-  cabinet: { slots: [{ x: 122, y: 98 }, { x: 172, y: 98 }, { x: 222, y: 98 }], width: 48 },
+  fridge: {
+    slots: [
+      { x: 50, y: 88 },
+      { x: 50, y: 153 },
+      { x: 50, y: 216 },
+    ],
+    width: 66,
+  },
+  cabinet: {
+    slots: [
+      { x: 122, y: 98 },
+      { x: 172, y: 98 },
+      { x: 222, y: 98 },
+    ],
+    width: 48,
+  },
   microwave: { slots: [{ x: 293, y: 96 }], width: 66 },
-  counter: { slots: [{ x: 122, y: 168 }, { x: 172, y: 168 }, { x: 222, y: 168 }], width: 48 },
+  counter: {
+    slots: [
+      { x: 122, y: 168 },
+      { x: 172, y: 168 },
+      { x: 222, y: 168 },
+    ],
+    width: 48,
+  },
   stove: { slots: [{ x: 296, y: 165 }], width: 80 },
-  sink: { slots: [{ x: 379, y: 170 }, { x: 423, y: 170 }], width: 44 },
-  table: { slots: [{ x: 176, y: 300 }, { x: 224, y: 300 }, { x: 272, y: 300 }], width: 46 },
+  sink: {
+    slots: [
+      { x: 379, y: 170 },
+      { x: 423, y: 170 },
+    ],
+    width: 44,
+  },
+  table: {
+    slots: [
+      { x: 176, y: 300 },
+      { x: 224, y: 300 },
+      { x: 272, y: 300 },
+    ],
+    width: 46,
+  },
 };
 
 /**

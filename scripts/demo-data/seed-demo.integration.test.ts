@@ -50,15 +50,24 @@ describe("demo seed", () => {
         if (row.consentedAt) expect(row.joinedAt <= row.consentedAt, `${label} joined after consenting`).toBe(true);
         if (row.mainSubmitted >= nonPractice && nonPractice > 0 && row.open === 0) {
           expect(row.status, `${label} answered ${row.mainSubmitted}/${nonPractice}`).toBe("COMPLETE");
-          expect(row.statusAt !== null && row.lastActivity !== null && row.statusAt >= row.lastActivity, `${label} completed before the last answer`).toBe(true);
+          expect(row.statusAt !== null && row.lastActivity !== null && row.statusAt >= row.lastActivity, `${label} completed before the last answer`).toBe(
+            true,
+          );
           checked += 1;
         }
       }
       // whoever answered in a study is one of its participants (listed, with a status)
-      const answerers = await db.assignment.findMany({ where: { studyId: study.id, response: { isNot: null } }, distinct: ["userId"], select: { userId: true } });
+      const answerers = await db.assignment.findMany({
+        where: { studyId: study.id, response: { isNot: null } },
+        distinct: ["userId"],
+        select: { userId: true },
+      });
       const members = new Set(rows.map((row) => row.userId));
       const agents = new Set((await db.user.findMany({ where: { isAgent: true }, select: { id: true } })).map((u) => u.id));
-      expect(answerers.map((a) => a.userId).filter((id) => !members.has(id) && !agents.has(id)), `${study.slug}: answerers who are not participants`).toEqual([]);
+      expect(
+        answerers.map((a) => a.userId).filter((id) => !members.has(id) && !agents.has(id)),
+        `${study.slug}: answerers who are not participants`,
+      ).toEqual([]);
     }
     expect(checked).toBeGreaterThan(0);
     // an answer is stored when its assignment was submitted, after the assignment started

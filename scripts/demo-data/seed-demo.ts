@@ -102,7 +102,14 @@ async function seedGridwmStudy(users: Record<string, string>, admin: string): Pr
   // one base case per environment keeps the seed quick (about 100 items, 100 images)
   const generated = await generateGridwmDemoBatch({ outDir: batchDir, seed: 1, groupsPerEnv: 1 });
   const study = await db.study.create({
-    data: { slug: GRIDWM_STUDY, title: "GridWM-Judge demo: next observation, scene JSON, storyboard judge", instructions: gridwmInstructions, overlap: 1, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: GRIDWM_STUDY,
+      title: "GridWM-Judge demo: next observation, scene JSON, storyboard judge",
+      instructions: gridwmInstructions,
+      overlap: 1,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: GRIDWM_STUDY, importedById: admin });
@@ -110,7 +117,13 @@ async function seedGridwmStudy(users: Record<string, string>, admin: string): Pr
     data: demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => ({ studyId: study.id, userId: users[l.email] })),
   });
   const scored = generated.items.filter((item) => !item.practice);
-  await importModelRun({ studySlug: GRIDWM_STUDY, name: "synthetic credulous judge (not a real model)", answersJsonl: gridwmSyntheticRun(scored, 13), fileName: "synthetic-gridwm-run.jsonl", importedById: admin });
+  await importModelRun({
+    studySlug: GRIDWM_STUDY,
+    name: "synthetic credulous judge (not a real model)",
+    answersJsonl: gridwmSyntheticRun(scored, 13),
+    fileName: "synthetic-gridwm-run.jsonl",
+    importedById: admin,
+  });
   return generated.items.length;
 }
 
@@ -191,7 +204,10 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
     );
   }
   await db.studyMember.createMany({ data: annotators.map((a) => ({ studyId, userId: a.id })) });
-  const items = await db.item.findMany({ where: { studyId, practice: false }, select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } });
+  const items = await db.item.findMany({
+    where: { studyId, practice: false },
+    select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true },
+  });
   const start = Date.UTC(2026, 10, 16, 9, 0, 0);
 
   for (const [a, simulated] of simulatedAnnotators.entries()) {
@@ -203,10 +219,19 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
       const key = item.key as { order: number[] };
       const L = key.order.length;
       const order = simulatedOrder(rng, key.order, Math.max(0.3, simulated.accuracy - simulated.dropPerStep * (L - 2)));
-      const score = taskModule.score({ order }, item.key, { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags as Record<string, string | number> });
+      const score = taskModule.score({ order }, item.key, {
+        id: item.externalId,
+        kind: item.kind,
+        public: item.public,
+        key: item.key,
+        tags: item.tags as Record<string, string | number>,
+      });
       const correct = taskModule.correct(score);
       const baseConfidence = correct ? 4.2 : 3.2;
-      const confidenceRaw = Math.min(5, Math.max(1, Math.round(baseConfidence * simulated.calibration + (1 - simulated.calibration) * 4 + (rng() - 0.5) * 1.6)));
+      const confidenceRaw = Math.min(
+        5,
+        Math.max(1, Math.round(baseConfidence * simulated.calibration + (1 - simulated.calibration) * 4 + (rng() - 0.5) * 1.6)),
+      );
 
       // a trajectory: shown, one drop per slot, a confidence, the submission; sometimes a break
       const events: Array<{ seq: number; type: string; payload: Prisma.InputJsonValue; clientTime: Date }> = [];
@@ -217,7 +242,9 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
       };
       push("item_shown", { kind: item.kind, resumed: false }, 0);
       const secondsPerDrop = logNormal(rng, simulated.secondsPerStep, 0.35) * 1000;
-      order.forEach((candidate, slot) => push("slot_filled", { slot, candidate, fromSlot: null, replaced: null, via: rng() < 0.2 ? "keyboard" : "drag" }, secondsPerDrop * (0.6 + rng() * 0.8)));
+      order.forEach((candidate, slot) =>
+        push("slot_filled", { slot, candidate, fromSlot: null, replaced: null, via: rng() < 0.2 ? "keyboard" : "drag" }, secondsPerDrop * (0.6 + rng() * 0.8)),
+      );
       if (rng() < 0.08) {
         push("page_hidden", {}, 2000);
         push("page_visible", {}, 90_000 + rng() * 300_000);
@@ -266,7 +293,10 @@ async function simulateResponses(studyId: string, idleCapSeconds: number) {
       }
     }
   }
-  await settleSimulatedMembers(studyId, annotators.map((a) => a.id));
+  await settleSimulatedMembers(
+    studyId,
+    annotators.map((a) => a.id),
+  );
   return { annotators: annotators.length, responses: items.length * annotators.length };
 }
 
@@ -280,7 +310,14 @@ export async function seedDemo(): Promise<string> {
   const generated = await generateEnactDemoBatch({ outDir: batchDir, seed: 7 });
 
   const study = await db.study.create({
-    data: { slug: DEMO_STUDY, title: "ENACT demo: forward and inverse world modeling", instructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: DEMO_STUDY,
+      title: "ENACT demo: forward and inverse world modeling",
+      instructions,
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(path.join(root, "data", "enact-sample"), { studySlug: DEMO_STUDY, importedById: admin });
@@ -290,13 +327,20 @@ export async function seedDemo(): Promise<string> {
   });
   const nonPractice = generated.items.filter((item) => !item.practice);
   const modelRun = generateSyntheticModelRun(nonPractice, { seed: 11, name: "synthetic noisy oracle (not a real model)" });
-  await importModelRun({ studySlug: DEMO_STUDY, name: modelRun.name, answersJsonl: modelRun.jsonl, fileName: "synthetic-model-run.jsonl", importedById: admin });
+  await importModelRun({
+    studySlug: DEMO_STUDY,
+    name: modelRun.name,
+    answersJsonl: modelRun.jsonl,
+    fileName: "synthetic-model-run.jsonl",
+    importedById: admin,
+  });
 
   const simulated = await db.study.create({
     data: {
       slug: SIMULATED_STUDY,
       title: "ENACT demo, simulated responses",
-      instructions: "Every response in this study comes from **simulated** annotators (a seeded model, not people), so that the dashboards have data to show. Use the *ENACT demo* study for real work.",
+      instructions:
+        "Every response in this study comes from **simulated** annotators (a seeded model, not people), so that the dashboards have data to show. Use the *ENACT demo* study for real work.",
       overlap: 3,
       confidenceScale: "LIKERT_5",
       createdById: users["researcher@yardstick.local"],
@@ -305,16 +349,50 @@ export async function seedDemo(): Promise<string> {
   });
   await importBatchFromPath(batchDir, { studySlug: SIMULATED_STUDY, importedById: admin });
   const simulation = await simulateResponses(simulated.id, simulated.idleCapSeconds);
-  await importModelRun({ studySlug: SIMULATED_STUDY, name: modelRun.name, answersJsonl: modelRun.jsonl, fileName: "synthetic-model-run.jsonl", importedById: admin });
+  await importModelRun({
+    studySlug: SIMULATED_STUDY,
+    name: modelRun.name,
+    answersJsonl: modelRun.jsonl,
+    fileName: "synthetic-model-run.jsonl",
+    importedById: admin,
+  });
   const gridwmItems = await seedGridwmStudy(users, admin);
-  const egoItems = await seedEgo2worldStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
+  const egoItems = await seedEgo2worldStudy(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
 
-  const esi = await seedEsiStudies(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
-  const exploreItems = await seedExploreStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
-  await seedRatingStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
-  await seedPairwiseStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
-  await seedChoiceStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
-  const freeTextItems = await seedFreeTextStudy(users, admin, demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]));
+  const esi = await seedEsiStudies(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
+  const exploreItems = await seedExploreStudy(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
+  await seedRatingStudy(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
+  await seedPairwiseStudy(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
+  await seedChoiceStudy(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
+  const freeTextItems = await seedFreeTextStudy(
+    users,
+    admin,
+    demoLogins.filter((l) => l.dbRole === "ANNOTATOR").map((l) => users[l.email]),
+  );
 
   return `Demo loaded: ${demoLogins.length} accounts; study "${DEMO_STUDY}" with 16 real ENACT items and ${generated.items.length} generated ones; study "${SIMULATED_STUDY}" with ${simulation.responses} simulated responses; study "${GRIDWM_STUDY}" with ${gridwmItems} GridWM-Judge items; study "${EGO2WORLD_STUDY}" with ${egoItems} Ego2World episodes; studies "${ESI_STUDY}" and "${ESI_SIMULATED_STUDY}" with ${esi.items} ESI-Bench items (${esi.simulated} simulated explorations); study "${EXPLORE_STUDY}" with ${exploreItems} EXPLORE-Bench scenes; study "${FREE_TEXT_STUDY}" with ${freeTextItems} free-text questions (SYNTHETIC judge grades) and its grading study.`;
 }

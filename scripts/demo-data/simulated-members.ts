@@ -13,10 +13,15 @@ export async function settleSimulatedMembers(studyId: string, userIds: readonly 
   const hasConsent = study.consentMarkdown.trim() !== "";
   const hasTutorial = tutorialPagesOf(study.tutorialPages).length > 0;
   for (const userId of userIds) {
-    const assignments = await db.assignment.findMany({ where: { studyId, userId }, select: { status: true, createdAt: true, startedAt: true, submittedAt: true, response: { select: { createdAt: true } } } });
+    const assignments = await db.assignment.findMany({
+      where: { studyId, userId },
+      select: { status: true, createdAt: true, startedAt: true, submittedAt: true, response: { select: { createdAt: true } } },
+    });
     if (assignments.length === 0) continue;
     const first = Math.min(...assignments.map((a) => Math.min(a.createdAt.getTime(), (a.startedAt ?? a.createdAt).getTime())));
-    const last = Math.max(...assignments.map((a) => Math.max(a.submittedAt?.getTime() ?? 0, a.response?.createdAt.getTime() ?? 0, (a.startedAt ?? a.createdAt).getTime())));
+    const last = Math.max(
+      ...assignments.map((a) => Math.max(a.submittedAt?.getTime() ?? 0, a.response?.createdAt.getTime() ?? 0, (a.startedAt ?? a.createdAt).getTime())),
+    );
     const joined = new Date(first - 3 * 60_000);
     const open = assignments.some((a) => a.status === "ASSIGNED" || a.status === "STARTED");
     const data = {

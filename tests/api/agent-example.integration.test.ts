@@ -24,7 +24,9 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 /** Runs examples/agent.py to its end; its printed outcome and exit code. */
 function runAgent(server: ApiTestServer, token: string, slug: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("python3", [path.join(root, "examples", "agent.py"), "--study", slug, "--url", server.url], { env: { ...process.env, YARDSTICK_TOKEN: token } });
+    const child = spawn("python3", [path.join(root, "examples", "agent.py"), "--study", slug, "--url", server.url], {
+      env: { ...process.env, YARDSTICK_TOKEN: token },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -39,7 +41,18 @@ async function insertItems(studyId: string, lines: Array<{ id: string; kind: str
     const schema = getTaskModule(line.kind).itemSchema;
     if (!schema) throw new Error(`${line.kind} has no item schema`);
     const parsed = schema.parse({ public: line.public, key: line.key }) as { public: Prisma.InputJsonValue; key: Prisma.InputJsonValue };
-    await db.item.create({ data: { studyId, batchId: batch.id, externalId: line.id, kind: line.kind, public: parsed.public, key: parsed.key, tags: line.tags ?? {}, contentHash: line.id } });
+    await db.item.create({
+      data: {
+        studyId,
+        batchId: batch.id,
+        externalId: line.id,
+        kind: line.kind,
+        public: parsed.public,
+        key: parsed.key,
+        tags: line.tags ?? {},
+        contentHash: line.id,
+      },
+    });
   }
 }
 
@@ -82,7 +95,9 @@ function checkAgentReplies(server: ApiTestServer, slug: string, taskSettings: un
       const reply = seen.method === "GET" ? playStateReplySchema.parse(JSON.parse(seen.body)) : playStepReplySchema.parse(JSON.parse(seen.body));
       const shown = views.get(play[1])!;
       expect(reply.exampleAction, "the example action comes with an API token").not.toBeUndefined();
-      expect({ canAct: reply.canAct, exampleAction: reply.exampleAction }).toEqual(playAdviceOf(getTaskModule(shown.kind), shown.view, reply.view as Json, reply.seq));
+      expect({ canAct: reply.canAct, exampleAction: reply.exampleAction }).toEqual(
+        playAdviceOf(getTaskModule(shown.kind), shown.view, reply.view as Json, reply.seq),
+      );
       plays++;
     }
   }
@@ -96,7 +111,11 @@ async function offlineAndStored(studyId: string, agentId: string) {
     select: { answer: true, score: true, assignment: { select: { item: { select: { externalId: true, kind: true, public: true, key: true } } } } },
     orderBy: { assignment: { item: { externalId: "asc" } } },
   });
-  const items = responses.map((r) => JSON.stringify({ id: r.assignment.item.externalId, kind: r.assignment.item.kind, public: r.assignment.item.public, key: r.assignment.item.key })).join("\n");
+  const items = responses
+    .map((r) =>
+      JSON.stringify({ id: r.assignment.item.externalId, kind: r.assignment.item.kind, public: r.assignment.item.public, key: r.assignment.item.key }),
+    )
+    .join("\n");
   const answers = responses.map((r) => JSON.stringify({ id: r.assignment.item.externalId, answer: r.answer })).join("\n");
   const offline = JSON.parse(runScoreCommand(items, answers)) as { items: Array<Record<string, unknown>> };
   const stored = responses.map((r) => ({ id: r.assignment.item.externalId, ...(r.score as Record<string, unknown>) }));
@@ -122,7 +141,10 @@ describe("examples/agent.py plays a study through the people's API", () => {
     const study = await createStudy();
     await db.study.update({ where: { id: study.id }, data: { conditions: ["active"], confidenceScale: "PERCENT" } });
     const demo = buildEsiDemo().items.slice(0, 3);
-    await insertItems(study.id, demo.map((item) => ({ id: item.id, kind: "esi-explore", public: item.public, key: item.key, tags: item.tags })));
+    await insertItems(
+      study.id,
+      demo.map((item) => ({ id: item.id, kind: "esi-explore", public: item.public, key: item.key, tags: item.tags })),
+    );
     const manage = (await issueToken(researcher.id, { name: "notebook", scopes: ["manage", "read"], expiresInDays: 1 }, researcher.id)).token;
     const agent = await agentToken(server, manage, study.slug);
 
@@ -132,17 +154,26 @@ describe("examples/agent.py plays a study through the people's API", () => {
     expect(JSON.parse(run.stdout.trim().split("\n").pop()!)).toEqual({ status: "done", answered: 3, skipped: 0 });
 
     // stored as a person's: every item answered, each with its steps and trajectory, the agent marked as one
-    const assignments = await db.assignment.findMany({ where: { studyId: study.id }, select: { userId: true, status: true, _count: { select: { playSteps: true, events: true } } } });
+    const assignments = await db.assignment.findMany({
+      where: { studyId: study.id },
+      select: { userId: true, status: true, _count: { select: { playSteps: true, events: true } } },
+    });
     expect(assignments).toHaveLength(3);
     for (const a of assignments) {
       expect(a).toMatchObject({ userId: agent.id, status: "SUBMITTED" });
       expect(a._count.playSteps).toBe(4); // the start and three moves
       expect(a._count.events).toBe(5); // shown, three steps, submitted
     }
-    expect(await db.user.findUniqueOrThrow({ where: { id: agent.id }, select: { isAgent: true, agentModel: true } })).toEqual({ isAgent: true, agentModel: "trivial-policy" });
+    expect(await db.user.findUniqueOrThrow({ where: { id: agent.id }, select: { isAgent: true, agentModel: true } })).toEqual({
+      isAgent: true,
+      agentModel: "trivial-policy",
+    });
 
     // what the agent was sent: the public view and the current observation, never the graph or the answer
-    const sent = server.seen.filter((s) => s.path.startsWith("/api/annotate")).map((s) => s.body).join("\n");
+    const sent = server.seen
+      .filter((s) => s.path.startsWith("/api/annotate"))
+      .map((s) => s.body)
+      .join("\n");
     for (const word of ['"graph":', '"edges":', '"states":', '"contrastive":', '"trace":', '"playState":', '"key":']) expect(sent).not.toContain(word);
     // and the agent contract and example actions with them: the kind's, from the public and play views alone
     expect(checkAgentReplies(server, study.slug, {})).toEqual({ items: 3, plays: 12 });
@@ -171,7 +202,10 @@ describe("examples/agent.py plays a study through the people's API", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout.trim().split("\n").pop()!)).toEqual({ status: "done", answered: 2, skipped: 0 });
 
-    const sent = server.seen.filter((s) => s.path.startsWith("/api/annotate")).map((s) => s.body).join("\n");
+    const sent = server.seen
+      .filter((s) => s.path.startsWith("/api/annotate"))
+      .map((s) => s.body)
+      .join("\n");
     for (const word of ['"goal":', '"reference":', '"keyActions":', '"rules":', '"world":']) expect(sent).not.toContain(word);
     expect(checkAgentReplies(server, study.slug, {})).toEqual({ items: 2, plays: 10 });
 
@@ -197,19 +231,36 @@ describe("examples/agent.py plays a study through the people's API", () => {
     registerKind(toyCountModule);
     const researcher = await createUser("RESEARCHER");
     const study = await createStudy();
-    const batch = await db.batch.create({ data: { studyId: study.id, fileName: "kinds.jsonl", checksum: `kinds-${Math.random()}`, itemCount: appKinds.length + 2 } });
+    const batch = await db.batch.create({
+      data: { studyId: study.id, fileName: "kinds.jsonl", checksum: `kinds-${Math.random()}`, itemCount: appKinds.length + 2 },
+    });
     const fakeImage = async (name: string) => `/api/assets/${createHash("sha256").update(name).digest("hex")}`;
     const lines: Array<{ kind: string; public: unknown; key: unknown }> = [];
     for (const kind of appKinds) {
       const fixture = await kindFixtureBuilder(kind)("AgentKinds", fakeImage);
       lines.push({ kind, public: fixture.public, key: fixture.key });
     }
-    lines.push({ kind: "toy-count-agent", public: { image: await fakeImage("dots") }, key: { count: 3 } }, { kind: TOY_KIND, public: { image: await fakeImage("dots-2") }, key: { count: 2 } });
+    lines.push(
+      { kind: "toy-count-agent", public: { image: await fakeImage("dots") }, key: { count: 3 } },
+      { kind: TOY_KIND, public: { image: await fakeImage("dots-2") }, key: { count: 2 } },
+    );
     for (const [i, line] of lines.entries()) {
       const kindModule = getTaskModule(line.kind);
-      const parsed = kindModule.itemSchema ? kindModule.itemSchema.parse({ public: line.public, key: line.key }) : { public: kindModule.publicSchema.parse(line.public), key: kindModule.keySchema.parse(line.key) };
+      const parsed = kindModule.itemSchema
+        ? kindModule.itemSchema.parse({ public: line.public, key: line.key })
+        : { public: kindModule.publicSchema.parse(line.public), key: kindModule.keySchema.parse(line.key) };
       const id = `${String(i).padStart(2, "0")}-${line.kind}`;
-      await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: id, kind: line.kind, public: parsed.public as Prisma.InputJsonValue, key: parsed.key as Prisma.InputJsonValue, contentHash: id } });
+      await db.item.create({
+        data: {
+          studyId: study.id,
+          batchId: batch.id,
+          externalId: id,
+          kind: line.kind,
+          public: parsed.public as Prisma.InputJsonValue,
+          key: parsed.key as Prisma.InputJsonValue,
+          contentHash: id,
+        },
+      });
     }
     const manage = (await issueToken(researcher.id, { name: "notebook", scopes: ["manage"], expiresInDays: 1 }, researcher.id)).token;
     const agent = await agentToken(server, manage, study.slug);
@@ -230,7 +281,10 @@ describe("examples/agent.py plays a study through the people's API", () => {
       return { id, kind, ...(scoreRow ? scoreRow(score) : score) };
     });
     expect(offline).toEqual(storedRows);
-    const toy = await db.response.findFirstOrThrow({ where: { assignment: { userId: agent.id, item: { kind: "toy-count-agent" } } }, select: { answer: true, score: true } });
+    const toy = await db.response.findFirstOrThrow({
+      where: { assignment: { userId: agent.id, item: { kind: "toy-count-agent" } } },
+      select: { answer: true, score: true },
+    });
     expect(toy).toEqual({ answer: { count: 0 }, score: { correct: false } });
     expect(checkAgentReplies(server, study.slug, {}).items).toBe(lines.length);
   });
@@ -254,6 +308,7 @@ describe("examples/agent.py plays a study through the people's API", () => {
     const item = await db.item.findFirstOrThrow({ where: { studyId: study.id } });
     const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: person.id, position: 0 } });
     await getPlay(person.id, assignment.id);
-    for (let seq = 1; seq <= 3; seq++) expect((await playStep(person.id, assignment.id, { seq, action: { type: "act", action: "go_to(drawer)" } })).seq).toBe(seq);
+    for (let seq = 1; seq <= 3; seq++)
+      expect((await playStep(person.id, assignment.id, { seq, action: { type: "act", action: "go_to(drawer)" } })).seq).toBe(seq);
   });
 });

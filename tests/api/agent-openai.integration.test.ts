@@ -19,7 +19,11 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 
 interface ChatRequest {
   authorization: string | undefined;
-  body: { model: string; temperature: number; messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }> };
+  body: {
+    model: string;
+    temperature: number;
+    messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>;
+  };
 }
 
 /**
@@ -38,19 +42,28 @@ async function startStandIn(): Promise<{ url: string; requests: ChatRequest[]; c
     const view = JSON.parse(text.split("\n")[2]) as { candidates?: unknown[]; options?: string[] };
     let reply: unknown;
     if (text.includes("Task kind: enact-forward")) reply = { answer: { order: view.candidates!.map((_, i) => i).reverse() } };
-    else if (text.includes("What you see now") && (JSON.parse(text.split("\n")[4]) as { step: number }).step === 0) reply = { action: { name: "turn_left", args: [] } };
+    else if (text.includes("What you see now") && (JSON.parse(text.split("\n")[4]) as { step: number }).step === 0)
+      reply = { action: { name: "turn_left", args: [] } };
     else reply = { answer: { choice: view.options![0] } };
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "Here you go:\n```json\n" + JSON.stringify(reply) + "\n```" } }] }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The prompt's text, and what it says the server's agent contract is (a line "<label>: <text or JSON>" each). */
 function promptOf(request: ChatRequest): { text: string; line(label: string): string | undefined; json(label: string): unknown } {
   const text = (request.body.messages[1].content as Array<{ type: string; text?: string }>).find((part) => part.type === "text")!.text!;
-  const line = (label: string) => text.split("\n").find((l) => l.startsWith(`${label}: `))?.slice(label.length + 2);
+  const line = (label: string) =>
+    text
+      .split("\n")
+      .find((l) => l.startsWith(`${label}: `))
+      ?.slice(label.length + 2);
   return { text, line, json: (label: string) => JSON.parse(line(label) ?? "null") as unknown };
 }
 
@@ -69,7 +82,11 @@ function runOpenAiAgent(server: ApiTestServer, standIn: string, token: string, s
 
 async function agentFor(researcherId: string, slug: string, server: ApiTestServer): Promise<{ id: string; token: string }> {
   const manage = (await issueToken(researcherId, { name: "notebook", scopes: ["manage"], expiresInDays: 1 }, researcherId)).token;
-  const response = await fetch(`${server.url}/api/studies/${slug}/agents`, { method: "POST", headers: { authorization: `Bearer ${manage}`, "content-type": "application/json" }, body: JSON.stringify({ name: "chat", model: "stand-in-model" }) });
+  const response = await fetch(`${server.url}/api/studies/${slug}/agents`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${manage}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "chat", model: "stand-in-model" }),
+  });
   const body = (await response.json()) as { agent: { id: string }; token: string };
   return { id: body.agent.id, token: body.token };
 }
@@ -119,7 +136,10 @@ describe("examples/agent_openai.py against a stand-in chat endpoint", () => {
       expect(prompt.line("An action's JSON Schema")).toBeUndefined();
     }
     // the model's answers (the candidates reversed), stored and scored by the server: fwd-1's key is [1, 0]
-    const responses = await db.response.findMany({ where: { assignment: { userId: agent.id } }, select: { answer: true, correct: true, assignment: { select: { item: { select: { externalId: true } } } } } });
+    const responses = await db.response.findMany({
+      where: { assignment: { userId: agent.id } },
+      select: { answer: true, correct: true, assignment: { select: { item: { select: { externalId: true } } } } },
+    });
     const byItem = Object.fromEntries(responses.map((r) => [r.assignment.item.externalId, { answer: r.answer, correct: r.correct }]));
     expect(byItem).toEqual({ "fwd-1": { answer: { order: [1, 0] }, correct: true }, "fwd-2": { answer: { order: [1, 0] }, correct: false } });
   });
@@ -131,7 +151,17 @@ describe("examples/agent_openai.py against a stand-in chat endpoint", () => {
     const demo = buildEsiDemo().items[0];
     const parsed = esiItemSchema.parse({ public: demo.public, key: demo.key });
     const batch = await db.batch.create({ data: { studyId: study.id, fileName: "esi.jsonl", checksum: `esi-${Math.random()}`, itemCount: 1 } });
-    await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: demo.id, kind: "esi-explore", public: parsed.public as Prisma.InputJsonValue, key: parsed.key as Prisma.InputJsonValue, contentHash: demo.id } });
+    await db.item.create({
+      data: {
+        studyId: study.id,
+        batchId: batch.id,
+        externalId: demo.id,
+        kind: "esi-explore",
+        public: parsed.public as Prisma.InputJsonValue,
+        key: parsed.key as Prisma.InputJsonValue,
+        contentHash: demo.id,
+      },
+    });
     const agent = await agentFor(researcher.id, study.slug, server);
     standIn.requests.length = 0;
 

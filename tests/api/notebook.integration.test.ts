@@ -9,7 +9,13 @@ import { batchFiles, forwardItem, zipOf } from "@/tests/fixtures/import-batches"
 import { startApiTestServer, type ApiTestServer } from "@/tests/api/test-server";
 import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { startWorker, type RunningWorker } from "@/lib/jobs/worker";
-import { importJobReplySchema, modelRunImportedReplySchema, modelRunListReplySchema, studyCreatedReplySchema, studyProgressSchema } from "@/lib/validations/api-replies";
+import {
+  importJobReplySchema,
+  modelRunImportedReplySchema,
+  modelRunListReplySchema,
+  studyCreatedReplySchema,
+  studyProgressSchema,
+} from "@/lib/validations/api-replies";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -90,14 +96,22 @@ describe("a study scripted end to end with an API token", () => {
     }
     expect(job.status).toBe("SUCCEEDED");
 
-    const person = await api("POST", "/api/admin/users", { name: "Annotator", email: "annotator@notebook.test", password: "password-123456", role: "ANNOTATOR" });
+    const person = await api("POST", "/api/admin/users", {
+      name: "Annotator",
+      email: "annotator@notebook.test",
+      password: "password-123456",
+      role: "ANNOTATOR",
+    });
     expect(person.status).toBe(201);
     expect((await api("POST", "/api/studies/notebook/members", { userIds: [person.json.id as string] })).status).toBe(200);
 
     const agent = await api("POST", "/api/studies/notebook/agents", { name: "baseline", model: "trivial-policy" });
     expect(agent.status).toBe(201);
     const played = await new Promise<number | null>((resolve) => {
-      const child = spawn("python3", [path.join(root, "examples", "agent.py"), "--study", "notebook", "--url", server.url], { env: { ...process.env, YARDSTICK_TOKEN: agent.json.token as string }, stdio: "ignore" });
+      const child = spawn("python3", [path.join(root, "examples", "agent.py"), "--study", "notebook", "--url", server.url], {
+        env: { ...process.env, YARDSTICK_TOKEN: agent.json.token as string },
+        stdio: "ignore",
+      });
       child.on("close", resolve);
     });
     expect(played).toBe(0);
@@ -124,7 +138,9 @@ describe("a study scripted end to end with an API token", () => {
     expect(imported.status).toBe(201);
     expect(modelRunImportedReplySchema.parse(imported.json).scored).toBe(items.length);
     expect(modelRunListReplySchema.parse((await api("GET", "/api/studies/notebook/model-runs")).json).runs.map((r) => r.name)).toEqual(["model-x"]);
-    expect(studyProgressSchema.parse((await api("GET", "/api/studies/notebook/progress")).json)).toEqual(JSON.parse(JSON.stringify((await getStudyDashboard("notebook", {})).progress)));
+    expect(studyProgressSchema.parse((await api("GET", "/api/studies/notebook/progress")).json)).toEqual(
+      JSON.parse(JSON.stringify((await getStudyDashboard("notebook", {})).progress)),
+    );
     const after = await api("GET", "/api/studies/notebook/dashboard");
     expect((after.json.models as Array<{ name: string }>).map((m) => m.name).sort()).toEqual(["Agent baseline (trivial-policy)", "model-x"]);
   });

@@ -109,7 +109,10 @@ async function work(options: RunOptions): Promise<ClientLog> {
   const perBatch = options.eventsPerBatch ?? 4;
   let waits = 0;
   for (let done = 0; done < (options.maxItems ?? Infinity); done++) {
-    const next = (await acknowledged(options, log, "GET", `/api/annotate/studies/${options.slug}/next`)) as { status: string; assignment?: { assignmentId: string; kind: string } };
+    const next = (await acknowledged(options, log, "GET", `/api/annotate/studies/${options.slug}/next`)) as {
+      status: string;
+      assignment?: { assignmentId: string; kind: string };
+    };
     // another request holds the place this client should take next: ask again shortly
     if (next.status === "wait" && waits++ < 200) {
       done -= 1;
@@ -136,7 +139,10 @@ async function work(options: RunOptions): Promise<ClientLog> {
     log.lastSeq.set(assignmentId, submitSeq);
     for (let start = 0; start < plan.length; start += perBatch) {
       const batch = plan.slice(start, start + perBatch);
-      const ack = (await acknowledged(options, log, "POST", "/api/annotate/events", { events: batch })) as { acked: Record<string, number[]>; rejected?: unknown[] };
+      const ack = (await acknowledged(options, log, "POST", "/api/annotate/events", { events: batch })) as {
+        acked: Record<string, number[]>;
+        rejected?: unknown[];
+      };
       if (ack.rejected?.length) throw new Error(`events refused: ${JSON.stringify(ack.rejected)}`);
       const at = Date.now();
       for (const sent of batch) if (ack.acked[assignmentId]?.includes(sent.seq)) log.events.push({ assignmentId, seq: sent.seq, type: sent.type, at });

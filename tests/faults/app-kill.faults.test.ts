@@ -49,11 +49,15 @@ afterAll(async () => {
 async function missingFromDatabase(logs: ClientLog[], before = Infinity): Promise<string[]> {
   const missing: string[] = [];
   const events = logs.flatMap((log) => log.events).filter((event) => event.at < before);
-  const stored = await pool.query(`SELECT "assignmentId", seq, type FROM "Event" WHERE "assignmentId" = ANY($1)`, [[...new Set(events.map((e) => e.assignmentId))]]);
+  const stored = await pool.query(`SELECT "assignmentId", seq, type FROM "Event" WHERE "assignmentId" = ANY($1)`, [
+    [...new Set(events.map((e) => e.assignmentId))],
+  ]);
   const storedType = new Map(stored.rows.map((row) => [`${row.assignmentId}#${row.seq}`, row.type as string]));
   for (const event of events) if (storedType.get(`${event.assignmentId}#${event.seq}`) !== event.type) missing.push(`event ${event.assignmentId}#${event.seq}`);
   const responses = logs.flatMap((log) => log.responses).filter((response) => response.at < before);
-  const storedResponses = await pool.query(`SELECT id, "clientId", "assignmentId" FROM "Response" WHERE "clientId" = ANY($1::text[])`, [responses.map((r) => r.clientId)]);
+  const storedResponses = await pool.query(`SELECT id, "clientId", "assignmentId" FROM "Response" WHERE "clientId" = ANY($1::text[])`, [
+    responses.map((r) => r.clientId),
+  ]);
   const byClient = new Map(storedResponses.rows.map((row) => [row.clientId as string, row]));
   for (const response of responses) {
     const row = byClient.get(response.clientId);
@@ -67,7 +71,18 @@ describe("the app server is killed (SIGKILL) mid-burst and restarted", () => {
     const cookies = await Promise.all(users.map((user) => sessionCookie(user.id)));
     const inFlight = { count: 0 };
     const logs = users.map(() => newClientLog());
-    const runs = users.map((_, i) => runAnnotator({ onError: (error) => runErrors.push(String(error)), baseUrl: server.baseUrl, slug: study.slug, cookie: cookies[i], inFlight, log: logs[i], batches: 3, eventsPerBatch: 3 }));
+    const runs = users.map((_, i) =>
+      runAnnotator({
+        onError: (error) => runErrors.push(String(error)),
+        baseUrl: server.baseUrl,
+        slug: study.slug,
+        cookie: cookies[i],
+        inFlight,
+        log: logs[i],
+        batches: 3,
+        eventsPerBatch: 3,
+      }),
+    );
     const settled = Promise.allSettled(runs);
 
     // a burst under way: some submissions acknowledged
@@ -77,11 +92,16 @@ describe("the app server is killed (SIGKILL) mid-burst and restarted", () => {
     await locker.query("BEGIN");
     await locker.query(`LOCK TABLE "Response" IN EXCLUSIVE MODE`);
     await untilOrFail("a submission waiting inside its transaction", async () => {
-      const waiting = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%Response%'`, [dbName]);
+      const waiting = await pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%Response%'`,
+        [dbName],
+      );
       return waiting.rows[0].n >= 1;
     });
     const eventsBefore = logs.reduce((n, log) => n + log.events.length, 0);
-    await untilOrFail("more event batches after the lock", () => logs.reduce((n, log) => n + log.events.length, 0) > eventsBefore + 5, 10_000).catch(() => undefined);
+    await untilOrFail("more event batches after the lock", () => logs.reduce((n, log) => n + log.events.length, 0) > eventsBefore + 5, 10_000).catch(
+      () => undefined,
+    );
 
     const killedAt = Date.now();
     const inFlightAtKill = inFlight.count;
@@ -93,9 +113,15 @@ describe("the app server is killed (SIGKILL) mid-burst and restarted", () => {
 
     // with the server dead: every write acknowledged before the kill is already in the database
     expect(await missingFromDatabase(logs, killedAt)).toEqual([]);
-    const ackedBeforeKill = { events: logs.reduce((n, log) => n + log.events.filter((e) => e.at < killedAt).length, 0), responses: logs.reduce((n, log) => n + log.responses.filter((r) => r.at < killedAt).length, 0) };
+    const ackedBeforeKill = {
+      events: logs.reduce((n, log) => n + log.events.filter((e) => e.at < killedAt).length, 0),
+      responses: logs.reduce((n, log) => n + log.responses.filter((r) => r.at < killedAt).length, 0),
+    };
     // and the submissions that were waiting were rolled back, not half-written
-    const orphans = await pool.query(`SELECT count(*)::int AS n FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE (a.status = 'SUBMITTED') <> (r.id IS NOT NULL) AND a."studyId" = $1`, [study.id]);
+    const orphans = await pool.query(
+      `SELECT count(*)::int AS n FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE (a.status = 'SUBMITTED') <> (r.id IS NOT NULL) AND a."studyId" = $1`,
+      [study.id],
+    );
     expect(orphans.rows[0].n).toBe(0);
 
     await sleep(500); // the clients keep retrying into a closed port
@@ -111,13 +137,19 @@ describe("the app server is killed (SIGKILL) mid-burst and restarted", () => {
 
     // every acknowledged write is stored; every item has exactly one response, with the client's id
     expect(await missingFromDatabase(logs)).toEqual([]);
-    const responses = await pool.query(`SELECT a.id, count(r.id)::int AS n, a.status FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE a."studyId" = $1 GROUP BY a.id`, [study.id]);
+    const responses = await pool.query(
+      `SELECT a.id, count(r.id)::int AS n, a.status FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE a."studyId" = $1 GROUP BY a.id`,
+      [study.id],
+    );
     expect(responses.rows.length).toBe(ANNOTATORS * ITEMS_EACH);
     expect(responses.rows.every((row) => row.n === 1 && row.status === "SUBMITTED")).toBe(true);
     expect(logs.reduce((n, log) => n + log.responses.length, 0)).toBe(ANNOTATORS * ITEMS_EACH);
     // each trajectory complete: seqs 0..submitted, no gap, no duplicate, nothing extra
     const lastSeq = new Map(logs.flatMap((log) => [...log.lastSeq]));
-    const events = await pool.query(`SELECT e."assignmentId", array_agg(e.seq ORDER BY e.seq) AS seqs FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = $1 GROUP BY e."assignmentId"`, [study.id]);
+    const events = await pool.query(
+      `SELECT e."assignmentId", array_agg(e.seq ORDER BY e.seq) AS seqs FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = $1 GROUP BY e."assignmentId"`,
+      [study.id],
+    );
     expect(events.rows.length).toBe(ANNOTATORS * ITEMS_EACH);
     for (const row of events.rows) {
       expect(row.seqs, `events of ${row.assignmentId}`).toEqual(Array.from({ length: lastSeq.get(row.assignmentId)! + 1 }, (_, i) => i));

@@ -68,7 +68,19 @@ describe("PostgreSQL restarts while annotators work", () => {
     const pid = server.process.pid;
     const cookies = await Promise.all(users.map((user) => sessionCookie(user.id)));
     const logs = users.map(() => newClientLog());
-    const settled = Promise.allSettled(users.map((_, i) => runAnnotator({ onError: (error) => runErrors.push(String(error)), baseUrl: server.baseUrl, slug: study.slug, cookie: cookies[i], log: logs[i], batches: 2, eventsPerBatch: 3 })));
+    const settled = Promise.allSettled(
+      users.map((_, i) =>
+        runAnnotator({
+          onError: (error) => runErrors.push(String(error)),
+          baseUrl: server.baseUrl,
+          slug: study.slug,
+          cookie: cookies[i],
+          log: logs[i],
+          batches: 2,
+          eventsPerBatch: 3,
+        }),
+      ),
+    );
     await untilOrFail("some submissions", () => logs.reduce((n, log) => n + log.responses.length, 0) >= ANNOTATORS);
 
     await pool.end();
@@ -96,16 +108,24 @@ describe("PostgreSQL restarts while annotators work", () => {
 
     // nothing half-written: each submitted assignment has its response and the other way round,
     // each trajectory is whole (0..submitted, no gap, no duplicate), each item answered once
-    const assignments = await pool.query(`SELECT a.id, a.status, count(r.id)::int AS n FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE a."studyId" = $1 GROUP BY a.id`, [study.id]);
+    const assignments = await pool.query(
+      `SELECT a.id, a.status, count(r.id)::int AS n FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE a."studyId" = $1 GROUP BY a.id`,
+      [study.id],
+    );
     expect(assignments.rows.length).toBe(ANNOTATORS * ITEMS_EACH);
     expect(assignments.rows.filter((row) => row.n !== 1 || row.status !== "SUBMITTED")).toEqual([]);
     const lastSeq = new Map(logs.flatMap((log) => [...log.lastSeq]));
-    const events = await pool.query(`SELECT e."assignmentId", array_agg(e.seq ORDER BY e.seq) AS seqs FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = $1 GROUP BY e."assignmentId"`, [study.id]);
+    const events = await pool.query(
+      `SELECT e."assignmentId", array_agg(e.seq ORDER BY e.seq) AS seqs FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = $1 GROUP BY e."assignmentId"`,
+      [study.id],
+    );
     for (const row of events.rows) expect(row.seqs).toEqual(Array.from({ length: lastSeq.get(row.assignmentId)! + 1 }, (_, i) => i));
     const acked = logs.flatMap((log) => log.responses);
     const stored = await pool.query(`SELECT "clientId" FROM "Response" WHERE "clientId" = ANY($1::text[])`, [acked.map((r) => r.clientId)]);
     expect(stored.rows.length).toBe(acked.length);
-    console.log(`database down ${DOWN_MS} ms: ${failures.length} requests answered 503 and were retried; ${acked.length} responses, ${events.rows.length} whole trajectories`);
+    console.log(
+      `database down ${DOWN_MS} ms: ${failures.length} requests answered 503 and were retried; ${acked.length} responses, ${events.rows.length} whole trajectories`,
+    );
   });
 
   it("rolls back an import cut off mid-transaction, says so cleanly, and the same import works afterwards", async () => {

@@ -57,7 +57,9 @@ async function bigBatch(items: number, side: number): Promise<Buffer> {
   const lines = [];
   for (let i = 0; i < items; i++) {
     const noise = randomBytes(side * side * 3);
-    files[`img/noise-${i}.png`] = await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    files[`img/noise-${i}.png`] = await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     files[`img/b-${i}.png`] = await image(`b-${i}`);
     lines.push(forwardItem(`full-${i}`, { candidates: [`img/noise-${i}.png`, `img/b-${i}.png`] }));
   }
@@ -97,7 +99,11 @@ afterAll(async () => {
 });
 
 async function counts() {
-  const row = (await pool.query(`SELECT (SELECT count(*) FROM "Batch")::int AS batches, (SELECT count(*) FROM "Item")::int AS items, (SELECT count(*) FROM "Asset")::int AS assets, (SELECT count(*) FROM "StudyAsset")::int AS links, (SELECT count(*) FROM "AuditLog")::int AS audits`)).rows[0];
+  const row = (
+    await pool.query(
+      `SELECT (SELECT count(*) FROM "Batch")::int AS batches, (SELECT count(*) FROM "Item")::int AS items, (SELECT count(*) FROM "Asset")::int AS assets, (SELECT count(*) FROM "StudyAsset")::int AS links, (SELECT count(*) FROM "AuditLog")::int AS audits`,
+    )
+  ).rows[0];
   return row as Record<string, number>;
 }
 
@@ -114,14 +120,19 @@ describe("storage that refuses writes during an import", () => {
     if (smallFs) {
       resize(smallFs, usedKiB(smallFs) + 4 * 1024); // 4 MiB left
     } else {
-      await pool.query(`CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`);
+      await pool.query(
+        `CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
+      );
       await pool.query(`CREATE TRIGGER disk_full AFTER INSERT ON "Item" FOR EACH STATEMENT EXECUTE FUNCTION disk_full()`);
     }
     const before = await counts();
     const refused = await upload(zip);
     const body = await refused.text();
     expect(refused.status, body).toBe(507);
-    expect(JSON.parse(body)).toEqual({ error: "The database server is out of disk space; nothing was written. Ask an administrator to free space, then try again.", code: "STORAGE_FULL" });
+    expect(JSON.parse(body)).toEqual({
+      error: "The database server is out of disk space; nothing was written. Ask an administrator to free space, then try again.",
+      code: "STORAGE_FULL",
+    });
     expect(await counts()).toEqual(before);
     if (smallFs) expect(server.output()).toMatch(/database failure \(disk-full\): .*(No space left on device|could not extend)/);
 
@@ -134,7 +145,12 @@ describe("storage that refuses writes during an import", () => {
   });
 
   it("read-only database (as after a failover): 503 saying so, nothing written; imports work once it takes writes again", async () => {
-    const zip = await zipOf({ "img/start.png": await image("ro-start"), "img/ro-a.png": await image("ro-a"), "img/ro-b.png": await image("ro-b"), "items.jsonl": jsonl([forwardItem("ro", { initialImage: "img/start.png", candidates: ["img/ro-a.png", "img/ro-b.png"] })]) });
+    const zip = await zipOf({
+      "img/start.png": await image("ro-start"),
+      "img/ro-a.png": await image("ro-a"),
+      "img/ro-b.png": await image("ro-b"),
+      "items.jsonl": jsonl([forwardItem("ro", { initialImage: "img/start.png", candidates: ["img/ro-a.png", "img/ro-b.png"] })]),
+    });
     const admin = new pg.Client({ connectionString: cluster.serverUrl });
     await admin.connect();
     try {

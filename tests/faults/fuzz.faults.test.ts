@@ -39,9 +39,18 @@ beforeAll(async () => {
   const study = await createJudgeStudy(pool, { items: 3, members: [annotator] });
   server = await startAppServer({ databaseUrl });
   cookies = { admin: await sessionCookie(admin.id), annotator: await sessionCookie(annotator.id) };
-  const next = (await (await fetch(`${server.baseUrl}/api/annotate/studies/${study.slug}/next`, { headers: { cookie: cookies.annotator } })).json()) as { assignment: { assignmentId: string } };
+  const next = (await (await fetch(`${server.baseUrl}/api/annotate/studies/${study.slug}/next`, { headers: { cookie: cookies.annotator } })).json()) as {
+    assignment: { assignmentId: string };
+  };
   const hash = "ab".repeat(32);
-  fixture = { studySlug: study.slug, assignmentId: next.assignment.assignmentId, assetHash: hash, reviewSlug: "no-such-review", reviewAssignmentId: "no-such-review-assignment", reviewAssetHash: hash };
+  fixture = {
+    studySlug: study.slug,
+    assignmentId: next.assignment.assignmentId,
+    assetHash: hash,
+    reviewSlug: "no-such-review",
+    reviewAssignmentId: "no-such-review-assignment",
+    reviewAssetHash: hash,
+  };
   console.log(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} replays it), ${RUNS} runs per endpoint`);
 });
 
@@ -86,7 +95,8 @@ async function probe(what: string, url: string, init: RequestInit): Promise<numb
     }
     if (typeof message !== "string" || message.length < 5) problems.push(`${what}: ${status} without a JSON error message: ${text.slice(0, 200)}`);
   }
-  if (/\n\s+at |Invalid `|node_modules|\/work\/|PrismaClient/.test(text)) problems.push(`${what}: a stack trace or internals in the answer: ${text.slice(0, 300)}`);
+  if (/\n\s+at |Invalid `|node_modules|\/work\/|PrismaClient/.test(text))
+    problems.push(`${what}: a stack trace or internals in the answer: ${text.slice(0, 300)}`);
   return status;
 }
 
@@ -99,7 +109,12 @@ describe("fuzzed requests to every JSON endpoint", () => {
       const valid = route.body!(fixture, "owner");
       const paths = pathsOf(valid);
       const body = fc.oneof(
-        { weight: 5, arbitrary: fc.tuple(fc.constantFrom(...paths), wrongValueText, fc.integer({ min: 0, max: 9 })).map(([path, value, dice]) => withValueAt(valid, path, value, dice === 0 && path.length > 0)) },
+        {
+          weight: 5,
+          arbitrary: fc
+            .tuple(fc.constantFrom(...paths), wrongValueText, fc.integer({ min: 0, max: 9 }))
+            .map(([path, value, dice]) => withValueAt(valid, path, value, dice === 0 && path.length > 0)),
+        },
         { weight: 1, arbitrary: wrongValueText },
         { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 300 }) },
       );
@@ -115,8 +130,16 @@ describe("fuzzed requests to every JSON endpoint", () => {
         { numRuns: RUNS, seed: SEED + index },
       );
       // bytes that are not UTF-8, and a body past the size limit
-      await probe(`${route.method} ${route.path(fixture)} with invalid UTF-8`, route.path(fixture), { method: route.method, headers: { cookie: cookieFor(route) }, body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
-      const huge = await probe(`${route.method} ${route.path(fixture)} with 3 MiB`, route.path(fixture), { method: route.method, headers: { cookie: cookieFor(route) }, body: JSON.stringify({ pad: "x".repeat(3 * 1024 * 1024) }) });
+      await probe(`${route.method} ${route.path(fixture)} with invalid UTF-8`, route.path(fixture), {
+        method: route.method,
+        headers: { cookie: cookieFor(route) },
+        body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      });
+      const huge = await probe(`${route.method} ${route.path(fixture)} with 3 MiB`, route.path(fixture), {
+        method: route.method,
+        headers: { cookie: cookieFor(route) },
+        body: JSON.stringify({ pad: "x".repeat(3 * 1024 * 1024) }),
+      });
       // 413, or 404 where the handler looks the study up before it reads the body (a study that does not exist)
       if (huge !== 413 && huge !== 404) problems.push(`${route.method} ${route.path(fixture)}: 3 MiB answered ${huge}, not 413`);
     }
@@ -126,14 +149,31 @@ describe("fuzzed requests to every JSON endpoint", () => {
   });
 
   it(`path parameters and query strings of anything: ${apiRouteMatrix.length} routes`, async () => {
-    const segment = fc.oneof(fc.string({ unit: "grapheme", maxLength: 60 }), fc.string({ unit: "binary", maxLength: 60 }), fc.constantFrom("..", "%00", "a".repeat(5000), "' OR 1=1", "🙂", "\u202e"));
-    const query = fc.dictionary(fc.oneof(fc.constantFrom("exclude", "format", "page", "outcome", "kind", "tag", "encoding", "level", "ci", "annotator"), fc.string({ maxLength: 20 })), fc.string({ unit: "binary", maxLength: 80 }), { maxKeys: 4 });
+    const segment = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 60 }),
+      fc.string({ unit: "binary", maxLength: 60 }),
+      fc.constantFrom("..", "%00", "a".repeat(5000), "' OR 1=1", "🙂", "\u202e"),
+    );
+    const query = fc.dictionary(
+      fc.oneof(fc.constantFrom("exclude", "format", "page", "outcome", "kind", "tag", "encoding", "level", "ci", "annotator"), fc.string({ maxLength: 20 })),
+      fc.string({ unit: "binary", maxLength: 80 }),
+      { maxKeys: 4 },
+    );
     for (const [index, route] of apiRouteMatrix.entries()) {
       await fc.assert(
         fc.asyncProperty(segment, query, async (value, params) => {
-          const broken = route.path(fixture).replace(/\/(?:faults-[^/?]+|as_[^/?]+|no-such-review(?:-assignment)?|any-study|[0-9a-f]{64}|[a-z0-9]{20,})(?=[/?]|$)/, `/${encodeURIComponent(value) || "%20"}`);
+          const broken = route
+            .path(fixture)
+            .replace(
+              /\/(?:faults-[^/?]+|as_[^/?]+|no-such-review(?:-assignment)?|any-study|[0-9a-f]{64}|[a-z0-9]{20,})(?=[/?]|$)/,
+              `/${encodeURIComponent(value) || "%20"}`,
+            );
           const url = `${broken.split("?")[0]}?${new URLSearchParams(params).toString()}`;
-          await probe(`${route.method} ${url.slice(0, 200)}`, url, { method: route.method, headers: { cookie: cookieFor(route), "content-type": "application/json" }, body: route.method === "GET" ? undefined : JSON.stringify(route.body?.(fixture, "owner") ?? {}) });
+          await probe(`${route.method} ${url.slice(0, 200)}`, url, {
+            method: route.method,
+            headers: { cookie: cookieFor(route), "content-type": "application/json" },
+            body: route.method === "GET" ? undefined : JSON.stringify(route.body?.(fixture, "owner") ?? {}),
+          });
         }),
         { numRuns: Math.max(3, Math.round(RUNS / 3)), seed: SEED + 1000 + index },
       );
@@ -144,7 +184,11 @@ describe("fuzzed requests to every JSON endpoint", () => {
   it("paths no route serves, including /api itself (where /api/assets/.. resolves): a JSON 404", async () => {
     for (const url of ["/api", "/api/", "/api/assets/..", "/api/assets/..?tag=%00", "/api/no/such/endpoint", "/api/review/.."]) {
       for (const method of ["GET", "POST"]) {
-        const status = await probe(`${method} ${url}`, url, { method, headers: { cookie: cookies.annotator, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+        const status = await probe(`${method} ${url}`, url, {
+          method,
+          headers: { cookie: cookies.annotator, "content-type": "application/json" },
+          body: method === "GET" ? undefined : "{}",
+        });
         if (status !== 404) problems.push(`${method} ${url}: ${status}, not 404`);
       }
     }
@@ -161,7 +205,11 @@ describe("fuzzed requests to every JSON endpoint", () => {
       ["DELETE", `/api/studies/${fixture.studySlug}/model-runs/%00`, cookies.admin],
     ];
     for (const [method, url, cookie] of cases) {
-      const status = await probe(`${method} ${url}`, url, { method, headers: { cookie, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+      const status = await probe(`${method} ${url}`, url, {
+        method,
+        headers: { cookie, "content-type": "application/json" },
+        body: method === "GET" ? undefined : "{}",
+      });
       if (status < 400 || status >= 500) problems.push(`${method} ${url}: ${status}, not a 4xx`);
     }
     expect(problems).toEqual([]);
@@ -172,7 +220,14 @@ describe("fuzzed requests to every JSON endpoint", () => {
     expect(uploads.length).toBe(2);
     const form = fc.record({
       fields: fc.dictionary(fc.constantFrom("study", "name", "file", "files", "x"), fc.string({ unit: "binary", maxLength: 100 }), { maxKeys: 4 }),
-      files: fc.array(fc.record({ field: fc.constantFrom("file", "files"), name: fc.oneof(fc.constantFrom("a.zip", "../../x.zip", "items.jsonl", "answers.jsonl", ""), fc.string({ maxLength: 30 })), bytes: fc.uint8Array({ maxLength: 2000 }) }), { maxLength: 3 }),
+      files: fc.array(
+        fc.record({
+          field: fc.constantFrom("file", "files"),
+          name: fc.oneof(fc.constantFrom("a.zip", "../../x.zip", "items.jsonl", "answers.jsonl", ""), fc.string({ maxLength: 30 })),
+          bytes: fc.uint8Array({ maxLength: 2000 }),
+        }),
+        { maxLength: 3 },
+      ),
     });
     for (const [index, route] of uploads.entries()) {
       await fc.assert(
@@ -180,7 +235,11 @@ describe("fuzzed requests to every JSON endpoint", () => {
           const body = new FormData();
           for (const [name, value] of Object.entries(fields)) body.append(name, name === "study" && Math.random() < 0.5 ? fixture.studySlug : value);
           for (const file of files) body.append(file.field, new Blob([file.bytes]), file.name || "blob");
-          await probe(`${route.method} ${route.path(fixture)} with a fuzzed form`, route.path(fixture).replace("any-study", fixture.studySlug), { method: "POST", headers: { cookie: cookies.admin }, body });
+          await probe(`${route.method} ${route.path(fixture)} with a fuzzed form`, route.path(fixture).replace("any-study", fixture.studySlug), {
+            method: "POST",
+            headers: { cookie: cookies.admin },
+            body,
+          });
         }),
         { numRuns: RUNS, seed: SEED + 2000 + index },
       );
@@ -215,7 +274,13 @@ describe("fuzzed requests to every JSON endpoint", () => {
         }
       });
     const check = async (method: string, url: string) => {
-      const response = await fetch(`${server.baseUrl}${url}`, { method, headers: { cookie: cookies.admin, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}", redirect: "manual", signal: AbortSignal.timeout(30_000) });
+      const response = await fetch(`${server.baseUrl}${url}`, {
+        method,
+        headers: { cookie: cookies.admin, "content-type": "application/json" },
+        body: method === "GET" ? undefined : "{}",
+        redirect: "manual",
+        signal: AbortSignal.timeout(30_000),
+      });
       const text = await response.text();
       const problems: string[] = [];
       if (response.status !== 400) problems.push(`${response.status}, not 400`);

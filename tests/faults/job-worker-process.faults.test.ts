@@ -75,7 +75,10 @@ describe("the job worker beside the app server", () => {
       return found.length > 0 && found;
     });
     expect(jobWorkersOf(server)).toHaveLength(1);
-    await waitFor("the worker to start on the queue", () => server.output().includes(`job worker `) && server.output().includes(`:${worker.pid} on DATABASE_URL`));
+    await waitFor(
+      "the worker to start on the queue",
+      () => server.output().includes(`job worker `) && server.output().includes(`:${worker.pid} on DATABASE_URL`),
+    );
     // the app's own processes run no worker of their own: only the one process announced itself
     expect(server.output().match(/Yardstick job worker /g)).toHaveLength(1);
 

@@ -109,14 +109,18 @@ describe.each(Object.entries(clips))("the %s", (_name, clip) => {
 
 describe("Chromium's <video>", () => {
   it("plays each clip from 206 answers and seeks to 3 s", async () => {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required"] });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required"],
+    });
     const context = await browser.newContext();
     const [name, value] = (await sessionCookie(member.id)).split(/=(.*)/s);
     await context.addCookies([{ name, value, url: server.baseUrl }]);
     const page = await context.newPage();
     const answers: Array<{ url: string; status: number; range: string | null }> = [];
     page.on("response", (response) => {
-      if (response.url().includes("/api/assets/")) answers.push({ url: response.url(), status: response.status(), range: response.request().headers()["range"] ?? null });
+      if (response.url().includes("/api/assets/"))
+        answers.push({ url: response.url(), status: response.status(), range: response.request().headers()["range"] ?? null });
     });
     await page.goto(`${server.baseUrl}/studies`);
     for (const [name, clip] of Object.entries(clips)) {
@@ -143,7 +147,10 @@ describe("Chromium's <video>", () => {
       const mine = answers.filter((answer) => answer.url.endsWith(clip.hash));
       expect(mine.length, name).toBeGreaterThan(0);
       // every request of the media element carried a Range and got a 206
-      expect(mine.every((answer) => answer.range !== null && answer.status === 206), `${name}: ${JSON.stringify(mine)}`).toBe(true);
+      expect(
+        mine.every((answer) => answer.range !== null && answer.status === 206),
+        `${name}: ${JSON.stringify(mine)}`,
+      ).toBe(true);
     }
     await context.close();
   });

@@ -69,7 +69,16 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
     urlOf: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
     pgCtl: (...args) => run(path.join(bin, "pg_ctl"), ["-D", data, ...args]),
     start: () =>
-      cluster.pgCtl("-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"),
+      cluster.pgCtl(
+        "-o",
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`,
+        "-l",
+        path.join(dir, "log"),
+        "-w",
+        "-t",
+        "60",
+        "start",
+      ),
     stop: () => cluster.pgCtl("-m", "fast", "-w", "stop"),
     asServerUser: run,
     destroy: () => {
@@ -129,7 +138,22 @@ export async function startStreamingReplica(primary: ThrowawayCluster): Promise<
   giveToServerUser(dir);
   const port = await freePort();
   const data = path.join(dir, "data");
-  primary.asServerUser(path.join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", data, "-R", "-X", "stream", "-c", "fast", "--no-sync"]);
+  primary.asServerUser(path.join(bin, "pg_basebackup"), [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(primary.port),
+    "-U",
+    "postgres",
+    "-D",
+    data,
+    "-R",
+    "-X",
+    "stream",
+    "-c",
+    "fast",
+    "--no-sync",
+  ]);
   const run = primary.asServerUser;
   const replica: ThrowawayCluster = {
     port,
@@ -137,7 +161,17 @@ export async function startStreamingReplica(primary: ThrowawayCluster): Promise<
     serverUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     urlOf: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
     pgCtl: (...args) => run(path.join(bin, "pg_ctl"), ["-D", data, ...args]),
-    start: () => replica.pgCtl("-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c hot_standby=on`, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"),
+    start: () =>
+      replica.pgCtl(
+        "-o",
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60 -c hot_standby=on`,
+        "-l",
+        path.join(dir, "log"),
+        "-w",
+        "-t",
+        "60",
+        "start",
+      ),
     stop: () => replica.pgCtl("-m", "fast", "-w", "stop"),
     asServerUser: run,
     destroy: () => {

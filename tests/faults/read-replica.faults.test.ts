@@ -54,7 +54,9 @@ async function dashboardText(): Promise<string> {
 }
 
 async function exportedResponses(): Promise<number> {
-  const response = await fetch(`${server.baseUrl}/api/studies/${study.slug}/export/responses?format=jsonl`, { headers: { cookie: await sessionCookie(admin.id) } });
+  const response = await fetch(`${server.baseUrl}/api/studies/${study.slug}/export/responses?format=jsonl`, {
+    headers: { cookie: await sessionCookie(admin.id) },
+  });
   expect(response.status).toBe(200);
   return (await response.text()).split("\n").filter((line) => line.trim() !== "").length;
 }
@@ -63,7 +65,17 @@ describe("read replica (DATABASE_REPLICA_URL)", () => {
   it("dashboards and exports read the replica, with its freshness; assignment and answers go to the primary", async () => {
     const errors: string[] = [];
     const cookie = await sessionCookie(annotator.id);
-    const answer = (maxItems: number) => runAnnotator({ baseUrl: server.baseUrl, slug: study.slug, cookie, maxItems, batches: 1, eventsPerBatch: 2, log: newClientLog(), onError: (e) => errors.push(String(e)) });
+    const answer = (maxItems: number) =>
+      runAnnotator({
+        baseUrl: server.baseUrl,
+        slug: study.slug,
+        cookie,
+        maxItems,
+        batches: 1,
+        eventsPerBatch: 2,
+        log: newClientLog(),
+        onError: (e) => errors.push(String(e)),
+      });
 
     await answer(3);
     await until("the replica to replay the first answers", async () => (await responsesOn(replicaPool)) === 3, errors, 30_000);

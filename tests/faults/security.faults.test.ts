@@ -43,7 +43,13 @@ afterAll(async () => {
 });
 
 function directives(policy: string | null): Map<string, string[]> {
-  return new Map((policy ?? "").split(";").map((part) => part.trim().split(/\s+/)).filter((parts) => parts[0]).map(([name, ...values]) => [name, values]));
+  return new Map(
+    (policy ?? "")
+      .split(";")
+      .map((part) => part.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name, values]),
+  );
 }
 
 describe("headers", () => {
@@ -83,9 +89,18 @@ describe("CSRF", () => {
   it("refuses state-changing API requests from other sites (Origin or Sec-Fetch-Site), including the uploads", async () => {
     const cookie = await sessionCookie(admin.id);
     const body = JSON.stringify({ title: "Forged", slug: `forged-${Date.now().toString(36)}`, overlap: 1 });
-    const forged: Array<Record<string, string>> = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site", origin: "https://sub.127.0.0.1.nip.io" }, { origin: "null" }];
+    const forged: Array<Record<string, string>> = [
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site", origin: "https://sub.127.0.0.1.nip.io" },
+      { origin: "null" },
+    ];
     for (const headers of forged) {
-      const response = await fetch(`${server.baseUrl}/api/studies`, { method: "POST", body, headers: { cookie, "content-type": "application/json", ...headers } });
+      const response = await fetch(`${server.baseUrl}/api/studies`, {
+        method: "POST",
+        body,
+        headers: { cookie, "content-type": "application/json", ...headers },
+      });
       expect(response.status, JSON.stringify(headers)).toBe(403);
       expect((await response.json()).error).toMatch(/^Refused .*: changes are accepted only from Yardstick's own pages$/);
     }
@@ -97,7 +112,11 @@ describe("CSRF", () => {
     }
     expect((await pool.query(`SELECT count(*)::int AS n FROM "Study" WHERE title = 'Forged'`)).rows[0].n).toBe(0);
     // the same request from the site's own page, and from a client that is not a browser, goes through
-    const own = await fetch(`${server.baseUrl}/api/studies`, { method: "POST", body, headers: { cookie, "content-type": "application/json", origin: server.baseUrl, "sec-fetch-site": "same-origin" } });
+    const own = await fetch(`${server.baseUrl}/api/studies`, {
+      method: "POST",
+      body,
+      headers: { cookie, "content-type": "application/json", origin: server.baseUrl, "sec-fetch-site": "same-origin" },
+    });
     expect(own.status).toBe(201);
     // reading stays open to links from elsewhere (GET changes nothing)
     expect((await fetch(`${server.baseUrl}/api/studies`, { headers: { cookie, "sec-fetch-site": "cross-site" } })).status).toBe(200);
@@ -171,7 +190,15 @@ describe("sign-in rate limiting over HTTP", () => {
   it("takes the address from the connection, not from a client's X-Forwarded-For (no TRUST_PROXY)", async () => {
     const [target] = await createUsers(pool, 1, "ANNOTATOR", "spoof");
     const outcomes: Array<string | null> = [];
-    for (let i = 0; i < 5; i++) outcomes.push((await signInWithPassword(server.baseUrl, target.email, `wrong-${i}`, { "x-forwarded-for": `10.66.0.${i}`, "x-yardstick-peer-address": `10.77.0.${i}` })).error);
+    for (let i = 0; i < 5; i++)
+      outcomes.push(
+        (
+          await signInWithPassword(server.baseUrl, target.email, `wrong-${i}`, {
+            "x-forwarded-for": `10.66.0.${i}`,
+            "x-yardstick-peer-address": `10.77.0.${i}`,
+          })
+        ).error,
+      );
     expect(outcomes.at(-1)).toBe("locked:pair:15");
     const rows = await pool.query(`SELECT key FROM "LoginThrottle" WHERE key LIKE '%10.66.%' OR key LIKE '%10.77.%'`);
     expect(rows.rows).toEqual([]);
@@ -220,7 +247,11 @@ describe("revocable sessions", () => {
     }
     // the two busiest endpoints check through a cache of at most 5 s (SECURITY.md)
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-    const events = await fetch(`${server.baseUrl}/api/annotate/events`, { method: "POST", body: JSON.stringify({ events: [] }), headers: { cookie: phone, "content-type": "application/json", origin: server.baseUrl } });
+    const events = await fetch(`${server.baseUrl}/api/annotate/events`, {
+      method: "POST",
+      body: JSON.stringify({ events: [] }),
+      headers: { cookie: phone, "content-type": "application/json", origin: server.baseUrl },
+    });
     expect(events.status).toBe(401);
   });
 
@@ -246,7 +277,11 @@ describe("request body limits", () => {
   it("answers 413 for bodies over an endpoint's limit, declared or chunked, and 422 for bodies that are not JSON", async () => {
     const cookie = await sessionCookie(annotator.id);
     const big = JSON.stringify({ events: [{ assignmentId: "a", seq: 0, type: "page_hidden", payload: { pad: "x".repeat(2 * 1024 * 1024) }, clientTime: 1 }] });
-    const declared = await fetch(`${server.baseUrl}/api/annotate/events`, { method: "POST", body: big, headers: { cookie, "content-type": "application/json" } });
+    const declared = await fetch(`${server.baseUrl}/api/annotate/events`, {
+      method: "POST",
+      body: big,
+      headers: { cookie, "content-type": "application/json" },
+    });
     expect(declared.status).toBe(413);
     expect((await declared.json()).error).toContain("larger than 1 MiB");
     const bytes = new TextEncoder().encode(big);
@@ -256,12 +291,25 @@ describe("request body limits", () => {
         controller.close();
       },
     });
-    const chunked = await fetch(`${server.baseUrl}/api/annotate/responses`, { method: "POST", body: stream, headers: { cookie, "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const chunked = await fetch(`${server.baseUrl}/api/annotate/responses`, {
+      method: "POST",
+      body: stream,
+      headers: { cookie, "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(chunked.status).toBe(413);
-    const notJson = await fetch(`${server.baseUrl}/api/annotate/responses`, { method: "POST", body: "{assignmentId: 1", headers: { cookie, "content-type": "application/json" } });
+    const notJson = await fetch(`${server.baseUrl}/api/annotate/responses`, {
+      method: "POST",
+      body: "{assignmentId: 1",
+      headers: { cookie, "content-type": "application/json" },
+    });
     expect(notJson.status).toBe(422);
     expect((await notJson.json()).error).toMatch(/^The request body is not JSON: /);
-    const notForm = await fetch(`${server.baseUrl}/api/admin/import`, { method: "POST", body: "{}", headers: { cookie: await sessionCookie(admin.id), "content-type": "application/json" } });
+    const notForm = await fetch(`${server.baseUrl}/api/admin/import`, {
+      method: "POST",
+      body: "{}",
+      headers: { cookie: await sessionCookie(admin.id), "content-type": "application/json" },
+    });
     expect(notForm.status).toBe(422);
     expect((await notForm.json()).error).toContain("multipart/form-data");
   });
@@ -271,7 +319,11 @@ describe("next-auth's bodies", () => {
   it("answers 413 to a sign-in or sign-out body over 64 KiB, declared or chunked, and still signs in", async () => {
     const [user] = await createUsers(pool, 1, "ANNOTATOR", "authbody");
     const form = `csrfToken=x&email=a%40b.c&password=${"p".repeat(4 * 1024 * 1024)}`;
-    const declared = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const declared = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
+      method: "POST",
+      body: form,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(declared.status).toBe(413);
     const bytes = new TextEncoder().encode(form);
     const stream = new ReadableStream<Uint8Array>({
@@ -280,7 +332,12 @@ describe("next-auth's bodies", () => {
         controller.close();
       },
     });
-    const chunked = await fetch(`${server.baseUrl}/api/auth/signout`, { method: "POST", body: stream, headers: { "content-type": "application/x-www-form-urlencoded" }, duplex: "half" } as RequestInit);
+    const chunked = await fetch(`${server.baseUrl}/api/auth/signout`, {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      duplex: "half",
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect((await signInWithPassword(server.baseUrl, user.email, user.password)).error).toBeNull();
   });
@@ -304,7 +361,12 @@ describe("uploaded images", () => {
       "png + appended html": Buffer.concat([png, Buffer.from(script)]),
     };
     for (const [name, bytes] of Object.entries(cases)) {
-      const zip = await zipOf({ "img/start.png": await image("s"), "img/b.png": await image("b"), "img/evil.png": bytes, "items.jsonl": jsonl([forwardItem("evil", { candidates: ["img/evil.png", "img/b.png"] })]) });
+      const zip = await zipOf({
+        "img/start.png": await image("s"),
+        "img/b.png": await image("b"),
+        "img/evil.png": bytes,
+        "items.jsonl": jsonl([forwardItem("evil", { candidates: ["img/evil.png", "img/b.png"] })]),
+      });
       const response = await importZip(zip);
       const body = (await response.json()) as { error: string; details?: { errors: Array<{ file: string; line: number; field: string; message: string }> } };
       expect(response.status, name).toBe(422);
@@ -315,7 +377,12 @@ describe("uploaded images", () => {
   });
 
   it("serves stored images with their sniffed type, nosniff, a sandboxing CSP and an inline disposition", async () => {
-    const zip = await zipOf({ "img/start.png": await image("ok-s"), "img/a.jpg": await image("ok-a", "jpeg"), "img/b.webp": await image("ok-b", "webp"), "items.jsonl": jsonl([forwardItem("fine", { candidates: ["img/a.jpg", "img/b.webp"] })]) });
+    const zip = await zipOf({
+      "img/start.png": await image("ok-s"),
+      "img/a.jpg": await image("ok-a", "jpeg"),
+      "img/b.webp": await image("ok-b", "webp"),
+      "items.jsonl": jsonl([forwardItem("fine", { candidates: ["img/a.jpg", "img/b.webp"] })]),
+    });
     expect((await importZip(zip)).status).toBe(201);
     const item = await pool.query(`SELECT public FROM "Item" WHERE "externalId" = 'fine'`);
     const urls: string[] = [item.rows[0].public.initialImage, ...item.rows[0].public.candidates];

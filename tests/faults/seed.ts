@@ -18,14 +18,25 @@ export interface SeededUser {
   password: string;
 }
 
-export async function createUsers(pool: pg.Pool, count: number, role: "ANNOTATOR" | "RESEARCHER" | "ADMIN" = "ANNOTATOR", prefix = "fault"): Promise<SeededUser[]> {
+export async function createUsers(
+  pool: pg.Pool,
+  count: number,
+  role: "ANNOTATOR" | "RESEARCHER" | "ADMIN" = "ANNOTATOR",
+  prefix = "fault",
+): Promise<SeededUser[]> {
   const password = `${prefix}-password`;
   const hash = await hashPassword(password);
   const users: SeededUser[] = [];
   for (let i = 0; i < count; i++) {
     const id = `u_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
     const email = `${prefix}-${role.toLowerCase()}-${i}-${id.slice(2, 8)}@faults.test`;
-    await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, $3, $4, $5, now())`, [id, email, `${prefix} ${role} ${i}`, hash, role]);
+    await pool.query(`INSERT INTO "User" (id, email, name, "passwordHash", role, "updatedAt") VALUES ($1, $2, $3, $4, $5, now())`, [
+      id,
+      email,
+      `${prefix} ${role} ${i}`,
+      hash,
+      role,
+    ]);
     users.push({ id, email, password });
   }
   return users;
@@ -41,7 +52,13 @@ export interface SeededStudy {
 /** A Study row (columns whose defaults Prisma fills in, filled here). */
 export async function createStudyRow(pool: pg.Pool, slug: string, title: string, overlap = 1): Promise<string> {
   const id = `st_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await pool.query(`INSERT INTO "Study" (id, slug, title, overlap, status, "pseudonymSalt", "updatedAt") VALUES ($1, $2, $3, $4, 'OPEN', $5, now())`, [id, slug, title, overlap, randomUUID()]);
+  await pool.query(`INSERT INTO "Study" (id, slug, title, overlap, status, "pseudonymSalt", "updatedAt") VALUES ($1, $2, $3, $4, 'OPEN', $5, now())`, [
+    id,
+    slug,
+    title,
+    overlap,
+    randomUUID(),
+  ]);
   return id;
 }
 
@@ -49,14 +66,27 @@ export async function createJudgeStudy(pool: pg.Pool, options: { items: number; 
   const slug = `faults-${randomUUID().slice(0, 8)}`;
   const id = await createStudyRow(pool, slug, "Fault study", options.overlap ?? 1);
   const batchId = `ba_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await pool.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'faults', $3, $4)`, [batchId, id, randomUUID(), options.items]);
+  await pool.query(`INSERT INTO "Batch" (id, "studyId", "fileName", checksum, "itemCount") VALUES ($1, $2, 'faults', $3, $4)`, [
+    batchId,
+    id,
+    randomUUID(),
+    options.items,
+  ]);
   const keys = new Map<string, "Success" | "Fail">();
   for (let i = 0; i < options.items; i++) {
     const itemId = `it_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
     const answer = i % 2 === 0 ? "Success" : "Fail";
     await pool.query(
       `INSERT INTO "Item" (id, "studyId", "batchId", "externalId", kind, public, key, tags, "contentHash") VALUES ($1, $2, $3, $4, 'gridwm-judge', $5, $6, '{}', $7)`,
-      [itemId, id, batchId, `judge-${i}`, JSON.stringify({ storyboard: `/api/assets/${"0".repeat(64)}`, mission: "get to the green goal square" }), JSON.stringify({ answer }), randomUUID()],
+      [
+        itemId,
+        id,
+        batchId,
+        `judge-${i}`,
+        JSON.stringify({ storyboard: `/api/assets/${"0".repeat(64)}`, mission: "get to the green goal square" }),
+        JSON.stringify({ answer }),
+        randomUUID(),
+      ],
     );
     keys.set(itemId, answer);
   }

@@ -31,7 +31,10 @@ beforeAll(async () => {
   await migrate(databaseUrl);
   pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // one process per instance: the machine's cores are shared by both
-  [a, b] = await Promise.all([startAppServer({ databaseUrl, env: { YARDSTICK_WORKERS: "1" } }), startAppServer({ databaseUrl, env: { YARDSTICK_WORKERS: "1" } })]);
+  [a, b] = await Promise.all([
+    startAppServer({ databaseUrl, env: { YARDSTICK_WORKERS: "1" } }),
+    startAppServer({ databaseUrl, env: { YARDSTICK_WORKERS: "1" } }),
+  ]);
 });
 
 afterAll(async () => {
@@ -54,7 +57,9 @@ function spread(servers: () => AppServer[]): () => string {
 async function missingFromDatabase(logs: ClientLog[]): Promise<string[]> {
   const missing: string[] = [];
   const events = logs.flatMap((log) => log.events);
-  const stored = await pool.query(`SELECT "assignmentId", seq, type FROM "Event" WHERE "assignmentId" = ANY($1)`, [[...new Set(events.map((e) => e.assignmentId))]]);
+  const stored = await pool.query(`SELECT "assignmentId", seq, type FROM "Event" WHERE "assignmentId" = ANY($1)`, [
+    [...new Set(events.map((e) => e.assignmentId))],
+  ]);
   const storedType = new Map(stored.rows.map((row) => [`${row.assignmentId}#${row.seq}`, row.type as string]));
   for (const event of events) if (storedType.get(`${event.assignmentId}#${event.seq}`) !== event.type) missing.push(`event ${event.assignmentId}#${event.seq}`);
   const responses = logs.flatMap((log) => log.responses);
@@ -68,7 +73,9 @@ async function missingFromDatabase(logs: ClientLog[]): Promise<string[]> {
 }
 
 async function nobodyTwice(studyId: string): Promise<void> {
-  const twice = await pool.query(`SELECT "userId", "itemId", count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1`, [studyId]);
+  const twice = await pool.query(`SELECT "userId", "itemId", count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 GROUP BY 1, 2 HAVING count(*) > 1`, [
+    studyId,
+  ]);
   expect(twice.rows).toEqual([]);
 }
 
@@ -93,7 +100,20 @@ describe("two app instances on one database", () => {
     await sleep(2500);
 
     const run = async (study: SeededStudy, people: SeededUser[], workersEach: number) =>
-      Promise.all(people.flatMap((person) => Array.from({ length: workersEach }, async () => runAnnotator({ baseUrl: both, slug: study.slug, cookie: await sessionCookie(person.id), batches: 1, eventsPerBatch: 3, onError: (e) => errors.push(String(e)) }))));
+      Promise.all(
+        people.flatMap((person) =>
+          Array.from({ length: workersEach }, async () =>
+            runAnnotator({
+              baseUrl: both,
+              slug: study.slug,
+              cookie: await sessionCookie(person.id),
+              batches: 1,
+              eventsPerBatch: 3,
+              onError: (e) => errors.push(String(e)),
+            }),
+          ),
+        ),
+      );
     const started = Date.now();
     // one client per person (two clients of one person would post two answers to one assignment: a 409 by design)
     const logs = (await Promise.all([run(latin, latinPeople, 1), run(quota, workers, 1)])).flat();
@@ -102,11 +122,17 @@ describe("two app instances on one database", () => {
     expect(await missingFromDatabase(logs)).toEqual([]);
 
     // Latin square: every item x condition exactly k, each person every item once, 3 in each condition
-    const places = await pool.query(`SELECT "itemId", condition, count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1, 2`, [latin.id]);
+    const places = await pool.query(
+      `SELECT "itemId", condition, count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1, 2`,
+      [latin.id],
+    );
     expect(places.rows.length).toBe(6 * CONDITIONS.length);
     for (const row of places.rows) expect(row.n, `${row.itemId} x ${row.condition}`).toBe(K);
     await nobodyTwice(latin.id);
-    const perPerson = await pool.query(`SELECT "userId", condition, count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1, 2`, [latin.id]);
+    const perPerson = await pool.query(
+      `SELECT "userId", condition, count(*)::int AS n FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1, 2`,
+      [latin.id],
+    );
     for (const row of perPerson.rows) expect(row.n).toBe(6 / CONDITIONS.length);
 
     // quota: nobody past 3; every item at most k; the leaver's place went back to the pool.
@@ -114,16 +140,26 @@ describe("two app instances on one database", () => {
     // answers need not fill 6 x 2 places: the last open place can sit on an item that everyone
     // still under quota has done (CI saw 11 once). What must hold is that nobody was sent away
     // while a place they could take was open: a worker under quota has done every unfilled item.
-    const perUser = await pool.query(`SELECT "userId", count(*)::int AS n, array_agg("itemId") AS items FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1`, [quota.id]);
+    const perUser = await pool.query(
+      `SELECT "userId", count(*)::int AS n, array_agg("itemId") AS items FROM "Assignment" WHERE "studyId" = $1 AND status = 'SUBMITTED' GROUP BY 1`,
+      [quota.id],
+    );
     for (const row of perUser.rows) expect(row.n).toBeLessThanOrEqual(3);
-    const perItem = await pool.query(`SELECT i.id AS "itemId", count(a.id)::int AS n FROM "Item" i LEFT JOIN "Assignment" a ON a."itemId" = i.id AND a.status = 'SUBMITTED' WHERE i."studyId" = $1 GROUP BY 1`, [quota.id]);
+    const perItem = await pool.query(
+      `SELECT i.id AS "itemId", count(a.id)::int AS n FROM "Item" i LEFT JOIN "Assignment" a ON a."itemId" = i.id AND a.status = 'SUBMITTED' WHERE i."studyId" = $1 GROUP BY 1`,
+      [quota.id],
+    );
     expect(perItem.rows.length).toBe(6);
     for (const row of perItem.rows) expect(row.n).toBeLessThanOrEqual(K);
     const unfilled = perItem.rows.filter((row) => row.n < K).map((row) => row.itemId as string);
     const doneBy = new Map(perUser.rows.map((row) => [row.userId as string, new Set(row.items as string[])]));
     for (const worker of workers) {
       const done = doneBy.get(worker.id) ?? new Set<string>();
-      if (done.size < 3) expect(unfilled.filter((itemId) => !done.has(itemId)), `${worker.id} stopped at ${done.size} with places open`).toEqual([]);
+      if (done.size < 3)
+        expect(
+          unfilled.filter((itemId) => !done.has(itemId)),
+          `${worker.id} stopped at ${done.size} with places open`,
+        ).toEqual([]);
     }
     const leftRow = await pool.query(`SELECT "itemId", status FROM "Assignment" WHERE id = $1`, [abandoned]);
     // RELEASED, and its place counted as open above (an unfilled item no worker under quota has done fails)
@@ -144,14 +180,21 @@ describe("two app instances on one database", () => {
     expect(posted.status).toBe(202);
     const { job } = (await posted.json()) as { job: { id: string; status: string } };
     let seen: { status: string; outcome?: { ok: boolean; result?: { itemCount: number } } } = job;
-    await until("the import to end (read from the other instance)", async () => {
-      const polled = await fetch(`${b.baseUrl}/api/admin/import/jobs/${job.id}`, { headers: { cookie } });
-      expect(polled.status).toBe(200);
-      seen = ((await polled.json()) as { job: typeof seen }).job;
-      return seen.status !== "RUNNING";
-    }, [], 90_000);
+    await until(
+      "the import to end (read from the other instance)",
+      async () => {
+        const polled = await fetch(`${b.baseUrl}/api/admin/import/jobs/${job.id}`, { headers: { cookie } });
+        expect(polled.status).toBe(200);
+        seen = ((await polled.json()) as { job: typeof seen }).job;
+        return seen.status !== "RUNNING";
+      },
+      [],
+      90_000,
+    );
     expect(seen).toMatchObject({ status: "SUCCEEDED", outcome: { ok: true, result: { itemCount: 2 } } });
-    const queued = await pool.query(`SELECT j.state, j.retry_count FROM pgboss.job j JOIN "ImportJob" i ON i."bossJobId" = j.id::text WHERE i.id = $1`, [job.id]);
+    const queued = await pool.query(`SELECT j.state, j.retry_count FROM pgboss.job j JOIN "ImportJob" i ON i."bossJobId" = j.id::text WHERE i.id = $1`, [
+      job.id,
+    ]);
     expect(queued.rows).toEqual([{ state: "completed", retry_count: 0 }]);
     expect((await pool.query(`SELECT count(*)::int AS n FROM "Item" i JOIN "Study" s ON s.id = i."studyId" WHERE s.slug = $1`, [slug])).rows[0].n).toBe(2);
   });
@@ -163,7 +206,19 @@ describe("two app instances on one database", () => {
     let aDown = false;
     const pick = spread(() => (aDown ? [b] : [a, b]));
     const logs = people.map(() => newClientLog());
-    const runs = Promise.allSettled(people.map(async (person, i) => runAnnotator({ baseUrl: pick, slug: study.slug, cookie: await sessionCookie(person.id), log: logs[i], batches: 2, eventsPerBatch: 3, onError: (e) => errors.push(String(e)) })));
+    const runs = Promise.allSettled(
+      people.map(async (person, i) =>
+        runAnnotator({
+          baseUrl: pick,
+          slug: study.slug,
+          cookie: await sessionCookie(person.id),
+          log: logs[i],
+          batches: 2,
+          eventsPerBatch: 3,
+          onError: (e) => errors.push(String(e)),
+        }),
+      ),
+    );
     await until("answers through both instances", () => logs.reduce((n, log) => n + log.responses.length, 0) >= 8, errors);
     const killedAt = Date.now();
     await a.kill("SIGKILL");
@@ -177,7 +232,10 @@ describe("two app instances on one database", () => {
     expect(failures.filter((f) => f.status !== 0 && f.status !== 503)).toEqual([]);
     expect(await missingFromDatabase(logs)).toEqual([]);
     // every item answered exactly once, each with the client's id; trajectories complete
-    const rows = await pool.query(`SELECT a.id, count(r.id)::int AS n, a.status FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE a."studyId" = $1 GROUP BY a.id`, [study.id]);
+    const rows = await pool.query(
+      `SELECT a.id, count(r.id)::int AS n, a.status FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id WHERE a."studyId" = $1 GROUP BY a.id`,
+      [study.id],
+    );
     expect(rows.rows.length).toBe(36);
     expect(rows.rows.every((row) => row.n === 1 && row.status === "SUBMITTED")).toBe(true);
     await nobodyTwice(study.id);

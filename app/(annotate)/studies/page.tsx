@@ -15,7 +15,10 @@ export default async function MyStudiesPage() {
   const studies = await listMemberStudies(user.id);
   return (
     <div className="mx-auto max-w-4xl py-4">
-      <PageHeader title="My studies" description="Studies you take part in. Your work is saved as you go: you can stop at any time and continue later, on any device." />
+      <PageHeader
+        title="My studies"
+        description="Studies you take part in. Your work is saved as you go: you can stop at any time and continue later, on any device."
+      />
       {studies.length === 0 ? (
         <EmptyState title="No studies yet" description="When a research team adds you to a study, it appears here." />
       ) : (
@@ -58,7 +61,10 @@ export default async function MyStudiesPage() {
                       ) : null}
                     </div>
                   </div>
-                  <Link href={`/s/${study.slug}`} className="inline-flex h-9 items-center rounded-md bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700">
+                  <Link
+                    href={`/s/${study.slug}`}
+                    className="inline-flex h-9 items-center rounded-md bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700"
+                  >
                     {finished ? "View" : started ? "Continue" : "Open"}
                   </Link>
                 </Card>

@@ -17,7 +17,15 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
   const [studies, archivedCount] = await Promise.all([listStudiesWithCounts({ archived }), countArchivedStudies()]);
   return (
     <>
-      <PageHeader title={archived ? "Archived studies" : "Studies"} description={archived ? "Hidden from the lists and closed to participants; restore one from its Settings." : "Human-baseline studies: their items, annotators and results."} actions={<ButtonLink href="/research/studies/new">New study</ButtonLink>} />
+      <PageHeader
+        title={archived ? "Archived studies" : "Studies"}
+        description={
+          archived
+            ? "Hidden from the lists and closed to participants; restore one from its Settings."
+            : "Human-baseline studies: their items, annotators and results."
+        }
+        actions={<ButtonLink href="/research/studies/new">New study</ButtonLink>}
+      />
       {archived ? (
         <p className="mb-4 text-sm">
           <Link href="/research" className="text-brand-700 hover:underline">
@@ -28,12 +36,19 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
       {studies.length === 0 && archived ? (
         <EmptyState title="No archived studies" />
       ) : studies.length === 0 ? (
-        <EmptyState title="No studies yet" description="Create a study, then import a batch of benchmark items into it." action={<ButtonLink href="/research/studies/new">Create the first study</ButtonLink>} />
+        <EmptyState
+          title="No studies yet"
+          description="Create a study, then import a batch of benchmark items into it."
+          action={<ButtonLink href="/research/studies/new">Create the first study</ButtonLink>}
+        />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
           {studies.map((study) => (
             <li key={study.id}>
-              <Link href={`/research/studies/${study.slug}`} className="block h-full rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow">
+              <Link
+                href={`/research/studies/${study.slug}`}
+                className="block h-full rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow"
+              >
                 <div className="flex items-start justify-between gap-2">
                   <h2 className="font-semibold text-slate-900">{study.title}</h2>
                   <Badge tone={statusTone[study.status]}>{study.status.toLowerCase()}</Badge>
@@ -54,7 +69,9 @@ export default async function StudiesPage({ searchParams }: { searchParams: Prom
                     </div>
                   ))}
                 </dl>
-                <p className="mt-3 text-xs text-slate-500">{study.overlap} annotator{study.overlap === 1 ? "" : "s"} per item</p>
+                <p className="mt-3 text-xs text-slate-500">
+                  {study.overlap} annotator{study.overlap === 1 ? "" : "s"} per item
+                </p>
               </Link>
             </li>
           ))}

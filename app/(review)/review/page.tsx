@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { requirePageRole } from "@/lib/auth/session";
 import { listMyReviewStudies, listReviewStudies } from "@/lib/review/studies";
 import { PageHeader } from "@/components/ui/page-header";
@@ -7,7 +6,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Table, Td, Th } from "@/components/ui/table";
+import { ReviewStudiesTable } from "@/components/review/review-studies-table";
 
 export const metadata: Metadata = { title: "Review" };
 
@@ -24,10 +23,20 @@ export default async function ReviewHomePage() {
       />
 
       <Card>
-        <CardHeader title="Your review queues" description="Review studies you are a reviewer of. You see each item with its answer key; judge every axis, one key per verdict." />
+        <CardHeader
+          title="Your review queues"
+          description="Review studies you are a reviewer of. You see each item with its answer key; judge every axis, one key per verdict."
+        />
         {mine.length === 0 ? (
           <div className="p-5">
-            <EmptyState title="You review nothing yet" description={staff ? "Create a review study and pick yourself as a reviewer, or ask a colleague to add you." : "When a research team adds you as a reviewer, the review appears here."} />
+            <EmptyState
+              title="You review nothing yet"
+              description={
+                staff
+                  ? "Create a review study and pick yourself as a reviewer, or ask a colleague to add you."
+                  : "When a research team adds you as a reviewer, the review appears here."
+              }
+            />
           </div>
         ) : (
           <ul className="divide-y divide-slate-100">
@@ -36,11 +45,17 @@ export default async function ReviewHomePage() {
                 <div className="min-w-0 flex-1">
                   <div className="flex items-center gap-2">
                     <span className="truncate font-semibold text-slate-900">{study.title}</span>
-                    {study.status === "CLOSED" ? <Badge>closed</Badge> : study.available === 0 ? <Badge tone="green">done</Badge> : <Badge tone="blue">open</Badge>}
+                    {study.status === "CLOSED" ? (
+                      <Badge>closed</Badge>
+                    ) : study.available === 0 ? (
+                      <Badge tone="green">done</Badge>
+                    ) : (
+                      <Badge tone="blue">open</Badge>
+                    )}
                   </div>
                   <p className="text-sm text-slate-600">
-                    You reviewed <span className="tabular-nums">{study.done}</span> of {study._count.items} items · <span className="tabular-nums">{study.available}</span> still need you ·{" "}
-                    {study.reviewersPerItem} reviewers per item
+                    You reviewed <span className="tabular-nums">{study.done}</span> of {study._count.items} items ·{" "}
+                    <span className="tabular-nums">{study.available}</span> still need you · {study.reviewersPerItem} reviewers per item
                   </p>
                 </div>
                 {study.status === "OPEN" && study.available > 0 ? (
@@ -61,50 +76,14 @@ export default async function ReviewHomePage() {
           <CardHeader title="Review studies" description="Every review study, with its items by outcome." />
           {all.length === 0 ? (
             <div className="p-5">
-              <EmptyState title="No review studies yet" description="A review study covers one or more imported batches; pick the axes, the reviewers and the rule that keeps an item." action={<ButtonLink href="/review/new">Create a review study</ButtonLink>} />
+              <EmptyState
+                title="No review studies yet"
+                description="A review study covers one or more imported batches; pick the axes, the reviewers and the rule that keeps an item."
+                action={<ButtonLink href="/review/new">Create a review study</ButtonLink>}
+              />
             </div>
           ) : (
-            <Table>
-              <thead>
-                <tr>
-                  <Th>Review study</Th>
-                  <Th>Status</Th>
-                  <Th align="right">Items</Th>
-                  <Th align="right">Pending</Th>
-                  <Th align="right">Kept</Th>
-                  <Th align="right">Excluded</Th>
-                  <Th align="right">To settle</Th>
-                  <Th align="right">Reviewers</Th>
-                  <Th />
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {all.map((study) => (
-                  <tr key={study.id} className="hover:bg-slate-50">
-                    <Td>
-                      <Link href={`/review/${study.slug}/results`} className="font-medium text-brand-700 hover:underline">
-                        {study.title}
-                      </Link>
-                      <span className="ml-2 font-mono text-xs text-slate-500">{study.slug}</span>
-                    </Td>
-                    <Td>
-                      <Badge tone={study.status === "OPEN" ? "green" : "slate"}>{study.status.toLowerCase()}</Badge>
-                    </Td>
-                    <Td align="right" className="tabular-nums">{study._count.items}</Td>
-                    <Td align="right" className="tabular-nums text-slate-500">{study.byOutcome.PENDING}</Td>
-                    <Td align="right" className="tabular-nums text-emerald-700">{study.byOutcome.KEPT}</Td>
-                    <Td align="right" className="tabular-nums text-red-700">{study.byOutcome.EXCLUDED}</Td>
-                    <Td align="right" className="tabular-nums text-amber-700">{study.toSettle}</Td>
-                    <Td align="right" className="tabular-nums">{study._count.reviewers}</Td>
-                    <Td align="right">
-                      <Link href={`/review/${study.slug}/results`} className="font-medium text-brand-700 hover:underline">
-                        Results
-                      </Link>
-                    </Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+            <ReviewStudiesTable studies={all} />
           )}
         </Card>
       ) : null}

@@ -13,7 +13,13 @@ export const metadata: Metadata = { title: "Join a study", robots: { index: fals
  * The page only checks (nothing is written: a link preview creates no account); the browser then
  * signs in with the same token and query string, which creates or resumes the account.
  */
-export default async function JoinPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function JoinPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { token } = await params;
   const query = await searchParams;
   // whom a refused participant writes to: the study's contact, when the link names a study
@@ -24,7 +30,12 @@ export default async function JoinPage({ params, searchParams }: { params: Promi
   } catch (error) {
     if (!isAppError(error)) throw error;
     const issues = (error.details as { issues?: Array<{ path: string; message: string }> } | undefined)?.issues ?? [];
-    const title = error.code === "INVALID" ? "This study link is not complete" : error.code === "NOT_FOUND" ? "This study link does not work" : "You cannot join this study now";
+    const title =
+      error.code === "INVALID"
+        ? "This study link is not complete"
+        : error.code === "NOT_FOUND"
+          ? "This study link does not work"
+          : "You cannot join this study now";
     return (
       <JoinFrame title={title}>
         <JoinProblem message={error.message} issues={error.code === "INVALID" ? issues : []} contact={contact} />
@@ -37,7 +48,8 @@ export default async function JoinPage({ params, searchParams }: { params: Promi
   return (
     <JoinFrame title={preview.study.title}>
       <p className="mb-4 text-sm text-slate-600">
-        {preview.returning ? "Welcome back" : "Welcome"}, {who}. {preview.returning ? "Your work so far is saved; you continue where you left off." : "No password is needed: this link is your way in, on any device."}
+        {preview.returning ? "Welcome back" : "Welcome"}, {who}.{" "}
+        {preview.returning ? "Your work so far is saved; you continue where you left off." : "No password is needed: this link is your way in, on any device."}
       </p>
       <JoinSignIn
         credentials={{ entryToken: token, query: search.toString() }}

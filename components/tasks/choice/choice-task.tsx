@@ -34,7 +34,7 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
   const shown = useAnnotationStore((s) => s.shown);
   const dispatch = useAnnotationStore((s) => s.dispatch);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
-  const chosen = useAnnotationStore((s) => ((s.answer as { choice?: string } | null)?.choice ?? null));
+  const chosen = useAnnotationStore((s) => (s.answer as { choice?: string } | null)?.choice ?? null);
   const gate = usePlaybackGate(item.playback ?? "free");
   const order = useMemo(() => shownOrder(item.options, item.shuffle, assignmentId), [item.options, item.shuffle, assignmentId]);
   const logged = useRef(false);
@@ -61,7 +61,9 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
   const hasStimulus = Boolean(item.media && (item.media.text || item.media.video || item.media.images?.length || item.media.frames?.length));
 
   return (
-    <div className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasStimulus ? "lg:grid-cols-[minmax(0,1.2fr)_minmax(320px,1fr)]" : "lg:grid-cols-1"} xl:gap-3`}>
+    <div
+      className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasStimulus ? "lg:grid-cols-[minmax(0,1.2fr)_minmax(320px,1fr)]" : "lg:grid-cols-1"} xl:gap-3`}
+    >
       {hasStimulus ? (
         <TaskPanel title="Look" label="Stimulus">
           <Stimulus media={item.media} mode={gate.mode} gate={gate} lightbox={false} />
@@ -72,8 +74,10 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
         label="Question and options"
         aside={
           <span className="pointer-coarse:hidden">
-            click, or press <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">1</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">{order.length}</kbd> or{" "}
-            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">A</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">{String.fromCharCode(64 + order.length)}</kbd>
+            click, or press <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">1</kbd>–
+            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">{order.length}</kbd> or{" "}
+            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">A</kbd>–
+            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">{String.fromCharCode(64 + order.length)}</kbd>
           </span>
         }
         bodyClassName="flex flex-col gap-2"
@@ -85,7 +89,15 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
             </p>
             <div role="radiogroup" aria-label="Options" className="flex flex-col gap-1.5">
               {order.map((option, position) => (
-                <OptionButton key={option.id} option={option} position={position} selected={chosen === option.id} locked={locked} note={noteOf(option.id)} onChoose={choose} />
+                <OptionButton
+                  key={option.id}
+                  option={option}
+                  position={position}
+                  selected={chosen === option.id}
+                  locked={locked}
+                  note={noteOf(option.id)}
+                  onChoose={choose}
+                />
               ))}
             </div>
           </>
@@ -95,7 +107,11 @@ export default function ChoiceTask({ view, slotNotes }: TaskUiProps) {
           </p>
         )}
       </TaskPanel>
-      <Lightbox describe={(image) => (order.findIndex((o) => o.image === image) >= 0 ? `Option ${String.fromCharCode(65 + order.findIndex((o) => o.image === image))}` : "Stimulus image")} />
+      <Lightbox
+        describe={(image) =>
+          order.findIndex((o) => o.image === image) >= 0 ? `Option ${String.fromCharCode(65 + order.findIndex((o) => o.image === image))}` : "Stimulus image"
+        }
+      />
     </div>
   );
 }
@@ -104,7 +120,21 @@ function noteClass(note: SlotNote): string {
   return note.tone === "good" ? "bg-emerald-600 text-white" : note.tone === "bad" ? "bg-red-600 text-white" : "bg-slate-700 text-white";
 }
 
-function OptionButton({ option, position, selected, locked, note, onChoose }: { option: ChoiceView["options"][number]; position: number; selected: boolean; locked: boolean; note: SlotNote | null; onChoose: (position: number, via: Via) => void }) {
+function OptionButton({
+  option,
+  position,
+  selected,
+  locked,
+  note,
+  onChoose,
+}: {
+  option: ChoiceView["options"][number];
+  position: number;
+  selected: boolean;
+  locked: boolean;
+  note: SlotNote | null;
+  onChoose: (position: number, via: Via) => void;
+}) {
   const zoom = useAnnotationStore((s) => s.zoom);
   const pointer = useRef<string | null>(null);
   const letter = String.fromCharCode(65 + position);
@@ -129,12 +159,20 @@ function OptionButton({ option, position, selected, locked, note, onChoose }: { 
           selected ? "border-brand-600 bg-brand-50 ring-2 ring-brand-300" : "border-slate-200 bg-white hover:border-brand-400"
         } disabled:cursor-default disabled:opacity-60`}
       >
-        <span aria-hidden className={`grid h-8 min-w-8 shrink-0 place-items-center rounded-md text-sm font-bold ${selected ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-800"}`}>
+        <span
+          aria-hidden
+          className={`grid h-8 min-w-8 shrink-0 place-items-center rounded-md text-sm font-bold ${selected ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-800"}`}
+        >
           {letter}
         </span>
         {option.image ? (
           // eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching
-          <img src={option.image} alt={`Option ${letter}`} draggable={false} className="h-20 w-28 shrink-0 rounded border border-slate-200 bg-slate-50 object-contain" />
+          <img
+            src={option.image}
+            alt={`Option ${letter}`}
+            draggable={false}
+            className="h-20 w-28 shrink-0 rounded border border-slate-200 bg-slate-50 object-contain"
+          />
         ) : null}
         {option.text ? <span className="min-w-0 flex-1 text-sm leading-snug text-slate-900">{option.text}</span> : <span className="flex-1" />}
         <span aria-hidden className="shrink-0 font-mono text-[10px] text-slate-400 pointer-coarse:hidden">

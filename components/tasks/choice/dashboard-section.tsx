@@ -9,7 +9,10 @@ import { SeriesByTypeTable } from "@/components/tasks/shared/series-by-type-tabl
 function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
   if (!figure || figure.accuracy === null) return <td className="px-2 py-1 text-right text-slate-300">–</td>;
   return (
-    <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums" title={`95% interval ${pctInterval(figure.ci, 1, figure.reason)}; ${figure.answers} answers to ${figure.items} items${figure.people !== undefined ? ` by ${figure.people} ${figure.people === 1 ? "person" : "people"}` : ""}${figure.effectiveN !== undefined ? `, effective n ${figure.effectiveN.toFixed(1)}` : ""}`}>
+    <td
+      className="whitespace-nowrap px-2 py-1 text-right tabular-nums"
+      title={`95% interval ${pctInterval(figure.ci, 1, figure.reason)}; ${figure.answers} answers to ${figure.items} items${figure.people !== undefined ? ` by ${figure.people} ${figure.people === 1 ? "person" : "people"}` : ""}${figure.effectiveN !== undefined ? `, effective n ${figure.effectiveN.toFixed(1)}` : ""}`}
+    >
       <span className="font-medium">{pctWithUnit(figure.accuracy)}</span>
       <span className="ml-1 text-xs text-slate-500">chance {pctWithUnit(figure.chance)}</span>
       <div className="text-[11px] text-slate-400">
@@ -22,13 +25,14 @@ function Cell({ figure }: { figure: ChoiceFigure | undefined }) {
 export const choiceDashboardSection: KindDashboardSection<ChoiceSection> = {
   id: "choice",
   title: () => "Multiple choice",
-  description: "Accuracy with chance beside it (mean of 1/options over the same answers) and a 95% Wilson interval over people and items, or items only as the study's Generalise over says (a model run: over its items); by question type.",
+  description:
+    "Accuracy with chance beside it (mean of 1/options over the same answers) and a 95% Wilson interval over people and items, or items only as the study's Generalise over says (a model run: over its items); by question type.",
   render: (section) => (
     <div className="space-y-2" data-testid="choice-section">
       {section.withheld.items > 0 ? (
         <p className="rounded border border-amber-200 bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="choice-withheld">
-          {count(section.withheld.items)} of {count(section.withheld.totalItems)} items have no key (the benchmark withholds it): their {count(section.withheld.answers)} answers are not scored; export them in the
-          benchmark&apos;s submission format.
+          {count(section.withheld.items)} of {count(section.withheld.totalItems)} items have no key (the benchmark withholds it): their{" "}
+          {count(section.withheld.answers)} answers are not scored; export them in the benchmark&apos;s submission format.
         </p>
       ) : null}
       <SeriesByTypeTable types={section.types} series={section.series} cell={(figure, key) => <Cell key={key} figure={figure} />} modelBadge />

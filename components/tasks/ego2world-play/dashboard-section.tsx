@@ -18,7 +18,15 @@ const rateColumns: Array<{ id: "TSR" | "TCR" | "F1" | "WSR" | "validity"; label:
   { id: "validity", label: "Validity", title: "share of submitted actions the simulator accepted (a skill counts once)" },
 ];
 
-const metricLabels: Record<EgoMetric, string> = { TSR: "TSR", TCR: "TCR", F1: "F1", WSR: "WSR", validity: "Validity", replan: "Replans / task", steps: "Steps / task" };
+const metricLabels: Record<EgoMetric, string> = {
+  TSR: "TSR",
+  TCR: "TCR",
+  F1: "F1",
+  WSR: "WSR",
+  validity: "Validity",
+  replan: "Replans / task",
+  steps: "Steps / task",
+};
 const rateMetric = (metric: EgoMetric) => metric !== "replan" && metric !== "steps";
 
 function Row({ row }: { row: EgoRow }) {
@@ -56,13 +64,14 @@ function interval(ci: [number, number] | null, rate: boolean, reason?: string): 
   return ci || reason ? `n/a (${reason ?? "no spread"})` : "";
 }
 
-
 export function Ego2worldDashboardSection({ section }: { section: Ego2worldSection }) {
   return (
     <div className="space-y-5" data-testid="ego2world-section">
       <p className="text-xs text-slate-500">
-        {section.items} episode{section.items === 1 ? "" : "s"}, {section.humanPlays} played by people. Rates in %, pooled over task units (episode × task); validity over all submitted actions. Replans: failed actions followed by a different action. Time: active time per task (gaps between steps capped at the
-        idle cap). Belief: share of the areas in a person&apos;s notes that match the hidden world, at each step. Agents are imported runs scored by the same engine.
+        {section.items} episode{section.items === 1 ? "" : "s"}, {section.humanPlays} played by people. Rates in %, pooled over task units (episode × task);
+        validity over all submitted actions. Replans: failed actions followed by a different action. Time: active time per task (gaps between steps capped at
+        the idle cap). Belief: share of the areas in a person&apos;s notes that match the hidden world, at each step. Agents are imported runs scored by the
+        same engine.
       </p>
       <div className="overflow-x-auto rounded-md border border-slate-200">
         <table className="min-w-full text-sm" aria-label="Ego2World results">
@@ -103,8 +112,9 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
         <div className="space-y-2">
           <h3 className="text-sm font-semibold">Humans − agent, on the tasks both played</h3>
           <p className="text-xs text-slate-500">
-            Humans − agent over the (play, task) pairs both played, a unit&apos;s agent value paired with each person&apos;s play of it: {section.differences[0].metrics[0]?.method ?? "paired difference"}. An episode&apos;s task units stay
-            together (they share one world and one play). Rates in percentage points; 95% interval (n/a from one episode, and over people from one person); two-sided p from the same t distribution.
+            Humans − agent over the (play, task) pairs both played, a unit&apos;s agent value paired with each person&apos;s play of it:{" "}
+            {section.differences[0].metrics[0]?.method ?? "paired difference"}. An episode&apos;s task units stay together (they share one world and one play).
+            Rates in percentage points; 95% interval (n/a from one episode, and over people from one person); two-sided p from the same t distribution.
           </p>
           <div className="overflow-x-auto rounded-md border border-slate-200">
             <table className="min-w-full text-sm" aria-label="Humans minus agent">
@@ -128,7 +138,11 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
                       const rate = rateMetric(metric.metric);
                       const significant = metric.ci !== null && (metric.ci[0] > 0 || metric.ci[1] < 0);
                       return (
-                        <td key={metric.metric} className="px-2 py-1.5 text-right tabular-nums" title={`humans ${rate ? pct(metric.meanA, 1) : fixed(metric.meanA, 2)} vs agent ${rate ? pct(metric.meanB, 1) : fixed(metric.meanB, 2)} on ${metric.n} units of ${metric.clusters} episode${metric.clusters === 1 ? "" : "s"}`}>
+                        <td
+                          key={metric.metric}
+                          className="px-2 py-1.5 text-right tabular-nums"
+                          title={`humans ${rate ? pct(metric.meanA, 1) : fixed(metric.meanA, 2)} vs agent ${rate ? pct(metric.meanB, 1) : fixed(metric.meanB, 2)} on ${metric.n} units of ${metric.clusters} episode${metric.clusters === 1 ? "" : "s"}`}
+                        >
                           <span className={significant ? "font-semibold" : ""}>{signed(metric.difference, rate)}</span>
                           <span className="block text-[10px] text-slate-500">
                             {interval(metric.ci, rate, metric.reason)} n={metric.n}
@@ -193,6 +207,7 @@ export function Ego2worldDashboardSection({ section }: { section: Ego2worldSecti
 export const ego2worldDashboardSection: KindDashboardSection<Ego2worldSection> = {
   id: "ego2world",
   title: () => "Ego2World: people beside agents (the paper's Table 14)",
-  description: "TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent on the tasks both played, with intervals over people and episodes (or episodes only, as the study's Generalise over says).",
+  description:
+    "TSR, TCR, F1, WSR and validity pooled over task units, replans, steps and time per task, and belief accuracy, per person, pooled and per imported agent run, all scored by the same engine; then humans − agent on the tasks both played, with intervals over people and episodes (or episodes only, as the study's Generalise over says).",
   render: (section) => <Ego2worldDashboardSection section={section} />,
 };

@@ -34,8 +34,10 @@ import {
  */
 
 type Via = "click" | "keyboard" | "touch";
-const selectClass = "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
-const smallButton = "h-10 shrink-0 lg:h-7 rounded px-2 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-brand-500 disabled:cursor-not-allowed";
+const selectClass =
+  "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+const smallButton =
+  "h-10 shrink-0 lg:h-7 rounded px-2 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-brand-500 disabled:cursor-not-allowed";
 
 export default function Ego2worldPlayTask({ view }: TaskUiProps) {
   const episode = view as EpisodeView;
@@ -68,7 +70,8 @@ function LivePlayer({ episode }: { episode: EpisodeView }) {
     for (const row of notesToPrefill(current, draftOf(state.answer).notes)) {
       state.dispatch({ type: "note_added", payload: { object: row.object, area: row.area, state: "", confidence: "high", source: "seen", via: "auto" } });
     }
-    if (current.finished && !draftOf(api.getState().answer).finished) api.getState().dispatch({ type: "episode_finished", payload: { tasks: current.taskCount } });
+    if (current.finished && !draftOf(api.getState().answer).finished)
+      api.getState().dispatch({ type: "episode_finished", payload: { tasks: current.taskCount } });
   }, [current, api]);
 
   const act = useCallback((action: Ego2worldAction) => (locked ? Promise.resolve(null) : play.act(action)), [locked, play]);
@@ -92,7 +95,10 @@ function LivePlayer({ episode }: { episode: EpisodeView }) {
 
   return (
     // below lg (phones): the scene, the actions, the notes, one under the other; the page scrolls
-    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(250px,290px)_minmax(300px,340px)]" data-testid="ego2world-player">
+    <div
+      className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(250px,290px)_minmax(300px,340px)]"
+      data-testid="ego2world-player"
+    >
       <SceneColumn episode={episode} view={current} areas={areas} act={act} locked={locked} error={play.error} pending={play.pending} />
       <ActionColumn episode={episode} view={current} areas={areas} act={act} locked={locked} steps={play.steps} />
       <NotesPanel notes={draft.notes} areas={areas} locked={submitted} labels={labelsOf(current)} />
@@ -112,7 +118,23 @@ type Act = (action: Ego2worldAction) => Promise<unknown>;
 // ---------------------------------------------------------------------------------------------
 // The scene: task, picture, areas, feedback
 
-function SceneColumn({ episode, view, areas, act, locked, error, pending }: { episode: EpisodeView; view: PlayView; areas: string[]; act: Act; locked: boolean; error: string | null; pending: boolean }) {
+function SceneColumn({
+  episode,
+  view,
+  areas,
+  act,
+  locked,
+  error,
+  pending,
+}: {
+  episode: EpisodeView;
+  view: PlayView;
+  areas: string[];
+  act: Act;
+  locked: boolean;
+  error: string | null;
+  pending: boolean;
+}) {
   const [confirming, setConfirming] = useState(false);
   const yesButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -121,7 +143,10 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
   const last = view.task >= view.taskCount - 1;
   return (
     <div className="flex min-h-0 min-w-0 flex-col gap-2">
-      <section aria-label="Task" className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-2 shadow-sm">
+      <section
+        aria-label="Task"
+        className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-200 bg-white px-3 py-2 shadow-sm"
+      >
         <span className="shrink-0 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 tabular-nums" data-testid="task-counter">
           {view.finished ? `All ${view.taskCount} tasks done` : `Task ${view.task + 1} of ${view.taskCount}`}
         </span>
@@ -142,12 +167,21 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
             >
               Yes, done
             </button>
-            <button type="button" onClick={() => setConfirming(false)} className={`${smallButton} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}>
+            <button
+              type="button"
+              onClick={() => setConfirming(false)}
+              className={`${smallButton} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}
+            >
               Not yet
             </button>
           </span>
         ) : (
-          <button type="button" disabled={locked} onClick={() => setConfirming(true)} className={`${smallButton} border border-brand-600 bg-white px-3 text-sm text-brand-700 hover:bg-brand-50 lg:h-8`}>
+          <button
+            type="button"
+            disabled={locked}
+            onClick={() => setConfirming(true)}
+            className={`${smallButton} border border-brand-600 bg-white px-3 text-sm text-brand-700 hover:bg-brand-50 lg:h-8`}
+          >
             Done with this task
           </button>
         )}
@@ -156,14 +190,26 @@ function SceneColumn({ episode, view, areas, act, locked, error, pending }: { ep
       <figure className="relative min-h-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-slate-100 shadow-sm max-lg:aspect-[4/3] lg:[container-type:size]">
         {view.image ? (
           // eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching
-          <img src={view.image} alt={`${areaName(view.area)} at the start of the episode`} className="h-full w-full object-contain" draggable={false} data-testid="area-image" data-area={view.area} />
+          <img
+            src={view.image}
+            alt={`${areaName(view.area)} at the start of the episode`}
+            className="h-full w-full object-contain"
+            draggable={false}
+            data-testid="area-image"
+            data-area={view.area}
+          />
         ) : (
           <div className="grid h-full place-items-center text-sm text-slate-500">No picture of {areaName(view.area)}</div>
         )}
-        <figcaption className="absolute bottom-2 right-2 max-w-[calc(100%-1rem)] rounded bg-slate-900/75 px-2 py-0.5 text-[11px] text-white">Picture from the start of the episode; what changed since is listed under “Here”</figcaption>
+        <figcaption className="absolute bottom-2 right-2 max-w-[calc(100%-1rem)] rounded bg-slate-900/75 px-2 py-0.5 text-[11px] text-white">
+          Picture from the start of the episode; what changed since is listed under “Here”
+        </figcaption>
       </figure>
 
-      <nav aria-label="Go to an area" className="flex shrink-0 flex-wrap items-center gap-1.5 rounded-lg border border-slate-200 bg-white px-2 py-1.5 shadow-sm">
+      <nav
+        aria-label="Go to an area"
+        className="flex shrink-0 flex-wrap items-center gap-1.5 rounded-lg border border-slate-200 bg-white px-2 py-1.5 shadow-sm"
+      >
         <span className="text-xs font-semibold text-slate-600">Go to:</span>
         {areas.map((area) => {
           const here = area === view.area;
@@ -212,11 +258,20 @@ function Feedback({ view, error, pending }: { view: PlayView; error: string | nu
   return (
     <div className="flex shrink-0 flex-col gap-1">
       {view.lastTask ? (
-        <p className={`rounded-md border px-2 py-1 text-xs ${view.lastTask.success ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`} data-testid="last-task">
+        <p
+          className={`rounded-md border px-2 py-1 text-xs ${view.lastTask.success ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}
+          data-testid="last-task"
+        >
           Previous task: {view.lastTask.success ? "goal reached ✓" : "goal not reached ✗"}
         </p>
       ) : null}
-      <p role="status" aria-live="polite" className={`min-h-8 break-words rounded-md sm:truncate border px-2 py-1.5 text-sm ${tone}`} data-testid="feedback" data-accepted={feedback ? String(feedback.accepted) : undefined}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={`min-h-8 break-words rounded-md sm:truncate border px-2 py-1.5 text-sm ${tone}`}
+        data-testid="feedback"
+        data-accepted={feedback ? String(feedback.accepted) : undefined}
+      >
         {text}
       </p>
     </div>
@@ -226,7 +281,21 @@ function Feedback({ view, error, pending }: { view: PlayView; error: string | nu
 // ---------------------------------------------------------------------------------------------
 // What is here, the palette, the actions of this task
 
-function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: EpisodeView; view: PlayView; areas: string[]; act: Act; locked: boolean; steps: Array<{ seq: number; action: unknown; valid: boolean }> }) {
+function ActionColumn({
+  episode,
+  view,
+  areas,
+  act,
+  locked,
+  steps,
+}: {
+  episode: EpisodeView;
+  view: PlayView;
+  areas: string[];
+  act: Act;
+  locked: boolean;
+  steps: Array<{ seq: number; action: unknown; valid: boolean }>;
+}) {
   const [selected, setSelected] = useState<number | null>(null);
   const [args, setArgs] = useState<Array<string | null>>([]);
   const firstPicker = useRef<HTMLSelectElement>(null);
@@ -275,13 +344,26 @@ function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: E
 
   return (
     <div className="flex min-h-0 flex-col gap-2">
-      <TaskPanel title={`Here: ${areaName(view.area)}`} label="What you see here" className="max-h-[46%] shrink-0" bodyClassName="flex flex-col gap-1.5 text-xs">
+      <TaskPanel
+        title={`Here: ${areaName(view.area)}`}
+        label="What you see here"
+        className="max-h-[46%] shrink-0"
+        bodyClassName="flex flex-col gap-1.5 text-xs"
+      >
         <div data-testid="hand">
           <span className="font-semibold text-slate-600">In your hand: </span>
           {view.hand ? <ObjectChip id={view.hand.id} label={view.hand.label} tone="hand" /> : <span className="text-slate-500">nothing</span>}
         </div>
         <ul className="flex flex-wrap gap-1" aria-label="Objects here" data-testid="objects-here">
-          {view.objects.length === 0 ? <li className="text-slate-500">No objects here.</li> : view.objects.map((object) => <li key={object.id}><ObjectChip id={object.id} label={object.label} /></li>)}
+          {view.objects.length === 0 ? (
+            <li className="text-slate-500">No objects here.</li>
+          ) : (
+            view.objects.map((object) => (
+              <li key={object.id}>
+                <ObjectChip id={object.id} label={object.label} />
+              </li>
+            ))
+          )}
         </ul>
         <div>
           <h3 className="font-semibold text-slate-600">Changed here since the start</h3>
@@ -297,7 +379,13 @@ function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: E
         </div>
       </TaskPanel>
 
-      <TaskPanel title="Actions" aside={<span className="pointer-coarse:hidden">keys 1–{Math.min(9, palette.length)}</span>} label="Actions" className="min-h-0 flex-1" bodyClassName="flex flex-col gap-2">
+      <TaskPanel
+        title="Actions"
+        aside={<span className="pointer-coarse:hidden">keys 1–{Math.min(9, palette.length)}</span>}
+        label="Actions"
+        className="min-h-0 flex-1"
+        bodyClassName="flex flex-col gap-2"
+      >
         <div className="flex flex-wrap gap-1" role="group" aria-label="Choose an action">
           {palette.map((action, index) => (
             <button
@@ -360,7 +448,12 @@ function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: E
               <code className="min-w-0 flex-1 truncate text-xs text-slate-700" data-testid="composed-action">
                 {text ?? `${chosen.name}(${chosen.params.join(", ")})`}
               </code>
-              <button ref={doItButton} type="submit" disabled={!text || locked} className={`${smallButton} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-300`}>
+              <button
+                ref={doItButton}
+                type="submit"
+                disabled={!text || locked}
+                className={`${smallButton} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-300`}
+              >
                 Do it ⏎
               </button>
             </div>
@@ -390,7 +483,10 @@ function ActionColumn({ episode, view, areas, act, locked, steps }: { episode: E
 
 function ObjectChip({ id, label, tone = "here" }: { id: string; label: string; tone?: "here" | "hand" }) {
   return (
-    <span className={`inline-flex items-center gap-1 rounded border px-1.5 py-0.5 ${tone === "hand" ? "border-amber-300 bg-amber-50" : "border-slate-200 bg-slate-50"}`} data-object={id}>
+    <span
+      className={`inline-flex items-center gap-1 rounded border px-1.5 py-0.5 ${tone === "hand" ? "border-amber-300 bg-amber-50" : "border-slate-200 bg-slate-50"}`}
+      data-object={id}
+    >
       <span className="font-mono font-semibold text-slate-900">{id}</span>
       {label !== labelFromId(id) ? <span className="text-slate-500">{label}</span> : null}
     </span>
@@ -424,10 +520,19 @@ function NotesPanel({ notes, areas, locked, labels }: { notes: Note[]; areas: st
   const areaOptions = noteAreaOptions(areas);
   return (
     <TaskPanel title="My notes" aside={<span>where things are, their state</span>} label="My notes" className="min-h-0" bodyClassName="flex flex-col gap-1.5">
-      <p className="text-[11px] leading-snug text-slate-500">Rows fill in as you see things. Keep them up to date: where each object is now, its state as you believe it, how sure you are, and why.</p>
+      <p className="text-[11px] leading-snug text-slate-500">
+        Rows fill in as you see things. Keep them up to date: where each object is now, its state as you believe it, how sure you are, and why.
+      </p>
       <ul className="flex flex-col gap-1.5" data-testid="notes">
         {notes.map((note) => (
-          <NoteRow key={note.object} note={note} label={labels[note.object] ?? labelFromId(note.object)} areaOptions={areaOptions} locked={locked} edit={edit} />
+          <NoteRow
+            key={note.object}
+            note={note}
+            label={labels[note.object] ?? labelFromId(note.object)}
+            areaOptions={areaOptions}
+            locked={locked}
+            edit={edit}
+          />
         ))}
       </ul>
       <form
@@ -453,7 +558,12 @@ function NotesPanel({ notes, areas, locked, labels }: { notes: Note[]; areas: st
               <option key={id} value={id} />
             ))}
         </datalist>
-        <button type="button" disabled={locked || newObject.trim() === ""} onClick={(event) => add(viaOf(event))} className={`${smallButton} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-300`}>
+        <button
+          type="button"
+          disabled={locked || newObject.trim() === ""}
+          onClick={(event) => add(viaOf(event))}
+          className={`${smallButton} bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-300`}
+        >
           Add
         </button>
       </form>
@@ -461,7 +571,19 @@ function NotesPanel({ notes, areas, locked, labels }: { notes: Note[]; areas: st
   );
 }
 
-function NoteRow({ note, label, areaOptions, locked, edit }: { note: Note; label: string; areaOptions: Array<{ value: string; label: string }>; locked: boolean; edit: (object: string, field: NoteField, value: string | null, via: Via) => void }) {
+function NoteRow({
+  note,
+  label,
+  areaOptions,
+  locked,
+  edit,
+}: {
+  note: Note;
+  label: string;
+  areaOptions: Array<{ value: string; label: string }>;
+  locked: boolean;
+  edit: (object: string, field: NoteField, value: string | null, via: Via) => void;
+}) {
   const api = useAnnotationStoreApi();
   const [stateText, setStateText] = useState(note.state);
   // the stored state changed (a replayed or resumed edit): show it
@@ -480,7 +602,14 @@ function NoteRow({ note, label, areaOptions, locked, edit }: { note: Note; label
           <span className="font-mono font-semibold text-slate-900">{note.object}</span>
           {label !== labelFromId(note.object) ? <span className="text-slate-500"> {label}</span> : null}
         </span>
-        <select value={note.area ?? ""} disabled={locked} onChange={(event) => edit(note.object, "area", event.target.value || null, "click")} aria-label={`${note.object}: where`} className={`${selectClass} w-[7.5rem]`} data-field="area">
+        <select
+          value={note.area ?? ""}
+          disabled={locked}
+          onChange={(event) => edit(note.object, "area", event.target.value || null, "click")}
+          aria-label={`${note.object}: where`}
+          className={`${selectClass} w-[7.5rem]`}
+          data-field="area"
+        >
           <option value="">where? (unknown)</option>
           {areaOptions.map((option) => (
             <option key={option.value} value={option.value}>
@@ -519,14 +648,28 @@ function NoteRow({ note, label, areaOptions, locked, edit }: { note: Note; label
           className={`${selectClass} flex-1 px-1.5`}
           data-field="state"
         />
-        <select value={note.confidence} disabled={locked} onChange={(event) => edit(note.object, "confidence", event.target.value, "click")} aria-label={`${note.object}: confidence`} className={`${selectClass} w-[5.25rem]`} data-field="confidence">
+        <select
+          value={note.confidence}
+          disabled={locked}
+          onChange={(event) => edit(note.object, "confidence", event.target.value, "click")}
+          aria-label={`${note.object}: confidence`}
+          className={`${selectClass} w-[5.25rem]`}
+          data-field="confidence"
+        >
           {NOTE_CONFIDENCES.map((value) => (
             <option key={value} value={value}>
               {value}
             </option>
           ))}
         </select>
-        <select value={note.source} disabled={locked} onChange={(event) => edit(note.object, "source", event.target.value, "click")} aria-label={`${note.object}: source`} className={`${selectClass} w-[5.25rem]`} data-field="source">
+        <select
+          value={note.source}
+          disabled={locked}
+          onChange={(event) => edit(note.object, "source", event.target.value, "click")}
+          aria-label={`${note.object}: source`}
+          className={`${selectClass} w-[5.25rem]`}
+          data-field="source"
+        >
           {NOTE_SOURCES.map((value) => (
             <option key={value} value={value}>
               {value}

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { emptyEgoDraft } from "@/lib/tasks/ego2world-play/notes";
-import { areaName, composeAction, ego2worldAnswerOf, ego2worldMissing, notesToPrefill, pickerOptions, type PlayView } from "@/components/tasks/ego2world-play/player-view";
+import {
+  areaName,
+  composeAction,
+  ego2worldAnswerOf,
+  ego2worldMissing,
+  notesToPrefill,
+  pickerOptions,
+  type PlayView,
+} from "@/components/tasks/ego2world-play/player-view";
 
 const view: PlayView = {
   area: "coffee_station",
@@ -35,7 +43,9 @@ describe("the player's helpers", () => {
   });
 
   it("pre-fills notes for what is seen and not yet noted", () => {
-    expect(notesToPrefill(view, [{ object: "machine_01", area: "counter", state: "", confidence: "low", source: "guess" }])).toEqual([{ object: "cup_01", area: "hand" }]);
+    expect(notesToPrefill(view, [{ object: "machine_01", area: "counter", state: "", confidence: "low", source: "guess" }])).toEqual([
+      { object: "cup_01", area: "hand" },
+    ]);
   });
 
   it("submits only once the server said every task is done; the answer's actions come from the server", () => {

@@ -61,7 +61,11 @@ export function notesToPrefill(view: PlayView, notes: readonly Note[]): Array<{ 
 
 /** The believed-area choices of a note: each area, in the hand, gone. */
 export function noteAreaOptions(areas: readonly string[]): Array<{ value: string; label: string }> {
-  return [...areas.map((area) => ({ value: area, label: areaName(area) })), { value: HAND_AREA, label: "In my hand" }, { value: GONE_AREA, label: "Gone / used up" }];
+  return [
+    ...areas.map((area) => ({ value: area, label: areaName(area) })),
+    { value: HAND_AREA, label: "In my hand" },
+    { value: GONE_AREA, label: "Gone / used up" },
+  ];
 }
 
 export function draftOf(answer: unknown): EgoDraft {

@@ -29,10 +29,14 @@ describe("hasBakedLabel", () => {
       .png()
       .toBuffer();
     expect(await detect(covered)).toBe(false);
-    const plain = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 90, g: 120, b: 150 } } }).png().toBuffer();
+    const plain = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 90, g: 120, b: 150 } } })
+      .png()
+      .toBuffer();
     expect(await detect(plain)).toBe(false);
     // a red wall fills the band and the strip under it alike
-    const red = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 250, g: 10, b: 10 } } }).png().toBuffer();
+    const red = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 250, g: 10, b: 10 } } })
+      .png()
+      .toBuffer();
     expect(await detect(red)).toBe(false);
     const wide = await sharp(sample).resize(512, 384, { fit: "fill" }).png().toBuffer();
     expect(await detect(wide)).toBe(false);

@@ -38,7 +38,12 @@ function ForwardBoard({ item, slotNotes }: { item: EnactForwardPublic; slotNotes
   const labelled = useBakedLabels(item.candidates);
   const cover = (candidate: number, large = false) =>
     labelled.has(item.candidates[candidate]) ? (
-      <span aria-hidden data-testid="label-cover" className={`pointer-events-none absolute flex items-center rounded-sm bg-slate-800 px-1 font-semibold text-white ${large ? "text-lg" : "text-[10px]"}`} style={bakedLabelCoverStyle}>
+      <span
+        aria-hidden
+        data-testid="label-cover"
+        className={`pointer-events-none absolute flex items-center rounded-sm bg-slate-800 px-1 font-semibold text-white ${large ? "text-lg" : "text-[10px]"}`}
+        style={bakedLabelCoverStyle}
+      >
         {large ? `Candidate ${letterOf(candidate)}` : letterOf(candidate)}
       </span>
     ) : null;
@@ -56,7 +61,10 @@ function ForwardBoard({ item, slotNotes }: { item: EnactForwardPublic; slotNotes
       <TaskPanel title="Actions in order → next state" aside={<FilledCount />} label="Actions and steps" className="max-lg:order-3">
         <ol className={`flex min-h-0 flex-col gap-1 ${dense ? "" : "h-full"}`}>
           {item.actions.map((action, step) => (
-            <li key={step} className={`relative flex items-center gap-2 rounded-md border border-slate-200 bg-slate-50/60 p-1 ${dense ? "shrink-0" : "flex-auto"}`}>
+            <li
+              key={step}
+              className={`relative flex items-center gap-2 rounded-md border border-slate-200 bg-slate-50/60 p-1 ${dense ? "shrink-0" : "flex-auto"}`}
+            >
               <span className="grid h-6 w-6 shrink-0 self-start place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white" aria-hidden>
                 {step + 1}
               </span>
@@ -89,17 +97,41 @@ function ForwardBoard({ item, slotNotes }: { item: EnactForwardPublic; slotNotes
 
       <div className="contents lg:flex lg:min-h-0 lg:flex-col lg:gap-2 xl:gap-3">
         <TaskPanel title="Current state" label="Current state" className="shrink-0 max-lg:order-1" bodyClassName="flex items-start gap-3">
-          <ZoomableImage src={item.initialImage} alt="Current state" onZoom={() => zoom(item.initialImage, "initial", 0)} className="h-[96px] w-[96px] shrink-0 lg:h-[120px] lg:w-[120px] xl:h-[150px] xl:w-[150px]" />
+          <ZoomableImage
+            src={item.initialImage}
+            alt="Current state"
+            onZoom={() => zoom(item.initialImage, "initial", 0)}
+            className="h-[96px] w-[96px] shrink-0 lg:h-[120px] lg:w-[120px] xl:h-[150px] xl:w-[150px]"
+          />
           <p className="text-xs leading-snug text-slate-600">
             Start here. Apply the actions in order: each step shows the state right after its action. Click an image to see it large.
-            {labelled.size > 0 ? <span className="mt-1 block" data-testid="label-note">The letters A–{letterOf(item.candidates.length - 1)} name the candidates; the dark band covers the benchmark&apos;s own caption, which numbers the images in file order and is no hint.</span> : null}
+            {labelled.size > 0 ? (
+              <span className="mt-1 block" data-testid="label-note">
+                The letters A–{letterOf(item.candidates.length - 1)} name the candidates; the dark band covers the benchmark&apos;s own caption, which numbers
+                the images in file order and is no hint.
+              </span>
+            ) : null}
           </p>
         </TaskPanel>
-        <TaskPanel title="Candidate images (shuffled)" label="Candidate images" className="min-h-0 flex-1 max-lg:sticky max-lg:top-[57px] max-lg:z-20 max-lg:order-2 max-lg:shadow-md" bodyClassName="flex flex-col gap-2">
+        <TaskPanel
+          title="Candidate images (shuffled)"
+          label="Candidate images"
+          className="min-h-0 flex-1 max-lg:sticky max-lg:top-[57px] max-lg:z-20 max-lg:order-2 max-lg:shadow-md"
+          bodyClassName="flex flex-col gap-2"
+        >
           <OrderingHint what="an image" onZoom={(candidate) => zoom(item.candidates[candidate], "candidate", candidate)} />
-          <LibraryDropZone className={`grid content-start gap-2 ${item.candidates.length <= 3 ? "grid-cols-3" : item.candidates.length <= 8 ? "grid-cols-4" : "grid-cols-5 lg:grid-cols-4"}`}>
+          <LibraryDropZone
+            className={`grid content-start gap-2 ${item.candidates.length <= 3 ? "grid-cols-3" : item.candidates.length <= 8 ? "grid-cols-4" : "grid-cols-5 lg:grid-cols-4"}`}
+          >
             {item.candidates.map((src, candidate) => (
-              <CandidateTile key={candidate} candidate={candidate} label={`Candidate image ${letterOf(candidate)}`} onActivate={() => zoom(src, "candidate", candidate)} letterAt="bottom" className="aspect-square overflow-hidden">
+              <CandidateTile
+                key={candidate}
+                candidate={candidate}
+                label={`Candidate image ${letterOf(candidate)}`}
+                onActivate={() => zoom(src, "candidate", candidate)}
+                letterAt="bottom"
+                className="aspect-square overflow-hidden"
+              >
                 {thumb(candidate)}
               </CandidateTile>
             ))}

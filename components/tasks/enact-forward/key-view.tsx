@@ -40,7 +40,12 @@ export function EnactForwardKey({ view }: { view: unknown }) {
       </div>
       <ol className="space-y-1.5" aria-label="The correct order">
         {key.steps.map((step) => (
-          <li key={step.step} className="flex items-start gap-2 rounded-md border border-emerald-200 bg-white p-1.5" data-key-step={step.step + 1} data-key-candidate={letterOf(step.candidateIndex)}>
+          <li
+            key={step.step}
+            className="flex items-start gap-2 rounded-md border border-emerald-200 bg-white p-1.5"
+            data-key-step={step.step + 1}
+            data-key-candidate={letterOf(step.candidateIndex)}
+          >
             <span className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white" aria-hidden>
               {step.step + 1}
             </span>
@@ -54,7 +59,9 @@ export function EnactForwardKey({ view }: { view: unknown }) {
             {step.image ? (
               <div className="relative shrink-0">
                 <ZoomImage src={step.image} alt={`Step ${step.step + 1}: candidate image ${letterOf(step.candidateIndex)}`} className="h-16 w-16" />
-                <span className="pointer-events-none absolute bottom-0.5 left-0.5 rounded bg-emerald-700 px-1 text-[11px] font-bold text-white">{letterOf(step.candidateIndex)}</span>
+                <span className="pointer-events-none absolute bottom-0.5 left-0.5 rounded bg-emerald-700 px-1 text-[11px] font-bold text-white">
+                  {letterOf(step.candidateIndex)}
+                </span>
               </div>
             ) : null}
           </li>

@@ -34,7 +34,10 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
     return index === 0 ? "Observation 1 (start)" : index > 0 ? `Observation ${index + 1}` : "Image";
   };
   const actionCard = (candidate: number, clamp: boolean) => (
-    <p className={`h-full overflow-hidden px-2 pb-1 pl-8 pt-1 text-left text-xs leading-snug text-slate-800 ${clamp ? "line-clamp-5" : ""}`} title={item.candidates[candidate]}>
+    <p
+      className={`h-full overflow-hidden px-2 pb-1 pl-8 pt-1 text-left text-xs leading-snug text-slate-800 ${clamp ? "line-clamp-5" : ""}`}
+      title={item.candidates[candidate]}
+    >
       {item.candidates[candidate]}
     </p>
   );
@@ -45,15 +48,30 @@ function InverseBoard({ item, slotNotes }: { item: EnactInversePublic; slotNotes
       <TaskPanel title="Which action explains each change?" aside={<FilledCount />} label="Transitions and steps" className="max-lg:order-2">
         <ol className={`flex min-h-0 flex-col gap-1 ${dense ? "" : "h-full"}`}>
           {item.candidates.map((_, step) => (
-            <li key={step} className={`relative flex flex-wrap items-stretch gap-2 rounded-md border border-slate-200 bg-slate-50/60 p-1 lg:flex-nowrap ${dense ? "shrink-0" : "flex-auto"}`}>
+            <li
+              key={step}
+              className={`relative flex flex-wrap items-stretch gap-2 rounded-md border border-slate-200 bg-slate-50/60 p-1 lg:flex-nowrap ${dense ? "shrink-0" : "flex-auto"}`}
+            >
               <span className="grid h-6 w-6 shrink-0 self-start place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white" aria-hidden>
                 {step + 1}
               </span>
-              <ZoomableImage src={item.observations[step]} alt={`Observation ${step + 1}`} onZoom={() => zoom(item.observations[step], "observation", step)} className="shrink-0 self-center" style={{ width: square, height: square }} />
+              <ZoomableImage
+                src={item.observations[step]}
+                alt={`Observation ${step + 1}`}
+                onZoom={() => zoom(item.observations[step], "observation", step)}
+                className="shrink-0 self-center"
+                style={{ width: square, height: square }}
+              />
               <span aria-hidden className="self-center text-slate-400">
                 →
               </span>
-              <ZoomableImage src={item.observations[step + 1]} alt={`Observation ${step + 2}`} onZoom={() => zoom(item.observations[step + 1], "observation", step + 1)} className="shrink-0 self-center" style={{ width: square, height: square }} />
+              <ZoomableImage
+                src={item.observations[step + 1]}
+                alt={`Observation ${step + 2}`}
+                onZoom={() => zoom(item.observations[step + 1], "observation", step + 1)}
+                className="shrink-0 self-center"
+                style={{ width: square, height: square }}
+              />
               <SlotBox
                 slot={step}
                 label={`Action from observation ${step + 1} to ${step + 2}`}

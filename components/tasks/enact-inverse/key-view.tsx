@@ -26,7 +26,12 @@ export function EnactInverseKey({ view }: { view: unknown }) {
       <SemanticNote available={key.semanticAvailable} />
       <ol className="space-y-1.5" aria-label="The correct action for each transition">
         {key.transitions.map((t) => (
-          <li key={t.step} className="space-y-1 rounded-md border border-emerald-200 bg-white p-1.5" data-key-step={t.step + 1} data-key-candidate={letterOf(t.candidateIndex)}>
+          <li
+            key={t.step}
+            className="space-y-1 rounded-md border border-emerald-200 bg-white p-1.5"
+            data-key-step={t.step + 1}
+            data-key-candidate={letterOf(t.candidateIndex)}
+          >
             <div className="flex items-center gap-1.5">
               <span className="grid h-6 w-6 shrink-0 place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white" aria-hidden>
                 {t.step + 1}

@@ -37,7 +37,10 @@ function SubcategoryMean({ value, coverage }: { value: number | null; coverage: 
   if (value === null) return <span className="text-slate-300">–</span>;
   if (!coverage || coverage.covered >= coverage.of) return <>{pct(value, 1)}</>;
   return (
-    <span title={`over ${coverage.covered} of the table's ${coverage.of} subcategories; no answers in: ${coverage.missing.join("; ")}`} data-testid="esi-mean-partial">
+    <span
+      title={`over ${coverage.covered} of the table's ${coverage.of} subcategories; no answers in: ${coverage.missing.join("; ")}`}
+      data-testid="esi-mean-partial"
+    >
       {pct(value, 1)}
       <span className="block text-[10px] font-normal text-amber-700">
         {coverage.covered} of {coverage.of} subcategories
@@ -48,12 +51,28 @@ function SubcategoryMean({ value, coverage }: { value: number | null; coverage: 
 
 function AccuracyTable({ section, slug }: { section: EsiSection; slug: string }) {
   const { conditions, groups } = section;
-  const csvRows = section.table.flatMap((row) => groups.flatMap((group) => conditions.map((c) => [row.category, row.subcategory ?? "(all)", group.name, c, row.cells[group.id][c].successes, row.cells[group.id][c].trials, row.cells[group.id][c].value])));
+  const csvRows = section.table.flatMap((row) =>
+    groups.flatMap((group) =>
+      conditions.map((c) => [
+        row.category,
+        row.subcategory ?? "(all)",
+        group.name,
+        c,
+        row.cells[group.id][c].successes,
+        row.cells[group.id][c].trials,
+        row.cells[group.id][c].value,
+      ]),
+    ),
+  );
   return (
     <div>
       <div className="mb-1 flex items-baseline justify-between gap-2">
         <h3 className="text-sm font-semibold text-slate-800">Accuracy by condition</h3>
-        <CsvDownload fileName={`${slug}-esi-accuracy`} header={["category", "subcategory", "who", "condition", "right", "answers", "accuracy"]} rows={csvRows} />
+        <CsvDownload
+          fileName={`${slug}-esi-accuracy`}
+          header={["category", "subcategory", "who", "condition", "right", "answers", "accuracy"]}
+          rows={csvRows}
+        />
       </div>
       <div className="overflow-x-auto rounded-md border border-slate-200">
         <table className="min-w-full text-sm" data-testid="esi-accuracy-table">
@@ -66,7 +85,11 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
                 Subcategory
               </th>
               {groups.map((group) => (
-                <th key={group.id} colSpan={conditions.length} className={`border-l border-slate-200 px-2 py-1 text-center font-semibold ${group.kind === "humans" ? "text-brand-700" : "text-slate-700"}`}>
+                <th
+                  key={group.id}
+                  colSpan={conditions.length}
+                  className={`border-l border-slate-200 px-2 py-1 text-center font-semibold ${group.kind === "humans" ? "text-brand-700" : "text-slate-700"}`}
+                >
                   {group.name}
                 </th>
               ))}
@@ -74,7 +97,11 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
             <tr>
               {groups.flatMap((group) =>
                 conditions.map((condition, i) => (
-                  <th key={`${group.id}-${condition}`} title={conditionLabel(condition)} className={`px-2 py-1 text-right font-medium ${i === 0 ? "border-l border-slate-200" : ""}`}>
+                  <th
+                    key={`${group.id}-${condition}`}
+                    title={conditionLabel(condition)}
+                    className={`px-2 py-1 text-right font-medium ${i === 0 ? "border-l border-slate-200" : ""}`}
+                  >
                     {shortCondition(condition)}
                   </th>
                 )),
@@ -85,7 +112,9 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
             {section.table.map((row) => (
               <tr key={`${row.category}|${row.subcategory ?? "*"}`} className={`border-t border-slate-100 ${row.subcategory === null ? "bg-slate-50/70" : ""}`}>
                 <td className="whitespace-nowrap px-2 py-1.5 text-slate-700">{row.category}</td>
-                <td className={`whitespace-nowrap px-2 py-1.5 ${row.subcategory === null ? "italic text-slate-500" : "text-slate-700"}`}>{row.subcategory ?? "all subcategories"}</td>
+                <td className={`whitespace-nowrap px-2 py-1.5 ${row.subcategory === null ? "italic text-slate-500" : "text-slate-700"}`}>
+                  {row.subcategory ?? "all subcategories"}
+                </td>
                 {groups.flatMap((group) =>
                   conditions.map((condition, i) => (
                     <td key={`${group.id}-${condition}`} className={`px-2 py-1.5 text-right ${i === 0 ? "border-l border-slate-100" : ""}`}>
@@ -101,7 +130,11 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
               </td>
               {groups.flatMap((group) =>
                 conditions.map((condition, i) => (
-                  <td key={`${group.id}-${condition}`} className={`px-2 py-1.5 text-right font-semibold ${i === 0 ? "border-l border-slate-100" : ""}`} data-testid={`esi-mean-${group.kind}-${condition}`}>
+                  <td
+                    key={`${group.id}-${condition}`}
+                    className={`px-2 py-1.5 text-right font-semibold ${i === 0 ? "border-l border-slate-100" : ""}`}
+                    data-testid={`esi-mean-${group.kind}-${condition}`}
+                  >
                     <SubcategoryMean value={section.subcategoryMean[group.id][condition]} coverage={section.subcategoryCoverage[group.id]?.[condition]} />
                   </td>
                 )),
@@ -123,20 +156,46 @@ function AccuracyTable({ section, slug }: { section: EsiSection; slug: string })
         </table>
       </div>
       <p className="mt-1 text-xs text-slate-500">
-        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson 95% interval ({section.method}; a model run&apos;s over its questions), and the number of answers. The mean over subcategories is over the table&apos;s subcategories; a group without answers in some of them shows how many it covers (its mean is not comparable with a full one). Imported model runs name their condition in each answer (&quot;condition&quot;) or in the run&apos;s name; a model agent&apos;s condition is its assignment&apos;s. Answers given for the agreement plan are left out unless the dashboard includes them.
+        Conditions: {section.conditions.map((c) => `${shortCondition(c)} = ${conditionLabel(c).toLowerCase()}`).join("; ")}. Cells: accuracy (%) with its Wilson
+        95% interval ({section.method}; a model run&apos;s over its questions), and the number of answers. The mean over subcategories is over the table&apos;s
+        subcategories; a group without answers in some of them shows how many it covers (its mean is not comparable with a full one). Imported model runs name
+        their condition in each answer (&quot;condition&quot;) or in the run&apos;s name; a model agent&apos;s condition is its assignment&apos;s. Answers given
+        for the agreement plan are left out unless the dashboard includes them.
       </p>
     </div>
   );
 }
 
 const TRAJECTORY_COLUMNS: Array<{ id: string; label: string; title: string; get: (s: TrajectorySummary) => CountMetric }> = [
-  { id: "diversity", label: "View diversity", title: "trajectories visiting at least two distinct camera positions (the viewpoint a state or the simulator names); trajectories whose viewpoints are unknown are left out", get: (s) => s.viewDiversity },
-  { id: "contrastive", label: "Contrastive view", title: "trajectories reaching, by an accepted action, a state marked contrastive other than the initial one, or taking a step researchers labelled contrastive", get: (s) => s.contrastiveView },
-  { id: "revision", label: "Belief revision", title: "trajectories changing a part of the answer already given after at least one new observation (an accepted action that changed the state)", get: (s) => s.beliefRevision },
+  {
+    id: "diversity",
+    label: "View diversity",
+    title:
+      "trajectories visiting at least two distinct camera positions (the viewpoint a state or the simulator names); trajectories whose viewpoints are unknown are left out",
+    get: (s) => s.viewDiversity,
+  },
+  {
+    id: "contrastive",
+    label: "Contrastive view",
+    title:
+      "trajectories reaching, by an accepted action, a state marked contrastive other than the initial one, or taking a step researchers labelled contrastive",
+    get: (s) => s.contrastiveView,
+  },
+  {
+    id: "revision",
+    label: "Belief revision",
+    title: "trajectories changing a part of the answer already given after at least one new observation (an accepted action that changed the state)",
+    get: (s) => s.beliefRevision,
+  },
 ];
 
 function TrajectoryCells({ summary }: { summary: TrajectorySummary | null | undefined }) {
-  if (!summary) return <td colSpan={TRAJECTORY_COLUMNS.length + 4} className="px-2 py-1.5 text-center text-xs text-slate-400">no active trajectories</td>;
+  if (!summary)
+    return (
+      <td colSpan={TRAJECTORY_COLUMNS.length + 4} className="px-2 py-1.5 text-center text-xs text-slate-400">
+        no active trajectories
+      </td>
+    );
   return (
     <>
       <td className="px-2 py-1.5 text-right">{count(summary.trajectories)}</td>
@@ -144,7 +203,11 @@ function TrajectoryCells({ summary }: { summary: TrajectorySummary | null | unde
         <span className="font-semibold">{fixed(summary.stepsMean, 1)}</span>
         <span className="block text-[10px] text-slate-500">median {fixed(summary.stepsMedian, 1)}</span>
       </td>
-      <td className="px-2 py-1.5 text-right" title={`${summary.correct} correct answers; median ${fixed(summary.stepsCorrectMedian, 1)}`} data-testid="esi-steps-correct">
+      <td
+        className="px-2 py-1.5 text-right"
+        title={`${summary.correct} correct answers; median ${fixed(summary.stepsCorrectMedian, 1)}`}
+        data-testid="esi-steps-correct"
+      >
         <span className="font-semibold">{fixed(summary.stepsCorrectMean, 1)}</span>
         <span className="block text-[10px] text-slate-500">
           median {fixed(summary.stepsCorrectMedian, 1)}, n={summary.correct}
@@ -188,7 +251,9 @@ const trajectoryHeader = (
 function TrajectoryTables({ section }: { section: EsiSection }) {
   const withTrajectories = section.conditions.filter((c) => section.trajectories[c]);
   // model agents' episodes, measured as people's (Table 11's model rows); imported runs record none
-  const agentRows = section.groups.flatMap((group) => section.conditions.filter((c) => section.modelTrajectories[group.id]?.[c]).map((condition) => ({ group, condition })));
+  const agentRows = section.groups.flatMap((group) =>
+    section.conditions.filter((c) => section.modelTrajectories[group.id]?.[c]).map((condition) => ({ group, condition })),
+  );
   return (
     <div className="space-y-3">
       <h3 className="text-sm font-semibold text-slate-800">Exploration</h3>
@@ -222,9 +287,14 @@ function TrajectoryTables({ section }: { section: EsiSection }) {
                 </tr>
               ))}
               {section.trajectoryTable.map((row) => (
-                <tr key={`${row.category}|${row.subcategory ?? "*"}`} className={`border-t border-slate-100 ${row.subcategory === null ? "bg-slate-50/70" : ""}`}>
+                <tr
+                  key={`${row.category}|${row.subcategory ?? "*"}`}
+                  className={`border-t border-slate-100 ${row.subcategory === null ? "bg-slate-50/70" : ""}`}
+                >
                   <td className="whitespace-nowrap px-2 py-1.5 text-slate-700">{row.category}</td>
-                  <td className={`whitespace-nowrap px-2 py-1.5 ${row.subcategory === null ? "italic text-slate-500" : "text-slate-700"}`}>{row.subcategory ?? "all subcategories"}</td>
+                  <td className={`whitespace-nowrap px-2 py-1.5 ${row.subcategory === null ? "italic text-slate-500" : "text-slate-700"}`}>
+                    {row.subcategory ?? "all subcategories"}
+                  </td>
                   <TrajectoryCells summary={row.summary} />
                 </tr>
               ))}
@@ -233,12 +303,15 @@ function TrajectoryTables({ section }: { section: EsiSection }) {
         </div>
       )}
       <p className="text-xs text-slate-500" data-testid="esi-trajectory-definitions">
-        Definitions (esi-bench App. K, made exact here): a <em>new observation</em> is an accepted action that changed the state (refused actions show nothing new; with a simulator, which names no
-        states, every accepted action counts). <em>View diversity</em>: at least two distinct viewpoints, one definition for every item: the camera position a graph state or the simulator names
-        (turning in place keeps it; a state without one is unknown, never its own viewpoint). <em>Contrastive view</em>: a state marked contrastive reached by acting, not the initial state, or a step
-        at least half of its labellers labelled contrastive. <em>Belief revision</em>: a part already answered changes after a new observation (filling in another part, or a change after refused
-        actions only, is not one). <em>Steps</em>: all actions, refused ones included; Fig. 5 reports them for correct answers. Model agents&apos; episodes (their rows, named) are measured the same way, as Table 11 does for GPT-5 and Gemini; imported runs record no episode. Differences from the paper: contrastive states are marked by the
-        item&apos;s author or by researchers&apos; labels, where the paper&apos;s annotators judged each view; the paper does not say how it counted viewpoints.
+        Definitions (esi-bench App. K, made exact here): a <em>new observation</em> is an accepted action that changed the state (refused actions show nothing
+        new; with a simulator, which names no states, every accepted action counts). <em>View diversity</em>: at least two distinct viewpoints, one definition
+        for every item: the camera position a graph state or the simulator names (turning in place keeps it; a state without one is unknown, never its own
+        viewpoint). <em>Contrastive view</em>: a state marked contrastive reached by acting, not the initial state, or a step at least half of its labellers
+        labelled contrastive. <em>Belief revision</em>: a part already answered changes after a new observation (filling in another part, or a change after
+        refused actions only, is not one). <em>Steps</em>: all actions, refused ones included; Fig. 5 reports them for correct answers. Model agents&apos;
+        episodes (their rows, named) are measured the same way, as Table 11 does for GPT-5 and Gemini; imported runs record no episode. Differences from the
+        paper: contrastive states are marked by the item&apos;s author or by researchers&apos; labels, where the paper&apos;s annotators judged each view; the
+        paper does not say how it counted viewpoints.
       </p>
       <ModelSteps section={section} />
     </div>
@@ -302,7 +375,11 @@ function PerPerson({ section }: { section: EsiSection }) {
             </tr>
             <tr>
               {section.conditions.map((condition, i) => (
-                <th key={condition} className={`px-2 py-1 text-right font-medium ${i === 0 ? "border-l border-slate-200" : ""}`} title={conditionLabel(condition)}>
+                <th
+                  key={condition}
+                  className={`px-2 py-1 text-right font-medium ${i === 0 ? "border-l border-slate-200" : ""}`}
+                  title={conditionLabel(condition)}
+                >
                   {shortCondition(condition)}
                 </th>
               ))}
@@ -357,7 +434,10 @@ function CalibrationStats({ label, result, bins }: { label: string; result: Cali
         {label} <span className="font-normal normal-case text-slate-400">({count(result.n)} ratings)</span>
       </div>
       <div>
-        <dt className="text-slate-500" title={`expected calibration error over ${bins} equal-width bins of confidence, [0, ${fixed(1 / bins, 2)}) ... [${fixed(1 - 1 / bins, 2)}, 1]`}>
+        <dt
+          className="text-slate-500"
+          title={`expected calibration error over ${bins} equal-width bins of confidence, [0, ${fixed(1 / bins, 2)}) ... [${fixed(1 - 1 / bins, 2)}, 1]`}
+        >
           ECE ({bins} bins)
         </dt>
         <dd className="text-sm font-semibold tabular-nums">{fixed(result.ece, 3)}</dd>
@@ -415,7 +495,8 @@ function Metacognition({ section, slug }: { section: EsiSection; slug: string })
         ) : null}
       </div>
       <p className="text-xs text-slate-500" data-testid="esi-ece-bins">
-        ECE and the reliability diagrams use {section.calibrationBins} equal-width bins of confidence (ECE: Naeini et al. 2015; Guo et al. 2017); ESI-Bench reports no ECE (it discusses calibration in words), so the bins are this dashboard&apos;s.
+        ECE and the reliability diagrams use {section.calibrationBins} equal-width bins of confidence (ECE: Naeini et al. 2015; Guo et al. 2017); ESI-Bench
+        reports no ECE (it discusses calibration in words), so the bins are this dashboard&apos;s.
       </p>
       <div className="grid gap-4 xl:grid-cols-2">
         {section.conditions.map((condition, i) => {
@@ -426,10 +507,16 @@ function Metacognition({ section, slug }: { section: EsiSection; slug: string })
                 {conditionLabel(condition)}
               </p>
               <div className="grid gap-3 md:grid-cols-[minmax(0,1fr)_minmax(0,16rem)]">
-                {calibration?.final ? <ReliabilityDiagram bins={calibration.final.bins} fileName={`${slug}-esi-reliability-${condition}`} height={200} /> : <p className="text-xs text-slate-400">No final confidences yet.</p>}
+                {calibration?.final ? (
+                  <ReliabilityDiagram bins={calibration.final.bins} fileName={`${slug}-esi-reliability-${condition}`} height={200} />
+                ) : (
+                  <p className="text-xs text-slate-400">No final confidences yet.</p>
+                )}
                 <div className="space-y-3">
                   <CalibrationStats label="Final answers" result={calibration?.final ?? null} bins={section.calibrationBins} />
-                  {condition === "active" || calibration?.intermediate ? <CalibrationStats label="While exploring" result={calibration?.intermediate ?? null} bins={section.calibrationBins} /> : null}
+                  {condition === "active" || calibration?.intermediate ? (
+                    <CalibrationStats label="While exploring" result={calibration?.intermediate ?? null} bins={section.calibrationBins} />
+                  ) : null}
                 </div>
               </div>
             </div>
@@ -439,7 +526,12 @@ function Metacognition({ section, slug }: { section: EsiSection; slug: string })
       {steps.length > 0 ? (
         <MetricLineChart
           title="Active exploration: confidence and accuracy of the answer held at each step"
-          data={steps.map((point) => ({ x: point.step, confidence: point.meanConfidence === null ? null : point.meanConfidence * 100, accuracy: point.accuracy === null ? null : point.accuracy * 100, n: point.n }))}
+          data={steps.map((point) => ({
+            x: point.step,
+            confidence: point.meanConfidence === null ? null : point.meanConfidence * 100,
+            accuracy: point.accuracy === null ? null : point.accuracy * 100,
+            n: point.n,
+          }))}
           series={[
             { key: "confidence", label: "mean confidence", color: "#2358c4" },
             { key: "accuracy", label: "accuracy", color: "#0d9488", dashed: true },
@@ -459,7 +551,10 @@ function StepLabels({ section }: { section: EsiSection }) {
   return (
     <div className="rounded-md border border-slate-200 p-3 text-sm" data-testid="esi-step-labels">
       <h3 className="text-sm font-semibold text-slate-800">Step labels</h3>
-      <p className="mt-0.5 text-xs text-slate-500">Researchers label the steps of a replayed trajectory (Replay page) as redundant, confirmatory or contrastive, as in the paper. A step labelled contrastive by at least half of its labellers counts for the contrastive view rate.</p>
+      <p className="mt-0.5 text-xs text-slate-500">
+        Researchers label the steps of a replayed trajectory (Replay page) as redundant, confirmatory or contrastive, as in the paper. A step labelled
+        contrastive by at least half of its labellers counts for the contrastive view rate.
+      </p>
       <div className="mt-2 flex flex-wrap items-end gap-5">
         {(["redundant", "confirmatory", "contrastive"] as const).map((label) => (
           <div key={label}>
@@ -472,7 +567,9 @@ function StepLabels({ section }: { section: EsiSection }) {
           <div className="text-lg font-semibold tabular-nums" data-testid="esi-step-label-alpha">
             {fixed(labels.alpha, 3)}
           </div>
-          <div className="text-[11px] text-slate-500">{labels.alpha === null ? (labels.reason ?? "") : `${labels.units} steps with two or more labels, ${labels.labellers} labellers`}</div>
+          <div className="text-[11px] text-slate-500">
+            {labels.alpha === null ? (labels.reason ?? "") : `${labels.units} steps with two or more labels, ${labels.labellers} labellers`}
+          </div>
         </div>
       </div>
     </div>
@@ -494,6 +591,7 @@ export function EsiDashboardSection({ section, slug }: { section: EsiSection; sl
 export const esiDashboardSection: KindDashboardSection<EsiSection> = {
   id: "esi",
   title: (section) => `ESI-Bench: by condition, for ${section.groups[0]?.name.toLowerCase() ?? "people"} beside model runs`,
-  description: "Accuracy in the shape of the paper's table (Wilson 95% intervals over people and questions, or questions only as the study's Generalise over says; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition.",
+  description:
+    "Accuracy in the shape of the paper's table (Wilson 95% intervals over people and questions, or questions only as the study's Generalise over says; the mean over subcategories is the paper's headline), what active exploration looked like (steps, invalid actions, view diversity, contrastive views, belief revision), per person, calibration of final and intermediate confidence, and the step labels. Results are always split by condition.",
   render: (section, slug) => <EsiDashboardSection section={section} slug={slug} />,
 };

@@ -7,7 +7,18 @@ import { useTaskKeys } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
 import { CONDITION_TITLES, type EsiItemView, type EsiPlayView } from "@/components/tasks/esi-explore/esi-view";
 import { usePlay, type PlayAck } from "@/lib/client/play";
-import { ACTION_KEYS, ACTION_WORDS, MOVE_ACTIONS, OBJECT_ACTIONS, OBJECT_ACTION_NAMES, TURN_ACTIONS, actionOfKey, describeAction, type ActionName, type ObjectAction } from "@/lib/tasks/esi-explore/actions";
+import {
+  ACTION_KEYS,
+  ACTION_WORDS,
+  MOVE_ACTIONS,
+  OBJECT_ACTIONS,
+  OBJECT_ACTION_NAMES,
+  TURN_ACTIONS,
+  actionOfKey,
+  describeAction,
+  type ActionName,
+  type ObjectAction,
+} from "@/lib/tasks/esi-explore/actions";
 import { isEsiDraft, type EsiDraft, type EsiDraftChoice } from "@/lib/tasks/esi-explore/belief";
 import type { TrajectoryPayload } from "@/lib/validations/annotate";
 import { StudyContactHint } from "@/components/annotate/study-contact-context";
@@ -73,16 +84,40 @@ function ReadOnlyPlayer({ item }: { item: EsiItemView }) {
   const draft = useAnnotationStore((s) => (isEsiDraft(s.answer) ? s.answer : null));
   if (episode && play.status !== "error") {
     if (!play.view) return <div role="status" aria-label="Loading the scene" className="h-full animate-pulse rounded-lg bg-slate-200" />;
-    return <Layout item={item} playView={play.view} seq={play.seq} steps={play.steps} pending={false} error={null} message={null} lastValid act={() => undefined} />;
+    return (
+      <Layout item={item} playView={play.view} seq={play.seq} steps={play.steps} pending={false} error={null} message={null} lastValid act={() => undefined} />
+    );
   }
   const step = draft?.step ?? 0;
   const recorded = item.replay ?? [];
   const frame = [...recorded].reverse().find((entry) => entry.seq <= step) ?? recorded[0];
-  const playView: EsiPlayView = frame?.view ?? { mode: "active", source: "graph", image: item.initialImage, objects: item.initialObjects, holding: [], step: 0, maxSteps: item.maxSteps };
-  const steps = recorded.filter((entry) => entry.seq > 0 && entry.seq <= step).map((entry) => ({ seq: entry.seq, action: entry.action ?? null, valid: entry.valid ?? true, message: entry.message ?? null }));
+  const playView: EsiPlayView = frame?.view ?? {
+    mode: "active",
+    source: "graph",
+    image: item.initialImage,
+    objects: item.initialObjects,
+    holding: [],
+    step: 0,
+    maxSteps: item.maxSteps,
+  };
+  const steps = recorded
+    .filter((entry) => entry.seq > 0 && entry.seq <= step)
+    .map((entry) => ({ seq: entry.seq, action: entry.action ?? null, valid: entry.valid ?? true, message: entry.message ?? null }));
   const last = steps.length > 0 ? steps[steps.length - 1] : null;
   const message = last && last.seq === step && !last.valid ? (last.message ?? "cannot do that here") : null;
-  return <Layout item={item} playView={playView} seq={step} steps={steps} pending={false} error={null} message={message} lastValid={message === null} act={() => undefined} />;
+  return (
+    <Layout
+      item={item}
+      playView={playView}
+      seq={step}
+      steps={steps}
+      pending={false}
+      error={null}
+      message={message}
+      lastValid={message === null}
+      act={() => undefined}
+    />
+  );
 }
 
 function PlayError({ message, onRetry }: { message: string | null; onRetry: () => void }) {
@@ -145,7 +180,11 @@ function Layout(props: LayoutProps) {
 
   return (
     // below lg (phones): the view and its action buttons, then the question and answer; the page scrolls
-    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,340px)] xl:gap-3" data-testid="esi-player" data-mode={playView.mode}>
+    <div
+      className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,340px)] xl:gap-3"
+      data-testid="esi-player"
+      data-mode={playView.mode}
+    >
       {active ? (
         <ExplorePanel {...props} playView={playView} budgetUsed={budgetUsed} locked={locked} />
       ) : (
@@ -206,7 +245,19 @@ function useBelief(step: number): Belief {
   };
 }
 
-function OptionButton({ label, hint, selected, disabled, onChoose }: { label: string; hint?: string; selected: boolean; disabled: boolean; onChoose: (via: Via) => void }) {
+function OptionButton({
+  label,
+  hint,
+  selected,
+  disabled,
+  onChoose,
+}: {
+  label: string;
+  hint?: string;
+  selected: boolean;
+  disabled: boolean;
+  onChoose: (via: Via) => void;
+}) {
   return (
     <button
       type="button"
@@ -220,7 +271,13 @@ function OptionButton({ label, hint, selected, disabled, onChoose }: { label: st
       } disabled:cursor-default`}
     >
       <span className="min-w-0 break-words">{label}</span>
-      {hint ? <kbd className={`shrink-0 rounded border px-1 font-mono text-[10px] font-normal ${selected ? "border-white/40 text-white/90" : "border-slate-300 text-slate-500"}`}>{hint}</kbd> : null}
+      {hint ? (
+        <kbd
+          className={`shrink-0 rounded border px-1 font-mono text-[10px] font-normal ${selected ? "border-white/40 text-white/90" : "border-slate-300 text-slate-500"}`}
+        >
+          {hint}
+        </kbd>
+      ) : null}
     </button>
   );
 }
@@ -234,7 +291,14 @@ function BeliefPanel({ item, choose, locked }: { item: EsiItemView; choose: Beli
       {Array.isArray(options) ? (
         <div role="radiogroup" aria-label="Answer" className={`grid gap-1.5 ${options.length > 2 ? "grid-cols-2" : "grid-cols-2"}`}>
           {options.map((option, index) => (
-            <OptionButton key={option} label={option} hint={index < 9 ? String(index + 1) : undefined} selected={choose.choice === option} disabled={locked} onChoose={(via) => choose.setChoice(option, via)} />
+            <OptionButton
+              key={option}
+              label={option}
+              hint={index < 9 ? String(index + 1) : undefined}
+              selected={choose.choice === option}
+              disabled={locked}
+              onChoose={(via) => choose.setChoice(option, via)}
+            />
           ))}
         </div>
       ) : (
@@ -249,7 +313,13 @@ function BeliefPanel({ item, choose, locked }: { item: EsiItemView; choose: Beli
                 </p>
                 <div className="grid grid-cols-2 gap-1.5">
                   {list.map((option) => (
-                    <OptionButton key={option} label={option} selected={current === option} disabled={locked} onChoose={(via) => choose.setChoice(option, via, part)} />
+                    <OptionButton
+                      key={option}
+                      label={option}
+                      selected={current === option}
+                      disabled={locked}
+                      onChoose={(via) => choose.setChoice(option, via, part)}
+                    />
                   ))}
                 </div>
               </div>
@@ -347,7 +417,13 @@ function BeliefConfidence({ choose, locked }: { choose: Belief; locked: boolean 
 // Exploring
 
 function Key({ children, light }: { children: React.ReactNode; light?: boolean }) {
-  return <kbd className={`inline-grid h-5 min-w-5 place-items-center rounded border px-1 font-mono text-[11px] font-semibold leading-none ${light ? "border-white/40 bg-white/10 text-white" : "border-slate-300 bg-slate-50 text-slate-600"}`}>{children}</kbd>;
+  return (
+    <kbd
+      className={`inline-grid h-5 min-w-5 place-items-center rounded border px-1 font-mono text-[11px] font-semibold leading-none ${light ? "border-white/40 bg-white/10 text-white" : "border-slate-300 bg-slate-50 text-slate-600"}`}
+    >
+      {children}
+    </kbd>
+  );
 }
 
 function ActionButton({ name, disabled, onAct }: { name: ActionName; disabled: boolean; onAct: () => void }) {
@@ -368,7 +444,17 @@ function ActionButton({ name, disabled, onAct }: { name: ActionName; disabled: b
   );
 }
 
-function ExplorePanel({ playView, seq, pending, error, message, lastValid, act, budgetUsed, locked }: LayoutProps & { playView: Extract<EsiPlayView, { mode: "active" }>; budgetUsed: boolean; locked: boolean }) {
+function ExplorePanel({
+  playView,
+  seq,
+  pending,
+  error,
+  message,
+  lastValid,
+  act,
+  budgetUsed,
+  locked,
+}: LayoutProps & { playView: Extract<EsiPlayView, { mode: "active" }>; budgetUsed: boolean; locked: boolean }) {
   const disabled = pending || budgetUsed || locked;
   const usedShare = Math.min(1, playView.step / Math.max(1, playView.maxSteps));
   return (
@@ -389,7 +475,13 @@ function ExplorePanel({ playView, seq, pending, error, message, lastValid, act, 
       </header>
       <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5 max-lg:aspect-[4/3]">
         {/* eslint-disable-next-line @next/next/no-img-element -- each view is served by hash */}
-        <img src={playView.image} alt={`The current view, step ${playView.step}`} draggable={false} className={`h-full w-full rounded object-contain transition-opacity ${pending ? "opacity-70" : ""}`} data-testid="esi-view" />
+        <img
+          src={playView.image}
+          alt={`The current view, step ${playView.step}`}
+          draggable={false}
+          className={`h-full w-full rounded object-contain transition-opacity ${pending ? "opacity-70" : ""}`}
+          data-testid="esi-view"
+        />
         {message ? (
           <p
             role="status"
@@ -414,7 +506,12 @@ function ExplorePanel({ playView, seq, pending, error, message, lastValid, act, 
           {TURN_ACTIONS.map((name) => (
             <ActionButton key={name} name={name} disabled={disabled} onAct={() => act({ name, args: [] })} />
           ))}
-          <span className="truncate pl-1 text-[11px] text-slate-400 max-lg:col-span-full" title="An action the scene does not allow answers “cannot do that here” and still costs a step.">Refused actions cost a step too.</span>
+          <span
+            className="truncate pl-1 text-[11px] text-slate-400 max-lg:col-span-full"
+            title="An action the scene does not allow answers “cannot do that here” and still costs a step."
+          >
+            Refused actions cost a step too.
+          </span>
         </div>
         <ObjectActions objects={playView.objects} holding={playView.holding} disabled={disabled} act={act} />
       </div>
@@ -473,7 +570,11 @@ function ObjectActions({ objects, holding, disabled, act }: { objects: string[];
             ))}
           </select>
         ))}
-        <button type="submit" disabled={disabled || !ready} className="h-10 rounded-md bg-brand-600 lg:h-8 px-3 text-[13px] font-semibold text-white hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-500">
+        <button
+          type="submit"
+          disabled={disabled || !ready}
+          className="h-10 rounded-md bg-brand-600 lg:h-8 px-3 text-[13px] font-semibold text-white hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-500"
+        >
           Do it
         </button>
         {choices.length === 0 ? <span className="text-[11px] text-slate-400">No object in view.</span> : null}
@@ -521,7 +622,9 @@ function StepList({ steps }: { steps: LayoutProps["steps"] }) {
         {steps.map((step) => (
           <li key={step.seq} className={`flex gap-2 border-b border-slate-50 px-2 py-0.5 last:border-0 ${step.valid ? "text-slate-700" : "text-red-700"}`}>
             <span className="w-5 text-right font-mono tabular-nums text-slate-400">{step.seq}</span>
-            <span className="min-w-0 flex-1 truncate">{step.action && typeof step.action === "object" ? describeAction(step.action as { name: string; args?: string[] }) : "step"}</span>
+            <span className="min-w-0 flex-1 truncate">
+              {step.action && typeof step.action === "object" ? describeAction(step.action as { name: string; args?: string[] }) : "step"}
+            </span>
             <span aria-label={step.valid ? "done" : "refused"}>{step.valid ? "✓" : "✗"}</span>
           </li>
         ))}
@@ -552,7 +655,13 @@ function GalleryPanel({ playView, index, onIndex }: { playView: Exclude<EsiPlayV
       </header>
       <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5 max-lg:aspect-[4/3]">
         {/* eslint-disable-next-line @next/next/no-img-element -- each view is served by hash */}
-        <img src={images[index]} alt={`View ${index + 1} of ${images.length}`} draggable={false} className="h-full w-full rounded object-contain" data-testid="esi-view" />
+        <img
+          src={images[index]}
+          alt={`View ${index + 1} of ${images.length}`}
+          draggable={false}
+          className="h-full w-full rounded object-contain"
+          data-testid="esi-view"
+        />
         {playView.note ? <p className="absolute inset-x-3 bottom-3 rounded bg-white/90 px-2 py-1 text-xs text-slate-700">{playView.note}</p> : null}
       </div>
       {many ? (

@@ -38,7 +38,11 @@ export function esiMissingFor(answer: unknown, view: unknown): string {
 export function esiDisplayAnswer(answer: unknown): EsiDraft {
   if (isEsiDraft(answer)) return answer;
   const choice = answer !== null && typeof answer === "object" ? (answer as { choice?: unknown }).choice : undefined;
-  return { draft: "esi", choice: typeof choice === "string" || (choice !== null && typeof choice === "object") ? (choice as EsiDraft["choice"]) : null, step: 0 };
+  return {
+    draft: "esi",
+    choice: typeof choice === "string" || (choice !== null && typeof choice === "object") ? (choice as EsiDraft["choice"]) : null,
+    step: 0,
+  };
 }
 
 export function describeEsiAnswer(answer: unknown): string {

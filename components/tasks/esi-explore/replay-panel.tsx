@@ -28,7 +28,17 @@ export function EsiReplayPanelView({ slug, assignmentId, panel }: ReplayPanelPro
   return <EsiStepLabels slug={slug} assignmentId={assignmentId} steps={steps} agreement={agreement} />;
 }
 
-function EsiStepLabels({ slug, assignmentId, steps: initial, agreement }: { slug: string; assignmentId: string; steps: LabelledStep[]; agreement: EsiStepLabelSummary }) {
+function EsiStepLabels({
+  slug,
+  assignmentId,
+  steps: initial,
+  agreement,
+}: {
+  slug: string;
+  assignmentId: string;
+  steps: LabelledStep[];
+  agreement: EsiStepLabelSummary;
+}) {
   const [steps, setSteps] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState<number | null>(null);
@@ -53,7 +63,10 @@ function EsiStepLabels({ slug, assignmentId, steps: initial, agreement }: { slug
         <span className="ml-auto text-xs text-slate-600" data-testid="esi-replay-alpha">
           Krippendorff&apos;s alpha over labellers (study):{" "}
           <strong className="tabular-nums">{agreement.alpha === null ? "–" : agreement.alpha.toFixed(3)}</strong>
-          <span className="text-slate-400"> {agreement.alpha === null ? `(${agreement.reason ?? "not enough labels"})` : `(${agreement.units} steps, ${agreement.labellers} labellers)`}</span>
+          <span className="text-slate-400">
+            {" "}
+            {agreement.alpha === null ? `(${agreement.reason ?? "not enough labels"})` : `(${agreement.units} steps, ${agreement.labellers} labellers)`}
+          </span>
         </span>
       </header>
       {error ? (

@@ -26,13 +26,31 @@ describe("EXPLORE dashboard section, rendered", () => {
     });
     const answers = [
       { objects: [{ category: "table", description: "", relation: [] }], text: "" },
-      { objects: [{ category: "table", description: "wooden", relation: [] }, { category: "cup", description: "white", relation: ["cup on table"] }], text: "" },
+      {
+        objects: [
+          { category: "table", description: "wooden", relation: [] },
+          { category: "cup", description: "white", relation: ["cup on table"] },
+        ],
+        text: "",
+      },
       { objects: [], text: "A white cup stands on the round table. The sink is empty." },
     ];
     const entries: ExploreEntry[] = answers.map((answer, i) => ({ subset: i === 2 ? "Long" : "Short", score: scoreStructured(answer, key) }));
     const row = exploreTableRow({ id: "u1", label: "Ana", group: "annotator" }, entries);
     const section: ExploreSection = {
-      tables: [{ id: "structured", scorer: "structured", title: "structured scorer", model: null, promptVersion: null, rows: [row], scored: 3, answers: 3, sUniAlpha: null }],
+      tables: [
+        {
+          id: "structured",
+          scorer: "structured",
+          title: "structured scorer",
+          model: null,
+          promptVersion: null,
+          rows: [row],
+          scored: 3,
+          answers: 3,
+          sUniAlpha: null,
+        },
+      ],
       presenceAlpha: null,
       items: 1,
       abnormalItems: 0,

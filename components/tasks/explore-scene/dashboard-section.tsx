@@ -1,5 +1,12 @@
 import type { ExploreScorerTable, ExploreSection } from "@/lib/tasks/shared/explore/dashboard";
-import { EXPLORE_ABNORMAL_METRICS, EXPLORE_PAPER_DIFFERENCES, EXPLORE_SUBSET_COLUMNS, EXPLORE_TABLE_METRICS, type ExploreMeans, type ExploreTableRow } from "@/lib/dashboard/explore-tables";
+import {
+  EXPLORE_ABNORMAL_METRICS,
+  EXPLORE_PAPER_DIFFERENCES,
+  EXPLORE_SUBSET_COLUMNS,
+  EXPLORE_TABLE_METRICS,
+  type ExploreMeans,
+  type ExploreTableRow,
+} from "@/lib/dashboard/explore-tables";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { ExploreLlmPanel } from "@/components/dashboard/explore-llm-panel";
@@ -40,7 +47,9 @@ function NameCell({ row }: { row: ExploreTableRow }) {
   return (
     <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-medium">
       {row.participant.label}
-      {row.participant.group === "model" ? <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal not-italic text-slate-500">model</span> : null}
+      {row.participant.group === "model" ? (
+        <span className="ml-1 rounded bg-slate-100 px-1 text-[10px] font-normal not-italic text-slate-500">model</span>
+      ) : null}
     </th>
   );
 }
@@ -49,7 +58,11 @@ function MeansCells({ means, metrics }: { means: ExploreMeans | null; metrics: r
   return (
     <>
       {metrics.map((metric, i) => (
-        <td key={metric} className={`px-1.5 py-1 text-right tabular-nums ${i === 0 ? groupClass : ""}`} title={means ? `${metric}: mean over ${means.n} answer${means.n === 1 ? "" : "s"}` : undefined}>
+        <td
+          key={metric}
+          className={`px-1.5 py-1 text-right tabular-nums ${i === 0 ? groupClass : ""}`}
+          title={means ? `${metric}: mean over ${means.n} answer${means.n === 1 ? "" : "s"}` : undefined}
+        >
           {means && means.n > 0 ? value(means[metric]) : <span className="text-slate-300">–</span>}
         </td>
       ))}
@@ -65,7 +78,13 @@ function alphaText(result: AlphaResult | null, what: string): string {
 function ScorerTable({ table, section, slug }: { table: ExploreScorerTable; section: ExploreSection; slug: string }) {
   const abnormalRows = table.rows.filter((row) => row.abnormal !== null);
   const csvRows = table.rows.flatMap((row) =>
-    EXPLORE_SUBSET_COLUMNS.map((subset) => [row.participant.label, row.participant.group, subset, row.cells[subset].n, ...EXPLORE_TABLE_METRICS.map((m) => row.cells[subset][m])]),
+    EXPLORE_SUBSET_COLUMNS.map((subset) => [
+      row.participant.label,
+      row.participant.group,
+      subset,
+      row.cells[subset].n,
+      ...EXPLORE_TABLE_METRICS.map((m) => row.cells[subset][m]),
+    ]),
   );
   return (
     <div className="space-y-2" data-testid={`explore-table-${table.scorer}`} data-scorer={table.title}>
@@ -78,7 +97,11 @@ function ScorerTable({ table, section, slug }: { table: ExploreScorerTable; sect
           <span>
             {count(table.scored)} of {count(table.answers)} answers scored
           </span>
-          <CsvDownload fileName={`${slug}-explore-${table.id.replace(/[^a-z0-9]+/gi, "-")}`} header={["participant", "group", "subset", "n", ...EXPLORE_TABLE_METRICS]} rows={csvRows} />
+          <CsvDownload
+            fileName={`${slug}-explore-${table.id.replace(/[^a-z0-9]+/gi, "-")}`}
+            header={["participant", "group", "subset", "n", ...EXPLORE_TABLE_METRICS]}
+            rows={csvRows}
+          />
         </div>
       </div>
       <div className="overflow-x-auto rounded-md border border-slate-200">
@@ -118,7 +141,11 @@ function ScorerTable({ table, section, slug }: { table: ExploreScorerTable; sect
               </tr>
             ))}
             <tr className="border-t border-slate-300 text-slate-500" data-testid="explore-paper-row">
-              <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-normal" title={`The EXPLORE-Bench paper's human baseline on its 100-item tiny subset, scored with ${section.paper.scorer}`}>
+              <th
+                scope="row"
+                className="whitespace-nowrap px-2 py-1 text-left font-normal"
+                title={`The EXPLORE-Bench paper's human baseline on its 100-item tiny subset, scored with ${section.paper.scorer}`}
+              >
                 {section.paper.label}
                 <sup className="ml-0.5 text-[10px]">†</sup>
               </th>
@@ -137,7 +164,9 @@ function ScorerTable({ table, section, slug }: { table: ExploreScorerTable; sect
       {abnormalRows.length > 0 ? (
         <div className="overflow-x-auto rounded-md border border-slate-200" data-testid={`explore-abnormal-${table.scorer}`}>
           <table className="min-w-full text-xs">
-            <caption className="bg-slate-50 px-2 py-1 text-left text-xs font-semibold text-slate-700">Abnormal outcomes (items with key states; {count(section.abnormalItems)} item{section.abnormalItems === 1 ? "" : "s"}), {table.title}</caption>
+            <caption className="bg-slate-50 px-2 py-1 text-left text-xs font-semibold text-slate-700">
+              Abnormal outcomes (items with key states; {count(section.abnormalItems)} item{section.abnormalItems === 1 ? "" : "s"}), {table.title}
+            </caption>
             <thead className="bg-slate-50 text-slate-600">
               <tr>
                 <th className="px-2 py-1 text-left font-medium">Who</th>
@@ -158,7 +187,11 @@ function ScorerTable({ table, section, slug }: { table: ExploreScorerTable; sect
                 </tr>
               ))}
               <tr className="border-t border-slate-300 text-slate-500">
-                <th scope="row" className="whitespace-nowrap px-2 py-1 text-left font-normal" title={`The EXPLORE-Bench paper's humans on its 20 abnormal-outcome videos, scored with ${section.paper.scorer}`}>
+                <th
+                  scope="row"
+                  className="whitespace-nowrap px-2 py-1 text-left font-normal"
+                  title={`The EXPLORE-Bench paper's humans on its 20 abnormal-outcome videos, scored with ${section.paper.scorer}`}
+                >
                   Paper: humans (abnormal set)
                   <sup className="ml-0.5 text-[10px]">†</sup>
                 </th>
@@ -189,15 +222,15 @@ export function ExploreDashboardSection({ section, slug }: { section: ExploreSec
       ))}
       <div className="space-y-1 text-xs text-slate-500">
         <p data-testid="explore-presence-alpha">
-          Per-object presence: Krippendorff&apos;s {alphaText(section.presenceAlpha, "α (nominal; each item × annotated category a unit, present or absent)")}, from the structured
-          scorer&apos;s object matching.
+          Per-object presence: Krippendorff&apos;s {alphaText(section.presenceAlpha, "α (nominal; each item × annotated category a unit, present or absent)")},
+          from the structured scorer&apos;s object matching.
         </p>
         <p>
           Means over answers; Full is every item that is not an abnormal-outcome item ({count(section.items - section.abnormalItems)} items
-          {section.otherSubsetItems > 0 ? `, ${count(section.otherSubsetItems)} of them without a Short / Medium / Long subset tag` : ""}). S_att and S_rel are 0-5. Every answer&apos;s S_uni is
-          Eq. 1 on its own parts, so every row&apos;s S_uni is Eq. 1 on the row&apos;s S_obj, S_att and S_rel. † The paper&apos;s human baseline (100-item tiny subset; 20 abnormal
-          videos), scored with the paper&apos;s own scorer (Sentence-BERT and Qwen3-8B): a reference, not a figure of this study. The paper&apos;s best model reached S_uni{" "}
-          {section.paper.bestModelFullSUni.toFixed(2)} (Full).
+          {section.otherSubsetItems > 0 ? `, ${count(section.otherSubsetItems)} of them without a Short / Medium / Long subset tag` : ""}). S_att and S_rel are
+          0-5. Every answer&apos;s S_uni is Eq. 1 on its own parts, so every row&apos;s S_uni is Eq. 1 on the row&apos;s S_obj, S_att and S_rel. † The
+          paper&apos;s human baseline (100-item tiny subset; 20 abnormal videos), scored with the paper&apos;s own scorer (Sentence-BERT and Qwen3-8B): a
+          reference, not a figure of this study. The paper&apos;s best model reached S_uni {section.paper.bestModelFullSUni.toFixed(2)} (Full).
         </p>
         <div data-testid="explore-differences">
           <p className="font-medium text-slate-600">Where these numbers differ from the paper&apos;s protocol</p>
@@ -215,6 +248,7 @@ export function ExploreDashboardSection({ section, slug }: { section: ExploreSec
 export const exploreDashboardSection: KindDashboardSection<ExploreSection> = {
   id: "explore",
   title: () => "EXPLORE-Bench: the paper's table, per scorer",
-  description: "S_obj, S_att, S_rel and S_uni by subset for humans (pooled and per annotator) and imported model runs, scored by Yardstick's structured scorer and, once run, by the LLM scorer with the paper's prompts; never the paper's own numbers but for its human row, marked.",
+  description:
+    "S_obj, S_att, S_rel and S_uni by subset for humans (pooled and per annotator) and imported model runs, scored by Yardstick's structured scorer and, once run, by the LLM scorer with the paper's prompts; never the paper's own numbers but for its human row, marked.",
   render: (section, slug) => <ExploreDashboardSection section={section} slug={slug} />,
 };

@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { replayItemEvents } from "@/lib/annotate/item-state";
 import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { EXPLORE_ANSWER_LIMITS, exploreSceneAnswerSchema, exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
-import { describeExploreAnswer, exploreAnswerOf, exploreDraftFromAnswer, exploreDraftProblem, exploreMissing, exploreTextProblem, isFreeTextView, objectLabels, sceneText } from "@/components/tasks/explore-scene/explore-draft";
+import {
+  describeExploreAnswer,
+  exploreAnswerOf,
+  exploreDraftFromAnswer,
+  exploreDraftProblem,
+  exploreMissing,
+  exploreTextProblem,
+  isFreeTextView,
+  objectLabels,
+  sceneText,
+} from "@/components/tasks/explore-scene/explore-draft";
 import { describeEvent } from "@/components/replay/describe-event";
 import { trajectoryPayloadSchemas } from "@/lib/validations/annotate";
 
@@ -13,7 +23,15 @@ const add = (object: number, category: string, description = "") => ({ type: "sc
 const relate = (subject: number, relation: string, object: number) => ({ type: "relation_added", payload: { subject, relation, object, via: "click" } });
 
 describe("explore scene draft", () => {
-  const scene = draftOf([add(0, "bowl", "white ceramic"), add(1, "Kitchen counter", "grey"), add(2, "bowl"), add(3, "sink"), relate(0, "on", 1), relate(0, "next to", 3), relate(2, "in", 3)]);
+  const scene = draftOf([
+    add(0, "bowl", "white ceramic"),
+    add(1, "Kitchen counter", "grey"),
+    add(2, "bowl"),
+    add(3, "sink"),
+    relate(0, "on", 1),
+    relate(0, "next to", 3),
+    relate(2, "in", 3),
+  ]);
 
   it("names objects category.k when a category repeats, else by the bare category", () => {
     expect(objectLabels(scene.objects)).toEqual([
@@ -25,7 +43,9 @@ describe("explore scene draft", () => {
   });
 
   it("generates one sentence per object", () => {
-    expect(sceneText(scene)).toBe("The bowl 1 is white ceramic, on the kitchen counter and next to the sink. The kitchen counter is grey. The bowl 2 is in the sink. There is a sink.");
+    expect(sceneText(scene)).toBe(
+      "The bowl 1 is white ceramic, on the kitchen counter and next to the sink. The kitchen counter is grey. The bowl 2 is in the sink. There is a sink.",
+    );
   });
 
   it("builds an answer the kind's schema accepts", () => {
@@ -56,12 +76,17 @@ describe("explore scene draft", () => {
     expect(trajectoryPayloadSchemas.scene_object_added.safeParse({ object: 0, category: "bowl", description: "", via: "keyboard" }).success).toBe(true);
     expect(trajectoryPayloadSchemas.relation_added.safeParse({ subject: 0, relation: " ", object: 1, via: "click" }).success).toBe(false);
     expect(trajectoryPayloadSchemas.actions_scrolled.safeParse({ first: 3, last: 20 }).success).toBe(true);
-    expect(describeEvent({ type: "relation_added", payload: { subject: 0, relation: "on", object: 1, via: "click" } })).toBe('Related object #0 "on" object #1 (click)');
+    expect(describeEvent({ type: "relation_added", payload: { subject: 0, relation: "on", object: 1, via: "click" } })).toBe(
+      'Related object #0 "on" object #1 (click)',
+    );
     expect(describeEvent({ type: "actions_scrolled", payload: { first: 3, last: 20 } })).toBe("Reading actions 4–21");
   });
 
   it("free-text mode: the typed text is the answer, recorded as scene_text_edited", () => {
-    const typed = draftOf([{ type: "scene_text_edited", payload: { value: "A bowl" } }, { type: "scene_text_edited", payload: { value: " A white bowl on the counter. " } }]);
+    const typed = draftOf([
+      { type: "scene_text_edited", payload: { value: "A bowl" } },
+      { type: "scene_text_edited", payload: { value: " A white bowl on the counter. " } },
+    ]);
     expect(typed.text).toBe(" A white bowl on the counter. ");
     expect(exploreAnswerOf(typed, true)).toEqual({ objects: [], text: "A white bowl on the counter." });
     expect(exploreSceneFreeTextAnswerSchema.safeParse(exploreAnswerOf(typed, true)).success).toBe(true);
@@ -84,7 +109,11 @@ describe("explore scene draft", () => {
     const draft = { ...emptyExploreDraft(), objects, nextId: objects.length };
     expect(exploreDraftProblem(draft)).toBe(`At most ${EXPLORE_ANSWER_LIMITS.objects} objects: remove 1`);
     expect(exploreAnswerOf(draft)).toBeNull();
-    const wordy = { ...emptyExploreDraft(), objects: [{ id: 0, category: "bowl", description: "x".repeat(EXPLORE_ANSWER_LIMITS.descriptionChars + 1), relations: [] }], nextId: 1 };
+    const wordy = {
+      ...emptyExploreDraft(),
+      objects: [{ id: 0, category: "bowl", description: "x".repeat(EXPLORE_ANSWER_LIMITS.descriptionChars + 1), relations: [] }],
+      nextId: 1,
+    };
     expect(exploreDraftProblem(wordy)).toContain("Object 1: a category has at most");
     expect(exploreTextProblem({ ...emptyExploreDraft(), text: "x".repeat(EXPLORE_ANSWER_LIMITS.freeTextChars + 1) })).toContain("Shorten the description");
   });

@@ -8,7 +8,20 @@ import { EXPLORE_ANSWER_LIMITS as L } from "@/lib/tasks/shared/explore/limits";
  * draft that shows a given answer (practice key, replay).
  */
 
-export const COMMON_RELATIONS = ["on", "in", "under", "next to", "holding", "covering", "inside", "on top of", "behind", "in front of", "attached to", "leaning against"];
+export const COMMON_RELATIONS = [
+  "on",
+  "in",
+  "under",
+  "next to",
+  "holding",
+  "covering",
+  "inside",
+  "on top of",
+  "behind",
+  "in front of",
+  "attached to",
+  "leaning against",
+];
 export const ATTRIBUTE_CHIPS: Record<string, string[]> = {
   color: ["white", "black", "red", "green", "blue", "yellow", "brown", "grey", "silver"],
   material: ["wooden", "metal", "plastic", "glass", "ceramic", "fabric", "paper"],
@@ -95,7 +108,8 @@ export function exploreDraftProblem(draft: ExploreDraft): string {
   const ids = new Set(draft.objects.map((object) => object.id));
   const labels = objectLabels(draft.objects);
   for (const [i, object] of draft.objects.entries()) {
-    if (object.relations.some((relation) => !ids.has(relation.target) || relation.target === object.id)) return `A relation of ${labels[i].ref} points at no other object`;
+    if (object.relations.some((relation) => !ids.has(relation.target) || relation.target === object.id))
+      return `A relation of ${labels[i].ref} points at no other object`;
     if (object.relations.some((relation) => relation.relation.trim() === "")) return `A relation of ${labels[i].ref} has no relation word`;
   }
   return "";
@@ -148,7 +162,8 @@ export function exploreDraftFromAnswer(answer: unknown): ExploreDraft {
       const subject = byLength.find((name) => t.startsWith(`${name} `));
       const rest = subject ? t.slice(subject.length + 1) : t;
       const object = byLength.find((name) => rest.endsWith(` ${name}`) && rest.length > name.length + 1);
-      if (object !== undefined && names.get(object) !== i) objects[i].relations.push({ relation: rest.slice(0, rest.length - object.length - 1), target: names.get(object)! });
+      if (object !== undefined && names.get(object) !== i)
+        objects[i].relations.push({ relation: rest.slice(0, rest.length - object.length - 1), target: names.get(object)! });
       else objects[i].relations.push({ relation: String(text), target: -1 });
     }
   });
@@ -164,7 +179,8 @@ export function exploreMissing(answer: unknown, freeText = false): string {
 export function describeExploreAnswer(answer: unknown): string {
   const objects = (answer as { objects?: Array<{ category?: unknown; description?: unknown; relation?: unknown }> } | null)?.objects;
   const text = (answer as { text?: unknown } | null)?.text;
-  if (Array.isArray(objects) && objects.length === 0 && typeof text === "string") return `free text: ${JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}…` : text)}`;
+  if (Array.isArray(objects) && objects.length === 0 && typeof text === "string")
+    return `free text: ${JSON.stringify(text.length > 160 ? `${text.slice(0, 160)}…` : text)}`;
   if (!Array.isArray(objects)) return "?";
   const relations = objects.reduce((sum, o) => sum + (Array.isArray(o.relation) ? o.relation.length : 0), 0);
   const names = objects.map((o) => `${String(o.category ?? "?")}${o.description ? ` (${String(o.description)})` : ""}`);

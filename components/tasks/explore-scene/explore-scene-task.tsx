@@ -1,7 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { applyExploreEvent, emptyExploreDraft, isExploreDraft, type ExploreDraft, type ExploreDraftObject, type ExploreEventType } from "@/lib/tasks/explore-scene/events";
+import {
+  applyExploreEvent,
+  emptyExploreDraft,
+  isExploreDraft,
+  type ExploreDraft,
+  type ExploreDraftObject,
+  type ExploreEventType,
+} from "@/lib/tasks/explore-scene/events";
 import type { TrajectoryEventInput } from "@/lib/validations/annotate";
 import { useAnnotationStore, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
 import { Lightbox } from "@/components/tasks/shared/lightbox";
@@ -9,7 +16,16 @@ import { TaskPanel, ZoomableImage } from "@/components/tasks/shared/panel";
 import { viaOf } from "@/components/tasks/shared/task-keys";
 import type { TaskUiProps } from "@/components/tasks/shared/types";
 import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/shared/explore/limits";
-import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProblem, normalizeCategory, objectLabels, sceneText, type ExploreView } from "@/components/tasks/explore-scene/explore-draft";
+import {
+  ATTRIBUTE_CHIPS,
+  COMMON_RELATIONS,
+  exploreDraftProblem,
+  exploreTextProblem,
+  normalizeCategory,
+  objectLabels,
+  sceneText,
+  type ExploreView,
+} from "@/components/tasks/explore-scene/explore-draft";
 
 /**
  * EXPLORE-Bench final-scene prediction (`explore-scene`): the initial image (opens large), the
@@ -28,8 +44,10 @@ import { ATTRIBUTE_CHIPS, COMMON_RELATIONS, exploreDraftProblem, exploreTextProb
 type Via = "click" | "keyboard" | "touch";
 type ExploreEvent = Extract<TrajectoryEventInput, { type: ExploreEventType }>;
 
-const inputClass = "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
-const buttonClass = "h-10 shrink-0 lg:h-7 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
+const inputClass =
+  "h-10 min-w-0 lg:h-7 rounded border border-slate-300 bg-white px-1.5 text-xs focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+const buttonClass =
+  "h-10 shrink-0 lg:h-7 rounded bg-brand-600 px-2 text-xs font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300";
 const SCROLL_EVERY_MS = 1000;
 const SEARCH_AFTER_MS = 600;
 
@@ -54,17 +72,26 @@ export default function ExploreSceneTask({ view }: TaskUiProps) {
 
   return (
     // below lg (phones): one column, the page scrolls; the action list keeps a scroll of its own
-    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(220px,300px)_minmax(260px,1fr)_minmax(380px,1.3fr)] xl:gap-3" data-testid="explore-task">
+    <div
+      className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(220px,300px)_minmax(260px,1fr)_minmax(380px,1.3fr)] xl:gap-3"
+      data-testid="explore-task"
+    >
       <TaskPanel title="Initial scene" label="Initial scene" bodyClassName="flex flex-col gap-2">
-        <ZoomableImage src={item.initialImage} alt="The initial scene" onZoom={() => zoom(item.initialImage, "initial", 0)} className="mx-auto aspect-[4/3] w-full max-w-md shrink-0 lg:max-w-none" />
+        <ZoomableImage
+          src={item.initialImage}
+          alt="The initial scene"
+          onZoom={() => zoom(item.initialImage, "initial", 0)}
+          className="mx-auto aspect-[4/3] w-full max-w-md shrink-0 lg:max-w-none"
+        />
         {item.freeText ? (
           <p className="text-[11px] leading-snug text-slate-500">
-            Read the actions in order and describe the scene <strong>after the last one</strong> in the text box: its objects, their attributes and how they relate.
+            Read the actions in order and describe the scene <strong>after the last one</strong> in the text box: its objects, their attributes and how they
+            relate.
           </p>
         ) : (
           <p className="text-[11px] leading-snug text-slate-500">
-            Read the actions in order and describe the scene <strong>after the last one</strong>: its objects, their attributes (colour, material, state...) and how they relate. Objects are
-            named <code>bowl.0</code>, <code>bowl.1</code> when there are several of a category.
+            Read the actions in order and describe the scene <strong>after the last one</strong>: its objects, their attributes (colour, material, state...) and
+            how they relate. Objects are named <code>bowl.0</code>, <code>bowl.1</code> when there are several of a category.
           </p>
         )}
       </TaskPanel>
@@ -87,7 +114,10 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const restored = useRef(false);
   const needle = query.trim().toLowerCase();
-  const shown = useMemo(() => actions.map((text, index) => ({ text, index })).filter((a) => needle === "" || a.text.toLowerCase().includes(needle)), [actions, needle]);
+  const shown = useMemo(
+    () => actions.map((text, index) => ({ text, index })).filter((a) => needle === "" || a.text.toLowerCase().includes(needle)),
+    [actions, needle],
+  );
 
   // back where the person was reading (resume, replay)
   useEffect(() => {
@@ -106,9 +136,12 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
     return () => clearTimeout(timer);
   }, [query, draft.query, act]);
 
-  useEffect(() => () => {
-    if (pending.current) clearTimeout(pending.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
 
   const sendPosition = useCallback(() => {
     pending.current = null;
@@ -140,7 +173,12 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
   };
 
   return (
-    <TaskPanel title={`Actions (${actions.length})`} label="Actions" aside={draft.reading ? `reading ${draft.reading.first + 1}–${draft.reading.last + 1}` : undefined} bodyClassName="flex flex-col gap-1.5">
+    <TaskPanel
+      title={`Actions (${actions.length})`}
+      label="Actions"
+      aside={draft.reading ? `reading ${draft.reading.first + 1}–${draft.reading.last + 1}` : undefined}
+      bodyClassName="flex flex-col gap-1.5"
+    >
       <input
         type="search"
         aria-label="Filter the actions"
@@ -149,8 +187,19 @@ function ActionList({ actions, draft, act, locked }: { actions: string[]; draft:
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
-      {needle !== "" ? <p className="text-[11px] text-slate-500">{shown.length} of {actions.length} actions match</p> : null}
-      <ol ref={listRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto rounded border border-slate-100 text-xs max-lg:max-h-[50dvh]" data-testid="explore-actions" tabIndex={0} aria-label="Atomic actions in order">
+      {needle !== "" ? (
+        <p className="text-[11px] text-slate-500">
+          {shown.length} of {actions.length} actions match
+        </p>
+      ) : null}
+      <ol
+        ref={listRef}
+        onScroll={onScroll}
+        className="relative min-h-0 flex-1 overflow-y-auto rounded border border-slate-100 text-xs max-lg:max-h-[50dvh]"
+        data-testid="explore-actions"
+        tabIndex={0}
+        aria-label="Atomic actions in order"
+      >
         {shown.map(({ text, index }) => (
           <li key={index} data-action={index} className="flex gap-2 border-b border-slate-50 px-1.5 py-0.5 leading-snug odd:bg-slate-50/60">
             <span className="w-8 shrink-0 text-right tabular-nums text-slate-400">{index + 1}</span>
@@ -185,8 +234,8 @@ function FreeTextEditor({ draft, act, locked }: { draft: ExploreDraft; act: Act;
   return (
     <TaskPanel title="Final scene" label="Final scene" aside={`${words} word${words === 1 ? "" : "s"}`} bodyClassName="flex flex-col gap-2">
       <label htmlFor="explore-free-text" className="text-xs text-slate-600">
-        Describe the scene <strong>after the last action</strong> in your own words: which objects are there, their attributes (colour, material, shape, size, state) and how they
-        relate (on, in, under, next to, holding…).
+        Describe the scene <strong>after the last action</strong> in your own words: which objects are there, their attributes (colour, material, shape, size,
+        state) and how they relate (on, in, under, next to, holding…).
       </label>
       <textarea
         id="explore-free-text"
@@ -247,7 +296,12 @@ function SceneEditor({ item, draft, act, locked }: { item: ExploreView; draft: E
   };
 
   return (
-    <TaskPanel title="Final scene" label="Final scene" aside={`${draft.objects.length} object${draft.objects.length === 1 ? "" : "s"}`} bodyClassName="flex flex-col gap-2">
+    <TaskPanel
+      title="Final scene"
+      label="Final scene"
+      aside={`${draft.objects.length} object${draft.objects.length === 1 ? "" : "s"}`}
+      bodyClassName="flex flex-col gap-2"
+    >
       <datalist id="explore-categories">
         {categories.map((c) => (
           <option key={c} value={c} />
@@ -266,8 +320,24 @@ function SceneEditor({ item, draft, act, locked }: { item: ExploreView; draft: E
           addObject("keyboard");
         }}
       >
-        <input ref={categoryInput} aria-label="New object's category" placeholder="category, e.g. bowl" list="explore-categories" className={`${inputClass} w-28 lg:w-36`} value={category} disabled={locked} onChange={(e) => setCategory(e.target.value)} />
-        <input aria-label="New object's attributes" placeholder="attributes, e.g. white ceramic" className={`${inputClass} flex-1`} value={description} disabled={locked} onChange={(e) => setDescription(e.target.value)} />
+        <input
+          ref={categoryInput}
+          aria-label="New object's category"
+          placeholder="category, e.g. bowl"
+          list="explore-categories"
+          className={`${inputClass} w-28 lg:w-36`}
+          value={category}
+          disabled={locked}
+          onChange={(e) => setCategory(e.target.value)}
+        />
+        <input
+          aria-label="New object's attributes"
+          placeholder="attributes, e.g. white ceramic"
+          className={`${inputClass} flex-1`}
+          value={description}
+          disabled={locked}
+          onChange={(e) => setDescription(e.target.value)}
+        />
         <button
           type="submit"
           className={buttonClass}
@@ -282,7 +352,9 @@ function SceneEditor({ item, draft, act, locked }: { item: ExploreView; draft: E
         </button>
       </form>
 
-      {draft.objects.length === 0 ? <p className="rounded border border-dashed border-slate-300 p-3 text-center text-xs text-slate-500">No objects yet: type a category and press Enter.</p> : null}
+      {draft.objects.length === 0 ? (
+        <p className="rounded border border-dashed border-slate-300 p-3 text-center text-xs text-slate-500">No objects yet: type a category and press Enter.</p>
+      ) : null}
       <ul className="flex flex-col gap-1" aria-label="Objects of the final scene">
         {draft.objects.map((object, i) => (
           <ObjectRow
@@ -303,7 +375,9 @@ function SceneEditor({ item, draft, act, locked }: { item: ExploreView; draft: E
 
       <section aria-label="Generated description" className="mt-auto rounded border border-slate-100 bg-slate-50 p-2 text-xs">
         <h3 className="mb-0.5 font-semibold text-slate-700">Description (generated)</h3>
-        <p data-testid="explore-text" className="text-slate-700">{sceneText(draft) || "—"}</p>
+        <p data-testid="explore-text" className="text-slate-700">
+          {sceneText(draft) || "—"}
+        </p>
         {problem ? <p className="mt-1 text-amber-700">{problem}</p> : null}
       </section>
     </TaskPanel>
@@ -335,7 +409,8 @@ function ObjectRow({
     const index = draft.objects.findIndex((o) => o.id === id);
     return index >= 0 ? labels[index].ref : null;
   };
-  const edit = (field: "category" | "description", value: string, via: Via) => act({ type: "scene_object_edited", payload: { object: object.id, field, value, via } });
+  const edit = (field: "category" | "description", value: string, via: Via) =>
+    act({ type: "scene_object_edited", payload: { object: object.id, field, value, via } });
   const commitOnEnter = (field: "category" | "description") => (event: React.KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "Enter") {
       event.preventDefault();
@@ -395,20 +470,37 @@ function ObjectRow({
           onBlur={(e) => edit("description", e.target.value, "click")}
           onKeyDown={commitOnEnter("description")}
         />
-        <button type="button" aria-label={`Remove ${ref_}`} disabled={locked} className="h-10 w-10 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600" onClick={(e) => act({ type: "scene_object_removed", payload: { object: object.id, via: viaOf(e) } })}>
+        <button
+          type="button"
+          aria-label={`Remove ${ref_}`}
+          disabled={locked}
+          className="h-10 w-10 shrink-0 rounded text-slate-400 lg:h-7 lg:w-7 hover:bg-red-50 hover:text-red-600"
+          onClick={(e) => act({ type: "scene_object_removed", payload: { object: object.id, via: viaOf(e) } })}
+        >
           ✕
         </button>
       </div>
       {selected && !locked ? (
         <div className="mt-1 flex flex-wrap items-center gap-1 pl-[6.25rem] text-[11px]" aria-label={`Attribute chips for ${ref_}`}>
           {(Object.keys(ATTRIBUTE_CHIPS) as Array<keyof typeof ATTRIBUTE_CHIPS>).map((name) => (
-            <button key={name} type="button" aria-pressed={group === name} className={`rounded px-1 ${group === name ? "bg-slate-700 text-white" : "text-slate-500 hover:bg-slate-100"}`} onClick={() => setGroup(name)}>
+            <button
+              key={name}
+              type="button"
+              aria-pressed={group === name}
+              className={`rounded px-1 ${group === name ? "bg-slate-700 text-white" : "text-slate-500 hover:bg-slate-100"}`}
+              onClick={() => setGroup(name)}
+            >
               {name}
             </button>
           ))}
           <span className="text-slate-300">|</span>
           {ATTRIBUTE_CHIPS[group].map((word) => (
-            <button key={word} type="button" className="rounded-full border border-slate-200 px-1.5 text-slate-600 hover:border-brand-400 hover:text-brand-700" onClick={(e) => addChip(word, viaOf(e))}>
+            <button
+              key={word}
+              type="button"
+              className="rounded-full border border-slate-200 px-1.5 text-slate-600 hover:border-brand-400 hover:text-brand-700"
+              onClick={(e) => addChip(word, viaOf(e))}
+            >
               {word}
             </button>
           ))}
@@ -436,7 +528,13 @@ function ObjectRow({
                 <span className="flex-1">
                   <span className="text-slate-400">{ref_}</span> <strong>{relation.relation}</strong> {target ?? ""}
                 </span>
-                <button type="button" aria-label={`Remove relation ${text}`} disabled={locked} className="px-1 text-slate-400 hover:text-red-600" onClick={(e) => act({ type: "relation_removed", payload: { subject: object.id, index, via: viaOf(e) } })}>
+                <button
+                  type="button"
+                  aria-label={`Remove relation ${text}`}
+                  disabled={locked}
+                  className="px-1 text-slate-400 hover:text-red-600"
+                  onClick={(e) => act({ type: "relation_removed", payload: { subject: object.id, index, via: viaOf(e) } })}
+                >
                   ✕
                 </button>
               </li>
@@ -473,14 +571,28 @@ function RelationForm({ draft, labels, act, locked }: { draft: ExploreDraft; lab
       }}
     >
       <span className="text-xs font-medium text-slate-700">Relation</span>
-      <select aria-label="Relation subject" className={selectClass} value={subjectId ?? ""} disabled={locked} onChange={(e) => setSubject(Number(e.target.value))}>
+      <select
+        aria-label="Relation subject"
+        className={selectClass}
+        value={subjectId ?? ""}
+        disabled={locked}
+        onChange={(e) => setSubject(Number(e.target.value))}
+      >
         {draft.objects.map((o) => (
           <option key={o.id} value={o.id}>
             {refOf(o.id)}
           </option>
         ))}
       </select>
-      <input aria-label="Relation" placeholder="on, in, next to…" list="explore-relations" className={`${inputClass} w-28`} value={relation} disabled={locked} onChange={(e) => setRelation(e.target.value)} />
+      <input
+        aria-label="Relation"
+        placeholder="on, in, next to…"
+        list="explore-relations"
+        className={`${inputClass} w-28`}
+        value={relation}
+        disabled={locked}
+        onChange={(e) => setRelation(e.target.value)}
+      />
       <select aria-label="Relation object" className={selectClass} value={targetId ?? ""} disabled={locked} onChange={(e) => setTarget(Number(e.target.value))}>
         {others.map((o) => (
           <option key={o.id} value={o.id}>

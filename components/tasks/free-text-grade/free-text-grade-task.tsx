@@ -14,7 +14,7 @@ import type { TaskUiProps } from "@/components/tasks/shared/types";
  */
 export default function FreeTextGradeTask({ view }: TaskUiProps) {
   const item = view as GradeView;
-  const grade = useAnnotationStore((s) => ((s.answer as { grade?: number } | null)?.grade ?? null));
+  const grade = useAnnotationStore((s) => (s.answer as { grade?: number } | null)?.grade ?? null);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   const api = useAnnotationStoreApi();
   const choose = (next: Grade, via: "click" | "keyboard" | "touch") => {
@@ -32,11 +32,16 @@ export default function FreeTextGradeTask({ view }: TaskUiProps) {
   });
 
   return (
-    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,420px)] xl:gap-3" data-testid="free-text-grade-task">
+    <div
+      className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,420px)] xl:gap-3"
+      data-testid="free-text-grade-task"
+    >
       <TaskPanel title="Question and reference" label="Question and reference" bodyClassName="flex flex-col gap-3">
         <p className="text-base font-medium text-slate-900">{item.question}</p>
         <div>
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{item.references.length === 1 ? "Reference answer" : "Reference answers (each is acceptable)"}</h3>
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+            {item.references.length === 1 ? "Reference answer" : "Reference answers (each is acceptable)"}
+          </h3>
           <ul className="mt-1 list-disc pl-5 text-sm text-slate-800">
             {item.references.map((reference, i) => (
               <li key={i}>{reference}</li>
@@ -74,7 +79,9 @@ export default function FreeTextGradeTask({ view }: TaskUiProps) {
                   selected ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white text-slate-800 hover:border-brand-400"
                 }`}
               >
-                <kbd className={`rounded border px-1.5 font-mono text-sm font-bold ${selected ? "border-white/50" : "border-slate-300 bg-slate-50"}`}>{value}</kbd>
+                <kbd className={`rounded border px-1.5 font-mono text-sm font-bold ${selected ? "border-white/50" : "border-slate-300 bg-slate-50"}`}>
+                  {value}
+                </kbd>
                 <span className="text-sm">{GRADE_RUBRIC[value]}</span>
               </button>
             );

@@ -25,12 +25,14 @@ function Alpha({ figure, label, testId }: { figure: AlphaFigure | null; label: s
         <p className="text-sm text-amber-800">undefined: {figure.reason}</p>
       ) : (
         <p className="tabular-nums">
-          <span className="text-xl font-semibold text-slate-900">{fixed(figure.alpha, 3)}</span> <span className="text-xs text-slate-500">{figure.ci ? interval(figure.ci, 3) : figure.ciReason ? `n/a (${figure.ciReason})` : "(no interval)"}</span>
+          <span className="text-xl font-semibold text-slate-900">{fixed(figure.alpha, 3)}</span>{" "}
+          <span className="text-xs text-slate-500">{figure.ci ? interval(figure.ci, 3) : figure.ciReason ? `n/a (${figure.ciReason})` : "(no interval)"}</span>
         </p>
       )}
       {figure ? (
         <p className="text-[11px] text-slate-500">
-          Krippendorff&apos;s alpha, interval; {figure.method ?? "95% bootstrap"}; {count(figure.units)} answer{figure.units === 1 ? "" : "s"}, {count(figure.values)} grades
+          Krippendorff&apos;s alpha, interval; {figure.method ?? "95% bootstrap"}; {count(figure.units)} answer{figure.units === 1 ? "" : "s"},{" "}
+          {count(figure.values)} grades
         </p>
       ) : null}
     </div>
@@ -72,9 +74,9 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
         title="LLM judge"
         unconfigured={
           <>
-            <strong className="font-semibold text-slate-700">LLM judge: not configured.</strong> Set <code>SCORER_LLM_URL</code> (an OpenAI-compatible chat-completions endpoint),{" "}
-            <code>SCORER_LLM_MODEL</code> and, if needed, <code>SCORER_LLM_API_KEY</code>; <code>FREE_TEXT_JUDGE_TEMPERATURE</code> and <code>FREE_TEXT_JUDGE_SEED</code> (default 0, 0) are sent with each
-            request. Answers stay ungraded until a judge grades them.
+            <strong className="font-semibold text-slate-700">LLM judge: not configured.</strong> Set <code>SCORER_LLM_URL</code> (an OpenAI-compatible
+            chat-completions endpoint), <code>SCORER_LLM_MODEL</code> and, if needed, <code>SCORER_LLM_API_KEY</code>; <code>FREE_TEXT_JUDGE_TEMPERATURE</code>{" "}
+            and <code>FREE_TEXT_JUDGE_SEED</code> (default 0, 0) are sent with each request. Answers stay ungraded until a judge grades them.
           </>
         }
       />
@@ -84,21 +86,29 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
             Grades by <strong>{judge.synthetic ? `a SYNTHETIC judge (${judge.model}), not an LLM` : judge.model}</strong>,{" "}
             {judge.promptSha256 ? (
               <span data-testid="free-text-judge-prompt">
-                the benchmark&apos;s prompt file (sha256 <code title={judge.promptSha256.join(", ")}>{judge.promptSha256.map((hash) => hash.slice(0, 12)).join(", ")}</code>
+                the benchmark&apos;s prompt file (sha256{" "}
+                <code title={judge.promptSha256.join(", ")}>{judge.promptSha256.map((hash) => hash.slice(0, 12)).join(", ")}</code>
                 {judge.promptSha256.length > 1 ? ": without, with extra answers" : ""}), its reply read as OpenEQA&apos;s parse_score
               </span>
             ) : (
               <span data-testid="free-text-judge-prompt">
-                Yardstick&apos;s own prompt {judge.promptVersion.split(";")[0]} (not OpenEQA&apos;s: scores are comparable with published OpenEQA numbers only with its prompt files and settings, FREE_TEXT_JUDGE_PROMPT_FILE)
+                Yardstick&apos;s own prompt {judge.promptVersion.split(";")[0]} (not OpenEQA&apos;s: scores are comparable with published OpenEQA numbers only
+                with its prompt files and settings, FREE_TEXT_JUDGE_PROMPT_FILE)
               </span>
             )}
             , temperature {judge.temperature ?? "?"}, seed {judge.seed ?? "?"}
             {judge.maxTokens !== null ? `, at most ${judge.maxTokens} tokens` : ""}: {count(judge.graded)} answer
-            {judge.graded === 1 ? "" : "s"} graded; {count(section.ungraded.people)} of people&apos;s and {count(section.ungraded.models)} of models&apos; answers not graded by it.
-            {section.judges.length > 1 ? ` (${section.judges.length - 1} other judge configuration${section.judges.length === 2 ? "" : "s"} also graded answers; the one with the most grades is shown.)` : ""}
+            {judge.graded === 1 ? "" : "s"} graded; {count(section.ungraded.people)} of people&apos;s and {count(section.ungraded.models)} of models&apos;
+            answers not graded by it.
+            {section.judges.length > 1
+              ? ` (${section.judges.length - 1} other judge configuration${section.judges.length === 2 ? "" : "s"} also graded answers; the one with the most grades is shown.)`
+              : ""}
           </>
         ) : (
-          <>No answer is graded yet: {count(section.answers.people)} people&apos;s answers and {count(section.answers.models)} model predictions wait for the judge.</>
+          <>
+            No answer is graded yet: {count(section.answers.people)} people&apos;s answers and {count(section.answers.models)} model predictions wait for the
+            judge.
+          </>
         )}
       </p>
       <div>
@@ -135,7 +145,9 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
             </tbody>
           </table>
         </div>
-        <p className="mt-1 text-[11px] text-slate-500">LLM-Match (OpenEQA): the mean of 100 (grade − 1) / 4 over graded answers; ungraded answers are not counted.</p>
+        <p className="mt-1 text-[11px] text-slate-500">
+          LLM-Match (OpenEQA): the mean of 100 (grade − 1) / 4 over graded answers; ungraded answers are not counted.
+        </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Distribution counts={section.distribution.people} label="People" />
@@ -148,8 +160,10 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
           <Alpha figure={section.agreement.humanHuman} label="People among themselves" testId="free-text-human-alpha" />
         </div>
         <p className="mt-1 text-[11px] text-slate-500">
-          {count(section.agreement.humanGrades)} grade{section.agreement.humanGrades === 1 ? "" : "s"} by {count(section.agreement.graders)} grader{section.agreement.graders === 1 ? "" : "s"} on {count(section.agreement.gradingItems)} answer
-          {section.agreement.gradingItems === 1 ? "" : "s"} in grading studies. Interval level: the score averages grades as equally spaced. Graders never see the judge&apos;s grade.
+          {count(section.agreement.humanGrades)} grade{section.agreement.humanGrades === 1 ? "" : "s"} by {count(section.agreement.graders)} grader
+          {section.agreement.graders === 1 ? "" : "s"} on {count(section.agreement.gradingItems)} answer
+          {section.agreement.gradingItems === 1 ? "" : "s"} in grading studies. Interval level: the score averages grades as equally spaced. Graders never see
+          the judge&apos;s grade.
         </p>
         {section.gradingBatch.answers > 0 ? (
           <p className="mt-2 text-sm">
@@ -162,8 +176,8 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
               Download the grading batch
             </a>{" "}
             <span className="text-xs text-slate-500">
-              ({count(section.gradingBatch.answers)} answers sampled, items.jsonl of the grading kind): import it into a new study, add graders who are not members of this one, and their grades
-              appear here.
+              ({count(section.gradingBatch.answers)} answers sampled, items.jsonl of the grading kind): import it into a new study, add graders who are not
+              members of this one, and their grades appear here.
             </span>
           </p>
         ) : null}
@@ -181,6 +195,7 @@ function Body({ section, slug }: { section: FreeTextSection; slug: string }) {
 export const freeTextDashboardSection: KindDashboardSection<FreeTextSection> = {
   id: "free-text",
   title: (section) => `Free-text answers (LLM-Match): ${count(section.items)} question${section.items === 1 ? "" : "s"}`,
-  description: "OpenEQA's LLM-Match: each answer graded 1-5 against the reference answers by an LLM judge, scored 100 (grade - 1) / 4, and the judge measured against people.",
+  description:
+    "OpenEQA's LLM-Match: each answer graded 1-5 against the reference answers by an LLM judge, scored 100 (grade - 1) / 4, and the judge measured against people.",
   render: (section, slug) => <Body section={section} slug={slug} />,
 };

@@ -47,7 +47,10 @@ export default function FreeTextTask({ view, slotNotes }: TaskUiProps) {
   const hasMedia = Boolean(item.media && (item.media.text || item.media.video || item.media.images?.length || item.media.frames?.length));
 
   return (
-    <div className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasMedia ? "lg:grid-cols-[minmax(0,1.4fr)_minmax(320px,1fr)]" : "lg:grid-cols-[minmax(0,720px)] lg:justify-center"} xl:gap-3`} data-testid="free-text-task">
+    <div
+      className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasMedia ? "lg:grid-cols-[minmax(0,1.4fr)_minmax(320px,1fr)]" : "lg:grid-cols-[minmax(0,720px)] lg:justify-center"} xl:gap-3`}
+      data-testid="free-text-task"
+    >
       {hasMedia && item.media ? (
         <TaskPanel title="What you see" label="Stimulus" bodyClassName="flex flex-col gap-2">
           <Stimulus media={item.media} mode={gate.mode} gate={gate} lightbox={false} />
@@ -86,7 +89,10 @@ export default function FreeTextTask({ view, slotNotes }: TaskUiProps) {
               {words} word{words === 1 ? "" : "s"}
             </p>
             {note ? (
-              <p className={`rounded px-2 py-1 text-sm ${note.tone === "good" ? "bg-emerald-50 text-emerald-900" : "bg-slate-50 text-slate-800"}`} data-testid="free-text-reference">
+              <p
+                className={`rounded px-2 py-1 text-sm ${note.tone === "good" ? "bg-emerald-50 text-emerald-900" : "bg-slate-50 text-slate-800"}`}
+                data-testid="free-text-reference"
+              >
                 {note.text}
               </p>
             ) : null}

@@ -24,7 +24,7 @@ const VERDICT_OPTIONS: Array<{ verdict: Verdict; key: string; hint: string }> = 
 
 export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
   const item = view as JudgeView;
-  const verdict = useAnnotationStore((s) => ((s.answer as { verdict?: Verdict } | null)?.verdict ?? null));
+  const verdict = useAnnotationStore((s) => (s.answer as { verdict?: Verdict } | null)?.verdict ?? null);
   const { judge, zoomFrame } = useJudgeActions();
   const zoom = useAnnotationStore((s) => s.zoom);
   const frame = useAnnotationStore((s) => s.frame);
@@ -43,14 +43,21 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
     <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(270px,320px)] xl:grid-cols-[minmax(0,1fr)_minmax(300px,380px)] xl:gap-3">
       <div className="flex min-h-0 min-w-0 flex-col gap-2">
         {item.preamble ? (
-          <p className="shrink-0 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] leading-snug text-amber-950" data-testid="gridwm-preamble">
+          <p
+            className="shrink-0 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] leading-snug text-amber-950"
+            data-testid="gridwm-preamble"
+          >
             {item.preamble}
           </p>
         ) : null}
         <TaskPanel
           title={`Storyboard: ${STORYBOARD_FRAMES} key frames in order`}
           aside={
-            <button type="button" onClick={() => zoom(item.storyboard, "storyboard", 0)} className="rounded px-1.5 py-0.5 font-medium text-brand-700 hover:bg-brand-50">
+            <button
+              type="button"
+              onClick={() => zoom(item.storyboard, "storyboard", 0)}
+              className="rounded px-1.5 py-0.5 font-medium text-brand-700 hover:bg-brand-50"
+            >
               ⤢ whole storyboard
             </button>
           }
@@ -60,7 +67,12 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
         >
           <div className="relative mx-auto aspect-[2/1] w-full lg:aspect-auto lg:h-[min(50cqw,100cqh)] lg:w-[min(100cqw,200cqh)]">
             {/* eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching */}
-            <img src={item.storyboard} alt={`Storyboard of ${STORYBOARD_FRAMES} key frames`} draggable={false} className="h-full w-full rounded-md bg-black [image-rendering:pixelated]" />
+            <img
+              src={item.storyboard}
+              alt={`Storyboard of ${STORYBOARD_FRAMES} key frames`}
+              draggable={false}
+              className="h-full w-full rounded-md bg-black [image-rendering:pixelated]"
+            />
             <div className="absolute inset-0 grid grid-cols-4 grid-rows-2">
               {Array.from({ length: STORYBOARD_FRAMES }, (_, i) => (
                 <button
@@ -72,7 +84,10 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
                   className="group relative outline-none hover:bg-white/10 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-400"
                 >
                   <span className="absolute left-1 top-1 rounded bg-slate-900/75 px-1.5 text-xs font-semibold text-white">{i + 1}</span>
-                  <span aria-hidden className="absolute bottom-1 right-1 hidden rounded bg-slate-900/70 px-1 text-[11px] text-white group-hover:block group-focus-visible:block">
+                  <span
+                    aria-hidden
+                    className="absolute bottom-1 right-1 hidden rounded bg-slate-900/70 px-1 text-[11px] text-white group-hover:block group-focus-visible:block"
+                  >
                     ⤢ zoom
                   </span>
                 </button>
@@ -126,14 +141,27 @@ export default function GridwmJudgeTask({ view, slotNotes }: TaskUiProps) {
                   disabled={locked && !selected}
                   onClick={(event) => judge(option.verdict, viaOf(event))}
                   className={`flex min-h-12 flex-col items-center rounded-md border-2 px-2 py-1.5 outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 ${
-                    selected ? (good ? "border-emerald-600 bg-emerald-600 text-white" : "border-red-600 bg-red-600 text-white") : "border-slate-300 bg-white text-slate-800 hover:border-brand-400"
+                    selected
+                      ? good
+                        ? "border-emerald-600 bg-emerald-600 text-white"
+                        : "border-red-600 bg-red-600 text-white"
+                      : "border-slate-300 bg-white text-slate-800 hover:border-brand-400"
                   }`}
                 >
                   <span className="text-base font-bold">
-                    {option.verdict} <kbd className={`ml-1 rounded border px-1 font-mono text-xs ${selected ? "border-white/50" : "border-slate-300 bg-slate-50"}`}>{option.key}</kbd>
+                    {option.verdict}{" "}
+                    <kbd className={`ml-1 rounded border px-1 font-mono text-xs ${selected ? "border-white/50" : "border-slate-300 bg-slate-50"}`}>
+                      {option.key}
+                    </kbd>
                   </span>
                   <span className={`text-[11px] ${selected ? "text-white/85" : "text-slate-500"}`}>{option.hint}</span>
-                  {note ? <span className={`mt-1 rounded px-1.5 text-[11px] font-semibold ${note.tone === "good" ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`}>{note.text}</span> : null}
+                  {note ? (
+                    <span
+                      className={`mt-1 rounded px-1.5 text-[11px] font-semibold ${note.tone === "good" ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`}
+                    >
+                      {note.text}
+                    </span>
+                  ) : null}
                 </button>
               );
             })}
@@ -173,7 +201,13 @@ function FrameLightbox({ storyboard, frame }: { storyboard: string; frame: numbe
   if (zoomed !== storyboard) return null;
   const label = `Frame ${frame + 1} of ${STORYBOARD_FRAMES}`;
   return (
-    <div role="dialog" aria-modal="true" aria-label={label} className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/80 p-4" onClick={() => closeZoom("backdrop")}>
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label={label}
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/80 p-4"
+      onClick={() => closeZoom("backdrop")}
+    >
       <figure className="flex flex-col items-center" onClick={(event) => event.stopPropagation()}>
         <div
           role="img"
@@ -181,17 +215,38 @@ function FrameLightbox({ storyboard, frame }: { storyboard: string; frame: numbe
           data-testid="frame-large"
           data-frame={frame + 1}
           className="rounded-md bg-black shadow-2xl [image-rendering:pixelated]"
-          style={{ width: "min(calc(100dvh - 7rem), calc(100vw - 2rem))", aspectRatio: "1 / 1", backgroundImage: `url("${storyboard}")`, backgroundRepeat: "no-repeat", ...frameCrop(frame) }}
+          style={{
+            width: "min(calc(100dvh - 7rem), calc(100vw - 2rem))",
+            aspectRatio: "1 / 1",
+            backgroundImage: `url("${storyboard}")`,
+            backgroundRepeat: "no-repeat",
+            ...frameCrop(frame),
+          }}
         />
         <figcaption className="mt-2 flex items-center gap-2 text-sm text-white">
-          <button type="button" disabled={frame === 0} onClick={(event) => zoomFrame(storyboard, frame - 1, viaOf(event))} className="rounded-md bg-white/15 px-2 py-1 hover:bg-white/25 disabled:opacity-40">
+          <button
+            type="button"
+            disabled={frame === 0}
+            onClick={(event) => zoomFrame(storyboard, frame - 1, viaOf(event))}
+            className="rounded-md bg-white/15 px-2 py-1 hover:bg-white/25 disabled:opacity-40"
+          >
             ← Previous
           </button>
           <span className="min-w-24 text-center tabular-nums">{label}</span>
-          <button type="button" disabled={frame >= STORYBOARD_FRAMES - 1} onClick={(event) => zoomFrame(storyboard, frame + 1, viaOf(event))} className="rounded-md bg-white/15 px-2 py-1 hover:bg-white/25 disabled:opacity-40">
+          <button
+            type="button"
+            disabled={frame >= STORYBOARD_FRAMES - 1}
+            onClick={(event) => zoomFrame(storyboard, frame + 1, viaOf(event))}
+            className="rounded-md bg-white/15 px-2 py-1 hover:bg-white/25 disabled:opacity-40"
+          >
             Next →
           </button>
-          <button ref={closeButton} type="button" onClick={() => closeZoom("button")} className="ml-2 rounded-md bg-white/15 px-3 py-1 font-medium hover:bg-white/25">
+          <button
+            ref={closeButton}
+            type="button"
+            onClick={() => closeZoom("button")}
+            className="ml-2 rounded-md bg-white/15 px-3 py-1 font-medium hover:bg-white/25"
+          >
             Close <kbd className="ml-1 rounded bg-white/20 px-1 text-xs">Esc</kbd>
           </button>
         </figcaption>
@@ -199,4 +254,3 @@ function FrameLightbox({ storyboard, frame }: { storyboard: string; frame: numbe
     </div>
   );
 }
-

@@ -17,7 +17,7 @@ import type { SlotNote, TaskUiProps } from "@/components/tasks/shared/types";
  */
 export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
   const item = view as NextObsView;
-  const choice = useAnnotationStore((s) => ((s.answer as { choice?: Letter } | null)?.choice ?? null));
+  const choice = useAnnotationStore((s) => (s.answer as { choice?: Letter } | null)?.choice ?? null);
   const choose = useChoose();
   const zoom = useAnnotationStore((s) => s.zoom);
   useTaskKeys((key) => {
@@ -46,7 +46,14 @@ export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
     // below lg (phones): one column, the page scrolls; the candidates are as wide as the screen
     <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(250px,320px)_minmax(0,1fr)] xl:grid-cols-[minmax(280px,380px)_minmax(0,1fr)] xl:gap-3">
       <TaskPanel title={item.image ? "The transition" : "Now (o_t) and the action"} label="Observation and action" bodyClassName="flex flex-col gap-2">
-        {item.observation ? <ZoomableImage src={item.observation} alt="Observation now (o_t)" onZoom={() => zoom(item.observation!, "observation", 0)} className="mx-auto aspect-square w-full max-w-[60vw] shrink-0 [image-rendering:pixelated] lg:max-w-none" /> : null}
+        {item.observation ? (
+          <ZoomableImage
+            src={item.observation}
+            alt="Observation now (o_t)"
+            onZoom={() => zoom(item.observation!, "observation", 0)}
+            className="mx-auto aspect-square w-full max-w-[60vw] shrink-0 [image-rendering:pixelated] lg:max-w-none"
+          />
+        ) : null}
         {actionPanel}
         {item.mission ? (
           <p className="text-xs leading-snug text-slate-600">
@@ -54,15 +61,19 @@ export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
             {item.mission}
           </p>
         ) : null}
-        <p className="text-xs leading-snug text-slate-500">The agent is the red triangle; it sees the 7x7 cells in front of it. Which image shows what it sees right after the action?</p>
+        <p className="text-xs leading-snug text-slate-500">
+          The agent is the red triangle; it sees the 7x7 cells in front of it. Which image shows what it sees right after the action?
+        </p>
       </TaskPanel>
 
       <TaskPanel
         title="Which is the next observation?"
         aside={
           <span className="pointer-coarse:hidden">
-            click, or press <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">1</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">4</kbd> or{" "}
-            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">A</kbd>–<kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">D</kbd>
+            click, or press <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">1</kbd>–
+            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">4</kbd> or{" "}
+            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">A</kbd>–
+            <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono">D</kbd>
           </span>
         }
         label="Candidates"
@@ -72,9 +83,20 @@ export default function GridwmNextObsTask({ view, slotNotes }: TaskUiProps) {
           <CompositeChoice item={item} choice={choice} notes={slotNotes} />
         ) : (
           // the square of candidates: as large as the panel allows (lg up), the screen's width below
-          <div role="radiogroup" aria-label="Candidate next observations" className="mx-auto grid aspect-square w-full shrink-0 grid-cols-2 grid-rows-2 gap-2 lg:aspect-auto lg:h-[min(100cqw,100cqh)] lg:w-[min(100cqw,100cqh)]">
+          <div
+            role="radiogroup"
+            aria-label="Candidate next observations"
+            className="mx-auto grid aspect-square w-full shrink-0 grid-cols-2 grid-rows-2 gap-2 lg:aspect-auto lg:h-[min(100cqw,100cqh)] lg:w-[min(100cqw,100cqh)]"
+          >
             {CHOICE_LETTERS.map((letter, index) => (
-              <CandidateChoice key={letter} letter={letter} index={index} src={item.candidates?.[index] ?? ""} selected={choice === letter} note={slotNotes?.[index] ?? null} />
+              <CandidateChoice
+                key={letter}
+                letter={letter}
+                index={index}
+                src={item.candidates?.[index] ?? ""}
+                selected={choice === letter}
+                note={slotNotes?.[index] ?? null}
+              />
             ))}
           </div>
         )}
@@ -109,13 +131,18 @@ function CandidateChoice({ letter, index, src, selected, note }: { letter: Lette
       >
         {/* eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching */}
         <img src={src} alt={`Candidate ${letter}`} draggable={false} className="h-full w-full object-contain [image-rendering:pixelated]" />
-        <span aria-hidden className={`absolute left-1.5 top-1.5 grid h-7 min-w-7 place-items-center rounded-md px-1 text-sm font-bold shadow ${selected ? "bg-brand-600 text-white" : "bg-white/95 text-slate-800"}`}>
+        <span
+          aria-hidden
+          className={`absolute left-1.5 top-1.5 grid h-7 min-w-7 place-items-center rounded-md px-1 text-sm font-bold shadow ${selected ? "bg-brand-600 text-white" : "bg-white/95 text-slate-800"}`}
+        >
           {letter}
         </span>
         <span aria-hidden className="absolute bottom-1.5 left-1.5 rounded bg-slate-900/60 px-1 font-mono text-[10px] text-white">
           {index + 1} · {letter}
         </span>
-        {note ? <span className={`absolute inset-x-1.5 top-10 rounded px-1.5 py-0.5 text-center text-xs font-semibold shadow ${noteClass(note)}`}>{note.text}</span> : null}
+        {note ? (
+          <span className={`absolute inset-x-1.5 top-10 rounded px-1.5 py-0.5 text-center text-xs font-semibold shadow ${noteClass(note)}`}>{note.text}</span>
+        ) : null}
       </button>
       <button
         type="button"
@@ -137,7 +164,12 @@ function CompositeChoice({ item, choice, notes }: { item: NextObsView; choice: L
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
   return (
     <>
-      <ZoomableImage src={item.image!} alt="Observation and candidates A–D" onZoom={() => zoom(item.image!, "composite", 0)} className="min-h-0 max-lg:aspect-[4/3] lg:flex-1" />
+      <ZoomableImage
+        src={item.image!}
+        alt="Observation and candidates A–D"
+        onZoom={() => zoom(item.image!, "composite", 0)}
+        className="min-h-0 max-lg:aspect-[4/3] lg:flex-1"
+      />
       <div role="radiogroup" aria-label="Candidate next observations" className="grid shrink-0 grid-cols-4 gap-2">
         {CHOICE_LETTERS.map((letter, index) => {
           const selected = choice === letter;

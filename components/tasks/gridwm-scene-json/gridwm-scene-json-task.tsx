@@ -93,7 +93,12 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
     // below lg (phones): one column, the page scrolls; a grid wider than the screen scrolls in its panel
     <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(200px,260px)_auto_minmax(280px,1fr)] xl:grid-cols-[minmax(240px,300px)_auto_minmax(320px,1fr)] xl:gap-3">
       <TaskPanel title={frameName} label={frameName} bodyClassName="flex flex-col gap-2">
-        <ZoomableImage src={item.image} alt={frameName} onZoom={() => zoom(item.image, "observation", 0)} className={`${fullGrid ? "" : "aspect-square max-w-[60vw] lg:max-w-none"} mx-auto w-full shrink-0 [image-rendering:pixelated]`} />
+        <ZoomableImage
+          src={item.image}
+          alt={frameName}
+          onZoom={() => zoom(item.image, "observation", 0)}
+          className={`${fullGrid ? "" : "aspect-square max-w-[60vw] lg:max-w-none"} mx-auto w-full shrink-0 [image-rendering:pixelated]`}
+        />
         {item.mission ? (
           <p className="text-xs leading-snug text-slate-600">
             <span className="font-semibold text-slate-700">Mission: </span>
@@ -103,20 +108,22 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
         <div className="space-y-1 text-[11px] leading-snug text-slate-500" data-testid="scene-frame-help">
           {fullGrid ? (
             <p>
-              The picture is the whole {width}x{height} grid seen from above, its axes labelled: x across the top (0 at the left), y down the left side (0 at the top). A cell&apos;s position is [x, y],
-              read off the axes, the same numbers as the grid beside it. The red triangle is the agent, pointing where it faces (north is up). The lighter cells are what the agent sees (the others are darkened): list the objects
-              in them. What it carries is written under the grid.
+              The picture is the whole {width}x{height} grid seen from above, its axes labelled: x across the top (0 at the left), y down the left side (0 at
+              the top). A cell&apos;s position is [x, y], read off the axes, the same numbers as the grid beside it. The red triangle is the agent, pointing
+              where it faces (north is up). The lighter cells are what the agent sees (the others are darkened): list the objects in them. What it carries is
+              written under the grid.
             </p>
           ) : (
             <p>
-              The picture is the agent&apos;s own view (what a model is given): the agent is at the bottom centre, facing up, whatever its direction in the world. Positions are world cells of the{" "}
-              {width}x{height} grid ([0, 0] top left, x to the right, y down). This view shows what the agent carries (drawn in its cell) and the cell in front of it; it does not show where the agent
-              stands in the world, which way it faces, or objects out of its sight: give your best guess for those.
+              The picture is the agent&apos;s own view (what a model is given): the agent is at the bottom centre, facing up, whatever its direction in the
+              world. Positions are world cells of the {width}x{height} grid ([0, 0] top left, x to the right, y down). This view shows what the agent carries
+              (drawn in its cell) and the cell in front of it; it does not show where the agent stands in the world, which way it faces, or objects out of its
+              sight: give your best guess for those.
             </p>
           )}
           <p>
-            Directions here: {draft.grid.directions.map((d, i) => `${i} ${d}`).join(", ")}. Walls and floor are not objects. Doors: open (only a thin edge drawn), closed (an outline with a handle), locked
-            (filled, with a keyhole bar).
+            Directions here: {draft.grid.directions.map((d, i) => `${i} ${d}`).join(", ")}. Walls and floor are not objects. Doors: open (only a thin edge
+            drawn), closed (an outline with a handle), locked (filled, with a keyhole bar).
           </p>
         </div>
       </TaskPanel>
@@ -132,17 +139,33 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
         </div>
         {tool === "object" ? (
           <div className="flex flex-wrap items-center gap-1 text-xs" aria-label="New object">
-            <select aria-label="New object's type" className={selectClass} value={palette.type} onChange={(e) => setPalette({ ...palette, type: e.target.value as SceneObjectType })}>
+            <select
+              aria-label="New object's type"
+              className={selectClass}
+              value={palette.type}
+              onChange={(e) => setPalette({ ...palette, type: e.target.value as SceneObjectType })}
+            >
               {SCENE_OBJECT_TYPES.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>
-            <select aria-label="New object's colour" className={selectClass} value={palette.color} onChange={(e) => setPalette({ ...palette, color: e.target.value as GridwmColor })}>
+            <select
+              aria-label="New object's colour"
+              className={selectClass}
+              value={palette.color}
+              onChange={(e) => setPalette({ ...palette, color: e.target.value as GridwmColor })}
+            >
               {GRIDWM_COLORS.map((c) => (
                 <option key={c}>{c}</option>
               ))}
             </select>
-            <select aria-label="New object's state" className={selectClass} value={palette.state} disabled={palette.type !== "door"} onChange={(e) => setPalette({ ...palette, state: Number(e.target.value) as DoorState })}>
+            <select
+              aria-label="New object's state"
+              className={selectClass}
+              value={palette.state}
+              disabled={palette.type !== "door"}
+              onChange={(e) => setPalette({ ...palette, state: Number(e.target.value) as DoorState })}
+            >
               {(palette.type === "door" ? DOOR_STATES : [{ value: 0, label: "state 0" }]).map((s) => (
                 <option key={s.value} value={s.value}>
                   {s.label}
@@ -154,7 +177,12 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           <p className="text-[11px] text-slate-500">Click the agent&apos;s cell.</p>
         )}
         <div className="max-w-full self-start overflow-auto">
-          <div className="grid w-max gap-px rounded bg-slate-300 p-px" style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }} data-testid="scene-grid" data-grid={`${width}x${height}`}>
+          <div
+            className="grid w-max gap-px rounded bg-slate-300 p-px"
+            style={{ gridTemplateColumns: `1.1rem repeat(${width}, ${cell}rem)` }}
+            data-testid="scene-grid"
+            data-grid={`${width}x${height}`}
+          >
             <span className="bg-white text-center text-[9px] leading-tight text-slate-400" title="x across, y down">
               y\x
             </span>
@@ -185,7 +213,13 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
                   disabled={locked}
                   onClick={(event) => editScene("set", "agent.dir", dir, viaOf(event))}
                   className={`h-10 w-11 rounded border text-sm leading-none lg:h-6 lg:w-8 ${active ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white hover:border-brand-400"} ${
-                    c.name === "north" ? "col-start-2" : c.name === "west" ? "col-start-1 row-start-2" : c.name === "east" ? "col-start-3 row-start-2" : "col-start-2 row-start-2"
+                    c.name === "north"
+                      ? "col-start-2"
+                      : c.name === "west"
+                        ? "col-start-1 row-start-2"
+                        : c.name === "east"
+                          ? "col-start-3 row-start-2"
+                          : "col-start-2 row-start-2"
                   }`}
                 >
                   {c.arrow}
@@ -204,7 +238,14 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
             className={selectClass}
             disabled={locked}
             value={draft.agent.carrying?.type ?? ""}
-            onChange={(e) => editScene("set", "agent.carrying", e.target.value === "" ? null : { type: e.target.value, color: draft.agent.carrying?.color ?? "yellow" }, "click")}
+            onChange={(e) =>
+              editScene(
+                "set",
+                "agent.carrying",
+                e.target.value === "" ? null : { type: e.target.value, color: draft.agent.carrying?.color ?? "yellow" },
+                "click",
+              )
+            }
           >
             <option value="">nothing</option>
             {CARRY_TYPES.map((t) => (
@@ -232,12 +273,24 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           <span className="font-mono text-slate-600" data-testid="front-cell-pos">
             {front ? `[${front[0]}, ${front[1]}]` : "place the agent"}
           </span>
-          <select aria-label="Front cell's type" className={selectClass} disabled={locked} value={draft.front_cell.type} onChange={(e) => editScene("set", "front_cell.type", e.target.value, "click")}>
+          <select
+            aria-label="Front cell's type"
+            className={selectClass}
+            disabled={locked}
+            value={draft.front_cell.type}
+            onChange={(e) => editScene("set", "front_cell.type", e.target.value, "click")}
+          >
             {FRONT_TYPES.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
-          <select aria-label="Front cell's state" className={selectClass} disabled={locked || draft.front_cell.type !== "door"} value={draft.front_cell.state} onChange={(e) => editScene("set", "front_cell.state", Number(e.target.value), "click")}>
+          <select
+            aria-label="Front cell's state"
+            className={selectClass}
+            disabled={locked || draft.front_cell.type !== "door"}
+            value={draft.front_cell.state}
+            onChange={(e) => editScene("set", "front_cell.state", Number(e.target.value), "click")}
+          >
             {(draft.front_cell.type === "door" ? DOOR_STATES : [{ value: 0, label: "state 0" }]).map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -252,25 +305,51 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
           <ul className="flex flex-col gap-1" aria-label="Objects" data-testid="scene-objects">
             {draft.objects.map((object, i) => (
               <li key={`${object.pos[0]},${object.pos[1]}`} className="flex items-center gap-1">
-                <span className="w-12 font-mono text-slate-600">[{object.pos[0]}, {object.pos[1]}]</span>
-                <select aria-label={`Object at ${object.pos.join(",")}: type`} className={selectClass} disabled={locked} value={object.type} onChange={(e) => editScene("set", `objects.${i}.type`, e.target.value, "click")}>
+                <span className="w-12 font-mono text-slate-600">
+                  [{object.pos[0]}, {object.pos[1]}]
+                </span>
+                <select
+                  aria-label={`Object at ${object.pos.join(",")}: type`}
+                  className={selectClass}
+                  disabled={locked}
+                  value={object.type}
+                  onChange={(e) => editScene("set", `objects.${i}.type`, e.target.value, "click")}
+                >
                   {SCENE_OBJECT_TYPES.map((t) => (
                     <option key={t}>{t}</option>
                   ))}
                 </select>
-                <select aria-label={`Object at ${object.pos.join(",")}: colour`} className={selectClass} disabled={locked} value={object.color} onChange={(e) => editScene("set", `objects.${i}.color`, e.target.value, "click")}>
+                <select
+                  aria-label={`Object at ${object.pos.join(",")}: colour`}
+                  className={selectClass}
+                  disabled={locked}
+                  value={object.color}
+                  onChange={(e) => editScene("set", `objects.${i}.color`, e.target.value, "click")}
+                >
                   {GRIDWM_COLORS.map((c) => (
                     <option key={c}>{c}</option>
                   ))}
                 </select>
-                <select aria-label={`Object at ${object.pos.join(",")}: state`} className={selectClass} disabled={locked || object.type !== "door"} value={object.state} onChange={(e) => editScene("set", `objects.${i}.state`, Number(e.target.value), "click")}>
+                <select
+                  aria-label={`Object at ${object.pos.join(",")}: state`}
+                  className={selectClass}
+                  disabled={locked || object.type !== "door"}
+                  value={object.state}
+                  onChange={(e) => editScene("set", `objects.${i}.state`, Number(e.target.value), "click")}
+                >
                   {(object.type === "door" ? DOOR_STATES : [{ value: 0, label: "state 0" }]).map((s) => (
                     <option key={s.value} value={s.value}>
                       {s.label}
                     </option>
                   ))}
                 </select>
-                <button type="button" aria-label={`Remove the object at ${object.pos.join(",")}`} disabled={locked} onClick={(event) => editScene("remove", `objects.${i}`, null, viaOf(event))} className="grid h-6 w-6 place-items-center rounded text-slate-500 hover:bg-red-50 hover:text-red-700">
+                <button
+                  type="button"
+                  aria-label={`Remove the object at ${object.pos.join(",")}`}
+                  disabled={locked}
+                  onClick={(event) => editScene("remove", `objects.${i}`, null, viaOf(event))}
+                  className="grid h-6 w-6 place-items-center rounded text-slate-500 hover:bg-red-50 hover:text-red-700"
+                >
                   ✕
                 </button>
               </li>
@@ -279,7 +358,8 @@ export default function GridwmSceneJsonTask({ view }: TaskUiProps) {
         </div>
         <div className="flex min-h-0 flex-1 flex-col">
           <p className="mb-1 font-medium text-slate-700">
-            Your answer (canonical JSON) {answer ? <span className="font-normal text-emerald-700">✓ valid</span> : <span className="font-normal text-amber-700">incomplete</span>}
+            Your answer (canonical JSON){" "}
+            {answer ? <span className="font-normal text-emerald-700">✓ valid</span> : <span className="font-normal text-amber-700">incomplete</span>}
           </p>
           <pre className="min-h-16 flex-1 overflow-auto rounded-md bg-slate-900 p-2 font-mono text-[11px] leading-snug text-slate-100" data-testid="scene-json">
             {answer ? formatScene(answer) : "// place the agent first"}
@@ -299,13 +379,37 @@ function formatScene(answer: NonNullable<ReturnType<typeof sceneAnswerOf>>): str
 
 function ToolButton({ active, onClick, children }: { active: boolean; onClick: () => void; children: React.ReactNode }) {
   return (
-    <button type="button" role="radio" aria-checked={active} onClick={onClick} className={`rounded-md border px-2 py-1 font-medium max-lg:min-h-10 ${active ? "border-brand-600 bg-brand-50 text-brand-800" : "border-slate-300 bg-white text-slate-700 hover:border-brand-400"}`}>
+    <button
+      type="button"
+      role="radio"
+      aria-checked={active}
+      onClick={onClick}
+      className={`rounded-md border px-2 py-1 font-medium max-lg:min-h-10 ${active ? "border-brand-600 bg-brand-50 text-brand-800" : "border-slate-300 bg-white text-slate-700 hover:border-brand-400"}`}
+    >
       {children}
     </button>
   );
 }
 
-function Row({ y, width, cell, draft, front, compass, locked, onCell }: { y: number; width: number; cell: number; draft: SceneDraft; front: Pos | null; compass: string; locked: boolean; onCell: (pos: Pos, via: "click" | "keyboard") => void }) {
+function Row({
+  y,
+  width,
+  cell,
+  draft,
+  front,
+  compass,
+  locked,
+  onCell,
+}: {
+  y: number;
+  width: number;
+  cell: number;
+  draft: SceneDraft;
+  front: Pos | null;
+  compass: string;
+  locked: boolean;
+  onCell: (pos: Pos, via: "click" | "keyboard") => void;
+}) {
   return (
     <>
       <span className="grid place-items-center bg-white text-[10px] text-slate-400">{y}</span>
@@ -313,7 +417,9 @@ function Row({ y, width, cell, draft, front, compass, locked, onCell }: { y: num
         const object = draft.objects[objectIndexAt(draft, [x, y])];
         const agent = draft.agent.pos?.[0] === x && draft.agent.pos?.[1] === y;
         const isFront = front?.[0] === x && front?.[1] === y;
-        const name = [`Cell ${x},${y}`, agent ? "agent" : null, object ? `${object.color} ${object.type}` : null, isFront ? "front cell" : null].filter(Boolean).join(", ");
+        const name = [`Cell ${x},${y}`, agent ? "agent" : null, object ? `${object.color} ${object.type}` : null, isFront ? "front cell" : null]
+          .filter(Boolean)
+          .join(", ");
         return (
           <button
             key={x}
@@ -329,13 +435,20 @@ function Row({ y, width, cell, draft, front, compass, locked, onCell }: { y: num
             }`}
           >
             {object ? (
-              <span className="grid place-items-center rounded-sm text-xs text-white" style={{ width: `${cell * 0.72}rem`, height: `${cell * 0.72}rem`, background: object.type === "lava" ? "#ff8000" : SWATCH[object.color] }}>
+              <span
+                className="grid place-items-center rounded-sm text-xs text-white"
+                style={{ width: `${cell * 0.72}rem`, height: `${cell * 0.72}rem`, background: object.type === "lava" ? "#ff8000" : SWATCH[object.color] }}
+              >
                 {TYPE_MARK[object.type]}
                 {object.type === "door" ? <span className="text-[8px]">{["o", "c", "l"][object.state]}</span> : null}
               </span>
             ) : null}
             {agent ? (
-              <span aria-hidden className="absolute inset-0 grid place-items-center text-lg text-red-600" style={{ transform: `rotate(${ROTATION[compass] ?? 0}deg)` }}>
+              <span
+                aria-hidden
+                className="absolute inset-0 grid place-items-center text-lg text-red-600"
+                style={{ transform: `rotate(${ROTATION[compass] ?? 0}deg)` }}
+              >
                 ▲
               </span>
             ) : null}

@@ -22,7 +22,8 @@ function Cell({ figure }: { figure: NumericFigure | undefined }) {
 export const numericDashboardSection: KindDashboardSection<NumericSection> = {
   id: "numeric",
   title: () => "Numbers",
-  description: "Mean score per answer (MRA for VSI-Bench-style items, 1/0 for exact and tolerance items), by question type; VSI-Bench's overall as its released code computes it (vsibench_aggregate_results), multiple-choice types included.",
+  description:
+    "Mean score per answer (MRA for VSI-Bench-style items, 1/0 for exact and tolerance items), by question type; VSI-Bench's overall as its released code computes it (vsibench_aggregate_results), multiple-choice types included.",
   render: (section) => {
     const vsiTypes = [...new Set(section.series.flatMap((series) => series.vsi.types.map((t) => t.type)))];
     return (
@@ -51,7 +52,11 @@ export const numericDashboardSection: KindDashboardSection<NumericSection> = {
                       {series.label}
                     </th>
                     <td className="px-2 py-1 text-right font-semibold tabular-nums" data-vsi-overall={series.vsi.overall ?? ""}>
-                      {series.vsi.overall === null && series.vsi.releasedError ? <span title={series.vsi.releasedError}>none (KeyError)</span> : pctWithUnit(series.vsi.overall)}
+                      {series.vsi.overall === null && series.vsi.releasedError ? (
+                        <span title={series.vsi.releasedError}>none (KeyError)</span>
+                      ) : (
+                        pctWithUnit(series.vsi.overall)
+                      )}
                     </td>
                     <td className="px-2 py-1 text-right tabular-nums" data-vsi-merged={series.vsi.mergedPresent ?? ""}>
                       {pctWithUnit(series.vsi.mergedPresent)}
@@ -69,9 +74,11 @@ export const numericDashboardSection: KindDashboardSection<NumericSection> = {
               </tbody>
             </table>
             <p className="mt-1 text-[11px] text-slate-500">
-              Overall (released): the mean over question types as lmms_eval/tasks/vsibench/utils.py computes it: the three object_rel_direction types become one entry only when the easy one is present (and then need medium and hard: without them the released code stops with a
-              KeyError); without easy, medium and hard stay two entries. Direction types merged: the mean with whichever direction types are present merged into one; the two differ only on a subset without easy direction questions. Model outputs are read with the released
-              parser, split(&apos; &apos;)[0], so an output with a leading space (&quot; B&quot;, &quot; 11&quot;) scores 0.
+              Overall (released): the mean over question types as lmms_eval/tasks/vsibench/utils.py computes it: the three object_rel_direction types become one
+              entry only when the easy one is present (and then need medium and hard: without them the released code stops with a KeyError); without easy,
+              medium and hard stay two entries. Direction types merged: the mean with whichever direction types are present merged into one; the two differ only
+              on a subset without easy direction questions. Model outputs are read with the released parser, split(&apos; &apos;)[0], so an output with a
+              leading space (&quot; B&quot;, &quot; 11&quot;) scores 0.
             </p>
           </div>
         ) : null}

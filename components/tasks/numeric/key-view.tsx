@@ -1,7 +1,8 @@
 /** The numeric key for reviewers (the kind's reviewView): the answer with its unit and how it is scored. */
 export function NumericKey({ view }: { view: unknown }) {
   const key = view as { question: string; answer: number; unit: string | null; metric: "mra" | "exact" | "abs"; tolerance: number | null; note: string | null };
-  const scoring = key.metric === "mra" ? "MRA (VSI-Bench: relative error against 10 thresholds 0.5-0.95)" : key.metric === "abs" ? `within ±${key.tolerance ?? 0}` : "exact";
+  const scoring =
+    key.metric === "mra" ? "MRA (VSI-Bench: relative error against 10 thresholds 0.5-0.95)" : key.metric === "abs" ? `within ±${key.tolerance ?? 0}` : "exact";
   return (
     <div className="space-y-1.5" data-testid="key-numeric">
       <p className="text-sm font-semibold text-slate-800">{key.question}</p>

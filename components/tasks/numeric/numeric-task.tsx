@@ -28,7 +28,7 @@ export default function NumericTask({ view }: TaskUiProps) {
   const item = view as NumericView;
   const dispatch = useAnnotationStore((s) => s.dispatch);
   const locked = useAnnotationStore((s) => s.readOnly || s.submitted);
-  const text = useAnnotationStore((s) => ((s.answer as { text?: string } | null)?.text ?? ""));
+  const text = useAnnotationStore((s) => (s.answer as { text?: string } | null)?.text ?? "");
   const input = useRef<HTMLInputElement>(null);
   const gate = usePlaybackGate(item.playback ?? "free");
   useEffect(() => {
@@ -39,7 +39,9 @@ export default function NumericTask({ view }: TaskUiProps) {
   const problem = text.trim() !== "" && "problem" in read ? read.problem : null;
   const hasStimulus = Boolean(item.media && (item.media.text || item.media.video || item.media.images?.length || item.media.frames?.length));
   return (
-    <div className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasStimulus ? "lg:grid-cols-[minmax(0,1.2fr)_minmax(320px,1fr)]" : "lg:grid-cols-1"} xl:gap-3`}>
+    <div
+      className={`flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 ${hasStimulus ? "lg:grid-cols-[minmax(0,1.2fr)_minmax(320px,1fr)]" : "lg:grid-cols-1"} xl:gap-3`}
+    >
       {hasStimulus ? (
         <TaskPanel title="Look" label="Stimulus">
           <Stimulus media={item.media} mode={gate.mode} gate={gate} lightbox={false} />
@@ -51,7 +53,12 @@ export default function NumericTask({ view }: TaskUiProps) {
             Watch the video, then show the question (the video is hidden then).
           </p>
         )}
-        <label hidden={!gate.questionShown} htmlFor="numeric-answer" className="whitespace-pre-wrap text-[15px] font-semibold leading-snug text-slate-900" data-testid="numeric-question">
+        <label
+          hidden={!gate.questionShown}
+          htmlFor="numeric-answer"
+          className="whitespace-pre-wrap text-[15px] font-semibold leading-snug text-slate-900"
+          data-testid="numeric-question"
+        >
           {item.question}
         </label>
         <div className="flex items-center gap-2" hidden={!gate.questionShown}>

@@ -4,7 +4,8 @@ import type { NumericView } from "@/components/tasks/numeric/numeric-task";
 
 /** What the pages need to know about a numeric view and its draft ({ text }) without loading its component. */
 
-const field = (answer: unknown, name: string): unknown => (answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined);
+const field = (answer: unknown, name: string): unknown =>
+  answer !== null && typeof answer === "object" ? (answer as Record<string, unknown>)[name] : undefined;
 
 export function numericImages(view: unknown): string[] {
   const v = view as NumericView;

@@ -1,6 +1,12 @@
 /** How reviewers see a pairwise item's key (pairwiseModule.reviewView): the models behind A and B, the metric, and any reference preference per dimension. */
 export function PairwiseKey({ view }: { view: unknown }) {
-  const v = view as { dimensions: Array<{ id: string; label: string }>; models: { a: string; b: string } | null; metric: { name: string; a: number; b: number } | null; reference: Record<string, string> | null; source: string | null };
+  const v = view as {
+    dimensions: Array<{ id: string; label: string }>;
+    models: { a: string; b: string } | null;
+    metric: { name: string; a: number; b: number } | null;
+    reference: Record<string, string> | null;
+    source: string | null;
+  };
   return (
     <div className="space-y-2 text-sm">
       <p>

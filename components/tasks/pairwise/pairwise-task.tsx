@@ -71,18 +71,32 @@ export default function PairwiseTask({ view }: TaskUiProps) {
   ];
 
   return (
-    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,380px)] lg:gap-3" onPointerDown={(event) => (pointer.current = event.pointerType)}>
+    <div
+      className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(300px,380px)] lg:gap-3"
+      onPointerDown={(event) => (pointer.current = event.pointerType)}
+    >
       <TaskPanel title={item.question ?? "Compare the two videos"} label="Videos" className="min-h-0">
         <SyncedPair a={item.a} b={item.b} sides={sides} mode={mode} gate={gate} />
       </TaskPanel>
-      <TaskPanel title={`Which is better? (${done} of ${item.dimensions.length})`} aside={<span className="pointer-coarse:hidden">↑ ↓ row · 1 / T / 2</span>} label="Preferences" className="min-h-0">
+      <TaskPanel
+        title={`Which is better? (${done} of ${item.dimensions.length})`}
+        aside={<span className="pointer-coarse:hidden">↑ ↓ row · 1 / T / 2</span>}
+        label="Preferences"
+        className="min-h-0"
+      >
         {gate.questionShown ? (
           <ol className="flex flex-col gap-2" data-testid="dimensions">
             {item.dimensions.map((dimension, index) => {
               const value = prefs[dimension.id];
               const current = index === row && !locked;
               return (
-                <li key={dimension.id} className={`rounded-md border p-2 ${current ? "border-brand-500 ring-1 ring-brand-300" : "border-slate-200"}`} data-dimension={dimension.id} data-current={current ? "true" : "false"} onFocus={() => setRow(index)}>
+                <li
+                  key={dimension.id}
+                  className={`rounded-md border p-2 ${current ? "border-brand-500 ring-1 ring-brand-300" : "border-slate-200"}`}
+                  data-dimension={dimension.id}
+                  data-current={current ? "true" : "false"}
+                  onFocus={() => setRow(index)}
+                >
                   <p className="text-sm font-medium text-slate-900">{dimension.label}</p>
                   {dimension.hint ? <p className="text-xs text-slate-500">{dimension.hint}</p> : null}
                   <div role="radiogroup" aria-label={dimension.label} className="mt-1 grid grid-cols-3 gap-1">

@@ -23,8 +23,9 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
   return (
     <div className="space-y-5" data-testid="rating-section">
       <p className="text-xs text-slate-500">
-        {section.answers} rating{section.answers === 1 ? "" : "s"} by {section.people} {section.people === 1 ? "person" : "people"}. Points: a Likert entry&apos;s value; a check 1 when answered as its pass value (WorldModelBench). A dimension&apos;s points are the sum of its
-        entries per answer; the table shows their mean over answers.
+        {section.answers} rating{section.answers === 1 ? "" : "s"} by {section.people} {section.people === 1 ? "person" : "people"}. Points: a Likert
+        entry&apos;s value; a check 1 when answered as its pass value (WorldModelBench). A dimension&apos;s points are the sum of its entries per answer; the
+        table shows their mean over answers.
       </p>
       <div className="overflow-x-auto rounded-md border border-slate-200">
         <table className="min-w-full text-sm" aria-label="Mean points per dimension">
@@ -100,7 +101,10 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
             ))}
           </tbody>
         </table>
-        <p className="px-2 py-1 text-[11px] text-slate-500">Units: each item × rubric entry of the dimension, one value per person; ordinal for Likert dimensions, nominal for checks. Interval: {section.alphaMethod}.</p>
+        <p className="px-2 py-1 text-[11px] text-slate-500">
+          Units: each item × rubric entry of the dimension, one value per person; ordinal for Likert dimensions, nominal for checks. Interval:{" "}
+          {section.alphaMethod}.
+        </p>
       </div>
 
       <details className="rounded-md border border-slate-200 p-2">
@@ -140,6 +144,7 @@ function RatingDashboardSection({ section }: { section: RatingSection }) {
 export const ratingDashboardSection: KindDashboardSection<RatingSection> = {
   id: "rating",
   title: () => "Rubric ratings: points per dimension, agreement, watching",
-  description: "Mean points per dimension and in total for people (pooled and per generator) and imported judge runs, Krippendorff's alpha per dimension with a pigeonhole bootstrap interval over people and items (or items only, as the study's Generalise over says), mean points per rubric entry, and watch time and share watched per item.",
+  description:
+    "Mean points per dimension and in total for people (pooled and per generator) and imported judge runs, Krippendorff's alpha per dimension with a pigeonhole bootstrap interval over people and items (or items only, as the study's Generalise over says), mean points per rubric entry, and watch time and share watched per item.",
   render: (section) => <RatingDashboardSection section={section} />,
 };

@@ -1,6 +1,9 @@
 /** How reviewers see a rating item's key (ratingModule.reviewView): the rubric with the reference rating of each entry, when there is one. */
 export function RatingKey({ view }: { view: unknown }) {
-  const { rubric, reference } = view as { rubric: Array<{ id: string; label: string; dimension: string; type: string; min?: number; max?: number; pass?: string }>; reference: Record<string, unknown> | null };
+  const { rubric, reference } = view as {
+    rubric: Array<{ id: string; label: string; dimension: string; type: string; min?: number; max?: number; pass?: string }>;
+    reference: Record<string, unknown> | null;
+  };
   return (
     <table className="min-w-full text-sm" aria-label="Rubric and reference ratings">
       <thead className="text-xs text-slate-600">

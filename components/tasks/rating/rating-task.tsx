@@ -62,11 +62,19 @@ export default function RatingTask({ view }: TaskUiProps) {
   const done = item.rubric.filter((entry) => ratings[entry.id] !== undefined).length;
 
   return (
-    <div className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(320px,420px)] lg:gap-3" onPointerDown={(event) => (pointer.current = event.pointerType)}>
+    <div
+      className="flex flex-col gap-2 lg:grid lg:h-full lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_minmax(320px,420px)] lg:gap-3"
+      onPointerDown={(event) => (pointer.current = event.pointerType)}
+    >
       <TaskPanel title={item.question ?? "Watch, then rate"} label="Stimulus" className="min-h-0">
         <Stimulus media={item.media} mode={mode} gate={gate} label="Stimulus" />
       </TaskPanel>
-      <TaskPanel title={`Rubric (${done} of ${item.rubric.length} rated)`} aside={<span className="pointer-coarse:hidden">↑ ↓ row · digits · Y / N</span>} label="Rubric" className="min-h-0">
+      <TaskPanel
+        title={`Rubric (${done} of ${item.rubric.length} rated)`}
+        aside={<span className="pointer-coarse:hidden">↑ ↓ row · digits · Y / N</span>}
+        label="Rubric"
+        className="min-h-0"
+      >
         {gate.questionShown ? (
           <ol className="flex flex-col gap-2" data-testid="rubric">
             {item.rubric.map((entry, index) => {
@@ -85,7 +93,12 @@ export default function RatingTask({ view }: TaskUiProps) {
                     <span className="shrink-0 rounded bg-slate-100 px-1.5 text-[11px] text-slate-600">{entry.dimension}</span>
                   </div>
                   {entry.type === "likert" ? (
-                    <div role="radiogroup" aria-label={entry.label} className="grid gap-1" style={{ gridTemplateColumns: `repeat(${entry.max - entry.min + 1}, minmax(0, 1fr))` }}>
+                    <div
+                      role="radiogroup"
+                      aria-label={entry.label}
+                      className="grid gap-1"
+                      style={{ gridTemplateColumns: `repeat(${entry.max - entry.min + 1}, minmax(0, 1fr))` }}
+                    >
                       {Array.from({ length: entry.max - entry.min + 1 }, (_, k) => entry.min + k).map((n) => {
                         const selected = value === n;
                         const anchor = entry.anchors?.[String(n)];
@@ -123,7 +136,10 @@ export default function RatingTask({ view }: TaskUiProps) {
                               onClick={(event) => rate(entry, answer, viaOf(event))}
                               className={`min-h-11 rounded-md border px-2 py-1 text-sm font-semibold ${selected ? "border-brand-600 bg-brand-600 text-white" : "border-slate-300 bg-white text-slate-800 hover:border-brand-400"}`}
                             >
-                              {answer === "yes" ? "Yes" : "No"} <kbd className="ml-1 rounded border border-current/30 px-1 font-mono text-[10px] pointer-coarse:hidden">{answer === "yes" ? "Y" : "N"}</kbd>
+                              {answer === "yes" ? "Yes" : "No"}{" "}
+                              <kbd className="ml-1 rounded border border-current/30 px-1 font-mono text-[10px] pointer-coarse:hidden">
+                                {answer === "yes" ? "Y" : "N"}
+                              </kbd>
                             </button>
                           );
                         })}

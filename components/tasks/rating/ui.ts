@@ -25,7 +25,9 @@ export function ratingUi(shortcuts: Shortcut[]): TaskUi {
     answerOf: (answer, view) => {
       const ratings = ratingsOf(answer);
       const rubric = (view as View).rubric;
-      return rubric.every((entry) => ratings[entry.id] !== undefined) ? { ratings: Object.fromEntries(rubric.map((entry) => [entry.id, ratings[entry.id]])) } : null;
+      return rubric.every((entry) => ratings[entry.id] !== undefined)
+        ? { ratings: Object.fromEntries(rubric.map((entry) => [entry.id, ratings[entry.id]])) }
+        : null;
     },
     missing: (answer, view) => {
       const ratings = ratingsOf(answer);

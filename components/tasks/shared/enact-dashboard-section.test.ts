@@ -15,7 +15,11 @@ describe("the ENACT overall section, rendered", () => {
       { kind: "enact-forward", item: "f1", person: "p2", score: score(2, 3) },
       { kind: "enact-inverse", item: "i1", person: "p2", score: score(2, 2) },
     ];
-    const section: EnactSection = { kinds: ["enact-forward", "enact-inverse"], over: "people+items", rows: [{ series: "humans", label: "Humans (pooled)", condition: null, ...enactOverall(answers, "people+items") }] };
+    const section: EnactSection = {
+      kinds: ["enact-forward", "enact-inverse"],
+      over: "people+items",
+      rows: [{ series: "humans", label: "Humans (pooled)", condition: null, ...enactOverall(answers, "people+items") }],
+    };
     const html = renderToStaticMarkup(enactDashboardSection.render(section, "s") as React.ReactElement);
     const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
     expect(text).toContain("Humans (pooled) 50.00");

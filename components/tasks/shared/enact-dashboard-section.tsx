@@ -20,7 +20,9 @@ const shortKind = (kind: string) => kind.replace(/^enact-/, "");
 function intervalTitle(cell: EnactOverallCell): string {
   const sizes = `${cell.items} item${cell.items === 1 ? "" : "s"}, ${cell.people} ${cell.people === 1 ? "person" : "people"}`;
   if (!cell.ci) return `no interval: ${cell.reason ?? "none"} (${sizes})`;
-  return cell.interval === "wilson" ? `95% Wilson interval at the effective n ${(cell.effectiveN ?? 0).toFixed(1)} (two-way variance; ${sizes})` : `95% t interval, two-way cluster-robust variance (${sizes})`;
+  return cell.interval === "wilson"
+    ? `95% Wilson interval at the effective n ${(cell.effectiveN ?? 0).toFixed(1)} (two-way variance; ${sizes})`
+    : `95% t interval, two-way cluster-robust variance (${sizes})`;
 }
 
 function Cell({ cell }: { cell: EnactOverallCell }) {
@@ -35,15 +37,33 @@ function Cell({ cell }: { cell: EnactOverallCell }) {
 }
 
 function EnactOverallTable({ section, slug }: { section: EnactSection; slug: string }) {
-  const csvRows = section.rows.flatMap((row) => ENACT_OVERALL_METRICS.map((metric) => [row.label, row.condition ?? "", metric, row.answers, row[metric].value, row[metric].ci?.[0] ?? null, row[metric].ci?.[1] ?? null, row[metric].interval, row[metric].reason ?? null]));
+  const csvRows = section.rows.flatMap((row) =>
+    ENACT_OVERALL_METRICS.map((metric) => [
+      row.label,
+      row.condition ?? "",
+      metric,
+      row.answers,
+      row[metric].value,
+      row[metric].ci?.[0] ?? null,
+      row[metric].ci?.[1] ?? null,
+      row[metric].interval,
+      row[metric].reason ?? null,
+    ]),
+  );
   return (
     <div className="space-y-3" data-testid="enact-overall">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <p className="max-w-3xl text-xs text-slate-500">
-          Every answer of both tasks ({section.kinds.map(shortKind).join(" and ")}) pooled: each answer weighs the same in TA and PA per item, each step in PA, so the task with more answers (and, for PA, longer items) weighs more. In % with the 95% interval
-          from the two-way variance ({section.over === "people+items" ? "people and items" : "items alone"}; over items for a model run), as in the accuracy table.
+          Every answer of both tasks ({section.kinds.map(shortKind).join(" and ")}) pooled: each answer weighs the same in TA and PA per item, each step in PA,
+          so the task with more answers (and, for PA, longer items) weighs more. In % with the 95% interval from the two-way variance (
+          {section.over === "people+items" ? "people and items" : "items alone"}; over items for a model run), as in the accuracy table.
         </p>
-        <CsvDownload fileName={`${slug}-enact-overall`} header={["series", "condition", "metric", "n", "value", "ci_lower", "ci_upper", "interval", "reason"]} rows={csvRows} label="Table CSV" />
+        <CsvDownload
+          fileName={`${slug}-enact-overall`}
+          header={["series", "condition", "metric", "n", "value", "ci_lower", "ci_upper", "interval", "reason"]}
+          rows={csvRows}
+          label="Table CSV"
+        />
       </div>
       <ScrollBox className="rounded-md border border-slate-200" label="ENACT overall table">
         <table className="min-w-full text-sm">
@@ -65,7 +85,10 @@ function EnactOverallTable({ section, slug }: { section: EnactSection; slug: str
           <tbody className="divide-y divide-slate-100">
             {section.rows.map((row) => (
               <tr key={`${row.series}|${row.condition ?? ""}`} data-series={row.series} className={row.series === "humans" ? "" : "bg-amber-50/40"}>
-                <th scope="row" className={`min-w-[7rem] max-w-[14rem] px-3 py-1.5 text-left align-top font-medium text-slate-800 [overflow-wrap:anywhere] ${row.series === "humans" ? "" : "italic"}`}>
+                <th
+                  scope="row"
+                  className={`min-w-[7rem] max-w-[14rem] px-3 py-1.5 text-left align-top font-medium text-slate-800 [overflow-wrap:anywhere] ${row.series === "humans" ? "" : "italic"}`}
+                >
                   {row.label}
                   {row.condition !== null ? <span className="block text-xs font-normal not-italic text-slate-500">condition {row.condition}</span> : null}
                 </th>
@@ -74,7 +97,9 @@ function EnactOverallTable({ section, slug }: { section: EnactSection; slug: str
                 ))}
                 <td className="whitespace-nowrap px-3 py-1.5 text-right align-top text-xs tabular-nums text-slate-500">
                   {count(row.answers)}
-                  <div className="text-[11px] text-slate-400">{section.kinds.map((kind) => `${shortKind(kind)} ${count(row.byKind[kind] ?? 0)}`).join(" + ")}</div>
+                  <div className="text-[11px] text-slate-400">
+                    {section.kinds.map((kind) => `${shortKind(kind)} ${count(row.byKind[kind] ?? 0)}`).join(" + ")}
+                  </div>
                 </td>
               </tr>
             ))}
@@ -88,6 +113,8 @@ function EnactOverallTable({ section, slug }: { section: EnactSection; slug: str
 export const enactDashboardSection: KindDashboardSection<EnactSection> = {
   id: "enact-overall",
   title: () => "ENACT overall: both tasks pooled",
-  description: "TA, PA and PA per item over forward and inverse world modeling together, for the people and each model run; the accuracy table above has each task on its own.",
-  render: (section, slug) => (section.rows.length === 0 ? <p className="text-sm text-slate-500">No answers to ENACT items yet.</p> : <EnactOverallTable section={section} slug={slug} />),
+  description:
+    "TA, PA and PA per item over forward and inverse world modeling together, for the people and each model run; the accuracy table above has each task on its own.",
+  render: (section, slug) =>
+    section.rows.length === 0 ? <p className="text-sm text-slate-500">No answers to ENACT items yet.</p> : <EnactOverallTable section={section} slug={slug} />,
 };

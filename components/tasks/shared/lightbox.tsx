@@ -29,7 +29,13 @@ export function Lightbox({ describe, overlay }: { describe?: (image: string) => 
   if (!zoomed) return null;
   const label = describe?.(zoomed) ?? "Image";
   return (
-    <div role="dialog" aria-modal="true" aria-label={label} className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/80 p-4" onClick={() => closeZoom("backdrop")}>
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label={label}
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/80 p-4"
+      onClick={() => closeZoom("backdrop")}
+    >
       <figure className="relative flex max-h-full max-w-full flex-col items-center" onClick={(event) => event.stopPropagation()}>
         <div className="relative">
           {/* eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching; no optimisation wanted */}
@@ -38,7 +44,12 @@ export function Lightbox({ describe, overlay }: { describe?: (image: string) => 
         </div>
         <figcaption className="mt-2 flex items-center gap-3 text-sm text-white">
           <span>{label}</span>
-          <button ref={closeButton} type="button" onClick={() => closeZoom("button")} className="rounded-md bg-white/15 px-3 py-1 font-medium hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white">
+          <button
+            ref={closeButton}
+            type="button"
+            onClick={() => closeZoom("button")}
+            className="rounded-md bg-white/15 px-3 py-1 font-medium hover:bg-white/25 focus-visible:outline-2 focus-visible:outline-white"
+          >
             Close <kbd className="ml-1 rounded bg-white/20 px-1 text-xs">Esc</kbd>
           </button>
         </figcaption>

@@ -18,14 +18,27 @@ export async function createBatch(studyId: string, name = "test") {
 export async function createOrderItem(
   studyId: string,
   batchId: string,
-  options: { externalId: string; kind?: "enact-forward" | "enact-inverse"; order: number[]; tags?: Record<string, string | number | boolean>; practice?: boolean },
+  options: {
+    externalId: string;
+    kind?: "enact-forward" | "enact-inverse";
+    order: number[];
+    tags?: Record<string, string | number | boolean>;
+    practice?: boolean;
+  },
 ) {
   const kind = options.kind ?? "enact-forward";
   const L = options.order.length;
   const publicPart =
     kind === "enact-forward"
-      ? { initialImage: `img/${options.externalId}/0.png`, actions: Array.from({ length: L }, (_, i) => `Action ${i + 1}`), candidates: Array.from({ length: L }, (_, c) => `img/${options.externalId}/c${c}.png`) }
-      : { observations: Array.from({ length: L + 1 }, (_, i) => `img/${options.externalId}/o${i}.png`), candidates: Array.from({ length: L }, (_, c) => `Candidate ${c}`) };
+      ? {
+          initialImage: `img/${options.externalId}/0.png`,
+          actions: Array.from({ length: L }, (_, i) => `Action ${i + 1}`),
+          candidates: Array.from({ length: L }, (_, c) => `img/${options.externalId}/c${c}.png`),
+        }
+      : {
+          observations: Array.from({ length: L + 1 }, (_, i) => `img/${options.externalId}/o${i}.png`),
+          candidates: Array.from({ length: L }, (_, c) => `Candidate ${c}`),
+        };
   return db.item.create({
     data: {
       studyId,
@@ -55,7 +68,16 @@ export async function answer(
   const assignment = existing
     ? await db.assignment.update({ where: { id: existing.id }, data: { status: "SUBMITTED", startedAt: at, submittedAt: at }, select: { id: true } })
     : await db.assignment.create({
-        data: { studyId: item.studyId, itemId: item.id, userId, purpose: options.purpose ?? "MAIN", status: "SUBMITTED", position: counter++, startedAt: at, submittedAt: at },
+        data: {
+          studyId: item.studyId,
+          itemId: item.id,
+          userId,
+          purpose: options.purpose ?? "MAIN",
+          status: "SUBMITTED",
+          position: counter++,
+          startedAt: at,
+          submittedAt: at,
+        },
         select: { id: true },
       });
   const confidence = options.confidence ?? 0.5;

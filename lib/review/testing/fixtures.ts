@@ -62,7 +62,11 @@ export async function reviewEverything(slug: string, reviewerIds: readonly strin
       seen[index].push(view.item.externalId);
       const verdicts = plan(view.item.externalId, index);
       const result = await submitReview(view.assignmentId, userId, {
-        verdicts: view.axes.map((axis) => ({ axis: axis.key, pass: verdicts[axis.key] ?? true, reason: verdicts[axis.key] === false ? `fails ${axis.key}` : undefined })),
+        verdicts: view.axes.map((axis) => ({
+          axis: axis.key,
+          pass: verdicts[axis.key] ?? true,
+          reason: verdicts[axis.key] === false ? `fails ${axis.key}` : undefined,
+        })),
       });
       next = result.next;
     }
@@ -71,5 +75,8 @@ export async function reviewEverything(slug: string, reviewerIds: readonly strin
 }
 
 export async function reviewItemOf(slug: string, externalId: string) {
-  return db.reviewItem.findFirstOrThrow({ where: { reviewStudy: { slug }, externalId }, select: { id: true, outcome: true, ruleOutcome: true, split: true, reviews: true } });
+  return db.reviewItem.findFirstOrThrow({
+    where: { reviewStudy: { slug }, externalId },
+    select: { id: true, outcome: true, ruleOutcome: true, split: true, reviews: true },
+  });
 }

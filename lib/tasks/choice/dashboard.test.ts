@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { PEOPLE_DIFFER_BEFORE, PEOPLE_DIFFER_ITEMS_ONLY, PEOPLE_DIFFER_TWO_WAY, peopleDifferAnswers, peopleDifferRight } from "@/lib/stats/__fixtures__/people-differ";
+import {
+  PEOPLE_DIFFER_BEFORE,
+  PEOPLE_DIFFER_ITEMS_ONLY,
+  PEOPLE_DIFFER_TWO_WAY,
+  peopleDifferAnswers,
+  peopleDifferRight,
+} from "@/lib/stats/__fixtures__/people-differ";
 import { clusteredWilsonInterval, wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
 import { tCritical } from "@/lib/stats/student-t";
 import { benchmarkTotalOf, choiceFigure, choiceSeries, typeTagOf, type ChoiceRow } from "@/lib/tasks/choice/dashboard";
@@ -8,17 +14,36 @@ const row = (itemId: string, type: string, right: boolean): ChoiceRow => ({ item
 
 describe("choice section", () => {
   it("breaks BLINK's items down by sub_task", () => {
-    expect(typeTagOf([{ source: "blink", sub_task: "Counting" }, { source: "blink", sub_task: "Jigsaw" }])).toBe("sub_task");
+    expect(
+      typeTagOf([
+        { source: "blink", sub_task: "Counting" },
+        { source: "blink", sub_task: "Jigsaw" },
+      ]),
+    ).toBe("sub_task");
     expect(typeTagOf([{ question_type: "route_planning" }])).toBe("question_type");
   });
 
   it("gives BLINK's Total as the mean over sub-tasks (eval/evaluate.py), beside the pooled accuracy", () => {
     // Counting 3 of 4, Jigsaw 0 of 1: pooled 3/5 = 0.6; BLINK's Total (0.75 + 0) / 2 = 0.375
-    const rows = [row("c1", "Counting", true), row("c2", "Counting", true), row("c3", "Counting", true), row("c4", "Counting", false), row("j1", "Jigsaw", false)];
+    const rows = [
+      row("c1", "Counting", true),
+      row("c2", "Counting", true),
+      row("c3", "Counting", true),
+      row("c4", "Counting", false),
+      row("j1", "Jigsaw", false),
+    ];
     const series = choiceSeries("Model", rows, ["Counting", "Jigsaw"]);
     expect(series.pooled.accuracy).toBeCloseTo(0.6, 12);
     expect(series.meanOverTypes).toBeCloseTo(0.375, 12);
-    expect(benchmarkTotalOf([{ source: "blink", sub_task: "Counting" }, { source: "blink", sub_task: "Jigsaw" }], "sub_task")).toMatchObject({ benchmark: "BLINK" });
+    expect(
+      benchmarkTotalOf(
+        [
+          { source: "blink", sub_task: "Counting" },
+          { source: "blink", sub_task: "Jigsaw" },
+        ],
+        "sub_task",
+      ),
+    ).toMatchObject({ benchmark: "BLINK" });
     // not BLINK's items (or not all of them): no benchmark total named
     expect(benchmarkTotalOf([{ source: "blink", sub_task: "Counting" }, { source: "egoschema" }], "sub_task")).toBeNull();
   });

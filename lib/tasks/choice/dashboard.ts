@@ -79,7 +79,10 @@ export function choiceFigure(rows: readonly ChoiceRow[], over: GeneraliseOver = 
   if (scored.length === 0) return { accuracy: null, ci: null, chance: null, answers: 0, items: 0 };
   let chance = 0;
   for (const row of scored) chance += 1 / row.score.options;
-  const share = crossedProportion(scored.map((row) => ({ item: row.itemId, person: row.person ?? "", num: row.score.score === 1 ? 1 : 0 })), over);
+  const share = crossedProportion(
+    scored.map((row) => ({ item: row.itemId, person: row.person ?? "", num: row.score.score === 1 ? 1 : 0 })),
+    over,
+  );
   return {
     accuracy: share.estimate,
     ci: share.ci,
@@ -92,9 +95,22 @@ export function choiceFigure(rows: readonly ChoiceRow[], over: GeneraliseOver = 
 }
 
 export function choiceSeries(label: string, rows: readonly ChoiceRow[], types: readonly string[], over: GeneraliseOver = "people+items"): ChoiceSeries {
-  const byType = Object.fromEntries(types.map((type) => [type, choiceFigure(rows.filter((row) => row.type === type), over)]));
+  const byType = Object.fromEntries(
+    types.map((type) => [
+      type,
+      choiceFigure(
+        rows.filter((row) => row.type === type),
+        over,
+      ),
+    ]),
+  );
   const accuracies = Object.values(byType).flatMap((figure) => (figure.accuracy === null ? [] : [figure.accuracy]));
-  return { label, pooled: choiceFigure(rows, over), byType, meanOverTypes: accuracies.length > 0 ? accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length : null };
+  return {
+    label,
+    pooled: choiceFigure(rows, over),
+    byType,
+    meanOverTypes: accuracies.length > 0 ? accuracies.reduce((sum, value) => sum + value, 0) / accuracies.length : null,
+  };
 }
 
 /** The tag that names question types here: question_type when any item has it, else sub_task (BLINK), else area (Perception Test). */
@@ -127,10 +143,17 @@ export const dashboard: KindDashboard = {
         const index = snapshot.items.index.get(prediction.itemId);
         if (index === undefined || snapshot.items.kinds[index] !== CHOICE_KIND || !isScore(prediction.score)) continue;
         const list = modelRows.get(prediction.runId) ?? [];
-        list.push({ itemId: prediction.itemId, person: prediction.runId, type: typeOf(snapshot.items.tags[index] as Record<string, unknown>), score: prediction.score });
+        list.push({
+          itemId: prediction.itemId,
+          person: prediction.runId,
+          type: typeOf(snapshot.items.tags[index] as Record<string, unknown>),
+          score: prediction.score,
+        });
         modelRows.set(prediction.runId, list);
       }
-      const types = [...new Set(indices.map((index) => typeOf(snapshot.items.tags[index] as Record<string, unknown>)).filter((t): t is string => t !== null))].sort();
+      const types = [
+        ...new Set(indices.map((index) => typeOf(snapshot.items.tags[index] as Record<string, unknown>)).filter((t): t is string => t !== null)),
+      ].sort();
       const [{ withheld, total }] = await db.$queryRaw<Array<{ withheld: bigint; total: bigint }>>`
         SELECT count(*) FILTER (WHERE NOT (key ? 'answer')) AS withheld, count(*) AS total
         FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${CHOICE_KIND} AND NOT practice`;
@@ -139,9 +162,15 @@ export const dashboard: KindDashboard = {
         method: crossedMethod(generaliseOver, "proportion"),
         typeTag,
         types,
-        benchmarkTotal: benchmarkTotalOf(indices.map((index) => snapshot.items.tags[index] as Record<string, unknown>), typeTag),
+        benchmarkTotal: benchmarkTotalOf(
+          indices.map((index) => snapshot.items.tags[index] as Record<string, unknown>),
+          typeTag,
+        ),
         // a model run is one fixed judge: its intervals are over its items (the accuracy table's rule)
-        series: [choiceSeries("People", human, types, generaliseOver), ...models.filter((run) => modelRows.has(run.id)).map((run) => choiceSeries(run.name, modelRows.get(run.id)!, types, "items"))],
+        series: [
+          choiceSeries("People", human, types, generaliseOver),
+          ...models.filter((run) => modelRows.has(run.id)).map((run) => choiceSeries(run.name, modelRows.get(run.id)!, types, "items")),
+        ],
         withheld: { items: Number(withheld), answers: human.filter((row) => row.score.score === null).length, totalItems: Number(total) },
         watch: await loadWatchFigures(studyId, snapshot, [CHOICE_KIND]),
       };

@@ -49,7 +49,11 @@ async function importInto(dir: string) {
   const admin = await createUser("ADMIN");
   const study = await createStudy();
   const result = await importBatchFromPath(dir, { studySlug: study.slug, importedById: admin.id });
-  const items = await db.item.findMany({ where: { studyId: study.id }, orderBy: { externalId: "asc" }, select: { externalId: true, kind: true, public: true, key: true, tags: true } });
+  const items = await db.item.findMany({
+    where: { studyId: study.id },
+    orderBy: { externalId: "asc" },
+    select: { externalId: true, kind: true, public: true, key: true, tags: true },
+  });
   return { study, result, items: new Map(items.map((item) => [item.externalId, item])) };
 }
 
@@ -65,7 +69,9 @@ async function refusal(dir: string): Promise<Issue[]> {
 beforeEach(async () => {
   await resetDatabase();
   folder = await mkdtemp(path.join(tmpdir(), "choice-releases-"));
-  clipUrl = `/api/assets/${createHash("sha256").update(await readFile(CLIP)).digest("hex")}`;
+  clipUrl = `/api/assets/${createHash("sha256")
+    .update(await readFile(CLIP))
+    .digest("hex")}`;
 });
 afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
@@ -93,7 +99,10 @@ describe("EgoSchema's release (questions.json + subset_answers.json)", () => {
     });
     // videos/<q_uid>.mp4 beside questions.json, stored (checked and probed) like any video
     for (const item of items.values()) expect((item.public as { media: { video: string } }).media.video).toBe(clipUrl);
-    const asset = await db.asset.findUniqueOrThrow({ where: { hash: clipUrl.split("/").at(-1)! }, select: { mime: true, durationS: true, width: true, height: true } });
+    const asset = await db.asset.findUniqueOrThrow({
+      where: { hash: clipUrl.split("/").at(-1)! },
+      select: { mime: true, durationS: true, width: true, height: true },
+    });
     expect(asset).toMatchObject({ mime: "video/mp4", width: 320, height: 240 });
     expect(asset.durationS).toBeCloseTo(4, 1);
 
@@ -109,7 +118,12 @@ describe("EgoSchema's release (questions.json + subset_answers.json)", () => {
       studySlug: study.slug,
       name: "letters",
       fileName: "run.jsonl",
-      answersJsonl: [`{"id": "${EGO.keyed3}", "answer": "D"}`, `{"id": "${EGO.keyed4}", "answer": "A"}`, `{"id": "${EGO.open1}", "answer": "B"}`, `{"id": "${EGO.open2}", "answer": "C"}`].join("\n"),
+      answersJsonl: [
+        `{"id": "${EGO.keyed3}", "answer": "D"}`,
+        `{"id": "${EGO.keyed4}", "answer": "A"}`,
+        `{"id": "${EGO.open1}", "answer": "B"}`,
+        `{"id": "${EGO.open2}", "answer": "C"}`,
+      ].join("\n"),
     });
     expect(run.message).toContain("choice: accuracy 50.00%, chance 20.00% (n=4)");
     const scores = await db.modelPrediction.findMany({ where: { runId: run.runId }, select: { score: true, item: { select: { externalId: true } } } });
@@ -179,13 +193,28 @@ describe("Perception Test's multiple-choice release (mc_question_<split>.json)",
       media: { video: clipUrl, cutAt: 2 },
     });
     expect(predictive.key).toEqual({ answer: "1" });
-    expect(predictive.tags).toEqual({ source: "perception-test", video_id: "video_10909", question_id: "1", keyed: true, area: "physics", reasoning: "predictive", tag: "motion, object permanence" });
+    expect(predictive.tags).toEqual({
+      source: "perception-test",
+      video_id: "video_10909",
+      question_id: "1",
+      keyed: true,
+      area: "physics",
+      reasoning: "predictive",
+      tag: "motion, object permanence",
+    });
     // no cut frame for this video (and none for the test split): the whole clip; an empty tag list: no tag
     const counting = items.get("video_7085/3")!;
     expect(counting.public).toMatchObject({ media: { video: clipUrl } });
     expect((counting.public as { media: object }).media).not.toHaveProperty("cutAt");
     expect(counting.key).toEqual({ answer: "0" });
-    expect(counting.tags).toEqual({ source: "perception-test", video_id: "video_7085", question_id: "3", keyed: true, area: "semantics", reasoning: "counterfactual" });
+    expect(counting.tags).toEqual({
+      source: "perception-test",
+      video_id: "video_7085",
+      question_id: "3",
+      keyed: true,
+      area: "semantics",
+      reasoning: "counterfactual",
+    });
 
     // the test split: answer_id absent or -1, no key, never scored
     expect(items.get("video_8241/0")!.key).toEqual({});
@@ -195,16 +224,26 @@ describe("Perception Test's multiple-choice release (mc_question_<split>.json)",
       studySlug: study.slug,
       name: "letters",
       fileName: "run.jsonl",
-      answersJsonl: ["video_10909/0", "video_10909/1", "video_7085/3", "video_8241/0", "video_8241/1"].map((id) => JSON.stringify({ id, answer: "B" })).join("\n"),
+      answersJsonl: ["video_10909/0", "video_10909/1", "video_7085/3", "video_8241/0", "video_8241/1"]
+        .map((id) => JSON.stringify({ id, answer: "B" }))
+        .join("\n"),
     });
     expect(run.message).toContain("choice: accuracy 33.33%, chance 33.33% (n=5)");
     const scored = await db.modelPrediction.findMany({ where: { runId: run.runId }, select: { score: true, item: { select: { externalId: true } } } });
-    expect(scored.filter((row) => (row.score as { score: number | null }).score === null).map((row) => row.item.externalId).sort()).toEqual(["video_8241/0", "video_8241/1"]);
+    expect(
+      scored
+        .filter((row) => (row.score as { score: number | null }).score === null)
+        .map((row) => row.item.externalId)
+        .sort(),
+    ).toEqual(["video_8241/0", "video_8241/1"]);
   });
 
   it("refuses malformed questions, naming the file, the question's place within its video and the field", async () => {
     const dir = await withVideos("perception-test", ["video_10909", "video_7085", "video_8241"]);
-    const release = JSON.parse(await readFile(path.join(dir, "mc_question_valid.json"), "utf8")) as Record<string, { mc_question: Array<Record<string, unknown>> }>;
+    const release = JSON.parse(await readFile(path.join(dir, "mc_question_valid.json"), "utf8")) as Record<
+      string,
+      { mc_question: Array<Record<string, unknown>> }
+    >;
     release.video_10909.mc_question[1].options = "it falls";
     release.video_7085.mc_question[0].answer_id = 5;
     await writeFile(path.join(dir, "mc_question_valid.json"), JSON.stringify(release));

@@ -85,7 +85,12 @@ export const egoschemaFormat: ReleaseFolderFormat = {
       }
       const keyed = Object.hasOwn(answers, uid) ? answers[uid] : entry.correct_answer;
       if (keyed !== undefined && !(Number.isInteger(keyed) && (keyed as number) >= 0 && (keyed as number) < EGOSCHEMA_OPTIONS)) {
-        return issues.push({ file: Object.hasOwn(answers, uid) ? (answersFile ?? file.path) : file.path, line, field: Object.hasOwn(answers, uid) ? uid : `[${index}].correct_answer`, message: "expected an answer 0-4" });
+        return issues.push({
+          file: Object.hasOwn(answers, uid) ? (answersFile ?? file.path) : file.path,
+          line,
+          field: Object.hasOwn(answers, uid) ? uid : `[${index}].correct_answer`,
+          message: "expected an answer 0-4",
+        });
       }
       items.push({
         line,
@@ -164,7 +169,12 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
         const question = textField(entry, "question");
         if (question === null) return at(field("question"), "expected the question text");
         const options = entry.options;
-        if (!Array.isArray(options) || options.length < 2 || options.length > 9 || !options.every((o) => typeof o === "string" && o.trim() !== "" && o.length <= 2_000)) {
+        if (
+          !Array.isArray(options) ||
+          options.length < 2 ||
+          options.length > 9 ||
+          !options.every((o) => typeof o === "string" && o.trim() !== "" && o.length <= 2_000)
+        ) {
           return at(field("options"), "expected 2-9 option texts");
         }
         const answerId = entry.answer_id;

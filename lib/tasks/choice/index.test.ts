@@ -28,7 +28,10 @@ describe("choice items", () => {
   });
 
   it("shows no key and maps option images and media", () => {
-    const mapped = choiceModule.mapImages({ public: { ...pub, media: { video: "v/scene.mp4" } }, key: { answer: "bed" } }, (ref) => `/api/assets/${ref.length}`);
+    const mapped = choiceModule.mapImages(
+      { public: { ...pub, media: { video: "v/scene.mp4" } }, key: { answer: "bed" } },
+      (ref) => `/api/assets/${ref.length}`,
+    );
     expect(mapped.public.options[3].image).toBe("/api/assets/11");
     expect(mapped.public.media?.video).toBe("/api/assets/11");
     const view = choiceModule.publicView({ id: "q1", kind: "choice", public: pub, key: { answer: "bed", note: "secret" }, tags: {} });
@@ -105,7 +108,10 @@ describe("model outputs parsed by the benchmark's released parser for its items"
     const blink = item("blink");
     expect(parseChoiceModelAnswer("(B)", blink)).toEqual({ answer: { letter: "B" }, mode: "strict" });
     expect(parseChoiceModelAnswer("B", blink)).toEqual({ answer: { letter: "B" }, mode: "strict" });
-    expect(parseChoiceModelAnswer("The second image matches.\n\nThe correct choice is:\n(B) the table", blink)).toEqual({ answer: { letter: "B" }, mode: "recoverable" });
+    expect(parseChoiceModelAnswer("The second image matches.\n\nThe correct choice is:\n(B) the table", blink)).toEqual({
+      answer: { letter: "B" },
+      mode: "recoverable",
+    });
     // (A) and (C) in the reasoning, (C) alone in the last paragraph
     expect(parseChoiceModelAnswer("(A) is wrong and (C) is right.\n\nAnswer: (C)", blink)).toEqual({ answer: { letter: "C" }, mode: "recoverable" });
     // BLINK asks GPT-3.5-turbo to match these; not run here: refused, naming why

@@ -40,7 +40,8 @@ export const choicePublicSchema = z
     const seen = new Map<string, number>();
     pub.options.forEach((option, index) => {
       const first = seen.get(option.id);
-      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["options", index, "id"], message: `option id ${JSON.stringify(option.id)} repeats option ${first + 1}'s` });
+      if (first !== undefined)
+        ctx.addIssue({ code: "custom", path: ["options", index, "id"], message: `option id ${JSON.stringify(option.id)} repeats option ${first + 1}'s` });
       else seen.set(option.id, index);
     });
   });
@@ -55,14 +56,16 @@ export const choiceKeySchema = z.strictObject({
 });
 export type ChoiceKey = z.infer<typeof choiceKeySchema>;
 
-export const choiceItemSchema = z
-  .object({ public: choicePublicSchema, key: choiceKeySchema })
-  .superRefine((item, ctx) => {
-    const answer = item.key.answer;
-    if (answer !== undefined && !item.public.options.some((option) => option.id === answer)) {
-      ctx.addIssue({ code: "custom", path: ["key", "answer"], message: `${JSON.stringify(answer)} is not an option id (${item.public.options.map((o) => o.id).join(", ")})` });
-    }
-  });
+export const choiceItemSchema = z.object({ public: choicePublicSchema, key: choiceKeySchema }).superRefine((item, ctx) => {
+  const answer = item.key.answer;
+  if (answer !== undefined && !item.public.options.some((option) => option.id === answer)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["key", "answer"],
+      message: `${JSON.stringify(answer)} is not an option id (${item.public.options.map((o) => o.id).join(", ")})`,
+    });
+  }
+});
 
 export const choiceAnswerSchema = z.strictObject({ choice: z.string().min(1).max(CHOICE_CAPS.optionId) });
 export type ChoiceAnswer = z.infer<typeof choiceAnswerSchema>;
@@ -86,7 +89,12 @@ type ChoiceItem = TaskItem<ChoicePublic, ChoiceKey>;
 
 export const choiceMetrics: MetricSpec[] = [
   { id: "accuracy", label: "Accuracy", type: "proportion", description: "Share of answers that chose the keyed option (items without a key are not scored)." },
-  { id: "chance", label: "Chance", type: "ratio", description: "What guessing would score on the same answers: the mean of 1/options (shown beside accuracy)." },
+  {
+    id: "chance",
+    label: "Chance",
+    type: "ratio",
+    description: "What guessing would score on the same answers: the mean of 1/options (shown beside accuracy).",
+  },
 ];
 
 /** The option id an answer names: its own id, or the letter's option in the item's order (null when out of range). */
@@ -129,7 +137,11 @@ const isLetter = (text: string) => text.length === 1 && (CHOICE_LETTERS as reado
 function parseVsiChoice(raw: string): ModelAnswerParse<ChoiceReadAnswer> {
   const token = fuzzyMatching(raw);
   if (isLetter(token)) return { answer: { letter: token.toUpperCase() }, mode: token === raw ? "strict" : "recoverable" };
-  return { answer: { letter: token.slice(0, CHOICE_CAPS.optionId) }, mode: "fail", reason: "no option letter before the first space (scored 0, as VSI-Bench's split(' ')[0] does)" };
+  return {
+    answer: { letter: token.slice(0, CHOICE_CAPS.optionId) },
+    mode: "fail",
+    reason: "no option letter before the first space (scored 0, as VSI-Bench's split(' ')[0] does)",
+  };
 }
 
 /**
@@ -152,7 +164,11 @@ function parseBlinkChoice(raw: string, options: number): ModelAnswerParse<Choice
     const token = last.length === 1 ? last[0] : all[0];
     return { answer: { letter: token[1] }, mode: "recoverable" };
   }
-  return { answer: null, mode: "fail", reason: "no single (A)-style option in the output: BLINK asks GPT-3.5-turbo to match it (eval/multiple_choice.py); import the prediction its matcher wrote" };
+  return {
+    answer: null,
+    mode: "fail",
+    reason: "no single (A)-style option in the output: BLINK asks GPT-3.5-turbo to match it (eval/multiple_choice.py); import the prediction its matcher wrote",
+  };
 }
 
 /**
@@ -223,7 +239,8 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
   }),
 
   agent: {
-    answerInstructions: 'The view holds a question (question), its options (options: each an id with text and/or an image) and a stimulus (media: text, images, a video, or frames at fps) when given. Answer {"choice": "<the id of one option>"}.',
+    answerInstructions:
+      'The view holds a question (question), its options (options: each an id with text and/or an image) and a stimulus (media: text, images, a video, or frames at fps) when given. Answer {"choice": "<the id of one option>"}.',
     /** the first option */
     exampleAnswer: (view) => {
       const id = viewField(viewArray(view, "options")?.[0], "id");

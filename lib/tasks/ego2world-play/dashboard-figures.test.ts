@@ -5,9 +5,25 @@ import { scoreEpisode, type EpisodeAnswer } from "@/lib/tasks/ego2world-play/met
 import { agentDifferences, ego2worldFigures, egoRow, playBelief, taskTimes, unitsOf, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import { ego2worldItemSchema } from "@/lib/tasks/ego2world-play";
 
-const perfect: EpisodeAnswer = { tasks: [{ id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] }, { id: "t2", actions: ["slice(bread_01, knife_01)"] }] };
-const stuck: EpisodeAnswer = { tasks: [{ id: "t1", actions: ["pick_up(knife_01)", "go_to(drawer)", "pick_up(knife_01)"] }, { id: "t2", actions: ["slice(bread_01, knife_01)", "slice(bread_01, knife_01)"] }] };
-const play = (participant: string, answer: EpisodeAnswer, extra: Partial<EgoPlay> = {}): EgoPlay => ({ participant, item: "ep", answer, score: scoreEpisode(miniEpisode(), answer), ...extra });
+const perfect: EpisodeAnswer = {
+  tasks: [
+    { id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] },
+    { id: "t2", actions: ["slice(bread_01, knife_01)"] },
+  ],
+};
+const stuck: EpisodeAnswer = {
+  tasks: [
+    { id: "t1", actions: ["pick_up(knife_01)", "go_to(drawer)", "pick_up(knife_01)"] },
+    { id: "t2", actions: ["slice(bread_01, knife_01)", "slice(bread_01, knife_01)"] },
+  ],
+};
+const play = (participant: string, answer: EpisodeAnswer, extra: Partial<EgoPlay> = {}): EgoPlay => ({
+  participant,
+  item: "ep",
+  answer,
+  score: scoreEpisode(miniEpisode(), answer),
+  ...extra,
+});
 
 describe("Ego2World dashboard figures", () => {
   it("turns a play into task units with replans and steps", () => {
@@ -20,8 +36,22 @@ describe("Ego2World dashboard figures", () => {
   });
 
   it("pools rows over task units; validity over all actions", () => {
-    const row = egoRow("pooled", "Humans (pooled)", "pooled", [play("a", perfect, { taskMs: [1000, 3000], belief: 1 }), play("b", stuck, { taskMs: [4000, null], belief: 0.5 })]);
-    expect(row).toMatchObject({ episodes: 1, tasks: 4, TSR: 0.75, TCR: 0.75, WSR: 0.75, validity: 6 / 9, replan: 0.25, steps: 9 / 4, timeMs: 8000 / 3, belief: 0.75 });
+    const row = egoRow("pooled", "Humans (pooled)", "pooled", [
+      play("a", perfect, { taskMs: [1000, 3000], belief: 1 }),
+      play("b", stuck, { taskMs: [4000, null], belief: 0.5 }),
+    ]);
+    expect(row).toMatchObject({
+      episodes: 1,
+      tasks: 4,
+      TSR: 0.75,
+      TCR: 0.75,
+      WSR: 0.75,
+      validity: 6 / 9,
+      replan: 0.25,
+      steps: 9 / 4,
+      timeMs: 8000 / 3,
+      belief: 0.75,
+    });
   });
 
   it("pairs humans and each agent on the same task units", () => {
@@ -31,7 +61,19 @@ describe("Ego2World dashboard figures", () => {
     // over the 4 (play, unit) pairs, humans' success (1, 1, 1, 0) vs the agent's on the same units (1, 0, 1, 0)
     expect(byMetric.TSR).toMatchObject({ n: 4, people: 2, meanA: 0.75, meanB: 0.5, difference: 0.25 });
     expect(byMetric.steps).toMatchObject({ n: 4, difference: (3 + 1.5) / 2 - (3 + 2) / 2 });
-    const figures = ego2worldFigures([...humans, ...agent], [{ id: "a", name: "P1" }, { id: "b", name: "P2" }, { id: "c", name: "P3" }], [{ id: "r1", name: "Agent" }], [{ item: "ep", task: "t1", instruction: "Get the knife." }, { item: "ep", task: "t2", instruction: "Slice." }]);
+    const figures = ego2worldFigures(
+      [...humans, ...agent],
+      [
+        { id: "a", name: "P1" },
+        { id: "b", name: "P2" },
+        { id: "c", name: "P3" },
+      ],
+      [{ id: "r1", name: "Agent" }],
+      [
+        { item: "ep", task: "t1", instruction: "Get the knife." },
+        { item: "ep", task: "t2", instruction: "Slice." },
+      ],
+    );
     expect(figures.rows.map((row) => [row.name, row.group, row.TSR])).toEqual([
       ["P1", "annotator", 1],
       ["P2", "annotator", 0.5],
@@ -41,7 +83,13 @@ describe("Ego2World dashboard figures", () => {
     expect(figures.differences).toHaveLength(1);
     // both task units are of one episode: nothing of how episodes vary, so no interval
     expect(byMetric.TSR).toMatchObject({ clusters: 1, ci: null, reason: "one item" });
-    expect(figures.tasks[1]).toEqual({ item: "ep", task: "t2", instruction: "Slice.", humans: { plays: 2, TSR: 0.5, steps: 1.5, timeMs: null }, agents: [{ id: "r1", success: false, steps: 2 }] });
+    expect(figures.tasks[1]).toEqual({
+      item: "ep",
+      task: "t2",
+      instruction: "Slice.",
+      humans: { plays: 2, TSR: 0.5, steps: 1.5, timeMs: null },
+      agents: [{ id: "r1", success: false, steps: 2 }],
+    });
   });
 
   it("clusters by episode: units of one episode stay together; one person says so in words over people", () => {
@@ -103,7 +151,11 @@ describe("Ego2World dashboard figures", () => {
       { seq: 5, type: "submitted", payload: {} }, // the knife is in the hand now: 1 of 2
     ];
     expect(playBelief(item, steps, events)).toBeCloseTo((1 + 1 + 0.5) / 3, 12);
-    const updated = [...events.slice(0, 5), { seq: 5, type: "note_edited", payload: { object: "knife_01", field: "area", value: "hand", via: "click" } }, { seq: 6, type: "submitted", payload: {} }];
+    const updated = [
+      ...events.slice(0, 5),
+      { seq: 5, type: "note_edited", payload: { object: "knife_01", field: "area", value: "hand", via: "click" } },
+      { seq: 6, type: "submitted", payload: {} },
+    ];
     expect(playBelief(item, steps, updated)).toBe(1);
     expect(playBelief(item, steps, [])).toBeNull();
   });

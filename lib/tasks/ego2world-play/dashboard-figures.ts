@@ -164,7 +164,11 @@ export function egoDifferenceMethod(over: GeneraliseOver): string {
  * only" keeps the episodes alone. Interval D +- t sqrt(V), two-sided p from the same t.
  * Source: Cameron, Gelbach & Miller 2011, "Robust inference with multiway clustering", J. Bus. Econ. Stat. 29(2) (the paired difference as one mean, clustered two ways).
  */
-export function agentDifferences(humanPlays: readonly EgoPlay[], agentPlays: readonly EgoPlay[], over: GeneraliseOver = "people+items"): Array<{ metric: EgoMetric } & EgoPairedDifference> {
+export function agentDifferences(
+  humanPlays: readonly EgoPlay[],
+  agentPlays: readonly EgoPlay[],
+  over: GeneraliseOver = "people+items",
+): Array<{ metric: EgoMetric } & EgoPairedDifference> {
   const agentUnits = new Map<string, TaskUnit>();
   for (const unit of agentPlays.flatMap(unitsOf)) agentUnits.set(JSON.stringify([unit.item, unit.task]), unit);
   const humanUnits = humanPlays.flatMap((play) => unitsOf(play).map((unit) => ({ unit, person: play.participant })));
@@ -184,7 +188,8 @@ export function agentDifferences(humanPlays: readonly EgoPlay[], agentPlays: rea
       sumB += b;
     }
     const n = answers.length;
-    if (n === 0) return { metric, n, clusters: 0, people: 0, meanA: null, meanB: null, difference: null, ci: null, pValue: null, pBelow: false, method, df: null };
+    if (n === 0)
+      return { metric, n, clusters: 0, people: 0, meanA: null, meanB: null, difference: null, ci: null, pValue: null, pBelow: false, method, df: null };
     const v = twoWayClusterVariance(answers, over);
     const base = { metric, n, clusters: v.items, people: v.people, meanA: sumA / n, meanB: sumB / n, difference: v.estimate, pBelow: false, method, df: v.df };
     if (v.variance === null || v.df === null) return { ...base, ci: null, reason: v.reason ?? "one item", pValue: null };
@@ -210,7 +215,16 @@ export function ego2worldFigures(
   const humanPlays = plays.filter((play) => !play.participant.startsWith("model:"));
   const agentPlays = (id: string) => plays.filter((play) => play.participant === `model:${id}`);
   const rows: EgoRow[] = [
-    ...people.map((person) => egoRow(person.id, person.name, "annotator", humanPlays.filter((play) => play.participant === person.id))).filter((row) => row.tasks > 0),
+    ...people
+      .map((person) =>
+        egoRow(
+          person.id,
+          person.name,
+          "annotator",
+          humanPlays.filter((play) => play.participant === person.id),
+        ),
+      )
+      .filter((row) => row.tasks > 0),
     egoRow("pooled", "Humans (pooled)", "pooled", humanPlays),
     ...agents.map((agent) => egoRow(`model:${agent.id}`, agent.name, "agent", agentPlays(agent.id))),
   ];
@@ -223,7 +237,12 @@ export function ego2worldFigures(
     const units = humanUnits.filter((unit) => unit.item === info.item && unit.task === info.task);
     return {
       ...info,
-      humans: { plays: units.length, TSR: meanOf(units.map((unit) => unit.success)), steps: meanOf(units.map((unit) => unit.steps)), timeMs: meanOf(units.map((unit) => unit.ms)) },
+      humans: {
+        plays: units.length,
+        TSR: meanOf(units.map((unit) => unit.success)),
+        steps: meanOf(units.map((unit) => unit.steps)),
+        timeMs: meanOf(units.map((unit) => unit.ms)),
+      },
       agents: agents.map((agent) => {
         const unit = agentUnits.get(agent.id)!.find((entry) => entry.item === info.item && entry.task === info.task);
         return { id: agent.id, success: unit ? unit.success === 1 : null, steps: unit ? unit.steps : null };
@@ -252,7 +271,11 @@ export function taskTimes(steps: ReadonlyArray<{ seq: number; action: unknown; a
  * `play_step` event, with the world just before that step and, at `submitted`, with the final
  * world; steps without a noted area are left out. Null when no comparison was possible.
  */
-export function playBelief(item: { public: Ego2worldPublic; key: Ego2worldKey }, steps: ReadonlyArray<{ seq: number; action: unknown }>, events: ReadonlyArray<{ seq: number; type: string; payload: unknown }>): number | null {
+export function playBelief(
+  item: { public: Ego2worldPublic; key: Ego2worldKey },
+  steps: ReadonlyArray<{ seq: number; action: unknown }>,
+  events: ReadonlyArray<{ seq: number; type: string; payload: unknown }>,
+): number | null {
   const spec = episodeSpec(item);
   const engine = compileRules(spec);
   const worlds: World[] = [spec.world];

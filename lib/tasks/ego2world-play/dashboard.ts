@@ -33,8 +33,19 @@ function isEpisodeAnswer(value: unknown): value is EpisodeAnswer {
   return value !== null && typeof value === "object" && Array.isArray((value as { tasks?: unknown }).tasks);
 }
 
-export async function ego2worldDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], idleCapMs: number, modelPredictions: ModelPredictionsLoader, over: GeneraliseOver = "people+items"): Promise<Ego2worldSection> {
-  const itemRows = await db.item.findMany({ where: { studyId, kind: EGO2WORLD_KIND, practice: false }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, public: true, key: true } });
+export async function ego2worldDashboardSection(
+  studyId: string,
+  snapshot: StudySnapshot,
+  models: ModelRunSummary[],
+  idleCapMs: number,
+  modelPredictions: ModelPredictionsLoader,
+  over: GeneraliseOver = "people+items",
+): Promise<Ego2worldSection> {
+  const itemRows = await db.item.findMany({
+    where: { studyId, kind: EGO2WORLD_KIND, practice: false },
+    orderBy: { externalId: "asc" },
+    select: { id: true, externalId: true, public: true, key: true },
+  });
   const items = new Map<string, { externalId: string; public: Ego2worldPublic; key: Ego2worldKey }>();
   for (const row of itemRows) {
     const pub = ego2worldPublicSchema.safeParse(row.public);
@@ -55,7 +66,11 @@ export async function ego2worldDashboardSection(studyId: string, snapshot: Study
       userId: true,
       response: { select: { answer: true, score: true } },
       playSteps: { orderBy: { seq: "asc" }, select: { seq: true, action: true, createdAt: true } },
-      events: { where: { type: { in: ["note_added", "note_edited", "note_removed", "play_step", "submitted"] } }, orderBy: { seq: "asc" }, select: { seq: true, type: true, payload: true } },
+      events: {
+        where: { type: { in: ["note_added", "note_edited", "note_removed", "play_step", "submitted"] } },
+        orderBy: { seq: "asc" },
+        select: { seq: true, type: true, payload: true },
+      },
     },
   });
 
@@ -81,8 +96,16 @@ export async function ego2worldDashboardSection(studyId: string, snapshot: Study
     plays.push({ participant: `model:${prediction.runId}`, item: prediction.itemId, answer: prediction.answer, score: prediction.score });
   }
 
-  const taskInfo = [...items.entries()].flatMap(([id, item]) => item.public.tasks.map((task) => ({ item: id, task: task.id, instruction: `${item.externalId} · ${task.instruction}` })));
-  const figures = ego2worldFigures(plays, snapshot.annotators, models.map((model) => ({ id: model.id, name: model.name })), taskInfo, over);
+  const taskInfo = [...items.entries()].flatMap(([id, item]) =>
+    item.public.tasks.map((task) => ({ item: id, task: task.id, instruction: `${item.externalId} · ${task.instruction}` })),
+  );
+  const figures = ego2worldFigures(
+    plays,
+    snapshot.annotators,
+    models.map((model) => ({ id: model.id, name: model.name })),
+    taskInfo,
+    over,
+  );
   return { ...figures, items: items.size };
 }
 
@@ -90,5 +113,7 @@ export async function ego2worldDashboardSection(studyId: string, snapshot: Study
 export const dashboard: KindDashboard = {
   section: "ego2world",
   load: ({ studyId, snapshot, version, modelVersion, models, idleCapMs, modelPredictions, memoizeAsync, generaliseOver }) =>
-    memoizeAsync(`${version}|ego2world|${modelVersion}|${generaliseOver}`, () => ego2worldDashboardSection(studyId, snapshot, models, idleCapMs, modelPredictions, generaliseOver)),
+    memoizeAsync(`${version}|ego2world|${modelVersion}|${generaliseOver}`, () =>
+      ego2worldDashboardSection(studyId, snapshot, models, idleCapMs, modelPredictions, generaliseOver),
+    ),
 };

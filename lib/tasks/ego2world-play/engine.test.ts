@@ -22,7 +22,12 @@ const AREAS = ["counter", "fridge", "sink"];
 const pickUp: RuleSpec = { action: "pick_up", params: ["x"], pre: ["hand = null", "x.area = here"], eff: ["hand := x", "x.area := held", "x.on := null"] };
 const putDown: RuleSpec = { action: "put_down", params: ["x"], pre: ["hand = x"], eff: ["hand := null", "x.area := here"] };
 const goTo = (area: string): RuleSpec => ({ action: "go_to", params: ["a"], pre: [`a = ${area}`], eff: [`here := ${area}`] });
-const slice: RuleSpec = { action: "slice", params: ["x", "t"], pre: ["hand = t", "t.label = knife", "x.area = here", "x.cut = whole"], eff: ["x.cut := sliced"] };
+const slice: RuleSpec = {
+  action: "slice",
+  params: ["x", "t"],
+  pre: ["hand = t", "t.label = knife", "x.area = here", "x.cut = whole"],
+  eff: ["x.cut := sliced"],
+};
 
 function engineWith(rules: RuleSpec[], skills: SkillSpec[] = []) {
   return compileRules({ rules, skills, areas: AREAS });
@@ -48,10 +53,20 @@ describe("parsing", () => {
     expect(parsePredicate("x.area != here")).toEqual({ ok: true, value: { left: { kind: "attr", of: "x", attr: "area" }, op: "!=", right: { kind: "here" } } });
     expect(parsePredicate("hand = null")).toEqual({ ok: true, value: { left: { kind: "hand" }, op: "=", right: { kind: "word", word: "null" } } });
     expect(parsePredicate("x.area := here").ok).toBe(false);
-    expect(parseEffect("x.cut := sliced")).toEqual({ ok: true, value: { kind: "assign", target: { kind: "attr", of: "x", attr: "cut" }, value: { kind: "word", word: "sliced" } } });
+    expect(parseEffect("x.cut := sliced")).toEqual({
+      ok: true,
+      value: { kind: "assign", target: { kind: "attr", of: "x", attr: "cut" }, value: { kind: "word", word: "sliced" } },
+    });
     expect(parseEffect("create bread_slice area=here cut = sliced")).toEqual({
       ok: true,
-      value: { kind: "create", label: "bread_slice", attrs: [{ attr: "area", value: { kind: "here" } }, { attr: "cut", value: { kind: "word", word: "sliced" } }] },
+      value: {
+        kind: "create",
+        label: "bread_slice",
+        attrs: [
+          { attr: "area", value: { kind: "here" } },
+          { attr: "cut", value: { kind: "word", word: "sliced" } },
+        ],
+      },
     });
     expect(parseEffect("destroy x")).toEqual({ ok: true, value: { kind: "destroy", of: "x" } });
     expect(parseEffect("sliced := x").ok).toBe(false); // a literal is no target
@@ -115,9 +130,7 @@ describe("primitives", () => {
   });
 
   it("reads missing state words as null and compares typed literals", () => {
-    const engine = engineWith([
-      { action: "check", params: ["x"], pre: ["x.lid = null", "x.amount = 2", "x.amount != two"], eff: ["x.checked := true"] },
-    ]);
+    const engine = engineWith([{ action: "check", params: ["x"], pre: ["x.lid = null", "x.amount = 2", "x.amount != two"], eff: ["x.checked := true"] }]);
     const outcome = runAction(engine, kitchen(), "check(milk_01)");
     expect(outcome.accepted).toBe(true);
     expect(outcome.world.objects.milk_01.state.checked).toBe(true);
@@ -158,7 +171,11 @@ describe("effects", () => {
     world = runAction(engine, world, "eat(bread_slice_01)").world;
     world = runAction(engine, world, "cut(bread_01)").world;
     // 01 existed (destroyed) and 02 exists: 03 and 04
-    expect(Object.keys(world.objects).filter((id) => id.startsWith("bread_slice")).sort()).toEqual(["bread_slice_02", "bread_slice_03", "bread_slice_04"]);
+    expect(
+      Object.keys(world.objects)
+        .filter((id) => id.startsWith("bread_slice"))
+        .sort(),
+    ).toEqual(["bread_slice_02", "bread_slice_03", "bread_slice_04"]);
     // cup_01 exists: the new cup is cup_02
     expect(runAction(engine, kitchen(), "pour").world.objects.cup_02).toMatchObject({ label: "cup", area: "sink" });
   });
@@ -276,7 +293,12 @@ describe("skills", () => {
 
   it("wins over a rule of the same name and arity; other arities go to the rules", () => {
     const engine = engineWith(
-      [pickUp, goTo("fridge"), { action: "fetch", params: ["x", "a"], pre: [], eff: ["x.area := nowhere"] }, { action: "fetch", params: ["x"], pre: [], eff: ["x.fetched := true"] }],
+      [
+        pickUp,
+        goTo("fridge"),
+        { action: "fetch", params: ["x", "a"], pre: [], eff: ["x.area := nowhere"] },
+        { action: "fetch", params: ["x"], pre: [], eff: ["x.fetched := true"] },
+      ],
       skills,
     );
     expect(runAction(engine, kitchen(), "fetch(milk_01, fridge)").world.agent.hand).toBe("milk_01");

@@ -213,7 +213,11 @@ function run(engine: Engine, world: World, text: string, depth: number): ActionO
       const outcome = run(engine, current, step, depth + 1);
       primitives.push(...outcome.primitives);
       if (!outcome.accepted) {
-        return refuse(world, `${normaliseStep(step)}: ${outcome.feedback}`, primitives.map((primitive) => ({ ...primitive, accepted: false })));
+        return refuse(
+          world,
+          `${normaliseStep(step)}: ${outcome.feedback}`,
+          primitives.map((primitive) => ({ ...primitive, accepted: false })),
+        );
       }
       current = outcome.world;
     }

@@ -34,7 +34,19 @@ function secretEpisode() {
   line.key.tasks[1].goal.push("cup_01.secret = SecretState_cup");
   return line;
 }
-const SECRETS = ["SecretState_cup", "secret", "portable", "whole", "reference", "keyActions", "bread_slice_01.area = counter", "x.area = here", '"world"', '"rules"', "held"];
+const SECRETS = [
+  "SecretState_cup",
+  "secret",
+  "portable",
+  "whole",
+  "reference",
+  "keyActions",
+  "bread_slice_01.area = counter",
+  "x.area = here",
+  '"world"',
+  '"rules"',
+  "held",
+];
 
 async function importEpisode(line: ReturnType<typeof miniEpisodeItem>, studySlug: string) {
   const folder = await writeFolder({ "items.jsonl": jsonl([line]), "img/counter.png": await image("counter"), "img/drawer.png": await image("drawer") });
@@ -50,7 +62,12 @@ async function setup() {
 }
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
-const post = (id: string, body: unknown) => new Request(`http://test/api/annotate/assignments/${id}/play`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (id: string, body: unknown) =>
+  new Request(`http://test/api/annotate/assignments/${id}/play`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("ego2world-play on the server", () => {
   beforeEach(async () => {
@@ -69,7 +86,12 @@ describe("ego2world-play on the server", () => {
     expect(error).toBeInstanceOf(AppError);
     const issues = ((error as AppError).details as ImportErrorDetails).errors;
     expect(issues).toEqual([
-      { file: "items.jsonl", line: 1, field: "key.tasks[1].reference[1]", message: 'task "t2", action 2 "slice(bread_01, knife_01)": the reference action is refused (bread_01.area = here)' },
+      {
+        file: "items.jsonl",
+        line: 1,
+        field: "key.tasks[1].reference[1]",
+        message: 'task "t2", action 2 "slice(bread_01, knife_01)": the reference action is refused (bread_01.area = here)',
+      },
     ]);
     expect(await db.item.count()).toBe(0);
     expect(await db.batch.count()).toBe(0);
@@ -87,7 +109,9 @@ describe("ego2world-play on the server", () => {
       return JSON.parse(text) as Record<string, unknown>;
     };
 
-    const next = await read(await getNextRoute(new Request(`http://test/api/annotate/studies/${study.slug}/next`), { params: Promise.resolve({ slug: study.slug }) }));
+    const next = await read(
+      await getNextRoute(new Request(`http://test/api/annotate/studies/${study.slug}/next`), { params: Promise.resolve({ slug: study.slug }) }),
+    );
     expect(next.status).toBe("item");
     const assignmentId = (next.assignment as { assignmentId: string }).assignmentId;
     const view = await read(await getAssignmentRoute(new Request("http://test"), params(assignmentId)));
@@ -130,7 +154,9 @@ describe("ego2world-play on the server", () => {
     await getPlay(annotator.id, assignment.id);
     await playStep(annotator.id, assignment.id, { seq: 1, action: { type: "act", action: "go_to(drawer)" } });
     // the same pick_up sent three times at once (a retried request): applied once, so the hand is not "full" on a second run
-    const copies = await Promise.all([0, 1, 2].map(() => playStep(annotator.id, assignment.id, { seq: 2, action: { type: "act", action: "pick_up(knife_01)" } })));
+    const copies = await Promise.all(
+      [0, 1, 2].map(() => playStep(annotator.id, assignment.id, { seq: 2, action: { type: "act", action: "pick_up(knife_01)" } })),
+    );
     expect(copies.map((copy) => copy.valid)).toEqual([true, true, true]);
     expect(copies.filter((copy) => !copy.duplicate)).toHaveLength(1);
     expect(await db.playStep.count({ where: { assignmentId: assignment.id } })).toBe(3);
@@ -142,7 +168,12 @@ describe("ego2world-play on the server", () => {
       assignmentId: assignment.id,
       clientId: crypto.randomUUID(),
       // the browser claims a perfect play: ignored
-      answer: { tasks: [{ id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] }, { id: "t2", actions: ["slice(bread_01, knife_01)"] }] },
+      answer: {
+        tasks: [
+          { id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)", "go_to(counter)"] },
+          { id: "t2", actions: ["slice(bread_01, knife_01)"] },
+        ],
+      },
       confidence: 3,
       wallMs: 1000,
       activeMs: 1000,
@@ -150,10 +181,24 @@ describe("ego2world-play on the server", () => {
     });
     expect(ack.duplicate).toBe(false);
     const response = await db.response.findFirstOrThrow({ where: { assignmentId: assignment.id }, select: { answer: true, score: true, correct: true } });
-    expect(response.answer).toEqual({ tasks: [{ id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)"] }, { id: "t2", actions: ["slice(bread_01, knife_01)"] }] });
-    expect(response.score).toMatchObject({ TSR: 0.5, validity: 2 / 3, tasks: [{ id: "t1", success: true, accepted: [true, true] }, { id: "t2", success: false, accepted: [false] }] });
+    expect(response.answer).toEqual({
+      tasks: [
+        { id: "t1", actions: ["go_to(drawer)", "pick_up(knife_01)"] },
+        { id: "t2", actions: ["slice(bread_01, knife_01)"] },
+      ],
+    });
+    expect(response.score).toMatchObject({
+      TSR: 0.5,
+      validity: 2 / 3,
+      tasks: [
+        { id: "t1", success: true, accepted: [true, true] },
+        { id: "t2", success: false, accepted: [false] },
+      ],
+    });
     expect(response.correct).toBe(false);
     // no step after submitting
-    await expect(playStep(annotator.id, assignment.id, { seq: 6, action: { type: "act", action: "go_to(counter)" } })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(playStep(annotator.id, assignment.id, { seq: 6, action: { type: "act", action: "go_to(counter)" } })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
   });
 });

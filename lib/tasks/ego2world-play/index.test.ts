@@ -129,9 +129,17 @@ describe("ego2world-play public view and play", () => {
       { type: "done" },
       { type: "act", action: "go_to(drawer)" },
     ]);
-    expect(results[1]).toMatchObject({ valid: false, message: "knife_01.area = here", view: { feedback: { action: "pick_up(knife_01)", accepted: false, message: "knife_01.area = here" }, steps: 1 } });
+    expect(results[1]).toMatchObject({
+      valid: false,
+      message: "knife_01.area = here",
+      view: { feedback: { action: "pick_up(knife_01)", accepted: false, message: "knife_01.area = here" }, steps: 1 },
+    });
     expect(results[2].view).toMatchObject({ area: "drawer", objects: [{ id: "knife_01", label: "knife" }] });
-    expect(results[3]).toMatchObject({ valid: true, message: "ok", view: { hand: { id: "knife_01", label: "knife" }, objects: [], changes: ["knife_01 (knife) was picked up"] } });
+    expect(results[3]).toMatchObject({
+      valid: true,
+      message: "ok",
+      view: { hand: { id: "knife_01", label: "knife" }, objects: [], changes: ["knife_01 (knife) was picked up"] },
+    });
     expect(results[4]).toMatchObject({ valid: true, view: { task: 1, instruction: "Slice the bread.", steps: 0, feedback: null, lastTask: null } });
     expect(results[6].view.changes).toEqual(["bread_01 (bread) is gone", "bread_slice_01 (bread_slice) is new here"]);
     expect(results[7]).toMatchObject({ valid: true, view: { finished: true, task: 2, instruction: null } });
@@ -188,7 +196,14 @@ describe("ego2world-play answers and scores", () => {
     const schema = ego2worldPlayModule.answerSchemaFor!(item());
     expect(schema.safeParse({ tasks: [{ id: "t1", actions: ["go_to(drawer)"] }] }).success).toBe(true);
     expect(schema.safeParse({ tasks: [{ id: "t7", actions: [] }] }).success).toBe(false);
-    expect(schema.safeParse({ tasks: [{ id: "t1", actions: [] }, { id: "t1", actions: [] }] }).success).toBe(false);
+    expect(
+      schema.safeParse({
+        tasks: [
+          { id: "t1", actions: [] },
+          { id: "t1", actions: [] },
+        ],
+      }).success,
+    ).toBe(false);
   });
 
   it("reads agent runs in several shapes", () => {
@@ -199,7 +214,14 @@ describe("ego2world-play answers and scores", () => {
     expect(parseEgo2worldAnswer({ t1: ["go_to(drawer)", "  "] })).toEqual(answer);
     expect(parseEgo2worldAnswer("not json")).toBeNull();
     expect(parseEgo2worldAnswer({ tasks: [{ id: "t1", actions: [1] }] })).toBeNull();
-    expect(parseEgo2worldAnswer({ tasks: [{ id: "t1", actions: [] }, { id: "t1", actions: [] }] })).toBeNull();
+    expect(
+      parseEgo2worldAnswer({
+        tasks: [
+          { id: "t1", actions: [] },
+          { id: "t1", actions: [] },
+        ],
+      }),
+    ).toBeNull();
   });
 
   it("offers task units for agreement: success (nominal) and WSR (interval)", () => {

@@ -6,7 +6,18 @@ import { normaliseAction } from "@/lib/tasks/ego2world-play/syntax";
 import { validateEpisode } from "@/lib/tasks/ego2world-play/validate";
 import { cloneWorld, type World } from "@/lib/tasks/ego2world-play/world";
 import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
-import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, MetricSpec, PlayContext, PlayedStep, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
+import type {
+  AgreementEncoding,
+  InteractiveTask,
+  Json,
+  KindAgentContract,
+  MetricSpec,
+  PlayContext,
+  PlayedStep,
+  PlayResult,
+  TaskItem,
+  TaskModule,
+} from "@/lib/tasks/types";
 
 /**
  * Ego2World play (`ego2world-play`; ../shared/benchmarks/ego2world.md, issue #11): one item is one
@@ -34,7 +45,10 @@ export const ego2worldPublicSchema = z.strictObject({
     .min(1, "an episode needs at least one task")
     .max(50),
   /** the palette: primitives and skills a person may use */
-  actions: z.array(z.strictObject({ name: wordSchema, params: z.array(wordSchema).max(8) })).min(1, "the palette needs at least one action").max(100),
+  actions: z
+    .array(z.strictObject({ name: wordSchema, params: z.array(wordSchema).max(8) }))
+    .min(1, "the palette needs at least one action")
+    .max(100),
 });
 export type Ego2worldPublic = z.infer<typeof ego2worldPublicSchema>;
 
@@ -56,9 +70,13 @@ export const worldSchema = z.strictObject({
 export const ego2worldKeySchema = z.strictObject({
   world: worldSchema,
   rules: z
-    .array(z.strictObject({ action: z.string(), params: z.array(z.string()).max(8), pre: z.array(z.string()).default([]), eff: z.array(z.string()).default([]) }))
+    .array(
+      z.strictObject({ action: z.string(), params: z.array(z.string()).max(8), pre: z.array(z.string()).default([]), eff: z.array(z.string()).default([]) }),
+    )
     .min(1, "an episode needs at least one rule"),
-  skills: z.array(z.strictObject({ name: z.string(), params: z.array(z.string()).max(8), steps: z.array(z.string()).min(1, "a skill needs at least one step") })).default([]),
+  skills: z
+    .array(z.strictObject({ name: z.string(), params: z.array(z.string()).max(8), steps: z.array(z.string()).min(1, "a skill needs at least one step") }))
+    .default([]),
   tasks: z.array(
     z.strictObject({
       id: z.string().min(1).max(100),
@@ -77,15 +95,13 @@ export const ego2worldItemSchema = z.strictObject({ public: ego2worldPublicSchem
 
 const answerTaskSchema = z.strictObject({ id: z.string().min(1).max(100), actions: z.array(actionTextSchema).max(1000, "at most 1000 actions a task") });
 
-export const ego2worldAnswerSchema = z
-  .strictObject({ tasks: z.array(answerTaskSchema).max(50) })
-  .superRefine((answer, ctx) => {
-    const seen = new Set<string>();
-    answer.tasks.forEach((task, i) => {
-      if (seen.has(task.id)) ctx.addIssue({ code: "custom", path: ["tasks", i, "id"], message: `task ${JSON.stringify(task.id)} appears twice` });
-      seen.add(task.id);
-    });
+export const ego2worldAnswerSchema = z.strictObject({ tasks: z.array(answerTaskSchema).max(50) }).superRefine((answer, ctx) => {
+  const seen = new Set<string>();
+  answer.tasks.forEach((task, i) => {
+    if (seen.has(task.id)) ctx.addIssue({ code: "custom", path: ["tasks", i, "id"], message: `task ${JSON.stringify(task.id)} appears twice` });
+    seen.add(task.id);
   });
+});
 export type Ego2worldAnswer = EpisodeAnswer;
 export type Ego2worldScore = EpisodeScore;
 
@@ -246,10 +262,25 @@ export function ego2worldPlayAnswer(_answer: unknown, steps: PlayedStep[], item:
 // Scoring, metrics, agreement
 
 export const ego2worldMetrics: MetricSpec[] = [
-  { id: "TSR", label: "TSR (task success rate)", type: "ratio", description: "Share of tasks whose goal predicates all hold right after the task's actions (pooled over task units)." },
-  { id: "TCR", label: "TCR (task completion rate)", type: "ratio", description: "Mean share of a task's key actions matched by accepted primitives (skills expanded), over tasks with key actions." },
+  {
+    id: "TSR",
+    label: "TSR (task success rate)",
+    type: "ratio",
+    description: "Share of tasks whose goal predicates all hold right after the task's actions (pooled over task units).",
+  },
+  {
+    id: "TCR",
+    label: "TCR (task completion rate)",
+    type: "ratio",
+    description: "Mean share of a task's key actions matched by accepted primitives (skills expanded), over tasks with key actions.",
+  },
   { id: "F1", label: "F1 (action names)", type: "ratio", description: "Mean multiset F1 of action names (skills expanded) against the reference's, per task." },
-  { id: "WSR", label: "WSR (world state recovery)", type: "ratio", description: "Mean share of the slots the reference changed in a task that end equal to the reference's, over tasks that change a slot." },
+  {
+    id: "WSR",
+    label: "WSR (world state recovery)",
+    type: "ratio",
+    description: "Mean share of the slots the reference changed in a task that end equal to the reference's, over tasks that change a slot.",
+  },
   { id: "validity", label: "Validity", type: "ratio", description: "Share of submitted actions the simulator accepted (a skill counts once)." },
 ];
 
@@ -264,7 +295,10 @@ export const ego2worldAgreementEncodings: AgreementEncoding<Ego2worldAnswer>[] =
     level: "nominal",
     unitNoun: "task",
     needsContext: true,
-    units: (_answer, context) => (context && isEpisodeScore(context.score) ? context.score.tasks.map((task) => ({ unit: `task-${task.id}`, value: task.success ? "success" : "fail" })) : []),
+    units: (_answer, context) =>
+      context && isEpisodeScore(context.score)
+        ? context.score.tasks.map((task) => ({ unit: `task-${task.id}`, value: task.success ? "success" : "fail" }))
+        : [],
   },
   {
     id: "task-wsr-interval",
@@ -301,7 +335,9 @@ export function parseEgo2worldAnswer(raw: unknown): Ego2worldAnswer | null {
   }
   const loose = looseAnswerSchema.safeParse(candidate);
   if (!loose.success) return null;
-  const answer = { tasks: loose.data.tasks.map((task) => ({ id: task.id, actions: task.actions.map((action) => action.trim()).filter((action) => action !== "") })) };
+  const answer = {
+    tasks: loose.data.tasks.map((task) => ({ id: task.id, actions: task.actions.map((action) => action.trim()).filter((action) => action !== "") })),
+  };
   return ego2worldAnswerSchema.safeParse(answer).success ? answer : null;
 }
 
@@ -313,7 +349,11 @@ function scoreItem(answer: Ego2worldAnswer, key: Ego2worldKey, item: EgoItem): E
 /** The reference replayed for reviewers: each action's outcome and the goals after each task. */
 function referenceTrace(item: EgoItem): Json {
   const spec = episodeSpec(item);
-  const played = playTasks(engineFor(item), spec.world, spec.tasks.map((task) => ({ id: task.id, actions: task.reference })));
+  const played = playTasks(
+    engineFor(item),
+    spec.world,
+    spec.tasks.map((task) => ({ id: task.id, actions: task.reference })),
+  );
   return spec.tasks.map((task, i) => ({
     id: task.id,
     instruction: item.public.tasks[i]?.instruction ?? "",
@@ -336,7 +376,12 @@ export const ego2worldPlayModule: TaskModule<Ego2worldPublic, Ego2worldKey, Ego2
     const ids = new Set(item.public.tasks.map((task) => task.id));
     return ego2worldAnswerSchema.superRefine((answer, ctx) => {
       answer.tasks.forEach((task, i) => {
-        if (!ids.has(task.id)) ctx.addIssue({ code: "custom", path: ["tasks", i, "id"], message: `unknown task ${JSON.stringify(task.id)}; the episode's tasks are ${[...ids].join(", ")}` });
+        if (!ids.has(task.id))
+          ctx.addIssue({
+            code: "custom",
+            path: ["tasks", i, "id"],
+            message: `unknown task ${JSON.stringify(task.id)}; the episode's tasks are ${[...ids].join(", ")}`,
+          });
       });
     });
   },
@@ -381,5 +426,3 @@ export const ego2worldPlayModule: TaskModule<Ego2worldPublic, Ego2worldKey, Ego2
   playAnswer: (answer, steps, item) => ego2worldPlayAnswer(answer, steps, item),
   dashboard: () => import("@/lib/tasks/ego2world-play/dashboard").then((loaded) => loaded.dashboard),
 };
-
-

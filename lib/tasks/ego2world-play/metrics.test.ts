@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { miniEpisode } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode";
-import { aggregateEpisodeScores, engineOf, multisetF1, multisetOverlap, playTasks, replanCount, scoreEpisode, taskCompletionRate, worldStateRecovery } from "@/lib/tasks/ego2world-play/metrics";
+import {
+  aggregateEpisodeScores,
+  engineOf,
+  multisetF1,
+  multisetOverlap,
+  playTasks,
+  replanCount,
+  scoreEpisode,
+  taskCompletionRate,
+  worldStateRecovery,
+} from "@/lib/tasks/ego2world-play/metrics";
 
 const reference = { tasks: miniEpisode().tasks.map((task) => ({ id: task.id, actions: task.reference })) };
 
@@ -95,7 +105,14 @@ describe("scoreEpisode on hand-made plays", () => {
     const spec = miniEpisode();
     spec.tasks = [{ id: "walk", goal: ["here = drawer"], keyActions: [], reference: ["go_to(drawer)"] }];
     const score = scoreEpisode(spec, { tasks: [{ id: "walk", actions: ["go_to(drawer)"] }] });
-    expect(score).toEqual({ TSR: 1, TCR: null, F1: 1, WSR: null, validity: 1, tasks: [{ id: "walk", success: true, TCR: null, F1: 1, WSR: null, accepted: [true] }] });
+    expect(score).toEqual({
+      TSR: 1,
+      TCR: null,
+      F1: 1,
+      WSR: null,
+      validity: 1,
+      tasks: [{ id: "walk", success: true, TCR: null, F1: 1, WSR: null, accepted: [true] }],
+    });
     expect(scoreEpisode(spec, { tasks: [] }).validity).toBeNull();
   });
 

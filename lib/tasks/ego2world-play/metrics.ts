@@ -174,7 +174,11 @@ export function summariseTasks(tasks: TaskScore[]): EpisodeScore {
 /** Scores one answer on one episode. */
 export function scoreEpisode(spec: EpisodeSpec, answer: EpisodeAnswer, engine: Engine = engineOf(spec)): EpisodeScore {
   const person = playTasks(engine, spec.world, answerActions(spec, answer));
-  const reference = playTasks(engine, spec.world, spec.tasks.map((task) => ({ id: task.id, actions: task.reference })));
+  const reference = playTasks(
+    engine,
+    spec.world,
+    spec.tasks.map((task) => ({ id: task.id, actions: task.reference })),
+  );
   const tasks = spec.tasks.map((task, i): TaskScore => {
     const played = person[i];
     const ref = reference[i];

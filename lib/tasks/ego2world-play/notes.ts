@@ -40,11 +40,15 @@ export function emptyEgoDraft(): EgoDraft {
 }
 
 export function isEgoDraft(value: unknown): value is EgoDraft {
-  return value !== null && typeof value === "object" && (value as { draft?: unknown }).draft === "ego2world" && Array.isArray((value as { notes?: unknown }).notes);
+  return (
+    value !== null && typeof value === "object" && (value as { draft?: unknown }).draft === "ego2world" && Array.isArray((value as { notes?: unknown }).notes)
+  );
 }
 
-const field = (payload: unknown, name: string): unknown => (payload !== null && typeof payload === "object" ? (payload as Record<string, unknown>)[name] : undefined);
-const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T => typeof value === "string" && (values as readonly string[]).includes(value);
+const field = (payload: unknown, name: string): unknown =>
+  payload !== null && typeof payload === "object" ? (payload as Record<string, unknown>)[name] : undefined;
+const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
+  typeof value === "string" && (values as readonly string[]).includes(value);
 
 /** The notes after one event; the same array (===) when the event is malformed or changes nothing. */
 export function applyNoteEvent(notes: Note[], type: string, payload: unknown): Note[] {
@@ -57,7 +61,14 @@ export function applyNoteEvent(notes: Note[], type: string, payload: unknown): N
       const state = field(payload, "state");
       const confidence = field(payload, "confidence");
       const source = field(payload, "source");
-      if (index >= 0 || (area !== null && typeof area !== "string") || typeof state !== "string" || !isOneOf(NOTE_CONFIDENCES, confidence) || !isOneOf(NOTE_SOURCES, source)) return notes;
+      if (
+        index >= 0 ||
+        (area !== null && typeof area !== "string") ||
+        typeof state !== "string" ||
+        !isOneOf(NOTE_CONFIDENCES, confidence) ||
+        !isOneOf(NOTE_SOURCES, source)
+      )
+        return notes;
       return [...notes, { object, area, state, confidence, source }];
     }
     case "note_edited": {

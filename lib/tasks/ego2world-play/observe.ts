@@ -46,7 +46,13 @@ export function changeSummary(initial: World, current: World, area: string): str
       if (now.in !== was.in) changed.push("container changed");
       if (now.on !== was.on) changed.push("support changed");
       if (now.amount !== was.amount) {
-        changed.push(typeof now.amount === "number" && typeof was.amount === "number" ? (now.amount > was.amount ? "amount went up" : "amount went down") : "amount changed");
+        changed.push(
+          typeof now.amount === "number" && typeof was.amount === "number"
+            ? now.amount > was.amount
+              ? "amount went up"
+              : "amount went down"
+            : "amount changed",
+        );
       }
       const words = [...new Set([...Object.keys(was.state), ...Object.keys(now.state)])].sort();
       for (const word of words) {

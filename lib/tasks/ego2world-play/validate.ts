@@ -36,7 +36,8 @@ function checkParams(params: string[], path: Array<string | number>, issues: Epi
   const seen = new Set<string>();
   params.forEach((param, i) => {
     if (!isWord(param)) issues.push({ path: [...path, i], message: `parameter ${quote(param)} must be a word (letters, digits, _)` });
-    else if (isReservedWord(param)) issues.push({ path: [...path, i], message: `parameter ${quote(param)} is reserved (hand, here, null, true, false and integers cannot be parameters)` });
+    else if (isReservedWord(param))
+      issues.push({ path: [...path, i], message: `parameter ${quote(param)} is reserved (hand, here, null, true, false and integers cannot be parameters)` });
     if (seen.has(param)) issues.push({ path: [...path, i], message: `parameter ${quote(param)} appears twice` });
     seen.add(param);
   });
@@ -53,10 +54,16 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
 
   // world
   if (typeof key.world.agent.area !== "string" || !areaSet.has(key.world.agent.area)) {
-    issues.push({ path: ["key", "world", "agent", "area"], message: `the agent's area ${quote(key.world.agent.area)} is not one of the areas (${areas.join(", ")})` });
+    issues.push({
+      path: ["key", "world", "agent", "area"],
+      message: `the agent's area ${quote(key.world.agent.area)} is not one of the areas (${areas.join(", ")})`,
+    });
   }
   if (key.world.agent.area !== pub.startArea) {
-    issues.push({ path: ["public", "startArea"], message: `startArea ${quote(pub.startArea)} differs from the world's agent area ${quote(key.world.agent.area)}` });
+    issues.push({
+      path: ["public", "startArea"],
+      message: `startArea ${quote(pub.startArea)} differs from the world's agent area ${quote(key.world.agent.area)}`,
+    });
   }
   if (key.world.agent.hand !== null && (typeof key.world.agent.hand !== "string" || !Object.hasOwn(key.world.objects, key.world.agent.hand))) {
     issues.push({ path: ["key", "world", "agent", "hand"], message: `the agent holds ${quote(key.world.agent.hand)}, which is not an object of the world` });
@@ -65,7 +72,11 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
     if (!isWord(id)) issues.push({ path: ["key", "world", "objects", id], message: `object id ${quote(id)} must be a word (letters, digits, _)` });
     if (areaSet.has(id)) issues.push({ path: ["key", "world", "objects", id], message: `object id ${quote(id)} is also an area name` });
     for (const word of Object.keys(object.state)) {
-      if (isObjectField(word)) issues.push({ path: ["key", "world", "objects", id, "state", word], message: `state word ${quote(word)} is an object field (label, area, in, on, amount); it cannot be a state word` });
+      if (isObjectField(word))
+        issues.push({
+          path: ["key", "world", "objects", id, "state", word],
+          message: `state word ${quote(word)} is an object field (label, area, in, on, amount); it cannot be a state word`,
+        });
     }
   }
   for (const area of areas) {
@@ -76,7 +87,8 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
   const ruleArities = new Set<string>();
   key.rules.forEach((rule, r) => {
     const path = ["key", "rules", r];
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(rule.action)) issues.push({ path: [...path, "action"], message: `action name ${quote(rule.action)} must be a word starting with a letter` });
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(rule.action))
+      issues.push({ path: [...path, "action"], message: `action name ${quote(rule.action)} must be a word starting with a letter` });
     checkParams(rule.params, [...path, "params"], issues);
     rule.pre.forEach((text, i) => {
       const parsed = parsePredicate(text);
@@ -91,10 +103,12 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
   const skillArities = new Map<string, number>();
   key.skills.forEach((skill, s) => {
     const path = ["key", "skills", s];
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(skill.name)) issues.push({ path: [...path, "name"], message: `skill name ${quote(skill.name)} must be a word starting with a letter` });
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(skill.name))
+      issues.push({ path: [...path, "name"], message: `skill name ${quote(skill.name)} must be a word starting with a letter` });
     checkParams(skill.params, [...path, "params"], issues);
     const arity = arityKey(skill.name, skill.params.length);
-    if (skillArities.has(arity)) issues.push({ path: [...path, "name"], message: `skill ${skill.name} with ${skill.params.length} parameters is defined twice` });
+    if (skillArities.has(arity))
+      issues.push({ path: [...path, "name"], message: `skill ${skill.name} with ${skill.params.length} parameters is defined twice` });
     else skillArities.set(arity, s);
   });
   const known = (name: string, arity: number) => ruleArities.has(arityKey(name, arity)) || skillArities.has(arityKey(name, arity));
@@ -103,7 +117,10 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
       const parsed = parseAction(step);
       if (!parsed.ok) issues.push({ path: ["key", "skills", s, "steps", i], message: `skill ${skill.name}: ${parsed.error}` });
       else if (!known(parsed.value.name, parsed.value.args.length)) {
-        issues.push({ path: ["key", "skills", s, "steps", i], message: `skill ${skill.name}: step ${quote(step)} names no rule or skill ${parsed.value.name} with ${parsed.value.args.length} arguments` });
+        issues.push({
+          path: ["key", "skills", s, "steps", i],
+          message: `skill ${skill.name}: step ${quote(step)} names no rule or skill ${parsed.value.name} with ${parsed.value.args.length} arguments`,
+        });
       }
     });
   });
@@ -135,13 +152,19 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
   // the palette
   pub.actions.forEach((action, i) => {
     if (!known(action.name, action.params.length)) {
-      issues.push({ path: ["public", "actions", i], message: `palette action ${action.name}(${action.params.join(", ")}) has no rule or skill with that name and ${action.params.length} parameters` });
+      issues.push({
+        path: ["public", "actions", i],
+        message: `palette action ${action.name}(${action.params.join(", ")}) has no rule or skill with that name and ${action.params.length} parameters`,
+      });
     }
   });
 
   // tasks
   if (pub.tasks.length !== key.tasks.length || pub.tasks.some((task, i) => task.id !== key.tasks[i].id)) {
-    issues.push({ path: ["key", "tasks"], message: `the key's task ids (${key.tasks.map((task) => task.id).join(", ")}) must be the public task ids in the same order (${pub.tasks.map((task) => task.id).join(", ")})` });
+    issues.push({
+      path: ["key", "tasks"],
+      message: `the key's task ids (${key.tasks.map((task) => task.id).join(", ")}) must be the public task ids in the same order (${pub.tasks.map((task) => task.id).join(", ")})`,
+    });
   }
   const taskIds = new Set<string>();
   key.tasks.forEach((task, t) => {
@@ -151,7 +174,10 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
       const parsed = parsePredicate(goal);
       if (!parsed.ok) issues.push({ path: ["key", "tasks", t, "goal", g], message: `task ${quote(task.id)}: ${parsed.error}` });
     });
-    for (const [field, list] of [["keyActions", task.keyActions], ["reference", task.reference]] as const) {
+    for (const [field, list] of [
+      ["keyActions", task.keyActions],
+      ["reference", task.reference],
+    ] as const) {
       list.forEach((action, a) => {
         const parsed = parseAction(action);
         if (!parsed.ok) issues.push({ path: ["key", "tasks", t, field, a], message: `task ${quote(task.id)}: ${parsed.error}` });
@@ -179,7 +205,10 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
     }
     task.goal.forEach((goal, g) => {
       if (!goalHolds(goal, world)) {
-        issues.push({ path: ["key", "tasks", t, "goal", g], message: `task ${quote(task.id)}: goal ${quote(goal)} does not hold after the task's reference (${task.reference.length} actions)` });
+        issues.push({
+          path: ["key", "tasks", t, "goal", g],
+          message: `task ${quote(task.id)}: goal ${quote(goal)} does not hold after the task's reference (${task.reference.length} actions)`,
+        });
       }
     });
     const keyActions = task.keyActions.map(normaliseAction);
@@ -194,4 +223,3 @@ export function validateEpisode(pub: EpisodePublicShape, key: EpisodeKeyShape): 
   }
   return issues;
 }
-

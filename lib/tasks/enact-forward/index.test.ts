@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatIssues } from "@/lib/tasks/format-issues";
-import {
-  enactForwardItemSchema,
-  enactForwardModule,
-  scoreEnactForward,
-  type EnactForwardKey,
-  type EnactForwardPublic,
-} from "@/lib/tasks/enact-forward";
+import { enactForwardItemSchema, enactForwardModule, scoreEnactForward, type EnactForwardKey, type EnactForwardPublic } from "@/lib/tasks/enact-forward";
 import { parseEnactModelAnswer } from "@/lib/tasks/shared/enact/common";
 import type { TaskItem } from "@/lib/tasks/types";
 
@@ -30,11 +24,7 @@ const graspKey: EnactForwardKey = {
   order: [1, 2, 0],
   states: {
     initial: [],
-    candidates: [
-      ["Grasp(cup)", "At(cup,p2)"],
-      ["Grasp(cup)", "At(cup,p1)"],
-      ["At(cup,p1)"],
-    ],
+    candidates: [["Grasp(cup)", "At(cup,p2)"], ["Grasp(cup)", "At(cup,p1)"], ["At(cup,p1)"]],
   },
   hidden: ["At(cup,p1)", "At(cup,p2)"],
 };
@@ -182,7 +172,13 @@ describe("enact-forward as the released verify_forward reads model outputs", () 
   it("scores 0 for a label past the storyboard, whatever the other steps (IndexError inside the release's try)", () => {
     const key: EnactForwardKey = { order: [1, 2, 0], states: { initial: [], candidates: [["A", "B", "C"], ["A"], ["A", "B"]] } };
     // '2 3 9': labels 2 and 3 alone would pass steps 0 and 1
-    expect(scoreEnactForward(parseEnactModelAnswer("2 3 9", 3)!, key)).toEqual({ accepted: false, exact: false, correctPairs: 0, L: 3, semanticAvailable: true });
+    expect(scoreEnactForward(parseEnactModelAnswer("2 3 9", 3)!, key)).toEqual({
+      accepted: false,
+      exact: false,
+      correctPairs: 0,
+      L: 3,
+      semanticAvailable: true,
+    });
     // another length: the alignment's try as well
     expect(scoreEnactForward(parseEnactModelAnswer("2 3 1 9", 3)!, key)).toMatchObject({ accepted: false, correctPairs: 0 });
     expect(scoreEnactForward({ order: [1, 9, 0] }, key)).toMatchObject({ accepted: false, correctPairs: 0 });
@@ -268,7 +264,13 @@ describe("enact-forward views", () => {
 
 describe("model outputs with their item", () => {
   it("keeps the last n labels of a longer list, n the item's steps, as ENACT's _parse_answer_string", () => {
-    const item = { id: "f", kind: "enact-forward", public: { initialImage: "0.png", actions: ["a", "b", "c", "d", "e"], candidates: ["1", "2", "3", "4", "5"] }, key: { order: [2, 3, 0, 1, 4] }, tags: {} };
+    const item = {
+      id: "f",
+      kind: "enact-forward",
+      public: { initialImage: "0.png", actions: ["a", "b", "c", "d", "e"], candidates: ["1", "2", "3", "4", "5"] },
+      key: { order: [2, 3, 0, 1, 4] },
+      tags: {},
+    };
     const answer = enactForwardModule.parseModelAnswer("[99, 3, 4, 1, 2, 5]", item)!;
     expect(answer).toEqual({ order: [2, 3, 0, 1, 4] });
     expect(enactForwardModule.score(answer, item.key, item)).toMatchObject({ accepted: true, exact: true });

@@ -38,50 +38,50 @@ export const enactForwardPublicSchema = z.strictObject({
 });
 export type EnactForwardPublic = z.infer<typeof enactForwardPublicSchema>;
 
-export const enactForwardKeySchema = z.strictObject({
-  /** order[i] = index in candidates of the observation after action i */
-  order: keyOrderSchema,
-  /** symbolic facts true in each image (optional: without them only exact order counts) */
-  states: z
-    .strictObject({
-      initial: z.array(factSchema),
-      candidates: z.array(z.array(factSchema)),
-    })
-    .optional(),
-  /** facts that are not visible: left out of the reference changes C_i */
-  hidden: z.array(factSchema).optional(),
-}).superRefine((key, ctx) => {
-  // order is a permutation of the candidates, so its length is the candidate count
-  if (key.states && key.states.candidates.length !== key.order.length) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["states", "candidates"],
-      message: `key.states.candidates has ${key.states.candidates.length} states but key.order has ${key.order.length} entries (one state per candidate image)`,
-    });
-  }
-});
-export type EnactForwardKey = z.infer<typeof enactForwardKeySchema>;
-
-export const enactForwardItemSchema = z
-  .object({ public: enactForwardPublicSchema, key: enactForwardKeySchema })
-  .superRefine((item, ctx) => {
-    const { actions, candidates } = item.public;
-    const { order } = item.key;
-    if (candidates.length !== actions.length) {
+export const enactForwardKeySchema = z
+  .strictObject({
+    /** order[i] = index in candidates of the observation after action i */
+    order: keyOrderSchema,
+    /** symbolic facts true in each image (optional: without them only exact order counts) */
+    states: z
+      .strictObject({
+        initial: z.array(factSchema),
+        candidates: z.array(z.array(factSchema)),
+      })
+      .optional(),
+    /** facts that are not visible: left out of the reference changes C_i */
+    hidden: z.array(factSchema).optional(),
+  })
+  .superRefine((key, ctx) => {
+    // order is a permutation of the candidates, so its length is the candidate count
+    if (key.states && key.states.candidates.length !== key.order.length) {
       ctx.addIssue({
         code: "custom",
-        path: ["public", "candidates"],
-        message: `public.candidates has ${candidates.length} images but public.actions has ${actions.length} actions (one observation per action)`,
-      });
-    }
-    if (order.length !== actions.length) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["key", "order"],
-        message: `key.order has ${order.length} entries but public.actions has ${actions.length} actions`,
+        path: ["states", "candidates"],
+        message: `key.states.candidates has ${key.states.candidates.length} states but key.order has ${key.order.length} entries (one state per candidate image)`,
       });
     }
   });
+export type EnactForwardKey = z.infer<typeof enactForwardKeySchema>;
+
+export const enactForwardItemSchema = z.object({ public: enactForwardPublicSchema, key: enactForwardKeySchema }).superRefine((item, ctx) => {
+  const { actions, candidates } = item.public;
+  const { order } = item.key;
+  if (candidates.length !== actions.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["public", "candidates"],
+      message: `public.candidates has ${candidates.length} images but public.actions has ${actions.length} actions (one observation per action)`,
+    });
+  }
+  if (order.length !== actions.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["key", "order"],
+      message: `key.order has ${order.length} entries but public.actions has ${actions.length} actions`,
+    });
+  }
+});
 
 type ForwardItem = TaskItem<EnactForwardPublic, EnactForwardKey>;
 
@@ -118,8 +118,7 @@ export function scoreEnactForward(answer: EnactOrderAnswer, key: EnactForwardKey
     referenceOrder: key.order,
     answerOrder: answer.order,
     predictedSteps,
-    passes: (i, predicted) =>
-      predicted !== null && isSubset(reference[i], predicted) && !contradicts(predicted, reference[i]),
+    passes: (i, predicted) => predicted !== null && isSubset(reference[i], predicted) && !contradicts(predicted, reference[i]),
     semanticAvailable: true,
   });
 }

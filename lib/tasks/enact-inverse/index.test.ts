@@ -123,13 +123,26 @@ describe("enact-inverse as the released verify_inverse reads model outputs", () 
   });
 
   it("aligns the labels left after dropping, over their own count: '0 1 2 3' is a0 a1 a2 against 3 steps, dp 3 / max(3, 3)", () => {
-    expect(scoreEnactInverse(parseEnactModelAnswer("0 1 2 3", 3)!, cupKey)).toEqual({ accepted: false, exact: false, correctPairs: 3, L: 3, semanticAvailable: true });
+    expect(scoreEnactInverse(parseEnactModelAnswer("0 1 2 3", 3)!, cupKey)).toEqual({
+      accepted: false,
+      exact: false,
+      correctPairs: 3,
+      L: 3,
+      semanticAvailable: true,
+    });
   });
 
   it("aligns with the release's second rule: the reference action's changes within the predicted action's", () => {
     // a1 = {+A, +B} holds a0 = {+A} but is not within F0 = {+A, +D}; [1, 1, 1] (three labels for two steps):
     // C~_j within F_i only at i = 1 (dp 1); with C_0 within C~_0 too, (0,0), (1,1) (dp 2): 2 / max(2, 3) of L 2
-    const key: EnactInverseKey = { order: [0, 1], changes: [["+A"], ["+A", "+B"]], stepChanges: [["+A", "+D"], ["+A", "+B"]] };
+    const key: EnactInverseKey = {
+      order: [0, 1],
+      changes: [["+A"], ["+A", "+B"]],
+      stepChanges: [
+        ["+A", "+D"],
+        ["+A", "+B"],
+      ],
+    };
     expect(scoreEnactInverse({ order: [1, 1, 1] }, key).correctPairs).toBeCloseTo((2 * 2) / 3, 12);
   });
 });

@@ -65,25 +65,23 @@ export const enactInverseKeySchema = z
   });
 export type EnactInverseKey = z.infer<typeof enactInverseKeySchema>;
 
-export const enactInverseItemSchema = z
-  .object({ public: enactInversePublicSchema, key: enactInverseKeySchema })
-  .superRefine((item, ctx) => {
-    const { observations, candidates } = item.public;
-    if (observations.length !== candidates.length + 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["public", "observations"],
-        message: `public.observations has ${observations.length} images but public.candidates has ${candidates.length} actions (expected ${candidates.length + 1} observations)`,
-      });
-    }
-    if (item.key.order.length !== candidates.length) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["key", "order"],
-        message: `key.order has ${item.key.order.length} entries but public.candidates has ${candidates.length} actions`,
-      });
-    }
-  });
+export const enactInverseItemSchema = z.object({ public: enactInversePublicSchema, key: enactInverseKeySchema }).superRefine((item, ctx) => {
+  const { observations, candidates } = item.public;
+  if (observations.length !== candidates.length + 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["public", "observations"],
+      message: `public.observations has ${observations.length} images but public.candidates has ${candidates.length} actions (expected ${candidates.length + 1} observations)`,
+    });
+  }
+  if (item.key.order.length !== candidates.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["key", "order"],
+      message: `key.order has ${item.key.order.length} entries but public.candidates has ${candidates.length} actions`,
+    });
+  }
+});
 
 type InverseItem = TaskItem<EnactInversePublic, EnactInverseKey>;
 
@@ -106,7 +104,8 @@ export function scoreEnactInverse(answer: EnactOrderAnswer, key: EnactInverseKey
   const full = stepChanges.map((set) => new Set(set));
   const actionSets = changes.map((set) => new Set(set));
   const predictedSteps = answer.order.filter((value) => candidateIndex(value, changes.length) !== null);
-  const withinStep = (i: number, predicted: number | null) => predicted !== null && isSubset(changes[predicted], full[i]) && !contradicts(changes[predicted], full[i]);
+  const withinStep = (i: number, predicted: number | null) =>
+    predicted !== null && isSubset(changes[predicted], full[i]) && !contradicts(changes[predicted], full[i]);
   return scoreOrder<number>({
     referenceOrder: key.order,
     answerOrder: answer.order,

@@ -37,7 +37,11 @@ function field(payload: unknown, name: string): unknown {
  * The draft and confidence after one event, or null when the event is not an ESI event (the
  * caller's reducer handles it). `belief_changed` sets both; `play_step` moves the step.
  */
-export function applyEsiEvent(draft: EsiDraft, confidence: number | null, event: { type: string; payload: unknown }): { answer: EsiDraft; confidence: number | null } | null {
+export function applyEsiEvent(
+  draft: EsiDraft,
+  confidence: number | null,
+  event: { type: string; payload: unknown },
+): { answer: EsiDraft; confidence: number | null } | null {
   if (event.type === "belief_changed") {
     const choice = field(event.payload, "choice");
     const value = field(event.payload, "confidence");

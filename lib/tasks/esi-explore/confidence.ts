@@ -29,7 +29,11 @@ export function confidenceToProbability(value: unknown, scale: ConfidenceScaleNa
 
 export function esiConfidenceMapping(scale: ConfidenceScaleName): EsiConfidenceMapping {
   if (scale === "PERCENT") {
-    return { scale, points: null, statement: "Confidence is asked on a 0–100% scale and read as c = value / 100, the probability c in [0, 1] of ESI-Bench's answer(ŷ, c) (App. E)." };
+    return {
+      scale,
+      points: null,
+      statement: "Confidence is asked on a 0–100% scale and read as c = value / 100, the probability c in [0, 1] of ESI-Bench's answer(ŷ, c) (App. E).",
+    };
   }
   const points = [1, 2, 3, 4, 5].map((value) => ({ value, c: confidenceToProbability(value, scale)! }));
   return {

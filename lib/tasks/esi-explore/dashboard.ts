@@ -25,8 +25,6 @@ import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 
 export const ESI_KIND = "esi-explore";
 
-
-
 function traceOf(playState: unknown): TracePoint[] | null {
   if (!playState || typeof playState !== "object") return null;
   const trace = (playState as { trace?: unknown }).trace;
@@ -69,7 +67,17 @@ function byAssignment<T extends { assignmentId: string }>(rows: readonly T[]): M
 /** null for studies without ESI items. */
 export async function loadEsiSection(
   studyId: string,
-  options: { annotators: ReadonlyArray<{ id: string; name: string }>; annotatorId: string | null; confidenceScale: "LIKERT_5" | "PERCENT"; calibrationBins: number; excludedItemIds?: ReadonlySet<string>; includePlanAnswers?: boolean; models?: readonly ModelRunSummary[]; modelPredictions?: ModelPredictionsLoader; over?: GeneraliseOver },
+  options: {
+    annotators: ReadonlyArray<{ id: string; name: string }>;
+    annotatorId: string | null;
+    confidenceScale: "LIKERT_5" | "PERCENT";
+    calibrationBins: number;
+    excludedItemIds?: ReadonlySet<string>;
+    includePlanAnswers?: boolean;
+    models?: readonly ModelRunSummary[];
+    modelPredictions?: ModelPredictionsLoader;
+    over?: GeneraliseOver;
+  },
 ): Promise<EsiSection | null> {
   const items = await db.$queryRaw<Array<{ id: string; answer: unknown; tags: unknown }>>(
     Prisma.sql`SELECT id, key->'answer' AS answer, tags FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${ESI_KIND} AND NOT practice`,
@@ -98,15 +106,25 @@ export async function loadEsiSection(
   const runs = options.models ?? (await listModelRuns(studyId));
   const modelPredictions = options.modelPredictions ?? modelPredictionsLoader(studyId, runs);
   const [steps, beliefs, labels, studyPredictions, stepLabels] = await Promise.all([
-    db.playStep.findMany({ where: { assignmentId: { in: assignmentIds }, seq: { gt: 0 } }, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { assignmentId: true, seq: true, valid: true } }),
-    db.event.findMany({ where: { assignmentId: { in: assignmentIds }, type: "belief_changed" }, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { assignmentId: true, payload: true } }),
+    db.playStep.findMany({
+      where: { assignmentId: { in: assignmentIds }, seq: { gt: 0 } },
+      orderBy: [{ assignmentId: "asc" }, { seq: "asc" }],
+      select: { assignmentId: true, seq: true, valid: true },
+    }),
+    db.event.findMany({
+      where: { assignmentId: { in: assignmentIds }, type: "belief_changed" },
+      orderBy: [{ assignmentId: "asc" }, { seq: "asc" }],
+      select: { assignmentId: true, payload: true },
+    }),
     db.stepLabel.findMany({ where: { assignmentId: { in: assignmentIds } }, select: { assignmentId: true, seq: true, label: true } }),
     modelPredictions(),
     stepLabelAgreement(studyId, assignmentIds),
   ]);
   const stepsBy = byAssignment(steps);
   const beliefsBy = byAssignment(beliefs);
-  const contrastiveLabels = contrastiveByMajority(labels.map((label) => ({ assignmentId: label.assignmentId, seq: label.seq, label: stepLabelFromDb(label.label) })));
+  const contrastiveLabels = contrastiveByMajority(
+    labels.map((label) => ({ assignmentId: label.assignmentId, seq: label.seq, label: stepLabelFromDb(label.label) })),
+  );
 
   // the dashboard's annotators (excluded participants are left out unless the researcher includes them)
   const counted = new Set(options.annotators.map((annotator) => annotator.id));
@@ -149,7 +167,17 @@ export async function loadEsiSection(
       const runId = AGENT_RUN_PREFIX + assignment.userId;
       const runName = agentRunNames.get(runId) ?? `Agent ${assignment.user.name}${assignment.user.agentModel ? ` (${assignment.user.agentModel})` : ""}`;
       const steps = (response.answer as { steps?: unknown } | null)?.steps;
-      agentAnswers.push({ runId, runName, itemId: assignment.itemId, condition, category, subcategory, correct: response.correct === true, steps: Number.isInteger(steps) ? (steps as number) : null, trajectory: trajectoryOf(assignment, condition, key) });
+      agentAnswers.push({
+        runId,
+        runName,
+        itemId: assignment.itemId,
+        condition,
+        category,
+        subcategory,
+        correct: response.correct === true,
+        steps: Number.isInteger(steps) ? (steps as number) : null,
+        trajectory: trajectoryOf(assignment, condition, key),
+      });
       continue;
     }
     if (!counted.has(assignment.userId)) continue;
@@ -169,7 +197,9 @@ export async function loadEsiSection(
 
   const runNames = new Map(runs.map((run) => [run.id, run.name]));
   // agents' answers are read from their assignments above
-  const predictions = studyPredictions.filter((prediction) => itemById.has(prediction.itemId) && runNames.has(prediction.runId) && !isAgentRun(prediction.runId));
+  const predictions = studyPredictions.filter(
+    (prediction) => itemById.has(prediction.itemId) && runNames.has(prediction.runId) && !isAgentRun(prediction.runId),
+  );
   const models: ModelAnswer[] = predictions.map((prediction) => {
     const runName = runNames.get(prediction.runId)!;
     const item = itemById.get(prediction.itemId)!;
@@ -189,7 +219,16 @@ export async function loadEsiSection(
     };
   });
 
-  return esiSection({ humans, models: [...models, ...agentAnswers], annotators: options.annotators, annotatorId: options.annotatorId, calibrationBins: options.calibrationBins, stepLabels, confidenceScale: options.confidenceScale, over: options.over });
+  return esiSection({
+    humans,
+    models: [...models, ...agentAnswers],
+    annotators: options.annotators,
+    annotatorId: options.annotatorId,
+    calibrationBins: options.calibrationBins,
+    stepLabels,
+    confidenceScale: options.confidenceScale,
+    over: options.over,
+  });
 }
 
 /** The ESI-Bench section of the study dashboard; not memoised: researchers' step labels change it without a new response. */

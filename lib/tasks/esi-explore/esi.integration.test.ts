@@ -39,7 +39,16 @@ async function esiStudy(conditions: string[] = ["passive-single", "passive-multi
 async function esiItem(studyId: string, batchId: string, demoItem: EsiDemoItem = kitchen) {
   const parsed = esiItemSchema.parse({ public: demoItem.public, key: demoItem.key });
   return db.item.create({
-    data: { studyId, batchId, externalId: demoItem.id, kind: "esi-explore", public: parsed.public as Prisma.InputJsonValue, key: parsed.key as Prisma.InputJsonValue, tags: demoItem.tags, contentHash: demoItem.id },
+    data: {
+      studyId,
+      batchId,
+      externalId: demoItem.id,
+      kind: "esi-explore",
+      public: parsed.public as Prisma.InputJsonValue,
+      key: parsed.key as Prisma.InputJsonValue,
+      tags: demoItem.tags,
+      contentHash: demoItem.id,
+    },
   });
 }
 
@@ -72,10 +81,25 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
     for (const word of [...GRAPH_WORDS, '"answer":']) expect(JSON.stringify(view)).not.toContain(word);
 
     const start = await getPlay(annotator.id, assignment.id);
-    expect(start.view).toEqual({ mode: "active", source: "graph", image: initialImage, objects: graph.states[graph.initial].objects, holding: [], step: 0, maxSteps: 30 });
+    expect(start.view).toEqual({
+      mode: "active",
+      source: "graph",
+      image: initialImage,
+      objects: graph.states[graph.initial].objects,
+      holding: [],
+      step: 0,
+      maxSteps: 30,
+    });
 
     // walk: refused moves, a pick-up that shows the hidden apple, turns; each reply shows the current state alone
-    const actions = [move("move_forward"), move("turn_up"), move("pick_up", ["bowl_1"]), move("turn_right"), move("turn_left"), move("put_on", ["bowl_1", "table_1"])];
+    const actions = [
+      move("move_forward"),
+      move("turn_up"),
+      move("pick_up", ["bowl_1"]),
+      move("turn_right"),
+      move("turn_left"),
+      move("put_on", ["bowl_1", "table_1"]),
+    ];
     let node = graph.initial;
     for (const [index, action] of actions.entries()) {
       const ack = await playStep(annotator.id, assignment.id, { seq: index + 1, action });
@@ -94,7 +118,15 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
     expect(resumed.steps.map((step) => step.valid)).toEqual([false, false, true, true, true, true]);
     for (const word of GRAPH_WORDS) expect(JSON.stringify(resumed)).not.toContain(word);
 
-    const ack = await submitResponse(annotator.id, { assignmentId: assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 90, wallMs: 1000, activeMs: 1000, submitSeq: 0 });
+    const ack = await submitResponse(annotator.id, {
+      assignmentId: assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "5" },
+      confidence: 90,
+      wallMs: 1000,
+      activeMs: 1000,
+      submitSeq: 0,
+    });
     expect(ack).not.toHaveProperty("feedback");
     expect(imagesIn(ack).size).toBe(0);
     for (const word of [...GRAPH_WORDS, '"answer":']) expect(JSON.stringify(ack)).not.toContain(word);
@@ -123,9 +155,15 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
     expect(await recordEvents(annotator.id, trajectory)).toEqual({ acked: { [assignment.id]: [0, 1, 2, 3, 4, 5, 6] } });
     // a malformed belief (an unknown input) is refused by the schema of the events endpoint
     const { parseTrajectoryBatch } = await import("@/lib/validations/annotate");
-    expect(parseTrajectoryBatch([{ ...event(assignment.id, 7, "belief_changed", { choice: "5", confidence: 85, step: 2, via: "telepathy" }, 10) }]).rejected).toHaveLength(1);
+    expect(
+      parseTrajectoryBatch([{ ...event(assignment.id, 7, "belief_changed", { choice: "5", confidence: 85, step: 2, via: "telepathy" }, 10) }]).rejected,
+    ).toHaveLength(1);
 
-    const stored = await db.event.findMany({ where: { assignmentId: assignment.id, type: "belief_changed" }, orderBy: { seq: "asc" }, select: { payload: true } });
+    const stored = await db.event.findMany({
+      where: { assignmentId: assignment.id, type: "belief_changed" },
+      orderBy: { seq: "asc" },
+      select: { payload: true },
+    });
     expect(stored.map((row) => [(row.payload as { choice: string }).choice, (row.payload as { step: number }).step])).toEqual([
       ["3", 0],
       ["3", 0],
@@ -133,7 +171,15 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
       ["5", 2],
     ]);
     await recordEvents(annotator.id, [event(assignment.id, 7, "submitted", { answer: { choice: "5" }, confidence: 85, clientId: randomUUID() }, 11)]);
-    await submitResponse(annotator.id, { assignmentId: assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 85, wallMs: 1, activeMs: 1, submitSeq: 7 });
+    await submitResponse(annotator.id, {
+      assignmentId: assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "5" },
+      confidence: 85,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 7,
+    });
 
     const researcher = await createUser("RESEARCHER");
     const replay = await getReplaySteps(study.slug, assignment.id, researcher.id);
@@ -153,7 +199,10 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
     await playStep(annotator.id, assignment.id, { seq: 1, action: move("move_up") });
     const second = await playStep(annotator.id, assignment.id, { seq: 2, action: move("turn_left") });
     expect(second.view).toMatchObject({ step: 2, maxSteps: 2 });
-    await expect(playStep(annotator.id, assignment.id, { seq: 3, action: move("turn_left") })).rejects.toMatchObject({ code: "INVALID", message: expect.stringContaining("step budget of 2 is used up") });
+    await expect(playStep(annotator.id, assignment.id, { seq: 3, action: move("turn_left") })).rejects.toMatchObject({
+      code: "INVALID",
+      message: expect.stringContaining("step budget of 2 is used up"),
+    });
     expect(await db.playStep.count({ where: { assignmentId: assignment.id } })).toBe(3);
 
     const passive = await annotatorWith(study.id, item.id, "passive-gt");
@@ -165,7 +214,17 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
     expect((await getPlay(single.annotator.id, single.assignment.id)).view).toEqual({ mode: "passive-single", images: [kitchen.public.initialImage] });
 
     // an answer that is not one of the options is refused and stores nothing
-    await expect(submitResponse(annotator.id, { assignmentId: assignment.id, clientId: randomUUID(), answer: { choice: "7" }, confidence: 50, wallMs: 1, activeMs: 1, submitSeq: 0 })).rejects.toThrow();
+    await expect(
+      submitResponse(annotator.id, {
+        assignmentId: assignment.id,
+        clientId: randomUUID(),
+        answer: { choice: "7" },
+        confidence: 50,
+        wallMs: 1,
+        activeMs: 1,
+        submitSeq: 0,
+      }),
+    ).rejects.toThrow();
     expect(await db.response.count()).toBe(0);
   });
 });
@@ -192,7 +251,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
     const start = await getPlay(annotator.id, assignment.id);
     const graph = kitchen.key.graph;
     expect(start.view).toMatchObject({ mode: "active", source: "simulator", image: `${simulator.url}/${graph.states[graph.initial].image}`, step: 0 });
-    expect(simulator.requests[0]).toEqual({ path: "/episodes", body: { itemId: kitchen.id, assignmentId: assignment.id, scene: "demo-kitchen", room: "kitchen", initialPose: { position: [2.5, 3.9], heading: "N" } } });
+    expect(simulator.requests[0]).toEqual({
+      path: "/episodes",
+      body: { itemId: kitchen.id, assignmentId: assignment.id, scene: "demo-kitchen", room: "kitchen", initialPose: { position: [2.5, 3.9], heading: "N" } },
+    });
 
     const lifted = await playStep(annotator.id, assignment.id, { seq: 1, action: move("pick_up", ["bowl_1"]) });
     expect(lifted.valid).toBe(true);
@@ -204,7 +266,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
     for (const word of ['"viewpoint"', '"contrastive"', '"episodeId"', '"trace"']) expect(JSON.stringify([start, lifted, refused])).not.toContain(word);
 
     // the hidden state keeps what the metrics need
-    const state = (await db.assignment.findUniqueOrThrow({ where: { id: assignment.id }, select: { playState: true } })).playState as { mode: string; trace: Array<{ contrastive: boolean; viewpoint: string }> };
+    const state = (await db.assignment.findUniqueOrThrow({ where: { id: assignment.id }, select: { playState: true } })).playState as {
+      mode: string;
+      trace: Array<{ contrastive: boolean; viewpoint: string }>;
+    };
     expect(state.mode).toBe("simulator");
     expect(state.trace.map((point) => point.contrastive)).toEqual([false, true, true]);
   });
@@ -234,7 +299,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
     const started = Date.now();
     const failure = await playStep(annotator.id, assignment.id, { seq: 2, action: move("turn_right") }).catch((error: unknown) => error);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(failure).toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("The simulator is not answering right now. Your steps so far are saved") });
+    expect(failure).toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringContaining("The simulator is not answering right now. Your steps so far are saved"),
+    });
     expect((failure as Error).message).toContain("timed out");
     expect((failure as Error).message).not.toContain("127.0.0.1");
     expect(await db.playStep.count({ where: { assignmentId: assignment.id } })).toBe(2);
@@ -242,7 +310,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
 
     // a malformed reply is reported the same way
     simulator.mode = "garbage";
-    await expect(playStep(annotator.id, assignment.id, { seq: 2, action: move("turn_right") })).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("malformed") });
+    await expect(playStep(annotator.id, assignment.id, { seq: 2, action: move("turn_right") })).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringContaining("malformed"),
+    });
 
     // back up: the same seq goes through
     simulator.mode = "ok";
@@ -259,7 +330,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
       const elsewhere = await esiStudy(["active"], { "esi-explore": { simulatorUrl: `http://localhost:${port}`, timeoutMs: 300, retries: 0 } });
       const item = await esiItem(elsewhere.study.id, elsewhere.batch.id);
       const { annotator, assignment } = await annotatorWith(elsewhere.study.id, item.id, "active");
-      await expect(getPlay(annotator.id, assignment.id)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("not on the server's list of simulator hosts") });
+      await expect(getPlay(annotator.id, assignment.id)).rejects.toMatchObject({
+        code: "UNAVAILABLE",
+        message: expect.stringContaining("not on the server's list of simulator hosts"),
+      });
       expect(internal.requests).toEqual([]);
 
       // an allowed simulator that redirects elsewhere: the redirect is not followed
@@ -268,7 +342,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
       const { study, batch } = await esiStudy(["active"], { "esi-explore": { simulatorUrl: simulator.url, timeoutMs: 300, retries: 1 } });
       const redirected = await esiItem(study.id, batch.id);
       const second = await annotatorWith(study.id, redirected.id, "active");
-      await expect(getPlay(second.annotator.id, second.assignment.id)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("redirect") });
+      await expect(getPlay(second.annotator.id, second.assignment.id)).rejects.toMatchObject({
+        code: "UNAVAILABLE",
+        message: expect.stringContaining("redirect"),
+      });
       expect(simulator.requests.map((request) => request.path)).toEqual(["/episodes"]);
       expect(internal.requests).toEqual([]);
     } finally {
@@ -283,7 +360,10 @@ describe("ESI-Bench through a live simulator (HTTP)", () => {
     const { study, batch } = await esiStudy(["active"], { "esi-explore": { simulatorUrl: closed.url, timeoutMs: 300, retries: 1 } });
     const item = await esiItem(study.id, batch.id);
     const { annotator, assignment } = await annotatorWith(study.id, item.id, "active");
-    await expect(getPlay(annotator.id, assignment.id)).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringMatching(/not answering.*connection refused/s) });
+    await expect(getPlay(annotator.id, assignment.id)).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringMatching(/not answering.*connection refused/s),
+    });
     expect(await db.playStep.count({ where: { assignmentId: assignment.id } })).toBe(0);
     expect((await db.assignment.findUniqueOrThrow({ where: { id: assignment.id }, select: { playState: true } })).playState).toBeNull();
   });
@@ -308,17 +388,41 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       event(explorer.assignment.id, 0, "belief_changed", { choice: "3", confidence: 40, step: 0, via: "click" }, 0),
       event(explorer.assignment.id, 1, "belief_changed", { choice: "5", confidence: 90, step: 5, via: "click" }, 20),
     ]);
-    await submitResponse(explorer.annotator.id, { assignmentId: explorer.assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 90, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(explorer.annotator.id, {
+      assignmentId: explorer.assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "5" },
+      confidence: 90,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
 
     const still = await annotatorWith(study.id, item.id, "active");
     await getPlay(still.annotator.id, still.assignment.id);
     await playStep(still.annotator.id, still.assignment.id, { seq: 1, action: move("turn_up") });
     await recordEvents(still.annotator.id, [event(still.assignment.id, 0, "belief_changed", { choice: "3", confidence: 70, step: 0, via: "keyboard" }, 0)]);
-    await submitResponse(still.annotator.id, { assignmentId: still.assignment.id, clientId: randomUUID(), answer: { choice: "3" }, confidence: 70, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(still.annotator.id, {
+      assignmentId: still.assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "3" },
+      confidence: 70,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
 
     const passive = await annotatorWith(study.id, item.id, "passive-single");
     await getPlay(passive.annotator.id, passive.assignment.id);
-    await submitResponse(passive.annotator.id, { assignmentId: passive.assignment.id, clientId: randomUUID(), answer: { choice: "3" }, confidence: 60, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(passive.annotator.id, {
+      assignmentId: passive.assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "3" },
+      confidence: 60,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
 
     // two researchers label steps: they agree on one, disagree on another; a label changed and removed
     const [r1, r2] = [await createUser("RESEARCHER"), await createUser("RESEARCHER")];
@@ -328,7 +432,9 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     await setStepLabel(study.slug, r2.id, { assignmentId: explorer.assignment.id, seq: 1, label: "confirmatory" });
     await setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "redundant" });
     await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: "redundant" });
-    await expect(setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 9, label: "redundant" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 9, label: "redundant" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });
     await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: null });
 
@@ -338,7 +444,13 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     // two people answered the one question: one item behind the accuracy, so no interval
     expect(section.overall.humans.active).toMatchObject({ successes: 1, trials: 2, items: 1, ci: null, reason: "one item" });
     expect(section.overall.humans["passive-single"]).toMatchObject({ successes: 0, trials: 1 });
-    expect(section.table).toEqual([{ category: "Enumerative Perception", subcategory: "Occluded Counting", cells: { humans: { "passive-single": expect.objectContaining({ trials: 1 }), active: expect.objectContaining({ value: 0.5 }) } } }]);
+    expect(section.table).toEqual([
+      {
+        category: "Enumerative Perception",
+        subcategory: "Occluded Counting",
+        cells: { humans: { "passive-single": expect.objectContaining({ trials: 1 }), active: expect.objectContaining({ value: 0.5 }) } },
+      },
+    ]);
     const active = section.trajectories.active;
     expect(active).toMatchObject({ trajectories: 2, actions: 6, invalid: 1, stepsMean: 3 });
     // Fig. 5: steps to reach a correct answer (the explorer's 5), beside steps overall
@@ -384,7 +496,15 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       await recordEvents(person.annotator.id, [event(person.assignment.id, 0, "belief_changed", { choice: first, confidence: 50, step: 0, via: "click" }, 0)]);
       await playStep(person.annotator.id, person.assignment.id, { seq: 1, action: move(action) });
       await recordEvents(person.annotator.id, [event(person.assignment.id, 1, "belief_changed", { choice: then, confidence: 80, step: 1, via: "click" }, 10)]);
-      await submitResponse(person.annotator.id, { assignmentId: person.assignment.id, clientId: randomUUID(), answer: { choice: then }, confidence: 80, wallMs: 1, activeMs: 1, submitSeq: 0 });
+      await submitResponse(person.annotator.id, {
+        assignmentId: person.assignment.id,
+        clientId: randomUUID(),
+        answer: { choice: then },
+        confidence: 80,
+        wallMs: 1,
+        activeMs: 1,
+        submitSeq: 0,
+      });
       return person;
     };
     // fills in part C after turning: not a revision
@@ -409,17 +529,46 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     const item = await esiItem(study.id, batch.id);
     const explorer = await annotatorWith(study.id, item.id, "active");
     await getPlay(explorer.annotator.id, explorer.assignment.id);
-    await submitResponse(explorer.annotator.id, { assignmentId: explorer.assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 90, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(explorer.annotator.id, {
+      assignmentId: explorer.assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "5" },
+      confidence: 90,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
     const viewer = await annotatorWith(study.id, item.id, "passive-single");
     await getPlay(viewer.annotator.id, viewer.assignment.id);
-    await submitResponse(viewer.annotator.id, { assignmentId: viewer.assignment.id, clientId: randomUUID(), answer: { choice: "3" }, confidence: 60, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(viewer.annotator.id, {
+      assignmentId: viewer.assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "3" },
+      confidence: 60,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
     // a run naming its condition (right), and one naming none (wrong)
-    await importModelRun({ studySlug: study.slug, name: "M [active]", answersJsonl: `${JSON.stringify({ id: kitchen.id, answer: { choice: "5" } })}\n`, fileName: "m.jsonl" });
-    await importModelRun({ studySlug: study.slug, name: "N", answersJsonl: `${JSON.stringify({ id: kitchen.id, answer: { choice: "3" } })}\n`, fileName: "n.jsonl" });
+    await importModelRun({
+      studySlug: study.slug,
+      name: "M [active]",
+      answersJsonl: `${JSON.stringify({ id: kitchen.id, answer: { choice: "5" } })}\n`,
+      fileName: "m.jsonl",
+    });
+    await importModelRun({
+      studySlug: study.slug,
+      name: "N",
+      answersJsonl: `${JSON.stringify({ id: kitchen.id, answer: { choice: "3" } })}\n`,
+      fileName: "n.jsonl",
+    });
 
     clearDashboardCaches();
     const d = await getStudyDashboard(study.slug, {});
-    const esiRows = (rows: typeof d.accuracy.rows) => rows.filter((row) => row.kind === "esi-explore").map((row) => [row.label, row.condition ?? null, row.conditionLabel ?? null, row.cells[ALL].metrics.accuracy.value]);
+    const esiRows = (rows: typeof d.accuracy.rows) =>
+      rows
+        .filter((row) => row.kind === "esi-explore")
+        .map((row) => [row.label, row.condition ?? null, row.conditionLabel ?? null, row.cells[ALL].metrics.accuracy.value]);
     // the paper's columns in its order: passive single before active
     expect(esiRows(d.accuracy.rows)).toEqual([
       ["Humans (pooled)", "passive-single", "Passive, single view", 0],
@@ -430,7 +579,9 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       ["N", null, null, 0],
     ]);
     // people under a condition against the model's answers under it, or under none
-    const compared = d.comparison.rows.filter((row) => row.kind === "esi-explore" && row.tag === ALL).map((row) => [row.condition ?? null, row.model.name, row.humans.estimate, row.modelEstimate]);
+    const compared = d.comparison.rows
+      .filter((row) => row.kind === "esi-explore" && row.tag === ALL)
+      .map((row) => [row.condition ?? null, row.model.name, row.humans.estimate, row.modelEstimate]);
     expect(compared).toEqual([
       ["passive-single", "N", 0, 0],
       ["active", "M [active]", 1, 1],
@@ -444,7 +595,9 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     // a model agent plays the active condition: it moves, changes its answer after the pick-up, answers right
     const agentUser = await db.user.create({ data: { role: "ANNOTATOR", name: "Explorer", isAgent: true, agentModel: "gpt-x" } });
     await addMember(study.id, agentUser.id);
-    const agentAssignment = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: agentUser.id, position: 0, condition: "active", agent: true } });
+    const agentAssignment = await db.assignment.create({
+      data: { studyId: study.id, itemId: item.id, userId: agentUser.id, position: 0, condition: "active", agent: true },
+    });
     await getPlay(agentUser.id, agentAssignment.id);
     await playStep(agentUser.id, agentAssignment.id, { seq: 1, action: move("move_left") });
     await playStep(agentUser.id, agentAssignment.id, { seq: 2, action: move("move_right") });
@@ -454,17 +607,43 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       event(agentAssignment.id, 1, "belief_changed", { choice: "5", confidence: 90, step: 3, via: "click" }, 5),
     ]);
     // what an agent may claim about its condition is not what counts: the assignment's condition does
-    await submitResponse(agentUser.id, { assignmentId: agentAssignment.id, clientId: randomUUID(), answer: { choice: "5", condition: "passive-single" }, confidence: 90, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(agentUser.id, {
+      assignmentId: agentAssignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "5", condition: "passive-single" },
+      confidence: 90,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
 
     // a person answers right in the main work; another answers the same item wrong for the agreement plan
     const main = await annotatorWith(study.id, item.id, "active");
     await getPlay(main.annotator.id, main.assignment.id);
-    await submitResponse(main.annotator.id, { assignmentId: main.assignment.id, clientId: randomUUID(), answer: { choice: "5" }, confidence: 80, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(main.annotator.id, {
+      assignmentId: main.assignment.id,
+      clientId: randomUUID(),
+      answer: { choice: "5" },
+      confidence: 80,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
     const planner = await createUser("ANNOTATOR");
     await addMember(study.id, planner.id);
-    const plan = await db.assignment.create({ data: { studyId: study.id, itemId: item.id, userId: planner.id, position: 0, condition: "active", purpose: "AGREEMENT" } });
+    const plan = await db.assignment.create({
+      data: { studyId: study.id, itemId: item.id, userId: planner.id, position: 0, condition: "active", purpose: "AGREEMENT" },
+    });
     await getPlay(planner.id, plan.id);
-    await submitResponse(planner.id, { assignmentId: plan.id, clientId: randomUUID(), answer: { choice: "3" }, confidence: 80, wallMs: 1, activeMs: 1, submitSeq: 0 });
+    await submitResponse(planner.id, {
+      assignmentId: plan.id,
+      clientId: randomUUID(),
+      answer: { choice: "3" },
+      confidence: 80,
+      wallMs: 1,
+      activeMs: 1,
+      submitSeq: 0,
+    });
 
     const annotators = [
       { id: main.annotator.id, name: "P1" },
@@ -487,7 +666,14 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     expect(section.humanAnswers).toBe(1);
     expect(section.perPerson.map((person) => person.name)).toEqual(["P1"]);
     // and in when the researcher includes plan answers
-    const withPlan = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10, models, includePlanAnswers: true }))!;
+    const withPlan = (await loadEsiSection(study.id, {
+      annotators,
+      annotatorId: null,
+      confidenceScale: "PERCENT",
+      calibrationBins: 10,
+      models,
+      includePlanAnswers: true,
+    }))!;
     expect(withPlan.overall.humans.active).toMatchObject({ successes: 1, trials: 2, value: 0.5 });
   });
 });

@@ -10,7 +10,9 @@ const payloadSchemas = {
    * the confidence on the study's scale or null) and the play step it was made at
    */
   belief_changed: z.strictObject({
-    choice: z.union([z.string().max(200), z.record(z.string().max(20), z.string().max(200)).refine((parts) => Object.keys(parts).length <= 10, "at most 10 parts")]).nullable(),
+    choice: z
+      .union([z.string().max(200), z.record(z.string().max(20), z.string().max(200)).refine((parts) => Object.keys(parts).length <= 10, "at most 10 parts")])
+      .nullable(),
     confidence: z.number().min(0).max(100).nullable(),
     step: z.number().int().min(0).max(100_000),
     via: z.enum(["click", "keyboard", "touch", "slider"]),
@@ -21,7 +23,14 @@ function describeBelief(event: RecordedEvent, { percent }: EventDescribeContext)
   if (event.type !== "belief_changed") return null;
   const p = (event.payload ?? {}) as Record<string, unknown>;
   const choice = p.choice;
-  const answer = typeof choice === "string" ? choice : choice && typeof choice === "object" ? Object.entries(choice as Record<string, unknown>).map(([part, value]) => `${part}=${String(value)}`).join(", ") : "none";
+  const answer =
+    typeof choice === "string"
+      ? choice
+      : choice && typeof choice === "object"
+        ? Object.entries(choice as Record<string, unknown>)
+            .map(([part, value]) => `${part}=${String(value)}`)
+            .join(", ")
+        : "none";
   const sure = typeof p.confidence === "number" ? `, ${p.confidence}${percent ? "%" : " of 5"} sure` : "";
   return `Current answer: ${answer}${sure} (at step ${numberField(p, "step") ?? "?"})${viaSuffix(p)}`;
 }

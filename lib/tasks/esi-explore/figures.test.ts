@@ -1,18 +1,46 @@
 import { describe, expect, it } from "vitest";
-import { PEOPLE_DIFFER_BEFORE, PEOPLE_DIFFER_ITEMS_ONLY, PEOPLE_DIFFER_TWO_WAY, peopleDifferAnswers, peopleDifferRight } from "@/lib/stats/__fixtures__/people-differ";
+import {
+  PEOPLE_DIFFER_BEFORE,
+  PEOPLE_DIFFER_ITEMS_ONLY,
+  PEOPLE_DIFFER_TWO_WAY,
+  peopleDifferAnswers,
+  peopleDifferRight,
+} from "@/lib/stats/__fixtures__/people-differ";
 import { wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
 import { tCritical } from "@/lib/stats/student-t";
 import { esiSection, modelName, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
 import { summariseStepLabels } from "@/lib/tasks/esi-explore/step-labels";
 import type { Trajectory } from "@/lib/tasks/esi-explore/metrics";
 
-const human = (annotatorId: string, condition: string, subcategory: string, correct: boolean, confidence = 0.7): HumanAnswer => ({ annotatorId, condition, category: "C1", subcategory, correct, confidence, trajectory: null });
-const model = (condition: string, subcategory: string, correct: boolean, steps: number | null = null): ModelAnswer => ({ runId: "model:GPT", runName: "GPT", condition, category: "C1", subcategory, correct, steps });
+const human = (annotatorId: string, condition: string, subcategory: string, correct: boolean, confidence = 0.7): HumanAnswer => ({
+  annotatorId,
+  condition,
+  category: "C1",
+  subcategory,
+  correct,
+  confidence,
+  trajectory: null,
+});
+const model = (condition: string, subcategory: string, correct: boolean, steps: number | null = null): ModelAnswer => ({
+  runId: "model:GPT",
+  runName: "GPT",
+  condition,
+  category: "C1",
+  subcategory,
+  correct,
+  steps,
+});
 
 describe("ESI dashboard figures", () => {
   const labels = summariseStepLabels([]);
   const section = esiSection({
-    humans: [human("a", "active", "s1", true), human("a", "passive-single", "s2", false), human("b", "active", "s1", false), human("b", "passive-single", "s2", true), human("b", "active", "s2", true)],
+    humans: [
+      human("a", "active", "s1", true),
+      human("a", "passive-single", "s2", false),
+      human("b", "active", "s1", false),
+      human("b", "passive-single", "s2", true),
+      human("b", "active", "s2", true),
+    ],
     models: [model("active", "s1", true, 12), model("active", "s2", false, 8), model("passive-gt", "s1", true)],
     annotators: [
       { id: "a", name: "A1" },
@@ -50,7 +78,17 @@ describe("ESI dashboard figures", () => {
       ["A1", 1, 1],
       ["A2", 2, 1],
     ]);
-    const one = esiSection({ humans: [human("a", "active", "s1", true), human("b", "active", "s1", false)], models: [], annotators: [{ id: "a", name: "A1" }, { id: "b", name: "A2" }], annotatorId: "b", calibrationBins: 10, stepLabels: labels });
+    const one = esiSection({
+      humans: [human("a", "active", "s1", true), human("b", "active", "s1", false)],
+      models: [],
+      annotators: [
+        { id: "a", name: "A1" },
+        { id: "b", name: "A2" },
+      ],
+      annotatorId: "b",
+      calibrationBins: 10,
+      stepLabels: labels,
+    });
     expect(one.groups[0].name).toBe("A2");
     expect(one.overall.humans.active).toMatchObject({ successes: 0, trials: 1 });
     expect(one.perPerson).toHaveLength(2);
@@ -76,11 +114,21 @@ describe("ESI dashboard figures", () => {
   });
 
   it("hand-worked: people differ wholly, questions not at all: the interval over people and questions; a person's own none; a model run over its questions", () => {
-    const humans: HumanAnswer[] = peopleDifferAnswers().map(({ item, person }) => ({ ...human(person, "active", "s1", peopleDifferRight(person)), itemId: `q${item}` }));
+    const humans: HumanAnswer[] = peopleDifferAnswers().map(({ item, person }) => ({
+      ...human(person, "active", "s1", peopleDifferRight(person)),
+      itemId: `q${item}`,
+    }));
     const models: ModelAnswer[] = peopleDifferAnswers()
       .filter((a) => a.person === "p")
       .map(({ item }) => ({ ...model("active", "s1", item % 2 === 0), itemId: `q${item}` }));
-    const both = esiSection({ humans, models, annotators: ["p", "q", "r", "s"].map((id) => ({ id, name: id })), annotatorId: null, calibrationBins: 10, stepLabels: labels });
+    const both = esiSection({
+      humans,
+      models,
+      annotators: ["p", "q", "r", "s"].map((id) => ({ id, name: id })),
+      annotatorId: null,
+      calibrationBins: 10,
+      stepLabels: labels,
+    });
     const active = both.overall.humans.active;
     expect(active).toMatchObject({ value: 0.5, items: 10, people: 4 });
     expect(active.ci![0]).toBeCloseTo(PEOPLE_DIFFER_TWO_WAY[0], 5);
@@ -89,7 +137,8 @@ describe("ESI dashboard figures", () => {
     expect(both.method).toMatch(/people and items/);
     expect(both.perPerson[0].byCondition.active.accuracy).toMatchObject({ value: 1, ci: null, reason: "one person" });
     expect(both.overall["model:GPT"].active.ci).not.toBeNull();
-    const itemsOnly = esiSection({ humans, models: [], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels, over: "items" }).overall.humans.active;
+    const itemsOnly = esiSection({ humans, models: [], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels, over: "items" }).overall
+      .humans.active;
     expect(itemsOnly.ci![0]).toBeCloseTo(PEOPLE_DIFFER_ITEMS_ONLY[0], 5);
   });
 
@@ -109,12 +158,27 @@ describe("ESI dashboard figures", () => {
   it("measures a model agent's active trajectories as people's (Table 11 for models too)", () => {
     const trajectory = (moves: number, revises: boolean): Trajectory => ({
       steps: Array.from({ length: moves }, (_, i) => ({ seq: i + 1, valid: true })),
-      trace: [{ seq: 0, valid: true, viewpoint: "p0", contrastive: false, state: "s0" }, ...Array.from({ length: moves }, (_, i) => ({ seq: i + 1, valid: true, viewpoint: `p${i + 1}`, contrastive: false, state: `s${i + 1}` }))],
+      trace: [
+        { seq: 0, valid: true, viewpoint: "p0", contrastive: false, state: "s0" },
+        ...Array.from({ length: moves }, (_, i) => ({ seq: i + 1, valid: true, viewpoint: `p${i + 1}`, contrastive: false, state: `s${i + 1}` })),
+      ],
       beliefs: revises ? [{ step: 0, choice: "3", confidence: 0.5, correct: false }] : [],
       final: { choice: "5", confidence: 0.9, correct: true },
     });
-    const agentRow = (moves: number, revises: boolean): ModelAnswer => ({ ...model("active", "s1", true, moves), runId: "agent:u1", runName: "Agent A", trajectory: trajectory(moves, revises) });
-    const withAgent = esiSection({ humans: [], models: [agentRow(2, true), agentRow(0, false), model("active", "s1", true)], annotators: [], annotatorId: null, calibrationBins: 10, stepLabels: labels });
+    const agentRow = (moves: number, revises: boolean): ModelAnswer => ({
+      ...model("active", "s1", true, moves),
+      runId: "agent:u1",
+      runName: "Agent A",
+      trajectory: trajectory(moves, revises),
+    });
+    const withAgent = esiSection({
+      humans: [],
+      models: [agentRow(2, true), agentRow(0, false), model("active", "s1", true)],
+      annotators: [],
+      annotatorId: null,
+      calibrationBins: 10,
+      stepLabels: labels,
+    });
     const agent = withAgent.modelTrajectories["agent:u1"].active;
     expect(agent).toMatchObject({ trajectories: 2, stepsMean: 1 });
     expect(agent.viewDiversity).toMatchObject({ successes: 1, trials: 2 });

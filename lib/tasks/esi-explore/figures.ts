@@ -145,7 +145,6 @@ export function modelName(runName: string): string {
   return stripped === "" ? runName : stripped;
 }
 
-
 /**
  * Accuracy with a Wilson 95% interval at the effective n of the two-way variance over people and
  * questions (lib/stats/crossed-interval.ts); rows without an item id are each their own item; one
@@ -154,8 +153,19 @@ export function modelName(runName: string): string {
 function accuracyOf(rows: ReadonlyArray<{ correct: boolean; itemId?: string; person: string }>, over: GeneraliseOver): CountMetric {
   const successes = rows.filter((row) => row.correct).length;
   if (rows.length === 0) return countMetric(successes, 0);
-  const w = crossedProportion(rows.map((row, i) => ({ item: row.itemId ?? `answer ${i}`, person: row.person, num: row.correct ? 1 : 0 })), over);
-  return { value: successes / rows.length, successes, trials: rows.length, ci: w.ci, items: w.items, people: w.people, ...(w.ci ? { effectiveN: w.effectiveN } : { reason: w.reason }) };
+  const w = crossedProportion(
+    rows.map((row, i) => ({ item: row.itemId ?? `answer ${i}`, person: row.person, num: row.correct ? 1 : 0 })),
+    over,
+  );
+  return {
+    value: successes / rows.length,
+    successes,
+    trials: rows.length,
+    ci: w.ci,
+    items: w.items,
+    people: w.people,
+    ...(w.ci ? { effectiveN: w.effectiveN } : { reason: w.reason }),
+  };
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
@@ -169,8 +179,11 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
   return out;
 }
 
-const byCondition = <T extends { condition: string }>(rows: readonly T[], conditions: readonly string[], metric: (rows: T[]) => CountMetric): Record<string, CountMetric> =>
-  Object.fromEntries(conditions.map((condition) => [condition, metric(rows.filter((row) => row.condition === condition))]));
+const byCondition = <T extends { condition: string }>(
+  rows: readonly T[],
+  conditions: readonly string[],
+  metric: (rows: T[]) => CountMetric,
+): Record<string, CountMetric> => Object.fromEntries(conditions.map((condition) => [condition, metric(rows.filter((row) => row.condition === condition))]));
 
 export function esiSection(input: {
   humans: readonly HumanAnswer[];
@@ -188,7 +201,9 @@ export function esiSection(input: {
   const over = input.over ?? "people+items";
   const humans = input.annotatorId === null ? input.humans : input.humans.filter((row) => row.annotatorId === input.annotatorId);
   const conditions = [...new Set([...input.humans.map((row) => row.condition), ...input.models.map((row) => row.condition)])].sort(compareConditions);
-  const runs = [...groupBy(input.models, (row) => row.runId).entries()].map(([id, rows]) => ({ id, name: rows[0].runName, rows })).sort((a, b) => a.name.localeCompare(b.name));
+  const runs = [...groupBy(input.models, (row) => row.runId).entries()]
+    .map(([id, rows]) => ({ id, name: rows[0].runName, rows }))
+    .sort((a, b) => a.name.localeCompare(b.name));
   const humanName = input.annotatorId === null ? "Humans (pooled)" : (input.annotators.find((a) => a.id === input.annotatorId)?.name ?? "Annotator");
   const groups: EsiGroup[] = [{ id: HUMANS, name: humanName, kind: "humans" }, ...runs.map((run) => ({ id: run.id, name: run.name, kind: "model" as const }))];
   type AccuracyRow = { condition: string; category: string; subcategory: string; correct: boolean; itemId?: string; person: string };
@@ -206,8 +221,12 @@ export function esiSection(input: {
     overall[group.id] = byCondition(rowsOf(group.id), conditions, accuracyIn(group.id));
     subcategoryMean[group.id] = {};
   }
-  const subcategoryValues: Record<string, Record<string, number[]>> = Object.fromEntries(groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as number[]]))]));
-  const subcategoryMissing: Record<string, Record<string, string[]>> = Object.fromEntries(groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as string[]]))]));
+  const subcategoryValues: Record<string, Record<string, number[]>> = Object.fromEntries(
+    groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as number[]]))]),
+  );
+  const subcategoryMissing: Record<string, Record<string, string[]>> = Object.fromEntries(
+    groups.map((g) => [g.id, Object.fromEntries(conditions.map((c) => [c, [] as string[]]))]),
+  );
   let subcategoryCount = 0;
   for (const category of categories) {
     const subcategories = [...new Set([...humans, ...input.models].filter((row) => row.category === category).map((row) => row.subcategory))].sort();
@@ -230,7 +249,12 @@ export function esiSection(input: {
     }
     if (subcategories.length > 1) {
       const cells: EsiTableRow["cells"] = {};
-      for (const group of groups) cells[group.id] = byCondition(rowsOf(group.id).filter((row) => row.category === category), conditions, accuracyIn(group.id));
+      for (const group of groups)
+        cells[group.id] = byCondition(
+          rowsOf(group.id).filter((row) => row.category === category),
+          conditions,
+          accuracyIn(group.id),
+        );
       table.push({ category, subcategory: null, cells });
     }
   }
@@ -252,7 +276,9 @@ export function esiSection(input: {
   };
   for (const run of runs) {
     modelSteps[run.id] = Object.fromEntries(conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition))]));
-    modelStepsCorrect[run.id] = Object.fromEntries(conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition && row.correct))]));
+    modelStepsCorrect[run.id] = Object.fromEntries(
+      conditions.map((condition) => [condition, meanSteps(run.rows.filter((row) => row.condition === condition && row.correct))]),
+    );
   }
 
   const modelTrajectories: EsiSection["modelTrajectories"] = {};
@@ -283,9 +309,14 @@ export function esiSection(input: {
     const inCategory = traced.filter((row) => row.category === category);
     const subcategories = [...new Set(inCategory.map((row) => row.subcategory))].sort();
     for (const subcategory of subcategories) {
-      trajectoryTable.push({ category, subcategory, summary: summariseTrajectories(inCategory.filter((row) => row.subcategory === subcategory).map((row) => measureTrajectory(row.trajectory!))) });
+      trajectoryTable.push({
+        category,
+        subcategory,
+        summary: summariseTrajectories(inCategory.filter((row) => row.subcategory === subcategory).map((row) => measureTrajectory(row.trajectory!))),
+      });
     }
-    if (subcategories.length > 1) trajectoryTable.push({ category, subcategory: null, summary: summariseTrajectories(inCategory.map((row) => measureTrajectory(row.trajectory!))) });
+    if (subcategories.length > 1)
+      trajectoryTable.push({ category, subcategory: null, summary: summariseTrajectories(inCategory.map((row) => measureTrajectory(row.trajectory!))) });
   }
 
   const perPerson: EsiPerson[] = input.annotators
@@ -298,10 +329,39 @@ export function esiSection(input: {
         conditions.map((condition) => {
           const inCondition = rows.filter((row) => row.condition === condition);
           const traces = inCondition.filter((row) => row.trajectory !== null);
-          return [condition, { accuracy: accuracyOf(inCondition.map((row) => ({ ...row, person: row.annotatorId })), over), trajectories: traces.length ? summariseTrajectories(traces.map((row) => measureTrajectory(row.trajectory!))) : null }];
+          return [
+            condition,
+            {
+              accuracy: accuracyOf(
+                inCondition.map((row) => ({ ...row, person: row.annotatorId })),
+                over,
+              ),
+              trajectories: traces.length ? summariseTrajectories(traces.map((row) => measureTrajectory(row.trajectory!))) : null,
+            },
+          ];
         }),
       ),
     }));
 
-  return { over, method: crossedMethod(over, "proportion"), conditions, groups, table, subcategoryMean, subcategoryCoverage, overall, modelSteps, modelStepsCorrect, trajectories, modelTrajectories, trajectoryTable, calibration, calibrationBins: input.calibrationBins, perPerson, stepLabels: input.stepLabels, humanAnswers: humans.length, confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT") };
+  return {
+    over,
+    method: crossedMethod(over, "proportion"),
+    conditions,
+    groups,
+    table,
+    subcategoryMean,
+    subcategoryCoverage,
+    overall,
+    modelSteps,
+    modelStepsCorrect,
+    trajectories,
+    modelTrajectories,
+    trajectoryTable,
+    calibration,
+    calibrationBins: input.calibrationBins,
+    perPerson,
+    stepLabels: input.stepLabels,
+    humanAnswers: humans.length,
+    confidence: esiConfidenceMapping(input.confidenceScale ?? "PERCENT"),
+  };
 }

@@ -11,10 +11,7 @@ import { seedFromString } from "@/lib/stats/seed-from-string";
  * ever leave the server. Pure.
  */
 
-const stateIdSchema = z
-  .string()
-  .min(1, "a state id cannot be empty")
-  .max(120, "a state id has at most 120 characters");
+const stateIdSchema = z.string().min(1, "a state id cannot be empty").max(120, "a state id has at most 120 characters");
 
 export const esiGraphStateSchema = z.strictObject({
   image: z.string().min(1, "a state needs an image"),
@@ -62,7 +59,8 @@ export const esiGraphSchema = z
         const earlier = seen.get(key);
         if (earlier !== undefined) ctx.addIssue({ code: "custom", path: ["edges", from, text], message: `the same action as ${JSON.stringify(earlier)}` });
         seen.set(key, text);
-        if (!Object.hasOwn(graph.states, to)) ctx.addIssue({ code: "custom", path: ["edges", from, text], message: `leads to ${JSON.stringify(to)}, which is not among the states` });
+        if (!Object.hasOwn(graph.states, to))
+          ctx.addIssue({ code: "custom", path: ["edges", from, text], message: `leads to ${JSON.stringify(to)}, which is not among the states` });
       }
     }
   })
@@ -118,7 +116,11 @@ export function randomWalkStates(graph: EsiGraph, steps: number, seedKey: string
   let node = graph.initial;
   for (let i = 0; i < steps; i++) {
     const edges = graph.edges[node];
-    const targets = edges ? Object.keys(edges).sort().map((key) => edges[key]) : [];
+    const targets = edges
+      ? Object.keys(edges)
+          .sort()
+          .map((key) => edges[key])
+      : [];
     if (targets.length === 0) break;
     node = targets[Math.floor(rng() * targets.length)];
     if (!seen.has(node)) {

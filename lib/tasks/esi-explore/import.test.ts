@@ -36,8 +36,19 @@ describe("ESI-Bench release questions", () => {
         initialImage: `${dirOf(files.action)}stage0_initial_orb0.png`,
         maxSteps: 30,
       },
-      key: { answer: { A: "right", C: "left" }, start: { scene: "Beechwood_0_garden", room: "bathroom_0", pose: { position: [2.5428005984467137, 20.750476959274152, 1.3811285397246782] } } },
-      tags: { category: "Action Sequencing", subcategory: "Action Order Inference", scene: "Beechwood_0_garden", room: "bathroom_0", answerType: "choice", runner: "action", source: "esi-release" },
+      key: {
+        answer: { A: "right", C: "left" },
+        start: { scene: "Beechwood_0_garden", room: "bathroom_0", pose: { position: [2.5428005984467137, 20.750476959274152, 1.3811285397246782] } },
+      },
+      tags: {
+        category: "Action Sequencing",
+        subcategory: "Action Order Inference",
+        scene: "Beechwood_0_garden",
+        room: "bathroom_0",
+        answerType: "choice",
+        runner: "action",
+        source: "esi-release",
+      },
     });
     // the release's reference views are named, but their images are not here: no passive-gt views
     expect((item.key as { views?: unknown }).views).toBeUndefined();
@@ -56,13 +67,22 @@ describe("ESI-Bench release questions", () => {
     expect((connectivity.key as { metadata: { question_data: { case_type: string } } }).metadata.question_data.case_type).toBe("pair_connectivity");
 
     const counting = convertEsiReleaseFile(read(files.counting), files.counting, new Set()).items[0].item;
-    expect(counting).toMatchObject({ id: "0551", public: { options: ["0", "1", "2", "3"] }, key: { answer: "2", start: { pose: { position: [2.44, 6.350000000000001, 1.25] } } }, tags: { category: "Enumerative Perception", subcategory: "Spatial Segmentation" } });
+    expect(counting).toMatchObject({
+      id: "0551",
+      public: { options: ["0", "1", "2", "3"] },
+      key: { answer: "2", start: { pose: { position: [2.44, 6.350000000000001, 1.25] } } },
+      tags: { category: "Enumerative Perception", subcategory: "Spatial Segmentation" },
+    });
     for (const item of [connectivity, counting]) expect(esiItemSchema.safeParse({ public: item.public, key: item.key }).success).toBe(true);
   });
 
   it("uses the reference views (role gt) whose images are beside the question", () => {
     const dir = dirOf(files.connectivity);
-    const present = new Set([`${dir}pair_connectivity__corridor_0__private_office_0__initial.png`, `${dir}path_views/path_view_000.png`, `${dir}q_001/path_view_001.png`]);
+    const present = new Set([
+      `${dir}pair_connectivity__corridor_0__private_office_0__initial.png`,
+      `${dir}path_views/path_view_000.png`,
+      `${dir}q_001/path_view_001.png`,
+    ]);
     const converted = convertEsiReleaseFile(read(files.connectivity), files.connectivity, present);
     const item = converted.items[0].item;
     expect((item.public as { initialImage: string }).initialImage).toBe(`${dir}pair_connectivity__corridor_0__private_office_0__initial.png`);
@@ -71,7 +91,7 @@ describe("ESI-Bench release questions", () => {
   });
 
   it("names the file, question and field of what is wrong", () => {
-    const broken = { ...JSON.parse(read(files.counting)), options_json: "[\"0\", " };
+    const broken = { ...JSON.parse(read(files.counting)), options_json: '["0", ' };
     const result = convertEsiReleaseFile(JSON.stringify([JSON.parse(read(files.counting)), broken, 7]), "q.json", new Set());
     expect(result.items.map((i) => i.line)).toEqual([1]);
     expect(result.issues).toEqual([

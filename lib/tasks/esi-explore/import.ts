@@ -95,7 +95,8 @@ export function poseOfImage(metadata: unknown, image: string, depth = 0): unknow
   if (names.includes(image)) {
     if (metadata.pose !== undefined) return metadata.pose;
     if (metadata.camera_pose !== undefined) return metadata.camera_pose;
-    if (Array.isArray(metadata.position) && Array.isArray(metadata.quaternion_xyzw)) return { position: metadata.position, quaternion_xyzw: metadata.quaternion_xyzw };
+    if (Array.isArray(metadata.position) && Array.isArray(metadata.quaternion_xyzw))
+      return { position: metadata.position, quaternion_xyzw: metadata.quaternion_xyzw };
   }
   for (const value of Object.values(metadata)) {
     const found = poseOfImage(value, image, depth + 1);
@@ -109,7 +110,8 @@ function optionsOf(question: Record<string, unknown>): string[] | Record<string,
   const list = (value: unknown, where: string): string[] => {
     if (!Array.isArray(value) || value.length < 2) throw new FieldProblem("options_json", `${where}expected a list of at least two options`);
     return value.map((option) => {
-      if (typeof option !== "string" && typeof option !== "number") throw new FieldProblem("options_json", `${where}an option must be text, got ${JSON.stringify(option)}`);
+      if (typeof option !== "string" && typeof option !== "number")
+        throw new FieldProblem("options_json", `${where}an option must be text, got ${JSON.stringify(option)}`);
       return String(option);
     });
   };
@@ -155,7 +157,8 @@ function convertQuestion(question: Record<string, unknown>, file: string, files:
   const options = optionsOf(question);
   const answer = answerOf(question, options);
   const images = decoded(question, "image_paths_json");
-  if (!Array.isArray(images) || images.length === 0 || typeof images[0] !== "string") throw new FieldProblem("image_paths_json", "expected a list of image names, the first the initial view");
+  if (!Array.isArray(images) || images.length === 0 || typeof images[0] !== "string")
+    throw new FieldProblem("image_paths_json", "expected a list of image names, the first the initial view");
   const initialName = images[0];
   const metadataValue = question.metadata_json === undefined || question.metadata_json === null ? null : decoded(question, "metadata_json");
   const poses = question.gt_camera_poses === undefined || question.gt_camera_poses === null ? [] : decoded(question, "gt_camera_poses");
@@ -174,7 +177,14 @@ function convertQuestion(question: Record<string, unknown>, file: string, files:
   const scene = text(question, "scene", false);
   const room = text(question, "room", false);
   const hierarchy = isPlainObject(metadataValue) && isPlainObject(metadataValue.hierarchy) ? metadataValue.hierarchy : null;
-  const parts = !Array.isArray(options) && hierarchy ? Object.fromEntries(Object.keys(options).flatMap((part) => (typeof hierarchy[`obj_${part}_cat`] === "string" ? [[part, `the ${hierarchy[`obj_${part}_cat`] as string}`]] : []))) : {};
+  const parts =
+    !Array.isArray(options) && hierarchy
+      ? Object.fromEntries(
+          Object.keys(options).flatMap((part) =>
+            typeof hierarchy[`obj_${part}_cat`] === "string" ? [[part, `the ${hierarchy[`obj_${part}_cat`] as string}`]] : [],
+          ),
+        )
+      : {};
   const pose = metadataValue === null ? undefined : poseOfImage(metadataValue, initialName);
   const tags: Record<string, string> = { category: text(question, "big_task")!, subcategory: text(question, "small_task")!, source: ESI_RELEASE_SOURCE };
   if (scene) tags.scene = scene;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { esiExploreModule, esiItemSchema, esiSettingsSchema, parseEsiModelAnswer, scoreEsi, type EsiKey, type EsiPlayState, type EsiPublic } from "@/lib/tasks/esi-explore";
+import {
+  esiExploreModule,
+  esiItemSchema,
+  esiSettingsSchema,
+  parseEsiModelAnswer,
+  scoreEsi,
+  type EsiKey,
+  type EsiPlayState,
+  type EsiPublic,
+} from "@/lib/tasks/esi-explore";
 import type { PlayContext, TaskItem } from "@/lib/tasks/types";
 
 const rawItem = {
@@ -38,7 +47,10 @@ describe("esi-explore items", () => {
     expect(parts.success).toBe(true);
     expect(parts.data!.public.maxSteps).toBe(30);
 
-    const wrong = esiItemSchema.safeParse({ public: { question: "q", options: { A: ["right", "left"] }, initialImage: "a.png" }, key: { answer: { A: "up" } } });
+    const wrong = esiItemSchema.safeParse({
+      public: { question: "q", options: { A: ["right", "left"] }, initialImage: "a.png" },
+      key: { answer: { A: "up" } },
+    });
     expect(wrong.error!.issues[0]).toMatchObject({ path: ["key", "answer", "A"], message: expect.stringContaining('"up" is not one of part A') });
     const shape = esiItemSchema.safeParse({ public: { question: "q", options: ["Yes", "No"], initialImage: "a.png" }, key: { answer: { A: "Yes" } } });
     expect(shape.error!.issues[0].message).toContain("expected one of the options");
@@ -48,7 +60,13 @@ describe("esi-explore items", () => {
 
   it("shows annotators the question, the options, the budget and the first view only: never the graph", () => {
     const view = esiExploreModule.publicView(itemOf());
-    expect(view).toEqual({ question: "Is there a ball under the mug?", options: ["Yes", "No"], initialImage: "img/s0.png", initialObjects: ["mug_1", "table_2"], maxSteps: 3 });
+    expect(view).toEqual({
+      question: "Is there a ball under the mug?",
+      options: ["Yes", "No"],
+      initialImage: "img/s0.png",
+      initialObjects: ["mug_1", "table_2"],
+      maxSteps: 3,
+    });
     const text = JSON.stringify(view);
     for (const secret of ["img/s1.png", "img/s3.png", "ball_1", "contrastive", "viewpoint", "edges", '"answer"']) expect(text).not.toContain(secret);
   });
@@ -68,7 +86,13 @@ describe("esi-explore scoring", () => {
     expect(scoreEsi({ choice: { A: "right", C: "right" } }, key)).toEqual({ correct: false, partsCorrect: 1, parts: 2 });
     expect(scoreEsi({ choice: "right" }, key)).toEqual({ correct: false, partsCorrect: 0, parts: 2 });
     expect(scoreEsi({ choice: " yes. " }, { answer: "Yes" } as EsiKey)).toEqual({ correct: true, partsCorrect: 1, parts: 1 });
-    expect(esiExploreModule.aggregate([{ correct: true, partsCorrect: 2, parts: 2 }, { correct: false, partsCorrect: 1, parts: 2 }, { correct: false, partsCorrect: 0, parts: 1 }])).toEqual({ accuracy: 1 / 3, partAccuracy: 3 / 5 });
+    expect(
+      esiExploreModule.aggregate([
+        { correct: true, partsCorrect: 2, parts: 2 },
+        { correct: false, partsCorrect: 1, parts: 2 },
+        { correct: false, partsCorrect: 0, parts: 1 },
+      ]),
+    ).toEqual({ accuracy: 1 / 3, partAccuracy: 3 / 5 });
     expect(esiExploreModule.aggregate([])).toEqual({ accuracy: null, partAccuracy: null });
   });
 
@@ -76,14 +100,30 @@ describe("esi-explore scoring", () => {
     const schema = esiExploreModule.answerSchemaFor!(itemOf());
     expect(schema.safeParse({ choice: "Yes" }).success).toBe(true);
     expect(schema.safeParse({ choice: "Maybe" }).success).toBe(false);
-    const played = esiExploreModule.playAnswer!({ choice: "Yes", steps: 99, condition: "active" }, [{ seq: 1, action: {}, valid: true }, { seq: 2, action: {}, valid: false }], itemOf());
+    const played = esiExploreModule.playAnswer!(
+      { choice: "Yes", steps: 99, condition: "active" },
+      [
+        { seq: 1, action: {}, valid: true },
+        { seq: 2, action: {}, valid: false },
+      ],
+      itemOf(),
+    );
     expect(played).toEqual({ choice: "Yes", steps: 2 });
   });
 
   it("reads model answers in Yardstick's and the release's shapes", () => {
-    expect(parseEsiModelAnswer({ choice: "No", confidence: 0.7, steps: 12, condition: "active" })).toEqual({ choice: "No", confidence: 0.7, steps: 12, condition: "active" });
+    expect(parseEsiModelAnswer({ choice: "No", confidence: 0.7, steps: 12, condition: "active" })).toEqual({
+      choice: "No",
+      confidence: 0.7,
+      steps: 12,
+      condition: "active",
+    });
     expect(parseEsiModelAnswer('{"answer_A":"right","answer_C":"left"}')).toEqual({ choice: { A: "right", C: "left" } });
-    expect(parseEsiModelAnswer({ answer: "Yes", confidence: 0.9, condition: "passive-gt" })).toEqual({ choice: "Yes", confidence: 0.9, condition: "passive-gt" });
+    expect(parseEsiModelAnswer({ answer: "Yes", confidence: 0.9, condition: "passive-gt" })).toEqual({
+      choice: "Yes",
+      confidence: 0.9,
+      condition: "passive-gt",
+    });
     expect(parseEsiModelAnswer("Answer: 3")).toEqual({ choice: "3" });
     expect(parseEsiModelAnswer("")).toBeNull();
     expect(parseEsiModelAnswer(42)).toBeNull();
@@ -123,22 +163,33 @@ describe("esi-explore episodes", () => {
 
     const third = await interactive.step(item, state, { name: "move_forward", args: [] }, { ...context(null), seq: 3 });
     expect(third).toMatchObject({ valid: false, view: { step: 3 } });
-    await expect(interactive.step(item, third.state as EsiPlayState, { name: "move_forward", args: [] }, { ...context(null), seq: 4 })).rejects.toThrow("The step budget of 3 is used up: give your final answer.");
+    await expect(interactive.step(item, third.state as EsiPlayState, { name: "move_forward", args: [] }, { ...context(null), seq: 4 })).rejects.toThrow(
+      "The step budget of 3 is used up: give your final answer.",
+    );
   });
 
   it("starts each passive condition with its views, and refuses actions there", async () => {
     const item = itemOf();
     expect((await interactive.start(item, context("passive-single"))).view).toEqual({ mode: "passive-single", images: ["img/s0.png"] });
     expect((await interactive.start(item, context("passive-gt"))).view).toEqual({ mode: "passive-gt", images: ["img/s0.png", "img/s3.png"] });
-    expect((await interactive.start(item, context("passive-multi"))).view).toEqual({ mode: "passive-multi", images: ["img/s0.png", "img/s1.png", "img/s3.png"] });
+    expect((await interactive.start(item, context("passive-multi"))).view).toEqual({
+      mode: "passive-multi",
+      images: ["img/s0.png", "img/s1.png", "img/s3.png"],
+    });
     const withoutViews = itemOf({ ...rawItem, key: { ...rawItem.key, views: undefined } });
     const walked = (await interactive.start(withoutViews, context("passive-multi"))).view as { images: string[] };
     expect(walked.images[0]).toBe("img/s0.png");
     expect(walked.images.every((image) => ["img/s0.png", "img/s1.png", "img/s3.png"].includes(image))).toBe(true);
-    expect((await interactive.start(withoutViews, context("passive-gt"))).view).toEqual({ mode: "passive-gt", images: ["img/s0.png"], note: "This item has no reference views: answer from the initial view." });
+    expect((await interactive.start(withoutViews, context("passive-gt"))).view).toEqual({
+      mode: "passive-gt",
+      images: ["img/s0.png"],
+      note: "This item has no reference views: answer from the initial view.",
+    });
 
     const passive = await interactive.start(item, context("passive-gt"));
-    await expect(interactive.step(item, passive.state as EsiPlayState, { name: "move_forward", args: [] }, { ...context("passive-gt"), seq: 1 })).rejects.toThrow("no exploring");
+    await expect(
+      interactive.step(item, passive.state as EsiPlayState, { name: "move_forward", args: [] }, { ...context("passive-gt"), seq: 1 }),
+    ).rejects.toThrow("no exploring");
     await expect(interactive.start(item, context("sideways"))).rejects.toBeInstanceOf(AppError);
   });
 

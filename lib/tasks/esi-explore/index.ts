@@ -1,9 +1,24 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { actionKey, esiActionSchema, type EsiAction } from "@/lib/tasks/esi-explore/actions";
-import { compareConditions, conditionLabel, effectiveCondition, ESI_CONDITIONS, isEsiCondition, predictionCondition, type EsiCondition } from "@/lib/tasks/esi-explore/conditions";
+import {
+  compareConditions,
+  conditionLabel,
+  effectiveCondition,
+  ESI_CONDITIONS,
+  isEsiCondition,
+  predictionCondition,
+  type EsiCondition,
+} from "@/lib/tasks/esi-explore/conditions";
 import { CANNOT_DO_THAT, esiGraphSchema, randomWalkStates, stateOf, stepGraph, viewpointOf, type EsiGraph } from "@/lib/tasks/esi-explore/graph";
-import { DEFAULT_SIMULATOR_RETRIES, DEFAULT_SIMULATOR_TIMEOUT_MS, MAX_SIMULATOR_BUDGET_MS, startSimulatorEpisode, stepSimulatorEpisode, type SimulatorOptions } from "@/lib/tasks/esi-explore/simulator-client";
+import {
+  DEFAULT_SIMULATOR_RETRIES,
+  DEFAULT_SIMULATOR_TIMEOUT_MS,
+  MAX_SIMULATOR_BUDGET_MS,
+  startSimulatorEpisode,
+  stepSimulatorEpisode,
+  type SimulatorOptions,
+} from "@/lib/tasks/esi-explore/simulator-client";
 import { isPlainObject, share } from "@/lib/tasks/shared/gridwm/common";
 import { viewField, viewObject } from "@/lib/tasks/shared/view-fields";
 import type { AgreementEncoding, InteractiveTask, Json, KindAgentContract, MetricSpec, PlayContext, PlayResult, TaskItem, TaskModule } from "@/lib/tasks/types";
@@ -37,7 +52,9 @@ const optionListSchema = z
   .min(2, "a question needs at least two options")
   .max(26, "a question has at most 26 options")
   .refine((options) => new Set(options).size === options.length, "options must be distinct");
-const optionMapSchema = z.record(partName, optionListSchema).refine((parts) => Object.keys(parts).length >= 1 && Object.keys(parts).length <= 10, "1 to 10 parts");
+const optionMapSchema = z
+  .record(partName, optionListSchema)
+  .refine((parts) => Object.keys(parts).length >= 1 && Object.keys(parts).length <= 10, "1 to 10 parts");
 
 export const esiPublicSchema = z.strictObject({
   question: z.string().trim().min(1, "the question cannot be empty").max(4000),
@@ -73,12 +90,18 @@ function isMapOptions(options: EsiPublic["options"]): options is Record<string, 
 export function choiceProblem(choice: EsiChoice, options: EsiPublic["options"]): { path: Array<string>; message: string } | null {
   if (!isMapOptions(options)) {
     if (typeof choice !== "string") return { path: [], message: "expected one of the options, not a map of parts" };
-    return options.includes(choice) ? null : { path: [], message: `${JSON.stringify(choice)} is not one of the options ${options.map((o) => JSON.stringify(o)).join(", ")}` };
+    return options.includes(choice)
+      ? null
+      : { path: [], message: `${JSON.stringify(choice)} is not one of the options ${options.map((o) => JSON.stringify(o)).join(", ")}` };
   }
   if (typeof choice === "string") return { path: [], message: `expected a map of the parts ${Object.keys(options).join(", ")}` };
   for (const part of Object.keys(options)) {
     if (!Object.hasOwn(choice, part)) return { path: [part], message: `part ${part} is missing` };
-    if (!options[part].includes(choice[part])) return { path: [part], message: `${JSON.stringify(choice[part])} is not one of part ${part}'s options ${options[part].map((o) => JSON.stringify(o)).join(", ")}` };
+    if (!options[part].includes(choice[part]))
+      return {
+        path: [part],
+        message: `${JSON.stringify(choice[part])} is not one of part ${part}'s options ${options[part].map((o) => JSON.stringify(o)).join(", ")}`,
+      };
   }
   const extra = Object.keys(choice).find((part) => !Object.hasOwn(options, part));
   return extra === undefined ? null : { path: [extra], message: `there is no part ${extra}` };
@@ -89,7 +112,11 @@ export const esiItemSchema = z.strictObject({ public: esiPublicSchema, key: esiK
   if (problem) ctx.addIssue({ code: "custom", path: ["key", "answer", ...problem.path], message: problem.message });
   const graph = item.key.graph;
   if (graph && Object.hasOwn(graph.states, graph.initial) && graph.states[graph.initial].image !== item.public.initialImage) {
-    ctx.addIssue({ code: "custom", path: ["key", "graph", "initial"], message: `the initial state's image ${JSON.stringify(graph.states[graph.initial].image)} must be public.initialImage ${JSON.stringify(item.public.initialImage)}` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["key", "graph", "initial"],
+      message: `the initial state's image ${JSON.stringify(graph.states[graph.initial].image)} must be public.initialImage ${JSON.stringify(item.public.initialImage)}`,
+    });
   }
   if (item.public.parts && isMapOptions(item.public.options)) {
     const extra = Object.keys(item.public.parts).find((part) => !Object.hasOwn(item.public.options, part));
@@ -130,7 +157,9 @@ export function scoreEsi(answer: EsiAnswer, key: EsiKey): EsiScore {
   }
   const given = typeof answer.choice === "string" ? {} : answer.choice;
   const parts = Object.keys(expected);
-  const partsCorrect = parts.filter((part) => typeof given[part] === "string" && normaliseAnswerText(given[part]) === normaliseAnswerText(expected[part])).length;
+  const partsCorrect = parts.filter(
+    (part) => typeof given[part] === "string" && normaliseAnswerText(given[part]) === normaliseAnswerText(expected[part]),
+  ).length;
   return { correct: partsCorrect === parts.length, partsCorrect, parts: parts.length };
 }
 
@@ -147,12 +176,27 @@ export function choiceText(choice: unknown): string {
 }
 
 export const esiMetrics: MetricSpec[] = [
-  { id: "accuracy", label: "Accuracy (every part right)", type: "proportion", description: "Share of answers that equal the key in every part (the paper's correctness)." },
-  { id: "partAccuracy", label: "Per-part accuracy", type: "ratio", description: "Parts answered right over parts asked, pooled over answers (equals accuracy for single questions)." },
+  {
+    id: "accuracy",
+    label: "Accuracy (every part right)",
+    type: "proportion",
+    description: "Share of answers that equal the key in every part (the paper's correctness).",
+  },
+  {
+    id: "partAccuracy",
+    label: "Per-part accuracy",
+    type: "ratio",
+    description: "Parts answered right over parts asked, pooled over answers (equals accuracy for single questions).",
+  },
 ];
 
 export const esiAgreementEncodings: AgreementEncoding<EsiAnswer>[] = [
-  { id: "esi-choice-nominal", label: "Each item a unit, nominal on the whole answer", level: "nominal", units: (answer) => [{ unit: "", value: choiceText(answer.choice) }] },
+  {
+    id: "esi-choice-nominal",
+    label: "Each item a unit, nominal on the whole answer",
+    level: "nominal",
+    units: (answer) => [{ unit: "", value: choiceText(answer.choice) }],
+  },
   {
     id: "esi-part-nominal",
     label: "Each sub-question a unit, nominal on its answer",
@@ -195,7 +239,11 @@ export function parseEsiModelAnswer(raw: unknown): EsiAnswer | null {
   const direct = esiAnswerSchema.safeParse(raw);
   if (direct.success) return direct.data;
   const confidence = typeof raw.confidence === "number" && raw.confidence >= 0 && raw.confidence <= 1 ? raw.confidence : undefined;
-  const extras = { ...(confidence !== undefined ? { confidence } : {}), ...(typeof raw.condition === "string" ? { condition: raw.condition.slice(0, 40) } : {}), ...(Number.isInteger(raw.steps) && (raw.steps as number) >= 0 ? { steps: raw.steps as number } : {}) };
+  const extras = {
+    ...(confidence !== undefined ? { confidence } : {}),
+    ...(typeof raw.condition === "string" ? { condition: raw.condition.slice(0, 40) } : {}),
+    ...(Number.isInteger(raw.steps) && (raw.steps as number) >= 0 ? { steps: raw.steps as number } : {}),
+  };
   if (raw.answer !== undefined) {
     const inner = parseEsiModelAnswer(raw.answer);
     return inner ? { ...inner, ...extras } : null;
@@ -246,7 +294,11 @@ export type EsiPlayState =
 
 function settingsOf(context: PlayContext): EsiSettings {
   const parsed = esiSettingsSchema.safeParse(context.settings ?? {});
-  if (!parsed.success) throw new AppError("INVALID", `This study's esi-explore settings are invalid (${parsed.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("; ")}); tell the research team.`);
+  if (!parsed.success)
+    throw new AppError(
+      "INVALID",
+      `This study's esi-explore settings are invalid (${parsed.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("; ")}); tell the research team.`,
+    );
   return parsed.data;
 }
 
@@ -263,12 +315,24 @@ const maxStepsOf = (item: EsiItem) => item.public.maxSteps ?? ESI_DEFAULT_MAX_ST
 /** A graph of the initial view alone (items without a graph, e.g. imported release questions). */
 function graphOf(item: EsiItem): { graph: EsiGraph; synthetic: boolean } {
   if (item.key.graph) return { graph: item.key.graph, synthetic: false };
-  return { graph: { initial: "initial", states: { initial: { image: item.public.initialImage, objects: [], contrastive: false } }, edges: {} }, synthetic: true };
+  return {
+    graph: { initial: "initial", states: { initial: { image: item.public.initialImage, objects: [], contrastive: false } }, edges: {} },
+    synthetic: true,
+  };
 }
 
 function activeGraphView(item: EsiItem, graph: EsiGraph, node: string, steps: number, note?: string): EsiView {
   const state = stateOf(graph, node);
-  return { mode: "active", source: "graph", image: state.image, objects: [...state.objects], holding: [...(state.holding ?? [])], step: steps, maxSteps: maxStepsOf(item), ...(note ? { note } : {}) };
+  return {
+    mode: "active",
+    source: "graph",
+    image: state.image,
+    objects: [...state.objects],
+    holding: [...(state.holding ?? [])],
+    step: steps,
+    maxSteps: maxStepsOf(item),
+    ...(note ? { note } : {}),
+  };
 }
 
 function passiveStart(item: EsiItem, condition: Exclude<EsiCondition, "active">, context: PlayContext): PlayResult<EsiPlayState, EsiView> {
@@ -278,7 +342,8 @@ function passiveStart(item: EsiItem, condition: Exclude<EsiCondition, "active">,
   let note: string | undefined;
   if (condition === "passive-multi") {
     if (item.key.views?.multi?.length) images = distinct([initial, ...item.key.views.multi]);
-    else if (item.key.graph) images = randomWalkStates(item.key.graph, max, `${context.assignmentId}|passive-multi`).map((node) => item.key.graph!.states[node].image);
+    else if (item.key.graph)
+      images = randomWalkStates(item.key.graph, max, `${context.assignmentId}|passive-multi`).map((node) => item.key.graph!.states[node].image);
     else note = "This item has no other views: answer from the initial view.";
     images = images.slice(0, max + 1);
   } else if (condition === "passive-gt") {
@@ -290,7 +355,11 @@ function passiveStart(item: EsiItem, condition: Exclude<EsiCondition, "active">,
 
 function conditionOf(context: PlayContext): EsiCondition {
   const condition = effectiveCondition(context.condition);
-  if (condition === null) throw new AppError("INVALID", `This study's condition ${JSON.stringify(context.condition)} is not an ESI-Bench condition (${ESI_CONDITIONS.join(", ")}); tell the research team.`);
+  if (condition === null)
+    throw new AppError(
+      "INVALID",
+      `This study's condition ${JSON.stringify(context.condition)} is not an ESI-Bench condition (${ESI_CONDITIONS.join(", ")}); tell the research team.`,
+    );
   return condition;
 }
 
@@ -317,10 +386,19 @@ async function startEpisode(item: EsiItem, context: PlayContext): Promise<PlayRe
   const { graph, synthetic } = graphOf(item);
   const node = graph.initial;
   const trace: EsiTraceEntry[] = [{ seq: 0, valid: true, node, viewpoint: viewpointOf(graph, node), contrastive: graph.states[node].contrastive }];
-  return { state: { mode: "graph", node, steps: 0, invalid: 0, trace }, view: activeGraphView(item, graph, node, 0, synthetic ? "This item has no exploration graph: every action answers “cannot do that here”." : undefined), valid: true };
+  return {
+    state: { mode: "graph", node, steps: 0, invalid: 0, trace },
+    view: activeGraphView(item, graph, node, 0, synthetic ? "This item has no exploration graph: every action answers “cannot do that here”." : undefined),
+    valid: true,
+  };
 }
 
-async function stepEpisode(item: EsiItem, state: EsiPlayState, action: EsiAction, context: PlayContext & { seq: number }): Promise<PlayResult<EsiPlayState, EsiView>> {
+async function stepEpisode(
+  item: EsiItem,
+  state: EsiPlayState,
+  action: EsiAction,
+  context: PlayContext & { seq: number },
+): Promise<PlayResult<EsiPlayState, EsiView>> {
   if (!state || typeof state !== "object" || !("mode" in state)) throw new AppError("CONFLICT", "The episode has no state: reload the item");
   if (state.mode === "passive") throw new AppError("INVALID", "In this condition there is no exploring: answer from the views shown.");
   const max = maxStepsOf(item);
@@ -331,7 +409,9 @@ async function stepEpisode(item: EsiItem, state: EsiPlayState, action: EsiAction
     const holding = reply.holding ?? [];
     const trace = [...state.trace, { seq: context.seq, valid: reply.valid, viewpoint: reply.viewpoint ?? null, contrastive: reply.contrastive ?? false }];
     // a refused action leaves the view as it was, whatever the simulator sends back
-    const shown = reply.valid ? { image: reply.image, objects: reply.objects, holding } : { image: state.image, objects: state.objects, holding: state.holding };
+    const shown = reply.valid
+      ? { image: reply.image, objects: reply.objects, holding }
+      : { image: state.image, objects: state.objects, holding: state.holding };
     return {
       state: { ...state, ...shown, steps, invalid: state.invalid + (reply.valid ? 0 : 1), trace },
       view: { mode: "active", source: "simulator", ...shown, step: steps, maxSteps: max },
@@ -342,7 +422,10 @@ async function stepEpisode(item: EsiItem, state: EsiPlayState, action: EsiAction
   const { graph } = graphOf(item);
   const moved = stepGraph(graph, state.node, action);
   const target = graph.states[moved.node];
-  const trace = [...state.trace, { seq: context.seq, valid: moved.valid, node: moved.node, viewpoint: viewpointOf(graph, moved.node), contrastive: target.contrastive }];
+  const trace = [
+    ...state.trace,
+    { seq: context.seq, valid: moved.valid, node: moved.node, viewpoint: viewpointOf(graph, moved.node), contrastive: target.contrastive },
+  ];
   return {
     state: { mode: "graph", node: moved.node, steps, invalid: state.invalid + (moved.valid ? 0 : 1), trace },
     view: activeGraphView(item, graph, moved.node, steps),
@@ -426,7 +509,14 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
       public: { ...item.public, initialImage: replace(item.public.initialImage) },
       key: {
         ...item.key,
-        ...(graph ? { graph: { ...graph, states: Object.fromEntries(Object.entries(graph.states).map(([id, state]) => [id, { ...state, image: replace(state.image) }])) } } : {}),
+        ...(graph
+          ? {
+              graph: {
+                ...graph,
+                states: Object.fromEntries(Object.entries(graph.states).map(([id, state]) => [id, { ...state, image: replace(state.image) }])),
+              },
+            }
+          : {}),
         ...(views ? { views: { ...(views.multi ? { multi: views.multi.map(replace) } : {}), ...(views.gt ? { gt: views.gt.map(replace) } : {}) } } : {}),
       },
     };
@@ -438,7 +528,9 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
     const initial = item.key.graph ? item.key.graph.states[item.key.graph.initial] : undefined;
     return {
       question: pub.question,
-      options: (Array.isArray(pub.options) ? [...pub.options] : Object.fromEntries(Object.entries(pub.options).map(([part, list]) => [part, [...list]]))) as Json,
+      options: (Array.isArray(pub.options)
+        ? [...pub.options]
+        : Object.fromEntries(Object.entries(pub.options).map(([part, list]) => [part, [...list]]))) as Json,
       ...(pub.parts ? { parts: { ...pub.parts } } : {}),
       initialImage: pub.initialImage,
       initialObjects: initial ? [...initial.objects] : [],

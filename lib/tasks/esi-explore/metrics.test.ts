@@ -1,9 +1,35 @@
 import { describe, expect, it } from "vitest";
-import { beliefsByStep, confidenceAgainstStep, countMetric, finalCalibration, intermediateCalibration, measureTrajectory, observationSeqs, revisesBelief, seesContrastiveView, summariseTrajectories, visitsDistinctViewpoints, type BeliefPoint, type TracePoint, type Trajectory } from "@/lib/tasks/esi-explore/metrics";
+import {
+  beliefsByStep,
+  confidenceAgainstStep,
+  countMetric,
+  finalCalibration,
+  intermediateCalibration,
+  measureTrajectory,
+  observationSeqs,
+  revisesBelief,
+  seesContrastiveView,
+  summariseTrajectories,
+  visitsDistinctViewpoints,
+  type BeliefPoint,
+  type TracePoint,
+  type Trajectory,
+} from "@/lib/tasks/esi-explore/metrics";
 import { applyEsiEvent, choiceKey, emptyEsiDraft, esiAnswerOf, esiMissing } from "@/lib/tasks/esi-explore/belief";
 
-const at = (seq: number, viewpoint: string | null, contrastive = false, valid = true, state: string | null = `s${seq}`): TracePoint => ({ seq, viewpoint, contrastive, valid, state });
-const belief = (step: number, choice: BeliefPoint["choice"], confidence: number | null = null, correct: boolean | null = null): BeliefPoint => ({ step, choice, confidence, correct });
+const at = (seq: number, viewpoint: string | null, contrastive = false, valid = true, state: string | null = `s${seq}`): TracePoint => ({
+  seq,
+  viewpoint,
+  contrastive,
+  valid,
+  state,
+});
+const belief = (step: number, choice: BeliefPoint["choice"], confidence: number | null = null, correct: boolean | null = null): BeliefPoint => ({
+  step,
+  choice,
+  confidence,
+  correct,
+});
 /** every step an accepted action to a new state */
 const looked = (...seqs: number[]) => seqs;
 
@@ -160,7 +186,10 @@ describe("ESI trajectory measures", () => {
     const intermediate = intermediateCalibration([A, B, C, D], 10)!;
     expect(intermediate.n).toBe(7);
     expect(intermediate.meanConfidenceRight).toBeCloseTo((0.8 + 0.5) / 2, 10);
-    const final = finalCalibration([A, B, C, D].map((t) => t.final), 10)!;
+    const final = finalCalibration(
+      [A, B, C, D].map((t) => t.final),
+      10,
+    )!;
     expect(final.n).toBe(4);
     // Brier: mean of (0.6-0)^2, (0.9-1)^2, (0.5-1)^2, (0.7-0)^2
     expect(final.brier).toBeCloseTo((0.36 + 0.01 + 0.25 + 0.49) / 4, 10);

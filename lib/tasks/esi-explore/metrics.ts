@@ -253,7 +253,14 @@ export function confidenceAgainstStep(trajectories: readonly Trajectory[], maxSt
       }
     });
   }
-  return sums.map((cell, step) => ({ step, n: cell.n, meanConfidence: cell.n ? cell.confidence / cell.n : null, accuracy: cell.judged ? cell.right / cell.judged : null })).filter((point) => point.n > 0);
+  return sums
+    .map((cell, step) => ({
+      step,
+      n: cell.n,
+      meanConfidence: cell.n ? cell.confidence / cell.n : null,
+      accuracy: cell.judged ? cell.right / cell.judged : null,
+    }))
+    .filter((point) => point.n > 0);
 }
 
 /** Calibration of intermediate beliefs: every belief event with an answer and a confidence. */

@@ -10,12 +10,26 @@ import type { Json, KindReplay } from "@/lib/tasks/types";
 export const replay: KindReplay = {
   async load({ slug, assignmentId, viewerId, view }) {
     const { steps, agreement } = await getReplaySteps(slug, assignmentId, viewerId);
-    const played = view && typeof view === "object" ? { ...(view as Record<string, Json>), replay: steps.map((step) => ({ seq: step.seq, view: step.view, action: step.action, valid: step.valid, message: step.message })) } : view;
+    const played =
+      view && typeof view === "object"
+        ? {
+            ...(view as Record<string, Json>),
+            replay: steps.map((step) => ({ seq: step.seq, view: step.view, action: step.action, valid: step.valid, message: step.message })),
+          }
+        : view;
     const panel: EsiReplayPanel = {
       agreement,
       steps: steps
         .filter((step) => step.seq > 0)
-        .map((step) => ({ seq: step.seq, action: step.action, valid: step.valid, message: step.message, image: typeof (step.view as { image?: unknown } | null)?.image === "string" ? (step.view as { image: string }).image : null, mine: step.mine, labels: step.labels })),
+        .map((step) => ({
+          seq: step.seq,
+          action: step.action,
+          valid: step.valid,
+          message: step.message,
+          image: typeof (step.view as { image?: unknown } | null)?.image === "string" ? (step.view as { image: string }).image : null,
+          mine: step.mine,
+          labels: step.labels,
+        })),
     };
     return { view: played, panel: panel as unknown as Json };
   },

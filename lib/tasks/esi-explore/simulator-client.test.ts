@@ -37,7 +37,11 @@ describe("the simulator client's tries", () => {
   });
 
   it("gives up after retries + 1 tries, naming each failure and the tries", async () => {
-    const fetchImpl = scriptedFetch([json({}, 500), Object.assign(new DOMException("timed out", "TimeoutError")), new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })]);
+    const fetchImpl = scriptedFetch([
+      json({}, 500),
+      Object.assign(new DOMException("timed out", "TimeoutError")),
+      new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }),
+    ]);
     const error = await stepSimulatorEpisode(options(fetchImpl.impl), "ep-1", { action: "open(door_1)", seq: 3 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "UNAVAILABLE" });
     expect((error as Error).message).toContain("(step 3: HTTP 500; timed out; connection refused; 3 tries of 0.5 s.)");

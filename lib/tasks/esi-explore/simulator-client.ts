@@ -34,7 +34,10 @@ const MAX_IMAGE_URL_CHARS = 12 * 1024 * 1024;
 export const simulatorImageSchema = z
   .string()
   .max(MAX_IMAGE_URL_CHARS, "an image of at most 12 MB")
-  .refine((value) => /^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/=\s]+$/.test(value) || /^https?:\/\/\S+$/.test(value), "a data:image/png|jpeg|webp;base64 URL or an http(s) URL");
+  .refine(
+    (value) => /^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/=\s]+$/.test(value) || /^https?:\/\/\S+$/.test(value),
+    "a data:image/png|jpeg|webp;base64 URL or an http(s) URL",
+  );
 
 const observationFields = {
   image: simulatorImageSchema,
@@ -44,7 +47,14 @@ const observationFields = {
   contrastive: z.boolean().optional(),
 };
 
-export const simulatorEpisodeReplySchema = z.object({ episodeId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_.:\-]+$/, "letters, digits, _ . : -"), ...observationFields });
+export const simulatorEpisodeReplySchema = z.object({
+  episodeId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_.:\-]+$/, "letters, digits, _ . : -"),
+  ...observationFields,
+});
 export const simulatorStepReplySchema = z.object({ ...observationFields, valid: z.boolean(), message: z.string().max(500).nullish() });
 export type SimulatorEpisodeReply = z.infer<typeof simulatorEpisodeReplySchema>;
 export type SimulatorStepReply = z.infer<typeof simulatorStepReplySchema>;
@@ -66,7 +76,8 @@ export interface EpisodeRequest {
   initialPose: unknown;
 }
 
-const DOWN_MESSAGE = "The simulator is not answering right now. Your steps so far are saved: wait a moment and try again. If this keeps happening, tell the research team.";
+const DOWN_MESSAGE =
+  "The simulator is not answering right now. Your steps so far are saved: wait a moment and try again. If this keeps happening, tell the research team.";
 
 class RetryableFailure extends Error {}
 
@@ -161,7 +172,10 @@ async function postJson<T>(options: SimulatorOptions, path: string, body: unknow
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError("UNAVAILABLE", `${DOWN_MESSAGE} (Its reply to the ${what} is malformed: ${issue ? `${issue.path.join(".") || "(reply)"}: ${issue.message}` : "unreadable"}.)`);
+    throw new AppError(
+      "UNAVAILABLE",
+      `${DOWN_MESSAGE} (Its reply to the ${what} is malformed: ${issue ? `${issue.path.join(".") || "(reply)"}: ${issue.message}` : "unreadable"}.)`,
+    );
   }
   return parsed.data;
 }

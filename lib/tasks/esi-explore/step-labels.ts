@@ -22,7 +22,11 @@ const toDb: Record<StepLabelName, ExplorationStepLabel> = { redundant: "REDUNDAN
 const fromDb = (label: ExplorationStepLabel): StepLabelName => label.toLowerCase() as StepLabelName;
 
 export const stepLabelInputSchema = z.strictObject({
-  assignmentId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "an assignment id"),
+  assignmentId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, "an assignment id"),
   seq: z.number().int().min(1).max(100_000),
   /** null removes this labeller's label */
   label: z.enum(STEP_LABELS).nullable(),
@@ -35,9 +39,13 @@ function takesStepLabels(kind: string): boolean {
 }
 
 async function assignmentInStudy(slug: string, assignmentId: string) {
-  const assignment = await db.assignment.findFirst({ where: { id: assignmentId, study: { slug } }, select: { id: true, studyId: true, item: { select: { kind: true } } } });
+  const assignment = await db.assignment.findFirst({
+    where: { id: assignmentId, study: { slug } },
+    select: { id: true, studyId: true, item: { select: { kind: true } } },
+  });
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
-  if (!takesStepLabels(assignment.item.kind)) throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
+  if (!takesStepLabels(assignment.item.kind))
+    throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
   return assignment;
 }
 
@@ -51,7 +59,11 @@ export async function setStepLabel(slug: string, labellerId: string, input: Step
     await db.stepLabel.deleteMany({ where: { assignmentId: assignment.id, seq: input.seq, labellerId } });
     return { seq: input.seq, label: null };
   }
-  await db.stepLabel.upsert({ where, create: { assignmentId: assignment.id, seq: input.seq, labellerId, label: toDb[input.label] }, update: { label: toDb[input.label] } });
+  await db.stepLabel.upsert({
+    where,
+    create: { assignmentId: assignment.id, seq: input.seq, labellerId, label: toDb[input.label] },
+    update: { label: toDb[input.label] },
+  });
   return { seq: input.seq, label: input.label };
 }
 
@@ -78,8 +90,16 @@ export interface ReplaySteps {
 export async function getReplaySteps(slug: string, assignmentId: string, viewerId: string): Promise<ReplaySteps> {
   const assignment = await assignmentInStudy(slug, assignmentId);
   const [steps, labels, agreement] = await Promise.all([
-    db.playStep.findMany({ where: { assignmentId: assignment.id }, orderBy: { seq: "asc" }, select: { seq: true, action: true, valid: true, message: true, view: true } }),
-    db.stepLabel.findMany({ where: { assignmentId: assignment.id }, orderBy: [{ seq: "asc" }, { labellerId: "asc" }], select: { seq: true, labellerId: true, label: true, labeller: { select: { name: true } } } }),
+    db.playStep.findMany({
+      where: { assignmentId: assignment.id },
+      orderBy: { seq: "asc" },
+      select: { seq: true, action: true, valid: true, message: true, view: true },
+    }),
+    db.stepLabel.findMany({
+      where: { assignmentId: assignment.id },
+      orderBy: [{ seq: "asc" }, { labellerId: "asc" }],
+      select: { seq: true, labellerId: true, label: true, labeller: { select: { name: true } } },
+    }),
     stepLabelAgreement(assignment.studyId),
   ]);
   return {

@@ -37,12 +37,21 @@ describe("explore-scene answer caps", () => {
 
   it("caps relations per object and in all, and the length of each text", () => {
     const perObject = answerOf(3, L.relationsPerObject + 1);
-    expect(exploreSceneAnswerSchema.safeParse(perObject).error!.issues[0]).toMatchObject({ path: ["objects", 0, "relation"], message: `at most ${L.relationsPerObject} relations per object (got ${L.relationsPerObject + 1})` });
+    expect(exploreSceneAnswerSchema.safeParse(perObject).error!.issues[0]).toMatchObject({
+      path: ["objects", 0, "relation"],
+      message: `at most ${L.relationsPerObject} relations per object (got ${L.relationsPerObject + 1})`,
+    });
     const many = answerOf(L.objects, L.relationsPerObject);
-    expect(exploreSceneAnswerSchema.safeParse(many).error!.issues[0]).toMatchObject({ path: ["objects"], message: expect.stringContaining(`at most ${L.relations} relations in all`) });
+    expect(exploreSceneAnswerSchema.safeParse(many).error!.issues[0]).toMatchObject({
+      path: ["objects"],
+      message: expect.stringContaining(`at most ${L.relations} relations in all`),
+    });
     const long = answerOf(2);
     long.objects[1].description = "x".repeat(L.descriptionChars + 1);
-    expect(exploreSceneAnswerSchema.safeParse(long).error!.issues[0]).toMatchObject({ path: ["objects", 1, "description"], message: `a description has at most ${L.descriptionChars} characters` });
+    expect(exploreSceneAnswerSchema.safeParse(long).error!.issues[0]).toMatchObject({
+      path: ["objects", 1, "description"],
+      message: `a description has at most ${L.descriptionChars} characters`,
+    });
     expect(exploreSceneAnswerSchema.safeParse({ ...answerOf(2), text: "x".repeat(L.textChars + 1) }).error!.issues[0].path).toEqual(["text"]);
   });
 

@@ -38,7 +38,9 @@ export function emptyExploreDraft(): ExploreDraft {
 }
 
 export function isExploreDraft(value: unknown): value is ExploreDraft {
-  return value !== null && typeof value === "object" && (value as { draft?: unknown }).draft === "explore" && Array.isArray((value as { objects?: unknown }).objects);
+  return (
+    value !== null && typeof value === "object" && (value as { draft?: unknown }).draft === "explore" && Array.isArray((value as { objects?: unknown }).objects)
+  );
 }
 
 const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
@@ -78,7 +80,10 @@ export function applyExploreEvent(draft: ExploreDraft, type: string, payload: un
       const owner = draft.objects.find((o) => o.id === subject);
       if (!owner || relation === "" || objectId === subject || !draft.objects.some((o) => o.id === objectId)) return draft;
       if (owner.relations.some((r) => r.relation === relation && r.target === objectId)) return draft;
-      return { ...draft, objects: draft.objects.map((o) => (o === owner ? { ...o, relations: [...o.relations, { relation, target: objectId as number }] } : o)) };
+      return {
+        ...draft,
+        objects: draft.objects.map((o) => (o === owner ? { ...o, relations: [...o.relations, { relation, target: objectId as number }] } : o)),
+      };
     }
     case "relation_removed": {
       const subject = field(payload, "subject");

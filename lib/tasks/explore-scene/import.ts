@@ -41,7 +41,10 @@ function fail(file: string, field: string, message: string): never {
 }
 
 export function splitActions(text: string): string[] {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
   const parts = lines.length === 1 ? lines[0].split("|") : lines;
   return parts.map((part) => part.trim()).filter((part) => part !== "");
 }
@@ -83,7 +86,8 @@ export function convertExploreInstance(instance: ExploreLayoutInstance) {
     });
   }
   if (actions === null) {
-    if (instance.actionsText === undefined) fail(annotationFile, "atomic_actions", `no actions: add ${instance.annotationFile.replace(/\.json$/i, ".actions.txt")} or atomic_actions`);
+    if (instance.actionsText === undefined)
+      fail(annotationFile, "atomic_actions", `no actions: add ${instance.annotationFile.replace(/\.json$/i, ".actions.txt")} or atomic_actions`);
     actions = splitActions(instance.actionsText);
   }
   if (actions.length === 0) fail(instance.actionsFile ?? annotationFile, "atomic_actions", "holds no actions");

@@ -38,8 +38,20 @@ describe("explore-scene structured scorer", () => {
     expect(wordSimilarity("fridge", "refrigerator")).toBe(0.8); // direct hypernym
     expect(wordSimilarity("mug", "cup")).toBe(0); // no shared synset, no direct hypernym in WordNet 3.1
     const cupKey = exploreSceneKeySchema.parse({ objects: [{ category: "cup" }, { category: "sofa" }] });
-    const score = scoreStructured({ objects: [{ category: "Cups", description: "", relation: [] }, { category: "couch", description: "", relation: [] }], text: "" }, cupKey);
-    expect(score.matched.map((pair) => [pair.annotatedCategory, pair.predictedCategory, pair.similarity])).toEqual([["cup", "Cups", 1], ["sofa", "couch", 0.9]]);
+    const score = scoreStructured(
+      {
+        objects: [
+          { category: "Cups", description: "", relation: [] },
+          { category: "couch", description: "", relation: [] },
+        ],
+        text: "",
+      },
+      cupKey,
+    );
+    expect(score.matched.map((pair) => [pair.annotatedCategory, pair.predictedCategory, pair.similarity])).toEqual([
+      ["cup", "Cups", 1],
+      ["sofa", "couch", 0.9],
+    ]);
     expect(score.S_obj).toBeCloseTo(95);
   });
 
@@ -51,9 +63,7 @@ describe("explore-scene structured scorer", () => {
   });
 
   it("relations pointing at the wrong object score low", () => {
-    const wrong = key.objects.map((object) =>
-      object.category === "cabbage" ? { ...object, relation: ["cabbage in sink"] } : object,
-    );
+    const wrong = key.objects.map((object) => (object.category === "cabbage" ? { ...object, relation: ["cabbage in sink"] } : object));
     const right = scoreStructured(exact, key);
     const score = scoreStructured({ objects: wrong, text: "" }, key);
     // cabbage's only relation points at the sink instead of the colander: its relation score is 0
@@ -72,9 +82,27 @@ describe("explore-scene structured scorer", () => {
   });
 
   it("refines by one pass of mutual maxima (ties keep the first column; no second pass)", () => {
-    expect(matchByMutualMaxima([[1, 1], [1, 1]]).map((pair) => [pair.annotated, pair.predicted])).toEqual([[0, 0], [1, 0]]);
-    expect(matchByMutualMaxima([[0.9, 0.8], [0.95, 0]]).map((pair) => [pair.annotated, pair.predicted])).toEqual([[1, 0]]);
-    expect(matchByMutualMaxima([[1, 0.7], [0.9, 0.8]]).map((pair) => [pair.annotated, pair.predicted])).toEqual([[0, 0]]);
+    expect(
+      matchByMutualMaxima([
+        [1, 1],
+        [1, 1],
+      ]).map((pair) => [pair.annotated, pair.predicted]),
+    ).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
+    expect(
+      matchByMutualMaxima([
+        [0.9, 0.8],
+        [0.95, 0],
+      ]).map((pair) => [pair.annotated, pair.predicted]),
+    ).toEqual([[1, 0]]);
+    expect(
+      matchByMutualMaxima([
+        [1, 0.7],
+        [0.9, 0.8],
+      ]).map((pair) => [pair.annotated, pair.predicted]),
+    ).toEqual([[0, 0]]);
   });
 
   it("S_abn uses the key states", () => {
@@ -119,9 +147,7 @@ describe("explore-scene answers and views", () => {
   });
 
   it("yardstick score serves explore-scene: per-item score fields and aggregate means", () => {
-    const items = [
-      { id: "e1", kind: "explore-scene", public: { initialImage: "a.jpg", actions: ["C opens the tap"] }, key, tags: { subset: "Short" } },
-    ];
+    const items = [{ id: "e1", kind: "explore-scene", public: { initialImage: "a.jpg", actions: ["C opens the tap"] }, key, tags: { subset: "Short" } }];
     const answers = [
       { id: "e1", annotator: "p1", answer: exact },
       { id: "e1", annotator: "m", answer: "A bowl." },

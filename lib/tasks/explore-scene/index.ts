@@ -4,14 +4,7 @@ import { categoryLemmas } from "@/lib/tasks/shared/explore/nlp";
 import { EXPLORE_ANSWER_LIMITS } from "@/lib/tasks/shared/explore/limits";
 import { viewArray, viewField } from "@/lib/tasks/shared/view-fields";
 import { objectSentences } from "@/lib/tasks/shared/explore/llm-scorer";
-import {
-  objectNames,
-  objectRefs,
-  parseRelation,
-  scoreStructured,
-  type ExploreStructuredScore,
-  type SceneObject,
-} from "@/lib/tasks/shared/explore/scorer";
+import { objectNames, objectRefs, parseRelation, scoreStructured, type ExploreStructuredScore, type SceneObject } from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * EXPLORE-Bench final-scene prediction (`explore-scene`; ../shared/benchmarks/explore.md): from
@@ -34,9 +27,15 @@ export { EXPLORE_ANSWER_LIMITS };
 const L = EXPLORE_ANSWER_LIMITS;
 
 const objectFields = {
-  category: z.string().trim().min(1, "a category is a non-empty noun or noun phrase").max(L.categoryChars, `a category has at most ${L.categoryChars} characters`),
+  category: z
+    .string()
+    .trim()
+    .min(1, "a category is a non-empty noun or noun phrase")
+    .max(L.categoryChars, `a category has at most ${L.categoryChars} characters`),
   description: z.string().max(L.descriptionChars, `a description has at most ${L.descriptionChars} characters`),
-  relation: z.array(z.string().trim().min(1, "a relation is non-empty text").max(L.relationChars, `a relation has at most ${L.relationChars} characters`)).max(L.relationsPerObject, `at most ${L.relationsPerObject} relations per object`),
+  relation: z
+    .array(z.string().trim().min(1, "a relation is non-empty text").max(L.relationChars, `a relation has at most ${L.relationChars} characters`))
+    .max(L.relationsPerObject, `at most ${L.relationsPerObject} relations per object`),
 };
 
 /** The counts, checked first and in linear time: objects, relations per object and in all. Null when within the caps. */
@@ -49,7 +48,8 @@ export function exploreAnswerTooBig(value: unknown): { path: Array<string | numb
   for (let i = 0; i < objects.length; i++) {
     const relation = (objects[i] as { relation?: unknown } | null)?.relation;
     if (!Array.isArray(relation)) continue;
-    if (relation.length > L.relationsPerObject) return { path: ["objects", i, "relation"], message: `at most ${L.relationsPerObject} relations per object (got ${relation.length})` };
+    if (relation.length > L.relationsPerObject)
+      return { path: ["objects", i, "relation"], message: `at most ${L.relationsPerObject} relations per object (got ${relation.length})` };
     relations += relation.length;
   }
   if (relations > L.relations) return { path: ["objects"], message: `at most ${L.relations} relations in all (got ${relations})` };
@@ -94,7 +94,11 @@ export const exploreSceneKeySchema = z
   .superRefine((key, ctx) => {
     key.keyStates?.forEach((entry, i) => {
       if (typeof entry !== "string" && entry.object >= key.objects.length) {
-        ctx.addIssue({ code: "custom", path: ["keyStates", i, "object"], message: `key state ${JSON.stringify(entry.state)} belongs to object ${entry.object}, but the scene has ${key.objects.length} objects` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["keyStates", i, "object"],
+          message: `key state ${JSON.stringify(entry.state)} belongs to object ${entry.object}, but the scene has ${key.objects.length} objects`,
+        });
       }
     });
   });
@@ -133,7 +137,10 @@ function checkRelations(objects: ReadonlyArray<{ category: string; relation: str
       if (parsed.objectIndex === null) {
         addIssue(path, `relation ${JSON.stringify(text)} must end with an existing object of the scene (${known})`);
       } else if (ambiguous.has(parsed.object)) {
-        addIssue(path, `relation ${JSON.stringify(text)}: "${parsed.object}" names several objects; write one of ${refList((byCategory.get(parsed.object) ?? []).map((index) => refs[index]))}`);
+        addIssue(
+          path,
+          `relation ${JSON.stringify(text)}: "${parsed.object}" names several objects; write one of ${refList((byCategory.get(parsed.object) ?? []).map((index) => refs[index]))}`,
+        );
       } else if (parsed.objectIndex === i) {
         addIssue(path, `relation ${JSON.stringify(text)} relates ${refs[i]} to itself`);
       }
@@ -156,7 +163,11 @@ export type ExploreSceneAnswer = { objects: SceneObject[]; text: string };
 /** Free-text mode (Study.taskSettings["explore-scene"].freeText): no objects, a non-empty description. */
 export const exploreSceneFreeTextAnswerSchema = z.strictObject({
   objects: z.array(z.never()).max(0, "free-text mode: the answer is the text, without objects"),
-  text: z.string().trim().min(1, "describe the final scene").max(L.freeTextChars, `at most ${L.freeTextChars.toLocaleString("en-US")} characters`),
+  text: z
+    .string()
+    .trim()
+    .min(1, "describe the final scene")
+    .max(L.freeTextChars, `at most ${L.freeTextChars.toLocaleString("en-US")} characters`),
 });
 
 /**
@@ -179,13 +190,62 @@ export type ExploreSceneScore = ExploreStructuredScore;
 type ExploreItem = TaskItem<ExploreScenePublic, ExploreSceneKey>;
 
 export const exploreMetrics: MetricSpec[] = [
-  { id: "S_obj", scale: "points", range: [0, 100], label: "S_obj (structured scorer)", type: "ratio", description: "Mean object-level score, 0-100: soft coverage of the annotated categories, one pass of mutual maxima over lemma/WordNet similarities (Yardstick's structured scorer, not the paper's Sentence-BERT)." },
-  { id: "S_att", scale: "points", range: [0, 5], label: "S_att (structured scorer)", type: "ratio", description: "Mean attribute score, 0-5: content-lemma recall of each annotated description in its matched candidate, 0 when unmatched (structured scorer, not the paper's LLM judge)." },
-  { id: "S_rel", scale: "points", range: [0, 5], label: "S_rel (structured scorer)", type: "ratio", description: "Mean relation score, 0-5: relation-word recall times object agreement over the annotated relations, 0 when unmatched (structured scorer)." },
-  { id: "S_uni", scale: "points", range: [0, 100], label: "S_uni (structured scorer)", type: "ratio", description: "Mean of 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100 (Eq. 1; structured scorer)." },
-  { id: "S_key", scale: "points", range: [0, 5], label: "S_key (structured scorer)", type: "ratio", description: "Mean key-state score, 0-5, over abnormal items (items with key states), each state against what the answer says of its object." },
-  { id: "S_abn", scale: "points", range: [0, 100], label: "S_abn (structured scorer)", type: "ratio", description: "Mean of 0.1 S_uni + 0.9 (20 S_key) over abnormal items." },
-  { id: "correctShare", label: "Share with S_uni >= 60 (Yardstick's threshold)", type: "proportion", description: "Share of answers with S_uni >= 60: Yardstick's calibration threshold, not the paper's." },
+  {
+    id: "S_obj",
+    scale: "points",
+    range: [0, 100],
+    label: "S_obj (structured scorer)",
+    type: "ratio",
+    description:
+      "Mean object-level score, 0-100: soft coverage of the annotated categories, one pass of mutual maxima over lemma/WordNet similarities (Yardstick's structured scorer, not the paper's Sentence-BERT).",
+  },
+  {
+    id: "S_att",
+    scale: "points",
+    range: [0, 5],
+    label: "S_att (structured scorer)",
+    type: "ratio",
+    description:
+      "Mean attribute score, 0-5: content-lemma recall of each annotated description in its matched candidate, 0 when unmatched (structured scorer, not the paper's LLM judge).",
+  },
+  {
+    id: "S_rel",
+    scale: "points",
+    range: [0, 5],
+    label: "S_rel (structured scorer)",
+    type: "ratio",
+    description: "Mean relation score, 0-5: relation-word recall times object agreement over the annotated relations, 0 when unmatched (structured scorer).",
+  },
+  {
+    id: "S_uni",
+    scale: "points",
+    range: [0, 100],
+    label: "S_uni (structured scorer)",
+    type: "ratio",
+    description: "Mean of 0.25 S_obj + 0.35 (20 S_att) + 0.40 (20 S_rel), 0-100 (Eq. 1; structured scorer).",
+  },
+  {
+    id: "S_key",
+    scale: "points",
+    range: [0, 5],
+    label: "S_key (structured scorer)",
+    type: "ratio",
+    description: "Mean key-state score, 0-5, over abnormal items (items with key states), each state against what the answer says of its object.",
+  },
+  {
+    id: "S_abn",
+    scale: "points",
+    range: [0, 100],
+    label: "S_abn (structured scorer)",
+    type: "ratio",
+    description: "Mean of 0.1 S_uni + 0.9 (20 S_key) over abnormal items.",
+  },
+  {
+    id: "correctShare",
+    label: "Share with S_uni >= 60 (Yardstick's threshold)",
+    type: "proportion",
+    description: "Share of answers with S_uni >= 60: Yardstick's calibration threshold, not the paper's.",
+  },
 ];
 
 function meanOf(values: Array<number | null | undefined>): number | null {
@@ -289,7 +349,8 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
     };
   },
 
-  answerSchemaFor: (_item, settings) => (exploreSettingsOf(settings).freeText ? exploreSceneFreeTextAnswerSchema : exploreSceneAnswerSchema) as z.ZodType<ExploreSceneAnswer>,
+  answerSchemaFor: (_item, settings) =>
+    (exploreSettingsOf(settings).freeText ? exploreSceneFreeTextAnswerSchema : exploreSceneAnswerSchema) as z.ZodType<ExploreSceneAnswer>,
 
   agent: {
     answerInstructions:
@@ -300,11 +361,16 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
     answerSchemaIn: (settings) => (exploreSettingsOf(settings).freeText ? exploreSceneFreeTextAnswerSchema : exploreSceneAnswerSchema),
     exampleAnswer: (view) => {
       if (viewField(view, "freeText") === true) return { objects: [], text: "The scene after the actions." };
-      const suggested = viewArray(view, "vocabulary")?.find((entry): entry is string => typeof entry === "string" && entry.trim() !== "" && entry.length <= L.categoryChars);
+      const suggested = viewArray(view, "vocabulary")?.find(
+        (entry): entry is string => typeof entry === "string" && entry.trim() !== "" && entry.length <= L.categoryChars,
+      );
       return { objects: [{ category: suggested?.trim() ?? "table", description: "", relation: [] }], text: "" };
     },
   },
-  keyAnswer: (key) => ({ objects: key.objects.map((object) => ({ ...object, relation: [...object.relation] })), text: objectSentences(key.objects).sentences.join(" ") }),
+  keyAnswer: (key) => ({
+    objects: key.objects.map((object) => ({ ...object, relation: [...object.relation] })),
+    text: objectSentences(key.objects).sentences.join(" "),
+  }),
   score: (answer, key) => scoreStructured(answer, key),
   correct: (score) => score.correct,
   aggregate: (scores) => ({

@@ -16,17 +16,22 @@ export const FREE_TEXT_GRADE_KIND = "free-text-grade";
 
 export const gradePublicSchema = z.strictObject({
   question: z.string().min(1).max(TEXT_CAPS.question),
-  references: z.array(z.string().min(1).max(TEXT_CAPS.reference)).min(1).max(TEXT_CAPS.extraReferences + 1),
+  references: z
+    .array(z.string().min(1).max(TEXT_CAPS.reference))
+    .min(1)
+    .max(TEXT_CAPS.extraReferences + 1),
   /** the answer to grade */
   answer: z.string().max(TEXT_CAPS.answer),
 });
 
 /** The answer graded: the free-text study's id and the response's or model prediction's id. */
 export const gradeKeySchema = z.strictObject({
-  source: z.strictObject({ study: z.string().min(1).max(64), response: z.string().min(1).max(64).optional(), prediction: z.string().min(1).max(64).optional() }).refine((source) => (source.response === undefined) !== (source.prediction === undefined), {
-    message: "give either response or prediction",
-    path: ["response"],
-  }),
+  source: z
+    .strictObject({ study: z.string().min(1).max(64), response: z.string().min(1).max(64).optional(), prediction: z.string().min(1).max(64).optional() })
+    .refine((source) => (source.response === undefined) !== (source.prediction === undefined), {
+      message: "give either response or prediction",
+      path: ["response"],
+    }),
 });
 
 export const gradeAnswerSchema = z.strictObject({ grade: z.number().int().min(1).max(5) });
@@ -56,14 +61,25 @@ export const freeTextGradeModule: TaskModule<GradePublic, GradeKey, GradeAnswer,
   agent: {
     answerInstructions:
       "The view holds a question (question), its reference answers (references) and an answer to grade (answer). Grade the answer against the references: " +
-      `${GRADES.map((grade) => `${grade} ${GRADE_RUBRIC[grade]}`).reverse().join("; ")}. Answer {"grade": <1-5>}.`,
+      `${GRADES.map((grade) => `${grade} ${GRADE_RUBRIC[grade]}`)
+        .reverse()
+        .join("; ")}. Answer {"grade": <1-5>}.`,
     exampleAnswer: () => ({ grade: 1 }),
   },
   score: (answer) => ({ grade: answer.grade }),
   // a grade has no right value: no grade is right or wrong, so figures about correctness leave grades out
   correct: () => null,
   aggregate: (scores) => ({ score: meanLlmMatch(scores.map((score) => score.grade)) }),
-  metrics: [{ id: "score", label: "LLM-Match (people)", type: "ratio", scale: "points", range: [0, 100], description: "mean of 100 (grade - 1) / 4 over the graders' grades" }],
+  metrics: [
+    {
+      id: "score",
+      label: "LLM-Match (people)",
+      type: "ratio",
+      scale: "points",
+      range: [0, 100],
+      description: "mean of 100 (grade - 1) / 4 over the graders' grades",
+    },
+  ],
   headlineMetric: "score",
   agreementEncodings: [{ id: "grade-interval", label: "grade 1-5 (interval)", level: "interval", units: (answer) => [{ unit: "", value: answer.grade }] }],
   reviewView: (item) => ({ source: item.key.source }),

@@ -18,7 +18,12 @@ describe("free-text alpha", () => {
   it("items only reproduces the unit bootstrap of before, draw for draw", () => {
     const data = units();
     const got = alphaFigure(data, "k", "items")!;
-    const before = krippendorffAlphaBootstrap(data.map((unit) => unit.map((g) => g.grade)), "interval", mulberry32(seedFromString("k")), { resamples: 1000, confidence: 0.95 });
+    const before = krippendorffAlphaBootstrap(
+      data.map((unit) => unit.map((g) => g.grade)),
+      "interval",
+      mulberry32(seedFromString("k")),
+      { resamples: 1000, confidence: 0.95 },
+    );
     expect(got.alpha).toBeCloseTo(before.estimate.alpha!, 12);
     expect(got.ci![0]).toBeCloseTo(before.ci![0], 10);
     expect(got.ci![1]).toBeCloseTo(before.ci![1], 10);

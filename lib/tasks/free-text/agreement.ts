@@ -40,12 +40,21 @@ export function alphaFigure(units: Grade[][], seedKey: string, over: GeneraliseO
   if (pairable.length === 0) return null;
   const values = pairable.map((unit) => unit.map((g) => g.grade));
   const estimate = krippendorffAlphaFromUnits(values, "interval");
-  const result = krippendorffAlphaPigeonhole({ metric: "interval", units: values }, pairable.map((unit) => unit.map((g) => g.grader)), pairable.map((_, i) => i), () => 0, 1, [[0]], mulberry32(seedFromString(seedKey)), {
-    resamples: RESAMPLES,
-    confidence: 0.95,
-    over,
-    fixedCoders: new Set([JUDGE]),
-  }).groups[0];
+  const result = krippendorffAlphaPigeonhole(
+    { metric: "interval", units: values },
+    pairable.map((unit) => unit.map((g) => g.grader)),
+    pairable.map((_, i) => i),
+    () => 0,
+    1,
+    [[0]],
+    mulberry32(seedFromString(seedKey)),
+    {
+      resamples: RESAMPLES,
+      confidence: 0.95,
+      over,
+      fixedCoders: new Set([JUDGE]),
+    },
+  ).groups[0];
   return {
     alpha: estimate.alpha,
     ...(estimate.reason ? { reason: estimate.reason } : {}),

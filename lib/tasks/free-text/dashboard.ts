@@ -43,7 +43,6 @@ export interface FreeTextJudgeInfo {
   graded: number;
 }
 
-
 export interface FreeTextSection {
   items: number;
   answers: { people: number; models: number };
@@ -74,16 +73,34 @@ function playsMedia(publicPart: unknown): boolean {
 
 async function loadSection(context: KindDashboardContext): Promise<FreeTextSection> {
   const { studyId, excludedItemIds } = context;
-  const items = (await db.item.findMany({ where: { studyId, kind: FREE_TEXT_KIND, practice: false }, select: { id: true, externalId: true, public: true, key: true, tags: true } })).filter((item) => !excludedItemIds?.has(item.id));
+  const items = (
+    await db.item.findMany({
+      where: { studyId, kind: FREE_TEXT_KIND, practice: false },
+      select: { id: true, externalId: true, public: true, key: true, tags: true },
+    })
+  ).filter((item) => !excludedItemIds?.has(item.id));
   const itemById = new Map(items.map((item) => [item.id, item]));
   const categoryOf = (itemId: string) => {
     const category = (itemById.get(itemId)?.tags as Record<string, unknown> | null)?.category;
     return typeof category === "string" && category !== "" ? category : "(none)";
   };
   const [responses, predictions, results, runs] = await Promise.all([
-    db.response.findMany({ where: { assignment: { studyId, itemId: { in: [...itemById.keys()] } } }, select: { id: true, answer: true, assignment: { select: { itemId: true, userId: true } } } }),
-    db.modelPrediction.findMany({ where: { run: { studyId }, itemId: { in: [...itemById.keys()] } }, select: { id: true, answer: true, itemId: true, runId: true } }),
-    db.scorerResult.findMany({ where: { studyId, scorer: LLM_SCORER, OR: [{ response: { assignment: { item: { kind: FREE_TEXT_KIND } } } }, { prediction: { item: { kind: FREE_TEXT_KIND } } }] }, select: { model: true, promptVersion: true, score: true, responseId: true, predictionId: true } }),
+    db.response.findMany({
+      where: { assignment: { studyId, itemId: { in: [...itemById.keys()] } } },
+      select: { id: true, answer: true, assignment: { select: { itemId: true, userId: true } } },
+    }),
+    db.modelPrediction.findMany({
+      where: { run: { studyId }, itemId: { in: [...itemById.keys()] } },
+      select: { id: true, answer: true, itemId: true, runId: true },
+    }),
+    db.scorerResult.findMany({
+      where: {
+        studyId,
+        scorer: LLM_SCORER,
+        OR: [{ response: { assignment: { item: { kind: FREE_TEXT_KIND } } } }, { prediction: { item: { kind: FREE_TEXT_KIND } } }],
+      },
+      select: { model: true, promptVersion: true, score: true, responseId: true, predictionId: true },
+    }),
     db.modelRun.findMany({ where: { studyId }, select: { id: true, name: true }, orderBy: { createdAt: "asc" } }),
   ]);
 
@@ -95,7 +112,19 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
     let judge = judgeGrades.get(comboKey);
     if (!judge) {
       const settings = parseJudgeVersion(row.promptVersion);
-      judge = { info: { model: row.model, promptVersion: row.promptVersion, promptSha256: settings ? promptFileHashes(settings.prompt) : null, temperature: settings?.temperature ?? null, seed: settings?.seed ?? null, maxTokens: settings?.maxTokens ?? null, synthetic: row.score.judge.synthetic === true, graded: 0 }, grades: new Map() };
+      judge = {
+        info: {
+          model: row.model,
+          promptVersion: row.promptVersion,
+          promptSha256: settings ? promptFileHashes(settings.prompt) : null,
+          temperature: settings?.temperature ?? null,
+          seed: settings?.seed ?? null,
+          maxTokens: settings?.maxTokens ?? null,
+          synthetic: row.score.judge.synthetic === true,
+          graded: 0,
+        },
+        grades: new Map(),
+      };
       judgeGrades.set(comboKey, judge);
     }
     const target = row.responseId ? `response:${row.responseId}` : row.predictionId ? `prediction:${row.predictionId}` : null;
@@ -144,8 +173,17 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
   }));
 
   // people's grades of this study's answers, from grading studies (any study)
-  const gradingItems = await db.item.findMany({ where: { kind: GRADING_KIND, key: { path: ["source", "study"], equals: studyId } }, select: { id: true, key: true } });
-  const gradingResponses = gradingItems.length === 0 ? [] : await db.response.findMany({ where: { assignment: { itemId: { in: gradingItems.map((item) => item.id) }, item: { practice: false } } }, select: { answer: true, assignment: { select: { itemId: true, userId: true } } } });
+  const gradingItems = await db.item.findMany({
+    where: { kind: GRADING_KIND, key: { path: ["source", "study"], equals: studyId } },
+    select: { id: true, key: true },
+  });
+  const gradingResponses =
+    gradingItems.length === 0
+      ? []
+      : await db.response.findMany({
+          where: { assignment: { itemId: { in: gradingItems.map((item) => item.id) }, item: { practice: false } } },
+          select: { answer: true, assignment: { select: { itemId: true, userId: true } } },
+        });
   const targetOfGradingItem = new Map(
     gradingItems.map((item) => {
       const source = (item.key as { source?: { response?: string; prediction?: string } }).source;
@@ -175,7 +213,9 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
     const item = itemById.get(itemId);
     const publicPart = freeTextPublicSchema.safeParse(item?.public);
     const key = freeTextKeySchema.safeParse(item?.key);
-    return item && publicPart.success && key.success ? { itemExternalId: item.externalId, question: publicPart.data.question, references: referencesOf(key.data), category: categoryOf(itemId) } : null;
+    return item && publicPart.success && key.success
+      ? { itemExternalId: item.externalId, question: publicPart.data.question, references: referencesOf(key.data), category: categoryOf(itemId) }
+      : null;
   };
   for (const response of responses) {
     const about = describe(response.assignment.itemId);

@@ -11,7 +11,15 @@ import { isGrade, llmMatchScore } from "@/lib/tasks/shared/llm-match/rubric";
 export interface FreeTextGradeRecord {
   grade: number;
   score: number;
-  judge: { model: string; promptVersion: string; temperature: number | null; seed: number | null; maxTokens?: number; promptSha256?: string[]; synthetic?: boolean };
+  judge: {
+    model: string;
+    promptVersion: string;
+    temperature: number | null;
+    seed: number | null;
+    maxTokens?: number;
+    promptSha256?: string[];
+    synthetic?: boolean;
+  };
   /** how many reference answers the judge was shown */
   references: number;
 }
@@ -36,5 +44,7 @@ export function freeTextGradeRecord(grade: number, model: string, promptVersion:
 }
 
 export function isFreeTextGradeRecord(value: unknown): value is FreeTextGradeRecord {
-  return value !== null && typeof value === "object" && isGrade((value as { grade?: unknown }).grade) && typeof (value as { judge?: unknown }).judge === "object";
+  return (
+    value !== null && typeof value === "object" && isGrade((value as { grade?: unknown }).grade) && typeof (value as { judge?: unknown }).judge === "object"
+  );
 }

@@ -44,5 +44,9 @@ export function gradingBatchLines(studyId: string, sample: readonly GradableAnsw
 }
 
 export function gradingBatchJsonl(studyId: string, sample: readonly GradableAnswer[]): string {
-  return gradingBatchLines(studyId, sample).map((line) => JSON.stringify(line)).join("\n") + (sample.length > 0 ? "\n" : "");
+  return (
+    gradingBatchLines(studyId, sample)
+      .map((line) => JSON.stringify(line))
+      .join("\n") + (sample.length > 0 ? "\n" : "")
+  );
 }

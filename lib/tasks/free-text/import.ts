@@ -33,7 +33,14 @@ interface OpenEqaQuestion {
 export function isOpenEqaRelease(value: unknown): boolean {
   if (!Array.isArray(value) || value.length === 0) return false;
   const first = value[0] as Record<string, unknown> | null;
-  return first !== null && typeof first === "object" && typeof first.question_id === "string" && typeof first.question === "string" && "answer" in first && typeof first.episode_history === "string";
+  return (
+    first !== null &&
+    typeof first === "object" &&
+    typeof first.question_id === "string" &&
+    typeof first.question === "string" &&
+    "answer" in first &&
+    typeof first.episode_history === "string"
+  );
 }
 
 function parseJson(text: string): unknown {
@@ -60,7 +67,11 @@ export function episodeFrames(episode: string, dir: string, files: readonly stri
 }
 
 /** The items and issues of one release file; `files` are the batch's files (for the frames). */
-export function convertOpenEqaRelease(text: string, path: string, files: readonly string[]): { items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] } {
+export function convertOpenEqaRelease(
+  text: string,
+  path: string,
+  files: readonly string[],
+): { items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] } {
   const parsed = parseJson(text);
   if (!Array.isArray(parsed)) return { items: [], issues: [{ file: path, message: "not OpenEQA's release: expected a JSON array of questions" }] };
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
@@ -70,18 +81,28 @@ export function convertOpenEqaRelease(text: string, path: string, files: readonl
   parsed.forEach((raw: unknown, index) => {
     const line = index + 1;
     const issue = (field: string, message: string) => issues.push({ file: path, line, field: `[${index}].${field}`, message });
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return void issues.push({ file: path, line, field: `[${index}]`, message: "expected a question object" });
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+      return void issues.push({ file: path, line, field: `[${index}]`, message: "expected a question object" });
     const entry = raw as OpenEqaQuestion;
     if (typeof entry.question_id !== "string" || entry.question_id.trim() === "") return void issue("question_id", "expected a non-empty string");
     const id = entry.question_id.trim();
     const first = seen.get(id);
     if (first !== undefined) return void issue("question_id", `duplicate question_id ${JSON.stringify(id)} (first at [${first - 1}])`);
     seen.set(id, line);
-    if (entry.extra_answers !== undefined && !(Array.isArray(entry.extra_answers) && entry.extra_answers.every((answer) => typeof answer === "string"))) return void issue("extra_answers", "expected a list of strings");
+    if (entry.extra_answers !== undefined && !(Array.isArray(entry.extra_answers) && entry.extra_answers.every((answer) => typeof answer === "string")))
+      return void issue("extra_answers", "expected a list of strings");
     const key = freeTextKeySchema.safeParse({ answer: entry.answer, ...(entry.extra_answers !== undefined ? { extraAnswers: entry.extra_answers } : {}) });
     if (!key.success) {
       const problem = key.error.issues[0];
-      return void issue(problem.path[0] === "extraAnswers" ? `extra_answers${problem.path.slice(1).map((part) => `[${String(part)}]`).join("")}` : "answer", problem.message);
+      return void issue(
+        problem.path[0] === "extraAnswers"
+          ? `extra_answers${problem.path
+              .slice(1)
+              .map((part) => `[${String(part)}]`)
+              .join("")}`
+          : "answer",
+        problem.message,
+      );
     }
     if (entry.category !== undefined && typeof entry.category !== "string") return void issue("category", "expected a string");
     if (entry.episode_history !== undefined && typeof entry.episode_history !== "string") return void issue("episode_history", "expected a string");
@@ -117,7 +138,15 @@ export const openEqaFormat: ReleaseFolderFormat = {
       if (!/\.json$/i.test(file)) continue;
       const bytes = await read(file);
       // a cheap look at the start before parsing a large file
-      if (!/^\s*\[\s*\{/.test(bytes.subarray(0, 64).toString("utf8").replace(/^\uFEFF/, ""))) continue;
+      if (
+        !/^\s*\[\s*\{/.test(
+          bytes
+            .subarray(0, 64)
+            .toString("utf8")
+            .replace(/^\uFEFF/, ""),
+        )
+      )
+        continue;
       if (!isOpenEqaRelease(parseJson(bytes.toString("utf8")))) continue;
       const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
       found.push({ path: file, format: OPENEQA_SOURCE, files: files.filter((other) => other.startsWith(dir) && IMAGE.test(other)) });

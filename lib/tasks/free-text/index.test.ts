@@ -2,13 +2,27 @@ import { describe, expect, it } from "vitest";
 import { runScoreCommand } from "@/lib/cli/score";
 import { freeTextModule, parseFreeTextAnswer, parseFreeTextModelAnswer } from "@/lib/tasks/free-text";
 import { convertOpenEqaRelease, episodeFrames, isOpenEqaRelease, openEqaFormat } from "@/lib/tasks/free-text/import";
-import { JUDGE_SYSTEM_PROMPT, judgePrompt, judgeRequestBody, judgeSettingsFromEnv, judgeVersion, parseJudgeGrade, parseJudgeVersion } from "@/lib/tasks/free-text/judge";
+import {
+  JUDGE_SYSTEM_PROMPT,
+  judgePrompt,
+  judgeRequestBody,
+  judgeSettingsFromEnv,
+  judgeVersion,
+  parseJudgeGrade,
+  parseJudgeVersion,
+} from "@/lib/tasks/free-text/judge";
 import { GRADE_RUBRIC, llmMatchScore, meanLlmMatch } from "@/lib/tasks/shared/llm-match/rubric";
 import { singleFileFolderFormat } from "@/lib/tasks";
 
 // three questions in the shape of open-eqa-v0.json (question_id, question, answer, category, episode_history, extra_answers?)
 const RELEASE = [
-  { question: "What color is the staircase railing?", answer: "Brown", category: "attribute recognition", question_id: "e2ccf6f4-22a9-47d1-ab8d-a05a13435b82", episode_history: "hm3d-v0/000-hm3d-BFRyYbPCCPE" },
+  {
+    question: "What color is the staircase railing?",
+    answer: "Brown",
+    category: "attribute recognition",
+    question_id: "e2ccf6f4-22a9-47d1-ab8d-a05a13435b82",
+    episode_history: "hm3d-v0/000-hm3d-BFRyYbPCCPE",
+  },
   {
     question: "Where is the mirror?",
     answer: "Next to the staircase above the dark brown cabinet",
@@ -17,7 +31,13 @@ const RELEASE = [
     episode_history: "hm3d-v0/001-hm3d-TPhiubUHKcP",
     extra_answers: ["Next to the staircase", "by the stairs"],
   },
-  { question: "Is the front door open?", answer: "No", category: "object state recognition", question_id: "ecad68d2-a16f-4a3e-b8a1-a70ec1c5cf00", episode_history: "hm3d-v0/000-hm3d-BFRyYbPCCPE" },
+  {
+    question: "Is the front door open?",
+    answer: "No",
+    category: "object state recognition",
+    question_id: "ecad68d2-a16f-4a3e-b8a1-a70ec1c5cf00",
+    episode_history: "hm3d-v0/000-hm3d-BFRyYbPCCPE",
+  },
 ];
 
 describe("LLM-Match's numbers (open-eqa evaluate-predictions.py: 100 (clip(s, 1, 5) - 1) / 4, averaged)", () => {
@@ -38,7 +58,11 @@ describe("LLM-Match's numbers (open-eqa evaluate-predictions.py: 100 (clip(s, 1,
     expect(freeTextModule.correct({ grade: 3, score: 50 })).toBe(false);
     // an ungraded answer has no correctness yet: left out of correctness figures, not counted wrong
     expect(freeTextModule.correct({ grade: null, score: null })).toBeNull();
-    const rows = [{ grade: 5, score: 100 }, { grade: 2, score: 25 }, { grade: null, score: null }].map((score, i) => ({ itemId: `q${i}`, tags: {}, answer: { text: "" }, score }));
+    const rows = [
+      { grade: 5, score: 100 },
+      { grade: 2, score: 25 },
+      { grade: null, score: null },
+    ].map((score, i) => ({ itemId: `q${i}`, tags: {}, answer: { text: "" }, score }));
     expect(freeTextModule.aggregateAnswers!(rows)).toEqual({ score: 62.5, graded: 2, ungraded: 1 });
     expect(freeTextModule.aggregate(rows.map((row) => row.score))).toEqual({ score: 62.5 });
   });
@@ -79,7 +103,13 @@ describe("free-text answers", () => {
   });
 
   it("publicView holds the question and media, never the references", () => {
-    const item = { id: "q", kind: "free-text", public: { question: "Where?", media: { images: ["/api/assets/a"] } }, key: { answer: "SecretRef", extraAnswers: ["SecretExtra"] }, tags: {} };
+    const item = {
+      id: "q",
+      kind: "free-text",
+      public: { question: "Where?", media: { images: ["/api/assets/a"] } },
+      key: { answer: "SecretRef", extraAnswers: ["SecretExtra"] },
+      tags: {},
+    };
     const view = JSON.stringify(freeTextModule.publicView(item));
     expect(view).toContain("Where?");
     expect(view).not.toMatch(/SecretRef|SecretExtra/);
@@ -90,7 +120,10 @@ describe("free-text answers", () => {
 describe("the judge's prompt and reply", () => {
   /** the prompt with every tagged field emptied: what is left is the frame the judge reads the fields in */
   const frame = (prompt: string) => prompt.replace(/<(question|reference|answer)>[\s\S]*?<\/\1>/g, "<$1></$1>");
-  const fields = (prompt: string, tag: string) => [...prompt.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => match[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+  const fields = (prompt: string, tag: string) =>
+    [...prompt.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) =>
+      match[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+    );
 
   it("shows every reference answer and the rubric's words, each field in its own tags", () => {
     const prompt = judgePrompt("Where is the mirror?", ["Next to the staircase", "by the stairs"], "near the stairs");
@@ -145,7 +178,12 @@ describe("the judge's prompt and reply", () => {
     expect(version).toBe("llm-match-v2;temperature=0.7;seed=42");
     expect(parseJudgeVersion(version)).toEqual({ prompt: "llm-match-v2", temperature: 0.7, seed: 42 });
     expect(parseJudgeVersion("explore-v2")).toBeNull();
-    expect(judgeRequestBody("m", false, { temperature: 0.7, seed: 42 }, "Q?", ["A"], "a")).toMatchObject({ model: "m", temperature: 0.7, seed: 42, chat_template_kwargs: { enable_thinking: false } });
+    expect(judgeRequestBody("m", false, { temperature: 0.7, seed: 42 }, "Q?", ["A"], "a")).toMatchObject({
+      model: "m",
+      temperature: 0.7,
+      seed: 42,
+      chat_template_kwargs: { enable_thinking: false },
+    });
   });
 });
 
@@ -164,7 +202,10 @@ describe("OpenEQA's release (open-eqa-v0.json)", () => {
       {
         id: RELEASE[0].question_id,
         kind: "free-text",
-        public: { question: RELEASE[0].question, media: { frames: ["frames/hm3d-v0/000-hm3d-BFRyYbPCCPE/00000-rgb.png", "frames/hm3d-v0/000-hm3d-BFRyYbPCCPE/00001-rgb.png"], fps: 5 } },
+        public: {
+          question: RELEASE[0].question,
+          media: { frames: ["frames/hm3d-v0/000-hm3d-BFRyYbPCCPE/00000-rgb.png", "frames/hm3d-v0/000-hm3d-BFRyYbPCCPE/00001-rgb.png"], fps: 5 },
+        },
         key: { answer: "Brown" },
         tags: { source: "openeqa", category: "attribute recognition", episode: RELEASE[0].episode_history, media: "frames" },
       },
@@ -195,7 +236,7 @@ describe("OpenEQA's release (open-eqa-v0.json)", () => {
     expect(isOpenEqaRelease(RELEASE)).toBe(true);
     expect(isOpenEqaRelease([{ question: "x" }])).toBe(false);
     expect(singleFileFolderFormat(Buffer.from(JSON.stringify(RELEASE)))?.id).toBe("openeqa");
-    const read = async (file: string) => Buffer.from(file.endsWith(".json") ? (file === "open-eqa-v0.json" ? JSON.stringify(RELEASE) : "[{\"a\":1}]") : "png");
+    const read = async (file: string) => Buffer.from(file.endsWith(".json") ? (file === "open-eqa-v0.json" ? JSON.stringify(RELEASE) : '[{"a":1}]') : "png");
     const found = await openEqaFormat.find([...files, "other.json"], read);
     expect(found.map((file) => file.path)).toEqual(["open-eqa-v0.json"]);
     expect(episodeFrames("hm3d-v0/000-hm3d-BFRyYbPCCPE", "", files)).toHaveLength(2);
@@ -229,6 +270,8 @@ describe("yardstick score for free-text", () => {
   });
 
   it("names the line of an answer it cannot read", () => {
-    expect(() => runScoreCommand(items, JSON.stringify({ id: "q1", answer: { text: "x", grade: 9 } }))).toThrow('answers.jsonl line 1: answer for item "q1" is not a readable free-text answer');
+    expect(() => runScoreCommand(items, JSON.stringify({ id: "q1", answer: { text: "x", grade: 9 } }))).toThrow(
+      'answers.jsonl line 1: answer for item "q1" is not a readable free-text answer',
+    );
   });
 });

@@ -100,11 +100,23 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
   publicSchema: freeTextPublicSchema,
   keySchema: freeTextKeySchema,
   answerSchema: freeTextAnswerSchema,
-  answerSchemaFor: (item) => z.strictObject({ text: z.string().trim().min(1, "type an answer").max(item.public.maxChars ?? TEXT_CAPS.answer) }),
+  answerSchemaFor: (item) =>
+    z.strictObject({
+      text: z
+        .string()
+        .trim()
+        .min(1, "type an answer")
+        .max(item.public.maxChars ?? TEXT_CAPS.answer),
+    }),
   mapImages: (item, replace) => ({ public: item.public.media ? { ...item.public, media: mapMedia(item.public.media, replace) } : item.public, key: item.key }),
   settingsSchema: z.strictObject(playbackSettingsFields) as z.ZodType<Record<string, unknown>>,
   publicView: (item, settings) => {
-    const view: FreeTextView = { question: item.public.question, media: item.public.media ?? null, maxChars: item.public.maxChars ?? TEXT_CAPS.answer, playback: playbackOf(settings) };
+    const view: FreeTextView = {
+      question: item.public.question,
+      media: item.public.media ?? null,
+      maxChars: item.public.maxChars ?? TEXT_CAPS.answer,
+      playback: playbackOf(settings),
+    };
     return view as unknown as Json;
   },
   agent: {
@@ -120,7 +132,16 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
     const graded = rows.filter((row) => row.score.grade !== null).map((row) => row.score.grade!);
     return { score: meanLlmMatch(graded), graded: graded.length, ungraded: rows.length - graded.length };
   },
-  metrics: [{ id: "score", label: "LLM-Match", type: "ratio", scale: "points", range: [0, 100], description: "mean of 100 (grade - 1) / 4 over graded answers (OpenEQA); grades come with the answer or from the LLM judge's jobs" }],
+  metrics: [
+    {
+      id: "score",
+      label: "LLM-Match",
+      type: "ratio",
+      scale: "points",
+      range: [0, 100],
+      description: "mean of 100 (grade - 1) / 4 over graded answers (OpenEQA); grades come with the answer or from the LLM judge's jobs",
+    },
+  ],
   headlineMetric: "score",
   agreementEncodings: [],
   keyAnswer: (key) => ({ text: key.answer }),

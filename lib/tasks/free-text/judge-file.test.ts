@@ -15,7 +15,7 @@ describe("a benchmark's own judge prompt file", () => {
     expect(filled).toContain(`Extra Answers: ["doesn't look like it", 'no']`);
     expect(filled).toContain("{braces} stay literal");
     expect(filled.endsWith("Response: yes\nYour mark:")).toBe(true);
-    expect(pythonListRepr(["a\\b", "it's \"x\""])).toBe(`['a\\\\b', 'it\\'s "x"']`);
+    expect(pythonListRepr(["a\\b", 'it\'s "x"'])).toBe(`['a\\\\b', 'it\\'s "x"']`);
     expect(() => fillPromptTemplate("Question: {question} {unknown}", { question: "q", answer: "a", prediction: "p", extraAnswers: null })).toThrow(/unknown/);
   });
 

@@ -98,7 +98,8 @@ export function fillPromptTemplate(template: string, fields: PromptFields): stri
   return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, name: string | undefined) => {
     if (match === "{{") return "{";
     if (match === "}}") return "}";
-    if (name === undefined || !Object.hasOwn(values, name)) throw new Error(`the judge prompt file asks for the field {${name ?? ""}}, which is none of question, answer, prediction, extra_answers`);
+    if (name === undefined || !Object.hasOwn(values, name))
+      throw new Error(`the judge prompt file asks for the field {${name ?? ""}}, which is none of question, answer, prediction, extra_answers`);
     return values[name];
   });
 }

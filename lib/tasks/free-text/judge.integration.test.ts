@@ -41,11 +41,22 @@ let url = "";
 
 /** The stand-in's rule: 5 when the answer holds a reference, 3 when it shares a word of 4+ letters with one, else 1. */
 function standInGrade(answer: string, references: string[]): number {
-  const norm = (text: string) => text.toLowerCase().replace(/[^a-z0-9 ]/g, " ").replace(/\s+/g, " ").trim();
+  const norm = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
   const a = norm(answer);
   if (references.some((reference) => a.includes(norm(reference)))) return 5;
   const words = new Set(a.split(" ").filter((word) => word.length >= 4));
-  return references.some((reference) => norm(reference).split(" ").some((word) => words.has(word))) ? 3 : 1;
+  return references.some((reference) =>
+    norm(reference)
+      .split(" ")
+      .some((word) => words.has(word)),
+  )
+    ? 3
+    : 1;
 }
 
 /** What a prompt of the stand-in prompt files says (Answer, Extra Answers as a Python list, Response). */
@@ -59,7 +70,10 @@ function readFilePrompt(prompt: string): { references: string[]; answer: string 
 
 /** What the prompt says: its references and the answer to grade, each in its tags (judgeField). */
 function readPrompt(prompt: string): { references: string[]; answer: string } {
-  const fields = (tag: string) => [...prompt.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => match[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+  const fields = (tag: string) =>
+    [...prompt.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) =>
+      match[1].replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"),
+    );
   return { references: fields("reference"), answer: fields("answer")[0] ?? "" };
 }
 
@@ -76,7 +90,14 @@ beforeAll(async () => {
       const { references, answer } = fromFile ? readFilePrompt(prompt) : readPrompt(prompt);
       const grade = standInGrade(answer, references);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: randomUUID(), object: "chat.completion", model: parsed.model, choices: [{ index: 0, message: { role: "assistant", content: fromFile ? `Your mark: ${grade}` : `Grade: ${grade}` }, finish_reason: "stop" }] }));
+      res.end(
+        JSON.stringify({
+          id: randomUUID(),
+          object: "chat.completion",
+          model: parsed.model,
+          choices: [{ index: 0, message: { role: "assistant", content: fromFile ? `Your mark: ${grade}` : `Grade: ${grade}` }, finish_reason: "stop" }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -92,7 +113,13 @@ const fastRetry = { retries: 1, minTimeout: 5, maxTimeout: 20 };
 
 const ITEMS = [
   { id: "q1", question: "What color is the sofa?", answer: "Red", category: "attribute recognition" },
-  { id: "q2", question: "Where is the mirror?", answer: "Next to the staircase", extra: ["by the stairs", "over the drawers in the hallway"], category: "object localization" },
+  {
+    id: "q2",
+    question: "Where is the mirror?",
+    answer: "Next to the staircase",
+    extra: ["by the stairs", "over the drawers in the hallway"],
+    category: "object localization",
+  },
   { id: "q3", question: "Is the front door open?", answer: "No", category: "object state recognition" },
 ];
 
@@ -120,12 +147,31 @@ async function seedStudy(people: Array<{ item: string; text: string }>, predicti
   let position = 0;
   for (const answer of people) {
     const user = await createUser("ANNOTATOR");
-    const assignment = await db.assignment.create({ data: { studyId: study.id, itemId: items.get(answer.item)!.id, userId: user.id, status: "SUBMITTED", position: position++, submittedAt: new Date() } });
+    const assignment = await db.assignment.create({
+      data: { studyId: study.id, itemId: items.get(answer.item)!.id, userId: user.id, status: "SUBMITTED", position: position++, submittedAt: new Date() },
+    });
     await db.response.create({
-      data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { text: answer.text }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: { grade: null, score: null } as Prisma.InputJsonValue, correct: null },
+      data: {
+        assignmentId: assignment.id,
+        clientId: randomUUID(),
+        answer: { text: answer.text },
+        confidenceRaw: 4,
+        confidence: 0.75,
+        wallMs: 1000,
+        activeMs: 900,
+        score: { grade: null, score: null } as Prisma.InputJsonValue,
+        correct: null,
+      },
     });
   }
-  const run = await importModelRun({ studySlug: study.slug, name: "Model X", fileName: "answers.jsonl", answersJsonl: Object.entries(predictions).map(([id, answer]) => JSON.stringify({ id, answer })).join("\n") });
+  const run = await importModelRun({
+    studySlug: study.slug,
+    name: "Model X",
+    fileName: "answers.jsonl",
+    answersJsonl: Object.entries(predictions)
+      .map(([id, answer]) => JSON.stringify({ id, answer }))
+      .join("\n"),
+  });
   return { study, run };
 }
 
@@ -153,7 +199,10 @@ describe("free-text LLM judge", () => {
     process.env.FREE_TEXT_JUDGE_SEED = "7";
   });
   afterEach(() => {
-    for (const [name, value] of [["FREE_TEXT_JUDGE_TEMPERATURE", env.temperature], ["FREE_TEXT_JUDGE_SEED", env.seed]] as const) {
+    for (const [name, value] of [
+      ["FREE_TEXT_JUDGE_TEMPERATURE", env.temperature],
+      ["FREE_TEXT_JUDGE_SEED", env.seed],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -176,16 +225,31 @@ describe("free-text LLM judge", () => {
       expect(request.messages[0]).toEqual({ role: "system", content: JUDGE_SYSTEM_PROMPT });
     }
     // extra reference answers reach the judge
-    const q2Prompt = received.map((request) => request.messages[1].content).find((content) => content.startsWith("Question: <question>Where is the mirror?</question>"))!;
+    const q2Prompt = received
+      .map((request) => request.messages[1].content)
+      .find((content) => content.startsWith("Question: <question>Where is the mirror?</question>"))!;
     expect(readPrompt(q2Prompt).references).toEqual(referencesOf("q2"));
 
-    const results = await db.scorerResult.findMany({ select: { score: true, model: true, promptVersion: true, response: { select: { answer: true, assignment: { select: { item: { select: { externalId: true } } } } } }, prediction: { select: { answer: true, item: { select: { externalId: true } } } } } });
+    const results = await db.scorerResult.findMany({
+      select: {
+        score: true,
+        model: true,
+        promptVersion: true,
+        response: { select: { answer: true, assignment: { select: { item: { select: { externalId: true } } } } } },
+        prediction: { select: { answer: true, item: { select: { externalId: true } } } },
+      },
+    });
     expect(results).toHaveLength(7);
     for (const row of results) {
       const itemId = row.response?.assignment.item.externalId ?? row.prediction!.item.externalId;
       const text = ((row.response?.answer ?? row.prediction?.answer) as { text: string }).text;
       const grade = standInGrade(text, referencesOf(itemId));
-      expect(row.score).toEqual({ grade, score: (100 * (grade - 1)) / 4, judge: { model: "judge-llm", promptVersion: "llm-match-v2;temperature=0.2;seed=7", temperature: 0.2, seed: 7 }, references: referencesOf(itemId).length });
+      expect(row.score).toEqual({
+        grade,
+        score: (100 * (grade - 1)) / 4,
+        judge: { model: "judge-llm", promptVersion: "llm-match-v2;temperature=0.2;seed=7", temperature: 0.2, seed: 7 },
+        references: referencesOf(itemId).length,
+      });
     }
     // the model's "Blue. I think" was judged as "Blue."
     expect(received.some((request) => request.messages[1].content.includes("Answer to grade: <answer>Blue.</answer>\n"))).toBe(true);
@@ -233,7 +297,18 @@ describe("free-text LLM judge", () => {
     expect(section.agreement.judgeHuman).toBeNull();
 
     // the grading batch: every answer (7 < the sample cap), never the judge's grade
-    const lines = section.gradingBatch.jsonl.trim().split("\n").map((line) => JSON.parse(line) as { id: string; kind: string; public: { answer: string }; key: { source: { study: string; response?: string; prediction?: string } } });
+    const lines = section.gradingBatch.jsonl
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            id: string;
+            kind: string;
+            public: { answer: string };
+            key: { source: { study: string; response?: string; prediction?: string } };
+          },
+      );
     expect(lines).toHaveLength(7);
     for (const line of lines) {
       expect(line.kind).toBe("free-text-grade");
@@ -245,20 +320,47 @@ describe("free-text LLM judge", () => {
     const gradingStudy = await createStudy();
     const batch = await db.batch.create({ data: { studyId: gradingStudy.id, fileName: "grading.jsonl", checksum: randomUUID(), itemCount: lines.length } });
     const judgeGradeOf = async (source: { response?: string; prediction?: string }) => {
-      const row = await db.scorerResult.findFirst({ where: source.response ? { responseId: source.response } : { predictionId: source.prediction }, select: { score: true } });
+      const row = await db.scorerResult.findFirst({
+        where: source.response ? { responseId: source.response } : { predictionId: source.prediction },
+        select: { score: true },
+      });
       return (row!.score as { grade: number }).grade;
     };
     const graders = [await createUser("ANNOTATOR"), await createUser("ANNOTATOR")];
     const units: number[][] = [];
     let position = 0;
     for (const line of lines) {
-      const item = await db.item.create({ data: { studyId: gradingStudy.id, batchId: batch.id, externalId: line.id, kind: line.kind, public: line.public as Prisma.InputJsonValue, key: line.key as Prisma.InputJsonValue, contentHash: randomUUID() } });
+      const item = await db.item.create({
+        data: {
+          studyId: gradingStudy.id,
+          batchId: batch.id,
+          externalId: line.id,
+          kind: line.kind,
+          public: line.public as Prisma.InputJsonValue,
+          key: line.key as Prisma.InputJsonValue,
+          contentHash: randomUUID(),
+        },
+      });
       const judged = await judgeGradeOf(line.key.source);
       const given = [judged, Math.max(1, judged - 1)];
       units.push([judged, ...given]);
       for (const [i, grader] of graders.entries()) {
-        const assignment = await db.assignment.create({ data: { studyId: gradingStudy.id, itemId: item.id, userId: grader.id, status: "SUBMITTED", position: position++, submittedAt: new Date() } });
-        await db.response.create({ data: { assignmentId: assignment.id, clientId: randomUUID(), answer: { grade: given[i] }, confidenceRaw: 4, confidence: 0.75, wallMs: 1000, activeMs: 900, score: { grade: given[i] }, correct: false } });
+        const assignment = await db.assignment.create({
+          data: { studyId: gradingStudy.id, itemId: item.id, userId: grader.id, status: "SUBMITTED", position: position++, submittedAt: new Date() },
+        });
+        await db.response.create({
+          data: {
+            assignmentId: assignment.id,
+            clientId: randomUUID(),
+            answer: { grade: given[i] },
+            confidenceRaw: 4,
+            confidence: 0.75,
+            wallMs: 1000,
+            activeMs: 900,
+            score: { grade: given[i] },
+            correct: false,
+          },
+        });
       }
     }
     clearDashboardCaches();
@@ -277,7 +379,17 @@ describe("free-text LLM judge", () => {
     const researcher = await createUser("RESEARCHER");
     const { study } = await seedStudy(PEOPLE, MODEL);
     const batch = await db.batch.create({ data: { studyId: study.id, fileName: "scenes.jsonl", checksum: randomUUID(), itemCount: 1 } });
-    await db.item.create({ data: { studyId: study.id, batchId: batch.id, externalId: "scene-1", kind: "explore-scene", public: { initialImage: "/img/s1.jpg", actions: ["C opens the drawer"] }, key: {}, contentHash: randomUUID() } });
+    await db.item.create({
+      data: {
+        studyId: study.id,
+        batchId: batch.id,
+        externalId: "scene-1",
+        kind: "explore-scene",
+        public: { initialImage: "/img/s1.jpg", actions: ["C opens the drawer"] },
+        key: {},
+        contentHash: randomUUID(),
+      },
+    });
     const started = await createLlmScoringJob(study.slug, researcher.id, config(), null);
     expect(started.created).toBe(true);
     expect(started.jobs.map((job) => job.kind).sort()).toEqual(["explore-scene", "free-text"]);
@@ -303,8 +415,11 @@ describe("free-text LLM judge", () => {
 
     await createLlmScoringJob(study.slug, researcher.id, config(), null);
     await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" });
-    const responses = await db.response.findMany({ select: { correct: true, answer: true, assignment: { select: { item: { select: { externalId: true } } } } } });
-    for (const row of responses) expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.assignment.item.externalId)) >= 4);
+    const responses = await db.response.findMany({
+      select: { correct: true, answer: true, assignment: { select: { item: { select: { externalId: true } } } } },
+    });
+    for (const row of responses)
+      expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.assignment.item.externalId)) >= 4);
     const predictions = await db.modelPrediction.findMany({ select: { correct: true, answer: true, item: { select: { externalId: true } } } });
     for (const row of predictions) expect(row.correct).toBe(standInGrade((row.answer as { text: string }).text, referencesOf(row.item.externalId)) >= 4);
 

@@ -78,8 +78,14 @@ export function judgeField(tag: "question" | "reference" | "answer", text: strin
 
 /** The user prompt for one answer: the question, the reference answer(s), the answer, the rubric. */
 export function judgePrompt(question: string, references: readonly string[], answer: string): string {
-  const refs = references.length === 1 ? `Reference answer: ${judgeField("reference", references[0])}` : `Reference answers (each is acceptable):\n${references.map((reference) => judgeField("reference", reference)).join("\n")}`;
-  const scale = [...GRADES].reverse().map((grade) => `${grade} = ${GRADE_RUBRIC[grade]}`).join("\n");
+  const refs =
+    references.length === 1
+      ? `Reference answer: ${judgeField("reference", references[0])}`
+      : `Reference answers (each is acceptable):\n${references.map((reference) => judgeField("reference", reference)).join("\n")}`;
+  const scale = [...GRADES]
+    .reverse()
+    .map((grade) => `${grade} = ${GRADE_RUBRIC[grade]}`)
+    .join("\n");
   return [
     `Question: ${judgeField("question", question)}`,
     refs,
@@ -93,7 +99,14 @@ export function judgePrompt(question: string, references: readonly string[], ans
 }
 
 /** The chat-completions body: system and user prompt, the job's temperature and seed, thinking off unless asked for. */
-export function judgeRequestBody(model: string, thinking: boolean | undefined, settings: JudgeSettings, question: string, references: readonly string[], answer: string): Record<string, unknown> {
+export function judgeRequestBody(
+  model: string,
+  thinking: boolean | undefined,
+  settings: JudgeSettings,
+  question: string,
+  references: readonly string[],
+  answer: string,
+): Record<string, unknown> {
   return {
     model,
     temperature: settings.temperature,

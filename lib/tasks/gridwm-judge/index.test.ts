@@ -16,7 +16,13 @@ type Row = ScoredAnswer<GridwmJudgeAnswer, GridwmJudgeScore>;
 /** One answer: `verdict` to an item whose gold is `gold`, with `tags`, by `annotator`. */
 function row(tags: Tags, verdict: "Success" | "Fail", options: { gold?: "Success" | "Fail"; annotator?: string | null } = {}): Row {
   const gold = options.gold ?? "Success";
-  return { itemId: JSON.stringify(tags), tags, answer: { verdict }, score: { correct: verdict === gold }, annotator: options.annotator === undefined ? "ann-1" : options.annotator };
+  return {
+    itemId: JSON.stringify(tags),
+    tags,
+    answer: { verdict },
+    score: { correct: verdict === gold },
+    annotator: options.annotator === undefined ? "ann-1" : options.annotator,
+  };
 }
 
 const base = { env: "doorkey", group: "g1", variant: "full" };
@@ -54,13 +60,22 @@ describe("Task C: probe families and JCR", () => {
     const threeVisuals = [...twoVisuals, row({ ...base, visual: "style" }, "Success")];
     expect(summarizeJudgeAnswers(threeVisuals).families.visual).toEqual({ complete: 1, consistent: 1 });
     expect(metrics(threeVisuals).JCR_vis).toBe(1);
-    const framings = [row({ ...base, framing: "neutral" }, "Fail"), row({ ...base, framing: "positive" }, "Fail"), row({ ...base, framing: "negative" }, "Success")];
+    const framings = [
+      row({ ...base, framing: "neutral" }, "Fail"),
+      row({ ...base, framing: "positive" }, "Fail"),
+      row({ ...base, framing: "negative" }, "Success"),
+    ];
     expect(metrics(framings).JCR_frame).toBe(0);
   });
 
   it("counts an absent tag as the neutral value when forming families", () => {
     // no temporal tag = orig, no framing tag = neutral
-    const rows = [row({ ...base }, "Success"), row({ ...base, temporal: "rev" }, "Success"), row({ ...base, framing: "positive" }, "Success"), row({ ...base, framing: "negative" }, "Success")];
+    const rows = [
+      row({ ...base }, "Success"),
+      row({ ...base, temporal: "rev" }, "Success"),
+      row({ ...base, framing: "positive" }, "Success"),
+      row({ ...base, framing: "negative" }, "Success"),
+    ];
     const summary = summarizeJudgeAnswers(rows);
     expect(summary.families.temporal).toEqual({ complete: 1, consistent: 1 });
     expect(summary.families.framing).toEqual({ complete: 1, consistent: 1 });
@@ -119,11 +134,19 @@ describe("Task C: probe families and JCR", () => {
   });
 
   it("gives Acc_C from scores alone and the context metrics through aggregateScoredAnswers", () => {
-    expect(gridwmJudgeModule.aggregate([{ correct: true }, { correct: false }])).toEqual({ Acc_C: 0.5, JAcc_neu: null, JCR_temp: null, JCR_vis: null, JCR_frame: null });
+    expect(gridwmJudgeModule.aggregate([{ correct: true }, { correct: false }])).toEqual({
+      Acc_C: 0.5,
+      JAcc_neu: null,
+      JCR_temp: null,
+      JCR_vis: null,
+      JCR_frame: null,
+    });
     const rows = [row({ ...base, temporal: "orig" }, "Success"), row({ ...base, temporal: "rev" }, "Success")];
     expect(aggregateScoredAnswers(getTaskModule("gridwm-judge"), rows)).toEqual({ Acc_C: 1, JAcc_neu: 1, JCR_temp: 1, JCR_vis: null, JCR_frame: null });
     // kinds without aggregateAnswers fall back to aggregate(scores)
-    expect(aggregateScoredAnswers(getTaskModule("gridwm-next-obs"), [{ itemId: "x", tags: {}, answer: { choice: "A" }, score: { correct: true } }])).toEqual({ Acc_A: 1 });
+    expect(aggregateScoredAnswers(getTaskModule("gridwm-next-obs"), [{ itemId: "x", tags: {}, answer: { choice: "A" }, score: { correct: true } }])).toEqual({
+      Acc_A: 1,
+    });
   });
 });
 
@@ -156,7 +179,12 @@ describe("gridwm-judge module", () => {
   const item = {
     id: "c1",
     kind: "gridwm-judge",
-    public: { storyboard: "img/s.png", mission: "get to the goal", actions: ["forward", "left"] as Array<"forward" | "left">, preamble: "This agent is usually reliable." },
+    public: {
+      storyboard: "img/s.png",
+      mission: "get to the goal",
+      actions: ["forward", "left"] as Array<"forward" | "left">,
+      preamble: "This agent is usually reliable.",
+    },
     key: { answer: "Fail" as const, modelPrompt: "Evaluate agent success based on storyboard." },
     tags: { group: "g1", variant: "cf", temporal: "rev" },
   };

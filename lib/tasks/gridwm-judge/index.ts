@@ -187,7 +187,8 @@ function probeFamilies(rows: ReadonlyArray<ScoredAnswer<GridwmJudgeAnswer, Gridw
       const familyKey = JSON.stringify([row.annotator ?? null, base, others]);
       const byKey = families.get(dimension)!;
       let family = byKey.get(familyKey);
-      if (!family) byKey.set(familyKey, (family = { person: row.annotator ?? null, probe: JSON.stringify([base, others]), values: new Set(), verdicts: new Set() }));
+      if (!family)
+        byKey.set(familyKey, (family = { person: row.annotator ?? null, probe: JSON.stringify([base, others]), values: new Set(), verdicts: new Set() }));
       family.values.add(values[dimension]);
       family.verdicts.add(row.answer.verdict);
     }
@@ -208,7 +209,9 @@ export function completeJudgeFamilies(rows: ReadonlyArray<ScoredAnswer<GridwmJud
   return Object.fromEntries(
     CONSISTENCY_DIMENSIONS.map((dimension) => [
       dimension,
-      [...families.get(dimension)!.values()].filter((family) => family.values.size >= PROBE_DIMENSIONS[dimension].values.length).map((family) => ({ person: family.person, probe: family.probe, consistent: family.verdicts.size === 1 })),
+      [...families.get(dimension)!.values()]
+        .filter((family) => family.values.size >= PROBE_DIMENSIONS[dimension].values.length)
+        .map((family) => ({ person: family.person, probe: family.probe, consistent: family.verdicts.size === 1 })),
     ]),
   ) as Record<ConsistencyDimension, CompleteFamily[]>;
 }
@@ -236,25 +239,29 @@ export const judgeMetrics: MetricSpec[] = [
     id: "JAcc_neu",
     label: "JAcc_neu (neutral-slice accuracy)",
     type: "proportion",
-    description: "Accuracy on items of variant full, temporal orig, visual clean and framing neutral (absent tags count as these). Its denominator is those answers only.",
+    description:
+      "Accuracy on items of variant full, temporal orig, visual clean and framing neutral (absent tags count as these). Its denominator is those answers only.",
   },
   {
     id: "JCR_temp",
     label: "JCR_temp (orig = rev)",
     type: "proportion",
-    description: "Share of complete temporal probe families (one annotator, one base case, visual clean, orig and rev both answered) whose verdicts agree. Its denominator is families; flip rate = 1 - JCR.",
+    description:
+      "Share of complete temporal probe families (one annotator, one base case, visual clean, orig and rev both answered) whose verdicts agree. Its denominator is families; flip rate = 1 - JCR.",
   },
   {
     id: "JCR_vis",
     label: "JCR_vis (clean = noisy = style)",
     type: "proportion",
-    description: "Share of complete visual probe families (one annotator, one base case, clean, noisy and style all answered) whose verdicts agree. Its denominator is families; flip rate = 1 - JCR.",
+    description:
+      "Share of complete visual probe families (one annotator, one base case, clean, noisy and style all answered) whose verdicts agree. Its denominator is families; flip rate = 1 - JCR.",
   },
   {
     id: "JCR_frame",
     label: "JCR_frame (framing has no effect)",
     type: "proportion",
-    description: "Share of complete framing probe families (one annotator, one base case, neutral, positive and negative preambles all answered) whose verdicts agree. Its denominator is families; flip rate = 1 - JCR.",
+    description:
+      "Share of complete framing probe families (one annotator, one base case, neutral, positive and negative preambles all answered) whose verdicts agree. Its denominator is families; flip rate = 1 - JCR.",
   },
 ];
 

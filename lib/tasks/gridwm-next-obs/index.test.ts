@@ -2,13 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formatIssues } from "@/lib/tasks/format-issues";
 import { transitionOf } from "@/lib/tasks/shared/gridwm/common";
-import {
-  gridwmNextObsModule,
-  parseNextObsModelAnswer,
-  scoreNextObs,
-  type GridwmNextObsKey,
-  type GridwmNextObsPublic,
-} from "@/lib/tasks/gridwm-next-obs";
+import { gridwmNextObsModule, parseNextObsModelAnswer, scoreNextObs, type GridwmNextObsKey, type GridwmNextObsPublic } from "@/lib/tasks/gridwm-next-obs";
 import type { TaskItem } from "@/lib/tasks/types";
 
 const candidatesPublic: GridwmNextObsPublic = {
@@ -18,7 +12,13 @@ const candidatesPublic: GridwmNextObsPublic = {
   mission: "avoid the lava and get to the green goal square",
 };
 const key: GridwmNextObsKey = { answer: "C", modelPrompt: "Action: right (id=1).\nSelect the correct next state o_{t+1}." };
-const item = (pub: GridwmNextObsPublic): TaskItem<GridwmNextObsPublic, GridwmNextObsKey> => ({ id: "a1", kind: "gridwm-next-obs", public: pub, key, tags: { env: "lavagap", transition: "turn" } });
+const item = (pub: GridwmNextObsPublic): TaskItem<GridwmNextObsPublic, GridwmNextObsKey> => ({
+  id: "a1",
+  kind: "gridwm-next-obs",
+  public: pub,
+  key,
+  tags: { env: "lavagap", transition: "turn" },
+});
 const itemSchema = z.object({ public: gridwmNextObsModule.publicSchema, key: gridwmNextObsModule.keySchema });
 
 describe("Task A scoring", () => {
@@ -96,8 +96,15 @@ describe("gridwm-next-obs module", () => {
   it("takes the release's composite image form", () => {
     const composite: GridwmNextObsPublic = { image: "images/taskA/doorkey/g_t3.png", action: "toggle" };
     expect(itemSchema.parse({ public: composite, key })).toEqual({ public: composite, key });
-    expect(gridwmNextObsModule.publicView(item(composite))).toEqual({ image: "images/taskA/doorkey/g_t3.png", action: "toggle", actionText: "toggle (open, close or unlock) what is in front" });
-    expect(gridwmNextObsModule.mapImages({ public: composite, key }, (ref) => `/x/${ref}`).public).toEqual({ ...composite, image: "/x/images/taskA/doorkey/g_t3.png" });
+    expect(gridwmNextObsModule.publicView(item(composite))).toEqual({
+      image: "images/taskA/doorkey/g_t3.png",
+      action: "toggle",
+      actionText: "toggle (open, close or unlock) what is in front",
+    });
+    expect(gridwmNextObsModule.mapImages({ public: composite, key }, (ref) => `/x/${ref}`).public).toEqual({
+      ...composite,
+      image: "/x/images/taskA/doorkey/g_t3.png",
+    });
   });
 
   it("names the field of a broken public part, in either form", () => {

@@ -43,13 +43,19 @@ describe("Task B component score: the 0.90 edge", () => {
   });
 
   it("scores a wrong direction alone exactly 0.9 and counts it correct (the paper's rule)", () => {
-    const score = scoreSceneJson(withChanges((s) => (s.agent.dir = 1)), key);
+    const score = scoreSceneJson(
+      withChanges((s) => (s.agent.dir = 1)),
+      key,
+    );
     expect(score.componentScore).toBe(0.9);
     expect(score).toEqual({ exact: false, componentScore: 0.9, correct: true });
   });
 
   it("documents the released script's float sum: the same answer gives 0.8999999999999999 there, under 0.90", () => {
-    const components = sceneComponents(withChanges((s) => (s.agent.dir = 1)), gold);
+    const components = sceneComponents(
+      withChanges((s) => (s.agent.dir = 1)),
+      gold,
+    );
     expect(components).toEqual({ agent_pos: 1, agent_dir: 0, carrying: 1, front_cell: 1, objects_jaccard: 1 });
     expect(releasedScriptScore(components)).toBe(0.8999999999999999);
     expect(releasedScriptScore(components) >= 0.9).toBe(false);
@@ -58,11 +64,22 @@ describe("Task B component score: the 0.90 edge", () => {
 
   it("counts half the objects (Jaccard 1/2) as exactly 0.9, correct; Jaccard 2/5 as 0.88, not correct", () => {
     // predicted 2 of the 3 gold objects plus 1 wrong: |A n B| = 2, |A u B| = 4
-    const half = scoreSceneJson(withChanges((s) => (s.objects = [gold.objects[0], gold.objects[1], { type: "box", pos: [1, 1], color: "red", state: 0 }])), key);
+    const half = scoreSceneJson(
+      withChanges((s) => (s.objects = [gold.objects[0], gold.objects[1], { type: "box", pos: [1, 1], color: "red", state: 0 }])),
+      key,
+    );
     expect(half).toEqual({ exact: false, componentScore: 0.9, correct: true });
     // 2 of 3 plus 2 wrong: 2 / 5
     const twoFifths = scoreSceneJson(
-      withChanges((s) => (s.objects = [gold.objects[0], gold.objects[1], { type: "box", pos: [1, 1], color: "red", state: 0 }, { type: "box", pos: [1, 2], color: "red", state: 0 }])),
+      withChanges(
+        (s) =>
+          (s.objects = [
+            gold.objects[0],
+            gold.objects[1],
+            { type: "box", pos: [1, 1], color: "red", state: 0 },
+            { type: "box", pos: [1, 2], color: "red", state: 0 },
+          ]),
+      ),
       key,
     );
     expect(twoFifths.componentScore).toBeCloseTo(0.88, 12);
@@ -70,9 +87,24 @@ describe("Task B component score: the 0.90 edge", () => {
   });
 
   it("weights each component as released: carrying 0.15, front cell 0.25, position 0.30", () => {
-    expect(scoreSceneJson(withChanges((s) => ((s.agent as { carrying: unknown }).carrying = { type: "key", color: "red" })), key).componentScore).toBe(0.85);
-    expect(scoreSceneJson(withChanges((s) => (s.front_cell.state = 1)), key).componentScore).toBe(0.75);
-    expect(scoreSceneJson(withChanges((s) => (s.agent.pos = [6, 4])), key).componentScore).toBe(0.7);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => ((s.agent as { carrying: unknown }).carrying = { type: "key", color: "red" })),
+        key,
+      ).componentScore,
+    ).toBe(0.85);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => (s.front_cell.state = 1)),
+        key,
+      ).componentScore,
+    ).toBe(0.75);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => (s.agent.pos = [6, 4])),
+        key,
+      ).componentScore,
+    ).toBe(0.7);
   });
 
   it("scores an empty object as the released script does: only carrying (null = null) counts", () => {
@@ -95,14 +127,36 @@ describe("Task B normalisation (score_exam.py)", () => {
   });
 
   it("does not equate a state of null with 0, a word with a number, or a non-integral number with an integer", () => {
-    expect(scoreSceneJson(withChanges((s) => ((s.front_cell as { state: unknown }).state = null)), key).exact).toBe(false);
-    expect(scoreSceneJson(withChanges((s) => ((s.objects[1] as { state: unknown }).state = "locked")), key).componentScore).toBeLessThan(1);
-    expect(scoreSceneJson(withChanges((s) => ((s.agent as { pos: unknown }).pos = [6.5, 3])), key).componentScore).toBe(0.7);
-    expect(scoreSceneJson(withChanges((s) => ((s.agent as { dir: unknown }).dir = "north")), key).componentScore).toBe(0.9);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => ((s.front_cell as { state: unknown }).state = null)),
+        key,
+      ).exact,
+    ).toBe(false);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => ((s.objects[1] as { state: unknown }).state = "locked")),
+        key,
+      ).componentScore,
+    ).toBeLessThan(1);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => ((s.agent as { pos: unknown }).pos = [6.5, 3])),
+        key,
+      ).componentScore,
+    ).toBe(0.7);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => ((s.agent as { dir: unknown }).dir = "north")),
+        key,
+      ).componentScore,
+    ).toBe(0.9);
   });
 
   it("compares carrying as null or (type, color): a bare type string is not the object", () => {
-    const carryingKey: GridwmSceneJsonKey = { answer_json: { ...gold, agent: { ...gold.agent, carrying: { type: "key", color: "yellow" } } } as GridwmSceneJsonKey["answer_json"] };
+    const carryingKey: GridwmSceneJsonKey = {
+      answer_json: { ...gold, agent: { ...gold.agent, carrying: { type: "key", color: "yellow" } } } as GridwmSceneJsonKey["answer_json"],
+    };
     const carrying = (value: unknown) => withChanges((s) => ((s.agent as { carrying: unknown }).carrying = value));
     expect(scoreSceneJson(carrying({ type: " key", color: "yellow " }), carryingKey).exact).toBe(true);
     expect(scoreSceneJson(carrying("key"), carryingKey).componentScore).toBe(0.85);
@@ -124,9 +178,19 @@ describe("Task B normalisation (score_exam.py)", () => {
 
   it("gives both empty object lists Jaccard 1, and one empty list 0", () => {
     const emptyKey: GridwmSceneJsonKey = { answer_json: { ...gold, objects: [] } as unknown as GridwmSceneJsonKey["answer_json"] };
-    expect(scoreSceneJson(withChanges((s) => (s.objects = [])), emptyKey).exact).toBe(true);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => (s.objects = [])),
+        emptyKey,
+      ).exact,
+    ).toBe(true);
     expect(scoreSceneJson(clone(gold), emptyKey).componentScore).toBe(0.8);
-    expect(scoreSceneJson(withChanges((s) => (s.objects = [])), key).componentScore).toBe(0.8);
+    expect(
+      scoreSceneJson(
+        withChanges((s) => (s.objects = [])),
+        key,
+      ).componentScore,
+    ).toBe(0.8);
   });
 
   it.each([
@@ -175,7 +239,10 @@ describe("Task B canonical text and agreement", () => {
     expect(exact.units(clone(gold))).toEqual([{ unit: "", value: canonicalSceneString(gold) }]);
     expect(interval).toMatchObject({ id: "component-interval", level: "interval", needsContext: true });
     expect(interval.units(clone(gold))).toEqual([]);
-    const score = scoreSceneJson(withChanges((s) => (s.agent.dir = 1)), key);
+    const score = scoreSceneJson(
+      withChanges((s) => (s.agent.dir = 1)),
+      key,
+    );
     expect(interval.units(clone(gold), { key, score })).toEqual([{ unit: "", value: 0.9 }]);
   });
 });
@@ -219,18 +286,36 @@ describe("Task B model answers (parse_task_b_json)", () => {
 
 describe("gridwm-scene-json module", () => {
   const pub: GridwmSceneJsonPublic = { image: "img/f.png", mission: "use the key to open the door and then get to the goal", gridSize: [7, 7] };
-  const item: TaskItem<GridwmSceneJsonPublic, GridwmSceneJsonKey> = { id: "b1", kind: "gridwm-scene-json", public: pub, key: { ...key, modelPrompt: "SECRET PROMPT" }, tags: { env: "doorkey" } };
+  const item: TaskItem<GridwmSceneJsonPublic, GridwmSceneJsonKey> = {
+    id: "b1",
+    kind: "gridwm-scene-json",
+    public: pub,
+    key: { ...key, modelPrompt: "SECRET PROMPT" },
+    tags: { env: "doorkey" },
+  };
 
   it("shows annotators the frame, mission, grid size and direction names, never the key", () => {
     const view = gridwmSceneJsonModule.publicView(item);
-    expect(view).toEqual({ image: "img/f.png", mission: pub.mission, gridSize: [7, 7], frame: "egocentric", dirEncoding: "spec", directions: ["north", "east", "south", "west"] });
-    expect(gridwmSceneJsonModule.publicView({ ...item, public: { ...pub, gridSize: [16, 16], frame: "full-grid" } })).toMatchObject({ gridSize: [16, 16], frame: "full-grid" });
+    expect(view).toEqual({
+      image: "img/f.png",
+      mission: pub.mission,
+      gridSize: [7, 7],
+      frame: "egocentric",
+      dirEncoding: "spec",
+      directions: ["north", "east", "south", "west"],
+    });
+    expect(gridwmSceneJsonModule.publicView({ ...item, public: { ...pub, gridSize: [16, 16], frame: "full-grid" } })).toMatchObject({
+      gridSize: [16, 16],
+      frame: "full-grid",
+    });
     expect(JSON.stringify(view)).not.toContain("purple");
     expect(JSON.stringify(view)).not.toContain("SECRET");
   });
 
   it("says MiniGrid's direction names for items whose key uses agent_dir", () => {
-    expect(gridwmSceneJsonModule.publicView({ ...item, public: { image: "x.png", dirEncoding: "minigrid" } })).toMatchObject({ directions: ["east", "south", "west", "north"] });
+    expect(gridwmSceneJsonModule.publicView({ ...item, public: { image: "x.png", dirEncoding: "minigrid" } })).toMatchObject({
+      directions: ["east", "south", "west", "north"],
+    });
   });
 
   it("renders the gold scene and its canonical text for reviewers", () => {
@@ -253,7 +338,11 @@ describe("gridwm-scene-json module", () => {
 
   it("takes only complete canonical answers from annotators, inside the grid", () => {
     const schema = gridwmSceneJsonModule.answerSchemaFor!(item);
-    const answer = { agent: { pos: [1, 2], dir: 3, carrying: { type: "key", color: "yellow" } }, front_cell: { pos: [0, 2], type: "wall", state: null }, objects: [{ type: "door", pos: [3, 3], color: "yellow", state: 2 }] };
+    const answer = {
+      agent: { pos: [1, 2], dir: 3, carrying: { type: "key", color: "yellow" } },
+      front_cell: { pos: [0, 2], type: "wall", state: null },
+      objects: [{ type: "door", pos: [3, 3], color: "yellow", state: 2 }],
+    };
     expect(schema.safeParse(answer).success).toBe(true);
     expect(schema.safeParse({ ...answer, objects: [{ type: "door", pos: [7, 3], color: "yellow", state: 2 }] }).success).toBe(false);
     expect(schema.safeParse({ ...answer, agent: { ...answer.agent, dir: 4 } }).success).toBe(false);
@@ -262,7 +351,14 @@ describe("gridwm-scene-json module", () => {
   });
 
   it("aggregates Acc_B (exact), Acc_B_component (>= 0.90) and the mean component score", () => {
-    const scores = [scoreSceneJson(clone(gold), key), scoreSceneJson(withChanges((s) => (s.agent.dir = 1)), key), scoreSceneJson({}, key)];
+    const scores = [
+      scoreSceneJson(clone(gold), key),
+      scoreSceneJson(
+        withChanges((s) => (s.agent.dir = 1)),
+        key,
+      ),
+      scoreSceneJson({}, key),
+    ];
     expect(gridwmSceneJsonModule.aggregate(scores)).toMatchObject({ Acc_B: 1 / 3, Acc_B_component: 2 / 3, meanComponentScore: (1 + 0.9 + 0.15) / 3 });
     expect(gridwmSceneJsonModule.aggregate([])).toMatchObject({ Acc_B: null, Acc_B_component: null, meanComponentScore: null });
   });
@@ -308,7 +404,12 @@ describe("Task B: what can be read from the frame", () => {
     const right = gridwmSceneJsonModule.score(clone(egoGold), egoItem.key, egoItem);
     expect(right).toMatchObject({ exact: true, componentScore: 1, readable: { right: 3, of: 3 }, ceiling: { exact: false, componentScore: 0.15 } });
     // everything the frame shows, right; the world pose guessed wrong: 3 of 3 readable fields, not exact
-    const seen = { ...clone(egoGold), agent: { pos: [1, 6], dir: 3, carrying: { type: "key", color: "yellow" } }, front_cell: { pos: [1, 5], type: "door", state: 2 }, objects: [] };
+    const seen = {
+      ...clone(egoGold),
+      agent: { pos: [1, 6], dir: 3, carrying: { type: "key", color: "yellow" } },
+      front_cell: { pos: [1, 5], type: "door", state: 2 },
+      objects: [],
+    };
     const partial = gridwmSceneJsonModule.score(seen, egoItem.key, egoItem);
     expect(partial).toMatchObject({ exact: false, readable: { right: 3, of: 3 } });
     const onMap = gridwmSceneJsonModule.score(clone(egoGold), mapItem.key, mapItem);

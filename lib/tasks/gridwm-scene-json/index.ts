@@ -47,9 +47,7 @@ export const sceneKeyJsonSchema = z.strictObject({
     carrying: z.strictObject({ type: z.string().min(1), color: z.string().nullable().optional() }).nullable(),
   }),
   front_cell: z.strictObject({ pos: gridPosSchema, type: z.string().min(1), state: keyStateSchema.optional() }),
-  objects: z.array(
-    z.strictObject({ type: z.string().min(1), pos: gridPosSchema, color: z.string().nullable().optional(), state: keyStateSchema.optional() }),
-  ),
+  objects: z.array(z.strictObject({ type: z.string().min(1), pos: gridPosSchema, color: z.string().nullable().optional(), state: keyStateSchema.optional() })),
 });
 export type SceneKeyJson = z.infer<typeof sceneKeyJsonSchema>;
 
@@ -79,21 +77,23 @@ export const gridwmSceneJsonKeySchema = z.strictObject({
 });
 export type GridwmSceneJsonKey = z.infer<typeof gridwmSceneJsonKeySchema>;
 
-export const gridwmSceneJsonItemSchema = z
-  .object({ public: gridwmSceneJsonPublicSchema, key: gridwmSceneJsonKeySchema })
-  .superRefine((item, ctx) => {
-    const size = item.public.gridSize;
-    if (!size) return;
-    const { answer_json: scene } = item.key;
-    const check = (pos: [number, number], path: Array<string | number>) => {
-      if (pos[0] >= size[0] || pos[1] >= size[1]) {
-        ctx.addIssue({ code: "custom", path: ["key", "answer_json", ...path], message: `position [${pos.join(", ")}] is outside the ${size[0]}x${size[1]} grid of public.gridSize` });
-      }
-    };
-    check(scene.agent.pos, ["agent", "pos"]);
-    check(scene.front_cell.pos, ["front_cell", "pos"]);
-    scene.objects.forEach((object, i) => check(object.pos, ["objects", i, "pos"]));
-  });
+export const gridwmSceneJsonItemSchema = z.object({ public: gridwmSceneJsonPublicSchema, key: gridwmSceneJsonKeySchema }).superRefine((item, ctx) => {
+  const size = item.public.gridSize;
+  if (!size) return;
+  const { answer_json: scene } = item.key;
+  const check = (pos: [number, number], path: Array<string | number>) => {
+    if (pos[0] >= size[0] || pos[1] >= size[1]) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["key", "answer_json", ...path],
+        message: `position [${pos.join(", ")}] is outside the ${size[0]}x${size[1]} grid of public.gridSize`,
+      });
+    }
+  };
+  check(scene.agent.pos, ["agent", "pos"]);
+  check(scene.front_cell.pos, ["front_cell", "pos"]);
+  scene.objects.forEach((object, i) => check(object.pos, ["objects", i, "pos"]));
+});
 
 /** Door state 0 open, 1 closed, 2 locked; null for objects without one. */
 const answerStateSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.null()], {
@@ -114,7 +114,10 @@ export const gridwmSceneJsonAnswerSchema = z.strictObject({
   front_cell: z.strictObject({ pos: gridPosSchema, type: z.enum(GRIDWM_OBJECT_TYPES), state: answerStateSchema }),
   objects: z
     .unknown()
-    .refine((value) => !Array.isArray(value) || value.length <= GRIDWM_MAX_ANSWER_OBJECTS, { message: `at most ${GRIDWM_MAX_ANSWER_OBJECTS} objects`, abort: true })
+    .refine((value) => !Array.isArray(value) || value.length <= GRIDWM_MAX_ANSWER_OBJECTS, {
+      message: `at most ${GRIDWM_MAX_ANSWER_OBJECTS} objects`,
+      abort: true,
+    })
     .pipe(z.array(z.strictObject({ type: z.enum(objectTypes), pos: gridPosSchema, color: z.enum(GRIDWM_COLORS), state: answerStateSchema }))),
 });
 export type GridwmSceneJsonCanonicalAnswer = z.infer<typeof gridwmSceneJsonAnswerSchema>;
@@ -224,7 +227,10 @@ export function pyRepr(value: unknown): string {
   if (typeof value === "number") return Number.isInteger(value) ? pyIntText(value) : pyFloatRepr(value);
   if (typeof value === "string") return pyStringRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (isPlainObject(value)) return `{${Object.entries(value).map(([k, v]) => `${pyStringRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  if (isPlainObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pyStringRepr(k)}: ${pyRepr(v)}`)
+      .join(", ")}}`;
   return String(value);
 }
 
@@ -441,7 +447,11 @@ function inViewSquare(agent: Pos, heading: Pos, cell: Pos): boolean {
  */
 export function sceneFieldReadability(item: { public: GridwmSceneJsonPublic; key: GridwmSceneJsonKey }): FieldReadability[] {
   if ((item.public.frame ?? "egocentric") === "full-grid") {
-    return SCENE_FIELDS.map((field) => ({ field, readable: true, why: "the frame is the whole grid with its axes: every cell's position and contents can be read off it" }));
+    return SCENE_FIELDS.map((field) => ({
+      field,
+      readable: true,
+      why: "the frame is the whole grid with its axes: every cell's position and contents can be read off it",
+    }));
   }
   const scene = item.key.answer_json;
   const encoding = DIRECTION_ENCODINGS[item.public.dirEncoding ?? "spec"];
@@ -495,7 +505,9 @@ const COMPONENT_FIELDS: Record<keyof SceneComponents, readonly SceneField[]> = {
  */
 export function frameCeiling(readability: readonly FieldReadability[]): { exact: boolean; componentScore: number } {
   const readable = new Set(readability.filter((field) => field.readable).map((field) => field.field));
-  const components = Object.fromEntries(Object.entries(COMPONENT_FIELDS).map(([component, fields]) => [component, fields.every((field) => readable.has(field)) ? 1 : 0])) as unknown as SceneComponents;
+  const components = Object.fromEntries(
+    Object.entries(COMPONENT_FIELDS).map(([component, fields]) => [component, fields.every((field) => readable.has(field)) ? 1 : 0]),
+  ) as unknown as SceneComponents;
   return { exact: SCENE_FIELDS.every((field) => readable.has(field)), componentScore: componentScoreOf(components) };
 }
 
@@ -522,13 +534,15 @@ export const sceneJsonMetrics: MetricSpec[] = [
     id: "Acc_B",
     label: "Acc_B (exact scene)",
     type: "proportion",
-    description: "Share of Task B answers with every component right: agent position, direction, carried object, front cell and the set of objects (the paper's Acc_B, exact match of the canonical JSON).",
+    description:
+      "Share of Task B answers with every component right: agent position, direction, carried object, front cell and the set of objects (the paper's Acc_B, exact match of the canonical JSON).",
   },
   {
     id: "Acc_B_component",
     label: "Acc_B, component score >= 0.90",
     type: "proportion",
-    description: "Share of Task B answers whose weighted component score (the authors' released scorer: agent_pos 0.30, agent_dir 0.10, carrying 0.15, front_cell 0.25, objects Jaccard 0.20) is at least 0.90.",
+    description:
+      "Share of Task B answers whose weighted component score (the authors' released scorer: agent_pos 0.30, agent_dir 0.10, carrying 0.15, front_cell 0.25, objects Jaccard 0.20) is at least 0.90.",
   },
   {
     id: "meanComponentScore",
@@ -547,13 +561,15 @@ export const sceneJsonMetrics: MetricSpec[] = [
     id: "Acc_B_ceiling",
     label: "Acc_B ceiling from the frame",
     type: "proportion",
-    description: "Share of answered items whose frame shows every field of the gold: the best Acc_B reachable from the frame alone, without guessing (0 on the released exams' egocentric frames).",
+    description:
+      "Share of answered items whose frame shows every field of the gold: the best Acc_B reachable from the frame alone, without guessing (0 on the released exams' egocentric frames).",
   },
   {
     id: "componentCeiling",
     label: "Component score ceiling from the frame",
     type: "ratio",
-    description: "Mean over answers of the component score an answer reaches with every readable field right and every other wrong (0.15 on an egocentric frame: only carrying is a component whose fields can all be read).",
+    description:
+      "Mean over answers of the component score an answer reaches with every readable field right and every other wrong (0.15 on an egocentric frame: only carrying is a component whose fields can all be read).",
   },
 ];
 
@@ -649,7 +665,8 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
     if (!size) return gridwmSceneJsonAnswerSchema;
     return gridwmSceneJsonAnswerSchema.superRefine((answer, ctx) => {
       const check = (pos: [number, number], path: Array<string | number>) => {
-        if (pos[0] >= size[0] || pos[1] >= size[1]) ctx.addIssue({ code: "custom", path, message: `position [${pos.join(", ")}] is outside the ${size[0]}x${size[1]} grid` });
+        if (pos[0] >= size[0] || pos[1] >= size[1])
+          ctx.addIssue({ code: "custom", path, message: `position [${pos.join(", ")}] is outside the ${size[0]}x${size[1]} grid` });
       };
       check(answer.agent.pos, ["agent", "pos"]);
       check(answer.front_cell.pos, ["front_cell", "pos"]);

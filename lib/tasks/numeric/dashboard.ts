@@ -40,24 +40,34 @@ interface Row {
   score: unknown;
 }
 
-const numericScore = (score: unknown): NumericScore | null => (score !== null && typeof score === "object" && typeof (score as NumericScore).score === "number" && "invalid" in score ? (score as NumericScore) : null);
+const numericScore = (score: unknown): NumericScore | null =>
+  score !== null && typeof score === "object" && typeof (score as NumericScore).score === "number" && "invalid" in score ? (score as NumericScore) : null;
 /** the 0-1 score of an answer of either generic kind (choice: null without a key) */
-const rowScore = (score: unknown): number | null => (score !== null && typeof score === "object" && typeof (score as { score?: unknown }).score === "number" ? (score as { score: number }).score : null);
+const rowScore = (score: unknown): number | null =>
+  score !== null && typeof score === "object" && typeof (score as { score?: unknown }).score === "number" ? (score as { score: number }).score : null;
 
 export function numericFigure(scores: ReadonlyArray<NumericScore>): NumericFigure {
-  return { score: scores.length ? scores.reduce((sum, s) => sum + s.score, 0) / scores.length : null, answers: scores.length, invalid: scores.filter((s) => s.invalid).length };
+  return {
+    score: scores.length ? scores.reduce((sum, s) => sum + s.score, 0) / scores.length : null,
+    answers: scores.length,
+    invalid: scores.filter((s) => s.invalid).length,
+  };
 }
 
 export function numericSeries(label: string, rows: readonly Row[], types: readonly string[]): NumericSeries {
-  const own = rows.filter((row) => row.kind === NUMERIC_KIND).flatMap((row) => {
-    const score = numericScore(row.score);
-    return score ? [{ type: row.type, score }] : [];
-  });
+  const own = rows
+    .filter((row) => row.kind === NUMERIC_KIND)
+    .flatMap((row) => {
+      const score = numericScore(row.score);
+      return score ? [{ type: row.type, score }] : [];
+    });
   return {
     label,
     pooled: numericFigure(own.map((row) => row.score)),
     byType: Object.fromEntries(types.map((type) => [type, numericFigure(own.filter((row) => row.type === type).map((row) => row.score))])),
-    vsi: vsiOverall(rows.flatMap((row) => (row.type !== null && rowScore(row.score) !== null ? [{ questionType: row.type, score: rowScore(row.score)! }] : []))),
+    vsi: vsiOverall(
+      rows.flatMap((row) => (row.type !== null && rowScore(row.score) !== null ? [{ questionType: row.type, score: rowScore(row.score)! }] : [])),
+    ),
   };
 }
 
@@ -79,10 +89,19 @@ export const dashboard: KindDashboard = {
         list.push({ kind: snapshot.items.kinds[index], type: typeOf(snapshot.items.tags[index]), score: prediction.score });
         byRun.set(prediction.runId, list);
       }
-      const types = [...new Set(snapshot.items.kinds.flatMap((kind, index) => (kind === NUMERIC_KIND ? [typeOf(snapshot.items.tags[index])] : [])).filter((t): t is string => t !== null))].sort();
+      const types = [
+        ...new Set(
+          snapshot.items.kinds
+            .flatMap((kind, index) => (kind === NUMERIC_KIND ? [typeOf(snapshot.items.tags[index])] : []))
+            .filter((t): t is string => t !== null),
+        ),
+      ].sort();
       const section: NumericSection = {
         types,
-        series: [numericSeries("People", human, types), ...models.filter((run) => byRun.has(run.id)).map((run) => numericSeries(run.name, byRun.get(run.id)!, types))],
+        series: [
+          numericSeries("People", human, types),
+          ...models.filter((run) => byRun.has(run.id)).map((run) => numericSeries(run.name, byRun.get(run.id)!, types)),
+        ],
         watch: await loadWatchFigures(studyId, snapshot, [NUMERIC_KIND]),
       };
       return section;

@@ -31,7 +31,13 @@ describe("numeric scoring", () => {
   });
 
   it("aggregates the mean of rows, counting invalid ones", () => {
-    expect(aggregateNumeric([{ score: 0.9, invalid: false }, { score: 0, invalid: true }, { score: 0.6, invalid: false }])).toEqual({ score: 0.5, invalid: 1 });
+    expect(
+      aggregateNumeric([
+        { score: 0.9, invalid: false },
+        { score: 0, invalid: true },
+        { score: 0.6, invalid: false },
+      ]),
+    ).toEqual({ score: 0.5, invalid: 1 });
     expect(aggregateNumeric([])).toEqual({ score: null, invalid: 0 });
   });
 
@@ -60,7 +66,13 @@ describe("numeric scoring", () => {
 });
 
 describe("model outputs of VSI-Bench items, read as its released code reads them", () => {
-  const vsi = { id: "q", kind: "numeric", public: { question: "How many chairs?" }, key: { answer: 10, metric: "mra" as const }, tags: { source: "vsi-bench" } };
+  const vsi = {
+    id: "q",
+    kind: "numeric",
+    public: { question: "How many chairs?" },
+    key: { answer: 10, metric: "mra" as const },
+    tags: { source: "vsi-bench" },
+  };
 
   it("takes to_float(split(' ')[0]) only: a leading space reads nothing and scores 0", () => {
     const leading = parseNumericModelAnswer(" 11", vsi);

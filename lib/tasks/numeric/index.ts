@@ -19,7 +19,10 @@ export const NUMERIC_CAPS = { question: 8_000, unit: 40 } as const;
 export const NUMERIC_METRICS = ["mra", "exact", "abs"] as const;
 export type NumericMetric = (typeof NUMERIC_METRICS)[number];
 
-const finite = z.number().refine(Number.isFinite, "expected a finite number").refine((v) => Math.abs(v) <= NUMERIC_ABS_MAX, `at most ${NUMERIC_ABS_MAX} in size`);
+const finite = z
+  .number()
+  .refine(Number.isFinite, "expected a finite number")
+  .refine((v) => Math.abs(v) <= NUMERIC_ABS_MAX, `at most ${NUMERIC_ABS_MAX} in size`);
 
 export const numericPublicSchema = z.strictObject({
   question: z.string().min(1, "a question is needed").max(NUMERIC_CAPS.question),
@@ -38,8 +41,10 @@ export const numericKeySchema = z
     note: z.string().max(2_000).optional(),
   })
   .superRefine((key, ctx) => {
-    if (key.metric === "abs" && key.tolerance === undefined) ctx.addIssue({ code: "custom", path: ["tolerance"], message: 'the "abs" metric needs a tolerance' });
-    if (key.metric !== "abs" && key.tolerance !== undefined) ctx.addIssue({ code: "custom", path: ["tolerance"], message: 'a tolerance is used by the "abs" metric only' });
+    if (key.metric === "abs" && key.tolerance === undefined)
+      ctx.addIssue({ code: "custom", path: ["tolerance"], message: 'the "abs" metric needs a tolerance' });
+    if (key.metric !== "abs" && key.tolerance !== undefined)
+      ctx.addIssue({ code: "custom", path: ["tolerance"], message: 'a tolerance is used by the "abs" metric only' });
     if (key.metric === "mra" && !(key.answer > 0)) ctx.addIssue({ code: "custom", path: ["answer"], message: "MRA divides by the answer: it must be above 0" });
   });
 export type NumericKey = z.infer<typeof numericKeySchema>;
@@ -96,7 +101,8 @@ const asValue = (value: number | null): NumericReadAnswer => ({ value: value !==
  * no number and scores 0, as there.
  */
 export function parseNumericModelAnswer(raw: unknown, item?: { tags?: Record<string, unknown> }): ModelAnswerParse<NumericReadAnswer> {
-  if (typeof raw === "number") return Number.isFinite(raw) ? { answer: { value: raw }, mode: "strict" } : { answer: { value: null }, mode: "fail", reason: "not a finite number" };
+  if (typeof raw === "number")
+    return Number.isFinite(raw) ? { answer: { value: raw }, mode: "strict" } : { answer: { value: null }, mode: "fail", reason: "not a finite number" };
   if (isPlainObject(raw)) {
     const parsed = numericAnswerSchema.safeParse(raw);
     return parsed.success ? { answer: parsed.data, mode: "strict" } : { answer: { value: null }, mode: "fail", reason: "no finite number in {value}" };
@@ -139,7 +145,8 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
   }),
 
   agent: {
-    answerInstructions: 'The view holds a question (question) about a stimulus (media: text, images, a video, or frames at fps) when given, and the unit of the answer (unit) when given. Answer {"value": <a number in that unit>}.',
+    answerInstructions:
+      'The view holds a question (question) about a stimulus (media: text, images, a video, or frames at fps) when given, and the unit of the answer (unit) when given. Answer {"value": <a number in that unit>}.',
     exampleAnswer: () => ({ value: 0 }),
   },
   score: (answer, key) => scoreNumeric(answer, key),

@@ -55,12 +55,25 @@ describe("VSI-Bench MRA (lmms_eval/tasks/vsibench/utils.py)", () => {
     for (const [pred, target, expected] of cases) expect(meanRelativeAccuracy(pred, target), `${pred} against ${target}`).toBe(expected);
   });
 
-  it.runIf(numpyAvailable())("equals numpy run now on boundary cases", () => {
-    const probe: Array<[number, number]> = [[11, 10], [1.15, 1], [0.85, 1], [12.5, 10], [5.5, 10], [1.05, 1], [2.7, 3], [104.99999999999999, 100]];
-    const script = `import json,sys,numpy as np
+  it.runIf(numpyAvailable())(
+    "equals numpy run now on boundary cases",
+    () => {
+      const probe: Array<[number, number]> = [
+        [11, 10],
+        [1.15, 1],
+        [0.85, 1],
+        [12.5, 10],
+        [5.5, 10],
+        [1.05, 1],
+        [2.7, 3],
+        [104.99999999999999, 100],
+      ];
+      const script = `import json,sys,numpy as np
 cases=json.loads(sys.argv[1])
 print(json.dumps([float((abs(p-t)/t <= 1-np.linspace(.5,.95,int((.95-.5)/.05+2))).mean()) for p,t in cases]))`;
-    const out = JSON.parse(execFileSync("python3", ["-c", script, JSON.stringify(probe)], { encoding: "utf8" })) as number[];
-    expect(probe.map(([p, t]) => meanRelativeAccuracy(p, t))).toEqual(out);
-  }, 60_000);
+      const out = JSON.parse(execFileSync("python3", ["-c", script, JSON.stringify(probe)], { encoding: "utf8" })) as number[];
+      expect(probe.map(([p, t]) => meanRelativeAccuracy(p, t))).toEqual(out);
+    },
+    60_000,
+  );
 });

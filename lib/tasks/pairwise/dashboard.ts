@@ -19,7 +19,8 @@ export interface PairwiseSection extends PairwiseFigures {
   watch: WatchFigures;
 }
 
-const isAnswer = (value: unknown): value is PairwiseAnswer => value !== null && typeof value === "object" && typeof (value as PairwiseAnswer).prefs === "object";
+const isAnswer = (value: unknown): value is PairwiseAnswer =>
+  value !== null && typeof value === "object" && typeof (value as PairwiseAnswer).prefs === "object";
 
 async function load(context: KindDashboardContext): Promise<PairwiseSection> {
   const { studyId, snapshot } = context;
@@ -47,5 +48,8 @@ async function load(context: KindDashboardContext): Promise<PairwiseSection> {
 
 export const dashboard: KindDashboard = {
   section: "pairwise",
-  load: (context) => context.memoizeAsync(`${context.version}|pairwise|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}|${context.generaliseOver}`, () => load(context)),
+  load: (context) =>
+    context.memoizeAsync(`${context.version}|pairwise|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}|${context.generaliseOver}`, () =>
+      load(context),
+    ),
 };

@@ -11,7 +11,13 @@ const payloadSchemas = {
    * a preference for one dimension: `value` in the item's terms (a, b, tie), `shown` where it was
    * on the screen (1 = left / top, 2 = right / bottom, tie), for position-bias checks
    */
-  preference_set: z.strictObject({ dimension: z.string().min(1).max(40), value: preference, previous: preference.nullable(), shown: z.enum(["1", "2", "tie"]), via: z.enum(["click", "keyboard", "touch"]) }),
+  preference_set: z.strictObject({
+    dimension: z.string().min(1).max(40),
+    value: preference,
+    previous: preference.nullable(),
+    shown: z.enum(["1", "2", "tie"]),
+    via: z.enum(["click", "keyboard", "touch"]),
+  }),
 } as const;
 
 function prefsOf(answer: unknown): Record<string, unknown> {

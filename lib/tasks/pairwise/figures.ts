@@ -82,7 +82,13 @@ export interface PairwiseFigures {
 
 type ItemInfo = Pick<PairwisePublic, "dimensions" | "models" | "metric">;
 
-export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: readonly PairwiseRow[], seed: string, resamples: number, over: GeneraliseOver = "people+items"): PairwiseFigures {
+export function pairwiseFigures(
+  itemsById: ReadonlyMap<string, ItemInfo>,
+  rows: readonly PairwiseRow[],
+  seed: string,
+  resamples: number,
+  over: GeneraliseOver = "people+items",
+): PairwiseFigures {
   const dimensionOrder = new Map<string, string>();
   let metricName: string | null = null;
   const metricByModel = new Map<string, number[]>();
@@ -114,7 +120,13 @@ export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: 
       const value = row.answer.prefs[id];
       if (value === undefined) continue;
       const pair = itemsById.get(row.itemId)!.models!;
-      comparisons.push({ i: modelIndex.get(pair.a)!, j: modelIndex.get(pair.b)!, outcome: value === "a" ? 1 : value === "b" ? 0 : 0.5, item: row.itemId, person: row.person ?? "" });
+      comparisons.push({
+        i: modelIndex.get(pair.a)!,
+        j: modelIndex.get(pair.b)!,
+        outcome: value === "a" ? 1 : value === "b" ? 0 : 0.5,
+        item: row.itemId,
+        person: row.person ?? "",
+      });
       if (value === "tie") ties++;
       else if (row.left) {
         firstOf++;
@@ -125,14 +137,20 @@ export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: 
     // win rate: each comparison the model took part in scores it 1, 0.5 (a tie) or 0
     const rates = models.map((_, index) =>
       crossedMean(
-        comparisons.flatMap((c) => (c.i === index ? [{ item: c.item, person: c.person, num: c.outcome }] : c.j === index ? [{ item: c.item, person: c.person, num: 1 - c.outcome }] : [])),
+        comparisons.flatMap((c) =>
+          c.i === index ? [{ item: c.item, person: c.person, num: c.outcome }] : c.j === index ? [{ item: c.item, person: c.person, num: 1 - c.outcome }] : [],
+        ),
         over,
       ),
     );
     const full = k > 0 ? bradleyTerry(k, comparisons) : null;
     const strengthReplicates: number[][] = Array.from({ length: k }, () => []);
     let strengthResamples: DimensionFigures["strengthResamples"] = null;
-    const input = crossedIndexes(comparisons, (c) => c.item, (c) => c.person);
+    const input = crossedIndexes(
+      comparisons,
+      (c) => c.item,
+      (c) => c.person,
+    );
     const strengthNoInterval = input.items < 2 ? "one item" : over === "people+items" && input.people < 2 ? "one person" : null;
     if (k > 1 && comparisons.length > 0 && strengthNoInterval === null && full?.strengths) {
       const rng = mulberry32(seedFromString(`${seed}|pairwise|${id}`));
@@ -176,10 +194,47 @@ export function pairwiseFigures(itemsById: ReadonlyMap<string, ItemInfo>, rows: 
         ? null
         : {
             n: paired.length,
-            pearson: paired.length >= 3 ? pearsonCorrelation(paired.map((f) => Math.log(f.strength!)), paired.map((f) => f.metric!)) : null,
-            spearman: paired.length >= 3 ? spearmanCorrelation(paired.map((f) => f.strength!), paired.map((f) => f.metric!)) : null,
+            pearson:
+              paired.length >= 3
+                ? pearsonCorrelation(
+                    paired.map((f) => Math.log(f.strength!)),
+                    paired.map((f) => f.metric!),
+                  )
+                : null,
+            spearman:
+              paired.length >= 3
+                ? spearmanCorrelation(
+                    paired.map((f) => f.strength!),
+                    paired.map((f) => f.metric!),
+                  )
+                : null,
           };
-    return { id, label, answers: comparisons.length, ties, models: figures, ...(full && !full.strengths ? { strengthReason: full.reason } : {}), strengthResamples, firstShown: { chosen: firstChosen, of: firstOf }, correlation };
+    return {
+      id,
+      label,
+      answers: comparisons.length,
+      ties,
+      models: figures,
+      ...(full && !full.strengths ? { strengthReason: full.reason } : {}),
+      strengthResamples,
+      firstShown: { chosen: firstChosen, of: firstOf },
+      correlation,
+    };
   });
-  return { over, method: { winRate: crossedMethod(over, "mean"), strength: over === "people+items" ? "95% percentile pigeonhole bootstrap (Owen 2007): items and people drawn independently" : "95% percentile bootstrap over items (these people taken as the population)" }, answers: usable.length, items: itemIds.length, people, metricName, dimensions, resamples };
+  return {
+    over,
+    method: {
+      winRate: crossedMethod(over, "mean"),
+      strength:
+        over === "people+items"
+          ? "95% percentile pigeonhole bootstrap (Owen 2007): items and people drawn independently"
+          : "95% percentile bootstrap over items (these people taken as the population)",
+    },
+    answers: usable.length,
+    items: itemIds.length,
+    people,
+    metricName,
+    dimensions,
+    resamples,
+  };
 }

@@ -39,13 +39,21 @@ afterAll(async () => {
 });
 
 /** Answers every item of the study for one person: the events `events(view)` gives, then the answer. */
-async function answerAll(slug: string, userId: string, answer: (view: Record<string, unknown>, itemIndex: number) => { events: Array<{ type: string; payload: unknown }>; answer: Record<string, unknown> }) {
+async function answerAll(
+  slug: string,
+  userId: string,
+  answer: (view: Record<string, unknown>, itemIndex: number) => { events: Array<{ type: string; payload: unknown }>; answer: Record<string, unknown> },
+) {
   for (let n = 0; ; n++) {
     const next = await nextForMember(slug, userId, []);
     if (next.status !== "item") return n;
     const { assignmentId, view } = next.assignment;
     const plan = answer(view as Record<string, unknown>, n);
-    const sent = [{ type: "item_shown", payload: { kind: next.assignment.kind, resumed: false } }, ...plan.events, { type: "confidence_changed", payload: { value: 4, previous: null } }].map((event, seq) => ({
+    const sent = [
+      { type: "item_shown", payload: { kind: next.assignment.kind, resumed: false } },
+      ...plan.events,
+      { type: "confidence_changed", payload: { value: 4, previous: null } },
+    ].map((event, seq) => ({
       assignmentId,
       seq,
       clientTime: t0 + seq * 1000,
@@ -54,7 +62,9 @@ async function answerAll(slug: string, userId: string, answer: (view: Record<str
     const { valid, rejected } = parseTrajectoryBatch(sent);
     expect(rejected, JSON.stringify(rejected)).toEqual([]);
     const clientId = randomUUID();
-    const submitted = parseTrajectoryBatch([{ assignmentId, seq: valid.length, clientTime: t0 + 60_000, type: "submitted", payload: { answer: plan.answer, confidence: 4, clientId } }]).valid;
+    const submitted = parseTrajectoryBatch([
+      { assignmentId, seq: valid.length, clientTime: t0 + 60_000, type: "submitted", payload: { answer: plan.answer, confidence: 4, clientId } },
+    ]).valid;
     await recordEvents(userId, [...valid, ...submitted]);
     await submitResponse(userId, { assignmentId, clientId, answer: plan.answer, confidence: 4, wallMs: 60_000, activeMs: 60_000, submitSeq: valid.length });
   }
@@ -116,8 +126,16 @@ describe("generic media kinds on the server", () => {
     expect(section.judges).toHaveLength(0);
     expect(section.byGenerator.map((g) => g.model)).toEqual(["gen-a", "gen-b", "reference"]);
     expect(section.pooled.commonsense).toEqual({ mean: 0.5, n: 10 });
-    const events = await db.event.findMany({ where: { assignment: { studyId: study.id }, type: { startsWith: "media_" } }, take: 2, orderBy: [{ assignmentId: "asc" }, { seq: "asc" }], select: { type: true, payload: true } });
-    expect(events.map((event) => describeEvent(event))).toEqual(["Played from 0:00.0 (click)", expect.stringMatching(/^(Video ended at 0:02.0|Paused at 0:01.0 \(keyboard\))$/)]);
+    const events = await db.event.findMany({
+      where: { assignment: { studyId: study.id }, type: { startsWith: "media_" } },
+      take: 2,
+      orderBy: [{ assignmentId: "asc" }, { seq: "asc" }],
+      select: { type: true, payload: true },
+    });
+    expect(events.map((event) => describeEvent(event))).toEqual([
+      "Played from 0:00.0 (click)",
+      expect.stringMatching(/^(Video ended at 0:02.0|Paused at 0:01.0 \(keyboard\))$/),
+    ]);
   });
 
   it("pairwise: win rates, Bradley-Terry strengths and the side each person saw, from stored answers and events", async () => {
@@ -131,10 +149,18 @@ describe("generic media kinds on the server", () => {
     await addMember(study.id, person.id);
     const items = await db.item.findMany({ where: { studyId: study.id }, select: { id: true, public: true } });
     // the real demo clip beside drawn frames: a video asset on side A
-    const reference = items.find((item) => (item.public as { models: { a: string } }).models.a === "reference")!.public as { a: { video: string }; b: { frames: string[] } };
+    const reference = items.find((item) => (item.public as { models: { a: string } }).models.a === "reference")!.public as {
+      a: { video: string };
+      b: { frames: string[] };
+    };
     expect(reference.a.video).toMatch(/^\/api\/assets\/[0-9a-f]{64}$/);
     expect(reference.b.frames).toHaveLength(16);
-    const modelsOf = new Map(items.map((item) => [JSON.stringify({ a: (item.public as { a: unknown }).a, b: (item.public as { b: unknown }).b }), (item.public as { models: { a: string; b: string } }).models]));
+    const modelsOf = new Map(
+      items.map((item) => [
+        JSON.stringify({ a: (item.public as { a: unknown }).a, b: (item.public as { b: unknown }).b }),
+        (item.public as { models: { a: string; b: string } }).models,
+      ]),
+    );
     const rank: Record<string, number> = { reference: 4, "gen-a": 3, "gen-b": 2, "gen-c": 1 };
     // the better one wins quality; physics is a tie when gen-c or the reference clip is in the pair; A is on the left every time
     await answerAll(study.slug, person.id, (view) => {

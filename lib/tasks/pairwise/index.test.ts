@@ -59,9 +59,17 @@ describe("pairwise figures", () => {
     const row = (itemId: string, value: "a" | "b" | "tie", left: "a" | "b"): PairwiseRow => ({ itemId, answer: { prefs: { quality: value } }, left });
     // the (4, 2, 1) / 7 data of the Bradley-Terry test, as answers
     const rows = [
-      row("i1", "a", "a"), row("i1", "a", "b"), row("i1", "b", "a"),
-      row("i2", "a", "a"), row("i2", "a", "a"), row("i2", "a", "b"), row("i2", "a", "b"), row("i2", "b", "b"),
-      row("i3", "a", "a"), row("i3", "a", "b"), row("i3", "b", "a"),
+      row("i1", "a", "a"),
+      row("i1", "a", "b"),
+      row("i1", "b", "a"),
+      row("i2", "a", "a"),
+      row("i2", "a", "a"),
+      row("i2", "a", "b"),
+      row("i2", "a", "b"),
+      row("i2", "b", "b"),
+      row("i3", "a", "a"),
+      row("i3", "a", "b"),
+      row("i3", "b", "a"),
     ];
     const f = pairwiseFigures(items, rows, "seed", 200, "items");
     const quality = f.dimensions[0];
@@ -70,9 +78,12 @@ describe("pairwise figures", () => {
     expect(quality.models[1].winRate).toBeCloseTo(3 / 6, 12);
     expect(quality.models[2].winRate).toBeCloseTo(2 / 8, 12);
     const bt = bradleyTerry(3, [
-      ...Array.from({ length: 2 }, () => ({ i: 0, j: 1, outcome: 1 as const })), { i: 0, j: 1, outcome: 0 as const },
-      ...Array.from({ length: 4 }, () => ({ i: 0, j: 2, outcome: 1 as const })), { i: 0, j: 2, outcome: 0 as const },
-      ...Array.from({ length: 2 }, () => ({ i: 1, j: 2, outcome: 1 as const })), { i: 1, j: 2, outcome: 0 as const },
+      ...Array.from({ length: 2 }, () => ({ i: 0, j: 1, outcome: 1 as const })),
+      { i: 0, j: 1, outcome: 0 as const },
+      ...Array.from({ length: 4 }, () => ({ i: 0, j: 2, outcome: 1 as const })),
+      { i: 0, j: 2, outcome: 0 as const },
+      ...Array.from({ length: 2 }, () => ({ i: 1, j: 2, outcome: 1 as const })),
+      { i: 1, j: 2, outcome: 0 as const },
     ]);
     quality.models.forEach((m, index) => expect(m.strength).toBeCloseTo(bt.strengths![index], 9));
     expect(quality.models[0].strength).toBeCloseTo(4 / 7, 8);
@@ -118,7 +129,8 @@ describe("pairwise figures over people and items", () => {
   const rows: PairwiseRow[] = [];
   let start = 0;
   for (let j = 0; j < 8; j++) {
-    for (let i = 0; i < 12; i++) rows.push({ itemId: `i${i}`, person: `p${j}`, answer: { prefs: { quality: (i - start + 12) % 12 < 2 + j ? "a" : "b" } }, left: "a" });
+    for (let i = 0; i < 12; i++)
+      rows.push({ itemId: `i${i}`, person: `p${j}`, answer: { prefs: { quality: (i - start + 12) % 12 < 2 + j ? "a" : "b" } }, left: "a" });
     start = (start + 2 + j) % 12;
   }
   const width = (ci: [number, number] | null) => ci![1] - ci![0];
@@ -147,7 +159,12 @@ describe("pairwise figures over people and items", () => {
     const itemsOnly = pairwiseFigures(items, rows, "seed", 400, "items").dimensions[0];
     expect(both.models[0].strength).toBeCloseTo(itemsOnly.models[0].strength!, 12);
     expect(width(both.models[0].strengthCi)).toBeGreaterThan(1.5 * width(itemsOnly.models[0].strengthCi));
-    const one = pairwiseFigures(items, rows.filter((r) => r.person === "p3"), "seed", 100).dimensions[0].models[0];
+    const one = pairwiseFigures(
+      items,
+      rows.filter((r) => r.person === "p3"),
+      "seed",
+      100,
+    ).dimensions[0].models[0];
     expect(one).toMatchObject({ winRateCi: null, winRateReason: "one person", strengthCi: null, strengthCiReason: "one person" });
   });
 });

@@ -32,14 +32,18 @@ export const pairwisePublicSchema = z
       .min(1)
       .max(PAIRWISE_CAPS.dimensions),
     /** the model (generator) behind each side: never shown to annotators */
-    models: z.strictObject({ a: modelId, b: modelId }).refine((models) => models.a !== models.b, { message: "a pair compares two different models", path: ["b"] }).optional(),
+    models: z
+      .strictObject({ a: modelId, b: modelId })
+      .refine((models) => models.a !== models.b, { message: "a pair compares two different models", path: ["b"] })
+      .optional(),
     /** an automatic metric of each side (e.g. VBench's), higher = better: never shown; correlated with human preference per model */
     metric: z.strictObject({ name: z.string().min(1).max(100), a: z.number().finite(), b: z.number().finite() }).optional(),
   })
   .superRefine((pub, ctx) => {
     const seen = new Set<string>();
     pub.dimensions.forEach((dimension, index) => {
-      if (seen.has(dimension.id)) ctx.addIssue({ code: "custom", message: `duplicate dimension ${JSON.stringify(dimension.id)}`, path: ["dimensions", index, "id"] });
+      if (seen.has(dimension.id))
+        ctx.addIssue({ code: "custom", message: `duplicate dimension ${JSON.stringify(dimension.id)}`, path: ["dimensions", index, "id"] });
       seen.add(dimension.id);
     });
   });
@@ -48,13 +52,16 @@ export type PairwisePublic = z.infer<typeof pairwisePublicSchema>;
 const preference = z.enum(PREFERENCES);
 
 function cappedPrefs(what: string) {
-  return z.preprocess((input, ctx) => {
-    if (input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > PAIRWISE_CAPS.dimensions) {
-      ctx.addIssue({ code: "custom", message: `at most ${PAIRWISE_CAPS.dimensions} ${what}` });
-      return z.NEVER;
-    }
-    return input;
-  }, z.record(dimensionId, preference));
+  return z.preprocess(
+    (input, ctx) => {
+      if (input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > PAIRWISE_CAPS.dimensions) {
+        ctx.addIssue({ code: "custom", message: `at most ${PAIRWISE_CAPS.dimensions} ${what}` });
+        return z.NEVER;
+      }
+      return input;
+    },
+    z.record(dimensionId, preference),
+  );
 }
 
 export const pairwiseKeySchema = z.strictObject({
@@ -124,7 +131,11 @@ export function aggregatePairwise(scores: readonly PairwiseScore[]): Record<stri
   // Bradley-Terry strengths over the same comparisons (every answered dimension), normalised to sum 1
   const index = new Map(models.map((model, i) => [model, i]));
   const comparisons = scores.flatMap((score) =>
-    score.models ? Object.values(score.a).flatMap((share) => (share === null ? [] : [{ i: index.get(score.models!.a)!, j: index.get(score.models!.b)!, outcome: share as 0 | 0.5 | 1 }])) : [],
+    score.models
+      ? Object.values(score.a).flatMap((share) =>
+          share === null ? [] : [{ i: index.get(score.models!.a)!, j: index.get(score.models!.b)!, outcome: share as 0 | 0.5 | 1 }],
+        )
+      : [],
   );
   const strengths = models.length > 1 ? bradleyTerry(models.length, comparisons).strengths : null;
   for (const model of models) out[`bt_${model}`] = strengths ? strengths[index.get(model)!] : null;
@@ -149,12 +160,22 @@ export function parsePairwiseModelAnswer(raw: unknown): ModelAnswerParse<Pairwis
 export function pairwiseAnswerSchemaFor(dimensions: PairwisePublic["dimensions"]): z.ZodType<PairwiseAnswer> {
   return pairwiseAnswerSchema.superRefine((answer, ctx) => {
     const ids = new Set(dimensions.map((dimension) => dimension.id));
-    for (const id of Object.keys(answer.prefs)) if (!ids.has(id)) ctx.addIssue({ code: "custom", message: `no dimension ${JSON.stringify(id)}`, path: ["prefs", id] });
-    for (const dimension of dimensions) if (answer.prefs[dimension.id] === undefined) ctx.addIssue({ code: "custom", message: `choose A, B or tie for ${JSON.stringify(dimension.label)}`, path: ["prefs", dimension.id] });
+    for (const id of Object.keys(answer.prefs))
+      if (!ids.has(id)) ctx.addIssue({ code: "custom", message: `no dimension ${JSON.stringify(id)}`, path: ["prefs", id] });
+    for (const dimension of dimensions)
+      if (answer.prefs[dimension.id] === undefined)
+        ctx.addIssue({ code: "custom", message: `choose A, B or tie for ${JSON.stringify(dimension.label)}`, path: ["prefs", dimension.id] });
   });
 }
 
-export const pairwiseMetrics: MetricSpec[] = [{ id: "agree", label: "Agreement with the reference", type: "ratio", description: "Share of dimensions answered as the item's reference preference (items with a reference only)." }];
+export const pairwiseMetrics: MetricSpec[] = [
+  {
+    id: "agree",
+    label: "Agreement with the reference",
+    type: "ratio",
+    description: "Share of dimensions answered as the item's reference preference (items with a reference only).",
+  },
+];
 
 export const pairwiseAgreementEncodings: AgreementEncoding<PairwiseAnswer>[] = [
   {
@@ -178,7 +199,15 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   /** the two stimuli and the dimensions; never the models or the metric (they would bias the choice) */
   publicView(item: PairwiseItem, settings?: Record<string, unknown>): Json {
     const pub = item.public;
-    return JSON.parse(JSON.stringify({ ...(pub.question !== undefined ? { question: pub.question } : {}), a: pub.a, b: pub.b, dimensions: pub.dimensions, playback: playbackOf(settings) })) as Json;
+    return JSON.parse(
+      JSON.stringify({
+        ...(pub.question !== undefined ? { question: pub.question } : {}),
+        a: pub.a,
+        b: pub.b,
+        dimensions: pub.dimensions,
+        playback: playbackOf(settings),
+      }),
+    ) as Json;
   },
   agent: {
     answerInstructions:
@@ -200,7 +229,16 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   headlineMetric: "agree",
   agreementEncodings: pairwiseAgreementEncodings,
   keyAnswer: (key) => ({ prefs: { ...(key.reference ?? {}) } }),
-  reviewView: (item) => JSON.parse(JSON.stringify({ dimensions: item.public.dimensions, models: item.public.models ?? null, metric: item.public.metric ?? null, reference: item.key.reference ?? null, source: item.key.source ?? null })) as Json,
+  reviewView: (item) =>
+    JSON.parse(
+      JSON.stringify({
+        dimensions: item.public.dimensions,
+        models: item.public.models ?? null,
+        metric: item.public.metric ?? null,
+        reference: item.key.reference ?? null,
+        source: item.key.source ?? null,
+      }),
+    ) as Json,
   parseModelAnswer: (raw) => parsePairwiseModelAnswer(raw).answer,
   parseModelAnswerWithMode: parsePairwiseModelAnswer,
   settingsSchema: pairwiseSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,

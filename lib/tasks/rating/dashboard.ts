@@ -19,7 +19,8 @@ export interface RatingSection extends RatingFigures {
   watch: WatchFigures;
 }
 
-const isScore = (value: unknown): value is RatingScore => value !== null && typeof value === "object" && typeof (value as RatingScore).total === "number" && typeof (value as RatingScore).dimensions === "object";
+const isScore = (value: unknown): value is RatingScore =>
+  value !== null && typeof value === "object" && typeof (value as RatingScore).total === "number" && typeof (value as RatingScore).dimensions === "object";
 const isAnswer = (value: unknown): value is RatingAnswer => value !== null && typeof value === "object" && typeof (value as RatingAnswer).ratings === "object";
 
 async function load(context: KindDashboardContext): Promise<RatingSection> {
@@ -40,18 +41,42 @@ async function load(context: KindDashboardContext): Promise<RatingSection> {
   }
   const predictions = context.models.length > 0 ? await context.modelPredictions() : [];
   const judgeRows = predictions.filter((p) => rubricByItem.has(p.itemId) && isScore(p.score)).map((p) => ({ runId: p.runId, score: p.score as RatingScore }));
-  const figures = ratingFigures(rubricByItem, rows, judgeRows, context.models.map((m) => ({ id: m.id, name: m.name })), `${studyId}|rating`, BOOTSTRAP_RESAMPLES, context.generaliseOver);
+  const figures = ratingFigures(
+    rubricByItem,
+    rows,
+    judgeRows,
+    context.models.map((m) => ({ id: m.id, name: m.name })),
+    `${studyId}|rating`,
+    BOOTSTRAP_RESAMPLES,
+    context.generaliseOver,
+  );
   const chosen = context.annotatorId === null ? figures : { ...figures, ...pickAnnotator(rubricByItem, rows, context.annotatorId, studyId) };
   return { ...chosen, watch: await loadWatchFigures(studyId, snapshot, [KIND]) };
 }
 
 /** The means of one annotator (alpha stays over everyone). */
-function pickAnnotator(rubricByItem: Map<string, readonly RubricEntry[]>, rows: RatingRow[], annotatorId: string, studyId: string): Pick<RatingFigures, "entries" | "pooled" | "byGenerator" | "answers" | "people"> {
-  const own = ratingFigures(rubricByItem, rows.filter((row) => row.annotator === annotatorId), [], [], `${studyId}|rating`, 1);
+function pickAnnotator(
+  rubricByItem: Map<string, readonly RubricEntry[]>,
+  rows: RatingRow[],
+  annotatorId: string,
+  studyId: string,
+): Pick<RatingFigures, "entries" | "pooled" | "byGenerator" | "answers" | "people"> {
+  const own = ratingFigures(
+    rubricByItem,
+    rows.filter((row) => row.annotator === annotatorId),
+    [],
+    [],
+    `${studyId}|rating`,
+    1,
+  );
   return { entries: own.entries, pooled: own.pooled, byGenerator: own.byGenerator, answers: own.answers, people: own.people };
 }
 
 export const dashboard: KindDashboard = {
   section: "rating",
-  load: (context) => context.memoizeAsync(`${context.version}|rating|${context.modelVersion}|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}|${context.generaliseOver}`, () => load(context)),
+  load: (context) =>
+    context.memoizeAsync(
+      `${context.version}|rating|${context.modelVersion}|${context.annotatorId ?? ""}|${context.excludedItemIds?.size ?? ""}|${context.generaliseOver}`,
+      () => load(context),
+    ),
 };

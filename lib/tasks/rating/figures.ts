@@ -69,7 +69,9 @@ export interface RatingFigures {
 function cellsOf(scores: readonly RatingScore[], dimensions: readonly DimensionInfo[]): Record<string, MeanCell> {
   const cells: Record<string, MeanCell> = {};
   for (const dimension of [...dimensions.map((d) => d.id), "total"]) {
-    const values = scores.flatMap((score) => (dimension === "total" ? [score.total] : score.dimensions[dimension] === undefined ? [] : [score.dimensions[dimension]]));
+    const values = scores.flatMap((score) =>
+      dimension === "total" ? [score.total] : score.dimensions[dimension] === undefined ? [] : [score.dimensions[dimension]],
+    );
     cells[dimension] = { mean: values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : null, n: values.length };
   }
   return cells;
@@ -136,8 +138,18 @@ export function ratingFigures(
     }
     const level = dimension.type === "likert" ? ("ordinal" as const) : ("nominal" as const);
     const pairable = units.filter((values) => values.length >= 2);
-    if (pairable.length === 0) return { dimension: dimension.id, level, alpha: null, ci: null, reason: "no item rated by two people", units: 0, items: 0, description: "" };
-    const result = krippendorffAlphaPigeonhole({ metric: level, units }, coders, clusterOf, () => 0, 1, [[0]], mulberry32(seedFromString(`${seed}|rating-alpha|${dimension.id}`)), { resamples, over }).groups[0];
+    if (pairable.length === 0)
+      return { dimension: dimension.id, level, alpha: null, ci: null, reason: "no item rated by two people", units: 0, items: 0, description: "" };
+    const result = krippendorffAlphaPigeonhole(
+      { metric: level, units },
+      coders,
+      clusterOf,
+      () => 0,
+      1,
+      [[0]],
+      mulberry32(seedFromString(`${seed}|rating-alpha|${dimension.id}`)),
+      { resamples, over },
+    ).groups[0];
     const estimate = krippendorffAlphaFromUnits(units, level);
     return {
       dimension: dimension.id,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { aggregateRatings, parseRatingModelAnswer, ratingAnswerSchemaFor, ratingModule, ratingPublicSchema, scoreRating, type RubricEntry } from "@/lib/tasks/rating";
+import {
+  aggregateRatings,
+  parseRatingModelAnswer,
+  ratingAnswerSchemaFor,
+  ratingModule,
+  ratingPublicSchema,
+  scoreRating,
+  type RubricEntry,
+} from "@/lib/tasks/rating";
 import { ratingFigures, type RatingRow } from "@/lib/tasks/rating/figures";
 import { krippendorffAlpha } from "@/lib/stats/krippendorff-alpha";
 import { krippendorffAlphaClusterBootstrap } from "@/lib/stats/krippendorff-alpha-cluster-bootstrap";
@@ -31,8 +39,18 @@ describe("rating items", () => {
   });
 
   it("scores points per entry, dimension and in total (a check's point for its pass answer), and agreement with a reference", () => {
-    const score = scoreRating({ ratings: { instruction: 2, gravity: "no", penetration: "no" } }, { reference: { instruction: 2, gravity: "yes", penetration: "no" } }, rubric);
-    expect(score).toEqual({ items: { instruction: 2, gravity: 0, penetration: 1 }, dimensions: { instruction: 2, physics: 1 }, total: 3, missing: 0, agree: 2 / 3 });
+    const score = scoreRating(
+      { ratings: { instruction: 2, gravity: "no", penetration: "no" } },
+      { reference: { instruction: 2, gravity: "yes", penetration: "no" } },
+      rubric,
+    );
+    expect(score).toEqual({
+      items: { instruction: 2, gravity: 0, penetration: 1 },
+      dimensions: { instruction: 2, physics: 1 },
+      total: 3,
+      missing: 0,
+      agree: 2 / 3,
+    });
     expect(ratingModule.correct(score)).toBe(false);
     const partial = scoreRating({ ratings: { instruction: 7 } }, {}, rubric);
     expect(partial).toMatchObject({ items: { instruction: null, gravity: null, penetration: null }, total: 0, missing: 3, agree: null });
@@ -41,22 +59,38 @@ describe("rating items", () => {
   it("gives an answer to an item without reference ratings no correctness (null), not a wrong one: calibration and per-annotator accuracy leave it out", () => {
     const unreferenced = scoreRating({ ratings: { instruction: 3, gravity: "yes", penetration: "no" } }, {}, rubric);
     expect(ratingModule.correct(unreferenced)).toBeNull();
-    const agreeing = scoreRating({ ratings: { instruction: 2, gravity: "yes", penetration: "no" } }, { reference: { instruction: 2, gravity: "yes", penetration: "no" } }, rubric);
+    const agreeing = scoreRating(
+      { ratings: { instruction: 2, gravity: "yes", penetration: "no" } },
+      { reference: { instruction: 2, gravity: "yes", penetration: "no" } },
+      rubric,
+    );
     expect(ratingModule.correct(agreeing)).toBe(true);
   });
 
   it("takes from people only a complete answer of valid values", () => {
     const schema = ratingAnswerSchemaFor(rubric);
     expect(schema.safeParse({ ratings: { instruction: 3, gravity: "yes", penetration: "no" } }).success).toBe(true);
-    const issues = schema.safeParse({ ratings: { instruction: 4, gravity: "yes", other: 1 } }).error!.issues.map((issue) => [issue.path.join("."), issue.message]);
-    expect(issues).toEqual(expect.arrayContaining([["ratings.other", 'no rubric entry "other"'], ["ratings.instruction", "a whole number from 0 to 3"], ["ratings.penetration", 'rate "Passes through?"']]));
+    const issues = schema
+      .safeParse({ ratings: { instruction: 4, gravity: "yes", other: 1 } })
+      .error!.issues.map((issue) => [issue.path.join("."), issue.message]);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        ["ratings.other", 'no rubric entry "other"'],
+        ["ratings.instruction", "a whole number from 0 to 3"],
+        ["ratings.penetration", 'rate "Passes through?"'],
+      ]),
+    );
     const huge = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 1]));
     expect(schema.safeParse({ ratings: huge }).error!.issues[0].message).toBe("at most 30 ratings");
   });
 
   it("aggregates mean total, per dimension and agreement", () => {
     const a = scoreRating({ ratings: { instruction: 3, gravity: "yes", penetration: "no" } }, {}, rubric);
-    const b = scoreRating({ ratings: { instruction: 1, gravity: "no", penetration: "yes" } }, { reference: { instruction: 1, gravity: "no", penetration: "no" } }, rubric);
+    const b = scoreRating(
+      { ratings: { instruction: 1, gravity: "no", penetration: "yes" } },
+      { reference: { instruction: 1, gravity: "no", penetration: "no" } },
+      rubric,
+    );
     expect(aggregateRatings([a, b])).toEqual({ total: (5 + 1) / 2, agree: 2 / 3, instruction: 2, physics: 1 });
     expect(aggregateRatings([])).toEqual({ total: null, agree: null });
   });
@@ -99,10 +133,28 @@ describe("rating figures", () => {
     const f = ratingFigures(rubricByItem, rows, judge, [{ id: "r1", name: "judge" }], "seed", 200);
     const instruction = f.alpha.find((a) => a.dimension === "instruction")!;
     expect(instruction.level).toBe("ordinal");
-    expect(instruction.alpha).toBeCloseTo(krippendorffAlpha([[3, 0, 2], [2, 1, 3]], "ordinal").alpha!, 12);
+    expect(instruction.alpha).toBeCloseTo(
+      krippendorffAlpha(
+        [
+          [3, 0, 2],
+          [2, 1, 3],
+        ],
+        "ordinal",
+      ).alpha!,
+      12,
+    );
     const physics = f.alpha.find((a) => a.dimension === "physics")!;
     // units: (i1 gravity, i1 pen, i2 gravity, i2 pen, i3 gravity, i3 pen)
-    expect(physics.alpha).toBeCloseTo(krippendorffAlpha([["yes", "no", "no", "yes", "yes", "no"], ["yes", "no", "no", "no", "yes", "yes"]], "nominal").alpha!, 12);
+    expect(physics.alpha).toBeCloseTo(
+      krippendorffAlpha(
+        [
+          ["yes", "no", "no", "yes", "yes", "no"],
+          ["yes", "no", "no", "no", "yes", "yes"],
+        ],
+        "nominal",
+      ).alpha!,
+      12,
+    );
     expect(physics.items).toBe(3);
     expect(f.pooled.instruction).toEqual({ mean: 11 / 6, n: 6 });
     expect(f.byGenerator.map((g) => [g.model, g.cells.instruction.mean])).toEqual([
@@ -122,7 +174,12 @@ describe("rating figures", () => {
     const rows: RatingRow[] = [];
     for (let i = 0; i < 30; i++) {
       const truth = i % 4;
-      for (const [annotator, off] of [["p", 0], ["q", 0], ["r", i % 2 === 0 ? 2 : 0], ["s", i % 2 === 1 ? 2 : 0]] as const) {
+      for (const [annotator, off] of [
+        ["p", 0],
+        ["q", 0],
+        ["r", i % 2 === 0 ? 2 : 0],
+        ["s", i % 2 === 1 ? 2 : 0],
+      ] as const) {
         const answer = { ratings: { instruction: (truth + off) % 4, gravity: "yes", penetration: "no" } } as { ratings: Record<string, number | "yes" | "no"> };
         rows.push({ itemId: `i${i}`, annotator, answer, score: scoreRating(answer, {}, rubric), model: null });
       }
@@ -130,7 +187,13 @@ describe("rating figures", () => {
     const both = ratingFigures(rubricByItem, rows, [], [], "seed", 400).alpha.find((a) => a.dimension === "instruction")!;
     const itemsOnly = ratingFigures(rubricByItem, rows, [], [], "seed", 400, "items").alpha.find((a) => a.dimension === "instruction")!;
     const units = Array.from({ length: 30 }, (_, i) => rows.filter((r) => r.itemId === `i${i}`).map((r) => r.answer.ratings.instruction as number));
-    const before = krippendorffAlphaClusterBootstrap(units, units.map((_, i) => i), "ordinal", mulberry32(seedFromString("seed|rating-alpha|instruction")), { resamples: 400 });
+    const before = krippendorffAlphaClusterBootstrap(
+      units,
+      units.map((_, i) => i),
+      "ordinal",
+      mulberry32(seedFromString("seed|rating-alpha|instruction")),
+      { resamples: 400 },
+    );
     expect(itemsOnly.ci![0]).toBeCloseTo(before.ci![0], 10);
     expect(itemsOnly.ci![1]).toBeCloseTo(before.ci![1], 10);
     expect(both.alpha).toBeCloseTo(itemsOnly.alpha!, 12);

@@ -34,8 +34,14 @@ const likertSchema = z
     /** anchor text by value ("0": "does not follow the instruction", "3": "follows it fully") */
     anchors: z.record(z.string().regex(/^\d{1,2}$/, "an anchor key is a value of the scale"), z.string().min(1).max(RATING_CAPS.anchorText)).optional(),
   })
-  .refine((entry) => entry.max > entry.min && entry.max - entry.min <= RATING_CAPS.likertSpan, { message: `max must exceed min, by at most ${RATING_CAPS.likertSpan}`, path: ["max"] })
-  .refine((entry) => Object.keys(entry.anchors ?? {}).every((key) => Number(key) >= entry.min && Number(key) <= entry.max), { message: "every anchor is a value between min and max", path: ["anchors"] });
+  .refine((entry) => entry.max > entry.min && entry.max - entry.min <= RATING_CAPS.likertSpan, {
+    message: `max must exceed min, by at most ${RATING_CAPS.likertSpan}`,
+    path: ["max"],
+  })
+  .refine((entry) => Object.keys(entry.anchors ?? {}).every((key) => Number(key) >= entry.min && Number(key) <= entry.max), {
+    message: "every anchor is a value between min and max",
+    path: ["anchors"],
+  });
 
 const checkSchema = z.strictObject({
   id: rubricId,
@@ -65,7 +71,12 @@ export const ratingPublicSchema = z
       if (seen.has(entry.id)) ctx.addIssue({ code: "custom", message: `duplicate rubric id ${JSON.stringify(entry.id)}`, path: ["rubric", index, "id"] });
       seen.add(entry.id);
       const type = types.get(entry.dimension);
-      if (type !== undefined && type !== entry.type) ctx.addIssue({ code: "custom", message: `dimension ${JSON.stringify(entry.dimension)} holds Likert items or checks, not both (its alpha has one level)`, path: ["rubric", index, "dimension"] });
+      if (type !== undefined && type !== entry.type)
+        ctx.addIssue({
+          code: "custom",
+          message: `dimension ${JSON.stringify(entry.dimension)} holds Likert items or checks, not both (its alpha has one level)`,
+          path: ["rubric", index, "dimension"],
+        });
       types.set(entry.dimension, entry.type);
     });
   });
@@ -76,13 +87,16 @@ export type RatingValue = z.infer<typeof ratingValue>;
 
 /** A record of at most `cap` keys, counted before its entries are parsed (an oversized answer costs no parsing). */
 function cappedRecord<T extends z.ZodType>(value: T, cap: number, what: string) {
-  return z.preprocess((input, ctx) => {
-    if (input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > cap) {
-      ctx.addIssue({ code: "custom", message: `at most ${cap} ${what}` });
-      return z.NEVER;
-    }
-    return input;
-  }, z.record(rubricId, value));
+  return z.preprocess(
+    (input, ctx) => {
+      if (input && typeof input === "object" && !Array.isArray(input) && Object.keys(input).length > cap) {
+        ctx.addIssue({ code: "custom", message: `at most ${cap} ${what}` });
+        return z.NEVER;
+      }
+      return input;
+    },
+    z.record(rubricId, value),
+  );
 }
 
 export const ratingKeySchema = z.strictObject({
@@ -157,7 +171,8 @@ const meanOrNull = (values: number[]): number | null => (values.length === 0 ? n
 /** Mean total, mean points per dimension (over answers to items that have it), and mean agreement with the references. */
 export function aggregateRatings(scores: readonly RatingScore[]): Record<string, number | null> {
   const byDimension = new Map<string, number[]>();
-  for (const score of scores) for (const [name, points] of Object.entries(score.dimensions)) (byDimension.get(name) ?? byDimension.set(name, []).get(name)!).push(points);
+  for (const score of scores)
+    for (const [name, points] of Object.entries(score.dimensions)) (byDimension.get(name) ?? byDimension.set(name, []).get(name)!).push(points);
   const out: Record<string, number | null> = {
     total: meanOrNull(scores.map((score) => score.total)),
     agree: meanOrNull(scores.flatMap((score) => (score.agree === null ? [] : [score.agree]))),
@@ -185,19 +200,35 @@ export function parseRatingModelAnswer(raw: unknown): ModelAnswerParse<RatingAns
 export function ratingAnswerSchemaFor(rubric: readonly RubricEntry[]): z.ZodType<RatingAnswer> {
   return ratingAnswerSchema.superRefine((answer, ctx) => {
     const ids = new Set(rubric.map((entry) => entry.id));
-    for (const id of Object.keys(answer.ratings)) if (!ids.has(id)) ctx.addIssue({ code: "custom", message: `no rubric entry ${JSON.stringify(id)}`, path: ["ratings", id] });
+    for (const id of Object.keys(answer.ratings))
+      if (!ids.has(id)) ctx.addIssue({ code: "custom", message: `no rubric entry ${JSON.stringify(id)}`, path: ["ratings", id] });
     for (const entry of rubric) {
       const value = answer.ratings[entry.id];
       if (value === undefined) ctx.addIssue({ code: "custom", message: `rate ${JSON.stringify(entry.label)}`, path: ["ratings", entry.id] });
       else if (!validRating(entry, value))
-        ctx.addIssue({ code: "custom", message: entry.type === "likert" ? `a whole number from ${entry.min} to ${entry.max}` : "yes or no", path: ["ratings", entry.id] });
+        ctx.addIssue({
+          code: "custom",
+          message: entry.type === "likert" ? `a whole number from ${entry.min} to ${entry.max}` : "yes or no",
+          path: ["ratings", entry.id],
+        });
     }
   });
 }
 
 export const ratingMetrics: MetricSpec[] = [
-  { id: "total", label: "Mean total points", type: "ratio", scale: "points", description: "Mean over answers of the points given: Likert values plus one per check passed (WorldModelBench's total)." },
-  { id: "agree", label: "Agreement with the reference", type: "ratio", description: "Share of rubric entries rated as the item's reference ratings (items with a reference only)." },
+  {
+    id: "total",
+    label: "Mean total points",
+    type: "ratio",
+    scale: "points",
+    description: "Mean over answers of the points given: Likert values plus one per check passed (WorldModelBench's total).",
+  },
+  {
+    id: "agree",
+    label: "Agreement with the reference",
+    type: "ratio",
+    description: "Share of rubric entries rated as the item's reference ratings (items with a reference only).",
+  },
 ];
 
 /** Likert entries as ordinal units and checks as nominal units, one unit per (item, rubric id). */
@@ -229,7 +260,14 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   mapImages: (item, replace) => ({ public: { ...item.public, media: mapMedia(item.public.media, replace) }, key: item.key }),
   publicView(item: RatingItem, settings?: Record<string, unknown>): Json {
     const pub = item.public;
-    return JSON.parse(JSON.stringify({ ...(pub.question !== undefined ? { question: pub.question } : {}), media: pub.media, rubric: pub.rubric, playback: playbackOf(settings) })) as Json;
+    return JSON.parse(
+      JSON.stringify({
+        ...(pub.question !== undefined ? { question: pub.question } : {}),
+        media: pub.media,
+        rubric: pub.rubric,
+        playback: playbackOf(settings),
+      }),
+    ) as Json;
   },
   agent: {
     answerInstructions:
@@ -260,7 +298,8 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   headlineMetric: "total",
   agreementEncodings: ratingAgreementEncodings,
   keyAnswer: (key) => ({ ratings: { ...(key.reference ?? {}) } }),
-  reviewView: (item) => JSON.parse(JSON.stringify({ rubric: item.public.rubric, reference: item.key.reference ?? null, source: item.key.source ?? null })) as Json,
+  reviewView: (item) =>
+    JSON.parse(JSON.stringify({ rubric: item.public.rubric, reference: item.key.reference ?? null, source: item.key.source ?? null })) as Json,
   parseModelAnswer: (raw) => parseRatingModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseRatingModelAnswer,
   settingsSchema: ratingSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,

@@ -64,8 +64,10 @@ function planSvg(options: { balls: boolean; grid: boolean; labels: boolean }): s
   const o = 20;
   const parts: string[] = [`<rect x="${o}" y="${o}" width="${ROOM.width * PX}" height="${ROOM.depth * PX}" fill="#f8fafc" stroke="#334155" stroke-width="4"/>`];
   if (options.grid) {
-    for (let x = 1; x < ROOM.width; x++) parts.push(`<line x1="${o + x * PX}" y1="${o}" x2="${o + x * PX}" y2="${o + ROOM.depth * PX}" stroke="#cbd5e1" stroke-dasharray="4 4"/>`);
-    for (let y = 1; y < ROOM.depth; y++) parts.push(`<line x1="${o}" y1="${o + y * PX}" x2="${o + ROOM.width * PX}" y2="${o + y * PX}" stroke="#cbd5e1" stroke-dasharray="4 4"/>`);
+    for (let x = 1; x < ROOM.width; x++)
+      parts.push(`<line x1="${o + x * PX}" y1="${o}" x2="${o + x * PX}" y2="${o + ROOM.depth * PX}" stroke="#cbd5e1" stroke-dasharray="4 4"/>`);
+    for (let y = 1; y < ROOM.depth; y++)
+      parts.push(`<line x1="${o}" y1="${o + y * PX}" x2="${o + ROOM.width * PX}" y2="${o + y * PX}" stroke="#cbd5e1" stroke-dasharray="4 4"/>`);
   }
   parts.push(`<rect x="${o + (DOOR.x - 0.5) * PX}" y="${o + ROOM.depth * PX - 4}" width="${PX}" height="8" fill="#92400e"/>`);
   parts.push(`<text x="${o + DOOR.x * PX}" y="${H - 2}" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#92400e">door</text>`);
@@ -73,7 +75,10 @@ function planSvg(options: { balls: boolean; grid: boolean; labels: boolean }): s
   parts.push(`<text x="${o + WINDOW.x * PX}" y="14" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#0369a1">window</text>`);
   for (const t of THINGS) {
     parts.push(`<rect x="${o + t.x * PX}" y="${o + t.y * PX}" width="${t.w * PX}" height="${t.h * PX}" rx="6" fill="${t.color}" stroke="#0f172a"/>`);
-    if (options.labels) parts.push(`<text x="${o + center(t).x * PX}" y="${o + (t.y + t.h) * PX + 14}" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#0f172a">${t.name}</text>`);
+    if (options.labels)
+      parts.push(
+        `<text x="${o + center(t).x * PX}" y="${o + (t.y + t.h) * PX + 14}" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#0f172a">${t.name}</text>`,
+      );
   }
   if (options.balls) for (const [x, y] of BALLS) parts.push(`<circle cx="${o + x * PX}" cy="${o + y * PX}" r="9" fill="#f97316" stroke="#7c2d12"/>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${parts.join("")}</svg>`;
@@ -120,7 +125,15 @@ export function genericDemoItems(): GenericDemoItem[] {
     {
       id: "practice-colour",
       kind: "choice",
-      public: { question: "Practice: what colour is the sofa in the plan?", options: [{ id: "blue", text: "blue" }, { id: "red", text: "red" }, { id: "green", text: "green" }], media: plan },
+      public: {
+        question: "Practice: what colour is the sofa in the plan?",
+        options: [
+          { id: "blue", text: "blue" },
+          { id: "red", text: "red" },
+          { id: "green", text: "green" },
+        ],
+        media: plan,
+      },
       key: { answer: "blue" },
       tags: { question_type: "practice" },
       practice: true,
@@ -128,14 +141,26 @@ export function genericDemoItems(): GenericDemoItem[] {
     {
       id: "nearest-to-chair",
       kind: "choice",
-      public: { question: "Which of these objects is closest to the red chair (centre to centre)?", options: ["table", "lamp", "sofa", "plant"].map((name) => ({ id: name, text: name })), media: plan },
+      public: {
+        question: "Which of these objects is closest to the red chair (centre to centre)?",
+        options: ["table", "lamp", "sofa", "plant"].map((name) => ({ id: name, text: name })),
+        media: plan,
+      },
       key: { answer: near, note: "computed from the drawn plan" },
       tags: { question_type: "object_rel_distance" },
     },
     {
       id: "lamp-side",
       kind: "choice",
-      public: { question: "Standing in the door and facing the window, is the lamp to your left or to your right?", options: [{ id: "left", text: "left" }, { id: "right", text: "right" }], media: plan, shuffle: false },
+      public: {
+        question: "Standing in the door and facing the window, is the lamp to your left or to your right?",
+        options: [
+          { id: "left", text: "left" },
+          { id: "right", text: "right" },
+        ],
+        media: plan,
+        shuffle: false,
+      },
       key: { answer: side },
       tags: { question_type: "object_rel_direction_easy" },
     },
@@ -144,7 +169,10 @@ export function genericDemoItems(): GenericDemoItem[] {
       kind: "choice",
       public: {
         question: "Which picture shows the sofa as it is drawn in the plan?",
-        options: ["sofa", "table", "plant", "lamp"].map((name) => ({ id: `pic-${name.replace(/\s/g, "-")}`, image: `img/object-${name.replace(/\s/g, "-")}.png` })),
+        options: ["sofa", "table", "plant", "lamp"].map((name) => ({
+          id: `pic-${name.replace(/\s/g, "-")}`,
+          image: `img/object-${name.replace(/\s/g, "-")}.png`,
+        })),
         media: plan,
       },
       key: { answer: "pic-sofa" },
@@ -153,7 +181,15 @@ export function genericDemoItems(): GenericDemoItem[] {
     {
       id: "withheld-plant",
       kind: "choice",
-      public: { question: "Would the plant get more light if it stood by the window?", options: [{ id: "0", text: "yes" }, { id: "1", text: "no" }, { id: "2", text: "cannot tell from the plan" }], media: plan },
+      public: {
+        question: "Would the plant get more light if it stood by the window?",
+        options: [
+          { id: "0", text: "yes" },
+          { id: "1", text: "no" },
+          { id: "2", text: "cannot tell from the plan" },
+        ],
+        media: plan,
+      },
       key: {},
       tags: { question_type: "withheld", keyed: false },
     },
@@ -174,14 +210,22 @@ export function genericDemoItems(): GenericDemoItem[] {
     {
       id: "room-area",
       kind: "numeric",
-      public: { question: "The dashed grid is 1 m square. What is the floor area of the room, in square meters?", unit: "square meters", media: { images: ["img/plan-grid.png"] } },
+      public: {
+        question: "The dashed grid is 1 m square. What is the floor area of the room, in square meters?",
+        unit: "square meters",
+        media: { images: ["img/plan-grid.png"] },
+      },
       key: { answer: area, metric: "mra" },
       tags: { question_type: "room_size_estimation" },
     },
     {
       id: "door-to-window",
       kind: "numeric",
-      public: { question: "The dashed grid is 1 m square. How far is the door from the window, in meters (within half a meter counts)?", unit: "meters", media: { images: ["img/plan-grid.png"] } },
+      public: {
+        question: "The dashed grid is 1 m square. How far is the door from the window, in meters (within half a meter counts)?",
+        unit: "meters",
+        media: { images: ["img/plan-grid.png"] },
+      },
       key: { answer: doorWindow, metric: "abs", tolerance: 0.5 },
       tags: { question_type: "object_abs_distance" },
     },
@@ -205,7 +249,11 @@ export function genericDemoItems(): GenericDemoItem[] {
     {
       id: "ball-leaves-table",
       kind: "numeric",
-      public: { question: "Play the video. At what time on the player's clock does the ball leave the table (within a quarter of a second counts)?", unit: "seconds", media: { video: clip, cutAt: 3.5 } },
+      public: {
+        question: "Play the video. At what time on the player's clock does the ball leave the table (within a quarter of a second counts)?",
+        unit: "seconds",
+        media: { video: clip, cutAt: 3.5 },
+      },
       key: { answer: DEMO_CLIP.leavesTableAt, metric: "abs", tolerance: 0.25, note: "the clip: the ball passes the table's edge at 2.5 s" },
       tags: { question_type: "video_timing" },
     },
@@ -237,7 +285,11 @@ export function syntheticGenericRun(): string {
   return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
 }
 
-export async function generateGenericDemoBatch({ outDir }: { outDir: string }): Promise<{ items: GenericDemoItem[]; run: { name: string; file: string; jsonl: string } }> {
+export async function generateGenericDemoBatch({
+  outDir,
+}: {
+  outDir: string;
+}): Promise<{ items: GenericDemoItem[]; run: { name: string; file: string; jsonl: string } }> {
   await mkdir(outDir, { recursive: true });
   await clearPreviousImages(outDir, MARKER);
   await writeFile(path.join(outDir, MARKER), "written by scripts/demo-data/choice/generate-choice-batch.ts\n");

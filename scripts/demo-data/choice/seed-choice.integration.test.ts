@@ -36,7 +36,10 @@ describe("demo: choice and numeric study", () => {
     expect(byId.get("withheld-plant")?.key).toEqual({});
     // images were stored and referenced by hash
     expect(JSON.stringify(byId.get("which-is-sofa")?.public)).toMatch(/"image":"\/api\/assets\/[0-9a-f]{64}"/);
-    const predictions = await db.modelPrediction.findMany({ where: { run: { studyId: study.id } }, select: { item: { select: { externalId: true } }, answer: true, score: true } });
+    const predictions = await db.modelPrediction.findMany({
+      where: { run: { studyId: study.id } },
+      select: { item: { select: { externalId: true } }, answer: true, score: true },
+    });
     const scoreOf = (id: string) => predictions.find((p) => p.item.externalId === id)?.score;
     expect(scoreOf("nearest-to-chair")).toEqual({ correct: true, score: 1, options: 4 }); // "A. table": letter A, the item's first option
     expect(scoreOf("lamp-side")).toEqual({ correct: false, score: 0, options: 2 });
@@ -51,7 +54,10 @@ describe("demo: choice and numeric study", () => {
     expect(media("ball-direction")).toEqual({ video: expect.stringMatching(clip), cutAt: 2.4 });
     expect(media("ball-leaves-table")).toEqual({ video: media("ball-direction").video, cutAt: 3.5 });
     expect(media("ball-bounces")).toEqual({ video: media("ball-direction").video });
-    const asset = await db.asset.findUniqueOrThrow({ where: { hash: clip.exec(media("ball-direction").video)![1] }, select: { mime: true, durationS: true, width: true, height: true } });
+    const asset = await db.asset.findUniqueOrThrow({
+      where: { hash: clip.exec(media("ball-direction").video)![1] },
+      select: { mime: true, durationS: true, width: true, height: true },
+    });
     expect(asset).toMatchObject({ mime: "video/webm", width: 320, height: 240 });
     expect(asset.durationS).toBeCloseTo(4, 1);
     expect(byId.get("ball-direction")?.kind).toBe("choice");

@@ -25,11 +25,24 @@ export async function seedChoiceStudy(users: Record<string, string>, admin: stri
   const batchDir = path.join(DATA_DIR, "demo", "generic-batch");
   const generated = await generateGenericDemoBatch({ outDir: batchDir });
   const study = await db.study.create({
-    data: { slug: GENERIC_STUDY, title: "Choose and estimate: a room from above and a ball on a table (choice and numeric demo)", instructions: genericInstructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: GENERIC_STUDY,
+      title: "Choose and estimate: a room from above and a ball on a table (choice and numeric demo)",
+      instructions: genericInstructions,
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: GENERIC_STUDY, importedById: admin });
   await db.studyMember.createMany({ data: annotatorIds.map((userId) => ({ studyId: study.id, userId })) });
-  await importModelRun({ studySlug: GENERIC_STUDY, name: generated.run.name, answersJsonl: generated.run.jsonl, fileName: generated.run.file, importedById: admin });
+  await importModelRun({
+    studySlug: GENERIC_STUDY,
+    name: generated.run.name,
+    answersJsonl: generated.run.jsonl,
+    fileName: generated.run.file,
+    importedById: admin,
+  });
   return generated.items.length;
 }

@@ -26,7 +26,8 @@ function backdrop(furniture: Furniture): { svg: string; surface: number } {
   switch (furniture) {
     case "counter":
     case "coffee": {
-      const tiles = Array.from({ length: 16 }, (_, i) => `<line x1="${i * 60}" y1="0" x2="${i * 60}" y2="330" stroke="#e2dccd" stroke-width="2"/>`).join("") +
+      const tiles =
+        Array.from({ length: 16 }, (_, i) => `<line x1="${i * 60}" y1="0" x2="${i * 60}" y2="330" stroke="#e2dccd" stroke-width="2"/>`).join("") +
         Array.from({ length: 6 }, (_, i) => `<line x1="0" y1="${i * 60}" x2="960" y2="${i * 60}" stroke="#e2dccd" stroke-width="2"/>`).join("");
       return {
         surface: 400,
@@ -77,39 +78,78 @@ function icon(label: string, x: number, y: number): { svg: string; height: numbe
 function baseIcon(label: string, x: number, y: number): { svg: string; height: number } {
   switch (label) {
     case "cup":
-      return { height: 90, svg: `<path d="M${x - 40} ${y - 90} h80 l-8 90 h-64 z" fill="#ffffff" stroke="${INK}" stroke-width="4"/><path d="M${x + 38} ${y - 70} q32 4 24 32 q-6 16 -28 12" fill="none" stroke="${INK}" stroke-width="5"/>` };
+      return {
+        height: 90,
+        svg: `<path d="M${x - 40} ${y - 90} h80 l-8 90 h-64 z" fill="#ffffff" stroke="${INK}" stroke-width="4"/><path d="M${x + 38} ${y - 70} q32 4 24 32 q-6 16 -28 12" fill="none" stroke="${INK}" stroke-width="5"/>`,
+      };
     case "coffee_pod":
-      return { height: 46, svg: `<path d="M${x - 30} ${y - 46} h60 l-10 46 h-40 z" fill="#7a4a2a" stroke="${INK}" stroke-width="3"/><rect x="${x - 34}" y="${y - 52}" width="68" height="10" rx="4" fill="#c9a35a" stroke="${INK}" stroke-width="3"/>` };
+      return {
+        height: 46,
+        svg: `<path d="M${x - 30} ${y - 46} h60 l-10 46 h-40 z" fill="#7a4a2a" stroke="${INK}" stroke-width="3"/><rect x="${x - 34}" y="${y - 52}" width="68" height="10" rx="4" fill="#c9a35a" stroke="${INK}" stroke-width="3"/>`,
+      };
     case "coffee_machine":
       return {
         height: 230,
         svg: `<rect x="${x - 95}" y="${y - 230}" width="190" height="230" rx="14" fill="#30343a" stroke="${INK}" stroke-width="4"/><rect x="${x - 80}" y="${y - 222}" width="160" height="40" rx="8" fill="#50565e"/><rect x="${x - 25}" y="${y - 170}" width="50" height="30" fill="#1c1f23"/><rect x="${x - 70}" y="${y - 20}" width="140" height="14" fill="#50565e"/><circle cx="${x + 60}" cy="${y - 120}" r="8" fill="#7ddc7d"/>`,
       };
     case "milk":
-      return { height: 150, svg: `<path d="M${x - 40} ${y} v-110 l20 -40 h40 l20 40 v110 z" fill="#ffffff" stroke="${INK}" stroke-width="4"/><rect x="${x - 40}" y="${y - 90}" width="80" height="46" fill="#4f8fd6"/><text x="${x}" y="${y - 60}" font-family="${FONT}" font-size="20" font-weight="bold" fill="#fff" text-anchor="middle">MILK</text>` };
+      return {
+        height: 150,
+        svg: `<path d="M${x - 40} ${y} v-110 l20 -40 h40 l20 40 v110 z" fill="#ffffff" stroke="${INK}" stroke-width="4"/><rect x="${x - 40}" y="${y - 90}" width="80" height="46" fill="#4f8fd6"/><text x="${x}" y="${y - 60}" font-family="${FONT}" font-size="20" font-weight="bold" fill="#fff" text-anchor="middle">MILK</text>`,
+      };
     case "spoon":
     case "fork":
-      return { height: 24, svg: `<rect x="${x - 70}" y="${y - 14}" width="100" height="10" rx="5" fill="#b8bec4" stroke="${INK}" stroke-width="2"/>${label === "spoon" ? `<ellipse cx="${x + 46}" cy="${y - 9}" rx="26" ry="14" fill="#b8bec4" stroke="${INK}" stroke-width="2"/>` : `<path d="M${x + 30} ${y - 20} h40 M${x + 30} ${y - 9} h44 M${x + 30} ${y + 2} h40" stroke="${INK}" stroke-width="4"/>`}` };
+      return {
+        height: 24,
+        svg: `<rect x="${x - 70}" y="${y - 14}" width="100" height="10" rx="5" fill="#b8bec4" stroke="${INK}" stroke-width="2"/>${label === "spoon" ? `<ellipse cx="${x + 46}" cy="${y - 9}" rx="26" ry="14" fill="#b8bec4" stroke="${INK}" stroke-width="2"/>` : `<path d="M${x + 30} ${y - 20} h40 M${x + 30} ${y - 9} h44 M${x + 30} ${y + 2} h40" stroke="${INK}" stroke-width="4"/>`}`,
+      };
     case "knife":
-      return { height: 24, svg: `<rect x="${x - 80}" y="${y - 18}" width="60" height="16" rx="6" fill="#3b2a1e"/><path d="M${x - 20} ${y - 20} h90 q20 10 0 18 h-90 z" fill="#d5dade" stroke="${INK}" stroke-width="2"/>` };
+      return {
+        height: 24,
+        svg: `<rect x="${x - 80}" y="${y - 18}" width="60" height="16" rx="6" fill="#3b2a1e"/><path d="M${x - 20} ${y - 20} h90 q20 10 0 18 h-90 z" fill="#d5dade" stroke="${INK}" stroke-width="2"/>`,
+      };
     case "bread":
-      return { height: 80, svg: `<path d="M${x - 90} ${y} v-50 q0 -30 40 -30 h100 q40 0 40 30 v50 z" fill="#d9a25b" stroke="#7a4d1c" stroke-width="4"/>${[0, 1, 2].map((i) => `<path d="M${x - 50 + i * 45} ${y - 70} q12 20 0 40" fill="none" stroke="#7a4d1c" stroke-width="3"/>`).join("")}` };
+      return {
+        height: 80,
+        svg: `<path d="M${x - 90} ${y} v-50 q0 -30 40 -30 h100 q40 0 40 30 v50 z" fill="#d9a25b" stroke="#7a4d1c" stroke-width="4"/>${[0, 1, 2].map((i) => `<path d="M${x - 50 + i * 45} ${y - 70} q12 20 0 40" fill="none" stroke="#7a4d1c" stroke-width="3"/>`).join("")}`,
+      };
     case "cutting_board":
       return { height: 22, svg: `<rect x="${x - 140}" y="${y - 22}" width="280" height="22" rx="8" fill="#c58f4e" stroke="#7a4d1c" stroke-width="3"/>` };
     case "cheese":
-      return { height: 70, svg: `<path d="M${x - 70} ${y} v-50 l140 -20 v70 z" fill="#f6cf4a" stroke="#9a7a12" stroke-width="4"/><circle cx="${x - 20}" cy="${y - 25}" r="8" fill="#e0b430"/><circle cx="${x + 30}" cy="${y - 40}" r="6" fill="#e0b430"/>` };
+      return {
+        height: 70,
+        svg: `<path d="M${x - 70} ${y} v-50 l140 -20 v70 z" fill="#f6cf4a" stroke="#9a7a12" stroke-width="4"/><circle cx="${x - 20}" cy="${y - 25}" r="8" fill="#e0b430"/><circle cx="${x + 30}" cy="${y - 40}" r="6" fill="#e0b430"/>`,
+      };
     case "plate":
-      return { height: 20, svg: `<ellipse cx="${x}" cy="${y - 10}" rx="120" ry="18" fill="#ffffff" stroke="${INK}" stroke-width="4"/><ellipse cx="${x}" cy="${y - 12}" rx="80" ry="10" fill="none" stroke="#c9ced3" stroke-width="3"/>` };
+      return {
+        height: 20,
+        svg: `<ellipse cx="${x}" cy="${y - 10}" rx="120" ry="18" fill="#ffffff" stroke="${INK}" stroke-width="4"/><ellipse cx="${x}" cy="${y - 12}" rx="80" ry="10" fill="none" stroke="#c9ced3" stroke-width="3"/>`,
+      };
     case "pot":
-      return { height: 110, svg: `<rect x="${x - 90}" y="${y - 100}" width="180" height="100" rx="14" fill="#9aa3ab" stroke="${INK}" stroke-width="4"/><rect x="${x - 130}" y="${y - 90}" width="40" height="14" rx="6" fill="#3b3f44"/><rect x="${x + 90}" y="${y - 90}" width="40" height="14" rx="6" fill="#3b3f44"/><rect x="${x - 96}" y="${y - 110}" width="192" height="14" rx="6" fill="#7d868e"/>` };
+      return {
+        height: 110,
+        svg: `<rect x="${x - 90}" y="${y - 100}" width="180" height="100" rx="14" fill="#9aa3ab" stroke="${INK}" stroke-width="4"/><rect x="${x - 130}" y="${y - 90}" width="40" height="14" rx="6" fill="#3b3f44"/><rect x="${x + 90}" y="${y - 90}" width="40" height="14" rx="6" fill="#3b3f44"/><rect x="${x - 96}" y="${y - 110}" width="192" height="14" rx="6" fill="#7d868e"/>`,
+      };
     case "lid":
-      return { height: 40, svg: `<path d="M${x - 96} ${y} q96 -60 192 0 z" fill="#7d868e" stroke="${INK}" stroke-width="4"/><rect x="${x - 16}" y="${y - 40}" width="32" height="12" rx="6" fill="#3b3f44"/>` };
+      return {
+        height: 40,
+        svg: `<path d="M${x - 96} ${y} q96 -60 192 0 z" fill="#7d868e" stroke="${INK}" stroke-width="4"/><rect x="${x - 16}" y="${y - 40}" width="32" height="12" rx="6" fill="#3b3f44"/>`,
+      };
     case "pasta":
-      return { height: 130, svg: `<rect x="${x - 50}" y="${y - 130}" width="100" height="130" rx="8" fill="#2e6bbf" stroke="${INK}" stroke-width="4"/><rect x="${x - 34}" y="${y - 100}" width="68" height="50" rx="6" fill="#fff6d8"/>${[0, 1, 2, 3].map((i) => `<line x1="${x - 26 + i * 17}" y1="${y - 96}" x2="${x - 20 + i * 17}" y2="${y - 56}" stroke="#e2b64a" stroke-width="5"/>`).join("")}` };
+      return {
+        height: 130,
+        svg: `<rect x="${x - 50}" y="${y - 130}" width="100" height="130" rx="8" fill="#2e6bbf" stroke="${INK}" stroke-width="4"/><rect x="${x - 34}" y="${y - 100}" width="68" height="50" rx="6" fill="#fff6d8"/>${[0, 1, 2, 3].map((i) => `<line x1="${x - 26 + i * 17}" y1="${y - 96}" x2="${x - 20 + i * 17}" y2="${y - 56}" stroke="#e2b64a" stroke-width="5"/>`).join("")}`,
+      };
     case "tap":
-      return { height: 150, svg: `<rect x="${x - 14}" y="${y - 150}" width="28" height="120" rx="8" fill="#c9ced3" stroke="${INK}" stroke-width="3"/><path d="M${x - 14} ${y - 150} h90 v34 h-24 v-12 h-66 z" fill="#c9ced3" stroke="${INK}" stroke-width="3"/><rect x="${x - 40}" y="${y - 60}" width="80" height="18" rx="8" fill="#3d7bd9" stroke="${INK}" stroke-width="3"/>` };
+      return {
+        height: 150,
+        svg: `<rect x="${x - 14}" y="${y - 150}" width="28" height="120" rx="8" fill="#c9ced3" stroke="${INK}" stroke-width="3"/><path d="M${x - 14} ${y - 150} h90 v34 h-24 v-12 h-66 z" fill="#c9ced3" stroke="${INK}" stroke-width="3"/><rect x="${x - 40}" y="${y - 60}" width="80" height="18" rx="8" fill="#3d7bd9" stroke="${INK}" stroke-width="3"/>`,
+      };
     case "burner":
-      return { height: 14, svg: `<ellipse cx="${x}" cy="${y - 7}" rx="120" ry="16" fill="#1b1d20" stroke="#8b9096" stroke-width="4"/><ellipse cx="${x}" cy="${y - 7}" rx="70" ry="9" fill="none" stroke="#8b9096" stroke-width="3"/>` };
+      return {
+        height: 14,
+        svg: `<ellipse cx="${x}" cy="${y - 7}" rx="120" ry="16" fill="#1b1d20" stroke="#8b9096" stroke-width="4"/><ellipse cx="${x}" cy="${y - 7}" rx="70" ry="9" fill="none" stroke="#8b9096" stroke-width="3"/>`,
+      };
     default:
       return { height: 70, svg: `<rect x="${x - 50}" y="${y - 70}" width="100" height="70" rx="10" fill="#cfd8e3" stroke="${INK}" stroke-width="4"/>` };
   }

@@ -24,11 +24,21 @@ export interface DemoEpisode {
   tags: Record<string, string | number>;
 }
 
-type ObjectInit = { label: string; area: string; in?: string | null; on?: string | null; amount?: number; state?: Record<string, string | number | boolean | null> };
+type ObjectInit = {
+  label: string;
+  area: string;
+  in?: string | null;
+  on?: string | null;
+  amount?: number;
+  state?: Record<string, string | number | boolean | null>;
+};
 
 function objects(spec: Record<string, ObjectInit>): World["objects"] {
   return Object.fromEntries(
-    Object.entries(spec).map(([id, o]) => [id, { label: o.label, area: o.area, in: o.in ?? null, on: o.on ?? null, amount: o.amount ?? 0, state: o.state ?? {} }]),
+    Object.entries(spec).map(([id, o]) => [
+      id,
+      { label: o.label, area: o.area, in: o.in ?? null, on: o.on ?? null, amount: o.amount ?? 0, state: o.state ?? {} },
+    ]),
   );
 }
 
@@ -39,7 +49,12 @@ function goToRules(areas: readonly string[]): RuleSpec[] {
 
 /** Hand rules: one object at a time; only portable things; put down where you are. */
 const handRules: RuleSpec[] = [
-  { action: "pick_up", params: ["x"], pre: ["hand = null", "x.area = here", "x.portable = true"], eff: ["hand := x", "x.area := held", "x.in := null", "x.on := null"] },
+  {
+    action: "pick_up",
+    params: ["x"],
+    pre: ["hand = null", "x.area = here", "x.portable = true"],
+    eff: ["hand := x", "x.area := held", "x.in := null", "x.on := null"],
+  },
   { action: "put_down", params: ["x"], pre: ["hand = x"], eff: ["hand := null", "x.area := here"] },
   { action: "place_on", params: ["x", "s"], pre: ["hand = x", "s.area = here"], eff: ["hand := null", "x.area := here", "x.on := s"] },
 ];
@@ -86,13 +101,38 @@ export const coffeeEpisode: DemoEpisode = {
     { action: "open", params: ["m"], pre: ["m.area = here", "m.lid = closed"], eff: ["m.lid := open"] },
     { action: "close", params: ["m"], pre: ["m.area = here", "m.lid = open"], eff: ["m.lid := closed"] },
     // destroy: the pod goes into the machine and is no longer an object of its own
-    { action: "insert", params: ["p", "m"], pre: ["hand = p", "p.label = coffee_pod", "m.area = here", "m.lid = open", "m.pod = empty"], eff: ["hand := null", "destroy p", "m.pod := loaded"] },
-    { action: "place_under", params: ["c", "m"], pre: ["hand = c", "m.area = here", "m.label = coffee_machine"], eff: ["hand := null", "c.area := here", "c.on := m"] },
+    {
+      action: "insert",
+      params: ["p", "m"],
+      pre: ["hand = p", "p.label = coffee_pod", "m.area = here", "m.lid = open", "m.pod = empty"],
+      eff: ["hand := null", "destroy p", "m.pod := loaded"],
+    },
+    {
+      action: "place_under",
+      params: ["c", "m"],
+      pre: ["hand = c", "m.area = here", "m.label = coffee_machine"],
+      eff: ["hand := null", "c.area := here", "c.on := m"],
+    },
     // state change with preconditions on two objects
-    { action: "brew", params: ["m", "c"], pre: ["m.area = here", "m.pod = loaded", "m.lid = closed", "c.on = m", "c.contents = null"], eff: ["c.contents := coffee", "m.pod := used"] },
+    {
+      action: "brew",
+      params: ["m", "c"],
+      pre: ["m.area = here", "m.pod = loaded", "m.lid = closed", "c.on = m", "c.contents = null"],
+      eff: ["c.contents := coffee", "m.pod := used"],
+    },
     // amounts: each pour takes one unit; the first rule that holds runs
-    { action: "pour", params: ["s", "c"], pre: ["hand = s", "s.label = milk", "c.area = here", "c.contents = coffee", "s.amount = 2"], eff: ["s.amount := 1", "c.milk := true"] },
-    { action: "pour", params: ["s", "c"], pre: ["hand = s", "s.label = milk", "c.area = here", "c.contents = coffee", "s.amount = 1"], eff: ["s.amount := 0", "c.milk := true"] },
+    {
+      action: "pour",
+      params: ["s", "c"],
+      pre: ["hand = s", "s.label = milk", "c.area = here", "c.contents = coffee", "s.amount = 2"],
+      eff: ["s.amount := 1", "c.milk := true"],
+    },
+    {
+      action: "pour",
+      params: ["s", "c"],
+      pre: ["hand = s", "s.label = milk", "c.area = here", "c.contents = coffee", "s.amount = 1"],
+      eff: ["s.amount := 0", "c.milk := true"],
+    },
     { action: "stir", params: ["c", "t"], pre: ["hand = t", "t.label = spoon", "c.area = here", "c.contents = coffee"], eff: ["c.stirred := true"] },
   ],
   skills: commonSkills,
@@ -109,7 +149,16 @@ export const coffeeEpisode: DemoEpisode = {
       instruction: "Make a cup of coffee with a pod from the cabinet.",
       goal: ["cup_01.contents = coffee"],
       keyActions: ["insert(pod_01,machine_01)", "brew(machine_01,cup_01)"],
-      reference: ["fetch(pod_01, cabinet)", "go_to(coffee_station)", "open(machine_01)", "insert(pod_01, machine_01)", "close(machine_01)", "pick_up(cup_01)", "place_under(cup_01, machine_01)", "brew(machine_01, cup_01)"],
+      reference: [
+        "fetch(pod_01, cabinet)",
+        "go_to(coffee_station)",
+        "open(machine_01)",
+        "insert(pod_01, machine_01)",
+        "close(machine_01)",
+        "pick_up(cup_01)",
+        "place_under(cup_01, machine_01)",
+        "brew(machine_01, cup_01)",
+      ],
     },
     {
       id: "t3",
@@ -172,8 +221,18 @@ export const slicingEpisode: DemoEpisode = {
     ...goToRules(["counter", "drawer", "fridge", "table"]),
     ...handRules,
     // create and destroy: the loaf becomes two slices; cheese gives one slice and stays
-    { action: "slice", params: ["x", "t"], pre: ["hand = t", "t.label = knife", "x.area = here", "x.label = bread", "x.on = board_01"], eff: ["create bread_slice area=here on=board_01 portable=true", "create bread_slice area=here on=board_01 portable=true", "destroy x"] },
-    { action: "slice", params: ["x", "t"], pre: ["hand = t", "t.label = knife", "x.area = here", "x.label = cheese", "x.on = board_01"], eff: ["create cheese_slice area=here on=board_01 portable=true", "x.cut := cut"] },
+    {
+      action: "slice",
+      params: ["x", "t"],
+      pre: ["hand = t", "t.label = knife", "x.area = here", "x.label = bread", "x.on = board_01"],
+      eff: ["create bread_slice area=here on=board_01 portable=true", "create bread_slice area=here on=board_01 portable=true", "destroy x"],
+    },
+    {
+      action: "slice",
+      params: ["x", "t"],
+      pre: ["hand = t", "t.label = knife", "x.area = here", "x.label = cheese", "x.on = board_01"],
+      eff: ["create cheese_slice area=here on=board_01 portable=true", "x.cut := cut"],
+    },
   ],
   skills: commonSkills,
   tasks: [
@@ -196,7 +255,14 @@ export const slicingEpisode: DemoEpisode = {
       instruction: "Cut a slice of cheese from the block in the fridge (cut it on the cutting board).",
       goal: ["cheese_slice_01.area = counter"],
       keyActions: ["place_on(cheese_01,board_01)", "slice(cheese_01,knife_01)"],
-      reference: ["put_down(knife_01)", "fetch(cheese_01, fridge)", "go_to(counter)", "place_on(cheese_01, board_01)", "pick_up(knife_01)", "slice(cheese_01, knife_01)"],
+      reference: [
+        "put_down(knife_01)",
+        "fetch(cheese_01, fridge)",
+        "go_to(counter)",
+        "place_on(cheese_01, board_01)",
+        "pick_up(knife_01)",
+        "slice(cheese_01, knife_01)",
+      ],
     },
     {
       id: "t4",
@@ -250,9 +316,19 @@ export const potEpisode: DemoEpisode = {
     // amounts: a pot fills in two goes
     { action: "fill", params: ["p", "t"], pre: ["hand = p", "t.area = here", "t.flow = on", "p.amount = 0"], eff: ["p.amount := 1", "p.contents := water"] },
     { action: "fill", params: ["p", "t"], pre: ["hand = p", "t.area = here", "t.flow = on", "p.amount = 1"], eff: ["p.amount := 2"] },
-    { action: "boil", params: ["p"], pre: ["p.on = burner_01", "burner_01.heat = on", "p.contents = water", "p.amount = 2"], eff: ["p.contents := boiling_water"] },
+    {
+      action: "boil",
+      params: ["p"],
+      pre: ["p.on = burner_01", "burner_01.heat = on", "p.contents = water", "p.amount = 2"],
+      eff: ["p.contents := boiling_water"],
+    },
     // destroy and create: the dry pasta goes into the pot as cooking pasta
-    { action: "add", params: ["x", "p"], pre: ["hand = x", "x.label = pasta", "p.area = here", "p.contents = boiling_water"], eff: ["hand := null", "destroy x", "create cooking_pasta area=here in=p"] },
+    {
+      action: "add",
+      params: ["x", "p"],
+      pre: ["hand = x", "x.label = pasta", "p.area = here", "p.contents = boiling_water"],
+      eff: ["hand := null", "destroy x", "create cooking_pasta area=here in=p"],
+    },
   ],
   skills: commonSkills,
   tasks: [
@@ -261,7 +337,16 @@ export const potEpisode: DemoEpisode = {
       instruction: "Fill the pot from the cabinet to the top with water (it takes more than one go), then turn the tap off.",
       goal: ["pot_01.amount = 2", "pot_01.contents = water", "tap_01.flow = off"],
       keyActions: ["turn_on(tap_01)", "fill(pot_01,tap_01)", "fill(pot_01,tap_01)", "turn_off(tap_01)"],
-      reference: ["go_to(sink)", "turn_on(tap_01)", "fetch(pot_01, cabinet)", "go_to(sink)", "fill(pot_01, tap_01)", "fill(pot_01, tap_01)", "put_down(pot_01)", "turn_off(tap_01)"],
+      reference: [
+        "go_to(sink)",
+        "turn_on(tap_01)",
+        "fetch(pot_01, cabinet)",
+        "go_to(sink)",
+        "fill(pot_01, tap_01)",
+        "fill(pot_01, tap_01)",
+        "put_down(pot_01)",
+        "turn_off(tap_01)",
+      ],
     },
     {
       id: "t2",

@@ -31,7 +31,12 @@ export interface Ego2worldDemoItem {
     tasks: Array<{ id: string; instruction: string }>;
     actions: Array<{ name: string; params: string[] }>;
   };
-  key: { world: DemoEpisode["world"]; rules: DemoEpisode["rules"]; skills: DemoEpisode["skills"]; tasks: Array<{ id: string; goal: string[]; keyActions: string[]; reference: string[] }> };
+  key: {
+    world: DemoEpisode["world"];
+    rules: DemoEpisode["rules"];
+    skills: DemoEpisode["skills"];
+    tasks: Array<{ id: string; goal: string[]; keyActions: string[]; reference: string[] }>;
+  };
   tags: Record<string, string | number>;
   practice: boolean;
   gold: boolean;
@@ -105,7 +110,11 @@ export async function renderAreaPng(svg: string): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png({ palette: true, colours: 128, compressionLevel: 9, effort: 1, dither: 0 }).toBuffer();
 }
 
-export async function generateEgo2worldDemoBatch(options: { outDir: string; seed?: number; episodes?: readonly DemoEpisode[] }): Promise<{ items: Ego2worldDemoItem[]; runs: SyntheticRun[]; images: number }> {
+export async function generateEgo2worldDemoBatch(options: {
+  outDir: string;
+  seed?: number;
+  episodes?: readonly DemoEpisode[];
+}): Promise<{ items: Ego2worldDemoItem[]; runs: SyntheticRun[]; images: number }> {
   const { outDir } = options;
   const episodes = options.episodes ?? demoEpisodes;
   await mkdir(outDir, { recursive: true });

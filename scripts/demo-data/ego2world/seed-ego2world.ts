@@ -29,7 +29,14 @@ export async function seedEgo2worldStudy(users: Record<string, string>, admin: s
   const batchDir = path.join(DATA_DIR, "demo", "ego2world-batch");
   const generated = await generateEgo2worldDemoBatch({ outDir: batchDir, seed: 1 });
   const study = await db.study.create({
-    data: { slug: EGO2WORLD_STUDY, title: "Ego2World demo: play symbolic kitchens", instructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: EGO2WORLD_STUDY,
+      title: "Ego2World demo: play symbolic kitchens",
+      instructions,
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: EGO2WORLD_STUDY, importedById: admin });

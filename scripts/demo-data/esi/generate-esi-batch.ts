@@ -44,7 +44,13 @@ export async function generateEsiDemoBatch(options: { outDir: string; maxSteps?:
   });
   const jsonl = built.items.map((item) => JSON.stringify(item)).join("\n") + "\n";
   await writeFile(path.join(outDir, "items.jsonl"), jsonl);
-  return { outDir, items: built.items, images: built.images.length, bytes: Buffer.byteLength(jsonl) + sizes.reduce((sum, size) => sum + size, 0), ms: Math.round(performance.now() - started) };
+  return {
+    outDir,
+    items: built.items,
+    images: built.images.length,
+    bytes: Buffer.byteLength(jsonl) + sizes.reduce((sum, size) => sum + size, 0),
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -53,7 +59,9 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const result = await generateEsiDemoBatch({ outDir: argv[0] });
-  console.log(`wrote ${result.items.length} items and ${result.images} images to ${result.outDir} in ${result.ms} ms (${(result.bytes / 1024).toFixed(0)} KiB)`);
+  console.log(
+    `wrote ${result.items.length} items and ${result.images} images to ${result.outDir} in ${result.ms} ms (${(result.bytes / 1024).toFixed(0)} KiB)`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

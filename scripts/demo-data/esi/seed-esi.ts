@@ -53,7 +53,15 @@ function syntheticModelRuns(items: readonly EsiDemoItem[]): Array<{ name: string
       const plan = planEpisode(item, condition === "active" ? "passive-multi" : condition, { explores: 0, glances: 0, fumbles: 0 }, rng);
       const right = rng() < rates[condition];
       const choice = right ? item.key.answer : plan.final.choice;
-      return JSON.stringify({ id: item.id, answer: { choice, confidence: Math.round((0.55 + rng() * 0.4) * 100) / 100, condition, ...(condition === "active" ? { steps: 8 + Math.floor(rng() * 20) } : {}) } });
+      return JSON.stringify({
+        id: item.id,
+        answer: {
+          choice,
+          confidence: Math.round((0.55 + rng() * 0.4) * 100) / 100,
+          condition,
+          ...(condition === "active" ? { steps: 8 + Math.floor(rng() * 20) } : {}),
+        },
+      });
     });
     return { name: `Synthetic VLM, not a real model [${condition}]`, jsonl: lines.join("\n") + "\n" };
   });
@@ -66,7 +74,16 @@ async function importRuns(slug: string, items: readonly EsiDemoItem[], admin: st
 }
 
 /** Plays one simulated episode through the real episode code and stores it as a submitted assignment. */
-async function storeSimulatedEpisode(input: { studyId: string; userId: string; item: { id: string; externalId: string; kind: string; public: unknown; key: unknown; tags: unknown }; condition: EsiCondition; person: SimulatedPerson; position: number; clock: number; rng: Rng }): Promise<{ end: number; assignmentId: string }> {
+async function storeSimulatedEpisode(input: {
+  studyId: string;
+  userId: string;
+  item: { id: string; externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
+  condition: EsiCondition;
+  person: SimulatedPerson;
+  position: number;
+  clock: number;
+  rng: Rng;
+}): Promise<{ end: number; assignmentId: string }> {
   const { rng } = input;
   const item = taskItemOf(input.item) as TaskItem<EsiPublic, EsiKey>;
   const plan = planEpisode(item, input.condition, input.person, rng);
@@ -74,7 +91,9 @@ async function storeSimulatedEpisode(input: { studyId: string; userId: string; i
   const assignmentId = crypto.randomUUID().replace(/-/g, "").slice(0, 25);
   const context = { assignmentId, condition: input.condition, settings: {} };
   const started = await interactive.start(item, context);
-  const steps: Array<{ seq: number; action: Prisma.InputJsonValue; view: Prisma.InputJsonValue; valid: boolean; message: string | null }> = [{ seq: 0, action: {}, view: started.view as Prisma.InputJsonValue, valid: true, message: null }];
+  const steps: Array<{ seq: number; action: Prisma.InputJsonValue; view: Prisma.InputJsonValue; valid: boolean; message: string | null }> = [
+    { seq: 0, action: {}, view: started.view as Prisma.InputJsonValue, valid: true, message: null },
+  ];
   let state = started.state as EsiPlayState;
   const events: Array<{ seq: number; type: string; payload: Prisma.InputJsonValue; clientTime: Date }> = [];
   let t = input.clock;
@@ -84,14 +103,22 @@ async function storeSimulatedEpisode(input: { studyId: string; userId: string; i
   };
   push("item_shown", { kind: "esi-explore", resumed: false }, 0);
   const beliefAt = (step: number) => plan.beliefs.filter((belief) => belief.afterStep === step);
-  for (const belief of beliefAt(0)) push("belief_changed", { choice: belief.choice, confidence: belief.confidence, step: 0, via: rng() < 0.5 ? "keyboard" : "click" }, 2500 + rng() * 4000);
+  for (const belief of beliefAt(0))
+    push("belief_changed", { choice: belief.choice, confidence: belief.confidence, step: 0, via: rng() < 0.5 ? "keyboard" : "click" }, 2500 + rng() * 4000);
   for (const [index, action] of plan.actions.entries()) {
     const seq = index + 1;
     const result = await interactive.step(item, state, action, { ...context, seq });
     state = result.state as EsiPlayState;
-    steps.push({ seq, action: action as Prisma.InputJsonValue, view: result.view as Prisma.InputJsonValue, valid: result.valid, message: result.message ?? null });
+    steps.push({
+      seq,
+      action: action as Prisma.InputJsonValue,
+      view: result.view as Prisma.InputJsonValue,
+      valid: result.valid,
+      message: result.message ?? null,
+    });
     push("play_step", { seq, action: action as Prisma.InputJsonValue, valid: result.valid }, 1200 + rng() * 2600);
-    for (const belief of beliefAt(seq)) push("belief_changed", { choice: belief.choice, confidence: belief.confidence, step: seq, via: "click" }, 1500 + rng() * 3000);
+    for (const belief of beliefAt(seq))
+      push("belief_changed", { choice: belief.choice, confidence: belief.confidence, step: seq, via: "click" }, 1500 + rng() * 3000);
   }
   const answer = { choice: plan.final.choice, steps: plan.actions.length };
   const score = esiExploreModule.score(answer, item.key, item);
@@ -134,7 +161,10 @@ async function storeSimulatedEpisode(input: { studyId: string; userId: string; i
 /** Two researchers' labels of the simulated steps: contrastive on arriving at a view that settles the question, redundant for refusals and glances elsewhere; they disagree now and then. */
 async function labelSteps(assignmentIds: readonly string[], labellerIds: readonly string[]) {
   const rng = mulberry32(seedFromString("esi-step-labels"));
-  const rows = await db.playStep.findMany({ where: { assignmentId: { in: [...assignmentIds] }, seq: { gt: 0 } }, select: { assignmentId: true, seq: true, valid: true, action: true, assignment: { select: { playState: true } } } });
+  const rows = await db.playStep.findMany({
+    where: { assignmentId: { in: [...assignmentIds] }, seq: { gt: 0 } },
+    select: { assignmentId: true, seq: true, valid: true, action: true, assignment: { select: { playState: true } } },
+  });
   const data: Prisma.StepLabelCreateManyInput[] = [];
   for (const row of rows) {
     const trace = (row.assignment.playState as { trace?: Array<{ seq: number; contrastive: boolean }> } | null)?.trace ?? [];
@@ -142,7 +172,15 @@ async function labelSteps(assignmentIds: readonly string[], labellerIds: readonl
     const before = trace.find((point) => point.seq === row.seq - 1);
     const name = (row.action as { name?: string }).name ?? "";
     // a refusal shows nothing new; arriving at a settling view tells the hypotheses apart; staying on one confirms
-    const reference = !row.valid ? "REDUNDANT" : here?.contrastive ? (before?.contrastive ? "CONFIRMATORY" : "CONTRASTIVE") : name.startsWith("turn_") ? "REDUNDANT" : "CONFIRMATORY";
+    const reference = !row.valid
+      ? "REDUNDANT"
+      : here?.contrastive
+        ? before?.contrastive
+          ? "CONFIRMATORY"
+          : "CONTRASTIVE"
+        : name.startsWith("turn_")
+          ? "REDUNDANT"
+          : "CONFIRMATORY";
     for (const labellerId of labellerIds) {
       const label = rng() < 0.85 ? reference : (["REDUNDANT", "CONFIRMATORY", "CONTRASTIVE"] as const)[Math.floor(rng() * 3)];
       data.push({ assignmentId: row.assignmentId, seq: row.seq, labellerId, label });
@@ -157,14 +195,26 @@ async function labelSteps(assignmentIds: readonly string[], labellerIds: readonl
  * SYNTHETIC model runs, and "esi-demo-simulated" answered by eight SIMULATED annotators (a seeded
  * model, not people) with trajectories and step labels, so that the dashboard has figures.
  */
-export async function seedEsiStudies(users: Record<string, string>, admin: string, annotatorIds: readonly string[]): Promise<{ items: number; simulated: number }> {
+export async function seedEsiStudies(
+  users: Record<string, string>,
+  admin: string,
+  annotatorIds: readonly string[],
+): Promise<{ items: number; simulated: number }> {
   const batchDir = path.join(DATA_DIR, "demo", "esi-batch");
   const generated = await generateEsiDemoBatch({ outDir: batchDir });
   const researcher = users["researcher@yardstick.local"];
   const scored = generated.items.filter((item) => !item.practice);
 
   const study = await db.study.create({
-    data: { slug: ESI_STUDY, title: "ESI-Bench demo: explore a room, then answer", instructions: esiInstructions, overlap: 3, confidenceScale: "PERCENT", conditions: [...ESI_CONDITIONS], createdById: researcher },
+    data: {
+      slug: ESI_STUDY,
+      title: "ESI-Bench demo: explore a room, then answer",
+      instructions: esiInstructions,
+      overlap: 3,
+      confidenceScale: "PERCENT",
+      conditions: [...ESI_CONDITIONS],
+      createdById: researcher,
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: ESI_STUDY, importedById: admin });
@@ -175,7 +225,8 @@ export async function seedEsiStudies(users: Record<string, string>, admin: strin
     data: {
       slug: ESI_SIMULATED_STUDY,
       title: "ESI-Bench demo, simulated responses",
-      instructions: "Every response in this study comes from **simulated** annotators (a seeded model, not people), so that the ESI-Bench dashboard has data to show. Use the *ESI-Bench demo* study for real work.",
+      instructions:
+        "Every response in this study comes from **simulated** annotators (a seeded model, not people), so that the ESI-Bench dashboard has data to show. Use the *ESI-Bench demo* study for real work.",
       overlap: 2,
       confidenceScale: "PERCENT",
       conditions: [...ESI_CONDITIONS],
@@ -185,12 +236,19 @@ export async function seedEsiStudies(users: Record<string, string>, admin: strin
   });
   await importBatchFromPath(batchDir, { studySlug: ESI_SIMULATED_STUDY, importedById: admin });
   await importRuns(ESI_SIMULATED_STUDY, scored, admin);
-  const items = await db.item.findMany({ where: { studyId: simulated.id, practice: false }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } });
+  const items = await db.item.findMany({
+    where: { studyId: simulated.id, practice: false },
+    orderBy: { externalId: "asc" },
+    select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true },
+  });
   const assignmentIds: string[] = [];
   const simulatedUsers: string[] = [];
   const start = Date.UTC(2026, 10, 16, 9, 0, 0);
   for (const [p, person] of PEOPLE.entries()) {
-    const user = await db.user.create({ data: { name: `Simulated explorer ${p + 1}`, role: "ANNOTATOR", disabled: true, externalId: `esi-simulated-${p + 1}`, externalSource: "yardstick-demo" }, select: { id: true } });
+    const user = await db.user.create({
+      data: { name: `Simulated explorer ${p + 1}`, role: "ANNOTATOR", disabled: true, externalId: `esi-simulated-${p + 1}`, externalSource: "yardstick-demo" },
+      select: { id: true },
+    });
     simulatedUsers.push(user.id);
     const rng = mulberry32(seedFromString(`esi-sim-${p}`));
     let clock = start + p * 3_600_000;

@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertExploreInstance } from "@/lib/tasks/explore-scene/import";
 import { exploreScenePublicSchema, exploreSceneKeySchema, exploreSceneModule } from "@/lib/tasks/explore-scene";
-import { exploreDemoScenes, generateExploreDemoBatch, labelPlacement, type ExploreDemoItem, type Shape } from "@/scripts/demo-data/explore/generate-explore-batch";
+import {
+  exploreDemoScenes,
+  generateExploreDemoBatch,
+  labelPlacement,
+  type ExploreDemoItem,
+  type Shape,
+} from "@/scripts/demo-data/explore/generate-explore-batch";
 
 let outDir = "";
 let items: ExploreDemoItem[] = [];
@@ -17,7 +23,10 @@ afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 describe("EXPLORE-Bench demo batch", () => {
   it("writes valid explore-scene items with drawn PNG scenes: a Short list, a Long one, one abnormal item", async () => {
-    const lines = (await readFile(path.join(outDir, "items.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as ExploreDemoItem);
+    const lines = (await readFile(path.join(outDir, "items.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExploreDemoItem);
     expect(lines).toEqual(items);
     for (const item of lines) {
       expect(exploreScenePublicSchema.safeParse(item.public).success).toBe(true);
@@ -37,7 +46,11 @@ describe("EXPLORE-Bench demo batch", () => {
 
   it("keys read as the layout importer reads the paper's format, and the key itself scores 100", () => {
     for (const scene of exploreDemoScenes()) {
-      const converted = convertExploreInstance({ image: `img/${scene.id}.png`, annotationFile: `${scene.id}.json`, annotation: { atomic_actions: scene.actions, end_frame_info: scene.final } });
+      const converted = convertExploreInstance({
+        image: `img/${scene.id}.png`,
+        annotationFile: `${scene.id}.json`,
+        annotation: { atomic_actions: scene.actions, end_frame_info: scene.final },
+      });
       const item = items.find((entry) => entry.id === scene.id)!;
       expect(converted.key).toEqual(item.key);
       const key = exploreSceneKeySchema.parse(item.key);
@@ -64,7 +77,10 @@ describe("the drawn initial scenes", () => {
         shapes.forEach((other, j) => {
           if (j === i) return;
           if (j > i) expect(overlap(box, labelBox(other)), `${scene.title}: "${shape.label}" and "${other.label}" labels`).toBe(false);
-          if (j > i) expect(overlap(box, { x: other.x, y: other.y, w: other.w, h: other.h }), `${scene.title}: "${other.label}" covers the label "${shape.label}"`).toBe(false);
+          if (j > i)
+            expect(overlap(box, { x: other.x, y: other.y, w: other.w, h: other.h }), `${scene.title}: "${other.label}" covers the label "${shape.label}"`).toBe(
+              false,
+            );
         });
       });
     }

@@ -59,7 +59,15 @@ function shortScene(): ExploreDemoScene {
   return {
     id: "explore-breakfast",
     title: "breakfast bowl",
-    shapes: [counter, sink, faucet, { label: "bowl", x: 60, y: 175, w: 50, h: 26, fill: "#f4f4f0", round: true }, { label: "cereal box", x: 130, y: 120, w: 40, h: 80, fill: "#e0a030" }, { label: "fridge", x: 372, y: 40, w: 64, h: 160, fill: "#e8ecef" }, { label: "spoon", x: 200, y: 190, w: 30, h: 6, fill: "#9aa3aa" }],
+    shapes: [
+      counter,
+      sink,
+      faucet,
+      { label: "bowl", x: 60, y: 175, w: 50, h: 26, fill: "#f4f4f0", round: true },
+      { label: "cereal box", x: 130, y: 120, w: 40, h: 80, fill: "#e0a030" },
+      { label: "fridge", x: 372, y: 40, w: 64, h: 160, fill: "#e8ecef" },
+      { label: "spoon", x: 200, y: 190, w: 30, h: 6, fill: "#9aa3aa" },
+    ],
     actions: [
       "C walks to the fridge",
       "C opens the fridge",
@@ -84,7 +92,8 @@ function shortScene(): ExploreDemoScene {
       { category: "fridge", description: "white fridge with its door closed", relation: [] },
       { category: "sink", description: "stainless steel sink, empty", relation: ["sink in counter"] },
     ],
-    modelText: "A white bowl of cereal with milk stands on the counter next to an open cereal box. A spoon is in the bowl. A milk carton is on the counter. The fridge is closed and the sink is empty.",
+    modelText:
+      "A white bowl of cereal with milk stands on the counter next to an open cereal box. A spoon is in the bowl. A milk carton is on the counter. The fridge is closed and the sink is empty.",
   };
 }
 
@@ -114,7 +123,17 @@ function longScene(): ExploreDemoScene {
   return {
     id: "explore-tidy-up",
     title: "a long tidy-up",
-    shapes: [counter, sink, faucet, { label: "cabinet", x: 30, y: 30, w: 150, h: 80, fill: "#a57b52" }, { label: "plates", x: 60, y: 170, w: 60, h: 28, fill: "#f4f4f0", round: true }, { label: "cups", x: 140, y: 168, w: 40, h: 30, fill: "#d8e8f0" }, { label: "sponge", x: 370, y: 188, w: 28, h: 14, fill: "#e6d84a" }, { label: "towel", x: 200, y: 180, w: 36, h: 20, fill: "#c05050" }, { label: "oven", x: 300, y: 270, w: 120, h: 60, fill: "#444b52" }],
+    shapes: [
+      counter,
+      sink,
+      faucet,
+      { label: "cabinet", x: 30, y: 30, w: 150, h: 80, fill: "#a57b52" },
+      { label: "plates", x: 60, y: 170, w: 60, h: 28, fill: "#f4f4f0", round: true },
+      { label: "cups", x: 140, y: 168, w: 40, h: 30, fill: "#d8e8f0" },
+      { label: "sponge", x: 370, y: 188, w: 28, h: 14, fill: "#e6d84a" },
+      { label: "towel", x: 200, y: 180, w: 36, h: 20, fill: "#c05050" },
+      { label: "oven", x: 300, y: 270, w: 120, h: 60, fill: "#444b52" },
+    ],
     actions,
     final: [
       { category: "counter", description: "clean light wooden counter, wiped dry", relation: [] },
@@ -125,7 +144,8 @@ function longScene(): ExploreDemoScene {
       { category: "towel", description: "red cloth towel, damp", relation: ["towel on oven"] },
       { category: "oven", description: "black oven with a towel hanging on its handle", relation: ["oven under counter"] },
     ],
-    modelText: "The counter is clean and empty. The dishes are put away in the closed cabinet. A wet sponge lies next to the sink, and a red towel hangs on the oven handle. The faucet is off.",
+    modelText:
+      "The counter is clean and empty. The dishes are put away in the closed cabinet. A wet sponge lies next to the sink, and a red towel hangs on the oven handle. The faucet is off.",
   };
 }
 
@@ -133,7 +153,15 @@ function abnormalScene(): ExploreDemoScene {
   return {
     id: "explore-running-tap",
     title: "the tap left running",
-    shapes: [counter, sink, faucet, { label: "pot", x: 185, y: 170, w: 60, h: 30, fill: "#6d737a" }, { label: "bottle", x: 110, y: 140, w: 20, h: 60, fill: "#6aa86a" }, { label: "bottle", x: 150, y: 140, w: 20, h: 60, fill: "#e8eef0" }, { label: "table", x: 40, y: 270, w: 180, h: 30, fill: "#a57b52" }],
+    shapes: [
+      counter,
+      sink,
+      faucet,
+      { label: "pot", x: 185, y: 170, w: 60, h: 30, fill: "#6d737a" },
+      { label: "bottle", x: 110, y: 140, w: 20, h: 60, fill: "#6aa86a" },
+      { label: "bottle", x: 150, y: 140, w: 20, h: 60, fill: "#e8eef0" },
+      { label: "table", x: 40, y: 270, w: 180, h: 30, fill: "#a57b52" },
+    ],
     actions: [
       "C walks to the counter",
       "C picks up the pot from the sink",
@@ -154,11 +182,21 @@ function abnormalScene(): ExploreDemoScene {
       "C leaves the room",
     ],
     final: [
-      { category: "faucet", description: "silver metal faucet", relation: ["faucet behind sink"], key_state: "The water is flowing from the spout of the faucet." },
+      {
+        category: "faucet",
+        description: "silver metal faucet",
+        relation: ["faucet behind sink"],
+        key_state: "The water is flowing from the spout of the faucet.",
+      },
       { category: "sink", description: "stainless steel sink filling with water", relation: ["sink in counter"] },
       { category: "pot", description: "grey metal pot full of water", relation: ["pot in sink"] },
       { category: "bottle", description: "green glass bottle filled with water, standing upright", relation: ["bottle on table", "bottle next to bottle"] },
-      { category: "bottle", description: "clear plastic bottle without label", relation: ["bottle on table", "bottle next to bottle"], key_state: "The bottle without label lies horizontally on the table." },
+      {
+        category: "bottle",
+        description: "clear plastic bottle without label",
+        relation: ["bottle on table", "bottle next to bottle"],
+        key_state: "The bottle without label lies horizontally on the table.",
+      },
       { category: "table", description: "wooden table with a wet cloth", relation: [] },
     ],
     modelText: "A pot stands in the sink under the silver faucet. A green bottle and a clear bottle stand on the wooden table. A cloth lies on the table.",
@@ -206,14 +244,26 @@ export function demoItem(scene: ExploreDemoScene): ExploreDemoItem {
     id: scene.id,
     kind: "explore-scene",
     public: { initialImage: `img/${scene.id}.png`, actions: scene.actions, vocabulary: [...new Set(scene.final.map((object) => object.category))].sort() },
-    key: { objects: scene.final.map(({ category, description, relation }) => ({ category, description, relation })), ...(keyStates.length > 0 ? { keyStates } : {}) },
-    tags: { subset: n >= 200 ? "Long" : n >= 100 ? "Medium" : n >= 11 ? "Short" : "Other", actions: n, source: EXPLORE_DEMO_SOURCE, ...(keyStates.length > 0 ? { abnormal: true } : {}) },
+    key: {
+      objects: scene.final.map(({ category, description, relation }) => ({ category, description, relation })),
+      ...(keyStates.length > 0 ? { keyStates } : {}),
+    },
+    tags: {
+      subset: n >= 200 ? "Long" : n >= 100 ? "Medium" : n >= 11 ? "Short" : "Other",
+      actions: n,
+      source: EXPLORE_DEMO_SOURCE,
+      ...(keyStates.length > 0 ? { abnormal: true } : {}),
+    },
     practice: false,
     gold: false,
   };
 }
 
-export async function generateExploreDemoBatch({ outDir }: { outDir: string }): Promise<{ items: ExploreDemoItem[]; run: { name: string; file: string; jsonl: string } }> {
+export async function generateExploreDemoBatch({
+  outDir,
+}: {
+  outDir: string;
+}): Promise<{ items: ExploreDemoItem[]; run: { name: string; file: string; jsonl: string } }> {
   await mkdir(outDir, { recursive: true });
   await clearPreviousImages(outDir, MARKER);
   await writeFile(path.join(outDir, MARKER), "written by scripts/demo-data/explore/generate-explore-batch.ts\n");
@@ -221,7 +271,9 @@ export async function generateExploreDemoBatch({ outDir }: { outDir: string }): 
   await mkdir(path.join(outDir, "runs"), { recursive: true });
   const scenes = exploreDemoScenes();
   for (const scene of scenes) {
-    const png = await sharp(Buffer.from(sceneSvg(scene))).png({ compressionLevel: 9 }).toBuffer();
+    const png = await sharp(Buffer.from(sceneSvg(scene)))
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     await writeFile(path.join(outDir, "img", `${scene.id}.png`), png);
   }
   const items = scenes.map(demoItem);

@@ -25,11 +25,24 @@ export async function seedExploreStudy(users: Record<string, string>, admin: str
   const batchDir = path.join(DATA_DIR, "demo", "explore-batch");
   const generated = await generateExploreDemoBatch({ outDir: batchDir });
   const study = await db.study.create({
-    data: { slug: EXPLORE_STUDY, title: "EXPLORE-Bench demo: predict the final scene", instructions: exploreInstructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: EXPLORE_STUDY,
+      title: "EXPLORE-Bench demo: predict the final scene",
+      instructions: exploreInstructions,
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: EXPLORE_STUDY, importedById: admin });
   await db.studyMember.createMany({ data: annotatorIds.map((userId) => ({ studyId: study.id, userId })) });
-  await importModelRun({ studySlug: EXPLORE_STUDY, name: generated.run.name, answersJsonl: generated.run.jsonl, fileName: generated.run.file, importedById: admin });
+  await importModelRun({
+    studySlug: EXPLORE_STUDY,
+    name: generated.run.name,
+    answersJsonl: generated.run.jsonl,
+    fileName: generated.run.file,
+    importedById: admin,
+  });
   return generated.items.length;
 }

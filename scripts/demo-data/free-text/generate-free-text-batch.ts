@@ -33,12 +33,18 @@ function svg(background: string, boxes: readonly Box[], dx = 0): Buffer {
   const shapes = boxes
     .map((box) => {
       const x = box.x - dx;
-      const shape = box.round ? `<ellipse cx="${x + box.w / 2}" cy="${box.y + box.h / 2}" rx="${box.w / 2}" ry="${box.h / 2}" fill="${box.fill}" stroke="#334155" stroke-width="2"/>` : `<rect x="${x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="4" fill="${box.fill}" stroke="#334155" stroke-width="2"/>`;
-      const label = box.label ? `<text x="${x + box.w / 2}" y="${box.y - 6}" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#0f172a">${box.label}</text>` : "";
+      const shape = box.round
+        ? `<ellipse cx="${x + box.w / 2}" cy="${box.y + box.h / 2}" rx="${box.w / 2}" ry="${box.h / 2}" fill="${box.fill}" stroke="#334155" stroke-width="2"/>`
+        : `<rect x="${x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="4" fill="${box.fill}" stroke="#334155" stroke-width="2"/>`;
+      const label = box.label
+        ? `<text x="${x + box.w / 2}" y="${box.y - 6}" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#0f172a">${box.label}</text>`
+        : "";
       return shape + label;
     })
     .join("");
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="${background}"/><rect y="${H * 0.72}" width="${W}" height="${H * 0.28}" fill="#a8a29e"/>${shapes}</svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="${background}"/><rect y="${H * 0.72}" width="${W}" height="${H * 0.28}" fill="#a8a29e"/>${shapes}</svg>`,
+  );
 }
 
 const LIVING: Box[] = [
@@ -75,13 +81,18 @@ export interface FreeTextDemoItem {
   practice?: boolean;
 }
 
-export async function generateFreeTextDemoBatch(options: { outDir: string }): Promise<{ items: FreeTextDemoItem[]; run: { name: string; file: string; jsonl: string } }> {
+export async function generateFreeTextDemoBatch(options: {
+  outDir: string;
+}): Promise<{ items: FreeTextDemoItem[]; run: { name: string; file: string; jsonl: string } }> {
   const { outDir } = options;
   await mkdir(outDir, { recursive: true });
   await clearPreviousImages(outDir, MARKER);
   await writeFile(path.join(outDir, MARKER), "written by scripts/demo-data/free-text/generate-free-text-batch.ts\n");
   await mkdir(path.join(outDir, "img", "kitchen"), { recursive: true });
-  const png = (buffer: Buffer, file: string) => sharp(buffer).png({ compressionLevel: 9 }).toFile(path.join(outDir, "img", file));
+  const png = (buffer: Buffer, file: string) =>
+    sharp(buffer)
+      .png({ compressionLevel: 9 })
+      .toFile(path.join(outDir, "img", file));
   await png(svg("#fef3c7", LIVING), "living.png");
   await png(svg("#ede9fe", BEDROOM), "bedroom.png");
   const frames: string[] = [];
@@ -96,14 +107,63 @@ export async function generateFreeTextDemoBatch(options: { outDir: string }): Pr
   // the generic kinds' demo clip (scripts/demo-data/media/make-demo-video.sh): a ball rolls off a table; cut before it falls
   const ball = { video: await copyDemoClip(outDir), cutAt: DEMO_CLIP.cutBeforeFall };
   const items: FreeTextDemoItem[] = [
-    { id: "ft-practice", kind: "free-text", public: { question: "What is on the wall above the sofa?", media: living }, key: { answer: "A clock", extraAnswers: ["a round white clock"] }, tags: { category: "object recognition" }, practice: true },
-    { id: "ft-001", kind: "free-text", public: { question: "What color is the sofa?", media: living }, key: { answer: "Red" }, tags: { category: "attribute recognition" } },
-    { id: "ft-002", kind: "free-text", public: { question: "What is next to the sofa on the left?", media: living }, key: { answer: "A side table", extraAnswers: ["a small brown table", "a wooden table"] }, tags: { category: "spatial understanding" } },
-    { id: "ft-003", kind: "free-text", public: { question: "Is the bedroom window open?", media: bedroom }, key: { answer: "Yes" }, tags: { category: "object state recognition" } },
-    { id: "ft-004", kind: "free-text", public: { question: "Where is the kettle?", media: kitchen }, key: { answer: "On the counter next to the sink", extraAnswers: ["next to the sink", "on the kitchen counter"] }, tags: { category: "object localization" } },
-    { id: "ft-005", kind: "free-text", public: { question: "What can I use to boil water?", media: kitchen }, key: { answer: "The blue kettle" }, tags: { category: "functional reasoning" } },
-    { id: "ft-006", kind: "free-text", public: { question: "How many chairs are at the table?", media: kitchen }, key: { answer: "Two" }, tags: { category: "spatial understanding" } },
-    { id: "ft-007", kind: "free-text", public: { question: "The video stops early. What happens to the ball next?", media: ball }, key: { answer: "It rolls off the table and falls to the floor", extraAnswers: ["it falls off the edge onto the floor"] }, tags: { category: "world knowledge" } },
+    {
+      id: "ft-practice",
+      kind: "free-text",
+      public: { question: "What is on the wall above the sofa?", media: living },
+      key: { answer: "A clock", extraAnswers: ["a round white clock"] },
+      tags: { category: "object recognition" },
+      practice: true,
+    },
+    {
+      id: "ft-001",
+      kind: "free-text",
+      public: { question: "What color is the sofa?", media: living },
+      key: { answer: "Red" },
+      tags: { category: "attribute recognition" },
+    },
+    {
+      id: "ft-002",
+      kind: "free-text",
+      public: { question: "What is next to the sofa on the left?", media: living },
+      key: { answer: "A side table", extraAnswers: ["a small brown table", "a wooden table"] },
+      tags: { category: "spatial understanding" },
+    },
+    {
+      id: "ft-003",
+      kind: "free-text",
+      public: { question: "Is the bedroom window open?", media: bedroom },
+      key: { answer: "Yes" },
+      tags: { category: "object state recognition" },
+    },
+    {
+      id: "ft-004",
+      kind: "free-text",
+      public: { question: "Where is the kettle?", media: kitchen },
+      key: { answer: "On the counter next to the sink", extraAnswers: ["next to the sink", "on the kitchen counter"] },
+      tags: { category: "object localization" },
+    },
+    {
+      id: "ft-005",
+      kind: "free-text",
+      public: { question: "What can I use to boil water?", media: kitchen },
+      key: { answer: "The blue kettle" },
+      tags: { category: "functional reasoning" },
+    },
+    {
+      id: "ft-006",
+      kind: "free-text",
+      public: { question: "How many chairs are at the table?", media: kitchen },
+      key: { answer: "Two" },
+      tags: { category: "spatial understanding" },
+    },
+    {
+      id: "ft-007",
+      kind: "free-text",
+      public: { question: "The video stops early. What happens to the ball next?", media: ball },
+      key: { answer: "It rolls off the table and falls to the floor", extraAnswers: ["it falls off the edge onto the floor"] },
+      tags: { category: "world knowledge" },
+    },
   ];
   await writeFile(path.join(outDir, "items.jsonl"), items.map((item) => JSON.stringify(item)).join("\n") + "\n");
   // a SYNTHETIC model run: fixed answers, some right, some not (text after the last period is cut when scored, as OpenEQA does)
@@ -115,7 +175,10 @@ export async function generateFreeTextDemoBatch(options: { outDir: string }): Pr
     "ft-005": "The kettle. It is blue",
     "ft-006": "Four chairs.",
   };
-  const jsonl = Object.entries(answers).map(([id, answer]) => JSON.stringify({ id, answer })).join("\n") + "\n";
+  const jsonl =
+    Object.entries(answers)
+      .map(([id, answer]) => JSON.stringify({ id, answer }))
+      .join("\n") + "\n";
   await mkdir(path.join(outDir, "runs"), { recursive: true });
   await writeFile(path.join(outDir, "runs", "synthetic-free-text-run.jsonl"), jsonl);
   return { items, run: { name: "synthetic model (not a real model)", file: "synthetic-free-text-run.jsonl", jsonl } };

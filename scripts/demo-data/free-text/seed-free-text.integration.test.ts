@@ -29,7 +29,11 @@ describe("demo: free-text study", () => {
     const annotator = await createUser("ANNOTATOR");
     expect(await seedFreeTextStudy({ "researcher@yardstick.local": researcher.id }, admin.id, [annotator.id])).toBe(8);
     const study = await db.study.findUniqueOrThrow({ where: { slug: FREE_TEXT_STUDY }, select: { id: true } });
-    const items = await db.item.findMany({ where: { studyId: study.id }, select: { externalId: true, kind: true, public: true, practice: true }, orderBy: { externalId: "asc" } });
+    const items = await db.item.findMany({
+      where: { studyId: study.id },
+      select: { externalId: true, kind: true, public: true, practice: true },
+      orderBy: { externalId: "asc" },
+    });
     expect(items.every((item) => item.kind === "free-text")).toBe(true);
     const kitchen = items.find((item) => item.externalId === "ft-004")!.public as { media: { frames: string[]; fps: number } };
     expect(kitchen.media.frames).toHaveLength(8);
@@ -54,7 +58,11 @@ describe("demo: free-text study", () => {
     expect(section.agreement).toMatchObject({ gradingItems: 6, humanGrades: 12, graders: 2 });
     expect(section.agreement.judgeHuman?.units).toBe(6);
     // a grade has no right value: the graders' answers have no correctness, so calibration leaves them out
-    const gradeCorrectness = await db.response.groupBy({ by: ["correct"], where: { assignment: { item: { kind: "free-text-grade" } } }, _count: { _all: true } });
+    const gradeCorrectness = await db.response.groupBy({
+      by: ["correct"],
+      where: { assignment: { item: { kind: "free-text-grade" } } },
+      _count: { _all: true },
+    });
     expect(gradeCorrectness).toEqual([{ correct: null, _count: { _all: 12 } }]);
   }, 120_000);
 });

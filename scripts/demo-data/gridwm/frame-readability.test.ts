@@ -1,7 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { DIR_TO_VEC, egocentricView, emptyWorld, getCell, key, objectState, setCell, wallRect, type Dir, type Vec, type World } from "@/scripts/demo-data/gridwm/world";
+import {
+  DIR_TO_VEC,
+  egocentricView,
+  emptyWorld,
+  getCell,
+  key,
+  objectState,
+  setCell,
+  wallRect,
+  type Dir,
+  type Vec,
+  type World,
+} from "@/scripts/demo-data/gridwm/world";
 import { svgToPng, viewFrameSvg } from "@/scripts/demo-data/gridwm/render";
-import { gridwmSceneJsonModule, sceneFieldReadability, type GridwmSceneJsonKey, type GridwmSceneJsonPublic, type SceneKeyJson } from "@/lib/tasks/gridwm-scene-json";
+import {
+  gridwmSceneJsonModule,
+  sceneFieldReadability,
+  type GridwmSceneJsonKey,
+  type GridwmSceneJsonPublic,
+  type SceneKeyJson,
+} from "@/lib/tasks/gridwm-scene-json";
 import type { TaskItem } from "@/lib/tasks/types";
 
 /**

@@ -10,13 +10,7 @@ import { readBatchSource } from "@/lib/import/source";
 import { validateBatch } from "@/lib/import/validate";
 import { getTaskModule } from "@/lib/tasks";
 import { buildBaseCase, keyFrameIndices, linspace } from "@/scripts/demo-data/gridwm/cases";
-import {
-  buildGridwmDemoBatch,
-  generateGridwmDemoBatch,
-  sceneGold,
-  specDir,
-  type GridwmDemoItem,
-} from "@/scripts/demo-data/gridwm/generate-gridwm-batch";
+import { buildGridwmDemoBatch, generateGridwmDemoBatch, sceneGold, specDir, type GridwmDemoItem } from "@/scripts/demo-data/gridwm/generate-gridwm-batch";
 import { addGaussianNoise, applyStyle, svgToRaw, viewFrameSvg } from "@/scripts/demo-data/gridwm/render";
 import { door, egocentricView, emptyWorld, key, setCell, wallRect, type World } from "@/scripts/demo-data/gridwm/world";
 
@@ -113,7 +107,13 @@ describe("generateGridwmDemoBatch", () => {
       const [dx, dy] = step[gold.agent.dir];
       expect(gold.front_cell.pos).toEqual([gold.agent.pos[0] + dx, gold.agent.pos[1] + dy]);
       expect((item.public.gridSize as number[])[0]).toBeGreaterThanOrEqual(7);
-      expect(getTaskModule("gridwm-scene-json").score(gold, item.key, item as never)).toEqual({ exact: true, componentScore: 1, correct: true, readable: { right: 7, of: 7 }, ceiling: { exact: true, componentScore: 1 } });
+      expect(getTaskModule("gridwm-scene-json").score(gold, item.key, item as never)).toEqual({
+        exact: true,
+        componentScore: 1,
+        correct: true,
+        readable: { right: 7, of: 7 },
+        ceiling: { exact: true, componentScore: 1 },
+      });
       // a perfect annotator can submit the gold through the form's schema
       expect(getTaskModule("gridwm-scene-json").answerSchemaFor!(item as never).safeParse(gold).success).toBe(true);
     }
@@ -233,7 +233,8 @@ describe("base cases and storyboards", () => {
 });
 
 describe("visual variants", () => {
-  const grey = async () => svgToRaw(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="rgb(120,120,120)"/></svg>`);
+  const grey = async () =>
+    svgToRaw(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="rgb(120,120,120)"/></svg>`);
 
   it("noisy adds Gaussian noise of sigma about 8, seeded", async () => {
     const image = await grey();
@@ -254,7 +255,9 @@ describe("visual variants", () => {
   });
 
   it("style changes colours mildly and deterministically", async () => {
-    const image = await svgToRaw(`<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="8" height="16" fill="rgb(200,40,40)"/><rect x="8" width="8" height="16" fill="rgb(30,30,30)"/></svg>`);
+    const image = await svgToRaw(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="8" height="16" fill="rgb(200,40,40)"/><rect x="8" width="8" height="16" fill="rgb(30,30,30)"/></svg>`,
+    );
     const styled = applyStyle(image, 9);
     expect(styled.data.equals(image.data)).toBe(false);
     expect(applyStyle(image, 9).data.equals(styled.data)).toBe(true);

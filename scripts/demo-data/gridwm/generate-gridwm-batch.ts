@@ -182,7 +182,10 @@ function transitionCandidates(rng: Rng, transitions: Transition[]): Transition[]
 function negativesFor(rng: Rng, target: Transition, pool: Transition[]): Transition[] | null {
   const seen = new Set([target.signature]);
   const chosen: Transition[] = [];
-  for (const candidate of shuffled(rng, pool.filter((t) => t.action === target.action && t.group !== target.group))) {
+  for (const candidate of shuffled(
+    rng,
+    pool.filter((t) => t.action === target.action && t.group !== target.group),
+  )) {
     if (seen.has(candidate.signature)) continue;
     seen.add(candidate.signature);
     chosen.push(candidate);
@@ -297,7 +300,9 @@ export function buildGridwmDemoBatch(seed: number, options: GridwmDemoOptions = 
       const run = rollout(start, plan);
       const t = Math.floor(rngL() * (run.worlds.length - 1));
       const world = run.worlds[t];
-      itemsB.push(taskBItem(`gw-b-doorkey${size}-${attempt}-f${t}`, world, egocentricView(world), { env: "doorkey", group: `doorkey-${size}x${size}`, frame: t }, false));
+      itemsB.push(
+        taskBItem(`gw-b-doorkey${size}-${attempt}-f${t}`, world, egocentricView(world), { env: "doorkey", group: `doorkey-${size}x${size}`, frame: t }, false),
+      );
       break;
     }
   }

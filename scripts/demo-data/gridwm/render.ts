@@ -70,7 +70,10 @@ export function objectSvg(cell: Cell): string {
       return rect(0.12, 0.88, 0.12, 0.88, colorOf(cell.color)) + rect(0.18, 0.82, 0.18, 0.82, "black") + rect(0.16, 0.84, 0.47, 0.53, colorOf(cell.color));
     case "door":
       if (cell.isOpen) return rect(0.88, 1, 0, 1, colorOf(cell.color)) + rect(0.92, 0.96, 0.04, 0.96, "black");
-      if (cell.isLocked) return rect(0, 1, 0, 1, colorOf(cell.color)) + rect(0.06, 0.94, 0.06, 0.94, scaled(cell.color, 0.45)) + rect(0.52, 0.75, 0.5, 0.56, colorOf(cell.color));
+      if (cell.isLocked)
+        return (
+          rect(0, 1, 0, 1, colorOf(cell.color)) + rect(0.06, 0.94, 0.06, 0.94, scaled(cell.color, 0.45)) + rect(0.52, 0.75, 0.5, 0.56, colorOf(cell.color))
+        );
       return (
         rect(0, 1, 0, 1, colorOf(cell.color)) +
         rect(0.04, 0.96, 0.04, 0.96, "black") +

@@ -492,7 +492,7 @@ export function planShortest(world: World, maxNodes = 200_000): GridwmAction[] |
         parent.set(resultKey, { previous: currentKey, action });
         if (result.terminated && result.reward > 0) {
           const actions: GridwmAction[] = [];
-          for (let key = resultKey; ; ) {
+          for (let key = resultKey; ;) {
             const entry = parent.get(key)!;
             if (entry.previous === null) break;
             actions.push(entry.action!);

@@ -34,7 +34,10 @@ export async function generatePairwiseDemoBatch({ outDir }: { outDir: string }):
   const ballFrames: Record<string, string[]> = {};
   for (const prompt of ["ball", "cube"] as const) {
     const frames: Record<string, string[]> = {};
-    for (const name of names) frames[name] = (await writeClip(clipsDir, `${prompt}-${name}`, prompt, GENERATORS[name].flaw[prompt], name.length + prompt.length)).map((frame) => `clips/${frame}`);
+    for (const name of names)
+      frames[name] = (await writeClip(clipsDir, `${prompt}-${name}`, prompt, GENERATORS[name].flaw[prompt], name.length + prompt.length)).map(
+        (frame) => `clips/${frame}`,
+      );
     if (prompt === "ball") Object.assign(ballFrames, frames);
     for (let x = 0; x < names.length; x++) {
       for (let y = x + 1; y < names.length; y++) {

@@ -18,7 +18,14 @@ export async function seedPairwiseStudy(users: Record<string, string>, admin: st
   const batchDir = path.join(DATA_DIR, "demo", "pairwise-batch");
   const generated = await generatePairwiseDemoBatch({ outDir: batchDir });
   const study = await db.study.create({
-    data: { slug: PAIRWISE_STUDY, title: "Pairwise preference demo: generated videos", instructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: PAIRWISE_STUDY,
+      title: "Pairwise preference demo: generated videos",
+      instructions,
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: PAIRWISE_STUDY, importedById: admin });

@@ -19,11 +19,24 @@ export async function seedRatingStudy(users: Record<string, string>, admin: stri
   const batchDir = path.join(DATA_DIR, "demo", "rating-batch");
   const generated = await generateRatingDemoBatch({ outDir: batchDir });
   const study = await db.study.create({
-    data: { slug: RATING_STUDY, title: "Rubric rating demo: generated videos", instructions, overlap: 3, confidenceScale: "LIKERT_5", createdById: users["researcher@yardstick.local"] },
+    data: {
+      slug: RATING_STUDY,
+      title: "Rubric rating demo: generated videos",
+      instructions,
+      overlap: 3,
+      confidenceScale: "LIKERT_5",
+      createdById: users["researcher@yardstick.local"],
+    },
     select: { id: true },
   });
   await importBatchFromPath(batchDir, { studySlug: RATING_STUDY, importedById: admin });
   await db.studyMember.createMany({ data: annotatorIds.map((userId) => ({ studyId: study.id, userId })) });
-  await importModelRun({ studySlug: RATING_STUDY, name: generated.run.name, answersJsonl: generated.run.jsonl, fileName: generated.run.file, importedById: admin });
+  await importModelRun({
+    studySlug: RATING_STUDY,
+    name: generated.run.name,
+    answersJsonl: generated.run.jsonl,
+    fileName: generated.run.file,
+    importedById: admin,
+  });
   return generated.items;
 }

@@ -14,9 +14,16 @@ export default async function ImportPage({ searchParams }: { searchParams: Promi
   const studies = await listStudyChoices();
   return (
     <div className="max-w-3xl">
-      <PageHeader title="Import a batch" description="A batch is a folder or a .zip holding items.jsonl and the images it references by relative path. ENACT's released QA files are read as they are." />
+      <PageHeader
+        title="Import a batch"
+        description="A batch is a folder or a .zip holding items.jsonl and the images it references by relative path. ENACT's released QA files are read as they are."
+      />
       {studies.length === 0 ? (
-        <EmptyState title="No study to import into" description="Create a study first." action={<ButtonLink href="/research/studies/new">New study</ButtonLink>} />
+        <EmptyState
+          title="No study to import into"
+          description="Create a study first."
+          action={<ButtonLink href="/research/studies/new">New study</ButtonLink>}
+        />
       ) : (
         // no study is preselected (importing into the wrong one is easy to miss), unless the page was opened from one
         <ImportForm studies={studies} defaultStudy={study && studies.some((s) => s.slug === study) ? study : null} />

@@ -27,7 +27,13 @@ export default async function StudyHomePage({ params }: { params: Promise<{ slug
   const open = study.status === "OPEN";
   const full = progress.finished && progress.main.done === 0 && progress.open === 0;
   const startPath = participation.tutorialNeeded ? `/s/${slug}/tutorial` : `/s/${slug}/work`;
-  const startLabel = started ? "Continue where you left off" : participation.tutorialNeeded ? "Start with the tutorial" : progress.practice.total > 0 ? "Start with practice" : "Start";
+  const startLabel = started
+    ? "Continue where you left off"
+    : participation.tutorialNeeded
+      ? "Start with the tutorial"
+      : progress.practice.total > 0
+        ? "Start with practice"
+        : "Start";
   return (
     <div className="mx-auto grid max-w-5xl gap-5 py-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="min-w-0">
@@ -53,7 +59,10 @@ export default async function StudyHomePage({ params }: { params: Promise<{ slug
           <h2 className="text-sm font-semibold text-slate-900">Your progress</h2>
           {progress.practice.total > 0 ? (
             <p className="mt-2 text-sm text-slate-600">
-              Practice: <span className="tabular-nums">{progress.practice.done} of {progress.practice.total}</span>
+              Practice:{" "}
+              <span className="tabular-nums">
+                {progress.practice.done} of {progress.practice.total}
+              </span>
               <span className="block text-xs text-slate-500">Practice items come first and show the right answer after you submit.</span>
             </p>
           ) : null}
@@ -81,7 +90,8 @@ export default async function StudyHomePage({ params }: { params: Promise<{ slug
               </Link>
             ) : study.status === "PAUSED" ? (
               <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status" data-testid="study-paused">
-                The study is paused for the moment. Your work is saved: please come back later{participation.tutorialNeeded ? "; you can read the tutorial meanwhile" : ""}.
+                The study is paused for the moment. Your work is saved: please come back later
+                {participation.tutorialNeeded ? "; you can read the tutorial meanwhile" : ""}.
               </p>
             ) : (
               <p className="text-sm text-slate-600">This study is {study.status === "CLOSED" ? "closed" : "not open yet"}.</p>
@@ -95,7 +105,10 @@ export default async function StudyHomePage({ params }: { params: Promise<{ slug
           <p className="mt-3 text-xs text-slate-500">Everything is saved as you go. You can stop at any time and continue later, on this or another device.</p>
           {participation.consentMarkdown ? (
             <p className="mt-2 text-xs text-slate-500">
-              You agreed to the <Link className="underline hover:text-slate-800" href={`/s/${slug}/consent`}>consent form</Link>
+              You agreed to the{" "}
+              <Link className="underline hover:text-slate-800" href={`/s/${slug}/consent`}>
+                consent form
+              </Link>
               {participation.consentedAt ? ` on ${participation.consentedAt.toISOString().slice(0, 10)}` : ""}.
             </p>
           ) : null}

@@ -14,18 +14,31 @@ export const maxDuration = 300;
  * progress and outcome. Otherwise the answer waits for the outcome: 201/200 with the ImportResult,
  * or the error (422 with every issue, 413, 507 ...).
  */
-export const POST = route({ roles: ["ADMIN"], response: importStartReplySchema, status: [200, 201, 202], errors: [409, 507], form: importFormSchema, summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll" }, async ({ request, user: admin }) => {
-  const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
-  const { study, background, files } = importFormSchema.parse({
-    study: form.get("study"),
-    background: form.get("background"),
-    files: form.getAll("files").filter((value): value is File => typeof value !== "string"),
-  });
-  const upload = await uploadToZip(files);
-  const { job, finished } = await startImportJob({ ...upload, studySlug: study, actorId: admin.id });
-  if (background === "1") return Response.json({ job }, { status: 202, headers: { location: `/api/admin/import/jobs/${job.id}` } });
-  const { outcome } = await finished;
-  if (!outcome) return Response.json({ error: "The import ended without an outcome; check the study's batches", code: "UNAVAILABLE" }, { status: 503 });
-  if (outcome.ok) return Response.json(outcome.result, { status: outcome.httpStatus });
-  return Response.json({ error: outcome.error, code: outcome.code, details: outcome.details }, { status: outcome.httpStatus, headers: outcome.retryAfter ? { "retry-after": outcome.retryAfter } : {} });
-});
+export const POST = route(
+  {
+    roles: ["ADMIN"],
+    response: importStartReplySchema,
+    status: [200, 201, 202],
+    errors: [409, 507],
+    form: importFormSchema,
+    summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll",
+  },
+  async ({ request, user: admin }) => {
+    const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
+    const { study, background, files } = importFormSchema.parse({
+      study: form.get("study"),
+      background: form.get("background"),
+      files: form.getAll("files").filter((value): value is File => typeof value !== "string"),
+    });
+    const upload = await uploadToZip(files);
+    const { job, finished } = await startImportJob({ ...upload, studySlug: study, actorId: admin.id });
+    if (background === "1") return Response.json({ job }, { status: 202, headers: { location: `/api/admin/import/jobs/${job.id}` } });
+    const { outcome } = await finished;
+    if (!outcome) return Response.json({ error: "The import ended without an outcome; check the study's batches", code: "UNAVAILABLE" }, { status: 503 });
+    if (outcome.ok) return Response.json(outcome.result, { status: outcome.httpStatus });
+    return Response.json(
+      { error: outcome.error, code: outcome.code, details: outcome.details },
+      { status: outcome.httpStatus, headers: outcome.retryAfter ? { "retry-after": outcome.retryAfter } : {} },
+    );
+  },
+);

@@ -22,6 +22,7 @@ export const POST = route({ roles: "session-token", body: trajectoryBatchSchema,
   const all = [...rejected, ...refused.map((r) => ({ ...r, index: validIndexes[r.index] }))].sort((a, b) => a.index - b.index);
   const reply = { acked, ...(all.length > 0 ? { rejected: all } : {}), ...(notWriter ? { notWriter } : {}) };
   // another tab or device writes one of these items: its events were refused, the writer's stored
-  if (notWriter) return jsonResponse({ ...reply, error: NOT_WRITER_MESSAGE, code: "CONFLICT", details: { reason: "writer", assignments: notWriter } }, { status: 409 });
+  if (notWriter)
+    return jsonResponse({ ...reply, error: NOT_WRITER_MESSAGE, code: "CONFLICT", details: { reason: "writer", assignments: notWriter } }, { status: 409 });
   return jsonResponse(reply);
 });

@@ -9,6 +9,12 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  * DELETE /api/studies/<slug> { confirm: "<slug>" } -> 200 { slug, items, participants, assignments, responses, events, exportFiles }.
  * The study and everything of it (lib/studies/archive.ts); its owner or an admin; 422 without the typed slug. Audited.
  */
-export const DELETE = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: studyDeleteSchema, summary: "Delete a study and everything of it (the slug typed as confirmation)" }, async ({ params, user, body }) =>
-  Response.json(await deleteStudy(params.slug, body.confirm, user)),
+export const DELETE = route(
+  {
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    body: studyDeleteSchema,
+    summary: "Delete a study and everything of it (the slug typed as confirmation)",
+  },
+  async ({ params, user, body }) => Response.json(await deleteStudy(params.slug, body.confirm, user)),
 );

@@ -7,7 +7,10 @@ export function ChangeChips({ changes, empty = "no visible change" }: { changes:
       {changes.map((change) => {
         const added = change.startsWith("+");
         return (
-          <li key={change} className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-tight ${added ? "bg-emerald-50 text-emerald-800 ring-1 ring-emerald-200" : "bg-red-50 text-red-800 ring-1 ring-red-200"}`}>
+          <li
+            key={change}
+            className={`rounded px-1.5 py-0.5 font-mono text-[11px] leading-tight ${added ? "bg-emerald-50 text-emerald-800 ring-1 ring-emerald-200" : "bg-red-50 text-red-800 ring-1 ring-red-200"}`}
+          >
             <span aria-label={added ? "becomes true" : "stops being true"}>{added ? "+" : "−"}</span>
             {change.slice(1)}
           </li>

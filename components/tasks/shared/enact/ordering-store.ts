@@ -1,5 +1,14 @@
 import type { AnnotationState, AnnotationStore } from "@/lib/client/annotation-store";
-import { cancelPickEvent, clearSlotEvent, moveSlotEvent, pickEvent, placeEvent, type InputVia, type OrderingContext, type OrderingEvent } from "@/lib/tasks/shared/enact/actions";
+import {
+  cancelPickEvent,
+  clearSlotEvent,
+  moveSlotEvent,
+  pickEvent,
+  placeEvent,
+  type InputVia,
+  type OrderingContext,
+  type OrderingEvent,
+} from "@/lib/tasks/shared/enact/actions";
 import { emptyOrderingDraft, isOrderingDraft, type OrderingDraft } from "@/lib/tasks/shared/enact/ordering-draft";
 
 /**

@@ -103,7 +103,11 @@ export function CandidateTile({
       } ${placed ? "opacity-45" : ""} ${className}`}
     >
       {children}
-      <span className={`pointer-events-none absolute left-1 grid h-5 min-w-5 place-items-center rounded bg-slate-900/80 px-1 text-xs font-semibold text-white ${letterAt === "top" ? "top-1" : "bottom-1"}`}>{letterOf(candidate)}</span>
+      <span
+        className={`pointer-events-none absolute left-1 grid h-5 min-w-5 place-items-center rounded bg-slate-900/80 px-1 text-xs font-semibold text-white ${letterAt === "top" ? "top-1" : "bottom-1"}`}
+      >
+        {letterOf(candidate)}
+      </span>
       {placed ? (
         <span className="pointer-events-none absolute right-1 top-1 rounded bg-brand-600 px-1.5 text-xs font-semibold text-white">→ {slot + 1}</span>
       ) : null}
@@ -193,7 +197,9 @@ export function SlotBox({
       actions.clearSlot(slot, "keyboard");
     }
   };
-  const noteTone = note ? { good: "border-emerald-500 ring-2 ring-emerald-200", bad: "border-red-500 ring-2 ring-red-200", neutral: "border-slate-300" }[note.tone] : "";
+  const noteTone = note
+    ? { good: "border-emerald-500 ring-2 ring-emerald-200", bad: "border-red-500 ring-2 ring-red-200", neutral: "border-slate-300" }[note.tone]
+    : "";
   return (
     <div className={`flex min-h-0 min-w-0 flex-col ${className}`} style={style}>
       <div
@@ -214,15 +220,24 @@ export function SlotBox({
         onKeyDown={onKeyDown}
         title={filled && !readOnly ? "Click to clear, drag to another step to swap" : undefined}
         className={`group relative h-full min-h-0 w-full overflow-hidden rounded-md border-2 outline-none transition focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 ${
-          filled ? `border-solid bg-white ${readOnly ? "" : "cursor-pointer"} ${noteTone || "border-slate-300"}` : `border-dashed ${over ? "border-brand-500 bg-brand-50" : noteTone || "border-slate-300 bg-slate-50"}`
+          filled
+            ? `border-solid bg-white ${readOnly ? "" : "cursor-pointer"} ${noteTone || "border-slate-300"}`
+            : `border-dashed ${over ? "border-brand-500 bg-brand-50" : noteTone || "border-slate-300 bg-slate-50"}`
         } ${(over || target) && filled ? "ring-2 ring-brand-400" : ""} ${target && !filled ? "border-brand-500 bg-brand-50" : ""} ${dragging ? "opacity-40" : ""}`}
       >
         {filled ? (
           <>
             {renderFilled(candidate)}
-            <span className={`pointer-events-none absolute left-1 ${letterAt === "top" ? "top-1" : "bottom-1"} grid h-5 min-w-5 place-items-center rounded bg-slate-900/80 px-1 text-xs font-semibold text-white`}>{letterOf(candidate)}</span>
+            <span
+              className={`pointer-events-none absolute left-1 ${letterAt === "top" ? "top-1" : "bottom-1"} grid h-5 min-w-5 place-items-center rounded bg-slate-900/80 px-1 text-xs font-semibold text-white`}
+            >
+              {letterOf(candidate)}
+            </span>
             {!readOnly ? (
-              <span aria-hidden className="pointer-events-none absolute right-1 top-1 hidden h-5 w-5 place-items-center rounded-full bg-red-600 text-xs font-bold text-white group-hover:grid">
+              <span
+                aria-hidden
+                className="pointer-events-none absolute right-1 top-1 hidden h-5 w-5 place-items-center rounded-full bg-red-600 text-xs font-bold text-white group-hover:grid"
+              >
                 ×
               </span>
             ) : null}
@@ -230,12 +245,17 @@ export function SlotBox({
         ) : (
           <span className="pointer-events-none flex h-full w-full flex-col items-center justify-center p-1 text-center text-slate-400">
             <span className="text-lg font-semibold leading-none">{slot + 1}</span>
-            <span className="mt-0.5 text-[11px] leading-tight">{target ? `tap to put ${letterOf(waiting)} here` : pointer === "touch" ? emptyText.replace(/^drop\b/, "tap") : emptyText}</span>
+            <span className="mt-0.5 text-[11px] leading-tight">
+              {target ? `tap to put ${letterOf(waiting)} here` : pointer === "touch" ? emptyText.replace(/^drop\b/, "tap") : emptyText}
+            </span>
           </span>
         )}
       </div>
       {note ? (
-        <div className={`mt-0.5 truncate text-[11px] font-medium ${note.tone === "good" ? "text-emerald-700" : note.tone === "bad" ? "text-red-700" : "text-slate-600"}`} title={note.text}>
+        <div
+          className={`mt-0.5 truncate text-[11px] font-medium ${note.tone === "good" ? "text-emerald-700" : note.tone === "bad" ? "text-red-700" : "text-slate-600"}`}
+          title={note.text}
+        >
           {note.text}
         </div>
       ) : null}
@@ -264,7 +284,8 @@ export function LibraryDropZone({ className = "", children }: { className?: stri
       ref={(node) => {
         drop(node);
       }}
-      className={`${className} ${over ? "rounded-md bg-brand-50 ring-2 ring-brand-300" : ""}`}>
+      className={`${className} ${over ? "rounded-md bg-brand-50 ring-2 ring-brand-300" : ""}`}
+    >
       {children}
     </div>
   );
@@ -303,9 +324,15 @@ export function OrderingHint({ what, onZoom }: { what: string; onZoom?: (candida
       <p className="text-xs leading-snug text-slate-500" aria-live="polite" data-testid="ordering-hint">
         {picked !== null ? (
           <>
-            <span className="font-medium text-brand-700">{letterOf(picked)} is selected: tap a numbered step to put it there (tap {letterOf(picked)} again to let go).</span>
+            <span className="font-medium text-brand-700">
+              {letterOf(picked)} is selected: tap a numbered step to put it there (tap {letterOf(picked)} again to let go).
+            </span>
             {onZoom ? (
-              <button type="button" onClick={() => onZoom(picked)} className="ml-2 inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-2 font-medium text-slate-700">
+              <button
+                type="button"
+                onClick={() => onZoom(picked)}
+                className="ml-2 inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-2 font-medium text-slate-700"
+              >
                 ⤢ Show {letterOf(picked)} large
               </button>
             ) : null}
@@ -318,8 +345,9 @@ export function OrderingHint({ what, onZoom }: { what: string; onZoom?: (candida
   }
   return (
     <p className="text-xs leading-snug text-slate-500">
-      Drag {what} into a numbered step, or press <kbd className="rounded border border-slate-300 bg-white px-1">Tab</kbd> to reach a candidate and type its step number{" "}
-      <kbd className="rounded border border-slate-300 bg-white px-1">{slotKeysText(length)}</kbd>. Click a filled step to clear it; drag between steps to swap.
+      Drag {what} into a numbered step, or press <kbd className="rounded border border-slate-300 bg-white px-1">Tab</kbd> to reach a candidate and type its step
+      number <kbd className="rounded border border-slate-300 bg-white px-1">{slotKeysText(length)}</kbd>. Click a filled step to clear it; drag between steps to
+      swap.
     </p>
   );
 }

@@ -8,7 +8,9 @@ import { OrderLines } from "@/components/tasks/shared/enact/order-lines";
  * `{ order }` once every slot is filled, recorded in the `submitted` event as `order`; practice
  * feedback and the replay mark each step against the key's order.
  */
-export function orderingUi(slotCount: (view: unknown) => number): Pick<TaskUi, "initialAnswer" | "answerOf" | "missing" | "displayAnswer" | "submittedFields" | "feedback" | "keyNotes" | "ReplayAnswer"> {
+export function orderingUi(
+  slotCount: (view: unknown) => number,
+): Pick<TaskUi, "initialAnswer" | "answerOf" | "missing" | "displayAnswer" | "submittedFields" | "feedback" | "keyNotes" | "ReplayAnswer"> {
   return {
     initialAnswer: (view) => emptyOrderingDraft(slotCount(view)),
     answerOf: (draft) => orderingAnswerOf(draft),
@@ -25,13 +27,19 @@ export function orderingUi(slotCount: (view: unknown) => number): Pick<TaskUi, "
       const notes: Array<SlotNote | null> = shown.map((candidate, step) =>
         correct || own[step] === candidate ? { tone: "good", text: "✓ your answer" } : { tone: "bad", text: `✗ you had ${letterOf(own[step] as number)}` },
       );
-      return { shown: { order: shown }, notes, message: correct ? "Your order is right." : "The right order is shown below; the steps marked in red were different in your answer." };
+      return {
+        shown: { order: shown },
+        notes,
+        message: correct ? "Your order is right." : "The right order is shown below; the steps marked in red were different in your answer.",
+      };
     },
     keyNotes: (answer, key) => {
       const order = orderOf(answer);
       const keyOrder = orderOf(key);
       if (!order || !keyOrder) return undefined;
-      return order.map((candidate, step) => (candidate === keyOrder[step] ? { tone: "good", text: "✓ as in the key" } : { tone: "bad", text: `key: ${letterOf(keyOrder[step])}` }));
+      return order.map((candidate, step) =>
+        candidate === keyOrder[step] ? { tone: "good", text: "✓ as in the key" } : { tone: "bad", text: `key: ${letterOf(keyOrder[step])}` },
+      );
     },
     ReplayAnswer: OrderLines,
   };

@@ -16,10 +16,17 @@ const columns: Array<{ id: string; label: string; title: string; get: (f: Gridwm
   {
     id: "readableFields",
     label: "B readable fields",
-    title: "Task B: of the fields the frame shows (the agent's own view: what it carries, the front cell's type and state; a whole-grid frame: every field), the share answered right",
+    title:
+      "Task B: of the fields the frame shows (the agent's own view: what it carries, the front cell's type and state; a whole-grid frame: every field), the share answered right",
     get: (f) => f.readableFields,
   },
-  { id: "Acc_B_ceiling", label: "Acc_B ceiling", title: "Task B: items whose frame shows every field of the gold: the best Acc_B reachable from the frame alone (0 on the agent's own view, which shows no world position)", get: (f) => f.Acc_B_ceiling },
+  {
+    id: "Acc_B_ceiling",
+    label: "Acc_B ceiling",
+    title:
+      "Task B: items whose frame shows every field of the gold: the best Acc_B reachable from the frame alone (0 on the agent's own view, which shows no world position)",
+    get: (f) => f.Acc_B_ceiling,
+  },
   { id: "JAcc_neu", label: "JAcc_neu", title: "Task C accuracy on full / orig / clean / neutral storyboards", get: (f) => f.JAcc_neu },
   { id: "JCR_temp", label: "JCR_temp", title: "complete orig/rev families (clean) with equal verdicts", get: (f) => f.JCR.temporal },
   { id: "JCR_vis", label: "JCR_vis", title: "complete clean/noisy/style families with equal verdicts", get: (f) => f.JCR.visual },
@@ -55,7 +62,9 @@ function Row({ name, figures, pooled }: { name: string; figures: GridwmFigures; 
       {columns.map((c) => (
         <Cell key={c.id} metric={c.get(figures)} />
       ))}
-      <td className="px-2 py-1.5 text-right tabular-nums text-slate-600">{(["temporal", "visual", "framing"] as const).map((d) => pct(figures.flip[d].value, 0)).join(" / ")}</td>
+      <td className="px-2 py-1.5 text-right tabular-nums text-slate-600">
+        {(["temporal", "visual", "framing"] as const).map((d) => pct(figures.flip[d].value, 0)).join(" / ")}
+      </td>
     </tr>
   );
 }
@@ -91,7 +100,9 @@ export function GridwmDashboardSection({ section }: { section: GridwmSection }) 
       </div>
       <div>
         <h3 className="text-sm font-semibold text-slate-800">World-model consistency (WMC) across annotators</h3>
-        <p className="text-xs text-slate-500">Correlation of each annotator&apos;s Acc_A with their JCR, over annotators who did both Task A and complete Task C probe families (at least 3 needed).</p>
+        <p className="text-xs text-slate-500">
+          Correlation of each annotator&apos;s Acc_A with their JCR, over annotators who did both Task A and complete Task C probe families (at least 3 needed).
+        </p>
         <table className="mt-2 text-sm" data-testid="gridwm-wmc">
           <thead className="text-xs text-slate-600">
             <tr>
@@ -120,6 +131,7 @@ export function GridwmDashboardSection({ section }: { section: GridwmSection }) 
 export const gridwmDashboardSection: KindDashboardSection<GridwmSection> = {
   id: "gridwm",
   title: () => "GridWM-Judge: per annotator, pooled, and WMC",
-  description: "Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals at the effective n of the variance over people and items, or items only as the study's Generalise over says (one unit per complete probe family for JCR, clustered by its probe and its person; n/a from one item, and over people from one person's answers: an annotator's own row); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30.",
+  description:
+    "Acc_A, Acc_B (exact and component score ≥ 0.90), JAcc_neu and JCR with Wilson 95% intervals at the effective n of the variance over people and items, or items only as the study's Generalise over says (one unit per complete probe family for JCR, clustered by its probe and its person; n/a from one item, and over people from one person's answers: an annotator's own row); flip rate = 1 − JCR. Per transition type and environment: the tag slicing above. Near-random: Acc_A ≤ 0.28 or its Wilson upper bound ≤ 0.30.",
   render: (section) => <GridwmDashboardSection section={section} />,
 };

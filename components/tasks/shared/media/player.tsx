@@ -91,7 +91,13 @@ function ClipView({ media, index, clock, time, label }: { media: Media; index: n
         />
       ) : frames ? (
         // eslint-disable-next-line @next/next/no-img-element -- assets are served by hash with long caching
-        <img src={frames[frameIndex]} alt={`${label}, frame ${frameIndex + 1} of ${frames.length}`} draggable={false} className="h-full w-full object-contain" data-frame={frameIndex + 1} />
+        <img
+          src={frames[frameIndex]}
+          alt={`${label}, frame ${frameIndex + 1} of ${frames.length}`}
+          draggable={false}
+          className="h-full w-full object-contain"
+          data-frame={frameIndex + 1}
+        />
       ) : null}
     </div>
   );
@@ -296,7 +302,13 @@ export function MediaPlayer({ clips, sides, mode, onReveal, pairLayout }: Player
         </button>
         {once ? (
           <div className="flex min-w-32 flex-1 items-center gap-2" aria-label="Progress (watch once: no seeking)">
-            <div className="h-2 flex-1 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={duration ?? 0} aria-valuenow={state.time}>
+            <div
+              className="h-2 flex-1 overflow-hidden rounded bg-slate-200"
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={duration ?? 0}
+              aria-valuenow={state.time}
+            >
               <div className="h-full bg-brand-600" style={{ width: `${duration ? Math.min(100, (state.time / duration) * 100) : 0}%` }} />
             </div>
           </div>

@@ -54,7 +54,11 @@ export function usePlaybackGate(mode: PlaybackMode): PlaybackGate {
   const answered = useAnnotationStore((s) => s.answer !== null || s.submitted || s.readOnly);
   const dispatch = useAnnotationStore((s) => s.dispatch);
   const [revealed, setRevealed] = useState(false);
-  const remembered = useSyncExternalStore(subscribeStorage, () => readFlag(assignmentId), () => false);
+  const remembered = useSyncExternalStore(
+    subscribeStorage,
+    () => readFlag(assignmentId),
+    () => false,
+  );
   const reveal = useCallback(
     (state: ClockState, via: "click" | "keyboard" | "touch" | "auto") => {
       const event: MediaEventInput = { type: "media_hidden", payload: { time: state.time, duration: state.duration, via } };
@@ -85,7 +89,13 @@ function StimulusImages({ images, label }: { images: string[]; label: string }) 
   return (
     <div className={`grid gap-2 ${images.length === 1 ? "grid-cols-1" : "grid-cols-2 sm:grid-cols-3"}`} data-testid="stimulus-images">
       {images.map((image, index) => (
-        <ZoomableImage key={`${image}-${index}`} src={image} alt={`${label} image ${index + 1}`} onZoom={() => zoom(image, "observation", index)} className="aspect-video w-full" />
+        <ZoomableImage
+          key={`${image}-${index}`}
+          src={image}
+          alt={`${label} image ${index + 1}`}
+          onZoom={() => zoom(image, "observation", index)}
+          className="aspect-video w-full"
+        />
       ))}
     </div>
   );
@@ -100,7 +110,19 @@ function HiddenNote({ pair = false }: { pair?: boolean }) {
 }
 
 /** One item's stimulus: text, images, and its clip in the player. */
-export function Stimulus({ media, mode = "free", gate, label = "Stimulus", lightbox = true }: { media: Media | undefined; mode?: PlaybackMode; gate?: PlaybackGate; label?: string; lightbox?: boolean }) {
+export function Stimulus({
+  media,
+  mode = "free",
+  gate,
+  label = "Stimulus",
+  lightbox = true,
+}: {
+  media: Media | undefined;
+  mode?: PlaybackMode;
+  gate?: PlaybackGate;
+  label?: string;
+  lightbox?: boolean;
+}) {
   if (!media) return null;
   const hidden = gate?.videoHidden ?? false;
   return (
@@ -136,7 +158,21 @@ export const PAIR_PLACE_NAMES = ["1", "2"] as const;
  * controls (side "both"). `sides` is usePairSides() of the kind's view (it needs the order for its
  * answer buttons too): sides.left is shown first, as "1".
  */
-export function SyncedPair({ a, b, sides, mode = "free", gate, lightbox = true }: { a: Media; b: Media; sides: { left: "a" | "b"; right: "a" | "b" }; mode?: PlaybackMode; gate?: PlaybackGate; lightbox?: boolean }) {
+export function SyncedPair({
+  a,
+  b,
+  sides,
+  mode = "free",
+  gate,
+  lightbox = true,
+}: {
+  a: Media;
+  b: Media;
+  sides: { left: "a" | "b"; right: "a" | "b" };
+  mode?: PlaybackMode;
+  gate?: PlaybackGate;
+  lightbox?: boolean;
+}) {
   const bySide = { a, b };
   const order = [sides.left, sides.right] as const;
   const hidden = gate?.videoHidden ?? false;
@@ -145,21 +181,38 @@ export function SyncedPair({ a, b, sides, mode = "free", gate, lightbox = true }
     <div className="flex flex-col gap-2" data-testid="synced-pair" data-left={sides.left}>
       {order.some((side) => bySide[side].text) ? (
         <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-          {order.map((side, index) => (bySide[side].text ? <div key={side}><h3 className="mb-1 text-sm font-semibold text-slate-800">{`Video ${PAIR_PLACE_NAMES[index]}`}</h3><StimulusText text={bySide[side].text!} /></div> : <div key={side} />))}
+          {order.map((side, index) =>
+            bySide[side].text ? (
+              <div key={side}>
+                <h3 className="mb-1 text-sm font-semibold text-slate-800">{`Video ${PAIR_PLACE_NAMES[index]}`}</h3>
+                <StimulusText text={bySide[side].text!} />
+              </div>
+            ) : (
+              <div key={side} />
+            ),
+          )}
         </div>
       ) : null}
       {clips.length > 0 ? (
         hidden ? (
           <HiddenNote pair />
         ) : (
-          <MediaPlayer clips={clips.map((side) => ({ media: bySide[side], label: `Video ${PAIR_PLACE_NAMES[order.indexOf(side)]}` }))} sides={clips} mode={mode} onReveal={gate?.reveal} pairLayout />
+          <MediaPlayer
+            clips={clips.map((side) => ({ media: bySide[side], label: `Video ${PAIR_PLACE_NAMES[order.indexOf(side)]}` }))}
+            sides={clips}
+            mode={mode}
+            onReveal={gate?.reveal}
+            pairLayout
+          />
         )
       ) : null}
       {order.some((side) => bySide[side].images?.length) ? (
         <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
           {order.map((side, index) => (
             <div key={side} className="min-w-0">
-              <h3 className="mb-1 text-sm font-semibold text-slate-800">{clips.length > 0 ? `Images ${PAIR_PLACE_NAMES[index]}` : `Option ${PAIR_PLACE_NAMES[index]}`}</h3>
+              <h3 className="mb-1 text-sm font-semibold text-slate-800">
+                {clips.length > 0 ? `Images ${PAIR_PLACE_NAMES[index]}` : `Option ${PAIR_PLACE_NAMES[index]}`}
+              </h3>
               {bySide[side].images?.length ? <StimulusImages images={bySide[side].images!} label={`Option ${PAIR_PLACE_NAMES[index]}`} /> : null}
             </div>
           ))}

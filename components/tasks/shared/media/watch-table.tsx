@@ -11,7 +11,8 @@ export function WatchTable({ figures, pairs = false }: { figures: WatchFigures; 
   return (
     <div className="space-y-2" data-testid="watch-table">
       <p className="text-xs text-slate-500">
-        Watch time: seconds of playback per person (media seconds played / speed). Share watched: the union of the stretches played over the clip&apos;s length (after cutAt), per person. Pooled over {figures.pooled.people} answer
+        Watch time: seconds of playback per person (media seconds played / speed). Share watched: the union of the stretches played over the clip&apos;s length
+        (after cutAt), per person. Pooled over {figures.pooled.people} answer
         {figures.pooled.people === 1 ? "" : "s"}: watch time {fixed(figures.pooled.watchSeconds, 1)} s, share watched {pct(figures.pooled.shareWatched, 1)} %.
       </p>
       {rows.length > 0 ? (
@@ -23,9 +24,13 @@ export function WatchTable({ figures, pairs = false }: { figures: WatchFigures; 
                 <th className="px-2 py-1.5 text-right font-medium">People</th>
                 <th className="px-2 py-1.5 text-right font-medium">Watch time (s)</th>
                 <th className="px-2 py-1.5 text-right font-medium">Share watched (%)</th>
-                <th className="px-2 py-1.5 text-right font-medium" title="people who reached the end">Ended</th>
+                <th className="px-2 py-1.5 text-right font-medium" title="people who reached the end">
+                  Ended
+                </th>
                 <th className="px-2 py-1.5 text-right font-medium">Replays</th>
-                <th className="px-2 py-1.5 text-right font-medium" title="seeks (blocked seeks under watch-once)">Seeks</th>
+                <th className="px-2 py-1.5 text-right font-medium" title="seeks (blocked seeks under watch-once)">
+                  Seeks
+                </th>
                 {pairs ? (
                   <th className="px-2 py-1.5 text-right font-medium" title="people who saw video A on the left">
                     A left

@@ -20,7 +20,12 @@ export function miniEpisode(): EpisodeSpec {
       { action: "go_to", params: ["a"], pre: ["a = drawer"], eff: ["here := drawer"] },
       { action: "pick_up", params: ["x"], pre: ["hand = null", "x.area = here", "x.portable = true"], eff: ["hand := x", "x.area := held"] },
       { action: "put_down", params: ["x"], pre: ["hand = x"], eff: ["hand := null", "x.area := here"] },
-      { action: "slice", params: ["x", "t"], pre: ["hand = t", "t.label = knife", "x.area = here", "x.cut = whole"], eff: ["create bread_slice area=here", "destroy x"] },
+      {
+        action: "slice",
+        params: ["x", "t"],
+        pre: ["hand = t", "t.label = knife", "x.area = here", "x.cut = whole"],
+        eff: ["create bread_slice area=here", "destroy x"],
+      },
     ],
     skills: [{ name: "fetch", params: ["x", "a"], steps: ["go_to(a)", "pick_up(x)"] }],
     tasks: [

@@ -29,15 +29,58 @@ function medianMs(fn: () => unknown, runs = RUNS): number {
   return times[Math.floor(runs / 2)];
 }
 
-const words = ["white", "ceramic", "round", "wooden", "metal", "shiny", "small", "large", "red", "green", "plastic", "glass", "open", "closed", "empty", "full"];
-const nouns = ["bowl", "cup", "plate", "knife", "spoon", "pan", "pot", "kettle", "towel", "bottle", "jar", "lid", "board", "sink", "tap", "stove", "apple", "onion"];
+const words = [
+  "white",
+  "ceramic",
+  "round",
+  "wooden",
+  "metal",
+  "shiny",
+  "small",
+  "large",
+  "red",
+  "green",
+  "plastic",
+  "glass",
+  "open",
+  "closed",
+  "empty",
+  "full",
+];
+const nouns = [
+  "bowl",
+  "cup",
+  "plate",
+  "knife",
+  "spoon",
+  "pan",
+  "pot",
+  "kettle",
+  "towel",
+  "bottle",
+  "jar",
+  "lid",
+  "board",
+  "sink",
+  "tap",
+  "stove",
+  "apple",
+  "onion",
+];
 
 function answerOf(objects: number, relationsPerObject: number) {
   const list = Array.from({ length: objects }, (_, i) => {
     const category = `${nouns[i % nouns.length]} ${i}`;
     let description = "";
     while (description.length + 10 < L.descriptionChars) description += `${words[(i + description.length) % words.length]} `;
-    return { category, description: description.trim(), relation: Array.from({ length: relationsPerObject }, (_, r) => `${category} next to ${nouns[(i + 1 + r) % objects % nouns.length]} ${(i + 1 + r) % objects}`) };
+    return {
+      category,
+      description: description.trim(),
+      relation: Array.from(
+        { length: relationsPerObject },
+        (_, r) => `${category} next to ${nouns[((i + 1 + r) % objects) % nouns.length]} ${(i + 1 + r) % objects}`,
+      ),
+    };
   });
   return { objects: list, text: "" };
 }
@@ -45,10 +88,15 @@ function answerOf(objects: number, relationsPerObject: number) {
 const atCaps = answerOf(L.objects, Math.floor(L.relations / L.objects));
 const atCapsBody = JSON.stringify(atCaps);
 // the issue's answer: 11,000 short objects (about 891 KB)
-const huge = { objects: Array.from({ length: 11_000 }, (_, i) => ({ category: `o${i}`, description: "", relation: [`o${i} next to o${(i + 1) % 11_000}`] })), text: "" };
+const huge = {
+  objects: Array.from({ length: 11_000 }, (_, i) => ({ category: `o${i}`, description: "", relation: [`o${i} next to o${(i + 1) % 11_000}`] })),
+  text: "",
+};
 const hugeBody = JSON.stringify(huge);
 const key = exploreSceneKeySchema.parse({
-  objects: nouns.slice(0, 10).map((noun, i) => ({ category: noun, description: `${words[i]} ${words[i + 1]} ${noun}`, relation: [`${noun} next to ${nouns[(i + 1) % 10]}`] })),
+  objects: nouns
+    .slice(0, 10)
+    .map((noun, i) => ({ category: noun, description: `${words[i]} ${words[i + 1]} ${noun}`, relation: [`${noun} next to ${nouns[(i + 1) % 10]}`] })),
 });
 
 const valid = exploreSceneAnswerSchema.safeParse(atCaps);
@@ -59,13 +107,17 @@ const reference = medianMs(() => JSON.parse(atCapsBody), 21);
 const validate = medianMs(() => exploreSceneAnswerSchema.safeParse(JSON.parse(atCapsBody)));
 const score = medianMs(() => scoreStructured(valid.data, key));
 let freeText = "";
-for (let i = 0; freeText.length + 80 < L.freeTextChars; i++) freeText += `The ${words[i % words.length]} ${nouns[i % nouns.length]} is on the ${nouns[(i + 3) % nouns.length]} near the ${nouns[(i + 5) % nouns.length]}. `;
+for (let i = 0; freeText.length + 80 < L.freeTextChars; i++)
+  freeText += `The ${words[i % words.length]} ${nouns[i % nouns.length]} is on the ${nouns[(i + 3) % nouns.length]} near the ${nouns[(i + 5) % nouns.length]}. `;
 const freeAnswer = exploreSceneFreeTextAnswerSchema.parse({ objects: [], text: freeText.trim() });
 const scoreText = medianMs(() => scoreStructured(freeAnswer, key));
 const reject = medianMs(() => exploreSceneAnswerSchema.safeParse(JSON.parse(hugeBody)));
 
-const line = (what: string, ms: number) => console.log(`${what.padEnd(62)} ${ms.toFixed(2).padStart(8)} ms   ${(ms / reference).toFixed(1).padStart(7)} x reference`);
-console.log(`answer at the caps: ${L.objects} objects, ${Math.floor(L.relations / L.objects) * L.objects} relations, ${(atCapsBody.length / 1024).toFixed(0)} KB; far above: 11,000 objects, ${(hugeBody.length / 1024).toFixed(0)} KB`);
+const line = (what: string, ms: number) =>
+  console.log(`${what.padEnd(62)} ${ms.toFixed(2).padStart(8)} ms   ${(ms / reference).toFixed(1).padStart(7)} x reference`);
+console.log(
+  `answer at the caps: ${L.objects} objects, ${Math.floor(L.relations / L.objects) * L.objects} relations, ${(atCapsBody.length / 1024).toFixed(0)} KB; far above: 11,000 objects, ${(hugeBody.length / 1024).toFixed(0)} KB`,
+);
 line("reference: JSON.parse of the answer at the caps", reference);
 line("JSON.parse + validate, at the caps", validate);
 line("structured score at the caps (10-object key)", score);

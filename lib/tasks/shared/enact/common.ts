@@ -116,9 +116,7 @@ export function enactOrderAnswerSchemaFor(length: number): z.ZodType<EnactOrderA
 export const factSchema = z.string().min(1, "a fact cannot be empty");
 
 /** A change: "+f" (f became true) or "-f" (f stopped being true). */
-export const changeSchema = z
-  .string()
-  .regex(/^[+-]\S/, 'a change is "+" or "-" followed by a fact, e.g. "+Open(fridge)"');
+export const changeSchema = z.string().regex(/^[+-]\S/, 'a change is "+" or "-" followed by a fact, e.g. "+Open(fridge)"');
 
 /** A change set; it cannot hold both "+f" and "-f" (no diff of two states can). */
 export const changeSetSchema = z.array(changeSchema).superRefine((changes, ctx) => {
@@ -189,11 +187,7 @@ export function sortedChanges(changes: Iterable<string>): string[] {
  * dp[i][j] = max(dp[i-1][j], dp[i][j-1], dp[i-1][j-1] + 1 if pair (i, j) is satisfied)).
  * O(m * n) time, O(n) memory.
  */
-export function alignedPairs(
-  referenceLength: number,
-  predictedLength: number,
-  satisfied: (referenceStep: number, predictedStep: number) => boolean,
-): number {
+export function alignedPairs(referenceLength: number, predictedLength: number, satisfied: (referenceStep: number, predictedStep: number) => boolean): number {
   let previous = new Array<number>(predictedLength + 1).fill(0);
   for (let i = 1; i <= referenceLength; i++) {
     const current = new Array<number>(predictedLength + 1).fill(0);

@@ -9,7 +9,13 @@ import type { StudySnapshot } from "@/lib/dashboard/types";
  * now both pooled, with intervals from the shared two-way engine (people and items crossed).
  */
 
-const score = (correctPairs: number, L: number): EnactScore => ({ accepted: correctPairs === L, exact: correctPairs === L, correctPairs, L, semanticAvailable: false });
+const score = (correctPairs: number, L: number): EnactScore => ({
+  accepted: correctPairs === L,
+  exact: correctPairs === L,
+  correctPairs,
+  L,
+  semanticAvailable: false,
+});
 
 // two people, two forward items (L = 3) and two inverse items (L = 2)
 const answers = [
@@ -32,7 +38,14 @@ function snapshotOf(rows: Array<{ kind: string; item: string; person: string; sc
     studyId: "s",
     version: "v1",
     loadedAt: 0,
-    items: { keys: [], ids: itemIds, externalIds: itemIds, kinds: itemIds.map((id) => rows.find((r) => r.item === id)!.kind), tags: itemIds.map(() => ({})), index: new Map(itemIds.map((id, i) => [id, i])) },
+    items: {
+      keys: [],
+      ids: itemIds,
+      externalIds: itemIds,
+      kinds: itemIds.map((id) => rows.find((r) => r.item === id)!.kind),
+      tags: itemIds.map(() => ({})),
+      index: new Map(itemIds.map((id, i) => [id, i])),
+    },
     annotators: people.map((id) => ({ id, name: `Person ${id}` })),
     conditions,
     responses: {
@@ -69,15 +82,24 @@ describe("ENACT overall: both tasks pooled", () => {
 
   it("takes its intervals from the two-way engine: Wilson at the effective n for TA, t for PA (within the answers' own range)", () => {
     const overall = enactOverall(answers, "people+items");
-    const ta = twoWayProportionInterval(answers.map((a) => ({ item: a.item, person: a.person, num: a.score.accepted ? 1 : 0 })), "people+items");
+    const ta = twoWayProportionInterval(
+      answers.map((a) => ({ item: a.item, person: a.person, num: a.score.accepted ? 1 : 0 })),
+      "people+items",
+    );
     expect(overall.TA).toMatchObject({ interval: "wilson", ci: ta.ci, items: 4, people: 2, effectiveN: ta.effectiveN });
-    const pa = twoWayMeanInterval(answers.map((a) => ({ item: a.item, person: a.person, num: a.score.correctPairs, den: a.score.L })), "people+items");
+    const pa = twoWayMeanInterval(
+      answers.map((a) => ({ item: a.item, person: a.person, num: a.score.correctPairs, den: a.score.L })),
+      "people+items",
+    );
     expect(overall.PA.interval).toBe("two-way");
     expect(overall.PA.ci![0]).toBeCloseTo(Math.max(0, pa.ci![0]), 12);
     expect(overall.PA.ci![1]).toBeCloseTo(Math.min(1, pa.ci![1]), 12);
     // over items alone (these people the population): the one-way form, never wider here
     const itemsOnly = enactOverall(answers, "items");
-    const ta1 = twoWayProportionInterval(answers.map((a) => ({ item: a.item, person: a.person, num: a.score.accepted ? 1 : 0 })), "items");
+    const ta1 = twoWayProportionInterval(
+      answers.map((a) => ({ item: a.item, person: a.person, num: a.score.accepted ? 1 : 0 })),
+      "items",
+    );
     expect(itemsOnly.TA.ci).toEqual(ta1.ci);
   });
 
@@ -97,7 +119,10 @@ describe("ENACT overall: both tasks pooled", () => {
       { runId: "m1", itemId: "i1", answer: null, score: score(0, 2), correct: false },
       { runId: "m1", itemId: "nowhere", answer: null, score: score(0, 2), correct: false },
     ];
-    const models = [{ id: "m1", name: "Model one" }, { id: "m2", name: "No predictions" }];
+    const models = [
+      { id: "m1", name: "Model one" },
+      { id: "m2", name: "No predictions" },
+    ];
     const section = enactSectionOf({ snapshot, annotatorId: null, includePlanAnswers: false, over: "people+items", models, predictions })!;
     expect(section.kinds).toEqual(["enact-forward", "enact-inverse"]);
     expect(section.rows.map((r) => [r.series, r.label, r.answers])).toEqual([
@@ -108,17 +133,35 @@ describe("ENACT overall: both tasks pooled", () => {
     // a model run is one fixed judge: its interval is over items, though it is one "person"
     expect(section.rows[1].TA).toMatchObject({ value: 0.5, items: 2, people: 1 });
     expect(section.rows[1].TA.ci).not.toBeNull();
-    expect(enactSectionOf({ snapshot, annotatorId: null, includePlanAnswers: true, over: "people+items", models: [], predictions: [] })!.rows[0].answers).toBe(9);
+    expect(enactSectionOf({ snapshot, annotatorId: null, includePlanAnswers: true, over: "people+items", models: [], predictions: [] })!.rows[0].answers).toBe(
+      9,
+    );
     const one = enactSectionOf({ snapshot, annotatorId: "p2", includePlanAnswers: false, over: "people+items", models: [], predictions: [] })!;
     expect(one.rows[0]).toMatchObject({ label: "Person p2", answers: 4, TA: { value: 0.5 } });
     expect(one.rows[0].PA.value).toBeCloseTo(0.8, 12);
     // conditions are rows apart, never pooled
-    const split = enactSectionOf({ snapshot: snapshotOf(answers.map((a, i) => ({ ...a, condition: i % 2 === 0 ? "b" : "a" }))), annotatorId: null, includePlanAnswers: false, over: "people+items", models: [], predictions: [] })!;
+    const split = enactSectionOf({
+      snapshot: snapshotOf(answers.map((a, i) => ({ ...a, condition: i % 2 === 0 ? "b" : "a" }))),
+      annotatorId: null,
+      includePlanAnswers: false,
+      over: "people+items",
+      models: [],
+      predictions: [],
+    })!;
     expect(split.rows.map((r) => [r.condition, r.answers])).toEqual([
       ["a", 4],
       ["b", 4],
     ]);
     // one task only: the table's All column already is the overall
-    expect(enactSectionOf({ snapshot: snapshotOf(answers.filter((a) => a.kind === "enact-forward")), annotatorId: null, includePlanAnswers: false, over: "people+items", models: [], predictions: [] })).toBeNull();
+    expect(
+      enactSectionOf({
+        snapshot: snapshotOf(answers.filter((a) => a.kind === "enact-forward")),
+        annotatorId: null,
+        includePlanAnswers: false,
+        over: "people+items",
+        models: [],
+        predictions: [],
+      }),
+    ).toBeNull();
   });
 });

@@ -1,4 +1,10 @@
-import { twoWayMeanInterval, twoWayProportionInterval, type CrossedAnswer, type GeneraliseOver, type TwoWayInterval } from "@/lib/stats/two-way-cluster-variance";
+import {
+  twoWayMeanInterval,
+  twoWayProportionInterval,
+  type CrossedAnswer,
+  type GeneraliseOver,
+  type TwoWayInterval,
+} from "@/lib/stats/two-way-cluster-variance";
 import { aggregateEnact, type EnactScore } from "@/lib/tasks/shared/enact/common";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 import { conditionAt } from "@/lib/dashboard/snapshot-utils";
@@ -68,7 +74,11 @@ export interface EnactAnswer {
 }
 
 export const isEnactScore = (value: unknown): value is EnactScore =>
-  value !== null && typeof value === "object" && typeof (value as EnactScore).accepted === "boolean" && typeof (value as EnactScore).correctPairs === "number" && typeof (value as EnactScore).L === "number";
+  value !== null &&
+  typeof value === "object" &&
+  typeof (value as EnactScore).accepted === "boolean" &&
+  typeof (value as EnactScore).correctPairs === "number" &&
+  typeof (value as EnactScore).L === "number";
 
 /** The engine's interval as a cell: a bound past the answers' own range says nothing, and one value everywhere is no spread. */
 function cellOf(value: number | null, result: TwoWayInterval, interval: EnactOverallCell["interval"], range: [number, number] | null): EnactOverallCell {
@@ -94,9 +104,31 @@ export function enactOverall(answers: readonly EnactAnswer[], over: GeneraliseOv
   const withSteps = (s: EnactScore) => s.L > 0;
   const shares = answers.filter((a) => withSteps(a.score)).map((a) => a.score.correctPairs / a.score.L);
   const empty: TwoWayInterval = { estimate: NaN, ci: null, reason: "no answers", answers: 0, items: 0, people: 0, variance: null };
-  const ta = answers.length > 0 ? twoWayProportionInterval(crossed((s) => (s.accepted ? 1 : 0)), over) : empty;
-  const pa = shares.length > 0 ? twoWayMeanInterval(crossed((s) => s.correctPairs, (s) => s.L, withSteps), over) : empty;
-  const paItem = shares.length > 0 ? twoWayMeanInterval(crossed((s) => s.correctPairs / s.L, undefined, withSteps), over) : empty;
+  const ta =
+    answers.length > 0
+      ? twoWayProportionInterval(
+          crossed((s) => (s.accepted ? 1 : 0)),
+          over,
+        )
+      : empty;
+  const pa =
+    shares.length > 0
+      ? twoWayMeanInterval(
+          crossed(
+            (s) => s.correctPairs,
+            (s) => s.L,
+            withSteps,
+          ),
+          over,
+        )
+      : empty;
+  const paItem =
+    shares.length > 0
+      ? twoWayMeanInterval(
+          crossed((s) => s.correctPairs / s.L, undefined, withSteps),
+          over,
+        )
+      : empty;
   return {
     answers: answers.length,
     byKind,
@@ -144,7 +176,8 @@ export function enactSectionOf({ snapshot, annotatorId, includePlanAnswers, over
   const label = chosen >= 0 ? snapshot.annotators[chosen].name : "Humans (pooled)";
   for (const [condition, answers] of byCondition(human)) rows.push({ series: "humans", label, condition, ...enactOverall(answers, over) });
   for (const model of models) {
-    for (const [condition, answers] of byCondition(byRun.get(model.id) ?? new Map())) rows.push({ series: model.id, label: model.name, condition, ...enactOverall(answers, "items") });
+    for (const [condition, answers] of byCondition(byRun.get(model.id) ?? new Map()))
+      rows.push({ series: model.id, label: model.name, condition, ...enactOverall(answers, "items") });
   }
   return { kinds: [...kinds], over, rows };
 }
@@ -164,14 +197,16 @@ function byCondition(groups: Map<string | null, EnactAnswer[]>): Array<[string |
 export const dashboard: KindDashboard = {
   section: "enact",
   load: (context) =>
-    context.memoizeAsync(`${context.version}|enact-overall|${context.modelVersion}|${context.annotatorId ?? "all"}|plan:${context.includePlanAnswers ? "with" : "without"}|${context.generaliseOver}`, async () =>
-      enactSectionOf({
-        snapshot: context.snapshot,
-        annotatorId: context.annotatorId,
-        includePlanAnswers: context.includePlanAnswers === true,
-        over: context.generaliseOver,
-        models: context.models,
-        predictions: context.models.length > 0 ? await context.modelPredictions() : [],
-      }),
+    context.memoizeAsync(
+      `${context.version}|enact-overall|${context.modelVersion}|${context.annotatorId ?? "all"}|plan:${context.includePlanAnswers ? "with" : "without"}|${context.generaliseOver}`,
+      async () =>
+        enactSectionOf({
+          snapshot: context.snapshot,
+          annotatorId: context.annotatorId,
+          includePlanAnswers: context.includePlanAnswers === true,
+          over: context.generaliseOver,
+          models: context.models,
+          predictions: context.models.length > 0 ? await context.modelPredictions() : [],
+        }),
     ),
 };

@@ -21,7 +21,13 @@ export const orderingPayloadSchemas = {
    * a candidate put into a slot: from the library (`fromSlot` null) or moved from another slot
    * (which is left empty); `replaced` is the candidate that was in the slot (back to the library)
    */
-  slot_filled: z.strictObject({ slot: slotIndex, candidate: candidateIndex, fromSlot: slotIndex.nullable(), replaced: candidateIndex.nullable(), via: inputVia }),
+  slot_filled: z.strictObject({
+    slot: slotIndex,
+    candidate: candidateIndex,
+    fromSlot: slotIndex.nullable(),
+    replaced: candidateIndex.nullable(),
+    via: inputVia,
+  }),
   /** the candidates of two filled slots swapped */
   slots_swapped: z.strictObject({ from: slotIndex, to: slotIndex, fromCandidate: candidateIndex, toCandidate: candidateIndex, via: inputVia }),
   /** a slot emptied; its candidate goes back to the library */

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { allSlotsFilled, applyOrderingEvent, emptyOrderingDraft, orderingAnswerOf, orderingDraftOf, replayOrderingEvents, slotOfCandidate } from "@/lib/tasks/shared/enact/ordering-draft";
+import {
+  allSlotsFilled,
+  applyOrderingEvent,
+  emptyOrderingDraft,
+  orderingAnswerOf,
+  orderingDraftOf,
+  replayOrderingEvents,
+  slotOfCandidate,
+} from "@/lib/tasks/shared/enact/ordering-draft";
 import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/annotate/item-state";
 
 const fill = (slot: number, candidate: number) => ({ type: "slot_filled", payload: { slot, candidate } });
@@ -42,7 +50,13 @@ describe("ordering draft", () => {
   });
 
   it("is the item state's answer: the kind's reducer through applyItemEvent, beside the common events", () => {
-    let state = replayItemEvents([{ type: "candidate_picked", payload: { candidate: 1, fromSlot: null } }, { type: "image_zoomed", payload: { image: "/api/assets/x" } }], emptyOrderingDraft(2));
+    let state = replayItemEvents(
+      [
+        { type: "candidate_picked", payload: { candidate: 1, fromSlot: null } },
+        { type: "image_zoomed", payload: { image: "/api/assets/x" } },
+      ],
+      emptyOrderingDraft(2),
+    );
     expect(state).toMatchObject({ answer: { slots: [null, null], picked: { candidate: 1, fromSlot: null } }, zoomed: "/api/assets/x" });
     state = applyItemEvent(state, { type: "item_shown", payload: { resumed: true } });
     expect(state).toMatchObject({ answer: { picked: null }, zoomed: null });

@@ -148,7 +148,8 @@ describe("isEnactReleaseLine and parseActionList", () => {
   });
 
   it("joins an action that wraps over lines and stops at the closing sentence", () => {
-    const question = "Intro [Action 9] is not here\n## Shuffled Actions\n[Action 1] The fridge\n  opens.\n[Action 2] It closes.\n\nNow please provide your answer in the requested format.\n";
+    const question =
+      "Intro [Action 9] is not here\n## Shuffled Actions\n[Action 1] The fridge\n  opens.\n[Action 2] It closes.\n\nNow please provide your answer in the requested format.\n";
     expect(parseActionList(question, "## Shuffled Actions")).toEqual(["The fridge opens.", "It closes."]);
   });
 });

@@ -104,7 +104,11 @@ async function llmResults(studyId: string) {
   for (const row of rows) {
     // replies to older prompts (another prompt version) are not shown: the prompts and the figures changed
     if (!isExploreScoreLike(row.score) || !isCurrentPromptVersion(row.promptVersion)) continue;
-    const target = row.response ? `${row.response.assignment.itemId}|${row.response.assignment.userId}` : row.prediction ? `${row.prediction.itemId}|model:${row.prediction.runId}` : null;
+    const target = row.response
+      ? `${row.response.assignment.itemId}|${row.response.assignment.userId}`
+      : row.prediction
+        ? `${row.prediction.itemId}|model:${row.prediction.runId}`
+        : null;
     if (!target) continue;
     const combo = comboOf(row.model, row.promptVersion);
     combos.set(combo, { model: row.model, promptVersion: row.promptVersion });
@@ -115,7 +119,12 @@ async function llmResults(studyId: string) {
   return { byTarget, combos: [...combos.entries()].sort(([a], [b]) => a.localeCompare(b)) };
 }
 
-export async function exploreDashboardSection(studyId: string, snapshot: StudySnapshot, models: ModelRunSummary[], modelPredictions: ModelPredictionsLoader): Promise<ExploreSection> {
+export async function exploreDashboardSection(
+  studyId: string,
+  snapshot: StudySnapshot,
+  models: ModelRunSummary[],
+  modelPredictions: ModelPredictionsLoader,
+): Promise<ExploreSection> {
   const { items, responses } = snapshot;
   const [llm, predictions, status] = await Promise.all([llmResults(studyId), modelPredictions(), getLlmScoringStatus(studyId, undefined, EXPLORE_KIND)]);
   const abnormalOf = (item: number): boolean => ((items.keys[item] as ExploreSceneKey | undefined)?.keyStates?.length ?? 0) > 0;
@@ -162,7 +171,14 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
     ...models.map((m): ExploreParticipant => ({ id: `model:${m.id}`, label: m.name, group: "model" })),
   ];
 
-  const tableOf = (id: string, scorer: "structured" | "llm", title: string, model: string | null, promptVersion: string | null, pick: (answer: Answer) => ExploreScoreLike | null): ExploreScorerTable => {
+  const tableOf = (
+    id: string,
+    scorer: "structured" | "llm",
+    title: string,
+    model: string | null,
+    promptVersion: string | null,
+    pick: (answer: Answer) => ExploreScoreLike | null,
+  ): ExploreScorerTable => {
     const entriesOf = (participant: ExploreParticipant): ExploreEntry[] =>
       answers
         .filter((a) => (participant.group === "pooled" ? !a.participant.startsWith("model:") : a.participant === participant.id))
@@ -170,7 +186,9 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
           const score = pick(a);
           return score ? [{ subset: a.subset, score, abnormal: a.abnormal }] : [];
         });
-    const rows = participants.map((participant) => exploreTableRow(participant, entriesOf(participant))).filter((row) => row.participant.group === "pooled" || row.cells.Full.n > 0 || row.abnormal !== null);
+    const rows = participants
+      .map((participant) => exploreTableRow(participant, entriesOf(participant)))
+      .filter((row) => row.participant.group === "pooled" || row.cells.Full.n > 0 || row.abnormal !== null);
     // agreement over annotators: S_uni of each item's human answers
     const byItem = new Map<number, number[]>();
     for (const a of answers) {
@@ -179,12 +197,31 @@ export async function exploreDashboardSection(studyId: string, snapshot: StudySn
       if (!score) continue;
       byItem.set(a.itemIndex, [...(byItem.get(a.itemIndex) ?? []), score.S_uni]);
     }
-    return { id, scorer, title, model, promptVersion, rows, scored: answers.filter((a) => pick(a) !== null).length, answers: answers.length, sUniAlpha: sUniAlpha([...byItem.values()]) };
+    return {
+      id,
+      scorer,
+      title,
+      model,
+      promptVersion,
+      rows,
+      scored: answers.filter((a) => pick(a) !== null).length,
+      answers: answers.length,
+      sUniAlpha: sUniAlpha([...byItem.values()]),
+    };
   };
 
   const tables = [
     tableOf("structured", "structured", "structured scorer", null, null, (a) => a.structured),
-    ...llm.combos.map(([combo, { model, promptVersion }]) => tableOf(`llm:${combo}`, "llm", `LLM scorer (${model})${embedModelOf(promptVersion) ? `, objects matched by ${embedModelOf(promptVersion)} embeddings` : ""}`, model, promptVersion, (a) => a.llm.get(combo) ?? null)),
+    ...llm.combos.map(([combo, { model, promptVersion }]) =>
+      tableOf(
+        `llm:${combo}`,
+        "llm",
+        `LLM scorer (${model})${embedModelOf(promptVersion) ? `, objects matched by ${embedModelOf(promptVersion)} embeddings` : ""}`,
+        model,
+        promptVersion,
+        (a) => a.llm.get(combo) ?? null,
+      ),
+    ),
   ];
 
   // per-object presence: the structured matching (the LLM path keeps it), one unit per item x annotated category

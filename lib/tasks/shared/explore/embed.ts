@@ -1,5 +1,14 @@
 import { embedTexts, type EmbedderConfig } from "@/lib/scoring/embed";
-import { categoryKey, mergeCandidates, prepareObjects, prepareText, type PreparedObject, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/shared/explore/scorer";
+import {
+  categoryKey,
+  mergeCandidates,
+  prepareObjects,
+  prepareText,
+  type PreparedObject,
+  type SceneObject,
+  type SimilarityMatrix,
+  type StructuredAnswer,
+} from "@/lib/tasks/shared/explore/scorer";
 
 /**
  * EXPLORE-Bench's object matching with the paper's embedder (Sec. 3.3: Sentence-BERT, the
@@ -54,7 +63,12 @@ export async function embedMissing(config: EmbedderConfig, vectors: Map<string, 
 }
 
 /** The embedding similarity for one answer against one key: embeds what `vectors` lacks first (a cache shared by a job). */
-export async function embeddingMatrixFor(config: EmbedderConfig, vectors: Map<string, number[]>, answer: StructuredAnswer, key: { objects: SceneObject[] }): Promise<SimilarityMatrix> {
+export async function embeddingMatrixFor(
+  config: EmbedderConfig,
+  vectors: Map<string, number[]>,
+  answer: StructuredAnswer,
+  key: { objects: SceneObject[] },
+): Promise<SimilarityMatrix> {
   const annotated = prepareObjects(key.objects);
   const candidates = answer.objects.length > 0 ? mergeCandidates(prepareObjects(answer.objects)) : prepareText(answer.text);
   await embedMissing(config, vectors, [...annotated, ...candidates].map(embeddedText));

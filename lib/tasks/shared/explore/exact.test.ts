@@ -30,7 +30,12 @@ describe("S_obj: coverage of the annotated categories, one mutual-maxima pass", 
 
   it("no second pass over the leftovers: a row whose maximum is taken by a better row stays unmatched", () => {
     // rows A, B; columns X, Y: A-X 1, B-X 0.9, B-Y 0.8. A second pass would give B the column Y.
-    expect(matchByMutualMaxima([[1, 0.7], [0.9, 0.8]]).map((pair) => [pair.annotated, pair.predicted])).toEqual([[0, 0]]);
+    expect(
+      matchByMutualMaxima([
+        [1, 0.7],
+        [0.9, 0.8],
+      ]).map((pair) => [pair.annotated, pair.predicted]),
+    ).toEqual([[0, 0]]);
   });
 });
 
@@ -66,9 +71,15 @@ describe("S_uni is Eq. 1 with fixed weights", () => {
       description: fc.constantFrom(...descriptions),
       relation: fc.constant([] as string[]),
     });
-  const arbKey = fc.uniqueArray(fc.constantFrom(...categories), { minLength: 1, maxLength: 5 }).chain((names) =>
-    fc.tuple(fc.constant(names), fc.array(fc.constantFrom(...descriptions), { minLength: names.length, maxLength: names.length }), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length })),
-  );
+  const arbKey = fc
+    .uniqueArray(fc.constantFrom(...categories), { minLength: 1, maxLength: 5 })
+    .chain((names) =>
+      fc.tuple(
+        fc.constant(names),
+        fc.array(fc.constantFrom(...descriptions), { minLength: names.length, maxLength: names.length }),
+        fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }),
+      ),
+    );
   const keyOf = ([names, descs, related]: [string[], string[], boolean[]]) =>
     exploreSceneKeySchema.parse({ objects: names.map((name, i) => obj(name, descs[i], related[i] && i > 0 ? [`${name} next to ${names[0]}`] : [])) });
 
@@ -87,14 +98,20 @@ describe("S_uni is Eq. 1 with fixed weights", () => {
 
   it("property: every dashboard row satisfies Eq. 1 on its own S_obj, S_att, S_rel (random answers)", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(arbKey, fc.array(arbObject(categories), { minLength: 1, maxLength: 5 }), fc.constantFrom("Short", "Medium", "Long", null)), { minLength: 1, maxLength: 8 }), (cases) => {
-        const entries = cases.map(([k, answer, subset]) => ({ subset, score: scoreStructured({ objects: answer, text: "" }, keyOf(k)) }));
-        const row = exploreTableRow({ id: "p", label: "p", group: "annotator" }, entries);
-        for (const cell of Object.values(row.cells)) {
-          if (cell.n === 0) continue;
-          expect(cell.S_uni!).toBeCloseTo(eq1(cell.S_obj!, cell.S_att!, cell.S_rel!), 9);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(arbKey, fc.array(arbObject(categories), { minLength: 1, maxLength: 5 }), fc.constantFrom("Short", "Medium", "Long", null)), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (cases) => {
+          const entries = cases.map(([k, answer, subset]) => ({ subset, score: scoreStructured({ objects: answer, text: "" }, keyOf(k)) }));
+          const row = exploreTableRow({ id: "p", label: "p", group: "annotator" }, entries);
+          for (const cell of Object.values(row.cells)) {
+            if (cell.n === 0) continue;
+            expect(cell.S_uni!).toBeCloseTo(eq1(cell.S_obj!, cell.S_att!, cell.S_rel!), 9);
+          }
+        },
+      ),
       { numRuns: 100, seed: 1616 },
     );
   });
@@ -105,7 +122,10 @@ describe("relations between two objects of one category", () => {
     const key = exploreSceneKeySchema.parse({
       objects: [obj("bottle", "green glass bottle", ["bottle next to bottle"]), obj("bottle", "clear plastic bottle", ["bottle next to bottle"])],
     });
-    const answer = { objects: [obj("bottle", "green glass bottle", ["bottle.0 next to bottle.1"]), obj("bottle", "clear plastic bottle", ["bottle.1 next to bottle.0"])], text: "" };
+    const answer = {
+      objects: [obj("bottle", "green glass bottle", ["bottle.0 next to bottle.1"]), obj("bottle", "clear plastic bottle", ["bottle.1 next to bottle.0"])],
+      text: "",
+    };
     const score = scoreStructured(answer, key);
     expect(score.S_rel).toBeCloseTo(5);
     expect(score.S_uni).toBeCloseTo(100);
@@ -130,10 +150,16 @@ describe("key states per object (Listings 13-14)", () => {
 
   it("are scored against what the answer says about the object they belong to", () => {
     const key = keyOf();
-    const right = scoreStructured({ objects: [obj("faucet", "silver metal faucet, water flowing from the spout"), obj("refrigerator", "white")], text: "" }, key);
+    const right = scoreStructured(
+      { objects: [obj("faucet", "silver metal faucet, water flowing from the spout"), obj("refrigerator", "white")], text: "" },
+      key,
+    );
     expect(right.S_key).toBeCloseTo(5);
     // the same words said of another object do not count
-    const elsewhere = scoreStructured({ objects: [obj("faucet", "silver metal faucet"), obj("refrigerator", "white, water flowing from the spout")], text: "" }, key);
+    const elsewhere = scoreStructured(
+      { objects: [obj("faucet", "silver metal faucet"), obj("refrigerator", "white, water flowing from the spout")], text: "" },
+      key,
+    );
     expect(elsewhere.S_key!).toBeLessThan(2.5);
     expect(right.S_abn).toBeCloseTo(0.1 * right.S_uni + 0.9 * 20 * right.S_key!);
   });

@@ -33,11 +33,22 @@ describe("explore LLM scorer plan", () => {
 
   it("asks for every matched object's attributes and relations, with the sentences that mention them, once per distinct prompt", () => {
     const plan = planExploreLlmScore(
-      { objects: [], text: "A white ceramic bowl is on the kitchen counter next to the sink. Shredded green cabbage sits in the colander. The colander is metal." },
+      {
+        objects: [],
+        text: "A white ceramic bowl is on the kitchen counter next to the sink. Shredded green cabbage sits in the colander. The colander is metal.",
+      },
       key,
     );
     expect(plan.source).toBe("text");
-    expect(plan.S_obj).toBe(scoreStructured({ objects: [], text: "A white ceramic bowl is on the kitchen counter next to the sink. Shredded green cabbage sits in the colander. The colander is metal." }, key).S_obj);
+    expect(plan.S_obj).toBe(
+      scoreStructured(
+        {
+          objects: [],
+          text: "A white ceramic bowl is on the kitchen counter next to the sink. Shredded green cabbage sits in the colander. The colander is metal.",
+        },
+        key,
+      ).S_obj,
+    );
     const bowlSentence = "A white ceramic bowl is on the kitchen counter next to the sink.";
     const cabbageSentence = "Shredded green cabbage sits in the colander.";
     expect(plan.requests).toContainEqual({ aspect: "attributes", sentence: bowlSentence, phrase: "white ceramic bowl" });
@@ -53,10 +64,16 @@ describe("explore LLM scorer plan", () => {
 
   it("turns 0-5 replies into S_att, S_rel and S_uni, keeping S_obj from the object matching", () => {
     const plan = planExploreLlmScore({ objects: key.objects, text: "" }, key);
-    const fives = finishExploreLlmScore(plan, plan.requests.map(() => 5), meta);
+    const fives = finishExploreLlmScore(
+      plan,
+      plan.requests.map(() => 5),
+      meta,
+    );
     expect(fives).toMatchObject({ scorer: "llm", model: "test-model", S_obj: 100, S_att: 5, S_rel: 5, S_uni: 100, correct: true });
     // attributes all 4, relations: the bowl's two relations 5 and 1, the cabbage's 3
-    const scores = plan.requests.map((request) => (request.aspect === "attributes" ? 4 : request.phrase === "bowl next to sink" ? 1 : request.phrase === "bowl on kitchen counter" ? 5 : 3));
+    const scores = plan.requests.map((request) =>
+      request.aspect === "attributes" ? 4 : request.phrase === "bowl next to sink" ? 1 : request.phrase === "bowl on kitchen counter" ? 5 : 3,
+    );
     const score = finishExploreLlmScore(plan, scores, meta);
     expect(score.S_att).toBe(4);
     expect(score.S_rel).toBeCloseTo(((5 + 1) / 2 + 3) / 2);
@@ -72,13 +89,20 @@ describe("explore LLM scorer plan", () => {
     expect(nothing.requests).toEqual([]);
     expect(finishExploreLlmScore(nothing, [], meta)).toMatchObject({ S_obj: 0, S_att: 0, S_rel: 0, S_uni: 0 });
     // unmatched annotated objects count 0 in S_att and S_rel, so the parts and S_uni follow Eq. 1
-    const partial = finishExploreLlmScore(plan, plan.requests.map(() => 5), meta);
+    const partial = finishExploreLlmScore(
+      plan,
+      plan.requests.map(() => 5),
+      meta,
+    );
     expect(partial.S_att).toBeCloseTo(5);
     expect(partial.S_uni).toBeCloseTo(0.25 * 75 + 0.35 * 100 + 0.4 * 100);
   });
 
   it("scores a key state of an object with the states prompt against that object's sentences (Sec. 6), one of the scene against the whole description", () => {
-    const perObject = exploreSceneKeySchema.parse({ objects: [{ category: "faucet", description: "silver faucet" }, { category: "sink" }], keyStates: [{ state: "The water is flowing from the spout of the faucet.", object: 0 }] });
+    const perObject = exploreSceneKeySchema.parse({
+      objects: [{ category: "faucet", description: "silver faucet" }, { category: "sink" }],
+      keyStates: [{ state: "The water is flowing from the spout of the faucet.", object: 0 }],
+    });
     const byObject = planExploreLlmScore({ objects: [], text: "The faucet is on. Water runs into the sink." }, perObject);
     expect(byObject.requests).toContainEqual({ aspect: "states", sentence: "The faucet is on.", phrase: "The water is flowing from the spout of the faucet." });
     const unmatched = planExploreLlmScore({ objects: [], text: "The sink is white." }, perObject);
@@ -86,7 +110,11 @@ describe("explore LLM scorer plan", () => {
     const abnormal = exploreSceneKeySchema.parse({ objects: [{ category: "faucet", description: "running" }], keyStates: ["the faucet is left running"] });
     const plan = planExploreLlmScore({ objects: [], text: "The faucet is on. Water runs into the sink." }, abnormal);
     expect(plan.requests).toContainEqual({ aspect: "states", sentence: "The faucet is on. Water runs into the sink.", phrase: "the faucet is left running" });
-    const score = finishExploreLlmScore(plan, plan.requests.map(() => 4), meta);
+    const score = finishExploreLlmScore(
+      plan,
+      plan.requests.map(() => 4),
+      meta,
+    );
     expect(score.S_key).toBe(4);
     expect(score.S_abn).toBeCloseTo(0.1 * score.S_uni + 0.9 * 80);
   });

@@ -1,5 +1,21 @@
 import { sentences as splitSentences } from "@/lib/tasks/shared/explore/nlp";
-import { EXPLORE_CORRECT_THRESHOLD, keyStatesOf, matchObjects, objectNames, objectRefs, parseRelation, partScore, relationTarget, S_ABN_LAMBDA, unifiedScore, type ExploreScoreFigures, type MatchedPair, type SceneObject, type SimilarityMatrix, type StructuredAnswer } from "@/lib/tasks/shared/explore/scorer";
+import {
+  EXPLORE_CORRECT_THRESHOLD,
+  keyStatesOf,
+  matchObjects,
+  objectNames,
+  objectRefs,
+  parseRelation,
+  partScore,
+  relationTarget,
+  S_ABN_LAMBDA,
+  unifiedScore,
+  type ExploreScoreFigures,
+  type MatchedPair,
+  type SceneObject,
+  type SimilarityMatrix,
+  type StructuredAnswer,
+} from "@/lib/tasks/shared/explore/scorer";
 import type { LlmAspect } from "@/lib/tasks/shared/explore/llm";
 
 /**
@@ -92,12 +108,18 @@ export function objectSentences(objects: readonly SceneObject[]): { sentences: s
 }
 
 /** What the LLM is asked for one answer against one key (no request is sent here). */
-export function planExploreLlmScore(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: ReadonlyArray<string | { state: string; object: number }> }, similarity?: SimilarityMatrix): ExploreLlmPlan {
+export function planExploreLlmScore(
+  answer: StructuredAnswer,
+  key: { objects: SceneObject[]; keyStates?: ReadonlyArray<string | { state: string; object: number }> },
+  similarity?: SimilarityMatrix,
+): ExploreLlmPlan {
   const matching = matchObjects(answer, key, similarity);
   const structured = matching.source === "objects" ? objectSentences(answer.objects) : null;
   const sentences = structured ? structured.sentences : splitSentences(answer.text);
   // the sentences mentioning each candidate: its objects' sentences, or its noun phrase's sentences
-  const mentions = matching.predicted.map((candidate) => (structured ? candidate.members.flatMap((member) => structured.mentions[member] ?? []) : candidate.sentences));
+  const mentions = matching.predicted.map((candidate) =>
+    structured ? candidate.members.flatMap((member) => structured.mentions[member] ?? []) : candidate.sentences,
+  );
 
   const requests: LlmPhraseRequest[] = [];
   const index = new Map<string, number>();
@@ -121,7 +143,8 @@ export function planExploreLlmScore(answer: StructuredAnswer, key: { objects: Sc
   key.objects.forEach((object, i) => {
     const candidate = matching.predictedFor.get(i);
     const own = candidate === undefined ? [] : (mentions[candidate] ?? []);
-    if (object.description.trim() !== "") attributes.push({ annotated: i, request: candidate === undefined ? null : ask("attributes", own, object.description.trim()) });
+    if (object.description.trim() !== "")
+      attributes.push({ annotated: i, request: candidate === undefined ? null : ask("attributes", own, object.description.trim()) });
     for (const relation of object.relation) {
       if (relation.trim() === "") continue;
       if (candidate === undefined) {
@@ -180,7 +203,10 @@ export function finishExploreLlmScore(plan: ExploreLlmPlan, scores: readonly num
     annotatedObjects: plan.annotatedObjects,
     predictedObjects: plan.predictedObjects,
     matched: plan.matched,
-    attributes: plan.attributes.map((entry) => ({ object: plan.matched.find((pair) => pair.annotated === entry.annotated)?.annotatedCategory ?? "(unmatched)", score: value(entry.request) })),
+    attributes: plan.attributes.map((entry) => ({
+      object: plan.matched.find((pair) => pair.annotated === entry.annotated)?.annotatedCategory ?? "(unmatched)",
+      score: value(entry.request),
+    })),
     relations: plan.relations.map((entry) => ({ relation: entry.relation, score: value(entry.request) })),
     correct: sUni >= EXPLORE_CORRECT_THRESHOLD,
   };

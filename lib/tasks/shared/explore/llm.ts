@@ -56,7 +56,12 @@ export function llmScorerPrompt(sentence: string, phrase: string, aspect: LlmAsp
 }
 
 /** The request body for one (sentence, phrase): system prompt, user prompt, temperature 0, thinking off unless asked for. */
-export function llmRequestBody(config: Pick<LlmScorerConfig, "model" | "thinking">, sentence: string, phrase: string, aspect: LlmAspect): Record<string, unknown> {
+export function llmRequestBody(
+  config: Pick<LlmScorerConfig, "model" | "thinking">,
+  sentence: string,
+  phrase: string,
+  aspect: LlmAspect,
+): Record<string, unknown> {
   return {
     model: config.model,
     temperature: 0,
@@ -90,7 +95,12 @@ export interface LlmPhraseResult {
  * other than 408 and 429 are not worth retrying), network errors and timeouts (retryable), and
  * replies without a 0-5 integer (not retryable: at temperature 0 the model would say the same).
  */
-export async function llmPhraseScore(config: Pick<LlmScorerConfig, "url" | "model" | "apiKey" | "timeoutMs" | "fetchImpl" | "thinking">, sentence: string, phrase: string, aspect: LlmAspect): Promise<LlmPhraseResult> {
+export async function llmPhraseScore(
+  config: Pick<LlmScorerConfig, "url" | "model" | "apiKey" | "timeoutMs" | "fetchImpl" | "thinking">,
+  sentence: string,
+  phrase: string,
+  aspect: LlmAspect,
+): Promise<LlmPhraseResult> {
   const { content, text } = await llmChat(config, llmRequestBody(config, sentence, phrase, aspect));
   const score = parseLlmScore(text);
   if (score === null) throw new LlmScorerError(`scorer LLM reply ${JSON.stringify(content.slice(0, 80))} holds no 0-5 score`, false);

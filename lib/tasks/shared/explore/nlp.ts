@@ -70,12 +70,21 @@ const CONTENT_POS = new Set(["NOUN", "PROPN", "ADJ", "VERB", "NUM", "ADV"]);
 
 /** Lemmatised content words of a phrase: nouns, adjectives, verbs, numbers, adverbs; no stop words. */
 export function contentLemmas(text: string): Set<string> {
-  return new Set(tokenize(text).filter((token) => CONTENT_POS.has(token.pos) && !token.stop).map((token) => token.lemma));
+  return new Set(
+    tokenize(text)
+      .filter((token) => CONTENT_POS.has(token.pos) && !token.stop)
+      .map((token) => token.lemma),
+  );
 }
 
 /** A category's lemmas ("Kitchen counters" -> ["kitchen", "counter"]); determiners dropped. */
 export function categoryLemmas(category: string): string[] {
-  return tokenize(category.toLowerCase().replace(/[._]\d+$/, "").replace(/_/g, " "))
+  return tokenize(
+    category
+      .toLowerCase()
+      .replace(/[._]\d+$/, "")
+      .replace(/_/g, " "),
+  )
     .filter((token) => token.pos !== "DET")
     .map((token) => token.lemma);
 }

@@ -80,7 +80,11 @@ export function objectRefs(objects: ReadonlyArray<{ category: string }>): string
  * first object of that category; `ambiguous` lists categories with several objects; `byCategory`
  * the objects of each category in list order).
  */
-export function objectNames(objects: ReadonlyArray<{ category: string }>): { names: Map<string, number>; ambiguous: Set<string>; byCategory: Map<string, number[]> } {
+export function objectNames(objects: ReadonlyArray<{ category: string }>): {
+  names: Map<string, number>;
+  ambiguous: Set<string>;
+  byCategory: Map<string, number[]>;
+} {
   const names = new Map<string, number>();
   const ambiguous = new Set<string>();
   const byCategory = new Map<string, number[]>();
@@ -163,7 +167,16 @@ export function parseRelation(text: string, names: ReadonlyMap<string, number>, 
   const firstObject = tokens.findIndex((token, i) => i > 0 && (token.pos === "DET" || token.pos === "NOUN" || token.pos === "PROPN" || token.pos === "NUM"));
   if (firstObject <= 0 || words.length < 2) return null;
   const cut = Math.min(firstObject, words.length - 1);
-  return { text, subject, predicate: words.slice(0, cut).join(" "), object: words.slice(cut).join(" ").replace(/^(the|a|an) /, ""), objectIndex: null };
+  return {
+    text,
+    subject,
+    predicate: words.slice(0, cut).join(" "),
+    object: words
+      .slice(cut)
+      .join(" ")
+      .replace(/^(the|a|an) /, ""),
+    objectIndex: null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,7 +251,9 @@ export function prepareObjects(objects: readonly SceneObject[]): PreparedObject[
         if (!parsed) return [];
         const target = relationTarget(parsed, i, byCategory);
         // an object of the scene: its lemmas are known (no tagger run per relation)
-        return [{ predicate: predicateWords(parsed.predicate), object: target === null ? categoryLemmas(parsed.object) : lemmasOf[target], objectIndex: target }];
+        return [
+          { predicate: predicateWords(parsed.predicate), object: target === null ? categoryLemmas(parsed.object) : lemmasOf[target], objectIndex: target },
+        ];
       }),
     };
   });
@@ -259,7 +274,10 @@ export function mergeCandidates(objects: readonly PreparedObject[]): PreparedObj
   const candidates: PreparedObject[] = [];
   objects.forEach((object, i) => {
     const at = candidateOf[i];
-    const relations = object.relations.map((relation) => ({ ...relation, objectIndex: relation.objectIndex === null ? null : candidateOf[relation.objectIndex] }));
+    const relations = object.relations.map((relation) => ({
+      ...relation,
+      objectIndex: relation.objectIndex === null ? null : candidateOf[relation.objectIndex],
+    }));
     const candidate = candidates[at];
     if (!candidate) {
       candidates[at] = { ...object, attributes: new Set(object.attributes), relations, members: [...object.members] };
@@ -293,14 +311,18 @@ export function prepareText(text: string): PreparedObject[] {
     }
   });
   const keys = [...byKey.keys()];
-  const content = (tokens: Token[]) => new Set(tokens.filter((token) => ["NOUN", "PROPN", "ADJ", "VERB", "NUM", "ADV"].includes(token.pos) && !token.stop).map((token) => token.lemma));
+  const content = (tokens: Token[]) =>
+    new Set(tokens.filter((token) => ["NOUN", "PROPN", "ADJ", "VERB", "NUM", "ADV"].includes(token.pos) && !token.stop).map((token) => token.lemma));
   for (const { tokens, phrases } of parsed) {
     const words = content(tokens);
     phrases.forEach((phrase, p) => {
       const candidate = byKey.get(phrase.lemmas.join(" "))!;
       for (const word of withoutCategory(words, phrase.lemmas)) candidate.attributes.add(word);
       for (const later of phrases.slice(p + 1)) {
-        const between = tokens.slice(phrase.end, later.start).map((token) => token.lemma).join(" ");
+        const between = tokens
+          .slice(phrase.end, later.start)
+          .map((token) => token.lemma)
+          .join(" ");
         candidate.relations.push({ predicate: predicateWords(between), object: later.lemmas, objectIndex: keys.indexOf(later.lemmas.join(" ")) });
       }
     });
@@ -412,7 +434,8 @@ export function keyStatesOf(key: { keyStates?: ReadonlyArray<string | { state: s
 /** Object similarity: annotated categories x candidates -> [0, 1] (lemma/WordNet by default, or embeddings). */
 export type SimilarityMatrix = (annotated: readonly PreparedObject[], candidates: readonly PreparedObject[]) => number[][];
 
-export const lemmaSimilarityMatrix: SimilarityMatrix = (annotated, candidates) => annotated.map((a) => candidates.map((p) => categorySimilarity(a.lemmas, p.lemmas)));
+export const lemmaSimilarityMatrix: SimilarityMatrix = (annotated, candidates) =>
+  annotated.map((a) => candidates.map((p) => categorySimilarity(a.lemmas, p.lemmas)));
 
 /** The object level shared by every EXPLORE scorer: the prepared scenes, the matched pairs and S_obj. */
 export interface ObjectMatching {
@@ -445,7 +468,13 @@ export function matchObjects(answer: StructuredAnswer, key: { objects: SceneObje
     byKey.set(unit, [...(byKey.get(unit) ?? []), i]);
   });
   const categories = [...byKey.entries()].map(([unit, objects]) => ({ key: unit, objects }));
-  const matrix = predicted.length === 0 ? categories.map(() => []) : similarity(categories.map((category) => annotated[category.objects[0]]), predicted);
+  const matrix =
+    predicted.length === 0
+      ? categories.map(() => [])
+      : similarity(
+          categories.map((category) => annotated[category.objects[0]]),
+          predicted,
+        );
   const pairs = matchByMutualMaxima(matrix);
   const sObj = categories.length === 0 ? 0 : (100 * pairs.reduce((sum, pair) => sum + pair.similarity, 0)) / categories.length;
   const predictedFor = new Map<number, number>();
@@ -453,7 +482,13 @@ export function matchObjects(answer: StructuredAnswer, key: { objects: SceneObje
   for (const pair of pairs) {
     for (const object of categories[pair.annotated].objects) {
       predictedFor.set(object, pair.predicted);
-      matched.push({ annotated: object, predicted: pair.predicted, similarity: pair.similarity, annotatedCategory: key.objects[object].category, predictedCategory: predicted[pair.predicted].category });
+      matched.push({
+        annotated: object,
+        predicted: pair.predicted,
+        similarity: pair.similarity,
+        annotatedCategory: key.objects[object].category,
+        predictedCategory: predicted[pair.predicted].category,
+      });
     }
   }
   matched.sort((x, y) => x.annotated - y.annotated);
@@ -461,7 +496,11 @@ export function matchObjects(answer: StructuredAnswer, key: { objects: SceneObje
 }
 
 /** The structured scorer: an answer (objects, or free text when it has none) against the key's objects. */
-export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneObject[]; keyStates?: ReadonlyArray<string | { state: string; object: number }> }, similarity?: SimilarityMatrix): ExploreStructuredScore {
+export function scoreStructured(
+  answer: StructuredAnswer,
+  key: { objects: SceneObject[]; keyStates?: ReadonlyArray<string | { state: string; object: number }> },
+  similarity?: SimilarityMatrix,
+): ExploreStructuredScore {
   const { source, annotated, predicted, predictedFor, sObj, matched } = matchObjects(answer, key, similarity);
   const attScores: number[] = [];
   const relScores: number[] = [];
@@ -511,7 +550,10 @@ export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneO
     const saidOf = (candidate: PreparedObject): Set<string> => {
       const texts =
         source === "objects"
-          ? candidate.members.flatMap((member) => [`${answer.objects[member].category} ${answer.objects[member].description}`, ...answer.objects[member].relation])
+          ? candidate.members.flatMap((member) => [
+              `${answer.objects[member].category} ${answer.objects[member].description}`,
+              ...answer.objects[member].relation,
+            ])
           : candidate.sentences.map((index) => (textSentences ??= sentences(answer.text))[index]);
       return new Set(texts.flatMap((text) => [...contentLemmas(text)]));
     };
@@ -523,7 +565,9 @@ export function scoreStructured(answer: StructuredAnswer, key: { objects: SceneO
         return at === undefined ? 0 : recall(wanted, saidOf(predicted[at]));
       }
       // structured answers: the objects (their text is generated from them); free text: its sentences
-      sceneSaid ??= (source === "objects" ? answer.objects.flatMap((o) => [`${o.category} ${o.description}`, ...o.relation]) : sentences(answer.text)).map(contentLemmas);
+      sceneSaid ??= (source === "objects" ? answer.objects.flatMap((o) => [`${o.category} ${o.description}`, ...o.relation]) : sentences(answer.text)).map(
+        contentLemmas,
+      );
       return Math.max(0, ...sceneSaid.map((words) => recall(wanted, words)));
     });
     score.S_key = (5 * perState.reduce((x, y) => x + y, 0)) / perState.length;

@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { PEOPLE_DIFFER_BEFORE, PEOPLE_DIFFER_ITEMS_ONLY, PEOPLE_DIFFER_TWO_WAY, peopleDifferAnswers, peopleDifferRight } from "@/lib/stats/__fixtures__/people-differ";
+import {
+  PEOPLE_DIFFER_BEFORE,
+  PEOPLE_DIFFER_ITEMS_ONLY,
+  PEOPLE_DIFFER_TWO_WAY,
+  peopleDifferAnswers,
+  peopleDifferRight,
+} from "@/lib/stats/__fixtures__/people-differ";
 import { clusteredWilsonInterval, wilsonBounds } from "@/lib/stats/clustered-wilson-interval";
 import { tCritical } from "@/lib/stats/student-t";
 import { gridwmFigures, gridwmSection, type GridwmRow } from "@/lib/tasks/shared/gridwm/dashboard";
 
-const a = (annotator: string, correct: boolean, i: number): GridwmRow => ({ kind: "gridwm-next-obs", row: { itemId: `a${i}`, tags: {}, answer: { choice: "A" }, score: { correct }, annotator } });
+const a = (annotator: string, correct: boolean, i: number): GridwmRow => ({
+  kind: "gridwm-next-obs",
+  row: { itemId: `a${i}`, tags: {}, answer: { choice: "A" }, score: { correct }, annotator },
+});
 const c = (annotator: string, group: string, temporal: string, verdict: string, correct = true): GridwmRow => ({
   kind: "gridwm-judge",
   row: { itemId: `${group}-${temporal}`, tags: { group, temporal }, answer: { verdict }, score: { correct }, annotator },
@@ -12,7 +21,14 @@ const c = (annotator: string, group: string, temporal: string, verdict: string, 
 
 describe("gridwmFigures", () => {
   it("sizes Wilson intervals from answers and from complete probe families (one person's: over items only)", () => {
-    const rows = [a("x", true, 1), a("x", false, 2), c("x", "g1", "orig", "Success"), c("x", "g1", "rev", "Fail", false), c("x", "g2", "orig", "Fail"), c("x", "g2", "rev", "Fail")];
+    const rows = [
+      a("x", true, 1),
+      a("x", false, 2),
+      c("x", "g1", "orig", "Success"),
+      c("x", "g1", "rev", "Fail", false),
+      c("x", "g2", "orig", "Fail"),
+      c("x", "g2", "rev", "Fail"),
+    ];
     const f = gridwmFigures(rows, "items");
     expect(f.Acc_A).toMatchObject({ value: 0.5, successes: 1, trials: 2 });
     expect(f.JAcc_neu).toMatchObject({ value: 1, successes: 2, trials: 2 });
@@ -27,7 +43,10 @@ describe("gridwmFigures", () => {
     const rows: GridwmRow[] = [];
     for (let i = 0; i < 10; i++) for (const who of ["p", "q", "r", "s", "t"]) rows.push(a(who, i < 5, i));
     // people agree, so V = V_items = (10/9) 10 x 2.5^2 / 50^2 = 1/36: effective n 9, over items and people alike; t(9) items only, t(min(10, 5) - 1 = 4) over both
-    for (const [over, df] of [["items", 9], ["people+items", 4]] as const) {
+    for (const [over, df] of [
+      ["items", 9],
+      ["people+items", 4],
+    ] as const) {
       const f = gridwmFigures(rows, over);
       expect(f.Acc_A).toMatchObject({ value: 0.5, successes: 25, trials: 50, items: 10, people: 5 });
       expect(f.Acc_A.effectiveN).toBeCloseTo(9, 9);
@@ -71,10 +90,13 @@ describe("gridwmFigures", () => {
     // 3 people x 4 base cases, temporal families: person p consistent on all, q on half, r on none
     const rows: GridwmRow[] = [];
     const consistent: Record<string, number> = { p: 4, q: 2, r: 0 };
-    for (const who of ["p", "q", "r"]) for (let g = 0; g < 4; g++) rows.push(c(who, `g${g}`, "orig", "Success"), c(who, `g${g}`, "rev", g < consistent[who] ? "Success" : "Fail"));
+    for (const who of ["p", "q", "r"])
+      for (let g = 0; g < 4; g++) rows.push(c(who, `g${g}`, "orig", "Success"), c(who, `g${g}`, "rev", g < consistent[who] ? "Success" : "Fail"));
     const f = gridwmFigures(rows);
     expect(f.JCR.temporal).toMatchObject({ value: 0.5, successes: 6, trials: 12, items: 4, people: 3 });
-    expect(f.JCR.temporal.ci![1] - f.JCR.temporal.ci![0]).toBeGreaterThan(gridwmFigures(rows, "items").JCR.temporal.ci![1] - gridwmFigures(rows, "items").JCR.temporal.ci![0]);
+    expect(f.JCR.temporal.ci![1] - f.JCR.temporal.ci![0]).toBeGreaterThan(
+      gridwmFigures(rows, "items").JCR.temporal.ci![1] - gridwmFigures(rows, "items").JCR.temporal.ci![0],
+    );
   });
   it("one item (or one probe family) gives no interval: 'one item', and the flip rate none either", () => {
     const f = gridwmFigures([a("p", true, 1), a("q", false, 1), a("r", true, 1), c("x", "g1", "orig", "Success"), c("x", "g1", "rev", "Success")]);
@@ -85,7 +107,19 @@ describe("gridwmFigures", () => {
   it("shows Task B's Acc_B beside the share of readable fields right and the ceiling the frames allow", () => {
     const b = (annotator: string, item: string, exact: boolean, right: number, of: number, ceilingExact: boolean): GridwmRow => ({
       kind: "gridwm-scene-json",
-      row: { itemId: item, tags: {}, answer: {}, score: { exact, correct: exact, componentScore: exact ? 1 : 0.15, readable: { right, of }, ceiling: { exact: ceilingExact, componentScore: ceilingExact ? 1 : 0.15 } }, annotator },
+      row: {
+        itemId: item,
+        tags: {},
+        answer: {},
+        score: {
+          exact,
+          correct: exact,
+          componentScore: exact ? 1 : 0.15,
+          readable: { right, of },
+          ceiling: { exact: ceilingExact, componentScore: ceilingExact ? 1 : 0.15 },
+        },
+        annotator,
+      },
     });
     // two egocentric items (3 readable fields each, ceiling 0) and one whole-grid item (7 fields, ceiling 1)
     const f = gridwmFigures([b("p", "e1", false, 3, 3, false), b("p", "e2", false, 2, 3, false), b("p", "m1", true, 7, 7, true)]);
@@ -93,7 +127,10 @@ describe("gridwmFigures", () => {
     expect(f.readableFields).toMatchObject({ successes: 12, trials: 13, items: 3 });
     expect(f.Acc_B_ceiling).toMatchObject({ value: 1 / 3, successes: 1, trials: 3 });
     // answers scored before the classification are left out of the two, not counted wrong
-    const old: GridwmRow = { kind: "gridwm-scene-json", row: { itemId: "o1", tags: {}, answer: {}, score: { exact: true, correct: true, componentScore: 1 }, annotator: "p" } };
+    const old: GridwmRow = {
+      kind: "gridwm-scene-json",
+      row: { itemId: "o1", tags: {}, answer: {}, score: { exact: true, correct: true, componentScore: 1 }, annotator: "p" },
+    };
     expect(gridwmFigures([old]).readableFields).toMatchObject({ value: null, trials: 0 });
     expect(gridwmFigures([old]).Acc_B_ceiling).toMatchObject({ value: null, trials: 0 });
   });
@@ -123,7 +160,10 @@ describe("gridwmSection: WMC", () => {
       }
     }
     rows.push(a("only-a", true, 9));
-    const section = gridwmSection(rows, ["p", "q", "r", "only-a"].map((id) => ({ id, name: id.toUpperCase() })));
+    const section = gridwmSection(
+      rows,
+      ["p", "q", "r", "only-a"].map((id) => ({ id, name: id.toUpperCase() })),
+    );
     expect(section.annotators.map((x) => x.name)).toEqual(["P", "Q", "R", "ONLY-A"]);
     const temporal = section.wmc.find((w) => w.dimension === "temporal")!;
     expect(temporal.n).toBe(3);

@@ -2,7 +2,14 @@ import { pearsonCorrelation } from "@/lib/stats/pearson-correlation";
 import { spearmanCorrelation } from "@/lib/stats/spearman-correlation";
 import { crossedMethod, crossedProportion } from "@/lib/stats/crossed-interval";
 import type { CrossedAnswer, GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
-import { completeJudgeFamilies, CONSISTENCY_DIMENSIONS, isNeutralProbe, type ConsistencyDimension, type GridwmJudgeAnswer, type GridwmJudgeScore } from "@/lib/tasks/gridwm-judge";
+import {
+  completeJudgeFamilies,
+  CONSISTENCY_DIMENSIONS,
+  isNeutralProbe,
+  type ConsistencyDimension,
+  type GridwmJudgeAnswer,
+  type GridwmJudgeScore,
+} from "@/lib/tasks/gridwm-judge";
 import type { KindDashboard } from "@/lib/tasks/types";
 import type { ScoredAnswer } from "@/lib/tasks/types";
 
@@ -100,11 +107,19 @@ function shareMetric(answers: ReadonlyArray<CrossedAnswer>, over: GeneraliseOver
 
 /** A share of 0/1 answers, each with its item and who answered. */
 function itemMetric(answers: ReadonlyArray<{ item: string; person?: string | null; ok: boolean }>, over: GeneraliseOver): CountMetric {
-  return shareMetric(answers.map((a) => ({ item: a.item, person: a.person ?? "", num: a.ok ? 1 : 0 })), over);
+  return shareMetric(
+    answers.map((a) => ({ item: a.item, person: a.person ?? "", num: a.ok ? 1 : 0 })),
+    over,
+  );
 }
 
 function flipOf(metric: CountMetric): CountMetric {
-  return { ...metric, value: metric.value === null ? null : 1 - metric.value, successes: metric.trials - metric.successes, ci: metric.ci ? [1 - metric.ci[1], 1 - metric.ci[0]] : null };
+  return {
+    ...metric,
+    value: metric.value === null ? null : 1 - metric.value,
+    successes: metric.trials - metric.successes,
+    ci: metric.ci ? [1 - metric.ci[1], 1 - metric.ci[0]] : null,
+  };
 }
 
 const flag = (score: unknown, field: string): boolean => score !== null && typeof score === "object" && (score as Record<string, unknown>)[field] === true;
@@ -114,24 +129,56 @@ export function gridwmFigures(rows: readonly GridwmRow[], over: GeneraliseOver =
   const a = rows.filter((r) => r.kind === "gridwm-next-obs");
   const b = rows.filter((r) => r.kind === "gridwm-scene-json");
   const c = rows.filter((r) => r.kind === "gridwm-judge").map((r) => r.row as ScoredAnswer<GridwmJudgeAnswer, GridwmJudgeScore>);
-  const Acc_A = itemMetric(a.map((r) => ({ item: r.row.itemId, person: r.row.annotator, ok: flag(r.row.score, "correct") })), over);
+  const Acc_A = itemMetric(
+    a.map((r) => ({ item: r.row.itemId, person: r.row.annotator, ok: flag(r.row.score, "correct") })),
+    over,
+  );
   const classified = b
-    .map((r) => ({ item: r.row.itemId, person: r.row.annotator, score: r.row.score as { readable?: { right: number; of: number }; ceiling?: { exact: boolean } } }))
+    .map((r) => ({
+      item: r.row.itemId,
+      person: r.row.annotator,
+      score: r.row.score as { readable?: { right: number; of: number }; ceiling?: { exact: boolean } },
+    }))
     .filter((entry) => entry.score.readable && entry.score.ceiling);
   // readable fields: each answer's right fields of its item's readable ones (answers with none weigh nothing)
-  const readable = classified.filter((entry) => entry.score.readable!.of > 0).map(({ item, person, score }) => ({ item, person: person ?? "", num: score.readable!.right, den: score.readable!.of }));
+  const readable = classified
+    .filter((entry) => entry.score.readable!.of > 0)
+    .map(({ item, person, score }) => ({ item, person: person ?? "", num: score.readable!.right, den: score.readable!.of }));
   const componentScores = b.map((r) => (r.row.score as { componentScore?: number }).componentScore).filter((v): v is number => typeof v === "number");
   const families = completeJudgeFamilies(c);
-  const JCR = Object.fromEntries(CONSISTENCY_DIMENSIONS.map((d) => [d, itemMetric(families[d].map((f) => ({ item: f.probe, person: f.person, ok: f.consistent })), over)])) as Record<ConsistencyDimension, CountMetric>;
+  const JCR = Object.fromEntries(
+    CONSISTENCY_DIMENSIONS.map((d) => [
+      d,
+      itemMetric(
+        families[d].map((f) => ({ item: f.probe, person: f.person, ok: f.consistent })),
+        over,
+      ),
+    ]),
+  ) as Record<ConsistencyDimension, CountMetric>;
   return {
     Acc_A,
-    Acc_B: itemMetric(b.map((r) => ({ item: r.row.itemId, person: r.row.annotator, ok: flag(r.row.score, "exact") })), over),
-    Acc_B_component: itemMetric(b.map((r) => ({ item: r.row.itemId, person: r.row.annotator, ok: flag(r.row.score, "correct") })), over),
+    Acc_B: itemMetric(
+      b.map((r) => ({ item: r.row.itemId, person: r.row.annotator, ok: flag(r.row.score, "exact") })),
+      over,
+    ),
+    Acc_B_component: itemMetric(
+      b.map((r) => ({ item: r.row.itemId, person: r.row.annotator, ok: flag(r.row.score, "correct") })),
+      over,
+    ),
     meanComponentScore: componentScores.length > 0 ? componentScores.reduce((s, v) => s + v, 0) / componentScores.length : null,
     readableFields: shareMetric(readable, over),
-    Acc_B_ceiling: itemMetric(classified.map(({ item, person, score }) => ({ item, person, ok: score.ceiling!.exact })), over),
-    Acc_C: itemMetric(c.map((r) => ({ item: r.itemId, person: r.annotator, ok: r.score.correct })), over),
-    JAcc_neu: itemMetric(c.filter((r) => isNeutralProbe(r.tags)).map((r) => ({ item: r.itemId, person: r.annotator, ok: r.score.correct })), over),
+    Acc_B_ceiling: itemMetric(
+      classified.map(({ item, person, score }) => ({ item, person, ok: score.ceiling!.exact })),
+      over,
+    ),
+    Acc_C: itemMetric(
+      c.map((r) => ({ item: r.itemId, person: r.annotator, ok: r.score.correct })),
+      over,
+    ),
+    JAcc_neu: itemMetric(
+      c.filter((r) => isNeutralProbe(r.tags)).map((r) => ({ item: r.itemId, person: r.annotator, ok: r.score.correct })),
+      over,
+    ),
     JCR,
     flip: Object.fromEntries(CONSISTENCY_DIMENSIONS.map((d) => [d, flipOf(JCR[d])])) as Record<ConsistencyDimension, CountMetric>,
     nearRandom: Acc_A.value === null ? null : Acc_A.value <= NEAR_RANDOM_ACC_A || (Acc_A.ci !== null && Acc_A.ci[1] <= NEAR_RANDOM_UPPER),
@@ -141,7 +188,9 @@ export function gridwmFigures(rows: readonly GridwmRow[], over: GeneraliseOver =
 /** WMC across annotators: Acc_A against each JCR, over annotators who have both. */
 export function worldModelConsistency(perAnnotator: ReadonlyArray<{ figures: GridwmFigures }>): WmcRow[] {
   return CONSISTENCY_DIMENSIONS.map((dimension) => {
-    const pairs = perAnnotator.filter((a) => a.figures.Acc_A.value !== null && a.figures.JCR[dimension].value !== null).map((a) => [a.figures.Acc_A.value!, a.figures.JCR[dimension].value!] as const);
+    const pairs = perAnnotator
+      .filter((a) => a.figures.Acc_A.value !== null && a.figures.JCR[dimension].value !== null)
+      .map((a) => [a.figures.Acc_A.value!, a.figures.JCR[dimension].value!] as const);
     if (pairs.length < WMC_MIN_ANNOTATORS) return { dimension, n: pairs.length, pearson: null, spearman: null };
     const x = pairs.map((p) => p[0]);
     const y = pairs.map((p) => p[1]);
@@ -150,17 +199,33 @@ export function worldModelConsistency(perAnnotator: ReadonlyArray<{ figures: Gri
 }
 
 /** The section for a study's answers; annotators in the given order (pseudonymous names). */
-export function gridwmSection(rows: readonly GridwmRow[], annotators: ReadonlyArray<{ id: string; name: string }>, over: GeneraliseOver = "people+items"): GridwmSection {
+export function gridwmSection(
+  rows: readonly GridwmRow[],
+  annotators: ReadonlyArray<{ id: string; name: string }>,
+  over: GeneraliseOver = "people+items",
+): GridwmSection {
   const perAnnotator = annotators
     .map((annotator) => ({ ...annotator, rows: rows.filter((r) => r.row.annotator === annotator.id) }))
     .filter((a) => a.rows.length > 0)
     .map((a) => ({ id: a.id, name: a.name, figures: gridwmFigures(a.rows, over) }));
-  return { over, method: crossedMethod(over, "proportion"), pooled: gridwmFigures(rows, over), annotators: perAnnotator, wmc: worldModelConsistency(perAnnotator) };
+  return {
+    over,
+    method: crossedMethod(over, "proportion"),
+    pooled: gridwmFigures(rows, over),
+    annotators: perAnnotator,
+    wmc: worldModelConsistency(perAnnotator),
+  };
 }
 
 /** The GridWM section of the study dashboard, shared by the three GridWM kinds. */
 export const dashboard: KindDashboard = {
   section: "gridwm",
   load: async ({ version, snapshot, humanAnswers, memoize, generaliseOver }) =>
-    memoize(`${version}|gridwm|${generaliseOver}`, () => gridwmSection(humanAnswers().filter((answer) => answer.kind.startsWith("gridwm-")), snapshot.annotators, generaliseOver)),
+    memoize(`${version}|gridwm|${generaliseOver}`, () =>
+      gridwmSection(
+        humanAnswers().filter((answer) => answer.kind.startsWith("gridwm-")),
+        snapshot.annotators,
+        generaliseOver,
+      ),
+    ),
 };

@@ -12,7 +12,8 @@ import { image, jsonl, removeTempFolders, writeFolder, type BatchFiles } from "@
 afterAll(removeTempFolders);
 
 // Lines as build_exam.py writes them (prompts as in its source)
-const promptA = "Action: toggle (id=5).\nOn the left is the current state. On the right is a 2x2 grid of candidates (A, B, C, D).\nSelect the correct next state o_{t+1}.";
+const promptA =
+  "Action: toggle (id=5).\nOn the left is the current state. On the right is a 2x2 grid of candidates (A, B, C, D).\nSelect the correct next state o_{t+1}.";
 const lineA = {
   exam_id: "A.doorkey.doorkey_s000012.t7",
   task: "A",
@@ -31,7 +32,13 @@ const goldB = {
     { type: "goal", pos: [6, 6], color: "green", state: null },
   ],
 };
-const lineB = { exam_id: "B.lavagap.lavagap_s000003.t2", task: "B", image: "images/taskB/lavagap/lavagap_s000003_t2.png", answer_json: goldB, answer: JSON.stringify(goldB) };
+const lineB = {
+  exam_id: "B.lavagap.lavagap_s000003.t2",
+  task: "B",
+  image: "images/taskB/lavagap/lavagap_s000003_t2.png",
+  answer_json: goldB,
+  answer: JSON.stringify(goldB),
+};
 const lineC = (variant: string, temporal: string, visual: string, success: boolean) => ({
   exam_id: `C.memory.memory_s000040.${variant}.${temporal}.${visual}`,
   task: "C",
@@ -156,7 +163,11 @@ describe("convertGridwmExamLine", () => {
     [{ ...lineA, env_task: "memory" }, "env_task", 'exam_id names environment "doorkey" but env_task is "memory"'],
     [{ ...lineA, label: 1 }, "label", "label 1 is letter B but answer is C"],
     [{ ...lineA, answer: "E", label: undefined }, "answer", 'expected a letter A-D (or a label 0..3), got "E"'],
-    [{ ...lineA, action: "jump" }, "action", 'expected "<name> (id=<0-6>)" or a MiniGrid action name (left, right, forward, pickup, drop, toggle, done), got "jump"'],
+    [
+      { ...lineA, action: "jump" },
+      "action",
+      'expected "<name> (id=<0-6>)" or a MiniGrid action name (left, right, forward, pickup, drop, toggle, done), got "jump"',
+    ],
     [{ ...lineA, image: "" }, "image", "expected the path of the composite image"],
     [{ ...lineB, answer_json: { ...goldB, agent: { ...goldB.agent, pos: [3] } } }, "answer_json.agent.pos", "a position is [x, y]: two non-negative integers"],
     [{ ...lineB, answer_json: { ...goldB, agent: { ...goldB.agent, dir: 5 } } }, "answer_json.agent.dir", "dir is 0..3"],
@@ -212,7 +223,9 @@ describe("importing exam files as they are", () => {
     expect(c.tags).toEqual({ env: "memory", group: "memory_s000040", variant: "full", temporal: "orig", visual: "clean", source: "gridwm-exam" });
     // the public part an annotator receives holds no gold and no prompt
     for (const item of full) {
-      const view = JSON.stringify(getTaskModule(item.kind).publicView({ id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags }));
+      const view = JSON.stringify(
+        getTaskModule(item.kind).publicView({ id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: item.tags }),
+      );
       expect(view).not.toMatch(/Evaluate agent|Select the correct|"answer|"Success"|"Fail"/);
     }
     expect(result.assets.size).toBe(5);
@@ -226,7 +239,10 @@ describe("importing exam files as they are", () => {
   });
 
   it("reports every broken line by file, line and field, and a missing image", async () => {
-    const folder = await examFolder({ a: [lineA, { ...lineA, exam_id: "A.doorkey.doorkey_s000013.t1", label: 3 }], c: [cLines[0], { ...cLines[1], exam_id: "C.memory.x" }] });
+    const folder = await examFolder({
+      a: [lineA, { ...lineA, exam_id: "A.doorkey.doorkey_s000013.t1", label: 3 }],
+      c: [cLines[0], { ...cLines[1], exam_id: "C.memory.x" }],
+    });
     const missingImage = { ...lineB, exam_id: "B.lavagap.lavagap_s000004.t0", image: "images/taskB/missing.png" };
     const folderWithMissing = await examFolder({ b: [lineB] }, { "task_b_exam.jsonl": jsonl([lineB, missingImage]) });
     const broken = await validateBatch(await readBatchSource({ folder }));

@@ -126,7 +126,8 @@ function convertTaskA(line: Record<string, unknown>, id: ParsedExamId & { task: 
   const fromAnswer = answerText !== null && (LETTERS as readonly string[]).includes(answerText) ? (answerText as Letter) : null;
   const label = line.label;
   const fromLabel = typeof label === "number" && Number.isInteger(label) && label >= 0 && label < 4 ? LETTERS[label] : null;
-  if (label !== undefined && label !== null && fromLabel === null) fail(position, "label", `expected 0..3 (the index of the answer letter), got ${JSON.stringify(label)}`);
+  if (label !== undefined && label !== null && fromLabel === null)
+    fail(position, "label", `expected 0..3 (the index of the answer letter), got ${JSON.stringify(label)}`);
   if (fromAnswer === null && fromLabel === null) fail(position, "answer", `expected a letter A-D (or a label 0..3), got ${JSON.stringify(line.answer)}`);
   if (fromAnswer !== null && fromLabel !== null && fromAnswer !== fromLabel) {
     fail(position, "label", `label ${String(label)} is letter ${fromLabel} but answer is ${fromAnswer}`);
@@ -220,11 +221,13 @@ function convertTaskC(line: Record<string, unknown>, id: ParsedExamId & { task: 
   // as score_exam.py: answer trimmed and lower-cased is "success" or "fail"
   const answerText = typeof line.answer === "string" ? pyStrip(line.answer).toLowerCase() : undefined;
   let verdict: Verdict | null = answerText === "success" ? "Success" : answerText === "fail" ? "Fail" : null;
-  if (line.answer !== undefined && line.answer !== null && verdict === null) fail(position, "answer", `expected "Success" or "Fail", got ${JSON.stringify(line.answer)}`);
+  if (line.answer !== undefined && line.answer !== null && verdict === null)
+    fail(position, "answer", `expected "Success" or "Fail", got ${JSON.stringify(line.answer)}`);
   const label = line.label;
   const fromLabel: Verdict | null = label === 1 || label === true ? "Success" : label === 0 || label === false ? "Fail" : null;
   if (label !== undefined && label !== null && fromLabel === null) fail(position, "label", `expected 1 (success) or 0 (fail), got ${JSON.stringify(label)}`);
-  if (verdict !== null && fromLabel !== null && verdict !== fromLabel) fail(position, "label", `label ${String(label)} means ${fromLabel} but answer is ${verdict}`);
+  if (verdict !== null && fromLabel !== null && verdict !== fromLabel)
+    fail(position, "label", `label ${String(label)} means ${fromLabel} but answer is ${verdict}`);
   verdict ??= fromLabel;
   if (verdict === null) fail(position, "answer", 'expected "Success" or "Fail" (or a label 1 / 0)');
 
@@ -265,4 +268,9 @@ export function convertGridwmExamLine(obj: unknown, position: SourcePosition): G
 }
 
 /** GridWM-Judge's exam files, converted to the three GridWM kinds' items. */
-export const gridwmExamFormat: ReleaseLineFormat = { id: GRIDWM_EXAM_SOURCE, benchmark: "GridWM-Judge", detect: isGridwmExamLine, convert: convertGridwmExamLine };
+export const gridwmExamFormat: ReleaseLineFormat = {
+  id: GRIDWM_EXAM_SOURCE,
+  benchmark: "GridWM-Judge",
+  detect: isGridwmExamLine,
+  convert: convertGridwmExamLine,
+};

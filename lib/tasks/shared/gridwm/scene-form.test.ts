@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { applySceneEdit, frontCellPos, initialSceneDraft, sceneAnswerOf, sceneDraftFromAnswer, sceneDraftProblem, type SceneEdit } from "@/lib/tasks/shared/gridwm/scene-form";
+import {
+  applySceneEdit,
+  frontCellPos,
+  initialSceneDraft,
+  sceneAnswerOf,
+  sceneDraftFromAnswer,
+  sceneDraftProblem,
+  type SceneEdit,
+} from "@/lib/tasks/shared/gridwm/scene-form";
 import { gridwmSceneJsonAnswerSchema, scoreSceneJson } from "@/lib/tasks/gridwm-scene-json";
 
 const apply = (edits: SceneEdit[], draft = initialSceneDraft()) => edits.reduce(applySceneEdit, draft);
@@ -36,7 +44,13 @@ describe("scene form", () => {
 
   it("follows the item's direction encoding for the front cell", () => {
     const minigrid = initialSceneDraft({ directions: ["east", "south", "west", "north"] });
-    const draft = apply([{ op: "set", path: "agent.pos", value: [2, 2] }, { op: "set", path: "agent.dir", value: 3 }], minigrid);
+    const draft = apply(
+      [
+        { op: "set", path: "agent.pos", value: [2, 2] },
+        { op: "set", path: "agent.dir", value: 3 },
+      ],
+      minigrid,
+    );
     expect(frontCellPos(draft)).toEqual([2, 1]);
   });
 
@@ -66,7 +80,11 @@ describe("scene form", () => {
       { op: "set", path: "objects.0.type", value: "key" },
     ]);
     expect(draft.objects).toEqual([{ type: "key", pos: [2, 2], color: "green", state: 0 }]);
-    const key = { agent: { pos: [6, 3], dir: 0, carrying: null }, front_cell: { pos: [6, 2], type: "key", state: 0 }, objects: [{ type: "key", pos: [6, 2], color: "purple", state: 0 }] };
+    const key = {
+      agent: { pos: [6, 3], dir: 0, carrying: null },
+      front_cell: { pos: [6, 2], type: "key", state: 0 },
+      objects: [{ type: "key", pos: [6, 2], color: "purple", state: 0 }],
+    };
     const shown = sceneAnswerOf(sceneDraftFromAnswer(key, { gridSize: [7, 7] }))!;
     expect(scoreSceneJson(shown, { answer_json: key as never }).exact).toBe(true);
   });

@@ -106,7 +106,9 @@ export function applySceneEdit(draft: SceneDraft, edit: SceneEdit): SceneDraft {
       case "agent.pos":
         return isPos(value, size) ? { ...draft, agent: { ...draft.agent, pos: [value[0], value[1]] } } : draft;
       case "agent.dir":
-        return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 3 ? { ...draft, agent: { ...draft.agent, dir: value as number } } : draft;
+        return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 3
+          ? { ...draft, agent: { ...draft.agent, dir: value as number } }
+          : draft;
       case "agent.carrying": {
         if (value === null) return { ...draft, agent: { ...draft.agent, carrying: null } };
         const carry = value as { type?: unknown; color?: unknown };

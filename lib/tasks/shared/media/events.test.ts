@@ -1,14 +1,47 @@
 import { describe, expect, it } from "vitest";
-import { describeMediaEvent, mediaPayloadSchemas, pairSides, playbackOf, playbackSettingsSchema, unionLength, watchStats } from "@/lib/tasks/shared/media/events";
+import {
+  describeMediaEvent,
+  mediaPayloadSchemas,
+  pairSides,
+  playbackOf,
+  playbackSettingsSchema,
+  unionLength,
+  watchStats,
+} from "@/lib/tasks/shared/media/events";
 import { watchFigures } from "@/lib/tasks/shared/media/watch-figures";
 
 const e = (type: string, payload: Record<string, unknown>) => ({ type, payload });
 
 describe("unionLength", () => {
   it("merges overlapping stretches and clips them to the clip", () => {
-    expect(unionLength([[0, 2], [1, 3], [5, 6]], 10)).toBe(4);
-    expect(unionLength([[4, 12], [0, 1]], 8)).toBe(5);
-    expect(unionLength([[2, 2], [3, 1]], 8)).toBe(0);
+    expect(
+      unionLength(
+        [
+          [0, 2],
+          [1, 3],
+          [5, 6],
+        ],
+        10,
+      ),
+    ).toBe(4);
+    expect(
+      unionLength(
+        [
+          [4, 12],
+          [0, 1],
+        ],
+        8,
+      ),
+    ).toBe(5);
+    expect(
+      unionLength(
+        [
+          [2, 2],
+          [3, 1],
+        ],
+        8,
+      ),
+    ).toBe(0);
     expect(unionLength([], 8)).toBe(0);
   });
 });
@@ -53,7 +86,11 @@ describe("watchStats", () => {
   });
 
   it("has no share without a duration, and reads the sides shown", () => {
-    const s = watchStats([e("media_sides", { left: "b", right: "a" }), e("media_play", { time: 0, duration: null, rate: 1, via: "click" }), e("media_pause", { time: 2, duration: null, via: "click" })]);
+    const s = watchStats([
+      e("media_sides", { left: "b", right: "a" }),
+      e("media_play", { time: 0, duration: null, rate: 1, via: "click" }),
+      e("media_pause", { time: 2, duration: null, via: "click" }),
+    ]);
     expect(s.shareWatched).toBeNull();
     expect(s.watchSeconds).toBe(2);
     expect(s.left).toBe("b");

@@ -66,7 +66,10 @@ export type PlaybackMode = (typeof PLAYBACK_MODES)[number];
  * shows the question (the question stays hidden until then).
  */
 export const playbackSettingsFields = {
-  playback: z.enum(PLAYBACK_MODES).default("free").describe("Video playback: free re-watching, once (watch once, no seeking), or hide (the video is hidden once the question shows)"),
+  playback: z
+    .enum(PLAYBACK_MODES)
+    .default("free")
+    .describe("Video playback: free re-watching, once (watch once, no seeking), or hide (the video is hidden once the question shows)"),
 };
 export const playbackSettingsSchema = z.strictObject(playbackSettingsFields);
 
@@ -146,7 +149,19 @@ export function unionLength(intervals: ReadonlyArray<readonly [number, number]>,
  * watched = |union of watched media intervals| / duration.
  */
 export function watchStats(events: ReadonlyArray<RecordedEvent>): WatchStats {
-  const stats: WatchStats = { watchSeconds: 0, shareWatched: null, duration: null, plays: 0, pauses: 0, seeks: 0, blockedSeeks: 0, replays: 0, rateChanges: 0, ended: false, left: null };
+  const stats: WatchStats = {
+    watchSeconds: 0,
+    shareWatched: null,
+    duration: null,
+    plays: 0,
+    pauses: 0,
+    seeks: 0,
+    blockedSeeks: 0,
+    replays: 0,
+    rateChanges: 0,
+    ended: false,
+    left: null,
+  };
   const intervals: Array<[number, number]> = [];
   let from: number | null = null;
   let currentRate = 1;

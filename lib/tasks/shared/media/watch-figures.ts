@@ -65,6 +65,10 @@ export function watchFigures(answers: ReadonlyArray<WatchAnswer>, items: Readonl
   }
   return {
     items: rows,
-    pooled: { people: all.length, watchSeconds: meanOf(all.map((s) => s.watchSeconds)), shareWatched: meanOf(all.flatMap((s) => (s.shareWatched === null ? [] : [s.shareWatched]))) },
+    pooled: {
+      people: all.length,
+      watchSeconds: meanOf(all.map((s) => s.watchSeconds)),
+      shareWatched: meanOf(all.flatMap((s) => (s.shareWatched === null ? [] : [s.shareWatched]))),
+    },
   };
 }

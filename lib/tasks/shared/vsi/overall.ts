@@ -27,7 +27,16 @@ export interface VsiOverall {
   mergedPresent: number | null;
 }
 
-const TABLE_ORDER = ["object_counting", "object_abs_distance", "object_size_estimation", "room_size_estimation", "object_rel_distance", MERGED_DIRECTION, "route_planning", "obj_appearance_order"];
+const TABLE_ORDER = [
+  "object_counting",
+  "object_abs_distance",
+  "object_size_estimation",
+  "room_size_estimation",
+  "object_rel_distance",
+  MERGED_DIRECTION,
+  "route_planning",
+  "obj_appearance_order",
+];
 /** where an unmerged direction type is listed: in the merged one's place */
 const orderOf = (type: string) => TABLE_ORDER.indexOf(DIRECTION_TYPES.includes(type) ? MERGED_DIRECTION : type) * 10 + DIRECTION_TYPES.indexOf(type);
 
@@ -48,12 +57,22 @@ export function vsiOverall(rows: ReadonlyArray<{ questionType: string; score: nu
     byType.set(row.questionType, cell);
   }
   const others = [...byType].filter(([type]) => !DIRECTION_TYPES.includes(type)).map(([type, cell]) => ({ type, score: cell.sum / cell.n, answers: cell.n }));
-  const directions = DIRECTION_TYPES.flatMap((type) => (byType.has(type) ? [{ type, score: byType.get(type)!.sum / byType.get(type)!.n, answers: byType.get(type)!.n }] : []));
-  const merged = directions.length > 0 ? [{ type: MERGED_DIRECTION, score: mean(directions.map((d) => d.score))!, answers: directions.reduce((sum, d) => sum + d.answers, 0) }] : [];
+  const directions = DIRECTION_TYPES.flatMap((type) =>
+    byType.has(type) ? [{ type, score: byType.get(type)!.sum / byType.get(type)!.n, answers: byType.get(type)!.n }] : [],
+  );
+  const merged =
+    directions.length > 0
+      ? [{ type: MERGED_DIRECTION, score: mean(directions.map((d) => d.score))!, answers: directions.reduce((sum, d) => sum + d.answers, 0) }]
+      : [];
   const sorted = (entries: VsiOverall["types"]) => [...entries].sort((a, b) => orderOf(a.type) - orderOf(b.type));
   const mergedPresent = mean([...others, ...merged].map((t) => t.score));
   if (byType.has(EASY) && directions.length < DIRECTION_TYPES.length) {
-    return { types: sorted([...others, ...merged]), overall: null, releasedError: "object_rel_direction_easy without medium or hard: the released code stops with a KeyError", mergedPresent };
+    return {
+      types: sorted([...others, ...merged]),
+      overall: null,
+      releasedError: "object_rel_direction_easy without medium or hard: the released code stops with a KeyError",
+      mergedPresent,
+    };
   }
   const types = sorted(byType.has(EASY) ? [...others, ...merged] : [...others, ...directions]);
   return { types, overall: mean(types.map((t) => t.score)), mergedPresent };

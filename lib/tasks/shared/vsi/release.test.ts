@@ -4,8 +4,24 @@ import { convertVsiRow, isVsiRow } from "@/lib/tasks/shared/vsi/release";
 import { vsiOverall } from "@/lib/tasks/shared/vsi/overall";
 
 const at = { file: "vsi.jsonl", line: 3 };
-const mc = { id: 17, dataset: "arkitscenes", scene_name: "41069025", question_type: "object_rel_distance", question: "Which is closest to the sofa?", options: ["A. chair", "B. table", "C. lamp", "D. tv"], ground_truth: "C" };
-const na = { id: 18, dataset: "scannet", scene_name: "scene0011_00", question_type: "room_size_estimation", question: "What is the size of this room (in square meters)?", options: null, ground_truth: "21.4" };
+const mc = {
+  id: 17,
+  dataset: "arkitscenes",
+  scene_name: "41069025",
+  question_type: "object_rel_distance",
+  question: "Which is closest to the sofa?",
+  options: ["A. chair", "B. table", "C. lamp", "D. tv"],
+  ground_truth: "C",
+};
+const na = {
+  id: 18,
+  dataset: "scannet",
+  scene_name: "scene0011_00",
+  question_type: "room_size_estimation",
+  question: "What is the size of this room (in square meters)?",
+  options: null,
+  ground_truth: "21.4",
+};
 
 describe("VSI-Bench rows", () => {
   it("are told from native lines", () => {
@@ -18,22 +34,43 @@ describe("VSI-Bench rows", () => {
     expect(convertVsiRow(mc, at)).toEqual({
       id: "17",
       kind: "choice",
-      public: { question: mc.question, options: [{ id: "A", text: "chair" }, { id: "B", text: "table" }, { id: "C", text: "lamp" }, { id: "D", text: "tv" }], media: { video: "arkitscenes/41069025.mp4" } },
+      public: {
+        question: mc.question,
+        options: [
+          { id: "A", text: "chair" },
+          { id: "B", text: "table" },
+          { id: "C", text: "lamp" },
+          { id: "D", text: "tv" },
+        ],
+        media: { video: "arkitscenes/41069025.mp4" },
+      },
       key: { answer: "C" },
       tags: { question_type: "object_rel_distance", dataset: "arkitscenes", scene_name: "41069025", source: "vsi-bench" },
     });
-    expect(convertVsiRow(na, at)).toMatchObject({ id: "18", kind: "numeric", public: { unit: "square meters", media: { video: "scannet/scene0011_00.mp4" } }, key: { answer: 21.4, metric: "mra" } });
+    expect(convertVsiRow(na, at)).toMatchObject({
+      id: "18",
+      kind: "numeric",
+      public: { unit: "square meters", media: { video: "scannet/scene0011_00.mp4" } },
+      key: { answer: 21.4, metric: "mra" },
+    });
     expect(convertVsiRow({ ...na, question_type: "object_counting", ground_truth: "3" }, at).public).not.toHaveProperty("unit");
   });
 
   it("name the line and field of a problem", () => {
-    expect(() => convertVsiRow({ ...mc, ground_truth: "E" }, at)).toThrow(/vsi\.jsonl line 3, field ground_truth: "E" is not one of the option letters A, B, C, D/);
+    expect(() => convertVsiRow({ ...mc, ground_truth: "E" }, at)).toThrow(
+      /vsi\.jsonl line 3, field ground_truth: "E" is not one of the option letters A, B, C, D/,
+    );
     expect(() => convertVsiRow({ ...na, ground_truth: "big" }, at)).toThrow(/field ground_truth: a numerical answer must be a number/);
     expect(() => convertVsiRow({ ...mc, question: "" }, at)).toThrow(/field question: expected non-empty text/);
   });
 
   it("score through yardstick score as the release does (MC by letter, NA by MRA)", () => {
-    const out = JSON.parse(runScoreCommand(`${JSON.stringify(mc)}\n${JSON.stringify(na)}\n`, `${JSON.stringify({ id: "17", answer: "C" })}\n${JSON.stringify({ id: "18", answer: "23.5" })}\n`)) as { items: unknown[] };
+    const out = JSON.parse(
+      runScoreCommand(
+        `${JSON.stringify(mc)}\n${JSON.stringify(na)}\n`,
+        `${JSON.stringify({ id: "17", answer: "C" })}\n${JSON.stringify({ id: "18", answer: "23.5" })}\n`,
+      ),
+    ) as { items: unknown[] };
     // |23.5 - 21.4| / 21.4 = 0.098...: right at thresholds up to 0.9 -> 0.9
     expect(out.items).toEqual([
       { id: "17", kind: "choice", correct: true, score: 1 },
@@ -88,7 +125,10 @@ describe("VSI-Bench overall on a subset, as the released vsibench_aggregate_resu
   });
 
   it("gives the same number both ways when all three direction types or none are present", () => {
-    const overall = vsiOverall([{ questionType: "object_counting", score: 1 }, { questionType: "route_planning", score: 0 }]);
+    const overall = vsiOverall([
+      { questionType: "object_counting", score: 1 },
+      { questionType: "route_planning", score: 0 },
+    ]);
     expect(overall.overall).toBeCloseTo(0.5, 15);
     expect(overall.mergedPresent).toBeCloseTo(0.5, 15);
   });

@@ -15,7 +15,14 @@ import type { ReleaseLineFormat, SourcePosition } from "@/lib/tasks/types";
 export const VSI_SOURCE = "vsi-bench";
 
 /** The release's question types (utils.py MCA_QUESTION_TYPES and NA_QUESTION_TYPES). */
-export const VSI_MCA_QUESTION_TYPES = ["object_rel_direction_easy", "object_rel_direction_medium", "object_rel_direction_hard", "object_rel_distance", "route_planning", "obj_appearance_order"] as const;
+export const VSI_MCA_QUESTION_TYPES = [
+  "object_rel_direction_easy",
+  "object_rel_direction_medium",
+  "object_rel_direction_hard",
+  "object_rel_distance",
+  "route_planning",
+  "obj_appearance_order",
+] as const;
 export const VSI_NA_QUESTION_TYPES = ["object_abs_distance", "object_counting", "object_size_estimation", "room_size_estimation"] as const;
 
 /** The unit each numerical question asks for (the release's question texts: meters, centimeters, square meters). */
@@ -52,7 +59,8 @@ export function splitVsiOption(option: string, index: number): { id: string; tex
 export function convertVsiRow(line: unknown, position: SourcePosition) {
   if (!isPlainObject(line)) fail(position, "(line)", "expected a JSON object");
   const rawId = line.id;
-  if (!(typeof rawId === "string" && rawId !== "") && !(typeof rawId === "number" && Number.isInteger(rawId))) fail(position, "id", "expected the row id (a number or text)");
+  if (!(typeof rawId === "string" && rawId !== "") && !(typeof rawId === "number" && Number.isInteger(rawId)))
+    fail(position, "id", "expected the row id (a number or text)");
   const id = String(rawId);
   const dataset = text(line, "dataset", position, 64);
   const scene = text(line, "scene_name", position, 200);
@@ -70,10 +78,12 @@ export function convertVsiRow(line: unknown, position: SourcePosition) {
       return splitVsiOption(option, index);
     });
     const answer = String(truth).trim();
-    if (!parsed.some((option) => option.id === answer)) fail(position, "ground_truth", `${JSON.stringify(answer)} is not one of the option letters ${parsed.map((o) => o.id).join(", ")}`);
+    if (!parsed.some((option) => option.id === answer))
+      fail(position, "ground_truth", `${JSON.stringify(answer)} is not one of the option letters ${parsed.map((o) => o.id).join(", ")}`);
     return { id, kind: "choice", public: { question, options: parsed, media }, key: { answer }, tags };
   }
-  if (options !== null && options !== undefined && !(Array.isArray(options) && options.length === 0)) fail(position, "options", "expected a list of options, or null for a numerical answer");
+  if (options !== null && options !== undefined && !(Array.isArray(options) && options.length === 0))
+    fail(position, "options", "expected a list of options, or null for a numerical answer");
   const value = typeof truth === "number" ? truth : pythonFloat(truth);
   if (value === null || !Number.isFinite(value)) fail(position, "ground_truth", `a numerical answer must be a number, got ${JSON.stringify(truth)}`);
   const unit = UNITS[questionType];

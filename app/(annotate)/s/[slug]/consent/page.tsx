@@ -28,10 +28,19 @@ export default async function ConsentPage({ params }: { params: Promise<{ slug: 
       <Card className="mt-4">
         <CardHeader
           title="Consent"
-          description={p.acceptedVersion !== null && p.consentNeeded ? "The consent text has changed since you agreed to it. Please read it again." : "Please read this before you take part."}
+          description={
+            p.acceptedVersion !== null && p.consentNeeded
+              ? "The consent text has changed since you agreed to it. Please read it again."
+              : "Please read this before you take part."
+          }
         />
         <CardBody className="space-y-5">
-          <div className="max-h-[55vh] overflow-y-auto rounded-md border border-slate-200 px-4 py-2" data-testid="consent-text" tabIndex={0} aria-label="Consent text">
+          <div
+            className="max-h-[55vh] overflow-y-auto rounded-md border border-slate-200 px-4 py-2"
+            data-testid="consent-text"
+            tabIndex={0}
+            aria-label="Consent text"
+          >
             <StudyMarkdown>{p.consentMarkdown}</StudyMarkdown>
           </div>
           {p.consentNeeded ? (
@@ -39,7 +48,8 @@ export default async function ConsentPage({ params }: { params: Promise<{ slug: 
           ) : (
             <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
               <span data-testid="consent-given">
-                You agreed to this text (version {p.consentVersion}){p.consentedAt ? ` on ${p.consentedAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : ""}.
+                You agreed to this text (version {p.consentVersion})
+                {p.consentedAt ? ` on ${p.consentedAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : ""}.
               </span>
               <Link href={`/s/${slug}`} className={buttonClass("secondary", "sm")}>
                 Back to the study

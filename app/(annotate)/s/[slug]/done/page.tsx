@@ -38,14 +38,20 @@ export default async function DonePage({ params }: { params: Promise<{ slug: str
         ) : next.status === "full" ? (
           <>
             <h1 className="text-2xl font-semibold tracking-tight">This study is full</h1>
-            <p className="mt-2 text-sm text-slate-600">Every place is taken, so there is nothing left for you. Thank you for your interest.{next.completion.code || next.completion.redirectUrl ? "" : " If you came from a recruitment platform, please return there."}</p>
-            {next.completion.code || next.completion.redirectUrl ? <Completion code={next.completion.code} redirectUrl={next.completion.redirectUrl} label="Your code for the recruitment platform:" /> : null}
+            <p className="mt-2 text-sm text-slate-600">
+              Every place is taken, so there is nothing left for you. Thank you for your interest.
+              {next.completion.code || next.completion.redirectUrl ? "" : " If you came from a recruitment platform, please return there."}
+            </p>
+            {next.completion.code || next.completion.redirectUrl ? (
+              <Completion code={next.completion.code} redirectUrl={next.completion.redirectUrl} label="Your code for the recruitment platform:" />
+            ) : null}
           </>
         ) : next.status === "paused" || next.status === "closed" ? (
           <>
             <h1 className="text-2xl font-semibold tracking-tight">{next.status === "paused" ? "The study is paused" : "The study is closed"}</h1>
             <p className="mt-2 text-sm text-slate-600">
-              You have done {progress.main.done} of {progress.main.total} items. {next.status === "paused" ? "Your work is saved: please come back later." : "It takes no more answers."}
+              You have done {progress.main.done} of {progress.main.total} items.{" "}
+              {next.status === "paused" ? "Your work is saved: please come back later." : "It takes no more answers."}
             </p>
           </>
         ) : (

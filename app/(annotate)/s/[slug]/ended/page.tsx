@@ -42,7 +42,10 @@ export default async function EndedPage({ params }: { params: Promise<{ slug: st
   if (p.status !== "EXCLUDED" && p.status !== "TIMED_OUT" && p.status !== "RETURNED") redirect(`/s/${slug}`);
   const ending = p.withdrawn ? null : endingOf(p);
   const text = p.withdrawn
-    ? { title: "You have withdrawn from this study", body: "Your answers and everything recorded while you worked on them were deleted. Thank you for your time." }
+    ? {
+        title: "You have withdrawn from this study",
+        body: "Your answers and everything recorded while you worked on them were deleted. Thank you for your time.",
+      }
     : texts[ending ?? "RETURNED"];
   const completion = ending ? endingCompletion(study.endings, ending) : null;
   const withCode = completion !== null && (completion.code !== null || completion.redirectUrl !== null);
@@ -53,7 +56,12 @@ export default async function EndedPage({ params }: { params: Promise<{ slug: st
         <div aria-hidden className="mx-auto mb-3 grid h-12 w-12 place-items-center rounded-full bg-slate-100 text-2xl text-slate-600">
           ■
         </div>
-        <h1 className="text-2xl font-semibold tracking-tight" data-testid="ended-title" data-status={p.status} data-ending={ending ?? (p.withdrawn ? "withdrawn" : "returned")}>
+        <h1
+          className="text-2xl font-semibold tracking-tight"
+          data-testid="ended-title"
+          data-status={p.status}
+          data-ending={ending ?? (p.withdrawn ? "withdrawn" : "returned")}
+        >
           {text.title}
         </h1>
         <p className="mt-2 text-sm text-slate-600">{text.body}</p>
@@ -61,7 +69,9 @@ export default async function EndedPage({ params }: { params: Promise<{ slug: st
         {withCode ? (
           <Completion code={completion.code} redirectUrl={completion.redirectUrl} label="Your code for the recruitment platform:" />
         ) : (
-          <p className="mt-4 text-sm text-slate-600">If you came from a recruitment platform such as Prolific, please go back there and follow its instructions.</p>
+          <p className="mt-4 text-sm text-slate-600">
+            If you came from a recruitment platform such as Prolific, please go back there and follow its instructions.
+          </p>
         )}
         {/* whom to write to, named: the study's contact, else the platform's messages */}
         <p className="mt-3 text-sm text-slate-600" data-testid="ended-contact">

@@ -33,10 +33,17 @@ export default async function TutorialPage({ params }: { params: Promise<{ slug:
       </Link>
       <Card className="mt-3">
         <CardBody className="px-6 py-5">
-          <TutorialPager slug={slug} pages={pages} finishLabel={study.status === "PAUSED" ? "Done: the study is paused, come back later" : finishLabel} paused={study.status === "PAUSED"} />
+          <TutorialPager
+            slug={slug}
+            pages={pages}
+            finishLabel={study.status === "PAUSED" ? "Done: the study is paused, come back later" : finishLabel}
+            paused={study.status === "PAUSED"}
+          />
         </CardBody>
       </Card>
-      {practiceItems > 0 ? <p className="mt-3 px-1 text-xs text-slate-500">The practice items come next: after each one you see the right answer, explained in the task itself.</p> : null}
+      {practiceItems > 0 ? (
+        <p className="mt-3 px-1 text-xs text-slate-500">The practice items come next: after each one you see the right answer, explained in the task itself.</p>
+      ) : null}
     </div>
   );
 }

@@ -27,8 +27,8 @@ export default async function WithdrawPage({ params }: { params: Promise<{ slug:
         <CardHeader title="Withdraw from this study" description="You can stop taking part at any time, without giving a reason." />
         <CardBody className="space-y-4 text-sm text-slate-700">
           <p>
-            Withdrawing deletes your answers in this study ({answers} so far) and everything recorded while you worked on them (clicks, times). The research team sees only that someone withdrew, in its log of actions. You are then signed out, and this
-            study&apos;s link will not let you in again.
+            Withdrawing deletes your answers in this study ({answers} so far) and everything recorded while you worked on them (clicks, times). The research
+            team sees only that someone withdrew, in its log of actions. You are then signed out, and this study&apos;s link will not let you in again.
           </p>
           <p>If you only want a break, you do not need to withdraw: your work is saved, and you can continue later.</p>
           <WithdrawForm slug={slug} userId={user.id} />

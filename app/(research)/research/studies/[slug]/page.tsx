@@ -8,17 +8,28 @@ import { ButtonLink } from "@/components/ui/button";
 import { reviewFlagsForStudy } from "@/lib/review/exclusion";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { StudyNextStep } from "@/components/research/study-next-step";
-import { FilterChip, StudyBatchesCard, StudyItemsTable } from "@/components/research/study-overview-sections";
+import { ItemFilterChips, StudyBatchesCard, StudyItemsTable } from "@/components/research/study-overview-sections";
 
 export const metadata: Metadata = { title: "Study" };
 
-export default async function StudyOverviewPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function StudyOverviewPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { slug } = await params;
   const user = await requirePageRole(`/research/studies/${slug}`, "ADMIN", "RESEARCHER");
   const study = await getStudyBySlug(slug);
   const parsed = itemFilterSchema.safeParse(await searchParams);
   const filter = parsed.success ? parsed.data : { page: 1 };
-  const [batches, facets, { items, total, pageSize }, reviewFlags] = await Promise.all([listStudyBatches(study.id), studyFacets(study.id), listStudyItems(study.id, filter), reviewFlagsForStudy(study.id)]);
+  const [batches, facets, { items, total, pageSize }, reviewFlags] = await Promise.all([
+    listStudyBatches(study.id),
+    studyFacets(study.id),
+    listStudyItems(study.id, filter),
+    reviewFlagsForStudy(study.id),
+  ]);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const itemCount = facets.kinds.reduce((sum, k) => sum + k.count, 0);
   // an empty study: the next step the viewer's role can take (a researcher asks an admin)
@@ -60,35 +71,23 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
 
       <Card>
         <CardHeader title="Items" description={`${total} item${total === 1 ? "" : "s"}${filter.kind || filter.tag ? " match the filter" : ""}`} />
-        <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-5 py-3 text-sm" aria-label="Filters">
-          <span className="text-slate-500">Kind:</span>
-          <FilterChip href={link({ kind: undefined })} active={!filter.kind}>all</FilterChip>
-          {facets.kinds.map((k) => (
-            <FilterChip key={k.kind} href={link({ kind: k.kind })} active={filter.kind === k.kind}>
-              {k.kind} <span className="text-slate-400">{k.count}</span>
-            </FilterChip>
-          ))}
-        </div>
-        {facets.tags.length > 0 ? (
-          <div className="space-y-1.5 border-b border-slate-100 px-5 py-3 text-sm">
-            {facets.tags.map((tag) => (
-              <div key={tag.key} className="flex flex-wrap items-center gap-1.5">
-                <span className="w-20 shrink-0 text-slate-500">{tag.key}:</span>
-                {tag.values.slice(0, 24).map((v) => {
-                  const value = `${tag.key}=${v.value}`;
-                  return (
-                    <FilterChip key={value} href={link({ tag: filter.tag === value ? undefined : value })} active={filter.tag === value}>
-                      {v.value} <span className="text-slate-400">{v.count}</span>
-                    </FilterChip>
-                  );
-                })}
-              </div>
-            ))}
-          </div>
-        ) : null}
+        <ItemFilterChips facets={facets} filter={filter} link={link} />
         {items.length === 0 ? (
           <CardBody>
-            <EmptyState title={total === 0 && !filter.kind && !filter.tag ? "No items yet" : "No items match"} description={filter.kind || filter.tag ? <Link className="text-brand-600 underline" href={base}>Clear the filters</Link> : user.role === "ADMIN" ? "Import a batch to add items." : "An admin imports item batches: see the next step above."} />
+            <EmptyState
+              title={total === 0 && !filter.kind && !filter.tag ? "No items yet" : "No items match"}
+              description={
+                filter.kind || filter.tag ? (
+                  <Link className="text-brand-600 underline" href={base}>
+                    Clear the filters
+                  </Link>
+                ) : user.role === "ADMIN" ? (
+                  "Import a batch to add items."
+                ) : (
+                  "An admin imports item batches: see the next step above."
+                )
+              }
+            />
           </CardBody>
         ) : (
           <>
@@ -99,8 +98,16 @@ export default async function StudyOverviewPage({ params, searchParams }: { para
                   Page {filter.page} of {pages}
                 </span>
                 <div className="flex gap-2">
-                  {filter.page > 1 ? <ButtonLink size="sm" variant="secondary" href={link({ page: filter.page - 1 })}>Previous</ButtonLink> : null}
-                  {filter.page < pages ? <ButtonLink size="sm" variant="secondary" href={link({ page: filter.page + 1 })}>Next</ButtonLink> : null}
+                  {filter.page > 1 ? (
+                    <ButtonLink size="sm" variant="secondary" href={link({ page: filter.page - 1 })}>
+                      Previous
+                    </ButtonLink>
+                  ) : null}
+                  {filter.page < pages ? (
+                    <ButtonLink size="sm" variant="secondary" href={link({ page: filter.page + 1 })}>
+                      Next
+                    </ButtonLink>
+                  ) : null}
                 </div>
               </div>
             ) : null}

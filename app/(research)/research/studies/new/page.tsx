@@ -18,9 +18,17 @@ export default async function NewStudyPage() {
         </CardBody>
       </Card>
       <Card className="mt-6">
-        <CardHeader title="Plan" description="People the study needs, before any answers: the plain arithmetic, and the half-width from assumed variance components you can edit." />
+        <CardHeader
+          title="Plan"
+          description="People the study needs, before any answers: the plain arithmetic, and the half-width from assumed variance components you can edit."
+        />
         <CardBody>
-          <PlanCalculator kinds={[{ kind: "study", title: "Your study", metricLabel: "a 0/1 figure such as accuracy", items: 100, components: null, unitScale: true }]} k={3} itemsPerPerson={50} editable />
+          <PlanCalculator
+            kinds={[{ kind: "study", title: "Your study", metricLabel: "a 0/1 figure such as accuracy", items: 100, components: null, unitScale: true }]}
+            k={3}
+            itemsPerPerson={50}
+            editable
+          />
         </CardBody>
       </Card>
     </div>

@@ -13,7 +13,13 @@ export const GET = route({ roles: ["ADMIN"], summary: "Asset counts by store and
  * with the migration already queued or running. 409 when this server has no S3 settings.
  */
 export const POST = route(
-  { roles: ["ADMIN"], status: [200, 202], errors: [409], body: assetMigrationBodySchema, summary: "Start migrating every asset to the S3 bucket in the background (202 with a job to poll)" },
+  {
+    roles: ["ADMIN"],
+    status: [200, 202],
+    errors: [409],
+    body: assetMigrationBodySchema,
+    summary: "Start migrating every asset to the S3 bucket in the background (202 with a job to poll)",
+  },
   async ({ body, user }) => {
     const { job, created } = await startAssetMigrationJob({ clearPostgres: body.clearPostgres, actorId: user.id });
     return Response.json({ job, created }, { status: created ? 202 : 200, headers: { location: `/api/admin/assets/migrate/jobs/${job.id}` } });

@@ -11,6 +11,14 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  * what the dashboards' intervals generalise over. Allowed once the study has answers (it changes
  * the analysis, not the work); the dashboard's stored views are recomputed.
  */
-export const PATCH = route({ roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: studyAnalysisChangeSchema, response: studyAnalysisChangeSchema, summary: "What the dashboard's intervals generalise over (people and items, or items only)" }, async ({ params, user, body }) =>
-  Response.json(await updateStudyAnalysis(params.slug, body, user.id)),
+export const PATCH = route(
+  {
+    roles: ["ADMIN", "RESEARCHER"],
+    errors: [409],
+    params: paramsSchema,
+    body: studyAnalysisChangeSchema,
+    response: studyAnalysisChangeSchema,
+    summary: "What the dashboard's intervals generalise over (people and items, or items only)",
+  },
+  async ({ params, user, body }) => Response.json(await updateStudyAnalysis(params.slug, body, user.id)),
 );

@@ -12,7 +12,19 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  * against each model on the same items (`comparison`). A large study's view that the job worker has
  * not computed yet answers 202 with `pending: true` and the live progress: ask again.
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], status: [200, 202], params: paramsSchema, response: dashboardReplySchema, summary: "The dashboard's figures, with the interval method and people against each model on the same items" }, async ({ request, params }) => {
-  const view = await visitStudyDashboard(params.slug, Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(view, { status: "pending" in view ? 202 : 200, headers: { "cache-control": "no-store", ...("pending" in view ? { "retry-after": "5" } : {}) } });
-});
+export const GET = route(
+  {
+    roles: ["ADMIN", "RESEARCHER"],
+    status: [200, 202],
+    params: paramsSchema,
+    response: dashboardReplySchema,
+    summary: "The dashboard's figures, with the interval method and people against each model on the same items",
+  },
+  async ({ request, params }) => {
+    const view = await visitStudyDashboard(params.slug, Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(view, {
+      status: "pending" in view ? 202 : 200,
+      headers: { "cache-control": "no-store", ...("pending" in view ? { "retry-after": "5" } : {}) },
+    });
+  },
+);

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { studySlugSchema } from "@/lib/validations/study";
-import { addStudyMembers, listMemberCandidates, listStudyMembers, removeStudyMember, studyMemberRemoveSchema, studyMembersAddSchema } from "@/lib/studies/members";
+import {
+  addStudyMembers,
+  listMemberCandidates,
+  listStudyMembers,
+  removeStudyMember,
+  studyMemberRemoveSchema,
+  studyMembersAddSchema,
+} from "@/lib/studies/members";
 
 const paramsSchema = z.object({ slug: studySlugSchema });
 

@@ -12,6 +12,7 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema 
  * POST /api/studies/<slug>/participants { action: "return" | "reinclude", userId, reason? } -> 200 { status, released }.
  * return: RETURNED, open assignments RELEASED; reinclude: an EXCLUDED participant becomes ACTIVE. Audited.
  */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: participantActionSchema }, async ({ params, user, body }) =>
-  Response.json(await actOnParticipant(params.slug, body, user.id)),
+export const POST = route(
+  { roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: participantActionSchema },
+  async ({ params, user, body }) => Response.json(await actOnParticipant(params.slug, body, user.id)),
 );

@@ -12,7 +12,15 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  * done of expected, items complete, per annotator, per day, active now), read from the tallies the
  * database keeps (lib/dashboard/progress.ts), so a poller need not fetch the whole dashboard.
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, response: studyProgressSchema, summary: "The study's progress: responses done of expected, items complete, per annotator and day" }, async ({ params }) => {
-  const study = await getStudyBySlug(params.slug);
-  return Response.json(await getStudyProgress(study.id, study.overlap), { headers: { "cache-control": "no-store" } });
-});
+export const GET = route(
+  {
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    response: studyProgressSchema,
+    summary: "The study's progress: responses done of expected, items complete, per annotator and day",
+  },
+  async ({ params }) => {
+    const study = await getStudyBySlug(params.slug);
+    return Response.json(await getStudyProgress(study.id, study.overlap), { headers: { "cache-control": "no-store" } });
+  },
+);

@@ -20,7 +20,10 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema,
  * background (201), or returns the unfinished job already doing it (200). 409 when no scorer LLM
  * is configured.
  */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], status: [200, 201], errors: [409], params: paramsSchema, query: querySchema }, async ({ params, query, user }) => {
-  const { job, jobs, created } = await startLlmScoring(params.slug, user.id, query.kind);
-  return Response.json({ job, jobs, created }, { status: created ? 201 : 200 });
-});
+export const POST = route(
+  { roles: ["ADMIN", "RESEARCHER"], status: [200, 201], errors: [409], params: paramsSchema, query: querySchema },
+  async ({ params, query, user }) => {
+    const { job, jobs, created } = await startLlmScoring(params.slug, user.id, query.kind);
+    return Response.json({ job, jobs, created }, { status: created ? 201 : 200 });
+  },
+);

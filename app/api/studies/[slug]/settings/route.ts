@@ -15,6 +15,13 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema 
  * `{ "itemsPerParticipant": 4 }`), the rules between settings on the result. 422 with issues naming each field; 409 once the study has responses
  * (frozen: create a new version).
  */
-export const PATCH = route({ roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: studySettingsBodySchema(), summary: "Change some of the study's settings (only the fields sent)" }, async ({ params, user, body }) =>
-  Response.json(await updateStudySettings(params.slug, body, user.id)),
+export const PATCH = route(
+  {
+    roles: ["ADMIN", "RESEARCHER"],
+    errors: [409],
+    params: paramsSchema,
+    body: studySettingsBodySchema(),
+    summary: "Change some of the study's settings (only the fields sent)",
+  },
+  async ({ params, user, body }) => Response.json(await updateStudySettings(params.slug, body, user.id)),
 );

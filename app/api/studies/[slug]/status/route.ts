@@ -7,6 +7,7 @@ import { changeStudyStatus } from "@/lib/studies/settings";
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** POST /api/studies/<slug>/status { status: OPEN|PAUSED|CLOSED } -> 200 { status }; 409 for a step the lifecycle does not allow. */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: studyStatusChangeSchema }, async ({ params, user, body }) =>
-  Response.json(await changeStudyStatus(params.slug, body.status, user.id)),
+export const POST = route(
+  { roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: studyStatusChangeSchema },
+  async ({ params, user, body }) => Response.json(await changeStudyStatus(params.slug, body.status, user.id)),
 );

@@ -25,7 +25,13 @@ function describe(detail: unknown): string {
     .join(" · ");
 }
 
-export default async function AuditPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function AuditPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/audit`, "ADMIN", "RESEARCHER");
   const parsed = auditQuerySchema.safeParse(await searchParams);
@@ -34,7 +40,10 @@ export default async function AuditPage({ params, searchParams }: { params: Prom
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <Card>
-      <CardHeader title="Audit log" description={`What admins, researchers and participants did to this study: imports, settings, status, links and invites, participant status, withdrawals, exports. ${total} entr${total === 1 ? "y" : "ies"}, newest first; times in UTC.`} />
+      <CardHeader
+        title="Audit log"
+        description={`What admins, researchers and participants did to this study: imports, settings, status, links and invites, participant status, withdrawals, exports. ${total} entr${total === 1 ? "y" : "ies"}, newest first; times in UTC.`}
+      />
       {entries.length === 0 ? (
         <div className="px-5 py-6">
           <EmptyState title="Nothing yet" description="Actions on this study appear here." />
@@ -67,8 +76,16 @@ export default async function AuditPage({ params, searchParams }: { params: Prom
             Page {page} of {pages}
           </span>
           <div className="flex gap-2">
-            {page > 1 ? <ButtonLink size="sm" variant="secondary" href={`?page=${page - 1}`}>Newer</ButtonLink> : null}
-            {page < pages ? <ButtonLink size="sm" variant="secondary" href={`?page=${page + 1}`}>Older</ButtonLink> : null}
+            {page > 1 ? (
+              <ButtonLink size="sm" variant="secondary" href={`?page=${page - 1}`}>
+                Newer
+              </ButtonLink>
+            ) : null}
+            {page < pages ? (
+              <ButtonLink size="sm" variant="secondary" href={`?page=${page + 1}`}>
+                Older
+              </ButtonLink>
+            ) : null}
           </div>
         </div>
       ) : null}

@@ -14,7 +14,9 @@ export default function Loading() {
         ))}
       </div>
       <Skeleton className="h-72" />
-      <p className="text-sm text-slate-500">Computing the dashboard: intervals are bootstrapped (1,000 resamples each); large studies take a few seconds the first time.</p>
+      <p className="text-sm text-slate-500">
+        Computing the dashboard: intervals are bootstrapped (1,000 resamples each); large studies take a few seconds the first time.
+      </p>
     </div>
   );
 }

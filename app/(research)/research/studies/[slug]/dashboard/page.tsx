@@ -35,8 +35,6 @@ const sections = [
   ["models", "Models"],
 ] as const;
 
-
-
 /** A large study's view not computed yet (visitStudyDashboard): the live progress, and a note that polls. */
 function PendingView({ view }: { view: PendingDashboard }) {
   const { progress } = view;
@@ -51,7 +49,13 @@ function PendingView({ view }: { view: PendingDashboard }) {
   );
 }
 
-export default async function DashboardPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function DashboardPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/dashboard`, "ADMIN", "RESEARCHER");
   const d = await visitStudyDashboard(slug, await searchParams);
@@ -69,7 +73,12 @@ export default async function DashboardPage({ params, searchParams }: { params: 
     scopeName: choices.annotator === null ? "all annotators (pooled)" : annotators[choices.annotator].name,
   };
   // the comparison.csv of this view: its slicing and plan choice (people are always pooled there)
-  const comparisonParams = new URLSearchParams({ ...(choices.tagKey && choices.tagKey !== defaults.tag ? { tag: choices.tagKey } : {}), ...(choices.includePlanAnswers ? { plan: "with" } : {}), ...(choices.includeExcluded ? { reviewed: "with" } : {}), ...(choices.includeExcludedParticipants ? { participants: "with" } : {}) }).toString();
+  const comparisonParams = new URLSearchParams({
+    ...(choices.tagKey && choices.tagKey !== defaults.tag ? { tag: choices.tagKey } : {}),
+    ...(choices.includePlanAnswers ? { plan: "with" } : {}),
+    ...(choices.includeExcluded ? { reviewed: "with" } : {}),
+    ...(choices.includeExcludedParticipants ? { participants: "with" } : {}),
+  }).toString();
 
   return (
     <div className="space-y-6">
@@ -80,7 +89,10 @@ export default async function DashboardPage({ params, searchParams }: { params: 
         <MethodLine method={d.method} />
         <IntervalsStatus intervals={d.intervals} answers={count(d.asOf.responses)} />
       </div>
-      <nav aria-label="Dashboard sections" className="sticky top-14 z-20 -mx-1 flex flex-wrap gap-x-5 gap-y-1 border-b border-slate-200 bg-slate-50/95 px-1 py-2 text-sm backdrop-blur">
+      <nav
+        aria-label="Dashboard sections"
+        className="sticky top-14 z-20 -mx-1 flex flex-wrap gap-x-5 gap-y-1 border-b border-slate-200 bg-slate-50/95 px-1 py-2 text-sm backdrop-blur"
+      >
         {sections.map(([id, title]) => (
           <a key={id} href={`#${id}`} className="font-medium text-brand-700 hover:underline">
             {title}

@@ -16,20 +16,40 @@ export const metadata: Metadata = { title: "Exports" };
 
 const tables: Array<{ what: ExportWhat; title: string; description: string }> = [
   { what: "items", title: "Items", description: "Every item with its tags, public part and answer key (researchers only)." },
-  { what: "responses", title: "Responses", description: "Every answer with its scores, confidence (raw and 0-1), active and wall time; practice answers marked." },
+  {
+    what: "responses",
+    title: "Responses",
+    description: "Every answer with its scores, confidence (raw and 0-1), active and wall time; practice answers marked.",
+  },
   { what: "events", title: "Events", description: "Trajectories: every interaction event in order (seq) per assignment, with client and server time." },
-  { what: "annotators", title: "Annotators", description: "Pseudonymous id, name, counts, participant status and consent per annotator, with the recruitment platform's id (as stored, or pseudonymised); no emails." },
+  {
+    what: "annotators",
+    title: "Annotators",
+    description:
+      "Pseudonymous id, name, counts, participant status and consent per annotator, with the recruitment platform's id (as stored, or pseudonymised); no emails.",
+  },
   { what: "predictions", title: "Model predictions", description: "Imported model runs: each prediction with its scores." },
 ];
 
-export default async function ExportsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function ExportsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/exports`, "ADMIN", "RESEARCHER");
   const study = await getStudyBySlug(slug);
   const parsed = exportQuerySchema.safeParse(await searchParams);
   const filter = parsed.success ? { kind: parsed.data.kind, tag: parsed.data.tag } : {};
   const pseudonymise = parsed.success && parsed.data.externalIds === "pseudonymised";
-  const [facets, counts, jobs, submissions] = await Promise.all([studyFacets(study.id), exportTableCounts(study.id, filter), listExportJobs(slug), studySubmissionFiles(study.id)]);
+  const [facets, counts, jobs, submissions] = await Promise.all([
+    studyFacets(study.id),
+    exportTableCounts(study.id, filter),
+    listExportJobs(slug),
+    studySubmissionFiles(study.id),
+  ]);
   const link = (what: ExportWhat, format: "csv" | "jsonl") => {
     const query = new URLSearchParams({ format });
     if (filter.kind) query.set("kind", filter.kind);
@@ -48,8 +68,12 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
           title={filtered ? `Downloads for ${[filter.kind, filter.tag].filter(Boolean).join(", ")}` : "Downloads"}
           description={
             <>
-              Streamed as they are read (any size; for large responses and events tables you may rather prepare the file in the background, below). Columns are documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study)
-              {pseudonymise ? "; external ids as sha256(study salt + id), first 16 hex digits" : "; external ids as stored (tick the box above to pseudonymise them)"}. Every download is recorded in the audit log.
+              Streamed as they are read (any size; for large responses and events tables you may rather prepare the file in the background, below). Columns are
+              documented in <code>docs/exports.md</code>. Annotators appear under a pseudonymous id (stable within this study)
+              {pseudonymise
+                ? "; external ids as sha256(study salt + id), first 16 hex digits"
+                : "; external ids as stored (tick the box above to pseudonymise them)"}
+              . Every download is recorded in the audit log.
             </>
           }
         />
@@ -70,7 +94,9 @@ export default async function ExportsPage({ params, searchParams }: { params: Pr
                   <span className="mt-0.5 block max-w-56 whitespace-normal text-xs font-normal text-slate-500 sm:hidden">{t.description}</span>
                 </Td>
                 <Td className="hidden whitespace-normal text-slate-600 sm:table-cell">{t.description}</Td>
-                <Td align="right" className="tabular-nums">{count(counts[t.what])}</Td>
+                <Td align="right" className="tabular-nums">
+                  {count(counts[t.what])}
+                </Td>
                 <Td align="right">
                   <div className="flex justify-end gap-2">
                     <a href={link(t.what, "csv")} className={buttonClass("secondary", "sm")} download>

@@ -15,11 +15,7 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
   const { slug } = await params;
   await requirePageRole(`/research/studies/${slug}/participants`, "ADMIN", "RESEARCHER");
   const study = await orPageError(getStudyBySlug(slug));
-  const [participants, invites, entryToken] = await Promise.all([
-    listParticipants(slug),
-    listInvites(slug),
-    getEntryToken(study.id),
-  ]);
+  const [participants, invites, entryToken] = await Promise.all([listParticipants(slug), listInvites(slug), getEntryToken(study.id)]);
   return (
     <div className="space-y-6">
       <div className="grid gap-6 xl:grid-cols-2">
@@ -30,7 +26,10 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Invite links" description="Personal links for named participants: each makes a new participant account of this study and signs that person in without a password." />
+          <CardHeader
+            title="Invite links"
+            description="Personal links for named participants: each makes a new participant account of this study and signs that person in without a password."
+          />
           <CardBody>
             <InvitesManager slug={slug} invites={invites} />
           </CardBody>

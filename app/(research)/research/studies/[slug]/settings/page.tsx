@@ -36,8 +36,9 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
             <p>
               {view.frozen ? (
                 <>
-                  <strong className="text-slate-900">Frozen.</strong> The study has {count(view.responses)} response{view.responses === 1 ? "" : "s"}, so its items and settings stay as they are (answers must stay comparable). To change them, copy the study into a new version: same settings,
-                  batches, items and images, as a draft without participants.
+                  <strong className="text-slate-900">Frozen.</strong> The study has {count(view.responses)} response{view.responses === 1 ? "" : "s"}, so its
+                  items and settings stay as they are (answers must stay comparable). To change them, copy the study into a new version: same settings, batches,
+                  items and images, as a draft without participants.
                 </>
               ) : (
                 <>Items and settings can change until the first response arrives; then they are frozen, and changes need a new version of the study.</>
@@ -94,7 +95,14 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
           These settings are read-only: the study has responses. Use <strong>Create a new version</strong> above to change them.
         </p>
       ) : null}
-      <StudySettingsForm slug={slug} initial={view.settings} frozen={view.frozen} kinds={view.kinds} tagKeys={view.tagKeys} consentVersion={view.consentVersion} />
+      <StudySettingsForm
+        slug={slug}
+        initial={view.settings}
+        frozen={view.frozen}
+        kinds={view.kinds}
+        tagKeys={view.tagKeys}
+        consentVersion={view.consentVersion}
+      />
       {mayEnd ? (
         <Card>
           <CardHeader title="Archive or delete" />

@@ -4,11 +4,26 @@ import { orPageError } from "@/lib/annotate/page-access";
 import { getReviewResults } from "@/lib/review/results";
 import { isReviewerOf } from "@/lib/review/studies";
 import { reviewResultsQuerySchema } from "@/lib/validations/review";
-import { AffectedStudiesCard, AxesCard, ByTagCard, ContestedQueue, ItemsCard, ResultsCounts, ResultsHeader, ReviewersCard } from "@/components/review/results-sections";
+import {
+  AffectedStudiesCard,
+  AxesCard,
+  ByTagCard,
+  ContestedQueue,
+  ItemsCard,
+  ResultsCounts,
+  ResultsHeader,
+  ReviewersCard,
+} from "@/components/review/results-sections";
 
 export const metadata: Metadata = { title: "Review results" };
 
-export default async function ReviewResultsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function ReviewResultsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const { slug } = await params;
   const user = await requirePageRole(`/review/${slug}/results`, "ADMIN", "RESEARCHER");
   const parsed = reviewResultsQuerySchema.safeParse(await searchParams);

@@ -9,8 +9,14 @@ import { jsonResponse } from "@/lib/http/json";
  * A caller with an API token also gets `canAct` and `exampleAction`: whether the episode takes another action, and the
  * kind's trivial next action (the agent contract; docs/api.md).
  */
-export const GET = route({ roles: "signed-in", params: assignmentParamSchema, response: playStateReplySchema, summary: "An interactive item's episode so far (started on the first call)" }, async ({ request, params, user }) =>
-  jsonResponse(await getPlay(user.id, params.id, { withPlayAdvice: bearerTokenOf(request) !== null })),
+export const GET = route(
+  {
+    roles: "signed-in",
+    params: assignmentParamSchema,
+    response: playStateReplySchema,
+    summary: "An interactive item's episode so far (started on the first call)",
+  },
+  async ({ request, params, user }) => jsonResponse(await getPlay(user.id, params.id, { withPlayAdvice: bearerTokenOf(request) !== null })),
 );
 
 /**
@@ -18,6 +24,14 @@ export const GET = route({ roles: "signed-in", params: assignmentParamSchema, re
  * A retry of a stored seq returns the stored result; another out-of-order seq is 409 with
  * details.expectedSeq; 503 when a remote simulator is down.
  */
-export const POST = route({ roles: "signed-in", errors: [409], params: assignmentParamSchema, body: playStepSchema, response: playStepReplySchema, summary: "One action in an interactive item" }, async ({ request, params, user, body }) =>
-  jsonResponse(await playStep(user.id, params.id, body, { withPlayAdvice: bearerTokenOf(request) !== null })),
+export const POST = route(
+  {
+    roles: "signed-in",
+    errors: [409],
+    params: assignmentParamSchema,
+    body: playStepSchema,
+    response: playStepReplySchema,
+    summary: "One action in an interactive item",
+  },
+  async ({ request, params, user, body }) => jsonResponse(await playStep(user.id, params.id, body, { withPlayAdvice: bearerTokenOf(request) !== null })),
 );

@@ -8,6 +8,13 @@ import { jsonResponse } from "@/lib/http/json";
  * tab writes the item from now on (lib/responses/writer.ts). 409 with details.reason "writer" when
  * another tab or device writes it (unless `takeOver`), "submitted" when it was answered already.
  */
-export const POST = route({ roles: "session-token", errors: [409], params: assignmentParamSchema, body: writerClaimSchema, summary: "Write this item from this tab (take it over from another)" }, async ({ params, user, body }) =>
-  jsonResponse(await claimWriter(user.id, params.id, body.writer, { takeOver: body.takeOver })),
+export const POST = route(
+  {
+    roles: "session-token",
+    errors: [409],
+    params: assignmentParamSchema,
+    body: writerClaimSchema,
+    summary: "Write this item from this tab (take it over from another)",
+  },
+  async ({ params, user, body }) => jsonResponse(await claimWriter(user.id, params.id, body.writer, { takeOver: body.takeOver })),
 );

@@ -17,6 +17,13 @@ import { jsonResponse } from "@/lib/http/json";
  * 403 when not a member; 503 with Retry-After when the database is busy or restarting (retry).
  */
 export const GET = route(
-  { roles: "signed-in", params: studySlugParamSchema, query: nextAssignmentQuerySchema, response: nextReplySchema, summary: "The next item to work on (with the agent contract for API tokens)" },
-  async ({ request, params, user, query }) => jsonResponse(await nextForMember(params.slug, user.id, query.exclude, { withAgentContract: bearerTokenOf(request) !== null })),
+  {
+    roles: "signed-in",
+    params: studySlugParamSchema,
+    query: nextAssignmentQuerySchema,
+    response: nextReplySchema,
+    summary: "The next item to work on (with the agent contract for API tokens)",
+  },
+  async ({ request, params, user, query }) =>
+    jsonResponse(await nextForMember(params.slug, user.id, query.exclude, { withAgentContract: bearerTokenOf(request) !== null })),
 );

@@ -9,6 +9,7 @@ import { submitReview } from "@/lib/review/work";
  * `next` is the reviewer's next item, so the page shows it at once. 403 for anyone but the
  * review's reviewer.
  */
-export const POST = route({ roles: "signed-in", errors: [409], params: reviewAssignmentParamSchema, body: reviewSubmitSchema }, async ({ params, user, body }) =>
-  Response.json(await submitReview(params.id, user.id, body), { headers: { "cache-control": "no-store" } }),
+export const POST = route(
+  { roles: "signed-in", errors: [409], params: reviewAssignmentParamSchema, body: reviewSubmitSchema },
+  async ({ params, user, body }) => Response.json(await submitReview(params.id, user.id, body), { headers: { "cache-control": "no-store" } }),
 );

@@ -13,5 +13,7 @@ const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
  * Every export writes an audit entry.
  */
 export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: exportQuerySchema }, async ({ params, user, query }) => {
-  return attachmentResponse(await createStudyExport(params.slug, params.what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id }));
+  return attachmentResponse(
+    await createStudyExport(params.slug, params.what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id }),
+  );
 });

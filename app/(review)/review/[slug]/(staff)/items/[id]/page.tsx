@@ -32,7 +32,11 @@ export default async function ReviewItemPage({ params }: { params: Promise<{ slu
           {detail.item.externalId}
         </span>
         <OutcomeBadge outcome={row.outcome} />
-        {row.decision ? <span className="text-xs text-slate-500">decided by {row.decision.by ?? "someone"}</span> : <span className="text-xs text-slate-500">the rule says {row.ruleOutcome.toLowerCase()}</span>}
+        {row.decision ? (
+          <span className="text-xs text-slate-500">decided by {row.decision.by ?? "someone"}</span>
+        ) : (
+          <span className="text-xs text-slate-500">the rule says {row.ruleOutcome.toLowerCase()}</span>
+        )}
         {row.contested ? <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">in the contested queue</span> : null}
         {nextHref ? (
           <Link href={nextHref} className="ml-auto text-sm font-medium text-brand-700 hover:underline">
@@ -83,7 +87,11 @@ export default async function ReviewItemPage({ params }: { params: Promise<{ slu
                       <Td className="font-medium">{i === 0 ? (study.axes.find((a) => a.key === votes.axis)?.label ?? votes.axis) : ""}</Td>
                       <Td>{verdict.reviewer}</Td>
                       <Td>
-                        <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${verdict.pass ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}>{verdict.pass ? "pass" : "fail"}</span>
+                        <span
+                          className={`rounded px-1.5 py-0.5 text-xs font-semibold ${verdict.pass ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}
+                        >
+                          {verdict.pass ? "pass" : "fail"}
+                        </span>
                       </Td>
                       <Td className="whitespace-normal text-slate-700">{verdict.reason ?? <span className="text-slate-400">–</span>}</Td>
                     </tr>
@@ -94,7 +102,14 @@ export default async function ReviewItemPage({ params }: { params: Promise<{ slu
           )}
         </Card>
         <Card>
-          <CardHeader title="Final decision" description={row.decision ? `Current: ${row.decision.decision === "KEEP" ? "keep" : "exclude"} (${row.decision.by ?? "someone"}, ${row.decision.at.slice(0, 16).replace("T", " ")})` : "Keep or exclude the item, whatever the rule says."} />
+          <CardHeader
+            title="Final decision"
+            description={
+              row.decision
+                ? `Current: ${row.decision.decision === "KEEP" ? "keep" : "exclude"} (${row.decision.by ?? "someone"}, ${row.decision.at.slice(0, 16).replace("T", " ")})`
+                : "Keep or exclude the item, whatever the rule says."
+            }
+          />
           <CardBody>
             <DecisionForm slug={slug} reviewItemId={row.reviewItemId} current={row.decision} nextHref={row.decision ? null : nextHref} />
           </CardBody>

@@ -11,6 +11,7 @@ const paramsSchema = z.object({ slug: studySlugSchema, id: jobIdSchema });
  * ETag; 409 while it is not ready, 404 once its retention ended or for a job of another study.
  * Researchers and admins, as the direct export; every download is audit-logged.
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, summary: "Download a prepared export (HTTP Range)" }, async ({ request, params, user }) =>
-  exportJobDownload(request, params.slug, params.id, user.id),
+export const GET = route(
+  { roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, summary: "Download a prepared export (HTTP Range)" },
+  async ({ request, params, user }) => exportJobDownload(request, params.slug, params.id, user.id),
 );
