@@ -30,6 +30,24 @@ function alphaText(alpha: { alpha: number | null; reason?: string }): string {
   return alpha.alpha === null ? "undefined" : alpha.alpha.toFixed(3);
 }
 
+/** An item's votes per axis and the reasons given: two cells of a row. */
+function VotesAndReasons({ row, axisLabel }: { row: ReviewItemRow; axisLabel: Map<string, string> }) {
+  return (
+    <>
+      <Td>
+        <div className="flex gap-1">
+          {row.votes.map((votes) => (
+            <VoteChip key={votes.axis} votes={votes} label={axisLabel.get(votes.axis) ?? votes.axis} />
+          ))}
+        </div>
+      </Td>
+      <Td>
+        <Reasons row={row} />
+      </Td>
+    </>
+  );
+}
+
 function Reasons({ row }: { row: ReviewItemRow }) {
   const reasons = row.votes.flatMap((votes) => votes.verdicts.filter((v) => v.reason).map((v) => ({ axis: votes.axis, ...v })));
   if (reasons.length === 0) return <span className="text-slate-400">none</span>;
@@ -196,16 +214,7 @@ export function ContestedQueue({ results, slug }: { results: ReviewResults; slug
                 <Td>
                   <OutcomeBadge outcome={row.ruleOutcome} />
                 </Td>
-                <Td>
-                  <div className="flex gap-1">
-                    {row.votes.map((votes) => (
-                      <VoteChip key={votes.axis} votes={votes} label={axisLabel.get(votes.axis) ?? votes.axis} />
-                    ))}
-                  </div>
-                </Td>
-                <Td>
-                  <Reasons row={row} />
-                </Td>
+                <VotesAndReasons row={row} axisLabel={axisLabel} />
                 <Td align="right">
                   <ButtonLink href={`/review/${slug}/items/${row.reviewItemId}`} size="sm">
                     Settle
@@ -282,16 +291,7 @@ export function ItemsCard({ results, slug, query }: { results: ReviewResults; sl
                 <Td align="right" className="tabular-nums">
                   {row.reviews}/{study.reviewersPerItem}
                 </Td>
-                <Td>
-                  <div className="flex gap-1">
-                    {row.votes.map((votes) => (
-                      <VoteChip key={votes.axis} votes={votes} label={axisLabel.get(votes.axis) ?? votes.axis} />
-                    ))}
-                  </div>
-                </Td>
-                <Td>
-                  <Reasons row={row} />
-                </Td>
+                <VotesAndReasons row={row} axisLabel={axisLabel} />
                 <Td>
                   <div className="flex items-center gap-1">
                     <OutcomeBadge outcome={row.outcome} />
