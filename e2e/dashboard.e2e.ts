@@ -57,7 +57,9 @@ test.describe("research dashboards as a researcher", () => {
     await expect(headline).toContainText("ordinal");
     await expect(headline).toContainText("Each candidate a unit");
     await expect(headline).toContainText(/0\.\d{4} \[0\.\d{4}, [01]\.\d{4}\]/);
-    await expect(headline).toContainText("bootstrap over items");
+    // the study generalises over people and items (the default): items and annotators are both resampled
+    await expect(headline).toContainText("pigeonhole bootstrap");
+    await expect(headline).toContainText("annotators drawn independently");
     await expect(page.getByTestId("pairwise-matrix")).toContainText("Ada Lovelace");
     await expect(page.getByTestId("plan-paragraph")).toContainText(/perfect agreement on \d+ of 96 items/);
 

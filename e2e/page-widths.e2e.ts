@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { test, expect, type Browser, type Page } from "@playwright/test";
+import { test, expect, type Response as PlaywrightResponse, type Browser, type Page } from "@playwright/test";
 import { createEnactStudy, deleteStudy, type FixtureStudy } from "./annotate-fixtures";
 import { createDashboardStudy, deleteDashboardStudy, type DashboardFixture } from "./dashboard-fixtures";
 import { closeE2eDb, e2eDb } from "./db";
@@ -235,28 +235,33 @@ for (const viewport of VIEWPORTS) {
     await checkAll(page, viewport, pages);
     // the ENACT inverse item of seven actions: every candidate can be brought on screen and tapped
     // (none hidden in an inner scroll), and a panel kept on screen takes at most half of it
+    const isClaim = (response: PlaywrightResponse) =>
+      response.request().method() === "POST" && /\/api\/annotate\/assignments\/[^/]+\/writer$/.test(new URL(response.url()).pathname);
+    const claimed = page.waitForResponse(isClaim);
     await page.goto(`/s/${enact!.slug}/work`);
     const library = page.getByTestId("task").locator('section[aria-label="Candidate actions"]');
     const candidates = library.locator("[data-candidate]");
     // the other viewport's test opened the same item in a tab of its own a moment ago: that tab
-    // still holds it (lib/responses/writer.ts), so this one takes it over, as a person would
-    const otherWriter = page.getByTestId("other-writer");
-    await expect(candidates.first().or(otherWriter)).toBeVisible({ timeout: 20_000 });
-    if (await otherWriter.isVisible()) {
-      await otherWriter.getByRole("button", { name: "Take over here" }).click();
-      await expect(otherWriter).toBeHidden();
-      // and shows the item afresh as its writer, so that nothing re-renders under the checks below
-      await page.reload();
+    // still holds it (lib/responses/writer.ts), so this one takes it over, as a person would (the
+    // page then loads afresh as the item's writer)
+    if ((await claimed).status() === 409) {
+      const reloaded = page.waitForEvent("load");
+      await page.getByTestId("other-writer").getByRole("button", { name: "Take over here" }).click();
+      await reloaded;
     }
     await expect(candidates).toHaveCount(7, { timeout: 20_000 });
-    for (const candidate of await candidates.all()) {
-      await candidate.scrollIntoViewIfNeeded();
-      const hit = await candidate.evaluate((element) => {
-        const rect = element.getBoundingClientRect();
-        const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
-        return top !== null && (element === top || element.contains(top));
-      });
-      expect(hit, `${await candidate.getAttribute("aria-label")} can be tapped`).toBe(true);
+    for (let index = 0; index < 7; index++) {
+      const candidate = candidates.nth(index);
+      // the item may render once more as its claim settles: each check is taken again on the element as it then is
+      await expect(async () => {
+        await candidate.scrollIntoViewIfNeeded({ timeout: 2_000 });
+        const hit = await candidate.evaluate((element) => {
+          const rect = element.getBoundingClientRect();
+          const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+          return top !== null && (element === top || element.contains(top));
+        });
+        expect(hit, `${await candidate.getAttribute("aria-label")} can be tapped`).toBe(true);
+      }).toPass({ timeout: 15_000 });
     }
     const position = await library.evaluate((element) => getComputedStyle(element).position);
     if (position === "sticky")

@@ -87,8 +87,11 @@ test.describe("item verification", () => {
 
       const reason = page.getByLabel("Reason for Correctness");
       if (plan.failCorrectness) {
-        await page.keyboard.press("f");
-        await expect(reason).toBeFocused();
+        // a key pressed before the page has hydrated goes nowhere: press again until the reason takes the focus
+        await expect(async () => {
+          if (!(await reason.evaluate((element) => element === document.activeElement))) await page.keyboard.press("f");
+          await expect(reason).toBeFocused({ timeout: 2_000 });
+        }).toPass({ timeout: 15_000 });
         await page.keyboard.type(plan.failCorrectness);
         await page.keyboard.press("Enter"); // on to the next axis without a verdict
         await expect(reason).not.toBeFocused();
