@@ -53,12 +53,14 @@ export interface KindLlmScoring {
    */
   answerTexts(answer: unknown): string[];
   /**
-   * Optional: the answer's correctness from the score a job stored (plan's finish), for kinds whose
-   * answers have none until the LLM scores them (free text: a grade of 4 or 5 is right). The job
-   * writes it to the answer's Response.correct / ModelPrediction.correct with each score, so the
-   * latest score decides; kinds without it leave correctness as the submission set it.
+   * Optional: the answer's own score and correctness from the score a job stored (plan's finish),
+   * for kinds whose answers have neither until the LLM scores them (free text: the grade's LLM-Match,
+   * and a grade of 4 or 5 is right). The job writes both to the answer's Response / ModelPrediction
+   * with each score, so the latest score decides, and every figure that reads the answer's score
+   * (the main accuracy table, calibration) reads the judge's; kinds without it leave the answer as
+   * the submission set it.
    */
-  correctOf?(score: unknown): boolean | null;
+  answerScoreOf?(score: unknown): { score: unknown; correct: boolean | null } | null;
 }
 
 /**

@@ -513,14 +513,15 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
         ],
         skipDuplicates: true,
       });
-      if (scoring.correctOf) {
-        // the answer's correctness follows its latest score, in the same transaction
-        const correct = scoring.correctOf(score);
+      const own = scoring.answerScoreOf?.(score);
+      if (own) {
+        // the answer's own score and correctness follow its latest score, in the same transaction
+        const data = { score: own.score as Prisma.InputJsonValue, correct: own.correct };
         await db.$transaction([
           stored,
           target.type === "response"
-            ? db.response.updateMany({ where: { id: target.id }, data: { correct } })
-            : db.modelPrediction.updateMany({ where: { id: target.id }, data: { correct } }),
+            ? db.response.updateMany({ where: { id: target.id }, data })
+            : db.modelPrediction.updateMany({ where: { id: target.id }, data }),
         ]);
       } else await stored;
       state.done += 1;

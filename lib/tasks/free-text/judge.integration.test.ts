@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { db, disconnectDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
+import { ALL } from "@/lib/dashboard/accuracy";
 import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { importModelRun } from "@/lib/models/runs";
@@ -401,6 +402,47 @@ describe("free-text LLM judge", () => {
     expect((await getLlmScoringStatus(study.id, config(), "explore-scene")).jobs.map((job) => job.kind)).toEqual(["explore-scene"]);
     expect(await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r-both" })).toBe(2);
     expect((await getLlmScoringStatus(study.id, config(), "free-text")).unscored).toEqual({ responses: 0, predictions: 0 });
+  });
+
+  it("the main accuracy table reads the judge's grades: people's and the model run's LLM-Match equal the section's, on a dashboard loaded before the job", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const { study, run } = await seedStudy(PEOPLE, MODEL);
+    const before = await getStudyDashboard(study.slug, {});
+    const llmMatchOf = (dashboard: typeof before, series: string) =>
+      [...dashboard.accuracy.rows, ...dashboard.accuracy.modelRows].find((row) => row.series === series && row.kind === "free-text")?.cells[ALL]?.metrics.score
+        ?.value ?? null;
+    expect(llmMatchOf(before, "humans")).toBeNull();
+    expect(llmMatchOf(before, run.runId)).toBeNull();
+
+    await createLlmScoringJob(study.slug, researcher.id, config(), null);
+    await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" });
+    // no cache cleared: the judge's grades are a change of the study's data
+    const after = await getStudyDashboard(study.slug, {});
+    const all = (after.sections.freeText as FreeTextSection).rows.find((row) => row.category === "All")!;
+    expect(all.cells[0].score).not.toBeNull();
+    expect(llmMatchOf(after, "humans")).toBeCloseTo(all.cells[0].score!, 9);
+    expect(llmMatchOf(after, run.runId)).toBeCloseTo(all.cells[1].score!, 9);
+    const stored = await db.modelPrediction.findMany({ select: { score: true, answer: true, item: { select: { externalId: true } } } });
+    for (const row of stored) {
+      const grade = standInGrade((row.answer as { text: string }).text, referencesOf(row.item.externalId));
+      expect(row.score).toEqual({ grade, score: (100 * (grade - 1)) / 4 });
+    }
+  });
+
+  it("a job that grades only a model run's answers is a change of the study's data: the figures cached before it are not served after", async () => {
+    const researcher = await createUser("RESEARCHER");
+    const { study, run } = await seedStudy([], MODEL);
+    const modelCell = async () =>
+      (await getStudyDashboard(study.slug, {})).accuracy.modelRows.find((row) => row.series === run.runId)?.cells[ALL]?.metrics.score?.value ?? null;
+    expect(await modelCell()).toBeNull();
+    await createLlmScoringJob(study.slug, researcher.id, config(), null);
+    await runScoringJobsUntilIdle({ config: config(), embedder: null, retry: fastRetry, runnerId: "r1" });
+    const grades = [
+      standInGrade("Blue.", referencesOf("q1")),
+      standInGrade("Near the staircase.", referencesOf("q2")),
+      standInGrade("No.", referencesOf("q3")),
+    ];
+    expect(await modelCell()).toBeCloseTo(grades.reduce((sum, g) => sum + (100 * (g - 1)) / 4, 0) / grades.length, 9);
   });
 
   it("an answer's correctness is unknown until the judge grades it, then a grade of 4 or 5 is right: calibration and per-annotator accuracy count only graded answers", async () => {

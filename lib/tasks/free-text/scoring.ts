@@ -1,6 +1,6 @@
 import { llmChat, LlmScorerError } from "@/lib/scoring/llm-chat";
 import type { KindLlmScoring } from "@/lib/scoring/kind-scoring";
-import { CORRECT_FROM_GRADE, freeTextKeySchema, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
+import { CORRECT_FROM_GRADE, freeTextKeySchema, freeTextScoreOf, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
 import {
   isJudgeVersion,
   JUDGE_ASPECT,
@@ -109,5 +109,5 @@ export const llm: KindLlmScoring = {
       );
     return { score: grade, reply: content };
   },
-  correctOf: (score) => (isFreeTextGradeRecord(score) ? score.grade >= CORRECT_FROM_GRADE : null),
+  answerScoreOf: (score) => (isFreeTextGradeRecord(score) ? { score: freeTextScoreOf(score.grade), correct: score.grade >= CORRECT_FROM_GRADE } : null),
 };

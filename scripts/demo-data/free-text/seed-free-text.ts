@@ -12,6 +12,7 @@ import { freeTextGradeModule } from "@/lib/tasks/free-text-grade";
 import { freeTextGradeRecord } from "@/lib/tasks/free-text/grades";
 import { gradingBatchLines, type GradableAnswer } from "@/lib/tasks/free-text/grading";
 import { DEFAULT_JUDGE, judgeVersion } from "@/lib/tasks/free-text/judge";
+import { llm } from "@/lib/tasks/free-text/scoring";
 import { generateFreeTextDemoBatch } from "@/scripts/demo-data/free-text/generate-free-text-batch";
 import { settleSimulatedMembers } from "@/scripts/demo-data/simulated-members";
 
@@ -97,16 +98,22 @@ export async function seedFreeTextStudy(users: Record<string, string>, admin: st
     const references = [key.answer, ...(key.extraAnswers ?? [])];
     const text = parseFreeTextAnswer(prediction.answer)?.text ?? "";
     const grade = syntheticGrade(text, references);
-    await db.scorerResult.create({
-      data: {
-        studyId: study.id,
-        scorer: LLM_SCORER,
-        model: SYNTHETIC_JUDGE,
-        promptVersion,
-        predictionId: prediction.id,
-        score: freeTextGradeRecord(grade, SYNTHETIC_JUDGE, promptVersion, references.length, true) as unknown as Prisma.InputJsonValue,
-      },
-    });
+    const record = freeTextGradeRecord(grade, SYNTHETIC_JUDGE, promptVersion, references.length, true);
+    // as the scoring job stores a grade: the judge's record, and the answer's own score and correctness from it
+    const own = llm.answerScoreOf!(record)!;
+    await db.$transaction([
+      db.scorerResult.create({
+        data: {
+          studyId: study.id,
+          scorer: LLM_SCORER,
+          model: SYNTHETIC_JUDGE,
+          promptVersion,
+          predictionId: prediction.id,
+          score: record as unknown as Prisma.InputJsonValue,
+        },
+      }),
+      db.modelPrediction.update({ where: { id: prediction.id }, data: { score: own.score as Prisma.InputJsonValue, correct: own.correct } }),
+    ]);
     const category = (prediction.item.tags as { category?: string }).category ?? null;
     gradable.push({
       type: "prediction",
