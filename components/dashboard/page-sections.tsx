@@ -13,6 +13,7 @@ import { ReliabilityDiagram } from "@/components/charts/reliability-diagram";
 import { RangeChart } from "@/components/charts/range-chart";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { AccuracySection, kindShort } from "@/components/dashboard/accuracy-section";
+import { pooledConditionLabels } from "@/lib/dashboard/accuracy";
 import { AgreementSection } from "@/components/dashboard/agreement-section";
 import { dashboardSections } from "@/components/tasks/dashboard-sections";
 import { AgreementPlanSection } from "@/components/dashboard/agreement-plan-section";
@@ -363,6 +364,7 @@ export function AgreementPlanCard({ d, slug, names }: Pick<SectionProps, "d" | "
 
 /** Stated confidence against correctness. */
 export function ConfidenceCard({ d, slug, scopeName }: Pick<SectionProps, "d" | "slug" | "scopeName">) {
+  const pooled = pooledConditionLabels(d.accuracy.rows);
   return (
     <section id="confidence" className="scroll-mt-28">
       <Card>
@@ -402,7 +404,7 @@ export function ConfidenceCard({ d, slug, scopeName }: Pick<SectionProps, "d" | 
                   {d.calibration.withoutCorrectness > 0
                     ? `; ${count(d.calibration.withoutCorrectness)} without one (an item without a key, an answer not graded yet) are left out`
                     : ""}
-                  .
+                  .{pooled.length > 0 ? ` It pools the study's conditions (${pooled.join(", ")}); the kind's section shows calibration per condition.` : ""}
                 </p>
                 <p className="col-span-2 text-xs text-slate-500">
                   ECE: the answer-weighted gap between accuracy and mean confidence over the bins (0 is perfect). Brier: mean squared gap between confidence and

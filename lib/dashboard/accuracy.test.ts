@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL, accuracyRows, metricCells, metricShape, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
+import { ALL, accuracyRows, metricCells, metricShape, pooledConditionLabels, tagColumns, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
 import { mulberry32 } from "@/lib/stats/rng";
 import { tCritical } from "@/lib/stats/student-t";
@@ -260,5 +260,20 @@ describe("accuracyRows with shapes kept per scope", () => {
       const checkedOnCells = accuracyRows(sliced, "humans", "Humans", "seed", 200);
       expect(kept).toEqual(checkedOnCells);
     }
+  });
+});
+
+describe("pooledConditionLabels", () => {
+  const row = (series: string, condition?: string, conditionLabel?: string) => ({ series, label: series, kind: "k", condition, conditionLabel, cells: {} });
+  it("names the people's conditions once each, in the table's order, and nothing for a study without conditions", () => {
+    expect(
+      pooledConditionLabels([
+        row("humans", "active", "Active exploration"),
+        row("run-1", "passive"),
+        row("humans", "passive", "Passive"),
+        row("humans", "active", "Active exploration"),
+      ]),
+    ).toEqual(["Active exploration", "Passive"]);
+    expect(pooledConditionLabels([row("humans"), row("run-1", "x", "X")])).toEqual([]);
   });
 });

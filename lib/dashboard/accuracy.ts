@@ -582,3 +582,11 @@ export function tagColumns(rows: AccuracyRow[]): string[] {
   for (const row of rows) for (const key of Object.keys(row.cells)) if (key !== ALL) values.add(key);
   return [...values].sort(compareTagValues);
 }
+
+/**
+ * The conditions, in words, that the people's rows of the table keep apart (one row each): the
+ * figures that pool every answer of a person (calibration, per-annotator accuracy) say they pool these.
+ */
+export function pooledConditionLabels(rows: readonly AccuracyRow[]): string[] {
+  return [...new Set(rows.flatMap((row) => (row.series === "humans" && row.condition !== undefined ? [row.conditionLabel ?? row.condition] : [])))];
+}

@@ -8,7 +8,7 @@ import { correctnessAt } from "@/lib/dashboard/snapshot-utils";
 import { agreementValues, timeOf } from "@/lib/dashboard/study-dashboard";
 import { wilsonInterval } from "@/lib/stats/wilson-interval";
 import { getStudyBySlug } from "@/lib/studies/studies";
-import { isTaskKind } from "@/lib/tasks";
+import { getTaskModule, isTaskKind } from "@/lib/tasks";
 
 /**
  * The Annotators tab: one row per annotator with items done, accuracy (share of answers the
@@ -48,6 +48,8 @@ export interface AnnotatorsOverview {
   flagNote?: string;
   /** the tag whose values relative time compares within (with the task), null: the task alone */
   tagKey: string | null;
+  /** the study conditions, in words, that each person's accuracy pools (the Dashboard tab keeps them apart) */
+  pooledConditions: string[];
 }
 
 export async function getAnnotatorsOverview(slug: string, searchParams: Record<string, string | string[] | undefined>): Promise<AnnotatorsOverview> {
@@ -153,6 +155,13 @@ export async function getAnnotatorsOverview(slug: string, searchParams: Record<s
     encoding,
     level,
     tagKey,
+    pooledConditions: snapshot.conditions.map(
+      (condition) =>
+        kinds
+          .map((kind) => getTaskModule(kind).conditions)
+          .find(Boolean)
+          ?.label(condition) ?? condition,
+    ),
     ...(time.flagNote ? { flagNote: time.flagNote } : {}),
   };
 }

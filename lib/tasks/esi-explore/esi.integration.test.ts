@@ -7,7 +7,8 @@ import { getPlay, playStep } from "@/lib/annotate/play";
 import { submitResponse } from "@/lib/responses/responses";
 import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
 import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
-import { ALL } from "@/lib/dashboard/accuracy";
+import { ALL, pooledConditionLabels } from "@/lib/dashboard/accuracy";
+import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
 import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { importModelRun } from "@/lib/models/runs";
@@ -578,6 +579,9 @@ describe("ESI-Bench dashboard figures and step labels", () => {
       ["M [active]", "active", "Active exploration", 1],
       ["N", null, null, 0],
     ]);
+    // the figures that pool a person's answers (calibration, per-annotator accuracy) name the conditions they pool
+    expect(pooledConditionLabels(d.accuracy.rows)).toEqual(["Passive, single view", "Active exploration"]);
+    expect((await getAnnotatorsOverview(study.slug, {})).pooledConditions.sort()).toEqual(["Active exploration", "Passive, single view"]);
     // people under a condition against the model's answers under it, or under none
     const compared = d.comparison.rows
       .filter((row) => row.kind === "esi-explore" && row.tag === ALL)

@@ -91,8 +91,11 @@ export default async function AnnotatorsPage({
           <AnnotatorQualityTable rows={overview.rows} />
         )}
         <CardBody className="border-t border-slate-100 text-xs text-slate-500">
-          Accuracy: share of answers the task&apos;s scorer counts as right, with a Wilson interval. Time: active time per item (the median); relative time
-          compares it with others on the same task
+          Accuracy: share of answers the task&apos;s scorer counts as right, with a Wilson interval
+          {overview.pooledConditions.length > 0
+            ? `, over every condition the person answered in (${overview.pooledConditions.join(", ")}; the Dashboard tab keeps them apart)`
+            : ""}
+          . Time: active time per item (the median); relative time compares it with others on the same task
           {overview.tagKey ? ` and ${overview.tagKey} value` : ""}, and flags far-faster annotators ({overview.flagNote ?? "modified z-score below −3.5"}).
           Focus losses: trajectory events of type {FOCUS_LOSS_EVENT_TYPES.join(", ")} (tab or window left).
         </CardBody>
