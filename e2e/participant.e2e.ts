@@ -267,7 +267,7 @@ test.describe("a recruited participant", () => {
     const withdraw = page.getByRole("button", { name: "Withdraw and delete my answers" });
     await expect(withdraw).toBeEnabled();
     await withdraw.click();
-    await expect(page).toHaveURL(/\/withdrawn$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/withdrawn\?study=/, { timeout: 20_000 });
     await context.close();
   });
 
@@ -354,8 +354,10 @@ test.describe("a recruited participant", () => {
     await page.screenshot({ path: `${shots}/withdraw.png` });
     await page.getByLabel(/Yes, I want to withdraw/).check();
     await button.click();
-    await expect(page).toHaveURL(/\/withdrawn$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/withdrawn\?study=/, { timeout: 20_000 });
     await expect(page.getByTestId("withdrawn")).toBeVisible();
+    // signed out, the page still says whom to write to about the study
+    await expect(page.getByTestId("study-contact").getByTestId("team-contact")).toBeVisible();
 
     const after = await e2eDb().query(
       `SELECT (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."userId" = $1) AS responses, (SELECT count(*)::int FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."userId" = $1) AS events`,

@@ -33,7 +33,8 @@ export function WithdrawForm({ slug, userId }: { slug: string; userId: string })
     } catch {
       // storage unavailable: nothing was kept there either
     }
-    await signOut({ callbackUrl: "/withdrawn" });
+    // the landing page names the study's contact: the participant is signed out there
+    await signOut({ callbackUrl: `/withdrawn?study=${encodeURIComponent(slug)}` });
   }
 
   return (

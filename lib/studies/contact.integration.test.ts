@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
-import { contactByEntryToken, contactByInvite, contactOf, updateStudyContact } from "@/lib/studies/contact";
+import { contactByEntryToken, contactByInvite, contactBySlug, contactOf, updateStudyContact } from "@/lib/studies/contact";
 import { getStudySettings } from "@/lib/studies/settings";
 import { createStudyVersion } from "@/lib/studies/versions";
 import { getMemberStanding, getMemberStudy } from "@/lib/annotate/studies";
@@ -87,5 +87,9 @@ describe("the study's contact for participants", () => {
     await db.studyInvite.create({ data: { studyId: study.id, userId: invited.id, token: "invite-token-0123456789" } });
     expect(await contactByInvite("invite-token-0123456789")).toEqual({ name: null, email: "team@lab.example.org" });
     expect(await contactByInvite("no-such-invite-0000")).toBeNull();
+    // the page a withdrawn participant lands on, signed out, finds it by the study's slug
+    expect(await contactBySlug(study.slug)).toEqual({ contact: { name: null, email: "team@lab.example.org" }, studyTitle: study.title });
+    expect(await contactBySlug("no-such-study")).toBeNull();
+    expect(await contactBySlug("x".repeat(101))).toBeNull();
   });
 });

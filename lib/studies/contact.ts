@@ -44,3 +44,10 @@ export async function contactByInvite(token: string): Promise<StudyContact | nul
   const invite = await db.studyInvite.findUnique({ where: { token }, select: { study: { select: { contactName: true, contactEmail: true } } } });
   return invite ? contactOf(invite.study) : null;
 }
+
+/** The contact of a study by its slug (the page a withdrawn participant lands on, signed out); null without a study or a contact. */
+export async function contactBySlug(slug: string): Promise<{ contact: StudyContact | null; studyTitle: string } | null> {
+  if (slug.length < 1 || slug.length > 100) return null;
+  const study = await db.study.findUnique({ where: { slug }, select: { title: true, contactName: true, contactEmail: true } });
+  return study ? { contact: contactOf(study), studyTitle: study.title } : null;
+}

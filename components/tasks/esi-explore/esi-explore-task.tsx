@@ -472,6 +472,8 @@ function ExplorePanel({
         <span className="ml-auto text-xs text-slate-500" aria-live="polite">
           {pending ? "Moving…" : error ? <span className="text-amber-700">{error}</span> : seq === 0 ? "You are at the start." : null}
         </span>
+        {/* a step the simulator failed: whom "tell the research team" means */}
+        {error && !pending ? <StudyContactHint className="w-full text-right text-xs text-amber-700" /> : null}
       </header>
       <div className="relative min-h-0 flex-1 bg-slate-100 p-1.5 max-lg:aspect-[4/3]">
         {/* eslint-disable-next-line @next/next/no-img-element -- each view is served by hash */}
