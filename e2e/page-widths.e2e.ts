@@ -209,6 +209,9 @@ for (const viewport of VIEWPORTS) {
       ["audit", `${s}/audit`],
       ["item", `${s}/items/${itemId}`],
       ["replay", `${s}/replay/${replayId}`],
+      ["preview", `${s}/preview`],
+      ["help", "/help"],
+      ["help-doc", "/help/readme"],
       ["tokens", "/research/tokens"],
       ["api", "/research/api"],
       ["admin-users", "/admin/users"],
@@ -231,6 +234,9 @@ for (const viewport of VIEWPORTS) {
       ["work-enact-forward-10", `/s/${enactForward!.slug}/work`],
       ...kindStudies.map((k): [string, string] => [`work-${k.kind}`, `/s/${k.slug}/work`]),
       ["done", `/s/${enact!.slug}/done`],
+      ["study-home", `/s/${enact!.slug}`],
+      ["tutorial", `/s/${enact!.slug}/tutorial`],
+      ["withdraw", `/s/${enact!.slug}/withdraw`],
     ];
     await checkAll(page, viewport, pages);
     // the ENACT inverse item of seven actions: every candidate can be brought on screen and tapped
@@ -279,6 +285,21 @@ for (const viewport of VIEWPORTS) {
       annotatorId,
     ]);
     await page.context().close();
+
+    // signed out: the front page, sign-in, a study's entry link (working and not), and the page after withdrawing
+    const anonymous = await browser.newContext({ viewport, hasTouch: viewport.width < 500, isMobile: viewport.width < 500 });
+    const visitor = await anonymous.newPage();
+    const entryToken = `pw-${randomUUID()}`;
+    await e2eDb().query(`UPDATE "Study" SET "entryToken" = $2 WHERE id = $1`, [consentStudy!.id, entryToken]);
+    await checkAll(visitor, viewport, [
+      ["home", "/"],
+      ["signin", "/signin"],
+      ["join-link", `/join/${entryToken}`],
+      ["join-bad-link", "/join/no-such-entry-link-0000"],
+      ["join-bad-invite", "/join/invite/no-such-invite-0000"],
+      ["withdrawn", `/withdrawn?study=${consentStudy!.slug}`],
+    ]);
+    await anonymous.close();
 
     const reviewer = await open(browser, "reviewer1", viewport);
     await checkAll(reviewer, viewport, [
