@@ -79,10 +79,17 @@ export interface ReportPerson {
   wallMs: number;
 }
 
-/** Every person (not agent) of the study with their answers, by kind of item, and their summed times. */
+/**
+ * Every person (not agent) of the study, a member or anyone with work in it, with their answers by
+ * kind of item and their summed times; a person with work and no membership reads as ACTIVE.
+ */
 export async function listReportPeople(studyId: string): Promise<ReportPerson[]> {
   return db.$queryRaw<ReportPerson[]>`
-    SELECT m."userId", m.status, m."statusReason",
+    WITH people AS (
+      SELECT "userId" FROM "StudyMember" WHERE "studyId" = ${studyId}
+      UNION SELECT "userId" FROM "Assignment" WHERE "studyId" = ${studyId}
+    )
+    SELECT p."userId", coalesce(m.status::text, 'ACTIVE') AS status, m."statusReason",
       (m."startedAt" IS NOT NULL OR count(r.id) > 0) AS started,
       count(r.id) FILTER (WHERE NOT i.practice AND NOT i.gold)::int AS "mainAnswers",
       count(r.id) FILTER (WHERE i.gold AND NOT i.practice)::int AS "goldAnswers",
@@ -90,14 +97,15 @@ export async function listReportPeople(studyId: string): Promise<ReportPerson[]>
       count(r.id) FILTER (WHERE i.practice)::int AS "practiceAnswers",
       coalesce(sum(r."activeMs") FILTER (WHERE NOT i.practice), 0)::float8 AS "activeMs",
       coalesce(sum(r."wallMs") FILTER (WHERE NOT i.practice), 0)::float8 AS "wallMs"
-    FROM "StudyMember" m
-    JOIN "User" u ON u.id = m."userId"
-    LEFT JOIN "Assignment" a ON a."studyId" = m."studyId" AND a."userId" = m."userId"
+    FROM people p
+    JOIN "User" u ON u.id = p."userId"
+    LEFT JOIN "StudyMember" m ON m."studyId" = ${studyId} AND m."userId" = p."userId"
+    LEFT JOIN "Assignment" a ON a."studyId" = ${studyId} AND a."userId" = p."userId"
     LEFT JOIN "Response" r ON r."assignmentId" = a.id
     LEFT JOIN "Item" i ON i.id = a."itemId"
-    WHERE m."studyId" = ${studyId} AND NOT u."isAgent"
-    GROUP BY m."userId", m.status, m."statusReason", m."startedAt"
-    ORDER BY m."userId"`;
+    WHERE NOT u."isAgent"
+    GROUP BY p."userId", m.status, m."statusReason", m."startedAt"
+    ORDER BY p."userId"`;
 }
 
 /** People's answers per ordinary item (neither practice nor gold), items without any included as 0. */
@@ -141,7 +149,7 @@ export async function listReportModels(studyId: string): Promise<ReportModel[]> 
     LEFT JOIN "Assignment" a ON a."userId" = u.id AND a."studyId" = ${studyId}
     LEFT JOIN "Response" res ON res."assignmentId" = a.id
     LEFT JOIN "Item" i ON i.id = a."itemId"
-    WHERE u."isAgent" AND u."externalStudyId" = ${studyId}
+    WHERE u."isAgent" AND (u."externalStudyId" = ${studyId} OR a.id IS NOT NULL)
     GROUP BY u.id, u.name, u."agentModel"
     ORDER BY agent, name`;
 }
