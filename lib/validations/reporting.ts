@@ -92,3 +92,8 @@ export function reportingAnswersOf(value: unknown): ReportingAnswers {
   const parsed = reportingAnswersSchema.safeParse(value ?? {});
   return parsed.success ? parsed.data : { answers: {}, compensation: {} };
 }
+
+export const REPORT_FORMATS = ["md", "tex"] as const;
+
+/** GET /api/studies/<slug>/report?format=md|tex (Markdown by default). */
+export const reportQuerySchema = z.strictObject({ format: z.enum(REPORT_FORMATS).default("md") });
