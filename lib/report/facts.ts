@@ -395,7 +395,9 @@ function documentationEntries(ctx: Context, yardstick: StudyReport["yardstick"])
   const byStatus = ["EXCLUDED", "RETURNED", "TIMED_OUT", "ACTIVE"].map(
     (status) => `${count(started.filter((p) => p.status === status).length)} ${status.toLowerCase().replace("_", " ")}`,
   );
-  const models = ctx.models.map((m) => (m.agent ? `${m.name} (agent${m.agentModel ? `, model ${m.agentModel}` : ""})` : `${m.name} (imported run)`));
+  const models = ctx.models
+    .filter((m) => m.answers > 0)
+    .map((m) => (m.agent ? `${m.name} (agent${m.agentModel ? `, model ${m.agentModel}` : ""})` : `${m.name} (imported run)`));
   const exportsLine = `exportable by the researchers as CSV or JSONL: ${EXPORT_KINDS.join(", ")} (recruitment ids pseudonymised on request)`;
   const instructions = ctx.study.instructions.trim();
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CHECKLIST, CHECKLIST_SECTIONS } from "@/lib/report/checklist";
 import type { StudyReport } from "@/lib/report/facts";
-import { latexEscape, renderLatex, renderMarkdown, shownValue } from "@/lib/report/render";
+import { latexEscape, markdownCell, renderLatex, renderMarkdown, shownValue } from "@/lib/report/render";
 
 const title = "R&D 100% of _items_ #1 for $5 {ok} ~ ^ \\ | <x>";
 
@@ -65,7 +65,8 @@ describe("renderMarkdown", () => {
   it("escapes a value's pipes and keeps it on its row", () => {
     const md = renderMarkdown(reportWith((n) => (n === "0.1" ? "a | b\nc" : "x")));
     expect(md).toContain("| 0.1 | Paper Title | a \\| b c | source of 0.1 |");
-    expect(md.split("\n")[0]).toBe(`# Human baseline report: ${title.replace("\\", "\\\\").replace("|", "\\|")}`);
+    expect(md.split("\n")[0]).toBe("# Human baseline report: R&D 100% of \\_items\\_ #1 for $5 {ok} ~ ^ \\\\ \\| \\<x>");
+    expect(markdownCell("a *b* `c` <i>")).toBe("a \\*b\\* \\`c\\` \\<i>");
   });
 });
 

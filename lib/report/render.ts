@@ -15,8 +15,9 @@ export function shownValue(entry: Pick<ReportEntry, "choice" | "value">): string
   return `${entry.choice}: ${entry.value}`;
 }
 
-function markdownCell(text: string): string {
-  return text.replace(/\\/gu, "\\\\").replace(/\|/gu, "\\|").replace(/\r?\n/gu, " ");
+/** Text that Markdown prints as it is, on one table row: the characters that would start emphasis, code, HTML or a new cell escaped. */
+export function markdownCell(text: string): string {
+  return text.replace(/[\\|*_`<]/gu, (ch) => `\\${ch}`).replace(/\r?\n/gu, " ");
 }
 
 function sectionsOf(report: StudyReport) {
