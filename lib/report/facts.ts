@@ -6,6 +6,10 @@ import type { ComparisonRow } from "@/lib/dashboard/comparison";
 import { visitStudyDashboard, type StudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { excludedItemIdsForStudy } from "@/lib/review/exclusion";
 import { quantile } from "@/lib/stats/descriptive";
+import { predictedHalfWidth } from "@/lib/stats/study-planner";
+import { planFromSnapshot, type StudyPlanData } from "@/lib/plan/plan-for-study";
+import { getSnapshot } from "@/lib/dashboard/snapshot";
+import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { CHECKLIST, type ChecklistChoice } from "@/lib/report/checklist";
 import { compensationFacts, type CompensationFacts } from "@/lib/report/compensation";
 import { count, figure, interval, minutes, percent, pValue, spread } from "@/lib/report/format";
@@ -85,6 +89,7 @@ interface Context {
   reviewExcludedItems: number;
   compensation: CompensationFacts;
   dashboard: StudyDashboard | null;
+  plan: StudyPlanData | null;
 }
 
 function asked(ctx: Context, number: AskedNumber, whyNot = NOT_ANSWERED): Fill {
@@ -165,9 +170,34 @@ function designEntries(ctx: Context): Record<string, Fill> {
       "1.8",
       "the basis of the sample size is not recorded (the Plan panel computes one from a pilot: lib/stats/study-planner.ts); state it in the Reporting settings",
     ),
-    "1.8.1": asked(ctx, "1.8.1"),
+    "1.8.1": withPlanner(ctx, asked(ctx, "1.8.1")),
     "1.9": asked(ctx, "1.9"),
     "1.10": asked(ctx, "1.10"),
+  };
+}
+
+/**
+ * The planner's precision at the design the study reached, per kind: the 95% half-width of
+ * people's figure for the people who answered and their mean items each, from the variance
+ * components of their answers so far (lib/plan, lib/stats/study-planner.ts).
+ */
+export function plannerLines(plan: StudyPlanData | null): string[] {
+  if (!plan) return [];
+  return plan.kinds.flatMap((kind) => {
+    if (!kind.components || kind.people < 2 || kind.items < 2) return [];
+    const itemsPerPerson = Math.min(kind.items, Math.max(1, kind.answers / kind.people));
+    const halfWidth = predictedHalfWidth(kind.components, { items: kind.items, people: kind.people, itemsPerPerson });
+    return [`${kind.kind} ${kind.metricLabel}: ±${halfWidth.toFixed(3)} at ${kind.people} people × ${itemsPerPerson.toFixed(1)} of ${kind.items} items`];
+  });
+}
+
+function withPlanner(ctx: Context, fill: Fill): Fill {
+  const lines = plannerLines(ctx.plan);
+  if (lines.length === 0) return fill;
+  return {
+    ...fill,
+    value: `${fill.value}. The planner on people's answers so far (excluded participants and agents left out), the 95% half-width of people's figure at the design reached: ${lines.join("; ")}`,
+    source: `${fill.source}; the planner (lib/plan, lib/stats/study-planner.ts)`,
   };
 }
 
@@ -433,6 +463,11 @@ function documentationEntries(ctx: Context, yardstick: StudyReport["yardstick"])
   };
 }
 
+/** The Plan panel's inputs from people's answers only: the dashboard's people (excluded participants and agents left out). */
+export async function peoplePlan(studyId: string, design: { k: number; itemsPerPerson: number | null }, leftOut: ReadonlySet<string>): Promise<StudyPlanData> {
+  return planFromSnapshot(snapshotWithoutAnnotators(await getSnapshot(studyId), leftOut), design);
+}
+
 async function dashboardOf(slug: string): Promise<StudyDashboard | null> {
   const view = await visitStudyDashboard(slug, {});
   return "pending" in view ? null : view;
@@ -453,6 +488,8 @@ export async function studyReport(slug: string, now = new Date()): Promise<Study
     compensationFacts(study.id),
     dashboardOf(slug),
   ]);
+  const leftOut = new Set([...models.filter((m) => m.agent).map((m) => m.id), ...people.filter((p) => p.status === "EXCLUDED").map((p) => p.userId)]);
+  const plan = await peoplePlan(study.id, { k: study.overlap, itemsPerPerson: study.itemsPerParticipant }, leftOut);
   const ctx: Context = {
     study,
     answers: reportingAnswersOf(study.reportingAnswers),
@@ -465,6 +502,7 @@ export async function studyReport(slug: string, now = new Date()): Promise<Study
     reviewExcludedItems: reviewExcluded.length,
     compensation,
     dashboard,
+    plan,
   };
   const yardstick = { version: packageJson.version, commit: process.env.YARDSTICK_COMMIT?.trim() || null };
   const fills: Record<string, Fill> = {

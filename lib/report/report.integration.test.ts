@@ -8,7 +8,7 @@ import { importModelRun } from "@/lib/models/runs";
 import { CHECKLIST } from "@/lib/report/checklist";
 import { getReportingAnswers, updateReportingAnswers } from "@/lib/report/answers";
 import { compensationFacts } from "@/lib/report/compensation";
-import { studyReport } from "@/lib/report/facts";
+import { peoplePlan, plannerLines, studyReport } from "@/lib/report/facts";
 import { figure, interval, pValue } from "@/lib/report/format";
 import { renderLatex, renderMarkdown } from "@/lib/report/render";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
@@ -154,6 +154,16 @@ describe("the human-baseline report (lib/report/facts.ts)", () => {
     expect(entryOf(report, "2.4")).toMatchObject({ reported: false, choice: "Unknown-Unreported" });
     expect(entryOf(report, "5.1.1").value).toBe("not reported: no demographics collected: Yardstick records none");
     expect(entryOf(report, "1.8").value).toContain("not reported: the basis of the sample size is not recorded");
+    // the minimum detectable effect is the researcher's; beside it, the planner's precision at the design reached,
+    // on the dashboard's people: the two who finished (the excluded one and the agent left out), 9 items each of 10 (8 + one gold)
+    const bot = (await db.user.findFirstOrThrow({ where: { name: "bot" } })).id;
+    const excluded = (await db.studyMember.findFirstOrThrow({ where: { studyId: study.id, status: "EXCLUDED" } })).userId;
+    const planned = plannerLines(await peoplePlan(study.id, { k: 2, itemsPerPerson: 8 }, new Set([bot, excluded])));
+    expect(planned).toHaveLength(1);
+    expect(planned[0]).toMatch(/^enact-forward .+: ±\d+\.\d{3} at 2 people × 9\.0 of 10 items$/u);
+    expect(entryOf(report, "1.8.1").value).toBe(
+      `not reported: not answered in the study's Reporting settings. The planner on people's answers so far (excluded participants and agents left out), the 95% half-width of people's figure at the design reached: ${planned[0]}`,
+    );
     expect(entryOf(report, "2.7.1")).toMatchObject({
       value: "9.00 GBP per person for an estimated 45 min",
       source: "study settings: Reporting (compensation)",
