@@ -3,23 +3,9 @@
 import { Field, inputClass } from "@/components/ui/field";
 import { CHECKLIST, CHECKLIST_CHOICES, CHECKLIST_SECTIONS } from "@/lib/report/checklist";
 import { ASKED_ENTRIES, REPORTING_DETAIL_MAX } from "@/lib/validations/reporting";
+import { COMPENSATION_FIELDS, type AnswerDraft, type CompensationDraft } from "@/components/research/reporting-drafts";
 
 /** The Reporting form's fields (components/research/study-reporting-form.tsx): one per asked checklist entry, and the pay. */
-
-export interface AnswerDraft {
-  choice: string;
-  detail: string;
-}
-
-export const COMPENSATION_FIELDS = [
-  { name: "rewardPerPerson", label: "Reward per person", hint: "e.g. 9.00", numeric: true },
-  { name: "currency", label: "Currency", hint: "ISO code, e.g. GBP", numeric: false },
-  { name: "bonusRule", label: "Performance bonus rule", hint: "e.g. 0.10 per correct answer", numeric: false },
-  { name: "bonusTotal", label: "Bonuses paid in total", hint: "in the same currency", numeric: true },
-  { name: "estimatedMinutes", label: "Estimated time (minutes)", hint: "as advertised to participants", numeric: true },
-] as const;
-
-export type CompensationDraft = Record<(typeof COMPENSATION_FIELDS)[number]["name"], string>;
 
 const nameOf = (number: string) => CHECKLIST.find((entry) => entry.number === number)?.name ?? number;
 

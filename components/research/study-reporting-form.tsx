@@ -6,43 +6,14 @@ import { Button } from "@/components/ui/button";
 import { focusFirstFieldError } from "@/components/ui/field";
 import { callApi, issuesByField } from "@/lib/client/api";
 import { reportingAnswersSchema, type ReportingAnswers } from "@/lib/validations/reporting";
-import {
-  AnswerSections,
-  COMPENSATION_FIELDS,
-  CompensationFields,
-  type AnswerDraft,
-  type CompensationDraft,
-} from "@/components/research/study-reporting-fields";
+import { AnswerSections, CompensationFields } from "@/components/research/study-reporting-fields";
+import { draftsOf, reportingBodyOf } from "@/components/research/reporting-drafts";
 
 /**
  * The report's answers only a person can give (PATCH /api/studies/<slug>/reporting): asked once
  * here and carried into the report (docs/report.md). Changeable on a frozen study; checked in the
  * browser by the schema the server uses, its issues under their fields.
  */
-
-function draftsOf(initial: ReportingAnswers): { answers: Record<string, AnswerDraft>; compensation: CompensationDraft } {
-  const answers = Object.fromEntries(Object.entries(initial.answers).map(([number, a]) => [number, { choice: a?.choice ?? "", detail: a?.detail ?? "" }]));
-  const compensation = Object.fromEntries(
-    COMPENSATION_FIELDS.map((field) => [field.name, initial.compensation[field.name] === undefined ? "" : String(initial.compensation[field.name])]),
-  ) as CompensationDraft;
-  return { answers, compensation };
-}
-
-/** The body the drafts make: empty fields left out, numbers read as numbers (what is not one stays text, and the schema names it). */
-export function reportingBodyOf(answers: Record<string, AnswerDraft>, compensation: CompensationDraft): unknown {
-  const answerBody = Object.fromEntries(
-    Object.entries(answers)
-      .filter(([, a]) => a.choice !== "" || a.detail.trim() !== "")
-      .map(([number, a]) => [number, { ...(a.choice ? { choice: a.choice } : {}), ...(a.detail.trim() ? { detail: a.detail } : {}) }]),
-  );
-  const compensationBody = Object.fromEntries(
-    COMPENSATION_FIELDS.filter((field) => compensation[field.name].trim() !== "").map((field) => {
-      const text = compensation[field.name].trim();
-      return [field.name, field.numeric && Number.isFinite(Number(text)) ? Number(text) : text];
-    }),
-  );
-  return { answers: answerBody, compensation: compensationBody };
-}
 
 export function StudyReportingForm({ slug, initial }: { slug: string; initial: ReportingAnswers }) {
   const router = useRouter();
