@@ -57,6 +57,11 @@ test("Settings → Reporting answers reach the Report tab, and the LaTeX downloa
   await expect(page.locator('tr[data-entry="5.1.1"]')).toContainText("not reported: no demographics collected");
   await expect(page.locator("tr[data-entry]")).toHaveCount(72);
 
+  // on a phone the tables scroll in their own boxes: the page itself is no wider than the window
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('tr[data-entry="1.9"]')).toContainText("IRB 2026-14");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
   const href = await page.getByRole("link", { name: "Download LaTeX" }).getAttribute("href");
   const tex = await page.request.get(href!);
   expect(tex.status()).toBe(200);
