@@ -220,7 +220,7 @@ function compensationEntries(ctx: Context): Record<string, Fill> {
     "2.7.2": c.bonusRule ? yes(c.bonusRule, c.source, "Yes") : notReported(c.notReported ?? "no bonus rule stated", c.source),
     "2.7.2.1": c.bonusTotal !== null ? yes(`${money(c.bonusTotal)} in total`, c.source) : notReported(c.notReported ?? "no bonus total stated", c.source),
     "2.7.3": ctx.answers.answers["2.7.3"] ? asked(ctx, "2.7.3") : structure,
-    "2.7.3.1": ctx.answers.answers["2.7.3.1"] ? asked(ctx, "2.7.3.1") : structure,
+    "2.7.3.1": ctx.answers.answers["2.7.3.1"] ? asked(ctx, "2.7.3.1") : { ...structure, choice: structure.reported ? undefined : structure.choice },
   };
 }
 
@@ -296,7 +296,7 @@ function executionEntries(ctx: Context): Record<string, Fill> {
         : yes("no model answered the study", "model runs and agents", "N/A");
   return {
     "3.1": yes(
-      `${s.itemsPerParticipant ?? ordinary(ctx)} items per person at most, plus ${count(practiceItems(ctx))} practice and gold items at ${Math.round(100 * s.goldRate)}% of the queue${limits ? `; time limits ${limits}` : ""}`,
+      `${s.itemsPerParticipant ?? ordinary(ctx)} items per person at most, after ${count(practiceItems(ctx))} practice item(s)${goldItems(ctx) > 0 ? `, with gold items making up ${Math.round(100 * s.goldRate)}% of the queue` : ""}${limits ? `; time limits ${limits}` : ""}`,
       "study settings",
     ),
     "3.1.1": yes(
@@ -347,7 +347,7 @@ function comparisonLine(dashboard: StudyDashboard, row: ComparisonRow): string {
   const proportion = metric?.proportion ?? false;
   const d = row.difference;
   const condition = row.conditionLabel ?? row.condition;
-  const head = `${row.model.name}${row.model.agent ? " (agent)" : ""}, ${row.kind} ${metric?.label ?? row.metric}${condition ? ` (${condition})` : ""}`;
+  const head = `${row.model.name}, ${row.kind} ${metric?.label ?? row.metric}${condition ? ` (${condition})` : ""}`;
   const figures = `people ${figure(row.humans.estimate, proportion)} vs model ${figure(row.modelEstimate, proportion)}, D = ${figure(d.estimate, proportion, true)}${interval(d.ci, proportion)}, p = ${pValue(d.p)}`;
   return `${head}: ${figures} on ${count(row.items)} items, ${count(row.people)} people${d.reason ? ` (${d.reason})` : ""}`;
 }
@@ -381,7 +381,7 @@ function analysisEntries(ctx: Context): Record<string, Fill> {
     "4.2": d ? yes(d.method.line, "dashboard: method (lib/dashboard/method.ts, docs/intervals.md)", "Yes") : notReported(pending, "dashboard: method"),
     "4.2.1": d
       ? yes(
-          `95% confidence intervals generalising over ${d.method.over === "people+items" ? "people and items" : "items"}: ${d.method.proportions}; ${d.method.means}; ${d.method.nonLinear}`,
+          `95% confidence intervals generalising over ${d.method.over === "people+items" ? "people and items" : "items"}: shares: ${d.method.proportions}; means and ratios: ${d.method.means}; other figures: ${d.method.nonLinear}`,
           "dashboard: method",
         )
       : notReported(pending, "dashboard: method"),
