@@ -20,6 +20,8 @@ const usage = `usage: yardstick <command>
   plan --items <items.jsonl> --answers <pilot.jsonl> --halfwidth <h> [--items-per-person m] [--k k]
        [--detect d --model-score s] [--kind kind]   variance components of a pilot and the people
                                                     a half-width or a difference needs, JSON
+  report --study <slug> [--format md|tex]           the human-baseline report: the field's reporting
+                                                    checklist filled from the study, Markdown or LaTeX
   alpha --level <nominal|ordinal|interval|ratio> [--bootstrap N] [--seed S]
                                                     Krippendorff's alpha of {"data": [[...], ...]} on stdin
   assets migrate --to s3 [--clear-postgres]         copy every asset to the S3 bucket (S3_* settings),
@@ -107,6 +109,12 @@ async function main(argv: string[]): Promise<number> {
     case "plan": {
       const { runPlanCli } = await import("@/lib/cli/plan");
       console.log(runPlanCli(rest, userPath));
+      return 0;
+    }
+    case "report": {
+      const { parseReportArgs, runReportCommand } = await import("@/lib/cli/report");
+      parseReportArgs(rest); // bad arguments fail before the database is opened
+      process.stdout.write(await withDatabase(() => runReportCommand(rest)));
       return 0;
     }
     case "alpha": {

@@ -78,6 +78,10 @@ export const staffApiRoutes: RouteCase[] = [
     body: { contactName: "Sneaky", contactEmail: null },
     allowed: staff,
   },
+  // the human-baseline report (docs/report.md) and its answers only a person can give
+  { method: "GET", path: `/api/studies/${slug}/report?format=md`, file: "studies/[slug]/report/route.ts", allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/reporting`, file: "studies/[slug]/reporting/route.ts", allowed: staff },
+  { method: "PATCH", path: `/api/studies/${slug}/reporting`, file: "studies/[slug]/reporting/route.ts", body: { answers: {} }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/status`, file: "studies/[slug]/status/route.ts", body: { status: "CLOSED" }, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/versions`, file: "studies/[slug]/versions/route.ts", body: {}, allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/entry-link`, file: "studies/[slug]/entry-link/route.ts", body: { action: "create" }, allowed: staff },

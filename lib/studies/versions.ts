@@ -47,6 +47,7 @@ export async function createStudyVersion(slug: string, actorId: string): Promise
         tutorialPages,
         taskSettings,
         endings,
+        reportingAnswers,
         ...settings
       } = source;
       const copy = await tx.study.create({
@@ -60,6 +61,7 @@ export async function createStudyVersion(slug: string, actorId: string): Promise
           tutorialPages: tutorialPages as Prisma.InputJsonValue,
           taskSettings: taskSettings as Prisma.InputJsonValue,
           endings: endings as Prisma.InputJsonValue,
+          reportingAnswers: reportingAnswers as Prisma.InputJsonValue,
         },
         select: { id: true, slug: true, version: true },
       });

@@ -27,6 +27,8 @@ import * as rReviewStudies from "@/app/api/review/studies/route";
 import * as rStudiesSlugAgents from "@/app/api/studies/[slug]/agents/route";
 import * as rStudiesSlugAnalysis from "@/app/api/studies/[slug]/analysis/route";
 import * as rStudiesSlugContact from "@/app/api/studies/[slug]/contact/route";
+import * as rStudiesSlugReport from "@/app/api/studies/[slug]/report/route";
+import * as rStudiesSlugReporting from "@/app/api/studies/[slug]/reporting/route";
 import * as rStudiesSlugAgentsAgentId from "@/app/api/studies/[slug]/agents/[agentId]/route";
 import * as rStudiesSlugAgentsAgentIdToken from "@/app/api/studies/[slug]/agents/[agentId]/token/route";
 import * as rStudiesSlugAgreementPlan from "@/app/api/studies/[slug]/agreement-plan/route";
@@ -93,6 +95,8 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/agents/{agentId}/token", module: rStudiesSlugAgentsAgentIdToken },
   { path: "/api/studies/{slug}/analysis", module: rStudiesSlugAnalysis },
   { path: "/api/studies/{slug}/contact", module: rStudiesSlugContact },
+  { path: "/api/studies/{slug}/reporting", module: rStudiesSlugReporting },
+  { path: "/api/studies/{slug}/report", module: rStudiesSlugReport },
   { path: "/api/studies/{slug}/agreement-plan", module: rStudiesSlugAgreementPlan },
   { path: "/api/studies/{slug}/archive", module: rStudiesSlugArchive },
   { path: "/api/studies/{slug}/audit", module: rStudiesSlugAudit },

@@ -11,6 +11,7 @@ const studyTabs = [
   { title: "Participants", path: "/participants" },
   { title: "Agents", path: "/agents" },
   { title: "Exports", path: "/exports" },
+  { title: "Report", path: "/report" },
   { title: "Settings", path: "/settings" },
   { title: "Audit log", path: "/audit" },
 ];

@@ -8,6 +8,8 @@ import { StudySettingsForm } from "@/components/research/study-settings-form";
 import { NewVersionButton, StudyLifecycle } from "@/components/research/study-lifecycle";
 import { StudyAnalysisForm } from "@/components/research/study-analysis-form";
 import { StudyContactForm } from "@/components/research/study-contact-form";
+import { StudyReportingForm } from "@/components/research/study-reporting-form";
+import { getReportingAnswers } from "@/lib/report/answers";
 import { count } from "@/components/dashboard/format";
 import { StudyArchiveDelete } from "@/components/research/study-archive-delete";
 import { getStudyBySlug } from "@/lib/studies/studies";
@@ -19,6 +21,7 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
   const user = await requirePageRole(`/research/studies/${slug}/settings`, "ADMIN", "RESEARCHER");
   const view = await orPageError(getStudySettings(slug));
   const study = await getStudyBySlug(slug);
+  const reporting = await getReportingAnswers(slug);
   // archiving and deleting belong to the study's owner and to admins (lib/studies/archive.ts)
   const mayEnd = user.role === "ADMIN" || study.createdById === user.id;
   return (
@@ -90,6 +93,15 @@ export default async function StudySettingsPage({ params }: { params: Promise<{ 
           </CardBody>
         </Card>
       </div>
+      <Card>
+        <CardHeader
+          title="Reporting"
+          description="What only you can answer for the human-baseline report (the Report tab): asked once, carried into the report. Changeable at any time."
+        />
+        <CardBody>
+          <StudyReportingForm slug={slug} initial={reporting} />
+        </CardBody>
+      </Card>
       {view.frozen ? (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="frozen-note">
           These settings are read-only: the study has responses. Use <strong>Create a new version</strong> above to change them.
