@@ -206,6 +206,7 @@ for (const viewport of VIEWPORTS) {
       ["agents", `${s}/agents`],
       ["exports", `${s}/exports`],
       ["settings", `${s}/settings`],
+      ["report", `${s}/report`],
       ["audit", `${s}/audit`],
       ["item", `${s}/items/${itemId}`],
       ["replay", `${s}/replay/${replayId}`],
