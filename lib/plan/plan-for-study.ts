@@ -1,7 +1,10 @@
 import "server-only";
 import { headlineMetric } from "@/lib/cli/compare";
 import { metricShape } from "@/lib/dashboard/accuracy";
+import { agentRuns } from "@/lib/dashboard/agents";
+import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { getSnapshot } from "@/lib/dashboard/snapshot";
+import { excludedParticipantIds } from "@/lib/participants/participants";
 import { findStudyDesign } from "@/lib/repos/studies";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { Components } from "@/lib/stats/study-planner";
@@ -113,10 +116,15 @@ export function planFromSnapshot(snapshot: StudySnapshot, design: { k: number; i
   return { estimator: VARIANCE_COMPONENTS_ESTIMATOR, k: design.k, itemsPerPerson: design.itemsPerPerson, kinds };
 }
 
-/** The Plan panel's data for a study, from its answers so far (the dashboard's snapshot); null for an unknown study. */
+/**
+ * The Plan panel's data for a study, from its answers so far (the dashboard's snapshot), on the
+ * dashboard's people: model agents and excluded participants are not people to plan on; null for
+ * an unknown study.
+ */
 export async function planForStudy(slug: string): Promise<StudyPlanData | null> {
   const study = await findStudyDesign(slug);
   if (!study) return null;
-  const snapshot = await getSnapshot(study.id);
+  const [all, agents, excluded] = await Promise.all([getSnapshot(study.id), agentRuns(study.id), excludedParticipantIds(study.id)]);
+  const snapshot = snapshotWithoutAnnotators(all, new Set([...agents.userIds, ...excluded]));
   return planFromSnapshot(snapshot, { k: study.overlap, itemsPerPerson: study.itemsPerParticipant });
 }

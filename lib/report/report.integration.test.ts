@@ -5,6 +5,7 @@ import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { answer, createBatch, createOrderItem } from "@/lib/dashboard/testing/seed";
 import { importModelRun } from "@/lib/models/runs";
+import { planForStudy } from "@/lib/plan/plan-for-study";
 import { CHECKLIST } from "@/lib/report/checklist";
 import { getReportingAnswers, updateReportingAnswers } from "@/lib/report/answers";
 import { compensationFacts } from "@/lib/report/compensation";
@@ -161,6 +162,10 @@ describe("the human-baseline report (lib/report/facts.ts)", () => {
     const planned = plannerLines(await peoplePlan(study.id, { k: 2, itemsPerPerson: 8 }, new Set([bot, excluded])));
     expect(planned).toHaveLength(1);
     expect(planned[0]).toMatch(/^enact-forward .+: ±\d+\.\d{3} at 2 people × 9\.0 of 10 items$/u);
+    // the dashboard's Plan panel plans on the same people: neither the agent nor the excluded participant counts as a person
+    const panel = (await planForStudy(study.slug))!;
+    expect(panel.kinds.map((kind) => kind.people)).toEqual([2]);
+    expect(plannerLines(panel)).toEqual(planned);
     expect(entryOf(report, "1.8.1").value).toBe(
       `not reported: not answered in the study's Reporting settings. The planner on people's answers so far (excluded participants and agents left out), the 95% half-width of people's figure at the design reached: ${planned[0]}`,
     );
