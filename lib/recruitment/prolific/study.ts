@@ -9,6 +9,7 @@ import {
   insertProlificStudy,
   listParticipantQuality,
   listProlificBatches,
+  listProlificSubmissions,
   updateProlificStudy,
 } from "@/lib/repos/prolific";
 import { peopleForAnswersPerItem } from "@/lib/stats/study-planner";
@@ -122,13 +123,15 @@ async function plannedPlaces(slug: string): Promise<number | null> {
 
 export async function getProlificStudyView(slug: string, viewerId: string): Promise<ProlificStudyView> {
   const study = await studyOrThrow(slug);
-  const [row, token, places, quality, batches] = await Promise.all([
+  const [row, token, places, quality, batches, submissions] = await Promise.all([
     findProlificStudy(study.id),
     prolificTokenStatus(viewerId),
     plannedPlaces(slug),
     listParticipantQuality(study.id),
     listProlificBatches(study.id, 20),
+    listProlificSubmissions(study.id),
   ]);
+  const standing = new Map(quality.map((q) => [q.userId, q.status]));
   const pilot = pilotMinutes(quality);
   const ownerToken = study.createdById ? await prolificTokenStatus(study.createdById) : null;
   return {
@@ -159,6 +162,13 @@ export async function getProlificStudyView(slug: string, viewerId: string): Prom
       createdAt: b.createdAt.toISOString(),
       doneAt: b.doneAt?.toISOString() ?? null,
       error: b.error,
+    })),
+    submissions: submissions.map((s) => ({
+      id: s.id,
+      participantId: s.participantId,
+      status: s.status,
+      placeFreed: s.placeFreedAt !== null,
+      participantStatus: s.userId ? (standing.get(s.userId) ?? null) : null,
     })),
   };
 }

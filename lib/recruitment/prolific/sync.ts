@@ -1,18 +1,19 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { readBodyBytes } from "@/lib/http/body";
 import { recordAudit } from "@/lib/audit/log";
 import { endParticipantFromPlatform } from "@/lib/participants/participants";
 import {
   findProlificParticipant,
   findProlificStudy,
   listProlificStudiesToSync,
-  listProlificSubmissions,
   markSubmissionPlaceFreed,
   updateProlificStudy,
   upsertProlificSubmission,
   findProlificStudyByProlificId,
   findProlificSubmission,
+  findStudyForProlific,
 } from "@/lib/repos/prolific";
 import { inTransaction } from "@/lib/repos/transactions";
 import { openSecret } from "@/lib/security/secret-box";
@@ -170,16 +171,15 @@ export async function receiveProlificHook(headers: Headers, rawBody: string): Pr
   return { applied: true, freed };
 }
 
-/** The stored submissions of a study, for the Recruitment card. */
-export async function listStudySubmissions(studyId: string) {
-  const rows = await listProlificSubmissions(studyId);
-  return rows.map((r) => ({
-    id: r.id,
-    participantId: r.participantId,
-    userId: r.userId,
-    status: r.status,
-    startedAt: r.startedAt?.toISOString() ?? null,
-    completedAt: r.completedAt?.toISOString() ?? null,
-    placeFreed: r.placeFreedAt !== null,
-  }));
+/** POST /api/prolific/hooks: the request's raw body (the signature covers its bytes), at most MAX_HOOK_BODY_BYTES. */
+export async function receiveProlificHookRequest(request: Request): Promise<{ applied: boolean; freed: boolean }> {
+  const bytes = await readBodyBytes(request, MAX_HOOK_BODY_BYTES);
+  return receiveProlificHook(request.headers, Buffer.from(bytes).toString("utf8"));
+}
+
+/** The Sync button: the study's submissions now, by any staff member (it reads, and frees places; it pays nothing). */
+export async function syncProlificStudyBySlug(slug: string, actorId: string): Promise<SyncResult> {
+  const study = await findStudyForProlific(slug);
+  if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
+  return syncProlificStudy(study.id, actorId);
 }
