@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import pRetry, { AbortError } from "p-retry";
 import { AppError } from "@/lib/errors";
+import type { RejectionCategory } from "@/lib/recruitment/prolific/categories";
 
 /**
  * A client of Prolific's public API v1 (https://docs.prolific.com/api-reference/introduction), for
@@ -32,24 +33,7 @@ export function prolificApiUrl(): string {
 export type StudyAction = "PUBLISH" | "PAUSE" | "START" | "STOP";
 export type SubmissionAction = "APPROVE" | "REJECT";
 
-/** Prolific's rejection categories (docs, Approve or reject a submission) */
-export const REJECTION_CATEGORIES = [
-  "TOO_QUICKLY",
-  "TOO_SLOWLY",
-  "FAILED_INSTRUCTIONS",
-  "INCOMP_LONGITUDINAL",
-  "FAILED_CHECK",
-  "LOW_EFFORT",
-  "MALINGERING",
-  "NO_CODE",
-  "BAD_CODE",
-  "NO_DATA",
-  "UNSUPP_DEVICE",
-  "OTHER",
-] as const;
-export type RejectionCategory = (typeof REJECTION_CATEGORIES)[number];
-/** Prolific refuses a rejection message shorter than this */
-export const MIN_REJECTION_MESSAGE = 100;
+export { MIN_REJECTION_MESSAGE, REJECTION_CATEGORIES, type RejectionCategory } from "@/lib/recruitment/prolific/categories";
 
 /** Prolific's completion code types used for Yardstick's endings */
 export type CompletionCodeType = "COMPLETED" | "FAILED_ATTENTION_CHECK" | "TIMED_OUT" | "NO_CONSENT" | "FIXED_SCREENOUT" | "OTHER";

@@ -100,6 +100,8 @@ export interface ProlificStudyView {
     doneAt: string | null;
     error: string | null;
   }>;
+  /** Prolific's submissions as last synced, with the participant's standing here (null: never entered) */
+  submissions: Array<{ id: string; participantId: string; status: string; placeFreed: boolean; participantStatus: string | null }>;
 }
 
 async function studyOrThrow(slug: string) {
