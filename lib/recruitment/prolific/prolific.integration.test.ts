@@ -327,14 +327,26 @@ describe("a study recruited on Prolific", () => {
     const owner = await createUser("RESEARCHER");
     const study = await prolificReadyStudy(owner.id);
     await storeProlificToken(owner.id, { token: standIn.token });
-    for (let i = 0; i < 2; i++) {
+    // one who answered an item and left it there (not completed) does not count
+    const unfinished = await createUser("ANNOTATOR");
+    await addMember(study.id, unfinished.id);
+    await work(study.id, study.slug, unfinished.id, { stopAfter: 1 });
+    const sums: number[] = [];
+    for (let i = 0; i < 3; i++) {
       const person = await createUser("ANNOTATOR");
       await addMember(study.id, person.id);
       await work(study.id, study.slug, person.id);
+      const answers = await db.response.findMany({
+        where: { assignment: { studyId: study.id, userId: person.id, purpose: { not: "PRACTICE" } } },
+        select: { wallMs: true },
+      });
+      sums.push(answers.reduce((sum, a) => sum + a.wallMs, 0));
     }
-    // each answered 6 items of 90 s: 9 minutes
+    // each answer took 90 s: the middle of the three completed participants' sums, in whole minutes
+    const minutes = Math.ceil([...sums].sort((a, b) => a - b)[1] / 60_000);
+    expect(minutes).toBeGreaterThanOrEqual(6);
     const drafted = await createProlificDraft(study.slug, { description: "Order the steps of household tasks.", hourlyRate: 1000 }, owner.id);
-    expect(drafted.prolific).toMatchObject({ estimatedMinutes: 9, timeSource: "pilot", timeSampleSize: 2, reward: 150 });
+    expect(drafted.prolific).toMatchObject({ estimatedMinutes: minutes, timeSource: "pilot", timeSampleSize: 3, reward: Math.ceil((1000 * minutes) / 60) });
   });
 
   it("applies a signed hook at once, and refuses a wrongly signed or stale one, changing nothing", async () => {
