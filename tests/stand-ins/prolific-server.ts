@@ -102,7 +102,8 @@ function fail(response: ServerResponse, status: number, title: string, detail: u
   send(response, status, { error: { status, error_code: status * 100, title, detail } });
 }
 
-export async function startProlificStandIn(token = `standin-${randomBytes(16).toString("hex")}`): Promise<ProlificStandIn> {
+/** `port` 0: a free one (the e2e run gives the one the app was started with, PROLIFIC_API_URL in playwright.config.ts). */
+export async function startProlificStandIn(token = `standin-${randomBytes(16).toString("hex")}`, port = 0): Promise<ProlificStandIn> {
   const state: Omit<ProlificStandIn, "url" | "close" | "addSubmission" | "setStatus" | "sendHook"> = {
     token,
     studies: new Map(),
@@ -255,11 +256,14 @@ export async function startProlificStandIn(token = `standin-${randomBytes(16).to
     }
     return fail(response, 404, "Not found", `The stand-in has no ${method} ${path}`);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  const listening = (server.address() as AddressInfo).port;
 
   return Object.assign(state, {
-    url: `http://127.0.0.1:${port}/api/v1/`,
+    url: `http://127.0.0.1:${listening}/api/v1/`,
     addSubmission(studyId: string, participantId: string, status = "ACTIVE") {
       const submission: StandInSubmission = {
         id: hex24(),
