@@ -34,7 +34,7 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
     // published Prolific studies' submissions, polled beside Prolific's hooks (docs/prolific.md)
     periodic: async () => {
       const sync = await import("@/lib/recruitment/prolific/sync");
-      return { everySeconds: sync.prolificSyncSeconds(), run: () => sync.syncAllProlificStudies() };
+      return { everySeconds: sync.prolificSyncSeconds(), run: () => sync.queueProlificSyncs() };
     },
   },
   [QUEUES.export.name]: {

@@ -11,11 +11,13 @@ import { newEntryToken } from "@/lib/studies/settings";
 import { isAppError } from "@/lib/errors";
 import { prolificClientFor, prolificTokenStatus, revokeProlificToken, storeProlificToken } from "@/lib/recruitment/prolific/tokens";
 import { createProlificDraft, getProlificStudyView, transitionProlificStudy } from "@/lib/recruitment/prolific/study";
-import { receiveProlificHook, syncProlificStudy } from "@/lib/recruitment/prolific/sync";
+import { queueProlificSyncs, receiveProlificHook, syncProlificStudy } from "@/lib/recruitment/prolific/sync";
+import { QUEUES, stopBoss } from "@/lib/jobs/queue";
+import { workUntilIdle } from "@/lib/jobs/worker";
 import { confirmBatch, previewBatch } from "@/lib/recruitment/prolific/batches";
 import { prolificCompensation } from "@/lib/recruitment/prolific/compensation";
 import { ProlificClient } from "@/lib/recruitment/prolific/client";
-import { addMember, createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
+import { addMember, createEnactItems, createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 import { startProlificStandIn, type ProlificStandIn } from "@/tests/stand-ins/prolific-server";
 
 /**
@@ -59,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await standIn.close();
   await new Promise((resolve) => hookServer.close(resolve));
+  await stopBoss();
   await disconnectDb();
 });
 
@@ -380,5 +383,32 @@ describe("a study recruited on Prolific", () => {
     expect(await signed.json()).toEqual({ applied: true, freed: true });
     expect((await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: user.id } } })).status).toBe("TIMED_OUT");
     expect(await db.assignment.count({ where: { userId: user.id, status: { in: ["ASSIGNED", "STARTED"] } } })).toBe(0);
+  });
+
+  it("is polled by the job queue: one sync job per published study and time slot, which frees a returned participant's place", async () => {
+    await resetJobQueue();
+    const owner = await createUser("RESEARCHER");
+    const study = await prolificReadyStudy(owner.id);
+    await storeProlificToken(owner.id, { token: standIn.token });
+    const drafted = await createProlificDraft(
+      study.slug,
+      { description: "Order the steps of household tasks.", hourlyRate: 1200, estimatedMinutes: 9 },
+      owner.id,
+    );
+    const unpublished = await prolificReadyStudy(owner.id);
+    await createProlificDraft(unpublished.slug, { description: "A draft nobody published.", hourlyRate: 1200, estimatedMinutes: 9 }, owner.id);
+    await transitionProlificStudy(study.slug, "PUBLISH", owner.id);
+    const pid = randomBytes(12).toString("hex");
+    const submission = standIn.addSubmission(drafted.prolific!.prolificId, pid);
+    const user = await enterByLink(study.entryToken!, { PROLIFIC_PID: pid, STUDY_ID: drafted.prolific!.prolificId, SESSION_ID: submission.id }, "192.0.2.1");
+    await work(study.id, study.slug, user.id, { stopAfter: 1 });
+    standIn.setStatus(submission.id, "RETURNED");
+
+    const now = Date.now();
+    expect(await queueProlificSyncs(now)).toBe(1); // the published study only
+    expect(await queueProlificSyncs(now)).toBe(0); // the same slot: queued once
+    expect(await workUntilIdle({ queues: [QUEUES.prolificSync.name] })).toBe(1);
+    expect((await db.studyMember.findUniqueOrThrow({ where: { studyId_userId: { studyId: study.id, userId: user.id } } })).status).toBe("RETURNED");
+    expect((await db.prolificStudy.findUniqueOrThrow({ where: { studyId: study.id } })).lastSyncAt).not.toBeNull();
   });
 });

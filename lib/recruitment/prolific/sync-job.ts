@@ -5,7 +5,7 @@ import { syncProlificStudy } from "@/lib/recruitment/prolific/sync";
 
 const jobDataSchema = z.object({ studyId: z.string().min(1).max(64) });
 
-/** The job of one study's sync (queue "prolific-sync"), e.g. queued after a hook for a submission not stored yet. */
+/** One study's sync (queue "prolific-sync"), queued by the worker's periodic pass (queueProlificSyncs); throwing lets the queue retry it. */
 export const handleProlificSyncJob: JobHandler = async (data) => {
   const { studyId } = jobDataSchema.parse(data);
   return syncProlificStudy(studyId, null);

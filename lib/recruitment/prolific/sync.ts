@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { readBodyBytes } from "@/lib/http/body";
+import { enqueueOnce, jobIdFor, QUEUES } from "@/lib/jobs/queue";
 import { recordAudit } from "@/lib/audit/log";
 import { endParticipantFromPlatform } from "@/lib/participants/participants";
 import {
@@ -100,18 +101,17 @@ export async function syncProlificStudy(studyId: string, actorId: string | null)
   }
 }
 
-/** The sync of every published Prolific study (the periodic job); a failure of one is stored on it and the others go on. */
-export async function syncAllProlificStudies(): Promise<{ studies: number; failed: number }> {
+/**
+ * The worker's periodic pass: one "prolific-sync" job per published Prolific study, named by the
+ * study and the pass's time slot, so that two workers' passes queue each study once, and a failed
+ * sync is retried by the queue (its error is stored on the study meanwhile). How many were queued.
+ */
+export async function queueProlificSyncs(nowMs = Date.now()): Promise<number> {
   const studies = await listProlificStudiesToSync();
-  let failed = 0;
-  for (const { studyId } of studies) {
-    try {
-      await syncProlificStudy(studyId, null);
-    } catch {
-      failed += 1;
-    }
-  }
-  return { studies: studies.length, failed };
+  const slot = Math.floor(nowMs / (Math.max(prolificSyncSeconds(), 1) * 1000));
+  let queued = 0;
+  for (const { studyId } of studies) if (await enqueueOnce(QUEUES.prolificSync, jobIdFor(`prolific-sync:${studyId}:${slot}`), { studyId })) queued += 1;
+  return queued;
 }
 
 export function prolificSyncSeconds(): number {
