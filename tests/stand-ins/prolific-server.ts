@@ -7,14 +7,15 @@ import type { AddressInfo } from "node:net";
  * endpoints lib/recruitment/prolific/client.ts calls, with state, over real HTTP on 127.0.0.1 (a
  * free port). It follows these pages of Prolific's documentation:
  * - https://docs.prolific.com/api-reference/introduction (base URL /api/v1/, `Authorization: Token <token>`)
- * - https://docs.prolific.com/api-reference/studies/create-study (POST /studies/: external_study_url,
- *   completion_codes, total_available_places, estimated_completion_time, reward; answers status UNPUBLISHED)
+ * - https://docs.prolific.com/api-reference/studies (a draft, UNPUBLISHED, then published) and
+ *   https://docs.prolific.com/documentation/core-concepts/reviewing-submissions-and-rewards (POST /studies/ with
+ *   external_study_url, completion_codes, total_available_places, estimated_completion_time, reward; POST
+ *   /studies/{id}/transition/ { action: PUBLISH | PAUSE | START | STOP })
  * - https://docs.prolific.com/api-reference/studies/get-study (GET /studies/{id}/)
- * - https://docs.prolific.com/api-reference/studies/publish-study (POST /studies/{id}/transition/ { action: PUBLISH | PAUSE | START | STOP })
- * - https://docs.prolific.com/api-reference/submissions/get-submissions (GET /studies/{id}/submissions/: { results, _links })
+ * - https://docs.prolific.com/api-reference/submissions/get-submissions (GET /submissions/?study=<id>: { results, _links })
  * - https://docs.prolific.com/api-reference/submissions/transition-submission (POST /submissions/{id}/transition/:
  *   APPROVE, or REJECT with rejection_category and a message of at least 100 characters; idempotent)
- * - https://docs.prolific.com/api-reference/submissions/bulk-approve-submissions (POST /submissions/bulk-approve/)
+ * - https://docs.prolific.com/api-reference/submissions/bulk-approve-submissions (POST /submissions/bulk-approve/ { submission_ids })
  * - https://docs.prolific.com/api-reference/bonuses/create-bonus-payments (POST /submissions/bonus-payments/ { study_id,
  *   csv_bonuses "<participant id>,<amount>" lines }: 400 naming ids that did not take part)
  * - https://docs.prolific.com/api-reference/bonuses/pay-bonus-payments (POST /bulk-bonus-payments/{id}/pay/: not
@@ -170,13 +171,14 @@ export async function startProlificStandIn(token = `standin-${randomBytes(16).to
       study.status = rule.to;
       return send(response, 200, { id: study.id, status: study.status });
     }
-    if ((m = /^\/studies\/([0-9a-f]{24})\/submissions\/$/.exec(path)) && method === "GET") {
-      if (!state.studies.has(m[1])) return fail(response, 404, "Not found", "No such study.");
-      const all = [...state.submissions.values()].filter((s) => s.study_id === m![1]);
+    if (path === "/submissions/" && method === "GET") {
+      const studyId = url.searchParams.get("study") ?? "";
+      if (!state.studies.has(studyId)) return fail(response, 400, "Bad request", { study: ["A valid study id is required."] });
+      const all = [...state.submissions.values()].filter((s) => s.study_id === studyId);
       // two per page, to exercise _links.next
       const page = Number(url.searchParams.get("page") ?? "1");
       const results = all.slice((page - 1) * 2, page * 2);
-      const next = page * 2 < all.length ? `http://${request.headers.host}/api/v1${path}?page=${page + 1}` : null;
+      const next = page * 2 < all.length ? `http://${request.headers.host}/api/v1${path}?study=${studyId}&page=${page + 1}` : null;
       return send(response, 200, { results, _links: { next: { href: next } }, meta: { count: all.length } });
     }
     if ((m = /^\/submissions\/([0-9a-f]{24})\/transition\/$/.exec(path)) && method === "POST") {
@@ -200,7 +202,7 @@ export async function startProlificStandIn(token = `standin-${randomBytes(16).to
     }
     if (method === "POST" && path === "/submissions/bulk-approve/") {
       const ids = Array.isArray(b.submission_ids) ? (b.submission_ids as string[]) : [];
-      const bad = ids.filter((id) => state.submissions.get(id)?.study_id !== b.study_id);
+      const bad = ids.filter((id) => !state.submissions.has(id));
       if (bad.length > 0) return fail(response, 400, "Bad request", `Unknown submissions: ${bad.join(", ")}`);
       for (const id of ids) {
         const s = state.submissions.get(id)!;

@@ -119,10 +119,7 @@ export async function confirmBatch(slug: string, raw: unknown, actorId: string):
   try {
     if (rows.length > 0) {
       if (rule.action === "approve") {
-        await client.bulkApprove(
-          row.prolificId,
-          rows.map((r) => r.submissionId),
-        );
+        await client.bulkApprove(rows.map((r) => r.submissionId));
         await inTransaction((tx) =>
           setSubmissionStatuses(
             tx,

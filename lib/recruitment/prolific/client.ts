@@ -218,7 +218,7 @@ export class ProlificClient {
   /** Every submission of the study, following the pages' `_links.next`. */
   async listSubmissions(studyId: string): Promise<ProlificSubmissionReply[]> {
     const out: ProlificSubmissionReply[] = [];
-    let path: string | null = `studies/${encodeURIComponent(studyId)}/submissions/`;
+    let path: string | null = `submissions/?study=${encodeURIComponent(studyId)}`;
     for (let page = 0; path !== null && page < 100; page++) {
       const { data }: { data: SubmissionPage } = await this.request<SubmissionPage>("GET", path, "listing the submissions", undefined, true);
       out.push(...(data.results ?? []));
@@ -238,9 +238,9 @@ export class ProlificClient {
       .data;
   }
 
-  /** Approves many submissions at once; approving an approved one changes nothing, so it is retried. */
-  async bulkApprove(studyId: string, submissionIds: string[]): Promise<void> {
-    await this.request("POST", "submissions/bulk-approve/", "the bulk approval", { study_id: studyId, submission_ids: submissionIds }, true);
+  /** Approves many submissions at once, by submission id (the form the docs recommend); approving an approved one changes nothing, so it is retried. */
+  async bulkApprove(submissionIds: string[]): Promise<void> {
+    await this.request("POST", "submissions/bulk-approve/", "the bulk approval", { submission_ids: submissionIds }, true);
   }
 
   /** Sets up (does not pay) a bulk bonus: csv lines `<participant id>,<amount in the currency's major unit>`. */
