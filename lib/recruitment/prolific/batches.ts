@@ -128,14 +128,11 @@ export async function confirmBatch(slug: string, raw: unknown, actorId: string):
           ),
         );
       } else if (rule.action === "reject") {
-        for (const r of rows) await client.transitionSubmission(r.submissionId, "REJECT", { rejection_category: rule.category, message: rule.message });
-        await inTransaction((tx) =>
-          setSubmissionStatuses(
-            tx,
-            rows.map((r) => r.submissionId),
-            "REJECTED",
-          ),
-        );
+        // one by one, each stored as it is done: a failure half way leaves the rejected ones out of the next preview
+        for (const r of rows) {
+          await client.transitionSubmission(r.submissionId, "REJECT", { rejection_category: rule.category, message: rule.message });
+          await inTransaction((tx) => setSubmissionStatuses(tx, [r.submissionId], "REJECTED"));
+        }
       } else {
         let bonusPaymentId = batch.bonusPaymentId;
         if (!bonusPaymentId) {
