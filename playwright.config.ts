@@ -52,9 +52,13 @@ export default defineConfig({
       DATABASE_URL: process.env.DATABASE_URL ?? "",
       NEXTAUTH_SECRET: "e2e-secret-not-for-production-0123456789",
       NEXTAUTH_URL: baseURL,
+      // the key of stored Prolific tokens (lib/security/secret-box.ts), which a production build requires
+      YARDSTICK_SECRET_KEY: Buffer.from("e2e-secret-key-not-for-production").toString("hex").slice(0, 64).padEnd(64, "0"),
       // the EXPLORE scorer LLM: e2e/explore.e2e.ts serves an OpenAI-compatible stand-in on this port while it runs
       SCORER_LLM_URL: `http://127.0.0.1:${port + 1000}/v1/chat/completions`,
       SCORER_LLM_MODEL: "e2e-stand-in",
+      // Prolific's API: e2e/prolific.e2e.ts serves the stand-in (tests/stand-ins/prolific-server.ts) on this port while it runs
+      PROLIFIC_API_URL: `http://127.0.0.1:${port + 1001}/api/v1/`,
     },
   },
 });

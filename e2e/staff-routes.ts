@@ -126,6 +126,41 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "POST", path: `/api/studies/${slug}/agents`, file: "studies/[slug]/agents/route.ts", body: { name: "Sneaky", model: "m" }, allowed: staff },
   { method: "DELETE", path: `/api/studies/${slug}/agents/no-such-agent`, file: "studies/[slug]/agents/[agentId]/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/agents/no-such-agent/token`, file: "studies/[slug]/agents/[agentId]/token/route.ts", body: {}, allowed: staff },
+  // recruitment through Prolific (docs/prolific.md): one's own Prolific token (a refused body, 422, stores nothing; no token to revoke: 404);
+  // a study's Prolific study, whose writes only the study's owner may make (to a study that does not exist: 404)
+  { method: "GET", path: "/api/prolific/token", file: "prolific/token/route.ts", allowed: staff },
+  { method: "POST", path: "/api/prolific/token", file: "prolific/token/route.ts", body: { token: "" }, allowed: staff },
+  { method: "DELETE", path: "/api/prolific/token", file: "prolific/token/route.ts", allowed: staff },
+  { method: "GET", path: `/api/studies/${slug}/prolific`, file: "studies/[slug]/prolific/route.ts", allowed: staff },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/prolific`,
+    file: "studies/[slug]/prolific/route.ts",
+    body: { description: "Sneaky study", hourlyRate: 1000, estimatedMinutes: 5 },
+    allowed: staff,
+  },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/prolific/transition`,
+    file: "studies/[slug]/prolific/transition/route.ts",
+    body: { action: "PUBLISH" },
+    allowed: staff,
+  },
+  { method: "POST", path: `/api/studies/${slug}/prolific/sync`, file: "studies/[slug]/prolific/sync/route.ts", allowed: staff },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/prolific/batches`,
+    file: "studies/[slug]/prolific/batches/route.ts",
+    body: { action: "approve" },
+    allowed: staff,
+  },
+  {
+    method: "POST",
+    path: `/api/studies/${slug}/prolific/batches/confirm`,
+    file: "studies/[slug]/prolific/batches/confirm/route.ts",
+    body: { batchId: "no-such-batch" },
+    allowed: staff,
+  },
   // personal API tokens (docs/api.md): one's own, so a refused body (422) or an unknown id (404) changes nothing
   { method: "GET", path: "/api/tokens", file: "tokens/route.ts", allowed: staff },
   { method: "POST", path: "/api/tokens", file: "tokens/route.ts", body: { name: "", scopes: [] }, allowed: staff },
@@ -351,6 +386,13 @@ export const unmatchedApiRouteFile = "[[...path]]/route.ts";
 
 /** The OpenAPI document (/api/openapi.json): public, it holds no data (lib/http/openapi.ts); outside the matrix, like the JSON 404. */
 export const openApiRouteFile = "openapi.json/route.ts";
+
+/**
+ * Prolific's hook receiver (POST /api/prolific/hooks): no session, its caller is Prolific's server, which
+ * proves itself by the request's signature (lib/recruitment/prolific/sync.ts; a bad one: 401, nothing
+ * changes; tested in lib/recruitment/prolific/prolific.integration.test.ts); outside the matrix, like the JSON 404.
+ */
+export const signedHookRouteFiles = ["prolific/hooks/route.ts"];
 
 /** Files with "use server" (server actions) and how the matrix covers them; none so far. */
 export const serverActionFiles: string[] = [];

@@ -24,6 +24,17 @@ function sessionSecret(): string {
   return readFileSync(file, "utf8").trim();
 }
 
+/** The key of stored secrets (Prolific tokens, lib/security/secret-box.ts): YARDSTICK_SECRET_KEY, or one generated once in the data folder. */
+function secretKey(): string {
+  if (process.env.YARDSTICK_SECRET_KEY) return process.env.YARDSTICK_SECRET_KEY;
+  const file = path.join(DATA_DIR, "secret-key");
+  if (!existsSync(file)) {
+    mkdirSync(DATA_DIR, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
 function newestSourceTime(): number {
   let newest = 0;
   const walk = (dir: string) => {
@@ -90,6 +101,7 @@ const server = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"),
     ...process.env,
     DATABASE_URL: database.url,
     NEXTAUTH_SECRET: sessionSecret(),
+    YARDSTICK_SECRET_KEY: secretKey(),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     NEXT_TELEMETRY_DISABLED: "1",
     // the embedded database runs in this process, one session for every connection: more app workers

@@ -2,7 +2,15 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportedHandlers } from "./api-route-files";
-import { annotatorApiFiles, apiRouteMatrix, openApiRouteFile, serverActionFiles, staffApiRoutes, unmatchedApiRouteFile } from "../e2e/staff-routes";
+import {
+  annotatorApiFiles,
+  apiRouteMatrix,
+  openApiRouteFile,
+  serverActionFiles,
+  signedHookRouteFiles,
+  staffApiRoutes,
+  unmatchedApiRouteFile,
+} from "../e2e/staff-routes";
 
 const apiRoot = path.resolve(import.meta.dirname, "..", "app", "api");
 
@@ -17,7 +25,7 @@ function routeFiles(dir = apiRoot): string[] {
 describe("the role test table (e2e/staff-routes.ts)", () => {
   it("lists every method of every route handler that is not the annotator's own", () => {
     for (const file of routeFiles()) {
-      if (annotatorApiFiles.includes(file) || file === unmatchedApiRouteFile || file === openApiRouteFile) continue;
+      if (annotatorApiFiles.includes(file) || signedHookRouteFiles.includes(file) || file === unmatchedApiRouteFile || file === openApiRouteFile) continue;
       const methods = exportedHandlers(readFileSync(path.join(apiRoot, file), "utf8")).map((handler) => handler.method);
       for (const method of methods) {
         expect(
@@ -37,7 +45,8 @@ describe("the role test table (e2e/staff-routes.ts)", () => {
 
   it("has every method of every route handler in the authorization matrix (e2e/roles.e2e.ts)", () => {
     for (const file of routeFiles()) {
-      if (file === "auth/[...nextauth]/route.ts" || file === unmatchedApiRouteFile || file === openApiRouteFile) continue; // next-auth's own (its own CSRF token); the JSON 404; the public OpenAPI document
+      if (file === "auth/[...nextauth]/route.ts" || signedHookRouteFiles.includes(file) || file === unmatchedApiRouteFile || file === openApiRouteFile)
+        continue; // next-auth's own (its own CSRF token); Prolific's signed hook; the JSON 404; the public OpenAPI document
       const methods = exportedHandlers(readFileSync(path.join(apiRoot, file), "utf8")).map((handler) => handler.method);
       for (const method of methods) {
         expect(

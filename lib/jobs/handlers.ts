@@ -29,6 +29,14 @@ export const jobHandlers: Record<QueueName, HandlerEntry> = {
       return { everySeconds: refresh.dashboardRefreshSeconds(), run: () => refresh.refreshStudyViews() };
     },
   },
+  [QUEUES.prolificSync.name]: {
+    load: async () => (await import("@/lib/recruitment/prolific/sync-job")).handleProlificSyncJob,
+    // published Prolific studies' submissions, polled beside Prolific's hooks (docs/prolific.md)
+    periodic: async () => {
+      const sync = await import("@/lib/recruitment/prolific/sync");
+      return { everySeconds: sync.prolificSyncSeconds(), run: () => sync.queueProlificSyncs() };
+    },
+  },
   [QUEUES.export.name]: {
     load: async () => (await import("@/lib/exports/export-jobs")).handleExportJob,
     // files past their retention go when a worker starts (and at each export job, and at their expiry)

@@ -38,6 +38,8 @@ export const QUEUES = {
   assetMigration: { name: "asset-migration", retryLimit: 5, retryDelay: 10 },
   /** a large study's dashboard intervals for one view and data version (lib/dashboard/interval-jobs.ts); a retry computes them again */
   dashboardIntervals: { name: "dashboard-intervals", retryLimit: 2, retryDelay: 5, pollMs: 200 },
+  /** a Prolific study's submissions synced (lib/recruitment/prolific/sync.ts); a sync stores states, so running it again is safe */
+  prolificSync: { name: "prolific-sync", retryLimit: 2, retryDelay: 30 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]["name"];

@@ -4,7 +4,7 @@ import { PRACTICE_FAIL_REASON, releaseOpenWork } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
 import { discardStudyExports, sweepExpiredExports } from "@/lib/exports/export-jobs";
 import { forgetAnswersInScorerCache } from "@/lib/scoring/forget";
-import type { DbClient } from "@/lib/db/client-types";
+import type { DbClient, Tx } from "@/lib/db/client-types";
 import type { ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
 import { insertAuditEntry } from "@/lib/repos/audit";
 import {
@@ -301,6 +301,35 @@ export async function actOnParticipant(slug: string, input: ParticipantAction, a
     );
     return { status: "ACTIVE" as const, released: 0 };
   });
+}
+
+/**
+ * A recruitment platform says the participant's submission ended without completing (returned on
+ * Prolific, or timed out there): as "Mark returned" does, they become RETURNED (TIMED_OUT) and
+ * their open assignments are RELEASED, so the places go back to the pool at once. A completed
+ * participant, or one already marked, is left as they are (false). Audited as the system's.
+ */
+export async function endParticipantFromPlatform(
+  tx: Tx,
+  studyId: string,
+  userId: string,
+  status: "RETURNED" | "TIMED_OUT",
+  reason: string,
+): Promise<{ changed: boolean; released: number }> {
+  const member = await findMemberStanding(tx, studyId, userId);
+  if (!member || member.status === "COMPLETE" || member.status === "RETURNED" || member.status === "TIMED_OUT") return { changed: false, released: 0 };
+  await setMemberStatus(tx, studyId, userId, status, reason);
+  const released = await releaseOpenAssignments(tx, studyId, userId);
+  await insertAuditEntry(
+    {
+      actorId: null,
+      action: status === "RETURNED" ? "participant.return" : "participant.timed-out",
+      target: `study:${studyId}`,
+      detail: { userId, from: member.status, reason, released },
+    },
+    tx,
+  );
+  return { changed: true, released };
 }
 
 /** Users whose answers dashboards leave out by default: the study's EXCLUDED participants. */

@@ -49,6 +49,13 @@ import * as rStudiesSlugMembers from "@/app/api/studies/[slug]/members/route";
 import * as rStudiesSlugModelRunsRunid from "@/app/api/studies/[slug]/model-runs/[runId]/route";
 import * as rStudiesSlugModelRuns from "@/app/api/studies/[slug]/model-runs/route";
 import * as rStudiesSlugParticipants from "@/app/api/studies/[slug]/participants/route";
+import * as rStudiesSlugProlific from "@/app/api/studies/[slug]/prolific/route";
+import * as rStudiesSlugProlificTransition from "@/app/api/studies/[slug]/prolific/transition/route";
+import * as rStudiesSlugProlificSync from "@/app/api/studies/[slug]/prolific/sync/route";
+import * as rStudiesSlugProlificBatches from "@/app/api/studies/[slug]/prolific/batches/route";
+import * as rStudiesSlugProlificBatchesConfirm from "@/app/api/studies/[slug]/prolific/batches/confirm/route";
+import * as rProlificToken from "@/app/api/prolific/token/route";
+import * as rProlificHooks from "@/app/api/prolific/hooks/route";
 import * as rStudiesSlugScoringJobs from "@/app/api/studies/[slug]/scoring-jobs/route";
 import * as rStudiesSlugSettings from "@/app/api/studies/[slug]/settings/route";
 import * as rStudiesSlugStatus from "@/app/api/studies/[slug]/status/route";
@@ -115,6 +122,13 @@ export const apiRoutes: ApiRouteEntry[] = [
   { path: "/api/studies/{slug}/model-runs/{runId}", module: rStudiesSlugModelRunsRunid },
   { path: "/api/studies/{slug}/model-runs", module: rStudiesSlugModelRuns },
   { path: "/api/studies/{slug}/participants", module: rStudiesSlugParticipants },
+  { path: "/api/studies/{slug}/prolific", module: rStudiesSlugProlific },
+  { path: "/api/studies/{slug}/prolific/transition", module: rStudiesSlugProlificTransition },
+  { path: "/api/studies/{slug}/prolific/sync", module: rStudiesSlugProlificSync },
+  { path: "/api/studies/{slug}/prolific/batches", module: rStudiesSlugProlificBatches },
+  { path: "/api/studies/{slug}/prolific/batches/confirm", module: rStudiesSlugProlificBatchesConfirm },
+  { path: "/api/prolific/token", module: rProlificToken },
+  { path: "/api/prolific/hooks", module: rProlificHooks },
   { path: "/api/studies/{slug}/scoring-jobs", module: rStudiesSlugScoringJobs },
   { path: "/api/studies/{slug}/settings", module: rStudiesSlugSettings },
   { path: "/api/studies/{slug}/status", module: rStudiesSlugStatus },

@@ -8,14 +8,21 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EntryLinkCard } from "@/components/research/entry-link-card";
 import { InvitesManager } from "@/components/research/invites-manager";
 import { ParticipantsTable } from "@/components/research/participants-table";
+import { ProlificRecruitmentCard } from "@/components/research/prolific-recruitment-card";
+import { getProlificStudyView } from "@/lib/recruitment/prolific/study";
 
 export const metadata: Metadata = { title: "Participants" };
 
 export default async function ParticipantsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  await requirePageRole(`/research/studies/${slug}/participants`, "ADMIN", "RESEARCHER");
+  const user = await requirePageRole(`/research/studies/${slug}/participants`, "ADMIN", "RESEARCHER");
   const study = await orPageError(getStudyBySlug(slug));
-  const [participants, invites, entryToken] = await Promise.all([listParticipants(slug), listInvites(slug), getEntryToken(study.id)]);
+  const [participants, invites, entryToken, prolific] = await Promise.all([
+    listParticipants(slug),
+    listInvites(slug),
+    getEntryToken(study.id),
+    getProlificStudyView(slug, user.id),
+  ]);
   return (
     <div className="space-y-6">
       <div className="grid gap-6 xl:grid-cols-2">
@@ -35,6 +42,15 @@ export default async function ParticipantsPage({ params }: { params: Promise<{ s
           </CardBody>
         </Card>
       </div>
+      <Card>
+        <CardHeader
+          title="Recruitment on Prolific"
+          description="Make the Prolific study from this one, publish it, sync its submissions (returned and timed-out ones free their places), and approve, reject or pay bonuses by the study's rules. docs/prolific.md."
+        />
+        <CardBody>
+          <ProlificRecruitmentCard slug={slug} view={prolific} />
+        </CardBody>
+      </Card>
       <Card>
         <CardHeader
           title="Participants"

@@ -1,0 +1,210 @@
+import { randomBytes } from "node:crypto";
+import { test, expect, type Browser, type Page } from "@playwright/test";
+import { createEnactStudy, deleteStudy, type FixtureStudy } from "./annotate-fixtures";
+import { closeE2eDb, e2eDb } from "./db";
+import { AnnotatePage } from "./pages/annotate-page";
+import { e2eUsers, storageStatePath } from "./users";
+import { startProlificStandIn, type ProlificStandIn } from "../tests/stand-ins/prolific-server";
+
+/**
+ * Recruitment through Prolific from the study's Participants tab (docs/prolific.md), against the
+ * stand-in of Prolific's API (tests/stand-ins/prolific-server.ts) this spec serves on
+ * E2E_PORT + 1001, where playwright.config.ts points the app (PROLIFIC_API_URL). The study's
+ * owner stores a token, makes the draft from the study (places from the planner) and publishes it;
+ * three participants come through the link (one returns on Prolific, whose signed hook frees the
+ * place; one fails the attention check); the owner approves, rejects and pays a bonus by the
+ * rules, each previewed and confirmed once. The card is also read at a phone's width.
+ */
+
+const shots = process.env.OPSENTRY_SHOTS ?? "test-results/prolific";
+const CODE = "PRLF-DONE";
+const REJECT_MESSAGE =
+  "Your submission failed the study's attention check: the answer to the check item was wrong, as the instructions said it would be checked before you began.";
+let standIn: ProlificStandIn;
+let study: (FixtureStudy & { entryToken: string }) | null = null;
+
+test.beforeAll(async () => {
+  standIn = await startProlificStandIn(`e2e-${randomBytes(16).toString("hex")}`, Number(process.env.E2E_PORT ?? 3310) + 1001);
+});
+
+test.afterAll(async () => {
+  const db = e2eDb();
+  if (study) {
+    const users = await db.query(`SELECT "userId" FROM "StudyMember" WHERE "studyId" = $1`, [study.id]);
+    await deleteStudy(study.id);
+    await db.query(`DELETE FROM "User" WHERE id = ANY($1) AND "externalSource" IS NOT NULL`, [users.rows.map((r) => r.userId)]);
+  }
+  await db.query(`DELETE FROM "ProlificToken" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [e2eUsers.researcher.email]);
+  await standIn.close();
+  await closeE2eDb();
+});
+
+/** A study of the researcher's: 3 ordinary items and a gold one, each answered by 3 people, excluded at the first failed gold item. */
+async function prolificStudy() {
+  const created = await createEnactStudy({
+    items: [0, 1, 2, 3].map(() => ({ kind: "enact-forward" as const, steps: 3 })),
+    overlap: 3,
+    completionCode: CODE,
+    title: "Ordering household steps (Prolific e2e)",
+  });
+  const entryToken = randomBytes(18).toString("base64url");
+  const db = e2eDb();
+  await db.query(
+    `UPDATE "Study" SET "entryToken" = $2, "goldRate" = 0.25, "goldFailLimit" = 1, endings = $3,
+       "createdById" = (SELECT id FROM "User" WHERE email = $4) WHERE id = $1`,
+    [created.id, entryToken, JSON.stringify({ excluded: { code: "PRLF-EXCL", redirectUrl: null } }), e2eUsers.researcher.email],
+  );
+  await db.query(`UPDATE "Item" SET gold = true WHERE id = $1`, [created.items[3].id]);
+  return { ...created, entryToken };
+}
+
+async function itemOf(assignmentId: string): Promise<{ order: number[]; gold: boolean }> {
+  const result = await e2eDb().query(`SELECT i.key, i.gold FROM "Assignment" a JOIN "Item" i ON i.id = a."itemId" WHERE a.id = $1`, [assignmentId]);
+  return { order: (result.rows[0].key as { order: number[] }).order, gold: result.rows[0].gold };
+}
+
+/** A participant from Prolific: the link with their ids, then items until the end (`stopAfter`: leaves after that many). */
+async function participate(
+  browser: Browser,
+  pid: string,
+  prolificStudyId: string,
+  sessionId: string,
+  options: { failGold?: boolean; stopAfter?: number } = {},
+) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/join/${study!.entryToken}?PROLIFIC_PID=${pid}&STUDY_ID=${prolificStudyId}&SESSION_ID=${sessionId}`);
+  await expect(page).toHaveURL(new RegExp(`/s/${study!.slug}`), { timeout: 20_000 });
+  const annotate = new AnnotatePage(page);
+  await annotate.open(study!.slug);
+  for (let n = 0; n < 8; n++) {
+    if (options.stopAfter !== undefined && n >= options.stopAfter) break;
+    const item = await itemOf(await annotate.assignmentId());
+    await annotate.fillOrder(item.gold && options.failGold ? [...item.order].reverse() : item.order, "keyboard");
+    await annotate.setConfidence(4);
+    await annotate.submit();
+    const next = await ended(page);
+    if (next !== "item") break;
+  }
+  await context.close();
+}
+
+/** What the work page shows after a submission: the next item, or an ending. */
+async function ended(page: Page): Promise<"item" | "done" | "ended"> {
+  let state: "item" | "done" | "ended" | null = null;
+  await expect
+    .poll(
+      async () => {
+        if (await page.getByTestId("completion-code").isVisible()) state = "done";
+        else if (/\/ended$/.test(page.url())) state = "ended";
+        else if (await page.getByTestId("task").locator("[data-slot]").first().isVisible()) state = "item";
+        return state;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBeNull();
+  return state!;
+}
+
+async function standing(pid: string): Promise<string> {
+  const result = await e2eDb().query(`SELECT m.status FROM "StudyMember" m JOIN "User" u ON u.id = m."userId" WHERE m."studyId" = $1 AND u."externalId" = $2`, [
+    study!.id,
+    pid,
+  ]);
+  return result.rows[0]?.status;
+}
+
+test("the study's owner publishes on Prolific, and approves, rejects and pays bonuses by the study's rules", async ({ browser }) => {
+  test.setTimeout(240_000);
+  study = await prolificStudy();
+  const staff = await browser.newContext({ storageState: storageStatePath("researcher"), viewport: { width: 1280, height: 800 } });
+  const page = await staff.newPage();
+  await page.goto(`/research/studies/${study.slug}/participants`);
+  const card = page.getByTestId("prolific-card");
+
+  // the token: stored, then only its last four characters
+  await card.getByRole("textbox", { name: /^Token/ }).fill(standIn.token);
+  await card.getByRole("button", { name: "Store token" }).click();
+  await expect(card.getByTestId("prolific-token-last4")).toContainText(standIn.token.slice(-4));
+  await expect(page.locator("body")).not.toContainText(standIn.token);
+
+  // the draft: places from the planner (4 items x 3 answers / 4 per person = 3)
+  await expect(card.getByRole("textbox", { name: /^Places/ })).toHaveValue("3");
+  await card.getByRole("textbox", { name: /^Description \(shown on Prolific\)/ }).fill("Put pictures of household tasks in order. About ten minutes.");
+  await card.getByRole("textbox", { name: /^Pay per hour \(pence or cents\)/ }).fill("1200");
+  await card.getByRole("textbox", { name: /^Estimated minutes/ }).fill("10");
+  await card.getByRole("button", { name: "Create draft" }).click();
+  await expect(card.getByTestId("prolific-status")).toHaveText("UNPUBLISHED");
+  const [remote] = [...standIn.studies.values()];
+  expect(remote.body).toMatchObject({ total_available_places: 3, reward: 200, estimated_completion_time: 10 });
+  expect(String(remote.body.external_study_url)).toContain(
+    `/join/${study.entryToken}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
+  );
+  await card.getByRole("button", { name: "Publish" }).click();
+  await expect(card.getByTestId("prolific-status")).toHaveText("ACTIVE");
+  await page.screenshot({ path: `${shots}/published.png`, fullPage: true });
+
+  // three participants through the link
+  const people = [0, 1, 2].map(() => randomBytes(12).toString("hex"));
+  const submissions = people.map((pid) => standIn.addSubmission(remote.id, pid));
+  await participate(browser, people[0], remote.id, submissions[0].id);
+  await participate(browser, people[1], remote.id, submissions[1].id, { failGold: true });
+  await participate(browser, people[2], remote.id, submissions[2].id, { stopAfter: 1 });
+  expect(await standing(people[0])).toBe("COMPLETE");
+  expect(await standing(people[1])).toBe("EXCLUDED");
+  expect(await standing(people[2])).toBe("ACTIVE");
+
+  // the third returns on Prolific: the signed hook frees the place at once
+  standIn.setStatus(submissions[0].id, "AWAITING REVIEW");
+  standIn.setStatus(submissions[1].id, "AWAITING REVIEW");
+  await card.getByRole("button", { name: "Sync now" }).click();
+  await expect(card).toContainText("Synced 3 submissions");
+  standIn.setStatus(submissions[2].id, "RETURNED");
+  expect((await standIn.sendHook(submissions[2].id, { secret: "forged" })).status).toBe(401);
+  expect(await standing(people[2])).toBe("ACTIVE");
+  expect((await standIn.sendHook(submissions[2].id)).status).toBe(200);
+  expect(await standing(people[2])).toBe("RETURNED");
+  await page.reload();
+  await expect(card).toContainText("(place freed)");
+
+  // approve by the rules: the one who completed
+  const batch = card.getByRole("region", { name: "Batch action" });
+  await card.getByRole("combobox", { name: /^Action/ }).selectOption("approve");
+  await card.getByRole("button", { name: "Preview" }).click();
+  const preview = card.getByTestId("prolific-preview");
+  await expect(preview).toContainText(people[0]);
+  await expect(preview).not.toContainText(people[1]);
+  await card.getByRole("button", { name: "Confirm approve of 1" }).click();
+  await expect(card).toContainText("Done: approve for 1 submission");
+  expect(standIn.submissions.get(submissions[0].id)!.status).toBe("APPROVED");
+
+  // reject by the rules: the one who failed the attention check
+  await card.getByRole("combobox", { name: /^Action/ }).selectOption("reject");
+  await card.getByRole("combobox", { name: /^Rejection category/ }).selectOption("FAILED_CHECK");
+  await card.getByRole("textbox", { name: /^Message to the participant/ }).fill(REJECT_MESSAGE);
+  await card.getByRole("button", { name: "Preview" }).click();
+  await expect(preview).toContainText(people[1]);
+  await card.getByRole("button", { name: "Confirm reject of 1" }).click();
+  await expect(card).toContainText("Done: reject for 1 submission");
+  expect(standIn.submissions.get(submissions[1].id)).toMatchObject({ status: "REJECTED", rejection: { category: "FAILED_CHECK" } });
+
+  // a bonus per correct answer: previewed with its amount, paid once
+  await card.getByRole("combobox", { name: /^Action/ }).selectOption("bonus");
+  await card.getByRole("textbox", { name: /^Per correct answer \(pence or cents\)/ }).fill("10");
+  await card.getByRole("button", { name: "Preview" }).click();
+  await expect(preview).toContainText(people[0]);
+  await expect(preview).toContainText("Total: 0.30");
+  await page.screenshot({ path: `${shots}/bonus-preview.png`, fullPage: true });
+  await card.getByRole("button", { name: "Confirm bonus of 1" }).click();
+  await expect(card).toContainText("Done: bonus for 1 submission");
+  expect(standIn.payments).toEqual([{ bulkId: expect.any(String), total_amount: 30 }]);
+  await expect(batch).toBeVisible();
+
+  // a phone's width: the card fits, its tables scroll in their own boxes
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(card.getByTestId("prolific-status")).toHaveText("ACTIVE");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${shots}/phone.png`, fullPage: true });
+  await staff.close();
+});
