@@ -187,11 +187,11 @@ export async function listProlificBatches(studyId: string, take = 50): Promise<P
 export async function listPaidBonusBatches(
   studyId: string,
   orPending = false,
-): Promise<Array<{ rows: Prisma.JsonValue; totalAmount: number; paidAt: Date | null }>> {
+): Promise<Array<{ rule: Prisma.JsonValue; rows: Prisma.JsonValue; totalAmount: number; paidAt: Date | null }>> {
   const where: Prisma.ProlificBatchWhereInput = orPending
     ? { studyId, action: "bonus", OR: [{ state: { in: ["DONE", "RUNNING"] } }, { paidAt: { not: null } }] }
     : { studyId, action: "bonus", state: "DONE" };
-  return db.prolificBatch.findMany({ where, select: { rows: true, totalAmount: true, paidAt: true }, orderBy: { createdAt: "asc" } });
+  return db.prolificBatch.findMany({ where, select: { rule: true, rows: true, totalAmount: true, paidAt: true }, orderBy: { createdAt: "asc" } });
 }
 
 // --- the Yardstick study ---------------------------------------------------------------------------

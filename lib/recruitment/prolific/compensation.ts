@@ -26,7 +26,13 @@ export interface ProlificCompensation {
   rejected: number;
   returned: number;
   timedOut: number;
-  bonuses: { participants: number; total: number; perParticipant: Array<{ participantId: string; amount: number }> };
+  bonuses: {
+    participants: number;
+    total: number;
+    perParticipant: Array<{ participantId: string; amount: number }>;
+    /** the rules of the paid bonus batches, e.g. { perCorrect: 10, cap: 200 } (minor units) */
+    rules: Array<{ perCorrect: number; cap?: number }>;
+  };
 }
 
 export async function prolificCompensation(studyId: string): Promise<ProlificCompensation | null> {
@@ -36,8 +42,11 @@ export async function prolificCompensation(studyId: string): Promise<ProlificCom
   const count = (status: string) => submissions.filter((s) => s.status === status).length;
   const perParticipant = new Map<string, number>();
   let total = 0;
+  const rules: Array<{ perCorrect: number; cap?: number }> = [];
   for (const batch of bonusBatches) {
     total += batch.totalAmount;
+    const rule = batch.rule as { perCorrect?: unknown; cap?: unknown } | null;
+    if (rule && typeof rule.perCorrect === "number") rules.push({ perCorrect: rule.perCorrect, ...(typeof rule.cap === "number" ? { cap: rule.cap } : {}) });
     for (const r of (Array.isArray(batch.rows) ? batch.rows : []) as unknown as BatchRow[])
       perParticipant.set(r.participantId, (perParticipant.get(r.participantId) ?? 0) + (r.amount ?? 0));
   }
@@ -55,6 +64,11 @@ export async function prolificCompensation(studyId: string): Promise<ProlificCom
     rejected: count("REJECTED"),
     returned: count("RETURNED"),
     timedOut: count("TIMED-OUT"),
-    bonuses: { participants: perParticipant.size, total, perParticipant: [...perParticipant].map(([participantId, amount]) => ({ participantId, amount })) },
+    bonuses: {
+      participants: perParticipant.size,
+      total,
+      perParticipant: [...perParticipant].map(([participantId, amount]) => ({ participantId, amount })),
+      rules,
+    },
   };
 }

@@ -16,6 +16,8 @@ import { QUEUES, stopBoss } from "@/lib/jobs/queue";
 import { workUntilIdle } from "@/lib/jobs/worker";
 import { confirmBatch, previewBatch } from "@/lib/recruitment/prolific/batches";
 import { prolificCompensation } from "@/lib/recruitment/prolific/compensation";
+import { compensationFacts, PROLIFIC_COMPENSATION_SOURCE } from "@/lib/report/compensation";
+import { studyReport } from "@/lib/report/facts";
 import { ProlificClient } from "@/lib/recruitment/prolific/client";
 import { addMember, createEnactItems, createStudy, createUser, resetDatabase, resetJobQueue } from "@/tests/db-helpers";
 import { startProlificStandIn, type ProlificStandIn } from "@/tests/stand-ins/prolific-server";
@@ -315,8 +317,22 @@ describe("a study recruited on Prolific", () => {
       approved: 1,
       rejected: 1,
       returned: 1,
-      bonuses: { participants: 1, total: 20, perParticipant: [{ participantId: people[0], amount: 20 }] },
+      bonuses: { participants: 1, total: 20, perParticipant: [{ participantId: people[0], amount: 20 }], rules: [{ perCorrect: 5 }] },
     });
+    // and the report's pay entries are filled from it
+    expect(await compensationFacts(study.id)).toEqual({
+      source: PROLIFIC_COMPENSATION_SOURCE,
+      rewardPerPerson: 1.8,
+      currency: null,
+      bonusRule: "0.05 per correct answer",
+      bonusTotal: 0.2,
+      estimatedMinutes: 9,
+      notReported: null,
+    });
+    const report = await studyReport(study.slug);
+    const entry = (number: string) => report.entries.find((e) => e.number === number)!;
+    expect(entry("2.7.1")).toMatchObject({ value: "1.80 per person for an estimated 9 min", source: PROLIFIC_COMPENSATION_SOURCE });
+    expect(entry("2.7.2.1")).toMatchObject({ value: "0.20 in total", reported: true });
 
     // pause, start, stop
     expect((await transitionProlificStudy(study.slug, "PAUSE", owner.id)).prolific?.status).toBe("PAUSED");
