@@ -37,10 +37,6 @@ const dataAccessNotYetInRepos = [
   "lib/responses/events.ts",
   "lib/responses/responses.ts",
   "lib/responses/writer.ts",
-  // lib/scoring
-  "lib/scoring/explore-rescore.ts",
-  "lib/scoring/llm-jobs.ts",
-  "lib/scoring/scorer-cache.ts",
   // lib/studies
   "lib/studies/archive.ts",
   "lib/studies/contact.ts",
