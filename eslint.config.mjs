@@ -37,16 +37,6 @@ const dataAccessNotYetInRepos = [
   "lib/responses/events.ts",
   "lib/responses/responses.ts",
   "lib/responses/writer.ts",
-  // lib/studies
-  "lib/studies/archive.ts",
-  "lib/studies/contact.ts",
-  "lib/studies/entry.ts",
-  "lib/studies/item-flags.ts",
-  "lib/studies/members.ts",
-  "lib/studies/preview.ts",
-  "lib/studies/settings.ts",
-  "lib/studies/studies.ts",
-  "lib/studies/versions.ts",
   // lib/tasks
   "lib/tasks/choice/dashboard.ts",
   "lib/tasks/ego2world-play/dashboard.ts",

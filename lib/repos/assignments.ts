@@ -601,3 +601,15 @@ export async function readProgressRow(studyId: string, userId: string): Promise<
     GROUP BY s.id, m.status`;
   return row;
 }
+
+/**
+ * Places left for new participants: per non-practice item not excluded by review, `overlap` minus
+ * its MAIN assignments that hold a place (not released, not open past their lease, not an agent's).
+ */
+export async function countOpenPlaces(studyId: string, overlap: number): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
+    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
+      AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
+    FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
+  return Number(row?.n ?? 0);
+}

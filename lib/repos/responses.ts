@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db/client-types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -32,4 +33,11 @@ export async function listResponsesScoredOtherwise(
 
 export async function setResponseScore(id: string, score: Prisma.InputJsonValue, correct: boolean | null): Promise<void> {
   await db.response.update({ where: { id }, data: { score, correct }, select: { id: true } });
+}
+
+/** Responses stored in the study (any purpose, practice included). */
+export async function countResponsesOfStudy(studyId: string, client: DbClient = db): Promise<number> {
+  const [row] = await client.$queryRaw<Array<{ n: bigint }>>`
+    SELECT count(*) AS n FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId}`;
+  return Number(row?.n ?? 0);
 }
