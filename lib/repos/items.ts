@@ -106,3 +106,31 @@ export async function countItemsByRole(studyId: string): Promise<Array<{ practic
   const rows = await db.item.groupBy({ by: ["practice", "gold"], where: { studyId }, _count: { _all: true } });
   return rows.map((row) => ({ practice: row.practice, gold: row.gold, count: row._count._all }));
 }
+
+export async function countPracticeItems(studyId: string): Promise<number> {
+  return db.item.count({ where: { studyId, practice: true } });
+}
+
+const responseSelect = { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } as const;
+
+/** The item of the study with its key, its batch and every assignment of it (by creation) with its response and count of events. */
+export async function findItemWithAssignments(studyId: string, itemId: string) {
+  return db.item.findFirst({
+    where: { id: itemId, studyId },
+    select: {
+      id: true,
+      externalId: true,
+      kind: true,
+      public: true,
+      key: true,
+      tags: true,
+      practice: true,
+      gold: true,
+      batch: { select: { fileName: true } },
+      assignments: {
+        orderBy: { createdAt: "asc" },
+        select: { id: true, userId: true, purpose: true, status: true, _count: { select: { events: true } }, response: { select: responseSelect } },
+      },
+    },
+  });
+}

@@ -162,3 +162,30 @@ export async function ensureMember(studyId: string, userId: string, entrySession
 export async function setMemberEntrySession(studyId: string, userId: string, entrySession: Prisma.InputJsonValue): Promise<void> {
   await db.studyMember.update({ where: { studyId_userId: { studyId, userId } }, data: { entrySession }, select: { userId: true } });
 }
+
+/** The user's memberships of studies that are not drafts and not archived, newest first, with their studies. */
+export async function listOpenMemberships(userId: string) {
+  return db.studyMember.findMany({
+    where: { userId, study: { status: { not: "DRAFT" }, archivedAt: null } },
+    orderBy: { createdAt: "desc" },
+    select: { status: true, study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
+  });
+}
+
+/** Everyone who is a member of the study, by joining time, then everyone with an assignment in it, by id (with names): the order of their pseudonyms. */
+export async function listStudyPeopleInJoiningOrder(studyId: string): Promise<Array<{ userId: string; user: { name: string } }>> {
+  const [members, assigned] = await Promise.all([
+    db.studyMember.findMany({
+      where: { studyId },
+      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+      select: { userId: true, user: { select: { name: true } } },
+    }),
+    db.assignment.findMany({
+      where: { studyId },
+      distinct: ["userId"],
+      orderBy: { userId: "asc" },
+      select: { userId: true, user: { select: { name: true } } },
+    }),
+  ]);
+  return [...members, ...assigned];
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Tx } from "@/lib/db/client-types";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { ConfidenceScale, StudyStatus } from "@/lib/generated/prisma/enums";
+import type { ConfidenceScale, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
 
 /**
  * Data access for studies (Study, with its batches and versions): the reads and writes of a
@@ -409,4 +409,77 @@ export async function findStudyEntryLink(slug: string): Promise<{ id: string; en
 
 export async function setEntryToken(studyId: string, entryToken: string | null): Promise<void> {
   await db.study.update({ where: { id: studyId }, data: { entryToken }, select: { id: true } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// A study as its participants see it
+
+const memberStudySelect = {
+  id: true,
+  slug: true,
+  title: true,
+  instructions: true,
+  status: true,
+  confidenceScale: true,
+  idleCapSeconds: true,
+  completionCode: true,
+  completionRedirectUrl: true,
+  itemTimeLimitSeconds: true,
+  sessionTimeLimitSeconds: true,
+  practicePassMark: true,
+  itemsPerParticipant: true,
+  endings: true,
+  desktopOnly: true,
+  contactName: true,
+  contactEmail: true,
+} as const satisfies Prisma.StudySelect;
+
+export type MemberStudyRow = Prisma.StudyGetPayload<{ select: typeof memberStudySelect }>;
+
+/** What a participant sees of the study, and whether the user is a member of it; null without the study. */
+export async function findStudyForMember(slug: string, userId: string): Promise<(MemberStudyRow & { isMember: boolean }) | null> {
+  const study = await db.study.findUnique({ where: { slug }, select: { ...memberStudySelect, members: { where: { userId }, select: { userId: true } } } });
+  if (!study) return null;
+  const { members, ...rest } = study;
+  return { ...rest, isMember: members.length > 0 };
+}
+
+/** The study as a participant sees it, with its consent and tutorial, and the user's membership (timestamps as ISO text without a zone, holding UTC). */
+export interface StudyWithMemberRow extends MemberStudyRow {
+  consentMarkdown: string;
+  consentVersion: number;
+  tutorialPages: unknown;
+  member: {
+    status: ParticipantStatus;
+    statusReason: string | null;
+    statusAt: string | null;
+    consentVersion: number | null;
+    consentedAt: string | null;
+    tutorialDoneAt: string | null;
+    startedAt: string | null;
+  } | null;
+}
+
+/** The study with the user's membership in one round trip (next-item, the busiest call of the annotation API: bench/load); undefined without the study. */
+export async function findStudyWithMember(slug: string, userId: string): Promise<StudyWithMemberRow | undefined> {
+  const [row] = await db.$queryRaw<StudyWithMemberRow[]>`
+    SELECT s.id, s.slug, s.title, s.instructions, s.status::text AS status, s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds",
+      s."completionCode", s."completionRedirectUrl", s."itemTimeLimitSeconds", s."sessionTimeLimitSeconds", s."practicePassMark", s."itemsPerParticipant",
+      s.endings, s."desktopOnly", s."contactName", s."contactEmail",
+      s."consentMarkdown", s."consentVersion", s."tutorialPages",
+      CASE WHEN m."userId" IS NULL THEN NULL ELSE json_build_object(
+        'status', m.status, 'statusReason', m."statusReason", 'statusAt', m."statusAt", 'consentVersion', m."consentVersion",
+        'consentedAt', m."consentedAt", 'tutorialDoneAt', m."tutorialDoneAt", 'startedAt', m."startedAt") END AS member
+    FROM "Study" s
+    LEFT JOIN "StudyMember" m ON m."studyId" = s.id AND m."userId" = ${userId}
+    WHERE s.slug = ${slug}`;
+  return row;
+}
+
+/** What the researchers' item and replay pages show of the study. */
+export async function findStudyForResearch(slug: string) {
+  return db.study.findUnique({
+    where: { slug },
+    select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true, taskSettings: true },
+  });
 }
