@@ -27,10 +27,6 @@ const dataAccessNotYetInRepos = [
   "lib/dashboard/snapshot.ts",
   "lib/dashboard/study-dashboard.ts",
   "lib/dashboard/view-refresh.ts",
-  // lib/responses
-  "lib/responses/events.ts",
-  "lib/responses/responses.ts",
-  "lib/responses/writer.ts",
   // lib/tasks
   "lib/tasks/choice/dashboard.ts",
   "lib/tasks/ego2world-play/dashboard.ts",
