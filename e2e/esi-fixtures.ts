@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { buildEsiDemo, type EsiDemoItem } from "../lib/demo/esi-scenes";
+import { buildEsiDemo, type EsiDemoItem } from "../scripts/demo-data/esi/esi-scenes";
 import { e2eDb } from "./db";
 import { e2eUsers, type E2eUserName } from "./users";
 
 /**
  * Factories for the ESI-Bench spec: a study with conditions and items from the demo generator
- * (lib/demo/esi-scenes.ts), written straight into the run's database with pg: only the images an
+ * (scripts/demo-data/esi/esi-scenes.ts), written straight into the run's database with pg: only the images an
  * assignment's condition can show are rendered and stored (the whole graph for active ones), and
  * each assignment is created with its condition (the study's counterbalancing is tested on its
  * own). Deleting the study removes everything (cascades).

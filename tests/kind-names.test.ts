@@ -36,7 +36,7 @@ const registries = [
  * (tests and their helpers under testing/) and migrations (they move stored data, whose kind ids are
  * data) may name kinds; a fixture that names a kind lives in that kind's folders
  */
-const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/demo\//, /^lib\/generated\//, /^bench\/\.results\//, /\.test\.tsx?$/, /\/testing\//];
+const exempt = [/^prisma\/migrations\//, /^scripts\/demo-data\//, /^lib\/generated\//, /^bench\/\.results\//, /\.test\.tsx?$/, /\/testing\//];
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {

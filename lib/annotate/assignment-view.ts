@@ -1,10 +1,10 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import { agentContractOf, type AgentContract } from "@/lib/tasks/agent-contract";
 import type { Json, TaskItem } from "@/lib/tasks/types";
 import type { AssignmentPurpose, AssignmentStatus } from "@/lib/generated/prisma/enums";
+import { findAssignmentWithTrajectory } from "@/lib/repos/assignments";
 
 /**
  * What the annotator's browser receives for one assignment: the kind's public view of the item
@@ -85,38 +85,16 @@ export function taskItemOf(item: { externalId: string; kind: string; public: unk
  * assignments through the research replay, which is another function), NOT_FOUND when absent.
  */
 export async function getAssignmentView(assignmentId: string, userId: string, options: AssignmentViewOptions = {}): Promise<AssignmentView> {
-  // one round trip (a Prisma relation read was four queries: the assignment, its item, its study, its events); this runs on every next-item
-  const [assignment] = await db.$queryRaw<
-    Array<{
-      id: string;
-      userId: string;
-      purpose: AssignmentPurpose;
-      status: AssignmentStatus;
-      startedAt: Date | null;
-      condition: string | null;
-      item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
-      taskSettings: unknown;
-      itemTimeLimitSeconds: number | null;
-      hasResponse: boolean;
-      events: Array<{ seq: number; type: string; payload: Json; clientTime: number }>;
-    }>
-  >`
-    SELECT a.id, a."userId", a.purpose::text AS purpose, a.status::text AS status, a."startedAt", a.condition,
-      json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags) AS item,
-      s."taskSettings", s."itemTimeLimitSeconds",
-      EXISTS (SELECT 1 FROM "Response" r WHERE r."assignmentId" = a.id) AS "hasResponse",
-      coalesce((
-        SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'payload', e.payload, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq, e.id)
-        FROM "Event" e WHERE e."assignmentId" = a.id
-      ), '[]'::json) AS events
-    FROM "Assignment" a
-    JOIN "Item" i ON i.id = a."itemId"
-    JOIN "Study" s ON s.id = a."studyId"
-    WHERE a.id = ${assignmentId}`;
+  const assignment = await findAssignmentWithTrajectory(assignmentId);
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
   const kindModule = getTaskModule(assignment.item.kind);
-  const history = assignment.events.map((event) => ({ seq: event.seq, type: event.type, payload: event.payload, clientTime: Number(event.clientTime) }));
+  const history = assignment.events.map((event) => ({
+    seq: event.seq,
+    type: event.type,
+    payload: event.payload as Json,
+    clientTime: Number(event.clientTime),
+  }));
   const settings = kindSettings(assignment.taskSettings, assignment.item.kind);
   const view = kindModule.publicView(taskItemOf(assignment.item), settings);
   return {

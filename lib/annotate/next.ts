@@ -1,8 +1,8 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { nextAssignment, progressFor, type Progress } from "@/lib/assignment";
 import { getAssignmentView, type AssignmentView, type AssignmentViewOptions } from "@/lib/annotate/assignment-view";
 import { getMemberStanding } from "@/lib/annotate/studies";
+import { countPracticeAnswers } from "@/lib/repos/assignments";
 import { getParticipation, markParticipantComplete } from "@/lib/participants/participants";
 import { completionRedirectFor, endingsOf, type EndingName } from "@/lib/validations/study-settings";
 
@@ -46,12 +46,7 @@ export type NextView =
   | { status: "consent" | "tutorial"; progress: Progress; path: string };
 
 export async function practiceStanding(studyId: string, userId: string, passMark: number | null): Promise<PracticeStanding> {
-  const [row] = await db.$queryRaw<Array<{ answered: bigint; correct: bigint; total: bigint }>>`
-    SELECT
-      (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a."userId" = ${userId} AND a.purpose = 'PRACTICE') AS answered,
-      (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a."userId" = ${userId} AND a.purpose = 'PRACTICE' AND r.correct) AS correct,
-      (SELECT count(*) FROM "Item" i WHERE i."studyId" = ${studyId} AND i.practice) AS total`;
-  return { answered: Number(row?.answered ?? 0), correct: Number(row?.correct ?? 0), total: Number(row?.total ?? 0), passMark };
+  return { ...(await countPracticeAnswers(studyId, userId)), passMark };
 }
 
 /** `options.withAgentContract`: the assignment carries the agent contract (callers with an API token; AssignmentView.agent). */

@@ -1,8 +1,9 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
-import type { DbClient, Tx } from "@/lib/db/client-types";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Tx } from "@/lib/db/client-types";
+import { findLastPlaySeq, findPlayStep, insertPlayStep, listPlaySteps, lockAssignmentForPlay, markAssignmentStarted } from "@/lib/repos/play-steps";
+import { inTransaction } from "@/lib/repos/transactions";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import { playAdviceOf, type PlayAdvice } from "@/lib/tasks/agent-contract";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
@@ -75,23 +76,10 @@ interface LockedAssignment {
 }
 
 async function lockAssignment(tx: Tx, assignmentId: string, userId: string): Promise<LockedAssignment> {
-  const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "Assignment" WHERE id = ${assignmentId} FOR UPDATE`;
-  if (locked.length === 0) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
-  const assignment = await tx.assignment.findUniqueOrThrow({
-    where: { id: assignmentId },
-    select: {
-      id: true,
-      userId: true,
-      status: true,
-      condition: true,
-      playState: true,
-      studyId: true,
-      study: { select: { taskSettings: true } },
-      item: { select: { externalId: true, kind: true, public: true, key: true, tags: true } },
-    },
-  });
+  const assignment = await lockAssignmentForPlay(tx, assignmentId);
+  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
   if (assignment.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);
-  return { ...assignment, taskSettings: assignment.study.taskSettings };
+  return assignment;
 }
 
 function interactiveOf(kind: string): InteractiveTask {
@@ -107,24 +95,13 @@ function contextOf(assignment: LockedAssignment): PlayContext {
 }
 
 async function storeStep(tx: Tx, assignmentId: string, seq: number, action: unknown, result: PlayResult): Promise<void> {
-  await tx.playStep.create({
-    data: {
-      assignmentId,
-      seq,
-      action: (action ?? {}) as Prisma.InputJsonValue,
-      view: result.view as Prisma.InputJsonValue,
-      valid: result.valid,
-      message: result.message ?? null,
-    },
-  });
-  await tx.assignment.update({ where: { id: assignmentId }, data: { playState: (result.state ?? null) as Prisma.InputJsonValue } });
-}
-
-async function stepsOf(tx: DbClient, assignmentId: string) {
-  return tx.playStep.findMany({
-    where: { assignmentId },
-    orderBy: { seq: "asc" },
-    select: { seq: true, action: true, view: true, valid: true, message: true },
+  await insertPlayStep(tx, assignmentId, {
+    seq,
+    action: (action ?? {}) as Prisma.InputJsonValue,
+    view: result.view as Prisma.InputJsonValue,
+    valid: result.valid,
+    message: result.message ?? null,
+    state: (result.state ?? null) as Prisma.InputJsonValue | null,
   });
 }
 
@@ -143,16 +120,16 @@ function adviceAfter(assignment: LockedAssignment, playView: Json, stepsTaken: n
 
 /** The episode as the annotator may see it; starts it (seq 0) on the first call. */
 export async function getPlay(userId: string, assignmentId: string, options: PlayOptions = {}): Promise<PlayState> {
-  const { rows, assignment } = await db.$transaction(
+  const { rows, assignment } = await inTransaction(
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
-      const existing = await stepsOf(tx, assignmentId);
+      const existing = await listPlaySteps(tx, assignmentId);
       if (existing.length > 0) return { rows: existing, assignment };
       if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED") throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed`);
       const result = await interactive.start(taskItemOf(assignment.item), contextOf(assignment));
       await storeStep(tx, assignmentId, 0, {}, result);
-      return { rows: await stepsOf(tx, assignmentId), assignment };
+      return { rows: await listPlaySteps(tx, assignmentId), assignment };
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },
   );
@@ -167,28 +144,25 @@ export async function getPlay(userId: string, assignmentId: string, options: Pla
 
 /** Applies one action (seq = last + 1) once; a retried seq gets the stored result. */
 export async function playStep(userId: string, assignmentId: string, input: { seq: number; action: unknown }, options: PlayOptions = {}): Promise<PlayStepAck> {
-  const { ack, assignment } = await db.$transaction(
+  const { ack, assignment } = await inTransaction(
     async (tx) => {
       const assignment = await lockAssignment(tx, assignmentId, userId);
       const interactive = interactiveOf(assignment.item.kind);
-      const stored = await tx.playStep.findUnique({
-        where: { assignmentId_seq: { assignmentId, seq: input.seq } },
-        select: { seq: true, view: true, valid: true, message: true },
-      });
+      const stored = await findPlayStep(tx, assignmentId, input.seq);
       if (stored) return { ack: { seq: stored.seq, view: stored.view as Json, valid: stored.valid, message: stored.message, duplicate: true }, assignment };
       if (assignment.status === "SUBMITTED" || assignment.status === "RELEASED")
         throw new AppError("CONFLICT", `Assignment ${assignmentId} is closed: no more steps`);
-      const last = await tx.playStep.findFirst({ where: { assignmentId }, orderBy: { seq: "desc" }, select: { seq: true } });
-      if (!last) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
-      if (input.seq !== last.seq + 1)
-        throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${last.seq + 1}`, { expectedSeq: last.seq + 1 });
+      const lastSeq = await findLastPlaySeq(tx, assignmentId);
+      if (lastSeq === null) throw new AppError("CONFLICT", `The episode of assignment ${assignmentId} has not started: load it first`, { expectedSeq: 0 });
+      if (input.seq !== lastSeq + 1)
+        throw new AppError("CONFLICT", `Step ${input.seq} is out of order: the next step is ${lastSeq + 1}`, { expectedSeq: lastSeq + 1 });
       await assertAgentStepAllowed(tx, userId, assignment.studyId);
       const action = interactive.actionSchema.parse(input.action);
       const item = taskItemOf(assignment.item);
       const result = await interactive.step(item, assignment.playState, action, { ...contextOf(assignment), seq: input.seq });
       await assertAgentStepAllowed(tx, userId, assignment.studyId, { lock: true });
       await storeStep(tx, assignmentId, input.seq, action, result);
-      if (assignment.status === "ASSIGNED") await tx.assignment.update({ where: { id: assignmentId }, data: { status: "STARTED", startedAt: new Date() } });
+      if (assignment.status === "ASSIGNED") await markAssignmentStarted(tx, assignmentId);
       return { ack: { seq: input.seq, view: result.view as Json, valid: result.valid, message: result.message ?? null, duplicate: false }, assignment };
     },
     { timeout: STEP_TRANSACTION_TIMEOUT_MS },

@@ -1,11 +1,14 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTaskModule, isTaskKind, kindSettings } from "@/lib/tasks";
 import type { Json, KindReplay } from "@/lib/tasks/types";
 import type { ReplayStepLabelInput } from "@/lib/validations/replay";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
+import { findAssignmentForReplay, findAssignmentKind } from "@/lib/repos/assignments";
+import { findItemWithAssignments } from "@/lib/repos/items";
+import { listStudyPeopleInJoiningOrder } from "@/lib/repos/participants";
+import { findStudyForResearch } from "@/lib/repos/studies";
 
 /**
  * Researchers' views of items, responses and trajectories. Annotators appear as a pseudonym
@@ -19,31 +22,16 @@ export interface AnnotatorLabel {
 
 /** userId -> label for everyone who is a member of the study or has an assignment in it. */
 export async function annotatorLabels(studyId: string): Promise<Map<string, AnnotatorLabel>> {
-  const [members, assigned] = await Promise.all([
-    db.studyMember.findMany({
-      where: { studyId },
-      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
-      select: { userId: true, user: { select: { name: true } } },
-    }),
-    db.assignment.findMany({
-      where: { studyId },
-      distinct: ["userId"],
-      orderBy: { userId: "asc" },
-      select: { userId: true, user: { select: { name: true } } },
-    }),
-  ]);
+  const people = await listStudyPeopleInJoiningOrder(studyId);
   const labels = new Map<string, AnnotatorLabel>();
-  for (const row of [...members, ...assigned]) {
+  for (const row of people) {
     if (!labels.has(row.userId)) labels.set(row.userId, { pseudonym: `A${labels.size + 1}`, name: row.user.name });
   }
   return labels;
 }
 
 async function studyBySlug(slug: string) {
-  const study = await db.study.findUnique({
-    where: { slug },
-    select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true, taskSettings: true },
-  });
+  const study = await findStudyForResearch(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
@@ -92,31 +80,7 @@ function keyAnswerOf(kindModule: ReturnType<typeof getTaskModule>, key: unknown)
 /** One item with its key (for researchers) and every assignment of it. */
 export async function getItemReview(slug: string, itemId: string): Promise<ItemReview> {
   const study = await studyBySlug(slug);
-  const item = await db.item.findFirst({
-    where: { id: itemId, studyId: study.id },
-    select: {
-      id: true,
-      externalId: true,
-      kind: true,
-      public: true,
-      key: true,
-      tags: true,
-      practice: true,
-      gold: true,
-      batch: { select: { fileName: true } },
-      assignments: {
-        orderBy: { createdAt: "asc" },
-        select: {
-          id: true,
-          userId: true,
-          purpose: true,
-          status: true,
-          _count: { select: { events: true } },
-          response: { select: { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } },
-        },
-      },
-    },
-  });
+  const item = await findItemWithAssignments(study.id, itemId);
   if (!item) throw new AppError("NOT_FOUND", `No item ${itemId} in the study "${slug}"`);
   const kindModule = getTaskModule(item.kind);
   const taskItem = taskItemOf(item);
@@ -168,21 +132,7 @@ export interface ReplayData {
 /** One annotator's trajectory on one item, for the replay page. */
 export async function getReplay(slug: string, assignmentId: string): Promise<ReplayData> {
   const study = await studyBySlug(slug);
-  const assignment = await db.assignment.findFirst({
-    where: { id: assignmentId, studyId: study.id },
-    select: {
-      id: true,
-      userId: true,
-      purpose: true,
-      status: true,
-      startedAt: true,
-      submittedAt: true,
-      item: { select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } },
-      // two tabs' events of one seq (a take-over's race, lib/responses/writer.ts) in the order they arrived
-      events: { orderBy: [{ seq: "asc" }, { id: "asc" }], select: { seq: true, type: true, payload: true, clientTime: true, serverTime: true } },
-      response: { select: { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } },
-    },
-  });
+  const assignment = await findAssignmentForReplay(study.id, assignmentId);
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
   const kindModule = getTaskModule(assignment.item.kind);
   const labels = await annotatorLabels(study.id);
@@ -243,10 +193,9 @@ export async function getKindReplay(data: ReplayData, viewerId: string): Promise
 
 /** A researcher's label of one recorded step of a replayed trajectory, set by the kind's replay hook (INVALID for a kind whose steps take no labels). */
 export async function labelReplayStep(slug: string, labellerId: string, input: ReplayStepLabelInput): Promise<{ seq: number; label: string | null }> {
-  const assignment = await db.assignment.findFirst({ where: { id: input.assignmentId, study: { slug } }, select: { item: { select: { kind: true } } } });
-  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId} in the study "${slug}"`);
-  const hook = await kindReplayOf(assignment.item.kind);
-  if (!hook?.labelStep)
-    throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${assignment.item.kind}, has none)`);
+  const kind = await findAssignmentKind(slug, input.assignmentId);
+  if (kind === null) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId} in the study "${slug}"`);
+  const hook = await kindReplayOf(kind);
+  if (!hook?.labelStep) throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${kind}, has none)`);
   return hook.labelStep(slug, labellerId, input);
 }

@@ -1,9 +1,11 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { progressFor, type Progress } from "@/lib/assignment";
 import type { ConfidenceScale, ParticipantStatus, StudyStatus } from "@/lib/generated/prisma/enums";
-import { participationOf, type Participation, type ParticipationSource } from "@/lib/participants/participants";
+import { participationOf, type Participation } from "@/lib/participants/participants";
+import { countPracticeItems as countPractice } from "@/lib/repos/items";
+import { listOpenMemberships } from "@/lib/repos/participants";
+import { findStudyForMember, findStudyWithMember } from "@/lib/repos/studies";
 
 /**
  * The annotator's side of studies: which studies they are a member of, and a study as they may
@@ -36,32 +38,12 @@ export interface MemberStudy {
   contactEmail: string | null;
 }
 
-const memberStudySelect = {
-  id: true,
-  slug: true,
-  title: true,
-  instructions: true,
-  status: true,
-  confidenceScale: true,
-  idleCapSeconds: true,
-  completionCode: true,
-  completionRedirectUrl: true,
-  itemTimeLimitSeconds: true,
-  sessionTimeLimitSeconds: true,
-  practicePassMark: true,
-  itemsPerParticipant: true,
-  endings: true,
-  desktopOnly: true,
-  contactName: true,
-  contactEmail: true,
-} as const;
-
 /** The study if the user is a member of it: NOT_FOUND when there is no such study, FORBIDDEN when not a member. */
 export async function getMemberStudy(slug: string, userId: string): Promise<MemberStudy> {
-  const study = await db.study.findUnique({ where: { slug }, select: { ...memberStudySelect, members: { where: { userId }, select: { userId: true } } } });
+  const study = await findStudyForMember(slug, userId);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
-  if (study.members.length === 0) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
-  const { members: _members, ...rest } = study;
+  if (!study.isMember) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
+  const { isMember: _isMember, ...rest } = study;
   return rest;
 }
 
@@ -70,27 +52,7 @@ export async function getMemberStudy(slug: string, userId: string): Promise<Memb
  * annotation API: bench/load). Same errors: NOT_FOUND without the study, FORBIDDEN for a non-member.
  */
 export async function getMemberStanding(slug: string, userId: string): Promise<{ study: MemberStudy; participation: Participation }> {
-  const [row] = await db.$queryRaw<
-    Array<
-      MemberStudy &
-        Pick<ParticipationSource["study"], "consentMarkdown" | "consentVersion" | "tutorialPages"> & {
-          member:
-            | (Omit<ParticipationSource["member"], "statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt"> &
-                Record<"statusAt" | "consentedAt" | "tutorialDoneAt" | "startedAt", string | null>)
-            | null;
-        }
-    >
-  >`
-    SELECT s.id, s.slug, s.title, s.instructions, s.status::text AS status, s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds",
-      s."completionCode", s."completionRedirectUrl", s."itemTimeLimitSeconds", s."sessionTimeLimitSeconds", s."practicePassMark", s."itemsPerParticipant",
-      s.endings, s."desktopOnly", s."contactName", s."contactEmail",
-      s."consentMarkdown", s."consentVersion", s."tutorialPages",
-      CASE WHEN m."userId" IS NULL THEN NULL ELSE json_build_object(
-        'status', m.status, 'statusReason', m."statusReason", 'statusAt', m."statusAt", 'consentVersion', m."consentVersion",
-        'consentedAt', m."consentedAt", 'tutorialDoneAt', m."tutorialDoneAt", 'startedAt', m."startedAt") END AS member
-    FROM "Study" s
-    LEFT JOIN "StudyMember" m ON m."studyId" = s.id AND m."userId" = ${userId}
-    WHERE s.slug = ${slug}`;
+  const row = await findStudyWithMember(slug, userId);
   if (!row) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const { member, consentMarkdown, consentVersion, tutorialPages, ...study } = row;
   if (!member) throw new AppError("FORBIDDEN", `You are not a member of the study "${slug}"`);
@@ -121,12 +83,8 @@ export interface MemberStudySummary {
 
 /** Studies the user is a member of (drafts left out), with their progress; the completion code only once finished. */
 export async function listMemberStudies(userId: string): Promise<MemberStudySummary[]> {
-  const memberships = await db.studyMember.findMany({
-    // archived studies are gone from participants' lists (lib/studies/archive.ts)
-    where: { userId, study: { status: { not: "DRAFT" }, archivedAt: null } },
-    orderBy: { createdAt: "desc" },
-    select: { status: true, study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
-  });
+  // archived studies are gone from participants' lists (lib/studies/archive.ts)
+  const memberships = await listOpenMemberships(userId);
   return Promise.all(
     memberships.map(async ({ study, status }) => {
       const progress = await progressFor(study.id, userId);
@@ -144,5 +102,5 @@ export async function listMemberStudies(userId: string): Promise<MemberStudySumm
 
 /** How many practice items the study has (the tutorial's last button names them). */
 export async function countPracticeItems(studyId: string): Promise<number> {
-  return db.item.count({ where: { studyId, practice: true } });
+  return countPractice(studyId);
 }

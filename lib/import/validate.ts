@@ -470,23 +470,59 @@ async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Pro
   await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
 }
 
-/**
- * Checks a whole batch without touching the database: every line (JSON, envelope, the kind's zod
- * schemas through the registry), every referenced image (safe path, present, PNG/JPEG/WebP by its
- * magic bytes, under the size limit), duplicate ids. Returns the items ready to store, with image
- * references rewritten to asset URLs and content hashes computed, and every issue found (up to
- * maxErrors), each naming file, line and field.
- */
-export async function validateBatch(source: BatchSource, options: ValidateOptions = {}): Promise<BatchValidation> {
-  const maxBytesPerImage = options.maxImageBytes ?? maxImageBytes();
-  const maxBytesPerVideo = options.maxVideoBytes ?? maxVideoBytes();
-  const collector = new IssueCollector(options.maxErrors ?? DEFAULT_MAX_ERRORS);
-  const itemsFiles = [...source.itemsFiles].sort((a, b) => (a.path < b.path ? -1 : 1));
-  // what is kept of each item between the passes: no payload (a 100,000-line file is read again instead)
-  const parsed: ItemRef[] = [];
-  const itemsFileHashes: Array<{ path: string; hash: string }> = [];
-  const maxItemsFileBytes = options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES;
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+/** Where each image is used: the first few places (for messages) and how many (an image shared by 100,000 items is not listed 100,000 times). */
+type ImageUses = Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number; asVideo: boolean }>;
+
+/** One check of a batch: its source, its limits and the issues found so far. */
+interface BatchCheck {
+  source: BatchSource;
+  options: ValidateOptions;
+  collector: IssueCollector;
+  /** the items files in path order */
+  itemsFiles: ItemsFile[];
+  maxItemsFileBytes: number;
+  maxLineBytes: number;
+  maxBytesPerImage: number;
+  maxBytesPerVideo: number;
+}
+
+/** What the first pass learns: the items without their payloads, the items files' hashes and where each image is used. */
+interface FirstPass {
+  /** what is kept of each item between the passes: no payload (a 100,000-line file is read again instead) */
+  parsed: ItemRef[];
+  itemsFileHashes: Array<{ path: string; hash: string }>;
+  uses: ImageUses;
+  /** the error cap stopped the first pass: later passes stop where it did */
+  stoppedEarly: boolean;
+}
+
+function startCheck(source: BatchSource, options: ValidateOptions): BatchCheck {
+  return {
+    maxBytesPerImage: options.maxImageBytes ?? maxImageBytes(),
+    maxBytesPerVideo: options.maxVideoBytes ?? maxVideoBytes(),
+    source,
+    options,
+    collector: new IssueCollector(options.maxErrors ?? DEFAULT_MAX_ERRORS),
+    itemsFiles: [...source.itemsFiles].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    maxItemsFileBytes: options.maxItemsFileBytes ?? DEFAULT_MAX_ITEMS_FILE_BYTES,
+    maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+  };
+}
+
+function recordImageUses(uses: ImageUses, item: ParsedItem): void {
+  for (const use of item.images) {
+    const entry = uses.get(use.ref) ?? { shown: [], count: 0, asVideo: false };
+    entry.asVideo ||= use.as === "video";
+    if (entry.shown.length < 4) entry.shown.push({ file: item.file, line: item.line, field: use.field });
+    entry.count += 1;
+    uses.set(use.ref, entry);
+  }
+}
+
+/** First pass: every line parsed and checked, streamed; an empty batch is an issue. */
+async function readFirstPass(check: BatchCheck): Promise<FirstPass> {
+  const { source, options, collector, maxItemsFileBytes, maxLineBytes } = check;
+  const pass: FirstPass = { parsed: [], itemsFileHashes: [], uses: new Map(), stoppedEarly: false };
   let lineCount = 0;
   const onLine = async () => {
     lineCount += 1;
@@ -496,21 +532,11 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       await options.onProgress?.({ phase: "checking lines", done: lineCount, total: 0 });
     }
   };
-
-  // where each image is used: the first few places (for messages) and how many (an image shared by 100,000 items is not listed 100,000 times)
-  const uses = new Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number; asVideo: boolean }>();
-  // First pass: every line parsed and checked, streamed
-  for (const file of itemsFiles) {
+  for (const file of check.itemsFiles) {
     if (collector.full) break;
-    await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: itemsFileHashes, onLine }), (item) => {
-      for (const use of item.images) {
-        const entry = uses.get(use.ref) ?? { shown: [], count: 0, asVideo: false };
-        entry.asVideo ||= use.as === "video";
-        if (entry.shown.length < 4) entry.shown.push({ file: item.file, line: item.line, field: use.field });
-        entry.count += 1;
-        uses.set(use.ref, entry);
-      }
-      parsed.push({
+    await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: pass.itemsFileHashes, onLine }), (item) => {
+      recordImageUses(pass.uses, item);
+      pass.parsed.push({
         file: item.file,
         line: item.line,
         id: item.id,
@@ -522,13 +548,15 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       return !collector.full;
     });
   }
-  // the error cap stopped the first pass: later passes stop where it did
-  const stoppedEarly = collector.full;
+  pass.stoppedEarly = collector.full;
   if (lineCount === 0 && collector.issues.length === 0) {
     collector.add({ file: source.itemsFiles[0]?.path ?? source.name, message: "holds no items" });
   }
+  return pass;
+}
 
-  // Images: each distinct path read once (hashed, then its bytes dropped: the write re-reads them)
+/** Each image reference's normalised path (an unsafe path is an issue), and the references of each path. */
+function imagePathsOf(uses: ImageUses, collector: IssueCollector): { pathByRef: Map<string, string>; refsByPath: Map<string, string[]> } {
   const pathByRef = new Map<string, string>();
   const refsByPath = new Map<string, string[]>();
   for (const [ref, { shown, count }] of uses) {
@@ -544,7 +572,82 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     pathByRef.set(ref, checked.path);
     refsByPath.set(checked.path, [...(refsByPath.get(checked.path) ?? []), ref]);
   }
-  // read in parallel, reported in path order so that the report is the same on every run
+  return { pathByRef, refsByPath };
+}
+
+/** A video of the batch read whole (up to maxBytes), sniffed and probed; `fail` is told what is wrong with it. */
+async function checkVideo(
+  source: BatchSource,
+  imagePath: string,
+  name: string,
+  maxBytes: number,
+  fail: (message: string) => void,
+): Promise<ValidatedImage | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await source.readFile(imagePath, { maxBytes });
+  } catch (error) {
+    if (!(error instanceof BatchFileError)) throw error;
+    fail(`video ${name} ${error.predicate}${error.problem === "too-large" ? " per video (YARDSTICK_MAX_VIDEO_BYTES)" : ""}`);
+    return undefined;
+  }
+  const mime = sniffVideoMime(bytes);
+  if (!mime) {
+    const image = sniffImageMime(bytes);
+    fail(
+      `video ${name} is not an ${acceptedVideoTypes} video: ${image ? `it is a ${image.slice(6).toUpperCase()} image` : (describeNonVideo(bytes) ?? describeNonImage(bytes))}`,
+    );
+    return undefined;
+  }
+  const probe = await probeVideo(bytes, mime);
+  if ("problem" in probe) {
+    fail(`video ${name} is not a usable ${mime === "video/mp4" ? "MP4" : "WebM"} video: ${probe.problem}`);
+    return undefined;
+  }
+  return { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length, ...probe.info };
+}
+
+/** An image of the batch read (up to maxBytes), sniffed and decoded; `fail` is told what is wrong with it. */
+async function checkStillImage(
+  source: BatchSource,
+  imagePath: string,
+  name: string,
+  maxBytes: number,
+  fail: (message: string) => void,
+): Promise<ValidatedImage | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await source.readFile(imagePath, { maxBytes });
+  } catch (error) {
+    if (!(error instanceof BatchFileError)) throw error;
+    fail(`image ${name} ${error.predicate}${error.problem === "too-large" ? " per image" : ""}`);
+    return undefined;
+  }
+  const mime = sniffImageMime(bytes);
+  if (!mime) {
+    const video = sniffVideoMime(bytes);
+    fail(
+      video
+        ? `image ${name} is a video (${video}) where the item expects an image`
+        : `image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`,
+    );
+    return undefined;
+  }
+  const problem = await imageContentProblem(bytes, mime);
+  if (problem) {
+    fail(`image ${name} is not a usable ${mime.slice(6).toUpperCase()} image: ${problem}`);
+    return undefined;
+  }
+  return { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length };
+}
+
+/**
+ * Images: each distinct path read once (hashed, then its bytes dropped: the write re-reads them),
+ * in parallel, videos one at a time; issues reported in path order so that the report is the same
+ * on every run.
+ */
+async function checkImages(check: BatchCheck, uses: ImageUses, refsByPath: Map<string, string[]>): Promise<Map<string, ValidatedImage>> {
+  const { source, options, collector, maxBytesPerImage, maxBytesPerVideo } = check;
   const imageByPath = new Map<string, ValidatedImage>();
   const imagePaths = [...refsByPath.keys()];
   const imageIssues: Array<ImportIssue | undefined> = [];
@@ -557,129 +660,89 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     videoQueue = turn.catch(() => undefined);
     return turn;
   };
+  const checkOne = async ({ imagePath, index }: { imagePath: string; index: number }) => {
+    imagesChecked += 1;
+    if (imagesChecked % 20 === 0) await options.onProgress?.({ phase: "checking images", done: imagesChecked, total: imagePaths.length });
+    const refs = refsByPath.get(imagePath) ?? [];
+    const list = refs.flatMap((ref) => uses.get(ref)?.shown ?? []);
+    const count = refs.reduce((sum, ref) => sum + (uses.get(ref)?.count ?? 0), 0);
+    const where = { file: list[0].file, line: list[0].line, field: list[0].field };
+    const name = JSON.stringify(refs[0]);
+    const fail = (message: string) => {
+      imageIssues[index] = { ...where, message: `${message}${alsoUsed(list, count)}` };
+      imageIssueCount += 1;
+    };
+    // a video where the kind uses it as one (mapMedia's replace(ref, "video")); then its bytes must be one
+    if (refs.some((ref) => uses.get(ref)?.asVideo)) {
+      // one video at a time: each is read whole (up to maxBytesPerVideo) to be hashed and probed
+      await videoTurn(async () => {
+        const video = await checkVideo(source, imagePath, name, maxBytesPerVideo, fail);
+        if (video) imageByPath.set(imagePath, video);
+      });
+      return;
+    }
+    const image = await checkStillImage(source, imagePath, name, maxBytesPerImage, fail);
+    if (image) imageByPath.set(imagePath, image);
+  };
   await mapLimited(
     imagePaths.map((imagePath, index) => ({ imagePath, index })),
     IMAGE_READ_CONCURRENCY,
-    async ({ imagePath, index }) => {
-      imagesChecked += 1;
-      if (imagesChecked % 20 === 0) await options.onProgress?.({ phase: "checking images", done: imagesChecked, total: imagePaths.length });
-      const refs = refsByPath.get(imagePath) ?? [];
-      const list = refs.flatMap((ref) => uses.get(ref)?.shown ?? []);
-      const count = refs.reduce((sum, ref) => sum + (uses.get(ref)?.count ?? 0), 0);
-      const where = { file: list[0].file, line: list[0].line, field: list[0].field };
-      const name = JSON.stringify(refs[0]);
-      const fail = (message: string) => {
-        imageIssues[index] = { ...where, message: `${message}${alsoUsed(list, count)}` };
-        imageIssueCount += 1;
-      };
-      // a video where the kind uses it as one (mapMedia's replace(ref, "video")); then its bytes must be one
-      const asVideo = refs.some((ref) => uses.get(ref)?.asVideo);
-      if (asVideo) {
-        // one video at a time: each is read whole (up to maxBytesPerVideo) to be hashed and probed
-        await videoTurn(async () => {
-          let bytes: Buffer;
-          try {
-            bytes = await source.readFile(imagePath, { maxBytes: maxBytesPerVideo });
-          } catch (error) {
-            if (!(error instanceof BatchFileError)) throw error;
-            fail(`video ${name} ${error.predicate}${error.problem === "too-large" ? " per video (YARDSTICK_MAX_VIDEO_BYTES)" : ""}`);
-            return;
-          }
-          const mime = sniffVideoMime(bytes);
-          if (!mime) {
-            const image = sniffImageMime(bytes);
-            fail(
-              `video ${name} is not an ${acceptedVideoTypes} video: ${image ? `it is a ${image.slice(6).toUpperCase()} image` : (describeNonVideo(bytes) ?? describeNonImage(bytes))}`,
-            );
-            return;
-          }
-          const probe = await probeVideo(bytes, mime);
-          if ("problem" in probe) {
-            fail(`video ${name} is not a usable ${mime === "video/mp4" ? "MP4" : "WebM"} video: ${probe.problem}`);
-            return;
-          }
-          imageByPath.set(imagePath, { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length, ...probe.info });
-        });
-        return;
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await source.readFile(imagePath, { maxBytes: maxBytesPerImage });
-      } catch (error) {
-        if (!(error instanceof BatchFileError)) throw error;
-        fail(`image ${name} ${error.predicate}${error.problem === "too-large" ? " per image" : ""}`);
-        return;
-      }
-      const mime = sniffImageMime(bytes);
-      if (!mime) {
-        const video = sniffVideoMime(bytes);
-        fail(
-          video
-            ? `image ${name} is a video (${video}) where the item expects an image`
-            : `image ${name} is not a ${acceptedImageTypes} image: ${describeNonImage(bytes)}`,
-        );
-        return;
-      }
-      const problem = await imageContentProblem(bytes, mime);
-      if (problem) {
-        fail(`image ${name} is not a usable ${mime.slice(6).toUpperCase()} image: ${problem}`);
-        return;
-      }
-      imageByPath.set(imagePath, { path: imagePath, hash: sha256Hex(bytes), mime, size: bytes.length });
-    },
+    checkOne,
     () => collector.issues.length + imageIssueCount >= collector.cap,
   );
   for (const issue of imageIssues) if (issue) collector.add(issue);
-  const imageOf = (ref: string): ValidatedImage | undefined => {
-    const imagePath = pathByRef.get(ref);
-    return imagePath === undefined ? undefined : imageByPath.get(imagePath);
-  };
+  return imageByPath;
+}
 
-  const fileHashOf = new Map(itemsFileHashes.map((entry) => [entry.path, entry.hash]));
-  /**
-   * The files read again, their items matched with the first pass's (same places, same file
-   * hashes: a file changed in between is a CONFLICT), each handed to `each` with its ref.
-   */
-  async function* readAgain(): AsyncGenerator<{ item: ParsedItem; ref: ItemRef }> {
-    let index = 0;
-    // the lines that failed fail again: their issues are known already
-    const again = new IssueCollector(0);
-    for (const file of itemsFiles) {
-      // the first pass stopped at the error cap: so does this one
-      if (stoppedEarly && index >= parsed.length) return;
-      const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes });
-      let lines = 0;
-      for (;;) {
-        const next = await generator.next();
-        if (next.done) {
-          if (fileHashOf.has(file.path) && next.value !== fileHashOf.get(file.path)) throw changedWhileImported(file.path);
-          break;
-        }
-        const item = next.value;
-        const ref = parsed[index];
-        if (ref === undefined && stoppedEarly) {
-          await generator.return(null);
-          return;
-        }
-        index += 1;
-        if (!ref || ref.file !== item.file || ref.line !== item.line || ref.id !== item.id) throw changedWhileImported(file.path);
-        yield { item, ref };
-        if (++lines % LINES_PER_YIELD === 0) await yieldToEventLoop();
+/**
+ * The files read again, their items matched with the first pass's (same places, same file
+ * hashes: a file changed in between is a CONFLICT), each handed on with its ref.
+ */
+async function* readAgain(check: BatchCheck, pass: FirstPass): AsyncGenerator<{ item: ParsedItem; ref: ItemRef }> {
+  const { source, itemsFiles, maxItemsFileBytes, maxLineBytes } = check;
+  const { parsed, stoppedEarly } = pass;
+  const fileHashOf = new Map(pass.itemsFileHashes.map((entry) => [entry.path, entry.hash]));
+  let index = 0;
+  // the lines that failed fail again: their issues are known already
+  const again = new IssueCollector(0);
+  for (const file of itemsFiles) {
+    // the first pass stopped at the error cap: so does this one
+    if (stoppedEarly && index >= parsed.length) return;
+    const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes });
+    let lines = 0;
+    for (;;) {
+      const next = await generator.next();
+      if (next.done) {
+        if (fileHashOf.has(file.path) && next.value !== fileHashOf.get(file.path)) throw changedWhileImported(file.path);
+        break;
       }
-    }
-    if (index !== parsed.length) throw changedWhileImported(itemsFiles[itemsFiles.length - 1]?.path ?? source.name);
-  }
-
-  // Second pass, for items with images: their content hashes (over the images' hashes)
-  if (parsed.some((ref) => ref.hasImages)) {
-    for await (const { item, ref } of readAgain()) {
-      if (ref.contentHash === null && item.images.every((use) => imageOf(use.ref) !== undefined)) {
-        ref.contentHash = contentHashOf(item, (imageRef) => imageOf(imageRef)!.hash);
+      const item = next.value;
+      const ref = parsed[index];
+      if (ref === undefined && stoppedEarly) {
+        await generator.return(null);
+        return;
       }
+      index += 1;
+      if (!ref || ref.file !== item.file || ref.line !== item.line || ref.id !== item.id) throw changedWhileImported(file.path);
+      yield { item, ref };
+      if (++lines % LINES_PER_YIELD === 0) await yieldToEventLoop();
     }
   }
+  if (index !== parsed.length) throw changedWhileImported(itemsFiles[itemsFiles.length - 1]?.path ?? source.name);
+}
 
-  // ids unique within the batch
+/** Second pass, for items with images: their content hashes (over the images' hashes). */
+async function hashItemsWithImages(check: BatchCheck, pass: FirstPass, imageOf: (ref: string) => ValidatedImage | undefined): Promise<void> {
+  if (!pass.parsed.some((ref) => ref.hasImages)) return;
+  for await (const { item, ref } of readAgain(check, pass)) {
+    if (ref.contentHash === null && item.images.every((use) => imageOf(use.ref) !== undefined)) {
+      ref.contentHash = contentHashOf(item, (imageRef) => imageOf(imageRef)!.hash);
+    }
+  }
+}
+
+/** The items that passed, ids unique within the batch (a repeated id is an issue on its later line). */
+async function uniqueItems(parsed: ItemRef[], collector: IssueCollector): Promise<ItemSummary[]> {
   const items: ItemSummary[] = [];
   const firstById = new Map<string, { file: string; line: number; contentHash: string | null }>();
   let checked = 0;
@@ -703,11 +766,20 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     if (contentHash === null) continue;
     items.push({ externalId: item.id, kind: item.kind, contentHash, file: item.file, line: item.line });
   }
-  const summaryAt = new Map(items.map((item) => [`${item.line}\u0000${item.file}`, item]));
+  return items;
+}
 
-  async function* readItems(wanted: (item: ItemSummary) => boolean, chunkSize: number): AsyncGenerator<ValidatedItem[]> {
+/** BatchValidation's readItems: the checked items read a last time, image references rewritten to asset URLs. */
+function itemReader(
+  check: BatchCheck,
+  pass: FirstPass,
+  items: ItemSummary[],
+  imageOf: (ref: string) => ValidatedImage | undefined,
+): BatchValidation["readItems"] {
+  const summaryAt = new Map(items.map((item) => [`${item.line}\u0000${item.file}`, item]));
+  return async function* readItems(wanted, chunkSize) {
     let chunk: ValidatedItem[] = [];
-    for await (const { item } of readAgain()) {
+    for await (const { item } of readAgain(check, pass)) {
       const summary = summaryAt.get(`${item.line}\u0000${item.file}`);
       if (!summary || !wanted(summary)) continue;
       if (contentHashOf(item, (ref) => imageOf(ref)!.hash) !== summary.contentHash) throw changedWhileImported(item.file);
@@ -730,22 +802,50 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
       }
     }
     if (chunk.length > 0) yield chunk;
-  }
+  };
+}
 
+/** The batch's checksum over its items files' bytes and its images' hashes. */
+function batchChecksum(itemsFileHashes: FirstPass["itemsFileHashes"], pathByRef: Map<string, string>, imageByPath: Map<string, ValidatedImage>): string {
+  // paths of items files are left out: the same content from a folder or a zip (or a .jsonl path) is the same batch
+  const lines = ["yardstick-batch/1", ...itemsFileHashes.map((file) => `items ${file.hash}`)];
+  for (const [ref, imagePath] of [...pathByRef].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    lines.push(`image ${JSON.stringify(ref)} ${imageByPath.get(imagePath)!.hash}`);
+  }
+  return sha256Hex(lines.join("\n"));
+}
+
+/**
+ * Checks a whole batch without touching the database: every line (JSON, envelope, the kind's zod
+ * schemas through the registry), every referenced image (safe path, present, PNG/JPEG/WebP by its
+ * magic bytes, under the size limit), duplicate ids. Returns the items ready to store, with image
+ * references rewritten to asset URLs and content hashes computed, and every issue found (up to
+ * maxErrors), each naming file, line and field.
+ */
+export async function validateBatch(source: BatchSource, options: ValidateOptions = {}): Promise<BatchValidation> {
+  const check = startCheck(source, options);
+  const { collector } = check;
+  const pass = await readFirstPass(check);
+  const { pathByRef, refsByPath } = imagePathsOf(pass.uses, collector);
+  const imageByPath = await checkImages(check, pass.uses, refsByPath);
+  const imageOf = (ref: string): ValidatedImage | undefined => {
+    const imagePath = pathByRef.get(ref);
+    return imagePath === undefined ? undefined : imageByPath.get(imagePath);
+  };
+  await hashItemsWithImages(check, pass, imageOf);
+  const items = await uniqueItems(pass.parsed, collector);
   const assets = new Map<string, ValidatedImage>();
   for (const image of imageByPath.values()) assets.set(image.hash, image);
-
-  let checksum: string | null = null;
-  if (collector.issues.length === 0) {
-    // paths of items files are left out: the same content from a folder or a zip (or a .jsonl path) is the same batch
-    const lines = ["yardstick-batch/1", ...itemsFileHashes.map((file) => `items ${file.hash}`)];
-    for (const [ref, imagePath] of [...pathByRef].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      lines.push(`image ${JSON.stringify(ref)} ${imageByPath.get(imagePath)!.hash}`);
-    }
-    checksum = sha256Hex(lines.join("\n"));
-  }
+  const checksum = collector.issues.length === 0 ? batchChecksum(pass.itemsFileHashes, pathByRef, imageByPath) : null;
   // reaching the cap stops the checks early: there may be more errors than those reported
-  return { issues: collector.sorted(), truncated: collector.truncated || collector.full, items, readItems, assets, checksum };
+  return {
+    issues: collector.sorted(),
+    truncated: collector.truncated || collector.full,
+    items,
+    readItems: itemReader(check, pass, items, imageOf),
+    assets,
+    checksum,
+  };
 }
 
 /** Every checked item with its payload, in one array: for small batches (tests, tools); an import streams them (readItems). */

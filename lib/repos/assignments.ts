@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import type { DbClient, Tx } from "@/lib/db/client-types";
 import { newRowId, sqlNow } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { AssignmentPurpose, ParticipantStatus } from "@/lib/generated/prisma/enums";
+import type { AssignmentPurpose, AssignmentStatus, ParticipantStatus } from "@/lib/generated/prisma/enums";
 import {
   baseCaseSql,
   baseLockKey,
@@ -22,7 +22,8 @@ import { reviewExcludedItemFilter } from "@/lib/repos/review";
 
 /**
  * Data access for assignments (Assignment) and a participant's standing in a study (StudyMember's
- * status), as lib/assignment's rules need them (the doc comment of lib/assignment/index.ts).
+ * status), as lib/assignment's rules need them (the doc comment of lib/assignment/index.ts), and
+ * the reads of an assignment the annotator's views make (lib/annotate).
  * Concurrency lives here: the advisory locks (a blocking one on (study, participant), a
  * non-blocking one per item and per base case) and the claims, each a conditional insert that
  * counts the places again in its own statement. Functions that take `tx` run inside the caller's
@@ -600,4 +601,87 @@ export async function readProgressRow(studyId: string, userId: string): Promise<
     WHERE s.id = ${studyId}
     GROUP BY s.id, m.status`;
   return row;
+}
+
+/**
+ * Places left for new participants: per non-practice item not excluded by review, `overlap` minus
+ * its MAIN assignments that hold a place (not released, not open past their lease, not an agent's).
+ */
+export async function countOpenPlaces(studyId: string, overlap: number): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
+    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
+      AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
+    FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
+  return Number(row?.n ?? 0);
+}
+
+// --- what the annotator's views read ------------------------------------------------------------
+
+/** An assignment with its item (key included: the view is built from it on the server), its study's settings and its recorded events. */
+export interface AssignmentWithTrajectory {
+  id: string;
+  userId: string;
+  purpose: AssignmentPurpose;
+  status: AssignmentStatus;
+  startedAt: Date | null;
+  condition: string | null;
+  item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown };
+  taskSettings: unknown;
+  itemTimeLimitSeconds: number | null;
+  hasResponse: boolean;
+  /** by seq; clientTime in ms since the epoch */
+  events: Array<{ seq: number; type: string; payload: unknown; clientTime: number }>;
+}
+
+/** The assignment with what its view needs, in one round trip (it runs on every next item). */
+export async function findAssignmentWithTrajectory(assignmentId: string): Promise<AssignmentWithTrajectory | undefined> {
+  const [assignment] = await db.$queryRaw<AssignmentWithTrajectory[]>`
+    SELECT a.id, a."userId", a.purpose::text AS purpose, a.status::text AS status, a."startedAt", a.condition,
+      json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags) AS item,
+      s."taskSettings", s."itemTimeLimitSeconds",
+      EXISTS (SELECT 1 FROM "Response" r WHERE r."assignmentId" = a.id) AS "hasResponse",
+      coalesce((
+        SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'payload', e.payload, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq, e.id)
+        FROM "Event" e WHERE e."assignmentId" = a.id
+      ), '[]'::json) AS events
+    FROM "Assignment" a
+    JOIN "Item" i ON i.id = a."itemId"
+    JOIN "Study" s ON s.id = a."studyId"
+    WHERE a.id = ${assignmentId}`;
+  return assignment;
+}
+
+/** The participant's practice answers in the study, how many were right, and the study's practice items. */
+export async function countPracticeAnswers(studyId: string, userId: string): Promise<{ answered: number; correct: number; total: number }> {
+  const [row] = await db.$queryRaw<Array<{ answered: bigint; correct: bigint; total: bigint }>>`
+    SELECT
+      (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a."userId" = ${userId} AND a.purpose = 'PRACTICE') AS answered,
+      (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a."userId" = ${userId} AND a.purpose = 'PRACTICE' AND r.correct) AS correct,
+      (SELECT count(*) FROM "Item" i WHERE i."studyId" = ${studyId} AND i.practice) AS total`;
+  return { answered: Number(row?.answered ?? 0), correct: Number(row?.correct ?? 0), total: Number(row?.total ?? 0) };
+}
+
+/** The study's assignment with its item (key included), its whole trajectory and its response, for the replay. */
+export async function findAssignmentForReplay(studyId: string, assignmentId: string) {
+  return db.assignment.findFirst({
+    where: { id: assignmentId, studyId },
+    select: {
+      id: true,
+      userId: true,
+      purpose: true,
+      status: true,
+      startedAt: true,
+      submittedAt: true,
+      item: { select: { id: true, externalId: true, kind: true, public: true, key: true, tags: true } },
+      // two tabs' events of one seq (a take-over's race, lib/responses/writer.ts) in the order they arrived
+      events: { orderBy: [{ seq: "asc" }, { id: "asc" }], select: { seq: true, type: true, payload: true, clientTime: true, serverTime: true } },
+      response: { select: { answer: true, confidenceRaw: true, correct: true, score: true, wallMs: true, activeMs: true, createdAt: true } },
+    },
+  });
+}
+
+/** The kind of the assignment's item, for an assignment of the study (by slug); null when there is none. */
+export async function findAssignmentKind(slug: string, assignmentId: string): Promise<string | null> {
+  const assignment = await db.assignment.findFirst({ where: { id: assignmentId, study: { slug } }, select: { item: { select: { kind: true } } } });
+  return assignment?.item.kind ?? null;
 }

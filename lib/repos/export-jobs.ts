@@ -130,3 +130,12 @@ export async function updateOwnedExportJob(owner: ExportJobOwner, data: Prisma.E
   const written = await db.exportJob.updateMany({ where: owner, data });
   return written.count > 0;
 }
+
+/** The study's export files still stored (a deleted study's files are removed after it). */
+export async function listStoredExportFiles(tx: Tx, studyId: string): Promise<Array<{ storage: NonNullable<ExportJobRow["storage"]>; key: string }>> {
+  const files = await tx.exportJob.findMany({
+    where: { studyId, fileKey: { not: null }, storage: { not: null }, deletedAt: null },
+    select: { storage: true, fileKey: true },
+  });
+  return files.map((file) => ({ storage: file.storage!, key: file.fileKey! }));
+}

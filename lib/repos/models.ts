@@ -102,3 +102,22 @@ export async function listPredictionsOfStudy(studyId: string): Promise<ModelPred
     JOIN "Item" i ON i.id = p."itemId"
     WHERE m."studyId" = ${studyId} AND NOT i.practice`;
 }
+
+/** The next `limit` predictions, by id after `after`, of items of `kind` (in `studyId`, or every study) whose score is not of `version`. */
+export async function listPredictionsScoredOtherwise(
+  kind: string,
+  version: string,
+  studyId: string | null,
+  after: string,
+  limit: number,
+): Promise<Array<{ id: string; answer: unknown; key: unknown }>> {
+  return db.$queryRaw<Array<{ id: string; answer: unknown; key: unknown }>>`
+              SELECT p.id, p.answer, i.key FROM "ModelPrediction" p JOIN "Item" i ON i.id = p."itemId"
+              WHERE i.kind = ${kind} AND (p.score->>'version') IS DISTINCT FROM ${version}
+                AND (${studyId}::text IS NULL OR i."studyId" = ${studyId}) AND p.id > ${after}
+              ORDER BY p.id LIMIT ${limit}`;
+}
+
+export async function setPredictionScore(id: string, score: Prisma.InputJsonValue, correct: boolean | null): Promise<void> {
+  await db.modelPrediction.update({ where: { id }, data: { score, correct }, select: { id: true } });
+}

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Tx } from "@/lib/db/client-types";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ParticipantStatus } from "@/lib/generated/prisma/enums";
 
 /**
@@ -112,4 +113,79 @@ export async function listMemberIdsWithStatus(studyId: string, status: Participa
 
 export async function countResponsesOfParticipant(studyId: string, userId: string): Promise<number> {
   return db.response.count({ where: { assignment: { studyId, userId } } });
+}
+
+/** The study's members, in the order they joined, with their accounts. */
+export async function listMembersWithUsers(studyId: string) {
+  return db.studyMember.findMany({
+    where: { studyId },
+    orderBy: { createdAt: "asc" },
+    select: { createdAt: true, user: { select: { id: true, name: true, role: true, externalId: true, disabled: true } } },
+  });
+}
+
+/** The non-practice assignments of these members in the study, counted per member and status. */
+export async function countMemberAssignmentsByStatus(studyId: string, userIds: string[]) {
+  return db.assignment.groupBy({
+    by: ["userId", "status"],
+    where: { studyId, userId: { in: userIds }, purpose: { not: "PRACTICE" } },
+    _count: { _all: true },
+  });
+}
+
+/** Makes these users members of the study; returns how many were not already. */
+export async function insertMembers(studyId: string, userIds: string[]): Promise<number> {
+  const result = await db.studyMember.createMany({ data: userIds.map((userId) => ({ studyId, userId })), skipDuplicates: true });
+  return result.count;
+}
+
+/** Ends the membership; false when there was none. */
+export async function deleteMember(studyId: string, userId: string): Promise<boolean> {
+  const deleted = await db.studyMember.deleteMany({ where: { studyId, userId } });
+  return deleted.count > 0;
+}
+
+/** The member's standing and the entry session fields stored for them. */
+export async function findMemberEntry(studyId: string, userId: string) {
+  return db.studyMember.findUnique({ where: { studyId_userId: { studyId, userId } }, select: { status: true, statusReason: true, entrySession: true } });
+}
+
+export async function insertMember(tx: Tx, studyId: string, userId: string, entrySession?: Prisma.InputJsonValue): Promise<void> {
+  await tx.studyMember.create({ data: { studyId, userId, ...(entrySession === undefined ? {} : { entrySession }) }, select: { userId: true } });
+}
+
+/** Makes the user a member (a no-op when they are one). */
+export async function ensureMember(studyId: string, userId: string, entrySession?: Prisma.InputJsonValue): Promise<void> {
+  await db.studyMember.createMany({ data: [{ studyId, userId, ...(entrySession === undefined ? {} : { entrySession }) }], skipDuplicates: true });
+}
+
+export async function setMemberEntrySession(studyId: string, userId: string, entrySession: Prisma.InputJsonValue): Promise<void> {
+  await db.studyMember.update({ where: { studyId_userId: { studyId, userId } }, data: { entrySession }, select: { userId: true } });
+}
+
+/** The user's memberships of studies that are not drafts and not archived, newest first, with their studies. */
+export async function listOpenMemberships(userId: string) {
+  return db.studyMember.findMany({
+    where: { userId, study: { status: { not: "DRAFT" }, archivedAt: null } },
+    orderBy: { createdAt: "desc" },
+    select: { status: true, study: { select: { id: true, slug: true, title: true, status: true, completionCode: true } } },
+  });
+}
+
+/** Everyone who is a member of the study, by joining time, then everyone with an assignment in it, by id (with names): the order of their pseudonyms. */
+export async function listStudyPeopleInJoiningOrder(studyId: string): Promise<Array<{ userId: string; user: { name: string } }>> {
+  const [members, assigned] = await Promise.all([
+    db.studyMember.findMany({
+      where: { studyId },
+      orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+      select: { userId: true, user: { select: { name: true } } },
+    }),
+    db.assignment.findMany({
+      where: { studyId },
+      distinct: ["userId"],
+      orderBy: { userId: "asc" },
+      select: { userId: true, user: { select: { name: true } } },
+    }),
+  ]);
+  return [...members, ...assigned];
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Tx } from "@/lib/db/client-types";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 /**
@@ -83,4 +84,52 @@ export async function updateUser(userId: string, data: { name?: string; role?: R
 /** The names of these users, by id. */
 export async function findUserNames(userIds: string[]): Promise<Array<{ id: string; name: string }>> {
   return db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } });
+}
+
+/** Enabled annotators who are not members of the study and whose account no other study made (by its link or invite), by name. */
+export async function listMemberCandidates(studyId: string): Promise<Array<{ id: string; name: string; externalId: string | null }>> {
+  return db.user.findMany({
+    where: { role: "ANNOTATOR", disabled: false, memberships: { none: { studyId } }, OR: [{ externalStudyId: null }, { externalStudyId: studyId }] },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, externalId: true },
+  });
+}
+
+/** What adding these users to a study checks of them. */
+export async function findUsersForMembership(userIds: string[]) {
+  return db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, role: true, disabled: true, externalStudyId: true } });
+}
+
+/** Who can import a batch: up to `take` enabled admins (not agents) with an email, by name. */
+export async function listAdminsWithEmail(take: number): Promise<Array<{ name: string; email: string | null }>> {
+  return db.user.findMany({
+    where: { role: "ADMIN", disabled: false, isAgent: false, email: { not: null } },
+    orderBy: { name: "asc" },
+    take,
+    select: { name: true, email: true },
+  });
+}
+
+/** A participant account made by a study's link or invite: identity is (source, study, external id). */
+export interface ParticipantIdentity {
+  externalSource: string;
+  externalStudyId: string;
+  externalId: string;
+}
+
+const participantAccountSelect = { id: true, name: true, email: true, role: true, disabled: true } as const;
+
+export async function findParticipantAccount(
+  identity: ParticipantIdentity,
+): Promise<{ id: string; name: string; email: string | null; role: Role; disabled: boolean } | null> {
+  return db.user.findFirst({ where: identity, select: participantAccountSelect });
+}
+
+/** A new passwordless ANNOTATOR account of a study; throws a unique violation when the identity has one already. */
+export async function insertParticipantAccount(
+  tx: Tx,
+  name: string,
+  identity: ParticipantIdentity,
+): Promise<{ id: string; name: string; email: string | null; role: Role; disabled: boolean }> {
+  return tx.user.create({ data: { name, role: "ANNOTATOR", ...identity }, select: participantAccountSelect });
 }

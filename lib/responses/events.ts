@@ -1,8 +1,8 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
+import { signedOutError } from "@/lib/db/enabled-user";
 import { isForeignKeyViolation } from "@/lib/db/errors";
+import { insertEventBatch, isAccountEnabled, listAssignmentEvents } from "@/lib/repos/responses";
 import type { TrajectoryAck, TrajectoryEvent } from "@/lib/validations/annotate";
 
 /**
@@ -39,8 +39,7 @@ export const EVENT_GRACE_AFTER_SUBMIT_SECONDS = 600;
 
 export async function recordEvents(userId: string, events: readonly TrajectoryEvent[]): Promise<TrajectoryAck> {
   if (events.length === 0) {
-    const [account] = await db.$queryRaw<Array<{ enabled: boolean }>>`SELECT ${enabledUserSql(userId)} AS enabled`;
-    if (!account?.enabled) throw signedOutError();
+    if (!(await isAccountEnabled(userId))) throw signedOutError();
     return { acked: {} };
   }
   const ids = [...new Set(events.map((event) => event.assignmentId))];
@@ -94,61 +93,10 @@ export const NOT_WRITER_MESSAGE = "this item is open in another tab or on anothe
  * batch's first writer when it had none (that writer's events are stored; any other's refused).
  */
 function writeBatch(userId: string, ids: string[], batch: string) {
-  return db.$queryRaw<
-    Array<{ enabled: boolean; id: string | null; userId: string | null; closed: boolean | null; late: boolean | null; writer: string | null }>
-  >`
-    WITH incoming AS (
-      SELECT e.*, row_number() OVER () AS n FROM jsonb_to_recordset(${batch}::jsonb) AS e(a text, w text, s int, t text, p jsonb, c timestamp(3))
-    ),
-    owners AS (
-      SELECT a.id, a."userId", s.status = 'CLOSED' AS closed,
-        (a.status = 'SUBMITTED' AND a."submittedAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${EVENT_GRACE_AFTER_SUBMIT_SECONDS})) AS late,
-        a.writer AS held,
-        coalesce(a.writer, (SELECT i.w FROM incoming i WHERE i.a = a.id ORDER BY i.n LIMIT 1)) AS writer
-      FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId"
-      WHERE a.id = ANY(${ids}::text[])
-    ),
-    writable AS (
-      SELECT o.id, o.writer, o.held FROM owners o WHERE NOT o.closed AND NOT coalesce(o.late, false)
-    ),
-    account AS (
-      SELECT ${enabledUserSql(userId)} AS enabled
-    ),
-    allowed AS (
-      SELECT count(*) = ${ids.length} AND coalesce(bool_and(o."userId" = ${userId}), false) AND (SELECT enabled FROM account) AS ok FROM owners o
-    ),
-    stored AS (
-      INSERT INTO "Event" ("assignmentId", writer, seq, type, payload, "clientTime", "serverTime")
-      SELECT e.a, e.w, e.s, e.t, e.p, e.c, (now() AT TIME ZONE 'UTC')
-      FROM incoming e JOIN writable w ON w.id = e.a AND w.writer = e.w
-      WHERE (SELECT ok FROM allowed)
-      ON CONFLICT ("assignmentId", writer, seq) DO NOTHING
-      RETURNING 1
-    ),
-    touched AS (
-      UPDATE "Assignment" a
-      SET status = CASE WHEN a.status IN ('ASSIGNED', 'STARTED') THEN 'STARTED'::"AssignmentStatus" ELSE a.status END,
-        "startedAt" = CASE WHEN a.status IN ('ASSIGNED', 'STARTED') THEN coalesce(a."startedAt", (now() AT TIME ZONE 'UTC')) ELSE a."startedAt" END,
-        "leaseExpiresAt" = CASE WHEN a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" IS NOT NULL THEN (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds") ELSE a."leaseExpiresAt" END,
-        writer = w.writer,
-        "writerSince" = CASE WHEN a.writer IS NULL THEN (now() AT TIME ZONE 'UTC') ELSE a."writerSince" END
-      FROM "Study" s, writable w
-      WHERE a.id = w.id AND s.id = a."studyId" AND (SELECT ok FROM allowed)
-        AND (w.held IS NULL
-          OR (a.status IN ('ASSIGNED', 'STARTED') AND (a.status = 'ASSIGNED'
-            OR a."leaseExpiresAt" < (now() AT TIME ZONE 'UTC') + make_interval(secs => s."leaseSeconds" - least(60, s."leaseSeconds" / 2)))))
-      RETURNING 1
-    )
-    SELECT account.enabled, o.id, o."userId", o.closed, o.late, o.writer, (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM touched)::int AS touched
-    FROM account LEFT JOIN owners o ON true`;
+  return insertEventBatch(userId, ids, batch, EVENT_GRACE_AFTER_SUBMIT_SECONDS);
 }
 
 /** Stored events of an assignment in seq order (the replay, the time recomputation). */
 export async function listEvents(assignmentId: string, upToSeq?: number) {
-  return db.event.findMany({
-    where: { assignmentId, ...(upToSeq !== undefined ? { seq: { lte: upToSeq } } : {}) },
-    // two tabs' events of one seq (a take-over's race) in the order they arrived
-    orderBy: [{ seq: "asc" }, { id: "asc" }],
-    select: { seq: true, writer: true, type: true, payload: true, clientTime: true, serverTime: true },
-  });
+  return listAssignmentEvents(assignmentId, upToSeq);
 }

@@ -1,15 +1,23 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
+import { signedOutError } from "@/lib/db/enabled-user";
 import { isForeignKeyViolation } from "@/lib/db/errors";
-import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
+import type { ConfidenceScale } from "@/lib/generated/prisma/enums";
 import { getTaskModule, kindSettings } from "@/lib/tasks";
 import type { PlayedStep } from "@/lib/tasks/types";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import { endParticipation, reclaimReleasedPlace } from "@/lib/assignment";
 import { alreadySubmitted, writerConflict } from "@/lib/responses/writer";
-import { newRowId, sqlNow } from "@/lib/db/sql";
+import {
+  countResponsesOfAssignment,
+  findResponseByClientId,
+  findSubmitTarget,
+  insertResponse,
+  listGoldAnswers,
+  listPlayedSteps,
+  type SubmitTarget,
+} from "@/lib/repos/responses";
+import { inTransaction } from "@/lib/repos/transactions";
 import { activeTimeMs, idleCapMs, wallTimeMs } from "@/lib/timing/active-time";
 import type { ResponseAck, ResponseCreateInput } from "@/lib/validations/annotate";
 
@@ -74,15 +82,8 @@ function ackOf(response: StoredResponse, duplicate: boolean): ResponseAck {
   return ack;
 }
 
-const storedSelect = {
-  id: true,
-  clientId: true,
-  correct: true,
-  assignment: { select: { id: true, userId: true, purpose: true, item: { select: { kind: true, key: true } } } },
-} as const;
-
 async function findByClientId(clientId: string, userId: string): Promise<ResponseAck | null> {
-  const stored = await db.response.findUnique({ where: { clientId }, select: storedSelect });
+  const stored = await findResponseByClientId(clientId);
   if (!stored) return null;
   if (stored.assignment.userId !== userId) throw new AppError("CONFLICT", `Submission ${clientId} belongs to another annotator`, { reason: "client-id" });
   return ackOf(stored, true);
@@ -99,32 +100,10 @@ function timesFromEvents(
   return { wallMs: wallTimeMs(events), activeMs: activeTimeMs(events, capMs) };
 }
 
-/** What a submission needs to know, read in one query. */
-interface SubmitTarget {
-  id: string;
-  userId: string;
-  studyId: string;
-  purpose: AssignmentPurpose;
-  status: AssignmentStatus;
-  studyClosed: boolean;
-  /** the tab that writes the item (lib/responses/writer.ts); null until one writes */
-  writer: string | null;
-  responseId: string | null;
-  responseClientId: string | null;
-  responseCorrect: boolean | null;
-  confidenceScale: ConfidenceScale;
-  idleCapSeconds: number;
-  taskSettings: unknown;
-  goldFailLimit: number | null;
-  goldFailWindow: number | null;
-  item: { externalId: string; kind: string; public: unknown; key: unknown; tags: unknown; gold: boolean };
-  events: Array<{ seq: number; type: string; clientTime: number }>;
-}
-
 const INT_MAX = 2_147_483_647;
 
 async function playedSteps(assignmentId: string): Promise<PlayedStep[]> {
-  return db.playStep.findMany({ where: { assignmentId, seq: { gt: 0 } }, orderBy: { seq: "asc" }, select: { seq: true, action: true, valid: true } });
+  return listPlayedSteps(assignmentId);
 }
 
 /** Grace on top of Study.itemTimeLimitSeconds before a submission is flagged timed out (the page submits when its timer ends; the request takes a moment). */
@@ -134,24 +113,7 @@ export const ITEM_TIME_GRACE_SECONDS = 10;
 export async function submitResponse(userId: string, input: ResponseCreateInput): Promise<ResponseAck> {
   // one read (one round trip): the account, the assignment, its stored response (a retry), the study's settings, the item and the trajectory up to the submission
   // `userId` comes from the session token; the account check (enabled) rides on this read
-  const [target] = await db.$queryRaw<Array<{ userEnabled: boolean } & (SubmitTarget | { [K in keyof SubmitTarget]: null })>>`
-    SELECT ${enabledUserSql(userId)} AS "userEnabled", t.*
-    FROM (SELECT 1) one
-    LEFT JOIN LATERAL (
-      SELECT a.id, a."userId", a."studyId", a.purpose::text AS purpose, a.status::text AS status, s.status = 'CLOSED' AS "studyClosed", a.writer,
-        r.id AS "responseId", r."clientId" AS "responseClientId", r.correct AS "responseCorrect",
-        s."confidenceScale"::text AS "confidenceScale", s."idleCapSeconds", s."taskSettings", s."goldFailLimit", s."goldFailWindow",
-        json_build_object('externalId', i."externalId", 'kind', i.kind, 'public', i.public, 'key', i.key, 'tags', i.tags, 'gold', i.gold) AS item,
-        coalesce((
-          SELECT json_agg(json_build_object('seq', e.seq, 'type', e.type, 'clientTime', round(extract(epoch FROM e."clientTime") * 1000)) ORDER BY e.seq)
-          FROM (SELECT seq, type, "clientTime" FROM "Event" WHERE "assignmentId" = a.id AND seq <= ${input.submitSeq} ORDER BY seq LIMIT ${input.submitSeq + 1}) e
-        ), '[]'::json) AS events
-      FROM "Assignment" a
-      JOIN "Study" s ON s.id = a."studyId"
-      JOIN "Item" i ON i.id = a."itemId"
-      LEFT JOIN "Response" r ON r."assignmentId" = a.id
-      WHERE a.id = ${input.assignmentId}
-    ) t ON true`;
+  const target = await findSubmitTarget(userId, input.assignmentId, input.submitSeq);
   if (!target?.userEnabled) throw signedOutError();
   if (target.id === null) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
   const assignment: SubmitTarget = target;
@@ -190,26 +152,19 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
   // one statement: the response (flagged when past the item time limit) and, only if it was
   // stored, the assignment SUBMITTED. A copy racing this one (same clientId), another clientId
   // for the same assignment, or a clientId used elsewhere stores nothing (ON CONFLICT DO NOTHING).
-  const [written] = await db.$queryRaw<Array<{ responseId: string | null; submitted: number }>>`
-    WITH stored AS (
-      INSERT INTO "Response" (id, "assignmentId", "clientId", answer, "confidenceRaw", confidence, "wallMs", "activeMs", score, correct, "timedOut", "createdAt")
-      SELECT ${newRowId()}, a.id, ${input.clientId}, ${JSON.stringify(answer ?? null)}::jsonb, ${input.confidence}::float8, ${confidence}::float8,
-        ${wallMs}::int, ${activeMs}::int, ${JSON.stringify(score ?? null)}::jsonb, ${correct},
-        coalesce(s."itemTimeLimitSeconds" IS NOT NULL
-          AND ${sqlNow} > coalesce(a."startedAt", a."createdAt") + make_interval(secs => s."itemTimeLimitSeconds" + ${ITEM_TIME_GRACE_SECONDS}), false),
-        ${sqlNow}
-      FROM "Assignment" a JOIN "Study" s ON s.id = a."studyId"
-      -- another tab may have taken the item over since it was read
-      WHERE a.id = ${assignment.id} AND (a.writer IS NULL OR a.writer = ${writer})
-      ON CONFLICT DO NOTHING
-      RETURNING id
-    ),
-    submitted AS (
-      UPDATE "Assignment" SET status = 'SUBMITTED', "submittedAt" = ${sqlNow}
-      WHERE id = ${assignment.id} AND status IN ('ASSIGNED', 'STARTED') AND EXISTS (SELECT 1 FROM stored)
-      RETURNING id
-    )
-    SELECT (SELECT id FROM stored) AS "responseId", (SELECT count(*) FROM submitted)::int AS submitted`.catch((error: unknown) => {
+  const written = await insertResponse({
+    assignmentId: assignment.id,
+    clientId: input.clientId,
+    writer,
+    answer,
+    confidenceRaw: input.confidence,
+    confidence,
+    wallMs,
+    activeMs,
+    score,
+    correct,
+    timeGraceSeconds: ITEM_TIME_GRACE_SECONDS,
+  }).catch((error: unknown) => {
     // the assignment was deleted (a withdrawal, a study removed) after it was read: its response has nothing to belong to
     if (isForeignKeyViolation(error)) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId}`);
     throw error;
@@ -223,7 +178,7 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
         throw new AppError("CONFLICT", `Submission ${input.clientId} was stored for another assignment`, { reason: "client-id" });
       return winner;
     }
-    if (await db.response.count({ where: { assignmentId: input.assignmentId } })) throw alreadySubmitted(input.assignmentId);
+    if (await countResponsesOfAssignment(input.assignmentId)) throw alreadySubmitted(input.assignmentId);
     throw writerConflict();
   }
   // a late submission to an assignment whose place went back to the pool (lease expired, participant excluded or timed out): kept, and the place taken back if the item still has room
@@ -241,18 +196,12 @@ export async function submitResponse(userId: string, input: ResponseCreateInput)
  * excluded again by later answers, and concurrent submissions cannot both miss it.
  */
 async function applyGoldRule(studyId: string, userId: string, responseId: string, limit: number, window: number | null): Promise<void> {
-  const answers = await db.$queryRaw<Array<{ id: string; correct: boolean | null }>>`
-    SELECT r.id, r.correct FROM "Response" r
-    JOIN "Assignment" a ON a.id = r."assignmentId"
-    JOIN "Item" i ON i.id = a."itemId"
-    WHERE a."studyId" = ${studyId} AND a."userId" = ${userId} AND i.gold AND a.purpose <> 'PRACTICE'
-    ORDER BY r."createdAt", r.id
-    LIMIT ${window ?? 2_147_483_647}`;
+  const answers = await listGoldAnswers(studyId, userId, window ?? 2_147_483_647);
   const index = answers.findIndex((answer) => answer.id === responseId);
   // a gold answer with no correctness (not graded yet) is no failure
   if (index < 0 || answers[index].correct !== false) return;
   const failures = answers.slice(0, index + 1).filter((answer) => answer.correct === false).length;
   if (failures !== limit) return;
   const rule = window === null ? `${limit} failed gold items` : `${limit} failed among the first ${window} gold items`;
-  await db.$transaction((tx) => endParticipation(tx, studyId, userId, "EXCLUDED", `failed ${failures} of ${index + 1} gold items (rule: ${rule})`));
+  await inTransaction((tx) => endParticipation(tx, studyId, userId, "EXCLUDED", `failed ${failures} of ${index + 1} gold items (rule: ${rule})`));
 }

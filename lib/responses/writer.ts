@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { enabledUserSql, signedOutError } from "@/lib/db/enabled-user";
+import { signedOutError } from "@/lib/db/enabled-user";
+import { claimAssignmentWriter } from "@/lib/repos/responses";
 import type { WriterClaim } from "@/lib/validations/annotate";
 
 /**
@@ -43,36 +43,7 @@ export function alreadySubmitted(assignmentId: string): AppError {
 
 export async function claimWriter(userId: string, assignmentId: string, writer: string, options: { takeOver: boolean }): Promise<WriterClaim> {
   // one statement: the account, the assignment as read, and the claim when it is granted
-  const [row] = await db.$queryRaw<
-    Array<{
-      enabled: boolean;
-      id: string | null;
-      userId: string | null;
-      writer: string | null;
-      submitted: boolean | null;
-      claimed: boolean | null;
-      nextSeq: number | null;
-    }>
-  >`
-    WITH target AS (
-      SELECT a.id, a."userId", a.writer,
-        EXISTS (SELECT 1 FROM "Response" r WHERE r."assignmentId" = a.id) AS submitted,
-        greatest(a."writerSince", (SELECT max(e."serverTime") FROM "Event" e WHERE e."assignmentId" = a.id AND e.writer = a.writer)) AS "lastSeen",
-        (SELECT e.type FROM "Event" e WHERE e."assignmentId" = a.id AND e.writer = a.writer ORDER BY e.seq DESC, e.id DESC LIMIT 1) = 'submitted' AS "writerSubmitted"
-      FROM "Assignment" a WHERE a.id = ${assignmentId}
-    ),
-    claimed AS (
-      UPDATE "Assignment" a
-      SET writer = ${writer}, "writerSince" = (now() AT TIME ZONE 'UTC')
-      FROM target t
-      WHERE a.id = t.id AND t."userId" = ${userId} AND NOT t.submitted AND ${enabledUserSql(userId)}
-        AND (t.writer IS NULL OR t.writer = ${writer} OR ${options.takeOver} OR t."writerSubmitted"
-          OR t."lastSeen" IS NULL OR t."lastSeen" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${WRITER_IDLE_SECONDS}))
-      RETURNING a.id
-    )
-    SELECT ${enabledUserSql(userId)} AS enabled, t.id, t."userId", t.writer, t.submitted, EXISTS (SELECT 1 FROM claimed) AS claimed,
-      coalesce((SELECT max(e.seq) + 1 FROM "Event" e WHERE e."assignmentId" = t.id), 0)::int AS "nextSeq"
-    FROM (SELECT 1) one LEFT JOIN target t ON true`;
+  const row = await claimAssignmentWriter(userId, assignmentId, writer, options.takeOver, WRITER_IDLE_SECONDS);
   if (!row?.enabled) throw signedOutError();
   if (row.id === null) throw new AppError("NOT_FOUND", `No assignment ${assignmentId}`);
   if (row.userId !== userId) throw new AppError("FORBIDDEN", `Assignment ${assignmentId} belongs to another annotator`);

@@ -1,6 +1,7 @@
 import "server-only";
 import cluster from "node:cluster";
-import { db } from "@/lib/db";
+import { listPredictionsScoredOtherwise, setPredictionScore } from "@/lib/repos/models";
+import { listResponsesScoredOtherwise, setResponseScore, type AnswerWithKey } from "@/lib/repos/responses";
 import { taskKinds, taskModules } from "@/lib/tasks";
 import type { KindRescoring } from "@/lib/scoring/kind-scoring";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -23,12 +24,6 @@ export interface RescoreResult {
 
 const BATCH = 200;
 
-interface Row {
-  id: string;
-  answer: unknown;
-  key: unknown;
-}
-
 /** The kinds with a rescoring hook, with their benchmark (for the boot log). */
 async function rescoredKinds(): Promise<Array<{ kind: string; benchmark: string; hook: KindRescoring }>> {
   const found = [];
@@ -49,19 +44,10 @@ async function rescoreKind(kind: string, hook: KindRescoring, study: string | nu
   for (const table of ["response", "prediction"] as const) {
     let after = "";
     for (;;) {
-      const rows =
+      const rows: AnswerWithKey[] =
         table === "response"
-          ? await db.$queryRaw<Row[]>`
-              SELECT r.id, r.answer, i.key FROM "Response" r
-              JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
-              WHERE i.kind = ${kind} AND (r.score->>'version') IS DISTINCT FROM ${hook.version}
-                AND (${study}::text IS NULL OR i."studyId" = ${study}) AND r.id > ${after}
-              ORDER BY r.id LIMIT ${BATCH}`
-          : await db.$queryRaw<Row[]>`
-              SELECT p.id, p.answer, i.key FROM "ModelPrediction" p JOIN "Item" i ON i.id = p."itemId"
-              WHERE i.kind = ${kind} AND (p.score->>'version') IS DISTINCT FROM ${hook.version}
-                AND (${study}::text IS NULL OR i."studyId" = ${study}) AND p.id > ${after}
-              ORDER BY p.id LIMIT ${BATCH}`;
+          ? await listResponsesScoredOtherwise(kind, hook.version, study, after, BATCH)
+          : await listPredictionsScoredOtherwise(kind, hook.version, study, after, BATCH);
       if (rows.length === 0) break;
       after = rows[rows.length - 1].id;
       for (const row of rows) {
@@ -70,12 +56,12 @@ async function rescoreKind(kind: string, hook: KindRescoring, study: string | nu
           result.unreadable += 1;
           continue;
         }
-        const next = { score: rescored.score as Prisma.InputJsonValue, correct: rescored.correct };
+        const score = rescored.score as Prisma.InputJsonValue;
         if (table === "response") {
-          await db.response.update({ where: { id: row.id }, data: next, select: { id: true } });
+          await setResponseScore(row.id, score, rescored.correct);
           result.responses += 1;
         } else {
-          await db.modelPrediction.update({ where: { id: row.id }, data: next, select: { id: true } });
+          await setPredictionScore(row.id, score, rescored.correct);
           result.predictions += 1;
         }
         // yield between rows: scoring is CPU work and the server keeps answering requests

@@ -3,7 +3,6 @@ import pLimit from "p-limit";
 import pRetry from "p-retry";
 import type PgBoss from "pg-boss";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { JobContext } from "@/lib/jobs/types";
 import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
@@ -14,6 +13,33 @@ import { llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/sc
 import { taskKinds, taskModules } from "@/lib/tasks";
 import type { KindLlmScoring, LlmRequest } from "@/lib/scoring/kind-scoring";
 import { readScorerCache, scorerCacheKey, writeScorerCache } from "@/lib/scoring/scorer-cache";
+import { inTransaction } from "@/lib/repos/transactions";
+import { findStudyIdBySlug } from "@/lib/repos/studies";
+import {
+  claimJob,
+  countStudyItemsOfKind,
+  countUnscored as countUnscoredOf,
+  createJob,
+  failJobOfRunner,
+  findItemKeys,
+  findJob,
+  findJobStatus,
+  findJobWithRunner,
+  findOpenJob,
+  finishRunningJob,
+  listJobsOfStudy,
+  listStudyKindsAmong,
+  listUnqueuedJobs,
+  lockStudyScoringJobs,
+  markAbandonedJobFailed,
+  markJobFailed,
+  markJobQueued,
+  nextUnscored,
+  saveJobProgress,
+  storeScore,
+  type ScoringJobRow,
+  type UnscoredTarget,
+} from "@/lib/repos/scoring-jobs";
 
 /**
  * Background LLM scoring of a study's answers (ScoringJob): every submitted answer to a
@@ -106,26 +132,7 @@ export interface ScoringRunOptions {
   signal?: AbortSignal;
 }
 
-const jobSelect = {
-  id: true,
-  studyId: true,
-  status: true,
-  kind: true,
-  scorer: true,
-  model: true,
-  promptVersion: true,
-  total: true,
-  done: true,
-  failed: true,
-  requests: true,
-  cacheHits: true,
-  errors: true,
-  createdAt: true,
-  startedAt: true,
-  finishedAt: true,
-} as const satisfies Prisma.ScoringJobSelect;
-
-type JobRow = Prisma.ScoringJobGetPayload<{ select: typeof jobSelect }>;
+type JobRow = ScoringJobRow;
 
 function errorsOf(value: unknown): ScoringJobError[] {
   return Array.isArray(value) ? (value as ScoringJobError[]) : [];
@@ -156,21 +163,6 @@ function viewOf(job: JobRow): ScoringJobView {
 // ---------------------------------------------------------------------------------------------
 // What is still unscored
 
-function unscoredResponses(kind: string, studyId: string, model: string, promptVersion: string) {
-  return {
-    assignment: { studyId, item: { kind, practice: false } },
-    scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
-  } satisfies Prisma.ResponseWhereInput;
-}
-
-function unscoredPredictions(kind: string, studyId: string, model: string, promptVersion: string) {
-  return {
-    run: { studyId },
-    item: { kind, practice: false },
-    scorerResults: { none: { scorer: LLM_SCORER, model, promptVersion } },
-  } satisfies Prisma.ModelPredictionWhereInput;
-}
-
 /**
  * Answers and model predictions of the study's items of `kind` (default: the first LLM-scored
  * kind) that (model, prompt version) has not scored; the prompt version defaults to the one a new
@@ -184,11 +176,7 @@ export async function countUnscored(
 ): Promise<{ responses: number; predictions: number }> {
   const scored = llmScoredKind(kind);
   const version = promptVersion ?? (await currentPromptVersion(scored.kind));
-  const [responses, predictions] = await Promise.all([
-    db.response.count({ where: unscoredResponses(scored.kind, studyId, model, version) }),
-    db.modelPrediction.count({ where: unscoredPredictions(scored.kind, studyId, model, version) }),
-  ]);
-  return { responses, predictions };
+  return countUnscoredOf(scored.kind, studyId, { scorer: LLM_SCORER, model, promptVersion: version });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,18 +200,21 @@ export async function createLlmScoringJob(
       "CONFLICT",
       "No scorer LLM is configured on this server: set SCORER_LLM_URL (and SCORER_LLM_MODEL) to an OpenAI-compatible chat-completions endpoint and restart it",
     );
-  const study = await db.study.findUnique({ where: { slug: studySlug }, select: { id: true } });
+  const study = await findStudyIdBySlug(studySlug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${studySlug}"`);
   let kinds: LlmScoredKind[];
   if (kind !== undefined) {
     const scored = llmScoredKind(kind);
-    const items = await db.item.count({ where: { studyId: study.id, kind: scored.kind } });
+    const items = await countStudyItemsOfKind(study.id, scored.kind);
     if (items === 0) throw new AppError("INVALID", `The study "${studySlug}" has no ${scored.kind} items: this job only scores ${scored.benchmark} answers`);
     kinds = [scored];
   } else {
     const all = llmScoredKinds();
-    const present = await db.item.groupBy({ by: ["kind"], where: { studyId: study.id, kind: { in: all.map((entry) => entry.kind) } } });
-    kinds = all.filter((entry) => present.some((row) => row.kind === entry.kind));
+    const present = await listStudyKindsAmong(
+      study.id,
+      all.map((entry) => entry.kind),
+    );
+    kinds = all.filter((entry) => present.includes(entry.kind));
     if (kinds.length === 0)
       throw new AppError("INVALID", `The study "${studySlug}" has no items the LLM scorer scores (kinds: ${all.map((entry) => entry.kind).join(", ")})`);
   }
@@ -244,18 +235,13 @@ async function createKindJob(
   // e.g. objects matched by embeddings when an embedder is configured: recorded in the version
   const promptVersion = (await scored.load()).promptVersion(embedder?.model ?? null);
   const bossJobId = newJobId();
-  const result = await db.$transaction(async (tx) => {
+  const by = { scorer: LLM_SCORER, model: config.model, promptVersion };
+  const result = await inTransaction(async (tx) => {
     // one unfinished job per study, kind, model and prompt version (the lock serialises two clicks)
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`scoring-job:${study.id}`}))`;
-    const open = await tx.scoringJob.findFirst({
-      where: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, status: { in: ["PENDING", "RUNNING"] } },
-      select: jobSelect,
-    });
+    await lockStudyScoringJobs(tx, study.id);
+    const open = await findOpenJob(tx, study.id, scored.kind, by);
     if (open) return { job: viewOf(open), created: false };
-    const job = await tx.scoringJob.create({
-      data: { studyId: study.id, kind: scored.kind, scorer: LLM_SCORER, model: config.model, promptVersion, createdById: userId, bossJobId },
-      select: jobSelect,
-    });
+    const job = await createJob(tx, { studyId: study.id, kind: scored.kind, ...by, createdById: userId, bossJobId });
     return { job: viewOf(job), created: true };
   });
   if (result.created) {
@@ -263,12 +249,7 @@ async function createKindJob(
       await enqueue(QUEUES.llmScoring, bossJobId, { scoringJobId: result.job.id });
     } catch (error) {
       const message = `the job queue did not take the job: ${error instanceof Error ? error.message : String(error)}`;
-      await db.scoringJob
-        .updateMany({
-          where: { id: result.job.id },
-          data: { status: "FAILED", finishedAt: new Date(), errors: [{ at: new Date().toISOString(), target: "job", message }] },
-        })
-        .catch(() => undefined);
+      await markJobFailed(result.job.id, [{ at: new Date().toISOString(), target: "job", message }]).catch(() => undefined);
       throw new AppError("UNAVAILABLE", `Scoring could not be started (${message}); try again in a minute`);
     }
   }
@@ -281,12 +262,11 @@ async function createKindJob(
  * at once queue each job once (the row is marked first).
  */
 export async function queueUnqueuedScoringJobs(boss?: PgBoss): Promise<number> {
-  const rows = await db.scoringJob.findMany({ where: { status: { in: ["PENDING", "RUNNING"] }, bossJobId: null }, select: { id: true } });
+  const rows = await listUnqueuedJobs();
   let queued = 0;
   for (const row of rows) {
     const bossJobId = newJobId();
-    const marked = await db.scoringJob.updateMany({ where: { id: row.id, bossJobId: null }, data: { bossJobId } });
-    if (marked.count === 0) continue;
+    if (!(await markJobQueued(row.id, bossJobId))) continue;
     await enqueue(QUEUES.llmScoring, bossJobId, { scoringJobId: row.id }, boss);
     queued += 1;
   }
@@ -295,12 +275,7 @@ export async function queueUnqueuedScoringJobs(boss?: PgBoss): Promise<number> {
 
 /** The study's most recent scoring jobs, newest first. */
 export async function listScoringJobs(studyId: string, take = 5, kind?: string): Promise<ScoringJobView[]> {
-  const jobs = await db.scoringJob.findMany({
-    where: { studyId, ...(kind === undefined ? {} : { kind }) },
-    orderBy: { createdAt: "desc" },
-    take,
-    select: { ...jobSelect, heartbeatAt: true, bossJobId: true },
-  });
+  const jobs = await listJobsOfStudy(studyId, take, kind);
   return Promise.all(jobs.map(async (job) => viewOf(await settleAbandoned(job))));
 }
 
@@ -316,24 +291,18 @@ async function settleAbandoned<T extends JobRow & { heartbeatAt: Date | null; bo
     ...errorsOf(job.errors),
     { at: new Date().toISOString(), target: "job", message: "its workers stopped on every attempt the job queue allows" },
   ].slice(-MAX_KEPT_ERRORS);
-  await db.scoringJob.updateMany({
-    where: { id: job.id, status: "RUNNING", bossJobId: job.bossJobId },
-    data: { status: "FAILED", finishedAt: new Date(), errors: errors as unknown as Prisma.InputJsonValue },
-  });
+  await markAbandonedJobFailed(job.id, job.bossJobId, errors as unknown as Prisma.InputJsonValue);
   return { ...job, status: "FAILED", errors: errors as unknown as Prisma.JsonValue };
 }
 
 export async function getScoringJob(jobId: string): Promise<ScoringJobView | null> {
-  const job = await db.scoringJob.findUnique({ where: { id: jobId }, select: jobSelect });
+  const job = await findJob(jobId);
   return job ? viewOf(job) : null;
 }
 
 /** Makes this attempt the owner of the job; false when the job has ended (nothing to do). */
 export async function claimScoringJob(jobId: string, runnerId: string): Promise<boolean> {
-  const claimed = await db.$executeRaw`
-    UPDATE "ScoringJob" SET status = 'RUNNING', runner = ${runnerId}, "heartbeatAt" = now(), "startedAt" = COALESCE("startedAt", now()), failed = 0
-    WHERE id = ${jobId} AND status IN ('PENDING', 'RUNNING')`;
-  return claimed === 1;
+  return claimJob(jobId, runnerId);
 }
 
 const scoringJobData = z.object({ scoringJobId: z.string().min(1).max(100) });
@@ -344,7 +313,7 @@ export async function runQueuedScoringJob(data: unknown, context: JobContext, op
   const runnerId = `${context.workerId}:${context.jobId}:${context.attempt}`;
   if (!(await claimScoringJob(scoringJobId, runnerId))) return { status: "already ended" };
   await runScoringJob(scoringJobId, runnerId, { ...options, signal: options.signal ?? context.signal });
-  return { status: (await db.scoringJob.findUnique({ where: { id: scoringJobId }, select: { status: true } }))?.status ?? "deleted" };
+  return { status: (await findJobStatus(scoringJobId)) ?? "deleted" };
 }
 
 /** The queue's handler (lib/jobs/handlers.ts), with the scorer of the environment. */
@@ -352,45 +321,12 @@ export function handleScoringJob(data: unknown, context: JobContext): Promise<{ 
   return runQueuedScoringJob(data, context);
 }
 
-interface Target {
-  type: "response" | "prediction";
-  id: string;
-  itemId: string;
-  answer: unknown;
-  label: string;
-}
-
-async function nextTargets(type: Target["type"], kind: string, studyId: string, model: string, promptVersion: string, after: string): Promise<Target[]> {
-  if (type === "response") {
-    const rows = await db.response.findMany({
-      where: { ...unscoredResponses(kind, studyId, model, promptVersion), id: { gt: after } },
-      orderBy: { id: "asc" },
-      take: TARGETS_PER_CHUNK,
-      select: { id: true, answer: true, assignment: { select: { itemId: true, item: { select: { externalId: true } } } } },
-    });
-    return rows.map((row) => ({
-      type,
-      id: row.id,
-      itemId: row.assignment.itemId,
-      answer: row.answer,
-      label: `response ${row.id} (item ${row.assignment.item.externalId})`,
-    }));
-  }
-  const rows = await db.modelPrediction.findMany({
-    where: { ...unscoredPredictions(kind, studyId, model, promptVersion), id: { gt: after } },
-    orderBy: { id: "asc" },
-    take: TARGETS_PER_CHUNK,
-    select: { id: true, answer: true, itemId: true, item: { select: { externalId: true } }, run: { select: { name: true } } },
-  });
-  return rows.map((row) => ({ type, id: row.id, itemId: row.itemId, answer: row.answer, label: `model run "${row.run.name}", item ${row.item.externalId}` }));
-}
-
 /**
  * Runs one claimed job to its end (or until another runner takes it over). `runnerId` must be the
  * one that claimed it.
  */
 export async function runScoringJob(jobId: string, runnerId: string, options: ScoringRunOptions = {}): Promise<void> {
-  const job = await db.scoringJob.findUnique({ where: { id: jobId }, select: { ...jobSelect, runner: true } });
+  const job = await findJobWithRunner(jobId);
   if (!job || job.runner !== runnerId || job.status !== "RUNNING") return;
   const state = { done: job.done, failed: 0, requests: job.requests, cacheHits: job.cacheHits, total: job.done, errors: errorsOf(job.errors) };
   let lost = false;
@@ -399,11 +335,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   });
   const flush = async () => {
     if (lost) return;
-    const updated = await db.$executeRaw`
-      UPDATE "ScoringJob" SET done = ${state.done}, failed = ${state.failed}, requests = ${state.requests}, "cacheHits" = ${state.cacheHits}, total = ${state.total},
-        errors = ${JSON.stringify(state.errors)}::jsonb, "heartbeatAt" = now()
-      WHERE id = ${jobId} AND runner = ${runnerId} AND status = 'RUNNING'`;
-    if (updated === 0) lost = true;
+    if (!(await saveJobProgress(jobId, runnerId, state))) lost = true;
   };
   const fail = (target: string, error: unknown) => {
     state.failed += 1;
@@ -416,7 +348,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   if (!config) {
     fail("job", new Error("SCORER_LLM_URL is not set on the server that ran the job"));
     await flush();
-    await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
+    await failJobOfRunner(jobId, runnerId);
     return;
   }
   const model = job.model;
@@ -427,7 +359,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   } catch (error) {
     fail("job", error);
     await flush();
-    await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
+    await failJobOfRunner(jobId, runnerId);
     return;
   }
   // a job recorded with an embedder matches objects by its embeddings, so it needs that embedder here
@@ -441,7 +373,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
       ),
     );
     await flush();
-    await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId }, data: { status: "FAILED", finishedAt: new Date() } });
+    await failJobOfRunner(jobId, runnerId);
     return;
   }
   const vectors = new Map<string, number[]>();
@@ -479,11 +411,11 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   const keyOf = async (itemIds: string[]) => {
     const missing = [...new Set(itemIds)].filter((id) => !keys.has(id));
     if (missing.length === 0) return;
-    const rows = await db.item.findMany({ where: { id: { in: missing } }, select: { id: true, key: true, public: true } });
+    const rows = await findItemKeys(missing);
     for (const row of rows) keys.set(row.id, { key: row.key, public: row.public });
   };
 
-  const scoreTarget = async (target: Target) => {
+  const scoreTarget = async (target: UnscoredTarget) => {
     try {
       const item = keys.get(target.itemId);
       const plan = await scoring.plan(target.answer, item?.key, embedder ? { embedder, vectors } : null, item?.public);
@@ -500,30 +432,15 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
         }),
       );
       const score = plan.finish(scores, { model, promptVersion });
-      const stored = db.scorerResult.createMany({
-        data: [
-          {
-            studyId: job.studyId,
-            scorer: LLM_SCORER,
-            model,
-            promptVersion,
-            ...(target.type === "response" ? { responseId: target.id } : { predictionId: target.id }),
-            score: score as unknown as Prisma.InputJsonValue,
-          },
-        ],
-        skipDuplicates: true,
-      });
+      // the answer's own score and correctness follow its latest score, in the same transaction
       const own = scoring.answerScoreOf?.(score);
-      if (own) {
-        // the answer's own score and correctness follow its latest score, in the same transaction
-        const data = { score: own.score as Prisma.InputJsonValue, correct: own.correct };
-        await db.$transaction([
-          stored,
-          target.type === "response"
-            ? db.response.updateMany({ where: { id: target.id }, data })
-            : db.modelPrediction.updateMany({ where: { id: target.id }, data }),
-        ]);
-      } else await stored;
+      await storeScore(
+        target,
+        job.studyId,
+        { scorer: LLM_SCORER, model, promptVersion },
+        score as unknown as Prisma.InputJsonValue,
+        own ? { score: own.score as Prisma.InputJsonValue, correct: own.correct } : null,
+      );
       state.done += 1;
     } catch (error) {
       fail(target.label, error);
@@ -535,7 +452,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
     for (const type of ["response", "prediction"] as const) {
       let after = "";
       while (!lost) {
-        const targets = await nextTargets(type, job.kind, job.studyId, model, promptVersion, after);
+        const targets = await nextUnscored(type, job.kind, job.studyId, { scorer: LLM_SCORER, model, promptVersion }, after, TARGETS_PER_CHUNK);
         if (targets.length === 0) break;
         after = targets[targets.length - 1].id;
         await keyOf(targets.map((target) => target.itemId));
@@ -550,7 +467,7 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   await flush();
   if (lost) return;
   const status: ScoringJobStatus = state.done === job.done && state.failed > 0 ? "FAILED" : "DONE";
-  await db.scoringJob.updateMany({ where: { id: jobId, runner: runnerId, status: "RUNNING" }, data: { status, finishedAt: new Date() } });
+  await finishRunningJob(jobId, runnerId, status);
 }
 
 export interface LlmScoringStatus {

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db";
+import { findCachedScores, insertCachedScore } from "@/lib/repos/scorer-cache";
 import type { LlmRequest } from "@/lib/scoring/kind-scoring";
 
 /**
@@ -19,8 +19,7 @@ export function scorerCacheKey(model: string, promptVersion: string, request: Ll
 /** key -> cached 0-5 score, for the keys that are cached. */
 export async function readScorerCache(keys: readonly string[]): Promise<Map<string, number>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.scorerCache.findMany({ where: { key: { in: [...new Set(keys)] } }, select: { key: true, score: true } });
-  return new Map(rows.map((row) => [row.key, row.score]));
+  return findCachedScores(keys);
 }
 
 export async function writeScorerCache(entry: {
@@ -31,19 +30,14 @@ export async function writeScorerCache(entry: {
   score: number;
   reply: string;
 }): Promise<void> {
-  await db.scorerCache.createMany({
-    data: [
-      {
-        key: entry.key,
-        model: entry.model,
-        promptVersion: entry.promptVersion,
-        aspect: entry.request.aspect,
-        phrase: entry.request.phrase,
-        sentence: entry.request.sentence,
-        score: entry.score,
-        reply: entry.reply.slice(0, 500),
-      },
-    ],
-    skipDuplicates: true,
+  await insertCachedScore({
+    key: entry.key,
+    model: entry.model,
+    promptVersion: entry.promptVersion,
+    aspect: entry.request.aspect,
+    phrase: entry.request.phrase,
+    sentence: entry.request.sentence,
+    score: entry.score,
+    reply: entry.reply.slice(0, 500),
   });
 }

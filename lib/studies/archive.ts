@@ -1,9 +1,12 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { deleteFile } from "@/lib/assets/files";
 import type { CurrentUser } from "@/lib/auth/session";
+import { insertAuditEntry } from "@/lib/repos/audit";
+import { listStoredExportFiles } from "@/lib/repos/export-jobs";
+import { countStudyContents, deleteStudyRows, findStudyOwnership, setStudyArchivedAt } from "@/lib/repos/studies";
+import { inTransaction } from "@/lib/repos/transactions";
 
 /**
  * The end of a study's life, for its owner (the researcher who created it) or an admin:
@@ -24,7 +27,7 @@ export const studyArchiveSchema = z.strictObject({ archived: z.boolean() });
 export const studyDeleteSchema = z.strictObject({ confirm: z.string().max(200) });
 
 async function ownedStudy(slug: string, user: Pick<CurrentUser, "id" | "role">) {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, slug: true, title: true, createdById: true, archivedAt: true } });
+  const study = await findStudyOwnership(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   if (user.role !== "ADMIN" && study.createdById !== user.id)
     throw new AppError("FORBIDDEN", "Only the researcher who created the study, or an admin, can archive or delete it");
@@ -39,10 +42,10 @@ export async function setStudyArchived(
   const study = await ownedStudy(slug, user);
   if (Boolean(study.archivedAt) === archived) return { archived, archivedAt: study.archivedAt?.toISOString() ?? null };
   const archivedAt = archived ? new Date() : null;
-  await db.$transaction([
-    db.study.update({ where: { id: study.id }, data: { archivedAt }, select: { id: true } }),
-    db.auditLog.create({ data: { actorId: user.id, action: archived ? "study.archive" : "study.restore", target: `study:${study.id}`, detail: { slug } } }),
-  ]);
+  await inTransaction(async (tx) => {
+    await setStudyArchivedAt(tx, study.id, archivedAt);
+    await insertAuditEntry({ actorId: user.id, action: archived ? "study.archive" : "study.restore", target: `study:${study.id}`, detail: { slug } }, tx);
+  });
   return { archived, archivedAt: archivedAt?.toISOString() ?? null };
 }
 
@@ -60,37 +63,18 @@ export async function deleteStudy(slug: string, confirm: string, user: Pick<Curr
   const study = await ownedStudy(slug, user);
   if (confirm.trim() !== study.slug)
     throw new AppError("INVALID", `Type the study's slug, ${study.slug}, to confirm: deleting removes its items, participants, answers and events for good`);
-  const { deletion, files } = await db.$transaction(
+  const { deletion, files } = await inTransaction(
     async (tx) => {
-      const [counts] = await tx.$queryRaw<Array<Record<"items" | "participants" | "assignments" | "responses" | "events", bigint>>>`
-        SELECT (SELECT count(*) FROM "Item" WHERE "studyId" = ${study.id}) AS items,
-               (SELECT count(*) FROM "StudyMember" WHERE "studyId" = ${study.id}) AS participants,
-               (SELECT count(*) FROM "Assignment" WHERE "studyId" = ${study.id}) AS assignments,
-               (SELECT count(*) FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${study.id}) AS responses,
-               (SELECT count(*) FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" WHERE a."studyId" = ${study.id}) AS events`;
-      const files = await tx.exportJob.findMany({
-        where: { studyId: study.id, fileKey: { not: null }, storage: { not: null }, deletedAt: null },
-        select: { storage: true, fileKey: true },
-      });
-      await tx.importJob.deleteMany({ where: { studyId: study.id } });
-      await tx.study.delete({ where: { id: study.id }, select: { id: true } });
-      const deletion: StudyDeletion = {
-        slug: study.slug,
-        items: Number(counts.items),
-        participants: Number(counts.participants),
-        assignments: Number(counts.assignments),
-        responses: Number(counts.responses),
-        events: Number(counts.events),
-        exportFiles: files.length,
-      };
-      await tx.auditLog.create({
-        data: { actorId: user.id, action: "study.delete", target: `study:${study.id}`, detail: { ...deletion, title: study.title } as unknown as object },
-      });
+      const counts = await countStudyContents(tx, study.id);
+      const files = await listStoredExportFiles(tx, study.id);
+      await deleteStudyRows(tx, study.id);
+      const deletion: StudyDeletion = { slug: study.slug, ...counts, exportFiles: files.length };
+      await insertAuditEntry({ actorId: user.id, action: "study.delete", target: `study:${study.id}`, detail: { ...deletion, title: study.title } }, tx);
       return { deletion, files };
     },
     { timeout: 120_000 },
   );
   // the rows that named the files are gone; a file that cannot be removed now is unreachable, not lost data
-  for (const file of files) await deleteFile({ storage: file.storage!, key: file.fileKey! }).catch(() => undefined);
+  for (const file of files) await deleteFile(file).catch(() => undefined);
   return deletion;
 }

@@ -1,9 +1,9 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { studyContactChangeSchema, type StudyContactChange } from "@/lib/validations/study-settings";
 import type { StudyContact } from "@/lib/studies/contact-text";
+import { findContactByEntryToken, findContactBySlug, findContactByInviteToken, findStudyContact, setStudyContact } from "@/lib/repos/studies";
 
 /**
  * How participants reach the research team (Study.contactName, contactEmail): set on the Settings
@@ -22,11 +22,11 @@ export function contactOf(row: { contactName: string | null; contactEmail: strin
 /** Changes the contact; one audit entry with the old and new values. */
 export async function updateStudyContact(slug: string, raw: StudyContactChange, actorId: string): Promise<StudyContactChange> {
   const input = studyContactChangeSchema.parse(raw);
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, contactName: true, contactEmail: true } });
+  const study = await findStudyContact(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const before = { contactName: study.contactName, contactEmail: study.contactEmail };
   if (before.contactName === input.contactName && before.contactEmail === input.contactEmail) return input;
-  await db.study.update({ where: { id: study.id }, data: input, select: { id: true } });
+  await setStudyContact(study.id, input);
   await recordAudit(actorId, "study.contact", `study:${study.id}`, { slug, from: before, to: input });
   return input;
 }
@@ -34,20 +34,20 @@ export async function updateStudyContact(slug: string, raw: StudyContactChange, 
 /** The contact of the study behind a public entry link (for the page that refuses the link); null without a study or a contact. */
 export async function contactByEntryToken(entryToken: string): Promise<StudyContact | null> {
   if (entryToken.length < 8 || entryToken.length > 100) return null;
-  const study = await db.study.findUnique({ where: { entryToken }, select: { contactName: true, contactEmail: true } });
+  const study = await findContactByEntryToken(entryToken);
   return study ? contactOf(study) : null;
 }
 
 /** The contact of the study an invite link is for; null without an invite or a contact. */
 export async function contactByInvite(token: string): Promise<StudyContact | null> {
   if (token.length < 8 || token.length > 100) return null;
-  const invite = await db.studyInvite.findUnique({ where: { token }, select: { study: { select: { contactName: true, contactEmail: true } } } });
-  return invite ? contactOf(invite.study) : null;
+  const study = await findContactByInviteToken(token);
+  return study ? contactOf(study) : null;
 }
 
 /** The contact of a study by its slug (the page a withdrawn participant lands on, signed out); null without a study or a contact. */
 export async function contactBySlug(slug: string): Promise<{ contact: StudyContact | null; studyTitle: string } | null> {
   if (slug.length < 1 || slug.length > 100) return null;
-  const study = await db.study.findUnique({ where: { slug }, select: { title: true, contactName: true, contactEmail: true } });
+  const study = await findContactBySlug(slug);
   return study ? { contact: contactOf(study), studyTitle: study.title } : null;
 }

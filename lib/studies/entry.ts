@@ -1,17 +1,20 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
-import { sqlNow } from "@/lib/db/sql";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { StudyStatus } from "@/lib/generated/prisma/enums";
 import { WITHDRAWN_REASON } from "@/lib/participants/participants";
 import { countAttempt } from "@/lib/auth/login-throttle";
 import { refuseReviewerEntry } from "@/lib/review/conflicts";
-import { reviewExcludedItemFilter } from "@/lib/review/exclusion";
+import { countOpenPlaces } from "@/lib/repos/assignments";
+import { deleteInvite, findInviteByToken, insertInvite, insertInvitedAccount, listInvitesOfStudy, markInviteUsed } from "@/lib/repos/invites";
+import { ensureMember, findMemberEntry, insertMember, setMemberEntrySession } from "@/lib/repos/participants";
+import { findEntryToken, findStudyByEntryToken, findStudyTitleBySlug } from "@/lib/repos/studies";
+import { inTransaction } from "@/lib/repos/transactions";
+import { findParticipantAccount, insertParticipantAccount } from "@/lib/repos/users";
 
 /**
  * How participants get into a study without a password.
@@ -129,10 +132,7 @@ interface EntryStudy {
 }
 
 async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
-  const study =
-    entryToken.length >= 8 && entryToken.length <= 100
-      ? await db.study.findUnique({ where: { entryToken }, select: { id: true, slug: true, title: true, status: true, overlap: true, archivedAt: true } })
-      : null;
+  const study = entryToken.length >= 8 && entryToken.length <= 100 ? await findStudyByEntryToken(entryToken) : null;
   if (!study)
     throw new AppError("NOT_FOUND", "No study behind this link: it may have been replaced or switched off. Please ask the research team for the current link.");
   // an archived study is closed to participants (lib/studies/archive.ts)
@@ -146,11 +146,7 @@ async function studyByEntryToken(entryToken: string): Promise<EntryStudy> {
  * agent's assignments hold none (lib/assignment/agents.ts), as in every count of lib/assignment.
  */
 export async function openPlaces(studyId: string, overlap: number): Promise<number> {
-  const [row] = await db.$queryRaw<Array<{ n: bigint | null }>>`
-    SELECT sum(GREATEST(0, ${overlap} - (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = i.id AND a.purpose = 'MAIN' AND a.status <> 'RELEASED' AND NOT a.agent
-      AND NOT coalesce(a.status IN ('ASSIGNED', 'STARTED') AND a."leaseExpiresAt" < ${sqlNow}, false)))) AS n
-    FROM "Item" i WHERE i."studyId" = ${studyId} AND NOT i.practice AND ${reviewExcludedItemFilter("i")}`;
-  return Number(row?.n ?? 0);
+  return countOpenPlaces(studyId, overlap);
 }
 
 function refuseNewcomer(study: EntryStudy): void {
@@ -177,13 +173,8 @@ export interface EntryPreview {
 export async function previewEntry(entryToken: string, query: Query): Promise<EntryPreview> {
   const study = await studyByEntryToken(entryToken);
   const params = parseEntryParams(query);
-  const user = await db.user.findFirst({ where: accountWhere(study.id, params), select: { id: true } });
-  const member = user
-    ? await db.studyMember.findUnique({
-        where: { studyId_userId: { studyId: study.id, userId: user.id } },
-        select: { status: true, statusReason: true, entrySession: true },
-      })
-    : null;
+  const user = await findParticipantAccount(accountWhere(study.id, params));
+  const member = user ? await findMemberEntry(study.id, user.id) : null;
   if (member) {
     refuseMember(member, study.title);
     checkSameStudy(member.entrySession, params);
@@ -287,8 +278,6 @@ async function checkStudyRate(studyId: string, title: string): Promise<void> {
     throw rateLimited(`Too many new participants are joining “${title}” at once. Please wait a few minutes and open the link again.`, secondsLeft);
 }
 
-const accountSelect = { id: true, name: true, email: true, role: true, disabled: true } as const;
-
 /**
  * Creates or resumes the participant of a study link and makes them a member with their session
  * fields. Refusals write no account: NOT_FOUND (no such link), INVALID (fields), CONFLICT (not
@@ -300,7 +289,7 @@ export async function enterByLink(entryToken: string, query: Query, address: str
   const params = parseEntryParams(query);
   await checkAddressRate(address);
   for (let attempt = 0; ; attempt++) {
-    const existing = await db.user.findFirst({ where: accountWhere(study.id, params), select: accountSelect });
+    const existing = await findParticipantAccount(accountWhere(study.id, params));
     if (existing) return resumeByLink(study, params, existing);
     refuseNewcomer(study);
     if ((await openPlaces(study.id, study.overlap)) === 0)
@@ -308,12 +297,9 @@ export async function enterByLink(entryToken: string, query: Query, address: str
     await checkStudyRate(study.id, study.title);
     try {
       // the account and its membership together: a refusal above or a failure here leaves neither
-      const user = await db.$transaction(async (tx) => {
-        const created = await tx.user.create({
-          data: { name: displayName(params), role: "ANNOTATOR", ...accountWhere(study.id, params) },
-          select: accountSelect,
-        });
-        await tx.studyMember.create({ data: { studyId: study.id, userId: created.id, entrySession: mergedSession(null, params) }, select: { userId: true } });
+      const user = await inTransaction(async (tx) => {
+        const created = await insertParticipantAccount(tx, displayName(params), accountWhere(study.id, params));
+        await insertMember(tx, study.id, created.id, mergedSession(null, params));
         return created;
       });
       return { id: user.id, name: user.name, email: user.email, slug: study.slug, created: true };
@@ -331,8 +317,7 @@ async function resumeByLink(
 ): Promise<EnteredUser> {
   if (account.disabled) throw new AppError("FORBIDDEN", "This participant account is disabled. Please contact the research team.");
   if (account.role !== "ANNOTATOR") throw new AppError("FORBIDDEN", "This account cannot sign in by a study link.");
-  const key = { studyId_userId: { studyId: study.id, userId: account.id } };
-  const member = await db.studyMember.findUnique({ where: key, select: { status: true, statusReason: true, entrySession: true } });
+  const member = await findMemberEntry(study.id, account.id);
   if (member) {
     refuseMember(member, study.title);
     checkSameStudy(member.entrySession, params);
@@ -344,8 +329,8 @@ async function resumeByLink(
       throw new AppError("CONFLICT", `“${study.title}” is full: every place is taken. Thank you for your interest.`, { reason: "full" });
   }
   await refuseReviewerEntry(study.id, account.id, study.title);
-  if (member) await db.studyMember.update({ where: key, data: { entrySession: mergedSession(member.entrySession, params) }, select: { userId: true } });
-  else await db.studyMember.createMany({ data: [{ studyId: study.id, userId: account.id, entrySession: mergedSession(null, params) }], skipDuplicates: true });
+  if (member) await setMemberEntrySession(study.id, account.id, mergedSession(member.entrySession, params));
+  else await ensureMember(study.id, account.id, mergedSession(null, params));
   return { id: account.id, name: account.name, email: account.email, slug: study.slug, created: false };
 }
 
@@ -359,7 +344,7 @@ export type InviteCreateInput = z.infer<typeof inviteCreateSchema>;
 export const inviteRevokeSchema = z.object({ inviteId: z.string().min(1).max(64) });
 
 async function studyIdOf(slug: string): Promise<{ id: string; title: string }> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, title: true } });
+  const study = await findStudyTitleBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
@@ -376,11 +361,7 @@ export interface InviteRow {
 
 export async function listInvites(slug: string): Promise<InviteRow[]> {
   const study = await studyIdOf(slug);
-  const invites = await db.studyInvite.findMany({
-    where: { studyId: study.id },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, token: true, userId: true, createdAt: true, usedAt: true, user: { select: { name: true } } },
-  });
+  const invites = await listInvitesOfStudy(study.id);
   return invites.map((i) => ({
     id: i.id,
     token: i.token,
@@ -411,19 +392,10 @@ export async function createInvite(slug: string, raw: InviteCreateInput, actorId
   }
   const study = await studyIdOf(slug);
   const token = randomBytes(24).toString("base64url");
-  const { user, invite } = await db.$transaction(async (tx) => {
-    const user = await tx.user.create({
-      data: {
-        name: parsed.data.name,
-        role: "ANNOTATOR",
-        externalSource: "invite",
-        externalStudyId: study.id,
-        externalId: randomBytes(12).toString("base64url"),
-      },
-      select: { id: true, name: true },
-    });
-    const invite = await tx.studyInvite.create({ data: { token, studyId: study.id, userId: user.id }, select: { id: true, createdAt: true } });
-    await tx.studyMember.create({ data: { studyId: study.id, userId: user.id }, select: { userId: true } });
+  const { user, invite } = await inTransaction(async (tx) => {
+    const user = await insertInvitedAccount(tx, parsed.data.name, study.id, randomBytes(12).toString("base64url"));
+    const invite = await insertInvite(tx, token, study.id, user.id);
+    await insertMember(tx, study.id, user.id);
     return { user, invite };
   });
   await recordAudit(actorId, "study.invite.create", `study:${study.id}`, { slug, inviteId: invite.id, userId: user.id, name: user.name });
@@ -432,25 +404,12 @@ export async function createInvite(slug: string, raw: InviteCreateInput, actorId
 
 export async function revokeInvite(slug: string, inviteId: string, actorId: string): Promise<void> {
   const study = await studyIdOf(slug);
-  const deleted = await db.studyInvite.deleteMany({ where: { id: inviteId, studyId: study.id } });
-  if (deleted.count === 0) throw new AppError("NOT_FOUND", `No invite ${inviteId} in ${slug}`);
+  if (!(await deleteInvite(study.id, inviteId))) throw new AppError("NOT_FOUND", `No invite ${inviteId} in ${slug}`);
   await recordAudit(actorId, "study.invite.revoke", `study:${study.id}`, { slug, inviteId });
 }
 
 async function inviteByToken(token: string) {
-  const invite =
-    token.length >= 8 && token.length <= 100
-      ? await db.studyInvite.findUnique({
-          where: { token },
-          select: {
-            id: true,
-            usedAt: true,
-            studyId: true,
-            study: { select: { slug: true, title: true, status: true } },
-            user: { select: { id: true, name: true, email: true, role: true, disabled: true, externalSource: true, externalStudyId: true } },
-          },
-        })
-      : null;
+  const invite = token.length >= 8 && token.length <= 100 ? await findInviteByToken(token) : null;
   // only the participant account the invite made for its study (an invite made for an existing
   // account by an earlier version is not a way into that account)
   if (invite && (invite.user.externalSource !== "invite" || invite.user.externalStudyId !== invite.studyId))
@@ -474,14 +433,11 @@ export async function enterByInvite(token: string): Promise<EnteredUser> {
   if (user.disabled) throw new AppError("FORBIDDEN", "This account is disabled. Please contact the research team.");
   if (user.role !== "ANNOTATOR") throw new AppError("FORBIDDEN", "This account cannot sign in by an invite link.");
   if (study.status === "DRAFT") throw new AppError("CONFLICT", `“${study.title}” has not started yet. Please try again later.`, { reason: "draft" });
-  const member = await db.studyMember.findUnique({
-    where: { studyId_userId: { studyId: invite.studyId, userId: user.id } },
-    select: { status: true, statusReason: true },
-  });
+  const member = await findMemberEntry(invite.studyId, user.id);
   if (member) refuseMember(member, study.title);
   await refuseReviewerEntry(invite.studyId, user.id, study.title);
-  await db.studyMember.createMany({ data: [{ studyId: invite.studyId, userId: user.id }], skipDuplicates: true });
-  await db.studyInvite.updateMany({ where: { id: invite.id, usedAt: null }, data: { usedAt: new Date() } });
+  await ensureMember(invite.studyId, user.id);
+  await markInviteUsed(invite.id);
   return { id: user.id, name: user.name, email: user.email, slug: study.slug, created: false };
 }
 
@@ -509,6 +465,5 @@ export async function enterByCredentials(raw: unknown, address: string): Promise
 
 /** The study's public entry token (null when its link is off). */
 export async function getEntryToken(studyId: string): Promise<string | null> {
-  const { entryToken } = await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { entryToken: true } });
-  return entryToken;
+  return findEntryToken(studyId);
 }

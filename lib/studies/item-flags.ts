@@ -1,7 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { insertAuditEntry } from "@/lib/repos/audit";
+import { countItemUse, findItemForUpdate, setItemFlags } from "@/lib/repos/items";
+import { inTransaction } from "@/lib/repos/transactions";
 
 /**
  * Marking an imported item as practice, gold or ordinary from the study's page, with the rules the
@@ -29,23 +31,14 @@ export function itemRoleOf(item: { practice: boolean; gold: boolean }): ItemRole
 }
 
 export async function setItemRole(slug: string, itemId: string, role: ItemRole, actorId: string): Promise<{ id: string; role: ItemRole; changed: boolean }> {
-  return db.$transaction(async (tx) => {
-    const item = await tx.item.findFirst({
-      where: { id: itemId, study: { slug } },
-      select: { id: true, externalId: true, studyId: true, practice: true, gold: true },
-    });
-    if (!item) throw new AppError("NOT_FOUND", `No item ${itemId} in the study "${slug}"`);
+  return inTransaction(async (tx) => {
     // locked before counting: an assignment being handed out holds a key-share lock on the row (its
     // foreign key), so it is either counted below or created after this change
-    await tx.$queryRaw`SELECT id FROM "Item" WHERE id = ${item.id} FOR UPDATE`;
+    const item = await findItemForUpdate(tx, slug, itemId);
+    if (!item) throw new AppError("NOT_FOUND", `No item ${itemId} in the study "${slug}"`);
     const before = itemRoleOf(item);
     if (before === role) return { id: item.id, role, changed: false };
-    const [used] = await tx.$queryRaw<Array<{ answered: bigint; open: bigint }>>`
-      SELECT count(r.id) AS answered, count(*) FILTER (WHERE a.status IN ('ASSIGNED', 'STARTED') AND r.id IS NULL) AS open
-      FROM "Assignment" a LEFT JOIN "Response" r ON r."assignmentId" = a.id
-      WHERE a."itemId" = ${item.id} AND a.status <> 'RELEASED'`;
-    const answered = Number(used.answered);
-    const open = Number(used.open);
+    const { answered, open } = await countItemUse(tx, item.id);
     if (answered > 0 || open > 0) {
       const what = [answered > 0 ? `${answered} answer${answered === 1 ? "" : "s"}` : null, open > 0 ? `${open} open assignment${open === 1 ? "" : "s"}` : null]
         .filter(Boolean)
@@ -56,15 +49,11 @@ export async function setItemRole(slug: string, itemId: string, role: ItemRole, 
         { answered, open },
       );
     }
-    await tx.item.update({ where: { id: item.id }, data: { practice: role === "practice", gold: role === "gold" }, select: { id: true } });
-    await tx.auditLog.create({
-      data: {
-        actorId,
-        action: "item.role",
-        target: `study:${item.studyId}`,
-        detail: { slug, itemId: item.id, externalId: item.externalId, from: before, to: role },
-      },
-    });
+    await setItemFlags(tx, item.id, { practice: role === "practice", gold: role === "gold" });
+    await insertAuditEntry(
+      { actorId, action: "item.role", target: `study:${item.studyId}`, detail: { slug, itemId: item.id, externalId: item.externalId, from: before, to: role } },
+      tx,
+    );
     return { id: item.id, role, changed: true };
   });
 }

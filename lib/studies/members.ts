@@ -1,9 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import { assertNoReviewersOf } from "@/lib/review/conflicts";
+import { countMemberAssignmentsByStatus, deleteMember, insertMembers, listMembersWithUsers } from "@/lib/repos/participants";
+import { findStudyIdBySlug } from "@/lib/repos/studies";
+import { findUsersForMembership, listMemberCandidates as listCandidateUsers } from "@/lib/repos/users";
 
 /**
  * Study membership: which annotators belong to a study. Reading is for researchers and admins;
@@ -25,23 +27,18 @@ export interface StudyMemberRow {
 }
 
 async function studyIdOf(slug: string): Promise<string> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true } });
+  const study = await findStudyIdBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study.id;
 }
 
 export async function listStudyMembers(slug: string): Promise<StudyMemberRow[]> {
   const studyId = await studyIdOf(slug);
-  const members = await db.studyMember.findMany({
-    where: { studyId },
-    orderBy: { createdAt: "asc" },
-    select: { createdAt: true, user: { select: { id: true, name: true, role: true, externalId: true, disabled: true } } },
-  });
-  const counts = await db.assignment.groupBy({
-    by: ["userId", "status"],
-    where: { studyId, userId: { in: members.map((m) => m.user.id) }, purpose: { not: "PRACTICE" } },
-    _count: { _all: true },
-  });
+  const members = await listMembersWithUsers(studyId);
+  const counts = await countMemberAssignmentsByStatus(
+    studyId,
+    members.map((m) => m.user.id),
+  );
   return members
     .map((m) => {
       const mine = counts.filter((c) => c.userId === m.user.id);
@@ -62,12 +59,8 @@ export async function listStudyMembers(slug: string): Promise<StudyMemberRow[]> 
 /** Enabled ANNOTATOR users who are not members of the study yet and belong to no other study (for the admin's picker). */
 export async function listMemberCandidates(slug: string): Promise<Array<{ id: string; name: string; externalId: string | null }>> {
   const studyId = await studyIdOf(slug);
-  return db.user.findMany({
-    // participant accounts made by another study's link or invite belong to that study
-    where: { role: "ANNOTATOR", disabled: false, memberships: { none: { studyId } }, OR: [{ externalStudyId: null }, { externalStudyId: studyId }] },
-    orderBy: { name: "asc" },
-    select: { id: true, name: true, externalId: true },
-  });
+  // participant accounts made by another study's link or invite belong to that study
+  return listCandidateUsers(studyId);
 }
 
 /** Adds annotators to a study; users who are members already are skipped. All or nothing on invalid ids. */
@@ -75,7 +68,7 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
   const studyId = await studyIdOf(slug);
   const unique = [...new Set(userIds)];
   if (unique.length === 0) throw new AppError("INVALID", "Pick at least one annotator");
-  const users = await db.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, role: true, disabled: true, externalStudyId: true } });
+  const users = await findUsersForMembership(unique);
   const found = new Map(users.map((u) => [u.id, u]));
   const problems: string[] = [];
   for (const id of unique) {
@@ -89,9 +82,9 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
   if (problems.length > 0) throw new AppError("INVALID", `Cannot add: ${problems.join("; ")}`);
   // reviewers saw the keys of the items they reviewed (lib/review/conflicts.ts)
   await assertNoReviewersOf(studyId, unique);
-  const result = await db.studyMember.createMany({ data: unique.map((userId) => ({ studyId, userId })), skipDuplicates: true });
-  await recordAudit(actorId, "study.members.add", `study:${studyId}`, { userIds: unique, added: result.count });
-  return { added: result.count, already: unique.length - result.count };
+  const added = await insertMembers(studyId, unique);
+  await recordAudit(actorId, "study.members.add", `study:${studyId}`, { userIds: unique, added });
+  return { added, already: unique.length - added };
 }
 
 /**
@@ -100,8 +93,7 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
  */
 export async function removeStudyMember(slug: string, userId: string, actorId: string): Promise<void> {
   const studyId = await studyIdOf(slug);
-  const deleted = await db.studyMember.deleteMany({ where: { studyId, userId } });
-  if (deleted.count === 0) throw new AppError("NOT_FOUND", `That user is not a member of ${slug}`);
+  if (!(await deleteMember(studyId, userId))) throw new AppError("NOT_FOUND", `That user is not a member of ${slug}`);
   await recordAudit(actorId, "study.members.remove", `study:${studyId}`, { userId });
 }
 

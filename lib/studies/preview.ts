@@ -1,11 +1,12 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import { getTaskModule, isTaskKind, kindSettings } from "@/lib/tasks";
 import { tutorialPagesOf } from "@/lib/studies/settings";
 import type { Json } from "@/lib/tasks/types";
 import type { TutorialPage } from "@/lib/validations/study-settings";
+import { countItemsAndPractice, findItemInParticipantOrder } from "@/lib/repos/items";
+import { findStudyForPreview } from "@/lib/repos/studies";
 
 /**
  * A study as a participant would meet it, for its researchers to look at before anyone joins:
@@ -42,37 +43,11 @@ export interface StudyPreview {
 }
 
 export async function getStudyPreview(slug: string, index: number): Promise<StudyPreview> {
-  const study = await db.study.findUnique({
-    where: { slug },
-    select: {
-      id: true,
-      slug: true,
-      title: true,
-      instructions: true,
-      consentMarkdown: true,
-      consentVersion: true,
-      tutorialPages: true,
-      confidenceScale: true,
-      idleCapSeconds: true,
-      itemTimeLimitSeconds: true,
-      taskSettings: true,
-    },
-  });
+  const study = await findStudyForPreview(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
-  const [total, practice] = await Promise.all([
-    db.item.count({ where: { studyId: study.id } }),
-    db.item.count({ where: { studyId: study.id, practice: true } }),
-  ]);
+  const { total, practice } = await countItemsAndPractice(study.id);
   const at = Math.min(Math.max(0, Math.floor(index)), Math.max(0, total - 1));
-  const row =
-    total === 0
-      ? null
-      : await db.item.findFirst({
-          where: { studyId: study.id },
-          orderBy: [{ practice: "desc" }, { createdAt: "asc" }, { externalId: "asc" }],
-          skip: at,
-          select: { externalId: true, kind: true, public: true, key: true, tags: true, practice: true, gold: true },
-        });
+  const row = total === 0 ? null : await findItemInParticipantOrder(study.id, at);
   let item: StudyPreview["item"] = null;
   if (row) {
     let view: Json | null = null;

@@ -1,12 +1,30 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { recordAudit } from "@/lib/audit/log";
 import { AppError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getTaskModule, isTaskKind, taskKinds, taskModules } from "@/lib/tasks";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
+import { insertAuditEntry } from "@/lib/repos/audit";
+import { countItemsByRole, listKindsOfStudy, listTagKeysOfStudy } from "@/lib/repos/items";
+import { countResponsesOfStudy } from "@/lib/repos/responses";
+import {
+  findGeneraliseOver,
+  findStudyEntryLink,
+  findStudyGeneraliseOverBySlug,
+  findStudySettingsRow,
+  findStudyStatus,
+  findVersionRef,
+  listNextVersions,
+  lockStudy,
+  setEntryToken,
+  setGeneraliseOver,
+  setStudyStatusIf,
+  updateStudySettingsRow,
+  type StudySettingsRow,
+} from "@/lib/repos/studies";
+import { inTransaction } from "@/lib/repos/transactions";
 import {
   endingsOf,
   generaliseOverSchema,
@@ -27,42 +45,6 @@ import {
  * comparable); a change then needs a new version of the study (lib/studies/versions.ts). The status
  * and the entry link stay changeable: they steer who may work, not what the work is.
  */
-
-const settingsSelect = {
-  id: true,
-  slug: true,
-  title: true,
-  instructions: true,
-  overlap: true,
-  confidenceScale: true,
-  idleCapSeconds: true,
-  status: true,
-  completionCode: true,
-  consentMarkdown: true,
-  consentVersion: true,
-  tutorialPages: true,
-  practicePassMark: true,
-  goldRate: true,
-  goldFailLimit: true,
-  goldFailWindow: true,
-  itemsPerParticipant: true,
-  itemTimeLimitSeconds: true,
-  sessionTimeLimitSeconds: true,
-  leaseSeconds: true,
-  firstItemLeaseSeconds: true,
-  completionRedirectUrl: true,
-  endings: true,
-  desktopOnly: true,
-  balanceTag: true,
-  entryToken: true,
-  version: true,
-  previousVersionId: true,
-  conditions: true,
-  taskSettings: true,
-  generaliseOver: true,
-  contactName: true,
-  contactEmail: true,
-} as const satisfies Prisma.StudySelect;
 
 /** A kind's settings form: its JSON Schema (for the browser form) and current values. */
 export interface KindSettingsInfo {
@@ -114,7 +96,7 @@ function taskSettingsOf(value: unknown): Record<string, Record<string, unknown>>
   return out;
 }
 
-type StudyRow = Prisma.StudyGetPayload<{ select: typeof settingsSelect }>;
+type StudyRow = StudySettingsRow;
 
 function settingsOf(study: StudyRow): StudySettings {
   return {
@@ -145,16 +127,14 @@ function settingsOf(study: StudyRow): StudySettings {
 }
 
 async function studyRow(slug: string): Promise<StudyRow> {
-  const study = await db.study.findUnique({ where: { slug }, select: settingsSelect });
+  const study = await findStudySettingsRow(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   return study;
 }
 
 /** Responses stored in the study (any purpose, practice included). */
 export async function studyResponseCount(studyId: string): Promise<number> {
-  const [row] = await db.$queryRaw<Array<{ n: bigint }>>`
-    SELECT count(*) AS n FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId}`;
-  return Number(row?.n ?? 0);
+  return countResponsesOfStudy(studyId);
 }
 
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> | null {
@@ -165,26 +145,15 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> | null {
   }
 }
 
-async function studyKinds(studyId: string): Promise<string[]> {
-  const rows = await db.item.groupBy({ by: ["kind"], where: { studyId } });
-  return rows.map((row) => row.kind);
-}
-
-async function studyTagKeys(studyId: string): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ key: string }>>`
-    SELECT DISTINCT jsonb_object_keys(i.tags) AS key FROM "Item" i WHERE i."studyId" = ${studyId} AND jsonb_typeof(i.tags) = 'object' ORDER BY 1`;
-  return rows.map((row) => row.key);
-}
-
 export async function getStudySettings(slug: string): Promise<StudySettingsView> {
   const study = await studyRow(slug);
   const [responses, kindsInStudy, tagKeys, previous, next, itemCounts] = await Promise.all([
     studyResponseCount(study.id),
-    studyKinds(study.id),
-    studyTagKeys(study.id),
-    study.previousVersionId ? db.study.findUnique({ where: { id: study.previousVersionId }, select: { slug: true, version: true } }) : Promise.resolve(null),
-    db.study.findMany({ where: { previousVersionId: study.id }, orderBy: { version: "asc" }, select: { slug: true, version: true } }),
-    db.item.groupBy({ by: ["practice", "gold"], where: { studyId: study.id }, _count: { _all: true } }),
+    listKindsOfStudy(study.id),
+    listTagKeysOfStudy(study.id),
+    study.previousVersionId ? findVersionRef(study.previousVersionId) : Promise.resolve(null),
+    listNextVersions(study.id),
+    countItemsByRole(study.id),
   ]);
   const kinds: KindSettingsInfo[] = Object.values(taskModules)
     .filter((module) => module.settingsSchema)
@@ -194,7 +163,7 @@ export async function getStudySettings(slug: string): Promise<StudySettingsView>
       jsonSchema: jsonSchemaOf(module.settingsSchema!),
       inStudy: kindsInStudy.includes(module.kind),
     }));
-  const count = (where: (row: { practice: boolean; gold: boolean }) => boolean) => itemCounts.filter(where).reduce((sum, row) => sum + row._count._all, 0);
+  const count = (where: (row: { practice: boolean; gold: boolean }) => boolean) => itemCounts.filter(where).reduce((sum, row) => sum + row.count, 0);
   return {
     id: study.id,
     slug: study.slug,
@@ -279,7 +248,7 @@ export async function updateStudySettings(slug: string, raw: unknown, actorId: s
   const input = studySettingsSchema.parse({ ...current, ...sent, taskSettings: { ...current.taskSettings, ...(patch.taskSettings ?? {}) } });
   const taskSettings = validateTaskSettings(input.taskSettings);
   if (input.balanceTag !== null) {
-    const tagKeys = await studyTagKeys(study.id);
+    const tagKeys = await listTagKeysOfStudy(study.id);
     if (tagKeys.length > 0 && !tagKeys.includes(input.balanceTag)) {
       throw new AppError("INVALID", `balanceTag: no item of this study has the tag "${input.balanceTag}"; tags: ${tagKeys.join(", ")}`, {
         issues: [{ path: "balanceTag", message: `no item has the tag "${input.balanceTag}" (tags: ${tagKeys.join(", ")})` }],
@@ -293,40 +262,39 @@ export async function updateStudySettings(slug: string, raw: unknown, actorId: s
   // a new version of a text people accepted; the first text saved (none before) stays version 1
   const consentChanged = before.consentMarkdown.trim() !== "" && before.consentMarkdown.trim() !== after.consentMarkdown.trim();
 
-  await db.$transaction(async (tx) => {
+  await inTransaction(async (tx) => {
     // under the row lock: a response stored since the check above makes this a conflict
-    await tx.$queryRaw`SELECT id FROM "Study" WHERE id = ${study.id} FOR UPDATE`;
-    const [row] = await tx.$queryRaw<Array<{ n: bigint }>>`
-      SELECT count(*) AS n FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${study.id}`;
-    if (Number(row?.n ?? 0) > 0) {
+    await lockStudy(tx, study.id);
+    if ((await countResponsesOfStudy(study.id, tx)) > 0) {
       throw new AppError("CONFLICT", `The study "${slug}" has responses, so its settings are frozen: create a new version to change them`);
     }
-    await tx.study.update({
-      where: { id: study.id },
-      data: {
+    await updateStudySettingsRow(
+      tx,
+      study.id,
+      {
         ...after,
         tutorialPages: after.tutorialPages as Prisma.InputJsonValue,
         taskSettings: after.taskSettings as Prisma.InputJsonValue,
         endings: after.endings as Prisma.InputJsonValue,
-        ...(consentChanged ? { consentVersion: { increment: 1 } } : {}),
       },
-      select: { id: true },
-    });
-    await tx.auditLog.create({
-      data: {
+      consentChanged,
+    );
+    await insertAuditEntry(
+      {
         actorId,
         action: "study.settings",
         target: `study:${study.id}`,
         detail: { slug, changes: diff, consentVersionRaised: consentChanged } as Prisma.InputJsonValue,
       },
-    });
+      tx,
+    );
   });
   return getStudySettings(slug);
 }
 
 /** Moves a study along its lifecycle (DRAFT -> OPEN -> PAUSED -> CLOSED, PAUSED -> OPEN). */
 export async function changeStudyStatus(slug: string, status: StudyStatusValue, actorId: string): Promise<{ status: StudyStatusValue }> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, status: true } });
+  const study = await findStudyStatus(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   if (study.status === status) return { status };
   const allowed = STATUS_TRANSITIONS[study.status];
@@ -336,8 +304,7 @@ export async function changeStudyStatus(slug: string, status: StudyStatusValue, 
       `A ${study.status.toLowerCase()} study cannot become ${status.toLowerCase()}${allowed.length ? `; it can become ${allowed.map((s) => s.toLowerCase()).join(" or ")}` : " (closed is final)"}`,
     );
   }
-  const updated = await db.study.updateMany({ where: { id: study.id, status: study.status }, data: { status } });
-  if (updated.count === 0) throw new AppError("CONFLICT", "The status changed meanwhile; reload the page");
+  if (!(await setStudyStatusIf(study.id, study.status, status))) throw new AppError("CONFLICT", "The status changed meanwhile; reload the page");
   await recordAudit(actorId, "study.status", `study:${study.id}`, { slug, from: study.status, to: status });
   return { status };
 }
@@ -350,8 +317,7 @@ export function generaliseOverOf(value: unknown): GeneraliseOver {
 
 /** What a study's dashboard intervals generalise over (Study.generaliseOver). */
 export async function studyGeneraliseOver(studyId: string): Promise<GeneraliseOver> {
-  const study = await db.study.findUnique({ where: { id: studyId }, select: { generaliseOver: true } });
-  return generaliseOverOf(study?.generaliseOver);
+  return generaliseOverOf(await findGeneraliseOver(studyId));
 }
 
 /**
@@ -366,11 +332,11 @@ export async function updateStudyAnalysis(
   actorId: string,
 ): Promise<{ generaliseOver: GeneraliseOver }> {
   const generaliseOver = generaliseOverSchema.parse(input.generaliseOver);
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, generaliseOver: true } });
+  const study = await findStudyGeneraliseOverBySlug(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const before = generaliseOverOf(study.generaliseOver);
   if (before === generaliseOver) return { generaliseOver };
-  await db.study.update({ where: { id: study.id }, data: { generaliseOver }, select: { id: true } });
+  await setGeneraliseOver(study.id, generaliseOver);
   await recordAudit(actorId, "study.analysis", `study:${study.id}`, { slug, changes: { generaliseOver: { from: before, to: generaliseOver } } });
   return { generaliseOver };
 }
@@ -382,10 +348,10 @@ export function newEntryToken(): string {
 
 /** Creates (or replaces: old links stop working) the public entry link, or switches it off. */
 export async function setEntryLink(slug: string, action: "create" | "disable", actorId: string): Promise<{ entryToken: string | null }> {
-  const study = await db.study.findUnique({ where: { slug }, select: { id: true, entryToken: true } });
+  const study = await findStudyEntryLink(slug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${slug}"`);
   const entryToken = action === "create" ? newEntryToken() : null;
-  await db.study.update({ where: { id: study.id }, data: { entryToken }, select: { id: true } });
+  await setEntryToken(study.id, entryToken);
   await recordAudit(
     actorId,
     action === "create" ? (study.entryToken ? "study.entry-link.replace" : "study.entry-link.create") : "study.entry-link.disable",

@@ -6,7 +6,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { issueToken } from "@/lib/auth/api-tokens";
 import { runScoreCommand } from "@/lib/cli/score";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
-import { buildEsiDemo } from "@/lib/demo/esi-scenes";
+import { buildEsiDemo } from "@/scripts/demo-data/esi/esi-scenes";
 import { miniEpisodeItem } from "@/lib/tasks/ego2world-play/__fixtures__/mini-episode-item";
 import { getTaskModule, kindSettings, registerKind, taskKinds } from "@/lib/tasks";
 import { agentContractOf, playAdviceOf } from "@/lib/tasks/agent-contract";

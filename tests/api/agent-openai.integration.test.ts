@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { issueToken } from "@/lib/auth/api-tokens";
 import { importBatchFromPath } from "@/lib/import";
-import { buildEsiDemo } from "@/lib/demo/esi-scenes";
+import { buildEsiDemo } from "@/scripts/demo-data/esi/esi-scenes";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 import { getTaskModule } from "@/lib/tasks";
 import { agentContractOf } from "@/lib/tasks/agent-contract";

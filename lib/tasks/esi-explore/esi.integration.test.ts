@@ -5,7 +5,7 @@ import { getAssignmentView } from "@/lib/annotate/assignment-view";
 import { recordEvents } from "@/lib/responses/events";
 import { getPlay, playStep } from "@/lib/annotate/play";
 import { submitResponse } from "@/lib/responses/responses";
-import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
+import { buildEsiDemo, type EsiDemoItem } from "@/scripts/demo-data/esi/esi-scenes";
 import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
 import { ALL, pooledConditionLabels } from "@/lib/dashboard/accuracy";
 import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";

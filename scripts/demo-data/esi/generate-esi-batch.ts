@@ -1,6 +1,6 @@
 /**
- * Deterministic ESI-Bench demo batch (lib/demo/esi-scenes.ts): five small rooms drawn in first
- * person (lib/demo/esi-render.ts), six `esi-explore` items with exploration graphs, reference
+ * Deterministic ESI-Bench demo batch (scripts/demo-data/esi/esi-scenes.ts): five small rooms drawn in first
+ * person (scripts/demo-data/esi/esi-render.ts), six `esi-explore` items with exploration graphs, reference
  * trajectories and multi-view galleries.
  *
  *   npx tsx scripts/demo-data/esi/generate-esi-batch.ts <outDir>
@@ -11,7 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import sharp from "sharp";
-import { buildEsiDemo, type EsiDemoItem } from "@/lib/demo/esi-scenes";
+import { buildEsiDemo, type EsiDemoItem } from "@/scripts/demo-data/esi/esi-scenes";
 import { clearPreviousImages, mapLimit } from "@/scripts/demo-data/batch-files";
 
 const MARKER = ".demo-esi-batch";

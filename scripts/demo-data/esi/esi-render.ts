@@ -13,7 +13,7 @@ import {
   type ScreenRect,
   type SmallObject,
   type WallFeature,
-} from "@/lib/demo/esi-world";
+} from "@/scripts/demo-data/esi/esi-world";
 
 /**
  * A first-person drawing of a demo room from one pose (SVG; the generator rasterises it with

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildEsiDemo, buildRoomGraph, KITCHEN, referencePath } from "@/lib/demo/esi-scenes";
-import { renderViewSvg } from "@/lib/demo/esi-render";
-import { moveTo, visibleObjects } from "@/lib/demo/esi-world";
+import { buildEsiDemo, buildRoomGraph, KITCHEN, referencePath } from "@/scripts/demo-data/esi/esi-scenes";
+import { renderViewSvg } from "@/scripts/demo-data/esi/esi-render";
+import { moveTo, visibleObjects } from "@/scripts/demo-data/esi/esi-world";
 import { followActions } from "@/lib/tasks/esi-explore/graph";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 

@@ -1,6 +1,6 @@
 import { actionKey } from "@/lib/tasks/esi-explore/actions";
 import { distancesFromInitial, randomWalkStates, type EsiGraph } from "@/lib/tasks/esi-explore/graph";
-import { renderViewSvg } from "@/lib/demo/esi-render";
+import { renderViewSvg } from "@/scripts/demo-data/esi/esi-render";
 import {
   HEADINGS,
   HEADING_VECTORS,
@@ -15,7 +15,7 @@ import {
   type Heading,
   type Pose,
   type Room,
-} from "@/lib/demo/esi-world";
+} from "@/scripts/demo-data/esi/esi-world";
 
 /**
  * The ESI-Bench demo: five small rooms (esi-world.ts) and six questions of the paper's kinds
