@@ -2,28 +2,30 @@
  * Where the entries of a JSON document start, as line numbers an editor shows: a release or a
  * model-output file that is one JSON value (OpenEQA's list, EgoSchema's object) is parsed with
  * JSON.parse, which keeps no positions, so an error about its entry N names the line it starts on
- * from this scan. Pure; one pass over the text, no allocation per character.
+ * from this scan. Pure; one pass over the text.
  */
 
-/** The start line of each entry of the top-level array or object (an object's entries are its members, at their keys), with the start lines of each entry's own entries. */
+/** One entry of an array or an object (an object's entries are its members, at their keys): its start line and its own entries'. */
 export interface EntryLines {
   line: number;
-  children: number[];
+  children: EntryLines[];
 }
 
 /**
- * The start lines (1-based) of the top-level value's entries and of their entries, in order; []
- * when the top-level value is not an array or an object. The text need not be valid JSON past the
- * point it is read to (a scan of what JSON.parse accepted is exact).
+ * The entries of the top-level value, each with its entries, `maxDepth` levels deep (1: the top
+ * level's entries only); [] when the top-level value is not an array or an object. Lines are
+ * 1-based. The text need not be valid JSON past what is read (a scan of what JSON.parse accepted
+ * is exact).
  */
-export function jsonEntryLines(text: string): EntryLines[] {
-  const entries: EntryLines[] = [];
+export function jsonEntryLines(text: string, maxDepth = 3): EntryLines[] {
+  const root: EntryLines = { line: 0, children: [] };
+  // the open containers: stack[d] is the entry whose children are being read at depth d + 1
+  const stack: EntryLines[] = [root];
   let line = 1;
-  let depth = 0;
   let inString = false;
   let escaped = false;
-  // a value or a key may start here: just after "[", "{" or "," at depth 1 or 2
-  let expectingAt = 0;
+  // an entry may start at the next token: just after "[", "{" or ","
+  let expecting = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x0a) line++;
@@ -33,30 +35,47 @@ export function jsonEntryLines(text: string): EntryLines[] {
       else if (c === 0x22) inString = false;
       continue;
     }
-    // whitespace does not start an entry
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff) continue;
-    if (expectingAt !== 0 && c !== 0x5d && c !== 0x7d) {
-      if (expectingAt === 1) entries.push({ line, children: [] });
-      else if (entries.length > 0) entries[entries.length - 1].children.push(line);
-      expectingAt = 0;
+    const depth = stack.length - 1;
+    let started: EntryLines | null = null;
+    if (expecting && c !== 0x5d && c !== 0x7d) {
+      started = { line, children: [] };
+      if (depth <= maxDepth) stack[depth].children.push(started);
+      expecting = false;
     }
     if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth <= 2) expectingAt = depth;
+      // the container's entries belong to the entry it is the value of (a member's value, or an array's element itself)
+      stack.push(depth === 0 ? root : (started ?? lastEntry(stack[depth]) ?? { line, children: [] }));
+      expecting = true;
     } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-      expectingAt = 0;
-    } else if (c === 0x2c && depth <= 2) expectingAt = depth;
-    if (depth === 0 && i > 0 && (c === 0x5d || c === 0x7d)) break;
+      stack.pop();
+      expecting = false;
+      if (stack.length === 0) break;
+    } else if (c === 0x2c) expecting = true;
   }
-  return entries;
+  return root.children;
 }
 
-/** "entry 3 (line 12)": entry N is 1-based; the line is left out when it is unknown. */
-export function entryPlace(entries: readonly EntryLines[], index: number, childIndex?: number): string {
-  const top = entries[index];
-  if (childIndex === undefined) return top ? `entry ${index + 1} (line ${top.line})` : `entry ${index + 1}`;
-  const line = top?.children[childIndex];
-  return line !== undefined ? `entry ${index + 1}.${childIndex + 1} (line ${line})` : `entry ${index + 1}.${childIndex + 1}`;
+function lastEntry(entry: EntryLines): EntryLines | undefined {
+  return entry.children[entry.children.length - 1];
+}
+
+/** The start line of the entry at `path` (0-based indices, outermost first), or undefined. */
+export function lineAt(entries: readonly EntryLines[], path: readonly number[]): number | undefined {
+  let level: readonly EntryLines[] = entries;
+  let found: EntryLines | undefined;
+  for (const index of path) {
+    found = level[index];
+    if (!found) return undefined;
+    level = found.children;
+  }
+  return found?.line;
+}
+
+/** "entry 3 (line 12)", "entry 1.2 (line 3)": 1-based entries; the line is left out when it is unknown. */
+export function entryPlace(entries: readonly EntryLines[], path: readonly number[]): string {
+  const line = lineAt(entries, path);
+  const name = `entry ${path.map((index) => index + 1).join(".")}`;
+  return line !== undefined ? `${name} (line ${line})` : name;
 }

@@ -1,5 +1,5 @@
 import { detectModelRunFormat, modelRunBenchmarks } from "@/lib/tasks";
-import { entryPlace, jsonEntryLines } from "@/lib/import/json-positions";
+import { entryPlace, jsonEntryLines, lineAt } from "@/lib/import/json-positions";
 import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
 import type { AnyTaskModule, ModelAnswerParse, TaskItem } from "@/lib/tasks/types";
 
@@ -75,12 +75,8 @@ export function readModelRunFile(content: string): RunFile {
           },
         ],
       };
-    const positions = jsonEntryLines(text);
-    const placeOf = (at: number[]) => ({
-      place: entryPlace(positions, at[0], at[1]),
-      line: at[1] === undefined ? positions[at[0]]?.line : positions[at[0]]?.children[at[1]],
-      entry: at[0] + 1,
-    });
+    const positions = jsonEntryLines(text, 2);
+    const placeOf = (at: number[]) => ({ place: entryPlace(positions, at), line: lineAt(positions, at), entry: at[0] + 1 });
     const read = format.read(whole.value);
     const errors: RunFileError[] = read.issues.map((issue) => ({
       ...placeOf(issue.at),

@@ -2,6 +2,7 @@ import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema } from "@/lib/tasks/free-text";
 import { MEDIA_CAPS } from "@/lib/tasks/shared/media/schema";
 import type { ReleaseFolderFormat } from "@/lib/tasks/types";
+import { jsonEntryLines } from "@/lib/import/json-positions";
 
 /**
  * OpenEQA's release (facebookresearch/open-eqa data/open-eqa-v0.json): one JSON array of questions
@@ -78,20 +79,28 @@ export function convertOpenEqaRelease(
   const items: Array<{ line: number; item: ItemLine }> = [];
   const issues: ImportIssue[] = [];
   const seen = new Map<string, number>();
+  const lines = jsonEntryLines(text);
   parsed.forEach((raw: unknown, index) => {
-    const line = index + 1;
-    const issue = (field: string, message: string) => issues.push({ file: path, line, field: `[${index}].${field}`, message });
+    const line = lines[index]?.line ?? index + 1;
+    const entry = index + 1;
+    const issue = (field: string, message: string) => issues.push({ file: path, line, entry, field: `[${index}].${field}`, message });
     if (raw === null || typeof raw !== "object" || Array.isArray(raw))
-      return void issues.push({ file: path, line, field: `[${index}]`, message: "expected a question object" });
-    const entry = raw as OpenEqaQuestion;
-    if (typeof entry.question_id !== "string" || entry.question_id.trim() === "") return void issue("question_id", "expected a non-empty string");
-    const id = entry.question_id.trim();
+      return void issues.push({ file: path, line, entry, field: `[${index}]`, message: "expected a question object" });
+    const question = raw as OpenEqaQuestion;
+    if (typeof question.question_id !== "string" || question.question_id.trim() === "") return void issue("question_id", "expected a non-empty string");
+    const id = question.question_id.trim();
     const first = seen.get(id);
-    if (first !== undefined) return void issue("question_id", `duplicate question_id ${JSON.stringify(id)} (first at [${first - 1}])`);
-    seen.set(id, line);
-    if (entry.extra_answers !== undefined && !(Array.isArray(entry.extra_answers) && entry.extra_answers.every((answer) => typeof answer === "string")))
+    if (first !== undefined) return void issue("question_id", `duplicate question_id ${JSON.stringify(id)} (first at entry ${first})`);
+    seen.set(id, entry);
+    if (
+      question.extra_answers !== undefined &&
+      !(Array.isArray(question.extra_answers) && question.extra_answers.every((answer) => typeof answer === "string"))
+    )
       return void issue("extra_answers", "expected a list of strings");
-    const key = freeTextKeySchema.safeParse({ answer: entry.answer, ...(entry.extra_answers !== undefined ? { extraAnswers: entry.extra_answers } : {}) });
+    const key = freeTextKeySchema.safeParse({
+      answer: question.answer,
+      ...(question.extra_answers !== undefined ? { extraAnswers: question.extra_answers } : {}),
+    });
     if (!key.success) {
       const problem = key.error.issues[0];
       return void issue(
@@ -104,11 +113,11 @@ export function convertOpenEqaRelease(
         problem.message,
       );
     }
-    if (entry.category !== undefined && typeof entry.category !== "string") return void issue("category", "expected a string");
-    if (entry.episode_history !== undefined && typeof entry.episode_history !== "string") return void issue("episode_history", "expected a string");
-    const episode = typeof entry.episode_history === "string" ? entry.episode_history : null;
+    if (question.category !== undefined && typeof question.category !== "string") return void issue("category", "expected a string");
+    if (question.episode_history !== undefined && typeof question.episode_history !== "string") return void issue("episode_history", "expected a string");
+    const episode = typeof question.episode_history === "string" ? question.episode_history : null;
     const frames = episode ? episodeFrames(episode, dir, files) : [];
-    const publicPart = freeTextPublicSchema.safeParse({ question: entry.question, ...(frames.length > 0 ? { media: { frames, fps: OPENEQA_FPS } } : {}) });
+    const publicPart = freeTextPublicSchema.safeParse({ question: question.question, ...(frames.length > 0 ? { media: { frames, fps: OPENEQA_FPS } } : {}) });
     if (!publicPart.success) return void issue("question", publicPart.error.issues[0].message);
     items.push({
       line,
@@ -119,7 +128,7 @@ export function convertOpenEqaRelease(
         key: key.data,
         tags: {
           source: OPENEQA_SOURCE,
-          ...(typeof entry.category === "string" ? { category: entry.category } : {}),
+          ...(typeof question.category === "string" ? { category: question.category } : {}),
           ...(episode ? { episode } : {}),
           media: frames.length > 0 ? "frames" : "none",
         },
