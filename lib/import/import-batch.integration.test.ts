@@ -385,6 +385,12 @@ describe("importBatch: ENACT's release format", () => {
     }
     const fromZip = await importBatchFromZip(await zipOf(files, { wrap: "enact", compression: "STORE" }), "enact.zip");
     expect(fromZip).toMatchObject({ status: "unchanged", batchId: result.batchId });
+    // zipped at QA/ itself (its contents at the top of the zip), and at QA/ as the zip's only folder: the same batch
+    const inside = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name.replace(/^QA\//u, ""), bytes]));
+    const fromInside = await importBatchFromZip(await zipOf(inside, { compression: "STORE" }), "QA.zip");
+    expect(fromInside).toMatchObject({ status: "unchanged", batchId: result.batchId });
+    const fromQa = await importBatchFromZip(await zipOf(files, { compression: "STORE" }), "QA-folder.zip");
+    expect(fromQa).toMatchObject({ status: "unchanged", batchId: result.batchId });
     expect(await db.item.count()).toBe(16);
   });
 
