@@ -75,6 +75,14 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** "3 images and 1 video (2 stored, 2 already stored)": videos are named as videos. */
+function mediaCounts(validation: BatchValidation, total: number, stored: number): string {
+  const videos = [...validation.assets.values()].filter((asset) => asset.mime.startsWith("video/")).length;
+  const images = total - videos;
+  const what = videos === 0 ? plural(images, "image") : images === 0 ? plural(videos, "video") : `${plural(images, "image")} and ${plural(videos, "video")}`;
+  return `${what} (${stored} stored, ${total - stored} already stored)`;
+}
+
 /**
  * Items of the batch whose id exists in the study: the same content is skipped ("already
  * present"), other content is an error naming both places.
@@ -291,7 +299,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
             assetsStored,
             message:
               `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
-              `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
+              `(${newItems} new, ${skipped} already present), ${mediaCounts(validation, hashes.length, assetsStored)}`,
           };
           const scaleNote = await defaultConfidenceScaleForKinds(tx, study.id, [...freshKinds], hadItems);
           if (scaleNote) result.message += `. ${scaleNote}`;

@@ -199,7 +199,9 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
   }
   let lastWrite = 0;
   let lastPhase = "";
+  let latest: ImportProgress | null = null;
   const onProgress = async (progress: ImportProgress) => {
+    latest = progress;
     const now = Date.now();
     if (progress.phase === lastPhase && now - lastWrite < PROGRESS_EVERY_MS) return;
     lastPhase = progress.phase;
@@ -212,6 +214,9 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
   try {
     const source = await readBatchSource({ zip: upload, fileName: row.fileName });
     const result = await importBatch({ source, studyId: row.studyId, importedById: row.createdById, onProgress });
+    // the last progress (everything written) may have fallen between two throttled writes: the job shows it, not an earlier count
+    const last = latest as ImportProgress | null;
+    if (last) await updateRunningImportJob(id, { phase: last.phase, done: last.done, total: last.total, heartbeatAt: new Date() }).catch(() => undefined);
     outcome = { ok: true, httpStatus: result.status === "imported" ? 201 : 200, result };
   } catch (error) {
     outcome = await outcomeOfError(error);

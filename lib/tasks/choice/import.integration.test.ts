@@ -85,6 +85,8 @@ describe("EgoSchema's release (questions.json + subset_answers.json)", () => {
     const dir = await withVideos("egoschema", Object.values(EGO));
     const { study, result, items } = await importInto(dir);
     expect(result).toMatchObject({ status: "imported", itemCount: 4, newItems: 4 });
+    // the four videos are one clip copied: one video, named as a video
+    expect(result.message).toMatch(/: 4 items \(4 new, 0 already present\), 1 video \(1 stored, 0 already stored\)/);
     expect([...items.keys()]).toEqual([EGO.keyed3, EGO.keyed4, EGO.open1, EGO.open2]);
     const first = items.get(EGO.keyed3)!;
     expect(first.kind).toBe("choice");
