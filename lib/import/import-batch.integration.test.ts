@@ -187,7 +187,9 @@ describe("importBatch: failures name file, line and field and change nothing", (
     files["items.jsonl"] = jsonl([forwardItem("a"), forwardItem("b", { candidates: ["img/a-a.png", "img/a-b.png"] }), '{"id": "c", "kind": ']);
     const { issues, error } = await expectRejected(() => importFolder(files, studySlug));
     expect(issues).toEqual([{ file: "items.jsonl", line: 3, message: expect.stringMatching(/^not valid JSON \(/) }]);
-    expect(error.message).toMatch(/^Batch "batch" was not imported into study ".*" \(nothing was written\): 1 error\n {2}items\.jsonl line 3: not valid JSON/);
+    expect(error.message).toMatch(
+      /^Batch "batch" was not imported into study ".*" \(nothing was written\): 1 error\. Each is an entry that gives no item: to import the 2 good entries and skip these 1, import again choosing "skip bad entries" \(skipInvalid=1\)\n {2}items\.jsonl line 3: not valid JSON/,
+    );
   });
 
   it("unknown kind", async () => {

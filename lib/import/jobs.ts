@@ -97,6 +97,10 @@ export async function startImportJob(input: {
   fileName: string;
   studySlug: string;
   actorId: string | null;
+  /** import the good entries, skip and list the bad (importBatch's skipInvalid) */
+  skipInvalid?: boolean;
+  /** import release questions without the media the batch lacks (importBatch's textOnly) */
+  textOnly?: boolean;
 }): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
   const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `study ${JSON.stringify(input.studySlug)} not found`);
@@ -108,6 +112,8 @@ export async function startImportJob(input: {
     createdById: input.actorId,
     phase: "queued",
     bossJobId,
+    skipInvalid: input.skipInvalid === true,
+    textOnly: input.textOnly === true,
   });
   try {
     await storeUpload(row.id, input.zip);
@@ -213,7 +219,14 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
   let outcome: ImportJobOutcome;
   try {
     const source = await readBatchSource({ zip: upload, fileName: row.fileName });
-    const result = await importBatch({ source, studyId: row.studyId, importedById: row.createdById, onProgress });
+    const result = await importBatch({
+      source,
+      studyId: row.studyId,
+      importedById: row.createdById,
+      onProgress,
+      skipInvalid: row.skipInvalid,
+      textOnly: row.textOnly,
+    });
     // the last progress (everything written) may have fallen between two throttled writes: the job shows it, not an earlier count
     const last = latest as ImportProgress | null;
     if (last) await updateRunningImportJob(id, { phase: last.phase, done: last.done, total: last.total, heartbeatAt: new Date() }).catch(() => undefined);

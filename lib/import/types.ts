@@ -102,5 +102,7 @@ export interface ImportResult {
   skippedExisting: number;
   /** images newly stored as assets (images already stored by hash are linked, not stored again) */
   assetsStored: number;
+  /** imported with skipInvalid: the entries skipped, each with its problem (absent otherwise) */
+  skipped?: ImportIssue[];
   message: string;
 }

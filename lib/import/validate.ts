@@ -40,6 +40,14 @@ export interface ValidateOptions {
   maxLineBytes?: number;
   /** told how far the check is (lines, then images) */
   onProgress?: ImportProgressListener;
+  /**
+   * Entries that give no item (a malformed line, a bad entry of a release file) are skipped, and
+   * listed in `skipped`, instead of refusing the batch; problems of items that parse (a missing
+   * image, a duplicate id) still refuse it. Default: all or nothing.
+   */
+  skipInvalid?: boolean;
+  /** the release formats import their questions without the media the batch lacks (ReleaseImportOptions) */
+  textOnly?: boolean;
 }
 
 /** Lines checked between two yields to the event loop: other requests of the process are served in between. */
@@ -110,6 +118,10 @@ export interface BatchValidation {
   assets: Map<string, ValidatedImage>;
   /** sha256 over the items files' bytes and the referenced images' hashes; null with issues */
   checksum: string | null;
+  /** with skipInvalid: the entries skipped (each gave no item), with their problems; else [] */
+  skipped: ImportIssue[];
+  /** every problem is of an entry that gave no item, and all were found: skipInvalid would import the rest */
+  skippable: boolean;
 }
 
 /** Collects issues up to a cap; `full` tells the pipeline to stop early. */
@@ -247,6 +259,7 @@ interface ReadContext {
   hashes?: Array<{ path: string; hash: string }>;
   /** called on every non-empty line (or item of a JSON file) */
   onLine?: () => Promise<void>;
+  textOnly?: boolean;
 }
 
 /**
@@ -289,7 +302,7 @@ async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<P
       if (decoded === null) collector.add({ file: relPath, message: "is not valid UTF-8 text" });
       return decoded;
     };
-    const converted = await folderFormat.convert(text, file, readText);
+    const converted = await folderFormat.convert(text, file, readText, { textOnly: context.textOnly === true });
     for (const issue of converted.issues) collector.add(issue);
     for (const { line, item: candidate } of converted.items) {
       await context.onLine?.();
@@ -502,7 +515,7 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   // First pass: every line parsed and checked, streamed
   for (const file of itemsFiles) {
     if (collector.full) break;
-    await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: itemsFileHashes, onLine }), (item) => {
+    await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: itemsFileHashes, onLine, textOnly: options.textOnly }), (item) => {
       for (const use of item.images) {
         const entry = uses.get(use.ref) ?? { shown: [], count: 0, asVideo: false };
         entry.asVideo ||= use.as === "video";
@@ -647,7 +660,7 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
     for (const file of itemsFiles) {
       // the first pass stopped at the error cap: so does this one
       if (stoppedEarly && index >= parsed.length) return;
-      const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes });
+      const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes, textOnly: options.textOnly });
       let lines = 0;
       for (;;) {
         const next = await generator.next();
@@ -735,17 +748,27 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   const assets = new Map<string, ValidatedImage>();
   for (const image of imageByPath.values()) assets.set(image.hash, image);
 
+  // skipInvalid: the problems of entries that gave no item are set aside, when they are all there is and all were found
+  const itemAt = new Set(parsed.map((ref) => `${ref.line}\u0000${ref.file}`));
+  const skippable = (issue: ImportIssue) => issue.line !== undefined && !itemAt.has(`${issue.line}\u0000${issue.file}`);
+  const truncated = collector.truncated || collector.full;
+  const allSkippable = !truncated && collector.issues.length > 0 && collector.issues.every(skippable);
+  const skipped = options.skipInvalid && allSkippable ? collector.sorted() : [];
+  const issues = skipped.length > 0 ? [] : collector.sorted();
+
   let checksum: string | null = null;
-  if (collector.issues.length === 0) {
+  if (issues.length === 0) {
     // paths of items files are left out: the same content from a folder or a zip (or a .jsonl path) is the same batch
     const lines = ["yardstick-batch/1", ...itemsFileHashes.map((file) => `items ${file.hash}`)];
     for (const [ref, imagePath] of [...pathByRef].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       lines.push(`image ${JSON.stringify(ref)} ${imageByPath.get(imagePath)!.hash}`);
     }
+    // a batch with entries skipped is another batch than the same files imported whole
+    for (const issue of skipped) lines.push(`skipped ${issue.file} ${issue.entry ?? ""} ${issue.line ?? ""}`);
     checksum = sha256Hex(lines.join("\n"));
   }
   // reaching the cap stops the checks early: there may be more errors than those reported
-  return { issues: collector.sorted(), truncated: collector.truncated || collector.full, items, readItems, assets, checksum };
+  return { issues, truncated, items, readItems, assets, checksum, skipped, skippable: allSkippable };
 }
 
 /** Every checked item with its payload, in one array: for small batches (tests, tools); an import streams them (readItems). */

@@ -526,7 +526,17 @@ export interface ReleaseFolderFormat {
     text: string,
     file: ItemsFile,
     readText: (relPath: string, what: string) => Promise<string | null>,
+    options?: ReleaseImportOptions,
   ): Promise<{ items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] }>;
+}
+
+/**
+ * What the person importing chose. `textOnly`: import the questions without the media the batch
+ * lacks (for benchmarks whose questions can be answered from text; the one rule for every kind is
+ * that missing media refuses the batch, naming the files, unless this is chosen).
+ */
+export interface ReleaseImportOptions {
+  textOnly?: boolean;
 }
 
 /** What a kind's dashboard section is computed from: one request's snapshot and choices. */

@@ -53,7 +53,7 @@ export const egoschemaFormat: ReleaseFolderFormat = {
       });
     return Promise.resolve(found);
   },
-  async convert(text, file, readText): Promise<Converted> {
+  async convert(text, file, readText, importOptions): Promise<Converted> {
     const parsed = parseJson(text, file.path);
     if ("issue" in parsed) return { items: [], issues: [parsed.issue] };
     if (!Array.isArray(parsed.value)) return { items: [], issues: [{ file: file.path, message: "expected a list of questions" }] };
@@ -100,7 +100,8 @@ export const egoschemaFormat: ReleaseFolderFormat = {
         item: {
           id: uid,
           kind: "choice",
-          public: { question, options, media: { video: `${dir}videos/${uid}.mp4` } },
+          // text only (chosen): no video, so none is looked for
+          public: { question, options, ...(importOptions?.textOnly ? {} : { media: { video: `${dir}videos/${uid}.mp4` } }) },
           key: keyed === undefined ? {} : { answer: String(keyed) },
           tags: { source: "egoschema", keyed: keyed !== undefined },
         },
@@ -135,7 +136,7 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
       });
     return Promise.resolve(found);
   },
-  async convert(text, file, readText): Promise<Converted> {
+  async convert(text, file, readText, importOptions): Promise<Converted> {
     const parsed = parseJson(text, file.path);
     if ("issue" in parsed) return { items: [], issues: [parsed.issue] };
     if (!isPlainObject(parsed.value)) return { items: [], issues: [{ file: file.path, message: "expected an object {video_id: {metadata, mc_question}}" }] };
@@ -213,7 +214,7 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
             public: {
               question,
               options: (options as string[]).map((text, i) => ({ id: String(i), text })),
-              media: { video: `${dir}videos/${videoId}.mp4`, ...(cutAt !== undefined ? { cutAt } : {}) },
+              ...(importOptions?.textOnly ? {} : { media: { video: `${dir}videos/${videoId}.mp4`, ...(cutAt !== undefined ? { cutAt } : {}) } }),
             },
             key: keyed ? { answer: String(answerId) } : {},
             tags: {

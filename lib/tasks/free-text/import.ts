@@ -1,7 +1,7 @@
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema } from "@/lib/tasks/free-text";
 import { MEDIA_CAPS } from "@/lib/tasks/shared/media/schema";
-import type { ReleaseFolderFormat } from "@/lib/tasks/types";
+import type { ReleaseFolderFormat, ReleaseImportOptions } from "@/lib/tasks/types";
 import { jsonEntryLines } from "@/lib/import/json-positions";
 
 /**
@@ -72,6 +72,7 @@ export function convertOpenEqaRelease(
   text: string,
   path: string,
   files: readonly string[],
+  options: ReleaseImportOptions = {},
 ): { items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] } {
   const parsed = parseJson(text);
   if (!Array.isArray(parsed)) return { items: [], issues: [{ file: path, message: "not OpenEQA's release: expected a JSON array of questions" }] };
@@ -80,6 +81,7 @@ export function convertOpenEqaRelease(
   const issues: ImportIssue[] = [];
   const seen = new Map<string, number>();
   const lines = jsonEntryLines(text);
+  const withoutFrames = new Set<string>();
   parsed.forEach((raw: unknown, index) => {
     const line = lines[index]?.line ?? index + 1;
     const entry = index + 1;
@@ -110,13 +112,14 @@ export function convertOpenEqaRelease(
               .map((part) => `[${String(part)}]`)
               .join("")}`
           : "answer",
-        problem.message,
+        problem.code === "too_small" && problem.path[0] === "extraAnswers" ? "an extra answer is empty" : problem.message,
       );
     }
     if (question.category !== undefined && typeof question.category !== "string") return void issue("category", "expected a string");
     if (question.episode_history !== undefined && typeof question.episode_history !== "string") return void issue("episode_history", "expected a string");
     const episode = typeof question.episode_history === "string" ? question.episode_history : null;
     const frames = episode ? episodeFrames(episode, dir, files) : [];
+    if (episode && frames.length === 0) withoutFrames.add(episode);
     const publicPart = freeTextPublicSchema.safeParse({ question: question.question, ...(frames.length > 0 ? { media: { frames, fps: OPENEQA_FPS } } : {}) });
     if (!publicPart.success) return void issue("question", publicPart.error.issues[0].message);
     items.push({
@@ -135,6 +138,16 @@ export function convertOpenEqaRelease(
       },
     });
   });
+  // missing media refuses the batch, one issue naming the episodes, unless text only was chosen
+  if (withoutFrames.size > 0 && !options.textOnly) {
+    const shown = [...withoutFrames].slice(0, 10);
+    issues.push({
+      file: path,
+      message:
+        `the frames of ${withoutFrames.size} episode${withoutFrames.size === 1 ? "" : "s"} are not in the batch (frames/<episode_history>/ or <episode_history>/ beside ${path}): ` +
+        `${shown.join(", ")}${withoutFrames.size > shown.length ? `, ... (${withoutFrames.size - shown.length} more)` : ""}; add them, or choose "text only" to import the questions without them`,
+    });
+  }
   return { items, issues };
 }
 
@@ -163,5 +176,5 @@ export const openEqaFormat: ReleaseFolderFormat = {
     return found;
   },
   isSingleFile: (bytes) => isOpenEqaRelease(parseJson(bytes.toString("utf8"))),
-  convert: (text, file) => Promise.resolve(convertOpenEqaRelease(text, file.path, file.files ?? [])),
+  convert: (text, file, _readText, options) => Promise.resolve(convertOpenEqaRelease(text, file.path, file.files ?? [], options)),
 };
