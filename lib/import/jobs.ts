@@ -19,6 +19,7 @@ import {
   type ImportJobRow,
 } from "@/lib/repos/import-jobs";
 import { findStudyRefBySlug } from "@/lib/repos/studies";
+import { assertMayManageStudy, type StudyActor } from "@/lib/studies/managers";
 
 /**
  * Imports uploaded from the admin page run as jobs on the job queue (queue "import",
@@ -97,11 +98,14 @@ export async function startImportJob(input: {
   fileName: string;
   studySlug: string;
   actorId: string | null;
+  /** who imports, when a person through the API: an admin or the study's owner (lib/studies/managers.ts); absent: the caller checked */
+  actor?: StudyActor;
   /** import the good entries, skip and list the bad (importBatch's skipInvalid) */
   skipInvalid?: boolean;
   /** import release questions without the media the batch lacks (importBatch's textOnly) */
   textOnly?: boolean;
 }): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
+  if (input.actor) await assertMayManageStudy(input.studySlug, input.actor, "import batches into");
   const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `study ${JSON.stringify(input.studySlug)} not found`);
   const bossJobId = newJobId();
@@ -259,4 +263,13 @@ export async function getImportJob(id: string): Promise<ImportJobView> {
     }
   }
   return viewOf(row);
+}
+
+/** getImportJob for a caller: admins read every job; anyone else only the jobs they started (another's reads as not found). */
+export async function getImportJobFor(id: string, actor: StudyActor): Promise<ImportJobView> {
+  if (actor.role !== "ADMIN") {
+    const row = await findImportJob(id);
+    if (!row || row.createdById !== actor.id) throw new AppError("NOT_FOUND", `No import job ${id}`);
+  }
+  return getImportJob(id);
 }

@@ -52,3 +52,8 @@ export async function setConfidenceScaleIfDefault(tx: Tx, studyId: string, confi
   const changed = await tx.study.updateMany({ where: { id: studyId, confidenceScale: "LIKERT_5" }, data: { confidenceScale } });
   return changed.count > 0;
 }
+
+/** The study's id and its owner (the user who created it; null when that user is gone). */
+export async function findStudyOwner(slug: string): Promise<{ id: string; createdById: string | null } | null> {
+  return db.study.findUnique({ where: { slug }, select: { id: true, createdById: true } });
+}

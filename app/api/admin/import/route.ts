@@ -16,16 +16,17 @@ export const maxDuration = 300;
  * progress and outcome. Otherwise the answer waits for the outcome: 201/200 with the ImportResult,
  * or the error (422 with every issue, 413, 507 ...).
  */
+// admins, and a study's owner into that study (lib/studies/managers.ts: 403 for other researchers)
 export const POST = route(
   {
-    roles: ["ADMIN"],
+    roles: ["ADMIN", "RESEARCHER"],
     response: importStartReplySchema,
     status: [200, 201, 202],
     errors: [409, 507],
     form: importFormSchema,
-    summary: "Import a batch (a .zip or a folder's files); background=1 answers 202 with a job to poll",
+    summary: "Import a batch (a .zip or a folder's files; admins, and the study's owner); background=1 answers 202 with a job to poll",
   },
-  async ({ request, user: admin }) => {
+  async ({ request, user }) => {
     const form = await readFormBody(request, MAX_UPLOAD_BYTES + 1024 * 1024);
     const { study, background, skipInvalid, textOnly, files } = importFormSchema.parse({
       study: form.get("study"),
@@ -38,7 +39,8 @@ export const POST = route(
     const { job, finished } = await startImportJob({
       ...upload,
       studySlug: study,
-      actorId: admin.id,
+      actorId: user.id,
+      actor: user,
       skipInvalid: skipInvalid === "1",
       textOnly: textOnly === "1",
     });
