@@ -9,10 +9,13 @@ import { parseFlags } from "@/lib/cli/flags";
 const usage = `usage: yardstick <command>
 
   import <folder|zip|items.jsonl> --study <slug>     import a batch (all or nothing)
-  import-run <answers.jsonl> --study <slug> --name <model name>
-                                                    import and score a model's answers
+  import-run <answers.jsonl|model-output file> --study <slug> --name <model name>
+                                                    import and score a model's answers (a
+                                                    benchmark's own output file too)
   score --items <items.jsonl> --answers <answers.jsonl>
                                                     score answers offline, print JSON
+  score --items <items.jsonl> --run <model-output file>
+                                                    score a model run in a benchmark's format
   compare --items <items.jsonl> --answers <answers.jsonl> [--models <models.jsonl>]
           [--over people+items|items] [--seed S]   people vs each model on each kind's headline
                                                     metric: intervals over people and items, paired
@@ -64,7 +67,7 @@ async function readStdin(): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { positional, flags } = parseFlags(rest, ["study", "name", "items", "answers"], usage, "lenient");
+  const { positional, flags } = parseFlags(rest, ["study", "name", "items", "answers", "run"], usage, "lenient");
   switch (command) {
     case "import": {
       const source = positional[0];
@@ -90,8 +93,15 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "score": {
-      const { runScoreCommand } = await import("@/lib/cli/score");
+      const { runScoreCommand, runScoreRunCommand } = await import("@/lib/cli/score");
       const itemsPath = userPath(need(flags, "items"));
+      if (flags.run !== undefined && flags.answers !== undefined) throw new Error(`score takes --answers or --run, not both\n\n${usage}`);
+      if (flags.run !== undefined) {
+        const runPath = userPath(need(flags, "run"));
+        const items = readFileSync(itemsPath, "utf8");
+        console.log(runScoreRunCommand(items, readFileSync(runPath, "utf8"), { items: path.basename(itemsPath), run: path.basename(runPath) }));
+        return 0;
+      }
       const answersPath = userPath(need(flags, "answers"));
       console.log(
         runScoreCommand(readFileSync(itemsPath, "utf8"), readFileSync(answersPath, "utf8"), {

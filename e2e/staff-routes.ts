@@ -26,8 +26,9 @@ export const staffApiRoutes: RouteCase[] = [
     allowed: admin,
   },
   { method: "PATCH", path: "/api/admin/users/some-user-id", file: "admin/users/[id]/route.ts", body: { role: "ADMIN" }, allowed: admin },
-  { method: "POST", path: "/api/admin/import", file: "admin/import/route.ts", allowed: admin },
-  { method: "GET", path: "/api/admin/import/jobs/no-such-job", file: "admin/import/jobs/[id]/route.ts", allowed: admin },
+  // researchers pass the role gate: a study's owner imports into it (lib/studies/managers.ts answers 403 for another's study, 404 for none)
+  { method: "POST", path: "/api/admin/import", file: "admin/import/route.ts", allowed: staff },
+  { method: "GET", path: "/api/admin/import/jobs/no-such-job", file: "admin/import/jobs/[id]/route.ts", allowed: staff },
   // the asset migration as a job (docs/media.md): a body that is refused (422) starts nothing
   { method: "GET", path: "/api/admin/assets/migrate", file: "admin/assets/migrate/route.ts", allowed: admin },
   { method: "POST", path: "/api/admin/assets/migrate", file: "admin/assets/migrate/route.ts", body: { to: "nowhere" }, allowed: admin },
@@ -52,8 +53,9 @@ export const staffApiRoutes: RouteCase[] = [
   { method: "GET", path: `/api/studies/${slug}/export-jobs/no-such-job/download`, file: "studies/[slug]/export-jobs/[id]/download/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/submission/egoschema?who=majority`, file: "studies/[slug]/submission/[format]/route.ts", allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", allowed: staff },
-  { method: "POST", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userIds: ["x"] }, allowed: admin },
-  { method: "DELETE", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userId: "x" }, allowed: admin },
+  // admins and the study's owner (lib/studies/managers.ts): researchers pass the role gate, the owner check follows
+  { method: "POST", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userIds: ["x"] }, allowed: staff },
+  { method: "DELETE", path: `/api/studies/${slug}/members`, file: "studies/[slug]/members/route.ts", body: { userId: "x" }, allowed: staff },
   { method: "GET", path: `/api/studies/${slug}/model-runs`, file: "studies/[slug]/model-runs/route.ts", allowed: staff },
   { method: "POST", path: `/api/studies/${slug}/model-runs`, file: "studies/[slug]/model-runs/route.ts", allowed: staff },
   { method: "DELETE", path: `/api/studies/${slug}/model-runs/some-run`, file: "studies/[slug]/model-runs/[runId]/route.ts", allowed: staff },

@@ -66,6 +66,8 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
   const [label, setLabel] = useState<string>();
   const [pending, setPending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
+  const [skipInvalid, setSkipInvalid] = useState(false);
+  const [textOnly, setTextOnly] = useState(false);
   const zipInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   // files chosen before hydration would be lost: say when the inputs listen (tests wait for it)
@@ -142,6 +144,8 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
     const form = new FormData();
     form.set("study", study);
     form.set("background", "1");
+    if (skipInvalid) form.set("skipInvalid", "1");
+    if (textOnly) form.set("textOnly", "1");
     for (const file of files) form.append("files", file, file.webkitRelativePath || file.name);
     const result = await callApi<{ job?: JobView; message: string; status: string; itemCount: number }>("/api/admin/import", { form });
     if (result.ok && result.status === 202 && result.data.job) {
@@ -217,8 +221,21 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
                 </span>
               </div>
             </div>
+            <fieldset className="space-y-2 text-sm text-slate-700">
+              <legend className="mb-1 font-medium">If the batch is not whole</legend>
+              <label className="flex items-start gap-2">
+                <input type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} className="mt-1" data-testid="skip-invalid" />
+                <span>Skip bad entries: import the good entries and list the ones skipped (a missing image or a repeated id still stops the import)</span>
+              </label>
+              <label className="flex items-start gap-2">
+                <input type="checkbox" checked={textOnly} onChange={(e) => setTextOnly(e.target.checked)} className="mt-1" data-testid="text-only" />
+                <span>Text only: import release questions without the videos or frames the batch lacks (OpenEQA, EgoSchema, Perception Test)</span>
+              </label>
+            </fieldset>
             <div className="flex items-center justify-between gap-4">
-              <p className="text-xs text-slate-500">Everything is checked first; if anything is wrong nothing is imported.</p>
+              <p className="text-xs text-slate-500">
+                Everything is checked first; if anything is wrong nothing is imported, unless you chose above to skip bad entries or import text only.
+              </p>
               <Button type="submit" disabled={pending || files.length === 0 || !study}>
                 {pending ? "Importing…" : "Import"}
               </Button>

@@ -28,7 +28,7 @@ interface Candidate {
  * The study's members; admins add annotators (pick several existing ANNOTATOR users) and remove
  * them. Names and recruitment ids only, never emails.
  */
-export function MembersManager({ slug, isAdmin, members, candidates }: { slug: string; isAdmin: boolean; members: MemberRow[]; candidates: Candidate[] }) {
+export function MembersManager({ slug, canManage, members, candidates }: { slug: string; canManage: boolean; members: MemberRow[]; candidates: Candidate[] }) {
   const router = useRouter();
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState("");
@@ -73,7 +73,7 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
   }
 
   return (
-    <div className={`grid gap-6 ${isAdmin ? "lg:grid-cols-[minmax(0,1fr)_22rem]" : ""}`}>
+    <div className={`grid gap-6 ${canManage ? "lg:grid-cols-[minmax(0,1fr)_22rem]" : ""}`}>
       <div className="min-w-0">
         {error ? (
           <p role="alert" className="mb-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
@@ -86,7 +86,9 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
           </p>
         ) : null}
         {members.length === 0 ? (
-          <p className="text-sm text-slate-500">No members yet.{isAdmin ? " Add annotators on the right." : " An admin adds annotators."}</p>
+          <p className="text-sm text-slate-500">
+            No members yet.{canManage ? " Add annotators on the right." : " An admin or the study's owner adds annotators."}
+          </p>
         ) : (
           <ScrollBox label="Members">
             <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="members">
@@ -96,7 +98,7 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
                   <th className="px-2 py-1.5">Participant id</th>
                   <th className="px-2 py-1.5 text-right">Assignments</th>
                   <th className="px-2 py-1.5">Member since</th>
-                  {isAdmin ? <th className="px-2 py-1.5" /> : null}
+                  {canManage ? <th className="px-2 py-1.5" /> : null}
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -110,7 +112,7 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
                       {m.submitted} <span className="text-slate-400">/ {m.assignments}</span>
                     </td>
                     <td className="px-2 py-1.5 text-slate-500">{m.joinedAt.slice(0, 10)}</td>
-                    {isAdmin ? (
+                    {canManage ? (
                       <td className="px-2 py-1.5 text-right">
                         <button type="button" onClick={() => remove(m)} className="text-xs text-red-700 hover:underline" aria-label={`Remove ${m.name}`}>
                           Remove
@@ -124,7 +126,7 @@ export function MembersManager({ slug, isAdmin, members, candidates }: { slug: s
           </ScrollBox>
         )}
       </div>
-      {isAdmin ? (
+      {canManage ? (
         <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-4" aria-label="Add annotators">
           <h3 className="text-sm font-semibold text-slate-800">Add annotators</h3>
           {candidates.length === 0 ? (

@@ -11,19 +11,24 @@ interface RunRow {
   name: string;
   createdAt: string;
   predictions: number;
+  unparsed: number;
   importedBy: string | null;
 }
 
 interface ImportError {
   file?: string;
   line?: number;
+  /** "line 3", "entry 12 (line 80)" */
+  place?: string;
   field?: string;
   message: string;
 }
 
 /**
- * Model runs of a study: the list (with delete) and the import form (name + answers.jsonl). An
- * import is all or nothing; its errors name the line. Importing a name again replaces that run.
+ * Model runs of a study: the list (with delete) and the import form (name + answers.jsonl or a
+ * benchmark's own output file). An import is all or nothing; its errors name the place; outputs the
+ * benchmark's parser reads no answer from are scored wrong and shown as "N unparsed" with the run.
+ * Importing a name again replaces that run.
  */
 export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] }) {
   const router = useRouter();
@@ -82,7 +87,14 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
                 {runs.map((run) => (
                   <tr key={run.id}>
                     <td className="px-2 py-1.5 font-medium text-slate-800">{run.name}</td>
-                    <td className="px-2 py-1.5 text-right tabular-nums">{run.predictions.toLocaleString("en-US")}</td>
+                    <td className="px-2 py-1.5 text-right tabular-nums">
+                      {run.predictions.toLocaleString("en-US")}
+                      {run.unparsed > 0 ? (
+                        <span className="block text-xs text-amber-700" title="outputs the benchmark's parser read no answer from, scored wrong">
+                          {run.unparsed.toLocaleString("en-US")} unparsed
+                        </span>
+                      ) : null}
+                    </td>
                     <td className="px-2 py-1.5 text-slate-500">
                       {run.createdAt.slice(0, 16).replace("T", " ")}
                       {run.importedBy ? ` by ${run.importedBy}` : " (command line)"}
@@ -112,12 +124,14 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
           />
         </label>
         <label className="block text-xs font-medium text-slate-600">
-          answers.jsonl
+          Model outputs
           <input name="file" type="file" accept=".jsonl,.json,.txt,application/x-ndjson" required className="mt-1 block w-full text-sm" />
         </label>
         <p className="text-xs text-slate-500">
-          One <code>{'{"id": "<item id>", "answer": ...}'}</code> a line: the model&apos;s raw text (the last [d, d, ...] list, 1-based) or an answer object.
-          Same name again replaces the run. Command line: <code>npx yardstick import-run answers.jsonl --study {slug} --name &quot;GPT-5&quot;</code>
+          One <code>{'{"id": "<item id>", "answer": ...}'}</code> a line (the model&apos;s raw text or an answer object), or the benchmark&apos;s own output
+          file: OpenEQA&apos;s results list, EgoSchema&apos;s {"{q_uid: 0-4}"}, BLINK&apos;s {'{idx: "(D)"}'} or outputs, Perception Test&apos;s per-video
+          lists, VSI-Bench rows with their prediction. Answers the benchmark&apos;s parser cannot read are scored wrong and counted as unparsed. Same name again
+          replaces the run. Command line: <code>npx yardstick import-run answers.jsonl --study {slug} --name &quot;GPT-5&quot;</code>
         </p>
         <Button type="submit" size="sm" disabled={busy}>
           {busy ? "Importing…" : "Import and score"}
@@ -134,7 +148,7 @@ export function ModelRunsPanel({ slug, runs }: { slug: string; runs: RunRow[] })
               <ul className="mt-1 max-h-40 list-disc overflow-y-auto pl-4">
                 {error.lines.map((e, i) => (
                   <li key={i}>
-                    {e.line !== undefined ? `line ${e.line}` : ""}
+                    {e.place ?? (e.line !== undefined ? `line ${e.line}` : "")}
                     {e.field ? ` (${e.field})` : ""}: {e.message}
                   </li>
                 ))}

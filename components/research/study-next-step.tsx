@@ -13,21 +13,23 @@ export function StudyNextStep({
   title,
   role,
   admins,
+  importHref,
 }: {
   slug: string;
   title: string;
   role: "ADMIN" | "RESEARCHER";
   admins: Array<{ name: string; email: string }>;
+  /** where the viewer imports a batch into this study: set for admins and the study's owner (lib/studies/managers.ts), null for anyone else */
+  importHref: string | null;
 }) {
-  const importHref = `/admin/import?study=${encodeURIComponent(slug)}`;
   const formatLink = (
     <Link href="/help/task-kinds" className="text-brand-700 underline">
       the batch format of each task kind
     </Link>
   );
-  if (role === "ADMIN") {
+  if (importHref !== null) {
     return (
-      <div data-testid="next-step" data-role="ADMIN">
+      <div data-testid="next-step" data-role={role}>
         <Card>
           <CardHeader
             title="Next step: import the items"
@@ -51,7 +53,7 @@ export function StudyNextStep({
       <Card>
         <CardHeader
           title="Next step: ask an admin to import the items"
-          description="This study has no items yet, and only admins import batches. Send them the items.jsonl with its images; meanwhile you can set up consent, the tutorial and the rules."
+          description="This study has no items yet, and only admins and the study's owner import batches. Send them the items.jsonl with its images; meanwhile you can set up consent, the tutorial and the rules."
         />
         <CardBody className="space-y-3 text-sm text-slate-600">
           {admins.length > 0 ? (

@@ -19,15 +19,16 @@ function tagText(tags: unknown): Array<[string, string]> {
   return Object.entries(tags as Record<string, unknown>).map(([key, value]) => [key, String(value)]);
 }
 
-export function StudyBatchesCard({ slug, batches, isAdmin }: { slug: string; batches: StudyBatches; isAdmin: boolean }) {
+/** `importHref`: where the viewer imports into this study (admins and the study's owner), null: they may not. */
+export function StudyBatchesCard({ batches, importHref }: { slug: string; batches: StudyBatches; importHref: string | null }) {
   return (
     <Card>
       <CardHeader
         title="Batches"
         description="Each import is one batch; importing the same batch again changes nothing."
         actions={
-          isAdmin ? (
-            <ButtonLink href={`/admin/import?study=${slug}`} size="sm">
+          importHref !== null ? (
+            <ButtonLink href={importHref} size="sm">
               Import a batch
             </ButtonLink>
           ) : null
@@ -37,7 +38,11 @@ export function StudyBatchesCard({ slug, batches, isAdmin }: { slug: string; bat
         <CardBody>
           <EmptyState
             title="No batches yet"
-            description={isAdmin ? "Import items.jsonl with its images, as a folder or a .zip." : "An admin imports item batches into this study."}
+            description={
+              importHref !== null
+                ? "Import items.jsonl with its images, as a folder or a .zip."
+                : "An admin or the study's owner imports item batches into this study."
+            }
           />
         </CardBody>
       ) : (

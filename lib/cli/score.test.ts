@@ -183,7 +183,9 @@ describe("scoreFiles and runScoreCli", () => {
     writeFileSync(answersPath, jsonl({ id: "inv-1", answer: { order: [0, 1] } }));
     const output = JSON.parse(runScoreCli(["--items", itemsPath, `--answers=${answersPath}`]));
     expect(output.aggregate).toEqual({ TA: 0, PA: 0, PA_item: 0 });
-    expect(() => runScoreCli(["--items", itemsPath])).toThrow("usage: yardstick score --items <items.jsonl> --answers <answers.jsonl>");
+    expect(() => runScoreCli(["--items", itemsPath])).toThrow(
+      "usage: yardstick score --items <items.jsonl> (--answers <answers.jsonl> | --run <a model-output file>)",
+    );
     expect(() => runScoreCli(["--items", itemsPath, "--answers"])).toThrow("--answers needs a path");
     expect(() => runScoreCli(["--bogus"])).toThrow('unknown argument "--bogus"');
   });

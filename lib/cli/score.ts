@@ -4,11 +4,14 @@ import { AppError } from "@/lib/errors";
 import { FlagError, parseFlags } from "@/lib/cli/flags";
 import { aggregateScoredAnswers, detectReleaseLineFormat, getTaskModule, isTaskKind, taskKinds, type TaskKind } from "@/lib/tasks";
 import { formatIssues } from "@/lib/tasks/format-issues";
+import { readModelAnswer, readModelRunFile } from "@/lib/models/run-file";
 import type { AnyTaskModule, TaskItem } from "@/lib/tasks/types";
 
 /**
  * `yardstick score --items <items.jsonl> --answers <answers.jsonl>`: scores answers offline with
  * the same task modules as the server (through the registry, so every registered kind works).
+ * `--run <file>` instead of `--answers` scores a model run in a benchmark's own output format
+ * (runScoreRunCommand).
  *
  * - items: native item lines (`{id, kind, public, key, tags, practice, gold}`) or lines of a
  *   registered release format (ENACT's release, GridWM-Judge's exams; converted first, line by line);
@@ -128,7 +131,39 @@ export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names:
   const itemsFile = names.items ?? "items.jsonl";
   const answersFile = names.answers ?? "answers.jsonl";
   const items = loadItems(itemsJsonl, itemsFile);
-  const scored = scoreAnswerLines(items, answersJsonl, answersFile);
+  return scoredJson(items, scoreAnswerLines(items, answersJsonl, answersFile));
+}
+
+/**
+ * `--run`: scores a model-output file (Yardstick's answers.jsonl or a benchmark's own output file,
+ * lib/models/run-file.ts) as a model run is scored on the server: an output the benchmark's parser
+ * reads no answer from is scored wrong and counted in `"unparsed"` (printed only when there are
+ * such), never refused. The rest of the JSON is what `--answers` prints for the same answers.
+ * @throws {AppError} INVALID naming the file and place of the first problem
+ */
+export function runScoreRunCommand(itemsJsonl: string, runText: string, names: { items?: string; run?: string } = {}): string {
+  const itemsFile = names.items ?? "items.jsonl";
+  const runFile = names.run ?? "run.json";
+  const items = loadItems(itemsJsonl, itemsFile);
+  const read = readModelRunFile(runText);
+  const first = read.errors[0];
+  if (first) invalid(`${runFile} ${first.place}${first.field ? ` (${first.field})` : ""}`, first.message);
+  if (read.answers.length === 0) invalid(runFile, "holds no answers");
+  const scored: ScoredLine[] = [];
+  let unparsed = 0;
+  for (const entry of read.answers) {
+    const where = `${runFile} ${entry.place}`;
+    const item = items.get(entry.id);
+    if (!item) invalid(where, `unknown item id ${JSON.stringify(entry.id)}`);
+    const reading = readModelAnswer(item.module, entry.answer, item);
+    if ("refused" in reading) invalid(where, `answer for item ${JSON.stringify(entry.id)} is not a readable ${item.kind} answer (${reading.refused})`);
+    if (reading.mode === "unparsed") unparsed++;
+    scored.push({ item, annotator: undefined, answer: reading.answer, score: item.module.score(reading.answer, item.key, item), line: entry.line });
+  }
+  return scoredJson(items, scored, unparsed > 0 ? { unparsed } : {});
+}
+
+function scoredJson(items: Map<string, LoadedItem>, scored: ScoredLine[], extra: Record<string, unknown> = {}): string {
   const kindsScored = [...new Set(scored.map(({ item }) => item.kind))];
   const kinds = kindsScored.length > 0 ? kindsScored : [...new Set([...items.values()].map((item) => item.kind))];
   const mixed = kinds.length > 1;
@@ -154,6 +189,7 @@ export function runScoreCommand(itemsJsonl: string, answersJsonl: string, names:
       ...(item.module.scoreRow ? item.module.scoreRow(score) : (score as Record<string, unknown>)),
     })),
     aggregate: mixed ? Object.fromEntries(kinds.map((kind) => [kind, aggregateOf(kind)])) : aggregateOf(kinds[0]),
+    ...extra,
   };
   return JSON.stringify(output, null, 2);
 }
@@ -201,13 +237,18 @@ export function scoreFiles(itemsPath: string, answersPath: string): string {
   return runScoreCommand(readText(itemsPath), readText(answersPath), { items: itemsPath, answers: answersPath });
 }
 
-export const scoreUsage = "usage: yardstick score --items <items.jsonl> --answers <answers.jsonl>";
+/** `--run`'s file-reading wrapper: errors name the paths as given. */
+export function scoreRunFiles(itemsPath: string, runPath: string): string {
+  return runScoreRunCommand(readText(itemsPath), readText(runPath), { items: itemsPath, run: runPath });
+}
 
-/** `yardstick score` arguments (after "score"): `--items <path> --answers <path>`, or `--items=<path>`. */
+export const scoreUsage = "usage: yardstick score --items <items.jsonl> (--answers <answers.jsonl> | --run <a model-output file>)";
+
+/** `yardstick score` arguments (after "score"): `--items <path>` and one of `--answers <path>` and `--run <path>`, or `--items=<path>`. */
 export function runScoreCli(argv: readonly string[]): string {
   let options: Record<string, string>;
   try {
-    options = parseFlags([...argv], ["items", "answers"], scoreUsage, "strict").flags;
+    options = parseFlags([...argv], ["items", "answers", "run"], scoreUsage, "strict").flags;
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     const problem =
@@ -218,6 +259,6 @@ export function runScoreCli(argv: readonly string[]): string {
           : `--${error.flag} is given twice`;
     throw new AppError("INVALID", `${problem}\n${scoreUsage}`);
   }
-  if (!options.items || !options.answers) throw new AppError("INVALID", scoreUsage);
-  return scoreFiles(options.items, options.answers);
+  if (!options.items || (options.answers === undefined) === (options.run === undefined)) throw new AppError("INVALID", scoreUsage);
+  return options.run !== undefined ? scoreRunFiles(options.items, options.run) : scoreFiles(options.items, options.answers);
 }

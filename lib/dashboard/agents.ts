@@ -33,6 +33,8 @@ export async function agentRuns(studyId: string): Promise<{ userIds: Set<string>
         name: `Agent ${row.name}${row.model ? ` (${row.model})` : ""}`,
         createdAt: row.createdAt,
         predictions: row.answers,
+        // an agent submits answers in the kind's shape, validated on submit: none is unparsed
+        unparsed: 0,
         importedBy: null,
       })),
   };

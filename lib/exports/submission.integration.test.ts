@@ -5,6 +5,8 @@ import { recordEvents } from "@/lib/responses/events";
 import { submitResponse } from "@/lib/responses/responses";
 import { nextForMember } from "@/lib/annotate/next";
 import { createSubmission, studySubmissionFiles } from "@/lib/exports/submission";
+import { importModelRun } from "@/lib/models/runs";
+import { chosenOptionId, type ChoicePublic, type ChoiceReadAnswer } from "@/lib/tasks/choice";
 import { egoschemaFormat, perceptionTestFormat } from "@/lib/tasks/choice/import";
 import type { ItemLine } from "@/lib/import/types";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
@@ -176,5 +178,30 @@ describe("submission files of benchmarks that withhold their answers", () => {
       /No submission format "mmsi-bench"; known: egoschema, perception-test-mc, blink/,
     );
     expect(await db.auditLog.count({ where: { action: "study.submission-export" } })).toBeGreaterThanOrEqual(3);
+  });
+
+  it("round-trips: each submission file imported as a model run gives the same options as the person's answers", async () => {
+    const study = await db.study.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+    for (const who of annotators) {
+      const answered = await db.response.findMany({
+        where: { assignment: { studyId: study.id, userId: who } },
+        select: { answer: true, assignment: { select: { item: { select: { externalId: true } } } } },
+      });
+      const theirs = Object.fromEntries(answered.map((r) => [r.assignment.item.externalId, (r.answer as { choice: string }).choice]));
+      for (const format of ["egoschema", "perception-test-mc", "blink"]) {
+        const { stream, fileName } = await createSubmission(slug, format, who, annotators[0]);
+        const run = await importModelRun({ studySlug: slug, name: `${format} ${who}`, answersJsonl: await new Response(stream).text(), fileName });
+        expect(run.format).toBe(format);
+        expect(run.unparsed).toBe(0);
+        const predictions = await db.modelPrediction.findMany({
+          where: { runId: run.runId },
+          select: { answer: true, item: { select: { externalId: true, public: true } } },
+        });
+        expect(predictions.length).toBeGreaterThan(0);
+        for (const p of predictions) {
+          expect(chosenOptionId(p.answer as ChoiceReadAnswer, p.item.public as ChoicePublic)).toBe(theirs[p.item.externalId]);
+        }
+      }
+    }
   });
 });

@@ -187,7 +187,9 @@ describe("importBatch: failures name file, line and field and change nothing", (
     files["items.jsonl"] = jsonl([forwardItem("a"), forwardItem("b", { candidates: ["img/a-a.png", "img/a-b.png"] }), '{"id": "c", "kind": ']);
     const { issues, error } = await expectRejected(() => importFolder(files, studySlug));
     expect(issues).toEqual([{ file: "items.jsonl", line: 3, message: expect.stringMatching(/^not valid JSON \(/) }]);
-    expect(error.message).toMatch(/^Batch "batch" was not imported into study ".*" \(nothing was written\): 1 error\n {2}items\.jsonl line 3: not valid JSON/);
+    expect(error.message).toMatch(
+      /^Batch "batch" was not imported into study ".*" \(nothing was written\): 1 error\. Each is an entry that gives no item: to import the 2 good entries and skip these 1, import again choosing "skip bad entries" \(skipInvalid=1\)\n {2}items\.jsonl line 3: not valid JSON/,
+    );
   });
 
   it("unknown kind", async () => {
@@ -385,6 +387,12 @@ describe("importBatch: ENACT's release format", () => {
     }
     const fromZip = await importBatchFromZip(await zipOf(files, { wrap: "enact", compression: "STORE" }), "enact.zip");
     expect(fromZip).toMatchObject({ status: "unchanged", batchId: result.batchId });
+    // zipped at QA/ itself (its contents at the top of the zip), and at QA/ as the zip's only folder: the same batch
+    const inside = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name.replace(/^QA\//u, ""), bytes]));
+    const fromInside = await importBatchFromZip(await zipOf(inside, { compression: "STORE" }), "QA.zip");
+    expect(fromInside).toMatchObject({ status: "unchanged", batchId: result.batchId });
+    const fromQa = await importBatchFromZip(await zipOf(files, { compression: "STORE" }), "QA-folder.zip");
+    expect(fromQa).toMatchObject({ status: "unchanged", batchId: result.batchId });
     expect(await db.item.count()).toBe(16);
   });
 

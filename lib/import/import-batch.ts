@@ -8,7 +8,7 @@ import { defaultConfidenceScaleForKinds } from "@/lib/import/confidence-default"
 import { readBatchSource, throwInvalid } from "@/lib/import/source";
 import { configuredStore, type AssetStore } from "@/lib/assets/store";
 import { maxVideoBytes as maxVideoBytesSetting } from "@/lib/import/video-check";
-import type { BatchSource, ImportIssue, ImportProgressListener, ImportResult } from "@/lib/import/types";
+import { formatIssue, type BatchSource, type ImportIssue, type ImportProgressListener, type ImportResult } from "@/lib/import/types";
 import { DEFAULT_MAX_ERRORS, maxImageBytes as maxImageBytesSetting, validateBatch, type BatchValidation, type ValidatedImage } from "@/lib/import/validate";
 import {
   createBatch,
@@ -31,6 +31,8 @@ import {
 import { inTransaction } from "@/lib/repos/transactions";
 
 export const IMPORT_AUDIT_ACTION = "batch.import";
+/** skipped entries named in the message; the result lists all of them */
+const SKIPPED_SHOWN = 20;
 /**
  * bytes of images per INSERT: bounds memory and statement size while a batch is written, and how
  * long one statement holds the embedded database's only session while requests wait
@@ -60,6 +62,10 @@ export type ImportBatchOptions = StudySelector & {
   transactionTimeoutMs?: number;
   /** told how far the import is (lib/import/jobs.ts shows it on the import page) */
   onProgress?: ImportProgressListener;
+  /** import the good entries and skip those that give no item, listing them (validateBatch's skipInvalid); default all or nothing */
+  skipInvalid?: boolean;
+  /** import release questions without the media the batch lacks (ReleaseImportOptions.textOnly); default: missing media refuses */
+  textOnly?: boolean;
 };
 
 async function resolveStudy(selector: StudySelector): Promise<StudyRef> {
@@ -73,6 +79,14 @@ async function resolveStudy(selector: StudySelector): Promise<StudyRef> {
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** "3 images and 1 video (2 stored, 2 already stored)": videos are named as videos. */
+function mediaCounts(validation: BatchValidation, total: number, stored: number): string {
+  const videos = [...validation.assets.values()].filter((asset) => asset.mime.startsWith("video/")).length;
+  const images = total - videos;
+  const what = videos === 0 ? plural(images, "image") : images === 0 ? plural(videos, "video") : `${plural(images, "image")} and ${plural(videos, "video")}`;
+  return `${what} (${stored} stored, ${total - stored} already stored)`;
 }
 
 /**
@@ -179,9 +193,14 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
     maxErrors,
     maxLineBytes: options.maxLineBytes,
     onProgress: options.onProgress,
+    skipInvalid: options.skipInvalid,
+    textOnly: options.textOnly,
   });
   const summary = (count: number, truncated: boolean) =>
-    `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}`;
+    `Batch ${JSON.stringify(source.name)} was not imported into study "${study.slug}" (nothing was written): ${truncated ? `${count} errors, where checking stopped (there may be more)` : plural(count, "error")}` +
+    (validation.skippable && count === validation.issues.length
+      ? `. Each is an entry that gives no item: to import the ${plural(validation.items.length, "good entry").replace(/entrys$/u, "entries")} and skip these ${count}, import again choosing "skip bad entries" (skipInvalid=1)`
+      : "");
 
   if (validation.checksum !== null) {
     const previous = await findBatchByChecksum(study.id, validation.checksum);
@@ -291,8 +310,17 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
             assetsStored,
             message:
               `Imported batch ${JSON.stringify(source.name)} into study "${study.slug}": ${plural(validation.items.length, "item")} ` +
-              `(${newItems} new, ${skipped} already present), ${plural(hashes.length, "image")} (${assetsStored} stored, ${hashes.length - assetsStored} already stored)`,
+              `(${newItems} new, ${skipped} already present), ${mediaCounts(validation, hashes.length, assetsStored)}`,
           };
+          if (validation.skipped.length > 0) {
+            result.skipped = validation.skipped;
+            result.message += `. Skipped ${plural(validation.skipped.length, "entry").replace(/entrys$/u, "entries")} that could not be imported (as chosen):\n${validation.skipped
+              .slice(0, SKIPPED_SHOWN)
+              .map((issue) => `  ${formatIssue(issue)}`)
+              .join(
+                "\n",
+              )}${validation.skipped.length > SKIPPED_SHOWN ? `\n  ... and ${validation.skipped.length - SKIPPED_SHOWN} more (the result's skipped lists them)` : ""}`;
+          }
           const scaleNote = await defaultConfidenceScaleForKinds(tx, study.id, [...freshKinds], hadItems);
           if (scaleNote) result.message += `. ${scaleNote}`;
           await writeAuditEntry(
@@ -311,6 +339,7 @@ export async function importBatch(options: ImportBatchOptions): Promise<ImportRe
                 newItems,
                 skippedExisting: skipped,
                 assetsStored,
+                ...(validation.skipped.length > 0 ? { skipped: validation.skipped.length } : {}),
                 ...(scaleNote ? { confidenceScale: "PERCENT" } : {}),
               },
             },

@@ -35,8 +35,8 @@ describe("import jobs (the admin page's uploads run off the request)", () => {
     expect(job).toMatchObject({ status: "RUNNING", phase: "queued", studySlug: study.slug, fileName: "jobs.zip" });
     const ended = await finished;
     expect(ended).toMatchObject({ status: "SUCCEEDED", phase: "done", outcome: { ok: true, httpStatus: 201, result: { status: "imported", itemCount: 2 } } });
-    // the last phase, writing, counts the 5 images and the 2 items
-    expect(await getImportJob(job.id)).toMatchObject({ status: "SUCCEEDED", total: 7, outcome: { ok: true } });
+    // the last phase, writing, counts the 5 images and the 2 items, all done
+    expect(await getImportJob(job.id)).toMatchObject({ status: "SUCCEEDED", done: 7, total: 7, outcome: { ok: true } });
     expect(await db.item.count({ where: { studyId: study.id } })).toBe(2);
     // the queue's job completed; the upload is gone
     const row = await db.importJob.findUniqueOrThrow({ where: { id: job.id } });

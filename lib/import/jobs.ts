@@ -19,6 +19,7 @@ import {
   type ImportJobRow,
 } from "@/lib/repos/import-jobs";
 import { findStudyRefBySlug } from "@/lib/repos/studies";
+import { assertMayManageStudy, type StudyActor } from "@/lib/studies/managers";
 
 /**
  * Imports uploaded from the admin page run as jobs on the job queue (queue "import",
@@ -97,7 +98,14 @@ export async function startImportJob(input: {
   fileName: string;
   studySlug: string;
   actorId: string | null;
+  /** who imports, when a person through the API: an admin or the study's owner (lib/studies/managers.ts); absent: the caller checked */
+  actor?: StudyActor;
+  /** import the good entries, skip and list the bad (importBatch's skipInvalid) */
+  skipInvalid?: boolean;
+  /** import release questions without the media the batch lacks (importBatch's textOnly) */
+  textOnly?: boolean;
 }): Promise<{ job: ImportJobView; finished: Promise<ImportJobView> }> {
+  if (input.actor) await assertMayManageStudy(input.studySlug, input.actor, "import batches into");
   const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `study ${JSON.stringify(input.studySlug)} not found`);
   const bossJobId = newJobId();
@@ -108,6 +116,8 @@ export async function startImportJob(input: {
     createdById: input.actorId,
     phase: "queued",
     bossJobId,
+    skipInvalid: input.skipInvalid === true,
+    textOnly: input.textOnly === true,
   });
   try {
     await storeUpload(row.id, input.zip);
@@ -199,7 +209,9 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
   }
   let lastWrite = 0;
   let lastPhase = "";
+  let latest: ImportProgress | null = null;
   const onProgress = async (progress: ImportProgress) => {
+    latest = progress;
     const now = Date.now();
     if (progress.phase === lastPhase && now - lastWrite < PROGRESS_EVERY_MS) return;
     lastPhase = progress.phase;
@@ -211,7 +223,17 @@ export async function handleImportJob(data: unknown, context: JobContext): Promi
   let outcome: ImportJobOutcome;
   try {
     const source = await readBatchSource({ zip: upload, fileName: row.fileName });
-    const result = await importBatch({ source, studyId: row.studyId, importedById: row.createdById, onProgress });
+    const result = await importBatch({
+      source,
+      studyId: row.studyId,
+      importedById: row.createdById,
+      onProgress,
+      skipInvalid: row.skipInvalid,
+      textOnly: row.textOnly,
+    });
+    // the last progress (everything written) may have fallen between two throttled writes: the job shows it, not an earlier count
+    const last = latest as ImportProgress | null;
+    if (last) await updateRunningImportJob(id, { phase: last.phase, done: last.done, total: last.total, heartbeatAt: new Date() }).catch(() => undefined);
     outcome = { ok: true, httpStatus: result.status === "imported" ? 201 : 200, result };
   } catch (error) {
     outcome = await outcomeOfError(error);
@@ -241,4 +263,13 @@ export async function getImportJob(id: string): Promise<ImportJobView> {
     }
   }
   return viewOf(row);
+}
+
+/** getImportJob for a caller: admins read every job; anyone else only the jobs they started (another's reads as not found). */
+export async function getImportJobFor(id: string, actor: StudyActor): Promise<ImportJobView> {
+  if (actor.role !== "ADMIN") {
+    const row = await findImportJob(id);
+    if (!row || row.createdById !== actor.id) throw new AppError("NOT_FOUND", `No import job ${id}`);
+  }
+  return getImportJob(id);
 }

@@ -471,21 +471,38 @@ async function openZip(zip: Buffer, fileName: string, maxItemsFileBytes: number,
   const tops = new Set(names.map((name) => (name.includes("/") ? name.slice(0, name.indexOf("/") + 1) : "")));
   if (!hasItemsAtRoot && tops.size === 1 && !tops.has("")) prefix = [...tops][0];
 
+  // set below for a zip of ENACT's QA/ folder's contents: the batch's paths are then under it
+  let virtualDir = "";
+  const inZip = (relPath: string): string => {
+    if (virtualDir === "") return relPath;
+    if (!relPath.startsWith(virtualDir)) throw new BatchFileError("missing", relPath, "not found in the batch");
+    return relPath.slice(virtualDir.length);
+  };
   const readFile = async (relPath: string, options: { maxBytes?: number } = {}): Promise<Buffer> => {
-    const file = entryOf(prefix, relPath);
+    const file = entryOf(prefix, inZip(relPath));
     return readEntry(file, relPath, options.maxBytes, boundsOf(file));
   };
   const streamFile = async function* (relPath: string, options: { maxBytes?: number } = {}): AsyncGenerator<Buffer> {
-    const file = entryOf(prefix, relPath);
+    const file = entryOf(prefix, inZip(relPath));
     yield* entryChunks(file, relPath, options.maxBytes, boundsOf(file));
   };
   const relative = names.filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
-  const itemsFiles = await findItemsFiles(
+  let itemsFiles = await findItemsFiles(
     relative,
     (relPath) => readFile(relPath, { maxBytes: maxItemsFileBytes }),
     (relPath) => streamFile(relPath, { maxBytes: maxItemsFileBytes }),
     fileName,
   );
+  // ENACT's image paths start with "QA/" (relative to the folder holding QA/, as for a .jsonl given
+  // alone): a zip made inside QA/ holds its contents at the top, so the batch reads it as QA/
+  if (itemsFiles.some((file) => file.format === "enact-release") && !relative.some((name) => name.startsWith("QA/"))) {
+    virtualDir = "QA/";
+    itemsFiles = itemsFiles.map((file) => ({
+      ...file,
+      path: virtualDir + file.path,
+      ...(file.files ? { files: file.files.map((other) => virtualDir + other) } : {}),
+    }));
+  }
   return { origin: "zip", name: fileName, location: fileName, itemsFiles, readFile, streamFile };
 }
 

@@ -6,7 +6,10 @@
 export interface ImportIssue {
   /** path of the file inside the batch ("items.jsonl", "QA/enact.jsonl"), or the zip's name */
   file: string;
+  /** the line the problem is on; for a file that is one JSON value, the line its entry starts on */
   line?: number;
+  /** a file that is one JSON value (OpenEQA's list, EgoSchema's questions): the 1-based entry of the problem */
+  entry?: number;
   /** dotted path inside the line, arrays in brackets: "public.candidates[2]" */
   field?: string;
   message: string;
@@ -19,11 +22,12 @@ export interface ImportErrorDetails {
   truncated: boolean;
 }
 
-/** "items.jsonl line 7, field public.candidates[2]: image "img/c9.png" not found in the batch" */
+/** "items.jsonl line 7, field public.candidates[2]: image "img/c9.png" not found in the batch"; a JSON file's "questions.json entry 3 (line 12), field ..." */
 export function formatIssue(issue: ImportIssue): string {
   let where = issue.file;
-  if (issue.line !== undefined) where += ` line ${issue.line}`;
-  if (issue.field !== undefined && issue.field !== "") where += `${issue.line !== undefined ? "," : ""} field ${issue.field}`;
+  if (issue.entry !== undefined) where += ` entry ${issue.entry}${issue.line !== undefined ? ` (line ${issue.line})` : ""}`;
+  else if (issue.line !== undefined) where += ` line ${issue.line}`;
+  if (issue.field !== undefined && issue.field !== "") where += `${issue.line !== undefined || issue.entry !== undefined ? "," : ""} field ${issue.field}`;
   return `${where}: ${issue.message}`;
 }
 
@@ -98,5 +102,7 @@ export interface ImportResult {
   skippedExisting: number;
   /** images newly stored as assets (images already stored by hash are linked, not stored again) */
   assetsStored: number;
+  /** imported with skipInvalid: the entries skipped, each with its problem (absent otherwise) */
+  skipped?: ImportIssue[];
   message: string;
 }

@@ -24,5 +24,6 @@ export async function uploadToZip(files: File[]): Promise<{ zip: Buffer; fileNam
   const zip = new JSZip();
   files.forEach((file, index) => zip.file(names[index].slice(sharedTop.length), file.arrayBuffer(), { createFolders: false }));
   const bytes = await zip.generateAsync({ type: "nodebuffer", compression: "STORE" });
-  return { zip: bytes, fileName: sharedTop ? sharedTop.slice(0, -1) : "upload" };
+  // a folder is named after itself; one file given alone (an items.jsonl, OpenEQA's JSON) after that file
+  return { zip: bytes, fileName: sharedTop ? sharedTop.slice(0, -1) : names.length === 1 ? (names[0].split("/").at(-1) ?? "upload") : "upload" };
 }

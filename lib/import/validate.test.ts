@@ -19,6 +19,20 @@ describe("fieldPath", () => {
 });
 
 describe("validateBatch", () => {
+  it("names a VSI-Bench row's place once", async () => {
+    const row = {
+      id: 1,
+      dataset: "arkitscenes",
+      scene_name: "s1",
+      question_type: "object_rel_distance",
+      question: "Which?",
+      options: ["A. a", "B. b"],
+      ground_truth: "E",
+    };
+    const result = await validate({ "vsi.jsonl": jsonl([row]) });
+    expect(result.issues.map(formatIssue)).toEqual(['vsi.jsonl line 1, field ground_truth: "E" is not one of the option letters A, B']);
+  });
+
   it("accepts a valid batch, rewriting image references to asset URLs and keeping the key", async () => {
     const result = await validate(await batchFiles([forwardItem("a"), forwardItem("b")]));
     expect(result.issues).toEqual([]);

@@ -40,6 +40,14 @@ export interface ValidateOptions {
   maxLineBytes?: number;
   /** told how far the check is (lines, then images) */
   onProgress?: ImportProgressListener;
+  /**
+   * Entries that give no item (a malformed line, a bad entry of a release file) are skipped, and
+   * listed in `skipped`, instead of refusing the batch; problems of items that parse (a missing
+   * image, a duplicate id) still refuse it. Default: all or nothing.
+   */
+  skipInvalid?: boolean;
+  /** the release formats import their questions without the media the batch lacks (ReleaseImportOptions) */
+  textOnly?: boolean;
 }
 
 /** Lines checked between two yields to the event loop: other requests of the process are served in between. */
@@ -110,6 +118,10 @@ export interface BatchValidation {
   assets: Map<string, ValidatedImage>;
   /** sha256 over the items files' bytes and the referenced images' hashes; null with issues */
   checksum: string | null;
+  /** with skipInvalid: the entries skipped (each gave no item), with their problems; else [] */
+  skipped: ImportIssue[];
+  /** every problem is of an entry that gave no item, and all were found: skipInvalid would import the rest */
+  skippable: boolean;
 }
 
 /** Collects issues up to a cap; `full` tells the pipeline to stop early. */
@@ -247,6 +259,7 @@ interface ReadContext {
   hashes?: Array<{ path: string; hash: string }>;
   /** called on every non-empty line (or item of a JSON file) */
   onLine?: () => Promise<void>;
+  textOnly?: boolean;
 }
 
 /**
@@ -289,7 +302,7 @@ async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<P
       if (decoded === null) collector.add({ file: relPath, message: "is not valid UTF-8 text" });
       return decoded;
     };
-    const converted = await folderFormat.convert(text, file, readText);
+    const converted = await folderFormat.convert(text, file, readText, { textOnly: context.textOnly === true });
     for (const issue of converted.issues) collector.add(issue);
     for (const { line, item: candidate } of converted.items) {
       await context.onLine?.();
@@ -534,19 +547,22 @@ async function readFirstPass(check: BatchCheck): Promise<FirstPass> {
   };
   for (const file of check.itemsFiles) {
     if (collector.full) break;
-    await drain(itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: pass.itemsFileHashes, onLine }), (item) => {
-      recordImageUses(pass.uses, item);
-      pass.parsed.push({
-        file: item.file,
-        line: item.line,
-        id: item.id,
-        kind: item.kind,
-        hasImages: item.images.length > 0,
-        // without images the content hash is known now; with images, once they are read
-        contentHash: item.images.length === 0 ? contentHashOf(item, () => "") : null,
-      });
-      return !collector.full;
-    });
+    await drain(
+      itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: pass.itemsFileHashes, onLine, textOnly: options.textOnly }),
+      (item) => {
+        recordImageUses(pass.uses, item);
+        pass.parsed.push({
+          file: item.file,
+          line: item.line,
+          id: item.id,
+          kind: item.kind,
+          hasImages: item.images.length > 0,
+          // without images the content hash is known now; with images, once they are read
+          contentHash: item.images.length === 0 ? contentHashOf(item, () => "") : null,
+        });
+        return !collector.full;
+      },
+    );
   }
   pass.stoppedEarly = collector.full;
   if (lineCount === 0 && collector.issues.length === 0) {
@@ -699,7 +715,7 @@ async function checkImages(check: BatchCheck, uses: ImageUses, refsByPath: Map<s
  * hashes: a file changed in between is a CONFLICT), each handed on with its ref.
  */
 async function* readAgain(check: BatchCheck, pass: FirstPass): AsyncGenerator<{ item: ParsedItem; ref: ItemRef }> {
-  const { source, itemsFiles, maxItemsFileBytes, maxLineBytes } = check;
+  const { source, itemsFiles, maxItemsFileBytes, maxLineBytes, options } = check;
   const { parsed, stoppedEarly } = pass;
   const fileHashOf = new Map(pass.itemsFileHashes.map((entry) => [entry.path, entry.hash]));
   let index = 0;
@@ -708,7 +724,7 @@ async function* readAgain(check: BatchCheck, pass: FirstPass): AsyncGenerator<{ 
   for (const file of itemsFiles) {
     // the first pass stopped at the error cap: so does this one
     if (stoppedEarly && index >= parsed.length) return;
-    const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes });
+    const generator = itemsOf(file, { source, collector: again, maxItemsFileBytes, maxLineBytes, textOnly: options.textOnly });
     let lines = 0;
     for (;;) {
       const next = await generator.next();
@@ -805,14 +821,30 @@ function itemReader(
   };
 }
 
-/** The batch's checksum over its items files' bytes and its images' hashes. */
-function batchChecksum(itemsFileHashes: FirstPass["itemsFileHashes"], pathByRef: Map<string, string>, imageByPath: Map<string, ValidatedImage>): string {
+/** The batch's checksum over its items files' bytes, its images' hashes and the entries skipped (a batch with entries skipped is another batch than the same files imported whole). */
+function batchChecksum(
+  itemsFileHashes: FirstPass["itemsFileHashes"],
+  pathByRef: Map<string, string>,
+  imageByPath: Map<string, ValidatedImage>,
+  skipped: readonly ImportIssue[],
+): string {
   // paths of items files are left out: the same content from a folder or a zip (or a .jsonl path) is the same batch
   const lines = ["yardstick-batch/1", ...itemsFileHashes.map((file) => `items ${file.hash}`)];
   for (const [ref, imagePath] of [...pathByRef].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     lines.push(`image ${JSON.stringify(ref)} ${imageByPath.get(imagePath)!.hash}`);
   }
+  for (const issue of skipped) lines.push(`skipped ${issue.file} ${issue.entry ?? ""} ${issue.line ?? ""}`);
   return sha256Hex(lines.join("\n"));
+}
+
+/** skipInvalid: the problems of entries that gave no item are set aside, when they are all there is and all were found. */
+function skippedEntries(check: BatchCheck, pass: FirstPass): { skipped: ImportIssue[]; skippable: boolean; truncated: boolean } {
+  const { collector, options } = check;
+  const itemAt = new Set(pass.parsed.map((ref) => `${ref.line}\u0000${ref.file}`));
+  const isSkippable = (issue: ImportIssue) => issue.line !== undefined && !itemAt.has(`${issue.line}\u0000${issue.file}`);
+  const truncated = collector.truncated || collector.full;
+  const skippable = !truncated && collector.issues.length > 0 && collector.issues.every(isSkippable);
+  return { skipped: options.skipInvalid && skippable ? collector.sorted() : [], skippable, truncated };
 }
 
 /**
@@ -836,16 +868,11 @@ export async function validateBatch(source: BatchSource, options: ValidateOption
   const items = await uniqueItems(pass.parsed, collector);
   const assets = new Map<string, ValidatedImage>();
   for (const image of imageByPath.values()) assets.set(image.hash, image);
-  const checksum = collector.issues.length === 0 ? batchChecksum(pass.itemsFileHashes, pathByRef, imageByPath) : null;
+  const { skipped, skippable, truncated } = skippedEntries(check, pass);
+  const issues = skipped.length > 0 ? [] : collector.sorted();
+  const checksum = issues.length === 0 ? batchChecksum(pass.itemsFileHashes, pathByRef, imageByPath, skipped) : null;
   // reaching the cap stops the checks early: there may be more errors than those reported
-  return {
-    issues: collector.sorted(),
-    truncated: collector.truncated || collector.full,
-    items,
-    readItems: itemReader(check, pass, items, imageOf),
-    assets,
-    checksum,
-  };
+  return { issues, truncated, items, readItems: itemReader(check, pass, items, imageOf), assets, checksum, skipped, skippable };
 }
 
 /** Every checked item with its payload, in one array: for small batches (tests, tools); an import streams them (readItems). */

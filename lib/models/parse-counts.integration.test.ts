@@ -10,8 +10,9 @@ import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
  * Model runs of the generic kinds read with the benchmarks' answer parsers: the import's
- * message counts what was read strictly, what was recovered from longer text and (numeric) what
- * could not be read and was scored as the benchmark scores it; the scores are the kinds' own.
+ * message counts what was read strictly, what was recovered from longer text and what could not be
+ * read (unparsed, stored with the run) and was scored as the benchmark scores it: wrong; the scores
+ * are the kinds' own.
  * choice: VSI-Bench's letter (the text before the first space, trailing dots removed); numeric:
  * VSI-Bench's to_float(fuzzy_matching(pred)); free-text: OpenEQA's cut after the last period.
  */
@@ -141,7 +142,7 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
     expect(byId.c5).toEqual({ answer: { choice: "z" }, score: { correct: false, score: 0, options: 3 }, correct: false });
   });
 
-  it("choice: a letter past the item's options is read and scored wrong; text without a letter first is refused, naming the line", async () => {
+  it("choice: a letter past the item's options is read and scored wrong; text without a letter first is unparsed: scored wrong, counted, the run kept", async () => {
     // "I think ..." starts with the letter I, as VSI-Bench's fuzzy_matching reads it: recovered, and wrong on a 4-option item
     const read = await importModelRun({
       studySlug: slug,
@@ -154,19 +155,22 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
     expect(byId.c1).toMatchObject({ answer: { letter: "E" }, score: { correct: false, score: 0 } });
     expect(byId.c2).toMatchObject({ answer: { letter: "I" }, score: { correct: false, score: 0 } });
 
-    const attempt = importModelRun({
+    // the release's parser reads no option from "The sofa": scored wrong and counted, the run kept
+    const unparsed = await importModelRun({
       studySlug: slug,
-      name: "choice run bad",
-      fileName: "bad.jsonl",
+      name: "choice run unparsed",
+      fileName: "unparsed.jsonl",
       answersJsonl: lines({ id: "c1", answer: "B" }, { id: "c2", answer: "The sofa" }),
     });
-    const error = (await attempt.catch((e: unknown) => e)) as AppError;
-    expect(error).toBeInstanceOf(AppError);
-    expect(error.message).toContain("1 error in bad.jsonl; nothing was imported.");
-    expect(error.message).toContain(
-      'bad.jsonl line 2 (answer): cannot read an answer for choice item "c2" from "The sofa" (no option letter A-I before the first space)',
+    expect(unparsed.unparsed).toBe(1);
+    expect(unparsed.scored).toBe(2);
+    expect(unparsed.message).toContain(
+      "Parsing: 1 strict, 0 recovered from surrounding text, 1 unparsed (scored as the benchmark's parser scores them: wrong).",
     );
-    expect(await db.modelRun.count({ where: { name: "choice run bad" } })).toBe(0);
+    const unparsedById = await predictions(unparsed.runId);
+    expect(unparsedById.c1).toMatchObject({ correct: true });
+    expect(unparsedById.c2).toMatchObject({ answer: { letter: "" }, score: { correct: false, score: 0 }, correct: false });
+    expect(await db.modelRun.findUniqueOrThrow({ where: { id: unparsed.runId }, select: { unparsed: true } })).toEqual({ unparsed: 1 });
   });
 
   it('numeric: a whole number strict, a number before the first space recovered, anything else unreadable and scored 0 ("about 3" included, as VSI-Bench reads it)', async () => {
@@ -184,7 +188,8 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
       ),
     });
     expect(result.scored).toBe(6);
-    expect(result.message).toContain("Parsing: 2 strict, 2 recovered from surrounding text, 2 unreadable (scored as the benchmark scores them).");
+    expect(result.message).toContain("Parsing: 2 strict, 2 recovered from surrounding text, 2 unparsed (scored as the benchmark's parser scores them: wrong).");
+    expect(result.unparsed).toBe(2);
     // (0.9 + 1 + 0 + 0.7 + 1 + 0) / 6
     expect(result.message).toContain("numeric: score 60.00%, invalid 2 (n=6)");
     const byId = await predictions(result.runId);
@@ -233,7 +238,7 @@ describe("model runs of the generic kinds: parse counts and scores", () => {
       fileName: "mixed.jsonl",
       answersJsonl: lines({ id: "c1", answer: "B" }, { id: "n1", answer: "10 chairs" }, { id: "n3", answer: "about 3" }, { id: "f1", answer: "Red. Surely" }),
     });
-    expect(result.message).toContain("Parsing: 1 strict, 2 recovered from surrounding text, 1 unreadable (scored as the benchmark scores them).");
+    expect(result.message).toContain("Parsing: 1 strict, 2 recovered from surrounding text, 1 unparsed (scored as the benchmark's parser scores them: wrong).");
     expect(result.message).toMatch(/^ {2}choice: accuracy 100\.00%, chance 33\.33% \(n=1\)$/m);
     expect(result.message).toMatch(/^ {2}numeric: score 50\.00%, invalid 1 \(n=2\)$/m);
   });

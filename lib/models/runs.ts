@@ -18,22 +18,24 @@ import {
 import { findStudyRefBySlug } from "@/lib/repos/studies";
 
 export type { ModelPredictionRow, ModelRunSummary };
-import { fieldPath, findUnstorableText } from "@/lib/validations/storable-text";
+import { readModelAnswer, readModelRunFile } from "@/lib/models/run-file";
 
 /**
- * Model runs: a model's answers to a study's items, imported from answers.jsonl and scored by the
- * same scorer as the annotators' answers, for the humans-against-models rows and lines of the
+ * Model runs: a model's answers to a study's items, imported from a model-output file and scored by
+ * the same scorer as the annotators' answers, for the humans-against-models rows and lines of the
  * dashboard.
  *
- * answers.jsonl holds one `{"id": "<item external id>", "answer": ...}` a line, where answer is
- * the model's raw text (the kind's parseModelAnswer reads it; ENACT: the last "[d, d, ...]" list,
- * 1-based labels) or an answer object in the kind's shape (ENACT: {"order": [...]}, 0-based).
- * Answers of another length are scored (pairwise accuracy by alignment) and never accepted.
+ * The file is Yardstick's answers.jsonl, one `{"id": "<item external id>", "answer": ...}` a line
+ * (answer: the model's raw text, read by the kind's parseModelAnswer, e.g. ENACT's last "[d, d,
+ * ...]" list of 1-based labels, or an answer object in the kind's shape), or a benchmark's own
+ * output file as its kind reads it (lib/models/run-file.ts: OpenEQA, EgoSchema, BLINK, Perception
+ * Test, VSI-Bench), so a submission file Yardstick exports imports back as a run.
  *
- * All or nothing: every line is checked first; any error (invalid JSON, unknown or repeated id,
- * an answer that cannot be read) rejects the whole file with errors naming file, line and field.
- * Re-importing a run with the same name REPLACES it (its predictions are deleted and the new
- * ones stored, in one transaction): a run is identified by its name within a study, and the
+ * An output the benchmark's parser reads no answer from is scored as that parser scores it (wrong)
+ * and counted as unparsed (stored with the run, named in the message); it never refuses the run.
+ * Every other problem (invalid JSON, an unknown or repeated id) refuses the whole file with errors
+ * naming file, place ("line 3", "entry 12 (line 80)") and field. Re-importing a run with the same
+ * name REPLACES it (in one transaction): a run is identified by its name within a study, and the
  * usual reason to import again is a fixed parser or a re-run model. Items without an answer in
  * the file are left without a prediction (the message says how many).
  */
@@ -48,24 +50,28 @@ export interface ImportModelRunInput {
 
 export interface ImportModelRunResult {
   runId: string;
+  /** the file's format: "native" (answers.jsonl) or a benchmark's (lib/models/run-file.ts) */
+  format: string;
   scored: number;
+  /** outputs the benchmark's parser read no answer from, scored wrong */
+  unparsed: number;
   replaced: boolean;
   message: string;
 }
 
 export interface ImportLineError {
   file: string;
-  line: number;
+  /** the line the answer starts on (a document's entry: the line its entry starts on) */
+  line?: number;
+  /** a document's 1-based entry (OpenEQA's list, EgoSchema's object); absent for JSON lines */
+  entry?: number;
   field?: string;
   message: string;
+  /** "line 3", "entry 12 (line 80)" */
+  place: string;
 }
 
 export const modelRunNameSchema = z.string().trim().min(1, "a model run needs a name").max(120, "at most 120 characters");
-
-const lineSchema = z.object({
-  id: z.union([z.string().min(1, "expected a non-empty item id"), z.number()]).transform(String),
-  answer: z.unknown().refine((answer) => answer !== undefined && answer !== null, "expected an answer (raw model text or an answer object)"),
-});
 
 const MAX_REPORTED_ERRORS = 100;
 
@@ -77,10 +83,8 @@ function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? "n/a" : `${(value * 100).toFixed(2)}%`;
 }
 
-interface ParsedLine {
-  line: number;
-  externalId: string;
-  raw: unknown;
+function shownAnswer(raw: unknown): string {
+  return typeof raw === "string" ? JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw) : JSON.stringify(raw).slice(0, 80);
 }
 
 export async function importModelRun(input: ImportModelRunInput): Promise<ImportModelRunResult> {
@@ -89,50 +93,19 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   const study = await findStudyRefBySlug(input.studySlug);
   if (!study) throw new AppError("NOT_FOUND", `No study with the slug "${input.studySlug}"`);
 
-  const errors: ImportLineError[] = [];
-  const parsed: ParsedLine[] = [];
-  const firstLine = new Map<string, number>();
-  const lines = input.answersJsonl.replace(/^\uFEFF/, "").split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const text = lines[i].trim();
-    if (text === "") continue;
-    const line = i + 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      errors.push({ file, line, message: `invalid JSON (${(error as Error).message})` });
-      continue;
-    }
-    const unstorable = findUnstorableText(value);
-    if (unstorable) {
-      errors.push({ file, line, field: fieldPath(unstorable.path) || undefined, message: unstorable.reason });
-      continue;
-    }
-    const checked = lineSchema.safeParse(value);
-    if (!checked.success) {
-      for (const issue of checked.error.issues) errors.push({ file, line, field: issue.path.join(".") || undefined, message: issue.message });
-      continue;
-    }
-    const previous = firstLine.get(checked.data.id);
-    if (previous !== undefined) {
-      errors.push({ file, line, field: "id", message: `item "${checked.data.id}" has an answer on line ${previous} already` });
-      continue;
-    }
-    firstLine.set(checked.data.id, line);
-    parsed.push({ line, externalId: checked.data.id, raw: checked.data.answer });
-  }
+  const read = readModelRunFile(input.answersJsonl);
+  const errors: ImportLineError[] = read.errors.map((error) => ({ file, ...error }));
+  const parsed = read.answers;
   if (parsed.length === 0 && errors.length === 0) throw new AppError("INVALID", `${file} holds no answers`);
 
   const items = new Map<string, { id: string; externalId: string; kind: string; public: unknown; key: unknown; tags: unknown; practice: boolean }>();
   for (const row of await findItemsToScore(
     study.id,
-    parsed.map((p) => p.externalId),
+    parsed.map((p) => p.id),
   ))
     items.set(row.externalId, row);
 
-  // "fail" with an answer: a kind that scores unreadable outputs as its benchmark does (numeric: 0, counted invalid)
-  const modes = { strict: 0, recoverable: 0, unreadable: 0 };
+  const modes = { strict: 0, recoverable: 0, unparsed: 0 };
   const predictions: Array<{
     itemId: string;
     answer: Prisma.InputJsonValue;
@@ -143,36 +116,33 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     practice: boolean;
   }> = [];
   for (const p of parsed) {
-    const item = items.get(p.externalId);
+    const at = { file, place: p.place, line: p.line, ...(p.entry !== undefined ? { entry: p.entry } : {}) };
+    const item = items.get(p.id);
     if (!item) {
-      errors.push({ file, line: p.line, field: "id", message: `no item "${p.externalId}" in study ${study.slug}` });
+      errors.push({ ...at, field: "id", message: `no item "${p.id}" in study ${study.slug}` });
       continue;
     }
     if (!isTaskKind(item.kind)) {
-      errors.push({ file, line: p.line, field: "id", message: `item "${p.externalId}" has the unknown kind "${item.kind}"` });
+      errors.push({ ...at, field: "id", message: `item "${p.id}" has the unknown kind "${item.kind}"` });
       continue;
     }
     const taskModule: AnyTaskModule = getTaskModule(item.kind);
-    // the authors' parse modes where the kind reports them (strict, recoverable, fail)
     const taskItem = { id: item.externalId, kind: item.kind, public: item.public, key: item.key, tags: (item.tags ?? {}) as Record<string, string> };
-    const parsed = taskModule.parseModelAnswerWithMode ? taskModule.parseModelAnswerWithMode(p.raw, taskItem) : null;
-    const answer = parsed ? parsed.answer : taskModule.parseModelAnswer(p.raw, taskItem);
-    if (parsed && answer !== null) modes[parsed.mode === "fail" ? "unreadable" : parsed.mode]++;
-    if (answer === null) {
-      const shown = typeof p.raw === "string" ? JSON.stringify(p.raw.length > 80 ? `${p.raw.slice(0, 77)}...` : p.raw) : JSON.stringify(p.raw).slice(0, 80);
+    const reading = readModelAnswer(taskModule, p.answer, taskItem);
+    if ("refused" in reading) {
       errors.push({
-        file,
-        line: p.line,
+        ...at,
         field: "answer",
-        message: `cannot read an answer for ${item.kind} item "${p.externalId}" from ${shown}${parsed?.reason ? ` (${parsed.reason})` : ""}`,
+        message: `cannot read an answer for ${item.kind} item "${p.id}" from ${shownAnswer(p.answer)} (${reading.refused})`,
       });
       continue;
     }
+    modes[reading.mode === "fail" ? "unparsed" : reading.mode]++;
     try {
-      const score = taskModule.score(answer, item.key, taskItem);
+      const score = taskModule.score(reading.answer, item.key, taskItem);
       predictions.push({
         itemId: item.id,
-        answer: answer as Prisma.InputJsonValue,
+        answer: reading.answer as Prisma.InputJsonValue,
         score: score as Prisma.InputJsonValue,
         correct: taskModule.correct(score),
         kind: item.kind,
@@ -180,11 +150,11 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
         practice: item.practice,
       });
     } catch (error) {
-      errors.push({ file, line: p.line, field: "answer", message: `could not score the answer for item "${p.externalId}": ${(error as Error).message}` });
+      errors.push({ ...at, field: "answer", message: `could not score the answer for item "${p.id}": ${(error as Error).message}` });
     }
   }
   if (errors.length > 0) {
-    const shown = errors.slice(0, 5).map((e) => `${e.file} line ${e.line}${e.field ? ` (${e.field})` : ""}: ${e.message}`);
+    const shown = errors.slice(0, 5).map((e) => `${e.file} ${e.place}${e.field ? ` (${e.field})` : ""}: ${e.message}`);
     throw new AppError(
       "INVALID",
       `${plural(errors.length, "error")} in ${file}; nothing was imported.\n${shown.join("\n")}${errors.length > 5 ? `\n... and ${errors.length - 5} more` : ""}`,
@@ -192,12 +162,14 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
     );
   }
 
-  const { runId, replacedCount } = await replaceModelRun(study.id, name, input.importedById ?? null, predictions);
+  const { runId, replacedCount } = await replaceModelRun(study.id, name, input.importedById ?? null, predictions, modes.unparsed);
   await recordAudit(input.importedById ?? null, "model-run.import", `study:${study.id}`, {
     runId,
     name,
     file,
+    format: read.format,
     predictions: predictions.length,
+    unparsed: modes.unparsed,
     replaced: replacedCount !== null,
   });
 
@@ -218,15 +190,13 @@ export async function importModelRun(input: ImportModelRunInput): Promise<Import
   const message = [
     `Imported model run "${name}" into ${study.slug} from ${file}: ${plural(predictions.length, "prediction")} scored.`,
     ...summaries.map((s) => `  ${s}`),
-    modes.strict + modes.recoverable + modes.unreadable > 0
-      ? `Parsing: ${modes.strict} strict, ${modes.recoverable} recovered from surrounding text${modes.unreadable > 0 ? `, ${modes.unreadable} unreadable (scored as the benchmark scores them)` : ""}.`
-      : null,
+    `Parsing: ${modes.strict} strict, ${modes.recoverable} recovered from surrounding text${modes.unparsed > 0 ? `, ${modes.unparsed} unparsed (scored as the benchmark's parser scores them: wrong)` : ""}.`,
     replacedCount !== null ? `Replaced the previous run of that name (${plural(replacedCount, "prediction")}).` : null,
     missing > 0 ? `${plural(missing, "item")} of the study ${missing === 1 ? "has" : "have"} no prediction in this run.` : null,
   ]
     .filter(Boolean)
     .join("\n");
-  return { runId, scored: predictions.length, replaced: replacedCount !== null, message };
+  return { runId, format: read.format, scored: predictions.length, unparsed: modes.unparsed, replaced: replacedCount !== null, message };
 }
 
 export async function listModelRuns(studyId: string): Promise<ModelRunSummary[]> {
@@ -236,6 +206,7 @@ export async function listModelRuns(studyId: string): Promise<ModelRunSummary[]>
     name: run.name,
     createdAt: run.createdAt,
     predictions: run._count.predictions,
+    unparsed: run.unparsed,
     importedBy: run.createdBy?.name ?? null,
   }));
 }

@@ -5,6 +5,8 @@ export interface ModelRunSummary {
   name: string;
   createdAt: Date;
   predictions: number;
+  /** outputs the benchmark's parser read no answer from, scored wrong */
+  unparsed: number;
   importedBy: string | null;
 }
 

@@ -16,6 +16,8 @@ export async function insertImportJob(data: {
   createdById: string | null;
   phase: string;
   bossJobId: string;
+  skipInvalid?: boolean;
+  textOnly?: boolean;
 }): Promise<ImportJobRow> {
   return db.importJob.create({ data });
 }
@@ -25,10 +27,18 @@ export async function findImportJob(id: string): Promise<ImportJobRow | null> {
 }
 
 /** What a worker needs to run the job. */
-export async function findImportJobToRun(
-  id: string,
-): Promise<{ status: ImportJobRow["status"]; studyId: string; fileName: string; createdById: string | null } | null> {
-  return db.importJob.findUnique({ where: { id }, select: { status: true, studyId: true, fileName: true, createdById: true } });
+export async function findImportJobToRun(id: string): Promise<{
+  status: ImportJobRow["status"];
+  studyId: string;
+  fileName: string;
+  createdById: string | null;
+  skipInvalid: boolean;
+  textOnly: boolean;
+} | null> {
+  return db.importJob.findUnique({
+    where: { id },
+    select: { status: true, studyId: true, fileName: true, createdById: true, skipInvalid: true, textOnly: true },
+  });
 }
 
 /** Writes to the job while it is RUNNING. */

@@ -49,6 +49,7 @@ export async function replaceModelRun(
   name: string,
   createdById: string | null,
   predictions: NewPrediction[],
+  unparsed = 0,
 ): Promise<{ runId: string; replacedCount: number | null }> {
   return db.$transaction(
     async (tx) => {
@@ -57,7 +58,7 @@ export async function replaceModelRun(
         select: { id: true, _count: { select: { predictions: true } } },
       });
       if (previous) await tx.modelRun.delete({ where: { id: previous.id } });
-      const run = await tx.modelRun.create({ data: { studyId, name, createdById }, select: { id: true } });
+      const run = await tx.modelRun.create({ data: { studyId, name, createdById, unparsed }, select: { id: true } });
       for (let start = 0; start < predictions.length; start += CHUNK) {
         await tx.modelPrediction.createMany({
           data: predictions.slice(start, start + CHUNK).map((p) => ({ runId: run.id, itemId: p.itemId, answer: p.answer, score: p.score, correct: p.correct })),
@@ -80,7 +81,7 @@ export async function listRunsOfStudy(studyId: string) {
   return db.modelRun.findMany({
     where: { studyId },
     orderBy: [{ name: "asc" }],
-    select: { id: true, name: true, createdAt: true, createdBy: { select: { name: true } }, _count: { select: { predictions: true } } },
+    select: { id: true, name: true, createdAt: true, unparsed: true, createdBy: { select: { name: true } }, _count: { select: { predictions: true } } },
   });
 }
 

@@ -490,3 +490,8 @@ export async function findStudyForResearch(slug: string) {
     select: { id: true, slug: true, title: true, confidenceScale: true, idleCapSeconds: true, taskSettings: true },
   });
 }
+
+/** The study's id and its owner (the user who created it; null when that user is gone). */
+export async function findStudyOwner(slug: string): Promise<{ id: string; createdById: string | null } | null> {
+  return db.study.findUnique({ where: { slug }, select: { id: true, createdById: true } });
+}

@@ -135,7 +135,7 @@ describe("public links (Medium: takeover by PROLIFIC_PID alone)", () => {
     expect(await db.studyMember.findMany({ where: { userId: inB.id }, select: { studyId: true } })).toEqual([{ studyId: b.id }]);
     // nor does an admin move a link account into another study
     const admin = await createUser("ADMIN");
-    await expect(addStudyMembers(b.slug, [inA.id], admin.id)).rejects.toMatchObject({
+    await expect(addStudyMembers(b.slug, [inA.id], admin)).rejects.toMatchObject({
       code: "INVALID",
       message: expect.stringContaining("participant account of another study"),
     });
@@ -270,7 +270,7 @@ describe("reviewers (Low: a reviewer could later annotate the items they reviewe
     const [reviewer] = await createReviewers(1, "ANNOTATOR");
     await newReviewStudy({ batchIds: [batchA], reviewerIds: [reviewer.id] }, admin.id);
     // study B holds the same items: its members route and the admin's assignment refuse the reviewer
-    await expect(addStudyMembers(studyB.slug, [reviewer.id], admin.id)).rejects.toMatchObject({
+    await expect(addStudyMembers(studyB.slug, [reviewer.id], admin)).rejects.toMatchObject({
       code: "INVALID",
       message: expect.stringContaining("reviewed"),
     });

@@ -16,15 +16,15 @@ describe("study members", () => {
     const [a, b, c] = await Promise.all(["Ann", "Bob", "Cy"].map((name) => createUser("ANNOTATOR", { name })));
     const study = await createStudy();
     expect((await listMemberCandidates(study.slug)).map((u) => u.name)).toEqual(["Ann", "Bob", "Cy"]);
-    expect(await addStudyMembers(study.slug, [a.id, b.id], admin.id)).toEqual({ added: 2, already: 0 });
-    expect(await addStudyMembers(study.slug, [b.id, c.id, c.id], admin.id)).toEqual({ added: 1, already: 1 });
+    expect(await addStudyMembers(study.slug, [a.id, b.id], admin)).toEqual({ added: 2, already: 0 });
+    expect(await addStudyMembers(study.slug, [b.id, c.id, c.id], admin)).toEqual({ added: 1, already: 1 });
     const members = await listStudyMembers(study.slug);
     expect(members.map((m) => m.name)).toEqual(["Ann", "Bob", "Cy"]);
     expect(JSON.stringify(members)).not.toContain("@test.local");
     expect(await listMemberCandidates(study.slug)).toEqual([]);
-    await removeStudyMember(study.slug, b.id, admin.id);
+    await removeStudyMember(study.slug, b.id, admin);
     expect((await listStudyMembers(study.slug)).map((m) => m.name)).toEqual(["Ann", "Cy"]);
-    await expect(removeStudyMember(study.slug, b.id, admin.id)).rejects.toThrow(/not a member/);
+    await expect(removeStudyMember(study.slug, b.id, admin)).rejects.toThrow(/not a member/);
     expect(await db.auditLog.count({ where: { action: { startsWith: "study.members" } } })).toBe(3);
   });
 
@@ -35,10 +35,10 @@ describe("study members", () => {
     const off = await createUser("ANNOTATOR", { name: "Off" });
     await db.user.update({ where: { id: off.id }, data: { disabled: true } });
     const study = await createStudy();
-    await expect(addStudyMembers(study.slug, [a.id, researcher.id, off.id, "nobody"], admin.id)).rejects.toThrow(
+    await expect(addStudyMembers(study.slug, [a.id, researcher.id, off.id, "nobody"], admin)).rejects.toThrow(
       /Rita is a researcher, not an annotator; Off is disabled; no user with id nobody/,
     );
     expect(await db.studyMember.count()).toBe(0);
-    await expect(addStudyMembers("no-such-study", [a.id], admin.id)).rejects.toThrow(/No study/);
+    await expect(addStudyMembers("no-such-study", [a.id], admin)).rejects.toThrow(/No study/);
   });
 });

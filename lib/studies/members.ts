@@ -6,6 +6,7 @@ import { assertNoReviewersOf } from "@/lib/review/conflicts";
 import { countMemberAssignmentsByStatus, deleteMember, insertMembers, listMembersWithUsers } from "@/lib/repos/participants";
 import { findStudyIdBySlug } from "@/lib/repos/studies";
 import { findUsersForMembership, listMemberCandidates as listCandidateUsers } from "@/lib/repos/users";
+import { assertMayManageStudy, mayManageStudy, type StudyActor } from "@/lib/studies/managers";
 
 /**
  * Study membership: which annotators belong to a study. Reading is for researchers and admins;
@@ -64,7 +65,9 @@ export async function listMemberCandidates(slug: string): Promise<Array<{ id: st
 }
 
 /** Adds annotators to a study; users who are members already are skipped. All or nothing on invalid ids. */
-export async function addStudyMembers(slug: string, userIds: string[], actorId: string): Promise<{ added: number; already: number }> {
+export async function addStudyMembers(slug: string, userIds: string[], actor: StudyActor): Promise<{ added: number; already: number }> {
+  await assertMayManageStudy(slug, actor, "add members to");
+  const actorId = actor.id;
   const studyId = await studyIdOf(slug);
   const unique = [...new Set(userIds)];
   if (unique.length === 0) throw new AppError("INVALID", "Pick at least one annotator");
@@ -91,10 +94,18 @@ export async function addStudyMembers(slug: string, userIds: string[], actorId: 
  * Removes an annotator from a study. Their assignments and responses stay (the data is the
  * study's); only membership, and with it access to new work, ends.
  */
-export async function removeStudyMember(slug: string, userId: string, actorId: string): Promise<void> {
+export async function removeStudyMember(slug: string, userId: string, actor: StudyActor): Promise<void> {
+  await assertMayManageStudy(slug, actor, "remove members from");
+  const actorId = actor.id;
   const studyId = await studyIdOf(slug);
   if (!(await deleteMember(studyId, userId))) throw new AppError("NOT_FOUND", `That user is not a member of ${slug}`);
   await recordAudit(actorId, "study.members.remove", `study:${studyId}`, { userId });
+}
+
+/** The members, and the annotators who could be added when `actor` may add them (mayManageStudy). */
+export async function listStudyMembersFor(slug: string, actor: StudyActor) {
+  const members = await listStudyMembers(slug);
+  return { members, candidates: (await mayManageStudy(slug, actor)) ? await listMemberCandidates(slug) : undefined };
 }
 
 // Route schemas (zod), shared by the route handler and the client form.

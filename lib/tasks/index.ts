@@ -20,9 +20,12 @@ import { enactReleaseFormat } from "@/lib/tasks/shared/enact/release";
 import { gridwmExamFormat } from "@/lib/tasks/shared/gridwm/exam";
 import { esiReleaseFormat } from "@/lib/tasks/esi-explore/import";
 import { exploreLayoutFormat } from "@/lib/tasks/explore-scene/import";
+import { choiceRunFormats } from "@/lib/tasks/choice/run-formats";
+import { freeTextRunFormats } from "@/lib/tasks/free-text/run-formats";
+import { vsiRunFormat } from "@/lib/tasks/shared/vsi/run-format";
 import { registerKindEvents } from "@/lib/tasks/event-registry";
 import type { ItemsFile } from "@/lib/import/types";
-import type { AnyTaskModule, KindEvents, ReleaseFolderFormat, ReleaseLineFormat, ScoredAnswer } from "@/lib/tasks/types";
+import type { AnyTaskModule, KindEvents, ModelRunFormat, ReleaseFolderFormat, ReleaseLineFormat, ScoredAnswer } from "@/lib/tasks/types";
 
 /**
  * The task-kind registry (DESIGN.md, "The task-kind contract"). Adding a benchmark task means
@@ -81,6 +84,19 @@ export function releaseFolderFormat(id: string): ReleaseFolderFormat | null {
 /** The folder release format one whole file given alone is in (its bytes), or null. */
 export function singleFileFolderFormat(bytes: Buffer): ReleaseFolderFormat | null {
   return releaseFolderFormats.find((format) => format.isSingleFile?.(bytes)) ?? null;
+}
+
+/** The benchmarks' model-output files (lib/tasks/<kind>/run-formats.ts), in the order they are tried on a file. */
+const modelRunFormats: ModelRunFormat[] = [...freeTextRunFormats, ...choiceRunFormats, vsiRunFormat];
+
+/** The model-output format of this shape whose `detect` takes the value (the whole file's, or its first line's), or null. */
+export function detectModelRunFormat<Shape extends ModelRunFormat["shape"]>(shape: Shape, value: unknown): Extract<ModelRunFormat, { shape: Shape }> | null {
+  return (modelRunFormats.find((format) => format.shape === shape && format.detect(value)) as Extract<ModelRunFormat, { shape: Shape }> | undefined) ?? null;
+}
+
+/** The benchmarks whose model-output files are read, for messages. */
+export function modelRunBenchmarks(): string[] {
+  return [...new Set(modelRunFormats.map((format) => format.benchmark))];
 }
 
 const modules: Record<string, AnyTaskModule> = { ...registered };
@@ -167,5 +183,6 @@ export type {
   AgreementContext,
   ReleaseLineFormat,
   ReleaseFolderFormat,
+  ModelRunFormat,
   TaskAssignmentRules,
 } from "@/lib/tasks/types";

@@ -320,6 +320,13 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   parseModelAnswerWithMode?(raw: unknown, item?: TaskItem<Public, Key>): ModelAnswerParse<Answer>;
   /**
+   * Optional: the answer a model output nothing could be read from is stored and scored as, for
+   * kinds whose parser can give no answer (parseModelAnswer null): the released scorers score such
+   * an output wrong, and a model run counts it as unparsed rather than being refused for it. Must
+   * score as wrong against every key. Kinds without it refuse the run naming the output.
+   */
+  unparsedAnswer?(item: TaskItem<Public, Key>): Answer;
+  /**
    * Optional (added for study settings): the schema of this kind's settings in a study,
    * Study.taskSettings[kind] (e.g. EXPLORE's { freeText }, ESI's { simulatorUrl }); the study
    * settings form validates against it. Kinds without it take no settings.
@@ -370,6 +377,44 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
    */
   submissions?: () => Promise<KindSubmissionFormat[]>;
 }
+
+/** One answer of a model-output file: the item's external id and the raw answer, and where it is. */
+export interface ModelRunEntry {
+  /** the entry's indices in the document: [entry] or [entry, entry inside it] (0-based); JSON lines: [] */
+  at: number[];
+  id: string;
+  answer: unknown;
+}
+
+/** A problem with one entry of a model-output file (its indices as in ModelRunEntry). */
+export interface ModelRunIssue {
+  at: number[];
+  field?: string;
+  message: string;
+}
+
+/**
+ * A benchmark's own model-output file, read as a model run (lib/models/run-file.ts), from the
+ * kind's folder next to its item import. "document": the file is one JSON value (OpenEQA's results
+ * list, EgoSchema's {q_uid: answer}); "lines": one JSON value a line (VSI-Bench's rows with their
+ * `prediction`). `detect` sees the whole value, or the first line's. Raw answers go through the
+ * kind's parseModelAnswer as any model output does.
+ */
+export type ModelRunFormat =
+  | {
+      shape: "document";
+      id: string;
+      benchmark: string;
+      detect(value: unknown): boolean;
+      read(value: unknown): { entries: ModelRunEntry[]; issues: ModelRunIssue[] };
+    }
+  | {
+      shape: "lines";
+      id: string;
+      benchmark: string;
+      detect(line: unknown): boolean;
+      readLine(line: unknown): { id: string; answer: unknown } | { field: string; message: string };
+    };
 
 /** One item of a study with its people's answers, for a submission file. */
 export interface SubmissionItem {
@@ -481,7 +526,17 @@ export interface ReleaseFolderFormat {
     text: string,
     file: ItemsFile,
     readText: (relPath: string, what: string) => Promise<string | null>,
+    options?: ReleaseImportOptions,
   ): Promise<{ items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] }>;
+}
+
+/**
+ * What the person importing chose. `textOnly`: import the questions without the media the batch
+ * lacks (for benchmarks whose questions can be answered from text; the one rule for every kind is
+ * that missing media refuses the batch, naming the files, unless this is chosen).
+ */
+export interface ReleaseImportOptions {
+  textOnly?: boolean;
 }
 
 /** What a kind's dashboard section is computed from: one request's snapshot and choices. */

@@ -130,6 +130,7 @@ export const modelRunListReplySchema = z.object({
       name: z.string(),
       createdAt: z.string().describe("ISO 8601"),
       predictions: z.number().int(),
+      unparsed: z.number().int().describe("outputs the benchmark's parser read no answer from, scored wrong"),
       importedBy: z.string().nullable(),
     }),
   ),
@@ -137,7 +138,9 @@ export const modelRunListReplySchema = z.object({
 /** POST /api/studies/<slug>/model-runs (201). */
 export const modelRunImportedReplySchema = z.object({
   runId: z.string(),
+  format: z.string().describe('the file\'s format: "native" (answers.jsonl) or the benchmark output format read (e.g. "egoschema", "openeqa-results")'),
   scored: z.number().int(),
+  unparsed: z.number().int().describe("outputs the benchmark's parser read no answer from, scored wrong"),
   replaced: z.boolean().describe("a run of that name was replaced"),
   message: z.string(),
 });

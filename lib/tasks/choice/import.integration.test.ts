@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { importBatchFromPath } from "@/lib/import";
 import { importModelRun } from "@/lib/models/runs";
+import { formatIssue } from "@/lib/import/types";
 import { createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
@@ -30,6 +31,7 @@ const EGO = {
 interface Issue {
   file: string;
   line?: number;
+  entry?: number;
   field?: string;
   message: string;
 }
@@ -83,6 +85,8 @@ describe("EgoSchema's release (questions.json + subset_answers.json)", () => {
     const dir = await withVideos("egoschema", Object.values(EGO));
     const { study, result, items } = await importInto(dir);
     expect(result).toMatchObject({ status: "imported", itemCount: 4, newItems: 4 });
+    // the four videos are one clip copied: one video, named as a video
+    expect(result.message).toMatch(/: 4 items \(4 new, 0 already present\), 1 video \(1 stored, 0 already stored\)/);
     expect([...items.keys()]).toEqual([EGO.keyed3, EGO.keyed4, EGO.open1, EGO.open2]);
     const first = items.get(EGO.keyed3)!;
     expect(first.kind).toBe("choice");
@@ -141,21 +145,37 @@ describe("EgoSchema's release (questions.json + subset_answers.json)", () => {
     expect([...items.values()].map((item) => [item.key, (item.tags as { keyed: boolean }).keyed])).toEqual(Array.from({ length: 4 }, () => [{}, false]));
   });
 
+  it("refuses a keys file that keys none of the questions (another subset's), saying how to import them without keys", async () => {
+    const dir = await withVideos("egoschema", Object.values(EGO));
+    await writeFile(
+      path.join(dir, "subset_answers.json"),
+      JSON.stringify({ "ffffffff-0000-0000-0000-000000000001": 2, "ffffffff-0000-0000-0000-000000000002": 0 }),
+    );
+    expect(await refusal(dir)).toEqual([
+      {
+        file: "subset_answers.json",
+        message: "keys none of the 4 questions of questions.json (its 2 q_uids are other questions'); remove it to import the questions without keys",
+      },
+    ]);
+  });
+
   it("refuses a malformed release, naming the file, the question's place and the field, and stores nothing", async () => {
     const dir = await withVideos("egoschema", Object.values(EGO));
     const questions = JSON.parse(await readFile(path.join(dir, "questions.json"), "utf8")) as Array<Record<string, unknown>>;
     delete questions[1]["option 3"];
     questions[2].q_uid = "not a uid!";
-    await writeFile(path.join(dir, "questions.json"), JSON.stringify(questions));
+    // pretty-printed: a question's entry number and the line it starts on differ (10 lines an entry, 9 without its option 3)
+    await writeFile(path.join(dir, "questions.json"), JSON.stringify(questions, null, 2));
     await writeFile(path.join(dir, "subset_answers.json"), JSON.stringify({ [EGO.keyed3]: 7 }));
     const issues = await refusal(dir);
     expect(issues).toEqual(
       expect.arrayContaining([
-        { file: "subset_answers.json", line: 1, field: EGO.keyed3, message: "expected an answer 0-4" },
-        { file: "questions.json", line: 2, field: "[1].option 3", message: "expected the option's text" },
-        { file: "questions.json", line: 3, field: "[2].q_uid", message: "expected the question's uid" },
+        { file: "subset_answers.json", field: EGO.keyed3, message: "expected an answer 0-4" },
+        { file: "questions.json", line: 12, entry: 2, field: "[1].option 3", message: "expected the option's text" },
+        { file: "questions.json", line: 21, entry: 3, field: "[2].q_uid", message: "expected the question's uid" },
       ]),
     );
+    expect(formatIssue(issues.find((issue) => issue.entry === 2)!)).toBe("questions.json entry 2 (line 12), field [1].option 3: expected the option's text");
     expect(issues).toHaveLength(3);
   });
 
@@ -163,7 +183,7 @@ describe("EgoSchema's release (questions.json + subset_answers.json)", () => {
     const dir = await withVideos("egoschema", [EGO.keyed3, EGO.keyed4, EGO.open1]);
     const missing = await refusal(dir);
     expect(missing).toHaveLength(1);
-    expect(missing[0]).toMatchObject({ file: "questions.json", line: 4, field: "public.media.video" });
+    expect(missing[0]).toMatchObject({ file: "questions.json", line: 5, field: "public.media.video" });
     expect(missing[0].message).toContain(`videos/${EGO.open2}.mp4`);
 
     await writeFile(path.join(dir, "questions.json"), '[{"q_uid": "a", ');
@@ -251,9 +271,9 @@ describe("Perception Test's multiple-choice release (mc_question_<split>.json)",
     const issues = await refusal(dir);
     expect(issues).toEqual(
       expect.arrayContaining([
-        { file: "mc_question_valid.json", line: 2, field: "video_10909.mc_question[1].options", message: "expected 2-9 option texts" },
-        { file: "mc_question_valid.json", line: 3, field: "video_7085.mc_question[0].answer_id", message: "expected 0-2" },
-        { file: "mc_question_test.json", field: "video_8241.mc_question", message: "expected a list of questions" },
+        { file: "mc_question_valid.json", line: 1, entry: 1, field: "video_10909.mc_question[1].options", message: "expected 2-9 option texts" },
+        { file: "mc_question_valid.json", line: 1, entry: 2, field: "video_7085.mc_question[0].answer_id", message: "expected 0-2" },
+        { file: "mc_question_test.json", line: 1, entry: 1, field: "video_8241.mc_question", message: "expected a list of questions" },
       ]),
     );
     expect(issues).toHaveLength(3);

@@ -1,5 +1,6 @@
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import type { ReleaseFolderFormat } from "@/lib/tasks/types";
+import { jsonEntryLines, lineAt } from "@/lib/import/json-positions";
 
 /**
  * Two video benchmarks' releases read as they are, into `choice` items:
@@ -52,7 +53,7 @@ export const egoschemaFormat: ReleaseFolderFormat = {
       });
     return Promise.resolve(found);
   },
-  async convert(text, file, readText): Promise<Converted> {
+  async convert(text, file, readText, importOptions): Promise<Converted> {
     const parsed = parseJson(text, file.path);
     if ("issue" in parsed) return { items: [], issues: [parsed.issue] };
     if (!Array.isArray(parsed.value)) return { items: [], issues: [{ file: file.path, message: "expected a list of questions" }] };
@@ -69,9 +70,11 @@ export const egoschemaFormat: ReleaseFolderFormat = {
     const items: Converted["items"] = [];
     const issues: ImportIssue[] = [];
     const dir = dirOf(file.path);
+    const lines = jsonEntryLines(text.replace(/^\uFEFF/u, ""));
+    let keysMatched = 0;
     parsed.value.forEach((entry: unknown, index) => {
-      const line = index + 1;
-      const at = (field: string, message: string) => issues.push({ file: file.path, line, field: `[${index}].${field}`, message });
+      const line = lines[index]?.line ?? index + 1;
+      const at = (field: string, message: string) => issues.push({ file: file.path, line, entry: index + 1, field: `[${index}].${field}`, message });
       if (!isPlainObject(entry)) return at("(entry)", "expected a question object");
       const uid = entry.q_uid;
       if (typeof uid !== "string" || !/^[A-Za-z0-9-]{1,100}$/u.test(uid)) return at("q_uid", "expected the question's uid");
@@ -83,26 +86,37 @@ export const egoschemaFormat: ReleaseFolderFormat = {
         if (option === null) return at(`option ${i}`, "expected the option's text");
         options.push({ id: String(i), text: option });
       }
+      if (Object.hasOwn(answers, uid)) keysMatched++;
       const keyed = Object.hasOwn(answers, uid) ? answers[uid] : entry.correct_answer;
       if (keyed !== undefined && !(Number.isInteger(keyed) && (keyed as number) >= 0 && (keyed as number) < EGOSCHEMA_OPTIONS)) {
-        return issues.push({
-          file: Object.hasOwn(answers, uid) ? (answersFile ?? file.path) : file.path,
-          line,
-          field: Object.hasOwn(answers, uid) ? uid : `[${index}].correct_answer`,
-          message: "expected an answer 0-4",
-        });
+        return issues.push(
+          Object.hasOwn(answers, uid)
+            ? { file: answersFile ?? file.path, field: uid, message: "expected an answer 0-4" }
+            : { file: file.path, line, entry: index + 1, field: `[${index}].correct_answer`, message: "expected an answer 0-4" },
+        );
       }
       items.push({
         line,
         item: {
           id: uid,
           kind: "choice",
-          public: { question, options, media: { video: `${dir}videos/${uid}.mp4` } },
+          // text only (chosen): no video, so none is looked for
+          public: { question, options, ...(importOptions?.textOnly ? {} : { media: { video: `${dir}videos/${uid}.mp4` } }) },
           key: keyed === undefined ? {} : { answer: String(keyed) },
           tags: { source: "egoschema", keyed: keyed !== undefined },
         },
       });
     });
+    // A keys file is there to score the questions: one that keys none of them is the wrong file (another
+    // subset, another split), and importing would leave every question silently unscored. Refused:
+    // take the file out to import the questions without keys.
+    const keys = Object.keys(answers);
+    if (answersFile && keys.length > 0 && parsed.value.length > 0 && keysMatched === 0) {
+      issues.push({
+        file: answersFile,
+        message: `keys none of the ${parsed.value.length} questions of ${file.path} (its ${keys.length} q_uids are other questions'); remove it to import the questions without keys`,
+      });
+    }
     return { items, issues };
   },
 };
@@ -122,7 +136,7 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
       });
     return Promise.resolve(found);
   },
-  async convert(text, file, readText): Promise<Converted> {
+  async convert(text, file, readText, importOptions): Promise<Converted> {
     const parsed = parseJson(text, file.path);
     if ("issue" in parsed) return { items: [], issues: [parsed.issue] };
     if (!isPlainObject(parsed.value)) return { items: [], issues: [{ file: file.path, message: "expected an object {video_id: {metadata, mc_question}}" }] };
@@ -138,9 +152,19 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
     const items: Converted["items"] = [];
     const issues: ImportIssue[] = [];
     const dir = dirOf(file.path);
+    const lines = jsonEntryLines(text.replace(/^\uFEFF/u, ""));
     let line = 0;
+    let videoIndex = -1;
     for (const [videoKey, video] of Object.entries(parsed.value)) {
-      const at = (field: string, message: string) => issues.push({ file: file.path, line: line || undefined, field: `${videoKey}.${field}`, message });
+      videoIndex++;
+      const questionsAt = isPlainObject(video) ? Object.keys(video).indexOf("mc_question") : -1;
+      // the place of the video's entry, or of its question `index` inside it
+      const placeOf = (index?: number) => {
+        const found = index === undefined ? lineAt(lines, [videoIndex]) : lineAt(lines, [videoIndex, questionsAt, index]);
+        return { entry: videoIndex + 1, ...(found !== undefined ? { line: found } : {}) };
+      };
+      const at = (field: string, message: string, index?: number) =>
+        issues.push({ file: file.path, ...placeOf(index), field: `${videoKey}.${field}`, message });
       if (!isPlainObject(video)) {
         at("(video)", "expected {metadata, mc_question}");
         continue;
@@ -163,11 +187,12 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
       questions.forEach((entry: unknown, index) => {
         line++;
         const field = (name: string) => `mc_question[${index}].${name}`;
-        if (!isPlainObject(entry)) return at(field("(question)"), "expected a question object");
+        if (!isPlainObject(entry)) return at(field("(question)"), "expected a question object", index);
         const qid = entry.id;
-        if (!(typeof qid === "number" && Number.isInteger(qid)) && !(typeof qid === "string" && qid !== "")) return at(field("id"), "expected the question id");
+        if (!(typeof qid === "number" && Number.isInteger(qid)) && !(typeof qid === "string" && qid !== ""))
+          return at(field("id"), "expected the question id", index);
         const question = textField(entry, "question");
-        if (question === null) return at(field("question"), "expected the question text");
+        if (question === null) return at(field("question"), "expected the question text", index);
         const options = entry.options;
         if (
           !Array.isArray(options) ||
@@ -175,21 +200,21 @@ export const perceptionTestFormat: ReleaseFolderFormat = {
           options.length > 9 ||
           !options.every((o) => typeof o === "string" && o.trim() !== "" && o.length <= 2_000)
         ) {
-          return at(field("options"), "expected 2-9 option texts");
+          return at(field("options"), "expected 2-9 option texts", index);
         }
         const answerId = entry.answer_id;
         const keyed = Number.isInteger(answerId) && (answerId as number) >= 0;
-        if (keyed && (answerId as number) >= options.length) return at(field("answer_id"), `expected 0-${options.length - 1}`);
+        if (keyed && (answerId as number) >= options.length) return at(field("answer_id"), `expected 0-${options.length - 1}`, index);
         const tagList = Array.isArray(entry.tag) ? entry.tag.filter((t): t is string => typeof t === "string") : [];
         items.push({
-          line,
+          line: placeOf(index).line ?? line,
           item: {
             id: `${videoId}/${String(qid)}`,
             kind: "choice",
             public: {
               question,
               options: (options as string[]).map((text, i) => ({ id: String(i), text })),
-              media: { video: `${dir}videos/${videoId}.mp4`, ...(cutAt !== undefined ? { cutAt } : {}) },
+              ...(importOptions?.textOnly ? {} : { media: { video: `${dir}videos/${videoId}.mp4`, ...(cutAt !== undefined ? { cutAt } : {}) } }),
             },
             key: keyed ? { answer: String(answerId) } : {},
             tags: {

@@ -73,9 +73,25 @@ describe("choice scoring", () => {
     expect(parseChoiceModelAnswer("B. chair")).toEqual({ answer: { letter: "B" }, mode: "recoverable" });
     expect(parseChoiceModelAnswer("D.. because")).toEqual({ answer: { letter: "D" }, mode: "recoverable" });
     expect(parseChoiceModelAnswer("The answer is B")).toMatchObject({ answer: null, mode: "fail" });
-    expect(parseChoiceModelAnswer("(B)")).toMatchObject({ answer: null, mode: "fail" });
+    expect(parseChoiceModelAnswer("(B)")).toEqual({ answer: { letter: "B" }, mode: "strict" });
+    expect(parseChoiceModelAnswer(" (c) ")).toEqual({ answer: { letter: "C" }, mode: "strict" });
+    expect(parseChoiceModelAnswer("(B) chair")).toMatchObject({ answer: null, mode: "fail" });
     expect(parseChoiceModelAnswer({ choice: "lamp" })).toEqual({ answer: { choice: "lamp" }, mode: "strict" });
     expect(parseChoiceModelAnswer(3)).toMatchObject({ answer: null, mode: "fail" });
+  });
+
+  it("reads an integer as the option of that id (EgoSchema's 0-4, Perception Test's answer_id), and nothing else as one", () => {
+    const pub: ChoicePublic = { question: "q", options: ["a", "b", "c"].map((text, i) => ({ id: String(i), text })) };
+    expect(parseChoiceModelAnswer(2, { public: pub })).toEqual({ answer: { choice: "2" }, mode: "strict" });
+    expect(parseChoiceModelAnswer(3, { public: pub })).toMatchObject({ answer: null, mode: "fail" });
+    expect(parseChoiceModelAnswer(1.5, { public: pub })).toMatchObject({ answer: null, mode: "fail" });
+    expect(scoreChoice(parseChoiceModelAnswer(2, { public: pub }).answer!, { answer: "2" }, { public: pub })).toMatchObject({ correct: true });
+  });
+
+  it("scores its unparsed answer wrong against every key", () => {
+    const pub: ChoicePublic = { question: "q", options: ["a", "b"].map((text, i) => ({ id: String(i), text })) };
+    const item = { id: "x", kind: "choice", public: pub, key: {}, tags: {} };
+    for (const answer of ["0", "1"]) expect(scoreChoice(choiceModule.unparsedAnswer!(item), { answer }, item)).toMatchObject({ correct: false, score: 0 });
   });
 });
 

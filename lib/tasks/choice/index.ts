@@ -174,14 +174,21 @@ function parseBlinkChoice(raw: string, options: number): ModelAnswerParse<Choice
 /**
  * Model outputs, read by the released parser of the item's benchmark when the item is given and
  * tagged with its source: VSI-Bench's (parseVsiChoice) and BLINK's (parseBlinkChoice). Other items:
- * the whole text one letter A-I (trimmed) is strict, a letter before the first space, trailing
- * dots removed ("B. chair", "b"), recoverable, anything else refused. Yardstick answers
- * ({"choice": "<option id>"}) are strict.
+ * the whole text one letter A-I (trimmed) or one "(X)" is strict, a letter before the first
+ * space, trailing dots removed ("B. chair", "b"), recoverable, anything else unreadable (a model
+ * run scores it wrong: unparsedAnswer). Yardstick answers ({"choice": "<option id>"}) and an
+ * option id given as a number (EgoSchema's 0-4) are strict.
  */
 export function parseChoiceModelAnswer(raw: unknown, item?: { public: ChoicePublic; tags?: Record<string, unknown> }): ModelAnswerParse<ChoiceReadAnswer> {
   if (isPlainObject(raw)) {
     const parsed = choiceAnswerSchema.safeParse(raw);
     return parsed.success ? { answer: parsed.data, mode: "strict" } : { answer: null, mode: "fail", reason: "not a {choice} answer" };
+  }
+  // an option's id as a number: EgoSchema's {q_uid: 0-4} and Perception Test's answer_id name options "0", "1" ...
+  if (typeof raw === "number") {
+    const id = String(raw);
+    if (Number.isInteger(raw) && item?.public.options.some((option) => option.id === id)) return { answer: { choice: id }, mode: "strict" };
+    return { answer: null, mode: "fail", reason: item ? "a number that is no option id of the item" : "a number, with no item to read it against" };
   }
   if (typeof raw !== "string") return { answer: null, mode: "fail", reason: "not text" };
   const source = item?.tags?.source;
@@ -189,6 +196,8 @@ export function parseChoiceModelAnswer(raw: unknown, item?: { public: ChoicePubl
   if (source === BLINK_SOURCE && item) return parseBlinkChoice(raw, item.public.options.length);
   const whole = raw.trim();
   if (isLetter(whole)) return { answer: { letter: whole.toUpperCase() }, mode: "strict" };
+  const bracketed = /^\(([A-Ia-i])\)$/u.exec(whole);
+  if (bracketed) return { answer: { letter: bracketed[1].toUpperCase() }, mode: "strict" };
   const token = fuzzyMatching(raw);
   if (isLetter(token)) return { answer: { letter: token.toUpperCase() }, mode: "recoverable" };
   return { answer: null, mode: "fail", reason: "no option letter A-I before the first space" };
@@ -272,6 +281,8 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
 
   parseModelAnswer: (raw, item) => parseChoiceModelAnswer(raw, item).answer,
   parseModelAnswerWithMode: parseChoiceModelAnswer,
+  // no option: scoreChoice finds no option for an empty letter, so it is wrong against every key
+  unparsedAnswer: () => ({ letter: "" }),
   dashboard: () => import("@/lib/tasks/choice/dashboard").then((loaded) => loaded.dashboard),
   submissions: () => import("@/lib/tasks/choice/submission").then((loaded) => loaded.submissionFormats),
 };

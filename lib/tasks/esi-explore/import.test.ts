@@ -92,11 +92,18 @@ describe("ESI-Bench release questions", () => {
 
   it("names the file, question and field of what is wrong", () => {
     const broken = { ...JSON.parse(read(files.counting)), options_json: '["0", ' };
-    const result = convertEsiReleaseFile(JSON.stringify([JSON.parse(read(files.counting)), broken, 7]), "q.json", new Set());
-    expect(result.items.map((i) => i.line)).toEqual([1]);
+    const result = convertEsiReleaseFile(JSON.stringify([JSON.parse(read(files.counting)), broken, 7], null, 2), "q.json", new Set());
+    const entryLines = [
+      ...JSON.stringify([JSON.parse(read(files.counting)), broken, 7], null, 2)
+        .split("\n")
+        .entries(),
+    ]
+      .filter(([, line]) => line === "  {" || line === "  7")
+      .map(([at]) => at + 1);
+    expect(result.items.map((i) => i.line)).toEqual([entryLines[0]]);
     expect(result.issues).toEqual([
-      { file: "q.json", line: 2, field: "options_json", message: expect.stringContaining("is not valid JSON text") },
-      { file: "q.json", line: 3, message: "expected a question object" },
+      { file: "q.json", line: entryLines[1], entry: 2, field: "options_json", message: expect.stringContaining("is not valid JSON text") },
+      { file: "q.json", line: entryLines[2], entry: 3, message: "expected a question object" },
     ]);
     const noAnswer = convertEsiReleaseFile(JSON.stringify({ ...JSON.parse(read(files.action)), answer: '{"answer_A":"right"}' }), "a.json", new Set());
     expect(noAnswer.issues).toEqual([{ file: "a.json", line: 1, field: "answer", message: "no answer_C" }]);

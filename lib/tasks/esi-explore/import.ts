@@ -1,6 +1,7 @@
 import { isPlainObject } from "@/lib/tasks/shared/gridwm/common";
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import type { ReleaseFolderFormat } from "@/lib/tasks/types";
+import { jsonEntryLines } from "@/lib/import/json-positions";
 
 /**
  * ESI-Bench's released question files read as they are (../shared/data/esi-bench/dataset/json_clean/
@@ -222,8 +223,8 @@ function convertQuestion(question: Record<string, unknown>, file: string, files:
 
 /**
  * A release question file (its text) to native item lines. `files` are the batch's file paths
- * (for finding images). Each question's problems name the file, the question (as line: its
- * 1-based place in the file) and the field.
+ * (for finding images). Each question's problems name the file, the question (a list's: its entry
+ * and the line it starts on) and the field.
  */
 export function convertEsiReleaseFile(contents: string, file: string, files: ReadonlySet<string>): EsiReleaseConversion {
   const out: EsiReleaseConversion = { items: [], issues: [], missingViews: 0 };
@@ -235,19 +236,21 @@ export function convertEsiReleaseFile(contents: string, file: string, files: Rea
     return out;
   }
   const questions = Array.isArray(parsed) ? parsed : [parsed];
+  // a list's questions are its entries, named "entry N (line L)"; a file of one question is its line 1
+  const lines = Array.isArray(parsed) ? jsonEntryLines(contents, 1) : null;
   questions.forEach((question, index) => {
-    const line = index + 1;
+    const place = lines ? { line: lines[index]?.line ?? 1, entry: index + 1 } : { line: 1 };
     if (!isPlainObject(question)) {
-      out.issues.push({ file, line, message: "expected a question object" });
+      out.issues.push({ file, ...place, message: "expected a question object" });
       return;
     }
     try {
       const { item, missingViews } = convertQuestion(question, file, files);
-      out.items.push({ line, item });
+      out.items.push({ line: place.line, item });
       out.missingViews += missingViews;
     } catch (error) {
       if (!(error instanceof FieldProblem)) throw error;
-      out.issues.push({ file, line, field: error.field, message: error.message });
+      out.issues.push({ file, ...place, field: error.field, message: error.message });
     }
   });
   return out;

@@ -1,7 +1,8 @@
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
 import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema } from "@/lib/tasks/free-text";
 import { MEDIA_CAPS } from "@/lib/tasks/shared/media/schema";
-import type { ReleaseFolderFormat } from "@/lib/tasks/types";
+import type { ReleaseFolderFormat, ReleaseImportOptions } from "@/lib/tasks/types";
+import { jsonEntryLines } from "@/lib/import/json-positions";
 
 /**
  * OpenEQA's release (facebookresearch/open-eqa data/open-eqa-v0.json): one JSON array of questions
@@ -71,6 +72,7 @@ export function convertOpenEqaRelease(
   text: string,
   path: string,
   files: readonly string[],
+  options: ReleaseImportOptions = {},
 ): { items: Array<{ line: number; item: ItemLine }>; issues: ImportIssue[] } {
   const parsed = parseJson(text);
   if (!Array.isArray(parsed)) return { items: [], issues: [{ file: path, message: "not OpenEQA's release: expected a JSON array of questions" }] };
@@ -78,20 +80,29 @@ export function convertOpenEqaRelease(
   const items: Array<{ line: number; item: ItemLine }> = [];
   const issues: ImportIssue[] = [];
   const seen = new Map<string, number>();
+  const lines = jsonEntryLines(text);
+  const withoutFrames = new Set<string>();
   parsed.forEach((raw: unknown, index) => {
-    const line = index + 1;
-    const issue = (field: string, message: string) => issues.push({ file: path, line, field: `[${index}].${field}`, message });
+    const line = lines[index]?.line ?? index + 1;
+    const entry = index + 1;
+    const issue = (field: string, message: string) => issues.push({ file: path, line, entry, field: `[${index}].${field}`, message });
     if (raw === null || typeof raw !== "object" || Array.isArray(raw))
-      return void issues.push({ file: path, line, field: `[${index}]`, message: "expected a question object" });
-    const entry = raw as OpenEqaQuestion;
-    if (typeof entry.question_id !== "string" || entry.question_id.trim() === "") return void issue("question_id", "expected a non-empty string");
-    const id = entry.question_id.trim();
+      return void issues.push({ file: path, line, entry, field: `[${index}]`, message: "expected a question object" });
+    const question = raw as OpenEqaQuestion;
+    if (typeof question.question_id !== "string" || question.question_id.trim() === "") return void issue("question_id", "expected a non-empty string");
+    const id = question.question_id.trim();
     const first = seen.get(id);
-    if (first !== undefined) return void issue("question_id", `duplicate question_id ${JSON.stringify(id)} (first at [${first - 1}])`);
-    seen.set(id, line);
-    if (entry.extra_answers !== undefined && !(Array.isArray(entry.extra_answers) && entry.extra_answers.every((answer) => typeof answer === "string")))
+    if (first !== undefined) return void issue("question_id", `duplicate question_id ${JSON.stringify(id)} (first at entry ${first})`);
+    seen.set(id, entry);
+    if (
+      question.extra_answers !== undefined &&
+      !(Array.isArray(question.extra_answers) && question.extra_answers.every((answer) => typeof answer === "string"))
+    )
       return void issue("extra_answers", "expected a list of strings");
-    const key = freeTextKeySchema.safeParse({ answer: entry.answer, ...(entry.extra_answers !== undefined ? { extraAnswers: entry.extra_answers } : {}) });
+    const key = freeTextKeySchema.safeParse({
+      answer: question.answer,
+      ...(question.extra_answers !== undefined ? { extraAnswers: question.extra_answers } : {}),
+    });
     if (!key.success) {
       const problem = key.error.issues[0];
       return void issue(
@@ -101,14 +112,15 @@ export function convertOpenEqaRelease(
               .map((part) => `[${String(part)}]`)
               .join("")}`
           : "answer",
-        problem.message,
+        problem.code === "too_small" && problem.path[0] === "extraAnswers" ? "an extra answer is empty" : problem.message,
       );
     }
-    if (entry.category !== undefined && typeof entry.category !== "string") return void issue("category", "expected a string");
-    if (entry.episode_history !== undefined && typeof entry.episode_history !== "string") return void issue("episode_history", "expected a string");
-    const episode = typeof entry.episode_history === "string" ? entry.episode_history : null;
+    if (question.category !== undefined && typeof question.category !== "string") return void issue("category", "expected a string");
+    if (question.episode_history !== undefined && typeof question.episode_history !== "string") return void issue("episode_history", "expected a string");
+    const episode = typeof question.episode_history === "string" ? question.episode_history : null;
     const frames = episode ? episodeFrames(episode, dir, files) : [];
-    const publicPart = freeTextPublicSchema.safeParse({ question: entry.question, ...(frames.length > 0 ? { media: { frames, fps: OPENEQA_FPS } } : {}) });
+    if (episode && frames.length === 0) withoutFrames.add(episode);
+    const publicPart = freeTextPublicSchema.safeParse({ question: question.question, ...(frames.length > 0 ? { media: { frames, fps: OPENEQA_FPS } } : {}) });
     if (!publicPart.success) return void issue("question", publicPart.error.issues[0].message);
     items.push({
       line,
@@ -119,13 +131,23 @@ export function convertOpenEqaRelease(
         key: key.data,
         tags: {
           source: OPENEQA_SOURCE,
-          ...(typeof entry.category === "string" ? { category: entry.category } : {}),
+          ...(typeof question.category === "string" ? { category: question.category } : {}),
           ...(episode ? { episode } : {}),
           media: frames.length > 0 ? "frames" : "none",
         },
       },
     });
   });
+  // missing media refuses the batch, one issue naming the episodes, unless text only was chosen
+  if (withoutFrames.size > 0 && !options.textOnly) {
+    const shown = [...withoutFrames].slice(0, 10);
+    issues.push({
+      file: path,
+      message:
+        `the frames of ${withoutFrames.size} episode${withoutFrames.size === 1 ? "" : "s"} are not in the batch (frames/<episode_history>/ or <episode_history>/ beside ${path}): ` +
+        `${shown.join(", ")}${withoutFrames.size > shown.length ? `, ... (${withoutFrames.size - shown.length} more)` : ""}; add them, or choose "text only" to import the questions without them`,
+    });
+  }
   return { items, issues };
 }
 
@@ -154,5 +176,5 @@ export const openEqaFormat: ReleaseFolderFormat = {
     return found;
   },
   isSingleFile: (bytes) => isOpenEqaRelease(parseJson(bytes.toString("utf8"))),
-  convert: (text, file) => Promise.resolve(convertOpenEqaRelease(text, file.path, file.files ?? [])),
+  convert: (text, file, _readText, options) => Promise.resolve(convertOpenEqaRelease(text, file.path, file.files ?? [], options)),
 };

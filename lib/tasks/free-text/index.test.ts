@@ -195,8 +195,17 @@ describe("OpenEQA's release (open-eqa-v0.json)", () => {
     "frames/hm3d-v0/000-hm3d-BFRyYbPCCPE/00000-depth.png",
   ];
 
-  it("converts each question to a free-text item, with extra answers and the episode's rgb frames when the batch has them", () => {
+  it("refuses the questions whose episode's frames the batch lacks, naming the episodes, unless text only is chosen", () => {
     const { items, issues } = convertOpenEqaRelease(JSON.stringify(RELEASE), "open-eqa-v0.json", files);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toEqual({ file: "open-eqa-v0.json", message: expect.stringContaining('choose "text only" to import the questions without them') });
+    expect(issues[0].message).toContain(String(RELEASE[1].episode_history));
+    expect(issues[0].message).not.toContain(String(RELEASE[0].episode_history));
+    expect(items).toHaveLength(3);
+  });
+
+  it("converts each question to a free-text item, with extra answers and the episode's rgb frames when the batch has them (text only: the rest as text)", () => {
+    const { items, issues } = convertOpenEqaRelease(JSON.stringify(RELEASE), "open-eqa-v0.json", files, { textOnly: true });
     expect(issues).toEqual([]);
     expect(items.map((entry) => entry.item)).toEqual([
       {
@@ -223,12 +232,23 @@ describe("OpenEQA's release (open-eqa-v0.json)", () => {
 
   it("names the question and field of a bad entry and keeps the good ones", () => {
     const bad = [RELEASE[0], { ...RELEASE[1], extra_answers: "by the stairs" }, { ...RELEASE[2], answer: "" }, { ...RELEASE[0] }];
-    const { items, issues } = convertOpenEqaRelease(JSON.stringify(bad), "data/open-eqa-v0.json", []);
+    // pretty-printed as the release is: entry N starts well below line N
+    const text = JSON.stringify(bad, null, 2);
+    const startLine = (index: number) =>
+      text.split("\n").findIndex((line, at, all) => line === "  {" && all.slice(0, at).filter((l) => l === "  {").length === index) + 1;
+    const { items, issues } = convertOpenEqaRelease(text, "data/open-eqa-v0.json", [], { textOnly: true });
     expect(items).toHaveLength(1);
+    expect(startLine(3)).toBeGreaterThan(4);
     expect(issues).toEqual([
-      { file: "data/open-eqa-v0.json", line: 2, field: "[1].extra_answers", message: "expected a list of strings" },
-      expect.objectContaining({ line: 3, field: "[2].answer" }),
-      { file: "data/open-eqa-v0.json", line: 4, field: "[3].question_id", message: `duplicate question_id "${RELEASE[0].question_id}" (first at [0])` },
+      { file: "data/open-eqa-v0.json", line: startLine(1), entry: 2, field: "[1].extra_answers", message: "expected a list of strings" },
+      expect.objectContaining({ line: startLine(2), entry: 3, field: "[2].answer" }),
+      {
+        file: "data/open-eqa-v0.json",
+        line: startLine(3),
+        entry: 4,
+        field: "[3].question_id",
+        message: `duplicate question_id "${RELEASE[0].question_id}" (first at entry 1)`,
+      },
     ]);
   });
 

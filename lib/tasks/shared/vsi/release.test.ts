@@ -57,11 +57,9 @@ describe("VSI-Bench rows", () => {
   });
 
   it("name the line and field of a problem", () => {
-    expect(() => convertVsiRow({ ...mc, ground_truth: "E" }, at)).toThrow(
-      /vsi\.jsonl line 3, field ground_truth: "E" is not one of the option letters A, B, C, D/,
-    );
-    expect(() => convertVsiRow({ ...na, ground_truth: "big" }, at)).toThrow(/field ground_truth: a numerical answer must be a number/);
-    expect(() => convertVsiRow({ ...mc, question: "" }, at)).toThrow(/field question: expected non-empty text/);
+    expect(() => convertVsiRow({ ...mc, ground_truth: "E" }, at)).toThrow(/vsi\.jsonl line 3: ground_truth: "E" is not one of the option letters A, B, C, D/);
+    expect(() => convertVsiRow({ ...na, ground_truth: "big" }, at)).toThrow(/ground_truth: a numerical answer must be a number/);
+    expect(() => convertVsiRow({ ...mc, question: "" }, at)).toThrow(/question: expected non-empty text/);
   });
 
   it("score through yardstick score as the release does (MC by letter, NA by MRA)", () => {

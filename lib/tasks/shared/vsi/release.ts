@@ -40,7 +40,8 @@ export function isVsiRow(line: unknown): boolean {
 }
 
 function fail(position: SourcePosition, field: string, message: string): never {
-  throw new AppError("INVALID", `${position.file} line ${position.line}, field ${field}: ${message}`, { file: position.file, line: position.line, field });
+  // the release formats' one prefix: the importer takes it off and names the place once (lib/import/validate.ts converterIssue)
+  throw new AppError("INVALID", `${position.file} line ${position.line}: ${field}: ${message}`, { file: position.file, line: position.line, field });
 }
 
 function text(row: Record<string, unknown>, field: string, position: SourcePosition, max = 8_000): string {

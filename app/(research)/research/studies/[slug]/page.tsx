@@ -6,6 +6,7 @@ import { itemFilterSchema } from "@/lib/validations/study";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button";
 import { reviewFlagsForStudy } from "@/lib/review/exclusion";
+import { mayManageStudy } from "@/lib/studies/managers";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { StudyNextStep } from "@/components/research/study-next-step";
 import { ItemFilterChips, StudyBatchesCard, StudyItemsTable } from "@/components/research/study-overview-sections";
@@ -33,7 +34,14 @@ export default async function StudyOverviewPage({
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const itemCount = facets.kinds.reduce((sum, k) => sum + k.count, 0);
   // an empty study: the next step the viewer's role can take (a researcher asks an admin)
-  const admins = itemCount === 0 && user.role !== "ADMIN" ? await listAdminContacts() : [];
+  // admins import on the admin page; the study's owner on the study's own import page (lib/studies/managers.ts)
+  const importHref =
+    user.role === "ADMIN"
+      ? `/admin/import?study=${encodeURIComponent(slug)}`
+      : (await mayManageStudy(slug, user))
+        ? `/research/studies/${encodeURIComponent(slug)}/import`
+        : null;
+  const admins = itemCount === 0 && importHref === null ? await listAdminContacts() : [];
   const base = `/research/studies/${slug}`;
   const link = (next: Partial<{ kind: string; tag: string; page: number }>) => {
     const query = new URLSearchParams();
@@ -52,7 +60,9 @@ export default async function StudyOverviewPage({
           Preview as a participant
         </ButtonLink>
       </div>
-      {itemCount === 0 ? <StudyNextStep slug={slug} title={study.title} role={user.role === "ADMIN" ? "ADMIN" : "RESEARCHER"} admins={admins} /> : null}
+      {itemCount === 0 ? (
+        <StudyNextStep slug={slug} title={study.title} role={user.role === "ADMIN" ? "ADMIN" : "RESEARCHER"} admins={admins} importHref={importHref} />
+      ) : null}
       <div className="grid gap-4 md:grid-cols-4">
         {[
           ["Items", itemCount],
@@ -67,7 +77,7 @@ export default async function StudyOverviewPage({
         ))}
       </div>
 
-      <StudyBatchesCard slug={slug} batches={batches} isAdmin={user.role === "ADMIN"} />
+      <StudyBatchesCard slug={slug} batches={batches} importHref={importHref} />
 
       <Card>
         <CardHeader title="Items" description={`${total} item${total === 1 ? "" : "s"}${filter.kind || filter.tag ? " match the filter" : ""}`} />

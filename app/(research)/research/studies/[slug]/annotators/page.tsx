@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageRole } from "@/lib/auth/session";
 import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
 import { FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
-import { listMemberCandidates, listStudyMembers } from "@/lib/studies/members";
+import { listStudyMembersFor } from "@/lib/studies/members";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { MembersManager } from "@/components/dashboard/members-manager";
@@ -21,12 +21,8 @@ export default async function AnnotatorsPage({
 }) {
   const { slug } = await params;
   const user = await requirePageRole(`/research/studies/${slug}/annotators`, "ADMIN", "RESEARCHER");
-  const isAdmin = user.role === "ADMIN";
-  const [overview, members, candidates] = await Promise.all([
-    getAnnotatorsOverview(slug, await searchParams),
-    listStudyMembers(slug),
-    isAdmin ? listMemberCandidates(slug) : Promise.resolve([]),
-  ]);
+  const [overview, { members, candidates }] = await Promise.all([getAnnotatorsOverview(slug, await searchParams), listStudyMembersFor(slug, user)]);
+  const canManage = candidates !== undefined;
   const overall = overview.agreement?.overall ?? null;
   const agreementLabel = overview.agreement ? `${levelName(overview.agreement.level)}; ${overview.agreement.encoding.label.toLowerCase()}` : null;
 
@@ -105,13 +101,18 @@ export default async function AnnotatorsPage({
         <CardHeader
           title="Members"
           description={
-            isAdmin
+            canManage
               ? "Annotators who may work on this study. Removing someone keeps their answers."
-              : "Annotators who may work on this study. Admins add and remove members."
+              : "Annotators who may work on this study. Admins and the study's owner add and remove members."
           }
         />
         <CardBody>
-          <MembersManager slug={slug} isAdmin={isAdmin} members={members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }))} candidates={candidates} />
+          <MembersManager
+            slug={slug}
+            canManage={canManage}
+            members={members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }))}
+            candidates={candidates ?? []}
+          />
         </CardBody>
       </Card>
     </div>

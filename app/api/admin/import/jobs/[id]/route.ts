@@ -1,9 +1,9 @@
 import { importJobReplySchema } from "@/lib/validations/api-replies";
 import { route } from "@/lib/http/route";
 import { importJobIdSchema } from "@/lib/validations/import";
-import { getImportJob } from "@/lib/import/jobs";
+import { getImportJobFor } from "@/lib/import/jobs";
 
-/** GET: an import job's phase, progress and (once it ended) outcome; the import page polls it. */
-export const GET = route({ roles: ["ADMIN"], response: importJobReplySchema, params: importJobIdSchema }, async ({ params }) =>
-  Response.json({ job: await getImportJob(params.id) }, { headers: { "cache-control": "no-store" } }),
+/** GET: an import job's phase, progress and (once it ended) outcome; the import page polls it. Admins see every job, a researcher the jobs they started. */
+export const GET = route({ roles: ["ADMIN", "RESEARCHER"], response: importJobReplySchema, params: importJobIdSchema }, async ({ params, user }) =>
+  Response.json({ job: await getImportJobFor(params.id, user) }, { headers: { "cache-control": "no-store" } }),
 );
