@@ -1,5 +1,5 @@
-import { CHECKLIST_SECTIONS } from "@/lib/report/checklist";
-import type { ReportEntry, StudyReport } from "@/lib/report/facts";
+import { CHECKLIST_SECTIONS, type ChecklistChoice } from "@/lib/report/checklist";
+import type { StudyReport } from "@/lib/report/facts";
 
 /**
  * The report as text for a paper's appendix (pure, browser-safe): Markdown, one table per
@@ -10,7 +10,7 @@ import type { ReportEntry, StudyReport } from "@/lib/report/facts";
 export type ReportFormat = "md" | "tex";
 
 /** The value as the report shows it: the checklist's choice first when it adds to the words. */
-export function shownValue(entry: Pick<ReportEntry, "choice" | "value">): string {
+export function shownValue(entry: { choice?: ChecklistChoice; value: string }): string {
   if (!entry.choice || entry.value === entry.choice || entry.value.startsWith(`${entry.choice}:`) || entry.value.startsWith("not reported")) return entry.value;
   return `${entry.choice}: ${entry.value}`;
 }
