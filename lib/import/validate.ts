@@ -591,6 +591,24 @@ function imagePathsOf(uses: ImageUses, collector: IssueCollector): { pathByRef: 
   return { pathByRef, refsByPath };
 }
 
+/** A media file's bytes (up to maxBytes); undefined when it cannot be read, `fail` told why ("<label> is too large<tooLarge>"). */
+async function readMediaFile(
+  source: BatchSource,
+  filePath: string,
+  label: string,
+  tooLarge: string,
+  maxBytes: number,
+  fail: (message: string) => void,
+): Promise<Buffer | undefined> {
+  try {
+    return await source.readFile(filePath, { maxBytes });
+  } catch (error) {
+    if (!(error instanceof BatchFileError)) throw error;
+    fail(`${label} ${error.predicate}${error.problem === "too-large" ? tooLarge : ""}`);
+    return undefined;
+  }
+}
+
 /** A video of the batch read whole (up to maxBytes), sniffed and probed; `fail` is told what is wrong with it. */
 async function checkVideo(
   source: BatchSource,
@@ -599,14 +617,8 @@ async function checkVideo(
   maxBytes: number,
   fail: (message: string) => void,
 ): Promise<ValidatedImage | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await source.readFile(imagePath, { maxBytes });
-  } catch (error) {
-    if (!(error instanceof BatchFileError)) throw error;
-    fail(`video ${name} ${error.predicate}${error.problem === "too-large" ? " per video (YARDSTICK_MAX_VIDEO_BYTES)" : ""}`);
-    return undefined;
-  }
+  const bytes = await readMediaFile(source, imagePath, `video ${name}`, " per video (YARDSTICK_MAX_VIDEO_BYTES)", maxBytes, fail);
+  if (!bytes) return undefined;
   const mime = sniffVideoMime(bytes);
   if (!mime) {
     const image = sniffImageMime(bytes);
@@ -631,14 +643,8 @@ async function checkStillImage(
   maxBytes: number,
   fail: (message: string) => void,
 ): Promise<ValidatedImage | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await source.readFile(imagePath, { maxBytes });
-  } catch (error) {
-    if (!(error instanceof BatchFileError)) throw error;
-    fail(`image ${name} ${error.predicate}${error.problem === "too-large" ? " per image" : ""}`);
-    return undefined;
-  }
+  const bytes = await readMediaFile(source, imagePath, `image ${name}`, " per image", maxBytes, fail);
+  if (!bytes) return undefined;
   const mime = sniffImageMime(bytes);
   if (!mime) {
     const video = sniffVideoMime(bytes);
