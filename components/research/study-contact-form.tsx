@@ -7,6 +7,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { callApi, type ApiIssue } from "@/lib/client/api";
 import { studyContactChangeSchema, type StudyContactChange } from "@/lib/validations/study-settings";
 import { NO_CONTACT_TEXT } from "@/lib/studies/contact-text";
+import { FormMessage, type FormOutcome } from "@/components/ui/form-message";
 
 /**
  * How participants reach the research team (PATCH /api/studies/<slug>/contact): named on the
@@ -18,7 +19,7 @@ export function StudyContactForm({ slug, initial }: { slug: string; initial: Stu
   const [name, setName] = useState(initial.contactName ?? "");
   const [email, setEmail] = useState(initial.contactEmail ?? "");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const [message, setMessage] = useState<FormOutcome | null>(null);
   const [pending, setPending] = useState(false);
 
   const issuesByField = (issues: ReadonlyArray<{ path: string; message: string }>) => Object.fromEntries(issues.map((issue) => [issue.path, issue.message]));
@@ -75,11 +76,7 @@ export function StudyContactForm({ slug, initial }: { slug: string; initial: Stu
         <Button type="submit" size="sm" disabled={pending}>
           {pending ? "Saving…" : "Save contact"}
         </Button>
-        {message ? (
-          <p role={message.tone === "bad" ? "alert" : "status"} className={`text-sm ${message.tone === "bad" ? "text-red-700" : "text-emerald-700"}`}>
-            {message.text}
-          </p>
-        ) : null}
+        {message ? <FormMessage message={message} /> : null}
       </div>
     </form>
   );

@@ -8,6 +8,7 @@ import { callApi, issuesByField } from "@/lib/client/api";
 import { reportingAnswersSchema, type ReportingAnswers } from "@/lib/validations/reporting";
 import { AnswerSections, CompensationFields } from "@/components/research/study-reporting-fields";
 import { draftsOf, reportingBodyOf } from "@/components/research/reporting-drafts";
+import { FormMessage, type FormOutcome } from "@/components/ui/form-message";
 
 /**
  * The report's answers only a person can give (PATCH /api/studies/<slug>/reporting): asked once
@@ -20,7 +21,7 @@ export function StudyReportingForm({ slug, initial }: { slug: string; initial: R
   const formRef = useRef<HTMLFormElement>(null);
   const [drafts, setDrafts] = useState(() => draftsOf(initial));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const [message, setMessage] = useState<FormOutcome | null>(null);
   const [pending, setPending] = useState(false);
 
   function refuse(byField: Record<string, string>, text: string) {
@@ -57,11 +58,7 @@ export function StudyReportingForm({ slug, initial }: { slug: string; initial: R
         <Button type="submit" size="sm" disabled={pending}>
           {pending ? "Saving…" : "Save reporting answers"}
         </Button>
-        {message ? (
-          <p role={message.tone === "bad" ? "alert" : "status"} className={`text-sm ${message.tone === "bad" ? "text-red-700" : "text-emerald-700"}`}>
-            {message.text}
-          </p>
-        ) : null}
+        {message ? <FormMessage message={message} /> : null}
       </div>
     </form>
   );

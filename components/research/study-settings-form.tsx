@@ -18,6 +18,7 @@ import {
 } from "@/lib/validations/study-settings";
 import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
 import { callApi, type ApiIssue } from "@/lib/client/api";
+import { FormMessage, type FormOutcome } from "@/components/ui/form-message";
 
 /**
  * Every setting of a study in one form (PATCH /api/studies/<slug>/settings), checked in the
@@ -100,7 +101,7 @@ export function StudySettingsForm({
     Object.fromEntries(kinds.map((k) => [k.kind, JSON.stringify(initial.taskSettings[k.kind] ?? {}, null, 2)])),
   );
   const errors = errorsByPath(formErrors);
-  const [message, setMessage] = useState<{ tone: "good" | "bad"; text: string } | null>(null);
+  const [message, setMessage] = useState<FormOutcome | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // set by a refused save; the first render that shows a field error then brings it into view
   // (react-hook-form publishes the errors after its onInvalid callback, so possibly a render later)
@@ -604,13 +605,7 @@ export function StudySettingsForm({
       </fieldset>
 
       <div className="sticky bottom-0 z-10 mt-6 flex items-center gap-3 border-t border-slate-200 bg-slate-50/95 py-3 backdrop-blur">
-        {message ? (
-          <p role={message.tone === "bad" ? "alert" : "status"} className={`text-sm ${message.tone === "bad" ? "text-red-700" : "text-emerald-700"}`}>
-            {message.text}
-          </p>
-        ) : frozen ? (
-          <p className="text-sm text-slate-600">Read-only: the study has responses.</p>
-        ) : null}
+        {message ? <FormMessage message={message} /> : frozen ? <p className="text-sm text-slate-600">Read-only: the study has responses.</p> : null}
         <Button type="submit" className="ml-auto" disabled={frozen || pending}>
           {pending ? "Saving…" : "Save settings"}
         </Button>
