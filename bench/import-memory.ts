@@ -1,5 +1,5 @@
 /**
- * Import benchmark (issue #17: "a 100,000-line items file took 25 s and 1.6 GB of server memory
+ * Import benchmark ("a 100,000-line items file took 25 s and 1.6 GB of server memory
  * while other users waited 11 s"): writes a 100,000-line items.jsonl (ENACT items sharing three
  * images: an initial image, two actions, two candidate images to order) as a folder and as a zip
  * (what the admin page uploads), imports each into its own study of a throwaway database on

@@ -4,7 +4,7 @@ import { createDashboardStudy, deleteDashboardStudy, type DashboardFixture } fro
 import { storageStatePath } from "./users";
 
 /**
- * The research dashboard with wider data than the demo (issue #18): nine annotators with long
+ * The research dashboard with wider data than the demo: nine annotators with long
  * names and twelve step lengths (3..14), at 1280 and 1920 px wide. The pairwise alpha matrix must
  * not squeeze the alpha headline, the tables' "All" column must be on screen, the time chart's
  * annotator labels must not run into each other, and the page must not scroll sideways.

@@ -6,7 +6,7 @@ import { GridwmPage } from "./pages/gridwm-page";
 import { storageStatePath } from "./users";
 
 /**
- * GridWM-Judge Task B as the demo batch makes it (issue #16): the frame is the whole grid with its
+ * GridWM-Judge Task B as the demo batch makes it: the frame is the whole grid with its
  * axes labelled, so that the key's world coordinates can be read off the picture; the clickable
  * grid has the item's size (7x7, 8x8, 16x16); the instructions say the coordinate frame. Each item
  * is photographed at 1280x800 and 390x844 (looked at by hand: solvable from the screen alone), then

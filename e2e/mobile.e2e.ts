@@ -7,7 +7,7 @@ import { storageStatePath } from "./users";
 
 /**
  * Every task kind on a phone (390 x 844, touch: `hasTouch`, `isMobile`) and in a laptop window
- * (1280 x 800, mouse), issue #18: one item answered and submitted, by taps only on the phone
+ * (1280 x 800, mouse): one item answered and submitted, by taps only on the phone
  * (tap a candidate, then tap a step: no drag), with the layout checked where it matters: no
  * horizontal overflow of the page, the panels side by side or stacked but never overlapping, the
  * controls a finger uses at least ~40 px tall, and on the laptop the whole item on one screen.

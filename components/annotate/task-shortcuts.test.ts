@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ACTION_KEYS } from "@/lib/tasks/esi-explore/actions";
 import { shortcutsFor } from "@/components/annotate/task-shortcuts";
 
-/** The "Keys" popover lists what each kind's key handler does (issue #18: ESI's list was empty). */
+/** The "Keys" popover lists what each kind's key handler does (ESI's too). */
 describe("shortcutsFor", () => {
   it("lists every ESI movement key (W A S D R F, the arrows) and the number keys that choose an option", () => {
     const list = shortcutsFor("esi-explore", null);

@@ -5,7 +5,7 @@ import { AccuracySection } from "@/components/dashboard/accuracy-section";
 import { accuracyRows, kindInfo, tagColumns } from "@/lib/dashboard/accuracy";
 import { exploreSceneKeySchema, exploreSceneModule } from "@/lib/tasks/explore-scene";
 
-/** The rendered accuracy table (issue #16): EXPLORE's S_* are shown on their own scales, not multiplied by 100 (twice). */
+/** The rendered accuracy table: EXPLORE's S_* are shown on their own scales, not multiplied by 100 (twice). */
 describe("accuracy table, rendered", () => {
   it("shows one exact EXPLORE answer as S_obj 100.00, S_att 5.00, S_rel 5.00, S_uni 100.00", () => {
     const key = exploreSceneKeySchema.parse({

@@ -6,7 +6,7 @@ import { updateUserAccount } from "@/lib/auth/users";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * Issue #17 (Low): sessions could not be revoked. next-auth's own callbacks, as its session
+ * Sessions can be revoked. next-auth's own callbacks, as its session
  * endpoint (/api/auth/session) and sign-out call them; lib/auth/session.ts compares the same version on
  * every request (tests/faults/security.faults.test.ts over HTTP).
  */

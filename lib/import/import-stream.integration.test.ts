@@ -9,7 +9,7 @@ import { createStudy, resetDatabase } from "@/tests/db-helpers";
 import { forwardItem, image, jsonl, removeTempFolders, writeFolder, zipOf, type BatchFiles } from "@/tests/fixtures/import-batches";
 
 /**
- * Large items files are streamed (issue #17): read line by line from a zip entry or a folder,
+ * Large items files are streamed: read line by line from a zip entry or a folder,
  * checked in a first pass, written in chunks read again inside the one transaction.
  */
 

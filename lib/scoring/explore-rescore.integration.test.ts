@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 
-/** Stored EXPLORE structured scores of an older version are rescored and written back, once (issue #16). */
+/** Stored EXPLORE structured scores of an older version are rescored and written back, once. */
 let dataDir = "";
 
 beforeAll(async () => {

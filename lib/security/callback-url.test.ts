@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { safeCallbackPath } from "@/lib/security/callback-url";
 
-/** Issue #17 (Medium): /signin?callbackUrl=/%5Cexample.org sent the browser to example.org. */
+/** A callback such as /signin?callbackUrl=/%5Cexample.org must not send the browser to another origin. */
 describe("safeCallbackPath", () => {
   it("refuses every callback that resolves to another origin, however it is spelled", () => {
     for (const raw of [

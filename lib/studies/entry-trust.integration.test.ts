@@ -12,7 +12,7 @@ import { createReviewers, newReviewStudy, twoStudiesSharingABatch } from "@/lib/
 import { createEnactItems, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
- * Issue #17, accounts and study entry: who a study link or an invite can sign in as, how many
+ * Accounts and study entry: who a study link or an invite can sign in as, how many
  * accounts and places a public link can take, and who may enter a study whose items they reviewed
  * with the key (SECURITY.md, "Study entry").
  */

@@ -375,7 +375,7 @@ export async function listInvites(slug: string): Promise<InviteRow[]> {
 /**
  * An invite link for a named participant: a new passwordless ANNOTATOR account that belongs to the
  * study (externalSource "invite", externalStudyId the study) and becomes its member at once.
- * Never an existing account: a researcher could otherwise sign in as anyone (issue #17).
+ * Never an existing account: a researcher could otherwise sign in as anyone.
  */
 export async function createInvite(slug: string, raw: InviteCreateInput, actorId: string): Promise<InviteRow> {
   const parsed = inviteCreateSchema.safeParse(raw);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ENACT_MAX_ORDER, enactOrderAnswerSchema } from "@/lib/tasks/shared/enact/common";
 import { GRIDWM_MAX_ANSWER_OBJECTS, gridwmSceneJsonAnswerSchema } from "@/lib/tasks/gridwm-scene-json";
 
-/** Issue #17: the other kinds' unbounded answer arrays are capped in their own schemas, counted before their elements are parsed. */
+/** The other kinds' unbounded answer arrays are capped in their own schemas, counted before their elements are parsed. */
 describe("answer caps of the other kinds", () => {
   it("ENACT: an order has at most ENACT_MAX_ORDER indices", () => {
     const at = Array.from({ length: ENACT_MAX_ORDER }, (_, i) => i);

@@ -7,7 +7,7 @@ import { taskKinds } from "@/lib/tasks";
 import { resetDatabase } from "@/tests/db-helpers";
 
 /**
- * `npm run demo` (issue #16: the demo seeded no EXPLORE study although the README lists the kind):
+ * `npm run demo` seeds a study of every kind the README lists:
  * every registered task kind has items in a demo study, and a second run changes nothing.
  */
 let dataDir = "";

@@ -13,7 +13,7 @@ beforeAll(() => {
   tokenize("warm up");
 }, 120_000);
 
-/** The rendered EXPLORE table (issue #16): every row's S_uni is Eq. 1 on the row's own S_obj, S_att, S_rel, as shown; the differences from the paper are named. */
+/** The rendered EXPLORE table: every row's S_uni is Eq. 1 on the row's own S_obj, S_att, S_rel, as shown; the differences from the paper are named. */
 describe("EXPLORE dashboard section, rendered", () => {
   it("rows read on their own scales and satisfy Eq. 1 as shown; the page names every difference from the paper", async () => {
     const { ExploreDashboardSection } = await import("@/components/tasks/explore-scene/dashboard-section");

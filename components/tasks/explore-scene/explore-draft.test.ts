@@ -104,7 +104,7 @@ describe("explore scene draft", () => {
     expect(describeEvent({ type: "scene_text_edited", payload: { value: "A bowl." } })).toBe('Description typed (7 characters): "A bowl."');
   });
 
-  it("says the answer's caps before the server would refuse the answer (issue #17)", () => {
+  it("says the answer's caps before the server would refuse the answer", () => {
     const objects = Array.from({ length: EXPLORE_ANSWER_LIMITS.objects + 1 }, (_, i) => ({ id: i, category: `thing ${i}`, description: "", relations: [] }));
     const draft = { ...emptyExploreDraft(), objects, nextId: objects.length };
     expect(exploreDraftProblem(draft)).toBe(`At most ${EXPLORE_ANSWER_LIMITS.objects} objects: remove 1`);

@@ -14,7 +14,7 @@ import {
 import { cloneWorld, freshId, isObjectField, isPresent, readAttr, sameValue, type World, type WorldObject } from "@/lib/tasks/ego2world-play/world";
 
 /**
- * The Ego2World simulator (issue #11, "The rule language"): pure functions over a world. One
+ * The Ego2World simulator (docs/ego2world.md, "The rule language"): pure functions over a world. One
  * action is a skill (matched by name and arity; skills win over rules), run atomically, or a
  * primitive, which runs the first rule of its name and arity whose preconditions all hold.
  */

@@ -20,7 +20,7 @@ import type {
 } from "@/lib/tasks/types";
 
 /**
- * Ego2World play (`ego2world-play`; ../shared/benchmarks/ego2world.md, issue #11): one item is one
+ * Ego2World play (`ego2world-play`; ../shared/benchmarks/ego2world.md): one item is one
  * episode of an executable symbolic kitchen. The hidden world, its rules and skills and the tasks'
  * goals and references are the key; the server runs the world (`interactive`), the person sees
  * only the current area's image, the objects there, the hand, a change summary and the feedback

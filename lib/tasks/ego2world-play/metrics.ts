@@ -3,7 +3,7 @@ import { normaliseAction } from "@/lib/tasks/ego2world-play/syntax";
 import { cloneWorld, slotKeys, slotValue, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
- * Ego2World scoring (issue #11, "Scoring"), the same for people and imported agent runs. The
+ * Ego2World scoring (docs/ego2world.md, "Scoring"), the same for people and imported agent runs. The
  * answer's actions run task after task from the initial world, never reset; the reference runs the
  * same way. Per task: success (every goal holds right after the task), TCR (share of key actions
  * matched as a multiset by accepted primitives, skills expanded), F1 (multiset F1 of action names,

@@ -1,7 +1,7 @@
 import { isPresent, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
- * The person's notes: their belief graph, one row per object (issue #11, "The player"). A row holds
+ * The person's notes: their belief graph, one row per object (docs/ego2world.md, "The player"). A row holds
  * the believed area (an area name, `hand` or `gone`), free state text, a confidence and where the
  * belief comes from (seen, feedback, guess). Rows change only through trajectory events
  * (`note_added`, `note_edited`, `note_removed`), so the notes at any moment are a replay of them;

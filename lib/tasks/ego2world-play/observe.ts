@@ -2,7 +2,7 @@ import type { Value } from "@/lib/tasks/ego2world-play/syntax";
 import { isPresent, type World } from "@/lib/tasks/ego2world-play/world";
 
 /**
- * What a person observes of the hidden world (issue #11): the objects whose `area` is the current
+ * What a person observes of the hidden world: the objects whose `area` is the current
  * area (ids and labels), what is held, and a text summary of how the objects of this area changed
  * since the episode start, from the world diff. The summary says what changed, never the values:
  * those the person infers.

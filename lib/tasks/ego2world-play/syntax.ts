@@ -1,5 +1,5 @@
 /**
- * The Ego2World rule language as text (issue #11, "The rule language"): actions `name(arg, ...)`,
+ * The Ego2World rule language as text (docs/ego2world.md, "The rule language"): actions `name(arg, ...)`,
  * preconditions and goals `term = operand` / `term != operand`, effects `term := operand`,
  * `create LABEL attr=operand ...` and `destroy P`. Parsing only; lib/tasks/ego2world-play/engine.ts runs them.
  */

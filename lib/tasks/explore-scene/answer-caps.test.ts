@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EXPLORE_ANSWER_LIMITS, exploreSceneAnswerSchema } from "@/lib/tasks/explore-scene";
 
 /**
- * Issue #17: an explore-scene answer is capped in its schema (objects, relations, text), the counts
+ * An explore-scene answer is capped in its schema (objects, relations, text), the counts
  * are checked before anything else is parsed, and the relation checks are linear. Timing is in
  * lib/tasks/explore-scene/bench/answer-caps.ts (no timed assertion here).
  */

@@ -56,7 +56,7 @@ export function exploreAnswerTooBig(value: unknown): { path: Array<string | numb
   return null;
 }
 
-/** Rejects an answer over the counts before its parts are parsed (issue #17: an oversized answer must not cost CPU). */
+/** Rejects an answer over the counts before its parts are parsed (an oversized answer must not cost CPU). */
 function countsFirst<T extends z.ZodType>(schema: T) {
   return z.preprocess((value, ctx) => {
     const tooBig = exploreAnswerTooBig(value);

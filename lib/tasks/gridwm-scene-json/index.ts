@@ -101,7 +101,7 @@ const answerStateSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.n
 });
 const objectTypes = GRIDWM_OBJECT_TYPES.filter((type) => !["empty", "wall", "floor"].includes(type)) as [string, ...string[]];
 
-/** Objects in a submitted scene (issue #17): far more than a MiniGrid room holds; counted before the objects are parsed. */
+/** Objects in a submitted scene: far more than a MiniGrid room holds; counted before the objects are parsed. */
 export const GRIDWM_MAX_ANSWER_OBJECTS = 400;
 
 /** What annotators submit: always the complete canonical object (the form cannot produce anything else). */

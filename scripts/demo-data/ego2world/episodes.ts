@@ -2,7 +2,7 @@ import type { RuleSpec, SkillSpec } from "@/lib/tasks/ego2world-play/engine";
 import type { World } from "@/lib/tasks/ego2world-play/world";
 
 /**
- * Three hand-written Ego2World kitchens for the demo (issue #11, "Demo data"): making coffee,
+ * Three hand-written Ego2World kitchens for the demo (docs/ego2world.md, "Demo data"): making coffee,
  * slicing bread and cheese for a plate, filling a pot and cooking pasta. Their rules cover the
  * kinds of the paper's Table 6: state change (open, brew, turn_on), create (slice, add pasta),
  * destroy (the coffee pod, the loaf, the pasta), hand (one object at a time, free hand for taps);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { createUser, resetDatabase } from "@/tests/db-helpers";
 
-/** The demo's EXPLORE-Bench study (issue #16): imported through the real importer, with its synthetic run scored. */
+/** The demo's EXPLORE-Bench study: imported through the real importer, with its synthetic run scored. */
 let dataDir = "";
 
 beforeAll(async () => {

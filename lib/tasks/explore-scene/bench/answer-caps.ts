@@ -1,5 +1,5 @@
 /**
- * Benchmark for the explore-scene answer caps (issue #17): run with
+ * Benchmark for the explore-scene answer caps: run with
  * `npx tsx lib/tasks/explore-scene/bench/answer-caps.ts` (a kind's own benchmark lives in its folder,
  * lib/tasks/<kind>/bench/, since it names the kind: tests/kind-names.test.ts).
  * Times, for one answer at the caps (EXPLORE_ANSWER_LIMITS: objects, relations, text lengths):

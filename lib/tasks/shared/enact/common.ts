@@ -74,7 +74,7 @@ export const keyOrderSchema = z
  */
 export const ENACT_MAX_ORDER = 100;
 
-/** The length first (issue #17: an oversized answer costs no parsing), then the permutation. */
+/** The length first (an oversized answer costs no parsing), then the permutation. */
 const answerOrderSchema = z
   .unknown()
   .refine((value) => !Array.isArray(value) || value.length <= ENACT_MAX_ORDER, { message: `order has at most ${ENACT_MAX_ORDER} indices`, abort: true })

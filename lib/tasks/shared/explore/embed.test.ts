@@ -8,7 +8,7 @@ import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";
 
 /**
- * Object matching with the paper's embedder (issue #16): a local stand-in for an OpenAI-compatible
+ * Object matching with the paper's embedder: a local stand-in for an OpenAI-compatible
  * /v1/embeddings server (all-MiniLM-L6-v2), on a free loopback port. Its vectors are fixed per
  * word so the cosines are known: mug and cup 0.8 (WordNet relates them not at all), sink 0 to both.
  */

@@ -12,7 +12,7 @@ beforeAll(() => {
 }, 120_000);
 
 /**
- * EXPLORE-Bench's numbers made exact (issue #16): S_obj over the annotated categories from one
+ * EXPLORE-Bench's numbers made exact: S_obj over the annotated categories from one
  * mutual-maxima pass, S_uni as Eq. 1 with fixed weights, monotone in correct objects, relations
  * between objects of one category, WordNet's most frequent senses, key states per object.
  */

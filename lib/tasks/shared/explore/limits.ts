@@ -1,7 +1,7 @@
 /* Client-safe (no Node imports): the scene editor (components/tasks/explore-scene) shows the same caps. */
 
 /**
- * Size caps of an answer (issue #17): a scene of the benchmark has about 10 objects (Sec. 6: 9 on
+ * Size caps of an answer: a scene of the benchmark has about 10 objects (Sec. 6: 9 on
  * average in the abnormal cases); the caps leave ample room and keep validating and scoring one
  * answer well under 50 ms (lib/tasks/explore-scene/bench/answer-caps.ts). Counted before anything
  * else is parsed.
