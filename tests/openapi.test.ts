@@ -37,6 +37,17 @@ describe("the OpenAPI document (lib/http/openapi.ts, /api/openapi.json)", () => 
     expect(doc.openapi).toBe("3.1.0");
   });
 
+  it("says what every operation does in its own summary, not its method and path", () => {
+    const missing: string[] = [];
+    for (const [route, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const summary = (operation as { summary?: unknown }).summary;
+        if (typeof summary !== "string" || summary.trim().length < 8 || summary.includes(route)) missing.push(`${method.toUpperCase()} ${route}`);
+      }
+    }
+    expect(missing, "give these handlers a `summary` in their route() options").toEqual([]);
+  });
+
   /** A handler's schema as the document holds it: zod's `$defs` moved to components.schemas (lib/http/openapi.ts hoistDefs). */
   const asDocumented = (schema: Record<string, unknown>, operationId: string, part: string) => hoistDefs(schema, {}, `${operationId}_${part}`);
 

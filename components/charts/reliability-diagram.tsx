@@ -49,9 +49,9 @@ export function ReliabilityDiagram({ bins, fileName, height = 260 }: { bins: Rel
               domain={[0, 100]}
               ticks={[0, 20, 40, 60, 80, 100]}
               unit="%"
-              width={48}
+              width={62}
               tick={{ fontSize: 12 }}
-              label={{ value: "accuracy", angle: -90, position: "insideLeft", offset: 12, fontSize: 12, fill: "#64748b" }}
+              label={{ value: "accuracy", angle: -90, position: "insideLeft", offset: 4, fontSize: 12, fill: "#64748b" }}
             />
             <ZAxis type="number" dataKey="count" range={[40, 400]} name="answers" />
             <Tooltip formatter={(value, name) => (name === "answers" ? value : `${(value as number).toFixed(1)}%`)} />

@@ -28,6 +28,36 @@ export function AgreementPlanDesign({ kinds: kindInfos, tagKey }: { kinds: Array
   );
 }
 
+/** Three annotators give three pairs, as in the human studies this paragraph follows; more pairs read as a range, the full list folded below it. */
+const PAIRS_LISTED_IN_FULL = 6;
+
+export interface AlphaPair {
+  alpha: number | null;
+  names: string;
+}
+
+/** Every pair of coders once (upper triangle of the pairwise matrix), named "A–B". */
+export function pairwiseAlphaPairs(matrix: Array<Array<number | null>>, names: string[]): AlphaPair[] {
+  const pairs: AlphaPair[] = [];
+  for (let i = 0; i < names.length; i++)
+    for (let j = i + 1; j < names.length; j++) pairs.push({ alpha: matrix[i]?.[j] ?? null, names: `${names[i]}–${names[j]}` });
+  return pairs;
+}
+
+/** "pairwise alphas from 0.7944 (A–B) to 0.9052 (C–D), median 0.8541 over 36 pairs": the defined ones; the undefined are counted. */
+export function pairwiseRangeText(pairs: AlphaPair[]): string {
+  const defined = pairs.filter((pair): pair is { alpha: number; names: string } => pair.alpha !== null && Number.isFinite(pair.alpha));
+  const undefinedCount = pairs.length - defined.length;
+  const undefinedText = undefinedCount > 0 ? ` (${undefinedCount} undefined)` : "";
+  if (defined.length === 0) return `pairwise alphas undefined for all ${pairs.length} pairs`;
+  const sorted = [...defined].sort((x, y) => x.alpha - y.alpha);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 === 1 ? sorted[Math.floor(middle)].alpha : (sorted[middle - 1].alpha + sorted[middle].alpha) / 2;
+  const low = sorted[0];
+  const high = sorted[sorted.length - 1];
+  return `pairwise alphas from ${fixed(low.alpha)} (${low.names}) to ${fixed(high.alpha)} (${high.names}), median ${fixed(median)} over ${pairs.length} pairs${undefinedText}`;
+}
+
 export function AgreementPlanSection({
   plan,
   annotatorNames,
@@ -45,10 +75,8 @@ export function AgreementPlanSection({
 }) {
   const a = plan.agreement;
   const names = a ? a.coders.map((c) => annotatorNames[c] ?? `#${c}`) : [];
-  const pairs: string[] = [];
-  if (a) {
-    for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push(`${fixed(a.pairwise.matrix[i][j])} (${names[i]}–${names[j]})`);
-  }
+  const pairs = a ? pairwiseAlphaPairs(a.pairwise.matrix, names) : [];
+  const listed = pairs.map((pair) => `${fixed(pair.alpha)} (${pair.names})`);
   return (
     <div className="space-y-4">
       <AgreementPlanDesign kinds={kindInfos} tagKey={tagKey} />
@@ -92,7 +120,14 @@ export function AgreementPlanSection({
               )}
             </>
           )}
-          ; pairwise alphas {pairs.join(", ") || "n/a"}; perfect agreement on {share(a.overall.perfectItems.agreeing, a.overall.perfectItems.total, "item")}.
+          ; {pairs.length <= PAIRS_LISTED_IN_FULL ? <>pairwise alphas {listed.join(", ") || "n/a"}</> : pairwiseRangeText(pairs)}; perfect agreement on{" "}
+          {share(a.overall.perfectItems.agreeing, a.overall.perfectItems.total, "item")}.
+          {pairs.length > PAIRS_LISTED_IN_FULL ? (
+            <details className="mt-2 text-xs text-slate-600">
+              <summary className="cursor-pointer">All {pairs.length} pairwise alphas</summary>
+              <p className="mt-1">{listed.join(", ")}.</p>
+            </details>
+          ) : null}
         </blockquote>
       ) : plan.planned > 0 ? (
         <p className="text-sm text-slate-500">The plan&apos;s alpha appears once items have every annotator&apos;s answer.</p>

@@ -15,14 +15,22 @@ import { jsonResponse } from "@/lib/http/json";
  * body is read as text whatever its content type (text/plain or application/json), and the
  * session cookie comes along (same origin). The account is checked in the write's own statement.
  */
-export const POST = route({ roles: "session-token", body: trajectoryBatchSchema, json: { maxBytes: MAX_EVENTS_BODY_BYTES } }, async ({ user, body }) => {
-  const { valid, validIndexes, rejected } = parseTrajectoryBatch(body.events);
-  const { acked, rejected: refused = [], notWriter } = await recordEvents(user.id, valid);
-  // recordEvents numbers its refusals (closed study, late after submission) within `valid`
-  const all = [...rejected, ...refused.map((r) => ({ ...r, index: validIndexes[r.index] }))].sort((a, b) => a.index - b.index);
-  const reply = { acked, ...(all.length > 0 ? { rejected: all } : {}), ...(notWriter ? { notWriter } : {}) };
-  // another tab or device writes one of these items: its events were refused, the writer's stored
-  if (notWriter)
-    return jsonResponse({ ...reply, error: NOT_WRITER_MESSAGE, code: "CONFLICT", details: { reason: "writer", assignments: notWriter } }, { status: 409 });
-  return jsonResponse(reply);
-});
+export const POST = route(
+  {
+    summary: "Store a batch of trajectory events of one assignment, each once (409 when this tab is not the writer)",
+    roles: "session-token",
+    body: trajectoryBatchSchema,
+    json: { maxBytes: MAX_EVENTS_BODY_BYTES },
+  },
+  async ({ user, body }) => {
+    const { valid, validIndexes, rejected } = parseTrajectoryBatch(body.events);
+    const { acked, rejected: refused = [], notWriter } = await recordEvents(user.id, valid);
+    // recordEvents numbers its refusals (closed study, late after submission) within `valid`
+    const all = [...rejected, ...refused.map((r) => ({ ...r, index: validIndexes[r.index] }))].sort((a, b) => a.index - b.index);
+    const reply = { acked, ...(all.length > 0 ? { rejected: all } : {}), ...(notWriter ? { notWriter } : {}) };
+    // another tab or device writes one of these items: its events were refused, the writer's stored
+    if (notWriter)
+      return jsonResponse({ ...reply, error: NOT_WRITER_MESSAGE, code: "CONFLICT", details: { reason: "writer", assignments: notWriter } }, { status: 409 });
+    return jsonResponse(reply);
+  },
+);

@@ -10,6 +10,12 @@ import { jsonResponse } from "@/lib/http/json";
  * answered assignment is 409; 422 for an answer or confidence that does not fit the item or scale.
  * The account is checked in the write's own statement.
  */
-export const POST = route({ roles: "session-token", errors: [409], body: responseCreateSchema }, async ({ user, body }) =>
-  jsonResponse(await submitResponse(user.id, body)),
+export const POST = route(
+  {
+    summary: "Submit the answer and confidence of an assignment (scored on the server; stored once)",
+    roles: "session-token",
+    errors: [409],
+    body: responseCreateSchema,
+  },
+  async ({ user, body }) => jsonResponse(await submitResponse(user.id, body)),
 );

@@ -2,4 +2,6 @@ import { route } from "@/lib/http/route";
 import { listMemberStudies } from "@/lib/annotate/studies";
 
 /** GET /api/annotate/studies: the studies the signed-in user is a member of, with progress. */
-export const GET = route({ roles: "signed-in" }, async ({ user }) => Response.json({ studies: await listMemberStudies(user.id) }));
+export const GET = route({ summary: "The studies the signed-in person is a member of, with their progress", roles: "signed-in" }, async ({ user }) =>
+  Response.json({ studies: await listMemberStudies(user.id) }),
+);

@@ -8,4 +8,7 @@ import { assetParamSchema } from "@/lib/validations/annotate";
  * change, so the browser may keep them a year. 404 for users who may not see it, as for unknown
  * hashes.
  */
-export const GET = route({ roles: "signed-in", params: assetParamSchema }, async ({ request, params, user }) => serveAssetForUser(request, params.hash, user));
+export const GET = route(
+  { summary: "An image or video of an item the signed-in person may see (HTTP Range for videos)", roles: "signed-in", params: assetParamSchema },
+  async ({ request, params, user }) => serveAssetForUser(request, params.hash, user),
+);

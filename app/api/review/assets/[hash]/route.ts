@@ -7,6 +7,7 @@ import { serveReviewAssetForUser } from "@/lib/review/assets";
  * any role) and staff; served like /api/assets (HTTP Range, cached: the bytes of a hash never
  * change); 404 for users who may not see it, as for unknown hashes.
  */
-export const GET = route({ roles: "signed-in", params: assetParamSchema }, async ({ request, params, user }) =>
-  serveReviewAssetForUser(request, params.hash, user),
+export const GET = route(
+  { summary: "An image or video of an item under review, for its reviewers and staff", roles: "signed-in", params: assetParamSchema },
+  async ({ request, params, user }) => serveReviewAssetForUser(request, params.hash, user),
 );

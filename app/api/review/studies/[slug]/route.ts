@@ -3,6 +3,12 @@ import { reviewSlugParamSchema, reviewStudyUpdateSchema } from "@/lib/validation
 import { updateReviewStudy } from "@/lib/review/studies";
 
 /** PATCH /api/review/studies/<slug> { status: "OPEN" | "CLOSED" }: a closed review study takes no more verdicts (staff). */
-export const PATCH = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, body: reviewStudyUpdateSchema }, async ({ params, user, body }) =>
-  Response.json(await updateReviewStudy(params.slug, body, user.id)),
+export const PATCH = route(
+  {
+    summary: "Open or close a review (a closed review takes no more verdicts)",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: reviewSlugParamSchema,
+    body: reviewStudyUpdateSchema,
+  },
+  async ({ params, user, body }) => Response.json(await updateReviewStudy(params.slug, body, user.id)),
 );

@@ -8,7 +8,13 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** Builds (or tops up) the ENACT-style agreement plan; idempotent. Body: { perCell?: number, tag?: string }. */
 export const POST = route(
-  { roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: agreementPlanBuildSchema, json: { whenEmpty: {} } },
+  {
+    summary: "Build the agreement plan: sample each annotator's finished items for every other annotator",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    body: agreementPlanBuildSchema,
+    json: { whenEmpty: {} },
+  },
   async ({ params, user, body }) => {
     const study = await getStudyBySlug(params.slug);
     return Response.json(await buildAgreementPlan(study.id, { perCell: body.perCell, tagKey: body.tag }, user.id));

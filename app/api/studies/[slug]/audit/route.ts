@@ -6,6 +6,7 @@ import { auditQuerySchema, listStudyAudit } from "@/lib/audit/log";
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** GET /api/studies/<slug>/audit?page=N: the study's audit entries, newest first. */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: auditQuerySchema }, async ({ params, query }) =>
-  Response.json(await listStudyAudit(params.slug, query.page)),
+export const GET = route(
+  { summary: "The study's audit log, newest first, a page at a time", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: auditQuerySchema },
+  async ({ params, query }) => Response.json(await listStudyAudit(params.slug, query.page)),
 );

@@ -8,6 +8,12 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** POST /api/studies/<slug>/entry-link { action: create|disable } -> 200 { entryToken }: a new public link (the old one stops working), or none. */
 export const POST = route(
-  { roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: entryLinkChangeSchema },
+  {
+    summary: "Make a new public entry link (the old one stops working), or turn it off",
+    roles: ["ADMIN", "RESEARCHER"],
+    errors: [409],
+    params: paramsSchema,
+    body: entryLinkChangeSchema,
+  },
   async ({ params, user, body }) => Response.json(await setEntryLink(params.slug, body.action, user.id)),
 );

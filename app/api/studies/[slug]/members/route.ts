@@ -6,8 +6,9 @@ import { addStudyMembers, listStudyMembersFor, removeStudyMember, studyMemberRem
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** The study's members; those who may add members (admins, the study's owner) also get the annotators who could be added. */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params, user }) =>
-  Response.json(await listStudyMembersFor(params.slug, user)),
+export const GET = route(
+  { summary: "The study's members (annotators and staff)", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema },
+  async ({ params, user }) => Response.json(await listStudyMembersFor(params.slug, user)),
 );
 
 /** Adds annotators (admins and the study's owner; 403 for other researchers): { userIds: string[] }. */

@@ -10,10 +10,18 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 const querySchema = z.object({ kind: z.string().min(1).max(64).optional() });
 
 /** The LLM scorer's state for the study: configured model, recent jobs with progress, answers not scored yet. */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: querySchema }, async ({ params, query }) => {
-  const study = await getStudyBySlug(params.slug);
-  return Response.json(await getLlmScoringStatus(study.id, undefined, query.kind), { headers: { "cache-control": "no-store" } });
-});
+export const GET = route(
+  {
+    summary: "The LLM scoring jobs of the study: counts by state and the last errors",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    query: querySchema,
+  },
+  async ({ params, query }) => {
+    const study = await getStudyBySlug(params.slug);
+    return Response.json(await getLlmScoringStatus(study.id, undefined, query.kind), { headers: { "cache-control": "no-store" } });
+  },
+);
 
 /**
  * Starts LLM scoring of the study's unscored answers (of `kind`, else of every LLM-scored kind it has items of: a job each) and model predictions in the
@@ -21,7 +29,14 @@ export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema,
  * is configured.
  */
 export const POST = route(
-  { roles: ["ADMIN", "RESEARCHER"], status: [200, 201], errors: [409], params: paramsSchema, query: querySchema },
+  {
+    summary: "Start LLM scoring of the answers not yet scored (202 with the jobs to poll)",
+    roles: ["ADMIN", "RESEARCHER"],
+    status: [200, 201],
+    errors: [409],
+    params: paramsSchema,
+    query: querySchema,
+  },
   async ({ params, query, user }) => {
     const { job, jobs, created } = await startLlmScoring(params.slug, user.id, query.kind);
     return Response.json({ job, jobs, created }, { status: created ? 201 : 200 });

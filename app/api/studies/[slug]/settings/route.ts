@@ -6,7 +6,9 @@ import { getStudySettings, studySettingsBodySchema, updateStudySettings } from "
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** GET /api/studies/<slug>/settings: every setting, whether the study is frozen, the kinds' settings forms. */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params }) => Response.json(await getStudySettings(params.slug)));
+export const GET = route({ summary: "The study's settings", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params }) =>
+  Response.json(await getStudySettings(params.slug)),
+);
 
 /**
  * PATCH /api/studies/<slug>/settings { ...any settings } (lib/validations/study-settings.ts, with

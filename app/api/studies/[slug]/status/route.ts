@@ -8,6 +8,12 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** POST /api/studies/<slug>/status { status: OPEN|PAUSED|CLOSED } -> 200 { status }; 409 for a step the lifecycle does not allow. */
 export const POST = route(
-  { roles: ["ADMIN", "RESEARCHER"], errors: [409], params: paramsSchema, body: studyStatusChangeSchema },
+  {
+    summary: "Change the study's status (draft, open, paused, closed)",
+    roles: ["ADMIN", "RESEARCHER"],
+    errors: [409],
+    params: paramsSchema,
+    body: studyStatusChangeSchema,
+  },
   async ({ params, user, body }) => Response.json(await changeStudyStatus(params.slug, body.status, user.id)),
 );

@@ -11,6 +11,12 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  * researcher's label of one step of a replayed trajectory, for kinds whose replay takes step labels
  * (the kind's replay hook checks the label; null removes it).
  */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, body: replayStepLabelSchema }, async ({ params, user, body }) =>
-  Response.json(await labelReplayStep(params.slug, user.id, body)),
+export const POST = route(
+  {
+    summary: "Label a step of a replayed trajectory (the kind's replay labels)",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    body: replayStepLabelSchema,
+  },
+  async ({ params, user, body }) => Response.json(await labelReplayStep(params.slug, user.id, body)),
 );

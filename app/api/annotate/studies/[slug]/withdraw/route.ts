@@ -9,6 +9,13 @@ const withdrawSchema = z.object({ confirm: z.literal("withdraw", { message: 'typ
  * POST /api/annotate/studies/[slug]/withdraw { confirm: "withdraw" } -> 200 { assignments, responses, events }:
  * the participant's responses and events in the study are deleted (audit entry); the page signs them out.
  */
-export const POST = route({ roles: "signed-in", errors: [409], params: studySlugParamSchema, body: withdrawSchema }, async ({ params, user }) =>
-  Response.json(await withdrawFromStudy(params.slug, user.id)),
+export const POST = route(
+  {
+    summary: "Withdraw from the study: the person's answers and events are deleted",
+    roles: "signed-in",
+    errors: [409],
+    params: studySlugParamSchema,
+    body: withdrawSchema,
+  },
+  async ({ params, user }) => Response.json(await withdrawFromStudy(params.slug, user.id)),
 );

@@ -7,6 +7,12 @@ import { decideReviewItem } from "@/lib/review/decisions";
  * A researcher's final decision on an item (settles a contested one, or overrides the rules);
  * recorded in the audit log. 200 { reviewItemId, decision, outcome, ruleOutcome }.
  */
-export const POST = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, body: reviewDecisionSchema }, async ({ params, user, body }) =>
-  Response.json(await decideReviewItem(params.slug, body, user.id)),
+export const POST = route(
+  {
+    summary: "Settle a contested item (keep or exclude), overriding the rule",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: reviewSlugParamSchema,
+    body: reviewDecisionSchema,
+  },
+  async ({ params, user, body }) => Response.json(await decideReviewItem(params.slug, body, user.id)),
 );

@@ -8,6 +8,9 @@ import { createReviewExport } from "@/lib/review/export";
  * Streams every verdict (review x axis) with the item's outcome and decision, as an attachment.
  * Columns: docs/review.md. Staff only.
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, query: reviewExportQuerySchema }, async ({ params, query }) => {
-  return attachmentResponse(await createReviewExport(params.slug, query.format));
-});
+export const GET = route(
+  { summary: "The review's verdicts as CSV or JSONL", roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, query: reviewExportQuerySchema },
+  async ({ params, query }) => {
+    return attachmentResponse(await createReviewExport(params.slug, query.format));
+  },
+);

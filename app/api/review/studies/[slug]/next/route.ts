@@ -8,6 +8,13 @@ import { nextReviewFor } from "@/lib/review/work";
  * reviewer of the review study (membership grants it, whatever the role); 403 for anyone else.
  * 200 { status: "item", view, progress } | { status: "done" | "closed", progress }.
  */
-export const GET = route({ roles: "signed-in", errors: [409], params: reviewSlugParamSchema, query: reviewNextQuerySchema }, async ({ params, user, query }) =>
-  Response.json(await nextReviewFor(params.slug, user.id, query.exclude), { headers: { "cache-control": "no-store" } }),
+export const GET = route(
+  {
+    summary: "The next item for the signed-in reviewer, with its key",
+    roles: "signed-in",
+    errors: [409],
+    params: reviewSlugParamSchema,
+    query: reviewNextQuerySchema,
+  },
+  async ({ params, user, query }) => Response.json(await nextReviewFor(params.slug, user.id, query.exclude), { headers: { "cache-control": "no-store" } }),
 );

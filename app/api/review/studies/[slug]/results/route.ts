@@ -7,6 +7,12 @@ import { getReviewResults } from "@/lib/review/results";
  * Outcome counts, per-axis pass rates and alpha (overall and by tag), the contested queue, a page
  * of items with their votes and reasons, and the studies the outcomes reach (staff).
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, query: reviewResultsQuerySchema }, async ({ params, query }) =>
-  Response.json(await getReviewResults(params.slug, query), { headers: { "cache-control": "no-store" } }),
+export const GET = route(
+  {
+    summary: "The review's results: per axis, per item, per tag, the contested queue and the reviewers",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: reviewSlugParamSchema,
+    query: reviewResultsQuerySchema,
+  },
+  async ({ params, query }) => Response.json(await getReviewResults(params.slug, query), { headers: { "cache-control": "no-store" } }),
 );

@@ -12,8 +12,22 @@ const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
  * Columns: docs/exports.md. Researchers and admins only: the items export holds the answer keys.
  * Every export writes an audit entry.
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: exportQuerySchema }, async ({ params, user, query }) => {
-  return attachmentResponse(
-    await createStudyExport(params.slug, params.what, query.format, { kind: query.kind, tag: query.tag }, { externalIds: query.externalIds, actorId: user.id }),
-  );
-});
+export const GET = route(
+  {
+    summary: "One export of the study (responses, events, items, ... as CSV or JSONL), streamed",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    query: exportQuerySchema,
+  },
+  async ({ params, user, query }) => {
+    return attachmentResponse(
+      await createStudyExport(
+        params.slug,
+        params.what,
+        query.format,
+        { kind: query.kind, tag: query.tag },
+        { externalIds: query.externalIds, actorId: user.id },
+      ),
+    );
+  },
+);

@@ -11,6 +11,14 @@ const paramsSchema = submissionParamsSchema.extend({ slug: studySlugSchema });
  * EgoSchema's {q_uid: answer} JSON), for benchmarks that withhold their test answers. Staff only;
  * audited.
  */
-export const GET = route({ roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: submissionQuerySchema }, async ({ params, user, query }) => {
-  return attachmentResponse(await createSubmission(params.slug, params.format, query.who, user.id));
-});
+export const GET = route(
+  {
+    summary: "The people's answers (their majority, or one annotator's) in a benchmark's own submission format",
+    roles: ["ADMIN", "RESEARCHER"],
+    params: paramsSchema,
+    query: submissionQuerySchema,
+  },
+  async ({ params, user, query }) => {
+    return attachmentResponse(await createSubmission(params.slug, params.format, query.who, user.id));
+  },
+);
