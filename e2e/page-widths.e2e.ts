@@ -130,8 +130,25 @@ async function measure(page: Page, path: string, name: string, viewport: { width
     .catch(() => undefined);
   if (width > viewport.width)
     console.log(`${name} is ${width} px wide; what sticks out:\n${(await culprits(page)).join("\n") || (await culprits(page, true)).join("\n")}`);
-  if (process.env.SHOTS) await page.screenshot({ path: test.info().outputPath(`${viewport.width}-${name}.png`), fullPage: true });
+  if (process.env.SHOTS) await screenshotSettled(page, `${viewport.width}-${name}.png`);
   return width;
+}
+
+/** For a look: the page once its requests settled, a work page taken over from the other window's tab (the widths above need neither). */
+async function screenshotSettled(page: Page, file: string) {
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  const takeOver = page.getByRole("button", { name: "Take over here" });
+  if (
+    await takeOver.waitFor({ state: "visible", timeout: 2_000 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    await takeOver.click();
+    await expect(takeOver).toBeHidden();
+    await page.waitForLoadState("networkidle").catch(() => undefined);
+  }
+  await page.screenshot({ path: test.info().outputPath(file), fullPage: true });
 }
 
 /** The elements that end past the window while their parent does not: where a page gets too wide. */
