@@ -9,6 +9,6 @@ export const GET = route(
 );
 
 export const POST = route(
-  { summary: "Create a study", roles: ["ADMIN", "RESEARCHER"], response: studyCreatedReplySchema, status: 201, errors: [409], body: studyCreateSchema },
+  { roles: ["ADMIN", "RESEARCHER"], summary: "Create a study", response: studyCreatedReplySchema, status: 201, errors: [409], body: studyCreateSchema },
   async ({ user, body }) => Response.json(await createStudy(body, user.id), { status: 201 }),
 );

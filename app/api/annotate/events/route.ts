@@ -17,8 +17,8 @@ import { jsonResponse } from "@/lib/http/json";
  */
 export const POST = route(
   {
-    summary: "Store a batch of trajectory events of one assignment, each once (409 when this tab is not the writer)",
     roles: "session-token",
+    summary: "Store a batch of trajectory events of one assignment, each once (409 when this tab is not the writer)",
     body: trajectoryBatchSchema,
     json: { maxBytes: MAX_EVENTS_BODY_BYTES },
   },

@@ -12,8 +12,8 @@ import { jsonResponse } from "@/lib/http/json";
  */
 export const POST = route(
   {
-    summary: "Submit the answer and confidence of an assignment (scored on the server; stored once)",
     roles: "session-token",
+    summary: "Submit the answer and confidence of an assignment (scored on the server; stored once)",
     errors: [409],
     body: responseCreateSchema,
   },

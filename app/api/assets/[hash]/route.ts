@@ -9,6 +9,6 @@ import { assetParamSchema } from "@/lib/validations/annotate";
  * hashes.
  */
 export const GET = route(
-  { summary: "An image or video of an item the signed-in person may see (HTTP Range for videos)", roles: "signed-in", params: assetParamSchema },
+  { roles: "signed-in", summary: "An image or video of an item the signed-in person may see (HTTP Range for videos)", params: assetParamSchema },
   async ({ request, params, user }) => serveAssetForUser(request, params.hash, user),
 );

@@ -4,8 +4,8 @@ import { updateUserAccount } from "@/lib/auth/users";
 
 export const PATCH = route(
   {
-    summary: "Change an account's name, role or state (disabling ends its sessions and API tokens)",
     roles: ["ADMIN"],
+    summary: "Change an account's name, role or state (disabling ends its sessions and API tokens)",
     errors: [409],
     params: idParamSchema,
     body: userUpdateSchema,

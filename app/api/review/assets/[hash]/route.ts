@@ -8,6 +8,6 @@ import { serveReviewAssetForUser } from "@/lib/review/assets";
  * change); 404 for users who may not see it, as for unknown hashes.
  */
 export const GET = route(
-  { summary: "An image or video of an item under review, for its reviewers and staff", roles: "signed-in", params: assetParamSchema },
+  { roles: "signed-in", summary: "An image or video of an item under review, for its reviewers and staff", params: assetParamSchema },
   async ({ request, params, user }) => serveReviewAssetForUser(request, params.hash, user),
 );

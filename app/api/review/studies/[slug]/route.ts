@@ -5,8 +5,8 @@ import { updateReviewStudy } from "@/lib/review/studies";
 /** PATCH /api/review/studies/<slug> { status: "OPEN" | "CLOSED" }: a closed review study takes no more verdicts (staff). */
 export const PATCH = route(
   {
-    summary: "Open or close a review (a closed review takes no more verdicts)",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Open or close a review (a closed review takes no more verdicts)",
     params: reviewSlugParamSchema,
     body: reviewStudyUpdateSchema,
   },

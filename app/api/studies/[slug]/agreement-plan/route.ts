@@ -9,8 +9,8 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 /** Builds (or tops up) the ENACT-style agreement plan; idempotent. Body: { perCell?: number, tag?: string }. */
 export const POST = route(
   {
-    summary: "Build the agreement plan: sample each annotator's finished items for every other annotator",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Build the agreement plan: sample each annotator's finished items for every other annotator",
     params: paramsSchema,
     body: agreementPlanBuildSchema,
     json: { whenEmpty: {} },

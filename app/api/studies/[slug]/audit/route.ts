@@ -7,6 +7,6 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** GET /api/studies/<slug>/audit?page=N: the study's audit entries, newest first. */
 export const GET = route(
-  { summary: "The study's audit log, newest first, a page at a time", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema, query: auditQuerySchema },
+  { roles: ["ADMIN", "RESEARCHER"], summary: "The study's audit log, newest first, a page at a time", params: paramsSchema, query: auditQuerySchema },
   async ({ params, query }) => Response.json(await listStudyAudit(params.slug, query.page)),
 );

@@ -9,8 +9,8 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 /** POST /api/studies/<slug>/entry-link { action: create|disable } -> 200 { entryToken }: a new public link (the old one stops working), or none. */
 export const POST = route(
   {
-    summary: "Make a new public entry link (the old one stops working), or turn it off",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Make a new public entry link (the old one stops working), or turn it off",
     errors: [409],
     params: paramsSchema,
     body: entryLinkChangeSchema,

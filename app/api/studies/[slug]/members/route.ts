@@ -7,7 +7,7 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** The study's members; those who may add members (admins, the study's owner) also get the annotators who could be added. */
 export const GET = route(
-  { summary: "The study's members (annotators and staff)", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema },
+  { roles: ["ADMIN", "RESEARCHER"], summary: "The study's members (annotators and staff)", params: paramsSchema },
   async ({ params, user }) => Response.json(await listStudyMembersFor(params.slug, user)),
 );
 

@@ -7,7 +7,7 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** GET /api/studies/<slug>/participants: every participant with status, reason, times and counts. */
 export const GET = route(
-  { summary: "The study's participants with their state, progress and recruitment source", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema },
+  { roles: ["ADMIN", "RESEARCHER"], summary: "The study's participants with their state, progress and recruitment source", params: paramsSchema },
   async ({ params }) => Response.json(await listParticipants(params.slug)),
 );
 
@@ -17,8 +17,8 @@ export const GET = route(
  */
 export const POST = route(
   {
-    summary: "Mark a participant returned (their place freed) or include them again",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Mark a participant returned (their place freed) or include them again",
     errors: [409],
     params: paramsSchema,
     body: participantActionSchema,

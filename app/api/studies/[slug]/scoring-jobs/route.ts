@@ -12,8 +12,8 @@ const querySchema = z.object({ kind: z.string().min(1).max(64).optional() });
 /** The LLM scorer's state for the study: configured model, recent jobs with progress, answers not scored yet. */
 export const GET = route(
   {
-    summary: "The LLM scoring jobs of the study: counts by state and the last errors",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "The LLM scoring jobs of the study: counts by state and the last errors",
     params: paramsSchema,
     query: querySchema,
   },
@@ -30,8 +30,8 @@ export const GET = route(
  */
 export const POST = route(
   {
-    summary: "Start LLM scoring of the answers not yet scored (202 with the jobs to poll)",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Start LLM scoring of the answers not yet scored (202 with the jobs to poll)",
     status: [200, 201],
     errors: [409],
     params: paramsSchema,

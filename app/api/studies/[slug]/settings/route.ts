@@ -6,7 +6,7 @@ import { getStudySettings, studySettingsBodySchema, updateStudySettings } from "
 const paramsSchema = z.object({ slug: studySlugSchema });
 
 /** GET /api/studies/<slug>/settings: every setting, whether the study is frozen, the kinds' settings forms. */
-export const GET = route({ summary: "The study's settings", roles: ["ADMIN", "RESEARCHER"], params: paramsSchema }, async ({ params }) =>
+export const GET = route({ roles: ["ADMIN", "RESEARCHER"], summary: "The study's settings", params: paramsSchema }, async ({ params }) =>
   Response.json(await getStudySettings(params.slug)),
 );
 

@@ -9,8 +9,8 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 /** POST /api/studies/<slug>/status { status: OPEN|PAUSED|CLOSED } -> 200 { status }; 409 for a step the lifecycle does not allow. */
 export const POST = route(
   {
-    summary: "Change the study's status (draft, open, paused, closed)",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Change the study's status (draft, open, paused, closed)",
     errors: [409],
     params: paramsSchema,
     body: studyStatusChangeSchema,

@@ -13,8 +13,8 @@ const paramsSchema = z.object({ slug: studySlugSchema });
  */
 export const POST = route(
   {
-    summary: "Label a step of a replayed trajectory (the kind's replay labels)",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Label a step of a replayed trajectory (the kind's replay labels)",
     params: paramsSchema,
     body: replayStepLabelSchema,
   },

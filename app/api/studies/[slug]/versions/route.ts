@@ -9,8 +9,8 @@ const paramsSchema = z.object({ slug: studySlugSchema });
 /** POST /api/studies/<slug>/versions -> 201 { id, slug, version }: a DRAFT copy (settings, batches, items, assets) as the next version. */
 export const POST = route(
   {
-    summary: "Copy the study into a new version (items, settings, members; no answers)",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Copy the study into a new version (items, settings, members; no answers)",
     response: studyVersionReplySchema,
     status: 201,
     params: paramsSchema,

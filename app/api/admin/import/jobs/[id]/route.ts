@@ -6,8 +6,8 @@ import { getImportJobFor } from "@/lib/import/jobs";
 /** GET: an import job's phase, progress and (once it ended) outcome; the import page polls it. Admins see every job, a researcher the jobs they started. */
 export const GET = route(
   {
-    summary: "An import job's state, counts and outcome (poll until its state is terminal)",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "An import job's state, counts and outcome (poll until its state is terminal)",
     response: importJobReplySchema,
     params: importJobIdSchema,
   },

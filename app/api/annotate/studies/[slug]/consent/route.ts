@@ -10,6 +10,6 @@ const consentSchema = z.object({ version: z.number().int().min(1), accept: z.lit
  * 409 when the consent text changed since the page was shown (its version differs).
  */
 export const POST = route(
-  { summary: "Accept the study's current consent text", roles: "signed-in", errors: [409], params: studySlugParamSchema, body: consentSchema },
+  { roles: "signed-in", summary: "Accept the study's current consent text", errors: [409], params: studySlugParamSchema, body: consentSchema },
   async ({ params, user, body }) => Response.json(await acceptConsent(params.slug, user.id, body.version)),
 );

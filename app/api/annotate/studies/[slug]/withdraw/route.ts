@@ -11,8 +11,8 @@ const withdrawSchema = z.object({ confirm: z.literal("withdraw", { message: 'typ
  */
 export const POST = route(
   {
-    summary: "Withdraw from the study: the person's answers and events are deleted",
     roles: "signed-in",
+    summary: "Withdraw from the study: the person's answers and events are deleted",
     errors: [409],
     params: studySlugParamSchema,
     body: withdrawSchema,

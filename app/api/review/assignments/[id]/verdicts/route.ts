@@ -10,6 +10,6 @@ import { submitReview } from "@/lib/review/work";
  * review's reviewer.
  */
 export const POST = route(
-  { summary: "Submit a reviewer's verdicts on one item", roles: "signed-in", errors: [409], params: reviewAssignmentParamSchema, body: reviewSubmitSchema },
+  { roles: "signed-in", summary: "Submit a reviewer's verdicts on one item", errors: [409], params: reviewAssignmentParamSchema, body: reviewSubmitSchema },
   async ({ params, user, body }) => Response.json(await submitReview(params.id, user.id, body), { headers: { "cache-control": "no-store" } }),
 );

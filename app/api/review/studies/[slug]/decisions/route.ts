@@ -9,8 +9,8 @@ import { decideReviewItem } from "@/lib/review/decisions";
  */
 export const POST = route(
   {
-    summary: "Settle a contested item (keep or exclude), overriding the rule",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "Settle a contested item (keep or exclude), overriding the rule",
     params: reviewSlugParamSchema,
     body: reviewDecisionSchema,
   },

@@ -9,7 +9,7 @@ import { createReviewExport } from "@/lib/review/export";
  * Columns: docs/review.md. Staff only.
  */
 export const GET = route(
-  { summary: "The review's verdicts as CSV or JSONL", roles: ["ADMIN", "RESEARCHER"], params: reviewSlugParamSchema, query: reviewExportQuerySchema },
+  { roles: ["ADMIN", "RESEARCHER"], summary: "The review's verdicts as CSV or JSONL", params: reviewSlugParamSchema, query: reviewExportQuerySchema },
   async ({ params, query }) => {
     return attachmentResponse(await createReviewExport(params.slug, query.format));
   },

@@ -10,8 +10,8 @@ import { nextReviewFor } from "@/lib/review/work";
  */
 export const GET = route(
   {
-    summary: "The next item for the signed-in reviewer, with its key",
     roles: "signed-in",
+    summary: "The next item for the signed-in reviewer, with its key",
     errors: [409],
     params: reviewSlugParamSchema,
     query: reviewNextQuerySchema,

@@ -9,8 +9,8 @@ import { getReviewResults } from "@/lib/review/results";
  */
 export const GET = route(
   {
-    summary: "The review's results: per axis, per item, per tag, the contested queue and the reviewers",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "The review's results: per axis, per item, per tag, the contested queue and the reviewers",
     params: reviewSlugParamSchema,
     query: reviewResultsQuerySchema,
   },

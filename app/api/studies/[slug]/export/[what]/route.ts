@@ -14,8 +14,8 @@ const paramsSchema = exportParamsSchema.extend({ slug: studySlugSchema });
  */
 export const GET = route(
   {
-    summary: "One export of the study (responses, events, items, ... as CSV or JSONL), streamed",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "One export of the study (responses, events, items, ... as CSV or JSONL), streamed",
     params: paramsSchema,
     query: exportQuerySchema,
   },

@@ -7,7 +7,7 @@ import { deleteModelRun } from "@/lib/models/runs";
 const paramsSchema = z.object({ slug: studySlugSchema, runId: z.string().min(1).max(64) });
 
 export const DELETE = route(
-  { summary: "Delete a model run and its scores", roles: ["ADMIN", "RESEARCHER"], status: 204, params: paramsSchema },
+  { roles: ["ADMIN", "RESEARCHER"], summary: "Delete a model run and its scores", status: 204, params: paramsSchema },
   async ({ params, user }) => {
     const study = await getStudyBySlug(params.slug);
     await deleteModelRun(study.id, params.runId, user.id);

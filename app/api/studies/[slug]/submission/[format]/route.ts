@@ -13,8 +13,8 @@ const paramsSchema = submissionParamsSchema.extend({ slug: studySlugSchema });
  */
 export const GET = route(
   {
-    summary: "The people's answers (their majority, or one annotator's) in a benchmark's own submission format",
     roles: ["ADMIN", "RESEARCHER"],
+    summary: "The people's answers (their majority, or one annotator's) in a benchmark's own submission format",
     params: paramsSchema,
     query: submissionQuerySchema,
   },
