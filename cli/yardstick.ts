@@ -8,7 +8,12 @@ import { parseFlags } from "@/lib/cli/flags";
 
 const usage = `usage: yardstick <command>
 
-  import <folder|zip|items.jsonl> --study <slug>     import a batch (all or nothing)
+  import <folder|zip|items.jsonl> --study <slug> [--skip-invalid] [--text-only]
+                                                    import a batch, all or nothing unless
+                                                    --skip-invalid: import the good entries and
+                                                    list the skipped (skipInvalid=1);
+                                                    --text-only: release questions without the
+                                                    media the batch lacks (textOnly=1)
   import-run <answers.jsonl|model-output file> --study <slug> --name <model name>
                                                     import and score a model's answers (a
                                                     benchmark's own output file too)
@@ -67,7 +72,7 @@ async function readStdin(): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { positional, flags } = parseFlags(rest, ["study", "name", "items", "answers", "run"], usage, "lenient");
+  const { positional, flags } = parseFlags(rest, ["study", "name", "items", "answers", "run"], usage, "lenient", ["skip-invalid", "text-only"]);
   switch (command) {
     case "import": {
       const source = positional[0];
@@ -75,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
       const studySlug = need(flags, "study");
       const result = await withDatabase(async () => {
         const { importBatchFromPath } = await import("@/lib/import");
-        return importBatchFromPath(userPath(source), { studySlug });
+        return importBatchFromPath(userPath(source), { studySlug, skipInvalid: flags["skip-invalid"] === "true", textOnly: flags["text-only"] === "true" });
       });
       console.log(result.message);
       return 0;

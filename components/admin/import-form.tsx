@@ -229,7 +229,7 @@ export function ImportForm({ studies, defaultStudy }: { studies: Array<{ slug: s
               </label>
               <label className="flex items-start gap-2">
                 <input type="checkbox" checked={textOnly} onChange={(e) => setTextOnly(e.target.checked)} className="mt-1" data-testid="text-only" />
-                <span>Text only: import release questions without the videos or frames the batch lacks (OpenEQA, EgoSchema, Perception Test)</span>
+                <span>Text only: import release questions without the videos or frames the batch lacks (OpenEQA, EgoSchema, Perception Test, VSI-Bench)</span>
               </label>
             </fieldset>
             <div className="flex items-center justify-between gap-4">

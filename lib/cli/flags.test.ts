@@ -22,6 +22,31 @@ describe("parseFlags, lenient (the yardstick commands)", () => {
   });
 });
 
+describe("parseFlags, switches (yardstick import --skip-invalid --text-only)", () => {
+  const switches = ["skip-invalid", "text-only"];
+  const parse = (...args: string[]) => parseFlags(args, ["study"], usage, "lenient", switches);
+
+  it("reads a switch as true without taking the next argument as its value", () => {
+    expect(parse("--text-only", "data", "--study", "s")).toEqual({ positional: ["data"], flags: { "text-only": "true", study: "s" } });
+    expect(parse("data", "--study", "s", "--skip-invalid", "--text-only")).toEqual({
+      positional: ["data"],
+      flags: { study: "s", "skip-invalid": "true", "text-only": "true" },
+    });
+    expect(parse("data", "--study", "s")).toEqual({ positional: ["data"], flags: { study: "s" } });
+  });
+
+  it("leaves a flag before a switch without a value, as before another flag", () => {
+    expect(parse("data", "--study", "--text-only")).toEqual({ positional: ["data"], flags: { "text-only": "true" } });
+  });
+
+  it("refuses a value given to a switch, in either mode", () => {
+    expect(() => parse("data", "--text-only=1")).toThrow("--text-only takes no value (usage: test)");
+    expect(() => parse("data", "--text-only=")).toThrow("--text-only takes no value (usage: test)");
+    expect(() => parseFlags(["--skip-invalid=no"], [], usage, "strict", switches)).toThrow("--skip-invalid takes no value (usage: test)");
+    expect(() => parseFlags(["--text-only", "--text-only"], [], usage, "strict", switches)).toThrow("--text-only is given twice");
+  });
+});
+
 describe("parseFlags, strict (yardstick alpha)", () => {
   it("reads the known flags, negative numbers included", () => {
     expect(strict("--level", "nominal", "--seed=-5")).toEqual({ positional: [], flags: { level: "nominal", seed: "-5" } });

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 export class FlagError extends Error {
   constructor(
     message: string,
-    readonly reason: "unknown" | "missing" | "repeated",
+    readonly reason: "unknown" | "missing" | "repeated" | "valued",
     readonly arg: string,
     readonly flag: string | null,
   ) {
@@ -24,20 +24,34 @@ const flagName = (arg: string): string | null => (arg.startsWith("--") && arg.le
  * value (last, followed by another `--flag`, or `--name=`) is left out in "lenient" mode (the
  * command then says it is required) and refused in "strict" mode, which also refuses flags other
  * than `names`, positional arguments and a flag given twice; lenient mode keeps the last of
- * repeated flags and skips unknown flags with their values.
+ * repeated flags and skips unknown flags with their values. `switches` take no value: one given
+ * reads "true" in `flags` (absent otherwise), and the argument after it stays an argument; a value
+ * given to one (`--text-only=1`) is refused in both modes, since it would read as a choice it is not.
  * @throws {FlagError} in strict mode: "unknown argument <arg> (<usage>)", "--name needs a value
- *   (<usage>)", "--name is given twice"
+ *   (<usage>)", "--name is given twice"; in both modes "--name takes no value (<usage>)"
  * @example
  * parseFlags(["data", "--study", "demo"], ["study"], "usage: ...", "lenient"); // { positional: ["data"], flags: { study: "demo" } }
+ * parseFlags(["--text-only", "data"], [], "usage: ...", "lenient", ["text-only"]); // { positional: ["data"], flags: { "text-only": "true" } }
  */
-export function parseFlags(args: readonly string[], names: readonly string[], usage: string, mode: "strict" | "lenient"): ParsedFlags {
-  // lenient: every --flag takes a value, so an unknown one does not leave its value as a positional
-  const valued = mode === "lenient" ? [...new Set([...names, ...args.map(flagName).filter((name): name is string => name !== null)])] : names;
+export function parseFlags(
+  args: readonly string[],
+  names: readonly string[],
+  usage: string,
+  mode: "strict" | "lenient",
+  switches: readonly string[] = [],
+): ParsedFlags {
+  // lenient: every --flag but a switch takes a value, so an unknown one does not leave its value as a positional
+  const valued = (mode === "lenient" ? [...new Set([...names, ...args.map(flagName).filter((name): name is string => name !== null)])] : names).filter(
+    (name) => !switches.includes(name),
+  );
   // a flag followed by another flag has no value (parseArgs would take the next flag as its value)
   const normalized = args.map((arg, i) =>
     valued.includes(flagName(arg) ?? "") && !arg.includes("=") && (i + 1 === args.length || args[i + 1].startsWith("--")) ? `${arg}=` : arg,
   );
-  const options = Object.fromEntries(valued.map((name) => [name, { type: "string" as const }]));
+  const options = {
+    ...Object.fromEntries(valued.map((name) => [name, { type: "string" as const }])),
+    ...Object.fromEntries(switches.map((name) => [name, { type: "boolean" as const }])),
+  };
   const { tokens } = parseArgs({ args: normalized, options, strict: false, allowPositionals: true, tokens: true });
   const positional: string[] = [];
   const flags: Record<string, string> = {};
@@ -46,6 +60,12 @@ export function parseFlags(args: readonly string[], names: readonly string[], us
     if (token.kind === "positional") {
       if (mode === "strict") throw new FlagError(`unknown argument ${token.value} (${usage})`, "unknown", token.value, null);
       positional.push(token.value);
+      continue;
+    }
+    if (switches.includes(token.name) && token.rawName === `--${token.name}`) {
+      if (token.value !== undefined) throw new FlagError(`--${token.name} takes no value (${usage})`, "valued", args[token.index], token.name);
+      if (mode === "strict" && token.name in flags) throw new FlagError(`--${token.name} is given twice`, "repeated", args[token.index], token.name);
+      flags[token.name] = "true";
       continue;
     }
     if (!names.includes(token.name) || token.rawName !== `--${token.name}`) {

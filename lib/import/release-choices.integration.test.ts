@@ -106,3 +106,58 @@ describe("EgoSchema's questions without their videos", () => {
     expect(item.public).not.toHaveProperty("media");
   });
 });
+
+describe("VSI-Bench's rows without their videos", () => {
+  const rows = [
+    {
+      id: 1,
+      dataset: "arkitscenes",
+      scene_name: "41069025",
+      question_type: "object_rel_distance",
+      question: "Which of these objects is the closest to the sofa?",
+      options: ["A. table", "B. lamp", "C. door", "D. stool"],
+      ground_truth: "B",
+    },
+    {
+      id: 2,
+      dataset: "scannet",
+      scene_name: "scene0011_00",
+      question_type: "object_counting",
+      question: "How many chairs are in this room?",
+      options: null,
+      ground_truth: "6",
+    },
+  ];
+  const jsonl = rows.map((row) => JSON.stringify(row)).join("\n") + "\n";
+
+  it("refuse the batch naming each row's line and video, skipping bad entries or not", async () => {
+    const dir = await folderWith("vsi-videos", { "test.jsonl": jsonl });
+    const study = await createStudy();
+    for (const options of [{}, { skipInvalid: true }]) {
+      const error = await refusal(importBatchFromPath(dir, { studySlug: study.slug, ...options }));
+      const issues = (error.details as { errors: Array<{ file?: string; line?: number; message: string }> }).errors;
+      expect(issues).toEqual([
+        expect.objectContaining({ file: "test.jsonl", line: 1, message: expect.stringContaining('"arkitscenes/41069025.mp4"') }),
+        expect.objectContaining({ file: "test.jsonl", line: 2, message: expect.stringContaining('"scannet/scene0011_00.mp4"') }),
+      ]);
+    }
+    expect(await db.item.count({ where: { studyId: study.id } })).toBe(0);
+  });
+
+  it("import as text only when chosen: the questions, options and keys, without media", async () => {
+    const dir = await folderWith("vsi-text", { "test.jsonl": jsonl });
+    const study = await createStudy();
+    const result = await importBatchFromPath(dir, { studySlug: study.slug, textOnly: true });
+    expect(result).toMatchObject({ status: "imported", newItems: 2 });
+    const items = await db.item.findMany({
+      where: { studyId: study.id },
+      select: { externalId: true, kind: true, public: true, key: true },
+      orderBy: { externalId: "asc" },
+    });
+    expect(items.map(({ externalId, kind, key }) => ({ externalId, kind, key }))).toEqual([
+      { externalId: "1", kind: "choice", key: { answer: "B" } },
+      { externalId: "2", kind: "numeric", key: { answer: 6, metric: "mra" } },
+    ]);
+    for (const item of items) expect(item.public).not.toHaveProperty("media");
+  });
+});

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_LINE_BYTES, LineTooLongError, readLines } from "@/lib/impor
 import { BatchFileError, DEFAULT_MAX_ITEMS_FILE_BYTES, formatBytes } from "@/lib/import/source";
 import type { BatchSource, ImportIssue, ImportProgressListener, ItemLine, ItemsFile } from "@/lib/import/types";
 import { getTaskModule, releaseFolderFormat, releaseLineFormat } from "@/lib/tasks";
-import type { AnyTaskModule, Json } from "@/lib/tasks/types";
+import type { AnyTaskModule, Json, ReleaseImportOptions } from "@/lib/tasks/types";
 
 export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -328,7 +328,7 @@ async function* itemsOf(file: ItemsFile, context: ReadContext): AsyncGenerator<P
       }
       if (text.trim() === "") continue;
       await context.onLine?.();
-      const item = parseLine(text, file, number, collector);
+      const item = parseLine(text, file, number, collector, { textOnly: context.textOnly === true });
       if (item) yield item;
     }
   } catch (error) {
@@ -368,7 +368,7 @@ function decodeUtf8(bytes: Buffer): string | null {
 }
 
 /** One line of an items file to a parsed, schema-checked item; issues go to `collector`. */
-function parseLine(text: string, file: ItemsFile, line: number, collector: IssueCollector): ParsedItem | null {
+function parseLine(text: string, file: ItemsFile, line: number, collector: IssueCollector, options: ReleaseImportOptions): ParsedItem | null {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -380,7 +380,7 @@ function parseLine(text: string, file: ItemsFile, line: number, collector: Issue
   const lineFormat = releaseLineFormat(file.format);
   if (lineFormat) {
     try {
-      candidate = lineFormat.convert(json, { file: file.path, line }) satisfies ItemLine;
+      candidate = lineFormat.convert(json, { file: file.path, line }, options) satisfies ItemLine;
     } catch (error) {
       collector.add(converterIssue(error, file.path, line));
       return null;

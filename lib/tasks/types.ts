@@ -491,7 +491,7 @@ export interface SourcePosition {
  * A benchmark's own release format of one item a line (ENACT's QA files, GridWM-Judge's exams),
  * registered in lib/tasks/index.ts: the importer and `yardstick score` tell it by the first line
  * (`detect`) and convert each line to a native item line (`convert` throws AppError naming the
- * file, line and field).
+ * file, line and field; `options` are the importer's choices, absent when scoring offline).
  */
 export interface ReleaseLineFormat {
   /** the format's name, also the converted items' `source` tag ("enact-release") */
@@ -501,6 +501,7 @@ export interface ReleaseLineFormat {
   convert(
     line: unknown,
     position: SourcePosition,
+    options?: ReleaseImportOptions,
   ): { id: string; kind: string; public: unknown; key: unknown; tags: Record<string, string | number | boolean>; practice?: boolean; gold?: boolean };
 }
 

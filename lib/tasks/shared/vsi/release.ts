@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { pythonFloat } from "@/lib/tasks/shared/vsi/parse";
-import type { ReleaseLineFormat, SourcePosition } from "@/lib/tasks/types";
+import type { ReleaseImportOptions, ReleaseLineFormat, SourcePosition } from "@/lib/tasks/types";
 
 /**
  * VSI-Bench's rows (nyu-visionx/VSI-Bench, as lmms_eval/tasks/vsibench/utils.py reads them), one a
@@ -9,7 +9,8 @@ import type { ReleaseLineFormat, SourcePosition } from "@/lib/tasks/types";
  * `choice` items whose option ids are the letters; numerical-answer rows (`options` null,
  * `ground_truth` a number as text) become `numeric` items scored by MRA, as the release scores all
  * of them. The video is `<dataset>/<scene_name>.mp4` (the release's `vsibench_doc_to_visual`), a
- * path in the batch. Tags: question_type, dataset, scene_name, source "vsi-bench".
+ * path in the batch; with "text only" chosen the items have no video (a missing one refuses the
+ * batch otherwise, as every kind's). Tags: question_type, dataset, scene_name, source "vsi-bench".
  */
 
 export const VSI_SOURCE = "vsi-bench";
@@ -57,7 +58,7 @@ export function splitVsiOption(option: string, index: number): { id: string; tex
   return match && match[2] !== "" ? { id: match[1], text: match[2] } : { id: String.fromCharCode(65 + index), text: option.trim() };
 }
 
-export function convertVsiRow(line: unknown, position: SourcePosition) {
+export function convertVsiRow(line: unknown, position: SourcePosition, importOptions?: ReleaseImportOptions) {
   if (!isPlainObject(line)) fail(position, "(line)", "expected a JSON object");
   const rawId = line.id;
   if (!(typeof rawId === "string" && rawId !== "") && !(typeof rawId === "number" && Number.isInteger(rawId)))
@@ -69,7 +70,8 @@ export function convertVsiRow(line: unknown, position: SourcePosition) {
   const question = text(line, "question", position);
   const truth = line.ground_truth;
   if (typeof truth !== "string" && typeof truth !== "number") fail(position, "ground_truth", "expected the answer (text or a number)");
-  const media = { video: `${dataset}/${scene}.mp4` };
+  // text only (chosen): no video, so none is looked for
+  const media = importOptions?.textOnly ? undefined : { video: `${dataset}/${scene}.mp4` };
   const tags = { question_type: questionType, dataset, scene_name: scene, source: VSI_SOURCE };
   const options = line.options;
   if (Array.isArray(options) && options.length > 0) {
@@ -81,14 +83,14 @@ export function convertVsiRow(line: unknown, position: SourcePosition) {
     const answer = String(truth).trim();
     if (!parsed.some((option) => option.id === answer))
       fail(position, "ground_truth", `${JSON.stringify(answer)} is not one of the option letters ${parsed.map((o) => o.id).join(", ")}`);
-    return { id, kind: "choice", public: { question, options: parsed, media }, key: { answer }, tags };
+    return { id, kind: "choice", public: { question, options: parsed, ...(media ? { media } : {}) }, key: { answer }, tags };
   }
   if (options !== null && options !== undefined && !(Array.isArray(options) && options.length === 0))
     fail(position, "options", "expected a list of options, or null for a numerical answer");
   const value = typeof truth === "number" ? truth : pythonFloat(truth);
   if (value === null || !Number.isFinite(value)) fail(position, "ground_truth", `a numerical answer must be a number, got ${JSON.stringify(truth)}`);
   const unit = UNITS[questionType];
-  return { id, kind: "numeric", public: { question, ...(unit ? { unit } : {}), media }, key: { answer: value, metric: "mra" }, tags };
+  return { id, kind: "numeric", public: { question, ...(unit ? { unit } : {}), ...(media ? { media } : {}) }, key: { answer: value, metric: "mra" }, tags };
 }
 
 export const vsiReleaseFormat: ReleaseLineFormat = {
