@@ -23,23 +23,35 @@ const REJECT_MESSAGE =
 let standIn: ProlificStandIn;
 let study: (FixtureStudy & { entryToken: string }) | null = null;
 
-test.beforeAll(async () => {
+// each attempt starts clean (a retry runs after a failed attempt left its study, token and stand-in behind)
+test.beforeEach(async () => {
   standIn = await startProlificStandIn(`e2e-${randomBytes(16).toString("hex")}`, Number(process.env.E2E_PORT ?? 3310) + 1001);
+  await e2eDb().query(`DELETE FROM "ProlificToken" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [e2eUsers.researcher.email]);
 });
 
-test.afterAll(async () => {
+test.afterEach(async () => {
   const db = e2eDb();
   if (study) {
     const users = await db.query(`SELECT "userId" FROM "StudyMember" WHERE "studyId" = $1`, [study.id]);
     await deleteStudy(study.id);
     await db.query(`DELETE FROM "User" WHERE id = ANY($1) AND "externalSource" IS NOT NULL`, [users.rows.map((r) => r.userId)]);
+    study = null;
   }
   await db.query(`DELETE FROM "ProlificToken" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [e2eUsers.researcher.email]);
   await standIn.close();
+});
+
+test.afterAll(async () => {
   await closeE2eDb();
 });
 
-/** A study of the researcher's: 3 ordinary items and a gold one, each answered by 3 people, excluded at the first failed gold item. */
+/**
+ * A study of the researcher's: 3 ordinary items and a gold one, each answered by 3 people, excluded
+ * at the first failed gold item. The gold item is due at a place in each person's first block of
+ * 1 / goldRate items drawn from their user id, and only while ordinary work is left
+ * (lib/assignment/index.ts, rule 6): at a rate above 1/3 that place is among the first three,
+ * so everyone meets it before the 3 ordinary items run out.
+ */
 async function prolificStudy() {
   const created = await createEnactStudy({
     items: [0, 1, 2, 3].map(() => ({ kind: "enact-forward" as const, steps: 3 })),
@@ -50,7 +62,7 @@ async function prolificStudy() {
   const entryToken = randomBytes(18).toString("base64url");
   const db = e2eDb();
   await db.query(
-    `UPDATE "Study" SET "entryToken" = $2, "goldRate" = 0.25, "goldFailLimit" = 1, endings = $3,
+    `UPDATE "Study" SET "entryToken" = $2, "goldRate" = 0.34, "goldFailLimit" = 1, endings = $3,
        "createdById" = (SELECT id FROM "User" WHERE email = $4) WHERE id = $1`,
     [created.id, entryToken, JSON.stringify({ excluded: { code: "PRLF-EXCL", redirectUrl: null } }), e2eUsers.researcher.email],
   );
@@ -203,6 +215,8 @@ test("the study's owner publishes on Prolific, and approves, rejects and pays bo
   // a phone's width: the card fits, its tables scroll in their own boxes
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
+  // visible, not only in the streamed markup: the loading skeleton is gone, the page is laid out
+  await expect(card.getByTestId("prolific-status")).toBeVisible();
   await expect(card.getByTestId("prolific-status")).toHaveText("ACTIVE");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: `${shots}/phone.png`, fullPage: true });
