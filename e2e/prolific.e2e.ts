@@ -4,6 +4,7 @@ import { createEnactStudy, deleteStudy, type FixtureStudy } from "./annotate-fix
 import { closeE2eDb, e2eDb } from "./db";
 import { AnnotatePage } from "./pages/annotate-page";
 import { e2eUsers, storageStatePath } from "./users";
+import { CHECKLIST } from "../lib/report/checklist";
 import { startProlificStandIn, type ProlificStandIn } from "../tests/stand-ins/prolific-server";
 
 /**
@@ -13,7 +14,9 @@ import { startProlificStandIn, type ProlificStandIn } from "../tests/stand-ins/p
  * owner stores a token, makes the draft from the study (places from the planner) and publishes it;
  * three participants come through the link (one returns on Prolific, whose signed hook frees the
  * place; one fails the attention check); the owner approves, rejects and pays a bonus by the
- * rules, each previewed and confirmed once. The card is also read at a phone's width.
+ * rules, each previewed and confirmed once; then the study's report fills every checklist entry
+ * or says why not, with Prolific's pay and the dashboard's figures. The card and the report are
+ * also read at a phone's width.
  */
 
 const shots = process.env.OPSENTRY_SHOTS ?? "test-results/prolific";
@@ -23,23 +26,35 @@ const REJECT_MESSAGE =
 let standIn: ProlificStandIn;
 let study: (FixtureStudy & { entryToken: string }) | null = null;
 
-test.beforeAll(async () => {
+// each attempt starts clean (a retry runs after a failed attempt left its study, token and stand-in behind)
+test.beforeEach(async () => {
   standIn = await startProlificStandIn(`e2e-${randomBytes(16).toString("hex")}`, Number(process.env.E2E_PORT ?? 3310) + 1001);
+  await e2eDb().query(`DELETE FROM "ProlificToken" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [e2eUsers.researcher.email]);
 });
 
-test.afterAll(async () => {
+test.afterEach(async () => {
   const db = e2eDb();
   if (study) {
     const users = await db.query(`SELECT "userId" FROM "StudyMember" WHERE "studyId" = $1`, [study.id]);
     await deleteStudy(study.id);
     await db.query(`DELETE FROM "User" WHERE id = ANY($1) AND "externalSource" IS NOT NULL`, [users.rows.map((r) => r.userId)]);
+    study = null;
   }
   await db.query(`DELETE FROM "ProlificToken" WHERE "userId" = (SELECT id FROM "User" WHERE email = $1)`, [e2eUsers.researcher.email]);
   await standIn.close();
+});
+
+test.afterAll(async () => {
   await closeE2eDb();
 });
 
-/** A study of the researcher's: 3 ordinary items and a gold one, each answered by 3 people, excluded at the first failed gold item. */
+/**
+ * A study of the researcher's: 3 ordinary items and a gold one, each answered by 3 people, excluded
+ * at the first failed gold item. The gold item is due at a place in each person's first block of
+ * 1 / goldRate items drawn from their user id, and only while ordinary work is left
+ * (lib/assignment/index.ts, rule 6): at a rate above 1/3 that place is among the first three,
+ * so everyone meets it before the 3 ordinary items run out.
+ */
 async function prolificStudy() {
   const created = await createEnactStudy({
     items: [0, 1, 2, 3].map(() => ({ kind: "enact-forward" as const, steps: 3 })),
@@ -50,7 +65,7 @@ async function prolificStudy() {
   const entryToken = randomBytes(18).toString("base64url");
   const db = e2eDb();
   await db.query(
-    `UPDATE "Study" SET "entryToken" = $2, "goldRate" = 0.25, "goldFailLimit" = 1, endings = $3,
+    `UPDATE "Study" SET "entryToken" = $2, "goldRate" = 0.34, "goldFailLimit" = 1, endings = $3,
        "createdById" = (SELECT id FROM "User" WHERE email = $4) WHERE id = $1`,
     [created.id, entryToken, JSON.stringify({ excluded: { code: "PRLF-EXCL", redirectUrl: null } }), e2eUsers.researcher.email],
   );
@@ -104,6 +119,132 @@ async function ended(page: Page): Promise<"item" | "done" | "ended"> {
     )
     .not.toBeNull();
   return state!;
+}
+
+/** The report's Markdown tables as entries by number: `| # | Entry | Value | Source |`, cells split at unescaped bars and unescaped. */
+function markdownEntries(markdown: string): Map<string, { name: string; value: string; source: string }> {
+  const entries = new Map<string, { name: string; value: string; source: string }>();
+  for (const line of markdown.split("\n")) {
+    if (!/^\| \d/.test(line)) continue;
+    const cells = line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim().replace(/\\(.)/g, "$1"));
+    expect(cells, line).toHaveLength(4);
+    entries.set(cells[0], { name: cells[1], value: cells[2], source: cells[3] });
+  }
+  return entries;
+}
+
+function numbersOf(text: string, pattern: RegExp): number[] {
+  const match = text.match(pattern);
+  expect(match, `${pattern} in "${text}"`).not.toBeNull();
+  return match!.slice(1).map(Number);
+}
+
+/**
+ * The study's report after the batch actions: every checklist entry with its own number and name,
+ * filled (a value and its source) or saying why not; the pay as sent to and paid on Prolific; the
+ * sample, completion and exclusion figures as the dashboard and the Participants tab print them.
+ */
+async function readReport(page: Page, slug: string, prolific: { reward: number; minutes: number; paid: number }) {
+  const counts = Object.fromEntries(
+    await Promise.all(
+      ["ALL", "COMPLETE", "EXCLUDED", "RETURNED", "TIMED_OUT", "ACTIVE"].map(async (s) => [s, Number(await page.getByTestId(`count-${s}`).innerText())]),
+    ),
+  ) as Record<string, number>;
+
+  const reply = await page.request.get(`/api/studies/${slug}/report?format=md`);
+  expect(reply.status()).toBe(200);
+  const entries = markdownEntries(await reply.text());
+  expect([...entries.keys()]).toEqual(CHECKLIST.map((entry) => entry.number));
+  for (const { number, name } of CHECKLIST) {
+    const entry = entries.get(number)!;
+    expect(entry.name, number).toBe(name);
+    expect(entry.source, number).not.toBe("");
+    if (entry.value.startsWith("not reported")) expect(entry.value, number).toMatch(/^not reported: \S.{10,}/);
+    else expect(entry.value.trim(), number).not.toBe("");
+  }
+  const value = (number: string) => entries.get(number)!.value;
+
+  // pay: the reward and time sent to Prolific, the bonus rule and what it paid
+  const money = (minor: number) => (minor / 100).toFixed(2);
+  expect(value("2.7.1")).toContain(`${money(prolific.reward)} per person for an estimated ${prolific.minutes} min`);
+  expect(value("2.7.2")).toBe("Yes: 0.10 per correct answer");
+  expect(value("2.7.2.1")).toBe(`${money(prolific.paid)} in total`);
+  for (const number of ["2.7", "2.7.1", "2.7.2", "2.7.2.1", "2.7.3"]) expect(entries.get(number)!.source, number).toContain("Prolific records");
+
+  // the dashboard's figures for the same study: the JSON the page is made of, and what the page prints of it
+  const dashboard = await (await page.request.get(`/api/studies/${slug}/dashboard`)).json();
+  const { progress, choices, annotators } = dashboard as {
+    progress: { items: number; gold: number; overlap: number; done: number; expected: number; perAnnotator: Array<{ mainAssigned: number }> };
+    choices: { excludedParticipants: number };
+    annotators: unknown[];
+  };
+  await page.goto(`/research/studies/${slug}/dashboard`);
+  await expect(page.getByTestId("progress-responses")).toHaveText(`${progress.done} of ${progress.expected}`);
+  await expect(page.locator("main")).toContainText(`answers of the ${choices.excludedParticipants} excluded participant`);
+  await page.screenshot({ path: `${shots}/dashboard.png`, fullPage: true });
+
+  const [answered, excluded, inFigures] = numbersOf(
+    value("1.1"),
+    /^(\d+) people answered \((\d+) of them excluded by the quality rules, (\d+) in the figures\)/,
+  );
+  expect(answered).toBe(progress.perAnnotator.length);
+  expect(excluded).toBe(choices.excludedParticipants);
+  expect(inFigures).toBe(annotators.length);
+  const [, studyItems] = numbersOf(value("1.2"), /^(\d+) of the study's (\d+) items answered by people/);
+  expect(studyItems).toBe(progress.items);
+  const [, gold] = numbersOf(value("0.8"), /besides (\d+) practice and (\d+) gold/);
+  expect(gold).toBe(progress.gold);
+  const [perItem, , , items, k] = numbersOf(value("1.3"), /^mean ([\d.]+) \(min (\d+), max (\d+); (\d+) values?\) answers per item; target k = (\d+)$/);
+  expect(items).toBe(progress.items);
+  expect(k).toBe(progress.overlap);
+  // the report's means have one decimal
+  expect(Math.abs(perItem - progress.done / items)).toBeLessThanOrEqual(0.05);
+  const [perPerson, , , people] = numbersOf(value("1.4"), /^mean ([\d.]+) \(min (\d+), max (\d+); (\d+) values?\) items per person/);
+  expect(people).toBe(answered);
+  expect(Math.abs(perPerson - progress.done / people)).toBeLessThanOrEqual(0.05);
+
+  // the instrument's length: the one who finished was given every item a person can get, as the dashboard's annotators table counts them (gold included)
+  const [most] = numbersOf(value("3.1"), /^(\d+) items per person at most/);
+  expect(Math.max(...progress.perAnnotator.map((a) => a.mainAssigned))).toBe(most);
+
+  // completion and exclusion: the Participants tab's counts, the dashboard's excluded participants
+  const [, finished, started, excludedNow, returned, timedOut, active] = numbersOf(
+    value("5.1.5"),
+    /^([\d.]+)% \((\d+) of (\d+)\) of people who started finished; (\d+) excluded, (\d+) returned, (\d+) timed out, (\d+) active$/,
+  );
+  expect({ finished, started, excludedNow, returned, timedOut, active }).toEqual({
+    finished: counts.COMPLETE,
+    started: counts.ALL,
+    excludedNow: counts.EXCLUDED,
+    returned: counts.RETURNED,
+    timedOut: counts.TIMED_OUT,
+    active: counts.ACTIVE,
+  });
+  expect(excludedNow).toBe(choices.excludedParticipants);
+  expect({ finished, excludedNow, returned }).toEqual({ finished: 1, excludedNow: 1, returned: 1 });
+  const [excludedShare, excludedOf, startedOf] = numbersOf(value("3.2.2"), /^([\d.]+)% \((\d+) of (\d+)\) of people who started excluded/);
+  expect({ excludedOf, startedOf }).toEqual({ excludedOf: choices.excludedParticipants, startedOf: counts.ALL });
+  expect(excludedShare).toBeCloseTo((100 * excludedOf) / startedOf, 1);
+
+  // the Report tab shows the same entries, and fits a phone
+  await page.getByRole("navigation", { name: "Study" }).getByRole("link", { name: "Report" }).click();
+  await expect(page).toHaveURL(new RegExp(`/research/studies/${slug}/report$`));
+  const rows = page.locator("tr[data-entry]");
+  await expect(rows).toHaveCount(CHECKLIST.length);
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent]))).toEqual(
+    CHECKLIST.map((entry) => [entry.number, entry.name]),
+  );
+  await expect(page.locator('tr[data-entry="2.7.2.1"]')).toContainText(`${money(prolific.paid)} in total`);
+  await expect(page.locator('tr[data-entry="5.1.5"]')).toContainText(value("5.1.5"));
+  await page.screenshot({ path: `${shots}/report.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('tr[data-entry="1.1"]')).toContainText(value("1.1"));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${shots}/report-phone.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 async function standing(pid: string): Promise<string> {
@@ -200,9 +341,18 @@ test("the study's owner publishes on Prolific, and approves, rejects and pays bo
   expect(standIn.payments).toEqual([{ bulkId: expect.any(String), total_amount: 30 }]);
   await expect(batch).toBeVisible();
 
+  await readReport(page, study.slug, {
+    reward: Number(remote.body.reward),
+    minutes: Number(remote.body.estimated_completion_time),
+    paid: standIn.payments[0].total_amount,
+  });
+  await page.goto(`/research/studies/${study.slug}/participants`);
+
   // a phone's width: the card fits, its tables scroll in their own boxes
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
+  // visible, not only in the streamed markup: the loading skeleton is gone, the page is laid out
+  await expect(card.getByTestId("prolific-status")).toBeVisible();
   await expect(card.getByTestId("prolific-status")).toHaveText("ACTIVE");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: `${shots}/phone.png`, fullPage: true });

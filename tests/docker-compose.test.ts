@@ -40,7 +40,8 @@ describe("docker-compose.yml", () => {
     expect(hostOf(env.DATABASE_REPLICA_URL)).toBe("replica");
     expect(env.ASSET_STORE).toBe("s3");
     expect(hostOf(env.S3_ENDPOINT)).toBe("minio");
-    expect(env.NEXTAUTH_SECRET).toContain(":?");
+    // secrets are the operator's, required: compose refuses to start without them (`${NAME:?...}`)
+    for (const secret of ["NEXTAUTH_SECRET", "YARDSTICK_SECRET_KEY"]) expect(env[secret], secret).toMatch(new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`));
     for (const needed of ["db", "replica", "minio"]) expect(first.depends_on?.[needed]?.condition).toBe("service_healthy");
   });
 

@@ -12,6 +12,7 @@ import { getSnapshot } from "@/lib/dashboard/snapshot";
 import { snapshotWithoutAnnotators } from "@/lib/dashboard/participant-filter";
 import { CHECKLIST, type ChecklistChoice } from "@/lib/report/checklist";
 import { compensationFacts, type CompensationFacts } from "@/lib/report/compensation";
+import { itemsPerPersonAtMost } from "@/lib/report/instrument";
 import { count, figure, interval, minutes, percent, pValue, spread } from "@/lib/report/format";
 import {
   countHumanAnswersPerItem,
@@ -278,6 +279,7 @@ function executionEntries(ctx: Context): Record<string, Fill> {
   const goldFailed = ctx.people.reduce((sum, p) => sum + p.goldFailed, 0);
   const reasons = [...new Set(excluded.map((p) => p.statusReason).filter(Boolean))].join("; ");
   const { agents, imports } = agentsAndImports(ctx);
+  const most = itemsPerPersonAtMost({ ordinary: ordinary(ctx), gold: goldItems(ctx), goldRate: s.goldRate, quota: s.itemsPerParticipant });
   const limits = [
     s.itemTimeLimitSeconds !== null ? `${s.itemTimeLimitSeconds} s per item` : null,
     s.sessionTimeLimitSeconds !== null ? `${s.sessionTimeLimitSeconds} s per session` : null,
@@ -296,7 +298,7 @@ function executionEntries(ctx: Context): Record<string, Fill> {
         : yes("no model answered the study", "model runs and agents", "N/A");
   return {
     "3.1": yes(
-      `${s.itemsPerParticipant ?? ordinary(ctx)} items per person at most, after ${count(practiceItems(ctx))} practice item(s)${goldItems(ctx) > 0 ? `, with gold items making up ${Math.round(100 * s.goldRate)}% of the queue` : ""}${limits ? `; time limits ${limits}` : ""}`,
+      `${count(most.total)} items per person at most${most.gold > 0 ? ` (up to ${count(most.gold)} of them gold, mixed in at ${Math.round(100 * s.goldRate)}% of the queue)` : ""}${s.itemsPerParticipant !== null ? ` (quota ${s.itemsPerParticipant}, gold included)` : ""}, after ${count(practiceItems(ctx))} practice item(s)${limits ? `; time limits ${limits}` : ""}`,
       "study settings",
     ),
     "3.1.1": yes(

@@ -39,15 +39,102 @@ describe("latexEscape", () => {
   });
 });
 
+/** The cells of a report row of the LaTeX: `\raggedright <cell> & ... \tabularnewline`. */
+function latexCells(row: string): string[] {
+  return row
+    .replace(/ \\tabularnewline$/u, "")
+    .split(" & ")
+    .map((cell) => cell.replace(/^\\raggedright /u, ""));
+}
+
+/** The environments of a LaTeX text in order; a stack that must end empty, every \end closing the last \begin. */
+function unbalancedEnvironments(tex: string): string[] {
+  const open: string[] = [];
+  const problems: string[] = [];
+  for (const [, kind, name] of tex.matchAll(/\\(begin|end)\{([^}]*)\}/gu)) {
+    if (kind === "begin") open.push(name);
+    else if (open.pop() !== name) problems.push(`\\end{${name}}`);
+  }
+  return [...problems, ...open.map((name) => `\\begin{${name}} not ended`)];
+}
+
+/** Braces of a LaTeX text once the escaped ones (\{ \}) are left out: each group closed, none closed twice. */
+function bracesBalance(tex: string): boolean {
+  let depth = 0;
+  for (const ch of tex.replace(/\\[{}]/gu, "")) {
+    if (ch === "{") depth++;
+    if (ch === "}" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+describe("latexEscape, one character at a time", () => {
+  it.each([
+    ["_", "\\_"],
+    ["%", "\\%"],
+    ["&", "\\&"],
+    ["#", "\\#"],
+    ["$", "\\$"],
+    ["{", "\\{"],
+    ["}", "\\}"],
+    ["~", "\\textasciitilde{}"],
+    ["^", "\\textasciicircum{}"],
+    ["\\", "\\textbackslash{}"],
+    ["<", "\\textless{}"],
+    [">", "\\textgreater{}"],
+    ["|", "\\textbar{}"],
+  ])("escapes %s", (ch, tex) => {
+    expect(latexEscape(`a${ch}b`)).toBe(`a${tex}b`);
+    expect(latexEscape(`${ch}${ch}`)).toBe(`${tex}${tex}`);
+  });
+
+  it("keeps the letters pdflatex prints (Latin-1, Latin Extended-A) and writes the signs and Greek letters it has no text glyph for as math", () => {
+    expect(latexEscape("Müller, Zoë, naïve café, Łódź, O'Brien")).toBe("Müller, Zoë, naïve café, Łódź, O'Brien");
+    expect(latexEscape("κ = 0.8, α ≠ 1, √2, Δ")).toBe("$\\kappa$ = 0.8, $\\alpha$ $\\neq$ 1, $\\surd$2, $\\Delta$");
+  });
+
+  it("names what pdflatex would stop at (other scripts, emoji) and drops control characters", () => {
+    expect(latexEscape("日本 😀 ħ")).toBe("[U+65E5][U+672C] [U+1F600] [U+0127]");
+    expect(latexEscape("a\tb\r\nc\u0007d")).toBe("a b cd");
+  });
+});
+
 describe("renderLatex", () => {
   it("has one longtable per section and one row per entry, every value and the title escaped", () => {
     const tex = renderLatex(reportWith((n) => `value & 50% for ${n} _x_ #`));
     expect(tex.match(/\\begin\{longtable\}/gu)).toHaveLength(CHECKLIST_SECTIONS.length);
     expect(tex).toContain("\\section*{Human baseline report: R\\&D 100\\% of \\_items\\_ \\#1 for \\$5");
-    expect(tex).toContain("2.7.2.1 & Baseliner Testing Performance Bonus Amount & value \\& 50\\% for 2.7.2.1 \\_x\\_ \\# & source of 2.7.2.1 \\\\");
-    const rows = tex.split("\n").filter((line) => / & .* \\\\$/u.test(line) && !line.startsWith("\\#"));
+    const rows = tex.split("\n").filter((line) => line.startsWith("\\raggedright "));
     expect(rows).toHaveLength(72);
-    for (const row of rows) expect(withoutEscapes(row.replace(/ & /gu, " ").replace(/ \\\\$/u, ""))).not.toMatch(/[\\&%$#_{}]/u);
+    expect(rows.map((row) => latexCells(row)[0])).toEqual(CHECKLIST.map((entry) => entry.number));
+    expect(latexCells(rows.find((row) => row.startsWith("\\raggedright 2.7.2.1 "))!)).toEqual([
+      "2.7.2.1",
+      "Baseliner Testing Performance Bonus Amount",
+      "value \\& 50\\% for 2.7.2.1 \\_x\\_ \\#",
+      "source of 2.7.2.1",
+    ]);
+    for (const row of rows) {
+      const cells = latexCells(row);
+      expect(cells, row).toHaveLength(4);
+      for (const cell of cells) expect(withoutEscapes(cell)).not.toMatch(/[\\&%$#_{}]/u);
+    }
+  });
+
+  it("stays well-formed whatever the study's words: environments balanced, braces balanced, one row per entry", () => {
+    const tricky = "R&D_team 100% #1 $5 {a} } { ~ ^ \\ \\end{longtable} \\begin{document} κ 日 😀\nline two";
+    const report = reportWith((n) => (n === "0.1" ? tricky : `value of ${n}`));
+    report.study.title = tricky;
+    report.study.slug = "study_1";
+    report.yardstick.commit = "abc_1";
+    const tex = renderLatex(report);
+    expect(unbalancedEnvironments(tex)).toEqual([]);
+    expect([...tex.matchAll(/\\begin\{(\w+)\}/gu)].map((m) => m[1])).toEqual(CHECKLIST_SECTIONS.map(() => "longtable"));
+    expect(bracesBalance(tex)).toBe(true);
+    const rows = tex.split("\n").filter((line) => line.startsWith("\\raggedright "));
+    expect(rows).toHaveLength(72);
+    for (const row of rows) expect(row).toMatch(/ \\tabularnewline$/u);
+    // no character outside what pdflatex prints with T1 and longtable alone
+    expect(tex).not.toMatch(/[^\x20-\x7e\n\u00a0-\u017f]/u);
   });
 });
 
