@@ -57,6 +57,87 @@ const dataLayerImport = {
   ],
 };
 
+/**
+ * lib's layers (README.md, "Architecture"), held here so that an arrow in the wrong direction
+ * fails lint: pure statistics import nothing else; browser-safe code (lib/client) none of the
+ * server; the data layer (lib/repos, lib/db) no service. Core `no-restricted-imports`, so the
+ * data-layer rule above (its typescript-eslint twin) still applies beside it.
+ */
+const serverDomains = [
+  "annotate",
+  "assets",
+  "assignment",
+  "audit",
+  "auth",
+  "cli",
+  "dashboard",
+  "db",
+  "exports",
+  "help",
+  "http",
+  "import",
+  "jobs",
+  "models",
+  "participants",
+  "plan",
+  "recruitment",
+  "report",
+  "repos",
+  "responses",
+  "review",
+  "scoring",
+  "security",
+  "studies",
+];
+const layerRules = [
+  {
+    files: ["lib/stats/**/*.ts"],
+    ignores: harnessFiles,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^@/(?!lib/stats(/|$))", message: "lib/stats holds pure statistics: it imports only lib/stats." }] },
+      ],
+    },
+  },
+  {
+    files: ["lib/client/**/*.{ts,tsx}"],
+    ignores: harnessFiles,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^@/lib/(${serverDomains.join("|")})(/|$)`,
+              message: 'lib/client runs in the browser: it imports no server code (README.md, "Architecture").',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/repos/**/*.ts", "lib/db/**/*.ts", "lib/db.ts"],
+    ignores: harnessFiles,
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^@/lib/(${serverDomains.filter((domain) => domain !== "repos" && domain !== "db" && domain !== "assignment").join("|")})(/|$)`,
+              allowTypeImports: true,
+              message:
+                'The data layer reads and writes; the services call it, never the other way (README.md, "Architecture"). Types may be imported with `import type`.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -97,6 +178,7 @@ const config = [
     files: ["app/**/*.{ts,tsx}"],
     rules: { "max-lines-per-function": ["error", { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true }] },
   },
+  ...layerRules,
 ];
 
 export default config;

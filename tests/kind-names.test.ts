@@ -174,7 +174,7 @@ function kindStateAndActionNames(): Map<string, string> {
 
 /**
  * The seed kinds' state and actions that shared code once held (lib/client/annotation-store.ts,
- * lib/annotate/item-state.ts, the practice ack, the replay and item pages): none comes back.
+ * lib/tasks/item-state.ts, the practice ack, the replay and item pages): none comes back.
  */
 const formerSharedNames =
   /\b(?:moveSlot|clearSlot|cancelPick|editScene|zoomFrame|slotCount|keyOrderOf|keyOrder|noteIndexOf|OrderingState|initialOrderingState|kindTakesStepLabels|EsiStepLabels|stepLabels\s*:\s*true)\b|[\w)\]]\.(?:slots|picked)\b|feedback\??\.order\b|\b(?:state|s|getState\(\))\.(?:pick|place|choose|judge)\b/;
@@ -187,7 +187,7 @@ describe("kinds stay in their rooms", () => {
     expect(shared).toEqual(
       expect.arrayContaining([
         "lib/client/annotation-store.ts",
-        "lib/annotate/item-state.ts",
+        "lib/tasks/item-state.ts",
         "components/annotate/annotate-session.tsx",
         "components/replay/replay-player.tsx",
         "app/api/studies/[slug]/step-labels/route.ts",

@@ -7,7 +7,7 @@ import { getAssignmentView } from "@/lib/annotate/assignment-view";
 import { answerJsonSchema } from "@/lib/tasks/agent-contract";
 import { recordEvents } from "@/lib/responses/events";
 import { submitResponse } from "@/lib/responses/responses";
-import { replayItemEvents } from "@/lib/annotate/item-state";
+import { replayItemEvents } from "@/lib/tasks/item-state";
 import { ALL } from "@/lib/dashboard/accuracy";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { clearDashboardCaches, loadSnapshot } from "@/lib/dashboard/snapshot";

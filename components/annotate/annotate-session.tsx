@@ -21,7 +21,7 @@ import { SyncStatus, useQueueStatus, useTrajectoryQueue } from "@/components/ann
 import { getTaskUi, storeInitOf, TaskView, taskUis, type TaskUi } from "@/components/tasks/registry";
 import type { PracticeFeedbackInput, PracticeFeedbackView, SlotNote } from "@/components/tasks/shared/types";
 import { buttonClass } from "@/components/ui/button";
-import { TOUCH_ONLY_QUERY } from "@/lib/annotate/device";
+import { TOUCH_ONLY_QUERY } from "@/lib/client/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
 import { TeamContact } from "@/components/annotate/team-contact";
 import { StudyContactProvider } from "@/components/annotate/study-contact-context";
@@ -53,7 +53,7 @@ export interface SessionStudy {
   itemTimeLimitSeconds?: number | null;
   /** when the participant's session time runs out (ms since the epoch; null: no limit) */
   sessionEndsAt?: number | null;
-  /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+  /** phones and tablets get a notice instead of the task (lib/client/device.ts) */
   desktopOnly?: boolean;
   /** how participants reach the research team, named where a notice tells them to (lib/studies/contact.ts) */
   contact?: StudyContact | null;

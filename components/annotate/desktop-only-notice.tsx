@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
-import { DESKTOP_ONLY_MESSAGE } from "@/lib/annotate/device";
+import { DESKTOP_ONLY_MESSAGE } from "@/lib/client/device";
 
 /**
  * A study for desktops only, opened on a phone or tablet: what to do instead of the task. Shown by

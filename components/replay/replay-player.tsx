@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { replayItemEvents } from "@/lib/annotate/item-state";
+import { replayItemEvents } from "@/lib/tasks/item-state";
 import { activeGapMs, AWAY_EVENT_TYPES, idleCapMs, VIEW_START_EVENT_TYPES } from "@/lib/timing/active-time";
 import { AnnotationStoreProvider, useAnnotationStoreApi } from "@/components/annotate/annotation-store-provider";
 import { getTaskUi, storeInitOf, TaskView } from "@/components/tasks/registry";

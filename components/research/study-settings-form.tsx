@@ -16,7 +16,7 @@ import {
   type StudySettings,
   type StudySettingsInput,
 } from "@/lib/validations/study-settings";
-import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/annotate/device";
+import { DESKTOP_ONLY_PROLIFIC_TEXT } from "@/lib/client/device";
 import { callApi, type ApiIssue } from "@/lib/client/api";
 import { FormMessage, type FormOutcome } from "@/components/ui/form-message";
 

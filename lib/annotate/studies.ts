@@ -31,7 +31,7 @@ export interface MemberStudy {
   itemsPerParticipant: number | null;
   /** the other endings' codes and redirects (lib/validations/study-settings.ts ENDINGS) */
   endings: unknown;
-  /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+  /** phones and tablets get a notice instead of the task (lib/client/device.ts) */
   desktopOnly: boolean;
   /** how participants reach the research team (lib/studies/contact.ts contactOf) */
   contactName: string | null;

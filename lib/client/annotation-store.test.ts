@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAnnotationStore, type AnnotationInit, type AnnotationStore } from "@/lib/client/annotation-store";
-import { replayItemEvents } from "@/lib/annotate/item-state";
+import { replayItemEvents } from "@/lib/tasks/item-state";
 import { emptyOrderingDraft, replayOrderingEvents } from "@/lib/tasks/shared/enact/ordering-draft";
 import { trajectoryEventSchema, type ResponseCreateInput, type TrajectoryEvent } from "@/lib/validations/annotate";
 import { orderingUi } from "@/components/tasks/shared/enact/ui";

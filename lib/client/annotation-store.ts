@@ -1,5 +1,5 @@
 import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
-import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/annotate/item-state";
+import { applyItemEvent, replayItemEvents, type ItemState } from "@/lib/tasks/item-state";
 import { addToActiveTime, tallyWallMs, type ActiveTimeTally } from "@/lib/timing/active-time";
 import { isValidPayload, type ResponseCreateInput, type TrajectoryEvent, type TrajectoryEventInput, type TrajectoryPayload } from "@/lib/validations/annotate";
 import type { AssignmentCursor } from "@/lib/client/trajectory-queue";

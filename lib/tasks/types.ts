@@ -439,7 +439,7 @@ export interface KindSubmissionFormat {
 export type AnyTaskModule = TaskModule<any, any, any, any>;
 
 /**
- * What a kind's events may change in the item's state (lib/annotate/item-state.ts): the draft
+ * What a kind's events may change in the item's state (lib/tasks/item-state.ts): the draft
  * answer, the confidence (ESI's belief panel), the image or storyboard frame shown large.
  */
 export interface DraftState {

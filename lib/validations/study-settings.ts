@@ -126,7 +126,7 @@ const studySettingsFields = {
   completionRedirectUrl: z.union([nothing, httpsUrl]),
   /** the other endings' codes and redirects (ENDINGS) */
   endings: endingsSchema.default({}).transform((value) => endingsOf(value)),
-  /** phones and tablets get a notice instead of the task (lib/annotate/device.ts) */
+  /** phones and tablets get a notice instead of the task (lib/client/device.ts) */
   desktopOnly: z.boolean().default(false),
   balanceTag: z.union([nothing, z.string().trim().min(1).max(60, "at most 60 characters")]),
   conditions: z

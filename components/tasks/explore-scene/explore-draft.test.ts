@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { replayItemEvents } from "@/lib/annotate/item-state";
+import { replayItemEvents } from "@/lib/tasks/item-state";
 import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { EXPLORE_ANSWER_LIMITS, exploreSceneAnswerSchema, exploreSceneFreeTextAnswerSchema } from "@/lib/tasks/explore-scene";
 import {

@@ -34,7 +34,7 @@ import {
  * the scene editor: objects (category with type-ahead from the item's vocabulary and the
  * categories already used; attributes as free text with chips), relations picked as subject,
  * relation word and object among the scene's objects. Every change is one event
- * (lib/annotate/item-state.ts applyExploreEvent); the answer and its text follow from the draft.
+ * (lib/tasks/item-state.ts applyExploreEvent); the answer and its text follow from the draft.
  * Keyboard: Enter adds (in the new-object and new-relation fields), Delete removes the focused
  * object or relation row. In a study's free-text mode (view.freeText) a text box replaces the
  * scene editor: the description is recorded as `scene_text_edited` once typing pauses and when

@@ -2,7 +2,7 @@
  * The annotator's belief while exploring an ESI-Bench item: "my current answer" and confidence,
  * always on screen. Every change is a `belief_changed` trajectory event carrying the whole belief
  * (the answer so far, the confidence on the study's scale) and the step at which it was made; the
- * store's answer is this draft, replayed from those events (lib/annotate/item-state.ts), and
+ * store's answer is this draft, replayed from those events (lib/tasks/item-state.ts), and
  * `play_step` events move its step on. Pure; used in the browser and on the server (metrics).
  */
 

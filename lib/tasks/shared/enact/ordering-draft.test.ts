@@ -8,7 +8,7 @@ import {
   replayOrderingEvents,
   slotOfCandidate,
 } from "@/lib/tasks/shared/enact/ordering-draft";
-import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/annotate/item-state";
+import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/tasks/item-state";
 
 const fill = (slot: number, candidate: number) => ({ type: "slot_filled", payload: { slot, candidate } });
 

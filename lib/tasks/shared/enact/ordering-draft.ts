@@ -4,7 +4,7 @@ import type { RecordedEvent } from "@/lib/tasks/types";
 /**
  * The draft of a slot-filling (ordering) item, ENACT forward and inverse: which candidate each
  * numbered slot holds and the candidate being dragged. It is the item state's `answer` for these
- * kinds (lib/annotate/item-state.ts), a pure function of the trajectory: the browser's store
+ * kinds (lib/tasks/item-state.ts), a pure function of the trajectory: the browser's store
  * applies each event it logs, resume and the researcher's replay run the same reducer over the
  * stored events. So what was recorded is, by construction, what was shown.
  *

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { isPhoneOrTabletRequest } from "@/lib/annotate/device";
+import { isPhoneOrTabletRequest } from "@/lib/client/device";
 import { DesktopOnlyNotice } from "@/components/annotate/desktop-only-notice";
 import { requirePageRole } from "@/lib/auth/session";
 import { getMemberStudy } from "@/lib/annotate/studies";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/annotate/item-state";
+import { applyItemEvent, initialItemState, replayItemEvents } from "@/lib/tasks/item-state";
 import { emptyExploreDraft, type ExploreDraft } from "@/lib/tasks/explore-scene/events";
 import { initialSceneDraft } from "@/lib/tasks/shared/gridwm/scene-form";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPhoneOrTabletRequest } from "@/lib/annotate/device";
+import { isPhoneOrTabletRequest } from "@/lib/client/device";
 
 describe("isPhoneOrTabletRequest (desktop-only studies)", () => {
   it("recognises phones and tablets by their user agent or Client Hints", () => {
