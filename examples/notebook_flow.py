@@ -61,6 +61,9 @@ class Api:
             status, answer_headers, body = error.code, error.headers, error.read()
         except urllib.error.URLError as error:
             raise Stop("%s %s: cannot reach the server at %s (%s)" % (method, path, self.base, error.reason))
+        except OSError as error:
+            # a timeout or a connection dropped half way: name the call, not a traceback
+            raise Stop("%s %s: %s" % (method, path, error))
         if status not in expect:
             raise Stop("%s %s answered %d, expected %s: %s" % (method, path, status, " or ".join(map(str, expect)), describe(body)))
         if raw:
@@ -184,6 +187,13 @@ def main(argv=None):
     if not args.token:
         parser.error("an API token is needed: --token or YARDSTICK_TOKEN")
 
+    # the local files first: one that cannot be read stops the flow before anything is made
+    upload = batch_upload(args.batch)
+    run_file = None
+    if args.run:
+        with open(args.run, "rb") as handle:
+            run_file = (os.path.basename(args.run), handle.read(), "application/octet-stream")
+
     api = Api(args.url, args.token, timeout=60)
     slug = urllib.parse.quote(args.slug, safe="")
     summary = []
@@ -199,7 +209,7 @@ def main(argv=None):
         form.append(("skipInvalid", "1"))
     if args.text_only:
         form.append(("textOnly", "1"))
-    form.append(("files", batch_upload(args.batch)))
+    form.append(("files", upload))
     _, _, started = api.call("POST", "/api/admin/import", (202,), form=form)
     job = poll(api, "/api/admin/import/jobs/%s" % started["job"]["id"], IMPORT_WAITING, time.monotonic() + args.wait, "the import")
     outcome = job.get("outcome") or {}
@@ -226,10 +236,8 @@ def main(argv=None):
     _, _, progress = api.call("GET", "/api/studies/%s/progress" % slug, (200,))
     summary.append("progress: %d of %d answers, %d items" % (progress["done"], progress["expected"], progress["items"]))
 
-    if args.run:
-        with open(args.run, "rb") as handle:
-            content = handle.read()
-        run_form = [("name", args.run_name), ("file", (os.path.basename(args.run), content, "application/octet-stream"))]
+    if run_file:
+        run_form = [("name", args.run_name), ("file", run_file)]
         _, _, run = api.call("POST", "/api/studies/%s/model-runs" % slug, (201,), form=run_form)
         summary.append("model run: %s, format %s, %d scored, %d unparsed" % (args.run_name, run["format"], run["scored"], run["unparsed"]))
 
@@ -265,6 +273,7 @@ def main(argv=None):
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except Stop as stop:
+    except (Stop, OSError) as stop:
+        # OSError: a local file (--batch, --run, --out) that cannot be read or written
         print("notebook_flow: %s" % stop, file=sys.stderr)
         sys.exit(1)

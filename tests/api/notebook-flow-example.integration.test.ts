@@ -87,6 +87,12 @@ describe("examples/notebook_flow.py", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^notebook_flow: POST \/api\/studies answered 401, expected 201/);
 
+    // a local file that cannot be read stops it before anything is made
+    const missing = await runNotebookFlow(["--url", server.url, "--slug", "no-batch", "--batch", path.join(dir, "nowhere")], { YARDSTICK_TOKEN: token });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^notebook_flow: \[Errno 2\] No such file or directory: .*nowhere/);
+    expect(await db.study.count({ where: { slug: "no-batch" } })).toBe(0);
+
     // without "text only" the release's missing videos refuse the batch: the job fails, and the script says why
     const media = await runNotebookFlow(["--url", server.url, "--slug", "needs-videos", "--batch", inputs.release], { YARDSTICK_TOKEN: token });
     expect(media.code).toBe(1);
