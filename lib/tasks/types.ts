@@ -4,6 +4,7 @@ import type { ModelRunSummary } from "@/lib/models/types";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import type { KindScoringHooks } from "@/lib/scoring/kind-scoring";
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
+import type { KindDashboardData } from "@/lib/tasks/dashboard-port";
 
 /**
  * The task-kind contract (DESIGN.md). One module per benchmark task kind; every module is pure:
@@ -542,6 +543,8 @@ export interface ReleaseImportOptions {
 /** What a kind's dashboard section is computed from: one request's snapshot and choices. */
 export interface KindDashboardContext {
   studyId: string;
+  /** what the section reads beyond the snapshot (the dashboard's repositories; a kind queries nothing itself) */
+  data: KindDashboardData;
   snapshot: StudySnapshot;
   /** study id and snapshot version: the prefix of every memo key of this snapshot */
   version: string;
