@@ -30,10 +30,11 @@ describe("components", () => {
 });
 
 /**
- * The static imports (not dynamic `import()`) of the source files in lib/, components/, app/ and
- * cli/: file -> the project files it imports; `import type` too when `withTypes`.
+ * The imports of the source files in lib/, components/, app/ and cli/: file -> the project files
+ * it imports; `import type` too when `withTypes`, dynamic `import("...")` too when `withDynamic`
+ * (a lazy import still runs the module it names, so a circle through one is still a circle).
  */
-function importGraph({ withTypes }: { withTypes: boolean }): Map<string, string[]> {
+function importGraph({ withTypes, withDynamic = false }: { withTypes: boolean; withDynamic?: boolean }): Map<string, string[]> {
   const resolve = (from: string, spec: string): string | null => {
     const base = spec.startsWith("@/") ? path.join(root, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(from), spec) : null;
     if (!base) return null;
@@ -43,12 +44,20 @@ function importGraph({ withTypes }: { withTypes: boolean }): Map<string, string[
     return null;
   };
   const statement = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+["']([^"']+)["']|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+  const dynamic = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
   const graph = new Map<string, string[]>();
   const folders = ["lib", "components", "app", "cli"].map((dir) => path.join(root, dir)).filter((dir) => existsSync(dir));
   for (const file of folders.flatMap(sourceFiles)) {
     if (file.includes(`${path.sep}generated${path.sep}`)) continue;
     const deps = new Set<string>();
-    for (const match of readFileSync(file, "utf8").matchAll(statement)) {
+    const source = readFileSync(file, "utf8");
+    if (withDynamic) {
+      for (const match of source.matchAll(dynamic)) {
+        const target = resolve(file, match[1] ?? "");
+        if (target) deps.add(target);
+      }
+    }
+    for (const match of source.matchAll(statement)) {
       const names = match[2]?.trim() ?? "";
       const typeOnly =
         Boolean(match[1]) ||
@@ -86,6 +95,7 @@ function cyclesOf(graph: Map<string, string[]>): string[] {
 describe("the import graph", () => {
   const graph = importGraph({ withTypes: false });
   const withTypes = importGraph({ withTypes: true });
+  const withDynamic = importGraph({ withTypes: false, withDynamic: true });
   const relative = (file: string) => path.relative(root, file);
 
   it("reads the tree (the scan finds the imports it checks)", () => {
@@ -94,6 +104,9 @@ describe("the import graph", () => {
     // a type-only import is an edge of the typed graph only
     expect(graph.get(path.join(root, "lib/tasks/types.ts"))?.map(relative) ?? []).not.toContain("lib/dashboard/types.ts");
     expect(withTypes.get(path.join(root, "lib/tasks/types.ts"))?.map(relative)).toContain("lib/dashboard/types.ts");
+    // a lazy import("...") is an edge of the graph with dynamic imports only
+    expect(graph.get(path.join(root, "lib/jobs/handlers.ts"))?.map(relative) ?? []).not.toContain("lib/dashboard/view-refresh.ts");
+    expect(withDynamic.get(path.join(root, "lib/jobs/handlers.ts"))?.map(relative)).toContain("lib/dashboard/view-refresh.ts");
   });
 
   it("has no cycles among the imports evaluated at run time", () => {
@@ -102,6 +115,10 @@ describe("the import graph", () => {
 
   it("has no cycles when type-only imports count too: contracts live below the code that implements them", () => {
     expect(cyclesOf(withTypes)).toEqual([]);
+  });
+
+  it("has no cycles when lazy import() expressions count too: a kind's lazily loaded hooks never reach back into the registry", () => {
+    expect(cyclesOf(withDynamic)).toEqual([]);
   });
 
   it("never imports upward, types included: lib imports neither components nor app, components not app", () => {

@@ -1,6 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { findAgentAnswers, findStudyAgents } from "@/lib/repos/agents";
 import type { ModelRunSummary } from "@/lib/models/types";
+import { AGENT_RUN_PREFIX, isAgentRun } from "@/lib/tasks/dashboard-port";
 
 /**
  * Model agents on the dashboard (lib/participants/agents.ts): their answers are stored and scored as
@@ -9,21 +10,11 @@ import type { ModelRunSummary } from "@/lib/models/types";
  * metrics and paired comparisons. A run id `agent:<userId>` tells an agent from an imported run.
  */
 
-export const AGENT_RUN_PREFIX = "agent:";
-
-export function isAgentRun(runId: string): boolean {
-  return runId.startsWith(AGENT_RUN_PREFIX);
-}
+export { AGENT_RUN_PREFIX, isAgentRun };
 
 /** The study's agents that answered, as runs, and the user ids of all its agents (left out of the humans' figures). */
 export async function agentRuns(studyId: string): Promise<{ userIds: Set<string>; runs: ModelRunSummary[] }> {
-  const rows = await db.$queryRaw<Array<{ id: string; name: string; model: string | null; createdAt: Date; answers: number }>>`
-    SELECT u.id, u.name, u."agentModel" AS model, u."createdAt",
-      (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
-       WHERE a."userId" = u.id AND a."studyId" = ${studyId} AND NOT i.practice) AS answers
-    FROM "User" u
-    WHERE u."isAgent" AND (u."externalStudyId" = ${studyId} OR EXISTS (SELECT 1 FROM "Assignment" a WHERE a."userId" = u.id AND a."studyId" = ${studyId}))
-    ORDER BY u.name, u.id`;
+  const rows = await findStudyAgents(studyId);
   return {
     userIds: new Set(rows.map((row) => row.id)),
     runs: rows
@@ -44,11 +35,5 @@ export async function agentRuns(studyId: string): Promise<{ userIds: Set<string>
 export async function loadAgentPredictions(
   studyId: string,
 ): Promise<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>> {
-  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>>`
-    SELECT ${AGENT_RUN_PREFIX} || a."userId" AS "runId", a."itemId", r.answer, r.score, r.correct, a.condition
-    FROM "Response" r
-    JOIN "Assignment" a ON a.id = r."assignmentId"
-    JOIN "User" u ON u.id = a."userId"
-    JOIN "Item" i ON i.id = a."itemId"
-    WHERE a."studyId" = ${studyId} AND u."isAgent" AND NOT i.practice`;
+  return findAgentAnswers(studyId, AGENT_RUN_PREFIX);
 }

@@ -1,6 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
+import {
+  clearAgreementSamplesOutside,
+  findAssignmentsOfItems,
+  findFinishedMainWork,
+  findItemsAssignedToAll,
+  findPlanItemAssignments,
+  findPlannedItemIds,
+  markAgreementSamples,
+} from "@/lib/repos/agreement-plan";
 import { recordAudit } from "@/lib/audit/log";
 import { assignItemsTo } from "@/lib/assignment";
 import { AppError } from "@/lib/errors";
@@ -70,25 +78,15 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
   const seed = options.seed ?? AGREEMENT_PLAN_SEED;
 
   // people's finished MAIN work (model agents are not cross-annotated): who did which item, with the item's stratum
-  const finished = await db.$queryRaw<Array<{ userId: string; itemId: string; kind: string; tag: string | null; own: boolean }>>`
-    SELECT a."userId", a."itemId", i.kind, i.tags ->> ${tagKey} AS tag, a."agreementSample" AS own
-    FROM "Assignment" a
-    JOIN "Response" r ON r."assignmentId" = a.id
-    JOIN "Item" i ON i.id = a."itemId"
-    WHERE a."studyId" = ${studyId} AND a.purpose = 'MAIN' AND NOT a.agent AND NOT i.practice
-    ORDER BY a."userId", a."itemId"`;
+  const finished = await findFinishedMainWork(studyId, tagKey);
   const annotators = [...new Set(finished.map((row) => row.userId))].sort();
   if (annotators.length < 2) {
     throw new AppError("INVALID", `The agreement plan needs at least 2 annotators with finished main work; this study has ${annotators.length}`);
   }
-  const plannedRows = await db.$queryRaw<Array<{ itemId: string }>>`
-    SELECT DISTINCT "itemId" FROM "Assignment" WHERE "studyId" = ${studyId} AND purpose = 'AGREEMENT'`;
+  const plannedRows = await findPlannedItemIds(studyId);
   const planned = new Set(plannedRows.map((row) => row.itemId));
   // items every annotator has already (overlap k = all of them): nothing to cross-annotate
-  const coveredRows = await db.$queryRaw<Array<{ itemId: string }>>`
-    SELECT a."itemId" FROM "Assignment" a
-    WHERE a."studyId" = ${studyId} AND a."userId" = ANY(${annotators})
-    GROUP BY 1 HAVING count(DISTINCT a."userId") >= ${annotators.length}`;
+  const coveredRows = await findItemsAssignedToAll(studyId, annotators);
   const covered = new Set(coveredRows.map((row) => row.itemId));
 
   // items sampled for each annotator that are still in the plan: their own n
@@ -134,17 +132,14 @@ export async function buildAgreementPlan(studyId: string, options: AgreementPlan
     }
   }
   // mark whose sample each new item is; marks left on items no longer in the plan are cleared
-  await db.assignment.updateMany({ where: { studyId, agreementSample: true, itemId: { notIn: [...planned] } }, data: { agreementSample: false } });
+  await clearAgreementSamplesOutside(studyId, [...planned]);
   for (const [userId, itemIds] of groupByUser(newSamples)) {
-    await db.assignment.updateMany({ where: { studyId, userId, purpose: "MAIN", itemId: { in: itemIds } }, data: { agreementSample: true } });
+    await markAgreementSamples(studyId, userId, itemIds);
   }
 
   // every planned item to every annotator who has no assignment of it yet
   const plannedIds = [...planned].sort();
-  const existing = await db.assignment.findMany({
-    where: { studyId, itemId: { in: plannedIds } },
-    select: { itemId: true, userId: true },
-  });
+  const existing = await findAssignmentsOfItems(studyId, plannedIds);
   const has = new Set(existing.map((a) => `${a.itemId}\u0000${a.userId}`));
   const toCreate = new Map<string, string[]>();
   let skipped = 0;
@@ -192,12 +187,7 @@ export interface AgreementPlanStatus {
 
 /** How far the plan is: planned items, agreement assignments done, items with every annotator's answer. */
 export async function getAgreementPlanStatus(studyId: string): Promise<AgreementPlanStatus> {
-  const rows = await db.$queryRaw<Array<{ itemId: string; userId: string; purpose: string; done: boolean }>>`
-    SELECT a."itemId", a."userId", a.purpose::text AS purpose, (r.id IS NOT NULL) AS done
-    FROM "Assignment" a
-    LEFT JOIN "Response" r ON r."assignmentId" = a.id
-    WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE'
-      AND a."itemId" IN (SELECT "itemId" FROM "Assignment" WHERE "studyId" = ${studyId} AND purpose = 'AGREEMENT')`;
+  const rows = await findPlanItemAssignments(studyId);
   const items = new Map<string, boolean>();
   const users = new Set<string>();
   let assignments = 0;

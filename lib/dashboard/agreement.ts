@@ -2,34 +2,33 @@ import { ALL, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
-import { pairwiseAlpha } from "@/lib/stats/agreement-summary";
 import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
 import {
-  addAlphaCoincidenceSums,
-  AlphaCoincidencesBuilder,
-  alphaCoincidenceSumsOfUnits,
-  alphaCoincidencesOfSums,
-  type AlphaCoincidenceSums,
-} from "@/lib/stats/alpha-unit-subset";
-import {
-  addKendallPermutationSums,
-  kendallPermutationAlphaOfSums,
-  kendallPermutationSumsOfUnits,
-  type KendallPermutationSums,
   kendallPermutationUnits,
   type KendallPermutationUnits,
-  kendallPermutationAlphaBootstrap,
   kendallPermutationAlphaStratifiedBootstrap,
-  kendallPermutationBetweenCoders,
   KENDALL_PERMUTATION_METRIC,
 } from "@/lib/stats/kendall-permutation-alpha";
-import { alphaFromCoincidences, krippendorffAlpha, krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
-import { krippendorffAlphaBootstrap } from "@/lib/stats/krippendorff-alpha-bootstrap";
 import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
 import { krippendorffAlphaPigeonhole } from "@/lib/stats/krippendorff-alpha-pigeonhole";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { mulberry32 } from "@/lib/stats/rng";
 import { seedFromString } from "@/lib/stats/seed-from-string";
+import {
+  blockEstimate,
+  blockInterval,
+  blockParts,
+  formatCount,
+  pairwiseAndLeaveOneOut,
+  parsePermutationValue,
+  unionOfParts,
+  type AlphaBlockParts,
+  type AlphaBlockTable,
+  type AlphaUnitTable,
+  type BetweenCoders,
+  type PairwiseAlphas,
+  type Share,
+} from "@/lib/stats/alpha-blocks";
 import { getTaskModule } from "@/lib/tasks";
 import type { AgreementContext, AgreementEncoding, AgreementLevel } from "@/lib/tasks/types";
 
@@ -71,12 +70,6 @@ export interface AgreementOptions {
   over?: GeneraliseOver;
 }
 
-export interface Share {
-  agreeing: number;
-  total: number;
-  share: number | null;
-}
-
 export interface AlphaBlock {
   alpha: number | null;
   /** why alpha is null */
@@ -104,18 +97,7 @@ export interface EncodingInfo {
   unitNoun?: string;
 }
 
-/** Alpha between the coders (the same encoding and level): it does not depend on the tag. */
-export interface BetweenCoders {
-  /** pairwise[i][j] for coders[i], coders[j]; shared = pairable units both answered */
-  pairwise: PairwiseAlphas;
-  /** alpha without each coder (same encoding and level), for the Annotators page */
-  leaveOneOut: Array<{ coder: number; alpha: number | null; reason?: string }>;
-}
-
-export interface PairwiseAlphas {
-  matrix: (number | null)[][];
-  shared: number[][];
-}
+export type { BetweenCoders, PairwiseAlphas, Share };
 
 export interface AgreementResult extends BetweenCoders {
   encoding: EncodingInfo;
@@ -169,45 +151,6 @@ export function kindsNeedingKeys(kinds: string[]): string[] {
   return kinds.filter((kind) => getTaskModule(kind).agreementEncodings.some((e) => e.needsContext));
 }
 
-/**
- * Encodings that declare `kendallPermutations` (a kind's orderings written "2,0,1", distance the
- * normalised Kendall tau distance, other lengths at 1) are computed by kendall-permutation-alpha.ts
- * in O(U L^2) instead of the general O(V^2) algorithm; a unit test (agreement.test.ts) checks that
- * the declaring encoding's distance still equals that metric.
- */
-
-function parsePermutationValue(value: AlphaValue): number[] | null {
-  const text = String(value);
-  if (text === "") return [];
-  const parts = text.split(",").map(Number);
-  const seen = new Set<number>();
-  for (const x of parts) {
-    if (!Number.isInteger(x) || x < 0 || x >= parts.length || seen.has(x)) return null;
-    seen.add(x);
-  }
-  return parts;
-}
-
-/** Most distinct values KALPHA may face with a custom metric (it needs every pair's distance). */
-const KALPHA_CUSTOM_MAX_VALUES = 2000;
-
-function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
-function share(agreeing: number, total: number): Share {
-  return { agreeing, total, share: total > 0 ? agreeing / total : null };
-}
-
-interface UnitTable {
-  /** units form (values in coder order) */
-  units: AlphaValue[][];
-  /** coder of each value, parallel to units */
-  unitCoders: number[][];
-  /** index into the item list of each unit */
-  unitItem: number[];
-}
-
 /** an encoding's units of answer objects that need no context: equal answers share one object in the snapshot */
 const encodedUnits = new WeakMap<AgreementEncoding, WeakMap<object, ReturnType<AgreementEncoding["units"]>>>();
 
@@ -220,156 +163,6 @@ function unitsOfAnswer(encoding: AgreementEncoding, answer: unknown, context: Ag
   return units;
 }
 
-interface BlockEstimate {
-  alpha: number | null;
-  reason?: string;
-  units: number;
-  items: number;
-  values: number;
-  perfectUnits: Share;
-  perfectItems: Share;
-}
-
-/**
- * What a block's alpha is summed from: counts, and the sums of its units (the built-in levels:
- * the units' parts of the one coincidence matrix of every unit; the permutation encoding: its
- * pair-indicator totals), which add over disjoint blocks, so a kind's and the overall block are the
- * sums of their cells; other custom metrics keep the units, to be re-read.
- */
-interface BlockParts {
-  pairableUnits: number;
-  agreeingUnits: number;
-  agreeingItems: number;
-  items: number;
-  coincidences: AlphaCoincidenceSums | null;
-  kendall: KendallPermutationSums | null;
-  unitIds: number[] | null;
-}
-
-function blockParts(prep: PreparedAgreement, itemIds: readonly number[]): BlockParts {
-  const { itemUnits, itemAgrees, fast, coincidences, pairableIndex, unitSame } = prep;
-  let pairableUnits = 0;
-  let agreeingUnits = 0;
-  const pairableIds: number[] = [];
-  const general = !fast && !coincidences;
-  const unitIds: number[] = [];
-  for (const i of itemIds) {
-    for (const u of itemUnits[i]) {
-      if (general) unitIds.push(u);
-      const p = pairableIndex[u];
-      if (p < 0) continue;
-      pairableUnits++;
-      agreeingUnits += unitSame[u];
-      pairableIds.push(p);
-    }
-  }
-  let agreeingItems = 0;
-  for (const i of itemIds) if (itemAgrees[i]) agreeingItems++;
-  return {
-    pairableUnits,
-    agreeingUnits,
-    agreeingItems,
-    items: itemIds.length,
-    coincidences: coincidences && !fast ? alphaCoincidenceSumsOfUnits(coincidences, pairableIds) : null,
-    kendall: fast ? kendallPermutationSumsOfUnits(prep.kendallUnits!, pairableIds) : null,
-    unitIds: general ? unitIds : null,
-  };
-}
-
-/** The parts of the union of disjoint blocks. */
-function unionOfParts(parts: readonly BlockParts[]): BlockParts {
-  const [first, ...rest] = parts;
-  const out: BlockParts = {
-    ...first,
-    coincidences: first.coincidences
-      ? {
-          ...first.coincidences,
-          marginals: first.coincidences.marginals.slice(),
-          diagonal: first.coincidences.diagonal.slice(),
-          pairSum: first.coincidences.pairSum.slice(),
-        }
-      : null,
-    kendall: first.kendall ? { ...first.kendall, N: first.kendall.N.slice(), Q: first.kendall.Q.slice(), S: first.kendall.S.slice() } : null,
-    unitIds: first.unitIds ? first.unitIds.slice() : null,
-  };
-  for (const part of rest) {
-    out.pairableUnits += part.pairableUnits;
-    out.agreeingUnits += part.agreeingUnits;
-    out.agreeingItems += part.agreeingItems;
-    out.items += part.items;
-    if (out.coincidences) addAlphaCoincidenceSums(out.coincidences, part.coincidences!);
-    if (out.kendall) addKendallPermutationSums(out.kendall, part.kendall!);
-    if (out.unitIds) for (const u of part.unitIds!) out.unitIds.push(u);
-  }
-  return out;
-}
-
-/** Alpha (no interval) and the perfect-agreement shares of a block, from its parts. */
-function blockEstimate(prep: PreparedAgreement, parts: BlockParts): BlockEstimate {
-  const estimate = parts.kendall
-    ? kendallPermutationAlphaOfSums(prep.kendallUnits!, parts.kendall)
-    : parts.coincidences
-      ? alphaFromCoincidences(alphaCoincidencesOfSums(prep.coincidences!, parts.coincidences))
-      : krippendorffAlphaFromUnits(
-          parts.unitIds!.map((u) => prep.table.units[u]),
-          prep.metric,
-        );
-  return {
-    alpha: estimate.alpha,
-    ...(estimate.reason ? { reason: estimate.reason } : {}),
-    units: parts.pairableUnits,
-    items: parts.items,
-    values: estimate.n,
-    perfectUnits: share(parts.agreeingUnits, parts.pairableUnits),
-    perfectItems: share(parts.agreeingItems, parts.items),
-  };
-}
-
-/**
- * The interval of one block by unit resampling or KALPHA (the optional methods; the default,
- * over items, runs once for every block in computeAgreement).
- */
-function blockInterval(
-  table: UnitTable,
-  unitIds: number[],
-  metric: AlphaMetric,
-  fast: boolean,
-  options: AgreementOptions,
-  blockKey: string,
-): Pick<AlphaBlock, "ci" | "ciReason" | "ciDescription"> {
-  const units = unitIds.map((u) => table.units[u]);
-  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
-  const rng = mulberry32(seedFromString(`${options.seedKey}|${options.encodingId}|${options.level}|${options.ci}|${blockKey}`));
-  if (options.ci === "units") {
-    const boot = fast
-      ? kendallPermutationAlphaBootstrap(
-          units.map((unit) => unit.map((v) => parsePermutationValue(v)!)),
-          rng,
-          { resamples },
-        )
-      : krippendorffAlphaBootstrap(units, metric, rng, { resamples, method: "units" });
-    return {
-      ci: boot.ci,
-      ...(boot.ci ? {} : { ciReason: boot.reason }),
-      ciDescription: `95% percentile bootstrap over units (${formatCount(resamples)} resamples of ${formatCount(boot.estimate.units)} units with replacement, each unit on its own)`,
-    };
-  }
-  const kalphaDescription = `95% bootstrap by Krippendorff's KALPHA algorithm (${formatCount(resamples)} replicates drawing pairs from the coincidence matrix; metric and expected disagreement held fixed)`;
-  if (typeof metric !== "string") {
-    const distinct = new Set<AlphaValue>();
-    for (const unit of units) if (unit.length >= 2) for (const v of unit) distinct.add(v);
-    if (distinct.size > KALPHA_CUSTOM_MAX_VALUES) {
-      return {
-        ci: null,
-        ciReason: `KALPHA needs the distance of every pair of distinct answers, and there are ${formatCount(distinct.size)}: choose the bootstrap over items`,
-        ciDescription: kalphaDescription,
-      };
-    }
-  }
-  const boot = krippendorffAlphaBootstrap(units, metric, rng, { resamples, method: "kalpha" });
-  return { ci: boot.ci, ...(boot.ci ? {} : { ciReason: boot.reason }), ciDescription: kalphaDescription };
-}
-
 /**
  * What agreement needs of the items under one encoding and level, whatever the tag that slices
  * them: the units table, each unit's parts of the coincidence matrix, the parsed orders of the
@@ -377,7 +170,7 @@ function blockInterval(
  * which do not depend on the tag. The dashboard keeps it per snapshot, encoding and level, so that
  * re-slicing by another tag only sums units into the new cells.
  */
-export interface PreparedAgreement {
+export interface PreparedAgreement extends AlphaBlockTable {
   /** the kinds of the items given, sorted, and each item's kind */
   kinds: string[];
   itemKinds: string[];
@@ -385,7 +178,7 @@ export interface PreparedAgreement {
   level: AlphaLevelChoice;
   metric: AlphaMetric;
   notes: string[];
-  table: UnitTable;
+  table: AlphaUnitTable;
   /** indices into the items given, of the items kept (two answers or more under the encoding) */
   keptItems: number[];
   itemUnits: number[][];
@@ -423,7 +216,7 @@ export function prepareAgreement(
   const metric: AlphaMetric = level === "custom" ? { name: `${first.id} distance`, deltaSquared: (a, b) => first.distance!(a, b) } : level;
 
   // units, one table for everything; items with >= 2 answers only
-  const table: UnitTable = { units: [], unitCoders: [], unitItem: [] };
+  const table: AlphaUnitTable = { units: [], unitCoders: [], unitItem: [] };
   const keptItems: number[] = [];
   const itemUnits: number[][] = [];
   const itemAgrees: boolean[] = [];
@@ -555,119 +348,6 @@ export function prepareAgreement(
 }
 
 /**
- * Pairwise alphas and alpha without each coder from the coincidences of the built-in levels, in
- * one pass over the units: each pair of coders gets the two-value units they share, each coder's
- * "without" the units less that coder's value (what pairwiseAlpha and krippendorffAlpha compute
- * from the reliability matrix, without building it C + C(C-1)/2 times).
- */
-function pairwiseAndLeaveOneOutBySums(prep: PreparedAgreement, co: AlphaCoincidences): BetweenCoders {
-  const { table, coders } = prep;
-  const C = coders.length;
-  // coder -> row (coders are annotator indices: small non-negative integers)
-  const row = new Int32Array(coders.length > 0 ? coders[coders.length - 1] + 1 : 0).fill(-1);
-  coders.forEach((c, i) => (row[c] = i));
-  const valueIndex = new Map(co.values.map((v, i) => [v, i]));
-  const pairBuilders: AlphaCoincidencesBuilder[][] = coders.map(() => coders.map(() => null as unknown as AlphaCoincidencesBuilder));
-  for (let a = 0; a < C; a++) for (let b = a + 1; b < C; b++) pairBuilders[a][b] = new AlphaCoincidencesBuilder(co);
-  const withoutBuilders = C >= 3 ? coders.map(() => new AlphaCoincidencesBuilder(co)) : [];
-  const values = new Int32Array(Math.max(2, C + 1));
-  const rows = new Int32Array(Math.max(2, C + 1));
-  const rest = new Int32Array(Math.max(2, C + 1));
-  const present = new Uint8Array(C);
-  for (let u = 0; u < table.units.length; u++) {
-    if (prep.pairableIndex[u] < 0) continue;
-    const unit = table.units[u];
-    const unitCoders = table.unitCoders[u];
-    let m = 0;
-    for (let j = 0; j < unit.length; j++) {
-      const v = unit[j];
-      if (v === null || v === undefined) continue;
-      values[m] = valueIndex.get(v)!;
-      rows[m] = row[unitCoders[j]];
-      m++;
-    }
-    for (let i = 0; i < m; i++) {
-      for (let j = i + 1; j < m; j++) {
-        if (rows[i] < rows[j]) pairBuilders[rows[i]][rows[j]].addPair(values[i], values[j]);
-        else pairBuilders[rows[j]][rows[i]].addPair(values[i], values[j]);
-      }
-    }
-    if (withoutBuilders.length > 0) {
-      for (let i = 0; i < m; i++) present[rows[i]] = 1;
-      for (let c = 0; c < C; c++) {
-        if (present[c] === 0) {
-          withoutBuilders[c].add(values, 0, m);
-          continue;
-        }
-        let r = 0;
-        for (let i = 0; i < m; i++) if (rows[i] !== c) rest[r++] = values[i];
-        withoutBuilders[c].add(rest, 0, r);
-      }
-      for (let i = 0; i < m; i++) present[rows[i]] = 0;
-    }
-  }
-  const matrix: (number | null)[][] = coders.map(() => new Array<number | null>(C).fill(null));
-  const shared = coders.map(() => new Array<number>(C).fill(0));
-  for (let a = 0; a < C; a++) {
-    for (let b = a + 1; b < C; b++) {
-      const result = alphaFromCoincidences(pairBuilders[a][b].finish());
-      matrix[a][b] = result.alpha;
-      matrix[b][a] = result.alpha;
-      shared[a][b] = result.units;
-      shared[b][a] = result.units;
-    }
-  }
-  const leaveOneOut: AgreementResult["leaveOneOut"] = coders.map((coder, i) => {
-    if (C < 3) return { coder, alpha: null, reason: "needs at least 3 annotators" };
-    const r = alphaFromCoincidences(withoutBuilders[i].finish());
-    return { coder, alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) };
-  });
-  return { pairwise: C >= 2 ? { matrix, shared } : { matrix: [], shared: [] }, leaveOneOut: C >= 2 ? leaveOneOut : [] };
-}
-
-/** Pairwise alphas and alpha without each coder (the same encoding and level): they do not depend on the tag. */
-function pairwiseAndLeaveOneOut(prep: PreparedAgreement): BetweenCoders {
-  if (prep.coincidences) return pairwiseAndLeaveOneOutBySums(prep, prep.coincidences);
-  const { table, coders, fast, metric } = prep;
-  const row = new Map(coders.map((c, i) => [c, i]));
-  const U = table.units.length;
-  const matrix: (AlphaValue | null)[][] = coders.map(() => new Array<AlphaValue | null>(U).fill(null));
-  for (let u = 0; u < U; u++) table.units[u].forEach((v, j) => (matrix[row.get(table.unitCoders[u][j])!][u] = v));
-  let pairwise: PairwiseAlphas = { matrix: [], shared: [] };
-  const leaveOneOut: AgreementResult["leaveOneOut"] = [];
-  if (coders.length >= 2) {
-    const asOrders = () => {
-      const out: Array<Array<number[] | null>> = coders.map(() => new Array<number[] | null>(U).fill(null));
-      for (let u = 0; u < U; u++) table.unitCoders[u].forEach((coder, j) => (out[row.get(coder)!][u] = prep.orders![u][j]));
-      return out;
-    };
-    const orders = fast ? asOrders() : null;
-    const between = orders ? kendallPermutationBetweenCoders(orders) : null;
-    const result = between ? between.pairwise : pairwiseAlpha(matrix, metric);
-    const shared = coders.map(() => new Array<number>(coders.length).fill(0));
-    for (const pair of result.pairs) {
-      shared[pair.a][pair.b] = pair.result.units;
-      shared[pair.b][pair.a] = pair.result.units;
-    }
-    pairwise = { matrix: result.matrix, shared };
-    for (let i = 0; i < coders.length; i++) {
-      if (coders.length < 3) {
-        leaveOneOut.push({ coder: coders[i], alpha: null, reason: "needs at least 3 annotators" });
-        continue;
-      }
-      const r = between
-        ? between.leaveOneOut![i]
-        : krippendorffAlpha(
-            matrix.filter((_, j) => j !== i),
-            metric,
-          );
-      leaveOneOut.push({ coder: coders[i], alpha: r.alpha, ...(r.reason ? { reason: r.reason } : {}) });
-    }
-  }
-  return { pairwise, leaveOneOut };
-}
-
-/**
  * Agreement of the items' answers under one encoding and level. Items with fewer than two
  * answers are left out (they carry no agreement information). Kinds without the encoding are
  * left out and named in notes.
@@ -784,7 +464,7 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
     }
   }
   const describeItems = (items: number) => `${itemsDescription} (${formatCount(resamples)} resamples of ${formatCount(items)} items)`;
-  const block = (itemIds: number[], parts: BlockParts, key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
+  const block = (itemIds: number[], parts: AlphaBlockParts, key: string, interval: { ci: [number, number] | null; reason?: string } | null): AlphaBlock => {
     const estimate = blockEstimate(prep, parts);
     if (interval) {
       return {
@@ -808,7 +488,9 @@ export function agreementOfPrepared(prep: PreparedAgreement, tags: ReadonlyArray
         ciReason: INTERVAL_COMPUTING,
         ciDescription: options.ci === "kalpha" ? "95% bootstrap by Krippendorff's KALPHA algorithm" : "95% percentile bootstrap over units",
       };
-    return { ...estimate, ...blockInterval(table, unitsOf(itemIds), metric, fast, resolved, key) };
+    const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+    const rng = mulberry32(seedFromString(`${resolved.seedKey}|${resolved.encodingId}|${resolved.level}|${resolved.ci}|${key}`));
+    return { ...estimate, ...blockInterval(table, unitsOf(itemIds), metric, fast, resolved.ci === "units" ? "units" : "kalpha", resamples, rng) };
   };
   // each cell's parts once; a kind's and the overall block add them up
   const cellParts = itemsOfCell.map((itemIds) => blockParts(prep, itemIds));

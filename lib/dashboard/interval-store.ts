@@ -1,6 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
-import { readDb } from "@/lib/db/read";
+import { findStoredIntervals, findStoredIntervalsState, upsertStoredIntervals } from "@/lib/repos/dashboard-views";
 import { enqueueOnce, jobIdFor, jobState, QUEUES } from "@/lib/jobs/queue";
 import type { DashboardParams } from "@/lib/dashboard/params";
 import { decodeStoredView, encodeStoredView, STORED_VIEW_FORMAT, STORED_VIEW_PREFIX } from "@/lib/dashboard/stored-json";
@@ -21,10 +20,7 @@ export interface StoredIntervals<T> {
 
 /** The view's stored figures (of the version they were computed from), or null. */
 export async function readStoredIntervals<T>(studyId: string, viewKey: string): Promise<StoredIntervals<T> | null> {
-  const row = await readDb.dashboardIntervals.findUnique({
-    where: { studyId_viewKey: { studyId, viewKey } },
-    select: { version: true, figures: true, computedAt: true, computeMs: true },
-  });
+  const row = await findStoredIntervals(studyId, viewKey);
   const figures = row ? decodeStoredView<T>(row.figures) : null;
   if (!row || figures === null) return null;
   return { figures, version: row.version, computedAt: row.computedAt, computeMs: row.computeMs };
@@ -35,19 +31,13 @@ export async function readStoredIntervals<T>(studyId: string, viewKey: string): 
  * decides whether to compute them again; substr reads only the text's first bytes), or null when there is no row or it is of another format.
  */
 export async function readStoredIntervalsState(studyId: string, viewKey: string): Promise<Omit<StoredIntervals<never>, "figures"> | null> {
-  const [row] = await db.$queryRaw<Array<{ version: string; computedAt: Date; computeMs: number; current: boolean }>>`
-    SELECT version, "computedAt", "computeMs", substr(figures, 1, ${STORED_VIEW_PREFIX.length}) = ${STORED_VIEW_PREFIX} AS current
-    FROM "DashboardIntervals" WHERE "studyId" = ${studyId} AND "viewKey" = ${viewKey}`;
+  const row = await findStoredIntervalsState(studyId, viewKey, STORED_VIEW_PREFIX);
   return row && row.current ? { version: row.version, computedAt: row.computedAt, computeMs: row.computeMs } : null;
 }
 
 export async function storeIntervals(studyId: string, viewKey: string, version: string, figures: unknown, computeMs: number): Promise<void> {
   const text = encodeStoredView(figures);
-  await db.dashboardIntervals.upsert({
-    where: { studyId_viewKey: { studyId, viewKey } },
-    create: { studyId, viewKey, version, figures: text, computeMs },
-    update: { version, figures: text, computeMs, computedAt: new Date() },
-  });
+  await upsertStoredIntervals(studyId, viewKey, version, text, computeMs);
 }
 
 export interface DashboardIntervalsJob {

@@ -14,7 +14,7 @@ import { addMember, createEnactItems, createStudy, createUser, resetDatabase } f
 
 /**
  * The progress tallies (kept by PostgreSQL triggers) against the full recomputation
- * (progressFullRecomputation): a seeded random sequence of writes, through the app's own functions
+ * (recomputeProgressCounts, lib/repos/dashboard-progress.ts): a seeded random sequence of writes, through the app's own functions
  * where they exist (next item, events, submissions, releases, exclusions, withdrawals,
  * pre-assignment) and raw SQL for the rest (items made practice or gold, added and deleted, the
  * study's conditions, agents' work, answers deleted or moved to another day, assignments moved to

@@ -1,5 +1,14 @@
 import "server-only";
-import { readDb } from "@/lib/db/read";
+import {
+  countEventsByUser,
+  findActiveAnnotatorIds,
+  findAnnotatorMemberIds,
+  findProgressTallies,
+  findUserNames,
+  recomputeProgressCounts,
+  sumAnswersOutsidePractice,
+  type ProgressCounts,
+} from "@/lib/repos/dashboard-progress";
 import { ACTIVE_WINDOW_MINUTES, FOCUS_LOSS_EVENT_TYPES } from "@/lib/dashboard/constants";
 
 /**
@@ -51,93 +60,6 @@ export interface StudyProgress {
 
 const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
-type ProgressCounts = Array<{
-  set: "user" | "day" | "totals";
-  userId: string | null;
-  purpose: string | null;
-  day: string | null;
-  assigned: bigint | null;
-  done: bigint | null;
-  last: Date | null;
-  items: bigint | null;
-  gold: bigint | null;
-  conditions: number | null;
-  complete: bigint | null;
-}>;
-
-/**
- * The study's counts from the progress tallies: rows kept up to date by PostgreSQL
- * triggers in the same transaction as every write (prisma/migrations/20261127201822_progress_tallies),
- * per annotator x purpose, annotator x day, item x condition, writer x item level and batch. Reading
- * them costs the study's annotators and days, not its items or responses.
- */
-async function progressTallies(studyId: string, overlap: number) {
-  return readDb.$queryRaw<ProgressCounts>`
-    SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned::bigint AS assigned, done::bigint AS done, last,
-      NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
-    FROM "ProgressUserTally" WHERE "studyId" = ${studyId} AND work > 0
-    UNION ALL
-    SELECT 'day', NULL, NULL, to_char(day, 'YYYY-MM-DD'), NULL, sum(responses)::bigint, NULL, NULL, NULL, NULL, NULL
-    FROM "ProgressDayTally" WHERE "studyId" = ${studyId} GROUP BY day HAVING sum(responses) > 0
-    UNION ALL
-    SELECT 'totals', NULL, NULL, NULL, NULL,
-      (SELECT coalesce(sum("mainDone"), 0)::bigint FROM "ProgressUserTally" WHERE "studyId" = ${studyId}),
-      NULL,
-      (SELECT coalesce(sum(items), 0)::bigint FROM "ProgressItemCount" WHERE "studyId" = ${studyId}),
-      (SELECT coalesce(sum(gold), 0)::bigint FROM "ProgressItemCount" WHERE "studyId" = ${studyId}),
-      (SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) FROM "Study" WHERE id = ${studyId}),
-      (SELECT coalesce(sum(items), 0)::bigint FROM "ProgressLevelTally" WHERE "studyId" = ${studyId} AND level >= ${overlap})`;
-}
-
-/**
- * The full recomputation of the study's counts from its assignments and responses, the reference
- * the tallies are tested against (progress-tallies.integration.test.ts). One pass: one GROUP BY
- * GROUPING SETS gives the per annotator x purpose, per day and per item x condition counts, and
- * the few practice and gold items are looked up in a hash instead of joining every item.
- */
-export async function progressFullRecomputation(studyId: string, overlap: number) {
-  return readDb.$queryRaw<ProgressCounts>`
-    WITH study AS (
-      SELECT greatest(1, coalesce(array_length(conditions, 1), 0)) AS conditions,
-        ARRAY(SELECT DISTINCT coalesce(c, '') FROM unnest(CASE WHEN cardinality(conditions) > 0 THEN conditions::text[] ELSE ARRAY[NULL]::text[] END) AS c) AS conds
-      FROM "Study" WHERE id = ${studyId}
-    ),
-    special AS (SELECT id, practice, gold FROM "Item" WHERE "studyId" = ${studyId} AND (practice OR gold)),
-    g AS (
-      SELECT a."userId", a.purpose, date_trunc('day', r."createdAt" AT TIME ZONE 'UTC') AS day, a."itemId", coalesce(a.condition, '') AS condition,
-        GROUPING(a."userId", a.purpose) = 0 AS by_user, GROUPING(date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')) = 0 AS by_day,
-        -- per annotator (practice items only in practice work): main work counts once shown (STARTED) or answered, not prefetched or released unanswered
-        count(*) FILTER (WHERE (sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AND (a.purpose <> 'MAIN' OR a.status IN ('STARTED', 'SUBMITTED') OR r.id IS NOT NULL)) AS assigned,
-        count(r.id) FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS done,
-        max(r."createdAt") FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS last,
-        count(*) FILTER (WHERE sp.practice IS NOT TRUE OR a.purpose = 'PRACTICE') AS work,
-        -- per day: answers outside practice; per item x condition: MAIN answers to ordinary items
-        count(r.id) FILTER (WHERE a.purpose <> 'PRACTICE' AND sp.practice IS NOT TRUE) AS answers,
-        count(r.id) FILTER (WHERE a.purpose = 'MAIN' AND sp.id IS NULL) AS main
-      FROM "Assignment" a
-      LEFT JOIN "Response" r ON r."assignmentId" = a.id
-      LEFT JOIN special sp ON sp.id = a."itemId"
-      WHERE a."studyId" = ${studyId} AND NOT a.agent
-      GROUP BY GROUPING SETS ((a."userId", a.purpose), (date_trunc('day', r."createdAt" AT TIME ZONE 'UTC')), (a."itemId", coalesce(a.condition, '')))
-    )
-    SELECT 'user' AS set, "userId", purpose::text AS purpose, NULL AS day, assigned, done, last, NULL::bigint AS items, NULL::bigint AS gold, NULL::int AS conditions, NULL::bigint AS complete
-    FROM g WHERE by_user AND work > 0
-    UNION ALL
-    SELECT 'day', NULL, NULL, to_char(day, 'YYYY-MM-DD'), NULL, answers, NULL, NULL, NULL, NULL, NULL FROM g WHERE by_day AND day IS NOT NULL AND answers > 0
-    UNION ALL
-    SELECT 'totals', NULL, NULL, NULL, NULL,
-      (SELECT coalesce(sum(main), 0)::bigint FROM g WHERE NOT by_user AND NOT by_day),
-      NULL,
-      (SELECT count(*) FROM "Item" WHERE "studyId" = ${studyId}) - (SELECT count(*) FROM special WHERE practice OR gold),
-      (SELECT count(*) FROM special WHERE NOT practice AND gold),
-      (SELECT conditions FROM study),
-      (SELECT count(*) FROM (
-        SELECT g."itemId" FROM g, study
-        WHERE NOT g.by_user AND NOT g.by_day AND g.main >= ${overlap} AND g.condition = ANY(study.conds)
-        GROUP BY g."itemId" HAVING count(*) = (SELECT cardinality(conds) FROM study)
-      ) c)`;
-}
-
 /**
  * The per-annotator rows from the counts per (annotator, purpose): every user given (members and
  * annotators with work), sorted by name; and the agreement totals.
@@ -187,12 +109,12 @@ export function annotatorProgressRows(
 
 /** The dashboard's progress figures, from the tallies. */
 export function getStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
-  return studyProgressFrom(progressTallies, studyId, overlap);
+  return studyProgressFrom(findProgressTallies, studyId, overlap);
 }
 
 /** The same figures from the full recomputation (tests and checks: its cost grows with the study). */
 export function recomputeStudyProgress(studyId: string, overlap: number): Promise<StudyProgress> {
-  return studyProgressFrom(progressFullRecomputation, studyId, overlap);
+  return studyProgressFrom(recomputeProgressCounts, studyId, overlap);
 }
 
 async function studyProgressFrom(
@@ -200,11 +122,7 @@ async function studyProgressFrom(
   studyId: string,
   overlap: number,
 ): Promise<StudyProgress> {
-  const [counts, active, members] = await Promise.all([
-    counting(studyId, overlap),
-    activeAnnotators(studyId),
-    readDb.studyMember.findMany({ where: { studyId, user: { role: "ANNOTATOR", isAgent: false } }, select: { userId: true } }),
-  ]);
+  const [counts, active, members] = await Promise.all([counting(studyId, overlap), activeAnnotators(studyId), findAnnotatorMemberIds(studyId)]);
   const byUser = counts.filter((r) => r.set === "user").map((r) => ({ ...r, userId: r.userId! }));
   const perDay = counts.filter((r) => r.set === "day").sort((x, y) => (x.day! < y.day! ? -1 : x.day! > y.day! ? 1 : 0));
   const totals = counts.find((r) => r.set === "totals")!;
@@ -213,7 +131,7 @@ async function studyProgressFrom(
   const complete = { items: overlap <= 0 ? totals.items! : totals.complete! };
   const memberIds = new Set(members.map((m) => m.userId));
   const userIds = new Set([...byUser.map((r) => r.userId), ...memberIds]);
-  const users = await readDb.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true } });
+  const users = await findUserNames([...userIds]);
   const { perAnnotator, agreementAssigned, agreementDone } = annotatorProgressRows(users, memberIds, active, byUser);
   const items = n(itemsRow.items);
   const conditions = Number(itemsRow.conditions ?? 1);
@@ -234,39 +152,20 @@ async function studyProgressFrom(
   };
 }
 
-/**
- * Users with a trajectory event in the last ACTIVE_WINDOW_MINUTES. Only assignments that can
- * still receive events are probed (not submitted, or submitted within the window), found through
- * the (studyId, status, submittedAt) index and each probed through the (assignmentId, seq) index,
- * so the cost does not grow with the study's finished work.
- */
+/** Users with a trajectory event in the last ACTIVE_WINDOW_MINUTES (on assignments that can still receive events). */
 export async function activeAnnotators(studyId: string): Promise<Set<string>> {
-  const rows = await readDb.$queryRaw<Array<{ userId: string }>>`
-    SELECT DISTINCT a."userId"
-    FROM "Assignment" a
-    WHERE a."studyId" = ${studyId} AND NOT a.agent
-      AND (a.status IN ('ASSIGNED', 'STARTED', 'RELEASED') OR (a.status = 'SUBMITTED' AND a."submittedAt" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}))
-      AND EXISTS (
-        SELECT 1 FROM "Event" e
-        WHERE e."assignmentId" = a.id AND e."serverTime" > now() - interval '1 minute' * ${ACTIVE_WINDOW_MINUTES}
-      )`;
+  const rows = await findActiveAnnotatorIds(studyId, ACTIVE_WINDOW_MINUTES);
   return new Set(rows.map((r) => r.userId));
 }
 
 /** Focus losses (events of FOCUS_LOSS_EVENT_TYPES) per user in the study: one GROUP BY. */
 export async function focusLossesByUser(studyId: string): Promise<Map<string, number>> {
-  const rows = await readDb.$queryRaw<Array<{ userId: string; losses: bigint }>>`
-    SELECT a."userId", count(*) AS losses
-    FROM "Event" e
-    JOIN "Assignment" a ON a.id = e."assignmentId"
-    WHERE a."studyId" = ${studyId} AND e.type = ANY(${FOCUS_LOSS_EVENT_TYPES as string[]})
-    GROUP BY 1`;
+  const rows = await countEventsByUser(studyId, FOCUS_LOSS_EVENT_TYPES);
   return new Map(rows.map((r) => [r.userId, n(r.losses)]));
 }
 
 /** Answers of the study outside practice, from the tallies alone: whether a visit may compute a dashboard view itself (study-dashboard.ts) or leaves it to the job worker. */
 export async function answersOutsidePractice(studyId: string): Promise<number> {
-  const [row] = await readDb.$queryRaw<Array<{ answers: bigint | null }>>`
-    SELECT sum(done)::bigint AS answers FROM "ProgressUserTally" WHERE "studyId" = ${studyId} AND purpose <> 'PRACTICE'`;
+  const row = await sumAnswersOutsidePractice(studyId);
   return Number(row?.answers ?? 0);
 }

@@ -1,8 +1,7 @@
 import "server-only";
 import os from "node:os";
 import zlib from "node:zlib";
-import type pg from "pg";
-import { db } from "@/lib/db";
+import { writeStoredSnapshot, type StoredSnapshotReads } from "@/lib/repos/dashboard-snapshot";
 import { tunableFromEnv } from "@/lib/dashboard/constants";
 import { annotatorsByName, deepFreeze, type Tags } from "@/lib/dashboard/snapshot-utils";
 import type { StudySnapshot } from "@/lib/dashboard/types";
@@ -327,35 +326,20 @@ export async function storeSnapshot(snapshot: StudySnapshot, keyKinds: string[])
   if (!data) return false;
   const parts: Uint8Array[] = [];
   for (let at = 0; at < data.byteLength; at += PART_BYTES) parts.push(data.subarray(at, at + PART_BYTES));
-  await db.$transaction(
-    async (tx) => {
-      // one store of a study at a time (two processes may read one version at once)
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`dashboard-snapshot:${snapshot.studyId}`}, 0))`;
-      await tx.$executeRaw`DELETE FROM "DashboardSnapshot" WHERE "studyId" = ${snapshot.studyId}`;
-      await tx.$executeRaw`INSERT INTO "DashboardSnapshot" ("studyId", version, format, parts) VALUES (${snapshot.studyId}, ${snapshot.version}, ${SNAPSHOT_STORE_FORMAT}, ${parts.length})`;
-      for (const [part, bytes] of parts.entries())
-        await tx.$executeRaw`INSERT INTO "DashboardSnapshotPart" ("studyId", part, data) VALUES (${snapshot.studyId}, ${part}, ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)})`;
-    },
-    { timeout: 60_000, maxWait: 60_000 },
-  ); // in the background: waiting for a connection holds up no one
+  await writeStoredSnapshot(snapshot.studyId, snapshot.version, SNAPSHOT_STORE_FORMAT, parts);
   return true;
 }
 
 /** The stored snapshot of the study at this version, or null (none, another version or layout). */
 export async function readStoredSnapshot(
-  client: pg.ClientBase,
+  reads: StoredSnapshotReads,
   studyId: string,
   version: string,
   keyKindsOf: (kinds: string[]) => string[],
   nameOf: (userIds: string[]) => Promise<Map<string, string>>,
 ): Promise<StudySnapshot | null> {
-  // (bytea arrives as hex text, which pg turns into bytes natively; its binary mode reads bytes as text)
-  const { rows } = await client.query<{ data: Buffer }>(
-    `SELECT p.data FROM "DashboardSnapshot" s JOIN "DashboardSnapshotPart" p ON p."studyId" = s."studyId"
-     WHERE s."studyId" = $1 AND s.version = $2 AND s.format = $3 ORDER BY p.part`,
-    [studyId, version, SNAPSHOT_STORE_FORMAT],
-  );
+  const rows = await reads.parts(version, SNAPSHOT_STORE_FORMAT);
   if (rows.length === 0) return null;
-  const bytes = rows.length === 1 ? rows[0].data : Buffer.concat(rows.map((row) => row.data));
+  const bytes = rows.length === 1 ? rows[0] : Buffer.concat(rows);
   return decodeSnapshot(bytes, { studyId, version, keyKindsOf }, nameOf);
 }

@@ -1,15 +1,23 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
-import { escapeLiteral } from "pg";
-import type pg from "pg";
-import { readDb, readPool } from "@/lib/db/read";
 import { STREAM_BATCH_SIZE } from "@/lib/dashboard/constants";
 import { annotatorsByName, CORRECTNESS_UNKNOWN, deepFreeze, NO_CONDITION, type Tags } from "@/lib/dashboard/snapshot-utils";
 import type { SnapshotItems, SnapshotResponses, StudySnapshot } from "@/lib/dashboard/types";
 import { kindsNeedingKeys } from "@/lib/dashboard/agreement";
 import { isTaskKind } from "@/lib/tasks";
-import { COPY_NULL, copyLineReader, copySupported, unescapeCopy } from "@/lib/db/copy";
+import { COPY_NULL, unescapeCopy } from "@/lib/db/copy";
+import {
+  countResponsesOutsidePractice,
+  findItemKinds,
+  findSnapshotItemsPage,
+  findSnapshotResponsesPage,
+  findSnapshotVersion,
+  findUserNamesForSnapshot,
+  readSnapshotByCopy,
+  readStoredSnapshotRows,
+  snapshotCopySupported,
+} from "@/lib/repos/dashboard-snapshot";
 import { readStoredSnapshot, snapshotStoreMinAnswers, storeSnapshot } from "@/lib/dashboard/snapshot-store";
 
 /**
@@ -31,18 +39,12 @@ export { compareTagValues, tagValue } from "@/lib/dashboard/snapshot-utils";
  * whatever the study's size. The time keeps versions apart across a restored or emptied database.
  */
 export async function snapshotVersion(studyId: string): Promise<string> {
-  const [row] = await readDb.$queryRawUnsafe<Array<{ version: string }>>(VERSION_SQL, studyId);
-  return row?.version ?? "0";
+  return (await findSnapshotVersion(studyId)) ?? "0";
 }
-
-/** The data version as text ("version:changedAt in epoch ms"), one row or none; $1 the study. */
-const VERSION_SQL = `SELECT version::text || ':' || (extract(epoch FROM "changedAt") * 1000)::bigint AS version FROM "StudyDataVersion" WHERE "studyId" = $1`;
 
 /** Submitted answers of the study now (outside practice): what a stale snapshot is behind. */
 export async function currentResponseCount(studyId: string): Promise<number> {
-  const [row] = await readDb.$queryRaw<Array<{ responses: bigint }>>`
-    SELECT count(*) AS responses FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE'`;
-  return Number(row.responses);
+  return Number(await countResponsesOutsidePractice(studyId));
 }
 
 /** Distinct JSON texts a column keeps parsed during one load (emptied when full). */
@@ -193,20 +195,6 @@ function keyKindsOf(kinds: string[]): string[] {
   return kindsNeedingKeys(kinds.filter(isTaskKind));
 }
 
-interface ResponseRow {
-  itemId: string;
-  userId: string;
-  agreement: boolean;
-  condition: string | null;
-  correct: boolean | null;
-  confidence: number;
-  wallMs: number;
-  activeMs: number;
-  createdAt: number;
-  score: string;
-  answer: string;
-}
-
 /** Responses per query of the keyset pass (larger than exports' batches: few columns, one reader). */
 const SNAPSHOT_BATCH_SIZE = 10_000;
 
@@ -220,14 +208,10 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
   const keyOf = jsonMemo();
   const scoreOf = jsonMemo();
   const answerOf = jsonMemo();
-  const kindRows = await readDb.$queryRaw<Array<{ kind: string }>>`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = ${studyId}`;
-  const keyKinds = keyKindsOf(kindRows.map((r) => r.kind));
+  const keyKinds = keyKindsOf(await findItemKinds(studyId));
   let after = "";
   for (;;) {
-    const batch = await readDb.$queryRaw<Array<{ id: string; externalId: string; kind: string; tags: string; key: string | null }>>`
-      SELECT id, "externalId", kind, tags::text AS tags, CASE WHEN kind = ANY(${keyKinds}) THEN key::text END AS key FROM "Item"
-      WHERE "studyId" = ${studyId} AND NOT practice AND id > ${after}
-      ORDER BY id LIMIT ${STREAM_BATCH_SIZE}`;
+    const batch = await findSnapshotItemsPage(studyId, keyKinds, after, STREAM_BATCH_SIZE);
     for (const row of batch) snapshot.addItem(row.id, row.externalId, row.kind, tagsOf(row.tags), row.key === null ? undefined : keyOf(row.key));
     if (batch.length < STREAM_BATCH_SIZE) break;
     after = batch[batch.length - 1].id;
@@ -236,17 +220,8 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
   let afterItem = "";
   let afterUser = "";
   for (;;) {
-    // jsonb as text and times as epoch numbers: parsing them here is cheaper than the driver's
-    // conversions; practice items are not in `items`, so their answers are skipped below
-    const batch = await readDb.$queryRaw<ResponseRow[]>`
-      SELECT a."itemId", a."userId", (a.purpose = 'AGREEMENT') AS agreement, a.condition, r.correct, r.confidence, r."wallMs", r."activeMs",
-             (extract(epoch FROM r."createdAt") * 1000)::float8 AS "createdAt", r.score::text AS score, r.answer::text AS answer
-      FROM "Assignment" a
-      JOIN "Response" r ON r."assignmentId" = a.id
-      WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE'
-        AND (a."itemId", a."userId") > (${afterItem}, ${afterUser})
-      ORDER BY a."itemId", a."userId"
-      LIMIT ${SNAPSHOT_BATCH_SIZE}`;
+    // practice items are not in `items`, so their answers are skipped below
+    const batch = await findSnapshotResponsesPage(studyId, afterItem, afterUser, SNAPSHOT_BATCH_SIZE);
     for (const row of batch) {
       const item = itemIndex.get(row.itemId);
       if (item === undefined) continue; // a practice item, or one added after the item pass
@@ -269,7 +244,7 @@ async function loadByKeyset(studyId: string, version: string): Promise<StudySnap
     afterUser = batch[batch.length - 1].userId;
   }
   const userIds = snapshot.userIds;
-  const users = userIds.length ? await readDb.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
+  const users = userIds.length ? await findUserNamesForSnapshot(userIds) : [];
   return snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name])));
 }
 
@@ -306,17 +281,6 @@ class CopyFields {
   }
 }
 
-/** Reads every line of `COPY (select) TO STDOUT` on `client` into `row`. */
-async function copyEach(client: pg.ClientBase, select: string, row: (line: string) => void): Promise<void> {
-  const reader = copyLineReader(client, select);
-  try {
-    for (let lines = await reader.next(); lines; lines = await reader.next()) for (const line of lines) row(line);
-  } catch (error) {
-    reader.destroy();
-    throw error;
-  }
-}
-
 /**
  * The snapshot read by two `COPY (SELECT ...) TO STDOUT` (items, then answers in (item, annotator)
  * order) parsed here from PostgreSQL's text format, in one read-only REPEATABLE READ transaction, so
@@ -325,24 +289,18 @@ async function copyEach(client: pg.ClientBase, select: string, row: (line: strin
  * and streams the rows while they are parsed here. Numbers arrive as the shortest round-trip
  * digits (readPool's extra_float_digits).
  */
-async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Promise<{ snapshot: StudySnapshot; ofVersion: boolean }> {
+async function loadByCopy(studyId: string, version: string): Promise<{ snapshot: StudySnapshot; ofVersion: boolean }> {
   const snapshot = new SnapshotBuilder();
   const tagsOf = jsonMemo(unescapeCopy);
   const keyOf = jsonMemo(unescapeCopy);
   const scoreOf = jsonMemo(unescapeCopy);
   const answerOf = jsonMemo(unescapeCopy);
-  const study = escapeLiteral(studyId);
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  return readSnapshotByCopy(studyId, async (reads) => {
     // the data read is of `version` only when the version read in this transaction is it (a write may have come between)
-    const versionRows = await client.query<{ version: string }>(VERSION_SQL, [studyId]);
-    const ofVersion = (versionRows.rows[0]?.version ?? "0") === version;
-    const kindRows = await client.query<{ kind: string }>(`SELECT DISTINCT kind FROM "Item" WHERE "studyId" = $1`, [studyId]);
-    const keyKinds = keyKindsOf(kindRows.rows.map((r) => r.kind));
-    const key = keyKinds.length ? `CASE WHEN kind IN (${keyKinds.map(escapeLiteral).join(", ")}) THEN key END` : "NULL";
+    const ofVersion = ((await reads.version()) ?? "0") === version;
+    const keyKinds = keyKindsOf(await reads.itemKinds());
     const item = new CopyFields(5);
-    await copyEach(client, `SELECT id, "externalId", kind, tags, ${key} FROM "Item" WHERE "studyId" = ${study} AND NOT practice ORDER BY id`, (line) => {
+    await reads.copyItems(keyKinds, (line) => {
       const fields = item.of(line);
       const [id, externalId, kind, tags, keyText] = [fields.next(), fields.next(), fields.next(), fields.next(), fields.last()];
       snapshot.addItem(unescapeCopy(id), unescapeCopy(externalId), unescapeCopy(kind), tagsOf(tags), keyText === COPY_NULL ? undefined : keyOf(keyText));
@@ -352,46 +310,32 @@ async function loadByCopy(pool: pg.Pool, studyId: string, version: string): Prom
     const response = new CopyFields(11);
     let lastItemRaw: string | null = null;
     let lastItem: number | undefined;
-    await copyEach(
-      client,
-      `SELECT a."itemId", a."userId", a.purpose = 'AGREEMENT', a.condition, r.correct, r.confidence, r."wallMs", r."activeMs", (extract(epoch FROM r."createdAt") * 1000)::float8, r.score, r.answer
-       FROM "Assignment" a JOIN "Response" r ON r."assignmentId" = a.id
-       WHERE a."studyId" = ${study} AND a.purpose <> 'PRACTICE'
-       ORDER BY a."itemId", a."userId"`,
-      (line) => {
-        const fields = response.of(line);
-        const itemId = fields.next();
-        if (itemId !== lastItemRaw) {
-          lastItemRaw = itemId;
-          lastItem = itemIndex.get(unescapeCopy(itemId));
-        }
-        if (lastItem === undefined) return; // a practice item
-        // (arguments are evaluated left to right: the fields in their order)
-        snapshot.addResponse(
-          lastItem,
-          unescapeCopy(fields.next()),
-          fields.next() === "t",
-          copyText(fields.next()),
-          copyBoolean(fields.next()),
-          Number(fields.next()),
-          Number(fields.next()),
-          Number(fields.next()),
-          Number(fields.next()),
-          scoreOf(fields.next()),
-          answerOf(fields.last()),
-        );
-      },
-    );
-    const userIds = snapshot.userIds;
-    const users = userIds.length ? (await client.query<{ id: string; name: string }>(`SELECT id, name FROM "User" WHERE id = ANY($1)`, [userIds])).rows : [];
-    await client.query("COMMIT");
-    client.release();
+    await reads.copyResponses((line) => {
+      const fields = response.of(line);
+      const itemId = fields.next();
+      if (itemId !== lastItemRaw) {
+        lastItemRaw = itemId;
+        lastItem = itemIndex.get(unescapeCopy(itemId));
+      }
+      if (lastItem === undefined) return; // a practice item
+      // (arguments are evaluated left to right: the fields in their order)
+      snapshot.addResponse(
+        lastItem,
+        unescapeCopy(fields.next()),
+        fields.next() === "t",
+        copyText(fields.next()),
+        copyBoolean(fields.next()),
+        Number(fields.next()),
+        Number(fields.next()),
+        Number(fields.next()),
+        Number(fields.next()),
+        scoreOf(fields.next()),
+        answerOf(fields.last()),
+      );
+    });
+    const users = await reads.userNames(snapshot.userIds);
     return { snapshot: snapshot.done(studyId, version, new Map(users.map((u) => [u.id, u.name]))), ofVersion };
-  } catch (error) {
-    // a COPY left half read leaves the connection mid-protocol: it cannot go back to the pool
-    client.release(error instanceof Error ? error : new Error(String(error)));
-    throw error;
-  }
+  });
 }
 
 /** The kinds, of those of the snapshot's items, whose keys a snapshot holds: a stored one whose differ (other code) is read anew. */
@@ -399,29 +343,18 @@ function storedKeyKinds(itemKinds: string[]): string[] {
   return [...new Set(keyKindsOf([...new Set(itemKinds)]))].sort();
 }
 
-/** Annotators' names now, for a stored snapshot (names are never stored: a renamed annotator shows the new name). */
-async function namesOf(client: pg.ClientBase, userIds: string[]): Promise<Map<string, string>> {
-  const users = userIds.length ? (await client.query<{ id: string; name: string }>(`SELECT id, name FROM "User" WHERE id = ANY($1)`, [userIds])).rows : [];
-  return new Map(users.map((u) => [u.id, u.name]));
-}
-
-/** The study's snapshot as stored for this version (snapshot-store.ts), or null. */
-async function loadStored(pool: pg.Pool, studyId: string, version: string): Promise<StudySnapshot | null> {
-  const client = await pool.connect();
+/** The study's snapshot as stored for this version (snapshot-store.ts), or null; annotators' names are read now (names are never stored: a renamed annotator shows the new name). */
+async function loadStored(studyId: string, version: string): Promise<StudySnapshot | null> {
   try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const snapshot = await readStoredSnapshot(client, studyId, version, storedKeyKinds, (userIds) => namesOf(client, userIds));
-    await client.query("COMMIT");
-    return snapshot;
+    return await readStoredSnapshotRows(studyId, (reads) =>
+      readStoredSnapshot(reads, studyId, version, storedKeyKinds, async (userIds) => new Map((await reads.userNames(userIds)).map((u) => [u.id, u.name]))),
+    );
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
     console.error(
       `dashboard snapshot of study ${studyId}: the stored snapshot could not be read, reading the answers:`,
       error instanceof Error ? error.message : error,
     );
     return null;
-  } finally {
-    client.release();
   }
 }
 
@@ -463,17 +396,16 @@ function storeInBackground(snapshot: StudySnapshot): void {
  */
 export async function loadSnapshot(studyId: string, version?: string, via?: "copy" | "keyset" | "stored"): Promise<StudySnapshot> {
   const resolvedVersion = version ?? (await snapshotVersion(studyId));
-  const pool = readPool();
-  const copy = via ? via !== "keyset" : await copySupported(pool);
+  const copy = via ? via !== "keyset" : await snapshotCopySupported();
   if (!copy) return loadByKeyset(studyId, resolvedVersion);
   if (via !== "copy") {
-    const stored = await loadStored(pool, studyId, resolvedVersion);
+    const stored = await loadStored(studyId, resolvedVersion);
     if (stored || via === "stored") {
       if (!stored) throw new Error(`no snapshot of study ${studyId} is stored for version ${resolvedVersion}`);
       return stored;
     }
   }
-  const { snapshot, ofVersion } = await loadByCopy(pool, studyId, resolvedVersion);
+  const { snapshot, ofVersion } = await loadByCopy(studyId, resolvedVersion);
   if (via === undefined && ofVersion) storeInBackground(snapshot);
   return snapshot;
 }

@@ -1,4 +1,4 @@
-import { readFreshness, type ReadFreshness } from "@/lib/db/read";
+import { readFreshness, type ReadFreshness } from "@/lib/repos/dashboard-views";
 import "server-only";
 import { LRUCache } from "lru-cache";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
@@ -41,6 +41,7 @@ import { compareTagValues, conditionAt, correctnessAt, tagValue } from "@/lib/da
 import { computeTimeColumns, type TimeResult } from "@/lib/dashboard/time";
 import { modelPredictionsLoader } from "@/lib/dashboard/model-predictions";
 import { agentRuns, isAgentRun } from "@/lib/dashboard/agents";
+import { kindDashboardData } from "@/lib/dashboard/kind-dashboard-data";
 import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
 import { getStudyBySlug } from "@/lib/studies/studies";
 import { seedFromString } from "@/lib/stats/seed-from-string";
@@ -684,6 +685,7 @@ async function studyDashboard(
 
   const sections = await kindSections({
     studyId: study.id,
+    data: kindDashboardData,
     snapshot,
     version: v,
     modelVersion,

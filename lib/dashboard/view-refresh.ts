@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { findStudiesWithMoreAnswersThan, findStudyKinds } from "@/lib/repos/dashboard-views";
 import { tunableFromEnv } from "@/lib/dashboard/constants";
 import { inlineIntervalsMaxAnswers, refreshedViews, requestViewsIfBehind } from "@/lib/dashboard/study-dashboard";
 
@@ -27,18 +27,6 @@ export function dashboardRefreshSeconds(): number {
   return tunableFromEnv("YARDSTICK_DASHBOARD_REFRESH_SECONDS", DEFAULT_REFRESH_SECONDS, { integer: false });
 }
 
-/** The kinds of a study's items outside practice (what its dashboard's encodings come from), by a skip scan of the (studyId, kind) index. */
-async function studyKinds(studyId: string): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ kind: string }>>`
-    WITH RECURSIVE k(kind) AS (
-      SELECT min(kind) FROM "Item" WHERE "studyId" = ${studyId}
-      UNION ALL
-      SELECT (SELECT min(kind) FROM "Item" WHERE "studyId" = ${studyId} AND kind > k.kind) FROM k WHERE k.kind IS NOT NULL
-    )
-    SELECT k.kind FROM k WHERE k.kind IS NOT NULL AND EXISTS (SELECT 1 FROM "Item" i WHERE i."studyId" = ${studyId} AND i.kind = k.kind AND NOT i.practice)`;
-  return rows.map((row) => row.kind);
-}
-
 /**
  * One refresh pass: asks the job queue for the refreshed views of every study with more than
  * `minAnswers` answers (outside practice, from the progress tallies) whose stored rows are behind.
@@ -47,14 +35,12 @@ async function studyKinds(studyId: string): Promise<string[]> {
 export async function refreshStudyViews(options: { minAnswers?: number; now?: number } = {}): Promise<Array<{ slug: string; viewKey: string }>> {
   const minAnswers = options.minAnswers ?? inlineIntervalsMaxAnswers();
   const now = options.now ?? Date.now();
-  const studies = await db.$queryRaw<Array<{ id: string; slug: string }>>`
-    SELECT s.id, s.slug FROM "Study" s JOIN "ProgressUserTally" t ON t."studyId" = s.id
-    WHERE t.purpose <> 'PRACTICE' GROUP BY s.id, s.slug HAVING sum(t.done) > ${minAnswers} ORDER BY s.slug`;
+  const studies = await findStudiesWithMoreAnswersThan(minAnswers);
   const minAgeMs = (computeMs: number) => REFRESH_COST_FACTOR * computeMs;
   const asked: Array<{ slug: string; viewKey: string }> = [];
   for (const study of studies) {
     try {
-      const views = refreshedViews(await studyKinds(study.id));
+      const views = refreshedViews(await findStudyKinds(study.id));
       for (const viewKey of await requestViewsIfBehind(study.id, study.slug, views, minAgeMs, now)) asked.push({ slug: study.slug, viewKey });
     } catch (error) {
       console.error(`dashboard refresh: study ${study.slug}:`, error instanceof Error ? error.message : error);

@@ -99,3 +99,25 @@ export async function countAgentSteps(tx: Tx, studyId: string): Promise<number> 
     WHERE a."studyId" = ${studyId} AND au."isAgent" AND ps.seq > 0`;
   return steps;
 }
+
+/** The study's model agents (users), with their answers to its main items. */
+export async function findStudyAgents(studyId: string) {
+  return db.$queryRaw<Array<{ id: string; name: string; model: string | null; createdAt: Date; answers: number }>>`
+    SELECT u.id, u.name, u."agentModel" AS model, u."createdAt",
+      (SELECT count(*)::int FROM "Response" r JOIN "Assignment" a ON a.id = r."assignmentId" JOIN "Item" i ON i.id = a."itemId"
+       WHERE a."userId" = u.id AND a."studyId" = ${studyId} AND NOT i.practice) AS answers
+    FROM "User" u
+    WHERE u."isAgent" AND (u."externalStudyId" = ${studyId} OR EXISTS (SELECT 1 FROM "Assignment" a WHERE a."userId" = u.id AND a."studyId" = ${studyId}))
+    ORDER BY u.name, u.id`;
+}
+
+/** The agents' answers to the study's main items, each with its run id (`runIdPrefix` and the agent's user id) and its assignment's condition. */
+export async function findAgentAnswers(studyId: string, runIdPrefix: string) {
+  return db.$queryRaw<Array<{ runId: string; itemId: string; answer: unknown; score: unknown; correct: boolean | null; condition: string | null }>>`
+    SELECT ${runIdPrefix} || a."userId" AS "runId", a."itemId", r.answer, r.score, r.correct, a.condition
+    FROM "Response" r
+    JOIN "Assignment" a ON a.id = r."assignmentId"
+    JOIN "User" u ON u.id = a."userId"
+    JOIN "Item" i ON i.id = a."itemId"
+    WHERE a."studyId" = ${studyId} AND u."isAgent" AND NOT i.practice`;
+}

@@ -8,6 +8,7 @@ import type { JobContext } from "@/lib/jobs/types";
 import { enqueue, EXPIRE_SECONDS, jobState, newJobId, QUEUES } from "@/lib/jobs/queue";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ScoringJobStatus } from "@/lib/generated/prisma/enums";
+import type { LlmScoringStatus, ScoringJobError, ScoringJobView } from "@/lib/scoring/types";
 import { embedderFromEnv, type EmbedderConfig } from "@/lib/scoring/embed";
 import { llmScorerFromEnv, LlmScorerError, type LlmScorerConfig } from "@/lib/scoring/llm-chat";
 import { taskKinds, taskModules } from "@/lib/tasks";
@@ -95,32 +96,6 @@ const FLUSH_EVERY_MS = 1_000;
 const TARGETS_PER_CHUNK = 50;
 const MAX_KEPT_ERRORS = 20;
 
-export interface ScoringJobError {
-  at: string;
-  target: string;
-  message: string;
-}
-
-export interface ScoringJobView {
-  id: string;
-  status: ScoringJobStatus;
-  kind: string;
-  scorer: string;
-  model: string;
-  promptVersion: string;
-  total: number;
-  done: number;
-  failed: number;
-  requests: number;
-  cacheHits: number;
-  /** share of the job's answers handled (scored or failed), 0-1; null before it started counting */
-  progress: number | null;
-  errors: ScoringJobError[];
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
 export interface ScoringRunOptions {
   /** the scorer LLM (default: from SCORER_LLM_* in the environment) */
   config?: LlmScorerConfig | null;
@@ -131,6 +106,8 @@ export interface ScoringRunOptions {
   /** aborted when the attempt lost the job (the queue expired it): stop writing */
   signal?: AbortSignal;
 }
+
+export type { LlmScoringStatus, ScoringJobError, ScoringJobView };
 
 type JobRow = ScoringJobRow;
 
@@ -468,18 +445,6 @@ export async function runScoringJob(jobId: string, runnerId: string, options: Sc
   if (lost) return;
   const status: ScoringJobStatus = state.done === job.done && state.failed > 0 ? "FAILED" : "DONE";
   await finishRunningJob(jobId, runnerId, status);
-}
-
-export interface LlmScoringStatus {
-  /** a scorer LLM is configured on this server (SCORER_LLM_URL) */
-  configured: boolean;
-  /** the configured model (SCORER_LLM_MODEL), null when none is configured */
-  model: string | null;
-  promptVersion: string;
-  /** the study's latest jobs, newest first */
-  jobs: ScoringJobView[];
-  /** answers and predictions the configured model has not scored yet; null without a configured model */
-  unscored: { responses: number; predictions: number } | null;
 }
 
 /**

@@ -51,6 +51,36 @@ const registered = {
 
 export type TaskKind = keyof typeof registered;
 
+/**
+ * The kinds' server hooks that are loaded when first used (a dashboard section, an LLM scorer):
+ * named here, not in the kinds' modules, because a hook imports its kind's module, and a module
+ * that pointed at its hook, even through a lazy import(), would close a circle of imports.
+ */
+const lazyHooks: { [Kind in TaskKind]?: Pick<AnyTaskModule, "dashboard" | "scoring"> } = {
+  "enact-forward": { dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard) },
+  "enact-inverse": { dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard) },
+  "gridwm-next-obs": { dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard) },
+  "gridwm-scene-json": { dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard) },
+  "gridwm-judge": { dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard) },
+  "explore-scene": {
+    dashboard: () => import("@/lib/tasks/shared/explore/dashboard").then((loaded) => loaded.dashboard),
+    scoring: {
+      llm: () => import("@/lib/tasks/explore-scene/scoring").then((loaded) => loaded.llm),
+      rescore: () => import("@/lib/tasks/explore-scene/scoring").then((loaded) => loaded.rescore),
+    },
+  },
+  "esi-explore": { dashboard: () => import("@/lib/tasks/esi-explore/dashboard").then((loaded) => loaded.dashboard) },
+  "ego2world-play": { dashboard: () => import("@/lib/tasks/ego2world-play/dashboard").then((loaded) => loaded.dashboard) },
+  rating: { dashboard: () => import("@/lib/tasks/rating/dashboard").then((loaded) => loaded.dashboard) },
+  pairwise: { dashboard: () => import("@/lib/tasks/pairwise/dashboard").then((loaded) => loaded.dashboard) },
+  choice: { dashboard: () => import("@/lib/tasks/choice/dashboard").then((loaded) => loaded.dashboard) },
+  numeric: { dashboard: () => import("@/lib/tasks/numeric/dashboard").then((loaded) => loaded.dashboard) },
+  "free-text": {
+    dashboard: () => import("@/lib/tasks/free-text/dashboard").then((loaded) => loaded.dashboard),
+    scoring: { llm: () => import("@/lib/tasks/free-text/scoring").then((loaded) => loaded.llm) },
+  },
+};
+
 /** The benchmarks' release formats of one item a line, in the order they are tried on a first line. */
 const releaseLineFormats: ReleaseLineFormat[] = [enactReleaseFormat, gridwmExamFormat, vsiReleaseFormat];
 
@@ -99,7 +129,9 @@ export function modelRunBenchmarks(): string[] {
   return [...new Set(modelRunFormats.map((format) => format.benchmark))];
 }
 
-const modules: Record<string, AnyTaskModule> = { ...registered };
+const modules: Record<string, AnyTaskModule> = Object.fromEntries(
+  Object.entries(registered).map(([kind, module]) => [kind, { ...module, ...lazyHooks[kind as TaskKind] }]),
+);
 
 export const taskModules: Record<TaskKind, AnyTaskModule> = modules;
 

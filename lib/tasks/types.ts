@@ -4,6 +4,7 @@ import type { ModelRunSummary } from "@/lib/models/types";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import type { KindScoringHooks } from "@/lib/scoring/kind-scoring";
 import type { ImportIssue, ItemLine, ItemsFile } from "@/lib/import/types";
+import type { KindDashboardData } from "@/lib/tasks/dashboard-port";
 
 /**
  * The task-kind contract (DESIGN.md). One module per benchmark task kind; every module is pure:
@@ -355,10 +356,11 @@ export interface TaskModule<Public = unknown, Key = unknown, Answer = unknown, S
   playAnswer?(answer: unknown, steps: PlayedStep[], item: TaskItem<Public, Key>): unknown;
   /**
    * Optional server-side hooks, each loaded on first use (a dynamic import of a file of the kind's
-   * folder), so that the module itself stays pure. `dashboard`: the kind's section of the study
-   * dashboard (lib/tasks/<kind>/dashboard.ts). `scoring`: scoring beyond `score`, in the
-   * background (lib/tasks/<kind>/scoring.ts): by the scorer LLM, and rescoring when the scorer's
-   * version changes.
+   * folder), so that the module itself stays pure; the registry sets them (lazyHooks in
+   * lib/tasks/index.ts), since a hook imports its module and the module cannot point back at it
+   * without a circle. `dashboard`: the kind's section of the study dashboard
+   * (lib/tasks/<kind>/dashboard.ts). `scoring`: scoring beyond `score`, in the background
+   * (lib/tasks/<kind>/scoring.ts): by the scorer LLM, and rescoring when the scorer's version changes.
    */
   dashboard?: () => Promise<KindDashboard>;
   /** Optional: the kind's own words on the shared dashboard cards (KindDashboardWords). */
@@ -543,6 +545,8 @@ export interface ReleaseImportOptions {
 /** What a kind's dashboard section is computed from: one request's snapshot and choices. */
 export interface KindDashboardContext {
   studyId: string;
+  /** what the section reads beyond the snapshot (the dashboard's repositories; a kind queries nothing itself) */
+  data: KindDashboardData;
   snapshot: StudySnapshot;
   /** study id and snapshot version: the prefix of every memo key of this snapshot */
   version: string;
@@ -591,8 +595,10 @@ export interface KindDashboardWords {
 
 /**
  * A kind's (or a family's) section of the study dashboard: lib/tasks/<kind>/dashboard.ts, reached
- * through the module's `dashboard` loader. `section` is its field of the StudyDashboard; kinds of
- * one family share one section (their modules return the same object), computed once.
+ * through the module's `dashboard` loader (set by the registry). `section` is its field of the
+ * StudyDashboard; kinds of one family share one section (their loaders return the same object),
+ * computed once. It reads what it needs beyond the snapshot through `context.data` (the port of
+ * lib/tasks/dashboard-port.ts), never the database itself.
  */
 export interface KindDashboard {
   section: string;

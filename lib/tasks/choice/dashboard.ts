@@ -1,4 +1,3 @@
-import { db } from "@/lib/db";
 import { crossedMethod, crossedProportion } from "@/lib/stats/crossed-interval";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import type { KindDashboard } from "@/lib/tasks/types";
@@ -129,7 +128,7 @@ export function benchmarkTotalOf(tags: ReadonlyArray<Record<string, unknown>>, t
 
 export const dashboard: KindDashboard = {
   section: "choice",
-  load: ({ studyId, version, modelVersion, snapshot, models, modelPredictions, humanAnswers, memoizeAsync, generaliseOver }) =>
+  load: ({ data, studyId, version, modelVersion, snapshot, models, modelPredictions, humanAnswers, memoizeAsync, generaliseOver }) =>
     memoizeAsync(`${version}|${modelVersion}|choice|${generaliseOver}`, async () => {
       const indices = snapshot.items.kinds.flatMap((kind, index) => (kind === CHOICE_KIND ? [index] : []));
       const typeTag = typeTagOf(indices.map((index) => snapshot.items.tags[index] as Record<string, unknown>));
@@ -154,9 +153,7 @@ export const dashboard: KindDashboard = {
       const types = [
         ...new Set(indices.map((index) => typeOf(snapshot.items.tags[index] as Record<string, unknown>)).filter((t): t is string => t !== null)),
       ].sort();
-      const [{ withheld, total }] = await db.$queryRaw<Array<{ withheld: bigint; total: bigint }>>`
-        SELECT count(*) FILTER (WHERE NOT (key ? 'answer')) AS withheld, count(*) AS total
-        FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${CHOICE_KIND} AND NOT practice`;
+      const { withheld, total } = await data.itemAnswerKeyCounts(studyId, CHOICE_KIND);
       const section: ChoiceSection = {
         over: generaliseOver,
         method: crossedMethod(generaliseOver, "proportion"),
@@ -172,7 +169,7 @@ export const dashboard: KindDashboard = {
           ...models.filter((run) => modelRows.has(run.id)).map((run) => choiceSeries(run.name, modelRows.get(run.id)!, types, "items")),
         ],
         withheld: { items: Number(withheld), answers: human.filter((row) => row.score.score === null).length, totalItems: Number(total) },
-        watch: await loadWatchFigures(studyId, snapshot, [CHOICE_KIND]),
+        watch: await loadWatchFigures(data, studyId, snapshot, [CHOICE_KIND]),
       };
       return section;
     }),

@@ -283,6 +283,5 @@ export const choiceModule: TaskModule<ChoicePublic, ChoiceKey, ChoiceReadAnswer,
   parseModelAnswerWithMode: parseChoiceModelAnswer,
   // no option: scoreChoice finds no option for an empty letter, so it is wrong against every key
   unparsedAnswer: () => ({ letter: "" }),
-  dashboard: () => import("@/lib/tasks/choice/dashboard").then((loaded) => loaded.dashboard),
   submissions: () => import("@/lib/tasks/choice/submission").then((loaded) => loaded.submissionFormats),
 };

@@ -1,10 +1,9 @@
-import "server-only";
-import { db } from "@/lib/db";
 import { ego2worldFigures, playBelief, taskTimes, type Ego2worldFigures, type EgoPlay } from "@/lib/tasks/ego2world-play/dashboard-figures";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { KindDashboard } from "@/lib/tasks/types";
 import type { EpisodeAnswer, EpisodeScore } from "@/lib/tasks/ego2world-play/metrics";
-import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import type { ModelPredictionsLoader } from "@/lib/dashboard/types";
+import type { KindDashboardData } from "@/lib/tasks/dashboard-port";
 import type { ModelRunSummary } from "@/lib/models/types";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { ego2worldKeySchema, ego2worldPublicSchema, type Ego2worldKey, type Ego2worldPublic } from "@/lib/tasks/ego2world-play";
@@ -34,6 +33,7 @@ function isEpisodeAnswer(value: unknown): value is EpisodeAnswer {
 }
 
 export async function ego2worldDashboardSection(
+  data: KindDashboardData,
   studyId: string,
   snapshot: StudySnapshot,
   models: ModelRunSummary[],
@@ -41,11 +41,7 @@ export async function ego2worldDashboardSection(
   modelPredictions: ModelPredictionsLoader,
   over: GeneraliseOver = "people+items",
 ): Promise<Ego2worldSection> {
-  const itemRows = await db.item.findMany({
-    where: { studyId, kind: EGO2WORLD_KIND, practice: false },
-    orderBy: { externalId: "asc" },
-    select: { id: true, externalId: true, public: true, key: true },
-  });
+  const itemRows = await data.itemsWithKeys(studyId, EGO2WORLD_KIND);
   const items = new Map<string, { externalId: string; public: Ego2worldPublic; key: Ego2worldKey }>();
   for (const row of itemRows) {
     const pub = ego2worldPublicSchema.safeParse(row.public);
@@ -59,20 +55,7 @@ export async function ego2worldDashboardSection(
     const item = snapshot.responses.item[r];
     if (snapshot.items.kinds[item] === EGO2WORLD_KIND) inSnapshot.add(`${snapshot.items.ids[item]}|${snapshot.annotators[snapshot.responses.annotator[r]].id}`);
   }
-  const assignments = await db.assignment.findMany({
-    where: { studyId, purpose: { not: "PRACTICE" }, item: { kind: EGO2WORLD_KIND }, response: { isNot: null } },
-    select: {
-      itemId: true,
-      userId: true,
-      response: { select: { answer: true, score: true } },
-      playSteps: { orderBy: { seq: "asc" }, select: { seq: true, action: true, createdAt: true } },
-      events: {
-        where: { type: { in: ["note_added", "note_edited", "note_removed", "play_step", "submitted"] } },
-        orderBy: { seq: "asc" },
-        select: { seq: true, type: true, payload: true },
-      },
-    },
-  });
+  const assignments = await data.playedAssignments(studyId, EGO2WORLD_KIND, ["note_added", "note_edited", "note_removed", "play_step", "submitted"]);
 
   const plays: EgoPlay[] = [];
   for (const assignment of assignments) {
@@ -112,8 +95,8 @@ export async function ego2worldDashboardSection(
 /** The Ego2World section of the study dashboard. */
 export const dashboard: KindDashboard = {
   section: "ego2world",
-  load: ({ studyId, snapshot, version, modelVersion, models, idleCapMs, modelPredictions, memoizeAsync, generaliseOver }) =>
+  load: ({ data, studyId, snapshot, version, modelVersion, models, idleCapMs, modelPredictions, memoizeAsync, generaliseOver }) =>
     memoizeAsync(`${version}|ego2world|${modelVersion}|${generaliseOver}`, () =>
-      ego2worldDashboardSection(studyId, snapshot, models, idleCapMs, modelPredictions, generaliseOver),
+      ego2worldDashboardSection(data, studyId, snapshot, models, idleCapMs, modelPredictions, generaliseOver),
     ),
 };

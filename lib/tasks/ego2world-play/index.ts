@@ -424,5 +424,4 @@ export const ego2worldPlayModule: TaskModule<Ego2worldPublic, Ego2worldKey, Ego2
   interactive: ego2worldInteractive,
   agent: ego2worldAgentContract,
   playAnswer: (answer, steps, item) => ego2worldPlayAnswer(answer, steps, item),
-  dashboard: () => import("@/lib/tasks/ego2world-play/dashboard").then((loaded) => loaded.dashboard),
 };

@@ -162,7 +162,6 @@ export const enactForwardModule: TaskModule<EnactForwardPublic, EnactForwardKey,
   metrics: enactMetrics,
   dashboardWords: enactDashboardWords,
   // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
-  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 

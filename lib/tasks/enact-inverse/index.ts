@@ -150,7 +150,6 @@ export const enactInverseModule: TaskModule<EnactInversePublic, EnactInverseKey,
   metrics: enactMetrics,
   dashboardWords: enactDashboardWords,
   // the overall figures of both ENACT tasks pooled (one section for the family, computed once)
-  dashboard: () => import("@/lib/tasks/shared/enact/dashboard").then((loaded) => loaded.dashboard),
   headlineMetric: "TA",
   agreementEncodings: enactAgreementEncodings,
 

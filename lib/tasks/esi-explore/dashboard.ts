@@ -1,17 +1,14 @@
-import "server-only";
-import { db } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
 import { confidenceToProbability } from "@/lib/tasks/esi-explore/confidence";
 import { effectiveCondition, predictionCondition } from "@/lib/tasks/esi-explore/conditions";
 import { esiSection, modelName, type EsiSection, type HumanAnswer, type ModelAnswer } from "@/lib/tasks/esi-explore/figures";
 import type { BeliefChoice, BeliefPoint, TracePoint, Trajectory } from "@/lib/tasks/esi-explore/metrics";
 import { contrastiveByMajority, stepLabelFromDb, stepLabelAgreement } from "@/lib/tasks/esi-explore/step-labels";
+import { AGENT_RUN_PREFIX, isAgentRun, type KindDashboardData } from "@/lib/tasks/dashboard-port";
 import { scoreEsi, type EsiKey } from "@/lib/tasks/esi-explore";
-import { modelPredictionsLoader, type ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
-import { AGENT_RUN_PREFIX, isAgentRun } from "@/lib/dashboard/agents";
+import type { ModelPredictionsLoader } from "@/lib/dashboard/types";
 import type { KindDashboard } from "@/lib/tasks/types";
-import { listModelRuns, type ModelRunSummary } from "@/lib/models/runs";
+import type { ModelRunSummary } from "@/lib/models/types";
 
 /**
  * Loads a study's ESI-Bench answers for the dashboard (lib/tasks/esi-explore/figures.ts computes the figures):
@@ -66,6 +63,7 @@ function byAssignment<T extends { assignmentId: string }>(rows: readonly T[]): M
 
 /** null for studies without ESI items. */
 export async function loadEsiSection(
+  data: KindDashboardData,
   studyId: string,
   options: {
     annotators: ReadonlyArray<{ id: string; name: string }>;
@@ -79,46 +77,23 @@ export async function loadEsiSection(
     over?: GeneraliseOver;
   },
 ): Promise<EsiSection | null> {
-  const items = await db.$queryRaw<Array<{ id: string; answer: unknown; tags: unknown }>>(
-    Prisma.sql`SELECT id, key->'answer' AS answer, tags FROM "Item" WHERE "studyId" = ${studyId} AND kind = ${ESI_KIND} AND NOT practice`,
-  );
+  const items = await data.itemAnswersAndTags(studyId, ESI_KIND);
   const kept = items.filter((item) => !options.excludedItemIds?.has(item.id));
   if (kept.length === 0) return null;
   const itemById = new Map(kept.map((item) => [item.id, item]));
   const itemIds = [...itemById.keys()];
 
-  const assignments = await db.assignment.findMany({
-    where: { studyId, itemId: { in: itemIds }, purpose: { not: "PRACTICE" }, response: { isNot: null } },
-    select: {
-      id: true,
-      itemId: true,
-      userId: true,
-      condition: true,
-      purpose: true,
-      agent: true,
-      playState: true,
-      user: { select: { isAgent: true, name: true, agentModel: true } },
-      response: { select: { answer: true, correct: true, confidence: true } },
-    },
-  });
+  const assignments = await data.answeredAssignmentsOfItems(studyId, itemIds);
   const assignmentIds = assignments.map((a) => a.id);
   // the study dashboard passes the runs and predictions it loaded for every section; alone, load them here
-  const runs = options.models ?? (await listModelRuns(studyId));
-  const modelPredictions = options.modelPredictions ?? modelPredictionsLoader(studyId, runs);
+  const runs = options.models ?? (await data.modelRuns(studyId));
+  const modelPredictions = options.modelPredictions ?? data.modelPredictions(studyId, runs);
   const [steps, beliefs, labels, studyPredictions, stepLabels] = await Promise.all([
-    db.playStep.findMany({
-      where: { assignmentId: { in: assignmentIds }, seq: { gt: 0 } },
-      orderBy: [{ assignmentId: "asc" }, { seq: "asc" }],
-      select: { assignmentId: true, seq: true, valid: true },
-    }),
-    db.event.findMany({
-      where: { assignmentId: { in: assignmentIds }, type: "belief_changed" },
-      orderBy: [{ assignmentId: "asc" }, { seq: "asc" }],
-      select: { assignmentId: true, payload: true },
-    }),
-    db.stepLabel.findMany({ where: { assignmentId: { in: assignmentIds } }, select: { assignmentId: true, seq: true, label: true } }),
+    data.playStepsAfterStart(assignmentIds),
+    data.eventsOfType(assignmentIds, "belief_changed"),
+    data.stepLabelsOf(assignmentIds),
     modelPredictions(),
-    stepLabelAgreement(studyId, assignmentIds),
+    data.stepLabelsOfStudy(studyId, assignmentIds).then(stepLabelAgreement),
   ]);
   const stepsBy = byAssignment(steps);
   const beliefsBy = byAssignment(beliefs);
@@ -235,7 +210,7 @@ export async function loadEsiSection(
 export const dashboard: KindDashboard = {
   section: "esi",
   load: (context) =>
-    loadEsiSection(context.studyId, {
+    loadEsiSection(context.data, context.studyId, {
       annotators: context.snapshot.annotators,
       annotatorId: context.annotatorId,
       confidenceScale: context.confidenceScale,

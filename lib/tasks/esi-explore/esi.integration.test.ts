@@ -6,6 +6,7 @@ import { recordEvents } from "@/lib/responses/events";
 import { getPlay, playStep } from "@/lib/annotate/play";
 import { submitResponse } from "@/lib/responses/responses";
 import { buildEsiDemo, type EsiDemoItem } from "@/scripts/demo-data/esi/esi-scenes";
+import { kindDashboardData } from "@/lib/dashboard/kind-dashboard-data";
 import { loadEsiSection } from "@/lib/tasks/esi-explore/dashboard";
 import { ALL, pooledConditionLabels } from "@/lib/dashboard/accuracy";
 import { getAnnotatorsOverview } from "@/lib/dashboard/annotators";
@@ -13,7 +14,7 @@ import { clearDashboardCaches } from "@/lib/dashboard/snapshot";
 import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { importModelRun } from "@/lib/models/runs";
 import { agentRuns } from "@/lib/dashboard/agents";
-import { getReplaySteps, setStepLabel } from "@/lib/tasks/esi-explore/step-labels";
+import { getReplaySteps, setStepLabel } from "@/lib/tasks/esi-explore/replay";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TrajectoryEvent } from "@/lib/validations/annotate";
@@ -440,7 +441,7 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: null });
 
     const annotators = [explorer, still, passive].map(({ annotator }, i) => ({ id: annotator.id, name: `A${i + 1}` }));
-    const section = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
+    const section = (await loadEsiSection(kindDashboardData, study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
     expect(section.conditions).toEqual(["passive-single", "active"]);
     // two people answered the one question: one item behind the accuracy, so no interval
     expect(section.overall.humans.active).toMatchObject({ successes: 1, trials: 2, items: 1, ci: null, reason: "one item" });
@@ -474,15 +475,20 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     expect(section.stepLabels.alpha).toBeCloseTo(0.4, 10);
     // confidence is c in [0, 1] (App. E): the percent scale needs no mapping; the 1-5 scale is read through a stated one
     expect(section.confidence).toMatchObject({ scale: "PERCENT", points: null });
-    const likert = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "LIKERT_5", calibrationBins: 5 }))!;
+    const likert = (await loadEsiSection(kindDashboardData, study.id, { annotators, annotatorId: null, confidenceScale: "LIKERT_5", calibrationBins: 5 }))!;
     expect(likert.confidence.points).toEqual([1, 2, 3, 4, 5].map((value) => ({ value, c: (value - 1) / 4 })));
     expect(likert.confidence.statement).toMatch(/1 → 0, 2 → 0.25, 3 → 0.5, 4 → 0.75, 5 → 1/);
 
     // a researcher's contrastive label counts for the trajectory that saw no marked state
     await setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });
-    const relabelled = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
+    const relabelled = (await loadEsiSection(kindDashboardData, study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
     expect(relabelled.trajectories.active.contrastiveView).toMatchObject({ successes: 2, trials: 2 });
-    const one = (await loadEsiSection(study.id, { annotators, annotatorId: still.annotator.id, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
+    const one = (await loadEsiSection(kindDashboardData, study.id, {
+      annotators,
+      annotatorId: still.annotator.id,
+      confidenceScale: "PERCENT",
+      calibrationBins: 10,
+    }))!;
     expect(one.groups[0]).toEqual({ id: "humans", name: "A2", kind: "humans" });
     expect(one.overall.humans.active).toMatchObject({ successes: 0, trials: 1 });
   });
@@ -515,7 +521,7 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     // changes part A after turning: a revision
     const reviser = await run({ A: "right", C: "right" }, "turn_left", { A: "left", C: "right" });
     const annotators = [filler, refused, reviser].map(({ annotator }, i) => ({ id: annotator.id, name: `P${i + 1}` }));
-    const section = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
+    const section = (await loadEsiSection(kindDashboardData, study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
     expect(section.trajectories.active).toMatchObject({ trajectories: 3, invalid: 1 });
     expect(section.trajectories.active.beliefRevision).toMatchObject({ successes: 1, trials: 3 });
     expect(section.perPerson.map((person) => [person.name, person.byCondition.active.trajectories?.beliefRevision.successes])).toEqual([
@@ -655,7 +661,13 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     ];
     // the runs as the study dashboard passes them: imported runs and agents
     const models = (await agentRuns(study.id)).runs;
-    const section = (await loadEsiSection(study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10, models }))!;
+    const section = (await loadEsiSection(kindDashboardData, study.id, {
+      annotators,
+      annotatorId: null,
+      confidenceScale: "PERCENT",
+      calibrationBins: 10,
+      models,
+    }))!;
     expect(section.conditions).toEqual(["active"]);
     const agentGroup = section.groups.find((group) => group.kind === "model")!;
     expect(agentGroup).toEqual({ id: `agent:${agentUser.id}`, name: "Agent Explorer (gpt-x)", kind: "model" });
@@ -670,7 +682,7 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     expect(section.humanAnswers).toBe(1);
     expect(section.perPerson.map((person) => person.name)).toEqual(["P1"]);
     // and in when the researcher includes plan answers
-    const withPlan = (await loadEsiSection(study.id, {
+    const withPlan = (await loadEsiSection(kindDashboardData, study.id, {
       annotators,
       annotatorId: null,
       confidenceScale: "PERCENT",

@@ -592,7 +592,6 @@ export const esiExploreModule: TaskModule<EsiPublic, EsiKey, EsiAnswer, EsiScore
     const { steps: _claimed, condition: _condition, ...rest } = answer;
     return { ...rest, steps: steps.length };
   },
-  dashboard: () => import("@/lib/tasks/esi-explore/dashboard").then((loaded) => loaded.dashboard),
 };
 
 export { isEsiCondition };

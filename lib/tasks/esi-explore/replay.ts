@@ -1,6 +1,74 @@
 import "server-only";
-import { getReplaySteps, setStepLabel, stepLabelInputSchema, type EsiReplayPanel } from "@/lib/tasks/esi-explore/step-labels";
+import { AppError } from "@/lib/errors";
+import { findStepLabelsOfStudy } from "@/lib/repos/dashboard-kinds";
+import {
+  deleteStepLabel,
+  findAssignmentInStudy,
+  findPlayStepSeq,
+  findReplaySteps,
+  findStepLabelsWithLabellers,
+  upsertStepLabel,
+} from "@/lib/repos/step-labels";
+import {
+  stepLabelAgreement,
+  stepLabelFromDb,
+  stepLabelInputSchema,
+  stepLabelToDb,
+  type EsiReplayPanel,
+  type ReplaySteps,
+  type StepLabelInput,
+  type StepLabelName,
+} from "@/lib/tasks/esi-explore/step-labels";
 import type { Json, KindReplay } from "@/lib/tasks/types";
+
+/** the one kind whose replayed trajectories take step labels (its module is the one with this replay hook) */
+const ESI_KIND = "esi-explore";
+
+async function assignmentInStudy(slug: string, assignmentId: string) {
+  const assignment = await findAssignmentInStudy(slug, assignmentId);
+  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
+  if (assignment.item.kind !== ESI_KIND)
+    throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
+  return assignment;
+}
+
+/** Sets (or, with label null, removes) the labeller's label of one recorded step. */
+export async function setStepLabel(slug: string, labellerId: string, input: StepLabelInput): Promise<{ seq: number; label: StepLabelName | null }> {
+  const assignment = await assignmentInStudy(slug, input.assignmentId);
+  const step = await findPlayStepSeq(assignment.id, input.seq);
+  if (!step) throw new AppError("NOT_FOUND", `Assignment ${assignment.id} has no step ${input.seq}`);
+  if (input.label === null) {
+    await deleteStepLabel(assignment.id, input.seq, labellerId);
+    return { seq: input.seq, label: null };
+  }
+  await upsertStepLabel(assignment.id, input.seq, labellerId, stepLabelToDb[input.label]);
+  return { seq: input.seq, label: input.label };
+}
+
+/** The recorded steps of one trajectory with their labels, for the replay page. */
+export async function getReplaySteps(slug: string, assignmentId: string, viewerId: string): Promise<ReplaySteps> {
+  const assignment = await assignmentInStudy(slug, assignmentId);
+  const [steps, labels, agreement] = await Promise.all([
+    findReplaySteps(assignment.id),
+    findStepLabelsWithLabellers(assignment.id),
+    findStepLabelsOfStudy(assignment.studyId).then(stepLabelAgreement),
+  ]);
+  return {
+    steps: steps.map((step) => {
+      const own = labels.filter((label) => label.seq === step.seq);
+      return {
+        seq: step.seq,
+        action: step.action as Json,
+        valid: step.valid,
+        message: step.message,
+        view: step.view as Json,
+        mine: own.find((label) => label.labellerId === viewerId) ? stepLabelFromDb(own.find((label) => label.labellerId === viewerId)!.label) : null,
+        labels: own.filter((label) => label.labellerId !== viewerId).map((label) => ({ labeller: label.labeller.name, label: stepLabelFromDb(label.label) })),
+      };
+    }),
+    agreement,
+  };
+}
 
 /**
  * ESI-Bench's replay hook (the module's `replay`): the player gets the frame of every recorded step

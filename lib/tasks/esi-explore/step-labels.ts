@@ -1,11 +1,7 @@
-import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import type { ExplorationStepLabel } from "@/lib/generated/prisma/enums";
 import type { EsiStepLabelSummary } from "@/lib/tasks/esi-explore/figures";
 import { krippendorffAlphaFromUnits } from "@/lib/stats/krippendorff-alpha";
-import { getTaskModule, isTaskKind } from "@/lib/tasks";
 import type { Json } from "@/lib/tasks/types";
 
 /**
@@ -18,7 +14,7 @@ import type { Json } from "@/lib/tasks/types";
 export const STEP_LABELS = ["redundant", "confirmatory", "contrastive"] as const;
 export type StepLabelName = (typeof STEP_LABELS)[number];
 
-const toDb: Record<StepLabelName, ExplorationStepLabel> = { redundant: "REDUNDANT", confirmatory: "CONFIRMATORY", contrastive: "CONTRASTIVE" };
+export const stepLabelToDb: Record<StepLabelName, ExplorationStepLabel> = { redundant: "REDUNDANT", confirmatory: "CONFIRMATORY", contrastive: "CONTRASTIVE" };
 const fromDb = (label: ExplorationStepLabel): StepLabelName => label.toLowerCase() as StepLabelName;
 
 export const stepLabelInputSchema = z.strictObject({
@@ -32,40 +28,6 @@ export const stepLabelInputSchema = z.strictObject({
   label: z.enum(STEP_LABELS).nullable(),
 });
 export type StepLabelInput = z.infer<typeof stepLabelInputSchema>;
-
-/** Whether a kind's replayed trajectories take step labels: only ESI-Bench's kind has a replay hook that labels steps. */
-function takesStepLabels(kind: string): boolean {
-  return isTaskKind(kind) && getTaskModule(kind).replay !== undefined;
-}
-
-async function assignmentInStudy(slug: string, assignmentId: string) {
-  const assignment = await db.assignment.findFirst({
-    where: { id: assignmentId, study: { slug } },
-    select: { id: true, studyId: true, item: { select: { kind: true } } },
-  });
-  if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
-  if (!takesStepLabels(assignment.item.kind))
-    throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
-  return assignment;
-}
-
-/** Sets (or, with label null, removes) the labeller's label of one recorded step. */
-export async function setStepLabel(slug: string, labellerId: string, input: StepLabelInput): Promise<{ seq: number; label: StepLabelName | null }> {
-  const assignment = await assignmentInStudy(slug, input.assignmentId);
-  const step = await db.playStep.findUnique({ where: { assignmentId_seq: { assignmentId: assignment.id, seq: input.seq } }, select: { seq: true } });
-  if (!step) throw new AppError("NOT_FOUND", `Assignment ${assignment.id} has no step ${input.seq}`);
-  const where = { assignmentId_seq_labellerId: { assignmentId: assignment.id, seq: input.seq, labellerId } };
-  if (input.label === null) {
-    await db.stepLabel.deleteMany({ where: { assignmentId: assignment.id, seq: input.seq, labellerId } });
-    return { seq: input.seq, label: null };
-  }
-  await db.stepLabel.upsert({
-    where,
-    create: { assignmentId: assignment.id, seq: input.seq, labellerId, label: toDb[input.label] },
-    update: { label: toDb[input.label] },
-  });
-  return { seq: input.seq, label: input.label };
-}
 
 export interface ReplayStep {
   seq: number;
@@ -86,45 +48,10 @@ export interface ReplaySteps {
   agreement: EsiStepLabelSummary;
 }
 
-/** The recorded steps of one trajectory with their labels, for the replay page. */
-export async function getReplaySteps(slug: string, assignmentId: string, viewerId: string): Promise<ReplaySteps> {
-  const assignment = await assignmentInStudy(slug, assignmentId);
-  const [steps, labels, agreement] = await Promise.all([
-    db.playStep.findMany({
-      where: { assignmentId: assignment.id },
-      orderBy: { seq: "asc" },
-      select: { seq: true, action: true, valid: true, message: true, view: true },
-    }),
-    db.stepLabel.findMany({
-      where: { assignmentId: assignment.id },
-      orderBy: [{ seq: "asc" }, { labellerId: "asc" }],
-      select: { seq: true, labellerId: true, label: true, labeller: { select: { name: true } } },
-    }),
-    stepLabelAgreement(assignment.studyId),
-  ]);
-  return {
-    steps: steps.map((step) => {
-      const own = labels.filter((label) => label.seq === step.seq);
-      return {
-        seq: step.seq,
-        action: step.action as Json,
-        valid: step.valid,
-        message: step.message,
-        view: step.view as Json,
-        mine: own.find((label) => label.labellerId === viewerId) ? fromDb(own.find((label) => label.labellerId === viewerId)!.label) : null,
-        labels: own.filter((label) => label.labellerId !== viewerId).map((label) => ({ labeller: label.labeller.name, label: fromDb(label.label) })),
-      };
-    }),
-    agreement,
-  };
-}
-
-/** Label counts and Krippendorff's alpha (nominal) over labellers, for one study's ESI steps. */
-export async function stepLabelAgreement(studyId: string, assignmentIds?: readonly string[]): Promise<EsiStepLabelSummary> {
-  const rows = await db.stepLabel.findMany({
-    where: { assignment: { studyId }, ...(assignmentIds ? { assignmentId: { in: [...assignmentIds] } } : {}) },
-    select: { assignmentId: true, seq: true, labellerId: true, label: true },
-  });
+/** Label counts and Krippendorff's alpha (nominal) over labellers, from stored labels (StepLabel rows). */
+export function stepLabelAgreement(
+  rows: ReadonlyArray<{ assignmentId: string; seq: number; labellerId: string; label: ExplorationStepLabel }>,
+): EsiStepLabelSummary {
   return summariseStepLabels(rows.map((row) => ({ unit: `${row.assignmentId}#${row.seq}`, labeller: row.labellerId, label: fromDb(row.label) })));
 }
 

@@ -413,9 +413,4 @@ export const exploreSceneModule: TaskModule<ExploreScenePublic, ExploreSceneKey,
   },
 
   parseModelAnswer: parseExploreModelAnswer,
-  dashboard: () => import("@/lib/tasks/shared/explore/dashboard").then((loaded) => loaded.dashboard),
-  scoring: {
-    llm: () => import("@/lib/tasks/explore-scene/scoring").then((loaded) => loaded.llm),
-    rescore: () => import("@/lib/tasks/explore-scene/scoring").then((loaded) => loaded.rescore),
-  },
 };

@@ -1,7 +1,5 @@
-import "server-only";
-import { db } from "@/lib/db";
 import type { KindDashboard, KindDashboardContext } from "@/lib/tasks/types";
-import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
+import type { LlmScoringStatus } from "@/lib/scoring/types";
 import { alphaFigure, JUDGE, type AlphaFigure, type Grade } from "@/lib/tasks/free-text/agreement";
 import { FREE_TEXT_KIND, freeTextKeySchema, freeTextPublicSchema, parseFreeTextAnswer } from "@/lib/tasks/free-text";
 import { isFreeTextGradeRecord, type FreeTextGradeRecord } from "@/lib/tasks/free-text/grades";
@@ -72,36 +70,18 @@ function playsMedia(publicPart: unknown): boolean {
 }
 
 async function loadSection(context: KindDashboardContext): Promise<FreeTextSection> {
-  const { studyId, excludedItemIds } = context;
-  const items = (
-    await db.item.findMany({
-      where: { studyId, kind: FREE_TEXT_KIND, practice: false },
-      select: { id: true, externalId: true, public: true, key: true, tags: true },
-    })
-  ).filter((item) => !excludedItemIds?.has(item.id));
+  const { data, studyId, excludedItemIds } = context;
+  const items = (await data.itemsOfKind(studyId, FREE_TEXT_KIND)).filter((item) => !excludedItemIds?.has(item.id));
   const itemById = new Map(items.map((item) => [item.id, item]));
   const categoryOf = (itemId: string) => {
     const category = (itemById.get(itemId)?.tags as Record<string, unknown> | null)?.category;
     return typeof category === "string" && category !== "" ? category : "(none)";
   };
   const [responses, predictions, results, runs] = await Promise.all([
-    db.response.findMany({
-      where: { assignment: { studyId, itemId: { in: [...itemById.keys()] } } },
-      select: { id: true, answer: true, assignment: { select: { itemId: true, userId: true } } },
-    }),
-    db.modelPrediction.findMany({
-      where: { run: { studyId }, itemId: { in: [...itemById.keys()] } },
-      select: { id: true, answer: true, itemId: true, runId: true },
-    }),
-    db.scorerResult.findMany({
-      where: {
-        studyId,
-        scorer: LLM_SCORER,
-        OR: [{ response: { assignment: { item: { kind: FREE_TEXT_KIND } } } }, { prediction: { item: { kind: FREE_TEXT_KIND } } }],
-      },
-      select: { model: true, promptVersion: true, score: true, responseId: true, predictionId: true },
-    }),
-    db.modelRun.findMany({ where: { studyId }, select: { id: true, name: true }, orderBy: { createdAt: "asc" } }),
+    data.responsesToItems(studyId, [...itemById.keys()]),
+    data.predictionsForItems(studyId, [...itemById.keys()]),
+    data.llmResultsOfKind(studyId, FREE_TEXT_KIND),
+    data.modelRunNames(studyId),
   ]);
 
   // judges: (model, version) of the current prompt, most grades first
@@ -173,17 +153,8 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
   }));
 
   // people's grades of this study's answers, from grading studies (any study)
-  const gradingItems = await db.item.findMany({
-    where: { kind: GRADING_KIND, key: { path: ["source", "study"], equals: studyId } },
-    select: { id: true, key: true },
-  });
-  const gradingResponses =
-    gradingItems.length === 0
-      ? []
-      : await db.response.findMany({
-          where: { assignment: { itemId: { in: gradingItems.map((item) => item.id) }, item: { practice: false } } },
-          select: { answer: true, assignment: { select: { itemId: true, userId: true } } },
-        });
+  const gradingItems = await data.gradingItemsOf(studyId, GRADING_KIND);
+  const gradingResponses = gradingItems.length === 0 ? [] : await data.responsesToGradingItems(gradingItems.map((item) => item.id));
   const targetOfGradingItem = new Map(
     gradingItems.map((item) => {
       const source = (item.key as { source?: { response?: string; prediction?: string } }).source;
@@ -246,8 +217,8 @@ async function loadSection(context: KindDashboardContext): Promise<FreeTextSecti
       graders: graders.size,
     },
     gradingBatch: { answers: sample.length, jsonl: gradingBatchJsonl(studyId, sample) },
-    llm: await getLlmScoringStatus(studyId, undefined, FREE_TEXT_KIND),
-    watch: items.some((item) => playsMedia(item.public)) ? await loadWatchFigures(studyId, context.snapshot, [FREE_TEXT_KIND]) : null,
+    llm: await data.llmScoringStatus(studyId, FREE_TEXT_KIND),
+    watch: items.some((item) => playsMedia(item.public)) ? await loadWatchFigures(data, studyId, context.snapshot, [FREE_TEXT_KIND]) : null,
   };
 }
 

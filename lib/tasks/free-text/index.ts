@@ -148,6 +148,4 @@ export const freeTextModule: TaskModule<FreeTextPublic, FreeTextKey, FreeTextAns
   reviewView: (item) => ({ question: item.public.question, references: referencesOf(item.key) }),
   parseModelAnswer: parseFreeTextAnswer,
   parseModelAnswerWithMode: parseFreeTextModelAnswer,
-  dashboard: () => import("./dashboard").then((m) => m.dashboard),
-  scoring: { llm: () => import("./scoring").then((m) => m.llm) },
 };

@@ -363,5 +363,4 @@ export const gridwmJudgeModule: TaskModule<GridwmJudgePublic, GridwmJudgeKey, Gr
   parseModelAnswerWithMode: parseJudgeModelAnswer,
   settingsSchema: gridwmJudgeSettingsSchema,
   assignment: { family: { tags: ["env", "group"], required: "group", minGap: (settings) => gridwmJudgeSettingsOf(settings).probeMinGap } },
-  dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard),
 };

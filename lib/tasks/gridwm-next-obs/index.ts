@@ -171,5 +171,4 @@ export const gridwmNextObsModule: TaskModule<GridwmNextObsPublic, GridwmNextObsK
 
   parseModelAnswer: (raw) => parseNextObsModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseNextObsModelAnswer,
-  dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard),
 };

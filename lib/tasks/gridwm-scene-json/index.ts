@@ -730,5 +730,4 @@ export const gridwmSceneJsonModule: TaskModule<GridwmSceneJsonPublic, GridwmScen
 
   parseModelAnswer: (raw) => parseSceneJsonModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseSceneJsonModelAnswer,
-  dashboard: () => import("@/lib/tasks/shared/gridwm/dashboard").then((loaded) => loaded.dashboard),
 };

@@ -78,7 +78,7 @@ const typeOf = (tags: unknown): string | null => {
 
 export const dashboard: KindDashboard = {
   section: "numeric",
-  load: ({ studyId, version, modelVersion, snapshot, models, modelPredictions, humanAnswers, memoizeAsync }) =>
+  load: ({ data, studyId, version, modelVersion, snapshot, models, modelPredictions, humanAnswers, memoizeAsync }) =>
     memoizeAsync(`${version}|${modelVersion}|numeric`, async () => {
       const human: Row[] = humanAnswers().map((answer) => ({ kind: answer.kind, type: typeOf(answer.row.tags), score: answer.row.score }));
       const byRun = new Map<string, Row[]>();
@@ -102,7 +102,7 @@ export const dashboard: KindDashboard = {
           numericSeries("People", human, types),
           ...models.filter((run) => byRun.has(run.id)).map((run) => numericSeries(run.name, byRun.get(run.id)!, types)),
         ],
-        watch: await loadWatchFigures(studyId, snapshot, [NUMERIC_KIND]),
+        watch: await loadWatchFigures(data, studyId, snapshot, [NUMERIC_KIND]),
       };
       return section;
     }),

@@ -168,5 +168,4 @@ export const numericModule: TaskModule<NumericPublic, NumericKey, NumericReadAns
 
   parseModelAnswer: (raw, item) => parseNumericModelAnswer(raw, item).answer,
   parseModelAnswerWithMode: parseNumericModelAnswer,
-  dashboard: () => import("@/lib/tasks/numeric/dashboard").then((loaded) => loaded.dashboard),
 };

@@ -1,5 +1,3 @@
-import "server-only";
-import { db } from "@/lib/db";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
 import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import { pairwisePublicSchema, type PairwiseAnswer, type PairwisePublic } from "@/lib/tasks/pairwise";
@@ -23,18 +21,14 @@ const isAnswer = (value: unknown): value is PairwiseAnswer =>
   value !== null && typeof value === "object" && typeof (value as PairwiseAnswer).prefs === "object";
 
 async function load(context: KindDashboardContext): Promise<PairwiseSection> {
-  const { studyId, snapshot } = context;
-  const itemRows = await db.item.findMany({ where: { studyId, kind: KIND, practice: false }, select: { id: true, public: true } });
+  const { data, studyId, snapshot } = context;
+  const itemRows = await data.itemPublicParts(studyId, KIND);
   const items = new Map<string, Pick<PairwisePublic, "dimensions" | "models" | "metric">>();
   for (const row of itemRows) {
     const parsed = pairwisePublicSchema.safeParse(row.public);
     if (parsed.success && !context.excludedItemIds?.has(row.id)) items.set(row.id, parsed.data);
   }
-  const sides = await db.$queryRaw<Array<{ itemId: string; userId: string; left: string | null }>>`
-    SELECT DISTINCT ON (a.id) a."itemId", a."userId", e.payload->>'left' AS left
-    FROM "Event" e JOIN "Assignment" a ON a.id = e."assignmentId" JOIN "Item" i ON i.id = a."itemId"
-    WHERE a."studyId" = ${studyId} AND i.kind = ${KIND} AND e.type = 'media_sides'
-    ORDER BY a.id, e.seq DESC`;
+  const sides = await data.lastLeftSides(studyId, KIND, "media_sides");
   const leftOf = new Map<string, "a" | "b" | null>(sides.map((row) => [`${row.itemId}|${row.userId}`, row.left === "a" || row.left === "b" ? row.left : null]));
   const rows: PairwiseRow[] = [];
   for (const { kind, row } of context.humanAnswers()) {
@@ -43,7 +37,7 @@ async function load(context: KindDashboardContext): Promise<PairwiseSection> {
     rows.push({ itemId: row.itemId, person: row.annotator, answer: row.answer, left: leftOf.get(`${row.itemId}|${row.annotator ?? ""}`) ?? null });
   }
   const figures = pairwiseFigures(items, rows, `${studyId}|pairwise`, BOOTSTRAP_RESAMPLES, context.generaliseOver);
-  return { ...figures, watch: await loadWatchFigures(studyId, snapshot, [KIND]) };
+  return { ...figures, watch: await loadWatchFigures(data, studyId, snapshot, [KIND]) };
 }
 
 export const dashboard: KindDashboard = {

@@ -242,5 +242,4 @@ export const pairwiseModule: TaskModule<PairwisePublic, PairwiseKey, PairwiseAns
   parseModelAnswer: (raw) => parsePairwiseModelAnswer(raw).answer,
   parseModelAnswerWithMode: parsePairwiseModelAnswer,
   settingsSchema: pairwiseSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
-  dashboard: () => import("@/lib/tasks/pairwise/dashboard").then((loaded) => loaded.dashboard),
 };

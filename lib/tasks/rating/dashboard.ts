@@ -1,5 +1,3 @@
-import "server-only";
-import { db } from "@/lib/db";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/dashboard/constants";
 import { loadWatchFigures } from "@/lib/tasks/shared/media/watch";
 import { ratingPublicSchema, type RatingAnswer, type RatingScore, type RubricEntry } from "@/lib/tasks/rating";
@@ -24,8 +22,8 @@ const isScore = (value: unknown): value is RatingScore =>
 const isAnswer = (value: unknown): value is RatingAnswer => value !== null && typeof value === "object" && typeof (value as RatingAnswer).ratings === "object";
 
 async function load(context: KindDashboardContext): Promise<RatingSection> {
-  const { studyId, snapshot } = context;
-  const itemRows = await db.item.findMany({ where: { studyId, kind: KIND, practice: false }, select: { id: true, public: true } });
+  const { data, studyId, snapshot } = context;
+  const itemRows = await data.itemPublicParts(studyId, KIND);
   const rubricByItem = new Map<string, readonly RubricEntry[]>();
   for (const row of itemRows) {
     const parsed = ratingPublicSchema.safeParse(row.public);
@@ -51,7 +49,7 @@ async function load(context: KindDashboardContext): Promise<RatingSection> {
     context.generaliseOver,
   );
   const chosen = context.annotatorId === null ? figures : { ...figures, ...pickAnnotator(rubricByItem, rows, context.annotatorId, studyId) };
-  return { ...chosen, watch: await loadWatchFigures(studyId, snapshot, [KIND]) };
+  return { ...chosen, watch: await loadWatchFigures(data, studyId, snapshot, [KIND]) };
 }
 
 /** The means of one annotator (alpha stays over everyone). */

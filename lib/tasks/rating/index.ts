@@ -303,5 +303,4 @@ export const ratingModule: TaskModule<RatingPublic, RatingKey, RatingAnswer, Rat
   parseModelAnswer: (raw) => parseRatingModelAnswer(raw).answer,
   parseModelAnswerWithMode: parseRatingModelAnswer,
   settingsSchema: ratingSettingsSchema as unknown as z.ZodType<Record<string, unknown>>,
-  dashboard: () => import("@/lib/tasks/rating/dashboard").then((loaded) => loaded.dashboard),
 };

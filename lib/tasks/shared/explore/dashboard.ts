@@ -1,5 +1,3 @@
-import "server-only";
-import { db } from "@/lib/db";
 import type { StudySnapshot } from "@/lib/dashboard/types";
 import type { KindDashboard } from "@/lib/tasks/types";
 import {
@@ -13,9 +11,10 @@ import {
   type ExploreScoreLike,
   type ExploreTableRow,
 } from "@/lib/dashboard/explore-tables";
-import type { ModelPredictionsLoader } from "@/lib/dashboard/model-predictions";
+import type { ModelPredictionsLoader } from "@/lib/dashboard/types";
+import type { KindDashboardData } from "@/lib/tasks/dashboard-port";
 import type { ModelRunSummary } from "@/lib/models/types";
-import { getLlmScoringStatus, LLM_SCORER, type LlmScoringStatus } from "@/lib/scoring/llm-jobs";
+import type { LlmScoringStatus } from "@/lib/scoring/types";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { embedModelOf, isCurrentPromptVersion } from "@/lib/tasks/shared/explore/llm";
 import { exploreAgreementEncodings, parseExploreModelAnswer, type ExploreSceneKey } from "@/lib/tasks/explore-scene";
@@ -88,17 +87,8 @@ interface Answer {
 
 const comboOf = (model: string, promptVersion: string) => `${model}|${promptVersion}`;
 
-async function llmResults(studyId: string) {
-  const rows = await db.scorerResult.findMany({
-    where: { studyId, scorer: LLM_SCORER },
-    select: {
-      model: true,
-      promptVersion: true,
-      score: true,
-      response: { select: { assignment: { select: { itemId: true, userId: true } } } },
-      prediction: { select: { runId: true, itemId: true } },
-    },
-  });
+async function llmResults(data: KindDashboardData, studyId: string) {
+  const rows = await data.llmResultsWithTargets(studyId);
   const byTarget = new Map<string, Map<string, ExploreScoreLike>>();
   const combos = new Map<string, { model: string; promptVersion: string }>();
   for (const row of rows) {
@@ -120,13 +110,14 @@ async function llmResults(studyId: string) {
 }
 
 export async function exploreDashboardSection(
+  data: KindDashboardData,
   studyId: string,
   snapshot: StudySnapshot,
   models: ModelRunSummary[],
   modelPredictions: ModelPredictionsLoader,
 ): Promise<ExploreSection> {
   const { items, responses } = snapshot;
-  const [llm, predictions, status] = await Promise.all([llmResults(studyId), modelPredictions(), getLlmScoringStatus(studyId, undefined, EXPLORE_KIND)]);
+  const [llm, predictions, status] = await Promise.all([llmResults(data, studyId), modelPredictions(), data.llmScoringStatus(studyId, EXPLORE_KIND)]);
   const abnormalOf = (item: number): boolean => ((items.keys[item] as ExploreSceneKey | undefined)?.keyStates?.length ?? 0) > 0;
   const subsetOf = (item: number): string | null => {
     const value = items.tags[item]?.subset;
@@ -253,5 +244,5 @@ export async function exploreDashboardSection(
 /** The EXPLORE-Bench section of the study dashboard. */
 export const dashboard: KindDashboard = {
   section: "explore",
-  load: ({ studyId, snapshot, models, modelPredictions }) => exploreDashboardSection(studyId, snapshot, models, modelPredictions),
+  load: ({ data, studyId, snapshot, models, modelPredictions }) => exploreDashboardSection(data, studyId, snapshot, models, modelPredictions),
 };

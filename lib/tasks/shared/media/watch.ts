@@ -1,8 +1,7 @@
-import "server-only";
-import { db } from "@/lib/db";
 import { MEDIA_EVENT_TYPES } from "@/lib/tasks/shared/media/events";
 import { watchFigures, type WatchFigures } from "@/lib/tasks/shared/media/watch-figures";
 import type { StudySnapshot } from "@/lib/dashboard/types";
+import type { KindDashboardData } from "@/lib/tasks/dashboard-port";
 import type { RecordedEvent } from "@/lib/tasks/types";
 
 /**
@@ -11,7 +10,7 @@ import type { RecordedEvent } from "@/lib/tasks/types";
  * non-practice answer in the (filtered) snapshot to items of `kinds`, read in one query ordered by
  * assignment and seq, reduced by watchStats. Items without a video count with zero watch time.
  */
-export async function loadWatchFigures(studyId: string, snapshot: StudySnapshot, kinds: readonly string[]): Promise<WatchFigures> {
+export async function loadWatchFigures(data: KindDashboardData, studyId: string, snapshot: StudySnapshot, kinds: readonly string[]): Promise<WatchFigures> {
   const inSnapshot = new Set<string>();
   const items: Array<{ id: string; externalId: string }> = [];
   const kindSet = new Set(kinds);
@@ -23,14 +22,7 @@ export async function loadWatchFigures(studyId: string, snapshot: StudySnapshot,
     if (kindSet.has(snapshot.items.kinds[item])) inSnapshot.add(`${snapshot.items.ids[item]}|${snapshot.annotators[snapshot.responses.annotator[r]].id}`);
   }
   if (items.length === 0) return watchFigures([], []);
-  const rows = await db.$queryRaw<Array<{ assignmentId: string; itemId: string; userId: string; type: string | null; payload: unknown }>>`
-    SELECT a.id AS "assignmentId", a."itemId", a."userId", e.type, e.payload
-    FROM "Assignment" a
-    JOIN "Item" i ON i.id = a."itemId"
-    JOIN "Response" r ON r."assignmentId" = a.id
-    LEFT JOIN "Event" e ON e."assignmentId" = a.id AND e.type = ANY(${MEDIA_EVENT_TYPES as string[]}::text[])
-    WHERE a."studyId" = ${studyId} AND a.purpose <> 'PRACTICE' AND i.kind = ANY(${[...kinds]}::text[])
-    ORDER BY a.id, e.seq`;
+  const rows = await data.mediaEventsOfAnswers(studyId, kinds, MEDIA_EVENT_TYPES);
   const answers = new Map<string, { itemId: string; events: RecordedEvent[] }>();
   for (const row of rows) {
     if (!inSnapshot.has(`${row.itemId}|${row.userId}`)) continue;
