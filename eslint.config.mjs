@@ -92,6 +92,20 @@ const layerRules = [
     },
   },
   {
+    // a kind reads its data through the ports it is handed (lib/tasks/dashboard-port.ts); ESI's replay
+    // hook stores the researcher's step labels, the one write a kind makes, through its repository
+    files: ["lib/tasks/**/*.{ts,tsx}"],
+    ignores: [...harnessFiles, "lib/tasks/esi-explore/replay.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ regex: "^@/lib/(repos|db)(/|$)", message: "A task kind does no data access: its dashboard reads through lib/tasks/dashboard-port.ts." }],
+        },
+      ],
+    },
+  },
+  {
     files: ["lib/repos/**/*.ts", "lib/db/**/*.ts", "lib/db.ts"],
     ignores: harnessFiles,
     rules: {

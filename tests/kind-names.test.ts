@@ -150,13 +150,8 @@ function kindImportPattern(kinds: readonly string[], families: readonly string[]
   return new RegExp(`(?:from\\s+|import\\s*\\(\\s*|import\\s+)["'\`]@\\/(?:lib|components)\\/tasks\\/${folder}(?:[/"'\`])`);
 }
 
-/**
- * Shared files that import a kind's or a family's folder and are changed by another part of the
- * house's redesign: the dashboard's EXPLORE tables read the
- * scorer's figures type (lib/dashboard is being reshaped into a snapshot -> figures -> view flow).
- * This list only shrinks.
- */
-const importExceptions = ["lib/dashboard/explore-tables.ts"];
+/** Shared files allowed to import a kind's or a family's folder: none. */
+const importExceptions: string[] = [];
 
 /** The exported names of the kinds' and families' files that are a kind's state or actions: drafts, states, actions, events, hooks. */
 function kindStateAndActionNames(): Map<string, string> {

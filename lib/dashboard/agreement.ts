@@ -2,13 +2,8 @@ import { ALL, UNTAGGED } from "@/lib/dashboard/accuracy";
 import { BOOTSTRAP_RESAMPLES, INTERVAL_COMPUTING } from "@/lib/dashboard/constants";
 import type { AlphaLevelChoice, CiMethod } from "@/lib/dashboard/params";
 import { compareTagValues } from "@/lib/dashboard/snapshot-utils";
-import { alphaCoincidences, type AlphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
-import {
-  kendallPermutationUnits,
-  type KendallPermutationUnits,
-  kendallPermutationAlphaStratifiedBootstrap,
-  KENDALL_PERMUTATION_METRIC,
-} from "@/lib/stats/kendall-permutation-alpha";
+import { alphaCoincidences, type AlphaMetric, type AlphaValue } from "@/lib/stats/alpha-coincidences";
+import { kendallPermutationUnits, kendallPermutationAlphaStratifiedBootstrap, KENDALL_PERMUTATION_METRIC } from "@/lib/stats/kendall-permutation-alpha";
 import { krippendorffAlphaStratifiedBootstrap } from "@/lib/stats/krippendorff-alpha-stratified-bootstrap";
 import { krippendorffAlphaPigeonhole } from "@/lib/stats/krippendorff-alpha-pigeonhole";
 import type { GeneraliseOver } from "@/lib/stats/two-way-cluster-variance";
@@ -176,24 +171,9 @@ export interface PreparedAgreement extends AlphaBlockTable {
   itemKinds: string[];
   first: AgreementEncoding;
   level: AlphaLevelChoice;
-  metric: AlphaMetric;
   notes: string[];
-  table: AlphaUnitTable;
   /** indices into the items given, of the items kept (two answers or more under the encoding) */
   keptItems: number[];
-  itemUnits: number[][];
-  itemAgrees: boolean[];
-  coders: number[];
-  fast: boolean;
-  /** the permutation encoding's orders, parsed once, and their per-unit sums (fast only) */
-  orders: Array<Array<number[] | null>> | null;
-  kendallUnits: KendallPermutationUnits | null;
-  /** the coincidences of every unit with their per-unit parts (built-in levels), else null */
-  coincidences: AlphaCoincidences | null;
-  /** each unit's index among the pairable units (two values or more), -1 when not pairable */
-  pairableIndex: Int32Array;
-  /** 1 when every value of the (pairable) unit is the same */
-  unitSame: Uint8Array;
   between: () => BetweenCoders;
 }
 

@@ -55,10 +55,14 @@ export interface AlphaBlockTable {
   itemAgrees: boolean[];
   coders: number[];
   fast: boolean;
+  /** the permutation encoding's orders, parsed once, and their per-unit sums (fast only) */
   orders: Array<Array<number[] | null>> | null;
   kendallUnits: KendallPermutationUnits | null;
+  /** the coincidences of every unit with their per-unit parts (built-in levels), else null */
   coincidences: AlphaCoincidences | null;
+  /** each unit's index among the pairable units (two values or more), -1 when not pairable */
   pairableIndex: Int32Array;
+  /** 1 when every value of the (pairable) unit is the same */
   unitSame: Uint8Array;
 }
 

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { EXPLORE_PAPER_DIFFERENCES, EXPLORE_PAPER_HUMANS, exploreTableRow, type ExploreEntry } from "@/lib/dashboard/explore-tables";
+import { EXPLORE_PAPER_DIFFERENCES, EXPLORE_PAPER_HUMANS, exploreTableRow, type ExploreEntry } from "@/lib/tasks/shared/explore/tables";
 import { tokenize } from "@/lib/tasks/shared/explore/nlp";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { scoreStructured } from "@/lib/tasks/shared/explore/scorer";

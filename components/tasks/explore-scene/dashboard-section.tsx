@@ -6,7 +6,7 @@ import {
   EXPLORE_TABLE_METRICS,
   type ExploreMeans,
   type ExploreTableRow,
-} from "@/lib/dashboard/explore-tables";
+} from "@/lib/tasks/shared/explore/tables";
 import type { AlphaResult } from "@/lib/stats/krippendorff-alpha";
 import { CsvDownload } from "@/components/charts/csv-download";
 import { ExploreLlmPanel } from "@/components/dashboard/explore-llm-panel";

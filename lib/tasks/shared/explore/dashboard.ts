@@ -10,7 +10,7 @@ import {
   type ExploreParticipant,
   type ExploreScoreLike,
   type ExploreTableRow,
-} from "@/lib/dashboard/explore-tables";
+} from "@/lib/tasks/shared/explore/tables";
 import type { ModelPredictionsLoader } from "@/lib/dashboard/types";
 import type { KindDashboardData } from "@/lib/tasks/dashboard-port";
 import type { ModelRunSummary } from "@/lib/models/types";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { exploreTableRow } from "@/lib/dashboard/explore-tables";
+import { exploreTableRow } from "@/lib/tasks/shared/explore/tables";
 import { tokenize, wordSimilarity } from "@/lib/tasks/shared/explore/nlp";
 import { exploreSceneKeySchema } from "@/lib/tasks/explore-scene";
 import { matchByMutualMaxima, scoreStructured, unifiedScore, type SceneObject } from "@/lib/tasks/shared/explore/scorer";

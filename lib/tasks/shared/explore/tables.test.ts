@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exploreMeans, exploreTableRow, presenceAlpha, sUniAlpha, type ExploreScoreLike } from "@/lib/dashboard/explore-tables";
+import { exploreMeans, exploreTableRow, presenceAlpha, sUniAlpha, type ExploreScoreLike } from "@/lib/tasks/shared/explore/tables";
 
 const score = (S_obj: number, S_att: number | null, S_rel: number | null, S_uni: number, extra: Partial<ExploreScoreLike> = {}): ExploreScoreLike => ({
   S_obj,
