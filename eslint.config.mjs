@@ -92,10 +92,9 @@ const layerRules = [
     },
   },
   {
-    // a kind reads its data through the ports it is handed (lib/tasks/dashboard-port.ts); ESI's replay
-    // hook stores the researcher's step labels, the one write a kind makes, through its repository
+    // a kind reads and writes its data through the ports it is handed (lib/tasks/dashboard-port.ts, replay-port.ts)
     files: ["lib/tasks/**/*.{ts,tsx}"],
-    ignores: [...harnessFiles, "lib/tasks/esi-explore/replay.ts"],
+    ignores: harnessFiles,
     rules: {
       "no-restricted-imports": [
         "error",

@@ -47,6 +47,13 @@ function* files(dir: string): Generator<string> {
   }
 }
 
+/** The tree's own top-level source files: its configuration (eslint, Next.js, Playwright, Vitest, Prisma) and entry hooks. */
+function rootFiles(): string[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|mts|mjs|js)$/.test(entry.name) && entry.name !== "next-env.d.ts")
+    .map((entry) => entry.name);
+}
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
 
 /**
@@ -69,11 +76,9 @@ function kindPattern(kinds: readonly string[]): RegExp {
 function filesNamingKinds(kinds: readonly string[]): string[] {
   const pattern = kindPattern(kinds);
   const found: string[] = [];
-  for (const dir of scanned) {
-    for (const file of files(dir)) {
-      if (kindOwned.some((re) => re.test(file)) || registries.includes(file) || exempt.some((re) => re.test(file))) continue;
-      if (pattern.test(readFileSync(path.join(root, file), "utf8"))) found.push(file);
-    }
+  for (const file of [...rootFiles(), ...scanned.flatMap((dir) => [...files(dir)])]) {
+    if (kindOwned.some((re) => re.test(file)) || registries.includes(file) || exempt.some((re) => re.test(file))) continue;
+    if (pattern.test(readFileSync(path.join(root, file), "utf8"))) found.push(file);
   }
   return found.sort();
 }
@@ -102,6 +107,10 @@ describe("kind names", () => {
     expect(kindPattern(["esi-explore"]).test('        if kind == "esi-explore":')).toBe(true);
     expect(kindPattern(["choice"]).test("    if kind == 'choice':")).toBe(true);
     expect(kindPattern(["choice"]).test('        return {"choice": options[0]}')).toBe(false);
+  });
+
+  it("scans the top-level configuration files too", () => {
+    expect(rootFiles()).toEqual(expect.arrayContaining(["eslint.config.mjs", "playwright.config.ts", "vitest.config.ts"]));
   });
 
   it("scans the benchmarks; a kind's own benchmark is in its folder, kind-owned", () => {

@@ -6,6 +6,16 @@ import type { ReplayStepLabelInput } from "@/lib/validations/replay";
 import { taskItemOf } from "@/lib/annotate/assignment-view";
 import type { AssignmentPurpose, AssignmentStatus, ConfidenceScale } from "@/lib/generated/prisma/enums";
 import { findAssignmentForReplay, findAssignmentKind } from "@/lib/repos/assignments";
+import { findStepLabelsOfStudy } from "@/lib/repos/dashboard-kinds";
+import {
+  deleteStepLabel,
+  findAssignmentInStudy,
+  findPlayStepSeq,
+  findReplaySteps,
+  findStepLabelsWithLabellers,
+  upsertStepLabel,
+} from "@/lib/repos/step-labels";
+import type { KindReplayData } from "@/lib/tasks/replay-port";
 import { findItemWithAssignments } from "@/lib/repos/items";
 import { listStudyPeopleInJoiningOrder } from "@/lib/repos/participants";
 import { findStudyForResearch } from "@/lib/repos/studies";
@@ -175,6 +185,17 @@ export async function getReplay(slug: string, assignmentId: string): Promise<Rep
   };
 }
 
+/** What the kinds' replay hooks read and write, through the repositories. */
+export const replayData: KindReplayData = {
+  findAssignmentInStudy,
+  findPlayStepSeq,
+  findReplaySteps,
+  findStepLabelsWithLabellers,
+  findStepLabelsOfStudy: (studyId) => findStepLabelsOfStudy(studyId),
+  upsertStepLabel,
+  deleteStepLabel,
+};
+
 /** The kind's replay hook (its module's `replay`), or null for a kind without one. */
 async function kindReplayOf(kind: string): Promise<KindReplay | null> {
   const load = isTaskKind(kind) ? getTaskModule(kind).replay : undefined;
@@ -188,7 +209,7 @@ async function kindReplayOf(kind: string): Promise<KindReplay | null> {
 export async function getKindReplay(data: ReplayData, viewerId: string): Promise<{ view: Json; panel: Json | null }> {
   const hook = await kindReplayOf(data.item.kind);
   if (!hook) return { view: data.item.view, panel: null };
-  return hook.load({ slug: data.study.slug, assignmentId: data.assignment.id, viewerId, view: data.item.view });
+  return hook.load({ slug: data.study.slug, assignmentId: data.assignment.id, viewerId, view: data.item.view, data: replayData });
 }
 
 /** A researcher's label of one recorded step of a replayed trajectory, set by the kind's replay hook (INVALID for a kind whose steps take no labels). */
@@ -197,5 +218,5 @@ export async function labelReplayStep(slug: string, labellerId: string, input: R
   if (kind === null) throw new AppError("NOT_FOUND", `No assignment ${input.assignmentId} in the study "${slug}"`);
   const hook = await kindReplayOf(kind);
   if (!hook?.labelStep) throw new AppError("INVALID", `The steps of assignment ${input.assignmentId} take no labels (its kind, ${kind}, has none)`);
-  return hook.labelStep(slug, labellerId, input);
+  return hook.labelStep(slug, labellerId, input, replayData);
 }

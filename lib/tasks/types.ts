@@ -1,3 +1,4 @@
+import type { KindReplayData } from "@/lib/tasks/replay-port";
 import type { z } from "zod";
 import type { ModelPredictionsLoader, StudySnapshot } from "@/lib/dashboard/types";
 import type { ModelRunSummary } from "@/lib/models/types";
@@ -611,6 +612,8 @@ export interface KindReplayContext {
   assignmentId: string;
   viewerId: string;
   view: Json;
+  /** the rows a hook reads and writes, through the replay service's repositories */
+  data: KindReplayData;
 }
 
 /**
@@ -626,5 +629,6 @@ export interface KindReplay {
     slug: string,
     labellerId: string,
     input: { assignmentId: string; seq: number; label: string | null },
+    data: KindReplayData,
   ): Promise<{ seq: number; label: string | null }>;
 }

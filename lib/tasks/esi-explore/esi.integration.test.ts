@@ -15,6 +15,7 @@ import { getStudyDashboard } from "@/lib/dashboard/study-dashboard";
 import { importModelRun } from "@/lib/models/runs";
 import { agentRuns } from "@/lib/dashboard/agents";
 import { getReplaySteps, setStepLabel } from "@/lib/tasks/esi-explore/replay";
+import { replayData } from "@/lib/annotate/research";
 import { esiItemSchema } from "@/lib/tasks/esi-explore";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TrajectoryEvent } from "@/lib/validations/annotate";
@@ -184,7 +185,7 @@ describe("ESI-Bench play: secrecy, invalid actions, budget, beliefs", () => {
     });
 
     const researcher = await createUser("RESEARCHER");
-    const replay = await getReplaySteps(study.slug, assignment.id, researcher.id);
+    const replay = await getReplaySteps(replayData, study.slug, assignment.id, researcher.id);
     expect(replay.steps.map((step) => [step.seq, step.valid, (step.view as { image: string }).image])).toEqual([
       [0, true, kitchen.key.graph.states[kitchen.key.graph.initial].image],
       [1, true, expect.stringContaining("h-bowl_1-p4-N")],
@@ -428,17 +429,17 @@ describe("ESI-Bench dashboard figures and step labels", () => {
 
     // two researchers label steps: they agree on one, disagree on another; a label changed and removed
     const [r1, r2] = [await createUser("RESEARCHER"), await createUser("RESEARCHER")];
-    await setStepLabel(study.slug, r1.id, { assignmentId: explorer.assignment.id, seq: 5, label: "contrastive" });
-    await setStepLabel(study.slug, r2.id, { assignmentId: explorer.assignment.id, seq: 5, label: "contrastive" });
-    await setStepLabel(study.slug, r1.id, { assignmentId: explorer.assignment.id, seq: 1, label: "redundant" });
-    await setStepLabel(study.slug, r2.id, { assignmentId: explorer.assignment.id, seq: 1, label: "confirmatory" });
-    await setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "redundant" });
-    await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: "redundant" });
-    await expect(setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 9, label: "redundant" })).rejects.toMatchObject({
+    await setStepLabel(replayData, study.slug, r1.id, { assignmentId: explorer.assignment.id, seq: 5, label: "contrastive" });
+    await setStepLabel(replayData, study.slug, r2.id, { assignmentId: explorer.assignment.id, seq: 5, label: "contrastive" });
+    await setStepLabel(replayData, study.slug, r1.id, { assignmentId: explorer.assignment.id, seq: 1, label: "redundant" });
+    await setStepLabel(replayData, study.slug, r2.id, { assignmentId: explorer.assignment.id, seq: 1, label: "confirmatory" });
+    await setStepLabel(replayData, study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "redundant" });
+    await setStepLabel(replayData, study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: "redundant" });
+    await expect(setStepLabel(replayData, study.slug, r1.id, { assignmentId: still.assignment.id, seq: 9, label: "redundant" })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
-    await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });
-    await setStepLabel(study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: null });
+    await setStepLabel(replayData, study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });
+    await setStepLabel(replayData, study.slug, r2.id, { assignmentId: still.assignment.id, seq: 1, label: null });
 
     const annotators = [explorer, still, passive].map(({ annotator }, i) => ({ id: annotator.id, name: `A${i + 1}` }));
     const section = (await loadEsiSection(kindDashboardData, study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
@@ -480,7 +481,7 @@ describe("ESI-Bench dashboard figures and step labels", () => {
     expect(likert.confidence.statement).toMatch(/1 → 0, 2 → 0.25, 3 → 0.5, 4 → 0.75, 5 → 1/);
 
     // a researcher's contrastive label counts for the trajectory that saw no marked state
-    await setStepLabel(study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });
+    await setStepLabel(replayData, study.slug, r1.id, { assignmentId: still.assignment.id, seq: 1, label: "contrastive" });
     const relabelled = (await loadEsiSection(kindDashboardData, study.id, { annotators, annotatorId: null, confidenceScale: "PERCENT", calibrationBins: 10 }))!;
     expect(relabelled.trajectories.active.contrastiveView).toMatchObject({ successes: 2, trials: 2 });
     const one = (await loadEsiSection(kindDashboardData, study.id, {

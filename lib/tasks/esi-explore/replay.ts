@@ -1,14 +1,5 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { findStepLabelsOfStudy } from "@/lib/repos/dashboard-kinds";
-import {
-  deleteStepLabel,
-  findAssignmentInStudy,
-  findPlayStepSeq,
-  findReplaySteps,
-  findStepLabelsWithLabellers,
-  upsertStepLabel,
-} from "@/lib/repos/step-labels";
 import {
   stepLabelAgreement,
   stepLabelFromDb,
@@ -19,13 +10,14 @@ import {
   type StepLabelInput,
   type StepLabelName,
 } from "@/lib/tasks/esi-explore/step-labels";
+import type { KindReplayData } from "@/lib/tasks/replay-port";
 import type { Json, KindReplay } from "@/lib/tasks/types";
 
 /** the one kind whose replayed trajectories take step labels (its module is the one with this replay hook) */
 const ESI_KIND = "esi-explore";
 
-async function assignmentInStudy(slug: string, assignmentId: string) {
-  const assignment = await findAssignmentInStudy(slug, assignmentId);
+async function assignmentInStudy(data: KindReplayData, slug: string, assignmentId: string) {
+  const assignment = await data.findAssignmentInStudy(slug, assignmentId);
   if (!assignment) throw new AppError("NOT_FOUND", `No assignment ${assignmentId} in the study "${slug}"`);
   if (assignment.item.kind !== ESI_KIND)
     throw new AppError("INVALID", `Assignment ${assignmentId} is not an ESI-Bench exploration (its kind is ${assignment.item.kind})`);
@@ -33,25 +25,30 @@ async function assignmentInStudy(slug: string, assignmentId: string) {
 }
 
 /** Sets (or, with label null, removes) the labeller's label of one recorded step. */
-export async function setStepLabel(slug: string, labellerId: string, input: StepLabelInput): Promise<{ seq: number; label: StepLabelName | null }> {
-  const assignment = await assignmentInStudy(slug, input.assignmentId);
-  const step = await findPlayStepSeq(assignment.id, input.seq);
+export async function setStepLabel(
+  data: KindReplayData,
+  slug: string,
+  labellerId: string,
+  input: StepLabelInput,
+): Promise<{ seq: number; label: StepLabelName | null }> {
+  const assignment = await assignmentInStudy(data, slug, input.assignmentId);
+  const step = await data.findPlayStepSeq(assignment.id, input.seq);
   if (!step) throw new AppError("NOT_FOUND", `Assignment ${assignment.id} has no step ${input.seq}`);
   if (input.label === null) {
-    await deleteStepLabel(assignment.id, input.seq, labellerId);
+    await data.deleteStepLabel(assignment.id, input.seq, labellerId);
     return { seq: input.seq, label: null };
   }
-  await upsertStepLabel(assignment.id, input.seq, labellerId, stepLabelToDb[input.label]);
+  await data.upsertStepLabel(assignment.id, input.seq, labellerId, stepLabelToDb[input.label]);
   return { seq: input.seq, label: input.label };
 }
 
 /** The recorded steps of one trajectory with their labels, for the replay page. */
-export async function getReplaySteps(slug: string, assignmentId: string, viewerId: string): Promise<ReplaySteps> {
-  const assignment = await assignmentInStudy(slug, assignmentId);
+export async function getReplaySteps(data: KindReplayData, slug: string, assignmentId: string, viewerId: string): Promise<ReplaySteps> {
+  const assignment = await assignmentInStudy(data, slug, assignmentId);
   const [steps, labels, agreement] = await Promise.all([
-    findReplaySteps(assignment.id),
-    findStepLabelsWithLabellers(assignment.id),
-    findStepLabelsOfStudy(assignment.studyId).then(stepLabelAgreement),
+    data.findReplaySteps(assignment.id),
+    data.findStepLabelsWithLabellers(assignment.id),
+    data.findStepLabelsOfStudy(assignment.studyId).then(stepLabelAgreement),
   ]);
   return {
     steps: steps.map((step) => {
@@ -76,8 +73,8 @@ export async function getReplaySteps(slug: string, assignmentId: string, viewerI
  * researchers label each step redundant, confirmatory or contrastive.
  */
 export const replay: KindReplay = {
-  async load({ slug, assignmentId, viewerId, view }) {
-    const { steps, agreement } = await getReplaySteps(slug, assignmentId, viewerId);
+  async load({ slug, assignmentId, viewerId, view, data }) {
+    const { steps, agreement } = await getReplaySteps(data, slug, assignmentId, viewerId);
     const played =
       view && typeof view === "object"
         ? {
@@ -101,5 +98,5 @@ export const replay: KindReplay = {
     };
     return { view: played, panel: panel as unknown as Json };
   },
-  labelStep: (slug, labellerId, input) => setStepLabel(slug, labellerId, stepLabelInputSchema.parse(input)),
+  labelStep: (slug, labellerId, input, data) => setStepLabel(data, slug, labellerId, stepLabelInputSchema.parse(input)),
 };
