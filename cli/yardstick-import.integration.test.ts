@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { createStudy, resetDatabase } from "@/tests/db-helpers";
+import { openEqaQuestion } from "@/lib/tasks/free-text/testing/openeqa-question";
 
 /**
  * `yardstick import` as built (dist/cli/yardstick.mjs, plain node) into the test database: the
@@ -16,22 +17,16 @@ const bin = path.join(root, "dist", "cli", "yardstick.mjs");
 const { YARDSTICK_CWD: _cwd, ...env } = process.env;
 const run = (args: string[], cwd: string) => spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env });
 
-const question = (i: number, extra?: string[]) => ({
-  question: `Where is object ${i}?`,
-  answer: `Place ${i}`,
-  category: "object localization",
-  question_id: `q-${i}`,
-  episode_history: `hm3d-v0/ep-${i % 2}`,
-  ...(extra ? { extra_answers: extra } : {}),
-});
-
 describe("yardstick import --skip-invalid --text-only", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "yardstick-cli-import-"));
   beforeAll(async () => {
     await resetDatabase();
     execFileSync(process.execPath, [path.join(root, "scripts", "build-cli.mjs"), "--if-stale"], { cwd: root, stdio: "pipe" });
     mkdirSync(path.join(dir, "release"));
-    writeFileSync(path.join(dir, "release", "open-eqa-v0.json"), JSON.stringify([question(1), question(2, ["by the door", ""]), question(3)], null, 2));
+    writeFileSync(
+      path.join(dir, "release", "open-eqa-v0.json"),
+      JSON.stringify([openEqaQuestion(1), openEqaQuestion(2, ["by the door", ""]), openEqaQuestion(3)], null, 2),
+    );
   }, 120_000);
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });

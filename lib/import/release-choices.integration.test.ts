@@ -6,6 +6,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { importBatchFromPath } from "@/lib/import";
 import { createStudy, resetDatabase } from "@/tests/db-helpers";
+import { openEqaQuestion } from "@/lib/tasks/free-text/testing/openeqa-question";
 
 /**
  * Releases as they are, through the real batch import: OpenEQA's list with one bad entry (an empty
@@ -14,15 +15,6 @@ import { createStudy, resetDatabase } from "@/tests/db-helpers";
  * its episodes' frames missing refuse the batch unless "text only" is chosen; EgoSchema's
  * questions without their videos import text only when that is chosen.
  */
-
-const question = (i: number, extra?: string[]) => ({
-  question: `Where is object ${i}?`,
-  answer: `Place ${i}`,
-  category: "object localization",
-  question_id: `q-${i}`,
-  episode_history: `hm3d-v0/ep-${i % 2}`,
-  ...(extra ? { extra_answers: extra } : {}),
-});
 
 let root = "";
 beforeAll(async () => {
@@ -50,7 +42,7 @@ const refusal = async (attempt: Promise<unknown>) => {
 };
 
 describe("OpenEQA's release with one bad entry, and without its frames", () => {
-  const release = [question(1), question(2, ["by the door", ""]), question(3), question(4)];
+  const release = [openEqaQuestion(1), openEqaQuestion(2, ["by the door", ""]), openEqaQuestion(3), openEqaQuestion(4)];
 
   it("refuses the batch by default, naming the entry, its line and why, and saying how to skip it", async () => {
     const dir = await folderWith("openeqa-default", { "open-eqa-v0.json": JSON.stringify(release, null, 2) });
@@ -79,7 +71,7 @@ describe("OpenEQA's release with one bad entry, and without its frames", () => {
 
   it("refuses questions whose episode frames are missing unless text only is chosen; skipping does not skip missing media", async () => {
     const dir = await folderWith("openeqa-frames", {
-      "open-eqa-v0.json": JSON.stringify([question(1), question(2)], null, 2),
+      "open-eqa-v0.json": JSON.stringify([openEqaQuestion(1), openEqaQuestion(2)], null, 2),
       "frames/hm3d-v0/ep-1/00000-rgb.png": "not read here",
     });
     const study = await createStudy();
