@@ -5,7 +5,7 @@ import { findStudyOwner } from "@/lib/repos/studies";
 /**
  * Who may import batches into a study and add or remove its members: admins, and the study's
  * owner, the researcher who created it (a researcher's notebook runs its own study end to end
- * without an admin token). Other researchers read the study, as before; they neither import into
+ * without an admin token). Other researchers read the study; they neither import into
  * it nor change who works on it. The routes (POST /api/admin/import, POST/DELETE
  * /api/studies/<slug>/members) and the pages (the import page, the annotators page's member
  * manager) ask this one rule.
