@@ -90,7 +90,7 @@ describe("assignment", () => {
     expect(new Set(orderA).size).toBe(10);
     expect(orderA).toHaveLength(10);
     expect(orderB).toHaveLength(10);
-    expect(orderA).not.toEqual(orderB); // 1 / 10! chance of a false failure
+    expect(orderA).not.toEqual(orderB); // about 1 / 10! chance of a false failure (participant-order.test.ts)
 
     // the order is a function of (user, item): the same annotator on another study copy gets it again
     await resetDatabase();

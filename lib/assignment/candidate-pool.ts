@@ -3,7 +3,7 @@ import { hash } from "node:crypto";
 import type { Candidate, StudyState } from "@/lib/assignment/types";
 import type { Tx } from "@/lib/db/client-types";
 import { CANDIDATES_PER_GROUP } from "@/lib/assignment/limits";
-import { participantAffine, primeAtLeast, orderKeyText, rankOrder, walkParticipantOrder } from "@/lib/assignment/participant-order";
+import { orderKeyText, participantPermutation, rankOrder, walkParticipantOrder, type ParticipantPermutation } from "@/lib/assignment/participant-order";
 import { processCache } from "@/lib/assignment/process-cache";
 import { findOrdinaryCandidates, listOrdinaryItems, readPoolPlaces } from "@/lib/repos/assignments";
 
@@ -78,11 +78,10 @@ function itemsByRank(studyId: string, items: StudyItems): Uint32Array {
   return order;
 }
 
-/** The prime and the participant's affine map of a study's item list (participant-order.ts). */
-async function participantOrderOf(tx: Tx, studyId: string, userId: string, itemsVersion: string): Promise<{ prime: number; affine: { a: number; b: number } }> {
+/** The participant's permutation of a study's item list (participant-order.ts). */
+async function participantOrderOf(tx: Tx, studyId: string, userId: string, itemsVersion: string): Promise<ParticipantPermutation> {
   const items = await studyItems(tx, studyId, itemsVersion);
-  const prime = primeAtLeast(items.ids.length);
-  return { prime, affine: participantAffine(userId, prime) };
+  return participantPermutation(userId, items.ids.length);
 }
 
 /** The full search: every ordinary item of the study, in SQL (the fallback of `fastCandidates`), in the participant's order as the fast search walks it. */
@@ -131,8 +130,7 @@ export async function fastCandidates(
 ): Promise<Candidate[] | null> {
   const items = await studyItems(tx, studyId, study.itemsVersion);
   const byRank = itemsByRank(studyId, items);
-  const prime = primeAtLeast(items.ids.length);
-  const affine = participantAffine(userId, prime);
+  const permutation = participantPermutation(userId, items.ids.length);
   const keyOf = new Map<number, number>();
   const conditionCount = Math.max(1, study.conditions.length);
   const conditionIndex = (condition: string | null) => (condition === null ? 0 : study.conditions.indexOf(condition));
@@ -144,7 +142,7 @@ export async function fastCandidates(
   const groupCount = balanceValueCount(items, study.balanceTag);
   let saturated = 0;
   const isSaturated = (group: PoolGroup) => group.anyTruncated && group.preferredTruncated.size === allowedIndexes.length;
-  walkParticipantOrder(byRank, affine, prime, (index, key) => {
+  walkParticipantOrder(byRank, permutation, (index, key) => {
     if (had.has(items.ids[index])) return;
     const balance = balanceValue(items.tags[index], study.balanceTag);
     let group = groups.get(balance);

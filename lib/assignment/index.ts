@@ -57,7 +57,7 @@
  *      another list's place under contention would leave one of that list without an item;
  *    - balance tag (Study.balanceTag): the participant's least-used value of the tag first
  *      (missing tag: its own value); a preference, since the values may have different sizes;
- *    - the participant's order (participant-order.ts: an affine permutation, per person, of one
+ *    - the participant's order (participant-order.ts: a keyed permutation, per person, of one
  *      shared md5 order of the items): every person meets items in a random order of their own,
  *      the same on every device;
  * 8. nothing left: "wait" while the browser still holds assignments it excluded, else "done".

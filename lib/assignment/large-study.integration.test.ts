@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { candidateSearchesForTest, nextAssignment } from "@/lib/assignment";
-import { participantAffine, primeAtLeast } from "@/lib/assignment/participant-order";
+import { orderKey, orderKeySql, participantPermutation, rankOrder } from "@/lib/assignment/participant-order";
 import { addMember, createStudy, createUser, resetDatabase } from "@/tests/db-helpers";
 
 /**
@@ -23,6 +23,20 @@ async function bigStudy(items: number) {
   return study;
 }
 
+describe("a participant's order key in SQL", () => {
+  it("equals the key computed in JavaScript, for the smallest and the largest key domains", async () => {
+    for (const [user, itemCount] of [["u-small", 10], ["u-mid", 100_000], ["u-large", 2 ** 26]] as const) {
+      const permutation = participantPermutation(user, itemCount);
+      const step = Math.max(1, Math.floor(itemCount / 3000));
+      const rows = await db.$queryRawUnsafe<Array<{ rank: bigint; key: bigint }>>(
+        `SELECT rank, ${orderKeySql("rank", permutation)} AS key FROM generate_series(0::bigint, ${itemCount - 1}::bigint, ${step}::bigint) AS rank`,
+      );
+      expect(rows.length).toBeGreaterThan(2);
+      for (const row of rows) expect(Number(row.key)).toBe(orderKey(Number(row.rank), permutation));
+    }
+  });
+});
+
 describe("a study of 10,000 items", () => {
   beforeEach(async () => {
     await resetDatabase();
@@ -37,7 +51,9 @@ describe("a study of 10,000 items", () => {
     await addMember(study.id, first.id);
     // the first request loads the item list into this process
     expect((await nextAssignment(study.id, first.id)).status).toBe("assigned");
-    const prime = primeAtLeast(10_000);
+    const items = await db.item.findMany({ where: { studyId: study.id }, select: { id: true } });
+    const ids = items.map((item) => item.id);
+    const rankOf = new Map([...rankOrder(ids)].map((index, rank) => [ids[index], rank]));
     for (let n = 0; n < 3; n++) {
       const user = await createUser("ANNOTATOR");
       await addMember(study.id, user.id);
@@ -50,11 +66,9 @@ describe("a study of 10,000 items", () => {
       if (next.status !== "assigned") throw new Error(JSON.stringify(next));
       const { itemId } = await db.assignment.findUniqueOrThrow({ where: { id: next.assignmentId }, select: { itemId: true } });
       // the item given is the first of the participant's order (nobody holds two places of any item yet)
-      const { a, b } = participantAffine(user.id, prime);
-      const [best] = await db.$queryRaw<Array<{ id: string }>>`
-        SELECT id FROM (SELECT id, (row_number() OVER (ORDER BY md5(id) COLLATE "C", id COLLATE "C") - 1) AS r FROM "Item" WHERE "studyId" = ${study.id}) x
-        ORDER BY (${a}::bigint * r + ${b}::bigint) % ${prime}::bigint LIMIT 1`;
-      expect(itemId).toBe(best.id);
+      const permutation = participantPermutation(user.id, ids.length);
+      const best = ids.reduce((x, y) => (orderKey(rankOf.get(y)!, permutation) < orderKey(rankOf.get(x)!, permutation) ? y : x));
+      expect(itemId).toBe(best);
     }
   });
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Candidate, StudyState } from "@/lib/assignment/types";
 import { CANDIDATES_PER_GROUP, CLAIM_TRIES } from "@/lib/assignment/limits";
+import { orderKeySql, type ParticipantPermutation } from "@/lib/assignment/participant-order";
 import { db } from "@/lib/db";
 import type { DbClient, Tx } from "@/lib/db/client-types";
 import { newRowId, sqlNow } from "@/lib/db/sql";
@@ -280,18 +281,19 @@ export async function reclaimReleasedPlace(assignmentId: string): Promise<boolea
 
 /**
  * The full search: every ordinary item of the study, in SQL (the fallback of the fast search in
- * lib/assignment/candidate-pool.ts), ranked in the participant's order (`order`: the prime and the
- * participant's affine map of the item list, lib/assignment/participant-order.ts).
+ * lib/assignment/candidate-pool.ts), ranked in the participant's order (`order`: the participant's
+ * permutation of the item list's ranks, lib/assignment/participant-order.ts).
  */
 export async function findOrdinaryCandidates(
   tx: Tx,
   studyId: string,
   userId: string,
   study: StudyState,
-  order: { prime: number; affine: { a: number; b: number } },
+  order: ParticipantPermutation,
 ): Promise<Candidate[]> {
   const conditionCount = Math.max(1, study.conditions.length);
-  const { prime, affine } = order;
+  // numbers only: the permutation's round keys and bit counts
+  const orderKey = Prisma.raw(orderKeySql("it.rank", order));
   return tx.$queryRaw<Candidate[]>`
     WITH taken AS (${takenSql(studyId)}),
     items AS (
@@ -304,7 +306,7 @@ export async function findOrdinaryCandidates(
     ),
     cand AS (
       SELECT it.id AS "itemId", c.cond AS condition, coalesce(it.tags ->> ${study.balanceTag}::text, '') AS balance,
-        lpad(((${affine.a}::bigint * it.rank + ${affine.b}::bigint) % ${prime}::bigint)::text, 8, '0') AS hash, coalesce(t.expired, false) AS expired,
+        lpad((${orderKey})::text, 8, '0') AS hash, coalesce(t.expired, false) AS expired,
         (it.ord + ${study.participantIndex}) % ${conditionCount} = c.idx AS preferred
       FROM items it
       CROSS JOIN ${conditionsSql(study.conditions)} AS c
