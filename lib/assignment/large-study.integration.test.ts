@@ -25,7 +25,11 @@ async function bigStudy(items: number) {
 
 describe("a participant's order key in SQL", () => {
   it("equals the key computed in JavaScript, for the smallest and the largest key domains", async () => {
-    for (const [user, itemCount] of [["u-small", 10], ["u-mid", 100_000], ["u-large", 2 ** 26]] as const) {
+    for (const [user, itemCount] of [
+      ["u-small", 10],
+      ["u-mid", 100_000],
+      ["u-large", 2 ** 26],
+    ] as const) {
       const permutation = participantPermutation(user, itemCount);
       const step = Math.max(1, Math.floor(itemCount / 3000));
       const rows = await db.$queryRawUnsafe<Array<{ rank: bigint; key: bigint }>>(

@@ -116,11 +116,7 @@ export function rankOrder(ids: readonly string[], md5s: readonly string[] = ids.
  * ranks past the item count are skipped), given to `visit` with its key; stops early when `visit`
  * returns false.
  */
-export function walkParticipantOrder(
-  byRank: Uint32Array,
-  permutation: ParticipantPermutation,
-  visit: (index: number, key: number) => boolean | void,
-): void {
+export function walkParticipantOrder(byRank: Uint32Array, permutation: ParticipantPermutation, visit: (index: number, key: number) => boolean | void): void {
   const n = byRank.length;
   const { halfBits, rounds } = permutation;
   const offsets = Int32Array.from(rounds, (round) => round.offset);

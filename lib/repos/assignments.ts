@@ -284,13 +284,7 @@ export async function reclaimReleasedPlace(assignmentId: string): Promise<boolea
  * lib/assignment/candidate-pool.ts), ranked in the participant's order (`order`: the participant's
  * permutation of the item list's ranks, lib/assignment/participant-order.ts).
  */
-export async function findOrdinaryCandidates(
-  tx: Tx,
-  studyId: string,
-  userId: string,
-  study: StudyState,
-  order: ParticipantPermutation,
-): Promise<Candidate[]> {
+export async function findOrdinaryCandidates(tx: Tx, studyId: string, userId: string, study: StudyState, order: ParticipantPermutation): Promise<Candidate[]> {
   const conditionCount = Math.max(1, study.conditions.length);
   // numbers only: the permutation's round keys and bit counts
   const orderKey = Prisma.raw(orderKeySql("it.rank", order));
