@@ -92,10 +92,34 @@ describe("EgoSchema's questions without their videos", () => {
     const study = await createStudy();
     const error = await refusal(importBatchFromPath(dir, { studySlug: study.slug }));
     expect(error.message).toMatch(/videos\/aaaa-1\.mp4/);
+    expect(error.message).toContain('add the missing media, or choose "text only" to import the questions without them');
     const result = await importBatchFromPath(dir, { studySlug: study.slug, textOnly: true });
     expect(result).toMatchObject({ status: "imported", newItems: 1 });
     const item = await db.item.findFirstOrThrow({ where: { studyId: study.id }, select: { public: true } });
     expect(item.public).not.toHaveProperty("media");
+  });
+});
+
+describe("a native items file without its videos", () => {
+  it('is refused naming the video, with no "text only" way out (native items keep their media)', async () => {
+    const line = {
+      id: "n1",
+      kind: "choice",
+      public: {
+        question: "What happens?",
+        options: [
+          { id: "a", text: "a" },
+          { id: "b", text: "b" },
+        ],
+        media: { video: "clips/n1.mp4" },
+      },
+      key: { answer: "a" },
+    };
+    const dir = await folderWith("native-video", { "items.jsonl": JSON.stringify(line) + "\n" });
+    const study = await createStudy();
+    const error = await refusal(importBatchFromPath(dir, { studySlug: study.slug }));
+    expect(error.message).toContain('"clips/n1.mp4" not found in the batch');
+    expect(error.message).not.toContain("text only");
   });
 });
 
@@ -132,6 +156,9 @@ describe("VSI-Bench's rows without their videos", () => {
         expect.objectContaining({ file: "test.jsonl", line: 1, message: expect.stringContaining('"arkitscenes/41069025.mp4"') }),
         expect.objectContaining({ file: "test.jsonl", line: 2, message: expect.stringContaining('"scannet/scene0011_00.mp4"') }),
       ]);
+      // the way out is said once, on the first missing video
+      expect(issues[0].message).toContain('add the missing media (this and 1 more file), or choose "text only" to import the questions without them');
+      expect(issues[1].message).not.toContain("text only");
     }
     expect(await db.item.count({ where: { studyId: study.id } })).toBe(0);
   });

@@ -484,7 +484,16 @@ async function mapLimited<T>(values: T[], limit: number, work: (value: T) => Pro
 }
 
 /** Where each image is used: the first few places (for messages) and how many (an image shared by 100,000 items is not listed 100,000 times). */
-type ImageUses = Map<string, { shown: Array<{ file: string; line: number; field: string | undefined }>; count: number; asVideo: boolean }>;
+type ImageUses = Map<
+  string,
+  {
+    shown: Array<{ file: string; line: number; field: string | undefined }>;
+    count: number;
+    asVideo: boolean;
+    /** some item using it comes from a release whose questions can be answered without their media (its format's `offersTextOnly`) */
+    textOnlyOffered: boolean;
+  }
+>;
 
 /** One check of a batch: its source, its limits and the issues found so far. */
 interface BatchCheck {
@@ -522,10 +531,16 @@ function startCheck(source: BatchSource, options: ValidateOptions): BatchCheck {
   };
 }
 
-function recordImageUses(uses: ImageUses, item: ParsedItem): void {
+/** Whether the items of this file come from a release format whose questions can be answered without their media. */
+function offersTextOnly(file: ItemsFile): boolean {
+  return (releaseLineFormat(file.format) ?? releaseFolderFormat(file.format))?.offersTextOnly === true;
+}
+
+function recordImageUses(uses: ImageUses, item: ParsedItem, textOnlyOffered: boolean): void {
   for (const use of item.images) {
-    const entry = uses.get(use.ref) ?? { shown: [], count: 0, asVideo: false };
+    const entry = uses.get(use.ref) ?? { shown: [], count: 0, asVideo: false, textOnlyOffered: false };
     entry.asVideo ||= use.as === "video";
+    entry.textOnlyOffered ||= textOnlyOffered;
     if (entry.shown.length < 4) entry.shown.push({ file: item.file, line: item.line, field: use.field });
     entry.count += 1;
     uses.set(use.ref, entry);
@@ -547,10 +562,11 @@ async function readFirstPass(check: BatchCheck): Promise<FirstPass> {
   };
   for (const file of check.itemsFiles) {
     if (collector.full) break;
+    const textOnlyOffered = offersTextOnly(file);
     await drain(
       itemsOf(file, { source, collector, maxItemsFileBytes, maxLineBytes, hashes: pass.itemsFileHashes, onLine, textOnly: options.textOnly }),
       (item) => {
-        recordImageUses(pass.uses, item);
+        recordImageUses(pass.uses, item, textOnlyOffered);
         pass.parsed.push({
           file: item.file,
           line: item.line,
@@ -591,6 +607,9 @@ function imagePathsOf(uses: ImageUses, collector: IssueCollector): { pathByRef: 
   return { pathByRef, refsByPath };
 }
 
+/** What a media check reports: the message, and whether the file is missing from the batch. */
+type MediaFailure = (message: string, missing?: boolean) => void;
+
 /** A media file's bytes (up to maxBytes); undefined when it cannot be read, `fail` told why ("<label> is too large<tooLarge>"). */
 async function readMediaFile(
   source: BatchSource,
@@ -598,25 +617,19 @@ async function readMediaFile(
   label: string,
   tooLarge: string,
   maxBytes: number,
-  fail: (message: string) => void,
+  fail: MediaFailure,
 ): Promise<Buffer | undefined> {
   try {
     return await source.readFile(filePath, { maxBytes });
   } catch (error) {
     if (!(error instanceof BatchFileError)) throw error;
-    fail(`${label} ${error.predicate}${error.problem === "too-large" ? tooLarge : ""}`);
+    fail(`${label} ${error.predicate}${error.problem === "too-large" ? tooLarge : ""}`, error.problem === "missing");
     return undefined;
   }
 }
 
 /** A video of the batch read whole (up to maxBytes), sniffed and probed; `fail` is told what is wrong with it. */
-async function checkVideo(
-  source: BatchSource,
-  imagePath: string,
-  name: string,
-  maxBytes: number,
-  fail: (message: string) => void,
-): Promise<ValidatedImage | undefined> {
+async function checkVideo(source: BatchSource, imagePath: string, name: string, maxBytes: number, fail: MediaFailure): Promise<ValidatedImage | undefined> {
   const bytes = await readMediaFile(source, imagePath, `video ${name}`, " per video (YARDSTICK_MAX_VIDEO_BYTES)", maxBytes, fail);
   if (!bytes) return undefined;
   const mime = sniffVideoMime(bytes);
@@ -641,7 +654,7 @@ async function checkStillImage(
   imagePath: string,
   name: string,
   maxBytes: number,
-  fail: (message: string) => void,
+  fail: MediaFailure,
 ): Promise<ValidatedImage | undefined> {
   const bytes = await readMediaFile(source, imagePath, `image ${name}`, " per image", maxBytes, fail);
   if (!bytes) return undefined;
@@ -673,6 +686,8 @@ async function checkImages(check: BatchCheck, uses: ImageUses, refsByPath: Map<s
   const imageByPath = new Map<string, ValidatedImage>();
   const imagePaths = [...refsByPath.keys()];
   const imageIssues: Array<ImportIssue | undefined> = [];
+  /** the places (path indexes) of missing media that "text only" would leave out */
+  const missingTextOnly: number[] = [];
   let imageIssueCount = 0;
   let imagesChecked = 0;
   await options.onProgress?.({ phase: "checking images", done: 0, total: imagePaths.length });
@@ -690,9 +705,10 @@ async function checkImages(check: BatchCheck, uses: ImageUses, refsByPath: Map<s
     const count = refs.reduce((sum, ref) => sum + (uses.get(ref)?.count ?? 0), 0);
     const where = { file: list[0].file, line: list[0].line, field: list[0].field };
     const name = JSON.stringify(refs[0]);
-    const fail = (message: string) => {
+    const fail: MediaFailure = (message, missing) => {
       imageIssues[index] = { ...where, message: `${message}${alsoUsed(list, count)}` };
       imageIssueCount += 1;
+      if (missing && !options.textOnly && refs.some((ref) => uses.get(ref)?.textOnlyOffered)) missingTextOnly.push(index);
     };
     // a video where the kind uses it as one (mapMedia's replace(ref, "video")); then its bytes must be one
     if (refs.some((ref) => uses.get(ref)?.asVideo)) {
@@ -712,6 +728,12 @@ async function checkImages(check: BatchCheck, uses: ImageUses, refsByPath: Map<s
     checkOne,
     () => collector.issues.length + imageIssueCount >= collector.cap,
   );
+  // the way out, said once, on the first missing file: the benchmark's questions can be answered from their text
+  if (missingTextOnly.length > 0) {
+    const first = imageIssues[Math.min(...missingTextOnly)]!;
+    const others = missingTextOnly.length - 1;
+    first.message += `; add the missing media${others > 0 ? ` (this and ${others} more file${others === 1 ? "" : "s"})` : ""}, or choose "text only" to import the questions without them`;
+  }
   for (const issue of imageIssues) if (issue) collector.add(issue);
   return imageByPath;
 }

@@ -500,6 +500,8 @@ export interface ReleaseLineFormat {
   /** the format's name, also the converted items' `source` tag ("enact-release") */
   id: string;
   benchmark: string;
+  /** a batch of it that lacks its media may be imported without them ("text only", ReleaseImportOptions); a refusal for missing media says so */
+  offersTextOnly?: boolean;
   detect(line: unknown): boolean;
   convert(
     line: unknown,
@@ -517,6 +519,8 @@ export interface ReleaseFolderFormat {
   /** the format's name: its items files' `format`, and the converted items' `source` tag */
   id: string;
   benchmark: string;
+  /** a batch of it that lacks its media may be imported without them ("text only", ReleaseImportOptions); a refusal for missing media says so */
+  offersTextOnly?: boolean;
   /** its items files among a batch's files (relative paths; `read` gives a file's bytes), [] when the batch is not in it */
   find(files: string[], read: (relPath: string) => Promise<Buffer>): Promise<ItemsFile[]>;
   /** optional: true when these bytes are one whole file of it given alone (`yardstick import question.json`; its folder is the batch) */

@@ -44,6 +44,7 @@ export const EGOSCHEMA_OPTIONS = 5;
 export const egoschemaFormat: ReleaseFolderFormat = {
   id: "egoschema",
   benchmark: "EgoSchema",
+  offersTextOnly: true,
   find(files) {
     const found: ItemsFile[] = files
       .filter((path) => baseOf(path) === "questions.json")
@@ -126,6 +127,7 @@ const PT_FILE = /(^|\/)(mc_question[^/]*|all_(train|valid|test))\.json$/u;
 export const perceptionTestFormat: ReleaseFolderFormat = {
   id: "perception-test-mc",
   benchmark: "Perception Test",
+  offersTextOnly: true,
   find(files) {
     const found: ItemsFile[] = files
       .filter((path) => PT_FILE.test(path) && !baseOf(path).startsWith("cut_frame_mapping"))

@@ -154,6 +154,7 @@ export function convertOpenEqaRelease(
 export const openEqaFormat: ReleaseFolderFormat = {
   id: OPENEQA_SOURCE,
   benchmark: "OpenEQA",
+  offersTextOnly: true,
   async find(files, read) {
     const found: ItemsFile[] = [];
     for (const file of [...files].sort()) {

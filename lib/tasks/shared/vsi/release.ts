@@ -96,6 +96,7 @@ export function convertVsiRow(line: unknown, position: SourcePosition, importOpt
 export const vsiReleaseFormat: ReleaseLineFormat = {
   id: "vsi-bench",
   benchmark: "VSI-Bench",
+  offersTextOnly: true,
   detect: isVsiRow,
   convert: convertVsiRow,
 };
